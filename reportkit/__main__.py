@@ -1,0 +1,3 @@
+from reportkit.cli import main
+
+main()
