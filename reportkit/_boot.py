@@ -1,0 +1,156 @@
+"""Bootstrap that runs a target script inside the *target* interpreter.
+
+Usage (reportkit runs it by file path, so the target interpreter does not need reportkit installed):
+
+    python /path/to/reportkit/_boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]
+
+It behaves like ``python SCRIPT ARGS...`` (same ``sys.argv``, ``sys.path[0]``, ``__main__``), and in
+addition:
+
+* appends JSON events (one per line, flushed) to EVENTS_FILE: ``start`` (pid, main thread id),
+  ``exception`` (the uncaught exception: fully-qualified type, message, every frame, chained
+  causes), ``thread_exception`` (uncaught exceptions in other threads), ``exit`` (``sys.exit`` code);
+* arms :mod:`faulthandler` on DUMP_FILE for fatal signals (SIGSEGV, SIGABRT, ...) and on SIGUSR1,
+  which the runner sends before killing a run that timed out: the stacks of all threads are dumped.
+
+Standard library only, and compatible with Python 3.8+: it runs in the user's interpreter.
+"""
+
+import faulthandler
+import json
+import linecache
+import os
+import runpy
+import signal
+import sys
+import threading
+import traceback
+
+_BOOT_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
+_MAX_MESSAGE = 20000
+_MAX_FRAMES = 400
+_MAX_CHAIN = 8
+
+
+class _Events:
+    def __init__(self, path):
+        self._file = open(path, "a", encoding="utf-8")
+        self._lock = threading.Lock()
+
+    def write(self, record):
+        line = json.dumps(record, default=repr)
+        with self._lock:
+            self._file.write(line + "\n")
+            self._file.flush()
+
+
+def _type_name(exc):
+    cls = type(exc)
+    qualname = getattr(cls, "__qualname__", cls.__name__)
+    module = getattr(cls, "__module__", None)
+    if module in (None, "builtins", "__builtin__"):
+        return qualname
+    return module + "." + qualname
+
+
+def _message(exc):
+    try:
+        text = str(exc)
+    except BaseException:  # a broken __str__ must not hide the failure
+        text = "<unprintable %s>" % type(exc).__name__
+    notes = getattr(exc, "__notes__", None)
+    if isinstance(notes, list):
+        text = "\n".join([text] + [str(n) for n in notes])
+    return text[:_MAX_MESSAGE]
+
+
+def _frames(tb):
+    frames = []
+    while tb is not None:
+        frame = tb.tb_frame
+        filename = frame.f_code.co_filename
+        if os.path.abspath(filename) not in _BOOT_FILES or frames:
+            lineno = tb.tb_lineno
+            frames.append(
+                {
+                    "file": filename,
+                    "line": lineno,
+                    "function": frame.f_code.co_name,
+                    "module": frame.f_globals.get("__name__"),
+                    "text": linecache.getline(filename, lineno).strip(),
+                }
+            )
+        tb = tb.tb_next
+    if len(frames) > _MAX_FRAMES:  # keep the outermost and the innermost ones
+        half = _MAX_FRAMES // 2
+        frames = frames[:half] + frames[-half:]
+    return frames
+
+
+def _exception_record(exc):
+    record = {"type": _type_name(exc), "message": _message(exc), "frames": _frames(exc.__traceback__)}
+    chain = []
+    seen = {id(exc)}
+    cur = exc
+    while len(chain) < _MAX_CHAIN:
+        nxt = cur.__cause__ if cur.__cause__ is not None else (
+            None if cur.__suppress_context__ else cur.__context__)
+        if nxt is None or id(nxt) in seen:
+            break
+        seen.add(id(nxt))
+        chain.append({"type": _type_name(nxt), "message": _message(nxt)[:2000],
+                      "frames": _frames(nxt.__traceback__)[-3:]})
+        cur = nxt
+    record["chain"] = chain
+    return record
+
+
+def _strip_boot_frames(tb):
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) in _BOOT_FILES:
+        tb = tb.tb_next
+    return tb
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write("usage: _boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
+        return 2
+    events_path, dump_path, script = argv[0], argv[1], argv[2]
+    events = _Events(events_path)
+    dump = open(dump_path, "w", encoding="utf-8")
+    faulthandler.enable(file=dump, all_threads=True)
+    if hasattr(faulthandler, "register") and hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
+
+    events.write({"event": "start", "pid": os.getpid(), "main_thread": threading.main_thread().ident,
+                  "python": sys.version.split()[0], "executable": sys.executable})
+
+    previous_hook = threading.excepthook
+
+    def thread_hook(hook_args):
+        if hook_args.exc_value is not None and not isinstance(hook_args.exc_value, SystemExit):
+            record = _exception_record(hook_args.exc_value)
+            record["thread"] = getattr(hook_args.thread, "name", None)
+            events.write({"event": "thread_exception", "exception": record})
+        previous_hook(hook_args)
+
+    threading.excepthook = thread_hook
+
+    script_path = os.path.abspath(script)
+    sys.argv = [script] + list(argv[3:])
+    sys.path[0] = os.path.dirname(script_path)
+    try:
+        runpy.run_path(script_path, run_name="__main__")
+    except SystemExit as exc:
+        events.write({"event": "exit", "code": exc.code if isinstance(exc.code, (int, type(None))) else str(exc.code)})
+        raise
+    except BaseException as exc:  # noqa: BLE001 - recorded, then reported exactly like Python does
+        events.write({"event": "exception", "exception": _exception_record(exc)})
+        traceback.print_exception(type(exc), exc, _strip_boot_frames(exc.__traceback__))
+        sys.stderr.flush()
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

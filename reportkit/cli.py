@@ -1,0 +1,180 @@
+"""The command line: thin wrappers that parse options and call the pipeline stages."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from reportkit import __version__
+from reportkit.errors import UserError
+from reportkit.runner import RunSpec, read_script, resolve_python
+from reportkit.signature import MatchPolicy, Reproduction, Signature, establish
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Minimize failing PyTorch / Torch-Spyre scripts and turn them into complete bug reports.\n\n"
+    "Start with `reportkit check SCRIPT`: it runs the script in a scratch copy of its directory and "
+    "prints how it fails (its failure signature).",
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+ARGS_HELP = "Arguments passed to the script. Put `--` before them if they look like reportkit options."
+
+PythonOpt = typer.Option(None, "--python", help="Interpreter that runs the script (default: the one running reportkit).")
+TimeoutOpt = typer.Option(None, "--timeout", min=0.1, help="Seconds per run; a run that takes longer is a hang. "
+                          "Default: 300 for check.")
+IsolateOpt = typer.Option(False, "--isolate-file", help="Copy only the script into the scratch dir, "
+                          "not its whole directory.")
+MatchOpt = typer.Option(None, "--match", help="Regex searched in stdout+stderr; when given, a run counts as "
+                        "failing the same way iff it matches (replaces strict matching).")
+ExitCodeOpt = typer.Option(None, "--exit-code", help="A run counts as failing the same way iff it exits with this code.")
+AnyExcOpt = typer.Option(False, "--any-exception", help="Any uncaught exception counts, whatever its type, "
+                         "message or location.")
+EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's runs (repeatable); KEY= unsets.")
+JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"reportkit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    pass
+
+
+def _parse_env(pairs: Optional[List[str]]) -> dict[str, str | None]:
+    env: dict[str, str | None] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise UserError(f"--env takes KEY=VALUE, got {pair!r}")
+        key, value = pair.split("=", 1)
+        env[key] = value if value else None
+    return env
+
+
+def _policy(match: Optional[str], exit_code: Optional[int], any_exception: bool) -> MatchPolicy:
+    if match is not None:
+        import re
+
+        try:
+            re.compile(match)
+        except re.error as exc:
+            raise UserError(f"--match is not a valid regular expression: {exc}") from None
+    if exit_code == 0:
+        raise UserError("--exit-code 0 would mean 'passes'; give the non-zero code the failure exits with")
+    return MatchPolicy(match=match, exit_code=exit_code, any_exception=any_exception)
+
+
+def _spec(script: str, args: Optional[List[str]], python: Optional[str], timeout: Optional[float],
+          isolate_file: bool, env: Optional[List[str]], default_timeout: float) -> tuple[RunSpec, str]:
+    path = Path(script)
+    source = read_script(path)
+    spec = RunSpec(script=path.resolve(), args=list(args or []),
+                   python=resolve_python(python or sys.executable),
+                   timeout=timeout or default_timeout, isolate_file=isolate_file, env=_parse_env(env))
+    return spec, source
+
+
+def _loc_line(sig: Signature) -> list[tuple[str, str]]:
+    rows = []
+    if sig.location:
+        label = "blocked at" if sig.kind == "hang" else ("crashed at" if sig.kind == "signal" else "raised at")
+        rows.append((label, str(sig.location) + (f": {sig.location.text}" if sig.location.in_script else "")))
+    if sig.script_frame and sig.script_frame != sig.location:
+        rows.append(("in script", f"{sig.script_frame}: {sig.script_frame.text}"))
+    return rows
+
+
+def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> None:
+    sig = rep.signature
+    verdict = (f"{rep.failures}/{rep.runs} runs failed the same way"
+               + (" (deterministic)" if rep.deterministic else f" — FLAKY ({rep.rate:.0%})"))
+    rows: list[tuple[str, str]] = [("script", script), ("runs", verdict),
+                                   ("time", f"{rep.max_duration:.1f} s per run (slowest)"), ("kind", sig.kind)]
+    if sig.kind == "exception":
+        rows += [("type", sig.exc_type or ""), ("message", (sig.raw_message or "").splitlines()[0]
+                                                if sig.raw_message else "")]
+    elif sig.kind == "exit":
+        rows.append(("exit code", str(sig.exit_code)))
+        if sig.last_stderr:
+            rows.append(("last stderr", sig.last_stderr))
+    elif sig.kind == "signal":
+        rows.append(("signal", sig.headline()))
+    elif sig.kind == "output":
+        rows.append(("matched", sig.matched or ""))
+    rows += _loc_line(sig)
+    for te in sig.thread_exceptions[:3]:
+        rows.append(("thread error", te))
+    if sig.kind == "hang":
+        result = rep.results[0]
+        output = (result.stdout + result.stderr).replace(result.workdir + "/", "")
+        last = [ln.strip() for ln in output.splitlines() if ln.strip()][-3:]
+        rows.append(("last output", " | ".join(last) if last else "(nothing printed)"))
+    rows.append(("signature", sig.message if sig.kind == "exception" else sig.headline()))
+    rows.append(("matching", policy.describe()))
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+
+
+def _fail(exc: UserError) -> None:
+    err.print(f"[bold red]reportkit:[/bold red] {escape(exc.message)}")
+    raise typer.Exit(exc.exit_code)
+
+
+@app.command(context_settings=SCRIPT_CONTEXT)
+def check(
+    script: str = typer.Argument(..., help="The failing Python script."),
+    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    python: Optional[str] = PythonOpt,
+    timeout: Optional[float] = TimeoutOpt,
+    runs: int = typer.Option(2, "--runs", min=1, help="How many times to run it to judge determinism."),
+    isolate_file: bool = IsolateOpt,
+    match: Optional[str] = MatchOpt,
+    exit_code: Optional[int] = ExitCodeOpt,
+    any_exception: bool = AnyExcOpt,
+    env: Optional[List[str]] = EnvOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Run SCRIPT and print how it fails: kind, exception, message, raising location (its signature).
+
+    Exit code: 0 the failure reproduces on every run, 1 it is flaky, 2 bad input or nothing fails.
+    """
+    try:
+        policy = _policy(match, exit_code, any_exception)
+        spec, _ = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        rep = establish(spec, policy, runs=runs)
+    except UserError as exc:
+        _fail(exc)
+        return
+    if as_json:
+        out.print_json(json.dumps({
+            "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
+            "durations": [round(r.duration, 3) for r in rep.results],
+            "signature": rep.signature.to_dict(), "policy": policy.describe(),
+        }))
+    else:
+        print_reproduction(rep, policy, script)
+    raise typer.Exit(0 if rep.deterministic else 1)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("reportkit: interrupted")
+        sys.exit(130)

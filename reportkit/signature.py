@@ -1,0 +1,370 @@
+"""Stage 2, *signature*: describe how a run failed, precisely enough to tell "the same failure".
+
+A :class:`Signature` is derived from a :class:`~reportkit.runner.RunResult`. Kinds:
+
+``exception``  uncaught exception: fully-qualified type, normalized message, raising location
+``exit``       non-zero exit without an uncaught exception (``sys.exit(3)``, ``os._exit``)
+``signal``     killed by a signal (segfault, abort): signal number and the crashing frame
+``hang``       timed out: where the main thread was blocked (faulthandler dump)
+``output``     only with ``--match``: the regex matched stdout/stderr
+``passed``     none of the above: nothing to reproduce
+
+:func:`same_failure` decides whether a candidate run fails the same way as the original, under a
+:class:`MatchPolicy` (strict by default; ``--match``, ``--exit-code``, ``--any-exception`` loosen it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal as _signal
+import sysconfig
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from reportkit.runner import ExceptionInfo, Frame, RunResult
+
+MESSAGE_KEY_MAX = 300
+
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_HEX_RE = re.compile(r"\b0x[0-9a-fA-F]+\b")
+_NUM_RE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+_TMP_RE = re.compile(r"(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\s'\"():,]*")
+_SPACE_RE = re.compile(r"[ \t]+")
+_SITE_RE = re.compile(r".*/(?:site|dist)-packages/")
+_STDLIB_RE = re.compile(r".*/lib(?:64)?/python\d+\.\d+/")
+
+
+@dataclass(frozen=True)
+class Location:
+    """A frame in normalized form: ``file`` relative to site-packages / the stdlib / the script dir."""
+
+    file: str
+    function: str
+    line: int | None = None
+    text: str = ""  # the source line (normalized); identifies a raise site inside the user's script
+    in_script: bool = False
+    user_code: bool = False  # the script or another file of its directory
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where} in {self.function}"
+
+
+@dataclass
+class Signature:
+    kind: str
+    exc_type: str | None = None
+    message: str | None = None  # normalized first line of the message: what strict matching compares
+    full_message: str | None = None  # normalized, whole (bounded)
+    raw_message: str | None = None  # as raised, first lines (for people)
+    location: Location | None = None  # raising frame: innermost frame (library frame if any)
+    script_frame: Location | None = None  # innermost frame inside the target script
+    exit_code: int | None = None
+    signal: int | None = None
+    last_stderr: str | None = None  # normalized last stderr line (``exit`` kind)
+    matched: str | None = None  # with --match: the matched text
+    thread_exceptions: list[str] = field(default_factory=list)  # "Type: message" of other threads
+
+    @property
+    def failed(self) -> bool:
+        return self.kind != "passed"
+
+    def headline(self) -> str:
+        if self.kind == "exception":
+            return f"{self.exc_type}: {self.raw_message or ''}".rstrip(": ")
+        if self.kind == "exit":
+            return f"exit code {self.exit_code}" + (f" ({self.last_stderr})" if self.last_stderr else "")
+        if self.kind == "signal":
+            return f"killed by {signal_name(self.signal)}"
+        if self.kind == "hang":
+            return "hang (timed out)" + (f" in {self.location}" if self.location else "")
+        if self.kind == "output":
+            return f"output matched: {self.matched}"
+        return "passed (exit code 0)"
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["headline"] = self.headline()
+        return data
+
+
+@dataclass
+class MatchPolicy:
+    """What a candidate must share with the original. Strict unless an override is set."""
+
+    match: str | None = None  # regex on stdout+stderr; replaces the strict comparison
+    exit_code: int | None = None  # the candidate must exit with this code
+    any_exception: bool = False  # any uncaught exception counts, whatever type/message/location
+
+    @property
+    def strict(self) -> bool:
+        return self.match is None and self.exit_code is None and not self.any_exception
+
+    def describe(self) -> str:
+        if self.strict:
+            return ("strict: same kind; exceptions: same type, message (first line, numbers/paths/addresses "
+                    "normalized) and raising frame; hangs: same blocked frame of the main thread; signals: "
+                    "same signal and crashing frame; exits: same code and last stderr line")
+        parts = []
+        if self.match is not None:
+            parts.append(f"output matches /{self.match}/")
+        if self.exit_code is not None:
+            parts.append(f"exit code is {self.exit_code}")
+        if self.any_exception:
+            parts.append("any uncaught exception")
+        return " and ".join(parts)
+
+
+def signal_name(num: int | None) -> str:
+    if num is None:
+        return "?"
+    try:
+        return _signal.Signals(num).name
+    except ValueError:
+        return f"signal {num}"
+
+
+# --------------------------------------------------------------------------- normalization
+
+
+class Normalizer:
+    """Normalizes text and paths of one run (its scratch dir, the home dir, temp paths)."""
+
+    def __init__(self, workdir: str = "", script_path: str = "") -> None:
+        self.workdir = workdir.rstrip("/") if workdir else ""
+        self.script_path = script_path
+        self.script_name = Path(script_path).name if script_path else ""
+        self.home = os.path.expanduser("~").rstrip("/")
+        paths = sysconfig.get_paths()
+        self.stdlib = paths.get("stdlib", "")
+
+    def text(self, text: str) -> str:
+        text = _ANSI_RE.sub("", text)
+        if self.workdir:
+            text = text.replace(self.workdir + "/", "").replace(self.workdir, ".")
+        text = _TMP_RE.sub("<tmp>", text)
+        if self.home and self.home != "/":
+            text = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", text)
+        text = _HEX_RE.sub("0x?", text)
+        text = _NUM_RE.sub("N", text)
+        return "\n".join(_SPACE_RE.sub(" ", line).strip() for line in text.splitlines()).strip()
+
+    def message_key(self, message: str) -> str:
+        for line in self.text(message).splitlines():
+            if line.strip():
+                return line.strip()[:MESSAGE_KEY_MAX]
+        return ""
+
+    def is_script(self, file: str) -> bool:
+        return bool(self.script_path) and os.path.abspath(file) == os.path.abspath(self.script_path)
+
+    def is_user_code(self, file: str) -> bool:
+        return bool(self.workdir) and os.path.abspath(file).startswith(self.workdir + "/")
+
+    def path(self, file: str) -> str:
+        if self.is_script(file):
+            return self.script_name
+        if self.is_user_code(file):
+            return os.path.relpath(os.path.abspath(file), self.workdir)
+        m = _SITE_RE.match(file)
+        if m:
+            return file[m.end():]
+        m = _STDLIB_RE.match(file)
+        if m:
+            return file[m.end():]
+        if self.stdlib and file.startswith(self.stdlib + "/"):
+            return file[len(self.stdlib) + 1:]
+        if file.startswith("<"):
+            return file
+        return _TMP_RE.sub("<tmp>", file)
+
+    def location(self, frame: Frame) -> Location:
+        in_script = self.is_script(frame.file)
+        return Location(file=self.path(frame.file), function=frame.function,
+                        line=frame.line, text=self.text(frame.text) if frame.text else "", in_script=in_script,
+                        user_code=in_script or self.is_user_code(frame.file))
+
+
+def _innermost(frames: list[Frame], norm: Normalizer, *, script: bool) -> Frame | None:
+    for frame in reversed(frames):
+        if norm.is_script(frame.file) == script:
+            return frame
+    return None
+
+
+def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
+    frames = exc.frames
+    raise_frame = frames[-1] if frames else None
+    script_frame = _innermost(frames, norm, script=True)
+    raw_lines = [ln for ln in exc.message.splitlines() if ln.strip()]
+    return Signature(
+        kind="exception",
+        exc_type=exc.type,
+        message=norm.message_key(exc.message),
+        full_message=norm.text(exc.message)[:4000],
+        raw_message="\n".join(raw_lines[:3])[:1000],
+        location=norm.location(raise_frame) if raise_frame else None,
+        script_frame=norm.location(script_frame) if script_frame else None,
+    )
+
+
+def signature_of(result: RunResult, policy: MatchPolicy | None = None) -> Signature:
+    """Derive the failure signature of one run."""
+    policy = policy or MatchPolicy()
+    norm = Normalizer(result.workdir, result.script_path)
+    if result.timed_out:
+        sig = Signature(kind="hang")
+        stack = result.main_stack
+        if stack and stack.frames:
+            sig.location = norm.location(stack.frames[0])
+            inner_script = next((f for f in stack.frames if norm.is_script(f.file)), None)
+            sig.script_frame = norm.location(inner_script) if inner_script else None
+    elif result.exception is not None and result.exception.type not in ("SystemExit",):
+        sig = _exception_signature(result.exception, norm)
+    elif result.signal is not None:
+        sig = Signature(kind="signal", signal=result.signal)
+        stack = result.main_stack
+        if stack and stack.frames:
+            sig.location = norm.location(stack.frames[0])
+            inner_script = next((f for f in stack.frames if norm.is_script(f.file)), None)
+            sig.script_frame = norm.location(inner_script) if inner_script else None
+    elif result.returncode not in (0, None):
+        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+        sig = Signature(kind="exit", exit_code=result.returncode,
+                        last_stderr=norm.text(lines[-1])[:MESSAGE_KEY_MAX] if lines else None)
+    else:
+        sig = Signature(kind="passed", exit_code=result.returncode)
+    sig.thread_exceptions = [f"{e.type}: {norm.message_key(e.message)}" for e in result.thread_exceptions]
+    if policy.match is not None:
+        m = re.search(policy.match, result.stdout + "\n" + result.stderr, re.MULTILINE)
+        if m:
+            sig.matched = m.group(0)[:MESSAGE_KEY_MAX]
+            if sig.kind == "passed":
+                sig.kind = "output"
+    return sig
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def _same_location(a: Location | None, b: Location | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a.in_script != b.in_script:
+        return False
+    if a.in_script:
+        # Inside the script line numbers move as it shrinks: the statement text identifies the site.
+        return a.text == b.text
+    return (a.file, a.function, a.line) == (b.file, b.function, b.line)
+
+
+def interesting(candidate: Signature, policy: MatchPolicy) -> bool:
+    """Does the candidate satisfy the *loosened* policy on its own (without an original)?"""
+    if policy.match is not None and candidate.matched is None:
+        return False
+    if policy.exit_code is not None and candidate.exit_code != policy.exit_code:
+        return False
+    if policy.any_exception and candidate.kind != "exception":
+        return False
+    return True
+
+
+def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy | None = None) -> bool:
+    """True if ``candidate`` fails the same way as ``original`` under ``policy``.
+
+    Strict (default): same kind and
+      - exception: same fully-qualified type, same normalized first message line, same raising frame
+        (a library frame: same file, function and line; a frame in the script: the same statement text);
+      - hang: same innermost frame of the main thread;
+      - signal: same signal and same crashing frame (when faulthandler caught one);
+      - exit: same exit code and same normalized last stderr line.
+    With overrides, only the overrides are checked (they are combined with "and").
+    """
+    policy = policy or MatchPolicy()
+    if not candidate.failed:
+        return False
+    if not policy.strict:
+        return interesting(candidate, policy)
+    if original.kind != candidate.kind:
+        return False
+    if original.kind == "exception":
+        return (original.exc_type == candidate.exc_type and original.message == candidate.message
+                and _same_location(original.location, candidate.location))
+    if original.kind in ("hang", "signal"):
+        return original.signal == candidate.signal and _same_location(original.location, candidate.location)
+    if original.kind == "exit":
+        return original.exit_code == candidate.exit_code and original.last_stderr == candidate.last_stderr
+    return True
+
+
+# --------------------------------------------------------------------------- establishing the original
+
+
+@dataclass
+class Reproduction:
+    """The original script's failure, measured over several runs."""
+
+    signature: Signature
+    runs: int
+    failures: int  # runs that failed the same way as the first failing run
+    results: list[RunResult] = field(default_factory=list)
+    signatures: list[Signature] = field(default_factory=list)
+
+    @property
+    def deterministic(self) -> bool:
+        return self.failures == self.runs
+
+    @property
+    def rate(self) -> float:
+        return self.failures / self.runs if self.runs else 0.0
+
+    @property
+    def max_duration(self) -> float:
+        return max((r.duration for r in self.results), default=0.0)
+
+
+def missing_module(sig: Signature) -> str | None:
+    """Name of a module the *script itself* failed to import (bad environment, not a bug)."""
+    if sig.kind != "exception" or sig.exc_type not in ("ModuleNotFoundError", "ImportError"):
+        return None
+    if sig.location is None or not sig.location.user_code:
+        return None
+    m = re.search(r"No module named '([^']+)'", sig.raw_message or "")
+    return m.group(1) if m else None
+
+
+def establish(spec, policy: MatchPolicy, runs: int = 2, source: str | None = None,
+              sandbox=None, on_run=None) -> Reproduction:
+    """Run the original ``runs`` times and measure how reliably it fails (the same way)."""
+    from reportkit.errors import UserError
+    from reportkit.runner import run_script
+
+    results: list[RunResult] = []
+    sigs: list[Signature] = []
+    for i in range(max(1, runs)):
+        result = run_script(spec, source, sandbox)
+        if not result.started and not result.timed_out:
+            tail = "\n".join(result.stderr.strip().splitlines()[-5:])
+            raise UserError(f"the interpreter {spec.python} could not start the script:\n{tail}")
+        sig = signature_of(result, policy)
+        if i == 0:
+            module = missing_module(sig) if policy.strict or policy.any_exception else None
+            if module:
+                raise UserError(f"the script needs the module '{module}', which is not installed for "
+                                f"{spec.python}; install it there, or pass --python with an interpreter "
+                                "that has it")
+        results.append(result)
+        sigs.append(sig)
+        if on_run:
+            on_run(i, result, sig)
+    first = next((s for s in sigs if s.failed and (policy.strict or interesting(s, policy))), None)
+    if first is None:
+        passed = sigs[0]
+        if policy.strict:
+            why = "the script exits 0" if passed.kind == "passed" else f"the script ends with {passed.headline()}"
+        else:
+            why = f"no run satisfied: {policy.describe()} (the script ended with {passed.headline()})"
+        raise UserError(f"nothing to reproduce: {why} ({len(sigs)} run(s))")
+    failures = sum(1 for s in sigs if same_failure(first, s, policy))
+    return Reproduction(signature=first, runs=len(sigs), failures=failures, results=results, signatures=sigs)
