@@ -27,6 +27,10 @@ import threading
 import traceback
 
 _BOOT_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
+
+
+def _is_boot(filename):
+    return filename == "<frozen runpy>" or os.path.abspath(filename) in _BOOT_FILES
 _MAX_MESSAGE = 20000
 _MAX_FRAMES = 400
 _MAX_CHAIN = 8
@@ -57,7 +61,7 @@ def _message(exc):
     try:
         text = str(exc)
     except BaseException:  # a broken __str__ must not hide the failure
-        text = "<unprintable %s>" % type(exc).__name__
+        text = "<unprintable " + type(exc).__name__ + ">"
     notes = getattr(exc, "__notes__", None)
     if isinstance(notes, list):
         text = "\n".join([text] + [str(n) for n in notes])
@@ -69,7 +73,7 @@ def _frames(tb):
     while tb is not None:
         frame = tb.tb_frame
         filename = frame.f_code.co_filename
-        if os.path.abspath(filename) not in _BOOT_FILES or frames:
+        if frames or not _is_boot(filename):
             lineno = tb.tb_lineno
             frames.append(
                 {
@@ -106,7 +110,7 @@ def _exception_record(exc):
 
 
 def _strip_boot_frames(tb):
-    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) in _BOOT_FILES:
+    while tb is not None and _is_boot(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
     return tb
 

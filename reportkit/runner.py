@@ -279,12 +279,18 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
     if timed_out or result.signal is not None:
         result.stacks = parse_faulthandler(dump_path.read_text(encoding="utf-8", errors="replace")
                                            if dump_path.exists() else "")
-        for stack in result.stacks:  # faulthandler prints no source; read it while the files exist
-            for frame in stack.frames:
+        for stack in result.stacks:
+            while stack.frames and _is_boot_frame(stack.frames[-1].file):  # the bootstrap is not the user's
+                stack.frames.pop()
+            for frame in stack.frames:  # faulthandler prints no source; read it while the files exist
                 if frame.line and not frame.text:
                     frame.text = linecache.getline(frame.file, frame.line).strip()
         linecache.clearcache()
     return result
+
+
+def _is_boot_frame(file: str) -> bool:
+    return file in ("<frozen runpy>", str(BOOT_FILE)) or file.endswith("/runpy.py")
 
 
 def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float) -> None:

@@ -1,0 +1,73 @@
+"""The real CLI in a subprocess: bad input gives one clear message and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reportkit", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout)
+
+
+def assert_clean_error(proc: subprocess.CompletedProcess, fragment: str) -> None:
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert fragment in proc.stderr
+
+
+@pytest.fixture
+def bad_inputs(tmp_path):
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "bin.py").write_bytes(b"\x00\x01\x02binary")
+    (tmp_path / "latin.py").write_bytes("print('caf\xe9')\n".encode("latin-1"))
+    (tmp_path / "syntax.py").write_text("for x in range(3)\n    print(x)\n")
+    (tmp_path / "passes.py").write_text("print('all good')\n")
+    (tmp_path / "needs.py").write_text("import not_a_module_anyone_has_42\n")
+    (tmp_path / "fails.py").write_text("raise RuntimeError('boom')\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["missing.py"], "no such file"),
+    (["adir"], "is a directory"),
+    (["bin.py"], "binary file"),
+    (["latin.py"], "not UTF-8"),
+    (["syntax.py"], "syntax error at line 1"),
+    (["passes.py"], "nothing to reproduce: the script exits 0"),
+    (["needs.py"], "needs the module 'not_a_module_anyone_has_42'"),
+    (["--python", "/nonexistent/python3", "fails.py"], "Python interpreter not found"),
+    (["--match", "(unclosed", "fails.py"], "not a valid regular expression"),
+    (["--env", "NOEQUALS", "fails.py"], "--env takes KEY=VALUE"),
+])
+def test_check_bad_input(bad_inputs, args, fragment):
+    assert_clean_error(cli("check", *args, cwd=bad_inputs), fragment)
+
+
+def test_check_reports_signature_as_json(bad_inputs):
+    proc = cli("check", "--json", "--runs", "1", "fails.py", cwd=bad_inputs)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["deterministic"] is True
+    assert data["signature"]["kind"] == "exception"
+    assert data["signature"]["exc_type"] == "RuntimeError"
+    assert data["signature"]["location"]["text"] == "raise RuntimeError('boom')"
+
+
+def test_check_passes_script_arguments(tmp_path):
+    (tmp_path / "args.py").write_text("import sys\nraise SystemExit(int(sys.argv[1]))\n")
+    proc = cli("check", "--runs", "1", "args.py", "--", "7", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "exit code" in proc.stdout and "7" in proc.stdout
+
+
+def test_version_and_help():
+    assert cli("--version").stdout.startswith("reportkit ")
+    helptext = cli("check", "--help").stdout
+    for option in ("--python", "--timeout", "--match", "--exit-code", "--any-exception", "--isolate-file"):
+        assert option in helptext

@@ -1,0 +1,199 @@
+"""Failure signatures: the same bug matches across sizes/addresses/paths; a different bug never does."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from reportkit.errors import UserError
+from reportkit.runner import RunSpec, run_script
+from reportkit.signature import MatchPolicy, Normalizer, establish, same_failure, signature_of
+
+
+def sig_of(tmp_path: Path, code: str, name: str = "s.py", policy: MatchPolicy | None = None, timeout=20,
+           files: dict[str, str] | None = None):
+    d = tmp_path / f"case{len(list(tmp_path.iterdir()))}"
+    d.mkdir()
+    for fname, text in (files or {}).items():
+        (d / fname).write_text(textwrap.dedent(text))
+    script = d / name
+    script.write_text(textwrap.dedent(code))
+    result = run_script(RunSpec(script=script, python=sys.executable, timeout=timeout))
+    return signature_of(result, policy)
+
+
+# ---------------------------------------------------------------- normalization
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("size mismatch: [512, 3] vs [256, 3]", "size mismatch: [N, N] vs [N, N]"),
+    ("Could not run 'aten::_unique2' with arguments", "Could not run 'aten::_unique2' with arguments"),
+    ("dtype torch.float16 expected", "dtype torch.float16 expected"),
+    ("object at 0x7f3a2b1c4d90 is gone", "object at 0x? is gone"),
+    ("cannot open /tmp/reportkit-ab12/run-x/work/data.bin", "cannot open <tmp>"),
+    ("worker pid 48213 died", "worker pid N died"),
+    ("lr=3.5e-4 failed", "lr=N failed"),
+])
+def test_normalizer_text(raw, expected):
+    assert Normalizer().text(raw) == expected
+
+
+def test_normalizer_home_dir_whole_component(monkeypatch):
+    monkeypatch.setenv("HOME", "/home/ada")
+    norm = Normalizer()
+    assert norm.text("/home/ada/proj/x.py and /home/adam/y") == "~/proj/x.py and /home/adam/y"
+
+
+def test_message_key_is_first_line():
+    assert Normalizer().message_key("\n  first 12 line\nsecond line") == "first N line"
+
+
+# ---------------------------------------------------------------- exceptions
+
+SHAPE_BUG = """
+    def check(a, b):
+        if a != b:
+            raise ValueError(f"size of tensor a ({a}) must match the size of tensor b ({b})")
+
+    check({a}, {b})
+"""
+
+
+def test_same_bug_with_other_sizes_matches(tmp_path):
+    s1 = sig_of(tmp_path, "from lib import check\ncheck(4, 8)\n",
+                files={"lib.py": SHAPE_BUG.replace("check({a}, {b})", "")})
+    s2 = sig_of(tmp_path, "from lib import check\nx = 1\ncheck(512, 3)\n",
+                files={"lib.py": SHAPE_BUG.replace("check({a}, {b})", "")})
+    assert s1.kind == "exception" and s1.exc_type == "ValueError"
+    assert s1.location.file == "lib.py" and s1.location.function == "check"
+    assert s1.message == "size of tensor a (N) must match the size of tensor b (N)"
+    assert same_failure(s1, s2)
+
+
+def test_addresses_and_paths_do_not_matter(tmp_path):
+    code = "class A: pass\nimport tempfile\nraise RuntimeError(f'bad object {{A()!r}} in {{tempfile.mkdtemp()}}')\n"
+    s1, s2 = sig_of(tmp_path, code.format()), sig_of(tmp_path, code.format())
+    assert s1.raw_message != s2.raw_message
+    assert same_failure(s1, s2)
+
+
+def test_other_exception_type_does_not_match(tmp_path):
+    s1 = sig_of(tmp_path, "d = {}\nd['k']\n")
+    s2 = sig_of(tmp_path, "d = []\nd[3]\n")
+    assert (s1.exc_type, s2.exc_type) == ("KeyError", "IndexError")
+    assert not same_failure(s1, s2)
+
+
+def test_other_raising_frame_does_not_match(tmp_path):
+    lib = {"liba.py": "def f():\n    raise ValueError('bad value')\n",
+           "libb.py": "def g():\n    raise ValueError('bad value')\n"}
+    s1 = sig_of(tmp_path, "import liba\nliba.f()\n", files=lib)
+    s2 = sig_of(tmp_path, "import libb\nlibb.g()\n", files=lib)
+    assert s1.message == s2.message and s1.exc_type == s2.exc_type
+    assert not same_failure(s1, s2)
+
+
+def test_other_message_does_not_match(tmp_path):
+    lib = {"lib.py": "def fail(msg):\n    raise ValueError(msg)\n"}
+    s1 = sig_of(tmp_path, "import lib\nlib.fail('expected a tensor')\n", files=lib)
+    s2 = sig_of(tmp_path, "import lib\nlib.fail('expected a module')\n", files=lib)
+    assert s1.location == s2.location and s1.exc_type == s2.exc_type
+    assert not same_failure(s1, s2)
+
+
+def test_raise_in_script_is_identified_by_statement_not_line(tmp_path):
+    s1 = sig_of(tmp_path, "x = 1\n\n\nassert x == 2, 'x must be 2'\n")
+    s2 = sig_of(tmp_path, "x = 3\nassert x == 2, 'x must be 2'\n")
+    s3 = sig_of(tmp_path, "x = 3\nassert x == 2 + 0, 'x must be 2'\n")
+    assert s1.location.in_script and s1.location.text == "assert x == N, 'x must be N'"
+    assert same_failure(s1, s2)
+    assert not same_failure(s1, s3)  # another assert: slipping to it is a different failure
+
+
+@pytest.mark.torch
+def test_meta_ops_are_told_apart(tmp_path):
+    pytest.importorskip("torch")
+    base = "import torch\nx = torch.zeros({n}, dtype=torch.long, device='meta')\n"
+    a = sig_of(tmp_path, base.format(n=5) + "torch.bincount(x)\n")
+    a2 = sig_of(tmp_path, base.format(n=9) + "torch.bincount(x)\n")
+    b = sig_of(tmp_path, base.format(n=5) + "torch.unique(x)\n")
+    assert a.kind == b.kind == "exception"
+    assert same_failure(a, a2)
+    assert not same_failure(a, b)
+
+
+# ---------------------------------------------------------------- hangs, exits, signals
+
+HANG_QUEUE = "import queue\nprint('before')\nqueue.Queue().get()\n"
+HANG_LOCK = "import threading\nlock = threading.Lock()\nlock.acquire()\nlock.acquire()\n"
+
+
+def test_hangs_match_on_blocking_location(tmp_path):
+    q1 = sig_of(tmp_path, HANG_QUEUE, timeout=1)
+    q2 = sig_of(tmp_path, "import queue\nx = 5\nqueue.Queue().get()\n", timeout=1)
+    lk = sig_of(tmp_path, HANG_LOCK, timeout=1)
+    assert q1.kind == "hang" and q1.location.function == "wait" and q1.location.file == "threading.py"
+    assert q1.script_frame.text == "queue.Queue().get()"
+    assert same_failure(q1, q2)
+    assert lk.kind == "hang" and not same_failure(q1, lk)
+
+
+def test_exit_and_signal_kinds(tmp_path):
+    e3 = sig_of(tmp_path, "import sys\nprint('error: disk full', file=sys.stderr)\nsys.exit(3)\n")
+    e4 = sig_of(tmp_path, "import sys\nprint('error: disk full', file=sys.stderr)\nsys.exit(4)\n")
+    assert e3.kind == "exit" and e3.exit_code == 3 and e3.last_stderr == "error: disk full"
+    assert not same_failure(e3, e4)
+    seg = sig_of(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    abort = sig_of(tmp_path, "import os\nos.abort()\n")
+    assert seg.kind == abort.kind == "signal"
+    assert seg.headline() == "killed by SIGSEGV"
+    assert not same_failure(seg, abort)
+    assert not same_failure(seg, e3)
+
+
+# ---------------------------------------------------------------- policies
+
+
+def test_policy_overrides(tmp_path):
+    original = sig_of(tmp_path, "raise KeyError('a')\n")
+    other = sig_of(tmp_path, "raise ValueError('b')\n")
+    assert not same_failure(original, other)
+    assert same_failure(original, other, MatchPolicy(any_exception=True))
+    exit5 = sig_of(tmp_path, "import sys; sys.exit(5)\n")
+    assert same_failure(original, exit5, MatchPolicy(exit_code=5))
+    assert not same_failure(original, other, MatchPolicy(exit_code=5))
+    policy = MatchPolicy(match=r"MISMATCH at \d+")
+    printed = sig_of(tmp_path, "print('MISMATCH at 64')\n", policy=policy)
+    assert printed.kind == "output" and printed.matched == "MISMATCH at 64"
+    assert same_failure(printed, printed, policy)
+    assert not same_failure(printed, sig_of(tmp_path, "print('ok')\n", policy=policy), policy)
+
+
+# ---------------------------------------------------------------- establishing the original
+
+
+def test_flaky_failure_is_measured(tmp_path):
+    counter = tmp_path / "count"
+    script = tmp_path / "flaky.py"
+    script.write_text(f"import pathlib\np = pathlib.Path({str(counter)!r})\n"
+                      "n = int(p.read_text()) if p.exists() else 0\np.write_text(str(n + 1))\n"
+                      "if n % 2 == 0:\n    raise RuntimeError('only sometimes')\n")
+    rep = establish(RunSpec(script=script, python=sys.executable, timeout=20), MatchPolicy(), runs=4)
+    assert rep.failures == 2 and rep.runs == 4 and not rep.deterministic and rep.rate == 0.5
+
+
+def test_passing_script_is_nothing_to_reproduce(tmp_path):
+    script = tmp_path / "ok.py"
+    script.write_text("print('fine')\n")
+    with pytest.raises(UserError, match="nothing to reproduce: the script exits 0"):
+        establish(RunSpec(script=script, python=sys.executable, timeout=20), MatchPolicy(), runs=1)
+
+
+def test_missing_module_is_bad_input(tmp_path):
+    script = tmp_path / "needs.py"
+    script.write_text("import reportkit_surely_not_installed_xyz\n")
+    with pytest.raises(UserError, match="needs the module 'reportkit_surely_not_installed_xyz'"):
+        establish(RunSpec(script=script, python=sys.executable, timeout=20), MatchPolicy(), runs=1)
