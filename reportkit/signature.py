@@ -28,7 +28,11 @@ MESSAGE_KEY_MAX = 300
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _HEX_RE = re.compile(r"\b0x[0-9a-fA-F]+\b")
-_NUM_RE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+_FLOAT_RE = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?![\w.])")
+# Identifiers keep their digits (aten::_unique2, float16); in tokens that start with a digit
+# (sizes, shapes like 64x576, timestamps like 17T03, counts) every digit run becomes N.
+_TOKEN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d[A-Za-z0-9_]*")
+_DIGITS_RE = re.compile(r"\d+")
 _TMP_RE = re.compile(r"(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\s'\"():,]*")
 _SPACE_RE = re.compile(r"[ \t]+")
 _SITE_RE = re.compile(r".*/(?:site|dist)-packages/")
@@ -146,8 +150,9 @@ class Normalizer:
         text = _TMP_RE.sub("<tmp>", text)
         if self.home and self.home != "/":
             text = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", text)
-        text = _HEX_RE.sub("0x?", text)
-        text = _NUM_RE.sub("N", text)
+        text = _HEX_RE.sub("<hex>", text)
+        text = _FLOAT_RE.sub("N", text)
+        text = _TOKEN_RE.sub(_numbers_in_token, text)
         return "\n".join(_SPACE_RE.sub(" ", line).strip() for line in text.splitlines()).strip()
 
     def message_key(self, message: str) -> str:
@@ -184,6 +189,11 @@ class Normalizer:
         return Location(file=self.path(frame.file), function=frame.function,
                         line=frame.line, text=self.text(frame.text) if frame.text else "", in_script=in_script,
                         user_code=in_script or self.is_user_code(frame.file))
+
+
+def _numbers_in_token(m: re.Match) -> str:
+    token = m.group(0)
+    return _DIGITS_RE.sub("N", token) if token[0].isdigit() else token
 
 
 def _innermost(frames: list[Frame], norm: Normalizer, *, script: bool) -> Frame | None:

@@ -1,0 +1,4 @@
+import torch
+
+x = torch.empty(8, dtype=torch.long, device="meta")
+torch.unique(x)

@@ -1,0 +1,4 @@
+import queue
+
+batches = queue.Queue()
+batches.get()
