@@ -1,0 +1,165 @@
+"""Reduction passes for Python sources, shrinkray style.
+
+Each pass is a small independent unit: a name and a function from the current source
+to proposals.  Passes never run anything; the engine in :mod:`reportkit.reduce` keeps a
+proposal only if the predicate says the result is still interesting.
+
+* :class:`DdminPass` -- many independent edits; the engine runs picire's ddmin with
+  config = edits *not* applied (so ddmin maximises what is applied).
+* :class:`EachPass` -- a list of alternative candidate sources, tried one at a time.
+* :class:`SearchPass` -- numeric literals, each searched for the smallest failing value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Union
+
+from .cosmetic import drop_comments, tidy_whitespace
+from .edits import (
+    BodySeq,
+    Delete,
+    DropAlias,
+    Edit,
+    ElementSeq,
+    Splice,
+    apply_edits,
+    apply_splices,
+    to_splices,
+    walk_bodies,
+)
+from .expressions import (
+    NumericSite,
+    call_elements,
+    display_elements,
+    format_number,
+    inline_variable_candidates,
+    numeric_literals,
+    operand_text,
+    propose_call_args,
+    propose_display_elements,
+    propose_literals_to_one,
+    simplify_candidates,
+)
+from .source import SourceMap, block_text, parses, reindent_lines
+from .statements import (
+    drop_docstrings,
+    drop_target_candidates,
+    inline_candidates,
+    loaded_names,
+    propose_unused,
+    statement_levels,
+    unwrap_candidates,
+)
+
+
+@dataclass(frozen=True)
+class DdminPass:
+    name: str
+    propose: Callable[[str], list[Edit]]
+    try_all_first: bool = False  # most proposals are expected to succeed together
+    repeat: bool = False  # re-propose on the result until nothing is accepted
+
+
+@dataclass(frozen=True)
+class EachPass:
+    name: str
+    candidates: Callable[[str], list[str]]
+
+
+@dataclass(frozen=True)
+class SearchPass:
+    name: str
+    sites: Callable[[str], list[NumericSite]]
+
+
+Pass = Union[DdminPass, EachPass, SearchPass]
+
+UNUSED = DdminPass("unused", propose_unused, try_all_first=True, repeat=True)
+DROP_TARGET = EachPass("drop-target", drop_target_candidates)
+UNWRAP = EachPass("unwrap", unwrap_candidates)
+INLINE = EachPass("inline", inline_candidates)
+ARGS = DdminPass("args", propose_call_args)
+SIMPLIFY = EachPass("simplify", simplify_candidates)
+INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
+ELEMENTS = DdminPass("elements", propose_display_elements)
+LITERALS_TO_ONE = DdminPass("literals-to-1", propose_literals_to_one, try_all_first=True)
+SHRINK_LITERALS = SearchPass("shrink-literals", numeric_literals)
+
+
+def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
+    def candidates(source: str) -> list[str]:
+        result = fn(source)
+        return [] if result is None or result == source else [result]
+
+    candidates.__name__ = fn.__name__
+    return candidates
+
+
+DOCSTRINGS = EachPass("docstrings", _single(drop_docstrings))
+COMMENTS = EachPass("comments", _single(drop_comments))
+WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
+
+#: Run after HDD, repeated with it until nothing changes (cheap, high yield).
+STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE)
+#: Finer-grained passes, run once the structure is stable.
+FINE = (ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+#: One try each at the very end.
+FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
+
+__all__ = [
+    "ARGS",
+    "Pass",
+    "COMMENTS",
+    "DOCSTRINGS",
+    "DROP_TARGET",
+    "ELEMENTS",
+    "FINAL",
+    "FINE",
+    "INLINE",
+    "INLINE_VARIABLES",
+    "LITERALS_TO_ONE",
+    "SHRINK_LITERALS",
+    "SIMPLIFY",
+    "STRUCTURAL",
+    "UNUSED",
+    "UNWRAP",
+    "WHITESPACE",
+    "BodySeq",
+    "DdminPass",
+    "Delete",
+    "DropAlias",
+    "EachPass",
+    "Edit",
+    "ElementSeq",
+    "NumericSite",
+    "SearchPass",
+    "SourceMap",
+    "Splice",
+    "apply_edits",
+    "apply_splices",
+    "block_text",
+    "call_elements",
+    "display_elements",
+    "drop_comments",
+    "drop_docstrings",
+    "drop_target_candidates",
+    "format_number",
+    "inline_candidates",
+    "inline_variable_candidates",
+    "loaded_names",
+    "numeric_literals",
+    "operand_text",
+    "parses",
+    "propose_call_args",
+    "propose_display_elements",
+    "propose_literals_to_one",
+    "propose_unused",
+    "reindent_lines",
+    "simplify_candidates",
+    "statement_levels",
+    "tidy_whitespace",
+    "to_splices",
+    "unwrap_candidates",
+    "walk_bodies",
+]

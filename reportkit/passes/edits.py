@@ -1,0 +1,298 @@
+"""Edits on source text and how a set of them is applied.
+
+An *edit* is one independent thing a pass proposes (delete statement 3 of this body,
+delete argument 2 of that call, replace this literal by ``1``...).  A set of edits is
+turned into plain splices ``(start, end, text)`` on the source and applied together:
+
+* sequence-aware deletions (statements of a body, elements of a call/list/...) are
+  rendered per sequence, so separators (``,`` / ``;`` / whole lines) come out right and an
+  emptied body gets ``pass``;
+* a splice inside a deleted (or replaced) span is moot and dropped;
+* overlapping deletions merge; any other partial overlap makes the candidate invalid.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Sequence, Union
+
+from .source import SourceMap
+
+_BODY_FIELDS = ("body", "orelse", "finalbody")
+
+
+@dataclass(frozen=True)
+class Splice:
+    start: int
+    end: int
+    text: str = ""
+
+
+class BodySeq:
+    """The statements of one body (module, function, loop, ``else`` part, ...)."""
+
+    def __init__(
+        self, smap: SourceMap, stmts: Sequence[ast.stmt], kind: str, header_start: int | None = None
+    ):
+        # kind: "module" (may become empty), "block" (needs ``pass`` when emptied) or
+        # "orelse" (when emptied, the ``else:`` header at ``header_start`` goes too;
+        # header_start is None for an ``elif`` chain, which just disappears).
+        self.smap = smap
+        self.stmts = list(stmts)
+        self.kind = kind
+        self.header_start = header_start
+        self.spans = [smap.stmt_span(s) for s in self.stmts]
+        groups: list[list[int]] = []
+        for i, (start, _end) in enumerate(self.spans):
+            if groups and smap.lineno_of(start) == smap.lineno_of(self.spans[i - 1][1]):
+                groups[-1].append(i)  # ``a = 1; b = 2``
+            else:
+                groups.append([i])
+        self.groups = groups
+        self.own_line = [smap.blank_before(self.spans[g[0]][0]) for g in groups]
+        self.group_lines = [
+            (
+                smap.line_start(smap.lineno_of(self.spans[g[0]][0])),
+                smap.line_end(smap.lineno_of(self.spans[g[-1]][1])),
+            )
+            for g in groups
+        ]
+
+    def __len__(self) -> int:
+        return len(self.stmts)
+
+    def pass_splice(self) -> Splice:
+        """Replace the whole body by ``pass``."""
+        smap = self.smap
+        if self.own_line[0]:
+            start, end = self.group_lines[0][0], self.group_lines[-1][1]
+            indent = smap.source[start : self.spans[0][0]]
+            last_line = smap.lineno_of(self.spans[-1][1])
+            return Splice(start, end, indent + "pass" + smap.newline_of(last_line))
+        return Splice(self.spans[0][0], self.spans[-1][1], "pass")
+
+    def splices(self, deleted: set[int]) -> list[Splice]:
+        if len(deleted) >= len(self.stmts):
+            if self.kind == "block":
+                return [self.pass_splice()]
+            if self.kind == "orelse" and self.header_start is not None:
+                return [Splice(self.header_start, self.group_lines[-1][1])]
+        out: list[Splice] = []
+        spans = self.spans
+        for g, group in enumerate(self.groups):
+            gone = [i for i in group if i in deleted]
+            if not gone:
+                continue
+            if len(gone) == len(group) and self.own_line[g]:
+                out.append(Splice(*self.group_lines[g]))
+                continue
+            out.extend(_run_splices(group, deleted, spans))
+        return out
+
+
+def _run_splices(indices: Sequence[int], deleted: set[int], spans: Sequence[tuple[int, int]]) -> list[Splice]:
+    """Delete runs of elements separated by a separator (``,`` or ``;``)."""
+    out: list[Splice] = []
+    k = 0
+    n = len(indices)
+    while k < n:
+        if indices[k] not in deleted:
+            k += 1
+            continue
+        j = k
+        while j + 1 < n and indices[j + 1] in deleted:
+            j += 1
+        if j + 1 < n:
+            out.append(Splice(spans[indices[k]][0], spans[indices[j + 1]][0]))
+        elif k > 0:
+            out.append(Splice(spans[indices[k - 1]][1], spans[indices[j]][1]))
+        else:  # everything: caller handles
+            out.append(Splice(spans[indices[0]][0], spans[indices[-1]][1]))
+        k = j + 1
+    return out
+
+
+class ElementSeq:
+    """Comma-separated elements: call arguments, list/tuple/set/dict displays."""
+
+    def __init__(
+        self,
+        spans: Sequence[tuple[int, int]],
+        tail: int,
+        is_tuple: bool = False,
+        commas: Sequence[int | None] = (),
+    ):
+        self.spans = list(spans)
+        self.tail = tail  # end of the last element including a trailing comma
+        self.is_tuple = is_tuple
+        self.commas = list(commas)  # offset of the comma after each element (or None)
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def splices(self, deleted: set[int]) -> list[Splice]:
+        n = len(self.spans)
+        kept = [i for i in range(n) if i not in deleted]
+        if not kept:
+            return [Splice(self.spans[0][0], self.tail)]
+        out = _run_splices(range(n), deleted, self.spans)
+        if self.is_tuple and len(kept) == 1:
+            # A one-element tuple needs its comma.
+            only = kept[0]
+            comma = self.commas[only] if only < len(self.commas) else None
+            if only + 1 < n and comma is not None:
+                # the run after it started at the element's end; start after the comma instead
+                out = [Splice(comma + 1, s.end) if s.start == self.spans[only][1] else s for s in out]
+            elif comma is None:
+                out.append(Splice(self.spans[only][1], self.spans[only][1], ","))
+        return out
+
+
+class ImportInfo:
+    """An import statement whose aliases can be dropped one by one."""
+
+    def __init__(self, smap: SourceMap, body: BodySeq, index: int):
+        self.smap = smap
+        self.body = body
+        self.index = index
+        self.stmt = body.stmts[index]
+        assert isinstance(self.stmt, (ast.Import, ast.ImportFrom))
+        self.names = list(self.stmt.names)
+
+    def rewrite(self, deleted: set[int]) -> Splice:
+        stmt = self.stmt
+        parts = [
+            a.name + (f" as {a.asname}" if a.asname else "")
+            for i, a in enumerate(self.names)
+            if i not in deleted
+        ]
+        if isinstance(stmt, ast.ImportFrom):
+            head = "from " + "." * (stmt.level or 0) + (stmt.module or "") + " import "
+        else:
+            head = "import "
+        start, end = self.body.spans[self.index]
+        return Splice(start, end, head + ", ".join(parts))
+
+
+@dataclass(frozen=True)
+class Delete:
+    """Delete element ``index`` of a body or an element sequence."""
+
+    seq: Union[BodySeq, ElementSeq]
+    index: int
+
+
+@dataclass(frozen=True)
+class DropAlias:
+    imp: ImportInfo
+    index: int
+
+
+Edit = Union[Splice, Delete, DropAlias]
+
+
+def to_splices(edits: Iterable[Edit]) -> list[Splice]:
+    splices: list[Splice] = []
+    deletions: dict[int, tuple[Union[BodySeq, ElementSeq], set[int]]] = {}
+    aliases: dict[int, tuple[ImportInfo, set[int]]] = {}
+    for edit in edits:
+        if isinstance(edit, Splice):
+            splices.append(edit)
+        elif isinstance(edit, Delete):
+            deletions.setdefault(id(edit.seq), (edit.seq, set()))[1].add(edit.index)
+        else:
+            aliases.setdefault(id(edit.imp), (edit.imp, set()))[1].add(edit.index)
+    for imp, gone in aliases.values():
+        if len(gone) >= len(imp.names):
+            deletions.setdefault(id(imp.body), (imp.body, set()))[1].add(imp.index)
+        else:
+            splices.append(imp.rewrite(gone))
+    for seq, gone in deletions.values():
+        splices.extend(seq.splices(gone))
+    return splices
+
+
+def apply_splices(source: str, splices: Iterable[Splice]) -> str | None:
+    """Apply splices; nested ones inside a deleted/replaced span are moot. None on conflict."""
+    out: list[str] = []
+    pos = 0
+    last_text: str | None = None
+    for sp in sorted(splices, key=lambda s: (s.start, -s.end)):
+        if sp.start < pos:
+            if sp.end <= pos:
+                continue  # inside the previous span: moot
+            if last_text == "" and sp.text == "":
+                pos = sp.end  # overlapping deletions merge
+                continue
+            return None
+        out.append(source[pos : sp.start])
+        out.append(sp.text)
+        pos = sp.end
+        last_text = sp.text
+    out.append(source[pos:])
+    return "".join(out)
+
+
+def apply_edits(source: str, edits: Iterable[Edit]) -> str | None:
+    return apply_splices(source, to_splices(edits))
+
+
+# ----------------------------------------------------------------------------- bodies
+def child_bodies(smap: SourceMap, stmt: ast.stmt) -> list[tuple[list[ast.stmt], str, int | None]]:
+    """The bodies directly inside a compound statement: (statements, kind, header_start)."""
+    out: list[tuple[list[ast.stmt], str, int | None]] = []
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith)):
+        out.append((stmt.body, "block", None))
+    elif isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While)):
+        out.append((stmt.body, "block", None))
+        if stmt.orelse:
+            out.append((stmt.orelse, "orelse", else_header(smap, stmt.orelse)))
+    elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        out.append((stmt.body, "block", None))
+        for handler in stmt.handlers:
+            out.append((handler.body, "block", None))
+        if stmt.orelse:
+            out.append((stmt.orelse, "orelse", else_header(smap, stmt.orelse)))
+        if stmt.finalbody:
+            out.append((stmt.finalbody, "block", None))
+    elif isinstance(stmt, getattr(ast, "Match", ())):
+        for case in stmt.cases:  # type: ignore[attr-defined]
+            out.append((case.body, "block", None))
+    return out
+
+
+def else_header(smap: SourceMap, orelse: list[ast.stmt]) -> int | None:
+    """Start of the line holding the ``else:`` before ``orelse``; None for an ``elif``."""
+    start = smap.stmt_span(orelse[0])[0]
+    if smap.source.startswith("elif", start):
+        return None
+    colon = smap.prev_token_before(start)
+    if colon is None or colon.string != ":":
+        return None
+    keyword = smap.prev_token_before(colon.start)
+    if keyword is None or keyword.string != "else":
+        return None
+    return smap.line_start(smap.lineno_of(keyword.start))
+
+
+@dataclass
+class BodyInfo:
+    seq: BodySeq
+    depth: int
+    owner: ast.stmt | None  # the compound statement the body belongs to (None for the module)
+    children: list[BodyInfo] = field(default_factory=list)
+
+
+def walk_bodies(tree: ast.Module, smap: SourceMap) -> Iterator[BodyInfo]:
+    """All statement bodies in pre-order; the module body first, depth 0."""
+
+    def visit(stmts: list[ast.stmt], kind: str, header: int | None, depth: int, owner: ast.stmt | None):
+        info = BodyInfo(BodySeq(smap, stmts, kind, header), depth, owner)
+        yield info
+        for stmt in stmts:
+            for sub, sub_kind, sub_header in child_bodies(smap, stmt):
+                yield from visit(sub, sub_kind, sub_header, depth + 1, stmt)
+
+    if tree.body:
+        yield from visit(tree.body, "module", None, 0, None)

@@ -1,0 +1,392 @@
+"""Expression-level proposals: call arguments, display elements, numeric literals."""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass
+from typing import Union
+
+from .edits import Delete, Edit, ElementSeq, Splice
+from .source import SourceMap, iter_nodes
+
+Number = Union[int, float]
+
+
+def _valid(spans: list[tuple[int, int]], lo: int, hi: int) -> bool:
+    pos = lo
+    for start, end in spans:
+        if start < pos or end < start:
+            return False
+        pos = end
+    return pos <= hi
+
+
+def _element_seq(
+    smap: SourceMap, spans: list[tuple[int, int]], lo: int, hi: int, is_tuple: bool = False
+) -> ElementSeq | None:
+    if not spans or not _valid(spans, lo, hi):
+        return None
+    commas: list[int | None] = []
+    for _start, end in spans:
+        tok = smap.next_token_after(end)
+        commas.append(tok.start if tok is not None and tok.string == "," and tok.end <= hi else None)
+    last_comma = commas[-1]
+    tail = last_comma + 1 if last_comma is not None else spans[-1][1]
+    return ElementSeq(spans, tail, is_tuple=is_tuple, commas=commas)
+
+
+def _bracket_interior(smap: SourceMap, start: int, end: int, opener: str) -> tuple[int, int] | None:
+    """(lo, hi) inside the brackets spanning exactly ``[start, end)``, if they do."""
+    first = smap.token_starting_at(start)
+    last = smap.token_ending_at(end)
+    if first is None or last is None or smap.tokens[first].string != opener:
+        return None
+    if smap.brackets.get(first) != last:
+        return None
+    return smap.tokens[first].end, smap.tokens[last].start
+
+
+def call_elements(smap: SourceMap, call: ast.Call) -> ElementSeq | None:
+    elements: list[ast.AST] = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+    if not elements:
+        return None
+    call_start, call_end = smap.span(call)
+    last = smap.token_ending_at(call_end)
+    if last is None or smap.tokens[last].string != ")":
+        return None
+    first = next((o for o, c in smap.brackets.items() if c == last), None)
+    if first is None:
+        return None
+    lo, hi = smap.tokens[first].end, smap.tokens[last].start
+    spans: list[tuple[int, int]] = []
+    for element in elements:
+        start, end = smap.span(element)
+        if isinstance(element, ast.GeneratorExp) and start < lo:
+            start, end = lo, hi  # sole generator argument shares the call's parentheses
+        else:
+            start, end = smap.unparenthesize(start, end, lo, hi)
+        spans.append((start, end))
+    return _element_seq(smap, spans, lo, hi)
+
+
+def display_elements(smap: SourceMap, node: ast.AST) -> ElementSeq | None:
+    start, end = smap.span(node)
+    if isinstance(node, ast.List):
+        interior = _bracket_interior(smap, start, end, "[")
+        items: list[tuple[ast.AST | None, ast.AST]] = [(None, e) for e in node.elts]
+    elif isinstance(node, ast.Set):
+        interior = _bracket_interior(smap, start, end, "{")
+        items = [(None, e) for e in node.elts]
+    elif isinstance(node, ast.Dict):
+        interior = _bracket_interior(smap, start, end, "{")
+        items = list(zip(node.keys, node.values))
+    elif isinstance(node, ast.Tuple):
+        interior = _bracket_interior(smap, start, end, "(") or (start, end)
+        items = [(None, e) for e in node.elts]
+    else:
+        return None
+    if interior is None or not items:
+        return None
+    lo, hi = interior
+    spans: list[tuple[int, int]] = []
+    for key, value in items:
+        v_start, v_end = smap.unparenthesize(*smap.span(value), lo, hi)
+        if key is not None:
+            k_start, _k_end = smap.unparenthesize(*smap.span(key), lo, hi)
+            spans.append((k_start, v_end))
+        elif isinstance(node, ast.Dict):
+            stars = smap.prev_token_before(v_start)
+            if stars is None or stars.string != "**":
+                return None
+            spans.append((stars.start, v_end))
+        else:
+            spans.append((v_start, v_end))
+    return _element_seq(smap, spans, lo, hi, is_tuple=isinstance(node, ast.Tuple))
+
+
+def _module_signatures(tree: ast.Module) -> dict[str, ast.arguments]:
+    """Module-level functions defined exactly once (and not rebound): name -> parameters."""
+    defs: dict[str, ast.arguments] = {}
+    bound: dict[str, int] = {}
+    for node in ast.walk(tree):
+        name = None
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            name = node.id
+        elif isinstance(node, ast.alias):
+            name = node.asname or node.name.split(".")[0]
+        if name is not None:
+            bound[name] = bound.get(name, 0) + 1
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and bound.get(stmt.name) == 1:
+            defs[stmt.name] = stmt.args
+    return defs
+
+
+def _required_argument(call: ast.Call, element: ast.AST, sig: ast.arguments) -> bool:
+    """Would deleting ``element`` from a call of a known local function surely raise TypeError?"""
+    positional = [*sig.posonlyargs, *sig.args]
+    required_positional = len(positional) - len(sig.defaults)
+    if isinstance(element, ast.keyword):
+        if element.arg is None:
+            return False
+        required = {p.arg for p in positional[:required_positional]}
+        required |= {p.arg for p, d in zip(sig.kwonlyargs, sig.kw_defaults) if d is None}
+        return element.arg in required
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    index = next((i for i, a in enumerate(call.args) if a is element), None)
+    return index is not None and index < required_positional
+
+
+def propose_call_args(source: str) -> list[Edit]:
+    """Delete positional and keyword arguments of every call.
+
+    Arguments that fill required parameters of a module-level function defined in the
+    source are not proposed (deleting one can only raise ``TypeError``).
+    """
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    signatures = _module_signatures(tree)
+    edits: list[Edit] = []
+    for node in iter_nodes(tree):
+        if isinstance(node, ast.Call):
+            seq = call_elements(smap, node)
+            if seq is None:
+                continue
+            sig = signatures.get(node.func.id) if isinstance(node.func, ast.Name) else None
+            elements = sorted([*node.args, *node.keywords], key=lambda n: (n.lineno, n.col_offset))
+            for i, element in enumerate(elements):
+                if sig is None or not _required_argument(node, element, sig):
+                    edits.append(Delete(seq, i))
+    return edits
+
+
+def propose_display_elements(source: str) -> list[Edit]:
+    """Delete elements of list/tuple/set/dict displays (loads only)."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    edits: list[Edit] = []
+    for node in iter_nodes(tree):
+        if isinstance(node, (ast.List, ast.Tuple)) and not isinstance(node.ctx, ast.Load):
+            continue
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+            seq = display_elements(smap, node)
+            if seq is not None:
+                edits.extend(Delete(seq, i) for i in range(len(seq)))
+    return edits
+
+
+_SIMPLE = (ast.Name, ast.Constant, ast.Starred, ast.Slice)
+
+
+def _skipped_expressions(tree: ast.AST) -> set[int]:
+    """ids of expressions that must not become ``0``: call targets, annotations, decorators, targets."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            skip.add(id(node.func))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            skip.update(id(d) for d in node.decorator_list)
+            if not isinstance(node, ast.ClassDef) and node.returns is not None:
+                skip.add(id(node.returns))
+        elif isinstance(node, ast.arg) and node.annotation is not None:
+            skip.add(id(node.annotation))
+        elif isinstance(node, ast.AnnAssign):
+            skip.add(id(node.annotation))
+        elif isinstance(node, ast.Expr):
+            skip.add(id(node.value))  # a whole expression statement: HDD's business
+        elif isinstance(node, ast.comprehension):
+            skip.add(id(node.target))
+    return skip
+
+
+_ATOMS = (
+    ast.Name,
+    ast.Constant,
+    ast.Call,
+    ast.Attribute,
+    ast.Subscript,
+    ast.List,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.JoinedStr,
+)
+
+
+def operand_text(smap: SourceMap, node: ast.expr) -> str:
+    """Source text of ``node``, parenthesized unless it is an atom (so it can stand anywhere)."""
+    text = smap.text(node)
+    if isinstance(node, _ATOMS) or (isinstance(node, ast.Tuple) and text.startswith("(")):
+        return text
+    return f"({text})"
+
+
+def _hoists(node: ast.expr) -> list[ast.expr]:
+    """Sub-expressions that could replace ``node``: call arguments and receiver, operands."""
+    if isinstance(node, ast.Call):
+        out = [a for a in node.args if not isinstance(a, ast.Starred)]
+        out += [k.value for k in node.keywords if k.arg is not None]
+        if isinstance(node.func, ast.Attribute):
+            out.append(node.func.value)  # ``x.float()`` -> ``x``
+        return out
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, ast.IfExp):
+        return [node.body, node.orelse]
+    if isinstance(node, ast.Subscript):
+        return [node.value]
+    return []
+
+
+def simplify_candidates(source: str) -> list[str]:
+    """Replace one expression by ``0`` or by a sub-expression (hoisting); outermost first.
+
+    For a call that is a whole statement only hoisting a non-trivial argument is tried
+    (``log.append(f(x))`` -> ``f(x)``); deleting the statement is HDD's business.
+    """
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    skip = _skipped_expressions(tree)
+    statement_calls = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+    # ``0.attr`` / ``0[i]`` can only fail: no ``0`` there
+    receivers = {id(n.value) for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Subscript))}
+    out: list[str] = []
+    for node in iter_nodes(tree):
+        if not isinstance(node, ast.expr) or isinstance(node, _SIMPLE):
+            continue
+        if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
+            continue
+        at_statement = id(node) in statement_calls
+        if id(node) in skip and not at_statement:
+            continue
+        start, end = smap.span(node)
+        if not at_statement and id(node) not in receivers:
+            out.append(source[:start] + "0" + source[end:])
+        func = node.func if isinstance(node, ast.Call) else None
+        receiver = func.value if isinstance(func, ast.Attribute) else None
+        for sub in _hoists(node):
+            if at_statement and (isinstance(sub, _SIMPLE) or sub is receiver):
+                continue
+            out.append(source[:start] + operand_text(smap, sub) + source[end:])
+    return out
+
+
+def inline_variable_candidates(source: str) -> list[str]:
+    """``x = <expr>`` read exactly once, later in the same body -> the read becomes ``(<expr>)``."""
+    from .edits import apply_edits, walk_bodies  # local: edits imports nothing from here
+
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    stores: dict[str, int] = {}
+    loads: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads.setdefault(node.id, []).append(node)
+            else:
+                stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stores[node.name] = stores.get(node.name, 0) + 2
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            stores[node.target.id] = stores.get(node.target.id, 0) + 2
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                stores[name] = stores.get(name, 0) + 2
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            stores[node.name] = stores.get(node.name, 0) + 2
+        elif isinstance(node, ast.alias):
+            name = node.asname or node.name.split(".")[0]
+            stores[name] = stores.get(name, 0) + 2
+    visible = {id(n) for n in iter_nodes(tree)}  # positions are reliable for these
+    out: list[str] = []
+    for info in walk_bodies(tree, smap):
+        if isinstance(info.owner, ast.ClassDef):
+            continue
+        seq = info.seq
+        body_end = seq.spans[-1][1]
+        for i, stmt in enumerate(seq.stmts):
+            if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+                continue
+            target = stmt.targets[0]
+            if not isinstance(target, ast.Name) or stores.get(target.id) != 1:
+                continue
+            reads = loads.get(target.id, [])
+            if len(reads) != 1 or id(reads[0]) not in visible:
+                continue
+            read_start, read_end = smap.span(reads[0])
+            if not seq.spans[i][1] <= read_start < body_end:
+                continue
+            candidate = apply_edits(
+                source, [Delete(seq, i), Splice(read_start, read_end, operand_text(smap, stmt.value))]
+            )
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# -------------------------------------------------------------------------- numbers
+@dataclass(frozen=True)
+class NumericSite:
+    """One numeric literal of a source; ``render`` gives the source with another value."""
+
+    source: str
+    start: int
+    end: int
+    value: Number
+
+    @property
+    def is_float(self) -> bool:
+        return isinstance(self.value, float)
+
+    @property
+    def shrinkable(self) -> bool:
+        if self.is_float:
+            return math.isfinite(self.value) and self.value not in (0.0, 1.0)
+        return self.value >= 2
+
+    def render(self, value: Number) -> str:
+        return self.source[: self.start] + format_number(value) + self.source[self.end :]
+
+
+def format_number(value: Number) -> str:
+    return repr(float(value)) if isinstance(value, float) else str(int(value))
+
+
+def numeric_literals(source: str) -> list[NumericSite]:
+    """Every int/float literal, in source order (stable indices while values change)."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    sites: list[NumericSite] = []
+    for node in iter_nodes(tree):
+        if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
+            continue
+        start, end = smap.span(node)
+        try:
+            same = ast.literal_eval(source[start:end]) == node.value
+        except (ValueError, SyntaxError, TypeError):
+            same = False
+        if same:
+            sites.append(NumericSite(source, start, end, node.value))
+    sites.sort(key=lambda s: s.start)
+    return sites
+
+
+def propose_literals_to_one(source: str) -> list[Edit]:
+    """Replace ints >= 2 by ``1`` and other floats by ``1.0`` (> 1) or ``0.0``."""
+    edits: list[Edit] = []
+    for site in numeric_literals(source):
+        if not site.shrinkable:
+            continue
+        if site.is_float:
+            text = "1.0" if site.value > 1 else "0.0"
+        else:
+            text = "1"
+        edits.append(Splice(site.start, site.end, text))
+    return edits

@@ -1,0 +1,458 @@
+"""Statement-level proposals: HDD levels, unused names, compound -> body, inlining, docstrings."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from typing import Iterator
+
+from .edits import (
+    BodyInfo,
+    Delete,
+    DropAlias,
+    Edit,
+    ImportInfo,
+    Splice,
+    apply_edits,
+    apply_splices,
+    walk_bodies,
+)
+from .source import SourceMap, block_text
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _parse(source: str) -> tuple[ast.Module, SourceMap]:
+    return ast.parse(source), SourceMap(source)
+
+
+# ------------------------------------------------------------------------------ HDD
+def statement_levels(source: str, *, prune: bool = False) -> list[list[Edit]]:
+    """HDD levels: level k deletes statements of any body at nesting depth k (source order).
+
+    With ``prune``, statements that bind a name still read elsewhere (imports, defs,
+    classes, plain assignments) are left out: deleting them alone can only raise
+    ``NameError``, and once their readers are gone :func:`propose_unused` removes them
+    with one test.  (Not exact -- e.g. a dead store ``x = 1; x = 2`` -- so the reducer
+    finishes with an unpruned sweep.)
+    """
+    tree, smap = _parse(source)
+    loads = _load_counts(tree) if prune else Counter()
+    levels: list[list[tuple[int, Edit]]] = []
+    for info in walk_bodies(tree, smap):
+        while len(levels) <= info.depth:
+            levels.append([])
+        for i, (start, _end) in enumerate(info.seq.spans):
+            if prune and _binds_referenced_name(info.seq.stmts[i], loads):
+                continue
+            levels[info.depth].append((start, Delete(info.seq, i)))
+    return [[edit for _start, edit in sorted(level, key=lambda t: t[0])] for level in levels]
+
+
+def _load_counts(node: ast.AST) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Store):
+            counts[sub.id] += 1
+        elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+            counts[sub.target.id] += 1
+    return counts
+
+
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return [import_binding(stmt, a) for a in stmt.names if a.name != "*"]
+    if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+        return [stmt.name]
+    return _bound_by_assignment(stmt) or []
+
+
+def _binds_referenced_name(stmt: ast.stmt, loads: Counter[str]) -> bool:
+    names = _bound_names(stmt)
+    if not names:
+        return False
+    own = _load_counts(stmt)
+    return any(loads[name] - own[name] > 0 for name in names)
+
+
+# --------------------------------------------------------------------------- unused
+def loaded_names(tree: ast.AST) -> set[str]:
+    """Names read anywhere (any scope), plus the strings listed in ``__all__``."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and node.value is not None:
+                for sub in ast.walk(node.value):
+                    if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                        names.add(sub.value)
+    return names
+
+
+def import_binding(stmt: ast.Import | ast.ImportFrom, alias: ast.alias) -> str:
+    if alias.asname:
+        return alias.asname
+    if isinstance(stmt, ast.Import):
+        return alias.name.split(".")[0]  # ``import a.b`` binds ``a``
+    return alias.name
+
+
+def _target_names(target: ast.expr) -> list[str] | None:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        out: list[str] = []
+        for elt in target.elts:
+            sub = _target_names(elt)
+            if sub is None:
+                return None
+            out.extend(sub)
+        return out
+    return None
+
+
+def _bound_by_assignment(stmt: ast.stmt) -> list[str] | None:
+    if isinstance(stmt, ast.Assign):
+        names: list[str] = []
+        for target in stmt.targets:
+            sub = _target_names(target)
+            if sub is None:
+                return None
+            names.extend(sub)
+        return names
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return [stmt.target.id]
+    return None
+
+
+def propose_unused(source: str) -> list[Edit]:
+    """Delete imports (or single aliases), definitions and assignments whose names are never read."""
+    tree, smap = _parse(source)
+    loaded = loaded_names(tree)
+    edits: list[Edit] = []
+    for info in walk_bodies(tree, smap):
+        in_class = isinstance(info.owner, ast.ClassDef)
+        for i, stmt in enumerate(info.seq.stmts):
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+                    continue
+                unused = [
+                    k
+                    for k, alias in enumerate(stmt.names)
+                    if alias.name != "*" and import_binding(stmt, alias) not in loaded
+                ]
+                if len(unused) == len(stmt.names):
+                    edits.append(Delete(info.seq, i))
+                elif unused:
+                    imp = ImportInfo(smap, info.seq, i)
+                    edits.extend(DropAlias(imp, k) for k in unused)
+            elif in_class:
+                continue  # class attributes are read through attributes; HDD handles them
+            elif isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+                if stmt.name not in loaded:
+                    edits.append(Delete(info.seq, i))
+            else:
+                names = _bound_by_assignment(stmt)
+                if names and not any(n in loaded for n in names):
+                    edits.append(Delete(info.seq, i))
+    return edits
+
+
+def drop_target_candidates(source: str) -> list[str]:
+    """``x = f()`` whose ``x`` is never read -> ``f()`` (when deleting it outright fails)."""
+    tree, smap = _parse(source)
+    loaded = loaded_names(tree)
+    out: list[str] = []
+    for info in walk_bodies(tree, smap):
+        if isinstance(info.owner, ast.ClassDef):
+            continue
+        for stmt in info.seq.stmts:
+            if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is None:
+                continue
+            names = _bound_by_assignment(stmt)
+            if not names or any(n in loaded for n in names):
+                continue
+            start, _end = smap.stmt_span(stmt)
+            value_start, _value_end = smap.span(stmt.value)
+            if smap.lineno_of(start) != smap.lineno_of(value_start):
+                continue
+            out.append(source[:start] + source[value_start:])
+    return out
+
+
+# --------------------------------------------------------------- compound -> body
+def _full_lines(smap: SourceMap, stmt: ast.stmt) -> tuple[int, int, str] | None:
+    """Line range of an own-line statement and its indentation (None if it shares lines)."""
+    start, end = smap.stmt_span(stmt)
+    if not smap.blank_before(start):
+        return None
+    rest = smap.source[end : smap.line_end(smap.lineno_of(end))].strip()
+    if rest and not rest.startswith("#"):
+        return None
+    line_start = smap.line_start(smap.lineno_of(start))
+    return line_start, smap.line_end(smap.lineno_of(end)), smap.source[line_start:start]
+
+
+def _names_in(nodes: list[ast.stmt]) -> set[str]:
+    return {n.id for stmt in nodes for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+
+
+def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
+    """Replacement texts for a compound statement, best first."""
+    blocks: list[str] = []
+    nl = smap.default_newline()
+    if isinstance(stmt, ast.If):
+        blocks.append(block_text(smap, stmt.body, indent))
+        if stmt.orelse:
+            first = stmt.orelse[0]
+            start, _ = smap.stmt_span(first)
+            if smap.source.startswith("elif", start):
+                _s, end = smap.stmt_span(stmt.orelse[-1])
+                tail = smap.source[start + 4 : smap.line_end(smap.lineno_of(end))]
+                blocks.append(indent + "if" + tail)
+            else:
+                blocks.append(block_text(smap, stmt.orelse, indent))
+    elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+        text = block_text(smap, stmt.body, indent)
+        if stmt.orelse:
+            text += block_text(smap, stmt.orelse, indent)
+        if isinstance(stmt, ast.For):
+            targets = _target_names(stmt.target) or []
+            if set(targets) & _names_in(stmt.body):
+                binding = f"{smap.text(stmt.target)} = next(iter({smap.text(stmt.iter)}))"
+                text = indent + binding + nl + text
+        blocks.append(text)
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        bindings = [
+            f"{indent}{smap.text(item.optional_vars)} = {smap.text(item.context_expr)}{nl}"
+            for item in stmt.items
+            if item.optional_vars is not None
+        ]
+        blocks.append("".join(bindings) + block_text(smap, stmt.body, indent))
+    elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        text = block_text(smap, stmt.body, indent)
+        if stmt.orelse:
+            text += block_text(smap, stmt.orelse, indent)
+        if stmt.finalbody:
+            text += block_text(smap, stmt.finalbody, indent)
+        blocks.append(text)
+    return blocks
+
+
+def unwrap_candidates(source: str) -> list[str]:
+    """Replace a compound statement (if/for/while/with/try) by its body, re-indented."""
+    tree, smap = _parse(source)
+    out: list[str] = []
+    for info in walk_bodies(tree, smap):
+        for stmt in info.seq.stmts:
+            where = _full_lines(smap, stmt)
+            if where is None:
+                continue
+            line_start, line_end, indent = where
+            for block in _unwrap_blocks(smap, stmt, indent):
+                out.append(source[:line_start] + block + source[line_end:])
+    return out
+
+
+# --------------------------------------------------------------------------- inline
+def _parents(tree: ast.AST) -> dict[int, ast.AST]:
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    return parents
+
+
+def _own_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Nodes of a function body, not descending into nested scopes."""
+    stack: list[ast.AST] = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _SCOPES):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _inlinable(func: ast.FunctionDef) -> bool:
+    args = func.args
+    if args.vararg or args.kwarg or func.decorator_list:
+        return False
+    body = func.body
+    for node in _own_nodes(body):
+        if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)):
+            return False
+        if isinstance(node, ast.Return) and node is not body[-1]:
+            return False
+    return True
+
+
+def _bind_arguments(smap: SourceMap, func: ast.FunctionDef, call: ast.Call) -> dict[str, str] | None:
+    """Parameter name -> argument text, or None if the call is not simple enough."""
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    names = [p.arg for p in positional]
+    kwonly = [p.arg for p in args.kwonlyargs]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    if len(call.args) > len(positional):
+        return None
+    bound = {p.arg: smap.text(a) for p, a in zip(positional, call.args)}
+    posonly = {p.arg for p in args.posonlyargs}
+    for kw in call.keywords:
+        if kw.arg in bound or kw.arg in posonly or (kw.arg not in names and kw.arg not in kwonly):
+            return None
+        bound[kw.arg] = smap.text(kw.value)  # type: ignore[index]
+    defaults = dict(zip(names[len(names) - len(args.defaults) :], args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    for name in [*names, *kwonly]:
+        if name not in bound:
+            if name not in defaults:
+                return None
+            bound[name] = smap.text(defaults[name])
+    return bound
+
+
+def _call_prefix(smap: SourceMap, stmt: ast.stmt, call: ast.Call) -> str | None:
+    """Text before the call in its statement (``x = ``, ``return ``...) if simple, else None."""
+    start, end = smap.stmt_span(stmt)
+    call_start, call_end = smap.span(call)
+    if call_end != end:
+        return None
+    prefix = smap.source[start:call_start]
+    if "\n" in prefix or "\r" in prefix or "(" in prefix:
+        return None
+    if isinstance(stmt, ast.Expr):
+        return "" if prefix == "" else None
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return prefix if prefix.rstrip().endswith("=") else None
+    if isinstance(stmt, ast.Return):
+        return prefix if prefix.strip() == "return" else None
+    return None
+
+
+def inline_candidates(source: str) -> list[str]:
+    """Inline module-level functions that are defined once and called once (statement-level call)."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    loads: Counter[str] = Counter()
+    bindings: Counter[str] = Counter()
+    load_nodes: dict[str, ast.Name] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads[node.id] += 1
+                load_nodes[node.id] = node
+            else:
+                bindings[node.id] += 1
+        elif isinstance(node, (*_FUNCS, ast.ClassDef)):
+            bindings[node.name] += 1
+        elif isinstance(node, ast.alias):
+            bindings[node.asname or node.name.split(".")[0]] += 1
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bindings[name] += 2
+    module_body = next(iter(walk_bodies(tree, smap)), None)
+    if module_body is None:
+        return []
+    nl = smap.default_newline()
+    out: list[str] = []
+    for func in tree.body:
+        if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
+            continue
+        if not _inlinable(func):
+            continue
+        name_node = load_nodes[func.name]
+        call = parents.get(id(name_node))
+        if not isinstance(call, ast.Call) or call.func is not name_node:
+            continue
+        site = parents.get(id(call))
+        if not isinstance(site, ast.stmt):
+            continue
+        def_start, def_end = smap.stmt_span(func)
+        site_start, site_end = smap.stmt_span(site)
+        if def_start <= site_start < def_end:
+            continue  # recursive
+        where = _full_lines(smap, site)
+        prefix = _call_prefix(smap, site, call)
+        bound = _bind_arguments(smap, func, call)
+        def_lines = _full_lines(smap, func)
+        if where is None or prefix is None or bound is None or def_lines is None:
+            continue
+        line_start, line_end, indent = where
+        used = _names_in(func.body)
+        assigned = [(name, text) for name, text in bound.items() if name in used and name != text]
+        text = ""
+        if len(assigned) == 1:
+            text += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
+        elif assigned:
+            text += f"{indent}{', '.join(n for n, _ in assigned)} = {', '.join(t for _, t in assigned)}{nl}"
+        body = list(func.body)
+        replacements: list[tuple[int, int, str]] = []
+        result_done = False
+        last = body[-1]
+        if isinstance(last, ast.Return):
+            if last.value is None:
+                body.pop()
+            else:
+                ret_start = smap.stmt_span(last)[0]
+                value_start = smap.span(last.value)[0]
+                replacements.append((ret_start, value_start, prefix))
+                result_done = True
+        if body:
+            text += block_text(smap, body, indent, replacements)
+        if not result_done and prefix:
+            text += f"{indent}{prefix}None{nl}"
+        if not text:
+            text = f"{indent}pass{nl}"
+        candidate = apply_splices(
+            source, [Splice(line_start, line_end, text), Splice(def_lines[0], def_lines[1], "")]
+        )
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+# ----------------------------------------------------------------------- docstrings
+def _docstring_index(info: BodyInfo) -> bool:
+    if info.owner is not None and not isinstance(info.owner, (*_FUNCS, ast.ClassDef)):
+        return False
+    first = info.seq.stmts[0]
+    if info.owner is not None and first is not info.owner.body[0]:  # type: ignore[attr-defined]
+        return False
+    return (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    )
+
+
+def drop_docstrings(source: str) -> str | None:
+    """The source without module/class/function docstrings (None if there are none)."""
+    tree, smap = _parse(source)
+    edits: list[Edit] = []
+    for info in walk_bodies(tree, smap):
+        if info.seq.stmts and _docstring_index(info):
+            edits.append(Delete(info.seq, 0))
+    if not edits:
+        return None
+    return apply_edits(source, edits)
+
+
+__all__ = [
+    "drop_docstrings",
+    "drop_target_candidates",
+    "import_binding",
+    "inline_candidates",
+    "loaded_names",
+    "propose_unused",
+    "statement_levels",
+    "unwrap_candidates",
+]

@@ -1,0 +1,481 @@
+"""Reduce a Python source while a predicate keeps saying "still fails the same way".
+
+The engine never knows what a test is (picire style): it only gets
+``is_interesting(candidate_source) -> bool``.  It proposes candidates that parse,
+never asks about the same content twice, and keeps the smallest interesting source.
+
+Algorithm (see :mod:`reportkit.passes` for the individual passes)::
+
+    repeat (a round):
+        repeat until unchanged:                       # structural phase
+            HDD: for level 0, 1, 2, ...: picire ddmin over the statements at that depth
+            unused names, compound -> body, inline one-use functions
+        call args, display elements, literals -> 1, smallest failing literal values
+    until a round's fine-grained passes change nothing
+    finally: drop comments, docstrings, blank lines / trailing whitespace (one try each)
+
+picire's ``DD`` (complement-first, backward complement iteration, subsets skipped) is the
+ddmin engine; with ``jobs > 1`` the complements of one ddmin iteration are evaluated
+speculatively in a thread pool before picire walks them sequentially, so the result is
+identical to ``jobs=1``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from . import passes as P
+from ._picire import DD, Outcome, ZellerSplit, backward, skip
+
+__all__ = ["Progress", "ReduceResult", "ReduceStats", "Stop", "reduce_source"]
+
+_MAX_ROUNDS = 50
+_MAX_STEPS = 100_000
+
+
+class Stop(Exception):
+    """Raised by the predicate (or on_progress) to end the reduction early; reduce_source returns the best so far."""
+
+
+@dataclass
+class ReduceStats:
+    tests_run: int = 0  # real predicate calls
+    cache_hits: int = 0  # candidates answered from the content cache
+    invalid_skipped: int = 0  # candidates never run because they do not parse
+    passes: dict[str, int] = field(default_factory=dict)  # pass name -> number of accepted edits
+    rounds: int = 0
+
+
+@dataclass
+class ReduceResult:
+    source: str
+    stats: ReduceStats
+    stopped_early: bool  # Stop was raised (budget, Ctrl-C handled by caller)
+
+
+@dataclass
+class Progress:
+    phase: str  # e.g. "ddmin level 2", "shrink-literals"
+    source: str  # current best
+    stats: ReduceStats
+
+
+def reduce_source(
+    source: str,
+    is_interesting: Callable[[str], bool],
+    *,
+    jobs: int = 1,
+    on_progress: Callable[[Progress], None] | None = None,
+    on_improve: Callable[[str], None] | None = None,
+) -> ReduceResult:
+    """Reduce ``source`` while ``is_interesting`` holds; ``source`` itself is assumed interesting.
+
+    ``is_interesting`` is only called with candidates that parse and compile, never twice
+    with the same content, and from up to ``jobs`` threads at once (so it must be
+    thread-safe when ``jobs > 1``).  It may raise :class:`Stop` to end the reduction: the
+    best source so far is returned with ``stopped_early=True``.  ``on_improve`` receives
+    every new best source (always one the predicate accepted); ``on_progress`` is called
+    at phase changes, after each test and after each improvement.
+    """
+    if jobs < 1:
+        raise ValueError("jobs must be >= 1")
+    return _Engine(source, is_interesting, jobs, on_progress, on_improve).run()
+
+
+def _key(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class _Engine:
+    def __init__(
+        self,
+        source: str,
+        predicate: Callable[[str], bool],
+        jobs: int,
+        on_progress: Callable[[Progress], None] | None,
+        on_improve: Callable[[str], None] | None,
+    ) -> None:
+        self.current = source
+        self.stats = ReduceStats()
+        self.phase = "start"
+        self.round = 0
+        self._predicate = predicate
+        self._jobs = jobs
+        self._on_progress = on_progress
+        self._on_improve = on_improve
+        self._lock = threading.Lock()
+        first = _key(source)
+        self._cache: dict[bytes, bool] = {first: True}
+        self._history: set[bytes] = {first}  # every source that was the best: never go back
+        self._prefetched: set[bytes] = set()  # answered speculatively, not yet consumed
+        self._stopped = False
+        self._pool: ThreadPoolExecutor | None = None
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> ReduceResult:
+        stopped = False
+        clean = False
+        if self._jobs > 1:
+            self._pool = ThreadPoolExecutor(max_workers=self._jobs, thread_name_prefix="reportkit-reduce")
+        try:
+            self._set_phase("start")
+            self._reduce()
+            self._set_phase("done")
+            clean = True
+        except Stop:
+            stopped = True
+        finally:
+            if self._pool is not None:
+                # After Stop/Ctrl-C do not wait for tests still running; their results are unused.
+                self._pool.shutdown(wait=clean, cancel_futures=True)
+        return ReduceResult(self.current, self._snapshot(), stopped)
+
+    def _reduce(self) -> None:
+        while self.round < _MAX_ROUNDS:
+            self.round += 1
+            self.stats.rounds = self.round
+            for _ in range(_MAX_ROUNDS):
+                before = self.current
+                self._hdd(prune=True)
+                for structural in P.STRUCTURAL:
+                    self._run_pass(structural)
+                if self.current == before:
+                    break
+            before = self.current
+            for fine in P.FINE:
+                self._run_pass(fine)
+            if self.current != before:
+                continue
+            # Fixpoint of the pruned search: one unpruned HDD sweep makes it 1-minimal.
+            if not self._hdd(prune=False):
+                break
+        for final in P.FINAL:
+            self._run_pass(final)
+
+    def _run_pass(self, p: P.Pass) -> bool:
+        self._set_phase(p.name)
+        if isinstance(p, P.DdminPass):
+            return self._ddmin_pass(p)
+        if isinstance(p, P.EachPass):
+            return self._each_pass(p)
+        return self._search_pass(p)
+
+    # ------------------------------------------------------------------ passes
+    def _hdd(self, *, prune: bool) -> bool:
+        start = self.current
+        depth = 0
+        while True:
+            levels = P.statement_levels(self.current, prune=prune)
+            if depth >= len(levels):
+                break
+            self._set_phase(f"hdd level {depth}")
+            self._ddmin(levels[depth], "hdd")
+            depth += 1
+        return self.current != start
+
+    def _ddmin_pass(self, p: P.DdminPass) -> bool:
+        start = self.current
+        for _ in range(_MAX_ROUNDS):
+            edits = p.propose(self.current)
+            if not self._ddmin(edits, p.name, try_all_first=p.try_all_first) or not p.repeat:
+                break
+        return self.current != start
+
+    def _ddmin(self, edits: Sequence[P.Edit], name: str, *, try_all_first: bool = False) -> bool:
+        """picire ddmin over ``edits``; config = indices of edits *not* applied."""
+        n = len(edits)
+        if n == 0:
+            return False
+        start = self.current
+        render = _Renderer(start, edits)
+        if try_all_first or n == 1:
+            if self._try(render([]), name, n):
+                return True
+            if n == 1:
+                return False
+        result = _DD(self, render, name)(list(range(n)))
+        if len(result) == 1 and not try_all_first:
+            self._try(render([]), name, 1)  # picire never tests the empty configuration
+        return self.current != start
+
+    def _each_pass(self, p: P.EachPass) -> bool:
+        start = self.current
+        i = 0
+        candidates = p.candidates(self.current)
+        for _ in range(_MAX_STEPS):
+            if i >= len(candidates):
+                break
+            j = self.first_interesting(candidates[i:])
+            if j is None:
+                break
+            self.accept(candidates[i + j], p.name, 1)
+            i += j
+            candidates = p.candidates(self.current)
+        return self.current != start
+
+    def _search_pass(self, p: P.SearchPass) -> bool:
+        start = self.current
+        index = 0
+        while True:
+            sites = p.sites(self.current)
+            if index >= len(sites):
+                break
+            if sites[index].shrinkable:
+                self._shrink_literal(p, index, sites[index])
+            index += 1
+        return self.current != start
+
+    def _shrink_literal(self, p: P.SearchPass, index: int, site: P.NumericSite) -> None:
+        """Smallest value that still fails: 0, 1, then binary search in (1, value)."""
+        firsts: list[float | int] = [0.0, 1.0] if site.is_float else [0, 1]
+        candidates = [site.render(v) for v in firsts]
+        j = self.first_interesting(candidates)
+        if j is not None:
+            self.accept(candidates[j], p.name, 1)
+            return
+        if site.is_float or site.value < 3:
+            return
+        lo, hi = 1, int(site.value)
+        if self.round > 1:
+            # Already searched in an earlier round: check one below first (cheap 1-minimality).
+            if not self._try(site.render(hi - 1), p.name, 1):
+                return
+            hi -= 1
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self._try(p.sites(self.current)[index].render(mid), p.name, 1):
+                hi = mid
+            else:
+                lo = mid
+
+    # ----------------------------------------------------------------- testing
+    def _try(self, candidate: str | None, name: str, count: int) -> bool:
+        if candidate is None:
+            self.count_invalid()
+            return False
+        if candidate == self.current or not self.test(candidate):
+            return False
+        return self.accept(candidate, name, count)
+
+    def count_invalid(self) -> None:
+        with self._lock:
+            self.stats.invalid_skipped += 1
+
+    def test(self, candidate: str) -> bool:
+        """Is ``candidate`` interesting?  Main thread only; answers from the cache when possible."""
+        if self._stopped:
+            raise Stop()
+        if candidate == self.current:
+            self._hit()
+            return True
+        key = _key(candidate)
+        if key in self._history:
+            self._hit()
+            return False  # a former best: going back could cycle
+        with self._lock:
+            known = self._cache.get(key)
+        if known is not None:
+            if key in self._prefetched:
+                self._prefetched.discard(key)
+            else:
+                self._hit()
+            return known
+        if not P.parses(candidate):
+            with self._lock:
+                self._cache[key] = False
+                self.stats.invalid_skipped += 1
+            return False
+        result = self._run(key, candidate)
+        self._progress()
+        return result
+
+    def _hit(self) -> None:
+        with self._lock:
+            self.stats.cache_hits += 1
+
+    def _run(self, key: bytes, candidate: str) -> bool:
+        """Call the predicate (any thread)."""
+        if self._stopped:
+            raise Stop()
+        with self._lock:
+            self.stats.tests_run += 1
+        try:
+            result = bool(self._predicate(candidate))
+        except Stop:
+            self._stopped = True
+            raise
+        with self._lock:
+            self._cache[key] = result
+        return result
+
+    def first_interesting(self, candidates: Sequence[str]) -> int | None:
+        """Index of the first interesting candidate (sequential semantics, parallel speed-up)."""
+        if self._pool is not None:
+            self.prefetch(c for c in candidates if c != self.current)
+        try:
+            for i, candidate in enumerate(candidates):
+                if candidate != self.current and self.test(candidate):
+                    return i
+            return None
+        finally:
+            self.end_prefetch()
+
+    def prefetch(self, candidates: Iterable[str | None]) -> None:
+        """Evaluate candidates concurrently, in order, up to the first interesting one."""
+        if self._pool is None:
+            return
+        pending: list[tuple[bytes, str]] = []
+        seen: set[bytes] = set()
+        for candidate in candidates:
+            if candidate is None:
+                continue
+            if candidate == self.current:
+                break
+            key = _key(candidate)
+            if key in self._history or key in seen:
+                continue
+            with self._lock:
+                known = self._cache.get(key)
+            if known is True:
+                break
+            if known is False:
+                continue
+            if not P.parses(candidate):
+                with self._lock:
+                    self._cache[key] = False
+                    self.stats.invalid_skipped += 1
+                self._prefetched.add(key)
+                continue
+            seen.add(key)
+            pending.append((key, candidate))
+        self._run_window(pending)
+
+    def _run_window(self, pending: list[tuple[bytes, str]]) -> None:
+        assert self._pool is not None
+        in_flight: deque[tuple[bytes, Future[bool]]] = deque()
+        index = 0
+        found = False
+        try:
+            while index < len(pending) or in_flight:
+                while not found and index < len(pending) and len(in_flight) < self._jobs:
+                    key, candidate = pending[index]
+                    index += 1
+                    in_flight.append((key, self._pool.submit(self._run, key, candidate)))
+                if not in_flight:
+                    break
+                key, future = in_flight.popleft()
+                result = future.result()
+                self._prefetched.add(key)
+                self._progress()
+                found = found or result
+        except BaseException:
+            for _unused, future in in_flight:
+                future.cancel()
+            raise
+
+    def end_prefetch(self) -> None:
+        self._prefetched.clear()
+
+    # ------------------------------------------------------------- improvement
+    def accept(self, candidate: str | None, name: str, count: int) -> bool:
+        if candidate is None or candidate == self.current:
+            return False
+        key = _key(candidate)
+        with self._lock:
+            assert self._cache.get(key) is True, "only interesting candidates are accepted"
+            self.stats.passes[name] = self.stats.passes.get(name, 0) + count
+        self.current = candidate
+        self._history.add(key)
+        if self._on_improve is not None:
+            self._on_improve(candidate)
+        self._progress()
+        return True
+
+    def _set_phase(self, phase: str) -> None:
+        self.phase = phase
+        self._progress()
+
+    def _snapshot(self) -> ReduceStats:
+        with self._lock:
+            s = self.stats
+            return ReduceStats(s.tests_run, s.cache_hits, s.invalid_skipped, dict(s.passes), s.rounds)
+
+    def _progress(self) -> None:
+        if self._on_progress is not None:
+            self._on_progress(Progress(self.phase, self.current, self._snapshot()))
+
+
+class _Renderer:
+    """Config (indices of edits kept *unapplied*) -> candidate source, memoized."""
+
+    def __init__(self, base: str, edits: Sequence[P.Edit]) -> None:
+        self.base = base
+        self.edits = list(edits)
+        self._memo: dict[tuple[int, ...], str | None] = {}
+
+    def __call__(self, kept: Sequence[int]) -> str | None:
+        key = tuple(kept)
+        if key not in self._memo:
+            keep = set(key)
+            applied = [e for i, e in enumerate(self.edits) if i not in keep]
+            self._memo[key] = P.apply_edits(self.base, applied) if applied else self.base
+        return self._memo[key]
+
+
+class _DD(DD):  # type: ignore[misc]
+    """picire's ddmin, reporting each accepted reduction and prefetching tests in parallel."""
+
+    def __init__(self, engine: _Engine, render: _Renderer, name: str) -> None:
+        super().__init__(
+            self._outcome,
+            split=ZellerSplit(n=2),
+            subset_first=False,
+            subset_iterator=skip,
+            complement_iterator=backward,
+        )
+        self._engine = engine
+        self._render = render
+        self._name = name
+
+    def _outcome(self, config: Sequence[int], config_id: Any) -> Outcome:
+        candidate = self._render(config)
+        if candidate is None:
+            self._engine.count_invalid()
+            return Outcome.PASS
+        return Outcome.FAIL if self._engine.test(candidate) else Outcome.PASS
+
+    def _planned(self, subsets: list[list[int]], offset: float) -> Iterable[str | None]:
+        """The configurations picire's DD will test in this iteration, in its order."""
+        n = len(subsets)
+        for step in (self._first_reduce, self._second_reduce):
+            if step == self._reduce_to_complement:
+                for i in self._complement_iterator(n):
+                    if i is None:
+                        continue
+                    i = int((i + offset) % n)
+                    config = [c for si, s in enumerate(subsets) for c in s if si != i]
+                    if self._cache.lookup(config) is None:
+                        yield self._render(config)
+            else:
+                for i in self._subset_iterator(n):
+                    if i is not None and self._cache.lookup(subsets[i]) is None:
+                        yield self._render(subsets[i])
+
+    def _reduce_config(self, run: int, subsets: list[list[int]], complement_offset: float) -> Any:
+        engine = self._engine
+        if engine._pool is not None:
+            engine.prefetch(self._planned(subsets, complement_offset))
+        try:
+            next_subsets, offset = super()._reduce_config(run, subsets, complement_offset)
+        finally:
+            engine.end_prefetch()
+        if next_subsets is not None:
+            before = sum(len(s) for s in subsets)
+            config = [c for s in next_subsets for c in s]
+            engine.accept(self._render(config), self._name, before - len(config))
+        return next_subsets, offset

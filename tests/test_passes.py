@@ -1,0 +1,432 @@
+"""Unit tests of the individual reduction passes (pure text in, text out)."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from reportkit import passes as P
+
+
+def apply_all(source: str, edits: list[P.Edit]) -> str:
+    result = P.apply_edits(source, edits)
+    assert result is not None
+    return result
+
+
+# ----------------------------------------------------------------------------- parses
+@pytest.mark.parametrize(
+    "source, ok",
+    [
+        ("x = 1\n", True),
+        ("", True),
+        ("def f():\n    return 1\n", True),
+        ("return 1\n", False),  # ast.parse accepts it; compile does not
+        ("nonlocal x\n", False),
+        ("def f():\n    nonlocal x\n", False),
+        ("break\n", False),
+        ("def f(:\n", False),
+        ("x = \n", False),
+        ("x = 1\n  y = 2\n", False),
+        ("x = '\0'\n", False),  # a NUL byte in source is invalid
+    ],
+)
+def test_parses(source: str, ok: bool) -> None:
+    assert P.parses(source) is ok
+
+
+def test_parses_rejects_what_ast_accepts() -> None:
+    ast.parse("return 1\n")  # the reason compile() is needed
+    assert not P.parses("return 1\n")
+
+
+# --------------------------------------------------------------------------- positions
+def test_source_map_byte_columns_to_characters() -> None:
+    source = 's = "héllo 🐍"; t = 1\n'
+    tree = ast.parse(source)
+    smap = P.SourceMap(source)
+    second = tree.body[1]
+    start, end = smap.span(second)
+    assert source[start:end] == "t = 1"
+    assert second.col_offset > start  # byte offset differs from the char offset
+
+
+# -------------------------------------------------------------------------------- HDD
+HDD_SOURCE = """\
+@dec
+@dec2(1)
+def f():
+    a = 1; b = 2; c = 3
+    if x: y = 1; z = 2
+s = "héllo wörld"; t = "ü"; u = 3
+for i in r:
+    g()
+else:
+    h()
+class K:
+    def m(self): return 1
+"""
+
+
+def test_statement_levels_shape() -> None:
+    levels = P.statement_levels(HDD_SOURCE)
+    assert [len(level) for level in levels] == [6, 7, 3]
+
+
+@pytest.mark.parametrize(
+    "level, picks, expected",
+    [
+        (
+            0,
+            [0],  # the decorated def goes with its decorators
+            's = "héllo wörld"; t = "ü"; u = 3\nfor i in r:\n    g()\nelse:\n    h()\nclass K:\n'
+            "    def m(self): return 1\n",
+        ),
+        (0, [2], None),  # middle of a ``;`` line: checked below
+        (
+            1,
+            [0, 1, 2, 3, 4, 5, 6],  # every body emptied: pass (and the else: goes)
+            '@dec\n@dec2(1)\ndef f():\n    pass\ns = "héllo wörld"; t = "ü"; u = 3\nfor i in r:\n    pass\n'
+            "class K:\n    pass\n",
+        ),
+        (
+            2,
+            [0, 1, 2],  # header-line bodies become ``pass`` on the same line
+            '@dec\n@dec2(1)\ndef f():\n    a = 1; b = 2; c = 3\n    if x: pass\ns = "héllo wörld"; t = "ü"; u = 3\n'
+            "for i in r:\n    g()\nelse:\n    h()\nclass K:\n    def m(self): pass\n",
+        ),
+    ],
+)
+def test_hdd_deletions(level: int, picks: list[int], expected: str | None) -> None:
+    edits = P.statement_levels(HDD_SOURCE)[level]
+    result = apply_all(HDD_SOURCE, [edits[i] for i in picks])
+    assert P.parses(result)
+    if expected is not None:
+        assert result == expected
+    else:
+        assert 's = "héllo wörld"; u = 3\n' in result
+
+
+@pytest.mark.parametrize(
+    "picks, line",
+    [
+        ([0], "    b = 2; c = 3\n"),
+        ([1], "    a = 1; c = 3\n"),
+        ([2], "    a = 1; b = 2\n"),
+        ([0, 2], "    b = 2\n"),
+        ([1, 2], "    a = 1\n"),
+    ],
+)
+def test_hdd_semicolon_lines(picks: list[int], line: str) -> None:
+    edits = P.statement_levels(HDD_SOURCE)[1]
+    result = apply_all(HDD_SOURCE, [edits[i] for i in picks])
+    assert line in result.splitlines(keepends=True)
+    assert P.parses(result)
+
+
+def test_hdd_empty_nested_body_gets_pass_at_its_indentation() -> None:
+    source = "def f():\n    if x:\n        y = 1\n        # note\n        z = 2\n    return 3\n"
+    level2 = P.statement_levels(source)[2]
+    assert apply_all(source, level2) == "def f():\n    if x:\n        pass\n    return 3\n"
+
+
+def test_hdd_prune_keeps_referenced_bindings() -> None:
+    source = "import os\nimport sys\nx = os.getcwd()\nprint(x)\n"
+    full = P.statement_levels(source)[0]
+    pruned = P.statement_levels(source, prune=True)[0]
+    assert len(full) == 4
+    # ``import os`` and ``x = ...`` are read elsewhere; ``import sys`` and print() are not
+    assert [apply_all(source, [e]) for e in pruned] == [
+        "import os\nx = os.getcwd()\nprint(x)\n",
+        "import os\nimport sys\nx = os.getcwd()\n",
+    ]
+
+
+# ----------------------------------------------------------------------------- unused
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("import os, sys\nprint(sys.argv)\n", "import sys\nprint(sys.argv)\n"),
+        ("import os\nimport sys\nprint(sys.argv)\n", "import sys\nprint(sys.argv)\n"),
+        ("import os.path\nos.getcwd()\n", None),  # ``import a.b`` binds ``a``: used
+        ("from a import (b,\n    c)\nprint(c)\n", "from a import c\nprint(c)\n"),
+        ("from __future__ import annotations\n", None),
+        ("def f():\n    pass\nclass K:\n    pass\nx = 1\ny = 2\nprint(y)\n", "y = 2\nprint(y)\n"),
+        ("def f():\n    return f()\n", None),  # recursion reads its own name: left to HDD
+        ("__all__ = ['f']\ndef f():\n    pass\n", "def f():\n    pass\n"),
+        # g is unused; its import and local are unused too (and moot once g goes)
+        ("def g():\n    import json\n    tmp = 3\n    return 1\n", ""),
+    ],
+)
+def test_unused(source: str, expected: str | None) -> None:
+    edits = P.propose_unused(source)
+    if expected is None:
+        assert edits == []
+    else:
+        assert apply_all(source, edits) == expected
+
+
+def test_unused_inner_names() -> None:
+    source = "def g():\n    import json\n    tmp = 3\n    return 1\ng()\n"
+    assert apply_all(source, P.propose_unused(source)) == "def g():\n    return 1\ng()\n"
+
+
+def test_drop_target() -> None:
+    source = "def f():\n    return 1\nout = f()\nkept = f()\nprint(kept)\n"
+    assert P.drop_target_candidates(source) == ["def f():\n    return 1\nf()\nkept = f()\nprint(kept)\n"]
+
+
+# ----------------------------------------------------------------------------- unwrap
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        (
+            "def g():\n    if x:\n        s = '''a\n  b'''\n        y = 1  # c\n    else:\n        z = 2\n",
+            [
+                "def g():\n    s = '''a\n  b'''\n    y = 1  # c\n",  # multi-line string content untouched
+                "def g():\n    z = 2\n",
+            ],
+        ),
+        (
+            "if a:\n    x = 1\nelif b:\n    y = 2\nelse:\n    z = 3\n",
+            [
+                "x = 1\n",
+                "if b:\n    y = 2\nelse:\n    z = 3\n",
+                "if a:\n    x = 1\ny = 2\n",
+                "if a:\n    x = 1\nz = 3\n",
+            ],
+        ),
+        ('if __name__ == "__main__": main()\n', ["main()\n"]),
+        ("with open(p) as fh, lock:\n    data = fh.read()\n", ["fh = open(p)\ndata = fh.read()\n"]),
+        ("with torch.no_grad():\n    y = m(x)\n", ["y = m(x)\n"]),
+        ("for i in range(3):\n    print(i)\n", ["i = next(iter(range(3)))\nprint(i)\n"]),
+        ("for _ in range(3):\n    step()\n", ["step()\n"]),
+        ("while cond():\n    step()\n", ["step()\n"]),
+        ("try:\n    a()\nexcept E:\n    b()\nelse:\n    c()\nfinally:\n    d()\n", ["a()\nc()\nd()\n"]),
+    ],
+)
+def test_unwrap(source: str, expected: list[str]) -> None:
+    candidates = P.unwrap_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
+# ----------------------------------------------------------------------------- inline
+def test_inline_module_function() -> None:
+    source = (
+        "def helper(a, b=2, *, c=3):\n"
+        "    t = a + b\n"
+        "    return t * c\n"
+        "\n"
+        "def main():\n"
+        "    r = helper(x, c=4)\n"
+        "    print(r)\n"
+        "\n"
+        "main()\n"
+    )
+    assert P.inline_candidates(source) == [
+        "\ndef main():\n    a, c, b = x, 4, 2\n    t = a + b\n    r = t * c\n    print(r)\n\nmain()\n",
+        "def helper(a, b=2, *, c=3):\n    t = a + b\n    return t * c\n\n\nr = helper(x, c=4)\nprint(r)\n",
+    ]
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("def f(x):\n    return x / 0\nf(1)\n", ["x = 1\nx / 0\n"]),
+        ("def f(x):\n    y = x\nz = f(x)\n", ["y = x\nz = None\n"]),
+        ("def f(): return 1 / 0\nf()\n", ["1 / 0\n"]),
+        # not inlined: two calls, recursion, *args, yield, early return, decorated
+        ("def f():\n    pass\nf()\nf()\n", []),
+        ("def f(n):\n    return f(n - 1)\n", []),
+        ("def f(*a):\n    pass\nf()\n", []),
+        ("def f():\n    yield 1\nf()\n", []),
+        ("def f(x):\n    if x:\n        return 1\n    return 2\nf(1)\n", []),
+        ("@dec\ndef f():\n    pass\nf()\n", []),
+        ("def f(a):\n    pass\nprint(f(1))\n", []),  # not a statement-level call
+    ],
+)
+def test_inline_cases(source: str, expected: list[str]) -> None:
+    assert P.inline_candidates(source) == expected
+
+
+# ------------------------------------------------------------------ args and elements
+ARGS_SOURCE = "f(a, g(b, c), d=1)\nx = (1, 2)\ny = [1, 2, 3,]\nz = {'a': 1, **w}\n"
+
+
+@pytest.mark.parametrize(
+    "picks, first_line",
+    [
+        ([0, 1, 2], "f()"),
+        ([0, 3], "f(g(c), d=1)"),
+        ([1, 4], "f(a, d=1)"),  # deleting c inside the deleted g(...) is moot
+        ([2], "f(a, g(b, c))"),
+        ([4], "f(a, g(b), d=1)"),
+    ],
+)
+def test_call_args(picks: list[int], first_line: str) -> None:
+    edits = P.propose_call_args(ARGS_SOURCE)
+    assert len(edits) == 5
+    assert apply_all(ARGS_SOURCE, [edits[i] for i in picks]).splitlines()[0] == first_line
+
+
+def test_call_args_skip_required_parameters_of_local_functions() -> None:
+    source = "def h(a, b=1, *, c, d=2):\n    pass\nh(1, 2, c=3, d=4)\nprint(1, 2)\n"
+    results = {apply_all(source, [e]) for e in P.propose_call_args(source)}
+    assert results == {
+        "def h(a, b=1, *, c, d=2):\n    pass\nh(1, c=3, d=4)\nprint(1, 2)\n",
+        "def h(a, b=1, *, c, d=2):\n    pass\nh(1, 2, c=3)\nprint(1, 2)\n",
+        "def h(a, b=1, *, c, d=2):\n    pass\nh(1, 2, c=3, d=4)\nprint(2)\n",
+        "def h(a, b=1, *, c, d=2):\n    pass\nh(1, 2, c=3, d=4)\nprint(1)\n",
+    }
+
+
+def test_call_args_multiline_and_parenthesized() -> None:
+    source = "f(\n    (a),\n    b,  # note\n)\n(x for x in y)\ng(x for x in y)\n"
+    edits = P.propose_call_args(source)
+    assert apply_all(source, edits[:1]) == "f(\n    b,  # note\n)\n(x for x in y)\ng(x for x in y)\n"
+    assert apply_all(source, edits[1:2]) == "f(\n    (a),  # note\n)\n(x for x in y)\ng(x for x in y)\n"
+    assert apply_all(source, edits[:2]) == "f(\n      # note\n)\n(x for x in y)\ng(x for x in y)\n"
+    assert apply_all(source, edits[2:]) == "f(\n    (a),\n    b,  # note\n)\n(x for x in y)\ng()\n"
+
+
+@pytest.mark.parametrize(
+    "picks, lines",
+    [
+        ([1, 3, 4, 6], ["x = (1,)", "y = [1,]", "z = {'a': 1}"]),  # one-element tuple keeps its comma
+        ([0], ["x = (2,)", "y = [1, 2, 3,]", "z = {'a': 1, **w}"]),
+        ([2, 3, 4, 5, 6], ["x = (1, 2)", "y = []", "z = {}"]),
+    ],
+)
+def test_display_elements(picks: list[int], lines: list[str]) -> None:
+    edits = P.propose_display_elements(ARGS_SOURCE)
+    assert len(edits) == 7  # tuple 2, list 3, dict 2 (the call has no displays)
+    result = apply_all(ARGS_SOURCE, [edits[i] for i in picks])
+    assert result.splitlines()[1:] == lines
+    assert P.parses(result)
+
+
+def test_display_elements_skip_assignment_targets() -> None:
+    assert P.propose_display_elements("a, b = c\n[d, e] = f\n") == []
+
+
+def test_unparenthesized_tuple_emptied_is_invalid_not_crashing() -> None:
+    source = "x = 1, 2\n"
+    result = apply_all(source, P.propose_display_elements(source))
+    assert not P.parses(result)  # the engine skips it without testing
+
+
+# ---------------------------------------------------------------------------- numbers
+def test_numeric_literals() -> None:
+    source = "n = 100\nm = 0x10 + 1_000 + 2.5 + 1e3 - 7 + 1 + 0\nflag = True\n"
+    sites = P.numeric_literals(source)
+    assert [s.value for s in sites] == [100, 16, 1000, 2.5, 1000.0, 7, 1, 0]
+    assert [s.shrinkable for s in sites] == [True] * 6 + [False, False]
+    assert sites[1].render(3) == "n = 100\nm = 3 + 1_000 + 2.5 + 1e3 - 7 + 1 + 0\nflag = True\n"
+    assert apply_all(source, P.propose_literals_to_one(source)) == (
+        "n = 1\nm = 1 + 1 + 1.0 + 1.0 - 1 + 1 + 0\nflag = True\n"
+    )
+
+
+def test_numeric_literals_negative_and_unicode() -> None:
+    source = 's = "ü"; x = -42\n'
+    (site,) = P.numeric_literals(source)
+    assert site.render(7) == 's = "ü"; x = -7\n'
+
+
+# --------------------------------------------------------------------------- simplify
+def test_simplify_candidates() -> None:
+    source = "@deco(1)\ndef f(x: int = g()) -> int:\n    return x.y + h(x)\nout = f()\n"
+    head = "@deco(1)\ndef f(x: int = "
+    assert P.simplify_candidates(source) == [
+        head + "0) -> int:\n    return x.y + h(x)\nout = f()\n",  # never annotations/decorators/callees
+        head + "g()) -> int:\n    return 0\nout = f()\n",
+        head + "g()) -> int:\n    return x.y\nout = f()\n",  # hoist an operand
+        head + "g()) -> int:\n    return h(x)\nout = f()\n",
+        head + "g()) -> int:\n    return 0 + h(x)\nout = f()\n",
+        head + "g()) -> int:\n    return x.y + 0\nout = f()\n",
+        head + "g()) -> int:\n    return x.y + x\nout = f()\n",  # hoist an argument
+        head + "g()) -> int:\n    return x.y + h(x)\nout = 0\n",
+    ]
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a statement-level call: only hoisting a non-trivial argument; then the inner call
+        (
+            "log.append(json.loads(line))\n",
+            ["json.loads(line)\n", "log.append(0)\n", "log.append(line)\n", "log.append(json)\n"],
+        ),
+        # drop calls from a method chain (no ``0.cuda()``)
+        ("y = x.float().cuda()\n", ["y = 0\n", "y = x.float()\n", "y = x.cuda()\n"]),
+        (
+            "y = (a +\n  b) * 2\n",
+            ["y = 0\n", "y = (a +\n  b)\n", "y = 2\n", "y = (0) * 2\n", "y = (a) * 2\n", "y = (b) * 2\n"],
+        ),
+        ("a - b\n", []),
+    ],
+)
+def test_simplify_hoisting(source: str, expected: list[str]) -> None:
+    candidates = P.simplify_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("x = torch.randn(3)\nout = f(x)\n", ["out = f(torch.randn(3))\n"]),
+        ("x = a + b\nout = x * 2\n", ["out = (a + b) * 2\n"]),
+        ("def f():\n    x = g()\n    return x\n", ["def f():\n    return g()\n"]),
+        ("x = 1\nout = x + x\n", []),  # read twice
+        ("x = 1\nx = 2\nprint(x)\n", []),  # assigned twice
+        ("print(x)\nx = 1\n", []),  # read before
+        ("x = 1\ndef f():\n    return x\n", ["def f():\n    return 1\n"]),  # later, nested: allowed
+        ("def f():\n    return x\nx = 1\n", []),  # the read is in an earlier statement
+        ("class K:\n    x = 1\n    y = x\n", []),  # class bodies are namespaces
+    ],
+)
+def test_inline_variables(source: str, expected: list[str]) -> None:
+    assert P.inline_variable_candidates(source) == expected
+
+
+# --------------------------------------------------------------------------- cosmetic
+COSMETIC_SOURCE = (
+    '"""Mod doc."""\n# lead\nx = 1  # trailing\n\n\n\ndef f():\n    """Doc."""\n\n\n'
+    '    return """a  \n\n\n  b"""   \n'
+)
+
+
+def test_drop_comments() -> None:
+    assert P.drop_comments(COSMETIC_SOURCE) == (
+        '"""Mod doc."""\nx = 1\n\n\n\ndef f():\n    """Doc."""\n\n\n    return """a  \n\n\n  b"""   \n'
+    )
+    assert P.drop_comments("x = 1\n") is None
+
+
+def test_drop_docstrings() -> None:
+    assert P.drop_docstrings(COSMETIC_SOURCE) == (
+        '# lead\nx = 1  # trailing\n\n\n\ndef f():\n\n\n    return """a  \n\n\n  b"""   \n'
+    )
+    assert P.drop_docstrings('class K:\n    """Only a docstring."""\n') == "class K:\n    pass\n"
+
+
+def test_tidy_whitespace_keeps_string_content() -> None:
+    assert P.tidy_whitespace(COSMETIC_SOURCE) == (
+        '"""Mod doc."""\n# lead\nx = 1  # trailing\n\ndef f():\n    """Doc."""\n\n    return """a  \n\n\n  b"""\n'
+    )
+
+
+# --------------------------------------------------------------------- reindentation
+def test_block_text_reindents_around_multiline_strings() -> None:
+    source = "if x:\n    s = '''\n    keep\n  this'''\n    t = (1,\n  2)\n"
+    tree = ast.parse(source)
+    smap = P.SourceMap(source)
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    assert P.block_text(smap, body, "") == "s = '''\n    keep\n  this'''\nt = (1,\n2)\n"
+    assert (
+        P.block_text(smap, body, "        ")
+        == "        s = '''\n    keep\n  this'''\n        t = (1,\n        2)\n"
+    )

@@ -1,0 +1,435 @@
+"""The reduction engine, driven by pure-Python predicates."""
+
+from __future__ import annotations
+
+import ast
+import threading
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from reportkit import passes as P
+from reportkit.reduce import Progress, ReduceResult, Stop, reduce_source
+
+Predicate = Callable[[str], bool]
+
+
+def raises(exc_type: type[BaseException], message: str, func: str | None = None) -> Predicate:
+    """Interesting iff executing the candidate raises ``exc_type(message)`` (in function ``func``)."""
+
+    def predicate(source: str) -> bool:
+        namespace = {"__name__": "__main__", "print": lambda *a, **k: None}
+        try:
+            exec(compile(source, "<candidate>", "exec"), namespace)
+        except exc_type as exc:
+            if str(exc) != message:
+                return False
+            return func is None or traceback.extract_tb(exc.__traceback__)[-1].name == func
+        except (Exception, SystemExit):
+            return False
+        return False
+
+    return predicate
+
+
+class Recorder:
+    """Wraps a predicate: counts calls per content and checks every candidate parses."""
+
+    def __init__(self, predicate: Predicate) -> None:
+        self.predicate = predicate
+        self.seen: Counter[str] = Counter()
+        self.unparsable: list[str] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, source: str) -> bool:
+        try:
+            compile(ast.parse(source), "<check>", "exec")
+        except SyntaxError:
+            with self.lock:
+                self.unparsable.append(source)
+        with self.lock:
+            self.seen[source] += 1
+        return self.predicate(source)
+
+    @property
+    def calls(self) -> int:
+        return sum(self.seen.values())
+
+
+def reduce_checked(source: str, predicate: Predicate, **kwargs: object) -> tuple[ReduceResult, Recorder]:
+    assert predicate(source), "the test's input must be interesting"
+    recorder = Recorder(predicate)
+    improvements: list[str] = []
+    result = reduce_source(source, recorder, on_improve=improvements.append, **kwargs)  # type: ignore[arg-type]
+    assert recorder.unparsable == []
+    assert max(recorder.seen.values(), default=1) == 1, "same content tested twice"
+    assert source not in recorder.seen, "the original is assumed interesting"
+    assert result.stats.tests_run == recorder.calls
+    assert all(predicate(s) for s in improvements)
+    assert result.source == (improvements[-1] if improvements else source)
+    assert predicate(result.source)
+    return result, recorder
+
+
+# ---------------------------------------------------------------------- HDD behaviour
+def test_dead_for_loop_goes_with_its_body() -> None:
+    source = "total = 0\nfor i in range(3):\n    total += i\n    print(i)\nraise ValueError('boom')\n"
+    result, recorder = reduce_checked(source, raises(ValueError, "boom"))
+    assert result.source == "raise ValueError('boom')\n"
+    # the loop was removed in one step, header and body together
+    assert "total = 0\nraise ValueError('boom')\n" in recorder.seen
+
+
+def test_nested_function_bodies_are_reduced() -> None:
+    source = (
+        "def outer():\n"
+        "    def inner():\n"
+        "        a = 1\n"
+        "        b = 2\n"
+        "        raise KeyError('x')\n"
+        "    c = 3\n"
+        "    inner()\n"
+        "outer()\n"
+    )
+    result, _ = reduce_checked(source, raises(KeyError, "'x'", func="inner"))
+    # outer was inlined (it is called once); inner must stay a function for the predicate
+    assert result.source == "def inner():\n    raise KeyError('x')\ninner()\n"
+
+
+def test_decorators_are_removed_with_the_def() -> None:
+    source = (
+        "import functools\n\n"
+        "def deco(fn):\n"
+        "    @functools.wraps(fn)\n"
+        "    def wrapper(*a):\n"
+        "        return fn(*a)\n"
+        "    return wrapper\n\n"
+        "@deco\n"
+        "@functools.lru_cache(None)\n"
+        "def unused_helper(x):\n"
+        "    return x\n\n"
+        'raise RuntimeError("kept")\n'
+    )
+    result, recorder = reduce_checked(source, raises(RuntimeError, "kept"))
+    assert result.source == 'raise RuntimeError("kept")\n'
+    for candidate in recorder.seen:  # a decorator never survives without its def
+        assert ("@deco" in candidate) <= ("def unused_helper" in candidate)
+
+
+def test_semicolon_lines() -> None:
+    result, recorder = reduce_checked(
+        "a = 7; b = 0; c = a / b; d = 4\n", raises(ZeroDivisionError, "division by zero")
+    )
+    assert "a = 7; b = 0; c = a / b\n" in recorder.seen  # ``; d = 4`` removed from the line
+    assert "b = 0; 7 / b\n" in recorder.seen  # the first statement of the line removed
+    assert result.source == "1 / 0\n"  # then single-use variables were inlined
+
+
+def test_non_ascii_source() -> None:
+    source = (
+        'greeting = "héllo wörld 🐍"; unused = "ünïcödé"\n'
+        "def f(msg):\n"
+        '    prefix = "→ "\n'
+        "    raise ValueError(prefix + msg)\n"
+        "f(greeting)\n"
+    )
+    result, _ = reduce_checked(source, raises(ValueError, "→ héllo wörld 🐍"))
+    assert result.source == 'raise ValueError("→ " + "héllo wörld 🐍")\n'
+
+
+def test_emptied_bodies_get_pass() -> None:
+    source = (
+        "class Model:\n"
+        "    def forward(self, x):\n"
+        "        y = x * 2\n"
+        "        return y\n"
+        "    def helper(self):\n"
+        "        return 1\n"
+        "m = Model()\n"
+        'raise TypeError("t")\n'
+    )
+    base = raises(TypeError, "t")
+    result, _ = reduce_checked(source, lambda s: "class Model" in s and base(s))
+    assert result.source == 'class Model:\n    pass\nraise TypeError("t")\n'
+
+
+# ---------------------------------------------------------------- engine guarantees
+@pytest.mark.parametrize(
+    "source, predicate",
+    [
+        # deleting the only element of ``x = 7,`` gives ``x = ``
+        ("x = 7,\nif len(x) == 1:\n    raise ValueError(len(x))\n", raises(ValueError, "1")),
+        # deleting ``v = 1`` or inlining outer() leaves a ``nonlocal`` without binding:
+        # ast.parse accepts that, compile() does not
+        (
+            "def outer():\n    v = 1\n    def inner():\n        nonlocal v\n        v += 1\n        raise ValueError(v)\n"
+            "    inner()\nouter()\n",
+            raises(ValueError, "2", func="inner"),
+        ),
+    ],
+)
+def test_unparsable_candidates_never_reach_the_predicate(source: str, predicate: Predicate) -> None:
+    result, recorder = reduce_checked(source, predicate)
+    assert result.stats.invalid_skipped > 0
+    assert recorder.unparsable == []
+
+
+def test_content_cache() -> None:
+    source = REALISTIC_SCRIPT
+    result, recorder = reduce_checked(source, raises(ZeroDivisionError, "division by zero", "compute_ratio"))
+    assert result.stats.cache_hits > 0  # picire re-asks (its per-iteration assert, revisited configs)
+    assert recorder.seen.most_common(1)[0][1] == 1
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+@pytest.mark.parametrize("budget", [1, 4, 25])
+def test_stop_returns_best_so_far(jobs: int, budget: int) -> None:
+    predicate = raises(ZeroDivisionError, "division by zero", "compute_ratio")
+    lock = threading.Lock()
+    calls = [0]
+
+    def limited(source: str) -> bool:
+        with lock:
+            calls[0] += 1
+            if calls[0] > budget:
+                raise Stop()
+        return predicate(source)
+
+    improvements: list[str] = []
+    result = reduce_source(REALISTIC_SCRIPT, limited, jobs=jobs, on_improve=improvements.append)
+    assert result.stopped_early
+    assert all(predicate(s) for s in improvements)
+    assert result.source == (improvements[-1] if improvements else REALISTIC_SCRIPT)
+    assert budget < result.stats.tests_run <= budget + jobs
+
+
+def test_keyboard_interrupt_leaves_progress_in_on_improve() -> None:
+    predicate = raises(ZeroDivisionError, "division by zero", "compute_ratio")
+    calls = [0]
+
+    def interrupted(source: str) -> bool:
+        calls[0] += 1
+        if calls[0] > 30:
+            raise KeyboardInterrupt
+        return predicate(source)
+
+    improvements: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        reduce_source(REALISTIC_SCRIPT, interrupted, on_improve=improvements.append)
+    assert improvements, "30 tests should have improved something"
+    assert all(predicate(s) for s in improvements)
+    assert len(improvements[-1]) < len(REALISTIC_SCRIPT)
+
+
+def test_stop_from_on_progress() -> None:
+    seen: list[Progress] = []
+
+    def on_progress(progress: Progress) -> None:
+        seen.append(progress)
+        if progress.phase == "hdd level 1":
+            raise Stop()
+
+    result = reduce_source(
+        REALISTIC_SCRIPT,
+        raises(ZeroDivisionError, "division by zero", "compute_ratio"),
+        on_progress=on_progress,
+    )
+    assert result.stopped_early
+    assert seen[-1].phase == "hdd level 1"
+    assert any(p.phase == "hdd level 0" for p in seen)
+    runs = [p.stats.tests_run for p in seen]
+    assert runs == sorted(runs)
+    assert result.source == seen[-1].source
+
+
+@pytest.mark.parametrize("jobs", [2, 3, 5])
+@pytest.mark.parametrize("case", ["realistic", "threshold", "nested"])
+def test_jobs_give_identical_results(jobs: int, case: str) -> None:
+    source, predicate = {
+        "realistic": (REALISTIC_SCRIPT, raises(ZeroDivisionError, "division by zero", "compute_ratio")),
+        "threshold": (THRESHOLD_SOURCE, randn_at_least(65)),
+        "nested": (
+            "def outer():\n    def inner():\n        a = [1, 2, 3]\n        raise KeyError(a[2])\n    inner()\nouter()\n",
+            raises(KeyError, "3", func="inner"),
+        ),
+    }[case]
+    serial, _ = reduce_checked(source, predicate)
+    parallel, _ = reduce_checked(source, predicate, jobs=jobs)
+    assert parallel.source == serial.source
+    assert parallel.stats.passes == serial.stats.passes
+
+
+def test_jobs_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        reduce_source("x = 1\n", lambda s: True, jobs=0)
+
+
+# -------------------------------------------------------------------------- numbers
+THRESHOLD_SOURCE = "import torch\nx = torch.randn(1000, 37)\ny = x + 2\n"
+
+
+def randn_at_least(threshold: int) -> Predicate:
+    """Interesting iff some ``randn(n, ...)`` call has a literal first argument ``n >= threshold``."""
+
+    def predicate(source: str) -> bool:
+        for node in ast.walk(ast.parse(source)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "randn"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and type(node.args[0].value) is int
+                and node.args[0].value >= threshold
+            ):
+                return True
+        return False
+
+    return predicate
+
+
+@pytest.mark.parametrize("threshold", [2, 65, 999, 1000])
+def test_numeric_shrink_finds_the_threshold(threshold: int) -> None:
+    result, _ = reduce_checked(THRESHOLD_SOURCE, randn_at_least(threshold))
+    assert result.source == f"torch.randn({threshold})\n"
+
+
+def test_numeric_shrink_only_accepts_interesting_values() -> None:
+    # Not monotone: interesting iff the literal is a multiple of 7 and >= 14.
+    def predicate(source: str) -> bool:
+        values = [n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant)]
+        return any(type(v) is int and v >= 14 and v % 7 == 0 for v in values)
+
+    result, _ = reduce_checked("n = 700\n", predicate)
+    (value,) = [n.value for n in ast.walk(ast.parse(result.source)) if isinstance(n, ast.Constant)]
+    assert 14 <= value < 700 and value % 7 == 0
+
+
+# ------------------------------------------------------------------- realistic script
+REALISTIC_SCRIPT = '''\
+"""Toy training-statistics script with a planted bug."""
+import argparse
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from typing import List
+
+DEFAULT_SCALE = 3.5
+THRESHOLDS = [0.1, 0.25, 0.5, 0.75]
+
+
+@dataclass
+class Config:
+    scale: float = DEFAULT_SCALE
+    batches: int = 4
+    verbose: bool = False
+    tags: List[str] = field(default_factory=list)
+
+
+class Meter:
+    """Running average."""
+
+    def __init__(self, name):
+        self.name = name
+        self.total = 0.0
+        self.count = 0
+
+    def update(self, value, n=1):
+        self.total += value * n
+        self.count += n
+
+    def average(self):
+        if self.count == 0:
+            return 0.0
+        return self.total / self.count
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description="toy stats")
+    parser.add_argument("--scale", type=float, default=DEFAULT_SCALE)
+    parser.add_argument("--batches", type=int, default=4)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    return Config(scale=args.scale, batches=args.batches, verbose=args.verbose)
+
+
+def make_batch(index, size=16):
+    values = [math.sin(index + i) * 10 for i in range(size)]
+    return [v for v in values if abs(v) > 0.5]
+
+
+def select(values, limit):
+    # keep only values above the limit (the planted bug: limit is too high)
+    return [v for v in values if v > limit]
+
+
+def compute_ratio(total, count):
+    return total / count
+
+
+def summarize(meter, config):
+    report = {"name": meter.name, "avg": meter.average(), "scale": config.scale}
+    if config.verbose:
+        print(json.dumps(report, indent=2))
+    return report
+
+
+def main(argv=None):
+    config = parse_args(argv)
+    meter = Meter("loss")
+    for index in range(config.batches):
+        batch = make_batch(index)
+        meter.update(sum(batch) / len(batch), n=len(batch))
+    summary = summarize(meter, config)
+    kept = select(make_batch(0), limit=config.scale * 100)
+    ratio = compute_ratio(sum(kept), len(kept))
+    print("ratio", ratio, summary, os.getcwd())
+    return 0
+
+
+if __name__ == "__main__":
+    main([])
+'''
+
+
+def test_realistic_script(tmp_path: Path) -> None:
+    predicate = raises(ZeroDivisionError, "division by zero", func="compute_ratio")
+    result, recorder = reduce_checked(REALISTIC_SCRIPT, predicate)
+    (tmp_path / "minimal.py").write_text(result.source, encoding="utf-8")
+    lines = [line for line in result.source.splitlines() if line.strip()]
+    print(
+        f"\nrealistic script: {len(REALISTIC_SCRIPT.splitlines())} lines -> {len(lines)} lines, "
+        f"{len(REALISTIC_SCRIPT)} -> {len(result.source)} bytes; predicate calls: {recorder.calls}; "
+        f"stats: {result.stats}"
+    )
+    print(result.source)
+    assert len(lines) <= 4
+    assert "def compute_ratio" in result.source
+    assert recorder.calls < 250  # plain line-level picire ddmin needs ~250-440 for 36 lines
+
+
+def test_realistic_script_progress_and_stats() -> None:
+    phases: list[str] = []
+    result = reduce_source(
+        REALISTIC_SCRIPT,
+        raises(ZeroDivisionError, "division by zero", func="compute_ratio"),
+        on_progress=lambda p: phases.append(p.phase),
+    )
+    assert not result.stopped_early
+    assert result.stats.rounds >= 1
+    assert result.stats.passes["hdd"] > 0
+    assert {"hdd level 0", "hdd level 1", "unused", "unwrap", "inline", "args", "shrink-literals"} <= set(
+        phases
+    )
+    assert phases[-1] == "done"
+    # 1-minimal w.r.t. statement deletion: no single statement can go
+    levels = P.statement_levels(result.source)
+    predicate = raises(ZeroDivisionError, "division by zero", func="compute_ratio")
+    for level in levels:
+        for edit in level:
+            candidate = P.apply_edits(result.source, [edit])
+            assert candidate is None or not P.parses(candidate) or not predicate(candidate)
