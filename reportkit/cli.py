@@ -172,6 +172,126 @@ def check(
     raise typer.Exit(0 if rep.deterministic else 1)
 
 
+def _default_output(script: Path) -> Path:
+    return script.with_name(script.stem + ".min.py")
+
+
+@app.command(context_settings=SCRIPT_CONTEXT)
+def minimize(
+    script: str = typer.Argument(..., help="The failing Python script (never modified)."),
+    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where to write the result "
+                                          "(default: SCRIPT with .min.py next to it)."),
+    python: Optional[str] = PythonOpt,
+    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds a run may take before "
+                                            "it counts as a hang (default 300). For a hanging script this is "
+                                            "the cost of every hanging candidate: set it to a few times the "
+                                            "time the script needs to reach the hang."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Candidates tested in parallel."),
+    budget: Optional[float] = typer.Option(None, "--budget", min=1, help="Stop after this many seconds with "
+                                           "the best result so far."),
+    runs: int = typer.Option(2, "--runs", min=1, help="Runs of the original to check it fails reliably."),
+    retries: int = typer.Option(1, "--retries", min=1, help="A candidate must fail the same way N times out "
+                                "of N (needed for flaky failures)."),
+    isolate_file: bool = IsolateOpt,
+    match: Optional[str] = MatchOpt,
+    exit_code: Optional[int] = ExitCodeOpt,
+    any_exception: bool = AnyExcOpt,
+    env: Optional[List[str]] = EnvOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Shrink SCRIPT to a small script that still fails the same way (same signature as `check`).
+
+    Python-aware delta debugging (picire's ddmin over statements, then passes that remove unused code,
+    unwrap blocks, inline one-use functions, drop arguments and shrink numbers) to a fixpoint. The best
+    result so far is always on disk: Ctrl-C or --budget stop early and keep it.
+    """
+    from reportkit.minimize import MinimizeOptions
+    from reportkit.minimize import minimize as run_minimize
+
+    try:
+        policy = _policy(match, exit_code, any_exception)
+        spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        out_path = (output or _default_output(Path(script))).resolve()
+        if out_path == spec.script:
+            raise UserError("the output would overwrite the input script; choose another --output")
+        if not as_json:
+            out.print(f"[bold]reportkit minimize[/bold] {escape(script)}: running the original {runs}x ...")
+        rep = establish(spec, policy, runs=runs)
+        if not rep.deterministic and retries == 1:
+            raise UserError(
+                f"the failure is flaky: {rep.failures} of {rep.runs} runs failed the same way ({rep.rate:.0%}). "
+                "Minimizing would chase noise; make it deterministic (seeds, threads) or pass --retries N "
+                "so that a candidate must fail N times out of N.", exit_code=1)
+        if not as_json:
+            print_reproduction(rep, policy, script)
+        options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries)
+        report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json, run_minimize=run_minimize)
+    except UserError as exc:
+        _fail(exc)
+        return
+    if as_json:
+        out.print_json(json.dumps(report.to_dict()))
+    else:
+        _print_minimize_summary(report)
+    if report.interrupted:
+        raise typer.Exit(130)
+    raise typer.Exit(0 if report.verified is not False else 1)
+
+
+def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_minimize):
+    import time
+
+    from rich.live import Live
+    from rich.text import Text
+
+    from reportkit.minimize import count_lines, count_statements
+
+    start = time.monotonic()
+    lines0 = count_lines(source)
+    live = Live(Text(""), console=err, transient=True, refresh_per_second=4) if err.is_terminal and not quiet \
+        else None
+    last_size = [lines0]
+
+    def on_progress(p, log) -> None:
+        lines = count_lines(p.source)
+        text = (f"{p.phase:<22} {lines0} -> {lines} lines, {count_statements(p.source)} statements | "
+                f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}"
+                f" | {time.monotonic() - start:.0f} s")
+        if live is not None:
+            live.update(Text(text))
+        elif not quiet and lines != last_size[0]:
+            err.print(text)
+        last_size[0] = lines
+
+    if live is not None:
+        with live:
+            return run_minimize(spec, source, rep, policy, options, on_progress)
+    return run_minimize(spec, source, rep, policy, options, on_progress)
+
+
+def _print_minimize_summary(report) -> None:
+    if report.interrupted:
+        out.print(f"[yellow]interrupted[/yellow]: the best result so far is in {escape(report.output)}")
+    elif report.stopped_early:
+        out.print(f"[yellow]stopped early (budget)[/yellow]: the best result so far is in {escape(report.output)}")
+    rows = [
+        ("result", report.output),
+        ("lines", f"{report.lines_before} -> {report.lines_after} (non-blank)"),
+        ("statements", f"{report.statements_before} -> {report.statements_after}"),
+        ("bytes", f"{report.bytes_before} -> {report.bytes_after}"),
+        ("tests run", f"{report.tests_run} (cache hits {report.cache_hits}, never-run unparsable "
+                      f"{report.invalid_skipped}, timeout {report.test_timeout:.0f} s)"),
+        ("wall time", f"{report.wall_time:.1f} s"),
+    ]
+    if report.verified is not None:
+        rows.append(("re-checked", "fails the same way" if report.verified else
+                     "DOES NOT fail the same way any more (flaky?); see --retries"))
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+
+
 def main() -> None:
     try:
         app()

@@ -1,0 +1,197 @@
+"""Glue of the *reduce* stage: the interestingness test built from run + signature, and the outcome.
+
+:func:`reportkit.reduce.reduce_source` never knows what a test is; this module gives it one: write the
+candidate into a fresh scratch copy, run it in the target interpreter, and accept it iff it fails the
+same way as the original (:func:`reportkit.signature.same_failure`), ``retries`` times out of
+``retries``. Every new best result is written atomically to the output file, so an interrupted run
+keeps the best result so far.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import signal
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+from reportkit.reduce import Progress, ReduceResult, Stop, reduce_source
+from reportkit.runner import RunSpec, Sandbox, run_script
+from reportkit.signature import MatchPolicy, Reproduction, Signature, same_failure, signature_of
+
+
+@dataclass
+class MinimizeOptions:
+    output: Path
+    jobs: int = 1
+    budget: float | None = None  # seconds; stop with the best result so far
+    retries: int = 1  # a candidate must fail the same way this many times out of this many
+
+
+@dataclass
+class TestLog:
+    """Counts of the real candidate runs (thread-safe)."""
+
+    runs: int = 0
+    interesting: int = 0
+    timeouts: int = 0
+    durations: list[float] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, duration: float, interesting: bool, timed_out: bool) -> None:
+        with self.lock:
+            self.runs += 1
+            self.interesting += interesting
+            self.timeouts += timed_out
+            self.durations.append(duration)
+
+
+@dataclass
+class MinimizeReport:
+    input: str
+    output: str
+    lines_before: int
+    lines_after: int
+    statements_before: int
+    statements_after: int
+    bytes_before: int
+    bytes_after: int
+    tests_run: int
+    cache_hits: int
+    invalid_skipped: int
+    passes: dict[str, int]
+    wall_time: float
+    test_timeout: float
+    stopped_early: bool
+    interrupted: bool
+    verified: bool | None  # the written result re-run and still failing the same way
+    signature: dict
+    final_signature: dict | None = None
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def count_lines(source: str) -> int:
+    return sum(1 for line in source.splitlines() if line.strip())
+
+
+def count_statements(source: str) -> int:
+    try:
+        return sum(isinstance(node, ast.stmt) for node in ast.walk(ast.parse(source)))
+    except SyntaxError:
+        return 0
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temp file in the same directory and an atomic rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def test_timeout(rep: Reproduction, spec: RunSpec) -> float:
+    """Per-candidate timeout: for a hang the timeout *is* the test; otherwise generous but bounded."""
+    if rep.signature.kind == "hang":
+        return spec.timeout
+    slowest = rep.max_duration
+    return min(spec.timeout, max(3 * slowest, slowest + 10))
+
+
+class Interestingness:
+    """The predicate handed to the reducer: does this candidate fail the same way?"""
+
+    def __init__(self, spec: RunSpec, original: Signature, policy: MatchPolicy, retries: int,
+                 sandbox: Sandbox, deadline: float | None, log: TestLog) -> None:
+        self.spec, self.original, self.policy = spec, original, policy
+        self.retries, self.sandbox, self.deadline, self.log = max(1, retries), sandbox, deadline, log
+        self.stopping = threading.Event()
+
+    def __call__(self, candidate: str) -> bool:
+        for _ in range(self.retries):
+            if self.stopping.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
+                raise Stop("time budget used up" if not self.stopping.is_set() else "stopped")
+            result = run_script(self.spec, candidate, self.sandbox)
+            ok = same_failure(self.original, signature_of(result, self.policy), self.policy)
+            self.log.add(result.duration, ok, result.timed_out)
+            if not ok:
+                return False
+        return True
+
+
+def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
+             on_progress: Callable[[Progress, TestLog], None] | None = None) -> MinimizeReport:
+    """Reduce ``source`` while it keeps failing like ``rep``; write results to ``options.output``."""
+    start = time.monotonic()
+    run_spec = replace(spec, timeout=test_timeout(rep, spec))
+    deadline = start + options.budget if options.budget else None
+    sandbox = Sandbox(spec.script, spec.isolate_file)
+    log = TestLog()
+    predicate = Interestingness(run_spec, rep.signature, policy, options.retries, sandbox, deadline, log)
+    best = {"source": source}
+    interrupted = False
+
+    def improved(candidate: str) -> None:
+        best["source"] = candidate
+        write_atomic(options.output, candidate)
+
+    def progress(p: Progress) -> None:
+        if on_progress:
+            on_progress(p, log)
+
+    previous_term = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise_interrupt)
+    result: ReduceResult | None = None
+    try:
+        result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress, on_improve=improved)
+    except KeyboardInterrupt:
+        interrupted = True
+        predicate.stopping.set()
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous_term)
+    final = result.source if result is not None else best["source"]
+    if result is not None and final != best["source"]:
+        improved(final)
+    if final == source and not options.output.exists():
+        write_atomic(options.output, source)  # nothing removable: the output is the input, said so
+
+    verified, final_sig = None, None
+    if not interrupted:
+        check = run_script(run_spec, final, sandbox)
+        final_signature = signature_of(check, policy)
+        verified = same_failure(rep.signature, final_signature, policy)
+        final_sig = final_signature.to_dict()
+    sandbox.cleanup()
+    stats = result.stats if result is not None else None
+    return MinimizeReport(
+        input=str(spec.script), output=str(options.output),
+        lines_before=count_lines(source), lines_after=count_lines(final),
+        statements_before=count_statements(source), statements_after=count_statements(final),
+        bytes_before=len(source.encode()), bytes_after=len(final.encode()),
+        tests_run=log.runs, cache_hits=stats.cache_hits if stats else 0,
+        invalid_skipped=stats.invalid_skipped if stats else 0,
+        passes=dict(stats.passes) if stats else {},
+        wall_time=time.monotonic() - start, test_timeout=run_spec.timeout,
+        stopped_early=bool(result.stopped_early) if result is not None else False,
+        interrupted=interrupted, verified=verified,
+        signature=rep.signature.to_dict(), final_signature=final_sig,
+    )
+
+
+def _raise_interrupt(signum, frame):  # SIGTERM behaves like Ctrl-C: stop, keep the best so far
+    raise KeyboardInterrupt

@@ -1,0 +1,217 @@
+"""minimize end to end on small real scripts: slippage guard, interrupts, hangs, outputs."""
+
+from __future__ import annotations
+
+import ast
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import reportkit.minimize as mz
+from reportkit.reduce import reduce_source
+from reportkit.runner import RunSpec, run_script
+from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
+
+LIB = """
+def get(table, key):
+    return table[key]
+"""
+
+# The real bug: lib.get is asked for "weight", which `state` lacks (KeyError raised in lib.py). Removing
+# the statement that fills `defaults` makes the *script* raise KeyError: 'weight' one line later: the same
+# last stderr line, another bug. A naive "same last line" test slips to it.
+SLIPPY = """
+import lib
+
+defaults = {"bias": 0.0}
+defaults["weight"] = 1.0
+scale = defaults["weight"] * 2
+state = {"bias": 0.5}
+print("scale", scale)
+value = lib.get(state, "weight")
+print(value)
+"""
+
+
+def make(tmp_path: Path, code: str, files: dict[str, str] | None = None, name: str = "target.py") -> Path:
+    for fname, text in (files or {}).items():
+        (tmp_path / fname).write_text(textwrap.dedent(text))
+    script = tmp_path / name
+    script.write_text(textwrap.dedent(code).lstrip())
+    return script
+
+
+def run_minimize(script: Path, policy: MatchPolicy | None = None, timeout: float = 20, **options):
+    policy = policy or MatchPolicy()
+    spec = RunSpec(script=script.resolve(), python=sys.executable, timeout=timeout)
+    source = script.read_text()
+    rep = establish(spec, policy, runs=1)
+    out = script.with_name(script.stem + ".min.py")
+    report = mz.minimize(spec, source, rep, policy, mz.MinimizeOptions(output=out, **options))
+    return report, out, rep
+
+
+def test_slippage_guard_keeps_the_same_bug(tmp_path):
+    script = make(tmp_path, SLIPPY, {"lib.py": LIB})
+    before = script.read_text()
+    report, out, rep = run_minimize(script)
+    result = out.read_text()
+    assert script.read_text() == before  # the input is never touched
+    assert report.verified is True
+    assert "lib.get(" in result  # still the bug in lib.py
+    assert report.lines_after <= 3, result
+    final = signature_of(run_script(RunSpec(script=out, python=sys.executable, timeout=20)))
+    assert final.location.file == "lib.py" and same_failure(rep.signature, final)
+
+    # The naive interestingness (non-zero exit and same last stderr line) slips to another bug.
+    def naive(candidate: str) -> bool:
+        res = run_script(RunSpec(script=script.resolve(), python=sys.executable, timeout=20), candidate)
+        return res.returncode not in (0, None) and res.stderr.strip().splitlines()[-1:] == ["KeyError: 'weight'"]
+
+    slipped = reduce_source(before, naive).source
+    assert "lib" not in slipped
+
+
+def test_output_reruns_standalone_and_counts(tmp_path):
+    script = make(tmp_path, """
+        import json
+        import os
+        import sys
+
+        VERBOSE = False
+
+
+        def log(msg):
+            if VERBOSE:
+                print(msg)
+
+
+        def parse(lines):
+            records = []
+            for i, line in enumerate(lines):
+                log(f"line {i}")
+                records.append(json.loads(line))
+            return records
+
+
+        def main():
+            data = ['{"a": 1}', '{"b": 2}', '{"c": 3,}']
+            parsed = parse(data)
+            print(len(parsed), os.getcwd(), sys.argv)
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    report, out, rep = run_minimize(script)
+    assert report.verified and report.tests_run > 0
+    assert report.lines_after < report.lines_before and report.statements_after < report.statements_before
+    assert report.lines_after <= 3, out.read_text()
+    ast.parse(out.read_text())
+    # runs standalone, from another directory, with the same signature
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    proc = subprocess.run([sys.executable, str(out)], cwd=other, capture_output=True, text=True)
+    assert "json.decoder.JSONDecodeError" in proc.stderr
+
+
+def test_interrupt_keeps_best_so_far(tmp_path, monkeypatch):
+    script = make(tmp_path, "\n".join(f"v{i} = {i}" for i in range(12)) + "\nraise RuntimeError('boom')\n")
+    calls = {"n": 0}
+    real = mz.run_script
+
+    def interrupting(*a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    policy = MatchPolicy()
+    spec = RunSpec(script=script.resolve(), python=sys.executable, timeout=20)
+    rep = establish(spec, policy, runs=1)
+    monkeypatch.setattr(mz, "run_script", interrupting)
+    out = tmp_path / "best.py"
+    report = mz.minimize(spec, script.read_text(), rep, policy, mz.MinimizeOptions(output=out))
+    assert report.interrupted and report.verified is None
+    best = out.read_text()
+    assert "raise RuntimeError('boom')" in best
+    assert len(best) < len(script.read_text())  # progress made before the interrupt was kept
+
+
+def test_budget_stops_early_with_valid_result(tmp_path):
+    # every statement is needed (a chain), so the reduction needs far more tests than fit in the budget
+    chain = "\n".join(f"v{i} = v{i - 1} + 1" for i in range(1, 30))
+    script = make(tmp_path, f"import time\ntime.sleep(0.3)\nv0 = 0\n{chain}\nraise RuntimeError(f'boom {{v29}}')\n")
+    report, out, _ = run_minimize(script, budget=1)
+    assert report.stopped_early and not report.interrupted
+    assert report.verified is True
+    assert "raise RuntimeError(f'boom {v29}')" in out.read_text()
+
+
+def test_hang_is_minimized_with_same_blocking_frame(tmp_path):
+    script = make(tmp_path, """
+        import queue
+        import threading
+
+        CONFIG = {"workers": 2, "batch": 8}
+
+
+        def produce(q, n):
+            for i in range(n):
+                q.put(i)
+
+
+        jobs = queue.Queue()
+        results = queue.Queue()
+        producer = threading.Thread(target=produce, args=(jobs, CONFIG["batch"]), daemon=True)
+        producer.start()
+        producer.join()
+        total = 0
+        while not jobs.empty():
+            total += jobs.get()
+        print("total", total)
+        results.get()
+    """)
+    report, out, rep = run_minimize(script, timeout=1.5)
+    assert rep.signature.kind == "hang" and report.verified
+    result = out.read_text()
+    assert ".get()" in result and report.lines_after <= 3, result
+
+
+def test_cli_sigterm_writes_best_so_far(tmp_path):
+    lines = ["import time", *[f"v{i} = {i}" for i in range(40)], "time.sleep(0.2)", "raise RuntimeError('boom')"]
+    script = make(tmp_path, "\n".join(lines) + "\n")
+    out = tmp_path / "best.py"
+    proc = subprocess.Popen([sys.executable, "-m", "reportkit", "minimize", "--runs", "1", "-o", str(out),
+                             str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not out.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)  # wait for the first improvement to land on disk
+    assert out.exists()
+    os.kill(proc.pid, signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stdout + stderr
+    assert "interrupted" in stdout and "Traceback" not in stderr
+    assert "raise RuntimeError('boom')" in out.read_text()
+    ast.parse(out.read_text())
+    assert script.read_text() == "\n".join(lines) + "\n"
+
+
+def test_cli_refuses_flaky_failure(tmp_path):
+    counter = tmp_path / "n"
+    script = make(tmp_path, f"""
+        import pathlib
+        p = pathlib.Path({str(counter)!r})
+        n = int(p.read_text()) if p.exists() else 0
+        p.write_text(str(n + 1))
+        if n % 2 == 0:
+            raise RuntimeError("sometimes")
+    """)
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--runs", "2", str(script)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "flaky: 1 of 2 runs" in proc.stderr and "--retries" in proc.stderr
+    assert not script.with_name("target.min.py").exists()
