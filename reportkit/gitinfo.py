@@ -1,0 +1,247 @@
+"""Git facts about a checkout (e.g. the user's project, or a torch_spyre source tree).
+
+Uses GitPython, imported lazily: GitPython refuses to import when no ``git`` executable
+is found, in which case the commit/branch are still read from ``.git`` files directly.
+Nothing here raises for non-repositories, bare repositories, repositories without
+commits or a missing git binary: you get ``None`` (not a repository) or a ``GitInfo``
+whose ``error`` says what could not be determined.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+from urllib.parse import urlsplit, urlunsplit
+
+DEFAULT_MAX_FILES = 50
+
+
+@dataclass
+class GitInfo:
+    toplevel: Optional[str]  # working tree root (git dir for bare repositories)
+    commit: Optional[str] = None  # full SHA of HEAD; None without commits
+    short_commit: Optional[str] = None
+    branch: Optional[str] = None  # None when detached
+    detached: bool = False
+    dirty: Optional[bool] = None  # tracked changes (staged or not); None if unknown
+    modified_files: list[str] = field(default_factory=list)  # tracked changes, bounded
+    untracked_files: list[str] = field(default_factory=list)  # bounded
+    files_truncated: int = 0  # entries left out of the two lists above
+    remote_url: Optional[str] = None  # origin, credentials stripped
+    describe: Optional[str] = None  # git describe --tags --always --dirty
+    error: Optional[str] = None
+
+
+def strip_url_credentials(url: str) -> str:
+    """Remove credentials from a remote URL.
+
+    ``https://user:token@host/x`` and ``https://token@host/x`` -> ``https://host/x``;
+    for ``ssh://git:pw@host/x`` only the password goes (``ssh://git@host/x``).
+    scp-like ``git@host:org/repo.git`` has no secret and is returned unchanged.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if not parts.scheme or "@" not in parts.netloc:
+        return url
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    user = userinfo.split(":", 1)[0]
+    keep_user = parts.scheme in ("ssh", "git+ssh", "ssh+git") and user
+    netloc = f"{user}@{hostport}" if keep_user else hostport
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def _import_git() -> Any:
+    import git  # lazy: GitPython raises ImportError at import time without a git executable
+
+    return git
+
+
+def repo_info(
+    path: Path, *, max_files: int = DEFAULT_MAX_FILES, require_tracked: bool = False
+) -> Optional[GitInfo]:
+    """Describe the git checkout containing ``path`` (parent directories are searched).
+
+    ``require_tracked``: return None unless ``path`` is tracked in that checkout, so
+    that e.g. a package installed inside some unrelated repository's virtualenv is not
+    attributed to that repository.
+    """
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        git = _import_git()
+    except Exception as exc:  # ImportError when git is missing; GitPython may raise others
+        return _info_without_git(path, f"git unavailable: {_one_line(exc)}")
+    try:
+        repo = git.Repo(path, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        return None
+    except Exception as exc:
+        return _info_without_git(path, f"cannot open repository: {_one_line(exc)}")
+    try:
+        return _describe_repo(repo, path, max_files, require_tracked)
+    except Exception as exc:  # git errors (e.g. "dubious ownership") must not escape
+        return GitInfo(toplevel=_toplevel(repo), error=_one_line(exc))
+    finally:
+        repo.close()
+
+
+def _toplevel(repo: Any) -> Optional[str]:
+    directory = repo.working_tree_dir or repo.git_dir
+    return str(directory) if directory else None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
+
+
+def _describe_repo(repo: Any, path: Path, max_files: int, require_tracked: bool) -> Optional[GitInfo]:
+    info = GitInfo(toplevel=_toplevel(repo))
+    if repo.bare:
+        _fill_head(repo, info)
+        _add_error(info, "bare repository (no working tree)")
+        return info
+    if require_tracked and not _is_tracked(repo, path):
+        return None
+    _fill_head(repo, info)
+    _fill_status(repo, info, max_files)
+    info.remote_url = _origin_url(repo)
+    if info.commit:
+        info.describe = _safe_git(repo, "describe", "--tags", "--always", "--dirty")
+    return info
+
+
+def _fill_head(repo: Any, info: GitInfo) -> None:
+    head = repo.head
+    info.detached = bool(head.is_detached)
+    if not info.detached:
+        try:
+            info.branch = head.reference.name
+        except (TypeError, ValueError):
+            info.branch = None
+    if head.is_valid():
+        info.commit = head.commit.hexsha
+        info.short_commit = repo.git.rev_parse("--short", info.commit)
+    else:
+        _add_error(info, "repository has no commits yet")
+
+
+def _add_error(info: GitInfo, message: str) -> None:
+    info.error = f"{info.error}; {message}" if info.error else message
+
+
+def _fill_status(repo: Any, info: GitInfo, max_files: int) -> None:
+    # -z: NUL separated, paths unquoted; renames are "R  new\0old\0". Untracked
+    # directories are listed once (not every file below them).
+    out = repo.git.status("--porcelain=v1", "-z", "--untracked-files=normal")
+    entries = out.split("\0")
+    modified: list[str] = []
+    untracked: list[str] = []
+    i = 0
+    while i < len(entries):
+        entry = entries[i]
+        i += 1
+        if len(entry) < 4:
+            continue
+        code, name = entry[:2], entry[3:]
+        if code[0] in "RC":
+            i += 1  # skip the rename/copy source
+        (untracked if code == "??" else modified).append(name)
+    info.dirty = bool(modified)
+    info.modified_files = modified[:max_files]
+    info.untracked_files = untracked[: max(0, max_files - len(info.modified_files))]
+    info.files_truncated = (
+        len(modified) + len(untracked) - len(info.modified_files) - len(info.untracked_files)
+    )
+
+
+def _origin_url(repo: Any) -> Optional[str]:
+    try:
+        urls = list(repo.remote("origin").urls)
+    except Exception:  # no origin remote, or git failed
+        return None
+    return strip_url_credentials(urls[0]) if urls else None
+
+
+def _safe_git(repo: Any, command: str, *args: str) -> Optional[str]:
+    try:
+        return getattr(repo.git, command.replace("-", "_"))(*args).strip() or None
+    except Exception:
+        return None
+
+
+def _is_tracked(repo: Any, path: Path) -> bool:
+    try:
+        rel = os.path.relpath(path.resolve(), Path(repo.working_tree_dir).resolve())
+    except ValueError:
+        return False
+    if rel.startswith(".."):
+        return False
+    listed = _safe_git(repo, "ls-files", "--", "." if rel == "." else rel)
+    return bool(listed)
+
+
+# ---------------------------------------------------------------------------
+# Fallback without a git executable: read .git directly (HEAD, refs, packed-refs).
+# ---------------------------------------------------------------------------
+
+_SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+
+
+def _find_git_dir(path: Path) -> Optional[tuple[Path, Path]]:
+    start = path.resolve()
+    for candidate in [start, *start.parents]:
+        dot_git = candidate / ".git"
+        if dot_git.is_dir():
+            return candidate, dot_git
+        if dot_git.is_file():  # worktree / submodule: "gitdir: <path>"
+            text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+            if text.startswith("gitdir:"):
+                target = Path(text[len("gitdir:") :].strip())
+                return candidate, target if target.is_absolute() else (candidate / target).resolve()
+    return None
+
+
+def _resolve_ref(git_dir: Path, ref: str) -> Optional[str]:
+    common = git_dir
+    commondir = git_dir / "commondir"
+    if commondir.is_file():
+        common = (git_dir / commondir.read_text(encoding="utf-8").strip()).resolve()
+    for base in (git_dir, common):
+        loose = base / ref
+        if loose.is_file():
+            value = loose.read_text(encoding="utf-8", errors="replace").strip()
+            return value if _SHA.match(value) else None
+    packed = common / "packed-refs"
+    if packed.is_file():
+        for line in packed.read_text(encoding="utf-8", errors="replace").splitlines():
+            sha, _, name = line.partition(" ")
+            if name.strip() == ref and _SHA.match(sha):
+                return sha
+    return None
+
+
+def _info_without_git(path: Path, error: str) -> Optional[GitInfo]:
+    try:
+        found = _find_git_dir(path)
+        if found is None:
+            return None
+        toplevel, git_dir = found
+        info = GitInfo(toplevel=str(toplevel), error=error)
+        head = (git_dir / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+        if head.startswith("ref:"):
+            ref = head[4:].strip()
+            info.branch = ref.removeprefix("refs/heads/")
+            info.commit = _resolve_ref(git_dir, ref)
+        elif _SHA.match(head):
+            info.detached, info.commit = True, head
+        info.short_commit = info.commit[:7] if info.commit else None
+        return info
+    except OSError:
+        return None

@@ -1,0 +1,240 @@
+"""Redact secrets from text and environments before they go into a bundle or an issue.
+
+Every replacement leaves a marker ``<redacted:KIND>`` so a reader knows something was
+there. All patterns are compiled once at import; each is a single linear scan with
+bounded quantifiers, so multi-megabyte logs are fine.
+
+Environment rule (``redact_env``, see :func:`is_secret_env_name`): a value is masked when
+the variable *name*, split into words on ``_``, ``-`` and ``.`` (case-insensitive),
+
+* contains one of the words ``TOKEN(S) SECRET(S) PASSWORD(S) PASSWD PASS PASSPHRASE
+  CREDENTIAL(S) CREDS AUTH COOKIE(S) APIKEY KEY PRIVATEKEY SIGNATURE``, or
+* has a word ending in ``PASSWORD PASSWD PASSPHRASE TOKEN SECRET APIKEY CREDENTIALS``
+  (``PGPASSWORD``, ``GITHUBTOKEN``), or
+* has ``SESSION`` as its last word or followed by ``ID``/``KEY``, or ``PWD`` after
+  another word (``MYSQL_PWD``),
+
+unless its last word is ``FILE``/``PATH``/``DIR``/``SOCK``/``TYPE`` (a location or kind,
+not the secret itself: ``SSH_AUTH_SOCK``). Matching is by whole words, so ``KEYBOARD``,
+``TOKENIZERS_PARALLELISM``, ``GIT_ASKPASS``, ``AUTHOR``, ``PWD``/``OLDPWD``,
+``XDG_SESSION_TYPE`` and ``DBUS_SESSION_BUS_ADDRESS`` are left alone. All other values
+still go through :func:`redact_text` (URL credentials, tokens, home directory).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import Callable, Optional
+
+MARK = "<redacted:{}>"
+
+
+def _mark(kind: str) -> str:
+    return MARK.format(kind)
+
+
+_PEM_BEGIN = re.compile(r"-----BEGIN (?P<label>[A-Z0-9 ]{0,40})PRIVATE KEY-----")
+# body lines after a header whose END marker is missing (log cut off)
+_PEM_BODY = re.compile(
+    r"(?:[ \t]*\r?\n[ \t]*"
+    r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$)|[A-Za-z\-]{1,40}: [^\n]{0,200}|(?=\r?\n)))*"
+)
+_PEM_MAX_BYTES = 32768
+
+
+def _redact_private_keys(text: str) -> str:
+    """PEM private key blocks -> marker. str.find with a bounded window keeps this linear-ish."""
+    if "PRIVATE KEY-----" not in text:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for m in _PEM_BEGIN.finditer(text):
+        if m.start() < pos:
+            continue  # inside a block already redacted
+        end_marker = f"-----END {m['label']}PRIVATE KEY-----"
+        end = text.find(end_marker, m.end(), m.end() + _PEM_MAX_BYTES)
+        stop = end + len(end_marker) if end >= 0 else _PEM_BODY.match(text, m.end()).end()
+        parts += [text[pos : m.start()], _mark("private-key")]
+        pos = stop
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+# (kind, pattern). Order matters: whole blocks and specific token shapes first, so the
+# marker names the most precise kind; generic "NAME=value" assignments last.
+_TOKEN_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("github-token", re.compile(r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9_])")),
+    ("github-token", re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{30,255}(?![A-Za-z0-9_])")),
+    ("huggingface-token", re.compile(r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,100}(?![A-Za-z0-9_])")),
+    (
+        "aws-access-key-id",
+        re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
+    ),
+    (
+        "openai-key",
+        re.compile(
+            r"(?<![A-Za-z0-9_\-])sk-(?=[A-Za-z0-9_\-]{0,200}[0-9])[A-Za-z0-9_\-]{20,200}(?![A-Za-z0-9_\-])"
+        ),
+    ),
+    ("slack-token", re.compile(r"(?<![A-Za-z0-9_\-])xox[abposr]-[A-Za-z0-9\-]{10,250}")),
+    ("slack-token", re.compile(r"(?<![A-Za-z0-9_\-])xapp-[0-9]-[A-Za-z0-9\-]{10,250}")),
+]
+
+# scheme://user:pass@host -> scheme://<redacted:url-credentials>@host (also token-only "user").
+_URL_CREDENTIALS = re.compile(
+    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]{0,20}://)(?P<userinfo>[^\s/@:<>\"']{1,256}:[^\s/@<>\"']{0,256})@"
+)
+_URL_TOKEN_USER = re.compile(r"(?P<scheme>\bhttps?://)(?P<userinfo>[A-Za-z0-9_\-]{20,256})@")
+_AUTH_HEADER = re.compile(
+    r"(?P<prefix>\b(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:bearer|basic|token|digest)?\s{0,5})"
+    r"(?P<value>(?!<redacted)[^\s\"',;]{4,})",
+    re.IGNORECASE,
+)
+_BEARER = re.compile(
+    r"(?P<prefix>\bbearer\s{1,5})(?P<value>(?!<redacted)[A-Za-z0-9\-._~+/]{16,}=*)", re.IGNORECASE
+)
+_AWS_SECRET = re.compile(
+    r"(?P<prefix>\baws_secret_access_key[\"']?\s{0,5}[=:]\s{0,5}[\"']?)(?P<value>[A-Za-z0-9/+=]{30,80})",
+    re.IGNORECASE,
+)
+
+# NAME = value where NAME ends in a secret-ish word. Long words may be glued to the name
+# (accessToken, DB_PASSWORD); short ambiguous ones need a separator or to be the whole
+# name (DB_PASS, auth) so compass/oauth-like words are not hit. Python-code friendly: the
+# value must be a quoted literal, or a bare word not followed by "(", "[", "." or "=";
+# numbers, booleans, None, type names and dotted identifiers are left alone.
+_LONG_SECRET_WORD = (
+    r"(?:token|secret|password|passwd|passphrase|credentials?|api[_\-]?key|access[_\-]?key|"
+    r"secret[_\-]?key|private[_\-]?key|session[_\-]?id)"
+)
+_SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds|cookie)"
+_SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
+_SEPARATOR = (
+    r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)"  # annotated: "token: str = ..."
+    r"|\s{0,5}(?::=|=(?!=)|:(?![:=])))\s{0,5}"
+)
+_VALUE = (
+    r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\"'\n]{1,512})(?P=q)"
+    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}])(?!\s{0,5}=))"
+)
+_ASSIGNMENT = re.compile(
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?" + _SECRET_NAME + r"[\"']?" + _SEPARATOR + ")" + _VALUE,
+    re.IGNORECASE | re.MULTILINE,
+)
+_UPPER_KEY_ASSIGNMENT = re.compile(  # FOO_KEY=value (upper-case env style only)
+    r"(?P<prefix>(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]{0,64}_KEY[\"']?\s{0,5}[=:](?![=:])\s{0,5})" + _VALUE,
+    re.MULTILINE,
+)
+_CLI_FLAG = re.compile(
+    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-key|access-key)\s{1,5})"
+    r"(?P<value>(?!<redacted)(?!-)[^\s\"']{1,512})",
+    re.IGNORECASE,
+)
+_JWT = re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")
+_NOT_SECRET_VALUE = re.compile(
+    r"^(?:-?\d+(?:\.\d+)?|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
+    r"\*+|x+|str|int|float|bool|bytes|dict|list|tuple|set|any|object|"
+    r"[A-Za-z_]\w{0,30}(?:\.[A-Za-z_]\w{0,30})+)$",
+    re.IGNORECASE,
+)
+
+
+def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
+    def repl(m: re.Match[str]) -> str:
+        groups = m.groupdict()
+        quote = groups.get("q") or ""
+        value = groups.get("qvalue") if quote else groups.get("value")
+        if value is None or _NOT_SECRET_VALUE.match(value):
+            return m.group(0)
+        return f"{m.group('prefix')}{quote}{_mark(kind)}{quote}"
+
+    return repl
+
+
+def _home_pattern(home: str) -> Optional[re.Pattern[str]]:
+    home = home.rstrip("/\\")
+    if len(home) < 2 or home in ("/", "~"):
+        return None
+    # whole path components only: /root must not touch /rootfs or /srv/x-root
+    return re.compile(r"(?<![\w.\-~$])" + re.escape(home) + r"(?![\w.\-])")
+
+
+def _default_homes() -> list[str]:
+    homes = [os.path.expanduser("~")]
+    try:
+        real = os.path.realpath(homes[0])
+    except OSError:
+        real = homes[0]
+    if real != homes[0]:
+        homes.append(real)
+    return homes
+
+
+def redact_text(text: str, *, home: str | None = None) -> str:
+    """Replace secrets in ``text`` with ``<redacted:KIND>`` markers and the home dir with ``~``.
+
+    ``home`` defaults to the current user's home directory (and its realpath); pass
+    ``home=""`` to keep paths as they are.
+    """
+    if not text:
+        return text
+    text = _redact_private_keys(text)
+    for kind, pattern in _TOKEN_PATTERNS:
+        text = pattern.sub(_mark(kind), text)
+    text = _JWT.sub(_mark("jwt"), text)
+    text = _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{_mark('url-credentials')}@", text)
+    text = _URL_TOKEN_USER.sub(lambda m: f"{m['scheme']}{_mark('url-credentials')}@", text)
+    text = _AWS_SECRET.sub(lambda m: f"{m['prefix']}{_mark('aws-secret-key')}", text)
+    text = _AUTH_HEADER.sub(lambda m: f"{m['prefix']}{_mark('authorization')}", text)
+    text = _BEARER.sub(lambda m: f"{m['prefix']}{_mark('authorization')}", text)
+    text = _CLI_FLAG.sub(_replace_value("secret"), text)
+    text = _ASSIGNMENT.sub(_replace_value("secret"), text)
+    text = _UPPER_KEY_ASSIGNMENT.sub(_replace_value("secret"), text)
+    homes = _default_homes() if home is None else [home]
+    for h in sorted(homes, key=len, reverse=True):
+        pattern = _home_pattern(h) if h else None
+        if pattern is not None:
+            text = pattern.sub("~", text)
+    return text
+
+
+_SECRET_NAME_WORDS = frozenset(
+    {
+        "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
+        "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "COOKIE", "COOKIES",
+        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE",
+    }
+)  # fmt: skip
+_GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS")
+_LOCATION_SUFFIXES = frozenset({"FILE", "PATH", "DIR", "SOCK", "TYPE"})
+
+
+def is_secret_env_name(name: str) -> bool:
+    """True if an environment variable name looks like it holds a secret (rule: module doc)."""
+    words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    if not words or words[-1] in _LOCATION_SUFFIXES:
+        return False
+    if any(w in _SECRET_NAME_WORDS or w.endswith(_GLUED_SUFFIXES) for w in words):
+        return True
+    if len(words) > 1 and "PWD" in words[1:]:  # MYSQL_PWD; but not PWD/OLDPWD (working dirs)
+        return True
+    for i, word in enumerate(words):
+        if word == "SESSION" and (i == len(words) - 1 or words[i + 1] in ("ID", "KEY")):
+            return True
+    return False
+
+
+def redact_env(env: Mapping[str, str], *, home: str | None = None) -> dict[str, str]:
+    """Copy of ``env`` with secret-named values masked and every other value redact_text()-ed.
+
+    Empty values stay empty (that a variable is set but empty is itself useful).
+    """
+    out: dict[str, str] = {}
+    for name, value in env.items():
+        if value and is_secret_env_name(name):
+            out[name] = _mark("env-secret")
+        else:
+            out[name] = redact_text(value, home=home)
+    return out

@@ -1,0 +1,216 @@
+"""Tests for reportkit.gitinfo on throw-away repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from reportkit import gitinfo
+from reportkit.gitinfo import repo_info, strip_url_credentials
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(cwd: Path, *args: str) -> str:
+    result = subprocess.run(
+        ["git", *args], cwd=cwd, env={**os.environ, **GIT_ENV}, check=True, capture_output=True, text=True
+    )
+    return result.stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = tmp_path / "project"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    (path / "a.txt").write_text("a\n")
+    (path / "sub" / "deep").mkdir(parents=True)
+    (path / "sub" / "deep" / "b.txt").write_text("b\n")
+    git(path, "add", ".")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+def test_clean_repo(repo):
+    info = repo_info(repo)
+    sha = git(repo, "rev-parse", "HEAD")
+    assert info.toplevel == str(repo)
+    assert info.commit == sha and len(sha) == 40
+    assert info.short_commit == git(repo, "rev-parse", "--short", "HEAD") and sha.startswith(
+        info.short_commit
+    )
+    assert (info.branch, info.detached, info.dirty) == ("main", False, False)
+    assert info.modified_files == [] and info.untracked_files == []
+    assert info.remote_url is None
+    assert info.describe == info.short_commit
+    assert info.error is None
+
+
+def test_searches_parent_directories(repo):
+    info = repo_info(repo / "sub" / "deep" / "b.txt")
+    assert info.toplevel == str(repo)
+    assert info.commit == git(repo, "rev-parse", "HEAD")
+
+
+def test_dirty_repo(repo):
+    (repo / "a.txt").write_text("changed\n")
+    (repo / "staged.txt").write_text("new\n")
+    git(repo, "add", "staged.txt")
+    git(repo, "mv", "sub/deep/b.txt", "sub/deep/renamed.txt")
+    (repo / "untracked.txt").write_text("u\n")
+    info = repo_info(repo)
+    assert info.dirty is True
+    assert sorted(info.modified_files) == ["a.txt", "staged.txt", "sub/deep/renamed.txt"]
+    assert info.untracked_files == ["untracked.txt"]
+    assert info.describe.endswith("-dirty")
+
+
+def test_untracked_only_is_not_dirty(repo):
+    (repo / "notes.txt").write_text("n\n")
+    info = repo_info(repo)
+    assert info.dirty is False and info.untracked_files == ["notes.txt"]
+
+
+@pytest.mark.parametrize("max_files", [0, 3, 7])
+def test_file_lists_are_bounded(repo, max_files):
+    for i in range(5):
+        (repo / f"u{i}.txt").write_text("x")
+    (repo / "a.txt").write_text("changed\n")
+    info = repo_info(repo, max_files=max_files)
+    listed = len(info.modified_files) + len(info.untracked_files)
+    assert listed == min(max_files, 6)
+    assert info.files_truncated == 6 - listed
+    assert info.dirty is True
+
+
+def test_detached_head(repo):
+    first = git(repo, "rev-parse", "HEAD")
+    (repo / "a.txt").write_text("second\n")
+    git(repo, "commit", "-q", "-am", "second")
+    git(repo, "checkout", "-q", "--detach", first)
+    info = repo_info(repo)
+    assert info.detached is True and info.branch is None
+    assert info.commit == first
+
+
+def test_repo_without_commits(tmp_path):
+    git(tmp_path, "init", "-q", "-b", "trunk")
+    (tmp_path / "new.py").write_text("print(1)\n")
+    info = repo_info(tmp_path)
+    assert info is not None
+    assert info.commit is None and info.short_commit is None
+    assert info.branch == "trunk"
+    assert "no commits" in info.error
+    assert info.untracked_files == ["new.py"]
+
+
+def test_not_a_repo(tmp_path):
+    (tmp_path / "plain").mkdir()
+    assert repo_info(tmp_path / "plain") is None
+    assert repo_info(tmp_path / "does" / "not" / "exist") is None
+
+
+def test_bare_repo(tmp_path):
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", "bare.git")
+    info = repo_info(tmp_path / "bare.git")
+    assert info is not None
+    assert "bare repository" in info.error
+    assert info.dirty is None and info.commit is None
+
+
+def test_origin_credentials_are_stripped(repo):
+    secret = "s3cr3t-" + "tok" * 5
+    git(repo, "remote", "add", "origin", f"https://alice:{secret}@github.com/org/project.git")
+    info = repo_info(repo)
+    assert info.remote_url == "https://github.com/org/project.git"
+    assert secret not in json.dumps(asdict(info)) and "alice" not in json.dumps(asdict(info))
+
+
+def test_no_origin_but_other_remote(repo):
+    git(repo, "remote", "add", "upstream", "https://github.com/org/project.git")
+    assert repo_info(repo).remote_url is None
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://user:pass@github.com/o/r.git", "https://github.com/o/r.git"),
+        ("https://x-access-token@github.com/o/r", "https://github.com/o/r"),
+        ("http://user:pw@host:8080/path?q=1", "http://host:8080/path?q=1"),
+        ("ssh://git:pw@example.com/o/r.git", "ssh://git@example.com/o/r.git"),
+        ("ssh://git@example.com/o/r.git", "ssh://git@example.com/o/r.git"),
+        ("git@github.com:o/r.git", "git@github.com:o/r.git"),
+        ("https://github.com/o/r.git", "https://github.com/o/r.git"),
+        ("/srv/git/r.git", "/srv/git/r.git"),
+    ],
+)
+def test_strip_url_credentials(url, expected):
+    assert strip_url_credentials(url) == expected
+
+
+def test_require_tracked(repo, tmp_path):
+    (repo / "venv" / "site-packages" / "pkg").mkdir(parents=True)
+    assert repo_info(repo / "sub" / "deep", require_tracked=True).toplevel == str(repo)
+    assert repo_info(repo / "venv" / "site-packages" / "pkg", require_tracked=True) is None
+    assert repo_info(repo / "venv" / "site-packages" / "pkg").toplevel == str(repo)
+
+
+def test_gitpython_failure_falls_back(repo, monkeypatch):
+    def broken():
+        raise ImportError("Failed to initialize: Bad git executable.")
+
+    monkeypatch.setattr(gitinfo, "_import_git", broken)
+    info = repo_info(repo)
+    assert info.commit == git(repo, "rev-parse", "HEAD")
+    assert info.branch == "main" and "git unavailable" in info.error
+
+
+_CHILD = (
+    "import json, sys; from dataclasses import asdict; from pathlib import Path;"
+    "from reportkit.gitinfo import repo_info;"
+    "info = repo_info(Path(sys.argv[1])); print(json.dumps(asdict(info) if info else None))"
+)
+
+
+@pytest.mark.parametrize("layout", ["loose", "packed", "detached", "not-a-repo"])
+def test_without_git_executable(repo, tmp_path, layout):
+    """A real process where GitPython cannot import (no git on PATH) still gets the commit."""
+    sha = git(repo, "rev-parse", "HEAD")
+    target = repo / "sub"
+    if layout == "packed":
+        git(repo, "pack-refs", "--all")
+        assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    elif layout == "detached":
+        git(repo, "checkout", "-q", "--detach")
+    elif layout == "not-a-repo":
+        target = tmp_path / "plain"
+        target.mkdir()
+    empty_bin = tmp_path / "empty-bin"
+    empty_bin.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_PYTHON")}
+    env.update(PATH=str(empty_bin), PYTHONPATH=str(REPO_ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(target)], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    info = json.loads(out)
+    if layout == "not-a-repo":
+        assert info is None
+        return
+    assert info["commit"] == sha and info["short_commit"] == sha[:7]
+    assert info["toplevel"] == str(repo)
+    assert "git unavailable" in info["error"]
+    assert (info["branch"], info["detached"]) == ((None, True) if layout == "detached" else ("main", False))
+    assert info["dirty"] is None

@@ -1,0 +1,255 @@
+"""Tests for reportkit.redact.
+
+Secret-looking samples are assembled at runtime so this file itself does not contain
+strings that secret scanners would flag.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from reportkit.redact import is_secret_env_name, redact_env, redact_text
+
+ALNUM36 = "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
+GH = {p: f"{p}_{ALNUM36}" for p in ("ghp", "gho", "ghs", "ghu")}
+GH_PAT = "github" + "_pat_" + "11ABCDEFG0" + "_" + "x9Y8z7" * 10
+HF = "hf" + "_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"
+AKIA = "AKIA" + "IOSFODNN7EXAMPL3"
+ASIA = "ASIA" + "Y34FZKBOKMUTVV7A"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"
+OPENAI = "sk-" + "proj-" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp"
+OPENAI_CLASSIC = "sk-" + "T3BlbkFJ" + "a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6"
+SLACK = "xox" + "b-" + "123456789012-1234567890123-" + "AbCdEfGhIjKlMnOpQrStUvWx"
+SLACK_USER = "xox" + "p-" + "2222222222-3333333333-abcdefabcdef"
+PEM_BODY = "MIIEowIBAAKCAQEA7bq1h3Rl" + "\nq9v2Ywz3Kp0XnQ+Lr8Ts/1WmHc5\nYy4mV0aB2c3D4e5F6g7H8i9J0k=="
+JWT = (
+    "eyJ"
+    + "hbGciOiJIUzI1NiJ9"
+    + ".eyJ"
+    + "zdWIiOiIxMjM0NTY3ODkwIn0"
+    + ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+)
+
+
+def pem(label: str) -> str:
+    return f"-----BEGIN {label}PRIVATE KEY-----\n{PEM_BODY}\n-----END {label}PRIVATE KEY-----"
+
+
+# (planted text, secret substrings that must disappear, marker kind)
+SECRETS = [
+    *[(f"remote: {tok} ", [tok], "github-token") for tok in GH.values()],
+    (f"token={GH_PAT}", [GH_PAT], "github-token"),
+    (f"huggingface-cli login --token {HF}", [HF], "huggingface-token"),
+    (f"aws_access_key_id = {AKIA}", [AKIA], "aws-access-key-id"),
+    (f"export AWS_ACCESS_KEY_ID={ASIA}", [ASIA], "aws-access-key-id"),
+    (f"aws_secret_access_key={AWS_SECRET}", [AWS_SECRET], "aws-secret-key"),
+    (f'AWS_SECRET_ACCESS_KEY: "{AWS_SECRET}"', [AWS_SECRET], "aws-secret-key"),
+    (f"client = OpenAI(api_key='{OPENAI}')", [OPENAI], "openai-key"),
+    (f"OPENAI_API_KEY={OPENAI_CLASSIC}", [OPENAI_CLASSIC], "openai-key"),
+    (f"slack: {SLACK}", [SLACK], "slack-token"),
+    (f"{SLACK_USER} used", [SLACK_USER], "slack-token"),
+    (
+        f"key:\n{pem('RSA ')}\nafter",
+        ["MIIEowIBAAKCAQEA7bq1h3Rl", "Yy4mV0aB2c3D4e5F6g7H8i9J0k"],
+        "private-key",
+    ),
+    (f"{pem('')}", ["MIIEowIBAAKCAQEA7bq1h3Rl"], "private-key"),
+    (f"{pem('OPENSSH ')}", ["q9v2Ywz3Kp0XnQ+Lr8Ts/1WmHc5"], "private-key"),
+    (
+        "log cut off: -----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIGx3Yq7Vb9\nAoGBAK8z",
+        ["MHcCAQEEIGx3Yq7Vb9", "AoGBAK8z"],
+        "private-key",
+    ),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0F1E2D3C\n\nZm9vYmFy",
+        ["ENCRYPTED", "0F1E2D3C"],
+        "private-key",
+    ),
+    ("git clone https://alice:pa55w0rd-xyz@github.com/o/r.git", ["alice", "pa55w0rd-xyz"], "url-credentials"),
+    (
+        "DATABASE_URL=postgres://svc:Sup3rS3cret@db.internal:5432/app",
+        ["svc:", "Sup3rS3cret"],
+        "url-credentials",
+    ),
+    (
+        "pip install git+https://oauth2abcdefghijklmnopqrst@gitlab.com/o/r",
+        ["oauth2abcdefghijklmnopqrst"],
+        "url-credentials",
+    ),
+    (
+        "curl -H 'Authorization: Bearer abcDEF123456ghiJKL789' https://x",
+        ["abcDEF123456ghiJKL789"],
+        "authorization",
+    ),
+    ('headers = {"Authorization": "token 0123456789abcdef0123"}', ["0123456789abcdef0123"], "authorization"),
+    ("Authorization: Basic dXNlcjpwYXNzd29yZA==", ["dXNlcjpwYXNzd29yZA"], "authorization"),
+    (f"Cookie: session; auth bearer {JWT}", ["dozjgNryP4J3jVmNHl0w5N"], "jwt"),
+    ("FOO_TOKEN=tok_value_123", ["tok_value_123"], "secret"),
+    ("API_KEY: keyvalue987", ["keyvalue987"], "secret"),
+    ("password=hunter2", ["hunter2"], "secret"),
+    ("export DB_PASSWORD='p@ss w0rd!'", ["p@ss w0rd!"], "secret"),
+    ('{"client_secret": "cs_live_abc123", "id": 7}', ["cs_live_abc123"], "secret"),
+    ("accessToken: 'zzz999yyy'", ["zzz999yyy"], "secret"),
+    ("MY_SERVICE_KEY=opaque-value-42", ["opaque-value-42"], "secret"),
+    ("python run.py --token abc123def --password=xyz789", ["abc123def", "xyz789"], "secret"),
+    ('hf_token: str = "not-an-hf-shaped-value"', ["not-an-hf-shaped-value"], "secret"),
+]
+
+
+@pytest.mark.parametrize(("text", "secrets", "kind"), SECRETS)
+def test_secrets_are_redacted(text, secrets, kind):
+    out = redact_text(f"before {text} after", home="")
+    for secret in secrets:
+        assert secret not in out
+    assert f"<redacted:{kind}>" in out
+    assert out.startswith("before ") and out.endswith(" after")
+
+
+def test_all_secrets_in_one_document():
+    doc = "\n".join(t for t, _, _ in SECRETS)
+    out = redact_text(doc, home="")
+    for _, secrets, _ in SECRETS:
+        for secret in secrets:
+            assert secret not in out
+    assert out.count("<redacted:") >= len(SECRETS)
+    assert "remote: " in out and "python run.py --token " in out
+
+
+UNTOUCHED = [
+    "torch 2.13.0+cpu, torch_spyre 0.0.1, python 3.11.9",
+    "commit 82dede8e2a19a2666b90aca5e51781d6720c0efb (82dede8)",
+    "sha256:fa969c9592f2153dceb4d393a6708611fe3fb30d3e86a6b44519b895da0a9004",
+    "/usr/lib/python3.11/site-packages/torch/_inductor/runtime/cache_dir_utils.py",
+    "the highpass filter uses ghp coefficients; see ghp_short and xghp_" + ALNUM36,
+    "risk-assessment-2024-report-final and sk-learn",
+    "sorted(x, key=lambda t: t[0])",
+    "max_new_tokens=20, num_tokens: 128, use_auth_token=True, token=None",
+    "tokenizer = AutoTokenizer.from_pretrained(name)",
+    "if token == expected_token:",
+    "password = getpass.getpass()",
+    "password = args.password",
+    "token: str",
+    "PWD=/work/main OLDPWD=/work",
+    "mail me at user@example.com; git@github.com:org/repo.git; ssh://git@host/r.git",
+    "[DEBUG] [spyre.runtime] 2026-03-04 10:11:12 spyre_empty: shape=[65] on Spyre spyre:0",
+    "[ spyre_copy_from ]  self ( Half ) is on: cpu",
+    "sdsc_0.json SEN169_FP16 AKIAFOO ASIA",
+    "Authorization header missing",
+    "https://github.com/torch-spyre/torch-spyre/issues/524",
+]
+
+
+@pytest.mark.parametrize("text", UNTOUCHED)
+def test_normal_text_untouched(text):
+    assert redact_text(text, home="/root") == text
+
+
+@pytest.mark.parametrize(
+    ("home", "text", "expected"),
+    [
+        ("/root", "/root/x.py and /root", "~/x.py and ~"),
+        ("/root", "/rootfs/data /srv/root/c /root.bak", "/rootfs/data /srv/root/c /root.bak"),
+        ("/root", 'File "/root/proj/repro.py", line 3', 'File "~/proj/repro.py", line 3'),
+        ("/root/", "(/root/a) '/root'", "(~/a) '~'"),
+        ("/home/alice", "/home/alice/x /home/alice2/y /home/alice-old", "~/x /home/alice2/y /home/alice-old"),
+        ("", "/root/x", "/root/x"),
+        ("/", "/usr/lib", "/usr/lib"),
+    ],
+)
+def test_home_directory(home, text, expected):
+    assert redact_text(text, home=home) == expected
+
+
+def test_home_defaults_to_real_home(tmp_path, monkeypatch):
+    home = tmp_path / "someone"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    assert redact_text(f"{home}/repro.py {home}fs") == f"~/repro.py {home}fs"
+
+
+def test_markers_are_not_redacted_again():
+    once = redact_text(f"API_KEY={OPENAI} password: {GH['ghp']}", home="")
+    assert redact_text(once, home="") == once
+    assert once == "API_KEY=<redacted:openai-key> password: <redacted:github-token>"
+
+
+SECRET_ENV = {
+    "GITHUB_TOKEN": GH["ghp"],
+    "HF_TOKEN": HF,
+    "AWS_SECRET_ACCESS_KEY": AWS_SECRET,
+    "AWS_ACCESS_KEY_ID": AKIA,
+    "OPENAI_API_KEY": OPENAI,
+    "DB_PASSWORD": "hunter2",
+    "MYSQL_PWD": "mysqlpw",
+    "PGPASSWORD": "pgpw",
+    "GITHUBTOKEN": "glued",
+    "NPM_AUTH": "npmauthvalue",
+    "SESSION_ID": "sess-123",
+    "FLASK_SECRET": "flasksecret",
+    "BROWSER_COOKIE": "c=1",
+    "SLACK_BOT_TOKENS": SLACK,
+    "my.api-key": "lowercase-dotted",
+    "AZURE_CLIENT_CREDENTIALS": "azcreds",
+}
+PLAIN_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "PWD": "/work/main",
+    "OLDPWD": "/work",
+    "KEYBOARD": "us",
+    "TOKENIZERS_PARALLELISM": "false",
+    "XDG_SESSION_TYPE": "x11",
+    "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/0/bus",
+    "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock",
+    "GIT_ASKPASS": "/usr/bin/askpass",
+    "LIB_VERSION_FILE": "/opt/ibm/spyre/components.txt",
+    "TORCH_SPYRE_DEBUG": "1",
+    "TORCHINDUCTOR_CACHE_DIR": "/tmp/torchinductor_root",
+    "SENCORES": "32",
+}
+
+
+def test_redact_env():
+    env = {**SECRET_ENV, **PLAIN_ENV, "EMPTY_TOKEN": "", "HTTPS_PROXY": "http://u:proxypw99@proxy:3128"}
+    out = redact_env(env, home="/root")
+    assert list(out) == list(env)
+    for name in SECRET_ENV:
+        assert out[name] == "<redacted:env-secret>", name
+    assert {k: out[k] for k in PLAIN_ENV} == PLAIN_ENV
+    assert out["EMPTY_TOKEN"] == ""
+    assert out["HTTPS_PROXY"] == "http://<redacted:url-credentials>@proxy:3128"
+    dumped = json.dumps(out)
+    for value in [*SECRET_ENV.values(), "proxypw99"]:
+        assert value not in dumped
+
+
+def test_redact_env_applies_home(tmp_path):
+    assert redact_env({"PROJECT": "/home/bob/p"}, home="/home/bob") == {"PROJECT": "~/p"}
+
+
+@pytest.mark.parametrize("name", [*SECRET_ENV, "SESSION", "FOO_SESSION_KEY", "PRIVATEKEY"])
+def test_secret_env_names(name):
+    assert is_secret_env_name(name)
+
+
+@pytest.mark.parametrize(
+    "name", [*PLAIN_ENV, "GOOGLE_APPLICATION_CREDENTIALS_FILE", "AUTHOR", "PASSTHROUGH", ""]
+)
+def test_plain_env_names(name):
+    assert not is_secret_env_name(name)
+
+
+def test_large_log_is_fast():
+    line = (
+        "[DEBUG] [spyre.runtime] 2026-03-04 10:11:12 spyre_copy_from: self (Half) is on: cpu "
+        "/root/work/repro.py max_tokens=64 token=abc123 https://github.com/o/r\n"
+    )
+    text = line * 15_000 + f"GH={GH['ghp']}\n" + "a=" * 200_000 + "-----BEGIN PRIVATE KEY-----\n" * 5_000
+    assert len(text) > 2_000_000
+    start = time.perf_counter()
+    out = redact_text(text, home="/root")
+    elapsed = time.perf_counter() - start
+    assert GH["ghp"] not in out and "abc123" not in out and "/root/" not in out
+    assert elapsed < 10, f"redact_text took {elapsed:.1f}s on {len(text)} chars"
