@@ -1,0 +1,78 @@
+"""End to end: the real CLI on the real scripts in examples/, and their hand-written minimal.py."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EX = ROOT / "examples"
+
+# (script, timeout, expected kind, exception type, innermost frame file:function, slow)
+CASES = [
+    ("01_pure_python/analyze_access_logs.py", 60, "exception", "ValueError", "_strptime.py:_strptime", False),
+    ("02_eager_shape_error/train_classifier.py", 120, "exception", "RuntimeError",
+     "torch/nn/modules/linear.py:forward", False),
+    ("03_meta_device_dry_run/dry_run_moe.py", 120, "exception", "NotImplementedError",
+     "torch/functional.py:_unique_impl", False),
+    ("04_compile_graph_break/compile_text_classifier.py", 300, "exception", "torch._dynamo.exc.Unsupported",
+     "torch/_dynamo/eval_frame.py:compile_wrapper", True),
+    ("05_compile_stick_mismatch/check_stick_backend.py", 600, "exception", "AssertionError",
+     "torch/testing/_comparison.py:assert_close", True),
+    ("06_threaded_pipeline_hang/sensor_pipeline.py", 10, "hang", None, "threading.py:wait", True),
+]
+
+
+def check_json(script: Path, timeout: float) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "check", "--json", "--runs", "1",
+                           "--timeout", str(timeout), str(script)],
+                          capture_output=True, text=True, timeout=timeout * 3 + 120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout)["signature"]
+
+
+def _params():
+    for script, timeout, kind, exc_type, frame, slow in CASES:
+        marks = [pytest.mark.torch] if not script.startswith("01") else []
+        if slow:
+            marks.append(pytest.mark.slow)
+        yield pytest.param(script, timeout, kind, exc_type, frame, marks=marks, id=script.split("/")[0])
+
+
+@pytest.mark.parametrize("script, timeout, kind, exc_type, frame", list(_params()))
+def test_check_example_and_its_minimal_fail_the_same_way(script, timeout, kind, exc_type, frame):
+    if not script.startswith("01"):
+        pytest.importorskip("torch")
+    original = check_json(EX / script, timeout)
+    assert original["kind"] == kind
+    assert original["exc_type"] == exc_type
+    loc = original["location"]
+    assert f"{loc['file']}:{loc['function']}" == frame
+    minimal = check_json(EX / script.split("/")[0] / "minimal.py", timeout)
+    assert (minimal["kind"], minimal["exc_type"], minimal["message"]) == (kind, exc_type, original["message"])
+    assert minimal["location"]["file"] == loc["file"] and minimal["location"]["function"] == loc["function"]
+
+
+@pytest.mark.slow
+def test_minimize_pure_python_example(tmp_path):
+    src = EX / "01_pure_python"
+    work = tmp_path / "01"
+    shutil.copytree(src, work)
+    script = work / "analyze_access_logs.py"
+    before = script.read_text()
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--json", str(script)],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["verified"] is True and not report["stopped_early"]
+    assert report["lines_after"] * 4 < report["lines_before"]
+    assert script.read_text() == before
+    result = work / "analyze_access_logs.min.py"
+    assert json.loads(proc.stdout)["output"] == str(result)
+    again = check_json(result, 60)
+    assert again["exc_type"] == "ValueError" and again["location"]["function"] == "_strptime"
