@@ -251,18 +251,19 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
     lines0 = count_lines(source)
     live = Live(Text(""), console=err, transient=True, refresh_per_second=4) if err.is_terminal and not quiet \
         else None
-    last_size = [lines0]
+    last = {"phase": "", "printed": start}
 
     def on_progress(p, log) -> None:
+        now = time.monotonic()
         lines = count_lines(p.source)
         text = (f"{p.phase:<22} {lines0} -> {lines} lines, {count_statements(p.source)} statements | "
                 f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}"
-                f" | {time.monotonic() - start:.0f} s")
+                f" | {now - start:.0f} s")
         if live is not None:
             live.update(Text(text))
-        elif not quiet and lines != last_size[0]:
-            err.print(text)
-        last_size[0] = lines
+        elif not quiet and (p.phase != last["phase"] or now - last["printed"] > 15):
+            err.print(text)  # no terminal (CI, pipes): a line per phase, or every 15 s
+            last["phase"], last["printed"] = p.phase, now
 
     if live is not None:
         with live:
