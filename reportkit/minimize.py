@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from reportkit.reduce import Progress, ReduceResult, Stop, reduce_source
-from reportkit.runner import RunSpec, Sandbox, run_script
+from reportkit.runner import RunSpec, Sandbox, kill_active, run_script
 from reportkit.signature import MatchPolicy, Reproduction, Signature, same_failure, signature_of
 
 
@@ -161,6 +161,7 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
     except KeyboardInterrupt:
         interrupted = True
         predicate.stopping.set()
+        kill_active()  # candidates still running in worker threads
     finally:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, previous_term)

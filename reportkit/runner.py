@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,10 @@ COPY_IGNORE = (".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modu
                ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc")
 # Defaults that make a failing run easier to read without changing what it computes.
 BASE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+
+# Processes started by run_script and not yet reaped (several at once with parallel candidates).
+_ACTIVE: set[subprocess.Popen] = set()
+_ACTIVE_LOCK = threading.Lock()
 
 
 @dataclass
@@ -253,6 +258,8 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
                                     stdin=subprocess.DEVNULL, start_new_session=True)
         except OSError as exc:
             raise UserError(f"cannot start {spec.python}: {exc.strerror or exc}") from None
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(proc)
         try:
             proc.wait(timeout=spec.timeout)
         except subprocess.TimeoutExpired:
@@ -263,6 +270,8 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
             raise
         finally:
             kill_tree(proc)  # stray members of the group (compile workers, helpers) go too
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(proc)
     duration = time.monotonic() - start
     rc = proc.returncode
     result = RunResult(
@@ -308,6 +317,14 @@ def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float) -> No
         last = size
         time.sleep(0.1)
     kill_tree(proc)
+
+
+def kill_active() -> None:
+    """Kill every run still in progress (other threads' candidates after Ctrl-C / SIGTERM)."""
+    with _ACTIVE_LOCK:
+        procs = list(_ACTIVE)
+    for proc in procs:
+        kill_tree(proc)
 
 
 def kill_tree(proc: subprocess.Popen) -> None:

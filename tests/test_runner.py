@@ -239,3 +239,24 @@ def test_parse_faulthandler_dump():
     assert [s.current for s in stacks] == [False, True]
     assert stacks[0].thread_id == 0x00007F1E2D7FE6C0
     assert [(f.function, f.line) for f in stacks[1].frames] == [("get", 171), ("<module>", 20)]
+
+
+def test_kill_active_stops_runs_of_other_threads(tmp_path):
+    import threading
+    import time
+
+    from reportkit import runner
+
+    script = write(tmp_path, "slow.py", "import time\ntime.sleep(120)\n")
+    results = []
+    worker = threading.Thread(target=lambda: results.append(run_script(spec(script, timeout=120))))
+    start = time.monotonic()
+    worker.start()
+    while not runner._ACTIVE and time.monotonic() - start < 30:
+        time.sleep(0.01)  # wait until the run is under way
+    pids = [p.pid for p in runner._ACTIVE]
+    runner.kill_active()
+    worker.join(timeout=30)
+    assert not worker.is_alive() and time.monotonic() - start < 30
+    assert results[0].signal == signal.SIGKILL
+    assert not [p for p in pids if _alive(p)] and not runner._ACTIVE
