@@ -157,6 +157,8 @@ def check(
     try:
         policy = _policy(match, exit_code, any_exception)
         spec, _ = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        if not as_json:
+            err.print(f"running {escape(script)} {runs}x (timeout {spec.timeout:g} s per run) ...")
         rep = establish(spec, policy, runs=runs)
     except UserError as exc:
         _fail(exc)
