@@ -10,6 +10,7 @@ Algorithm (see :mod:`reportkit.passes` for the individual passes)::
         repeat until unchanged:                       # structural phase
             HDD: for level 0, 1, 2, ...: picire ddmin over the statements at that depth
             unused names, compound -> body, inline one-use functions
+        [materialize values (needs a probe run), hoist statements to module level]
         call args, display elements, literals -> 1, smallest failing literal values
     until a round's fine-grained passes change nothing
     finally: drop comments, docstrings, blank lines / trailing whitespace (one try each)
@@ -49,6 +50,7 @@ class ReduceStats:
     invalid_skipped: int = 0  # candidates never run because they do not parse
     passes: dict[str, int] = field(default_factory=dict)  # pass name -> number of accepted edits
     rounds: int = 0
+    probes: int = 0  # instrumented runs for value materialization (not candidates)
 
 
 @dataclass
@@ -72,6 +74,7 @@ def reduce_source(
     jobs: int = 1,
     on_progress: Callable[[Progress], None] | None = None,
     on_improve: Callable[[str], None] | None = None,
+    probe: Callable[[str], str | None] | None = None,
 ) -> ReduceResult:
     """Reduce ``source`` while ``is_interesting`` holds; ``source`` itself is assumed interesting.
 
@@ -81,10 +84,14 @@ def reduce_source(
     best source so far is returned with ``stopped_early=True``.  ``on_improve`` receives
     every new best source (always one the predicate accepted); ``on_progress`` is called
     at phase changes, after each test and after each improvement.
+
+    ``probe``, when given, runs an *instrumented* program (not a candidate) and returns what it
+    recorded (the text of the file named by ``$REPORTKIT_CAPTURE``), or None; it enables value
+    materialization (:mod:`reportkit.passes.materialize`). Without it that pass is skipped.
     """
     if jobs < 1:
         raise ValueError("jobs must be >= 1")
-    return _Engine(source, is_interesting, jobs, on_progress, on_improve).run()
+    return _Engine(source, is_interesting, jobs, on_progress, on_improve, probe).run()
 
 
 def _key(text: str) -> bytes:
@@ -99,8 +106,11 @@ class _Engine:
         jobs: int,
         on_progress: Callable[[Progress], None] | None,
         on_improve: Callable[[str], None] | None,
+        probe: Callable[[str], str | None] | None = None,
     ) -> None:
         self.current = source
+        self._probe = probe
+        self._probed: set[bytes] = set()  # sources already materialized (one probe run each)
         self.stats = ReduceStats()
         self.phase = "start"
         self.round = 0
@@ -159,6 +169,8 @@ class _Engine:
 
     def _run_pass(self, p: P.Pass) -> bool:
         self._set_phase(p.name)
+        if isinstance(p, P.ProbePass):
+            return self._probe_pass(p)
         if isinstance(p, P.DdminPass):
             return self._ddmin_pass(p)
         if isinstance(p, P.EachPass):
@@ -202,6 +214,22 @@ class _Engine:
         if len(result) == 1 and not try_all_first:
             self._try(render([]), name, 1)  # picire never tests the empty configuration
         return self.current != start
+
+    def _probe_pass(self, p: P.ProbePass) -> bool:
+        """One probe run of the instrumented program, then ddmin over the proposed splices."""
+        key = _key(self.current)
+        if self._probe is None or key in self._probed:
+            return False
+        self._probed.add(key)
+        instrumented = p.instrument(self.current)
+        if instrumented is None:
+            return False
+        program, sites = instrumented
+        captured = self._probe(program)
+        with self._lock:
+            self.stats.probes += 1
+        edits = p.propose(self.current, sites, captured)
+        return self._ddmin(edits, p.name, try_all_first=True)
 
     def _each_pass(self, p: P.EachPass) -> bool:
         start = self.current
@@ -403,7 +431,7 @@ class _Engine:
     def _snapshot(self) -> ReduceStats:
         with self._lock:
             s = self.stats
-            return ReduceStats(s.tests_run, s.cache_hits, s.invalid_skipped, dict(s.passes), s.rounds)
+            return ReduceStats(s.tests_run, s.cache_hits, s.invalid_skipped, dict(s.passes), s.rounds, s.probes)
 
     def _progress(self) -> None:
         if self._on_progress is not None:

@@ -41,6 +41,8 @@ from .expressions import (
     propose_literals_to_one,
     simplify_candidates,
 )
+from .hoist import hoist_candidates
+from .materialize import instrument, materialize_edits
 from .source import SourceMap, block_text, parses, reindent_lines
 from .statements import (
     drop_docstrings,
@@ -68,12 +70,21 @@ class EachPass:
 
 
 @dataclass(frozen=True)
+class ProbePass:
+    """Needs one probe run of an instrumented program; then ddmin over the proposed splices."""
+
+    name: str
+    instrument: Callable[[str], tuple[str, list[tuple[int, int]]] | None]
+    propose: Callable[[str, list[tuple[int, int]], str | None], list[Edit]]
+
+
+@dataclass(frozen=True)
 class SearchPass:
     name: str
     sites: Callable[[str], list[NumericSite]]
 
 
-Pass = Union[DdminPass, EachPass, SearchPass]
+Pass = Union[DdminPass, EachPass, SearchPass, ProbePass]
 
 UNUSED = DdminPass("unused", propose_unused, try_all_first=True, repeat=True)
 DROP_TARGET = EachPass("drop-target", drop_target_candidates)
@@ -85,6 +96,8 @@ INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
 ELEMENTS = DdminPass("elements", propose_display_elements)
 LITERALS_TO_ONE = DdminPass("literals-to-1", propose_literals_to_one, try_all_first=True)
 SHRINK_LITERALS = SearchPass("shrink-literals", numeric_literals)
+MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
+HOIST = EachPass("hoist", hoist_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -103,7 +116,7 @@ WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 #: Run after HDD, repeated with it until nothing changes (cheap, high yield).
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE)
 #: Finer-grained passes, run once the structure is stable.
-FINE = (ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: One try each at the very end.
 FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
 
@@ -116,6 +129,9 @@ __all__ = [
     "ELEMENTS",
     "FINAL",
     "FINE",
+    "HOIST",
+    "MATERIALIZE",
+    "ProbePass",
     "INLINE",
     "INLINE_VARIABLES",
     "LITERALS_TO_ONE",

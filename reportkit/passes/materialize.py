@@ -1,0 +1,206 @@
+"""Value materialization: replace an expression by a literal of the value it had at run time.
+
+A script usually computes the values that trigger a bug through a long chain (data loading,
+formatting, a model's earlier layers). Deleting statements cannot cut such a chain; replacing the
+expression at its end by its value can: ``linear(self.features(x))`` becomes
+``linear(torch.randn(64, 576))`` and everything that computed ``x`` is dead.
+
+The pass needs one *probe* run of an instrumented copy of the current program: every candidate
+expression ``e`` becomes ``__reportkit_value__(i, e)``, which records a source text for the value
+``e`` last had (``repr`` of literals; ``torch.randn(shape, dtype=...)`` for tensors; the constructor
+call of leaf ``torch.nn`` modules) and returns ``e`` unchanged. The recorded texts become candidate
+splices; the engine keeps only those under which the failure persists.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+
+from .edits import Splice
+from .expressions import _skipped_expressions
+from .source import SourceMap, iter_nodes, parses
+
+CAPTURE_ENV = "REPORTKIT_CAPTURE"
+_BUILTINS = set(dir(builtins))
+WRAPPER = "__reportkit_value__"
+
+# Runs inside the target program (any Python >= 3.8, torch optional). Records the text of the last
+# value each site had; written at exit (an uncaught exception still runs atexit handlers).
+PROLOGUE = r'''
+def __reportkit_value__(i, v, _state={}):
+    if not _state:
+        import atexit, json, os, sys
+        _state["values"] = {}
+        _state["sys"] = sys
+        path = os.environ.get("REPORTKIT_CAPTURE")
+        def _dump():
+            if path:
+                with open(path, "w") as fh:
+                    json.dump(_state["values"], fh)
+        atexit.register(_dump)
+
+    def text(v, depth=0):
+        t = type(v)
+        if v is None or t is bool or t is int:
+            return repr(v)
+        if t is float:
+            r = repr(v)
+            return r if r not in ("inf", "-inf", "nan") else None
+        if t is str or t is bytes:
+            r = repr(v)
+            return r if len(r) <= 200 else None
+        if (t is tuple or t is list) and len(v) <= 16 and depth < 3:
+            parts = [text(x, depth + 1) for x in v]
+            if None in parts:
+                return None
+            if t is tuple:
+                return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+            return "[" + ", ".join(parts) + "]"
+        torch = _state["sys"].modules.get("torch")
+        if torch is None:
+            return None
+        if t is torch.Tensor or t is torch.nn.Parameter:
+            shape = ", ".join(str(s) for s in v.shape)
+            dtype = str(v.dtype)
+            device = v.device.type
+            if v.dim() > 8 or v.layout != torch.strided:
+                return None
+            if device == "meta":
+                ctor = "torch.empty"
+            elif v.dtype.is_floating_point or v.dtype.is_complex:
+                ctor = "torch.randn"
+            else:
+                ctor = "torch.zeros"
+            args = "(" + shape + ("" if shape else "()") + ", dtype=" + dtype
+            if device != "cpu":
+                args += ", device=" + repr(device)
+            if v.requires_grad and v.is_leaf:
+                args += ", requires_grad=True"
+            return ctor + args + ")"
+        if t is torch.dtype:
+            return str(v)
+        if t is torch.Size:
+            return "torch.Size(" + repr(list(v)) + ")"
+        if t is torch.device:
+            return "torch.device(" + repr(str(v)) + ")"
+        if isinstance(v, torch.nn.Module) and t.__module__.startswith("torch.nn.modules."):
+            if next(iter(v.children()), None) is None:
+                return "torch.nn." + t.__name__ + "(" + v.extra_repr() + ")"
+        return None
+
+    try:
+        _state["values"][str(i)] = text(v)
+    except Exception:
+        _state["values"][str(i)] = None
+    return v
+'''
+
+# Never wrapped: their syntax forbids a call around them, or their value is not a value.
+_NEVER = (ast.Constant, ast.Starred, ast.Slice, ast.Lambda, ast.GeneratorExp, ast.Yield, ast.YieldFrom,
+          ast.Await, ast.JoinedStr, ast.FormattedValue)
+
+
+def _pattern_nodes(tree: ast.AST) -> set[int]:
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.match_case) if hasattr(ast, "match_case") else False:
+            out.update(id(n) for n in ast.walk(node.pattern))
+    return out
+
+
+def sites(source: str) -> list[tuple[int, int]]:
+    """Character spans of the expressions whose values are worth capturing, in source order."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    skip = _skipped_expressions(tree) | _pattern_nodes(tree)
+    calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    # Worth it only where a value depends on something computed: an expression that reads only
+    # imported names and builtins (``torch.ones(4)``) is already self-contained.
+    closed = _module_imports(source) | _BUILTINS
+    spans: list[tuple[int, int]] = []
+    for node in iter_nodes(tree):
+        if not isinstance(node, ast.expr) or isinstance(node, _NEVER):
+            continue
+        if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
+            continue
+        # call targets may be materialized (a leaf nn.Module instance), other skipped ones not
+        if id(node) in skip and not (id(node) in calls and isinstance(node, (ast.Name, ast.Attribute))):
+            continue
+        if all(n.id in closed for n in ast.walk(node) if isinstance(n, ast.Name)):
+            continue
+        spans.append(smap.span(node))
+    return sorted(set(spans))
+
+
+def _prologue_offset(source: str) -> int:
+    """Where the prologue may go: after the docstring and ``from __future__`` imports."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    offset = 0
+    for i, stmt in enumerate(tree.body):
+        docstring = i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
+            and isinstance(stmt.value.value, str)
+        if docstring or (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"):
+            offset = smap.line_end(smap.lineno_of(smap.stmt_span(stmt)[1]))
+        else:
+            break
+    return offset
+
+
+def instrument(source: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """The program with every site wrapped in the recorder, and the sites; None if impossible."""
+    try:
+        spans = sites(source)
+    except SyntaxError:
+        return None
+    if not spans:
+        return None
+    inserts: list[tuple[int, int, int, str]] = []  # (pos, kind, order, text); closes before opens
+    for i, (start, end) in enumerate(spans):
+        inserts.append((start, 1, -end, f"{WRAPPER}({i}, "))
+        inserts.append((end, 0, -start, ")"))
+    inserts.sort()
+    out: list[str] = []
+    pos = 0
+    for at, _kind, _order, text in inserts:
+        out.append(source[pos:at])
+        out.append(text)
+        pos = at
+    out.append(source[pos:])
+    body = "".join(out)
+    cut = _prologue_offset(source)
+    head = body[:cut]
+    if head and not head.endswith("\n"):
+        head += "\n"
+    program = head + PROLOGUE.lstrip("\n") + body[cut:]
+    return (program, spans) if parses(program) else None
+
+
+def _module_imports(source: str) -> set[str]:
+    names: set[str] = set()
+    for stmt in ast.parse(source).body:
+        if isinstance(stmt, ast.Import):
+            names.update(a.asname or a.name.split(".")[0] for a in stmt.names)
+    return names
+
+
+def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str | None) -> list[Splice]:
+    """Splices replacing each captured site by its value text (when that differs from the code)."""
+    if not captured:
+        return []
+    try:
+        values = json.loads(captured)
+    except ValueError:
+        return []
+    has_torch = "torch" in _module_imports(source)
+    edits: list[Splice] = []
+    for i, (start, end) in enumerate(spans):
+        text = values.get(str(i))
+        if not isinstance(text, str) or text == source[start:end].strip():
+            continue
+        if text.startswith("torch.") and not has_torch:
+            continue  # the replacement needs ``import torch`` at module level
+        edits.append(Splice(start, end, text))
+    return edits

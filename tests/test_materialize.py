@@ -1,0 +1,137 @@
+"""Value materialization and hoisting: the passes on their own, then through reduce_source."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from reportkit.passes import apply_splices, parses
+from reportkit.passes.hoist import hoist_candidates
+from reportkit.passes.materialize import CAPTURE_ENV, instrument, materialize_edits, sites
+from reportkit.reduce import reduce_source
+
+
+def probe_with(tmp_path):
+    """A real probe: run the instrumented program in a subprocess and return the capture file."""
+    def probe(program: str) -> str | None:
+        script, capture = tmp_path / "probe.py", tmp_path / "capture.json"
+        script.write_text(program)
+        capture.unlink(missing_ok=True)
+        subprocess.run([sys.executable, str(script)], env={**os.environ, CAPTURE_ENV: str(capture)},
+                       capture_output=True, timeout=60)
+        return capture.read_text() if capture.exists() else None
+    return probe
+
+
+PIPELINE = textwrap.dedent('''
+    """Parses records."""
+    from __future__ import annotations
+    import re
+    from datetime import datetime
+
+    PATTERN = re.compile(r"^(?P<ts>\\S+(?: \\S+)?) \\| (?P<msg>.*)$")
+
+
+    def records():
+        for i in range(3):
+            stamp = f"2024-01-0{i + 1}" + ("T10:00:00Z" if i == 2 else " 10:00:00")
+            yield f"{stamp} | event {i}"
+
+
+    for line in records():
+        ts = PATTERN.match(line)["ts"]
+        datetime.strptime(ts.strip(), "%Y-%m-%d %H:%M:%S")
+''')
+
+
+def test_instrumented_program_keeps_behaviour_and_records_last_values(tmp_path):
+    program, spans = instrument(PIPELINE)
+    assert parses(program)
+    assert program.index("from __future__") < program.index("def __reportkit_value__")
+    captured = probe_with(tmp_path)(program)
+    values = json.loads(captured)
+    texts = {PIPELINE[s:e]: values.get(str(i)) for i, (s, e) in enumerate(spans)}
+    assert texts['PATTERN.match(line)["ts"]'] == "'2024-01-03T10:00:00Z'"  # the last value, at the failure
+    assert texts["line"] == "'2024-01-03T10:00:00Z | event 2'"
+    assert texts["PATTERN"] is None  # a compiled pattern has no literal form
+    assert "re.compile" not in " ".join(texts)  # reads only imported names: already self-contained
+
+
+def test_materialize_edits_replace_computed_values():
+    spans = [(PIPELINE.index("ts.strip()"), PIPELINE.index("ts.strip()") + len("ts.strip()"))]
+    edits = materialize_edits(PIPELINE, spans, json.dumps({"0": "'2024-01-03T10:00:00Z'"}))
+    assert apply_splices(PIPELINE, edits).count("strptime('2024-01-03T10:00:00Z', ") == 1
+    assert materialize_edits(PIPELINE, spans, None) == []
+    assert materialize_edits(PIPELINE, spans, "not json") == []
+    # a tensor text needs ``import torch`` in the module
+    assert materialize_edits(PIPELINE, spans, json.dumps({"0": "torch.randn(2, dtype=torch.float32)"})) == []
+
+
+@pytest.mark.torch
+def test_tensors_and_leaf_modules_are_rendered(tmp_path):
+    pytest.importorskip("torch")
+    src = textwrap.dedent('''
+        import torch
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = torch.nn.Linear(6, 3)
+
+            def forward(self, x):
+                return self.head(x.flatten(1))
+
+        meta = torch.zeros(2, 3, device="meta").long()
+        Net()(torch.ones(4, 2, 2))
+    ''')
+    program, spans = instrument(src)
+    values = json.loads(probe_with(tmp_path)(program))
+    texts = {src[s:e]: values.get(str(i)) for i, (s, e) in enumerate(spans)}
+    assert texts["x.flatten(1)"] == "torch.randn(4, 4, dtype=torch.float32)"
+    assert texts["self.head"] == "torch.nn.Linear(in_features=6, out_features=3, bias=True)"
+    assert "torch.zeros(2, 3, device=\"meta\").long()" not in texts  # self-contained: not a site
+    assert texts["x"] == "torch.randn(4, 2, 2, dtype=torch.float32)"
+
+
+def test_sites_skip_targets_and_unwrappable_forms():
+    src = "import os\nx = [1]\nx[0] = os.getcwd()\ny = (v for v in x)\nprint(*x, len(x))\n"
+    texts = [src[s:e] for s, e in sites(src)]
+    assert "x" in texts and "len(x)" in texts
+    assert "(v for v in x)" not in texts and "*x" not in texts
+    assert "os.getcwd()" not in texts  # self-contained
+
+
+def test_hoist_moves_self_contained_statements_after_imports():
+    src = textwrap.dedent('''
+        import json
+
+        class Loader:
+            def load(self, text):
+                data = json.loads(self.fix(text))
+                return json.loads("{bad")
+
+        Loader().load("{}")
+    ''')
+    candidates = hoist_candidates(src)
+    assert len(candidates) == 1
+    assert candidates[0].startswith('\nimport json\njson.loads("{bad")\n')
+    assert candidates[0].count('json.loads("{bad")') == 1  # moved, not copied
+    assert parses(candidates[0])
+
+
+def test_reduce_with_probe_materializes_and_hoists(tmp_path):
+    def predicate(candidate: str) -> bool:
+        proc = subprocess.run([sys.executable, "-c", candidate], capture_output=True, text=True, timeout=60)
+        return "ValueError: time data '2024-01-03T10:00:00Z' does not match format" in proc.stderr
+
+    assert predicate(PIPELINE)
+    result = reduce_source(PIPELINE, predicate, probe=probe_with(tmp_path))
+    lines = [ln for ln in result.source.splitlines() if ln.strip()]
+    assert len(lines) <= 3, result.source
+    assert result.stats.probes >= 1
+    assert "2024-01-03T10:00:00Z" in result.source
