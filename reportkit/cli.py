@@ -284,12 +284,102 @@ def _print_minimize_summary(report) -> None:
         ("statements", f"{report.statements_before} -> {report.statements_after}"),
         ("bytes", f"{report.bytes_before} -> {report.bytes_after}"),
         ("tests run", f"{report.tests_run} (cache hits {report.cache_hits}, never-run unparsable "
-                      f"{report.invalid_skipped}, timeout {report.test_timeout:.0f} s)"),
+                      f"{report.invalid_skipped}, timeout {report.test_timeout:.0f} s; plus {report.probes} "
+                      "value-capture runs)"),
         ("wall time", f"{report.wall_time:.1f} s"),
     ]
     if report.verified is not None:
         rows.append(("re-checked", "fails the same way" if report.verified else
                      "DOES NOT fail the same way any more (flaky?); see --retries"))
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+
+
+TEMPLATE_NAMES = ("torch-spyre", "pytorch")
+
+
+@app.command(context_settings=SCRIPT_CONTEXT)
+def bundle(
+    script: str = typer.Argument(..., help="The failing Python script (never modified)."),
+    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    issue: bool = typer.Option(False, "--issue", help="Also write issue.md, ready to paste or to pass to "
+                               "`gh issue create --body-file`."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Bundle directory to create (default: "
+                                           "./reportkit-bundle-<script>-<time>); a .tar.gz of it is written "
+                                           "next to it."),
+    title: Optional[str] = typer.Option(None, "--title", help="Issue title (default: from the failure)."),
+    do_minimize: bool = typer.Option(False, "--minimize", help="First shrink the script with `reportkit "
+                                     "minimize` and bundle the result (the original is kept in the bundle)."),
+    budget: Optional[float] = typer.Option(None, "--budget", min=1, help="With --minimize: stop minimizing "
+                                           "after this many seconds, keeping the best result so far."),
+    template: str = typer.Option("torch-spyre", "--template", help="Issue template: torch-spyre (Torch-Spyre's "
+                                 "issue form + bug-report checklist) or pytorch (describe the bug + versions)."),
+    no_redact: bool = typer.Option(False, "--no-redact", help="Do not redact secrets and the home directory."),
+    ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun the script with the torch.compile "
+                                "backend switched (eager, aot_eager, inductor; spyre/sendnn when installed)."),
+    python: Optional[str] = PythonOpt,
+    timeout: Optional[float] = TimeoutOpt,
+    isolate_file: bool = IsolateOpt,
+    match: Optional[str] = MatchOpt,
+    exit_code: Optional[int] = ExitCodeOpt,
+    any_exception: bool = AnyExcOpt,
+    env: Optional[List[str]] = EnvOpt,
+) -> None:
+    """Collect a checklist-complete bug report for SCRIPT into a bundle directory (and a .tar.gz).
+
+    Runs the script with Torch-Spyre / Inductor debugging on (TORCH_SPYRE_DEBUG, TORCH_COMPILE_DEBUG,
+    private cache dirs), probes the environment in the target interpreter, reruns it with the
+    torch.compile backend switched, and collects logs, fx graphs, sdsc files and FFDC reports.
+    Secrets and the home directory are redacted from everything written.
+    """
+    from reportkit.bundle import BundleOptions, make_bundle
+
+    try:
+        if template not in TEMPLATE_NAMES:
+            raise UserError(f"--template must be one of {', '.join(TEMPLATE_NAMES)}, not {template!r}")
+        policy = _policy(match, exit_code, any_exception)
+        spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
+                                ladder=ladder, minimize=do_minimize, budget=budget,
+                                command=" ".join(["reportkit", "bundle", *sys.argv[2:]]))
+        err.print(f"[bold]reportkit bundle[/bold] {escape(script)}")
+        result = make_bundle(spec, source, policy, options, on_step=lambda msg: err.print(f"  {escape(msg)}"))
+    except UserError as exc:
+        _fail(exc)
+        return
+    _print_bundle_summary(result)
+
+
+def _print_bundle_summary(result) -> None:
+    import os
+
+    def rel(path: Path) -> str:
+        try:
+            shown = os.path.relpath(path)
+        except ValueError:
+            return str(path)
+        return str(path) if shown.startswith("..") else shown
+
+    c = result.collected
+    done = [i for i in result.checklist if i.done]
+    rows = [("bundle", rel(result.directory) + "/"),
+            ("archive", f"{rel(result.archive)} ({result.archive.stat().st_size / 1024:.0f} KiB)")]
+    if result.issue is not None:
+        rows.append(("issue", f"{rel(result.issue)} ({len(result.issue.read_text(encoding='utf-8')):,} characters)"))
+    rows += [("json", rel(result.bundle_json)), ("failure", c.signature.headline().splitlines()[0]),
+             ("checklist", f"{len(done)}/{len(result.checklist)} ticked")]
+    rows += [("  missing", f"{i.label}: {i.detail}") for i in result.checklist if not i.done]
+    if c.ladder.verdict:
+        rows.append(("ladder", c.ladder.verdict))
+    if c.spyre_comparison.verdict:
+        rows.append(("sendnn", c.spyre_comparison.verdict))
+    rows.append(("time", ", ".join(f"{k} {v:.0f} s" for k, v in result.timings.items())))
+    if result.issue is not None:
+        import shlex
+
+        rows.append(("file it", f"gh issue create --repo torch-spyre/torch-spyre --title {shlex.quote(result.title)} "
+                                f"--body-file {shlex.quote(rel(result.issue))}"))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")

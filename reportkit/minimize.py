@@ -19,6 +19,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from reportkit.executor import (
+    ColdExecutor,
+    Executor,
+    prepare_executor,
+    private_cache_env,
+    uses_compile,
+    uses_torch,
+)
+from reportkit.passes.materialize import CAPTURE_ENV
 from reportkit.reduce import Progress, ReduceResult, Stop, reduce_source
 from reportkit.runner import RunSpec, Sandbox, kill_active, run_script
 from reportkit.signature import MatchPolicy, Reproduction, Signature, same_failure, signature_of
@@ -30,6 +39,10 @@ class MinimizeOptions:
     jobs: int = 1
     budget: float | None = None  # seconds; stop with the best result so far
     retries: int = 1  # a candidate must fail the same way this many times out of this many
+    # "warm": a fork server with the script's heavy imports preloaded runs the candidates (checked
+    # against the cold runner on the original first; falls back to cold, see MinimizeReport.executor).
+    # "cold": a fresh interpreter per candidate.
+    executor: str = "cold"
 
 
 @dataclass
@@ -63,6 +76,7 @@ class MinimizeReport:
     tests_run: int
     cache_hits: int
     invalid_skipped: int
+    probes: int  # instrumented runs for value materialization (not counted in tests_run)
     passes: dict[str, int]
     wall_time: float
     test_timeout: float
@@ -71,6 +85,10 @@ class MinimizeReport:
     verified: bool | None  # the written result re-run and still failing the same way
     signature: dict
     final_signature: dict | None = None
+    executor: str = "cold"  # what ran the candidates: "warm" or "cold"
+    executor_note: str = ""  # why cold when warm was asked for; what the warm executor had to work around
+    preload: list[str] = field(default_factory=list)  # modules the warm server imported once
+    compile_cache: str | None = None  # private TORCHINDUCTOR_CACHE_DIR of this run (removed at the end)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -115,21 +133,43 @@ class Interestingness:
     """The predicate handed to the reducer: does this candidate fail the same way?"""
 
     def __init__(self, spec: RunSpec, original: Signature, policy: MatchPolicy, retries: int,
-                 sandbox: Sandbox, deadline: float | None, log: TestLog) -> None:
+                 sandbox: Sandbox, deadline: float | None, log: TestLog, executor: Executor | None = None) -> None:
         self.spec, self.original, self.policy = spec, original, policy
         self.retries, self.sandbox, self.deadline, self.log = max(1, retries), sandbox, deadline, log
+        self.executor = executor
         self.stopping = threading.Event()
 
     def __call__(self, candidate: str) -> bool:
         for _ in range(self.retries):
             if self.stopping.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
                 raise Stop("time budget used up" if not self.stopping.is_set() else "stopped")
-            result = run_script(self.spec, candidate, self.sandbox)
+            if self.executor is None:
+                result = run_script(self.spec, candidate, self.sandbox)
+            else:
+                result = self.executor.run(self.spec, candidate, self.sandbox)
             ok = same_failure(self.original, signature_of(result, self.policy), self.policy)
             self.log.add(result.duration, ok, result.timed_out)
             if not ok:
                 return False
         return True
+
+
+def make_probe(spec: RunSpec, sandbox: Sandbox) -> Callable[[str], str | None]:
+    """Run an instrumented program (value materialization) and return what it recorded."""
+
+    def probe(program: str) -> str | None:
+        fd, name = tempfile.mkstemp(prefix="capture-", suffix=".json", dir=sandbox.root)
+        os.close(fd)
+        capture = Path(name)
+        try:
+            run_script(replace(spec, env={**spec.env, CAPTURE_ENV: name}), program, sandbox)
+            return capture.read_text(encoding="utf-8") or None
+        except OSError:
+            return None
+        finally:
+            capture.unlink(missing_ok=True)
+
+    return probe
 
 
 def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
@@ -139,8 +179,11 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
     run_spec = replace(spec, timeout=test_timeout(rep, spec))
     deadline = start + options.budget if options.budget else None
     sandbox = Sandbox(spec.script, spec.isolate_file)
+    run_spec, compile_cache = _private_compile_cache(spec, run_spec, source, rep, policy, sandbox)
+    executor, executor_note = prepare_executor(options.executor, run_spec, source, rep.signature, policy, sandbox)
     log = TestLog()
-    predicate = Interestingness(run_spec, rep.signature, policy, options.retries, sandbox, deadline, log)
+    predicate = Interestingness(run_spec, rep.signature, policy, options.retries, sandbox, deadline, log,
+                                executor=None if isinstance(executor, ColdExecutor) else executor)
     best = {"source": source}
     interrupted = False
 
@@ -157,14 +200,17 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
         signal.signal(signal.SIGTERM, _raise_interrupt)
     result: ReduceResult | None = None
     try:
-        result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress, on_improve=improved)
+        result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress, on_improve=improved,
+                               probe=make_probe(run_spec, sandbox))
     except KeyboardInterrupt:
         interrupted = True
         predicate.stopping.set()
-        kill_active()  # candidates still running in worker threads
+        executor.kill_active()  # candidates still running in worker threads
+        kill_active()
     finally:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, previous_term)
+        executor.close()
     final = result.source if result is not None else best["source"]
     if result is not None and final != best["source"]:
         improved(final)
@@ -186,12 +232,37 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
         bytes_before=len(source.encode()), bytes_after=len(final.encode()),
         tests_run=log.runs, cache_hits=stats.cache_hits if stats else 0,
         invalid_skipped=stats.invalid_skipped if stats else 0,
+        probes=stats.probes if stats else 0,
         passes=dict(stats.passes) if stats else {},
         wall_time=time.monotonic() - start, test_timeout=run_spec.timeout,
         stopped_early=bool(result.stopped_early) if result is not None else False,
         interrupted=interrupted, verified=verified,
         signature=rep.signature.to_dict(), final_signature=final_sig,
+        executor=executor.name, executor_note=executor_note,
+        preload=list(getattr(executor, "preload", [])), compile_cache=compile_cache,
     )
+
+
+def _private_compile_cache(spec: RunSpec, run_spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
+                           sandbox: Sandbox) -> tuple[RunSpec, str | None]:
+    """Candidates share a private Inductor/Triton cache under the run's temp dir (caches stay *on*).
+
+    Only for scripts that compile (and unless ``--env`` sets the cache dirs). The original is run once
+    with it, cold and with the user's timeout, so that the first candidates find the cache filled
+    rather than paying a cold compile against the per-candidate timeout. If that run does not fail
+    the same way, the private cache is not used.
+    """
+    if not (uses_torch(source) and uses_compile(source)):
+        return run_spec, None
+    root = sandbox.root / "compile-cache"
+    extra = private_cache_env(root, spec.env)
+    if not extra:
+        return run_spec, None
+    env = {**run_spec.env, **extra}
+    fill = run_script(replace(spec, env=env), source, sandbox)
+    if not same_failure(rep.signature, signature_of(fill, policy), policy):
+        return run_spec, None
+    return replace(run_spec, env=env), str(root)
 
 
 def _raise_interrupt(signum, frame):  # SIGTERM behaves like Ctrl-C: stop, keep the best so far
