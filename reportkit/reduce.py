@@ -149,6 +149,8 @@ class _Engine:
         while self.round < _MAX_ROUNDS:
             self.round += 1
             self.stats.rounds = self.round
+            if self._quick_materialize():
+                self._run_pass(P.HOIST)
             for _ in range(_MAX_ROUNDS):
                 before = self.current
                 self._hdd(prune=True)
@@ -215,21 +217,40 @@ class _Engine:
             self._try(render([]), name, 1)  # picire never tests the empty configuration
         return self.current != start
 
-    def _probe_pass(self, p: P.ProbePass) -> bool:
-        """One probe run of the instrumented program, then ddmin over the proposed splices."""
+    def _capture(self, p: P.ProbePass) -> list[P.Edit] | None:
+        """Probe the current source once: the pass's edits (most recently evaluated first)."""
         key = _key(self.current)
         if self._probe is None or key in self._probed:
-            return False
+            return None
         self._probed.add(key)
         instrumented = p.instrument(self.current)
         if instrumented is None:
-            return False
+            return None
         program, sites = instrumented
         captured = self._probe(program)
         with self._lock:
             self.stats.probes += 1
-        edits = p.propose(self.current, sites, captured)
-        return self._ddmin(edits, p.name, try_all_first=True)
+        return p.propose(self.current, sites, captured)
+
+    def _quick_materialize(self) -> bool:
+        """Cheap first cut of a long program: materialize all values, or the few evaluated last.
+
+        A handful of tests instead of a ddmin over every site; the full ddmin runs with the fine
+        passes once the program is small.
+        """
+        self._set_phase(P.MATERIALIZE.name)
+        edits = self._capture(P.MATERIALIZE)
+        if not edits:
+            return False
+        for k in sorted({len(edits), min(8, len(edits)), 1}, reverse=True):
+            if self._try(P.apply_edits(self.current, edits[:k]), P.MATERIALIZE.name, k):
+                return True
+        return False
+
+    def _probe_pass(self, p: P.ProbePass) -> bool:
+        """One probe run of the instrumented program, then ddmin over the proposed splices."""
+        edits = self._capture(p)
+        return bool(edits) and self._ddmin(edits, p.name, try_all_first=True)
 
     def _each_pass(self, p: P.EachPass) -> bool:
         start = self.current

@@ -55,7 +55,7 @@ def test_instrumented_program_keeps_behaviour_and_records_last_values(tmp_path):
     assert program.index("from __future__") < program.index("def __reportkit_value__")
     captured = probe_with(tmp_path)(program)
     values = json.loads(captured)
-    texts = {PIPELINE[s:e]: values.get(str(i)) for i, (s, e) in enumerate(spans)}
+    texts = {PIPELINE[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
     assert texts['PATTERN.match(line)["ts"]'] == "'2024-01-03T10:00:00Z'"  # the last value, at the failure
     assert texts["line"] == "'2024-01-03T10:00:00Z | event 2'"
     assert texts["PATTERN"] is None  # a compiled pattern has no literal form
@@ -64,12 +64,19 @@ def test_instrumented_program_keeps_behaviour_and_records_last_values(tmp_path):
 
 def test_materialize_edits_replace_computed_values():
     spans = [(PIPELINE.index("ts.strip()"), PIPELINE.index("ts.strip()") + len("ts.strip()"))]
-    edits = materialize_edits(PIPELINE, spans, json.dumps({"0": "'2024-01-03T10:00:00Z'"}))
+    edits = materialize_edits(PIPELINE, spans, json.dumps({"0": ["'2024-01-03T10:00:00Z'", 7]}))
     assert apply_splices(PIPELINE, edits).count("strptime('2024-01-03T10:00:00Z', ") == 1
     assert materialize_edits(PIPELINE, spans, None) == []
     assert materialize_edits(PIPELINE, spans, "not json") == []
     # a tensor text needs ``import torch`` in the module
-    assert materialize_edits(PIPELINE, spans, json.dumps({"0": "torch.randn(2, dtype=torch.float32)"})) == []
+    assert materialize_edits(PIPELINE, spans, json.dumps({"0": ["torch.randn(2, dtype=torch.float32)", 1]})) == []
+
+
+def test_materialize_edits_most_recent_first():
+    src = "a = 1\nb = a + 1\nc = b + a\n"
+    spans = [(src.index("a + 1"), src.index("a + 1") + 5), (src.index("b + a"), src.index("b + a") + 5)]
+    edits = materialize_edits(src, spans, json.dumps({"0": ["2", 1], "1": ["3", 2]}))
+    assert [e.text for e in edits] == ["3", "2"]
 
 
 @pytest.mark.torch
@@ -91,7 +98,7 @@ def test_tensors_and_leaf_modules_are_rendered(tmp_path):
     ''')
     program, spans = instrument(src)
     values = json.loads(probe_with(tmp_path)(program))
-    texts = {src[s:e]: values.get(str(i)) for i, (s, e) in enumerate(spans)}
+    texts = {src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
     assert texts["x.flatten(1)"] == "torch.randn(4, 4, dtype=torch.float32)"
     assert texts["self.head"] == "torch.nn.Linear(in_features=6, out_features=3, bias=True)"
     assert "torch.zeros(2, 3, device=\"meta\").long()" not in texts  # self-contained: not a site

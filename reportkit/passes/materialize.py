@@ -90,10 +90,11 @@ def __reportkit_value__(i, v, _state={}):
                 return "torch.nn." + t.__name__ + "(" + v.extra_repr() + ")"
         return None
 
+    _state["n"] = _state.get("n", 0) + 1
     try:
-        _state["values"][str(i)] = text(v)
+        _state["values"][str(i)] = [text(v), _state["n"]]
     except Exception:
-        _state["values"][str(i)] = None
+        _state["values"][str(i)] = [None, _state["n"]]
     return v
 '''
 
@@ -187,7 +188,11 @@ def _module_imports(source: str) -> set[str]:
 
 
 def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str | None) -> list[Splice]:
-    """Splices replacing each captured site by its value text (when that differs from the code)."""
+    """Splices replacing each captured site by its value text, the most recently evaluated first.
+
+    The sites evaluated last before the failure are usually the failing call's arguments: trying
+    them first cuts the longest chain of computation with the fewest tests.
+    """
     if not captured:
         return []
     try:
@@ -195,12 +200,16 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
     except ValueError:
         return []
     has_torch = "torch" in _module_imports(source)
-    edits: list[Splice] = []
+    ranked: list[tuple[int, Splice]] = []
     for i, (start, end) in enumerate(spans):
-        text = values.get(str(i))
-        if not isinstance(text, str) or text == source[start:end].strip():
+        entry = values.get(str(i))
+        if not isinstance(entry, list) or len(entry) != 2:
+            continue
+        text, seq = entry
+        if not isinstance(text, str) or not isinstance(seq, int) or text == source[start:end].strip():
             continue
         if text.startswith("torch.") and not has_torch:
             continue  # the replacement needs ``import torch`` at module level
-        edits.append(Splice(start, end, text))
-    return edits
+        ranked.append((seq, Splice(start, end, text)))
+    ranked.sort(key=lambda item: -item[0])
+    return [splice for _seq, splice in ranked]
