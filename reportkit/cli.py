@@ -333,6 +333,8 @@ def bundle(
     torch.compile backend switched, and collects logs, fx graphs, sdsc files and FFDC reports.
     Secrets and the home directory are redacted from everything written.
     """
+    import shlex
+
     from reportkit.bundle import BundleOptions, make_bundle
 
     try:
@@ -342,7 +344,7 @@ def bundle(
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
                                 ladder=ladder, minimize=do_minimize, budget=budget,
-                                command=" ".join(["reportkit", "bundle", *sys.argv[2:]]))
+                                command=shlex.join(["reportkit", "bundle", *sys.argv[2:]]))
         err.print(f"[bold]reportkit bundle[/bold] {escape(script)}")
         result = make_bundle(spec, source, policy, options, on_step=lambda msg: err.print(f"  {escape(msg)}"))
     except UserError as exc:

@@ -157,8 +157,9 @@ def _home_pattern(home: str) -> Optional[re.Pattern[str]]:
     home = home.rstrip("/\\")
     if len(home) < 2 or home in ("/", "~"):
         return None
-    # whole path components only: /root must not touch /rootfs or /srv/x-root
-    return re.compile(r"(?<![\w.\-~$])" + re.escape(home) + r"(?![\w.\-])")
+    # whole path components only: /root must not touch /rootfs or /srv/x-root; a JSON/C escape
+    # right before the path (``"\n/root/x"`` in a JSON dump) still starts a new component
+    return re.compile(r"(?:(?<![\w.\-~$])|(?<=\\[nrt]))" + re.escape(home) + r"(?![\w.\-])")
 
 
 def _default_homes() -> list[str]:

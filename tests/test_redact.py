@@ -253,3 +253,11 @@ def test_large_log_is_fast():
     elapsed = time.perf_counter() - start
     assert GH["ghp"] not in out and "abc123" not in out and "/root/" not in out
     assert elapsed < 10, f"redact_text took {elapsed:.1f}s on {len(text)} chars"
+
+
+def test_home_right_after_a_json_escape_is_replaced():
+    from reportkit.redact import redact_text
+
+    assert redact_text('{"log": "start\\n/home/ada/run.py"}', home="/home/ada") == '{"log": "start\\n~/run.py"}'
+    assert redact_text("x\\t/home/ada", home="/home/ada") == "x\\t~"
+    assert redact_text("main/home/ada", home="/home/ada") == "main/home/ada"

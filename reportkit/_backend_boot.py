@@ -1,0 +1,300 @@
+"""Wrapper around ``_boot.py`` for ``reportkit bundle``: force / record the ``torch.compile`` backend.
+
+Usage (reportkit runs it by file path, through a tiny interpreter shim, so that the runner's usual
+command ``PYTHON _boot.py EVENTS DUMP SCRIPT ARGS...`` becomes ``python _backend_boot.py _boot.py ...``):
+
+    python /path/to/reportkit/_backend_boot.py BOOT_FILE EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]
+    python /path/to/reportkit/_backend_boot.py --gdb-watch PID DELAY OUT_FILE
+
+It loads ``BOOT_FILE`` (reportkit's ``_boot.py``) by path and runs its ``main`` unchanged (events,
+faulthandler, exact exception capture), after installing a post-import hook: when -- and only
+when -- the script imports ``torch``, ``torch.compile`` (and ``torch._dynamo.optimize`` once
+``torch._dynamo`` is imported) are wrapped. Calls made by the script's code are recorded, and with
+``REPORTKIT_BACKEND`` set their ``backend=`` is replaced, so the unchanged script runs with another
+backend. torch is never imported here.
+
+Environment (read once, then removed so the script does not see it):
+
+``REPORTKIT_BACKEND``         backend forced on every torch.compile call (``eager``, ``aot_eager``,
+                              ``inductor``, ``spyre``, ``sendnn``...); unset: record only
+``REPORTKIT_BACKEND_IMPORT``  module imported right after torch that registers that backend
+                              (``torch_spyre``, ``torch_sendnn.torch_sendnn``)
+``REPORTKIT_COMPILE_LOG``     JSON lines file: one record per torch.compile / optimize call
+``REPORTKIT_GDB_AFTER``       seconds; a watchdog process runs ``gdb -batch`` on this process after
+                              that long (a native backtrace of a hang) ...
+``REPORTKIT_GDB_OUT``         ... and writes gdb's output to this file
+
+Standard library only, and compatible with Python 3.8+: it runs in the user's interpreter.
+"""
+
+import functools
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+_STATE = {"backend": None, "import": None, "log": None}
+_LOCAL = threading.local()
+_OWN_FILE = os.path.abspath(__file__)
+
+
+# --------------------------------------------------------------------------- compile records
+
+
+def _backend_name(backend):
+    if backend is None:
+        return "inductor"
+    if isinstance(backend, str):
+        return backend
+    name = getattr(backend, "__qualname__", None) or type(backend).__name__
+    module = getattr(backend, "__module__", None)
+    return name if module in (None, "__main__", "builtins") else module + "." + name
+
+
+def _module_of(frame):
+    return frame.f_globals.get("__name__", "") if frame is not None else ""
+
+
+def _in_torch(frame):
+    name = _module_of(frame)
+    return name == "torch" or name.startswith("torch.")
+
+
+def _caller():
+    """(immediate caller frame, "file:line" of the first caller outside torch and this file)."""
+    frame = sys._getframe(2)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename) == _OWN_FILE:
+        frame = frame.f_back
+    user = frame
+    while user is not None and _in_torch(user):
+        user = user.f_back
+    where = f"{user.f_code.co_filename}:{user.f_lineno}" if user is not None else ""
+    return frame, where
+
+
+def _record(api, requested, forced, where, note=None):
+    path = _STATE["log"]
+    if not path:
+        return
+    record = {"api": api, "backend": _backend_name(requested), "custom": not isinstance(requested, (str, type(None))),
+              "default": requested is None, "forced": forced, "caller": where}
+    if note:
+        record["note"] = note
+    try:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record) + "\n")
+    except OSError:
+        pass
+
+
+def _forced_kwargs(kwargs, requested):
+    forced = _STATE["backend"]
+    kwargs = dict(kwargs)
+    kwargs["backend"] = forced
+    if forced != (_backend_name(requested) if requested is not None else "inductor"):
+        # mode/options were meant for the script's own backend; the forced one may reject them
+        kwargs.pop("mode", None)
+        kwargs.pop("options", None)
+    return kwargs
+
+
+def _wrap_compile(original):
+    @functools.wraps(original)
+    def compile(*args, **kwargs):  # noqa: A001 - mirrors torch.compile
+        frame, where = _caller()
+        # torch.compile(backend=...) used as a decorator calls itself again from torch/__init__.py
+        if _module_of(frame) == "torch" or getattr(_LOCAL, "depth", 0):
+            return original(*args, **kwargs)
+        requested = kwargs.get("backend")
+        forced = _STATE["backend"]
+        _record("torch.compile", requested, forced, where)
+        if forced:
+            kwargs = _forced_kwargs(kwargs, requested)
+        _LOCAL.depth = getattr(_LOCAL, "depth", 0) + 1
+        try:
+            return original(*args, **kwargs)
+        finally:
+            _LOCAL.depth -= 1
+
+    compile.__reportkit_wrapped__ = True
+    return compile
+
+
+def _wrap_optimize(original):
+    @functools.wraps(original)
+    def optimize(*args, **kwargs):
+        frame, where = _caller()
+        # torch itself calls optimize (torch.compile, functorch, the minifier): leave those alone
+        if _in_torch(frame) or getattr(_LOCAL, "depth", 0):
+            return original(*args, **kwargs)
+        requested = args[0] if args else kwargs.get("backend")
+        forced = _STATE["backend"]
+        _record("torch._dynamo.optimize", requested, forced, where)
+        if forced:
+            if args:
+                args = (forced,) + tuple(args[1:])
+            else:
+                kwargs = dict(kwargs, backend=forced)
+        return original(*args, **kwargs)
+
+    optimize.__reportkit_wrapped__ = True
+    return optimize
+
+
+def _import_first(names):
+    """Import the first of ``names`` that imports (the module registering the forced backend)."""
+    errors = []
+    for name in names:
+        try:
+            importlib.import_module(name.strip())
+            return
+        except Exception as exc:  # the run goes on; torch.compile will say the backend is unknown
+            errors.append(f"{name}: {type(exc).__name__}: {exc}")
+    _record("import", ",".join(names), _STATE["backend"], "", note="; ".join(errors))
+
+
+def _patch_torch(torch):
+    if _STATE["import"]:
+        _import_first(_STATE["import"].split(","))
+    compile_fn = getattr(torch, "compile", None)
+    if compile_fn is not None and not getattr(compile_fn, "__reportkit_wrapped__", False):
+        torch.compile = _wrap_compile(compile_fn)
+
+
+def _patch_dynamo(dynamo):
+    optimize = getattr(dynamo, "optimize", None)
+    if optimize is not None and not getattr(optimize, "__reportkit_wrapped__", False):
+        dynamo.optimize = _wrap_optimize(optimize)
+
+
+# --------------------------------------------------------------------------- post-import hook
+
+
+class _PostImportHook:
+    """Meta path finder that runs a callback right after a module has been executed."""
+
+    def __init__(self, callbacks):
+        self.callbacks = dict(callbacks)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in self.callbacks:
+            return None
+        spec = None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                break
+        loader = getattr(spec, "loader", None)
+        if spec is None or loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        callback = self.callbacks.pop(fullname)
+        original = loader.exec_module
+
+        def exec_module(module):
+            original(module)
+            callback(module)
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def install_hooks():
+    callbacks = {"torch": _patch_torch, "torch._dynamo": _patch_dynamo}
+    for name in list(callbacks):
+        module = sys.modules.get(name)
+        if module is not None:
+            callbacks.pop(name)(module)
+    if callbacks:
+        sys.meta_path.insert(0, _PostImportHook(callbacks))
+
+
+# --------------------------------------------------------------------------- native backtrace of a hang
+
+
+def _allow_ptrace(pid):
+    """Yama ptrace_scope=1 lets only ancestors trace; allow our watchdog (a child) explicitly."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(0x59616D61, pid, 0, 0, 0)  # PR_SET_PTRACER
+    except Exception:
+        pass
+
+
+def start_gdb_watchdog(delay, out):
+    gdb = shutil.which("gdb")
+    if not gdb:
+        return
+    try:
+        proc = subprocess.Popen([sys.executable, _OWN_FILE, "--gdb-watch", str(os.getpid()), str(delay), out],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return
+    _allow_ptrace(proc.pid)
+
+
+def gdb_watch(pid, delay, out):
+    """Wait ``delay`` seconds while ``pid`` (our parent) lives, then write gdb's all-thread backtrace."""
+    deadline = time.monotonic() + delay
+    while time.monotonic() < deadline:
+        if os.getppid() != pid:
+            return 0  # the target ended: nothing to do
+        time.sleep(0.2)
+    cmd = [shutil.which("gdb") or "gdb", "-batch", "-nx", "-p", str(pid),
+           "-ex", "set pagination off", "-ex", "set confirm off", "-ex", "info threads",
+           "-ex", "thread apply all bt 40"]
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write("$ " + " ".join(cmd) + "\n")
+        fh.flush()
+        try:
+            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT, timeout=120)
+        except (OSError, subprocess.SubprocessError) as exc:
+            fh.write(f"gdb failed: {exc}\n")
+    return 0
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _load_boot(path):
+    spec = importlib.util.spec_from_file_location("_reportkit_boot", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    files = getattr(module, "_BOOT_FILES", None)
+    if isinstance(files, set):
+        files.add(_OWN_FILE)  # our frames are bootstrap frames too
+    return module
+
+
+def _read_settings():
+    env = os.environ
+    _STATE["backend"] = env.pop("REPORTKIT_BACKEND", None) or None
+    _STATE["import"] = env.pop("REPORTKIT_BACKEND_IMPORT", None) or None
+    _STATE["log"] = env.pop("REPORTKIT_COMPILE_LOG", None) or None
+    gdb_after, gdb_out = env.pop("REPORTKIT_GDB_AFTER", None), env.pop("REPORTKIT_GDB_OUT", None)
+    return gdb_after, gdb_out
+
+
+def main(argv):
+    if argv and argv[0] == "--gdb-watch":
+        return gdb_watch(int(argv[1]), float(argv[2]), argv[3])
+    if len(argv) < 4:
+        sys.stderr.write("usage: _backend_boot.py BOOT_FILE EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
+        return 2
+    gdb_after, gdb_out = _read_settings()
+    boot = _load_boot(argv[0])
+    install_hooks()
+    if gdb_after and gdb_out:
+        start_gdb_watchdog(float(gdb_after), gdb_out)
+    return boot.main(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,273 @@
+"""``reportkit bundle``: orchestration (minimize → collect → render → publish) and the bundle layout.
+
+A bundle is a directory (and a ``.tar.gz`` of it next to it)::
+
+    issue.md                     with --issue: the report, ready for `gh issue create --body-file`
+    bundle.json                  machine-readable summary (schema below)
+    reproducer/<script>          the reproducer (<stem>.min.py with --minimize; the original in original/)
+    logs/                        error.txt, debug-run.stdout.txt / .stderr.txt, spyre-debug.log (every
+                                 Torch-Spyre record), spyre-transfer.log, SPYRE_LOG_FILE.log,
+                                 ladder/<variant>.stdout.txt / .stderr.txt
+    env/collect_env.txt          torch.utils.collect_env, run in the target interpreter
+    artifacts/torch_compile_debug/<graph>/   fx_graph_readable.py, output_code.py, ir_*.txt ...
+    artifacts/inductor-spyre/<kernel>/       sdsc_<N>.json, bundle.mlir, spyreCodeDir/spyrecode.json
+    artifacts/ffdc/                          FFDC reports
+    hang/stacks.txt, hang/gdb.txt            for a hang: all-thread Python stacks, native backtrace
+
+Everything written is redacted first (:class:`reportkit.render.Redactor`) unless ``--no-redact``.
+The directory is assembled under a temporary name and renamed into place, so a bundle is either
+complete or absent; every file is written with :func:`reportkit.minimize.write_atomic`.
+
+``bundle.json`` (``schema_version`` 1): ``tool`` {name, version}, ``created``, ``title``,
+``template``, ``redacted``, ``script``, ``args``, ``python``, ``files`` (key → relative path),
+``checklist`` [{key, label, done, detail}], ``signature`` (with ``headline``), ``collected`` (every
+field of :class:`reportkit.collect.Collected` except the long texts, which are the files above).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from reportkit import __version__
+from reportkit.collect import COLLECTED, Collected, CollectInput, CollectOptions, Workspace, collect
+from reportkit.errors import UserError
+from reportkit.minimize import MinimizeOptions, minimize, write_atomic
+from reportkit.render import Redactor, bundle_files, checklist, default_title, render_issue
+from reportkit.runner import RunSpec, build_env
+from reportkit.signature import MatchPolicy, establish
+
+SCHEMA_VERSION = 1
+MAX_ARTIFACT_BYTES = 16 * 1024 * 1024  # larger artifact files are listed, not copied
+# Long texts that live in files, not in bundle.json
+JSON_DROP = {"stdout", "stderr", "source", "original_source", "collect_env", "records", "transfer", "stacks", "gdb"}
+
+
+@dataclass
+class BundleOptions:
+    out: Optional[Path] = None
+    issue: bool = False
+    title: Optional[str] = None
+    template: str = "torch-spyre"
+    redact: bool = True
+    ladder: bool = True
+    minimize: bool = False
+    budget: Optional[float] = None  # seconds for --minimize
+    command: str = ""  # the command line, recorded in bundle.json
+
+
+@dataclass
+class BundleResult:
+    directory: Path
+    archive: Path
+    issue: Optional[Path]
+    bundle_json: Path
+    title: str
+    collected: Collected  # redacted
+    checklist: list = field(default_factory=list)
+    files: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)
+
+
+def default_out(script: Path) -> Path:
+    return Path.cwd() / f"reportkit-bundle-{script.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def check_out(out: Path) -> Path:
+    out = out.resolve()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UserError(f"--out {out} already exists and is not an empty directory; choose another --out")
+    if Path(str(out) + ".tar.gz").exists():
+        raise UserError(f"{out}.tar.gz already exists; choose another --out")
+    return out
+
+
+# --------------------------------------------------------------------------- minimize
+
+
+def minimize_first(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspace, options: BundleOptions,
+                   on_step: Optional[Callable[[str], None]]) -> tuple[str, dict]:
+    """Run ``reportkit minimize`` on the script; return (minimized source, its report)."""
+    if on_step:
+        on_step("minimize: running the original 2x ...")
+    rep = establish(spec, policy, runs=2, source=source)
+    if not rep.deterministic:
+        raise UserError(f"the failure is flaky ({rep.failures} of {rep.runs} runs failed the same way): "
+                        "--minimize would chase noise; bundle without --minimize", exit_code=1)
+    if on_step:
+        on_step("minimize: reducing the script (reportkit minimize) ...")
+    out = ws.root / f"{spec.script.stem}.min.py"
+    report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget))
+    if report.interrupted:
+        raise KeyboardInterrupt
+    return out.read_text(encoding="utf-8"), report.to_dict()
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class Writer:
+    """Writes redacted files into the staging directory and remembers what went where."""
+
+    def __init__(self, root: Path, redactor: Redactor) -> None:
+        self.root, self.redactor = root, redactor
+        self.written: list[str] = []
+        self.skipped: dict[str, str] = {}
+
+    def text(self, rel: str, text: str) -> None:
+        write_atomic(self.root / rel, self.redactor.text(text))
+        self.written.append(rel)
+
+    def copy(self, rel: str, source: Path) -> None:
+        try:
+            size = source.stat().st_size
+        except OSError as exc:
+            self.skipped[rel] = f"unreadable: {exc}"
+            return
+        if size > MAX_ARTIFACT_BYTES:
+            self.skipped[rel] = f"{size} bytes, larger than {MAX_ARTIFACT_BYTES}: left out"
+            return
+        self.text(rel, source.read_text(encoding="utf-8", errors="replace"))
+
+
+def write_logs(w: Writer, c: Collected, files: dict) -> None:
+    run = c.debug_run
+    w.text(files["error"], run.error_output + "\n")
+    w.text(files["stdout"], run.stdout)
+    w.text(files["stderr"], run.stderr)
+    if c.spyre_logs.records:
+        w.text(files["spyre_log"], "\n".join(r.raw for r in c.spyre_logs.records) + "\n")
+        w.text(files["spyre_transfer"], "\n".join(r.raw for r in c.spyre_logs.transfer) + "\n")
+    if c.spyre_logs.log_file:
+        w.copy(files["spyre_log_file"], Path(c.spyre_logs.log_file))
+    for comp in (c.ladder, c.spyre_comparison):
+        for v in comp.variants:
+            if v.name != "original" and (v.stdout or v.stderr):
+                w.text(f"{files['ladder']}/{v.name}.stdout.txt", v.stdout)
+                w.text(f"{files['ladder']}/{v.name}.stderr.txt", v.stderr)
+    if c.env.collect_env:
+        w.text(files["collect_env"], c.env.collect_env)
+    if c.hang.status == COLLECTED:
+        w.text(files["hang_stacks"], c.hang.stacks + "\n")
+        if c.hang.gdb:
+            w.text(files["gdb"], c.hang.gdb)
+
+
+def write_artifacts(w: Writer, c: Collected, files: dict) -> None:
+    for graph in c.fx.graphs:
+        for path in map(Path, graph.files):
+            w.copy(f"{files['fx']}/{graph.name}/{path.name}", path)
+    for kernel in c.sdsc.kernels:
+        base = f"{files['sdsc']}/{kernel.directory.name}"
+        for path in [*kernel.sdsc_paths, kernel.bundle_mlir]:
+            if path is not None:
+                w.copy(f"{base}/{path.name}", path)
+        if kernel.spyrecode_json is not None:
+            w.copy(f"{base}/spyreCodeDir/spyrecode.json", kernel.spyrecode_json)
+    for report in c.ffdc.reports:
+        w.copy(f"{files['ffdc']}/{report.path.name}", report.path)
+
+
+def _prune(value):
+    if isinstance(value, dict):
+        return {k: _prune(v) for k, v in value.items() if k not in JSON_DROP}
+    if isinstance(value, list):
+        return [_prune(v) for v in value]
+    return value
+
+
+def json_payload(c: Collected, files: dict, items: list, title: str, options: BundleOptions,
+                 w: Writer) -> dict:
+    collected = _prune(dataclasses.asdict(c))
+    collected["spyre_logs"]["record_count"] = len(c.spyre_logs.records)
+    collected["spyre_logs"]["transfer_count"] = len(c.spyre_logs.transfer)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "reportkit", "version": __version__},
+        "created": c.created, "command": options.command, "title": title, "template": options.template,
+        "redacted": options.redact, "script": c.script, "args": c.args, "python": c.python,
+        "files": {k: v for k, v in files.items()
+                  if k == "bundle_json" or any(x == v or x.startswith(v + "/") for x in w.written)},
+        "written": sorted(w.written), "skipped": w.skipped,
+        "checklist": [dataclasses.asdict(i) for i in items],
+        "signature": {**c.signature.to_dict()},
+        "collected": collected,
+    }
+
+
+def make_archive(directory: Path) -> Path:
+    archive = Path(str(directory) + ".tar.gz")
+    fd, tmp = tempfile.mkstemp(prefix=f".{archive.name}.", dir=directory.parent)
+    os.close(fd)
+    try:
+        with tarfile.open(tmp, "w:gz") as tar:
+            tar.add(directory, arcname=directory.name)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, archive)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return archive
+
+
+def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor) -> BundleResult:
+    """Write the redacted bundle into a staging dir, rename it to ``out``, then archive it."""
+    files = bundle_files(c.script_name, bool(c.minimized))
+    redacted = redactor.tree(c)
+    title = redactor.text(options.title or default_title(redacted))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    try:
+        w = Writer(staging, redactor)
+        w.text(files["reproducer"], c.source)
+        if c.original_source is not None:
+            w.text(files["original"], c.original_source)
+        write_logs(w, c, files)
+        write_artifacts(w, c, files)
+        if options.issue:
+            w.text(files["issue"], render_issue(redacted, options.template, redactor=redactor, files=files,
+                                                title=title, bundle_name=out.name + ".tar.gz", pre_redacted=True))
+        items = checklist(redacted, files)
+        payload = json_payload(redacted, files, items, title, options, w)
+        write_atomic(staging / files["bundle_json"], redactor.text(json.dumps(payload, indent=2, default=str)))
+        staging.chmod(0o755)
+        if out.exists():
+            try:
+                out.rmdir()  # it was empty before the runs
+            except OSError as exc:
+                raise UserError(f"cannot write the bundle to {out}: {exc.strerror or exc}") from None
+        os.replace(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return BundleResult(directory=out, archive=make_archive(out),
+                        issue=out / files["issue"] if options.issue else None, bundle_json=out / files["bundle_json"],
+                        title=title, collected=redacted, checklist=items, files=files, timings=dict(c.timings))
+
+
+def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: BundleOptions,
+                on_step: Optional[Callable[[str], None]] = None) -> BundleResult:
+    """The whole ``reportkit bundle`` pipeline; raises UserError on bad input or when nothing fails."""
+    out = check_out(options.out or default_out(spec.script))
+    start = time.monotonic()
+    with Workspace(spec.python) as ws:
+        original, minimized = None, None
+        if options.minimize:
+            original = source
+            source, minimized = minimize_first(spec, source, policy, ws, options, on_step)
+        inp = CollectInput(spec, source, policy, original_source=original, minimized=minimized)
+        collected = collect(inp, ws, CollectOptions(ladder=options.ladder), on_step)
+        if on_step:
+            on_step(f"writing the bundle to {out} ...")
+        redactor = Redactor.for_env(build_env(spec.env), enabled=options.redact)
+        result = publish(collected, out, options, redactor)
+    result.timings["total"] = round(time.monotonic() - start, 2)
+    return result

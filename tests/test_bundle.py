@@ -1,0 +1,256 @@
+"""`reportkit bundle` end to end: the real CLI in a subprocess, the bundle directory, tar.gz and issue.md."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import textwrap
+from pathlib import Path
+
+import pytest
+from test_render import (
+    CHECKLIST_KEYS,
+    PYTORCH_SECTIONS,
+    TORCH_SPYRE_SECTIONS,
+    assert_checklist_complete,
+    assert_details_balanced,
+    parse_issue,
+    section_fences,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+EX = ROOT / "examples"
+FIXTURES = Path(__file__).parent / "fixtures" / "torch-spyre"
+
+
+def cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300):
+    return subprocess.run([sys.executable, "-m", "reportkit", "bundle", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def load_bundle(out: Path) -> tuple[dict, str]:
+    data = json.loads((out / "bundle.json").read_text())
+    issue = (out / "issue.md").read_text() if (out / "issue.md").exists() else ""
+    return data, issue
+
+
+def every_text(out: Path) -> dict[str, str]:
+    """Every file of the bundle directory and of its tar.gz, as text."""
+    texts = {str(p.relative_to(out)): p.read_text(errors="replace") for p in out.rglob("*") if p.is_file()}
+    with tarfile.open(str(out) + ".tar.gz") as tar:
+        for member in tar.getmembers():
+            if member.isfile():
+                texts["tar:" + member.name] = tar.extractfile(member).read().decode(errors="replace")
+    return texts
+
+
+def test_pure_python_example_with_pytorch_template(tmp_path):
+    out = tmp_path / "bundle"
+    proc = cli(str(EX / "01_pure_python" / "analyze_access_logs.py"), "--issue", "--template", "pytorch",
+               "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    for line in ("bundle ", "archive ", "issue ", "json ", "gh issue create --repo torch-spyre/torch-spyre"):
+        assert line in proc.stdout
+    data, text = load_bundle(out)
+    assert data["schema_version"] == 1 and data["tool"]["name"] == "reportkit"
+    assert data["template"] == "pytorch" and data["redacted"] is True
+    assert [i["key"] for i in data["checklist"]] == CHECKLIST_KEYS
+    assert data["signature"]["exc_type"] == "ValueError"
+    assert data["collected"]["ladder"]["status"] == "not-collected"
+    for key in ("reproducer", "error", "stdout", "stderr", "collect_env", "issue"):
+        assert (out / data["files"][key]).is_file(), key
+    assert (out / "reproducer" / "analyze_access_logs.py").read_text() == \
+        (EX / "01_pure_python" / "analyze_access_logs.py").read_text()
+    issue = parse_issue(text)
+    assert [h for _, h in issue.headings] == PYTORCH_SECTIONS
+    versions = section_fences(issue, "Versions")
+    assert versions and versions[0][1].startswith("PyTorch version:")
+    names = {m.name for m in tarfile.open(str(out) + ".tar.gz").getmembers()}
+    assert {"bundle/issue.md", "bundle/bundle.json", "bundle/reproducer/analyze_access_logs.py"} <= names
+    assert not list(tmp_path.glob(".bundle.partial-*"))
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["missing.py"], "no such file"),
+    (["fails.py", "--template", "jira"], "--template must be one of torch-spyre, pytorch"),
+    (["fails.py", "--out", "full"], "already exists and is not an empty directory"),
+    (["passes.py"], "nothing to reproduce: the script exits 0"),
+    (["fails.py", "--env", "NOEQUALS"], "--env takes KEY=VALUE"),
+])
+def test_bad_input_one_message_exit_2(tmp_path, args, fragment):
+    (tmp_path / "fails.py").write_text("raise RuntimeError('boom')\n")
+    (tmp_path / "passes.py").write_text("print('fine')\n")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("mine")
+    proc = cli(*args, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert fragment in proc.stderr
+    assert (tmp_path / "full" / "keep.txt").read_text() == "mine"
+    assert not list(tmp_path.glob("reportkit-bundle-*"))
+
+
+# --------------------------------------------------------------------------- secrets
+
+HOME = os.path.expanduser("~")
+SECRETS = {
+    "github": "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2",
+    "hf": "hf_" + "ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvuts",
+    "aws": "AKIAZZZZZZZZZZZZZZZZ",
+    "openai": "sk-" + "live9a8b7c6d5e4f3g2h1i0j",
+    "slack": "xoxp-987654321098-zyxwvutsrqpo",
+    "url_password": "tr0ub4dor-pass",
+    "env_secret": "only-known-from-env-7Q2",
+    "pem_body": "MIIEowIBAAKCAQEAuniqueprivatekeybody0123456789",
+}
+SECRET_SCRIPT = '''
+import json, os, sys
+from pathlib import Path
+
+# a reproducer that leaks: {github}
+TOKEN_LINE = "github {github} hf {hf} aws {aws} key {openai} slack {slack}"
+URL = "https://bob:{url_password}@internal.example.com/models"
+PEM = "-----BEGIN RSA PRIVATE KEY-----\\n{pem_body}\\n-----END RSA PRIVATE KEY-----"
+ENV = os.environ["MY_API_TOKEN"] + " " + os.environ["HF_TOKEN"]
+HOME = os.path.expanduser("~") + "/secret-project/data.bin"
+blob = "\\n".join([TOKEN_LINE, URL, PEM, ENV, HOME])
+print(blob)
+sys.stderr.write(blob + "\\n")
+with open(os.environ["SPYRE_LOG_FILE"], "a") as fh:
+    fh.write("[DEBUG] [spyre.runtime] 2026-03-04 10:11:12 copyAsync: " + blob.replace("\\n", " ") + "\\n")
+cache = Path(os.environ["TORCHINDUCTOR_CACHE_DIR"])
+kernel = cache / "inductor-spyre" / "0a1b2c3d_sdsc_mul_0_abcdefgh"
+kernel.mkdir(parents=True)
+sdsc = json.loads(Path(os.environ["FIXTURE"]).read_text())
+sdsc["0_mul"]["debug_handle_"]["source"]["file"] = HOME + "/" + os.environ["MY_API_TOKEN"]
+(kernel / "sdsc_0.json").write_text(json.dumps(sdsc))
+ffdc = cache / "torch-spyre" / "ffdc_reports"
+ffdc.mkdir(parents=True)
+(ffdc / "ffdc_unknown_20260304T101112_123456_7.json").write_text(json.dumps(
+    {{"failure": {{"category": "unknown", "message": blob}}, "environment": dict(os.environ)}}))
+raise RuntimeError("aten.mul failed; auth with " + URL + " and {github}")
+'''
+
+
+def secret_bundle(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, Path]:
+    script = tmp_path / "proj" / "leaky.py"
+    script.parent.mkdir()
+    script.write_text(textwrap.dedent(SECRET_SCRIPT.format(**SECRETS)))
+    out = tmp_path / "out"
+    proc = cli(str(script), "--issue", "--no-ladder", "--out", str(out), "--env", f"MY_API_TOKEN={SECRETS['env_secret']}",
+               "--env", f"SPYRE_LOG_FILE={tmp_path / 'user.log'}", "--env", f"FIXTURE={FIXTURES / 'fma' / 'sdsc_0.json'}",
+               *extra, env={"HF_TOKEN": SECRETS["hf"]})
+    assert proc.returncode == 0, proc.stderr
+    return proc, out
+
+
+def test_planted_secrets_never_reach_the_bundle(tmp_path):
+    proc, out = secret_bundle(tmp_path)
+    texts = every_text(out)
+    assert {"logs/SPYRE_LOG_FILE.log", "logs/debug-run.stdout.txt", "issue.md", "bundle.json"} <= set(texts)
+    assert any(k.startswith("artifacts/inductor-spyre/") for k in texts)
+    assert any(k.startswith("artifacts/ffdc/") for k in texts)
+    for where, text in texts.items():
+        for name, secret in SECRETS.items():
+            assert secret not in text, f"{name} leaked into {where}"
+        assert HOME + "/secret-project" not in text, where
+    for name, secret in SECRETS.items():
+        assert secret not in proc.stdout + proc.stderr, name
+    assert "~/secret-project/data.bin" in texts["logs/debug-run.stdout.txt"]
+    data = json.loads(texts["bundle.json"])
+    assert data["collected"]["env"]["env_vars"]["HF_TOKEN"] == "<redacted:env-secret>"
+    assert data["collected"]["user_env"]["MY_API_TOKEN"] == "<redacted:env-secret>"
+    issue = parse_issue(texts["issue.md"])
+    assert [h for level, h in issue.headings if level == 3] == TORCH_SPYRE_SECTIONS
+    assert not (tmp_path / "user.log").exists()  # SPYRE_LOG_FILE was redirected to a private file
+
+
+def test_no_redact_keeps_everything(tmp_path):
+    _, out = secret_bundle(tmp_path, "--no-redact")
+    stdout = (out / "logs" / "debug-run.stdout.txt").read_text()
+    for name in ("github", "hf", "aws", "env_secret"):
+        assert SECRETS[name] in stdout, name
+    assert json.loads((out / "bundle.json").read_text())["redacted"] is False
+
+
+# --------------------------------------------------------------------------- --minimize
+
+BLOATED = '''
+import json
+import os
+
+CONFIG = {"a": 1, "b": 2}
+
+
+def helper(x):
+    return x * 2
+
+
+def parse(text):
+    return int(text)
+
+
+values = [helper(i) for i in range(3)]
+print(json.dumps(values), os.getcwd() is not None)
+parse("not a number")
+'''
+
+
+def test_minimize_then_bundle(tmp_path):
+    script = tmp_path / "p" / "bloated.py"
+    script.parent.mkdir()
+    script.write_text(BLOATED)
+    out = tmp_path / "out"
+    proc = cli(str(script), "--minimize", "--issue", "--no-ladder", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    data, text = load_bundle(out)
+    minimized = (out / "reproducer" / "bloated.min.py").read_text()
+    assert (out / "reproducer" / "original" / "bloated.py").read_text() == BLOATED
+    assert len(minimized.splitlines()) < len(BLOATED.splitlines()) and "int(" in minimized
+    assert data["collected"]["minimized"]["lines_after"] < data["collected"]["minimized"]["lines_before"]
+    assert data["signature"]["exc_type"] == "ValueError"
+    issue = parse_issue(text)
+    assert_checklist_complete(issue)
+    assert issue.checklist[0][0] and "minimized by reportkit" in issue.checklist[0][1]
+    assert ("python", minimized) in section_fences(issue, "How can we reproduce it?")
+
+
+# --------------------------------------------------------------------------- the compile-mismatch example (slow)
+
+
+@pytest.mark.slow
+def test_compile_stick_mismatch_example(tmp_path):
+    torch = pytest.importorskip("torch")
+    out = tmp_path / "tmp"
+    proc = cli(str(EX / "05_compile_stick_mismatch" / "check_stick_backend.py"), "--issue", "--out", str(out),
+               timeout=1200)
+    assert proc.returncode == 0, proc.stderr
+    assert Path(str(out) + ".tar.gz").is_file()
+    data, text = load_bundle(out)
+    issue = parse_issue(text)
+    assert [h for level, h in issue.headings if level == 3] == TORCH_SPYRE_SECTIONS
+    assert_details_balanced(issue)
+    assert_checklist_complete(issue)
+    items = dict(zip(CHECKLIST_KEYS, issue.checklist))
+    # real torch version + SHA, from the probe in the target interpreter
+    assert items["pytorch"][0] and torch.__version__ in items["pytorch"][1]
+    assert torch.version.git_version in items["pytorch"][1]
+    env_section = issue.text.split("### Any environmental details we need to know?")[1].split("### ")[0]
+    assert f"**PyTorch**: {torch.__version__} (torch.version.git_version `{torch.version.git_version}`)" in env_section
+    # the fx_graph_readable.py excerpt of the failing graph: the clone lowered to slice + constant_pad_nd
+    extra = section_fences(issue, "Anything else we need to know?")
+    fx = [content for info, content in extra if info == "python" and "def forward" in content]
+    assert fx and "torch.ops.aten.slice.Tensor" in fx[0] and "torch.ops.aten.constant_pad_nd.default" in fx[0]
+    assert '"f16[65]"' in fx[0]
+    # the backend ladder verdict
+    ladder = data["collected"]["ladder"]
+    assert {v["name"]: v["outcome"] for v in ladder["variants"]} == {
+        "original": "fails", "no-dynamo": "passes", "eager": "passes", "aot_eager": "passes", "inductor": "passes"}
+    assert "fails only with the custom backend `stick_backend`" in issue.text
+    assert "— spyre vs sendnn comparison not possible: torch_spyre is not installed" in items["sendnn"][1]
+    assert "no Spyre device: sdsc not produced" in items["excerpts"][1]
+    graphs = sorted(p.parent.name for p in (out / "artifacts" / "torch_compile_debug").glob("*/fx_graph_readable.py"))
+    assert len(graphs) == 5 and data["collected"]["fx"]["selected"] == graphs[-1]

@@ -1,0 +1,556 @@
+"""reportkit.collect: environment probe, debug run, Spyre logs/artifacts, hangs and the backend ladder.
+
+Real subprocess runs in the target interpreter; Torch-Spyre is simulated with fake packages on a
+temporary sys.path, real-format log lines and the real compiler artifacts in tests/fixtures.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from reportkit import collect as C
+from reportkit import spyre
+from reportkit.runner import RunResult, RunSpec
+from reportkit.signature import MatchPolicy, Signature
+
+FIXTURES = Path(__file__).parent / "fixtures" / "torch-spyre"
+BACKEND_BOOT = Path(C.__file__).with_name("_backend_boot.py")
+BOOT = Path(C.__file__).with_name("_boot.py")
+QUICK = C.CollectOptions(ladder=False, collect_env=False)
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@e"}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@contextlib.contextmanager
+def collected(script: Path, *, env=None, timeout=120.0, options=QUICK, python=sys.executable):
+    spec = RunSpec(script=script, python=python, timeout=timeout, env=dict(env or {}))
+    with C.Workspace(python) as ws:
+        yield C.collect(C.CollectInput(spec, script.read_text(), MatchPolicy()), ws, options), ws
+
+
+def spec_for(tmp_path: Path, env=None) -> RunSpec:
+    script = write(tmp_path / "proj" / "repro.py", "raise RuntimeError('boom')\n")
+    return RunSpec(script=script, python=sys.executable, env=dict(env or {}))
+
+
+def probe(spec: RunSpec, collect_env: bool = False) -> C.EnvInfo:
+    with C.Workspace(spec.python) as ws:
+        proc = C.start_probe(spec, ws, C.CollectOptions(collect_env=collect_env))
+        data, why = C.finish_probe(proc, ws, deadline=__import__("time").monotonic() + 120)
+        return C.build_env_info(data, why, spec)
+
+
+# --------------------------------------------------------------------------- environment
+
+
+def test_env_probe_in_target_interpreter(tmp_path):
+    torch = pytest.importorskip("torch")
+    env = probe(spec_for(tmp_path), collect_env=True)
+    assert env.status == C.COLLECTED and not env.reason
+    assert env.python == platform.python_version()
+    assert env.torch.status == C.COLLECTED
+    assert env.torch.version == torch.__version__
+    assert env.torch_git_version == torch.version.git_version and len(env.torch_git_version) == 40
+    assert env.accelerators["cuda_available"] == torch.cuda.is_available()
+    assert f"PyTorch version: {torch.__version__}" in env.collect_env
+    assert env.packages["torch"] == torch.__version__
+    assert env.torch_spyre.status == C.NOT_COLLECTED and "not installed" in env.torch_spyre.reason
+
+
+def test_env_probe_without_torch(tmp_path):
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    if not python or subprocess.run([python, "-c", "import torch"], capture_output=True).returncode == 0:
+        pytest.skip("needs a Python without torch")
+    spec = spec_for(tmp_path)
+    spec.python = python
+    env = probe(spec, collect_env=True)
+    assert env.status == C.COLLECTED
+    assert env.torch.status == C.NOT_COLLECTED and "torch is not installed" in env.torch.reason
+    assert env.collect_env == "" and env.collect_env_reason == "torch is not importable"
+
+
+def make_fake_package(root: Path, name: str, version: str, init: str = "") -> Path:
+    write(root / name / "__init__.py", init)
+    write(root / name / "version.py", f'__version__ = "{version}"\n')
+    return root / name
+
+
+@pytest.mark.parametrize("dirty", [False, True])
+def test_torch_spyre_from_git_checkout(tmp_path, dirty):
+    checkout = tmp_path / "torch-spyre"
+    pkg = make_fake_package(checkout, "torch_spyre", "0.0.1", "raise ImportError('the probe must not import me')\n")
+    write(checkout / "torch_spyre" / "csrc" / "spyre_mem.cpp", "// copy\n")
+    git(checkout, "init", "-q", "-b", "main")
+    git(checkout, "add", ".")
+    git(checkout, "commit", "-q", "-m", "init")
+    if dirty:
+        (pkg / "csrc" / "spyre_mem.cpp").write_text("// copy, patched\n")
+    sendnn = tmp_path / "site"
+    make_fake_package(sendnn, "torch_sendnn", "1.2.3")
+    env = probe(spec_for(tmp_path, {"PYTHONPATH": f"{checkout}{os.pathsep}{sendnn}"}))
+    ts = env.torch_spyre
+    assert ts.status == C.COLLECTED and ts.version == "0.0.1" and ts.location == str(pkg)
+    assert ts.git.commit == git(checkout, "rev-parse", "HEAD") and ts.commit == ts.git.commit
+    assert ts.git.dirty is dirty and ts.git.branch == "main"
+    assert env.torch_sendnn.status == C.COLLECTED and env.torch_sendnn.version == "1.2.3"
+
+
+COMPONENTS = "ibm-deeptools:2.0.0-0.main.1+2457.d868b05_0.el10\nibm-flex: 2.0.0-0.main.1+576.402f9b2_0.el10\n"
+
+
+@pytest.mark.parametrize("setting, deeptools, reason", [
+    ("file", "2.0.0-0.main.1+2457.d868b05_0.el10", ""),
+    ("unset", None, "LIB_VERSION_FILE is not set"),
+    ("missing", None, "which is not a readable file"),
+    ("no-flex", "2.0.0-0.main.1+2457.d868b05_0.el10", "has no ibm-flex line"),
+])
+def test_lib_version_file(tmp_path, monkeypatch, setting, deeptools, reason):
+    monkeypatch.delenv("LIB_VERSION_FILE", raising=False)
+    path = tmp_path / "components.txt"
+    path.write_text(COMPONENTS if setting != "no-flex" else COMPONENTS.splitlines()[0] + "\n")
+    env_vars = {} if setting == "unset" else {"LIB_VERSION_FILE": str(path if setting != "missing" else tmp_path / "x")}
+    env = C.build_env_info({}, "", spec_for(tmp_path, env_vars))
+    assert env.deeptools == deeptools
+    assert reason in env.lib_reason if reason else env.lib_reason == ""
+    if setting == "file":
+        assert env.flex == "2.0.0-0.main.1+576.402f9b2_0.el10"
+        assert env.env_vars["LIB_VERSION_FILE"] == str(path)
+
+
+def test_reproducer_repository(tmp_path):
+    spec = spec_for(tmp_path)
+    git(spec.script.parent, "init", "-q", "-b", "dev")
+    git(spec.script.parent, "add", ".")
+    git(spec.script.parent, "commit", "-q", "-m", "repro")
+    env = C.build_env_info({}, "probe timed out", spec)
+    assert env.script_git.commit == git(spec.script.parent, "rev-parse", "HEAD") and env.script_git.dirty is False
+    assert env.status == C.NOT_COLLECTED and env.reason == "environment probe: probe timed out"
+
+
+# --------------------------------------------------------------------------- debug run, Spyre logs and artifacts
+
+SPYRE_SCRIPT = r'''
+import json, os, shutil, sys
+from pathlib import Path
+
+# What Torch-Spyre prints with TORCH_SPYRE_DEBUG=1: legacy DEBUGINFO lines on stdout ...
+print("[ spyre_empty_strided ]  Tensor info on CPU (Size: [65] , Stride:  [1] ) to be mapped onto device  spyre:0")
+print("[ spyre_copy_from ]  self ( Half ) is on: cpu")
+print("[ synchronize ]  SpyreStream::synchronize() - stream  0  on device  0")
+print("my own output")
+# ... unified records on stderr, and to SPYRE_LOG_FILE
+sys.stderr.write("[DEBUG] [spyre.runtime] 2026-03-04 10:11:12 copyAsync: DMA Host2Sen for dst spyre:0\n")
+sys.stderr.write("[INFO] [spyre.inductor.sdsc_compile] Generating sdsc_0.json\n")
+with open(os.environ["SPYRE_LOG_FILE"], "a") as fh:
+    fh.write("[DEBUG] [spyre.inductor.passes] after insert_restickify: 3 nodes\n")
+print("ENV " + json.dumps({k: v for k, v in os.environ.items() if k.startswith(("TORCH", "SPYRE", "REPORTKIT"))}))
+
+# ... and what its compiler and FFDC write into the Inductor cache dir
+cache = Path(os.environ["TORCHINDUCTOR_CACHE_DIR"])
+fixtures = Path(os.environ["FIXTURES"])
+for src, kernel in (("add", "0a1b2c3d_sdsc_add_0_abcdefgh"), ("fma", "1a2b3c4d_sdsc_fma_1_12345678")):
+    shutil.copytree(fixtures / src, cache / "inductor-spyre" / kernel)
+ffdc = cache / "torch-spyre" / "ffdc_reports"
+ffdc.mkdir(parents=True)
+(ffdc / "ffdc_runtime_launch_20260304T101112_123456_42.json").write_text(json.dumps(
+    {"failure": {"category": "runtime_launch", "exception_type": "RuntimeError", "message": "launch failed"},
+     "runtime": {"kernel_name": "sdsc_fma_1"}, "metadata": {"torch_spyre_version": "0.0.1"}}))
+raise RuntimeError("Spyre kernel for aten.mul.Tensor produced wrong values")
+'''
+
+
+def test_debug_run_spyre_logs_and_artifacts(tmp_path):
+    user_log = tmp_path / "user-spyre.log"
+    user_cache = tmp_path / "user-cache"
+    script = write(tmp_path / "proj" / "spyre_repro.py", SPYRE_SCRIPT)
+    env = {"SPYRE_LOG_FILE": str(user_log), "TORCHINDUCTOR_CACHE_DIR": str(user_cache), "FIXTURES": str(FIXTURES)}
+    with collected(script, env=env) as (c, ws):
+        seen = json.loads(next(ln[4:] for ln in c.debug_run.stdout.splitlines() if ln.startswith("ENV ")))
+        # the debug environment, with private dirs; nothing of the user's is touched
+        for key, value in C.DEBUG_ENV.items():
+            assert seen[key] == value
+        assert seen["TORCHINDUCTOR_CACHE_DIR"] == str(ws.cache_dir) != str(user_cache)
+        assert seen["TORCH_COMPILE_DEBUG_DIR"] == str(ws.debug_dir)
+        assert seen["SPYRE_LOG_FILE"] == str(ws.spyre_log)
+        assert not any(k.startswith("REPORTKIT") for k in seen)
+        assert not user_log.exists() and not user_cache.exists()
+
+        logs = c.spyre_logs
+        assert logs.status == C.COLLECTED
+        assert logs.counts == {"stdout/cpp": 3, "stderr/logging": 2, "log_file/logging": 1}
+        assert [r.function or r.component for r in logs.transfer] == ["spyre_empty_strided", "spyre_copy_from",
+                                                                      "copyAsync"]
+        assert c.signature.exc_type == "RuntimeError"
+        assert c.debug_run.error_output.startswith("Traceback (most recent call last):")
+
+        # sdsc: the kernel of the op named in the error, summarised
+        assert c.sdsc.status == C.COLLECTED and len(c.sdsc.kernels) == 2 and len(c.sdsc.summaries) == 3
+        assert [Path(p).parent.name + "/" + Path(p).name for p in c.sdsc.selected] == \
+            ["1a2b3c4d_sdsc_fma_1_12345678/sdsc_0.json"]
+        assert c.sdsc.why == ["op(s) mul named in the error"]
+        assert "sdsc_0.json: mul (aten.mul.Tensor) at references.py:45" in c.sdsc.excerpt
+        assert "cores: 8, work division: mb=1 x out=8" in c.sdsc.excerpt
+        assert c.sdsc.kernels[0].bundle_mlir is not None or c.sdsc.kernels[1].bundle_mlir is not None
+
+        (report,) = c.ffdc.reports
+        assert c.ffdc.status == C.COLLECTED and report.category == "runtime_launch"
+        assert report.kernel_name == "sdsc_fma_1"
+
+        assert c.fx.status == C.NOT_COLLECTED and "does not call torch.compile" in c.fx.reason
+        assert c.hang.status == C.NOT_COLLECTED
+    assert not ws.root.exists()
+
+
+def test_no_spyre_reasons(tmp_path):
+    script = write(tmp_path / "p" / "plain.py", "raise ValueError('plain failure')\n")
+    with collected(script, options=C.CollectOptions(collect_env=False)) as (c, _):
+        assert c.spyre_logs.status == C.NOT_COLLECTED and "torch_spyre is not installed" in c.spyre_logs.reason
+        assert c.sdsc.reason == "no Spyre device: sdsc not produced (torch_spyre is not installed)"
+        assert "torch_spyre is not installed" in c.ffdc.reason
+        assert c.ladder.status == C.NOT_COLLECTED and "no torch.compile" in c.ladder.reason
+        assert c.spyre_comparison.status == C.NOT_COLLECTED and "not installed" in c.spyre_comparison.reason
+        assert [v.outcome for v in c.spyre_comparison.variants] == ["not-installed", "not-installed"]
+
+
+@pytest.mark.parametrize("clues, expected, why", [
+    (C.Clues(ops=["mul"]), ["fma/sdsc_0.json"], "op(s) mul named in the error"),
+    (C.Clues(ops=["add"]), ["fma/sdsc_1.json", "add/sdsc_0.json"], "op(s) add named in the error"),  # newest first
+    (C.Clues(script_lines=[("compile_add.py", 11)]), ["add/sdsc_0.json"], "source line"),
+    (C.Clues(), ["fma/sdsc_0.json", "fma/sdsc_1.json"], "the most recently written kernel"),
+])
+def test_sdsc_selection_on_real_fixtures(tmp_path, clues, expected, why):
+    root = tmp_path / "cache" / "inductor-spyre"
+    for i, (src, kernel) in enumerate((("add", "0a1b2c3d_sdsc_add_0_abcdefgh"), ("fma", "1a2b3c4d_sdsc_fma_1_1234abcd"))):
+        shutil.copytree(FIXTURES / src, root / kernel)
+        for p in (root / kernel).rglob("*"):
+            os.utime(p, (1_000_000 + i, 1_000_000 + i))
+    env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED, version="0.0.1"))
+    sdsc = C.collect_sdsc(tmp_path / "cache", clues, None, env)
+    assert sdsc.status == C.COLLECTED
+    names = {"0a1b2c3d_sdsc_add_0_abcdefgh": "add", "1a2b3c4d_sdsc_fma_1_1234abcd": "fma"}
+    assert [f"{names[Path(p).parent.name]}/{Path(p).name}" for p in sdsc.selected] == expected
+    assert why in sdsc.why[0]
+    assert "stick out:64" in sdsc.excerpt and "SEN169_FP16" in sdsc.excerpt
+
+
+def test_sdsc_absent_with_torch_spyre_installed(tmp_path):
+    env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED, version="0.0.1"))
+    sdsc = C.collect_sdsc(tmp_path, C.Clues(), None, env)
+    assert sdsc.status == C.NOT_COLLECTED and "nothing was compiled for the spyre device" in sdsc.reason
+
+
+def test_ffdc_reports_real_format(tmp_path):
+    out = spyre.ffdc_reports_dir(tmp_path)
+    out.mkdir(parents=True)
+    (out / "ffdc_compile_backend_20260304T101112_123456_4242.json").write_text(json.dumps(
+        {"failure": {"category": "compile_backend", "exception_type": "CalledProcessError",
+                     "message": "Command '['dxp_standalone']' returned non-zero exit status 1.", "lineno": 577}}))
+    env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED))
+    info = C.collect_ffdc(tmp_path, env)
+    assert info.status == C.COLLECTED and info.reports[0].category == "compile_backend"
+    empty = C.collect_ffdc(tmp_path / "none", env)
+    assert empty.status == C.NOT_COLLECTED and "TORCH_SPYRE_FFDC=1 was set" in empty.reason
+
+
+# --------------------------------------------------------------------------- fx graphs
+
+
+def test_fx_graph_selection(tmp_path):
+    base = tmp_path / "torch_compile_debug" / "run_2026_01_01_00_00_00_000000-pid_1" / "torchinductor"
+    write(base / "model__0_inference_0.0" / "fx_graph_readable.py", '''\
+        class <lambda>(torch.nn.Module):
+            def forward(self, arg0_1: "f32[8, 16]", arg1_1: "f32[16, 4]"):
+                # File: /tmp/x/repro.py:7 in f, code: return x @ w
+                mm: "f32[8, 4]" = torch.ops.aten.mm.default(arg0_1, arg1_1)
+                return (mm,)
+        ''')
+    write(base / "model__1_inference_1.1" / "fx_graph_readable.py", '''\
+        class <lambda>(torch.nn.Module):
+            def forward(self, arg0_1: "f16[65]"):
+                relu: "f16[65]" = torch.ops.aten.relu.default(arg0_1)
+                return (relu,)
+        ''')
+    write(base / "model__1_inference_1.1" / "output_code.py", '''\
+        cpp_fused_relu_0 = async_compile.cpp_pybinding(['const at::Half*'], r\'\'\'
+        kernel
+        \'\'\')
+        class Runner:
+            def call(self, args):
+                arg0_1, = args
+                return (buf0, )
+
+        runner = Runner(partitions=[])
+        ''')
+    runs = C.find_debug_run_dirs(tmp_path)
+    by_op = C.collect_fx(runs, C.Clues(ops=["mm"]), [{"backend": "x"}])
+    assert by_op.selected == "model__0_inference_0.0" and "op(s) mm named in the error" in by_op.why
+    by_line = C.collect_fx(runs, C.Clues(script_lines=[("repro.py", 7)]), [{"backend": "x"}])
+    assert by_line.selected == "model__0_inference_0.0"
+    latest = C.collect_fx(runs, C.Clues(numbers=[65]), [{"backend": "x"}])
+    assert latest.selected == "model__1_inference_1.1"
+    assert "size(s) 65 from the error message match its tensor shapes" in latest.why
+    assert "torch.ops.aten.relu.default" in latest.excerpt
+    assert latest.output_code_excerpt.splitlines() == ["# kernels: cpp_fused_relu_0", "    def call(self, args):",
+                                                      "        arg0_1, = args", "        return (buf0, )"]
+    none = C.collect_fx([], C.Clues(), [{"backend": "eager"}])
+    assert none.status == C.NOT_COLLECTED and "no Inductor graph" in none.reason
+
+
+def test_error_output_keeps_the_exception_chain():
+    stderr = ("W1121 noise\nTraceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'x'\n\n"
+              "The above exception was the direct cause of the following exception:\n\n"
+              "Traceback (most recent call last):\n  File \"a.py\", line 3\nRuntimeError: wrapped\n")
+    result = RunResult(returncode=1, signal=None, timed_out=False, duration=1.0, stdout="", stderr=stderr)
+    text = C.error_output(result, Signature(kind="exception"))
+    assert text.startswith("Traceback") and "KeyError: 'x'" in text and text.endswith("RuntimeError: wrapped")
+    assert "noise" not in text
+
+
+# --------------------------------------------------------------------------- hangs
+
+
+HANG_SCRIPT = '''
+import sys, threading
+stop = threading.Event()
+def worker():
+    stop.wait()
+threading.Thread(target=worker, name="worker", daemon=True).start()
+print("loading batch 3", flush=True)
+sys.stderr.write("[DEBUG Dispatcher::callBoxed] About to call kernel.callBoxed() [fast path]\\n")
+sys.stderr.flush()
+stop.wait()
+'''
+
+
+def test_hang_stacks_last_print_and_gdb(tmp_path):
+    script = write(tmp_path / "h" / "hang.py", HANG_SCRIPT)
+    with collected(script, timeout=8.0) as (c, _):
+        hang = c.hang
+        assert c.signature.kind == "hang" and hang.status == C.COLLECTED
+        assert hang.last_stdout == ["loading batch 3"]
+        assert hang.last_print.startswith("[DEBUG Dispatcher::callBoxed] About to call kernel.callBoxed()")
+        assert "kernel invocation" in hang.hint
+        assert "(main thread)" in hang.stacks and 'File "hang.py", line 10 in <module>' in hang.stacks
+        assert 'File "hang.py", line 5 in worker' in hang.stacks
+        assert "_boot.py" not in hang.stacks and "runpy" not in hang.stacks
+        if shutil.which("gdb"):
+            assert "#0 " in hang.gdb and "Thread" in hang.gdb, hang.gdb[-2000:]
+        else:
+            assert hang.gdb_reason == "gdb is not installed"
+        assert c.debug_run.error_output.startswith("[timed out after")
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("[DEBUG _matmul_impl] About to call at::mm WITHOUT NoGradGuard...", "entering the dispatcher"),
+    ("[DEBUG Dispatcher::call] About to call lookup()", "lookup function"),
+    ("[DEBUG OperatorEntry::lookup] dispatch table index=16", "validity check"),
+    ("[DEBUG BoxedKernel::callBoxed] (*boxed_kernel_func_)() RETURNED!", "after the call"),
+    ("[ spyre_copy_from ]  self ( Half ) is on: cpu", "spyre_copy_from"),
+    ("epoch 3", "after this line"),
+])
+def test_last_print_table(line, hint):
+    assert hint in C.last_print_hint(line)
+
+
+# --------------------------------------------------------------------------- the backend bootstrap (no torch)
+
+
+FAKE_TORCH = {
+    "torch/__init__.py": '''
+        def compile(model=None, *, backend="inductor", mode=None, options=None, fullgraph=False):
+            if model is None:
+                return lambda m: compile(m, backend=backend, mode=mode, options=options)
+            return ("compiled", backend if isinstance(backend, str) else backend.__name__, mode, options)
+        ''',
+    "torch/_dynamo/__init__.py": '''
+        def optimize(backend="inductor", **kw):
+            return ("optimized", backend)
+        ''',
+}
+USER = '''
+import sys
+if "--no-torch" in sys.argv:
+    print("torch imported:", "torch" in sys.modules)
+    raise SystemExit(0)
+import torch, torch._dynamo
+def mine(gm, inputs):
+    return gm
+print(torch.compile(lambda x: x, backend=mine, mode="max-autotune"))
+print(torch.compile(backend="eager")(lambda x: x))
+print(torch._dynamo.optimize("aot_eager"))
+'''
+
+
+def run_backend_boot(tmp_path: Path, forced: str | None, *args: str) -> tuple[str, list]:
+    for rel, text in FAKE_TORCH.items():
+        write(tmp_path / "fake" / rel, text)
+    script = write(tmp_path / "user" / "s.py", USER)
+    log = tmp_path / "compile.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "fake"), "REPORTKIT_COMPILE_LOG": str(log)}
+    if forced:
+        env["REPORTKIT_BACKEND"] = forced
+    proc = subprocess.run([sys.executable, str(BACKEND_BOOT), str(BOOT), str(tmp_path / "ev"), str(tmp_path / "dump"),
+                           str(script), *args], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    calls = [json.loads(ln) for ln in log.read_text().splitlines()] if log.exists() else []
+    return proc.stdout, calls
+
+
+def test_backend_boot_records_without_forcing(tmp_path):
+    out, calls = run_backend_boot(tmp_path, None)
+    assert out.splitlines() == ["('compiled', 'mine', 'max-autotune', None)", "('compiled', 'eager', None, None)",
+                                "('optimized', 'aot_eager')"]
+    assert [(c["api"], c["backend"], c["custom"], c["forced"]) for c in calls] == [
+        ("torch.compile", "mine", True, None), ("torch.compile", "eager", False, None),
+        ("torch._dynamo.optimize", "aot_eager", False, None)]
+    assert all(c["caller"].endswith(("s.py:9", "s.py:10", "s.py:11")) for c in calls)
+
+
+def test_backend_boot_forces_backend(tmp_path):
+    out, calls = run_backend_boot(tmp_path, "inductor")
+    # mode/options belonged to the custom backend: dropped when another backend is forced
+    assert out.splitlines() == ["('compiled', 'inductor', None, None)", "('compiled', 'inductor', None, None)",
+                                "('optimized', 'inductor')"]
+    assert {c["forced"] for c in calls} == {"inductor"}
+    events = [json.loads(ln) for ln in (tmp_path / "ev").read_text().splitlines()]
+    assert events[0]["event"] == "start"  # _boot.py's events are intact
+
+
+def test_backend_boot_does_not_import_torch(tmp_path):
+    out, calls = run_backend_boot(tmp_path, "eager", "--no-torch")
+    assert out.strip() == "torch imported: False" and calls == []
+
+
+# --------------------------------------------------------------------------- the backend ladder (real torch.compile)
+
+WRONG_BACKEND = '''
+import torch
+
+
+def wrong_backend(gm, example_inputs):
+    def run(*args):
+        return [out + 1 for out in gm(*args)]
+    return run
+
+
+def double(x):
+    return x * 2
+
+
+x = torch.ones(3)
+torch.testing.assert_close(torch.compile(double, backend=wrong_backend)(x), double(x))
+'''
+GRAPH_BREAK = '''
+import torch
+
+
+def f(x):
+    if x.sum() > 0:
+        return x + 1
+    return x - 1
+
+
+torch.compile(f, fullgraph=True)(torch.ones(4))
+'''
+
+
+def outcomes(comp: C.Comparison) -> dict:
+    return {v.name: v.outcome for v in comp.variants}
+
+
+def test_ladder_custom_backend(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "w" / "wrong.py", WRONG_BACKEND)
+    options = C.CollectOptions(collect_env=False, rungs=("no-dynamo", "eager", "aot_eager"))
+    with collected(script, options=options) as (c, _):
+        assert c.debug_run.compile_calls[0]["backend"] == "wrong_backend"
+        assert outcomes(c.ladder) == {"original": "fails", "no-dynamo": "passes", "eager": "passes",
+                                      "aot_eager": "passes"}
+        assert c.ladder.stage == "custom backend"
+        assert c.ladder.verdict.startswith("fails only with the custom backend `wrong_backend`")
+        assert all({k["forced"] for k in v.compile_calls} == {v.name} for v in c.ladder.variants[2:])
+        assert c.fx.status == C.NOT_COLLECTED  # the custom backend never reaches Inductor
+
+
+def test_ladder_dynamo_graph_break(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "g" / "graph_break.py", GRAPH_BREAK)
+    with collected(script, options=C.CollectOptions(collect_env=False)) as (c, _):
+        assert c.signature.exc_type == "torch._dynamo.exc.Unsupported"
+        assert outcomes(c.ladder) == {"original": "fails", "no-dynamo": "passes", "eager": "fails",
+                                      "aot_eager": "skipped", "inductor": "skipped"}
+        assert c.ladder.stage == "dynamo (graph capture)"
+        assert c.ladder.verdict.startswith('the failure first appears with backend="eager": dynamo')
+        assert c.ladder.variants[3].reason == 'not run: the failure already appears with backend="eager"'
+
+
+@pytest.mark.slow
+def test_full_ladder_with_inductor(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "w" / "wrong.py", WRONG_BACKEND)
+    with collected(script, options=C.CollectOptions(collect_env=False)) as (c, _):
+        assert outcomes(c.ladder)["inductor"] == "passes"
+        assert 'backend="aot_eager" and backend="inductor" all pass' in c.ladder.verdict
+
+
+FAKE_SPYRE = '''
+import torch._dynamo
+
+@torch._dynamo.register_backend(name="spyre")
+def spyre(gm, example_inputs):
+    return lambda *args: [out + 1 for out in gm(*args)]  # a front-end bug
+'''
+FAKE_SENDNN = '''
+import torch._dynamo
+
+@torch._dynamo.register_backend(name="sendnn")
+def sendnn(gm, example_inputs):
+    return lambda *args: [out + {offset} for out in gm(*args)]
+'''
+SPYRE_USER = '''
+import torch
+import torch_spyre
+
+x = torch.ones(3)
+torch.testing.assert_close(torch.compile(lambda t: t * 2, backend="spyre")(x), x * 2)
+'''
+
+
+@pytest.mark.parametrize("sendnn_offset, stage", [
+    (0, "Torch-Spyre front-end"),
+    pytest.param(1, "back-end compiler (DeepTools)", marks=pytest.mark.slow),
+])
+def test_spyre_vs_sendnn_with_fake_packages(tmp_path, sendnn_offset, stage):
+    pytest.importorskip("torch")
+    site = tmp_path / "site"
+    write(site / "torch_spyre" / "__init__.py", FAKE_SPYRE)
+    write(site / "torch_sendnn" / "__init__.py", "")
+    write(site / "torch_sendnn" / "torch_sendnn.py", FAKE_SENDNN.replace("{offset}", str(sendnn_offset)))
+    script = write(tmp_path / "s" / "spyre_user.py", SPYRE_USER)
+    options = C.CollectOptions(collect_env=False, rungs=())
+    with collected(script, env={"PYTHONPATH": str(site)}, options=options) as (c, _):
+        assert c.env.torch_spyre.status == C.COLLECTED and c.env.torch_sendnn.status == C.COLLECTED
+        comp = c.spyre_comparison
+        assert comp.status == C.COLLECTED, comp.reason
+        assert outcomes(comp) == {"spyre": "fails", "sendnn": "passes" if sendnn_offset == 0 else "fails"}
+        assert comp.stage == stage

@@ -1,0 +1,450 @@
+"""reportkit.render: issue.md parsed as markdown (markdown-it-py), checklist, size limit, redaction."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from reportkit import collect as C
+from reportkit import render, spyre
+from reportkit.gitinfo import GitInfo
+from reportkit.signature import Location, Signature
+
+FIXTURES = Path(__file__).parent / "fixtures" / "torch-spyre"
+TORCH_SPYRE_SECTIONS = [
+    "What happened?", "What did you expect to happen?", "How can we reproduce it?",
+    "Any environmental details we need to know?", "Relevant log output", "Anything else we need to know?",
+    "Bug report checklist",
+]  # fmt: skip
+PYTORCH_SECTIONS = ["🐛 Describe the bug", "Versions"]
+CHECKLIST_KEYS = ["reproducer", "error", "pytorch", "torch_spyre", "spyre_debug", "excerpts", "sendnn", "ffdc"]
+
+
+# --------------------------------------------------------------------------- markdown parsing
+
+
+@dataclass
+class ParsedIssue:
+    text: str
+    headings: list = field(default_factory=list)  # (level, text)
+    fences: list = field(default_factory=list)  # (section, info, content)
+    checklist: list = field(default_factory=list)  # (done, text)
+    details: list = field(default_factory=list)  # (section, "open" | "close")
+    tables: int = 0
+
+
+def parse_issue(text: str) -> ParsedIssue:
+    """Parse issue markdown with markdown-it (CommonMark + tables), checking structure on the way."""
+    md = MarkdownIt("commonmark").enable("table")
+    tokens = md.parse(text)
+    lines = text.splitlines()
+    issue = ParsedIssue(text)
+    section = ""
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open":
+            section = tokens[i + 1].content
+            issue.headings.append((int(tok.tag[1]), section))
+        elif tok.type == "fence":
+            closing = lines[tok.map[1] - 1].strip() if tok.map[1] - 1 < len(lines) else ""
+            assert closing == tok.markup, f"unclosed code block in {section!r}: {tok.content[:80]!r}"
+            issue.fences.append((section, tok.info, tok.content))
+        elif tok.type in ("html_block", "html_inline"):
+            for tag in re.findall(r"</?details>", tok.content):
+                issue.details.append((section, "close" if tag.startswith("</") else "open"))
+        elif tok.type == "table_open":
+            issue.tables += 1
+        elif tok.type == "list_item_open" and section == "Bug report checklist":
+            content = tokens[i + 2].content
+            m = re.match(r"^\[( |x)\] (.*)$", content, re.S)
+            assert m, f"checklist item is not a task: {content!r}"
+            issue.checklist.append((m.group(1) == "x", m.group(2)))
+    return issue
+
+
+def assert_details_balanced(issue: ParsedIssue) -> None:
+    depth = 0
+    for _, kind in issue.details:
+        depth += 1 if kind == "open" else -1
+        assert depth >= 0, "</details> without <details>"
+    assert depth == 0, "unclosed <details>"
+    # markdown in an HTML block only resumes after a blank line
+    for m in re.finditer(r"</details>\n(?!\n|$)", issue.text):
+        raise AssertionError(f"no blank line after </details> at {m.start()}")
+
+
+def assert_checklist_complete(issue: ParsedIssue) -> None:
+    assert len(issue.checklist) == len(CHECKLIST_KEYS)
+    for _done, text in issue.checklist:
+        _label, sep, detail = text.partition(" — ")
+        assert sep and detail.strip(), f"checklist item without detail or reason: {text!r}"
+
+
+def section_fences(issue: ParsedIssue, section: str) -> list:
+    return [(info, content) for s, info, content in issue.fences if s == section]
+
+
+# --------------------------------------------------------------------------- a Collected to render
+
+
+def make_signature() -> Signature:
+    return Signature(
+        kind="exception", exc_type="AssertionError", message="Tensor-likes are not close!",
+        raw_message="Tensor-likes are not close!\n\nMismatched elements: 1 / 65 (1.5%)",
+        location=Location("torch/testing/_comparison.py", "assert_close", 1631),
+        script_frame=Location("repro.py", "<module>", 9, text="torch.testing.assert_close(f(x), x)",
+                              in_script=True, user_code=True),
+    )
+
+
+REPRO = '''import torch
+
+
+def f(x):
+    return x.clone()
+
+
+x = torch.ones(65, dtype=torch.float16)
+torch.testing.assert_close(torch.compile(f, backend=my_backend)(x), x)
+'''
+TRACEBACK = """Traceback (most recent call last):
+  File "repro.py", line 9, in <module>
+    torch.testing.assert_close(torch.compile(f, backend=my_backend)(x), x)
+  File "/venv/lib/python3.11/site-packages/torch/testing/_comparison.py", line 1631, in assert_close
+    raise error_metas[0].to_error(msg)
+AssertionError: Tensor-likes are not close!
+
+Mismatched elements: 1 / 65 (1.5%)"""
+FX = '''class <lambda>(torch.nn.Module):
+    def forward(self, arg0_1: "f16[65]"):
+        slice_1: "f16[64]" = torch.ops.aten.slice.Tensor(arg0_1, -1, 0, 64);  arg0_1 = None
+        constant_pad_nd: "f16[65]" = torch.ops.aten.constant_pad_nd.default(slice_1, [0, 1], 0.0)
+        return (constant_pad_nd,)'''
+
+
+def variant(name, label, stage, outcome, **kw) -> C.Variant:
+    return C.Variant(name, label, stage, outcome=outcome, duration=kw.pop("duration", 1.5), **kw)
+
+
+def make_collected(**overrides) -> C.Collected:
+    env = C.EnvInfo(
+        status=C.COLLECTED, python="3.11.7", executable="/venv/bin/python", os="Debian GNU/Linux 12", machine="x86_64",
+        torch=C.PackageInfo("torch", C.COLLECTED, version="2.13.0+cpu", location="/venv/torch"),
+        torch_git_version="cf30153c4c131c8164ee7798e5022d810682e2cb",
+        accelerators={"cuda_available": False, "privateuse1_backend": "privateuseone"},
+        torch_spyre=C.PackageInfo("torch_spyre", reason="torch_spyre is not installed for /venv/bin/python"),
+        torch_sendnn=C.PackageInfo("torch_sendnn", reason="torch_sendnn is not installed for /venv/bin/python"),
+        packages={"torch": "2.13.0+cpu", "numpy": "2.4.6"}, lib_reason="LIB_VERSION_FILE is not set",
+        script_git=GitInfo(toplevel="/src/proj", commit="a" * 40, short_commit="aaaaaaa", branch="main", dirty=True),
+        collect_env="PyTorch version: 2.13.0+cpu\nIs debug build: False\n", env_vars={"TORCH_LOGS": "+dynamo"},
+    )
+    graph = C.FxGraph(name="model__4_inference_4.4", directory="/x/model__4_inference_4.4", order=4,
+                      readable="/x/fx_graph_readable.py", ops=["slice", "constant_pad_nd"], shapes=["f16[65]"])
+    ladder = C.Comparison(status=C.COLLECTED, stage="custom backend",
+                          verdict="fails only with the custom backend `my_backend`", variants=[
+                              variant("original", "the script's own backend (my_backend)", "the reference failure",
+                                      "fails", headline="AssertionError: Tensor-likes are not close!"),
+                              variant("no-dynamo", "TORCHDYNAMO_DISABLE=1", "eager PyTorch", "passes"),
+                              variant("eager", 'backend="eager"', "dynamo (graph capture)", "passes"),
+                              variant("aot_eager", 'backend="aot_eager"', "AOT autograd", "passes"),
+                              variant("inductor", 'backend="inductor"', "inductor", "passes"),
+                          ])
+    values = dict(
+        script="/src/proj/repro.py", script_name="repro.py", args=[], python="/venv/bin/python", source=REPRO,
+        policy="strict", signature=make_signature(), env=env,
+        debug_run=C.DebugRun(status=C.COLLECTED, error_output=TRACEBACK, stdout="", stderr=TRACEBACK,
+                             command="TORCH_COMPILE_DEBUG=1 python repro.py", duration=3.0),
+        spyre_logs=C.SpyreLogs(reason="no TORCH_SPYRE_DEBUG output: torch_spyre is not installed"),
+        fx=C.FxArtifacts(status=C.COLLECTED, graphs=[graph], selected=graph.name, why=["the last graph"],
+                         excerpt=FX, output_code_excerpt="def call(args):\n    pass"),
+        sdsc=C.SdscArtifacts(reason="no Spyre device: sdsc not produced (torch_spyre is not installed)"),
+        ffdc=C.FfdcInfo(reason="no FFDC report: torch_spyre is not installed"),
+        ladder=ladder,
+        spyre_comparison=C.Comparison(reason="spyre vs sendnn comparison not possible: torch_spyre is not installed"),
+        hang=C.HangInfo(reason="not a hang"),
+    )
+    values.update(overrides)
+    return C.Collected(**values)
+
+
+def spyre_collected() -> C.Collected:
+    """Everything collected: Spyre logs, sdsc from the real fixtures, FFDC, spyre/sendnn verdict."""
+    c = make_collected()
+    c.env.torch_spyre = C.PackageInfo("torch_spyre", C.COLLECTED, version="0.0.1", location="/src/torch-spyre/torch_spyre",
+                                      git=GitInfo(toplevel="/src/torch-spyre", commit="b" * 40, dirty=False))
+    c.env.torch_sendnn = C.PackageInfo("torch_sendnn", C.COLLECTED, version="1.0.0")
+    c.env.lib_versions = {"ibm-deeptools": "2.0.0-0.main.1+2457", "ibm-flex": "2.0.0-0.main.1+576"}
+    c.env.lib_version_file = "/etc/spyre/components.txt"
+    records = spyre.parse_debug_log("[ spyre_copy_from ]  self ( Half ) is on: cpu\n[ synchronize ]  stream 0", "")
+    c.spyre_logs = C.SpyreLogs(status=C.COLLECTED, records=records, transfer=spyre.transfer_records(records))
+    summaries = [spyre.parse_sdsc(FIXTURES / "fma" / "sdsc_0.json")]
+    c.sdsc = C.SdscArtifacts(status=C.COLLECTED, summaries=summaries, selected=[str(summaries[0].path)],
+                             why=["op(s) mul named in the error"], excerpt=summaries[0].render_excerpt(16))
+    report = spyre.FfdcReport(Path("/c/torch-spyre/ffdc_reports/ffdc_compile_backend_20260304T101112_123456_1.json"),
+                              "compile_backend", "20260304T101112_123456", 1, summary="compile_backend: boom")
+    c.ffdc = C.FfdcInfo(status=C.COLLECTED, reports=[report])
+    c.spyre_comparison = C.Comparison(status=C.COLLECTED, stage="Torch-Spyre front-end", verdict="sendnn passes", variants=[
+        variant("spyre", 'backend="spyre"', "front-end", "fails"), variant("sendnn", 'backend="sendnn"', "DeepTools", "passes")])
+    c.minimized = {"lines_before": 140, "lines_after": 9}
+    c.original_source = "# original\n" * 140
+    return c
+
+
+# --------------------------------------------------------------------------- structure
+
+
+def test_torch_spyre_sections_in_form_order_and_well_formed():
+    issue = parse_issue(render.render_issue(make_collected()))
+    assert [h for level, h in issue.headings if level == 3] == TORCH_SPYRE_SECTIONS
+    assert_details_balanced(issue)
+    assert_checklist_complete(issue)
+    repro = section_fences(issue, "How can we reproduce it?")
+    assert ("python", REPRO) in repro
+    assert ("shell", "python repro.py\n") in repro
+    logs = section_fences(issue, "Relevant log output")
+    assert logs[0] == ("shell", TRACEBACK + "\n")
+    extra = section_fences(issue, "Anything else we need to know?")
+    assert ("python", FX + "\n") in extra
+    assert issue.tables == 1  # the ladder
+
+
+def test_checklist_reasons_without_spyre():
+    issue = parse_issue(render.render_issue(make_collected()))
+    items = dict(zip(CHECKLIST_KEYS, issue.checklist))
+    assert items["reproducer"][0] and items["error"][0] and items["pytorch"][0]
+    assert "cf30153c4c131c8164ee7798e5022d810682e2cb" in items["pytorch"][1]
+    for key in ("torch_spyre", "spyre_debug", "excerpts", "sendnn", "ffdc"):
+        assert not items[key][0], key
+    assert "no Spyre device: sdsc not produced" in items["excerpts"][1]
+    assert "fails only with the custom backend" in items["sendnn"][1]
+
+
+def test_checklist_all_ticked_with_spyre_evidence():
+    c = spyre_collected()
+    issue = parse_issue(render.render_issue(c))
+    assert_checklist_complete(issue)
+    assert all(done for done, _ in issue.checklist), issue.checklist
+    items = dict(zip(CHECKLIST_KEYS, issue.checklist))
+    assert "b" * 40 in items["torch_spyre"][1] and "(clean)" in items["torch_spyre"][1]
+    assert "`compile_backend`" in items["ffdc"][1]
+    assert "minimized by reportkit from 140" in items["reproducer"][1]
+    extra = section_fences(issue, "Anything else we need to know?")
+    sdsc = [content for info, content in extra if info == "text"][0]
+    assert "sdsc_0.json: mul (aten.mul.Tensor) at references.py:45" in sdsc
+    assert "cores: 8, work division: mb=1 x out=8" in sdsc and "stick out:64" in sdsc
+    transfer = [content for s, info, content in issue.fences if "spyre_copy_from" in content]
+    assert transfer and "synchronize" not in transfer[0]
+    assert issue.tables == 2  # ladder + spyre/sendnn
+    assert "ibm-deeptools `2.0.0-0.main.1+2457`" in issue.text
+
+
+def test_pytorch_template():
+    issue = parse_issue(render.render_issue(make_collected(), "pytorch"))
+    assert [h for _, h in issue.headings] == PYTORCH_SECTIONS
+    assert ("python", REPRO) in section_fences(issue, "🐛 Describe the bug")
+    assert ("text", "PyTorch version: 2.13.0+cpu\nIs debug build: False\n") in section_fences(issue, "Versions")
+    assert len(issue.text) < 4000
+
+
+def test_unknown_template():
+    with pytest.raises(ValueError, match="unknown template"):
+        render.render_issue(make_collected(), "nope")
+
+
+def test_backticks_in_code_do_not_break_fences():
+    source = 'DOC = """\n```python\nx = 1\n```\n"""\nraise SystemExit(1)\n'
+    issue = parse_issue(render.render_issue(make_collected(source=source)))
+    assert ("python", source) in section_fences(issue, "How can we reproduce it?")
+    assert [h for level, h in issue.headings if level == 3] == TORCH_SPYRE_SECTIONS
+
+
+def test_long_reproducer_goes_in_details():
+    source = "".join(f"x{i} = {i}\n" for i in range(200))
+    issue = parse_issue(render.render_issue(make_collected(source=source)))
+    assert ("How can we reproduce it?", "open") in issue.details
+    assert ("python", source) in section_fences(issue, "How can we reproduce it?")
+    assert_details_balanced(issue)
+
+
+def test_hang_section():
+    hang = C.HangInfo(status=C.COLLECTED, stacks='Thread 0x1 (main thread) (most recent call first):\n  File "q.py", '
+                      'line 3 in <module>', last_print="About to call kernel.callBoxed()",
+                      hint=C.last_print_hint("About to call kernel.callBoxed()"), gdb="#0  0x00007f in futex_wait ()")
+    sig = Signature(kind="hang", location=Location("threading.py", "wait", 327))
+    issue = parse_issue(render.render_issue(make_collected(hang=hang, signature=sig)))
+    assert_details_balanced(issue)
+    extra = section_fences(issue, "Anything else we need to know?")
+    assert any("futex_wait" in content for _, content in extra)
+    assert any("q.py" in content for _, content in extra)
+    assert "kernel invocation" in issue.text
+    assert "The script finishes instead of hanging" in issue.text
+
+
+# --------------------------------------------------------------------------- GitHub's body limit
+
+
+def test_huge_material_fits_github_limit():
+    huge_log = "".join(f"[rank0] step {i}: loss=0.{i:06d} some noisy line of output\n" for i in range(40_000))
+    c = make_collected(source=REPRO * 3000)
+    c.debug_run.error_output = huge_log + TRACEBACK
+    c.fx.excerpt = FX * 2_000
+    c.env.collect_env = "x" * 200_000
+    c.env.env_vars = {f"TORCH_VAR_{i}": "v" * 200 for i in range(1000)}
+    text = render.render_issue(c)
+    assert render.github_length(text) <= render.GITHUB_BODY_LIMIT
+    issue = parse_issue(text)
+    assert [h for level, h in issue.headings if level == 3] == TORCH_SPYRE_SECTIONS
+    assert_details_balanced(issue)
+    assert_checklist_complete(issue)
+    assert "cut by reportkit; the full text is in the bundle: logs/debug-run.stderr.txt" in text
+    logs = section_fences(issue, "Relevant log output")[0][1]
+    assert logs.rstrip().endswith("Mismatched elements: 1 / 65 (1.5%)")  # logs keep their tail
+
+
+def test_astral_characters_count_double():
+    c = make_collected()
+    c.debug_run.error_output = "🔥" * 60_000
+    text = render.render_issue(c)
+    assert render.github_length(text) <= render.GITHUB_BODY_LIMIT
+
+
+def test_hard_cut_closes_blocks():
+    text = "### A\n\n<details>\n<summary>s</summary>\n\n```text\n" + "line\n" * 50_000
+    cut = render.hard_cut(text, 10_000)
+    assert render.github_length(cut) <= 10_000
+    issue = parse_issue(cut)
+    assert_details_balanced(issue)
+    assert "truncated by reportkit" in cut
+
+
+def test_tidy_markdown_keeps_code_and_separates_details():
+    text = "a\n\n\n\n<details>\n<summary>s</summary>\n\n```\nx\n\n\n\ny\n```\n</details>\n### H\n"
+    tidy = render.tidy_markdown(text)
+    assert "x\n\n\n\ny" in tidy  # code untouched
+    assert "a\n\n<details>" in tidy and "</details>\n\n### H" in tidy
+    assert [h for _, h in parse_issue(tidy).headings] == ["H"]
+
+
+# --------------------------------------------------------------------------- redaction
+
+HOME = os.path.expanduser("~")
+SECRETS = {
+    "github": "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+    "github_pat": "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+    "hf": "hf_" + "abcdefghijklmnopqrstuvwxyzABCDEFGH",
+    "aws": "AKIAIOSFODNN7EXAMPLE",
+    "openai": "sk-proj-" + "a1B2c3D4e5F6g7H8i9J0k1L2",
+    "slack": "xoxb-123456789012-abcdefghijkl",
+    "url_password": "hunter2pass",
+    "env_secret": "plain-s3cret-value-no-pattern",
+    "private_key": "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7",
+}
+PEM = f"-----BEGIN PRIVATE KEY-----\n{SECRETS['private_key']}\n-----END PRIVATE KEY-----"
+
+
+def planted(text: str = "") -> str:
+    return (f"{text} token {SECRETS['github']} pat {SECRETS['github_pat']} hf {SECRETS['hf']} "
+            f"aws {SECRETS['aws']} key {SECRETS['openai']} slack {SECRETS['slack']} "
+            f"url https://alice:{SECRETS['url_password']}@example.com/x env {SECRETS['env_secret']} "
+            f"home {HOME}/private/project\n{PEM}\n")
+
+
+def secret_collected() -> C.Collected:
+    c = spyre_collected()
+    c.source = REPRO + "# " + planted("in the reproducer").replace("\n", "\n# ")
+    c.original_source = planted("original")
+    c.debug_run.error_output = planted("error output") + TRACEBACK
+    c.debug_run.stdout = c.debug_run.stderr = planted("logs")
+    c.env.env_vars = {"HF_TOKEN": SECRETS["hf"], "MY_SERVICE_PASSWORD": SECRETS["env_secret"],
+                      "TORCH_HOME": f"{HOME}/cache"}
+    c.user_env = {"MY_API_TOKEN": SECRETS["env_secret"]}
+    c.env.collect_env = planted("collect_env")
+    c.fx.excerpt = planted("fx graph")
+    c.fx.why = [planted("why")]
+    c.sdsc.excerpt = planted("sdsc")
+    c.spyre_logs.transfer[0].raw = planted("[ spyre_copy_from ] transfer")
+    c.ladder.verdict = planted("verdict")
+    c.hang = C.HangInfo(status=C.COLLECTED, stacks=planted("stacks"), last_print=planted("last"), gdb=planted("gdb"))
+    return c
+
+
+def redactor() -> render.Redactor:
+    return render.Redactor.for_env({"MY_API_TOKEN": SECRETS["env_secret"], "HOME": HOME, "PATH": "/usr/bin"})
+
+
+@pytest.mark.parametrize("template", render.TEMPLATES)
+def test_planted_secrets_never_survive(template):
+    text = render.render_issue(secret_collected(), template, redactor=redactor(), title=planted("title"))
+    for name, secret in SECRETS.items():
+        assert secret not in text, name
+    assert f"{HOME}/private" not in text and "~/private/project" in text
+    assert "<redacted:github-token>" in text and "<redacted:env-secret>" in text
+    parse_issue(text)
+
+
+def test_secrets_survive_without_redaction():
+    text = render.render_issue(secret_collected(), redactor=render.Redactor(enabled=False))
+    for name, secret in SECRETS.items():
+        assert secret in text, name
+
+
+def test_redactor_tree_copies_and_masks_env():
+    c = secret_collected()
+    red = redactor().tree(c)
+    assert c.env.env_vars["HF_TOKEN"] == SECRETS["hf"]  # the original is untouched
+    assert red.env.env_vars["HF_TOKEN"] == "<redacted:env-secret>"
+    assert red.env.env_vars["MY_SERVICE_PASSWORD"] == "<redacted:env-secret>"
+    assert red.env.env_vars["TORCH_HOME"] == "~/cache"
+    assert red.user_env == {"MY_API_TOKEN": "<redacted:env-secret>"}
+    assert SECRETS["github"] not in red.spyre_logs.transfer[0].raw
+    assert isinstance(red.sdsc.summaries[0].path, Path)
+    everything = repr(dataclasses.asdict(red))
+    for name, secret in SECRETS.items():
+        assert secret not in everything, name
+
+
+def test_trivial_env_values_are_not_treated_as_secrets():
+    red = render.Redactor.for_env({"USE_TOKEN": "true", "SOME_SECRET": "12345678", "API_KEY": "abcdefgh12"})
+    assert red.secret_values == ["abcdefgh12"]
+
+
+# --------------------------------------------------------------------------- packaging
+
+
+def test_templates_found_in_checkout():
+    dirs = render.templates_dirs()
+    assert dirs and all((d / "torch-spyre.md.j2").is_file() for d in dirs)
+    assert set(render.environment().list_templates()) >= {"torch-spyre.md.j2", "pytorch.md.j2", "_macros.md.j2"}
+
+
+@pytest.mark.slow
+def test_wheel_ships_the_templates(tmp_path):
+    """The wheel force-includes templates/ as reportkit/templates, and render finds them there."""
+    root = Path(__file__).resolve().parents[1]
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                            "-w", str(tmp_path / "dist"), str(root)], capture_output=True, text=True, timeout=300)
+    if build.returncode != 0 and "hatchling" in build.stderr:
+        pytest.skip("hatchling is not installed: cannot build the wheel offline")
+    assert build.returncode == 0, build.stderr
+    (wheel,) = (tmp_path / "dist").glob("reportkit-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"reportkit/templates/torch-spyre.md.j2", "reportkit/templates/pytorch.md.j2",
+            "reportkit/templates/_macros.md.j2", "reportkit/_backend_boot.py", "reportkit/_env_probe.py"} <= names
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = ("import reportkit.render as r; d = r.templates_dirs(); print(d[0]); "
+            "print(sorted(r.environment().list_templates()))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)},
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    first, templates = out.stdout.splitlines()
+    assert first == str(site / "reportkit" / "templates")
+    assert "torch-spyre.md.j2" in templates
