@@ -89,9 +89,10 @@ def test_tensors_and_leaf_modules_are_rendered(tmp_path):
             def __init__(self):
                 super().__init__()
                 self.head = torch.nn.Linear(6, 3)
+                self.body = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.ReLU())
 
             def forward(self, x):
-                return self.head(x.flatten(1))
+                return self.head(self.body(x))
 
         meta = torch.zeros(2, 3, device="meta").long()
         Net()(torch.ones(4, 2, 2))
@@ -99,10 +100,20 @@ def test_tensors_and_leaf_modules_are_rendered(tmp_path):
     program, spans = instrument(src)
     values = json.loads(probe_with(tmp_path)(program))
     texts = {src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
-    assert texts["x.flatten(1)"] == "torch.randn(4, 4, dtype=torch.float32)"
+    assert texts["self.body(x)"] == "torch.randn(4, 4, dtype=torch.float32)"
+    assert texts["self.body"] == ("torch.nn.Sequential(torch.nn.Flatten(start_dim=1, end_dim=-1), "
+                                  "torch.nn.ReLU())")
     assert texts["self.head"] == "torch.nn.Linear(in_features=6, out_features=3, bias=True)"
     assert "torch.zeros(2, 3, device=\"meta\").long()" not in texts  # self-contained: not a site
     assert texts["x"] == "torch.randn(4, 2, 2, dtype=torch.float32)"
+
+
+def test_unparenthesized_tuples_stay_one_value(tmp_path):
+    src = "table = {(1, 2): 'x'}\nkey = 1\nprint(table[key, 2])\nraise KeyError(table[key, 2])\n"
+    program, spans = instrument(src)
+    values = json.loads(probe_with(tmp_path)(program))
+    texts = {src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
+    assert texts["key, 2"] == "(1, 2)" and texts["table[key, 2]"] == "'x'"
 
 
 def test_sites_skip_targets_and_unwrappable_forms():

@@ -29,7 +29,11 @@ WRAPPER = "__reportkit_value__"
 # Runs inside the target program (any Python >= 3.8, torch optional). Records the text of the last
 # value each site had; written at exit (an uncaught exception still runs atexit handlers).
 PROLOGUE = r'''
-def __reportkit_value__(i, v, _state={}):
+__reportkit_state__ = {}
+
+
+def __reportkit_value__(i, v):
+    _state = __reportkit_state__
     if not _state:
         import atexit, json, os, sys
         _state["values"] = {}
@@ -85,9 +89,14 @@ def __reportkit_value__(i, v, _state={}):
             return "torch.Size(" + repr(list(v)) + ")"
         if t is torch.device:
             return "torch.device(" + repr(str(v)) + ")"
-        if isinstance(v, torch.nn.Module) and t.__module__.startswith("torch.nn.modules."):
-            if next(iter(v.children()), None) is None:
+        if isinstance(v, torch.nn.Module) and t.__module__.startswith("torch.nn.modules.") and depth < 4:
+            children = list(v.children())
+            if not children:  # a leaf module: its extra_repr spells its constructor arguments
                 return "torch.nn." + t.__name__ + "(" + v.extra_repr() + ")"
+            if t is torch.nn.Sequential and len(children) <= 32:
+                parts = [text(c, depth + 1) for c in children]
+                if None not in parts:
+                    return "torch.nn.Sequential(" + ", ".join(parts) + ")"
         return None
 
     _state["n"] = _state.get("n", 0) + 1
@@ -160,8 +169,9 @@ def instrument(source: str) -> tuple[str, list[tuple[int, int]]] | None:
         return None
     inserts: list[tuple[int, int, int, str]] = []  # (pos, kind, order, text); closes before opens
     for i, (start, end) in enumerate(spans):
-        inserts.append((start, 1, -end, f"{WRAPPER}({i}, "))
-        inserts.append((end, 0, -start, ")"))
+        # parenthesized: an unparenthesized tuple (``x[a, b]``) must stay one argument
+        inserts.append((start, 1, -end, f"{WRAPPER}({i}, ("))
+        inserts.append((end, 0, -start, "))"))
     inserts.sort()
     out: list[str] = []
     pos = 0
