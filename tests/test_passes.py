@@ -153,7 +153,12 @@ def test_hdd_prune_keeps_referenced_bindings() -> None:
         ("from a import (b,\n    c)\nprint(c)\n", "from a import c\nprint(c)\n"),
         ("from __future__ import annotations\n", None),
         ("def f():\n    pass\nclass K:\n    pass\nx = 1\ny = 2\nprint(y)\n", "y = 2\nprint(y)\n"),
-        ("def f():\n    return f()\n", None),  # recursion reads its own name: left to HDD
+        ("def f():\n    return f()\n", ""),  # only its own recursion reads it: dead
+        # scopes: the parameter ``x`` of g and the module ``x`` are other bindings than f's local ``x``
+        ("x = 3\ndef f():\n    x = 1\n    return 2\ndef g(x):\n    return x\nprint(f(), g(x))\n",
+         "x = 3\ndef f():\n    return 2\ndef g(x):\n    return x\nprint(f(), g(x))\n"),
+        ("def f():\n    x = 1\n    def g():\n        return x\n    return g()\nprint(f())\n", None),  # closure
+        ("class K:\n    x = 1\n    def m(self):\n        return x\nx = 2\nprint(K().m())\n", None),
         ("__all__ = ['f']\ndef f():\n    pass\n", "def f():\n    pass\n"),
         # g is unused; its import and local are unused too (and moot once g goes)
         ("def g():\n    import json\n    tmp = 3\n    return 1\n", ""),

@@ -17,6 +17,7 @@ from .edits import (
     apply_splices,
     walk_bodies,
 )
+from .scopes import Scopes
 from .source import SourceMap, block_text
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -38,26 +39,16 @@ def statement_levels(source: str, *, prune: bool = False) -> list[list[Edit]]:
     finishes with an unpruned sweep.)
     """
     tree, smap = _parse(source)
-    loads = _load_counts(tree) if prune else Counter()
+    scopes = Scopes(tree) if prune else None
     levels: list[list[tuple[int, Edit]]] = []
     for info in walk_bodies(tree, smap):
         while len(levels) <= info.depth:
             levels.append([])
         for i, (start, _end) in enumerate(info.seq.spans):
-            if prune and _binds_referenced_name(info.seq.stmts[i], loads):
+            if scopes is not None and _binds_referenced_name(info.seq.stmts[i], scopes):
                 continue
             levels[info.depth].append((start, Delete(info.seq, i)))
     return [[edit for _start, edit in sorted(level, key=lambda t: t[0])] for level in levels]
-
-
-def _load_counts(node: ast.AST) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Store):
-            counts[sub.id] += 1
-        elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
-            counts[sub.target.id] += 1
-    return counts
 
 
 def _bound_names(stmt: ast.stmt) -> list[str]:
@@ -68,12 +59,8 @@ def _bound_names(stmt: ast.stmt) -> list[str]:
     return _bound_by_assignment(stmt) or []
 
 
-def _binds_referenced_name(stmt: ast.stmt, loads: Counter[str]) -> bool:
-    names = _bound_names(stmt)
-    if not names:
-        return False
-    own = _load_counts(stmt)
-    return any(loads[name] - own[name] > 0 for name in names)
+def _binds_referenced_name(stmt: ast.stmt, scopes: Scopes) -> bool:
+    return any(scopes.reads(stmt, name) > 0 for name in _bound_names(stmt))
 
 
 # --------------------------------------------------------------------------- unused
@@ -135,7 +122,7 @@ def _bound_by_assignment(stmt: ast.stmt) -> list[str] | None:
 def propose_unused(source: str) -> list[Edit]:
     """Delete imports (or single aliases), definitions and assignments whose names are never read."""
     tree, smap = _parse(source)
-    loaded = loaded_names(tree)
+    scopes = Scopes(tree)
     edits: list[Edit] = []
     for info in walk_bodies(tree, smap):
         in_class = isinstance(info.owner, ast.ClassDef)
@@ -146,7 +133,7 @@ def propose_unused(source: str) -> list[Edit]:
                 unused = [
                     k
                     for k, alias in enumerate(stmt.names)
-                    if alias.name != "*" and import_binding(stmt, alias) not in loaded
+                    if alias.name != "*" and not scopes.reads(stmt, import_binding(stmt, alias))
                 ]
                 if len(unused) == len(stmt.names):
                     edits.append(Delete(info.seq, i))
@@ -156,11 +143,11 @@ def propose_unused(source: str) -> list[Edit]:
             elif in_class:
                 continue  # class attributes are read through attributes; HDD handles them
             elif isinstance(stmt, (*_FUNCS, ast.ClassDef)):
-                if stmt.name not in loaded:
+                if not scopes.reads(stmt, stmt.name):
                     edits.append(Delete(info.seq, i))
             else:
                 names = _bound_by_assignment(stmt)
-                if names and not any(n in loaded for n in names):
+                if names and not any(scopes.reads(stmt, n) for n in names):
                     edits.append(Delete(info.seq, i))
     return edits
 
@@ -168,7 +155,7 @@ def propose_unused(source: str) -> list[Edit]:
 def drop_target_candidates(source: str) -> list[str]:
     """``x = f()`` whose ``x`` is never read -> ``f()`` (when deleting it outright fails)."""
     tree, smap = _parse(source)
-    loaded = loaded_names(tree)
+    scopes = Scopes(tree)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
         if isinstance(info.owner, ast.ClassDef):
@@ -177,7 +164,7 @@ def drop_target_candidates(source: str) -> list[str]:
             if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is None:
                 continue
             names = _bound_by_assignment(stmt)
-            if not names or any(n in loaded for n in names):
+            if not names or any(scopes.reads(stmt, n) for n in names):
                 continue
             start, _end = smap.stmt_span(stmt)
             value_start, _value_end = smap.span(stmt.value)

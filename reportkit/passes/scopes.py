@@ -1,0 +1,150 @@
+"""Scope-aware reads: which binding does each name load refer to?
+
+Deciding that ``x = ...`` inside ``f`` is dead needs the loads of *that* ``x``: a parameter ``x``
+of another function, or a module-level ``x``, must not keep it alive. This follows Python's rules
+closely enough for reduction: function, lambda and comprehension scopes; class bodies are not
+visible from the functions nested in them; ``global``/``nonlocal`` declarations. ``__all__``
+strings count as loads of module names.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPES = (*_FUNCS, ast.ClassDef, *_COMPS)
+
+
+class Scopes:
+    """Load counts per (scope, name) and the scope of every statement."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.parent: dict[int, ast.AST | None] = {id(tree): None}
+        self.locals: dict[int, set[str]] = {}
+        self.stmt_scope: dict[int, ast.AST] = {}
+        self.loads: Counter[tuple[int, str]] = Counter()
+        self._declared_global: dict[int, set[str]] = {}
+        self._collect(tree, tree)
+        self._count(tree, tree)
+        self._dunder_all()
+
+    # ---------------------------------------------------------------- binding
+    def _collect(self, scope: ast.AST, node: ast.AST) -> None:
+        """Record locals of ``scope`` from ``node``'s subtree, recursing into nested scopes."""
+        names = self.locals.setdefault(id(scope), set())
+        declared = self._declared_global.setdefault(id(scope), set())
+        if isinstance(scope, _FUNCS) and node is scope:
+            args = scope.args
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+                if arg is not None:
+                    names.add(arg.arg)
+        children = ast.iter_child_nodes(node)
+        if isinstance(scope, _COMPS) and node is scope:
+            for gen in scope.generators:
+                for sub in ast.walk(gen.target):
+                    if isinstance(sub, ast.Name):
+                        names.add(sub.id)
+        for child in children:
+            if isinstance(child, ast.stmt) and id(child) not in self.stmt_scope:
+                self.stmt_scope[id(child)] = scope
+            if isinstance(child, _SCOPES):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(child.name)
+                    for expr in [*child.decorator_list, *getattr(child, "bases", []),
+                                 *[k.value for k in getattr(child, "keywords", [])]]:
+                        self._collect(scope, expr)
+                if isinstance(child, _FUNCS):
+                    for default in [*child.args.defaults, *[d for d in child.args.kw_defaults if d]]:
+                        self._collect(scope, default)
+                self.parent[id(child)] = scope
+                self._collect(child, child)
+                continue
+            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
+                names.add(child.id)
+            elif isinstance(child, (ast.Import, ast.ImportFrom)):
+                for alias in child.names:
+                    if alias.name != "*":
+                        names.add(alias.asname or alias.name.split(".")[0])
+            elif isinstance(child, ast.Global):
+                declared.update(child.names)
+                self.locals.setdefault(id(self.tree), set()).update(child.names)
+            elif isinstance(child, ast.Nonlocal):
+                declared.update(child.names)
+            elif isinstance(child, ast.ExceptHandler) and child.name:
+                names.add(child.name)
+            self._collect(scope, child)
+
+    def _is_local(self, scope: ast.AST, name: str) -> bool:
+        return name in self.locals.get(id(scope), set()) and name not in self._declared_global.get(id(scope), set())
+
+    def resolve(self, scope: ast.AST, name: str) -> ast.AST:
+        """The scope whose binding of ``name`` a load in ``scope`` refers to."""
+        cur: ast.AST | None = scope
+        first = True
+        while cur is not None and cur is not self.tree:
+            # a class body is visible only to loads directly in it
+            if (first or not isinstance(cur, ast.ClassDef)) and self._is_local(cur, name):
+                return cur
+            first = False
+            cur = self.parent.get(id(cur))
+        return self.tree
+
+    # ---------------------------------------------------------------- loads
+    def _count(self, scope: ast.AST, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _SCOPES):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    for expr in [*child.decorator_list, *getattr(child, "bases", []),
+                                 *[k.value for k in getattr(child, "keywords", [])]]:
+                        self._count_expr(scope, expr)
+                if isinstance(child, _FUNCS):
+                    for default in [*child.args.defaults, *[d for d in child.args.kw_defaults if d]]:
+                        self._count_expr(scope, default)
+                self._count(child, child)
+                continue
+            self._count_node(scope, child)
+            self._count(scope, child)
+
+    def _count_expr(self, scope: ast.AST, expr: ast.AST) -> None:
+        self._count_node(scope, expr)
+        self._count(scope, expr)
+
+    def _count_node(self, scope: ast.AST, node: ast.AST) -> None:
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
+            self.loads[(id(self.resolve(scope, node.id)), node.id)] += 1
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            self.loads[(id(self.resolve(scope, node.target.id)), node.target.id)] += 1
+
+    def _dunder_all(self) -> None:
+        for node in self.tree.body:
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                    for sub in ast.walk(node.value):
+                        if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                            self.loads[(id(self.tree), sub.value)] += 1
+
+    # ---------------------------------------------------------------- queries
+    def scope_of(self, stmt: ast.stmt) -> ast.AST:
+        return self.stmt_scope.get(id(stmt), self.tree)
+
+    def reads(self, stmt: ast.stmt, name: str) -> int:
+        """Loads of the binding ``stmt`` makes of ``name``, outside ``stmt`` itself."""
+        scope = self.scope_of(stmt)
+        owner = self.resolve(scope, name) if not isinstance(scope, ast.ClassDef) else scope
+        total = self.loads[(id(owner), name)]
+        inside = Scopes._own_loads(stmt, name)
+        return max(0, total - inside)
+
+    @staticmethod
+    def _own_loads(stmt: ast.stmt, name: str) -> int:
+        count = 0
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Store):
+                count += 1
+            elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name) and sub.target.id == name:
+                count += 1
+        return count
