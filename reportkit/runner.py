@@ -22,13 +22,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 import psutil
 
 from reportkit.errors import UserError
 
 BOOT_FILE = Path(__file__).with_name("_boot.py")
+WARM_FILE = Path(__file__).with_name("_warm.py")  # the warm executor's fork server
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
 # What a scratch copy of the script's directory may hold before we ask for --isolate-file.
 COPY_MAX_FILES = 2000
@@ -245,14 +246,19 @@ def run_script(spec: RunSpec, source: str | None = None, sandbox: Sandbox | None
             box.cleanup()
 
 
+def meta_paths(meta: Path) -> dict[str, Path]:
+    """The files a run writes into its ``meta`` dir (shared by every executor)."""
+    return {"events": meta / "events.jsonl", "dump": meta / "stacks.txt",
+            "stdout": meta / "stdout.txt", "stderr": meta / "stderr.txt"}
+
+
 def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
-    events_path, dump_path = meta / "events.jsonl", meta / "stacks.txt"
-    out_path, err_path = meta / "stdout.txt", meta / "stderr.txt"
-    cmd = [spec.python, str(BOOT_FILE), str(events_path), str(dump_path), str(target), *spec.args]
+    paths = meta_paths(meta)
+    cmd = [spec.python, str(BOOT_FILE), str(paths["events"]), str(paths["dump"]), str(target), *spec.args]
     env = build_env(spec.env)
     timed_out = False
     start = time.monotonic()
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+    with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err:
         try:
             proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=out, stderr=err,
                                     stdin=subprocess.DEVNULL, start_new_session=True)
@@ -264,7 +270,7 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
             proc.wait(timeout=spec.timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
-            _dump_then_kill(proc, dump_path, spec.grace)
+            _dump_then_kill(proc, paths["dump"], spec.grace)
         except BaseException:  # Ctrl-C in reportkit: never leave the target running
             kill_tree(proc)
             raise
@@ -272,20 +278,29 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
             kill_tree(proc)  # stray members of the group (compile workers, helpers) go too
             with _ACTIVE_LOCK:
                 _ACTIVE.discard(proc)
-    duration = time.monotonic() - start
-    rc = proc.returncode
+    return collect_result(spec, work, target, meta, proc.returncode, timed_out, time.monotonic() - start)
+
+
+def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int | None, timed_out: bool,
+                   duration: float) -> RunResult:
+    """Build the :class:`RunResult` of a finished run from its exit status and the files in ``meta``.
+
+    ``rc`` follows :attr:`subprocess.Popen.returncode`: ``-N`` means death by signal N.
+    """
+    paths = meta_paths(meta)
     result = RunResult(
         returncode=rc if rc is not None and rc >= 0 else None,
         signal=-rc if rc is not None and rc < 0 and not timed_out else None,
         timed_out=timed_out,
         duration=duration,
-        stdout=read_bounded(out_path, spec.output_limit),
-        stderr=read_bounded(err_path, spec.output_limit),
+        stdout=read_bounded(paths["stdout"], spec.output_limit),
+        stderr=read_bounded(paths["stderr"], spec.output_limit),
         workdir=str(work),
         script_path=str(target),
     )
-    _read_events(events_path, result)
+    _read_events(paths["events"], result)
     if timed_out or result.signal is not None:
+        dump_path = paths["dump"]
         result.stacks = parse_faulthandler(dump_path.read_text(encoding="utf-8", errors="replace")
                                            if dump_path.exists() else "")
         for stack in result.stacks:
@@ -299,23 +314,31 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
 
 
 def _is_boot_frame(file: str) -> bool:
-    return file in ("<frozen runpy>", str(BOOT_FILE)) or file.endswith("/runpy.py")
+    return file in ("<frozen runpy>", str(BOOT_FILE), str(WARM_FILE)) or file.endswith("/runpy.py")
 
 
-def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float) -> None:
-    """Ask faulthandler (SIGUSR1) for all-thread stacks, wait until the dump settles, then kill."""
+def request_dump(pid: int, dump_path: Path, grace: float, alive: Callable[[], bool]) -> None:
+    """Ask faulthandler (SIGUSR1) in ``pid`` for all-thread stacks; return once the dump settles.
+
+    Returns early when ``alive()`` turns false (the process ended) or after ``grace`` seconds.
+    """
     try:
-        os.kill(proc.pid, signal.SIGUSR1)
+        os.kill(pid, signal.SIGUSR1)
     except (ProcessLookupError, AttributeError):
-        pass
+        return
     deadline = time.monotonic() + grace
     last = -1
-    while time.monotonic() < deadline and proc.poll() is None:
+    while time.monotonic() < deadline and alive():
         size = dump_path.stat().st_size if dump_path.exists() else 0
         if size > 0 and size == last:
             break
         last = size
         time.sleep(0.1)
+
+
+def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float) -> None:
+    """Ask faulthandler (SIGUSR1) for all-thread stacks, wait until the dump settles, then kill."""
+    request_dump(proc.pid, dump_path, grace, lambda: proc.poll() is None)
     kill_tree(proc)
 
 
@@ -327,15 +350,21 @@ def kill_active() -> None:
         kill_tree(proc)
 
 
-def kill_tree(proc: subprocess.Popen) -> None:
-    """Kill the process, its process group and every descendant we can still see; reap the process."""
+def kill_group(leader: int, process: psutil.Process | None = None) -> list[psutil.Process]:
+    """SIGKILL the session/group led by ``leader`` and every descendant of it we can still see.
+
+    ``process`` is the leader as a :class:`psutil.Process` captured while it was surely alive (it
+    guards against pid reuse); without it the pid is looked up now. Returns the descendants that
+    were signalled (for :func:`psutil.wait_procs`). The leader itself is killed but not reaped.
+    """
     victims: list[psutil.Process] = []
     try:
-        victims = psutil.Process(proc.pid).children(recursive=True)
+        proc = process or psutil.Process(leader)
+        victims = proc.children(recursive=True)
     except psutil.Error:
-        pass
+        proc = None
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(leader, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     for child in victims:  # descendants that left the group (setsid) are still ours to end
@@ -343,12 +372,107 @@ def kill_tree(proc: subprocess.Popen) -> None:
             child.kill()
         except psutil.Error:
             pass
+    if proc is not None:
+        try:
+            proc.kill()
+        except psutil.Error:
+            pass
+    return victims
+
+
+def kill_tree(proc: subprocess.Popen) -> None:
+    """Kill the process, its process group and every descendant we can still see; reap the process."""
+    if proc.returncode is None:
+        victims = kill_group(proc.pid)
+    else:  # already reaped: its pid may be anyone's now; only what is left of its group is ours
+        victims = []
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
     try:
         proc.kill()
     except ProcessLookupError:
         pass
     proc.wait()
     psutil.wait_procs(victims, timeout=5)
+
+
+_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
+
+
+class OrphanReaper:
+    """Adopt and end what runs leave behind (Linux): helpers that outlive their parent run.
+
+    A run that exits normally may leave a descendant that left its process group (``setsid``, a
+    daemonized helper): it is reparented to init and nobody would ever kill it. While a reaper is
+    active this process is a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``), so such orphans
+    are reparented here instead; :meth:`collect` kills them (with their descendants) and reaps them.
+    Call it when no run is in progress (it takes every new child of this process for an orphan).
+    Elsewhere (no prctl) it does nothing.
+    """
+
+    def __init__(self) -> None:
+        self._libc = None
+        self._previous = 0
+        self.active = False
+        self.collected = 0
+        self._before: set[int] = set()
+
+    def start(self) -> bool:
+        if not sys.platform.startswith("linux"):
+            return False
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            previous = ctypes.c_int(0)
+            libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(previous), 0, 0, 0)
+            if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+                return False
+        except (OSError, AttributeError):
+            return False
+        self._libc, self._previous, self.active = libc, previous.value, True
+        self._before = {p.pid for p in psutil.Process().children()}
+        return True
+
+    def collect(self) -> int:
+        """Kill and reap every child of this process that appeared since :meth:`start` (and their
+        descendants, which are reparented here as their parents die)."""
+        if not self.active:
+            return 0
+        count = 0
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            orphans = [c for c in psutil.Process().children() if c.pid not in self._before]
+            if not orphans:
+                break
+            for child in orphans:
+                try:
+                    victims = child.children(recursive=True)
+                except psutil.Error:
+                    victims = []
+                for proc in [child, *victims]:
+                    try:
+                        proc.kill()
+                    except psutil.Error:
+                        pass
+                try:
+                    os.waitpid(child.pid, 0)
+                    count += 1
+                except ChildProcessError:
+                    pass
+        self.collected += count
+        return count
+
+    def stop(self) -> None:
+        """Collect, then restore the subreaper flag as it was."""
+        if not self.active:
+            return
+        self.collect()
+        if self._libc is not None and not self._previous:
+            self._libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+        self.active = False
 
 
 def read_bounded(path: Path, limit: int) -> str:

@@ -1,0 +1,596 @@
+"""The warm executor (fork server) against the cold runner: same results, timeouts, parallel runs,
+server deaths, fallbacks, minimization results, and no process left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import textwrap
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+import reportkit.executor as ex
+import reportkit.minimize as mz
+from reportkit.executor import ColdExecutor, WarmExecutor, discover_preload, measure, prepare_executor
+from reportkit.runner import RunResult, RunSpec, Sandbox
+from reportkit.signature import MatchPolicy, establish, signature_of
+
+pytestmark = pytest.mark.skipif(ex.warm_supported() is not None, reason=str(ex.warm_supported()))
+
+ROOT = Path(__file__).resolve().parents[1]
+STDLIB_PRELOAD = ["json", "queue", "threading", "warnings", "subprocess", "random", "atexit"]
+
+
+def write(directory: Path, name: str, code: str) -> Path:
+    path = directory / name
+    path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
+    return path
+
+
+def spec(script: Path, **kw) -> RunSpec:
+    kw.setdefault("timeout", 20)
+    return RunSpec(script=script.resolve(), python=sys.executable, **kw)
+
+
+def essentials(r: RunResult) -> dict:
+    """What must not depend on the executor (paths relative to the run's scratch dir)."""
+    def rel(path: str) -> str:
+        return os.path.relpath(path, r.workdir) if path.startswith(r.workdir + "/") else path
+
+    def norm(text: str) -> str:
+        return text.replace(r.workdir, "<W>")
+
+    exc = r.exception
+    main = r.main_stack
+    return {
+        "rc": r.returncode, "signal": r.signal, "timed_out": r.timed_out, "started": r.started,
+        "exit_requested": r.exit_code_requested, "stdout": norm(r.stdout), "stderr": norm(r.stderr),
+        "exception": exc and (exc.type, norm(exc.message), [(rel(f.file), f.line, f.function, f.text)
+                                                            for f in exc.frames],
+                              [(c.type, c.message) for c in exc.chain]),
+        "thread_exceptions": [(e.type, e.message, e.thread) for e in r.thread_exceptions],
+        "threads": len(r.stacks),
+        "main_stack": main and [(rel(f.file), f.line, f.function, f.text) for f in main.frames],
+        "main_is_main": main is None or main.thread_id == r.main_thread_id,
+        "script": rel(r.script_path),
+    }
+
+
+SCRIPTS = {
+    "library_exception": """
+        import json
+
+        def load(text):
+            return json.loads(text)
+
+        load("{oops")
+    """,
+    "chained": """
+        try:
+            {}["missing"]
+        except KeyError as e:
+            raise RuntimeError("lookup failed") from e
+    """,
+    "exit_3": "import sys\nprint('bye')\nsys.exit(3)\n",
+    "os_exit": "import os\nos._exit(4)\n",
+    "systemexit_message": "raise SystemExit('fatal: bad config')\n",
+    "passes": "print('fine')\n",
+    "keyboard_interrupt": "raise KeyboardInterrupt\n",
+    "segfault": """
+        import os, signal
+
+        def explode():
+            os.kill(os.getpid(), signal.SIGSEGV)
+
+        explode()
+    """,
+    "abort": "import os\nprint('about to abort', flush=True)\nos.abort()\n",
+    "env_cwd_argv_main": """
+        import os, sys
+        print(os.environ.get("RK_SET"), os.environ.get("RK_DROP_ME"), os.environ.get("PYTHONUNBUFFERED"))
+        print(os.path.basename(os.getcwd()), os.listdir("."))
+        print(sys.argv[1:], os.path.basename(sys.argv[0]), __name__, __file__ == sys.argv[0])
+        print(sys.path[0] == os.path.dirname(os.path.abspath(__file__)), sys.modules["__main__"].__name__)
+        print(repr(sys.stdin.read()), sys.stdout.isatty(), sys.stdout.encoding, sys.stderr.line_buffering)
+        raise ValueError(f"argv={sys.argv[1:]}")
+    """,
+    "sibling_module": """
+        import helper
+
+        helper.boom(3)
+    """,
+    "threads_and_atexit": """
+        import atexit, sys, threading, time
+
+        def late():
+            time.sleep(0.3)
+            print("non-daemon thread finished", flush=True)
+
+        def bad():
+            raise OSError("worker died")
+
+        atexit.register(lambda: print("atexit ran"))
+        threading.Thread(target=late).start()
+        t = threading.Thread(target=bad, name="worker")
+        t.start()
+        t.join()
+        print("main done")
+        sys.stderr.write("partial line without newline")
+    """,
+    "warning_and_interleaving": """
+        import sys, warnings
+        for i in range(3):
+            print("out", i)
+            print("err", i, file=sys.stderr)
+        warnings.warn("careful")
+        sys.exit(5)
+    """,
+    "hang": """
+        import queue, threading, time
+
+        def spin():
+            while True:
+                time.sleep(0.05)
+
+        threading.Thread(target=spin, daemon=True, name="spinner").start()
+        print("waiting for a batch", flush=True)
+        queue.Queue().get()
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_warm_and_cold_give_the_same_result(tmp_path, monkeypatch, name):
+    monkeypatch.setenv("RK_DROP_ME", "1")
+    write(tmp_path, "helper.py", "def boom(n):\n    raise LookupError(f'no item {n}')\n")
+    script = write(tmp_path, "target.py", SCRIPTS[name])
+    timeout = 1.5 if name == "hang" else 20
+    run = spec(script, args=["--flag", "a b"], timeout=timeout, env={"RK_SET": "yes", "RK_DROP_ME": None})
+    preload = discover_preload(script.read_text(), script) + STDLIB_PRELOAD
+    assert "helper" not in preload  # the user's own modules are never preloaded
+    box = Sandbox(script)
+    warm = WarmExecutor(preload)
+    try:
+        cold_result = ColdExecutor().run(run, None, box)
+        warm_result = warm.run(run, None, box)
+        assert warm.warm_runs == 1 and warm.cold_runs == 0, warm.notes
+    finally:
+        warm.close()
+        box.cleanup()
+    assert essentials(warm_result) == essentials(cold_result)
+    assert signature_of(warm_result).to_dict() == signature_of(cold_result).to_dict()
+    if name == "hang":
+        assert warm_result.timed_out and [f.function for f in warm_result.main_stack.frames][:2] == ["wait", "get"]
+    if name == "segfault":
+        assert warm_result.signal == signal.SIGSEGV and warm_result.main_stack.frames[0].function == "explode"
+    if name == "threads_and_atexit":
+        assert "non-daemon thread finished" in warm_result.stdout and "atexit ran" in warm_result.stdout
+
+
+def test_fresh_randomness_per_run_like_a_new_process(tmp_path):
+    script = write(tmp_path, "rng.py", "import random, os\nprint(random.random(), os.urandom(4).hex())\n")
+    box = Sandbox(script)
+    with WarmExecutor(["random"]) as warm:
+        outputs = {warm.run(spec(script), None, box).stdout for _ in range(3)}
+    box.cleanup()
+    assert len(outputs) == 3
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+SPAWNER = """
+    import subprocess, sys, time
+    TOKEN = {token!r}
+    code = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)', TOKEN]); time.sleep(300)"
+    subprocess.Popen([sys.executable, "-c", code.replace("TOKEN", repr(TOKEN)), TOKEN])
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", TOKEN], start_new_session=True)
+    time.sleep(1.0)
+    print("spawned", flush=True)
+    time.sleep(300)
+"""
+
+
+def _with_token(token: str) -> list[psutil.Process]:
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            if token in (proc.info["cmdline"] or []) and proc.status() != psutil.STATUS_ZOMBIE:
+                found.append(proc)
+        except psutil.Error:
+            pass
+    return found
+
+
+def test_timeout_kills_child_and_descendants_and_server_keeps_serving(tmp_path):
+    token = f"rk-test-{uuid.uuid4().hex}"
+    script = write(tmp_path, "spawner.py", SPAWNER.format(token=token))
+    ok = write(tmp_path, "ok.py", "print('still serving')\n")
+    box = Sandbox(script)
+    with WarmExecutor(["subprocess", "time"]) as warm:
+        result = warm.run(spec(script, timeout=3), None, box)
+        assert result.timed_out and result.signal is None and "spawned" in result.stdout
+        assert result.main_stack.frames[0].function == "<module>"
+        assert result.main_stack.frames[0].text == "time.sleep(300)"
+        deadline = time.monotonic() + 5
+        while _with_token(token) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _with_token(token)  # child, grandchild, and the one that left the group
+        again = warm.run(spec(ok), source=ok.read_text(), sandbox=box)
+        assert again.returncode == 0 and again.stdout == "still serving\n" and warm.restarts == 0
+        server_pid = warm._server.proc.pid
+    box.cleanup()
+    assert not _alive(server_pid)
+
+
+def test_parallel_runs_from_threads_get_their_own_results(tmp_path):
+    script = write(tmp_path, "p.py", "print('placeholder')\n")
+    variants = {i: f"import sys, time\ntime.sleep({0.2 * (i % 3)})\nprint('run {i}')\nsys.exit({i})\n"
+                for i in range(1, 10)}
+    box = Sandbox(script)
+    results: dict[int, RunResult] = {}
+    errors: list[BaseException] = []
+    with WarmExecutor(["time"]) as warm:
+        def worker(ids):
+            try:
+                for i in ids:
+                    results[i] = warm.run(spec(script), variants[i], box)
+            except BaseException as exc:  # noqa: BLE001
+                errors.append(exc)
+
+        threads = [threading.Thread(target=worker, args=([i for i in variants if i % 3 == k],)) for k in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert warm.warm_runs == len(variants) and warm.cold_runs == 0
+    box.cleanup()
+    assert not errors
+    for i, result in results.items():
+        assert result.returncode == i and result.stdout == f"run {i}\n"
+    assert len(results) == len(variants)
+
+
+def test_server_death_between_and_during_runs(tmp_path):
+    script = write(tmp_path, "s.py", "import time\ntime.sleep(float(__import__('sys').argv[1]))\nraise ValueError('late')\n")
+    box = Sandbox(script)
+    with WarmExecutor(["time"]) as warm:
+        assert warm.run(spec(script, args=["0"]), None, box).exception.type == "ValueError"
+        first = warm._server
+        first.proc.kill()  # between runs
+        first.reader.join(10)
+        result = warm.run(spec(script, args=["0"]), None, box)
+        assert result.exception.type == "ValueError" and warm.restarts == 1 and warm._server is not first
+
+        # during a run: the run is redone cold, the orphaned child is killed, the next run is warm again
+        holder: list[RunResult] = []
+        t = threading.Thread(target=lambda: holder.append(warm.run(spec(script, args=["3"]), None, box)))
+        t.start()
+        deadline = time.monotonic() + 10
+        while not any(c.pid for c in warm._server.in_flight()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        child = next(c.pid for c in warm._server.in_flight())
+        warm._server.proc.kill()
+        t.join(60)
+        assert holder and holder[0].exception.type == "ValueError" and holder[0].exception.message == "late"
+        assert not _alive(child)
+        assert warm.cold_runs == 1
+        assert warm.run(spec(script, args=["0"]), None, box).exception.type == "ValueError"
+        assert warm.restarts == 2 and warm.warm_runs == 3
+    box.cleanup()
+
+
+def test_preloaded_module_starting_a_thread_is_left_out(tmp_path):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    write(lib, "threadstarter.py", "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n")
+    (tmp_path / "app").mkdir()
+    script = write(tmp_path / "app", "x.py", "print('ok')\n")
+    box = Sandbox(script)
+    run = spec(script, env={"PYTHONPATH": str(lib)})
+    with WarmExecutor(["json", "threadstarter", "queue"]) as warm:
+        assert warm.run(run, None, box).stdout == "ok\n"
+        assert warm.preload == ["json"] and warm.warm_runs == 1
+        assert any("threadstarter started a Python thread" in n for n in warm.notes)
+    box.cleanup()
+
+
+def test_preloaded_module_that_prints_is_left_out(tmp_path):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    write(lib, "noisy.py", "import sys\nprint('noisy was imported', file=sys.stderr)\n")
+    (tmp_path / "app").mkdir()
+    script = write(tmp_path / "app", "x.py", "import noisy\nprint('ok')\n")
+    box = Sandbox(script)
+    run = spec(script, env={"PYTHONPATH": str(lib)})
+    cold = ColdExecutor().run(run, None, box)
+    with WarmExecutor(["json", "noisy", "queue"]) as warm:
+        result = warm.run(run, None, box)
+        assert warm.preload == ["json"] and any("noisy printed output" in n for n in warm.notes)
+    box.cleanup()
+    assert essentials(result) == essentials(cold) and result.stderr == "noisy was imported\n"
+
+
+def test_runs_with_another_environment_go_cold(tmp_path):
+    script = write(tmp_path, "e.py", "import os\nprint(os.environ.get('RK_X'))\n")
+    box = Sandbox(script)
+    with WarmExecutor([]) as warm:
+        assert warm.run(spec(script, env={"RK_X": "1"}), None, box).stdout == "1\n"
+        assert warm.run(spec(script, env={"RK_X": "2"}), None, box).stdout == "2\n"
+        assert (warm.warm_runs, warm.cold_runs) == (1, 1) and "environment" in warm.notes[-1]
+    box.cleanup()
+
+
+def test_discover_preload(tmp_path):
+    write(tmp_path, "mylib.py", "")
+    (tmp_path / "pkg").mkdir()
+    source = textwrap.dedent("""
+        from __future__ import annotations
+        import os, json.decoder
+        import mylib
+        from pkg import thing
+        from . import relative
+        from torch.utils.data import DataLoader
+        import torch.nn as nn
+
+        def f():
+            import csv
+            return torch.compile(nn.Linear(2, 2))
+    """)
+    preload = discover_preload(source, tmp_path / "script.py")
+    assert preload[0] == "torch" and preload[1:3] == ["torch._dynamo", "torch._inductor.compile_fx"]
+    for name in ("os", "json.decoder", "torch.utils.data", "torch.nn", "csv"):
+        assert name in preload
+    assert not {"mylib", "pkg", "__future__"} & set(preload)
+    assert discover_preload("import torch\nx = torch.ones(2)\n", tmp_path / "s.py") == ["torch", "torch._dynamo"]
+
+
+def test_prepare_executor_falls_back_when_the_warm_outcome_differs(tmp_path):
+    # Cold, fractions is not imported yet when the script looks; warm, it was preloaded (the script imports it).
+    script = write(tmp_path, "mods.py", """
+        import sys
+        first = "fractions" not in sys.modules
+        import fractions
+        raise (ValueError if first else KeyError)("which")
+    """)
+    run = spec(script)
+    policy = MatchPolicy()
+    rep = establish(run, policy, runs=1)
+    assert rep.signature.exc_type == "ValueError"
+    box = Sandbox(script)
+    executor, note = prepare_executor("warm", run, script.read_text(), rep.signature, policy, box)
+    box.cleanup()
+    assert isinstance(executor, ColdExecutor)
+    assert note == ("cold: the original under the warm executor ends with [KeyError: 'which'], "
+                    "under the cold runner with [ValueError: which]")
+
+    out = tmp_path / "mods.min.py"
+    report = mz.minimize(run, script.read_text(), rep, policy, mz.MinimizeOptions(output=out, executor="warm"))
+    assert report.executor == "cold" and "KeyError" in report.executor_note and report.verified
+
+
+def test_learned_preload_that_changes_the_outcome_is_dropped(tmp_path):
+    # fractions is imported at run time only (not visible to discover_preload): learning finds it, and
+    # preloading it changes what the script sees, so the executor goes back to the discovered preload.
+    script = write(tmp_path, "late.py", """
+        import importlib, sys
+        before = "fractions" in sys.modules
+        importlib.import_module("fractions")
+        raise (KeyError if before else ValueError)("x")
+    """)
+    run = spec(script)
+    rep = establish(run, MatchPolicy(), runs=1)
+    box = Sandbox(script)
+    executor, note = prepare_executor("warm", run, script.read_text(), rep.signature, MatchPolicy(), box)
+    try:
+        assert isinstance(executor, WarmExecutor) and "fractions" not in executor.preload
+        assert "changed its outcome; only its own imports are preloaded" in note
+        assert executor.run(run, None, box).exception.type == "ValueError"
+    finally:
+        executor.close()
+        box.cleanup()
+
+
+def test_no_fork_means_cold(tmp_path, monkeypatch):
+    script = write(tmp_path, "s.py", "raise ValueError('x')\n")
+    monkeypatch.setattr(ex, "warm_supported", lambda: "this platform has no fork()")
+    run = spec(script)
+    rep = establish(run, MatchPolicy(), runs=1)
+    report = mz.minimize(run, script.read_text(), rep, MatchPolicy(),
+                         mz.MinimizeOptions(output=tmp_path / "o.py", executor="warm"))
+    assert report.executor == "cold" and report.executor_note == "cold: this platform has no fork()"
+
+
+SLIPPY = """
+import json
+import os
+import sys
+
+VERBOSE = False
+
+
+def log(msg):
+    if VERBOSE:
+        print(msg)
+
+
+def parse(lines):
+    records = []
+    for i, line in enumerate(lines):
+        log(f"line {i}")
+        records.append(json.loads(line))
+    return records
+
+
+def main():
+    data = ['{"a": 1}', '{"b": 2}', '{"c": 3,}']
+    parsed = parse(data)
+    print(len(parsed), os.getcwd(), sys.argv)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def _minimize(script: Path, executor: str, jobs: int, timeout: float = 20, **kw):
+    run = spec(script, timeout=timeout)
+    policy = MatchPolicy()
+    rep = establish(run, policy, runs=1)
+    out = script.with_name(f"{script.stem}.{executor}{jobs}.min.py")
+    report = mz.minimize(run, script.read_text(), rep, policy,
+                         mz.MinimizeOptions(output=out, executor=executor, jobs=jobs, **kw))
+    return report, out.read_bytes()
+
+
+def test_minimize_results_are_byte_identical_warm_and_cold(tmp_path):
+    script = write(tmp_path, "target.py", SLIPPY)
+    outputs = {}
+    for executor, jobs in (("cold", 1), ("warm", 1), ("warm", 3)):
+        report, data = _minimize(script, executor, jobs)
+        assert report.executor == executor and report.verified, report.executor_note
+        outputs[(executor, jobs)] = data
+    assert len(set(outputs.values())) == 1, outputs
+    assert b"json.loads" in outputs[("warm", 1)]
+
+
+def _our_descendants() -> list[psutil.Process]:
+    return [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
+
+
+@pytest.mark.parametrize("executor", ["warm", "cold"])
+def test_no_orphans_after_a_minimize_run_that_hit_timeouts(tmp_path, executor):
+    token = f"rk-orphan-{uuid.uuid4().hex}"
+    script = write(tmp_path, "hang.py", f"""
+        import subprocess, sys, time
+        TOKEN = {token!r}
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", TOKEN])
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", TOKEN], start_new_session=True)
+        a = 1
+        b = 2
+        time.sleep(600)
+    """)
+    before = {p.pid for p in _our_descendants()}
+    report, data = _minimize(script, executor, jobs=2, timeout=1)
+    assert report.executor == executor and report.verified, report.executor_note
+    assert b"time.sleep(" in data and b"a = 1" not in data
+    deadline = time.monotonic() + 10
+    while (_with_token(token) or {p.pid for p in _our_descendants()} - before) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _with_token(token)
+    assert not {p.pid for p in _our_descendants()} - before
+
+
+def test_private_compile_cache_env(tmp_path):
+    env = ex.private_cache_env(tmp_path, {})
+    assert env == {"TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "inductor"), "TRITON_CACHE_DIR": str(tmp_path / "triton")}
+    assert ex.private_cache_env(tmp_path, {"TORCHINDUCTOR_CACHE_DIR": "/mine"}) == {
+        "TRITON_CACHE_DIR": str(tmp_path / "triton")}
+    assert ex.uses_compile("m = torch.compile(model)") and not ex.uses_compile("import torch\nx = 1\n")
+
+
+# --------------------------------------------------------------------------- torch (slow)
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+def test_torch_rng_in_a_warm_child_is_like_a_fresh_process(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path, "seed.py", "import torch\nprint(torch.initial_seed(), torch.rand(1).item())\n")
+    box = Sandbox(script)
+    cold = {ColdExecutor().run(spec(script, timeout=120), None, box).stdout for _ in range(2)}
+    with WarmExecutor(["torch"]) as warm:
+        outs = {warm.run(spec(script, timeout=120), None, box).stdout for _ in range(3)}
+        assert warm.warm_runs == 3
+    box.cleanup()
+    # a fresh `import torch` seeds the CPU generator from entropy; a warm child does the same
+    assert len(cold) == 2 and len(outs) == 3
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+def test_meta_example_warm_is_faster_and_minimizes_identically(tmp_path):
+    pytest.importorskip("torch")
+    import shutil
+
+    src = ROOT / "examples" / "03_meta_device_dry_run" / "dry_run_moe.py"
+    script = tmp_path / src.name
+    shutil.copy(src, script)
+    res = measure(script, 3, timeout=300)
+    assert res["ratio"] <= 0.35, res
+    assert {o[1:] for o in res["outcomes"]} == {tuple(res["outcomes"][0][1:])}
+    warm_report, warm_out = _minimize(script, "warm", jobs=2, timeout=300)
+    assert warm_report.executor == "warm", warm_report.executor_note
+    cold_report, cold_out = _minimize(script, "cold", jobs=2, timeout=300)
+    assert warm_out == cold_out
+    assert warm_report.tests_run == cold_report.tests_run
+
+
+def test_server_owned_resources_survive_children(tmp_path):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    write(lib, "ownsdir.py", """
+        import os, tempfile
+        _dir = tempfile.TemporaryDirectory()
+        PATH = _dir.name
+    """)
+    (tmp_path / "app").mkdir()
+    script = write(tmp_path / "app", "x.py", """
+        import os, ownsdir, tempfile, weakref
+        weakref.finalize(ownsdir, print, "child finalizer ran")
+        print(os.path.isdir(ownsdir.PATH))
+    """)
+    box = Sandbox(script)
+    run = spec(script, env={"PYTHONPATH": str(lib)})
+    with WarmExecutor(["ownsdir", "tempfile"]) as warm:
+        outs = [warm.run(run, None, box).stdout for _ in range(2)]
+        assert warm.warm_runs == 2
+    box.cleanup()
+    assert outs == ["True\nchild finalizer ran\n"] * 2
+
+
+def test_sigterm_during_a_warm_minimize_keeps_best_and_leaves_nothing(tmp_path):
+    import subprocess
+
+    lines = ["import time", *[f"v{i} = {i}" for i in range(40)], "time.sleep(0.2)", "raise RuntimeError('boom')"]
+    script = write(tmp_path, "target.py", "\n".join(lines) + "\n")
+    out = tmp_path / "best.py"
+    driver = textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        import reportkit.minimize as mz
+        from reportkit.runner import RunSpec
+        from reportkit.signature import MatchPolicy, establish
+        spec = RunSpec(script=Path({str(script)!r}), python=sys.executable, timeout=20)
+        rep = establish(spec, MatchPolicy(), runs=1)
+        report = mz.minimize(spec, spec.script.read_text(), rep, MatchPolicy(),
+                             mz.MinimizeOptions(output=Path({str(out)!r}), executor="warm", jobs=2))
+        print("INTERRUPTED" if report.interrupted else "DONE", report.executor)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", driver], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not out.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert out.exists()
+    os.kill(proc.pid, signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert stdout.split() == ["INTERRUPTED", "warm"], stdout + stderr
+    assert "raise RuntimeError('boom')" in out.read_text()
+    left = []
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            if any(str(tmp_path) in part for part in p.info["cmdline"] or []) and p.status() != psutil.STATUS_ZOMBIE:
+                left.append(p)
+        except psutil.Error:
+            pass
+    assert not left
