@@ -200,6 +200,10 @@ def minimize(
     exit_code: Optional[int] = ExitCodeOpt,
     any_exception: bool = AnyExcOpt,
     env: Optional[List[str]] = EnvOpt,
+    passes_with: Optional[List[str]] = typer.Option(
+        None, "--passes-with", help="KEY=VALUE (repeatable): for wrong results, a candidate must also *pass* "
+        "with these variables set (e.g. a switch to the reference implementation). Automatic for "
+        "compiled-vs-eager assertion failures: TORCHDYNAMO_DISABLE=1."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Shrink SCRIPT to a small script that still fails the same way (same signature as `check`).
@@ -227,7 +231,8 @@ def minimize(
                 "so that a candidate must fail N times out of N.", exit_code=1)
         if not as_json:
             print_reproduction(rep, policy, script)
-        options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries)
+        options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
+                                  passes_with=_parse_env(passes_with) or None)
         report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json, run_minimize=run_minimize)
     except UserError as exc:
         _fail(exc)
@@ -288,6 +293,8 @@ def _print_minimize_summary(report) -> None:
                       "value-capture runs)"),
         ("wall time", f"{report.wall_time:.1f} s"),
     ]
+    if report.differential:
+        rows.append(("differential", report.differential))
     if report.verified is not None:
         rows.append(("re-checked", "fails the same way" if report.verified else
                      "DOES NOT fail the same way any more (flaky?); see --retries"))

@@ -29,7 +29,7 @@ from reportkit.executor import (
 )
 from reportkit.passes.materialize import CAPTURE_ENV
 from reportkit.reduce import Progress, ReduceResult, Stop, reduce_source
-from reportkit.runner import RunSpec, Sandbox, kill_active, run_script
+from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active, run_script
 from reportkit.signature import MatchPolicy, Reproduction, Signature, same_failure, signature_of
 
 
@@ -43,6 +43,9 @@ class MinimizeOptions:
     # against the cold runner on the original first; falls back to cold, see MinimizeReport.executor).
     # "cold": a fresh interpreter per candidate.
     executor: str = "cold"
+    # Differential check for wrong results: with these env overrides the candidate must NOT fail the
+    # same way (e.g. {"TORCHDYNAMO_DISABLE": "1"}: the bug needs torch.compile). None: automatic.
+    passes_with: dict[str, str | None] | None = None
 
 
 @dataclass
@@ -89,6 +92,7 @@ class MinimizeReport:
     executor_note: str = ""  # why cold when warm was asked for; what the warm executor had to work around
     preload: list[str] = field(default_factory=list)  # modules the warm server imported once
     compile_cache: str | None = None  # private TORCHINDUCTOR_CACHE_DIR of this run (removed at the end)
+    differential: str = ""  # wrong results: the env under which candidates must pass, and why
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -133,10 +137,12 @@ class Interestingness:
     """The predicate handed to the reducer: does this candidate fail the same way?"""
 
     def __init__(self, spec: RunSpec, original: Signature, policy: MatchPolicy, retries: int,
-                 sandbox: Sandbox, deadline: float | None, log: TestLog, executor: Executor | None = None) -> None:
+                 sandbox: Sandbox, deadline: float | None, log: TestLog, executor: Executor | None = None,
+                 passes_with: dict[str, str | None] | None = None) -> None:
         self.spec, self.original, self.policy = spec, original, policy
         self.retries, self.sandbox, self.deadline, self.log = max(1, retries), sandbox, deadline, log
         self.executor = executor
+        self.passes_with = passes_with
         self.stopping = threading.Event()
 
     def __call__(self, candidate: str) -> bool:
@@ -151,7 +157,48 @@ class Interestingness:
             self.log.add(result.duration, ok, result.timed_out)
             if not ok:
                 return False
+        if self.passes_with:
+            # the same candidate with the suspect switched off must not fail the same way
+            result = run_script(replace(self.spec, env={**self.spec.env, **self.passes_with}), candidate,
+                                self.sandbox)
+            still = same_failure(self.original, signature_of(result, self.policy), self.policy)
+            self.log.add(result.duration, not still, result.timed_out)
+            return not still
         return True
+
+
+def differential_env(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, sandbox: Sandbox,
+                     explicit: dict[str, str | None] | None) -> tuple[dict[str, str | None] | None, str]:
+    """The env under which candidates must pass (wrong-result bugs), and why.
+
+    Explicit (``--passes-with``) wins. Automatic for a compiled-vs-eager wrong result: an oracle failure
+    in a script using torch.compile that passes with ``TORCHDYNAMO_DISABLE=1`` (eager) keeps that check,
+    so a candidate cannot swap the compiled computation for anything else that also mismatches.
+    """
+    if explicit:
+        return explicit, "explicit (--passes-with)"
+    if not (is_oracle(rep.signature) and uses_torch(source) and uses_compile(source)):
+        return None, ""
+    env: dict[str, str | None] = {"TORCHDYNAMO_DISABLE": "1"}
+    eager = run_script(replace(spec, env={**spec.env, **env}), source, sandbox)
+    if same_failure(rep.signature, signature_of(eager, policy), policy):
+        return None, "the failure persists with TORCHDYNAMO_DISABLE=1 (not compile-specific): no differential check"
+    return env, "automatic: wrong result only when compiled (passes with TORCHDYNAMO_DISABLE=1)"
+
+
+def is_oracle(signature: Signature) -> bool:
+    """Is the failure a check of computed values (a wrong result) rather than a crash?
+
+    A failed assertion (``assert``, ``torch.testing.assert_close``, ``unittest``'s ``assert*``) or
+    a ``--match`` on printed output is an *oracle*: its inputs are the computation under test.
+    Replacing them by other values (value materialization, expression simplification) would keep
+    the same failure and lose the bug, so the reducer leaves values alone for these.
+    """
+    if signature.kind == "output":
+        return True
+    exc_type = signature.exc_type or ""
+    return exc_type == "AssertionError" or exc_type.endswith(".AssertionError") \
+        or exc_type.endswith("AssertionFailure")
 
 
 def make_probe(spec: RunSpec, sandbox: Sandbox) -> Callable[[str], str | None]:
@@ -174,16 +221,34 @@ def make_probe(spec: RunSpec, sandbox: Sandbox) -> Callable[[str], str | None]:
 
 def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
              on_progress: Callable[[Progress, TestLog], None] | None = None) -> MinimizeReport:
-    """Reduce ``source`` while it keeps failing like ``rep``; write results to ``options.output``."""
+    """Reduce ``source`` while it keeps failing like ``rep``; write results to ``options.output``.
+
+    Every process started for it is gone when it returns: timed-out candidates are killed with
+    their descendants, and helpers that candidates left behind (daemonized, outside the process
+    group) are adopted and killed at the end (:class:`reportkit.runner.OrphanReaper`).
+    """
+    sandbox = Sandbox(spec.script, spec.isolate_file)
+    reaper = OrphanReaper()
+    reaper.start()
+    try:
+        return _minimize(spec, source, rep, policy, options, on_progress, sandbox)
+    finally:
+        reaper.stop()
+        sandbox.cleanup()
+
+
+def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
+              on_progress: Callable[[Progress, TestLog], None] | None, sandbox: Sandbox) -> MinimizeReport:
     start = time.monotonic()
     run_spec = replace(spec, timeout=test_timeout(rep, spec))
     deadline = start + options.budget if options.budget else None
-    sandbox = Sandbox(spec.script, spec.isolate_file)
     run_spec, compile_cache = _private_compile_cache(spec, run_spec, source, rep, policy, sandbox)
     executor, executor_note = prepare_executor(options.executor, run_spec, source, rep.signature, policy, sandbox)
     log = TestLog()
+    passes_with, differential_note = differential_env(run_spec, source, rep, policy, sandbox, options.passes_with)
     predicate = Interestingness(run_spec, rep.signature, policy, options.retries, sandbox, deadline, log,
-                                executor=None if isinstance(executor, ColdExecutor) else executor)
+                                executor=None if isinstance(executor, ColdExecutor) else executor,
+                                passes_with=passes_with)
     best = {"source": source}
     interrupted = False
 
@@ -201,7 +266,7 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
     result: ReduceResult | None = None
     try:
         result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress, on_improve=improved,
-                               probe=make_probe(run_spec, sandbox))
+                               probe=make_probe(run_spec, sandbox), oracle=is_oracle(rep.signature))
     except KeyboardInterrupt:
         interrupted = True
         predicate.stopping.set()
@@ -222,8 +287,10 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
         check = run_script(run_spec, final, sandbox)
         final_signature = signature_of(check, policy)
         verified = same_failure(rep.signature, final_signature, policy)
+        if verified and passes_with:
+            reference = run_script(replace(run_spec, env={**run_spec.env, **passes_with}), final, sandbox)
+            verified = not same_failure(rep.signature, signature_of(reference, policy), policy)
         final_sig = final_signature.to_dict()
-    sandbox.cleanup()
     stats = result.stats if result is not None else None
     return MinimizeReport(
         input=str(spec.script), output=str(options.output),
@@ -240,6 +307,7 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
         signature=rep.signature.to_dict(), final_signature=final_sig,
         executor=executor.name, executor_note=executor_note,
         preload=list(getattr(executor, "preload", [])), compile_cache=compile_cache,
+        differential=differential_note,
     )
 
 

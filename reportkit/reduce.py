@@ -75,6 +75,7 @@ def reduce_source(
     on_progress: Callable[[Progress], None] | None = None,
     on_improve: Callable[[str], None] | None = None,
     probe: Callable[[str], str | None] | None = None,
+    oracle: bool = False,
 ) -> ReduceResult:
     """Reduce ``source`` while ``is_interesting`` holds; ``source`` itself is assumed interesting.
 
@@ -88,10 +89,16 @@ def reduce_source(
     ``probe``, when given, runs an *instrumented* program (not a candidate) and returns what it
     recorded (the text of the file named by ``$REPORTKIT_CAPTURE``), or None; it enables value
     materialization (:mod:`reportkit.passes.materialize`). Without it that pass is skipped.
+
+    ``oracle``: the failure is a check of computed values (an assertion, a printed mismatch). Passes
+    that replace a computed value by another value (:data:`reportkit.passes.VALUE_PASSES`) are off:
+    they would keep "the same failure" while losing the computation that is wrong.
     """
     if jobs < 1:
         raise ValueError("jobs must be >= 1")
-    return _Engine(source, is_interesting, jobs, on_progress, on_improve, probe).run()
+    engine = _Engine(source, is_interesting, jobs, on_progress, on_improve, None if oracle else probe)
+    engine._oracle = oracle
+    return engine.run()
 
 
 def _key(text: str) -> bytes:
@@ -110,6 +117,7 @@ class _Engine:
     ) -> None:
         self.current = source
         self._probe = probe
+        self._oracle = False
         self._probed: set[bytes] = set()  # sources already materialized (one probe run each)
         self.stats = ReduceStats()
         self.phase = "start"
@@ -160,6 +168,8 @@ class _Engine:
                     break
             before = self.current
             for fine in P.FINE:
+                if self._oracle and fine in P.VALUE_PASSES:
+                    continue
                 self._run_pass(fine)
             if self.current != before:
                 continue

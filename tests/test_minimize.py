@@ -215,3 +215,42 @@ def test_cli_refuses_flaky_failure(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "flaky: 1 of 2 runs" in proc.stderr and "--retries" in proc.stderr
     assert not script.with_name("target.min.py").exists()
+
+
+def test_wrong_result_oracles_keep_their_computation(tmp_path):
+    # The bug is in `scale` (it drops the last element); the assertion is the oracle. With the
+    # reference implementation switched in (USE_REFERENCE=1) the script passes: a candidate must keep
+    # failing normally *and* pass that way, so it cannot swap the wrong computation for another one.
+    script = make(tmp_path, """
+        import os
+
+
+        def scale(values, factor):
+            out = [v * factor for v in values[:-1]]
+            return out + [0]
+
+
+        def reference(values, factor):
+            return [v * factor for v in values]
+
+
+        impl = reference if os.environ.get("USE_REFERENCE") else scale
+        data = [1, 2, 3, 4, 5, 6, 7, 8]
+        got = impl(data, 3)
+        want = reference(data, 3)
+        print("checking", len(data), "values")
+        assert got == want, "scaled values differ"
+    """)
+    report, out, rep = run_minimize(script, passes_with={"USE_REFERENCE": "1"})
+    assert rep.signature.exc_type == "AssertionError" and report.verified
+    assert report.probes == 0 and report.differential.startswith("explicit")
+    result = out.read_text()
+    assert "[:-1]" in result and "USE_REFERENCE" in result, result
+
+
+def test_oracles_are_assertions_and_output_matches():
+    from reportkit.signature import Signature
+
+    assert not mz.is_oracle(Signature(kind="exception", exc_type="RuntimeError"))
+    assert mz.is_oracle(Signature(kind="exception", exc_type="AssertionError"))
+    assert mz.is_oracle(Signature(kind="output", matched="MISMATCH"))

@@ -117,6 +117,8 @@ WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+#: Passes that replace a computed value by another value: off when the failure is an oracle.
+VALUE_PASSES = (MATERIALIZE, SIMPLIFY)
 #: One try each at the very end.
 FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
 
@@ -140,6 +142,7 @@ __all__ = [
     "STRUCTURAL",
     "UNUSED",
     "UNWRAP",
+    "VALUE_PASSES",
     "WHITESPACE",
     "BodySeq",
     "DdminPass",
