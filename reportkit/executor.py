@@ -739,7 +739,7 @@ def measure(script: str | Path, n: int = 5, *, python: str | None = None, args: 
 
 
 def profile_warm(script: str | Path, n: int = 5, *, out: str | Path, python: str | None = None,
-                 args: Sequence[str] = (), py_spy: str = "py-spy", rate: int = 200, top: int = 40) -> dict:
+                 args: Sequence[str] = (), py_spy: str | None = None, rate: int = 200, top: int = 40) -> dict:
     """Where a warm run's time goes: ``py-spy`` samples the warm server's children during ``n`` runs.
 
     The executor is set up as :func:`measure` sets it up (discovered + learned preload). ``py-spy``
@@ -749,6 +749,9 @@ def profile_warm(script: str | Path, n: int = 5, *, out: str | Path, python: str
     """
     import collections
 
+    py_spy = py_spy or shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not os.access(py_spy, os.X_OK):
+        raise RuntimeError("py-spy not found (pip install py-spy)")
     path = Path(script).resolve()
     source = read_script(path)
     spec = RunSpec(script=path, args=list(args), python=resolve_python(python or sys.executable), timeout=600)
