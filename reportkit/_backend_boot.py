@@ -1,6 +1,6 @@
 """Wrapper around ``_boot.py`` for ``reportkit bundle``: force / record the ``torch.compile`` backend.
 
-Usage (reportkit runs it by file path, through a tiny interpreter shim, so that the runner's usual
+Usage (reportkit runs it by file path, as the runner's ``RunSpec.boot_wrapper``, so that the runner's usual
 command ``PYTHON _boot.py EVENTS DUMP SCRIPT ARGS...`` becomes ``python _backend_boot.py _boot.py ...``):
 
     python /path/to/reportkit/_backend_boot.py BOOT_FILE EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]

@@ -105,7 +105,8 @@ def minimize_first(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspac
     if on_step:
         on_step("minimize: reducing the script (reportkit minimize) ...")
     out = ws.root / f"{spec.script.stem}.min.py"
-    report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget))
+    report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget, executor="warm",
+                                                                 jobs=os.cpu_count() or 1))
     if report.interrupted:
         raise KeyboardInterrupt
     return out.read_text(encoding="utf-8"), report.to_dict()
@@ -258,7 +259,7 @@ def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: Bundle
     """The whole ``reportkit bundle`` pipeline; raises UserError on bad input or when nothing fails."""
     out = check_out(options.out or default_out(spec.script))
     start = time.monotonic()
-    with Workspace(spec.python) as ws:
+    with Workspace() as ws:
         original, minimized = None, None
         if options.minimize:
             original = source

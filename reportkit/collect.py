@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from reportkit import __version__, spyre
-from reportkit.errors import UserError
 from reportkit.gitinfo import GitInfo, repo_info
 from reportkit.minimize import test_timeout
 from reportkit.runner import BOOT_FILE, RunResult, RunSpec, Sandbox, build_env, kill_tree, run_script
@@ -261,9 +260,9 @@ class Collected:
 
 
 class Workspace:
-    """Private scratch space of one collection: interpreter shim, debug/cache dirs, logs."""
+    """Private scratch space of one collection: debug/cache dirs, logs."""
 
-    def __init__(self, python: str) -> None:
+    def __init__(self) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="reportkit-bundle-"))
         self.debug_dir = self.root / "compile-debug"
         self.cache_dir = self.root / "inductor-cache"
@@ -271,7 +270,6 @@ class Workspace:
         self.spyre_log = self.root / "spyre.log"
         self.gdb_out = self.root / "gdb.txt"
         self.probe_out = self.root / "probe.json"
-        self.shim = self._write_shim(python)
         self.sandboxes: list[Sandbox] = []
 
     def sandbox(self, spec: RunSpec) -> Sandbox:
@@ -279,14 +277,6 @@ class Workspace:
         box = Sandbox(spec.script, spec.isolate_file)
         self.sandboxes.append(box)
         return box
-
-    def _write_shim(self, python: str) -> Path:
-        """An "interpreter" that runs the runner's ``_boot.py`` command under ``_backend_boot.py``."""
-        shim = self.root / "python"
-        shim.write_text(f"#!/bin/sh\nexec {shlex.quote(python)} {shlex.quote(str(BACKEND_BOOT))} \"$@\"\n",
-                        encoding="utf-8")
-        shim.chmod(0o755)
-        return shim
 
     def compile_log(self, name: str) -> Path:
         return self.root / f"compile-{name}.jsonl"
@@ -447,17 +437,14 @@ def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
     if delay is not None:
         env["REPORTKIT_GDB_AFTER"] = f"{delay:.1f}"
         env["REPORTKIT_GDB_OUT"] = str(ws.gdb_out)
-    return replace(spec, python=str(ws.shim), env=env, keep_workdir=True)
+    return replace(spec, boot_wrapper=BACKEND_BOOT, env=env, keep_workdir=True)
 
 
 def run_debug(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspace,
               sandbox: Sandbox) -> Reproduction:
     """The reference run; raises UserError (via establish) when nothing fails."""
     dspec = debug_spec(spec, ws)
-    try:
-        return establish(dspec, policy, runs=1, source=source, sandbox=sandbox)
-    except UserError as exc:
-        raise UserError(exc.message.replace(str(ws.shim), spec.python), exc.exit_code) from None
+    return establish(dspec, policy, runs=1, source=source, sandbox=sandbox)
 
 
 _CHAIN_SEPARATORS = ("The above exception was the direct cause of the following exception:",
@@ -867,7 +854,7 @@ def run_variant(vdef: VariantDef, ctx: LadderContext) -> Variant:
         env["REPORTKIT_BACKEND"] = vdef.backend
     if vdef.imports:
         env["REPORTKIT_BACKEND_IMPORT"] = vdef.imports
-    spec = replace(ctx.spec, python=str(ctx.ws.shim), env=env, keep_workdir=False,
+    spec = replace(ctx.spec, boot_wrapper=BACKEND_BOOT, env=env, keep_workdir=False,
                    timeout=test_timeout(ctx.rep, ctx.spec))
     if ctx.on_step:
         ctx.on_step(f"ladder: {vdef.label} (timeout {spec.timeout:.0f} s)")

@@ -29,6 +29,7 @@ import psutil
 from reportkit.errors import UserError
 
 BOOT_FILE = Path(__file__).with_name("_boot.py")
+BACKEND_BOOT_FILE = Path(__file__).with_name("_backend_boot.py")
 WARM_FILE = Path(__file__).with_name("_warm.py")  # the warm executor's fork server
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
 # What a scratch copy of the script's directory may hold before we ask for --isolate-file.
@@ -108,6 +109,9 @@ class RunSpec:
     output_limit: int = DEFAULT_OUTPUT_LIMIT
     keep_workdir: bool = False
     grace: float = 3.0  # seconds given to faulthandler to dump stacks before the kill
+    # a stdlib-only script run (by path) instead of _boot.py, given _boot.py's path first: it wraps the
+    # boot (e.g. reportkit/_backend_boot.py, which forces torch.compile's backend for bundle's ladder)
+    boot_wrapper: Path | None = None
 
 
 # --------------------------------------------------------------------------- input validation
@@ -254,7 +258,8 @@ def meta_paths(meta: Path) -> dict[str, Path]:
 
 def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
     paths = meta_paths(meta)
-    cmd = [spec.python, str(BOOT_FILE), str(paths["events"]), str(paths["dump"]), str(target), *spec.args]
+    boot = [str(spec.boot_wrapper), str(BOOT_FILE)] if spec.boot_wrapper else [str(BOOT_FILE)]
+    cmd = [spec.python, *boot, str(paths["events"]), str(paths["dump"]), str(target), *spec.args]
     env = build_env(spec.env)
     timed_out = False
     start = time.monotonic()
@@ -314,7 +319,8 @@ def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int 
 
 
 def _is_boot_frame(file: str) -> bool:
-    return file in ("<frozen runpy>", str(BOOT_FILE), str(WARM_FILE)) or file.endswith("/runpy.py")
+    return file in ("<frozen runpy>", str(BOOT_FILE), str(WARM_FILE), str(BACKEND_BOOT_FILE)) \
+        or file.endswith("/runpy.py")
 
 
 def request_dump(pid: int, dump_path: Path, grace: float, alive: Callable[[], bool]) -> None:

@@ -44,7 +44,7 @@ def git(cwd: Path, *args: str) -> str:
 @contextlib.contextmanager
 def collected(script: Path, *, env=None, timeout=120.0, options=QUICK, python=sys.executable):
     spec = RunSpec(script=script, python=python, timeout=timeout, env=dict(env or {}))
-    with C.Workspace(python) as ws:
+    with C.Workspace() as ws:
         yield C.collect(C.CollectInput(spec, script.read_text(), MatchPolicy()), ws, options), ws
 
 
@@ -54,7 +54,7 @@ def spec_for(tmp_path: Path, env=None) -> RunSpec:
 
 
 def probe(spec: RunSpec, collect_env: bool = False) -> C.EnvInfo:
-    with C.Workspace(spec.python) as ws:
+    with C.Workspace() as ws:
         proc = C.start_probe(spec, ws, C.CollectOptions(collect_env=collect_env))
         data, why = C.finish_probe(proc, ws, deadline=__import__("time").monotonic() + 120)
         return C.build_env_info(data, why, spec)
