@@ -73,6 +73,7 @@ class ToolResult:
     recheck: bool | None = None  # the result passes the tool's own test on a fresh run
     slipped: bool | None = None  # the result does not fail the same way (strict signature)
     budget_cut: bool = False
+    median: float | None = None  # median wall time of one test, seconds (reportkit only)
     note: str = ""
     output: str | None = None  # the result's text
 
@@ -159,14 +160,17 @@ def recheck(spec: RunSpec, rep: Reproduction, policy: MatchPolicy, source: str, 
 
 
 def run_reportkit(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, work: Path,
-                  budget: float | None) -> ToolResult:
-    out = work / (spec.script.stem + ".reportkit.min.py")
-    report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, jobs=1, budget=budget))
+                  budget: float | None, executor: str = "warm", name: str = "reportkit") -> ToolResult:
+    out = work / (spec.script.stem + f".{name}.min.py")
+    report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, jobs=1, budget=budget,
+                                                                 executor=executor))
     text = out.read_text(encoding="utf-8")
-    return ToolResult("reportkit", lines=count_lines(text), bytes=len(text.encode()), tests=report.tests_run,
+    note = f"executor {report.executor}" + (f" ({report.executor_note})" if report.executor_note else "")
+    if report.stopped_early:
+        note = "stopped early: " + ("budget" if budget else "stop") + "; " + note
+    return ToolResult(name, lines=count_lines(text), bytes=len(text.encode()), tests=report.tests_run,
                       wall=report.wall_time, budget_cut=bool(budget) and report.stopped_early,
-                      note="stopped early: " + ("budget" if budget else "stop") if report.stopped_early else "",
-                      output=text)
+                      median=report.test_time_median, note=note, output=text)
 
 
 def run_picire_lines(spec: RunSpec, source: str, expected: str | None, budget: float | None) -> ToolResult:
@@ -286,11 +290,14 @@ def bench_example(example: Path, args, cvise: str | None) -> ExampleResult:
 
         try:
             if "reportkit" in args.tools:
-                print("   reportkit ...", flush=True)
-                t = run_reportkit(spec, source, rep, policy, work, args.budget)
-                t.recheck, t.slipped = recheck(run_spec, rep, policy, t.output, sandbox, None)
-                res.tools.append(t)
-                print(f"   reportkit: {t.lines} lines, {t.tests} tests, {t.wall:.1f} s", flush=True)
+                for executor in (("warm", "cold") if args.executor == "both" else (args.executor,)):
+                    print(f"   reportkit ({executor} executor) ...", flush=True)
+                    name = "reportkit-cold" if args.executor == "both" and executor == "cold" else "reportkit"
+                    t = run_reportkit(spec, source, rep, policy, work, args.budget, executor, name)
+                    t.recheck, t.slipped = recheck(run_spec, rep, policy, t.output, sandbox, None)
+                    res.tools.append(t)
+                    print(f"   {t.tool}: {t.lines} lines, {t.tests} tests, {t.wall:.1f} s, "
+                          f"median {t.median:.2f} s/test", flush=True)
             if "picire" in args.tools:
                 if not hand_rule(rep.results[0], expected):
                     res.tools.append(ToolResult("picire-lines", note="the original does not satisfy "
@@ -360,6 +367,12 @@ def print_table(res: ExampleResult) -> None:
         parts.append(f"lines reportkit/minimal.py {_ratio(rk.lines, res.minimal_lines)}")
     if parts:
         print("  ratios: " + "; ".join(parts))
+    warm, cold = res.tool("reportkit"), res.tool("reportkit-cold")
+    if warm and cold:
+        same = "byte-identical" if warm.output == cold.output else "DIFFERENT results"
+        print(f"  executor warm/cold: median per test {warm.median:.2f}/{cold.median:.2f} s = "
+              f"{_ratio(warm.median, cold.median)}; total {warm.wall:.1f}/{cold.wall:.1f} s = "
+              f"{_ratio(warm.wall, cold.wall)}; results {same}")
 
 
 def print_overall(results: list[ExampleResult]) -> bool:
@@ -456,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds a run may take before it counts as a hang (default: the --timeout in "
                              f"the example's README, else {DEFAULT_TIMEOUT:g}); the per-test timeout is "
                              "derived from it as reportkit does")
+    parser.add_argument("--executor", choices=("warm", "cold", "both"), default="warm",
+                        help="how reportkit runs candidates: warm (fork server, the CLI default), cold "
+                        "(fresh interpreter each), or both, printing the warm/cold ratios (default: warm)")
     parser.add_argument("--tools", default="reportkit,picire,cvise",
                         help="comma-separated subset of reportkit,picire,cvise (default: all)")
     parser.add_argument("--python", default=sys.executable, help="interpreter the examples run in")

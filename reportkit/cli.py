@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -189,7 +190,13 @@ def minimize(
                                             "it counts as a hang (default 300). For a hanging script this is "
                                             "the cost of every hanging candidate: set it to a few times the "
                                             "time the script needs to reach the hang."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Candidates tested in parallel."),
+    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1,
+                             help="Candidates tested in parallel (default: the number of cores); the result "
+                             "is the same for any N."),
+    cold: bool = typer.Option(False, "--cold", help="Run every candidate in a fresh interpreter instead of "
+                              "forking it from a warm server that has the script's heavy imports (torch) "
+                              "loaded. The warm executor is checked against a cold run of the original first "
+                              "and falls back to cold by itself when they differ."),
     budget: Optional[float] = typer.Option(None, "--budget", min=1, help="Stop after this many seconds with "
                                            "the best result so far."),
     runs: int = typer.Option(2, "--runs", min=1, help="Runs of the original to check it fails reliably."),
@@ -232,7 +239,8 @@ def minimize(
         if not as_json:
             print_reproduction(rep, policy, script)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
-                                  passes_with=_parse_env(passes_with) or None)
+                                  passes_with=_parse_env(passes_with) or None,
+                                  executor="cold" if cold else "warm")
         report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json, run_minimize=run_minimize)
     except UserError as exc:
         _fail(exc)
@@ -293,6 +301,7 @@ def _print_minimize_summary(report) -> None:
                       "value-capture runs)"),
         ("wall time", f"{report.wall_time:.1f} s"),
     ]
+    rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", report.differential))
     if report.verified is not None:

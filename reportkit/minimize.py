@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import signal
+import statistics
 import tempfile
 import threading
 import time
@@ -93,6 +94,7 @@ class MinimizeReport:
     preload: list[str] = field(default_factory=list)  # modules the warm server imported once
     compile_cache: str | None = None  # private TORCHINDUCTOR_CACHE_DIR of this run (removed at the end)
     differential: str = ""  # wrong results: the env under which candidates must pass, and why
+    test_time_median: float = 0.0  # median wall time of one candidate run, seconds
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -308,6 +310,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         executor=executor.name, executor_note=executor_note,
         preload=list(getattr(executor, "preload", [])), compile_cache=compile_cache,
         differential=differential_note,
+        test_time_median=statistics.median(log.durations) if log.durations else 0.0,
     )
 
 
