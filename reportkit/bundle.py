@@ -75,6 +75,12 @@ class BundleResult:
     checklist: list = field(default_factory=list)
     files: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
+    template: str = "torch-spyre"
+
+    @property
+    def issue_repo(self) -> str:
+        """Where an issue rendered with this template is filed."""
+        return "pytorch/pytorch" if self.template == "pytorch" else "torch-spyre/torch-spyre"
 
 
 def default_out(script: Path) -> Path:
@@ -251,7 +257,8 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
         raise
     return BundleResult(directory=out, archive=make_archive(out),
                         issue=out / files["issue"] if options.issue else None, bundle_json=out / files["bundle_json"],
-                        title=title, collected=redacted, checklist=items, files=files, timings=dict(c.timings))
+                        title=title, collected=redacted, checklist=items, files=files, timings=dict(c.timings),
+                        template=options.template)
 
 
 def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: BundleOptions,

@@ -385,9 +385,10 @@ def _print_bundle_summary(result) -> None:
             ("archive", f"{rel(result.archive)} ({result.archive.stat().st_size / 1024:.0f} KiB)")]
     if result.issue is not None:
         rows.append(("issue", f"{rel(result.issue)} ({len(result.issue.read_text(encoding='utf-8')):,} characters)"))
-    rows += [("json", rel(result.bundle_json)), ("failure", c.signature.headline().splitlines()[0]),
-             ("checklist", f"{len(done)}/{len(result.checklist)} ticked")]
-    rows += [("  missing", f"{i.label}: {i.detail}") for i in result.checklist if not i.done]
+    rows += [("json", rel(result.bundle_json)), ("failure", c.signature.headline().splitlines()[0])]
+    if result.template == "torch-spyre":  # the checklist is Torch-Spyre's; the pytorch form has none
+        rows.append(("checklist", f"{len(done)}/{len(result.checklist)} ticked"))
+        rows += [("  missing", f"{i.label}: {i.detail}") for i in result.checklist if not i.done]
     if c.ladder.verdict:
         rows.append(("ladder", c.ladder.verdict))
     if c.spyre_comparison.verdict:
@@ -396,7 +397,7 @@ def _print_bundle_summary(result) -> None:
     if result.issue is not None:
         import shlex
 
-        rows.append(("file it", f"gh issue create --repo torch-spyre/torch-spyre --title {shlex.quote(result.title)} "
+        rows.append(("file it", f"gh issue create --repo {result.issue_repo} --title {shlex.quote(result.title)} "
                                 f"--body-file {shlex.quote(rel(result.issue))}"))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
