@@ -33,7 +33,6 @@ from typing import Callable, Optional
 
 from reportkit import __version__, spyre
 from reportkit.gitinfo import GitInfo, repo_info
-from reportkit.minimize import test_timeout
 from reportkit.runner import BOOT_FILE, RunResult, RunSpec, Sandbox, build_env, kill_tree, run_script
 from reportkit.signature import MatchPolicy, Reproduction, Signature, establish, same_failure, signature_of
 
@@ -855,7 +854,9 @@ def run_variant(vdef: VariantDef, ctx: LadderContext) -> Variant:
     if vdef.imports:
         env["REPORTKIT_BACKEND_IMPORT"] = vdef.imports
     spec = replace(ctx.spec, boot_wrapper=BACKEND_BOOT, env=env, keep_workdir=False,
-                   timeout=test_timeout(ctx.rep, ctx.spec))
+                   # a handful of runs, some compiling cold with Inductor: the user's timeout, not the
+                   # per-candidate one minimize derives from the original's (maybe eager) run time
+                   timeout=ctx.spec.timeout)
     if ctx.on_step:
         ctx.on_step(f"ladder: {vdef.label} (timeout {spec.timeout:.0f} s)")
     result = run_script(spec, ctx.source, ctx.sandbox)
