@@ -258,7 +258,10 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         best["source"] = candidate
         write_atomic(options.output, candidate)
 
+    last_stats: list = [None]  # the reducer's counters as of the last progress event (kept on Ctrl-C)
+
     def progress(p: Progress) -> None:
+        last_stats[0] = p.stats
         if on_progress:
             on_progress(p, log)
 
@@ -293,7 +296,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
             reference = run_script(replace(run_spec, env={**run_spec.env, **passes_with}), final, sandbox)
             verified = not same_failure(rep.signature, signature_of(reference, policy), policy)
         final_sig = final_signature.to_dict()
-    stats = result.stats if result is not None else None
+    stats = result.stats if result is not None else last_stats[0]
     return MinimizeReport(
         input=str(spec.script), output=str(options.output),
         lines_before=count_lines(source), lines_after=count_lines(final),

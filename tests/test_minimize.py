@@ -137,6 +137,7 @@ def test_interrupt_keeps_best_so_far(tmp_path, monkeypatch):
     out = tmp_path / "best.py"
     report = mz.minimize(spec, script.read_text(), rep, policy, mz.MinimizeOptions(output=out))
     assert report.interrupted and report.verified is None
+    assert report.passes  # the counters up to the interrupt are reported, not lost
     best = out.read_text()
     assert "raise RuntimeError('boom')" in best
     assert len(best) < len(script.read_text())  # progress made before the interrupt was kept
