@@ -11,6 +11,8 @@ import textwrap
 import time
 from pathlib import Path
 
+from scripts import JSON_PIPELINE
+
 import reportkit.minimize as mz
 from reportkit.reduce import reduce_source
 from reportkit.runner import RunSpec, run_script
@@ -77,36 +79,7 @@ def test_slippage_guard_keeps_the_same_bug(tmp_path):
 
 
 def test_output_reruns_standalone_and_counts(tmp_path):
-    script = make(tmp_path, """
-        import json
-        import os
-        import sys
-
-        VERBOSE = False
-
-
-        def log(msg):
-            if VERBOSE:
-                print(msg)
-
-
-        def parse(lines):
-            records = []
-            for i, line in enumerate(lines):
-                log(f"line {i}")
-                records.append(json.loads(line))
-            return records
-
-
-        def main():
-            data = ['{"a": 1}', '{"b": 2}', '{"c": 3,}']
-            parsed = parse(data)
-            print(len(parsed), os.getcwd(), sys.argv)
-
-
-        if __name__ == "__main__":
-            main()
-    """)
+    script = make(tmp_path, JSON_PIPELINE)
     report, out, rep = run_minimize(script)
     assert report.verified and report.tests_run > 0
     assert report.lines_after < report.lines_before and report.statements_after < report.statements_before

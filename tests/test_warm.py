@@ -14,6 +14,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from scripts import JSON_PIPELINE
 
 import reportkit.executor as ex
 import reportkit.minimize as mz
@@ -411,36 +412,6 @@ def test_no_fork_means_cold(tmp_path, monkeypatch):
     assert report.executor == "cold" and report.executor_note == "cold: this platform has no fork()"
 
 
-SLIPPY = """
-import json
-import os
-import sys
-
-VERBOSE = False
-
-
-def log(msg):
-    if VERBOSE:
-        print(msg)
-
-
-def parse(lines):
-    records = []
-    for i, line in enumerate(lines):
-        log(f"line {i}")
-        records.append(json.loads(line))
-    return records
-
-
-def main():
-    data = ['{"a": 1}', '{"b": 2}', '{"c": 3,}']
-    parsed = parse(data)
-    print(len(parsed), os.getcwd(), sys.argv)
-
-
-if __name__ == "__main__":
-    main()
-"""
 
 
 def _minimize(script: Path, executor: str, jobs: int, timeout: float = 20, **kw):
@@ -454,7 +425,7 @@ def _minimize(script: Path, executor: str, jobs: int, timeout: float = 20, **kw)
 
 
 def test_minimize_results_are_byte_identical_warm_and_cold(tmp_path):
-    script = write(tmp_path, "target.py", SLIPPY)
+    script = write(tmp_path, "target.py", JSON_PIPELINE)
     outputs = {}
     for executor, jobs in (("cold", 1), ("warm", 1), ("warm", 3)):
         report, data = _minimize(script, executor, jobs)

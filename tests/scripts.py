@@ -1,0 +1,33 @@
+"""Small failing scripts shared by several test modules."""
+
+# A JSON record pipeline whose third record is malformed (a trailing comma): JSONDecodeError.
+JSON_PIPELINE = """
+import json
+import os
+import sys
+
+VERBOSE = False
+
+
+def log(msg):
+    if VERBOSE:
+        print(msg)
+
+
+def parse(lines):
+    records = []
+    for i, line in enumerate(lines):
+        log(f"line {i}")
+        records.append(json.loads(line))
+    return records
+
+
+def main():
+    data = ['{"a": 1}', '{"b": 2}', '{"c": 3,}']
+    parsed = parse(data)
+    print(len(parsed), os.getcwd(), sys.argv)
+
+
+if __name__ == "__main__":
+    main()
+"""
