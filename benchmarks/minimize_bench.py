@@ -97,6 +97,10 @@ class ExampleResult:
     def tool(self, name: str) -> ToolResult | None:
         return next((t for t in self.tools if t.tool == name and t.ran), None)
 
+    def tool_note(self, name: str) -> str:
+        """Why a tool has no result here (e.g. "not installed"), or ""."""
+        return next((t.note for t in self.tools if t.tool == name and not t.ran), "")
+
 
 # --------------------------------------------------------------------------- the hand-written rule
 
@@ -422,7 +426,8 @@ def print_overall(results: list[ExampleResult]) -> bool:
         print(f"  {_verdict(small)}  result no larger than C-Vise's ({rk_b} vs {cv_b} bytes)")
     else:
         small = None
-        print("  n/a   result no larger than C-Vise's (C-Vise did not run: not installed)")
+        why = next((r.tool_note("cvise") for r in results if r.tool_note("cvise")), "not selected (--tools)")
+        print(f"  n/a   result no larger than C-Vise's (C-Vise did not run: {why})")
     if with_rk:
         ratio_ok = rk_lines / min_lines <= LINES_TARGET
         print(f"  {_verdict(ratio_ok)}  reportkit lines / minimal.py lines <= {LINES_TARGET} "
