@@ -31,3 +31,17 @@ def main():
 if __name__ == "__main__":
     main()
 """
+
+
+# The main thread blocks forever on an empty queue while a daemon thread keeps running.
+HANG_WITH_SPINNER = """
+import queue, threading, time
+
+def spin():
+    while True:
+        time.sleep(0.05)
+
+threading.Thread(target=spin, daemon=True, name="spinner").start()
+print("waiting for a batch", flush=True)
+queue.Queue().get()
+"""

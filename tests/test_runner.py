@@ -10,6 +10,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from scripts import HANG_WITH_SPINNER
 
 from reportkit.errors import UserError
 from reportkit.runner import RunSpec, Sandbox, parse_faulthandler, read_script, resolve_python, run_script
@@ -87,17 +88,7 @@ def test_fatal_signal_gives_signal_and_stack(tmp_path):
 
 
 def test_hang_dumps_all_thread_stacks(tmp_path):
-    script = write(tmp_path, "hang.py", """
-        import queue, threading, time
-
-        def spin():
-            while True:
-                time.sleep(0.05)
-
-        threading.Thread(target=spin, daemon=True, name="spinner").start()
-        print("waiting for a batch", flush=True)
-        queue.Queue().get()
-    """)
+    script = write(tmp_path, "hang.py", HANG_WITH_SPINNER)
     result = run_script(spec(script, timeout=1.5))
     assert result.timed_out and result.signal is None
     assert len(result.stacks) >= 2

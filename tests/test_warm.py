@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from scripts import JSON_PIPELINE
+from scripts import HANG_WITH_SPINNER, JSON_PIPELINE
 
 import reportkit.executor as ex
 import reportkit.minimize as mz
@@ -132,17 +132,7 @@ SCRIPTS = {
         warnings.warn("careful")
         sys.exit(5)
     """,
-    "hang": """
-        import queue, threading, time
-
-        def spin():
-            while True:
-                time.sleep(0.05)
-
-        threading.Thread(target=spin, daemon=True, name="spinner").start()
-        print("waiting for a batch", flush=True)
-        queue.Queue().get()
-    """,
+    "hang": HANG_WITH_SPINNER,
 }
 
 
