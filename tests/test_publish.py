@@ -1,0 +1,351 @@
+"""`reportkit publish` through the real CLI, against a fake `gh` first on PATH.
+
+The fake logs every call (argv, and the --body-file's content while it exists) as JSON lines, answers
+`issue list` with every open issue of a JSON file (like GitHub's fuzzy search: the caller must check the
+marker itself), prints an issue URL for `issue create`, and can fail like a read-only token
+(FAKE_GH_FAIL=403|graphql), an unexpected server error (FAKE_GH_FAIL=502) or a missing label
+(FAKE_GH_MISSING_LABEL=NAME).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reportkit.publish import MAX_BODY, Failure, github_output_lines, issue_body, marker
+
+FAKE_GH = r'''#!/usr/bin/env python3
+import json, os, sys
+
+args = sys.argv[1:]
+body = body_file = None
+if "--body-file" in args:
+    body_file = args[args.index("--body-file") + 1]
+    with open(body_file, encoding="utf-8") as fh:
+        body = fh.read()
+log = os.environ["FAKE_GH_LOG"]
+with open(log, "a", encoding="utf-8") as fh:
+    fh.write(json.dumps({"args": args, "body": body, "body_file": body_file,
+                         "token": os.environ.get("GH_TOKEN")}) + "\n")
+
+def fail(message, code=1):
+    sys.stderr.write(message + "\n")
+    sys.exit(code)
+
+repo = args[args.index("--repo") + 1] if "--repo" in args else "?"
+failure = os.environ.get("FAKE_GH_FAIL", "")
+if args[:2] == ["issue", "list"]:
+    with open(os.environ["FAKE_GH_ISSUES"], encoding="utf-8") as fh:
+        issues = json.load(fh)
+    print(json.dumps([{k: i[k] for k in ("number", "url", "body")} for i in issues if i["state"] == "open"]))
+elif args[:2] in (["issue", "create"], ["issue", "comment"]):
+    if failure == "403":
+        fail("HTTP 403: Resource not accessible by integration (https://api.github.com/repos/%s/issues)" % repo)
+    if failure == "graphql":
+        fail("GraphQL: Resource not accessible by integration (createIssue)")
+    if failure == "502":
+        fail("HTTP 502: Bad Gateway (https://api.github.com/graphql)")
+    labels = [args[i + 1] for i, a in enumerate(args) if a == "--label"]
+    missing = os.environ.get("FAKE_GH_MISSING_LABEL")
+    if missing and missing in labels:
+        fail("could not add label: '%s' not found" % missing)
+    with open(log, encoding="utf-8") as fh:
+        n = sum(1 for line in fh if json.loads(line)["args"][:2] == args[:2])
+    if args[1] == "create":
+        sys.stderr.write("\nCreating issue in %s\n\n" % repo)
+        print("https://github.com/%s/issues/%d" % (repo, 100 + n))
+    else:
+        print("https://github.com/%s/issues/%s#issuecomment-%d" % (repo, args[2], 5000 + n))
+else:
+    fail("fake gh: unexpected command %r" % args, 2)
+'''
+
+NEW = "aaaaaaaaaaaaaaa1"     # confirmed, never filed
+KNOWN = "bbbbbbbbbbbbbbb2"   # flaky, open issue #7 carries its marker
+FUZZY = "ccccccccccccccc3"   # confirmed; an open issue mentions it, but not as the marker
+NOTREPRO = "ddddddddddddddd4"  # not reproduced: never filed
+RUN_URL = "https://github.com/o/r/actions/runs/123"
+
+
+def _failure(fp: str, verdict: str, title: str, tests: list[str]) -> dict:
+    return {"fingerprint": fp, "title": title, "headline": title.split(" in ")[0], "tests": tests,
+            "representative": tests[0], "verdict": verdict, "bundle_dir": f"bundles/{fp}",
+            "issue_md": f"bundles/{fp}/issue.md", "minimized": f"bundles/{fp}/repro.py"}
+
+
+@pytest.fixture
+def ci_out(tmp_path) -> Path:
+    out = tmp_path / "reportkit-ci"
+    failures = [
+        _failure(NEW, "confirmed", "AssertionError: Tensor-likes are not close! in test_clone",
+                 ["tests/test_ops.py::TestClone::test_clone_65", "tests/test_ops.py::TestClone::test_clone_66"]),
+        _failure(KNOWN, "flaky", "RuntimeError: CUDA error in test_sum", ["tests/test_ops.py::test_sum"]),
+        _failure(FUZZY, "confirmed", "ValueError: bad shape in test_view", ["tests/test_view.py::test_view"]),
+        _failure(NOTREPRO, "not-reproduced", "OSError: disk full in test_save", ["tests/test_io.py::test_save"]),
+    ]
+    for f in failures:
+        (out / f["bundle_dir"]).mkdir(parents=True)
+        (out / f["issue_md"]).write_text(f"### Describe the bug\n\n{f['title']}\n", encoding="utf-8")
+    manifest = {"version": 1, "out_dir": "/elsewhere/reportkit-ci", "run_url": RUN_URL, "failures": failures}
+    (out / "reportkit-ci.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return out
+
+
+@pytest.fixture
+def gh(tmp_path):
+    """PATH, log and issues file of the fake gh."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "gh").write_text(FAKE_GH, encoding="utf-8")
+    (bindir / "gh").chmod(0o755)
+    issues = [
+        {"number": 7, "url": "https://github.com/o/r/issues/7", "state": "open",
+         "body": f"{marker(KNOWN)}\n\n### Describe the bug\n..."},
+        {"number": 9, "url": "https://github.com/o/r/issues/9", "state": "open",
+         "body": f"Might be related to reportkit:fingerprint={FUZZY} (not a marker)"},
+        {"number": 3, "url": "https://github.com/o/r/issues/3", "state": "closed",
+         "body": f"{marker(FUZZY)}\nfixed long ago"},
+    ]
+    (tmp_path / "issues.json").write_text(json.dumps(issues), encoding="utf-8")
+    return {"bin": bindir, "log": tmp_path / "gh-log.jsonl", "issues": tmp_path / "issues.json"}
+
+
+def run_publish(gh: dict, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """`python -m reportkit publish ARGS` with the fake gh first on PATH and no GitHub variables but ``env``."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_", "FAKE_GH"))}
+    base.update(PATH=f"{gh['bin']}{os.pathsep}{os.environ.get('PATH', '')}", FAKE_GH_LOG=str(gh["log"]),
+                FAKE_GH_ISSUES=str(gh["issues"]), GH_TOKEN="test-token")
+    base.update(env)
+    base = {k: v for k, v in base.items() if v is not None}
+    return subprocess.run([sys.executable, "-m", "reportkit", "publish", *args], capture_output=True, text=True,
+                          env=base, timeout=120)
+
+
+def calls(gh: dict) -> list[dict]:
+    if not gh["log"].exists():
+        return []
+    return [json.loads(line) for line in gh["log"].read_text(encoding="utf-8").splitlines()]
+
+
+def by_command(gh: dict, sub: str) -> list[dict]:
+    return [c for c in calls(gh) if c["args"][:2] == ["issue", sub]]
+
+
+def results(proc: subprocess.CompletedProcess) -> dict[str, dict]:
+    return {r["fingerprint"]: r for r in json.loads(proc.stdout)["results"]}
+
+
+def test_creates_new_issues_and_comments_on_known_ones(gh, ci_out):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--label", "bug", "--label", "reportkit",
+                       "--artifact-name", "reportkit-bundles")
+    assert proc.returncode == 0, proc.stderr
+    searched = [c["args"] for c in by_command(gh, "list")]
+    assert searched == [["issue", "list", "--repo", "o/r", "--state", "open", "--search",
+                         f"reportkit:fingerprint={fp} in:body", "--json", "number,url,body", "--limit", "20"]
+                        for fp in (NEW, KNOWN, FUZZY)]  # never for the not-reproduced one
+
+    created = by_command(gh, "create")
+    assert len(created) == 2  # NEW, and FUZZY: issue #9 only mentions it, #3 is closed
+    for call, fp in zip(created, (NEW, FUZZY)):
+        args = call["args"]
+        assert args[:4] == ["issue", "create", "--repo", "o/r"]
+        assert args[args.index("--title") + 1].endswith(("in test_clone", "in test_view"))
+        assert [args[i + 1] for i, a in enumerate(args) if a == "--label"] == ["bug", "reportkit"]
+        assert "--body" not in args  # bodies only in files
+        assert call["body"].startswith(marker(fp) + "\n")
+        assert "### Describe the bug" in call["body"] and "reportkit-bundles" in call["body"]
+        assert not Path(call["body_file"]).exists()  # the temporary body file is gone
+        assert call["token"] == "test-token"
+
+    [comment] = by_command(gh, "comment")
+    assert comment["args"][:5] == ["issue", "comment", "7", "--repo", "o/r"]
+    assert comment["args"][5] == "--body-file"
+    body = comment["body"]
+    assert "Seen again" in body and RUN_URL in body and "tests/test_ops.py::test_sum" in body
+    assert "RuntimeError: CUDA error" in body and f"bundles/{KNOWN}/" in body and "reportkit-bundles" in body
+
+    assert "https://github.com/o/r/issues/101" in proc.stdout and "https://github.com/o/r/issues/7" in proc.stdout
+    assert "2 created, 1 commented, 1 skipped, 0 failed" in proc.stdout
+
+
+def test_json_step_summary_and_output(gh, ci_out, tmp_path):
+    summary, output = tmp_path / "summary.md", tmp_path / "output.txt"
+    summary.write_text("# reportkit ci\n", encoding="utf-8")
+    output.write_text("count=4\n", encoding="utf-8")
+    proc = run_publish(gh, str(ci_out), "--json", GITHUB_REPOSITORY="o/r", GITHUB_STEP_SUMMARY=str(summary),
+                       GITHUB_OUTPUT=str(output))
+    assert proc.returncode == 0, proc.stderr
+    res = results(proc)
+    assert {fp: r["action"] for fp, r in res.items()} == {NEW: "created", KNOWN: "commented", FUZZY: "created",
+                                                          NOTREPRO: "skipped"}
+    assert "not-reproduced" in res[NOTREPRO]["reason"]
+    urls = [res[NEW]["url"], res[KNOWN]["url"], res[FUZZY]["url"]]
+    assert urls == ["https://github.com/o/r/issues/101", "https://github.com/o/r/issues/7",
+                    "https://github.com/o/r/issues/102"]
+    assert output.read_text(encoding="utf-8") == "count=4\n" + "issue-urls=" + " ".join(urls) + "\n"
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("# reportkit ci\n") and "## Issues" in text
+    assert "[#101](https://github.com/o/r/issues/101)" in text and "[#7](https://github.com/o/r/issues/7)" in text
+
+
+def test_long_issue_is_capped_with_a_note_and_keeps_the_marker(gh, ci_out):
+    long_text = "### Output\n\n```\n" + "x" * 99 + "\n" + ("y" * 99 + "\n") * 2000  # an unclosed code block
+    (ci_out / "bundles" / NEW / "issue.md").write_text(long_text, encoding="utf-8")
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r")
+    assert proc.returncode == 0, proc.stderr
+    body = by_command(gh, "create")[0]["body"]
+    assert len(long_text) > MAX_BODY >= len(body) > MAX_BODY - 500
+    assert body.startswith(marker(NEW))
+    assert "Truncated by reportkit" in body and f"bundles/{NEW}/issue.md" in body
+    assert sum(line.startswith("```") for line in body.splitlines()) % 2 == 0  # the cut code block is closed
+
+
+def test_issue_body_unit_cap_and_short_text():
+    f = Failure(NEW, "t", "h", ["a"], "a", "confirmed", f"bundles/{NEW}", f"bundles/{NEW}/issue.md", None)
+    short = issue_body(f, "hello", RUN_URL, "art")
+    assert short.startswith(marker(NEW)) and "hello" in short and "Truncated" not in short
+    room = MAX_BODY - len(issue_body(f, "", None, None))  # marker and footer take the rest
+    for size, truncated in ((room, False), (room + 1, True), (10 * MAX_BODY, True)):
+        body = issue_body(f, "z" * size, None, None)
+        assert len(body) <= MAX_BODY and body.startswith(marker(NEW))
+        assert ("Truncated by reportkit" in body) is truncated
+    assert len(issue_body(f, "z" * room, None, None)) == MAX_BODY
+
+
+@pytest.mark.parametrize("failure", ["403", "graphql"])
+def test_read_only_token_skips_with_a_notice(gh, ci_out, failure):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", FAKE_GH_FAIL=failure, GITHUB_ACTIONS="true")
+    assert proc.returncode == 0, proc.stderr
+    res = results(proc)
+    assert {r["action"] for r in res.values()} == {"skipped"}
+    assert "cannot write issues" in res[NEW]["reason"] and "issues: write" in res[NEW]["reason"]
+    assert len(by_command(gh, "create")) == 1  # the first write failed: the others were not attempted
+    assert "::warning title=reportkit publish::" in proc.stderr and "Resource not accessible" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def _event(tmp_path: Path, head: str, base: str = "o/r") -> Path:
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps({"pull_request": {"head": {"repo": {"full_name": head}},
+                                                 "base": {"repo": {"full_name": base}}}}), encoding="utf-8")
+    return path
+
+
+def test_fork_pull_request_skips_everything_without_calling_gh(gh, ci_out, tmp_path):
+    proc = run_publish(gh, str(ci_out), "--json", GITHUB_REPOSITORY="o/r", GITHUB_ACTIONS="true",
+                       GITHUB_EVENT_NAME="pull_request", GITHUB_EVENT_PATH=str(_event(tmp_path, "someone/r")))
+    assert proc.returncode == 0, proc.stderr
+    assert calls(gh) == []
+    assert {r["action"] for r in results(proc).values()} == {"skipped"}
+    assert "::notice title=reportkit publish::" in proc.stderr
+    assert "someone/r" in proc.stderr and "workflow_run" in proc.stderr
+
+
+@pytest.mark.parametrize("event_name, head", [
+    ("pull_request", "o/r"),                 # a branch of the same repository: the token can write
+    ("pull_request_target", "someone/r"),    # runs with the base repository's token
+    ("push", "someone/r"),
+])
+def test_not_a_fork_problem_files_issues(gh, ci_out, tmp_path, event_name, head):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", GITHUB_EVENT_NAME=event_name,
+                       GITHUB_EVENT_PATH=str(_event(tmp_path, head)))
+    assert proc.returncode == 0, proc.stderr
+    assert len(by_command(gh, "create")) == 2 and len(by_command(gh, "comment")) == 1
+
+
+def test_missing_label_retries_once_without_labels(gh, ci_out):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--label", "bug,reportkit", "--json",
+                       FAKE_GH_MISSING_LABEL="reportkit")
+    assert proc.returncode == 0, proc.stderr
+    labels = [[c["args"][i + 1] for i, a in enumerate(c["args"]) if a == "--label"] for c in by_command(gh, "create")]
+    # first NEW with labels (refused), NEW again without; FUZZY directly without
+    assert labels == [["bug", "reportkit"], [], []]
+    res = results(proc)
+    assert res[NEW]["action"] == res[FUZZY]["action"] == "created"
+    assert "without labels" in res[NEW]["reason"]
+    assert "could not add label: 'reportkit' not found" in proc.stderr
+
+
+def test_unexpected_gh_failure_exits_1(gh, ci_out):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", FAKE_GH_FAIL="502")
+    assert proc.returncode == 1, proc.stderr
+    res = results(proc)
+    assert res[NEW]["action"] == res[KNOWN]["action"] == res[FUZZY]["action"] == "failed"
+    assert "HTTP 502" in res[NEW]["reason"]
+    assert "Traceback" not in proc.stderr
+
+
+def test_dry_run_writes_nothing_to_github(gh, ci_out):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--dry-run", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert {tuple(c["args"][:2]) for c in calls(gh)} == {("issue", "list")}
+    res = results(proc)
+    assert res[KNOWN]["reason"] == "dry run: would comment on #7"
+    assert res[NEW]["reason"].startswith("dry run: would create an issue")
+
+
+def test_gh_not_installed_skips_with_a_warning(gh, ci_out, tmp_path):
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", PATH=str(empty))
+    assert proc.returncode == 0, proc.stderr
+    assert {r["action"] for r in results(proc).values()} == {"skipped"}
+    assert "gh (GitHub CLI) not found" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_no_token_in_github_actions_skips_without_calling_gh(gh, ci_out):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", GH_TOKEN=None, GITHUB_ACTIONS="true")
+    assert proc.returncode == 0, proc.stderr
+    assert calls(gh) == []
+    assert "::warning title=reportkit publish::no GH_TOKEN or GITHUB_TOKEN" in proc.stderr
+
+
+def test_issue_md_outside_the_output_directory_is_not_read(gh, ci_out, tmp_path):
+    (tmp_path / "secret.txt").write_text("do not post me", encoding="utf-8")
+    manifest = json.loads((ci_out / "reportkit-ci.json").read_text(encoding="utf-8"))
+    manifest["failures"][0]["issue_md"] = "../secret.txt"
+    (ci_out / "reportkit-ci.json").write_text(json.dumps(manifest), encoding="utf-8")
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json")
+    assert proc.returncode == 1
+    assert results(proc)[NEW]["action"] == "failed" and "outside" in results(proc)[NEW]["reason"]
+    assert all("do not post me" not in (c["body"] or "") for c in calls(gh))
+
+
+@pytest.mark.parametrize("setup, args, fragment", [
+    (None, ["nowhere"], "reportkit-ci.json"),
+    ("{not json", ["out"], "not a readable JSON manifest"),
+    ('{"version": 99, "failures": []}', ["out"], "manifest version 99 is not supported"),
+    ('{"version": 1, "failures": [{"fingerprint": "zz", "verdict": "confirmed"}]}', ["out"], "hex digits"),
+    ('{"version": 1, "failures": []}', ["out", "--repo", "not-a-repo"], "--repo must be OWNER/NAME"),
+    ('{"version": 1, "failures": []}', ["out"], "no repository: pass --repo OWNER/NAME"),
+    ('{"version": 1, "failures": []}', ["out", "--repo", "o/r", "--gh", "/no/such/gh"], "--gh /no/such/gh"),
+])
+def test_bad_input_one_clear_message_exit_2(gh, tmp_path, setup, args, fragment):
+    if setup is not None:
+        (tmp_path / "out").mkdir()
+        (tmp_path / "out" / "reportkit-ci.json").write_text(setup, encoding="utf-8")
+    proc = run_publish(gh, *[str(tmp_path / a) if a in ("out", "nowhere") else a for a in args])
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert fragment in proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert calls(gh) == []
+
+
+def test_github_output_multiline_values_use_the_heredoc_form():
+    text = github_output_lines({"issue-urls": "u1 u2", "notes": "line 1\nline 2"})
+    lines = text.splitlines()
+    assert lines[0] == "issue-urls=u1 u2"
+    assert lines[1].startswith("notes<<ghadelimiter_") and lines[2:4] == ["line 1", "line 2"]
+    assert lines[4] == lines[1].split("<<", 1)[1]
+
+
+def test_unwritable_github_output_is_a_warning_not_a_failure(gh, ci_out, tmp_path):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", GITHUB_OUTPUT=str(tmp_path))  # a directory
+    assert proc.returncode == 0, proc.stderr
+    assert results(proc)[NEW]["action"] == "created"
+    assert "cannot write $GITHUB_OUTPUT" in proc.stderr and "Traceback" not in proc.stderr
