@@ -115,6 +115,93 @@ def _strip_boot_frames(tb):
     return tb
 
 
+# --------------------------------------------------------------------------- pytest targets
+
+PYTEST_NODE_ENV = "REPORTKIT_PYTEST_NODE"
+
+
+class _PytestCapture:
+    """pytest plugin: keeps the first failure (collection, setup, call or teardown) of the selected test."""
+
+    def __init__(self, events):
+        self.events = events
+        self.failure = None
+
+    def pytest_exception_interact(self, node, call, report):
+        # called for a failed setup/call/teardown of a test and for a collection error, not for
+        # skips and xfails
+        if self.failure is None and report.failed and call.excinfo is not None:
+            self.failure = call.excinfo
+            self.events.write({"event": "pytest_failure", "test": _test_record(node, call.when)})
+
+
+def _test_record(item, when):
+    """What a standalone reproducer needs to know about the failing test item."""
+    callspec = getattr(item, "callspec", None)
+    params = {}
+    for name, value in (getattr(callspec, "params", None) or {}).items():
+        try:
+            params[name] = repr(value)
+        except BaseException:  # noqa: BLE001
+            params[name] = None
+    cls = getattr(item, "cls", None)
+    unittest_case = False
+    if cls is not None:
+        import unittest
+
+        unittest_case = issubclass(cls, unittest.TestCase)
+    return {"nodeid": item.nodeid, "when": when, "function": getattr(item, "originalname", None) or item.name,
+            "name": item.name, "cls": cls.__name__ if cls is not None else None, "unittest": unittest_case,
+            "params": params, "fixtures": list(getattr(item, "fixturenames", []) or [])}
+
+
+def _trim_runner_frames(tb, prefixes):
+    """Drop the leading frames of pytest / pluggy / unittest: the test's own frames come first."""
+    while tb is not None and tb.tb_next is not None:
+        filename = os.path.abspath(tb.tb_frame.f_code.co_filename)
+        if not any(filename.startswith(p) for p in prefixes):
+            break
+        tb = tb.tb_next
+    return tb
+
+
+def _run_pytest(script, node, args, events):
+    """Run one pytest node id (``SCRIPT::NODE``) in this process; re-raise its failure as uncaught.
+
+    The test's exception (setup, call or teardown) is raised again after pytest returns, so the
+    boot records it exactly like an uncaught exception of a script. A test that passes (or is
+    skipped / xfailed) returns normally; a node that pytest cannot find exits with pytest's code.
+    """
+    import importlib.util
+
+    import pytest  # noqa: F401 - ImportError here is reported as a missing module
+
+    capture = _PytestCapture(events)
+    sys.argv = ["pytest"]
+    sys.path[0] = os.getcwd()  # like ``python -m pytest`` run from the repository root
+    options = ["-p", "no:cacheprovider"]
+    if importlib.util.find_spec("xdist") is not None:
+        options += ["-n", "0"]  # one process: the failure must be raised here
+    code = pytest.main([script + "::" + node if node else script] + options + args, plugins=[capture])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if capture.failure is not None:
+        import unittest
+
+        import _pytest
+        import pluggy
+
+        prefixes = [os.path.dirname(os.path.abspath(m.__file__)) + os.sep for m in (_pytest, pluggy, unittest)]
+        prefixes.append(os.path.abspath(pytest.__file__))
+        exc, tb = capture.failure.value, capture.failure.tb
+        if isinstance(exc, pytest.Collector.CollectError) and exc.__cause__ is not None:
+            exc = exc.__cause__  # an import error of the test module: the error itself, not pytest's wrapper
+            tb = exc.__traceback__
+        raise exc.with_traceback(_trim_runner_frames(tb, prefixes))
+    if int(code) != 0:
+        raise SystemExit(int(code))
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write("usage: _boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
@@ -141,10 +228,14 @@ def main(argv):
     threading.excepthook = thread_hook
 
     script_path = os.path.abspath(script)
-    sys.argv = [script] + list(argv[3:])
-    sys.path[0] = os.path.dirname(script_path)
+    node = os.environ.pop(PYTEST_NODE_ENV, None)
     try:
-        runpy.run_path(script_path, run_name="__main__")
+        if node is not None:
+            _run_pytest(script, node, list(argv[3:]), events)
+        else:
+            sys.argv = [script] + list(argv[3:])
+            sys.path[0] = os.path.dirname(script_path)
+            runpy.run_path(script_path, run_name="__main__")
     except SystemExit as exc:
         events.write({"event": "exit", "code": exc.code if isinstance(exc.code, (int, type(None))) else str(exc.code)})
         raise

@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from reportkit import __version__
 from reportkit.errors import UserError
-from reportkit.runner import RunSpec, read_script, resolve_python
+from reportkit.runner import RunSpec, target_spec
 from reportkit.signature import MatchPolicy, Reproduction, Signature, establish
 
 app = typer.Typer(
@@ -82,12 +82,9 @@ def _policy(match: Optional[str], exit_code: Optional[int], any_exception: bool)
 
 def _spec(script: str, args: Optional[List[str]], python: Optional[str], timeout: Optional[float],
           isolate_file: bool, env: Optional[List[str]], default_timeout: float) -> tuple[RunSpec, str]:
-    path = Path(script)
-    source = read_script(path)
-    spec = RunSpec(script=path.resolve(), args=list(args or []),
-                   python=resolve_python(python or sys.executable),
-                   timeout=timeout or default_timeout, isolate_file=isolate_file, env=_parse_env(env))
-    return spec, source
+    """The run spec of a target: a script, or a pytest node id (``tests/test_x.py::test_y[1]``)."""
+    return target_spec(script, list(args or []), python=python, timeout=timeout or default_timeout,
+                       isolate_file=isolate_file, env=_parse_env(env))
 
 
 def _loc_line(sig: Signature) -> list[tuple[str, str]]:
@@ -175,8 +172,10 @@ def check(
     raise typer.Exit(0 if rep.deterministic else 1)
 
 
-def _default_output(script: Path) -> Path:
-    return script.with_name(script.stem + ".min.py")
+def _default_output(spec: RunSpec) -> Path:
+    if spec.pytest_node:  # an importable module name that pytest's default patterns do not collect
+        return spec.script.with_name("min_" + spec.script.name)
+    return spec.script.with_name(spec.script.stem + ".min.py")
 
 
 @app.command(context_settings=SCRIPT_CONTEXT)
@@ -225,7 +224,7 @@ def minimize(
     try:
         policy = _policy(match, exit_code, any_exception)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
-        out_path = (output or _default_output(Path(script))).resolve()
+        out_path = (output or _default_output(spec)).resolve()
         if out_path == spec.script:
             raise UserError("the output would overwrite the input script; choose another --output")
         if not as_json:
@@ -301,6 +300,10 @@ def _print_minimize_summary(report) -> None:
                       "value-capture runs)"),
         ("wall time", f"{report.wall_time:.1f} s"),
     ]
+    if report.pytest_node:
+        rows.insert(1, ("run it", f"python -m pytest '{report.output}::{report.pytest_node}'"))
+        rows.append(("standalone", report.standalone + f"  (python {report.standalone})" if report.standalone
+                     else report.standalone_note))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", report.differential))
@@ -402,6 +405,50 @@ def _print_bundle_summary(result) -> None:
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+
+
+@app.command()
+def publish(
+    out_dir: Path = typer.Argument(..., help="Output directory of `reportkit ci` (holds reportkit-ci.json)."),
+    repo: Optional[str] = typer.Option(None, "--repo", help="OWNER/NAME to file issues in "
+                                       "(default: $GITHUB_REPOSITORY)."),
+    labels: Optional[List[str]] = typer.Option(None, "--label", "-l", help="Label for new issues (repeatable, or "
+                                               "comma separated); a label that does not exist is dropped."),
+    gh: Optional[str] = typer.Option(None, "--gh", help="The gh (GitHub CLI) executable (default: gh on PATH)."),
+    artifact_name: Optional[str] = typer.Option(None, "--artifact-name", help="Name of the CI artifact that holds "
+                                                "the bundles, for the pointer in issues and comments."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Look up existing issues but create or comment nothing."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """File a GitHub issue for every confirmed or flaky failure of a `reportkit ci` run, through `gh`.
+
+    A failure already filed (an open issue whose body has its fingerprint marker) gets a short "seen
+    again" comment instead. gh missing, no token, a read-only token or a fork pull request skip with a
+    notice (exit 0); exit 1 when a gh call failed otherwise.
+    """
+    from reportkit import publish as pub
+
+    try:
+        manifest = pub.load_manifest(out_dir)
+        options = pub.PublishOptions(repo=repo, labels=pub.split_labels(labels), gh=gh, dry_run=dry_run,
+                                     artifact_name=artifact_name)
+        report = pub.publish(manifest, options)
+        pub.write_github_files(report)
+    except UserError as exc:
+        _fail(exc)
+        return
+    if pub.in_github_actions(os.environ):
+        for line in pub.workflow_commands(report):
+            print(line, file=sys.stderr, flush=True)
+    else:
+        for n in report.notices:
+            err.print(f"[bold]reportkit publish:[/bold] {n.level}: {escape(n.message)}")
+    if as_json:
+        out.print_json(json.dumps(report.to_dict()))
+    else:
+        for line in pub.format_table(report):
+            out.print(escape(line))
+    raise typer.Exit(report.exit_code)
 
 
 def main() -> None:

@@ -273,7 +273,7 @@ class Workspace:
 
     def sandbox(self, spec: RunSpec) -> Sandbox:
         """A sandbox removed with the workspace (the debug run's scratch dir is read after the run)."""
-        box = Sandbox(spec.script, spec.isolate_file)
+        box = Sandbox(spec.script, spec.isolate_file, spec.root)
         self.sandboxes.append(box)
         return box
 

@@ -95,6 +95,9 @@ class MinimizeReport:
     compile_cache: str | None = None  # private TORCHINDUCTOR_CACHE_DIR of this run (removed at the end)
     differential: str = ""  # wrong results: the env under which candidates must pass, and why
     test_time_median: float = 0.0  # median wall time of one candidate run, seconds
+    pytest_node: str | None = None  # pytest targets: the node id inside the module (unchanged)
+    standalone: str | None = None  # pytest targets: a plain script failing the same way, if one could be made
+    standalone_note: str = ""  # how it was made, or why there is none
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -229,7 +232,7 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
     their descendants, and helpers that candidates left behind (daemonized, outside the process
     group) are adopted and killed at the end (:class:`reportkit.runner.OrphanReaper`).
     """
-    sandbox = Sandbox(spec.script, spec.isolate_file)
+    sandbox = Sandbox(spec.script, spec.isolate_file, spec.root)
     reaper = OrphanReaper()
     reaper.start()
     try:
@@ -296,6 +299,10 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
             reference = run_script(replace(run_spec, env={**run_spec.env, **passes_with}), final, sandbox)
             verified = not same_failure(rep.signature, signature_of(reference, policy), policy)
         final_sig = final_signature.to_dict()
+    standalone, standalone_note = None, ""
+    if verified and spec.pytest_node:
+        standalone, standalone_note = write_standalone(run_spec, final, check.test_item, rep, policy, sandbox,
+                                                       options.output)
     stats = result.stats if result is not None else last_stats[0]
     return MinimizeReport(
         input=str(spec.script), output=str(options.output),
@@ -314,7 +321,36 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         preload=list(getattr(executor, "preload", [])), compile_cache=compile_cache,
         differential=differential_note,
         test_time_median=statistics.median(log.durations) if log.durations else 0.0,
+        pytest_node=spec.pytest_node, standalone=standalone, standalone_note=standalone_note,
     )
+
+
+def write_standalone(run_spec: RunSpec, module: str, test: dict | None, rep: Reproduction, policy: MatchPolicy,
+                     sandbox: Sandbox, output: Path) -> tuple[str | None, str]:
+    """For a pytest target: write ``repro_<module>.py`` next to ``output`` if a plain script made from
+    the (minimized) module fails the same way when run with ``python``; else say why not."""
+    from reportkit.runner import PYTEST_NODE_ENV
+    from reportkit.standalone import NotStandalone, conftest_chain, make_standalone
+
+    if test is None:
+        return None, "no record of the failing test item"
+    root = run_spec.root or run_spec.script.parent
+    try:
+        script = make_standalone(module, test, conftest_chain(root, run_spec.script.parent),
+                                 root_rel=os.path.relpath(root, run_spec.script.parent))
+    except NotStandalone as exc:
+        return None, f"not made: {exc}"
+    except SyntaxError:
+        return None, "not made: the module does not parse"
+    plain = replace(run_spec, env={k: v for k, v in run_spec.env.items() if k != PYTEST_NODE_ENV})
+    got = signature_of(run_script(plain, script, sandbox), policy)
+    if not same_failure(rep.signature, got, policy):
+        return None, f"a plain script made from it fails differently ({got.headline().splitlines()[0][:200]})"
+    path = output.with_name("repro_" + run_spec.script.name)
+    if path == run_spec.script:
+        return None, "not written: it would overwrite the input"
+    write_atomic(path, script)
+    return str(path), "fails the same way when run with python (no pytest run needed)"
 
 
 def _private_compile_cache(spec: RunSpec, run_spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,

@@ -86,6 +86,7 @@ class RunResult:
     workdir: str = ""  # the scratch directory the script ran in (removed unless kept)
     script_path: str = ""  # the script's path inside workdir
     started: bool = False  # the boot came up (False: the interpreter itself failed)
+    test_item: dict | None = None  # pytest targets: the failing test item (node id, params, fixtures)
 
     @property
     def main_stack(self) -> ThreadStack | None:
@@ -112,6 +113,49 @@ class RunSpec:
     # a stdlib-only script run (by path) instead of _boot.py, given _boot.py's path first: it wraps the
     # boot (e.g. reportkit/_backend_boot.py, which forces torch.compile's backend for bundle's ladder)
     boot_wrapper: Path | None = None
+    # the directory whose mirror is the run's working directory (pytest targets: the rootdir, so that
+    # conftest.py files and the ini file above the test module apply); None: the script's directory
+    root: Path | None = None
+
+    @property
+    def pytest_node(self) -> str | None:
+        """For a pytest target (``tests/test_x.py::TestA::test_b[1]``): the part after the file."""
+        return self.env.get(PYTEST_NODE_ENV)
+
+    @property
+    def target(self) -> str:
+        """The target as the user gave it: the script path, or ``path::node`` for a pytest test."""
+        node = self.pytest_node
+        return f"{self.script}::{node}" if node else str(self.script)
+
+
+PYTEST_NODE_ENV = "REPORTKIT_PYTEST_NODE"  # read (and removed) by _boot.py: run this node with pytest
+# files that make pytest's rootdir; the nearest directory holding one is the root of a pytest target
+PYTEST_ROOT_MARKERS = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "setup.py")
+
+
+def split_target(text: str) -> tuple[Path, str | None]:
+    """``tests/test_x.py::TestA::test_b[p]`` -> (path, ``TestA::test_b[p]``); a plain path -> (path, None)."""
+    if "::" in text:
+        path, node = text.split("::", 1)
+        if not node or not path.endswith(".py"):
+            raise UserError(f"{text!r} is not a pytest node id (expected path/to/test_file.py::test_name)")
+        return Path(path), node
+    return Path(text), None
+
+
+def pytest_root(test_file: Path, repo_root: Path | None = None) -> Path:
+    """The directory pytest would take as rootdir for ``test_file``: the nearest ancestor with an ini
+    file (or setup.py), else ``repo_root`` when it contains the file, else the file's directory."""
+    start = test_file.resolve().parent
+    for directory in (start, *start.parents):
+        if any((directory / marker).is_file() for marker in PYTEST_ROOT_MARKERS):
+            return directory
+        if repo_root is not None and directory == repo_root.resolve():
+            return directory
+        if (directory / ".git").exists():
+            return directory
+    return start
 
 
 # --------------------------------------------------------------------------- input validation
@@ -166,15 +210,44 @@ def resolve_python(python: str) -> str:
     return found
 
 
+def target_spec(target: str, args: list[str], *, python: str | None = None, timeout: float = 300.0,
+                isolate_file: bool = False, env: dict[str, str | None] | None = None,
+                repo_root: Path | None = None) -> tuple[RunSpec, str]:
+    """Validate a target and build its :class:`RunSpec`; return it with the script's source.
+
+    A pytest node id runs that test with pytest (in the target interpreter, from a mirror of the
+    test's rootdir, so conftest.py files and the ini file apply); its failure is the test's.
+    """
+    path, node = split_target(target)
+    source = read_script(path)
+    env = dict(env or {})
+    root = None
+    if node is not None:
+        if isolate_file:
+            raise UserError("--isolate-file does not apply to a pytest test (its conftest.py files are needed)")
+        env[PYTEST_NODE_ENV] = node
+        root = pytest_root(path, repo_root)
+    spec = RunSpec(script=path.resolve(), args=args, python=resolve_python(python or sys.executable),
+                   timeout=timeout, isolate_file=isolate_file, env=env, root=root)
+    return spec, source
+
+
 # --------------------------------------------------------------------------- sandbox
 
 
 class Sandbox:
     """Makes fresh scratch directories holding a copy of the script's directory (or the script)."""
 
-    def __init__(self, script: Path, isolate_file: bool = False) -> None:
+    def __init__(self, script: Path, isolate_file: bool = False, mirror_root: Path | None = None) -> None:
         self.script = script.resolve()
         self.isolate_file = isolate_file
+        # with a mirror root above the script's directory, the run's working directory mirrors it:
+        # the path down to the script's directory is made of real directories whose other entries
+        # are symlinks to the originals (read in place, never copied); the script's directory is copied
+        self.mirror_root = mirror_root.resolve() if mirror_root is not None else None
+        if self.mirror_root == self.script.parent or (
+                self.mirror_root is not None and self.mirror_root not in self.script.parents):
+            self.mirror_root = None
         self.root = Path(tempfile.mkdtemp(prefix="reportkit-"))
         if not isolate_file:
             self._check_copy_size(self.script.parent)
@@ -204,17 +277,35 @@ class Sandbox:
         """Create a scratch dir; return (workdir, script path inside it)."""
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
         work = run_dir / "work"
+        script_dir = self._mirror(work) if self.mirror_root is not None else work
         if self.isolate_file:
-            work.mkdir()
-            shutil.copy2(self.script, work / self.script.name)
+            script_dir.mkdir()
+            shutil.copy2(self.script, script_dir / self.script.name)
         else:
-            shutil.copytree(self.script.parent, work, symlinks=True,
+            shutil.copytree(self.script.parent, script_dir, symlinks=True,
                             ignore=shutil.ignore_patterns(*COPY_IGNORE))
-        target = work / self.script.name
+        target = script_dir / self.script.name
         if source is not None:
             target.write_text(source, encoding="utf-8")
         (run_dir / "meta").mkdir()
         return work, target
+
+    def _mirror(self, work: Path) -> Path:
+        """Build the mirror of ``mirror_root`` down to (not including) the script's directory."""
+        assert self.mirror_root is not None
+        ignore = shutil.ignore_patterns(*COPY_IGNORE)
+        real, copy = self.mirror_root, work
+        copy.mkdir()
+        for part in self.script.parent.relative_to(self.mirror_root).parts:
+            names = os.listdir(real)
+            skipped = ignore(str(real), names)
+            for name in names:
+                if name != part and name not in skipped:
+                    os.symlink(real / name, copy / name)
+            real, copy = real / part, copy / part
+            if real != self.script.parent:
+                copy.mkdir()
+        return copy
 
     def cleanup(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -237,7 +328,7 @@ def build_env(overrides: Mapping[str, str | None], base: Mapping[str, str] | Non
 def run_script(spec: RunSpec, source: str | None = None, sandbox: Sandbox | None = None) -> RunResult:
     """Run the script (or ``source`` in its place) once, in a fresh scratch dir."""
     own_sandbox = sandbox is None
-    box = sandbox or Sandbox(spec.script, spec.isolate_file)
+    box = sandbox or Sandbox(spec.script, spec.isolate_file, spec.root)
     try:
         work, target = box.make(source)
         meta = work.parent / "meta"
@@ -527,6 +618,8 @@ def _read_events(path: Path, result: RunResult) -> None:
             result.thread_exceptions.append(_exception_from(event["exception"]))
         elif kind == "exit":
             result.exit_code_requested = event.get("code")
+        elif kind == "pytest_failure":
+            result.test_item = event.get("test")
 
 
 _THREAD_RE = re.compile(r"^(Current thread|Thread) (0x[0-9a-fA-F]+)(?: \[[^\]]*\])? \(most recent call first\):")

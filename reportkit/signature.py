@@ -359,6 +359,7 @@ def establish(spec, policy: MatchPolicy, runs: int = 2, source: str | None = Non
             raise UserError(f"the interpreter {spec.python} could not start the script:\n{tail}")
         sig = signature_of(result, policy)
         if i == 0:
+            _check_pytest_outcome(spec, result, sig)
             module = missing_module(sig) if policy.strict or policy.any_exception else None
             if module:
                 raise UserError(f"the script needs the module '{module}', which is not installed for "
@@ -375,6 +376,26 @@ def establish(spec, policy: MatchPolicy, runs: int = 2, source: str | None = Non
             why = "the script exits 0" if passed.kind == "passed" else f"the script ends with {passed.headline()}"
         else:
             why = f"no run satisfied: {policy.describe()} (the script ended with {passed.headline()})"
+        if spec.pytest_node and passed.kind == "passed":
+            why = "the test passes (or is skipped / xfailed)"
         raise UserError(f"nothing to reproduce: {why} ({len(sigs)} run(s))")
     failures = sum(1 for s in sigs if same_failure(first, s, policy))
     return Reproduction(signature=first, runs=len(sigs), failures=failures, results=results, signatures=sigs)
+
+
+# pytest's exit codes that mean "no test ran", not "a test failed"
+_PYTEST_NO_TEST = {2: "interrupted", 3: "internal error", 4: "usage error (e.g. no such test)",
+                   5: "no tests collected"}
+
+
+def _check_pytest_outcome(spec, result: RunResult, sig: Signature) -> None:
+    """A pytest target that ran no test at all is bad input, not a failure to reproduce."""
+    from reportkit.errors import UserError
+
+    if not spec.pytest_node or sig.kind != "exit" or result.test_item is not None:
+        return
+    if sig.exit_code in _PYTEST_NO_TEST:
+        lines = [ln for ln in (result.stdout + "\n" + result.stderr).splitlines() if ln.strip()]
+        tail = "\n".join(lines[-4:])
+        raise UserError(f"pytest ran no test for {spec.script.name}::{spec.pytest_node} "
+                        f"(pytest exit code {sig.exit_code}: {_PYTEST_NO_TEST[sig.exit_code]}):\n{tail}")
