@@ -110,7 +110,7 @@ def minimize_first(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspac
                         "--minimize would chase noise; bundle without --minimize", exit_code=1)
     if on_step:
         on_step("minimize: reducing the script (reportkit minimize) ...")
-    out = ws.root / f"{spec.script.stem}.min.py"
+    out = ws.root / (f"min_{spec.script.name}" if spec.pytest_node is not None else f"{spec.script.stem}.min.py")
     report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget, executor="warm",
                                                                  jobs=os.cpu_count() or 1))
     if report.interrupted:
@@ -227,7 +227,7 @@ def make_archive(directory: Path) -> Path:
 
 def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor) -> BundleResult:
     """Write the redacted bundle into a staging dir, rename it to ``out``, then archive it."""
-    files = bundle_files(c.script_name, bool(c.minimized))
+    files = bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None)
     redacted = redactor.tree(c)
     title = redactor.text(options.title or default_title(redacted))
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -235,6 +235,10 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
     try:
         w = Writer(staging, redactor)
         w.text(files["reproducer"], c.source)
+        if c.standalone:
+            w.text(files["standalone"], c.standalone)
+        for rel, text in c.conftests:
+            w.text(f"{files['conftest']}/{rel}", text)
         if c.original_source is not None:
             w.text(files["original"], c.original_source)
         write_logs(w, c, files)
@@ -273,6 +277,8 @@ def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: Bundle
             source, minimized = minimize_first(spec, source, policy, ws, options, on_step)
         inp = CollectInput(spec, source, policy, original_source=original, minimized=minimized)
         collected = collect(inp, ws, CollectOptions(ladder=options.ladder), on_step)
+        if minimized and minimized.get("standalone"):
+            collected.standalone = Path(minimized["standalone"]).read_text(encoding="utf-8")
         if on_step:
             on_step(f"writing the bundle to {out} ...")
         redactor = Redactor.for_env(build_env(spec.env), enabled=options.redact)

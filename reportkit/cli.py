@@ -173,7 +173,7 @@ def check(
 
 
 def _default_output(spec: RunSpec) -> Path:
-    if spec.pytest_node:  # an importable module name that pytest's default patterns do not collect
+    if spec.pytest_node is not None:  # an importable module name that pytest's default patterns do not collect
         return spec.script.with_name("min_" + spec.script.name)
     return spec.script.with_name(spec.script.stem + ".min.py")
 
@@ -300,8 +300,8 @@ def _print_minimize_summary(report) -> None:
                       "value-capture runs)"),
         ("wall time", f"{report.wall_time:.1f} s"),
     ]
-    if report.pytest_node:
-        rows.insert(1, ("run it", f"python -m pytest '{report.output}::{report.pytest_node}'"))
+    if report.pytest_node is not None:
+        rows.insert(1, ("run it", f"python -m pytest '{report.output}" + (f"::{report.pytest_node}" if report.pytest_node else "") + "'"))
         rows.append(("standalone", report.standalone + f"  (python {report.standalone})" if report.standalone
                      else report.standalone_note))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))

@@ -33,8 +33,18 @@ from typing import Callable, Optional
 
 from reportkit import __version__, spyre
 from reportkit.gitinfo import GitInfo, repo_info
-from reportkit.runner import BOOT_FILE, RunResult, RunSpec, Sandbox, build_env, kill_tree, run_script
+from reportkit.runner import (
+    BOOT_FILE,
+    PYTEST_NODE_ENV,
+    RunResult,
+    RunSpec,
+    Sandbox,
+    build_env,
+    kill_tree,
+    run_script,
+)
 from reportkit.signature import MatchPolicy, Reproduction, Signature, establish, same_failure, signature_of
+from reportkit.standalone import conftest_chain
 
 COLLECTED = "collected"
 NOT_COLLECTED = "not-collected"
@@ -248,6 +258,9 @@ class Collected:
     spyre_comparison: Comparison
     hang: HangInfo
     user_env: dict = field(default_factory=dict)  # --env overrides (None = unset)
+    pytest_node: Optional[str] = None  # pytest targets: the test inside the module (script_name::pytest_node)
+    conftests: list = field(default_factory=list)  # pytest targets: [path relative to the rootdir, text]
+    standalone: Optional[str] = None  # pytest targets with --minimize: a plain script failing the same way
     original_source: Optional[str] = None
     minimized: Optional[dict] = None  # MinimizeReport.to_dict() with --minimize
     timings: dict = field(default_factory=dict)
@@ -477,6 +490,8 @@ def error_output(result: RunResult, sig: Signature, tail: int = 40) -> str:
 
 def _command(spec: RunSpec, source_name: str, extra_env: dict) -> str:
     env = " ".join(f"{k}={shlex.quote(v)}" for k, v in extra_env.items() if v is not None)
+    if spec.pytest_node is not None:
+        return " ".join(x for x in (env, "python -m pytest", shlex.quote(spec.target_name(source_name))) if x)
     args = " ".join(shlex.quote(a) for a in spec.args)
     return " ".join(x for x in (env, "python", shlex.quote(source_name), args) if x)
 
@@ -1015,7 +1030,10 @@ def _assemble(inp, rep, env, ws, sandbox, options, step, timings) -> Collected:
         source=inp.source, policy=inp.policy.describe(), signature=rep.signature, env=env, debug_run=run,
         spyre_logs=collect_spyre_logs(run, ws, env), fx=fx,
         sdsc=collect_sdsc(ws.cache_dir, clues, graph, env), ffdc=collect_ffdc(ws.cache_dir, env),
-        ladder=ladder, spyre_comparison=spyre_cmp, hang=collect_hang(rep, run, ws), user_env=dict(spec.env),
+        ladder=ladder, spyre_comparison=spyre_cmp, hang=collect_hang(rep, run, ws),
+        user_env={k: v for k, v in spec.env.items() if k != PYTEST_NODE_ENV}, pytest_node=spec.pytest_node,
+        conftests=[list(c) for c in conftest_chain(spec.root or spec.script.parent, spec.script.parent)]
+        if spec.pytest_node is not None else [],
         original_source=inp.original_source, minimized=inp.minimized, timings=timings,
         created=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     )

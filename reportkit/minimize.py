@@ -300,7 +300,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
             verified = not same_failure(rep.signature, signature_of(reference, policy), policy)
         final_sig = final_signature.to_dict()
     standalone, standalone_note = None, ""
-    if verified and spec.pytest_node:
+    if verified and spec.pytest_node is not None:
         standalone, standalone_note = write_standalone(run_spec, final, check.test_item, rep, policy, sandbox,
                                                        options.output)
     stats = result.stats if result is not None else last_stats[0]

@@ -169,7 +169,7 @@ def _ffdc_item(c: Collected, files: Mapping[str, str]) -> CheckItem:
 
 def checklist(c: Collected, files: Optional[Mapping[str, str]] = None) -> list[CheckItem]:
     """Seed 004's "Checklist for Filing a Bug Report" (7 items) plus the FFDC report."""
-    files = {**bundle_files(c.script_name, bool(c.minimized)), **(files or {})}
+    files = {**bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None), **(files or {})}
     error = c.debug_run.error_output.strip()
     return [
         _reproducer_item(c, files),
@@ -365,12 +365,14 @@ def default_title(c: Collected) -> str:
 # --------------------------------------------------------------------------- rendering
 
 
-def bundle_files(script_name: str, minimized: bool = False) -> dict[str, str]:
+def bundle_files(script_name: str, minimized: bool = False, pytest: bool = False) -> dict[str, str]:
     """Where things are in a bundle directory (relative paths; the issue points to them)."""
     stem = Path(script_name).stem
+    minimized_name = f"min_{script_name}" if pytest else f"{stem}.min.py"  # pytest must import it
     return {
         "issue": "issue.md", "bundle_json": "bundle.json",
-        "reproducer": f"reproducer/{stem}.min.py" if minimized else f"reproducer/{script_name}",
+        "reproducer": f"reproducer/{minimized_name}" if minimized else f"reproducer/{script_name}",
+        "standalone": f"reproducer/repro_{script_name}", "conftest": "reproducer/conftest",
         "original": f"reproducer/original/{script_name}",
         "error": "logs/error.txt", "stdout": "logs/debug-run.stdout.txt", "stderr": "logs/debug-run.stderr.txt",
         "spyre_log": "logs/spyre-debug.log", "spyre_transfer": "logs/spyre-transfer.log",
@@ -401,14 +403,15 @@ def _ladder_rows(comp: Comparison) -> list[Variant]:
 
 def context(c: Collected, files: Mapping[str, str], title: str, bundle_name: str) -> dict:
     graph = next((g for g in c.fx.graphs if g.name == c.fx.selected), None)
-    files = {**bundle_files(c.script_name, bool(c.minimized)), **files}
+    files = {**bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None), **files}
     return {
         "c": c, "title": title, "files": files, "bundle_name": bundle_name,
         "checklist": checklist(c, files), "problem": describe_problem(c), "expected": describe_expected(c),
         "env_rows": env_rows(c.env), "graph": graph, "ladder_rows": _ladder_rows(c.ladder),
         "comparison_rows": _ladder_rows(c.spyre_comparison),
         "transfer_log": "\n".join(r.raw for r in c.spyre_logs.transfer),
-        "repro_command": _repro_command(c), "repro_lines": len(c.source.splitlines()),
+        "repro_command": _repro_command(c), "repro_lines": len(_repro_shown(c, files)[1].splitlines()),
+        "repro": dict(zip(("name", "source", "path"), _repro_shown(c, files))),
     }
 
 
@@ -416,8 +419,22 @@ def _repro_command(c: Collected) -> str:
     import shlex
 
     env = " ".join(f"{k}={shlex.quote(v)}" for k, v in c.user_env.items() if v is not None)
+    if c.standalone:
+        return " ".join(x for x in (env, "python", f"repro_{c.script_name}") if x)
+    if c.pytest_node is not None:
+        name = f"min_{c.script_name}" if c.minimized else c.script_name
+        return " ".join(x for x in (env, "python -m pytest", shlex.quote(f"{name}::{c.pytest_node}" if c.pytest_node else name)) if x)
     args = " ".join(shlex.quote(a) for a in c.args)
     return " ".join(x for x in (env, "python", c.script_name, args) if x)
+
+
+def _repro_shown(c: Collected, files: Mapping[str, str]) -> tuple[str, str, str]:
+    """(file name, source, bundle path) of the reproducer the issue shows: the standalone script of a
+    pytest test when there is one, else the (minimized) script or test module."""
+    if c.standalone:
+        return f"repro_{c.script_name}", c.standalone, files.get("standalone", "")
+    where = files.get("reproducer", c.script_name)
+    return Path(where).name, c.source, where
 
 
 def github_length(text: str) -> int:

@@ -122,11 +122,11 @@ class RunSpec:
         """For a pytest target (``tests/test_x.py::TestA::test_b[1]``): the part after the file."""
         return self.env.get(PYTEST_NODE_ENV)
 
-    @property
-    def target(self) -> str:
-        """The target as the user gave it: the script path, or ``path::node`` for a pytest test."""
-        node = self.pytest_node
-        return f"{self.script}::{node}" if node else str(self.script)
+    def target_name(self, name: str | None = None) -> str:
+        """``name`` (default: the script's file name) with ``::node`` for a pytest test. A pytest
+        target with an empty node is the whole module (a module that fails to import)."""
+        name = name or self.script.name
+        return f"{name}::{self.pytest_node}" if self.pytest_node else name
 
 
 PYTEST_NODE_ENV = "REPORTKIT_PYTEST_NODE"  # read (and removed) by _boot.py: run this node with pytest
@@ -212,13 +212,16 @@ def resolve_python(python: str) -> str:
 
 def target_spec(target: str, args: list[str], *, python: str | None = None, timeout: float = 300.0,
                 isolate_file: bool = False, env: dict[str, str | None] | None = None,
-                repo_root: Path | None = None) -> tuple[RunSpec, str]:
+                repo_root: Path | None = None, pytest_module: bool = False) -> tuple[RunSpec, str]:
     """Validate a target and build its :class:`RunSpec`; return it with the script's source.
 
     A pytest node id runs that test with pytest (in the target interpreter, from a mirror of the
     test's rootdir, so conftest.py files and the ini file apply); its failure is the test's.
+    ``pytest_module``: run the whole module (a plain path) with pytest (a module that fails to import).
     """
     path, node = split_target(target)
+    if pytest_module and node is None:
+        node = ""
     source = read_script(path)
     env = dict(env or {})
     root = None

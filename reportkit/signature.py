@@ -376,7 +376,7 @@ def establish(spec, policy: MatchPolicy, runs: int = 2, source: str | None = Non
             why = "the script exits 0" if passed.kind == "passed" else f"the script ends with {passed.headline()}"
         else:
             why = f"no run satisfied: {policy.describe()} (the script ended with {passed.headline()})"
-        if spec.pytest_node and passed.kind == "passed":
+        if spec.pytest_node is not None and passed.kind == "passed":
             why = "the test passes (or is skipped / xfailed)"
         raise UserError(f"nothing to reproduce: {why} ({len(sigs)} run(s))")
     failures = sum(1 for s in sigs if same_failure(first, s, policy))
@@ -392,10 +392,10 @@ def _check_pytest_outcome(spec, result: RunResult, sig: Signature) -> None:
     """A pytest target that ran no test at all is bad input, not a failure to reproduce."""
     from reportkit.errors import UserError
 
-    if not spec.pytest_node or sig.kind != "exit" or result.test_item is not None:
+    if spec.pytest_node is None or sig.kind != "exit" or result.test_item is not None:
         return
     if sig.exit_code in _PYTEST_NO_TEST:
         lines = [ln for ln in (result.stdout + "\n" + result.stderr).splitlines() if ln.strip()]
         tail = "\n".join(lines[-4:])
-        raise UserError(f"pytest ran no test for {spec.script.name}::{spec.pytest_node} "
+        raise UserError(f"pytest ran no test for {spec.target_name()} "
                         f"(pytest exit code {sig.exit_code}: {_PYTEST_NO_TEST[sig.exit_code]}):\n{tail}")
