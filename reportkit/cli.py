@@ -408,6 +408,66 @@ def _print_bundle_summary(result) -> None:
 
 
 @app.command()
+def ci(
+    junit: List[Path] = typer.Option(..., "--junit", help="JUnit XML of the failed job (pytest --junitxml, "
+                                     "unittest-xml-reporting); repeatable."),
+    repo_root: Path = typer.Option(Path("."), "--repo-root", help="Repository root: test paths are resolved "
+                                   "from here, and the tests run from a mirror of it."),
+    out_dir: Path = typer.Option(Path("reportkit-ci"), "--out", "-o", help="Output directory: "
+                                 "reportkit-ci.json, summary.md and bundles/<fingerprint>/."),
+    python: Optional[str] = PythonOpt,
+    max_tests: int = typer.Option(20, "--max-tests", min=1, help="Examine at most this many failed tests "
+                                  "(in XML order); the rest are listed as not examined."),
+    budget: Optional[float] = typer.Option(None, "--budget", min=1, help="Seconds for the whole command; "
+                                           "failures not reached in time are listed as not re-run."),
+    do_minimize: bool = typer.Option(False, "--minimize/--no-minimize", help="Also minimize each reproduced "
+                                     "failure's test module (and write a standalone script when possible)."),
+    timeout: float = typer.Option(600.0, "--timeout", min=0.1, help="Seconds per test run before it counts as "
+                                  "a hang."),
+    template: str = typer.Option("torch-spyre", "--template", help="Issue template of the bundles: torch-spyre "
+                                 "or pytorch."),
+    ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
+                                "switched (eager, aot_eager, inductor) in the bundles."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Turn a failed CI job's JUnit XML into one confirmed, bundled failure per fingerprint.
+
+    Failed tests are grouped by what the XML says, one test per group is re-run twice with pytest
+    (as `reportkit check PATH::TEST` would), groups whose re-runs fail the same way are merged, and each
+    distinct failure gets a bundle with issue.md. Writes reportkit-ci.json (read by `reportkit publish`)
+    and summary.md; in GitHub Actions also the job summary ($GITHUB_STEP_SUMMARY) and the step outputs
+    bundle-dir, count, fingerprints ($GITHUB_OUTPUT). Exit code 0 whenever it ran, whatever it found.
+    """
+    from reportkit.ci import CiOptions, run_ci, write_outputs
+
+    try:
+        if template not in TEMPLATE_NAMES:
+            raise UserError(f"--template must be one of {', '.join(TEMPLATE_NAMES)}, not {template!r}")
+        options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
+                            minimize=do_minimize, timeout=timeout, template=template, ladder=ladder)
+        report = run_ci(list(junit), options, on_step=(lambda m: None) if as_json else
+                        (lambda m: err.print(escape(m))))
+        outputs = write_outputs(report, out_dir)
+    except UserError as exc:
+        _fail(exc)
+        return
+    if as_json:
+        out.print_json(json.dumps(report.to_manifest()))
+        return
+    out.print(f"[bold]reportkit ci[/bold]: {report.failed_cases} of {report.total_cases} tests failed, "
+              f"{len(report.failures)} distinct failure(s) ({report.wall_time:.0f} s)")
+    for f in report.failures:
+        where = f.bundle_dir or f.note
+        out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(f.headline[:100])}")
+        out.print(f"  {'':16}  {len(f.tests)} test(s), e.g. {escape(f.tests[0])}")
+        if where:
+            out.print(f"  {'':16}  {escape(str(where))}")
+    if report.not_examined:
+        out.print(f"  not examined (--max-tests): {len(report.not_examined)} test(s)")
+    out.print(f"  manifest  {escape(outputs['manifest'])}")
+
+
+@app.command()
 def publish(
     out_dir: Path = typer.Argument(..., help="Output directory of `reportkit ci` (holds reportkit-ci.json)."),
     repo: Optional[str] = typer.Option(None, "--repo", help="OWNER/NAME to file issues in "

@@ -259,6 +259,7 @@ class Collected:
     hang: HangInfo
     user_env: dict = field(default_factory=dict)  # --env overrides (None = unset)
     pytest_node: Optional[str] = None  # pytest targets: the test inside the module (script_name::pytest_node)
+    test_id: str = ""  # pytest targets: the node id from the rootdir (tests/test_x.py::test_y[1])
     conftests: list = field(default_factory=list)  # pytest targets: [path relative to the rootdir, text]
     standalone: Optional[str] = None  # pytest targets with --minimize: a plain script failing the same way
     original_source: Optional[str] = None
@@ -1032,6 +1033,8 @@ def _assemble(inp, rep, env, ws, sandbox, options, step, timings) -> Collected:
         sdsc=collect_sdsc(ws.cache_dir, clues, graph, env), ffdc=collect_ffdc(ws.cache_dir, env),
         ladder=ladder, spyre_comparison=spyre_cmp, hang=collect_hang(rep, run, ws),
         user_env={k: v for k, v in spec.env.items() if k != PYTEST_NODE_ENV}, pytest_node=spec.pytest_node,
+        test_id=spec.target_name(os.path.relpath(spec.script, spec.root or spec.script.parent))
+        if spec.pytest_node is not None else "",
         conftests=[list(c) for c in conftest_chain(spec.root or spec.script.parent, spec.script.parent)]
         if spec.pytest_node is not None else [],
         original_source=inp.original_source, minimized=inp.minimized, timings=timings,

@@ -317,7 +317,8 @@ class Clipper:
 
 def describe_problem(c: Collected) -> str:
     sig = c.signature
-    run = f"Running `python {c.script_name}{' ' + ' '.join(c.args) if c.args else ''}`"
+    run = f"Running `python {c.script_name}{' ' + ' '.join(c.args) if c.args else ''}`" \
+        if c.pytest_node is None else f"The test {code(c.test_id)}"
     if sig.kind == "exception":
         text = f"{run} raises {code(sig.exc_type)}: {code(first_line(sig.raw_message or '')) if sig.raw_message else ''}"
         if sig.location:
@@ -340,7 +341,9 @@ def describe_problem(c: Collected) -> str:
 
 def describe_expected(c: Collected) -> str:
     sig = c.signature
-    if sig.kind == "exception":
+    if c.pytest_node is not None:
+        text = "The test passes"
+    elif sig.kind == "exception":
         text = f"The script runs to completion without raising {code(sig.exc_type)}"
     elif sig.kind == "hang":
         text = "The script finishes instead of hanging"
@@ -359,7 +362,8 @@ def default_title(c: Collected) -> str:
     head = f"{sig.exc_type}: {first_line(sig.raw_message or '')}" if sig.kind == "exception" else sig.headline()
     head = first_line(head)[:120]
     stage = c.spyre_comparison.stage or c.ladder.stage
-    return f"{head} ({c.script_name}" + (f"; {stage}" if stage else "") + ")"
+    target = c.script_name + (f"::{c.pytest_node}" if c.pytest_node else "")
+    return f"{head} ({target}" + (f"; {stage}" if stage else "") + ")"
 
 
 # --------------------------------------------------------------------------- rendering
@@ -422,8 +426,11 @@ def _repro_command(c: Collected) -> str:
     if c.standalone:
         return " ".join(x for x in (env, "python", f"repro_{c.script_name}") if x)
     if c.pytest_node is not None:
-        name = f"min_{c.script_name}" if c.minimized else c.script_name
-        return " ".join(x for x in (env, "python -m pytest", shlex.quote(f"{name}::{c.pytest_node}" if c.pytest_node else name)) if x)
+        test_id = c.test_id or c.script_name
+        if c.minimized:  # next to the original module
+            test_id = str(Path(test_id.split("::")[0]).with_name(f"min_{c.script_name}")) + \
+                (f"::{c.pytest_node}" if c.pytest_node else "")
+        return " ".join(x for x in (env, "python -m pytest", shlex.quote(test_id)) if x)
     args = " ".join(shlex.quote(a) for a in c.args)
     return " ".join(x for x in (env, "python", c.script_name, args) if x)
 

@@ -255,6 +255,40 @@ def signature_of(result: RunResult, policy: MatchPolicy | None = None) -> Signat
     return sig
 
 
+# --------------------------------------------------------------------------- fingerprints
+
+
+def fingerprint_parts(sig: Signature) -> list[str]:
+    """What identifies a failure across runs, machines and edits: no line numbers, no directories.
+
+    Kind; for exceptions the type and the normalized first message line; the raising function with
+    its file (relative to site-packages or the project, so the same everywhere) and the innermost
+    function of the target module; for hangs and crashes the blocked/crashing function; for exits the
+    code and the normalized last stderr line.
+    """
+    def where(loc: Location | None) -> str:
+        return f"{loc.file if not loc.in_script else Path(loc.file).name}:{loc.function}" if loc else ""
+
+    parts = [sig.kind]
+    if sig.kind == "exception":
+        parts += [sig.exc_type or "", sig.message or "", where(sig.location),
+                  sig.script_frame.function if sig.script_frame else ""]
+    elif sig.kind in ("hang", "signal"):
+        parts += [str(sig.signal or ""), where(sig.location), sig.script_frame.function if sig.script_frame else ""]
+    elif sig.kind == "exit":
+        parts += [str(sig.exit_code), sig.last_stderr or ""]
+    elif sig.kind == "output":
+        parts += [sig.matched or ""]
+    return parts
+
+
+def fingerprint(sig: Signature) -> str:
+    """A stable 16-hex-digit id of the failure (see :func:`fingerprint_parts`), for de-duplication."""
+    import hashlib
+
+    return hashlib.sha256("\x1f".join(fingerprint_parts(sig)).encode()).hexdigest()[:16]
+
+
 # --------------------------------------------------------------------------- matching
 
 

@@ -1,0 +1,252 @@
+"""`reportkit ci`: JUnit parsing, node ids, grouping, fingerprints, outputs; end to end on example 07."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fake_gh import FAKE_GH
+
+from reportkit.ci import (
+    CiReport,
+    Failure,
+    JUnitCase,
+    group_cases,
+    parse_junit,
+    resolve_node,
+    summary_markdown,
+    write_outputs,
+    xml_key,
+)
+from reportkit.errors import UserError
+from reportkit.signature import Location, Signature, fingerprint
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "07_ci_failing_suite"
+
+# What pytest --junitxml writes (xunit2): no file attribute; classname = module path (+ classes).
+PYTEST_XML = """<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest"
+ errors="1" failures="3" skipped="1" tests="7">
+<testcase classname="tests.test_copy" name="test_stick_copy_matches_clone[64]" time="0.1" />
+<testcase classname="tests.test_copy" name="test_stick_copy_matches_clone[65]" time="0.002"><failure
+ message="AssertionError: Tensor-likes are not close!&#10;&#10;Mismatched elements: 1 / 65 (1.5%)">size = 65
+
+&gt;       torch.testing.assert_close(stick_copy(x), x.clone())
+E       AssertionError: Tensor-likes are not close!
+
+tests/test_copy.py:10: AssertionError</failure></testcase>
+<testcase classname="tests.test_copy" name="test_stick_copy_matches_clone[130]" time="0.002"><failure
+ message="AssertionError: Tensor-likes are not close!&#10;&#10;Mismatched elements: 2 / 130 (1.5%)">size = 130
+
+tests/test_copy.py:10: AssertionError</failure></testcase>
+<testcase classname="tests.test_copy" name="test_to_sticks_padded[65]" time="0.003"><failure
+ message="RuntimeError: shape '[-1, 64]' is invalid for input of size 65">x = tensor([0.])
+
+stickops/__init__.py:33: RuntimeError</failure></testcase>
+<testcase classname="tests.test_layout.TestLayout" name="test_stick_count_rounds_up" time="0.001"><error
+ message="failed on setup with &quot;OSError: no device&quot;">conftest.py:9: OSError</error></testcase>
+<testcase classname="tests.test_layout.TestLayout" name="test_skipped" time="0"><skipped message="no" /></testcase>
+<testcase classname="" name="tests.test_broken" time="0"><error message="collection failure">tests/test_broken.py:1: in
+ &lt;module&gt;
+E   ModuleNotFoundError: No module named 'nope'</error></testcase>
+</testsuite></testsuites>
+"""
+
+# What unittest-xml-reporting (xmlrunner) writes: type/message attributes, a Python traceback, file/line.
+XMLRUNNER_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites>
+  <testsuite name="test_layout.TestLayout-20261121172000" tests="2" file="tests/test_layout.py" time="0.003"
+   failures="1" errors="0" skipped="0">
+    <testcase classname="test_layout.TestLayout" name="test_elems_per_stick" time="0.001"
+     file="tests/test_layout.py" line="9"/>
+    <testcase classname="test_layout.TestLayout" name="test_stick_count_rounds_up" time="0.001"
+     file="tests/test_layout.py" line="13">
+      <failure type="AssertionError" message="1 != 2 : numel=65"><![CDATA[Traceback (most recent call last):
+  File "/home/runner/work/x/x/tests/test_layout.py", line 15, in test_stick_count_rounds_up
+    self.assertEqual(stick_count(numel), sticks, f"numel={numel}")
+AssertionError: 1 != 2 : numel=65
+]]></failure>
+    </testcase>
+  </testsuite>
+</testsuites>
+"""
+
+
+def test_parse_pytest_flavour(tmp_path):
+    xml = tmp_path / "r.xml"
+    xml.write_text(PYTEST_XML)
+    cases = parse_junit(xml)
+    assert [c.outcome for c in cases] == ["passed", "failure", "failure", "failure", "error", "skipped", "error"]
+    assert cases[1].message.startswith("AssertionError: Tensor-likes are not close!")
+    assert "tests/test_copy.py:10: AssertionError" in cases[1].text
+
+
+def test_parse_xmlrunner_flavour(tmp_path):
+    xml = tmp_path / "r.xml"
+    xml.write_text(XMLRUNNER_XML)
+    failed = [c for c in parse_junit(xml) if c.outcome == "failure"]
+    assert len(failed) == 1
+    assert (failed[0].exc_type, failed[0].file) == ("AssertionError", "tests/test_layout.py")
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (None, "no such JUnit XML file"),
+    ("<testsuite><testcase", "not valid XML"),
+    ("<html><body/></html>", "not a JUnit XML report"),
+])
+def test_bad_junit_is_one_clear_error(tmp_path, content, fragment):
+    xml = tmp_path / "r.xml"
+    if content is not None:
+        xml.write_text(content)
+    with pytest.raises(UserError, match=fragment):
+        parse_junit(xml)
+
+
+@pytest.mark.parametrize("classname, name, file, node", [
+    ("tests.test_copy", "test_stick_copy_matches_clone[65]", "", "tests/test_copy.py::test_stick_copy_matches_clone[65]"),
+    ("tests.test_layout.TestLayout", "test_stick_count_rounds_up", "",
+     "tests/test_layout.py::TestLayout::test_stick_count_rounds_up"),
+    ("test_layout.TestLayout", "test_stick_count_rounds_up", "tests/test_layout.py",
+     "tests/test_layout.py::TestLayout::test_stick_count_rounds_up"),
+    ("", "tests.test_copy", "", "tests/test_copy.py"),  # a collection error: the whole module
+    ("tests.test_gone", "test_x", "", ""),
+])
+def test_resolve_node(classname, name, file, node):
+    case = JUnitCase(classname=classname, name=name, outcome="failure", file=file)
+    assert resolve_node(case, [EXAMPLE]) == node
+
+
+def test_grouping_by_what_the_xml_says(tmp_path):
+    xml = tmp_path / "r.xml"
+    xml.write_text(PYTEST_XML)
+    failed = [c for c in parse_junit(xml) if c.outcome in ("failure", "error")]
+    groups = list(group_cases(failed).values())
+    assert [[c.name for c in g] for g in groups] == [
+        ["test_stick_copy_matches_clone[65]", "test_stick_copy_matches_clone[130]"],  # numbers normalized
+        ["test_to_sticks_padded[65]"], ["test_stick_count_rounds_up"], ["tests.test_broken"]]
+    assert xml_key(groups[1][0]) == ("RuntimeError", "shape '[-N, N]' is invalid for input of size N", "__init__.py")
+
+
+def _sig(line: int, workdir_file: str, exc_type: str = "AssertionError", message: str = "Tensor-likes are not close!"):
+    return Signature(kind="exception", exc_type=exc_type, message=message,
+                     location=Location("torch/testing/_comparison.py", "assert_close", line, "raise error"),
+                     script_frame=Location(workdir_file, "test_clone", line + 3, "assert_close(a, b)", in_script=True))
+
+
+def test_fingerprint_ignores_lines_and_paths_not_the_failure():
+    fp = fingerprint(_sig(10, "test_ops.py"))
+    assert len(fp) == 16 and int(fp, 16) >= 0
+    assert fingerprint(_sig(99, "/home/u/repo/tests/test_ops.py")) == fp
+    assert fingerprint(_sig(10, "test_ops.py", exc_type="RuntimeError")) != fp
+    assert fingerprint(_sig(10, "test_ops.py", message="Scalars are not equal!")) != fp
+
+
+def test_outputs_go_to_the_github_files(tmp_path, monkeypatch):
+    summary, output = tmp_path / "summary", tmp_path / "output"
+    summary.write_text("earlier step\n")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    report = CiReport(out_dir=str(tmp_path / "out"), repo_root=".", junit=["r.xml"], total_cases=3, failed_cases=2,
+                      failures=[Failure(key="k", tests=["t.py::a", "t.py::b"], headline="ValueError: x | y",
+                                        verdict="confirmed", fingerprint="0123456789abcdef", runs=2, failed_runs=2,
+                                        bundle_dir="bundles/0123456789abcdef")])
+    (tmp_path / "out").mkdir()
+    outputs = write_outputs(report, tmp_path / "out")
+    assert summary.read_text().startswith("earlier step\n## reportkit: failed tests")
+    assert "ValueError: x \\| y" in summary.read_text()  # table cells stay cells
+    lines = output.read_text().splitlines()
+    assert "count=1" in lines and "fingerprints=0123456789abcdef" in lines
+    assert outputs["bundle-dir"] == str((tmp_path / "out").resolve())
+    manifest = json.loads((tmp_path / "out" / "reportkit-ci.json").read_text())
+    assert manifest["failures"][0]["tests"] == ["t.py::a", "t.py::b"]
+
+
+def test_step_summary_stays_under_one_mib(tmp_path, monkeypatch):
+    summary = tmp_path / "summary"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
+    failures = [Failure(key=str(i), tests=[f"tests/test_{i}.py::test_{'x' * 200}"] * 8, headline="E: " + "y" * 300,
+                        verdict="confirmed", fingerprint=f"{i:016x}") for i in range(6000)]
+    report = CiReport(out_dir=str(tmp_path), repo_root=".", junit=[], total_cases=6000, failed_cases=6000,
+                      failures=failures)
+    assert len(summary_markdown(report).encode()) > 1024 * 1024
+    write_outputs(report, tmp_path)
+    assert summary.stat().st_size <= 1024 * 1024
+    assert "truncated" in summary.read_text()
+
+
+def reportkit(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reportkit", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=900)
+
+
+def test_cli_bad_junit_exits_2(tmp_path):
+    proc = reportkit("ci", "--junit", str(tmp_path / "missing.xml"), cwd=tmp_path)
+    assert proc.returncode == 2 and "no such JUnit XML file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+def test_end_to_end_on_the_failing_example_suite(tmp_path):
+    """pytest --junitxml over examples/07, then `reportkit ci`, then `reportkit publish` with a fake gh."""
+    junit = tmp_path / "results.xml"
+    run = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                         cwd=EXAMPLE, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stdout  # the suite fails: 4 tests, 3 distinct ways
+    before = {p: p.read_bytes() for p in EXAMPLE.rglob("*") if p.is_file()}
+
+    summary, output, out = tmp_path / "step-summary.md", tmp_path / "step-output", tmp_path / "ci"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    env.update(GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output))
+    proc = reportkit("ci", "--junit", str(junit), "--repo-root", str(EXAMPLE), "--out", str(out), "--json",
+                     cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((out / "reportkit-ci.json").read_text())
+    failures = manifest["failures"]
+    assert [len(f["tests"]) for f in failures] == [2, 1, 1]
+    assert {f["verdict"] for f in failures} == {"confirmed"}
+    assert failures[0]["tests"] == ["tests/test_copy.py::test_stick_copy_matches_clone[65]",
+                                    "tests/test_copy.py::test_stick_copy_matches_clone[130]"]
+    assert [f["signature"]["exc_type"] for f in failures] == ["AssertionError", "RuntimeError", "AssertionError"]
+    fps = [f["fingerprint"] for f in failures]
+    assert len(set(fps)) == 3
+    for f in failures:  # one bundle per distinct failure, with an issue body
+        issue = (out / f["issue_md"]).read_text()
+        assert f["representative"] in issue and "python -m pytest" in issue
+        assert (out / f["bundle_dir"] / "reproducer" / "conftest" / "conftest.py").is_file()
+    table = summary.read_text()
+    assert table.count("| reproduced (2/2 runs) |") == 3 and all(fp in table for fp in fps)
+    lines = output.read_text().splitlines()
+    assert f"fingerprints={' '.join(fps)}" in lines and "count=3" in lines
+    assert {p: p.read_bytes() for p in EXAMPLE.rglob("*") if p.is_file()} == before  # nothing touched
+
+    # fingerprints are stable: a second job finds the same ones
+    again = reportkit("ci", "--junit", str(junit), "--repo-root", str(EXAMPLE), "--out", str(tmp_path / "ci2"),
+                      "--json", "--no-ladder", cwd=tmp_path, env={k: v for k, v in env.items()
+                                                                 if not k.startswith("GITHUB_")})
+    assert [f["fingerprint"] for f in json.loads(again.stdout)["failures"]] == fps
+
+    # publish: the second failure already has an open issue; the others are new
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "gh").write_text(FAKE_GH)
+    (bindir / "gh").chmod(0o755)
+    issues = tmp_path / "issues.json"
+    issues.write_text(json.dumps([{"number": 7, "url": "https://github.com/o/r/issues/7", "state": "open",
+                                   "body": f"<!-- reportkit:fingerprint={fps[1]} -->\nold report"}]))
+    log = tmp_path / "gh.jsonl"
+    penv = {**env, "PATH": f"{bindir}{os.pathsep}{env['PATH']}", "FAKE_GH_LOG": str(log),
+            "FAKE_GH_ISSUES": str(issues), "GH_TOKEN": "t"}
+    pub = reportkit("publish", str(out), "--repo", "o/r", cwd=tmp_path, env=penv)
+    assert pub.returncode == 0, pub.stderr
+    gh_calls = [json.loads(line) for line in log.read_text().splitlines()]
+    created = [c for c in gh_calls if c["args"][:2] == ["issue", "create"]]
+    commented = [c for c in gh_calls if c["args"][:2] == ["issue", "comment"]]
+    assert len(created) == 2 and len(commented) == 1 and commented[0]["args"][2] == "7"
+    assert {c["body"].split("\n")[0] for c in created} == {f"<!-- reportkit:fingerprint={fp} -->"
+                                                          for fp in (fps[0], fps[2])}
+    assert all(len(c["body"]) <= 65536 for c in created)
+
