@@ -86,6 +86,16 @@ def make_standalone(source: str, test: dict, conftests: list[tuple[str, str]], r
 
     lines = ["", "", "# --- reportkit: run the failing test without pytest"]
     copied = [fx for fx in (fixtures[n] for n in order if n in fixtures) if fx.where != "the test module"]
+    imports: list[str] = []  # what the copied fixtures' conftest.py files import
+    for where in dict.fromkeys(fx.where for fx in copied):
+        text = next(t for label, t in conftests if label == where)
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0):
+                segment = ast.get_source_segment(text, node)
+                if segment and segment not in imports:
+                    imports.append(segment)
+    if imports:
+        lines += [""] + imports
     module_fixtures = {n for n in order if n in fixtures and fixtures[n].where == "the test module"}
     for fx in copied + [fixtures[n] for n in order if n in module_fixtures]:
         lines += ["", _plain_function(fx)]

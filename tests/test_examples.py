@@ -25,10 +25,13 @@ CASES = [
     ("05_compile_stick_mismatch/check_stick_backend.py", 600, "exception", "AssertionError",
      "torch/testing/_comparison.py:assert_close", True),
     ("06_threaded_pipeline_hang/sensor_pipeline.py", 10, "hang", None, "threading.py:wait", True),
+    ("07_ci_failing_suite/tests/test_copy.py::test_stick_copy_matches_clone[65]", 120, "exception", "AssertionError",
+     "torch/testing/_comparison.py:assert_close", False),
 ]
+MINIMAL = {"07_ci_failing_suite": "tests/minimal_test_copy.py::test_stick_copy_matches_clone"}
 
 
-def check_json(script: Path, timeout: float) -> dict:
+def check_json(script: Path | str, timeout: float) -> dict:
     proc = subprocess.run([sys.executable, "-m", "reportkit", "check", "--json", "--runs", "1",
                            "--timeout", str(timeout), str(script)],
                           capture_output=True, text=True, timeout=timeout * 3 + 120)
@@ -53,7 +56,8 @@ def test_check_example_and_its_minimal_fail_the_same_way(script, timeout, kind, 
     assert original["exc_type"] == exc_type
     loc = original["location"]
     assert f"{loc['file']}:{loc['function']}" == frame
-    minimal = check_json(EX / script.split("/")[0] / "minimal.py", timeout)
+    example = script.split("/")[0]
+    minimal = check_json(EX / example / MINIMAL.get(example, "minimal.py"), timeout)
     assert (minimal["kind"], minimal["exc_type"], minimal["message"]) == (kind, exc_type, original["message"])
     assert minimal["location"]["file"] == loc["file"] and minimal["location"]["function"] == loc["function"]
 
@@ -76,3 +80,27 @@ def test_minimize_pure_python_example(tmp_path):
     assert json.loads(proc.stdout)["output"] == str(result)
     again = check_json(result, 60)
     assert again["exc_type"] == "ValueError" and again["location"]["function"] == "_strptime"
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+def test_minimize_a_test_of_the_failing_suite(tmp_path):
+    """Example 07: minimize a pytest test; the module and the standalone script fail the same way."""
+    pytest.importorskip("torch")
+    work = tmp_path / "07"
+    shutil.copytree(EX / "07_ci_failing_suite", work)
+    node = "test_stick_copy_matches_clone[65]"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--json", str(work / "tests/test_copy.py")
+                           + "::" + node], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["verified"] is True
+    minimal = (EX / "07_ci_failing_suite/tests/minimal_test_copy.py").read_text()
+    lines = [ln for ln in minimal.splitlines() if ln.strip()]
+    assert report["lines_after"] <= 1.5 * len(lines)
+    again = check_json(report["output"] + "::" + node, 120)
+    assert (again["exc_type"], again["location"]["function"]) == ("AssertionError", "assert_close")
+    plain = subprocess.run([sys.executable, report["standalone"]], capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 1, plain.stderr
+    assert "AssertionError: Tensor-likes are not close!" in plain.stderr
+    assert 'in assert_close' in plain.stderr

@@ -235,3 +235,14 @@ def test_conftest_chain_nearest_last(project):
     write(project / "tests" / "conftest.py", "X = 1\n")
     labels = [label for label, _ in conftest_chain(project, project / "tests" / "unit")]
     assert labels == ["conftest.py", "tests/conftest.py"]
+
+
+def test_standalone_copies_the_imports_of_the_conftest_it_takes_fixtures_from():
+    conftests = [("tests/conftest.py", "import itertools\nimport pytest\nfrom . import sibling\n\n@pytest.fixture\n"
+                                       "def pairs():\n    return list(itertools.pairwise([1, 2, 3]))\n")]
+    test = {"function": "test_it", "name": "test_it", "cls": None, "unittest": False, "params": {},
+            "fixtures": ["pairs"], "when": "call"}
+    script = make_standalone("def test_it(pairs):\n    assert pairs == []\n", test, conftests, root_rel="..")
+    assert "import itertools" in script and "from . import sibling" not in script  # relative imports stay out
+    with pytest.raises(AssertionError):
+        exec(compile(script, "/nowhere/repro.py", "exec"), {"__name__": "__main__", "__file__": "/nowhere/repro.py"})

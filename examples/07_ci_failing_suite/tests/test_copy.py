@@ -1,6 +1,5 @@
 import pytest
 import torch
-
 from stickops import stick_copy, to_sticks
 
 

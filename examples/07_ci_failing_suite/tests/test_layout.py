@@ -1,7 +1,6 @@
 import unittest
 
 import torch
-
 from stickops import elems_per_stick, stick_count
 
 
