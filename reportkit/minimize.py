@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from reportkit.errors import UserError
 from reportkit.executor import (
     ColdExecutor,
     Executor,
@@ -163,13 +164,21 @@ class Interestingness:
             if not ok:
                 return False
         if self.passes_with:
-            # the same candidate with the suspect switched off must not fail the same way
             result = run_script(replace(self.spec, env={**self.spec.env, **self.passes_with}), candidate,
                                 self.sandbox)
-            still = same_failure(self.original, signature_of(result, self.policy), self.policy)
-            self.log.add(result.duration, not still, result.timed_out)
-            return not still
+            ok = reference_ok(self.original, signature_of(result, self.policy), self.policy)
+            self.log.add(result.duration, ok, result.timed_out)
+            return ok
         return True
+
+
+def reference_ok(original: Signature, reference: Signature, policy: MatchPolicy) -> bool:
+    """The differential check: with the suspect switched off (``--passes-with``), the script *passes*.
+
+    Merely "not the same failure" is not enough: a candidate that broke the reference path (a
+    NameError with the switch set) would satisfy it while the comparison lost its meaning.
+    """
+    return reference.kind == "passed" and not same_failure(original, reference, policy)
 
 
 def differential_env(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, sandbox: Sandbox,
@@ -181,13 +190,20 @@ def differential_env(spec: RunSpec, source: str, rep: Reproduction, policy: Matc
     so a candidate cannot swap the compiled computation for anything else that also mismatches.
     """
     if explicit:
+        reference = signature_of(run_script(replace(spec, env={**spec.env, **explicit}), source, sandbox), policy)
+        if not reference_ok(rep.signature, reference, policy):
+            raise UserError("--passes-with: the original script does not pass with "
+                            + " ".join(f"{k}={v or ''}" for k, v in explicit.items())
+                            + f" (it ends with {reference.headline().splitlines()[0][:200]}); a candidate would "
+                            "have to, so nothing could be accepted")
         return explicit, "explicit (--passes-with)"
     if not (is_oracle(rep.signature) and uses_torch(source) and uses_compile(source)):
         return None, ""
     env: dict[str, str | None] = {"TORCHDYNAMO_DISABLE": "1"}
-    eager = run_script(replace(spec, env={**spec.env, **env}), source, sandbox)
-    if same_failure(rep.signature, signature_of(eager, policy), policy):
-        return None, "the failure persists with TORCHDYNAMO_DISABLE=1 (not compile-specific): no differential check"
+    eager = signature_of(run_script(replace(spec, env={**spec.env, **env}), source, sandbox), policy)
+    if not reference_ok(rep.signature, eager, policy):
+        return None, (f"the script does not pass with TORCHDYNAMO_DISABLE=1 (it ends with "
+                      f"{eager.headline().splitlines()[0][:120]}): no differential check")
     return env, "automatic: wrong result only when compiled (passes with TORCHDYNAMO_DISABLE=1)"
 
 
@@ -274,7 +290,11 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     result: ReduceResult | None = None
     try:
         result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress, on_improve=improved,
-                               probe=make_probe(run_spec, sandbox), oracle=is_oracle(rep.signature))
+                               probe=make_probe(run_spec, sandbox),
+                               # compiled-vs-eager: value passes stay on. A value substituted in the
+                               # script is the same in both modes, so the candidate can only keep failing
+                               # compiled-only if the compiler stack still computes it wrong.
+                               oracle=is_oracle(rep.signature) and not (passes_with and not options.passes_with))
     except KeyboardInterrupt:
         interrupted = True
         predicate.stopping.set()
@@ -297,7 +317,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         verified = same_failure(rep.signature, final_signature, policy)
         if verified and passes_with:
             reference = run_script(replace(run_spec, env={**run_spec.env, **passes_with}), final, sandbox)
-            verified = not same_failure(rep.signature, signature_of(reference, policy), policy)
+            verified = reference_ok(rep.signature, signature_of(reference, policy), policy)
         final_sig = final_signature.to_dict()
     standalone, standalone_note = None, ""
     if verified and spec.pytest_node is not None:

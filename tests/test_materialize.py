@@ -153,3 +153,34 @@ def test_reduce_with_probe_materializes_and_hoists(tmp_path):
     assert len(lines) <= 3, result.source
     assert result.stats.probes >= 1
     assert "2024-01-03T10:00:00Z" in result.source
+
+
+def test_top_level_functions_and_classes_are_rendered_by_name(tmp_path):
+    program_src = textwrap.dedent('''
+        import functools
+
+
+        def double(x):
+            return 2 * x
+
+
+        class Box:
+            pass
+
+
+        def local_maker():
+            def inner():
+                return 1
+            return inner
+
+
+        table = {"fn": double, "cls": Box, "inner": local_maker(), "partial": functools.partial(double, 1)}
+        picked = [table["fn"], table["cls"], table["inner"], table["partial"]]
+        raise RuntimeError(picked)
+    ''')
+    program, spans = instrument(program_src)
+    values = json.loads(probe_with(tmp_path)(program))
+    texts = {program_src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
+    assert texts['table["fn"]'] == "double" and texts['table["cls"]'] == "Box"
+    assert texts['table["inner"]'] is None  # a nested function is not reachable by its name
+    assert texts['table["partial"]'] is None

@@ -16,7 +16,7 @@ from scripts import JSON_PIPELINE
 import reportkit.minimize as mz
 from reportkit.reduce import reduce_source
 from reportkit.runner import RunSpec, run_script
-from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
+from reportkit.signature import MatchPolicy, Signature, establish, same_failure, signature_of
 
 LIB = """
 def get(table, key):
@@ -220,6 +220,10 @@ def test_wrong_result_oracles_keep_their_computation(tmp_path):
     assert report.probes == 0 and report.differential.startswith("explicit")
     result = out.read_text()
     assert "[:-1]" in result and "USE_REFERENCE" in result, result
+    # without a differential check, an oracle's values are left alone
+    plain_script = make(tmp_path, "got = sorted([3, 1, 2])[:-1]\nassert got == [1, 2, 3], 'differ'\n")
+    report2, out2, _ = run_minimize(plain_script)
+    assert report2.probes == 0 and "sorted" in out2.read_text()
 
 
 def test_oracles_are_assertions_and_output_matches():
@@ -228,3 +232,18 @@ def test_oracles_are_assertions_and_output_matches():
     assert not mz.is_oracle(Signature(kind="exception", exc_type="RuntimeError"))
     assert mz.is_oracle(Signature(kind="exception", exc_type="AssertionError"))
     assert mz.is_oracle(Signature(kind="output", matched="MISMATCH"))
+
+
+def test_differential_reference_must_pass_not_just_fail_differently():
+    original = Signature(kind="exception", exc_type="AssertionError", message="differ")
+    assert mz.reference_ok(original, Signature(kind="passed", exit_code=0), MatchPolicy())
+    assert not mz.reference_ok(original, Signature(kind="exception", exc_type="NameError", message="x"), MatchPolicy())
+    assert not mz.reference_ok(original, original, MatchPolicy())
+
+
+def test_cli_passes_with_that_does_not_pass_is_bad_input(tmp_path):
+    script = make(tmp_path, "assert sorted([2, 1]) == [2, 1], 'differ'\n")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--passes-with", "USE_REFERENCE=1",
+                           str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "does not pass with USE_REFERENCE=1" in proc.stderr and "Traceback" not in proc.stderr

@@ -35,9 +35,10 @@ __reportkit_state__ = {}
 def __reportkit_value__(i, v):
     _state = __reportkit_state__
     if not _state:
-        import atexit, json, os, sys
+        import atexit, json, os, sys, types
         _state["values"] = {}
         _state["sys"] = sys
+        _state["types"] = types
         path = os.environ.get("REPORTKIT_CAPTURE")
         def _dump():
             if path:
@@ -62,6 +63,11 @@ def __reportkit_value__(i, v):
             if t is tuple:
                 return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
             return "[" + ", ".join(parts) + "]"
+        if (t is _state["types"].FunctionType or isinstance(v, type)) and getattr(v, "__module__", None) == "__main__":
+            # a function or class defined at the script's top level: refer to it by name
+            main = _state["sys"].modules.get("__main__")
+            name = getattr(v, "__name__", "")
+            return name if name.isidentifier() and getattr(main, name, None) is v else None
         torch = _state["sys"].modules.get("torch")
         if torch is None:
             return None
