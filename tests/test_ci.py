@@ -229,6 +229,19 @@ def test_end_to_end_on_the_failing_example_suite(tmp_path):
                                                                  if not k.startswith("GITHUB_")})
     assert [f["fingerprint"] for f in json.loads(again.stdout)["failures"]] == fps
 
+    # --minimize: the bundle carries the minimized module and the standalone script (shown in issue.md)
+    mini = reportkit("ci", "--junit", str(junit), "--repo-root", str(EXAMPLE), "--out", str(tmp_path / "ci3"),
+                     "--json", "--no-ladder", "--minimize", "--max-tests", "1", cwd=tmp_path,
+                     env={k: v for k, v in env.items() if not k.startswith("GITHUB_")})
+    assert mini.returncode == 0, mini.stderr
+    first = json.loads(mini.stdout)["failures"][0]
+    assert first["fingerprint"] == fps[0] and first["minimized"].endswith("reproducer/repro_test_copy.py")
+    standalone = (tmp_path / "ci3" / first["minimized"]).read_text()
+    assert "test_stick_copy_matches_clone(size=65, half=_fx_half)" in standalone
+    assert "python repro_test_copy.py" in (tmp_path / "ci3" / first["issue_md"]).read_text()
+    assert json.loads(mini.stdout)["not_examined"] == ["tests/test_copy.py::test_stick_copy_matches_clone[130]",
+                                                       *[t for f in failures[1:] for t in f["tests"]]]
+
     # publish: the second failure already has an open issue; the others are new
     bindir = tmp_path / "bin"
     bindir.mkdir()
