@@ -29,6 +29,8 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+SCRIPT_HELP = ("The failing Python script (never modified), or a pytest test: path/to/test_x.py::test_y, "
+               "...::TestClass::test_y, ...::test_y\\[param-id] (runs with pytest from its rootdir).")
 ARGS_HELP = "Arguments passed to the script. Put `--` before them if they look like reportkit options."
 
 PythonOpt = typer.Option(None, "--python", help="Interpreter that runs the script (default: the one running reportkit).")
@@ -136,7 +138,7 @@ def _fail(exc: UserError) -> None:
 
 @app.command(context_settings=SCRIPT_CONTEXT)
 def check(
-    script: str = typer.Argument(..., help="The failing Python script."),
+    script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
     python: Optional[str] = PythonOpt,
     timeout: Optional[float] = TimeoutOpt,
@@ -180,7 +182,7 @@ def _default_output(spec: RunSpec) -> Path:
 
 @app.command(context_settings=SCRIPT_CONTEXT)
 def minimize(
-    script: str = typer.Argument(..., help="The failing Python script (never modified)."),
+    script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where to write the result "
                                           "(default: SCRIPT with .min.py next to it)."),
@@ -320,7 +322,7 @@ TEMPLATE_NAMES = ("torch-spyre", "pytorch")
 
 @app.command(context_settings=SCRIPT_CONTEXT)
 def bundle(
-    script: str = typer.Argument(..., help="The failing Python script (never modified)."),
+    script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
     issue: bool = typer.Option(False, "--issue", help="Also write issue.md, ready to paste or to pass to "
                                "`gh issue create --body-file`."),
