@@ -24,6 +24,7 @@ from reportkit.errors import UserError
 from reportkit.executor import (
     ColdExecutor,
     Executor,
+    WarmExecutor,
     prepare_executor,
     private_cache_env,
     uses_compile,
@@ -144,11 +145,12 @@ class Interestingness:
 
     def __init__(self, spec: RunSpec, original: Signature, policy: MatchPolicy, retries: int,
                  sandbox: Sandbox, deadline: float | None, log: TestLog, executor: Executor | None = None,
-                 passes_with: dict[str, str | None] | None = None) -> None:
+                 passes_with: dict[str, str | None] | None = None, reference_executor: Executor | None = None) -> None:
         self.spec, self.original, self.policy = spec, original, policy
         self.retries, self.sandbox, self.deadline, self.log = max(1, retries), sandbox, deadline, log
         self.executor = executor
         self.passes_with = passes_with
+        self.reference_executor = reference_executor  # runs the differential's switched runs (warm)
         self.stopping = threading.Event()
 
     def __call__(self, candidate: str) -> bool:
@@ -164,12 +166,36 @@ class Interestingness:
             if not ok:
                 return False
         if self.passes_with:
-            result = run_script(replace(self.spec, env={**self.spec.env, **self.passes_with}), candidate,
-                                self.sandbox)
+            ref_spec = replace(self.spec, env={**self.spec.env, **self.passes_with})
+            result = run_script(ref_spec, candidate, self.sandbox) if self.reference_executor is None else \
+                self.reference_executor.run(ref_spec, candidate, self.sandbox)
             ok = reference_ok(self.original, signature_of(result, self.policy), self.policy)
             self.log.add(result.duration, ok, result.timed_out)
             return ok
         return True
+
+
+def reference_warm_executor(executor: Executor, run_spec: RunSpec, source: str, original: Signature,
+                            passes_with: dict[str, str | None] | None, policy: MatchPolicy,
+                            sandbox: Sandbox) -> WarmExecutor | None:
+    """A second warm server for the differential's switched runs (its own environment, e.g.
+    ``TORCHDYNAMO_DISABLE=1``, seen by its preloaded imports), kept only if it runs the original
+    the way the cold reference run did: it passes. None: those runs stay cold."""
+    if not passes_with or not isinstance(executor, WarmExecutor):
+        return None
+    ref_spec = replace(run_spec, env={**run_spec.env, **passes_with})
+    warm = WarmExecutor(executor.preload)
+    try:
+        ok = warm.start(ref_spec)
+        result = warm.run(ref_spec, source, sandbox) if ok else None
+        ok = result is not None and warm.warm_runs > 0 and reference_ok(original, signature_of(result, policy), policy)
+    except BaseException:
+        warm.close()
+        raise
+    if not ok:
+        warm.close()
+        return None
+    return warm
 
 
 def reference_ok(original: Signature, reference: Signature, policy: MatchPolicy) -> bool:
@@ -267,9 +293,13 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     executor, executor_note = prepare_executor(options.executor, run_spec, source, rep.signature, policy, sandbox)
     log = TestLog()
     passes_with, differential_note = differential_env(run_spec, source, rep, policy, sandbox, options.passes_with)
+    reference_executor = reference_warm_executor(executor, run_spec, source, rep.signature, passes_with, policy,
+                                                 sandbox)
+    if reference_executor is not None:
+        executor_note = "; ".join(x for x in (executor_note, "the differential's switched runs are warm too") if x)
     predicate = Interestingness(run_spec, rep.signature, policy, options.retries, sandbox, deadline, log,
                                 executor=None if isinstance(executor, ColdExecutor) else executor,
-                                passes_with=passes_with)
+                                passes_with=passes_with, reference_executor=reference_executor)
     best = {"source": source}
     interrupted = False
 
@@ -299,11 +329,15 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         interrupted = True
         predicate.stopping.set()
         executor.kill_active()  # candidates still running in worker threads
+        if reference_executor is not None:
+            reference_executor.kill_active()
         kill_active()
     finally:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, previous_term)
         executor.close()
+        if reference_executor is not None:
+            reference_executor.close()
     final = result.source if result is not None else best["source"]
     if result is not None and final != best["source"]:
         improved(final)

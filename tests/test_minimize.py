@@ -215,11 +215,14 @@ def test_wrong_result_oracles_keep_their_computation(tmp_path):
         print("checking", len(data), "values")
         assert got == want, "scaled values differ"
     """)
-    report, out, rep = run_minimize(script, passes_with={"USE_REFERENCE": "1"})
-    assert rep.signature.exc_type == "AssertionError" and report.verified
-    assert report.probes == 0 and report.differential.startswith("explicit")
-    result = out.read_text()
-    assert "[:-1]" in result and "USE_REFERENCE" in result, result
+    for executor in ("warm", "cold"):
+        report, out, rep = run_minimize(script, passes_with={"USE_REFERENCE": "1"}, executor=executor)
+        assert rep.signature.exc_type == "AssertionError" and report.verified
+        assert report.probes == 0 and report.differential.startswith("explicit")
+        result = out.read_text()
+        assert "[:-1]" in result and "USE_REFERENCE" in result, result
+        # the switched runs go through a second warm server of their own when candidates run warm
+        assert ("switched runs are warm too" in report.executor_note) == (executor == "warm"), report.executor_note
     # without a differential check, an oracle's values are left alone
     plain_script = make(tmp_path, "got = sorted([3, 1, 2])[:-1]\nassert got == [1, 2, 3], 'differ'\n")
     report2, out2, _ = run_minimize(plain_script)
