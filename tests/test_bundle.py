@@ -255,3 +255,39 @@ def test_compile_stick_mismatch_example(tmp_path):
     assert "no Spyre device: sdsc not produced" in items["excerpts"][1]
     graphs = sorted(p.parent.name for p in (out / "artifacts" / "torch_compile_debug").glob("*/fx_graph_readable.py"))
     assert len(graphs) == 5 and data["collected"]["fx"]["selected"] == graphs[-1]
+
+
+def test_pytest_target_bundle_with_minimize(tmp_path):
+    """A pytest test as the target: pytest command, conftest.py kept, the standalone script shown."""
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "pytest.ini").write_text("[pytest]\n")
+    (root / "conftest.py").write_text("import pytest\n\n\n@pytest.fixture\ndef limit():\n    return 3\n")
+    (root / "tests" / "test_calc.py").write_text(textwrap.dedent("""
+        import pytest
+
+
+        def helper(values):
+            return [v * 2 for v in values]
+
+
+        def test_fine():
+            assert helper([1]) == [2]
+
+
+        @pytest.mark.parametrize("n", [1, 5])
+        def test_limit(n, limit):
+            assert len(helper(range(n))) <= limit, "too many values"
+    """).lstrip())
+    out = tmp_path / "bundle"
+    proc = cli(str(root / "tests" / "test_calc.py") + "::test_limit[5]", "--issue", "--minimize", "--no-ladder",
+               "--out", str(out), "--template", "pytorch")
+    assert proc.returncode == 0, proc.stderr
+    data, text = load_bundle(out)
+    assert data["signature"]["exc_type"] == "AssertionError"
+    assert (out / "reproducer" / "conftest" / "conftest.py").read_text() == (root / "conftest.py").read_text()
+    assert (out / "reproducer" / "min_test_calc.py").is_file()
+    standalone = (out / "reproducer" / "repro_test_calc.py").read_text()
+    assert "test_limit(n=5, limit=_fx_limit)" in standalone
+    assert "python repro_test_calc.py" in text and "test_fine" not in standalone
+    assert "tests/test_calc.py::test_limit[5]" in text  # the node id from the rootdir
