@@ -480,6 +480,8 @@ def publish(
     artifact_name: Optional[str] = typer.Option(None, "--artifact-name", help="Name of the CI artifact that holds "
                                                 "the bundles, for the pointer in issues and comments."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Look up existing issues but create or comment nothing."),
+    max_new: Optional[int] = typer.Option(None, "--max-new-issues", min=0, help="Open at most this many new issues "
+                                          "(the rest are skipped with a notice; comments are not limited)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """File a GitHub issue for every confirmed or flaky failure of a `reportkit ci` run, through `gh`.
@@ -493,6 +495,7 @@ def publish(
     try:
         manifest = pub.load_manifest(out_dir)
         options = pub.PublishOptions(repo=repo, labels=pub.split_labels(labels), gh=gh, dry_run=dry_run,
+                                     max_new=max_new,
                                      artifact_name=artifact_name)
         report = pub.publish(manifest, options)
         pub.write_github_files(report)

@@ -351,6 +351,7 @@ class PublishOptions:
     gh: Optional[str] = None
     dry_run: bool = False
     artifact_name: Optional[str] = None
+    max_new: Optional[int] = None  # at most this many new issues per run (e.g. for artifacts from forks)
 
 
 def split_labels(values: Optional[list[str]]) -> list[str]:
@@ -435,6 +436,10 @@ class _Publisher:
         existing = self.find_existing(failure.fingerprint)
         if existing is not None:
             return self.comment(failure, title, existing)
+        created = sum(r.action == "created" for r in self.report.results)
+        if self.options.max_new is not None and created >= self.options.max_new:
+            return Result(failure.fingerprint, title, "skipped", None,
+                          f"--max-new-issues {self.options.max_new} reached: not filed")
         return self.create(failure, title, body)
 
     def dry_run(self, failure: Failure, title: str, body: str) -> Result:

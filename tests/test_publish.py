@@ -304,3 +304,12 @@ def test_unwritable_github_output_is_a_warning_not_a_failure(gh, ci_out, tmp_pat
     assert proc.returncode == 0, proc.stderr
     assert results(proc)[NEW]["action"] == "created"
     assert "cannot write $GITHUB_OUTPUT" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_max_new_issues_caps_creates_not_comments(gh, ci_out):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--max-new-issues", "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert len(by_command(gh, "create")) == 1 and len(by_command(gh, "comment")) == 1
+    got = results(proc)
+    assert got[NEW]["action"] == "created" and got[KNOWN]["action"] == "commented"
+    assert got[FUZZY]["action"] == "skipped" and "--max-new-issues 1" in got[FUZZY]["reason"]
