@@ -5,6 +5,9 @@ scratch directory (a copy of the script's directory, or of the script alone), in
 that the whole process group can be killed on timeout. What comes back is a :class:`RunResult`:
 exit code or signal, bounded stdout/stderr, wall time, the uncaught exception exactly as the boot
 recorded it, and on a hang the stacks of all threads dumped by faulthandler just before the kill.
+
+A target may also be a pytest test (``tests/test_x.py::test_y``): the boot then runs that node with
+pytest in-process and re-raises the test's own failure, from a mirror of the test's rootdir.
 """
 
 from __future__ import annotations
@@ -146,7 +149,8 @@ def split_target(text: str) -> tuple[Path, str | None]:
 
 def pytest_root(test_file: Path, repo_root: Path | None = None) -> Path:
     """The directory pytest would take as rootdir for ``test_file``: the nearest ancestor with an ini
-    file (or setup.py), else ``repo_root`` when it contains the file, else the file's directory."""
+    file (or setup.py), ``repo_root``, or a git checkout's top, whichever comes first going up; else
+    the file's directory."""
     start = test_file.resolve().parent
     for directory in (start, *start.parents):
         if any((directory / marker).is_file() for marker in PYTEST_ROOT_MARKERS):
@@ -239,7 +243,11 @@ def target_spec(target: str, args: list[str], *, python: str | None = None, time
 
 
 class Sandbox:
-    """Makes fresh scratch directories holding a copy of the script's directory (or the script)."""
+    """Makes fresh scratch directories holding a copy of the script's directory (or the script).
+
+    With ``mirror_root`` (pytest targets: the rootdir) the scratch directory mirrors that root instead,
+    with the script's directory copied at its place inside it (see ``__init__``).
+    """
 
     def __init__(self, script: Path, isolate_file: bool = False, mirror_root: Path | None = None) -> None:
         self.script = script.resolve()
