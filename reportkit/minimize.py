@@ -290,11 +290,15 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     run_spec = replace(spec, timeout=test_timeout(rep, spec))
     deadline = start + options.budget if options.budget else None
     run_spec, compile_cache = _private_compile_cache(spec, run_spec, source, rep, policy, sandbox)
+    passes_with, differential_note = differential_env(run_spec, source, rep, policy, sandbox, options.passes_with)
     executor, executor_note = prepare_executor(options.executor, run_spec, source, rep.signature, policy, sandbox)
     log = TestLog()
-    passes_with, differential_note = differential_env(run_spec, source, rep, policy, sandbox, options.passes_with)
-    reference_executor = reference_warm_executor(executor, run_spec, source, rep.signature, passes_with, policy,
-                                                 sandbox)
+    try:
+        reference_executor = reference_warm_executor(executor, run_spec, source, rep.signature, passes_with, policy,
+                                                     sandbox)
+    except BaseException:
+        executor.close()
+        raise
     if reference_executor is not None:
         executor_note = "; ".join(x for x in (executor_note, "the differential's switched runs are warm too") if x)
     predicate = Interestingness(run_spec, rep.signature, policy, options.retries, sandbox, deadline, log,
