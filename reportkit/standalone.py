@@ -125,12 +125,28 @@ def make_standalone(source: str, test: dict, conftests: list[tuple[str, str]], r
         lines.append(f"    {function}({', '.join(kwargs)})")
     dirs = sorted({posixpath.normpath(posixpath.join(root_rel, posixpath.dirname(label))) for label, _ in conftests}
                   - {"."})
-    head = ""
+    body = source.rstrip("\n") + "\n"
     if dirs:  # what pytest put on sys.path for the conftest.py files (their imports resolve from there)
         head = "import os as _os, sys as _sys\n" + "".join(
             f"_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), {d!r}))\n"
-            for d in dirs) + "\n"
-    return head + source.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+            for d in dirs)
+        at = _after_future_imports(tree)  # a docstring and `from __future__` imports must stay first
+        src_lines = body.splitlines(keepends=True)
+        body = "".join(src_lines[:at]) + head + "".join(src_lines[at:])
+    return body + "\n".join(lines) + "\n"
+
+
+def _after_future_imports(tree: ast.Module) -> int:
+    """The line index after the module docstring and ``from __future__`` imports (0 if none)."""
+    end = 0
+    for i, node in enumerate(tree.body):
+        docstring = i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+            and isinstance(node.value.value, str)
+        if docstring or (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+            end = node.end_lineno or node.lineno
+        else:
+            break
+    return end
 
 
 def _find_test(tree: ast.Module, cls: str | None, function: str) -> ast.FunctionDef | None:

@@ -246,3 +246,14 @@ def test_standalone_copies_the_imports_of_the_conftest_it_takes_fixtures_from():
     assert "import itertools" in script and "from . import sibling" not in script  # relative imports stay out
     with pytest.raises(AssertionError):
         exec(compile(script, "/nowhere/repro.py", "exec"), {"__name__": "__main__", "__file__": "/nowhere/repro.py"})
+
+
+def test_standalone_sys_path_lines_come_after_future_imports():
+    module = '"""Doc."""\nfrom __future__ import annotations\n\nimport os\n\n\ndef test_it():\n    assert os.sep == "?"\n'
+    test = {"function": "test_it", "name": "test_it", "cls": None, "unittest": False, "params": {},
+            "fixtures": [], "when": "call"}
+    script = make_standalone(module, test, [("conftest.py", "X = 1\n")], root_rel="../..")
+    compile(script, "repro.py", "exec")  # a __future__ import after other statements would not compile
+    lines = script.splitlines()
+    assert lines[:2] == ['"""Doc."""', "from __future__ import annotations"]
+    assert "'../..'" in lines[3]
