@@ -291,6 +291,9 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     if not repo_root.is_dir():
         raise UserError(f"--repo-root {options.repo_root} is not a directory")
     options.repo_root = repo_root
+    if options.out_dir.exists() and (not options.out_dir.is_dir() or any(options.out_dir.iterdir())):
+        raise UserError(f"--out {options.out_dir} already exists and is not an empty directory; choose another "
+                        "or remove it")
     cases: list[JUnitCase] = []
     for path in junit:
         cases += parse_junit(path)

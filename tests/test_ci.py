@@ -188,6 +188,15 @@ def test_cli_bad_junit_exits_2(tmp_path):
     assert proc.returncode == 2 and "no such JUnit XML file" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_cli_refuses_a_used_output_dir(tmp_path):
+    (tmp_path / "r.xml").write_text(XMLRUNNER_XML)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "keep.txt").write_text("mine")
+    proc = reportkit("ci", "--junit", "r.xml", "--out", "out", cwd=tmp_path)
+    assert proc.returncode == 2 and "already exists" in proc.stderr
+    assert (tmp_path / "out" / "keep.txt").read_text() == "mine"
+
+
 @pytest.mark.slow
 @pytest.mark.torch
 def test_end_to_end_on_the_failing_example_suite(tmp_path):
