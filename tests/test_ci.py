@@ -272,3 +272,28 @@ def test_end_to_end_on_the_failing_example_suite(tmp_path):
                                                           for fp in (fps[0], fps[2])}
     assert all(len(c["body"]) <= 65536 for c in created)
 
+
+
+def test_ci_end_to_end_on_a_pure_python_suite(tmp_path):
+    """Fast (no torch): two tests failing one way (messages differ only in numbers), one another way."""
+    root = tmp_path / "repo"
+    (root / "tests").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    (root / "tests" / "test_parse.py").write_text(
+        "import pytest\n\n\n@pytest.mark.parametrize('text', ['1', '-1', '-20'])\ndef test_int(text):\n"
+        "    assert int(text) >= 0\n\n\ndef test_split():\n    assert 'a,b'.split(',')[2] == 'c'\n")
+    junit = tmp_path / "results.xml"
+    subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                   cwd=root, capture_output=True, timeout=120)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    proc = reportkit("ci", "--junit", str(junit), "--repo-root", str(root), "--out", str(tmp_path / "out"),
+                     "--no-ladder", cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((tmp_path / "out" / "reportkit-ci.json").read_text())
+    assert (manifest["total_cases"], manifest["failed_cases"]) == (4, 3)
+    assert [(f["tests"], f["signature"]["exc_type"]) for f in manifest["failures"]] == [
+        (["tests/test_parse.py::test_int[-1]", "tests/test_parse.py::test_int[-20]"], "AssertionError"),
+        (["tests/test_parse.py::test_split"], "IndexError")]
+    for f in manifest["failures"]:
+        assert f["verdict"] == "confirmed" and (tmp_path / "out" / f["issue_md"]).is_file()
+    assert "2 distinct failure(s)" in proc.stdout
