@@ -435,3 +435,24 @@ def test_block_text_reindents_around_multiline_strings() -> None:
         P.block_text(smap, body, "        ")
         == "        s = '''\n    keep\n  this'''\n        t = (1,\n        2)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("def is_clone(node):\n    return node.target == 'clone'\nfor n in ns:\n    if not is_clone(n):\n"
+         "        continue\n", ["for n in ns:\n    if not (n.target == 'clone'):\n        continue\n"]),
+        ('def f(a, b=2):\n    """Doc."""\n    return a * b\nprint(f(x + 1))\n', ["print(((x + 1) * (2)))\n"]),
+        ("def f(a):\n    return a + a\nprint(f(n))\n", ["print((n + n))\n"]),
+        # not inlined: a repeated argument that would be evaluated twice, a statement-level call (the
+        # statement pass does those), two statements, names bound inside the expression, two calls
+        ("def f(a):\n    return a + a\nprint(f(g()))\n", []),
+        ("def f(a):\n    return a + a\nprint(f(g.h))\n", []),
+        ("def f(a):\n    return a\nf(1)\n", []),
+        ("def f(a):\n    b = a\n    return b\nprint(f(1))\n", []),
+        ("def f(a):\n    return [a for a in range(3)]\nprint(f(1))\n", []),
+        ("def f(a):\n    return a\nprint(f(1), f(2))\n", []),
+    ],
+)
+def test_inline_expression_cases(source: str, expected: list[str]) -> None:
+    assert P.inline_expression_candidates(source) == expected

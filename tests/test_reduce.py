@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import threading
 import traceback
 from collections import Counter
@@ -45,8 +46,11 @@ class Recorder:
         self.lock = threading.Lock()
 
     def __call__(self, source: str) -> bool:
+        # compile the text, not an ast.parse() tree: with -j the predicate runs in worker threads, and
+        # CPython 3.11's AST object conversion is not thread-safe ("AST constructor recursion depth
+        # mismatch" when two threads convert trees at once; the reducer parses in the main thread)
         try:
-            compile(ast.parse(source), "<check>", "exec")
+            compile(source, "<check>", "exec", dont_inherit=True)
         except SyntaxError:
             with self.lock:
                 self.unparsable.append(source)
@@ -271,22 +275,14 @@ def test_jobs_must_be_positive() -> None:
 THRESHOLD_SOURCE = "import torch\nx = torch.randn(1000, 37)\ny = x + 2\n"
 
 
+_RANDN_LITERAL = re.compile(r"\.randn\((\d+)\s*[,)]")
+
+
 def randn_at_least(threshold: int) -> Predicate:
     """Interesting iff some ``randn(n, ...)`` call has a literal first argument ``n >= threshold``."""
 
-    def predicate(source: str) -> bool:
-        for node in ast.walk(ast.parse(source)):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "randn"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and type(node.args[0].value) is int
-                and node.args[0].value >= threshold
-            ):
-                return True
-        return False
+    def predicate(source: str) -> bool:  # text only, no AST objects: it runs in worker threads (see Recorder)
+        return any(int(m.group(1)) >= threshold for m in _RANDN_LITERAL.finditer(source))
 
     return predicate
 

@@ -48,6 +48,7 @@ from .statements import (
     drop_docstrings,
     drop_target_candidates,
     inline_candidates,
+    inline_expression_candidates,
     loaded_names,
     propose_unused,
     statement_levels,
@@ -90,6 +91,7 @@ UNUSED = DdminPass("unused", propose_unused, try_all_first=True, repeat=True)
 DROP_TARGET = EachPass("drop-target", drop_target_candidates)
 UNWRAP = EachPass("unwrap", unwrap_candidates)
 INLINE = EachPass("inline", inline_candidates)
+INLINE_EXPRESSIONS = EachPass("inline-expr", inline_expression_candidates)
 ARGS = DdminPass("args", propose_call_args)
 SIMPLIFY = EachPass("simplify", simplify_candidates)
 INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
@@ -114,7 +116,7 @@ COMMENTS = EachPass("comments", _single(drop_comments))
 WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 
 #: Run after HDD, repeated with it until nothing changes (cheap, high yield).
-STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE)
+STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value by another value: off when the failure is an oracle.
@@ -165,6 +167,7 @@ __all__ = [
     "drop_target_candidates",
     "format_number",
     "inline_candidates",
+    "inline_expression_candidates",
     "inline_variable_candidates",
     "loaded_names",
     "numeric_literals",

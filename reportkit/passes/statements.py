@@ -407,6 +407,80 @@ def inline_candidates(source: str) -> list[str]:
     return out
 
 
+def inline_expression_candidates(source: str) -> list[str]:
+    """Inline a module-level one-use function whose body is ``return EXPR`` where it is called inside an
+    expression (``if not is_copy(node):`` -> ``if not (node.target == "clone"):``).
+
+    Parameters are replaced by the arguments' text (parenthesized); an argument that is not a plain
+    name or constant may be substituted only once (no repeated evaluation). Functions whose
+    expression binds names of its own (lambda, comprehension, walrus) are left alone.
+    """
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    loads: Counter[str] = Counter()
+    bindings: Counter[str] = Counter()
+    load_nodes: dict[str, ast.Name] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads[node.id] += 1
+                load_nodes[node.id] = node
+            else:
+                bindings[node.id] += 1
+        elif isinstance(node, (*_FUNCS, ast.ClassDef)):
+            bindings[node.name] += 1
+        elif isinstance(node, ast.alias):
+            bindings[node.asname or node.name.split(".")[0]] += 1
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bindings[name] += 2
+    out: list[str] = []
+    for func in tree.body:
+        if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
+            continue
+        body = [b for b in func.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None or not _inlinable(func):
+            continue
+        expr = body[0].value
+        if any(isinstance(n, (ast.Lambda, ast.NamedExpr, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                              ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(expr)):
+            continue
+        name_node = load_nodes[func.name]
+        call = parents.get(id(name_node))
+        if not isinstance(call, ast.Call) or call.func is not name_node:
+            continue
+        if isinstance(parents.get(id(call)), ast.Expr):
+            continue  # a statement-level call: the statement pass inlines those
+        def_start, def_end = smap.stmt_span(func)
+        call_start, call_end = smap.span(call)
+        if def_start <= call_start < def_end:
+            continue  # recursive
+        bound = _bind_arguments(smap, func, call)
+        def_lines = _full_lines(smap, func)
+        if bound is None or def_lines is None:
+            continue
+        arg_nodes = {p.arg: a for p, a in zip([*func.args.posonlyargs, *func.args.args], call.args)}
+        arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
+        uses = Counter(n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in bound)
+        if any(count > 1 and not isinstance(arg_nodes.get(name), (ast.Name, ast.Constant))
+               for name, count in uses.items()):
+            continue
+        e_start, _ = smap.span(expr)
+        atoms = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
+        text_of = {name: bound[name] if isinstance(arg_nodes.get(name), atoms) else f"({bound[name]})"
+                   for name in bound}
+        splices = sorted(((smap.span(n)[0] - e_start, smap.span(n)[1] - e_start, text_of[n.id])
+                          for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in bound), reverse=True)
+        text = smap.source[smap.span(expr)[0]:smap.span(expr)[1]]
+        for start, end, replacement in splices:
+            text = text[:start] + replacement + text[end:]
+        candidate = apply_splices(source, [Splice(call_start, call_end, f"({text})"),
+                                           Splice(def_lines[0], def_lines[1], "")])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
 # ----------------------------------------------------------------------- docstrings
 def _docstring_index(info: BodyInfo) -> bool:
     if info.owner is not None and not isinstance(info.owner, (*_FUNCS, ast.ClassDef)):
@@ -438,6 +512,7 @@ __all__ = [
     "drop_target_candidates",
     "import_binding",
     "inline_candidates",
+    "inline_expression_candidates",
     "loaded_names",
     "propose_unused",
     "statement_levels",
