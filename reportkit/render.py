@@ -423,8 +423,9 @@ def _repro_command(c: Collected) -> str:
     import shlex
 
     env = " ".join(f"{k}={shlex.quote(v)}" for k, v in c.user_env.items() if v is not None)
-    if c.standalone:
-        return " ".join(x for x in (env, "python", f"repro_{c.script_name}") if x)
+    if c.standalone:  # placed next to the original test module, run from the repository root
+        where = str(Path((c.test_id or c.script_name).split("::")[0]).with_name(f"repro_{c.script_name}"))
+        return " ".join(x for x in (env, "python", shlex.quote(where)) if x)
     if c.pytest_node is not None:
         test_id = c.test_id or c.script_name
         if c.minimized:  # next to the original module

@@ -289,5 +289,5 @@ def test_pytest_target_bundle_with_minimize(tmp_path):
     assert (out / "reproducer" / "min_test_calc.py").is_file()
     standalone = (out / "reproducer" / "repro_test_calc.py").read_text()
     assert "test_limit(n=5, limit=_fx_limit)" in standalone
-    assert "python repro_test_calc.py" in text and "test_fine" not in standalone
+    assert "python tests/repro_test_calc.py" in text and "test_fine" not in standalone
     assert "tests/test_calc.py::test_limit[5]" in text  # the node id from the rootdir
