@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
+import threading
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
@@ -79,10 +81,12 @@ class CiReport:
     not_examined: list[str] = field(default_factory=list)  # failed tests beyond --max-tests
     run_url: Optional[str] = None
     wall_time: float = 0.0
+    interrupted: bool = False  # Ctrl-C / SIGTERM: what was found so far is still written
 
     def to_manifest(self) -> dict:
         return {"version": 1, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
                 "run_url": self.run_url, "total_cases": self.total_cases, "failed_cases": self.failed_cases,
+                "interrupted": self.interrupted,
                 "not_examined": self.not_examined, "wall_time": round(self.wall_time, 1),
                 "failures": [asdict(f) for f in self.failures]}
 
@@ -308,7 +312,29 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     examined, report.not_examined = failed[:options.max_tests], [_label(c) for c in failed[options.max_tests:]]
     options.out_dir.mkdir(parents=True, exist_ok=True)
     by_fp: dict[str, Failure] = {}
-    for key, members in group_cases(examined).items():
+    previous = None
+    if threading.current_thread() is threading.main_thread():  # SIGTERM (a cancelled job) acts like Ctrl-C
+        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        _examine_groups(group_cases(examined), options, deadline, on_step, report, by_fp)
+    except KeyboardInterrupt:
+        report.interrupted = True
+        done = {t for f in report.failures for t in f.tests}
+        report.not_examined = [_label(c) for c in examined if _label(c) not in done] + report.not_examined
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    report.wall_time = time.monotonic() - start
+    return report
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _examine_groups(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
+                    report: CiReport, by_fp: dict[str, Failure]) -> None:
+    for key, members in groups.items():
         failure = Failure(key=" | ".join(key), tests=[_label(c) for c in members],
                           headline=": ".join(x for x in key[:2] if x))
         if deadline is not None and time.monotonic() > deadline:
@@ -330,8 +356,6 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
             failure.note = "not bundled: the time budget was used up"
             continue
         bundle_failure(failure, *found, options, deadline, on_step)
-    report.wall_time = time.monotonic() - start
-    return report
 
 
 def _label(case: JUnitCase) -> str:

@@ -455,7 +455,9 @@ def ci(
         return
     if as_json:
         out.print_json(json.dumps(report.to_manifest()))
-        return
+        raise typer.Exit(130 if report.interrupted else 0)
+    if report.interrupted:
+        out.print("[yellow]interrupted[/yellow]: what was found so far is written")
     out.print(f"[bold]reportkit ci[/bold]: {report.failed_cases} of {report.total_cases} tests failed, "
               f"{len(report.failures)} distinct failure(s) ({report.wall_time:.0f} s)")
     for f in report.failures:
@@ -467,6 +469,8 @@ def ci(
     if report.not_examined:
         out.print(f"  not examined (--max-tests): {len(report.not_examined)} test(s)")
     out.print(f"  manifest  {escape(outputs['manifest'])}")
+    if report.interrupted:
+        raise typer.Exit(130)
 
 
 @app.command()

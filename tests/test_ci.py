@@ -297,3 +297,36 @@ def test_ci_end_to_end_on_a_pure_python_suite(tmp_path):
     for f in manifest["failures"]:
         assert f["verdict"] == "confirmed" and (tmp_path / "out" / f["issue_md"]).is_file()
     assert "2 distinct failure(s)" in proc.stdout
+
+
+def test_sigterm_keeps_what_was_found(tmp_path):
+    """A cancelled job (SIGTERM) still writes the manifest: examined failures, the rest not examined."""
+    import signal
+    import time
+
+    root = tmp_path / "repo"
+    (root / "tests").mkdir(parents=True)
+    (root / "pytest.ini").write_text("[pytest]\n")
+    (root / "tests" / "test_a.py").write_text(
+        "import time\n\n\ndef test_fast():\n    assert 1 == 2\n\n\ndef test_hangs():\n    time.sleep(600)\n")
+    junit = tmp_path / "r.xml"
+    junit.write_text('<testsuite><testcase classname="tests.test_a" name="test_fast"><failure message="assert 1 == 2">'
+                     'tests/test_a.py:5: AssertionError</failure></testcase><testcase classname="tests.test_a" '
+                     'name="test_hangs"><failure message="Failed: Timeout">tests/test_a.py:9: Failed</failure>'
+                     '</testcase></testsuite>')
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
+                             "--out", str(out), "--no-ladder", "--timeout", "300"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (out / "bundles").exists():
+        time.sleep(0.1)  # the first failure is bundled; the second test then hangs in its re-run
+    time.sleep(3)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stdout + stderr
+    manifest = json.loads((out / "reportkit-ci.json").read_text())
+    assert manifest["interrupted"] is True
+    assert [f["tests"] for f in manifest["failures"]] == [["tests/test_a.py::test_fast"]]
+    assert manifest["not_examined"] == ["tests/test_a.py::test_hangs"]
+    assert "Traceback" not in stderr
