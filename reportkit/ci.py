@@ -161,12 +161,36 @@ def resolve_node(case: JUnitCase, roots: list[Path]) -> str:
 
 
 def _module_file(root: Path, parts: list[str]) -> tuple[str, int] | None:
-    """The longest prefix of ``parts`` that is a ``.py`` file under ``root``: (relative path, parts used)."""
+    """The longest prefix of ``parts`` that is a ``.py`` file under ``root``: (relative path, parts used).
+
+    The dotted path is tried from ``root`` first, then as the tail of a path anywhere below it (a
+    runner started in ``tests/`` writes ``test_ops.TestX`` for ``tests/test_ops.py``), if unique.
+    """
     for used in range(len(parts), 0, -1):
         rel = "/".join(parts[:used]) + ".py"
         if (root / rel).is_file():
             return rel, used
+    for used in range(len(parts), 0, -1):
+        tail = "/" + "/".join(parts[:used]) + ".py"
+        found = [p for p in _python_files(root) if ("/" + p).endswith(tail)]
+        if len(found) == 1:
+            return found[0], used
     return None
+
+
+def _python_files(root: Path, limit: int = 20000) -> list[str]:
+    """Relative paths of the ``.py`` files under ``root`` (skipping VCS, venv and cache dirs)."""
+    from reportkit.runner import COPY_IGNORE
+
+    skip = {p for p in COPY_IGNORE if "*" not in p}
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in skip and not d.startswith("."))
+        rel_dir = os.path.relpath(dirpath, root)
+        out += [os.path.normpath(os.path.join(rel_dir, f)) for f in sorted(filenames) if f.endswith(".py")]
+        if len(out) > limit:
+            break
+    return out
 
 
 # --------------------------------------------------------------------------- 3. group

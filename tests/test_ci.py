@@ -113,6 +113,7 @@ def test_bad_junit_is_one_clear_error(tmp_path, content, fragment):
      "tests/test_layout.py::TestLayout::test_stick_count_rounds_up"),
     ("", "tests.test_copy", "", "tests/test_copy.py"),  # a collection error: the whole module
     ("tests.test_gone", "test_x", "", ""),
+    ("test_layout.TestLayout", "test_elems_per_stick", "", "tests/test_layout.py::TestLayout::test_elems_per_stick"),
 ])
 def test_resolve_node(classname, name, file, node):
     case = JUnitCase(classname=classname, name=name, outcome="failure", file=file)
