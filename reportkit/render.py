@@ -408,14 +408,14 @@ def _ladder_rows(comp: Comparison) -> list[Variant]:
 def context(c: Collected, files: Mapping[str, str], title: str, bundle_name: str) -> dict:
     graph = next((g for g in c.fx.graphs if g.name == c.fx.selected), None)
     files = {**bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None), **files}
+    repro = dict(zip(("name", "source", "path"), _repro_shown(c, files)))
     return {
         "c": c, "title": title, "files": files, "bundle_name": bundle_name,
         "checklist": checklist(c, files), "problem": describe_problem(c), "expected": describe_expected(c),
         "env_rows": env_rows(c.env), "graph": graph, "ladder_rows": _ladder_rows(c.ladder),
         "comparison_rows": _ladder_rows(c.spyre_comparison),
         "transfer_log": "\n".join(r.raw for r in c.spyre_logs.transfer),
-        "repro_command": _repro_command(c), "repro_lines": len(_repro_shown(c, files)[1].splitlines()),
-        "repro": dict(zip(("name", "source", "path"), _repro_shown(c, files))),
+        "repro_command": _repro_command(c), "repro_lines": len(repro["source"].splitlines()), "repro": repro,
     }
 
 

@@ -325,10 +325,9 @@ def _call_prefix(smap: SourceMap, stmt: ast.stmt, call: ast.Call) -> str | None:
     return None
 
 
-def inline_candidates(source: str) -> list[str]:
-    """Inline module-level functions that are defined once and called once (statement-level call)."""
-    tree, smap = _parse(source)
-    parents = _parents(tree)
+def _name_counts(tree: ast.AST) -> tuple[Counter[str], Counter[str], dict[str, ast.Name]]:
+    """Per name: how often it is loaded, how often bound (defs, imports, assignments; ``global`` /
+    ``nonlocal`` count as two), and its last load node (the call site of a one-use name)."""
     loads: Counter[str] = Counter()
     bindings: Counter[str] = Counter()
     load_nodes: dict[str, ast.Name] = {}
@@ -346,6 +345,14 @@ def inline_candidates(source: str) -> list[str]:
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             for name in node.names:
                 bindings[name] += 2
+    return loads, bindings, load_nodes
+
+
+def inline_candidates(source: str) -> list[str]:
+    """Inline module-level functions that are defined once and called once (statement-level call)."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    loads, bindings, load_nodes = _name_counts(tree)
     module_body = next(iter(walk_bodies(tree, smap)), None)
     if module_body is None:
         return []
@@ -417,23 +424,7 @@ def inline_expression_candidates(source: str) -> list[str]:
     """
     tree, smap = _parse(source)
     parents = _parents(tree)
-    loads: Counter[str] = Counter()
-    bindings: Counter[str] = Counter()
-    load_nodes: dict[str, ast.Name] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                loads[node.id] += 1
-                load_nodes[node.id] = node
-            else:
-                bindings[node.id] += 1
-        elif isinstance(node, (*_FUNCS, ast.ClassDef)):
-            bindings[node.name] += 1
-        elif isinstance(node, ast.alias):
-            bindings[node.asname or node.name.split(".")[0]] += 1
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                bindings[name] += 2
+    loads, bindings, load_nodes = _name_counts(tree)
     out: list[str] = []
     for func in tree.body:
         if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
