@@ -281,14 +281,21 @@ def test_server_death_between_and_during_runs(tmp_path):
     box.cleanup()
 
 
-def test_preloaded_module_starting_a_thread_is_left_out(tmp_path):
+def app_with_library(tmp_path: Path, module: str, module_code: str, script_code: str) -> tuple[RunSpec, Sandbox]:
+    """A script in app/ whose PYTHONPATH has lib/ holding ``module``; its spec and sandbox."""
     lib = tmp_path / "lib"
     lib.mkdir()
-    write(lib, "threadstarter.py", "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n")
+    write(lib, module, module_code)
     (tmp_path / "app").mkdir()
-    script = write(tmp_path / "app", "x.py", "print('ok')\n")
-    box = Sandbox(script)
-    run = spec(script, env={"PYTHONPATH": str(lib)})
+    script = write(tmp_path / "app", "x.py", script_code)
+    return spec(script, env={"PYTHONPATH": str(lib)}), Sandbox(script)
+
+
+def test_preloaded_module_starting_a_thread_is_left_out(tmp_path):
+    run, box = app_with_library(
+        tmp_path, "threadstarter.py",
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n",
+        "print('ok')\n")
     with WarmExecutor(["json", "threadstarter", "queue"]) as warm:
         assert warm.run(run, None, box).stdout == "ok\n"
         assert warm.preload == ["json"] and warm.warm_runs == 1
@@ -297,13 +304,8 @@ def test_preloaded_module_starting_a_thread_is_left_out(tmp_path):
 
 
 def test_preloaded_module_that_prints_is_left_out(tmp_path):
-    lib = tmp_path / "lib"
-    lib.mkdir()
-    write(lib, "noisy.py", "import sys\nprint('noisy was imported', file=sys.stderr)\n")
-    (tmp_path / "app").mkdir()
-    script = write(tmp_path / "app", "x.py", "import noisy\nprint('ok')\n")
-    box = Sandbox(script)
-    run = spec(script, env={"PYTHONPATH": str(lib)})
+    run, box = app_with_library(tmp_path, "noisy.py", "import sys\nprint('noisy was imported', file=sys.stderr)\n",
+                                "import noisy\nprint('ok')\n")
     cold = ColdExecutor().run(run, None, box)
     with WarmExecutor(["json", "noisy", "queue"]) as warm:
         result = warm.run(run, None, box)
