@@ -298,8 +298,8 @@ def _print_minimize_summary(report) -> None:
         ("statements", f"{report.statements_before} -> {report.statements_after}"),
         ("bytes", f"{report.bytes_before} -> {report.bytes_after}"),
         ("tests run", f"{report.tests_run} (cache hits {report.cache_hits}, never-run unparsable "
-                      f"{report.invalid_skipped}, timeout {report.test_timeout:.0f} s; plus {report.probes} "
-                      "value-capture runs)"),
+                      f"{report.invalid_skipped}, skipped as known-rejected {report.memo_skips}, timeout "
+                      f"{report.test_timeout:.0f} s; plus {report.probes} value-capture runs)"),
         ("wall time", f"{report.wall_time:.1f} s"),
     ]
     if report.pytest_node is not None:
@@ -308,7 +308,9 @@ def _print_minimize_summary(report) -> None:
                      else report.standalone_note))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
-        rows.append(("differential", report.differential))
+        rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "
+                     "runs (once per pass result; per candidate in passes whose result failed it once: "
+                     f"{report.redone_passes} repeated)"))
     if report.verified is not None:
         rows.append(("re-checked", "fails the same way" if report.verified else
                      "DOES NOT fail the same way any more (flaky?); see --retries"))

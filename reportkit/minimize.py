@@ -56,14 +56,16 @@ class TestLog:
     """Counts of the real candidate runs (thread-safe)."""
 
     runs: int = 0
+    reference_runs: int = 0  # of ``runs``: the differential's switched (e.g. eager) runs
     interesting: int = 0
     timeouts: int = 0
     durations: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def add(self, duration: float, interesting: bool, timed_out: bool) -> None:
+    def add(self, duration: float, interesting: bool, timed_out: bool, reference: bool = False) -> None:
         with self.lock:
             self.runs += 1
+            self.reference_runs += reference
             self.interesting += interesting
             self.timeouts += timed_out
             self.durations.append(duration)
@@ -83,7 +85,7 @@ class MinimizeReport:
     cache_hits: int
     invalid_skipped: int
     probes: int  # instrumented runs for value materialization (not counted in tests_run)
-    passes: dict[str, int]
+    passes: dict[str, int]  # pass -> edits it got accepted
     wall_time: float
     test_timeout: float
     stopped_early: bool
@@ -97,6 +99,11 @@ class MinimizeReport:
     compile_cache: str | None = None  # private TORCHINDUCTOR_CACHE_DIR of this run (removed at the end)
     differential: str = ""  # wrong results: the env under which candidates must pass, and why
     test_time_median: float = 0.0  # median wall time of one candidate run, seconds
+    candidates_tested: int = 0  # candidates the reducer ran (--retries runs each)
+    reference_runs: int = 0  # of tests_run: the differential's switched runs (see reduce_source's ``confirm``)
+    redone_passes: int = 0  # passes repeated because their result failed the differential check
+    memo_skips: int = 0  # candidates not run: they repeat a small change an earlier test rejected
+    tests_by_pass: dict[str, int] = field(default_factory=dict)  # pass -> candidates tested in it
     pytest_node: str | None = None  # pytest targets: the node id inside the module (unchanged)
     standalone: str | None = None  # pytest targets: a plain script failing the same way, if one could be made
     standalone_note: str = ""  # how it was made, or why there is none
@@ -155,8 +162,7 @@ class Interestingness:
 
     def __call__(self, candidate: str) -> bool:
         for _ in range(self.retries):
-            if self.stopping.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
-                raise Stop("time budget used up" if not self.stopping.is_set() else "stopped")
+            self._check_time()
             if self.executor is None:
                 result = run_script(self.spec, candidate, self.sandbox)
             else:
@@ -165,14 +171,22 @@ class Interestingness:
             self.log.add(result.duration, ok, result.timed_out)
             if not ok:
                 return False
-        if self.passes_with:
-            ref_spec = replace(self.spec, env={**self.spec.env, **self.passes_with})
-            result = run_script(ref_spec, candidate, self.sandbox) if self.reference_executor is None else \
-                self.reference_executor.run(ref_spec, candidate, self.sandbox)
-            ok = reference_ok(self.original, signature_of(result, self.policy), self.policy)
-            self.log.add(result.duration, ok, result.timed_out)
-            return ok
         return True
+
+    def confirm(self, candidate: str) -> bool:
+        """The differential check (``passes_with`` set): with the suspect switched off, the candidate passes."""
+        assert self.passes_with
+        self._check_time()
+        ref_spec = replace(self.spec, env={**self.spec.env, **self.passes_with})
+        result = run_script(ref_spec, candidate, self.sandbox) if self.reference_executor is None else \
+            self.reference_executor.run(ref_spec, candidate, self.sandbox)
+        ok = reference_ok(self.original, signature_of(result, self.policy), self.policy)
+        self.log.add(result.duration, ok, result.timed_out, reference=True)
+        return ok
+
+    def _check_time(self) -> None:
+        if self.stopping.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
+            raise Stop("time budget used up" if not self.stopping.is_set() else "stopped")
 
 
 def reference_warm_executor(executor: Executor, run_spec: RunSpec, source: str, original: Signature,
@@ -328,7 +342,8 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
                                # compiled-vs-eager: value passes stay on. A value substituted in the
                                # script is the same in both modes, so the candidate can only keep failing
                                # compiled-only if the compiler stack still computes it wrong.
-                               oracle=is_oracle(rep.signature) and not (passes_with and not options.passes_with))
+                               oracle=is_oracle(rep.signature) and not (passes_with and not options.passes_with),
+                               confirm=predicate.confirm if passes_with else None)
     except KeyboardInterrupt:
         interrupted = True
         predicate.stopping.set()
@@ -379,6 +394,9 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         preload=list(getattr(executor, "preload", [])), compile_cache=compile_cache,
         differential=differential_note,
         test_time_median=statistics.median(log.durations) if log.durations else 0.0,
+        candidates_tested=stats.tests_run if stats else 0, reference_runs=log.reference_runs,
+        redone_passes=stats.redone if stats else 0, memo_skips=stats.memo_skips if stats else 0,
+        tests_by_pass=dict(stats.tests_by_pass) if stats else {},
         pytest_node=spec.pytest_node, standalone=standalone, standalone_note=standalone_note,
     )
 

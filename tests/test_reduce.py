@@ -429,3 +429,144 @@ def test_realistic_script_progress_and_stats() -> None:
         for edit in level:
             candidate = P.apply_edits(result.source, [edit])
             assert candidate is None or not P.parses(candidate) or not predicate(candidate)
+
+
+# ------------------------------------------------------------- lazy confirmation
+def safe_run_prints_ratio(source: str) -> bool:
+    """A differential check: with the division made safe, the candidate runs and prints its ratio line."""
+    printed: list[tuple] = []
+    namespace = {"__name__": "__main__", "print": lambda *a, **k: printed.append(a)}
+    try:
+        exec(compile(source.replace("total / count", "total / (count or 1)"), "<safe>", "exec"), namespace)
+    except (Exception, SystemExit):
+        return False
+    return any(args[:1] == ("ratio",) for args in printed)
+
+
+class Counted:
+    def __init__(self, check: Predicate) -> None:
+        self.check, self.calls, self.lock = check, 0, threading.Lock()
+
+    def __call__(self, source: str) -> bool:
+        with self.lock:
+            self.calls += 1
+        return self.check(source)
+
+
+def test_confirm_always_true_changes_nothing_but_is_checked_once_per_pass() -> None:
+    predicate = raises(ZeroDivisionError, "division by zero", func="compute_ratio")
+    plain_improvements: list[str] = []
+    plain = reduce_source(REALISTIC_SCRIPT, predicate, on_improve=plain_improvements.append)
+    confirm = Counted(lambda source: True)
+    lazy = reduce_source(REALISTIC_SCRIPT, predicate, confirm=confirm)
+    assert lazy.source == plain.source
+    assert lazy.stats.passes == plain.stats.passes
+    assert lazy.stats.redone == 0
+    assert confirm.calls == lazy.stats.confirms
+    # once per pass (HDD level) that changed something, not once per accepted candidate
+    assert 0 < confirm.calls < len(plain_improvements) / 2
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_confirm_failure_repeats_the_pass_and_results_always_pass_it(jobs: int) -> None:
+    predicate = raises(ZeroDivisionError, "division by zero", func="compute_ratio")
+    plain = reduce_source(REALISTIC_SCRIPT, predicate)
+    assert not safe_run_prints_ratio(plain.source), "the predicate alone drops the print"
+    confirm = Counted(safe_run_prints_ratio)
+    improvements: list[str] = []
+    result = reduce_source(REALISTIC_SCRIPT, Recorder(predicate), confirm=confirm, jobs=jobs,
+                           on_improve=improvements.append)
+    assert improvements and result.source == improvements[-1]
+    assert all(predicate(s) and safe_run_prints_ratio(s) for s in improvements)
+    assert result.stats.redone >= 1
+    assert confirm.calls == result.stats.confirms
+    strict = reduce_source(REALISTIC_SCRIPT, lambda s: predicate(s) and safe_run_prints_ratio(s))
+    assert len(result.source) <= len(strict.source) * 1.1
+    print(f"\nlazy: {result.stats.tests_run} tests + {confirm.calls} confirms; "
+          f"strict: {strict.stats.tests_run} tests (each accepted one confirmed too)")
+
+
+@pytest.mark.parametrize("budget", [5, 20, 60])
+def test_stop_keeps_the_last_confirmed_source(budget: int) -> None:
+    predicate = raises(ZeroDivisionError, "division by zero", func="compute_ratio")
+    calls = [0]
+
+    def limited(source: str) -> bool:
+        calls[0] += 1
+        if calls[0] > budget:
+            raise Stop()
+        return predicate(source)
+
+    improvements: list[str] = []
+    result = reduce_source(REALISTIC_SCRIPT, limited, confirm=safe_run_prints_ratio, on_improve=improvements.append)
+    assert result.stopped_early
+    assert result.source == (improvements[-1] if improvements else REALISTIC_SCRIPT)
+    assert safe_run_prints_ratio(result.source) and predicate(result.source)
+
+
+# ------------------------------------------- cheaper near a minimum: split choice, memo
+def single_step_candidates(source: str) -> list[str]:
+    """Every candidate one step of any pass proposes on ``source`` (materialization needs a probe: not here)."""
+    edits: list[P.Edit] = [e for level in P.statement_levels(source) for e in level]
+    for ddmin_pass in (P.UNUSED, P.ARGS, P.ELEMENTS, P.LITERALS_TO_ONE):
+        edits += ddmin_pass.propose(source)
+    out = [P.apply_edits(source, [edit]) for edit in edits]
+    for each_pass in (P.DROP_TARGET, P.UNWRAP, P.INLINE, P.INLINE_EXPRESSIONS, P.INLINE_VARIABLES,
+                      P.SIMPLIFY, P.HOIST):
+        out += each_pass.candidates(source)
+    for site in P.numeric_literals(source):
+        if site.shrinkable:
+            out += [site.render(v) for v in (0, 1)] + ([] if site.is_float else [site.render(int(site.value) - 1)])
+    return [c for c in out if c is not None and c != source and P.parses(c)]
+
+
+ONE_DEPENDENCY = "calls = []\ncalls.append(0)\ncalls.append(1)\nif len(calls) == 2:\n    raise ValueError('x')\n"
+
+
+@pytest.mark.parametrize("source, predicate", [
+    (REALISTIC_SCRIPT, raises(ZeroDivisionError, "division by zero", func="compute_ratio")),
+    (ONE_DEPENDENCY, raises(ValueError, "x")),
+    ("def outer():\n    def inner():\n        a = [1, 2, 3]\n        raise KeyError(a[2])\n    inner()\nouter()\n",
+     raises(KeyError, "3", func="inner")),
+])
+def test_result_is_a_fixpoint_of_every_pass(source: str, predicate: Predicate) -> None:
+    result, _ = reduce_checked(source, predicate)
+    candidates = single_step_candidates(result.source)
+    assert candidates, "the check needs something to check"
+    assert not [c for c in candidates if predicate(c)]
+
+
+def test_skipped_changes_are_retried_in_the_last_round() -> None:
+    # Deleting `calls.append(0)` is rejected while the `if` stands; once unwrap removed the `if` the
+    # same line change is skipped as known-rejected, and the last round (skipping nothing) removes it.
+    result, _ = reduce_checked(ONE_DEPENDENCY, raises(ValueError, "x"))
+    assert result.source == "raise ValueError('x')\n"
+    assert result.stats.memo_skips >= 1
+
+
+def test_needed_statements_cost_about_n_tests_per_sweep_after_the_first() -> None:
+    n = 32
+    appends = "".join(f"calls.append({i})\n" for i in range(n))
+    source = "calls = []\n" + appends + "limit = 500\n"
+
+    def predicate(candidate: str) -> bool:  # text only (worker threads)
+        return candidate.startswith("calls = []\n" + appends + "limit = ")
+
+    result, _ = reduce_checked(source, predicate)
+    assert result.source in {"calls = []\n" + appends + f"limit = {v}\n" for v in (0, 1)}  # so: more rounds
+    # first sweep halving on down: ~2n; the last (verification) sweep from halves to single
+    # statements: ~n (halving on down again: another ~2n); the sweep between skips the single
+    # deletions already rejected
+    assert result.stats.rounds >= 3
+    assert result.stats.memo_skips >= n - 2
+    assert result.stats.tests_by_pass["hdd"] <= 3 * n + 10
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 8])
+def test_halves_then_singles_split(size: int) -> None:
+    from reportkit.reduce import _halves_then_singles
+
+    config = list(range(size))
+    halves = _halves_then_singles([config])
+    assert [c for s in halves for c in s] == config and len(halves) == min(2, size)
+    assert _halves_then_singles(halves) == [[c] for c in config]

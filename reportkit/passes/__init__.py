@@ -62,6 +62,7 @@ class DdminPass:
     propose: Callable[[str], list[Edit]]
     try_all_first: bool = False  # most proposals are expected to succeed together
     repeat: bool = False  # re-propose on the result until nothing is accepted
+    sparse: bool = False  # most proposals are expected to fail: ddmin goes from halves to single edits
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ DROP_TARGET = EachPass("drop-target", drop_target_candidates)
 UNWRAP = EachPass("unwrap", unwrap_candidates)
 INLINE = EachPass("inline", inline_candidates)
 INLINE_EXPRESSIONS = EachPass("inline-expr", inline_expression_candidates)
-ARGS = DdminPass("args", propose_call_args)
+ARGS = DdminPass("args", propose_call_args, sparse=True)  # most arguments are needed
 SIMPLIFY = EachPass("simplify", simplify_candidates)
 INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
 ELEMENTS = DdminPass("elements", propose_display_elements)
