@@ -170,6 +170,8 @@ def run_reportkit(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPo
                                                                  executor=executor))
     text = out.read_text(encoding="utf-8")
     note = f"executor {report.executor}" + (f" ({report.executor_note})" if report.executor_note else "")
+    if report.reference_runs:
+        note += f"; {report.reference_runs} of the tests are the differential's switched runs"
     if report.stopped_early:
         note = "stopped early: " + ("budget" if budget else "stop") + "; " + note
     return ToolResult(name, lines=count_lines(text), bytes=len(text.encode()), tests=report.tests_run,

@@ -12,7 +12,9 @@ Algorithm (see :mod:`reportkit.passes` for the individual passes)::
             unused names, compound -> body, inline one-use functions
         [materialize values (needs a probe run), hoist statements to module level]
         call args, display elements, literals -> 1, smallest failing literal values
-    until a round's fine-grained passes change nothing
+    until a round's fine-grained passes and an unpruned HDD sweep change nothing
+        (rounds after the first skip small changes an earlier test rejected; a last round
+        that skips nothing confirms the fixpoint)
     finally: drop comments, docstrings, blank lines / trailing whitespace (one try each)
 
 picire's ``DD`` (complement-first, backward complement iteration, subsets skipped) is the
@@ -554,11 +556,7 @@ class _Engine:
                 self.stats.tests_run += 1
                 name = self.phase.split(" level ")[0]
                 self.stats.tests_by_pass[name] = self.stats.tests_by_pass.get(name, 0) + 1
-            try:
-                result = bool(self._predicate(candidate))
-            except Stop:
-                self._stopped = True
-                raise
+            result = self._call(self._predicate, candidate)
             with self._lock:
                 self._cache[key] = result
         if not (result and self._strict):
@@ -573,14 +571,17 @@ class _Engine:
             raise Stop()
         with self._lock:
             self.stats.confirms += 1
-        try:
-            result = bool(self._confirm(candidate))
-        except Stop:
-            self._stopped = True
-            raise
+        result = self._call(self._confirm, candidate)
         with self._lock:
             self._confirm_cache[key] = result
         return result
+
+    def _call(self, check: Callable[[str], bool], candidate: str) -> bool:
+        try:
+            return bool(check(candidate))
+        except Stop:
+            self._stopped = True
+            raise
 
     def first_interesting(self, candidates: Sequence[str]) -> int | None:
         """Index of the first interesting candidate (sequential semantics, parallel speed-up)."""

@@ -188,10 +188,8 @@ def test_content_cache() -> None:
     assert recorder.seen.most_common(1)[0][1] == 1
 
 
-@pytest.mark.parametrize("jobs", [1, 3])
-@pytest.mark.parametrize("budget", [1, 4, 25])
-def test_stop_returns_best_so_far(jobs: int, budget: int) -> None:
-    predicate = raises(ZeroDivisionError, "division by zero", "compute_ratio")
+def stopping_after(budget: int, predicate: Predicate) -> Predicate:
+    """``predicate``, raising Stop from its ``budget + 1``-th call on (thread-safe)."""
     lock = threading.Lock()
     calls = [0]
 
@@ -202,8 +200,15 @@ def test_stop_returns_best_so_far(jobs: int, budget: int) -> None:
                 raise Stop()
         return predicate(source)
 
+    return limited
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+@pytest.mark.parametrize("budget", [1, 4, 25])
+def test_stop_returns_best_so_far(jobs: int, budget: int) -> None:
+    predicate = raises(ZeroDivisionError, "division by zero", "compute_ratio")
     improvements: list[str] = []
-    result = reduce_source(REALISTIC_SCRIPT, limited, jobs=jobs, on_improve=improvements.append)
+    result = reduce_source(REALISTIC_SCRIPT, stopping_after(budget, predicate), jobs=jobs, on_improve=improvements.append)
     assert result.stopped_early
     assert all(predicate(s) for s in improvements)
     assert result.source == (improvements[-1] if improvements else REALISTIC_SCRIPT)
@@ -489,16 +494,8 @@ def test_confirm_failure_repeats_the_pass_and_results_always_pass_it(jobs: int) 
 @pytest.mark.parametrize("budget", [5, 20, 60])
 def test_stop_keeps_the_last_confirmed_source(budget: int) -> None:
     predicate = raises(ZeroDivisionError, "division by zero", func="compute_ratio")
-    calls = [0]
-
-    def limited(source: str) -> bool:
-        calls[0] += 1
-        if calls[0] > budget:
-            raise Stop()
-        return predicate(source)
-
     improvements: list[str] = []
-    result = reduce_source(REALISTIC_SCRIPT, limited, confirm=safe_run_prints_ratio, on_improve=improvements.append)
+    result = reduce_source(REALISTIC_SCRIPT, stopping_after(budget, predicate), confirm=safe_run_prints_ratio, on_improve=improvements.append)
     assert result.stopped_early
     assert result.source == (improvements[-1] if improvements else REALISTIC_SCRIPT)
     assert safe_run_prints_ratio(result.source) and predicate(result.source)
