@@ -345,6 +345,27 @@ def _ratio(a, b) -> str:
     return f"{a / b:.2f}" if a is not None and b else "n/a"
 
 
+def fewer_tests(rows: list) -> tuple[bool | None, list[str]]:
+    """Did reportkit run fewer tests than picire on every example where that can be told?
+
+    Both finished: compare. Only picire cut short by the budget: its complete run needs at least
+    the tests it ran, so fewer than those is conclusive, more is not. reportkit cut short: not
+    comparable. None when no example is comparable.
+    """
+    verdicts: list[bool] = []
+    notes: list[str] = []
+    for r in rows:
+        rk, pc = r.tool("reportkit"), r.tool("picire-lines")
+        if rk.tests is None or pc.tests is None or rk.budget_cut or (pc.budget_cut and rk.tests >= pc.tests):
+            notes.append(f"{r.example[:2]} {_fmt(rk.tests)} vs {_fmt(pc.tests)} (a budget cut a run short: "
+                         "not comparable)")
+            continue
+        verdicts.append(rk.tests < pc.tests)
+        notes.append(f"{r.example[:2]} {rk.tests} vs {pc.tests}" + (" (picire cut short: it needs more)"
+                                                                     if pc.budget_cut else ""))
+    return (all(verdicts) if verdicts else None), notes
+
+
 def _verdict(ok: bool | None) -> str:
     return "n/a " if ok is None else ("PASS" if ok else "FAIL")
 
@@ -414,13 +435,11 @@ def print_overall(results: list[ExampleResult]) -> bool:
 
     print("\nTARGETS")
     ok_all = True
-    fewer = (rk_tests < pc_tests) if both and rk_tests is not None and pc_tests is not None else None
-    cut_any = any(r.tool(t).budget_cut for r in both for t in ("reportkit", "picire-lines"))
-    if cut_any:  # under an equal time budget, fewer tests says nothing about the algorithm
-        fewer = None
-    print(f"  {_verdict(fewer)}  fewer test runs than picire line-ddmin "
-          f"({_fmt(rk_tests)} vs {_fmt(pc_tests)})" + ("  [a budget cut a run short: not comparable]"
-                                                        if cut_any else ""))
+    fewer, per_fewer = fewer_tests(both)
+    print(f"  {_verdict(fewer)}  fewer test runs than picire line-ddmin, per example "
+          f"({_fmt(rk_tests)} vs {_fmt(pc_tests)} in all)")
+    if per_fewer:
+        print("        per example: " + ", ".join(per_fewer))
     if with_cvise:
         rk_b = total("reportkit", "bytes", with_cvise)
         cv_b = total("cvise", "bytes", with_cvise)
