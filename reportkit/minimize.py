@@ -3,7 +3,8 @@
 :func:`reportkit.reduce.reduce_source` never knows what a test is; this module gives it one: write the
 candidate into a fresh scratch copy, run it in the target interpreter, and accept it iff it fails the
 same way as the original (:func:`reportkit.signature.same_failure`), ``retries`` times out of
-``retries``. Every new best result is written atomically to the output file, so an interrupted run
+``retries``; for wrong results also the differential check (the switched run passes), which the
+reducer runs as its lazy ``confirm``. Every new best result is written atomically to the output file, so an interrupted run
 keeps the best result so far.
 """
 
@@ -148,7 +149,8 @@ def test_timeout(rep: Reproduction, spec: RunSpec) -> float:
 
 
 class Interestingness:
-    """The predicate handed to the reducer: does this candidate fail the same way?"""
+    """The predicate handed to the reducer: does this candidate fail the same way? (``confirm``: the
+    differential check, handed to the reducer separately.)"""
 
     def __init__(self, spec: RunSpec, original: Signature, policy: MatchPolicy, retries: int,
                  sandbox: Sandbox, deadline: float | None, log: TestLog, executor: Executor | None = None,
