@@ -18,15 +18,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import threading
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from reportkit.errors import UserError
+from reportkit.errors import UserError, sigterm_as_interrupt
 from reportkit.signature import MatchPolicy, Normalizer, establish, fingerprint
 
 MANIFEST = "reportkit-ci.json"
@@ -336,24 +334,15 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     examined, report.not_examined = failed[:options.max_tests], [_label(c) for c in failed[options.max_tests:]]
     options.out_dir.mkdir(parents=True, exist_ok=True)
     by_fp: dict[str, Failure] = {}
-    previous = None
-    if threading.current_thread() is threading.main_thread():  # SIGTERM (a cancelled job) acts like Ctrl-C
-        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
-        _examine_groups(group_cases(examined), options, deadline, on_step, report, by_fp)
-    except KeyboardInterrupt:
-        report.interrupted = True
-        done = {t for f in report.failures for t in f.tests}
-        report.not_examined = [_label(c) for c in examined if _label(c) not in done] + report.not_examined
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+    with sigterm_as_interrupt():  # a cancelled job still writes what was found
+        try:
+            _examine_groups(group_cases(examined), options, deadline, on_step, report, by_fp)
+        except KeyboardInterrupt:
+            report.interrupted = True
+            done = {t for f in report.failures for t in f.tests}
+            report.not_examined = [_label(c) for c in examined if _label(c) not in done] + report.not_examined
     report.wall_time = time.monotonic() - start
     return report
-
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 def _examine_groups(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],

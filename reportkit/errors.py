@@ -1,6 +1,11 @@
-"""Errors that end a command with one clear message instead of a traceback."""
+"""Errors that end a command with one clear message instead of a traceback, and interruptions."""
 
 from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Iterator
 
 
 class UserError(Exception):
@@ -10,3 +15,21 @@ class UserError(Exception):
         super().__init__(message)
         self.message = message
         self.exit_code = exit_code
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Inside: SIGTERM (a cancelled CI job, ``kill``) raises KeyboardInterrupt like Ctrl-C, so the code
+    that keeps the best result so far on Ctrl-C runs for it too. Main thread only (elsewhere: no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt

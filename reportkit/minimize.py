@@ -4,15 +4,14 @@
 candidate into a fresh scratch copy, run it in the target interpreter, and accept it iff it fails the
 same way as the original (:func:`reportkit.signature.same_failure`), ``retries`` times out of
 ``retries``; for wrong results also the differential check (the switched run passes), which the
-reducer runs as its lazy ``confirm``. Every new best result is written atomically to the output file, so an interrupted run
-keeps the best result so far.
+reducer runs as its lazy ``confirm``. Every new best result is written atomically to the output
+file, so an interrupted run keeps the best result so far.
 """
 
 from __future__ import annotations
 
 import ast
 import os
-import signal
 import statistics
 import tempfile
 import threading
@@ -21,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from reportkit.errors import UserError
+from reportkit.errors import UserError, sigterm_as_interrupt
 from reportkit.executor import (
     ColdExecutor,
     Executor,
@@ -334,28 +333,24 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         if on_progress:
             on_progress(p, log)
 
-    previous_term = signal.getsignal(signal.SIGTERM)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _raise_interrupt)
+    # compiled-vs-eager: value passes stay on. A value substituted in the script is the same in both
+    # modes, so the candidate can only keep failing compiled-only if the compiler stack still computes it wrong.
+    oracle = is_oracle(rep.signature) and not (passes_with and not options.passes_with)
     result: ReduceResult | None = None
     try:
-        result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress, on_improve=improved,
-                               probe=make_probe(run_spec, sandbox),
-                               # compiled-vs-eager: value passes stay on. A value substituted in the
-                               # script is the same in both modes, so the candidate can only keep failing
-                               # compiled-only if the compiler stack still computes it wrong.
-                               oracle=is_oracle(rep.signature) and not (passes_with and not options.passes_with),
-                               confirm=predicate.confirm if passes_with else None)
-    except KeyboardInterrupt:
-        interrupted = True
-        predicate.stopping.set()
-        executor.kill_active()  # candidates still running in worker threads
-        if reference_executor is not None:
-            reference_executor.kill_active()
-        kill_active()
+        with sigterm_as_interrupt():
+            try:
+                result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
+                                       on_improve=improved, probe=make_probe(run_spec, sandbox), oracle=oracle,
+                                       confirm=predicate.confirm if passes_with else None)
+            except KeyboardInterrupt:
+                interrupted = True
+                predicate.stopping.set()
+                executor.kill_active()  # candidates still running in worker threads
+                if reference_executor is not None:
+                    reference_executor.kill_active()
+                kill_active()
     finally:
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, previous_term)
         executor.close()
         if reference_executor is not None:
             reference_executor.close()
@@ -451,7 +446,3 @@ def _private_compile_cache(spec: RunSpec, run_spec: RunSpec, source: str, rep: R
     if not same_failure(rep.signature, signature_of(fill, policy), policy):
         return run_spec, None
     return replace(run_spec, env=env), str(root)
-
-
-def _raise_interrupt(signum, frame):  # SIGTERM behaves like Ctrl-C: stop, keep the best so far
-    raise KeyboardInterrupt
