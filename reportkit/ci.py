@@ -168,9 +168,10 @@ def _module_file(root: Path, parts: list[str]) -> tuple[str, int] | None:
         rel = "/".join(parts[:used]) + ".py"
         if (root / rel).is_file():
             return rel, used
+    files = ["/" + p for p in _python_files(root)]  # walked once, not once per prefix
     for used in range(len(parts), 0, -1):
         tail = "/" + "/".join(parts[:used]) + ".py"
-        found = [p for p in _python_files(root) if ("/" + p).endswith(tail)]
+        found = [p[1:] for p in files if p.endswith(tail)]
         if len(found) == 1:
             return found[0], used
     return None

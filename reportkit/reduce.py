@@ -322,15 +322,21 @@ class _Engine:
     def _hdd(self, *, prune: bool) -> bool:
         start = self.current
         depth = 0
-        while depth < len(P.statement_levels(self.current, prune=prune)):
+        while True:
+            levels = P.statement_levels(self.current, prune=prune)
+            if depth >= len(levels):
+                break
             self._set_phase(f"hdd level {depth}")
-            self._checked("hdd", functools.partial(self._hdd_level, depth, prune))
+            self._checked("hdd", functools.partial(self._hdd_level, depth, prune, self.current, levels[depth]))
             depth += 1
         return self.current != start
 
-    def _hdd_level(self, depth: int, prune: bool) -> bool:
-        levels = P.statement_levels(self.current, prune=prune)  # again: a repeat starts elsewhere
-        return depth < len(levels) and self._ddmin(levels[depth], "hdd", site=f"hdd {depth}")
+    def _hdd_level(self, depth: int, prune: bool, base: str, edits: list[P.Edit]) -> bool:
+        """ddmin over ``edits`` (level ``depth`` of ``base``); a repeat that starts elsewhere recomputes them."""
+        if self.current != base:
+            levels = P.statement_levels(self.current, prune=prune)
+            edits = levels[depth] if depth < len(levels) else []
+        return self._ddmin(edits, "hdd", site=f"hdd {depth}")
 
     def _ddmin_pass(self, p: P.DdminPass) -> bool:
         start = self.current
