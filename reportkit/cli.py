@@ -309,8 +309,8 @@ def _print_minimize_summary(report) -> None:
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "
-                     "runs (once per pass result; per candidate in passes whose result failed it once: "
-                     f"{report.redone_passes} repeated)"))
+                     f"runs, one per pass result ({report.redone_passes} pass(es) whose result failed it were "
+                     "redone checking every candidate)"))
     if report.verified is not None:
         rows.append(("re-checked", "fails the same way" if report.verified else
                      "DOES NOT fail the same way any more (flaky?); see --retries"))
