@@ -105,9 +105,19 @@ class Problem(Tester):
     """What a pass works on (:class:`reportkit.passes.kinds.Problem`): the candidate tester plus the
     searches a pass can ask for, picire's ddmin over edits and one probe run."""
 
-    def __init__(self, source: str, predicate: Callable[[str], bool], *,
-                 probe: Callable[[str], str | None] | None = None, **tester_options: object) -> None:
-        super().__init__(source, predicate, **tester_options)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        source: str,
+        predicate: Callable[[str], bool],
+        *,
+        jobs: int = 1,
+        on_progress: Callable[[Progress], None] | None = None,
+        on_improve: Callable[[str], None] | None = None,
+        probe: Callable[[str], str | None] | None = None,
+        confirm: Callable[[str], bool] | None = None,
+    ) -> None:
+        super().__init__(source, predicate, jobs=jobs, on_progress=on_progress, on_improve=on_improve,
+                         confirm=confirm)
         self._ddmin = Ddmin(self)
         self._probe = probe
         self._probed: dict[bytes, str | None] = {}  # source -> what its one probe run captured
