@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["Progress", "ReduceStats", "Stop", "Tester", "key"]
 
 #: Rounds after the first skip a candidate that makes a change an earlier test rejected, if the
-#: change spans at most this many lines (see Tester._change); the last round skips nothing.
+#: change spans at most this many lines (see _Memo.change); the last round skips nothing.
 _MEMO_LINES = 3
 
 
@@ -81,13 +81,13 @@ class Tester:
         self.stats = ReduceStats()
         self.phase = "start"
         self.lock = threading.Lock()
-        self.memo = False  # skip candidates making a small change rejected before (see _change)
+        self.memo = False  # skip candidates making a small change rejected before (see _Memo)
         self._predicate = predicate
         self._on_progress = on_progress
         first = key(source)
         self._cache: dict[bytes, bool] = {first: True}
         self.history: set[bytes] = {first}  # every source that was the best: never go back
-        self._rejected: set[bytes] = set()
+        self._rejected = _Memo()
         self._stopped = False
         self._window = _Window(jobs) if jobs > 1 else None
         from .confirm import LazyConfirm  # confirm.py builds on this module
@@ -111,7 +111,7 @@ class Tester:
             if self._window is None or not self._window.consume(k):
                 self._hit()
             if not known:
-                self._reject(candidate)
+                self._rejected.add(self.current, candidate)
             return known
         if self._memo_skips(candidate):
             return False
@@ -119,7 +119,7 @@ class Tester:
             return False
         result = self._run(k, candidate)
         if not result:
-            self._reject(candidate)
+            self._rejected.add(self.current, candidate)
         self.progress()
         return result
 
@@ -183,7 +183,7 @@ class Tester:
         return False
 
     def _memo_skips(self, candidate: str) -> bool:
-        if not (self.memo and self._change(candidate) in self._rejected):
+        if not (self.memo and self._rejected.has(self.current, candidate)):
             return False
         with self.lock:
             self.stats.memo_skips += 1
@@ -219,33 +219,6 @@ class Tester:
             self._stopped = True
             raise
 
-    def _reject(self, candidate: str) -> None:
-        change = self._change(candidate)
-        if change is not None:
-            self._rejected.add(change)
-
-    def _change(self, candidate: str) -> bytes | None:
-        """What ``candidate`` changes in ``current``: the differing lines, with one line around them;
-        None for a change of more than :data:`_MEMO_LINES` lines.
-
-        A small change rejected once is usually rejected again in a later round (the program around
-        it shrank, the line did not). Rounds skip such changes (``memo``); the last round does not.
-        Larger ones (a block, half a body) depend more on the rest of the program: always run.
-        """
-        old, new = self.current.splitlines(keepends=True), candidate.splitlines(keepends=True)
-        limit = min(len(old), len(new))
-        head = 0
-        while head < limit and old[head] == new[head]:
-            head += 1
-        tail = 0
-        while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
-            tail += 1
-        if max(len(old), len(new)) - head - tail > _MEMO_LINES:
-            return None
-        before = old[head - 1] if head else ""
-        after = old[len(old) - tail] if tail else ""
-        return key(repr((before, old[head:len(old) - tail], new[head:len(new) - tail], after)))
-
     # ---------------------------------------------------------------- prefetch
     @property
     def parallel(self) -> bool:
@@ -268,7 +241,7 @@ class Tester:
             known = self._known(k)
             if known is True:
                 break
-            if known is False or (self.memo and self._change(candidate) in self._rejected):
+            if known is False or (self.memo and self._rejected.has(self.current, candidate)):
                 continue
             if not self._parses(k, candidate):
                 self._window.add(k)
@@ -301,6 +274,44 @@ class Tester:
         if self._on_progress is not None:
             self._on_progress(Progress(self.phase, self.current, self.snapshot()))
 
+
+
+class _Memo:
+    """Small changes some test rejected (see :data:`_MEMO_LINES`)."""
+
+    def __init__(self) -> None:
+        self._changes: set[bytes] = set()
+
+    def add(self, current: str, candidate: str) -> None:
+        change = self.change(current, candidate)
+        if change is not None:
+            self._changes.add(change)
+
+    def has(self, current: str, candidate: str) -> bool:
+        return self.change(current, candidate) in self._changes
+
+    @staticmethod
+    def change(current: str, candidate: str) -> bytes | None:
+        """What ``candidate`` changes in ``current``: the differing lines, with one line around them;
+        None for a change of more than :data:`_MEMO_LINES` lines.
+
+        A small change rejected once is usually rejected again in a later round (the program around
+        it shrank, the line did not). Rounds skip such changes (``Tester.memo``); the last round does
+        not. Larger ones (a block, half a body) depend more on the rest of the program: always run.
+        """
+        old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
+        limit = min(len(old), len(new))
+        head = 0
+        while head < limit and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        if max(len(old), len(new)) - head - tail > _MEMO_LINES:
+            return None
+        before = old[head - 1] if head else ""
+        after = old[len(old) - tail] if tail else ""
+        return key(repr((before, old[head:len(old) - tail], new[head:len(new) - tail], after)))
 
 
 class _Window:
