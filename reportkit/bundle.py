@@ -16,7 +16,7 @@ A bundle is a directory (and a ``.tar.gz`` of it next to it)::
 
 Everything written is redacted first (:class:`reportkit.render.Redactor`) unless ``--no-redact``.
 The directory is assembled under a temporary name and renamed into place, so a bundle is either
-complete or absent; every file is written with :func:`reportkit.minimize.write_atomic`.
+complete or absent; every file is written with :func:`reportkit.io.write_atomic`.
 
 ``bundle.json`` (``schema_version`` 1): ``tool`` {name, version}, ``created``, ``title``,
 ``template``, ``redacted``, ``script``, ``args``, ``python``, ``files`` (key → relative path),
@@ -39,13 +39,15 @@ from typing import Callable, Optional
 
 from reportkit import __version__
 from reportkit.collect import COLLECTED, Collected, CollectInput, CollectOptions, Workspace, collect
+from reportkit.constants import BUNDLE_SCHEMA_VERSION, DEFAULT_TEMPLATE, TOOL_NAME
 from reportkit.errors import UserError
-from reportkit.minimize import MinimizeOptions, minimize, write_atomic
+from reportkit.io import replacing, write_atomic
+from reportkit.minimize import MinimizeOptions, minimize
 from reportkit.render import Redactor, bundle_files, checklist, default_title, render_issue
 from reportkit.runner import RunSpec, build_env
 from reportkit.signature import MatchPolicy, establish
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = BUNDLE_SCHEMA_VERSION
 MAX_ARTIFACT_BYTES = 16 * 1024 * 1024  # larger artifact files are listed, not copied
 # Long texts that live in files, not in bundle.json
 JSON_DROP = {"stdout", "stderr", "source", "original_source", "collect_env", "records", "transfer", "stacks", "gdb"}
@@ -56,7 +58,7 @@ class BundleOptions:
     out: Optional[Path] = None
     issue: bool = False
     title: Optional[str] = None
-    template: str = "torch-spyre"
+    template: str = DEFAULT_TEMPLATE
     redact: bool = True
     ladder: bool = True
     minimize: bool = False
@@ -75,7 +77,7 @@ class BundleResult:
     checklist: list = field(default_factory=list)
     files: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
-    template: str = "torch-spyre"
+    template: str = DEFAULT_TEMPLATE
 
     @property
     def issue_repo(self) -> str:
@@ -198,7 +200,7 @@ def json_payload(c: Collected, files: dict, items: list, title: str, options: Bu
     collected["spyre_logs"]["transfer_count"] = len(c.spyre_logs.transfer)
     return {
         "schema_version": SCHEMA_VERSION,
-        "tool": {"name": "reportkit", "version": __version__},
+        "tool": {"name": TOOL_NAME, "version": __version__},
         "created": c.created, "command": options.command, "title": title, "template": options.template,
         "redacted": options.redact, "script": c.script, "args": c.args, "python": c.python,
         "files": {k: v for k, v in files.items()
@@ -212,16 +214,9 @@ def json_payload(c: Collected, files: dict, items: list, title: str, options: Bu
 
 def make_archive(directory: Path) -> Path:
     archive = Path(str(directory) + ".tar.gz")
-    fd, tmp = tempfile.mkstemp(prefix=f".{archive.name}.", dir=directory.parent)
-    os.close(fd)
-    try:
+    with replacing(archive, mode=0o644) as tmp:
         with tarfile.open(tmp, "w:gz") as tar:
             tar.add(directory, arcname=directory.name)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, archive)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return archive
 
 

@@ -24,10 +24,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+from reportkit.constants import DEFAULT_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import UserError, sigterm_as_interrupt
+from reportkit.io import append_text, write_atomic
 from reportkit.signature import MatchPolicy, Normalizer, establish, fingerprint
 
-MANIFEST = "reportkit-ci.json"
+MANIFEST = MANIFEST_NAME
 SUMMARY = "summary.md"
 STEP_SUMMARY_LIMIT = 1024 * 1024  # GitHub rejects a step summary above 1 MiB
 _NORM = Normalizer()
@@ -82,7 +84,7 @@ class CiReport:
     interrupted: bool = False  # Ctrl-C / SIGTERM: what was found so far is still written
 
     def to_manifest(self) -> dict:
-        return {"version": 1, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
+        return {"version": MANIFEST_VERSION, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
                 "run_url": self.run_url, "total_cases": self.total_cases, "failed_cases": self.failed_cases,
                 "interrupted": self.interrupted,
                 "not_examined": self.not_examined, "wall_time": round(self.wall_time, 1),
@@ -241,7 +243,7 @@ class CiOptions:
     minimize: bool = False
     timeout: float = 600.0  # per test run
     runs: int = 2
-    template: str = "torch-spyre"
+    template: str = DEFAULT_TEMPLATE
     ladder: bool = True
     redact: bool = True
 
@@ -431,8 +433,6 @@ def write_outputs(report: CiReport, out_dir: Path) -> dict[str, str]:
 
     Returns the step outputs (also written to ``$GITHUB_OUTPUT`` when set).
     """
-    from reportkit.minimize import write_atomic
-
     write_atomic(out_dir / MANIFEST, json.dumps(report.to_manifest(), indent=2))
     summary = summary_markdown(report)
     write_atomic(out_dir / SUMMARY, summary)
@@ -463,7 +463,6 @@ def _size(path: str) -> int:
 
 def _append(path: str, text: str) -> None:
     try:
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(text)
+        append_text(path, text)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None

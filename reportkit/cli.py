@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from reportkit import __version__
+from reportkit.constants import DEFAULT_TEMPLATE, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.runner import RunSpec, target_spec
 from reportkit.signature import MatchPolicy, Reproduction, Signature, establish
@@ -319,9 +320,6 @@ def _print_minimize_summary(report) -> None:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
 
 
-TEMPLATE_NAMES = ("torch-spyre", "pytorch")
-
-
 @app.command(context_settings=SCRIPT_CONTEXT)
 def bundle(
     script: str = typer.Argument(..., help=SCRIPT_HELP),
@@ -336,7 +334,7 @@ def bundle(
                                      "minimize` and bundle the result (the original is kept in the bundle)."),
     budget: Optional[float] = typer.Option(None, "--budget", min=1, help="With --minimize: stop minimizing "
                                            "after this many seconds, keeping the best result so far."),
-    template: str = typer.Option("torch-spyre", "--template", help="Issue template: torch-spyre (Torch-Spyre's "
+    template: str = typer.Option(DEFAULT_TEMPLATE, "--template", help="Issue template: torch-spyre (Torch-Spyre's "
                                  "issue form + bug-report checklist) or pytorch (describe the bug + versions)."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Do not redact secrets and the home directory."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun the script with the torch.compile "
@@ -428,7 +426,7 @@ def ci(
                                      "failure's test module (and write a standalone script when possible)."),
     timeout: float = typer.Option(600.0, "--timeout", min=0.1, help="Seconds per test run before it counts as "
                                   "a hang."),
-    template: str = typer.Option("torch-spyre", "--template", help="Issue template of the bundles: torch-spyre "
+    template: str = typer.Option(DEFAULT_TEMPLATE, "--template", help="Issue template of the bundles: torch-spyre "
                                  "or pytorch."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
                                 "switched (eager, aot_eager, inductor) in the bundles."),

@@ -30,6 +30,7 @@ from reportkit.executor import (
     uses_compile,
     uses_torch,
 )
+from reportkit.io import write_atomic
 from reportkit.passes.materialize import CAPTURE_ENV
 from reportkit.reduce import Progress, ReduceResult, Stop, reduce_source
 from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active, run_script
@@ -121,22 +122,6 @@ def count_statements(source: str) -> int:
         return sum(isinstance(node, ast.stmt) for node in ast.walk(ast.parse(source)))
     except SyntaxError:
         return 0
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temp file in the same directory and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def test_timeout(rep: Reproduction, spec: RunSpec) -> float:
