@@ -38,14 +38,15 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from reportkit import __version__
+from reportkit.check import Check, reproduce, require_deterministic
 from reportkit.collect import COLLECTED, Collected, CollectInput, CollectOptions, Workspace, collect
 from reportkit.constants import BUNDLE_SCHEMA_VERSION, DEFAULT_TEMPLATE, TOOL_NAME
 from reportkit.errors import UserError
 from reportkit.io import replacing, write_atomic
-from reportkit.minimize import MinimizeOptions, minimize
+from reportkit.minimize import MinimizeOptions, MinimizeReport, minimize
 from reportkit.render import Redactor, bundle_files, checklist, default_title, render_issue
 from reportkit.runner import RunSpec, build_env
-from reportkit.signature import MatchPolicy, establish
+from reportkit.signature import MatchPolicy
 
 SCHEMA_VERSION = BUNDLE_SCHEMA_VERSION
 MAX_ARTIFACT_BYTES = 16 * 1024 * 1024  # larger artifact files are listed, not copied
@@ -63,6 +64,7 @@ class BundleOptions:
     ladder: bool = True
     minimize: bool = False
     budget: Optional[float] = None  # seconds for --minimize
+    retries: int = 1  # --minimize: a candidate must fail the same way this many times out of this many
     command: str = ""  # the command line, recorded in bundle.json
 
 
@@ -102,22 +104,23 @@ def check_out(out: Path) -> Path:
 
 
 def minimize_first(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspace, options: BundleOptions,
-                   on_step: Optional[Callable[[str], None]]) -> tuple[str, dict]:
-    """Run ``reportkit minimize`` on the script; return (minimized source, its report)."""
+                   on_step: Optional[Callable[[str], None]]) -> tuple[str, MinimizeReport]:
+    """Run ``reportkit minimize`` on the script; return (minimized source, its report). The flakiness
+    rule is minimize's (:mod:`reportkit.check`): a flaky failure is refused unless ``options.retries`` > 1."""
     if on_step:
         on_step("minimize: running the original 2x ...")
-    rep = establish(spec, policy, runs=2, source=source)
-    if not rep.deterministic:
-        raise UserError(f"the failure is flaky ({rep.failures} of {rep.runs} runs failed the same way): "
-                        "--minimize would chase noise; bundle without --minimize", exit_code=1)
+    rep = reproduce(Check(spec, policy), runs=2, source=source)
+    require_deterministic(rep, options.retries, doing="--minimize",
+                          hint="bundle without --minimize, or pass --retries N so that a candidate must fail N "
+                               "times out of N")
     if on_step:
         on_step("minimize: reducing the script (reportkit minimize) ...")
     out = ws.root / (f"min_{spec.script.name}" if spec.pytest_node is not None else f"{spec.script.stem}.min.py")
     report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget, executor="warm",
-                                                                 jobs=os.cpu_count() or 1))
+                                                                 jobs=os.cpu_count() or 1, retries=options.retries))
     if report.interrupted:
         raise KeyboardInterrupt
-    return out.read_text(encoding="utf-8"), report.to_dict()
+    return out.read_text(encoding="utf-8"), report
 
 
 # --------------------------------------------------------------------------- writing
@@ -272,8 +275,8 @@ def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: Bundle
             source, minimized = minimize_first(spec, source, policy, ws, options, on_step)
         inp = CollectInput(spec, source, policy, original_source=original, minimized=minimized)
         collected = collect(inp, ws, CollectOptions(ladder=options.ladder), on_step)
-        if minimized and minimized.get("standalone"):
-            collected.standalone = Path(minimized["standalone"]).read_text(encoding="utf-8")
+        if minimized and minimized.standalone:
+            collected.standalone = Path(minimized.standalone).read_text(encoding="utf-8")
         if on_step:
             on_step(f"writing the bundle to {out} ...")
         redactor = Redactor.for_env(build_env(spec.env), enabled=options.redact)

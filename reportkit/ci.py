@@ -6,7 +6,7 @@ The stages, each a function over plain data:
 2. :func:`resolve_node` maps a case to a pytest node id under the repository root;
 3. :func:`group_cases` groups the failed cases by what the XML says (exception type, normalized first
    message line, innermost file): one re-run per group instead of one per test;
-4. :func:`examine` re-runs the group's first test twice (same machinery as ``reportkit check``),
+4. :func:`confirm` re-runs the group's first test (``reportkit check``'s flakiness rule, :mod:`reportkit.check`),
    computes the signature's :func:`~reportkit.signature.fingerprint`, merges groups whose
    fingerprints agree, and bundles each failure (``reportkit bundle --issue``, optionally minimized);
 5. :func:`write_outputs` writes ``reportkit-ci.json`` (the manifest ``reportkit publish`` reads), the
@@ -24,10 +24,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+from reportkit.check import CONFIRM_RUNS, Check, establish_original
 from reportkit.constants import DEFAULT_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
-from reportkit.errors import UserError, sigterm_as_interrupt
+from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.io import append_text, write_atomic
-from reportkit.signature import MatchPolicy, Normalizer, establish, fingerprint
+from reportkit.signature import MatchPolicy, Normalizer, fingerprint
 
 MANIFEST = MANIFEST_NAME
 SUMMARY = "summary.md"
@@ -266,11 +267,14 @@ def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_ste
     try:
         spec, source = target_spec(target, [], python=options.python, timeout=options.timeout,
                                    repo_root=options.repo_root, pytest_module=not node)
-        on_step(f"re-running {case.node} ({options.runs}x) ...")
-        rep = establish(spec, MatchPolicy(), runs=options.runs, source=source)
+        on_step(f"re-running {case.node} ({options.runs}x, then while it fails the same way up to "
+                f"{CONFIRM_RUNS}x) ...")
+        rep = establish_original(Check(spec, MatchPolicy()), options.runs, source)
+    except NothingToReproduce as exc:
+        failure.verdict, failure.note = "not-reproduced", exc.message.splitlines()[0]
+        return None
     except UserError as exc:
-        failure.verdict = "not-reproduced" if exc.message.startswith("nothing to reproduce") else "error"
-        failure.note = exc.message.splitlines()[0]
+        failure.verdict, failure.note = "error", exc.message.splitlines()[0]
         return None
     finally:
         failure.seconds += time.monotonic() - start
