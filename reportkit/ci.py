@@ -327,15 +327,7 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     if options.out_dir.exists() and (not options.out_dir.is_dir() or any(options.out_dir.iterdir())):
         raise UserError(f"--out {options.out_dir} already exists and is not an empty directory; choose another "
                         "or remove it")
-    cases: list[JUnitCase] = []
-    for path in junit:
-        cases += parse_junit(path)
-    failed = [c for c in cases if c.outcome in ("failure", "error")]
-    for case in failed:
-        roots = [repo_root] + [p for p in (Path(case.junit).resolve().parent,) if p != repo_root]
-        case.node = resolve_node(case, roots)
-        if not case.node:
-            case.why_unresolved = f"no test file under {repo_root} for {case.classname or case.name}"
+    cases, failed = _failed_cases(junit, repo_root)
     report = CiReport(out_dir=str(options.out_dir.resolve()), repo_root=str(repo_root), junit=[str(p) for p in junit],
                       total_cases=len(cases), failed_cases=len(failed), run_url=github_run_url())
     examined, report.not_examined = failed[:options.max_tests], [_label(c) for c in failed[options.max_tests:]]
@@ -350,6 +342,20 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
             report.not_examined = [_label(c) for c in examined if _label(c) not in done] + report.not_examined
     report.wall_time = time.monotonic() - start
     return report
+
+
+def _failed_cases(junit: list[Path], repo_root: Path) -> tuple[list[JUnitCase], list[JUnitCase]]:
+    """Every case of the XML files, and the failed ones with their node ids resolved."""
+    cases: list[JUnitCase] = []
+    for path in junit:
+        cases += parse_junit(path)
+    failed = [c for c in cases if c.outcome in ("failure", "error")]
+    for case in failed:
+        roots = [repo_root] + [p for p in (Path(case.junit).resolve().parent,) if p != repo_root]
+        case.node = resolve_node(case, roots)
+        if not case.node:
+            case.why_unresolved = f"no test file under {repo_root} for {case.classname or case.name}"
+    return cases, failed
 
 
 def _examine_groups(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],

@@ -1,11 +1,12 @@
-"""Glue of the *reduce* stage: the interestingness test built from run + signature, and the outcome.
+"""Glue of the *reduce* stage: the interestingness test built from Checks, and the outcome.
 
-:func:`reportkit.reduce.reduce_source` never knows what a test is; this module gives it one: write the
-candidate into a fresh scratch copy, run it in the target interpreter, and accept it iff it fails the
-same way as the original (:func:`reportkit.signature.same_failure`), ``retries`` times out of
-``retries``; for wrong results also the differential check (the switched run passes), which the
-reducer runs as its lazy ``confirm``. Every new best result is written atomically to the output
-file, so an interrupted run keeps the best result so far.
+:func:`reportkit.reduce.reduce_source` never knows what a test is; this module gives it one, a
+:class:`reportkit.check.Check` expecting the original failure: the candidate runs in a fresh scratch
+copy on the executor (warm or cold) and is accepted iff it fails the same way, ``retries`` times out
+of ``retries``; for wrong results also the differential check (the switched run passes), which the
+reducer runs as its lazy ``confirm``. Probes, the final re-check and the standalone script's check
+are Checks on the cold executor. Every new best result is written atomically to the output file, so
+an interrupted run keeps the best result so far.
 """
 
 from __future__ import annotations

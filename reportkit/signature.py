@@ -242,32 +242,35 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
     )
 
 
+def _stack_signature(sig: Signature, result: RunResult, norm: Normalizer) -> Signature:
+    """Where a hang is blocked / a crash happened: the main thread's innermost frame (and the script's)."""
+    stack = result.main_stack
+    if stack and stack.frames:
+        sig.location = norm.location(stack.frames[0])
+        inner_script = next((f for f in stack.frames if norm.is_script(f.file)), None)
+        sig.script_frame = norm.location(inner_script) if inner_script else None
+    return sig
+
+
+def _kind_signature(result: RunResult, norm: Normalizer) -> Signature:
+    if result.timed_out:
+        return _stack_signature(Signature(kind=FailureKind.HANG), result, norm)
+    if result.exception is not None and result.exception.type not in ("SystemExit",):
+        return _exception_signature(result.exception, norm)
+    if result.signal is not None:
+        return _stack_signature(Signature(kind=FailureKind.SIGNAL, signal=result.signal), result, norm)
+    if result.returncode not in (0, None):
+        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+        return Signature(kind=FailureKind.EXIT, exit_code=result.returncode,
+                         last_stderr=norm.text(lines[-1])[:MESSAGE_KEY_MAX] if lines else None)
+    return Signature(kind=FailureKind.PASSED, exit_code=result.returncode)
+
+
 def signature_of(result: RunResult, policy: MatchPolicy | None = None) -> Signature:
     """Derive the failure signature of one run."""
     policy = policy or MatchPolicy()
     norm = Normalizer(result.workdir, result.script_path)
-    if result.timed_out:
-        sig = Signature(kind=FailureKind.HANG)
-        stack = result.main_stack
-        if stack and stack.frames:
-            sig.location = norm.location(stack.frames[0])
-            inner_script = next((f for f in stack.frames if norm.is_script(f.file)), None)
-            sig.script_frame = norm.location(inner_script) if inner_script else None
-    elif result.exception is not None and result.exception.type not in ("SystemExit",):
-        sig = _exception_signature(result.exception, norm)
-    elif result.signal is not None:
-        sig = Signature(kind=FailureKind.SIGNAL, signal=result.signal)
-        stack = result.main_stack
-        if stack and stack.frames:
-            sig.location = norm.location(stack.frames[0])
-            inner_script = next((f for f in stack.frames if norm.is_script(f.file)), None)
-            sig.script_frame = norm.location(inner_script) if inner_script else None
-    elif result.returncode not in (0, None):
-        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-        sig = Signature(kind=FailureKind.EXIT, exit_code=result.returncode,
-                        last_stderr=norm.text(lines[-1])[:MESSAGE_KEY_MAX] if lines else None)
-    else:
-        sig = Signature(kind=FailureKind.PASSED, exit_code=result.returncode)
+    sig = _kind_signature(result, norm)
     sig.thread_exceptions = [f"{e.type}: {norm.message_key(e.message)}" for e in result.thread_exceptions]
     if policy.match is not None:
         m = re.search(policy.match, result.stdout + "\n" + result.stderr, re.MULTILINE)
