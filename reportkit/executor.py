@@ -164,21 +164,14 @@ def discover_preload(source: str, script: Path) -> list[str]:
     dynamo/inductor stack (:data:`COMPILE_PRELOAD`).
     """
     try:
-        tree = ast.parse(source)
+        names = _absolute_imports(ast.parse(source))
     except SyntaxError:
         return []
     script_dir = script.resolve().parent
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.append(node.module)
-    stem = script.stem
     out: list[str] = []
     for name in names:
         top = name.split(".")[0]
-        if top in ("__future__", "__main__", stem) or _user_module(top, script_dir):
+        if top in ("__future__", "__main__", script.stem) or _user_module(top, script_dir):
             continue
         if name not in out:
             out.append(name)
@@ -187,6 +180,17 @@ def discover_preload(source: str, script: Path) -> list[str]:
         extra = list(COMPILE_PRELOAD if _COMPILE_RE.search(source) else TORCH_PRELOAD)
         out = out[:1] + [m for m in extra if m not in out] + [m for m in out[1:] if m not in extra]
     return out
+
+
+def _absolute_imports(tree: ast.AST) -> list[str]:
+    """Dotted names of the absolute imports anywhere in ``tree``, in order (``import a.b``, ``from a.b import c``)."""
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return names
 
 
 def uses_torch(source: str) -> bool:
@@ -647,7 +651,7 @@ def _check_warm(warm: WarmExecutor, spec: RunSpec, source: str, reference: Signa
     if learn:
         result, learned = warm.learn(spec, source, sandbox)
     else:
-        result, learned = warm.run(spec, source, sandbox), []
+        result, learned = check.run(source).result, []
     if result is None or warm.warm_runs == 0:
         return False, "; ".join(warm.notes) or "the warm server could not run the original"
     same, sig = _same_both_ways(check, result)
@@ -666,7 +670,7 @@ def _preload_learned(warm: WarmExecutor, check, source: str, new: list[str]) -> 
     static = list(warm.preload)
     warm.set_preload(static + new)
     before = warm.warm_runs
-    again = warm.run(check.spec, source, check.sandbox) if warm.start(check.spec) else None
+    again = check.run(source).result if warm.start(check.spec) else None
     if again is not None and warm.warm_runs > before and _same_both_ways(check, again)[0]:
         return f"preloaded {len(new)} more modules the original imported at run time"
     warm.disabled = None
