@@ -316,6 +316,8 @@ def _print_minimize_summary(report) -> None:
         rows.insert(1, ("run it", f"python -m pytest '{report.output}" + (f"::{report.pytest_node}" if report.pytest_node else "") + "'"))
         rows.append(("standalone", report.standalone + f"  (python {report.standalone})" if report.standalone
                      else report.standalone_note))
+    if report.folded_note:
+        rows.append(("local code", report.folded_note))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "

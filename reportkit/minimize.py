@@ -32,6 +32,7 @@ from reportkit.executor import (
     uses_compile,
     uses_torch,
 )
+from reportkit.flatten import fold_local_code
 from reportkit.io import write_atomic
 from reportkit.passes.materialize import CAPTURE_ENV
 from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
@@ -112,6 +113,8 @@ class MinimizeReport:
     standalone_note: str = ""  # how it was made, or why there is none
     original_runs: int = 0  # runs of the original before reducing (the flakiness rule, reportkit.check)
     original_failures: int = 0  # of them: failed the same way
+    folded: list[str] = field(default_factory=list)  # local modules folded into the script (reportkit/flatten.py)
+    folded_note: str = ""
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -405,6 +408,8 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
               on_progress: Callable[[Progress, TestLog], None] | None, sandbox: Sandbox) -> MinimizeReport:
     start = time.monotonic()
     deadline = start + options.budget if options.budget else None
+    source, folded, folded_note = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source, rep, policy,
+                                                  sandbox)  # local modules folded in: reportkit/flatten.py
     session = _setup(spec, source, rep, policy, options, sandbox)
     # compiled-vs-eager: value passes stay on. A value substituted in the script is the same in both
     # modes, so the candidate can only keep failing compiled-only if the compiler stack still computes it wrong.
@@ -441,6 +446,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         tests_by_pass=dict(stats.tests_by_pass) if stats else {},
         pytest_node=spec.pytest_node, standalone=standalone, standalone_note=standalone_note,
         original_runs=rep.runs, original_failures=rep.failures,
+        folded=folded, folded_note=folded_note,
     )
 
 
