@@ -286,6 +286,8 @@ def bench_case(case: Case, args) -> CaseResult:
         if report.standalone:
             res.standalone_lines = count_lines(Path(report.standalone).read_text(encoding="utf-8"))
         res.note = f"executor {report.executor}" + ("; budget cut" if res.budget_cut else "")
+        if getattr(report, "folded_note", ""):
+            res.note += "; " + report.folded_note
         check_timeout = timeout if rep.signature.kind == "hang" else min(timeout, 4 * rep.max_duration + 10)
         got = run_alone(text, out_name, node, case, ws, good=False, python=args.python, timeout=check_timeout)
         res.alone = same_failure(rep.signature, got, policy)
@@ -333,6 +335,8 @@ def print_table(results: list[CaseResult]) -> None:
             why.append("budget cut the run short")
         if r.standalone_lines is not None:
             why.append(f"standalone repro {r.standalone_lines} lines")
+        if "fold" in r.note:
+            why.append(r.note.split("; ", 1)[-1])
         if why:
             print(f"  {r.case}: " + "; ".join(why))
 
@@ -401,10 +405,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", default=sys.executable, help="interpreter the cases run in")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the results as JSON")
     parser.add_argument("--report-from", type=Path, metavar="JSON", help="run nothing: re-print a --json file")
+    parser.add_argument("--recheck-cause", action="store_true",
+                        help="with --report-from: re-judge 'cause' on the stored results with the manifests as they "
+                        "are now (after a cause regex was corrected), saying which verdicts changed")
     args = parser.parse_args(argv)
     if args.report_from:
         data = json.loads(args.report_from.read_text(encoding="utf-8"))
         results = [CaseResult(**r) for r in data["cases"]]
+        if args.recheck_cause:
+            manifests = {c.name: c for c in load_cases()}
+            for r in results:
+                case = manifests.get(r.case)
+                if case is None or r.output is None:
+                    continue
+                missing = case.missing_causes(r.output)
+                if (not missing) != r.cause:
+                    print(f"(cause re-judged with the current manifest: {r.case} {_yn(r.cause)} -> {_yn(not missing)})")
+                r.cause_missing, r.cause = missing, not missing
         print(f"(re-printed from {args.report_from}: measured {data['date']}, commit {data['commit']}, "
               f"budget {data['budget']}, jobs {data['jobs']})")
         print_table(results)
