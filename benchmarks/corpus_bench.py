@@ -341,6 +341,17 @@ def print_table(results: list[CaseResult]) -> None:
             print(f"  {r.case}: " + "; ".join(why))
 
 
+def markdown_table(results: list[CaseResult]) -> str:
+    rows = ["| case | category | lines before (script / project) | after | hand-minimal | ratio | tests | wall s "
+            "| self-contained? | cause kept? | passes on good? |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        rows.append(f"| {r.case} | {r.category} | {r.lines_script} / {r.lines_project} | {_num(r.lines_after)} | "
+                    f"{r.minimal_lines} | {_num(r.ratio, '.2f')} | {_num(r.tests)}{' (cut)' if r.budget_cut else ''} | "
+                    f"{_num(r.wall, '.1f')} | {_yn(r.alone)} | {_yn(r.cause)} | {_yn(r.good)} |")
+    return "\n".join(rows)
+
+
 def totals(results: list[CaseResult]) -> dict:
     done = [r for r in results if r.lines_after is not None]
     ratios = [r.ratio for r in done if r.ratio is not None]
@@ -405,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", default=sys.executable, help="interpreter the cases run in")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the results as JSON")
     parser.add_argument("--report-from", type=Path, metavar="JSON", help="run nothing: re-print a --json file")
+    parser.add_argument("--markdown", action="store_true", help="with --report-from: print a Markdown table")
     parser.add_argument("--recheck-cause", action="store_true",
                         help="with --report-from: re-judge 'cause' on the stored results with the manifests as they "
                         "are now (after a cause regex was corrected), saying which verdicts changed")
@@ -424,6 +436,9 @@ def main(argv: list[str] | None = None) -> int:
                 r.cause_missing, r.cause = missing, not missing
         print(f"(re-printed from {args.report_from}: measured {data['date']}, commit {data['commit']}, "
               f"budget {data['budget']}, jobs {data['jobs']})")
+        if args.markdown:
+            print(markdown_table(results))
+            return 0
         print_table(results)
         print_totals(totals(results))
         return 0
@@ -433,7 +448,8 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         raise SystemExit("malformed corpus cases: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in bad.items()))
     start = time.strftime("%Y-%m-%d %H:%M:%S")
-    print(f"reportkit corpus benchmark — {start}, commit {git_commit()}, {os.cpu_count()} CPU(s), "
+    args.commit = git_commit()  # once: the checkout may move while a long run goes on
+    print(f"reportkit corpus benchmark — {start}, commit {args.commit}, {os.cpu_count()} CPU(s), "
           f"Python {sys.version.split()[0]}; {len(cases)} case(s), jobs {args.jobs}, budget {args.budget}")
     results = []
     for case in cases:
@@ -453,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_json(args, results: list[CaseResult], start: str) -> None:
-    data = {"date": start, "commit": git_commit(), "cpus": os.cpu_count(), "python": sys.version.split()[0],
+    data = {"date": start, "commit": args.commit, "cpus": os.cpu_count(), "python": sys.version.split()[0],
             "budget": args.budget, "jobs": args.jobs, "executor": args.executor,
             "totals": totals(results), "cases": [asdict(r) for r in results]}
     tmp = args.json.with_suffix(args.json.suffix + ".tmp")
