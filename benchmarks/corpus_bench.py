@@ -219,6 +219,12 @@ def run_alone(text: str, name: str, node: str | None, case: Case, ws: Workspace,
         return signature_of(run_script(spec))
 
 
+def node_defined(text: str, node: str) -> bool:
+    """Does the module ``text`` still define the test of pytest node ``node`` (``Class::test[id]``)?"""
+    names = [part.split("[", 1)[0] for part in node.split("::")]
+    return all(re.search(rf"^\s*(async\s+)?(def|class)\s+{re.escape(n)}\b", text, re.MULTILINE) for n in names)
+
+
 def python_lines(directory: Path) -> int:
     return sum(count_lines(p.read_text(encoding="utf-8", errors="replace"))
                for p in directory.rglob("*.py") if "__pycache__" not in p.parts)
@@ -293,6 +299,9 @@ def bench_case(case: Case, args) -> CaseResult:
         res.alone = same_failure(rep.signature, got, policy)
         if not res.alone:
             res.alone_got = got.headline().splitlines()[0][:200]
+        elif node and not node_defined(text, node):
+            # a module failing at import fails "the same way" for any node id; the test must still exist
+            res.alone, res.alone_got = False, f"the test {node} is gone (pytest cannot collect it)"
         res.cause_missing = case.missing_causes(text)
         res.cause = not res.cause_missing
         if case.good:

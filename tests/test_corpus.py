@@ -105,3 +105,11 @@ def test_minimal_reproduces_the_original(case):
             fixed = bench.run_alone(text, name, node or None, case, ws, good=True, python=sys.executable,
                                     timeout=120)
             assert fixed.kind == "passed", fixed.headline()
+
+
+def test_a_pytest_result_must_keep_its_test():
+    # a module that fails at import fails "the same way" for any node id: the benchmark also
+    # requires the node's test (and class) to be defined in the result
+    assert bench.node_defined("class TestX:\n    def test_y(self):\n        assert 0\n", "TestX::test_y[3]")
+    assert not bench.node_defined("import torch\ntorch.ones(2) @ torch.ones(3)\n", "test_y")
+    assert not bench.node_defined("def test_y_other():\n    pass\n", "test_y")
