@@ -18,11 +18,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
+import threading
 import time
 import xml.etree.ElementTree as ET
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 from reportkit.check import CONFIRM_RUNS, Check, establish_original
 from reportkit.constants import DEFAULT_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
@@ -83,11 +86,13 @@ class CiReport:
     run_url: Optional[str] = None
     wall_time: float = 0.0
     interrupted: bool = False  # Ctrl-C / SIGTERM: what was found so far is still written
+    budget: Optional[float] = None
+    budget_exhausted: bool = False  # --budget ran out: the run in flight was cut, the rest not done
 
     def to_manifest(self) -> dict:
         return {"version": MANIFEST_VERSION, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
                 "run_url": self.run_url, "total_cases": self.total_cases, "failed_cases": self.failed_cases,
-                "interrupted": self.interrupted,
+                "interrupted": self.interrupted, "budget": self.budget, "budget_exhausted": self.budget_exhausted,
                 "not_examined": self.not_examined, "wall_time": round(self.wall_time, 1),
                 "failures": [asdict(f) for f in self.failures]}
 
@@ -295,7 +300,7 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
     start = time.monotonic()
     rel = Path("bundles") / failure.fingerprint
     minimize = options.minimize and failure.verdict == "confirmed"
-    budget = max(30.0, (deadline - time.monotonic()) / 2) if deadline is not None else None
+    budget = max(1.0, (deadline - time.monotonic()) / 2) if deadline is not None else None  # leave time to bundle
     bopts = BundleOptions(out=options.out_dir / rel, issue=True, template=options.template, redact=options.redact,
                           ladder=options.ladder, minimize=minimize, budget=budget if minimize else None,
                           command=f"reportkit ci (re-run of {failure.representative})")
@@ -315,6 +320,36 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
         failure.minimized = str(rel / result.files[key])
 
 
+class BudgetExpired(KeyboardInterrupt):
+    """``--budget`` ran out. Raised in the main thread by a timer signal, wherever it is: a run in flight
+    is killed on the way out like on Ctrl-C (the runner kills the process group on any exception)."""
+
+
+@contextmanager
+def wall_clock_budget(deadline: Optional[float], refire: float = 2.0) -> Iterator[None]:
+    """Raise :class:`BudgetExpired` in the main thread at ``deadline`` (``time.monotonic()`` based).
+
+    The timer fires again every ``refire`` seconds until the block is left, so code that keeps going
+    after an interrupt (minimize keeps its best result and returns) is stopped too. Outside the main
+    thread, or without ``setitimer``, it does nothing: the checks between steps still apply.
+    """
+    if deadline is None or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise BudgetExpired
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, deadline - time.monotonic()), refire)
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None] = lambda m: None) -> CiReport:
     start = time.monotonic()
     deadline = start + options.budget if options.budget else None
@@ -329,15 +364,26 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
                         "or remove it")
     cases, failed = _failed_cases(junit, repo_root)
     report = CiReport(out_dir=str(options.out_dir.resolve()), repo_root=str(repo_root), junit=[str(p) for p in junit],
-                      total_cases=len(cases), failed_cases=len(failed), run_url=github_run_url())
+                      total_cases=len(cases), failed_cases=len(failed), run_url=github_run_url(),
+                      budget=options.budget)
     examined, report.not_examined = failed[:options.max_tests], [_label(c) for c in failed[options.max_tests:]]
     options.out_dir.mkdir(parents=True, exist_ok=True)
+    groups = group_cases(examined)
     by_fp: dict[str, Failure] = {}
     with sigterm_as_interrupt():  # a cancelled job still writes what was found
         try:
-            _examine_groups(group_cases(examined), options, deadline, on_step, report, by_fp)
+            with wall_clock_budget(deadline):
+                _examine_groups(groups, options, deadline, on_step, report, by_fp)
+        except BudgetExpired:
+            from reportkit.runner import kill_active
+
+            kill_active()  # runs of other threads (minimize's workers) that are still going
+            report.budget_exhausted = True
+            _after_budget(groups, report, options)
+            on_step(f"time budget of {options.budget:g} s used up: stopped")
         except KeyboardInterrupt:
             report.interrupted = True
+            report.failures = [f for f in report.failures if f.verdict != "pending"]
             done = {t for f in report.failures for t in f.tests}
             report.not_examined = [_label(c) for c in examined if _label(c) not in done] + report.not_examined
     report.wall_time = time.monotonic() - start
@@ -358,26 +404,50 @@ def _failed_cases(junit: list[Path], repo_root: Path) -> tuple[list[JUnitCase], 
     return cases, failed
 
 
+BUDGET_CUT = "cut at the time budget"
+
+
+def _after_budget(groups: dict, report: CiReport, options: CiOptions) -> None:
+    """Say what the budget left undone: the failure in flight and the groups never reached."""
+    import shutil
+
+    key_of = {_label(c): key for key, members in groups.items() for c in members}
+    for failure in report.failures:
+        if failure.verdict == "pending":  # its re-run was in flight
+            failure.verdict, failure.note = "skipped", f"re-run {BUDGET_CUT}"
+            failure.fingerprint = _xml_fingerprint(key_of.get(failure.tests[0], (failure.key,)))
+            failure.signature, failure.runs, failure.failed_runs = None, 0, 0
+        elif failure.verdict in ("confirmed", "flaky") and not failure.bundle_dir and not failure.note:
+            failure.note = f"not bundled: {BUDGET_CUT}"  # its bundle was in flight: drop the partial one
+            shutil.rmtree(options.out_dir / "bundles" / failure.fingerprint, ignore_errors=True)
+    done = {t for f in report.failures for t in f.tests}
+    for key, members in groups.items():
+        if not any(_label(c) in done for c in members):
+            report.failures.append(Failure(key=" | ".join(key), tests=[_label(c) for c in members],
+                                           headline=": ".join(x for x in key[:2] if x), verdict="skipped",
+                                           note="not re-run: the time budget was used up",
+                                           fingerprint=_xml_fingerprint(key)))
+
+
 def _examine_groups(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
                     report: CiReport, by_fp: dict[str, Failure]) -> None:
     for key, members in groups.items():
         failure = Failure(key=" | ".join(key), tests=[_label(c) for c in members],
                           headline=": ".join(x for x in key[:2] if x))
+        report.failures.append(failure)
         if deadline is not None and time.monotonic() > deadline:
             failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
             failure.fingerprint = _xml_fingerprint(key)
-            report.failures.append(failure)
             continue
         found = confirm(failure, members, options, on_step)
         if found is None:
             failure.fingerprint = _xml_fingerprint(key)
-            report.failures.append(failure)
             continue
         if failure.fingerprint in by_fp:  # the XML told them apart, the re-runs do not
             by_fp[failure.fingerprint].tests += failure.tests
+            report.failures.remove(failure)
             continue
         by_fp[failure.fingerprint] = failure
-        report.failures.append(failure)
         if deadline is not None and time.monotonic() > deadline:
             failure.note = "not bundled: the time budget was used up"
             continue
@@ -426,6 +496,12 @@ def summary_markdown(report: CiReport) -> str:
     notes = [(f.fingerprint, f.note) for f in report.failures if f.note and f.bundle_dir]
     for fp, note in notes:
         lines.append(f"- `{fp}`: {_cell(note)}")
+    if report.budget_exhausted:
+        not_run = sum(f.verdict == "skipped" for f in report.failures)
+        not_bundled = sum(f.verdict in ("confirmed", "flaky") and not f.bundle_dir for f in report.failures)
+        lines += ["", f"**Time budget used up** ({report.budget:g} s, `--budget`): the work in flight was cut; "
+                  f"{not_run} failure(s) not re-run, {not_bundled} reproduced but not bundled. Raise the budget "
+                  "(or lower `--timeout`, `--max-tests`) to get them."]
     if report.not_examined:
         lines += ["", f"Not examined (beyond --max-tests): {len(report.not_examined)} test(s): "
                   + ", ".join(f"`{_cell(t)}`" for t in report.not_examined[:20])]

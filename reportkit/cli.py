@@ -433,8 +433,9 @@ def ci(
     python: Optional[str] = PythonOpt,
     max_tests: int = typer.Option(20, "--max-tests", min=1, help="Examine at most this many failed tests "
                                   "(in XML order); the rest are listed as not examined."),
-    budget: Optional[float] = typer.Option(None, "--budget", min=1, help="Seconds for the whole command; "
-                                           "failures not reached in time are listed as not re-run."),
+    budget: Optional[float] = typer.Option(None, "--budget", min=1, help="Wall-clock seconds for the whole "
+                                           "command, runs in flight included: at the budget the run in progress "
+                                           "is cut, and the summary lists what was not re-run or bundled."),
     do_minimize: bool = typer.Option(False, "--minimize/--no-minimize", help="Also minimize each reproduced "
                                      "failure's test module (and write a standalone script when possible)."),
     timeout: float = typer.Option(600.0, "--timeout", min=0.1, help="Seconds per test run before it counts as "
@@ -481,6 +482,8 @@ def ci(
             out.print(f"  {'':16}  {escape(str(where))}")
     if report.not_examined:
         out.print(f"  not examined (--max-tests): {len(report.not_examined)} test(s)")
+    if report.budget_exhausted:
+        out.print(f"  [yellow]time budget used up[/yellow] ({report.budget:g} s): the work in flight was cut")
     out.print(f"  manifest  {escape(outputs['manifest'])}")
     if report.interrupted:
         raise typer.Exit(130)

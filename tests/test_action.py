@@ -78,7 +78,7 @@ def test_action_structure():
     assert action["runs"]["using"] == "composite"
     declared = set(action["inputs"])
     assert {"junit", "python", "repo-root", "minimize", "budget", "max-tests", "open-issue", "labels",
-            "artifact-name", "retention-days", "token"} <= declared
+            "artifact-name", "retention-days", "token", "timeout"} <= declared
     assert action["inputs"]["junit"].get("required") is True
     used = _references(text, "inputs")
     assert used - declared == set(), "inputs referenced but not declared"
@@ -148,12 +148,13 @@ def test_ci_step_expands_junit_globs_and_passes_the_options(tmp_path):
     for name in ("reports/a.xml", "reports/sub/b.xml", "reports/sub/c.xml", "reports/notes.txt"):
         (work / name).write_text("<testsuites/>", encoding="utf-8")
     proc = run_step("ci", tmp_path, work, junit="reports/a.xml\n  reports/**/sub/*.xml missing-*.xml",
-                    python="/opt/py/bin/python", max_tests="5", budget="90", minimize="true", repo_root="src")
+                    python="/opt/py/bin/python", max_tests="5", budget="90", minimize="true", repo_root="src",
+                    timeout="30")
     assert proc.returncode == 0, proc.stderr
     args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
     assert args == ["ci", "--junit", "reports/a.xml", "--junit", "reports/sub/b.xml", "--junit",
                     "reports/sub/c.xml", "--minimize", "--repo-root", "src", "--python", "/opt/py/bin/python",
-                    "--max-tests", "5", "--budget", "90", "--out", f"{tmp_path}/reportkit-ci"]
+                    "--max-tests", "5", "--budget", "90", "--timeout", "30", "--out", f"{tmp_path}/reportkit-ci"]
     assert "::warning title=reportkit::no file matches the junit pattern 'missing-*.xml'" in proc.stdout
 
 
@@ -165,7 +166,8 @@ def test_ci_step_defaults_and_no_junit(tmp_path):
     assert proc.returncode == 0, proc.stderr
     args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
     assert args == ["ci", "--junit", "test-results.xml", "--no-minimize", "--repo-root", ".", "--python",
-                    "python", "--max-tests", "20", "--budget", "600", "--out", f"{tmp_path}/reportkit-ci"]
+                    "python", "--max-tests", "20", "--budget", "600", "--timeout", "120", "--out",
+                    f"{tmp_path}/reportkit-ci"]
 
     (tmp_path / "reportkit-args").unlink()
     proc = run_step("ci", tmp_path, work, junit="nothing-here/*.xml")

@@ -331,3 +331,34 @@ def test_sigterm_keeps_what_was_found(tmp_path):
     assert [f["tests"] for f in manifest["failures"]] == [["tests/test_a.py::test_fast"]]
     assert manifest["not_examined"] == ["tests/test_a.py::test_hangs"]
     assert "Traceback" not in stderr
+
+
+def test_budget_bounds_the_wall_time_with_a_hanging_test(tmp_path):
+    """--budget 3 with a test that hangs and --timeout 60: the run in flight is cut at the budget."""
+    import time
+
+    root = tmp_path / "repo"
+    (root / "tests").mkdir(parents=True)
+    (root / "pytest.ini").write_text("[pytest]\n")
+    (root / "tests" / "test_a.py").write_text(
+        "import time\n\n\ndef test_hangs():\n    time.sleep(600)\n\n\ndef test_fails():\n    assert 1 == 2\n")
+    junit = tmp_path / "r.xml"
+    junit.write_text('<testsuite><testcase classname="tests.test_a" name="test_hangs"><failure message="Failed: '
+                     'Timeout">tests/test_a.py:5: Failed</failure></testcase><testcase classname="tests.test_a" '
+                     'name="test_fails"><failure message="assert 1 == 2">tests/test_a.py:9: AssertionError'
+                     '</failure></testcase></testsuite>')
+    out = tmp_path / "out"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    start = time.monotonic()
+    proc = reportkit("ci", "--junit", str(junit), "--repo-root", str(root), "--out", str(out), "--no-ladder",
+                     "--budget", "3", "--timeout", "60", cwd=tmp_path, env=env)
+    took = time.monotonic() - start
+    assert proc.returncode == 0, proc.stderr
+    assert took < 15, f"--budget 3 took {took:.1f} s"
+    manifest = json.loads((out / "reportkit-ci.json").read_text())
+    assert manifest["budget_exhausted"] is True
+    verdicts = {f["tests"][0]: (f["verdict"], f["note"]) for f in manifest["failures"]}
+    assert verdicts["tests/test_a.py::test_hangs"] == ("skipped", "re-run cut at the time budget")
+    assert verdicts["tests/test_a.py::test_fails"][0] == "skipped"  # never reached
+    assert "Time budget used up" in (out / "summary.md").read_text()
+    assert "time budget used up" in proc.stdout
