@@ -495,7 +495,17 @@ def publish(
     repo: Optional[str] = typer.Option(None, "--repo", help="OWNER/NAME to file issues in "
                                        "(default: $GITHUB_REPOSITORY)."),
     labels: Optional[List[str]] = typer.Option(None, "--label", "-l", help="Label for new issues (repeatable, or "
-                                               "comma separated); a label that does not exist is dropped."),
+                                               "separated by commas or newlines); a label that does not exist is "
+                                               "created, or reported and left out when that is not allowed."),
+    dedup_label: str = typer.Option("reportkit", "--dedup-label", help="Label put on every issue reportkit files; "
+                                    "existing issues are found by it (all states) and their hidden fingerprint "
+                                    "marker. Empty: find them by GitHub's search only."),
+    on_regression: str = typer.Option("reopen", "--on-regression", help="A failure whose issue is closed: "
+                                      "'reopen' it with a \"regressed\" comment, or file a 'new' issue linking it."),
+    max_comments: int = typer.Option(10, "--max-comments", min=0, help="At most this many comments per run "
+                                     "(seen again / regressed); one per issue per run in any case."),
+    max_comments_per_issue: int = typer.Option(20, "--max-comments-per-issue", min=0, help="No more comments on an "
+                                               "issue that has this many reportkit comments already."),
     gh: Optional[str] = typer.Option(None, "--gh", help="The gh (GitHub CLI) executable (default: gh on PATH)."),
     artifact_name: Optional[str] = typer.Option(None, "--artifact-name", help="Name of the CI artifact that holds "
                                                 "the bundles, for the pointer in issues and comments."),
@@ -506,17 +516,23 @@ def publish(
 ) -> None:
     """File a GitHub issue for every confirmed or flaky failure of a `reportkit ci` run, through `gh`.
 
-    A failure already filed (an open issue whose body has its fingerprint marker) gets a short "seen
-    again" comment instead. gh missing, no token, a read-only token or a fork pull request skip with a
-    notice (exit 0); exit 1 when a gh call failed otherwise.
+    Issues are found by the dedup label and the hidden fingerprint marker in their body. A failure with
+    an open issue gets a short "seen again" comment (capped per run and per issue); one whose issue is
+    closed reopens it ("regressed") or gets a new issue linking it; two jobs filing one failure at once
+    end with one issue (the later closes its own). Mentions and #references from the job's text are
+    neutralised. gh missing, no token, a read-only token or a fork pull request skip with a notice
+    (exit 0); exit 1 when a gh call failed otherwise.
     """
     from reportkit import publish as pub
 
     try:
         manifest = pub.load_manifest(out_dir)
+        if on_regression not in ("reopen", "new"):
+            raise UserError(f"--on-regression must be reopen or new, not {on_regression!r}")
         options = pub.PublishOptions(repo=repo, labels=pub.split_labels(labels), gh=gh, dry_run=dry_run,
-                                     max_new=max_new,
-                                     artifact_name=artifact_name)
+                                     max_new=max_new, artifact_name=artifact_name,
+                                     dedup_label=dedup_label.strip() or None, on_regression=on_regression,
+                                     max_comments=max_comments, max_comments_per_issue=max_comments_per_issue)
         report = pub.publish(manifest, options)
         pub.write_github_files(report)
     except UserError as exc:

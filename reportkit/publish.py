@@ -27,7 +27,7 @@ MAX_BODY = 65_536  # GitHub's limit for an issue or comment body, in characters
 MAX_TITLE = 256
 MAX_TESTS_LISTED = 30
 FILED_VERDICTS = ("confirmed", "flaky")
-ACTIONS = ("created", "commented", "skipped", "failed")
+ACTIONS = ("created", "commented", "reopened", "duplicate", "skipped", "failed")
 GH_TIMEOUT = 120.0
 # Events whose GITHUB_TOKEN is read-only when the pull request comes from a fork.
 # (pull_request_target runs in the base repository with its token: no fork problem.)
@@ -45,6 +45,10 @@ _AUTH_ERROR = re.compile(r"HTTP 401|Bad credentials|gh auth login|set the GH_TOK
 _PERMISSION_ERROR = re.compile(r"HTTP 403|Resource not accessible by integration|Must have (?:admin rights|push "
                                r"access)|has disabled issues|403 Forbidden", re.I)
 _RATE_LIMIT = re.compile(r"rate limit", re.I)
+
+
+DEDUP_LABEL = "reportkit"
+_MARKER = re.compile(r"<!-- reportkit:fingerprint=([0-9a-fA-F]{8,64}) -->")
 
 
 def marker(fingerprint: str) -> str:
@@ -99,7 +103,8 @@ class PublishReport:
         return 1 if any(r.action == "failed" for r in self.results) else 0
 
     def issue_urls(self) -> list[str]:
-        urls = [r.url for r in self.results if r.action in ("created", "commented") and r.url]
+        urls = [r.url for r in self.results if r.action in ("created", "commented", "reopened", "duplicate")
+                and r.url]
         return list(dict.fromkeys(urls))
 
     def to_dict(self) -> dict:
@@ -171,7 +176,53 @@ def issue_title(failure: Failure) -> str:
     title = " ".join((failure.title or failure.headline).split())
     if not title:
         title = f"reportkit: failure {failure.fingerprint}"
+    title = neutralize(title)
     return title if len(title) <= MAX_TITLE else title[: MAX_TITLE - 1] + "…"
+
+
+# Text from the job (messages, test names, output) must not ping people or link/notify other issues.
+_PROTECTED = re.compile(r"(`+)[^`]*?\1|https?://[^\s<>()\]]+")  # inline code and URLs are left alone
+_MENTION = re.compile(r"(?<![\w@/.+\-])@(?=[A-Za-z0-9])")
+_REFERENCE = re.compile(r"(?<!&)#(?=\d)|\b(?<=GH)-(?=\d)", re.I)
+ZWJ = "\u200d"
+
+
+def _neutralize_span(text: str) -> str:
+    return _REFERENCE.sub(lambda m: m.group(0) + ZWJ if m.group(0) == "#" else ZWJ + m.group(0),
+                          _MENTION.sub("@" + ZWJ, text))
+
+
+def neutralize(text: str) -> str:
+    """Break @mentions, ``#123`` / ``GH-123`` references outside code (a zero-width joiner after ``@``/``#``).
+
+    Code blocks, inline code and URLs are left as they are (GitHub does not link inside them)."""
+    out: list[str] = []
+    fence: Optional[str] = None
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"\s{0,3}(`{3,}|~{3,})", line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) \
+                    and not line.strip()[len(m.group(1)):].strip():
+                fence = None
+            out.append(line)
+            continue
+        if m:
+            fence = m.group(1)
+            out.append(line)
+            continue
+        pos, parts = 0, []
+        for span in _PROTECTED.finditer(line):
+            parts += [_neutralize_span(line[pos:span.start()]), span.group(0)]
+            pos = span.end()
+        out.append("".join(parts) + _neutralize_span(line[pos:]))
+    return "".join(out)
+
+
+def _safe(text: str) -> str:
+    """What every title, body and comment goes through: secrets redacted, mentions and references broken."""
+    from reportkit.redact import redact_text
+
+    return neutralize(redact_text(text))
 
 
 def _bundle_pointer(failure: Failure, run_url: Optional[str], artifact_name: Optional[str]) -> str:
@@ -199,6 +250,7 @@ def _open_fence(text: str) -> bool:
 def issue_body(failure: Failure, text: str, run_url: Optional[str], artifact_name: Optional[str]) -> str:
     """The marker, the bundle's issue.md and a footer; at most MAX_BODY characters."""
     head = marker(failure.fingerprint) + "\n\n"
+    text = _safe(text)
     footer = (f"\n\n---\n<sub>Filed by `reportkit publish` (fingerprint `{failure.fingerprint}`); reproducer "
               f"bundle: {_bundle_pointer(failure, run_url, artifact_name)}.</sub>\n")
     room = MAX_BODY - len(head) - len(footer)
@@ -213,10 +265,20 @@ def issue_body(failure: Failure, text: str, run_url: Optional[str], artifact_nam
     return head + text + footer
 
 
-def comment_body(failure: Failure, run_url: Optional[str], artifact_name: Optional[str]) -> str:
-    """The short "seen again" comment on an issue that already exists."""
+def seen_marker(fingerprint: str, run_url: Optional[str]) -> str:
+    """The hidden line of a reportkit comment: which failure, which run (a re-run job does not comment twice)."""
+    return f"<!-- reportkit:seen fingerprint={fingerprint} run={run_url or '-'} -->"
+
+
+def comment_body(failure: Failure, run_url: Optional[str], artifact_name: Optional[str],
+                 regressed: bool = False) -> str:
+    """The short "seen again" comment on an issue that already exists ("regressed" on a closed one)."""
     seen = f"in {run_url}" if run_url else "in another CI run"
-    lines = [f"**Seen again** {seen} (verdict: {failure.verdict}).", ""]
+    if regressed:
+        lines = [f"**Regressed**: this failure (fingerprint `{failure.fingerprint}`) was fixed and closed, and "
+                 f"failed again {seen} (verdict: {failure.verdict}). Reopened by reportkit.", ""]
+    else:
+        lines = [f"**Seen again** {seen} (verdict: {failure.verdict}).", ""]
     if failure.headline:
         lines += [f"> {line}" for line in failure.headline.splitlines()[:5]] + [""]
     lines.append(f"Failed tests ({len(failure.tests)}):")
@@ -224,7 +286,7 @@ def comment_body(failure: Failure, run_url: Optional[str], artifact_name: Option
     if len(failure.tests) > MAX_TESTS_LISTED:
         lines.append(f"- … and {len(failure.tests) - MAX_TESTS_LISTED} more")
     lines += ["", f"Reproducer bundle: {_bundle_pointer(failure, run_url, artifact_name)}.", ""]
-    body = "\n".join(lines)
+    body = seen_marker(failure.fingerprint, run_url) + "\n" + _safe("\n".join(lines))
     return body if len(body) <= MAX_BODY else body[: MAX_BODY - 40] + "\n\n(comment truncated by reportkit)\n"
 
 
@@ -286,6 +348,59 @@ class Gh:
             detail = _one_line(proc.stderr) or _one_line(proc.stdout) or f"exit code {proc.returncode}"
             raise GhError(classify_gh_error(proc.returncode, proc.stderr), f"{what} failed: {detail}")
         return proc.stdout
+
+
+def _json(out: str, what: str) -> object:
+    try:
+        return json.loads(out or "null")
+    except ValueError:
+        raise GhError("other", f"{what} did not print JSON") from None
+
+
+class GhClient:
+    """The GitHub operations publish needs, through the `gh` CLI (see :class:`Gh`)."""
+
+    def __init__(self, gh: Gh, repo: str) -> None:
+        self.gh, self.repo = gh, repo
+
+    def list_issues(self, *, state: str = "all", label: Optional[str] = None, search: Optional[str] = None,
+                    limit: int = 1000) -> list[dict]:
+        args = ["issue", "list", "--repo", self.repo, "--state", state]
+        args += ["--label", label] if label else []
+        args += ["--search", search] if search else []
+        data = _json(self.gh.run(args + ["--json", "number,url,body,state", "--limit", str(limit)]),
+                     "gh issue list")
+        return [i for i in data or [] if isinstance(i, dict) and isinstance(i.get("number"), int)]
+
+    def create_issue(self, title: str, body: str, labels: list[str]) -> Optional[str]:
+        out = self.gh.run(["issue", "create", "--repo", self.repo, "--title", title,
+                           *[a for name in labels for a in ("--label", name)]], body)
+        urls = _ISSUE_URL.findall(out)
+        return urls[-1] if urls else None
+
+    def comment(self, number: int, body: str) -> None:
+        self.gh.run(["issue", "comment", str(number), "--repo", self.repo], body)
+
+    def comments(self, number: int) -> list[str]:
+        data = _json(self.gh.run(["issue", "view", str(number), "--repo", self.repo, "--json", "comments"]),
+                     "gh issue view")
+        found = data.get("comments") if isinstance(data, dict) else None
+        return [str(c.get("body") or "") for c in found or [] if isinstance(c, dict)]
+
+    def reopen(self, number: int) -> None:
+        self.gh.run(["issue", "reopen", str(number), "--repo", self.repo])
+
+    def close(self, number: int, reason: str = "not planned") -> None:
+        self.gh.run(["issue", "close", str(number), "--repo", self.repo, "--reason", reason])
+
+    def labels(self) -> set[str]:
+        data = _json(self.gh.run(["label", "list", "--repo", self.repo, "--json", "name", "--limit", "1000"]),
+                     "gh label list")
+        return {str(x.get("name")) for x in data or [] if isinstance(x, dict)}
+
+    def create_label(self, name: str) -> None:
+        self.gh.run(["label", "create", name, "--repo", self.repo, "--color", "ededed",
+                     "--description", "Filed by reportkit" if name == DEDUP_LABEL else "Added by reportkit"])
 
 
 def find_gh(gh: Optional[str], env: Mapping[str, str]) -> Optional[str]:
@@ -351,11 +466,15 @@ class PublishOptions:
     dry_run: bool = False
     artifact_name: Optional[str] = None
     max_new: Optional[int] = None  # at most this many new issues per run (e.g. for artifacts from forks)
+    dedup_label: Optional[str] = DEDUP_LABEL  # on every issue reportkit files; how they are found again
+    on_regression: str = "reopen"  # a fingerprint whose issue is closed: "reopen" it, or file a "new" one
+    max_comments: int = 10  # comments (seen again / regressed) per run
+    max_comments_per_issue: int = 20  # reportkit comments an issue may collect over all runs
 
 
 def split_labels(values: Optional[list[str]]) -> list[str]:
-    """--label may be repeated and may hold comma-separated names ("bug,reportkit")."""
-    labels = [name.strip() for value in values or [] for name in value.split(",")]
+    """--label may be repeated and may hold names separated by commas or newlines ("bug,reportkit")."""
+    labels = [name.strip() for value in values or [] for name in re.split(r"[,\n]", value)]
     return list(dict.fromkeys(name for name in labels if name))
 
 
@@ -379,32 +498,76 @@ def _read_issue_md(manifest: Manifest, failure: Failure) -> str:
         raise GhError("other", f"cannot read {failure.issue_md}: {exc.strerror or exc}") from None
 
 
-class _Publisher:
-    def __init__(self, manifest: Manifest, repo: str, options: PublishOptions, gh: Optional[Gh],
-                 report: PublishReport) -> None:
-        self.manifest, self.repo, self.options, self.gh, self.report = manifest, repo, options, gh, report
-        self.labels = list(options.labels)
+def _is_open(issue: dict) -> bool:
+    return str(issue.get("state") or "open").lower() == "open"
 
-    def find_existing(self, fingerprint: str) -> Optional[dict]:
-        assert self.gh is not None
-        out = self.gh.run(["issue", "list", "--repo", self.repo, "--state", "open", "--search",
-                           f"reportkit:fingerprint={fingerprint} in:body", "--json", "number,url,body",
-                           "--limit", "20"])
-        try:
-            hits = json.loads(out or "[]")
-        except ValueError:
-            raise GhError("other", "gh issue list did not print JSON") from None
-        tag = marker(fingerprint)  # search is fuzzy: trust only a body that holds the exact marker
-        found = [h for h in hits if isinstance(h, dict) and isinstance(h.get("number"), int)
-                 and tag in str(h.get("body") or "")]
-        return min(found, key=lambda h: h["number"]) if found else None
+
+def _number_of(url: Optional[str]) -> Optional[int]:
+    m = re.search(r"/issues/(\d+)\b", url or "")
+    return int(m.group(1)) if m else None
+
+
+class _Publisher:
+    """Finds each fingerprint's issues (by the dedup label, all states; the marker is checked here, not
+    by GitHub's search) and creates, comments, reopens or closes a duplicate, within the caps."""
+
+    def __init__(self, manifest: Manifest, repo: str, options: PublishOptions, client: Optional[GhClient],
+                 report: PublishReport) -> None:
+        self.manifest, self.repo, self.options, self.client, self.report = manifest, repo, options, client, report
+        self.labels = list(dict.fromkeys([*options.labels, *([options.dedup_label] if options.dedup_label else [])]))
+        self.labels_checked = False
+        self._index: Optional[dict[str, list[dict]]] = None
+        self.commented: set[int] = set()
+        self.comments_made = 0
+
+    # -- finding issues
+    def index(self) -> dict[str, list[dict]]:
+        """fingerprint -> issues (any state) whose body has its marker, among the issues with the dedup label."""
+        assert self.client is not None
+        if self._index is None:
+            self._index = {}
+            if self.options.dedup_label:
+                for issue in self.client.list_issues(state="all", label=self.options.dedup_label):
+                    for fp in _MARKER.findall(str(issue.get("body") or "")):
+                        self._index.setdefault(fp, []).append(issue)
+        return self._index
+
+    def find(self, fingerprint: str) -> list[dict]:
+        """Issues carrying the marker, oldest first; GitHub's search only when the label list has none (an
+        issue filed without the label: search lags, so it is a fallback, and its hits are checked here)."""
+        assert self.client is not None
+        found = self.index().get(fingerprint)
+        if not found:
+            hits = self.client.list_issues(state="all", search=f"reportkit:fingerprint={fingerprint} in:body",
+                                           limit=20)
+            found = [h for h in hits if marker(fingerprint) in str(h.get("body") or "")]
+        return sorted(found, key=lambda i: i["number"])
+
+    # -- writing
+    def ensure_labels(self) -> None:
+        """Create the labels that do not exist; a label that cannot be created is reported and left out."""
+        assert self.client is not None
+        if self.labels_checked or not self.labels:
+            return
+        self.labels_checked = True
+        existing = self.client.labels()
+        for name in [n for n in self.labels if n not in existing]:
+            try:
+                self.client.create_label(name)
+            except GhError as exc:
+                if exc.kind == "auth":
+                    raise
+                self.labels.remove(name)
+                self.report.notices.append(Notice("warning", f"label {name!r} does not exist and could not be "
+                                                             f"created ({exc.message}): issues are filed without "
+                                                             "it"))
 
     def create(self, failure: Failure, title: str, body: str) -> Result:
-        assert self.gh is not None
-        base = ["issue", "create", "--repo", self.repo, "--title", title]
+        assert self.client is not None
+        self.ensure_labels()
         reason = ""
         try:
-            out = self.gh.run(base + [a for name in self.labels for a in ("--label", name)], body)
+            url = self.client.create_issue(title, body, self.labels)
         except GhError as exc:
             if exc.kind != "label" or not self.labels:
                 raise
@@ -413,45 +576,111 @@ class _Publisher:
                                                          "`gh label create`)"))
             self.labels = []  # the rest of this run, too
             reason = "created without labels: a label does not exist"
-            out = self.gh.run(base, body)
-        urls = _ISSUE_URL.findall(out)
-        if not urls:
+            url = self.client.create_issue(title, body, [])
+        if not url:
             reason = "; ".join(filter(None, [reason, "gh printed no issue URL"]))
-        return Result(failure.fingerprint, title, "created", urls[-1] if urls else None, reason)
+        result = Result(failure.fingerprint, title, "created", url, reason)
+        return self.check_race(failure, result)
 
-    def comment(self, failure: Failure, title: str, issue: dict) -> Result:
-        assert self.gh is not None
-        body = comment_body(failure, self.manifest.run_url, self.options.artifact_name)
-        self.gh.run(["issue", "comment", str(issue["number"]), "--repo", self.repo], body)
-        return Result(failure.fingerprint, title, "commented", str(issue.get("url") or "") or None,
-                      f"already filed as #{issue['number']}")
+    def check_race(self, failure: Failure, result: Result) -> Result:
+        """Two jobs that file the same fingerprint at once both create an issue: the later one closes its own."""
+        assert self.client is not None
+        number = _number_of(result.url)
+        if number is None or not self.options.dedup_label or self.options.dedup_label not in self.labels:
+            return result
+        tag = marker(failure.fingerprint)
+        twins = [i for i in self.client.list_issues(state="open", label=self.options.dedup_label)
+                 if tag in str(i.get("body") or "") and i["number"] < number]
+        if not twins:
+            return result
+        first = min(twins, key=lambda i: i["number"])
+        self.client.comment(number, f"Duplicate of #{first['number']}: another CI job filed the same failure "
+                                    f"(fingerprint `{failure.fingerprint}`) at the same time. Closed by reportkit.")
+        self.client.close(number, "not planned")
+        return Result(failure.fingerprint, result.title, "duplicate", str(first.get("url") or "") or None,
+                      f"#{number} was filed at the same time as #{first['number']} by another job: closed as its "
+                      "duplicate")
+
+    def may_comment(self, failure: Failure, issue: dict) -> Optional[str]:
+        """Why no comment may go to ``issue`` now (caps per run and per issue), or None."""
+        assert self.client is not None
+        number = issue["number"]
+        if number in self.commented:
+            return f"#{number} already got a comment in this run"
+        if self.comments_made >= self.options.max_comments:
+            return f"--max-comments {self.options.max_comments} reached: no comment on #{number}"
+        ours = [c for c in self.client.comments(number) if "<!-- reportkit:seen " in c]
+        run = self.manifest.run_url
+        if run and any(f" run={run} -->" in c for c in ours):
+            return f"#{number} already has a comment for this run"
+        if len(ours) >= self.options.max_comments_per_issue:
+            return (f"#{number} has {len(ours)} reportkit comments already (--max-comments-per-issue "
+                    f"{self.options.max_comments_per_issue}): no more")
+        return None
+
+    def comment(self, failure: Failure, title: str, issue: dict, regressed: bool = False) -> Result:
+        assert self.client is not None
+        url = str(issue.get("url") or "") or None
+        why_not = self.may_comment(failure, issue)
+        if why_not is not None:
+            return Result(failure.fingerprint, title, "skipped", url, why_not)
+        self.commented.add(issue["number"])
+        self.comments_made += 1
+        self.client.comment(issue["number"], comment_body(failure, self.manifest.run_url, self.options.artifact_name,
+                                                          regressed=regressed))
+        if regressed:
+            self.client.reopen(issue["number"])
+            return Result(failure.fingerprint, title, "reopened", url, f"#{issue['number']} was closed: regressed")
+        return Result(failure.fingerprint, title, "commented", url, f"already filed as #{issue['number']}")
 
     def one(self, failure: Failure) -> Result:
+        assert self.client is not None or self.options.dry_run
         title = issue_title(failure)
         text = _read_issue_md(self.manifest, failure)
+        if self.client is None:  # dry run without gh
+            body = issue_body(failure, text, self.manifest.run_url, self.options.artifact_name)
+            return Result(failure.fingerprint, title, "skipped", None,
+                          f"dry run: would create or comment (body {len(body):,} characters; gh not found: "
+                          "existing issues not looked up)")
+        issues = self.find(failure.fingerprint)
+        open_issues = [i for i in issues if _is_open(i)]
+        if open_issues:
+            if self.options.dry_run:
+                return Result(failure.fingerprint, title, "skipped", str(open_issues[0].get("url") or "") or None,
+                              f"dry run: would comment on #{open_issues[0]['number']}")
+            return self.comment(failure, title, open_issues[0])
+        if issues and self.options.on_regression == "reopen":
+            last = issues[-1]
+            if self.options.dry_run:
+                return Result(failure.fingerprint, title, "skipped", str(last.get("url") or "") or None,
+                              f"dry run: would reopen #{last['number']} (regressed)")
+            return self.comment(failure, title, last, regressed=True)
+        if issues:  # on_regression == "new": a new issue that links the closed one
+            text = (f"> [!NOTE]\n> Regression: this failure was filed before as #{issues[-1]['number']} "
+                    "(closed).\n\n" + text)
         body = issue_body(failure, text, self.manifest.run_url, self.options.artifact_name)
-        if self.options.dry_run:
-            return self.dry_run(failure, title, body)
-        existing = self.find_existing(failure.fingerprint)
-        if existing is not None:
-            return self.comment(failure, title, existing)
+        if issues:  # issue_body broke every reference in the text; the link to the old issue is ours
+            body = body.replace(f"#{ZWJ}{issues[-1]['number']} (closed)", f"#{issues[-1]['number']} (closed)", 1)
         created = sum(r.action == "created" for r in self.report.results)
         if self.options.max_new is not None and created >= self.options.max_new:
             return Result(failure.fingerprint, title, "skipped", None,
                           f"--max-new-issues {self.options.max_new} reached: not filed")
+        if self.options.dry_run:
+            return Result(failure.fingerprint, title, "skipped", None,
+                          f"dry run: would create an issue ({len(body):,} characters)")
         return self.create(failure, title, body)
 
-    def dry_run(self, failure: Failure, title: str, body: str) -> Result:
-        size = f"{len(body):,} characters"
-        if self.gh is None:
-            return Result(failure.fingerprint, title, "skipped", None,
-                          f"dry run: would create or comment (body {size}; gh not found: existing issues not "
-                          "looked up)")
-        existing = self.find_existing(failure.fingerprint)
-        if existing is not None:
-            return Result(failure.fingerprint, title, "skipped", str(existing.get("url") or "") or None,
-                          f"dry run: would comment on #{existing['number']}")
-        return Result(failure.fingerprint, title, "skipped", None, f"dry run: would create an issue ({size})")
+
+def _merge_same_fingerprint(failures: list[Failure]) -> list[Failure]:
+    """One entry per fingerprint (a manifest may repeat one: merged manifests, a hostile artifact)."""
+    merged: dict[str, Failure] = {}
+    for f in failures:
+        if f.fingerprint in merged:
+            kept = merged[f.fingerprint]
+            kept.tests = list(dict.fromkeys(kept.tests + f.tests))
+        else:
+            merged[f.fingerprint] = Failure(**{**asdict(f), "tests": list(f.tests)})
+    return list(merged.values())
 
 
 def publish(manifest: Manifest, options: PublishOptions, env: Optional[Mapping[str, str]] = None) -> PublishReport:
@@ -461,7 +690,7 @@ def publish(manifest: Manifest, options: PublishOptions, env: Optional[Mapping[s
     gh_exe = find_gh(options.gh, env)
     report = PublishReport(repo=repo, dry_run=options.dry_run)
     todo: list[Failure] = []
-    for failure in manifest.failures:
+    for failure in _merge_same_fingerprint(manifest.failures):
         if failure.verdict not in FILED_VERDICTS:
             report.results.append(Result(failure.fingerprint, issue_title(failure), "skipped", None,
                                          f"verdict {failure.verdict}: only confirmed and flaky failures are filed"))
@@ -476,8 +705,8 @@ def publish(manifest: Manifest, options: PublishOptions, env: Optional[Mapping[s
         report.results += [Result(f.fingerprint, issue_title(f), "skipped", None, blocker.message) for f in todo]
         return _in_manifest_order(report, manifest)
     with tempfile.TemporaryDirectory(prefix="reportkit-publish-") as tmp:
-        gh = Gh(gh_exe, env, Path(tmp)) if gh_exe else None
-        publisher = _Publisher(manifest, repo, options, gh, report)
+        client = GhClient(Gh(gh_exe, env, Path(tmp)), repo) if gh_exe else None
+        publisher = _Publisher(manifest, repo, options, client, report)
         stop: Optional[str] = None  # set once the token turns out unable to write: skip the rest
         for failure in todo:
             title = issue_title(failure)
@@ -516,11 +745,9 @@ def format_table(report: PublishReport) -> list[str]:
         rows.append((r.fingerprint, r.action, r.url or "-", r.title + (f" ({r.reason})" if r.reason else "")))
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3] for row in rows]
-    created = sum(r.action == "created" for r in report.results)
-    commented = sum(r.action == "commented" for r in report.results)
-    skipped = sum(r.action == "skipped" for r in report.results)
-    failed = sum(r.action == "failed" for r in report.results)
-    lines.append(f"{report.repo}: {created} created, {commented} commented, {skipped} skipped, {failed} failed"
+    counts = ", ".join(f"{sum(r.action == a for r in report.results)} {a}" for a in ACTIONS
+                       if a not in ("reopened", "duplicate") or any(r.action == a for r in report.results))
+    lines.append(f"{report.repo}: {counts}"
                  + (" (dry run: nothing written to GitHub)" if report.dry_run else ""))
     return lines
 

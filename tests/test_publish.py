@@ -1,10 +1,8 @@
 """`reportkit publish` through the real CLI, against a fake `gh` first on PATH.
 
-The fake logs every call (argv, and the --body-file's content while it exists) as JSON lines, answers
-`issue list` with every open issue of a JSON file (like GitHub's fuzzy search: the caller must check the
-marker itself), prints an issue URL for `issue create`, and can fail like a read-only token
-(FAKE_GH_FAIL=403|graphql), an unexpected server error (FAKE_GH_FAIL=502) or a missing label
-(FAKE_GH_MISSING_LABEL=NAME).
+The fake (tests/fake_gh.py) logs every call and keeps the repository's issues, comments and labels in a
+JSON file, shared under a lock by concurrent processes (matrix jobs filing at once); see its docstring
+for the commands and failure modes it mimics.
 """
 
 from __future__ import annotations
@@ -59,11 +57,11 @@ def gh(tmp_path):
     (bindir / "gh").write_text(FAKE_GH, encoding="utf-8")
     (bindir / "gh").chmod(0o755)
     issues = [
-        {"number": 7, "url": "https://github.com/o/r/issues/7", "state": "open",
+        {"number": 7, "url": "https://github.com/o/r/issues/7", "state": "open", "labels": ["bug", "reportkit"],
          "body": f"{marker(KNOWN)}\n\n### Describe the bug\n..."},
         {"number": 9, "url": "https://github.com/o/r/issues/9", "state": "open",
          "body": f"Might be related to reportkit:fingerprint={FUZZY} (not a marker)"},
-        {"number": 3, "url": "https://github.com/o/r/issues/3", "state": "closed",
+        {"number": 3, "url": "https://github.com/o/r/issues/3", "state": "closed",  # filed without the label
          "body": f"{marker(FUZZY)}\nfixed long ago"},
     ]
     (tmp_path / "issues.json").write_text(json.dumps(issues), encoding="utf-8")
@@ -99,33 +97,36 @@ def test_creates_new_issues_and_comments_on_known_ones(gh, ci_out):
     proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--label", "bug", "--label", "reportkit",
                        "--artifact-name", "reportkit-bundles")
     assert proc.returncode == 0, proc.stderr
-    searched = [c["args"] for c in by_command(gh, "list")]
-    assert searched == [["issue", "list", "--repo", "o/r", "--state", "open", "--search",
-                         f"reportkit:fingerprint={fp} in:body", "--json", "number,url,body", "--limit", "20"]
-                        for fp in (NEW, KNOWN, FUZZY)]  # never for the not-reproduced one
+    listed = [c["args"] for c in by_command(gh, "list")]
+    # one listing by the dedup label (all states; the marker is matched locally), then GitHub's search as a
+    # fallback for the fingerprints the label listing did not have (issues filed without the label)
+    assert listed[0] == ["issue", "list", "--repo", "o/r", "--state", "all", "--label", "reportkit", "--json",
+                         "number,url,body,state", "--limit", "1000"]
+    assert [a[a.index("--search") + 1] for a in listed[1:] if "--search" in a] == [
+        f"reportkit:fingerprint={fp} in:body" for fp in (NEW, FUZZY)]  # KNOWN came from the label listing
 
-    created = by_command(gh, "create")
-    assert len(created) == 2  # NEW, and FUZZY: issue #9 only mentions it, #3 is closed
-    for call, fp in zip(created, (NEW, FUZZY)):
-        args = call["args"]
-        assert args[:4] == ["issue", "create", "--repo", "o/r"]
-        assert args[args.index("--title") + 1].endswith(("in test_clone", "in test_view"))
-        assert [args[i + 1] for i, a in enumerate(args) if a == "--label"] == ["bug", "reportkit"]
-        assert "--body" not in args  # bodies only in files
-        assert call["body"].startswith(marker(fp) + "\n")
-        assert "### Describe the bug" in call["body"] and "reportkit-bundles" in call["body"]
-        assert not Path(call["body_file"]).exists()  # the temporary body file is gone
-        assert call["token"] == "test-token"
+    [created] = by_command(gh, "create")  # NEW; FUZZY's issue #3 is closed: reopened, not a new one
+    args = created["args"]
+    assert args[:4] == ["issue", "create", "--repo", "o/r"]
+    assert args[args.index("--title") + 1].endswith("in test_clone")
+    assert [args[i + 1] for i, a in enumerate(args) if a == "--label"] == ["bug", "reportkit"]
+    assert "--body" not in args  # bodies only in files
+    assert created["body"].startswith(marker(NEW) + "\n")
+    assert "### Describe the bug" in created["body"] and "reportkit-bundles" in created["body"]
+    assert not Path(created["body_file"]).exists()  # the temporary body file is gone
+    assert created["token"] == "test-token"
 
-    [comment] = by_command(gh, "comment")
-    assert comment["args"][:5] == ["issue", "comment", "7", "--repo", "o/r"]
-    assert comment["args"][5] == "--body-file"
-    body = comment["body"]
+    comments = by_command(gh, "comment")
+    assert [c["args"][:5] for c in comments] == [["issue", "comment", "7", "--repo", "o/r"],
+                                                 ["issue", "comment", "3", "--repo", "o/r"]]
+    body = comments[0]["body"]
     assert "Seen again" in body and RUN_URL in body and "tests/test_ops.py::test_sum" in body
     assert "RuntimeError: CUDA error" in body and f"bundles/{KNOWN}/" in body and "reportkit-bundles" in body
+    assert "Regressed" in comments[1]["body"]
+    assert [c["args"][:3] for c in by_command(gh, "reopen")] == [["issue", "reopen", "3"]]
 
     assert "https://github.com/o/r/issues/101" in proc.stdout and "https://github.com/o/r/issues/7" in proc.stdout
-    assert "2 created, 1 commented, 1 skipped, 0 failed" in proc.stdout
+    assert "1 created, 1 commented, 1 reopened, 1 skipped, 0 failed" in proc.stdout
 
 
 def test_json_step_summary_and_output(gh, ci_out, tmp_path):
@@ -136,12 +137,12 @@ def test_json_step_summary_and_output(gh, ci_out, tmp_path):
                        GITHUB_OUTPUT=str(output))
     assert proc.returncode == 0, proc.stderr
     res = results(proc)
-    assert {fp: r["action"] for fp, r in res.items()} == {NEW: "created", KNOWN: "commented", FUZZY: "created",
+    assert {fp: r["action"] for fp, r in res.items()} == {NEW: "created", KNOWN: "commented", FUZZY: "reopened",
                                                           NOTREPRO: "skipped"}
     assert "not-reproduced" in res[NOTREPRO]["reason"]
     urls = [res[NEW]["url"], res[KNOWN]["url"], res[FUZZY]["url"]]
     assert urls == ["https://github.com/o/r/issues/101", "https://github.com/o/r/issues/7",
-                    "https://github.com/o/r/issues/102"]
+                    "https://github.com/o/r/issues/3"]
     assert output.read_text(encoding="utf-8") == "count=4\n" + "issue-urls=" + " ".join(urls) + "\n"
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("# reportkit ci\n") and "## Issues" in text
@@ -210,20 +211,31 @@ def test_not_a_fork_problem_files_issues(gh, ci_out, tmp_path, event_name, head)
     proc = run_publish(gh, str(ci_out), "--repo", "o/r", GITHUB_EVENT_NAME=event_name,
                        GITHUB_EVENT_PATH=str(_event(tmp_path, head)))
     assert proc.returncode == 0, proc.stderr
-    assert len(by_command(gh, "create")) == 2 and len(by_command(gh, "comment")) == 1
+    assert len(by_command(gh, "create")) == 1 and len(by_command(gh, "comment")) == 2
 
 
-def test_missing_label_retries_once_without_labels(gh, ci_out):
-    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--label", "bug,reportkit", "--json",
-                       FAKE_GH_MISSING_LABEL="reportkit")
+def test_labels_split_missing_ones_created_or_reported(gh, ci_out, tmp_path):
+    state = json.loads(gh["issues"].read_text(encoding="utf-8"))
+    gh["issues"].write_text(json.dumps({"issues": state, "labels": ["bug"]}), encoding="utf-8")
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--label", "bug,needs triage\nci", "--json",
+                       FAKE_GH_MISSING_LABEL="ci")  # "ci" cannot be created (no permission)
+    assert proc.returncode == 0, proc.stderr
+    made = [c["args"][2] for c in calls(gh) if c["args"][:2] == ["label", "create"]]
+    assert made == ["needs triage", "ci", "reportkit"]
+    [created] = by_command(gh, "create")
+    labels = [created["args"][i + 1] for i, a in enumerate(created["args"]) if a == "--label"]
+    assert labels == ["bug", "needs triage", "reportkit"]  # only the one that could not be created is left out
+    assert "label 'ci' does not exist and could not be created" in proc.stderr
+    assert results(proc)[NEW]["action"] == "created"
+
+
+def test_no_dedup_label_and_an_uncreatable_label(gh, ci_out):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--label", "bug", "--json", "--dedup-label", "",
+                       FAKE_GH_MISSING_LABEL="bug")
     assert proc.returncode == 0, proc.stderr
     labels = [[c["args"][i + 1] for i, a in enumerate(c["args"]) if a == "--label"] for c in by_command(gh, "create")]
-    # first NEW with labels (refused), NEW again without; FUZZY directly without
-    assert labels == [["bug", "reportkit"], [], []]
-    res = results(proc)
-    assert res[NEW]["action"] == res[FUZZY]["action"] == "created"
-    assert "without labels" in res[NEW]["reason"]
-    assert "could not add label: 'reportkit' not found" in proc.stderr
+    assert labels == [[]]  # "bug" could not be created: left out before the create
+    assert "label 'bug' does not exist" in proc.stderr
 
 
 def test_unexpected_gh_failure_exits_1(gh, ci_out):
@@ -309,7 +321,116 @@ def test_unwritable_github_output_is_a_warning_not_a_failure(gh, ci_out, tmp_pat
 def test_max_new_issues_caps_creates_not_comments(gh, ci_out):
     proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--max-new-issues", "1", "--json")
     assert proc.returncode == 0, proc.stderr
-    assert len(by_command(gh, "create")) == 1 and len(by_command(gh, "comment")) == 1
+    assert len(by_command(gh, "create")) == 1 and len(by_command(gh, "comment")) == 2
     got = results(proc)
     assert got[NEW]["action"] == "created" and got[KNOWN]["action"] == "commented"
-    assert got[FUZZY]["action"] == "skipped" and "--max-new-issues 1" in got[FUZZY]["reason"]
+    assert got[FUZZY]["action"] == "reopened"  # not a new issue
+
+
+def test_max_new_issues_caps_creates(gh, ci_out):
+    manifest = json.loads((ci_out / "reportkit-ci.json").read_text(encoding="utf-8"))
+    manifest["failures"][2]["fingerprint"] = "eeeeeeeeeeeeeee5"  # a second new one
+    (ci_out / "reportkit-ci.json").write_text(json.dumps(manifest), encoding="utf-8")
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--max-new-issues", "1", "--json")
+    got = results(proc)
+    assert got[NEW]["action"] == "created"
+    assert got["eeeeeeeeeeeeeee5"]["action"] == "skipped" and "--max-new-issues 1" in got["eeeeeeeeeeeeeee5"]["reason"]
+
+
+def _manifest(ci_out: Path, failures: list[dict], run_url: str = RUN_URL) -> None:
+    for f in failures:
+        (ci_out / f["bundle_dir"]).mkdir(parents=True, exist_ok=True)
+        (ci_out / f["issue_md"]).write_text(f"### Describe the bug\n\n{f['title']}\n", encoding="utf-8")
+    (ci_out / "reportkit-ci.json").write_text(json.dumps({"version": 1, "run_url": run_url, "failures": failures}),
+                                              encoding="utf-8")
+
+
+def _state(gh: dict) -> list[dict]:
+    data = json.loads(gh["issues"].read_text(encoding="utf-8"))
+    return data["issues"] if isinstance(data, dict) else data
+
+
+def test_regressed_fingerprint_reopens_or_files_a_new_issue_linking_the_old(gh, ci_out):
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json")
+    assert results(proc)[FUZZY]["action"] == "reopened"
+    issue3 = next(i for i in _state(gh) if i["number"] == 3)
+    assert issue3["state"] == "open" and "Regressed" in issue3["comments"][0] and RUN_URL in issue3["comments"][0]
+
+    state = _state(gh)  # fixed again, and it comes back once more
+    next(i for i in state if i["number"] == 3)["state"] = "closed"
+    gh["issues"].write_text(json.dumps(state), encoding="utf-8")
+    gh["log"].unlink()
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", "--on-regression", "new")
+    got = results(proc)
+    assert got[FUZZY]["action"] == "created"
+    new = next(c for c in by_command(gh, "create") if c["body"].startswith(marker(FUZZY)))
+    assert "Regression: this failure was filed before as #3 (closed)" in new["body"]  # a real link
+    assert by_command(gh, "reopen") == []
+
+
+def test_two_jobs_filing_one_fingerprint_at_once_end_with_one_issue(gh, ci_out, tmp_path):
+    """Both jobs list (nothing there yet), both create; the one whose issue is later closes its own."""
+    _manifest(ci_out, [_failure(NEW, "confirmed", "ValueError: x in test_a", ["tests/test_a.py::test_a"])])
+    gh["issues"].write_text("[]", encoding="utf-8")
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_", "FAKE_GH"))}
+    base.update(PATH=f"{gh['bin']}{os.pathsep}{os.environ.get('PATH', '')}", FAKE_GH_LOG=str(gh["log"]),
+                FAKE_GH_ISSUES=str(gh["issues"]), GH_TOKEN="t", FAKE_GH_LIST_DELAY="1.5")
+    jobs = [subprocess.Popen([sys.executable, "-m", "reportkit", "publish", str(ci_out), "--repo", "o/r", "--json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=base) for _ in range(2)]
+    outs = [json.loads(job.communicate(timeout=120)[0])["results"][0] for job in jobs]
+    assert len(by_command(gh, "create")) == 2  # the race happened
+    open_issues = [i for i in _state(gh) if i["state"] == "open"]
+    assert len(open_issues) == 1 and open_issues[0]["body"].startswith(marker(NEW))
+    assert sorted(o["action"] for o in outs) == ["created", "duplicate"]
+    assert {o["url"] for o in outs} == {open_issues[0]["url"]}
+    closed = next(i for i in _state(gh) if i["state"] == "closed")
+    assert closed["state_reason"] == "not planned" and f"Duplicate of #{open_issues[0]['number']}" in \
+        closed["comments"][0]
+
+
+def test_a_hostile_manifest_cannot_flood_or_ping(gh, ci_out):
+    """30 entries of one known fingerprint with an "@octocat" headline: one comment, nobody pinged."""
+    hostile = "AssertionError: @octocat look at #1 and GH-2"
+    entry = _failure(KNOWN, "confirmed", hostile + " in test_x", ["tests/test_x.py::test_@x"])
+    entry["headline"] = hostile
+    _manifest(ci_out, [dict(entry, tests=[f"tests/test_x.py::test_{i}"]) for i in range(30)])
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json")
+    assert proc.returncode == 0, proc.stderr
+    [comment] = by_command(gh, "comment")
+    assert "@octocat" not in comment["body"] and "@\u200doctocat" in comment["body"]
+    assert "#1 " not in comment["body"] and "#\u200d1" in comment["body"] and "GH-2" not in comment["body"]
+    assert "Failed tests (30)" in comment["body"]
+
+    # the same run again (a re-run job): no second comment for it
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json")
+    assert len(by_command(gh, "comment")) == 1
+    assert "already has a comment for this run" in results(proc)[KNOWN]["reason"]
+
+    # other runs: at most --max-comments-per-issue reportkit comments on one issue
+    for n in range(3):
+        _manifest(ci_out, [entry], run_url=f"https://github.com/o/r/actions/runs/{900 + n}")
+        proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", "--max-comments-per-issue", "2")
+    assert len(by_command(gh, "comment")) == 2
+    assert "has 2 reportkit comments already" in results(proc)[KNOWN]["reason"]
+
+
+def test_max_comments_per_run(gh, ci_out):
+    state = [{"number": n, "url": f"https://github.com/o/r/issues/{n}", "state": "open", "labels": ["reportkit"],
+              "body": marker(f"{n:016x}")} for n in range(1, 6)]
+    gh["issues"].write_text(json.dumps(state), encoding="utf-8")
+    _manifest(ci_out, [_failure(f"{n:016x}", "confirmed", f"E{n}", [f"t.py::t{n}"]) for n in range(1, 6)])
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", "--max-comments", "2")
+    assert len(by_command(gh, "comment")) == 2
+    assert [r["action"] for r in json.loads(proc.stdout)["results"]] == ["commented"] * 2 + ["skipped"] * 3
+    assert "--max-comments 2 reached" in json.loads(proc.stdout)["results"][4]["reason"]
+
+
+def test_issue_text_from_the_job_is_neutralised_and_redacted(gh, ci_out):
+    token = "ghp_" + "a1B2" * 9
+    (ci_out / "bundles" / NEW / "issue.md").write_text(
+        f"### Describe the bug\n\nthanks @someone, see #12 (token {token})\n\n```\n@kept #3 in code\n```\n",
+        encoding="utf-8")
+    run_publish(gh, str(ci_out), "--repo", "o/r")
+    body = by_command(gh, "create")[0]["body"]
+    assert "@\u200dsomeone" in body and "#\u200d12" in body and "@kept #3 in code" in body
+    assert token not in body and "<redacted:github-token>" in body
