@@ -540,6 +540,44 @@ def write_outputs(report: CiReport, out_dir: Path) -> dict[str, str]:
     return outputs
 
 
+def _command_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _command_property(text: str) -> str:
+    return _command_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotations(report: CiReport, workspace: Optional[str] = None) -> list[str]:
+    """``::error file=…,line=…,title=…::`` workflow commands, one per distinct failure (``::warning`` for one
+    that did not reproduce). They need no token, so pull requests from forks get them too. The file is the
+    test module (relative to ``workspace``, i.e. ``$GITHUB_WORKSPACE``), the line its frame in the re-run."""
+    from reportkit.redact import redact_text
+
+    root = Path(report.repo_root)
+    base = Path(workspace).resolve() if workspace else root
+    lines = []
+    for f in report.failures:
+        node = f.representative or (f.tests[0] if f.tests else "")
+        path = node.partition("::")[0]
+        props = []
+        if path.endswith(".py") and (root / path).is_file():
+            rel = os.path.relpath((root / path).resolve(), base)
+            props.append(f"file={_command_property(rel if not rel.startswith('..') else str(root / path))}")
+            frame = (f.signature or {}).get("script_frame") or {}
+            if isinstance(frame.get("line"), int):
+                props.append(f"line={frame['line']}")
+        level = "error" if f.verdict in ("confirmed", "flaky") else "warning"
+        verdict = VERDICT_TEXT.get(f.verdict, f.verdict) + (f" ({f.failed_runs}/{f.runs} runs)" if f.runs else "")
+        title = f"reportkit: {f.headline.splitlines()[0][:120] if f.headline else f.key}"
+        props.append(f"title={_command_property(redact_text(title))}")
+        message = (f"{f.headline}\n{len(f.tests)} test(s): {', '.join(f.tests[:5])}"
+                   + (f" (+{len(f.tests) - 5} more)" if len(f.tests) > 5 else "")
+                   + f"\nre-run: {verdict}; fingerprint {f.fingerprint}" + (f"\n{f.note}" if f.note else ""))
+        lines.append(f"::{level} {','.join(props)}::{_command_data(redact_text(message))}")
+    return lines
+
+
 def _size(path: str) -> int:
     try:
         return os.path.getsize(path)

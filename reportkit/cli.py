@@ -19,7 +19,7 @@ from reportkit.runner import RunSpec, target_spec
 from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     help="Minimize failing PyTorch / Torch-Spyre scripts and turn them into complete bug reports.\n\n"
@@ -454,19 +454,38 @@ def ci(
     and summary.md; in GitHub Actions also the job summary ($GITHUB_STEP_SUMMARY) and the step outputs
     bundle-dir, count, fingerprints ($GITHUB_OUTPUT). Exit code 0 whenever it ran, whatever it found.
     """
-    from reportkit.ci import CiOptions, run_ci, write_outputs
+    from reportkit.ci import CiOptions, annotations, run_ci, write_outputs
+
+    in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
+    group = {"open": False}
+
+    def on_step(message: str) -> None:
+        if as_json:
+            return
+        if in_actions and message.startswith("re-running"):  # fold each failure's log in the job's output
+            if group["open"]:
+                print("::endgroup::", file=sys.stderr, flush=True)
+            print(f"::group::reportkit: {message}", file=sys.stderr, flush=True)
+            group["open"] = True
+        err.print(escape(message))
 
     try:
         if template not in TEMPLATE_NAMES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_NAMES)}, not {template!r}")
         options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
                             minimize=do_minimize, timeout=timeout, template=template, ladder=ladder)
-        report = run_ci(list(junit), options, on_step=(lambda m: None) if as_json else
-                        (lambda m: err.print(escape(m))))
+        try:
+            report = run_ci(list(junit), options, on_step=on_step)
+        finally:
+            if group["open"]:
+                print("::endgroup::", file=sys.stderr, flush=True)
         outputs = write_outputs(report, out_dir)
     except UserError as exc:
         _fail(exc)
         return
+    if in_actions:
+        for line in annotations(report, os.environ.get("GITHUB_WORKSPACE")):
+            print(line, flush=True)
     if as_json:
         out.print_json(json.dumps(report.to_manifest()))
         raise typer.Exit(130 if report.interrupted else 0)

@@ -287,9 +287,16 @@ def test_ci_end_to_end_on_a_pure_python_suite(tmp_path):
     subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
                    cwd=root, capture_output=True, timeout=120)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    env.update(GITHUB_ACTIONS="true", GITHUB_WORKSPACE=str(tmp_path))
     proc = reportkit("ci", "--junit", str(junit), "--repo-root", str(root), "--out", str(tmp_path / "out"),
                      "--no-ladder", cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
+    # annotations (no token needed: fork pull requests get them too) at the test-side line of each failure
+    errors = [line for line in proc.stdout.splitlines() if line.startswith("::error ")]
+    assert errors[0].startswith("::error file=repo/tests/test_parse.py,line=6,title=reportkit%3A AssertionError")
+    assert errors[1].startswith("::error file=repo/tests/test_parse.py,line=10,title=reportkit%3A IndexError")
+    assert len(errors) == 2 and "fingerprint" in errors[0]
+    assert proc.stderr.count("::group::reportkit: re-running") == 2 and proc.stderr.count("::endgroup::") == 2
     manifest = json.loads((tmp_path / "out" / "reportkit-ci.json").read_text())
     assert (manifest["total_cases"], manifest["failed_cases"]) == (4, 3)
     assert [(f["tests"], f["signature"]["exc_type"]) for f in manifest["failures"]] == [
