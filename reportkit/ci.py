@@ -31,7 +31,7 @@ from reportkit.check import CONFIRM_RUNS, Check, establish_original
 from reportkit.constants import DEFAULT_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.io import append_text, write_atomic
-from reportkit.signature import MatchPolicy, Normalizer, fingerprint
+from reportkit.signature import MatchPolicy, Normalizer, Signature, fingerprint_parts
 
 MANIFEST = MANIFEST_NAME
 SUMMARY = "summary.md"
@@ -203,30 +203,80 @@ def _python_files(root: Path, limit: int = 20000) -> list[str]:
 # --------------------------------------------------------------------------- 3. group
 
 _PYTEST_LOC_RE = re.compile(r"^([^\s:][^:\n]*\.py):(\d+): (\w[\w.]*)$", re.MULTILINE)
+_FRAME_LINE_RE = re.compile(r'^([^\s:][^:\n]*\.py):(\d+):(?: |$)|^\s*File "([^"]+)", line (\d+), in (\S+)',
+                            re.MULTILINE)
 _TRACEBACK_LOC_RE = re.compile(r'^\s*File "([^"]+)", line \d+, in (\S+)', re.MULTILINE)
 _TYPE_PREFIX_RE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Failure|Interrupt|Exit|Warning|Failed)|"
                              r"AssertionError): ?")
+_SIGN_RE = re.compile(r"(?<![\w)\]])[-+](?=N)")
+# Where assertions are made on the test's behalf: a raise here is the test's verdict, not the library's.
+ASSERT_LIBS = ("unittest/", "_pytest/", "pytest/", "torch/testing/", "numpy/testing/", "pandas/_testing",
+               "hypothesis/")
+_TEST_DIRS = {"test", "tests", "testing"}
 
 
-def xml_key(case: JUnitCase) -> tuple[str, str, str]:
-    """(exception type, normalized first message line, innermost file name) as far as the XML tells."""
+def fold_signs(message: str) -> str:
+    """``'-Nth'`` and ``'Nth'`` are one failure: a sign is part of the number that normalization removed."""
+    return _SIGN_RE.sub("", message)
+
+
+def is_test_code(file: str) -> bool:
+    """A test module, conftest, a helper in a test directory, or an assertion library (unittest, pytest, ...)."""
+    path = file.replace("\\", "/")
+    name = path.rsplit("/", 1)[-1]
+    if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
+        return True
+    if any(part in _TEST_DIRS for part in path.split("/")[:-1]):
+        return "site-packages/" not in path
+    return path.startswith(ASSERT_LIBS) or any(f"/{lib}" in path for lib in ASSERT_LIBS)
+
+
+def _is_assertion(exc_type: str) -> bool:
+    return exc_type.split(".")[-1] in ("AssertionError", "Failed", "") or exc_type.endswith("AssertionError")
+
+
+def xml_frames(case: JUnitCase) -> list[tuple[str, int]]:
+    """(file, line) of every traceback entry the XML shows, outermost first (pytest's or Python's format)."""
+    frames = []
+    for m in _FRAME_LINE_RE.finditer(case.text):
+        file, line = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        frames.append((file, int(line)))
+    return frames
+
+
+def xml_key(case: JUnitCase) -> tuple[str, str, str, str]:
+    """What the XML says about a failure: (exception type, message, raising file, test-side call site).
+
+    The message is the normalized first line, signs folded. When the raise is on the test side (the
+    test's own assert, a shared helper such as ``assert_equal`` in ``tests/common.py``, unittest's
+    ``assertEqual``), the message holds the compared values, which differ per parameter, while the
+    test-side call site (test module and line) tells the assertions apart: the key is the call site,
+    not the message. A raise in library code keeps its message and file.
+    """
     message = case.message.strip()
     exc_type = case.exc_type.split(".")[-1]
     m = _TYPE_PREFIX_RE.match(message)
     if m:
         exc_type = exc_type or m.group(1).split(".")[-1]
         message = message[m.end():]
-    first = _NORM.message_key(message)
-    file = ""
+    first = fold_signs(_NORM.message_key(message))
     locs = _PYTEST_LOC_RE.findall(case.text)
     if locs:
-        file, _, inner_type = locs[-1]
-        exc_type = exc_type or inner_type.split(".")[-1]
-    else:
-        frames = _TRACEBACK_LOC_RE.findall(case.text)
-        if frames:
-            file = frames[-1][0]
-    return exc_type, first, Path(file).name
+        exc_type = exc_type or locs[-1][2].split(".")[-1]
+    frames = xml_frames(case)
+    raising = frames[-1][0] if frames else ""
+    module = case.node.partition("::")[0] if case.node else ""
+    site = ""
+    if frames and is_test_code(raising):
+        in_module = [f for f in frames if module and (f[0] == module or f[0].endswith("/" + module)
+                                                     or module.endswith("/" + f[0]))]
+        if not in_module:  # unresolved node: the outermost test-code frame
+            in_module = [f for f in frames if is_test_code(f[0])][:1]
+        if in_module:
+            site = f"{Path(in_module[-1][0]).name}:{in_module[-1][1]}"
+        if _is_assertion(exc_type) or "assert" in message.lower():
+            first = ""
+    return exc_type, first, Path(raising).name, site
 
 
 def group_cases(cases: list[JUnitCase]) -> dict[tuple, list[JUnitCase]]:
@@ -234,6 +284,51 @@ def group_cases(cases: list[JUnitCase]) -> dict[tuple, list[JUnitCase]]:
     for case in cases:
         groups.setdefault(xml_key(case), []).append(case)
     return groups
+
+
+MAX_RERUNS_PER_GROUP = 3
+
+
+def split_by_frames(members: list[JUnitCase], limit: int = MAX_RERUNS_PER_GROUP) -> list[list[JUnitCase]]:
+    """The members of one group by the traceback the XML shows (files and lines): one re-run each, at most
+    ``limit`` (the rest join the last), so that a group whose tests reached the raise by different
+    paths is not judged by one test alone."""
+    parts: dict[tuple, list[JUnitCase]] = {}
+    for case in members:
+        parts.setdefault(tuple(xml_frames(case)), []).append(case)
+    split = list(parts.values())
+    if len(split) > limit:
+        split = split[:limit - 1] + [[c for part in split[limit - 1:] for c in part]]
+    return split
+
+
+def ci_fingerprint_parts(sig: Signature) -> list[str]:
+    """:func:`~reportkit.signature.fingerprint_parts`, made per bug rather than per test.
+
+    Signs folded in the message. A raise in library code is identified by type, message and raising
+    function alone (the same bug reached from several tests is one failure). A raise on the test side
+    (an assert, a shared helper, unittest's assertEqual) by the test-side call site: the test
+    module's function and the statement that made the assertion; for assertions not by their message,
+    whose values differ per parameter.
+    """
+    parts = fingerprint_parts(sig)
+    if sig.kind != "exception" or sig.location is None:
+        return parts
+    loc, site = sig.location, sig.script_frame
+    message = fold_signs(sig.message or "")
+    if not (loc.in_script or is_test_code(loc.file)):
+        return ["exception", sig.exc_type or "", message, f"{loc.file}:{loc.function}"]
+    if _is_assertion(sig.exc_type or ""):
+        message = ""
+    frame = site or loc
+    return ["exception", sig.exc_type or "", message, "test-side", Path(frame.file).name, frame.function,
+            frame.text]
+
+
+def ci_fingerprint(sig: Signature) -> str:
+    import hashlib
+
+    return hashlib.sha256("\x1f".join(ci_fingerprint_parts(sig)).encode()).hexdigest()[:16]
 
 
 # --------------------------------------------------------------------------- 4. examine
@@ -285,7 +380,7 @@ def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_ste
         failure.seconds += time.monotonic() - start
     sig = rep.signature
     failure.signature = sig.to_dict()
-    failure.fingerprint = fingerprint(sig)
+    failure.fingerprint = ci_fingerprint(sig)
     failure.headline = sig.headline().splitlines()[0][:300]
     failure.runs, failure.failed_runs = rep.runs, rep.failures
     failure.verdict = "confirmed" if rep.deterministic else "flaky"
@@ -431,27 +526,33 @@ def _after_budget(groups: dict, report: CiReport, options: CiOptions) -> None:
 
 def _examine_groups(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
                     report: CiReport, by_fp: dict[str, Failure]) -> None:
-    for key, members in groups.items():
-        failure = Failure(key=" | ".join(key), tests=[_label(c) for c in members],
-                          headline=": ".join(x for x in key[:2] if x))
-        report.failures.append(failure)
-        if deadline is not None and time.monotonic() > deadline:
-            failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
-            failure.fingerprint = _xml_fingerprint(key)
-            continue
-        found = confirm(failure, members, options, on_step)
-        if found is None:
-            failure.fingerprint = _xml_fingerprint(key)
-            continue
-        if failure.fingerprint in by_fp:  # the XML told them apart, the re-runs do not
-            by_fp[failure.fingerprint].tests += failure.tests
-            report.failures.remove(failure)
-            continue
-        by_fp[failure.fingerprint] = failure
-        if deadline is not None and time.monotonic() > deadline:
-            failure.note = "not bundled: the time budget was used up"
-            continue
-        bundle_failure(failure, *found, options, deadline, on_step)
+    for key, group in groups.items():
+        for members in split_by_frames(group):
+            _examine_one(key, members, options, deadline, on_step, report, by_fp)
+
+
+def _examine_one(key: tuple, members: list[JUnitCase], options: CiOptions, deadline: float | None,
+                 on_step: Callable[[str], None], report: CiReport, by_fp: dict[str, Failure]) -> None:
+    failure = Failure(key=" | ".join(x for x in key if x), tests=[_label(c) for c in members],
+                      headline=": ".join(x for x in key[:2] if x) or key[0])
+    report.failures.append(failure)
+    if deadline is not None and time.monotonic() > deadline:
+        failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
+        failure.fingerprint = _xml_fingerprint(key)
+        return
+    found = confirm(failure, members, options, on_step)
+    if found is None:
+        failure.fingerprint = _xml_fingerprint(key)
+        return
+    if failure.fingerprint in by_fp:  # the XML told them apart, the re-runs do not
+        by_fp[failure.fingerprint].tests += failure.tests
+        report.failures.remove(failure)
+        return
+    by_fp[failure.fingerprint] = failure
+    if deadline is not None and time.monotonic() > deadline:
+        failure.note = "not bundled: the time budget was used up"
+        return
+    bundle_failure(failure, *found, options, deadline, on_step)
 
 
 def _label(case: JUnitCase) -> str:

@@ -128,7 +128,98 @@ def test_grouping_by_what_the_xml_says(tmp_path):
     assert [[c.name for c in g] for g in groups] == [
         ["test_stick_copy_matches_clone[65]", "test_stick_copy_matches_clone[130]"],  # numbers normalized
         ["test_to_sticks_padded[65]"], ["test_stick_count_rounds_up"], ["tests.test_broken"]]
-    assert xml_key(groups[1][0]) == ("RuntimeError", "shape '[-N, N]' is invalid for input of size N", "__init__.py")
+    assert xml_key(groups[1][0]) == ("RuntimeError", "shape '[N, N]' is invalid for input of size N", "__init__.py",
+                                     "")  # a library raise: message (signs folded) and file; no call site
+    assert xml_key(groups[0][0]) == ("AssertionError", "", "test_copy.py", "test_copy.py:10")  # the test's own
+
+
+# Two bugs behind one shared assert helper (empty message), one of them in two parametrized tests, and
+# unittest's assertEqual (pytest hides its frames) with messages that differ only in numbers.
+HELPER_XML = """<testsuite><testcase classname="tests.test_x" name="test_f[1]"><failure message="AssertionError">n = 1
+&gt;       assert_equal(f(n), n + 2)
+
+tests/test_x.py:7: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+
+a = 2, b = 3, msg = ''
+&gt;       assert a == b, msg
+E       AssertionError
+
+tests/common.py:2: AssertionError</failure></testcase>
+<testcase classname="tests.test_x" name="test_f[2]"><failure message="AssertionError">n = 2
+tests/test_x.py:7: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+E       AssertionError
+
+tests/common.py:2: AssertionError</failure></testcase>
+<testcase classname="tests.test_x" name="test_g"><failure message="AssertionError">def test_g():
+tests/test_x.py:10: 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+E       AssertionError
+
+tests/common.py:2: AssertionError</failure></testcase>
+<testcase classname="tests.test_r.T" name="test_nth"><failure message="AssertionError: 1 != 0">
+E       AssertionError: 1 != 0
+
+tests/test_r.py:20: AssertionError</failure></testcase>
+<testcase classname="tests.test_r.T" name="test_quantify"><failure message="AssertionError: 9 != 5">
+E       AssertionError: 9 != 5
+
+tests/test_r.py:31: AssertionError</failure></testcase>
+</testsuite>"""
+
+
+def test_grouping_on_the_test_side_call_site(tmp_path):
+    xml = tmp_path / "r.xml"
+    xml.write_text(HELPER_XML)
+    groups = list(group_cases([c for c in parse_junit(xml) if c.outcome == "failure"]).values())
+    assert [[c.name for c in g] for g in groups] == [["test_f[1]", "test_f[2]"], ["test_g"], ["test_nth"],
+                                                     ["test_quantify"]]
+
+
+@pytest.mark.parametrize("a, b", [("assert '-13th' == '-13rd'", "assert '13th' == '13rd'"),
+                                  ("shape '[-1, 64]' is invalid", "shape '[1, 64]' is invalid")])
+def test_signs_are_folded(a, b):
+    from reportkit.signature import Normalizer
+
+    from reportkit.ci import fold_signs
+
+    norm = Normalizer()
+    assert fold_signs(norm.message_key(a)) == fold_signs(norm.message_key(b))
+    assert fold_signs("x-N") == "x-N"  # a subtraction keeps its operator
+
+
+def test_split_by_frames_reruns_each_path_up_to_a_limit(tmp_path):
+    from reportkit.ci import split_by_frames
+
+    cases = [JUnitCase("m", f"t{i}", "failure", text=f"tests/test_a.py:{10 + i % 5}: \nlib/x.py:3: ValueError")
+             for i in range(10)]
+    parts = split_by_frames(cases)
+    assert len(parts) == 3 and sum(len(p) for p in parts) == 10
+    assert [c.name for c in parts[0]] == ["t0", "t5"]
+
+
+def test_ci_fingerprint_per_bug_not_per_test():
+    from reportkit.ci import ci_fingerprint
+
+    def sig(loc, site, message="", exc="AssertionError"):
+        return Signature(kind="exception", exc_type=exc, message=message, location=loc, script_frame=site)
+
+    helper = Location("tests/common.py", "assert_equal", 2, "assert a == b, msg", user_code=True)
+    site_f = Location("test_x.py", "test_f", 7, "assert_equal(f(n), n + N)", in_script=True, user_code=True)
+    site_g = Location("test_x.py", "test_g", 10, "assert_equal(g(N), N)", in_script=True, user_code=True)
+    assert ci_fingerprint(sig(helper, site_f)) != ci_fingerprint(sig(helper, site_g))  # two bugs, one helper
+    moved = Location("test_x.py", "test_f", 9, "assert_equal(f(n), n + N)", in_script=True, user_code=True)
+    assert ci_fingerprint(sig(helper, site_f)) == ci_fingerprint(sig(helper, moved))  # lines do not matter
+    own = Location("test_x.py", "test_o", 3, "assert ordinalize(n) == want", in_script=True, user_code=True)
+    assert ci_fingerprint(sig(own, own, "assert '-Nth' == '-Nst'")) == \
+        ci_fingerprint(sig(own, own, "assert 'Nth' == 'Nrd'"))  # the values differ per parameter
+    lib = Location("isodate/isotime.py", "parse_time", 106, "second = ...", user_code=True)
+    one = Location("test_time.py", "test_parse", 5, "parse_time(s)", in_script=True, user_code=True)
+    two = Location("test_datetime.py", "test_parse", 8, "parse_datetime(s)", in_script=True, user_code=True)
+    err = "'float' object has no attribute 'quantize'"
+    assert ci_fingerprint(sig(lib, one, err, "AttributeError")) == ci_fingerprint(sig(lib, two, err, "AttributeError"))
+    assert ci_fingerprint(sig(lib, one, err, "AttributeError")) != ci_fingerprint(sig(lib, one, "other", "AttributeError"))
 
 
 def _sig(line: int, workdir_file: str, exc_type: str = "AssertionError", message: str = "Tensor-likes are not close!"):
