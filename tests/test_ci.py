@@ -138,7 +138,7 @@ def test_grouping_by_what_the_xml_says(tmp_path):
 HELPER_XML = """<testsuite><testcase classname="tests.test_x" name="test_f[1]"><failure message="AssertionError">n = 1
 &gt;       assert_equal(f(n), n + 2)
 
-tests/test_x.py:7: 
+tests/test_x.py:7:
 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
 
 a = 2, b = 3, msg = ''
@@ -147,13 +147,13 @@ E       AssertionError
 
 tests/common.py:2: AssertionError</failure></testcase>
 <testcase classname="tests.test_x" name="test_f[2]"><failure message="AssertionError">n = 2
-tests/test_x.py:7: 
+tests/test_x.py:7:
 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
 E       AssertionError
 
 tests/common.py:2: AssertionError</failure></testcase>
 <testcase classname="tests.test_x" name="test_g"><failure message="AssertionError">def test_g():
-tests/test_x.py:10: 
+tests/test_x.py:10:
 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
 E       AssertionError
 
@@ -180,9 +180,8 @@ def test_grouping_on_the_test_side_call_site(tmp_path):
 @pytest.mark.parametrize("a, b", [("assert '-13th' == '-13rd'", "assert '13th' == '13rd'"),
                                   ("shape '[-1, 64]' is invalid", "shape '[1, 64]' is invalid")])
 def test_signs_are_folded(a, b):
-    from reportkit.signature import Normalizer
-
     from reportkit.ci import fold_signs
+    from reportkit.signature import Normalizer
 
     norm = Normalizer()
     assert fold_signs(norm.message_key(a)) == fold_signs(norm.message_key(b))
@@ -460,3 +459,28 @@ def test_budget_bounds_the_wall_time_with_a_hanging_test(tmp_path):
     assert verdicts["tests/test_a.py::test_fails"][0] == "skipped"  # never reached
     assert "Time budget used up" in (out / "summary.md").read_text()
     assert "time budget used up" in proc.stdout
+
+
+SUITES = Path(__file__).resolve().parent / "fixtures" / "suites"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suite, bugs", [("inflection", 1), ("isodate", 1), ("more_itertools", 2)])
+def test_real_suites_one_failure_per_bug(tmp_path, suite, bugs):
+    """Real libraries' suites (vendored from their sdists) with injected bugs: one failure per bug."""
+    import shutil
+
+    root = tmp_path / suite
+    shutil.copytree(SUITES / suite, root)
+    subprocess.run(["patch", "-p1", "-s", "-i", "bugs.patch"], cwd=root, check=True, timeout=60)
+    junit = tmp_path / "results.xml"
+    run = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout[-2000:]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    proc = reportkit("ci", "--junit", str(junit), "--repo-root", str(root), "--out", str(tmp_path / "out"),
+                     "--no-ladder", "--template", "pytorch", cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    failures = json.loads((tmp_path / "out" / "reportkit-ci.json").read_text())["failures"]
+    assert [f["verdict"] for f in failures] == ["confirmed"] * bugs, [(f["headline"], f["tests"]) for f in failures]
+    assert len({f["fingerprint"] for f in failures}) == bugs
