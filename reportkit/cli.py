@@ -220,6 +220,10 @@ def minimize(
         None, "--passes-with", help="KEY=VALUE (repeatable): for wrong results, a candidate must also *pass* "
         "with these variables set (e.g. a switch to the reference implementation). Automatic for "
         "compiled-vs-eager assertion failures: TORCHDYNAMO_DISABLE=1."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines, only the result."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Also a progress line at every phase start and "
+                                 "every 15 s (without a terminal; default: only when the result shrinks and at "
+                                 "phase ends)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Shrink SCRIPT to a small script that still fails the same way (same signature as `check`).
@@ -247,7 +251,8 @@ def minimize(
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
                                   passes_with=_parse_env(passes_with) or None,
                                   executor="cold" if cold else "warm")
-        report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json, run_minimize=run_minimize)
+        report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json or quiet, verbose=verbose,
+                                    run_minimize=run_minimize)
     except UserError as exc:
         _fail(exc)
         return
@@ -260,7 +265,10 @@ def minimize(
     raise typer.Exit(0 if report.verified is not False else 1)
 
 
-def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_minimize):
+def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_minimize, verbose: bool = False):
+    """Run minimize with progress on stderr: a live line on a terminal (redrawn in place); without one (CI
+    logs, pipes) a plain line when the result shrinks and when a phase ends (``verbose``: also at every
+    phase start and every 15 s), never a carriage-return redraw; nothing with ``quiet``."""
     import time
 
     from rich.live import Live
@@ -272,24 +280,46 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
     lines0 = count_lines(source)
     live = Live(Text(""), console=err, transient=True, refresh_per_second=4) if err.is_terminal and not quiet \
         else None
-    last = {"phase": "", "printed": start}
+    last = {"phase": "", "best": lines0, "at_start": lines0, "printed": start, "text": ""}
+
+    def phase_done() -> None:
+        if last["phase"] and (verbose or last["best"] < last["at_start"]):  # only phases that shrank it
+            err.print(f"{'done ' + last['phase']:<27} {last['text']}")
+            last["printed"] = time.monotonic()
 
     def on_progress(p, log) -> None:
         now = time.monotonic()
         lines = count_lines(p.source)
-        text = (f"{p.phase:<22} {lines0} -> {lines} lines, {count_statements(p.source)} statements | "
+        text = (f"{lines0} -> {lines} lines, {count_statements(p.source)} statements | "
                 f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}"
                 f" | {now - start:.0f} s")
         if live is not None:
-            live.update(Text(text))
-        elif not quiet and (p.phase != last["phase"] or now - last["printed"] > 15):
-            err.print(text)  # no terminal (CI, pipes): a line per phase, or every 15 s
-            last["phase"], last["printed"] = p.phase, now
+            live.update(Text(f"{p.phase:<22} {text}"))
+            return
+        if quiet:
+            return
+        if p.phase != last["phase"]:
+            phase_done()
+            last.update(phase=p.phase, at_start=last["best"])
+            if verbose:
+                err.print(f"{p.phase:<27} {text}")
+                last["printed"] = now
+        elif (lines < last["best"] or verbose) and now - last["printed"] > SHRINK_PRINT_INTERVAL:
+            err.print(f"{p.phase:<27} {text}")  # a long phase that is still shrinking it
+            last["printed"] = now
+        last.update(best=min(lines, last["best"]), text=text)
 
-    if live is not None:
-        with live:
-            return run_minimize(spec, source, rep, policy, options, on_progress)
-    return run_minimize(spec, source, rep, policy, options, on_progress)
+    try:
+        if live is not None:
+            with live:
+                return run_minimize(spec, source, rep, policy, options, on_progress)
+        return run_minimize(spec, source, rep, policy, options, on_progress)
+    finally:
+        if live is None and not quiet:
+            phase_done()
+
+
+SHRINK_PRINT_INTERVAL = 15.0  # seconds between two lines of one phase without a terminal
 
 
 def _print_minimize_summary(report) -> None:
