@@ -36,5 +36,5 @@ def test_progress_in_a_pipe(tmp_path, flag):
         assert f"-> {final} " in proc.stdout  # the last line printed is the result
     else:
         starts = [ln for ln in progress if not ln.startswith("done ")]
-        assert len(starts) >= len(progress) - len(starts) - 1  # every phase's start and end
+        assert starts and len(starts) >= len(progress) // 2 - 2  # phase starts too, not only ends
     assert "lines" in proc.stdout  # the summary
