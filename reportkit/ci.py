@@ -34,6 +34,7 @@ from reportkit.io import append_text, write_atomic
 from reportkit.signature import MatchPolicy, Normalizer, Signature, fingerprint_parts
 
 MANIFEST = MANIFEST_NAME
+FAILED_OUTCOMES = ("failure", "error", "flaky")
 SUMMARY = "summary.md"
 STEP_SUMMARY_LIMIT = 1024 * 1024  # GitHub rejects a step summary above 1 MiB
 _NORM = Normalizer()
@@ -43,7 +44,7 @@ _NORM = Normalizer()
 class JUnitCase:
     classname: str
     name: str
-    outcome: str  # "passed", "failure", "error", "skipped"
+    outcome: str  # "passed", "failure", "error", "skipped", "flaky" (failed, then passed on a rerun in the job)
     file: str = ""
     exc_type: str = ""
     message: str = ""
@@ -51,6 +52,7 @@ class JUnitCase:
     junit: str = ""  # the XML file it came from
     node: str = ""  # the pytest node id (path relative to the repository root), "" if unresolved
     why_unresolved: str = ""
+    reruns: int = 0  # failed attempts the runner recorded (rerunFailure / flakyFailure)
 
 
 @dataclass
@@ -72,6 +74,7 @@ class Failure:
     issue_md: Optional[str] = None
     minimized: Optional[str] = None
     seconds: float = 0.0
+    job_note: str = ""  # what the job's own reruns said (JUnit rerunFailure / flakyFailure records)
 
 
 @dataclass
@@ -114,19 +117,22 @@ def parse_junit(path: Path) -> list[JUnitCase]:
         raise UserError(f"{path} is not a JUnit XML report (root element <{root.tag}>)")
     cases = []
     for el in root.iter("testcase"):
-        outcome, exc_type, message, text = "passed", "", "", ""
+        outcome, exc_type, message, text, reruns = "passed", "", "", "", 0
         for child in el:
-            if child.tag in ("failure", "error"):
-                outcome = child.tag
+            tag = child.tag
+            if tag in ("rerunFailure", "rerunError", "flakyFailure", "flakyError"):
+                reruns += 1  # Maven Surefire / rerun plugins: one record per failed attempt
+            if tag in ("failure", "error") or (tag in ("flakyFailure", "flakyError") and outcome == "passed"):
+                outcome = tag if tag in ("failure", "error") else "flaky"  # flaky: passed on a rerun in the job
                 exc_type = child.get("type") or ""
                 message = child.get("message") or ""
-                text = child.text or ""
-                break
-            if child.tag == "skipped":
+                trace = child.find("stackTrace")
+                text = (trace.text if trace is not None else child.text) or ""
+            elif tag == "skipped" and outcome == "passed":
                 outcome = "skipped"
         cases.append(JUnitCase(classname=el.get("classname") or "", name=el.get("name") or "", outcome=outcome,
                                file=el.get("file") or "", exc_type=exc_type, message=message, text=text,
-                               junit=str(path)))
+                               junit=str(path), reruns=reruns))
     return cases
 
 
@@ -490,7 +496,7 @@ def _failed_cases(junit: list[Path], repo_root: Path) -> tuple[list[JUnitCase], 
     cases: list[JUnitCase] = []
     for path in junit:
         cases += parse_junit(path)
-    failed = [c for c in cases if c.outcome in ("failure", "error")]
+    failed = [c for c in cases if c.outcome in FAILED_OUTCOMES]
     for case in failed:
         roots = [repo_root] + [p for p in (Path(case.junit).resolve().parent,) if p != repo_root]
         case.node = resolve_node(case, roots)
@@ -535,6 +541,10 @@ def _examine_one(key: tuple, members: list[JUnitCase], options: CiOptions, deadl
                  on_step: Callable[[str], None], report: CiReport, by_fp: dict[str, Failure]) -> None:
     failure = Failure(key=" | ".join(x for x in key if x), tests=[_label(c) for c in members],
                       headline=": ".join(x for x in key[:2] if x) or key[0])
+    flaky = sum(c.outcome == "flaky" for c in members)
+    if flaky or any(c.reruns for c in members):
+        failure.job_note = (f"in the job: {flaky} of {len(members)} test(s) passed on a rerun (flaky); "
+                            f"{sum(c.reruns for c in members)} failed attempt(s) recorded")
     report.failures.append(failure)
     if deadline is not None and time.monotonic() > deadline:
         failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
@@ -595,6 +605,7 @@ def summary_markdown(report: CiReport) -> str:
             lines.append(f"| {i} | {_cell(f.headline)[:200]} | {tests} | {verdict} | `{f.fingerprint}` | {bundle} |")
         lines.append("")
     notes = [(f.fingerprint, f.note) for f in report.failures if f.note and f.bundle_dir]
+    notes += [(f.fingerprint, f.job_note) for f in report.failures if f.job_note]
     for fp, note in notes:
         lines.append(f"- `{fp}`: {_cell(note)}")
     if report.budget_exhausted:

@@ -484,3 +484,18 @@ def test_real_suites_one_failure_per_bug(tmp_path, suite, bugs):
     failures = json.loads((tmp_path / "out" / "reportkit-ci.json").read_text())["failures"]
     assert [f["verdict"] for f in failures] == ["confirmed"] * bugs, [(f["headline"], f["tests"]) for f in failures]
     assert len({f["fingerprint"] for f in failures}) == bugs
+
+
+def test_rerun_and_flaky_records_are_read(tmp_path):
+    xml = tmp_path / "r.xml"
+    xml.write_text("""<testsuite>
+<testcase classname="tests.test_a" name="test_flaky"><flakyFailure message="boom" type="ValueError">
+<stackTrace>tests/test_a.py:3: ValueError</stackTrace></flakyFailure></testcase>
+<testcase classname="tests.test_a" name="test_broken"><failure message="assert 1 == 2">tests/test_a.py:7: AssertionError
+</failure><rerunFailure message="assert 1 == 2" type="AssertionError">again</rerunFailure>
+<rerunFailure message="assert 1 == 2" type="AssertionError">again</rerunFailure></testcase>
+<testcase classname="tests.test_a" name="test_ok"/></testsuite>""")
+    cases = parse_junit(xml)
+    assert [(c.outcome, c.reruns) for c in cases] == [("flaky", 1), ("failure", 2), ("passed", 0)]
+    assert (cases[0].exc_type, cases[0].message, cases[0].text) == ("ValueError", "boom", "tests/test_a.py:3: ValueError")
+    assert cases[1].message == "assert 1 == 2" and "tests/test_a.py:7" in cases[1].text
