@@ -558,6 +558,8 @@ def publish(
     gh: Optional[str] = typer.Option(None, "--gh", help="The gh (GitHub CLI) executable (default: gh on PATH)."),
     artifact_name: Optional[str] = typer.Option(None, "--artifact-name", help="Name of the CI artifact that holds "
                                                 "the bundles, for the pointer in issues and comments."),
+    artifact_url: Optional[str] = typer.Option(None, "--artifact-url", help="URL of that artifact (the upload "
+                                               "step's artifact-url), linked from issues and comments."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Look up existing issues but create or comment nothing."),
     max_new: Optional[int] = typer.Option(None, "--max-new-issues", min=0, help="Open at most this many new issues "
                                           "(the rest are skipped with a notice; comments are not limited)."),
@@ -579,7 +581,7 @@ def publish(
         if on_regression not in ("reopen", "new"):
             raise UserError(f"--on-regression must be reopen or new, not {on_regression!r}")
         options = pub.PublishOptions(repo=repo, labels=pub.split_labels(labels), gh=gh, dry_run=dry_run,
-                                     max_new=max_new, artifact_name=artifact_name,
+                                     max_new=max_new, artifact_name=artifact_name, artifact_url=artifact_url or None,
                                      dedup_label=dedup_label.strip() or None, on_regression=on_regression,
                                      max_comments=max_comments, max_comments_per_issue=max_comments_per_issue)
         report = pub.publish(manifest, options)

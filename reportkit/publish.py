@@ -225,8 +225,11 @@ def _safe(text: str) -> str:
     return neutralize(redact_text(text))
 
 
-def _bundle_pointer(failure: Failure, run_url: Optional[str], artifact_name: Optional[str]) -> str:
+def _bundle_pointer(failure: Failure, run_url: Optional[str], artifact_name: Optional[str],
+                    artifact_url: Optional[str] = None) -> str:
     artifact = f"artifact {_code(artifact_name)}" if artifact_name else "the artifacts"
+    if artifact_url and re.match(r"https://[^\s()<>]+$", artifact_url):
+        artifact = f"[{artifact}]({artifact_url})"
     run = f"[the CI run]({run_url})" if run_url else "the CI run"
     where = f", directory {_code(failure.bundle_dir.rstrip('/') + '/')}" if failure.bundle_dir else ""
     return f"{artifact} of {run}{where}"
@@ -247,12 +250,13 @@ def _open_fence(text: str) -> bool:
     return fence is not None
 
 
-def issue_body(failure: Failure, text: str, run_url: Optional[str], artifact_name: Optional[str]) -> str:
+def issue_body(failure: Failure, text: str, run_url: Optional[str], artifact_name: Optional[str],
+               artifact_url: Optional[str] = None) -> str:
     """The marker, the bundle's issue.md and a footer; at most MAX_BODY characters."""
     head = marker(failure.fingerprint) + "\n\n"
     text = _safe(text)
     footer = (f"\n\n---\n<sub>Filed by `reportkit publish` (fingerprint `{failure.fingerprint}`); reproducer "
-              f"bundle: {_bundle_pointer(failure, run_url, artifact_name)}.</sub>\n")
+              f"bundle: {_bundle_pointer(failure, run_url, artifact_name, artifact_url)}.</sub>\n")
     room = MAX_BODY - len(head) - len(footer)
     if len(text) > room:
         note = (f"\n\n> [!NOTE]\n> Truncated by reportkit: the issue text has {len(text):,} characters and "
@@ -271,7 +275,7 @@ def seen_marker(fingerprint: str, run_url: Optional[str]) -> str:
 
 
 def comment_body(failure: Failure, run_url: Optional[str], artifact_name: Optional[str],
-                 regressed: bool = False) -> str:
+                 regressed: bool = False, artifact_url: Optional[str] = None) -> str:
     """The short "seen again" comment on an issue that already exists ("regressed" on a closed one)."""
     seen = f"in {run_url}" if run_url else "in another CI run"
     if regressed:
@@ -285,7 +289,7 @@ def comment_body(failure: Failure, run_url: Optional[str], artifact_name: Option
     lines += [f"- {_code(t)}" for t in failure.tests[:MAX_TESTS_LISTED]]
     if len(failure.tests) > MAX_TESTS_LISTED:
         lines.append(f"- … and {len(failure.tests) - MAX_TESTS_LISTED} more")
-    lines += ["", f"Reproducer bundle: {_bundle_pointer(failure, run_url, artifact_name)}.", ""]
+    lines += ["", f"Reproducer bundle: {_bundle_pointer(failure, run_url, artifact_name, artifact_url)}.", ""]
     body = seen_marker(failure.fingerprint, run_url) + "\n" + _safe("\n".join(lines))
     return body if len(body) <= MAX_BODY else body[: MAX_BODY - 40] + "\n\n(comment truncated by reportkit)\n"
 
@@ -465,6 +469,7 @@ class PublishOptions:
     gh: Optional[str] = None
     dry_run: bool = False
     artifact_name: Optional[str] = None
+    artifact_url: Optional[str] = None  # the upload's URL, linked from issues and comments
     max_new: Optional[int] = None  # at most this many new issues per run (e.g. for artifacts from forks)
     dedup_label: Optional[str] = DEDUP_LABEL  # on every issue reportkit files; how they are found again
     on_regression: str = "reopen"  # a fingerprint whose issue is closed: "reopen" it, or file a "new" one
@@ -627,7 +632,7 @@ class _Publisher:
         self.commented.add(issue["number"])
         self.comments_made += 1
         self.client.comment(issue["number"], comment_body(failure, self.manifest.run_url, self.options.artifact_name,
-                                                          regressed=regressed))
+                                                          regressed=regressed, artifact_url=self.options.artifact_url))
         if regressed:
             self.client.reopen(issue["number"])
             return Result(failure.fingerprint, title, "reopened", url, f"#{issue['number']} was closed: regressed")
@@ -638,7 +643,7 @@ class _Publisher:
         title = issue_title(failure)
         text = _read_issue_md(self.manifest, failure)
         if self.client is None:  # dry run without gh
-            body = issue_body(failure, text, self.manifest.run_url, self.options.artifact_name)
+            body = issue_body(failure, text, self.manifest.run_url, self.options.artifact_name, self.options.artifact_url)
             return Result(failure.fingerprint, title, "skipped", None,
                           f"dry run: would create or comment (body {len(body):,} characters; gh not found: "
                           "existing issues not looked up)")
@@ -658,7 +663,7 @@ class _Publisher:
         if issues:  # on_regression == "new": a new issue that links the closed one
             text = (f"> [!NOTE]\n> Regression: this failure was filed before as #{issues[-1]['number']} "
                     "(closed).\n\n" + text)
-        body = issue_body(failure, text, self.manifest.run_url, self.options.artifact_name)
+        body = issue_body(failure, text, self.manifest.run_url, self.options.artifact_name, self.options.artifact_url)
         if issues:  # issue_body broke every reference in the text; the link to the old issue is ours
             body = body.replace(f"#{ZWJ}{issues[-1]['number']} (closed)", f"#{issues[-1]['number']} (closed)", 1)
         created = sum(r.action == "created" for r in self.report.results)

@@ -128,7 +128,9 @@ def run_step(step_id: str, tmp_path: Path, workdir: Path, **inputs: str) -> subp
     fake.write_text(FAKE_REPORTKIT, encoding="utf-8")
     fake.chmod(0o755)
     values = {"steps.install.outputs.reportkit": str(fake), "github.token": "gh-token-from-github",
-              "github.action_path": str(ACTION.parent)}
+              "github.action_path": str(ACTION.parent),
+              "steps.name.outputs.artifact-name": inputs.get("artifact_name") or "reportkit-bundles-test-0a1b2c3d",
+              "steps.upload.outputs.artifact-url": "https://github.com/o/r/actions/runs/1/artifacts/2"}
 
     def evaluate(value: str) -> str:
         return EXPR.sub(lambda m: values[m.group(1).strip()], str(value))
@@ -137,7 +139,8 @@ def run_step(step_id: str, tmp_path: Path, workdir: Path, **inputs: str) -> subp
                    action["inputs"].items()})
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_", "GH_"))}
     env.update({k: evaluate(v) for k, v in step.get("env", {}).items()})
-    env.update(RUNNER_TEMP=str(tmp_path), GITHUB_OUTPUT=str(tmp_path / "output"), GITHUB_REPOSITORY="o/r")
+    env.update(RUNNER_TEMP=str(tmp_path), GITHUB_OUTPUT=str(tmp_path / "output"), GITHUB_REPOSITORY="o/r",
+               GITHUB_JOB="test", GITHUB_RUN_ID="1", GITHUB_RUN_ATTEMPT="1", RUNNER_NAME="runner 1")
     return subprocess.run(["bash", "-c", step["run"]], cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=60)
 
@@ -182,7 +185,8 @@ def test_publish_step_passes_repo_labels_artifact_and_token(tmp_path):
     assert proc.returncode == 0, proc.stderr
     args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
     assert args == ["publish", f"{tmp_path}/reportkit-ci", "--repo", "o/r", "--label", "bug, needs triage",
-                    "--artifact-name", "bundles-py3.11"]
+                    "--artifact-name", "bundles-py3.11", "--artifact-url",
+                    "https://github.com/o/r/actions/runs/1/artifacts/2"]
     assert (tmp_path / "reportkit-token").read_text(encoding="utf-8").strip() == "gh-token-from-github"
     run_step("publish", tmp_path, tmp_path, token="a-pat")
     assert (tmp_path / "reportkit-token").read_text(encoding="utf-8").strip() == "a-pat"
@@ -206,3 +210,17 @@ def test_ci_workflow_runs_the_action_on_the_junit_file_of_the_tests():
     assert report.get("uses") == "./.github/actions/reportkit", names
     assert report["if"] == "failure()" and report["with"]["junit"] == junit
     assert job["permissions"] == {"contents": "read", "issues": "write"}
+
+
+def test_artifact_name_is_unique_per_job_unless_given(tmp_path):
+    names = []
+    for _ in range(2):  # two matrix jobs: same GITHUB_JOB
+        (tmp_path / "output").unlink(missing_ok=True)
+        proc = run_step("name", tmp_path, tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        names.append((tmp_path / "output").read_text(encoding="utf-8").strip())
+    assert names[0] != names[1] and all(re.fullmatch(r"artifact-name=reportkit-bundles-test-[0-9a-f]{8}", n)
+                                        for n in names)
+    (tmp_path / "output").unlink()
+    run_step("name", tmp_path, tmp_path, artifact_name="mine")
+    assert (tmp_path / "output").read_text(encoding="utf-8").strip() == "artifact-name=mine"

@@ -23,6 +23,7 @@ KNOWN = "bbbbbbbbbbbbbbb2"   # flaky, open issue #7 carries its marker
 FUZZY = "ccccccccccccccc3"   # confirmed; an open issue mentions it, but not as the marker
 NOTREPRO = "ddddddddddddddd4"  # not reproduced: never filed
 RUN_URL = "https://github.com/o/r/actions/runs/123"
+ARTIFACT_URL = "https://github.com/o/r/actions/runs/123/artifacts/456"
 
 
 def _failure(fp: str, verdict: str, title: str, tests: list[str]) -> dict:
@@ -95,7 +96,7 @@ def results(proc: subprocess.CompletedProcess) -> dict[str, dict]:
 
 def test_creates_new_issues_and_comments_on_known_ones(gh, ci_out):
     proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--label", "bug", "--label", "reportkit",
-                       "--artifact-name", "reportkit-bundles")
+                       "--artifact-name", "reportkit-bundles", "--artifact-url", ARTIFACT_URL)
     assert proc.returncode == 0, proc.stderr
     listed = [c["args"] for c in by_command(gh, "list")]
     # one listing by the dedup label (all states; the marker is matched locally), then GitHub's search as a
@@ -112,7 +113,8 @@ def test_creates_new_issues_and_comments_on_known_ones(gh, ci_out):
     assert [args[i + 1] for i, a in enumerate(args) if a == "--label"] == ["bug", "reportkit"]
     assert "--body" not in args  # bodies only in files
     assert created["body"].startswith(marker(NEW) + "\n")
-    assert "### Describe the bug" in created["body"] and "reportkit-bundles" in created["body"]
+    assert "### Describe the bug" in created["body"] and f"[artifact `reportkit-bundles`]({ARTIFACT_URL})" in \
+        created["body"]
     assert not Path(created["body_file"]).exists()  # the temporary body file is gone
     assert created["token"] == "test-token"
 
