@@ -82,9 +82,11 @@ class BundleResult:
     template: str = DEFAULT_TEMPLATE
 
     @property
-    def issue_repo(self) -> str:
-        """Where an issue rendered with this template is filed."""
-        return "pytorch/pytorch" if self.template == "pytorch" else "torch-spyre/torch-spyre"
+    def issue_repo(self) -> Optional[str]:
+        """Where an issue rendered with this template is filed (None: the failing library's own tracker)."""
+        from reportkit.venue import REPOS
+
+        return REPOS.get(self.template, "torch-spyre/torch-spyre")
 
 
 def default_out(script: Path) -> Path:
@@ -227,6 +229,10 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
     """Write the redacted bundle into a staging dir, rename it to ``out``, then archive it."""
     files = bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None)
     redacted = redactor.tree(c)
+    if options.template == "auto":  # the venue: from what is installed and what the failure involves
+        from reportkit.venue import template_for
+
+        options = dataclasses.replace(options, template=template_for(options.template, redacted))
     title = redactor.text(options.title or default_title(redacted))
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from reportkit.check import CONFIRM_RUNS, Check, establish_original
-from reportkit.constants import DEFAULT_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
+from reportkit.constants import AUTO_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.io import append_text, write_atomic
 from reportkit.signature import MatchPolicy, Normalizer, Signature, fingerprint_parts
@@ -350,7 +350,7 @@ class CiOptions:
     minimize: bool = False
     timeout: float = 600.0  # per test run
     runs: int = 2
-    template: str = DEFAULT_TEMPLATE
+    template: str = AUTO_TEMPLATE  # venue.py picks the form per failure
     ladder: bool = True
     redact: bool = True
 

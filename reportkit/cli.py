@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from reportkit import __version__
-from reportkit.constants import DEFAULT_TEMPLATE, TEMPLATE_NAMES
+from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.runner import RunSpec, target_spec
 from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
@@ -361,6 +361,9 @@ def _print_minimize_summary(report) -> None:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
 
 
+TEMPLATE_CHOICES = (AUTO_TEMPLATE, *TEMPLATE_NAMES)
+
+
 @app.command(context_settings=SCRIPT_CONTEXT)
 def bundle(
     script: str = typer.Argument(..., help=SCRIPT_HELP),
@@ -377,8 +380,10 @@ def bundle(
                                            "after this many seconds, keeping the best result so far."),
     retries: int = typer.Option(1, "--retries", min=1, help="With --minimize: a candidate must fail the same way "
                                 "N times out of N (needed for flaky failures, which are refused otherwise)."),
-    template: str = typer.Option(DEFAULT_TEMPLATE, "--template", help="Issue template: torch-spyre (Torch-Spyre's "
-                                 "issue form + bug-report checklist) or pytorch (describe the bug + versions)."),
+    template: str = typer.Option(AUTO_TEMPLATE, "--template", help="Issue template: auto (default: chosen from what is "
+                                 "installed and what the failure involves), torch-spyre (Torch-Spyre's issue form "
+                                 "+ bug-report checklist), pytorch-compile (PyTorch's compile form: backend ladder, "
+                                 "TORCH_TRACE), pytorch (describe the bug + versions) or generic (no torch)."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Do not redact secrets and the home directory."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun the script with the torch.compile "
                                 "backend switched (eager, aot_eager, inductor; spyre/sendnn when installed)."),
@@ -402,8 +407,8 @@ def bundle(
     from reportkit.bundle import BundleOptions, make_bundle
 
     try:
-        if template not in TEMPLATE_NAMES:
-            raise UserError(f"--template must be one of {', '.join(TEMPLATE_NAMES)}, not {template!r}")
+        if template not in TEMPLATE_CHOICES:
+            raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         policy = _policy(match, exit_code, any_exception)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
@@ -434,6 +439,17 @@ def _print_bundle_summary(result) -> None:
     if result.issue is not None:
         rows.append(("issue", f"{rel(result.issue)} ({len(result.issue.read_text(encoding='utf-8')):,} characters)"))
     rows += [("json", rel(result.bundle_json)), ("failure", c.signature.headline().splitlines()[0])]
+    issue_repo = result.issue_repo
+    if result.issue is not None:
+        from reportkit.venue import choose
+
+        venue = choose(c)
+        if venue.template == result.template:  # chosen by --template auto (or agreeing with it)
+            issue_repo = venue.repo
+        rows.append(("venue", f"{issue_repo or 'the tracker of the code that failed'} ({result.template} form)"
+                              + (f": {venue.reason}" if venue.template == result.template else "")))
+        if venue.own_bug:
+            rows.append(("note", venue.own_bug))
     if result.template == "torch-spyre":  # the checklist is Torch-Spyre's; the pytorch form has none
         rows.append(("checklist", f"{len(done)}/{len(result.checklist)} ticked"))
         rows += [("  missing", f"{i.label}: {i.detail}") for i in result.checklist if not i.done]
@@ -445,7 +461,8 @@ def _print_bundle_summary(result) -> None:
     if result.issue is not None:
         import shlex
 
-        rows.append(("file it", f"gh issue create --repo {result.issue_repo} --title {shlex.quote(result.title)} "
+        repo = f"--repo {issue_repo} " if issue_repo else ""
+        rows.append(("file it", f"gh issue create {repo}--title {shlex.quote(result.title)} "
                                 f"--body-file {shlex.quote(rel(result.issue))}"))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
@@ -470,8 +487,8 @@ def ci(
                                      "failure's test module (and write a standalone script when possible)."),
     timeout: float = typer.Option(600.0, "--timeout", min=0.1, help="Seconds per test run before it counts as "
                                   "a hang."),
-    template: str = typer.Option(DEFAULT_TEMPLATE, "--template", help="Issue template of the bundles: torch-spyre "
-                                 "or pytorch."),
+    template: str = typer.Option(AUTO_TEMPLATE, "--template", help="Issue template of the bundles: auto (chosen per "
+                                 "failure), torch-spyre, pytorch-compile, pytorch or generic."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
                                 "switched (eager, aot_eager, inductor) in the bundles."),
     as_json: bool = JsonOpt,
@@ -500,8 +517,8 @@ def ci(
         err.print(escape(message))
 
     try:
-        if template not in TEMPLATE_NAMES:
-            raise UserError(f"--template must be one of {', '.join(TEMPLATE_NAMES)}, not {template!r}")
+        if template not in TEMPLATE_CHOICES:
+            raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
                             minimize=do_minimize, timeout=timeout, template=template, ladder=ladder)
         try:

@@ -1,9 +1,11 @@
 """Names and versions shared between modules (defined once)."""
 
 TOOL_NAME = "reportkit"
-# issue templates (templates/<name>.md.j2); the first is the default
-TEMPLATE_NAMES = ("torch-spyre", "pytorch")
+# issue templates (templates/<name>.md.j2); the first is the library default. The CLI's default is
+# AUTO_TEMPLATE: reportkit/venue.py picks one of them from what is installed and what the failure involves
+TEMPLATE_NAMES = ("torch-spyre", "pytorch", "pytorch-compile", "generic")
 DEFAULT_TEMPLATE = TEMPLATE_NAMES[0]
+AUTO_TEMPLATE = "auto"
 # `reportkit ci` writes the manifest, `reportkit publish` reads it
 MANIFEST_NAME = "reportkit-ci.json"
 MANIFEST_VERSION = 1

@@ -398,7 +398,10 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(p) for p in templates_dirs()]),
                              undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(code=code, fence=fence, cell=cell, first_line=first_line, short_sha=short_sha)
+    from reportkit.venue import relevant_env, short_traceback
+
+    env.filters.update(code=code, fence=fence, cell=cell, first_line=first_line, short_sha=short_sha,
+                       short_traceback=short_traceback, relevant_env=relevant_env)
     return env
 
 

@@ -76,7 +76,7 @@ def test_pure_python_example_with_pytorch_template(tmp_path):
 
 @pytest.mark.parametrize("args, fragment", [
     (["missing.py"], "no such file"),
-    (["fails.py", "--template", "jira"], "--template must be one of torch-spyre, pytorch"),
+    (["fails.py", "--template", "jira"], "--template must be one of auto, torch-spyre, pytorch"),
     (["fails.py", "--out", "full"], "already exists and is not an empty directory"),
     (["passes.py"], "nothing to reproduce: the script exits 0"),
     (["fails.py", "--env", "NOEQUALS"], "--env takes KEY=VALUE"),
@@ -141,7 +141,7 @@ def secret_bundle(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProc
     script.parent.mkdir()
     script.write_text(textwrap.dedent(SECRET_SCRIPT.format(**SECRETS)))
     out = tmp_path / "out"
-    proc = cli(str(script), "--issue", "--no-ladder", "--out", str(out), "--env", f"MY_API_TOKEN={SECRETS['env_secret']}",
+    proc = cli(str(script), "--issue", "--no-ladder", "--template", "torch-spyre", "--out", str(out), "--env", f"MY_API_TOKEN={SECRETS['env_secret']}",
                "--env", f"SPYRE_LOG_FILE={tmp_path / 'user.log'}", "--env", f"FIXTURE={FIXTURES / 'fma' / 'sdsc_0.json'}",
                *extra, env={"HF_TOKEN": SECRETS["hf"]})
     assert proc.returncode == 0, proc.stderr
@@ -205,7 +205,7 @@ def test_minimize_then_bundle(tmp_path):
     script.parent.mkdir()
     script.write_text(BLOATED)
     out = tmp_path / "out"
-    proc = cli(str(script), "--minimize", "--issue", "--no-ladder", "--out", str(out))
+    proc = cli(str(script), "--minimize", "--issue", "--no-ladder", "--template", "torch-spyre", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     data, text = load_bundle(out)
     minimized = (out / "reproducer" / "bloated.min.py").read_text()
