@@ -582,13 +582,14 @@ def publish(
                                           "(the rest are skipped with a notice; comments are not limited)."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """File a GitHub issue for every confirmed or flaky failure of a `reportkit ci` run, through `gh`.
+    """File a GitHub issue for every confirmed or flaky failure of a `reportkit ci` run, through `gh`
+    (without gh: GitHub's REST API with GH_TOKEN / GITHUB_TOKEN, $GITHUB_API_URL for GitHub Enterprise).
 
     Issues are found by the dedup label and the hidden fingerprint marker in their body. A failure with
     an open issue gets a short "seen again" comment (capped per run and per issue); one whose issue is
     closed reopens it ("regressed") or gets a new issue linking it; two jobs filing one failure at once
     end with one issue (the later closes its own). Mentions and #references from the job's text are
-    neutralised. gh missing, no token, a read-only token or a fork pull request skip with a notice
+    neutralised. No gh and no token, a read-only token or a fork pull request skip with a notice
     (exit 0); exit 1 when a gh call failed otherwise.
     """
     from reportkit import publish as pub

@@ -1,4 +1,5 @@
-"""Publish stage: file or update one GitHub issue per distinct CI failure, through the `gh` CLI.
+"""Publish stage: file or update one GitHub issue per distinct CI failure, through the `gh` CLI (or, where
+`gh` is missing, GitHub's REST API with the token).
 
 Input is the manifest `reportkit ci` writes (``OUT_DIR/reportkit-ci.json``). Every issue body carries a
 hidden marker with the failure's fingerprint; a failure whose marker is found in an open issue gets a
@@ -407,6 +408,87 @@ class GhClient:
                      "--description", "Filed by reportkit" if name == DEDUP_LABEL else "Added by reportkit"])
 
 
+class RestClient:
+    """The same operations as :class:`GhClient` through GitHub's REST API with a token (standard library
+    only): the path when `gh` is not installed (self-hosted runners)."""
+
+    def __init__(self, repo: str, token: str, api_url: str = "https://api.github.com",
+                 timeout: float = GH_TIMEOUT) -> None:
+        self.repo, self.token, self.api, self.timeout = repo, token, api_url.rstrip("/"), timeout
+
+    def _call(self, method: str, path: str, data: Optional[dict] = None, query: Optional[dict] = None) -> object:
+        import urllib.error
+        import urllib.parse
+        import urllib.request
+
+        url = self.api + path + ("?" + urllib.parse.urlencode(query) if query else "")
+        req = urllib.request.Request(url, method=method, data=json.dumps(data).encode() if data is not None else None,
+                                     headers={"Authorization": f"Bearer {self.token}",
+                                              "Accept": "application/vnd.github+json",
+                                              "X-GitHub-Api-Version": "2022-11-28", "User-Agent": "reportkit",
+                                              "Content-Type": "application/json"})
+        what = f"{method} {path}"
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # noqa: S310 (https API URL)
+                raw = resp.read()
+        except urllib.error.HTTPError as exc:
+            detail = exc.read().decode("utf-8", "replace")[:300]
+            kind = "auth" if exc.code == 401 else "permission" if exc.code == 403 and not _RATE_LIMIT.search(detail) \
+                else "other"
+            raise GhError(kind, f"{what} failed: HTTP {exc.code}: {_one_line(detail)}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise GhError("other", f"{what} failed: {getattr(exc, 'reason', exc)}") from None
+        return json.loads(raw) if raw.strip() else None
+
+    @staticmethod
+    def _issue(item: dict) -> dict:
+        return {"number": item.get("number"), "url": item.get("html_url"), "body": item.get("body") or "",
+                "state": item.get("state")}
+
+    def list_issues(self, *, state: str = "all", label: Optional[str] = None, search: Optional[str] = None,
+                    limit: int = 1000) -> list[dict]:
+        found: list[dict] = []
+        for page in range(1, 1 + max(1, (limit + 99) // 100)):
+            if search:
+                q = f"repo:{self.repo} is:issue {search}" + ("" if state == "all" else f" state:{state}")
+                data = self._call("GET", "/search/issues", query={"q": q, "per_page": 100, "page": page})
+                items = data.get("items", []) if isinstance(data, dict) else []
+            else:
+                query = {"state": state, "per_page": 100, "page": page, **({"labels": label} if label else {})}
+                data = self._call("GET", f"/repos/{self.repo}/issues", query=query)
+                items = data if isinstance(data, list) else []
+            found += [self._issue(i) for i in items if isinstance(i, dict) and "pull_request" not in i]
+            if len(items) < 100 or len(found) >= limit:
+                break
+        return [i for i in found if isinstance(i.get("number"), int)][:limit]
+
+    def create_issue(self, title: str, body: str, labels: list[str]) -> Optional[str]:
+        data = self._call("POST", f"/repos/{self.repo}/issues", {"title": title, "body": body, "labels": labels})
+        return data.get("html_url") if isinstance(data, dict) else None
+
+    def comment(self, number: int, body: str) -> None:
+        self._call("POST", f"/repos/{self.repo}/issues/{number}/comments", {"body": body})
+
+    def comments(self, number: int) -> list[str]:
+        data = self._call("GET", f"/repos/{self.repo}/issues/{number}/comments", query={"per_page": 100})
+        return [str(c.get("body") or "") for c in data or [] if isinstance(c, dict)]
+
+    def reopen(self, number: int) -> None:
+        self._call("PATCH", f"/repos/{self.repo}/issues/{number}", {"state": "open"})
+
+    def close(self, number: int, reason: str = "not planned") -> None:
+        self._call("PATCH", f"/repos/{self.repo}/issues/{number}",
+                   {"state": "closed", "state_reason": reason.replace(" ", "_")})
+
+    def labels(self) -> set[str]:
+        data = self._call("GET", f"/repos/{self.repo}/labels", query={"per_page": 100})
+        return {str(x.get("name")) for x in data or [] if isinstance(x, dict)}
+
+    def create_label(self, name: str) -> None:
+        self._call("POST", f"/repos/{self.repo}/labels", {"name": name, "color": "ededed",
+                                                          "description": "Filed by reportkit"})
+
+
 def find_gh(gh: Optional[str], env: Mapping[str, str]) -> Optional[str]:
     """The gh executable: --gh (a bad one is a UserError), else `gh` on PATH, else None."""
     if gh:
@@ -440,6 +522,10 @@ def fork_pull_request(env: Mapping[str, str]) -> Optional[str]:
     return head if isinstance(head, str) else "a deleted fork"
 
 
+def _token(env: Mapping[str, str]) -> Optional[str]:
+    return env.get("GH_TOKEN") or env.get("GITHUB_TOKEN") or None
+
+
 def in_github_actions(env: Mapping[str, str]) -> bool:
     return env.get("GITHUB_ACTIONS") == "true"
 
@@ -451,9 +537,10 @@ def _blocker(env: Mapping[str, str], gh_exe: Optional[str], dry_run: bool) -> Op
                                 f"filed; {WORKFLOW_RUN_HINT}")
     if dry_run:
         return None
-    if gh_exe is None:
-        return Notice("warning", "gh (GitHub CLI) not found: no issues filed; install it "
-                                 "(https://cli.github.com) or pass --gh PATH")
+    if gh_exe is None and not _token(env):
+        return Notice("warning", "gh (GitHub CLI) not found and no GH_TOKEN or GITHUB_TOKEN for GitHub's REST API: "
+                                 "no issues filed; install gh (https://cli.github.com), pass --gh PATH, or set a "
+                                 "token")
     if in_github_actions(env) and not (env.get("GH_TOKEN") or env.get("GITHUB_TOKEN")):
         return Notice("warning", "no GH_TOKEN or GITHUB_TOKEN in the environment: no issues filed; set "
                                  "`GH_TOKEN: ${{ github.token }}` and give the job `permissions: issues: write`")
@@ -516,7 +603,7 @@ class _Publisher:
     """Finds each fingerprint's issues (by the dedup label, all states; the marker is checked here, not
     by GitHub's search) and creates, comments, reopens or closes a duplicate, within the caps."""
 
-    def __init__(self, manifest: Manifest, repo: str, options: PublishOptions, client: Optional[GhClient],
+    def __init__(self, manifest: Manifest, repo: str, options: PublishOptions, client,
                  report: PublishReport) -> None:
         self.manifest, self.repo, self.options, self.client, self.report = manifest, repo, options, client, report
         self.labels = list(dict.fromkeys([*options.labels, *([options.dedup_label] if options.dedup_label else [])]))
@@ -710,7 +797,13 @@ def publish(manifest: Manifest, options: PublishOptions, env: Optional[Mapping[s
         report.results += [Result(f.fingerprint, issue_title(f), "skipped", None, blocker.message) for f in todo]
         return _in_manifest_order(report, manifest)
     with tempfile.TemporaryDirectory(prefix="reportkit-publish-") as tmp:
-        client = GhClient(Gh(gh_exe, env, Path(tmp)), repo) if gh_exe else None
+        client: Optional[object] = None
+        if gh_exe:
+            client = GhClient(Gh(gh_exe, env, Path(tmp)), repo)
+        elif _token(env):  # no gh (self-hosted runner): the REST API with the token
+            client = RestClient(repo, _token(env) or "", env.get("GITHUB_API_URL") or "https://api.github.com")
+            report.notices.append(Notice("notice", "gh not found: publishing through GitHub's REST API with the "
+                                                   "token"))
         publisher = _Publisher(manifest, repo, options, client, report)
         stop: Optional[str] = None  # set once the token turns out unable to write: skip the rest
         for failure in todo:

@@ -258,13 +258,119 @@ def test_dry_run_writes_nothing_to_github(gh, ci_out):
     assert res[NEW]["reason"].startswith("dry run: would create an issue")
 
 
-def test_gh_not_installed_skips_with_a_warning(gh, ci_out, tmp_path):
+def test_gh_not_installed_and_no_token_skips_with_a_warning(gh, ci_out, tmp_path):
     empty = tmp_path / "empty-bin"
     empty.mkdir()
-    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", PATH=str(empty))
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", PATH=str(empty), GH_TOKEN=None)
     assert proc.returncode == 0, proc.stderr
     assert {r["action"] for r in results(proc).values()} == {"skipped"}
-    assert "gh (GitHub CLI) not found" in proc.stderr and "Traceback" not in proc.stderr
+    assert "gh (GitHub CLI) not found and no GH_TOKEN" in proc.stderr and "Traceback" not in proc.stderr
+
+
+class _FakeRest:
+    """GitHub's REST API for issues, comments and labels, on a loopback port (for the no-`gh` path)."""
+
+    def __init__(self, issues: list[dict]) -> None:
+        import http.server
+        import threading
+
+        self.issues, self.labels, self.requests = issues, ["bug"], []
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _reply(self, code, data):
+                raw = json.dumps(data).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def _handle(self, method):
+                from urllib.parse import parse_qs, urlparse
+
+                url = urlparse(self.path)
+                query = {k: v[0] for k, v in parse_qs(url.query).items()}
+                size = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(size)) if size else None
+                fake.requests.append((method, url.path, query, body, self.headers.get("Authorization")))
+                parts = url.path.strip("/").split("/")
+                if parts == ["search", "issues"]:  # fuzzy, like GitHub's: the caller checks the marker
+                    words = [w.split("=")[-1] for w in query["q"].split() if "=" in w]
+                    return self._reply(200, {"items": [i for i in fake.issues
+                                                       if all(w in i["body"] for w in words)]})
+                if parts[:3] != ["repos", "o", "r"]:
+                    return self._reply(404, {"message": "Not Found"})
+                rest = parts[3:]
+                if rest == ["issues"] and method == "GET":
+                    state, label = query.get("state", "open"), query.get("labels")
+                    found = [i for i in fake.issues if (state == "all" or i["state"] == state)
+                             and (not label or label in i.get("labels", []))]
+                    return self._reply(200, found if query.get("page", "1") == "1" else [])
+                if rest == ["issues"] and method == "POST":
+                    number = max([100] + [i["number"] for i in fake.issues]) + 1
+                    issue = {"number": number, "html_url": f"https://github.com/o/r/issues/{number}", "state": "open",
+                             "body": body["body"], "labels": body["labels"], "comments": []}
+                    fake.issues.append(issue)
+                    return self._reply(201, issue)
+                if rest == ["labels"]:
+                    if method == "POST":
+                        fake.labels.append(body["name"])
+                        return self._reply(201, {"name": body["name"]})
+                    return self._reply(200, [{"name": n} for n in fake.labels])
+                issue = next(i for i in fake.issues if str(i["number"]) == rest[1])
+                if rest[2:] == ["comments"]:
+                    if method == "POST":
+                        issue["comments"].append(body["body"])
+                        return self._reply(201, {})
+                    return self._reply(200, [{"body": b} for b in issue["comments"]])
+                issue.update(body)  # PATCH
+                return self._reply(200, issue)
+
+            def do_GET(self):
+                self._handle("GET")
+
+            def do_POST(self):
+                self._handle("POST")
+
+            def do_PATCH(self):
+                self._handle("PATCH")
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_without_gh_publishes_through_the_rest_api(gh, ci_out, tmp_path):
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    rest = _FakeRest([{"number": 7, "html_url": "https://github.com/o/r/issues/7", "state": "open",
+                       "labels": ["reportkit"], "body": marker(KNOWN), "comments": []},
+                      {"number": 3, "html_url": "https://github.com/o/r/issues/3", "state": "closed",
+                       "labels": ["reportkit"], "body": marker(FUZZY), "comments": []}])
+    try:
+        proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", "--label", "bug", PATH=str(empty),
+                           GITHUB_API_URL=rest.url)
+    finally:
+        rest.close()
+    assert proc.returncode == 0, proc.stderr
+    got = results(proc)
+    assert {fp: r["action"] for fp, r in got.items() if fp != NOTREPRO} == {
+        NEW: "created", KNOWN: "commented", FUZZY: "reopened"}
+    assert got[NEW]["url"] == "https://github.com/o/r/issues/101"
+    issues = {i["number"]: i for i in rest.issues}
+    assert issues[101]["body"].startswith(marker(NEW)) and issues[101]["labels"] == ["bug", "reportkit"]
+    assert "Seen again" in issues[7]["comments"][0] and issues[3]["state"] == "open"
+    assert "reportkit" in rest.labels  # the missing dedup label was created
+    assert {auth for *_, auth in rest.requests} == {"Bearer test-token"}
+    assert "REST API" in proc.stderr and calls(gh) == []
 
 
 def test_no_token_in_github_actions_skips_without_calling_gh(gh, ci_out):
