@@ -186,7 +186,7 @@ def test_publish_step_passes_repo_labels_artifact_and_token(tmp_path):
     args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
     assert args == ["publish", f"{tmp_path}/reportkit-ci", "--repo", "o/r", "--label", "bug, needs triage",
                     "--artifact-name", "bundles-py3.11", "--artifact-url",
-                    "https://github.com/o/r/actions/runs/1/artifacts/2"]
+                    "https://github.com/o/r/actions/runs/1/artifacts/2", "--on-regression", "reopen"]
     assert (tmp_path / "reportkit-token").read_text(encoding="utf-8").strip() == "gh-token-from-github"
     run_step("publish", tmp_path, tmp_path, token="a-pat")
     assert (tmp_path / "reportkit-token").read_text(encoding="utf-8").strip() == "a-pat"

@@ -499,3 +499,8 @@ def test_rerun_and_flaky_records_are_read(tmp_path):
     assert [(c.outcome, c.reruns) for c in cases] == [("flaky", 1), ("failure", 2), ("passed", 0)]
     assert (cases[0].exc_type, cases[0].message, cases[0].text) == ("ValueError", "boom", "tests/test_a.py:3: ValueError")
     assert cases[1].message == "assert 1 == 2" and "tests/test_a.py:7" in cases[1].text
+
+
+def test_shell_completion_is_on(tmp_path):
+    proc = reportkit("--help", cwd=tmp_path)
+    assert "--install-completion" in proc.stdout and "--show-completion" in proc.stdout
