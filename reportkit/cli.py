@@ -15,6 +15,7 @@ from rich.markup import escape
 from reportkit import __version__
 from reportkit.constants import DEFAULT_TEMPLATE, TEMPLATE_NAMES
 from reportkit.errors import UserError
+from reportkit.redact import RedactingStream, redact_output
 from reportkit.runner import RunSpec, target_spec
 from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
 
@@ -26,8 +27,9 @@ app = typer.Typer(
     "Start with `reportkit check SCRIPT`: it runs the script in a scratch copy of its directory and "
     "prints how it fails (its failure signature).",
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# every byte printed goes through the redaction edge (secret env values, tokens, keys, passwords)
+out = Console(file=RedactingStream(lambda: sys.stdout), highlight=False, soft_wrap=True)
+err = Console(file=RedactingStream(lambda: sys.stderr), stderr=True, highlight=False, soft_wrap=True)
 
 SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 SCRIPT_HELP = ("The failing Python script (never modified), or a pytest test: path/to/test_x.py::test_y, "
@@ -521,7 +523,7 @@ def publish(
         return
     if pub.in_github_actions(os.environ):
         for line in pub.workflow_commands(report):
-            print(line, file=sys.stderr, flush=True)
+            print(redact_output(line, home=""), file=sys.stderr, flush=True)
     else:
         for n in report.notices:
             err.print(f"[bold]reportkit publish:[/bold] {n.level}: {escape(n.message)}")

@@ -244,7 +244,7 @@ def test_parallel_runs_from_threads_get_their_own_results(tmp_path):
             t.start()
         for t in threads:
             t.join(60)
-        assert warm.warm_runs == len(variants) and warm.cold_runs == 0
+        assert warm.warm_runs == len(variants) and warm.cold_runs == 0, warm.notes
     box.cleanup()
     assert not errors
     for i, result in results.items():
