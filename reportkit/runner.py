@@ -335,7 +335,7 @@ class Sandbox:
             skipped = ignore(str(real), names)
             for name in names:
                 if name != part and name not in skipped:
-                    os.symlink(real / name, copy / name)
+                    _mirror_entry(real / name, copy / name)
             real, copy = real / part, copy / part
             if real != self.script.parent:
                 copy.mkdir()
@@ -343,6 +343,26 @@ class Sandbox:
 
     def cleanup(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+MIRROR_COPY_MAX = 1024 * 1024  # files up to this size in a pytest mirror are copied, larger ones linked
+
+
+def _mirror_entry(real: Path, copy: Path) -> None:
+    """One entry of a pytest rootdir mirror: small regular files are copied (a test that writes to or
+    deletes them changes the copy); directories and large files are symlinks, which the sandbox keeps
+    read-only (bubblewrap: the whole file system but the scratch dir is mounted read-only; fallback:
+    the guard resolves links before it allows a write)."""
+    try:
+        st = os.lstat(real)
+    except OSError:
+        return
+    import stat
+
+    if stat.S_ISREG(st.st_mode) and st.st_size <= MIRROR_COPY_MAX:
+        shutil.copy2(real, copy)
+    else:
+        os.symlink(real, copy)
 
 
 # --------------------------------------------------------------------------- running
