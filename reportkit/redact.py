@@ -219,8 +219,8 @@ def _redact_detect_secrets(text: str) -> str:
         for m in pattern.finditer(text):
             if "<redacted:" in m.group(0):
                 continue
-            groups = [i for i in range(1, (pattern.groups or 0) + 1) if m.group(i)]
-            if groups:  # the detector's capture groups are the secret itself
+            groups = [i for i in range(1, (pattern.groups or 0) + 1) if m.group(i) and len(m.group(i)) >= 8]
+            if groups:  # the detector's capture group is the secret itself (not a short prefix like "glpat")
                 i = max(groups, key=lambda g: m.end(g) - m.start(g))
                 start, end = m.start(i), m.end(i)
             else:
@@ -249,7 +249,7 @@ def _redact_detect_secrets(text: str) -> str:
 _FLAG_VALUE = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?--?(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
     r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|\s{1,5}))"  # "--flag", "value" | --flag=value | --flag value
-    r"(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512})"
+    r"(?:(?P<fq>')(?P<fqvalue>(?!<redacted)[^'\n]{1,512})'|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512}))"
 )
 _SECRET_FLAG = re.compile(r"(?:^|[-_])(?:pass|passwd|password|passphrase|pw|pwd|secret|token|auth|creds?|"
                           r"credentials?|api[-_]?key|access[-_]?key|private[-_]?key|key)$|"
@@ -285,13 +285,14 @@ def looks_random(value: str) -> bool:
 
 
 def _flag_value(m: re.Match[str]) -> str:
-    value = m.group("value")
+    value = m.group("fqvalue") if m.group("fq") else m.group("value")
     if _SECRET_FLAG.search(m.group("flag")):
         if _NOT_SECRET_VALUE.match(value):
             return m.group(0)
     elif not looks_random(value):
         return m.group(0)
-    return f"{m.group('prefix')}{_mark('secret-argument')}"
+    quote = m.group("fq") or ""
+    return f"{m.group('prefix')}{quote}{_mark('secret-argument')}{quote}"
 
 
 def redact_argv(argv: list[str]) -> list[str]:
