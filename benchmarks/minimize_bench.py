@@ -26,6 +26,7 @@ takes hours; example 01 (pure Python) takes about a minute per tool. Use ``--bud
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -42,6 +43,7 @@ from pathlib import Path
 from reportkit._picire import DD, Outcome
 from reportkit.minimize import MinimizeOptions, count_lines, minimize, test_timeout
 from reportkit.runner import RunResult, RunSpec, Sandbox, read_script, run_script
+from reportkit.sandbox import FORCE_ENV
 from reportkit.signature import MatchPolicy, Reproduction, establish, same_failure, signature_of
 
 REPO = Path(__file__).resolve().parent.parent
@@ -267,6 +269,21 @@ def run_cvise(cvise: str, spec: RunSpec, source: str, expected: str | None, work
 # --------------------------------------------------------------------------- one example
 
 
+@contextlib.contextmanager
+def _sandbox_mode(mode: str | None):
+    """Runs inside use ``REPORTKIT_SANDBOX=mode`` (None: as configured, i.e. the real sandbox)."""
+    saved = os.environ.get(FORCE_ENV)
+    if mode is not None:
+        os.environ[FORCE_ENV] = mode
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(FORCE_ENV, None)
+        else:
+            os.environ[FORCE_ENV] = saved
+
+
 def bench_example(example: Path, args, cvise: str | None) -> ExampleResult:
     script = find_script(example)
     minimal_lines = count_lines((example / "minimal.py").read_text(encoding="utf-8"))
@@ -297,13 +314,17 @@ def bench_example(example: Path, args, cvise: str | None) -> ExampleResult:
         try:
             if "reportkit" in args.tools:
                 for executor in (("warm", "cold") if args.executor == "both" else (args.executor,)):
-                    print(f"   reportkit ({executor} executor) ...", flush=True)
-                    name = "reportkit-cold" if args.executor == "both" and executor == "cold" else "reportkit"
-                    t = run_reportkit(spec, source, rep, policy, work, args.budget, executor, name)
-                    t.recheck, t.slipped = recheck(run_spec, rep, policy, t.output, sandbox, None)
-                    res.tools.append(t)
-                    print(f"   {t.tool}: {t.lines} lines, {t.tests} tests, {t.wall:.1f} s, "
-                          f"median {t.median:.2f} s/test", flush=True)
+                    for boxed in ((True, False) if args.sandbox == "both" else (args.sandbox == "on",)):
+                        print(f"   reportkit ({executor} executor, sandbox {'on' if boxed else 'off'}) ...",
+                              flush=True)
+                        name = "reportkit-cold" if args.executor == "both" and executor == "cold" else "reportkit"
+                        name += "" if boxed or args.sandbox != "both" else "-nobox"
+                        with _sandbox_mode(None if boxed else "none"):
+                            t = run_reportkit(spec, source, rep, policy, work, args.budget, executor, name)
+                        t.recheck, t.slipped = recheck(run_spec, rep, policy, t.output, sandbox, None)
+                        res.tools.append(t)
+                        print(f"   {t.tool}: {t.lines} lines, {t.tests} tests, {t.wall:.1f} s, "
+                              f"median {t.median:.2f} s/test", flush=True)
             if "picire" in args.tools:
                 if not hand_rule(rep.results[0], expected):
                     res.tools.append(ToolResult("picire-lines", note="the original does not satisfy "
@@ -394,6 +415,13 @@ def print_table(res: ExampleResult) -> None:
         parts.append(f"lines reportkit/minimal.py {_ratio(rk.lines, res.minimal_lines)}")
     if parts:
         print("  ratios: " + "; ".join(parts))
+    boxed, bare = res.tool("reportkit"), res.tool("reportkit-nobox")
+    if boxed and bare:
+        same = "byte-identical" if boxed.output == bare.output else "DIFFERENT results"
+        print(f"  sandbox on/off: median per test {boxed.median:.3f}/{bare.median:.3f} s = "
+              f"{_ratio(boxed.median, bare.median)} (target <= 1.15: "
+              f"{_verdict(boxed.median <= 1.15 * bare.median)}); total {boxed.wall:.1f}/{bare.wall:.1f} s = "
+              f"{_ratio(boxed.wall, bare.wall)}; results {same}")
     warm, cold = res.tool("reportkit"), res.tool("reportkit-cold")
     if warm and cold:
         same = "byte-identical" if warm.output == cold.output else "DIFFERENT results"
@@ -498,6 +526,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--executor", choices=("warm", "cold", "both"), default="warm",
                         help="how reportkit runs candidates: warm (fork server, the CLI default), cold "
                         "(fresh interpreter each), or both, printing the warm/cold ratios (default: warm)")
+    parser.add_argument("--sandbox", choices=("on", "off", "both"), default="on",
+                        help="reportkit's runs sandboxed (on, the default: bubblewrap where it works, else the "
+                        "fallback guard), not (off: REPORTKIT_SANDBOX=none), or both, printing the on/off "
+                        "ratio of the median per-test time (target <= 1.15)")
     parser.add_argument("--tools", default="reportkit,picire,cvise",
                         help="comma-separated subset of reportkit,picire,cvise (default: all)")
     parser.add_argument("--python", default=sys.executable, help="interpreter the examples run in")

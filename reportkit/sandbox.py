@@ -20,6 +20,8 @@ Two protections, chosen once per process (:func:`protection`):
                 its adopted orphans to the caller's process-tree kill.
 
 ``REPORTKIT_SANDBOX=bwrap|fallback`` forces one (``auto``, the default, takes bubblewrap when it works);
+``REPORTKIT_SANDBOX=none`` runs without either, for measuring the sandbox's cost only
+(``benchmarks/minimize_bench.py --sandbox both``): never on code you do not trust;
 ``REPORTKIT_NO_NETWORK=1`` (or ``reportkit --no-network``) cuts the network.
 """
 
@@ -59,7 +61,7 @@ def network_default() -> bool:
 
 @dataclass(frozen=True)
 class Protection:
-    mode: str  # "bubblewrap" or "fallback"
+    mode: str  # "bubblewrap", "fallback", or "none" (measurements only)
     bwrap: str | None = None  # path of the bwrap binary (bubblewrap mode)
     reason: str = ""  # why the fallback (empty when forced or with bubblewrap)
 
@@ -67,6 +69,8 @@ class Protection:
         """One line for check/minimize output: what protects the user's files and processes."""
         network = network_default() if network is None else network
         net = "network on" if network else "no network"
+        if self.mode == "none":
+            return f"NONE ({FORCE_ENV}=none): runs are not sandboxed"
         if self.mode == "bubblewrap":
             return (f"bubblewrap: read-only file system outside the scratch dir, private $TMPDIR and $HOME, "
                     f"own PID namespace, {net}")
@@ -115,8 +119,10 @@ def _probe(bwrap: str) -> str:
 def protection() -> Protection:
     """The protection runs get on this machine (see the module doc)."""
     force = os.environ.get(FORCE_ENV, "auto").strip().lower() or "auto"
-    if force not in ("auto", "bwrap", "bubblewrap", "fallback"):
+    if force not in ("auto", "bwrap", "bubblewrap", "fallback", "none"):
         raise UserError(f"{FORCE_ENV}={force!r}: expected auto, bwrap or fallback")
+    if force == "none":
+        return Protection("none")
     if force == "fallback":
         return Protection("fallback")
     bwrap = shutil.which("bwrap")
@@ -159,6 +165,8 @@ def wrap(cmd: Sequence[str], env: dict[str, str], *, writable: Iterable[Path], s
     run's own for the private home (``scratch/home``) and temp dir (``scratch/tmp``), created here.
     """
     prot = prot or protection()
+    if prot.mode == "none":
+        return list(cmd), dict(env)
     network = network_default() if network is None else network
     home, tmp = scratch / "home", scratch / "tmp"
     home.mkdir(parents=True, exist_ok=True)
