@@ -263,6 +263,7 @@ class _Server:
         self._wrap = lambda run_env: protect.wrap([], run_env, writable=[self.root, home], scratch=home,
                                                   network=network, prot=self.protection)[1]
         self.namespaced = self.protection.mode == "bubblewrap"
+        self.host_pid: int | None = None  # the server's pid outside its PID namespace
         self.proc = protect.spawn_long_lived(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                              stderr=self._log, env=env, cwd=home, start_new_session=True)
         self.calls: dict[int, _Call] = {}
@@ -286,6 +287,8 @@ class _Server:
                     continue
                 kind = msg.get("event")
                 if kind == "ready":
+                    if self.namespaced:  # the server's own host pid: its children are looked up there
+                        self.host_pid = protect.namespace_pid(self.proc.pid, msg.get("pid", -1))
                     self.info = msg
                     self.ready_after = time.monotonic() - self.started_at
                     self.ready.set()
@@ -296,7 +299,8 @@ class _Server:
                     continue
                 if kind == "started":
                     # in the server's PID namespace (bubblewrap) the pid it reports is not ours
-                    call.pid = protect.namespace_pid(self.proc.pid, msg["pid"]) if self.namespaced else msg["pid"]
+                    call.pid = protect.namespace_pid(self.proc.pid, msg["pid"], self.host_pid) \
+                        if self.namespaced else msg["pid"]
                     try:
                         call.process = psutil.Process(call.pid)
                     except psutil.Error:

@@ -213,10 +213,37 @@ _DS_PATTERNS = _detect_secrets_patterns()
 _EDGE_CHARS = " \t\r\n\"'=:[](),;"
 
 
+# The keyword detectors (Cloudant, IBM, SoftLayer: "<vendor>_<key|pwd|token> = <24+ chars>") try two
+# lookbehinds and a long alternation at every position; they run only on the lines that have an
+# assignment of a 24+ character value, which a quick scan finds.
+_DS_KEYWORD_PREFIX = "(?:(?<=\\W)|(?<=^))"
+_LONG_ASSIGNED = re.compile(r"[=:>][ \t]{0,3}[\"']?[A-Za-z0-9_\-+/]{24,}")
+
+
+def _ds_ranges(text: str, keyword: bool) -> list[tuple[int, int]]:
+    if not keyword:
+        return [(0, len(text))]
+    ranges: list[tuple[int, int]] = []
+    for m in _LONG_ASSIGNED.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        end = len(text) if end < 0 else end
+        if ranges and start <= ranges[-1][1]:
+            ranges[-1] = (ranges[-1][0], max(end, ranges[-1][1]))
+        else:
+            ranges.append((start, end))
+    return ranges
+
+
 def _redact_detect_secrets(text: str) -> str:
     spans: list[tuple[int, int, str]] = []
+    keyword_ranges: list[tuple[int, int]] | None = None
     for kind, pattern in _DS_PATTERNS:
-        for m in pattern.finditer(text):
+        keyword = pattern.pattern.startswith(_DS_KEYWORD_PREFIX)
+        if keyword and keyword_ranges is None:
+            keyword_ranges = _ds_ranges(text, True)
+        ranges = keyword_ranges if keyword else [(0, len(text))]
+        for m in (m for lo, hi in ranges for m in pattern.finditer(text, lo, hi)):
             if "<redacted:" in m.group(0):
                 continue
             groups = [i for i in range(1, (pattern.groups or 0) + 1) if m.group(i) and len(m.group(i)) >= 8]
@@ -229,6 +256,8 @@ def _redact_detect_secrets(text: str) -> str:
                     start += 1
                 while end > start and text[end - 1] in _EDGE_CHARS:
                     end -= 1
+            if start > 0 and text[start - 1].isalnum() and text[start].isalnum():
+                continue  # inside a longer word ("xghp_..."): not that credential's format
             if end - start >= 8 and not text.startswith("<redacted", start):
                 spans.append((start, end, kind))
     if not spans:
@@ -247,7 +276,7 @@ def _redact_detect_secrets(text: str) -> str:
 # --------------------------------------------------------------------------- --flag value in argv
 
 _FLAG_VALUE = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?--?(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
+    r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?--(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
     r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|\s{1,5}))"  # "--flag", "value" | --flag=value | --flag value
     r"(?:(?P<fq>')(?P<fqvalue>(?!<redacted)[^'\n]{1,512})'|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512}))"
 )
@@ -286,6 +315,8 @@ def looks_random(value: str) -> bool:
 
 def _flag_value(m: re.Match[str]) -> str:
     value = m.group("fqvalue") if m.group("fq") else m.group("value")
+    if "<redacted:" in value:
+        return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
         if _NOT_SECRET_VALUE.match(value):
             return m.group(0)

@@ -80,7 +80,9 @@ class Protection:
 
 
 def _bwrap_base(bwrap: str) -> list[str]:
-    return [bwrap, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    # the real /dev (accelerators: /dev/vfio for Spyre, /dev/nvidia*), a private /dev/shm, a new /proc
+    return [bwrap, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev",
+            "--tmpfs", "/dev/shm", "--proc", "/proc"]
 
 
 _SPAWNER: list = []
@@ -194,26 +196,52 @@ def wrap(cmd: Sequence[str], env: dict[str, str], *, writable: Iterable[Path], s
     return list(cmd), env
 
 
-def namespace_pid(host_root: int, ns_pid: int) -> int | None:
-    """The host pid of the process that is ``ns_pid`` in the PID namespace under ``host_root``
-    (a bwrap process). None when it is gone."""
-    import psutil
-
+def _children(pid: int) -> list[int]:
+    """Direct children of ``pid`` (Linux ``/proc/PID/task/TID/children``), cheap: no full process scan."""
+    out: list[int] = []
     try:
-        candidates = psutil.Process(host_root).children(recursive=True)
-    except psutil.Error:
-        return None
-    for proc in candidates:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
         try:
-            with open(f"/proc/{proc.pid}/status", encoding="ascii", errors="replace") as fh:
-                for line in fh:
-                    if line.startswith("NSpid:"):
-                        ids = line.split()[1:]
-                        if len(ids) > 1 and int(ids[-1]) == ns_pid:
-                            return proc.pid
-                        break
+            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as fh:
+                out += [int(x) for x in fh.read().split()]
         except (OSError, ValueError):
             continue
+    return out
+
+
+def _ns_pid_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("NSpid:"):
+                    ids = line.split()[1:]
+                    return int(ids[-1]) if len(ids) > 1 else None
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def namespace_pid(host_root: int, ns_pid: int, parent_hint: int | None = None) -> int | None:
+    """The host pid of the process that is ``ns_pid`` in the PID namespace under ``host_root`` (a bwrap
+    process), searched among the children of ``parent_hint`` (a host pid) first, then the whole tree
+    under ``host_root``. None when it is gone."""
+    if parent_hint is not None:
+        for child in _children(parent_hint):
+            if _ns_pid_of(child) == ns_pid:
+                return child
+    todo, seen = [host_root], set()
+    while todo:
+        pid = todo.pop(0)
+        for child in _children(pid):
+            if child in seen:
+                continue
+            seen.add(child)
+            if _ns_pid_of(child) == ns_pid:
+                return child
+            todo.append(child)
     return None
 
 
