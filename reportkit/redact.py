@@ -365,7 +365,16 @@ def redact_text(text: str, *, home: str | None = None) -> str:
         pattern = _home_pattern(h) if h else None
         if pattern is not None:
             text = pattern.sub("~", text)
+    if home is None and "/home" in text:
+        text = _SANDBOX_HOME.sub("~", text)
     return text
+
+
+# the scratch $HOME a sandboxed run had (reportkit/sandbox.py): cold runs' and the warm server's
+_SANDBOX_HOME = re.compile(
+    r"(?<![\w.\-~$])/[^\s\"'<>]{0,200}?/reportkit-(?:session-[\w]+/reportkit-[\w]+/run-[\w]+|warm-[\w]+)/home"
+    r"(?![\w.\-])"
+)
 
 
 _SECRET_NAME_WORDS = frozenset(
