@@ -262,7 +262,7 @@ def test_planted_secrets_never_reach_any_output(tmp_path):
     assert _scan_dir(ci_out, grep, tmp_path) > 3
     for path in (summary, outputs):
         _assert_no_secret(path.name, path.read_text(), grep)
-    assert "reproduced (2/2 runs)" in (ci_out / "summary.md").read_text()
+    assert "1 reproduced on re-run" in (ci_out / "summary.md").read_text()
 
 
 # --------------------------------------------------------------------------- escaping children
