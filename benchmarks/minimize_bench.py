@@ -26,12 +26,14 @@ takes hours; example 01 (pure Python) takes about a minute per tool. Use ``--bud
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import shlex
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,7 @@ from pathlib import Path
 from reportkit._picire import DD, Outcome
 from reportkit.minimize import MinimizeOptions, count_lines, minimize, test_timeout
 from reportkit.runner import RunResult, RunSpec, Sandbox, read_script, run_script
+from reportkit.sandbox import FORCE_ENV
 from reportkit.signature import MatchPolicy, Reproduction, establish, same_failure, signature_of
 
 REPO = Path(__file__).resolve().parent.parent
@@ -93,6 +96,7 @@ class ExampleResult:
     signature: str
     last_stderr: str | None
     tools: list[ToolResult] = field(default_factory=list)
+    sandbox_ab: tuple[float, float] | None = None  # --sandbox both: interleaved medians (on, off)
 
     def tool(self, name: str) -> ToolResult | None:
         return next((t for t in self.tools if t.tool == name and t.ran), None)
@@ -267,6 +271,59 @@ def run_cvise(cvise: str, spec: RunSpec, source: str, expected: str | None, work
 # --------------------------------------------------------------------------- one example
 
 
+@contextlib.contextmanager
+def _sandbox_mode(mode: str | None):
+    """Runs inside use ``REPORTKIT_SANDBOX=mode`` (None: as configured, i.e. the real sandbox)."""
+    saved = os.environ.get(FORCE_ENV)
+    if mode is not None:
+        os.environ[FORCE_ENV] = mode
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(FORCE_ENV, None)
+        else:
+            os.environ[FORCE_ENV] = saved
+
+
+def sandbox_ab(spec: RunSpec, source: str, n: int) -> tuple[float, float]:
+    """Median wall time of one warm run of the original, sandboxed (bubblewrap, else the fallback) and
+    not (``none``), ``n`` runs each, interleaved (on, off, on, off, ...) so that the machine's load hits
+    both alike. Each executor is set up as minimize sets it up (private compile cache filled by a cold
+    run, preload discovered + learned). Returns (on, off)."""
+    from reportkit import sandbox as protect
+    from reportkit.executor import WarmExecutor, discover_preload, private_cache_env
+
+    real = protect.protection
+    setups = []
+    try:
+        for mode in (None, "none"):
+            with _sandbox_mode(mode):
+                prot = real()
+            protect.protection = lambda prot=prot: prot  # fixed for this executor's server and cold runs
+            box = Sandbox(spec.script, spec.isolate_file)
+            run = replace(spec, env={**spec.env, **private_cache_env(box.root / "compile-cache", spec.env)})
+            run_script(run, source, box)
+            warm = WarmExecutor(discover_preload(source, spec.script))
+            _, learned = warm.learn(run, source, box)
+            warm.set_preload(warm.preload + [m for m in learned if m not in warm.preload])
+            warm.run(run, source, box)
+            setups.append((warm, box, run, prot))
+        times: list[list[float]] = [[], []]
+        for _ in range(n):
+            for i, (warm, box, run, prot) in enumerate(setups):
+                protect.protection = lambda prot=prot: prot
+                t = time.monotonic()
+                warm.run(run, source, box)
+                times[i].append(time.monotonic() - t)
+    finally:
+        protect.protection = real
+        for warm, box, _, _ in setups:
+            warm.close()
+            box.cleanup()
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
 def bench_example(example: Path, args, cvise: str | None) -> ExampleResult:
     script = find_script(example)
     minimal_lines = count_lines((example / "minimal.py").read_text(encoding="utf-8"))
@@ -295,15 +352,22 @@ def bench_example(example: Path, args, cvise: str | None) -> ExampleResult:
             return hand_rule(result, expected)
 
         try:
+            if args.sandbox == "both":
+                print("   sandbox on/off, interleaved warm runs of the original ...", flush=True)
+                res.sandbox_ab = sandbox_ab(run_spec, source, args.ab_runs)
             if "reportkit" in args.tools:
                 for executor in (("warm", "cold") if args.executor == "both" else (args.executor,)):
-                    print(f"   reportkit ({executor} executor) ...", flush=True)
-                    name = "reportkit-cold" if args.executor == "both" and executor == "cold" else "reportkit"
-                    t = run_reportkit(spec, source, rep, policy, work, args.budget, executor, name)
-                    t.recheck, t.slipped = recheck(run_spec, rep, policy, t.output, sandbox, None)
-                    res.tools.append(t)
-                    print(f"   {t.tool}: {t.lines} lines, {t.tests} tests, {t.wall:.1f} s, "
-                          f"median {t.median:.2f} s/test", flush=True)
+                    for boxed in ((True, False) if args.sandbox == "both" else (args.sandbox == "on",)):
+                        print(f"   reportkit ({executor} executor, sandbox {'on' if boxed else 'off'}) ...",
+                              flush=True)
+                        name = "reportkit-cold" if args.executor == "both" and executor == "cold" else "reportkit"
+                        name += "" if boxed or args.sandbox != "both" else "-nobox"
+                        with _sandbox_mode(None if boxed else "none"):
+                            t = run_reportkit(spec, source, rep, policy, work, args.budget, executor, name)
+                        t.recheck, t.slipped = recheck(run_spec, rep, policy, t.output, sandbox, None)
+                        res.tools.append(t)
+                        print(f"   {t.tool}: {t.lines} lines, {t.tests} tests, {t.wall:.1f} s, "
+                              f"median {t.median:.2f} s/test", flush=True)
             if "picire" in args.tools:
                 if not hand_rule(rep.results[0], expected):
                     res.tools.append(ToolResult("picire-lines", note="the original does not satisfy "
@@ -394,6 +458,17 @@ def print_table(res: ExampleResult) -> None:
         parts.append(f"lines reportkit/minimal.py {_ratio(rk.lines, res.minimal_lines)}")
     if parts:
         print("  ratios: " + "; ".join(parts))
+    if res.sandbox_ab:
+        on, off = res.sandbox_ab
+        print(f"  sandbox on/off, interleaved warm runs of the original: median {on:.3f}/{off:.3f} s = "
+              f"{_ratio(on, off)} (target <= 1.15: {_verdict(on <= 1.15 * off)})")
+    boxed, bare = res.tool("reportkit"), res.tool("reportkit-nobox")
+    if boxed and bare:
+        same = "byte-identical" if boxed.output == bare.output else "DIFFERENT results"
+        print(f"  sandbox on/off: median per test {boxed.median:.3f}/{bare.median:.3f} s = "
+              f"{_ratio(boxed.median, bare.median)} (target <= 1.15: "
+              f"{_verdict(boxed.median <= 1.15 * bare.median)}); total {boxed.wall:.1f}/{bare.wall:.1f} s = "
+              f"{_ratio(boxed.wall, bare.wall)}; results {same}")
     warm, cold = res.tool("reportkit"), res.tool("reportkit-cold")
     if warm and cold:
         same = "byte-identical" if warm.output == cold.output else "DIFFERENT results"
@@ -498,6 +573,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--executor", choices=("warm", "cold", "both"), default="warm",
                         help="how reportkit runs candidates: warm (fork server, the CLI default), cold "
                         "(fresh interpreter each), or both, printing the warm/cold ratios (default: warm)")
+    parser.add_argument("--sandbox", choices=("on", "off", "both"), default="on",
+                        help="reportkit's runs sandboxed (on, the default: bubblewrap where it works, else the "
+                        "fallback guard), not (off: REPORTKIT_SANDBOX=none), or both, printing the on/off "
+                        "ratio of the median per-test time (target <= 1.15), from the two minimizations "
+                        "(sequential: load changes hit them unequally) and from --ab-runs interleaved warm "
+                        "runs of the original")
+    parser.add_argument("--ab-runs", type=int, default=15, metavar="N",
+                        help="with --sandbox both: interleaved runs per side (default 15)")
     parser.add_argument("--tools", default="reportkit,picire,cvise",
                         help="comma-separated subset of reportkit,picire,cvise (default: all)")
     parser.add_argument("--python", default=sys.executable, help="interpreter the examples run in")

@@ -11,7 +11,12 @@ addition:
   ``exception`` (the uncaught exception: fully-qualified type, message, every frame, chained
   causes), ``thread_exception`` (uncaught exceptions in other threads), ``exit`` (``sys.exit`` code);
 * arms :mod:`faulthandler` on DUMP_FILE for fatal signals (SIGSEGV, SIGABRT, ...) and on SIGUSR1,
-  which the runner sends before killing a run that timed out: the stacks of all threads are dumped.
+  which the runner sends before killing a run that timed out: the stacks of all threads are dumped;
+* makes itself a child subreaper (Linux) and, at exit, kills every descendant still running
+  (children that called ``setsid()`` or double-forked included);
+* with ``REPORTKIT_GUARD`` set (the sandbox's fallback, see :mod:`reportkit.sandbox`): installs an
+  audit hook that refuses writes, deletes, renames, permission changes and shell calls outside the
+  writable directories it names (and network connections when it says so).
 
 Standard library only, and compatible with Python 3.8+: it runs in the user's interpreter.
 """
@@ -115,6 +120,151 @@ def _strip_boot_frames(tb):
     return tb
 
 
+# --------------------------------------------------------------------------- sandbox fallback
+
+GUARD_ENV = "REPORTKIT_GUARD"
+_PR_SET_CHILD_SUBREAPER = 36
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+# audit events whose arguments are paths that get changed: event -> ((path index, dir_fd index), ...)
+_PATH_EVENTS = {
+    "os.remove": ((0, 1),), "os.rmdir": ((0, 1),), "os.rename": ((0, 2), (1, 3)), "os.mkdir": ((0, 2),),
+    "os.chmod": ((0, 2),), "os.chown": ((0, 3),), "os.truncate": ((0, None),), "os.symlink": ((1, 2),),
+    "os.link": ((1, 3),), "os.utime": ((0, 3),), "shutil.rmtree": ((0, 1),), "os.mkfifo": ((0, 2),),
+    "os.mknod": ((0, 3),), "os.setxattr": ((0, None),), "os.removexattr": ((0, None),),
+}
+_SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "fish", "busybox"}
+
+
+def _install_guard(config):
+    """The fallback sandbox: refuse changes outside ``config["writable"]`` (see the module doc)."""
+    allowed = tuple(os.path.join(os.path.realpath(d), "") for d in config.get("writable") or [])
+    network = config.get("network", True)
+    realpath, fspath, join, getcwd = os.path.realpath, os.fspath, os.path.join, os.getcwd
+    state = threading.local()
+
+    def inside(path, dir_fd=None):
+        if isinstance(path, int):
+            return True  # a descriptor: it was opened (and checked) before
+        try:
+            path = fspath(path)
+            if isinstance(path, bytes):
+                path = os.fsdecode(path)
+        except TypeError:
+            return True
+        if not path.startswith("/"):
+            base = getcwd() if not isinstance(dir_fd, int) or dir_fd < 0 else realpath(f"/proc/self/fd/{dir_fd}")
+            path = join(base, path)
+        if path.startswith("/dev/") or path.startswith("/proc/self/"):
+            return True
+        full = realpath(path)
+        return (full + "/").startswith(allowed)
+
+    def refuse(event, what):
+        raise PermissionError(1, "reportkit sandbox (fallback guard) refused " + event, str(what))
+
+    def hook(event, args):
+        if getattr(state, "busy", False):
+            return
+        if event == "open":
+            path, mode, flags = args[0], args[1], args[2]
+            if mode is None:
+                writes = bool(flags & _WRITE_FLAGS) if isinstance(flags, int) else False
+            else:
+                writes = any(c in str(mode) for c in "wax+")
+            if not writes:
+                return
+            targets = [(path, None)]
+        elif event in _PATH_EVENTS:
+            targets = [(args[i], args[d] if d is not None and d < len(args) else None)
+                       for i, d in _PATH_EVENTS[event] if i < len(args)]
+        elif event in ("os.system", "os.popen"):
+            refuse(event + " (a shell)", args[0] if args else "")
+        elif event in ("subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn"):
+            program = args[0] if args else None
+            argv = args[1] if len(args) > 1 else None
+            if program is None and isinstance(argv, (list, tuple)) and argv:
+                program = argv[0]
+            elif program is None and isinstance(argv, (str, bytes)):
+                program = argv.split()[0] if argv.split() else argv
+            try:
+                name = os.path.basename(os.fsdecode(fspath(program))) if program is not None else ""
+            except TypeError:
+                name = ""
+            if name in _SHELLS:
+                refuse("running a shell (" + name + ")", argv)
+            return
+        elif event == "socket.connect" and not network:
+            address = args[1] if len(args) > 1 else None
+            family = getattr(args[0], "family", None)
+            if family is not None and int(family) in (2, 10):  # AF_INET, AF_INET6
+                refuse("a network connection (--no-network)", address)
+            return
+        else:
+            return
+        state.busy = True
+        try:
+            for target, dir_fd in targets:
+                if not inside(target, dir_fd):
+                    refuse(event + " outside the scratch directory", target)
+        finally:
+            state.busy = False
+
+    sys.addaudithook(hook)
+
+
+def _become_subreaper():
+    """Orphans of our descendants are reparented here (not to init), so that we can end them."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError, ImportError):
+        return False
+
+
+def _descendants(pid):
+    out = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children") as fh:
+                    kids = [int(x) for x in fh.read().split()]
+            except (OSError, ValueError):
+                continue
+            for kid in kids:
+                if kid not in out:
+                    out.append(kid)
+                    todo.append(kid)
+    return out
+
+
+def _kill_descendants():
+    """SIGKILL what is left of our process tree (we are its subreaper), and reap it."""
+    for _ in range(5):
+        kids = _descendants(os.getpid())
+        if not kids:
+            return
+        for kid in kids:
+            try:
+                os.kill(kid, signal.SIGKILL)
+            except OSError:
+                pass
+        for kid in kids:
+            try:
+                os.waitpid(kid, 0)
+            except OSError:
+                pass
+
+
 # --------------------------------------------------------------------------- pytest targets
 
 PYTEST_NODE_ENV = "REPORTKIT_PYTEST_NODE"
@@ -207,6 +357,11 @@ def main(argv):
         sys.stderr.write("usage: _boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
         return 2
     events_path, dump_path, script = argv[0], argv[1], argv[2]
+    guard = os.environ.pop(GUARD_ENV, None)
+    if _become_subreaper():
+        import atexit
+
+        atexit.register(_kill_descendants)
     events = _Events(events_path)
     dump = open(dump_path, "w", encoding="utf-8")
     faulthandler.enable(file=dump, all_threads=True)
@@ -229,6 +384,8 @@ def main(argv):
 
     script_path = os.path.abspath(script)
     node = os.environ.pop(PYTEST_NODE_ENV, None)
+    if guard:
+        _install_guard(json.loads(guard))
     try:
         if node is not None:
             _run_pytest(script, node, list(argv[3:]), events)
@@ -243,7 +400,10 @@ def main(argv):
         events.write({"event": "exception", "exception": _exception_record(exc)})
         traceback.print_exception(type(exc), exc, _strip_boot_frames(exc.__traceback__))
         sys.stderr.flush()
-        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+        code = 130 if isinstance(exc, KeyboardInterrupt) else 1
+        events.write({"event": "end", "code": code})
+        return code
+    events.write({"event": "end", "code": 0})
     return 0
 
 

@@ -32,6 +32,10 @@ module, a child of this server would never print it. Preloading stops at the fir
 ``unsafe`` says why and ``culprit`` names the module: the caller must restart the server
 without it.
 
+The server is a child subreaper (Linux): what a child's descendants leave behind when the child ends
+without cleaning up (it ran its own boot, which kills its leftovers at exit, unless it was killed or
+used ``os._exit``) is reparented to the server, which kills it whenever no child is running.
+
 A child: ``setsid()``, restores the signal handlers of a fresh interpreter, closes the server's
 descriptors, ``chdir`` to the scratch dir, stdin from /dev/null and stdout/stderr to the files,
 ``os.environ`` replaced by the request's, new ``sys.std*`` objects on the new descriptors, RNGs that
@@ -201,6 +205,8 @@ class Server:
 
     # ------------------------------------------------------------------ loop
     def serve(self):
+        if hasattr(self.boot, "_become_subreaper"):
+            self.boot._become_subreaper()
         signal.set_wakeup_fd(self.wake_w)
         signal.signal(signal.SIGCHLD, _noop)
         self.send(self.preload())
@@ -276,9 +282,21 @@ class Server:
                 rc = os.WEXITSTATUS(status)
             else:
                 continue
+            if rid is None:
+                continue  # an adopted orphan that ended
             self.send({"event": "exit", "id": rid, "pid": pid, "status": status, "returncode": rc})
+        if not self.children:
+            self.sweep()
+
+    def sweep(self):
+        """Kill and reap the orphans adopted from children that are gone (none is running now)."""
+        try:
+            self.boot._kill_descendants()
+        except Exception:  # noqa: BLE001
+            pass
 
     def shutdown(self):
+        self.sweep()
         for pid in list(self.children):
             try:
                 os.killpg(pid, signal.SIGKILL)

@@ -219,7 +219,7 @@ def json_payload(c: Collected, files: dict, items: list, title: str, options: Bu
 
 def make_archive(directory: Path) -> Path:
     archive = Path(str(directory) + ".tar.gz")
-    with replacing(archive, mode=0o644) as tmp:
+    with replacing(archive, mode=0o600) as tmp:  # like the bundle's own files: logs, the environment
         with tarfile.open(tmp, "w:gz") as tar:
             tar.add(directory, arcname=directory.name)
     return archive

@@ -631,8 +631,11 @@ def write_outputs(report: CiReport, out_dir: Path) -> dict[str, str]:
 
     Returns the step outputs (also written to ``$GITHUB_OUTPUT`` when set).
     """
-    write_atomic(out_dir / MANIFEST, json.dumps(report.to_manifest(), indent=2))
-    summary = summary_markdown(report)
+    from reportkit.redact import redact_output
+
+    # the redaction edge: on the full texts, before the step summary is clipped
+    write_atomic(out_dir / MANIFEST, redact_output(json.dumps(report.to_manifest(), indent=2), home=""))
+    summary = redact_output(summary_markdown(report), home="")
     write_atomic(out_dir / SUMMARY, summary)
     outputs = {"bundle-dir": str(out_dir.resolve()), "count": str(len(report.failures)),
                "fingerprints": " ".join(f.fingerprint for f in report.failures if f.fingerprint),
@@ -648,7 +651,7 @@ def write_outputs(report: CiReport, out_dir: Path) -> dict[str, str]:
         _append(step_summary, data.decode("utf-8"))
     github_output = os.environ.get("GITHUB_OUTPUT")
     if github_output:
-        _append(github_output, "".join(f"{k}={v}\n" for k, v in outputs.items()))
+        _append(github_output, "".join(f"{k}={redact_output(v, home='')}\n" for k, v in outputs.items()))
     return outputs
 
 

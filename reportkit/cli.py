@@ -15,6 +15,7 @@ from rich.markup import escape
 from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
 from reportkit.errors import UserError
+from reportkit.redact import RedactingStream, redact_output
 from reportkit.runner import RunSpec, target_spec
 from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
 
@@ -26,8 +27,9 @@ app = typer.Typer(
     "Start with `reportkit check SCRIPT`: it runs the script in a scratch copy of its directory and "
     "prints how it fails (its failure signature).",
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# every byte printed goes through the redaction edge (secret env values, tokens, keys, passwords)
+out = Console(file=RedactingStream(lambda: sys.stdout), highlight=False, soft_wrap=True)
+err = Console(file=RedactingStream(lambda: sys.stderr), stderr=True, highlight=False, soft_wrap=True)
 
 SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 SCRIPT_HELP = ("The failing Python script (never modified), or a pytest test: path/to/test_x.py::test_y, "
@@ -56,8 +58,14 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")) -> None:
-    pass
+                                       help="Print the version and exit."),
+          no_network: bool = typer.Option(False, "--no-network", help="Runs of the script get no network "
+                                          "(before the command: reportkit --no-network check ...; or set "
+                                          "REPORTKIT_NO_NETWORK=1).")) -> None:
+    if no_network:
+        from reportkit import sandbox
+
+        sandbox.set_network(False)
 
 
 def _parse_env(pairs: Optional[List[str]]) -> dict[str, str | None]:
@@ -118,6 +126,8 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> N
     elif sig.kind is FailureKind.OUTPUT:
         rows.append(("matched", sig.matched or ""))
     rows += _loc_line(sig)
+    if any(r.hung_after_exception for r in rep.results):
+        rows.append(("then", "a non-daemon thread kept the process alive until the timeout (killed)"))
     for te in sig.thread_exceptions[:3]:
         rows.append(("thread error", te))
     if sig.kind is FailureKind.HANG:
@@ -127,9 +137,20 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> N
         rows.append(("last output", " | ".join(last) if last else "(nothing printed)"))
     rows.append(("signature", sig.message if sig.kind is FailureKind.EXCEPTION else sig.headline()))
     rows.append(("matching", policy.describe()))
+    rows.append(("sandbox", _protection()))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+
+
+def _protection() -> str:
+    """Which protection the runs had (bubblewrap or the fallback guard), for check/minimize output."""
+    from reportkit import sandbox
+
+    try:
+        return sandbox.protection().describe()
+    except UserError as exc:
+        return exc.message
 
 
 def _fail(exc: UserError) -> None:
@@ -173,7 +194,7 @@ def check(
         out.print_json(json.dumps({
             "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
             "durations": [round(r.duration, 3) for r in rep.results],
-            "signature": rep.signature.to_dict(), "policy": policy.describe(),
+            "signature": rep.signature.to_dict(), "policy": policy.describe(), "sandbox": _protection(),
         }))
     else:
         print_reproduction(rep, policy, script)
@@ -609,7 +630,7 @@ def publish(
         return
     if pub.in_github_actions(os.environ):
         for line in pub.workflow_commands(report):
-            print(line, file=sys.stderr, flush=True)
+            print(redact_output(line, home=""), file=sys.stderr, flush=True)
     else:
         for n in report.notices:
             err.print(f"[bold]reportkit publish:[/bold] {n.level}: {escape(n.message)}")

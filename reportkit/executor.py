@@ -53,6 +53,7 @@ from typing import Sequence
 
 import psutil
 
+from reportkit import sandbox as protect
 from reportkit.runner import (
     WARM_FILE,
     RunResult,
@@ -66,6 +67,7 @@ from reportkit.runner import (
     request_dump,
     resolve_python,
     run_script,
+    session_root,
 )
 from reportkit.runner import kill_active as _kill_active_cold
 from reportkit.signature import MatchPolicy, Signature, same_failure
@@ -247,14 +249,23 @@ class _Server:
     """One ``_warm.py`` process and the thread that reads its replies."""
 
     def __init__(self, python: str, env: dict[str, str], preload: Sequence[str], argv: Sequence[str],
-                 home: Path) -> None:
+                 home: Path, network: bool | None = None) -> None:
         self.python, self.env, self.preload = python, env, list(preload)
         self.log_path = home / f"server-{time.monotonic_ns()}.log"
         config = json.dumps({"preload": self.preload, "argv": list(argv)})
         self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([python, str(WARM_FILE), config], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._log, env=env, cwd=home,
-                                     start_new_session=True)
+        # the whole server runs sandboxed (its children with it): every scratch dir of this process
+        # (session_root) and the executor's home writable, the rest read-only, one PID namespace
+        self.protection = protect.protection()
+        self.root = session_root()
+        cmd, env = protect.wrap([python, str(WARM_FILE), config], env, writable=[self.root, home],
+                                scratch=home, network=network, prot=self.protection)
+        self._wrap = lambda run_env: protect.wrap([], run_env, writable=[self.root, home], scratch=home,
+                                                  network=network, prot=self.protection)[1]
+        self.namespaced = self.protection.mode == "bubblewrap"
+        self.host_pid: int | None = None  # the server's pid outside its PID namespace
+        self.proc = protect.spawn_long_lived(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=self._log, env=env, cwd=home, start_new_session=True)
         self.calls: dict[int, _Call] = {}
         self.lock = threading.Lock()
         self.write_lock = threading.Lock()
@@ -276,6 +287,8 @@ class _Server:
                     continue
                 kind = msg.get("event")
                 if kind == "ready":
+                    if self.namespaced:  # the server's own host pid: its children are looked up there
+                        self.host_pid = protect.namespace_pid(self.proc.pid, msg.get("pid", -1))
                     self.info = msg
                     self.ready_after = time.monotonic() - self.started_at
                     self.ready.set()
@@ -285,7 +298,9 @@ class _Server:
                 if call is None:
                     continue
                 if kind == "started":
-                    call.pid = msg["pid"]
+                    # in the server's PID namespace (bubblewrap) the pid it reports is not ours
+                    call.pid = protect.namespace_pid(self.proc.pid, msg["pid"], self.host_pid) \
+                        if self.namespaced else msg["pid"]
                     try:
                         call.process = psutil.Process(call.pid)
                     except psutil.Error:
@@ -415,7 +430,7 @@ class WarmExecutor(Executor):
         return self.disabled is None
 
     def _spec_key(self, spec: RunSpec) -> tuple:
-        return (spec.python, tuple(sorted(build_env(spec.env).items())))
+        return (spec.python, tuple(sorted(build_env(spec.env).items())), spec.network)
 
     def start(self, spec: RunSpec) -> bool:
         """Start the server for runs like ``spec`` (blocks until it has preloaded). False: unusable."""
@@ -451,7 +466,7 @@ class WarmExecutor(Executor):
             try:
                 server = _Server(spec.python, build_env(spec.env), preload,
                                  self.argv if self.argv is not None else [str(spec.script), *spec.args],
-                                 self._home)
+                                 self._home, spec.network)
             except OSError as exc:
                 self.disabled = f"cannot start the warm server: {exc.strerror or exc}"
                 self._note(self.disabled)
@@ -489,7 +504,7 @@ class WarmExecutor(Executor):
     def run(self, spec: RunSpec, source: str | None, sandbox: Sandbox) -> RunResult:
         with self._lock:
             server = self._ensure(spec)
-        if server is None:
+        if server is None or server.root not in sandbox.root.parents:
             self._count(warm=False)
             return self.cold.run(spec, source, sandbox)
         work, target = sandbox.make(source)
@@ -509,7 +524,7 @@ class WarmExecutor(Executor):
         (importable by name, not the user's). (None, []) when the run could not be served warm."""
         with self._lock:
             server = self._ensure(spec)
-        if server is None:
+        if server is None or server.root not in sandbox.root.parents:
             return None, []
         work, target = sandbox.make(source)
         modules_out = work.parent / "meta" / "modules.json"
@@ -542,7 +557,7 @@ class WarmExecutor(Executor):
         paths = meta_paths(meta)
         call = _Call(id=next(self._ids))
         server.register(call)
-        env = build_env(spec.env)
+        env = server._wrap(build_env(spec.env))
         timed_out = False
         start = time.monotonic()
         try:

@@ -336,7 +336,9 @@ class Gh:
         body_file: Optional[Path] = None
         if body is not None:
             body_file = self.workdir / f"body-{uuid.uuid4().hex}.md"
-            body_file.write_text(body, encoding="utf-8")
+            from reportkit.redact import redact_output
+
+            body_file.write_text(redact_output(body, home=""), encoding="utf-8")  # the redaction edge
             args = [*args, "--body-file", str(body_file)]
         what = "gh " + " ".join(args[:2])
         try:

@@ -29,6 +29,7 @@ from typing import Callable, Mapping
 
 import psutil
 
+from reportkit import sandbox as protect
 from reportkit.errors import UserError
 
 BOOT_FILE = Path(__file__).with_name("_boot.py")
@@ -90,6 +91,9 @@ class RunResult:
     script_path: str = ""  # the script's path inside workdir
     started: bool = False  # the boot came up (False: the interpreter itself failed)
     test_item: dict | None = None  # pytest targets: the failing test item (node id, params, fixtures)
+    # the main thread ended with an uncaught exception, then the process did not exit within the timeout
+    # (a non-daemon thread kept running): the run is the exception, not a hang
+    hung_after_exception: bool = False
 
     @property
     def main_stack(self) -> ThreadStack | None:
@@ -119,6 +123,8 @@ class RunSpec:
     # the directory whose mirror is the run's working directory (pytest targets: the rootdir, so that
     # conftest.py files and the ini file above the test module apply); None: the script's directory
     root: Path | None = None
+    # the network inside the sandbox; None: the process-wide default (``reportkit --no-network``)
+    network: bool | None = None
 
     @property
     def pytest_node(self) -> str | None:
@@ -241,6 +247,23 @@ def target_spec(target: str, args: list[str], *, python: str | None = None, time
 
 # --------------------------------------------------------------------------- sandbox
 
+_SESSION: dict[str, Path] = {}
+_SESSION_LOCK = threading.Lock()
+
+
+def session_root() -> Path:
+    """The directory every scratch dir of this process lives in (made on first use, removed at exit):
+    a warm server's sandbox binds it writable once, for all the runs it will serve."""
+    with _SESSION_LOCK:
+        root = _SESSION.get("root")
+        if root is None or not root.is_dir():
+            import atexit
+
+            root = Path(tempfile.mkdtemp(prefix="reportkit-session-"))
+            _SESSION["root"] = root
+            atexit.register(shutil.rmtree, root, True)
+        return root
+
 
 class Sandbox:
     """Makes fresh scratch directories holding a copy of the script's directory (or the script).
@@ -259,7 +282,7 @@ class Sandbox:
         if self.mirror_root == self.script.parent or (
                 self.mirror_root is not None and self.mirror_root not in self.script.parents):
             self.mirror_root = None
-        self.root = Path(tempfile.mkdtemp(prefix="reportkit-"))
+        self.root = Path(tempfile.mkdtemp(prefix="reportkit-", dir=session_root()))
         if not isolate_file:
             self._check_copy_size(self.script.parent)
 
@@ -312,7 +335,7 @@ class Sandbox:
             skipped = ignore(str(real), names)
             for name in names:
                 if name != part and name not in skipped:
-                    os.symlink(real / name, copy / name)
+                    _mirror_entry(real / name, copy / name)
             real, copy = real / part, copy / part
             if real != self.script.parent:
                 copy.mkdir()
@@ -320,6 +343,26 @@ class Sandbox:
 
     def cleanup(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+MIRROR_COPY_MAX = 1024 * 1024  # files up to this size in a pytest mirror are copied, larger ones linked
+
+
+def _mirror_entry(real: Path, copy: Path) -> None:
+    """One entry of a pytest rootdir mirror: small regular files are copied (a test that writes to or
+    deletes them changes the copy); directories and large files are symlinks, which the sandbox keeps
+    read-only (bubblewrap: the whole file system but the scratch dir is mounted read-only; fallback:
+    the guard resolves links before it allows a write)."""
+    try:
+        st = os.lstat(real)
+    except OSError:
+        return
+    import stat
+
+    if stat.S_ISREG(st.st_mode) and st.st_size <= MIRROR_COPY_MAX:
+        shutil.copy2(real, copy)
+    else:
+        os.symlink(real, copy)
 
 
 # --------------------------------------------------------------------------- running
@@ -362,7 +405,10 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
     paths = meta_paths(meta)
     boot = [str(spec.boot_wrapper), str(BOOT_FILE)] if spec.boot_wrapper else [str(BOOT_FILE)]
     cmd = [spec.python, *boot, str(paths["events"]), str(paths["dump"]), str(target), *spec.args]
-    env = build_env(spec.env)
+    prot = protect.protection()
+    # the sandbox: the run's own directory (and the scratch dirs reportkit hands it) writable, the rest not
+    cmd, env = protect.wrap(cmd, build_env(spec.env), writable=[work.parent], scratch=work.parent,
+                            network=spec.network, prot=prot)
     timed_out = False
     start = time.monotonic()
     with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err:
@@ -377,7 +423,7 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
             proc.wait(timeout=spec.timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
-            _dump_then_kill(proc, paths["dump"], spec.grace)
+            _dump_then_kill(proc, paths["dump"], spec.grace, bwrap=prot.mode == "bubblewrap")
         except BaseException:  # Ctrl-C in reportkit: never leave the target running
             kill_tree(proc)
             raise
@@ -385,7 +431,27 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
             kill_tree(proc)  # stray members of the group (compile workers, helpers) go too
             with _ACTIVE_LOCK:
                 _ACTIVE.discard(proc)
-    return collect_result(spec, work, target, meta, proc.returncode, timed_out, time.monotonic() - start)
+    rc = proc.returncode
+    if prot.mode == "bubblewrap" and rc is not None and 128 < rc < 128 + 65:
+        rc = _bwrap_status(rc, paths["events"])
+    return collect_result(spec, work, target, meta, rc, timed_out, time.monotonic() - start)
+
+
+def _bwrap_status(rc: int, events: Path) -> int:
+    """bwrap exits with 128+N when its command was killed by signal N: -N, unless the script itself
+    asked for that exit code (``sys.exit(139)``, recorded by the boot)."""
+    try:
+        text = events.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    for line in text.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if event.get("event") in ("exit", "end") and event.get("code") == rc:
+            return rc
+    return -(rc - 128)
 
 
 def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int | None, timed_out: bool,
@@ -406,6 +472,8 @@ def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int 
         script_path=str(target),
     )
     _read_events(paths["events"], result)
+    if timed_out and result.exception is not None:
+        result.timed_out, result.hung_after_exception = False, True
     if timed_out or result.signal is not None:
         dump_path = paths["dump"]
         result.stacks = parse_faulthandler(dump_path.read_text(encoding="utf-8", errors="replace")
@@ -444,9 +512,12 @@ def request_dump(pid: int, dump_path: Path, grace: float, alive: Callable[[], bo
         time.sleep(0.1)
 
 
-def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float) -> None:
-    """Ask faulthandler (SIGUSR1) for all-thread stacks, wait until the dump settles, then kill."""
-    request_dump(proc.pid, dump_path, grace, lambda: proc.poll() is None)
+def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float, bwrap: bool = False) -> None:
+    """Ask faulthandler (SIGUSR1) for all-thread stacks, wait until the dump settles, then kill.
+    Under bwrap the signal goes to the sandboxed interpreter, not to bwrap."""
+    pid = protect.target_pid(proc.pid) if bwrap else proc.pid
+    if pid is not None:
+        request_dump(pid, dump_path, grace, lambda: proc.poll() is None)
     kill_tree(proc)
 
 
@@ -583,8 +654,15 @@ class OrphanReaper:
         self.active = False
 
 
+CUT_MARGIN = 64 * 1024  # how far a cut may move to fall between lines
+
+
 def read_bounded(path: Path, limit: int) -> str:
-    """Read a captured stream; past ``limit`` bytes keep the head and the (more telling) tail."""
+    """Read a captured stream; past ``limit`` bytes keep the head and the (more telling) tail.
+
+    The cuts fall at line ends (within :data:`CUT_MARGIN`, else at whitespace): a secret is never
+    split by a cut, so that redaction, which runs later on what is kept, sees it whole.
+    """
     if not path.exists():
         return ""
     size = path.stat().st_size
@@ -593,11 +671,38 @@ def read_bounded(path: Path, limit: int) -> str:
             data = fh.read()
         else:
             head_len = limit // 4
-            head = fh.read(head_len)
-            fh.seek(size - (limit - head_len))
+            head = fh.read(head_len + CUT_MARGIN)
+            head = head[:_cut_after(head, head_len)]
+            start = max(size - (limit - head_len) - CUT_MARGIN, len(head))
+            fh.seek(start)
             tail = fh.read()
-            data = head + f"\n[... {size - limit} bytes cut by reportkit ...]\n".encode() + tail
+            tail = tail[_cut_before(tail, len(tail) - (limit - head_len)):]
+            cut = size - len(head) - len(tail)
+            data = head + f"\n[... {cut} bytes cut by reportkit ...]\n".encode() + tail
     return data.decode("utf-8", errors="replace")
+
+
+def _cut_after(data: bytes, pos: int) -> int:
+    """The end of the head: the first line end (else whitespace) at or after ``pos``."""
+    for sep in (b"\n", b" ", b"\t"):
+        at = data.find(sep, pos)
+        if at >= 0:
+            return at + 1
+    return min(pos, len(data))
+
+
+def _cut_before(data: bytes, pos: int) -> int:
+    """The start of the tail: just after the last line end (else whitespace) before ``pos`` ... or the
+    first one after it, so the tail never starts inside a line."""
+    pos = max(pos, 0)
+    for sep in (b"\n", b" ", b"\t"):
+        at = data.find(sep, pos)
+        if at >= 0:
+            return at + 1
+        at = data.rfind(sep, 0, pos)
+        if at >= 0:
+            return at + 1
+    return pos
 
 
 def _exception_from(record: dict) -> ExceptionInfo:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -178,17 +179,23 @@ def test_cli_sigterm_writes_best_so_far(tmp_path):
 
 
 def test_cli_refuses_flaky_failure(tmp_path):
-    counter = tmp_path / "n"
-    script = make(tmp_path, f"""
-        import pathlib
-        p = pathlib.Path({str(counter)!r})
+    import tempfile
+
+    # state across runs: the sandbox keeps each run's writes to itself, except in reportkit-* temp dirs
+    # the run is handed through its environment
+    state = Path(tempfile.mkdtemp(prefix="reportkit-test-state-"))
+    counter = state / "n"
+    script = make(tmp_path, """
+        import os, pathlib
+        p = pathlib.Path(os.environ["FLAKY_COUNTER"])
         n = int(p.read_text()) if p.exists() else 0
         p.write_text(str(n + 1))
         if n % 2 == 0:
             raise RuntimeError("sometimes")
     """)
-    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--runs", "2", str(script)],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--runs", "2", str(script),
+                           "--env", f"FLAKY_COUNTER={counter}"], capture_output=True, text=True, timeout=60)
+    shutil.rmtree(state, ignore_errors=True)
     assert proc.returncode == 1 and "flaky: 1 of 2 runs" in proc.stderr and "--retries" in proc.stderr
     assert not script.with_name("target.min.py").exists()
 

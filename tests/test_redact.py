@@ -11,7 +11,15 @@ import time
 
 import pytest
 
-from reportkit.redact import is_secret_env_name, redact_env, redact_text
+from reportkit.redact import (
+    RedactingStream,
+    is_secret_env_name,
+    looks_random,
+    redact_argv,
+    redact_env,
+    redact_output,
+    redact_text,
+)
 
 ALNUM36 = "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
 GH = {p: f"{p}_{ALNUM36}" for p in ("ghp", "gho", "ghs", "ghu")}
@@ -261,3 +269,112 @@ def test_home_right_after_a_json_escape_is_replaced():
     assert redact_text('{"log": "start\\n/home/ada/run.py"}', home="/home/ada") == '{"log": "start\\n~/run.py"}'
     assert redact_text("x\\t/home/ada", home="/home/ada") == "x\\t~"
     assert redact_text("main/home/ada", home="/home/ada") == "main/home/ada"
+
+
+# --------------------------------------------------------------------------- issue 12: the gaps
+
+PGP_LINE = "lQOYBF" + "4xYzAbCdEf0123456789GhIjKlMnOpQrStUvWxYz" + "abcd"
+
+
+def test_pgp_private_key_block():
+    block = ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n" + PGP_LINE + "\n" + PGP_LINE[::-1]
+             + "\n=Xy9Q\n-----END PGP PRIVATE KEY BLOCK-----")
+    out = redact_text(f"before\n{block}\nafter", home="")
+    assert PGP_LINE not in out and PGP_LINE[::-1] not in out
+    assert out == "before\n<redacted:private-key>\nafter"
+
+
+def test_key_block_whose_beginning_was_cut_off():
+    tail = f"{PGP_LINE}\n{PGP_LINE[::-1]}\n-----END RSA PRIVATE KEY-----\nnext line"
+    out = redact_text(tail, home="")
+    assert PGP_LINE not in out and PGP_LINE[::-1] not in out and out.endswith("next line")
+
+
+@pytest.mark.parametrize("name", ["SPYRE_DB_PW", "SPYRE_ROOTPW", "SPYRE_DBPASS", "SPYRE_ADMIN_PWD", "SPYRE_API_KEY",
+                                  "SPYRE_SIGNING_KEY"])
+def test_env_names_ending_in_pw_pwd_pass_key(name):
+    assert is_secret_env_name(name)
+
+
+@pytest.mark.parametrize("name", ["TORCH_BYPASS", "SSH_ASKPASS", "SPYRE_COMPASS", "OLDPWD", "PWD"])
+def test_env_names_that_only_look_like_it(name):
+    assert not is_secret_env_name(name)
+
+
+SECRET_ARG = "Zk9" + "mP2vLq8" + "Rw"
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("python train.py --db-pass hunter22 --epochs 3", "--epochs 3"),
+    ("python train.py --password=abc123def --lr 0.001", "--lr 0.001"),
+    (f"python train.py --opt {SECRET_ARG} --model resnet50_v2", "--model resnet50_v2"),
+    (f"python train.py --opt '{SECRET_ARG}' --name 'hello world'", "--name 'hello world'"),
+    (json.dumps({"args": ["--db-pass", "hunter22", "--epochs", "3"]}, indent=2), '"3"'),
+    (f"cmd --opt {SECRET_ARG} --rev 3f2a9c0d1e3f2a9c0d1e3f2a9c0d1e3f2a9c0d1e", "3f2a9c0d1e3f2a9c0d1e3f2a9c0d1e3f2a9c0d1e"),
+])
+def test_flag_values_in_argv(text, kept):
+    out = redact_text(text, home="")
+    assert "hunter22" not in out and "abc123def" not in out and SECRET_ARG not in out
+    assert "<redacted:" in out and kept in out
+
+
+def test_redact_argv():
+    out = redact_argv(["--db-pass", "hunter22", "--opt", SECRET_ARG, "--model", "Qwen2.5-7B", "--epochs", "3"])
+    assert out == ["--db-pass", "<redacted:secret-argument>", "--opt", "<redacted:secret-argument>", "--model",
+                   "Qwen2.5-7B", "--epochs", "3"]
+
+
+def test_looks_random():
+    assert looks_random(SECRET_ARG) and looks_random("Xk9#mP2$" + "vL")
+    for plain in ("resnet50_v2", "Qwen2.5-7B-Instruct", "hello", "0.001", "3f2a9c0d1e" * 4, "/data/x/Y9z"):
+        assert not looks_random(plain), plain
+
+
+DS_SAMPLES = {  # detect-secrets' detectors (formats the built-in patterns do not know)
+    "gitlab-token": "glpat-" + "AbCdEf0123456789GhIj",
+    "stripe-access-key": "sk_" + "live_" + "AbCdEf0123456789GhIjKlMn",
+    "sendgrid-api-key": "SG." + "AbCdEf0123456789GhIjKl" + "." + "AbCdEf0123456789GhIjKlMnOpQrStUvWxYz0123456",
+    "azure-storage-account-access-key": "AccountKey=" + "AbCdEf0123456789" * 5 + "AbCdEf==",
+    "telegram-bot-token": "1234567890:" + "AbCdEf0123456789GhIjKlMnOpQrStUvWxY",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DS_SAMPLES))
+def test_detect_secrets_detectors(kind):
+    secret = DS_SAMPLES[kind]
+    core = secret.split("=", 1)[-1] if kind.startswith("azure") else secret
+    out = redact_text(f"line with {secret} in it", home="")
+    assert core not in out and f"<redacted:{kind}>" in out
+
+
+def test_redact_output_removes_secret_env_values_anywhere():
+    env = {"SPYRE_ROOTPW": "Rp" + "8d7f6e5c4b", "PATH": "/usr/bin", "SHORT_TOKEN": "abc"}
+    out = redact_output("root pw is Rp8d7f6e5c4b; path /usr/bin; abc", env=env, home="")
+    assert out == "root pw is <redacted:env-secret>; path /usr/bin; abc"
+
+
+def test_redacting_stream_writes_redacted(monkeypatch):
+    import io
+
+    sink = io.StringIO()
+    stream = RedactingStream(lambda: sink)
+    stream.write(f"token {GH['ghp']}\n")
+    assert GH["ghp"] not in sink.getvalue() and "<redacted:github-token>" in sink.getvalue()
+
+
+@pytest.mark.parametrize("offset", range(-30, 31, 6))
+def test_clipping_never_splits_a_secret(tmp_path, offset):
+    from reportkit.runner import read_bounded
+
+    limit = 4000
+    head_len = limit // 4
+    filler = "x" * 50 + "\n"
+    before = filler * ((head_len + offset) // len(filler)) + "y" * ((head_len + offset) % len(filler))
+    text = before + f" {GH['ghp']} more\n" + filler * 200 + f"tail {GH['gho']} end\n" + filler * 40
+    path = tmp_path / "out.txt"
+    path.write_text(text)
+    kept = redact_text(read_bounded(path, limit), home="")
+    assert "bytes cut by reportkit" in kept
+    for token in (GH["ghp"], GH["gho"]):
+        for i in range(0, len(token) - 12):
+            assert token[i:i + 12] not in kept

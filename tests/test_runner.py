@@ -106,24 +106,32 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_timeout_leaves_no_descendants(tmp_path):
-    pids = tmp_path / "pids.txt"
+MARKER = "reportkit-test-" + "descendant"
+
+
+def _marked() -> list[int]:
+    """Processes (other than this one) whose command line carries MARKER."""
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        if proc.pid != os.getpid() and any(MARKER in part for part in proc.info["cmdline"] or []):
+            found.append(proc.pid)
+    return found
+
+
+def test_timeout_leaves_no_descendants(tmp_path, protection_mode):
     script = write(tmp_path, "spawner.py", f"""
         import os, subprocess, sys, time
-        code = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)']); time.sleep(300)"
+        sleeper = "import time; time.sleep(300)  # {MARKER}"
+        code = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', %r]); time.sleep(300)" % sleeper
         child = subprocess.Popen([sys.executable, "-c", code])
-        escaped = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+        escaped = subprocess.Popen([sys.executable, "-c", sleeper], start_new_session=True)
         time.sleep(1.0)
-        import psutil
-        everyone = [p.pid for p in psutil.Process().children(recursive=True)]
-        open({str(pids)!r}, "w").write(" ".join(map(str, everyone)))
+        print("spawned", flush=True)
         time.sleep(300)
     """)
     result = run_script(spec(script, timeout=4))
-    assert result.timed_out
-    recorded = [int(p) for p in pids.read_text().split()]
-    assert len(recorded) == 3  # child, grandchild, and one that left the process group
-    assert not [p for p in recorded if _alive(p)]
+    assert result.timed_out and "spawned" in result.stdout
+    assert _marked() == []
 
 
 def test_runs_in_scratch_copy_and_never_touches_the_original(tmp_path):
@@ -251,3 +259,142 @@ def test_kill_active_stops_runs_of_other_threads(tmp_path):
     assert not worker.is_alive() and time.monotonic() - start < 30
     assert results[0].signal == signal.SIGKILL
     assert not [p for p in pids if _alive(p)] and not runner._ACTIVE
+
+
+# --------------------------------------------------------------------------- the sandbox (issue 12)
+
+
+def test_exception_then_a_thread_that_keeps_running_is_the_exception(tmp_path, protection_mode):
+    script = write(tmp_path, "thr.py", """
+        import threading, time
+
+        def worker():
+            while True:
+                time.sleep(0.05)
+
+        threading.Thread(target=worker).start()
+        raise KeyError("the real failure")
+    """)
+    result = run_script(spec(script, timeout=3))
+    assert not result.timed_out and result.hung_after_exception
+    assert result.exception.type == "KeyError" and result.exception.message == "'the real failure'"
+
+
+def test_writes_outside_the_scratch_dir_are_refused_reads_work(tmp_path, protection_mode):
+    data = tmp_path / "data" / "records.txt"
+    data.parent.mkdir()
+    data.write_text("1,2,3\n")
+    app = tmp_path / "app"
+    app.mkdir()
+    script = write(app, "vandal.py", f"""
+        import os, shutil, tempfile
+
+        print("read", open({str(data)!r}).read().strip())
+        for label, attempt in [
+                ("write", lambda: open({str(tmp_path / 'out.txt')!r}, "w").write("x")),
+                ("append", lambda: open({str(data)!r}, "a").write("4\\n")),
+                ("delete", lambda: os.remove({str(data)!r})),
+                ("rmtree", lambda: shutil.rmtree({str(data.parent)!r})),
+                ("rename", lambda: os.rename({str(data)!r}, {str(tmp_path / 'moved.txt')!r})),
+                ("mkdir", lambda: os.mkdir({str(tmp_path / 'newdir')!r}))]:
+            try:
+                attempt()
+                print(label, "DONE")
+            except OSError as exc:
+                print(label, "refused", type(exc).__name__)
+        open("here.txt", "w").write("scratch is writable")
+        open(os.path.join(os.environ["HOME"], ".cache-file"), "w").write("home is writable")
+        with tempfile.NamedTemporaryFile("w", delete=False) as fh:
+            fh.write("tmp is writable")
+        print("home", os.environ["HOME"])
+        print("tmp", tempfile.gettempdir())
+        raise SystemExit(3)
+    """)
+    result = run_script(spec(script))
+    assert result.returncode == 3, result.stderr
+    assert "read 1,2,3" in result.stdout and "DONE" not in result.stdout
+    assert result.stdout.count("refused") == 6
+    assert data.read_text() == "1,2,3\n" and sorted(p.name for p in tmp_path.iterdir()) == ["app", "data"]
+    home = next(line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("home "))
+    tmp = next(line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("tmp "))
+    assert home != os.path.expanduser("~") and "reportkit-" in home and "reportkit-" in tmp
+
+
+def test_fallback_guard_refuses_shells_and_network(tmp_path, monkeypatch):
+    from reportkit import sandbox
+
+    monkeypatch.setenv(sandbox.FORCE_ENV, "fallback")
+    script = write(tmp_path, "calls.py", """
+        import os, socket, subprocess, sys
+
+        for label, attempt in [
+                ("system", lambda: os.system("true")),
+                ("shell", lambda: subprocess.run("true", shell=True)),
+                ("connect", lambda: socket.create_connection(("127.0.0.1", 9), timeout=1))]:
+            try:
+                attempt()
+                print(label, "DONE")
+            except PermissionError as exc:
+                print(label, "refused:", exc)
+            except OSError as exc:
+                print(label, "failed otherwise:", type(exc).__name__)
+        subprocess.run([sys.executable, "-c", "print('child program runs')"], check=True)
+    """)
+    result = run_script(spec(script, network=False))
+    assert result.returncode == 0, result.stderr
+    for label in ("system", "shell", "connect"):
+        assert f"{label} refused: " in result.stdout
+    assert "child program runs" in result.stdout
+
+
+def test_bubblewrap_exit_status_keeps_signals_and_exit_codes_apart(tmp_path, monkeypatch):
+    from reportkit import sandbox
+
+    monkeypatch.setenv(sandbox.FORCE_ENV, "bwrap")
+    try:
+        sandbox.protection()
+    except UserError as exc:
+        pytest.skip(exc.message)
+    crash = write(tmp_path, "crash.py", "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    result = run_script(spec(crash))
+    assert result.signal == signal.SIGSEGV and result.returncode is None
+    code = write(tmp_path, "code.py", "import sys\nsys.exit(139)\n")
+    result = run_script(spec(code))
+    assert result.returncode == 139 and result.signal is None
+
+
+def test_daemons_left_by_a_run_that_exits_are_killed(tmp_path, protection_mode):
+    script = write(tmp_path, "daemons.py", f"""
+        import os, subprocess, sys
+        sleeper = "import time; time.sleep(300)  # {MARKER}"
+        pid = os.fork()
+        if pid == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execv(sys.executable, [sys.executable, "-c", sleeper])
+            os._exit(0)
+        os.waitpid(pid, 0)
+        subprocess.Popen([sys.executable, "-c", sleeper], start_new_session=True)
+        raise RuntimeError("done")
+    """)
+    result = run_script(spec(script))
+    assert result.exception.type == "RuntimeError"
+    assert _marked() == []
+
+
+def test_pytest_mirror_copies_small_files_and_links_directories(tmp_path):
+    root = tmp_path / "repo"
+    (root / "tests").mkdir(parents=True)
+    (root / "pkg").mkdir()
+    (root / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    (root / "README.md").write_text("# r\n")
+    test = root / "tests" / "test_x.py"
+    test.write_text("def test_x():\n    assert 0\n")
+    box = Sandbox(test, mirror_root=root)
+    try:
+        work, _ = box.make()
+        assert not (work / "README.md").is_symlink() and (work / "README.md").read_text() == "# r\n"
+        assert (work / "pkg").is_symlink()
+        assert (work / "tests").is_dir() and not (work / "tests").is_symlink()
+    finally:
+        box.cleanup()

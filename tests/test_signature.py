@@ -180,12 +180,21 @@ def test_policy_overrides(tmp_path):
 
 
 def test_flaky_failure_is_measured(tmp_path):
-    counter = tmp_path / "count"
+    import shutil
+    import tempfile
+
+    # state across runs: the sandbox keeps each run's writes to itself, except in reportkit-* temp dirs
+    # the run is handed through its environment
+    state = Path(tempfile.mkdtemp(prefix="reportkit-test-state-"))
     script = tmp_path / "flaky.py"
-    script.write_text(f"import pathlib\np = pathlib.Path({str(counter)!r})\n"
+    script.write_text("import os, pathlib\np = pathlib.Path(os.environ['FLAKY_COUNTER'])\n"
                       "n = int(p.read_text()) if p.exists() else 0\np.write_text(str(n + 1))\n"
                       "if n % 2 == 0:\n    raise RuntimeError('only sometimes')\n")
-    rep = establish(RunSpec(script=script, python=sys.executable, timeout=20), MatchPolicy(), runs=4)
+    try:
+        rep = establish(RunSpec(script=script, python=sys.executable, timeout=20,
+                                env={"FLAKY_COUNTER": str(state / "count")}), MatchPolicy(), runs=4)
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
     assert rep.failures == 2 and rep.runs == 4 and not rep.deterministic and rep.rate == 0.5
 
 

@@ -244,7 +244,7 @@ def test_parallel_runs_from_threads_get_their_own_results(tmp_path):
             t.start()
         for t in threads:
             t.join(60)
-        assert warm.warm_runs == len(variants) and warm.cold_runs == 0
+        assert warm.warm_runs == len(variants) and warm.cold_runs == 0, warm.notes
     box.cleanup()
     assert not errors
     for i, result in results.items():
@@ -557,3 +557,38 @@ def test_sigterm_during_a_warm_minimize_keeps_best_and_leaves_nothing(tmp_path):
         except psutil.Error:
             pass
     assert not left
+
+
+def test_warm_children_run_in_the_sandbox(tmp_path, protection_mode):
+    """The fork server runs sandboxed, so do its children: writes outside the scratch dir are refused,
+    and what a child leaves running (setsid + double fork) does not outlive it."""
+    marker = "reportkit-warm-escaper-" + uuid.uuid4().hex[:10]
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    app = tmp_path / "app"
+    app.mkdir()
+    script = write(app, "w.py", f"""
+        import os, sys
+        pid = os.fork()
+        if pid == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(300)  # {marker}"])
+            os._exit(0)
+        os.waitpid(pid, 0)
+        try:
+            open({str(victim)!r}, "w").write("gone")
+        except OSError as exc:
+            print("refused", type(exc).__name__)
+        raise ValueError("end")
+    """)
+    box = Sandbox(script)
+    with WarmExecutor(["json"]) as warm:
+        for _ in range(2):
+            result = warm.run(spec(script), None, box)
+            assert result.exception.type == "ValueError" and "refused" in result.stdout, result.stderr
+        assert warm.warm_runs == 2, warm.notes
+        left = [p for p in psutil.process_iter(["cmdline"]) if any(marker in c for c in p.info["cmdline"] or [])]
+        assert left == []
+    box.cleanup()
+    assert victim.read_text() == "keep\n"
