@@ -667,7 +667,7 @@ def annotations(report: CiReport, workspace: Optional[str] = None) -> list[str]:
     """``::error file=…,line=…,title=…::`` workflow commands, one per distinct failure (``::warning`` for one
     that did not reproduce). They need no token, so pull requests from forks get them too. The file is the
     test module (relative to ``workspace``, i.e. ``$GITHUB_WORKSPACE``), the line its frame in the re-run."""
-    from reportkit.redact import redact_text
+    from reportkit.redact import redact_output
 
     root = Path(report.repo_root)
     base = Path(workspace).resolve() if workspace else root
@@ -685,11 +685,11 @@ def annotations(report: CiReport, workspace: Optional[str] = None) -> list[str]:
         level = "error" if f.verdict in ("confirmed", "flaky") else "warning"
         verdict = VERDICT_TEXT.get(f.verdict, f.verdict) + (f" ({f.failed_runs}/{f.runs} runs)" if f.runs else "")
         title = f"reportkit: {f.headline.splitlines()[0][:120] if f.headline else f.key}"
-        props.append(f"title={_command_property(redact_text(title))}")
+        props.append(f"title={_command_property(redact_output(title, home=''))}")
         message = (f"{f.headline}\n{len(f.tests)} test(s): {', '.join(f.tests[:5])}"
                    + (f" (+{len(f.tests) - 5} more)" if len(f.tests) > 5 else "")
                    + f"\nre-run: {verdict}; fingerprint {f.fingerprint}" + (f"\n{f.note}" if f.note else ""))
-        lines.append(f"::{level} {','.join(props)}::{_command_data(redact_text(message))}")
+        lines.append(f"::{level} {','.join(props)}::{_command_data(redact_output(message, home=''))}")
     return lines
 
 

@@ -15,7 +15,7 @@ from rich.markup import escape
 from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
 from reportkit.errors import UserError
-from reportkit.redact import RedactingStream, redact_output
+from reportkit.redact import RedactingStream
 from reportkit.runner import RunSpec, target_spec
 from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
 
@@ -28,8 +28,10 @@ app = typer.Typer(
     "prints how it fails (its failure signature).",
 )
 # every byte printed goes through the redaction edge (secret env values, tokens, keys, passwords)
-out = Console(file=RedactingStream(lambda: sys.stdout), highlight=False, soft_wrap=True)
-err = Console(file=RedactingStream(lambda: sys.stderr), stderr=True, highlight=False, soft_wrap=True)
+raw_out = RedactingStream(lambda: sys.stdout)  # for plain print(): workflow commands, progress lines
+raw_err = RedactingStream(lambda: sys.stderr)
+out = Console(file=raw_out, highlight=False, soft_wrap=True)
+err = Console(file=raw_err, stderr=True, highlight=False, soft_wrap=True)
 
 SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 SCRIPT_HELP = ("The failing Python script (never modified), or a pytest test: path/to/test_x.py::test_y, "
@@ -532,8 +534,8 @@ def ci(
             return
         if in_actions and message.startswith("re-running"):  # fold each failure's log in the job's output
             if group["open"]:
-                print("::endgroup::", file=sys.stderr, flush=True)
-            print(f"::group::reportkit: {message}", file=sys.stderr, flush=True)
+                print("::endgroup::", file=raw_err, flush=True)
+            print(f"::group::reportkit: {message}", file=raw_err, flush=True)
             group["open"] = True
         err.print(escape(message))
 
@@ -546,14 +548,14 @@ def ci(
             report = run_ci(list(junit), options, on_step=on_step)
         finally:
             if group["open"]:
-                print("::endgroup::", file=sys.stderr, flush=True)
+                print("::endgroup::", file=raw_err, flush=True)
         outputs = write_outputs(report, out_dir)
     except UserError as exc:
         _fail(exc)
         return
     if in_actions:
         for line in annotations(report, os.environ.get("GITHUB_WORKSPACE")):
-            print(line, flush=True)
+            print(line, file=raw_out, flush=True)
     if as_json:
         out.print_json(json.dumps(report.to_manifest()))
         raise typer.Exit(130 if report.interrupted else 0)
@@ -630,7 +632,7 @@ def publish(
         return
     if pub.in_github_actions(os.environ):
         for line in pub.workflow_commands(report):
-            print(redact_output(line, home=""), file=sys.stderr, flush=True)
+            print(line, file=raw_err, flush=True)
     else:
         for n in report.notices:
             err.print(f"[bold]reportkit publish:[/bold] {n.level}: {escape(n.message)}")
