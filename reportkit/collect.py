@@ -19,6 +19,7 @@ is written.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from reportkit import __version__, spyre
+from reportkit.evidence import COLLECTED, NOT_COLLECTED, Collector, Comparison, Variant, VariantDef
 from reportkit.gitinfo import GitInfo, repo_info
 from reportkit.runner import (
     BOOT_FILE,
@@ -45,9 +47,6 @@ from reportkit.runner import (
 )
 from reportkit.signature import MatchPolicy, Reproduction, Signature, establish, same_failure, signature_of
 from reportkit.standalone import conftest_chain
-
-COLLECTED = "collected"
-NOT_COLLECTED = "not-collected"
 
 BACKEND_BOOT = Path(__file__).with_name("_backend_boot.py")
 PROBE_FILE = Path(__file__).with_name("_env_probe.py")
@@ -147,16 +146,6 @@ class DebugRun:
 
 
 @dataclass
-class SpyreLogs:
-    status: str = NOT_COLLECTED
-    reason: str = ""
-    records: list = field(default_factory=list)  # every Torch-Spyre record (spyre.SpyreLogRecord)
-    transfer: list = field(default_factory=list)  # host<->device copies, allocation, layouts
-    log_file: Optional[str] = None  # SPYRE_LOG_FILE contents were read from here
-    counts: dict = field(default_factory=dict)  # "<stream>/<format>" -> records
-
-
-@dataclass
 class FxGraph:
     name: str
     directory: str
@@ -184,49 +173,6 @@ class FxArtifacts:
 
 
 @dataclass
-class SdscArtifacts:
-    status: str = NOT_COLLECTED
-    reason: str = ""
-    cache_dir: str = ""
-    kernels: list = field(default_factory=list)  # spyre.SpyreKernelArtifacts
-    summaries: list = field(default_factory=list)  # spyre.SdscSummary
-    selected: list = field(default_factory=list)  # paths of the selected sdsc files
-    why: list = field(default_factory=list)
-    excerpt: str = ""
-
-
-@dataclass
-class FfdcInfo:
-    status: str = NOT_COLLECTED
-    reason: str = ""
-    reports: list = field(default_factory=list)  # spyre.FfdcReport, newest first
-
-
-@dataclass
-class Variant:
-    name: str
-    label: str
-    stage: str  # what a failure here points at
-    outcome: str = "skipped"  # fails | fails-differently | passes | not-installed | skipped
-    reason: str = ""
-    headline: str = ""
-    duration: float = 0.0
-    signature: Optional[Signature] = None
-    stdout: str = ""
-    stderr: str = ""
-    compile_calls: list = field(default_factory=list)
-
-
-@dataclass
-class Comparison:
-    status: str = NOT_COLLECTED
-    reason: str = ""
-    variants: list = field(default_factory=list)
-    stage: Optional[str] = None  # ladder: where the failure first appears
-    verdict: str = ""
-
-
-@dataclass
 class HangInfo:
     status: str = NOT_COLLECTED
     reason: str = ""
@@ -241,6 +187,9 @@ class HangInfo:
 
 @dataclass
 class Collected:
+    """Everything ``collect`` gathered: the run, the environment, and each collector's evidence in
+    ``evidence`` (by collector name; ``c.fx`` is ``c.evidence["fx"]``)."""
+
     script: str
     script_name: str
     args: list
@@ -250,13 +199,7 @@ class Collected:
     signature: Signature
     env: EnvInfo
     debug_run: DebugRun
-    spyre_logs: SpyreLogs
-    fx: FxArtifacts
-    sdsc: SdscArtifacts
-    ffdc: FfdcInfo
-    ladder: Comparison
-    spyre_comparison: Comparison
-    hang: HangInfo
+    evidence: dict = field(default_factory=dict)  # collector name -> its evidence
     user_env: dict = field(default_factory=dict)  # --env overrides (None = unset)
     pytest_node: Optional[str] = None  # pytest targets: the test inside the module (script_name::pytest_node)
     test_id: str = ""  # pytest targets: the node id from the rootdir (tests/test_x.py::test_y[1])
@@ -267,6 +210,17 @@ class Collected:
     timings: dict = field(default_factory=dict)
     created: str = ""
     reportkit_version: str = __version__
+
+    def __getattr__(self, name: str):
+        evidence = self.__dict__.get("evidence")
+        if evidence is None or name not in evidence:
+            raise AttributeError(name)
+        return evidence[name]
+
+    def to_dict(self) -> dict:
+        """``dataclasses.asdict`` with the evidence at the top level (bundle.json's ``collected``)."""
+        data = dataclasses.asdict(self)
+        return {**{k: v for k, v in data.items() if k != "evidence"}, **data["evidence"]}
 
 
 # --------------------------------------------------------------------------- workspace
@@ -521,32 +475,6 @@ def _strip_call(call: dict, result: RunResult) -> dict:
     return {k: _strip_workdir(v, result) if isinstance(v, str) else v for k, v in call.items()}
 
 
-# --------------------------------------------------------------------------- Torch-Spyre logs
-
-
-def collect_spyre_logs(run: DebugRun, ws: Workspace, env: EnvInfo) -> SpyreLogs:
-    log_text = None
-    logs = SpyreLogs()
-    if ws.spyre_log.exists():
-        logs.log_file = str(ws.spyre_log)
-        log_text = ws.spyre_log.read_text(encoding="utf-8", errors="replace")
-    logs.records = spyre.parse_debug_log(run.stdout, run.stderr, log_text)
-    logs.transfer = spyre.transfer_records(logs.records)
-    for record in logs.records:
-        key = f"{record.stream}/{record.format}"
-        logs.counts[key] = logs.counts.get(key, 0) + 1
-    if logs.records:
-        logs.status = COLLECTED
-        if not logs.transfer:
-            logs.reason = "Torch-Spyre debug records found, none of them about data transfers"
-    elif env.torch_spyre.status != COLLECTED:
-        logs.reason = f"no TORCH_SPYRE_DEBUG output: {env.torch_spyre.reason or 'torch_spyre is not installed'}"
-    else:
-        logs.reason = ("no TORCH_SPYRE_DEBUG output although torch_spyre is installed: the script does not "
-                       "seem to use the spyre device before it fails")
-    return logs
-
-
 # --------------------------------------------------------------------------- failure clues
 
 
@@ -699,59 +627,6 @@ def collect_fx(run_dirs: list[Path], clues: Clues, compile_calls: list) -> FxArt
     return fx
 
 
-# --------------------------------------------------------------------------- sdsc (Torch-Spyre compiler output)
-
-
-def select_sdsc(summaries: list, clues: Clues, graph: Optional[FxGraph]) -> tuple[list, list[str]]:
-    """The kernels related to the failure: by op name, then by source line, else the newest one."""
-    if clues.ops:
-        chosen = spyre.select_sdsc_for_ops(summaries, clues.ops)
-        if chosen:
-            return chosen, [f"op(s) {', '.join(clues.ops)} named in the error"]
-    lines = {f"{f}:{n}" for f, n in clues.script_lines}
-    if graph is not None:
-        lines |= {s.split(" in ")[0] for s in graph.sources}
-    by_line = [s for s in summaries
-               if s.source_file and f"{os.path.basename(s.source_file)}:{s.source_line}" in lines]
-    if by_line:
-        return by_line, ["source line (debug_handle_.source) matches the traceback / the failing graph"]
-    if graph is not None and graph.ops:
-        chosen = spyre.select_sdsc_for_ops(summaries, graph.ops)
-        if chosen:
-            return chosen, [f"op(s) of the failing graph {graph.name}: {', '.join(graph.ops)}"]
-    newest = [s for s in summaries if s.path.parent == summaries[0].path.parent]
-    return newest, ["no op or line matched: the most recently written kernel"]
-
-
-def collect_sdsc(cache_dir: Path, clues: Clues, graph: Optional[FxGraph], env: EnvInfo) -> SdscArtifacts:
-    sdsc = SdscArtifacts(cache_dir=str(cache_dir))
-    sdsc.kernels = spyre.find_spyre_artifacts(cache_dir)
-    sdsc.summaries = [spyre.parse_sdsc(p) for k in sdsc.kernels for p in k.sdsc_paths]
-    if not sdsc.summaries:
-        sdsc.reason = ("no Spyre device: sdsc not produced (torch_spyre is not installed)"
-                       if env.torch_spyre.status != COLLECTED else
-                       "no sdsc_<N>.json under the Inductor cache's inductor-spyre*/ (nothing was compiled for "
-                       "the spyre device before the failure)")
-        return sdsc
-    chosen, sdsc.why = select_sdsc(sdsc.summaries, clues, graph)
-    sdsc.status = COLLECTED
-    sdsc.selected = [str(s.path) for s in chosen[:3]]
-    sdsc.excerpt = "\n\n".join(s.render_excerpt(max_lines=16) for s in chosen[:3])
-    return sdsc
-
-
-def collect_ffdc(cache_dir: Path, env: EnvInfo) -> FfdcInfo:
-    info = FfdcInfo(reports=spyre.find_ffdc_reports(cache_dir))
-    if info.reports:
-        info.status = COLLECTED
-    elif env.torch_spyre.status != COLLECTED:
-        info.reason = "no FFDC report: torch_spyre is not installed (it writes them)"
-    else:
-        info.reason = ("no FFDC report was written (TORCH_SPYRE_FFDC=1 was set): the failure is not one "
-                       "Torch-Spyre captures (compile / runtime / unimplemented op)")
-    return info
-
-
 # --------------------------------------------------------------------------- hangs
 
 # seed 001, "If It Hangs": the last print before the hang tells where it is stuck
@@ -820,17 +695,6 @@ def collect_hang(rep: Reproduction, run: DebugRun, ws: Workspace) -> HangInfo:
 # --------------------------------------------------------------------------- backend ladder / Spyre comparison
 
 
-@dataclass(frozen=True)
-class VariantDef:
-    name: str
-    label: str
-    stage: str
-    backend: Optional[str] = None  # forced torch.compile backend
-    env: tuple = ()  # extra (key, value) pairs
-    package: Optional[str] = None  # EnvInfo attribute that must be installed
-    imports: Optional[str] = None  # modules that register the backend, comma-separated
-
-
 LADDER = (
     VariantDef("no-dynamo", "TORCHDYNAMO_DISABLE=1", "eager PyTorch (torch.compile disabled)",
                env=(("TORCHDYNAMO_DISABLE", "1"),)),
@@ -838,27 +702,11 @@ LADDER = (
     VariantDef("aot_eager", 'backend="aot_eager"', "AOT autograd", backend="aot_eager"),
     VariantDef("inductor", 'backend="inductor"', "inductor", backend="inductor"),
 )
-SPYRE_VARIANTS = (
-    VariantDef("spyre", 'backend="spyre"', "Torch-Spyre front-end + DeepTools", backend="spyre",
-               package="torch_spyre", imports="torch_spyre"),
-    VariantDef("sendnn", 'backend="sendnn"', "DeepTools (torch_sendnn)", backend="sendnn",
-               package="torch_sendnn", imports="torch_sendnn.torch_sendnn,torch_sendnn"),
-)
 STANDARD_BACKENDS = {"eager", "aot_eager", "inductor"}
 
 
-@dataclass
-class LadderContext:
-    spec: RunSpec
-    source: str
-    rep: Reproduction
-    policy: MatchPolicy
-    ws: Workspace
-    sandbox: Sandbox
-    on_step: Optional[Callable[[str], None]] = None
-
-
-def run_variant(vdef: VariantDef, ctx: LadderContext) -> Variant:
+def run_variant(vdef: VariantDef, ctx: CollectContext) -> Variant:
+    """Rerun the unchanged script with ``vdef``'s backend / environment; compare with the reference failure."""
     variant = Variant(vdef.name, vdef.label, vdef.stage)
     env = dict(ctx.spec.env)
     env.update(dict(vdef.env))
@@ -873,8 +721,7 @@ def run_variant(vdef: VariantDef, ctx: LadderContext) -> Variant:
                    # a handful of runs, some compiling cold with Inductor: the user's timeout, not the
                    # per-candidate one minimize derives from the original's (maybe eager) run time
                    timeout=ctx.spec.timeout)
-    if ctx.on_step:
-        ctx.on_step(f"ladder: {vdef.label} (timeout {spec.timeout:.0f} s)")
+    ctx.note(f"ladder: {vdef.label} (timeout {spec.timeout:.0f} s)")
     result = run_script(spec, ctx.source, ctx.sandbox)
     sig = signature_of(result, ctx.policy)
     variant.signature, variant.duration = sig, result.duration
@@ -893,7 +740,7 @@ def original_backends(calls: list) -> list[str]:
     return list(dict.fromkeys(c.get("backend", "?") for c in calls if c.get("api") != "import"))
 
 
-def run_ladder(ctx: LadderContext, calls: list, rungs: tuple = LADDER) -> Comparison:
+def run_ladder(ctx: CollectContext, calls: list, rungs: tuple = LADDER) -> Comparison:
     ladder = Comparison()
     if not calls:
         ladder.reason = ("the script made no torch.compile / torch._dynamo.optimize call before it failed: "
@@ -910,7 +757,7 @@ def run_ladder(ctx: LadderContext, calls: list, rungs: tuple = LADDER) -> Compar
             ladder.variants.append(Variant(vdef.name, vdef.label, vdef.stage,
                                            reason=f"not run: the failure already appears with {first.label}"))
             continue
-        variant = run_variant(vdef, ctx)
+        variant = ctx.run_variant(vdef)
         ladder.variants.append(variant)
         if variant.outcome == "fails":
             first = variant
@@ -920,61 +767,114 @@ def run_ladder(ctx: LadderContext, calls: list, rungs: tuple = LADDER) -> Compar
 
 def ladder_verdict(variants: list, backends: list[str]) -> tuple[Optional[str], str]:
     rungs = [v for v in variants if v.name != "original"]
-    for v in rungs:
-        if v.outcome == "fails":
-            if v.name == "no-dynamo":
-                return "eager", ("fails without torch.compile (TORCHDYNAMO_DISABLE=1): not a compiler bug; the "
-                                 "failure is in eager PyTorch or in the script itself")
-            earlier = ", ".join(r.label for r in rungs[:rungs.index(v)] if r.outcome == "passes")
-            return v.stage, (f"the failure first appears with {v.label}: {v.stage}"
-                             + (f" ({earlier} pass{'es' if ',' not in earlier else ''})" if earlier else ""))
+    first = next((v for v in rungs if v.outcome == "fails"), None)
+    if first is not None:
+        return _first_failure(first, rungs)
     different = [v for v in rungs if v.outcome == "fails-differently"]
     note = ("; " + ", ".join(f"{v.label} fails differently ({v.headline})" for v in different)) if different else ""
     custom = [b for b in backends if b not in STANDARD_BACKENDS]
     passed = [v.label for v in rungs if v.outcome == "passes"]
     if custom and passed:
-        names = ", ".join(f"`{b}`" for b in custom)
-        listed = ", ".join(passed[:-1]) + (" and " if len(passed) > 1 else "") + passed[-1]
-        return "custom backend", (f"fails only with the custom backend {names}: {listed} "
-                                  f"{'all pass' if len(passed) > 1 else 'passes'}, so the bug is in that "
-                                  f"backend{note}")
+        return "custom backend", _custom_backend_text(custom, passed) + note
     return None, f"inconclusive: no variant reproduces the failure, not even the script's own backend rerun{note}"
 
 
-def run_spyre_comparison(ctx: LadderContext, env: EnvInfo, calls: list) -> Comparison:
-    comp = Comparison()
-    missing = [v for v in SPYRE_VARIANTS if getattr(env, v.package).status != COLLECTED]
-    for vdef in SPYRE_VARIANTS:
-        if vdef in missing:
-            comp.variants.append(Variant(vdef.name, vdef.label, vdef.stage, outcome="not-installed",
-                                         reason=getattr(env, vdef.package).reason))
-    if missing:
-        comp.reason = ("spyre vs sendnn comparison not possible: "
-                       + "; ".join(getattr(env, v.package).reason for v in missing))
-        return comp
-    if not calls:
-        comp.reason = "the script made no torch.compile call: there is no backend to switch"
-        return comp
-    comp.variants = [run_variant(v, ctx) for v in SPYRE_VARIANTS]
-    comp.status = COLLECTED
-    comp.stage, comp.verdict = spyre_verdict(*comp.variants)
-    return comp
+def _first_failure(v: Variant, rungs: list) -> tuple[str, str]:
+    if v.name == "no-dynamo":
+        return "eager", ("fails without torch.compile (TORCHDYNAMO_DISABLE=1): not a compiler bug; the "
+                         "failure is in eager PyTorch or in the script itself")
+    earlier = ", ".join(r.label for r in rungs[:rungs.index(v)] if r.outcome == "passes")
+    return v.stage, (f"the failure first appears with {v.label}: {v.stage}"
+                     + (f" ({earlier} pass{'es' if ',' not in earlier else ''})" if earlier else ""))
 
 
-def spyre_verdict(spyre_v: Variant, sendnn_v: Variant) -> tuple[str, str]:
-    """Seed 004, step 4: sendnn vs spyre."""
-    s_fail, d_fail = spyre_v.outcome == "fails", sendnn_v.outcome == "fails"
-    if s_fail and d_fail:
-        return "back-end compiler (DeepTools)", ("sendnn and spyre both fail the same way: the bug is in the "
-                                                 "back-end compiler (DeepTools); file it against the backend")
-    if s_fail and sendnn_v.outcome == "passes":
-        return "Torch-Spyre front-end", ("sendnn passes, spyre fails: the bug is in Torch-Spyre's front-end "
-                                         "(codegen, stickification, or host code)")
-    if spyre_v.outcome == "passes" and sendnn_v.outcome == "passes":
-        return "environment or data transfer", ("both backends pass when rerun: the issue may be environment-"
-                                                "specific or in data transfer")
-    return "inconclusive", (f"spyre: {spyre_v.outcome}, sendnn: {sendnn_v.outcome} (not a row of the guide's "
-                            "table; compare the two runs' logs in the bundle)")
+def _custom_backend_text(custom: list, passed: list) -> str:
+    names = ", ".join(f"`{b}`" for b in custom)
+    listed = ", ".join(passed[:-1]) + (" and " if len(passed) > 1 else "") + passed[-1]
+    return (f"fails only with the custom backend {names}: {listed} "
+            f"{'all pass' if len(passed) > 1 else 'passes'}, so the bug is in that backend")
+
+
+# --------------------------------------------------------------------------- the generic collectors
+
+
+def _skipped_ladder(ctx: CollectContext) -> Optional[str]:
+    return None if ctx.options.ladder else "skipped (--no-ladder)"
+
+
+class FxCollector(Collector):
+    """TORCH_COMPILE_DEBUG's fx graphs: the one the failure points at, excerpted."""
+
+    name = "fx"
+    title = "Failing graph"
+    layout = {"fx": "artifacts/torch_compile_debug"}
+
+    def collect(self, ctx: CollectContext) -> FxArtifacts:
+        result = ctx.rep.results[0]
+        run_dirs = find_debug_run_dirs(ctx.ws.debug_dir, Path(result.workdir))
+        return collect_fx(run_dirs, ctx.clues, ctx.calls)
+
+    def files(self, ev: FxArtifacts, layout: dict):
+        for graph in ev.graphs:
+            for path in map(Path, graph.files):
+                yield f"{layout['fx']}/{graph.name}/{path.name}", path
+
+
+class LadderCollector(Collector):
+    """The unchanged script rerun with torch.compile's backend switched (seed 003's bisection)."""
+
+    name = "ladder"
+    title = "Backend ladder"
+    layout = {"ladder": "logs/ladder"}
+
+    def collect(self, ctx: CollectContext) -> Comparison:
+        skipped = _skipped_ladder(ctx)
+        if skipped:
+            return Comparison(reason=skipped)
+        rungs = tuple(v for v in LADDER if ctx.options.rungs is None or v.name in ctx.options.rungs)
+        return run_ladder(ctx, ctx.calls, rungs)
+
+    def files(self, ev: Comparison, layout: dict):
+        return variant_logs(ev, layout["ladder"])
+
+
+def variant_logs(comp: Comparison, base: str):
+    for v in comp.variants:
+        if v.name != "original" and (v.stdout or v.stderr):
+            yield f"{base}/{v.name}.stdout.txt", v.stdout
+            yield f"{base}/{v.name}.stderr.txt", v.stderr
+
+
+class HangCollector(Collector):
+    """For a hang: all-thread Python stacks, the last print and its meaning, gdb's native backtrace."""
+
+    name = "hang"
+    title = "Hang"
+    layout = {"hang_stacks": "hang/stacks.txt", "gdb": "hang/gdb.txt"}
+
+    def collect(self, ctx: CollectContext) -> HangInfo:
+        return collect_hang(ctx.rep, ctx.run, ctx.ws)
+
+    def files(self, ev: HangInfo, layout: dict):
+        if ev.status == COLLECTED:
+            yield layout["hang_stacks"], ev.stacks + "\n"
+            if ev.gdb:
+                yield layout["gdb"], ev.gdb
+
+
+# Collection order: a collector may read the evidence of those before it (sdsc reads fx's graph). The
+# issue shows each one's block in this order within its section, and the checklist lists their lines so.
+COLLECTORS: tuple = (FxCollector(), spyre.SpyreLogsCollector(), spyre.SdscCollector(), LadderCollector(),
+                     spyre.SendnnComparisonCollector(), spyre.FfdcCollector(),
+                     HangCollector())
+
+
+def collector_layout() -> dict:
+    """Every collector's bundle files (key -> relative path)."""
+    layout: dict = {}
+    for collector in COLLECTORS:
+        layout.update(collector.layout)
+    return layout
 
 
 # --------------------------------------------------------------------------- the stage
@@ -989,10 +889,38 @@ class CollectInput:
     minimized: Optional[dict] = None
 
 
+@dataclass
+class CollectContext:
+    """What a collector sees: the reference (debug) run, the environment, the evidence so far."""
+
+    spec: RunSpec
+    source: str
+    policy: MatchPolicy
+    rep: Reproduction
+    run: DebugRun
+    env: EnvInfo
+    ws: Workspace
+    sandbox: Sandbox
+    options: CollectOptions
+    clues: Clues
+    evidence: dict = field(default_factory=dict)
+    on_step: Optional[Callable[[str], None]] = None
+
+    @property
+    def calls(self) -> list:
+        return self.run.compile_calls
+
+    def note(self, message: str) -> None:
+        if self.on_step:
+            self.on_step(message)
+
+    def run_variant(self, vdef: VariantDef) -> Variant:
+        return run_variant(vdef, self)
+
+
 def collect(inp: CollectInput, ws: Workspace, options: Optional[CollectOptions] = None,
-            on_step: Optional[Callable[[str], None]] = None) -> Collected:
-    """Run the debug run, the probe and the ladder; gather logs and artifacts. Raises UserError when
-    the script does not fail."""
+            on_step: Optional[Callable[[str], None]] = None, collectors: tuple = COLLECTORS) -> Collected:
+    """Run the debug run and the probe, then every collector; raises UserError when the script does not fail."""
     options = options or CollectOptions()
     spec = inp.spec
     timings: dict[str, float] = {}
@@ -1001,42 +929,33 @@ def collect(inp: CollectInput, ws: Workspace, options: Optional[CollectOptions] 
     probe_deadline = time.monotonic() + options.probe_timeout
     try:
         step = _timer(timings, on_step)
-        with step("debug run", f"debug run: {' '.join(f'{k}=1' for k in DEBUG_ENV)} "
+        with step("debug run", f"debug run: {' '.join(f'{k}={v}' for k, v in DEBUG_ENV.items())} "
                                f"(timeout {spec.timeout:g} s)"):
             rep = run_debug(spec, inp.source, inp.policy, ws, sandbox)
         with step("environment", "environment probe (in the target interpreter)"):
             env = build_env_info(*finish_probe(probe, ws, probe_deadline), spec)
-        return _assemble(inp, rep, env, ws, sandbox, options, step, timings)
+        run = make_debug_run(rep, spec, ws)
+        ctx = CollectContext(spec, inp.source, inp.policy, rep, run, env, ws, sandbox, options,
+                             failure_clues(rep.results[0], run), on_step=on_step)
+        for collector in collectors:
+            with step(collector.name, None):
+                ctx.evidence[collector.name] = collector.collect(ctx)
+        return _assemble(inp, ctx, timings)
     finally:
         kill_tree(probe)
 
 
-def _assemble(inp, rep, env, ws, sandbox, options, step, timings) -> Collected:
+def _assemble(inp: CollectInput, ctx: CollectContext, timings: dict) -> Collected:
     spec = inp.spec
-    run = make_debug_run(rep, spec, ws)
-    result = rep.results[0]
-    clues = failure_clues(result, run)
-    run_dirs = find_debug_run_dirs(ws.debug_dir, Path(result.workdir))
-    fx = collect_fx(run_dirs, clues, run.compile_calls)
-    graph = next((g for g in fx.graphs if g.name == fx.selected), None)
-    ctx = LadderContext(spec, inp.source, rep, inp.policy, ws, sandbox, on_step=step.note)
-    calls = run.compile_calls
-    with step("ladder", None):
-        rungs = tuple(v for v in LADDER if options.rungs is None or v.name in options.rungs)
-        ladder = run_ladder(ctx, calls, rungs) if options.ladder else Comparison(reason="skipped (--no-ladder)")
-        spyre_cmp = run_spyre_comparison(ctx, env, calls) if options.ladder else \
-            Comparison(reason="skipped (--no-ladder)")
+    pytest = spec.pytest_node is not None
+    root = spec.root or spec.script.parent
     return Collected(
         script=str(spec.script), script_name=spec.script.name, args=list(spec.args), python=spec.python,
-        source=inp.source, policy=inp.policy.describe(), signature=rep.signature, env=env, debug_run=run,
-        spyre_logs=collect_spyre_logs(run, ws, env), fx=fx,
-        sdsc=collect_sdsc(ws.cache_dir, clues, graph, env), ffdc=collect_ffdc(ws.cache_dir, env),
-        ladder=ladder, spyre_comparison=spyre_cmp, hang=collect_hang(rep, run, ws),
+        source=inp.source, policy=inp.policy.describe(), signature=ctx.rep.signature, env=ctx.env,
+        debug_run=ctx.run, evidence=dict(ctx.evidence),
         user_env={k: v for k, v in spec.env.items() if k != PYTEST_NODE_ENV}, pytest_node=spec.pytest_node,
-        test_id=spec.target_name(os.path.relpath(spec.script, spec.root or spec.script.parent))
-        if spec.pytest_node is not None else "",
-        conftests=[list(c) for c in conftest_chain(spec.root or spec.script.parent, spec.script.parent)]
-        if spec.pytest_node is not None else [],
+        test_id=spec.target_name(os.path.relpath(spec.script, root)) if pytest else "",
+        conftests=[list(c) for c in conftest_chain(root, spec.script.parent)] if pytest else [],
         original_source=inp.original_source, minimized=inp.minimized, timings=timings,
         created=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     )
@@ -1051,13 +970,9 @@ class _timer:
 
     def __call__(self, name: str, message: Optional[str]) -> _timer:
         self.name = name
-        if message:
-            self.note(message)
-        return self
-
-    def note(self, message: str) -> None:
-        if self.on_step:
+        if message and self.on_step:
             self.on_step(message)
+        return self
 
     def __enter__(self) -> _timer:
         self.start = time.monotonic()

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from reportkit.evidence import COLLECTED, NOT_COLLECTED, CheckItem, Collector, Comparison, Variant, VariantDef
 from reportkit.gitinfo import GitInfo, repo_info
 
 # ---------------------------------------------------------------------------
@@ -876,3 +877,265 @@ def torch_spyre_install(package: str = "torch_spyre") -> Optional[TorchSpyreInst
         vcs_commit=vcs_info.get("commit_id"),
         git=repo_info(location, require_tracked=True) if location else None,
     )
+
+
+# ---------------------------------------------------------------------------
+# Evidence collectors (see reportkit/evidence.py): logs, sdsc, sendnn comparison, FFDC
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class SpyreLogs:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    records: list = field(default_factory=list)  # every Torch-Spyre record (SpyreLogRecord)
+    transfer: list = field(default_factory=list)  # host<->device copies, allocation, layouts
+    log_file: Optional[str] = None  # SPYRE_LOG_FILE contents were read from here
+    counts: dict = field(default_factory=dict)  # "<stream>/<format>" -> records
+
+
+def collect_spyre_logs(run: Any, log_file: Path, env: Any) -> SpyreLogs:
+    log_text = None
+    logs = SpyreLogs()
+    if log_file.exists():
+        logs.log_file = str(log_file)
+        log_text = log_file.read_text(encoding="utf-8", errors="replace")
+    logs.records = parse_debug_log(run.stdout, run.stderr, log_text)
+    logs.transfer = transfer_records(logs.records)
+    for record in logs.records:
+        key = f"{record.stream}/{record.format}"
+        logs.counts[key] = logs.counts.get(key, 0) + 1
+    if logs.records:
+        logs.status = COLLECTED
+        if not logs.transfer:
+            logs.reason = "Torch-Spyre debug records found, none of them about data transfers"
+    elif env.torch_spyre.status != COLLECTED:
+        logs.reason = f"no TORCH_SPYRE_DEBUG output: {env.torch_spyre.reason or 'torch_spyre is not installed'}"
+    else:
+        logs.reason = ("no TORCH_SPYRE_DEBUG output although torch_spyre is installed: the script does not "
+                       "seem to use the spyre device before it fails")
+    return logs
+
+
+class SpyreLogsCollector(Collector):
+    """Torch-Spyre's debug / log records of the debug run; the data-transfer ones are shown."""
+
+    name = "spyre_logs"
+    title = "Torch-Spyre data transfer log"
+    section = "logs"
+    layout = {"spyre_log": "logs/spyre-debug.log", "spyre_transfer": "logs/spyre-transfer.log",
+              "spyre_log_file": "logs/SPYRE_LOG_FILE.log"}
+
+    def collect(self, ctx: Any) -> SpyreLogs:
+        return collect_spyre_logs(ctx.run, ctx.ws.spyre_log, ctx.env)
+
+    def files(self, ev: SpyreLogs, layout: dict):
+        if ev.records:
+            yield layout["spyre_log"], "\n".join(r.raw for r in ev.records) + "\n"
+            yield layout["spyre_transfer"], "\n".join(r.raw for r in ev.transfer) + "\n"
+        if ev.log_file:
+            yield layout["spyre_log_file"], Path(ev.log_file)
+
+    def checklist(self, c: Any, files: dict) -> list[CheckItem]:
+        label = "Output of `TORCH_SPYRE_DEBUG=1` showing the data transfer log"
+        logs = c.spyre_logs
+        if logs.transfer:
+            return [CheckItem("spyre_debug", label, True, f"{len(logs.transfer)} transfer records of "
+                              f"{len(logs.records)} Torch-Spyre debug records, under *Relevant log output*")]
+        return [CheckItem("spyre_debug", label, False, logs.reason or "no data transfer records")]
+
+
+@dataclass
+class SdscArtifacts:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    cache_dir: str = ""
+    kernels: list = field(default_factory=list)  # SpyreKernelArtifacts
+    summaries: list = field(default_factory=list)  # SdscSummary
+    selected: list = field(default_factory=list)  # paths of the selected sdsc files
+    why: list = field(default_factory=list)
+    excerpt: str = ""
+
+
+def select_sdsc(summaries: list, clues: Any, graph: Any) -> tuple[list, list[str]]:
+    """The kernels related to the failure: by op name, then by source line, else the newest one."""
+    if clues.ops:
+        chosen = select_sdsc_for_ops(summaries, clues.ops)
+        if chosen:
+            return chosen, [f"op(s) {', '.join(clues.ops)} named in the error"]
+    lines = {f"{f}:{n}" for f, n in clues.script_lines}
+    if graph is not None:
+        lines |= {s.split(" in ")[0] for s in graph.sources}
+    by_line = [s for s in summaries
+               if s.source_file and f"{os.path.basename(s.source_file)}:{s.source_line}" in lines]
+    if by_line:
+        return by_line, ["source line (debug_handle_.source) matches the traceback / the failing graph"]
+    if graph is not None and graph.ops:
+        chosen = select_sdsc_for_ops(summaries, graph.ops)
+        if chosen:
+            return chosen, [f"op(s) of the failing graph {graph.name}: {', '.join(graph.ops)}"]
+    newest = [s for s in summaries if s.path.parent == summaries[0].path.parent]
+    return newest, ["no op or line matched: the most recently written kernel"]
+
+
+def collect_sdsc(cache_dir: Path, clues: Any, graph: Any, env: Any) -> SdscArtifacts:
+    sdsc = SdscArtifacts(cache_dir=str(cache_dir))
+    sdsc.kernels = find_spyre_artifacts(cache_dir)
+    sdsc.summaries = [parse_sdsc(p) for k in sdsc.kernels for p in k.sdsc_paths]
+    if not sdsc.summaries:
+        sdsc.reason = ("no Spyre device: sdsc not produced (torch_spyre is not installed)"
+                       if env.torch_spyre.status != COLLECTED else
+                       "no sdsc_<N>.json under the Inductor cache's inductor-spyre*/ (nothing was compiled for "
+                       "the spyre device before the failure)")
+        return sdsc
+    chosen, sdsc.why = select_sdsc(sdsc.summaries, clues, graph)
+    sdsc.status = COLLECTED
+    sdsc.selected = [str(s.path) for s in chosen[:3]]
+    sdsc.excerpt = "\n\n".join(s.render_excerpt(max_lines=16) for s in chosen[:3])
+    return sdsc
+
+
+class SdscCollector(Collector):
+    """The Torch-Spyre compiler's kernel specs (``sdsc_<N>.json``) and the affected one's digest."""
+
+    name = "sdsc"
+    title = "sdsc"
+    layout = {"sdsc": "artifacts/inductor-spyre"}
+
+    def collect(self, ctx: Any) -> SdscArtifacts:
+        fx = ctx.evidence.get("fx")
+        graph = next((g for g in fx.graphs if g.name == fx.selected), None) if fx is not None else None
+        return collect_sdsc(ctx.ws.cache_dir, ctx.clues, graph, ctx.env)
+
+    def files(self, ev: SdscArtifacts, layout: dict):
+        for kernel in ev.kernels:
+            base = f"{layout['sdsc']}/{kernel.directory.name}"
+            for path in [*kernel.sdsc_paths, kernel.bundle_mlir]:
+                if path is not None:
+                    yield f"{base}/{path.name}", path
+            if kernel.spyrecode_json is not None:
+                yield f"{base}/spyreCodeDir/spyrecode.json", kernel.spyrecode_json
+
+    def checklist(self, c: Any, files: dict) -> list[CheckItem]:
+        label = "Relevant excerpts from `fx_graph_readable.py` and `sdsc.json`"
+        fx = (f"`fx_graph_readable.py` of `{c.fx.selected}` included" if c.fx.status == COLLECTED
+              else f"fx_graph_readable.py: {c.fx.reason}")
+        sdsc = (f"`{Path(c.sdsc.selected[0]).name}` summarised" if c.sdsc.status == COLLECTED
+                else f"sdsc.json: {c.sdsc.reason}")
+        return [CheckItem("excerpts", label, c.fx.status == COLLECTED and c.sdsc.status == COLLECTED,
+                          f"{fx}; {sdsc}")]
+
+
+@dataclass
+class FfdcInfo:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    reports: list = field(default_factory=list)  # FfdcReport, newest first
+
+
+def collect_ffdc(cache_dir: Path, env: Any) -> FfdcInfo:
+    info = FfdcInfo(reports=find_ffdc_reports(cache_dir))
+    if info.reports:
+        info.status = COLLECTED
+    elif env.torch_spyre.status != COLLECTED:
+        info.reason = "no FFDC report: torch_spyre is not installed (it writes them)"
+    else:
+        info.reason = ("no FFDC report was written (TORCH_SPYRE_FFDC=1 was set): the failure is not one "
+                       "Torch-Spyre captures (compile / runtime / unimplemented op)")
+    return info
+
+
+class FfdcCollector(Collector):
+    """Torch-Spyre's First Failure Data Capture reports (``TORCH_SPYRE_FFDC=1``)."""
+
+    name = "ffdc"
+    title = "FFDC reports"
+    layout = {"ffdc": "artifacts/ffdc"}
+
+    def collect(self, ctx: Any) -> FfdcInfo:
+        return collect_ffdc(ctx.ws.cache_dir, ctx.env)
+
+    def files(self, ev: FfdcInfo, layout: dict):
+        for report in ev.reports:
+            yield f"{layout['ffdc']}/{report.path.name}", report.path
+
+    def checklist(self, c: Any, files: dict) -> list[CheckItem]:
+        label = "FFDC report path / `failure.category`"
+        if c.ffdc.status != COLLECTED:
+            return [CheckItem("ffdc", label, False, c.ffdc.reason)]
+        base = files.get("ffdc", "artifacts/ffdc")
+        shown = ", ".join(f"`{base}/{Path(r.path).name}`: `{r.category}`" for r in c.ffdc.reports[:3])
+        return [CheckItem("ffdc", label, True, shown)]
+
+
+SPYRE_VARIANTS = (
+    VariantDef("spyre", 'backend="spyre"', "Torch-Spyre front-end + DeepTools", backend="spyre",
+               package="torch_spyre", imports="torch_spyre"),
+    VariantDef("sendnn", 'backend="sendnn"', "DeepTools (torch_sendnn)", backend="sendnn",
+               package="torch_sendnn", imports="torch_sendnn.torch_sendnn,torch_sendnn"),
+)
+
+
+def run_spyre_comparison(ctx: Any) -> Comparison:
+    comp = Comparison()
+    env = ctx.env
+    missing = [v for v in SPYRE_VARIANTS if getattr(env, v.package).status != COLLECTED]
+    for vdef in SPYRE_VARIANTS:
+        if vdef in missing:
+            comp.variants.append(Variant(vdef.name, vdef.label, vdef.stage, outcome="not-installed",
+                                         reason=getattr(env, vdef.package).reason))
+    if missing:
+        comp.reason = ("spyre vs sendnn comparison not possible: "
+                       + "; ".join(getattr(env, v.package).reason for v in missing))
+        return comp
+    if not ctx.calls:
+        comp.reason = "the script made no torch.compile call: there is no backend to switch"
+        return comp
+    comp.variants = [ctx.run_variant(v) for v in SPYRE_VARIANTS]
+    comp.status = COLLECTED
+    comp.stage, comp.verdict = spyre_verdict(*comp.variants)
+    return comp
+
+
+def spyre_verdict(spyre_v: Variant, sendnn_v: Variant) -> tuple[str, str]:
+    """Seed 004, step 4: sendnn vs spyre."""
+    s_fail, d_fail = spyre_v.outcome == "fails", sendnn_v.outcome == "fails"
+    if s_fail and d_fail:
+        return "back-end compiler (DeepTools)", ("sendnn and spyre both fail the same way: the bug is in the "
+                                                 "back-end compiler (DeepTools); file it against the backend")
+    if s_fail and sendnn_v.outcome == "passes":
+        return "Torch-Spyre front-end", ("sendnn passes, spyre fails: the bug is in Torch-Spyre's front-end "
+                                         "(codegen, stickification, or host code)")
+    if spyre_v.outcome == "passes" and sendnn_v.outcome == "passes":
+        return "environment or data transfer", ("both backends pass when rerun: the issue may be environment-"
+                                                "specific or in data transfer")
+    return "inconclusive", (f"spyre: {spyre_v.outcome}, sendnn: {sendnn_v.outcome} (not a row of the guide's "
+                            "table; compare the two runs' logs in the bundle)")
+
+
+class SendnnComparisonCollector(Collector):
+    """The guide's step 4: the same computation through Torch-Spyre and through sendnn (DeepTools only)."""
+
+    name = "spyre_comparison"
+    title = "spyre vs sendnn"
+    layout = {"ladder": "logs/ladder"}
+
+    def collect(self, ctx: Any) -> Comparison:
+        if not ctx.options.ladder:
+            return Comparison(reason="skipped (--no-ladder)")
+        return run_spyre_comparison(ctx)
+
+    def files(self, ev: Comparison, layout: dict):
+        for v in ev.variants:
+            if v.stdout or v.stderr:
+                yield f"{layout['ladder']}/{v.name}.stdout.txt", v.stdout
+                yield f"{layout['ladder']}/{v.name}.stderr.txt", v.stderr
+
+    def checklist(self, c: Any, files: dict) -> list[CheckItem]:
+        label = "Result of the `sendnn` comparison (frontend vs. backend bisect)"
+        cmp = c.spyre_comparison
+        if cmp.status == COLLECTED:
+            return [CheckItem("sendnn", label, True, f"{cmp.stage}: {cmp.verdict}")]
+        ladder = c.evidence.get("ladder")
+        tail = f"; backend ladder: {ladder.verdict}" if ladder is not None and ladder.status == COLLECTED else ""
+        return [CheckItem("sendnn", label, False, cmp.reason + tail)]

@@ -245,7 +245,7 @@ def test_sdsc_selection_on_real_fixtures(tmp_path, clues, expected, why):
         for p in (root / kernel).rglob("*"):
             os.utime(p, (1_000_000 + i, 1_000_000 + i))
     env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED, version="0.0.1"))
-    sdsc = C.collect_sdsc(tmp_path / "cache", clues, None, env)
+    sdsc = spyre.collect_sdsc(tmp_path / "cache", clues, None, env)
     assert sdsc.status == C.COLLECTED
     names = {"0a1b2c3d_sdsc_add_0_abcdefgh": "add", "1a2b3c4d_sdsc_fma_1_1234abcd": "fma"}
     assert [f"{names[Path(p).parent.name]}/{Path(p).name}" for p in sdsc.selected] == expected
@@ -255,7 +255,7 @@ def test_sdsc_selection_on_real_fixtures(tmp_path, clues, expected, why):
 
 def test_sdsc_absent_with_torch_spyre_installed(tmp_path):
     env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED, version="0.0.1"))
-    sdsc = C.collect_sdsc(tmp_path, C.Clues(), None, env)
+    sdsc = spyre.collect_sdsc(tmp_path, C.Clues(), None, env)
     assert sdsc.status == C.NOT_COLLECTED and "nothing was compiled for the spyre device" in sdsc.reason
 
 
@@ -266,9 +266,9 @@ def test_ffdc_reports_real_format(tmp_path):
         {"failure": {"category": "compile_backend", "exception_type": "CalledProcessError",
                      "message": "Command '['dxp_standalone']' returned non-zero exit status 1.", "lineno": 577}}))
     env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED))
-    info = C.collect_ffdc(tmp_path, env)
+    info = spyre.collect_ffdc(tmp_path, env)
     assert info.status == C.COLLECTED and info.reports[0].category == "compile_backend"
-    empty = C.collect_ffdc(tmp_path / "none", env)
+    empty = spyre.collect_ffdc(tmp_path / "none", env)
     assert empty.status == C.NOT_COLLECTED and "TORCH_SPYRE_FFDC=1 was set" in empty.reason
 
 

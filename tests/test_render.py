@@ -134,6 +134,9 @@ def variant(name, label, stage, outcome, **kw) -> C.Variant:
     return C.Variant(name, label, stage, outcome=outcome, duration=kw.pop("duration", 1.5), **kw)
 
 
+EVIDENCE = ("spyre_logs", "fx", "sdsc", "ffdc", "ladder", "spyre_comparison", "hang")
+
+
 def make_collected(**overrides) -> C.Collected:
     env = C.EnvInfo(
         status=C.COLLECTED, python="3.11.7", executable="/venv/bin/python", os="Debian GNU/Linux 12", machine="x86_64",
@@ -162,17 +165,18 @@ def make_collected(**overrides) -> C.Collected:
         policy="strict", signature=make_signature(), env=env,
         debug_run=C.DebugRun(status=C.COLLECTED, error_output=TRACEBACK, stdout="", stderr=TRACEBACK,
                              command="TORCH_COMPILE_DEBUG=1 python repro.py", duration=3.0),
-        spyre_logs=C.SpyreLogs(reason="no TORCH_SPYRE_DEBUG output: torch_spyre is not installed"),
+        spyre_logs=spyre.SpyreLogs(reason="no TORCH_SPYRE_DEBUG output: torch_spyre is not installed"),
         fx=C.FxArtifacts(status=C.COLLECTED, graphs=[graph], selected=graph.name, why=["the last graph"],
                          excerpt=FX, output_code_excerpt="def call(args):\n    pass"),
-        sdsc=C.SdscArtifacts(reason="no Spyre device: sdsc not produced (torch_spyre is not installed)"),
-        ffdc=C.FfdcInfo(reason="no FFDC report: torch_spyre is not installed"),
+        sdsc=spyre.SdscArtifacts(reason="no Spyre device: sdsc not produced (torch_spyre is not installed)"),
+        ffdc=spyre.FfdcInfo(reason="no FFDC report: torch_spyre is not installed"),
         ladder=ladder,
         spyre_comparison=C.Comparison(reason="spyre vs sendnn comparison not possible: torch_spyre is not installed"),
         hang=C.HangInfo(reason="not a hang"),
     )
     values.update(overrides)
-    return C.Collected(**values)
+    evidence = {k: values.pop(k) for k in EVIDENCE if k in values}
+    return C.Collected(**values, evidence=evidence)
 
 
 def spyre_collected() -> C.Collected:
@@ -184,14 +188,14 @@ def spyre_collected() -> C.Collected:
     c.env.lib_versions = {"ibm-deeptools": "2.0.0-0.main.1+2457", "ibm-flex": "2.0.0-0.main.1+576"}
     c.env.lib_version_file = "/etc/spyre/components.txt"
     records = spyre.parse_debug_log("[ spyre_copy_from ]  self ( Half ) is on: cpu\n[ synchronize ]  stream 0", "")
-    c.spyre_logs = C.SpyreLogs(status=C.COLLECTED, records=records, transfer=spyre.transfer_records(records))
+    c.evidence["spyre_logs"] = spyre.SpyreLogs(status=C.COLLECTED, records=records, transfer=spyre.transfer_records(records))
     summaries = [spyre.parse_sdsc(FIXTURES / "fma" / "sdsc_0.json")]
-    c.sdsc = C.SdscArtifacts(status=C.COLLECTED, summaries=summaries, selected=[str(summaries[0].path)],
+    c.evidence["sdsc"] = spyre.SdscArtifacts(status=C.COLLECTED, summaries=summaries, selected=[str(summaries[0].path)],
                              why=["op(s) mul named in the error"], excerpt=summaries[0].render_excerpt(16))
     report = spyre.FfdcReport(Path("/c/torch-spyre/ffdc_reports/ffdc_compile_backend_20260304T101112_123456_1.json"),
                               "compile_backend", "20260304T101112_123456", 1, summary="compile_backend: boom")
-    c.ffdc = C.FfdcInfo(status=C.COLLECTED, reports=[report])
-    c.spyre_comparison = C.Comparison(status=C.COLLECTED, stage="Torch-Spyre front-end", verdict="sendnn passes", variants=[
+    c.evidence["ffdc"] = spyre.FfdcInfo(status=C.COLLECTED, reports=[report])
+    c.evidence["spyre_comparison"] = C.Comparison(status=C.COLLECTED, stage="Torch-Spyre front-end", verdict="sendnn passes", variants=[
         variant("spyre", 'backend="spyre"', "front-end", "fails"), variant("sendnn", 'backend="sendnn"', "DeepTools", "passes")])
     c.minimized = {"lines_before": 140, "lines_after": 9}
     c.original_source = "# original\n" * 140
@@ -372,7 +376,7 @@ def secret_collected() -> C.Collected:
     c.sdsc.excerpt = planted("sdsc")
     c.spyre_logs.transfer[0].raw = planted("[ spyre_copy_from ] transfer")
     c.ladder.verdict = planted("verdict")
-    c.hang = C.HangInfo(status=C.COLLECTED, stacks=planted("stacks"), last_print=planted("last"), gdb=planted("gdb"))
+    c.evidence["hang"] = C.HangInfo(status=C.COLLECTED, stacks=planted("stacks"), last_print=planted("last"), gdb=planted("gdb"))
     return c
 
 
