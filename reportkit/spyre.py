@@ -521,22 +521,21 @@ def _lds_indices(refs: Any) -> set[int]:
     return out
 
 
+def _allocated_layout(dsc: dict, index: int) -> list:
+    """layoutDimOrder_ of the scheduleTree_ node allocating tensor ``index`` (when primaryDsInfo_ has none)."""
+    for node in dsc.get("scheduleTree_") or []:
+        if isinstance(node, dict) and _as_int(node.get("ldsIdx_")) == index and node.get("layoutDimOrder_"):
+            return list(node["layoutDimOrder_"])
+    return []
+
+
 def _parse_tensor(lds: dict, dsc: dict, inputs: set[int], outputs: set[int]) -> SdscTensor:
     index = _as_int(lds.get("ldsIdx_"))
     index = -1 if index is None else index
     role = "output" if index in outputs else "input" if index in inputs else "unknown"
     ds_type = lds.get("dsType_")
     primary = (dsc.get("primaryDsInfo_") or {}).get(ds_type) or {}
-    layout = list(primary.get("layoutDimOrder_") or [])
-    if not layout:  # fall back to the allocate node for this tensor
-        for node in dsc.get("scheduleTree_") or []:
-            if (
-                isinstance(node, dict)
-                and _as_int(node.get("ldsIdx_")) == index
-                and node.get("layoutDimOrder_")
-            ):
-                layout = list(node["layoutDimOrder_"])
-                break
+    layout = list(primary.get("layoutDimOrder_") or []) or _allocated_layout(dsc, index)
     mem_org = lds.get("memOrg_") or {}
     memories = [k for k, v in mem_org.items() if isinstance(v, dict) and v.get("isPresent")]
     return SdscTensor(
