@@ -1067,49 +1067,129 @@ class FfdcCollector(Collector):
         return [CheckItem("ffdc", label, True, shown)]
 
 
-SPYRE_VARIANTS = (
-    VariantDef("spyre", 'backend="spyre"', "Torch-Spyre front-end + DeepTools", backend="spyre",
-               package="torch_spyre", imports="torch_spyre"),
-    VariantDef("sendnn", 'backend="sendnn"', "DeepTools (torch_sendnn)", backend="sendnn",
-               package="torch_sendnn", imports="torch_sendnn.torch_sendnn,torch_sendnn"),
-)
+# The guide's step 4 (docs/source/user_guide/debugging/index.md, "Bisect Frontend vs. Backend with sendnn"),
+# done as upstream's tests do it (tests/_inductor/utils_inductor.py, compare_with_sendnn / compare_with_cpu):
+# torch.compile (Inductor) on spyre-device tensors vs torch.compile(backend="sendnn") on CPU tensors, each
+# against eager CPU. Torch-Spyre is an Inductor device backend, not a dynamo backend: backend="spyre" raises
+# InvalidBackend. The run itself is _backend_boot.py's REPORTKIT_SPYRE_COMPARE mode.
+SENDNN_VERDICTS = {  # (spyre correct, sendnn correct) -> (stage, verdict): the guide's table
+    (False, False): ("back-end compiler (DeepTools)",
+                     "sendnn wrong, spyre wrong: the bug is in the back-end compiler (DeepTools); file it against "
+                     "the backend"),
+    (False, True): ("Torch-Spyre front-end",
+                    "sendnn correct, spyre wrong: the bug is in Torch-Spyre's front-end (codegen, stickification, "
+                    "or host code)"),
+    (True, True): ("environment or data transfer",
+                   "both correct on the same inputs: the issue may be environment-specific or in data transfer"),
+}
+# upstream's compare_with_cpu default, used when the reproducer names no tolerance
+DEFAULT_TOLERANCE = (0.1, 0.1)
+_TOLERANCE = re.compile(r"\b(?P<key>atol|rtol)\s*=\s*(?P<value>[0-9][0-9_.]*(?:[eE][+-]?\d+)?)")
 
 
-def run_spyre_comparison(ctx: Any) -> Comparison:
-    comp = Comparison()
-    env = ctx.env
-    missing = [v for v in SPYRE_VARIANTS if getattr(env, v.package).status != COLLECTED]
-    for vdef in SPYRE_VARIANTS:
-        if vdef in missing:
-            comp.variants.append(Variant(vdef.name, vdef.label, vdef.stage, outcome="not-installed",
-                                         reason=getattr(env, vdef.package).reason))
+def reproducer_tolerance(source: str) -> tuple[float, float, str]:
+    """(atol, rtol, where they come from): the first ``atol=`` / ``rtol=`` literals in the reproducer."""
+    found: dict[str, float] = {}
+    for m in _TOLERANCE.finditer(source):
+        try:
+            found.setdefault(m["key"], float(m["value"].replace("_", "")))
+        except ValueError:
+            continue
+    if not found:
+        return (*DEFAULT_TOLERANCE, "the reproducer names no atol/rtol: torch-spyre's compare_with_cpu default")
+    given = ", ".join(f"{k}={v:g}" for k, v in sorted(found.items()))
+    return found.get("atol", 0.0), found.get("rtol", 0.0), f"the reproducer's own ({given})"
+
+
+@dataclass
+class SendnnComparison(Comparison):
+    tolerance: str = ""  # atol/rtol used and where they come from
+    function: str = ""  # the compiled function compared, and where the script compiled it
+    command: str = ""  # when it could not be run automatically: what the reporter can run
+    stdout: str = ""  # of the comparison run
+    stderr: str = ""
+
+
+def manual_comparison(script: str, calls: list, atol: float, rtol: float) -> str:
+    """The guide's step 4 as a snippet the reporter adds to the reproducer (then runs ``python <script>``)."""
+    where = next((c.get("caller") for c in calls if c.get("api") != "import" and c.get("caller")), "")
+    return "\n".join([
+        "# Torch-Spyre's debugging guide, step 4: the compiled function both ways, on the same inputs",
+        "import torch",
+        "import torch_spyre  # noqa: F401  (the spyre device)",
+        "import torch_sendnn  # noqa: F401  (the sendnn backend)",
+        "",
+        f"def compare(fn, *args, atol={atol:g}, rtol={rtol:g}):",
+        "    expected = fn(*[a.cpu() for a in args])",
+        "    torch._dynamo.reset()",
+        '    spyre = torch.compile(fn)(*[a.to("spyre") for a in args]).cpu()',
+        "    torch._dynamo.reset()",
+        '    sendnn = torch.compile(fn, backend="sendnn")(*[a.cpu() for a in args])',
+        '    for name, got in (("spyre", spyre), ("sendnn", sendnn)):',
+        "        try:",
+        "            torch.testing.assert_close(got, expected, atol=atol, rtol=rtol)",
+        '            print(name, "correct")',
+        "        except AssertionError as exc:",
+        '            print(name, "wrong:", exc)',
+        "",
+        f"# then, where {os.path.basename(where) if where else script} compiles and calls the function:",
+        "# compare(<the function given to torch.compile>, <its inputs>); run: python " + script,
+    ])
+
+
+def _not_installed(ctx: Any, comp: SendnnComparison) -> bool:
+    missing = [name for name in ("torch_spyre", "torch_sendnn") if getattr(ctx.env, name).status != COLLECTED]
+    for name in missing:
+        comp.variants.append(Variant(name, name, "", outcome="not-installed", reason=getattr(ctx.env, name).reason))
     if missing:
         comp.reason = ("spyre vs sendnn comparison not possible: "
-                       + "; ".join(getattr(env, v.package).reason for v in missing))
+                       + "; ".join(getattr(ctx.env, n).reason for n in missing))
+    return bool(missing)
+
+
+def run_sendnn_comparison(ctx: Any) -> SendnnComparison:
+    atol, rtol, origin = reproducer_tolerance(ctx.source)
+    comp = SendnnComparison(tolerance=f"atol={atol:g}, rtol={rtol:g}: {origin}")
+    if _not_installed(ctx, comp):
         return comp
+    comp.command = manual_comparison(ctx.spec.script.name, ctx.calls, atol, rtol)
     if not ctx.calls:
-        comp.reason = "the script made no torch.compile call: there is no backend to switch"
+        comp.reason = ("cannot be run automatically: the script made no torch.compile call before it failed, so "
+                       "there is no compiled function to run both ways")
         return comp
-    comp.variants = [ctx.run_variant(v) for v in SPYRE_VARIANTS]
-    comp.status = COLLECTED
-    comp.stage, comp.verdict = spyre_verdict(*comp.variants)
+    out = ctx.ws.root / "spyre-vs-sendnn.json"
+    vdef = VariantDef("spyre-vs-sendnn", "spyre vs sendnn", "the guide's step 4", imports="torch_spyre",
+                      env=(("REPORTKIT_SPYRE_COMPARE", str(out)), ("REPORTKIT_COMPARE_TOL", f"{atol!r},{rtol!r}"),
+                           ("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")))
+    run = ctx.run_variant(vdef)
+    comp.stdout, comp.stderr = run.stdout, run.stderr
+    try:
+        data = json.loads(out.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        comp.reason = ("cannot be run automatically: the script never called the function it compiled"
+                       + (f" (it failed first: {run.headline})" if run.headline else ""))
+        return comp
+    comp.function = f"`{data.get('function')}` compiled at {os.path.basename(str(data.get('where') or '?'))}"
+    if data.get("error"):
+        comp.reason = (f"cannot be run automatically: {comp.function} does not run on its inputs moved to the "
+                       f"CPU ({data['error']})")
+        return comp
+    return _judged(comp, data.get("paths") or {})
+
+
+def _judged(comp: SendnnComparison, paths: dict) -> SendnnComparison:
+    labels = {"spyre": ("Torch-Spyre: torch.compile (Inductor) on spyre tensors", "Torch-Spyre front-end + DeepTools"),
+              "sendnn": ('sendnn: torch.compile(backend="sendnn") on CPU tensors', "DeepTools (torch_sendnn)")}
+    for name, (label, stage) in labels.items():
+        path = paths.get(name) or {"ok": False, "detail": "no result"}
+        comp.variants.append(Variant(name, label, stage, outcome="passes" if path.get("ok") else "fails",
+                                     headline=str(path.get("detail") or "")))
+    comp.status, comp.command = COLLECTED, ""
+    ok = tuple(bool((paths.get(n) or {}).get("ok")) for n in ("spyre", "sendnn"))
+    comp.stage, comp.verdict = SENDNN_VERDICTS.get(ok, (
+        "inconclusive", "spyre correct, sendnn wrong: not a row of the guide's table (compare the two results "
+                        "in the bundle's logs)"))
     return comp
-
-
-def spyre_verdict(spyre_v: Variant, sendnn_v: Variant) -> tuple[str, str]:
-    """Seed 004, step 4: sendnn vs spyre."""
-    s_fail, d_fail = spyre_v.outcome == "fails", sendnn_v.outcome == "fails"
-    if s_fail and d_fail:
-        return "back-end compiler (DeepTools)", ("sendnn and spyre both fail the same way: the bug is in the "
-                                                 "back-end compiler (DeepTools); file it against the backend")
-    if s_fail and sendnn_v.outcome == "passes":
-        return "Torch-Spyre front-end", ("sendnn passes, spyre fails: the bug is in Torch-Spyre's front-end "
-                                         "(codegen, stickification, or host code)")
-    if spyre_v.outcome == "passes" and sendnn_v.outcome == "passes":
-        return "environment or data transfer", ("both backends pass when rerun: the issue may be environment-"
-                                                "specific or in data transfer")
-    return "inconclusive", (f"spyre: {spyre_v.outcome}, sendnn: {sendnn_v.outcome} (not a row of the guide's "
-                            "table; compare the two runs' logs in the bundle)")
 
 
 class SendnnComparisonCollector(Collector):
@@ -1121,20 +1201,17 @@ class SendnnComparisonCollector(Collector):
 
     def collect(self, ctx: Any) -> Comparison:
         if not ctx.options.ladder:
-            return Comparison(reason="skipped (--no-ladder)")
-        return run_spyre_comparison(ctx)
+            return SendnnComparison(reason="skipped (--no-ladder)")
+        return run_sendnn_comparison(ctx)
 
-    def files(self, ev: Comparison, layout: dict):
-        for v in ev.variants:
-            if v.stdout or v.stderr:
-                yield f"{layout['ladder']}/{v.name}.stdout.txt", v.stdout
-                yield f"{layout['ladder']}/{v.name}.stderr.txt", v.stderr
+    def files(self, ev: SendnnComparison, layout: dict):
+        if ev.stdout or ev.stderr:
+            yield f"{layout['ladder']}/spyre-vs-sendnn.stdout.txt", ev.stdout
+            yield f"{layout['ladder']}/spyre-vs-sendnn.stderr.txt", ev.stderr
 
     def checklist(self, c: Any, files: dict) -> list[CheckItem]:
-        label = "Result of the `sendnn` comparison (frontend vs. backend bisect)"
+        label = "Result of the `sendnn` comparison (frontend vs. backend bisect) (optional)"
         cmp = c.spyre_comparison
         if cmp.status == COLLECTED:
             return [CheckItem("sendnn", label, True, f"{cmp.stage}: {cmp.verdict}")]
-        ladder = c.evidence.get("ladder")
-        tail = f"; backend ladder: {ladder.verdict}" if ladder is not None and ladder.status == COLLECTED else ""
-        return [CheckItem("sendnn", label, False, cmp.reason + tail)]
+        return [CheckItem("sendnn", label, False, cmp.reason)]

@@ -513,44 +513,82 @@ def test_full_ladder_with_inductor(tmp_path):
         assert 'backend="aot_eager" and backend="inductor" all pass' in c.ladder.verdict
 
 
-FAKE_SPYRE = '''
-import torch._dynamo
-
-@torch._dynamo.register_backend(name="spyre")
-def spyre(gm, example_inputs):
-    return lambda *args: [out + 1 for out in gm(*args)]  # a front-end bug
-'''
-FAKE_SENDNN = '''
-import torch._dynamo
-
-@torch._dynamo.register_backend(name="sendnn")
-def sendnn(gm, example_inputs):
-    return lambda *args: [out + {offset} for out in gm(*args)]
-'''
-SPYRE_USER = '''
+FAKES = FIXTURES / "fake"  # torch_spyre / torch_sendnn stand-ins shaped like upstream (see their docstrings)
+WRONG_RESULT = '''
 import torch
-import torch_spyre
+import torch_spyre  # noqa: F401  (the spyre device)
 
-x = torch.ones(3)
-torch.testing.assert_close(torch.compile(lambda t: t * 2, backend="spyre")(x), x * 2)
+
+def f(a, b):
+    return a + b
+
+
+x = torch.arange(8, dtype=torch.float32)
+y = torch.ones(8)
+out = torch.compile(f)(x.to("spyre", non_blocking=True), y.to("spyre", non_blocking=True)).cpu()
+torch.testing.assert_close(out, x + y, atol=1e-3, rtol=1e-3)
 '''
+GUIDE_CASES = [
+    ("FAKE_SPYRE_FRONTEND_BUG", {"spyre": "fails", "sendnn": "passes"}, "Torch-Spyre front-end"),
+    ("FAKE_DEEPTOOLS_BUG", {"spyre": "fails", "sendnn": "fails"}, "back-end compiler (DeepTools)"),
+    ("FAKE_SPYRE_TRANSFER_BUG", {"spyre": "passes", "sendnn": "passes"}, "environment or data transfer"),
+]
 
 
-@pytest.mark.parametrize("sendnn_offset, stage", [
-    (0, "Torch-Spyre front-end"),
-    pytest.param(1, "back-end compiler (DeepTools)", marks=pytest.mark.slow),
-])
-def test_spyre_vs_sendnn_with_fake_packages(tmp_path, sendnn_offset, stage):
+def test_fake_spyre_is_a_device_not_a_backend(tmp_path):
     pytest.importorskip("torch")
-    site = tmp_path / "site"
-    write(site / "torch_spyre" / "__init__.py", FAKE_SPYRE)
-    write(site / "torch_sendnn" / "__init__.py", "")
-    write(site / "torch_sendnn" / "torch_sendnn.py", FAKE_SENDNN.replace("{offset}", str(sendnn_offset)))
-    script = write(tmp_path / "s" / "spyre_user.py", SPYRE_USER)
+    script = write(tmp_path / "d.py", """
+        import torch, torch_spyre, torch_sendnn
+        x = torch.ones(2).to("spyre")
+        print(x.device.type, torch.spyre.device_count(), x.cpu().device.type)
+        try:
+            torch.compile(lambda t: t, backend="spyre")(torch.ones(2))
+        except Exception as exc:
+            print(type(exc).__name__)
+        from torch._dynamo.backends.registry import list_backends
+        print("sendnn" in list_backends(exclude_tags=()))
+        """)
+    out = subprocess.run([sys.executable, str(script)], env={**os.environ, "PYTHONPATH": str(FAKES)},
+                         capture_output=True, text=True, timeout=300)
+    assert out.stdout.split() == ["spyre", "1", "cpu", "InvalidBackend", "True"], out.stderr[-2000:]
+
+
+@pytest.mark.parametrize("fault, expected, stage", [
+    GUIDE_CASES[0], *(pytest.param(*case, marks=pytest.mark.slow) for case in GUIDE_CASES[1:])])
+def test_spyre_vs_sendnn_the_upstream_way(tmp_path, fault, expected, stage):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "wrong_result.py", WRONG_RESULT)
     options = C.CollectOptions(collect_env=False, rungs=())
-    with collected(script, env={"PYTHONPATH": str(site)}, options=options) as (c, _):
+    with collected(script, env={"PYTHONPATH": str(FAKES), fault: "1"}, options=options, timeout=300) as (c, _):
         assert c.env.torch_spyre.status == C.COLLECTED and c.env.torch_sendnn.status == C.COLLECTED
         comp = c.spyre_comparison
         assert comp.status == C.COLLECTED, comp.reason
-        assert outcomes(comp) == {"spyre": "fails", "sendnn": "passes" if sendnn_offset == 0 else "fails"}
+        assert outcomes(comp) == expected
         assert comp.stage == stage
+        assert comp.tolerance.startswith("atol=0.001, rtol=0.001: the reproducer's own")
+        assert comp.function.startswith("`f` compiled at wrong_result.py:")
+
+
+def test_spyre_vs_sendnn_without_a_compiled_call_says_why(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "eager.py", """
+        import torch
+        import torch_spyre  # noqa: F401
+        torch.testing.assert_close(torch.ones(2).to("spyre").cpu(), torch.zeros(2))
+        """)
+    options = C.CollectOptions(collect_env=False, rungs=())
+    with collected(script, env={"PYTHONPATH": str(FAKES)}, options=options) as (c, _):
+        comp = c.spyre_comparison
+        assert comp.status == C.NOT_COLLECTED
+        assert comp.reason.startswith("cannot be run automatically: the script made no torch.compile call")
+        assert 'torch.compile(fn, backend="sendnn")' in comp.command and "python eager.py" in comp.command
+        assert comp.tolerance.startswith("atol=0.1, rtol=0.1: the reproducer names no atol/rtol")
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("torch.testing.assert_close(a, b, atol=1e-3, rtol=0)", (1e-3, 0.0)),
+    ("assert torch.allclose(a, b, rtol=2e-2)", (0.0, 2e-2)),
+    ("assert (a == b).all()", (0.1, 0.1)),
+])
+def test_reproducer_tolerance(source, expected):
+    assert spyre.reproducer_tolerance(source)[:2] == expected
