@@ -864,9 +864,8 @@ class HangCollector(Collector):
 
 # Collection order: a collector may read the evidence of those before it (sdsc reads fx's graph). The
 # issue shows each one's block in this order within its section, and the checklist lists their lines so.
-COLLECTORS: tuple = (FxCollector(), spyre.SpyreLogsCollector(), spyre.SdscCollector(), LadderCollector(),
-                     spyre.SendnnComparisonCollector(), spyre.FfdcCollector(),
-                     HangCollector())
+COLLECTORS: tuple = (FxCollector(), spyre.SpyreLogsCollector(), spyre.SdscCollector(), spyre.FfdcCollector(),
+                     LadderCollector(), spyre.SendnnComparisonCollector(), HangCollector())
 
 
 def collector_layout() -> dict:

@@ -109,7 +109,7 @@ def _reproducer_item(c: Collected, files: Mapping[str, str]) -> CheckItem:
 
 
 def _torch_item(env: EnvInfo) -> CheckItem:
-    label = "PyTorch version"
+    label = 'PyTorch version (`python -c "import torch; print(torch.__version__)"`)'
     if not env.torch.version:
         return _check("pytorch", label, False, env.torch.reason or env.reason or "torch version unknown")
     return _check("pytorch", label, True, torch_version_text(env))

@@ -1016,11 +1016,11 @@ class SdscCollector(Collector):
                 yield f"{base}/spyreCodeDir/spyrecode.json", kernel.spyrecode_json
 
     def checklist(self, c: Any, files: dict) -> list[CheckItem]:
-        label = "Relevant excerpts from `fx_graph_readable.py` and `sdsc.json`"
+        label = "Relevant excerpts from `fx_graph_readable.py` and the affected `sdsc_<index>.json`"
         fx = (f"`fx_graph_readable.py` of `{c.fx.selected}` included" if c.fx.status == COLLECTED
               else f"fx_graph_readable.py: {c.fx.reason}")
         sdsc = (f"`{Path(c.sdsc.selected[0]).name}` summarised" if c.sdsc.status == COLLECTED
-                else f"sdsc.json: {c.sdsc.reason}")
+                else f"sdsc_<index>.json: {c.sdsc.reason}")
         return [CheckItem("excerpts", label, c.fx.status == COLLECTED and c.sdsc.status == COLLECTED,
                           f"{fx}; {sdsc}")]
 
@@ -1059,7 +1059,7 @@ class FfdcCollector(Collector):
             yield f"{layout['ffdc']}/{report.path.name}", report.path
 
     def checklist(self, c: Any, files: dict) -> list[CheckItem]:
-        label = "FFDC report path / `failure.category`"
+        label = "FFDC report path / `failure.category` when `TORCH_SPYRE_FFDC=1` was set"
         if c.ffdc.status != COLLECTED:
             return [CheckItem("ffdc", label, False, c.ffdc.reason)]
         base = files.get("ffdc", "artifacts/ffdc")
