@@ -23,6 +23,8 @@ Environment (read once, then removed so the script does not see it):
 ``REPORTKIT_SPYRE_COMPARE``   JSON file: compare the first compiled call Torch-Spyre's way (below), write the
                               result there and exit
 ``REPORTKIT_COMPARE_TOL``     ``atol,rtol`` for that comparison
+``REPORTKIT_SPYRE_LOGS``      set: when torch_spyre is installed, add ``+torch_spyre`` to ``TORCH_LOGS`` (it
+                              must not be there otherwise: torch refuses a TORCH_LOGS module it cannot import)
 ``REPORTKIT_GDB_AFTER``       seconds; a watchdog process runs ``gdb -batch`` on this process after
                               that long (a native backtrace of a hang) ...
 ``REPORTKIT_GDB_OUT``         ... and writes gdb's output to this file
@@ -389,8 +391,21 @@ def _load_boot(path):
     return module
 
 
+def spyre_logs():
+    """TORCH_LOGS=+torch_spyre when torch_spyre can be imported (checked without importing it)."""
+    try:
+        found = importlib.util.find_spec("torch_spyre") is not None
+    except (ImportError, ValueError):
+        found = False
+    logs = os.environ.get("TORCH_LOGS", "")
+    if found and "torch_spyre" not in logs:
+        os.environ["TORCH_LOGS"] = ",".join(x for x in (logs, "+torch_spyre") if x)
+
+
 def _read_settings():
     env = os.environ
+    if env.pop("REPORTKIT_SPYRE_LOGS", None):
+        spyre_logs()
     _STATE["backend"] = env.pop("REPORTKIT_BACKEND", None) or None
     _STATE["import"] = env.pop("REPORTKIT_BACKEND_IMPORT", None) or None
     _STATE["log"] = env.pop("REPORTKIT_COMPILE_LOG", None) or None

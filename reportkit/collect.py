@@ -52,12 +52,21 @@ BACKEND_BOOT = Path(__file__).with_name("_backend_boot.py")
 PROBE_FILE = Path(__file__).with_name("_env_probe.py")
 PROBE_TIMEOUT = 120.0
 
+# Torch-Spyre's debugging guide, step 2 (docs/source/user_guide/debugging/index.md); SPYRE_INDUCTOR_LOG(_LEVEL)
+# for versions before TORCH_LOGS=+torch_spyre, which _backend_boot.py adds when torch_spyre is installed
+# (REPORTKIT_SPYRE_LOGS: TORCH_LOGS naming a module that does not import breaks `import torch`).
 DEBUG_ENV = {
     "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1",
     "TORCH_SPYRE_DEBUG": "1",
     "TORCH_COMPILE_DEBUG": "1",
     "TORCH_SPYRE_FFDC": "1",
+    "SPYRE_INDUCTOR_LOG": "1",
+    "SPYRE_INDUCTOR_LOG_LEVEL": "DEBUG",
 }
+# The back-end's log levels, which torch_spyre turns down when unset (TORCH_SENDNN_LOG=CRITICAL,
+# DT_DEEPRT_VERBOSE=-1, DTLOG_LEVEL=error: torch-spyre's README / docs/source/user_guide/profiling/
+# environment_variables.md), raised in the debug run unless given with --env.
+BACKEND_LOG_ENV = {"TORCH_SENDNN_LOG": "DEBUG", "DT_DEEPRT_VERBOSE": "1", "DTLOG_LEVEL": "info"}
 # Environment variables worth reporting (names starting with these), besides the ones given by --env.
 ENV_PREFIXES = ("TORCH", "PYTORCH", "SPYRE", "SENCORES", "SENLIB", "DT_", "DTLOG", "DEEPRT", "FLEX_", "AIU",
                 "LIB_VERSION_FILE", "CUDA_", "NCCL_", "OMP_", "MKL_", "KMP_", "PYTHONPATH", "LD_PRELOAD",
@@ -395,6 +404,8 @@ def _gdb_delay(timeout: float) -> Optional[float]:
 def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
     env = dict(spec.env)
     env.update(DEBUG_ENV)
+    env.update({k: v for k, v in BACKEND_LOG_ENV.items() if k not in spec.env})
+    env["REPORTKIT_SPYRE_LOGS"] = "1"
     env["TORCH_COMPILE_DEBUG_DIR"] = str(ws.debug_dir)
     env["TORCHINDUCTOR_CACHE_DIR"] = str(ws.cache_dir)
     if build_env(spec.env).get("SPYRE_LOG_FILE"):
@@ -454,10 +465,11 @@ def _command(spec: RunSpec, source_name: str, extra_env: dict) -> str:
 def make_debug_run(rep: Reproduction, spec: RunSpec, ws: Workspace) -> DebugRun:
     result = rep.results[0]
     shown = {k: v for k, v in debug_spec(spec, ws).env.items()
-             if k in DEBUG_ENV or k in ("TORCH_COMPILE_DEBUG_DIR", "TORCHINDUCTOR_CACHE_DIR", "SPYRE_LOG_FILE")}
+             if k in DEBUG_ENV or k in BACKEND_LOG_ENV
+             or k in ("TORCH_COMPILE_DEBUG_DIR", "TORCHINDUCTOR_CACHE_DIR", "SPYRE_LOG_FILE")}
     return DebugRun(
         status=COLLECTED, env=shown,
-        command=_command(spec, spec.script.name, {k: v for k, v in shown.items() if k in DEBUG_ENV}),
+        command=_command(spec, spec.script.name, {k: v for k, v in shown.items() if k in DEBUG_ENV or k in BACKEND_LOG_ENV}),
         duration=result.duration, returncode=result.returncode, signal=result.signal,
         timed_out=result.timed_out, stdout=_strip_workdir(result.stdout, result),
         stderr=_strip_workdir(result.stderr, result),

@@ -8,7 +8,11 @@ Formats (as written by the public torch-spyre/torch-spyre sources):
 * Legacy C++ debug prints (``TORCH_SPYRE_DEBUG=1``, ``torch_spyre/csrc/logging.h``):
   ``DEBUGINFO(...)`` writes ``"[" __func__ "] " args...`` to **stdout**, every piece
   followed by one space, so a line looks like ``[ spyre_copy_from ]  self ( Half ) is on: cpu``.
-* Unified logging (``torch_spyre/logging_config.py``, ``torch_spyre/csrc/logging_config.cpp``):
+* ``TORCH_LOGS=+torch_spyre`` (the replacement of ``TORCH_SPYRE_DEBUG``, debugging guide step 2): torch's
+  own formatter (``torch/_logging/_internal.py``, ``TorchLogsFormatter``) writes
+  ``<L><MMDD> <HH:MM:SS.us> <pid> torch_spyre/<module>.py:<line>] [trace id] <message>`` to **stderr**.
+* Unified logging, the older ``[LEVEL] [module]`` format (``torch_spyre/logging_config.py``,
+  ``torch_spyre/csrc/logging_config.cpp``, ``SPYRE_INDUCTOR_LOG=1``):
   Python records ``[%(levelname)s] [%(name)s] %(message)s`` (loggers ``spyre.inductor.*``);
   C++ records ``[LEVEL] [spyre.runtime] YYYY-mm-dd HH:MM:SS <func>: <msg>``. Both go to
   **stderr**, or to ``SPYRE_LOG_FILE`` / ``logging_config.set_log_file()``.
@@ -47,6 +51,11 @@ _CPP_LINE = re.compile(r"^\[ (?P<func>[^\s\]]+) \] {0,2}(?P<msg>.*)$")
 _LOGGING_LINE = re.compile(
     r"^\[(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL|NOTSET)\] \[(?P<comp>[\w.\-]+)\] (?P<rest>.*)$"
 )
+_TORCH_LOGS_LINE = re.compile(  # torch/_logging/_internal.py TorchLogsFormatter
+    r"^(?:\[rank\d+\]:)?(?P<lvl>[VDIWEC])(?P<day>\d{4}) (?P<time>\d\d:\d\d:\d\d\.\d+) \d+ "
+    r"(?P<path>[^\s:]+\.py):(?P<line>\d+)\](?: \[[^\]]*\])*(?: (?P<msg>.*))?$"
+)
+_TORCH_LOGS_LEVELS = {"V": "DEBUG", "D": "DEBUG", "I": "INFO", "W": "WARNING", "E": "ERROR", "C": "CRITICAL"}
 _CPP_TIMESTAMP = re.compile(r"^(?P<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) (?P<msg>.*)$")
 _CPP_FUNC_PREFIX = re.compile(r"^(?P<func>[A-Za-z_~][\w~]*|operator\(\)): (?P<msg>.*)$")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -59,7 +68,7 @@ class SpyreLogRecord:
     """One Torch-Spyre debug/log record."""
 
     stream: str  # "stdout" | "stderr" | "log_file"
-    format: str  # "cpp" (legacy DEBUGINFO line) | "logging" ("[LEVEL] [component] ...")
+    format: str  # "cpp" (legacy DEBUGINFO line) | "logging" ("[LEVEL] [component] ...") | "torch_logs"
     level: str
     component: Optional[str]  # e.g. "spyre.runtime"; None for legacy cpp lines
     function: Optional[str]  # C++ __func__ when known (legacy lines and unified C++ records)
@@ -69,10 +78,25 @@ class SpyreLogRecord:
     timestamp: Optional[str] = None  # only unified C++ records carry one
 
 
+def _torch_logs_record(stream: str, line: str, line_no: int, spyre_only: bool) -> Optional[SpyreLogRecord]:
+    m = _TORCH_LOGS_LINE.match(line)
+    if not m:
+        return None
+    module = m["path"][:-3].replace("/", ".").removesuffix(".__init__")
+    if spyre_only and not _SPYRE_COMPONENT.match(module):
+        return None
+    return SpyreLogRecord(stream, "torch_logs", _TORCH_LOGS_LEVELS[m["lvl"]], module, None, (m["msg"] or "").rstrip(),
+                          line, line_no, f"{m['day']} {m['time']}")
+
+
 def _new_record(stream: str, line: str, line_no: int, spyre_only: bool) -> Optional[SpyreLogRecord]:
     m = _CPP_LINE.match(line)
     if m:
         return SpyreLogRecord(stream, "cpp", "DEBUG", None, m["func"], m["msg"].rstrip(), line, line_no)
+    if line[:1] in _TORCH_LOGS_LEVELS or line.startswith("[rank"):
+        record = _torch_logs_record(stream, line, line_no, spyre_only)
+        if record is not None:
+            return record
     m = _LOGGING_LINE.match(line)
     if not m or (spyre_only and not _SPYRE_COMPONENT.match(m["comp"])):
         return None
@@ -127,8 +151,27 @@ def parse_debug_log(
     records = _parse_stream(stdout or "", "stdout", spyre_only)
     records += _parse_stream(stderr or "", "stderr", spyre_only)
     if log_file_text:
-        records += _parse_stream(log_file_text, "log_file", spyre_only)
+        records += _unseen(_parse_stream(log_file_text, "log_file", spyre_only), records)
     return records
+
+
+def _record_key(record: SpyreLogRecord) -> tuple:
+    return (record.format, record.level, record.component, record.function, record.message)
+
+
+def _unseen(log_file: list[SpyreLogRecord], seen: list[SpyreLogRecord]) -> list[SpyreLogRecord]:
+    """The SPYRE_LOG_FILE records not already seen on stdout/stderr (a record written to both counts once)."""
+    counts: dict[tuple, int] = {}
+    for record in seen:
+        counts[_record_key(record)] = counts.get(_record_key(record), 0) + 1
+    kept = []
+    for record in log_file:
+        key = _record_key(record)
+        if counts.get(key):
+            counts[key] -= 1
+        else:
+            kept.append(record)
+    return kept
 
 
 # C++ functions in torch_spyre/csrc that log host<->device copies, allocation and layouts

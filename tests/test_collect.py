@@ -569,6 +569,22 @@ def test_spyre_vs_sendnn_the_upstream_way(tmp_path, fault, expected, stage):
         assert comp.function.startswith("`f` compiled at wrong_result.py:")
 
 
+def test_debug_run_torch_logs_and_backend_log_levels(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "t.py", """
+        import os, torch, torch_spyre
+        print("TORCH_LOGS=" + os.environ.get("TORCH_LOGS", ""), "DTLOG_LEVEL=" + os.environ["DTLOG_LEVEL"])
+        torch.ones(4).to("spyre")
+        raise RuntimeError("boom")
+        """)
+    with collected(script, env={"PYTHONPATH": str(FAKES), "DT_DEEPRT_VERBOSE": "-1"}) as (c, _):
+        assert "TORCH_LOGS=+torch_spyre DTLOG_LEVEL=info" in c.debug_run.stdout
+        assert c.debug_run.env["TORCH_SENDNN_LOG"] == "DEBUG" and c.debug_run.env["DT_DEEPRT_VERBOSE"] == "-1"  # --env wins
+        transfer = c.spyre_logs.transfer
+        assert [(r.format, r.component) for r in transfer] == [("torch_logs", "torch_spyre")]
+        assert "copying a host tensor to the device, shape=[4]" in transfer[0].message
+
+
 def test_spyre_vs_sendnn_without_a_compiled_call_says_why(tmp_path):
     pytest.importorskip("torch")
     script = write(tmp_path / "s" / "eager.py", """

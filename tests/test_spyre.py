@@ -580,3 +580,28 @@ def test_torch_spyre_install_uses_git_for_sha(tmp_path, monkeypatch, committed):
 
 def test_torch_spyre_install_absent():
     assert spyre.torch_spyre_install("no_such_package_for_reportkit_xyz") is None
+
+
+# torch's TorchLogsFormatter (torch/_logging/_internal.py), as TORCH_LOGS=+torch_spyre prints it
+TORCH_LOGS_STDERR = """\
+V1123 09:24:57.462000 30955 torch_spyre/__init__.py:3] spyre_copy_from: copying a host tensor to the device
+I1123 09:24:57.462100 30955 my_script.py:4] not Torch-Spyre's
+[rank0]:W1123 09:24:57.463000 30955 torch_spyre/_inductor/passes.py:40] [0/0] a warning
+"""
+
+
+def test_parse_torch_logs_format():
+    records = spyre.parse_debug_log("", TORCH_LOGS_STDERR)
+    assert [(r.format, r.level, r.component, r.message) for r in records] == [
+        ("torch_logs", "DEBUG", "torch_spyre", "spyre_copy_from: copying a host tensor to the device"),
+        ("torch_logs", "WARNING", "torch_spyre._inductor.passes", "a warning"),
+    ]
+    assert records[0].timestamp == "1123 09:24:57.462000"
+    assert spyre.transfer_records(records) == records[:1]
+
+
+def test_a_record_on_stderr_and_in_the_log_file_counts_once():
+    line = "[INFO] [spyre.inductor.passes] pass done"
+    records = spyre.parse_debug_log("", line + "\n", f"{line}\n{line}\n[DEBUG] [spyre.runtime] only in the file\n")
+    assert [(r.stream, r.message) for r in records] == [
+        ("stderr", "pass done"), ("log_file", "pass done"), ("log_file", "only in the file")]
