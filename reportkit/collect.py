@@ -68,8 +68,11 @@ DEBUG_ENV = {
 # environment_variables.md), raised in the debug run unless given with --env.
 BACKEND_LOG_ENV = {"TORCH_SENDNN_LOG": "DEBUG", "DT_DEEPRT_VERBOSE": "1", "DTLOG_LEVEL": "info"}
 # Environment variables worth reporting (names starting with these), besides the ones given by --env.
+# The Torch-Spyre ones: torch_spyre/_inductor/config.py and the compiler / runtime it drives (LX_PLANNING,
+# DXP_LX_FRAC_AVAIL, KTIR_DEVICE_MLIR, BUNDLE_*, DTCOMPILER_*, USE_SPYRE_PROFILER, LOCAL_RANK, ...).
 ENV_PREFIXES = ("TORCH", "PYTORCH", "SPYRE", "SENCORES", "SENLIB", "DT_", "DTLOG", "DEEPRT", "FLEX_", "AIU",
-                "LIB_VERSION_FILE", "CUDA_", "NCCL_", "OMP_", "MKL_", "KMP_", "PYTHONPATH", "LD_PRELOAD",
+                "DUMP_SPYRE", "BUNDLE_", "LX_", "HBM_", "DXP_", "LAYOUT_", "KTIR_", "DBO_", "FRONTEND_POOL",
+                "DTCOMPILER", "DEEPTOOLS", "USE_SPYRE", "LOCAL_RANK", "LIB_VERSION_FILE", "CUDA_", "NCCL_", "OMP_", "MKL_", "KMP_", "PYTHONPATH", "LD_PRELOAD",
                 "LD_LIBRARY_PATH", "HF_", "VLLM_", "COMPILATION_MODE")
 
 
@@ -126,6 +129,7 @@ class EnvInfo:
     collect_env: str = ""  # torch.utils.collect_env output
     collect_env_reason: str = ""
     env_vars: dict = field(default_factory=dict)  # relevant variables of the run environment (raw)
+    spyre_config: dict = field(default_factory=dict)  # the probe's spyre_config stage (see _env_probe.py)
     probe_errors: dict = field(default_factory=dict)
 
     @property
@@ -364,6 +368,7 @@ def build_env_info(data: dict, why: str, spec: RunSpec) -> EnvInfo:
     env.torch_spyre = _package("torch_spyre", located.get("torch_spyre") or {}, spec.python)
     env.torch_sendnn = _package("torch_sendnn", located.get("torch_sendnn") or {}, spec.python)
     _torch_details(env, data, why)
+    env.spyre_config = dict(data.get("spyre_config") or {})
     _lib_versions(env, run_env)
     env.script_git = repo_info(spec.script.parent)
     return env
@@ -876,7 +881,7 @@ class HangCollector(Collector):
 
 # Collection order: a collector may read the evidence of those before it (sdsc reads fx's graph). The
 # issue shows each one's block in this order within its section, and the checklist lists their lines so.
-COLLECTORS: tuple = (FxCollector(), spyre.SpyreLogsCollector(), spyre.SdscCollector(), spyre.FfdcCollector(),
+COLLECTORS: tuple = (spyre.SpyreSettingsCollector(), FxCollector(), spyre.SpyreLogsCollector(), spyre.SdscCollector(), spyre.FfdcCollector(),
                      LadderCollector(), spyre.SendnnComparisonCollector(), HangCollector())
 
 

@@ -927,6 +927,37 @@ def torch_spyre_install(package: str = "torch_spyre") -> Optional[TorchSpyreInst
 
 
 @dataclass
+class SpyreSettings:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    file: str = ""  # torch_spyre/_inductor/config.py
+    non_default: dict = field(default_factory=dict)  # setting -> {"value", "default"} (reprs)
+    env: dict = field(default_factory=dict)  # the variables config.py reads that are set -> value
+
+
+class SpyreSettingsCollector(Collector):
+    """Settings that change what Torch-Spyre compiles: non-default ``torch_spyre._inductor.config`` values
+    (read in the target interpreter by the environment probe) and the environment variables it reads."""
+
+    name = "spyre_settings"
+    title = "Torch-Spyre compiler settings"
+    section = "userenv"
+
+    def collect(self, ctx: Any) -> SpyreSettings:
+        env = ctx.env
+        if env.torch_spyre.status != COLLECTED:
+            return SpyreSettings(reason=env.torch_spyre.reason or "torch_spyre is not installed")
+        data = env.spyre_config
+        if not data:
+            error = env.probe_errors.get("spyre_config")
+            return SpyreSettings(reason=f"torch_spyre._inductor.config could not be read: {error}" if error else
+                                 "torch_spyre._inductor.config was not read (the probe did not import torch)")
+        return SpyreSettings(status=COLLECTED, file=str(data.get("file") or ""),
+                             non_default=dict(data.get("non_default") or {}),
+                             env={k: v for k, v in (data.get("env_read") or {}).items() if v is not None})
+
+
+@dataclass
 class SpyreLogs:
     status: str = NOT_COLLECTED
     reason: str = ""

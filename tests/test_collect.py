@@ -569,6 +569,21 @@ def test_spyre_vs_sendnn_the_upstream_way(tmp_path, fault, expected, stage):
         assert comp.function.startswith("`f` compiled at wrong_result.py:")
 
 
+def test_non_default_spyre_config_read_in_the_target_interpreter(tmp_path):
+    pytest.importorskip("torch")
+    spec = spec_for(tmp_path, env={"PYTHONPATH": str(FAKES), "LX_PLANNING": "1", "DXP_LX_FRAC_AVAIL": "0.5",
+                                   "SPYRE_LX_PLANNER_RELAYOUT": "1", "BUNDLE_SYMBOLIC_ARGS": "0"})
+    env = probe(spec)
+    assert env.spyre_config["file"].endswith("torch_spyre/_inductor/config.py")
+    assert env.spyre_config["non_default"] == {"lx_planning": {"value": "True", "default": "False"},
+                                               "dxp_lx_frac_avail": {"value": "0.5", "default": "0.2"}}
+    assert {k: v for k, v in env.spyre_config["env_read"].items() if v} == {
+        "DXP_LX_FRAC_AVAIL": "0.5", "LX_PLANNING": "1", "SPYRE_LX_PLANNER_RELAYOUT": "1"}
+    assert env.env_vars["BUNDLE_SYMBOLIC_ARGS"] == "0"  # read elsewhere in Torch-Spyre: reported too
+    ev = spyre.SpyreSettingsCollector().collect(type("Ctx", (), {"env": env})())
+    assert ev.status == C.COLLECTED and set(ev.non_default) == {"lx_planning", "dxp_lx_frac_avail"}
+
+
 def test_debug_run_torch_logs_and_backend_log_levels(tmp_path):
     pytest.importorskip("torch")
     script = write(tmp_path / "s" / "t.py", """

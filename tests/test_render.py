@@ -252,6 +252,17 @@ def test_issue_matches_the_upstream_form_and_guide_item_by_item(make):
     assert form["labels"] == ["type/bug"]
 
 
+def test_non_default_spyre_settings_in_the_environment_section():
+    c = spyre_collected()
+    c.evidence["spyre_settings"] = spyre.SpyreSettings(
+        status=C.COLLECTED, non_default={"lx_planning": {"value": "True", "default": "False"}},
+        env={"LX_PLANNING": "1"})
+    text = render.render_issue(c)
+    env_section = text.split("### Any environmental details we need to know?")[1].split("### ")[0]
+    assert ("- **Torch-Spyre compiler settings not at their defaults** (`torch_spyre._inductor.config`, set by "
+            "`LX_PLANNING=1`): `lx_planning` = `True` (default `False`)") in env_section
+
+
 def test_checklist_reasons_without_spyre():
     issue = parse_issue(render.render_issue(make_collected()))
     items = dict(zip(CHECKLIST_KEYS, issue.checklist))
