@@ -244,6 +244,7 @@ class Workspace:
 
     def __init__(self) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="reportkit-bundle-"))
+        self.started = time.time()
         self.debug_dir = self.root / "compile-debug"
         self.cache_dir = self.root / "inductor-cache"
         self.ladder_cache = self.root / "inductor-cache-ladder"
@@ -925,6 +926,11 @@ class CollectContext:
     @property
     def calls(self) -> list:
         return self.run.compile_calls
+
+    @property
+    def run_env(self) -> dict:
+        """The environment the script ran with."""
+        return build_env(self.spec.env)
 
     def note(self, message: str) -> None:
         if self.on_step:

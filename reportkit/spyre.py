@@ -19,8 +19,9 @@ Formats (as written by the public torch-spyre/torch-spyre sources):
 * Compiler artifacts: ``<inductor cache>/inductor-spyre/<hex8>_<kernel>_<rand>/`` holding
   ``sdsc_<N>.json``, ``bundle.mlir`` and ``spyreCodeDir/spyrecode.json``
   (``torch_spyre/_inductor/runtime/async_compile.py``, ``codegen/bundle.py``).
-* FFDC: ``<inductor cache>/torch-spyre/ffdc_reports/ffdc_<category>_<YYYYmmddTHHMMSS>_<us>_<pid>.json``
-  (``torch_spyre/profiler/_ffdc.py``).
+* FFDC: ``<inductor cache>/torch-spyre/ffdc_reports/ffdc_<category>_<YYYYmmddTHHMMSS>_<us>_<pid>.json``,
+  or ``<tempdir>/torch-spyre-ffdc/`` when that is not writable (``torch_spyre/profiler/_ffdc.py``,
+  ``docs/source/user_guide/profiling/ffdc.md``); ``failure.traceback`` and ``hardware_state`` in each.
 * ``$LIB_VERSION_FILE``: ``name:version`` lines, e.g. ``ibm-deeptools:2.0.0-...``.
 """
 
@@ -752,6 +753,8 @@ class FfdcReport:
     torch_version: Optional[str] = None
     torch_spyre_version: Optional[str] = None
     artifact_paths: list[str] = field(default_factory=list)
+    traceback: str = ""  # failure.traceback
+    hardware_state: dict = field(default_factory=dict)
     summary: str = ""
     error: Optional[str] = None
 
@@ -790,6 +793,9 @@ def _fill_ffdc(report: FfdcReport, data: dict) -> None:
     report.torch_version = metadata.get("torch_version")
     report.torch_spyre_version = metadata.get("torch_spyre_version")
     report.artifact_paths = [str(p) for p in artifacts.get("paths") or []]
+    report.traceback = str(failure.get("traceback") or "")[-8000:]
+    state = data.get("hardware_state")
+    report.hardware_state = {str(k): v for k, v in state.items()} if isinstance(state, dict) else {}
 
 
 def parse_ffdc_report(path: Path) -> FfdcReport:
@@ -811,13 +817,16 @@ def parse_ffdc_report(path: Path) -> FfdcReport:
     return report
 
 
-def find_ffdc_reports(cache_dir: Path, *, limit: int = 20) -> list[FfdcReport]:
-    """FFDC reports under ``<cache_dir>/torch-spyre/ffdc_reports``, newest first."""
-    directory = ffdc_reports_dir(cache_dir)
-    try:
-        paths = [p for p in directory.glob("ffdc_*.json") if p.is_file() and not p.is_symlink()]
-    except OSError:
-        return []
+FFDC_FALLBACK_DIR = "torch-spyre-ffdc"  # under the temp dir, when the cache dir is not writable
+
+
+def find_ffdc_reports(cache_dir: Path, *, limit: int = 20, fallback: Optional[Path] = None,
+                      since: float = 0.0) -> list[FfdcReport]:
+    """FFDC reports under ``<cache_dir>/torch-spyre/ffdc_reports`` (and those written to the ``fallback``
+    dir since ``since``, an mtime: that dir is shared by every run), newest first."""
+    paths = _ffdc_files(ffdc_reports_dir(cache_dir))
+    if fallback is not None:
+        paths += [p for p in _ffdc_files(fallback) if _mtime(p) >= since]
 
     def key(p: Path) -> tuple[str, float]:
         m = _FFDC_NAME.match(p.name)
@@ -825,6 +834,13 @@ def find_ffdc_reports(cache_dir: Path, *, limit: int = 20) -> list[FfdcReport]:
 
     paths.sort(key=key, reverse=True)
     return [parse_ffdc_report(p) for p in paths[:limit]]
+
+
+def _ffdc_files(directory: Path) -> list[Path]:
+    try:
+        return [p for p in Path(directory).glob("ffdc_*.json") if p.is_file() and not p.is_symlink()]
+    except OSError:
+        return []
 
 
 # ---------------------------------------------------------------------------
@@ -1106,8 +1122,8 @@ class FfdcInfo:
     reports: list = field(default_factory=list)  # FfdcReport, newest first
 
 
-def collect_ffdc(cache_dir: Path, env: Any) -> FfdcInfo:
-    info = FfdcInfo(reports=find_ffdc_reports(cache_dir))
+def collect_ffdc(cache_dir: Path, env: Any, fallback: Optional[Path] = None, since: float = 0.0) -> FfdcInfo:
+    info = FfdcInfo(reports=find_ffdc_reports(cache_dir, fallback=fallback, since=since))
     if info.reports:
         info.status = COLLECTED
     elif env.torch_spyre.status != COLLECTED:
@@ -1126,7 +1142,8 @@ class FfdcCollector(Collector):
     layout = {"ffdc": "artifacts/ffdc"}
 
     def collect(self, ctx: Any) -> FfdcInfo:
-        return collect_ffdc(ctx.ws.cache_dir, ctx.env)
+        fallback = Path(_temp_dir(ctx.run_env)) / FFDC_FALLBACK_DIR
+        return collect_ffdc(ctx.ws.cache_dir, ctx.env, fallback, ctx.ws.started)
 
     def files(self, ev: FfdcInfo, layout: dict):
         for report in ev.reports:

@@ -605,3 +605,18 @@ def test_a_record_on_stderr_and_in_the_log_file_counts_once():
     records = spyre.parse_debug_log("", line + "\n", f"{line}\n{line}\n[DEBUG] [spyre.runtime] only in the file\n")
     assert [(r.stream, r.message) for r in records] == [
         ("stderr", "pass done"), ("log_file", "pass done"), ("log_file", "only in the file")]
+
+
+def test_ffdc_fallback_dir_traceback_and_hardware_state(tmp_path):
+    fallback = tmp_path / "tmp" / spyre.FFDC_FALLBACK_DIR
+    fallback.mkdir(parents=True)
+    old = fallback / "ffdc_runtime_launch_20260101T000000_000001_5.json"
+    old.write_text(json.dumps(_ffdc_report("runtime_launch", "an earlier run's", None)))
+    os.utime(old, (1_000_000, 1_000_000))
+    new = fallback / "ffdc_compile_backend_20260304T101112_123456_6.json"
+    new.write_text(json.dumps(_ffdc_report("compile_backend", "dxp failed", "sdsc_fused_add_0")))
+    (report,) = spyre.find_ffdc_reports(tmp_path / "cache", fallback=fallback, since=2_000_000)
+    assert report.path == new and report.category == "compile_backend"
+    assert report.traceback.startswith("Traceback (most recent call last):")
+    assert report.hardware_state == {"spyre_available": False,
+                                     "note": "hardware state unavailable without Spyre access"}
