@@ -325,6 +325,7 @@ class SpyreKernelArtifacts:
     bundle_mlir: Optional[Path]
     spyrecode_json: Optional[Path]
     mtime: float
+    other_files: list[Path] = field(default_factory=list)  # <kernel>.ktir, provenance JSON, next to sdsc_*.json
 
 
 def kernel_name_from_dir(name: str) -> Optional[str]:
@@ -345,9 +346,12 @@ def _kernel_artifacts(directory: Path) -> Optional[SpyreKernelArtifacts]:
     bundle = directory / "bundle.mlir"
     spyrecode = directory / "spyreCodeDir" / "spyrecode.json"
     has_bundle, has_code = bundle.is_file(), spyrecode.is_file()
-    if not (sdsc or has_bundle or has_code):
+    if not (sdsc or has_bundle or has_code or any(p.suffix == ".ktir" for p in files)):
         return None
-    found = [*sdsc, *([bundle] if has_bundle else []), *([spyrecode] if has_code else [])]
+    # the KTIR path writes <kernel>.ktir into the same per-kernel dir (runtime/async_compile.py); provenance
+    # JSON sits beside the specs (torch_spyre/_inductor/provenance_writer.py)
+    other = sorted(p for p in files if p.suffix == ".ktir" or (p.suffix == ".json" and sdsc_index(p) is None))
+    found = [*sdsc, *([bundle] if has_bundle else []), *([spyrecode] if has_code else []), *other]
     mtime = max(_mtime(p) for p in [directory, *found])
     return SpyreKernelArtifacts(
         directory,
@@ -356,6 +360,7 @@ def _kernel_artifacts(directory: Path) -> Optional[SpyreKernelArtifacts]:
         bundle if has_bundle else None,
         spyrecode if has_code else None,
         mtime,
+        other,
     )
 
 
@@ -1099,7 +1104,7 @@ class SdscCollector(Collector):
     def files(self, ev: SdscArtifacts, layout: dict):
         for kernel in ev.kernels:
             base = f"{layout['sdsc']}/{kernel.directory.name}"
-            for path in [*kernel.sdsc_paths, kernel.bundle_mlir]:
+            for path in [*kernel.sdsc_paths, kernel.bundle_mlir, *kernel.other_files]:
                 if path is not None:
                     yield f"{base}/{path.name}", path
             if kernel.spyrecode_json is not None:

@@ -620,3 +620,14 @@ def test_ffdc_fallback_dir_traceback_and_hardware_state(tmp_path):
     assert report.traceback.startswith("Traceback (most recent call last):")
     assert report.hardware_state == {"spyre_available": False,
                                      "note": "hardware state unavailable without Spyre access"}
+
+
+def test_ktir_and_provenance_next_to_the_sdsc(tmp_path):
+    kdir = tmp_path / "inductor-spyre" / "0a1b2c3d_sdsc_fused_add_0_abcd1234"
+    kdir.mkdir(parents=True)
+    shutil.copy(FIXTURES / "add" / "sdsc_0.json", kdir / "sdsc_0.json")
+    (kdir / "sdsc_fused_add_0.ktir").write_text("module {}\n")
+    (kdir / "provenance.json").write_text("{}")
+    (kernel,) = spyre.find_spyre_artifacts(tmp_path)
+    assert [p.name for p in kernel.sdsc_paths] == ["sdsc_0.json"]
+    assert [p.name for p in kernel.other_files] == ["provenance.json", "sdsc_fused_add_0.ktir"]
