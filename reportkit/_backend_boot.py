@@ -25,6 +25,9 @@ Environment (read once, then removed so the script does not see it):
 ``REPORTKIT_COMPARE_TOL``     ``atol,rtol`` for that comparison
 ``REPORTKIT_SPYRE_LOGS``      set: when torch_spyre is installed, add ``+torch_spyre`` to ``TORCH_LOGS`` (it
                               must not be there otherwise: torch refuses a TORCH_LOGS module it cannot import)
+``REPORTKIT_SHELL_PARENT``    set: when torch_spyre is installed and this process's parent is a Python process
+                              (reportkit), rerun under ``sh`` so that the script's parent is a shell, as
+                              when a user starts it (see :func:`shell_parent`)
 ``REPORTKIT_GDB_AFTER``       seconds; a watchdog process runs ``gdb -batch`` on this process after
                               that long (a native backtrace of a hang) ...
 ``REPORTKIT_GDB_OUT``         ... and writes gdb's output to this file
@@ -378,6 +381,52 @@ def gdb_watch(pid, delay, out):
     return 0
 
 
+# --------------------------------------------------------------------------- launched like a user
+
+# torch_spyre treats the process as a bad fork when its parent process's name contains "python" (issue 13 of
+# reportkit, item 6): a script started by reportkit (a Python process) would then not get its device. The
+# script's parent is made a shell, which forwards the signals the runner sends (SIGUSR1 asks faulthandler
+# for stacks) and exits the way the script did (its code, or the same signal).
+_SHELL = """
+"$0" "$@" <&0 &
+child=$!
+for sig in USR1 TERM INT HUP; do trap "kill -$sig $child 2>/dev/null" "$sig"; done
+while :; do
+  wait "$child"
+  status=$?
+  kill -0 "$child" 2>/dev/null || break
+done
+if [ "$status" -gt 128 ]; then
+  trap - USR1 TERM INT HUP
+  kill -$((status - 128)) $$
+fi
+exit "$status"
+"""
+
+
+def parent_name():
+    try:
+        with open(f"/proc/{os.getppid()}/comm", encoding="utf-8", errors="replace") as fh:
+            return fh.read().strip()
+    except OSError:
+        return ""
+
+
+def shell_parent(argv):
+    """Re-exec this process as ``sh`` running us as its child, when that changes torch_spyre's verdict."""
+    sh = shutil.which("sh")
+    if not sh or "python" not in parent_name().lower():
+        return
+    try:
+        if importlib.util.find_spec("torch_spyre") is None:
+            return
+    except (ImportError, ValueError):
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sh, ["sh", "-c", _SHELL, sys.executable, _OWN_FILE] + list(argv))
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -421,6 +470,8 @@ def main(argv):
     if len(argv) < 4:
         sys.stderr.write("usage: _backend_boot.py BOOT_FILE EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
         return 2
+    if os.environ.pop("REPORTKIT_SHELL_PARENT", None):
+        shell_parent(argv)
     gdb_after, gdb_out = _read_settings()
     boot = _load_boot(argv[0])
     install_hooks()

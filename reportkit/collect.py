@@ -412,6 +412,7 @@ def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
     env.update(DEBUG_ENV)
     env.update({k: v for k, v in BACKEND_LOG_ENV.items() if k not in spec.env})
     env["REPORTKIT_SPYRE_LOGS"] = "1"
+    env["REPORTKIT_SHELL_PARENT"] = "1"  # torch_spyre's fork detection: see _backend_boot.shell_parent
     env["TORCH_COMPILE_DEBUG_DIR"] = str(ws.debug_dir)
     env["TORCHINDUCTOR_CACHE_DIR"] = str(ws.cache_dir)
     if build_env(spec.env).get("SPYRE_LOG_FILE"):
@@ -731,6 +732,7 @@ def run_variant(vdef: VariantDef, ctx: CollectContext) -> Variant:
     env["TORCHINDUCTOR_CACHE_DIR"] = str(ctx.ws.ladder_cache)
     log = ctx.ws.compile_log(vdef.name)
     env["REPORTKIT_COMPILE_LOG"] = str(log)
+    env["REPORTKIT_SHELL_PARENT"] = "1"
     if vdef.backend:
         env["REPORTKIT_BACKEND"] = vdef.backend
     if vdef.imports:

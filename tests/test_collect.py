@@ -623,3 +623,44 @@ def test_spyre_vs_sendnn_without_a_compiled_call_says_why(tmp_path):
 ])
 def test_reproducer_tolerance(source, expected):
     assert spyre.reproducer_tolerance(source)[:2] == expected
+
+
+FORK_CHECKED = """
+import os, torch, torch_spyre
+with open(f"/proc/{os.getppid()}/comm") as fh:
+    print("parent:", fh.read().strip())
+x = torch.ones(3).to("spyre")
+raise RuntimeError("the reproducer's own failure")
+"""
+
+
+def test_target_launched_like_a_user_for_the_fork_check(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "fork.py", FORK_CHECKED)
+    env = {"PYTHONPATH": str(FAKES), "FAKE_SPYRE_FORK_CHECK": "1"}
+    # started straight from a Python process, the fake's fork detection refuses the device ...
+    direct = subprocess.run([sys.executable, str(script)], env={**os.environ, **env}, capture_output=True,
+                            text=True, timeout=300)
+    assert "cannot initialize the Spyre device in a forked subprocess" in direct.stderr
+    # ... reportkit's debug run gives the script a shell as its parent, so it fails the way it does for a user
+    with collected(script, env=env) as (c, _):
+        assert "parent: sh" in c.debug_run.stdout
+        assert c.signature.exc_type == "RuntimeError" and "own failure" in c.signature.raw_message
+
+
+def test_shell_parent_keeps_the_exit_signal_and_faulthandler(tmp_path):
+    """Under the shell, a crash is still a signal and a hang still has its stacks."""
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "crash.py", """
+        import os, signal, torch_spyre  # noqa: F401
+        os.kill(os.getpid(), signal.SIGSEGV)
+        """)
+    with collected(script, env={"PYTHONPATH": str(FAKES)}) as (c, _):
+        assert c.signature.kind == "signal" and c.debug_run.signal == 11
+    hang = write(tmp_path / "h" / "hang.py", """
+        import time, torch_spyre  # noqa: F401
+        print("about to sleep", flush=True)
+        time.sleep(600)
+        """)
+    with collected(hang, env={"PYTHONPATH": str(FAKES)}, timeout=60) as (c, _):
+        assert c.signature.kind == "hang" and "time.sleep(600)" in c.hang.stacks
