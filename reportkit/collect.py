@@ -6,12 +6,16 @@ and a ``reason`` when it could not be collected. What runs, all in the target in
 
 1. the environment probe (``_env_probe.py``, by path, with a timeout), concurrently with
 2. the *debug run*: the script with ``TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 TORCH_SPYRE_DEBUG=1
-   TORCH_COMPILE_DEBUG=1 TORCH_SPYRE_FFDC=1`` and a private ``TORCH_COMPILE_DEBUG_DIR`` /
+   TORCH_COMPILE_DEBUG=1 TORCH_SPYRE_FFDC=1`` and the log settings (:data:`DEBUG_ENV`,
+   :data:`BACKEND_LOG_ENV`), ``TORCH_COMPILE_DEBUG_DIR=.`` (the scratch copy it runs in) and a private
    ``TORCHINDUCTOR_CACHE_DIR`` (and ``SPYRE_LOG_FILE`` if the user had one), so its artifacts are
    found reliably and nothing of the user's is touched. It is the reference failure;
-3. the backend ladder / Torch-Spyre comparison: the unchanged script again with the compile backend
-   forced by ``_backend_boot.py`` (a wrapper of ``_boot.py``, see there), each run compared with
-   the reference failure by :func:`reportkit.signature.same_failure`.
+3. the evidence collectors (:data:`COLLECTORS`, see :mod:`reportkit.evidence`), in order: fx graphs,
+   Torch-Spyre settings / logs / sdsc / FFDC (in :mod:`reportkit.spyre`), the backend ladder (the
+   unchanged script again with the compile backend forced by ``_backend_boot.py``, a wrapper of
+   ``_boot.py``, each run compared with the reference failure by
+   :func:`reportkit.signature.same_failure`; :func:`run_variant` is the one place that reruns it), the
+   spyre vs sendnn comparison, the hang.
 
 Everything collected here is raw (not redacted); :mod:`reportkit.render` redacts before anything
 is written.
@@ -413,7 +417,9 @@ def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
     env.update({k: v for k, v in BACKEND_LOG_ENV.items() if k not in spec.env})
     env["REPORTKIT_SPYRE_LOGS"] = "1"
     env["REPORTKIT_SHELL_PARENT"] = "1"  # torch_spyre's fork detection: see _backend_boot.shell_parent
-    env["TORCH_COMPILE_DEBUG_DIR"] = str(ws.debug_dir)
+    # torch_compile_debug/ in the script's working directory, reportkit's scratch copy: private, and where
+    # FFDC looks for the artifacts it lists (torch_spyre/profiler/_ffdc.py searches <cwd>/torch_compile_debug)
+    env["TORCH_COMPILE_DEBUG_DIR"] = "."
     env["TORCHINDUCTOR_CACHE_DIR"] = str(ws.cache_dir)
     if build_env(spec.env).get("SPYRE_LOG_FILE"):
         env["SPYRE_LOG_FILE"] = str(ws.spyre_log)  # the user's log file stays untouched

@@ -1125,6 +1125,24 @@ class FfdcInfo:
     status: str = NOT_COLLECTED
     reason: str = ""
     reports: list = field(default_factory=list)  # FfdcReport, newest first
+    artifacts: list = field(default_factory=list)  # the newest report's artifact paths: (bundle file key, path in it)
+
+
+# FFDC lists the artifacts it found by absolute path (torch_spyre/profiler/_ffdc.py, _collect_artifacts:
+# <cwd>/torch_compile_debug/run_*/..., <cache>/inductor-spyre/<kernel>/...): where they are in the bundle
+_FFDC_ARTIFACT = (("fx", re.compile(r"torch_compile_debug/run_[^/]+/torchinductor/(?P<rest>[^/]+/[^/]+)$")),
+                  ("sdsc", re.compile(r"inductor-spyre[^/]*/(?P<rest>.+)$")))
+
+
+def ffdc_artifacts_in_bundle(report: FfdcReport) -> list[tuple[str, str]]:
+    found = []
+    for path in report.artifact_paths:
+        for key, pattern in _FFDC_ARTIFACT:
+            m = pattern.search(path.replace(os.sep, "/"))
+            if m:
+                found.append((key, m["rest"]))
+                break
+    return found
 
 
 def collect_ffdc(cache_dir: Path, env: Any, fallback: Optional[Path] = None, since: float = 0.0) -> FfdcInfo:
@@ -1148,7 +1166,9 @@ class FfdcCollector(Collector):
 
     def collect(self, ctx: Any) -> FfdcInfo:
         fallback = Path(_temp_dir(ctx.run_env)) / FFDC_FALLBACK_DIR
-        return collect_ffdc(ctx.ws.cache_dir, ctx.env, fallback, ctx.ws.started)
+        info = collect_ffdc(ctx.ws.cache_dir, ctx.env, fallback, ctx.ws.started)
+        info.artifacts = ffdc_artifacts_in_bundle(info.reports[0]) if info.reports else []
+        return info
 
     def files(self, ev: FfdcInfo, layout: dict):
         for report in ev.reports:

@@ -631,3 +631,13 @@ def test_ktir_and_provenance_next_to_the_sdsc(tmp_path):
     (kernel,) = spyre.find_spyre_artifacts(tmp_path)
     assert [p.name for p in kernel.sdsc_paths] == ["sdsc_0.json"]
     assert [p.name for p in kernel.other_files] == ["provenance.json", "sdsc_fused_add_0.ktir"]
+
+
+def test_ffdc_artifact_paths_point_into_the_bundle():
+    report = spyre.FfdcReport(Path("r.json"), "compile_backend", None, None, artifact_paths=[
+        "/tmp/reportkit-x/run-1/work/torch_compile_debug/run_2026_01_01-pid_7/torchinductor/model__0_inference_0.0/"
+        "output_code.py",
+        "/tmp/reportkit-bundle-y/inductor-cache/inductor-spyre/0a1b2c3d_sdsc_fused_add_0_abcd1234/sdsc_0.json",
+        "/somewhere/else.log"])
+    assert spyre.ffdc_artifacts_in_bundle(report) == [
+        ("fx", "model__0_inference_0.0/output_code.py"), ("sdsc", "0a1b2c3d_sdsc_fused_add_0_abcd1234/sdsc_0.json")]
