@@ -1051,19 +1051,40 @@ class SdscArtifacts:
     excerpt: str = ""
 
 
+_OUTPUT_CODE_KERNEL = re.compile(r"^(?P<name>\w+) = async_compile\.\w+\(", re.MULTILINE)
+
+
+def output_code_kernels(path: Optional[str]) -> list[str]:
+    """The kernels an Inductor ``output_code.py`` defines (``<name> = async_compile.sdsc(...)``), in order:
+    the guide locates the affected ``sdsc_<index>.json`` through them (Torch-Spyre writes each kernel's
+    specs to ``inductor-spyre/<hex8>_<kernel>_<rand>/``, runtime/async_compile.py)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
+    except OSError:
+        return []
+    return list(dict.fromkeys(m["name"] for m in _OUTPUT_CODE_KERNEL.finditer(text)))
+
+
 def select_sdsc(summaries: list, clues: Any, graph: Any) -> tuple[list, list[str]]:
-    """The kernels related to the failure: by op name, then by source line, else the newest one."""
+    """The kernels related to the failure: those the failing graph's output_code.py launches, narrowed by
+    op name, then by source line; else the newest one."""
+    launched = set(output_code_kernels(graph.output_code if graph is not None else None))
+    mine = [s for s in summaries if kernel_name_from_dir(s.path.parent.name) in launched]
+    why = [f"launched by {graph.name}'s output_code.py"] if mine else []
+    candidates = mine or summaries
     if clues.ops:
-        chosen = select_sdsc_for_ops(summaries, clues.ops)
+        chosen = select_sdsc_for_ops(candidates, clues.ops)
         if chosen:
-            return chosen, [f"op(s) {', '.join(clues.ops)} named in the error"]
+            return chosen, why + [f"op(s) {', '.join(clues.ops)} named in the error"]
     lines = {f"{f}:{n}" for f, n in clues.script_lines}
     if graph is not None:
         lines |= {s.split(" in ")[0] for s in graph.sources}
-    by_line = [s for s in summaries
+    by_line = [s for s in candidates
                if s.source_file and f"{os.path.basename(s.source_file)}:{s.source_line}" in lines]
     if by_line:
-        return by_line, ["source line (debug_handle_.source) matches the traceback / the failing graph"]
+        return by_line, why + ["source line (debug_handle_.source) matches the traceback / the failing graph"]
+    if mine:
+        return mine, why
     if graph is not None and graph.ops:
         chosen = select_sdsc_for_ops(summaries, graph.ops)
         if chosen:

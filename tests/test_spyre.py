@@ -641,3 +641,36 @@ def test_ffdc_artifact_paths_point_into_the_bundle():
         "/somewhere/else.log"])
     assert spyre.ffdc_artifacts_in_bundle(report) == [
         ("fx", "model__0_inference_0.0/output_code.py"), ("sdsc", "0a1b2c3d_sdsc_fused_add_0_abcd1234/sdsc_0.json")]
+
+
+OUTPUT_CODE = """
+from torch_spyre._inductor.runtime import async_compile
+sdsc_fused_mul_0 = async_compile.sdsc('sdsc_fused_mul_0', '''...''')
+sdsc_fused_add_1 = async_compile.sdsc('sdsc_fused_add_1', '''...''')
+
+
+def call(args):
+    sdsc_fused_mul_0.run(buf0, arg0_1)
+    sdsc_fused_add_1.run(buf1, buf0)
+"""
+
+
+def test_affected_sdsc_through_output_code(tmp_path):
+    """As the guide does: output_code.py names the kernels the failing graph launched, and each kernel's
+    directory holds its sdsc_<index>.json."""
+    cache = tmp_path / "cache" / "inductor-spyre"
+    for kernel, fixture in (("sdsc_fused_mul_0", "fma/sdsc_0.json"), ("sdsc_fused_add_1", "fma/sdsc_1.json"),
+                            ("sdsc_other_2", "add/sdsc_0.json")):
+        d = cache / f"0a1b2c3d_{kernel}_abcd1234"
+        d.mkdir(parents=True)
+        shutil.copy(FIXTURES / fixture, d / Path(fixture).name)
+    code = tmp_path / "output_code.py"
+    code.write_text(OUTPUT_CODE)
+    assert spyre.output_code_kernels(str(code)) == ["sdsc_fused_mul_0", "sdsc_fused_add_1"]
+    summaries = [spyre.parse_sdsc(p) for k in spyre.find_spyre_artifacts(tmp_path / "cache") for p in k.sdsc_paths]
+    graph = type("Graph", (), {"name": "model__0_inference_0.0", "output_code": str(code), "sources": [],
+                               "ops": []})()
+    clues = type("Clues", (), {"ops": ["add"], "script_lines": []})()
+    chosen, why = spyre.select_sdsc(summaries, clues, graph)
+    assert [s.path.parent.name for s in chosen] == ["0a1b2c3d_sdsc_fused_add_1_abcd1234"]
+    assert why == ["launched by model__0_inference_0.0's output_code.py", "op(s) add named in the error"]
