@@ -22,6 +22,7 @@ import types
 import warnings
 
 __all__ = [
+    "ConfigCache",
     "DD",
     "Outcome",
     "ZellerSplit",
@@ -113,3 +114,4 @@ picire = _import_picire()
 from picire import DD, Outcome  # noqa: E402
 from picire.config_iterators import backward, forward, skip  # noqa: E402
 from picire.config_splitters import ZellerSplit  # noqa: E402
+from picire.outcome_cache import ConfigCache  # noqa: E402

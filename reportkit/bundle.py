@@ -16,7 +16,7 @@ A bundle is a directory (and a ``.tar.gz`` of it next to it)::
 
 Everything written is redacted first (:class:`reportkit.render.Redactor`) unless ``--no-redact``.
 The directory is assembled under a temporary name and renamed into place, so a bundle is either
-complete or absent; every file is written with :func:`reportkit.minimize.write_atomic`.
+complete or absent; every file is written with :func:`reportkit.io.write_atomic`.
 
 ``bundle.json`` (``schema_version`` 1): ``tool`` {name, version}, ``created``, ``title``,
 ``template``, ``redacted``, ``script``, ``args``, ``python``, ``files`` (key → relative path),
@@ -38,14 +38,17 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from reportkit import __version__
+from reportkit.check import Check, reproduce, require_deterministic
 from reportkit.collect import COLLECTORS, Collected, CollectInput, CollectOptions, Workspace, collect
+from reportkit.constants import BUNDLE_SCHEMA_VERSION, DEFAULT_TEMPLATE, TOOL_NAME
 from reportkit.errors import UserError
-from reportkit.minimize import MinimizeOptions, minimize, write_atomic
+from reportkit.io import replacing, write_atomic
+from reportkit.minimize import MinimizeOptions, MinimizeReport, minimize
 from reportkit.render import Redactor, bundle_files, checklist, default_title, render_issue
 from reportkit.runner import RunSpec, build_env
-from reportkit.signature import MatchPolicy, establish
+from reportkit.signature import MatchPolicy
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = BUNDLE_SCHEMA_VERSION
 MAX_ARTIFACT_BYTES = 16 * 1024 * 1024  # larger artifact files are listed, not copied
 # Long texts that live in files, not in bundle.json
 JSON_DROP = {"stdout", "stderr", "source", "original_source", "collect_env", "records", "transfer", "stacks", "gdb"}
@@ -56,11 +59,12 @@ class BundleOptions:
     out: Optional[Path] = None
     issue: bool = False
     title: Optional[str] = None
-    template: str = "torch-spyre"
+    template: str = DEFAULT_TEMPLATE
     redact: bool = True
     ladder: bool = True
     minimize: bool = False
     budget: Optional[float] = None  # seconds for --minimize
+    retries: int = 1  # --minimize: a candidate must fail the same way this many times out of this many
     command: str = ""  # the command line, recorded in bundle.json
 
 
@@ -75,7 +79,7 @@ class BundleResult:
     checklist: list = field(default_factory=list)
     files: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
-    template: str = "torch-spyre"
+    template: str = DEFAULT_TEMPLATE
 
     @property
     def issue_repo(self) -> str:
@@ -100,22 +104,23 @@ def check_out(out: Path) -> Path:
 
 
 def minimize_first(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspace, options: BundleOptions,
-                   on_step: Optional[Callable[[str], None]]) -> tuple[str, dict]:
-    """Run ``reportkit minimize`` on the script; return (minimized source, its report)."""
+                   on_step: Optional[Callable[[str], None]]) -> tuple[str, MinimizeReport]:
+    """Run ``reportkit minimize`` on the script; return (minimized source, its report). The flakiness
+    rule is minimize's (:mod:`reportkit.check`): a flaky failure is refused unless ``options.retries`` > 1."""
     if on_step:
         on_step("minimize: running the original 2x ...")
-    rep = establish(spec, policy, runs=2, source=source)
-    if not rep.deterministic:
-        raise UserError(f"the failure is flaky ({rep.failures} of {rep.runs} runs failed the same way): "
-                        "--minimize would chase noise; bundle without --minimize", exit_code=1)
+    rep = reproduce(Check(spec, policy), runs=2, source=source)
+    require_deterministic(rep, options.retries, doing="--minimize",
+                          hint="bundle without --minimize, or pass --retries N so that a candidate must fail N "
+                               "times out of N")
     if on_step:
         on_step("minimize: reducing the script (reportkit minimize) ...")
     out = ws.root / (f"min_{spec.script.name}" if spec.pytest_node is not None else f"{spec.script.stem}.min.py")
     report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget, executor="warm",
-                                                                 jobs=os.cpu_count() or 1))
+                                                                 jobs=os.cpu_count() or 1, retries=options.retries))
     if report.interrupted:
         raise KeyboardInterrupt
-    return out.read_text(encoding="utf-8"), report.to_dict()
+    return out.read_text(encoding="utf-8"), report
 
 
 # --------------------------------------------------------------------------- writing
@@ -182,7 +187,7 @@ def json_payload(c: Collected, files: dict, items: list, title: str, options: Bu
         collected["spyre_logs"]["transfer_count"] = len(c.spyre_logs.transfer)
     return {
         "schema_version": SCHEMA_VERSION,
-        "tool": {"name": "reportkit", "version": __version__},
+        "tool": {"name": TOOL_NAME, "version": __version__},
         "created": c.created, "command": options.command, "title": title, "template": options.template,
         "redacted": options.redact, "script": c.script, "args": c.args, "python": c.python,
         "files": {k: v for k, v in files.items()
@@ -196,16 +201,9 @@ def json_payload(c: Collected, files: dict, items: list, title: str, options: Bu
 
 def make_archive(directory: Path) -> Path:
     archive = Path(str(directory) + ".tar.gz")
-    fd, tmp = tempfile.mkstemp(prefix=f".{archive.name}.", dir=directory.parent)
-    os.close(fd)
-    try:
+    with replacing(archive, mode=0o644) as tmp:
         with tarfile.open(tmp, "w:gz") as tar:
             tar.add(directory, arcname=directory.name)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, archive)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return archive
 
 
@@ -261,8 +259,8 @@ def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: Bundle
             source, minimized = minimize_first(spec, source, policy, ws, options, on_step)
         inp = CollectInput(spec, source, policy, original_source=original, minimized=minimized)
         collected = collect(inp, ws, CollectOptions(ladder=options.ladder), on_step)
-        if minimized and minimized.get("standalone"):
-            collected.standalone = Path(minimized["standalone"]).read_text(encoding="utf-8")
+        if minimized and minimized.standalone:
+            collected.standalone = Path(minimized.standalone).read_text(encoding="utf-8")
         if on_step:
             on_step(f"writing the bundle to {out} ...")
         redactor = Redactor.for_env(build_env(spec.env), enabled=options.redact)

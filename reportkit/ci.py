@@ -6,7 +6,7 @@ The stages, each a function over plain data:
 2. :func:`resolve_node` maps a case to a pytest node id under the repository root;
 3. :func:`group_cases` groups the failed cases by what the XML says (exception type, normalized first
    message line, innermost file): one re-run per group instead of one per test;
-4. :func:`examine` re-runs the group's first test twice (same machinery as ``reportkit check``),
+4. :func:`confirm` re-runs the group's first test (``reportkit check``'s flakiness rule, :mod:`reportkit.check`),
    computes the signature's :func:`~reportkit.signature.fingerprint`, merges groups whose
    fingerprints agree, and bundles each failure (``reportkit bundle --issue``, optionally minimized);
 5. :func:`write_outputs` writes ``reportkit-ci.json`` (the manifest ``reportkit publish`` reads), the
@@ -24,10 +24,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from reportkit.errors import UserError, sigterm_as_interrupt
-from reportkit.signature import MatchPolicy, Normalizer, establish, fingerprint
+from reportkit.check import CONFIRM_RUNS, Check, establish_original
+from reportkit.constants import DEFAULT_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
+from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
+from reportkit.io import append_text, write_atomic
+from reportkit.signature import MatchPolicy, Normalizer, fingerprint
 
-MANIFEST = "reportkit-ci.json"
+MANIFEST = MANIFEST_NAME
 SUMMARY = "summary.md"
 STEP_SUMMARY_LIMIT = 1024 * 1024  # GitHub rejects a step summary above 1 MiB
 _NORM = Normalizer()
@@ -82,7 +85,7 @@ class CiReport:
     interrupted: bool = False  # Ctrl-C / SIGTERM: what was found so far is still written
 
     def to_manifest(self) -> dict:
-        return {"version": 1, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
+        return {"version": MANIFEST_VERSION, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
                 "run_url": self.run_url, "total_cases": self.total_cases, "failed_cases": self.failed_cases,
                 "interrupted": self.interrupted,
                 "not_examined": self.not_examined, "wall_time": round(self.wall_time, 1),
@@ -241,7 +244,7 @@ class CiOptions:
     minimize: bool = False
     timeout: float = 600.0  # per test run
     runs: int = 2
-    template: str = "torch-spyre"
+    template: str = DEFAULT_TEMPLATE
     ladder: bool = True
     redact: bool = True
 
@@ -264,11 +267,14 @@ def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_ste
     try:
         spec, source = target_spec(target, [], python=options.python, timeout=options.timeout,
                                    repo_root=options.repo_root, pytest_module=not node)
-        on_step(f"re-running {case.node} ({options.runs}x) ...")
-        rep = establish(spec, MatchPolicy(), runs=options.runs, source=source)
+        on_step(f"re-running {case.node} ({options.runs}x, then while it fails the same way up to "
+                f"{CONFIRM_RUNS}x) ...")
+        rep = establish_original(Check(spec, MatchPolicy()), options.runs, source)
+    except NothingToReproduce as exc:
+        failure.verdict, failure.note = "not-reproduced", exc.message.splitlines()[0]
+        return None
     except UserError as exc:
-        failure.verdict = "not-reproduced" if exc.message.startswith("nothing to reproduce") else "error"
-        failure.note = exc.message.splitlines()[0]
+        failure.verdict, failure.note = "error", exc.message.splitlines()[0]
         return None
     finally:
         failure.seconds += time.monotonic() - start
@@ -321,15 +327,7 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     if options.out_dir.exists() and (not options.out_dir.is_dir() or any(options.out_dir.iterdir())):
         raise UserError(f"--out {options.out_dir} already exists and is not an empty directory; choose another "
                         "or remove it")
-    cases: list[JUnitCase] = []
-    for path in junit:
-        cases += parse_junit(path)
-    failed = [c for c in cases if c.outcome in ("failure", "error")]
-    for case in failed:
-        roots = [repo_root] + [p for p in (Path(case.junit).resolve().parent,) if p != repo_root]
-        case.node = resolve_node(case, roots)
-        if not case.node:
-            case.why_unresolved = f"no test file under {repo_root} for {case.classname or case.name}"
+    cases, failed = _failed_cases(junit, repo_root)
     report = CiReport(out_dir=str(options.out_dir.resolve()), repo_root=str(repo_root), junit=[str(p) for p in junit],
                       total_cases=len(cases), failed_cases=len(failed), run_url=github_run_url())
     examined, report.not_examined = failed[:options.max_tests], [_label(c) for c in failed[options.max_tests:]]
@@ -344,6 +342,20 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
             report.not_examined = [_label(c) for c in examined if _label(c) not in done] + report.not_examined
     report.wall_time = time.monotonic() - start
     return report
+
+
+def _failed_cases(junit: list[Path], repo_root: Path) -> tuple[list[JUnitCase], list[JUnitCase]]:
+    """Every case of the XML files, and the failed ones with their node ids resolved."""
+    cases: list[JUnitCase] = []
+    for path in junit:
+        cases += parse_junit(path)
+    failed = [c for c in cases if c.outcome in ("failure", "error")]
+    for case in failed:
+        roots = [repo_root] + [p for p in (Path(case.junit).resolve().parent,) if p != repo_root]
+        case.node = resolve_node(case, roots)
+        if not case.node:
+            case.why_unresolved = f"no test file under {repo_root} for {case.classname or case.name}"
+    return cases, failed
 
 
 def _examine_groups(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
@@ -431,8 +443,6 @@ def write_outputs(report: CiReport, out_dir: Path) -> dict[str, str]:
 
     Returns the step outputs (also written to ``$GITHUB_OUTPUT`` when set).
     """
-    from reportkit.minimize import write_atomic
-
     write_atomic(out_dir / MANIFEST, json.dumps(report.to_manifest(), indent=2))
     summary = summary_markdown(report)
     write_atomic(out_dir / SUMMARY, summary)
@@ -463,7 +473,6 @@ def _size(path: str) -> int:
 
 def _append(path: str, text: str) -> None:
     try:
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(text)
+        append_text(path, text)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None

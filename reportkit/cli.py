@@ -13,9 +13,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from reportkit import __version__
+from reportkit.constants import DEFAULT_TEMPLATE, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.runner import RunSpec, target_spec
-from reportkit.signature import MatchPolicy, Reproduction, Signature, establish
+from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
 
 app = typer.Typer(
     add_completion=False,
@@ -92,7 +93,7 @@ def _spec(script: str, args: Optional[List[str]], python: Optional[str], timeout
 def _loc_line(sig: Signature) -> list[tuple[str, str]]:
     rows = []
     if sig.location:
-        label = "blocked at" if sig.kind == "hang" else ("crashed at" if sig.kind == "signal" else "raised at")
+        label = {FailureKind.HANG: "blocked at", FailureKind.SIGNAL: "crashed at"}.get(sig.kind, "raised at")
         rows.append((label, str(sig.location) + (f": {sig.location.text}" if sig.location.in_script else "")))
     if sig.script_frame and sig.script_frame != sig.location:
         rows.append(("in script", f"{sig.script_frame}: {sig.script_frame.text}"))
@@ -100,31 +101,31 @@ def _loc_line(sig: Signature) -> list[tuple[str, str]]:
 
 
 def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> None:
+    from reportkit.check import describe_runs
+
     sig = rep.signature
-    verdict = (f"{rep.failures}/{rep.runs} runs failed the same way"
-               + (" (deterministic)" if rep.deterministic else f" — FLAKY ({rep.rate:.0%})"))
-    rows: list[tuple[str, str]] = [("script", script), ("runs", verdict),
+    rows: list[tuple[str, str]] = [("script", script), ("runs", describe_runs(rep)),
                                    ("time", f"{rep.max_duration:.1f} s per run (slowest)"), ("kind", sig.kind)]
-    if sig.kind == "exception":
+    if sig.kind is FailureKind.EXCEPTION:
         rows += [("type", sig.exc_type or ""), ("message", (sig.raw_message or "").splitlines()[0]
                                                 if sig.raw_message else "")]
-    elif sig.kind == "exit":
+    elif sig.kind is FailureKind.EXIT:
         rows.append(("exit code", str(sig.exit_code)))
         if sig.last_stderr:
             rows.append(("last stderr", sig.last_stderr))
-    elif sig.kind == "signal":
+    elif sig.kind is FailureKind.SIGNAL:
         rows.append(("signal", sig.headline()))
-    elif sig.kind == "output":
+    elif sig.kind is FailureKind.OUTPUT:
         rows.append(("matched", sig.matched or ""))
     rows += _loc_line(sig)
     for te in sig.thread_exceptions[:3]:
         rows.append(("thread error", te))
-    if sig.kind == "hang":
+    if sig.kind is FailureKind.HANG:
         result = rep.results[0]
         output = (result.stdout + result.stderr).replace(result.workdir + "/", "")
         last = [ln.strip() for ln in output.splitlines() if ln.strip()][-3:]
         rows.append(("last output", " | ".join(last) if last else "(nothing printed)"))
-    rows.append(("signature", sig.message if sig.kind == "exception" else sig.headline()))
+    rows.append(("signature", sig.message if sig.kind is FailureKind.EXCEPTION else sig.headline()))
     rows.append(("matching", policy.describe()))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
@@ -142,7 +143,9 @@ def check(
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
     python: Optional[str] = PythonOpt,
     timeout: Optional[float] = TimeoutOpt,
-    runs: int = typer.Option(2, "--runs", min=1, help="How many times to run it to judge determinism."),
+    runs: int = typer.Option(2, "--runs", min=1, help="Runs in fresh interpreters; while they all fail the same "
+                             "way, more runs (warm, cheap) follow until 7 did (a 50% flake passes that with "
+                             "p < 1%; hangs: --runs only)."),
     isolate_file: bool = IsolateOpt,
     match: Optional[str] = MatchOpt,
     exit_code: Optional[int] = ExitCodeOpt,
@@ -154,12 +157,15 @@ def check(
 
     Exit code: 0 the failure reproduces on every run, 1 it is flaky, 2 bad input or nothing fails.
     """
+    from reportkit.check import CONFIRM_RUNS, Check, establish_original
+
     try:
         policy = _policy(match, exit_code, any_exception)
         spec, _ = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         if not as_json:
-            err.print(f"running {escape(script)} {runs}x (timeout {spec.timeout:g} s per run) ...")
-        rep = establish(spec, policy, runs=runs)
+            more = f", then up to {CONFIRM_RUNS} in all while they fail the same way" if runs < CONFIRM_RUNS else ""
+            err.print(f"running {escape(script)} {runs}x{more} (timeout {spec.timeout:g} s per run) ...")
+        rep = establish_original(Check(spec, policy), runs)
     except UserError as exc:
         _fail(exc)
         return
@@ -200,7 +206,9 @@ def minimize(
                               "and falls back to cold by itself when they differ."),
     budget: Optional[float] = typer.Option(None, "--budget", min=1, help="Stop after this many seconds with "
                                            "the best result so far."),
-    runs: int = typer.Option(2, "--runs", min=1, help="Runs of the original to check it fails reliably."),
+    runs: int = typer.Option(2, "--runs", min=1, help="Runs of the original in fresh interpreters; then, "
+                             "while they all fail the same way, more on the candidates' executor until 7 did "
+                             "(a 50% flake passes that with p < 1%; hangs: --runs only)."),
     retries: int = typer.Option(1, "--retries", min=1, help="A candidate must fail the same way N times out "
                                 "of N (needed for flaky failures)."),
     isolate_file: bool = IsolateOpt,
@@ -220,6 +228,7 @@ def minimize(
     unwrap blocks, inline one-use functions, drop arguments and shrink numbers) to a fixpoint. The best
     result so far is always on disk: Ctrl-C or --budget stop early and keep it.
     """
+    from reportkit.check import Check, reproduce, require_deterministic
     from reportkit.minimize import MinimizeOptions
     from reportkit.minimize import minimize as run_minimize
 
@@ -231,12 +240,8 @@ def minimize(
             raise UserError("the output would overwrite the input script; choose another --output")
         if not as_json:
             out.print(f"[bold]reportkit minimize[/bold] {escape(script)}: running the original {runs}x ...")
-        rep = establish(spec, policy, runs=runs)
-        if not rep.deterministic and retries == 1:
-            raise UserError(
-                f"the failure is flaky: {rep.failures} of {rep.runs} runs failed the same way ({rep.rate:.0%}). "
-                "Minimizing would chase noise; make it deterministic (seeds, threads) or pass --retries N "
-                "so that a candidate must fail N times out of N.", exit_code=1)
+        rep = reproduce(Check(spec, policy), runs)
+        require_deterministic(rep, retries)  # and minimize confirms it with more runs (reportkit.check)
         if not as_json:
             print_reproduction(rep, policy, script)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
@@ -302,10 +307,17 @@ def _print_minimize_summary(report) -> None:
                       f"{report.test_timeout:.0f} s; plus {report.probes} value-capture runs)"),
         ("wall time", f"{report.wall_time:.1f} s"),
     ]
+    if report.original_runs:
+        rate = report.original_failures / report.original_runs
+        rows.insert(1, ("original", f"{report.original_failures}/{report.original_runs} runs failed the same way"
+                        + (" (deterministic)" if report.original_failures == report.original_runs else
+                           f" — FLAKY ({rate:.0%})")))
     if report.pytest_node is not None:
         rows.insert(1, ("run it", f"python -m pytest '{report.output}" + (f"::{report.pytest_node}" if report.pytest_node else "") + "'"))
         rows.append(("standalone", report.standalone + f"  (python {report.standalone})" if report.standalone
                      else report.standalone_note))
+    if report.folded_note:
+        rows.append(("local code", report.folded_note))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "
@@ -317,9 +329,6 @@ def _print_minimize_summary(report) -> None:
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
-
-
-TEMPLATE_NAMES = ("torch-spyre", "pytorch")
 
 
 @app.command(context_settings=SCRIPT_CONTEXT)
@@ -336,7 +345,9 @@ def bundle(
                                      "minimize` and bundle the result (the original is kept in the bundle)."),
     budget: Optional[float] = typer.Option(None, "--budget", min=1, help="With --minimize: stop minimizing "
                                            "after this many seconds, keeping the best result so far."),
-    template: str = typer.Option("torch-spyre", "--template", help="Issue template: torch-spyre (Torch-Spyre's "
+    retries: int = typer.Option(1, "--retries", min=1, help="With --minimize: a candidate must fail the same way "
+                                "N times out of N (needed for flaky failures, which are refused otherwise)."),
+    template: str = typer.Option(DEFAULT_TEMPLATE, "--template", help="Issue template: torch-spyre (Torch-Spyre's "
                                  "issue form + bug-report checklist) or pytorch (describe the bug + versions)."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Do not redact secrets and the home directory."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun the script with the torch.compile "
@@ -366,7 +377,7 @@ def bundle(
         policy = _policy(match, exit_code, any_exception)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
-                                ladder=ladder, minimize=do_minimize, budget=budget,
+                                ladder=ladder, minimize=do_minimize, budget=budget, retries=retries,
                                 command=shlex.join(["reportkit", "bundle", *sys.argv[2:]]))
         err.print(f"[bold]reportkit bundle[/bold] {escape(script)}")
         result = make_bundle(spec, source, policy, options, on_step=lambda msg: err.print(f"  {escape(msg)}"))
@@ -428,7 +439,7 @@ def ci(
                                      "failure's test module (and write a standalone script when possible)."),
     timeout: float = typer.Option(600.0, "--timeout", min=0.1, help="Seconds per test run before it counts as "
                                   "a hang."),
-    template: str = typer.Option("torch-spyre", "--template", help="Issue template of the bundles: torch-spyre "
+    template: str = typer.Option(DEFAULT_TEMPLATE, "--template", help="Issue template of the bundles: torch-spyre "
                                  "or pytorch."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
                                 "switched (eager, aot_eager, inductor) in the bundles."),
@@ -436,8 +447,8 @@ def ci(
 ) -> None:
     """Turn a failed CI job's JUnit XML into one confirmed, bundled failure per fingerprint.
 
-    Failed tests are grouped by what the XML says, one test per group is re-run twice with pytest
-    (as `reportkit check PATH::TEST` would), groups whose re-runs fail the same way are merged, and each
+    Failed tests are grouped by what the XML says, one test per group is re-run with pytest
+    (as `reportkit check PATH::TEST` would: twice, then while it fails the same way up to 7 times), groups whose re-runs fail the same way are merged, and each
     distinct failure gets a bundle with issue.md. Writes reportkit-ci.json (read by `reportkit publish`)
     and summary.md; in GitHub Actions also the job summary ($GITHUB_STEP_SUMMARY) and the step outputs
     bundle-dir, count, fingerprints ($GITHUB_OUTPUT). Exit code 0 whenever it ran, whatever it found.

@@ -34,9 +34,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from reportkit import __version__, spyre
+from reportkit.check import Check
 from reportkit.evidence import COLLECTED, NOT_COLLECTED, Collector, Comparison, Variant, VariantDef
 from reportkit.gitinfo import GitInfo, repo_info
 from reportkit.runner import (
@@ -47,10 +48,12 @@ from reportkit.runner import (
     Sandbox,
     build_env,
     kill_tree,
-    run_script,
 )
-from reportkit.signature import MatchPolicy, Reproduction, Signature, establish, same_failure, signature_of
+from reportkit.signature import MatchPolicy, Reproduction, Signature, establish
 from reportkit.standalone import conftest_chain
+
+if TYPE_CHECKING:
+    from reportkit.minimize import MinimizeReport
 
 BACKEND_BOOT = Path(__file__).with_name("_backend_boot.py")
 PROBE_FILE = Path(__file__).with_name("_env_probe.py")
@@ -223,7 +226,7 @@ class Collected:
     conftests: list = field(default_factory=list)  # pytest targets: [path relative to the rootdir, text]
     standalone: Optional[str] = None  # pytest targets with --minimize: a plain script failing the same way
     original_source: Optional[str] = None
-    minimized: Optional[dict] = None  # MinimizeReport.to_dict() with --minimize
+    minimized: Optional[MinimizeReport] = None  # with --minimize
     timings: dict = field(default_factory=dict)
     created: str = ""
     reportkit_version: str = __version__
@@ -748,12 +751,12 @@ def run_variant(vdef: VariantDef, ctx: CollectContext) -> Variant:
                    # per-candidate one minimize derives from the original's (maybe eager) run time
                    timeout=ctx.spec.timeout)
     ctx.note(f"ladder: {vdef.label} (timeout {spec.timeout:.0f} s)")
-    result = run_script(spec, ctx.source, ctx.sandbox)
-    sig = signature_of(result, ctx.policy)
+    outcome = Check(spec, ctx.policy, ctx.sandbox, expected=ctx.rep.signature).run(ctx.source)
+    result, sig = outcome.result, outcome.signature
     variant.signature, variant.duration = sig, result.duration
     variant.stdout, variant.stderr = _strip_workdir(result.stdout, result), _strip_workdir(result.stderr, result)
     variant.compile_calls = [_strip_call(c, result) for c in read_compile_log(log)]
-    if same_failure(ctx.rep.signature, sig, ctx.policy):
+    if outcome.ok:
         variant.outcome, variant.headline = "fails", sig.headline()
     elif sig.failed:
         variant.outcome, variant.headline = "fails-differently", sig.headline()
@@ -911,7 +914,7 @@ class CollectInput:
     source: str
     policy: MatchPolicy
     original_source: Optional[str] = None
-    minimized: Optional[dict] = None
+    minimized: Optional[MinimizeReport] = None
 
 
 @dataclass

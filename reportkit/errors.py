@@ -17,6 +17,22 @@ class UserError(Exception):
         self.exit_code = exit_code
 
 
+class NothingToReproduce(UserError):
+    """The target ran and did not fail (or not the way the options ask for): exit 2."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"nothing to reproduce: {why}")
+        self.why = why
+
+
+class FlakyFailure(UserError):
+    """The failure does not reproduce on every run, and what was asked needs it to: exit 1."""
+
+    def __init__(self, message: str, failures: int, runs: int) -> None:
+        super().__init__(message, exit_code=1)
+        self.failures, self.runs = failures, runs
+
+
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """Inside: SIGTERM (a cancelled CI job, ``kill``) raises KeyboardInterrupt like Ctrl-C, so the code

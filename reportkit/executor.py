@@ -68,7 +68,7 @@ from reportkit.runner import (
     run_script,
 )
 from reportkit.runner import kill_active as _kill_active_cold
-from reportkit.signature import MatchPolicy, Signature, same_failure, signature_of
+from reportkit.signature import MatchPolicy, Signature, same_failure
 
 # Platforms where forking a process that imported torch & co. is known to be fine. (macOS: fork after
 # system frameworks initialized is unsafe, Windows has no fork.)
@@ -164,21 +164,14 @@ def discover_preload(source: str, script: Path) -> list[str]:
     dynamo/inductor stack (:data:`COMPILE_PRELOAD`).
     """
     try:
-        tree = ast.parse(source)
+        names = _absolute_imports(ast.parse(source))
     except SyntaxError:
         return []
     script_dir = script.resolve().parent
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.append(node.module)
-    stem = script.stem
     out: list[str] = []
     for name in names:
         top = name.split(".")[0]
-        if top in ("__future__", "__main__", stem) or _user_module(top, script_dir):
+        if top in ("__future__", "__main__", script.stem) or _user_module(top, script_dir):
             continue
         if name not in out:
             out.append(name)
@@ -187,6 +180,17 @@ def discover_preload(source: str, script: Path) -> list[str]:
         extra = list(COMPILE_PRELOAD if _COMPILE_RE.search(source) else TORCH_PRELOAD)
         out = out[:1] + [m for m in extra if m not in out] + [m for m in out[1:] if m not in extra]
     return out
+
+
+def _absolute_imports(tree: ast.AST) -> list[str]:
+    """Dotted names of the absolute imports anywhere in ``tree``, in order (``import a.b``, ``from a.b import c``)."""
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return names
 
 
 def uses_torch(source: str) -> bool:
@@ -631,42 +635,50 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
     return warm, note
 
 
-def _same_both_ways(a: Signature, b: Signature, policy: MatchPolicy) -> bool:
-    return same_failure(a, b, policy) and same_failure(b, a, policy)
+def _same_both_ways(check, result: RunResult) -> tuple[bool, Signature]:
+    """Does ``result`` fail like the check's expected failure, and that failure like it (both ways)?"""
+    outcome = check.judge(result)
+    return outcome.ok and same_failure(outcome.signature, check.expected, check.policy), outcome.signature
 
 
 def _check_warm(warm: WarmExecutor, spec: RunSpec, source: str, reference: Signature, policy: MatchPolicy,
                 sandbox: Sandbox, learn: bool) -> tuple[bool, str]:
+    from reportkit.check import Check
+
     if not warm.start(spec):
         return False, "; ".join(warm.notes) or "the warm server is unavailable"
+    check = Check(spec, policy, sandbox, warm, expected=reference)
     if learn:
         result, learned = warm.learn(spec, source, sandbox)
     else:
-        result, learned = warm.run(spec, source, sandbox), []
+        result, learned = check.run(source).result, []
     if result is None or warm.warm_runs == 0:
         return False, "; ".join(warm.notes) or "the warm server could not run the original"
-    sig = signature_of(result, policy)
-    if not _same_both_ways(reference, sig, policy):
+    same, sig = _same_both_ways(check, result)
+    if not same:
         return False, (f"the original under the warm executor ends with [{sig.headline()}], "
                        f"under the cold runner with [{reference.headline()}]")
-    notes: list[str] = []
     new = [m for m in learned if m not in warm.preload]
-    if new and not result.timed_out:
-        static = list(warm.preload)
-        warm.set_preload(static + new)
-        before = warm.warm_runs
-        again = warm.run(spec, source, sandbox) if warm.start(spec) else None
-        if again is None or warm.warm_runs == before or not _same_both_ways(
-                reference, signature_of(again, policy), policy):
-            notes.append(f"preloading the {len(new)} modules the original imported at run time changed its "
-                         "outcome; only its own imports are preloaded")
-            warm.disabled = None
-            warm.set_preload(static)
-            if not warm.start(spec):
-                return False, "; ".join(warm.notes)
-        else:
-            notes.append(f"preloaded {len(new)} more modules the original imported at run time")
+    notes = [_preload_learned(warm, check, source, new)] if new and not result.timed_out else []
+    if notes and notes[0] is None:
+        return False, "; ".join(warm.notes)
     return True, "; ".join(dict.fromkeys(warm.notes + notes))
+
+
+def _preload_learned(warm: WarmExecutor, check, source: str, new: list[str]) -> str | None:
+    """Preload ``new`` too if the original still fails the same way with them; the note (None: unusable)."""
+    static = list(warm.preload)
+    warm.set_preload(static + new)
+    before = warm.warm_runs
+    again = check.run(source).result if warm.start(check.spec) else None
+    if again is not None and warm.warm_runs > before and _same_both_ways(check, again)[0]:
+        return f"preloaded {len(new)} more modules the original imported at run time"
+    warm.disabled = None
+    warm.set_preload(static)
+    if not warm.start(check.spec):
+        return None
+    return (f"preloading the {len(new)} modules the original imported at run time changed its "
+            "outcome; only its own imports are preloaded")
 
 
 def make_executor(kind: str, source: str, script: Path) -> Executor:

@@ -1,11 +1,12 @@
-"""Glue of the *reduce* stage: the interestingness test built from run + signature, and the outcome.
+"""Glue of the *reduce* stage: the interestingness test built from Checks, and the outcome.
 
-:func:`reportkit.reduce.reduce_source` never knows what a test is; this module gives it one: write the
-candidate into a fresh scratch copy, run it in the target interpreter, and accept it iff it fails the
-same way as the original (:func:`reportkit.signature.same_failure`), ``retries`` times out of
-``retries``; for wrong results also the differential check (the switched run passes), which the
-reducer runs as its lazy ``confirm``. Every new best result is written atomically to the output
-file, so an interrupted run keeps the best result so far.
+:func:`reportkit.reduce.reduce_source` never knows what a test is; this module gives it one, a
+:class:`reportkit.check.Check` expecting the original failure: the candidate runs in a fresh scratch
+copy on the executor (warm or cold) and is accepted iff it fails the same way, ``retries`` times out
+of ``retries``; for wrong results also the differential check (the switched run passes), which the
+reducer runs as its lazy ``confirm``. Probes, the final re-check and the standalone script's check
+are Checks on the cold executor. Every new best result is written atomically to the output file, so
+an interrupted run keeps the best result so far.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from reportkit.check import Check, confirm, meets, require_deterministic
 from reportkit.errors import UserError, sigterm_as_interrupt
 from reportkit.executor import (
     ColdExecutor,
@@ -30,10 +32,12 @@ from reportkit.executor import (
     uses_compile,
     uses_torch,
 )
+from reportkit.flatten import fold_local_code
+from reportkit.io import write_atomic
 from reportkit.passes.materialize import CAPTURE_ENV
-from reportkit.reduce import Progress, ReduceResult, Stop, reduce_source
-from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active, run_script
-from reportkit.signature import MatchPolicy, Reproduction, Signature, same_failure, signature_of
+from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
+from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active
+from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
 
 
 @dataclass
@@ -107,6 +111,10 @@ class MinimizeReport:
     pytest_node: str | None = None  # pytest targets: the node id inside the module (unchanged)
     standalone: str | None = None  # pytest targets: a plain script failing the same way, if one could be made
     standalone_note: str = ""  # how it was made, or why there is none
+    original_runs: int = 0  # runs of the original before reducing (the flakiness rule, reportkit.check)
+    original_failures: int = 0  # of them: failed the same way
+    folded: list[str] = field(default_factory=list)  # local modules folded into the script (reportkit/flatten.py)
+    folded_note: str = ""
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -123,87 +131,59 @@ def count_statements(source: str) -> int:
         return 0
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temp file in the same directory and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def test_timeout(rep: Reproduction, spec: RunSpec) -> float:
     """Per-candidate timeout: for a hang the timeout *is* the test; otherwise generous but bounded."""
-    if rep.signature.kind == "hang":
+    if rep.signature.kind is FailureKind.HANG:
         return spec.timeout
     slowest = rep.max_duration
     return min(spec.timeout, max(3 * slowest, slowest + 10))
 
 
 class Interestingness:
-    """The predicate handed to the reducer: does this candidate fail the same way? (``confirm``: the
-    differential check, handed to the reducer separately.)"""
+    """The predicate handed to the reducer: does this candidate fail the same way (``same``, ``retries``
+    times out of ``retries``)? ``confirm``: the differential check (``reference``), handed to the
+    reducer separately."""
 
-    def __init__(self, spec: RunSpec, original: Signature, policy: MatchPolicy, retries: int,
-                 sandbox: Sandbox, deadline: float | None, log: TestLog, executor: Executor | None = None,
-                 passes_with: dict[str, str | None] | None = None, reference_executor: Executor | None = None) -> None:
-        self.spec, self.original, self.policy = spec, original, policy
-        self.retries, self.sandbox, self.deadline, self.log = max(1, retries), sandbox, deadline, log
-        self.executor = executor
-        self.passes_with = passes_with
-        self.reference_executor = reference_executor  # runs the differential's switched runs (warm)
+    def __init__(self, same: Check, retries: int, deadline: float | None, log: TestLog,
+                 reference: Check | None = None) -> None:
+        self.same, self.reference = same, reference
+        self.retries, self.deadline, self.log = max(1, retries), deadline, log
         self.stopping = threading.Event()
 
     def __call__(self, candidate: str) -> bool:
         for _ in range(self.retries):
             self._check_time()
-            if self.executor is None:
-                result = run_script(self.spec, candidate, self.sandbox)
-            else:
-                result = self.executor.run(self.spec, candidate, self.sandbox)
-            ok = same_failure(self.original, signature_of(result, self.policy), self.policy)
-            self.log.add(result.duration, ok, result.timed_out)
-            if not ok:
+            outcome = self.same.run(candidate)
+            self.log.add(outcome.result.duration, outcome.ok, outcome.result.timed_out)
+            if not outcome.ok:
                 return False
         return True
 
     def confirm(self, candidate: str) -> bool:
         """The differential check (``passes_with`` set): with the suspect switched off, the candidate passes."""
-        assert self.passes_with
+        assert self.reference is not None
         self._check_time()
-        ref_spec = replace(self.spec, env={**self.spec.env, **self.passes_with})
-        result = run_script(ref_spec, candidate, self.sandbox) if self.reference_executor is None else \
-            self.reference_executor.run(ref_spec, candidate, self.sandbox)
-        ok = reference_ok(self.original, signature_of(result, self.policy), self.policy)
-        self.log.add(result.duration, ok, result.timed_out, reference=True)
-        return ok
+        outcome = self.reference.run(candidate)
+        self.log.add(outcome.result.duration, outcome.ok, outcome.result.timed_out, reference=True)
+        return outcome.ok
 
     def _check_time(self) -> None:
         if self.stopping.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
             raise Stop("time budget used up" if not self.stopping.is_set() else "stopped")
 
 
-def reference_warm_executor(executor: Executor, run_spec: RunSpec, source: str, original: Signature,
-                            passes_with: dict[str, str | None] | None, policy: MatchPolicy,
-                            sandbox: Sandbox) -> WarmExecutor | None:
+def reference_warm_executor(executor: Executor, reference: Check, source: str) -> WarmExecutor | None:
     """A second warm server for the differential's switched runs (its own environment, e.g.
     ``TORCHDYNAMO_DISABLE=1``, seen by its preloaded imports), kept only if it runs the original
-    the way the cold reference run did: it passes. None: those runs stay cold."""
-    if not passes_with or not isinstance(executor, WarmExecutor):
+    the way the cold reference run did: it passes (``reference``: the cold differential check).
+    None: those runs stay cold."""
+    if not isinstance(executor, WarmExecutor):
         return None
-    ref_spec = replace(run_spec, env={**run_spec.env, **passes_with})
     warm = WarmExecutor(executor.preload)
     try:
-        ok = warm.start(ref_spec)
-        result = warm.run(ref_spec, source, sandbox) if ok else None
-        ok = result is not None and warm.warm_runs > 0 and reference_ok(original, signature_of(result, policy), policy)
+        ok = warm.start(reference.run_spec)
+        outcome = reference.on(warm).run(source) if ok else None
+        ok = outcome is not None and warm.warm_runs > 0 and outcome.ok
     except BaseException:
         warm.close()
         raise
@@ -214,37 +194,37 @@ def reference_warm_executor(executor: Executor, run_spec: RunSpec, source: str, 
 
 
 def reference_ok(original: Signature, reference: Signature, policy: MatchPolicy) -> bool:
-    """The differential check: with the suspect switched off (``--passes-with``), the script *passes*.
-
-    Merely "not the same failure" is not enough: a candidate that broke the reference path (a
-    NameError with the switch set) would satisfy it while the comparison lost its meaning.
-    """
-    return reference.kind == "passed" and not same_failure(original, reference, policy)
+    """The differential check: with the suspect switched off (``--passes-with``), the script *passes*
+    (:func:`reportkit.check.meets` with ``passes``)."""
+    return meets(reference, policy, original, passes=True)
 
 
-def differential_env(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, sandbox: Sandbox,
+def differential_env(check: Check, source: str,
                      explicit: dict[str, str | None] | None) -> tuple[dict[str, str | None] | None, str]:
-    """The env under which candidates must pass (wrong-result bugs), and why.
+    """The env under which candidates must pass (wrong-result bugs), and why (``check``: the cold check
+    expecting the original failure).
 
     Explicit (``--passes-with``) wins. Automatic for a compiled-vs-eager wrong result: an oracle failure
     in a script using torch.compile that passes with ``TORCHDYNAMO_DISABLE=1`` (eager) keeps that check,
     so a candidate cannot swap the compiled computation for anything else that also mismatches.
     """
+    original = check.expected
+    assert original is not None
     if explicit:
-        reference = signature_of(run_script(replace(spec, env={**spec.env, **explicit}), source, sandbox), policy)
-        if not reference_ok(rep.signature, reference, policy):
+        outcome = check.with_env(explicit).expecting_pass().run(source)
+        if not outcome.ok:
             raise UserError("--passes-with: the original script does not pass with "
                             + " ".join(f"{k}={v or ''}" for k, v in explicit.items())
-                            + f" (it ends with {reference.headline().splitlines()[0][:200]}); a candidate would "
-                            "have to, so nothing could be accepted")
+                            + f" (it ends with {outcome.signature.headline().splitlines()[0][:200]}); a "
+                            "candidate would have to, so nothing could be accepted")
         return explicit, "explicit (--passes-with)"
-    if not (is_oracle(rep.signature) and uses_torch(source) and uses_compile(source)):
+    if not (is_oracle(original) and uses_torch(source) and uses_compile(source)):
         return None, ""
     env: dict[str, str | None] = {"TORCHDYNAMO_DISABLE": "1"}
-    eager = signature_of(run_script(replace(spec, env={**spec.env, **env}), source, sandbox), policy)
-    if not reference_ok(rep.signature, eager, policy):
+    eager = check.with_env(env).expecting_pass().run(source)
+    if not eager.ok:
         return None, (f"the script does not pass with TORCHDYNAMO_DISABLE=1 (it ends with "
-                      f"{eager.headline().splitlines()[0][:120]}): no differential check")
+                      f"{eager.signature.headline().splitlines()[0][:120]}): no differential check")
     return env, "automatic: wrong result only when compiled (passes with TORCHDYNAMO_DISABLE=1)"
 
 
@@ -256,22 +236,23 @@ def is_oracle(signature: Signature) -> bool:
     Replacing them by other values (value materialization, expression simplification) would keep
     the same failure and lose the bug, so the reducer leaves values alone for these.
     """
-    if signature.kind == "output":
+    if signature.kind is FailureKind.OUTPUT:
         return True
     exc_type = signature.exc_type or ""
     return exc_type == "AssertionError" or exc_type.endswith(".AssertionError") \
         or exc_type.endswith("AssertionFailure")
 
 
-def make_probe(spec: RunSpec, sandbox: Sandbox) -> Callable[[str], str | None]:
-    """Run an instrumented program (value materialization) and return what it recorded."""
+def make_probe(check: Check) -> Callable[[str], str | None]:
+    """Run an instrumented program (value materialization) through ``check`` and return what it recorded."""
 
     def probe(program: str) -> str | None:
-        fd, name = tempfile.mkstemp(prefix="capture-", suffix=".json", dir=sandbox.root)
+        assert check.sandbox is not None
+        fd, name = tempfile.mkstemp(prefix="capture-", suffix=".json", dir=check.sandbox.root)
         os.close(fd)
         capture = Path(name)
         try:
-            run_script(replace(spec, env={**spec.env, CAPTURE_ENV: name}), program, sandbox)
+            check.with_env({CAPTURE_ENV: name}).run(program)
             return capture.read_text(encoding="utf-8") or None
         except OSError:
             return None
@@ -284,6 +265,10 @@ def make_probe(spec: RunSpec, sandbox: Sandbox) -> Callable[[str], str | None]:
 def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
              on_progress: Callable[[Progress, TestLog], None] | None = None) -> MinimizeReport:
     """Reduce ``source`` while it keeps failing like ``rep``; write results to ``options.output``.
+
+    First the flakiness rule (:func:`reportkit.check.confirm`) runs the original on the candidates'
+    executor until it has failed the same way :data:`reportkit.check.CONFIRM_RUNS` times, and a flaky
+    failure is refused (:class:`reportkit.errors.FlakyFailure`) unless ``options.retries`` > 1.
 
     Every process started for it is gone when it returns: timed-out candidates are killed with
     their descendants, and helpers that candidates left behind (daemonized, outside the process
@@ -299,150 +284,215 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
         sandbox.cleanup()
 
 
-def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
-              on_progress: Callable[[Progress, TestLog], None] | None, sandbox: Sandbox) -> MinimizeReport:
-    start = time.monotonic()
+@dataclass
+class _Session:
+    """What a minimization sets up before reducing: the checks, and the executors behind them."""
+
+    cold: Check  # the original failure, per-candidate spec, the cold executor
+    executor: Executor  # runs the candidates (never None: ColdExecutor when cold)
+    executor_note: str = ""
+    reference_executor: Executor | None = None  # the differential's switched runs, when warm
+    passes_with: dict[str, str | None] | None = None
+    differential_note: str = ""
+    compile_cache: str | None = None
+
+    @property
+    def candidates(self) -> Check:
+        return self.cold.on(self.executor)
+
+    @property
+    def reference(self) -> Check | None:
+        """The differential check: the candidate passes with ``passes_with`` set."""
+        if not self.passes_with:
+            return None
+        check = self.cold.with_env(self.passes_with).expecting_pass()
+        return check.on(self.reference_executor) if self.reference_executor is not None else check
+
+    def kill_active(self) -> None:
+        self.executor.kill_active()  # candidates still running in worker threads
+        if self.reference_executor is not None:
+            self.reference_executor.kill_active()
+        kill_active()
+
+    def close(self) -> None:
+        self.executor.close()
+        if self.reference_executor is not None:
+            self.reference_executor.close()
+
+
+def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
+           sandbox: Sandbox) -> _Session:
+    """Per-candidate timeout, private compile cache, differential check, executor(s), and the
+    flakiness rule's confirmation runs (on the candidates' executor)."""
     run_spec = replace(spec, timeout=test_timeout(rep, spec))
-    deadline = start + options.budget if options.budget else None
-    run_spec, compile_cache = _private_compile_cache(spec, run_spec, source, rep, policy, sandbox)
-    passes_with, differential_note = differential_env(run_spec, source, rep, policy, sandbox, options.passes_with)
-    executor, executor_note = prepare_executor(options.executor, run_spec, source, rep.signature, policy, sandbox)
-    log = TestLog()
+    cold = Check(run_spec, policy, sandbox, ColdExecutor(), expected=rep.signature)
+    cold, compile_cache = _private_compile_cache(cold, spec, source)
+    passes_with, differential_note = differential_env(cold, source, options.passes_with)
+    executor, executor_note = prepare_executor(options.executor, cold.run_spec, source, rep.signature, policy,
+                                               sandbox)
+    session = _Session(cold, executor, executor_note, passes_with=passes_with,
+                       differential_note=differential_note, compile_cache=compile_cache)
     try:
-        reference_executor = reference_warm_executor(executor, run_spec, source, rep.signature, passes_with, policy,
-                                                     sandbox)
+        confirm(rep, session.candidates)
+        require_deterministic(rep, options.retries)
+        reference = session.reference
+        if reference is not None:
+            session.reference_executor = reference_warm_executor(executor, reference, source)
     except BaseException:
-        executor.close()
+        session.close()
         raise
-    if reference_executor is not None:
-        executor_note = "; ".join(x for x in (executor_note, "the differential's switched runs are warm too") if x)
-    predicate = Interestingness(run_spec, rep.signature, policy, options.retries, sandbox, deadline, log,
-                                executor=None if isinstance(executor, ColdExecutor) else executor,
-                                passes_with=passes_with, reference_executor=reference_executor)
-    best = {"source": source}
-    interrupted = False
+    if session.reference_executor is not None:
+        session.executor_note = "; ".join(x for x in (executor_note, "the differential's switched runs are warm too")
+                                          if x)
+    return session
+
+
+@dataclass
+class _Reduced:
+    """What the reduction left: the best source, the reducer's counters, how it ended."""
+
+    source: str
+    stats: ReduceStats | None
+    stopped_early: bool = False
+    interrupted: bool = False
+
+
+def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptions, deadline: float | None,
+            log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None) -> _Reduced:
+    """Run the reducer; every new best is written to ``options.output``; Ctrl-C / SIGTERM keep the best."""
+    predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference)
+    best = _Reduced(source, None)
 
     def improved(candidate: str) -> None:
-        best["source"] = candidate
+        best.source = candidate
         write_atomic(options.output, candidate)
 
-    last_stats: list = [None]  # the reducer's counters as of the last progress event (kept on Ctrl-C)
-
     def progress(p: Progress) -> None:
-        last_stats[0] = p.stats
+        best.stats = p.stats  # the reducer's counters as of the last progress event (kept on Ctrl-C)
         if on_progress:
             on_progress(p, log)
 
-    # compiled-vs-eager: value passes stay on. A value substituted in the script is the same in both
-    # modes, so the candidate can only keep failing compiled-only if the compiler stack still computes it wrong.
-    oracle = is_oracle(rep.signature) and not (passes_with and not options.passes_with)
     result: ReduceResult | None = None
     try:
         with sigterm_as_interrupt():
             try:
                 result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
-                                       on_improve=improved, probe=make_probe(run_spec, sandbox), oracle=oracle,
-                                       confirm=predicate.confirm if passes_with else None)
+                                       on_improve=improved, probe=make_probe(session.cold), oracle=oracle,
+                                       confirm=predicate.confirm if session.passes_with else None)
             except KeyboardInterrupt:
-                interrupted = True
+                best.interrupted = True
                 predicate.stopping.set()
-                executor.kill_active()  # candidates still running in worker threads
-                if reference_executor is not None:
-                    reference_executor.kill_active()
-                kill_active()
+                session.kill_active()
     finally:
-        executor.close()
-        if reference_executor is not None:
-            reference_executor.close()
-    final = result.source if result is not None else best["source"]
-    if result is not None and final != best["source"]:
-        improved(final)
-    if final == source and not options.output.exists():
+        session.close()
+    if result is not None:
+        if result.source != best.source:
+            improved(result.source)
+        best.stats, best.stopped_early = result.stats, bool(result.stopped_early)
+    if best.source == source and not options.output.exists():
         write_atomic(options.output, source)  # nothing removable: the output is the input, said so
+    return best
 
-    verified, final_sig = None, None
-    if not interrupted:
-        check = run_script(run_spec, final, sandbox)
-        final_signature = signature_of(check, policy)
-        verified = same_failure(rep.signature, final_signature, policy)
-        if verified and passes_with:
-            reference = run_script(replace(run_spec, env={**run_spec.env, **passes_with}), final, sandbox)
-            verified = reference_ok(rep.signature, signature_of(reference, policy), policy)
-        final_sig = final_signature.to_dict()
-    standalone, standalone_note = None, ""
-    if verified and spec.pytest_node is not None:
-        standalone, standalone_note = write_standalone(run_spec, final, check.test_item, rep, policy, sandbox,
-                                                       options.output)
-    stats = result.stats if result is not None else last_stats[0]
+
+def _verify(session: _Session, final: str):
+    """Re-run the written result cold: still the same failure (and the differential still passes)?"""
+    outcome = session.cold.run(final)
+    verified = outcome.ok
+    reference = session.reference
+    if verified and reference is not None:
+        verified = reference.on(ColdExecutor()).run(final).ok
+    return verified, outcome
+
+
+def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
+              on_progress: Callable[[Progress, TestLog], None] | None, sandbox: Sandbox) -> MinimizeReport:
+    start = time.monotonic()
+    deadline = start + options.budget if options.budget else None
+    source, folded, folded_note = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source, rep, policy,
+                                                  sandbox)  # local modules folded in: reportkit/flatten.py
+    session = _setup(spec, source, rep, policy, options, sandbox)
+    # compiled-vs-eager: value passes stay on. A value substituted in the script is the same in both
+    # modes, so the candidate can only keep failing compiled-only if the compiler stack still computes it wrong.
+    oracle = is_oracle(rep.signature) and not (session.passes_with and not options.passes_with)
+    log = TestLog()
+    reduced = _reduce(session, source, oracle, options, deadline, log, on_progress)
+    verified, final_sig, standalone, standalone_note = None, None, None, ""
+    if not reduced.interrupted:
+        verified, outcome = _verify(session, reduced.source)
+        final_sig = outcome.signature.to_dict()
+        if verified and spec.pytest_node is not None:
+            standalone, standalone_note = write_standalone(session.cold, reduced.source, outcome.result.test_item,
+                                                           options.output)
+    stats = reduced.stats
     return MinimizeReport(
         input=str(spec.script), output=str(options.output),
-        lines_before=count_lines(source), lines_after=count_lines(final),
-        statements_before=count_statements(source), statements_after=count_statements(final),
-        bytes_before=len(source.encode()), bytes_after=len(final.encode()),
+        lines_before=count_lines(source), lines_after=count_lines(reduced.source),
+        statements_before=count_statements(source), statements_after=count_statements(reduced.source),
+        bytes_before=len(source.encode()), bytes_after=len(reduced.source.encode()),
         tests_run=log.runs, cache_hits=stats.cache_hits if stats else 0,
         invalid_skipped=stats.invalid_skipped if stats else 0,
         probes=stats.probes if stats else 0,
         passes=dict(stats.passes) if stats else {},
-        wall_time=time.monotonic() - start, test_timeout=run_spec.timeout,
-        stopped_early=bool(result.stopped_early) if result is not None else False,
-        interrupted=interrupted, verified=verified,
+        wall_time=time.monotonic() - start, test_timeout=session.cold.spec.timeout,
+        stopped_early=reduced.stopped_early,
+        interrupted=reduced.interrupted, verified=verified,
         signature=rep.signature.to_dict(), final_signature=final_sig,
-        executor=executor.name, executor_note=executor_note,
-        preload=list(getattr(executor, "preload", [])), compile_cache=compile_cache,
-        differential=differential_note,
+        executor=session.executor.name, executor_note=session.executor_note,
+        preload=list(getattr(session.executor, "preload", [])), compile_cache=session.compile_cache,
+        differential=session.differential_note,
         test_time_median=statistics.median(log.durations) if log.durations else 0.0,
         candidates_tested=stats.tests_run if stats else 0, reference_runs=log.reference_runs,
         redone_passes=stats.redone if stats else 0, memo_skips=stats.memo_skips if stats else 0,
         tests_by_pass=dict(stats.tests_by_pass) if stats else {},
         pytest_node=spec.pytest_node, standalone=standalone, standalone_note=standalone_note,
+        original_runs=rep.runs, original_failures=rep.failures,
+        folded=folded, folded_note=folded_note,
     )
 
 
-def write_standalone(run_spec: RunSpec, module: str, test: dict | None, rep: Reproduction, policy: MatchPolicy,
-                     sandbox: Sandbox, output: Path) -> tuple[str | None, str]:
+def write_standalone(check: Check, module: str, test: dict | None, output: Path) -> tuple[str | None, str]:
     """For a pytest target: write ``repro_<module>.py`` next to ``output`` if a plain script made from
-    the (minimized) module fails the same way when run with ``python``; else say why not."""
+    the (minimized) module fails the same way when run with ``python`` (``check``: the cold check of
+    the original failure); else say why not."""
     from reportkit.runner import PYTEST_NODE_ENV
     from reportkit.standalone import NotStandalone, conftest_chain, make_standalone
 
     if test is None:
         return None, "no record of the failing test item"
-    root = run_spec.root or run_spec.script.parent
+    spec = check.run_spec
+    root = spec.root or spec.script.parent
     try:
-        script = make_standalone(module, test, conftest_chain(root, run_spec.script.parent),
-                                 root_rel=os.path.relpath(root, run_spec.script.parent))
+        script = make_standalone(module, test, conftest_chain(root, spec.script.parent),
+                                 root_rel=os.path.relpath(root, spec.script.parent))
     except NotStandalone as exc:
         return None, f"not made: {exc}"
     except SyntaxError:
         return None, "not made: the module does not parse"
-    plain = replace(run_spec, env={k: v for k, v in run_spec.env.items() if k != PYTEST_NODE_ENV})
-    got = signature_of(run_script(plain, script, sandbox), policy)
-    if not same_failure(rep.signature, got, policy):
-        return None, f"a plain script made from it fails differently ({got.headline().splitlines()[0][:200]})"
-    path = output.with_name("repro_" + run_spec.script.name)
-    if path == run_spec.script:
+    got = check.with_env({PYTEST_NODE_ENV: None}).run(script)
+    if not got.ok:
+        return None, f"a plain script made from it fails differently ({got.signature.headline().splitlines()[0][:200]})"
+    path = output.with_name("repro_" + spec.script.name)
+    if path == spec.script:
         return None, "not written: it would overwrite the input"
     write_atomic(path, script)
     return str(path), "fails the same way when run with python (no pytest run needed)"
 
 
-def _private_compile_cache(spec: RunSpec, run_spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
-                           sandbox: Sandbox) -> tuple[RunSpec, str | None]:
+def _private_compile_cache(cold: Check, spec: RunSpec, source: str) -> tuple[Check, str | None]:
     """Candidates share a private Inductor/Triton cache under the run's temp dir (caches stay *on*).
 
     Only for scripts that compile (and unless ``--env`` sets the cache dirs). The original is run once
-    with it, cold and with the user's timeout, so that the first candidates find the cache filled
-    rather than paying a cold compile against the per-candidate timeout. If that run does not fail
-    the same way, the private cache is not used.
+    with it, cold and with the user's timeout (``spec``), so that the first candidates find the cache
+    filled rather than paying a cold compile against the per-candidate timeout. If that run does not
+    fail the same way, the private cache is not used. Returns ``cold`` with the cache env, and the dir.
     """
     if not (uses_torch(source) and uses_compile(source)):
-        return run_spec, None
-    root = sandbox.root / "compile-cache"
+        return cold, None
+    assert cold.sandbox is not None
+    root = cold.sandbox.root / "compile-cache"
     extra = private_cache_env(root, spec.env)
     if not extra:
-        return run_spec, None
-    env = {**run_spec.env, **extra}
-    fill = run_script(replace(spec, env=env), source, sandbox)
-    if not same_failure(rep.signature, signature_of(fill, policy), policy):
-        return run_spec, None
-    return replace(run_spec, env=env), str(root)
+        return cold, None
+    if not cold.with_env(extra).with_spec(timeout=spec.timeout).run(source).ok:
+        return cold, None
+    return cold.with_env(extra), str(root)

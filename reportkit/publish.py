@@ -20,10 +20,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional
 
+from reportkit.constants import MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import UserError
 
-MANIFEST_NAME = "reportkit-ci.json"
-MANIFEST_VERSION = 1
 MAX_BODY = 65_536  # GitHub's limit for an issue or comment body, in characters
 MAX_TITLE = 256
 MAX_TESTS_LISTED = 30

@@ -22,11 +22,12 @@ from typing import Any, Optional
 import jinja2
 
 from reportkit.collect import COLLECTORS, Collected, EnvInfo, PackageInfo, collector_layout
+from reportkit.constants import TEMPLATE_NAMES
 from reportkit.evidence import COLLECTED, CheckItem, Comparison, Variant
 from reportkit.redact import MARK, is_secret_env_name, redact_env, redact_text
 
 GITHUB_BODY_LIMIT = 65536
-TEMPLATES = ("torch-spyre", "pytorch")
+TEMPLATES = TEMPLATE_NAMES
 # Per-block character budgets, tried from the most generous until the body fits.
 BUDGET_SCALES = (1.0, 0.5, 0.25, 0.1, 0.03, 0.0)
 BASE_BUDGETS = {"code": 24000, "log": 16000, "excerpt": 8000, "env": 8000, "stacks": 12000}

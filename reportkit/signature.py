@@ -20,6 +20,7 @@ import re
 import signal as _signal
 import sysconfig
 from dataclasses import asdict, dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from reportkit.runner import ExceptionInfo, Frame, RunResult
@@ -37,6 +38,23 @@ _TMP_RE = re.compile(r"(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\s'\"():,]*")
 _SPACE_RE = re.compile(r"[ \t]+")
 _SITE_RE = re.compile(r".*/(?:site|dist)-packages/")
 _STDLIB_RE = re.compile(r".*/lib(?:64)?/python\d+\.\d+/")
+
+
+class FailureKind(str, Enum):
+    """How a run ended (see the module docstring). A ``str``: compares and serializes as its value."""
+
+    EXCEPTION = "exception"
+    EXIT = "exit"
+    SIGNAL = "signal"
+    HANG = "hang"
+    OUTPUT = "output"
+    PASSED = "passed"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
 
 
 @dataclass(frozen=True)
@@ -57,7 +75,7 @@ class Location:
 
 @dataclass
 class Signature:
-    kind: str
+    kind: FailureKind  # a plain string is converted
     exc_type: str | None = None
     message: str | None = None  # normalized first line of the message: what strict matching compares
     full_message: str | None = None  # normalized, whole (bounded)
@@ -70,25 +88,30 @@ class Signature:
     matched: str | None = None  # with --match: the matched text
     thread_exceptions: list[str] = field(default_factory=list)  # "Type: message" of other threads
 
+    def __post_init__(self) -> None:
+        self.kind = FailureKind(self.kind)
+
     @property
     def failed(self) -> bool:
-        return self.kind != "passed"
+        return self.kind is not FailureKind.PASSED
 
     def headline(self) -> str:
-        if self.kind == "exception":
+        kind = self.kind
+        if kind is FailureKind.EXCEPTION:
             return f"{self.exc_type}: {self.raw_message or ''}".rstrip(": ")
-        if self.kind == "exit":
+        if kind is FailureKind.EXIT:
             return f"exit code {self.exit_code}" + (f" ({self.last_stderr})" if self.last_stderr else "")
-        if self.kind == "signal":
+        if kind is FailureKind.SIGNAL:
             return f"killed by {signal_name(self.signal)}"
-        if self.kind == "hang":
+        if kind is FailureKind.HANG:
             return "hang (timed out)" + (f" in {self.location}" if self.location else "")
-        if self.kind == "output":
+        if kind is FailureKind.OUTPUT:
             return f"output matched: {self.matched}"
         return "passed (exit code 0)"
 
     def to_dict(self) -> dict:
         data = asdict(self)
+        data["kind"] = self.kind.value
         data["headline"] = self.headline()
         return data
 
@@ -209,7 +232,7 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
     script_frame = _innermost(frames, norm, script=True)
     raw_lines = [ln for ln in exc.message.splitlines() if ln.strip()]
     return Signature(
-        kind="exception",
+        kind=FailureKind.EXCEPTION,
         exc_type=exc.type,
         message=norm.message_key(exc.message),
         full_message=norm.text(exc.message)[:4000],
@@ -219,39 +242,42 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
     )
 
 
+def _stack_signature(sig: Signature, result: RunResult, norm: Normalizer) -> Signature:
+    """Where a hang is blocked / a crash happened: the main thread's innermost frame (and the script's)."""
+    stack = result.main_stack
+    if stack and stack.frames:
+        sig.location = norm.location(stack.frames[0])
+        inner_script = next((f for f in stack.frames if norm.is_script(f.file)), None)
+        sig.script_frame = norm.location(inner_script) if inner_script else None
+    return sig
+
+
+def _kind_signature(result: RunResult, norm: Normalizer) -> Signature:
+    if result.timed_out:
+        return _stack_signature(Signature(kind=FailureKind.HANG), result, norm)
+    if result.exception is not None and result.exception.type not in ("SystemExit",):
+        return _exception_signature(result.exception, norm)
+    if result.signal is not None:
+        return _stack_signature(Signature(kind=FailureKind.SIGNAL, signal=result.signal), result, norm)
+    if result.returncode not in (0, None):
+        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+        return Signature(kind=FailureKind.EXIT, exit_code=result.returncode,
+                         last_stderr=norm.text(lines[-1])[:MESSAGE_KEY_MAX] if lines else None)
+    return Signature(kind=FailureKind.PASSED, exit_code=result.returncode)
+
+
 def signature_of(result: RunResult, policy: MatchPolicy | None = None) -> Signature:
     """Derive the failure signature of one run."""
     policy = policy or MatchPolicy()
     norm = Normalizer(result.workdir, result.script_path)
-    if result.timed_out:
-        sig = Signature(kind="hang")
-        stack = result.main_stack
-        if stack and stack.frames:
-            sig.location = norm.location(stack.frames[0])
-            inner_script = next((f for f in stack.frames if norm.is_script(f.file)), None)
-            sig.script_frame = norm.location(inner_script) if inner_script else None
-    elif result.exception is not None and result.exception.type not in ("SystemExit",):
-        sig = _exception_signature(result.exception, norm)
-    elif result.signal is not None:
-        sig = Signature(kind="signal", signal=result.signal)
-        stack = result.main_stack
-        if stack and stack.frames:
-            sig.location = norm.location(stack.frames[0])
-            inner_script = next((f for f in stack.frames if norm.is_script(f.file)), None)
-            sig.script_frame = norm.location(inner_script) if inner_script else None
-    elif result.returncode not in (0, None):
-        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-        sig = Signature(kind="exit", exit_code=result.returncode,
-                        last_stderr=norm.text(lines[-1])[:MESSAGE_KEY_MAX] if lines else None)
-    else:
-        sig = Signature(kind="passed", exit_code=result.returncode)
+    sig = _kind_signature(result, norm)
     sig.thread_exceptions = [f"{e.type}: {norm.message_key(e.message)}" for e in result.thread_exceptions]
     if policy.match is not None:
         m = re.search(policy.match, result.stdout + "\n" + result.stderr, re.MULTILINE)
         if m:
             sig.matched = m.group(0)[:MESSAGE_KEY_MAX]
-            if sig.kind == "passed":
-                sig.kind = "output"
+            if sig.kind is FailureKind.PASSED:
+                sig.kind = FailureKind.OUTPUT
     return sig
 
 
@@ -269,15 +295,15 @@ def fingerprint_parts(sig: Signature) -> list[str]:
     def where(loc: Location | None) -> str:
         return f"{loc.file if not loc.in_script else Path(loc.file).name}:{loc.function}" if loc else ""
 
-    parts = [sig.kind]
-    if sig.kind == "exception":
+    parts = [sig.kind.value]
+    if sig.kind is FailureKind.EXCEPTION:
         parts += [sig.exc_type or "", sig.message or "", where(sig.location),
                   sig.script_frame.function if sig.script_frame else ""]
-    elif sig.kind in ("hang", "signal"):
+    elif sig.kind in (FailureKind.HANG, FailureKind.SIGNAL):
         parts += [str(sig.signal or ""), where(sig.location), sig.script_frame.function if sig.script_frame else ""]
-    elif sig.kind == "exit":
+    elif sig.kind is FailureKind.EXIT:
         parts += [str(sig.exit_code), sig.last_stderr or ""]
-    elif sig.kind == "output":
+    elif sig.kind is FailureKind.OUTPUT:
         parts += [sig.matched or ""]
     return parts
 
@@ -309,7 +335,7 @@ def interesting(candidate: Signature, policy: MatchPolicy) -> bool:
         return False
     if policy.exit_code is not None and candidate.exit_code != policy.exit_code:
         return False
-    if policy.any_exception and candidate.kind != "exception":
+    if policy.any_exception and candidate.kind is not FailureKind.EXCEPTION:
         return False
     return True
 
@@ -332,12 +358,12 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         return interesting(candidate, policy)
     if original.kind != candidate.kind:
         return False
-    if original.kind == "exception":
+    if original.kind is FailureKind.EXCEPTION:
         return (original.exc_type == candidate.exc_type and original.message == candidate.message
                 and _same_location(original.location, candidate.location))
-    if original.kind in ("hang", "signal"):
+    if original.kind in (FailureKind.HANG, FailureKind.SIGNAL):
         return original.signal == candidate.signal and _same_location(original.location, candidate.location)
-    if original.kind == "exit":
+    if original.kind is FailureKind.EXIT:
         return original.exit_code == candidate.exit_code and original.last_stderr == candidate.last_stderr
     return True
 
@@ -354,6 +380,8 @@ class Reproduction:
     failures: int  # runs that failed the same way as the first failing run
     results: list[RunResult] = field(default_factory=list)
     signatures: list[Signature] = field(default_factory=list)
+    confirm_runs: int = 0  # of ``runs``: made by the flakiness rule's confirmation (reportkit.check.confirm)
+    confirmed_on: str = ""  # the executor those ran on ("warm", "cold")
 
     @property
     def deterministic(self) -> bool:
@@ -370,7 +398,7 @@ class Reproduction:
 
 def missing_module(sig: Signature) -> str | None:
     """Name of a module the *script itself* failed to import (bad environment, not a bug)."""
-    if sig.kind != "exception" or sig.exc_type not in ("ModuleNotFoundError", "ImportError"):
+    if sig.kind is not FailureKind.EXCEPTION or sig.exc_type not in ("ModuleNotFoundError", "ImportError"):
         return None
     if sig.location is None or not sig.location.user_code:
         return None
@@ -380,41 +408,11 @@ def missing_module(sig: Signature) -> str | None:
 
 def establish(spec, policy: MatchPolicy, runs: int = 2, source: str | None = None,
               sandbox=None, on_run=None) -> Reproduction:
-    """Run the original ``runs`` times and measure how reliably it fails (the same way)."""
-    from reportkit.errors import UserError
-    from reportkit.runner import run_script
+    """Run the original ``runs`` times (cold) and measure how reliably it fails the same way:
+    :func:`reportkit.check.reproduce` (kept here for callers that have no Check)."""
+    from reportkit.check import Check, reproduce
 
-    results: list[RunResult] = []
-    sigs: list[Signature] = []
-    for i in range(max(1, runs)):
-        result = run_script(spec, source, sandbox)
-        if not result.started and not result.timed_out:
-            tail = "\n".join(result.stderr.strip().splitlines()[-5:])
-            raise UserError(f"the interpreter {spec.python} could not start the script:\n{tail}")
-        sig = signature_of(result, policy)
-        if i == 0:
-            _check_pytest_outcome(spec, result, sig)
-            module = missing_module(sig) if policy.strict or policy.any_exception else None
-            if module:
-                raise UserError(f"the script needs the module '{module}', which is not installed for "
-                                f"{spec.python}; install it there, or pass --python with an interpreter "
-                                "that has it")
-        results.append(result)
-        sigs.append(sig)
-        if on_run:
-            on_run(i, result, sig)
-    first = next((s for s in sigs if s.failed and (policy.strict or interesting(s, policy))), None)
-    if first is None:
-        passed = sigs[0]
-        if policy.strict:
-            why = "the script exits 0" if passed.kind == "passed" else f"the script ends with {passed.headline()}"
-        else:
-            why = f"no run satisfied: {policy.describe()} (the script ended with {passed.headline()})"
-        if spec.pytest_node is not None and passed.kind == "passed":
-            why = "the test passes (or is skipped / xfailed)"
-        raise UserError(f"nothing to reproduce: {why} ({len(sigs)} run(s))")
-    failures = sum(1 for s in sigs if same_failure(first, s, policy))
-    return Reproduction(signature=first, runs=len(sigs), failures=failures, results=results, signatures=sigs)
+    return reproduce(Check(spec, policy, sandbox), runs, source, on_run)
 
 
 # pytest's exit codes that mean "no test ran", not "a test failed"
@@ -422,11 +420,11 @@ _PYTEST_NO_TEST = {2: "interrupted", 3: "internal error", 4: "usage error (e.g. 
                    5: "no tests collected"}
 
 
-def _check_pytest_outcome(spec, result: RunResult, sig: Signature) -> None:
+def check_pytest_outcome(spec, result: RunResult, sig: Signature) -> None:
     """A pytest target that ran no test at all is bad input, not a failure to reproduce."""
     from reportkit.errors import UserError
 
-    if spec.pytest_node is None or sig.kind != "exit" or result.test_item is not None:
+    if spec.pytest_node is None or sig.kind is not FailureKind.EXIT or result.test_item is not None:
         return
     if sig.exit_code in _PYTEST_NO_TEST:
         lines = [ln for ln in (result.stdout + "\n" + result.stderr).splitlines() if ln.strip()]

@@ -60,6 +60,26 @@ def make_standalone(source: str, test: dict, conftests: list[tuple[str, str]], r
     tree = ast.parse(source)
     function = test.get("function") or test.get("name") or ""
     cls = test.get("cls")
+    params = _params(test)
+    fixtures = _all_fixtures(tree, source, conftests)
+    # pytest's own autouse fixtures for xunit-style setup (setup_method, setUp...) are done below
+    test_args = _arg_names(_find_test(tree, cls, function), skip_self=cls is not None)
+    wanted = [f for f in (test.get("fixtures") or []) if f not in params and not f.startswith(INTERNAL_FIXTURES)
+              and (f != "request" or f in test_args)]  # pytest's xunit fixtures ask for `request`
+    order = _resolve(wanted, fixtures)
+    lines = ["", "", "# --- reportkit: run the failing test without pytest"]
+    lines += _fixture_functions(order, fixtures, conftests)
+    lines += ["", "", 'if __name__ == "__main__":']
+    values, setup = _fixture_values(order, fixtures)
+    lines += setup
+    kwargs = [f"{k}={v}" for k, v in params.items()]
+    kwargs += [f"{n}={values[n]}" for n in test_args if n in values and n not in params]
+    lines += _test_call(test, cls, function, kwargs, bool(params))
+    return _with_conftest_paths(source, tree, conftests, root_rel) + "\n".join(lines) + "\n"
+
+
+def _params(test: dict) -> dict[str, str]:
+    """The test's parameters as source text (their ``repr``); NotStandalone if one cannot be written."""
     params = {k: v for k, v in (test.get("params") or {}).items()}
     for name, value in params.items():
         if value is None:
@@ -68,7 +88,11 @@ def make_standalone(source: str, test: dict, conftests: list[tuple[str, str]], r
             ast.parse(value, mode="eval")
         except SyntaxError:
             raise NotStandalone(f"the parameter {name}={value} cannot be written as Python source") from None
+    return params
 
+
+def _all_fixtures(tree: ast.Module, source: str, conftests: list[tuple[str, str]]) -> dict[str, _Fixture]:
+    """The fixtures the test can see: the module's, then the conftest.py files' (nearest first)."""
     fixtures = _fixture_table(tree, source, "the test module")
     for label, text in reversed(conftests):  # the nearest conftest wins, the module wins over all
         try:
@@ -77,16 +101,25 @@ def make_standalone(source: str, test: dict, conftests: list[tuple[str, str]], r
             continue
         for name, fx in _fixture_table(conf_tree, text, label).items():
             fixtures.setdefault(name, fx)
+    return fixtures
 
-    # pytest's own autouse fixtures for xunit-style setup (setup_method, setUp...) are done below
-    test_args = _arg_names(_find_test(tree, cls, function), skip_self=cls is not None)
-    wanted = [f for f in (test.get("fixtures") or []) if f not in params and not f.startswith(INTERNAL_FIXTURES)
-              and (f != "request" or f in test_args)]  # pytest's xunit fixtures ask for `request`
-    order = _resolve(wanted, fixtures)
 
-    lines = ["", "", "# --- reportkit: run the failing test without pytest"]
+def _fixture_functions(order: list[str], fixtures: dict[str, _Fixture], conftests: list[tuple[str, str]]) -> list[str]:
+    """The imports of the conftest.py files fixtures are copied from, then the fixtures as plain functions."""
+    lines: list[str] = []
     copied = [fx for fx in (fixtures[n] for n in order if n in fixtures) if fx.where != "the test module"]
-    imports: list[str] = []  # what the copied fixtures' conftest.py files import
+    imports = _conftest_imports(copied, conftests)
+    if imports:
+        lines += [""] + imports
+    module_fixtures = {n for n in order if n in fixtures and fixtures[n].where == "the test module"}
+    for fx in copied + [fixtures[n] for n in order if n in module_fixtures]:
+        lines += ["", _plain_function(fx)]
+    return lines
+
+
+def _conftest_imports(copied: list[_Fixture], conftests: list[tuple[str, str]]) -> list[str]:
+    """What the conftest.py files the ``copied`` fixtures come from import (absolute imports, once each)."""
+    imports: list[str] = []
     for where in dict.fromkeys(fx.where for fx in copied):
         text = next(t for label, t in conftests if label == where)
         for node in ast.parse(text).body:
@@ -94,13 +127,13 @@ def make_standalone(source: str, test: dict, conftests: list[tuple[str, str]], r
                 segment = ast.get_source_segment(text, node)
                 if segment and segment not in imports:
                     imports.append(segment)
-    if imports:
-        lines += [""] + imports
-    module_fixtures = {n for n in order if n in fixtures and fixtures[n].where == "the test module"}
-    for fx in copied + [fixtures[n] for n in order if n in module_fixtures]:
-        lines += ["", _plain_function(fx)]
-    lines += ["", "", 'if __name__ == "__main__":']
+    return imports
+
+
+def _fixture_values(order: list[str], fixtures: dict[str, _Fixture]) -> tuple[dict[str, str], list[str]]:
+    """``{fixture: variable}`` and the ``__main__`` lines that set the variables, in dependency order."""
     values: dict[str, str] = {}
+    lines: list[str] = []
     for name in order:
         var = f"_fx_{name}"
         if name in BUILTIN_FIXTURES:
@@ -111,29 +144,36 @@ def make_standalone(source: str, test: dict, conftests: list[tuple[str, str]], r
             gen = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fx.func))
             lines.append(f"    {var} = next({call})" if gen else f"    {var} = {call}")
         values[name] = var
-    kwargs = [f"{k}={v}" for k, v in params.items()]
-    kwargs += [f"{n}={values[n]}" for n in test_args if n in values and n not in params]
+    return values, lines
+
+
+def _test_call(test: dict, cls: str | None, function: str, kwargs: list[str], parametrized: bool) -> list[str]:
+    """The ``__main__`` lines that call the test (``TestCase.debug()``, a fresh instance, or the function)."""
     if cls is not None and test.get("unittest"):
-        if params:
+        if parametrized:
             raise NotStandalone("a parametrized unittest.TestCase method")
-        lines.append(f"    {cls}({test.get('name')!r}).debug()")
-    elif cls is not None:
-        lines.append(f"    _obj = {cls}()")
-        lines.append(f"    if hasattr(_obj, 'setup_method'):\n        _obj.setup_method(_obj.{function})")
-        lines.append(f"    _obj.{function}({', '.join(kwargs)})")
-    else:
-        lines.append(f"    {function}({', '.join(kwargs)})")
+        return [f"    {cls}({test.get('name')!r}).debug()"]
+    if cls is not None:
+        return [f"    _obj = {cls}()",
+                f"    if hasattr(_obj, 'setup_method'):\n        _obj.setup_method(_obj.{function})",
+                f"    _obj.{function}({', '.join(kwargs)})"]
+    return [f"    {function}({', '.join(kwargs)})"]
+
+
+def _with_conftest_paths(source: str, tree: ast.Module, conftests: list[tuple[str, str]], root_rel: str) -> str:
+    """``source`` with the directories of the conftest.py files put first on ``sys.path``, as pytest does
+    (their imports resolve from there)."""
     dirs = sorted({posixpath.normpath(posixpath.join(root_rel, posixpath.dirname(label))) for label, _ in conftests}
                   - {"."})
     body = source.rstrip("\n") + "\n"
-    if dirs:  # what pytest put on sys.path for the conftest.py files (their imports resolve from there)
-        head = "import os as _os, sys as _sys\n" + "".join(
-            f"_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), {d!r}))\n"
-            for d in dirs)
-        at = _after_future_imports(tree)  # a docstring and `from __future__` imports must stay first
-        src_lines = body.splitlines(keepends=True)
-        body = "".join(src_lines[:at]) + head + "".join(src_lines[at:])
-    return body + "\n".join(lines) + "\n"
+    if not dirs:
+        return body
+    head = "import os as _os, sys as _sys\n" + "".join(
+        f"_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), {d!r}))\n"
+        for d in dirs)
+    at = _after_future_imports(tree)  # a docstring and `from __future__` imports must stay first
+    src_lines = body.splitlines(keepends=True)
+    return "".join(src_lines[:at]) + head + "".join(src_lines[at:])
 
 
 def _after_future_imports(tree: ast.Module) -> int:

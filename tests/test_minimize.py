@@ -14,6 +14,7 @@ from pathlib import Path
 from scripts import JSON_PIPELINE
 
 import reportkit.minimize as mz
+from reportkit.executor import ColdExecutor
 from reportkit.reduce import reduce_source
 from reportkit.runner import RunSpec, run_script
 from reportkit.signature import MatchPolicy, Signature, establish, same_failure, signature_of
@@ -95,18 +96,19 @@ def test_output_reruns_standalone_and_counts(tmp_path):
 def test_interrupt_keeps_best_so_far(tmp_path, monkeypatch):
     script = make(tmp_path, "\n".join(f"v{i} = {i}" for i in range(12)) + "\nraise RuntimeError('boom')\n")
     calls = {"n": 0}
-    real = mz.run_script
+    real = ColdExecutor.run
 
-    def interrupting(*a, **kw):
-        calls["n"] += 1
-        if calls["n"] == 4:
-            raise KeyboardInterrupt
-        return real(*a, **kw)
+    def interrupting(self, spec, source, sandbox):  # every run goes through the executor of a Check
+        if source is not None:  # candidates (the original's runs pass None: the script itself)
+            calls["n"] += 1
+            if calls["n"] == 4:
+                raise KeyboardInterrupt
+        return real(self, spec, source, sandbox)
 
     policy = MatchPolicy()
     spec = RunSpec(script=script.resolve(), python=sys.executable, timeout=20)
     rep = establish(spec, policy, runs=1)
-    monkeypatch.setattr(mz, "run_script", interrupting)
+    monkeypatch.setattr(ColdExecutor, "run", interrupting)
     out = tmp_path / "best.py"
     report = mz.minimize(spec, script.read_text(), rep, policy, mz.MinimizeOptions(output=out))
     assert report.interrupted and report.verified is None

@@ -456,3 +456,42 @@ def test_block_text_reindents_around_multiline_strings() -> None:
 )
 def test_inline_expression_cases(source: str, expected: list[str]) -> None:
     assert P.inline_expression_candidates(source) == expected
+
+
+# ------------------------------------------------------------ CONTRIBUTING.md's example
+def test_contributing_example_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The "Adding a reduction pass" example of CONTRIBUTING.md works as shown."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    from reportkit.reduce import reduce_source
+
+    text = (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("## Adding a reduction pass", 1)[1].split("\n## ", 1)[0]
+    module_code, registration = re.findall(r"```python\n(.*?)```", section, re.S)[:2]
+    spec = importlib.util.spec_from_loader("reportkit.passes.asserts", loader=None)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    module.__package__ = "reportkit.passes"
+    exec(compile(module_code, "CONTRIBUTING.md", "exec"), module.__dict__)
+    monkeypatch.setitem(__import__("sys").modules, "reportkit.passes.asserts", module)
+    namespace = dict(vars(P))
+    exec(compile(registration.replace("from .asserts", "from reportkit.passes.asserts"),
+                 "CONTRIBUTING.md", "exec"), namespace)
+    monkeypatch.setattr(P, "FINE", namespace["FINE"])
+    assert namespace["ASSERT_MESSAGES"] in P.FINE
+
+    source = "def check(n):\n    assert n % 2 == 0, f'odd: {n}'\n\ncheck(7)\n"
+
+    def fails_the_assert(candidate: str) -> bool:
+        try:
+            exec(compile(candidate, "<candidate>", "exec"), {})
+        except AssertionError:
+            return True
+        except Exception:
+            return False
+        return False
+
+    result = reduce_source(source, fails_the_assert)
+    assert result.stats.passes.get("assert-messages") == 1, result.stats.passes
+    assert result.source.startswith("assert ") and "," not in result.source, result.source

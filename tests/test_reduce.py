@@ -561,9 +561,9 @@ def test_needed_statements_cost_about_n_tests_per_sweep_after_the_first() -> Non
 
 @pytest.mark.parametrize("size", [1, 2, 5, 8])
 def test_halves_then_singles_split(size: int) -> None:
-    from reportkit.reduce import _halves_then_singles
+    from reportkit.dd import halves_then_singles
 
     config = list(range(size))
-    halves = _halves_then_singles([config])
+    halves = halves_then_singles([config])
     assert [c for s in halves for c in s] == config and len(halves) == min(2, size)
-    assert _halves_then_singles(halves) == [[c] for c in config]
+    assert halves_then_singles(halves) == [[c] for c in config]

@@ -1,19 +1,16 @@
 """Reduction passes for Python sources, shrinkray style.
 
-Each pass is a small independent unit: a name and a function from the current source
-to proposals.  Passes never run anything; the engine in :mod:`reportkit.reduce` keeps a
-proposal only if the predicate says the result is still interesting.
-
-* :class:`DdminPass` -- many independent edits; the engine runs picire's ddmin with
-  config = edits *not* applied (so ddmin maximises what is applied).
-* :class:`EachPass` -- a list of alternative candidate sources, tried one at a time.
-* :class:`SearchPass` -- numeric literals, each searched for the smallest failing value.
+Each pass is a small independent unit: a name, a function from the current source to
+proposals, and the kind of search it needs (:mod:`reportkit.passes.kinds`: ddmin over
+edits, each candidate in turn, a probe run then ddmin, a numeric search).  Passes never
+run anything; the :class:`~reportkit.passes.kinds.Problem` they are given keeps a proposal
+only if the predicate says the result is still interesting.  The round schedule in
+:mod:`reportkit.reduce` runs the tuples at the end of this module.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Callable
 
 from .cosmetic import drop_comments, tidy_whitespace
 from .edits import (
@@ -42,6 +39,7 @@ from .expressions import (
     simplify_candidates,
 )
 from .hoist import hoist_candidates
+from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits
 from .source import SourceMap, block_text, parses, reindent_lines
 from .statements import (
@@ -55,39 +53,6 @@ from .statements import (
     unwrap_candidates,
 )
 
-
-@dataclass(frozen=True)
-class DdminPass:
-    name: str
-    propose: Callable[[str], list[Edit]]
-    try_all_first: bool = False  # most proposals are expected to succeed together
-    repeat: bool = False  # re-propose on the result until nothing is accepted
-    sparse: bool = False  # most proposals are expected to fail: ddmin goes from halves to single edits
-
-
-@dataclass(frozen=True)
-class EachPass:
-    name: str
-    candidates: Callable[[str], list[str]]
-
-
-@dataclass(frozen=True)
-class ProbePass:
-    """Needs one probe run of an instrumented program; then ddmin over the proposed splices."""
-
-    name: str
-    instrument: Callable[[str], tuple[str, list[tuple[int, int]]] | None]
-    propose: Callable[[str, list[tuple[int, int]], str | None], list[Edit]]
-
-
-@dataclass(frozen=True)
-class SearchPass:
-    name: str
-    sites: Callable[[str], list[NumericSite]]
-
-
-Pass = Union[DdminPass, EachPass, SearchPass, ProbePass]
-
 UNUSED = DdminPass("unused", propose_unused, try_all_first=True, repeat=True)
 DROP_TARGET = EachPass("drop-target", drop_target_candidates)
 UNWRAP = EachPass("unwrap", unwrap_candidates)
@@ -98,8 +63,10 @@ SIMPLIFY = EachPass("simplify", simplify_candidates)
 INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
 ELEMENTS = DdminPass("elements", propose_display_elements)
 LITERALS_TO_ONE = DdminPass("literals-to-1", propose_literals_to_one, try_all_first=True)
-SHRINK_LITERALS = SearchPass("shrink-literals", numeric_literals)
+SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals)
 MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
+#: Run first in every round: materialize all values of a long program (or the last few) at once.
+MATERIALIZE_FIRST_CUT = FirstCutPass(MATERIALIZE)
 HOIST = EachPass("hoist", hoist_candidates)
 
 
@@ -136,6 +103,8 @@ __all__ = [
     "FINE",
     "HOIST",
     "MATERIALIZE",
+    "MATERIALIZE_FIRST_CUT",
+    "FirstCutPass",
     "ProbePass",
     "INLINE",
     "INLINE_VARIABLES",
@@ -155,7 +124,8 @@ __all__ = [
     "Edit",
     "ElementSeq",
     "NumericSite",
-    "SearchPass",
+    "NumericPass",
+    "Problem",
     "SourceMap",
     "Splice",
     "apply_edits",

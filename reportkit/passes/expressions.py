@@ -278,32 +278,42 @@ def simplify_candidates(source: str) -> list[str]:
     return out
 
 
+def _stores_and_loads(tree: ast.AST) -> tuple[dict[str, int], dict[str, list[ast.Name]]]:
+    """Per name: how often it is bound (2 for kinds of binding that never count as one plain store),
+    and its loads."""
+    stores: dict[str, int] = {}
+    loads: dict[str, list[ast.Name]] = {}
+
+    def bound(name: str, weight: int) -> None:
+        stores[name] = stores.get(name, 0) + weight
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads.setdefault(node.id, []).append(node)
+            else:
+                bound(node.id, 1)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound(node.name, 2)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            bound(node.target.id, 2)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bound(name, 2)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound(node.name, 2)
+        elif isinstance(node, ast.alias):
+            bound(node.asname or node.name.split(".")[0], 2)
+    return stores, loads
+
+
 def inline_variable_candidates(source: str) -> list[str]:
     """``x = <expr>`` read exactly once, later in the same body -> the read becomes ``(<expr>)``."""
     from .edits import apply_edits, walk_bodies  # local: edits imports nothing from here
 
     tree = ast.parse(source)
     smap = SourceMap(source)
-    stores: dict[str, int] = {}
-    loads: dict[str, list[ast.Name]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                loads.setdefault(node.id, []).append(node)
-            else:
-                stores[node.id] = stores.get(node.id, 0) + 1
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            stores[node.name] = stores.get(node.name, 0) + 2
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            stores[node.target.id] = stores.get(node.target.id, 0) + 2
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                stores[name] = stores.get(name, 0) + 2
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            stores[node.name] = stores.get(node.name, 0) + 2
-        elif isinstance(node, ast.alias):
-            name = node.asname or node.name.split(".")[0]
-            stores[name] = stores.get(name, 0) + 2
+    stores, loads = _stores_and_loads(tree)
     visible = {id(n) for n in iter_nodes(tree)}  # positions are reliable for these
     out: list[str] = []
     for info in walk_bodies(tree, smap):

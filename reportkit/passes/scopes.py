@@ -17,6 +17,27 @@ _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (*_FUNCS, ast.ClassDef, *_COMPS)
 
 
+def _own_names(scope: ast.AST) -> list[str]:
+    """The names a scope binds on entry: a function's parameters, a comprehension's targets."""
+    if isinstance(scope, _FUNCS):
+        args = scope.args
+        return [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+                if a is not None]
+    if isinstance(scope, _COMPS):
+        return [sub.id for gen in scope.generators for sub in ast.walk(gen.target) if isinstance(sub, ast.Name)]
+    return []
+
+
+def _header_expressions(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[ast.expr]:
+    """Decorators, bases and class keywords: evaluated in the enclosing scope."""
+    return [*node.decorator_list, *getattr(node, "bases", []), *[k.value for k in getattr(node, "keywords", [])]]
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.expr]:
+    """Parameter defaults: evaluated in the enclosing scope."""
+    return [*node.args.defaults, *[d for d in node.args.kw_defaults if d]]
+
+
 class Scopes:
     """Load counts per (scope, name) and the scope of every statement."""
 
@@ -36,46 +57,42 @@ class Scopes:
         """Record locals of ``scope`` from ``node``'s subtree, recursing into nested scopes."""
         names = self.locals.setdefault(id(scope), set())
         declared = self._declared_global.setdefault(id(scope), set())
-        if isinstance(scope, _FUNCS) and node is scope:
-            args = scope.args
-            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
-                if arg is not None:
-                    names.add(arg.arg)
-        children = ast.iter_child_nodes(node)
-        if isinstance(scope, _COMPS) and node is scope:
-            for gen in scope.generators:
-                for sub in ast.walk(gen.target):
-                    if isinstance(sub, ast.Name):
-                        names.add(sub.id)
-        for child in children:
+        if node is scope:
+            names.update(_own_names(scope))
+        for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.stmt) and id(child) not in self.stmt_scope:
                 self.stmt_scope[id(child)] = scope
             if isinstance(child, _SCOPES):
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    names.add(child.name)
-                    for expr in [*child.decorator_list, *getattr(child, "bases", []),
-                                 *[k.value for k in getattr(child, "keywords", [])]]:
-                        self._collect(scope, expr)
-                if isinstance(child, _FUNCS):
-                    for default in [*child.args.defaults, *[d for d in child.args.kw_defaults if d]]:
-                        self._collect(scope, default)
-                self.parent[id(child)] = scope
-                self._collect(child, child)
+                self._enter(scope, child, names)
                 continue
-            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
-                names.add(child.id)
-            elif isinstance(child, (ast.Import, ast.ImportFrom)):
-                for alias in child.names:
-                    if alias.name != "*":
-                        names.add(alias.asname or alias.name.split(".")[0])
-            elif isinstance(child, ast.Global):
-                declared.update(child.names)
-                self.locals.setdefault(id(self.tree), set()).update(child.names)
-            elif isinstance(child, ast.Nonlocal):
-                declared.update(child.names)
-            elif isinstance(child, ast.ExceptHandler) and child.name:
-                names.add(child.name)
+            self._bind(child, names, declared)
             self._collect(scope, child)
+
+    def _enter(self, scope: ast.AST, child: ast.AST, names: set[str]) -> None:
+        """A nested scope: its name, decorators, bases and defaults belong to ``scope``, its body to itself."""
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(child.name)
+            for expr in _header_expressions(child):
+                self._collect(scope, expr)
+        if isinstance(child, _FUNCS):
+            for default in _defaults(child):
+                self._collect(scope, default)
+        self.parent[id(child)] = scope
+        self._collect(child, child)
+
+    def _bind(self, child: ast.AST, names: set[str], declared: set[str]) -> None:
+        """The names ``child`` itself binds (or declares global/nonlocal) in the current scope."""
+        if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
+            names.add(child.id)
+        elif isinstance(child, (ast.Import, ast.ImportFrom)):
+            names.update(alias.asname or alias.name.split(".")[0] for alias in child.names if alias.name != "*")
+        elif isinstance(child, ast.Global):
+            declared.update(child.names)
+            self.locals.setdefault(id(self.tree), set()).update(child.names)
+        elif isinstance(child, ast.Nonlocal):
+            declared.update(child.names)
+        elif isinstance(child, ast.ExceptHandler) and child.name:
+            names.add(child.name)
 
     def _is_local(self, scope: ast.AST, name: str) -> bool:
         return name in self.locals.get(id(scope), set()) and name not in self._declared_global.get(id(scope), set())
@@ -97,11 +114,10 @@ class Scopes:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, _SCOPES):
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    for expr in [*child.decorator_list, *getattr(child, "bases", []),
-                                 *[k.value for k in getattr(child, "keywords", [])]]:
+                    for expr in _header_expressions(child):
                         self._count_expr(scope, expr)
                 if isinstance(child, _FUNCS):
-                    for default in [*child.args.defaults, *[d for d in child.args.kw_defaults if d]]:
+                    for default in _defaults(child):
                         self._count_expr(scope, default)
                 self._count(child, child)
                 continue

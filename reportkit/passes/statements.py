@@ -348,31 +348,31 @@ def _name_counts(tree: ast.AST) -> tuple[Counter[str], Counter[str], dict[str, a
     return loads, bindings, load_nodes
 
 
-def inline_candidates(source: str) -> list[str]:
-    """Inline module-level functions that are defined once and called once (statement-level call)."""
-    tree, smap = _parse(source)
+def _one_use_calls(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef, ast.Call, dict[int, ast.AST]]]:
+    """Each module-level function defined once and loaded once, as the function of a call: (def, call, parents)."""
     parents = _parents(tree)
     loads, bindings, load_nodes = _name_counts(tree)
-    module_body = next(iter(walk_bodies(tree, smap)), None)
-    if module_body is None:
-        return []
-    nl = smap.default_newline()
-    out: list[str] = []
     for func in tree.body:
         if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
             continue
-        if not _inlinable(func):
-            continue
         name_node = load_nodes[func.name]
         call = parents.get(id(name_node))
-        if not isinstance(call, ast.Call) or call.func is not name_node:
-            continue
+        if isinstance(call, ast.Call) and call.func is name_node:
+            yield func, call, parents
+
+
+def inline_candidates(source: str) -> list[str]:
+    """Inline module-level functions that are defined once and called once (statement-level call)."""
+    tree, smap = _parse(source)
+    if next(iter(walk_bodies(tree, smap)), None) is None:
+        return []
+    out: list[str] = []
+    for func, call, parents in _one_use_calls(tree):
         site = parents.get(id(call))
-        if not isinstance(site, ast.stmt):
+        if not _inlinable(func) or not isinstance(site, ast.stmt):
             continue
         def_start, def_end = smap.stmt_span(func)
-        site_start, site_end = smap.stmt_span(site)
-        if def_start <= site_start < def_end:
+        if def_start <= smap.stmt_span(site)[0] < def_end:
             continue  # recursive
         where = _full_lines(smap, site)
         prefix = _call_prefix(smap, site, call)
@@ -381,37 +381,49 @@ def inline_candidates(source: str) -> list[str]:
         if where is None or prefix is None or bound is None or def_lines is None:
             continue
         line_start, line_end, indent = where
-        used = _names_in(func.body)
-        assigned = [(name, text) for name, text in bound.items() if name in used and name != text]
-        text = ""
-        if len(assigned) == 1:
-            text += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
-        elif assigned:
-            text += f"{indent}{', '.join(n for n, _ in assigned)} = {', '.join(t for _, t in assigned)}{nl}"
-        body = list(func.body)
-        replacements: list[tuple[int, int, str]] = []
-        result_done = False
-        last = body[-1]
-        if isinstance(last, ast.Return):
-            if last.value is None:
-                body.pop()
-            else:
-                ret_start = smap.stmt_span(last)[0]
-                value_start = smap.span(last.value)[0]
-                replacements.append((ret_start, value_start, prefix))
-                result_done = True
-        if body:
-            text += block_text(smap, body, indent, replacements)
-        if not result_done and prefix:
-            text += f"{indent}{prefix}None{nl}"
-        if not text:
-            text = f"{indent}pass{nl}"
+        text = _inlined_body(smap, func, bound, prefix, indent)
         candidate = apply_splices(
             source, [Splice(line_start, line_end, text), Splice(def_lines[0], def_lines[1], "")]
         )
         if candidate is not None:
             out.append(candidate)
     return out
+
+
+def _inlined_body(smap: SourceMap, func: ast.FunctionDef, bound: dict[str, str], prefix: str, indent: str) -> str:
+    """The statements replacing ``prefix func(args)``: the parameters assigned, the body, the result."""
+    nl = smap.default_newline()
+    used = _names_in(func.body)
+    assigned = [(name, text) for name, text in bound.items() if name in used and name != text]
+    text = ""
+    if len(assigned) == 1:
+        text += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
+    elif assigned:
+        text += f"{indent}{', '.join(n for n, _ in assigned)} = {', '.join(t for _, t in assigned)}{nl}"
+    body = list(func.body)
+    replacements: list[tuple[int, int, str]] = []
+    result_done = False
+    last = body[-1]
+    if isinstance(last, ast.Return):
+        if last.value is None:
+            body.pop()
+        else:
+            ret_start = smap.stmt_span(last)[0]
+            value_start = smap.span(last.value)[0]
+            replacements.append((ret_start, value_start, prefix))
+            result_done = True
+    if body:
+        text += block_text(smap, body, indent, replacements)
+    if not result_done and prefix:
+        text += f"{indent}{prefix}None{nl}"
+    return text or f"{indent}pass{nl}"
+
+
+#: Nodes that bind names of their own or suspend: an expression with one is not inlined.
+_SCOPED = (ast.Lambda, ast.NamedExpr, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+           ast.Yield, ast.YieldFrom, ast.Await)
+#: Argument nodes substituted without parentheses.
+_ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 
 
 def inline_expression_candidates(source: str) -> list[str]:
@@ -423,53 +435,58 @@ def inline_expression_candidates(source: str) -> list[str]:
     expression binds names of its own (lambda, comprehension, walrus) are left alone.
     """
     tree, smap = _parse(source)
-    parents = _parents(tree)
-    loads, bindings, load_nodes = _name_counts(tree)
     out: list[str] = []
-    for func in tree.body:
-        if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
-            continue
-        body = [b for b in func.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
-        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None or not _inlinable(func):
-            continue
-        expr = body[0].value
-        if any(isinstance(n, (ast.Lambda, ast.NamedExpr, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
-                              ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(expr)):
-            continue
-        name_node = load_nodes[func.name]
-        call = parents.get(id(name_node))
-        if not isinstance(call, ast.Call) or call.func is not name_node:
-            continue
-        if isinstance(parents.get(id(call)), ast.Expr):
-            continue  # a statement-level call: the statement pass inlines those
+    for func, call, parents in _one_use_calls(tree):
+        expr = _returned_expression(func)
+        if expr is None or isinstance(parents.get(id(call)), ast.Expr):
+            continue  # not ``return EXPR``; or a statement-level call: the statement pass inlines those
         def_start, def_end = smap.stmt_span(func)
         call_start, call_end = smap.span(call)
         if def_start <= call_start < def_end:
             continue  # recursive
-        bound = _bind_arguments(smap, func, call)
+        text = _substituted(smap, func, call, expr)
         def_lines = _full_lines(smap, func)
-        if bound is None or def_lines is None:
+        if text is None or def_lines is None:
             continue
-        arg_nodes = {p.arg: a for p, a in zip([*func.args.posonlyargs, *func.args.args], call.args)}
-        arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
-        uses = Counter(n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in bound)
-        if any(count > 1 and not isinstance(arg_nodes.get(name), (ast.Name, ast.Constant))
-               for name, count in uses.items()):
-            continue
-        e_start, _ = smap.span(expr)
-        atoms = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
-        text_of = {name: bound[name] if isinstance(arg_nodes.get(name), atoms) else f"({bound[name]})"
-                   for name in bound}
-        splices = sorted(((smap.span(n)[0] - e_start, smap.span(n)[1] - e_start, text_of[n.id])
-                          for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in bound), reverse=True)
-        text = smap.source[smap.span(expr)[0]:smap.span(expr)[1]]
-        for start, end, replacement in splices:
-            text = text[:start] + replacement + text[end:]
         candidate = apply_splices(source, [Splice(call_start, call_end, f"({text})"),
                                            Splice(def_lines[0], def_lines[1], "")])
         if candidate is not None:
             out.append(candidate)
     return out
+
+
+def _returned_expression(func: ast.FunctionDef) -> ast.expr | None:
+    """EXPR when ``func``'s body is (a docstring and) ``return EXPR`` and EXPR binds no names of its own."""
+    body = [b for b in func.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None or not _inlinable(func):
+        return None
+    expr = body[0].value
+    if any(isinstance(n, _SCOPED) for n in ast.walk(expr)):
+        return None
+    return expr
+
+
+def _substituted(smap: SourceMap, func: ast.FunctionDef, call: ast.Call, expr: ast.expr) -> str | None:
+    """The text of ``expr`` with ``call``'s arguments for the parameters; None if that could evaluate
+    an argument more than once (or the arguments do not bind)."""
+    bound = _bind_arguments(smap, func, call)
+    if bound is None:
+        return None
+    arg_nodes = {p.arg: a for p, a in zip([*func.args.posonlyargs, *func.args.args], call.args)}
+    arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
+    uses = Counter(n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in bound)
+    if any(count > 1 and not isinstance(arg_nodes.get(name), (ast.Name, ast.Constant))
+           for name, count in uses.items()):
+        return None
+    e_start, e_end = smap.span(expr)
+    text_of = {name: bound[name] if isinstance(arg_nodes.get(name), _ATOMS) else f"({bound[name]})"
+               for name in bound}
+    splices = sorted(((smap.span(n)[0] - e_start, smap.span(n)[1] - e_start, text_of[n.id])
+                      for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in bound), reverse=True)
+    text = smap.source[e_start:e_end]
+    for start, end, replacement in splices:
+        text = text[:start] + replacement + text[end:]
+    return text
 
 
 # ----------------------------------------------------------------------- docstrings

@@ -1,0 +1,4 @@
+from .dataset import SentenceDataset
+from .vocab import CharVocab
+
+__all__ = ["CharVocab", "SentenceDataset"]

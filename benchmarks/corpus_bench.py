@@ -1,0 +1,490 @@
+"""Minimize the held-out corpus (``benchmarks/corpus/``) and check what a reproducer must be.
+
+Every case directory holds a failing script (or a small project, or a pytest test of a real library),
+a hand-written ``minimal.py``, a ``NOTE.md`` (the bug, where its cause is) and a manifest
+``case.json``::
+
+    {
+      "target": "train.py"  |  "tests/test_x.py::test_y[param]",   # what fails (relative to the case)
+      "args": [],                        # the script's arguments (optional)
+      "timeout": 5,                      # seconds before a run counts as a hang (optional; hangs need it)
+      "category": "multi-file",          # multi-file, pure-python, meta-device, nn-module, compile-*, hang, ...
+      "cause": ["regex", ...],           # every regex must match a reproducer that keeps the bug
+      "signature": "Type: message",      # the headline the failure has (for people; matching is reportkit's)
+      "minimal_target": "minimal.py::test_z",   # optional: when minimal.py is a pytest test
+      "site": {"dir": "vendor", "patch": "bug.patch"},   # optional: an installed library, patched
+      "good": {"env": {"K": "V"}} | {"site": "pristine"} # optional: where the reproducer must PASS
+    }
+
+For every case, on a scratch copy (the corpus is never written to; ``minimal.py``, ``NOTE.md``,
+``case.json``, the patch and the vendored library are not part of the copy): run the original twice
+(reportkit's strict signature), run :func:`reportkit.minimize.minimize` (warm executor, ``--jobs``),
+then judge the result:
+
+``alone``  copied ALONE into an empty temporary directory and run from there (a pytest result as its
+           node id, with that directory as rootdir), it fails the same way as the original
+           (installed packages only: a result that still imports the project's own modules fails);
+``cause``  every ``cause`` regex of the manifest matches the result;
+``good``   where the manifest names a good version, the result run alone against it *passes*
+           (exit 0 / the test passes): a result that also fails without the bug is not a reproducer.
+
+Printed per case and in total: lines before (the script, and the whole project's ``.py`` files) and
+after, the hand-written minimal's lines, the ratio after/minimal, tests, wall time and the three
+checks; medians and the max ratio. ``--json OUT`` writes everything, ``--report-from`` re-prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(REPO))
+
+from reportkit.minimize import MinimizeOptions, count_lines, minimize  # noqa: E402
+from reportkit.runner import RunSpec, run_script, split_target, target_spec  # noqa: E402
+from reportkit.signature import MatchPolicy, Signature, establish, same_failure, signature_of  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+DEFAULT_TIMEOUT = 300.0
+CASE_FILES = ("case.json", "NOTE.md", "minimal.py")  # what every case must have
+NOT_COPIED = ("case.json", "NOTE.md", "minimal.py", "BASELINE.md", "*.patch", "__pycache__", "*.min.py",
+              ".pytest_cache")
+MANIFEST_KEYS = {"target", "args", "timeout", "category", "cause", "signature", "minimal_target", "site", "good"}
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+@dataclass
+class Case:
+    name: str
+    path: Path
+    manifest: dict
+
+    @property
+    def target(self) -> str:
+        return self.manifest["target"]
+
+    @property
+    def timeout(self) -> float:
+        return float(self.manifest.get("timeout", DEFAULT_TIMEOUT))
+
+    @property
+    def site(self) -> dict | None:
+        return self.manifest.get("site")
+
+    @property
+    def good(self) -> dict | None:
+        return self.manifest.get("good")
+
+    @property
+    def causes(self) -> list[str]:
+        return list(self.manifest.get("cause", []))
+
+    @property
+    def uses_torch(self) -> bool:
+        return any("import torch" in p.read_text(encoding="utf-8", errors="replace")
+                   for p in self.path.rglob("*.py"))
+
+    def cause_kept(self, text: str) -> bool:
+        return all(re.search(rx, text, re.MULTILINE) for rx in self.causes)
+
+    def missing_causes(self, text: str) -> list[str]:
+        return [rx for rx in self.causes if not re.search(rx, text, re.MULTILINE)]
+
+
+def load_cases(root: Path = CORPUS, select: str | None = None) -> list[Case]:
+    cases = []
+    for d in sorted(p for p in root.iterdir() if p.is_dir() and (p / "case.json").exists()):
+        cases.append(Case(d.name, d, json.loads((d / "case.json").read_text(encoding="utf-8"))))
+    if select:
+        prefixes = [s.strip() for s in select.split(",") if s.strip()]
+        chosen = [c for c in cases if any(c.name.startswith(p) for p in prefixes)]
+        missing = [p for p in prefixes if not any(c.name.startswith(p) for c in cases)]
+        if missing:
+            raise SystemExit(f"no corpus case matches {missing} (have: {', '.join(c.name for c in cases)})")
+        cases = chosen
+    return cases
+
+
+def structure_problems(case: Case) -> list[str]:
+    """What is wrong with a case directory's layout (an empty list: nothing)."""
+    problems = [f"missing {f}" for f in CASE_FILES if not (case.path / f).is_file()]
+    m = case.manifest
+    unknown = set(m) - MANIFEST_KEYS
+    if unknown:
+        problems.append(f"unknown manifest keys {sorted(unknown)}")
+    for key in ("target", "category", "cause", "signature"):
+        if not m.get(key):
+            problems.append(f"manifest lacks {key!r}")
+    if m.get("target"):
+        path, _ = split_target(str(case.path / m["target"]))
+        if not path.is_file():
+            problems.append(f"target file {path.name} does not exist")
+    for rx in m.get("cause", []):
+        try:
+            re.compile(rx)
+        except re.error as exc:
+            problems.append(f"cause regex {rx!r} does not compile: {exc}")
+    if case.site:
+        if not (case.path / case.site.get("dir", "")).is_dir():
+            problems.append("site.dir is not a directory")
+        if not (case.path / case.site.get("patch", "")).is_file():
+            problems.append("site.patch is not a file")
+    good = case.good
+    if good is not None and not (good.get("env") or good.get("site") == "pristine"):
+        problems.append("good must name an env or site: pristine")
+    if good is not None and good.get("site") == "pristine" and not case.site:
+        problems.append("good.site = pristine needs a site")
+    note = (case.path / "NOTE.md").read_text(encoding="utf-8") if (case.path / "NOTE.md").is_file() else ""
+    for word in ("Bug", "cause", "Signature"):
+        if word not in note:
+            problems.append(f"NOTE.md does not say {word!r}")
+    return problems
+
+
+# --------------------------------------------------------------------------- scratch set-up
+
+
+@dataclass
+class Workspace:
+    """A scratch copy of one case: the project, and the installed (patched / pristine) library."""
+
+    root: Path
+    project: Path
+    site: Path | None = None  # PYTHONPATH entry holding the patched library (a ``site-packages`` dir)
+    good_site: Path | None = None  # the same, unpatched
+
+    def env(self, good: bool = False) -> dict[str, str | None]:
+        site = self.good_site if good else self.site
+        return {"PYTHONPATH": str(site)} if site else {}
+
+
+def _install(src: Path, dest: Path, patch: Path | None) -> None:
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__", "LICENSE*"))
+    if patch is not None:
+        proc = subprocess.run(["patch", "-s", "-p1", "-d", str(dest), "-i", str(patch)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"{patch}: does not apply: {proc.stdout}{proc.stderr}")
+
+
+def make_workspace(case: Case, tmp: Path) -> Workspace:
+    ignore = list(NOT_COPIED)
+    if case.site:
+        ignore.append(case.site["dir"])
+    project = tmp / "project" / case.name
+    shutil.copytree(case.path, project, ignore=shutil.ignore_patterns(*ignore))
+    ws = Workspace(root=tmp, project=project)
+    if case.site:
+        src = case.path / case.site["dir"]
+        ws.site = tmp / "lib" / "site-packages"
+        _install(src, ws.site, case.path / case.site["patch"])
+        ws.good_site = tmp / "good" / "site-packages"
+        _install(src, ws.good_site, None)
+    return ws
+
+
+def spec_for(target: str, base: Path, timeout: float, env: dict, args: list[str] | None = None,
+             python: str = sys.executable, root: Path | None = None) -> tuple[RunSpec, str]:
+    spec, source = target_spec(str(base / target), list(args or []), python=python, timeout=timeout, env=env)
+    if root is not None:
+        spec.root = root
+    return spec, source
+
+
+def run_alone(text: str, name: str, node: str | None, case: Case, ws: Workspace, *, good: bool,
+              python: str, timeout: float) -> Signature:
+    """Run ``text`` saved as ``name`` alone in an empty directory (``node``: as that pytest test)."""
+    env = ws.env(good=good)
+    if good and case.good and case.good.get("env"):
+        env = {**env, **case.good["env"]}
+    with tempfile.TemporaryDirectory(prefix="rk-alone-") as alone:
+        path = Path(alone) / name
+        path.write_text(text, encoding="utf-8")
+        target = f"{name}::{node}" if node is not None else name
+        spec, _ = spec_for(target, Path(alone), timeout, env, python=python, root=Path(alone))
+        return signature_of(run_script(spec))
+
+
+def node_defined(text: str, node: str) -> bool:
+    """Does the module ``text`` still define the test of pytest node ``node`` (``Class::test[id]``)?"""
+    names = [part.split("[", 1)[0] for part in node.split("::")]
+    return all(re.search(rf"^\s*(async\s+)?(def|class)\s+{re.escape(n)}\b", text, re.MULTILINE) for n in names)
+
+
+def python_lines(directory: Path) -> int:
+    return sum(count_lines(p.read_text(encoding="utf-8", errors="replace"))
+               for p in directory.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+# --------------------------------------------------------------------------- one case
+
+
+@dataclass
+class CaseResult:
+    case: str
+    category: str
+    target: str
+    signature: str
+    lines_script: int  # non-blank lines of the target file
+    lines_project: int  # non-blank lines of every .py file of the project (the copy that runs)
+    minimal_lines: int
+    lines_after: int | None = None
+    ratio: float | None = None  # lines_after / minimal_lines
+    tests: int | None = None
+    wall: float | None = None
+    budget_cut: bool = False
+    verified: bool | None = None  # minimize's own final re-run
+    alone: bool | None = None  # (a) the result, alone in an empty dir, fails the same way
+    alone_got: str = ""  # what it did instead
+    cause: bool | None = None  # (b) every cause regex matches
+    cause_missing: list[str] = field(default_factory=list)
+    good: bool | None = None  # (c) passes on the good version (None: the case has none)
+    good_got: str = ""
+    standalone_lines: int | None = None  # pytest targets: the repro_*.py reportkit wrote, if any
+    note: str = ""
+    output: str | None = None
+
+
+def bench_case(case: Case, args) -> CaseResult:
+    policy = MatchPolicy()
+    minimal_lines = count_lines((case.path / "minimal.py").read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(prefix="rk-corpus-") as tmp:
+        ws = make_workspace(case, Path(tmp))
+        timeout = args.timeout or case.timeout
+        spec, source = spec_for(case.target, ws.project, timeout, ws.env(), case.manifest.get("args"),
+                                python=args.python)
+        res = CaseResult(case=case.name, category=case.manifest.get("category", ""), target=case.target,
+                         signature="", lines_script=count_lines(source), lines_project=python_lines(ws.project),
+                         minimal_lines=minimal_lines)
+        print(f"\n== {case.name}: {case.target} ({res.lines_script} lines, project {res.lines_project}) — "
+              "running the original 2x ...", flush=True)
+        rep = establish(spec, policy, runs=2)
+        res.signature = rep.signature.headline().splitlines()[0][:200]
+        if not rep.deterministic:
+            res.note = f"flaky original ({rep.failures}/{rep.runs}): not minimized"
+            return res
+        node = spec.pytest_node
+        out_name = f"min_{spec.script.name}" if node is not None else f"{spec.script.stem}.min.py"
+        out = spec.script.with_name(out_name)
+        report = minimize(spec, source, rep, policy,
+                          MinimizeOptions(output=out, jobs=args.jobs, budget=args.budget, executor=args.executor))
+        text = out.read_text(encoding="utf-8") if out.exists() else source
+        res.output = text
+        res.lines_after = count_lines(text)
+        res.ratio = round(res.lines_after / minimal_lines, 2) if minimal_lines else None
+        res.tests, res.wall = report.tests_run, round(report.wall_time, 1)
+        res.budget_cut = bool(args.budget) and report.stopped_early
+        res.verified = report.verified
+        if report.standalone:
+            res.standalone_lines = count_lines(Path(report.standalone).read_text(encoding="utf-8"))
+        res.note = f"executor {report.executor}" + ("; budget cut" if res.budget_cut else "")
+        if getattr(report, "folded_note", ""):
+            res.note += "; " + report.folded_note
+        check_timeout = timeout if rep.signature.kind == "hang" else min(timeout, 4 * rep.max_duration + 10)
+        got = run_alone(text, out_name, node, case, ws, good=False, python=args.python, timeout=check_timeout)
+        res.alone = same_failure(rep.signature, got, policy)
+        if not res.alone:
+            res.alone_got = got.headline().splitlines()[0][:200]
+        elif node and not node_defined(text, node):
+            # a module failing at import fails "the same way" for any node id; the test must still exist
+            res.alone, res.alone_got = False, f"the test {node} is gone (pytest cannot collect it)"
+        res.cause_missing = case.missing_causes(text)
+        res.cause = not res.cause_missing
+        if case.good:
+            got = run_alone(text, out_name, node, case, ws, good=True, python=args.python, timeout=check_timeout)
+            res.good = got.kind == "passed"
+            if not res.good:
+                res.good_got = got.headline().splitlines()[0][:200]
+    return res
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _yn(v) -> str:
+    return "n/a" if v is None else ("yes" if v else "NO")
+
+
+def _num(v, spec="") -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def print_table(results: list[CaseResult]) -> None:
+    head = (f"{'case':<28} {'script':>6} {'project':>7} {'after':>5} {'minimal':>7} {'ratio':>5} {'tests':>5} "
+            f"{'wall s':>7} {'alone':>5} {'cause':>5} {'good':>4}")
+    print("\n" + head)
+    print("-" * len(head))
+    for r in results:
+        print(f"{r.case[:28]:<28} {r.lines_script:>6} {r.lines_project:>7} {_num(r.lines_after):>5} "
+              f"{r.minimal_lines:>7} {_num(r.ratio, '.2f'):>5} {_num(r.tests):>5} {_num(r.wall, '.1f'):>7} "
+              f"{_yn(r.alone):>5} {_yn(r.cause):>5} {_yn(r.good):>4}")
+    for r in results:
+        why = []
+        if r.alone is False:
+            why.append(f"alone: {r.alone_got}")
+        if r.cause is False:
+            why.append(f"cause missing: {r.cause_missing}")
+        if r.good is False:
+            why.append(f"good version: {r.good_got}")
+        if r.budget_cut:
+            why.append("budget cut the run short")
+        if r.standalone_lines is not None:
+            why.append(f"standalone repro {r.standalone_lines} lines")
+        if "fold" in r.note:
+            why.append(r.note.split("; ", 1)[-1])
+        if why:
+            print(f"  {r.case}: " + "; ".join(why))
+
+
+def markdown_table(results: list[CaseResult]) -> str:
+    rows = ["| case | category | lines before (script / project) | after | hand-minimal | ratio | tests | wall s "
+            "| self-contained? | cause kept? | passes on good? |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        rows.append(f"| {r.case} | {r.category} | {r.lines_script} / {r.lines_project} | {_num(r.lines_after)} | "
+                    f"{r.minimal_lines} | {_num(r.ratio, '.2f')} | {_num(r.tests)}{' (cut)' if r.budget_cut else ''} | "
+                    f"{_num(r.wall, '.1f')} | {_yn(r.alone)} | {_yn(r.cause)} | {_yn(r.good)} |")
+    return "\n".join(rows)
+
+
+def totals(results: list[CaseResult]) -> dict:
+    done = [r for r in results if r.lines_after is not None]
+    ratios = [r.ratio for r in done if r.ratio is not None]
+    with_good = [r for r in done if r.good is not None]
+    return {
+        "cases": len(results),
+        "minimized": len(done),
+        "lines_script": sum(r.lines_script for r in done),
+        "lines_project": sum(r.lines_project for r in done),
+        "lines_after": sum(r.lines_after for r in done),
+        "minimal_lines": sum(r.minimal_lines for r in done),
+        "tests": sum(r.tests or 0 for r in done),
+        "wall": round(sum(r.wall or 0 for r in done), 1),
+        "median_ratio": round(statistics.median(ratios), 2) if ratios else None,
+        "max_ratio": max(ratios) if ratios else None,
+        "median_tests": statistics.median([r.tests for r in done]) if done else None,
+        "median_wall": round(statistics.median([r.wall for r in done]), 1) if done else None,
+        "alone": sum(bool(r.alone) for r in done),
+        "cause": sum(bool(r.cause) for r in done),
+        "good": sum(bool(r.good) for r in with_good),
+        "with_good": len(with_good),
+        "budget_cut": sum(r.budget_cut for r in done),
+        "all_ok": sum(bool(r.alone and r.cause and r.good is not False) for r in done),
+    }
+
+
+def print_totals(t: dict) -> None:
+    print(f"\nTOTAL over {t['minimized']}/{t['cases']} case(s): lines {t['lines_script']} (projects "
+          f"{t['lines_project']}) -> {t['lines_after']}; hand-written minimal {t['minimal_lines']}; "
+          f"tests {t['tests']}; wall {t['wall']} s")
+    print(f"  ratio after/minimal: median {t['median_ratio']}, max {t['max_ratio']}; median tests "
+          f"{t['median_tests']}, median wall {t['median_wall']} s")
+    print(f"  re-runs alone from another directory, same failure: {t['alone']}/{t['minimized']}; "
+          f"cause kept: {t['cause']}/{t['minimized']}; passes on the good version: {t['good']}/{t['with_good']}; "
+          f"all three: {t['all_ok']}/{t['minimized']}" + (f"; budget cut {t['budget_cut']}" if t["budget_cut"] else ""))
+    print("  targets (issue 15): every result alone + cause + good; median ratio <= 1.3, none over 2.0")
+
+
+# --------------------------------------------------------------------------- main
+
+
+def git_commit() -> str:
+    try:
+        return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Minimize every case of benchmarks/corpus/ with reportkit and check each result: runs "
+                    "alone from another directory with the same failure, keeps the cause the case's note names, "
+                    "passes on the good version where there is one. Torch cases cost ~0.1-2 s per test.")
+    parser.add_argument("--cases", help="comma-separated prefixes of case dirs (default: all)")
+    parser.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                        help="stop minimizing each case after this many seconds (best result so far)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="hang timeout for every case (default: the case's own, else 300)")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="candidates tested in parallel (default 1)")
+    parser.add_argument("--executor", choices=("warm", "cold"), default="warm")
+    parser.add_argument("--python", default=sys.executable, help="interpreter the cases run in")
+    parser.add_argument("--json", type=Path, metavar="OUT", help="also write the results as JSON")
+    parser.add_argument("--report-from", type=Path, metavar="JSON", help="run nothing: re-print a --json file")
+    parser.add_argument("--markdown", action="store_true", help="with --report-from: print a Markdown table")
+    parser.add_argument("--recheck-cause", action="store_true",
+                        help="with --report-from: re-judge 'cause' on the stored results with the manifests as they "
+                        "are now (after a cause regex was corrected), saying which verdicts changed")
+    args = parser.parse_args(argv)
+    if args.report_from:
+        data = json.loads(args.report_from.read_text(encoding="utf-8"))
+        results = [CaseResult(**r) for r in data["cases"]]
+        if args.recheck_cause:
+            manifests = {c.name: c for c in load_cases()}
+            for r in results:
+                case = manifests.get(r.case)
+                if case is None or r.output is None:
+                    continue
+                missing = case.missing_causes(r.output)
+                if (not missing) != r.cause:
+                    print(f"(cause re-judged with the current manifest: {r.case} {_yn(r.cause)} -> {_yn(not missing)})")
+                r.cause_missing, r.cause = missing, not missing
+        print(f"(re-printed from {args.report_from}: measured {data['date']}, commit {data['commit']}, "
+              f"budget {data['budget']}, jobs {data['jobs']})")
+        if args.markdown:
+            print(markdown_table(results))
+            return 0
+        print_table(results)
+        print_totals(totals(results))
+        return 0
+    cases = load_cases(select=args.cases)
+    bad = {c.name: structure_problems(c) for c in cases}
+    bad = {k: v for k, v in bad.items() if v}
+    if bad:
+        raise SystemExit("malformed corpus cases: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in bad.items()))
+    start = time.strftime("%Y-%m-%d %H:%M:%S")
+    args.commit = git_commit()  # once: the checkout may move while a long run goes on
+    print(f"reportkit corpus benchmark — {start}, commit {args.commit}, {os.cpu_count()} CPU(s), "
+          f"Python {sys.version.split()[0]}; {len(cases)} case(s), jobs {args.jobs}, budget {args.budget}")
+    results = []
+    for case in cases:
+        res = bench_case(case, args)
+        results.append(res)
+        print(f"   {res.lines_after} lines (minimal {res.minimal_lines}), {res.tests} tests, {res.wall} s; alone "
+              f"{_yn(res.alone)}, cause {_yn(res.cause)}, good {_yn(res.good)}", flush=True)
+        if args.json:  # keep what was measured so far
+            write_json(args, results, start)
+    print_table(results)
+    t = totals(results)
+    print_totals(t)
+    if args.json:
+        write_json(args, results, start)
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+def write_json(args, results: list[CaseResult], start: str) -> None:
+    data = {"date": start, "commit": args.commit, "cpus": os.cpu_count(), "python": sys.version.split()[0],
+            "budget": args.budget, "jobs": args.jobs, "executor": args.executor,
+            "totals": totals(results), "cases": [asdict(r) for r in results]}
+    tmp = args.json.with_suffix(args.json.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    os.replace(tmp, args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""The lazy differential check: ``confirm`` of :func:`reportkit.reduce.reduce_source`.
+
+``confirm`` is a second, costlier condition every result must meet as well (e.g. a
+differential run that must pass).  It is checked once on the result of each pass (each HDD
+level), not on every candidate the predicate accepts.  When a pass's result fails it, the
+source goes back to the last one accepted in that pass that meets it (bisecting the
+accepted ones) and the pass is repeated from there "strict": each candidate confirmed
+before it is accepted.  A pass that failed once is strict from then on.
+``confirmed`` (what ``on_improve`` and the result see) never is a source that failed it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .tester import Stop, key
+
+if TYPE_CHECKING:
+    from .tester import Tester
+
+__all__ = ["LazyConfirm"]
+
+
+class LazyConfirm:
+    """``confirmed`` and the sources accepted since (tentative while ``check`` has not seen them)."""
+
+    def __init__(self, tester: Tester, check: Callable[[str], bool] | None,
+                 on_improve: Callable[[str], None] | None) -> None:
+        self._tester = tester
+        self._check = check
+        self._on_improve = on_improve
+        self.confirmed = tester.current
+        self._passes: dict[str, int] = {}  # stats.passes as of ``confirmed``
+        self._cache: dict[bytes, bool] = {key(tester.current): True}
+        self._tentative: list[tuple[bytes, str, dict[str, int]]] = []  # accepted since ``confirmed``: key,
+        # source, stats.passes as of then
+        self.strict = False  # confirm each candidate before accepting it (the current pass)
+        self.redo = False  # repeating a pass after its result failed the check
+        self._strict_passes: set[str] = set()  # passes whose result failed the check once
+
+    # ------------------------------------------------------------- per pass
+    def checked(self, name: str, step: Callable[[], bool]) -> bool:
+        """Run one pass (or HDD level) as ``step`` and confirm its result; repeat it strict if that fails."""
+        if self._check is None:
+            return step()
+        self.strict = name in self._strict_passes
+        try:
+            changed = step()
+        finally:
+            self.strict = False
+        start = self.confirmed
+        if self._settle():
+            return changed
+        t = self._tester
+        changed = t.current != start
+        with t.lock:
+            t.stats.redone += 1
+        self._strict_passes.add(name)
+        self.strict = self.redo = True
+        try:
+            changed = step() or changed
+        finally:
+            self.strict = self.redo = False
+        self._settle()  # every accepted candidate was confirmed: nothing left to check
+        return changed
+
+    def _settle(self) -> bool:
+        """Confirm ``current``. False: it failed; ``current`` is back at the last source accepted on the
+        way that does pass (found by bisecting the accepted ones), or at the last confirmed source."""
+        t = self._tester
+        if t.current == self.confirmed:
+            return True
+        if self.ok(key(t.current), t.current):
+            self._mark()
+            return True
+        chain = self._tentative
+        good, bad = -1, len(chain) - 1  # chain[bad] is current: it failed
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            if self.ok(chain[mid][0], chain[mid][1]):
+                good = mid
+            else:
+                bad = mid
+        # A source accepted after the good one may well be fine on its own: let the repeat reach it again.
+        t.history.difference_update(k for k, _source, _passes in chain[good + 1:])
+        if good >= 0:
+            _unused, t.current, passes = chain[good]
+            with t.lock:
+                t.stats.passes = dict(passes)
+            del chain[good + 1:]
+            self._mark()
+        else:
+            t.current = self.confirmed
+            with t.lock:
+                t.stats.passes = dict(self._passes)
+            chain.clear()
+        t.progress()
+        return False
+
+    # -------------------------------------------------------- per candidate
+    def cached(self, k: bytes) -> bool | None:
+        with self._tester.lock:
+            return self._cache.get(k)
+
+    def ok(self, k: bytes, source: str) -> bool:
+        """Does ``source`` (content key ``k``) meet the check?  Runs it unless known."""
+        known = self.cached(k)
+        return self._run(k, source) if known is None else known
+
+    def _run(self, k: bytes, source: str) -> bool:
+        assert self._check is not None
+        t = self._tester
+        if t.stopped:
+            raise Stop()
+        with t.lock:
+            t.stats.confirms += 1
+        result = t.call(self._check, source)
+        with t.lock:
+            self._cache[k] = result
+        return result
+
+    def accepted(self, k: bytes, source: str) -> None:
+        """``source`` (key ``k``) became current: confirmed if the check already passed it, else tentative."""
+        t = self._tester
+        with t.lock:
+            confirmed = self._check is None or self._cache.get(k) is True
+            assert confirmed or not self.strict, "only confirmed candidates are accepted while strict"
+        if confirmed:
+            self._mark()
+        else:
+            with t.lock:
+                self._tentative.append((k, source, dict(t.stats.passes)))
+
+    def _mark(self) -> None:
+        t = self._tester
+        self.confirmed = t.current
+        with t.lock:
+            self._passes = dict(t.stats.passes)
+        self._tentative.clear()
+        if self._on_improve is not None:
+            self._on_improve(t.current)

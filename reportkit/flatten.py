@@ -1,0 +1,679 @@
+"""Fold the script's local modules into the script itself (before reduction).
+
+A failing script usually lives in a project: ``train.py`` imports its own ``models/`` package and
+``utils/config.py``. A reproducer that still says ``from models import Encoder`` only runs inside the
+reporter's checkout. :func:`flatten_source` merges every module the script imports *from its own
+project* (resolved in the script's directory or the project root, not in site-packages or the
+standard library) into one script, so that the reducer can shrink that code too and the result
+imports installed packages only:
+
+- the local modules are emitted before the script's own code, in import (dependency) order, each
+  under a ``# --- folded in from path/to/module.py ---`` line, with their classes, functions and
+  statements as written (only identifiers are edited, comments and layout stay);
+- imports of local modules are removed; names they bound are rewritten to the folded definitions
+  (``from .vit import VisionTransformer as VT`` → ``VisionTransformer``), attribute access through a
+  module object (``utils.config.load_config``) becomes the name itself;
+- a folded module's top-level name that clashes with another binding gets a prefix from its module
+  (``layers_init_weights``), scope-aware (locals that shadow it are left alone); the script's own
+  names never change, so its statements keep their text;
+- ``if __name__ == "__main__":`` blocks of folded modules (they do not run on import) and their
+  ``__all__`` lists are dropped; ``from __future__`` imports move to the top.
+
+Everything that cannot be folded faithfully raises :class:`NotFlattenable` with the reason (a module
+object used as a value, ``import *`` from a module without literal names, a module importing the
+script, ...). :func:`fold_local_code` runs the folded script once and keeps it only when it fails the
+same way as the original; otherwise the reducer works on the script as it is.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FOLD_MARK = "# --- folded in from {} ---"
+
+
+class NotFlattenable(Exception):
+    """The script's local code cannot be folded in faithfully (the message says why)."""
+
+
+@dataclass
+class Flattened:
+    source: str
+    modules: list[str]  # folded-in files, relative to the project root, in the order emitted
+    renamed: dict[str, str] = field(default_factory=dict)  # "module.name" -> flat name, where it changed
+
+
+# --------------------------------------------------------------------------- modules of the project
+
+
+@dataclass
+class _Module:
+    name: str  # dotted module name
+    path: Path
+    is_package: bool
+    source: str
+    tree: ast.Module
+    exports: dict[str, tuple] = field(default_factory=dict)  # top-level name -> binding key
+    aliases: dict[str, object] = field(default_factory=dict)  # name -> key of a local definition, or _ModRef
+    deps: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _ModRef:
+    module: str  # a name bound to a (local) module object
+
+
+def _resolve_path(dotted: str, roots: list[Path]) -> tuple[Path, bool] | None:
+    parts = dotted.split(".")
+    for root in roots:
+        base = root.joinpath(*parts)
+        if (base / "__init__.py").is_file():
+            return base / "__init__.py", True
+        if base.with_suffix(".py").is_file() and base.name != "__init__":
+            return base.with_suffix(".py"), False
+        if base.is_dir() and any(base.glob("*.py")):  # a namespace package of the project
+            return base, True
+    return None
+
+
+class _Project:
+    def __init__(self, script: Path, roots: list[Path]):
+        self.script = script.resolve()
+        self.roots = [r.resolve() for r in roots]
+        self.modules: dict[str, _Module] = {}
+        self.order: list[str] = []  # load order (dependencies first)
+        self._loading: set[str] = set()
+
+    def local(self, dotted: str) -> bool:
+        return dotted in self.modules or _resolve_path(dotted, self.roots) is not None
+
+    def load(self, dotted: str) -> _Module:
+        if dotted in self.modules:
+            return self.modules[dotted]
+        found = _resolve_path(dotted, self.roots)
+        if found is None:
+            raise NotFlattenable(f"module {dotted} not found in the project")
+        path, is_package = found
+        if path.resolve() == self.script:
+            raise NotFlattenable(f"a local module imports the script itself ({dotted})")
+        if "." in dotted:  # a package's __init__ runs before its submodules
+            self.load(dotted.rsplit(".", 1)[0])
+        if path.is_dir():  # namespace package: no code of its own
+            source = ""
+        else:
+            try:
+                source = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise NotFlattenable(f"cannot read {path}: {exc}") from None
+        try:
+            tree = ast.parse(source)
+        except SyntaxError as exc:
+            raise NotFlattenable(f"{path} does not parse: {exc}") from None
+        mod = _Module(dotted, path, is_package, source, tree)
+        self.modules[dotted] = mod
+        self._loading.add(dotted)
+        self._scan(mod)
+        self._loading.discard(dotted)
+        self.order.append(dotted)
+        return mod
+
+    # -- imports of one module (or of the script: mod.name == "__main__")
+
+    def package_of(self, mod: _Module) -> str:
+        if mod.name == "__main__":
+            return ""
+        return mod.name if mod.is_package else mod.name.rpartition(".")[0]
+
+    def absolute(self, mod: _Module, node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        base = self.package_of(mod)
+        parts = base.split(".") if base else []
+        if node.level - 1 > len(parts):
+            raise NotFlattenable(f"relative import beyond the top package in {mod.path}")
+        parts = parts[: len(parts) - (node.level - 1)]
+        if node.module:
+            parts.append(node.module)
+        return ".".join(parts)
+
+    def _scan(self, mod: _Module) -> None:
+        """Load the local modules ``mod`` imports; record its top-level bindings."""
+        for node in ast.walk(mod.tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if self.local(alias.name.split(".")[0]):
+                        self._dep(mod, alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                target = self.absolute(mod, node)
+                if node.level or (target and self.local(target.split(".")[0])):
+                    if not target:
+                        raise NotFlattenable(f"cannot resolve a relative import in {mod.path}")
+                    self._dep(mod, target)
+                    for alias in node.names:
+                        if alias.name != "*" and _resolve_path(f"{target}.{alias.name}", self.roots):
+                            self._dep(mod, f"{target}.{alias.name}")
+        mod.exports = self._bindings(mod)
+
+    def _dep(self, mod: _Module, dotted: str) -> None:
+        parts = dotted.split(".")
+        for i in range(1, len(parts) + 1):
+            name = ".".join(parts[:i])
+            if name in self._loading and name != mod.name:
+                continue  # a cycle: its module is being loaded above us
+            if name != mod.name:
+                self.load(name)
+                if name not in mod.deps:
+                    mod.deps.append(name)
+
+    def _bindings(self, mod: _Module) -> dict[str, tuple]:
+        out: dict[str, tuple] = {}
+        for stmt in _top_statements(mod.tree.body):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out[stmt.name] = ("def", mod.name, stmt.name)
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                for name, ref in self.import_bindings(mod, stmt).items():
+                    if isinstance(ref, _ModRef):
+                        mod.aliases[name] = ref
+                    elif isinstance(ref, tuple) and ref[0] == "local":
+                        mod.aliases[name] = ref
+                    else:
+                        out[name] = ref
+            else:
+                for name in _assigned_names(stmt):
+                    out[name] = ("def", mod.name, name)
+        return out
+
+    def import_bindings(self, mod: _Module, node: ast.Import | ast.ImportFrom) -> dict[str, object]:
+        """name -> _ModRef (a local module), ("local", module, attr) (a local module's attribute), or
+        ("imp", text) (an installed/stdlib import, identified by what it imports)."""
+        out: dict[str, object] = {}
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                local = self.local(top)
+                if alias.asname:
+                    out[alias.asname] = _ModRef(alias.name) if local else ("imp", "mod", alias.name)
+                else:
+                    out[top] = _ModRef(top) if local else ("imp", "mod", top)
+            return out
+        target = self.absolute(mod, node)
+        local = bool(node.level) or (bool(target) and self.local(target.split(".")[0]))
+        for alias in node.names:
+            if alias.name == "*":
+                if not local:
+                    raise NotFlattenable(f"'from {target} import *' in {mod.path}: names unknown")
+                src = self.load(target)
+                for name in _star_names(src):
+                    out[name] = ("local", target, name)
+                continue
+            name = alias.asname or alias.name
+            if not local:
+                out[name] = ("imp", "attr", target, alias.name)
+            elif _resolve_path(f"{target}.{alias.name}", self.roots):
+                out[name] = _ModRef(f"{target}.{alias.name}")
+            else:
+                out[name] = ("local", target, alias.name)
+        return out
+
+    def key_of(self, module: str, name: str, seen: frozenset = frozenset()) -> object:
+        """The binding ``module.name`` refers to, following aliases through local modules."""
+        if (module, name) in seen:
+            raise NotFlattenable(f"circular alias {module}.{name}")
+        mod = self.load(module)
+        if name in mod.exports:
+            return mod.exports[name]
+        ref = mod.aliases.get(name)
+        if isinstance(ref, _ModRef):
+            return ref
+        if isinstance(ref, tuple) and ref[0] == "local":
+            return self.key_of(ref[1], ref[2], seen | {(module, name)})
+        if _resolve_path(f"{module}.{name}", self.roots):  # a submodule, as an attribute of its package
+            return _ModRef(f"{module}.{name}")
+        raise NotFlattenable(f"{module} has no top-level name {name!r} that can be folded")
+
+
+def _top_statements(body: list[ast.stmt]):
+    """Top-level statements, descending into if/try/with/for/while bodies (they bind module names)."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            yield from _top_statements(stmt.body)
+            yield from _top_statements(getattr(stmt, "orelse", []))
+        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+            yield from _top_statements(stmt.body)
+            for handler in stmt.handlers:
+                yield from _top_statements(handler.body)
+            yield from _top_statements(stmt.orelse)
+            yield from _top_statements(stmt.finalbody)
+
+
+def _assigned_names(stmt: ast.stmt) -> list[str]:
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    names = []
+    for t in targets:
+        names += [n.id for n in ast.walk(t) if isinstance(n, ast.Name)]
+    if isinstance(stmt, ast.Try):
+        names += [h.name for h in stmt.handlers if h.name]
+    return names
+
+
+def _star_names(mod: _Module) -> list[str]:
+    for stmt in mod.tree.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in stmt.targets):
+            try:
+                return list(ast.literal_eval(stmt.value))
+            except ValueError:
+                raise NotFlattenable(f"{mod.path}: __all__ is not a literal") from None
+    return [n for n in list(mod.exports) + list(mod.aliases) if not n.startswith("_")]
+
+
+# --------------------------------------------------------------------------- scope-aware renaming
+
+
+def _function_locals(node) -> set[str]:
+    """Names bound in a function's own scope (not in nested functions/classes), minus global/nonlocal."""
+    args = node.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    declared: set[str] = set()
+    body = node.body if isinstance(node.body, list) else [node.body]
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            declared |= set(n.names)
+            continue
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(n.name)
+            stack.extend(n.decorator_list)
+            continue
+        if isinstance(n, ast.Lambda):
+            continue
+        if isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue  # their own scope
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            names.add(n.id)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            names.add(n.name)
+        elif isinstance(n, ast.MatchAs) and n.name or isinstance(n, ast.MatchStar) and n.name:
+            names.add(n.name)
+        stack.extend(ast.iter_child_nodes(n))
+    return names - declared
+
+
+def _comp_locals(node) -> set[str]:
+    out = set()
+    for gen in node.generators:
+        out |= {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+    return out
+
+
+class _Edits:
+    """Text edits by (line, byte column) positions, applied back to front."""
+
+    def __init__(self, source: str):
+        self.lines = source.splitlines(keepends=True)
+        self.items: list[tuple[int, int, int, int, str]] = []
+
+    def add(self, l1: int, c1: int, l2: int, c2: int, text: str) -> None:
+        self.items.append((l1, c1, l2, c2, text))
+
+    def apply(self) -> str:
+        data = [ln.encode("utf-8") for ln in self.lines]
+        for l1, c1, l2, c2, text in sorted(self.items, reverse=True):
+            first, last = data[l1 - 1], data[l2 - 1]
+            merged = first[:c1] + text.encode("utf-8") + last[c2:]
+            data[l1 - 1:l2] = [merged]
+        return b"".join(data).decode("utf-8")
+
+
+class _Renamer(ast.NodeVisitor):
+    """Collect edits that rename module-global references (``names``: old -> new or _ModRef)."""
+
+    def __init__(self, project: _Project, flat_of, names: dict[str, object], edits: _Edits, lines: list[str],
+                 where: Path):
+        self.project = project
+        self.flat_of = flat_of
+        self.names = names
+        self.edits = edits
+        self.lines = lines
+        self.where = where
+        self.scopes: list[set[str]] = []
+
+    def shadowed(self, name: str) -> bool:
+        return any(name in s for s in self.scopes)
+
+    # definitions: their own names (top level only are renamed), their scopes
+    def _def_name(self, node) -> None:
+        if self.scopes or node.name not in self.names:
+            return
+        new = self.names[node.name]
+        if isinstance(new, str) and new != node.name:
+            line = self.lines[node.lineno - 1]
+            kw = "class" if isinstance(node, ast.ClassDef) else "def"
+            m = re.compile(rf"\b{kw}\s+({re.escape(node.name)})\b").search(line)
+            if not m:
+                raise NotFlattenable(f"cannot locate the definition of {node.name} in {self.where}")
+            start = len(line[:m.start(1)].encode("utf-8"))
+            self.edits.add(node.lineno, start, node.lineno, start + len(node.name.encode("utf-8")), new)
+
+    def visit_FunctionDef(self, node) -> None:
+        for d in node.decorator_list:
+            self.visit(d)
+        self._visit_args(node.args)
+        if node.returns:
+            self.visit(node.returns)
+        self._def_name(node)
+        self.scopes.append(_function_locals(node))
+        for stmt in node.body:
+            self.visit(stmt)
+        self.scopes.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _visit_args(self, args: ast.arguments) -> None:
+        for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+            self.visit(d)
+        for a in args.posonlyargs + args.args + args.kwonlyargs + [x for x in (args.vararg, args.kwarg) if x]:
+            if a.annotation is not None:
+                self.visit(a.annotation)
+
+    def visit_Lambda(self, node) -> None:
+        self._visit_args(node.args)
+        self.scopes.append(_function_locals(node))
+        self.visit(node.body)
+        self.scopes.pop()
+
+    def visit_ClassDef(self, node) -> None:
+        for d in node.decorator_list + node.bases + [k.value for k in node.keywords]:
+            self.visit(d)
+        self._def_name(node)
+        for stmt in node.body:  # class-body names are not visible in methods; keep it simple: not shadowing
+            self.visit(stmt)
+
+    def _visit_comp(self, node) -> None:
+        # the first iterable is evaluated in the enclosing scope
+        self.visit(node.generators[0].iter)
+        self.scopes.append(_comp_locals(node))
+        for i, gen in enumerate(node.generators):
+            if i:
+                self.visit(gen.iter)
+            for cond in gen.ifs:
+                self.visit(cond)
+        for part in ("elt", "key", "value"):
+            if hasattr(node, part):
+                self.visit(getattr(node, part))
+        self.scopes.pop()
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comp
+
+    def visit_Global(self, node) -> None:
+        line = self.lines[node.lineno - 1]
+        for name in node.names:
+            new = self.names.get(name)
+            if isinstance(new, str) and new != name:
+                m = re.compile(rf"\b{re.escape(name)}\b").search(line, node.col_offset)
+                if m:
+                    start = len(line[:m.start()].encode("utf-8"))
+                    self.edits.add(node.lineno, start, node.lineno, start + len(name.encode("utf-8")), new)
+
+    def visit_Attribute(self, node) -> None:
+        chain = []
+        base = node
+        while isinstance(base, ast.Attribute):
+            chain.append(base)
+            base = base.value
+        if isinstance(base, ast.Name) and not self.shadowed(base.id) and isinstance(self.names.get(base.id), _ModRef):
+            module = self.names[base.id].module
+            for attr_node in reversed(chain):  # innermost first: a.b.c -> (a.b), (a.b.c)
+                ref = self.project.key_of(module, attr_node.attr)
+                if isinstance(ref, _ModRef):
+                    module = ref.module
+                    continue
+                self.edits.add(attr_node.lineno, attr_node.col_offset, attr_node.end_lineno,
+                               attr_node.end_col_offset, self.flat_of(ref))
+                # what follows (e.g. .weight) stays as written
+                return
+            raise NotFlattenable(f"module object {module} used as a value in {self.where}:{node.lineno}")
+        self.generic_visit(node)
+
+    def visit_Name(self, node) -> None:
+        if self.shadowed(node.id) or node.id not in self.names:
+            return
+        new = self.names[node.id]
+        if isinstance(new, _ModRef):
+            raise NotFlattenable(f"module object {new.module} used as a value in {self.where}:{node.lineno}")
+        if new != node.id:
+            self.edits.add(node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, new)
+
+
+# --------------------------------------------------------------------------- flatten
+
+
+def _parents(tree: ast.Module) -> dict[int, list[ast.stmt]]:
+    """id(statement) -> the statement list that holds it."""
+    out = {}
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            body = getattr(node, name, None)
+            if isinstance(body, list):
+                for stmt in body:
+                    out[id(stmt)] = body
+        for handler in getattr(node, "handlers", []) or []:
+            for stmt in handler.body:
+                out[id(stmt)] = handler.body
+    return out
+
+
+def _delete(edits: _Edits, lines: list[str], stmt: ast.stmt, siblings: list[ast.stmt], replacement: str = "") -> None:
+    """Remove ``stmt`` (whole lines when it has them to itself; ``pass`` when its block needs one)."""
+    first, last = lines[stmt.lineno - 1], lines[stmt.end_lineno - 1]
+    whole = not first[:len(first.encode()[:stmt.col_offset].decode("utf-8", "replace"))].strip() and \
+        not last.encode("utf-8")[stmt.end_col_offset:].decode("utf-8", "replace").split("#")[0].strip()
+    alone = len(siblings) == 1
+    text = replacement or ("pass" if alone else "")
+    if whole and not text:
+        edits.add(stmt.lineno, 0, stmt.end_lineno, len(last.encode("utf-8")), "")
+    else:
+        edits.add(stmt.lineno, stmt.col_offset, stmt.end_lineno, stmt.end_col_offset, text)
+
+
+def _is_main_guard(stmt: ast.stmt) -> bool:
+    if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare):
+        return False
+    parts = [stmt.test.left, *stmt.test.comparators]
+    return any(isinstance(p, ast.Name) and p.id == "__name__" for p in parts) and \
+        any(isinstance(p, ast.Constant) and p.value == "__main__" for p in parts)
+
+
+def project_roots(script: Path, root: Path | None = None) -> list[Path]:
+    """Where the script's own imports resolve: its directory, pytest's rootdir-insertion base (the
+    first ancestor without ``__init__.py``) and the project root, in that order."""
+    script = script.resolve()
+    roots = [script.parent]
+    base = script.parent
+    while (base / "__init__.py").is_file() and base.parent != base:
+        base = base.parent
+    for extra in (base, root.resolve() if root else None):
+        if extra is not None and extra not in roots:
+            roots.append(extra)
+    return roots
+
+
+def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -> Flattened | None:
+    """The script with its local modules folded in; None when it imports no local module."""
+    roots = roots or project_roots(script)
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise NotFlattenable(f"the script does not parse: {exc}") from None
+    project = _Project(script, roots)
+    main = _Module("__main__", script.resolve(), False, source, tree)
+    project._scan(main)
+    if not project.order:
+        return None
+
+    # flat names: the script's names stay; folded modules' names yield on a clash
+    taken: dict[str, object] = {}
+    flat: dict[object, str] = {}
+    free = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and hasattr(builtins, n.id)}
+    for name in free:
+        taken[name] = ("free", name)
+    script_names: dict[str, object] = {}
+    for stmt in _top_statements(tree.body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for name, ref in project.import_bindings(main, stmt).items():
+                if isinstance(ref, tuple) and ref[0] == "local":
+                    ref = project.key_of(ref[1], ref[2])
+                script_names[name] = ref
+                if not isinstance(ref, _ModRef):
+                    taken[name] = ref
+                    flat.setdefault(ref, name)
+    for name, key in main.exports.items():
+        taken.setdefault(name, key)
+    for name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}:
+        taken.setdefault(name, ("script", name))
+
+    def assign(key, preferred: str, prefix: str) -> str:
+        if key in flat:
+            return flat[key]
+        name = preferred
+        if name in taken and taken[name] != key:
+            base = f"{prefix}_{preferred.lstrip('_')}" if prefix else preferred
+            name, i = base, 2
+            while name in taken:
+                name, i = f"{base}_{i}", i + 1
+        taken[name] = key
+        flat[key] = name
+        return name
+
+    renamed: dict[str, str] = {}
+    for dotted in project.order:
+        mod = project.modules[dotted]
+        prefix = re.sub(r"\W", "_", dotted.rsplit(".", 1)[-1] if not mod.is_package else dotted.replace(".", "_"))
+        for name, key in mod.exports.items():
+            if name == "__all__":
+                continue
+            new = assign(key, name, prefix)
+            if new != name:
+                renamed[f"{dotted}.{name}"] = new
+
+    def flat_of(key) -> str:
+        if key not in flat:
+            raise NotFlattenable(f"no folded definition for {key}")
+        return flat[key]
+
+    future: list[str] = []
+    emitted_imports: set[str] = set()
+    parts: list[str] = []
+    folded: list[str] = []
+    common = Path(os.path.commonpath([str(r) for r in roots]))
+    for dotted in project.order:
+        mod = project.modules[dotted]
+        if not mod.source.strip():
+            continue
+        names: dict[str, object] = {}
+        for name, key in mod.exports.items():
+            names[name] = flat.get(key, name)
+        for name, ref in mod.aliases.items():
+            names[name] = ref if isinstance(ref, _ModRef) else flat_of(project.key_of(ref[1], ref[2]))
+        text = _rewrite(project, mod, names, flat_of, future, emitted_imports, folded_module=True)
+        rel = os.path.relpath(mod.path, common)
+        folded.append(rel)
+        if not text.strip():  # e.g. a package __init__ that only re-exported
+            continue
+        parts.append(FOLD_MARK.format(rel) + "\n" + text.strip("\n") + "\n")
+    names = {}
+    for name, ref in script_names.items():
+        if isinstance(ref, _ModRef):
+            names[name] = ref
+        elif isinstance(ref, tuple) and ref[0] in ("def",):
+            names[name] = flat_of(ref)
+    script_text = _rewrite(project, main, names, flat_of, future, set(), folded_module=False)
+    head = "".join(f"{line}\n" for line in dict.fromkeys(future))
+    body = "\n\n".join(parts) + "\n\n" + f"# --- {script.name} ---\n" + script_text.lstrip("\n")
+    return Flattened(source=head + body, modules=folded, renamed=renamed)
+
+
+def _rewrite(project: _Project, mod: _Module, names: dict[str, object], flat_of, future: list[str],
+             emitted_imports: set[str], *, folded_module: bool) -> str:
+    lines = mod.source.splitlines(keepends=True)
+    edits = _Edits(mod.source)
+    parents = _parents(mod.tree)
+    skip: set[int] = set()
+    for node in ast.walk(mod.tree):
+        if not isinstance(node, ast.stmt) or id(node) not in parents:
+            continue
+        siblings = parents[id(node)]
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            future.append(ast.get_source_segment(mod.source, node) or "")
+            _delete(edits, lines, node, siblings)
+            skip.add(id(node))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            binds = project.import_bindings(mod, node)
+            local = [n for n, ref in binds.items() if isinstance(ref, _ModRef) or ref[0] == "local"]
+            if local and len(local) == len(binds):
+                _delete(edits, lines, node, siblings)
+            elif local:  # mixed: keep the installed names only
+                keep = [a for a in node.names if (a.asname or a.name).split(".")[0] not in local]
+                clone = type(node)(**{**{f: getattr(node, f) for f in node._fields}, "names": keep})
+                _delete(edits, lines, node, siblings, ast.unparse(clone))
+            elif folded_module and siblings is mod.tree.body:
+                text = ast.get_source_segment(mod.source, node) or ""
+                if text in emitted_imports:
+                    _delete(edits, lines, node, siblings)
+                emitted_imports.add(text)
+            skip.add(id(node))
+        elif folded_module and siblings is mod.tree.body and (_is_main_guard(node) or (
+                isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
+                                                     for t in node.targets))):
+            _delete(edits, lines, node, siblings)
+            skip.add(id(node))
+    renamer = _Renamer(project, flat_of, names, edits, lines, mod.path)
+    for stmt in mod.tree.body:
+        if id(stmt) not in skip:
+            renamer.visit(stmt)
+    return edits.apply()
+
+
+# --------------------------------------------------------------------------- the minimize hook
+
+
+def fold_local_code(run_spec, source: str, rep, policy, sandbox) -> tuple[str, list[str], str]:
+    """(source to reduce, folded modules, note). The folded script replaces ``source`` only when it
+    runs and fails the same way as the original; otherwise ``source`` is returned with the reason."""
+    from reportkit.runner import run_script
+    from reportkit.signature import same_failure, signature_of
+
+    try:
+        flat = flatten_source(run_spec.script, source, project_roots(run_spec.script, run_spec.root))
+    except NotFlattenable as exc:
+        return source, [], f"local modules not folded in: {exc}"
+    except (RecursionError, ValueError) as exc:
+        return source, [], f"local modules not folded in: {type(exc).__name__}: {exc}"
+    if flat is None:
+        return source, [], ""
+    try:
+        ast.parse(flat.source)
+    except SyntaxError as exc:
+        return source, [], f"local modules not folded in: the folded script does not parse ({exc.msg})"
+    got = signature_of(run_script(run_spec, flat.source, sandbox), policy)
+    if not same_failure(rep.signature, got, policy):
+        return source, [], ("local modules not folded in: the folded script fails differently ("
+                            + got.headline().splitlines()[0][:160] + ")")
+    return flat.source, flat.modules, "folded in " + ", ".join(flat.modules)

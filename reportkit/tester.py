@@ -1,0 +1,363 @@
+"""The candidate tester: answers "is this candidate still interesting?" for the reducer.
+
+The search (:mod:`reportkit.reduce`, :mod:`reportkit.dd`, the passes) never calls the
+predicate itself: it asks :class:`Tester`, which
+
+* answers from a content cache (never the same content twice) and never goes back to a
+  former best source (going back could cycle);
+* skips, while ``memo`` is on, a candidate whose small change an earlier test rejected;
+* never runs a candidate that does not parse;
+* evaluates planned candidates in a thread pool ahead of the sequential walk (``jobs > 1``),
+  so the answers and their order are those of ``jobs = 1``;
+* runs the lazy differential check through :class:`reportkit.confirm.LazyConfirm`;
+* keeps :class:`ReduceStats` and reports :class:`Progress`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+
+from .passes import parses
+
+if TYPE_CHECKING:
+    from .confirm import LazyConfirm
+
+__all__ = ["Progress", "ReduceStats", "Stop", "Tester", "key"]
+
+#: Rounds after the first skip a candidate that makes a change an earlier test rejected, if the
+#: change spans at most this many lines (see _Memo.change); the last round skips nothing.
+_MEMO_LINES = 3
+
+
+class Stop(Exception):
+    """Raised by the predicate (or on_progress) to end the reduction early; reduce_source returns the best so far."""
+
+
+@dataclass
+class ReduceStats:
+    tests_run: int = 0  # real predicate calls
+    cache_hits: int = 0  # candidates answered from the content cache
+    invalid_skipped: int = 0  # candidates never run because they do not parse
+    passes: dict[str, int] = field(default_factory=dict)  # pass name -> number of accepted edits
+    rounds: int = 0
+    probes: int = 0  # instrumented runs for value materialization (not candidates)
+    tests_by_pass: dict[str, int] = field(default_factory=dict)  # pass name -> predicate calls made in it
+    confirms: int = 0  # calls of ``confirm`` (not in tests_run)
+    redone: int = 0  # passes repeated because their result failed ``confirm``
+    memo_skips: int = 0  # candidates not run: they make a change rejected in an earlier test
+
+
+@dataclass
+class Progress:
+    phase: str  # e.g. "ddmin level 2", "shrink-literals"
+    source: str  # current best
+    stats: ReduceStats
+
+
+def key(text: str) -> bytes:
+    """The content-cache key of a source."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class Tester:
+    """Tests candidates against ``current`` (the smallest interesting source so far); see the module doc."""
+
+    def __init__(
+        self,
+        source: str,
+        predicate: Callable[[str], bool],
+        *,
+        jobs: int = 1,
+        on_progress: Callable[[Progress], None] | None = None,
+        on_improve: Callable[[str], None] | None = None,
+        confirm: Callable[[str], bool] | None = None,
+    ) -> None:
+        self.current = source
+        self.stats = ReduceStats()
+        self.phase = "start"
+        self.lock = threading.Lock()
+        self.memo = False  # skip candidates making a small change rejected before (see _Memo)
+        self._predicate = predicate
+        self._on_progress = on_progress
+        first = key(source)
+        self._cache: dict[bytes, bool] = {first: True}
+        self.history: set[bytes] = {first}  # every source that was the best: never go back
+        self._rejected = _Memo()
+        self._stopped = False
+        self._window = _Window(jobs) if jobs > 1 else None
+        from .confirm import LazyConfirm  # confirm.py builds on this module
+
+        self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
+
+    # ------------------------------------------------------------------ answers
+    def test(self, candidate: str) -> bool:
+        """Is ``candidate`` interesting?  Main thread only; answers from the cache when possible."""
+        if self._stopped:
+            raise Stop()
+        if candidate == self.current:
+            self._hit()
+            return True
+        k = key(candidate)
+        if k in self.history:
+            self._hit()
+            return False  # a former best: going back could cycle
+        known = self._known(k)
+        if known is not None:
+            if self._window is None or not self._window.consume(k):
+                self._hit()
+            if not known:
+                self._rejected.add(self.current, candidate)
+            return known
+        if self._memo_skips(candidate):
+            return False
+        if not self._parses(k, candidate):
+            return False
+        result = self._run(k, candidate)
+        if not result:
+            self._rejected.add(self.current, candidate)
+        self.progress()
+        return result
+
+    def try_candidate(self, candidate: str | None, name: str, count: int) -> bool:
+        """Test ``candidate`` (None: an edit that does not apply) and accept it if it is interesting."""
+        if candidate is None:
+            self.count_invalid()
+            return False
+        if candidate == self.current or not self.test(candidate):
+            return False
+        return self.accept(candidate, name, count)
+
+    def first_interesting(self, candidates: Sequence[str]) -> int | None:
+        """Index of the first interesting candidate (sequential semantics, parallel speed-up)."""
+        self.prefetch(c for c in candidates if c != self.current)
+        try:
+            for i, candidate in enumerate(candidates):
+                if candidate != self.current and self.test(candidate):
+                    return i
+            return None
+        finally:
+            self.end_prefetch()
+
+    def accept(self, candidate: str | None, name: str, count: int) -> bool:
+        """Make an interesting ``candidate`` current; ``count`` accepted edits go to pass ``name``."""
+        if candidate is None or candidate == self.current:
+            return False
+        k = key(candidate)
+        with self.lock:
+            assert self._cache.get(k) is True, "only interesting candidates are accepted"
+            self.stats.passes[name] = self.stats.passes.get(name, 0) + count
+        self.current = candidate
+        self.history.add(k)
+        self.confirm.accepted(k, candidate)
+        self.progress()
+        return True
+
+    def count_invalid(self) -> None:
+        with self.lock:
+            self.stats.invalid_skipped += 1
+
+    # ----------------------------------------------------------------- helpers
+    def _known(self, k: bytes) -> bool | None:
+        """The cached answer for ``k`` (confirmed too while strict), None if a run is needed."""
+        with self.lock:
+            known = self._cache.get(k)
+        if known and self.confirm.strict:
+            return self.confirm.cached(k)
+        return known
+
+    def _hit(self) -> None:
+        with self.lock:
+            self.stats.cache_hits += 1
+
+    def _parses(self, k: bytes, candidate: str) -> bool:
+        if parses(candidate):
+            return True
+        with self.lock:
+            self._cache[k] = False
+            self.stats.invalid_skipped += 1
+        return False
+
+    def _memo_skips(self, candidate: str) -> bool:
+        if not (self.memo and self._rejected.has(self.current, candidate)):
+            return False
+        with self.lock:
+            self.stats.memo_skips += 1
+        return True
+
+    def _run(self, k: bytes, candidate: str) -> bool:
+        """Call the predicate, and ``confirm`` while strict (any thread)."""
+        if self._stopped:
+            raise Stop()
+        with self.lock:
+            result = self._cache.get(k)
+        if result is None:
+            with self.lock:
+                self.stats.tests_run += 1
+                name = self.phase.split(" level ")[0]
+                self.stats.tests_by_pass[name] = self.stats.tests_by_pass.get(name, 0) + 1
+            result = self.call(self._predicate, candidate)
+            with self.lock:
+                self._cache[k] = result
+        if not (result and self.confirm.strict):
+            return result
+        return self.confirm.ok(k, candidate)
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
+    def call(self, check: Callable[[str], bool], candidate: str) -> bool:
+        """``check(candidate)``; a Stop from it stops every later test too."""
+        try:
+            return bool(check(candidate))
+        except Stop:
+            self._stopped = True
+            raise
+
+    # ---------------------------------------------------------------- prefetch
+    @property
+    def parallel(self) -> bool:
+        return self._window is not None
+
+    def prefetch(self, candidates: Iterable[str | None]) -> None:
+        """Evaluate candidates concurrently, in order, up to the first interesting one (``jobs > 1``)."""
+        if self._window is None:
+            return
+        pending: list[tuple[bytes, str]] = []
+        seen: set[bytes] = set()
+        for candidate in candidates:
+            if candidate is None:
+                continue
+            if candidate == self.current:
+                break
+            k = key(candidate)
+            if k in self.history or k in seen:
+                continue
+            known = self._known(k)
+            if known is True:
+                break
+            if known is False or (self.memo and self._rejected.has(self.current, candidate)):
+                continue
+            if not self._parses(k, candidate):
+                self._window.add(k)
+                continue
+            seen.add(k)
+            pending.append((k, candidate))
+        self._window.run(pending, self._run, self.progress)
+
+    def end_prefetch(self) -> None:
+        if self._window is not None:
+            self._window.clear()
+
+    def close(self, *, wait: bool) -> None:
+        """Shut the thread pool down; after Stop/Ctrl-C (``wait=False``) without waiting for tests still running."""
+        if self._window is not None:
+            self._window.close(wait=wait)
+
+    # ---------------------------------------------------------------- progress
+    def set_phase(self, phase: str) -> None:
+        self.phase = phase
+        self.progress()
+
+    def snapshot(self) -> ReduceStats:
+        with self.lock:
+            s = self.stats
+            return ReduceStats(s.tests_run, s.cache_hits, s.invalid_skipped, dict(s.passes), s.rounds, s.probes,
+                               dict(s.tests_by_pass), s.confirms, s.redone, s.memo_skips)
+
+    def progress(self) -> None:
+        if self._on_progress is not None:
+            self._on_progress(Progress(self.phase, self.current, self.snapshot()))
+
+
+
+class _Memo:
+    """Small changes some test rejected (see :data:`_MEMO_LINES`)."""
+
+    def __init__(self) -> None:
+        self._changes: set[bytes] = set()
+
+    def add(self, current: str, candidate: str) -> None:
+        change = self.change(current, candidate)
+        if change is not None:
+            self._changes.add(change)
+
+    def has(self, current: str, candidate: str) -> bool:
+        return self.change(current, candidate) in self._changes
+
+    @staticmethod
+    def change(current: str, candidate: str) -> bytes | None:
+        """What ``candidate`` changes in ``current``: the differing lines, with one line around them;
+        None for a change of more than :data:`_MEMO_LINES` lines.
+
+        A small change rejected once is usually rejected again in a later round (the program around
+        it shrank, the line did not). Rounds skip such changes (``Tester.memo``); the last round does
+        not. Larger ones (a block, half a body) depend more on the rest of the program: always run.
+        """
+        old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
+        limit = min(len(old), len(new))
+        head = 0
+        while head < limit and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        if max(len(old), len(new)) - head - tail > _MEMO_LINES:
+            return None
+        before = old[head - 1] if head else ""
+        after = old[len(old) - tail] if tail else ""
+        return key(repr((before, old[head:len(old) - tail], new[head:len(new) - tail], after)))
+
+
+class _Window:
+    """The prefetch window: up to ``jobs`` planned candidates in flight, answers consumed in order."""
+
+    def __init__(self, jobs: int) -> None:
+        self._jobs = jobs
+        self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="reportkit-reduce")
+        self._prefetched: set[bytes] = set()  # answered speculatively, not yet consumed
+
+    def add(self, k: bytes) -> None:
+        """``k`` was answered ahead of the walk (without a run: it does not parse)."""
+        self._prefetched.add(k)
+
+    def consume(self, k: bytes) -> bool:
+        """Was ``k`` answered by the window and not asked for yet?  (Then it is no cache hit.)"""
+        if k in self._prefetched:
+            self._prefetched.discard(k)
+            return True
+        return False
+
+    def clear(self) -> None:
+        self._prefetched.clear()
+
+    def run(self, pending: list[tuple[bytes, str]], run: Callable[[bytes, str], bool],
+            progress: Callable[[], None]) -> None:
+        in_flight: deque[tuple[bytes, Future[bool]]] = deque()
+        index = 0
+        found = False
+        try:
+            while index < len(pending) or in_flight:
+                while not found and index < len(pending) and len(in_flight) < self._jobs:
+                    k, candidate = pending[index]
+                    index += 1
+                    in_flight.append((k, self._pool.submit(run, k, candidate)))
+                if not in_flight:
+                    break
+                k, future = in_flight.popleft()
+                result = future.result()
+                self._prefetched.add(k)
+                progress()
+                found = found or result
+        except BaseException:
+            for _unused, future in in_flight:
+                future.cancel()
+            raise
+
+    def close(self, *, wait: bool) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=True)

@@ -1,0 +1,187 @@
+"""The one door (Check) and the flakiness rule, on real scripts.
+
+The flaky script fails with probability 1/2 per run, but reproducibly: each run takes the next number
+from a counter file outside the scratch copy and seeds its RNG with it, so the outcome sequence is
+fixed (``random.Random(n).random() < 0.5``: n = 0..15 give P F P F F P P F F F P F F F F P).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reportkit.check import (
+    CONFIRM_RUNS,
+    Check,
+    confirm,
+    confirm_with_warm,
+    escape_probability,
+    establish_original,
+    meets,
+    reproduce,
+)
+from reportkit.errors import FlakyFailure, NothingToReproduce
+from reportkit.executor import ColdExecutor
+from reportkit.runner import RunSpec, Sandbox
+from reportkit.signature import FailureKind, MatchPolicy, Signature
+
+
+def fails(n: int) -> bool:
+    return random.Random(n).random() < 0.5
+
+
+FLAKY = """
+import pathlib, random
+counter = pathlib.Path({counter!r})
+n = int(counter.read_text())
+counter.write_text(str(n + 1))
+if random.Random(n).random() < 0.5:
+    raise RuntimeError("lost the race")
+print("fine this time")
+"""
+
+
+def flaky_script(tmp_path: Path, start: int) -> tuple[Path, Path]:
+    counter = tmp_path / "counter"
+    counter.write_text(str(start))
+    project = tmp_path / "project"
+    project.mkdir()
+    script = project / "flaky.py"
+    script.write_text(FLAKY.format(counter=str(counter)))
+    return script, counter
+
+
+def spec_of(script: Path, timeout: float = 30) -> RunSpec:
+    return RunSpec(script=script.resolve(), python=sys.executable, timeout=timeout)
+
+
+def test_the_bound_is_what_the_readme_says():
+    assert CONFIRM_RUNS == 7
+    assert escape_probability() == 0.5 ** 7 < 0.01
+    assert escape_probability(2) == 0.25  # the old 2-run check: a 50% flake passed it 1 time in 4
+
+
+# starts whose first two runs both fail: the old 2-run check called every one of them deterministic
+@pytest.mark.parametrize("start", [3, 7, 8, 11, 12])
+def test_a_fifty_percent_flake_is_caught_after_two_failing_runs(tmp_path, start):
+    assert fails(start) and fails(start + 1)
+    script, counter = flaky_script(tmp_path, start)
+    check = Check(spec_of(script))
+    rep = reproduce(check, runs=2)
+    assert rep.deterministic and rep.runs == 2  # what minimize used to go on
+    confirm_with_warm(rep, check)
+    used = int(counter.read_text()) - start
+    assert not rep.deterministic, rep.signatures
+    assert 2 < rep.runs <= CONFIRM_RUNS and rep.failures == rep.runs - 1  # stopped at the first pass
+    assert rep.confirm_runs == rep.runs - 2 and rep.confirmed_on in ("warm", "cold")
+    assert rep.runs <= used  # (a warm executor's own check against the cold runs takes a number too)
+    assert rep.signatures[-1].kind is FailureKind.PASSED
+
+
+def test_deterministic_failure_is_confirmed_cheaply_on_the_warm_executor(tmp_path):
+    script = tmp_path / "det.py"
+    script.write_text("raise KeyError('always')\n")
+    rep = establish_original(Check(spec_of(script)), runs=2)
+    assert rep.deterministic and rep.runs == CONFIRM_RUNS and rep.failures == CONFIRM_RUNS
+    assert rep.confirm_runs == CONFIRM_RUNS - 2 and rep.confirmed_on == "warm"
+
+
+def test_runs_beyond_the_rule_need_no_confirmation(tmp_path):
+    script = tmp_path / "det.py"
+    script.write_text("raise KeyError('always')\n")
+    rep = establish_original(Check(spec_of(script)), runs=CONFIRM_RUNS + 1)
+    assert rep.runs == CONFIRM_RUNS + 1 and rep.confirm_runs == 0
+
+
+def test_a_hang_is_judged_on_its_own_runs(tmp_path):
+    script = tmp_path / "hang.py"
+    script.write_text("import time\ntime.sleep(60)\n")
+    check = Check(spec_of(script, timeout=0.5))
+    rep = reproduce(check, runs=1)
+    assert rep.signature.kind is FailureKind.HANG
+    assert confirm(rep, check).runs == 1  # every run of a hang costs the whole timeout
+
+
+def test_check_expectations(tmp_path):
+    script = tmp_path / "t.py"
+    script.write_text("import os\nif not os.environ.get('OK'):\n    raise ValueError('bad')\n")
+    sandbox = Sandbox(script)
+    try:
+        base = Check(spec_of(script), MatchPolicy(), sandbox, ColdExecutor())
+        original = base.run().signature
+        assert original.kind is FailureKind.EXCEPTION and base.run().ok  # no expectation: any failure
+        same = base.expecting(original)
+        assert same("raise ValueError('bad')\n") and not same("raise ValueError('other')\n")
+        switched = same.with_env({"OK": "1"})
+        assert not switched.run().ok and switched.expecting_pass().run().ok
+        assert switched.run_spec.env == {"OK": "1"} and base.run_spec.env == {}
+    finally:
+        sandbox.cleanup()
+    passed = Signature(kind="passed", exit_code=0)
+    assert meets(passed, MatchPolicy(), original, passes=True) and not meets(original, MatchPolicy(), original, passes=True)
+
+
+def test_nothing_to_reproduce_is_its_own_error(tmp_path):
+    script = tmp_path / "ok.py"
+    script.write_text("print('fine')\n")
+    with pytest.raises(NothingToReproduce, match="nothing to reproduce: the script exits 0"):
+        reproduce(Check(spec_of(script)), runs=1)
+
+
+def test_failure_kind_is_a_string_in_json():
+    sig = Signature(kind="hang")
+    assert sig.kind is FailureKind.HANG and sig.kind == "hang" and f"{sig.kind}" == "hang"
+    assert json.loads(json.dumps(sig.to_dict()))["kind"] == "hang"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reportkit", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_cli_check_and_minimize_refuse_a_flake_that_passed_the_old_two_runs(tmp_path):
+    script, counter = flaky_script(tmp_path, 3)  # F F, then P: the old rule said deterministic
+    proc = cli("check", "--json", str(script))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = json.loads(proc.stdout)
+    assert not data["deterministic"] and data["failures"] == data["runs"] - 1 and data["runs"] > 2
+
+    counter.write_text("3")
+    proc = cli("minimize", str(script))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "the failure is flaky" in proc.stderr and "--retries" in proc.stderr and "Traceback" not in proc.stderr
+    assert not script.with_name("flaky.min.py").exists()
+
+
+def test_cli_minimize_reports_the_confirmed_runs(tmp_path):
+    script = tmp_path / "det.py"
+    script.write_text("x = 1\ny = 2\nraise KeyError('always')\n")
+    proc = cli("minimize", "--json", "-j", "1", str(script))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["original_runs"] == report["original_failures"] == CONFIRM_RUNS
+    assert report["signature"]["kind"] == "exception" and report["verified"] is True
+
+
+def test_cli_bundle_minimize_uses_the_same_rule(tmp_path):
+    script, _ = flaky_script(tmp_path, 2)  # P F: flaky within the first two runs
+    proc = cli("bundle", "--minimize", "--out", str(tmp_path / "b"), str(script))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "the failure is flaky: 1 of 2 runs" in proc.stderr and "--retries N" in proc.stderr
+    assert not (tmp_path / "b").exists()
+
+
+def test_require_deterministic_is_the_one_refusal():
+    from reportkit.check import require_deterministic
+    from reportkit.signature import Reproduction
+
+    flaky = Reproduction(signature=Signature(kind="exception", exc_type="RuntimeError"), runs=4, failures=3)
+    with pytest.raises(FlakyFailure, match=r"3 of 4 runs failed the same way \(75%\)") as info:
+        require_deterministic(flaky)
+    assert info.value.exit_code == 1 and (info.value.failures, info.value.runs) == (3, 4)
+    require_deterministic(flaky, retries=3)  # the user accepted the flake: a candidate must fail 3 of 3
+    require_deterministic(Reproduction(signature=flaky.signature, runs=7, failures=7))

@@ -1,0 +1,115 @@
+"""benchmarks/corpus/: the held-out corpus is well-formed, and every hand-written minimal.py is a real
+reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
+
+The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
+and library cases run by default; cases that import torch or hang run under the ``slow`` marker.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus_bench.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("corpus_bench", _PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["corpus_bench"] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load()
+CASES = bench.load_cases()
+
+
+def _params():
+    out = []
+    for case in CASES:
+        slow = case.uses_torch or case.manifest.get("category") == "hang"
+        out.append(pytest.param(case, id=case.name, marks=[pytest.mark.slow] if slow else []))
+    return out
+
+
+def test_corpus_has_the_mix_the_issue_asks_for():
+    assert len(CASES) >= 12
+    cats = [c.manifest["category"] for c in CASES]
+    assert cats.count("multi-file") >= 3
+    assert cats.count("pure-python") >= 3
+    for needed in ("meta-device", "nn-module", "compile-graph-break", "compile-wrong-result", "hang",
+                   "library-pytest"):
+        assert needed in cats, needed
+    # a multi-file case is a project: local modules or packages next to the target
+    for case in CASES:
+        if case.manifest["category"] == "multi-file":
+            local = [p for p in case.path.rglob("*.py") if p.name != "minimal.py"]
+            assert len(local) >= 3, case.name
+    # one of them is a pytest suite importing local test utilities
+    assert any("::" in c.target for c in CASES if c.manifest["category"] == "multi-file")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case_layout(case):
+    assert bench.structure_problems(case) == []
+    minimal = (case.path / "minimal.py").read_text(encoding="utf-8")
+    # the hand-written reproducer keeps the cause the note names, and is smaller than the original
+    assert case.missing_causes(minimal) == []
+    assert bench.count_lines(minimal) < bench.count_lines((case.path / case.target.split("::")[0]).read_text())
+
+
+def test_cause_markers_reject_a_reproducer_without_the_bug():
+    case = next(c for c in CASES if c.name.startswith("05_"))
+    materialized = 'exported = 192\nassert exported == 203, f"export lost records: {exported} of {203}"\n'
+    assert case.missing_causes(materialized) == ["//"]
+
+
+def test_structure_problems_are_reported(tmp_path):
+    d = tmp_path / "99_broken"
+    d.mkdir()
+    (d / "case.json").write_text('{"target": "gone.py", "cause": ["("], "colour": 1}')
+    case = bench.Case("99_broken", d, {"target": "gone.py", "cause": ["("], "colour": 1})
+    problems = " | ".join(bench.structure_problems(case))
+    for expected in ("missing NOTE.md", "missing minimal.py", "unknown manifest keys", "lacks 'category'",
+                     "gone.py does not exist", "does not compile"):
+        assert expected in problems
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\d+", "N", text.splitlines()[0]).strip()
+
+
+@pytest.mark.parametrize("case", _params())
+def test_minimal_reproduces_the_original(case):
+    """minimal.py, copied alone into an empty directory, fails like the original (strict signature);
+    where the case names a good version, minimal.py passes there."""
+    policy = bench.MatchPolicy()
+    with tempfile.TemporaryDirectory(prefix="rk-corpus-test-") as tmp:
+        ws = bench.make_workspace(case, Path(tmp))
+        spec, _ = bench.spec_for(case.target, ws.project, case.timeout, ws.env(), case.manifest.get("args"))
+        rep = bench.establish(spec, policy, runs=1)
+        assert _digits(rep.signature.headline()) == _digits(case.manifest["signature"])
+        minimal_target = case.manifest.get("minimal_target", "minimal.py")
+        name, _, node = minimal_target.partition("::")
+        text = (case.path / name).read_text(encoding="utf-8")
+        got = bench.run_alone(text, name, node or None, case, ws, good=False, python=sys.executable,
+                              timeout=case.timeout if rep.signature.kind == "hang" else 120)
+        assert bench.same_failure(rep.signature, got, policy), got.headline()
+        if case.good:
+            fixed = bench.run_alone(text, name, node or None, case, ws, good=True, python=sys.executable,
+                                    timeout=120)
+            assert fixed.kind == "passed", fixed.headline()
+
+
+def test_a_pytest_result_must_keep_its_test():
+    # a module that fails at import fails "the same way" for any node id: the benchmark also
+    # requires the node's test (and class) to be defined in the result
+    assert bench.node_defined("class TestX:\n    def test_y(self):\n        assert 0\n", "TestX::test_y[3]")
+    assert not bench.node_defined("import torch\ntorch.ones(2) @ torch.ones(3)\n", "test_y")
+    assert not bench.node_defined("def test_y_other():\n    pass\n", "test_y")

@@ -1,0 +1,216 @@
+"""reportkit/flatten.py: folding a script's local modules into the script (pure Python, fast)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from reportkit.flatten import NotFlattenable, flatten_source, fold_local_code, project_roots
+from reportkit.runner import RunSpec, Sandbox
+from reportkit.signature import MatchPolicy, establish
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def run_alone(tmp_path: Path, source: str) -> subprocess.CompletedProcess:
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "flat.py").write_text(source, encoding="utf-8")
+    return subprocess.run([sys.executable, "flat.py"], cwd=alone, capture_output=True, text=True, timeout=60)
+
+
+PROJECT = {
+    "app.py": '''
+        """Entry point."""
+        from __future__ import annotations
+        import json
+        import shop.pricing as pricing
+        from shop import Cart, TAX as tax_rate
+        from shop.util import fmt
+
+        def total(cart):
+            return pricing.net(cart.items) * (1 + tax_rate)
+
+        if __name__ == "__main__":
+            cart = Cart([("apple", 2.0), ("pear", 3.0)])
+            print(fmt(total(cart)), json.dumps(sorted(cart.names())))
+    ''',
+    "shop/__init__.py": '''
+        from .cart import Cart
+        from .pricing import TAX
+
+        __all__ = ["Cart", "TAX"]
+    ''',
+    "shop/cart.py": '''
+        class Cart:
+            def __init__(self, items):
+                self.items = items
+
+            def names(self):
+                return [name for name, _ in self.items]
+    ''',
+    "shop/pricing.py": '''
+        TAX = 0.5
+
+        def net(items):
+            # sum of the prices
+            return sum(price for _, price in items)
+
+        if __name__ == "__main__":
+            print("pricing self-test")
+    ''',
+    "shop/util.py": '''
+        from . import pricing
+
+        def fmt(value):
+            return f"{value:.2f} (tax {pricing.TAX})"
+    ''',
+}
+
+
+def test_package_with_relative_imports_aliases_and_module_attributes(tmp_path):
+    write(tmp_path / "proj", PROJECT)
+    script = tmp_path / "proj" / "app.py"
+    before = subprocess.run([sys.executable, "app.py"], cwd=script.parent, capture_output=True, text=True)
+    flat = flatten_source(script, script.read_text())
+    assert flat is not None
+    assert set(flat.modules) == {"shop/__init__.py", "shop/cart.py", "shop/pricing.py", "shop/util.py"}
+    tree = ast.parse(flat.source)
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert imported <= {"json", "__future__"}  # installed / stdlib imports only
+    assert flat.source.startswith("from __future__ import annotations\n")
+    assert "pricing self-test" not in flat.source  # a folded module's __main__ block does not run on import
+    assert "__all__" not in flat.source
+    assert "# sum of the prices" in flat.source  # folded code keeps its text
+    # module attribute -> the folded name; the script's alias names the folded definition
+    assert "return net(cart.items) * (1 + tax_rate)" in flat.source
+    assert flat.renamed == {"shop.pricing.TAX": "tax_rate"} and "tax_rate = 0.5" in flat.source
+    after = run_alone(tmp_path, flat.source)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout == '7.50 (tax 0.5) ["apple", "pear"]\n'
+
+
+def test_name_clashes_rename_the_folded_module_not_the_script(tmp_path):
+    write(tmp_path, {
+        "main.py": '''
+            from a import helper as helper_a
+            from b import run_b
+
+            def helper():
+                return "script"
+
+            print(helper(), helper_a(), run_b())
+        ''',
+        "a.py": '''
+            def helper():
+                return "a"
+        ''',
+        "b.py": '''
+            LIMIT = 3
+
+            def helper(x):
+                return f"b{x}"
+
+            def run_b():
+                helper_local = [helper(i) for i in range(LIMIT)]
+
+                def inner(helper):  # a parameter that shadows the module's name
+                    return helper
+                return "".join(helper_local) + inner("!")
+        ''',
+    })
+    script = tmp_path / "main.py"
+    flat = flatten_source(script, script.read_text())
+    assert "def helper():\n    return \"script\"" in flat.source  # the script's own names never change
+    assert flat.renamed == {"a.helper": "helper_a", "b.helper": "b_helper"}
+    assert "def inner(helper):" in flat.source and "return helper\n" in flat.source  # shadowed: untouched
+    out = run_alone(tmp_path, flat.source)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "script a b0b1b2!\n"
+
+
+def test_no_local_imports_means_nothing_to_fold(tmp_path):
+    write(tmp_path, {"s.py": "import json\nimport collections.abc\nprint(json.dumps(1))\n"})
+    assert flatten_source(tmp_path / "s.py", (tmp_path / "s.py").read_text()) is None
+
+
+def test_module_object_used_as_a_value_is_refused(tmp_path):
+    write(tmp_path, {"s.py": "import helpers\nprint(vars(helpers))\n", "helpers.py": "X = 1\n"})
+    with pytest.raises(NotFlattenable, match="module object helpers used as a value"):
+        flatten_source(tmp_path / "s.py", (tmp_path / "s.py").read_text())
+
+
+def test_pytest_layout_resolves_test_utilities_from_the_rootdir(tmp_path):
+    write(tmp_path, {
+        "pytest.ini": "[pytest]\n",
+        "lib/__init__.py": "def double(x):\n    return 2 * x\n",
+        "tests/__init__.py": "",
+        "tests/util.py": "def make(n):\n    return list(range(n))\n",
+        "tests/test_x.py": '''
+            from lib import double
+            from tests.util import make
+
+            def test_double():
+                assert [double(v) for v in make(3)] == [0, 2, 5]
+        ''',
+    })
+    test = tmp_path / "tests" / "test_x.py"
+    flat = flatten_source(test, test.read_text(), project_roots(test, tmp_path))
+    assert flat.modules == ["lib/__init__.py", "tests/util.py"]
+    assert "import" not in flat.source.replace("# --- folded in from", "")
+    assert "def test_double():" in flat.source
+
+
+def test_fold_local_code_keeps_the_folded_script_only_when_it_fails_the_same_way(tmp_path):
+    write(tmp_path, {
+        "job.py": '''
+            from settings import load
+
+            cfg = load()
+            print(cfg["retries"] + 1)
+        ''',
+        "settings.py": '''
+            DEFAULTS = {"retries": 3}
+
+            def load(override=None):
+                cfg = dict(DEFAULTS)
+                cfg.update(override or {"retries": None})
+                return cfg
+        ''',
+    })
+    spec = RunSpec(script=(tmp_path / "job.py").resolve(), timeout=30)
+    policy = MatchPolicy()
+    rep = establish(spec, policy, runs=1)
+    sandbox = Sandbox(spec.script, False, None)
+    try:
+        source, folded, note = fold_local_code(spec, spec.script.read_text(), rep, policy, sandbox)
+    finally:
+        sandbox.cleanup()
+    assert folded == ["settings.py"] and note == "folded in settings.py"
+    assert "from settings import" not in source and "def load(override=None):" in source
+    out = run_alone(tmp_path, source)
+    assert "TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'" in out.stderr
+
+    # raised inside the local module: its frame (file + line) is part of the strict signature, which
+    # the folded script cannot keep -> the script is reduced as it is, and the note says why
+    (tmp_path / "job.py").write_text("from settings import check\ncheck()\n")
+    (tmp_path / "settings.py").write_text("def check():\n    raise ValueError('bad settings')\n")
+    rep = establish(spec, policy, runs=1)
+    sandbox = Sandbox(spec.script, False, None)
+    try:
+        source, folded, note = fold_local_code(spec, spec.script.read_text(), rep, policy, sandbox)
+    finally:
+        sandbox.cleanup()
+    assert source == "from settings import check\ncheck()\n" and folded == []
+    assert note.startswith("local modules not folded in: the folded script fails differently")
