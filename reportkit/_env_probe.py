@@ -9,7 +9,9 @@ crashes (``import torch`` on a broken install, ``collect_env`` waiting on a tool
 earlier stages' results; ``stage`` names the stage in progress, ``done`` is true at the end.
 Stages: ``basics`` (python, OS), ``packages`` (versions and locations, found *without importing*:
 torch_spyre, torch_sendnn, ...), ``torch`` (``import torch``: version, git_version, CUDA / other
-accelerators), ``collect_env`` (``torch.utils.collect_env.get_pretty_env_info()``).
+accelerators), ``collect_env`` (``torch.utils.collect_env.get_pretty_env_info()``), ``spyre_config``
+(torch_spyre installed: ``torch_spyre/_inductor/config.py`` loaded by path twice, with and without the
+environment variables it reads, to tell which settings are not at their defaults).
 
 ``SCRIPT_DIR`` replaces the probe's own directory as ``sys.path[0]``, so packages are looked up
 the way the script sees them. Standard library only, compatible with Python 3.8+.
@@ -19,6 +21,7 @@ import importlib.util
 import json
 import os
 import platform
+import re
 import sys
 import traceback
 
@@ -206,6 +209,44 @@ def collect_env():
     return ce.get_pretty_env_info()
 
 
+# torch_spyre/_inductor/config.py (a torch config module, install_config_module) reads its settings from the
+# environment at import: the names it reads, found in its source
+_ENV_READ = re.compile(r"""(?:getenv|environ\.get|_get_env_\w*|_env_\w*)\(\s*["']([A-Z][A-Z0-9_]*)["']"""
+                       r"""|environ\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]""")
+_PLAIN = (bool, int, float, str, type(None))
+
+
+def _config_values(path, name):
+    """The settings of the config module at ``path``, loaded by path under ``name`` (not torch_spyre's)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules.pop(name, None)
+    getter = getattr(module, "get_config_copy", None)
+    values = getter() if callable(getter) else {k: v for k, v in vars(module).items() if not k.startswith("_")}
+    return {k: v for k, v in values.items() if isinstance(v, _PLAIN) or isinstance(v, (list, tuple))}
+
+
+def spyre_config(location):
+    """Non-default torch_spyre._inductor.config values and the environment variables that set them."""
+    path = os.path.join(location, "_inductor", "config.py")
+    with open(path, encoding="utf-8") as fh:
+        names = sorted({a or b for a, b in _ENV_READ.findall(fh.read())})
+    current = _config_values(path, "_reportkit_spyre_config")
+    saved = {n: os.environ.pop(n) for n in names if n in os.environ}
+    try:
+        default = _config_values(path, "_reportkit_spyre_config_default")
+    finally:
+        os.environ.update(saved)
+    non_default = {k: {"value": repr(v)[:200], "default": repr(default[k])[:200]}
+                   for k, v in current.items() if k in default and v != default[k]}
+    return {"file": path, "settings": len(current), "env_read": {n: os.environ.get(n) for n in names},
+            "non_default": non_default}
+
+
 def _run(out, name, fn):
     out.stage(name)
     try:
@@ -228,8 +269,12 @@ def main(argv):
     _run(out, "basics", basics)
     _run(out, "packages", packages)
     torch_found = out.data.get("packages", {}).get("located", {}).get("torch", {}).get("installed")
-    if torch_found and _run(out, "torch", torch_info) and "--no-collect-env" not in argv[2:]:
+    torch_ok = torch_found and _run(out, "torch", torch_info)
+    if torch_ok and "--no-collect-env" not in argv[2:]:
         _run(out, "collect_env", collect_env)
+    spyre = out.data.get("packages", {}).get("located", {}).get("torch_spyre", {})
+    if torch_ok and spyre.get("installed") and spyre.get("location"):
+        _run(out, "spyre_config", lambda: spyre_config(spyre["location"]))
     out.data["stage"] = None
     out.data["done"] = True
     out.flush()

@@ -39,7 +39,7 @@ from typing import Callable, Optional
 
 from reportkit import __version__
 from reportkit.check import Check, reproduce, require_deterministic
-from reportkit.collect import COLLECTED, Collected, CollectInput, CollectOptions, Workspace, collect
+from reportkit.collect import COLLECTORS, Collected, CollectInput, CollectOptions, Workspace, collect
 from reportkit.constants import BUNDLE_SCHEMA_VERSION, DEFAULT_TEMPLATE, TOOL_NAME
 from reportkit.errors import UserError
 from reportkit.io import replacing, write_atomic
@@ -157,37 +157,20 @@ def write_logs(w: Writer, c: Collected, files: dict) -> None:
     w.text(files["error"], run.error_output + "\n")
     w.text(files["stdout"], run.stdout)
     w.text(files["stderr"], run.stderr)
-    if c.spyre_logs.records:
-        w.text(files["spyre_log"], "\n".join(r.raw for r in c.spyre_logs.records) + "\n")
-        w.text(files["spyre_transfer"], "\n".join(r.raw for r in c.spyre_logs.transfer) + "\n")
-    if c.spyre_logs.log_file:
-        w.copy(files["spyre_log_file"], Path(c.spyre_logs.log_file))
-    for comp in (c.ladder, c.spyre_comparison):
-        for v in comp.variants:
-            if v.name != "original" and (v.stdout or v.stderr):
-                w.text(f"{files['ladder']}/{v.name}.stdout.txt", v.stdout)
-                w.text(f"{files['ladder']}/{v.name}.stderr.txt", v.stderr)
     if c.env.collect_env:
         w.text(files["collect_env"], c.env.collect_env)
-    if c.hang.status == COLLECTED:
-        w.text(files["hang_stacks"], c.hang.stacks + "\n")
-        if c.hang.gdb:
-            w.text(files["gdb"], c.hang.gdb)
 
 
-def write_artifacts(w: Writer, c: Collected, files: dict) -> None:
-    for graph in c.fx.graphs:
-        for path in map(Path, graph.files):
-            w.copy(f"{files['fx']}/{graph.name}/{path.name}", path)
-    for kernel in c.sdsc.kernels:
-        base = f"{files['sdsc']}/{kernel.directory.name}"
-        for path in [*kernel.sdsc_paths, kernel.bundle_mlir]:
-            if path is not None:
-                w.copy(f"{base}/{path.name}", path)
-        if kernel.spyrecode_json is not None:
-            w.copy(f"{base}/spyreCodeDir/spyrecode.json", kernel.spyrecode_json)
-    for report in c.ffdc.reports:
-        w.copy(f"{files['ffdc']}/{report.path.name}", report.path)
+def write_evidence(w: Writer, c: Collected, files: dict) -> None:
+    """Each collector's files: texts written, paths copied (size-limited)."""
+    for collector in COLLECTORS:
+        if collector.name not in c.evidence:
+            continue
+        for rel, content in collector.files(c.evidence[collector.name], files):
+            if isinstance(content, Path):
+                w.copy(rel, content)
+            else:
+                w.text(rel, content)
 
 
 def _prune(value):
@@ -200,9 +183,10 @@ def _prune(value):
 
 def json_payload(c: Collected, files: dict, items: list, title: str, options: BundleOptions,
                  w: Writer) -> dict:
-    collected = _prune(dataclasses.asdict(c))
-    collected["spyre_logs"]["record_count"] = len(c.spyre_logs.records)
-    collected["spyre_logs"]["transfer_count"] = len(c.spyre_logs.transfer)
+    collected = _prune(c.to_dict())
+    if "spyre_logs" in collected:
+        collected["spyre_logs"]["record_count"] = len(c.spyre_logs.records)
+        collected["spyre_logs"]["transfer_count"] = len(c.spyre_logs.transfer)
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": TOOL_NAME, "version": __version__},
@@ -246,7 +230,7 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
         if c.original_source is not None:
             w.text(files["original"], c.original_source)
         write_logs(w, c, files)
-        write_artifacts(w, c, files)
+        write_evidence(w, c, files)
         if options.issue:
             w.text(files["issue"], render_issue(redacted, options.template, redactor=redactor, files=files,
                                                 title=title, bundle_name=out.name + ".tar.gz", pre_redacted=True))

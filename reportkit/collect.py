@@ -6,12 +6,16 @@ and a ``reason`` when it could not be collected. What runs, all in the target in
 
 1. the environment probe (``_env_probe.py``, by path, with a timeout), concurrently with
 2. the *debug run*: the script with ``TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 TORCH_SPYRE_DEBUG=1
-   TORCH_COMPILE_DEBUG=1 TORCH_SPYRE_FFDC=1`` and a private ``TORCH_COMPILE_DEBUG_DIR`` /
+   TORCH_COMPILE_DEBUG=1 TORCH_SPYRE_FFDC=1`` and the log settings (:data:`DEBUG_ENV`,
+   :data:`BACKEND_LOG_ENV`), ``TORCH_COMPILE_DEBUG_DIR=.`` (the scratch copy it runs in) and a private
    ``TORCHINDUCTOR_CACHE_DIR`` (and ``SPYRE_LOG_FILE`` if the user had one), so its artifacts are
    found reliably and nothing of the user's is touched. It is the reference failure;
-3. the backend ladder / Torch-Spyre comparison: the unchanged script again with the compile backend
-   forced by ``_backend_boot.py`` (a wrapper of ``_boot.py``, see there), each run compared with
-   the reference failure by :func:`reportkit.signature.same_failure`.
+3. the evidence collectors (:data:`COLLECTORS`, see :mod:`reportkit.evidence`), in order: fx graphs,
+   Torch-Spyre settings / logs / sdsc / FFDC (in :mod:`reportkit.spyre`), the backend ladder (the
+   unchanged script again with the compile backend forced by ``_backend_boot.py``, a wrapper of
+   ``_boot.py``, each run compared with the reference failure by
+   :func:`reportkit.signature.same_failure`; :func:`run_variant` is the one place that reruns it), the
+   spyre vs sendnn comparison, the hang.
 
 Everything collected here is raw (not redacted); :mod:`reportkit.render` redacts before anything
 is written.
@@ -19,6 +23,7 @@ is written.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -33,6 +38,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from reportkit import __version__, spyre
 from reportkit.check import Check
+from reportkit.evidence import COLLECTED, NOT_COLLECTED, Collector, Comparison, Variant, VariantDef
 from reportkit.gitinfo import GitInfo, repo_info
 from reportkit.runner import (
     BOOT_FILE,
@@ -49,22 +55,31 @@ from reportkit.standalone import conftest_chain
 if TYPE_CHECKING:
     from reportkit.minimize import MinimizeReport
 
-COLLECTED = "collected"
-NOT_COLLECTED = "not-collected"
-
 BACKEND_BOOT = Path(__file__).with_name("_backend_boot.py")
 PROBE_FILE = Path(__file__).with_name("_env_probe.py")
 PROBE_TIMEOUT = 120.0
 
+# Torch-Spyre's debugging guide, step 2 (docs/source/user_guide/debugging/index.md); SPYRE_INDUCTOR_LOG(_LEVEL)
+# for versions before TORCH_LOGS=+torch_spyre, which _backend_boot.py adds when torch_spyre is installed
+# (REPORTKIT_SPYRE_LOGS: TORCH_LOGS naming a module that does not import breaks `import torch`).
 DEBUG_ENV = {
     "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1",
     "TORCH_SPYRE_DEBUG": "1",
     "TORCH_COMPILE_DEBUG": "1",
     "TORCH_SPYRE_FFDC": "1",
+    "SPYRE_INDUCTOR_LOG": "1",
+    "SPYRE_INDUCTOR_LOG_LEVEL": "DEBUG",
 }
+# The back-end's log levels, which torch_spyre turns down when unset (TORCH_SENDNN_LOG=CRITICAL,
+# DT_DEEPRT_VERBOSE=-1, DTLOG_LEVEL=error: torch-spyre's README / docs/source/user_guide/profiling/
+# environment_variables.md), raised in the debug run unless given with --env.
+BACKEND_LOG_ENV = {"TORCH_SENDNN_LOG": "DEBUG", "DT_DEEPRT_VERBOSE": "1", "DTLOG_LEVEL": "info"}
 # Environment variables worth reporting (names starting with these), besides the ones given by --env.
+# The Torch-Spyre ones: torch_spyre/_inductor/config.py and the compiler / runtime it drives (LX_PLANNING,
+# DXP_LX_FRAC_AVAIL, KTIR_DEVICE_MLIR, BUNDLE_*, DTCOMPILER_*, USE_SPYRE_PROFILER, LOCAL_RANK, ...).
 ENV_PREFIXES = ("TORCH", "PYTORCH", "SPYRE", "SENCORES", "SENLIB", "DT_", "DTLOG", "DEEPRT", "FLEX_", "AIU",
-                "LIB_VERSION_FILE", "CUDA_", "NCCL_", "OMP_", "MKL_", "KMP_", "PYTHONPATH", "LD_PRELOAD",
+                "DUMP_SPYRE", "BUNDLE_", "LX_", "HBM_", "DXP_", "LAYOUT_", "KTIR_", "DBO_", "FRONTEND_POOL",
+                "DTCOMPILER", "DEEPTOOLS", "USE_SPYRE", "LOCAL_RANK", "LIB_VERSION_FILE", "CUDA_", "NCCL_", "OMP_", "MKL_", "KMP_", "PYTHONPATH", "LD_PRELOAD",
                 "LD_LIBRARY_PATH", "HF_", "VLLM_", "COMPILATION_MODE")
 
 
@@ -121,6 +136,7 @@ class EnvInfo:
     collect_env: str = ""  # torch.utils.collect_env output
     collect_env_reason: str = ""
     env_vars: dict = field(default_factory=dict)  # relevant variables of the run environment (raw)
+    spyre_config: dict = field(default_factory=dict)  # the probe's spyre_config stage (see _env_probe.py)
     probe_errors: dict = field(default_factory=dict)
 
     @property
@@ -147,16 +163,6 @@ class DebugRun:
     error_output: str = ""  # the traceback as printed (or the tail of the output)
     compile_calls: list = field(default_factory=list)  # torch.compile calls the script made
     workdir: str = ""
-
-
-@dataclass
-class SpyreLogs:
-    status: str = NOT_COLLECTED
-    reason: str = ""
-    records: list = field(default_factory=list)  # every Torch-Spyre record (spyre.SpyreLogRecord)
-    transfer: list = field(default_factory=list)  # host<->device copies, allocation, layouts
-    log_file: Optional[str] = None  # SPYRE_LOG_FILE contents were read from here
-    counts: dict = field(default_factory=dict)  # "<stream>/<format>" -> records
 
 
 @dataclass
@@ -187,49 +193,6 @@ class FxArtifacts:
 
 
 @dataclass
-class SdscArtifacts:
-    status: str = NOT_COLLECTED
-    reason: str = ""
-    cache_dir: str = ""
-    kernels: list = field(default_factory=list)  # spyre.SpyreKernelArtifacts
-    summaries: list = field(default_factory=list)  # spyre.SdscSummary
-    selected: list = field(default_factory=list)  # paths of the selected sdsc files
-    why: list = field(default_factory=list)
-    excerpt: str = ""
-
-
-@dataclass
-class FfdcInfo:
-    status: str = NOT_COLLECTED
-    reason: str = ""
-    reports: list = field(default_factory=list)  # spyre.FfdcReport, newest first
-
-
-@dataclass
-class Variant:
-    name: str
-    label: str
-    stage: str  # what a failure here points at
-    outcome: str = "skipped"  # fails | fails-differently | passes | not-installed | skipped
-    reason: str = ""
-    headline: str = ""
-    duration: float = 0.0
-    signature: Optional[Signature] = None
-    stdout: str = ""
-    stderr: str = ""
-    compile_calls: list = field(default_factory=list)
-
-
-@dataclass
-class Comparison:
-    status: str = NOT_COLLECTED
-    reason: str = ""
-    variants: list = field(default_factory=list)
-    stage: Optional[str] = None  # ladder: where the failure first appears
-    verdict: str = ""
-
-
-@dataclass
 class HangInfo:
     status: str = NOT_COLLECTED
     reason: str = ""
@@ -244,6 +207,9 @@ class HangInfo:
 
 @dataclass
 class Collected:
+    """Everything ``collect`` gathered: the run, the environment, and each collector's evidence in
+    ``evidence`` (by collector name; ``c.fx`` is ``c.evidence["fx"]``)."""
+
     script: str
     script_name: str
     args: list
@@ -253,13 +219,7 @@ class Collected:
     signature: Signature
     env: EnvInfo
     debug_run: DebugRun
-    spyre_logs: SpyreLogs
-    fx: FxArtifacts
-    sdsc: SdscArtifacts
-    ffdc: FfdcInfo
-    ladder: Comparison
-    spyre_comparison: Comparison
-    hang: HangInfo
+    evidence: dict = field(default_factory=dict)  # collector name -> its evidence
     user_env: dict = field(default_factory=dict)  # --env overrides (None = unset)
     pytest_node: Optional[str] = None  # pytest targets: the test inside the module (script_name::pytest_node)
     test_id: str = ""  # pytest targets: the node id from the rootdir (tests/test_x.py::test_y[1])
@@ -271,6 +231,17 @@ class Collected:
     created: str = ""
     reportkit_version: str = __version__
 
+    def __getattr__(self, name: str):
+        evidence = self.__dict__.get("evidence")
+        if evidence is None or name not in evidence:
+            raise AttributeError(name)
+        return evidence[name]
+
+    def to_dict(self) -> dict:
+        """``dataclasses.asdict`` with the evidence at the top level (bundle.json's ``collected``)."""
+        data = dataclasses.asdict(self)
+        return {**{k: v for k, v in data.items() if k != "evidence"}, **data["evidence"]}
+
 
 # --------------------------------------------------------------------------- workspace
 
@@ -280,6 +251,7 @@ class Workspace:
 
     def __init__(self) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="reportkit-bundle-"))
+        self.started = time.time()
         self.debug_dir = self.root / "compile-debug"
         self.cache_dir = self.root / "inductor-cache"
         self.ladder_cache = self.root / "inductor-cache-ladder"
@@ -404,6 +376,7 @@ def build_env_info(data: dict, why: str, spec: RunSpec) -> EnvInfo:
     env.torch_spyre = _package("torch_spyre", located.get("torch_spyre") or {}, spec.python)
     env.torch_sendnn = _package("torch_sendnn", located.get("torch_sendnn") or {}, spec.python)
     _torch_details(env, data, why)
+    env.spyre_config = dict(data.get("spyre_config") or {})
     _lib_versions(env, run_env)
     env.script_git = repo_info(spec.script.parent)
     return env
@@ -444,7 +417,12 @@ def _gdb_delay(timeout: float) -> Optional[float]:
 def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
     env = dict(spec.env)
     env.update(DEBUG_ENV)
-    env["TORCH_COMPILE_DEBUG_DIR"] = str(ws.debug_dir)
+    env.update({k: v for k, v in BACKEND_LOG_ENV.items() if k not in spec.env})
+    env["REPORTKIT_SPYRE_LOGS"] = "1"
+    env["REPORTKIT_SHELL_PARENT"] = "1"  # torch_spyre's fork detection: see _backend_boot.shell_parent
+    # torch_compile_debug/ in the script's working directory, reportkit's scratch copy: private, and where
+    # FFDC looks for the artifacts it lists (torch_spyre/profiler/_ffdc.py searches <cwd>/torch_compile_debug)
+    env["TORCH_COMPILE_DEBUG_DIR"] = "."
     env["TORCHINDUCTOR_CACHE_DIR"] = str(ws.cache_dir)
     if build_env(spec.env).get("SPYRE_LOG_FILE"):
         env["SPYRE_LOG_FILE"] = str(ws.spyre_log)  # the user's log file stays untouched
@@ -503,10 +481,11 @@ def _command(spec: RunSpec, source_name: str, extra_env: dict) -> str:
 def make_debug_run(rep: Reproduction, spec: RunSpec, ws: Workspace) -> DebugRun:
     result = rep.results[0]
     shown = {k: v for k, v in debug_spec(spec, ws).env.items()
-             if k in DEBUG_ENV or k in ("TORCH_COMPILE_DEBUG_DIR", "TORCHINDUCTOR_CACHE_DIR", "SPYRE_LOG_FILE")}
+             if k in DEBUG_ENV or k in BACKEND_LOG_ENV
+             or k in ("TORCH_COMPILE_DEBUG_DIR", "TORCHINDUCTOR_CACHE_DIR", "SPYRE_LOG_FILE")}
     return DebugRun(
         status=COLLECTED, env=shown,
-        command=_command(spec, spec.script.name, {k: v for k, v in shown.items() if k in DEBUG_ENV}),
+        command=_command(spec, spec.script.name, {k: v for k, v in shown.items() if k in DEBUG_ENV or k in BACKEND_LOG_ENV}),
         duration=result.duration, returncode=result.returncode, signal=result.signal,
         timed_out=result.timed_out, stdout=_strip_workdir(result.stdout, result),
         stderr=_strip_workdir(result.stderr, result),
@@ -522,32 +501,6 @@ def _strip_workdir(text: str, result: RunResult) -> str:
 
 def _strip_call(call: dict, result: RunResult) -> dict:
     return {k: _strip_workdir(v, result) if isinstance(v, str) else v for k, v in call.items()}
-
-
-# --------------------------------------------------------------------------- Torch-Spyre logs
-
-
-def collect_spyre_logs(run: DebugRun, ws: Workspace, env: EnvInfo) -> SpyreLogs:
-    log_text = None
-    logs = SpyreLogs()
-    if ws.spyre_log.exists():
-        logs.log_file = str(ws.spyre_log)
-        log_text = ws.spyre_log.read_text(encoding="utf-8", errors="replace")
-    logs.records = spyre.parse_debug_log(run.stdout, run.stderr, log_text)
-    logs.transfer = spyre.transfer_records(logs.records)
-    for record in logs.records:
-        key = f"{record.stream}/{record.format}"
-        logs.counts[key] = logs.counts.get(key, 0) + 1
-    if logs.records:
-        logs.status = COLLECTED
-        if not logs.transfer:
-            logs.reason = "Torch-Spyre debug records found, none of them about data transfers"
-    elif env.torch_spyre.status != COLLECTED:
-        logs.reason = f"no TORCH_SPYRE_DEBUG output: {env.torch_spyre.reason or 'torch_spyre is not installed'}"
-    else:
-        logs.reason = ("no TORCH_SPYRE_DEBUG output although torch_spyre is installed: the script does not "
-                       "seem to use the spyre device before it fails")
-    return logs
 
 
 # --------------------------------------------------------------------------- failure clues
@@ -702,59 +655,6 @@ def collect_fx(run_dirs: list[Path], clues: Clues, compile_calls: list) -> FxArt
     return fx
 
 
-# --------------------------------------------------------------------------- sdsc (Torch-Spyre compiler output)
-
-
-def select_sdsc(summaries: list, clues: Clues, graph: Optional[FxGraph]) -> tuple[list, list[str]]:
-    """The kernels related to the failure: by op name, then by source line, else the newest one."""
-    if clues.ops:
-        chosen = spyre.select_sdsc_for_ops(summaries, clues.ops)
-        if chosen:
-            return chosen, [f"op(s) {', '.join(clues.ops)} named in the error"]
-    lines = {f"{f}:{n}" for f, n in clues.script_lines}
-    if graph is not None:
-        lines |= {s.split(" in ")[0] for s in graph.sources}
-    by_line = [s for s in summaries
-               if s.source_file and f"{os.path.basename(s.source_file)}:{s.source_line}" in lines]
-    if by_line:
-        return by_line, ["source line (debug_handle_.source) matches the traceback / the failing graph"]
-    if graph is not None and graph.ops:
-        chosen = spyre.select_sdsc_for_ops(summaries, graph.ops)
-        if chosen:
-            return chosen, [f"op(s) of the failing graph {graph.name}: {', '.join(graph.ops)}"]
-    newest = [s for s in summaries if s.path.parent == summaries[0].path.parent]
-    return newest, ["no op or line matched: the most recently written kernel"]
-
-
-def collect_sdsc(cache_dir: Path, clues: Clues, graph: Optional[FxGraph], env: EnvInfo) -> SdscArtifacts:
-    sdsc = SdscArtifacts(cache_dir=str(cache_dir))
-    sdsc.kernels = spyre.find_spyre_artifacts(cache_dir)
-    sdsc.summaries = [spyre.parse_sdsc(p) for k in sdsc.kernels for p in k.sdsc_paths]
-    if not sdsc.summaries:
-        sdsc.reason = ("no Spyre device: sdsc not produced (torch_spyre is not installed)"
-                       if env.torch_spyre.status != COLLECTED else
-                       "no sdsc_<N>.json under the Inductor cache's inductor-spyre*/ (nothing was compiled for "
-                       "the spyre device before the failure)")
-        return sdsc
-    chosen, sdsc.why = select_sdsc(sdsc.summaries, clues, graph)
-    sdsc.status = COLLECTED
-    sdsc.selected = [str(s.path) for s in chosen[:3]]
-    sdsc.excerpt = "\n\n".join(s.render_excerpt(max_lines=16) for s in chosen[:3])
-    return sdsc
-
-
-def collect_ffdc(cache_dir: Path, env: EnvInfo) -> FfdcInfo:
-    info = FfdcInfo(reports=spyre.find_ffdc_reports(cache_dir))
-    if info.reports:
-        info.status = COLLECTED
-    elif env.torch_spyre.status != COLLECTED:
-        info.reason = "no FFDC report: torch_spyre is not installed (it writes them)"
-    else:
-        info.reason = ("no FFDC report was written (TORCH_SPYRE_FFDC=1 was set): the failure is not one "
-                       "Torch-Spyre captures (compile / runtime / unimplemented op)")
-    return info
-
-
 # --------------------------------------------------------------------------- hangs
 
 # seed 001, "If It Hangs": the last print before the hang tells where it is stuck
@@ -823,17 +723,6 @@ def collect_hang(rep: Reproduction, run: DebugRun, ws: Workspace) -> HangInfo:
 # --------------------------------------------------------------------------- backend ladder / Spyre comparison
 
 
-@dataclass(frozen=True)
-class VariantDef:
-    name: str
-    label: str
-    stage: str
-    backend: Optional[str] = None  # forced torch.compile backend
-    env: tuple = ()  # extra (key, value) pairs
-    package: Optional[str] = None  # EnvInfo attribute that must be installed
-    imports: Optional[str] = None  # modules that register the backend, comma-separated
-
-
 LADDER = (
     VariantDef("no-dynamo", "TORCHDYNAMO_DISABLE=1", "eager PyTorch (torch.compile disabled)",
                env=(("TORCHDYNAMO_DISABLE", "1"),)),
@@ -841,33 +730,18 @@ LADDER = (
     VariantDef("aot_eager", 'backend="aot_eager"', "AOT autograd", backend="aot_eager"),
     VariantDef("inductor", 'backend="inductor"', "inductor", backend="inductor"),
 )
-SPYRE_VARIANTS = (
-    VariantDef("spyre", 'backend="spyre"', "Torch-Spyre front-end + DeepTools", backend="spyre",
-               package="torch_spyre", imports="torch_spyre"),
-    VariantDef("sendnn", 'backend="sendnn"', "DeepTools (torch_sendnn)", backend="sendnn",
-               package="torch_sendnn", imports="torch_sendnn.torch_sendnn,torch_sendnn"),
-)
 STANDARD_BACKENDS = {"eager", "aot_eager", "inductor"}
 
 
-@dataclass
-class LadderContext:
-    spec: RunSpec
-    source: str
-    rep: Reproduction
-    policy: MatchPolicy
-    ws: Workspace
-    sandbox: Sandbox
-    on_step: Optional[Callable[[str], None]] = None
-
-
-def run_variant(vdef: VariantDef, ctx: LadderContext) -> Variant:
+def run_variant(vdef: VariantDef, ctx: CollectContext) -> Variant:
+    """Rerun the unchanged script with ``vdef``'s backend / environment; compare with the reference failure."""
     variant = Variant(vdef.name, vdef.label, vdef.stage)
     env = dict(ctx.spec.env)
     env.update(dict(vdef.env))
     env["TORCHINDUCTOR_CACHE_DIR"] = str(ctx.ws.ladder_cache)
     log = ctx.ws.compile_log(vdef.name)
     env["REPORTKIT_COMPILE_LOG"] = str(log)
+    env["REPORTKIT_SHELL_PARENT"] = "1"
     if vdef.backend:
         env["REPORTKIT_BACKEND"] = vdef.backend
     if vdef.imports:
@@ -876,8 +750,7 @@ def run_variant(vdef: VariantDef, ctx: LadderContext) -> Variant:
                    # a handful of runs, some compiling cold with Inductor: the user's timeout, not the
                    # per-candidate one minimize derives from the original's (maybe eager) run time
                    timeout=ctx.spec.timeout)
-    if ctx.on_step:
-        ctx.on_step(f"ladder: {vdef.label} (timeout {spec.timeout:.0f} s)")
+    ctx.note(f"ladder: {vdef.label} (timeout {spec.timeout:.0f} s)")
     outcome = Check(spec, ctx.policy, ctx.sandbox, expected=ctx.rep.signature).run(ctx.source)
     result, sig = outcome.result, outcome.signature
     variant.signature, variant.duration = sig, result.duration
@@ -896,7 +769,7 @@ def original_backends(calls: list) -> list[str]:
     return list(dict.fromkeys(c.get("backend", "?") for c in calls if c.get("api") != "import"))
 
 
-def run_ladder(ctx: LadderContext, calls: list, rungs: tuple = LADDER) -> Comparison:
+def run_ladder(ctx: CollectContext, calls: list, rungs: tuple = LADDER) -> Comparison:
     ladder = Comparison()
     if not calls:
         ladder.reason = ("the script made no torch.compile / torch._dynamo.optimize call before it failed: "
@@ -913,7 +786,7 @@ def run_ladder(ctx: LadderContext, calls: list, rungs: tuple = LADDER) -> Compar
             ladder.variants.append(Variant(vdef.name, vdef.label, vdef.stage,
                                            reason=f"not run: the failure already appears with {first.label}"))
             continue
-        variant = run_variant(vdef, ctx)
+        variant = ctx.run_variant(vdef)
         ladder.variants.append(variant)
         if variant.outcome == "fails":
             first = variant
@@ -923,61 +796,113 @@ def run_ladder(ctx: LadderContext, calls: list, rungs: tuple = LADDER) -> Compar
 
 def ladder_verdict(variants: list, backends: list[str]) -> tuple[Optional[str], str]:
     rungs = [v for v in variants if v.name != "original"]
-    for v in rungs:
-        if v.outcome == "fails":
-            if v.name == "no-dynamo":
-                return "eager", ("fails without torch.compile (TORCHDYNAMO_DISABLE=1): not a compiler bug; the "
-                                 "failure is in eager PyTorch or in the script itself")
-            earlier = ", ".join(r.label for r in rungs[:rungs.index(v)] if r.outcome == "passes")
-            return v.stage, (f"the failure first appears with {v.label}: {v.stage}"
-                             + (f" ({earlier} pass{'es' if ',' not in earlier else ''})" if earlier else ""))
+    first = next((v for v in rungs if v.outcome == "fails"), None)
+    if first is not None:
+        return _first_failure(first, rungs)
     different = [v for v in rungs if v.outcome == "fails-differently"]
     note = ("; " + ", ".join(f"{v.label} fails differently ({v.headline})" for v in different)) if different else ""
     custom = [b for b in backends if b not in STANDARD_BACKENDS]
     passed = [v.label for v in rungs if v.outcome == "passes"]
     if custom and passed:
-        names = ", ".join(f"`{b}`" for b in custom)
-        listed = ", ".join(passed[:-1]) + (" and " if len(passed) > 1 else "") + passed[-1]
-        return "custom backend", (f"fails only with the custom backend {names}: {listed} "
-                                  f"{'all pass' if len(passed) > 1 else 'passes'}, so the bug is in that "
-                                  f"backend{note}")
+        return "custom backend", _custom_backend_text(custom, passed) + note
     return None, f"inconclusive: no variant reproduces the failure, not even the script's own backend rerun{note}"
 
 
-def run_spyre_comparison(ctx: LadderContext, env: EnvInfo, calls: list) -> Comparison:
-    comp = Comparison()
-    missing = [v for v in SPYRE_VARIANTS if getattr(env, v.package).status != COLLECTED]
-    for vdef in SPYRE_VARIANTS:
-        if vdef in missing:
-            comp.variants.append(Variant(vdef.name, vdef.label, vdef.stage, outcome="not-installed",
-                                         reason=getattr(env, vdef.package).reason))
-    if missing:
-        comp.reason = ("spyre vs sendnn comparison not possible: "
-                       + "; ".join(getattr(env, v.package).reason for v in missing))
-        return comp
-    if not calls:
-        comp.reason = "the script made no torch.compile call: there is no backend to switch"
-        return comp
-    comp.variants = [run_variant(v, ctx) for v in SPYRE_VARIANTS]
-    comp.status = COLLECTED
-    comp.stage, comp.verdict = spyre_verdict(*comp.variants)
-    return comp
+def _first_failure(v: Variant, rungs: list) -> tuple[str, str]:
+    if v.name == "no-dynamo":
+        return "eager", ("fails without torch.compile (TORCHDYNAMO_DISABLE=1): not a compiler bug; the "
+                         "failure is in eager PyTorch or in the script itself")
+    earlier = ", ".join(r.label for r in rungs[:rungs.index(v)] if r.outcome == "passes")
+    return v.stage, (f"the failure first appears with {v.label}: {v.stage}"
+                     + (f" ({earlier} pass{'es' if ',' not in earlier else ''})" if earlier else ""))
 
 
-def spyre_verdict(spyre_v: Variant, sendnn_v: Variant) -> tuple[str, str]:
-    """Seed 004, step 4: sendnn vs spyre."""
-    s_fail, d_fail = spyre_v.outcome == "fails", sendnn_v.outcome == "fails"
-    if s_fail and d_fail:
-        return "back-end compiler (DeepTools)", ("sendnn and spyre both fail the same way: the bug is in the "
-                                                 "back-end compiler (DeepTools); file it against the backend")
-    if s_fail and sendnn_v.outcome == "passes":
-        return "Torch-Spyre front-end", ("sendnn passes, spyre fails: the bug is in Torch-Spyre's front-end "
-                                         "(codegen, stickification, or host code)")
-    if spyre_v.outcome == "passes" and sendnn_v.outcome == "passes":
-        return "environment or data transfer", ("both backends pass when rerun: the issue may be environment-"
-                                                "specific or in data transfer")
-    return "inconclusive", (f"spyre: {spyre_v.outcome}, sendnn: {sendnn_v.outcome} (not a row of the guide's "
-                            "table; compare the two runs' logs in the bundle)")
+def _custom_backend_text(custom: list, passed: list) -> str:
+    names = ", ".join(f"`{b}`" for b in custom)
+    listed = ", ".join(passed[:-1]) + (" and " if len(passed) > 1 else "") + passed[-1]
+    return (f"fails only with the custom backend {names}: {listed} "
+            f"{'all pass' if len(passed) > 1 else 'passes'}, so the bug is in that backend")
+
+
+# --------------------------------------------------------------------------- the generic collectors
+
+
+def _skipped_ladder(ctx: CollectContext) -> Optional[str]:
+    return None if ctx.options.ladder else "skipped (--no-ladder)"
+
+
+class FxCollector(Collector):
+    """TORCH_COMPILE_DEBUG's fx graphs: the one the failure points at, excerpted."""
+
+    name = "fx"
+    title = "Failing graph"
+    layout = {"fx": "artifacts/torch_compile_debug"}
+
+    def collect(self, ctx: CollectContext) -> FxArtifacts:
+        result = ctx.rep.results[0]
+        run_dirs = find_debug_run_dirs(ctx.ws.debug_dir, Path(result.workdir))
+        return collect_fx(run_dirs, ctx.clues, ctx.calls)
+
+    def files(self, ev: FxArtifacts, layout: dict):
+        for graph in ev.graphs:
+            for path in map(Path, graph.files):
+                yield f"{layout['fx']}/{graph.name}/{path.name}", path
+
+
+class LadderCollector(Collector):
+    """The unchanged script rerun with torch.compile's backend switched (seed 003's bisection)."""
+
+    name = "ladder"
+    title = "Backend ladder"
+    layout = {"ladder": "logs/ladder"}
+
+    def collect(self, ctx: CollectContext) -> Comparison:
+        skipped = _skipped_ladder(ctx)
+        if skipped:
+            return Comparison(reason=skipped)
+        rungs = tuple(v for v in LADDER if ctx.options.rungs is None or v.name in ctx.options.rungs)
+        return run_ladder(ctx, ctx.calls, rungs)
+
+    def files(self, ev: Comparison, layout: dict):
+        return variant_logs(ev, layout["ladder"])
+
+
+def variant_logs(comp: Comparison, base: str):
+    for v in comp.variants:
+        if v.name != "original" and (v.stdout or v.stderr):
+            yield f"{base}/{v.name}.stdout.txt", v.stdout
+            yield f"{base}/{v.name}.stderr.txt", v.stderr
+
+
+class HangCollector(Collector):
+    """For a hang: all-thread Python stacks, the last print and its meaning, gdb's native backtrace."""
+
+    name = "hang"
+    title = "Hang"
+    layout = {"hang_stacks": "hang/stacks.txt", "gdb": "hang/gdb.txt"}
+
+    def collect(self, ctx: CollectContext) -> HangInfo:
+        return collect_hang(ctx.rep, ctx.run, ctx.ws)
+
+    def files(self, ev: HangInfo, layout: dict):
+        if ev.status == COLLECTED:
+            yield layout["hang_stacks"], ev.stacks + "\n"
+            if ev.gdb:
+                yield layout["gdb"], ev.gdb
+
+
+# Collection order: a collector may read the evidence of those before it (sdsc reads fx's graph). The
+# issue shows each one's block in this order within its section, and the checklist lists their lines so.
+COLLECTORS: tuple = (spyre.SpyreSettingsCollector(), FxCollector(), spyre.SpyreLogsCollector(), spyre.SdscCollector(), spyre.FfdcCollector(),
+                     LadderCollector(), spyre.SendnnComparisonCollector(), HangCollector())
+
+
+def collector_layout() -> dict:
+    """Every collector's bundle files (key -> relative path)."""
+    layout: dict = {}
+    for collector in COLLECTORS:
+        layout.update(collector.layout)
+    return layout
 
 
 # --------------------------------------------------------------------------- the stage
@@ -992,10 +917,43 @@ class CollectInput:
     minimized: Optional[MinimizeReport] = None
 
 
+@dataclass
+class CollectContext:
+    """What a collector sees: the reference (debug) run, the environment, the evidence so far."""
+
+    spec: RunSpec
+    source: str
+    policy: MatchPolicy
+    rep: Reproduction
+    run: DebugRun
+    env: EnvInfo
+    ws: Workspace
+    sandbox: Sandbox
+    options: CollectOptions
+    clues: Clues
+    evidence: dict = field(default_factory=dict)
+    on_step: Optional[Callable[[str], None]] = None
+
+    @property
+    def calls(self) -> list:
+        return self.run.compile_calls
+
+    @property
+    def run_env(self) -> dict:
+        """The environment the script ran with."""
+        return build_env(self.spec.env)
+
+    def note(self, message: str) -> None:
+        if self.on_step:
+            self.on_step(message)
+
+    def run_variant(self, vdef: VariantDef) -> Variant:
+        return run_variant(vdef, self)
+
+
 def collect(inp: CollectInput, ws: Workspace, options: Optional[CollectOptions] = None,
-            on_step: Optional[Callable[[str], None]] = None) -> Collected:
-    """Run the debug run, the probe and the ladder; gather logs and artifacts. Raises UserError when
-    the script does not fail."""
+            on_step: Optional[Callable[[str], None]] = None, collectors: tuple = COLLECTORS) -> Collected:
+    """Run the debug run and the probe, then every collector; raises UserError when the script does not fail."""
     options = options or CollectOptions()
     spec = inp.spec
     timings: dict[str, float] = {}
@@ -1004,42 +962,33 @@ def collect(inp: CollectInput, ws: Workspace, options: Optional[CollectOptions] 
     probe_deadline = time.monotonic() + options.probe_timeout
     try:
         step = _timer(timings, on_step)
-        with step("debug run", f"debug run: {' '.join(f'{k}=1' for k in DEBUG_ENV)} "
+        with step("debug run", f"debug run: {' '.join(f'{k}={v}' for k, v in DEBUG_ENV.items())} "
                                f"(timeout {spec.timeout:g} s)"):
             rep = run_debug(spec, inp.source, inp.policy, ws, sandbox)
         with step("environment", "environment probe (in the target interpreter)"):
             env = build_env_info(*finish_probe(probe, ws, probe_deadline), spec)
-        return _assemble(inp, rep, env, ws, sandbox, options, step, timings)
+        run = make_debug_run(rep, spec, ws)
+        ctx = CollectContext(spec, inp.source, inp.policy, rep, run, env, ws, sandbox, options,
+                             failure_clues(rep.results[0], run), on_step=on_step)
+        for collector in collectors:
+            with step(collector.name, None):
+                ctx.evidence[collector.name] = collector.collect(ctx)
+        return _assemble(inp, ctx, timings)
     finally:
         kill_tree(probe)
 
 
-def _assemble(inp, rep, env, ws, sandbox, options, step, timings) -> Collected:
+def _assemble(inp: CollectInput, ctx: CollectContext, timings: dict) -> Collected:
     spec = inp.spec
-    run = make_debug_run(rep, spec, ws)
-    result = rep.results[0]
-    clues = failure_clues(result, run)
-    run_dirs = find_debug_run_dirs(ws.debug_dir, Path(result.workdir))
-    fx = collect_fx(run_dirs, clues, run.compile_calls)
-    graph = next((g for g in fx.graphs if g.name == fx.selected), None)
-    ctx = LadderContext(spec, inp.source, rep, inp.policy, ws, sandbox, on_step=step.note)
-    calls = run.compile_calls
-    with step("ladder", None):
-        rungs = tuple(v for v in LADDER if options.rungs is None or v.name in options.rungs)
-        ladder = run_ladder(ctx, calls, rungs) if options.ladder else Comparison(reason="skipped (--no-ladder)")
-        spyre_cmp = run_spyre_comparison(ctx, env, calls) if options.ladder else \
-            Comparison(reason="skipped (--no-ladder)")
+    pytest = spec.pytest_node is not None
+    root = spec.root or spec.script.parent
     return Collected(
         script=str(spec.script), script_name=spec.script.name, args=list(spec.args), python=spec.python,
-        source=inp.source, policy=inp.policy.describe(), signature=rep.signature, env=env, debug_run=run,
-        spyre_logs=collect_spyre_logs(run, ws, env), fx=fx,
-        sdsc=collect_sdsc(ws.cache_dir, clues, graph, env), ffdc=collect_ffdc(ws.cache_dir, env),
-        ladder=ladder, spyre_comparison=spyre_cmp, hang=collect_hang(rep, run, ws),
+        source=inp.source, policy=inp.policy.describe(), signature=ctx.rep.signature, env=ctx.env,
+        debug_run=ctx.run, evidence=dict(ctx.evidence),
         user_env={k: v for k, v in spec.env.items() if k != PYTEST_NODE_ENV}, pytest_node=spec.pytest_node,
-        test_id=spec.target_name(os.path.relpath(spec.script, spec.root or spec.script.parent))
-        if spec.pytest_node is not None else "",
-        conftests=[list(c) for c in conftest_chain(spec.root or spec.script.parent, spec.script.parent)]
-        if spec.pytest_node is not None else [],
+        test_id=spec.target_name(os.path.relpath(spec.script, root)) if pytest else "",
+        conftests=[list(c) for c in conftest_chain(root, spec.script.parent)] if pytest else [],
         original_source=inp.original_source, minimized=inp.minimized, timings=timings,
         created=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     )
@@ -1054,13 +1003,9 @@ class _timer:
 
     def __call__(self, name: str, message: Optional[str]) -> _timer:
         self.name = name
-        if message:
-            self.note(message)
-        return self
-
-    def note(self, message: str) -> None:
-        if self.on_step:
+        if message and self.on_step:
             self.on_step(message)
+        return self
 
     def __enter__(self) -> _timer:
         self.start = time.monotonic()

@@ -16,14 +16,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
 import jinja2
 
-from reportkit.collect import COLLECTED, Collected, Comparison, EnvInfo, PackageInfo, Variant
+from reportkit.collect import COLLECTORS, Collected, EnvInfo, PackageInfo, collector_layout
 from reportkit.constants import TEMPLATE_NAMES
+from reportkit.evidence import COLLECTED, CheckItem, Comparison, Variant
 from reportkit.redact import MARK, is_secret_env_name, redact_env, redact_text
 
 GITHUB_BODY_LIMIT = 65536
@@ -91,14 +91,6 @@ class Redactor:
 # --------------------------------------------------------------------------- checklist
 
 
-@dataclass
-class CheckItem:
-    key: str
-    label: str
-    done: bool
-    detail: str  # what is there (done) or why it cannot be (not done)
-
-
 def _check(key: str, label: str, done: bool, detail: str) -> CheckItem:
     return CheckItem(key, label, done, detail)
 
@@ -118,7 +110,7 @@ def _reproducer_item(c: Collected, files: Mapping[str, str]) -> CheckItem:
 
 
 def _torch_item(env: EnvInfo) -> CheckItem:
-    label = "PyTorch version"
+    label = 'PyTorch version (`python -c "import torch; print(torch.__version__)"`)'
     if not env.torch.version:
         return _check("pytorch", label, False, env.torch.reason or env.reason or "torch version unknown")
     return _check("pytorch", label, True, torch_version_text(env))
@@ -132,58 +124,23 @@ def _spyre_item(env: EnvInfo) -> CheckItem:
     return _check("torch_spyre", label, bool(pkg.version or pkg.commit), package_text(pkg))
 
 
-def _transfer_item(c: Collected) -> CheckItem:
-    label = "Output of `TORCH_SPYRE_DEBUG=1` showing the data transfer log"
-    logs = c.spyre_logs
-    if logs.transfer:
-        return _check("spyre_debug", label, True, f"{len(logs.transfer)} transfer records of {len(logs.records)} "
-                                                  "Torch-Spyre debug records, under *Relevant log output*")
-    return _check("spyre_debug", label, False, logs.reason or "no data transfer records")
-
-
-def _excerpts_item(c: Collected) -> CheckItem:
-    label = "Relevant excerpts from `fx_graph_readable.py` and `sdsc.json`"
-    fx = (f"`fx_graph_readable.py` of `{c.fx.selected}` included" if c.fx.status == COLLECTED
-          else f"fx_graph_readable.py: {c.fx.reason}")
-    sdsc = (f"`{Path(c.sdsc.selected[0]).name}` summarised" if c.sdsc.status == COLLECTED
-            else f"sdsc.json: {c.sdsc.reason}")
-    return _check("excerpts", label, c.fx.status == COLLECTED and c.sdsc.status == COLLECTED, f"{fx}; {sdsc}")
-
-
-def _sendnn_item(c: Collected) -> CheckItem:
-    label = "Result of the `sendnn` comparison (frontend vs. backend bisect)"
-    cmp = c.spyre_comparison
-    if cmp.status == COLLECTED:
-        return _check("sendnn", label, True, f"{cmp.stage}: {cmp.verdict}")
-    ladder = f"; backend ladder: {c.ladder.verdict}" if c.ladder.status == COLLECTED else ""
-    return _check("sendnn", label, False, cmp.reason + ladder)
-
-
-def _ffdc_item(c: Collected, files: Mapping[str, str]) -> CheckItem:
-    label = "FFDC report path / `failure.category`"
-    if c.ffdc.status != COLLECTED:
-        return _check("ffdc", label, False, c.ffdc.reason)
-    base = files.get("ffdc", "artifacts/ffdc")
-    shown = ", ".join(f"`{base}/{Path(r.path).name}`: `{r.category}`" for r in c.ffdc.reports[:3])
-    return _check("ffdc", label, True, shown)
-
-
 def checklist(c: Collected, files: Optional[Mapping[str, str]] = None) -> list[CheckItem]:
-    """Seed 004's "Checklist for Filing a Bug Report" (7 items) plus the FFDC report."""
+    """Torch-Spyre's "Checklist for Filing a Bug Report": the reproducer, the error and the versions, then
+    each evidence collector's line(s)."""
     files = {**bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None), **(files or {})}
     error = c.debug_run.error_output.strip()
-    return [
+    items = [
         _reproducer_item(c, files),
         _check("error", "Full error output or incorrect value observed", bool(error),
                f"{first_line(c.signature.headline())} (under *Relevant log output*)" if error
                else c.debug_run.reason or "the run printed nothing"),
         _torch_item(c.env),
         _spyre_item(c.env),
-        _transfer_item(c),
-        _excerpts_item(c),
-        _sendnn_item(c),
-        _ffdc_item(c, files),
     ]
+    for collector in COLLECTORS:
+        if collector.name in c.evidence:
+            items += collector.checklist(c, files)
+    return items
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -334,9 +291,10 @@ def describe_problem(c: Collected) -> str:
         text += "."
     else:
         text = f"{run} fails: {sig.headline()}."
-    for comp in (c.ladder, c.spyre_comparison):
-        if comp.status == COLLECTED and comp.verdict:
-            text += f"\n\n**{'Backend ladder' if comp is c.ladder else 'spyre vs sendnn'}:** {comp.verdict}."
+    for collector in COLLECTORS:
+        comp = c.evidence.get(collector.name)
+        if isinstance(comp, Comparison) and comp.status == COLLECTED and comp.verdict:
+            text += f"\n\n**{collector.title}:** {comp.verdict}."
     return text
 
 
@@ -352,7 +310,8 @@ def describe_expected(c: Collected) -> str:
         text = f"The script does not crash ({sig.headline()})"
     else:
         text = "The script exits with code 0"
-    passing = [v.label for v in c.ladder.variants if v.outcome == "passes"]
+    ladder = c.evidence.get("ladder") or Comparison()
+    passing = [v.label for v in ladder.variants if v.outcome == "passes"]
     if passing:
         text += f", as it does with {', '.join(passing)}"
     return text + ".\n\n<!-- reportkit: replace or extend with the result you expected -->"
@@ -362,7 +321,8 @@ def default_title(c: Collected) -> str:
     sig = c.signature
     head = f"{sig.exc_type}: {first_line(sig.raw_message or '')}" if sig.kind == "exception" else sig.headline()
     head = first_line(head)[:120]
-    stage = c.spyre_comparison.stage or c.ladder.stage
+    stage = next((ev.stage for ev in (c.evidence.get("spyre_comparison"), c.evidence.get("ladder"))
+                  if isinstance(ev, Comparison) and ev.stage), None)
     target = c.script_name + (f"::{c.pytest_node}" if c.pytest_node else "")
     return f"{head} ({target}" + (f"; {stage}" if stage else "") + ")"
 
@@ -380,11 +340,7 @@ def bundle_files(script_name: str, minimized: bool = False, pytest: bool = False
         "standalone": f"reproducer/repro_{script_name}", "conftest": "reproducer/conftest",
         "original": f"reproducer/original/{script_name}",
         "error": "logs/error.txt", "stdout": "logs/debug-run.stdout.txt", "stderr": "logs/debug-run.stderr.txt",
-        "spyre_log": "logs/spyre-debug.log", "spyre_transfer": "logs/spyre-transfer.log",
-        "spyre_log_file": "logs/SPYRE_LOG_FILE.log", "ladder": "logs/ladder",
-        "collect_env": "env/collect_env.txt", "fx": "artifacts/torch_compile_debug",
-        "sdsc": "artifacts/inductor-spyre", "ffdc": "artifacts/ffdc",
-        "hang_stacks": "hang/stacks.txt", "gdb": "hang/gdb.txt",
+        "collect_env": "env/collect_env.txt", **collector_layout(),
     }
 
 
@@ -401,26 +357,34 @@ def environment() -> jinja2.Environment:
     from reportkit.venue import relevant_env, short_traceback
 
     env.filters.update(code=code, fence=fence, cell=cell, first_line=first_line, short_sha=short_sha,
-                       short_traceback=short_traceback, relevant_env=relevant_env)
+                       shown_variants=shown_variants, short_traceback=short_traceback,
+                       relevant_env=relevant_env)
     return env
 
 
-def _ladder_rows(comp: Comparison) -> list[Variant]:
+def shown_variants(comp: Comparison) -> list[Variant]:
     return [v for v in comp.variants if v.outcome != "skipped" or v.reason]
 
 
 def context(c: Collected, files: Mapping[str, str], title: str, bundle_name: str) -> dict:
-    graph = next((g for g in c.fx.graphs if g.name == c.fx.selected), None)
     files = {**bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None), **files}
     repro = dict(zip(("name", "source", "path"), _repro_shown(c, files)))
     return {
         "c": c, "title": title, "files": files, "bundle_name": bundle_name,
         "checklist": checklist(c, files), "problem": describe_problem(c), "expected": describe_expected(c),
-        "env_rows": env_rows(c.env), "graph": graph, "ladder_rows": _ladder_rows(c.ladder),
-        "comparison_rows": _ladder_rows(c.spyre_comparison),
-        "transfer_log": "\n".join(r.raw for r in c.spyre_logs.transfer),
+        "env_rows": env_rows(c.env),
+        "blocks": evidence_blocks(c),
         "repro_command": _repro_command(c), "repro_lines": len(repro["source"].splitlines()), "repro": repro,
     }
+
+
+def evidence_blocks(c: Collected) -> dict:
+    """Issue section -> the template blocks of the collectors whose evidence is there, in collector order."""
+    blocks: dict = {}
+    for collector in COLLECTORS:
+        if collector.section and collector.name in c.evidence:
+            blocks.setdefault(collector.section, []).append(collector.template)
+    return blocks
 
 
 def _repro_command(c: Collected) -> str:

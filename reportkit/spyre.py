@@ -8,15 +8,20 @@ Formats (as written by the public torch-spyre/torch-spyre sources):
 * Legacy C++ debug prints (``TORCH_SPYRE_DEBUG=1``, ``torch_spyre/csrc/logging.h``):
   ``DEBUGINFO(...)`` writes ``"[" __func__ "] " args...`` to **stdout**, every piece
   followed by one space, so a line looks like ``[ spyre_copy_from ]  self ( Half ) is on: cpu``.
-* Unified logging (``torch_spyre/logging_config.py``, ``torch_spyre/csrc/logging_config.cpp``):
+* ``TORCH_LOGS=+torch_spyre`` (the replacement of ``TORCH_SPYRE_DEBUG``, debugging guide step 2): torch's
+  own formatter (``torch/_logging/_internal.py``, ``TorchLogsFormatter``) writes
+  ``<L><MMDD> <HH:MM:SS.us> <pid> torch_spyre/<module>.py:<line>] [trace id] <message>`` to **stderr**.
+* Unified logging, the older ``[LEVEL] [module]`` format (``torch_spyre/logging_config.py``,
+  ``torch_spyre/csrc/logging_config.cpp``, ``SPYRE_INDUCTOR_LOG=1``):
   Python records ``[%(levelname)s] [%(name)s] %(message)s`` (loggers ``spyre.inductor.*``);
   C++ records ``[LEVEL] [spyre.runtime] YYYY-mm-dd HH:MM:SS <func>: <msg>``. Both go to
   **stderr**, or to ``SPYRE_LOG_FILE`` / ``logging_config.set_log_file()``.
 * Compiler artifacts: ``<inductor cache>/inductor-spyre/<hex8>_<kernel>_<rand>/`` holding
   ``sdsc_<N>.json``, ``bundle.mlir`` and ``spyreCodeDir/spyrecode.json``
   (``torch_spyre/_inductor/runtime/async_compile.py``, ``codegen/bundle.py``).
-* FFDC: ``<inductor cache>/torch-spyre/ffdc_reports/ffdc_<category>_<YYYYmmddTHHMMSS>_<us>_<pid>.json``
-  (``torch_spyre/profiler/_ffdc.py``).
+* FFDC: ``<inductor cache>/torch-spyre/ffdc_reports/ffdc_<category>_<YYYYmmddTHHMMSS>_<us>_<pid>.json``,
+  or ``<tempdir>/torch-spyre-ffdc/`` when that is not writable (``torch_spyre/profiler/_ffdc.py``,
+  ``docs/source/user_guide/profiling/ffdc.md``); ``failure.traceback`` and ``hardware_state`` in each.
 * ``$LIB_VERSION_FILE``: ``name:version`` lines, e.g. ``ibm-deeptools:2.0.0-...``.
 """
 
@@ -33,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from reportkit.evidence import COLLECTED, NOT_COLLECTED, CheckItem, Collector, Comparison, Variant, VariantDef
 from reportkit.gitinfo import GitInfo, repo_info
 
 # ---------------------------------------------------------------------------
@@ -46,6 +52,11 @@ _CPP_LINE = re.compile(r"^\[ (?P<func>[^\s\]]+) \] {0,2}(?P<msg>.*)$")
 _LOGGING_LINE = re.compile(
     r"^\[(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL|NOTSET)\] \[(?P<comp>[\w.\-]+)\] (?P<rest>.*)$"
 )
+_TORCH_LOGS_LINE = re.compile(  # torch/_logging/_internal.py TorchLogsFormatter
+    r"^(?:\[rank\d+\]:)?(?P<lvl>[VDIWEC])(?P<day>\d{4}) (?P<time>\d\d:\d\d:\d\d\.\d+) \d+ "
+    r"(?P<path>[^\s:]+\.py):(?P<line>\d+)\](?: \[[^\]]*\])*(?: (?P<msg>.*))?$"
+)
+_TORCH_LOGS_LEVELS = {"V": "DEBUG", "D": "DEBUG", "I": "INFO", "W": "WARNING", "E": "ERROR", "C": "CRITICAL"}
 _CPP_TIMESTAMP = re.compile(r"^(?P<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) (?P<msg>.*)$")
 _CPP_FUNC_PREFIX = re.compile(r"^(?P<func>[A-Za-z_~][\w~]*|operator\(\)): (?P<msg>.*)$")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -58,7 +69,7 @@ class SpyreLogRecord:
     """One Torch-Spyre debug/log record."""
 
     stream: str  # "stdout" | "stderr" | "log_file"
-    format: str  # "cpp" (legacy DEBUGINFO line) | "logging" ("[LEVEL] [component] ...")
+    format: str  # "cpp" (legacy DEBUGINFO line) | "logging" ("[LEVEL] [component] ...") | "torch_logs"
     level: str
     component: Optional[str]  # e.g. "spyre.runtime"; None for legacy cpp lines
     function: Optional[str]  # C++ __func__ when known (legacy lines and unified C++ records)
@@ -68,10 +79,25 @@ class SpyreLogRecord:
     timestamp: Optional[str] = None  # only unified C++ records carry one
 
 
+def _torch_logs_record(stream: str, line: str, line_no: int, spyre_only: bool) -> Optional[SpyreLogRecord]:
+    m = _TORCH_LOGS_LINE.match(line)
+    if not m:
+        return None
+    module = m["path"][:-3].replace("/", ".").removesuffix(".__init__")
+    if spyre_only and not _SPYRE_COMPONENT.match(module):
+        return None
+    return SpyreLogRecord(stream, "torch_logs", _TORCH_LOGS_LEVELS[m["lvl"]], module, None, (m["msg"] or "").rstrip(),
+                          line, line_no, f"{m['day']} {m['time']}")
+
+
 def _new_record(stream: str, line: str, line_no: int, spyre_only: bool) -> Optional[SpyreLogRecord]:
     m = _CPP_LINE.match(line)
     if m:
         return SpyreLogRecord(stream, "cpp", "DEBUG", None, m["func"], m["msg"].rstrip(), line, line_no)
+    if line[:1] in _TORCH_LOGS_LEVELS or line.startswith("[rank"):
+        record = _torch_logs_record(stream, line, line_no, spyre_only)
+        if record is not None:
+            return record
     m = _LOGGING_LINE.match(line)
     if not m or (spyre_only and not _SPYRE_COMPONENT.match(m["comp"])):
         return None
@@ -126,8 +152,27 @@ def parse_debug_log(
     records = _parse_stream(stdout or "", "stdout", spyre_only)
     records += _parse_stream(stderr or "", "stderr", spyre_only)
     if log_file_text:
-        records += _parse_stream(log_file_text, "log_file", spyre_only)
+        records += _unseen(_parse_stream(log_file_text, "log_file", spyre_only), records)
     return records
+
+
+def _record_key(record: SpyreLogRecord) -> tuple:
+    return (record.format, record.level, record.component, record.function, record.message)
+
+
+def _unseen(log_file: list[SpyreLogRecord], seen: list[SpyreLogRecord]) -> list[SpyreLogRecord]:
+    """The SPYRE_LOG_FILE records not already seen on stdout/stderr (a record written to both counts once)."""
+    counts: dict[tuple, int] = {}
+    for record in seen:
+        counts[_record_key(record)] = counts.get(_record_key(record), 0) + 1
+    kept = []
+    for record in log_file:
+        key = _record_key(record)
+        if counts.get(key):
+            counts[key] -= 1
+        else:
+            kept.append(record)
+    return kept
 
 
 # C++ functions in torch_spyre/csrc that log host<->device copies, allocation and layouts
@@ -280,6 +325,7 @@ class SpyreKernelArtifacts:
     bundle_mlir: Optional[Path]
     spyrecode_json: Optional[Path]
     mtime: float
+    other_files: list[Path] = field(default_factory=list)  # <kernel>.ktir, provenance JSON, next to sdsc_*.json
 
 
 def kernel_name_from_dir(name: str) -> Optional[str]:
@@ -300,9 +346,12 @@ def _kernel_artifacts(directory: Path) -> Optional[SpyreKernelArtifacts]:
     bundle = directory / "bundle.mlir"
     spyrecode = directory / "spyreCodeDir" / "spyrecode.json"
     has_bundle, has_code = bundle.is_file(), spyrecode.is_file()
-    if not (sdsc or has_bundle or has_code):
+    if not (sdsc or has_bundle or has_code or any(p.suffix == ".ktir" for p in files)):
         return None
-    found = [*sdsc, *([bundle] if has_bundle else []), *([spyrecode] if has_code else [])]
+    # the KTIR path writes <kernel>.ktir into the same per-kernel dir (runtime/async_compile.py); provenance
+    # JSON sits beside the specs (torch_spyre/_inductor/provenance_writer.py)
+    other = sorted(p for p in files if p.suffix == ".ktir" or (p.suffix == ".json" and sdsc_index(p) is None))
+    found = [*sdsc, *([bundle] if has_bundle else []), *([spyrecode] if has_code else []), *other]
     mtime = max(_mtime(p) for p in [directory, *found])
     return SpyreKernelArtifacts(
         directory,
@@ -311,6 +360,7 @@ def _kernel_artifacts(directory: Path) -> Optional[SpyreKernelArtifacts]:
         bundle if has_bundle else None,
         spyrecode if has_code else None,
         mtime,
+        other,
     )
 
 
@@ -520,22 +570,21 @@ def _lds_indices(refs: Any) -> set[int]:
     return out
 
 
+def _allocated_layout(dsc: dict, index: int) -> list:
+    """layoutDimOrder_ of the scheduleTree_ node allocating tensor ``index`` (when primaryDsInfo_ has none)."""
+    for node in dsc.get("scheduleTree_") or []:
+        if isinstance(node, dict) and _as_int(node.get("ldsIdx_")) == index and node.get("layoutDimOrder_"):
+            return list(node["layoutDimOrder_"])
+    return []
+
+
 def _parse_tensor(lds: dict, dsc: dict, inputs: set[int], outputs: set[int]) -> SdscTensor:
     index = _as_int(lds.get("ldsIdx_"))
     index = -1 if index is None else index
     role = "output" if index in outputs else "input" if index in inputs else "unknown"
     ds_type = lds.get("dsType_")
     primary = (dsc.get("primaryDsInfo_") or {}).get(ds_type) or {}
-    layout = list(primary.get("layoutDimOrder_") or [])
-    if not layout:  # fall back to the allocate node for this tensor
-        for node in dsc.get("scheduleTree_") or []:
-            if (
-                isinstance(node, dict)
-                and _as_int(node.get("ldsIdx_")) == index
-                and node.get("layoutDimOrder_")
-            ):
-                layout = list(node["layoutDimOrder_"])
-                break
+    layout = list(primary.get("layoutDimOrder_") or []) or _allocated_layout(dsc, index)
     mem_org = lds.get("memOrg_") or {}
     memories = [k for k, v in mem_org.items() if isinstance(v, dict) and v.get("isPresent")]
     return SdscTensor(
@@ -709,6 +758,8 @@ class FfdcReport:
     torch_version: Optional[str] = None
     torch_spyre_version: Optional[str] = None
     artifact_paths: list[str] = field(default_factory=list)
+    traceback: str = ""  # failure.traceback
+    hardware_state: dict = field(default_factory=dict)
     summary: str = ""
     error: Optional[str] = None
 
@@ -747,6 +798,9 @@ def _fill_ffdc(report: FfdcReport, data: dict) -> None:
     report.torch_version = metadata.get("torch_version")
     report.torch_spyre_version = metadata.get("torch_spyre_version")
     report.artifact_paths = [str(p) for p in artifacts.get("paths") or []]
+    report.traceback = str(failure.get("traceback") or "")[-8000:]
+    state = data.get("hardware_state")
+    report.hardware_state = {str(k): v for k, v in state.items()} if isinstance(state, dict) else {}
 
 
 def parse_ffdc_report(path: Path) -> FfdcReport:
@@ -768,13 +822,16 @@ def parse_ffdc_report(path: Path) -> FfdcReport:
     return report
 
 
-def find_ffdc_reports(cache_dir: Path, *, limit: int = 20) -> list[FfdcReport]:
-    """FFDC reports under ``<cache_dir>/torch-spyre/ffdc_reports``, newest first."""
-    directory = ffdc_reports_dir(cache_dir)
-    try:
-        paths = [p for p in directory.glob("ffdc_*.json") if p.is_file() and not p.is_symlink()]
-    except OSError:
-        return []
+FFDC_FALLBACK_DIR = "torch-spyre-ffdc"  # under the temp dir, when the cache dir is not writable
+
+
+def find_ffdc_reports(cache_dir: Path, *, limit: int = 20, fallback: Optional[Path] = None,
+                      since: float = 0.0) -> list[FfdcReport]:
+    """FFDC reports under ``<cache_dir>/torch-spyre/ffdc_reports`` (and those written to the ``fallback``
+    dir since ``since``, an mtime: that dir is shared by every run), newest first."""
+    paths = _ffdc_files(ffdc_reports_dir(cache_dir))
+    if fallback is not None:
+        paths += [p for p in _ffdc_files(fallback) if _mtime(p) >= since]
 
     def key(p: Path) -> tuple[str, float]:
         m = _FFDC_NAME.match(p.name)
@@ -782,6 +839,13 @@ def find_ffdc_reports(cache_dir: Path, *, limit: int = 20) -> list[FfdcReport]:
 
     paths.sort(key=key, reverse=True)
     return [parse_ffdc_report(p) for p in paths[:limit]]
+
+
+def _ffdc_files(directory: Path) -> list[Path]:
+    try:
+        return [p for p in Path(directory).glob("ffdc_*.json") if p.is_file() and not p.is_symlink()]
+    except OSError:
+        return []
 
 
 # ---------------------------------------------------------------------------
@@ -876,3 +940,415 @@ def torch_spyre_install(package: str = "torch_spyre") -> Optional[TorchSpyreInst
         vcs_commit=vcs_info.get("commit_id"),
         git=repo_info(location, require_tracked=True) if location else None,
     )
+
+
+# ---------------------------------------------------------------------------
+# Evidence collectors (see reportkit/evidence.py): logs, sdsc, sendnn comparison, FFDC
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class SpyreSettings:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    file: str = ""  # torch_spyre/_inductor/config.py
+    non_default: dict = field(default_factory=dict)  # setting -> {"value", "default"} (reprs)
+    env: dict = field(default_factory=dict)  # the variables config.py reads that are set -> value
+
+
+class SpyreSettingsCollector(Collector):
+    """Settings that change what Torch-Spyre compiles: non-default ``torch_spyre._inductor.config`` values
+    (read in the target interpreter by the environment probe) and the environment variables it reads."""
+
+    name = "spyre_settings"
+    title = "Torch-Spyre compiler settings"
+    section = "userenv"
+
+    def collect(self, ctx: Any) -> SpyreSettings:
+        env = ctx.env
+        if env.torch_spyre.status != COLLECTED:
+            return SpyreSettings(reason=env.torch_spyre.reason or "torch_spyre is not installed")
+        data = env.spyre_config
+        if not data:
+            error = env.probe_errors.get("spyre_config")
+            return SpyreSettings(reason=f"torch_spyre._inductor.config could not be read: {error}" if error else
+                                 "torch_spyre._inductor.config was not read (the probe did not import torch)")
+        return SpyreSettings(status=COLLECTED, file=str(data.get("file") or ""),
+                             non_default=dict(data.get("non_default") or {}),
+                             env={k: v for k, v in (data.get("env_read") or {}).items() if v is not None})
+
+
+@dataclass
+class SpyreLogs:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    records: list = field(default_factory=list)  # every Torch-Spyre record (SpyreLogRecord)
+    transfer: list = field(default_factory=list)  # host<->device copies, allocation, layouts
+    log_file: Optional[str] = None  # SPYRE_LOG_FILE contents were read from here
+    counts: dict = field(default_factory=dict)  # "<stream>/<format>" -> records
+
+
+def collect_spyre_logs(run: Any, log_file: Path, env: Any) -> SpyreLogs:
+    log_text = None
+    logs = SpyreLogs()
+    if log_file.exists():
+        logs.log_file = str(log_file)
+        log_text = log_file.read_text(encoding="utf-8", errors="replace")
+    logs.records = parse_debug_log(run.stdout, run.stderr, log_text)
+    logs.transfer = transfer_records(logs.records)
+    for record in logs.records:
+        key = f"{record.stream}/{record.format}"
+        logs.counts[key] = logs.counts.get(key, 0) + 1
+    if logs.records:
+        logs.status = COLLECTED
+        if not logs.transfer:
+            logs.reason = "Torch-Spyre debug records found, none of them about data transfers"
+    elif env.torch_spyre.status != COLLECTED:
+        logs.reason = f"no TORCH_SPYRE_DEBUG output: {env.torch_spyre.reason or 'torch_spyre is not installed'}"
+    else:
+        logs.reason = ("no TORCH_SPYRE_DEBUG output although torch_spyre is installed: the script does not "
+                       "seem to use the spyre device before it fails")
+    return logs
+
+
+class SpyreLogsCollector(Collector):
+    """Torch-Spyre's debug / log records of the debug run; the data-transfer ones are shown."""
+
+    name = "spyre_logs"
+    title = "Torch-Spyre data transfer log"
+    section = "logs"
+    layout = {"spyre_log": "logs/spyre-debug.log", "spyre_transfer": "logs/spyre-transfer.log",
+              "spyre_log_file": "logs/SPYRE_LOG_FILE.log"}
+
+    def collect(self, ctx: Any) -> SpyreLogs:
+        return collect_spyre_logs(ctx.run, ctx.ws.spyre_log, ctx.env)
+
+    def files(self, ev: SpyreLogs, layout: dict):
+        if ev.records:
+            yield layout["spyre_log"], "\n".join(r.raw for r in ev.records) + "\n"
+            yield layout["spyre_transfer"], "\n".join(r.raw for r in ev.transfer) + "\n"
+        if ev.log_file:
+            yield layout["spyre_log_file"], Path(ev.log_file)
+
+    def checklist(self, c: Any, files: dict) -> list[CheckItem]:
+        label = "Output of `TORCH_SPYRE_DEBUG=1` showing the data transfer log"
+        logs = c.spyre_logs
+        if logs.transfer:
+            return [CheckItem("spyre_debug", label, True, f"{len(logs.transfer)} transfer records of "
+                              f"{len(logs.records)} Torch-Spyre debug records, under *Relevant log output*")]
+        return [CheckItem("spyre_debug", label, False, logs.reason or "no data transfer records")]
+
+
+@dataclass
+class SdscArtifacts:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    cache_dir: str = ""
+    kernels: list = field(default_factory=list)  # SpyreKernelArtifacts
+    summaries: list = field(default_factory=list)  # SdscSummary
+    selected: list = field(default_factory=list)  # paths of the selected sdsc files
+    why: list = field(default_factory=list)
+    excerpt: str = ""
+
+
+_OUTPUT_CODE_KERNEL = re.compile(r"^(?P<name>\w+) = async_compile\.\w+\(", re.MULTILINE)
+
+
+def output_code_kernels(path: Optional[str]) -> list[str]:
+    """The kernels an Inductor ``output_code.py`` defines (``<name> = async_compile.sdsc(...)``), in order:
+    the guide locates the affected ``sdsc_<index>.json`` through them (Torch-Spyre writes each kernel's
+    specs to ``inductor-spyre/<hex8>_<kernel>_<rand>/``, runtime/async_compile.py)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
+    except OSError:
+        return []
+    return list(dict.fromkeys(m["name"] for m in _OUTPUT_CODE_KERNEL.finditer(text)))
+
+
+def select_sdsc(summaries: list, clues: Any, graph: Any) -> tuple[list, list[str]]:
+    """The kernels related to the failure: those the failing graph's output_code.py launches, narrowed by
+    op name, then by source line; else the newest one."""
+    launched = set(output_code_kernels(graph.output_code if graph is not None else None))
+    mine = [s for s in summaries if kernel_name_from_dir(s.path.parent.name) in launched]
+    why = [f"launched by {graph.name}'s output_code.py"] if mine else []
+    candidates = mine or summaries
+    if clues.ops:
+        chosen = select_sdsc_for_ops(candidates, clues.ops)
+        if chosen:
+            return chosen, why + [f"op(s) {', '.join(clues.ops)} named in the error"]
+    lines = {f"{f}:{n}" for f, n in clues.script_lines}
+    if graph is not None:
+        lines |= {s.split(" in ")[0] for s in graph.sources}
+    by_line = [s for s in candidates
+               if s.source_file and f"{os.path.basename(s.source_file)}:{s.source_line}" in lines]
+    if by_line:
+        return by_line, why + ["source line (debug_handle_.source) matches the traceback / the failing graph"]
+    if mine:
+        return mine, why
+    if graph is not None and graph.ops:
+        chosen = select_sdsc_for_ops(summaries, graph.ops)
+        if chosen:
+            return chosen, [f"op(s) of the failing graph {graph.name}: {', '.join(graph.ops)}"]
+    newest = [s for s in summaries if s.path.parent == summaries[0].path.parent]
+    return newest, ["no op or line matched: the most recently written kernel"]
+
+
+def collect_sdsc(cache_dir: Path, clues: Any, graph: Any, env: Any) -> SdscArtifacts:
+    sdsc = SdscArtifacts(cache_dir=str(cache_dir))
+    sdsc.kernels = find_spyre_artifacts(cache_dir)
+    sdsc.summaries = [parse_sdsc(p) for k in sdsc.kernels for p in k.sdsc_paths]
+    if not sdsc.summaries:
+        sdsc.reason = ("no Spyre device: sdsc not produced (torch_spyre is not installed)"
+                       if env.torch_spyre.status != COLLECTED else
+                       "no sdsc_<N>.json under the Inductor cache's inductor-spyre*/ (nothing was compiled for "
+                       "the spyre device before the failure)")
+        return sdsc
+    chosen, sdsc.why = select_sdsc(sdsc.summaries, clues, graph)
+    sdsc.status = COLLECTED
+    sdsc.selected = [str(s.path) for s in chosen[:3]]
+    sdsc.excerpt = "\n\n".join(s.render_excerpt(max_lines=16) for s in chosen[:3])
+    return sdsc
+
+
+class SdscCollector(Collector):
+    """The Torch-Spyre compiler's kernel specs (``sdsc_<N>.json``) and the affected one's digest."""
+
+    name = "sdsc"
+    title = "sdsc"
+    layout = {"sdsc": "artifacts/inductor-spyre"}
+
+    def collect(self, ctx: Any) -> SdscArtifacts:
+        fx = ctx.evidence.get("fx")
+        graph = next((g for g in fx.graphs if g.name == fx.selected), None) if fx is not None else None
+        return collect_sdsc(ctx.ws.cache_dir, ctx.clues, graph, ctx.env)
+
+    def files(self, ev: SdscArtifacts, layout: dict):
+        for kernel in ev.kernels:
+            base = f"{layout['sdsc']}/{kernel.directory.name}"
+            for path in [*kernel.sdsc_paths, kernel.bundle_mlir, *kernel.other_files]:
+                if path is not None:
+                    yield f"{base}/{path.name}", path
+            if kernel.spyrecode_json is not None:
+                yield f"{base}/spyreCodeDir/spyrecode.json", kernel.spyrecode_json
+
+    def checklist(self, c: Any, files: dict) -> list[CheckItem]:
+        label = "Relevant excerpts from `fx_graph_readable.py` and the affected `sdsc_<index>.json`"
+        fx = (f"`fx_graph_readable.py` of `{c.fx.selected}` included" if c.fx.status == COLLECTED
+              else f"fx_graph_readable.py: {c.fx.reason}")
+        sdsc = (f"`{Path(c.sdsc.selected[0]).name}` summarised" if c.sdsc.status == COLLECTED
+                else f"sdsc_<index>.json: {c.sdsc.reason}")
+        return [CheckItem("excerpts", label, c.fx.status == COLLECTED and c.sdsc.status == COLLECTED,
+                          f"{fx}; {sdsc}")]
+
+
+@dataclass
+class FfdcInfo:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    reports: list = field(default_factory=list)  # FfdcReport, newest first
+    artifacts: list = field(default_factory=list)  # the newest report's artifact paths: (bundle file key, path in it)
+
+
+# FFDC lists the artifacts it found by absolute path (torch_spyre/profiler/_ffdc.py, _collect_artifacts:
+# <cwd>/torch_compile_debug/run_*/..., <cache>/inductor-spyre/<kernel>/...): where they are in the bundle
+_FFDC_ARTIFACT = (("fx", re.compile(r"torch_compile_debug/run_[^/]+/torchinductor/(?P<rest>[^/]+/[^/]+)$")),
+                  ("sdsc", re.compile(r"inductor-spyre[^/]*/(?P<rest>.+)$")))
+
+
+def ffdc_artifacts_in_bundle(report: FfdcReport) -> list[tuple[str, str]]:
+    found = []
+    for path in report.artifact_paths:
+        for key, pattern in _FFDC_ARTIFACT:
+            m = pattern.search(path.replace(os.sep, "/"))
+            if m:
+                found.append((key, m["rest"]))
+                break
+    return found
+
+
+def collect_ffdc(cache_dir: Path, env: Any, fallback: Optional[Path] = None, since: float = 0.0) -> FfdcInfo:
+    info = FfdcInfo(reports=find_ffdc_reports(cache_dir, fallback=fallback, since=since))
+    if info.reports:
+        info.status = COLLECTED
+    elif env.torch_spyre.status != COLLECTED:
+        info.reason = "no FFDC report: torch_spyre is not installed (it writes them)"
+    else:
+        info.reason = ("no FFDC report was written (TORCH_SPYRE_FFDC=1 was set): the failure is not one "
+                       "Torch-Spyre captures (compile / runtime / unimplemented op)")
+    return info
+
+
+class FfdcCollector(Collector):
+    """Torch-Spyre's First Failure Data Capture reports (``TORCH_SPYRE_FFDC=1``)."""
+
+    name = "ffdc"
+    title = "FFDC reports"
+    layout = {"ffdc": "artifacts/ffdc"}
+
+    def collect(self, ctx: Any) -> FfdcInfo:
+        fallback = Path(_temp_dir(ctx.run_env)) / FFDC_FALLBACK_DIR
+        info = collect_ffdc(ctx.ws.cache_dir, ctx.env, fallback, ctx.ws.started)
+        info.artifacts = ffdc_artifacts_in_bundle(info.reports[0]) if info.reports else []
+        return info
+
+    def files(self, ev: FfdcInfo, layout: dict):
+        for report in ev.reports:
+            yield f"{layout['ffdc']}/{report.path.name}", report.path
+
+    def checklist(self, c: Any, files: dict) -> list[CheckItem]:
+        label = "FFDC report path / `failure.category` when `TORCH_SPYRE_FFDC=1` was set"
+        if c.ffdc.status != COLLECTED:
+            return [CheckItem("ffdc", label, False, c.ffdc.reason)]
+        base = files.get("ffdc", "artifacts/ffdc")
+        shown = ", ".join(f"`{base}/{Path(r.path).name}`: `{r.category}`" for r in c.ffdc.reports[:3])
+        return [CheckItem("ffdc", label, True, shown)]
+
+
+# The guide's step 4 (docs/source/user_guide/debugging/index.md, "Bisect Frontend vs. Backend with sendnn"),
+# done as upstream's tests do it (tests/_inductor/utils_inductor.py, compare_with_sendnn / compare_with_cpu):
+# torch.compile (Inductor) on spyre-device tensors vs torch.compile(backend="sendnn") on CPU tensors, each
+# against eager CPU. Torch-Spyre is an Inductor device backend, not a dynamo backend: backend="spyre" raises
+# InvalidBackend. The run itself is _backend_boot.py's REPORTKIT_SPYRE_COMPARE mode.
+SENDNN_VERDICTS = {  # (spyre correct, sendnn correct) -> (stage, verdict): the guide's table
+    (False, False): ("back-end compiler (DeepTools)",
+                     "sendnn wrong, spyre wrong: the bug is in the back-end compiler (DeepTools); file it against "
+                     "the backend"),
+    (False, True): ("Torch-Spyre front-end",
+                    "sendnn correct, spyre wrong: the bug is in Torch-Spyre's front-end (codegen, stickification, "
+                    "or host code)"),
+    (True, True): ("environment or data transfer",
+                   "both correct on the same inputs: the issue may be environment-specific or in data transfer"),
+}
+# upstream's compare_with_cpu default, used when the reproducer names no tolerance
+DEFAULT_TOLERANCE = (0.1, 0.1)
+_TOLERANCE = re.compile(r"\b(?P<key>atol|rtol)\s*=\s*(?P<value>[0-9][0-9_.]*(?:[eE][+-]?\d+)?)")
+
+
+def reproducer_tolerance(source: str) -> tuple[float, float, str]:
+    """(atol, rtol, where they come from): the first ``atol=`` / ``rtol=`` literals in the reproducer."""
+    found: dict[str, float] = {}
+    for m in _TOLERANCE.finditer(source):
+        try:
+            found.setdefault(m["key"], float(m["value"].replace("_", "")))
+        except ValueError:
+            continue
+    if not found:
+        return (*DEFAULT_TOLERANCE, "the reproducer names no atol/rtol: torch-spyre's compare_with_cpu default")
+    given = ", ".join(f"{k}={v:g}" for k, v in sorted(found.items()))
+    return found.get("atol", 0.0), found.get("rtol", 0.0), f"the reproducer's own ({given})"
+
+
+@dataclass
+class SendnnComparison(Comparison):
+    tolerance: str = ""  # atol/rtol used and where they come from
+    function: str = ""  # the compiled function compared, and where the script compiled it
+    command: str = ""  # when it could not be run automatically: what the reporter can run
+    stdout: str = ""  # of the comparison run
+    stderr: str = ""
+
+
+def manual_comparison(script: str, calls: list, atol: float, rtol: float) -> str:
+    """The guide's step 4 as a snippet the reporter adds to the reproducer (then runs ``python <script>``)."""
+    where = next((c.get("caller") for c in calls if c.get("api") != "import" and c.get("caller")), "")
+    return "\n".join([
+        "# Torch-Spyre's debugging guide, step 4: the compiled function both ways, on the same inputs",
+        "import torch",
+        "import torch_spyre  # noqa: F401  (the spyre device)",
+        "import torch_sendnn  # noqa: F401  (the sendnn backend)",
+        "",
+        f"def compare(fn, *args, atol={atol:g}, rtol={rtol:g}):",
+        "    expected = fn(*[a.cpu() for a in args])",
+        "    torch._dynamo.reset()",
+        '    spyre = torch.compile(fn)(*[a.to("spyre") for a in args]).cpu()',
+        "    torch._dynamo.reset()",
+        '    sendnn = torch.compile(fn, backend="sendnn")(*[a.cpu() for a in args])',
+        '    for name, got in (("spyre", spyre), ("sendnn", sendnn)):',
+        "        try:",
+        "            torch.testing.assert_close(got, expected, atol=atol, rtol=rtol)",
+        '            print(name, "correct")',
+        "        except AssertionError as exc:",
+        '            print(name, "wrong:", exc)',
+        "",
+        f"# then, where {os.path.basename(where) if where else script} compiles and calls the function:",
+        "# compare(<the function given to torch.compile>, <its inputs>); run: python " + script,
+    ])
+
+
+def _not_installed(ctx: Any, comp: SendnnComparison) -> bool:
+    missing = [name for name in ("torch_spyre", "torch_sendnn") if getattr(ctx.env, name).status != COLLECTED]
+    for name in missing:
+        comp.variants.append(Variant(name, name, "", outcome="not-installed", reason=getattr(ctx.env, name).reason))
+    if missing:
+        comp.reason = ("spyre vs sendnn comparison not possible: "
+                       + "; ".join(getattr(ctx.env, n).reason for n in missing))
+    return bool(missing)
+
+
+def run_sendnn_comparison(ctx: Any) -> SendnnComparison:
+    atol, rtol, origin = reproducer_tolerance(ctx.source)
+    comp = SendnnComparison(tolerance=f"atol={atol:g}, rtol={rtol:g}: {origin}")
+    if _not_installed(ctx, comp):
+        return comp
+    comp.command = manual_comparison(ctx.spec.script.name, ctx.calls, atol, rtol)
+    if not ctx.calls:
+        comp.reason = ("cannot be run automatically: the script made no torch.compile call before it failed, so "
+                       "there is no compiled function to run both ways")
+        return comp
+    out = ctx.ws.root / "spyre-vs-sendnn.json"
+    vdef = VariantDef("spyre-vs-sendnn", "spyre vs sendnn", "the guide's step 4", imports="torch_spyre",
+                      env=(("REPORTKIT_SPYRE_COMPARE", str(out)), ("REPORTKIT_COMPARE_TOL", f"{atol!r},{rtol!r}"),
+                           ("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")))
+    run = ctx.run_variant(vdef)
+    comp.stdout, comp.stderr = run.stdout, run.stderr
+    try:
+        data = json.loads(out.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        comp.reason = ("cannot be run automatically: the script never called the function it compiled"
+                       + (f" (it failed first: {run.headline})" if run.headline else ""))
+        return comp
+    comp.function = f"`{data.get('function')}` compiled at {os.path.basename(str(data.get('where') or '?'))}"
+    if data.get("error"):
+        comp.reason = (f"cannot be run automatically: {comp.function} does not run on its inputs moved to the "
+                       f"CPU ({data['error']})")
+        return comp
+    return _judged(comp, data.get("paths") or {})
+
+
+def _judged(comp: SendnnComparison, paths: dict) -> SendnnComparison:
+    labels = {"spyre": ("Torch-Spyre: torch.compile (Inductor) on spyre tensors", "Torch-Spyre front-end + DeepTools"),
+              "sendnn": ('sendnn: torch.compile(backend="sendnn") on CPU tensors', "DeepTools (torch_sendnn)")}
+    for name, (label, stage) in labels.items():
+        path = paths.get(name) or {"ok": False, "detail": "no result"}
+        comp.variants.append(Variant(name, label, stage, outcome="passes" if path.get("ok") else "fails",
+                                     headline=str(path.get("detail") or "")))
+    comp.status, comp.command = COLLECTED, ""
+    ok = tuple(bool((paths.get(n) or {}).get("ok")) for n in ("spyre", "sendnn"))
+    comp.stage, comp.verdict = SENDNN_VERDICTS.get(ok, (
+        "inconclusive", "spyre correct, sendnn wrong: not a row of the guide's table (compare the two results "
+                        "in the bundle's logs)"))
+    return comp
+
+
+class SendnnComparisonCollector(Collector):
+    """The guide's step 4: the same computation through Torch-Spyre and through sendnn (DeepTools only)."""
+
+    name = "spyre_comparison"
+    title = "spyre vs sendnn"
+    layout = {"ladder": "logs/ladder"}
+
+    def collect(self, ctx: Any) -> Comparison:
+        if not ctx.options.ladder:
+            return SendnnComparison(reason="skipped (--no-ladder)")
+        return run_sendnn_comparison(ctx)
+
+    def files(self, ev: SendnnComparison, layout: dict):
+        if ev.stdout or ev.stderr:
+            yield f"{layout['ladder']}/spyre-vs-sendnn.stdout.txt", ev.stdout
+            yield f"{layout['ladder']}/spyre-vs-sendnn.stderr.txt", ev.stderr
+
+    def checklist(self, c: Any, files: dict) -> list[CheckItem]:
+        label = "Result of the `sendnn` comparison (frontend vs. backend bisect) (optional)"
+        cmp = c.spyre_comparison
+        if cmp.status == COLLECTED:
+            return [CheckItem("sendnn", label, True, f"{cmp.stage}: {cmp.verdict}")]
+        return [CheckItem("sendnn", label, False, cmp.reason)]

@@ -291,3 +291,51 @@ def test_pytest_target_bundle_with_minimize(tmp_path):
     assert "test_limit(n=5, limit=_fx_limit)" in standalone
     assert "python tests/repro_test_calc.py" in text and "test_fine" not in standalone
     assert "tests/test_calc.py::test_limit[5]" in text  # the node id from the rootdir
+
+
+# --------------------------------------------------------------------------- Torch-Spyre, with upstream-shaped fakes
+
+FAKES = FIXTURES / "fake"  # torch_spyre (a PrivateUse1 "spyre" device) and torch_sendnn (the "sendnn" backend)
+WRONG_RESULT = '''
+import torch
+import torch_spyre  # noqa: F401
+
+
+def f(a, b):
+    return a + b
+
+
+x = torch.arange(8, dtype=torch.float32)
+y = torch.ones(8)
+out = torch.compile(f)(x.to("spyre", non_blocking=True), y.to("spyre", non_blocking=True)).cpu()
+torch.testing.assert_close(out, x + y, atol=1e-3, rtol=1e-3)
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault, stage, rows", [
+    ("FAKE_SPYRE_FRONTEND_BUG", "Torch-Spyre front-end", ("wrong", "correct")),
+    ("FAKE_DEEPTOOLS_BUG", "back-end compiler (DeepTools)", ("wrong", "wrong")),
+    ("FAKE_SPYRE_TRANSFER_BUG", "environment or data transfer", ("correct", "correct")),
+])
+def test_bundle_issue_gives_the_guides_verdict(tmp_path, fault, stage, rows):
+    pytest.importorskip("torch")
+    script = tmp_path / "repro" / "wrong_result.py"
+    script.parent.mkdir()
+    script.write_text(WRONG_RESULT)
+    out = tmp_path / "b"
+    proc = cli(str(script), "--issue", "--out", str(out), timeout=1800,
+               env={"PYTHONPATH": str(FAKES), fault: "1"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    data, text = load_bundle(out)
+    issue = parse_issue(text)
+    assert [h for level, h in issue.headings if level == 3] == TORCH_SPYRE_SECTIONS
+    items = dict(zip(CHECKLIST_KEYS, issue.checklist))
+    assert items["sendnn"][0] and f"— {stage}: " in items["sendnn"][1]
+    comparison = data["collected"]["spyre_comparison"]
+    assert comparison["stage"] == stage
+    assert [v["name"] for v in comparison["variants"]] == ["spyre", "sendnn"]
+    shown = [line for line in text.splitlines() if line.startswith(("| Torch-Spyre:", "| sendnn:"))]
+    assert [line.split(" | ")[1].split(":")[0] for line in shown] == list(rows)
+    assert f"**Verdict ({stage}):**" in text
+    assert (out / "logs" / "ladder" / "spyre-vs-sendnn.stderr.txt").is_file()

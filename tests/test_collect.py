@@ -190,7 +190,7 @@ def test_debug_run_spyre_logs_and_artifacts(tmp_path):
         for key, value in C.DEBUG_ENV.items():
             assert seen[key] == value
         assert seen["TORCHINDUCTOR_CACHE_DIR"] == str(ws.cache_dir) != str(user_cache)
-        assert seen["TORCH_COMPILE_DEBUG_DIR"] == str(ws.debug_dir)
+        assert seen["TORCH_COMPILE_DEBUG_DIR"] == "."  # the scratch copy it runs in, where FFDC looks
         assert seen["SPYRE_LOG_FILE"] == str(ws.spyre_log)
         assert not any(k.startswith("REPORTKIT") for k in seen)
         assert not user_log.exists() and not user_cache.exists()
@@ -245,7 +245,7 @@ def test_sdsc_selection_on_real_fixtures(tmp_path, clues, expected, why):
         for p in (root / kernel).rglob("*"):
             os.utime(p, (1_000_000 + i, 1_000_000 + i))
     env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED, version="0.0.1"))
-    sdsc = C.collect_sdsc(tmp_path / "cache", clues, None, env)
+    sdsc = spyre.collect_sdsc(tmp_path / "cache", clues, None, env)
     assert sdsc.status == C.COLLECTED
     names = {"0a1b2c3d_sdsc_add_0_abcdefgh": "add", "1a2b3c4d_sdsc_fma_1_1234abcd": "fma"}
     assert [f"{names[Path(p).parent.name]}/{Path(p).name}" for p in sdsc.selected] == expected
@@ -255,7 +255,7 @@ def test_sdsc_selection_on_real_fixtures(tmp_path, clues, expected, why):
 
 def test_sdsc_absent_with_torch_spyre_installed(tmp_path):
     env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED, version="0.0.1"))
-    sdsc = C.collect_sdsc(tmp_path, C.Clues(), None, env)
+    sdsc = spyre.collect_sdsc(tmp_path, C.Clues(), None, env)
     assert sdsc.status == C.NOT_COLLECTED and "nothing was compiled for the spyre device" in sdsc.reason
 
 
@@ -266,9 +266,9 @@ def test_ffdc_reports_real_format(tmp_path):
         {"failure": {"category": "compile_backend", "exception_type": "CalledProcessError",
                      "message": "Command '['dxp_standalone']' returned non-zero exit status 1.", "lineno": 577}}))
     env = C.EnvInfo(torch_spyre=C.PackageInfo("torch_spyre", C.COLLECTED))
-    info = C.collect_ffdc(tmp_path, env)
+    info = spyre.collect_ffdc(tmp_path, env)
     assert info.status == C.COLLECTED and info.reports[0].category == "compile_backend"
-    empty = C.collect_ffdc(tmp_path / "none", env)
+    empty = spyre.collect_ffdc(tmp_path / "none", env)
     assert empty.status == C.NOT_COLLECTED and "TORCH_SPYRE_FFDC=1 was set" in empty.reason
 
 
@@ -513,44 +513,154 @@ def test_full_ladder_with_inductor(tmp_path):
         assert 'backend="aot_eager" and backend="inductor" all pass' in c.ladder.verdict
 
 
-FAKE_SPYRE = '''
-import torch._dynamo
-
-@torch._dynamo.register_backend(name="spyre")
-def spyre(gm, example_inputs):
-    return lambda *args: [out + 1 for out in gm(*args)]  # a front-end bug
-'''
-FAKE_SENDNN = '''
-import torch._dynamo
-
-@torch._dynamo.register_backend(name="sendnn")
-def sendnn(gm, example_inputs):
-    return lambda *args: [out + {offset} for out in gm(*args)]
-'''
-SPYRE_USER = '''
+FAKES = FIXTURES / "fake"  # torch_spyre / torch_sendnn stand-ins shaped like upstream (see their docstrings)
+WRONG_RESULT = '''
 import torch
-import torch_spyre
+import torch_spyre  # noqa: F401  (the spyre device)
 
-x = torch.ones(3)
-torch.testing.assert_close(torch.compile(lambda t: t * 2, backend="spyre")(x), x * 2)
+
+def f(a, b):
+    return a + b
+
+
+x = torch.arange(8, dtype=torch.float32)
+y = torch.ones(8)
+out = torch.compile(f)(x.to("spyre", non_blocking=True), y.to("spyre", non_blocking=True)).cpu()
+torch.testing.assert_close(out, x + y, atol=1e-3, rtol=1e-3)
 '''
+GUIDE_CASES = [
+    ("FAKE_SPYRE_FRONTEND_BUG", {"spyre": "fails", "sendnn": "passes"}, "Torch-Spyre front-end"),
+    ("FAKE_DEEPTOOLS_BUG", {"spyre": "fails", "sendnn": "fails"}, "back-end compiler (DeepTools)"),
+    ("FAKE_SPYRE_TRANSFER_BUG", {"spyre": "passes", "sendnn": "passes"}, "environment or data transfer"),
+]
 
 
-@pytest.mark.parametrize("sendnn_offset, stage", [
-    (0, "Torch-Spyre front-end"),
-    pytest.param(1, "back-end compiler (DeepTools)", marks=pytest.mark.slow),
-])
-def test_spyre_vs_sendnn_with_fake_packages(tmp_path, sendnn_offset, stage):
+def test_fake_spyre_is_a_device_not_a_backend(tmp_path):
     pytest.importorskip("torch")
-    site = tmp_path / "site"
-    write(site / "torch_spyre" / "__init__.py", FAKE_SPYRE)
-    write(site / "torch_sendnn" / "__init__.py", "")
-    write(site / "torch_sendnn" / "torch_sendnn.py", FAKE_SENDNN.replace("{offset}", str(sendnn_offset)))
-    script = write(tmp_path / "s" / "spyre_user.py", SPYRE_USER)
+    script = write(tmp_path / "d.py", """
+        import torch, torch_spyre, torch_sendnn
+        x = torch.ones(2).to("spyre")
+        print(x.device.type, torch.spyre.device_count(), x.cpu().device.type)
+        try:
+            torch.compile(lambda t: t, backend="spyre")(torch.ones(2))
+        except Exception as exc:
+            print(type(exc).__name__)
+        from torch._dynamo.backends.registry import list_backends
+        print("sendnn" in list_backends(exclude_tags=()))
+        """)
+    out = subprocess.run([sys.executable, str(script)], env={**os.environ, "PYTHONPATH": str(FAKES)},
+                         capture_output=True, text=True, timeout=300)
+    assert out.stdout.split() == ["spyre", "1", "cpu", "InvalidBackend", "True"], out.stderr[-2000:]
+
+
+@pytest.mark.parametrize("fault, expected, stage", [
+    GUIDE_CASES[0], *(pytest.param(*case, marks=pytest.mark.slow) for case in GUIDE_CASES[1:])])
+def test_spyre_vs_sendnn_the_upstream_way(tmp_path, fault, expected, stage):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "wrong_result.py", WRONG_RESULT)
     options = C.CollectOptions(collect_env=False, rungs=())
-    with collected(script, env={"PYTHONPATH": str(site)}, options=options) as (c, _):
+    with collected(script, env={"PYTHONPATH": str(FAKES), fault: "1"}, options=options, timeout=300) as (c, _):
         assert c.env.torch_spyre.status == C.COLLECTED and c.env.torch_sendnn.status == C.COLLECTED
         comp = c.spyre_comparison
         assert comp.status == C.COLLECTED, comp.reason
-        assert outcomes(comp) == {"spyre": "fails", "sendnn": "passes" if sendnn_offset == 0 else "fails"}
+        assert outcomes(comp) == expected
         assert comp.stage == stage
+        assert comp.tolerance.startswith("atol=0.001, rtol=0.001: the reproducer's own")
+        assert comp.function.startswith("`f` compiled at wrong_result.py:")
+
+
+def test_non_default_spyre_config_read_in_the_target_interpreter(tmp_path):
+    pytest.importorskip("torch")
+    spec = spec_for(tmp_path, env={"PYTHONPATH": str(FAKES), "LX_PLANNING": "1", "DXP_LX_FRAC_AVAIL": "0.5",
+                                   "SPYRE_LX_PLANNER_RELAYOUT": "1", "BUNDLE_SYMBOLIC_ARGS": "0"})
+    env = probe(spec)
+    assert env.spyre_config["file"].endswith("torch_spyre/_inductor/config.py")
+    assert env.spyre_config["non_default"] == {"lx_planning": {"value": "True", "default": "False"},
+                                               "dxp_lx_frac_avail": {"value": "0.5", "default": "0.2"}}
+    assert {k: v for k, v in env.spyre_config["env_read"].items() if v} == {
+        "DXP_LX_FRAC_AVAIL": "0.5", "LX_PLANNING": "1", "SPYRE_LX_PLANNER_RELAYOUT": "1"}
+    assert env.env_vars["BUNDLE_SYMBOLIC_ARGS"] == "0"  # read elsewhere in Torch-Spyre: reported too
+    ev = spyre.SpyreSettingsCollector().collect(type("Ctx", (), {"env": env})())
+    assert ev.status == C.COLLECTED and set(ev.non_default) == {"lx_planning", "dxp_lx_frac_avail"}
+
+
+def test_debug_run_torch_logs_and_backend_log_levels(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "t.py", """
+        import os, torch, torch_spyre
+        print("TORCH_LOGS=" + os.environ.get("TORCH_LOGS", ""), "DTLOG_LEVEL=" + os.environ["DTLOG_LEVEL"])
+        torch.ones(4).to("spyre")
+        raise RuntimeError("boom")
+        """)
+    with collected(script, env={"PYTHONPATH": str(FAKES), "DT_DEEPRT_VERBOSE": "-1"}) as (c, _):
+        assert "TORCH_LOGS=+torch_spyre DTLOG_LEVEL=info" in c.debug_run.stdout
+        assert c.debug_run.env["TORCH_SENDNN_LOG"] == "DEBUG" and c.debug_run.env["DT_DEEPRT_VERBOSE"] == "-1"  # --env wins
+        transfer = c.spyre_logs.transfer
+        assert [(r.format, r.component) for r in transfer] == [("torch_logs", "torch_spyre")]
+        assert "copying a host tensor to the device, shape=[4]" in transfer[0].message
+
+
+def test_spyre_vs_sendnn_without_a_compiled_call_says_why(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "eager.py", """
+        import torch
+        import torch_spyre  # noqa: F401
+        torch.testing.assert_close(torch.ones(2).to("spyre").cpu(), torch.zeros(2))
+        """)
+    options = C.CollectOptions(collect_env=False, rungs=())
+    with collected(script, env={"PYTHONPATH": str(FAKES)}, options=options) as (c, _):
+        comp = c.spyre_comparison
+        assert comp.status == C.NOT_COLLECTED
+        assert comp.reason.startswith("cannot be run automatically: the script made no torch.compile call")
+        assert 'torch.compile(fn, backend="sendnn")' in comp.command and "python eager.py" in comp.command
+        assert comp.tolerance.startswith("atol=0.1, rtol=0.1: the reproducer names no atol/rtol")
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("torch.testing.assert_close(a, b, atol=1e-3, rtol=0)", (1e-3, 0.0)),
+    ("assert torch.allclose(a, b, rtol=2e-2)", (0.0, 2e-2)),
+    ("assert (a == b).all()", (0.1, 0.1)),
+])
+def test_reproducer_tolerance(source, expected):
+    assert spyre.reproducer_tolerance(source)[:2] == expected
+
+
+FORK_CHECKED = """
+import os, torch, torch_spyre
+with open(f"/proc/{os.getppid()}/comm") as fh:
+    print("parent:", fh.read().strip())
+x = torch.ones(3).to("spyre")
+raise RuntimeError("the reproducer's own failure")
+"""
+
+
+def test_target_launched_like_a_user_for_the_fork_check(tmp_path):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "fork.py", FORK_CHECKED)
+    env = {"PYTHONPATH": str(FAKES), "FAKE_SPYRE_FORK_CHECK": "1"}
+    # started straight from a Python process, the fake's fork detection refuses the device ...
+    direct = subprocess.run([sys.executable, str(script)], env={**os.environ, **env}, capture_output=True,
+                            text=True, timeout=300)
+    assert "cannot initialize the Spyre device in a forked subprocess" in direct.stderr
+    # ... reportkit's debug run gives the script a shell as its parent, so it fails the way it does for a user
+    with collected(script, env=env) as (c, _):
+        assert "parent: sh" in c.debug_run.stdout
+        assert c.signature.exc_type == "RuntimeError" and "own failure" in c.signature.raw_message
+
+
+def test_shell_parent_keeps_the_exit_signal_and_faulthandler(tmp_path):
+    """Under the shell, a crash is still a signal and a hang still has its stacks."""
+    pytest.importorskip("torch")
+    script = write(tmp_path / "s" / "crash.py", """
+        import os, signal, torch_spyre  # noqa: F401
+        os.kill(os.getpid(), signal.SIGSEGV)
+        """)
+    with collected(script, env={"PYTHONPATH": str(FAKES)}) as (c, _):
+        assert c.signature.kind == "signal" and c.debug_run.signal == 11
+    hang = write(tmp_path / "h" / "hang.py", """
+        import time, torch_spyre  # noqa: F401
+        print("about to sleep", flush=True)
+        time.sleep(600)
+        """)
+    with collected(hang, env={"PYTHONPATH": str(FAKES)}, timeout=60) as (c, _):
+        assert c.signature.kind == "hang" and "time.sleep(600)" in c.hang.stacks

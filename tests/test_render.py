@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import yaml
 from markdown_it import MarkdownIt
 
 from reportkit import collect as C
@@ -20,13 +21,29 @@ from reportkit.gitinfo import GitInfo
 from reportkit.signature import Location, Signature
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch-spyre"
-TORCH_SPYRE_SECTIONS = [
-    "What happened?", "What did you expect to happen?", "How can we reproduce it?",
-    "Any environmental details we need to know?", "Relevant log output", "Anything else we need to know?",
-    "Bug report checklist",
-]  # fmt: skip
+UPSTREAM = FIXTURES / "upstream"  # copies of torch-spyre's issue form and the debugging guide's checklist
+
+
+def form_sections() -> list[str]:
+    """The textarea labels of torch-spyre's bug-report form, in the form's order."""
+    form = yaml.safe_load((UPSTREAM / "bug-report.yml").read_text(encoding="utf-8"))
+    return [f["attributes"]["label"] for f in form["body"] if f["type"] == "textarea"]
+
+
+def guide_checklist() -> list[str]:
+    """The items of the guide's "Checklist for Filing a Bug Report" (continuation lines joined)."""
+    items: list[str] = []
+    for line in (UPSTREAM / "debugging-checklist.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("- [ ] "):
+            items.append(line[6:].strip())
+        elif line.startswith("  ") and items:
+            items[-1] += " " + line.strip()
+    return items
+
+
+TORCH_SPYRE_SECTIONS = [*form_sections(), "Bug report checklist"]
 PYTORCH_SECTIONS = ["🐛 Describe the bug", "Versions"]
-CHECKLIST_KEYS = ["reproducer", "error", "pytorch", "torch_spyre", "spyre_debug", "excerpts", "sendnn", "ffdc"]
+CHECKLIST_KEYS = ["reproducer", "error", "pytorch", "torch_spyre", "spyre_debug", "excerpts", "ffdc", "sendnn"]
 
 
 # --------------------------------------------------------------------------- markdown parsing
@@ -134,6 +151,9 @@ def variant(name, label, stage, outcome, **kw) -> C.Variant:
     return C.Variant(name, label, stage, outcome=outcome, duration=kw.pop("duration", 1.5), **kw)
 
 
+EVIDENCE = ("spyre_logs", "fx", "sdsc", "ffdc", "ladder", "spyre_comparison", "hang")
+
+
 def make_collected(**overrides) -> C.Collected:
     env = C.EnvInfo(
         status=C.COLLECTED, python="3.11.7", executable="/venv/bin/python", os="Debian GNU/Linux 12", machine="x86_64",
@@ -162,17 +182,18 @@ def make_collected(**overrides) -> C.Collected:
         policy="strict", signature=make_signature(), env=env,
         debug_run=C.DebugRun(status=C.COLLECTED, error_output=TRACEBACK, stdout="", stderr=TRACEBACK,
                              command="TORCH_COMPILE_DEBUG=1 python repro.py", duration=3.0),
-        spyre_logs=C.SpyreLogs(reason="no TORCH_SPYRE_DEBUG output: torch_spyre is not installed"),
+        spyre_logs=spyre.SpyreLogs(reason="no TORCH_SPYRE_DEBUG output: torch_spyre is not installed"),
         fx=C.FxArtifacts(status=C.COLLECTED, graphs=[graph], selected=graph.name, why=["the last graph"],
                          excerpt=FX, output_code_excerpt="def call(args):\n    pass"),
-        sdsc=C.SdscArtifacts(reason="no Spyre device: sdsc not produced (torch_spyre is not installed)"),
-        ffdc=C.FfdcInfo(reason="no FFDC report: torch_spyre is not installed"),
+        sdsc=spyre.SdscArtifacts(reason="no Spyre device: sdsc not produced (torch_spyre is not installed)"),
+        ffdc=spyre.FfdcInfo(reason="no FFDC report: torch_spyre is not installed"),
         ladder=ladder,
-        spyre_comparison=C.Comparison(reason="spyre vs sendnn comparison not possible: torch_spyre is not installed"),
+        spyre_comparison=spyre.SendnnComparison(reason="spyre vs sendnn comparison not possible: torch_spyre is not installed"),
         hang=C.HangInfo(reason="not a hang"),
     )
     values.update(overrides)
-    return C.Collected(**values)
+    evidence = {k: values.pop(k) for k in EVIDENCE if k in values}
+    return C.Collected(**values, evidence=evidence)
 
 
 def spyre_collected() -> C.Collected:
@@ -184,14 +205,16 @@ def spyre_collected() -> C.Collected:
     c.env.lib_versions = {"ibm-deeptools": "2.0.0-0.main.1+2457", "ibm-flex": "2.0.0-0.main.1+576"}
     c.env.lib_version_file = "/etc/spyre/components.txt"
     records = spyre.parse_debug_log("[ spyre_copy_from ]  self ( Half ) is on: cpu\n[ synchronize ]  stream 0", "")
-    c.spyre_logs = C.SpyreLogs(status=C.COLLECTED, records=records, transfer=spyre.transfer_records(records))
+    c.evidence["spyre_logs"] = spyre.SpyreLogs(status=C.COLLECTED, records=records, transfer=spyre.transfer_records(records))
     summaries = [spyre.parse_sdsc(FIXTURES / "fma" / "sdsc_0.json")]
-    c.sdsc = C.SdscArtifacts(status=C.COLLECTED, summaries=summaries, selected=[str(summaries[0].path)],
+    c.evidence["sdsc"] = spyre.SdscArtifacts(status=C.COLLECTED, summaries=summaries, selected=[str(summaries[0].path)],
                              why=["op(s) mul named in the error"], excerpt=summaries[0].render_excerpt(16))
     report = spyre.FfdcReport(Path("/c/torch-spyre/ffdc_reports/ffdc_compile_backend_20260304T101112_123456_1.json"),
                               "compile_backend", "20260304T101112_123456", 1, summary="compile_backend: boom")
-    c.ffdc = C.FfdcInfo(status=C.COLLECTED, reports=[report])
-    c.spyre_comparison = C.Comparison(status=C.COLLECTED, stage="Torch-Spyre front-end", verdict="sendnn passes", variants=[
+    c.evidence["ffdc"] = spyre.FfdcInfo(status=C.COLLECTED, reports=[report])
+    c.evidence["spyre_comparison"] = spyre.SendnnComparison(
+        status=C.COLLECTED, stage="Torch-Spyre front-end", verdict="sendnn correct, spyre wrong",
+        function="`f` compiled at repro.py:9", tolerance="atol=0.001, rtol=0.001: the reproducer's own", variants=[
         variant("spyre", 'backend="spyre"', "front-end", "fails"), variant("sendnn", 'backend="sendnn"', "DeepTools", "passes")])
     c.minimized = {"lines_before": 140, "lines_after": 9}
     c.original_source = "# original\n" * 140
@@ -216,6 +239,30 @@ def test_torch_spyre_sections_in_form_order_and_well_formed():
     assert issue.tables == 1  # the ladder
 
 
+@pytest.mark.parametrize("make", [make_collected, lambda: spyre_collected()])
+def test_issue_matches_the_upstream_form_and_guide_item_by_item(make):
+    issue = parse_issue(render.render_issue(make()))
+    headings = [h for level, h in issue.headings if level == 3]
+    assert headings[:len(form_sections())] == form_sections()  # every field of the form, in its order
+    labels = [text.partition(" — ")[0] for _, text in issue.checklist]
+    required = [label for label in labels if not label.endswith("(optional)")]
+    assert required == guide_checklist()  # the guide's items, worded as the guide words them, in its order
+    assert labels[:len(required)] == required  # optional extras only after them
+    form = yaml.safe_load((UPSTREAM / "bug-report.yml").read_text(encoding="utf-8"))
+    assert form["labels"] == ["type/bug"]
+
+
+def test_non_default_spyre_settings_in_the_environment_section():
+    c = spyre_collected()
+    c.evidence["spyre_settings"] = spyre.SpyreSettings(
+        status=C.COLLECTED, non_default={"lx_planning": {"value": "True", "default": "False"}},
+        env={"LX_PLANNING": "1"})
+    text = render.render_issue(c)
+    env_section = text.split("### Any environmental details we need to know?")[1].split("### ")[0]
+    assert ("- **Torch-Spyre compiler settings not at their defaults** (`torch_spyre._inductor.config`, set by "
+            "`LX_PLANNING=1`): `lx_planning` = `True` (default `False`)") in env_section
+
+
 def test_checklist_reasons_without_spyre():
     issue = parse_issue(render.render_issue(make_collected()))
     items = dict(zip(CHECKLIST_KEYS, issue.checklist))
@@ -224,7 +271,7 @@ def test_checklist_reasons_without_spyre():
     for key in ("torch_spyre", "spyre_debug", "excerpts", "sendnn", "ffdc"):
         assert not items[key][0], key
     assert "no Spyre device: sdsc not produced" in items["excerpts"][1]
-    assert "fails only with the custom backend" in items["sendnn"][1]
+    assert "comparison not possible: torch_spyre is not installed" in items["sendnn"][1]
 
 
 def test_checklist_all_ticked_with_spyre_evidence():
@@ -372,7 +419,7 @@ def secret_collected() -> C.Collected:
     c.sdsc.excerpt = planted("sdsc")
     c.spyre_logs.transfer[0].raw = planted("[ spyre_copy_from ] transfer")
     c.ladder.verdict = planted("verdict")
-    c.hang = C.HangInfo(status=C.COLLECTED, stacks=planted("stacks"), last_print=planted("last"), gdb=planted("gdb"))
+    c.evidence["hang"] = C.HangInfo(status=C.COLLECTED, stacks=planted("stacks"), last_print=planted("last"), gdb=planted("gdb"))
     return c
 
 

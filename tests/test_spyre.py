@@ -580,3 +580,97 @@ def test_torch_spyre_install_uses_git_for_sha(tmp_path, monkeypatch, committed):
 
 def test_torch_spyre_install_absent():
     assert spyre.torch_spyre_install("no_such_package_for_reportkit_xyz") is None
+
+
+# torch's TorchLogsFormatter (torch/_logging/_internal.py), as TORCH_LOGS=+torch_spyre prints it
+TORCH_LOGS_STDERR = """\
+V1123 09:24:57.462000 30955 torch_spyre/__init__.py:3] spyre_copy_from: copying a host tensor to the device
+I1123 09:24:57.462100 30955 my_script.py:4] not Torch-Spyre's
+[rank0]:W1123 09:24:57.463000 30955 torch_spyre/_inductor/passes.py:40] [0/0] a warning
+"""
+
+
+def test_parse_torch_logs_format():
+    records = spyre.parse_debug_log("", TORCH_LOGS_STDERR)
+    assert [(r.format, r.level, r.component, r.message) for r in records] == [
+        ("torch_logs", "DEBUG", "torch_spyre", "spyre_copy_from: copying a host tensor to the device"),
+        ("torch_logs", "WARNING", "torch_spyre._inductor.passes", "a warning"),
+    ]
+    assert records[0].timestamp == "1123 09:24:57.462000"
+    assert spyre.transfer_records(records) == records[:1]
+
+
+def test_a_record_on_stderr_and_in_the_log_file_counts_once():
+    line = "[INFO] [spyre.inductor.passes] pass done"
+    records = spyre.parse_debug_log("", line + "\n", f"{line}\n{line}\n[DEBUG] [spyre.runtime] only in the file\n")
+    assert [(r.stream, r.message) for r in records] == [
+        ("stderr", "pass done"), ("log_file", "pass done"), ("log_file", "only in the file")]
+
+
+def test_ffdc_fallback_dir_traceback_and_hardware_state(tmp_path):
+    fallback = tmp_path / "tmp" / spyre.FFDC_FALLBACK_DIR
+    fallback.mkdir(parents=True)
+    old = fallback / "ffdc_runtime_launch_20260101T000000_000001_5.json"
+    old.write_text(json.dumps(_ffdc_report("runtime_launch", "an earlier run's", None)))
+    os.utime(old, (1_000_000, 1_000_000))
+    new = fallback / "ffdc_compile_backend_20260304T101112_123456_6.json"
+    new.write_text(json.dumps(_ffdc_report("compile_backend", "dxp failed", "sdsc_fused_add_0")))
+    (report,) = spyre.find_ffdc_reports(tmp_path / "cache", fallback=fallback, since=2_000_000)
+    assert report.path == new and report.category == "compile_backend"
+    assert report.traceback.startswith("Traceback (most recent call last):")
+    assert report.hardware_state == {"spyre_available": False,
+                                     "note": "hardware state unavailable without Spyre access"}
+
+
+def test_ktir_and_provenance_next_to_the_sdsc(tmp_path):
+    kdir = tmp_path / "inductor-spyre" / "0a1b2c3d_sdsc_fused_add_0_abcd1234"
+    kdir.mkdir(parents=True)
+    shutil.copy(FIXTURES / "add" / "sdsc_0.json", kdir / "sdsc_0.json")
+    (kdir / "sdsc_fused_add_0.ktir").write_text("module {}\n")
+    (kdir / "provenance.json").write_text("{}")
+    (kernel,) = spyre.find_spyre_artifacts(tmp_path)
+    assert [p.name for p in kernel.sdsc_paths] == ["sdsc_0.json"]
+    assert [p.name for p in kernel.other_files] == ["provenance.json", "sdsc_fused_add_0.ktir"]
+
+
+def test_ffdc_artifact_paths_point_into_the_bundle():
+    report = spyre.FfdcReport(Path("r.json"), "compile_backend", None, None, artifact_paths=[
+        "/tmp/reportkit-x/run-1/work/torch_compile_debug/run_2026_01_01-pid_7/torchinductor/model__0_inference_0.0/"
+        "output_code.py",
+        "/tmp/reportkit-bundle-y/inductor-cache/inductor-spyre/0a1b2c3d_sdsc_fused_add_0_abcd1234/sdsc_0.json",
+        "/somewhere/else.log"])
+    assert spyre.ffdc_artifacts_in_bundle(report) == [
+        ("fx", "model__0_inference_0.0/output_code.py"), ("sdsc", "0a1b2c3d_sdsc_fused_add_0_abcd1234/sdsc_0.json")]
+
+
+OUTPUT_CODE = """
+from torch_spyre._inductor.runtime import async_compile
+sdsc_fused_mul_0 = async_compile.sdsc('sdsc_fused_mul_0', '''...''')
+sdsc_fused_add_1 = async_compile.sdsc('sdsc_fused_add_1', '''...''')
+
+
+def call(args):
+    sdsc_fused_mul_0.run(buf0, arg0_1)
+    sdsc_fused_add_1.run(buf1, buf0)
+"""
+
+
+def test_affected_sdsc_through_output_code(tmp_path):
+    """As the guide does: output_code.py names the kernels the failing graph launched, and each kernel's
+    directory holds its sdsc_<index>.json."""
+    cache = tmp_path / "cache" / "inductor-spyre"
+    for kernel, fixture in (("sdsc_fused_mul_0", "fma/sdsc_0.json"), ("sdsc_fused_add_1", "fma/sdsc_1.json"),
+                            ("sdsc_other_2", "add/sdsc_0.json")):
+        d = cache / f"0a1b2c3d_{kernel}_abcd1234"
+        d.mkdir(parents=True)
+        shutil.copy(FIXTURES / fixture, d / Path(fixture).name)
+    code = tmp_path / "output_code.py"
+    code.write_text(OUTPUT_CODE)
+    assert spyre.output_code_kernels(str(code)) == ["sdsc_fused_mul_0", "sdsc_fused_add_1"]
+    summaries = [spyre.parse_sdsc(p) for k in spyre.find_spyre_artifacts(tmp_path / "cache") for p in k.sdsc_paths]
+    graph = type("Graph", (), {"name": "model__0_inference_0.0", "output_code": str(code), "sources": [],
+                               "ops": []})()
+    clues = type("Clues", (), {"ops": ["add"], "script_lines": []})()
+    chosen, why = spyre.select_sdsc(summaries, clues, graph)
+    assert [s.path.parent.name for s in chosen] == ["0a1b2c3d_sdsc_fused_add_1_abcd1234"]
+    assert why == ["launched by model__0_inference_0.0's output_code.py", "op(s) add named in the error"]
