@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reportkit import collect as C
+from reportkit import spyre as S
 from reportkit.render import render_issue
 from reportkit.signature import Location, Signature
 from reportkit.venue import choose, relevant_env, short_traceback
@@ -28,8 +29,9 @@ def collected(source: str, *, torch=TORCH, spyre=NO_SPYRE, location=LIB, exc="Ru
         signature=sig, env=C.EnvInfo(status=C.COLLECTED, python="3.11", os="Linux", torch=torch, torch_spyre=spyre,
                                      collect_env="PyTorch version: 2.13.0\nROCM used to build PyTorch: N/A\n"),
         debug_run=C.DebugRun(status=C.COLLECTED, error_output=tb, stderr=tb, compile_calls=list(calls)),
-        spyre_logs=C.SpyreLogs(), fx=C.FxArtifacts(), sdsc=C.SdscArtifacts(), ffdc=C.FfdcInfo(),
-        ladder=ladder or C.Comparison(reason="not compiled"), spyre_comparison=C.Comparison(), hang=C.HangInfo())
+        evidence=dict(spyre_logs=S.SpyreLogs(), fx=C.FxArtifacts(), sdsc=S.SdscArtifacts(),
+                      ffdc=S.FfdcInfo(), ladder=ladder or C.Comparison(reason="not compiled"),
+                      spyre_comparison=S.SendnnComparison(), hang=C.HangInfo()))
 
 
 EAGER = "import torch\nm = torch.nn.Linear(3, 4)\nm(torch.randn(2, 5))\n"
