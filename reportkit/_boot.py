@@ -17,10 +17,14 @@ addition:
 * with ``REPORTKIT_GUARD`` set (the sandbox's fallback, see :mod:`reportkit.sandbox`): installs an
   audit hook that refuses writes, deletes, renames, permission changes and shell calls outside the
   writable directories it names (and network connections when it says so).
+* with ``REPORTKIT_SAMPLE_STACKS=INTERVAL,PATH`` in the environment (removed before the script runs),
+  appends the main thread's innermost frame to PATH every INTERVAL seconds (a raw ``_thread``, not
+  visible to ``threading``); reportkit watches it to tell a hang early (see :mod:`reportkit.hangwatch`).
 
 Standard library only, and compatible with Python 3.8+: it runs in the user's interpreter.
 """
 
+import _thread
 import faulthandler
 import json
 import linecache
@@ -29,6 +33,7 @@ import runpy
 import signal
 import sys
 import threading
+import time
 import traceback
 
 _BOOT_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
@@ -352,6 +357,57 @@ def _run_pytest(script, node, args, events):
         raise SystemExit(int(code))
 
 
+# --------------------------------------------------------------------------- stack sampling (hangs)
+
+SAMPLE_ENV = "REPORTKIT_SAMPLE_STACKS"
+
+
+def _arm_stack_sampler():
+    """Sample the main thread's innermost frame for reportkit's hang watch, if asked (``SAMPLE_ENV``).
+
+    A raw ``_thread`` (not in ``threading.enumerate()``, not counted by ``active_count()``, never
+    joined) wakes every INTERVAL seconds and appends ``SECONDS\tFILE\tLINE\tFUNCTION`` (``SECONDS\t-``
+    when the main thread has no frame) to PATH. It reads the frame under the GIL (faulthandler's
+    watchdog dumps without it, which crashes multi-threaded programs when done often). Bad values are
+    ignored: the run is then not sampled and a hang costs the timeout, as without sampling.
+    """
+    value = os.environ.pop(SAMPLE_ENV, None)
+    if not value:
+        return
+    interval, _, path = value.partition(",")
+    try:
+        seconds = float(interval)
+        if not path or seconds <= 0:
+            return
+        samples = open(path, "w", encoding="utf-8")
+        _thread.start_new_thread(_sample_main_thread, (samples, seconds, threading.main_thread().ident))
+    except (ValueError, OSError, RuntimeError):
+        return
+
+
+def _sample_main_thread(samples, interval, main_id):
+    start = time.monotonic()
+    last = None  # the frame seen last, held until the next sample: a new call is a new object, so a
+    calls = 0  # wait that returned and was entered again between two samples counts as a new stay
+    try:
+        while True:
+            time.sleep(interval)
+            frame = sys._current_frames().get(main_id)
+            now = time.monotonic() - start
+            if frame is None:
+                line = f"{now:.4f}\t-\n"
+            else:
+                if frame is not last:
+                    calls += 1
+                code = frame.f_code
+                line = f"{now:.4f}\t{calls}\t{code.co_filename}\t{frame.f_lineno or 0}\t{code.co_name}\n"
+            last, frame = frame, None
+            samples.write(line)
+            samples.flush()
+    except BaseException:  # noqa: BLE001 - never disturb the script: stop sampling
+        return
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write("usage: _boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
@@ -367,6 +423,7 @@ def main(argv):
     faulthandler.enable(file=dump, all_threads=True)
     if hasattr(faulthandler, "register") and hasattr(signal, "SIGUSR1"):
         faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
+    _arm_stack_sampler()
 
     events.write({"event": "start", "pid": os.getpid(), "main_thread": threading.main_thread().ident,
                   "python": sys.version.split()[0], "executable": sys.executable})

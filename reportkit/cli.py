@@ -217,9 +217,10 @@ def minimize(
                                           "(default: SCRIPT with .min.py next to it)."),
     python: Optional[str] = PythonOpt,
     timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds a run may take before "
-                                            "it counts as a hang (default 300). For a hanging script this is "
-                                            "the cost of every hanging candidate: set it to a few times the "
-                                            "time the script needs to reach the hang."),
+                                            "it counts as a hang (default 300). For a hanging script, candidates "
+                                            "blocked where the original hangs are decided early; those that "
+                                            "hang elsewhere cost this: set it to a few times the time the "
+                                            "script needs to reach the hang."),
     jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1,
                              help="Candidates tested in parallel (default: the number of cores); the result "
                              "is the same for any N."),
@@ -229,6 +230,14 @@ def minimize(
                               "and falls back to cold by itself when they differ."),
     budget: Optional[float] = typer.Option(None, "--budget", min=1, help="Stop after this many seconds with "
                                            "the best result so far."),
+    executor: str = typer.Option("local", "--executor", help="Where candidates run: local (warm, or cold with "
+                                 "--cold) or ray: one Ray actor per -j slot, each with its own warm server and "
+                                 "compile cache (pip install 'reportkit[ray]'; see README, Running on a cluster)."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="With --executor ray: the cluster to "
+                                              "join (default: $RAY_ADDRESS, else a local one started for this run)."),
+    ray_resources: Optional[List[str]] = typer.Option(None, "--ray-resources", help="With --executor ray: "
+                                                      "NAME=AMOUNT (repeatable) each slot needs, e.g. spyre=1; "
+                                                      "Ray places slots on hosts that have them."),
     runs: int = typer.Option(2, "--runs", min=1, help="Runs of the original in fresh interpreters; then, "
                              "while they all fail the same way, more on the candidates' executor until 7 did "
                              "(a 50% flake passes that with p < 1%; hangs: --runs only)."),
@@ -262,6 +271,7 @@ def minimize(
     try:
         policy = _policy(match, exit_code, any_exception)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        kind = _executor_choice(executor, cold, ray_address, ray_resources, jobs)
         out_path = (output or _default_output(spec)).resolve()
         if out_path == spec.script:
             raise UserError("the output would overwrite the input script; choose another --output")
@@ -273,7 +283,7 @@ def minimize(
             print_reproduction(rep, policy, script)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
                                   passes_with=_parse_env(passes_with) or None,
-                                  executor="cold" if cold else "warm")
+                                  executor=kind)
         report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json or quiet, verbose=verbose,
                                     run_minimize=run_minimize)
     except UserError as exc:
@@ -286,6 +296,21 @@ def minimize(
     if report.interrupted:
         raise typer.Exit(130)
     raise typer.Exit(0 if report.verified is not False else 1)
+
+
+def _executor_choice(executor: str, cold: bool, ray_address, ray_resources, jobs: int):
+    """``--executor``: "warm"/"cold" locally, or a RayConfig (checked here: Ray installed, resources)."""
+    if executor == "local":
+        if ray_address or ray_resources:
+            raise UserError("--ray-address / --ray-resources need --executor ray")
+        return "cold" if cold else "warm"
+    if executor != "ray":
+        raise UserError(f"--executor: {executor!r} is not one of: local, ray")
+    from reportkit.ray_executor import RayConfig, import_ray, parse_resources
+
+    resources = parse_resources(ray_resources)
+    import_ray()  # one clear message now if it is not installed
+    return RayConfig(address=ray_address, resources=resources, slots=jobs, inner="cold" if cold else "warm")
 
 
 def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_minimize, verbose: bool = False):
@@ -316,6 +341,9 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
         text = (f"{lines0} -> {lines} lines, {count_statements(p.source)} statements | "
                 f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}"
                 f" | {now - start:.0f} s")
+        slots = _ray_slots()
+        if slots:
+            text += f" | Ray slots busy {slots[0]}/{slots[1]}"
         if live is not None:
             live.update(Text(f"{p.phase:<22} {text}"))
             return
@@ -343,6 +371,13 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
 
 
 SHRINK_PRINT_INTERVAL = 15.0  # seconds between two lines of one phase without a terminal
+
+
+def _ray_slots() -> tuple[int, int] | None:
+    """(busy, live) slots of the Ray executor in use, if any (only when reportkit.ray_executor is loaded)."""
+    module = sys.modules.get("reportkit.ray_executor")
+    active = getattr(module, "ACTIVE", None) if module is not None else None
+    return active.status() if active is not None else None
 
 
 def _print_minimize_summary(report) -> None:

@@ -54,6 +54,7 @@ from typing import Sequence
 import psutil
 
 from reportkit import sandbox as protect
+from reportkit.hangwatch import sample_env, wait_watching
 from reportkit.runner import (
     WARM_FILE,
     RunResult,
@@ -557,15 +558,16 @@ class WarmExecutor(Executor):
         paths = meta_paths(meta)
         call = _Call(id=next(self._ids))
         server.register(call)
-        env = server._wrap(build_env(spec.env))
-        timed_out = False
+        env = {**server._wrap(build_env(spec.env)), **sample_env(spec, meta)}
+        timed_out = early = False
         start = time.monotonic()
         try:
             server.send({"op": "run", "id": call.id, "script": str(target), "args": list(spec.args),
                          "workdir": str(work), "events": str(paths["events"]), "dump": str(paths["dump"]),
                          "stdout": str(paths["stdout"]), "stderr": str(paths["stderr"]), "env": env,
                          "modules_out": str(modules_out) if modules_out else None})
-            if not call.done.wait(spec.timeout):
+            ended, early = wait_watching(spec, meta, work, target, call.done.wait)
+            if not ended:
                 timed_out = True
                 call.started.wait(5)
                 if call.pid is not None and not call.done.is_set():
@@ -589,7 +591,9 @@ class WarmExecutor(Executor):
                 pass
         duration = time.monotonic() - start
         rc = call.returncode if call.returncode is not None else (-9 if timed_out else None)
-        return collect_result(spec, work, target, meta, rc, timed_out, duration)
+        result = collect_result(spec, work, target, meta, rc, timed_out, duration)
+        result.hang_early = early
+        return result
 
     @staticmethod
     def _kill(call: _Call) -> None:
@@ -624,7 +628,8 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
                      sandbox: Sandbox, *, learn: bool = True) -> tuple[Executor, str]:
     """The executor for a minimization's candidates, and a note on what was decided and why.
 
-    ``"cold"`` is taken as is. ``"warm"``: a :class:`WarmExecutor` with the preload discovered from
+    ``"cold"`` is taken as is. ``"ray"`` (or a :class:`reportkit.ray_executor.RayConfig`): candidates on
+    Ray slots, admitted by environment probe and a run of the original on each. ``"warm"``: a :class:`WarmExecutor` with the preload discovered from
     ``source``, kept only if it runs the original exactly like the cold runner did (``reference``, the
     signature established cold): ``same_failure`` both ways. With ``learn``, the modules that run
     imported beyond the preload are preloaded too, and the original is checked again with them (if
@@ -633,8 +638,12 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
     """
     if kind == "cold":
         return ColdExecutor(), ""
+    if kind == "ray" or not isinstance(kind, str):  # a RayConfig (reportkit.ray_executor), or its defaults
+        from reportkit.ray_executor import RayConfig
+
+        return (kind if not isinstance(kind, str) else RayConfig()).prepare(spec, source, reference, policy, sandbox)
     if kind != "warm":
-        raise ValueError(f"unknown executor {kind!r} (warm or cold)")
+        raise ValueError(f"unknown executor {kind!r} (warm, cold or ray)")
     why = warm_supported()
     if why:
         return ColdExecutor(), f"cold: {why}"

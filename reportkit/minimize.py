@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from reportkit import hangwatch
 from reportkit.check import Check, confirm, meets, require_deterministic
 from reportkit.errors import UserError, sigterm_as_interrupt
 from reportkit.executor import (
@@ -53,6 +54,8 @@ class MinimizeOptions:
     # Differential check for wrong results: with these env overrides the candidate must NOT fail the
     # same way (e.g. {"TORCHDYNAMO_DISABLE": "1"}: the bug needs torch.compile). None: automatic.
     passes_with: dict[str, str | None] | None = None
+    # hangs: decide a candidate sitting in the original's blocked frame early (reportkit.hangwatch)
+    hang_watch: bool = True
 
 
 @dataclass
@@ -328,8 +331,18 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     cold = Check(run_spec, policy, sandbox, ColdExecutor(), expected=rep.signature)
     cold, compile_cache = _private_compile_cache(cold, spec, source)
     passes_with, differential_note = differential_env(cold, source, options.passes_with)
-    executor, executor_note = prepare_executor(options.executor, cold.run_spec, source, rep.signature, policy,
-                                               sandbox)
+    executor, executor_note = prepare_executor(  # a hanging original is checked without the whole timeout
+        options.executor, hangwatch.measuring(cold.run_spec, rep, policy) if options.hang_watch else cold.run_spec,
+        source, rep.signature, policy, sandbox)
+    if options.hang_watch:  # candidates sitting in the original's blocked frame long enough are decided early
+        try:
+            armed, hang_note = hangwatch.arm(cold.run_spec, rep, policy, hangwatch.run_sampled(
+                None if isinstance(executor, ColdExecutor) else executor, cold.run_spec, source, sandbox))
+        except BaseException:
+            executor.close()
+            raise
+        cold = cold.with_spec(hang_watch=armed.hang_watch)
+        executor_note = "; ".join(x for x in (executor_note, hang_note) if x)
     session = _Session(cold, executor, executor_note, passes_with=passes_with,
                        differential_note=differential_note, compile_cache=compile_cache)
     try:

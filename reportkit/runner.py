@@ -94,6 +94,10 @@ class RunResult:
     # the main thread ended with an uncaught exception, then the process did not exit within the timeout
     # (a non-daemon thread kept running): the run is the exception, not a hang
     hung_after_exception: bool = False
+    # stack-sampled runs (reportkit.hangwatch): when the main thread entered the frame it was last in,
+    # and its longest earlier stay in that frame (seconds)
+    block_timing: tuple[float, float] | None = None
+    hang_early: bool = False  # ended as a hang by the hang watch, before the timeout
 
     @property
     def main_stack(self) -> ThreadStack | None:
@@ -125,6 +129,10 @@ class RunSpec:
     root: Path | None = None
     # the network inside the sandbox; None: the process-wide default (``reportkit --no-network``)
     network: bool | None = None
+    # stack sampling (reportkit.hangwatch): every N seconds (0: off); a HangWatch ends a run that sits
+    # in the original's blocked frame long enough as a hang, without waiting for the timeout
+    sample_stacks: float = 0.0
+    hang_watch: object | None = None
 
     @property
     def pytest_node(self) -> str | None:
@@ -409,7 +417,10 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
     # the sandbox: the run's own directory (and the scratch dirs reportkit hands it) writable, the rest not
     cmd, env = protect.wrap(cmd, build_env(spec.env), writable=[work.parent], scratch=work.parent,
                             network=spec.network, prot=prot)
-    timed_out = False
+    from reportkit.hangwatch import sample_env, wait_watching
+
+    env = {**env, **sample_env(spec, meta)}
+    timed_out = early = False
     start = time.monotonic()
     with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err:
         try:
@@ -420,10 +431,10 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
         with _ACTIVE_LOCK:
             _ACTIVE.add(proc)
         try:
-            proc.wait(timeout=spec.timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _dump_then_kill(proc, paths["dump"], spec.grace, bwrap=prot.mode == "bubblewrap")
+            ended, early = wait_watching(spec, meta, work, target, lambda t: _wait(proc, t))
+            if not ended:
+                timed_out = True
+                _dump_then_kill(proc, paths["dump"], spec.grace, bwrap=prot.mode == "bubblewrap")
         except BaseException:  # Ctrl-C in reportkit: never leave the target running
             kill_tree(proc)
             raise
@@ -434,7 +445,9 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
     rc = proc.returncode
     if prot.mode == "bubblewrap" and rc is not None and 128 < rc < 128 + 65:
         rc = _bwrap_status(rc, paths["events"])
-    return collect_result(spec, work, target, meta, rc, timed_out, time.monotonic() - start)
+    result = collect_result(spec, work, target, meta, rc, timed_out, time.monotonic() - start)
+    result.hang_early = early
+    return result
 
 
 def _bwrap_status(rc: int, events: Path) -> int:
@@ -452,6 +465,14 @@ def _bwrap_status(rc: int, events: Path) -> int:
         if event.get("event") in ("exit", "end") and event.get("code") == rc:
             return rc
     return -(rc - 128)
+
+
+def _wait(proc: subprocess.Popen, seconds: float) -> bool:
+    try:
+        proc.wait(timeout=seconds)
+        return True
+    except subprocess.TimeoutExpired:
+        return False
 
 
 def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int | None, timed_out: bool,
@@ -474,6 +495,11 @@ def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int 
     _read_events(paths["events"], result)
     if timed_out and result.exception is not None:
         result.timed_out, result.hung_after_exception = False, True
+    if spec.sample_stacks or spec.hang_watch is not None:
+        from reportkit.hangwatch import block_timing
+
+        result.block_timing = block_timing(meta, spec.hang_watch.interval if spec.hang_watch is not None
+                                           else spec.sample_stacks)
     if timed_out or result.signal is not None:
         dump_path = paths["dump"]
         result.stacks = parse_faulthandler(dump_path.read_text(encoding="utf-8", errors="replace")

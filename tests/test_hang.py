@@ -1,0 +1,160 @@
+"""The hang watch: hanging candidates decided once they sit in the original's blocked frame, without
+waiting for the timeout, in the cold and the warm executor; everything else decided as before."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import reportkit.executor as ex
+from reportkit import hangwatch
+from reportkit.executor import ColdExecutor, WarmExecutor
+from reportkit.minimize import MinimizeOptions, minimize
+from reportkit.runner import RunSpec, Sandbox
+from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
+
+EXECUTORS = ["cold", pytest.param("warm", marks=pytest.mark.skipif(ex.warm_supported() is not None,
+                                                                   reason=str(ex.warm_supported())))]
+
+# the main thread waits on a queue twice: a short wait that returns (a worker puts after 0.3 s), then
+# one that never returns (the worker is done)
+HANG = """
+import queue, threading, time
+
+q = queue.Queue()
+
+def worker():
+    time.sleep(0.3)
+    q.put(1)
+
+threading.Thread(target=worker).start()
+print(q.get())
+q.get()
+"""
+
+
+def write(directory: Path, code: str, name: str = "s.py") -> Path:
+    path = directory / name
+    path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
+    return path
+
+
+def make(kind: str):
+    return ColdExecutor() if kind == "cold" else WarmExecutor(["queue", "threading"])
+
+
+@pytest.fixture
+def original(tmp_path):
+    script = write(tmp_path, HANG)
+    spec = RunSpec(script=script, python=sys.executable, timeout=2)
+    rep = establish(spec, MatchPolicy(), runs=1)
+    assert rep.signature.kind == "hang" and rep.signature.location.function == "wait"
+    return script, spec, rep
+
+
+def test_block_timing_from_samples(tmp_path):
+    lines = ["0.05\t1\tf.py\t3\tmain", "0.10\t2\tq.py\t9\twait", "0.15\t2\tq.py\t9\twait",
+             "0.20\t2\tq.py\t9\twait", "0.25\t3\tq.py\t9\twait",  # returned and waited again
+             "0.30\t3\tq.py\t9\twait", "0.35\t3\tq.py\t9\twait", "0.40\t3\tq.py\t9\twa"]
+    (tmp_path / "samples.txt").write_text("\n".join(lines))  # the last line was cut by the kill
+    reach, earlier = hangwatch.block_timing(tmp_path, 0.05)
+    assert reach == pytest.approx(0.20)  # the last sample of the call before the final one
+    assert earlier == pytest.approx(0.15)  # 0.10-0.20, plus one interval
+    assert hangwatch.parse_samples("1.5\t-\nbad\n")[0] == (1.5, 0, None)
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+def test_hang_in_the_blocked_frame_is_decided_early(original, kind):
+    script, spec, rep = original
+    policy = MatchPolicy()
+    box = Sandbox(script)
+    executor = make(kind)
+    try:
+        measured, note = hangwatch.arm(replace(spec, timeout=60), rep, policy,
+                                       hangwatch.run_sampled(executor, spec, None, box))
+        watch = measured.hang_watch
+        assert watch is not None, note
+        assert watch.earlier >= 0.2  # the first q.get() waited ~0.3 s and returned
+        assert watch.hold >= hangwatch.HOLD_FACTOR * watch.earlier and watch.hold >= hangwatch.HOLD_MIN
+        assert "hangs decided after" in note
+        result = executor.run(measured, None, box)
+        assert result.hang_early and result.timed_out
+        assert result.duration < 20  # far from the 60 s timeout
+        assert same_failure(rep.signature, signature_of(result, policy), policy)
+        assert result.stacks  # the all-thread dump was taken as for a timeout
+    finally:
+        executor.close()
+        box.cleanup()
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+def test_waits_shorter_than_the_hold_and_other_hangs_are_decided_as_before(tmp_path, original, kind):
+    _, spec, rep = original
+    watch = hangwatch.HangWatch(location=rep.signature.location, hold=1.5, interval=0.05)
+    # waits 0.6 s in the same frame, then finishes: a normal exit, not a hang
+    returns = write(tmp_path, HANG.replace("time.sleep(0.3)", "time.sleep(0.6)").replace("\nq.get()\n", "\n"),
+                    "returns.py")
+    # blocked somewhere else: runs into the timeout as without the watch
+    elsewhere = write(tmp_path, "import time\ntime.sleep(60)\n", "elsewhere.py")
+    executor = make(kind)
+    try:
+        for script, timeout in ((returns, 30), (elsewhere, 2)):
+            box = Sandbox(script)
+            run = RunSpec(script=script, python=sys.executable, timeout=timeout, hang_watch=watch)
+            result = executor.run(run, None, box)
+            box.cleanup()
+            assert not result.hang_early
+            if script is returns:
+                assert result.returncode == 0 and not result.timed_out and result.stdout.strip() == "1"
+            else:
+                assert result.timed_out and result.duration >= 2
+                assert signature_of(result).location.function == "<module>"
+    finally:
+        executor.close()
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+def test_sampling_is_invisible_to_the_script(tmp_path, kind):
+    script = write(tmp_path, """
+        import json, os, threading, time
+        time.sleep(0.3)  # a few samples are taken meanwhile
+        print(json.dumps([threading.active_count(), len(threading.enumerate()),
+                          any(k.startswith("REPORTKIT_SAMPLE") for k in os.environ)]))
+    """)
+    box = Sandbox(script)
+    executor = make(kind)
+    try:
+        result = executor.run(RunSpec(script=script, python=sys.executable, timeout=30, sample_stacks=0.05), None, box)
+    finally:
+        executor.close()
+        box.cleanup()
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [1, 1, False]
+    assert result.block_timing is not None  # it was sampled
+
+
+def test_minimize_a_hang_without_paying_the_timeout_per_candidate(tmp_path):
+    script = write(tmp_path, """
+        import queue
+        import threading
+        import time
+
+        jobs = queue.Queue()
+        done = threading.Event()
+        total = sum(range(10))
+        print("waiting for jobs", total)
+        jobs.get()
+    """)
+    spec = RunSpec(script=script, python=sys.executable, timeout=20)
+    policy = MatchPolicy()
+    rep = establish(replace(spec, timeout=2), policy, runs=1)
+    report = minimize(spec, script.read_text(), rep, policy,
+                      MinimizeOptions(output=tmp_path / "out.py", jobs=1, executor="cold"))
+    assert report.verified
+    assert report.lines_after == 2 and ".get()" in (tmp_path / "out.py").read_text()
+    assert "hangs decided after" in report.executor_note

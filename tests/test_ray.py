@@ -1,0 +1,142 @@
+"""The Ray executor: helpers (fast, no Ray needed) and a real minimization on a local two-node Ray
+cluster on 127.0.0.1 (two slots), whose result must equal the local ``-j 2`` one (``ray`` + ``slow``)."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from reportkit.errors import UserError
+from reportkit.ray_executor import differences, import_ray, key_facts, parse_resources, snapshot
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "01_pure_python" / "analyze_access_logs.py"
+
+
+def cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600):
+    return subprocess.run([sys.executable, "-m", "reportkit", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=timeout)
+
+
+@pytest.mark.parametrize("items, expected", [
+    (["spyre=1"], {"spyre": 1.0}),
+    (["spyre=1,GPU=0.5", "mem"], {"spyre": 1.0, "GPU": 0.5, "mem": 1.0}),
+    (None, {}),
+])
+def test_parse_resources(items, expected):
+    assert parse_resources(items) == expected
+
+
+@pytest.mark.parametrize("bad", ["spyre=0", "spyre=x", "=1"])
+def test_parse_resources_rejects(bad):
+    with pytest.raises(UserError, match="NAME=AMOUNT"):
+        parse_resources([bad])
+
+
+def test_snapshot_is_the_sandbox_copy_and_stable(tmp_path):
+    (tmp_path / "s.py").write_text("import helper\n")
+    (tmp_path / "helper.py").write_text("X = 1\n")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "helper.cpython-311.pyc").write_bytes(b"junk")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.txt").write_text("a")
+    data, digest = snapshot(tmp_path / "s.py", isolate_file=False)
+    names = sorted(tarfile.open(fileobj=io.BytesIO(data)).getnames())
+    assert names == ["data", "data/a.txt", "helper.py", "s.py"]  # the ignore list applies
+    os.utime(tmp_path / "helper.py", (1, 1))
+    assert snapshot(tmp_path / "s.py", isolate_file=False)[1] == digest  # content, not mtimes
+    (tmp_path / "helper.py").write_text("X = 2\n")
+    assert snapshot(tmp_path / "s.py", isolate_file=False)[1] != digest
+    only = snapshot(tmp_path / "s.py", isolate_file=True)[0]
+    assert tarfile.open(fileobj=io.BytesIO(only)).getnames() == ["s.py"]
+
+
+def test_environment_differences_are_named():
+    here = key_facts({"basics": {"python_full": "3.11.7", "system": "Linux", "machine": "x86_64"},
+                      "packages": {"versions": {"torch": "2.13.0", "numpy": "2.1"}},
+                      "torch": {"version": "2.13.0", "git_version": "abc"}})
+    there = key_facts({"basics": {"python_full": "3.11.7", "system": "Linux", "machine": "x86_64"},
+                       "packages": {"versions": {"torch": "2.12.0", "numpy": "2.1"}},
+                       "torch": {"version": "2.12.0", "git_version": "def"}})
+    assert differences(here, here) == []
+    diff = "; ".join(differences(here, there))
+    assert "torch 2.13.0 here, 2.12.0 there" in diff and "git_version abc here, def there" in diff
+
+
+def test_missing_ray_is_one_clear_message(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # what an interpreter without Ray sees: ImportError
+    with pytest.raises(UserError, match=r"pip install 'reportkit\[ray\]'"):
+        import_ray()
+
+
+def test_cli_rejects_ray_options_without_ray_executor(tmp_path):
+    script = tmp_path / "f.py"
+    script.write_text("raise ValueError('x')\n")
+    proc = cli("minimize", str(script), "--ray-address", "127.0.0.1:1", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr + proc.stdout
+    assert "--ray-address / --ray-resources need --executor ray" in proc.stderr
+
+
+# --------------------------------------------------------------------------- a real cluster
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_minimize_on_a_local_ray_cluster_equals_local_j2(tmp_path):
+    # No --ray-address: the executor starts a local Ray cluster for the run (ray.init, one CPU per slot,
+    # 127.0.0.1 only) and shuts it down at the end.
+    pytest.importorskip("ray")
+    work = tmp_path / "ex"
+    shutil.copytree(EXAMPLE.parent, work, ignore=shutil.ignore_patterns("*.min.py", "__pycache__"))
+    script = work / EXAMPLE.name
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env.pop("RAY_ADDRESS", None)
+    local = cli("minimize", str(script), "-j", "2", "-o", str(tmp_path / "local.py"), "--json", env=env)
+    assert local.returncode == 0, local.stderr[-2000:]
+    remote = cli("minimize", str(script), "-j", "2", "--executor", "ray",
+                 "-o", str(tmp_path / "ray.py"), "--json", env=env)
+    assert remote.returncode == 0, remote.stderr[-3000:]
+    import json
+
+    report = json.loads(remote.stdout)
+    assert report["executor"] == "ray", report["executor_note"]
+    assert "2 Ray slot(s) on 1 host(s)" in report["executor_note"]  # both slots admitted
+    assert report["verified"] is True
+    assert (tmp_path / "ray.py").read_text() == (tmp_path / "local.py").read_text()
+    assert report["tests_run"] == json.loads(local.stdout)["tests_run"]
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_a_dead_slot_is_dropped_and_its_candidate_rerun_elsewhere(tmp_path):
+    ray = pytest.importorskip("ray")
+    from reportkit.ray_executor import RayConfig, prepare_ray
+    from reportkit.runner import RunSpec, Sandbox
+    from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
+
+    script = tmp_path / "f.py"
+    script.write_text("import json\njson.loads('{')\n")
+    spec = RunSpec(script=script, python=sys.executable, timeout=60)
+    policy = MatchPolicy()
+    rep = establish(spec, policy, runs=1)
+    box = Sandbox(script)
+    executor, note = prepare_ray(RayConfig(slots=2), spec, script.read_text(), rep.signature, policy, box)
+    try:
+        assert executor.name == "ray" and len(executor.live) == 2, note
+        ray.kill(executor.slots[0].actor)  # a host going away
+        for _ in range(3):
+            result = executor.run(spec, "import json\n\njson.loads('{')\n", box)
+            assert same_failure(rep.signature, signature_of(result, policy), policy)
+        assert len(executor.live) == 1 and executor.local_runs == 0
+        assert any("died" in n for n in executor.notes)
+    finally:
+        executor.close()
+        box.cleanup()
+    assert not ray.is_initialized()  # the cluster started for the run is gone
