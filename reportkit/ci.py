@@ -31,7 +31,7 @@ from reportkit.check import CONFIRM_RUNS, Check, establish_original
 from reportkit.constants import AUTO_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.io import append_text, write_atomic
-from reportkit.signature import MatchPolicy, Normalizer, Signature, fingerprint_parts
+from reportkit.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
 
 MANIFEST = MANIFEST_NAME
 FAILED_OUTCOMES = ("failure", "error", "flaky")
@@ -318,7 +318,7 @@ def ci_fingerprint_parts(sig: Signature) -> list[str]:
     whose values differ per parameter.
     """
     parts = fingerprint_parts(sig)
-    if sig.kind != "exception" or sig.location is None:
+    if sig.kind != FailureKind.EXCEPTION or sig.location is None:
         return parts
     loc, site = sig.location, sig.script_frame
     message = fold_signs(sig.message or "")

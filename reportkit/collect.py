@@ -49,7 +49,7 @@ from reportkit.runner import (
     build_env,
     kill_tree,
 )
-from reportkit.signature import MatchPolicy, Reproduction, Signature, establish
+from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature, establish
 from reportkit.standalone import conftest_chain
 
 if TYPE_CHECKING:
@@ -448,7 +448,7 @@ _CHAIN_SEPARATORS = ("The above exception was the direct cause of the following 
 def error_output(result: RunResult, sig: Signature, tail: int = 40) -> str:
     """The error as the user saw it: the final traceback (with its chain), else the output's tail."""
     lines = result.stderr.splitlines()
-    if sig.kind == "exception":
+    if sig.kind == FailureKind.EXCEPTION:
         starts = [i for i, ln in enumerate(lines) if ln.startswith("Traceback (most recent call last):")]
         if starts:
             start = starts[-1]
@@ -462,10 +462,10 @@ def error_output(result: RunResult, sig: Signature, tail: int = 40) -> str:
                 start = earlier[-1]
             return "\n".join(lines[start:]).strip()
     text = "\n".join(lines[-tail:]).strip()
-    if sig.kind == "hang":
+    if sig.kind == FailureKind.HANG:
         out = "\n".join(result.stdout.splitlines()[-tail // 2:]).strip()
         return f"[timed out after {result.duration:.0f} s: hang]\n--- stdout (tail)\n{out}\n--- stderr (tail)\n{text}"
-    if sig.kind == "signal":
+    if sig.kind == FailureKind.SIGNAL:
         return f"{text}\n[{sig.headline()}]".strip()
     return text
 
@@ -701,7 +701,7 @@ def _last_lines(text: str, n: int = 10) -> list[str]:
 
 
 def collect_hang(rep: Reproduction, run: DebugRun, ws: Workspace) -> HangInfo:
-    if rep.signature.kind != "hang":
+    if rep.signature.kind != FailureKind.HANG:
         return HangInfo(reason=f"not a hang (the failure is: {rep.signature.kind})")
     result = rep.results[0]
     hang = HangInfo(status=COLLECTED, stacks=_format_stacks(result))

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from reportkit.runner import Frame, RunResult, RunSpec, Sandbox
+from reportkit.signature import FailureKind
 
 if TYPE_CHECKING:
     from reportkit.signature import Location, MatchPolicy, Reproduction
@@ -211,7 +212,7 @@ def measuring(run_spec: RunSpec, rep: Reproduction, policy: MatchPolicy) -> RunS
     sat in its blocked frame :func:`hold_for` its own longest earlier wait there (it is known to hang
     there), so that checking the original (e.g. the warm executor's check) does not cost the timeout."""
     sig = rep.signature
-    if sig.kind != "hang" or sig.location is None or not policy.strict:
+    if sig.kind != FailureKind.HANG or sig.location is None or not policy.strict:
         return run_spec
     return replace(run_spec, hang_watch=HangWatch(location=sig.location, hold=0.0, interval=SAMPLE_INTERVAL,
                                                   reach=0.0, relative=True))
@@ -225,7 +226,7 @@ def arm(run_spec: RunSpec, rep: Reproduction, policy: MatchPolicy, run: Callable
     from reportkit.signature import same_failure, signature_of
 
     sig = rep.signature
-    if sig.kind != "hang" or sig.location is None or not policy.strict:
+    if sig.kind != FailureKind.HANG or sig.location is None or not policy.strict:
         return run_spec, ""
     result = run(replace(measuring(run_spec, rep, policy), keep_workdir=False))
     if not same_failure(sig, signature_of(result, policy), policy):

@@ -25,6 +25,7 @@ from reportkit.collect import COLLECTORS, Collected, EnvInfo, PackageInfo, colle
 from reportkit.constants import TEMPLATE_NAMES
 from reportkit.evidence import COLLECTED, CheckItem, Comparison, Variant
 from reportkit.redact import MARK, is_secret_env_name, redact_env, redact_text
+from reportkit.signature import FailureKind
 
 GITHUB_BODY_LIMIT = 65536
 TEMPLATES = TEMPLATE_NAMES
@@ -277,14 +278,14 @@ def describe_problem(c: Collected) -> str:
     sig = c.signature
     run = f"Running `python {c.script_name}{' ' + ' '.join(c.args) if c.args else ''}`" \
         if c.pytest_node is None else f"The test {code(c.test_id)}"
-    if sig.kind == "exception":
+    if sig.kind == FailureKind.EXCEPTION:
         text = f"{run} raises {code(sig.exc_type)}: {code(first_line(sig.raw_message or '')) if sig.raw_message else ''}"
         if sig.location:
             text += f"\n\nRaised at {code(str(sig.location))}"
             if sig.script_frame and sig.script_frame != sig.location:
                 text += f", from {code(str(sig.script_frame))}: {code(sig.script_frame.text)}"
             text += "."
-    elif sig.kind == "hang":
+    elif sig.kind == FailureKind.HANG:
         text = f"{run} hangs (no progress within {c.debug_run.duration:.0f} s)"
         if sig.location:
             text += f"; the main thread is blocked at {code(str(sig.location))}"
@@ -302,11 +303,11 @@ def describe_expected(c: Collected) -> str:
     sig = c.signature
     if c.pytest_node is not None:
         text = "The test passes"
-    elif sig.kind == "exception":
+    elif sig.kind == FailureKind.EXCEPTION:
         text = f"The script runs to completion without raising {code(sig.exc_type)}"
-    elif sig.kind == "hang":
+    elif sig.kind == FailureKind.HANG:
         text = "The script finishes instead of hanging"
-    elif sig.kind == "signal":
+    elif sig.kind == FailureKind.SIGNAL:
         text = f"The script does not crash ({sig.headline()})"
     else:
         text = "The script exits with code 0"
@@ -319,7 +320,7 @@ def describe_expected(c: Collected) -> str:
 
 def default_title(c: Collected) -> str:
     sig = c.signature
-    head = f"{sig.exc_type}: {first_line(sig.raw_message or '')}" if sig.kind == "exception" else sig.headline()
+    head = f"{sig.exc_type}: {first_line(sig.raw_message or '')}" if sig.kind == FailureKind.EXCEPTION else sig.headline()
     head = first_line(head)[:120]
     stage = next((ev.stage for ev in (c.evidence.get("spyre_comparison"), c.evidence.get("ladder"))
                   if isinstance(ev, Comparison) and ev.stage), None)

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from reportkit.signature import FailureKind
+
 REPOS = {"torch-spyre": "torch-spyre/torch-spyre", "pytorch-compile": "pytorch/pytorch",
          "pytorch": "pytorch/pytorch", "generic": None}
 AUTO = "auto"  # = constants.AUTO_TEMPLATE
@@ -40,7 +42,7 @@ def own_bug(c) -> Optional[str]:
     """Why the failure looks like the script's own bug, or None: an exception (not an assertion) raised in
     the script's own code, with no library frame in its traceback."""
     sig = c.signature
-    if sig.kind != "exception" or sig.location is None or not sig.location.user_code:
+    if sig.kind != FailureKind.EXCEPTION or sig.location is None or not sig.location.user_code:
         return None
     if (sig.exc_type or "").split(".")[-1] in ("AssertionError", "KeyboardInterrupt") or _library_frames(c):
         return None
