@@ -592,6 +592,18 @@ def _read_issue_md(manifest: Manifest, failure: Failure) -> str:
         raise GhError("other", f"cannot read {failure.issue_md}: {exc.strerror or exc}") from None
 
 
+def _form_labels(manifest: Manifest, failure: Failure) -> list[str]:
+    """The labels of the issue form the failure's bundle was rendered with (its ``bundle.json``'s
+    ``template``): Torch-Spyre's bug form adds ``type/bug``; none when that cannot be read."""
+    from reportkit.venue import FORM_LABELS
+
+    try:
+        data = json.loads((manifest.out_dir / (failure.bundle_dir or "") / "bundle.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return list(FORM_LABELS.get(data.get("template") if isinstance(data, dict) else None, ()))
+
+
 def _is_open(issue: dict) -> bool:
     return str(issue.get("state") or "open").lower() == "open"
 
@@ -609,7 +621,7 @@ class _Publisher:
                  report: PublishReport) -> None:
         self.manifest, self.repo, self.options, self.client, self.report = manifest, repo, options, client, report
         self.labels = list(dict.fromkeys([*options.labels, *([options.dedup_label] if options.dedup_label else [])]))
-        self.labels_checked = False
+        self.label_ok: dict[str, bool] = {}  # label -> exists (or was created)
         self._index: Optional[dict[str, list[dict]]] = None
         self.commented: set[int] = set()
         self.comments_made = 0
@@ -638,34 +650,38 @@ class _Publisher:
         return sorted(found, key=lambda i: i["number"])
 
     # -- writing
-    def ensure_labels(self) -> None:
-        """Create the labels that do not exist; a label that cannot be created is reported and left out."""
+    def usable_labels(self, names: list[str]) -> list[str]:
+        """``names`` less those that do not exist and could not be created (each looked up, created or
+        reported once per run)."""
         assert self.client is not None
-        if self.labels_checked or not self.labels:
-            return
-        self.labels_checked = True
-        existing = self.client.labels()
-        for name in [n for n in self.labels if n not in existing]:
+        todo = [n for n in names if n not in self.label_ok]
+        existing = self.client.labels() if todo else set()
+        for name in todo:
+            self.label_ok[name] = True
+            if name in existing:
+                continue
             try:
                 self.client.create_label(name)
             except GhError as exc:
                 if exc.kind == "auth":
                     raise
-                self.labels.remove(name)
+                self.label_ok[name] = False
                 self.report.notices.append(Notice("warning", f"label {name!r} does not exist and could not be "
                                                              f"created ({exc.message}): issues are filed without "
                                                              "it"))
+        return [n for n in names if self.label_ok[n]]
 
     def create(self, failure: Failure, title: str, body: str) -> Result:
         assert self.client is not None
-        self.ensure_labels()
+        self.labels = self.usable_labels(self.labels)
+        labels = self.usable_labels(list(dict.fromkeys([*self.labels, *_form_labels(self.manifest, failure)])))
         reason = ""
         try:
-            url = self.client.create_issue(title, body, self.labels)
+            url = self.client.create_issue(title, body, labels)
         except GhError as exc:
-            if exc.kind != "label" or not self.labels:
+            if exc.kind != "label" or not labels:
                 raise
-            self.report.notices.append(Notice("warning", f"label(s) {', '.join(self.labels)}: {exc.message}; "
+            self.report.notices.append(Notice("warning", f"label(s) {', '.join(labels)}: {exc.message}; "
                                                          "issues are filed without labels (create them with "
                                                          "`gh label create`)"))
             self.labels = []  # the rest of this run, too

@@ -19,6 +19,8 @@ from reportkit.signature import FailureKind
 REPOS = {"torch-spyre": "torch-spyre/torch-spyre", "pytorch-compile": "pytorch/pytorch",
          "pytorch": "pytorch/pytorch", "generic": None}
 AUTO = "auto"  # = constants.AUTO_TEMPLATE
+# the labels each venue's issue form puts on a new issue (torch-spyre: .github/ISSUE_TEMPLATE/bug-report.yml)
+FORM_LABELS = {"torch-spyre": ("type/bug",)}
 
 _IMPORTS_TORCH = re.compile(r"^\s*(?:import|from)\s+torch\b", re.MULTILINE)
 _SPYRE = re.compile(r"""["']spyre["']|torch_spyre|\bspyre\b""")

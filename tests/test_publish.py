@@ -542,3 +542,23 @@ def test_issue_text_from_the_job_is_neutralised_and_redacted(gh, ci_out):
     body = by_command(gh, "create")[0]["body"]
     assert "@\u200dsomeone" in body and "#\u200d12" in body and "@kept #3 in code" in body
     assert token not in body and "<redacted:github-token>" in body
+
+
+def test_torch_spyre_bundles_get_the_forms_label(gh, ci_out):
+    """Torch-Spyre's bug form labels its issues type/bug: a failure bundled with that template gets it (created
+    when missing), the others do not."""
+    (ci_out / "bundles" / NEW / "bundle.json").write_text(json.dumps({"template": "torch-spyre"}), encoding="utf-8")
+    (ci_out / "bundles" / FUZZY / "bundle.json").write_text(json.dumps({"template": "pytorch"}), encoding="utf-8")
+    # FUZZY's closed issue regressed: with --on-regression new it gets a new issue too
+    proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--label", "bug", "--on-regression", "new", "--json")
+    assert proc.returncode == 0, proc.stderr
+    made = [c["args"][2] for c in calls(gh) if c["args"][:2] == ["label", "create"]]
+    assert made.count("type/bug") == 1
+    labels = {}
+    for c in by_command(gh, "create"):
+        title = c["args"][c["args"].index("--title") + 1]
+        labels[title] = [c["args"][i + 1] for i, a in enumerate(c["args"]) if a == "--label"]
+    spyre = next(v for k, v in labels.items() if "test_clone" in k)
+    other = next(v for k, v in labels.items() if "test_view" in k)
+    assert "type/bug" in spyre and "bug" in spyre
+    assert "type/bug" not in other and "bug" in other
