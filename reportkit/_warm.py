@@ -88,6 +88,87 @@ def _probe_fork():
     os.waitpid(pid, 0)
 
 
+def _preload(config):
+    """Import the config's ``preload`` modules as a cold run would (the script's argv, no shadowing
+    sys.path[0]), with fds 1/2 captured. Returns ((loaded, failed, seconds, unsafe, culprit), [out, err])."""
+    argv = config.get("argv") or []
+    saved_argv = sys.argv
+    # What the script sees at import time in a cold run: its argv. sys.path[0] is reportkit's own
+    # directory (it would shadow modules): a path that does not exist stands in until a child
+    # sets the script's directory there, as a cold run has it.
+    empty = tempfile.mkdtemp(prefix="reportkit-warm-")
+    os.rmdir(empty)
+    sys.argv = list(argv) or [""]
+    sys.path[0] = empty
+    capture = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
+    saved_fds = [os.dup(1), os.dup(2)]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.dup2(capture[0].fileno(), 1)
+    os.dup2(capture[1].fileno(), 2)
+    try:
+        result = _import_preloads(config.get("preload") or [], capture)
+    finally:
+        _flush_std()
+        os.dup2(saved_fds[0], 1)
+        os.dup2(saved_fds[1], 2)
+        for fd in saved_fds:
+            os.close(fd)
+        sys.argv = saved_argv
+    out = []
+    for fh in capture:
+        fh.seek(0)
+        out.append(fh.read())
+        fh.close()
+    return result, out
+
+
+def _import_preloads(names, capture):
+    """Import ``names`` in order, stopping at the first that makes the server unfit (see the module doc).
+    Returns (loaded, failed, seconds, unsafe, culprit); culprit is None when every import was fit."""
+    loaded, failed, seconds = [], {}, {}
+    unsafe = culprit = None
+    for name in names:
+        culprit = name
+        start = time.perf_counter()
+        try:
+            __import__(name)
+            loaded.append(name)
+        except BaseException as exc:  # noqa: BLE001 - a failed import is skipped, not fatal
+            failed[name] = f"{type(exc).__name__}: {exc}"
+        finally:
+            seconds[name] = round(time.perf_counter() - start, 4)
+        _flush_std()
+        unsafe = _unfit_after_import(name, capture)
+        if unsafe:
+            break
+    else:
+        culprit = None
+    return loaded, failed, seconds, unsafe, culprit
+
+
+def _unfit_after_import(name, capture):
+    """Why the server is unfit for forking after importing ``name`` (it printed, or left a Python thread
+    or a native thread that survives fork running); None when it is still fit."""
+    if any(os.fstat(fh.fileno()).st_size for fh in capture):
+        return f"importing {name} printed output"
+    if threading.active_count() > 1:
+        return f"importing {name} started a Python thread"
+    if _native_threads() > 1:
+        _probe_fork()
+        if _native_threads() > 1:
+            return f"importing {name} started {_native_threads() - 1} native thread(s) that survive fork"
+    return None
+
+
+def _flush_std():
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:  # noqa: BLE001
+        pass
+
+
 class Server:
     def __init__(self, config):
         self.config = config
@@ -130,69 +211,7 @@ class Server:
 
     # ------------------------------------------------------------------ preload
     def preload(self):
-        loaded, failed, seconds = [], {}, {}
-        unsafe = culprit = None
-        argv = self.config.get("argv") or []
-        saved_argv = sys.argv
-        # What the script sees at import time in a cold run: its argv. sys.path[0] is reportkit's own
-        # directory (it would shadow modules): a path that does not exist stands in until a child
-        # sets the script's directory there, as a cold run has it.
-        empty = tempfile.mkdtemp(prefix="reportkit-warm-")
-        os.rmdir(empty)
-        sys.argv = list(argv) or [""]
-        sys.path[0] = empty
-        capture = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
-        saved_fds = [os.dup(1), os.dup(2)]
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.dup2(capture[0].fileno(), 1)
-        os.dup2(capture[1].fileno(), 2)
-        try:
-            for name in self.config.get("preload") or []:
-                culprit = name
-                start = time.perf_counter()
-                try:
-                    __import__(name)
-                    loaded.append(name)
-                except BaseException as exc:  # noqa: BLE001 - a failed import is skipped, not fatal
-                    failed[name] = f"{type(exc).__name__}: {exc}"
-                finally:
-                    seconds[name] = round(time.perf_counter() - start, 4)
-                try:
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                except Exception:  # noqa: BLE001
-                    pass
-                if any(os.fstat(fh.fileno()).st_size for fh in capture):
-                    unsafe = f"importing {name} printed output"
-                    break
-                if threading.active_count() > 1:
-                    unsafe = f"importing {name} started a Python thread"
-                    break
-                if _native_threads() > 1:
-                    _probe_fork()
-                    if _native_threads() > 1:
-                        unsafe = (f"importing {name} started {_native_threads() - 1} native "
-                                  "thread(s) that survive fork")
-                        break
-            else:
-                culprit = None
-        finally:
-            try:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            except Exception:  # noqa: BLE001
-                pass
-            os.dup2(saved_fds[0], 1)
-            os.dup2(saved_fds[1], 2)
-            for fd in saved_fds:
-                os.close(fd)
-            sys.argv = saved_argv
-        out = []
-        for fh in capture:
-            fh.seek(0)
-            out.append(fh.read())
-            fh.close()
+        (loaded, failed, seconds, unsafe, culprit), out = _preload(self.config)
         environ = dict(os.environ)
         self.env_changes = {k: v for k, v in environ.items() if self.initial_environ.get(k) != v}
         self.env_changes.update({k: None for k in self.initial_environ if k not in environ})

@@ -527,58 +527,103 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
     project._scan(main)
     if not project.order:
         return None
+    flat_names = _FlatNames()
+    script_names = _claim_script_names(project, main, flat_names)
+    renamed = _assign_module_names(project, flat_names)
+    future: list[str] = []
+    parts, folded = _fold_modules(project, flat_names, roots, future)
+    names = _script_rewrite_names(script_names, flat_names)
+    script_text = _rewrite(project, main, names, flat_names.flat_of, future, set(), folded_module=False)
+    head = "".join(f"{line}\n" for line in dict.fromkeys(future))
+    body = "\n\n".join(parts) + "\n\n" + f"# --- {script.name} ---\n" + script_text.lstrip("\n")
+    return Flattened(source=head + body, modules=folded, renamed=renamed)
 
-    # flat names: the script's names stay; folded modules' names yield on a clash
-    taken: dict[str, object] = {}
-    flat: dict[object, str] = {}
+
+class _FlatNames:
+    """The flat script's one namespace: which key holds each name (``taken``) and the name each folded
+    definition got (``flat``). The script's names stay; folded modules' names yield on a clash."""
+
+    def __init__(self) -> None:
+        self.taken: dict[str, object] = {}
+        self.flat: dict[object, str] = {}
+
+    def assign(self, key, preferred: str, prefix: str) -> str:
+        if key in self.flat:
+            return self.flat[key]
+        name = preferred
+        if name in self.taken and self.taken[name] != key:
+            base = f"{prefix}_{preferred.lstrip('_')}" if prefix else preferred
+            name, i = base, 2
+            while name in self.taken:
+                name, i = f"{base}_{i}", i + 1
+        self.taken[name] = key
+        self.flat[key] = name
+        return name
+
+    def flat_of(self, key) -> str:
+        if key not in self.flat:
+            raise NotFlattenable(f"no folded definition for {key}")
+        return self.flat[key]
+
+
+def _claim_script_names(project: _Project, main: _Module, flat_names: _FlatNames) -> dict[str, object]:
+    """Reserve every name the script uses (builtins it reads, its imports, exports and stores); returns
+    what each of the script's top-level import bindings refers to."""
+    taken, flat, tree = flat_names.taken, flat_names.flat, main.tree
     free = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and hasattr(builtins, n.id)}
     for name in free:
         taken[name] = ("free", name)
     script_names: dict[str, object] = {}
     for stmt in _top_statements(tree.body):
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            for name, ref in project.import_bindings(main, stmt).items():
-                if isinstance(ref, tuple) and ref[0] == "local":
-                    ref = project.key_of(ref[1], ref[2])
-                script_names[name] = ref
-                if not isinstance(ref, _ModRef):
-                    taken[name] = ref
-                    flat.setdefault(ref, name)
+        if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            continue
+        for name, ref in project.import_bindings(main, stmt).items():
+            if isinstance(ref, tuple) and ref[0] == "local":
+                ref = project.key_of(ref[1], ref[2])
+            script_names[name] = ref
+            if not isinstance(ref, _ModRef):
+                taken[name] = ref
+                flat.setdefault(ref, name)
     for name, key in main.exports.items():
         taken.setdefault(name, key)
     for name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}:
         taken.setdefault(name, ("script", name))
+    return script_names
 
-    def assign(key, preferred: str, prefix: str) -> str:
-        if key in flat:
-            return flat[key]
-        name = preferred
-        if name in taken and taken[name] != key:
-            base = f"{prefix}_{preferred.lstrip('_')}" if prefix else preferred
-            name, i = base, 2
-            while name in taken:
-                name, i = f"{base}_{i}", i + 1
-        taken[name] = key
-        flat[key] = name
-        return name
 
+def _fold_prefix(dotted: str, is_package: bool) -> str:
+    """The prefix a folded module's clashing names get (module name; a package's full dotted name)."""
+    return re.sub(r"\W", "_", dotted.rsplit(".", 1)[-1] if not is_package else dotted.replace(".", "_"))
+
+
+def _assign_module_names(project: _Project, flat_names: _FlatNames) -> dict[str, str]:
+    """Give every folded module's export its flat name; returns the renamed ones (``mod.name`` -> new)."""
     renamed: dict[str, str] = {}
     for dotted in project.order:
         mod = project.modules[dotted]
-        prefix = re.sub(r"\W", "_", dotted.rsplit(".", 1)[-1] if not mod.is_package else dotted.replace(".", "_"))
+        prefix = _fold_prefix(dotted, mod.is_package)
         for name, key in mod.exports.items():
             if name == "__all__":
                 continue
-            new = assign(key, name, prefix)
+            new = flat_names.assign(key, name, prefix)
             if new != name:
                 renamed[f"{dotted}.{name}"] = new
+    return renamed
 
-    def flat_of(key) -> str:
-        if key not in flat:
-            raise NotFlattenable(f"no folded definition for {key}")
-        return flat[key]
 
-    future: list[str] = []
+def _module_rewrite_names(project: _Project, mod: _Module, flat_names: _FlatNames) -> dict[str, object]:
+    """What each of a folded module's own names becomes in the flat script."""
+    names: dict[str, object] = {}
+    for name, key in mod.exports.items():
+        names[name] = flat_names.flat.get(key, name)
+    for name, ref in mod.aliases.items():
+        names[name] = ref if isinstance(ref, _ModRef) else flat_names.flat_of(project.key_of(ref[1], ref[2]))
+    return names
+
+
+def _fold_modules(project: _Project, flat_names: _FlatNames, roots: list[Path],
+                  future: list[str]) -> tuple[list[str], list[str]]:
+    """The rewritten text of each folded module (with its fold mark) and the folded modules' paths."""
     emitted_imports: set[str] = set()
     parts: list[str] = []
     folded: list[str] = []
@@ -587,27 +632,25 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
         mod = project.modules[dotted]
         if not mod.source.strip():
             continue
-        names: dict[str, object] = {}
-        for name, key in mod.exports.items():
-            names[name] = flat.get(key, name)
-        for name, ref in mod.aliases.items():
-            names[name] = ref if isinstance(ref, _ModRef) else flat_of(project.key_of(ref[1], ref[2]))
-        text = _rewrite(project, mod, names, flat_of, future, emitted_imports, folded_module=True)
+        names = _module_rewrite_names(project, mod, flat_names)
+        text = _rewrite(project, mod, names, flat_names.flat_of, future, emitted_imports, folded_module=True)
         rel = os.path.relpath(mod.path, common)
         folded.append(rel)
         if not text.strip():  # e.g. a package __init__ that only re-exported
             continue
         parts.append(FOLD_MARK.format(rel) + "\n" + text.strip("\n") + "\n")
-    names = {}
+    return parts, folded
+
+
+def _script_rewrite_names(script_names: dict[str, object], flat_names: _FlatNames) -> dict[str, object]:
+    """What the script's imported local names become: module references, or folded definitions' flat names."""
+    names: dict[str, object] = {}
     for name, ref in script_names.items():
         if isinstance(ref, _ModRef):
             names[name] = ref
         elif isinstance(ref, tuple) and ref[0] in ("def",):
-            names[name] = flat_of(ref)
-    script_text = _rewrite(project, main, names, flat_of, future, set(), folded_module=False)
-    head = "".join(f"{line}\n" for line in dict.fromkeys(future))
-    body = "\n\n".join(parts) + "\n\n" + f"# --- {script.name} ---\n" + script_text.lstrip("\n")
-    return Flattened(source=head + body, modules=folded, renamed=renamed)
+            names[name] = flat_names.flat_of(ref)
+    return names
 
 
 def _rewrite(project: _Project, mod: _Module, names: dict[str, object], flat_of, future: list[str],
@@ -620,28 +663,12 @@ def _rewrite(project: _Project, mod: _Module, names: dict[str, object], flat_of,
         if not isinstance(node, ast.stmt) or id(node) not in parents:
             continue
         siblings = parents[id(node)]
-        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
-            future.append(ast.get_source_segment(mod.source, node) or "")
-            _delete(edits, lines, node, siblings)
+        top_of_folded = folded_module and siblings is mod.tree.body
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            _rewrite_import(project, mod, node, siblings, edits, lines, future,
+                            emitted_imports if top_of_folded else None)
             skip.add(id(node))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            binds = project.import_bindings(mod, node)
-            local = [n for n, ref in binds.items() if isinstance(ref, _ModRef) or ref[0] == "local"]
-            if local and len(local) == len(binds):
-                _delete(edits, lines, node, siblings)
-            elif local:  # mixed: keep the installed names only
-                keep = [a for a in node.names if (a.asname or a.name).split(".")[0] not in local]
-                clone = type(node)(**{**{f: getattr(node, f) for f in node._fields}, "names": keep})
-                _delete(edits, lines, node, siblings, ast.unparse(clone))
-            elif folded_module and siblings is mod.tree.body:
-                text = ast.get_source_segment(mod.source, node) or ""
-                if text in emitted_imports:
-                    _delete(edits, lines, node, siblings)
-                emitted_imports.add(text)
-            skip.add(id(node))
-        elif folded_module and siblings is mod.tree.body and (_is_main_guard(node) or (
-                isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
-                                                     for t in node.targets))):
+        elif top_of_folded and _is_module_boilerplate(node):
             _delete(edits, lines, node, siblings)
             skip.add(id(node))
     renamer = _Renamer(project, flat_of, names, edits, lines, mod.path)
@@ -649,6 +676,35 @@ def _rewrite(project: _Project, mod: _Module, names: dict[str, object], flat_of,
         if id(stmt) not in skip:
             renamer.visit(stmt)
     return edits.apply()
+
+
+def _rewrite_import(project: _Project, mod: _Module, node: ast.Import | ast.ImportFrom, siblings: list[ast.stmt],
+                    edits: _Edits, lines: list[str], future: list[str], emitted_imports: set[str] | None) -> None:
+    """Hoist ``__future__`` imports, drop imports of local modules (trimming mixed ones) and, for a folded
+    module's top-level imports (``emitted_imports`` given), imports already emitted by an earlier module."""
+    if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+        future.append(ast.get_source_segment(mod.source, node) or "")
+        _delete(edits, lines, node, siblings)
+        return
+    binds = project.import_bindings(mod, node)
+    local = [n for n, ref in binds.items() if isinstance(ref, _ModRef) or ref[0] == "local"]
+    if local and len(local) == len(binds):
+        _delete(edits, lines, node, siblings)
+    elif local:  # mixed: keep the installed names only
+        keep = [a for a in node.names if (a.asname or a.name).split(".")[0] not in local]
+        clone = type(node)(**{**{f: getattr(node, f) for f in node._fields}, "names": keep})
+        _delete(edits, lines, node, siblings, ast.unparse(clone))
+    elif emitted_imports is not None:
+        text = ast.get_source_segment(mod.source, node) or ""
+        if text in emitted_imports:
+            _delete(edits, lines, node, siblings)
+        emitted_imports.add(text)
+
+
+def _is_module_boilerplate(node: ast.stmt) -> bool:
+    """A folded module's ``if __name__ == "__main__":`` block or ``__all__ = ...`` (dropped when folding)."""
+    return _is_main_guard(node) or (isinstance(node, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets))
 
 
 # --------------------------------------------------------------------------- the minimize hook
