@@ -1,7 +1,9 @@
 """The one door (Check) and the flakiness rule, on real scripts.
 
 The flaky script fails with probability 1/2 per run, but reproducibly: each run takes the next number
-from a counter file outside the scratch copy and seeds its RNG with it, so the outcome sequence is
+from a counter file outside the scratch copy (in a ``reportkit-*`` temp dir handed to the runs through
+``$FLAKY_COUNTER``: the sandbox lets a run write there and nowhere else outside its scratch) and seeds its
+RNG with it, so the outcome sequence is
 fixed (``random.Random(n).random() < 0.5``: n = 0..15 give P F P F F P P F F F P F F F F P).
 """
 
@@ -9,8 +11,10 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -36,8 +40,8 @@ def fails(n: int) -> bool:
 
 
 FLAKY = """
-import pathlib, random
-counter = pathlib.Path({counter!r})
+import os, pathlib, random
+counter = pathlib.Path(os.environ["FLAKY_COUNTER"])
 n = int(counter.read_text())
 counter.write_text(str(n + 1))
 if random.Random(n).random() < 0.5:
@@ -46,18 +50,27 @@ print("fine this time")
 """
 
 
-def flaky_script(tmp_path: Path, start: int) -> tuple[Path, Path]:
-    counter = tmp_path / "counter"
+@pytest.fixture
+def state():
+    """A directory the sandboxed runs may write (a ``reportkit-*`` temp dir named in their environment)."""
+    path = Path(tempfile.mkdtemp(prefix="reportkit-test-state-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def flaky_script(tmp_path: Path, state: Path, start: int) -> tuple[Path, Path]:
+    counter = state / "counter"
     counter.write_text(str(start))
     project = tmp_path / "project"
     project.mkdir()
     script = project / "flaky.py"
-    script.write_text(FLAKY.format(counter=str(counter)))
+    script.write_text(FLAKY)
     return script, counter
 
 
-def spec_of(script: Path, timeout: float = 30) -> RunSpec:
-    return RunSpec(script=script.resolve(), python=sys.executable, timeout=timeout)
+def spec_of(script: Path, timeout: float = 30, counter: Path | None = None) -> RunSpec:
+    env = {"FLAKY_COUNTER": str(counter)} if counter else {}
+    return RunSpec(script=script.resolve(), python=sys.executable, timeout=timeout, env=env)
 
 
 def test_the_bound_is_what_the_readme_says():
@@ -68,10 +81,10 @@ def test_the_bound_is_what_the_readme_says():
 
 # starts whose first two runs both fail: the old 2-run check called every one of them deterministic
 @pytest.mark.parametrize("start", [3, 7, 8, 11, 12])
-def test_a_fifty_percent_flake_is_caught_after_two_failing_runs(tmp_path, start):
+def test_a_fifty_percent_flake_is_caught_after_two_failing_runs(tmp_path, state, start):
     assert fails(start) and fails(start + 1)
-    script, counter = flaky_script(tmp_path, start)
-    check = Check(spec_of(script))
+    script, counter = flaky_script(tmp_path, state, start)
+    check = Check(spec_of(script, counter=counter))
     rep = reproduce(check, runs=2)
     assert rep.deterministic and rep.runs == 2  # what minimize used to go on
     confirm_with_warm(rep, check)
@@ -143,15 +156,15 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "reportkit", *args], capture_output=True, text=True, timeout=300)
 
 
-def test_cli_check_and_minimize_refuse_a_flake_that_passed_the_old_two_runs(tmp_path):
-    script, counter = flaky_script(tmp_path, 3)  # F F, then P: the old rule said deterministic
-    proc = cli("check", "--json", str(script))
+def test_cli_check_and_minimize_refuse_a_flake_that_passed_the_old_two_runs(tmp_path, state):
+    script, counter = flaky_script(tmp_path, state, 3)  # F F, then P: the old rule said deterministic
+    proc = cli("check", "--json", "--env", f"FLAKY_COUNTER={counter}", str(script))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     data = json.loads(proc.stdout)
     assert not data["deterministic"] and data["failures"] == data["runs"] - 1 and data["runs"] > 2
 
     counter.write_text("3")
-    proc = cli("minimize", str(script))
+    proc = cli("minimize", "--env", f"FLAKY_COUNTER={counter}", str(script))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "the failure is flaky" in proc.stderr and "--retries" in proc.stderr and "Traceback" not in proc.stderr
     assert not script.with_name("flaky.min.py").exists()
@@ -167,9 +180,9 @@ def test_cli_minimize_reports_the_confirmed_runs(tmp_path):
     assert report["signature"]["kind"] == "exception" and report["verified"] is True
 
 
-def test_cli_bundle_minimize_uses_the_same_rule(tmp_path):
-    script, _ = flaky_script(tmp_path, 2)  # P F: flaky within the first two runs
-    proc = cli("bundle", "--minimize", "--out", str(tmp_path / "b"), str(script))
+def test_cli_bundle_minimize_uses_the_same_rule(tmp_path, state):
+    script, counter = flaky_script(tmp_path, state, 2)  # P F: flaky within the first two runs
+    proc = cli("bundle", "--minimize", "--out", str(tmp_path / "b"), "--env", f"FLAKY_COUNTER={counter}", str(script))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "the failure is flaky: 1 of 2 runs" in proc.stderr and "--retries N" in proc.stderr
     assert not (tmp_path / "b").exists()
