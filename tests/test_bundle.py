@@ -226,8 +226,9 @@ def test_minimize_then_bundle(tmp_path):
 def test_compile_stick_mismatch_example(tmp_path):
     torch = pytest.importorskip("torch")
     out = tmp_path / "tmp"
-    proc = cli(str(EX / "05_compile_stick_mismatch" / "check_stick_backend.py"), "--issue", "--out", str(out),
-               timeout=1200)
+    # the Torch-Spyre form, asked for (--template auto would file it for the custom backend's owners)
+    proc = cli(str(EX / "05_compile_stick_mismatch" / "check_stick_backend.py"), "--issue", "--template",
+               "torch-spyre", "--out", str(out), timeout=1200)
     assert proc.returncode == 0, proc.stderr
     assert Path(str(out) + ".tar.gz").is_file()
     data, text = load_bundle(out)
