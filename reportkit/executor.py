@@ -705,15 +705,6 @@ def _preload_learned(warm: WarmExecutor, check, source: str, new: list[str]) -> 
             "outcome; only its own imports are preloaded")
 
 
-def make_executor(kind: str, source: str, script: Path) -> Executor:
-    """``"warm"`` (with the preload discovered from ``source``, unchecked) or ``"cold"``."""
-    if kind == "cold":
-        return ColdExecutor()
-    if kind != "warm":
-        raise ValueError(f"unknown executor {kind!r} (warm or cold)")
-    return WarmExecutor(discover_preload(source, script))
-
-
 # --------------------------------------------------------------------------- measuring
 
 
