@@ -252,6 +252,14 @@ def minimize(
         None, "--passes-with", help="KEY=VALUE (repeatable): for wrong results, a candidate must also *pass* "
         "with these variables set (e.g. a switch to the reference implementation). Automatic for "
         "compiled-vs-eager assertion failures: TORCHDYNAMO_DISABLE=1."),
+    good: Optional[str] = typer.Option(
+        None, "--good", metavar="REV", help="A commit of the target's git repository where the bug is absent: "
+        "every result must also *pass* with that commit's code in place of the checkout (exported read-only, "
+        "the checkout is not touched), else it is rejected as failing even without the bug. The original "
+        "must pass there (else an error). Without --good: automatic with HEAD when the repository has "
+        "uncommitted changes to tracked files other than SCRIPT."),
+    no_good_check: bool = typer.Option(False, "--no-good-check", help="No automatic fix check against HEAD "
+                                       "(see --good)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines, only the result."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also a progress line at every phase start and "
                                  "every 15 s (without a terminal; default: only when the result shrinks and at "
@@ -275,6 +283,7 @@ def minimize(
         out_path = (output or _default_output(spec)).resolve()
         if out_path == spec.script:
             raise UserError("the output would overwrite the input script; choose another --output")
+        good_code = _good_rev(spec, good, no_good_check)
         if not as_json:
             out.print(f"[bold]reportkit minimize[/bold] {escape(script)}: running the original {runs}x ...")
         rep = reproduce(Check(spec, policy), runs)
@@ -283,7 +292,7 @@ def minimize(
             print_reproduction(rep, policy, script)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
                                   passes_with=_parse_env(passes_with) or None,
-                                  executor=kind)
+                                  executor=kind, good=good_code, good_auto=good is None and not no_good_check)
         report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json or quiet, verbose=verbose,
                                     run_minimize=run_minimize)
     except UserError as exc:
@@ -296,6 +305,20 @@ def minimize(
     if report.interrupted:
         raise typer.Exit(130)
     raise typer.Exit(0 if report.verified is not False else 1)
+
+
+def _good_rev(spec: RunSpec, good: Optional[str], no_good_check: bool):
+    """``--good REV`` resolved in the target's repository (one clear error if it cannot be), or None."""
+    if good is None:
+        return None
+    if no_good_check:
+        raise UserError("--good and --no-good-check contradict each other; pass one of them")
+    from reportkit.gitinfo import GoodRevError, good_rev
+
+    try:
+        return good_rev(spec.script.parent, good)
+    except GoodRevError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _executor_choice(executor: str, cold: bool, ray_address, ray_resources, jobs: int):
@@ -411,6 +434,15 @@ def _print_minimize_summary(report) -> None:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "
                      f"runs, one per pass result ({report.redone_passes} pass(es) whose result failed it were "
                      "redone checking every candidate)"))
+    if report.fix_check is not None:
+        fix = report.fix_check
+        verdict = {True: "; the result passes there", False: "; the result DOES NOT pass there", None: ""}
+        rows.append(("fix check", f"{report.fix_check_note}: {fix['runs']} runs there, {fix['rejected']} "
+                     f"result(s) rejected as failing even without the bug ({fix['unmapped']} not run: folded code "
+                     f"the fix changes was edited), {fix['redone_passes']} pass(es) redone"
+                     + verdict[fix["verified"]]))
+    elif report.fix_check_note:
+        rows.append(("fix check", report.fix_check_note))
     if report.verified is not None:
         rows.append(("re-checked", "fails the same way" if report.verified else
                      "DOES NOT fail the same way any more (flaky?); see --retries"))

@@ -245,3 +245,124 @@ def _info_without_git(path: Path, error: str) -> Optional[GitInfo]:
         return info
     except OSError:
         return None
+
+
+# ---------------------------------------------------------------------------
+# The good code of a checkout (minimize's fix check): a commit exported read-only.
+# ---------------------------------------------------------------------------
+
+
+class GoodRevError(Exception):
+    """``--good REV`` cannot be used (the message says why, in one line)."""
+
+
+@dataclass
+class GoodRev:
+    rev: str  # as the user gave it (or "HEAD")
+    commit: str  # full SHA
+    short: str
+    toplevel: Path  # the user's working tree
+    changed: list[str] = field(default_factory=list)  # tracked files that differ from ``commit`` (relative)
+
+    def describe(self) -> str:
+        return self.short if self.rev in (self.commit, self.short) else f"{self.rev} ({self.short})"
+
+
+def _open_repo(path: Path) -> Any:
+    try:
+        git = _import_git()
+    except Exception as exc:
+        raise GoodRevError(f"git is not available ({_one_line(exc)})") from None
+    try:
+        repo = git.Repo(path, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise GoodRevError(f"{path} is not in a git repository") from None
+    except Exception as exc:
+        raise GoodRevError(f"cannot open the git repository of {path}: {_one_line(exc)}") from None
+    if repo.bare or not repo.working_tree_dir:
+        repo.close()
+        raise GoodRevError(f"the git repository of {path} has no working tree")
+    return repo
+
+
+def _changed_since(repo: Any, commit: str) -> list[str]:
+    """Tracked files of the working tree (staged or not) that differ from ``commit``."""
+    out = repo.git.diff("--name-only", "-z", "--no-renames", commit, "--")
+    return [name for name in out.split("\0") if name]
+
+
+def good_rev(path: Path, rev: str) -> GoodRev:
+    """Resolve ``rev`` in the repository holding ``path``; :class:`GoodRevError` if it is not a commit there."""
+    repo = _open_repo(Path(path))
+    try:
+        try:
+            commit = repo.git.rev_parse("--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}").strip()
+        except Exception:
+            commit = ""
+        if not _SHA.match(commit):
+            raise GoodRevError(f"--good {rev}: not a commit in the repository {repo.working_tree_dir}")
+        short = repo.git.rev_parse("--short", commit).strip()
+        return GoodRev(rev, commit, short, Path(repo.working_tree_dir).resolve(), _changed_since(repo, commit))
+    except GoodRevError:
+        raise
+    except Exception as exc:  # git errors ("dubious ownership", ...)
+        raise GoodRevError(f"--good {rev}: {_one_line(exc)}") from None
+    finally:
+        repo.close()
+
+
+def uncommitted_changes(path: Path, exclude: tuple[Path, ...] = ()) -> Optional[GoodRev]:
+    """HEAD as the good code when the repository holding ``path`` has uncommitted changes to tracked
+    files other than ``exclude`` (the target script itself); None otherwise (no repository, no
+    commit, nothing changed, git unavailable)."""
+    try:
+        good = good_rev(path, "HEAD")
+    except GoodRevError:
+        return None
+    skip = {str(p.resolve()) for p in exclude}
+    good.changed = [name for name in good.changed if str((good.toplevel / name).resolve()) not in skip]
+    return good if good.changed else None
+
+
+def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = (),
+                  exclude: tuple[str, ...] = ()) -> Path:
+    """Write the tree of ``good.commit`` to ``dest`` (``git archive``: the repository is only read, the
+    user's checkout and its ``.git`` are never written), then copy the untracked (and ignored) files of
+    the directories ``keep_untracked`` over from the working tree — they belong to the run's set-up
+    (data, the script itself if it is new), not to the code under test; ``exclude``: glob patterns of
+    names not copied (caches, virtualenvs). Returns ``dest``.
+    """
+    import shutil
+    import tarfile
+    import tempfile
+
+    repo = _open_repo(good.toplevel)
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile() as archive:
+            repo.archive(archive, treeish=good.commit, format="tar")
+            archive.seek(0)
+            with tarfile.open(fileobj=archive) as tar:
+                tar.extractall(dest, filter="data")
+        for directory in keep_untracked:
+            try:
+                rel = directory.resolve().relative_to(good.toplevel)
+            except ValueError:
+                continue
+            out = repo.git.ls_files("--others", "-z", *(f"--exclude={pattern}" for pattern in exclude),
+                                    "--", str(rel))
+            for name in out.split("\0"):
+                if not name:
+                    continue
+                source, target = good.toplevel / name, dest / name
+                if source.is_symlink() or not source.is_file():
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target)
+        return dest
+    except GoodRevError:
+        raise
+    except Exception as exc:
+        raise GoodRevError(f"cannot export {good.describe()} of {good.toplevel}: {_one_line(exc)}") from None
+    finally:
+        repo.close()

@@ -33,7 +33,9 @@ from reportkit.executor import (
     uses_compile,
     uses_torch,
 )
+from reportkit.fixcheck import FoldMap, GoodCode, GoodRevError, prepare_good_code
 from reportkit.flatten import fold_local_code
+from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
 from reportkit.passes.materialize import CAPTURE_ENV
 from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
@@ -56,6 +58,10 @@ class MinimizeOptions:
     passes_with: dict[str, str | None] | None = None
     # hangs: decide a candidate sitting in the original's blocked frame early (reportkit.hangwatch)
     hang_watch: bool = True
+    # the fix check (reportkit/fixcheck.py): results must pass on this good code (``--good REV``) ...
+    good: GoodRev | None = None
+    # ... or, without one, on HEAD when the target's repository has uncommitted changes to other files
+    good_auto: bool = False
 
 
 @dataclass
@@ -64,15 +70,18 @@ class TestLog:
 
     runs: int = 0
     reference_runs: int = 0  # of ``runs``: the differential's switched (e.g. eager) runs
+    good_runs: int = 0  # of ``runs``: the fix check's runs on the good code
     interesting: int = 0
     timeouts: int = 0
     durations: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def add(self, duration: float, interesting: bool, timed_out: bool, reference: bool = False) -> None:
+    def add(self, duration: float, interesting: bool, timed_out: bool, reference: bool = False,
+            good: bool = False) -> None:
         with self.lock:
             self.runs += 1
             self.reference_runs += reference
+            self.good_runs += good
             self.interesting += interesting
             self.timeouts += timed_out
             self.durations.append(duration)
@@ -118,6 +127,9 @@ class MinimizeReport:
     original_failures: int = 0  # of them: failed the same way
     folded: list[str] = field(default_factory=list)  # local modules folded into the script (reportkit/flatten.py)
     folded_note: str = ""
+    # the fix check: against which good code, runs there, rejections; None: it did not run (see fix_check_note)
+    fix_check: dict | None = None
+    fix_check_note: str = ""  # what it checked, or why there is none
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -144,12 +156,12 @@ def test_timeout(rep: Reproduction, spec: RunSpec) -> float:
 
 class Interestingness:
     """The predicate handed to the reducer: does this candidate fail the same way (``same``, ``retries``
-    times out of ``retries``)? ``confirm``: the differential check (``reference``), handed to the
-    reducer separately."""
+    times out of ``retries``)? ``confirm``: the differential check (``reference``) and the fix check
+    (``good``), handed to the reducer separately."""
 
     def __init__(self, same: Check, retries: int, deadline: float | None, log: TestLog,
-                 reference: Check | None = None) -> None:
-        self.same, self.reference = same, reference
+                 reference: Check | None = None, good: GoodCode | None = None) -> None:
+        self.same, self.reference, self.good = same, reference, good
         self.retries, self.deadline, self.log = max(1, retries), deadline, log
         self.stopping = threading.Event()
 
@@ -163,12 +175,23 @@ class Interestingness:
         return True
 
     def confirm(self, candidate: str) -> bool:
-        """The differential check (``passes_with`` set): with the suspect switched off, the candidate passes."""
-        assert self.reference is not None
-        self._check_time()
-        outcome = self.reference.run(candidate)
-        self.log.add(outcome.result.duration, outcome.ok, outcome.result.timed_out, reference=True)
-        return outcome.ok
+        """The reducer's lazy second condition: the differential check (``passes_with`` set: with the
+        suspect switched off, the candidate passes) and the fix check (the candidate passes on the good code)."""
+        assert self.reference is not None or self.good is not None
+        if self.reference is not None:
+            self._check_time()
+            outcome = self.reference.run(candidate)
+            self.log.add(outcome.result.duration, outcome.ok, outcome.result.timed_out, reference=True)
+            if not outcome.ok:
+                return False
+        if self.good is not None:
+            self._check_time()
+            got = self.good.run(candidate)
+            if got is None:  # the code the fix changes was edited: no good form to run
+                return False
+            self.log.add(got.result.duration, got.ok, got.result.timed_out, good=True)
+            return got.ok
+        return True
 
     def _check_time(self) -> None:
         if self.stopping.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
@@ -298,6 +321,7 @@ class _Session:
     passes_with: dict[str, str | None] | None = None
     differential_note: str = ""
     compile_cache: str | None = None
+    good: GoodCode | None = None  # the fix check
 
     @property
     def candidates(self) -> Check:
@@ -373,7 +397,8 @@ class _Reduced:
 def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptions, deadline: float | None,
             log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None) -> _Reduced:
     """Run the reducer; every new best is written to ``options.output``; Ctrl-C / SIGTERM keep the best."""
-    predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference)
+    predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference,
+                                good=session.good)
     best = _Reduced(source, None)
 
     def improved(candidate: str) -> None:
@@ -391,7 +416,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
             try:
                 result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
                                        on_improve=improved, probe=make_probe(session.cold), oracle=oracle,
-                                       confirm=predicate.confirm if session.passes_with else None)
+                                       confirm=predicate.confirm if session.passes_with or session.good else None)
             except KeyboardInterrupt:
                 best.interrupted = True
                 predicate.stopping.set()
@@ -408,30 +433,120 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
 
 
 def _verify(session: _Session, final: str):
-    """Re-run the written result cold: still the same failure (and the differential still passes)?"""
+    """Re-run the written result cold: still the same failure (and the differential still passes, and it
+    passes on the good code)? Returns (verified, outcome, passes on the good code or None)."""
     outcome = session.cold.run(final)
     verified = outcome.ok
     reference = session.reference
     if verified and reference is not None:
         verified = reference.on(ColdExecutor()).run(final).ok
-    return verified, outcome
+    on_good = None
+    if session.good is not None:
+        got = session.good.run(final)
+        on_good = got is not None and got.ok
+        verified = verified and on_good
+    return verified, outcome, on_good
 
 
 def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
               on_progress: Callable[[Progress, TestLog], None] | None, sandbox: Sandbox) -> MinimizeReport:
     start = time.monotonic()
     deadline = start + options.budget if options.budget else None
+    original = source
     source, folded, folded_note = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source, rep, policy,
                                                   sandbox)  # local modules folded in: reportkit/flatten.py
-    session = _setup(spec, source, rep, policy, options, sandbox)
+    good, fix_note = _fix_check(spec, original, source, rep, policy, options, sandbox)
+    if good is not None and folded and good.fold is None:  # the folded script has no good form that passes
+        source, folded = original, []
+        folded_note = "local modules not folded in: the folded script does not pass on the good code"
+    try:
+        session = _setup(spec, source, rep, policy, options, sandbox)
+    except BaseException:
+        if good is not None:
+            good.close()
+        raise
+    session.good = good
+    try:
+        return _finish(spec, source, rep, policy, options, on_progress, session, start, deadline,
+                       folded, folded_note, fix_note)
+    finally:
+        if good is not None:
+            good.close()
+
+
+def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, policy: MatchPolicy,
+               options: MinimizeOptions, sandbox: Sandbox) -> tuple[GoodCode | None, str]:
+    """The good code results must pass on (reportkit/fixcheck.py), and a note for the summary.
+
+    ``original`` must pass there, else: an explicit ``--good`` is an error, the automatic check is
+    off. When ``source`` is ``original`` with local modules folded in, the good form of ``source``
+    (folded from the good tree) must pass as well; else ``good.fold`` stays None (the caller reduces
+    the script unfolded).
+    """
+    good_rev, auto = options.good, False
+    if good_rev is None and options.good_auto:
+        good_rev = uncommitted_changes(spec.script.parent, exclude=(spec.script, options.output))
+        auto = True
+    if good_rev is None:
+        return None, ""
+    base = Check(replace(spec, timeout=test_timeout(rep, spec)), policy, sandbox, ColdExecutor(),
+                 expected=rep.signature)
+    try:
+        good = prepare_good_code(good_rev, auto, base)
+    except GoodRevError as exc:
+        if auto:
+            return None, f"off: {exc}"
+        raise UserError(str(exc)) from None
+    try:
+        outcome = good.check.run(original)
+        if not outcome.ok:
+            how = ("fails the same way" if good.check.expecting(rep.signature).met(outcome.signature)
+                   else "ends with " + outcome.signature.headline().splitlines()[0][:160])
+            why = f"the original also fails on {good_rev.describe()} (it {how})"
+            if not auto:
+                raise UserError(f"--good {good_rev.rev}: {why}; a result cannot be checked against code "
+                                "on which the original does not pass")
+            good.close()
+            return None, f"off: {why}"
+        if source != original:
+            _fold_good(good, spec, original, source)
+        good.runs = good.rejected = good.unmapped = 0  # count the reduction's runs only
+    except BaseException:
+        good.close()
+        raise
+    return good, good.describe()
+
+
+def _fold_good(good: GoodCode, spec: RunSpec, original: str, folded: str) -> None:
+    """Set ``good.fold`` when the script folded from the good tree maps onto ``folded`` and passes there."""
+    from reportkit.flatten import NotFlattenable, flatten_source, project_roots
+
+    check = good.check
+    try:
+        flat = flatten_source(check.spec.script, original, project_roots(check.spec.script, check.spec.root))
+    except (NotFlattenable, RecursionError, ValueError):
+        return
+    if flat is None:
+        return
+    fold = FoldMap(folded, flat.source)
+    mapped = fold(folded)
+    if mapped is None or not check.run(mapped).ok:
+        return
+    good.fold = fold
+
+
+def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
+            on_progress: Callable[[Progress, TestLog], None] | None, session: _Session, start: float,
+            deadline: float | None, folded: list[str], folded_note: str, fix_note: str) -> MinimizeReport:
     # compiled-vs-eager: value passes stay on. A value substituted in the script is the same in both
     # modes, so the candidate can only keep failing compiled-only if the compiler stack still computes it wrong.
     oracle = is_oracle(rep.signature) and not (session.passes_with and not options.passes_with)
     log = TestLog()
     reduced = _reduce(session, source, oracle, options, deadline, log, on_progress)
-    verified, final_sig, standalone, standalone_note = None, None, None, ""
+    verified, final_sig, standalone, standalone_note, on_good = None, None, None, "", None
+    fix_check = session.good.to_dict() if session.good is not None else None  # the reduction's runs only
     if not reduced.interrupted:
-        verified, outcome = _verify(session, reduced.source)
+        verified, outcome, on_good = _verify(session, reduced.source)
         final_sig = outcome.signature.to_dict()
         if verified and spec.pytest_node is not None:
             standalone, standalone_note = write_standalone(session.cold, reduced.source, outcome.result.test_item,
@@ -460,6 +575,9 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         pytest_node=spec.pytest_node, standalone=standalone, standalone_note=standalone_note,
         original_runs=rep.runs, original_failures=rep.failures,
         folded=folded, folded_note=folded_note,
+        fix_check=None if fix_check is None else {**fix_check, "redone_passes": stats.redone if stats else 0,
+                                                  "verified": on_good},
+        fix_check_note=fix_note,
     )
 
 

@@ -1,0 +1,270 @@
+"""The fix check of ``minimize``: a result must *pass* on the good code.
+
+When the target lives in a git repository and a good version of the code is known — ``--good REV``,
+or automatically HEAD when the working tree has uncommitted changes to tracked files other than the
+target itself — every result the reducer keeps must fail the same way on the code as it is *and pass
+on the good code*; a candidate that also fails there has lost the bug (e.g. an assertion whose
+expected side was reduced away fails with the bug fixed too) and is rejected. It is a second
+condition of the reducer's lazy ``confirm`` (:mod:`reportkit.confirm`, next to the differential
+check of wrong results): checked on the result of each pass, the pass repeated per candidate from
+the last good source when that result fails it.
+
+The good code is ``REV``'s tree exported with ``git archive`` into a scratch directory (the user's
+checkout and its ``.git`` are only read), plus the untracked files of the script's directory (the
+run's set-up: data, the script itself when it is new). A candidate runs "on the good code" like
+every run — a :class:`reportkit.check.Check` through the sandbox — with the good tree in place of the
+repository: the candidate is the script inside the good tree's copy of its directory (its working
+directory and ``sys.path[0]``), and every other directory of the repository on the interpreter's
+import path (``PYTHONPATH`` entries, ``.pth`` files of an editable install, setuptools' editable
+finders) is replaced by the good tree's copy, put first on ``PYTHONPATH`` so that it shadows the
+checkout.
+
+Local modules folded into the script (:mod:`reportkit.flatten`) carry the code under test inside the
+candidate itself. For those the script is folded a second time, from the good tree
+(:class:`FoldMap`): each place where the two folded scripts differ is found in the candidate by its
+lines (indentation aside) and replaced by the good lines; a candidate in which such lines were
+changed, not removed, cannot be mapped and is rejected, so the reducer keeps the code the fix
+touches as it is.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from reportkit.check import Check
+from reportkit.executor import ColdExecutor
+from reportkit.gitinfo import GoodRev, GoodRevError, export_commit
+from reportkit.runner import COPY_IGNORE, PYTEST_NODE_ENV, Sandbox, session_root
+
+__all__ = ["FoldMap", "GoodCode", "GoodRevError", "prepare_good_code"]
+
+_MARK = "REPORTKIT-IMPORT-PATH:"
+# Run in place of the script (same interpreter, environment, sandbox): where its imports come from.
+_PATH_PROBE = f"""\
+import json, os, sys
+paths = [p for p in sys.path[1:] if isinstance(p, str)]
+for finder in sys.meta_path:  # setuptools' editable finders: MAPPING = {{name: package dir or module file}}
+    mapping = getattr(sys.modules.get(getattr(finder, "__module__", None) or ""), "MAPPING", None)
+    if isinstance(mapping, dict):
+        paths += [os.path.dirname(str(p)) for p in mapping.values()]
+print({_MARK!r} + json.dumps(paths))
+"""
+
+
+def import_path(check: Check) -> list[str]:
+    """The directories the target's interpreter imports from (besides the script's own), in order."""
+    outcome = check.with_env({PYTEST_NODE_ENV: None}).run(_PATH_PROBE)
+    for line in outcome.result.stdout.splitlines():
+        if line.startswith(_MARK):
+            try:
+                paths = json.loads(line[len(_MARK):])
+            except ValueError:
+                return []
+            return [p for p in paths if isinstance(p, str) and p]
+    return []
+
+
+def good_import_path(paths: list[str], toplevel: Path, tree: Path, skip: Path) -> list[str]:
+    """The good tree's copies of the directories in ``paths`` that lie in the repository ``toplevel``
+    (those that exist there; ``skip``, the script's own directory, is the run's working copy)."""
+    out: list[str] = []
+    for entry in paths:
+        try:
+            rel = Path(entry).resolve().relative_to(toplevel)
+        except (ValueError, OSError):
+            continue
+        good = tree / rel
+        if good.is_dir() and good != skip and str(good) not in out:
+            out.append(str(good))
+    return out
+
+
+# --------------------------------------------------------------------------- folded scripts
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _reindent(lines: list[str], delta: int) -> list[str] | None:
+    if delta >= 0:
+        return [(" " * delta + line) if line.strip() else line for line in lines]
+    out = []
+    for line in lines:
+        if line.strip() and _indent(line) < -delta:
+            return None
+        out.append(line[-delta:] if line.strip() else line)
+    return out
+
+
+@dataclass
+class _Hunk:
+    bad: list[str]  # non-blank lines of the folded script on the code as it is
+    good: list[str]  # what the good tree's folded script has there (as written)
+    anchor: str | None  # the non-blank line before (stripped): where a pure insertion goes
+    anchor_indent: int = 0
+    evidence: set[str] = field(default_factory=set)  # bad lines found nowhere else in the script
+
+
+class FoldMap:
+    """Candidate (reduced from the folded script ``bad``) -> the same candidate on the good code, whose
+    folded script is ``good``; None when it cannot be told (the lines the fix changes were edited)."""
+
+    def __init__(self, bad: str, good: str) -> None:
+        a, b = bad.splitlines(), good.splitlines()
+        self.hunks: list[_Hunk] = []
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                continue
+            before = [line for line in a[:i1] if line.strip()]
+            hunk = _Hunk([line for line in a[i1:i2] if line.strip()], b[j1:j2],
+                         before[-1].strip() if before else None, _indent(before[-1]) if before else 0)
+            rest = {line.strip() for line in a[:i1] + a[i2:]}
+            hunk.evidence = {line.strip() for line in hunk.bad} - rest
+            self.hunks.append(hunk)
+
+    @property
+    def identity(self) -> bool:
+        return not self.hunks
+
+    def __call__(self, candidate: str) -> str | None:
+        lines = candidate.splitlines()
+        text = [(i, line) for i, line in enumerate(lines) if line.strip()]  # non-blank lines, with index
+        stripped = [line.strip() for _, line in text]
+        present = set(stripped)
+        edits: list[tuple[int, int, list[str]]] = []  # (start, end) of lines replaced by these
+        for hunk in self.hunks:
+            if hunk.bad:
+                want = [line.strip() for line in hunk.bad]
+                n = len(want)
+                hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == want]
+                if len(hits) > 1:
+                    return None
+                if not hits:
+                    if hunk.evidence & present:
+                        return None  # part of it is still there, changed: cannot tell its good form
+                    continue  # gone altogether: nothing to undo
+                start, end = text[hits[0]][0], text[hits[0] + n - 1][0] + 1
+                new = _reindent(hunk.good, _indent(lines[start]) - _indent(hunk.bad[0]))
+            else:
+                if hunk.anchor is None:
+                    start = end = 0
+                    new = list(hunk.good)
+                else:
+                    hits = [k for k, line in enumerate(stripped) if line == hunk.anchor]
+                    if len(hits) > 1:
+                        return None
+                    if not hits:
+                        continue
+                    start = end = text[hits[0]][0] + 1
+                    new = _reindent(hunk.good, _indent(lines[start - 1]) - hunk.anchor_indent)
+            if new is None:
+                return None
+            edits.append((start, end, new))
+        edits.sort()
+        for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
+            if s2 < e1:
+                return None
+        for start, end, new in reversed(edits):
+            lines[start:end] = new
+        return "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else "")
+
+
+# --------------------------------------------------------------------------- the check
+
+
+@dataclass
+class GoodCode:
+    """The good code of a minimization and the check that a candidate passes there."""
+
+    good: GoodRev
+    auto: bool  # HEAD because of uncommitted changes (not --good)
+    tree: Path  # the exported good tree
+    check: Check  # the candidate in the good tree's place: must pass (exit 0, not the failure)
+    import_path: list[str]  # the good tree's directories put first on PYTHONPATH
+    fold: FoldMap | None = None  # folded scripts: the candidate's good form
+    runs: int = 0  # candidates run on the good code
+    rejected: int = 0  # of the candidates checked: failed there (or could not be mapped)
+    unmapped: int = 0  # of ``rejected``: folded code the fix touches was edited (not run)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def good_form(self, candidate: str) -> str | None:
+        return candidate if self.fold is None else self.fold(candidate)
+
+    def run(self, candidate: str):
+        """Run ``candidate`` on the good code: (outcome or None when it could not be mapped)."""
+        program = self.good_form(candidate)
+        if program is None:
+            with self.lock:
+                self.unmapped += 1
+                self.rejected += 1
+            return None
+        outcome = self.check.run(program)
+        with self.lock:
+            self.runs += 1
+            self.rejected += not outcome.ok
+        return outcome
+
+    def describe(self) -> str:
+        why = "automatic: uncommitted changes to " + _files(self.good.changed) if self.auto else "--good"
+        return f"candidates must pass on {self.good.describe()} ({why})"
+
+    def close(self) -> None:
+        if self.check.sandbox is not None:
+            self.check.sandbox.cleanup()
+        shutil.rmtree(self.tree.parent, ignore_errors=True)
+
+    def to_dict(self) -> dict:
+        return {"rev": self.good.rev, "commit": self.good.commit, "automatic": self.auto,
+                "changed": list(self.good.changed), "import_path": list(self.import_path),
+                "folded_mapped": self.fold is not None, "runs": self.runs, "rejected": self.rejected,
+                "unmapped": self.unmapped}
+
+
+def _files(names: list[str], most: int = 3) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def prepare_good_code(good: GoodRev, auto: bool, check: Check) -> GoodCode:
+    """Export ``good`` and build the check running a candidate on it. ``check``: the cold per-candidate
+    check of the original failure (its spec, policy, sandbox and environment are the model)."""
+    spec = check.spec
+    script = spec.script.resolve()
+    try:
+        script.relative_to(good.toplevel)
+    except ValueError:
+        raise GoodRevError(f"the target {script} is not inside the repository {good.toplevel}") from None
+    scratch = Path(tempfile.mkdtemp(prefix="good-", dir=session_root()))
+    try:
+        tree = export_commit(good, scratch / "tree", keep_untracked=(script.parent,), exclude=COPY_IGNORE)
+        good_script = tree / script.relative_to(good.toplevel)
+        if not good_script.exists():  # e.g. the script is ignored by git: it is the run's set-up all the same
+            good_script.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(script, good_script)
+        root = None
+        if spec.root is not None:
+            try:
+                root = tree / spec.root.resolve().relative_to(good.toplevel)
+            except ValueError:
+                root = spec.root
+        paths = good_import_path(import_path(check), good.toplevel, tree, good_script.parent)
+        env: dict[str, str | None] = {}
+        if paths:
+            current = check.run_spec.env.get("PYTHONPATH", os.environ.get("PYTHONPATH"))
+            env["PYTHONPATH"] = os.pathsep.join(paths + ([current] if current else []))
+        sandbox = Sandbox(good_script, spec.isolate_file, root)
+        good_check = replace(check.with_spec(script=good_script, root=root).with_env(env),
+                             sandbox=sandbox, executor=ColdExecutor()).expecting_pass()
+        return GoodCode(good, auto, tree, good_check, paths)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise

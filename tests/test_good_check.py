@@ -1,0 +1,336 @@
+"""The fix check of ``minimize`` (reportkit/fixcheck.py): results must pass on the good code."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+import textwrap
+import venv
+from pathlib import Path
+
+import pytest
+
+import reportkit.minimize as mz
+from reportkit.check import Check
+from reportkit.fixcheck import FoldMap, prepare_good_code
+from reportkit.gitinfo import GoodRevError, export_commit, good_rev, uncommitted_changes
+from reportkit.runner import RunSpec
+from reportkit.signature import MatchPolicy, establish
+
+WINDOWED_GOOD = """\
+def windowed(seq, n):
+    for i in range(len(seq) - n + 1):
+        yield tuple(seq[i:i + n])
+"""
+WINDOWED_BAD = WINDOWED_GOOD.replace("len(seq) - n + 1", "len(seq) - n")
+
+# The expected side is computed by a reference implementation: removing its loop keeps "the same
+# AssertionError" — and loses the bug (it then fails with the library fixed too).
+CHECK_WINDOWED = """\
+from mylib import windowed
+
+
+def reference(seq, n):
+    out = []
+    for i in range(len(seq) - n + 1):
+        out.append(tuple(seq[i:i + n]))
+    return out
+
+
+data = [1, 2, 3, 4]
+got = list(windowed(data, 2))
+expected = reference(data, 2)
+assert got == expected
+"""
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+
+def make_repo(root: Path, files: dict[str, str], broken: dict[str, str]) -> Path:
+    """A repository with ``files`` committed (the good code) and ``broken`` written over them, uncommitted."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q")
+    git(root, "config", "user.email", "t@example.com")
+    git(root, "config", "user.name", "t")
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text))
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "good")
+    for name, text in broken.items():
+        (root / name).write_text(textwrap.dedent(text))
+    return root
+
+
+def snapshot(repo: Path) -> tuple:
+    """Everything the user would see of the checkout: status (ignored files too), HEAD, stashes,
+    worktrees, and every file's content."""
+    files = {str(p.relative_to(repo)): hashlib.sha256(p.read_bytes()).hexdigest()
+             for p in sorted(repo.rglob("*")) if p.is_file() and ".git" not in p.relative_to(repo).parts}
+    return (git(repo, "status", "--porcelain", "--ignored"), git(repo, "rev-parse", "HEAD"),
+            git(repo, "stash", "list"), git(repo, "worktree", "list", "--porcelain").count("worktree "), files)
+
+
+def windowed_repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "repo", {"src/mylib/__init__.py": WINDOWED_GOOD,
+                                         "tests/check_windowed.py": CHECK_WINDOWED},
+                     {"src/mylib/__init__.py": WINDOWED_BAD})
+
+
+def minimize(script: Path, out: Path, env: dict | None = None, **options):
+    policy = MatchPolicy()
+    spec = RunSpec(script=script.resolve(), python=sys.executable, timeout=20, env=dict(env or {}))
+    rep = establish(spec, policy, runs=1)
+    return mz.minimize(spec, script.read_text(), rep, policy, mz.MinimizeOptions(output=out, **options))
+
+
+def run_with(source: str, tmp: Path, pythonpath: Path) -> subprocess.CompletedProcess:
+    tmp.mkdir(parents=True, exist_ok=True)
+    (tmp / "result.py").write_text(source)
+    return subprocess.run([sys.executable, "result.py"], cwd=tmp, capture_output=True, text=True, timeout=30,
+                          env={"PYTHONPATH": str(pythonpath), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
+
+
+# --------------------------------------------------------------------------- reduction with the check
+
+
+def test_reduction_keeps_the_bug_only_with_the_fix_check(tmp_path):
+    repo = windowed_repo(tmp_path)
+    script, src = repo / "tests" / "check_windowed.py", repo / "src"
+    before = snapshot(repo)
+    good_src = export_commit(good_rev(repo, "HEAD"), tmp_path / "head")  # HEAD's code, to judge results by
+
+    # without the check: the reference's loop goes, the result fails on the fixed library as well
+    plain = minimize(script, tmp_path / "plain.py", env={"PYTHONPATH": str(src)})
+    assert plain.fix_check is None and plain.verified
+    plain_text = Path(plain.output).read_text()
+    assert run_with(plain_text, tmp_path / "p1", src).returncode != 0
+    assert run_with(plain_text, tmp_path / "p2", good_src / "src").returncode != 0  # fails even without the bug
+
+    # automatic with HEAD (uncommitted change to src/mylib): the result fails here and passes on HEAD
+    report = minimize(script, tmp_path / "checked.py", env={"PYTHONPATH": str(src)}, good_auto=True)
+    result = Path(report.output).read_text()
+    assert report.verified and report.fix_check is not None
+    fix = report.fix_check
+    assert fix["automatic"] and fix["commit"] == git(repo, "rev-parse", "HEAD").strip()
+    assert fix["changed"] == ["src/mylib/__init__.py"] and fix["verified"] is True
+    assert fix["runs"] > 0 and fix["rejected"] > 0  # candidates that failed on HEAD were rejected
+    assert "HEAD" in report.fix_check_note and "automatic" in report.fix_check_note
+    assert any(p.endswith("/src") for p in fix["import_path"])  # the good tree's src shadows the checkout's
+    assert run_with(result, tmp_path / "c1", src).returncode != 0
+    assert run_with(result, tmp_path / "c2", good_src / "src").returncode == 0, result
+    assert report.lines_after <= report.lines_before
+    assert snapshot(repo) == before  # the user's checkout untouched
+    assert script.read_text() == CHECK_WINDOWED
+
+
+def test_folded_helper_keeps_the_lines_the_fix_changes(tmp_path):
+    repo = make_repo(tmp_path / "repo", {
+        "helper.py": """\
+            def square(n):
+                return n * n
+
+
+            def cube(n):
+                return n * n * n
+            """,
+        "check_sq.py": """\
+            from helper import square, cube
+
+
+            def reference(values):
+                out = []
+                for v in values:
+                    out.append(v * v)
+                return out
+
+
+            values = [1, 2, 3]
+            print(cube(2))
+            got = [square(v) for v in values]
+            expected = reference(values)
+            assert got == expected, (got, expected)
+            """}, {
+        "helper.py": """\
+            def square(n):
+                return n * n + (n > 2)
+
+
+            def cube(n):
+                return n * n * n
+            """})
+    before = snapshot(repo)
+    report = minimize(repo / "check_sq.py", tmp_path / "out.py", good_auto=True)
+    result = Path(report.output).read_text()
+    assert report.folded == ["helper.py"] and report.verified
+    assert report.fix_check["folded_mapped"] and report.fix_check["verified"] is True
+    assert "return n * n + (n > 2)" in result  # the line the fix changes is kept as written
+    assert "import helper" not in result and "from helper" not in result  # still self-contained
+    assert "cube" not in result
+    assert snapshot(repo) == before
+
+
+def test_original_failing_on_the_good_code_turns_the_automatic_check_off(tmp_path):
+    repo = make_repo(tmp_path / "repo", {"unrelated.txt": "a\n", "boom.py": "raise RuntimeError('boom')\n"},
+                     {"unrelated.txt": "b\n"})
+    report = minimize(repo / "boom.py", tmp_path / "out.py", good_auto=True)
+    assert report.fix_check is None and report.verified
+    assert report.fix_check_note.startswith("off: the original also fails on HEAD")
+
+
+def test_no_automatic_check_without_changes_besides_the_script(tmp_path):
+    repo = make_repo(tmp_path / "repo", {"boom.py": "x = 1\n"}, {"boom.py": "x = 1\nraise RuntimeError(x)\n"})
+    assert uncommitted_changes(repo, exclude=(repo / "boom.py",)) is None
+    (repo / "other.py").write_text("untracked = 1\n")  # untracked files are not changes to tracked ones
+    assert uncommitted_changes(repo, exclude=(repo / "boom.py",)) is None
+    assert uncommitted_changes(tmp_path / "nowhere") is None
+
+
+# --------------------------------------------------------------------------- the good tree
+
+
+def test_export_is_the_commit_plus_the_script_directory_untracked_files(tmp_path):
+    repo = windowed_repo(tmp_path)
+    (repo / "tests" / "data.json").write_text("{}")  # untracked set-up next to the script
+    (repo / "tests" / "__pycache__").mkdir()
+    (repo / "tests" / "__pycache__" / "x.pyc").write_bytes(b"0")
+    (repo / "notes.txt").write_text("elsewhere")  # untracked, not in the script's directory
+    before = snapshot(repo)
+    good = good_rev(repo / "tests", "HEAD")
+    assert good.changed == ["src/mylib/__init__.py"] and good.toplevel == repo.resolve()
+    tree = export_commit(good, tmp_path / "tree", keep_untracked=(repo / "tests",), exclude=("__pycache__",))
+    assert (tree / "src/mylib/__init__.py").read_text() == WINDOWED_GOOD
+    assert (tree / "tests/data.json").is_file() and not (tree / "notes.txt").exists()
+    assert not (tree / "tests/__pycache__").exists() and not (tree / ".git").exists()
+    assert snapshot(repo) == before
+
+
+@pytest.mark.parametrize("rev", ["no-such-branch", "HEAD~5", "-x", "deadbeef" * 5])
+def test_bad_rev_is_one_clear_error(tmp_path, rev):
+    repo = windowed_repo(tmp_path)
+    with pytest.raises(GoodRevError, match=r"--good .*not a commit in the repository"):
+        good_rev(repo, rev)
+
+
+def test_cli_bad_good_rev_exits_nonzero_without_traceback(tmp_path):
+    repo = windowed_repo(tmp_path)
+    before = snapshot(repo)
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(repo / "tests/check_windowed.py"),
+                           "--good", "v9.9", "-o", str(tmp_path / "o.py")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "--good v9.9: not a commit in the repository" in proc.stderr and "Traceback" not in proc.stderr
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "t.py").write_text("raise RuntimeError(1)\n")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(outside / "t.py"), "--good", "HEAD"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "is not in a git repository" in proc.stderr and "Traceback" not in proc.stderr
+    assert snapshot(repo) == before
+
+
+def test_cli_explicit_good_where_the_original_fails_is_an_error(tmp_path):
+    repo = windowed_repo(tmp_path)
+    git(repo, "commit", "-qam", "bad")  # HEAD now has the bug too; HEAD~1 is the good code
+    script = repo / "tests/check_windowed.py"
+    base = [sys.executable, "-m", "reportkit", "minimize", str(script), "--runs", "1", "--env",
+            f"PYTHONPATH={repo / 'src'}", "-o", str(tmp_path / "o.py"), "-q"]
+    proc = subprocess.run([*base, "--good", "HEAD"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "--good HEAD: the original also fails on HEAD" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([*base, "--good", "HEAD~1", "--budget", "60"], capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "fix check" in proc.stdout and "HEAD~1" in proc.stdout and "the result passes there" in proc.stdout
+    proc = subprocess.run([*base, "--good", "HEAD~1", "--no-good-check"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "contradict" in proc.stderr
+
+
+# --------------------------------------------------------------------------- editable installs
+
+
+@pytest.mark.parametrize("install", ["pth", "finder"])
+def test_good_tree_shadows_an_editable_install(tmp_path, install):
+    """The library under test installed in develop mode from the checkout (a .pth path entry, or
+    setuptools' editable finder with its MAPPING): the good run imports the good tree's copy."""
+    repo = windowed_repo(tmp_path)
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    if install == "pth":
+        (site / "mylib.pth").write_text(str(repo / "src") + "\n")
+    else:
+        (site / "__editable___mylib_finder.py").write_text(textwrap.dedent(f"""\
+            import importlib.util, sys
+            MAPPING = {{"mylib": {str(repo / "src" / "mylib")!r}}}
+            class _EditableFinder:
+                @classmethod
+                def find_spec(cls, fullname, path=None, target=None):
+                    if fullname in MAPPING:
+                        return importlib.util.spec_from_file_location(
+                            fullname, MAPPING[fullname] + "/__init__.py", submodule_search_locations=[MAPPING[fullname]])
+                    return None
+            def install():
+                sys.meta_path.append(_EditableFinder)
+            """))
+        (site / "__editable__.mylib.pth").write_text("import __editable___mylib_finder; "
+                                                     "__editable___mylib_finder.install()\n")
+    script = repo / "tests" / "check_windowed.py"
+    policy = MatchPolicy()
+    spec = RunSpec(script=script, python=str(python), timeout=20)
+    rep = establish(spec, policy, runs=1)
+    assert rep.signature.exc_type == "AssertionError"  # the checkout's (broken) library is the one imported
+    good = prepare_good_code(good_rev(repo, "HEAD"), True, Check(spec, policy, expected=rep.signature))
+    try:
+        assert good.import_path == [str(good.tree / "src")]
+        assert good.check.run(CHECK_WINDOWED).ok  # passes with the good tree's library
+    finally:
+        good.close()
+    assert not good.tree.exists()
+
+
+# --------------------------------------------------------------------------- folded code
+
+
+BAD = """\
+# --- folded in from helper.py ---
+def square(n):
+    return n * n + (n > 2)
+
+
+def cube(n):
+    return n * n * n
+
+# --- check.py ---
+got = square(3)
+assert got == 9
+"""
+GOOD = BAD.replace("    return n * n + (n > 2)\n", "    if n < 0:\n        raise ValueError(n)\n    return n * n\n")
+
+
+def test_foldmap_maps_the_changed_lines_and_leaves_the_rest():
+    fold = FoldMap(BAD, GOOD)
+    assert fold(BAD) == GOOD
+    reduced = "def square(n):\n    return n * n + (n > 2)\ngot = square(3)\nassert got == 9\n"
+    assert fold(reduced) == "def square(n):\n    if n < 0:\n        raise ValueError(n)\n    return n * n\n" \
+                            "got = square(3)\nassert got == 9\n"
+    gone = "n = 3\nvalue = n * n + (n > 2)\n"  # the changed line is gone (this one is another): nothing to undo
+    assert fold(gone) == gone
+    dedented = "n = 3\nif True:\n        return n * n + (n > 2)\n"
+    assert fold(dedented).endswith("        if n < 0:\n            raise ValueError(n)\n        return n * n\n")
+
+
+def test_foldmap_refuses_edited_or_ambiguous_lines():
+    bad = "def f(x):\n    y = x + 1\n    z = y * 2\n    return z\n"
+    good = "def f(x):\n    y = x - 1\n    z = y * 3\n    return z\n"
+    fold = FoldMap(bad, good)
+    assert fold("def f(x):\n    y = x + 1\n    z = y\n    return z\n") is None  # half the hunk edited
+    assert fold("y = x + 1\nz = y * 2\ny = x + 1\nz = y * 2\n") is None  # ambiguous
+    assert fold("def f(x):\n    return x\n") == "def f(x):\n    return x\n"
+    insert = FoldMap("a = 1\nb = 2\n", "a = 1\nfix = 0\nb = 2\n")
+    assert insert("a = 1\nc = 3\n") == "a = 1\nfix = 0\nc = 3\n"
+    assert insert("c = 3\n") == "c = 3\n"
+    assert FoldMap(BAD, BAD).identity
