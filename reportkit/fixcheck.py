@@ -39,11 +39,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.check import Check
-from reportkit.executor import ColdExecutor
+from reportkit.executor import ColdExecutor, Executor
 from reportkit.gitinfo import GoodRev, GoodRevError, export_commit
 from reportkit.runner import COPY_IGNORE, PYTEST_NODE_ENV, Sandbox, session_root
 
-__all__ = ["FoldMap", "GoodCode", "GoodRevError", "prepare_good_code"]
+__all__ = ["FoldMap", "GoodCode", "GoodRevError", "NotRelevant", "prepare_good_code"]
 
 _MARK = "REPORTKIT-IMPORT-PATH:"
 # Run in place of the script (same interpreter, environment, sandbox): where its imports come from.
@@ -71,19 +71,25 @@ def import_path(check: Check) -> list[str]:
     return []
 
 
-def good_import_path(paths: list[str], toplevel: Path, tree: Path, skip: Path) -> list[str]:
-    """The good tree's copies of the directories in ``paths`` that lie in the repository ``toplevel``
-    (those that exist there; ``skip``, the script's own directory, is the run's working copy)."""
+def repo_dirs(paths: list[str], toplevel: Path) -> list[str]:
+    """The entries of ``paths`` inside the repository ``toplevel``, relative to it ("." for the top), in order."""
     out: list[str] = []
     for entry in paths:
         try:
-            rel = Path(entry).resolve().relative_to(toplevel)
+            rel = Path(entry).resolve().relative_to(toplevel).as_posix()
         except (ValueError, OSError):
             continue
-        good = tree / rel
-        if good.is_dir() and good != skip and str(good) not in out:
-            out.append(str(good))
+        rel = rel or "."
+        if rel not in out and not any(part in _SKIP_DIRS for part in Path(rel).parts):
+            out.append(rel)
     return out
+
+
+_SKIP_DIRS = {".git", ".venv", "venv", "site-packages", "dist-packages", "node_modules"}
+
+
+def _under(name: str, directory: str) -> bool:
+    return directory == "." or name == directory or name.startswith(directory.rstrip("/") + "/")
 
 
 # --------------------------------------------------------------------------- folded scripts
@@ -191,6 +197,7 @@ class GoodCode:
     check: Check  # the candidate in the good tree's place: must pass (exit 0, not the failure)
     import_path: list[str]  # the good tree's directories put first on PYTHONPATH
     fold: FoldMap | None = None  # folded scripts: the candidate's good form
+    warm: Executor | None = None  # a warm server of its own running ``check`` (closed with this)
     runs: int = 0  # candidates run on the good code
     rejected: int = 0  # of the candidates checked: failed there (or could not be mapped)
     unmapped: int = 0  # of ``rejected``: folded code the fix touches was edited (not run)
@@ -199,15 +206,16 @@ class GoodCode:
     def good_form(self, candidate: str) -> str | None:
         return candidate if self.fold is None else self.fold(candidate)
 
-    def run(self, candidate: str):
-        """Run ``candidate`` on the good code: (outcome or None when it could not be mapped)."""
+    def run(self, candidate: str, cold: bool = False):
+        """Run ``candidate`` on the good code (``cold``: in a fresh interpreter even when a warm server
+        is there): its outcome, or None when it could not be mapped."""
         program = self.good_form(candidate)
         if program is None:
             with self.lock:
                 self.unmapped += 1
                 self.rejected += 1
             return None
-        outcome = self.check.run(program)
+        outcome = (self.check.on(ColdExecutor()) if cold else self.check).run(program)
         with self.lock:
             self.runs += 1
             self.rejected += not outcome.ok
@@ -217,15 +225,23 @@ class GoodCode:
         why = "automatic: uncommitted changes to " + _files(self.good.changed) if self.auto else "--good"
         return f"candidates must pass on {self.good.describe()} ({why})"
 
+    def kill_active(self) -> None:
+        if self.warm is not None:
+            self.warm.kill_active()
+
     def close(self) -> None:
+        if self.warm is not None:
+            self.warm.close()
+            self.warm = None
         if self.check.sandbox is not None:
             self.check.sandbox.cleanup()
         shutil.rmtree(self.tree.parent, ignore_errors=True)
 
     def to_dict(self) -> dict:
         return {"rev": self.good.rev, "commit": self.good.commit, "automatic": self.auto,
-                "changed": list(self.good.changed), "import_path": list(self.import_path),
-                "folded_mapped": self.fold is not None, "runs": self.runs, "rejected": self.rejected,
+                "changed": list(self.good.changed),
+                "import_path": [Path(p).relative_to(self.tree).as_posix() or "." for p in self.import_path],
+                "folded_mapped": self.fold is not None, "warm": self.warm is not None, "runs": self.runs, "rejected": self.rejected,
                 "unmapped": self.unmapped}
 
 
@@ -234,29 +250,47 @@ def _files(names: list[str], most: int = 3) -> str:
     return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
+class NotRelevant(Exception):
+    """The automatic check has nothing to check: no changed file is where the script imports from."""
+
+
 def prepare_good_code(good: GoodRev, auto: bool, check: Check) -> GoodCode:
     """Export ``good`` and build the check running a candidate on it. ``check``: the cold per-candidate
-    check of the original failure (its spec, policy, sandbox and environment are the model)."""
+    check of the original failure (its spec, policy, sandbox and environment are the model).
+
+    Only what the run can import is exported: the script's directory (a pytest target's root), and the
+    directories of the interpreter's import path inside the repository that hold a changed file (the
+    others are the same in both trees: the checkout's copy serves). ``auto`` with no changed file in
+    any of them raises :class:`NotRelevant`.
+    """
     spec = check.spec
     script = spec.script.resolve()
     try:
-        script.relative_to(good.toplevel)
+        script_dir = script.parent.relative_to(good.toplevel).as_posix() or "."
     except ValueError:
         raise GoodRevError(f"the target {script} is not inside the repository {good.toplevel}") from None
+    root_dir = None
+    if spec.root is not None:
+        try:
+            root_dir = spec.root.resolve().relative_to(good.toplevel).as_posix() or "."
+        except ValueError:
+            root_dir = None
+    entries = [d for d in repo_dirs(import_path(check), good.toplevel)
+               if any(_under(name, d) for name in good.changed)]
+    own = [d for d in (script_dir, root_dir) if d is not None]
+    if auto and not entries and not any(_under(name, d) for name in good.changed for d in own):
+        raise NotRelevant(f"the uncommitted changes ({_files(good.changed)}) are outside the script's "
+                          "directory and import path")
     scratch = Path(tempfile.mkdtemp(prefix="good-", dir=session_root()))
     try:
-        tree = export_commit(good, scratch / "tree", keep_untracked=(script.parent,), exclude=COPY_IGNORE)
+        tree = export_commit(good, scratch / "tree", keep_untracked=(script.parent,), exclude=COPY_IGNORE,
+                             only=tuple(dict.fromkeys(own + entries)))
         good_script = tree / script.relative_to(good.toplevel)
         if not good_script.exists():  # e.g. the script is ignored by git: it is the run's set-up all the same
             good_script.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(script, good_script)
-        root = None
-        if spec.root is not None:
-            try:
-                root = tree / spec.root.resolve().relative_to(good.toplevel)
-            except ValueError:
-                root = spec.root
-        paths = good_import_path(import_path(check), good.toplevel, tree, good_script.parent)
+        root = spec.root if root_dir is None else tree / root_dir
+        paths = [str(tree / d) for d in entries if (tree / d).is_dir() and tree / d != good_script.parent]
         env: dict[str, str | None] = {}
         if paths:
             current = check.run_spec.env.get("PYTHONPATH", os.environ.get("PYTHONPATH"))

@@ -325,9 +325,10 @@ def uncommitted_changes(path: Path, exclude: tuple[Path, ...] = ()) -> Optional[
 
 
 def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = (),
-                  exclude: tuple[str, ...] = ()) -> Path:
+                  exclude: tuple[str, ...] = (), only: tuple[str, ...] | None = None) -> Path:
     """Write the tree of ``good.commit`` to ``dest`` (``git archive``: the repository is only read, the
-    user's checkout and its ``.git`` are never written), then copy the untracked (and ignored) files of
+    user's checkout and its ``.git`` are never written) — only the directories ``only`` (relative to the
+    top level; those the commit has) when given — then copy the untracked (and ignored) files of
     the directories ``keep_untracked`` over from the working tree — they belong to the run's set-up
     (data, the script itself if it is new), not to the code under test; ``exclude``: glob patterns of
     names not copied (caches, virtualenvs). Returns ``dest``.
@@ -339,11 +340,18 @@ def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = 
     repo = _open_repo(good.toplevel)
     try:
         dest.mkdir(parents=True, exist_ok=True)
+        paths: list[str] = []
+        if only is not None and "." not in only:
+            listed = repo.git.ls_tree("-z", "--name-only", good.commit, "--", *only) if only else ""
+            paths = [name for name in listed.split("\0") if name]
         with tempfile.TemporaryFile() as archive:
-            repo.archive(archive, treeish=good.commit, format="tar")
+            if only is None or "." in only or paths:
+                repo.archive(archive, treeish=good.commit, format="tar", path=paths)
             archive.seek(0)
-            with tarfile.open(fileobj=archive) as tar:
-                tar.extractall(dest, filter="data")
+            if archive.read(1):
+                archive.seek(0)
+                with tarfile.open(fileobj=archive) as tar:
+                    tar.extractall(dest, filter="data")
         for directory in keep_untracked:
             try:
                 rel = directory.resolve().relative_to(good.toplevel)

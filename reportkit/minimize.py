@@ -33,7 +33,7 @@ from reportkit.executor import (
     uses_compile,
     uses_torch,
 )
-from reportkit.fixcheck import FoldMap, GoodCode, GoodRevError, prepare_good_code
+from reportkit.fixcheck import FoldMap, GoodCode, GoodRevError, NotRelevant, prepare_good_code
 from reportkit.flatten import fold_local_code
 from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
@@ -117,6 +117,7 @@ class MinimizeReport:
     test_time_median: float = 0.0  # median wall time of one candidate run, seconds
     candidates_tested: int = 0  # candidates the reducer ran (--retries runs each)
     reference_runs: int = 0  # of tests_run: the differential's switched runs (see reduce_source's ``confirm``)
+    good_runs: int = 0  # of tests_run: the fix check's runs on the good code (same ``confirm``)
     redone_passes: int = 0  # passes repeated because their result failed the differential check
     memo_skips: int = 0  # candidates not run: they repeat a small change an earlier test rejected
     tests_by_pass: dict[str, int] = field(default_factory=dict)  # pass -> candidates tested in it
@@ -339,6 +340,8 @@ class _Session:
         self.executor.kill_active()  # candidates still running in worker threads
         if self.reference_executor is not None:
             self.reference_executor.kill_active()
+        if self.good is not None:
+            self.good.kill_active()
         kill_active()
 
     def close(self) -> None:
@@ -442,7 +445,7 @@ def _verify(session: _Session, final: str):
         verified = reference.on(ColdExecutor()).run(final).ok
     on_good = None
     if session.good is not None:
-        got = session.good.run(final)
+        got = session.good.run(final, cold=True)
         on_good = got is not None and got.ok
         verified = verified and on_good
     return verified, outcome, on_good
@@ -466,6 +469,10 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
             good.close()
         raise
     session.good = good
+    if good is not None:  # candidates run on the good code on a warm server of their own, when it works there
+        good.warm = reference_warm_executor(session.executor, good.check, original)
+        if good.warm is not None:
+            good.check = good.check.on(good.warm)
     try:
         return _finish(spec, source, rep, policy, options, on_progress, session, start, deadline,
                        folded, folded_note, fix_note)
@@ -493,6 +500,8 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
                  expected=rep.signature)
     try:
         good = prepare_good_code(good_rev, auto, base)
+    except NotRelevant as exc:
+        return None, f"off: {exc}"
     except GoodRevError as exc:
         if auto:
             return None, f"off: {exc}"
@@ -570,6 +579,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         differential=session.differential_note,
         test_time_median=statistics.median(log.durations) if log.durations else 0.0,
         candidates_tested=stats.tests_run if stats else 0, reference_runs=log.reference_runs,
+        good_runs=log.good_runs,
         redone_passes=stats.redone if stats else 0, memo_skips=stats.memo_skips if stats else 0,
         tests_by_pass=dict(stats.tests_by_pass) if stats else {},
         pytest_node=spec.pytest_node, standalone=standalone, standalone_note=standalone_note,
