@@ -85,6 +85,10 @@ def repo_dirs(paths: list[str], toplevel: Path) -> list[str]:
     return out
 
 
+# compiled extension modules: untracked build products the good tree's packages need to import
+_EXTENSIONS = (".so", ".pyd")
+# the automatic check exports at most this many files (a whole large repository is only with --good)
+AUTO_MAX_FILES = 5000
 _SKIP_DIRS = {".git", ".venv", "venv", "site-packages", "dist-packages", "node_modules"}
 
 
@@ -283,8 +287,10 @@ def prepare_good_code(good: GoodRev, auto: bool, check: Check) -> GoodCode:
                           "directory and import path")
     scratch = Path(tempfile.mkdtemp(prefix="good-", dir=session_root()))
     try:
+        built = tuple(f"{'' if d == '.' else d + '/'}*{suffix}" for d in entries for suffix in _EXTENSIONS)
         tree = export_commit(good, scratch / "tree", keep_untracked=(script.parent,), exclude=COPY_IGNORE,
-                             only=tuple(dict.fromkeys(own + entries)))
+                             only=tuple(dict.fromkeys(own + entries)), built=built,
+                             max_files=AUTO_MAX_FILES if auto else None)
         good_script = tree / script.relative_to(good.toplevel)
         if not good_script.exists():  # e.g. the script is ignored by git: it is the run's set-up all the same
             good_script.parent.mkdir(parents=True, exist_ok=True)

@@ -325,13 +325,17 @@ def uncommitted_changes(path: Path, exclude: tuple[Path, ...] = ()) -> Optional[
 
 
 def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = (),
-                  exclude: tuple[str, ...] = (), only: tuple[str, ...] | None = None) -> Path:
+                  exclude: tuple[str, ...] = (), only: tuple[str, ...] | None = None,
+                  built: tuple[str, ...] = (), max_files: int | None = None) -> Path:
     """Write the tree of ``good.commit`` to ``dest`` (``git archive``: the repository is only read, the
     user's checkout and its ``.git`` are never written) — only the directories ``only`` (relative to the
     top level; those the commit has) when given — then copy the untracked (and ignored) files of
     the directories ``keep_untracked`` over from the working tree — they belong to the run's set-up
     (data, the script itself if it is new), not to the code under test; ``exclude``: glob patterns of
-    names not copied (caches, virtualenvs). Returns ``dest``.
+    names not copied (caches, virtualenvs). ``built``: pathspecs of untracked build products copied
+    over as well (compiled extension modules: git has no good version of them, and without them the
+    good tree's package does not import). ``max_files``: refuse (:class:`GoodRevError`) to export more.
+    Returns ``dest``.
     """
     import shutil
     import tarfile
@@ -344,6 +348,10 @@ def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = 
         if only is not None and "." not in only:
             listed = repo.git.ls_tree("-z", "--name-only", good.commit, "--", *only) if only else ""
             paths = [name for name in listed.split("\0") if name]
+        if max_files is not None and (only is None or "." in only or paths):
+            count = repo.git.ls_tree("-r", "-z", "--name-only", good.commit, "--", *paths).count("\0")
+            if count > max_files:
+                raise GoodRevError(f"{count} files of {good.describe()} to export (more than {max_files})")
         with tempfile.TemporaryFile() as archive:
             if only is None or "." in only or paths:
                 repo.archive(archive, treeish=good.commit, format="tar", path=paths)
@@ -352,13 +360,15 @@ def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = 
                 archive.seek(0)
                 with tarfile.open(fileobj=archive) as tar:
                     tar.extractall(dest, filter="data")
+        specs = []
         for directory in keep_untracked:
             try:
-                rel = directory.resolve().relative_to(good.toplevel)
+                specs.append(str(directory.resolve().relative_to(good.toplevel)))
             except ValueError:
                 continue
+        for spec in [*specs, *built]:
             out = repo.git.ls_files("--others", "-z", *(f"--exclude={pattern}" for pattern in exclude),
-                                    "--", str(rel))
+                                    "--", spec)
             for name in out.split("\0"):
                 if not name:
                     continue

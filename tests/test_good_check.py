@@ -211,11 +211,25 @@ def test_export_is_the_commit_plus_the_script_directory_untracked_files(tmp_path
     before = snapshot(repo)
     good = good_rev(repo / "tests", "HEAD")
     assert good.changed == ["src/mylib/__init__.py"] and good.toplevel == repo.resolve()
-    tree = export_commit(good, tmp_path / "tree", keep_untracked=(repo / "tests",), exclude=("__pycache__",))
+    tree = export_commit(good, tmp_path / "tree", keep_untracked=(repo / "tests",), exclude=("__pycache__",),
+                         only=("tests", "src"))
     assert (tree / "src/mylib/__init__.py").read_text() == WINDOWED_GOOD
     assert (tree / "tests/data.json").is_file() and not (tree / "notes.txt").exists()
     assert not (tree / "tests/__pycache__").exists() and not (tree / ".git").exists()
+    assert sorted(p.name for p in tree.iterdir()) == ["src", "tests"]
     assert snapshot(repo) == before
+
+
+def test_export_takes_only_the_dirs_asked_and_built_extensions(tmp_path):
+    repo = windowed_repo(tmp_path)
+    (repo / "src/mylib/_native.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")  # a build product
+    good = good_rev(repo, "HEAD")
+    tree = export_commit(good, tmp_path / "t1", only=("src",), built=("src/*.so",))
+    assert sorted(p.name for p in tree.iterdir()) == ["src"]
+    assert (tree / "src/mylib/_native.cpython-311-x86_64-linux-gnu.so").read_bytes() == b"\x7fELF"
+    assert (tree / "src/mylib/__init__.py").read_text() == WINDOWED_GOOD
+    with pytest.raises(GoodRevError, match=r"2 files of HEAD \(\w+\) to export \(more than 1\)"):
+        export_commit(good, tmp_path / "t2", max_files=1)
 
 
 @pytest.mark.parametrize("rev", ["no-such-branch", "HEAD~5", "-x", "deadbeef" * 5])
