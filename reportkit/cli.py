@@ -437,9 +437,10 @@ def _print_minimize_summary(report) -> None:
     if report.fix_check is not None:
         fix = report.fix_check
         verdict = {True: "; the result passes there", False: "; the result DOES NOT pass there", None: ""}
-        rows.append(("fix check", f"{report.fix_check_note}: {fix['runs']} runs there, {fix['rejected']} "
-                     f"result(s) rejected as failing even without the bug ({fix['unmapped']} not run: folded code "
-                     f"the fix changes was edited), {fix['redone_passes']} pass(es) redone"
+        unmapped = (f" ({fix['unmapped']} of them not run: folded lines the fix changes were edited)"
+                    if fix["unmapped"] else "")
+        rows.append(("fix check", f"{report.fix_check_note}; {fix['runs']} runs there, {fix['rejected']} "
+                     f"rejected as failing even without the bug{unmapped}, {fix['redone_passes']} pass(es) redone"
                      + verdict[fix["verified"]]))
     elif report.fix_check_note:
         rows.append(("fix check", report.fix_check_note))
