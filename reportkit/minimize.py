@@ -461,7 +461,8 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     good, fix_note = _fix_check(spec, original, source, rep, policy, options, sandbox)
     if good is not None and folded and good.fold is None:  # the folded script has no good form that passes
         source, folded = original, []
-        folded_note = "local modules not folded in: the folded script does not pass on the good code"
+        folded_note = ("local modules not folded in: the script folded from the good code does not map onto "
+                       "it or does not pass there (the fix check needs its good form)")
     try:
         session = _setup(spec, source, rep, policy, options, sandbox)
     except BaseException:
