@@ -174,6 +174,20 @@ def test_folded_helper_keeps_the_lines_the_fix_changes(tmp_path):
     assert snapshot(repo) == before
 
 
+def test_script_is_reduced_unfolded_when_the_good_code_cannot_be_folded(tmp_path):
+    repo = make_repo(tmp_path / "repo", {
+        "base.py": "def mul(a, b):\n    return a * b\n",
+        "helper.py": "import base\n\nops = base  # a module object as a value: not foldable\n\n\n"
+                     "def square(n):\n    return ops.mul(n, n)\n",
+        "check_sq.py": "from helper import square\n\nvalues = [1, 2, 3]\ngot = [square(v) for v in values]\n"
+                       "assert got == [1, 4, 9], got\n"}, {
+        "helper.py": "def square(n):\n    return n * n + (n > 2)\n"})
+    report = minimize(repo / "check_sq.py", tmp_path / "out.py", good_auto=True)
+    assert report.folded == [] and "the fix check needs its good form" in report.folded_note
+    assert report.verified and report.fix_check["verified"] is True and not report.fix_check["folded_mapped"]
+    assert "from helper import square" in Path(report.output).read_text()
+
+
 def test_original_failing_on_the_good_code_turns_the_automatic_check_off(tmp_path):
     repo = make_repo(tmp_path / "repo", {"unrelated.txt": "a\n", "boom.py": "raise RuntimeError('boom')\n"},
                      {"unrelated.txt": "b\n"})
