@@ -270,7 +270,9 @@ def minimize(
 
     Python-aware delta debugging (picire's ddmin over statements, then passes that remove unused code,
     unwrap blocks, inline one-use functions, drop arguments and shrink numbers) to a fixpoint. The best
-    result so far is always on disk: Ctrl-C or --budget stop early and keep it.
+    result so far is always on disk: Ctrl-C or --budget stop early and keep it. In a git repository
+    with a known good version (--good REV, or HEAD when files the script imports from have uncommitted
+    changes) a result must also pass on the good code.
     """
     from reportkit.check import Check, reproduce, require_deterministic
     from reportkit.minimize import MinimizeOptions
