@@ -118,7 +118,7 @@ class MinimizeReport:
     candidates_tested: int = 0  # candidates the reducer ran (--retries runs each)
     reference_runs: int = 0  # of tests_run: the differential's switched runs (see reduce_source's ``confirm``)
     good_runs: int = 0  # of tests_run: the fix check's runs on the good code (same ``confirm``)
-    redone_passes: int = 0  # passes repeated because their result failed the differential check
+    redone_passes: int = 0  # passes repeated because their result failed the differential check or the fix check
     memo_skips: int = 0  # candidates not run: they repeat a small change an earlier test rejected
     tests_by_pass: dict[str, int] = field(default_factory=dict)  # pass -> candidates tested in it
     pytest_node: str | None = None  # pytest targets: the node id inside the module (unchanged)
@@ -519,7 +519,7 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             good.close()
             return None, f"off: {why}"
         if source != original:
-            _fold_good(good, spec, original, source)
+            _fold_good(good, original, source)
         good.runs = good.rejected = good.unmapped = 0  # count the reduction's runs only
     except BaseException:
         good.close()
@@ -527,7 +527,7 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
     return good, good.describe()
 
 
-def _fold_good(good: GoodCode, spec: RunSpec, original: str, folded: str) -> None:
+def _fold_good(good: GoodCode, original: str, folded: str) -> None:
     """Set ``good.fold`` when the script folded from the good tree maps onto ``folded`` and passes there."""
     from reportkit.flatten import NotFlattenable, flatten_source, project_roots
 
