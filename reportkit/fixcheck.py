@@ -9,8 +9,8 @@ condition of the reducer's lazy ``confirm`` (:mod:`reportkit.confirm`, next to t
 check of wrong results): checked on the result of each pass, the pass repeated per candidate from
 the last good source when that result fails it.
 
-The good code is ``REV``'s tree exported with ``git archive`` into a scratch directory (the user's
-checkout and its ``.git`` are only read), plus the untracked files of the script's directory (the
+The good code is ``REV``'s tree written from git's object database into a scratch directory (the
+user's checkout and its ``.git`` are only read), plus the untracked files of the script's directory (the
 run's set-up: data, the script itself when it is new). A candidate runs "on the good code" like
 every run — a :class:`reportkit.check.Check` through the sandbox — with the good tree in place of the
 repository: the candidate is the script inside the good tree's copy of its directory (its working

@@ -327,8 +327,9 @@ def uncommitted_changes(path: Path, exclude: tuple[Path, ...] = ()) -> Optional[
 def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = (),
                   exclude: tuple[str, ...] = (), only: tuple[str, ...] | None = None,
                   built: tuple[str, ...] = (), max_files: int | None = None) -> Path:
-    """Write the tree of ``good.commit`` to ``dest`` (``git archive``: the repository is only read, the
-    user's checkout and its ``.git`` are never written) — only the directories ``only`` (relative to the
+    """Write the tree of ``good.commit`` to ``dest`` (its blobs read from the object database: the
+    repository is only read, the user's checkout and its ``.git`` are never written; unlike ``git
+    archive``, ``export-ignore`` attributes drop no file, e.g. a library's tests) — only the directories ``only`` (relative to the
     top level; those the commit has) when given — then copy the untracked (and ignored) files of
     the directories ``keep_untracked`` over from the working tree — they belong to the run's set-up
     (data, the script itself if it is new), not to the code under test; ``exclude``: glob patterns of
@@ -338,28 +339,24 @@ def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = 
     Returns ``dest``.
     """
     import shutil
-    import tarfile
-    import tempfile
 
     repo = _open_repo(good.toplevel)
     try:
         dest.mkdir(parents=True, exist_ok=True)
-        paths: list[str] = []
-        if only is not None and "." not in only:
-            listed = repo.git.ls_tree("-z", "--name-only", good.commit, "--", *only) if only else ""
-            paths = [name for name in listed.split("\0") if name]
-        if max_files is not None and (only is None or "." in only or paths):
-            count = repo.git.ls_tree("-r", "-z", "--name-only", good.commit, "--", *paths).count("\0")
-            if count > max_files:
-                raise GoodRevError(f"{count} files of {good.describe()} to export (more than {max_files})")
-        with tempfile.TemporaryFile() as archive:
-            if only is None or "." in only or paths:
-                repo.archive(archive, treeish=good.commit, format="tar", path=paths)
-            archive.seek(0)
-            if archive.read(1):
-                archive.seek(0)
-                with tarfile.open(fileobj=archive) as tar:
-                    tar.extractall(dest, filter="data")
+        whole = only is None or "." in only
+        entries = _tree_blobs(repo, good.commit, () if whole else tuple(only or ())) if whole or only else []
+        if max_files is not None and len(entries) > max_files:
+            raise GoodRevError(f"{len(entries)} files of {good.describe()} to export (more than {max_files})")
+        for mode, sha, name in entries:
+            target = dest / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            data = repo.odb.stream(bytes.fromhex(sha)).read()
+            if mode == "120000":
+                os.symlink(os.fsdecode(data), target)
+            else:
+                target.write_bytes(data)
+                if mode == "100755":
+                    target.chmod(0o755)
         specs = []
         for directory in keep_untracked:
             try:
@@ -384,3 +381,19 @@ def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = 
         raise GoodRevError(f"cannot export {good.describe()} of {good.toplevel}: {_one_line(exc)}") from None
     finally:
         repo.close()
+
+
+def _tree_blobs(repo: Any, commit: str, paths: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(mode, blob SHA, path) of the files of ``commit`` under ``paths`` (all without); submodules and
+    names that would leave the tree are skipped."""
+    listed = repo.git.ls_tree("-r", "-z", "--full-tree", commit, "--", *paths)
+    out = []
+    for line in listed.split("\0"):
+        meta, _, name = line.partition("\t")
+        fields = meta.split()
+        if len(fields) != 3 or fields[1] != "blob" or not name:
+            continue
+        if name.startswith("/") or ".." in Path(name).parts:
+            continue
+        out.append((fields[0], fields[2], name))
+    return out

@@ -234,6 +234,20 @@ def test_export_is_the_commit_plus_the_script_directory_untracked_files(tmp_path
     assert snapshot(repo) == before
 
 
+def test_export_keeps_export_ignored_files_modes_and_symlinks(tmp_path):
+    repo = windowed_repo(tmp_path)
+    (repo / ".gitattributes").write_text("tests export-ignore\n")
+    (repo / "run.sh").write_text("#!/bin/sh\n")
+    (repo / "run.sh").chmod(0o755)
+    (repo / "lib").symlink_to("src")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "more")
+    tree = export_commit(good_rev(repo, "HEAD"), tmp_path / "tree")
+    assert (tree / "tests/check_windowed.py").read_text() == CHECK_WINDOWED  # a library's tests, export-ignored
+    assert (tree / "run.sh").stat().st_mode & 0o111 and (tree / "lib").is_symlink()
+    assert (tree / "lib/mylib/__init__.py").read_text() == WINDOWED_BAD  # committed "more" has the bug
+
+
 def test_export_takes_only_the_dirs_asked_and_built_extensions(tmp_path):
     repo = windowed_repo(tmp_path)
     (repo / "src/mylib/_native.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")  # a build product
