@@ -91,9 +91,11 @@ class CiReport:
     interrupted: bool = False  # Ctrl-C / SIGTERM: what was found so far is still written
     budget: Optional[float] = None
     budget_exhausted: bool = False  # --budget ran out: the run in flight was cut, the rest not done
+    part: Optional[dict] = None  # one matrix job (``ci --only``): its group id and the plan
 
     def to_manifest(self) -> dict:
-        return {"version": MANIFEST_VERSION, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
+        extra = {PART_KEY: self.part} if self.part is not None else {}
+        return {**extra, "version": MANIFEST_VERSION, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
                 "run_url": self.run_url, "total_cases": self.total_cases, "failed_cases": self.failed_cases,
                 "interrupted": self.interrupted, "budget": self.budget, "budget_exhausted": self.budget_exhausted,
                 "not_examined": self.not_examined, "wall_time": round(self.wall_time, 1),
@@ -451,25 +453,34 @@ def wall_clock_budget(deadline: Optional[float], refire: float = 2.0) -> Iterato
         signal.signal(signal.SIGALRM, previous)
 
 
-def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None] = lambda m: None) -> CiReport:
+def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None] = lambda m: None,
+           only: Optional[str] = None) -> CiReport:
+    """The whole ``reportkit ci``; with ``only`` (a group id of :func:`make_plan`) that group's work alone,
+    as one job of a GitHub Actions matrix does (``reportkit ci --only ID``; :func:`merge_parts` combines them)."""
     start = time.monotonic()
     deadline = start + options.budget if options.budget else None
-    if not junit:
-        raise UserError("give at least one JUnit XML file (--junit)")
-    repo_root = options.repo_root.resolve()
-    if not repo_root.is_dir():
-        raise UserError(f"--repo-root {options.repo_root} is not a directory")
-    options.repo_root = repo_root
+    repo_root = resolve_repo_root(options)
     if options.out_dir.exists() and (not options.out_dir.is_dir() or any(options.out_dir.iterdir())):
         raise UserError(f"--out {options.out_dir} already exists and is not an empty directory; choose another "
                         "or remove it")
-    cases, failed = _failed_cases(junit, repo_root)
+    plan = make_plan(junit, repo_root, options.max_tests)
     report = CiReport(out_dir=str(options.out_dir.resolve()), repo_root=str(repo_root), junit=[str(p) for p in junit],
-                      total_cases=len(cases), failed_cases=len(failed), run_url=github_run_url(),
+                      total_cases=plan.total_cases, failed_cases=plan.failed_cases, run_url=github_run_url(),
                       budget=options.budget)
-    examined, report.not_examined = failed[:options.max_tests], [_label(c) for c in failed[options.max_tests:]]
+    if only is None:
+        chosen = plan.groups
+        report.not_examined = list(plan.not_examined)
+    else:
+        chosen = [g for g in plan.groups if g.id == only]
+        if not chosen:
+            listed = ", ".join(g.id for g in plan.groups[:10]) + (" ..." if len(plan.groups) > 10 else "")
+            raise UserError(f"--only {only}: no such failure group in the plan of these JUnit files (it has: "
+                            f"{listed or 'none'}); give --only the same --junit, --repo-root and --max-tests as "
+                            "--plan")
+        report.part = {"id": only, "plan": plan.to_dict()}
+    groups = {g.key: g.cases for g in chosen}
+    examined = [c for g in chosen for c in g.cases]
     options.out_dir.mkdir(parents=True, exist_ok=True)
-    groups = group_cases(examined)
     by_fp: dict[str, Failure] = {}
     with sigterm_as_interrupt():  # a cancelled job still writes what was found
         try:
@@ -489,6 +500,212 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
             report.not_examined = [_label(c) for c in examined if _label(c) not in done] + report.not_examined
     report.wall_time = time.monotonic() - start
     return report
+
+
+def resolve_repo_root(options: CiOptions) -> Path:
+    repo_root = options.repo_root.resolve()
+    if not repo_root.is_dir():
+        raise UserError(f"--repo-root {options.repo_root} is not a directory")
+    options.repo_root = repo_root
+    return repo_root
+
+
+# --------------------------------------------------------------------------- the Actions matrix
+
+MATRIX_LIMIT = 256  # GitHub Actions runs at most 256 jobs per matrix
+PART_KEY = "part"  # the manifest of one matrix job (``ci --only``) names its group and the plan here
+
+
+@dataclass
+class PlanGroup:
+    """One distinct failure as the XML tells it (a :func:`group_cases` group): one matrix job."""
+
+    id: str  # "<nn>-<8 hex>": position in the plan and the group's XML fingerprint
+    key: tuple
+    tests: list[str]
+    headline: str
+    cases: list[JUnitCase] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "key": list(self.key), "tests": self.tests, "headline": self.headline}
+
+
+@dataclass
+class Plan:
+    """The failure groups ``reportkit ci`` examines, in its order; the same for every job given the same XML."""
+
+    repo_root: str
+    junit: list[str]
+    total_cases: int
+    failed_cases: int
+    not_examined: list[str]
+    groups: list[PlanGroup]
+
+    def to_dict(self) -> dict:
+        """As JSON, with a digest of what the jobs must agree on (not the paths: runners may differ there)."""
+        data = {"total_cases": self.total_cases, "failed_cases": self.failed_cases,
+                "not_examined": self.not_examined, "groups": [g.to_dict() for g in self.groups]}
+        return {"repo_root": self.repo_root, "junit": self.junit, **data, "digest": _digest(data)}
+
+    def matrix(self) -> dict:
+        """The ``strategy.matrix`` of the per-failure jobs (``fromJSON``): one entry per group."""
+        return {"include": [{"id": g.id, "name": g.headline[:80], "tests": len(g.tests), "test": g.tests[0]}
+                            for g in self.groups]}
+
+
+def _digest(data: dict) -> str:
+    import hashlib
+
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def make_plan(junit: list[Path], repo_root: Path, max_tests: int) -> Plan:
+    """Parse, resolve and group the failed tests exactly as ``reportkit ci`` does (one implementation)."""
+    if not junit:
+        raise UserError("give at least one JUnit XML file (--junit)")
+    cases, failed = _failed_cases(junit, repo_root)
+    examined, not_examined = failed[:max_tests], [_label(c) for c in failed[max_tests:]]
+    groups = list(group_cases(examined).items())
+    for _key, members in groups[MATRIX_LIMIT:]:  # only reachable with --max-tests above the limit
+        not_examined += [_label(c) for c in members]
+    groups = groups[:MATRIX_LIMIT]
+    plan_groups = [PlanGroup(id=f"{i:02d}-{_xml_fingerprint(key)[:8]}", key=key, tests=[_label(c) for c in members],
+                             headline=": ".join(x for x in key[:2] if x) or key[0] or _label(members[0]),
+                             cases=members)
+                   for i, (key, members) in enumerate(groups, 1)]
+    return Plan(repo_root=str(repo_root), junit=[str(p) for p in junit], total_cases=len(cases),
+                failed_cases=len(failed), not_examined=not_examined, groups=plan_groups)
+
+
+def write_plan(plan: Plan) -> str:
+    """The matrix as one JSON line; also ``matrix=`` and ``count=`` in ``$GITHUB_OUTPUT`` when set. Redacted."""
+    from reportkit.redact import redact_output
+
+    line = redact_output(json.dumps(plan.matrix(), separators=(",", ":")), home="")
+    github_output = os.environ.get("GITHUB_OUTPUT")
+    if github_output:
+        _append(github_output, f"matrix={line}\ncount={len(plan.groups)}\n")
+    return line
+
+
+MISSING_NOTE = "no result: its matrix job did not finish (cancelled, failed or out of time) or its artifact is missing"
+
+
+def merge_parts(dirs: list[Path], out_dir: Path, on_step: Callable[[str], None] = lambda m: None) -> CiReport:
+    """Combine the outputs of the matrix jobs (``reportkit ci --only ID``) into the report one ``reportkit ci``
+    run writes: failures in the plan's order, groups whose re-runs share a fingerprint merged into the first
+    (its bundle kept, the later one's dropped), bundles copied into ``out_dir/bundles/`` through the redaction
+    edge. A group without a part is listed with :data:`MISSING_NOTE`.
+
+    ``dirs``: part directories, or directories holding them (one level down, as download-artifact lays out
+    several artifacts)."""
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise UserError(f"--out {out_dir} already exists and is not an empty directory; choose another or remove it")
+    parts = _load_parts(dirs, on_step)
+    plans = {p[PART_KEY]["plan"].get("digest") for p, _ in parts.values()}
+    if len(plans) > 1:
+        raise UserError("--merge: the parts come from different plans (other JUnit files, --repo-root or "
+                        "--max-tests); merge the jobs of one `reportkit ci --plan` only")
+    plan = next(iter(parts.values()))[0][PART_KEY]["plan"]
+    first = next(iter(parts.values()))[0]
+    report = CiReport(out_dir=str(out_dir.resolve()), repo_root=plan["repo_root"], junit=plan["junit"],
+                      total_cases=plan["total_cases"], failed_cases=plan["failed_cases"], run_url=github_run_url(),
+                      budget=first.get("budget"))
+    by_fp: dict[str, Failure] = {}
+    not_examined: list[str] = []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for group in plan["groups"]:
+        found = parts.get(group["id"])
+        if found is None:
+            key = tuple(group["key"])
+            report.failures.append(Failure(key=" | ".join(x for x in key if x), tests=list(group["tests"]),
+                                           headline=group["headline"], verdict="missing", note=MISSING_NOTE,
+                                           fingerprint=_xml_fingerprint(key)))
+            continue
+        manifest, where = found
+        report.interrupted |= bool(manifest.get("interrupted"))
+        report.budget_exhausted |= bool(manifest.get("budget_exhausted"))
+        report.wall_time = max(report.wall_time, float(manifest.get("wall_time") or 0.0))
+        not_examined += [t for t in manifest.get("not_examined") or [] if isinstance(t, str)]
+        for item in manifest.get("failures") or []:
+            failure = _failure_of(item, where)
+            if failure.verdict in ("confirmed", "flaky") and failure.fingerprint in by_fp:
+                by_fp[failure.fingerprint].tests += failure.tests  # as a single run merges them
+                continue
+            if failure.verdict in ("confirmed", "flaky"):
+                by_fp[failure.fingerprint] = failure
+            if failure.bundle_dir:
+                _copy_bundle(where, out_dir, failure.bundle_dir)
+            report.failures.append(failure)
+    report.not_examined = not_examined + [t for t in plan["not_examined"] if isinstance(t, str)]
+    return report
+
+
+def _load_parts(dirs: list[Path], on_step: Callable[[str], None]) -> dict[str, tuple[dict, Path]]:
+    candidates: list[Path] = []
+    for d in dirs:
+        if not d.is_dir():
+            raise UserError(f"--merge {d}: not a directory (give the output directories of `reportkit ci --only`, "
+                            "or a directory holding them)")
+        candidates += [d] if (d / MANIFEST).is_file() else sorted(p for p in d.iterdir() if p.is_dir())
+    parts: dict[str, tuple[dict, Path]] = {}
+    for d in candidates:
+        file = d / MANIFEST
+        if not file.is_file():
+            on_step(f"--merge: {d} holds no {MANIFEST} (a job that did not finish?): left out")
+            continue
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise UserError(f"--merge: {file} is not a readable JSON manifest: {exc}") from None
+        part = data.get(PART_KEY) if isinstance(data, dict) else None
+        if data.get("version") != MANIFEST_VERSION or not isinstance(part, dict) or \
+                not isinstance(part.get("plan"), dict) or not isinstance(part.get("id"), str):
+            raise UserError(f"--merge: {file} is not the output of one matrix job (`reportkit ci --only ID`, "
+                            f"manifest version {MANIFEST_VERSION})")
+        if part["id"] in parts:
+            raise UserError(f"--merge: two results for group {part['id']} ({parts[part['id']][1]} and {d})")
+        parts[part["id"]] = (data, d)
+    if not parts:
+        raise UserError(f"--merge: no matrix job results found in {', '.join(str(d) for d in dirs)}")
+    return parts
+
+
+def _failure_of(item: object, where: Path) -> Failure:
+    import dataclasses
+
+    if not isinstance(item, dict):
+        raise UserError(f"--merge: {where / MANIFEST}: a failure is not an object")
+    names = {f.name for f in dataclasses.fields(Failure)}
+    try:
+        return Failure(**{k: v for k, v in item.items() if k in names})
+    except TypeError as exc:
+        raise UserError(f"--merge: {where / MANIFEST}: a failure lacks a field ({exc})") from None
+
+
+def _copy_bundle(part_dir: Path, out_dir: Path, rel: str) -> None:
+    """Copy ``part_dir/rel`` (a bundle directory) to ``out_dir/rel``, every text file through the redaction
+    edge of this process (its secrets too), and archive it again like ``bundle`` does."""
+    from reportkit.bundle import make_archive
+    from reportkit.redact import redact_output
+
+    src, dst = (part_dir / rel).resolve(), (out_dir / rel)
+    if not src.is_dir() or not src.is_relative_to(part_dir.resolve()):
+        raise UserError(f"--merge: {part_dir / MANIFEST} names the bundle {rel}, which is not a directory there")
+    for path in sorted(src.rglob("*")):
+        target = dst / path.relative_to(src)
+        if path.is_symlink():
+            continue  # a bundle holds no links; never follow one out of the artifact
+        if path.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        data = path.read_bytes()
+        try:
+            data = redact_output(data.decode("utf-8"), home="").encode("utf-8")
+        except UnicodeDecodeError:
+            pass  # binary (an archive, a compiled artifact): as it is
+        write_atomic(target, data, mode=0o600)
+    make_archive(dst)
 
 
 def _failed_cases(junit: list[Path], repo_root: Path) -> tuple[list[JUnitCase], list[JUnitCase]]:
@@ -584,7 +801,8 @@ def github_run_url() -> Optional[str]:
 # --------------------------------------------------------------------------- 5. outputs
 
 VERDICT_TEXT = {"confirmed": "reproduced", "flaky": "flaky", "not-reproduced": "did not reproduce",
-                "error": "could not run", "skipped": "not re-run (budget)", "pending": "pending"}
+                "error": "could not run", "skipped": "not re-run (budget)", "pending": "pending",
+                "missing": "no result from its job"}
 
 
 def summary_markdown(report: CiReport) -> str:

@@ -564,8 +564,8 @@ def _print_bundle_summary(result) -> None:
 
 @app.command()
 def ci(
-    junit: List[Path] = typer.Option(..., "--junit", help="JUnit XML of the failed job (pytest --junitxml, "
-                                     "unittest-xml-reporting); repeatable."),
+    junit: Optional[List[Path]] = typer.Option(None, "--junit", help="JUnit XML of the failed job (pytest "
+                                               "--junitxml, unittest-xml-reporting); repeatable."),
     repo_root: Path = typer.Option(Path("."), "--repo-root", help="Repository root: test paths are resolved "
                                    "from here, and the tests run from a mirror of it."),
     out_dir: Path = typer.Option(Path("reportkit-ci"), "--out", "-o", help="Output directory: "
@@ -584,6 +584,15 @@ def ci(
                                  "failure), torch-spyre, pytorch-compile, pytorch or generic."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
                                 "switched (eager, aot_eager, inductor) in the bundles."),
+    plan: bool = typer.Option(False, "--plan", help="GitHub Actions matrix: group the failures (as ci does) and "
+                              "print the matrix, one entry per distinct failure, as JSON (also matrix= and count= "
+                              "in $GITHUB_OUTPUT); runs nothing."),
+    only: Optional[str] = typer.Option(None, "--only", metavar="ID", help="Matrix job: do one group's work (re-runs, "
+                                       "bundle, --minimize) and write it to --out; ID is a matrix entry's id. Give "
+                                       "the same --junit, --repo-root and --max-tests as --plan."),
+    merge: Optional[List[Path]] = typer.Option(None, "--merge", metavar="DIR", help="Final matrix job: combine the "
+                                               "--only jobs' output directories (or directories holding them; "
+                                               "repeatable) into --out, as one ci run writes it."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Turn a failed CI job's JUnit XML into one confirmed, bundled failure per fingerprint.
@@ -593,8 +602,20 @@ def ci(
     distinct failure gets a bundle with issue.md. Writes reportkit-ci.json (read by `reportkit publish`)
     and summary.md; in GitHub Actions also the job summary ($GITHUB_STEP_SUMMARY) and the step outputs
     bundle-dir, count, fingerprints ($GITHUB_OUTPUT). Exit code 0 whenever it ran, whatever it found.
+
+    As a GitHub Actions matrix (one job per distinct failure): --plan prints the matrix, each job runs
+    --only ID, a final job runs --merge DIR... (see README, Running on a cluster).
     """
-    from reportkit.ci import CiOptions, annotations, run_ci, write_outputs
+    from reportkit.ci import (
+        CiOptions,
+        annotations,
+        make_plan,
+        merge_parts,
+        resolve_repo_root,
+        run_ci,
+        write_outputs,
+        write_plan,
+    )
 
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
     group = {"open": False}
@@ -612,10 +633,24 @@ def ci(
     try:
         if template not in TEMPLATE_CHOICES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
+        if sum((plan, only is not None, bool(merge))) > 1:
+            raise UserError("--plan, --only and --merge are the three matrix steps: give one of them")
+        if merge and junit:
+            raise UserError("--merge reads the jobs' outputs (their manifests hold the plan); drop --junit")
         options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
                             minimize=do_minimize, timeout=timeout, template=template, ladder=ladder)
+        if plan:
+            the_plan = make_plan(list(junit or []), resolve_repo_root(options), max_tests)
+            print(write_plan(the_plan), file=raw_out, flush=True)
+            err.print(f"reportkit ci --plan: {the_plan.failed_cases} of {the_plan.total_cases} tests failed, "
+                      f"{len(the_plan.groups)} group(s) to examine"
+                      + (f", {len(the_plan.not_examined)} test(s) not examined" if the_plan.not_examined else ""))
+            return
         try:
-            report = run_ci(list(junit), options, on_step=on_step)
+            if merge:
+                report = merge_parts(list(merge), out_dir, on_step=on_step)
+            else:
+                report = run_ci(list(junit or []), options, on_step=on_step, only=only)
         finally:
             if group["open"]:
                 print("::endgroup::", file=raw_err, flush=True)
@@ -623,7 +658,7 @@ def ci(
     except UserError as exc:
         _fail(exc)
         return
-    if in_actions:
+    if in_actions and only is None:  # a matrix's failures are annotated once, by the --merge job
         for line in annotations(report, os.environ.get("GITHUB_WORKSPACE")):
             print(line, file=raw_out, flush=True)
     if as_json:
