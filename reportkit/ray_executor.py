@@ -20,8 +20,9 @@ key facts (Python, platform, package versions, torch version/git version/acceler
 with the local probe; a node that differs is excluded with a note, and so is a slot that does not
 reproduce the original's failure. Failure handling: a slot whose actor died is dropped and its
 candidate re-run on another slot (twice at most, then locally); :meth:`kill_active` kills the
-candidates running on the hosts (each slot kills its own process groups). Ray is imported only here,
-only when chosen.
+candidates running on the hosts (each slot kills its own process groups), and a candidate whose answer
+the reducer withdrew (:mod:`reportkit.cancel`) is killed on its host and gives no verdict. Connecting to
+``--ray-address`` is bounded (:func:`connect_bounded`). Ray is imported only here, only when chosen.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from reportkit.cancel import Withdrawn
+from reportkit.cancel import current as current_withdraw
 from reportkit.errors import UserError
 from reportkit.executor import CACHE_ENV_VARS, ColdExecutor, Executor, WarmExecutor, discover_preload
 from reportkit.runner import COPY_IGNORE, RunResult, RunSpec, Sandbox
@@ -50,6 +53,8 @@ from reportkit.signature import MatchPolicy, Signature, same_failure, signature_
 PROBE_FILE = Path(__file__).with_name("_env_probe.py")
 RETRIES = 2  # a candidate whose slot died is re-run on another slot this many times, then locally
 START_TIMEOUT = 600.0  # seconds for the slots to come up (placement, unpacking, warm server)
+CONNECT_TIMEOUT = 60.0  # seconds for ray.init to reach a cluster (REPORTKIT_RAY_CONNECT_TIMEOUT overrides)
+WITHDRAW_POLL = 0.1  # seconds between checks whether a running candidate's answer is still needed
 INSTALL_HINT = "pip install 'reportkit[ray]'"
 ACTIVE: RayExecutor | None = None  # the executor in use (the CLI's progress line shows its busy slots)
 
@@ -80,6 +85,72 @@ def parse_resources(items: list[str] | None) -> dict[str, float]:
                 raise UserError(f"--ray-resources: {part!r} is not NAME=AMOUNT with a positive amount (e.g. spyre=1)")
             out[name.strip()] = amount
     return out
+
+
+# --------------------------------------------------------------------------- connecting
+
+
+def connect_timeout() -> float:
+    """:data:`CONNECT_TIMEOUT`, or ``$REPORTKIT_RAY_CONNECT_TIMEOUT`` seconds."""
+    value = os.environ.get("REPORTKIT_RAY_CONNECT_TIMEOUT", "")
+    try:
+        return float(value) if value and float(value) > 0 else CONNECT_TIMEOUT
+    except ValueError:
+        raise UserError(f"REPORTKIT_RAY_CONNECT_TIMEOUT={value!r} is not a number of seconds") from None
+
+
+def host_port(address: str) -> tuple[str, int] | None:
+    """``HOST:PORT``, ``ray://HOST:PORT``, ``[IPv6]:PORT`` -> (host, port); None for ``auto`` and the like."""
+    rest = address.split("://", 1)[-1].rstrip("/")
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return None
+    return host.strip("[]"), int(port)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else type(exc).__name__
+
+
+def connect_bounded(ray, address: str, timeout: float) -> None:
+    """``ray.init(address=...)`` within ``timeout`` seconds, or one clear :class:`UserError`.
+
+    Ray itself retries an unreachable cluster for minutes. A TCP connection to the address comes first
+    (a closed port or an unknown host fails at once); then ``ray.init`` runs in a daemon thread and is
+    given up after the rest of ``timeout`` (the process then ends with the error; the thread with it)."""
+    where = f"cannot connect to the Ray cluster at {address}"
+    start = time.monotonic()
+    target = host_port(address)
+    if target is not None:
+        try:
+            socket.create_connection(target, timeout=timeout).close()
+        except socket.gaierror as exc:
+            raise UserError(f"{where}: unknown host {target[0]} ({exc.strerror or exc})") from None
+        except ConnectionRefusedError:
+            raise UserError(f"{where}: nothing listens on port {target[1]} of {target[0]} (connection refused); "
+                            "is the Ray head running (ray start --head) and is this its GCS port "
+                            "(default 6379)?") from None
+        except (socket.timeout, TimeoutError):
+            raise UserError(f"{where}: no answer within {timeout:g} s (host down or port filtered?)") from None
+        except OSError as exc:
+            raise UserError(f"{where}: {exc.strerror or exc}") from None
+    outcome: dict[str, BaseException] = {}
+
+    def init() -> None:
+        try:
+            ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+        except BaseException as exc:  # noqa: BLE001 - reported by the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=init, name="reportkit-ray-connect", daemon=True)
+    thread.start()
+    thread.join(max(1.0, timeout - (time.monotonic() - start)))
+    if thread.is_alive():
+        raise UserError(f"{where}: it accepts connections but Ray did not answer within {timeout:g} s (not a Ray "
+                        "GCS port, or another Ray version?); REPORTKIT_RAY_CONNECT_TIMEOUT sets the wait")
+    if "error" in outcome:
+        raise UserError(f"{where}: {_first_line(outcome['error'])}") from None
 
 
 # --------------------------------------------------------------------------- snapshot
@@ -268,6 +339,7 @@ class RayExecutor(Executor):
         self._closed = False
         self.local = ColdExecutor()
         self.local_runs = 0
+        self.withdrawn = 0  # candidates stopped on their host because the reducer no longer needed them
         self.started_ray = False
         self.preload = discover_preload(source, spec.script) if config.inner == "warm" else []
         self._connect()
@@ -283,19 +355,18 @@ class RayExecutor(Executor):
         if ray.is_initialized():
             return
         address = self.config.address or os.environ.get("RAY_ADDRESS") or None
-        try:
-            if address:
-                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
-            else:  # a private local cluster for this run (one CPU per slot)
-                ray.init(num_cpus=max(1, int(self.config.slots * self.config.num_cpus + 0.999)),
-                         resources=self.config.resources and {k: v * self.config.slots
-                                                             for k, v in self.config.resources.items()},
-                         include_dashboard=False, logging_level="ERROR", log_to_driver=False,
-                         _node_ip_address="127.0.0.1")  # loopback only: nothing listens on the network
-                self.started_ray = True
+        if address:
+            connect_bounded(ray, address, connect_timeout())
+            return
+        try:  # a private local cluster for this run (one CPU per slot)
+            ray.init(num_cpus=max(1, int(self.config.slots * self.config.num_cpus + 0.999)),
+                     resources=self.config.resources and {k: v * self.config.slots
+                                                         for k, v in self.config.resources.items()},
+                     include_dashboard=False, logging_level="ERROR", log_to_driver=False,
+                     _node_ip_address="127.0.0.1")  # loopback only: nothing listens on the network
+            self.started_ray = True
         except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise UserError(f"cannot connect to the Ray cluster{' at ' + address if address else ''}: "
-                            f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+            raise UserError(f"cannot start a local Ray cluster: {_first_line(exc)}") from None
 
     def _start_slots(self, spec: RunSpec) -> None:
         ray = self.ray
@@ -401,6 +472,7 @@ class RayExecutor(Executor):
         ray = self.ray
         from ray.exceptions import RayActorError, WorkerCrashedError
 
+        withdraw = current_withdraw()
         for _attempt in range(RETRIES + 1):
             slot = self._take()
             if slot is None:
@@ -411,6 +483,8 @@ class RayExecutor(Executor):
                 rid = self._ids
                 self._in_flight[rid] = slot
             try:
+                if withdraw is not None and self._withdrawn(slot, ref, withdraw):
+                    raise Withdrawn
                 result = ray.get(ref)
                 slot.runs += 1
                 return result
@@ -426,6 +500,37 @@ class RayExecutor(Executor):
             self.local_runs += 1
         self._note("candidates that found no live slot ran locally (cold)")
         return self.local.run(spec, source, sandbox)
+
+    def _withdrawn(self, slot: _Remote, ref, event: threading.Event) -> bool:
+        """Wait for ``ref``; if ``event`` is set first (the reducer no longer needs the answer), kill the
+        candidate's process tree on its host, wait for the slot to be free again and return True."""
+        ray = self.ray
+        while not ray.wait([ref], timeout=WITHDRAW_POLL)[0]:
+            if event.is_set():
+                break
+        else:
+            return False
+        # The slot runs this one candidate: its kill_active kills exactly that run (again while the run
+        # has not ended: a kill that came before the run's process started finds nothing to kill).
+        while True:
+            try:
+                ray.get(slot.actor.kill_active.remote(), timeout=30)
+            except Exception:  # noqa: BLE001 - a dead actor: run() below reports it
+                pass
+            if ray.wait([ref], timeout=1.0)[0]:
+                break
+        from ray.exceptions import RayActorError, WorkerCrashedError
+
+        try:
+            ray.get(ref)  # the killed run's result is dropped: it is no verdict
+        except (RayActorError, WorkerCrashedError) as exc:
+            slot.dead = True
+            self._note(f"slot {slot.index} on {slot.host} died ({type(exc).__name__})")
+        except Exception:  # noqa: BLE001 - the killed run's own outcome does not matter
+            pass
+        with self._lock:
+            self.withdrawn += 1
+        return True
 
     def _note(self, text: str) -> None:
         with self._lock:

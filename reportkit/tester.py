@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
+from .cancel import Withdrawn, withdrawable
 from .passes import parses
 
 if TYPE_CHECKING:
@@ -338,7 +339,7 @@ class _Window:
 
     def run(self, pending: list[tuple[bytes, str]], run: Callable[[bytes, str], bool],
             progress: Callable[[], None]) -> None:
-        in_flight: deque[tuple[bytes, Future[bool]]] = deque()
+        in_flight: deque[tuple[bytes, Future[bool], threading.Event]] = deque()
         index = 0
         found = False
         try:
@@ -346,18 +347,31 @@ class _Window:
                 while not found and index < len(pending) and len(in_flight) < self._jobs:
                     k, candidate = pending[index]
                     index += 1
-                    in_flight.append((k, self._pool.submit(run, k, candidate)))
+                    event = threading.Event()
+                    in_flight.append((k, self._pool.submit(_withdrawable, event, run, k, candidate), event))
                 if not in_flight:
                     break
-                k, future = in_flight.popleft()
-                result = future.result()
+                k, future, event = in_flight.popleft()
+                try:
+                    result = future.result()
+                except Withdrawn:
+                    continue  # stopped early (cancel.py): no answer, nothing cached
                 self._prefetched.add(k)
                 progress()
-                found = found or result
+                if not found and result:  # the walk stops here: later answers will not be consumed
+                    found = True
+                    for _k, _future, later in in_flight:
+                        later.set()
         except BaseException:
-            for _unused, future in in_flight:
+            for _unused, future, event in in_flight:
+                event.set()
                 future.cancel()
             raise
 
     def close(self, *, wait: bool) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def _withdrawable(event: threading.Event, run: Callable[[bytes, str], bool], k: bytes, candidate: str) -> bool:
+    with withdrawable(event):
+        return run(k, candidate)

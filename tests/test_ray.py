@@ -13,8 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from reportkit.cancel import Withdrawn, current
 from reportkit.errors import UserError
-from reportkit.ray_executor import differences, import_ray, key_facts, parse_resources, snapshot
+from reportkit.ray_executor import (
+    connect_bounded,
+    differences,
+    host_port,
+    import_ray,
+    key_facts,
+    parse_resources,
+    snapshot,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "01_pure_python" / "analyze_access_logs.py"
@@ -84,6 +93,104 @@ def test_cli_rejects_ray_options_without_ray_executor(tmp_path):
     assert "--ray-address / --ray-resources need --executor ray" in proc.stderr
 
 
+def test_the_window_withdraws_answers_it_will_not_consume():
+    """Once a candidate is interesting, the later ones in flight are withdrawn: an executor that can stop
+    early (Ray) ends them with Withdrawn, and no verdict is recorded for them."""
+    import threading
+
+    from reportkit.tester import Tester
+
+    started = threading.Event()
+
+    def predicate(candidate: str) -> bool:
+        if "slow" in candidate:
+            started.set()
+            event = current()
+            assert event is not None, "a prefetched test runs withdrawable"
+            if not event.wait(60):  # what the Ray executor does: wait for the answer or the withdrawal
+                return False
+            raise Withdrawn
+        started.wait(60)  # the slow one is in flight before this answer comes
+        return True
+
+    tester = Tester("x = 0\ny = 1\n", predicate, jobs=2)
+    try:
+        assert tester.first_interesting(["x = 0\n", "y = 1  # slow\n"]) == 0
+        from reportkit.tester import key
+
+        assert tester._known(key("x = 0\n")) is True
+        assert tester._known(key("y = 1  # slow\n")) is None  # withdrawn: no verdict, asked again if needed
+    finally:
+        tester.close(wait=True)
+
+
+@pytest.mark.parametrize("address, expected", [
+    ("127.0.0.1:6379", ("127.0.0.1", 6379)), ("ray://head:10001", ("head", 10001)),
+    ("[::1]:6379", ("::1", 6379)), ("auto", None), ("head", None),
+])
+def test_host_port(address, expected):
+    assert host_port(address) == expected
+
+
+def test_unreachable_ray_address_fails_at_once_with_one_message():
+    import socket
+    import time
+
+    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+
+    class NoRay:  # ray.init must not even be tried
+        def init(self, **kwargs):
+            raise AssertionError("ray.init called")
+
+    start = time.monotonic()
+    with pytest.raises(UserError, match=f"nothing listens on port {port} of 127.0.0.1"):
+        connect_bounded(NoRay(), f"127.0.0.1:{port}", 30)
+    assert time.monotonic() - start < 5
+
+
+def test_a_silent_ray_address_is_given_up_after_the_timeout():
+    import socket
+    import threading
+    import time
+
+    hold = threading.Event()
+
+    class HangingRay:  # what ray.init does against a port that accepts but is not a Ray GCS: retries for minutes
+        def init(self, **kwargs):
+            hold.wait(60)
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(4)
+        start = time.monotonic()
+        with pytest.raises(UserError, match="Ray did not answer within 1.5 s"):
+            connect_bounded(HangingRay(), f"127.0.0.1:{sock.getsockname()[1]}", 1.5)
+        assert time.monotonic() - start < 10
+    hold.set()
+
+
+@pytest.mark.ray
+def test_cli_unreachable_ray_address_exits_2(tmp_path):
+    pytest.importorskip("ray")
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    script = tmp_path / "f.py"
+    script.write_text("raise ValueError('x')\n")
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env.pop("RAY_ADDRESS", None)
+    proc = cli("minimize", str(script), "--executor", "ray", "--ray-address", f"127.0.0.1:{port}", "-j", "2",
+               cwd=tmp_path, env=env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert f"cannot connect to the Ray cluster at 127.0.0.1:{port}: nothing listens" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert not (tmp_path / "f.min.py").exists()
+
+
 # --------------------------------------------------------------------------- a real cluster
 
 
@@ -140,3 +247,60 @@ def test_a_dead_slot_is_dropped_and_its_candidate_rerun_elsewhere(tmp_path):
         executor.close()
         box.cleanup()
     assert not ray.is_initialized()  # the cluster started for the run is gone
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_a_withdrawn_candidate_is_killed_on_its_host(tmp_path):
+    """The reducer withdraws a running candidate: its process tree on the host is killed at once (not at
+    its timeout), run() raises Withdrawn (no verdict), and the slot takes the next candidate."""
+    import threading
+    import time
+
+    ray = pytest.importorskip("ray")
+    from reportkit.cancel import withdrawable
+    from reportkit.ray_executor import RayConfig, prepare_ray
+    from reportkit.runner import RunSpec, Sandbox
+    from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
+
+    script = tmp_path / "f.py"
+    script.write_text("import json\njson.loads('{')\n")
+    spec = RunSpec(script=script, python=sys.executable, timeout=300)
+    policy = MatchPolicy()
+    rep = establish(spec, policy, runs=1)
+    box = Sandbox(script)
+    executor, note = prepare_ray(RayConfig(slots=1, inner="cold"), spec, script.read_text(), rep.signature, policy,
+                                 box)
+    try:
+        assert executor.name == "ray" and len(executor.live) == 1, note
+        # a candidate that would hold the slot for 200 s, with a child process of its own
+        slow = ("import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(200)'])\n"
+                "time.sleep(200)\n")
+        event = threading.Event()
+        outcome = {}
+
+        def ask():
+            with withdrawable(event):
+                try:
+                    outcome["result"] = executor.run(spec, slow, box)
+                except Withdrawn:
+                    outcome["withdrawn"] = time.monotonic()
+
+        thread = threading.Thread(target=ask)
+        thread.start()
+        deadline = time.monotonic() + 60
+        while executor.status()[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(2)  # the candidate's processes are up
+        withdrawn_at = time.monotonic()
+        event.set()
+        thread.join(60)
+        assert not thread.is_alive() and "withdrawn" in outcome, outcome
+        assert outcome["withdrawn"] - withdrawn_at < 20  # killed, not waited for (200 s)
+        assert executor.withdrawn == 1 and executor.status() == (0, 1)
+        result = executor.run(spec, "import json\n\njson.loads('{')\n", box)  # the slot is free again
+        assert same_failure(rep.signature, signature_of(result, policy), policy)
+    finally:
+        executor.close()
+        box.cleanup()
+    assert not ray.is_initialized()
