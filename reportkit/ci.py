@@ -95,9 +95,9 @@ class CiReport:
 
     def to_manifest(self) -> dict:
         extra = {PART_KEY: self.part} if self.part is not None else {}
-        return {**extra, "version": MANIFEST_VERSION, "out_dir": self.out_dir, "repo_root": self.repo_root, "junit": self.junit,
-                "run_url": self.run_url, "total_cases": self.total_cases, "failed_cases": self.failed_cases,
-                "interrupted": self.interrupted, "budget": self.budget, "budget_exhausted": self.budget_exhausted,
+        return {**extra, "version": MANIFEST_VERSION, "out_dir": self.out_dir, "repo_root": self.repo_root,
+                "junit": self.junit, "run_url": self.run_url, "total_cases": self.total_cases,
+                "failed_cases": self.failed_cases, "interrupted": self.interrupted, "budget": self.budget, "budget_exhausted": self.budget_exhausted,
                 "not_examined": self.not_examined, "wall_time": round(self.wall_time, 1),
                 "failures": [asdict(f) for f in self.failures]}
 
@@ -463,7 +463,7 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     if options.out_dir.exists() and (not options.out_dir.is_dir() or any(options.out_dir.iterdir())):
         raise UserError(f"--out {options.out_dir} already exists and is not an empty directory; choose another "
                         "or remove it")
-    plan = make_plan(junit, repo_root, options.max_tests)
+    plan = make_plan(junit, repo_root, options.max_tests, limit=None if only is None else MATRIX_LIMIT)
     report = CiReport(out_dir=str(options.out_dir.resolve()), repo_root=str(repo_root), junit=[str(p) for p in junit],
                       total_cases=plan.total_cases, failed_cases=plan.failed_cases, run_url=github_run_url(),
                       budget=options.budget)
@@ -559,16 +559,18 @@ def _digest(data: dict) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def make_plan(junit: list[Path], repo_root: Path, max_tests: int) -> Plan:
-    """Parse, resolve and group the failed tests exactly as ``reportkit ci`` does (one implementation)."""
+def make_plan(junit: list[Path], repo_root: Path, max_tests: int, limit: Optional[int] = None) -> Plan:
+    """Parse, resolve and group the failed tests exactly as ``reportkit ci`` does (one implementation).
+    ``limit``: at most that many groups (a matrix: :data:`MATRIX_LIMIT`), the rest not examined."""
     if not junit:
         raise UserError("give at least one JUnit XML file (--junit)")
     cases, failed = _failed_cases(junit, repo_root)
     examined, not_examined = failed[:max_tests], [_label(c) for c in failed[max_tests:]]
     groups = list(group_cases(examined).items())
-    for _key, members in groups[MATRIX_LIMIT:]:  # only reachable with --max-tests above the limit
-        not_examined += [_label(c) for c in members]
-    groups = groups[:MATRIX_LIMIT]
+    if limit is not None:  # only reachable with --max-tests above the limit
+        for _key, members in groups[limit:]:
+            not_examined += [_label(c) for c in members]
+        groups = groups[:limit]
     plan_groups = [PlanGroup(id=f"{i:02d}-{_xml_fingerprint(key)[:8]}", key=key, tests=[_label(c) for c in members],
                              headline=": ".join(x for x in key[:2] if x) or key[0] or _label(members[0]),
                              cases=members)
@@ -607,10 +609,10 @@ def merge_parts(dirs: list[Path], out_dir: Path, on_step: Callable[[str], None] 
         raise UserError("--merge: the parts come from different plans (other JUnit files, --repo-root or "
                         "--max-tests); merge the jobs of one `reportkit ci --plan` only")
     plan = next(iter(parts.values()))[0][PART_KEY]["plan"]
-    first = next(iter(parts.values()))[0]
+    budgets = [float(m["budget"]) for m, _ in parts.values() if isinstance(m.get("budget"), (int, float))]
     report = CiReport(out_dir=str(out_dir.resolve()), repo_root=plan["repo_root"], junit=plan["junit"],
                       total_cases=plan["total_cases"], failed_cases=plan["failed_cases"], run_url=github_run_url(),
-                      budget=first.get("budget"))
+                      budget=max(budgets) if budgets else None)
     by_fp: dict[str, Failure] = {}
     not_examined: list[str] = []
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -623,8 +625,9 @@ def merge_parts(dirs: list[Path], out_dir: Path, on_step: Callable[[str], None] 
                                            fingerprint=_xml_fingerprint(key)))
             continue
         manifest, where = found
-        report.interrupted |= bool(manifest.get("interrupted"))
-        report.budget_exhausted |= bool(manifest.get("budget_exhausted"))
+        # a job cancelled midway (SIGTERM) wrote what it found and listed the rest as not examined; the
+        # merge itself was not interrupted (its exit code says so)
+        report.budget_exhausted |= bool(manifest.get("budget_exhausted")) and report.budget is not None
         report.wall_time = max(report.wall_time, float(manifest.get("wall_time") or 0.0))
         not_examined += [t for t in manifest.get("not_examined") or [] if isinstance(t, str)]
         for item in manifest.get("failures") or []:

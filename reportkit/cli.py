@@ -607,6 +607,7 @@ def ci(
     --only ID, a final job runs --merge DIR... (see README, Running on a cluster).
     """
     from reportkit.ci import (
+        MATRIX_LIMIT,
         CiOptions,
         annotations,
         make_plan,
@@ -640,7 +641,7 @@ def ci(
         options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
                             minimize=do_minimize, timeout=timeout, template=template, ladder=ladder)
         if plan:
-            the_plan = make_plan(list(junit or []), resolve_repo_root(options), max_tests)
+            the_plan = make_plan(list(junit or []), resolve_repo_root(options), max_tests, limit=MATRIX_LIMIT)
             print(write_plan(the_plan), file=raw_out, flush=True)
             err.print(f"reportkit ci --plan: {the_plan.failed_cases} of {the_plan.total_cases} tests failed, "
                       f"{len(the_plan.groups)} group(s) to examine"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reportkit.ci import make_plan
+from reportkit.ci import MATRIX_LIMIT, make_plan
 
 SECRET = "hunter2-merge-secret"  # in the test module, hence in the reproducers; a secret only in the merge job
 
@@ -69,7 +69,7 @@ def test_plan_groups_as_ci_does(project, tmp_path):
                      env=clean_env(GITHUB_OUTPUT=str(output)))
     assert proc.returncode == 0, proc.stderr
     matrix = json.loads(proc.stdout)
-    plan = make_plan([junit], root.resolve(), 20)
+    plan = make_plan([junit], root.resolve(), 20, limit=MATRIX_LIMIT)
     assert [e["id"] for e in matrix["include"]] == [g.id for g in plan.groups]
     assert [e["test"] for e in matrix["include"]] == ["tests/test_parse.py::test_lib_a",
                                                       "tests/test_parse.py::test_lib_b"]
@@ -77,7 +77,11 @@ def test_plan_groups_as_ci_does(project, tmp_path):
     assert lines == [f"matrix={proc.stdout.strip()}", "count=2"]
     assert not (tmp_path / "reportkit-ci").exists()  # the plan runs nothing and writes no output dir
     # the same XML gives the same plan (the ids every job and the merge rely on)
-    assert make_plan([junit], root.resolve(), 20).to_dict() == plan.to_dict()
+    assert make_plan([junit], root.resolve(), 20, limit=MATRIX_LIMIT).to_dict() == plan.to_dict()
+    # beyond the matrix limit: the remaining groups are not examined (listed), not dropped
+    small = make_plan([junit], root.resolve(), 20, limit=1)
+    assert [g.id for g in small.groups] == [plan.groups[0].id]
+    assert small.not_examined == ["tests/test_parse.py::test_lib_b"]
 
 
 def test_plan_jobs_merge_equal_one_ci_run(project, tmp_path):
