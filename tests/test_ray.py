@@ -217,7 +217,10 @@ def test_minimize_on_a_local_ray_cluster_equals_local_j2(tmp_path):
     assert "2 Ray slot(s) on 1 host(s)" in report["executor_note"]  # both slots admitted
     assert report["verified"] is True
     assert (tmp_path / "ray.py").read_text() == (tmp_path / "local.py").read_text()
-    assert report["tests_run"] == json.loads(local.stdout)["tests_run"]
+    # The same questions in the same order; locally the answers the reducer will not consume are waited for
+    # (and counted), on Ray they are withdrawn and killed (not counted; asked again, and counted, only if
+    # the walk reaches the same text later): never more runs than locally.
+    assert 0 < report["tests_run"] <= json.loads(local.stdout)["tests_run"]
 
 
 @pytest.mark.ray
