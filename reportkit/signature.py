@@ -19,7 +19,7 @@ import os
 import re
 import signal as _signal
 import sysconfig
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
@@ -35,6 +35,9 @@ _FLOAT_RE = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]
 _TOKEN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d[A-Za-z0-9_]*")
 _DIGITS_RE = re.compile(r"\d+")
 _TMP_RE = re.compile(r"(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\s'\"():,]*")
+# A directory name made for one run: it has digits (pids, counters: pytest-12, run-3) or ends in the
+# random part tempfile gives (tmpk3j_x8a1, rk-corpus-kqjxbmae).
+_SCRATCH_DIR_RE = re.compile(r".*\d.*|tmp[a-z0-9_]{8}|.*[-_.][a-z0-9_]{8}")
 _SPACE_RE = re.compile(r"[ \t]+")
 _SITE_RE = re.compile(r".*/(?:site|dist)-packages/")
 _STDLIB_RE = re.compile(r".*/lib(?:64)?/python\d+\.\d+/")
@@ -67,10 +70,52 @@ class Location:
     text: str = ""  # the source line (normalized); identifies a raise site inside the user's script
     in_script: bool = False
     user_code: bool = False  # the script or another file of its directory
+    source: str = ""  # the source line as written (shown to people; ``text`` is what is compared)
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
         return f"{where} in {self.function}"
+
+    @property
+    def shown(self) -> str:
+        """The line as the user wrote it (``text``, normalized, for signatures made before ``source``)."""
+        return self.source or self.text
+
+
+@dataclass
+class SourceMap:
+    """Where lines of a generated script came from: the local modules folded into it
+    (:mod:`reportkit.flatten`). With it, the folded script's run gets the signature the original
+    got, frames of folded lines back in their modules (:func:`signature_of`).
+
+    ``lines``: script line -> (file, its line there, the line as written). ``file`` is absolute, or
+    relative to the directory the run's scratch copy mirrors: then it is taken inside the run's
+    workdir, where the original run had it. ``names``: (file, function name in the script) -> its
+    name in that file, for definitions folding renamed.
+    """
+
+    lines: dict[int, tuple[str, int, str]] = field(default_factory=dict)
+    names: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def frame(self, frame: Frame, result: RunResult) -> Frame:
+        origin = self.lines.get(frame.line) if frame.line is not None else None
+        if origin is None or not result.script_path or \
+                os.path.abspath(frame.file) != os.path.abspath(result.script_path):
+            return frame
+        file, line, text = origin
+        return Frame(file=file if os.path.isabs(file) else os.path.join(result.workdir, file), line=line,
+                     function=self.names.get((file, frame.function), frame.function), module=frame.module,
+                     text=text)
+
+    def apply(self, result: RunResult) -> RunResult:
+        """``result`` with every frame of a folded line put back in its module."""
+        def exc(info: ExceptionInfo) -> ExceptionInfo:
+            return replace(info, frames=[self.frame(f, result) for f in info.frames],
+                           chain=[exc(c) for c in info.chain])
+
+        return replace(result, exception=exc(result.exception) if result.exception else None,
+                       thread_exceptions=[exc(e) for e in result.thread_exceptions],
+                       stacks=[replace(s, frames=[self.frame(f, result) for f in s.frames]) for s in result.stacks])
 
 
 @dataclass
@@ -170,7 +215,7 @@ class Normalizer:
         text = _ANSI_RE.sub("", text)
         if self.workdir:
             text = text.replace(self.workdir + "/", "").replace(self.workdir, ".")
-        text = _TMP_RE.sub("<tmp>", text)
+        text = _TMP_RE.sub(_tmp_tail, text)
         if self.home and self.home != "/":
             text = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", text)
         text = _HEX_RE.sub("<hex>", text)
@@ -205,13 +250,40 @@ class Normalizer:
             return file[len(self.stdlib) + 1:]
         if file.startswith("<"):
             return file
-        return _TMP_RE.sub("<tmp>", file)
+        return _TMP_RE.sub(_tmp_tail, file)
 
     def location(self, frame: Frame) -> Location:
         in_script = self.is_script(frame.file)
         return Location(file=self.path(frame.file), function=frame.function,
                         line=frame.line, text=self.text(frame.text) if frame.text else "", in_script=in_script,
-                        user_code=in_script or self.is_user_code(frame.file))
+                        user_code=in_script or self.is_user_code(frame.file), source=frame.text.strip())
+
+
+def _tmp_tail(m: re.Match) -> str:
+    """A temp path without its per-run part: ``<tmp>/`` and the components after the last directory
+    made for one run (``/tmp/rk-corpus-k3j8x/site/inflection.py`` -> ``<tmp>/site/inflection.py``), so
+    the file stays told apart from others and the same file in another scratch copy matches."""
+    parts = m.group(0).split("/")[1:]
+    prefix = 2 if parts and parts[0] == "private" else 1
+    if parts[prefix - 1:prefix + 1] == ["var", "folders"]:
+        prefix += 1
+    if parts[prefix - 1:prefix + 1] == ["var", "tmp"]:
+        prefix += 1
+    rest = [p for p in parts[prefix:] if p]
+    if not rest or _is_scratch_name(rest[-1]):
+        return "<tmp>"
+    *dirs, name = rest
+    keep = len(dirs)
+    while keep and not _SCRATCH_DIR_RE.fullmatch(dirs[keep - 1]):
+        keep -= 1
+    return "/".join(["<tmp>", *dirs[keep:], name])
+
+
+def _is_scratch_name(name: str) -> bool:
+    """A last path component made for one run: a directory name like ``_SCRATCH_DIR_RE``'s (no
+    extension), or tempfile's ``tmpXXXXXXXX`` with a suffix."""
+    stem, dot, _ = name.partition(".")
+    return (not dot and bool(_SCRATCH_DIR_RE.fullmatch(name))) or bool(re.fullmatch(r"tmp[a-z0-9_]{8}", stem))
 
 
 def _numbers_in_token(m: re.Match) -> str:
@@ -266,9 +338,13 @@ def _kind_signature(result: RunResult, norm: Normalizer) -> Signature:
     return Signature(kind=FailureKind.PASSED, exit_code=result.returncode)
 
 
-def signature_of(result: RunResult, policy: MatchPolicy | None = None) -> Signature:
-    """Derive the failure signature of one run."""
+def signature_of(result: RunResult, policy: MatchPolicy | None = None,
+                 source_map: SourceMap | None = None) -> Signature:
+    """Derive the failure signature of one run (``source_map``: of a script with local modules
+    folded in, as the original run would have had it: frames of folded lines in their modules)."""
     policy = policy or MatchPolicy()
+    if source_map is not None:
+        result = source_map.apply(result)
     norm = Normalizer(result.workdir, result.script_path)
     sig = _kind_signature(result, norm)
     sig.thread_exceptions = [f"{e.type}: {norm.message_key(e.message)}" for e in result.thread_exceptions]
