@@ -373,7 +373,7 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     session = _Session(cold, executor, executor_note, passes_with=passes_with,
                        differential_note=differential_note, compile_cache=compile_cache)
     try:
-        confirm(rep, session.candidates)
+        confirm(rep, session.candidates, source)  # the source reduced (local modules folded in, maybe)
         require_deterministic(rep, options.retries)
         reference = session.reference
         if reference is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import textwrap
@@ -264,6 +265,55 @@ def test_a_raise_inside_a_local_module_is_folded_and_kept(tmp_path):
     assert expected.location.function == "validate_check"
     out = run_alone(tmp_path, source)
     assert "ValueError: rows not sorted: [3, 1, 2]" in out.stderr
+
+
+def test_minimize_cli_folds_a_project_whose_module_raises(tmp_path):
+    """End to end (the real CLI): the exception is raised inside the project's own module; the
+    result folds it in, says so, and fails the same way run alone from another directory."""
+    import json
+
+    write(tmp_path / "proj", {
+        "ingest.py": '''
+            import sys
+
+            from pipeline.steps import normalize
+
+            ROWS = [{"id": 1, "score": "0.5"}, {"id": 2, "score": "n/a"}, {"id": 3, "score": "0.9"}]
+
+
+            def main(argv):
+                cleaned = [normalize(row) for row in ROWS]
+                print(len(cleaned), "rows", argv)
+
+
+            if __name__ == "__main__":
+                main(sys.argv[1:])
+        ''',
+        "pipeline/__init__.py": "",
+        "pipeline/steps.py": '''
+            MISSING = ("", "na", "NA")  # "n/a" is missing here
+
+
+            def normalize(row):
+                score = row["score"]
+                if score in MISSING:
+                    return {**row, "score": None}
+                if not score.replace(".", "", 1).isdigit():
+                    raise ValueError(f"row {row['id']}: bad score {score!r}")
+                return {**row, "score": float(score)}
+        ''',
+    })
+    script = tmp_path / "proj" / "ingest.py"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--json", "-j", "2", str(script)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["folded"] == ["pipeline/steps.py"] and report["verified"] is True
+    assert report["signature"]["location"]["file"] == "pipeline/steps.py"  # the original's, as reported
+    result = (tmp_path / "proj" / "ingest.min.py").read_text()
+    assert "pipeline" not in result and "raise ValueError(f\"row {row['id']}: bad score {score!r}\")" in result
+    out = run_alone(tmp_path, result)
+    assert re.search(r"ValueError: row \d+: bad score 'n/a'", out.stderr), out.stderr
 
 
 def test_source_map_puts_folded_frames_back_in_their_modules(tmp_path):
