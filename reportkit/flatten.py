@@ -15,14 +15,18 @@ imports installed packages only:
   module object (``utils.config.load_config``) becomes the name itself;
 - a folded module's top-level name that clashes with another binding gets a prefix from its module
   (``layers_init_weights``), scope-aware (locals that shadow it are left alone); the script's own
-  names never change, so its statements keep their text;
+  names never change, so its statements keep their text; a name a module (or the script) imports
+  from a local module and then binds again itself keeps its own binding, the import becoming an
+  assignment (``check = validate_check``);
 - ``if __name__ == "__main__":`` blocks of folded modules (they do not run on import) and their
   ``__all__`` lists are dropped; ``from __future__`` imports move to the top.
 
 Everything that cannot be folded faithfully raises :class:`NotFlattenable` with the reason (a module
 object used as a value, ``import *`` from a module without literal names, a module importing the
 script, ...). :func:`fold_local_code` runs the folded script once and keeps it only when it fails the
-same way as the original; otherwise the reducer works on the script as it is.
+same way as the original; otherwise the reducer works on the script as it is. The comparison puts the
+frames of folded lines back in their modules (:class:`~reportkit.signature.SourceMap`, recorded while
+folding), so an exception raised inside a local module matches its original file and line.
 """
 
 from __future__ import annotations
