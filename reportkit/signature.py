@@ -279,11 +279,16 @@ def _tmp_tail(m: re.Match) -> str:
     return "/".join(["<tmp>", *dirs[keep:], name])
 
 
+# A file name made for one run: tempfile's (``tmpk3j_x8a1.json``, ``out_k3j8x1ab.csv``: a random part
+# with a digit after the prefix) or a content hash (Inductor's generated ``c3xk...q7.py``).
+_SCRATCH_FILE_RE = re.compile(r"tmp[a-z0-9_]{8}|.*[-_.](?=[a-z_]*\d)[a-z0-9_]{8}|(?=[a-z]*\d)[a-z0-9]{20,}")
+
+
 def _is_scratch_name(name: str) -> bool:
     """A last path component made for one run: a directory name like ``_SCRATCH_DIR_RE``'s (no
-    extension), or tempfile's ``tmpXXXXXXXX`` with a suffix."""
+    extension), or a file name like ``_SCRATCH_FILE_RE``'s (its part before the first dot)."""
     stem, dot, _ = name.partition(".")
-    return (not dot and bool(_SCRATCH_DIR_RE.fullmatch(name))) or bool(re.fullmatch(r"tmp[a-z0-9_]{8}", stem))
+    return (not dot and bool(_SCRATCH_DIR_RE.fullmatch(name))) or bool(_SCRATCH_FILE_RE.fullmatch(stem))
 
 
 def _numbers_in_token(m: re.Match) -> str:

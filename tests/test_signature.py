@@ -55,6 +55,11 @@ def test_normalizer_text(raw, expected):
     ("/tmp/tmpab12cd34/pkg/mod.py", "<tmp>/pkg/mod.py"),
     ("/private/var/folders/x1/ab_cd2/T/tmpab12cd34/mod.py", "<tmp>/mod.py"),
     ("/var/tmp/build/lib/mod.py", "<tmp>/build/lib/mod.py"),
+    ("/tmp/x/conv2d.py", "<tmp>/x/conv2d.py"),
+    # file names made for one run: tempfile's, a generated file's content hash
+    ("/tmp/x/tmpk3j_x8a1.json", "<tmp>"),
+    ("/tmp/x/batch_k3j8x1ab.pt", "<tmp>"),
+    ("/tmp/torchinductor_root/ab/cabx7qkz3l2mw9pq4rs8tu1v.py", "<tmp>"),
 ])
 def test_temp_paths_keep_the_file_and_a_stable_tail(path, expected):
     assert Normalizer().path(path) == expected
