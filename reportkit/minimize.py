@@ -351,9 +351,10 @@ class _Session:
 
 
 def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
-           sandbox: Sandbox) -> _Session:
+           sandbox: Sandbox, folded: str | None = None) -> _Session:
     """Per-candidate timeout, private compile cache, differential check, executor(s), and the
-    flakiness rule's confirmation runs (on the candidates' executor)."""
+    flakiness rule's confirmation runs (on the candidates' executor; of ``folded``, the script with
+    its local modules folded in, when it was: ``rep`` is then that script's failure)."""
     run_spec = replace(spec, timeout=test_timeout(rep, spec))
     cold = Check(run_spec, policy, sandbox, ColdExecutor(), expected=rep.signature)
     cold, compile_cache = _private_compile_cache(cold, spec, source)
@@ -373,7 +374,7 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     session = _Session(cold, executor, executor_note, passes_with=passes_with,
                        differential_note=differential_note, compile_cache=compile_cache)
     try:
-        confirm(rep, session.candidates, source)  # the source reduced (local modules folded in, maybe)
+        confirm(rep, session.candidates, folded)
         require_deterministic(rep, options.retries)
         reference = session.reference
         if reference is not None:
@@ -467,7 +468,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     if expected is not reported:  # folded: a raise in a local module is a raise in the script now
         rep = replace(rep, signature=expected, results=list(rep.results), signatures=list(rep.signatures))
     try:
-        session = _setup(spec, source, rep, policy, options, sandbox)
+        session = _setup(spec, source, rep, policy, options, sandbox, source if folded else None)
     except BaseException:
         if good is not None:
             good.close()
