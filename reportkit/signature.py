@@ -132,6 +132,9 @@ class Signature:
     last_stderr: str | None = None  # normalized last stderr line (``exit`` kind)
     matched: str | None = None  # with --match: the matched text
     thread_exceptions: list[str] = field(default_factory=list)  # "Type: message" of other threads
+    # pytest targets: where the test's failure happened ("collect": importing its module; "setup",
+    # "call", "teardown": the test ran)
+    pytest_phase: str | None = None
 
     def __post_init__(self) -> None:
         self.kind = FailureKind(self.kind)
@@ -353,6 +356,8 @@ def signature_of(result: RunResult, policy: MatchPolicy | None = None,
     norm = Normalizer(result.workdir, result.script_path)
     sig = _kind_signature(result, norm)
     sig.thread_exceptions = [f"{e.type}: {norm.message_key(e.message)}" for e in result.thread_exceptions]
+    if result.test_item:
+        sig.pytest_phase = result.test_item.get("when")
     if policy.match is not None:
         m = re.search(policy.match, result.stdout + "\n" + result.stderr, re.MULTILINE)
         if m:
@@ -410,6 +415,15 @@ def _same_location(a: Location | None, b: Location | None) -> bool:
     return (a.file, a.function, a.line) == (b.file, b.function, b.line)
 
 
+def _same_test_phase(original: Signature, candidate: Signature) -> bool:
+    """A pytest target whose test ran (failed in its setup, call or teardown) does not fail the same
+    way when importing its module fails: that fails "the same way" for any node id, the test unrun
+    (a candidate that hoisted the test's body to module level, or removed the test)."""
+    if original.pytest_phase is None:
+        return True
+    return (original.pytest_phase == "collect") == (candidate.pytest_phase == "collect")
+
+
 def interesting(candidate: Signature, policy: MatchPolicy) -> bool:
     """Does the candidate satisfy the *loosened* policy on its own (without an original)?"""
     if policy.match is not None and candidate.matched is None:
@@ -429,7 +443,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         (a library frame: same file, function and line; a frame in the script: the same statement text);
       - hang: same innermost frame of the main thread;
       - signal: same signal and same crashing frame (when faulthandler caught one);
-      - exit: same exit code and same normalized last stderr line.
+      - exit: same exit code and same normalized last stderr line;
+      - pytest targets: the test ran in both, or its module failed to import in both.
     With overrides, only the overrides are checked (they are combined with "and").
     """
     policy = policy or MatchPolicy()
@@ -437,7 +452,7 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         return False
     if not policy.strict:
         return interesting(candidate, policy)
-    if original.kind != candidate.kind:
+    if original.kind != candidate.kind or not _same_test_phase(original, candidate):
         return False
     if original.kind is FailureKind.EXCEPTION:
         return (original.exc_type == candidate.exc_type and original.message == candidate.message

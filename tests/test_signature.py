@@ -270,3 +270,25 @@ def test_missing_module_is_bad_input(tmp_path):
     script.write_text("import reportkit_surely_not_installed_xyz\n")
     with pytest.raises(UserError, match="needs the module 'reportkit_surely_not_installed_xyz'"):
         establish(RunSpec(script=script, python=sys.executable, timeout=20), MatchPolicy(), runs=1)
+
+
+def test_pytest_target_failing_at_import_is_not_the_tests_failure(tmp_path):
+    """A candidate that hoists the test's body to module level raises the same exception while
+    pytest collects the module: the test no longer runs (any node id would "fail" that way)."""
+    from reportkit.runner import target_spec
+
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_ran.py").write_text("def test_a():\n    x = {}\n    x['a']\n")
+    (tests / "test_hoisted.py").write_text("x = {}\nx['a']\n\ndef test_a():\n    pass\n")
+
+    def sig(name):
+        spec, _ = target_spec(str(tests / name) + "::test_a", [], python=sys.executable, timeout=60)
+        return signature_of(run_script(spec))
+
+    ran, hoisted, again = sig("test_ran.py"), sig("test_hoisted.py"), sig("test_ran.py")
+    assert (ran.pytest_phase, hoisted.pytest_phase) == ("call", "collect")
+    assert ran.location.text == hoisted.location.text == "x['a']"
+    assert not same_failure(ran, hoisted)
+    assert same_failure(ran, again) and same_failure(hoisted, hoisted)
