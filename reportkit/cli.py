@@ -104,9 +104,9 @@ def _loc_line(sig: Signature) -> list[tuple[str, str]]:
     rows = []
     if sig.location:
         label = {FailureKind.HANG: "blocked at", FailureKind.SIGNAL: "crashed at"}.get(sig.kind, "raised at")
-        rows.append((label, str(sig.location) + (f": {sig.location.text}" if sig.location.in_script else "")))
+        rows.append((label, str(sig.location) + (f": {sig.location.shown}" if sig.location.in_script else "")))
     if sig.script_frame and sig.script_frame != sig.location:
-        rows.append(("in script", f"{sig.script_frame}: {sig.script_frame.text}"))
+        rows.append(("in script", f"{sig.script_frame}: {sig.script_frame.shown}"))
     return rows
 
 

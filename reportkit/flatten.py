@@ -15,14 +15,18 @@ imports installed packages only:
   module object (``utils.config.load_config``) becomes the name itself;
 - a folded module's top-level name that clashes with another binding gets a prefix from its module
   (``layers_init_weights``), scope-aware (locals that shadow it are left alone); the script's own
-  names never change, so its statements keep their text;
+  names never change, so its statements keep their text; a name a module (or the script) imports
+  from a local module and then binds again itself keeps its own binding, the import becoming an
+  assignment (``check = validate_check``);
 - ``if __name__ == "__main__":`` blocks of folded modules (they do not run on import) and their
   ``__all__`` lists are dropped; ``from __future__`` imports move to the top.
 
 Everything that cannot be folded faithfully raises :class:`NotFlattenable` with the reason (a module
 object used as a value, ``import *`` from a module without literal names, a module importing the
 script, ...). :func:`fold_local_code` runs the folded script once and keeps it only when it fails the
-same way as the original; otherwise the reducer works on the script as it is.
+same way as the original; otherwise the reducer works on the script as it is. The comparison puts the
+frames of folded lines back in their modules (:class:`~reportkit.signature.SourceMap`, recorded while
+folding), so an exception raised inside a local module matches its original file and line.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from reportkit.signature import Signature, SourceMap
 
 FOLD_MARK = "# --- folded in from {} ---"
 
@@ -46,6 +52,9 @@ class Flattened:
     source: str
     modules: list[str]  # folded-in files, relative to the project root, in the order emitted
     renamed: dict[str, str] = field(default_factory=dict)  # "module.name" -> flat name, where it changed
+    # the folded lines' modules (absolute paths) and line numbers there: a run of ``source`` gets the
+    # original's signature (reportkit.signature.signature_of with ``source_map``)
+    source_map: SourceMap = field(default_factory=SourceMap)
 
 
 # --------------------------------------------------------------------------- modules of the project
@@ -323,23 +332,38 @@ def _comp_locals(node) -> set[str]:
     return out
 
 
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _source_lines(source: str) -> list[str]:
+    """The lines of ``source`` (with their ends) as Python numbers them: only \\n, \\r\\n and \\r end a
+    line (``str.splitlines`` also splits at form feeds and other separators)."""
+    return _LINE_RE.findall(source)
+
+
 class _Edits:
     """Text edits by (line, byte column) positions, applied back to front."""
 
     def __init__(self, source: str):
-        self.lines = source.splitlines(keepends=True)
+        self.lines = _source_lines(source)
         self.items: list[tuple[int, int, int, int, str]] = []
 
     def add(self, l1: int, c1: int, l2: int, c2: int, text: str) -> None:
         self.items.append((l1, c1, l2, c2, text))
 
-    def apply(self) -> str:
+    def apply_lines(self) -> list[tuple[str, int]]:
+        """The edited text as (line with its end, the line number it came from in the source)."""
         data = [ln.encode("utf-8") for ln in self.lines]
+        origin = list(range(1, len(data) + 1))
         for l1, c1, l2, c2, text in sorted(self.items, reverse=True):
             first, last = data[l1 - 1], data[l2 - 1]
-            merged = first[:c1] + text.encode("utf-8") + last[c2:]
-            data[l1 - 1:l2] = [merged]
-        return b"".join(data).decode("utf-8")
+            data[l1 - 1:l2] = [first[:c1] + text.encode("utf-8") + last[c2:]]
+            origin[l1 - 1:l2] = [l1]
+        return [(piece, line) for chunk, line in zip(data, origin)
+                for piece in _source_lines(chunk.decode("utf-8"))]
+
+    def apply(self) -> str:
+        return "".join(piece for piece, _ in self.apply_lines())
 
 
 class _Renamer(ast.NodeVisitor):
@@ -533,10 +557,15 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
     future: list[str] = []
     parts, folded = _fold_modules(project, flat_names, roots, future)
     names = _script_rewrite_names(script_names, flat_names)
-    script_text = _rewrite(project, main, names, flat_names.flat_of, future, set(), folded_module=False)
+    rebound = {name: flat_names.flat_of(ref) for name, ref in script_names.items() if _rebinds(main, name, ref)}
+    for name in rebound:
+        names.pop(name, None)
+    script_text = "".join(piece for piece, _ in _rewrite(project, main, names, flat_names.flat_of, future, set(),
+                                                         folded_module=False, rebound=rebound))
     head = "".join(f"{line}\n" for line in dict.fromkeys(future))
-    body = "\n\n".join(parts) + "\n\n" + f"# --- {script.name} ---\n" + script_text.lstrip("\n")
-    return Flattened(source=head + body, modules=folded, renamed=renamed)
+    source, source_map = _assemble(head, parts, f"# --- {script.name} ---\n" + script_text.lstrip("\n"), renamed,
+                                   project)
+    return Flattened(source=source, modules=folded, renamed=renamed, source_map=source_map)
 
 
 class _FlatNames:
@@ -581,6 +610,8 @@ def _claim_script_names(project: _Project, main: _Module, flat_names: _FlatNames
             if isinstance(ref, tuple) and ref[0] == "local":
                 ref = project.key_of(ref[1], ref[2])
             script_names[name] = ref
+            if _rebinds(main, name, ref):
+                continue  # imported, then bound by the script itself: the name stays the script's
             if not isinstance(ref, _ModRef):
                 taken[name] = ref
                 flat.setdefault(ref, name)
@@ -589,6 +620,12 @@ def _claim_script_names(project: _Project, main: _Module, flat_names: _FlatNames
     for name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}:
         taken.setdefault(name, ("script", name))
     return script_names
+
+
+def _rebinds(main: _Module, name: str, ref: object) -> bool:
+    """Does the script bind ``name``, imported from a local module, again itself (a def, an assignment)?"""
+    own = main.exports.get(name)
+    return not isinstance(ref, _ModRef) and isinstance(own, tuple) and own[0] == "def" and own != ref
 
 
 def _fold_prefix(dotted: str, is_package: bool) -> str:
@@ -611,35 +648,74 @@ def _assign_module_names(project: _Project, flat_names: _FlatNames) -> dict[str,
     return renamed
 
 
-def _module_rewrite_names(project: _Project, mod: _Module, flat_names: _FlatNames) -> dict[str, object]:
-    """What each of a folded module's own names becomes in the flat script."""
+def _module_rewrite_names(project: _Project, mod: _Module,
+                          flat_names: _FlatNames) -> tuple[dict[str, object], dict[str, str]]:
+    """What each of a folded module's own names becomes in the flat script, and the names it imports
+    from a local module and binds again itself (name -> the imported definition's flat name)."""
     names: dict[str, object] = {}
+    rebound: dict[str, str] = {}
     for name, key in mod.exports.items():
         names[name] = flat_names.flat.get(key, name)
     for name, ref in mod.aliases.items():
-        names[name] = ref if isinstance(ref, _ModRef) else flat_names.flat_of(project.key_of(ref[1], ref[2]))
-    return names
+        if isinstance(ref, _ModRef):
+            names[name] = ref
+        elif name in mod.exports:
+            rebound[name] = flat_names.flat_of(project.key_of(ref[1], ref[2]))
+        else:
+            names[name] = flat_names.flat_of(project.key_of(ref[1], ref[2]))
+    return names, rebound
+
+
+@dataclass
+class _Part:
+    """One folded module's text in the flat script: its fold mark, then its lines."""
+
+    text: str
+    module: _Module
+    origins: list[int]  # the module's line number of each line after the fold mark
 
 
 def _fold_modules(project: _Project, flat_names: _FlatNames, roots: list[Path],
-                  future: list[str]) -> tuple[list[str], list[str]]:
+                  future: list[str]) -> tuple[list[_Part], list[str]]:
     """The rewritten text of each folded module (with its fold mark) and the folded modules' paths."""
     emitted_imports: set[str] = set()
-    parts: list[str] = []
+    parts: list[_Part] = []
     folded: list[str] = []
     common = Path(os.path.commonpath([str(r) for r in roots]))
     for dotted in project.order:
         mod = project.modules[dotted]
         if not mod.source.strip():
             continue
-        names = _module_rewrite_names(project, mod, flat_names)
-        text = _rewrite(project, mod, names, flat_names.flat_of, future, emitted_imports, folded_module=True)
+        names, rebound = _module_rewrite_names(project, mod, flat_names)
+        pieces = _rewrite(project, mod, names, flat_names.flat_of, future, emitted_imports, folded_module=True,
+                          rebound=rebound)
+        text = "".join(piece for piece, _ in pieces)
         rel = os.path.relpath(mod.path, common)
         folded.append(rel)
         if not text.strip():  # e.g. a package __init__ that only re-exported
             continue
-        parts.append(FOLD_MARK.format(rel) + "\n" + text.strip("\n") + "\n")
+        lead = len(text) - len(text.lstrip("\n"))  # leading empty lines, dropped
+        parts.append(_Part(FOLD_MARK.format(rel) + "\n" + text.strip("\n") + "\n", mod,
+                           [line for _, line in pieces[lead:]]))
     return parts, folded
+
+
+def _assemble(head: str, parts: list[_Part], tail: str, renamed: dict[str, str],
+              project: _Project) -> tuple[str, SourceMap]:
+    """The flat script (``head``, the parts, ``tail``) and where its folded lines came from."""
+    source_map = SourceMap()
+    text = head
+    for i, part in enumerate(parts):
+        text += "\n\n" if i else ""
+        mark = len(_source_lines(text)) + 1  # the part's first line: its fold mark
+        lines = _source_lines(part.module.source)
+        for k, line in enumerate(part.origins[:len(_source_lines(part.text)) - 1]):
+            source_map.lines[mark + 1 + k] = (str(part.module.path), line, lines[line - 1].strip())
+        text += part.text
+    for dotted_name, new in renamed.items():
+        dotted, _, name = dotted_name.rpartition(".")
+        source_map.names[(str(project.modules[dotted].path), new)] = name
+    return text + "\n\n" + tail, source_map
 
 
 def _script_rewrite_names(script_names: dict[str, object], flat_names: _FlatNames) -> dict[str, object]:
@@ -654,8 +730,12 @@ def _script_rewrite_names(script_names: dict[str, object], flat_names: _FlatName
 
 
 def _rewrite(project: _Project, mod: _Module, names: dict[str, object], flat_of, future: list[str],
-             emitted_imports: set[str], *, folded_module: bool) -> str:
-    lines = mod.source.splitlines(keepends=True)
+             emitted_imports: set[str], *, folded_module: bool,
+             rebound: dict[str, str] | None = None) -> list[tuple[str, int]]:
+    """``mod``'s text with its local imports removed and names rewritten, as (line, line number in
+    ``mod``) pairs. ``rebound``: names imported from a local module that ``mod`` binds again itself;
+    their import becomes an assignment (``check = validate_check``), so each use sees what it saw."""
+    lines = _source_lines(mod.source)
     edits = _Edits(mod.source)
     parents = _parents(mod.tree)
     skip: set[int] = set()
@@ -665,8 +745,9 @@ def _rewrite(project: _Project, mod: _Module, names: dict[str, object], flat_of,
         siblings = parents[id(node)]
         top_of_folded = folded_module and siblings is mod.tree.body
         if isinstance(node, (ast.Import, ast.ImportFrom)):
+            assign = {str(names.get(n, n)): rebound[n] for n in _bound_by(node) if n in (rebound or {})}
             _rewrite_import(project, mod, node, siblings, edits, lines, future,
-                            emitted_imports if top_of_folded else None)
+                            emitted_imports if top_of_folded else None, assign)
             skip.add(id(node))
         elif top_of_folded and _is_module_boilerplate(node):
             _delete(edits, lines, node, siblings)
@@ -675,13 +756,20 @@ def _rewrite(project: _Project, mod: _Module, names: dict[str, object], flat_of,
     for stmt in mod.tree.body:
         if id(stmt) not in skip:
             renamer.visit(stmt)
-    return edits.apply()
+    return edits.apply_lines()
+
+
+def _bound_by(node: ast.Import | ast.ImportFrom) -> list[str]:
+    return [(a.asname or a.name).split(".")[0] for a in node.names]
 
 
 def _rewrite_import(project: _Project, mod: _Module, node: ast.Import | ast.ImportFrom, siblings: list[ast.stmt],
-                    edits: _Edits, lines: list[str], future: list[str], emitted_imports: set[str] | None) -> None:
-    """Hoist ``__future__`` imports, drop imports of local modules (trimming mixed ones) and, for a folded
-    module's top-level imports (``emitted_imports`` given), imports already emitted by an earlier module."""
+                    edits: _Edits, lines: list[str], future: list[str], emitted_imports: set[str] | None,
+                    assign: dict[str, str] | None = None) -> None:
+    """Hoist ``__future__`` imports, drop imports of local modules (trimming mixed ones; ``assign``: the
+    assignments that replace the local names bound again later) and, for a folded module's top-level
+    imports (``emitted_imports`` given), imports already emitted by an earlier module."""
+    assignments = "; ".join(f"{target} = {value}" for target, value in (assign or {}).items() if target != value)
     if isinstance(node, ast.ImportFrom) and node.module == "__future__":
         future.append(ast.get_source_segment(mod.source, node) or "")
         _delete(edits, lines, node, siblings)
@@ -689,11 +777,11 @@ def _rewrite_import(project: _Project, mod: _Module, node: ast.Import | ast.Impo
     binds = project.import_bindings(mod, node)
     local = [n for n, ref in binds.items() if isinstance(ref, _ModRef) or ref[0] == "local"]
     if local and len(local) == len(binds):
-        _delete(edits, lines, node, siblings)
+        _delete(edits, lines, node, siblings, assignments)
     elif local:  # mixed: keep the installed names only
         keep = [a for a in node.names if (a.asname or a.name).split(".")[0] not in local]
         clone = type(node)(**{**{f: getattr(node, f) for f in node._fields}, "names": keep})
-        _delete(edits, lines, node, siblings, ast.unparse(clone))
+        _delete(edits, lines, node, siblings, "; ".join(filter(None, [ast.unparse(clone), assignments])))
     elif emitted_imports is not None:
         text = ast.get_source_segment(mod.source, node) or ""
         if text in emitted_imports:
@@ -710,26 +798,42 @@ def _is_module_boilerplate(node: ast.stmt) -> bool:
 # --------------------------------------------------------------------------- the minimize hook
 
 
-def fold_local_code(run_spec, source: str, rep, policy, sandbox) -> tuple[str, list[str], str]:
-    """(source to reduce, folded modules, note). The folded script replaces ``source`` only when it
-    runs and fails the same way as the original; otherwise ``source`` is returned with the reason."""
+def fold_local_code(run_spec, source: str, rep, policy, sandbox) -> tuple[str, list[str], str, Signature]:
+    """(source to reduce, folded modules, note, the signature candidates must have). The folded script
+    replaces ``source`` only when it runs and fails the way the original did, its folded lines' frames
+    put back in their modules (so a raise inside a local module at the same line matches); candidates
+    are then compared with the folded script's own signature, that raise being in the script now.
+    Otherwise ``source`` is returned with the reason and the original's signature."""
     from reportkit.runner import run_script
     from reportkit.signature import same_failure, signature_of
 
     try:
         flat = flatten_source(run_spec.script, source, project_roots(run_spec.script, run_spec.root))
     except NotFlattenable as exc:
-        return source, [], f"local modules not folded in: {exc}"
+        return source, [], f"local modules not folded in: {exc}", rep.signature
     except (RecursionError, ValueError) as exc:
-        return source, [], f"local modules not folded in: {type(exc).__name__}: {exc}"
+        return source, [], f"local modules not folded in: {type(exc).__name__}: {exc}", rep.signature
     if flat is None:
-        return source, [], ""
+        return source, [], "", rep.signature
     try:
         ast.parse(flat.source)
     except SyntaxError as exc:
-        return source, [], f"local modules not folded in: the folded script does not parse ({exc.msg})"
-    got = signature_of(run_script(run_spec, flat.source, sandbox), policy)
+        return source, [], f"local modules not folded in: the folded script does not parse ({exc.msg})", rep.signature
+    result = run_script(run_spec, flat.source, sandbox)
+    got = signature_of(result, policy, _relative_to_run(flat.source_map, sandbox))
     if not same_failure(rep.signature, got, policy):
         return source, [], ("local modules not folded in: the folded script fails differently ("
-                            + got.headline().splitlines()[0][:160] + ")")
-    return flat.source, flat.modules, "folded in " + ", ".join(flat.modules)
+                            + got.headline().splitlines()[0][:160] + ")"), rep.signature
+    return flat.source, flat.modules, "folded in " + ", ".join(flat.modules), signature_of(result, policy)
+
+
+def _relative_to_run(source_map: SourceMap, sandbox) -> SourceMap:
+    """``source_map`` with the modules inside the directory a run's scratch copy mirrors (the script's
+    directory, or a pytest target's rootdir) relative to it: the original run had them in its copy."""
+    base = str(sandbox.mirror_root or sandbox.script.parent)
+
+    def rel(file: str) -> str:
+        return os.path.relpath(file, base) if file.startswith(base + os.sep) else file
+
+    return SourceMap(lines={n: (rel(f), line, text) for n, (f, line, text) in source_map.lines.items()},
+                     names={(rel(f), name): old for (f, name), old in source_map.names.items()})

@@ -351,9 +351,10 @@ class _Session:
 
 
 def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
-           sandbox: Sandbox) -> _Session:
+           sandbox: Sandbox, folded: str | None = None) -> _Session:
     """Per-candidate timeout, private compile cache, differential check, executor(s), and the
-    flakiness rule's confirmation runs (on the candidates' executor)."""
+    flakiness rule's confirmation runs (on the candidates' executor; of ``folded``, the script with
+    its local modules folded in, when it was: ``rep`` is then that script's failure)."""
     run_spec = replace(spec, timeout=test_timeout(rep, spec))
     cold = Check(run_spec, policy, sandbox, ColdExecutor(), expected=rep.signature)
     cold, compile_cache = _private_compile_cache(cold, spec, source)
@@ -373,7 +374,7 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     session = _Session(cold, executor, executor_note, passes_with=passes_with,
                        differential_note=differential_note, compile_cache=compile_cache)
     try:
-        confirm(rep, session.candidates)
+        confirm(rep, session.candidates, folded)
         require_deterministic(rep, options.retries)
         reference = session.reference
         if reference is not None:
@@ -456,15 +457,18 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     start = time.monotonic()
     deadline = start + options.budget if options.budget else None
     original = source
-    source, folded, folded_note = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source, rep, policy,
-                                                  sandbox)  # local modules folded in: reportkit/flatten.py
+    source, folded, folded_note, expected = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source,
+                                                            rep, policy, sandbox)  # reportkit/flatten.py
     good, fix_note = _fix_check(spec, original, source, rep, policy, options, sandbox)
     if good is not None and folded and good.fold is None:  # the folded script has no good form that passes
-        source, folded = original, []
+        source, folded, expected = original, [], rep.signature
         folded_note = ("local modules not folded in: the script folded from the good code does not map onto "
                        "it or does not pass there (the fix check needs its good form)")
+    reported = rep.signature  # the original's failure, as the report says
+    if expected is not reported:  # folded: a raise in a local module is a raise in the script now
+        rep = replace(rep, signature=expected, results=list(rep.results), signatures=list(rep.signatures))
     try:
-        session = _setup(spec, source, rep, policy, options, sandbox)
+        session = _setup(spec, source, rep, policy, options, sandbox, source if folded else None)
     except BaseException:
         if good is not None:
             good.close()
@@ -476,7 +480,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
             good.check = good.check.on(good.warm)
     try:
         return _finish(spec, source, rep, policy, options, on_progress, session, start, deadline,
-                       folded, folded_note, fix_note)
+                       folded, folded_note, fix_note, reported)
     finally:
         if good is not None:
             good.close()
@@ -547,7 +551,8 @@ def _fold_good(good: GoodCode, original: str, folded: str) -> None:
 
 def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,
             on_progress: Callable[[Progress, TestLog], None] | None, session: _Session, start: float,
-            deadline: float | None, folded: list[str], folded_note: str, fix_note: str) -> MinimizeReport:
+            deadline: float | None, folded: list[str], folded_note: str, fix_note: str,
+            reported: Signature | None = None) -> MinimizeReport:
     # compiled-vs-eager: value passes stay on. A value substituted in the script is the same in both
     # modes, so the candidate can only keep failing compiled-only if the compiler stack still computes it wrong.
     oracle = is_oracle(rep.signature) and not (session.passes_with and not options.passes_with)
@@ -574,7 +579,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         wall_time=time.monotonic() - start, test_timeout=session.cold.spec.timeout,
         stopped_early=reduced.stopped_early,
         interrupted=reduced.interrupted, verified=verified,
-        signature=rep.signature.to_dict(), final_signature=final_sig,
+        signature=(reported or rep.signature).to_dict(), final_signature=final_sig,
         executor=session.executor.name, executor_note=session.executor_note,
         preload=list(getattr(session.executor, "preload", [])), compile_cache=session.compile_cache,
         differential=session.differential_note,

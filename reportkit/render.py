@@ -283,7 +283,7 @@ def describe_problem(c: Collected) -> str:
         if sig.location:
             text += f"\n\nRaised at {code(str(sig.location))}"
             if sig.script_frame and sig.script_frame != sig.location:
-                text += f", from {code(str(sig.script_frame))}: {code(sig.script_frame.text)}"
+                text += f", from {code(str(sig.script_frame))}: {code(sig.script_frame.shown)}"
             text += "."
     elif sig.kind == FailureKind.HANG:
         text = f"{run} hangs (no progress within {c.debug_run.duration:.0f} s)"

@@ -19,7 +19,7 @@ import os
 import re
 import signal as _signal
 import sysconfig
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
@@ -35,6 +35,9 @@ _FLOAT_RE = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]
 _TOKEN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d[A-Za-z0-9_]*")
 _DIGITS_RE = re.compile(r"\d+")
 _TMP_RE = re.compile(r"(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\s'\"():,]*")
+# A directory name made for one run: it has digits (pids, counters: pytest-12, run-3) or ends in the
+# random part tempfile gives (tmpk3j_x8a1, rk-corpus-kqjxbmae).
+_SCRATCH_DIR_RE = re.compile(r".*\d.*|tmp[a-z0-9_]{8}|.*[-_.][a-z0-9_]{8}")
 _SPACE_RE = re.compile(r"[ \t]+")
 _SITE_RE = re.compile(r".*/(?:site|dist)-packages/")
 _STDLIB_RE = re.compile(r".*/lib(?:64)?/python\d+\.\d+/")
@@ -67,10 +70,52 @@ class Location:
     text: str = ""  # the source line (normalized); identifies a raise site inside the user's script
     in_script: bool = False
     user_code: bool = False  # the script or another file of its directory
+    source: str = ""  # the source line as written (shown to people; ``text`` is what is compared)
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
         return f"{where} in {self.function}"
+
+    @property
+    def shown(self) -> str:
+        """The line as the user wrote it (``text``, normalized, for signatures made before ``source``)."""
+        return self.source or self.text
+
+
+@dataclass
+class SourceMap:
+    """Where lines of a generated script came from: the local modules folded into it
+    (:mod:`reportkit.flatten`). With it, the folded script's run gets the signature the original
+    got, frames of folded lines back in their modules (:func:`signature_of`).
+
+    ``lines``: script line -> (file, its line there, the line as written). ``file`` is absolute, or
+    relative to the directory the run's scratch copy mirrors: then it is taken inside the run's
+    workdir, where the original run had it. ``names``: (file, function name in the script) -> its
+    name in that file, for definitions folding renamed.
+    """
+
+    lines: dict[int, tuple[str, int, str]] = field(default_factory=dict)
+    names: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def frame(self, frame: Frame, result: RunResult) -> Frame:
+        origin = self.lines.get(frame.line) if frame.line is not None else None
+        if origin is None or not result.script_path or \
+                os.path.abspath(frame.file) != os.path.abspath(result.script_path):
+            return frame
+        file, line, text = origin
+        return Frame(file=file if os.path.isabs(file) else os.path.join(result.workdir, file), line=line,
+                     function=self.names.get((file, frame.function), frame.function), module=frame.module,
+                     text=text)
+
+    def apply(self, result: RunResult) -> RunResult:
+        """``result`` with every frame of a folded line put back in its module."""
+        def exc(info: ExceptionInfo) -> ExceptionInfo:
+            return replace(info, frames=[self.frame(f, result) for f in info.frames],
+                           chain=[exc(c) for c in info.chain])
+
+        return replace(result, exception=exc(result.exception) if result.exception else None,
+                       thread_exceptions=[exc(e) for e in result.thread_exceptions],
+                       stacks=[replace(s, frames=[self.frame(f, result) for f in s.frames]) for s in result.stacks])
 
 
 @dataclass
@@ -87,6 +132,9 @@ class Signature:
     last_stderr: str | None = None  # normalized last stderr line (``exit`` kind)
     matched: str | None = None  # with --match: the matched text
     thread_exceptions: list[str] = field(default_factory=list)  # "Type: message" of other threads
+    # pytest targets: where the test's failure happened ("collect": importing its module; "setup",
+    # "call", "teardown": the test ran)
+    pytest_phase: str | None = None
 
     def __post_init__(self) -> None:
         self.kind = FailureKind(self.kind)
@@ -170,7 +218,7 @@ class Normalizer:
         text = _ANSI_RE.sub("", text)
         if self.workdir:
             text = text.replace(self.workdir + "/", "").replace(self.workdir, ".")
-        text = _TMP_RE.sub("<tmp>", text)
+        text = _TMP_RE.sub(_tmp_tail, text)
         if self.home and self.home != "/":
             text = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", text)
         text = _HEX_RE.sub("<hex>", text)
@@ -205,13 +253,45 @@ class Normalizer:
             return file[len(self.stdlib) + 1:]
         if file.startswith("<"):
             return file
-        return _TMP_RE.sub("<tmp>", file)
+        return _TMP_RE.sub(_tmp_tail, file)
 
     def location(self, frame: Frame) -> Location:
         in_script = self.is_script(frame.file)
         return Location(file=self.path(frame.file), function=frame.function,
                         line=frame.line, text=self.text(frame.text) if frame.text else "", in_script=in_script,
-                        user_code=in_script or self.is_user_code(frame.file))
+                        user_code=in_script or self.is_user_code(frame.file), source=frame.text.strip())
+
+
+def _tmp_tail(m: re.Match) -> str:
+    """A temp path without its per-run part: ``<tmp>/`` and the components after the last directory
+    made for one run (``/tmp/rk-corpus-k3j8x/site/inflection.py`` -> ``<tmp>/site/inflection.py``), so
+    the file stays told apart from others and the same file in another scratch copy matches."""
+    parts = m.group(0).split("/")[1:]
+    prefix = 2 if parts and parts[0] == "private" else 1
+    if parts[prefix - 1:prefix + 1] == ["var", "folders"]:
+        prefix += 1
+    if parts[prefix - 1:prefix + 1] == ["var", "tmp"]:
+        prefix += 1
+    rest = [p for p in parts[prefix:] if p]
+    if not rest or _is_scratch_name(rest[-1]):
+        return "<tmp>"
+    *dirs, name = rest
+    keep = len(dirs)
+    while keep and not _SCRATCH_DIR_RE.fullmatch(dirs[keep - 1]):
+        keep -= 1
+    return "/".join(["<tmp>", *dirs[keep:], name])
+
+
+# A file name made for one run: tempfile's (``tmpk3j_x8a1.json``, ``out_k3j8x1ab.csv``: a random part
+# with a digit after the prefix) or a content hash (Inductor's generated ``c3xk...q7.py``).
+_SCRATCH_FILE_RE = re.compile(r"tmp[a-z0-9_]{8}|.*[-_.](?=[a-z_]*\d)[a-z0-9_]{8}|(?=[a-z]*\d)[a-z0-9]{20,}")
+
+
+def _is_scratch_name(name: str) -> bool:
+    """A last path component made for one run: a directory name like ``_SCRATCH_DIR_RE``'s (no
+    extension), or a file name like ``_SCRATCH_FILE_RE``'s (its part before the first dot)."""
+    stem, dot, _ = name.partition(".")
+    return (not dot and bool(_SCRATCH_DIR_RE.fullmatch(name))) or bool(_SCRATCH_FILE_RE.fullmatch(stem))
 
 
 def _numbers_in_token(m: re.Match) -> str:
@@ -266,12 +346,18 @@ def _kind_signature(result: RunResult, norm: Normalizer) -> Signature:
     return Signature(kind=FailureKind.PASSED, exit_code=result.returncode)
 
 
-def signature_of(result: RunResult, policy: MatchPolicy | None = None) -> Signature:
-    """Derive the failure signature of one run."""
+def signature_of(result: RunResult, policy: MatchPolicy | None = None,
+                 source_map: SourceMap | None = None) -> Signature:
+    """Derive the failure signature of one run (``source_map``: of a script with local modules
+    folded in, as the original run would have had it: frames of folded lines in their modules)."""
     policy = policy or MatchPolicy()
+    if source_map is not None:
+        result = source_map.apply(result)
     norm = Normalizer(result.workdir, result.script_path)
     sig = _kind_signature(result, norm)
     sig.thread_exceptions = [f"{e.type}: {norm.message_key(e.message)}" for e in result.thread_exceptions]
+    if result.test_item:
+        sig.pytest_phase = result.test_item.get("when")
     if policy.match is not None:
         m = re.search(policy.match, result.stdout + "\n" + result.stderr, re.MULTILINE)
         if m:
@@ -329,6 +415,15 @@ def _same_location(a: Location | None, b: Location | None) -> bool:
     return (a.file, a.function, a.line) == (b.file, b.function, b.line)
 
 
+def _same_test_phase(original: Signature, candidate: Signature) -> bool:
+    """A pytest target whose test ran (failed in its setup, call or teardown) does not fail the same
+    way when importing its module fails: that fails "the same way" for any node id, the test unrun
+    (a candidate that hoisted the test's body to module level, or removed the test)."""
+    if original.pytest_phase is None:
+        return True
+    return (original.pytest_phase == "collect") == (candidate.pytest_phase == "collect")
+
+
 def interesting(candidate: Signature, policy: MatchPolicy) -> bool:
     """Does the candidate satisfy the *loosened* policy on its own (without an original)?"""
     if policy.match is not None and candidate.matched is None:
@@ -348,7 +443,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         (a library frame: same file, function and line; a frame in the script: the same statement text);
       - hang: same innermost frame of the main thread;
       - signal: same signal and same crashing frame (when faulthandler caught one);
-      - exit: same exit code and same normalized last stderr line.
+      - exit: same exit code and same normalized last stderr line;
+      - pytest targets: the test ran in both, or its module failed to import in both.
     With overrides, only the overrides are checked (they are combined with "and").
     """
     policy = policy or MatchPolicy()
@@ -356,7 +452,7 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         return False
     if not policy.strict:
         return interesting(candidate, policy)
-    if original.kind != candidate.kind:
+    if original.kind != candidate.kind or not _same_test_phase(original, candidate):
         return False
     if original.kind is FailureKind.EXCEPTION:
         return (original.exc_type == candidate.exc_type and original.message == candidate.message

@@ -27,7 +27,10 @@ CASES = [
     ("06_threaded_pipeline_hang/sensor_pipeline.py", 10, "hang", None, "threading.py:wait", True),
     ("07_ci_failing_suite/tests/test_copy.py::test_stick_copy_matches_clone[65]", 120, "exception", "AssertionError",
      "torch/testing/_comparison.py:assert_close", False),
+    ("08_multi_file_project/daily_report.py", 60, "exception", "statistics.StatisticsError",
+     "statistics.py:quantiles", False),
 ]
+PURE_PYTHON = ("01", "08")
 MINIMAL = {"07_ci_failing_suite": "tests/minimal_test_copy.py::test_stick_copy_matches_clone"}
 
 
@@ -41,7 +44,7 @@ def check_json(script: Path | str, timeout: float) -> dict:
 
 def _params():
     for script, timeout, kind, exc_type, frame, slow in CASES:
-        marks = [pytest.mark.torch] if not script.startswith("01") else []
+        marks = [pytest.mark.torch] if not script.startswith(PURE_PYTHON) else []
         if slow:
             marks.append(pytest.mark.slow)
         yield pytest.param(script, timeout, kind, exc_type, frame, marks=marks, id=script.split("/")[0])
@@ -49,7 +52,7 @@ def _params():
 
 @pytest.mark.parametrize("script, timeout, kind, exc_type, frame", list(_params()))
 def test_check_example_and_its_minimal_fail_the_same_way(script, timeout, kind, exc_type, frame):
-    if not script.startswith("01"):
+    if not script.startswith(PURE_PYTHON):
         pytest.importorskip("torch")
     original = check_json(EX / script, timeout)
     assert original["kind"] == kind
@@ -80,6 +83,35 @@ def test_minimize_pure_python_example(tmp_path):
     assert json.loads(proc.stdout)["output"] == str(result)
     again = check_json(result, 60)
     assert again["exc_type"] == "ValueError" and again["location"]["function"] == "_strptime"
+
+
+def test_minimize_multi_file_example_folds_its_package(tmp_path):
+    """Example 08: the failing line is in the script's own package; the result folds the package in,
+    imports installed modules only and fails the same way alone in an empty directory."""
+    work = tmp_path / "08"
+    shutil.copytree(EX / "08_multi_file_project", work, ignore=shutil.ignore_patterns("__pycache__"))
+    script = work / "daily_report.py"
+    before = {p: p.read_text() for p in work.rglob("*.py")}
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--json", "-j", "2", str(script)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["verified"] is True and not report["stopped_early"]
+    assert report["folded"] == ["meteo/quality.py", "meteo/stations.py", "meteo/units.py", "meteo/stats.py",
+                                "meteo/__init__.py"]
+    assert report["folded_note"].startswith("folded in meteo/quality.py")
+    assert {p: p.read_text() for p in work.rglob("*.py") if p.name != "daily_report.min.py"} == before
+    result = (work / "daily_report.min.py").read_text()
+    assert "meteo" not in result
+    hand = [ln for ln in (EX / "08_multi_file_project/minimal.py").read_text().splitlines() if ln.strip()]
+    assert report["lines_after"] <= 1.5 * len(hand)
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "repro.py").write_text(result)
+    again = check_json(alone / "repro.py", 60)
+    original = report["signature"]
+    assert (again["exc_type"], again["message"], again["location"]) == (
+        original["exc_type"], original["message"], original["location"])
 
 
 @pytest.mark.slow

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import textwrap
@@ -11,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from reportkit.flatten import NotFlattenable, flatten_source, fold_local_code, project_roots
-from reportkit.runner import RunSpec, Sandbox
-from reportkit.signature import MatchPolicy, establish
+from reportkit.runner import RunSpec, Sandbox, target_spec
+from reportkit.signature import MatchPolicy, establish, same_failure
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -172,6 +173,18 @@ def test_pytest_layout_resolves_test_utilities_from_the_rootdir(tmp_path):
     assert "def test_double():" in flat.source
 
 
+def fold(spec: RunSpec, policy: MatchPolicy | None = None):
+    """fold_local_code on ``spec``'s script (the original established first): (source, folded, note,
+    expected signature, the original's signature)."""
+    policy = policy or MatchPolicy()
+    rep = establish(spec, policy, runs=1)
+    sandbox = Sandbox(spec.script, False, spec.root)
+    try:
+        return (*fold_local_code(spec, spec.script.read_text(), rep, policy, sandbox), rep.signature)
+    finally:
+        sandbox.cleanup()
+
+
 def test_fold_local_code_keeps_the_folded_script_only_when_it_fails_the_same_way(tmp_path):
     write(tmp_path, {
         "job.py": '''
@@ -190,27 +203,160 @@ def test_fold_local_code_keeps_the_folded_script_only_when_it_fails_the_same_way
         ''',
     })
     spec = RunSpec(script=(tmp_path / "job.py").resolve(), timeout=30)
-    policy = MatchPolicy()
-    rep = establish(spec, policy, runs=1)
-    sandbox = Sandbox(spec.script, False, None)
-    try:
-        source, folded, note = fold_local_code(spec, spec.script.read_text(), rep, policy, sandbox)
-    finally:
-        sandbox.cleanup()
+    source, folded, note, expected, original = fold(spec)
     assert folded == ["settings.py"] and note == "folded in settings.py"
     assert "from settings import" not in source and "def load(override=None):" in source
+    assert same_failure(original, expected)  # raised in the script: the same statement, folded or not
     out = run_alone(tmp_path, source)
     assert "TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'" in out.stderr
 
-    # raised inside the local module: its frame (file + line) is part of the strict signature, which
-    # the folded script cannot keep -> the script is reduced as it is, and the note says why
-    (tmp_path / "job.py").write_text("from settings import check\ncheck()\n")
-    (tmp_path / "settings.py").write_text("def check():\n    raise ValueError('bad settings')\n")
-    rep = establish(spec, policy, runs=1)
-    sandbox = Sandbox(spec.script, False, None)
-    try:
-        source, folded, note = fold_local_code(spec, spec.script.read_text(), rep, policy, sandbox)
-    finally:
-        sandbox.cleanup()
-    assert source == "from settings import check\ncheck()\n" and folded == []
-    assert note.startswith("local modules not folded in: the folded script fails differently")
+    # the folded script behaves differently (a module's __name__ is "__main__" once folded): not kept
+    (tmp_path / "job.py").write_text("from settings import NAME\nraise KeyError(NAME)\n")
+    (tmp_path / "settings.py").write_text("NAME = __name__\n")
+    source, folded, note, expected, original = fold(spec)
+    assert source == "from settings import NAME\nraise KeyError(NAME)\n" and folded == []
+    assert note.startswith("local modules not folded in: the folded script fails differently (KeyError: '__main__'")
+    assert expected is original
+
+
+def test_a_raise_inside_a_local_module_is_folded_and_kept(tmp_path):
+    """The raising frame's file and line are part of the strict signature: the folded script's frame
+    is mapped back to (module, line) for the comparison with the original, then candidates are
+    compared with the folded script's own signature (the raise is a statement of the script now)."""
+    write(tmp_path, {
+        "report.py": '''
+            from stats.summary import check, summarize
+
+            def check(rows):  # the script's own check: the module's is renamed when folded
+                return rows
+
+            print(summarize(check([3, 1, 2])))
+        ''',
+        "stats/__init__.py": "",
+        "stats/summary.py": '''
+            """Summaries."""
+            import statistics
+
+            from .validate import check
+
+
+            def summarize(rows):
+                check(rows)
+                return statistics.mean(rows)
+        ''',
+        "stats/validate.py": '''
+            # validation helpers
+
+
+            def check(rows):
+                if sorted(rows) != rows:
+                    raise ValueError(f"rows not sorted: {rows[:3]}")
+        ''',
+    })
+    spec = RunSpec(script=(tmp_path / "report.py").resolve(), timeout=30)
+    source, folded, note, expected, original = fold(spec)
+    assert original.location.file == "stats/validate.py" and original.location.line == 6
+    assert folded == ["stats/validate.py", "stats/summary.py"], note
+    assert "from stats." not in source and "def validate_check(rows):" in source
+    # the script binds the imported name again: its import becomes an assignment, its own def stays
+    assert "check = validate_check\n" in source and "def check(rows):  # the script's own" in source
+    # candidates: the raise is the script's statement now
+    assert expected.location.in_script and expected.location.text.startswith("raise ValueError(")
+    assert expected.location.function == "validate_check"
+    out = run_alone(tmp_path, source)
+    assert "ValueError: rows not sorted: [3, 1, 2]" in out.stderr
+
+
+def test_minimize_cli_folds_a_project_whose_module_raises(tmp_path):
+    """End to end (the real CLI): the exception is raised inside the project's own module; the
+    result folds it in, says so, and fails the same way run alone from another directory."""
+    import json
+
+    write(tmp_path / "proj", {
+        "ingest.py": '''
+            import sys
+
+            from pipeline.steps import normalize
+
+            ROWS = [{"id": 1, "score": "0.5"}, {"id": 2, "score": "n/a"}, {"id": 3, "score": "0.9"}]
+
+
+            def main(argv):
+                cleaned = [normalize(row) for row in ROWS]
+                print(len(cleaned), "rows", argv)
+
+
+            if __name__ == "__main__":
+                main(sys.argv[1:])
+        ''',
+        "pipeline/__init__.py": "",
+        "pipeline/steps.py": '''
+            MISSING = ("", "na", "NA")  # "n/a" is missing here
+
+
+            def normalize(row):
+                score = row["score"]
+                if score in MISSING:
+                    return {**row, "score": None}
+                if not score.replace(".", "", 1).isdigit():
+                    raise ValueError(f"row {row['id']}: bad score {score!r}")
+                return {**row, "score": float(score)}
+        ''',
+    })
+    script = tmp_path / "proj" / "ingest.py"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--json", "-j", "2", str(script)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["folded"] == ["pipeline/steps.py"] and report["verified"] is True
+    assert report["signature"]["location"]["file"] == "pipeline/steps.py"  # the original's, as reported
+    result = (tmp_path / "proj" / "ingest.min.py").read_text()
+    assert "pipeline" not in result and "raise ValueError(f\"row {row['id']}: bad score {score!r}\")" in result
+    out = run_alone(tmp_path, result)
+    assert re.search(r"ValueError: row \d+: bad score 'n/a'", out.stderr), out.stderr
+
+
+def test_source_map_puts_folded_frames_back_in_their_modules(tmp_path):
+    write(tmp_path, PROJECT)
+    script = tmp_path / "app.py"
+    flat = flatten_source(script, script.read_text())
+    lines = flat.source.splitlines()
+    for number, (file, line, text) in flat.source_map.lines.items():
+        assert Path(file).read_text().splitlines()[line - 1].strip() == text
+        if text and "import" not in text:
+            # renamed names aside, a folded line is its module's line
+            assert lines[number - 1].strip() == text.replace("TAX = ", "tax_rate = ").replace(
+                "pricing.TAX", "tax_rate")
+    net = next(n for n, (f, _, t) in flat.source_map.lines.items() if t == "def net(items):")
+    assert flat.source_map.lines[net][0] == str((tmp_path / "shop" / "pricing.py").resolve())
+    assert lines[net - 1] == "def net(items):"
+    assert flat.source_map.names == {(str((tmp_path / "shop" / "pricing.py").resolve()), "tax_rate"): "TAX"}
+    # the script's own lines are not mapped
+    own = lines.index("def total(cart):") + 1
+    assert own not in flat.source_map.lines
+
+
+def test_pytest_helper_raising_in_the_test_utilities_is_folded(tmp_path):
+    write(tmp_path, {
+        "pytest.ini": "[pytest]\n",
+        "tests/__init__.py": "",
+        "tests/helpers.py": '''
+            def expect_sorted(xs):
+                assert xs == sorted(xs), f"not sorted: {xs}"
+        ''',
+        "tests/test_order.py": '''
+            from tests.helpers import expect_sorted
+
+            def test_other():
+                pass
+
+            def test_order():
+                expect_sorted([2, 1])
+        ''',
+    })
+    spec, _ = target_spec(str(tmp_path / "tests" / "test_order.py") + "::test_order", [], timeout=60)
+    source, folded, note, expected, original = fold(spec)
+    assert original.location.file == "tests/helpers.py" and not original.location.in_script
+    assert folded == ["tests/helpers.py"], note
+    assert "def test_order():" in source and "from tests." not in source
+    assert expected.location.in_script and expected.location.text.startswith("assert xs == sorted(xs)")

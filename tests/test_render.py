@@ -493,3 +493,11 @@ def test_wheel_ships_the_templates(tmp_path):
     first, templates = out.stdout.splitlines()
     assert first == str(site / "reportkit" / "templates")
     assert "torch-spyre.md.j2" in templates
+
+
+def test_problem_shows_the_script_line_as_written():
+    sig = dataclasses.replace(make_signature(), script_frame=Location(
+        "repro.py", "<module>", 9, text="x = torch.ones(N, dtype=torch.float16)", in_script=True, user_code=True,
+        source="x = torch.ones(65, dtype=torch.float16)"))
+    text = render.describe_problem(make_collected(signature=sig))
+    assert "`x = torch.ones(65, dtype=torch.float16)`" in text and "ones(N" not in text

@@ -33,7 +33,9 @@ def sig_of(tmp_path: Path, code: str, name: str = "s.py", policy: MatchPolicy | 
     ("Could not run 'aten::_unique2' with arguments", "Could not run 'aten::_unique2' with arguments"),
     ("dtype torch.float16 expected", "dtype torch.float16 expected"),
     ("object at 0x7f3a2b1c4d90 is gone", "object at <hex> is gone"),
-    ("cannot open /tmp/reportkit-ab12/run-x/work/data.bin", "cannot open <tmp>"),
+    ("cannot open /tmp/reportkit-session-ab12cd3x/reportkit-qzmbwxyd/run-hfqpwtra/work/data.bin",
+     "cannot open <tmp>/work/data.bin"),
+    ("cannot open /tmp/tmpk3j_x8a1", "cannot open <tmp>"),
     ("worker pid 48213 died", "worker pid N died"),
     ("lr=3.5e-4 failed", "lr=N failed"),
     ("mat1 and mat2 shapes cannot be multiplied (64x576 and 3136x128)",
@@ -43,6 +45,64 @@ def sig_of(tmp_path: Path, code: str, name: str = "s.py", policy: MatchPolicy | 
 ])
 def test_normalizer_text(raw, expected):
     assert Normalizer().text(raw) == expected
+
+
+@pytest.mark.parametrize("path, expected", [
+    # the per-run part goes, the file name and the stable directories after it stay
+    ("/tmp/rk-corpus-kqjxbmae/site/inflection/__init__.py", "<tmp>/site/inflection/__init__.py"),
+    ("/tmp/rk-corpus-k3jx_ma0/site/inflection/__init__.py", "<tmp>/site/inflection/__init__.py"),
+    ("/tmp/pytest-of-root/pytest-12/test_lib0/lib/mod.py", "<tmp>/lib/mod.py"),
+    ("/tmp/tmpab12cd34/pkg/mod.py", "<tmp>/pkg/mod.py"),
+    ("/private/var/folders/x1/ab_cd2/T/tmpab12cd34/mod.py", "<tmp>/mod.py"),
+    ("/var/tmp/build/lib/mod.py", "<tmp>/build/lib/mod.py"),
+    ("/tmp/x/conv2d.py", "<tmp>/x/conv2d.py"),
+    # file names made for one run: tempfile's, a generated file's content hash
+    ("/tmp/x/tmpk3j_x8a1.json", "<tmp>"),
+    ("/tmp/x/batch_k3j8x1ab.pt", "<tmp>"),
+    ("/tmp/torchinductor_root/ab/cabx7qkz3l2mw9pq4rs8tu1v.py", "<tmp>"),
+])
+def test_temp_paths_keep_the_file_and_a_stable_tail(path, expected):
+    assert Normalizer().path(path) == expected
+    assert Normalizer().text(f"error in {path}: bad") == f"error in {expected}: bad"
+
+
+def test_library_files_under_tmp_are_told_apart(tmp_path):
+    """Two libraries installed under a temp dir, the same function and line: not the same failure
+    (all of /tmp used to collapse to ``<tmp>``); the same library from another scratch copy is."""
+    lib = "def parse(text):\n    raise ValueError('cannot parse')\n"
+    for copy in ("site-a", "site-b"):
+        for name in ("alpha", "beta"):
+            (tmp_path / copy / name).mkdir(parents=True)
+            (tmp_path / copy / name / "__init__.py").write_text(lib)
+    sigs = {}
+    for copy in ("site-a", "site-b"):
+        for name in ("alpha", "beta"):
+            script = tmp_path / f"use_{name}_{copy}" / "s.py"
+            script.parent.mkdir()
+            script.write_text(f"import {name}\n{name}.parse('x')\n")
+            spec = RunSpec(script=script, python=sys.executable, timeout=20,
+                           env={"PYTHONPATH": str(tmp_path / copy)})
+            sigs[name, copy] = signature_of(run_script(spec))
+    assert sigs["alpha", "site-a"].location.file.endswith("alpha/__init__.py")
+    assert str(sigs["alpha", "site-a"].location).startswith("<tmp>/")
+    assert not same_failure(sigs["alpha", "site-a"], sigs["beta", "site-a"])
+    assert sigs["alpha", "site-a"].location.file == sigs["alpha", "site-b"].location.file.replace("site-b", "site-a")
+
+
+def test_the_script_line_is_shown_as_written_and_compared_normalized(tmp_path):
+    from reportkit.cli import _loc_line
+
+    s1 = sig_of(tmp_path, "import json\n\nrows = json.loads('[1, 2')  # 2 rows\n")
+    s2 = sig_of(tmp_path, "import json\nrows = json.loads('[7, 8')  # 2 rows\n")
+    assert s1.script_frame.text == "rows = json.loads('[N, N') # N rows"  # what is compared
+    assert s1.script_frame.source == s1.script_frame.shown == "rows = json.loads('[1, 2')  # 2 rows"
+    assert same_failure(s1, s2)
+    rows = dict(_loc_line(s1))
+    assert rows["in script"] == "s.py:3 in <module>: rows = json.loads('[1, 2')  # 2 rows"
+    # raised by the script's own statement: the raising row shows it as written too
+    s3 = sig_of(tmp_path, "for i in range(10):\n    assert i < 3, 'too big'\n")
+    assert dict(_loc_line(s3))["raised at"] == "s.py:2 in <module>: assert i < 3, 'too big'"
+    assert s3.location.text == "assert i < N, 'too big'"
 
 
 def test_normalizer_home_dir_whole_component(monkeypatch):
@@ -210,3 +270,25 @@ def test_missing_module_is_bad_input(tmp_path):
     script.write_text("import reportkit_surely_not_installed_xyz\n")
     with pytest.raises(UserError, match="needs the module 'reportkit_surely_not_installed_xyz'"):
         establish(RunSpec(script=script, python=sys.executable, timeout=20), MatchPolicy(), runs=1)
+
+
+def test_pytest_target_failing_at_import_is_not_the_tests_failure(tmp_path):
+    """A candidate that hoists the test's body to module level raises the same exception while
+    pytest collects the module: the test no longer runs (any node id would "fail" that way)."""
+    from reportkit.runner import target_spec
+
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_ran.py").write_text("def test_a():\n    x = {}\n    x['a']\n")
+    (tests / "test_hoisted.py").write_text("x = {}\nx['a']\n\ndef test_a():\n    pass\n")
+
+    def sig(name):
+        spec, _ = target_spec(str(tests / name) + "::test_a", [], python=sys.executable, timeout=60)
+        return signature_of(run_script(spec))
+
+    ran, hoisted, again = sig("test_ran.py"), sig("test_hoisted.py"), sig("test_ran.py")
+    assert (ran.pytest_phase, hoisted.pytest_phase) == ("call", "collect")
+    assert ran.location.text == hoisted.location.text == "x['a']"
+    assert not same_failure(ran, hoisted)
+    assert same_failure(ran, again) and same_failure(hoisted, hoisted)
