@@ -78,6 +78,18 @@ def _message(exc):
     return text[:_MAX_MESSAGE]
 
 
+def _opname(tb):
+    """The instruction the frame was executing when the exception passed through it (``CALL``: inside a
+    called function; ``BINARY_OP``, ``LOAD_ATTR``, ``RAISE_VARARGS``...: the frame's own bytecode)."""
+    try:
+        import opcode
+
+        code = tb.tb_frame.f_code.co_code
+        return opcode.opname[code[tb.tb_lasti]] if 0 <= tb.tb_lasti < len(code) else ""
+    except Exception:  # noqa: BLE001 - best effort, never in the way of the report
+        return ""
+
+
 def _frames(tb):
     frames = []
     while tb is not None:
@@ -92,6 +104,7 @@ def _frames(tb):
                     "function": frame.f_code.co_name,
                     "module": frame.f_globals.get("__name__"),
                     "text": linecache.getline(filename, lineno).strip(),
+                    "op": _opname(tb),
                 }
             )
         tb = tb.tb_next

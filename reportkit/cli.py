@@ -431,6 +431,8 @@ def _print_minimize_summary(report) -> None:
                      else report.standalone_note))
     if report.folded_note:
         rows.append(("local code", report.folded_note))
+    if report.keeps:
+        rows.append(("keeps", report.keeps))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "

@@ -40,7 +40,14 @@ from reportkit.io import write_atomic
 from reportkit.passes.materialize import CAPTURE_ENV
 from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
 from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active
-from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
+from reportkit.signature import (
+    FailureKind,
+    MatchPolicy,
+    Reproduction,
+    Signature,
+    is_assertion,
+    raised_by_script,
+)
 
 
 @dataclass
@@ -131,6 +138,7 @@ class MinimizeReport:
     # the fix check: against which good code, runs there, rejections; None: it did not run (see fix_check_note)
     fix_check: dict | None = None
     fix_check_note: str = ""  # what it checked, or why there is none
+    keeps: str = ""  # what the result had to keep beyond the signature, and why (Keep.why)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -155,23 +163,99 @@ def test_timeout(rep: Reproduction, spec: RunSpec) -> float:
     return min(spec.timeout, max(3 * slowest, slowest + 10))
 
 
+@dataclass(frozen=True)
+class Keep:
+    """What a candidate must keep beyond the same failure signature ("What a reproducer keeps", README).
+
+    ``values``: the values the failing statement operates on are the bug (:func:`keeps_values`): the
+    reducer's value passes are off. ``message``: a failure the script's own code raised reports the
+    values the bug computed; the candidate must report them exactly (the first message line with its
+    numbers, :attr:`Signature.exact_message`), so they must still be computed the same way. ``test``: a
+    pytest target's failure must come from the same test item in the same phase (``nodeid``, ``when``):
+    a module that fails while being collected, or another test, is not the test. ``why``: for people.
+    """
+
+    values: bool = False
+    message: str | None = None
+    test: tuple[str, str] | None = None
+    why: str = ""
+
+    def kept(self, outcome) -> bool:
+        if self.message is not None and outcome.signature.exact_message != self.message:
+            return False
+        if self.test is not None:
+            item = outcome.result.test_item or {}
+            if (item.get("nodeid"), item.get("when")) != self.test:
+                return False
+        return True
+
+
+def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differential: bool = False) -> Keep:
+    """The :class:`Keep` of this failure. Its values are the bug unless library code raised it or an
+    automatic differential check already guards the computation (``differential``: value passes stay
+    on there). The message is pinned for a failure the script's own code raised, only when every run
+    of the original reported the same one (values that change from run to run cannot be asked of a
+    candidate) and the match is strict (``--match``, ``--exit-code``, ``--any-exception`` ask for less)."""
+    sig = rep.signature
+    own = raised_by_script(sig)
+    values = keeps_values(sig) and not differential
+    message = None
+    if values and own and policy.strict and sig.exact_message:
+        seen = {s.exact_message for s in rep.signatures if s.kind is FailureKind.EXCEPTION} or {None}
+        if seen == {sig.exact_message}:
+            message = sig.exact_message
+    test = None
+    if spec.pytest_node is not None:
+        item = next((r.test_item for r in rep.results if r.test_item), None)
+        if item and item.get("nodeid") and item.get("when"):
+            test = (item["nodeid"], item["when"])
+    where = f" ({sig.location}{', ' + sig.location.op if sig.location and sig.location.op else ''})" \
+        if sig.location else ""
+    if differential:
+        why = "compiled-vs-eager differential guards the computation: values may become literals"
+    elif own:
+        why = f"raised by the script's own code{where}: its values stay code"
+    elif values:
+        why = "a check of computed values: its values stay code"
+    else:
+        why = f"raised by library code{where}: its inputs may become literals"
+    if message is not None:
+        why += "; the message's values must stay as they are"
+    if test is not None:
+        why += f"; the failure must stay in {test[0]} ({test[1]})"
+    return Keep(values, message, test, why)
+
+
+def keeps_values(signature: Signature) -> bool:
+    """Are the values the failing statement operates on, and what produced them, the bug itself?
+
+    Yes for an oracle (:func:`is_oracle`) and for a failure the script's own code raised
+    (:func:`reportkit.signature.raised_by_script`: an ``AttributeError`` on ``None``, a ``KeyError``, a
+    ``raise``, a hang on a lock or a queue...): value passes must not replace them by literals. No when
+    library code raised (a torch op, a builtin): its inputs may become literals, the bug is in the library.
+    """
+    return is_oracle(signature) or raised_by_script(signature)
+
+
 class Interestingness:
     """The predicate handed to the reducer: does this candidate fail the same way (``same``, ``retries``
     times out of ``retries``)? ``confirm``: the differential check (``reference``) and the fix check
     (``good``), handed to the reducer separately."""
 
     def __init__(self, same: Check, retries: int, deadline: float | None, log: TestLog,
-                 reference: Check | None = None, good: GoodCode | None = None) -> None:
+                 reference: Check | None = None, good: GoodCode | None = None, keep: Keep | None = None) -> None:
         self.same, self.reference, self.good = same, reference, good
         self.retries, self.deadline, self.log = max(1, retries), deadline, log
+        self.keep = keep or Keep()
         self.stopping = threading.Event()
 
     def __call__(self, candidate: str) -> bool:
         for _ in range(self.retries):
             self._check_time()
             outcome = self.same.run(candidate)
-            self.log.add(outcome.result.duration, outcome.ok, outcome.result.timed_out)
-            if not outcome.ok:
+            ok = outcome.ok and self.keep.kept(outcome)
+            self.log.add(outcome.result.duration, ok, outcome.result.timed_out)
+            if not ok:
                 return False
         return True
 
@@ -265,9 +349,7 @@ def is_oracle(signature: Signature) -> bool:
     """
     if signature.kind is FailureKind.OUTPUT:
         return True
-    exc_type = signature.exc_type or ""
-    return exc_type == "AssertionError" or exc_type.endswith(".AssertionError") \
-        or exc_type.endswith("AssertionFailure")
+    return is_assertion(signature.exc_type)
 
 
 def make_probe(check: Check) -> Callable[[str], str | None]:
@@ -399,10 +481,10 @@ class _Reduced:
 
 
 def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptions, deadline: float | None,
-            log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None) -> _Reduced:
+            log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None, keep: Keep | None = None) -> _Reduced:
     """Run the reducer; every new best is written to ``options.output``; Ctrl-C / SIGTERM keep the best."""
     predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference,
-                                good=session.good)
+                                good=session.good, keep=keep)
     best = _Reduced(source, None)
 
     def improved(candidate: str) -> None:
@@ -436,11 +518,12 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
     return best
 
 
-def _verify(session: _Session, final: str):
-    """Re-run the written result cold: still the same failure (and the differential still passes, and it
-    passes on the good code)? Returns (verified, outcome, passes on the good code or None)."""
+def _verify(session: _Session, final: str, keep: Keep | None = None):
+    """Re-run the written result cold: still the same failure, what it must keep kept (and the
+    differential still passes, and it passes on the good code)? Returns (verified, outcome, passes on
+    the good code or None)."""
     outcome = session.cold.run(final)
-    verified = outcome.ok
+    verified = outcome.ok and (keep is None or keep.kept(outcome))
     reference = session.reference
     if verified and reference is not None:
         verified = reference.on(ColdExecutor()).run(final).ok
@@ -555,13 +638,14 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
             reported: Signature | None = None) -> MinimizeReport:
     # compiled-vs-eager: value passes stay on. A value substituted in the script is the same in both
     # modes, so the candidate can only keep failing compiled-only if the compiler stack still computes it wrong.
-    oracle = is_oracle(rep.signature) and not (session.passes_with and not options.passes_with)
+    # Otherwise a failure whose values are the bug keeps them (what_to_keep, README "What a reproducer keeps").
+    keep = what_to_keep(rep, spec, policy, differential=bool(session.passes_with and not options.passes_with))
     log = TestLog()
-    reduced = _reduce(session, source, oracle, options, deadline, log, on_progress)
+    reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep)
     verified, final_sig, standalone, standalone_note, on_good = None, None, None, "", None
     fix_check = session.good.to_dict() if session.good is not None else None  # the reduction's runs only
     if not reduced.interrupted:
-        verified, outcome, on_good = _verify(session, reduced.source)
+        verified, outcome, on_good = _verify(session, reduced.source, keep)
         final_sig = outcome.signature.to_dict()
         if verified and spec.pytest_node is not None:
             standalone, standalone_note = write_standalone(session.cold, reduced.source, outcome.result.test_item,
@@ -590,7 +674,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         tests_by_pass=dict(stats.tests_by_pass) if stats else {},
         pytest_node=spec.pytest_node, standalone=standalone, standalone_note=standalone_note,
         original_runs=rep.runs, original_failures=rep.failures,
-        folded=folded, folded_note=folded_note,
+        folded=folded, folded_note=folded_note, keeps=keep.why,
         fix_check=None if fix_check is None else {**fix_check, "redone_passes": stats.redone if stats else 0,
                                                   "verified": on_good},
         fix_check_note=fix_note,

@@ -81,9 +81,11 @@ def reduce_source(
     recorded (the text of the file named by ``$REPORTKIT_CAPTURE``), or None; it enables value
     materialization (:mod:`reportkit.passes.materialize`). Without it that pass is skipped.
 
-    ``oracle``: the failure is a check of computed values (an assertion, a printed mismatch). Passes
-    that replace a computed value by another value (:data:`reportkit.passes.VALUE_PASSES`) are off:
-    they would keep "the same failure" while losing the computation that is wrong.
+    ``oracle``: the values the failure operates on are the bug (a check of computed values — an
+    assertion, a printed mismatch — or a failure the script's own code raised, see
+    :func:`reportkit.minimize.keeps_values`). Passes that replace a computed value or a literal by
+    another value (:data:`reportkit.passes.VALUE_PASSES`) are off: they would keep "the same failure"
+    while losing the computation that is wrong.
 
     ``confirm``, when given, is a second, costlier condition every result must meet as well (e.g. a
     differential run that must pass). It is checked lazily: once on the result of each pass (each

@@ -56,6 +56,7 @@ class Frame:
     function: str
     module: str | None = None
     text: str = ""
+    op: str = ""  # exceptions: the bytecode instruction the frame was at (reportkit._boot._opname)
 
 
 @dataclass
@@ -736,7 +737,8 @@ def _exception_from(record: dict) -> ExceptionInfo:
         type=str(record.get("type", "")),
         message=str(record.get("message", "")),
         frames=[Frame(file=f.get("file", ""), line=f.get("line"), function=f.get("function", ""),
-                      module=f.get("module"), text=f.get("text") or "") for f in record.get("frames", [])],
+                      module=f.get("module"), text=f.get("text") or "", op=f.get("op") or "")
+                for f in record.get("frames", [])],
         chain=[_exception_from(c) for c in record.get("chain", [])],
         thread=record.get("thread"),
     )

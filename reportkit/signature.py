@@ -71,6 +71,7 @@ class Location:
     in_script: bool = False
     user_code: bool = False  # the script or another file of its directory
     source: str = ""  # the source line as written (shown to people; ``text`` is what is compared)
+    op: str = ""  # exceptions: the frame's bytecode instruction when it raised (CALL: inside a called function)
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
@@ -125,6 +126,7 @@ class Signature:
     message: str | None = None  # normalized first line of the message: what strict matching compares
     full_message: str | None = None  # normalized, whole (bounded)
     raw_message: str | None = None  # as raised, first lines (for people)
+    exact_message: str | None = None  # first line with its numbers as raised (paths, addresses normalized)
     location: Location | None = None  # raising frame: innermost frame (library frame if any)
     script_frame: Location | None = None  # innermost frame inside the target script
     exit_code: int | None = None
@@ -232,6 +234,20 @@ class Normalizer:
                 return line.strip()[:MESSAGE_KEY_MAX]
         return ""
 
+    def exact_key(self, message: str) -> str:
+        """The first non-blank line of ``message`` with its numbers as they are (the values a failure
+        reports); only what differs between runs of the same program (its scratch dir, temp paths, the
+        home dir, addresses) is normalized."""
+        for line in _ANSI_RE.sub("", message).splitlines():
+            if line.strip():
+                if self.workdir:
+                    line = line.replace(self.workdir + "/", "").replace(self.workdir, ".")
+                line = _HEX_RE.sub("<hex>", _TMP_RE.sub("<tmp>", line))
+                if self.home and self.home != "/":
+                    line = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", line)
+                return _SPACE_RE.sub(" ", line).strip()[:MESSAGE_KEY_MAX]
+        return ""
+
     def is_script(self, file: str) -> bool:
         return bool(self.script_path) and os.path.abspath(file) == os.path.abspath(self.script_path)
 
@@ -259,7 +275,8 @@ class Normalizer:
         in_script = self.is_script(frame.file)
         return Location(file=self.path(frame.file), function=frame.function,
                         line=frame.line, text=self.text(frame.text) if frame.text else "", in_script=in_script,
-                        user_code=in_script or self.is_user_code(frame.file), source=frame.text.strip())
+                        user_code=in_script or self.is_user_code(frame.file), source=frame.text.strip(),
+                        op=frame.op)
 
 
 def _tmp_tail(m: re.Match) -> str:
@@ -317,6 +334,7 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
         message=norm.message_key(exc.message),
         full_message=norm.text(exc.message)[:4000],
         raw_message="\n".join(raw_lines[:3])[:1000],
+        exact_message=norm.exact_key(exc.message),
         location=norm.location(raise_frame) if raise_frame else None,
         script_frame=norm.location(script_frame) if script_frame else None,
     )
@@ -365,6 +383,51 @@ def signature_of(result: RunResult, policy: MatchPolicy | None = None,
             if sig.kind is FailureKind.PASSED:
                 sig.kind = FailureKind.OUTPUT
     return sig
+
+
+# --------------------------------------------------------------------------- who raised it
+
+# Instructions that call something: an exception at one of them with no deeper Python frame was raised
+# by the called C function (a builtin, a C extension such as a torch op), not by the frame's own code.
+_CALL_OPS = frozenset({"CALL", "CALL_KW", "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_FUNCTION_EX", "CALL_METHOD",
+                       "PRECALL"})
+# Where a thread waits on another (stdlib, as normalized): a hang blocked there is the script's own.
+_WAIT_MODULES = ("threading.py", "queue.py", "multiprocessing/", "concurrent/", "asyncio/", "selectors.py",
+                 "subprocess.py", "socket.py")
+
+
+def is_assertion(exc_type: str | None) -> bool:
+    exc_type = exc_type or ""
+    return exc_type == "AssertionError" or exc_type.endswith(".AssertionError") or exc_type.endswith("AssertionFailure")
+
+
+def raised_by_script(sig: Signature) -> bool:
+    """Is the failure raised by the script's own code rather than by library code it calls?
+
+    *Own code*: the innermost frame is the user's and its own bytecode raised — an operator, a
+    subscript, an attribute lookup, a comparison, ``raise``/``assert`` (pytest's rewritten asserts
+    too) — or ``unittest``'s ``assert*`` failed; a hang blocked on the user's own line or in the
+    standard library's waiting code (a lock, a queue, a thread join). *Library*: the innermost frame
+    is in site-packages / the standard library, or the user's frame was executing a call (``CALL``)
+    with no deeper Python frame, i.e. a builtin or a C extension (a torch op) raised (calling a value
+    that is not callable, ``None()``, is the script's own). The instruction
+    comes from the traceback of the run (``Frame.op``); without it only ``raise``/``assert``
+    statements and assertion errors count as the script's own.
+    """
+    loc = sig.location
+    if loc is None:
+        return False
+    if sig.kind is FailureKind.EXCEPTION:
+        if loc.user_code:
+            if loc.op in _CALL_OPS:  # a called builtin/C function raised, unless nothing was called at all
+                return sig.exc_type == "TypeError" and "object is not callable" in (sig.message or "")
+            if loc.op:
+                return True
+            return is_assertion(sig.exc_type) or loc.text.startswith(("raise", "assert"))
+        return is_assertion(sig.exc_type) and loc.file.startswith("unittest/")
+    if sig.kind is FailureKind.HANG:
+        return loc.user_code or loc.file.startswith(_WAIT_MODULES)
+    return False
 
 
 # --------------------------------------------------------------------------- fingerprints

@@ -87,8 +87,9 @@ WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
-#: Passes that replace a computed value by another value: off when the failure is an oracle.
-VALUE_PASSES = (MATERIALIZE, SIMPLIFY)
+#: Passes that replace a computed value or a literal by another value: off when the values are the bug
+#: (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values).
+VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: One try each at the very end.
 FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
 

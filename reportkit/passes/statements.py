@@ -164,7 +164,10 @@ def drop_target_candidates(source: str) -> list[str]:
             if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is None:
                 continue
             names = _bound_by_assignment(stmt)
-            if not names or any(scopes.reads(stmt, n) for n in names):
+            if not names:
+                continue
+            if any(scopes.reads(stmt, n) for n in names):
+                out.extend(_drop_unpacked(source, smap, scopes, stmt))
                 continue
             start, _end = smap.stmt_span(stmt)
             value_start, _value_end = smap.span(stmt.value)
@@ -172,6 +175,24 @@ def drop_target_candidates(source: str) -> list[str]:
                 continue
             out.append(source[:start] + source[value_start:])
     return out
+
+
+def _drop_unpacked(source: str, smap: SourceMap, scopes: Scopes, stmt: ast.stmt) -> list[str]:
+    """``a, b = x, y`` where ``b`` is never read -> ``a = x`` (what inlining a function leaves of its
+    parameters); one candidate dropping every unread pair."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple)
+            and isinstance(stmt.value, ast.Tuple)):
+        return []
+    targets, values = stmt.targets[0].elts, stmt.value.elts
+    if len(targets) != len(values) or not all(isinstance(t, ast.Name) for t in targets) \
+            or any(isinstance(v, ast.Starred) for v in values):
+        return []
+    kept = [i for i, t in enumerate(targets) if scopes.reads(stmt, t.id)]
+    if not kept or len(kept) == len(targets):
+        return []
+    start, end = smap.stmt_span(stmt)
+    text = ", ".join(targets[i].id for i in kept) + " = " + ", ".join(smap.text(values[i]) for i in kept)
+    return [source[:start] + text + source[end:]]
 
 
 # --------------------------------------------------------------- compound -> body

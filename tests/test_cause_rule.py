@@ -1,0 +1,211 @@
+"""What a reproducer keeps (README): the cause rule of ``minimize``.
+
+A failure the script's own code raises keeps the values it operates on and what produced them (no
+value pass turns them into literals, its message's values stay the same); a failure raised by
+library code may get literal inputs; a pytest target keeps its test function.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import reportkit.minimize as mz
+from reportkit.runner import RunSpec, run_script, target_spec
+from reportkit.signature import Location, MatchPolicy, Signature, establish, raised_by_script, signature_of
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return path
+
+
+def minimize(spec: RunSpec, source: str, out: Path) -> tuple[mz.MinimizeReport, str]:
+    policy = MatchPolicy()
+    rep = establish(spec, policy, runs=1)
+    report = mz.minimize(spec, source, rep, policy, mz.MinimizeOptions(output=out, jobs=2))
+    assert report.verified is True
+    return report, out.read_text()
+
+
+# --------------------------------------------------------------------------- who raised it
+
+
+@pytest.mark.parametrize("code, own", [
+    ("cfg = {'a': None}\nsched = cfg['a']\nsched.get('warmup')\n", True),  # AttributeError: LOAD_ATTR
+    ("d = {}\nd['missing']\n", True),  # KeyError: a subscript
+    ("x = 1 / 0\n", True),  # an operator
+    ("n = 3\nassert n == 4, f'{n} != 4'\n", True),
+    ("raise ValueError('bad shard')\n", True),
+    ("def f():\n    raise KeyError('k')\nf()\n", True),  # raised in a user function, not at the call
+    ("hooks = {'start': None}\nhooks['start']()\n", True),  # calling None: nothing was called
+    ("import math\nmath.sqrt(-1)\n", False),  # a builtin (C) raised: the call
+    ("int('x')\n", False),
+    ("import json\njson.loads('{')\n", False),  # stdlib Python code raised
+])
+def test_raised_by_script_tells_the_scripts_own_bytecode_from_a_call(tmp_path, code, own):
+    script = write(tmp_path / "t.py", code)
+    sig = signature_of(run_script(RunSpec(script=script, python=sys.executable, timeout=30)))
+    assert sig.kind == "exception"
+    assert raised_by_script(sig) is own, (sig.location, sig.location.op)
+
+
+@pytest.mark.parametrize("location, own", [
+    (Location(file="threading.py", function="wait", line=320), True),  # blocked on a queue/thread join
+    (Location(file="t.py", function="work", line=3, in_script=True, user_code=True), True),  # lock re-entry
+    (Location(file="torch/nn/modules/conv.py", function="forward", line=9), False),
+])
+def test_hangs_blocked_waiting_are_the_scripts_own(location, own):
+    assert raised_by_script(Signature(kind="hang", location=location)) is own
+
+
+def test_exact_message_keeps_numbers_and_drops_paths(tmp_path):
+    script = write(tmp_path / "t.py", f"raise ValueError('counts 85 rows, shard has 45 at {tmp_path}/x 0x7f00')\n")
+    sig = signature_of(run_script(RunSpec(script=script, python=sys.executable, timeout=30)))
+    assert sig.message == "counts N rows, shard has N at <tmp> <hex>"
+    assert sig.exact_message == "counts 85 rows, shard has 45 at <tmp> <hex>"
+
+
+# --------------------------------------------------------------------------- minimize keeps the cause
+
+# A deep merge lets a preset's "schedule": None override the defaults' dict; the AttributeError is
+# raised by the script's own attribute lookup. `sched = None; sched.get(...)` is not the bug.
+DEEP_MERGE = """
+DEFAULTS = {"model": {"width": 64, "depth": 4}, "schedule": {"warmup": 100, "decay": "cosine"}}
+PRESETS = {"fast": {"model": {"depth": 2}, "schedule": None}, "wide": {"model": {"width": 256}}}
+
+
+def deep_merge(base, override):
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def describe_model(cfg):
+    return f"width {cfg['model']['width']} depth {cfg['model']['depth']}"
+
+
+def schedule_summary(cfg):
+    sched = cfg["schedule"]
+    return f"warmup {sched.get('warmup', 0)} decay {sched.get('decay')}"
+
+
+for name in ("wide", "fast"):
+    cfg = deep_merge(DEFAULTS, PRESETS[name])
+    print(name, describe_model(cfg))
+    print(name, schedule_summary(cfg))
+"""
+
+
+def test_a_user_raised_failure_keeps_the_computation_that_is_the_bug(tmp_path):
+    script = write(tmp_path / "merge.py", DEEP_MERGE)
+    spec = RunSpec(script=script.resolve(), python=sys.executable, timeout=30)
+    report, result = minimize(spec, script.read_text(), tmp_path / "merge.min.py")
+    assert report.probes == 0 and "materialize" not in report.passes  # no value was turned into a literal
+    assert report.keeps.startswith("raised by the script's own code (merge.py:"), report.keeps
+    assert not re.search(r"^\s*sched\s*=\s*None", result, re.M), result
+    assert '"schedule": None' in result and "] = value" in result, result  # the override and the merge
+    assert report.lines_after < report.lines_before
+
+
+# The expected side of a pytest assertion is the specification: it must survive as written, and the
+# node id must still name a test of the minimized module.
+WINDOWS_TEST = """
+import pytest
+
+
+def window_sums(xs, n):
+    return [sum(xs[i:i + n]) for i in range(len(xs) - n)]  # off by one: misses the last window
+
+
+def load(name):
+    table = {"short": [1, 2, 3, 4], "long": [5, 6, 7, 8, 9, 10]}
+    return table[name]
+
+
+def test_pairs():
+    assert window_sums(load("short"), 2) == [3, 5, 7]
+
+
+def test_empty():
+    assert window_sums([], 2) == []
+"""
+
+
+def test_a_pytest_target_keeps_its_test_and_the_expected_literal(tmp_path):
+    root = tmp_path / "proj"
+    write(root / "pytest.ini", "[pytest]\n")
+    write(root / "test_windows.py", WINDOWS_TEST)
+    spec, source = target_spec(str(root / "test_windows.py") + "::test_pairs", [], python=sys.executable,
+                               timeout=60)
+    report, result = minimize(spec, source, root / "min_test_windows.py")
+    assert "def test_pairs(" in result, result
+    assert "== [3, 5, 7]" in result, result  # the expected side as written
+    assert "range(len(xs) - n)" in result, result  # the off-by-one stays code
+    assert "test_empty" not in result
+    assert "must stay as they are" in report.keeps and "test_windows.py::test_pairs (call)" in report.keeps
+
+
+def test_a_pytest_candidate_failing_at_collection_is_not_the_test(tmp_path):
+    """A library-raised failure: its input becomes a literal, the call then needs none of the test's
+    locals, and hoisted to module level it fails the module at import with the same exception in the
+    same library frame while the test function is dead. That is not the test's failure."""
+    root = tmp_path / "proj"
+    write(root / "pytest.ini", "[pytest]\n")
+    write(root / "test_parse.py", """
+        import json
+
+
+        def parse(text):
+            return json.loads(text)
+
+
+        def test_parse():
+            text = "{" + '"lr": 0.1'
+            assert parse(text) == {"lr": 0.1}
+    """)
+    spec, source = target_spec(str(root / "test_parse.py") + "::test_parse", [], python=sys.executable,
+                               timeout=60)
+    report, result = minimize(spec, source, root / "min_test_parse.py")
+    assert "def test_parse(" in result, result
+    again = run_script(spec, result)
+    assert (again.test_item or {}).get("when") == "call", again.test_item
+
+
+def test_a_library_raised_failure_still_gets_literal_inputs(tmp_path):
+    script = write(tmp_path / "spread.py", """
+        import math
+
+
+        def spread(xs):
+            mean = sum(xs) / len(xs)
+            return mean - max(xs)
+
+
+        values = [3, 1, 4, 1, 5]
+        print("values", values)
+        print(math.sqrt(spread(values)))
+    """)
+    spec = RunSpec(script=script.resolve(), python=sys.executable, timeout=30)
+    report, result = minimize(spec, script.read_text(), tmp_path / "spread.min.py")
+    assert report.passes.get("materialize"), report.passes
+    assert report.keeps.startswith("raised by library code (spread.py:"), report.keeps
+    assert "math.sqrt(" in result and not re.search(r"sum\(|max\(", result), result  # the inputs became literals
+    assert report.lines_after <= 6, result
+
+
+def test_drop_target_drops_unread_names_of_an_unpacking():
+    from reportkit.passes import drop_target_candidates
+
+    src = "def f():\n    n, seed, k = 203, 7, 1\n    return n + k\n"
+    assert drop_target_candidates(src) == ["def f():\n    n, k = 203, 1\n    return n + k\n"]
+    assert drop_target_candidates("n, seed = 203, 7\nprint(n, seed)\n") == []
