@@ -242,7 +242,7 @@ class Normalizer:
             if line.strip():
                 if self.workdir:
                     line = line.replace(self.workdir + "/", "").replace(self.workdir, ".")
-                line = _HEX_RE.sub("<hex>", _TMP_RE.sub("<tmp>", line))
+                line = _HEX_RE.sub("<hex>", _TMP_RE.sub(_tmp_tail, line))
                 if self.home and self.home != "/":
                     line = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", line)
                 return _SPACE_RE.sub(" ", line).strip()[:MESSAGE_KEY_MAX]

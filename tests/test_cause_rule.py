@@ -67,8 +67,8 @@ def test_hangs_blocked_waiting_are_the_scripts_own(location, own):
 def test_exact_message_keeps_numbers_and_drops_paths(tmp_path):
     script = write(tmp_path / "t.py", f"raise ValueError('counts 85 rows, shard has 45 at {tmp_path}/x 0x7f00')\n")
     sig = signature_of(run_script(RunSpec(script=script, python=sys.executable, timeout=30)))
-    assert sig.message == "counts N rows, shard has N at <tmp> <hex>"
-    assert sig.exact_message == "counts 85 rows, shard has 45 at <tmp> <hex>"
+    assert sig.message == "counts N rows, shard has N at <tmp>/x <hex>"
+    assert sig.exact_message == "counts 85 rows, shard has 45 at <tmp>/x <hex>"
 
 
 # --------------------------------------------------------------------------- minimize keeps the cause
