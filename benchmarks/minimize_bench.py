@@ -185,39 +185,38 @@ def run_reportkit(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPo
                       median=report.test_time_median, note=note, output=text)
 
 
-def _take_turns(cond, state, side: int):
-    """Gate ``WarmExecutor.run`` / ``ColdExecutor.run`` of this process on a turn shared with the other
-    side's process (``state``: [whose turn, side 0 done, side 1 done]): one test here, one there."""
-    from reportkit import executor as ex
-
+def take_turns(cond, state, side: int, run):
+    """``run`` gated on a turn shared with another side (a process or a thread): ``state`` is
+    [whose turn, side 0 done, side 1 done], guarded by ``cond``. A call waits for this side's turn (or
+    for the other side to be done) and hands the turn over when it returns; a call made inside another
+    gated call of the same thread is part of that turn."""
     local = threading.local()
 
-    def gated(run):
-        def wrapper(self, *args, **kwargs):
-            if getattr(local, "depth", 0):  # a warm run handed to the cold runner: one turn
-                return run(self, *args, **kwargs)
+    def wrapper(*args, **kwargs):
+        if getattr(local, "depth", 0):  # e.g. a warm run handed to the cold runner: one turn
+            return run(*args, **kwargs)
+        with cond:
+            cond.wait_for(lambda: state[0] == side or state[2 - side])
+        local.depth = 1
+        try:
+            return run(*args, **kwargs)
+        finally:
+            local.depth = 0
             with cond:
-                cond.wait_for(lambda: state[0] == side or state[2 - side])
-            local.depth = 1
-            try:
-                return run(self, *args, **kwargs)
-            finally:
-                local.depth = 0
-                with cond:
-                    state[0] = 1 - side
-                    cond.notify_all()
-        return wrapper
-
-    ex.WarmExecutor.run = gated(ex.WarmExecutor.run)
-    ex.ColdExecutor.run = gated(ex.ColdExecutor.run)
+                state[0] = 1 - side
+                cond.notify_all()
+    return wrapper
 
 
 def _lockstep_side(side: int, mode: str | None, cond, state, conn, call: tuple) -> None:
     """One side of :func:`run_reportkit_lockstep` (a spawned process)."""
     if mode is not None:
         os.environ[FORCE_ENV] = mode
+    from reportkit import executor as ex
+
     try:
-        _take_turns(cond, state, side)
+        for cls in (ex.WarmExecutor, ex.ColdExecutor):  # one candidate run here, then one there
+            cls.run = take_turns(cond, state, side, cls.run)
         conn.send(run_reportkit(*call))
     except BaseException as exc:  # noqa: BLE001 - reported by the parent
         conn.send(f"{type(exc).__name__}: {exc}")
