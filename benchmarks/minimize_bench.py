@@ -37,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -169,7 +170,8 @@ def recheck(spec: RunSpec, rep: Reproduction, policy: MatchPolicy, source: str, 
 
 def run_reportkit(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, work: Path,
                   budget: float | None, executor: str = "warm", name: str = "reportkit") -> ToolResult:
-    out = work / (spec.script.stem + f".{name}.min.py")
+    out = work.parent / "results" / (spec.script.stem + f".{name}.min.py")  # not in the dir runs copy
+    out.parent.mkdir(exist_ok=True)
     report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, jobs=1, budget=budget,
                                                                  executor=executor))
     text = out.read_text(encoding="utf-8")
@@ -181,6 +183,80 @@ def run_reportkit(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPo
     return ToolResult(name, lines=count_lines(text), bytes=len(text.encode()), tests=report.tests_run,
                       wall=report.wall_time, budget_cut=bool(budget) and report.stopped_early,
                       median=report.test_time_median, note=note, output=text)
+
+
+def take_turns(cond, state, side: int, run):
+    """``run`` gated on a turn shared with another side (a process or a thread): ``state`` is
+    [whose turn, side 0 done, side 1 done], guarded by ``cond``. A call waits for this side's turn (or
+    for the other side to be done) and hands the turn over when it returns; a call made inside another
+    gated call of the same thread is part of that turn."""
+    local = threading.local()
+
+    def wrapper(*args, **kwargs):
+        if getattr(local, "depth", 0):  # e.g. a warm run handed to the cold runner: one turn
+            return run(*args, **kwargs)
+        with cond:
+            cond.wait_for(lambda: state[0] == side or state[2 - side])
+        local.depth = 1
+        try:
+            return run(*args, **kwargs)
+        finally:
+            local.depth = 0
+            with cond:
+                state[0] = 1 - side
+                cond.notify_all()
+    return wrapper
+
+
+def _lockstep_side(side: int, mode: str | None, cond, state, conn, call: tuple) -> None:
+    """One side of :func:`run_reportkit_lockstep` (a spawned process)."""
+    if mode is not None:
+        os.environ[FORCE_ENV] = mode
+    from reportkit import executor as ex
+
+    try:
+        for cls in (ex.WarmExecutor, ex.ColdExecutor):  # one candidate run here, then one there
+            cls.run = take_turns(cond, state, side, cls.run)
+        conn.send(run_reportkit(*call))
+    except BaseException as exc:  # noqa: BLE001 - reported by the parent
+        conn.send(f"{type(exc).__name__}: {exc}")
+    finally:
+        with cond:
+            state[1 + side] = 1
+            cond.notify_all()
+        conn.close()
+
+
+def run_reportkit_lockstep(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, work: Path,
+                           budget: float | None, executor: str, name: str) -> tuple[ToolResult, ToolResult]:
+    """``--sandbox both``: the sandboxed and the unsandboxed minimization at the same time, in two
+    processes that take turns test by test (one candidate run here, then one there), so that load
+    from elsewhere on the machine hits both sides alike. Returns (sandboxed, unsandboxed)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")  # fresh processes: no threads or servers of this one
+    cond = ctx.Condition()
+    state = ctx.Array("i", [0, 0, 0], lock=False)
+    procs, conns = [], []
+    for side, (mode, tool) in enumerate(((None, name), ("none", name + "-nobox"))):
+        parent, child = ctx.Pipe(duplex=False)
+        call = (spec, source, rep, policy, work, budget, executor, tool)
+        proc = ctx.Process(target=_lockstep_side, args=(side, mode, cond, state, child, call), daemon=True)
+        proc.start()
+        child.close()
+        procs.append(proc)
+        conns.append(parent)
+    results = []
+    for proc, conn in zip(procs, conns):
+        try:
+            got = conn.recv()
+        except EOFError:
+            got = f"the benchmark process exited with {proc.join() or proc.exitcode}"
+        proc.join()
+        if isinstance(got, str):
+            raise RuntimeError(f"reportkit minimize failed in the lockstep run: {got}")
+        results.append(got)
+    return results[0], results[1]
 
 
 def run_picire_lines(spec: RunSpec, source: str, expected: str | None, budget: float | None) -> ToolResult:
@@ -357,17 +433,20 @@ def bench_example(example: Path, args, cvise: str | None) -> ExampleResult:
                 res.sandbox_ab = sandbox_ab(run_spec, source, args.ab_runs)
             if "reportkit" in args.tools:
                 for executor in (("warm", "cold") if args.executor == "both" else (args.executor,)):
-                    for boxed in ((True, False) if args.sandbox == "both" else (args.sandbox == "on",)):
-                        print(f"   reportkit ({executor} executor, sandbox {'on' if boxed else 'off'}) ...",
-                              flush=True)
-                        name = "reportkit-cold" if args.executor == "both" and executor == "cold" else "reportkit"
-                        name += "" if boxed or args.sandbox != "both" else "-nobox"
-                        with _sandbox_mode(None if boxed else "none"):
-                            t = run_reportkit(spec, source, rep, policy, work, args.budget, executor, name)
+                    name = "reportkit-cold" if args.executor == "both" and executor == "cold" else "reportkit"
+                    if args.sandbox == "both":
+                        print(f"   reportkit ({executor} executor), sandbox on and off taking turns test by "
+                              "test ...", flush=True)
+                        tools = run_reportkit_lockstep(spec, source, rep, policy, work, args.budget, executor, name)
+                    else:
+                        print(f"   reportkit ({executor} executor, sandbox {args.sandbox}) ...", flush=True)
+                        with _sandbox_mode(None if args.sandbox == "on" else "none"):
+                            tools = (run_reportkit(spec, source, rep, policy, work, args.budget, executor, name),)
+                    for t in tools:
                         t.recheck, t.slipped = recheck(run_spec, rep, policy, t.output, sandbox, None)
                         res.tools.append(t)
                         print(f"   {t.tool}: {t.lines} lines, {t.tests} tests, {t.wall:.1f} s, "
-                              f"median {t.median:.2f} s/test", flush=True)
+                              f"median {t.median:.3f} s/test", flush=True)
             if "picire" in args.tools:
                 if not hand_rule(rep.results[0], expected):
                     res.tools.append(ToolResult("picire-lines", note="the original does not satisfy "
@@ -577,8 +656,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="reportkit's runs sandboxed (on, the default: bubblewrap where it works, else the "
                         "fallback guard), not (off: REPORTKIT_SANDBOX=none), or both, printing the on/off "
                         "ratio of the median per-test time (target <= 1.15), from the two minimizations "
-                        "(sequential: load changes hit them unequally) and from --ab-runs interleaved warm "
-                        "runs of the original")
+                        "(run at the same time in two processes that take turns test by test) and from "
+                        "--ab-runs interleaved warm runs of the original")
     parser.add_argument("--ab-runs", type=int, default=15, metavar="N",
                         help="with --sandbox both: interleaved runs per side (default 15)")
     parser.add_argument("--tools", default="reportkit,picire,cvise",

@@ -44,3 +44,36 @@ def test_fewer_tests_verdict(bench, rows, verdict) -> None:
     got, notes = bench.fewer_tests(results)
     assert got is verdict
     assert len(notes) == len(rows)
+
+
+@pytest.mark.parametrize("counts", [(5, 5), (2, 6), (6, 1)])
+def test_take_turns_alternates_until_one_side_is_done(bench, counts) -> None:
+    """--sandbox both: the two minimizations take turns run by run; when one side is done, the other
+    goes on alone (no deadlock), and a nested gated call is part of the caller's turn."""
+    import threading
+
+    cond = threading.Condition()
+    state = [0, 0, 0]
+    log: list[int] = []
+
+    def side(n: int, who: int) -> None:
+        inner = bench.take_turns(cond, state, who, lambda: log.append(who))
+        outer = bench.take_turns(cond, state, who, lambda: inner())
+        try:
+            for _ in range(n):
+                outer()
+        finally:
+            with cond:
+                state[1 + who] = 1
+                cond.notify_all()
+
+    threads = [threading.Thread(target=side, args=(n, who)) for who, n in enumerate(counts)]
+    for t in threads[::-1]:  # side 1 starts first and must still wait for side 0's turn
+        t.start()
+    for t in threads:
+        t.join(timeout=10)
+    assert not any(t.is_alive() for t in threads)
+    shared = 2 * min(counts)
+    assert log[:shared] == [0, 1] * min(counts)
+    longer = 0 if counts[0] > counts[1] else 1
+    assert log[shared:] == [longer] * (max(counts) - min(counts))
