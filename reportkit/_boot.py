@@ -18,8 +18,9 @@ addition:
   audit hook that refuses writes, deletes, renames, permission changes and shell calls outside the
   writable directories it names (and network connections when it says so).
 * with ``REPORTKIT_SAMPLE_STACKS=INTERVAL,PATH`` in the environment (removed before the script runs),
-  appends the main thread's innermost frame to PATH every INTERVAL seconds (a raw ``_thread``, not
-  visible to ``threading``); reportkit watches it to tell a hang early (see :mod:`reportkit.hangwatch`).
+  appends the main thread's innermost frame, whether any thread moved, the CPU time and the number of
+  child processes to PATH every INTERVAL seconds (a raw ``_thread``, not visible to ``threading``);
+  reportkit watches it to tell a hang early (see :mod:`reportkit.hangwatch`).
 
 Standard library only, and compatible with Python 3.8+: it runs in the user's interpreter.
 """
@@ -379,10 +380,17 @@ def _arm_stack_sampler():
     """Sample the main thread's innermost frame for reportkit's hang watch, if asked (``SAMPLE_ENV``).
 
     A raw ``_thread`` (not in ``threading.enumerate()``, not counted by ``active_count()``, never
-    joined) wakes every INTERVAL seconds and appends ``SECONDS\tFILE\tLINE\tFUNCTION`` (``SECONDS\t-``
-    when the main thread has no frame) to PATH. It reads the frame under the GIL (faulthandler's
-    watchdog dumps without it, which crashes multi-threaded programs when done often). Bad values are
-    ignored: the run is then not sampled and a hang costs the timeout, as without sampling.
+    joined) wakes every INTERVAL seconds and appends one line to PATH:
+    ``SECONDS\tCALL\tFILE\tLINE\tFUNCTION\tSTILL\tCPU\tKIDS\tFRESH\tMAINCPU`` (``SECONDS\t-`` when
+    the main thread has no frame). CALL numbers the main thread's frame objects (a wait that returned
+    and was entered again is a new call); STILL is 1 when every thread's innermost frame is the same
+    frame object on the same line as at the previous sample (and no thread came or went); CPU is the
+    process's CPU time (all threads); KIDS the number of live child processes (-1: unknown; counted
+    only when STILL); FRESH is 1 when the main thread's innermost frame is none of the last few
+    distinct ones it was in (a new call); MAINCPU the main thread's own CPU time (-1: unknown).
+    It reads the frames under the GIL (faulthandler's watchdog dumps without it, which crashes
+    multi-threaded programs when done often). Bad values are ignored: the run is then not sampled and
+    a hang costs the timeout, as without sampling.
     """
     value = os.environ.pop(SAMPLE_ENV, None)
     if not value:
@@ -393,28 +401,78 @@ def _arm_stack_sampler():
         if not path or seconds <= 0:
             return
         samples = open(path, "w", encoding="utf-8")
-        _thread.start_new_thread(_sample_main_thread, (samples, seconds, threading.main_thread().ident))
+        native = threading.get_native_id() if hasattr(threading, "get_native_id") else None  # we are the main thread
+        _thread.start_new_thread(_sample_main_thread, (samples, seconds, threading.main_thread().ident, native))
     except (ValueError, OSError, RuntimeError):
         return
 
 
-def _sample_main_thread(samples, interval, main_id):
+def _child_processes():
+    """Live child processes of this process (Linux ``/proc``), -1 when that cannot be read."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return -1
+    count = 0
+    for tid in tasks:
+        try:
+            with open("/proc/self/task/" + tid + "/children") as fh:
+                count += len(fh.read().split())
+        except OSError:
+            if os.path.isdir("/proc/self/task/" + tid):
+                return -1  # the task is there but its children cannot be read: unknown
+    return count
+
+
+def _thread_cpu(native, ticks):
+    """CPU seconds of one thread of this process (Linux ``/proc``), -1 when unknown."""
+    if native is None or not ticks:
+        return -1.0
+    try:
+        with open("/proc/self/task/" + str(native) + "/stat") as fh:
+            fields = fh.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    except (OSError, ValueError, IndexError):
+        return -1.0
+
+
+def _sample_main_thread(samples, interval, main_id, native=None):
     start = time.monotonic()
-    last = None  # the frame seen last, held until the next sample: a new call is a new object, so a
-    calls = 0  # wait that returned and was entered again between two samples counts as a new stay
+    me = _thread.get_ident()
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+    except (ValueError, OSError, AttributeError):
+        ticks = 0
+    recent = []  # the main thread's last distinct innermost frames (held: a new call is a new object)
+    # the innermost frame of every thread at the last sample, held until the next one: a new call is a
+    # new object, so a wait that returned and was entered again between two samples is seen as a change
+    last = {}
+    lines = {}
+    calls = 0
     try:
         while True:
             time.sleep(interval)
-            frame = sys._current_frames().get(main_id)
+            frames = sys._current_frames()
+            frames.pop(me, None)
             now = time.monotonic() - start
+            cpu = time.process_time()
+            still = frames.keys() == last.keys() and all(
+                last[ident] is frame and lines[ident] == frame.f_lineno for ident, frame in frames.items())
+            frame = frames.get(main_id)
             if frame is None:
                 line = f"{now:.4f}\t-\n"
             else:
-                if frame is not last:
+                if frame is not last.get(main_id):
                     calls += 1
+                fresh = not any(f is frame for f in recent)
+                if fresh:
+                    recent = [frame] + recent[:3]
                 code = frame.f_code
-                line = f"{now:.4f}\t{calls}\t{code.co_filename}\t{frame.f_lineno or 0}\t{code.co_name}\n"
-            last, frame = frame, None
+                kids = _child_processes() if still else -1
+                line = (f"{now:.4f}\t{calls}\t{code.co_filename}\t{frame.f_lineno or 0}\t{code.co_name}\t"
+                        f"{int(still)}\t{cpu:.4f}\t{kids}\t{int(fresh)}\t{_thread_cpu(native, ticks):.2f}\n")
+            last, lines = frames, {ident: f.f_lineno for ident, f in frames.items()}
+            frame = frames = None
             samples.write(line)
             samples.flush()
     except BaseException:  # noqa: BLE001 - never disturb the script: stop sampling

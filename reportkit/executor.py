@@ -559,7 +559,7 @@ class WarmExecutor(Executor):
         call = _Call(id=next(self._ids))
         server.register(call)
         env = {**server._wrap(build_env(spec.env)), **sample_env(spec, meta)}
-        timed_out = early = False
+        timed_out, early = False, ""
         start = time.monotonic()
         try:
             server.send({"op": "run", "id": call.id, "script": str(target), "args": list(spec.args),

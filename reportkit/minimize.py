@@ -81,10 +81,11 @@ class TestLog:
     interesting: int = 0
     timeouts: int = 0
     durations: list[float] = field(default_factory=list)
+    ended: dict[str, int] = field(default_factory=dict)  # runs that hit the timeout or the hang watch: how
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, duration: float, interesting: bool, timed_out: bool, reference: bool = False,
-            good: bool = False) -> None:
+            good: bool = False, hang_early: str = "") -> None:
         with self.lock:
             self.runs += 1
             self.reference_runs += reference
@@ -92,6 +93,9 @@ class TestLog:
             self.interesting += interesting
             self.timeouts += timed_out
             self.durations.append(duration)
+            if timed_out and not (reference or good):  # "timeout", or the hang watch's rule and verdict
+                how = f"{hang_early} ({'same' if interesting else 'differs'})" if hang_early else "timeout"
+                self.ended[how] = self.ended.get(how, 0) + 1
 
 
 @dataclass
@@ -139,6 +143,8 @@ class MinimizeReport:
     fix_check: dict | None = None
     fix_check_note: str = ""  # what it checked, or why there is none
     keeps: str = ""  # what the result had to keep beyond the signature, and why (Keep.why)
+    # candidate runs ended by the timeout ("timeout") or by the hang watch (its rule and the verdict)
+    hang_ended: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -254,7 +260,8 @@ class Interestingness:
             self._check_time()
             outcome = self.same.run(candidate)
             ok = outcome.ok and self.keep.kept(outcome)
-            self.log.add(outcome.result.duration, ok, outcome.result.timed_out)
+            self.log.add(outcome.result.duration, ok, outcome.result.timed_out,
+                         hang_early=outcome.result.hang_early)
             if not ok:
                 return False
         return True
@@ -521,8 +528,9 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
 def _verify(session: _Session, final: str, keep: Keep | None = None):
     """Re-run the written result cold: still the same failure, what it must keep kept (and the
     differential still passes, and it passes on the good code)? Returns (verified, outcome, passes on
-    the good code or None)."""
-    outcome = session.cold.run(final)
+    the good code or None). Without the hang watch: a hang is re-checked with the whole timeout (the
+    watch's early "same hang" verdicts are re-checked here, see reportkit.hangwatch)."""
+    outcome = session.cold.with_spec(hang_watch=None).run(final)
     verified = outcome.ok and (keep is None or keep.kept(outcome))
     reference = session.reference
     if verified and reference is not None:
@@ -677,7 +685,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         folded=folded, folded_note=folded_note, keeps=keep.why,
         fix_check=None if fix_check is None else {**fix_check, "redone_passes": stats.redone if stats else 0,
                                                   "verified": on_good},
-        fix_check_note=fix_note,
+        fix_check_note=fix_note, hang_ended=dict(log.ended),
     )
 
 

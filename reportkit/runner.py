@@ -96,9 +96,9 @@ class RunResult:
     # (a non-daemon thread kept running): the run is the exception, not a hang
     hung_after_exception: bool = False
     # stack-sampled runs (reportkit.hangwatch): when the main thread entered the frame it was last in,
-    # and its longest earlier stay in that frame (seconds)
-    block_timing: tuple[float, float] | None = None
-    hang_early: bool = False  # ended as a hang by the hang watch, before the timeout
+    # its longest earlier stay there, its longest quiet and no-new-call stretches (seconds; hangwatch.block_timing)
+    block_timing: tuple[float, float, float, float] | None = None
+    hang_early: str = ""  # ended by the hang watch before the timeout: why ("frame", "quiet" or "spin", see hangwatch)
 
     @property
     def main_stack(self) -> ThreadStack | None:
@@ -421,7 +421,7 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
     from reportkit.hangwatch import sample_env, wait_watching
 
     env = {**env, **sample_env(spec, meta)}
-    timed_out = early = False
+    timed_out, early = False, ""
     start = time.monotonic()
     with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err:
         try:

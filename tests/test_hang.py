@@ -62,10 +62,11 @@ def test_block_timing_from_samples(tmp_path):
              "0.20\t2\tq.py\t9\twait", "0.25\t3\tq.py\t9\twait",  # returned and waited again
              "0.30\t3\tq.py\t9\twait", "0.35\t3\tq.py\t9\twait", "0.40\t3\tq.py\t9\twa"]
     (tmp_path / "samples.txt").write_text("\n".join(lines))  # the last line was cut by the kill
-    reach, earlier = hangwatch.block_timing(tmp_path, 0.05)
+    reach, earlier, quiet, stale = hangwatch.block_timing(tmp_path, 0.05)
     assert reach == pytest.approx(0.20)  # the last sample of the call before the final one
     assert earlier == pytest.approx(0.15)  # 0.10-0.20, plus one interval
-    assert hangwatch.parse_samples("1.5\t-\nbad\n")[0] == (1.5, 0, None)
+    assert quiet == 0.0 and stale == 0.0  # samples without the newer fields: never quiet, every sample a new call
+    assert hangwatch.parse_samples("1.5\t-\nbad\n")[0] == (1.5, 0, None, False, -1.0, -1, True, -1.0)
 
 
 @pytest.mark.parametrize("kind", EXECUTORS)
@@ -158,3 +159,126 @@ def test_minimize_a_hang_without_paying_the_timeout_per_candidate(tmp_path):
     assert report.verified
     assert report.lines_after == 2 and ".get()" in (tmp_path / "out.py").read_text()
     assert "hangs decided after" in report.executor_note
+
+
+def sample_line(t, call, line, still, cpu, fresh, main_cpu, kids=0, file="q.py", function="wait"):
+    return f"{t:.2f}\t{call}\t{file}\t{line}\t{function}\t{int(still)}\t{cpu:.3f}\t{kids}\t{int(fresh)}\t{main_cpu:.2f}"
+
+
+def test_quiet_and_stale_stretches_from_samples(tmp_path):
+    lines = [sample_line(0.1, 1, 3, False, 0.10, True, 0.10, file="f.py", function="main"),
+             # a wait elsewhere while everything else is still: quiet for 0.2 s (0.1-0.3), then it returns
+             sample_line(0.2, 2, 5, False, 0.10, True, 0.10, file="f.py", function="other"),
+             sample_line(0.3, 2, 5, True, 0.10, False, 0.10, file="f.py", function="other"),
+             # a child process: not quiet although still
+             sample_line(0.4, 2, 5, True, 0.10, False, 0.10, kids=1, file="f.py", function="other"),
+             # busy in frames already seen (no new call) for 0.1-0.5, then a new call
+             sample_line(0.5, 2, 6, False, 0.20, False, 0.20, file="f.py", function="other"),
+             sample_line(0.6, 3, 9, False, 0.30, True, 0.30),  # the final (blocked) frame from here on
+             sample_line(0.7, 3, 9, True, 0.30, False, 0.30), sample_line(0.8, 3, 9, True, 0.30, False, 0.30)]
+    (tmp_path / "samples.txt").write_text("\n".join(lines) + "\n")
+    reach, earlier, quiet, stale = hangwatch.block_timing(tmp_path, 0.1)
+    assert reach == pytest.approx(0.5) and earlier == 0.0
+    assert quiet == pytest.approx(0.1 + 2 * 0.1)  # 0.2-0.3 (the quiet sample pair), plus an interval each side
+    assert stale == pytest.approx(0.3 + 2 * 0.1)  # 0.2-0.5 without a new call, outside the final frame
+    samples = hangwatch.parse_samples("\n".join(lines))
+    assert hangwatch.quiet_stretches(samples) == [(1, 2), (5, 7)]  # the last one is the hang itself
+
+
+def watch_for(rep, **holds):
+    """A candidate's watch on the HANG original: the frame rule far away unless asked."""
+    return hangwatch.HangWatch(location=rep.signature.location, hold=holds.pop("hold", 60.0), interval=0.05, **holds)
+
+
+# hangs elsewhere, each decided by the rule named: the main thread blocked in another frame with every
+# thread still (a lock taken twice); interpreter shutdown waiting for a non-daemon thread that waits
+# forever; a main thread spinning without calls
+ELSEWHERE = {
+    "quiet-lock": ("import threading\nlock = threading.Lock()\nlock.acquire()\nlock.acquire()\n", "quiet"),
+    "quiet-shutdown": ("import threading\nthreading.Thread(target=threading.Event().wait).start()\nprint('left')\n",
+                       "quiet"),
+    "spin": ("n = 0\nwhile True:\n    n += 1\n", "spin"),
+}
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+@pytest.mark.parametrize("case", sorted(ELSEWHERE))
+def test_hangs_elsewhere_are_decided_differently_without_the_timeout(tmp_path, original, kind, case):
+    _, _, rep = original
+    code, reason = ELSEWHERE[case]
+    script = write(tmp_path, code, "elsewhere.py")
+    box = Sandbox(script)
+    executor = make(kind)
+    try:
+        run = RunSpec(script=script, python=sys.executable, timeout=60,
+                      hang_watch=watch_for(rep, quiet_hold=0.5, spin_hold=1.0))
+        result = executor.run(run, None, box)
+    finally:
+        executor.close()
+        box.cleanup()
+    assert result.hang_early == reason and result.timed_out
+    assert result.duration < 30  # far from the 60 s timeout
+    sig = signature_of(result)
+    assert sig.kind == "hang" and not same_failure(rep.signature, sig, MatchPolicy())
+    if case == "quiet-shutdown":
+        assert result.stdout.strip() == "left" and sig.location.function == "_shutdown"
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+def test_quiet_in_the_blocked_frame_is_the_same_hang_sooner(original, kind):
+    script, spec, rep = original
+    box = Sandbox(script)
+    executor = make(kind)
+    try:
+        result = executor.run(replace(spec, timeout=60, hang_watch=watch_for(rep, quiet_hold=0.5)), None, box)
+    finally:
+        executor.close()
+        box.cleanup()
+    # the first q.get() returns (the worker sleeps 0.3 s, quiet for less than 0.5 s), the second is the hang
+    assert result.hang_early == "quiet" and result.stdout.strip() == "1"
+    assert same_failure(rep.signature, signature_of(result), MatchPolicy())
+
+
+# moving on before the holds: a quiet wait elsewhere shorter than the quiet hold, a busy loop that keeps
+# making new calls (longer than the spin hold), a thread that keeps moving while the main thread waits
+# elsewhere; each finishes normally
+MOVING = """
+import threading, time
+
+time.sleep(0.3)
+
+def work():
+    return sum(range(20000))
+
+start = time.monotonic()
+while time.monotonic() - start < 1.5:
+    work()
+stop = threading.Event()
+
+def beat():
+    while not stop.wait(0.01):
+        pass
+
+t = threading.Thread(target=beat)
+t.start()
+threading.Thread(target=lambda: (time.sleep(1.5), stop.set())).start()
+t.join()
+print("done")
+"""
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+def test_runs_that_move_on_are_not_decided_early(tmp_path, original, kind):
+    _, _, rep = original
+    script = write(tmp_path, MOVING, "moving.py")
+    box = Sandbox(script)
+    executor = make(kind)
+    try:
+        run = RunSpec(script=script, python=sys.executable, timeout=60,
+                      hang_watch=watch_for(rep, quiet_hold=1.0, spin_hold=1.0))
+        result = executor.run(run, None, box)
+    finally:
+        executor.close()
+        box.cleanup()
+    assert not result.hang_early and result.returncode == 0, (result.hang_early, result.stderr)
+    assert result.stdout.strip() == "done"
