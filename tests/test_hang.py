@@ -151,14 +151,17 @@ def test_minimize_a_hang_without_paying_the_timeout_per_candidate(tmp_path):
         print("waiting for jobs", total)
         jobs.get()
     """)
-    spec = RunSpec(script=script, python=sys.executable, timeout=20)
+    spec = RunSpec(script=script, python=sys.executable, timeout=6)
     policy = MatchPolicy()
     rep = establish(replace(spec, timeout=2), policy, runs=1)
     report = minimize(spec, script.read_text(), rep, policy,
                       MinimizeOptions(output=tmp_path / "out.py", jobs=1, executor="cold"))
-    assert report.verified
+    assert report.verified  # re-checked without the watch: it ran into the whole timeout once
     assert report.lines_after == 2 and ".get()" in (tmp_path / "out.py").read_text()
     assert "hangs decided after" in report.executor_note
+    # every hanging candidate was decided by the watch, none by the timeout (all threads blocked: quiet)
+    assert report.hang_ended and "timeout" not in report.hang_ended
+    assert set(report.hang_ended) <= {"quiet (same)", "frame (same)"}
 
 
 def sample_line(t, call, line, still, cpu, fresh, main_cpu, kids=0, file="q.py", function="wait"):
