@@ -266,9 +266,8 @@ class Watcher:
         self.longest = 0.0  # the longest stay that ended (relative mode)
         self.previous: Sample | None = None
         self.quiet_from: float | None = None  # time of the sample the current quiet stretch began at
-        self.in_frame = False  # the main thread's frame at the last sample is the watched one
         self.stale_from: Sample | None = None  # the sample the current stretch without a new call began at
-        self.reason = ""  # why poll() said True: "frame" or "quiet"
+        self.reason = ""  # why poll() said True: "frame", "quiet" or "spin"
         self._seen: dict[tuple, bool] = {}
 
     def _matches(self, key: tuple | None) -> bool:
@@ -313,7 +312,7 @@ class Watcher:
                 self.stale_from = self.previous if self.stale_from is None else self.stale_from
             else:
                 self.stale_from = None
-            self.previous, self.in_frame = sample, matches
+            self.previous = sample
         quiet_hold = 0.0 if self.watch.relative else self.watch.quiet_hold
         if quiet_hold > 0 and self.quiet_from is not None and self.last - self.quiet_from >= quiet_hold:
             self.reason = "quiet"
@@ -356,7 +355,8 @@ def wait_watching(spec: RunSpec, meta: Path, workdir: Path, script: Path,
                   wait: Callable[[float], bool]) -> tuple[bool, str]:
     """Wait for a run to end: ``wait(seconds)`` is True once it ended. Returns (ended, hang_early):
     ``hang_early`` is why the watch decided it ("frame": held in the original's blocked frame; "quiet":
-    the whole process quiet), "" when it did not; (False, "") is the plain timeout."""
+    the whole process quiet; "spin": the main thread busy without new calls), "" when it did not;
+    (False, "") is the plain timeout."""
     watch = spec.hang_watch
     if watch is None:
         return wait(spec.timeout), ""
