@@ -66,6 +66,8 @@ class BundleOptions:
     budget: Optional[float] = None  # seconds for --minimize
     retries: int = 1  # --minimize: a candidate must fail the same way this many times out of this many
     command: str = ""  # the command line, recorded in bundle.json
+    executor: object = "warm"  # --minimize: where candidates run ("warm", "cold" or a ray_executor.RayConfig)
+    jobs: Optional[int] = None  # --minimize: candidates tested in parallel (default: the number of cores)
 
 
 @dataclass
@@ -118,8 +120,9 @@ def minimize_first(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspac
     if on_step:
         on_step("minimize: reducing the script (reportkit minimize) ...")
     out = ws.root / (f"min_{spec.script.name}" if spec.pytest_node is not None else f"{spec.script.stem}.min.py")
-    report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget, executor="warm",
-                                                                 jobs=os.cpu_count() or 1, retries=options.retries))
+    report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget, executor=options.executor,
+                                                                 jobs=options.jobs or os.cpu_count() or 1,
+                                                                 retries=options.retries))
     if report.interrupted:
         raise KeyboardInterrupt
     return out.read_text(encoding="utf-8"), report

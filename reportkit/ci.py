@@ -73,6 +73,7 @@ class Failure:
     bundle_dir: Optional[str] = None  # relative to the output directory
     issue_md: Optional[str] = None
     minimized: Optional[str] = None
+    minimized_on: Optional[str] = None  # the executor that ran --minimize's candidates (warm, cold, ray ...)
     seconds: float = 0.0
     job_note: str = ""  # what the job's own reruns said (JUnit rerunFailure / flakyFailure records)
 
@@ -355,6 +356,8 @@ class CiOptions:
     template: str = AUTO_TEMPLATE  # venue.py picks the form per failure
     ladder: bool = True
     redact: bool = True
+    executor: object = "warm"  # --minimize: where candidates run ("warm", "cold" or a ray_executor.RayConfig)
+    jobs: Optional[int] = None  # --minimize: candidates tested in parallel (default: the number of cores)
 
 
 def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_step: Callable[[str], None]):
@@ -406,6 +409,7 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
     budget = max(1.0, (deadline - time.monotonic()) / 2) if deadline is not None else None  # leave time to bundle
     bopts = BundleOptions(out=options.out_dir / rel, issue=True, template=options.template, redact=options.redact,
                           ladder=options.ladder, minimize=minimize, budget=budget if minimize else None,
+                          executor=options.executor, jobs=options.jobs,
                           command=f"reportkit ci (re-run of {failure.representative})")
     on_step(f"bundling {failure.representative} ...")
     try:
@@ -421,6 +425,7 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
     if minimize and result.collected.minimized:
         key = "standalone" if result.collected.standalone else "reproducer"
         failure.minimized = str(rel / result.files[key])
+        failure.minimized_on = result.collected.minimized.executor
 
 
 class BudgetExpired(KeyboardInterrupt):

@@ -50,6 +50,14 @@ AnyExcOpt = typer.Option(False, "--any-exception", help="Any uncaught exception 
                          "message or location.")
 EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's runs (repeatable); KEY= unsets.")
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
+ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (warm, or cold with "
+                           "--cold) or ray: one Ray actor per -j slot, each with its own warm server and "
+                           "compile cache (pip install 'reportkit[ray]'; see README, Running on a cluster).")
+RayAddressOpt = typer.Option(None, "--ray-address", help="With --executor ray: the cluster to "
+                             "join (default: $RAY_ADDRESS, else a local one started for this run).")
+RayResourcesOpt = typer.Option(None, "--ray-resources", help="With --executor ray: "
+                               "NAME=AMOUNT (repeatable) each slot needs, e.g. spyre=1; "
+                               "Ray places slots on hosts that have them.")
 
 
 def _version(value: bool) -> None:
@@ -230,14 +238,9 @@ def minimize(
                               "and falls back to cold by itself when they differ."),
     budget: Optional[float] = typer.Option(None, "--budget", min=1, help="Stop after this many seconds with "
                                            "the best result so far."),
-    executor: str = typer.Option("local", "--executor", help="Where candidates run: local (warm, or cold with "
-                                 "--cold) or ray: one Ray actor per -j slot, each with its own warm server and "
-                                 "compile cache (pip install 'reportkit[ray]'; see README, Running on a cluster)."),
-    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="With --executor ray: the cluster to "
-                                              "join (default: $RAY_ADDRESS, else a local one started for this run)."),
-    ray_resources: Optional[List[str]] = typer.Option(None, "--ray-resources", help="With --executor ray: "
-                                                      "NAME=AMOUNT (repeatable) each slot needs, e.g. spyre=1; "
-                                                      "Ray places slots on hosts that have them."),
+    executor: str = ExecutorOpt,
+    ray_address: Optional[str] = RayAddressOpt,
+    ray_resources: Optional[List[str]] = RayResourcesOpt,
     runs: int = typer.Option(2, "--runs", min=1, help="Runs of the original in fresh interpreters; then, "
                              "while they all fail the same way, more on the candidates' executor until 7 did "
                              "(a 50% flake passes that with p < 1%; hangs: --runs only)."),
@@ -586,6 +589,11 @@ def ci(
                                  "failure), torch-spyre, pytorch-compile, pytorch or generic."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
                                 "switched (eager, aot_eager, inductor) in the bundles."),
+    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="With --minimize: candidates "
+                             "tested in parallel (default: the number of cores)."),
+    executor: str = ExecutorOpt,
+    ray_address: Optional[str] = RayAddressOpt,
+    ray_resources: Optional[List[str]] = RayResourcesOpt,
     plan: bool = typer.Option(False, "--plan", help="GitHub Actions matrix: group the failures (as ci does) and "
                               "print the matrix, one entry per distinct failure, as JSON (also matrix= and count= "
                               "in $GITHUB_OUTPUT); runs nothing."),
@@ -640,8 +648,13 @@ def ci(
             raise UserError("--plan, --only and --merge are the three matrix steps: give one of them")
         if merge and junit:
             raise UserError("--merge reads the jobs' outputs (their manifests hold the plan); drop --junit")
+        kind = _executor_choice(executor, False, ray_address, ray_resources, jobs)
+        if executor != "local" and not do_minimize:
+            raise UserError("--executor says where --minimize's candidates run: add --minimize (the re-runs and "
+                            "bundles always run here)")
         options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
-                            minimize=do_minimize, timeout=timeout, template=template, ladder=ladder)
+                            minimize=do_minimize, timeout=timeout, template=template, ladder=ladder,
+                            executor=kind, jobs=jobs)
         if plan:
             the_plan = make_plan(list(junit or []), resolve_repo_root(options), max_tests, limit=MATRIX_LIMIT)
             print(write_plan(the_plan), file=raw_out, flush=True)

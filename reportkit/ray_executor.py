@@ -156,10 +156,11 @@ def connect_bounded(ray, address: str, timeout: float) -> None:
 # --------------------------------------------------------------------------- snapshot
 
 
-def snapshot(script: Path, isolate_file: bool) -> tuple[bytes, str]:
-    """The script's directory as a Sandbox copies it (or the script alone), as a tar archive; and its
-    SHA-256. Deterministic (sorted names, fixed mtimes), so the same directory gives the same hash."""
-    base = script.parent
+def snapshot(script: Path, isolate_file: bool, root: Path | None = None) -> tuple[bytes, str]:
+    """The script's directory as a Sandbox copies it (or the script alone; a pytest target: its rootdir
+    ``root``), as a tar archive; and its SHA-256. Deterministic (sorted names, fixed mtimes), so the same
+    directory gives the same hash."""
+    base = root if root is not None else script.parent
     ignore = shutil.ignore_patterns(*COPY_IGNORE)
     buf = io.BytesIO()
 
@@ -240,7 +241,7 @@ class Slot:
     """One slot on a host (a Ray actor): the unpacked snapshot, an executor and a compile cache."""
 
     def __init__(self, archive: bytes, digest: str, script_name: str, isolate_file: bool, kind: str,
-                 preload: list[str]) -> None:
+                 preload: list[str], pytest_root: bool = False) -> None:
         if hashlib.sha256(archive).hexdigest() != digest:
             raise RuntimeError("the script snapshot arrived damaged (SHA-256 differs)")
         self.home = Path(tempfile.mkdtemp(prefix=f"reportkit-ray-{digest[:12]}-"))
@@ -251,8 +252,9 @@ class Slot:
                 tar.extractall(src, filter="data")
             else:  # Python < 3.11.4: the archive is ours (made by snapshot())
                 tar.extractall(src)
-        self.script = src / script_name
-        self.sandbox = Sandbox(self.script, isolate_file)
+        self.script = src / script_name  # a pytest target: relative to its rootdir, which ``src`` is
+        self.root = src if pytest_root else None
+        self.sandbox = Sandbox(self.script, isolate_file, self.root)
         self.cache = self.home / "compile-cache"
         self.executor: Executor = WarmExecutor(preload) if kind == "warm" else ColdExecutor()
         self.where = {"host": socket.gethostname(), "pid": os.getpid(), "slot": str(self.home)}
@@ -273,7 +275,7 @@ class Slot:
         for var, sub in zip(CACHE_ENV_VARS, ("inductor", "triton")):
             if var in env and env[var] is not None:
                 env[var] = str(self.cache / sub)  # the local private cache becomes this slot's
-        return replace(spec, script=self.script, python=self._python(spec.python), env=env, root=None,
+        return replace(spec, script=self.script, python=self._python(spec.python), env=env, root=self.root,
                        keep_workdir=False)
 
     def run(self, spec: RunSpec, source: str | None) -> RunResult:
@@ -324,9 +326,6 @@ class RayExecutor(Executor):
     name = "ray"
 
     def __init__(self, config: RayConfig, spec: RunSpec, source: str) -> None:
-        if spec.root is not None:
-            raise UserError("--executor ray does not run pytest tests yet (their rootdir mirror); use the "
-                            "local executor")
         self.ray = import_ray()
         self.config = config
         self.notes: list[str] = []
@@ -343,7 +342,7 @@ class RayExecutor(Executor):
         self.started_ray = False
         self.preload = discover_preload(source, spec.script) if config.inner == "warm" else []
         self._connect()
-        archive, self.digest = snapshot(spec.script, spec.isolate_file)
+        archive, self.digest = snapshot(spec.script, spec.isolate_file, spec.root)
         self._archive_ref = self.ray.put(archive)  # shipped once; every slot reads the same object
         self._start_slots(spec)
         global ACTIVE
@@ -372,8 +371,10 @@ class RayExecutor(Executor):
         ray = self.ray
         actor_class = ray.remote(Slot).options(num_cpus=self.config.num_cpus, resources=self.config.resources or None,
                                                max_concurrency=4, max_restarts=0)
-        actors = [actor_class.remote(self._archive_ref, self.digest, spec.script.name, spec.isolate_file,
-                                     self.config.inner, self.preload) for _ in range(self.config.slots)]
+        name = str(spec.script.relative_to(spec.root)) if spec.root is not None else spec.script.name
+        actors = [actor_class.remote(self._archive_ref, self.digest, name, spec.isolate_file,
+                                     self.config.inner, self.preload, spec.root is not None)
+                  for _ in range(self.config.slots)]
         pending = {a.info.remote(): (i, a) for i, a in enumerate(actors)}
         ready, not_ready = ray.wait(list(pending), num_returns=len(pending), timeout=START_TIMEOUT)
         for ref in not_ready:

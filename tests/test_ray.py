@@ -3,7 +3,9 @@ cluster on 127.0.0.1 (two slots), whose result must equal the local ``-j 2`` one
 
 from __future__ import annotations
 
+import importlib.util
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -307,3 +309,44 @@ def test_a_withdrawn_candidate_is_killed_on_its_host(tmp_path):
         executor.close()
         box.cleanup()
     assert not ray.is_initialized()
+
+
+def test_ci_executor_needs_minimize(tmp_path):
+    junit = tmp_path / "r.xml"
+    junit.write_text('<testsuite tests="0" failures="0"></testsuite>\n')
+    proc = cli("ci", "--junit", str(junit), "--out", str(tmp_path / "out"), "--ray-address", "127.0.0.1:1",
+               cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr + proc.stdout
+    assert "--ray-address / --ray-resources need --executor ray" in proc.stderr
+    if importlib.util.find_spec("ray") is None:
+        return
+    proc = cli("ci", "--junit", str(junit), "--out", str(tmp_path / "out"), "--executor", "ray", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr + proc.stdout
+    assert "add --minimize" in proc.stderr
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_ci_minimizes_on_a_local_ray_cluster(tmp_path):
+    """`ci --minimize --executor ray`: the failure's test module is minimized by Ray slots (a private
+    local cluster), and the manifest says where its candidates ran."""
+    pytest.importorskip("ray")
+    root = tmp_path / "repo"
+    (root / "tests").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    (root / "tests" / "test_parse.py").write_text(
+        "import json\n\nCONFIG = {'a': 1, 'b': [1, 2, 3]}\n\n\ndef helper(x):\n    return x * 2\n\n\n"
+        "def test_keys():\n    data = json.loads(json.dumps(CONFIG))\n    assert helper(2) == 4\n"
+        "    assert data['c'] == 3\n")
+    junit = tmp_path / "results.xml"
+    subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                   cwd=root, capture_output=True, timeout=120)
+    proc = cli("ci", "--junit", str(junit), "--repo-root", str(root), "--out", str(tmp_path / "out"),
+               "--no-ladder", "--minimize", "--executor", "ray", "-j", "2", cwd=tmp_path, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    manifest = json.loads((tmp_path / "out" / "reportkit-ci.json").read_text())
+    (failure,) = manifest["failures"]
+    assert failure["verdict"] == "confirmed" and failure["minimized"], (failure["note"], proc.stderr[-3000:])
+    assert failure["minimized_on"] == "ray"
+    reduced = (tmp_path / "out" / failure["minimized"]).read_text()
+    assert "data['c']" in reduced or 'data["c"]' in reduced
