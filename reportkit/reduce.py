@@ -19,6 +19,8 @@ Schedule::
         repeat until unchanged:                       # structural phase
             HDD: for level 0, 1, 2, ...: picire ddmin over the statements at that depth
             unused names, compound -> body, inline one-use functions
+        [if scaffolding passes (self attributes, class -> function, unused parameters, one-element
+         containers, readability) change anything: the structural phase again]
         [materialize values (needs a probe run), hoist statements to module level]
         call args, display elements, literals -> 1, smallest failing literal values
     until a round's fine-grained passes and an unpruned HDD sweep change nothing
@@ -184,6 +186,8 @@ class _Schedule:
             if self._run_pass(P.MATERIALIZE_FIRST_CUT):
                 self._run_pass(P.HOIST)
             self._structural()
+            if self._scaffold():
+                self._structural()
             before = problem.current
             for fine in P.FINE:
                 if not (self._oracle and fine in P.VALUE_PASSES):
@@ -210,6 +214,17 @@ class _Schedule:
                 self._run_pass(structural)
             if self.problem.current == before:
                 break
+
+    def _scaffold(self) -> bool:
+        """The scaffolding passes until none of them changes anything."""
+        start = self.problem.current
+        for _ in range(_MAX_ROUNDS):
+            before = self.problem.current
+            for scaffold in P.SCAFFOLD:
+                self._run_pass(scaffold)
+            if self.problem.current == before:
+                break
+        return self.problem.current != start
 
     def _run_pass(self, p: P.Pass) -> bool:
         def step() -> bool:

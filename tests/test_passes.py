@@ -495,3 +495,131 @@ def test_contributing_example_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     result = reduce_source(source, fails_the_assert)
     assert result.stats.passes.get("assert-messages") == 1, result.stats.passes
     assert result.source.startswith("assert ") and "," not in result.source, result.source
+
+
+# ------------------------------------------------------------------------- scaffolding
+MODEL = "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a module built in __init__, read once: built where it is read
+        (MODEL + "        self.fc = nn.Linear(2, 3)\n\n    def forward(self, x):\n        return self.fc(x)\n",
+         [MODEL + "\n    def forward(self, x):\n        return nn.Linear(2, 3)(x)\n"]),
+        # a constant read twice; a constructor parameter bound to the one construction's constant
+        ("class M:\n    def __init__(self, p=0.5):\n        self.p = p * 2\n\n    def f(self):\n"
+         "        return self.p + self.p\nM(0.1).f()\n",
+         ["class M:\n    def __init__(self, p=0.5):\n        pass\n\n    def f(self):\n"
+          "        return (0.1 * 2) + (0.1 * 2)\nM(0.1).f()\n"]),
+        # register_buffer is an assignment too
+        (MODEL + "        self.register_buffer('t', torch.ones(2))\n    def forward(self):\n"
+         "        return self.t.tolist()\n",
+         [MODEL + "    def forward(self):\n        return torch.ones(2).tolist()\n"]),
+        # not moved: a call read twice, stored twice, read from outside, a local of __init__,
+        # a parameter bound to a non-constant, a name the method binds differently
+        (MODEL + "        self.fc = nn.Linear(2, 3)\n    def forward(self, x):\n        return self.fc(self.fc(x))\n",
+         []),
+        (MODEL + "        self.n = 1\n    def forward(self, x):\n        self.n = 2\n        return self.n\n", []),
+        (MODEL + "        self.n = 1\nprint(M().n)\n", []),
+        (MODEL + "        k = 2\n        self.n = k\n    def forward(self):\n        return self.n\n", []),
+        ("class M:\n    def __init__(self, p):\n        self.p = p\n    def f(self):\n        return self.p\n"
+         "M(g()).f()\n", []),
+        ("class M:\n    def __init__(self):\n        self.p = k\n    def f(self, k):\n        return self.p\n", []),
+    ],
+)
+def test_self_attrs(source: str, expected: list[str]) -> None:
+    candidates = P.self_attr_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        (MODEL + "\n    def forward(self, x, y=1):\n        return x + y\n\n"
+         "out = M()(1)\nc = torch.compile(M().eval(), fullgraph=True)\nm = M()\n",
+         ["def M(x, y=1):\n    return x + y\n\nout = M(1)\nc = torch.compile(M, fullgraph=True)\nm = M\n"]),
+        ("class Runner:\n    '''Doc.'''\n    def run(self, n) -> int:\n        return n\nprint(Runner(3).run(2))\n",
+         ["def Runner(n) -> int:\n    return n\nprint(Runner(2))\n"]),
+        # not a function: uses self, a non-trivial __init__, two methods, an instance in a container,
+        # a method called through another name, a subclass
+        (MODEL + "    def forward(self, x):\n        return self.w * x\nM()(1)\n", []),
+        ("class M:\n    def __init__(self):\n        self.w = 1\n    def forward(self, x):\n        return x\nM()(1)\n",
+         []),
+        ("class M:\n    def a(self):\n        pass\n    def b(self):\n        pass\nM().a()\n", []),
+        (MODEL + "    def forward(self, x):\n        return x\nnn.Sequential(M())\n", []),
+        ("class R:\n    def run(self):\n        pass\nR().other()\n", []),
+        ("class R:\n    def run(self):\n        pass\nclass S(R):\n    pass\n", []),
+    ],
+)
+def test_class_to_function(source: str, expected: list[str]) -> None:
+    candidates = P.class_function_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("def f(a, b=2, c=3):\n    return c\nf(1, c=5)\nf(1, 2)\n",
+         ["def f(c=3):\n    return c\nf(c=5)\nf()\n",
+          "def f(b=2, c=3):\n    return c\nf(c=5)\nf(2)\n",
+          "def f(a, c=3):\n    return c\nf(1, c=5)\nf(1)\n"]),
+        ("class C(nn.Module):\n    def __init__(self, dim, p=0.1):\n        super().__init__()\n"
+         "        self.p = p\nC(4, p=0.2)\n",
+         ["class C(nn.Module):\n    def __init__(self, p=0.1):\n        super().__init__()\n"
+          "        self.p = p\nC(p=0.2)\n"]),
+        # a compiled function's arguments are at the call of the compiled one
+        ("def f(x, y):\n    return x.tolist()\ntorch.compile(f, fullgraph=True)(a, b)\n",
+         ["def f(x):\n    return x.tolist()\ntorch.compile(f, fullgraph=True)(a)\n"]),
+        # not dropped: passed as a value, *args at a call, a read in a nested function
+        ("def f(x):\n    pass\ng(f)\n", []),
+        ("def f(x):\n    pass\nf(*xs)\n", []),
+        ("def f(x):\n    def g():\n        return x\n    return g\nf(1)\n", []),
+    ],
+)
+def test_unused_parameters(source: str, expected: list[str]) -> None:
+    candidates = P.unused_parameter_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("blk = next(iter([Block(0)]))\n", ["blk = Block(0)\n"]),
+        ("m = next(Block(0) for _ in range(1))\n", ["m = Block(0)\n", "m = next([Block(0)])\n"]),
+        ("y = nn.Sequential(*[Block(1)])(x)\n", ["y = Block(1)(x)\n"]),
+        ("blocks = nn.ModuleList(Block(d) for _ in range(1))\n", ["blocks = nn.ModuleList([Block(d)])\n"]),
+        ("y = [a + b][0]\n", ["y = (a + b)\n"]),
+        ("for b in nn.ModuleList([m]):\n    x = b(x)\n", ["b = m\nx = b(x)\n"]),
+        ("for _ in [step()]:\n    go()\n", ["step()\ngo()\n"]),
+        # not one element: two, a starred one, a comprehension that reads its target, or with a filter
+        ("x = next(iter([a, b]))\n", []),
+        ("x = next(iter([*a]))\n", []),
+        ("x = [f(i) for i in range(1)]\n", []),
+        ("x = [f() for _ in range(1) if c]\n", []),
+    ],
+)
+def test_one_element(source: str, expected: list[str]) -> None:
+    candidates = P.one_element_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("for row, limit in t.tolist():\n    pass\n", ["for _ in t.tolist():\n    pass\n"]),
+        ("assert 0 == 0\nx = 1\n", ["x = 1\n"]),
+        ("def f():\n    assert (1, 2) != ()\n", ["def f():\n    pass\n"]),
+        # kept: a target that is read, an assert of a computed value
+        ("for a, b in xs:\n    print(b)\n", []),
+        ("assert x == 0\n", []),
+    ],
+)
+def test_readability(source: str, expected: list[str]) -> None:
+    candidates = P.readability_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)

@@ -41,6 +41,13 @@ from .expressions import (
 from .hoist import hoist_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits
+from .scaffold import (
+    class_function_candidates,
+    one_element_candidates,
+    readability_candidates,
+    self_attr_candidates,
+    unused_parameter_candidates,
+)
 from .source import SourceMap, block_text, parses, reindent_lines
 from .statements import (
     drop_docstrings,
@@ -68,6 +75,11 @@ MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
 #: Run first in every round: materialize all values of a long program (or the last few) at once.
 MATERIALIZE_FIRST_CUT = FirstCutPass(MATERIALIZE)
 HOIST = EachPass("hoist", hoist_candidates)
+UNUSED_PARAMS = EachPass("unused-params", unused_parameter_candidates)
+ONE_ELEMENT = EachPass("one-element", one_element_candidates)
+SELF_ATTRS = EachPass("self-attrs", self_attr_candidates)
+CLASS_TO_FUNCTION = EachPass("class-to-function", class_function_candidates)
+READABILITY = EachPass("readability", readability_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -85,6 +97,9 @@ WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 
 #: Run after HDD, repeated with it until nothing changes (cheap, high yield).
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
+#: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
+#: one-element containers): run once the structural passes converge, then those again.
+SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, CLASS_TO_FUNCTION, READABILITY)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
@@ -95,7 +110,13 @@ FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
 
 __all__ = [
     "ARGS",
+    "CLASS_TO_FUNCTION",
+    "ONE_ELEMENT",
     "Pass",
+    "READABILITY",
+    "SCAFFOLD",
+    "SELF_ATTRS",
+    "UNUSED_PARAMS",
     "COMMENTS",
     "DOCSTRINGS",
     "DROP_TARGET",
@@ -133,6 +154,7 @@ __all__ = [
     "apply_splices",
     "block_text",
     "call_elements",
+    "class_function_candidates",
     "display_elements",
     "drop_comments",
     "drop_docstrings",
@@ -143,17 +165,21 @@ __all__ = [
     "inline_variable_candidates",
     "loaded_names",
     "numeric_literals",
+    "one_element_candidates",
     "operand_text",
     "parses",
     "propose_call_args",
     "propose_display_elements",
     "propose_literals_to_one",
     "propose_unused",
+    "readability_candidates",
     "reindent_lines",
+    "self_attr_candidates",
     "simplify_candidates",
     "statement_levels",
     "tidy_whitespace",
     "to_splices",
+    "unused_parameter_candidates",
     "unwrap_candidates",
     "walk_bodies",
 ]

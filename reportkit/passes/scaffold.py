@@ -1,0 +1,540 @@
+"""Scaffolding passes: undo the structure a model script wraps around the failing operation.
+
+What a PyTorch user does by hand when cutting a reproducer out of a model:
+
+* ``self.NAME = EXPR`` in ``__init__`` becomes ``EXPR`` where ``self.NAME`` is read ("hoisting
+  through ``self``"; constructor parameters in ``EXPR`` become the constant arguments of the one
+  construction, or their defaults) -- :func:`self_attr_candidates`;
+* a class whose ``__init__`` does nothing but ``super().__init__()`` and that has one method
+  becomes a function of that method (``C()(x)`` -> ``C(x)``, ``C().run(x)`` -> ``C(x)``), so that
+  the function inliner can put its body at the call site -- :func:`class_function_candidates`;
+* function / constructor parameters that nothing reads go, with their arguments at every call
+  site -- :func:`unused_parameter_candidates`;
+* a one-element container used once becomes its element: ``next(iter([m]))``, ``[m][0]``,
+  ``for b in [m]: ...``, ``nn.Sequential(m)``, ``nn.ModuleList(m for _ in range(1))`` --
+  :func:`one_element_candidates`;
+* readability: a loop whose tuple target unpacks nothing that is read gets ``_``; an ``assert``
+  of constants guards nothing -- :func:`readability_candidates`.
+
+Each function only proposes candidate sources; the reducer keeps one only if it still fails the
+same way. None of them replaces a value by another value: they move code, they do not compute.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from collections import Counter
+
+from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
+from .expressions import _element_seq, call_elements
+from .scopes import Scopes
+from .source import SourceMap, block_text
+from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: Expressions whose text can replace a name or an attribute without parentheses.
+_ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Tuple, ast.Dict,
+          ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+#: ``nn.Module`` methods that return the module itself: ``C().eval()`` is ``C()``.
+_RETURNS_SELF = {"eval", "train", "to", "cpu", "cuda", "float", "double", "half", "bfloat16", "requires_grad_"}
+
+
+def _parse(source: str) -> tuple[ast.Module, SourceMap]:
+    return ast.parse(source), SourceMap(source)
+
+
+def _wrapped(node: ast.expr, text: str) -> str:
+    return text if isinstance(node, _ATOMS) else f"({text})"
+
+
+def _substitute(smap: SourceMap, expr: ast.expr, texts: dict[int, str]) -> str:
+    """The text of ``expr`` with the nodes whose ids are in ``texts`` replaced by those texts."""
+    start, end = smap.span(expr)
+    splices = [Splice(smap.span(n)[0] - start, smap.span(n)[1] - start, texts[id(n)])
+               for n in ast.walk(expr) if id(n) in texts]
+    return apply_splices(smap.source[start:end], splices) or smap.source[start:end]
+
+
+def _constant_expression(node: ast.expr) -> bool:
+    """Literals combined with operators only (no names, no calls): safe to evaluate anywhere."""
+    allowed = (ast.Constant, ast.UnaryOp, ast.BinOp, ast.Tuple, ast.List, ast.unaryop, ast.operator,
+               ast.expr_context)
+    return all(isinstance(n, allowed) for n in ast.walk(node))
+
+
+def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef]:
+    return {s.name: s for s in cls.body if isinstance(s, ast.FunctionDef)}
+
+
+def _self_name(func: ast.FunctionDef) -> str | None:
+    args = [*func.args.posonlyargs, *func.args.args]
+    return args[0].arg if args else None
+
+
+def _constructions(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[ast.Call] | None:
+    """The calls ``name(...)`` when every load of ``name`` is one (None otherwise)."""
+    calls: list[ast.Call] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            call = parents.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node):
+                return None
+            calls.append(call)
+    return calls
+
+
+# ------------------------------------------------------------------ hoisting through self
+def _attr_assignment(stmt: ast.stmt, self_name: str) -> tuple[str, ast.expr] | None:
+    """``self.NAME = EXPR`` or ``self.register_buffer("NAME", EXPR)``: (NAME, EXPR)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+        if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == self_name):
+            return target.attr, stmt.value
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        func = call.func
+        if (isinstance(func, ast.Attribute) and func.attr in ("register_buffer", "register_parameter")
+                and isinstance(func.value, ast.Name) and func.value.id == self_name
+                and len(call.args) == 2 and not call.keywords
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+            return call.args[0].value, call.args[1]
+    return None
+
+
+def _init_bindings(smap: SourceMap, init: ast.FunctionDef, calls: list[ast.Call]) -> dict[str, str]:
+    """Constructor parameter -> the text of its value, where that value is a constant expression."""
+    args = init.args
+    if len(calls) != 1 or args.vararg or args.kwarg or args.posonlyargs:
+        return {}
+    rest = args.args[1:]
+    without_self = types.SimpleNamespace(args=ast.arguments(
+        posonlyargs=[], args=rest, vararg=None, kwonlyargs=args.kwonlyargs, kw_defaults=args.kw_defaults,
+        kwarg=None, defaults=args.defaults[-len(rest):] if rest else []))
+    bound = _bind_arguments(smap, without_self, calls[0])  # type: ignore[arg-type]
+    if bound is None:
+        return {}
+    call = calls[0]
+    values: dict[str, ast.expr] = {p.arg: a for p, a in zip(args.args[1:], call.args)}
+    values.update({k.arg: k.value for k in call.keywords if k.arg})
+    names = [p.arg for p in args.args[1:]]
+    defaults = dict(zip(names[len(names) - len(args.defaults):], args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    out: dict[str, str] = {}
+    for name, text in bound.items():
+        node = values.get(name, defaults.get(name))
+        if node is not None and _constant_expression(node):
+            out[name] = _wrapped(node, text)
+    return out
+
+
+def _self_accesses(tree: ast.Module) -> dict[int, tuple[ast.ClassDef, ast.FunctionDef]]:
+    """Attribute node id -> (class, method) for each ``self.X`` inside a method of a class
+    (``self`` being the method's first parameter; nested functions see it too)."""
+    owners: dict[int, tuple[ast.ClassDef, ast.FunctionDef]] = {}
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for method in cls.body:
+            if not isinstance(method, _FUNCS) or method.decorator_list:
+                continue
+            self_name = _self_name(method)  # type: ignore[arg-type]
+            for node in ast.walk(method):
+                if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                        and node.value.id == self_name):
+                    owners[id(node)] = (cls, method)  # type: ignore[assignment]
+    return owners
+
+
+def self_attr_candidates(source: str) -> list[str]:
+    """``self.NAME = EXPR`` in ``__init__`` -> ``EXPR`` at its reads in the class's methods.
+
+    Only where ``NAME`` is stored once through the class's ``self`` (and never through anything
+    else), read only through the class's ``self``, and ``EXPR`` reads nothing local to
+    ``__init__`` (constructor parameters bound to constants are substituted). An ``EXPR`` that
+    calls something (builds a module, a tensor) is moved only to a single read, so nothing is
+    evaluated twice.
+    """
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    owners = _self_accesses(tree)
+    stores: Counter[tuple[int, str]] = Counter()  # (id(class) or 0, attribute name)
+    reads: dict[tuple[int, str], list[ast.Attribute]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            owner = owners.get(id(node))
+            k = (id(owner[0]) if owner else 0, node.attr)
+            if isinstance(node.ctx, ast.Load):
+                reads.setdefault(k, []).append(node)
+            else:
+                stores[k] += 1
+    out: list[str] = []
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        init = _methods(cls).get("__init__")
+        self_name = _self_name(init) if init is not None else None
+        if init is None or self_name is None or init.decorator_list:
+            continue
+        bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [])
+        init_locals = scopes.locals.get(id(init), set())
+        init_info = next(i for i in walk_bodies(tree, smap) if i.owner is init)
+        for index, stmt in enumerate(init_info.seq.stmts):
+            found = _attr_assignment(stmt, self_name)
+            if found is None:
+                continue
+            name, expr = found
+            k = (id(cls), name)
+            own_stores = stores[k] + (0 if isinstance(stmt, ast.Assign) else 1)
+            uses = reads.get(k, [])
+            if own_stores != 1 or stores[(0, name)] or reads.get((0, name)) or not uses:
+                continue
+            if any(owners[id(r)][1] is init and smap.span(r)[0] < smap.stmt_span(stmt)[1] for r in uses):
+                continue
+            subst: dict[int, str] = {}
+            ok = True
+            for n in ast.walk(expr):
+                if not isinstance(n, ast.Name):
+                    continue
+                if n.id in init_locals:
+                    if n.id not in bindings:
+                        ok = False
+                        break
+                    subst[id(n)] = bindings[n.id]
+                elif any(n.id in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
+                    ok = False  # the name means something else where it would be read
+                    break
+            calls_something = any(isinstance(n, (ast.Call, ast.Lambda, ast.NamedExpr)) for n in ast.walk(expr))
+            if not ok or (calls_something and len(uses) > 1):
+                continue
+            text = _wrapped(expr, _substitute(smap, expr, subst))
+            edits: list[Edit] = [Delete(init_info.seq, index)]
+            edits.extend(Splice(*smap.span(r), text) for r in uses)
+            candidate = apply_edits(source, edits)
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# ------------------------------------------------------------------- class -> function
+def _trivial_init(init: ast.FunctionDef) -> bool:
+    """``__init__`` that only calls ``super().__init__()`` (or passes)."""
+    for stmt in init.body:
+        if isinstance(stmt, ast.Pass):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue
+        if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "__init__"
+                and isinstance(stmt.value.func.value, ast.Call)
+                and isinstance(stmt.value.func.value.func, ast.Name)
+                and stmt.value.func.value.func.id == "super" and not stmt.value.args):
+            continue
+        return False
+    return True
+
+
+def _def_parens(smap: SourceMap, func: ast.FunctionDef) -> tuple[int, int] | None:
+    """Token indices of the parentheses of ``def name(...)``."""
+    i = smap.token_starting_at(smap.span(func)[0])
+    if i is None:
+        return None
+    while i < len(smap.tokens) and smap.tokens[i].string != "(":
+        i += 1
+    if i >= len(smap.tokens) or i not in smap.brackets:
+        return None
+    return i, smap.brackets[i]
+
+
+def _used_as_callable(node: ast.AST, parent: ast.AST | None) -> bool:
+    """``node`` (an instance) is called, compiled, or bound to a plain name."""
+    if isinstance(parent, ast.Call):
+        return parent.func is node or (bool(parent.args) and parent.args[0] is node and _callee(parent) == "compile")
+    if isinstance(parent, ast.Assign):
+        return len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
+    return isinstance(parent, ast.Expr)
+
+
+def class_function_candidates(source: str) -> list[str]:
+    """A module-level class with a trivial ``__init__`` and one method that does not use ``self``
+    becomes a function named like the class; each construction ``C(...)`` becomes ``C`` (a
+    ``C(...).method`` or ``C(...).eval()`` chain too)."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    out: list[str] = []
+    nl = smap.default_newline()
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords:
+            continue
+        methods = _methods(cls)
+        rest = [s for s in cls.body if not (isinstance(s, (ast.Pass, ast.FunctionDef))
+                                            or isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        others = [m for name, m in methods.items() if name != "__init__"]
+        if rest or len(others) != 1 or ("__init__" in methods and not _trivial_init(methods["__init__"])):
+            continue
+        method = others[0]
+        self_name = _self_name(method)
+        if (self_name is None or method.decorator_list or method.args.posonlyargs
+                or self_name in _names_in(method.body) or {"super", "__class__"} & _names_in(method.body)):
+            continue
+        calls = _constructions(tree, parents, cls.name)
+        where = _full_lines(smap, cls)
+        parens = _def_parens(smap, method)
+        if not calls or where is None or parens is None:
+            continue
+        splices: list[Splice] = []
+        for call in calls:
+            node: ast.AST = call
+            parent = parents.get(id(node))
+            if (isinstance(parent, ast.Attribute) and parent.attr in _RETURNS_SELF
+                    and isinstance(parents.get(id(parent)), ast.Call)):
+                node = parents[id(parent)]
+                parent = parents.get(id(node))
+            if method.name not in ("forward", "__call__"):
+                if not (isinstance(parent, ast.Attribute) and parent.attr == method.name):
+                    break
+                node = parent
+            elif not _used_as_callable(node, parent):
+                break  # e.g. a child of nn.Sequential: a function is no module there
+            splices.append(Splice(*smap.span(node), cls.name))
+        else:
+            line_start, line_end, indent = where
+            first_arg = method.args.args[0]
+            after_self = smap.span(first_arg)[1]
+            close = smap.tokens[parens[1]].start
+            params = smap.source[after_self:close].strip().lstrip(",").strip()
+            returns = f" -> {smap.text(method.returns)}" if method.returns else ""
+            prefix = "async def" if isinstance(method, ast.AsyncFunctionDef) else "def"
+            text = f"{indent}{prefix} {cls.name}({params}){returns}:{nl}"
+            text += block_text(smap, method.body, indent + "    ")
+            candidate = apply_splices(source, [Splice(line_start, line_end, text), *splices])
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# -------------------------------------------------------------------- unused parameters
+def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[ast.Call] | None:
+    """Calls of ``name``: ``name(...)`` and ``torch.compile(name, ...)(...)``; None if it is used otherwise."""
+    calls: list[ast.Call] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            calls.append(parent)
+            continue
+        outer = parents.get(id(parent))
+        if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node
+                and isinstance(parent.func, (ast.Name, ast.Attribute))
+                and (getattr(parent.func, "attr", None) or getattr(parent.func, "id", None)) == "compile"
+                and isinstance(outer, ast.Call) and outer.func is parent):
+            calls.append(outer)
+            continue
+        return None
+    return calls
+
+
+def _param_seq(smap: SourceMap, func: ast.FunctionDef) -> ElementSeq | None:
+    parens = _def_parens(smap, func)
+    if parens is None:
+        return None
+    args = func.args.args
+    defaults = dict(zip(range(len(args) - len(func.args.defaults), len(args)), func.args.defaults))
+    spans = [(smap.span(a)[0], smap.span(defaults[i])[1] if i in defaults else smap.span(a)[1])
+             for i, a in enumerate(args)]
+    return _element_seq(smap, spans, smap.tokens[parens[0]].end, smap.tokens[parens[1]].start)
+
+
+def unused_parameter_candidates(source: str) -> list[str]:
+    """Drop parameters nothing reads, with their arguments at every call site.
+
+    Module-level functions (called by name, or compiled: ``torch.compile(f)(...)``) and the
+    ``__init__`` of module-level classes (called as ``C(...)``). The first candidate drops all of
+    them at once, then one parameter at a time.
+    """
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    groups: list[list[Edit]] = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            func, name, skip = stmt, stmt.name, 0
+        elif isinstance(stmt, ast.ClassDef) and "__init__" in _methods(stmt) and not stmt.keywords:
+            func, name, skip = _methods(stmt)["__init__"], stmt.name, 1
+        else:
+            continue
+        args = func.args
+        if args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list:
+            continue
+        unused = [i for i, a in enumerate(args.args)
+                  if i >= skip and not scopes.loads[(id(func), a.arg)]]
+        calls = _call_sites(tree, parents, name) if unused else None
+        seq = _param_seq(smap, func) if unused else None
+        if not unused or calls is None or seq is None:
+            continue
+        if any(any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
+               for c in calls):
+            continue
+        call_seqs = [(c, call_elements(smap, c)) for c in calls]
+        for i in unused:
+            edits: list[Edit] = [Delete(seq, i)]
+            param = args.args[i].arg
+            for call, elements in call_seqs:
+                order = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+                target: ast.AST | None = None
+                if i - skip < len(call.args):
+                    target = call.args[i - skip]
+                else:
+                    target = next((k for k in call.keywords if k.arg == param), None)
+                if target is not None and elements is not None:
+                    edits.append(Delete(elements, next(j for j, n in enumerate(order) if n is target)))
+            groups.append(edits)
+    out: list[str] = []
+    if len(groups) > 1:
+        together = apply_edits(source, [e for g in groups for e in g])
+        if together is not None:
+            out.append(together)
+    for group in groups:
+        candidate = apply_edits(source, group)
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+# ---------------------------------------------------------------- one-element containers
+_CONTAINERS = {"list", "tuple", "ModuleList", "iter"}
+
+
+def _callee(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _range_of_one(node: ast.expr) -> bool:
+    if not (isinstance(node, ast.Call) and _callee(node) == "range" and not node.keywords):
+        return False
+    values = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+    return values in ([1], [0, 1])
+
+
+def single_element(node: ast.expr) -> ast.expr | None:
+    """The one element ``node`` holds (a display, a comprehension over ``range(1)``, ``list``/
+    ``tuple``/``iter``/``nn.ModuleList``/``nn.Sequential`` of one), or None."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        if len(node.elts) == 1 and not isinstance(node.elts[0], ast.Starred):
+            return node.elts[0]
+        return None
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        if len(node.generators) != 1:
+            return None
+        gen = node.generators[0]
+        names = set(_target_names(gen.target) or ["?"])
+        used = {n.id for n in ast.walk(node.elt) if isinstance(n, ast.Name)}
+        if gen.ifs or gen.is_async or names & used:
+            return None
+        if _range_of_one(gen.iter) or single_element(gen.iter) is not None:
+            return node.elt
+        return None
+    if isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1:
+        callee = _callee(node)
+        arg = node.args[0]
+        if callee in _CONTAINERS:
+            return single_element(arg)
+        if callee == "Sequential":
+            return single_element(arg.value) if isinstance(arg, ast.Starred) else arg
+    return None
+
+
+def _element_text(smap: SourceMap, node: ast.expr) -> str:
+    return _wrapped(node, smap.text(node))
+
+
+def one_element_candidates(source: str) -> list[str]:
+    """A one-element container used once becomes its element."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    splices: list[Splice] = []
+    for node in ast.walk(tree):
+        element: ast.expr | None = None
+        if isinstance(node, ast.Call) and _callee(node) == "next" and isinstance(node.func, ast.Name):
+            if len(node.args) == 1 and not node.keywords:
+                element = single_element(node.args[0])
+        elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+              and isinstance(node.slice, ast.Constant) and node.slice.value in (0, -1)):
+            element = single_element(node.value)
+        elif isinstance(node, ast.Call) and _callee(node) == "Sequential":
+            element = single_element(node)
+        elif isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            inner = single_element(node)
+            if inner is not None:
+                start, end = smap.span(node)
+                parent = parents.get(id(node))
+                own = (isinstance(parent, ast.Call) and len(parent.args) == 1 and not parent.keywords
+                       and smap.source[start] == "(" and smap.span(parent.func)[1] == start)
+                text = f"[{smap.text(inner)}]"
+                splices.append(Splice(start, end, f"({text})" if own else text))
+            continue
+        if element is not None:
+            splices.append(Splice(*smap.span(node), _element_text(smap, element)))
+    out = [c for c in (apply_splices(source, [s]) for s in splices) if c is not None]
+    nl = smap.default_newline()
+    for info in walk_bodies(tree, smap):
+        for stmt in info.seq.stmts:
+            if not isinstance(stmt, ast.For) or stmt.orelse:
+                continue
+            element = single_element(stmt.iter)
+            where = _full_lines(smap, stmt)
+            if element is None or where is None:
+                continue
+            line_start, line_end, indent = where
+            targets = set(_target_names(stmt.target) or ["?"])
+            if targets & _names_in(stmt.body):
+                head = f"{indent}{smap.text(stmt.target)} = {smap.text(element)}{nl}"
+            elif isinstance(element, (ast.Name, ast.Constant)):
+                head = ""
+            else:
+                head = f"{indent}{smap.text(element)}{nl}"
+            out.append(source[:line_start] + head + block_text(smap, stmt.body, indent) + source[line_end:])
+    return out
+
+
+# ----------------------------------------------------------------------------- readability
+def readability_candidates(source: str) -> list[str]:
+    """``for a, b in xs:`` with neither read -> ``for _ in xs:``; ``assert`` of constants -> gone."""
+    tree, smap = _parse(source)
+    out: list[str] = []
+    for info in walk_bodies(tree, smap):
+        for index, stmt in enumerate(info.seq.stmts):
+            if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, (ast.Tuple, ast.List)):
+                names = _target_names(stmt.target)
+                if names is not None and not set(names) & _names_in([*stmt.body, *stmt.orelse]):
+                    start, end = smap.span(stmt.target)
+                    out.append(source[:start] + "_" + source[end:])
+            elif isinstance(stmt, ast.Assert) and _constant_expression_or_compare(stmt.test):
+                candidate = apply_edits(source, [Delete(info.seq, index)])
+                if candidate is not None:
+                    out.append(candidate)
+    return out
+
+
+def _constant_expression_or_compare(node: ast.expr) -> bool:
+    allowed = (ast.Constant, ast.UnaryOp, ast.BinOp, ast.BoolOp, ast.Compare, ast.Tuple, ast.List,
+               ast.unaryop, ast.operator, ast.boolop, ast.cmpop, ast.expr_context)
+    return all(isinstance(n, allowed) for n in ast.walk(node))
+
+
+__all__ = [
+    "class_function_candidates",
+    "one_element_candidates",
+    "readability_candidates",
+    "self_attr_candidates",
+    "single_element",
+    "unused_parameter_candidates",
+]
