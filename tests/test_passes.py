@@ -623,3 +623,22 @@ def test_readability(source: str, expected: list[str]) -> None:
     candidates = P.readability_candidates(source)
     assert candidates == expected
     assert all(P.parses(c) for c in candidates)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ('cfg = json.loads("""\n{"a": {"b": 1.5, "c": [true, null]}}\n""")\n',
+         ["cfg = {'a': {'b': 1.5, 'c': [True, None]}}\n"]),
+        ("m = json.loads(json.dumps(cfg))\nn = copy.deepcopy(a + b)\n",
+         ["m = cfg\nn = copy.deepcopy(a + b)\n", "m = json.loads(json.dumps(cfg))\nn = (a + b)\n"]),
+        # not JSON, NaN (no literal), a non-constant argument
+        ("x = json.loads('{oops')\n", []),
+        ("x = json.loads('NaN')\n", []),
+        ("x = json.loads(text)\n", []),
+    ],
+)
+def test_data_literals(source: str, expected: list[str]) -> None:
+    candidates = P.data_literal_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)

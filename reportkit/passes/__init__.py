@@ -43,6 +43,7 @@ from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePa
 from .materialize import instrument, materialize_edits
 from .scaffold import (
     class_function_candidates,
+    data_literal_candidates,
     one_element_candidates,
     readability_candidates,
     self_attr_candidates,
@@ -80,6 +81,7 @@ ONE_ELEMENT = EachPass("one-element", one_element_candidates)
 SELF_ATTRS = EachPass("self-attrs", self_attr_candidates)
 CLASS_TO_FUNCTION = EachPass("class-to-function", class_function_candidates)
 READABILITY = EachPass("readability", readability_candidates)
+DATA_LITERALS = EachPass("data-literals", data_literal_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -99,7 +101,7 @@ WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
 #: one-element containers): run once the structural passes converge, then those again.
-SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, CLASS_TO_FUNCTION, READABILITY)
+SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, CLASS_TO_FUNCTION, DATA_LITERALS, READABILITY)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
@@ -111,6 +113,7 @@ FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
 __all__ = [
     "ARGS",
     "CLASS_TO_FUNCTION",
+    "DATA_LITERALS",
     "ONE_ELEMENT",
     "Pass",
     "READABILITY",
@@ -155,6 +158,7 @@ __all__ = [
     "block_text",
     "call_elements",
     "class_function_candidates",
+    "data_literal_candidates",
     "display_elements",
     "drop_comments",
     "drop_docstrings",

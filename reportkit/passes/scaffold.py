@@ -13,6 +13,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
 * a one-element container used once becomes its element: ``next(iter([m]))``, ``[m][0]``,
   ``for b in [m]: ...``, ``nn.Sequential(m)``, ``nn.ModuleList(m for _ in range(1))`` --
   :func:`one_element_candidates`;
+* data spelled indirectly becomes the literal (``json.loads("{...}")``, round-trip copies) --
+  :func:`data_literal_candidates`;
 * readability: a loop whose tuple target unpacks nothing that is read gets ``_``; an ``assert``
   of constants guards nothing -- :func:`readability_candidates`.
 
@@ -23,6 +25,7 @@ same way. None of them replaces a value by another value: they move code, they d
 from __future__ import annotations
 
 import ast
+import json
 import types
 from collections import Counter
 
@@ -524,6 +527,55 @@ def readability_candidates(source: str) -> list[str]:
     return out
 
 
+def _literal_text(value: object) -> str | None:
+    """Python source for a value decoded from JSON, or None if ``repr`` does not round-trip."""
+    text = repr(value)
+    try:
+        same = ast.literal_eval(text) == value
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
+        return None
+    return text if same else None
+
+
+def data_literal_candidates(source: str) -> list[str]:
+    """Data spelled indirectly becomes the literal: ``json.loads("...")`` of a constant string ->
+    the Python display (so that the element passes can shrink it); a round-trip copy
+    ``json.loads(json.dumps(x))`` / ``copy.deepcopy(x)`` / ``copy.copy(x)`` -> ``x``."""
+    tree, smap = _parse(source)
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords):
+            continue
+        arg = node.args[0]
+        text: str | None = None
+        if _dotted(node.func) == "json.loads":
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, (str, bytes)):
+                try:
+                    value = json.loads(arg.value)
+                except (ValueError, RecursionError):
+                    continue
+                text = _literal_text(value)
+            elif (isinstance(arg, ast.Call) and _dotted(arg.func) == "json.dumps" and len(arg.args) == 1
+                  and not arg.keywords):
+                text = _element_text(smap, arg.args[0])
+        elif _dotted(node.func) in ("copy.deepcopy", "copy.copy", "deepcopy"):
+            text = _element_text(smap, arg)
+        if text is not None:
+            candidate = apply_splices(source, [Splice(*smap.span(node), text)])
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return None if head is None else f"{head}.{node.attr}"
+    return None
+
+
 def _constant_expression_or_compare(node: ast.expr) -> bool:
     allowed = (ast.Constant, ast.UnaryOp, ast.BinOp, ast.BoolOp, ast.Compare, ast.Tuple, ast.List,
                ast.unaryop, ast.operator, ast.boolop, ast.cmpop, ast.expr_context)
@@ -532,6 +584,7 @@ def _constant_expression_or_compare(node: ast.expr) -> bool:
 
 __all__ = [
     "class_function_candidates",
+    "data_literal_candidates",
     "one_element_candidates",
     "readability_candidates",
     "self_attr_candidates",
