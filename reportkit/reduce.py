@@ -221,7 +221,8 @@ class _Schedule:
         for _ in range(_MAX_ROUNDS):
             before = self.problem.current
             for scaffold in P.SCAFFOLD:
-                self._run_pass(scaffold)
+                if not (self._oracle and scaffold in P.VALUE_PASSES):
+                    self._run_pass(scaffold)
             if self.problem.current == before:
                 break
         return self.problem.current != start

@@ -504,18 +504,13 @@ MODEL = "class M(nn.Module):\n    def __init__(self):\n        super().__init__(
 @pytest.mark.parametrize(
     "source, expected",
     [
-        # a module built in __init__, read once: built where it is read
-        (MODEL + "        self.fc = nn.Linear(2, 3)\n\n    def forward(self, x):\n        return self.fc(x)\n",
-         [MODEL + "\n    def forward(self, x):\n        return nn.Linear(2, 3)(x)\n"]),
+        # a module built in __init__ is a build (the value pass below), not a plain hoist
+        (MODEL + "        self.fc = nn.Linear(2, 3)\n\n    def forward(self, x):\n        return self.fc(x)\n", []),
         # a constant read twice; a constructor parameter bound to the one construction's constant
         ("class M:\n    def __init__(self, p=0.5):\n        self.p = p * 2\n\n    def f(self):\n"
          "        return self.p + self.p\nM(0.1).f()\n",
          ["class M:\n    def __init__(self, p=0.5):\n        pass\n\n    def f(self):\n"
           "        return (0.1 * 2) + (0.1 * 2)\nM(0.1).f()\n"]),
-        # register_buffer is an assignment too
-        (MODEL + "        self.register_buffer('t', torch.ones(2))\n    def forward(self):\n"
-         "        return self.t.tolist()\n",
-         [MODEL + "    def forward(self):\n        return torch.ones(2).tolist()\n"]),
         # not moved: a call read twice, stored twice, read from outside, a local of __init__,
         # a parameter bound to a non-constant, a name the method binds differently
         (MODEL + "        self.fc = nn.Linear(2, 3)\n    def forward(self, x):\n        return self.fc(self.fc(x))\n",
@@ -530,6 +525,28 @@ MODEL = "class M(nn.Module):\n    def __init__(self):\n        super().__init__(
 )
 def test_self_attrs(source: str, expected: list[str]) -> None:
     candidates = P.self_attr_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a module built in __init__, read once: built where it is read
+        (MODEL + "        self.fc = nn.Linear(2, 3)\n\n    def forward(self, x):\n        return self.fc(x)\n",
+         [MODEL + "\n    def forward(self, x):\n        return nn.Linear(2, 3)(x)\n"]),
+        # register_buffer is an assignment too
+        (MODEL + "        self.register_buffer('t', torch.ones(2))\n    def forward(self):\n"
+         "        return self.t.tolist()\n",
+         [MODEL + "    def forward(self):\n        return torch.ones(2).tolist()\n"]),
+        # not moved: read twice (it would be built twice), a constant (the plain hoist does those)
+        (MODEL + "        self.fc = nn.Linear(2, 3)\n    def forward(self, x):\n        return self.fc(self.fc(x))\n",
+         []),
+        (MODEL + "        self.p = 0.5\n    def forward(self):\n        return self.p\n", []),
+    ],
+)
+def test_self_attr_builds(source: str, expected: list[str]) -> None:
+    candidates = P.self_attr_build_candidates(source)
     assert candidates == expected
     assert all(P.parses(c) for c in candidates)
 

@@ -46,6 +46,7 @@ from .scaffold import (
     data_literal_candidates,
     one_element_candidates,
     readability_candidates,
+    self_attr_build_candidates,
     self_attr_candidates,
     unused_parameter_candidates,
 )
@@ -79,6 +80,7 @@ HOIST = EachPass("hoist", hoist_candidates)
 UNUSED_PARAMS = EachPass("unused-params", unused_parameter_candidates)
 ONE_ELEMENT = EachPass("one-element", one_element_candidates)
 SELF_ATTRS = EachPass("self-attrs", self_attr_candidates)
+SELF_ATTR_BUILDS = EachPass("self-attr-builds", self_attr_build_candidates)
 CLASS_TO_FUNCTION = EachPass("class-to-function", class_function_candidates)
 READABILITY = EachPass("readability", readability_candidates)
 DATA_LITERALS = EachPass("data-literals", data_literal_candidates)
@@ -101,12 +103,14 @@ WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
 #: one-element containers): run once the structural passes converge, then those again.
-SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, CLASS_TO_FUNCTION, DATA_LITERALS, READABILITY)
+SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
+            READABILITY)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
-#: (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values).
-VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+#: (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values). Moving an
+#: object built in ``__init__`` into a method (self-attr-builds) builds it per call: a value change too.
+VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS, SELF_ATTR_BUILDS)
 #: One try each at the very end.
 FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
 
@@ -119,6 +123,7 @@ __all__ = [
     "READABILITY",
     "SCAFFOLD",
     "SELF_ATTRS",
+    "SELF_ATTR_BUILDS",
     "UNUSED_PARAMS",
     "COMMENTS",
     "DOCSTRINGS",
@@ -178,6 +183,7 @@ __all__ = [
     "propose_unused",
     "readability_candidates",
     "reindent_lines",
+    "self_attr_build_candidates",
     "self_attr_candidates",
     "simplify_candidates",
     "statement_levels",

@@ -4,7 +4,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
 
 * ``self.NAME = EXPR`` in ``__init__`` becomes ``EXPR`` where ``self.NAME`` is read ("hoisting
   through ``self``"; constructor parameters in ``EXPR`` become the constant arguments of the one
-  construction, or their defaults) -- :func:`self_attr_candidates`;
+  construction, or their defaults) -- :func:`self_attr_candidates`, and
+  :func:`self_attr_build_candidates` for an ``EXPR`` that builds something (a value pass);
 * a class whose ``__init__`` does nothing but ``super().__init__()`` and that has one method
   becomes a function of that method (``C()(x)`` -> ``C(x)``, ``C().run(x)`` -> ``C(x)``), so that
   the function inliner can put its body at the call site -- :func:`class_function_candidates`;
@@ -19,7 +20,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
   of constants guards nothing -- :func:`readability_candidates`.
 
 Each function only proposes candidate sources; the reducer keeps one only if it still fails the
-same way. None of them replaces a value by another value: they move code, they do not compute.
+same way. They move code, they do not compute; only :func:`self_attr_build_candidates` may change
+a value (an object built per call instead of once), so it is one of the value passes.
 """
 
 from __future__ import annotations
@@ -151,14 +153,24 @@ def _self_accesses(tree: ast.Module) -> dict[int, tuple[ast.ClassDef, ast.Functi
 
 
 def self_attr_candidates(source: str) -> list[str]:
-    """``self.NAME = EXPR`` in ``__init__`` -> ``EXPR`` at its reads in the class's methods.
+    """``self.NAME = EXPR`` in ``__init__`` -> ``EXPR`` at its reads in the class's methods, for an
+    ``EXPR`` that calls nothing (a constant, names, operators): the same value at every read.
 
     Only where ``NAME`` is stored once through the class's ``self`` (and never through anything
     else), read only through the class's ``self``, and ``EXPR`` reads nothing local to
-    ``__init__`` (constructor parameters bound to constants are substituted). An ``EXPR`` that
-    calls something (builds a module, a tensor) is moved only to a single read, so nothing is
-    evaluated twice.
+    ``__init__`` (constructor parameters bound to constants are substituted).
     """
+    return _self_attr_candidates(source, builds=False)
+
+
+def self_attr_build_candidates(source: str) -> list[str]:
+    """Like :func:`self_attr_candidates` for an ``EXPR`` that calls something (builds a module, a
+    tensor), moved to its single read. A value pass: the object is built at each call of the
+    method instead of once (a module's random weights differ between two calls)."""
+    return _self_attr_candidates(source, builds=True)
+
+
+def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
     tree, smap = _parse(source)
     parents = _parents(tree)
     scopes = Scopes(tree)
@@ -210,7 +222,7 @@ def self_attr_candidates(source: str) -> list[str]:
                     ok = False  # the name means something else where it would be read
                     break
             calls_something = any(isinstance(n, (ast.Call, ast.Lambda, ast.NamedExpr)) for n in ast.walk(expr))
-            if not ok or (calls_something and len(uses) > 1):
+            if not ok or calls_something != builds or (builds and len(uses) > 1):
                 continue
             text = _wrapped(expr, _substitute(smap, expr, subst))
             edits: list[Edit] = [Delete(init_info.seq, index)]
@@ -587,6 +599,7 @@ __all__ = [
     "data_literal_candidates",
     "one_element_candidates",
     "readability_candidates",
+    "self_attr_build_candidates",
     "self_attr_candidates",
     "single_element",
     "unused_parameter_candidates",
