@@ -504,6 +504,8 @@ MODEL = "class M(nn.Module):\n    def __init__(self):\n        super().__init__(
 @pytest.mark.parametrize(
     "source, expected",
     [
+        # a dict built in __init__ is a build too
+        (MODEL + "        self.d = {}\n    def forward(self):\n        return self.d\n", []),
         # a module built in __init__ is a build (the value pass below), not a plain hoist
         (MODEL + "        self.fc = nn.Linear(2, 3)\n\n    def forward(self, x):\n        return self.fc(x)\n", []),
         # a constant read twice; a constructor parameter bound to the one construction's constant
@@ -543,6 +545,7 @@ def test_self_attrs(source: str, expected: list[str]) -> None:
         (MODEL + "        self.fc = nn.Linear(2, 3)\n    def forward(self, x):\n        return self.fc(self.fc(x))\n",
          []),
         (MODEL + "        self.p = 0.5\n    def forward(self):\n        return self.p\n", []),
+        (MODEL + "        self.d = {}\n    def forward(self):\n        self.d['a'] = 1\n        return self.d\n", []),
     ],
 )
 def test_self_attr_builds(source: str, expected: list[str]) -> None:

@@ -567,3 +567,33 @@ def test_halves_then_singles_split(size: int) -> None:
     halves = halves_then_singles([config])
     assert [c for s in halves for c in s] == config and len(halves) == min(2, size)
     assert halves_then_singles(halves) == [[c] for c in config]
+
+
+# ------------------------------------------------------------------------- scaffolding
+def test_scaffolding_around_the_failing_statement_goes() -> None:
+    """Modules around the failing op: self attributes, a one-method class, unused constructor
+    parameters and a one-element container are undone, leaving a function of the failing line."""
+    source = (
+        "class Block:\n"
+        "    def __init__(self, dim, depth=2):\n"
+        "        self.items = {'a': 1}\n"
+        "\n"
+        "    def forward(self, key):\n"
+        "        return self.items[key]\n"
+        "\n"
+        "class Model:\n"
+        "    def __init__(self, dim=4):\n"
+        "        self.blocks = [Block(dim) for _ in range(1)]\n"
+        "\n"
+        "    def forward(self, key):\n"
+        "        for blk in self.blocks:\n"
+        "            out = blk.forward(key)\n"
+        "        return out\n"
+        "\n"
+        "Model().forward('missing')\n"
+    )
+    result, _ = reduce_checked(source, raises(KeyError, "'missing'"))
+    assert "class" not in result.source and "range" not in result.source and "blk" not in result.source
+    for name in ("class-to-function", "self-attr-builds", "one-element", "unused-params"):
+        assert result.stats.passes.get(name), (name, result.stats.passes)
+    assert result.source == "{}['missing']\n"

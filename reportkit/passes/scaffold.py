@@ -41,6 +41,9 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Expressions whose text can replace a name or an attribute without parentheses.
 _ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Tuple, ast.Dict,
           ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+#: Expressions that build a new object each time they are evaluated (or run arbitrary code).
+_BUILDS = (ast.Call, ast.Lambda, ast.NamedExpr, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
+           ast.SetComp, ast.GeneratorExp, ast.Await, ast.Yield, ast.YieldFrom)
 #: ``nn.Module`` methods that return the module itself: ``C().eval()`` is ``C()``.
 _RETURNS_SELF = {"eval", "train", "to", "cpu", "cuda", "float", "double", "half", "bfloat16", "requires_grad_"}
 
@@ -154,7 +157,7 @@ def _self_accesses(tree: ast.Module) -> dict[int, tuple[ast.ClassDef, ast.Functi
 
 def self_attr_candidates(source: str) -> list[str]:
     """``self.NAME = EXPR`` in ``__init__`` -> ``EXPR`` at its reads in the class's methods, for an
-    ``EXPR`` that calls nothing (a constant, names, operators): the same value at every read.
+    ``EXPR`` that builds nothing (constants, names, operators, tuples): the same value at every read.
 
     Only where ``NAME`` is stored once through the class's ``self`` (and never through anything
     else), read only through the class's ``self``, and ``EXPR`` reads nothing local to
@@ -164,8 +167,8 @@ def self_attr_candidates(source: str) -> list[str]:
 
 
 def self_attr_build_candidates(source: str) -> list[str]:
-    """Like :func:`self_attr_candidates` for an ``EXPR`` that calls something (builds a module, a
-    tensor), moved to its single read. A value pass: the object is built at each call of the
+    """Like :func:`self_attr_candidates` for an ``EXPR`` that builds something (a module, a tensor, a
+    list or dict), moved to its single read. A value pass: the object is built at each call of the
     method instead of once (a module's random weights differ between two calls)."""
     return _self_attr_candidates(source, builds=True)
 
@@ -221,7 +224,7 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
                 elif any(n.id in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
                     ok = False  # the name means something else where it would be read
                     break
-            calls_something = any(isinstance(n, (ast.Call, ast.Lambda, ast.NamedExpr)) for n in ast.walk(expr))
+            calls_something = any(isinstance(n, _BUILDS) for n in ast.walk(expr))
             if not ok or calls_something != builds or (builds and len(uses) > 1):
                 continue
             text = _wrapped(expr, _substitute(smap, expr, subst))
@@ -307,11 +310,9 @@ def class_function_candidates(source: str) -> list[str]:
                     and isinstance(parents.get(id(parent)), ast.Call)):
                 node = parents[id(parent)]
                 parent = parents.get(id(node))
-            if method.name not in ("forward", "__call__"):
-                if not (isinstance(parent, ast.Attribute) and parent.attr == method.name):
-                    break
-                node = parent
-            elif not _used_as_callable(node, parent):
+            if isinstance(parent, ast.Attribute) and parent.attr == method.name:
+                node = parent  # C(...).method
+            elif method.name not in ("forward", "__call__") or not _used_as_callable(node, parent):
                 break  # e.g. a child of nn.Sequential: a function is no module there
             splices.append(Splice(*smap.span(node), cls.name))
         else:
