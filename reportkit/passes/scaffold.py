@@ -56,12 +56,12 @@ def _wrapped(node: ast.expr, text: str) -> str:
     return text if isinstance(node, _ATOMS) else f"({text})"
 
 
-def _substitute(smap: SourceMap, expr: ast.expr, texts: dict[int, str]) -> str:
+def _substitute(smap: SourceMap, expr: ast.expr, texts: dict[int, str]) -> str | None:
     """The text of ``expr`` with the nodes whose ids are in ``texts`` replaced by those texts."""
     start, end = smap.span(expr)
     splices = [Splice(smap.span(n)[0] - start, smap.span(n)[1] - start, texts[id(n)])
                for n in ast.walk(expr) if id(n) in texts]
-    return apply_splices(smap.source[start:end], splices) or smap.source[start:end]
+    return apply_splices(smap.source[start:end], splices)
 
 
 def _constant_expression(node: ast.expr) -> bool:
@@ -188,10 +188,12 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
                 reads.setdefault(k, []).append(node)
             else:
                 stores[k] += 1
+    bases = {n.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases for n in ast.walk(b)
+             if isinstance(n, ast.Name)}
     out: list[str] = []
     for cls in ast.walk(tree):
-        if not isinstance(cls, ast.ClassDef):
-            continue
+        if not isinstance(cls, ast.ClassDef) or cls.name in bases:
+            continue  # a subclass's methods read the attribute through their own ``self``
         init = _methods(cls).get("__init__")
         self_name = _self_name(init) if init is not None else None
         if init is None or self_name is None or init.decorator_list:
@@ -227,7 +229,10 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
             calls_something = any(isinstance(n, _BUILDS) for n in ast.walk(expr))
             if not ok or calls_something != builds or (builds and len(uses) > 1):
                 continue
-            text = _wrapped(expr, _substitute(smap, expr, subst))
+            text = _substitute(smap, expr, subst)
+            if text is None:
+                continue
+            text = _wrapped(expr, text)
             edits: list[Edit] = [Delete(init_info.seq, index)]
             edits.extend(Splice(*smap.span(r), text) for r in uses)
             candidate = apply_edits(source, edits)
