@@ -636,9 +636,11 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("for row, limit in t.tolist():\n    pass\n", ["for _ in t.tolist():\n    pass\n"]),
         ("assert 0 == 0\nx = 1\n", ["x = 1\n"]),
         ("def f():\n    assert (1, 2) != ()\n", ["def f():\n    pass\n"]),
-        # kept: a target that is read, an assert of a computed value
+        ("blk = next(iter(self.blocks))\n", ["blk = self.blocks[0]\n"]),
+        # kept: a target that is read, an assert of a computed value, next(iter()) of an iterator
         ("for a, b in xs:\n    print(b)\n", []),
         ("assert x == 0\n", []),
+        ("i = next(iter(range(3)))\nk = next(iter({1, 2}))\n", []),
     ],
 )
 def test_readability(source: str, expected: list[str]) -> None:

@@ -17,7 +17,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
 * data spelled indirectly becomes the literal (``json.loads("{...}")``, round-trip copies) --
   :func:`data_literal_candidates`;
 * readability: a loop whose tuple target unpacks nothing that is read gets ``_``; an ``assert``
-  of constants guards nothing -- :func:`readability_candidates`.
+  of constants guards nothing; ``next(iter(blocks))`` is ``blocks[0]`` --
+  :func:`readability_candidates`.
 
 Each function only proposes candidate sources; the reducer keeps one only if it still fails the
 same way. They move code, they do not compute; only :func:`self_attr_build_candidates` may change
@@ -528,7 +529,8 @@ def one_element_candidates(source: str) -> list[str]:
 
 # ----------------------------------------------------------------------------- readability
 def readability_candidates(source: str) -> list[str]:
-    """``for a, b in xs:`` with neither read -> ``for _ in xs:``; ``assert`` of constants -> gone."""
+    """``for a, b in xs:`` with neither read -> ``for _ in xs:``; ``assert`` of constants -> gone;
+    ``next(iter(xs))`` -> ``xs[0]``."""
     tree, smap = _parse(source)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
@@ -542,7 +544,31 @@ def readability_candidates(source: str) -> list[str]:
                 candidate = apply_edits(source, [Delete(info.seq, index)])
                 if candidate is not None:
                     out.append(candidate)
+    for node in ast.walk(tree):
+        inner = _next_iter_argument(node)
+        if inner is not None:
+            candidate = apply_splices(source, [Splice(*smap.span(node), f"{_element_text(smap, inner)}[0]")])
+            if candidate is not None:
+                out.append(candidate)
     return out
+
+
+def _next_iter_argument(node: ast.AST) -> ast.expr | None:
+    """X of ``next(iter(X))`` where X may be a sequence (not a range, a generator, a set, a dict)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next"
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    arg = node.args[0]
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "iter"
+            and len(arg.args) == 1 and not arg.keywords):
+        return None
+    inner = arg.args[0]
+    unordered = (ast.Set, ast.Dict, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    if isinstance(inner, unordered) or single_element(inner) is not None:
+        return None  # one element: the one-element pass does those
+    if isinstance(inner, ast.Call) and _callee(inner) in ("range", "zip", "map", "filter", "enumerate", "iter"):
+        return None
+    return inner
 
 
 def _literal_text(value: object) -> str | None:
