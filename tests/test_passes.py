@@ -523,6 +523,8 @@ MODEL = "class M(nn.Module):\n    def __init__(self):\n        super().__init__(
         ("class M:\n    def __init__(self, p):\n        self.p = p\n    def f(self):\n        return self.p\n"
          "M(g()).f()\n", []),
         ("class M:\n    def __init__(self):\n        self.p = k\n    def f(self, k):\n        return self.p\n", []),
+        ("class M:\n    def __init__(self, p=1):\n        p = p + 1\n        self.p = p\n    def f(self):\n"
+         "        return self.p\nM().f()\n", []),
         ("class M:\n    def __init__(self):\n        self.p = 1\nclass N(M):\n    def f(self):\n        return self.p\n",
          []),
     ],

@@ -130,10 +130,11 @@ def _init_bindings(smap: SourceMap, init: ast.FunctionDef, calls: list[ast.Call]
     names = [p.arg for p in args.args[1:]]
     defaults = dict(zip(names[len(names) - len(args.defaults):], args.defaults))
     defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     out: dict[str, str] = {}
     for name, text in bound.items():
         node = values.get(name, defaults.get(name))
-        if node is not None and _constant_expression(node):
+        if node is not None and _constant_expression(node) and name not in rebound:
             out[name] = _wrapped(node, text)
     return out
 
