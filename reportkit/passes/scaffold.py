@@ -202,7 +202,9 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
             continue
         bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [])
         init_locals = scopes.locals.get(id(init), set())
-        init_info = next(i for i in walk_bodies(tree, smap) if i.owner is init)
+        init_info = next((i for i in walk_bodies(tree, smap) if i.owner is init), None)
+        if init_info is None:
+            continue
         for index, stmt in enumerate(init_info.seq.stmts):
             found = _attr_assignment(stmt, self_name)
             if found is None:
