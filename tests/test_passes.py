@@ -639,6 +639,10 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("assert 0 == 0\nx = 1\n", ["x = 1\n"]),
         ("def f():\n    assert (1, 2) != ()\n", ["def f():\n    pass\n"]),
         ("blk = next(iter(self.blocks))\n", ["blk = self.blocks[0]\n"]),
+        ("identity = x if None is None else f(x)\n", ["identity = x\n"]),
+        ("y = a if 0 > 1 else b + c\n", ["y = (b + c)\n"]),
+        ("y = a if 1 / 0 else b\n", []),  # arithmetic is not evaluated
+        ("y = a if 'a' < 1 else b\n", []),  # a test that raises is left alone
         # kept: a target that is read, an assert of a computed value, next(iter()) of an iterator
         ("for a, b in xs:\n    print(b)\n", []),
         ("assert x == 0\n", []),

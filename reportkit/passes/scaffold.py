@@ -17,7 +17,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
 * data spelled indirectly becomes the literal (``json.loads("{...}")``, round-trip copies) --
   :func:`data_literal_candidates`;
 * readability: a loop whose tuple target unpacks nothing that is read gets ``_``; an ``assert``
-  of constants guards nothing; ``next(iter(blocks))`` is ``blocks[0]`` --
+  of constants guards nothing; ``x if None is None else y`` is ``x``; ``next(iter(blocks))`` is
+  ``blocks[0]`` --
   :func:`readability_candidates`.
 
 Each function only proposes candidate sources; the reducer keeps one only if it still fails the
@@ -533,7 +534,7 @@ def one_element_candidates(source: str) -> list[str]:
 # ----------------------------------------------------------------------------- readability
 def readability_candidates(source: str) -> list[str]:
     """``for a, b in xs:`` with neither read -> ``for _ in xs:``; ``assert`` of constants -> gone;
-    ``next(iter(xs))`` -> ``xs[0]``."""
+    ``a if None is None else b`` (a test of literals) -> ``a``; ``next(iter(xs))`` -> ``xs[0]``."""
     tree, smap = _parse(source)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
@@ -548,6 +549,13 @@ def readability_candidates(source: str) -> list[str]:
                 if candidate is not None:
                     out.append(candidate)
     for node in ast.walk(tree):
+        if isinstance(node, ast.IfExp) and all(isinstance(n, _TEST_NODES) for n in ast.walk(node.test)):
+            truth = _constant_truth(node.test)
+            branch = None if truth is None else node.body if truth else node.orelse
+            if branch is not None:
+                candidate = apply_splices(source, [Splice(*smap.span(node), _element_text(smap, branch))])
+                if candidate is not None:
+                    out.append(candidate)
         inner = _next_iter_argument(node)
         if inner is not None:
             candidate = apply_splices(source, [Splice(*smap.span(node), f"{_element_text(smap, inner)}[0]")])
@@ -621,6 +629,19 @@ def _dotted(node: ast.expr) -> str | None:
         head = _dotted(node.value)
         return None if head is None else f"{head}.{node.attr}"
     return None
+
+
+#: A test of literals cheap to evaluate (no arithmetic: ``2 ** 10 ** 10`` never runs here).
+_TEST_NODES = (ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.cmpop, ast.boolop, ast.unaryop, ast.Tuple,
+               ast.expr_context)
+
+
+def _constant_truth(test: ast.expr) -> bool | None:
+    """The truth of a test made of literals only (``None is None``, ``0 == 0``); None if it raises."""
+    try:
+        return bool(eval(compile(ast.Expression(test), "<test>", "eval"), {"__builtins__": {}}))
+    except Exception:  # noqa: BLE001 - e.g. 1 / 0, "a" < 1
+        return None
 
 
 def _constant_expression_or_compare(node: ast.expr) -> bool:
