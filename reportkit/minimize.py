@@ -178,10 +178,13 @@ class Keep:
     values the bug computed; the candidate must report them exactly (the first message line with its
     numbers, :attr:`Signature.exact_message`), so they must still be computed the same way. ``test``: a
     pytest target's failure must come from the same test item in the same phase (``nodeid``, ``when``):
-    a module that fails while being collected, or another test, is not the test. ``why``: for people.
+    a module that fails while being collected, or another test, is not the test. ``compares``: the
+    failure is a check of computed values (:func:`is_oracle`): passes that build an object anew at each
+    use (random weights differ between builds) are off too. ``why``: for people.
     """
 
     values: bool = False
+    compares: bool = False
     message: str | None = None
     test: tuple[str, str] | None = None
     why: str = ""
@@ -229,7 +232,7 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
         why += "; the message's values must stay as they are"
     if test is not None:
         why += f"; the failure must stay in {test[0]} ({test[1]})"
-    return Keep(values, message, test, why)
+    return Keep(values=values, message=message, test=test, why=why, compares=values and is_oracle(sig))
 
 
 def keeps_values(signature: Signature) -> bool:
@@ -509,6 +512,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
             try:
                 result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
                                        on_improve=improved, probe=make_probe(session.cold), oracle=oracle,
+                                       rebuild=not (keep and keep.compares),
                                        confirm=predicate.confirm if session.passes_with or session.good else None)
             except KeyboardInterrupt:
                 best.interrupted = True
@@ -649,7 +653,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     # Otherwise a failure whose values are the bug keeps them (what_to_keep, README "What a reproducer keeps").
     keep = what_to_keep(rep, spec, policy, differential=bool(session.passes_with and not options.passes_with))
     log = TestLog()
-    reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep)
+    reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep)  # keep.compares too
     verified, final_sig, standalone, standalone_note, on_good = None, None, None, "", None
     fix_check = session.good.to_dict() if session.good is not None else None  # the reduction's runs only
     if not reduced.interrupted:

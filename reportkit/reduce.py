@@ -69,6 +69,7 @@ def reduce_source(
     probe: Callable[[str], str | None] | None = None,
     oracle: bool = False,
     confirm: Callable[[str], bool] | None = None,
+    rebuild: bool | None = None,
 ) -> ReduceResult:
     """Reduce ``source`` while ``is_interesting`` holds; ``source`` itself is assumed interesting.
 
@@ -89,6 +90,11 @@ def reduce_source(
     another value (:data:`reportkit.passes.VALUE_PASSES`) are off: they would keep "the same failure"
     while losing the computation that is wrong.
 
+    ``rebuild``: passes that keep a computation as code but run it at each use
+    (:data:`reportkit.passes.REBUILDING_PASSES`: an object built once in ``__init__`` built where it is
+    read) may run. Default: ``not oracle``. A failure the script's own code raised keeps them (its
+    values stay code); a check of computed values does not (random weights differ between builds).
+
     ``confirm``, when given, is a second, costlier condition every result must meet as well (e.g. a
     differential run that must pass). It is checked lazily: once on the result of each pass (each
     HDD level), not on every candidate ``is_interesting`` accepts. When a pass's result fails it,
@@ -102,7 +108,7 @@ def reduce_source(
         raise ValueError("jobs must be >= 1")
     problem = Problem(source, is_interesting, jobs=jobs, on_progress=on_progress, on_improve=on_improve,
                       probe=None if oracle else probe, confirm=confirm)
-    return _Schedule(problem, oracle=oracle).run()
+    return _Schedule(problem, oracle=oracle, rebuild=not oracle if rebuild is None else rebuild).run()
 
 
 class Problem(Tester):
@@ -155,9 +161,10 @@ class Problem(Tester):
 class _Schedule:
     """The round schedule: which pass (or HDD level) runs next, each result confirmed (see reduce_source)."""
 
-    def __init__(self, problem: Problem, *, oracle: bool) -> None:
+    def __init__(self, problem: Problem, *, oracle: bool, rebuild: bool = True) -> None:
         self.problem = problem
         self._oracle = oracle
+        self._rebuild = rebuild
         self._verifying = False
 
     def run(self) -> ReduceResult:
@@ -190,7 +197,7 @@ class _Schedule:
                 self._structural()
             before = problem.current
             for fine in P.FINE:
-                if not (self._oracle and fine in P.VALUE_PASSES):
+                if self._allowed(fine):
                     self._run_pass(fine)
             if problem.current != before:
                 continue
@@ -215,13 +222,19 @@ class _Schedule:
             if self.problem.current == before:
                 break
 
+    def _allowed(self, p: P.Pass) -> bool:
+        """Value passes are off for an oracle; rebuilding passes are on only with ``rebuild``."""
+        if p in P.REBUILDING_PASSES:
+            return self._rebuild
+        return not (self._oracle and p in P.VALUE_PASSES)
+
     def _scaffold(self) -> bool:
         """The scaffolding passes until none of them changes anything."""
         start = self.problem.current
         for _ in range(_MAX_ROUNDS):
             before = self.problem.current
             for scaffold in P.SCAFFOLD:
-                if not (self._oracle and scaffold in P.VALUE_PASSES):
+                if self._allowed(scaffold):
                     self._run_pass(scaffold)
             if self.problem.current == before:
                 break

@@ -597,3 +597,17 @@ def test_scaffolding_around_the_failing_statement_goes() -> None:
     for name in ("class-to-function", "self-attr-builds", "one-element", "unused-params"):
         assert result.stats.passes.get(name), (name, result.stats.passes)
     assert result.source == "{}['missing']\n"
+
+
+@pytest.mark.parametrize("oracle, rebuild, materialize, builds", [
+    (False, True, True, True),  # library code raised: everything runs
+    (True, True, False, True),  # the script's own code raised: values stay, an object may be built where read
+    (True, False, False, False),  # a check of computed values: neither
+])
+def test_value_and_rebuilding_passes_by_what_the_failure_keeps(oracle, rebuild, materialize, builds):
+    from reportkit.reduce import Problem, _Schedule
+
+    schedule = _Schedule(Problem("x = 1\n", lambda s: True), oracle=oracle, rebuild=rebuild)
+    assert schedule._allowed(P.MATERIALIZE) is materialize
+    assert schedule._allowed(P.SELF_ATTR_BUILDS) is builds
+    assert schedule._allowed(P.UNUSED) is True

@@ -108,9 +108,12 @@ SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_F
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
-#: (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values). Moving an
-#: object built in ``__init__`` into a method (self-attr-builds) builds it per call: a value change too.
-VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS, SELF_ATTR_BUILDS)
+#: (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values).
+VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+#: Passes that keep a computation as code but run it at each use (an object built once in ``__init__``
+#: built where it is read): off when the failure compares computed values (random weights differ
+#: between builds), on for a failure the script's own code raised (reportkit.reduce.reduce_source).
+REBUILDING_PASSES = (SELF_ATTR_BUILDS,)
 #: One try each at the very end.
 FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
 
@@ -145,6 +148,7 @@ __all__ = [
     "UNUSED",
     "UNWRAP",
     "VALUE_PASSES",
+    "REBUILDING_PASSES",
     "WHITESPACE",
     "BodySeq",
     "DdminPass",
