@@ -37,7 +37,7 @@ from reportkit.fixcheck import FoldMap, GoodCode, GoodRevError, NotRelevant, pre
 from reportkit.flatten import fold_local_code
 from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
-from reportkit.passes.materialize import CAPTURE_ENV
+from reportkit.passes.materialize import CAPTURE_ENV, SEEDED_ENV
 from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
 from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active
 from reportkit.signature import (
@@ -362,8 +362,9 @@ def is_oracle(signature: Signature) -> bool:
     return is_assertion(signature.exc_type)
 
 
-def make_probe(check: Check) -> Callable[[str], str | None]:
-    """Run an instrumented program (value materialization) through ``check`` and return what it recorded."""
+def make_probe(check: Check, seeded: bool = False) -> Callable[[str], str | None]:
+    """Run an instrumented program (value materialization) through ``check`` and return what it recorded.
+    ``seeded``: the failure compares computed values; random tensors are spelled with a seeded generator."""
 
     def probe(program: str) -> str | None:
         assert check.sandbox is not None
@@ -371,7 +372,7 @@ def make_probe(check: Check) -> Callable[[str], str | None]:
         os.close(fd)
         capture = Path(name)
         try:
-            check.with_env({CAPTURE_ENV: name}).run(program)
+            check.with_env({CAPTURE_ENV: name, SEEDED_ENV: "1" if seeded else None}).run(program)
             return capture.read_text(encoding="utf-8") or None
         except OSError:
             return None
@@ -491,7 +492,8 @@ class _Reduced:
 
 
 def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptions, deadline: float | None,
-            log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None, keep: Keep | None = None) -> _Reduced:
+            log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None, keep: Keep | None = None,
+            seeded: bool = False) -> _Reduced:
     """Run the reducer; every new best is written to ``options.output``; Ctrl-C / SIGTERM keep the best."""
     predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference,
                                 good=session.good, keep=keep)
@@ -511,7 +513,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
         with sigterm_as_interrupt():
             try:
                 result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
-                                       on_improve=improved, probe=make_probe(session.cold), oracle=oracle,
+                                       on_improve=improved, probe=make_probe(session.cold, seeded=seeded), oracle=oracle,
                                        rebuild=not (keep and keep.compares),
                                        confirm=predicate.confirm if session.passes_with or session.good else None)
             except KeyboardInterrupt:
@@ -653,7 +655,8 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     # Otherwise a failure whose values are the bug keeps them (what_to_keep, README "What a reproducer keeps").
     keep = what_to_keep(rep, spec, policy, differential=bool(session.passes_with and not options.passes_with))
     log = TestLog()
-    reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep)  # keep.compares too
+    reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep,
+                      seeded=is_oracle(rep.signature))
     verified, final_sig, standalone, standalone_note, on_good = None, None, None, "", None
     fix_check = session.good.to_dict() if session.good is not None else None  # the reduction's runs only
     if not reduced.interrupted:

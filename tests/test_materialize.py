@@ -12,17 +12,17 @@ import pytest
 
 from reportkit.passes import apply_splices, parses
 from reportkit.passes.hoist import hoist_candidates
-from reportkit.passes.materialize import CAPTURE_ENV, instrument, materialize_edits, sites
+from reportkit.passes.materialize import CAPTURE_ENV, SEEDED_ENV, instrument, materialize_edits, sites
 from reportkit.reduce import reduce_source
 
 
-def probe_with(tmp_path):
+def probe_with(tmp_path, extra_env: dict | None = None):
     """A real probe: run the instrumented program in a subprocess and return the capture file."""
     def probe(program: str) -> str | None:
         script, capture = tmp_path / "probe.py", tmp_path / "capture.json"
         script.write_text(program)
         capture.unlink(missing_ok=True)
-        subprocess.run([sys.executable, str(script)], env={**os.environ, CAPTURE_ENV: str(capture)},
+        subprocess.run([sys.executable, str(script)], env={**os.environ, CAPTURE_ENV: str(capture), **(extra_env or {})},
                        capture_output=True, timeout=60)
         return capture.read_text() if capture.exists() else None
     return probe
@@ -184,3 +184,21 @@ def test_top_level_functions_and_classes_are_rendered_by_name(tmp_path):
     assert texts['table["fn"]'] == "double" and texts['table["cls"]'] == "Box"
     assert texts['table["inner"]'] is None  # a nested function is not reachable by its name
     assert texts['table["partial"]'] is None
+
+
+def test_random_tensors_get_a_seeded_generator_when_values_are_compared(tmp_path):
+    """A wrong result that shows for some random inputs only: a materialized input must compute the same
+    values in every run, or the reproducer passes now and then (minimize sets SEEDED_ENV for such failures)."""
+    pytest.importorskip("torch")
+    src = "import torch\nx = torch.ones(3) * 2\nprint(torch.nn.functional.gelu(x))\n"
+    program, spans = instrument(src)
+    texts = {}
+    for env in ({}, {SEEDED_ENV: "1"}):
+        values = json.loads(probe_with(tmp_path, env)(program))
+        texts[bool(env)] = {src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
+    assert texts[False]["x"] == "torch.randn(3, dtype=torch.float32)"
+    seeded = texts[True]["x"]
+    assert seeded == "torch.randn(3, dtype=torch.float32, generator=torch.Generator().manual_seed(0))"
+    import torch
+
+    assert torch.equal(eval(seeded, {"torch": torch}), eval(seeded, {"torch": torch}))

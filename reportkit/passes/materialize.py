@@ -23,6 +23,10 @@ from .expressions import _skipped_expressions
 from .source import SourceMap, iter_nodes, parses
 
 CAPTURE_ENV = "REPORTKIT_CAPTURE"
+#: Set (to any value) when the failure compares computed values: a random tensor is then spelled with
+#: its own seeded generator, so that the candidate computes the same values in every run (a wrong result
+#: that shows for some random inputs only would otherwise make the reproducer flaky).
+SEEDED_ENV = "REPORTKIT_CAPTURE_SEEDED"
 _BUILTINS = set(dir(builtins))
 WRAPPER = "__reportkit_value__"
 
@@ -38,6 +42,7 @@ def __reportkit_value__(i, v):
         import atexit, json, os, sys, types
         _state["values"] = {}
         _state["sys"] = sys
+        _state["seeded"] = bool(os.environ.get("REPORTKIT_CAPTURE_SEEDED"))
         _state["types"] = types
         path = os.environ.get("REPORTKIT_CAPTURE")
         def _dump():
@@ -86,6 +91,8 @@ def __reportkit_value__(i, v):
             args = "(" + shape + ("" if shape else "()") + ", dtype=" + dtype
             if device != "cpu":
                 args += ", device=" + repr(device)
+            if ctor == "torch.randn" and _state.get("seeded"):
+                args += ", generator=torch.Generator().manual_seed(0)"
             if v.requires_grad and v.is_leaf:
                 args += ", requires_grad=True"
             return ctor + args + ")"
