@@ -179,12 +179,13 @@ def quiet_since(previous: Sample, sample: Sample) -> bool:
             and sample.cpu - previous.cpu <= QUIET_CPU * max(sample.t - previous.t, 0.0))
 
 
-def quiet_stretches(samples: list[Sample]) -> list[tuple[int, int]]:
-    """``(first, last)`` sample indices of each maximal quiet stretch: quiet from sample ``first`` to ``last``."""
+def _stretches(samples: list, holds: Callable[[int], bool]) -> list[tuple[int, int]]:
+    """``(first, last)`` sample indices of each maximal run of ``i`` for which ``holds(i)``: from the
+    sample before the first such ``i`` to the last one."""
     out: list[tuple[int, int]] = []
     begin = None
     for i in range(1, len(samples)):
-        if quiet_since(samples[i - 1], samples[i]):
+        if holds(i):
             begin = i - 1 if begin is None else begin
         elif begin is not None:
             out.append((begin, i - 1))
@@ -192,24 +193,19 @@ def quiet_stretches(samples: list[Sample]) -> list[tuple[int, int]]:
     if begin is not None:
         out.append((begin, len(samples) - 1))
     return out
+
+
+def quiet_stretches(samples: list[Sample]) -> list[tuple[int, int]]:
+    """``(first, last)`` sample indices of each maximal quiet stretch: quiet from sample ``first`` to ``last``."""
+    return _stretches(samples, lambda i: quiet_since(samples[i - 1], samples[i]))
 
 
 def stale_stretches(samples: list[Sample], blocked: Callable[[tuple | None], bool]) -> list[tuple[int, int]]:
     """``(first, last)`` sample indices of each maximal stretch in which the main thread made no new
     call that was sampled and was not in the blocked frame: from sample ``first`` (where it was last
     in a new call, or entered the stretch) to ``last``."""
-    out: list[tuple[int, int]] = []
-    begin = None
-    for i in range(1, len(samples)):
-        sample = samples[i]
-        if not sample.fresh and sample.key is not None and not blocked(sample.key):
-            begin = i - 1 if begin is None else begin
-        elif begin is not None:
-            out.append((begin, i - 1))
-            begin = None
-    if begin is not None:
-        out.append((begin, len(samples) - 1))
-    return out
+    return _stretches(samples, lambda i: (not samples[i].fresh and samples[i].key is not None
+                                          and not blocked(samples[i].key)))
 
 
 def block_timing(meta: Path, interval: float) -> tuple[float, float, float, float] | None:
