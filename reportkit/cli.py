@@ -50,8 +50,8 @@ AnyExcOpt = typer.Option(False, "--any-exception", help="Any uncaught exception 
                          "message or location.")
 EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's runs (repeatable); KEY= unsets.")
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
-ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (warm, or cold with "
-                           "--cold) or ray: one Ray actor per -j slot, each with its own warm server and "
+ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (this machine) "
+                           "or ray: one Ray actor per -j slot, each with its own warm server and "
                            "compile cache (pip install 'reportkit[ray]'; see README, Running on a cluster).")
 RayAddressOpt = typer.Option(None, "--ray-address", help="With --executor ray: the cluster to "
                              "join (default: $RAY_ADDRESS, else a local one started for this run).")
