@@ -48,6 +48,17 @@ def make(kind: str):
     return ColdExecutor() if kind == "cold" else WarmExecutor(["queue", "threading"])
 
 
+def run_once(kind: str, spec: RunSpec):
+    """One run of ``spec`` on a fresh ``kind`` executor and sandbox, both closed afterwards."""
+    box = Sandbox(spec.script)
+    executor = make(kind)
+    try:
+        return executor.run(spec, None, box)
+    finally:
+        executor.close()
+        box.cleanup()
+
+
 @pytest.fixture
 def original(tmp_path):
     script = write(tmp_path, HANG)
@@ -127,13 +138,7 @@ def test_sampling_is_invisible_to_the_script(tmp_path, kind):
         print(json.dumps([threading.active_count(), len(threading.enumerate()),
                           any(k.startswith("REPORTKIT_SAMPLE") for k in os.environ)]))
     """)
-    box = Sandbox(script)
-    executor = make(kind)
-    try:
-        result = executor.run(RunSpec(script=script, python=sys.executable, timeout=30, sample_stacks=0.05), None, box)
-    finally:
-        executor.close()
-        box.cleanup()
+    result = run_once(kind, RunSpec(script=script, python=sys.executable, timeout=30, sample_stacks=0.05))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == [1, 1, False]
     assert result.block_timing is not None  # it was sampled
@@ -210,15 +215,8 @@ def test_hangs_elsewhere_are_decided_differently_without_the_timeout(tmp_path, o
     _, _, rep = original
     code, reason = ELSEWHERE[case]
     script = write(tmp_path, code, "elsewhere.py")
-    box = Sandbox(script)
-    executor = make(kind)
-    try:
-        run = RunSpec(script=script, python=sys.executable, timeout=60,
-                      hang_watch=watch_for(rep, quiet_hold=0.5, spin_hold=1.0))
-        result = executor.run(run, None, box)
-    finally:
-        executor.close()
-        box.cleanup()
+    result = run_once(kind, RunSpec(script=script, python=sys.executable, timeout=60,
+                                    hang_watch=watch_for(rep, quiet_hold=0.5, spin_hold=1.0)))
     assert result.hang_early == reason and result.timed_out
     assert result.duration < 30  # far from the 60 s timeout
     sig = signature_of(result)
@@ -229,14 +227,8 @@ def test_hangs_elsewhere_are_decided_differently_without_the_timeout(tmp_path, o
 
 @pytest.mark.parametrize("kind", EXECUTORS)
 def test_quiet_in_the_blocked_frame_is_the_same_hang_sooner(original, kind):
-    script, spec, rep = original
-    box = Sandbox(script)
-    executor = make(kind)
-    try:
-        result = executor.run(replace(spec, timeout=60, hang_watch=watch_for(rep, quiet_hold=0.5)), None, box)
-    finally:
-        executor.close()
-        box.cleanup()
+    _, spec, rep = original
+    result = run_once(kind, replace(spec, timeout=60, hang_watch=watch_for(rep, quiet_hold=0.5)))
     # the first q.get() returns (the worker sleeps 0.3 s, quiet for less than 0.5 s), the second is the hang
     assert result.hang_early == "quiet" and result.stdout.strip() == "1"
     assert same_failure(rep.signature, signature_of(result), MatchPolicy())
@@ -274,14 +266,7 @@ print("done")
 def test_runs_that_move_on_are_not_decided_early(tmp_path, original, kind):
     _, _, rep = original
     script = write(tmp_path, MOVING, "moving.py")
-    box = Sandbox(script)
-    executor = make(kind)
-    try:
-        run = RunSpec(script=script, python=sys.executable, timeout=60,
-                      hang_watch=watch_for(rep, quiet_hold=1.0, spin_hold=1.0))
-        result = executor.run(run, None, box)
-    finally:
-        executor.close()
-        box.cleanup()
+    result = run_once(kind, RunSpec(script=script, python=sys.executable, timeout=60,
+                                    hang_watch=watch_for(rep, quiet_hold=1.0, spin_hold=1.0)))
     assert not result.hang_early and result.returncode == 0, (result.hang_early, result.stderr)
     assert result.stdout.strip() == "done"
