@@ -225,21 +225,31 @@ def test_minimize_on_a_local_ray_cluster_equals_local_j2(tmp_path):
     assert 0 < report["tests_run"] <= json.loads(local.stdout)["tests_run"]
 
 
+def json_error_on_ray(tmp_path, config, timeout: float):
+    """A script failing with a JSONDecodeError, its original run, and a Ray executor for it:
+    (spec, policy, rep, sandbox, executor, note); the caller closes the executor and the sandbox."""
+    from reportkit.ray_executor import prepare_ray
+    from reportkit.runner import RunSpec, Sandbox
+    from reportkit.signature import MatchPolicy, establish
+
+    script = tmp_path / "f.py"
+    script.write_text("import json\njson.loads('{')\n")
+    spec = RunSpec(script=script, python=sys.executable, timeout=timeout)
+    policy = MatchPolicy()
+    rep = establish(spec, policy, runs=1)
+    box = Sandbox(script)
+    executor, note = prepare_ray(config, spec, script.read_text(), rep.signature, policy, box)
+    return spec, policy, rep, box, executor, note
+
+
 @pytest.mark.ray
 @pytest.mark.slow
 def test_a_dead_slot_is_dropped_and_its_candidate_rerun_elsewhere(tmp_path):
     ray = pytest.importorskip("ray")
-    from reportkit.ray_executor import RayConfig, prepare_ray
-    from reportkit.runner import RunSpec, Sandbox
-    from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
+    from reportkit.ray_executor import RayConfig
+    from reportkit.signature import same_failure, signature_of
 
-    script = tmp_path / "f.py"
-    script.write_text("import json\njson.loads('{')\n")
-    spec = RunSpec(script=script, python=sys.executable, timeout=60)
-    policy = MatchPolicy()
-    rep = establish(spec, policy, runs=1)
-    box = Sandbox(script)
-    executor, note = prepare_ray(RayConfig(slots=2), spec, script.read_text(), rep.signature, policy, box)
+    spec, policy, rep, box, executor, note = json_error_on_ray(tmp_path, RayConfig(slots=2), timeout=60)
     try:
         assert executor.name == "ray" and len(executor.live) == 2, note
         ray.kill(executor.slots[0].actor)  # a host going away
@@ -264,18 +274,10 @@ def test_a_withdrawn_candidate_is_killed_on_its_host(tmp_path):
 
     ray = pytest.importorskip("ray")
     from reportkit.cancel import withdrawable
-    from reportkit.ray_executor import RayConfig, prepare_ray
-    from reportkit.runner import RunSpec, Sandbox
-    from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
+    from reportkit.ray_executor import RayConfig
+    from reportkit.signature import same_failure, signature_of
 
-    script = tmp_path / "f.py"
-    script.write_text("import json\njson.loads('{')\n")
-    spec = RunSpec(script=script, python=sys.executable, timeout=300)
-    policy = MatchPolicy()
-    rep = establish(spec, policy, runs=1)
-    box = Sandbox(script)
-    executor, note = prepare_ray(RayConfig(slots=1, inner="cold"), spec, script.read_text(), rep.signature, policy,
-                                 box)
+    spec, policy, rep, box, executor, note = json_error_on_ray(tmp_path, RayConfig(slots=1, inner="cold"), timeout=300)
     try:
         assert executor.name == "ray" and len(executor.live) == 1, note
         # a candidate that would hold the slot for 200 s, with a child process of its own
