@@ -408,6 +408,14 @@ def _ray_slots() -> tuple[int, int] | None:
     return active.status() if active is not None else None
 
 
+def _lines_row(report) -> str:
+    """Non-blank lines before -> after; with local modules folded in, the script's own share named."""
+    folded = report.lines_before - report.lines_script if report.folded and report.lines_script else 0
+    before = (f"{report.lines_before} ({report.lines_script} in the script + {folded} folded in from local modules)"
+              if folded > 0 else str(report.lines_before))
+    return f"{before} -> {report.lines_after} (non-blank)"
+
+
 def _print_minimize_summary(report) -> None:
     if report.interrupted:
         out.print(f"[yellow]interrupted[/yellow]: the best result so far is in {escape(report.output)}")
@@ -415,12 +423,14 @@ def _print_minimize_summary(report) -> None:
         out.print(f"[yellow]stopped early (budget)[/yellow]: the best result so far is in {escape(report.output)}")
     rows = [
         ("result", report.output),
-        ("lines", f"{report.lines_before} -> {report.lines_after} (non-blank)"),
+        ("lines", _lines_row(report)),
         ("statements", f"{report.statements_before} -> {report.statements_after}"),
         ("bytes", f"{report.bytes_before} -> {report.bytes_after}"),
         ("tests run", f"{report.tests_run} (cache hits {report.cache_hits}, never-run unparsable "
                       f"{report.invalid_skipped}, skipped as known-rejected {report.memo_skips}, timeout "
-                      f"{report.test_timeout:.0f} s; plus {report.probes} value-capture runs)"),
+                      f"{report.test_timeout:.0f} s; plus {report.probes} value-capture runs"
+                      + (f"; {report.withdrawn} withdrawn on their slot, no longer needed" if report.withdrawn else "")
+                      + ")"),
         ("wall time", f"{report.wall_time:.1f} s"),
     ]
     if report.original_runs:

@@ -145,6 +145,9 @@ class MinimizeReport:
     keeps: str = ""  # what the result had to keep beyond the signature, and why (Keep.why)
     # candidate runs ended by the timeout ("timeout") or by the hang watch (its rule and the verdict)
     hang_ended: dict[str, int] = field(default_factory=dict)
+    # the script as written (lines_before counts it with the local modules folded in, when any were)
+    lines_script: int | None = None
+    withdrawn: int = 0  # candidates stopped on a cluster slot because the reducer no longer needed them
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -576,8 +579,10 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         if good.warm is not None:
             good.check = good.check.on(good.warm)
     try:
-        return _finish(spec, source, rep, policy, options, on_progress, session, start, deadline,
-                       folded, folded_note, fix_note, reported)
+        report = _finish(spec, source, rep, policy, options, on_progress, session, start, deadline,
+                         folded, folded_note, fix_note, reported)
+        report.lines_script = count_lines(original)
+        return report
     finally:
         if good is not None:
             good.close()
@@ -693,6 +698,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         fix_check=None if fix_check is None else {**fix_check, "redone_passes": stats.redone if stats else 0,
                                                   "verified": on_good},
         fix_check_note=fix_note, hang_ended=dict(log.ended),
+        withdrawn=getattr(session.executor, "withdrawn", 0),
     )
 
 

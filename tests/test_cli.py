@@ -71,3 +71,18 @@ def test_version_and_help():
     helptext = cli("check", "--help").stdout
     for option in ("--python", "--timeout", "--match", "--exit-code", "--any-exception", "--isolate-file"):
         assert option in helptext
+
+
+@pytest.mark.parametrize("folded, lines_script, expected", [
+    ([], 40, "40 -> 3 (non-blank)"),
+    (["pkg/mod.py"], 40, "90 (40 in the script + 50 folded in from local modules) -> 3 (non-blank)"),
+    (["pkg/mod.py"], None, "90 -> 3 (non-blank)"),  # a report from before lines_script existed
+])
+def test_the_lines_row_names_the_scripts_own_share_when_local_code_was_folded(folded, lines_script, expected):
+    from types import SimpleNamespace
+
+    from reportkit.cli import _lines_row
+
+    before = 90 if folded else 40
+    report = SimpleNamespace(lines_before=before, lines_after=3, folded=folded, lines_script=lines_script)
+    assert _lines_row(report) == expected

@@ -100,6 +100,8 @@ def test_minimize_multi_file_example_folds_its_package(tmp_path):
     assert report["folded"] == ["meteo/quality.py", "meteo/stations.py", "meteo/units.py", "meteo/stats.py",
                                 "meteo/__init__.py"]
     assert report["folded_note"].startswith("folded in meteo/quality.py")
+    script_lines = sum(1 for ln in script.read_text().splitlines() if ln.strip())
+    assert report["lines_script"] == script_lines < report["lines_before"]  # before: with the package folded in
     assert {p: p.read_text() for p in work.rglob("*.py") if p.name != "daily_report.min.py"} == before
     result = (work / "daily_report.min.py").read_text()
     assert "meteo" not in result
