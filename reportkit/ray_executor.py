@@ -113,12 +113,48 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:300] if text else type(exc).__name__
 
 
-def connect_bounded(ray, address: str, timeout: float) -> None:
+_PROBE_OK = "REPORTKIT-RAY-CONNECTED"
+# Run in a child interpreter: connect, disconnect, say so. What Ray's C++ core prints while it retries
+# (warnings written straight to file descriptor 2) stays in the child's captured stderr.
+_CONNECT_PROBE = f"""\
+import sys
+import ray
+ray.init(address=sys.argv[1], logging_level="ERROR", log_to_driver=False)
+ray.shutdown()
+print({_PROBE_OK!r})
+"""
+
+
+def probe_in_child(address: str, timeout: float) -> str | None:
+    """Connect to ``address`` from a child interpreter within ``timeout`` s: None when it worked, else why
+    not (one line: "timeout", or the child's last error line). Nothing of the child reaches our stderr."""
+    from reportkit.runner import kill_tree
+
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    proc = subprocess.Popen([sys.executable, "-c", _CONNECT_PROBE, address], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                            env=env, start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=max(1.0, timeout))
+    except subprocess.TimeoutExpired:
+        kill_tree(proc)
+        proc.communicate()
+        return "timeout"
+    if proc.returncode == 0 and _PROBE_OK in stdout:
+        return None
+    lines = [line.strip() for line in stderr.splitlines() if line.strip() and not line.startswith((" ", "["))]
+    return (lines[-1] if lines else f"the probe exited with {proc.returncode}")[:300]
+
+
+def connect_bounded(ray, address: str, timeout: float, probe=probe_in_child) -> None:
     """``ray.init(address=...)`` within ``timeout`` seconds, or one clear :class:`UserError`.
 
     Ray itself retries an unreachable cluster for minutes. A TCP connection to the address comes first
-    (a closed port or an unknown host fails at once); then ``ray.init`` runs in a daemon thread and is
-    given up after the rest of ``timeout`` (the process then ends with the error; the thread with it)."""
+    (a closed port or an unknown host fails at once); then a child interpreter tries to connect
+    (``probe``; a port that accepts but is not Ray is given up after ``timeout``, and what Ray's C++ core
+    prints meanwhile stays in that child instead of reaching the terminal past reportkit's redaction);
+    then ``ray.init`` runs here, in a daemon thread given up after the rest of ``timeout`` (the process
+    then ends with the error; the thread with it)."""
     where = f"cannot connect to the Ray cluster at {address}"
     start = time.monotonic()
     target = host_port(address)
@@ -135,6 +171,13 @@ def connect_bounded(ray, address: str, timeout: float) -> None:
             raise UserError(f"{where}: no answer within {timeout:g} s (host down or port filtered?)") from None
         except OSError as exc:
             raise UserError(f"{where}: {exc.strerror or exc}") from None
+    silent = (f"{where}: it accepts connections but Ray did not answer within {timeout:g} s (not a Ray GCS port, "
+              "or another Ray version?); REPORTKIT_RAY_CONNECT_TIMEOUT sets the wait")
+    why = probe(address, timeout - (time.monotonic() - start))
+    if why == "timeout":
+        raise UserError(silent)
+    if why is not None:
+        raise UserError(f"{where}: {why}")
     outcome: dict[str, BaseException] = {}
 
     def init() -> None:
@@ -147,8 +190,7 @@ def connect_bounded(ray, address: str, timeout: float) -> None:
     thread.start()
     thread.join(max(1.0, timeout - (time.monotonic() - start)))
     if thread.is_alive():
-        raise UserError(f"{where}: it accepts connections but Ray did not answer within {timeout:g} s (not a Ray "
-                        "GCS port, or another Ray version?); REPORTKIT_RAY_CONNECT_TIMEOUT sets the wait")
+        raise UserError(silent)
     if "error" in outcome:
         raise UserError(f"{where}: {_first_line(outcome['error'])}") from None
 

@@ -168,9 +168,71 @@ def test_a_silent_ray_address_is_given_up_after_the_timeout():
         sock.listen(4)
         start = time.monotonic()
         with pytest.raises(UserError, match="Ray did not answer within 1.5 s"):
-            connect_bounded(HangingRay(), f"127.0.0.1:{sock.getsockname()[1]}", 1.5)
+            connect_bounded(HangingRay(), f"127.0.0.1:{sock.getsockname()[1]}", 1.5, probe=lambda *_: None)
         assert time.monotonic() - start < 10
     hold.set()
+
+
+@pytest.mark.parametrize("why, message", [
+    ("timeout", "it accepts connections but Ray did not answer within 7 s"),
+    ("ConnectionError: GCS has gone away", "cannot connect to the Ray cluster at 127.0.0.1:[0-9]+: "
+                                           "ConnectionError: GCS has gone away"),
+])
+def test_the_child_probe_decides_before_ray_init_runs_here(why, message):
+    import socket
+
+    class NoRay:  # the probe failed: ray.init must not be tried in this process
+        def init(self, **kwargs):
+            raise AssertionError("ray.init called")
+
+    asked = []
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(4)
+        with pytest.raises(UserError, match=message):
+            connect_bounded(NoRay(), f"127.0.0.1:{sock.getsockname()[1]}", 7,
+                            probe=lambda address, left: asked.append((address, left)) or why)
+    assert len(asked) == 1 and 0 < asked[0][1] <= 7
+
+
+def test_the_child_probe_says_why_in_one_line_and_prints_nothing(tmp_path, capfd):
+    """Where the probe's interpreter has no Ray (the fast suite's), it fails: one line, nothing on our fds."""
+    from reportkit.ray_executor import probe_in_child
+
+    try:
+        import ray  # noqa: F401
+        pytest.skip("Ray is installed: the probe would connect (covered by the slow test below)")
+    except ImportError:
+        pass
+    why = probe_in_child("127.0.0.1:1", 60)
+    assert why == "ModuleNotFoundError: No module named 'ray'"
+    captured = capfd.readouterr()
+    assert captured.out == captured.err == ""
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_a_port_that_is_not_ray_gives_one_message_and_nothing_of_rays_own(tmp_path):
+    """Ray's C++ core warns on file descriptor 2 while it retries a port that is not a GCS ("Failed to connect
+    to GCS at address ..."); it must not reach the terminal past reportkit's redaction edge."""
+    pytest.importorskip("ray")
+    import socket
+
+    script = tmp_path / "f.py"
+    script.write_text("raise ValueError('x')\n")
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "REPORTKIT_RAY_CONNECT_TIMEOUT": "8"}
+    env.pop("RAY_ADDRESS", None)
+    with socket.socket() as sock:  # accepts TCP connections (the kernel's backlog) and never answers
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        port = sock.getsockname()[1]
+        proc = cli("minimize", str(script), "--executor", "ray", "--ray-address", f"127.0.0.1:{port}",
+                   cwd=tmp_path, env=env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert lines[-1].startswith(f"reportkit: cannot connect to the Ray cluster at 127.0.0.1:{port}: it accepts")
+    assert not any("GCS" in line and "within 8 s" not in line for line in lines), lines
+    assert "Traceback" not in proc.stderr + proc.stdout
 
 
 @pytest.mark.ray
