@@ -31,6 +31,8 @@ then judge the result:
 Printed per case and in total: lines before (the script, and the whole project's ``.py`` files) and
 after, the hand-written minimal's lines, the ratio after/minimal, tests, wall time and the three
 checks; medians and the max ratio. ``--json OUT`` writes everything, ``--report-from`` re-prints it.
+``--corpus DIR`` runs another corpus of the same format (``benchmarks/corpus2/``, written later and
+held out from the reducer changes that ``benchmarks/corpus/`` was used to judge).
 """
 
 from __future__ import annotations
@@ -412,9 +414,12 @@ def git_commit() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Minimize every case of benchmarks/corpus/ with reportkit and check each result: runs "
+        description="Minimize every case of a held-out corpus (--corpus, default benchmarks/corpus/) with reportkit and check each result: runs "
                     "alone from another directory with the same failure, keeps the cause the case's note names, "
                     "passes on the good version where there is one. Torch cases cost ~0.1-2 s per test.")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, metavar="DIR",
+                        help="the corpus directory, one case per subdirectory (default: benchmarks/corpus; "
+                        "the second held-out corpus is benchmarks/corpus2)")
     parser.add_argument("--cases", help="comma-separated prefixes of case dirs (default: all)")
     parser.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                         help="stop minimizing each case after this many seconds (best result so far)")
@@ -434,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(args.report_from.read_text(encoding="utf-8"))
         results = [CaseResult(**r) for r in data["cases"]]
         if args.recheck_cause:
-            manifests = {c.name: c for c in load_cases()}
+            manifests = {c.name: c for c in load_cases(args.corpus)}
             for r in results:
                 case = manifests.get(r.case)
                 if case is None or r.output is None:
@@ -451,14 +456,18 @@ def main(argv: list[str] | None = None) -> int:
         print_table(results)
         print_totals(totals(results))
         return 0
-    cases = load_cases(select=args.cases)
+    if not args.corpus.is_dir():
+        raise SystemExit(f"--corpus {args.corpus}: not a directory")
+    cases = load_cases(args.corpus, select=args.cases)
+    if not cases:
+        raise SystemExit(f"--corpus {args.corpus}: no case directories (a subdirectory with a case.json)")
     bad = {c.name: structure_problems(c) for c in cases}
     bad = {k: v for k, v in bad.items() if v}
     if bad:
         raise SystemExit("malformed corpus cases: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in bad.items()))
     start = time.strftime("%Y-%m-%d %H:%M:%S")
     args.commit = git_commit()  # once: the checkout may move while a long run goes on
-    print(f"reportkit corpus benchmark — {start}, commit {args.commit}, {os.cpu_count()} CPU(s), "
+    print(f"reportkit corpus benchmark ({args.corpus}) — {start}, commit {args.commit}, {os.cpu_count()} CPU(s), "
           f"Python {sys.version.split()[0]}; {len(cases)} case(s), jobs {args.jobs}, budget {args.budget}")
     results = []
     for case in cases:
@@ -478,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_json(args, results: list[CaseResult], start: str) -> None:
-    data = {"date": start, "commit": args.commit, "cpus": os.cpu_count(), "python": sys.version.split()[0],
+    data = {"date": start, "commit": args.commit, "corpus": str(args.corpus), "cpus": os.cpu_count(), "python": sys.version.split()[0],
             "budget": args.budget, "jobs": args.jobs, "executor": args.executor,
             "totals": totals(results), "cases": [asdict(r) for r in results]}
     tmp = args.json.with_suffix(args.json.suffix + ".tmp")

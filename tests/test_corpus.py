@@ -1,4 +1,4 @@
-"""benchmarks/corpus/: the held-out corpus is well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/ and benchmarks/corpus2/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
@@ -28,13 +28,15 @@ def _load():
 
 bench = _load()
 CASES = bench.load_cases()
+CASES2 = bench.load_cases(_PATH.parent / "corpus2")  # the second corpus, held out from later reducer changes
+ALL = [(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
 
 
 def _params():
     out = []
-    for case in CASES:
+    for case, name in ALL:
         slow = case.uses_torch or case.manifest.get("category") == "hang"
-        out.append(pytest.param(case, id=case.name, marks=[pytest.mark.slow] if slow else []))
+        out.append(pytest.param(case, id=name, marks=[pytest.mark.slow] if slow else []))
     return out
 
 
@@ -55,7 +57,31 @@ def test_corpus_has_the_mix_the_issue_asks_for():
     assert any("::" in c.target for c in CASES if c.manifest["category"] == "multi-file")
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_corpus2_has_its_mix():
+    cats = [c.manifest["category"] for c in CASES2]
+    assert len(CASES2) >= 8
+    assert cats.count("multi-file") >= 2 and cats.count("nn-module") >= 2
+    for needed in ("pure-python", "hang", "library-pytest"):
+        assert needed in cats, needed
+    assert any(c.startswith("compile-") for c in cats)
+    multi = [c for c in CASES2 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}  # one torch pipeline, one pure-Python project
+    for case in multi:
+        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
+
+
+def test_corpus_option_reads_the_given_directory(tmp_path, capsys):
+    with pytest.raises(SystemExit, match="no case directories"):
+        bench.main(["--corpus", str(tmp_path)])
+    with pytest.raises(SystemExit, match="not a directory"):
+        bench.main(["--corpus", str(tmp_path / "absent")])
+    (tmp_path / "01_x").mkdir()
+    (tmp_path / "01_x" / "case.json").write_text('{"target": "x.py"}')
+    with pytest.raises(SystemExit, match="malformed corpus cases: 01_x: missing NOTE.md"):
+        bench.main(["--corpus", str(tmp_path), "--budget", "1"])
+
+
+@pytest.mark.parametrize("case", [c for c, _ in ALL], ids=[n for _, n in ALL])
 def test_case_layout(case):
     assert bench.structure_problems(case) == []
     minimal = (case.path / "minimal.py").read_text(encoding="utf-8")

@@ -1,0 +1,1 @@
+"""orderkit: loading, pricing and exporting shop orders."""
