@@ -177,7 +177,8 @@ class Workspace:
 def _install(src: Path, dest: Path, patch: Path | None) -> None:
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__", "LICENSE*"))
     if patch is not None:
-        proc = subprocess.run(["patch", "-s", "-p1", "-d", str(dest), "-i", str(patch)],
+        # -d changes patch's directory first: the patch file's path must not be relative
+        proc = subprocess.run(["patch", "-s", "-p1", "-d", str(dest), "-i", str(patch.resolve())],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise SystemExit(f"{patch}: does not apply: {proc.stdout}{proc.stderr}")
@@ -487,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_json(args, results: list[CaseResult], start: str) -> None:
-    data = {"date": start, "commit": args.commit, "corpus": str(args.corpus), "cpus": os.cpu_count(), "python": sys.version.split()[0],
+    data = {"date": start, "commit": args.commit, "corpus": os.path.relpath(args.corpus.resolve(), REPO), "cpus": os.cpu_count(), "python": sys.version.split()[0],
             "budget": args.budget, "jobs": args.jobs, "executor": args.executor,
             "totals": totals(results), "cases": [asdict(r) for r in results]}
     tmp = args.json.with_suffix(args.json.suffix + ".tmp")

@@ -81,6 +81,18 @@ def test_corpus_option_reads_the_given_directory(tmp_path, capsys):
         bench.main(["--corpus", str(tmp_path), "--budget", "1"])
 
 
+def test_a_library_case_installs_from_a_relative_corpus_path(tmp_path, monkeypatch):
+    # `--corpus benchmarks/corpus2` gives relative case paths; the patch must still apply
+    case = next(c for c in CASES2 if c.site)
+    monkeypatch.chdir(_PATH.parent.parent)
+    rel = bench.Case(case.name, case.path.relative_to(_PATH.parent.parent), case.manifest)
+    ws = bench.make_workspace(rel, tmp_path)
+    patched = {p.relative_to(ws.site): p.read_bytes() for p in ws.site.rglob("*.py")}
+    pristine = {p.relative_to(ws.good_site): p.read_bytes() for p in ws.good_site.rglob("*.py")}
+    assert patched.keys() == pristine.keys()
+    assert [k for k in patched if patched[k] != pristine[k]] == [Path("semver/version.py")]
+
+
 @pytest.mark.parametrize("case", [c for c, _ in ALL], ids=[n for _, n in ALL])
 def test_case_layout(case):
     assert bench.structure_problems(case) == []
