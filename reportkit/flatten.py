@@ -19,7 +19,8 @@ imports installed packages only:
   from a local module and then binds again itself keeps its own binding, the import becoming an
   assignment (``check = validate_check``);
 - ``if __name__ == "__main__":`` blocks of folded modules (they do not run on import) and their
-  ``__all__`` lists are dropped; ``from __future__`` imports move to the top.
+  ``__all__`` lists are dropped; ``from __future__`` imports move to the top, after the script's
+  docstring (it stays the module's ``__doc__``).
 
 Everything that cannot be folded faithfully raises :class:`NotFlattenable` with the reason (a module
 object used as a value, ``import *`` from a module without literal names, a module importing the
@@ -560,12 +561,27 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
     rebound = {name: flat_names.flat_of(ref) for name, ref in script_names.items() if _rebinds(main, name, ref)}
     for name in rebound:
         names.pop(name, None)
-    script_text = "".join(piece for piece, _ in _rewrite(project, main, names, flat_names.flat_of, future, set(),
-                                                         folded_module=False, rebound=rebound))
-    head = "".join(f"{line}\n" for line in dict.fromkeys(future))
+    pieces = _rewrite(project, main, names, flat_names.flat_of, future, set(), folded_module=False, rebound=rebound)
+    doc = _docstring_lines(tree)  # the script's docstring stays the module's: first (``__doc__`` reads it)
+    script_text = "".join(piece for piece, line in pieces if line not in doc)
+    head = "".join(piece for piece, line in pieces if line in doc)
+    head += "".join(f"{line}\n" for line in dict.fromkeys(future))
     source, source_map = _assemble(head, parts, f"# --- {script.name} ---\n" + script_text.lstrip("\n"), renamed,
                                    project)
     return Flattened(source=source, modules=folded, renamed=renamed, source_map=source_map)
+
+
+def _docstring_lines(tree: ast.Module) -> range:
+    """The line numbers of the module's docstring (empty when it has none or shares a line with code)."""
+    body = tree.body
+    if not (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)):
+        return range(0)
+    first = body[0]
+    end = first.end_lineno or first.lineno
+    if len(body) > 1 and body[1].lineno <= end:
+        return range(0)
+    return range(first.lineno, end + 1)
 
 
 class _FlatNames:

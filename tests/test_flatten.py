@@ -90,7 +90,7 @@ def test_package_with_relative_imports_aliases_and_module_attributes(tmp_path):
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert imported <= {"json", "__future__"}  # installed / stdlib imports only
-    assert flat.source.startswith("from __future__ import annotations\n")
+    assert flat.source.startswith('"""Entry point."""\nfrom __future__ import annotations\n')  # docstring first
     assert "pricing self-test" not in flat.source  # a folded module's __main__ block does not run on import
     assert "__all__" not in flat.source
     assert "# sum of the prices" in flat.source  # folded code keeps its text
@@ -360,3 +360,38 @@ def test_pytest_helper_raising_in_the_test_utilities_is_folded(tmp_path):
     assert folded == ["tests/helpers.py"], note
     assert "def test_order():" in source and "from tests." not in source
     assert expected.location.in_script and expected.location.text.startswith("assert xs == sorted(xs)")
+
+
+def test_the_scripts_docstring_stays_the_module_docstring(tmp_path):
+    """A script that reads its own ``__doc__`` (argparse descriptions often do) fails the same way folded:
+    its docstring stays the folded script's first statement, ahead of the folded modules."""
+    write(tmp_path, {
+        "report.py": '''\
+            """Print the daily report.
+
+            Usage: python report.py
+            """
+            from __future__ import annotations
+
+            import argparse
+
+            from helpers import title
+
+            parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+            print(title(parser.description))
+        ''',
+        "helpers.py": '''\
+            """Helpers (their docstring is not the script's)."""
+
+
+            def title(text):
+                return text.upper()
+        ''',
+    })
+    script = tmp_path / "report.py"
+    flat = flatten_source(script, script.read_text())
+    assert flat is not None and flat.modules == ["helpers.py"]
+    assert ast.get_docstring(ast.parse(flat.source)) == "Print the daily report.\n\nUsage: python report.py"
+    after = run_alone(tmp_path, flat.source)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == "PRINT THE DAILY REPORT.\n"
