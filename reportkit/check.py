@@ -151,6 +151,9 @@ def reproduce(check: Check, runs: int = 2, source: str | None = None,
     first = next((o.signature for o in outcomes if o.ok), None)
     if first is None:
         raise NothingToReproduce(_why_nothing(check, outcomes[0].signature, len(outcomes)))
+    if first.kind is FailureKind.HANG and first.child_waits is not None and any(
+            o.signature.kind is FailureKind.HANG and o.signature.child_waits != first.child_waits for o in outcomes):
+        first = replace(first, child_waits=None)  # the children's state differs run to run: not compared
     failures = sum(1 for o in outcomes if same_failure(first, o.signature, check.policy))
     return Reproduction(signature=first, runs=len(outcomes), failures=failures,
                         results=[o.result for o in outcomes], signatures=[o.signature for o in outcomes])

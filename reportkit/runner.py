@@ -87,6 +87,7 @@ class RunResult:
     thread_exceptions: list[ExceptionInfo] = field(default_factory=list)
     exit_code_requested: int | str | None = None
     stacks: list[ThreadStack] = field(default_factory=list)  # hang or fatal-signal dump
+    child_waits: list[str] | None = None  # hang: what its leaf child processes waited in (child_waits); None: unknown
     main_thread_id: int | None = None
     workdir: str = ""  # the scratch directory the script ran in (removed unless kept)
     script_path: str = ""  # the script's path inside workdir
@@ -406,7 +407,7 @@ def run_script(spec: RunSpec, source: str | None = None, sandbox: Sandbox | None
 
 def meta_paths(meta: Path) -> dict[str, Path]:
     """The files a run writes into its ``meta`` dir (shared by every executor)."""
-    return {"events": meta / "events.jsonl", "dump": meta / "stacks.txt",
+    return {"events": meta / "events.jsonl", "dump": meta / "stacks.txt", "children": meta / "children.json",
             "stdout": meta / "stdout.txt", "stderr": meta / "stderr.txt"}
 
 
@@ -501,6 +502,12 @@ def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int 
 
         result.block_timing = block_timing(meta, spec.hang_watch.interval if spec.hang_watch is not None
                                            else spec.sample_stacks)
+    if timed_out:
+        try:
+            waits = json.loads(paths["children"].read_text())
+            result.child_waits = [str(w) for w in waits] if isinstance(waits, list) else None
+        except (OSError, ValueError):
+            result.child_waits = None
     if timed_out or result.signal is not None:
         dump_path = paths["dump"]
         result.stacks = parse_faulthandler(dump_path.read_text(encoding="utf-8", errors="replace")
@@ -524,7 +531,12 @@ def request_dump(pid: int, dump_path: Path, grace: float, alive: Callable[[], bo
     """Ask faulthandler (SIGUSR1) in ``pid`` for all-thread stacks; return once the dump settles.
 
     Returns early when ``alive()`` turns false (the process ended) or after ``grace`` seconds.
+    First, what the process's child processes wait in is written next to the dump (:func:`child_waits`).
     """
+    try:
+        dump_path.with_name("children.json").write_text(json.dumps(child_waits(pid)))
+    except OSError:
+        pass
     try:
         os.kill(pid, signal.SIGUSR1)
     except (ProcessLookupError, AttributeError):
@@ -537,6 +549,41 @@ def request_dump(pid: int, dump_path: Path, grace: float, alive: Callable[[], bo
             break
         last = size
         time.sleep(0.1)
+
+
+def child_waits(pid: int) -> list[str]:
+    """What the descendants of ``pid`` that have no children of their own are doing, as a sorted set:
+    the kernel function a sleeping one waits in (``/proc/PID/wchan``: ``pipe_write``, ``do_wait``,
+    ``futex_wait_queue``...), or ``running`` / ``zombie`` / ``stopped``. Part of a hang's signature: a
+    child blocked writing to a full pipe is not the same hang as a child that keeps starting itself."""
+    try:
+        children = psutil.Process(pid).children(recursive=True)
+    except (psutil.Error, OSError):
+        return []
+    parents = set()
+    for child in children:
+        try:
+            parents.add(child.ppid())
+        except (psutil.Error, OSError):
+            continue
+    waits: set[str] = set()
+    for child in children:
+        if child.pid in parents:
+            continue
+        try:
+            status = child.status()
+        except (psutil.Error, OSError):
+            continue
+        if status in (psutil.STATUS_SLEEPING, psutil.STATUS_DISK_SLEEP, psutil.STATUS_IDLE):
+            try:
+                wchan = Path(f"/proc/{child.pid}/wchan").read_text().strip()
+            except OSError:
+                wchan = ""
+            waits.add(wchan if wchan and wchan != "0" else "sleeping")
+        else:
+            waits.add({psutil.STATUS_ZOMBIE: "zombie", psutil.STATUS_STOPPED: "stopped",
+                       psutil.STATUS_TRACING_STOP: "stopped"}.get(status, "running"))
+    return sorted(waits)
 
 
 def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float, bwrap: bool = False) -> None:

@@ -137,6 +137,9 @@ class Signature:
     # pytest targets: where the test's failure happened ("collect": importing its module; "setup",
     # "call", "teardown": the test ran)
     pytest_phase: str | None = None
+    # hangs: what the leaf child processes waited in when it was caught (reportkit.runner.child_waits);
+    # None: not compared (not known, or it differed between the original's runs)
+    child_waits: list[str] | None = None
 
     def __post_init__(self) -> None:
         self.kind = FailureKind(self.kind)
@@ -154,7 +157,8 @@ class Signature:
         if kind is FailureKind.SIGNAL:
             return f"killed by {signal_name(self.signal)}"
         if kind is FailureKind.HANG:
-            return "hang (timed out)" + (f" in {self.location}" if self.location else "")
+            return ("hang (timed out)" + (f" in {self.location}" if self.location else "")
+                    + (f"; child processes waiting in {', '.join(self.child_waits)}" if self.child_waits else ""))
         if kind is FailureKind.OUTPUT:
             return f"output matched: {self.matched}"
         return "passed (exit code 0)"
@@ -181,7 +185,8 @@ class MatchPolicy:
     def describe(self) -> str:
         if self.strict:
             return ("strict: same kind; exceptions: same type, message (first line, numbers/paths/addresses "
-                    "normalized) and raising frame; hangs: same blocked frame of the main thread; signals: "
+                    "normalized) and raising frame; hangs: same blocked frame of the main thread and what its "
+                    "child processes wait in; signals: "
                     "same signal and crashing frame; exits: same code and last stderr line")
         parts = []
         if self.match is not None:
@@ -352,7 +357,7 @@ def _stack_signature(sig: Signature, result: RunResult, norm: Normalizer) -> Sig
 
 def _kind_signature(result: RunResult, norm: Normalizer) -> Signature:
     if result.timed_out:
-        return _stack_signature(Signature(kind=FailureKind.HANG), result, norm)
+        return _stack_signature(Signature(kind=FailureKind.HANG, child_waits=result.child_waits), result, norm)
     if result.exception is not None and result.exception.type not in ("SystemExit",):
         return _exception_signature(result.exception, norm)
     if result.signal is not None:
@@ -504,7 +509,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
     Strict (default): same kind and
       - exception: same fully-qualified type, same normalized first message line, same raising frame
         (a library frame: same file, function and line; a frame in the script: the same statement text);
-      - hang: same innermost frame of the main thread;
+      - hang: same innermost frame of the main thread, and (where the original's is known) the same
+        set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up);
       - signal: same signal and same crashing frame (when faulthandler caught one);
       - exit: same exit code and same normalized last stderr line;
       - pytest targets: the test ran in both, or its module failed to import in both.
@@ -520,6 +526,9 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
     if original.kind is FailureKind.EXCEPTION:
         return (original.exc_type == candidate.exc_type and original.message == candidate.message
                 and _same_location(original.location, candidate.location))
+    if original.kind is FailureKind.HANG and original.child_waits is not None \
+            and original.child_waits != (candidate.child_waits or []):
+        return False
     if original.kind in (FailureKind.HANG, FailureKind.SIGNAL):
         return original.signal == candidate.signal and _same_location(original.location, candidate.location)
     if original.kind is FailureKind.EXIT:

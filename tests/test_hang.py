@@ -270,3 +270,72 @@ def test_runs_that_move_on_are_not_decided_early(tmp_path, original, kind):
                                     hang_watch=watch_for(rep, quiet_hold=1.0, spin_hold=1.0)))
     assert not result.hang_early and result.returncode == 0, (result.hang_early, result.stderr)
     assert result.stdout.strip() == "done"
+
+
+# --------------------------------------------------------------------------- child processes of a hang
+
+# the script's child writes more than a pipe holds while the script waits for it: both block for ever
+PIPE_HANG = """
+import subprocess, sys
+
+child = subprocess.Popen([sys.executable, "-c", "print('x' * 300000)"], stdout=subprocess.PIPE)
+child.wait()
+"""
+# the same blocked frame (Popen.wait), but the child is the script itself, starting itself again
+SELF_SPAWN = """
+import subprocess, sys
+
+subprocess.Popen([sys.executable, __file__]).wait()
+"""
+# the same blocked frame, the child asleep
+SLEEPING_CHILD = """
+import subprocess, sys
+
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]).wait()
+"""
+
+
+def test_child_waits_name_what_leaf_children_wait_in(tmp_path):
+    import subprocess
+
+    from reportkit.runner import child_waits, kill_tree
+
+    writer = write(tmp_path, PIPE_HANG, "writer.py")
+    proc = subprocess.Popen([sys.executable, str(writer)], start_new_session=True)
+    try:
+        waits: list[str] = []
+        for _ in range(100):  # until the child has filled the pipe (no fixed sleep: poll its state)
+            waits = child_waits(proc.pid)
+            if waits and waits != ["running"]:
+                break
+            try:
+                proc.wait(0.05)  # (it never ends by itself: this only paces the polling)
+            except subprocess.TimeoutExpired:
+                pass
+        if waits == ["sleeping"]:
+            pytest.skip("this kernel hides /proc/PID/wchan")
+        assert len(waits) == 1 and "pipe" in waits[0], waits
+        assert child_waits(proc.pid + 10**7) == []  # no such process: nothing
+    finally:
+        kill_tree(proc)
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+def test_a_hang_keeps_what_its_child_processes_wait_in(tmp_path, kind):
+    """Adversarial: a candidate blocked in the same frame (Popen.wait) whose child starts itself again and
+    again, or sleeps, does not hang the way a script whose child is blocked on a full pipe does."""
+    script = write(tmp_path, PIPE_HANG)
+    spec = RunSpec(script=script, python=sys.executable, timeout=2)
+    rep = establish(spec, MatchPolicy(), runs=2)
+    sig = rep.signature
+    assert sig.kind == "hang" and sig.location.function.endswith("wait") and rep.deterministic
+    if sig.child_waits == ["sleeping"]:
+        pytest.skip("this kernel hides /proc/PID/wchan")
+    assert sig.child_waits and "pipe" in sig.child_waits[0]
+    assert "child processes waiting in" in sig.headline()
+    for code, same in ((PIPE_HANG.replace("300000", "400000"), True), (SELF_SPAWN, False),
+                       (SLEEPING_CHILD, False)):
+        candidate = write(tmp_path, code, "c.py")
+        got = signature_of(run_once(kind, replace(spec, script=candidate)))
+        assert got.kind == "hang" and got.location == sig.location  # the same blocked frame, and yet
+        assert same_failure(sig, got) is same, (code, got.child_waits)
