@@ -19,12 +19,23 @@ import path (``PYTHONPATH`` entries, ``.pth`` files of an editable install, setu
 finders) is replaced by the good tree's copy, put first on ``PYTHONPATH`` so that it shadows the
 checkout.
 
-Local modules folded into the script (:mod:`reportkit.flatten`) carry the code under test inside the
-candidate itself. For those the script is folded a second time, from the good tree
-(:class:`FoldMap`): each place where the two folded scripts differ is found in the candidate by its
-lines (indentation aside) and replaced by the good lines; a candidate in which such lines were
-changed, not removed, cannot be mapped and is rejected, so the reducer keeps the code the fix
-touches as it is.
+A candidate carries code under test inside itself in two cases, and is then mapped to its *good form*
+before the good run (:func:`good_form_map`, :class:`FoldMap`): each place where the script the
+reduction starts from and its good counterpart differ is found in the candidate by its lines
+(indentation aside) and replaced by the good lines; a candidate in which such lines were changed, not
+kept as written, cannot be mapped and is rejected without a run; one in which they were removed
+altogether runs unchanged on the good code (and fails there when the bug went with them). So the
+reducer keeps the code the fix touches as it is.
+
+- Local modules folded into the script (:mod:`reportkit.flatten`): the script is folded a second
+  time, from the good tree.
+- The bug is in the target script itself: with ``--good REV`` the good counterpart is the script as
+  it is in REV (when REV has it; a script added since then is its own good form). In the automatic
+  mode (HEAD) the target's own uncommitted diff is never used: the changes that trigger the check
+  are those to *other* tracked files, and the target runs as the user has it now — a repro script
+  written or edited in a repository is not a fix, and treating its new lines as "the bug" would
+  only forbid reducing them. Both combine: a folded script's good counterpart is REV's script folded
+  from REV's tree.
 """
 
 from __future__ import annotations
@@ -40,10 +51,10 @@ from pathlib import Path
 
 from reportkit.check import Check
 from reportkit.executor import ColdExecutor, Executor
-from reportkit.gitinfo import GoodRev, GoodRevError, export_commit
+from reportkit.gitinfo import GoodRev, GoodRevError, export_commit, file_at
 from reportkit.runner import COPY_IGNORE, PYTEST_NODE_ENV, Sandbox, session_root
 
-__all__ = ["FoldMap", "GoodCode", "GoodRevError", "NotRelevant", "prepare_good_code"]
+__all__ = ["FoldMap", "GoodCode", "GoodRevError", "NotRelevant", "good_form_map", "prepare_good_code"]
 
 _MARK = "REPORTKIT-IMPORT-PATH:"
 # Run in place of the script (same interpreter, environment, sandbox): where its imports come from.
@@ -188,6 +199,36 @@ class FoldMap:
         return "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else "")
 
 
+def _text_lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines() if line.strip()]
+
+
+def good_form_map(start: str, good_script: Path, good_source: str, *, folded: bool,
+                  root: Path | None = None) -> FoldMap | None:
+    """How a candidate reduced from ``start`` maps to its good form: a :class:`FoldMap` from ``start`` to
+    its good counterpart — ``good_source`` (the target script on the good code), or with ``folded``
+    (``start`` is the target with its local modules folded in) ``good_source`` folded from the good
+    tree, where ``good_script`` is the target's path (``root``: a pytest target's rootdir there).
+
+    None when there is no good counterpart: the good script imports no local module (``folded``), or
+    the map does not turn ``start`` itself into its counterpart (lines the change touches occur more
+    than once). :class:`reportkit.flatten.NotFlattenable` (and ``ValueError``, ``RecursionError``)
+    when the good script cannot be folded."""
+    target = good_source
+    if folded:
+        from reportkit.flatten import flatten_source, project_roots
+
+        flat = flatten_source(good_script, good_source, project_roots(good_script, root))
+        if flat is None:
+            return None
+        target = flat.source
+    fold = FoldMap(start, target)
+    mapped = fold(start)
+    if mapped is None or _text_lines(mapped) != _text_lines(target):
+        return None
+    return fold
+
+
 # --------------------------------------------------------------------------- the check
 
 
@@ -200,7 +241,9 @@ class GoodCode:
     tree: Path  # the exported good tree
     check: Check  # the candidate in the good tree's place: must pass (exit 0, not the failure)
     import_path: list[str]  # the good tree's directories put first on PYTHONPATH
-    fold: FoldMap | None = None  # folded scripts: the candidate's good form
+    fold: FoldMap | None = None  # the candidate's good form (folded modules, the script's own diff to REV)
+    script_source: str | None = None  # the target as it is in REV (--good, when REV has it and it differs)
+    folded: bool = False  # ``fold`` maps the folded script (else: the script's own diff, or nothing)
     warm: Executor | None = None  # a warm server of its own running ``check`` (closed with this)
     runs: int = 0  # candidates run on the good code
     rejected: int = 0  # of the candidates checked: failed there (or could not be mapped)
@@ -245,7 +288,8 @@ class GoodCode:
         return {"rev": self.good.rev, "commit": self.good.commit, "automatic": self.auto,
                 "changed": list(self.good.changed),
                 "import_path": [Path(p).relative_to(self.tree).as_posix() or "." for p in self.import_path],
-                "folded_mapped": self.fold is not None, "warm": self.warm is not None, "runs": self.runs, "rejected": self.rejected,
+                "folded_mapped": self.folded, "script_mapped": self.script_source is not None,
+                "warm": self.warm is not None, "runs": self.runs, "rejected": self.rejected,
                 "unmapped": self.unmapped}
 
 
@@ -256,6 +300,17 @@ def _files(names: list[str], most: int = 3) -> str:
 
 class NotRelevant(Exception):
     """The automatic check has nothing to check: no changed file is where the script imports from."""
+
+
+def _script_at(good: GoodRev, script: Path) -> str | None:
+    """The target as it is in ``good`` when that differs from the checkout's (None: the same, or not there)."""
+    data = file_at(good, script)
+    if data is None or data == script.read_bytes():
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def prepare_good_code(good: GoodRev, auto: bool, check: Check) -> GoodCode:
@@ -304,7 +359,7 @@ def prepare_good_code(good: GoodRev, auto: bool, check: Check) -> GoodCode:
         sandbox = Sandbox(good_script, spec.isolate_file, root)
         good_check = replace(check.with_spec(script=good_script, root=root).with_env(env),
                              sandbox=sandbox, executor=ColdExecutor()).expecting_pass()
-        return GoodCode(good, auto, tree, good_check, paths)
+        return GoodCode(good, auto, tree, good_check, paths, script_source=None if auto else _script_at(good, script))
     except BaseException:
         shutil.rmtree(scratch, ignore_errors=True)
         raise

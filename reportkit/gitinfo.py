@@ -324,6 +324,24 @@ def uncommitted_changes(path: Path, exclude: tuple[Path, ...] = ()) -> Optional[
     return good if good.changed else None
 
 
+def file_at(good: GoodRev, path: Path) -> Optional[bytes]:
+    """The content of the file ``path`` (of the working tree) in ``good.commit``, read from the object
+    database; None when the commit has no such file (a new script) or it is outside the repository."""
+    try:
+        name = Path(path).resolve().relative_to(good.toplevel).as_posix()
+    except ValueError:
+        return None
+    repo = _open_repo(good.toplevel)
+    try:
+        entries = _tree_blobs(repo, good.commit, (name,))
+        blob = next((sha for mode, sha, entry in entries if entry == name and mode != "120000"), None)
+        return None if blob is None else repo.odb.stream(bytes.fromhex(blob)).read()
+    except Exception as exc:
+        raise GoodRevError(f"cannot read {name} of {good.describe()}: {_one_line(exc)}") from None
+    finally:
+        repo.close()
+
+
 def export_commit(good: GoodRev, dest: Path, keep_untracked: tuple[Path, ...] = (),
                   exclude: tuple[str, ...] = (), only: tuple[str, ...] | None = None,
                   built: tuple[str, ...] = (), max_files: int | None = None) -> Path:

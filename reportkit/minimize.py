@@ -33,7 +33,7 @@ from reportkit.executor import (
     uses_compile,
     uses_torch,
 )
-from reportkit.fixcheck import FoldMap, GoodCode, GoodRevError, NotRelevant, prepare_good_code
+from reportkit.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
 from reportkit.flatten import fold_local_code
 from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
@@ -560,7 +560,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     source, folded, folded_note, expected = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source,
                                                             rep, policy, sandbox)  # reportkit/flatten.py
     good, fix_note = _fix_check(spec, original, source, rep, policy, options, sandbox)
-    if good is not None and folded and good.fold is None:  # the folded script has no good form that passes
+    if good is not None and folded and not good.folded:  # the folded script has no good form that passes
         source, folded, expected = original, [], rep.signature
         folded_note = ("local modules not folded in: the script folded from the good code does not map onto "
                        "it or does not pass there (the fix check needs its good form)")
@@ -593,8 +593,10 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
     """The good code results must pass on (reportkit/fixcheck.py), and a note for the summary.
 
     ``original`` must pass there, else: an explicit ``--good`` is an error, the automatic check is
-    off. When ``source`` is ``original`` with local modules folded in, the good form of ``source``
-    (folded from the good tree) must pass as well; else ``good.fold`` stays None (the caller reduces
+    off. With ``--good REV`` and a script that REV has in another form, a candidate's good form is
+    mapped from the script's own diff (``good.fold``; the original's good form is REV's script). When
+    ``source`` is ``original`` with local modules folded in, the good form of ``source`` (REV's script
+    folded from the good tree) must pass as well; else ``good.folded`` stays False (the caller reduces
     the script unfolded).
     """
     good_rev, auto = options.good, False
@@ -614,7 +616,11 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             return None, f"off: {exc}"
         raise UserError(str(exc)) from None
     try:
-        outcome = good.check.run(original)
+        if good.script_source is not None:  # --good REV: the bug may be in the script itself
+            good.fold = good_form_map(original, good.check.spec.script, good.script_source, folded=False)
+            if good.fold is None:  # its changed lines are not found in it one way: candidates run unchanged
+                good.script_source = None
+        outcome = good.check.run(original if good.fold is None else good.fold(original))
         if not outcome.ok:
             how = ("fails the same way" if good.check.expecting(rep.signature).met(outcome.signature)
                    else "ends with " + outcome.signature.headline().splitlines()[0][:160])
@@ -634,21 +640,19 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
 
 
 def _fold_good(good: GoodCode, original: str, folded: str) -> None:
-    """Set ``good.fold`` when the script folded from the good tree maps onto ``folded`` and passes there."""
-    from reportkit.flatten import NotFlattenable, flatten_source, project_roots
+    """Set ``good.fold`` (and ``good.folded``) when the script folded from the good tree maps onto
+    ``folded`` and passes there."""
+    from reportkit.flatten import NotFlattenable
 
     check = good.check
     try:
-        flat = flatten_source(check.spec.script, original, project_roots(check.spec.script, check.spec.root))
+        fold = good_form_map(folded, check.spec.script, good.script_source or original, folded=True,
+                             root=check.spec.root)
     except (NotFlattenable, RecursionError, ValueError):
         return
-    if flat is None:
+    if fold is None or not check.run(fold(folded)).ok:
         return
-    fold = FoldMap(folded, flat.source)
-    mapped = fold(folded)
-    if mapped is None or not check.run(mapped).ok:
-        return
-    good.fold = fold
+    good.fold, good.folded = fold, True
 
 
 def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, options: MinimizeOptions,

@@ -13,7 +13,7 @@ import pytest
 
 import reportkit.minimize as mz
 from reportkit.check import Check
-from reportkit.fixcheck import FoldMap, prepare_good_code
+from reportkit.fixcheck import FoldMap, good_form_map, prepare_good_code
 from reportkit.gitinfo import GoodRevError, export_commit, good_rev, uncommitted_changes
 from reportkit.runner import RunSpec
 from reportkit.signature import MatchPolicy, establish
@@ -386,3 +386,124 @@ def test_foldmap_refuses_edited_or_ambiguous_lines():
     assert insert("a = 1\nc = 3\n") == "a = 1\nfix = 0\nc = 3\n"
     assert insert("c = 3\n") == "c = 3\n"
     assert FoldMap(BAD, BAD).identity
+
+
+# --------------------------------------------------------------------------- a bug in the script itself
+
+SELF_GOOD = """\
+def windowed(seq, n):
+    for i in range(len(seq) - n + 1):
+        yield tuple(seq[i:i + n])
+
+
+def reference(seq, n):
+    out = []
+    for i in range(len(seq) - n + 1):
+        out.append(tuple(seq[i:i + n]))
+    return out
+
+
+data = [1, 2, 3, 4]
+got = list(windowed(data, 2))
+expected = reference(data, 2)
+assert got == expected, (got, expected)
+"""
+# the regression: two lines where the good code has one
+SELF_BAD = SELF_GOOD.replace("    for i in range(len(seq) - n + 1):\n        yield",
+                             "    stop = len(seq) - n\n    for i in range(stop):\n        yield", 1)
+
+
+def self_bug_repo(tmp_path: Path) -> Path:
+    """The script is good in the first commit, has the bug in the second (HEAD): --good HEAD~1."""
+    repo = make_repo(tmp_path / "repo", {"check_self.py": SELF_GOOD}, {"check_self.py": SELF_BAD})
+    git(repo, "commit", "-qam", "regression")
+    return repo
+
+
+def git_dir_hash(repo: Path) -> str:
+    """Every byte of .git (index, refs, objects, logs): the fix check only reads it."""
+    digest = hashlib.sha256()
+    for p in sorted((repo / ".git").rglob("*")):
+        if p.is_file():
+            digest.update(str(p.relative_to(repo)).encode() + b"\0" + p.read_bytes())
+    return digest.hexdigest()
+
+
+def self_good_code(repo: Path):
+    script = repo / "check_self.py"
+    policy = MatchPolicy()
+    spec = RunSpec(script=script, python=sys.executable, timeout=20)
+    rep = establish(spec, policy, runs=1)
+    good = prepare_good_code(good_rev(repo, "HEAD~1"), False, Check(spec, policy, expected=rep.signature))
+    good.fold = good_form_map(SELF_BAD, good.check.spec.script, good.script_source, folded=False)
+    return good
+
+
+def test_script_diff_maps_candidates_to_their_good_form(tmp_path):
+    repo = self_bug_repo(tmp_path)
+    before, before_git = snapshot(repo), git_dir_hash(repo)
+    good = self_good_code(repo)
+    try:
+        assert good.script_source == SELF_GOOD and good.fold is not None
+        assert good.good_form(SELF_BAD) == SELF_GOOD
+        assert not good.check.run(SELF_BAD).ok  # the script as it is fails on REV's tree too: it carries the bug
+        assert good.run(SELF_BAD).ok  # its good form passes
+        # keeps the buggy lines as written: mapped, passes there
+        kept = ("def windowed(seq, n):\n    stop = len(seq) - n\n    for i in range(stop):\n"
+                "        yield tuple(seq[i:i + n])\nassert list(windowed([1, 2], 2)) == [(1, 2)]\n")
+        assert good.run(kept).ok
+        # deletes the buggy hunk (the same AssertionError without the bug): runs unchanged there, fails
+        deleted = "got = []\nexpected = [(1, 2)]\nassert got == expected, (got, expected)\n"
+        assert good.good_form(deleted) == deleted
+        outcome = good.run(deleted)
+        assert outcome is not None and not outcome.ok
+        # edits the buggy hunk (one line kept, one changed): no good form, rejected without a run
+        edited = kept.replace("range(stop)", "range(stop - 0)")
+        runs = good.runs
+        assert good.run(edited) is None and good.runs == runs and good.unmapped == 1
+        assert good.rejected == 2
+    finally:
+        good.close()
+    assert git_dir_hash(repo) == before_git and snapshot(repo) == before
+
+
+def test_good_rev_reduction_keeps_a_bug_in_the_script_itself(tmp_path):
+    repo = self_bug_repo(tmp_path)
+    script = repo / "check_self.py"
+    before_git = git_dir_hash(repo)
+    before = snapshot(repo)
+    plain = minimize(script, tmp_path / "plain.py")
+    assert "stop" not in Path(plain.output).read_text()  # without the check the bug is reduced away
+    report = minimize(script, tmp_path / "checked.py", good=good_rev(repo, "HEAD~1"))
+    assert git_dir_hash(repo) == before_git and snapshot(repo) == before
+    result = Path(report.output).read_text()
+    fix = report.fix_check
+    assert report.verified and fix["verified"] is True and fix["script_mapped"] and not fix["folded_mapped"]
+    assert fix["rejected"] > 0
+    assert "    stop = len(seq) - n\n" in result and "range(stop)" in result  # the lines the fix changes, as written
+    mapped = FoldMap(SELF_BAD, SELF_GOOD)(result)
+    assert mapped is not None and "range(len(seq) - n + 1)" in mapped
+    assert run_with(result, tmp_path / "r1", tmp_path).returncode != 0
+    assert run_with(mapped, tmp_path / "r2", tmp_path).returncode == 0, mapped
+    assert script.read_text() == SELF_BAD
+
+
+def test_automatic_check_ignores_the_scripts_own_uncommitted_diff(tmp_path):
+    """HEAD because a module changed: the script (edited too, uncommitted) runs as the user has it."""
+    repo = make_repo(tmp_path / "repo", {"helper.py": "def one():\n    return 1\n",
+                                         "check.py": "import helper\nassert helper.one() == 1\n"},
+                     {"helper.py": "def one():\n    return 2\n",
+                      "check.py": "import helper\nprint('debug')\nassert helper.one() == 1\n"})
+    good = uncommitted_changes(repo, exclude=(repo / "check.py",))
+    assert good is not None and good.changed == ["helper.py"]
+    policy = MatchPolicy()
+    spec = RunSpec(script=repo / "check.py", python=sys.executable, timeout=20)
+    rep = establish(spec, policy, runs=1)
+    code = prepare_good_code(good, True, Check(spec, policy, expected=rep.signature))
+    try:
+        assert code.script_source is None and code.fold is None
+        assert code.good_form("print('debug')\n") == "print('debug')\n"
+    finally:
+        code.close()
+    report = minimize(repo / "check.py", tmp_path / "out.py", good_auto=True)
+    assert report.fix_check is not None and not report.fix_check["script_mapped"] and report.verified
