@@ -13,7 +13,8 @@ a hand-written ``minimal.py``, a ``NOTE.md`` (the bug, where its cause is) and a
       "signature": "Type: message",      # the headline the failure has (for people; matching is reportkit's)
       "minimal_target": "minimal.py::test_z",   # optional: when minimal.py is a pytest test
       "site": {"dir": "vendor", "patch": "bug.patch"},   # optional: an installed library, patched
-      "good": {"env": {"K": "V"}} | {"site": "pristine"} # optional: where the reproducer must PASS
+      "good": {"env": {"K": "V"}} | {"site": "pristine"}  # optional: where the reproducer must PASS
+            | {"git": "fix.patch"}     # ... or the fix, as a patch of the case (-p1): a known-good commit
     }
 
 For every case, on a scratch copy (the corpus is never written to; ``minimal.py``, ``NOTE.md``,
@@ -27,6 +28,16 @@ then judge the result:
 ``cause``  every ``cause`` regex of the manifest matches the result;
 ``good``   where the manifest names a good version, the result run alone against it *passes*
            (exit 0 / the test passes): a result that also fails without the bug is not a reproducer.
+
+A ``git`` good version is the regression scenario with a known-good commit: the scratch copy becomes
+a git repository whose first commit is the FIXED code (the case with the patch applied) and whose
+second is the case as written (the bug), and the case is minimized with the fix check against the
+first commit (``MinimizeOptions.good``, i.e. ``reportkit minimize --good REV``). ``good`` then runs the
+result's *good form* alone: the result mapped onto the fixed code by the fix check's own mapping
+(:func:`reportkit.fixcheck.good_form_map`: the places where the fixed and buggy code differ — in the
+folded script when the result was reduced from one — replaced by their fixed lines); a result that
+edited those lines has no good form and fails the check. The manifest validation applies the patch
+(it must apply), and before minimizing the fixed original must pass (else the case is not minimized).
 
 Printed per case and in total: lines before (the script, and the whole project's ``.py`` files) and
 after, the hand-written minimal's lines, the ratio after/minimal, tests, wall time and the three
@@ -54,6 +65,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
+from reportkit.fixcheck import good_form_map  # noqa: E402
+from reportkit.flatten import NotFlattenable, flatten_source, project_roots  # noqa: E402
+from reportkit.gitinfo import good_rev  # noqa: E402
 from reportkit.minimize import MinimizeOptions, count_lines, minimize  # noqa: E402
 from reportkit.runner import RunSpec, run_script, split_target, target_spec  # noqa: E402
 from reportkit.signature import MatchPolicy, Signature, establish, same_failure, signature_of  # noqa: E402
@@ -146,8 +160,10 @@ def structure_problems(case: Case) -> list[str]:
         if not (case.path / case.site.get("patch", "")).is_file():
             problems.append("site.patch is not a file")
     good = case.good
-    if good is not None and not (good.get("env") or good.get("site") == "pristine"):
-        problems.append("good must name an env or site: pristine")
+    if good is not None and not (good.get("env") or good.get("site") == "pristine" or good.get("git")):
+        problems.append("good must name an env, site: pristine or git: a patch")
+    if good is not None and good.get("git"):
+        problems += git_good_problems(case)
     if good is not None and good.get("site") == "pristine" and not case.site:
         problems.append("good.site = pristine needs a site")
     note = (case.path / "NOTE.md").read_text(encoding="utf-8") if (case.path / "NOTE.md").is_file() else ""
@@ -155,6 +171,39 @@ def structure_problems(case: Case) -> list[str]:
         if word not in note:
             problems.append(f"NOTE.md does not say {word!r}")
     return problems
+
+
+def git_good_problems(case: Case) -> list[str]:
+    """What is wrong with a ``good: {"git": PATCH}`` entry: the patch must exist, change something and
+    apply to the case (checked on a scratch copy; that the fixed original passes is checked by
+    :func:`fixed_original_problem` when the case runs)."""
+    patch = case.path / case.good["git"]
+    if not patch.is_file():
+        return ["good.git is not a file"]
+    if case.site:
+        return ["good.git cannot be combined with a site"]
+    with tempfile.TemporaryDirectory(prefix="rk-corpus-patch-") as tmp:
+        copies = [Path(tmp) / side / case.name for side in ("bad", "fixed")]
+        for copy in copies:
+            shutil.copytree(case.path, copy, ignore=shutil.ignore_patterns(*NOT_COPIED))
+        why = _patch(copies[1], patch)
+        if why is not None:
+            return [f"good.git {patch.name} does not apply: {why[:200]}"]
+        if python_sources(copies[0]) == python_sources(copies[1]):
+            return [f"good.git {patch.name} changes no .py file"]
+    return []
+
+
+def python_sources(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*.py"))
+            if "__pycache__" not in p.parts}
+
+
+def _patch(directory: Path, patch: Path, *extra: str) -> str | None:
+    """Apply ``patch`` (-p1) in ``directory``; None when it applied, else what ``patch`` said."""
+    proc = subprocess.run(["patch", "-s", "-p1", "--no-backup-if-mismatch", *extra, "-d", str(directory),
+                           "-i", str(patch)], capture_output=True, text=True)
+    return None if proc.returncode == 0 else (proc.stdout + proc.stderr).strip() or f"exit {proc.returncode}"
 
 
 # --------------------------------------------------------------------------- scratch set-up
@@ -168,6 +217,8 @@ class Workspace:
     project: Path
     site: Path | None = None  # PYTHONPATH entry holding the patched library (a ``site-packages`` dir)
     good_site: Path | None = None  # the same, unpatched
+    good_commit: str | None = None  # good.git: the project's first commit, the fixed code (the 2nd: the bug)
+    good_project: Path | None = None  # good.git: a copy of the fixed project (to judge results by)
 
     def env(self, good: bool = False) -> dict[str, str | None]:
         site = self.good_site if good else self.site
@@ -197,7 +248,76 @@ def make_workspace(case: Case, tmp: Path) -> Workspace:
         _install(src, ws.site, case.path / case.site["patch"])
         ws.good_site = tmp / "good" / "site-packages"
         _install(src, ws.good_site, None)
+    if case.good and case.good.get("git"):
+        make_git_history(case, ws, ignore)
     return ws
+
+
+_GIT = ["git", "-c", "user.name=corpus", "-c", "user.email=corpus@localhost", "-c", "commit.gpgsign=false",
+        "-c", "init.defaultBranch=main"]
+
+
+def _git(directory: Path, *args: str) -> str:
+    proc = subprocess.run([*_GIT, "-C", str(directory), *args], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"git {' '.join(args)} in {directory}: {proc.stderr.strip()}")
+    return proc.stdout.strip()
+
+
+def make_git_history(case: Case, ws: Workspace, ignore: list[str]) -> None:
+    """good.git: the scratch project becomes a repository, commit 1 the fixed code, commit 2 the case as
+    written (the bug); ``ws.good_project`` is a separate copy of the fixed code."""
+    patch = case.path / case.good["git"]
+    _git(ws.project, "init", "-q")
+    (ws.project / ".git" / "info" / "exclude").write_text("__pycache__/\n.pytest_cache/\n*.min.py\nmin_*.py\n"
+                                                          "repro_*.py\n", encoding="utf-8")
+    why = _patch(ws.project, patch)
+    if why is not None:
+        raise SystemExit(f"{patch}: does not apply: {why}")
+    _git(ws.project, "add", "-A")
+    _git(ws.project, "commit", "-q", "-m", "fixed (good)")
+    ws.good_commit = _git(ws.project, "rev-parse", "HEAD")
+    ws.good_project = ws.root / "good-project" / case.name
+    shutil.copytree(ws.project, ws.good_project, ignore=shutil.ignore_patterns(".git", *ignore))
+    why = _patch(ws.project, patch, "-R")
+    if why is not None:
+        raise SystemExit(f"{patch}: does not revert: {why}")
+    _git(ws.project, "add", "-A")
+    _git(ws.project, "commit", "-q", "-m", "the case as written (bug)")
+
+
+def fixed_original_problem(case: Case, ws: Workspace, python: str, timeout: float) -> str | None:
+    """good.git: the fixed original must pass (None), else what it did."""
+    spec, _ = spec_for(case.target, ws.good_project, timeout, ws.env(), case.manifest.get("args"), python=python)
+    got = signature_of(run_script(spec))
+    return None if got.kind == "passed" else f"the fixed original does not pass: {got.headline().splitlines()[0][:160]}"
+
+
+def judge_git_good(text: str, out_name: str, node: str | None, folded: bool, spec: RunSpec, source: str,
+                   case: Case, ws: Workspace, python: str, timeout: float) -> tuple[bool, str]:
+    """good.git: the result's good form (the fix check's mapping, from the source the reduction started
+    from — ``folded``: the script with its local modules folded in — onto the fixed code) passes alone."""
+    rel = spec.script.resolve().relative_to(ws.project.resolve())
+    good_script = ws.good_project / rel
+    good_root = None
+    if spec.root is not None:
+        good_root = ws.good_project / spec.root.resolve().relative_to(ws.project.resolve())
+    start = source
+    try:
+        if folded:
+            flat = flatten_source(spec.script, source, project_roots(spec.script, spec.root))
+            start = flat.source if flat is not None else source
+        fold = good_form_map(start, good_script, good_script.read_text(encoding="utf-8"), folded=folded,
+                             root=good_root)
+    except (NotFlattenable, RecursionError, ValueError) as exc:
+        return False, f"no good form of the start: {exc}"
+    if fold is None:
+        return False, "no good form of the start (the fix's lines are not found in it)"
+    good_text = fold(text)
+    if good_text is None:
+        return False, "no good form: the lines the fix changes were edited in the result"
+    got = run_alone(good_text, out_name, node, case, ws, good=True, python=python, timeout=timeout)
+    return got.kind == "passed", "" if got.kind == "passed" else got.headline().splitlines()[0][:200]
 
 
 def spec_for(target: str, base: Path, timeout: float, env: dict, args: list[str] | None = None,
@@ -283,8 +403,16 @@ def bench_case(case: Case, args) -> CaseResult:
         node = spec.pytest_node
         out_name = f"min_{spec.script.name}" if node is not None else f"{spec.script.stem}.min.py"
         out = spec.script.with_name(out_name)
+        git_good = None
+        if ws.good_commit is not None:
+            problem = fixed_original_problem(case, ws, args.python, timeout)
+            if problem is not None:
+                res.note = f"{problem}: not minimized"
+                return res
+            git_good = good_rev(ws.project, ws.good_commit)
         report = minimize(spec, source, rep, policy,
-                          MinimizeOptions(output=out, jobs=args.jobs, budget=args.budget, executor=args.executor))
+                          MinimizeOptions(output=out, jobs=args.jobs, budget=args.budget, executor=args.executor,
+                                          good=git_good))
         text = out.read_text(encoding="utf-8") if out.exists() else source
         res.output = text
         res.lines_after = count_lines(text)
@@ -307,7 +435,14 @@ def bench_case(case: Case, args) -> CaseResult:
             res.alone, res.alone_got = False, f"the test {node} is gone (pytest cannot collect it)"
         res.cause_missing = case.missing_causes(text)
         res.cause = not res.cause_missing
-        if case.good:
+        if git_good is not None:
+            res.good, res.good_got = judge_git_good(text, out_name, node, bool(report.folded), spec, source, case, ws,
+                                                    args.python, check_timeout)
+            if report.fix_check is not None:
+                fc = report.fix_check
+                res.note += (f"; fix check {fc.get('runs')} run(s), {fc.get('rejected')} rejected "
+                             f"({fc.get('unmapped')} unmapped)")
+        elif case.good:
             got = run_alone(text, out_name, node, case, ws, good=True, python=args.python, timeout=check_timeout)
             res.good = got.kind == "passed"
             if not res.good:

@@ -8,6 +8,7 @@ and library cases run by default; cases that import torch or hang run under the 
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import sys
 import tempfile
@@ -126,7 +127,7 @@ def _digits(text: str) -> str:
 @pytest.mark.parametrize("case", _params())
 def test_minimal_reproduces_the_original(case):
     """minimal.py, copied alone into an empty directory, fails like the original (strict signature);
-    where the case names a good version, minimal.py passes there."""
+    where the case names a good version, minimal.py passes there (a fix patch: the fixed original passes)."""
     policy = bench.MatchPolicy()
     with tempfile.TemporaryDirectory(prefix="rk-corpus-test-") as tmp:
         ws = bench.make_workspace(case, Path(tmp))
@@ -139,7 +140,11 @@ def test_minimal_reproduces_the_original(case):
         got = bench.run_alone(text, name, node or None, case, ws, good=False, python=sys.executable,
                               timeout=case.timeout if rep.signature.kind == "hang" else 120)
         assert bench.same_failure(rep.signature, got, policy), got.headline()
-        if case.good:
+        if case.good and case.good.get("git"):
+            # a known-good commit: the fixed original passes (a hand-written minimal has no good form:
+            # it is not derived from the project the fix patches)
+            assert bench.fixed_original_problem(case, ws, sys.executable, 120) is None
+        elif case.good:
             fixed = bench.run_alone(text, name, node or None, case, ws, good=True, python=sys.executable,
                                     timeout=120)
             assert fixed.kind == "passed", fixed.headline()
@@ -151,3 +156,40 @@ def test_a_pytest_result_must_keep_its_test():
     assert bench.node_defined("class TestX:\n    def test_y(self):\n        assert 0\n", "TestX::test_y[3]")
     assert not bench.node_defined("import torch\ntorch.ones(2) @ torch.ones(3)\n", "test_y")
     assert not bench.node_defined("def test_y_other():\n    pass\n", "test_y")
+
+
+def _git_case(tmp_path: Path, patch: str) -> bench.Case:
+    d = tmp_path / "98_git"
+    d.mkdir(parents=True)
+    (d / "app.py").write_text("value = 1\nassert value == 2, value\n")
+    (d / "minimal.py").write_text("assert 1 == 2\n")
+    (d / "NOTE.md").write_text("Bug, cause, Signature\n")
+    (d / "fix.patch").write_text(patch)
+    manifest = {"target": "app.py", "category": "pure-python", "cause": ["value"], "signature": "AssertionError: 1",
+                "good": {"git": "fix.patch"}}
+    (d / "case.json").write_text(json.dumps(manifest))
+    return bench.Case("98_git", d, manifest)
+
+
+FIX = "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n-value = 1\n+value = 2\n assert value == 2, value\n"
+
+
+def test_git_good_version_is_validated(tmp_path):
+    assert bench.structure_problems(_git_case(tmp_path / "ok", FIX)) == []
+    stale = FIX.replace("-value = 1", "-value = 7")
+    assert any("does not apply" in p for p in bench.structure_problems(_git_case(tmp_path / "stale", stale)))
+    assert bench.structure_problems(_git_case(tmp_path / "empty", "")) != []
+
+
+def test_git_good_workspace_is_fixed_then_buggy_history(tmp_path):
+    case = _git_case(tmp_path / "c", FIX)
+    ws = bench.make_workspace(case, tmp_path / "ws")
+    assert (ws.project / "app.py").read_text() == (case.path / "app.py").read_text()  # HEAD: the case (bug)
+    assert not (ws.project / "fix.patch").exists() and not (ws.project / "minimal.py").exists()
+    log = bench._git(ws.project, "log", "--format=%H").split()
+    assert len(log) == 2 and log[1] == ws.good_commit
+    assert bench._git(ws.project, "show", f"{ws.good_commit}:app.py").startswith("value = 2")
+    assert bench._git(ws.project, "status", "--porcelain") == ""
+    assert (ws.good_project / "app.py").read_text().startswith("value = 2")
+    assert bench.fixed_original_problem(case, ws, sys.executable, 60) is None
+    assert (case.path / "app.py").read_text().startswith("value = 1")  # the corpus is never written to
