@@ -29,8 +29,10 @@ reducer keeps the code the fix touches as it is.
 
 - Local modules folded into the script (:mod:`reportkit.flatten`): the script is folded a second
   time, from the good tree.
-- The bug is in the target script itself: with ``--good REV`` the good counterpart is the script as
-  it is in REV (when REV has it; a script added since then is its own good form). In the automatic
+- The bug is in the target script itself: with ``--good REV``, when the script as it is now does not
+  pass on REV's tree but the script as it is in REV does, the good counterpart is REV's script (a
+  script that passes there as it is, or one added since REV, is its own good form: candidates run
+  unchanged, and lines the script gained since REV, e.g. a new check, are not mapped away). In the automatic
   mode (HEAD) the target's own uncommitted diff is never used: the changes that trigger the check
   are those to *other* tracked files, and the target runs as the user has it now — a repro script
   written or edited in a repository is not a fix, and treating its new lines as "the bug" would

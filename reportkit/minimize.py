@@ -593,8 +593,9 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
     """The good code results must pass on (reportkit/fixcheck.py), and a note for the summary.
 
     ``original`` must pass there, else: an explicit ``--good`` is an error, the automatic check is
-    off. With ``--good REV`` and a script that REV has in another form, a candidate's good form is
-    mapped from the script's own diff (``good.fold``; the original's good form is REV's script). When
+    off. With ``--good REV``, when the original fails on REV's tree as it is and REV has the script in
+    another form that passes there, the bug is (also) in the script: a candidate's good form is mapped
+    from the script's own diff (``good.fold``; the original's good form is REV's script). When
     ``source`` is ``original`` with local modules folded in, the good form of ``source`` (REV's script
     folded from the good tree) must pass as well; else ``good.folded`` stays False (the caller reduces
     the script unfolded).
@@ -616,11 +617,14 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             return None, f"off: {exc}"
         raise UserError(str(exc)) from None
     try:
-        if good.script_source is not None:  # --good REV: the bug may be in the script itself
-            good.fold = good_form_map(original, good.check.spec.script, good.script_source, folded=False)
-            if good.fold is None:  # its changed lines are not found in it one way: candidates run unchanged
-                good.script_source = None
-        outcome = good.check.run(original if good.fold is None else good.fold(original))
+        outcome = good.check.run(original)
+        if not outcome.ok and good.script_source is not None:  # --good REV: the bug may be in the script itself
+            fold = good_form_map(original, good.check.spec.script, good.script_source, folded=False)
+            mapped = None if fold is None else good.check.run(fold(original))
+            if mapped is not None and mapped.ok:
+                good.fold, outcome = fold, mapped
+        if good.fold is None:  # the script passes there as it is (or REV's form does not help): run unchanged
+            good.script_source = None
         if not outcome.ok:
             how = ("fails the same way" if good.check.expecting(rep.signature).met(outcome.signature)
                    else "ends with " + outcome.signature.headline().splitlines()[0][:160])

@@ -507,3 +507,16 @@ def test_automatic_check_ignores_the_scripts_own_uncommitted_diff(tmp_path):
         code.close()
     report = minimize(repo / "check.py", tmp_path / "out.py", good_auto=True)
     assert report.fix_check is not None and not report.fix_check["script_mapped"] and report.verified
+
+
+def test_good_rev_leaves_a_script_that_passes_there_as_it_is_unmapped(tmp_path):
+    """The script gained a check since REV, the bug is in the library: the script as it is passes on
+    REV's tree, so its diff is not mapped (the new lines are checked there, not dropped)."""
+    repo = windowed_repo(tmp_path)
+    script = repo / "tests" / "check_windowed.py"
+    script.write_text(CHECK_WINDOWED + "assert list(windowed([1, 2, 3], 3)) == [(1, 2, 3)]\n")
+    git(repo, "commit", "-qam", "regression, and one more check")
+    report = minimize(script, tmp_path / "out.py", env={"PYTHONPATH": str(repo / "src")},
+                      good=good_rev(repo, "HEAD~1"))
+    assert report.verified and report.fix_check["verified"] is True and not report.fix_check["script_mapped"]
+    assert "windowed" in Path(report.output).read_text()
