@@ -134,24 +134,38 @@ class _Hunk:
     anchor: str | None  # the non-blank line before (stripped): where a pure insertion goes
     anchor_indent: int = 0
     evidence: set[str] = field(default_factory=set)  # bad lines found nowhere else in the script
+    group: int = 0  # hunks of one region of the change (a few unchanged lines apart) stand or fall together
+
+
+# hunks fewer than this many unchanged non-blank lines apart are one region of the change (a unified
+# diff's context shows them together): a candidate keeps all of a region's hunks or none
+REGION_GAP = 3
 
 
 class FoldMap:
-    """Candidate (reduced from the folded script ``bad``) -> the same candidate on the good code, whose
-    folded script is ``good``; None when it cannot be told (the lines the fix changes were edited)."""
+    """Candidate (reduced from the script ``bad``) -> the same candidate on the good code, where that
+    script is ``good``; None when it cannot be told: the lines the fix changes were edited, or some
+    hunks of one region of the change were removed while others were kept (applying the rest of the
+    fix to such a candidate fixes another bug than the one it came from: a worker whose skipped
+    ``task_done()`` was removed altogether gets the fix's ``finally: task_done()`` all the same)."""
 
     def __init__(self, bad: str, good: str) -> None:
         a, b = bad.splitlines(), good.splitlines()
         self.hunks: list[_Hunk] = []
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        group, last = 0, None  # ``last``: where the previous hunk ended in ``a``
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
                 continue
+            if last is not None and sum(1 for line in a[last:i1] if line.strip()) >= REGION_GAP:
+                group += 1
+            last = i2
             before = [line for line in a[:i1] if line.strip()]
             hunk = _Hunk([line for line in a[i1:i2] if line.strip()], b[j1:j2],
                          before[-1].strip() if before else None, _indent(before[-1]) if before else 0)
             rest = {line.strip() for line in a[:i1] + a[i2:]}
             hunk.evidence = {line.strip() for line in hunk.bad} - rest
+            hunk.group = group
             self.hunks.append(hunk)
 
     @property
@@ -164,7 +178,9 @@ class FoldMap:
         stripped = [line.strip() for _, line in text]
         present = set(stripped)
         edits: list[tuple[int, int, list[str]]] = []  # (start, end) of lines replaced by these
+        kept: dict[int, set[bool]] = {}  # region -> were its hunks found (True) / gone (False)
         for hunk in self.hunks:
+            found = kept.setdefault(hunk.group, set())
             if hunk.bad:
                 want = [line.strip() for line in hunk.bad]
                 n = len(want)
@@ -174,6 +190,7 @@ class FoldMap:
                 if not hits:
                     if hunk.evidence & present:
                         return None  # part of it is still there, changed: cannot tell its good form
+                    found.add(False)
                     continue  # gone altogether: nothing to undo
                 start, end = text[hits[0]][0], text[hits[0] + n - 1][0] + 1
                 new = _reindent(hunk.good, _indent(lines[start]) - _indent(hunk.bad[0]))
@@ -186,12 +203,16 @@ class FoldMap:
                     if len(hits) > 1:
                         return None
                     if not hits:
+                        found.add(False)
                         continue
                     start = end = text[hits[0]][0] + 1
                     new = _reindent(hunk.good, _indent(lines[start - 1]) - hunk.anchor_indent)
             if new is None:
                 return None
+            found.add(True)
             edits.append((start, end, new))
+        if any(len(found) > 1 for found in kept.values()):
+            return None  # a region of the change partly kept: its good form is not the fix's
         edits.sort()
         for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
             if s2 < e1:
