@@ -574,8 +574,8 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
             good.close()
         raise
     session.good = good
-    if good is not None:  # candidates run on the good code on a warm server of their own, when it works there
-        good.warm = reference_warm_executor(session.executor, good.check, original)
+    if good is not None:  # candidates run on the good code on a warm server of their own, when the start's good form passes on it
+        good.warm = reference_warm_executor(session.executor, good.check, good.good_form(source) or original)
         if good.warm is not None:
             good.check = good.check.on(good.warm)
     try:

@@ -520,3 +520,48 @@ def test_good_rev_leaves_a_script_that_passes_there_as_it_is_unmapped(tmp_path):
                       good=good_rev(repo, "HEAD~1"))
     assert report.verified and report.fix_check["verified"] is True and not report.fix_check["script_mapped"]
     assert "windowed" in Path(report.output).read_text()
+
+
+WORKER_BAD = """\
+def work(todo, done):
+    while True:
+        item = todo.get()
+        try:
+            check(item)
+        except ValueError:
+            continue
+        done.append(item)
+        todo.task_done()
+
+
+def unrelated():
+    a = 1
+    b = 2
+    c = 3
+    return 0
+"""
+WORKER_GOOD = WORKER_BAD.replace("""\
+            continue
+        done.append(item)
+        todo.task_done()
+""", """\
+            continue
+        finally:
+            todo.task_done()
+        done.append(item)
+""").replace("    return 0\n", "    return a + b + c\n")
+
+
+def test_foldmap_hunks_of_one_region_stand_or_fall_together():
+    fold = FoldMap(WORKER_BAD, WORKER_GOOD)
+    assert fold(WORKER_BAD) == WORKER_GOOD
+    assert [h.group for h in fold.hunks] == [0, 0, 1]  # the task_done() move is one region, unrelated() another
+    # the skipped task_done() removed, the continue kept: the fix's finally would fix another bug
+    partial = "def work(todo):\n    while True:\n        try:\n            pass\n        except ValueError:\n" \
+              "            continue\n"
+    assert fold(partial) is None
+    # the whole region kept (unrelated() gone: another region) maps; the whole region gone runs unchanged
+    kept = WORKER_BAD.split("\n\n\n")[0] + "\n"
+    assert fold(kept) == WORKER_GOOD.split("\n\n\n")[0] + "\n"
+    gone = "import queue\nq = queue.Queue()\nq.put(0)\nq.join()\n"
+    assert fold(gone) == gone
