@@ -202,7 +202,7 @@ def python_sources(directory: Path) -> dict[str, bytes]:
 def _patch(directory: Path, patch: Path, *extra: str) -> str | None:
     """Apply ``patch`` (-p1) in ``directory``; None when it applied, else what ``patch`` said."""
     proc = subprocess.run(["patch", "-s", "-p1", "--no-backup-if-mismatch", *extra, "-d", str(directory),
-                           "-i", str(patch)], capture_output=True, text=True)
+                           "-i", str(patch.resolve())], capture_output=True, text=True)  # -d: cd first
     return None if proc.returncode == 0 else (proc.stdout + proc.stderr).strip() or f"exit {proc.returncode}"
 
 
