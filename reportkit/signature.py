@@ -187,7 +187,8 @@ class MatchPolicy:
             return ("strict: same kind; exceptions: same type, message (first line, numbers/paths/addresses "
                     "normalized) and raising frame; hangs: same blocked frame of the main thread and what its "
                     "child processes wait in; signals: "
-                    "same signal and crashing frame; exits: same code and last stderr line")
+                    "same signal and crashing frame; exits: same code and last stderr line; no new exception type in "
+                    "other threads")
         parts = []
         if self.match is not None:
             parts.append(f"output matches /{self.match}/")
@@ -492,6 +493,14 @@ def _same_test_phase(original: Signature, candidate: Signature) -> bool:
     return (original.pytest_phase == "collect") == (candidate.pytest_phase == "collect")
 
 
+def _no_new_thread_errors(original: Signature, candidate: Signature) -> bool:
+    """A candidate whose other threads die of an exception type the original's threads did not raise is
+    a failure of its own (a worker left with a ``NameError`` after its import was removed stops doing its
+    part just as the bug did, but for another reason)."""
+    seen = {text.partition(":")[0] for text in original.thread_exceptions}
+    return all(text.partition(":")[0] in seen for text in candidate.thread_exceptions)
+
+
 def interesting(candidate: Signature, policy: MatchPolicy) -> bool:
     """Does the candidate satisfy the *loosened* policy on its own (without an original)?"""
     if policy.match is not None and candidate.matched is None:
@@ -513,7 +522,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up);
       - signal: same signal and same crashing frame (when faulthandler caught one);
       - exit: same exit code and same normalized last stderr line;
-      - pytest targets: the test ran in both, or its module failed to import in both.
+      - pytest targets: the test ran in both, or its module failed to import in both;
+      - and no other thread of the candidate died of an exception type the original's threads did not raise.
     With overrides, only the overrides are checked (they are combined with "and").
     """
     policy = policy or MatchPolicy()
@@ -522,6 +532,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
     if not policy.strict:
         return interesting(candidate, policy)
     if original.kind != candidate.kind or not _same_test_phase(original, candidate):
+        return False
+    if not _no_new_thread_errors(original, candidate):
         return False
     if original.kind is FailureKind.EXCEPTION:
         return (original.exc_type == candidate.exc_type and original.message == candidate.message

@@ -292,3 +292,49 @@ def test_pytest_target_failing_at_import_is_not_the_tests_failure(tmp_path):
     assert ran.location.text == hoisted.location.text == "x['a']"
     assert not same_failure(ran, hoisted)
     assert same_failure(ran, again) and same_failure(hoisted, hoisted)
+
+
+# a worker skips its bookkeeping on one item, so the main thread's join() never returns
+JOIN_HANG = """
+import queue, threading, zlib
+
+todo = queue.Queue()
+todo.put(b"corrupt")
+
+def work():
+    while True:
+        item = todo.get()
+        try:
+            zlib.decompress(item)
+        except zlib.error:
+            continue
+        todo.task_done()
+
+threading.Thread(target=work, daemon=True).start()
+todo.join()
+"""
+
+
+@pytest.mark.parametrize("candidate, same", [
+    (JOIN_HANG.replace('b"corrupt"', 'b"also corrupt"'), True),
+    # a reduction artifact: the import went, the worker dies of a NameError (its own failure) and join()
+    # hangs all the same
+    (JOIN_HANG.replace("import queue, threading, zlib", "import queue, threading"), False),
+])
+def test_a_thread_dying_of_a_new_exception_is_not_the_same_failure(tmp_path, candidate, same):
+    original = sig_of(tmp_path, JOIN_HANG, timeout=2)
+    assert original.kind == "hang" and original.thread_exceptions == []
+    got = sig_of(tmp_path, candidate, name="c.py", timeout=2)
+    assert got.kind == "hang" and got.location == original.location  # the same blocked frame, and yet
+    assert same_failure(original, got) is same, got.thread_exceptions
+
+
+def test_thread_exceptions_the_original_raised_too_are_allowed():
+    from reportkit.signature import Signature
+
+    original = Signature(kind="exception", exc_type="ValueError", message="x",
+                         thread_exceptions=["KeyError: 'a'"])
+    assert same_failure(original, Signature(kind="exception", exc_type="ValueError", message="x",
+                                            thread_exceptions=["KeyError: 'b'"]))
+    assert not same_failure(original, Signature(kind="exception", exc_type="ValueError", message="x",
+                                                thread_exceptions=["NameError: name 'zlib' is not defined"]))
