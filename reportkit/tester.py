@@ -34,6 +34,11 @@ __all__ = ["Progress", "ReduceStats", "Stop", "Tester", "key"]
 #: change spans at most this many lines (see _Memo.change); the last round skips nothing.
 _MEMO_LINES = 3
 
+#: A candidate is run ahead of the walk (``jobs > 1``) only while the chance that every candidate
+#: ahead of it in the window is rejected -- so that its answer will be used -- is at least this: a run
+#: whose answer is never used is a test spent for nothing (see :class:`_Odds`).
+_RUN_AHEAD_IF_USED = 0.5
+
 
 class Stop(Exception):
     """Raised by the predicate (or on_progress) to end the reduction early; reduce_source returns the best so far."""
@@ -91,6 +96,7 @@ class Tester:
         self._rejected = _Memo()
         self._stopped = False
         self._window = _Window(jobs) if jobs > 1 else None
+        self._odds = _Odds()
         from .confirm import LazyConfirm  # confirm.py builds on this module
 
         self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
@@ -204,6 +210,7 @@ class Tester:
             result = self.call(self._predicate, candidate)
             with self.lock:
                 self._cache[k] = result
+                self._odds.update(self.phase, result)
         if not (result and self.confirm.strict):
             return result
         return self.confirm.ok(k, candidate)
@@ -249,7 +256,15 @@ class Tester:
                 continue
             seen.add(k)
             pending.append((k, candidate))
-        self._window.run(pending, self._run, self.progress)
+        phase = self.phase
+        self._window.run(pending, self._run, self.progress, width=lambda: self._width(phase))
+
+    def _width(self, phase: str) -> int:
+        """How many candidates may be in flight at once in ``phase`` (see :data:`_RUN_AHEAD_IF_USED`)."""
+        assert self._window is not None
+        with self.lock:
+            p = self._odds.of(phase)
+        return self._window.width(p)
 
     def end_prefetch(self) -> None:
         if self._window is not None:
@@ -275,6 +290,23 @@ class Tester:
         if self._on_progress is not None:
             self._on_progress(Progress(self.phase, self.current, self.snapshot()))
 
+
+
+class _Odds:
+    """Per phase (a pass, an HDD level): how likely its next candidate is interesting, from its recent
+    answers (an exponential moving average; a phase not seen yet starts at :data:`_PRIOR`)."""
+
+    _PRIOR = 0.5
+    _WEIGHT = 0.3  # of the newest answer
+
+    def __init__(self) -> None:
+        self._p: dict[str, float] = {}
+
+    def of(self, phase: str) -> float:
+        return self._p.get(phase, self._PRIOR)
+
+    def update(self, phase: str, interesting: bool) -> None:
+        self._p[phase] = (1 - self._WEIGHT) * self.of(phase) + self._WEIGHT * interesting
 
 
 class _Memo:
@@ -323,6 +355,16 @@ class _Window:
         self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="reportkit-reduce")
         self._prefetched: set[bytes] = set()  # answered speculatively, not yet consumed
 
+    def width(self, p: float) -> int:
+        """Candidates in flight when each is interesting with chance ``p``: the k-th one is run too while
+        the chance that the k-1 before it are all rejected (its answer is used) is at least
+        :data:`_RUN_AHEAD_IF_USED`; at least one, at most ``jobs``."""
+        width, used = 1, 1.0 - p
+        while width < self._jobs and used >= _RUN_AHEAD_IF_USED:
+            width += 1
+            used *= 1.0 - p
+        return width
+
     def add(self, k: bytes) -> None:
         """``k`` was answered ahead of the walk (without a run: it does not parse)."""
         self._prefetched.add(k)
@@ -338,13 +380,14 @@ class _Window:
         self._prefetched.clear()
 
     def run(self, pending: list[tuple[bytes, str]], run: Callable[[bytes, str], bool],
-            progress: Callable[[], None]) -> None:
+            progress: Callable[[], None], width: Callable[[], int] | None = None) -> None:
         in_flight: deque[tuple[bytes, Future[bool], threading.Event]] = deque()
         index = 0
         found = False
         try:
             while index < len(pending) or in_flight:
-                while not found and index < len(pending) and len(in_flight) < self._jobs:
+                limit = self._jobs if width is None else width()
+                while not found and index < len(pending) and len(in_flight) < max(1, limit):
                     k, candidate = pending[index]
                     index += 1
                     event = threading.Event()

@@ -611,3 +611,54 @@ def test_value_and_rebuilding_passes_by_what_the_failure_keeps(oracle, rebuild, 
     assert schedule._allowed(P.MATERIALIZE) is materialize
     assert schedule._allowed(P.SELF_ATTR_BUILDS) is builds
     assert schedule._allowed(P.UNUSED) is True
+
+
+# ------------------------------------------------------------- running candidates ahead (-j)
+def test_run_ahead_width_follows_the_chance_that_the_answer_is_used() -> None:
+    from reportkit.tester import _Window
+
+    for jobs, p, width in [(2, 0.0, 2), (2, 0.5, 2), (2, 0.6, 1), (2, 1.0, 1), (4, 0.2, 4), (4, 0.3, 2),
+                           (4, 0.0, 4), (1, 0.0, 1)]:
+        window = _Window(jobs)
+        try:
+            assert window.width(p) == width, (jobs, p)
+        finally:
+            window.close(wait=True)
+
+
+def _one_line_deletions(source: str) -> list[str]:
+    lines = source.splitlines(keepends=True)
+    return ["".join(lines[:i] + lines[i + 1:]) for i in range(len(lines) - 1)]
+
+
+@pytest.mark.parametrize("interesting", [True, False])
+def test_candidates_likely_interesting_are_not_run_ahead(interesting: bool) -> None:
+    """A pass whose candidates are (nearly) all accepted runs (nearly) no candidate whose answer goes
+    unused with -j 2; one whose candidates are all rejected still runs them two at a time."""
+    from reportkit.passes.kinds import EachPass
+    from reportkit.reduce import Problem
+
+    source = "".join(f"x{i} = {i}\n" for i in range(20)) + "raise ValueError('x')\n"
+    counts = {}
+    for jobs in (1, 2):
+        asked: list[str] = []
+        lock = threading.Lock()
+
+        def predicate(candidate: str, asked=asked, lock=lock) -> bool:
+            with lock:
+                asked.append(candidate)
+            return interesting
+
+        problem = Problem(source, predicate, jobs=jobs)
+        problem.set_phase("each")
+        try:
+            EachPass("each", _one_line_deletions).run(problem)
+        finally:
+            problem.close(wait=True)
+        counts[jobs] = problem.stats.tests_run
+        assert problem.stats.tests_run == len(asked)
+        assert problem.current == ("raise ValueError('x')\n" if interesting else source)
+    if interesting:
+        assert counts[1] == 20 and counts[2] <= counts[1] + 2
+    else:
+        assert counts[1] == counts[2] == 20
