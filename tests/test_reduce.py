@@ -662,3 +662,23 @@ def test_candidates_likely_interesting_are_not_run_ahead(interesting: bool) -> N
         assert counts[1] == 20 and counts[2] <= counts[1] + 2
     else:
         assert counts[1] == counts[2] == 20
+
+
+def test_cosmetic_passes_cost_one_test_together() -> None:
+    source = "# setup\nimport os  # unused\n\n\n\nraise ValueError(os.sep)   \n\n\n"
+    result, recorder = reduce_checked(source, raises(ValueError, "/"))
+    assert result.source == "import os\n\nraise ValueError(os.sep)\n"
+    assert result.stats.tests_by_pass.get("final") == 1
+    assert result.stats.passes.get("comments") == result.stats.passes.get("whitespace") == 1
+
+
+def test_cosmetic_passes_one_by_one_when_together_fails() -> None:
+    # the predicate needs the comment: dropping it with the whitespace fails, the whitespace alone passes
+    source = "raise ValueError('x')  # keep\n\n\n"
+
+    def predicate(candidate: str) -> bool:
+        return "# keep" in candidate and raises(ValueError, "x")(candidate)
+
+    result, _ = reduce_checked(source, predicate)
+    assert result.source == "raise ValueError('x')  # keep\n"
+    assert result.stats.passes.get("whitespace") == 1 and not result.stats.passes.get("comments")
