@@ -24,7 +24,7 @@ Schedule::
         [materialize values (needs a probe run), hoist statements to module level]
         call args, display elements, literals -> 1, smallest failing literal values
     until a round's fine-grained passes and an unpruned HDD sweep change nothing
-        (rounds after the first skip small changes an earlier test rejected; a last round
+        (rounds skip changes an earlier test rejected; a last round
         that skips nothing confirms the fixpoint)
     finally: drop comments, docstrings, blank lines / trailing whitespace (one try for all of them;
         one try each if that fails)

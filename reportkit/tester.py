@@ -5,7 +5,7 @@ predicate itself: it asks :class:`Tester`, which
 
 * answers from a content cache (never the same content twice) and never goes back to a
   former best source (going back could cycle);
-* skips, while ``memo`` is on, a candidate whose small change an earlier test rejected;
+* skips, while ``memo`` is on, a candidate whose change an earlier test rejected (see :class:`_Memo`);
 * never runs a candidate that does not parse;
 * evaluates planned candidates in a thread pool ahead of the sequential walk (``jobs > 1``),
   so the answers and their order are those of ``jobs = 1``;
@@ -30,14 +30,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Progress", "ReduceStats", "Stop", "Tester", "key"]
 
-#: Rounds after the first skip a candidate that makes a change an earlier test rejected, if the
-#: change spans at most this many lines (see _Memo.change); the last round skips nothing.
-_MEMO_LINES = 3
-
 #: A candidate is run ahead of the walk (``jobs > 1``) only while the chance that every candidate
 #: ahead of it in the window is rejected -- so that its answer will be used -- is at least this: a run
 #: whose answer is never used is a test spent for nothing (see :class:`_Odds`).
-_RUN_AHEAD_IF_USED = 0.5
+_RUN_AHEAD_IF_USED = 0.7
 
 
 class Stop(Exception):
@@ -87,7 +83,7 @@ class Tester:
         self.stats = ReduceStats()
         self.phase = "start"
         self.lock = threading.Lock()
-        self.memo = False  # skip candidates making a small change rejected before (see _Memo)
+        self.memo = False  # skip candidates making a change rejected before (see _Memo)
         self._predicate = predicate
         self._on_progress = on_progress
         first = key(source)
@@ -310,27 +306,25 @@ class _Odds:
 
 
 class _Memo:
-    """Small changes some test rejected (see :data:`_MEMO_LINES`)."""
+    """Changes some test rejected (see :meth:`change`)."""
 
     def __init__(self) -> None:
         self._changes: set[bytes] = set()
 
     def add(self, current: str, candidate: str) -> None:
-        change = self.change(current, candidate)
-        if change is not None:
-            self._changes.add(change)
+        self._changes.add(self.change(current, candidate))
 
     def has(self, current: str, candidate: str) -> bool:
         return self.change(current, candidate) in self._changes
 
     @staticmethod
-    def change(current: str, candidate: str) -> bytes | None:
-        """What ``candidate`` changes in ``current``: the differing lines, with one line around them;
-        None for a change of more than :data:`_MEMO_LINES` lines.
+    def change(current: str, candidate: str) -> bytes:
+        """What ``candidate`` changes in ``current``: the differing lines, with one line around them.
 
-        A small change rejected once is usually rejected again in a later round (the program around
-        it shrank, the line did not). Rounds skip such changes (``Tester.memo``); the last round does
-        not. Larger ones (a block, half a body) depend more on the rest of the program: always run.
+        A change rejected once is usually rejected again in a later sweep or round while its lines and
+        the lines around it stay the same (the program elsewhere shrank). Rounds skip such changes
+        (``Tester.memo``); the last round does not. That holds for a large change too (half a body, a
+        needed method): without the memo it is re-run in every structural sweep and every round.
         """
         old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
         limit = min(len(old), len(new))
@@ -340,8 +334,6 @@ class _Memo:
         tail = 0
         while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
             tail += 1
-        if max(len(old), len(new)) - head - tail > _MEMO_LINES:
-            return None
         before = old[head - 1] if head else ""
         after = old[len(old) - tail] if tail else ""
         return key(repr((before, old[head:len(old) - tail], new[head:len(new) - tail], after)))

@@ -617,7 +617,8 @@ def test_value_and_rebuilding_passes_by_what_the_failure_keeps(oracle, rebuild, 
 def test_run_ahead_width_follows_the_chance_that_the_answer_is_used() -> None:
     from reportkit.tester import _Window
 
-    for jobs, p, width in [(2, 0.0, 2), (2, 0.5, 2), (2, 0.6, 1), (2, 1.0, 1), (4, 0.2, 4), (4, 0.3, 2),
+    # the k-th candidate is run too while the k-1 before it are all rejected with a chance >= 0.7
+    for jobs, p, width in [(2, 0.0, 2), (2, 0.3, 2), (2, 0.35, 1), (2, 1.0, 1), (4, 0.1, 4), (4, 0.2, 2),
                            (4, 0.0, 4), (1, 0.0, 1)]:
         window = _Window(jobs)
         try:
@@ -682,3 +683,25 @@ def test_cosmetic_passes_one_by_one_when_together_fails() -> None:
     result, _ = reduce_checked(source, predicate)
     assert result.source == "raise ValueError('x')  # keep\n"
     assert result.stats.passes.get("whitespace") == 1 and not result.stats.passes.get("comments")
+
+
+def test_a_rejected_change_of_many_lines_is_not_rerun_while_its_lines_stay() -> None:
+    from reportkit.tester import Tester
+
+    body = "".join(f"    a{i} = {i}\n" for i in range(6))
+    source = "x = 1\n\n\ndef f():\n" + body + "    return a5\n\n\nf()\n"
+    asked: list[str] = []
+
+    def predicate(candidate: str) -> bool:
+        asked.append(candidate)
+        return candidate.startswith("x = 2")
+
+    tester = Tester(source, predicate)
+    tester.memo = True
+    assert not tester.test(source.replace(body, "    a5 = 5\n"))  # five lines: rejected
+    changed = source.replace("x = 1", "x = 2")
+    assert tester.try_candidate(changed, "elsewhere", 1)
+    assert not tester.test(changed.replace(body, "    a5 = 5\n"))  # the same change: skipped
+    assert len(asked) == 2 and tester.stats.memo_skips == 1
+    tester.memo = False  # the last round re-runs it
+    assert not tester.test(changed.replace(body, "    a5 = 5\n")) and len(asked) == 3
