@@ -130,7 +130,7 @@ class MinimizeReport:
     reference_runs: int = 0  # of tests_run: the differential's switched runs (see reduce_source's ``confirm``)
     good_runs: int = 0  # of tests_run: the fix check's runs on the good code (same ``confirm``)
     redone_passes: int = 0  # passes repeated because their result failed the differential check or the fix check
-    memo_skips: int = 0  # candidates not run: they repeat a small change an earlier test rejected
+    memo_skips: int = 0  # candidates not run: they repeat a change an earlier test rejected
     tests_by_pass: dict[str, int] = field(default_factory=dict)  # pass -> candidates tested in it
     pytest_node: str | None = None  # pytest targets: the node id inside the module (unchanged)
     standalone: str | None = None  # pytest targets: a plain script failing the same way, if one could be made

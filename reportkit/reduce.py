@@ -24,9 +24,10 @@ Schedule::
         [materialize values (needs a probe run), hoist statements to module level]
         call args, display elements, literals -> 1, smallest failing literal values
     until a round's fine-grained passes and an unpruned HDD sweep change nothing
-        (rounds after the first skip small changes an earlier test rejected; a last round
+        (rounds skip changes an earlier test rejected; a last round
         that skips nothing confirms the fixpoint)
-    finally: drop comments, docstrings, blank lines / trailing whitespace (one try each)
+    finally: drop comments, docstrings, blank lines / trailing whitespace (one try for all of them;
+        one try each if that fails)
 
 With ``jobs > 1`` the candidates a search will walk next (the complements of one ddmin
 iteration, an EachPass's list) are evaluated speculatively in a thread pool before they
@@ -210,6 +211,29 @@ class _Schedule:
             # anything makes it a real one (1-minimal w.r.t. every pass).
             problem.memo = False
             self._verifying = True
+        self._final()
+
+    def _final(self) -> None:
+        """The cosmetic passes: all of them as one candidate (one test), one by one only if that fails."""
+        problem = self.problem
+        source, changed = problem.current, []
+        for final in P.FINAL:
+            proposed = final.candidates(source)
+            if proposed:
+                source = proposed[0]
+                changed.append(final.name)
+        if len(changed) > 1:
+            def together() -> bool:
+                problem.set_phase("final")
+                if source == problem.current or not problem.test(source):
+                    return False
+                with problem.lock:
+                    for name in changed[1:]:
+                        problem.stats.passes[name] = problem.stats.passes.get(name, 0) + 1
+                return problem.accept(source, changed[0], 1)
+
+            if problem.confirm.checked("final", together):
+                return
         for final in P.FINAL:
             self._run_pass(final)
 

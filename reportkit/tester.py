@@ -5,7 +5,7 @@ predicate itself: it asks :class:`Tester`, which
 
 * answers from a content cache (never the same content twice) and never goes back to a
   former best source (going back could cycle);
-* skips, while ``memo`` is on, a candidate whose small change an earlier test rejected;
+* skips, while ``memo`` is on, a candidate whose change an earlier test rejected (see :class:`_Memo`);
 * never runs a candidate that does not parse;
 * evaluates planned candidates in a thread pool ahead of the sequential walk (``jobs > 1``),
   so the answers and their order are those of ``jobs = 1``;
@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Progress", "ReduceStats", "Stop", "Tester", "key"]
 
-#: Rounds after the first skip a candidate that makes a change an earlier test rejected, if the
-#: change spans at most this many lines (see _Memo.change); the last round skips nothing.
-_MEMO_LINES = 3
+#: A candidate is run ahead of the walk (``jobs > 1``) only while the chance that every candidate
+#: ahead of it in the window is rejected -- so that its answer will be used -- is at least this: a run
+#: whose answer is never used is a test spent for nothing (see :class:`_Odds`).
+_RUN_AHEAD_IF_USED = 0.7
 
 
 class Stop(Exception):
@@ -82,7 +83,7 @@ class Tester:
         self.stats = ReduceStats()
         self.phase = "start"
         self.lock = threading.Lock()
-        self.memo = False  # skip candidates making a small change rejected before (see _Memo)
+        self.memo = False  # skip candidates making a change rejected before (see _Memo)
         self._predicate = predicate
         self._on_progress = on_progress
         first = key(source)
@@ -91,6 +92,7 @@ class Tester:
         self._rejected = _Memo()
         self._stopped = False
         self._window = _Window(jobs) if jobs > 1 else None
+        self._odds = _Odds()
         from .confirm import LazyConfirm  # confirm.py builds on this module
 
         self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
@@ -204,6 +206,7 @@ class Tester:
             result = self.call(self._predicate, candidate)
             with self.lock:
                 self._cache[k] = result
+                self._odds.update(self.phase, result)
         if not (result and self.confirm.strict):
             return result
         return self.confirm.ok(k, candidate)
@@ -249,7 +252,15 @@ class Tester:
                 continue
             seen.add(k)
             pending.append((k, candidate))
-        self._window.run(pending, self._run, self.progress)
+        phase = self.phase
+        self._window.run(pending, self._run, self.progress, width=lambda: self._width(phase))
+
+    def _width(self, phase: str) -> int:
+        """How many candidates may be in flight at once in ``phase`` (see :data:`_RUN_AHEAD_IF_USED`)."""
+        assert self._window is not None
+        with self.lock:
+            p = self._odds.of(phase)
+        return self._window.width(p)
 
     def end_prefetch(self) -> None:
         if self._window is not None:
@@ -277,28 +288,43 @@ class Tester:
 
 
 
+class _Odds:
+    """Per phase (a pass, an HDD level): how likely its next candidate is interesting, from its recent
+    answers (an exponential moving average; a phase not seen yet starts at :data:`_PRIOR`)."""
+
+    _PRIOR = 0.5
+    _WEIGHT = 0.3  # of the newest answer
+
+    def __init__(self) -> None:
+        self._p: dict[str, float] = {}
+
+    def of(self, phase: str) -> float:
+        return self._p.get(phase, self._PRIOR)
+
+    def update(self, phase: str, interesting: bool) -> None:
+        self._p[phase] = (1 - self._WEIGHT) * self.of(phase) + self._WEIGHT * interesting
+
+
 class _Memo:
-    """Small changes some test rejected (see :data:`_MEMO_LINES`)."""
+    """Changes some test rejected (see :meth:`change`)."""
 
     def __init__(self) -> None:
         self._changes: set[bytes] = set()
 
     def add(self, current: str, candidate: str) -> None:
-        change = self.change(current, candidate)
-        if change is not None:
-            self._changes.add(change)
+        self._changes.add(self.change(current, candidate))
 
     def has(self, current: str, candidate: str) -> bool:
         return self.change(current, candidate) in self._changes
 
     @staticmethod
-    def change(current: str, candidate: str) -> bytes | None:
-        """What ``candidate`` changes in ``current``: the differing lines, with one line around them;
-        None for a change of more than :data:`_MEMO_LINES` lines.
+    def change(current: str, candidate: str) -> bytes:
+        """What ``candidate`` changes in ``current``: the differing lines, with one line around them.
 
-        A small change rejected once is usually rejected again in a later round (the program around
-        it shrank, the line did not). Rounds skip such changes (``Tester.memo``); the last round does
-        not. Larger ones (a block, half a body) depend more on the rest of the program: always run.
+        A change rejected once is usually rejected again in a later sweep or round while its lines and
+        the lines around it stay the same (the program elsewhere shrank). Rounds skip such changes
+        (``Tester.memo``); the last round does not. That holds for a large change too (half a body, a
+        needed method): without the memo it is re-run in every structural sweep and every round.
         """
         old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
         limit = min(len(old), len(new))
@@ -308,8 +334,6 @@ class _Memo:
         tail = 0
         while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
             tail += 1
-        if max(len(old), len(new)) - head - tail > _MEMO_LINES:
-            return None
         before = old[head - 1] if head else ""
         after = old[len(old) - tail] if tail else ""
         return key(repr((before, old[head:len(old) - tail], new[head:len(new) - tail], after)))
@@ -322,6 +346,16 @@ class _Window:
         self._jobs = jobs
         self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="reportkit-reduce")
         self._prefetched: set[bytes] = set()  # answered speculatively, not yet consumed
+
+    def width(self, p: float) -> int:
+        """Candidates in flight when each is interesting with chance ``p``: the k-th one is run too while
+        the chance that the k-1 before it are all rejected (its answer is used) is at least
+        :data:`_RUN_AHEAD_IF_USED`; at least one, at most ``jobs``."""
+        width, used = 1, 1.0 - p
+        while width < self._jobs and used >= _RUN_AHEAD_IF_USED:
+            width += 1
+            used *= 1.0 - p
+        return width
 
     def add(self, k: bytes) -> None:
         """``k`` was answered ahead of the walk (without a run: it does not parse)."""
@@ -338,13 +372,14 @@ class _Window:
         self._prefetched.clear()
 
     def run(self, pending: list[tuple[bytes, str]], run: Callable[[bytes, str], bool],
-            progress: Callable[[], None]) -> None:
+            progress: Callable[[], None], width: Callable[[], int] | None = None) -> None:
         in_flight: deque[tuple[bytes, Future[bool], threading.Event]] = deque()
         index = 0
         found = False
         try:
             while index < len(pending) or in_flight:
-                while not found and index < len(pending) and len(in_flight) < self._jobs:
+                limit = self._jobs if width is None else width()
+                while not found and index < len(pending) and len(in_flight) < max(1, limit):
                     k, candidate = pending[index]
                     index += 1
                     event = threading.Event()

@@ -611,3 +611,97 @@ def test_value_and_rebuilding_passes_by_what_the_failure_keeps(oracle, rebuild, 
     assert schedule._allowed(P.MATERIALIZE) is materialize
     assert schedule._allowed(P.SELF_ATTR_BUILDS) is builds
     assert schedule._allowed(P.UNUSED) is True
+
+
+# ------------------------------------------------------------- running candidates ahead (-j)
+def test_run_ahead_width_follows_the_chance_that_the_answer_is_used() -> None:
+    from reportkit.tester import _Window
+
+    # the k-th candidate is run too while the k-1 before it are all rejected with a chance >= 0.7
+    for jobs, p, width in [(2, 0.0, 2), (2, 0.3, 2), (2, 0.35, 1), (2, 1.0, 1), (4, 0.1, 4), (4, 0.2, 2),
+                           (4, 0.0, 4), (1, 0.0, 1)]:
+        window = _Window(jobs)
+        try:
+            assert window.width(p) == width, (jobs, p)
+        finally:
+            window.close(wait=True)
+
+
+def _one_line_deletions(source: str) -> list[str]:
+    lines = source.splitlines(keepends=True)
+    return ["".join(lines[:i] + lines[i + 1:]) for i in range(len(lines) - 1)]
+
+
+@pytest.mark.parametrize("interesting", [True, False])
+def test_candidates_likely_interesting_are_not_run_ahead(interesting: bool) -> None:
+    """A pass whose candidates are (nearly) all accepted runs (nearly) no candidate whose answer goes
+    unused with -j 2; one whose candidates are all rejected still runs them two at a time."""
+    from reportkit.passes.kinds import EachPass
+    from reportkit.reduce import Problem
+
+    source = "".join(f"x{i} = {i}\n" for i in range(20)) + "raise ValueError('x')\n"
+    counts = {}
+    for jobs in (1, 2):
+        asked: list[str] = []
+        lock = threading.Lock()
+
+        def predicate(candidate: str, asked=asked, lock=lock) -> bool:
+            with lock:
+                asked.append(candidate)
+            return interesting
+
+        problem = Problem(source, predicate, jobs=jobs)
+        problem.set_phase("each")
+        try:
+            EachPass("each", _one_line_deletions).run(problem)
+        finally:
+            problem.close(wait=True)
+        counts[jobs] = problem.stats.tests_run
+        assert problem.stats.tests_run == len(asked)
+        assert problem.current == ("raise ValueError('x')\n" if interesting else source)
+    if interesting:
+        assert counts[1] == 20 and counts[2] <= counts[1] + 2
+    else:
+        assert counts[1] == counts[2] == 20
+
+
+def test_cosmetic_passes_cost_one_test_together() -> None:
+    source = "# setup\nimport os  # unused\n\n\n\nraise ValueError(os.sep)   \n\n\n"
+    result, recorder = reduce_checked(source, raises(ValueError, "/"))
+    assert result.source == "import os\n\nraise ValueError(os.sep)\n"
+    assert result.stats.tests_by_pass.get("final") == 1
+    assert result.stats.passes.get("comments") == result.stats.passes.get("whitespace") == 1
+
+
+def test_cosmetic_passes_one_by_one_when_together_fails() -> None:
+    # the predicate needs the comment: dropping it with the whitespace fails, the whitespace alone passes
+    source = "raise ValueError('x')  # keep\n\n\n"
+
+    def predicate(candidate: str) -> bool:
+        return "# keep" in candidate and raises(ValueError, "x")(candidate)
+
+    result, _ = reduce_checked(source, predicate)
+    assert result.source == "raise ValueError('x')  # keep\n"
+    assert result.stats.passes.get("whitespace") == 1 and not result.stats.passes.get("comments")
+
+
+def test_a_rejected_change_of_many_lines_is_not_rerun_while_its_lines_stay() -> None:
+    from reportkit.tester import Tester
+
+    body = "".join(f"    a{i} = {i}\n" for i in range(6))
+    source = "x = 1\n\n\ndef f():\n" + body + "    return a5\n\n\nf()\n"
+    asked: list[str] = []
+
+    def predicate(candidate: str) -> bool:
+        asked.append(candidate)
+        return candidate.startswith("x = 2") and body in candidate
+
+    tester = Tester(source, predicate)
+    tester.memo = True
+    assert not tester.test(source.replace(body, "    a5 = 5\n"))  # five lines: rejected
+    changed = source.replace("x = 1", "x = 2")
+    assert tester.try_candidate(changed, "elsewhere", 1)
+    assert not tester.test(changed.replace(body, "    a5 = 5\n"))  # the same change: skipped
+    assert len(asked) == 2 and tester.stats.memo_skips == 1
+    tester.memo = False  # the last round re-runs it
+    assert not tester.test(changed.replace(body, "    a5 = 5\n")) and len(asked) == 3
