@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from reportkit import hangwatch
+from reportkit import passes as P
 from reportkit.check import Check, confirm, meets, require_deterministic
 from reportkit.errors import UserError, sigterm_as_interrupt
 from reportkit.executor import (
@@ -534,6 +535,15 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
     return best
 
 
+def tidied(source: str) -> str:
+    """``source`` through the reducer's cosmetic passes (comments, docstrings, blank lines), as text."""
+    for final in P.FINAL:
+        proposed = final.candidates(source)
+        if proposed:
+            source = proposed[0]
+    return source
+
+
 def _verify(session: _Session, final: str, keep: Keep | None = None):
     """Re-run the written result cold: still the same failure, what it must keep kept (and the
     differential still passes, and it passes on the good code)? Returns (verified, outcome, passes on
@@ -673,7 +683,14 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     verified, final_sig, standalone, standalone_note, on_good = None, None, None, "", None
     fix_check = session.good.to_dict() if session.good is not None else None  # the reduction's runs only
     if not reduced.interrupted:
-        verified, outcome, on_good = _verify(session, reduced.source, keep)
+        tidy = tidied(reduced.source) if reduced.stopped_early else reduced.source
+        if tidy != reduced.source:  # cut by the budget before the cosmetic passes: one re-check covers them
+            verified, outcome, on_good = _verify(session, tidy, keep)
+            if verified:
+                reduced.source = tidy
+                write_atomic(options.output, tidy)
+        if tidy != reduced.source or verified is None:
+            verified, outcome, on_good = _verify(session, reduced.source, keep)
         final_sig = outcome.signature.to_dict()
         if verified and spec.pytest_node is not None:
             standalone, standalone_note = write_standalone(session.cold, reduced.source, outcome.result.test_item,

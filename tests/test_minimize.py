@@ -132,6 +132,29 @@ def test_budget_stops_early_with_valid_result(tmp_path):
     assert "raise RuntimeError(f'boom {v29}')" in out.read_text()
 
 
+def test_a_result_cut_by_the_budget_still_gets_the_cosmetic_passes(tmp_path):
+    """The budget stops the reducer before its last (cosmetic) passes: comments, docstrings and runs of blank
+    lines go all the same, re-checked once with the written result."""
+    chain = "\n".join(f"v{i} = v{i - 1} + 1  # step {i}" for i in range(1, 30))
+    script = make(tmp_path, f'''"""A chain nobody can shorten."""
+import time
+
+
+time.sleep(0.3)  # slow enough for the budget
+v0 = 0
+
+
+
+{chain}
+raise RuntimeError(f'boom {{v29}}')
+''')
+    report, out, _ = run_minimize(script, budget=1)
+    assert report.stopped_early and report.verified is True
+    text = out.read_text()
+    assert "#" not in text and '"""' not in text and "\n\n\n" not in text
+    assert "raise RuntimeError(f'boom {v29}')" in text
+
+
 def test_hang_is_minimized_with_same_blocking_frame(tmp_path):
     script = make(tmp_path, """
         import queue
