@@ -32,6 +32,7 @@ import ast
 import json
 import types
 from collections import Counter
+from typing import Callable
 
 from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _element_seq, call_elements
@@ -113,8 +114,11 @@ def _attr_assignment(stmt: ast.stmt, self_name: str) -> tuple[str, ast.expr] | N
     return None
 
 
-def _init_bindings(smap: SourceMap, init: ast.FunctionDef, calls: list[ast.Call]) -> dict[str, str]:
-    """Constructor parameter -> the text of its value, where that value is a constant expression."""
+def _init_bindings(smap: SourceMap, init: ast.FunctionDef, calls: list[ast.Call],
+                   module_name: Callable[[ast.Call, str], bool] | None = None) -> dict[str, str]:
+    """Constructor parameter -> the text of its value, where that value is a constant expression or
+    (with ``module_name``) a name that ``module_name(call, name)`` says is bound once, at module level:
+    read later it is the same object."""
     args = init.args
     if len(calls) != 1 or args.vararg or args.kwarg or args.posonlyargs:
         return {}
@@ -135,7 +139,10 @@ def _init_bindings(smap: SourceMap, init: ast.FunctionDef, calls: list[ast.Call]
     out: dict[str, str] = {}
     for name, text in bound.items():
         node = values.get(name, defaults.get(name))
-        if node is not None and _constant_expression(node) and name not in rebound:
+        if name in rebound or node is None:
+            continue
+        if _constant_expression(node) or (node is values.get(name) and isinstance(node, ast.Name)
+                                           and module_name is not None and module_name(call, node.id)):
             out[name] = _wrapped(node, text)
     return out
 
@@ -201,7 +208,8 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
         self_name = _self_name(init) if init is not None else None
         if init is None or self_name is None or init.decorator_list:
             continue
-        bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [])
+        bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [],
+                                  lambda call, name: _module_binding(tree, scopes, parents, call, name))
         init_locals = scopes.locals.get(id(init), set())
         init_info = next((i for i in walk_bodies(tree, smap) if i.owner is init), None)
         if init_info is None:
@@ -228,6 +236,9 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
                         ok = False
                         break
                     subst[id(n)] = bindings[n.id]
+                    if any(bindings[n.id] in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
+                        ok = False  # a module-level name the reading method binds itself
+                        break
                 elif any(n.id in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
                     ok = False  # the name means something else where it would be read
                     break
@@ -244,6 +255,28 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
             if candidate is not None:
                 out.append(candidate)
     return out
+
+
+def _module_binding(tree: ast.Module, scopes: Scopes, parents: dict[int, ast.AST], call: ast.Call,
+                    name: str) -> bool:
+    """``name`` at ``call`` is a module-level name bound exactly once in the whole program."""
+    from .wrappers import _enclosing_stmt, _module_level_at
+
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            stmt: ast.AST | None = node
+        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            stmt = _enclosing_stmt(parents, node)[0]
+        elif isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
+            stmt = parents.get(id(node))
+        elif isinstance(node, ast.Global) and name in node.names:
+            return False
+        else:
+            continue
+        if stmt is None or scopes.resolve(scopes.scope_of(stmt), name) is tree:  # type: ignore[arg-type]
+            count += 1
+    return count == 1 and _module_level_at(scopes, parents, call, name)
 
 
 # ------------------------------------------------------------------- class -> function
@@ -285,12 +318,37 @@ def _used_as_callable(node: ast.AST, parent: ast.AST | None) -> bool:
     return isinstance(parent, ast.Expr)
 
 
+def _method_calls_through(tree: ast.Module, scopes: Scopes, parents: dict[int, ast.AST], parent: ast.AST | None,
+                          node: ast.AST, method: str) -> list[ast.Attribute] | None:
+    """For ``v = C(...)`` (``node`` the construction, ``parent`` the assignment) where ``v`` is a
+    module-level name bound once and every read of it is a call ``v.method(...)``: those attributes."""
+    if not (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name) and scopes.scope_of(parent) is tree):
+        return None
+    name = parent.targets[0].id
+    if not _module_binding(tree, scopes, parents, node, name):  # type: ignore[arg-type]
+        return None
+    found: list[ast.Attribute] = []
+    for load in ast.walk(tree):
+        if not (isinstance(load, ast.Name) and load.id == name and isinstance(load.ctx, ast.Load)):
+            continue
+        attr = parents.get(id(load))
+        call = parents.get(id(attr))
+        if not (isinstance(attr, ast.Attribute) and attr.attr == method and isinstance(call, ast.Call)
+                and call.func is attr and _module_binding(tree, scopes, parents, call, name)):
+            return None
+        found.append(attr)
+    return found or None
+
+
 def class_function_candidates(source: str) -> list[str]:
     """A module-level class with a trivial ``__init__`` and one method that does not use ``self``
     becomes a function named like the class; each construction ``C(...)`` becomes ``C`` (a
-    ``C(...).method`` or ``C(...).eval()`` chain too)."""
+    ``C(...).method`` or ``C(...).eval()`` chain too, and ``v = C(...)`` where every read of the
+    module-level ``v`` is a call ``v.method(...)``: ``v = C`` and ``v(...)``)."""
     tree, smap = _parse(source)
     parents = _parents(tree)
+    scopes = Scopes(tree)
     out: list[str] = []
     nl = smap.default_newline()
     for cls in tree.body:
@@ -322,6 +380,9 @@ def class_function_candidates(source: str) -> list[str]:
                 parent = parents.get(id(node))
             if isinstance(parent, ast.Attribute) and parent.attr == method.name:
                 node = parent  # C(...).method
+            elif (method.name not in ("forward", "__call__") or not _used_as_callable(node, parent)) and (
+                    through := _method_calls_through(tree, scopes, parents, parent, node, method.name)) is not None:
+                splices.extend(Splice(*smap.span(a), smap.text(a.value)) for a in through)  # v.method -> v
             elif method.name not in ("forward", "__call__") or not _used_as_callable(node, parent):
                 break  # e.g. a child of nn.Sequential: a function is no module there
             splices.append(Splice(*smap.span(node), cls.name))
