@@ -253,3 +253,12 @@ def test_module_calls(source: str, expected: list[str]) -> None:
 def test_bare_tuple_result_keeps_its_parentheses() -> None:
     source = "def pair(a):\n    return a, 1\nf(pair(1), 2)\nf(pair(2), 3)\n"
     assert P.helper_inline_candidates(source) == ["f((1, 1), 2)\nf((2, 1), 3)\n"]
+
+
+def test_no_substitution_inside_f_strings_and_multiline_results_stay_valid() -> None:
+    # inlined into an f-string, a helper's quotes could end the string (before Python 3.12)
+    assert P.helper_inline_candidates(
+        'def cell(t):\n    return t.replace("|", "/")\nprint(f"{cell(a)}")\nprint(cell(b))\n') == []
+    # an argument spanning lines becomes a statement that still parses
+    source = "print(a +\n      b(), c)\n"
+    assert P.discarded_call_candidates(source) == ["(a +\n      b())\n"]

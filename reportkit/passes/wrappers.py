@@ -60,7 +60,9 @@ def _placed(parents: dict[int, ast.AST], site: ast.expr, expr: ast.expr, text: s
              or isinstance(parent, ast.Call) and site is not parent.func)
     if isinstance(expr, ast.Tuple) and not text.startswith("("):
         return f"({text})"  # ``return a, b``: a bare tuple
-    return text if alone and not isinstance(expr, (ast.Lambda, ast.NamedExpr, ast.Yield)) else _wrapped(expr, text)
+    if alone and "\n" not in text and not isinstance(expr, (ast.Lambda, ast.NamedExpr, ast.Yield)):
+        return text
+    return _wrapped(expr, text)
 
 
 def _callee(call: ast.Call) -> str | None:
@@ -122,7 +124,7 @@ def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.A
     args: ast.arguments = func.args  # type: ignore[attr-defined]
     if args.vararg or args.kwarg or args.posonlyargs:
         return None
-    if any(isinstance(n, _SCOPED) for n in ast.walk(expr)):
+    if any(isinstance(n, _SCOPED) for n in ast.walk(expr)) or _in_fstring(parents, call):
         return None
     bound = _bind_arguments(smap, func, call)  # type: ignore[arg-type]
     if bound is None:
@@ -171,32 +173,61 @@ def _returned(func: ast.FunctionDef) -> ast.expr | None:
     return None
 
 
+class _Names:
+    """Per name, from one walk of the tree: its loads and how many bindings it has anywhere."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.loads: dict[str, list[ast.Name]] = {}
+        self.other: set[str] = set()  # stored, deleted, a parameter, imported, global/nonlocal somewhere
+        self.defs: dict[str, int] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    self.loads.setdefault(node.id, []).append(node)
+                else:
+                    self.other.add(node.id)
+            elif isinstance(node, (*_FUNCS, ast.ClassDef)):
+                self.defs[node.name] = self.defs.get(node.name, 0) + 1
+            elif isinstance(node, ast.alias):
+                self.other.add(node.asname or node.name.split(".")[0])
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.other.update(node.names)
+            elif isinstance(node, ast.arg):
+                self.other.add(node.arg)
+
+
+def _names(tree: ast.Module) -> _Names:
+    index = getattr(tree, "_reportkit_names", None)
+    if index is None:
+        index = _Names(tree)
+        tree._reportkit_names = index  # type: ignore[attr-defined]
+    return index
+
+
 def _calls_of(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[ast.Call] | None:
     """Every load of the module-level ``name``, when each one is the function of a call."""
     calls = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == name:
-            parent = parents.get(id(node))
-            if not isinstance(node.ctx, ast.Load) or not (isinstance(parent, ast.Call) and parent.func is node):
-                return None
-            calls.append(parent)
+    for node in _names(tree).loads.get(name, []):
+        parent = parents.get(id(node))
+        if not (isinstance(parent, ast.Call) and parent.func is node):
+            return None
+        calls.append(parent)
     return calls
 
 
 def _defined_once(tree: ast.Module, name: str) -> bool:
-    count = 0
-    for node in ast.walk(tree):
-        if isinstance(node, (*_FUNCS, ast.ClassDef)) and node.name == name:
-            count += 1
-        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-            count += 2
-        elif isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
-            count += 2
-        elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            count += 2
-        elif isinstance(node, ast.arg) and node.arg == name:
-            count += 2
-    return count == 1
+    """``name`` is bound by exactly one ``def`` / ``class`` and nothing else, anywhere."""
+    index = _names(tree)
+    return index.defs.get(name, 0) == 1 and name not in index.other
+
+
+def _in_fstring(parents: dict[int, ast.AST], node: ast.AST) -> bool:
+    cur = parents.get(id(node))
+    while cur is not None and not isinstance(cur, ast.stmt):
+        if isinstance(cur, ast.JoinedStr):
+            return True
+        cur = parents.get(id(cur))
+    return False
 
 
 def _delete_lines(smap: SourceMap, stmt: ast.stmt) -> Splice | None:
@@ -442,7 +473,7 @@ def class_constant_candidates(source: str) -> list[str]:
                 continue
             reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name]
             if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
-                                for r in reads):
+                                or _in_fstring(parents, r) for r in reads):
                 continue
             gone = _delete_lines(smap, stmt)
             if gone is None:
@@ -663,9 +694,10 @@ def dataset_list_candidates(source: str) -> list[str]:
     scopes = Scopes(tree)
     out: list[str] = []
     nl = smap.default_newline()
+    bases = _class_bases(tree)
     for cls in tree.body:
         if (not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords
-                or cls.name in _class_bases(tree) or not _defined_once(tree, cls.name)):
+                or cls.name in bases or not _defined_once(tree, cls.name)):
             continue
         methods = _methods(cls)
         getitem, init = methods.get("__getitem__"), methods.get("__init__")
@@ -687,7 +719,7 @@ def dataset_list_candidates(source: str) -> list[str]:
         if where is None:
             continue
         if expr is not None and not any(isinstance(x, _SCOPED) for x in ast.walk(expr)):
-            free = {x.id for x in ast.walk(expr) if isinstance(x, ast.Name)} - {index}
+            free = ({x.id for x in ast.walk(expr) if isinstance(x, ast.Name)} - {index}) | {"range"}
             if all(scopes.resolve(getitem, name) is scopes.tree
                    and all(_module_level_at(scopes, parents, c, name) for c in calls) for name in free):
                 item = f"[{smap.text(expr)} for {index} in range({n})]"
@@ -732,7 +764,10 @@ def discarded_call_candidates(source: str) -> list[str]:
                 continue
             if not any(isinstance(n, ast.Call) for n in ast.walk(arg)):
                 continue
-            candidate = apply_splices(source, [Splice(*smap.span(call), smap.text(arg))])
+            text = smap.text(arg)
+            if "\n" in text and not isinstance(arg, ast.Call):
+                text = f"({text})"
+            candidate = apply_splices(source, [Splice(*smap.span(call), text)])
             if candidate is not None:
                 out.append(candidate)
     return out
