@@ -60,7 +60,9 @@ def _placed(parents: dict[int, ast.AST], site: ast.expr, expr: ast.expr, text: s
              or isinstance(parent, ast.Call) and site is not parent.func)
     if isinstance(expr, ast.Tuple) and not text.startswith("("):
         return f"({text})"  # ``return a, b``: a bare tuple
-    if alone and "\n" not in text and not isinstance(expr, (ast.Lambda, ast.NamedExpr, ast.Yield)):
+    if "\n" in text:
+        return f"({text})"  # implicit string concatenation or a line break outside brackets
+    if alone and not isinstance(expr, (ast.Lambda, ast.NamedExpr, ast.Yield)):
         return text
     return _wrapped(expr, text)
 
@@ -124,7 +126,7 @@ def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.A
     args: ast.arguments = func.args  # type: ignore[attr-defined]
     if args.vararg or args.kwarg or args.posonlyargs:
         return None
-    if any(isinstance(n, _SCOPED) for n in ast.walk(expr)) or _in_fstring(parents, call):
+    if any(isinstance(n, (*_SCOPED, ast.JoinedStr)) for n in ast.walk(expr)) or _in_fstring(parents, call):
         return None
     bound = _bind_arguments(smap, func, call)  # type: ignore[arg-type]
     if bound is None:
@@ -765,7 +767,7 @@ def discarded_call_candidates(source: str) -> list[str]:
             if not any(isinstance(n, ast.Call) for n in ast.walk(arg)):
                 continue
             text = smap.text(arg)
-            if "\n" in text and not isinstance(arg, ast.Call):
+            if "\n" in text:
                 text = f"({text})"
             candidate = apply_splices(source, [Splice(*smap.span(call), text)])
             if candidate is not None:
