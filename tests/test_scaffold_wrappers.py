@@ -25,10 +25,19 @@ def _check(fn, source: str, expected: list[str]) -> None:
          ["def f():\n    layers = [a]\n    return layers\n"]),
         # a parallel assignment is split
         ("stages, cin = [], 16\n", ["stages = []\ncin = 16\n"]),
-        # not: a swap, an append inside an if / a loop, a read between, an append reading the list
+        # a loop that only appends: a comprehension (a filter too)
+        ("rows = []\nfor _ in range(n):\n    rows.append(())\nuse(rows)\n",
+         ["rows = [() for _ in range(n)]\nuse(rows)\n"]),
+        ("def f(xs):\n    out = []\n    for a, b in xs:\n        if a:\n            out.append(b)\n    return out\n",
+         ["def f(xs):\n    out = [b for a, b in xs if a]\n    return out\n"]),
+        # not: a swap, an append inside an if, a read between, an append reading the list; a loop whose
+        # target is read after it, that does more than append, or in a class body
         ("a, b = b, a\n", []),
         ("xs = []\nif c:\n    xs.append(1)\n", []),
-        ("xs = []\nfor i in r:\n    xs.append(i)\n", []),
+        ("xs = []\nfor i in r:\n    xs.append(i)\nprint(i)\n", []),
+        ("xs = []\nfor i in r:\n    xs.append(i)\n    log(i)\n", []),
+        ("if c:\n    xs = []\n    for i in r:\n        xs.append(i)\nprint(i)\n", []),
+        ("class C:\n    xs = []\n    for i in r:\n        xs.append(i)\n", []),
         ("xs = []\nprint(len(xs))\nxs.append(1)\n", []),
         ("xs = []\nxs.append(len(xs))\n", []),
     ],

@@ -251,15 +251,49 @@ def _append_of(stmt: ast.stmt, name: str) -> ast.expr | None:
     return None
 
 
+def _read_outside(scopes: Scopes, stmt: ast.stmt, names: set[str]) -> bool:
+    """One of ``names`` occurs in the scope of ``stmt`` (nested scopes included) outside ``stmt``."""
+    scope = scopes.scope_of(stmt)
+    inside = {id(n) for n in ast.walk(stmt)}
+    return any(isinstance(n, ast.Name) and n.id in names and id(n) not in inside for n in ast.walk(scope))
+
+
+def _append_loop(smap: SourceMap, stmt: ast.stmt, name: str) -> tuple[str, set[str]] | None:
+    """``for T in IT: name.append(E)`` (or ``for T in IT: if C: name.append(E)``) -> the text of
+    ``[E for T in IT (if C)]`` and the loop's target names; None if it is not that loop."""
+    if not isinstance(stmt, ast.For) or stmt.orelse or len(stmt.body) != 1:
+        return None
+    body, test = stmt.body[0], None
+    if isinstance(body, ast.If) and not body.orelse and len(body.body) == 1:
+        body, test = body.body[0], body.test
+    value = _append_of(body, name)
+    targets = {n.id for n in ast.walk(stmt.target) if isinstance(n, ast.Name)}
+    if value is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Store, ast.Load))
+                                for n in ast.walk(stmt.target)):
+        return None
+    parts = [stmt.iter, value, *([test] if test is not None else [])]
+    if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) or isinstance(n, ast.Name)
+           and n.id == name for p in parts for n in ast.walk(p)):
+        return None
+    text = f"[{smap.text(value)} for {smap.text(stmt.target)} in {smap.text(stmt.iter)}"
+    if test is not None:
+        text += f" if {smap.text(test)}"
+    return text + "]", targets
+
+
 def list_build_candidates(source: str) -> list[str]:
     """``xs = []`` followed by ``xs.append(a)`` / ``xs.append(b)`` -> ``xs = [a, b]`` (one candidate per
-    list); ``a, b = x, y`` -> ``a = x`` / ``b = y`` when no value reads a target.
+    list); followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under an
+    ``if``) -> ``xs = [f(t) for t in it]``, where nothing outside the loop reads its target (a
+    comprehension does not leave it bound) and not in a class body (a comprehension there does not see
+    the class's names); ``a, b = x, y`` -> ``a = x`` / ``b = y`` when no value reads a target.
 
     The appends must follow each other in the same body (an append inside an ``if`` or a loop is not
     one element), the statements between ``xs = []`` and them must not mention ``xs``, and the appended
     values must not read ``xs``: the list then holds the same elements, built in the same order.
     """
     tree, smap = _parse(source)
+    scopes = Scopes(tree)
     out: list[str] = []
     nl = smap.default_newline()
     for info in walk_bodies(tree, smap):
@@ -296,6 +330,16 @@ def list_build_candidates(source: str) -> list[str]:
             while j < len(stmts) and (value := _append_of(stmts[j], name)) is not None:
                 values.append(value)
                 j += 1
+            if not values and first < len(stmts):
+                loop = _append_loop(smap, stmts[first], name)
+                where = _full_lines(smap, stmts[first])
+                if (loop is not None and where is not None and not isinstance(info.owner, ast.ClassDef)
+                        and not _read_outside(scopes, stmts[first], loop[1])):
+                    text = f"{where[2]}{name} = {loop[0]}{nl}"
+                    candidate = apply_edits(source, [Delete(info.seq, i), Splice(where[0], where[1], text)])
+                    if candidate is not None:
+                        out.append(candidate)
+                continue
             if not values or any(name in {n.id for n in ast.walk(v) if isinstance(n, ast.Name)} for v in values):
                 continue
             where = _full_lines(smap, stmts[first])
