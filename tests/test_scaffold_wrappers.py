@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from reportkit import passes as P
@@ -271,3 +273,107 @@ def test_no_substitution_inside_f_strings_and_multiline_results_stay_valid() -> 
     # an argument spanning lines becomes a statement that still parses
     source = "print(a +\n      b(), c)\n"
     assert P.discarded_call_candidates(source) == ["(a +\n      b())\n"]
+
+
+# --------------------------------------------------------------------------- end to end
+MODEL_SCRIPT = '''\
+class Module:
+    def __init__(self):
+        pass
+
+    def __call__(self, *args):
+        return self.forward(*args)
+
+
+class Sequential(Module):
+    def __init__(self, *mods):
+        super().__init__()
+        self.mods = mods
+
+    def forward(self, x):
+        for m in self.mods:
+            x = m(x)
+        return x
+
+
+class Scale(Module):
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = factor
+
+    def forward(self, x):
+        return [v * self.factor for v in x]
+
+
+class Pool(Module):
+    def __init__(self, stride):
+        super().__init__()
+        self.stride = stride
+
+    def forward(self, x):
+        return x[::self.stride]
+
+
+def pool(stride=1):
+    return Pool(stride)
+
+
+def add(a, b):
+    if len(a) != len(b):
+        raise ValueError(f"lengths {len(a)} and {len(b)} differ")
+    return [p + q for p, q in zip(a, b)]
+
+
+class Block(Module):
+    def __init__(self, stride):
+        super().__init__()
+        self.main = pool(stride)
+
+    def forward(self, x):
+        return add(self.main(x), x)
+
+
+class Stage(Module):
+    def __init__(self, stride):
+        super().__init__()
+        self.block = Block(stride)
+
+    def forward(self, x):
+        return self.block(x)
+
+
+class Net(Module):
+    LAYOUT = (1, 2)
+
+    def __init__(self):
+        super().__init__()
+        stages = []
+        for stride in self.LAYOUT:
+            stages.append(Stage(stride))
+        self.stem = pool()
+        self.stages = Sequential(*stages)
+
+    def forward(self, x):
+        return self.stages(self.stem(x))
+
+
+def loss(values):
+    return sum(values)
+
+
+print(loss(Net()(list(range(8)))))
+'''
+
+
+def test_scaffolding_goes_around_a_failure_the_script_raises() -> None:
+    """A model hierarchy around a failure its own code raises (value passes off): the wrappers go and
+    the failing computation stays code."""
+    from tests.test_reduce import raises, reduce_checked
+
+    predicate = raises(ValueError, "lengths 4 and 8 differ", "add")
+    result, _ = reduce_checked(MODEL_SCRIPT, predicate, oracle=True, rebuild=True)
+    tree = ast.parse(result.source)
+    assert [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)] == []
+    assert "loss" not in result.source and "LAYOUT" not in result.source
+    assert "[::2]" in result.source  # the strided slice that makes the lengths differ is still code
+    assert len([line for line in result.source.splitlines() if line.strip()]) <= 6

@@ -543,6 +543,32 @@ def _element_text(smap: SourceMap, node: ast.expr) -> str:
     return _wrapped(node, smap.text(node))
 
 
+def _substituted_comprehension(smap: SourceMap, node: ast.ListComp | ast.GeneratorExp) -> str | None:
+    """``[f(t) for t in (a,)]`` -> ``[f(a)]`` (``range(1)``: ``0``), where ``a`` is a name or a
+    constant, or ``t`` is read once; None otherwise."""
+    if len(node.generators) != 1:
+        return None
+    gen = node.generators[0]
+    if gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
+        return None
+    if _range_of_one(gen.iter):
+        element_text, pure = "0", True
+    else:
+        element = single_element(gen.iter) if isinstance(gen.iter, (ast.List, ast.Tuple)) else None
+        if element is None:
+            return None
+        element_text, pure = _element_text(smap, element), isinstance(element, (ast.Name, ast.Constant))
+    name = gen.target.id
+    if any(isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr))
+           for n in ast.walk(node.elt)):
+        return None
+    uses = [n for n in ast.walk(node.elt) if isinstance(n, ast.Name) and n.id == name]
+    if not uses or (len(uses) > 1 and not pure):
+        return None
+    text = _substitute(smap, node.elt, {id(n): element_text for n in uses})
+    return None if text is None else f"[{text}]"
+
+
 def one_element_candidates(source: str) -> list[str]:
     """A one-element container used once becomes its element."""
     tree, smap = _parse(source)
@@ -560,12 +586,12 @@ def one_element_candidates(source: str) -> list[str]:
             element = single_element(node)
         elif isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             inner = single_element(node)
-            if inner is not None:
+            text = f"[{smap.text(inner)}]" if inner is not None else _substituted_comprehension(smap, node)
+            if text is not None:
                 start, end = smap.span(node)
                 parent = parents.get(id(node))
                 own = (isinstance(parent, ast.Call) and len(parent.args) == 1 and not parent.keywords
                        and smap.source[start] == "(" and smap.span(parent.func)[1] == start)
-                text = f"[{smap.text(inner)}]"
                 splices.append(Splice(start, end, f"({text})" if own else text))
             continue
         if element is not None:
