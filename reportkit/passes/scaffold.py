@@ -12,7 +12,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
 * function / constructor parameters that nothing reads go, with their arguments at every call
   site -- :func:`unused_parameter_candidates`;
 * a one-element container used once becomes its element: ``next(iter([m]))``, ``[m][0]``,
-  ``for b in [m]: ...``, ``nn.Sequential(m)``, ``nn.ModuleList(m for _ in range(1))`` --
+  ``for b in [m]: ...``, ``nn.Sequential(m)``, ``nn.ModuleList(m for _ in range(1))``,
+  ``[Block(s) for s in (2,)]`` -> ``[Block(2)]`` --
   :func:`one_element_candidates`;
 * data spelled indirectly becomes the literal (``json.loads("{...}")``, round-trip copies) --
   :func:`data_literal_candidates`;
