@@ -122,6 +122,7 @@ CONV = "def conv3x3(cin, cout, stride=1):\n    return nn.Conv2d(cin, cout, 3, st
         (CONV + "conv3x3(1, 2)\n", []),
         (CONV + "conv3x3(1, 2)\nconv3x3(3, 4)\nlayers = map(conv3x3, xs)\n", []),
         ("def sub(a, b):\n    return b - a\nsub(f(), g())\nsub(1, 2)\n", []),
+        ("def later(a):\n    return log() + a\nlater(f())\nlater(2)\n", []),
     ],
 )
 def test_helper_inline(source: str, expected: list[str]) -> None:

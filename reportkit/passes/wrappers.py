@@ -120,8 +120,9 @@ def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.A
     to be placed where ``call`` is; None if that would not mean the same.
 
     ``func`` has ``args`` (an ``ast.arguments``, already without ``self``); ``where`` is the scope
-    ``expr`` is written in. Names in ``exclude``
-    are neither parameters nor free names (the caller rewrites them).
+    ``expr`` is written in. Names in ``exclude`` are neither parameters nor free names (the caller
+    rewrites them). Arguments with effects (anything but a name or a constant) must be used exactly
+    once, in the call's order, and before any call the expression makes.
     """
     args: ast.arguments = func.args  # type: ignore[attr-defined]
     if args.vararg or args.kwarg or args.posonlyargs:
@@ -159,6 +160,8 @@ def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.A
     order = [smap.span(uses[p][0])[0] for a in effectful for p, v in arg_nodes.items() if v is a]
     if order != sorted(order):
         return None
+    if order and any(isinstance(n, ast.Call) and smap.span(n)[1] <= order[-1] for n in ast.walk(expr)):
+        return None  # a call in the function would run before an argument with effects did
     start, end = smap.span(expr)
     splices = []
     for param, nodes in uses.items():
