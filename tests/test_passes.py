@@ -619,10 +619,13 @@ def test_unused_parameters(source: str, expected: list[str]) -> None:
         ("y = [a + b][0]\n", ["y = (a + b)\n"]),
         ("for b in nn.ModuleList([m]):\n    x = b(x)\n", ["b = m\nx = b(x)\n"]),
         ("for _ in [step()]:\n    go()\n", ["step()\ngo()\n"]),
-        # not one element: two, a starred one, a comprehension that reads its target, or with a filter
+        # a comprehension that reads its target: the element substituted (a call read once only)
+        ("x = [f(i) for i in range(1)]\n", ["x = [f(0)]\n"]),
+        ("y = nn.Sequential(*[Block(s) for s in (2,)])\n", ["y = nn.Sequential(*[Block(2)])\n"]),
+        ("y = [f(t, t) for t in [g()]]\n", []),
+        # not one element: two, a starred one, or with a filter
         ("x = next(iter([a, b]))\n", []),
         ("x = next(iter([*a]))\n", []),
-        ("x = [f(i) for i in range(1)]\n", []),
         ("x = [f() for _ in range(1) if c]\n", []),
     ],
 )

@@ -61,6 +61,18 @@ from .statements import (
     statement_levels,
     unwrap_candidates,
 )
+from .wrappers import (
+    class_constant_candidates,
+    dataset_list_candidates,
+    delegating_module_candidates,
+    discarded_call_candidates,
+    factory_candidates,
+    helper_inline_candidates,
+    list_build_candidates,
+    module_call_candidates,
+    sequential_call_build_candidates,
+    sequential_call_candidates,
+)
 
 UNUSED = DdminPass("unused", propose_unused, try_all_first=True, repeat=True)
 DROP_TARGET = EachPass("drop-target", drop_target_candidates)
@@ -84,6 +96,16 @@ SELF_ATTR_BUILDS = EachPass("self-attr-builds", self_attr_build_candidates)
 CLASS_TO_FUNCTION = EachPass("class-to-function", class_function_candidates)
 READABILITY = EachPass("readability", readability_candidates)
 DATA_LITERALS = EachPass("data-literals", data_literal_candidates)
+LIST_BUILDS = EachPass("list-builds", list_build_candidates)
+SEQUENTIAL_CALLS = EachPass("sequential-calls", sequential_call_candidates)
+SEQUENTIAL_CALL_BUILDS = EachPass("sequential-call-builds", sequential_call_build_candidates)
+DELEGATING_MODULES = EachPass("delegating-modules", delegating_module_candidates)
+HELPERS = EachPass("inline-helpers", helper_inline_candidates)
+FACTORIES = EachPass("factories", factory_candidates)
+DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
+DISCARDED_CALLS = EachPass("discarded-calls", discarded_call_candidates)
+CLASS_CONSTANTS = EachPass("class-constants", class_constant_candidates)
+MODULE_CALLS = EachPass("module-calls", module_call_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -104,7 +126,8 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
-            READABILITY)
+            READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
+            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
@@ -113,14 +136,24 @@ VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that keep a computation as code but run it at each use (an object built once in ``__init__``
 #: built where it is read): off when the failure compares computed values (random weights differ
 #: between builds), on for a failure the script's own code raised (reportkit.reduce.reduce_source).
-REBUILDING_PASSES = (SELF_ATTR_BUILDS,)
+REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: One try each at the very end.
 FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
 
 __all__ = [
     "ARGS",
+    "CLASS_CONSTANTS",
     "CLASS_TO_FUNCTION",
     "DATA_LITERALS",
+    "DATASET_LISTS",
+    "DELEGATING_MODULES",
+    "DISCARDED_CALLS",
+    "FACTORIES",
+    "HELPERS",
+    "LIST_BUILDS",
+    "MODULE_CALLS",
+    "SEQUENTIAL_CALLS",
+    "SEQUENTIAL_CALL_BUILDS",
     "ONE_ELEMENT",
     "Pass",
     "READABILITY",
@@ -166,8 +199,17 @@ __all__ = [
     "apply_splices",
     "block_text",
     "call_elements",
+    "class_constant_candidates",
     "class_function_candidates",
     "data_literal_candidates",
+    "dataset_list_candidates",
+    "delegating_module_candidates",
+    "discarded_call_candidates",
+    "factory_candidates",
+    "helper_inline_candidates",
+    "list_build_candidates",
+    "sequential_call_build_candidates",
+    "sequential_call_candidates",
     "display_elements",
     "drop_comments",
     "drop_docstrings",
@@ -177,6 +219,7 @@ __all__ = [
     "inline_expression_candidates",
     "inline_variable_candidates",
     "loaded_names",
+    "module_call_candidates",
     "numeric_literals",
     "one_element_candidates",
     "operand_text",

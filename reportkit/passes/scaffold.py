@@ -12,7 +12,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
 * function / constructor parameters that nothing reads go, with their arguments at every call
   site -- :func:`unused_parameter_candidates`;
 * a one-element container used once becomes its element: ``next(iter([m]))``, ``[m][0]``,
-  ``for b in [m]: ...``, ``nn.Sequential(m)``, ``nn.ModuleList(m for _ in range(1))`` --
+  ``for b in [m]: ...``, ``nn.Sequential(m)``, ``nn.ModuleList(m for _ in range(1))``,
+  ``[Block(s) for s in (2,)]`` -> ``[Block(2)]`` --
   :func:`one_element_candidates`;
 * data spelled indirectly becomes the literal (``json.loads("{...}")``, round-trip copies) --
   :func:`data_literal_candidates`;
@@ -32,6 +33,7 @@ import ast
 import json
 import types
 from collections import Counter
+from typing import Callable
 
 from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _element_seq, call_elements
@@ -113,8 +115,11 @@ def _attr_assignment(stmt: ast.stmt, self_name: str) -> tuple[str, ast.expr] | N
     return None
 
 
-def _init_bindings(smap: SourceMap, init: ast.FunctionDef, calls: list[ast.Call]) -> dict[str, str]:
-    """Constructor parameter -> the text of its value, where that value is a constant expression."""
+def _init_bindings(smap: SourceMap, init: ast.FunctionDef, calls: list[ast.Call],
+                   module_name: Callable[[ast.Call, str], bool] | None = None) -> dict[str, str]:
+    """Constructor parameter -> the text of its value, where that value is a constant expression or
+    (with ``module_name``) a name that ``module_name(call, name)`` says is bound once, at module level:
+    read later it is the same object."""
     args = init.args
     if len(calls) != 1 or args.vararg or args.kwarg or args.posonlyargs:
         return {}
@@ -135,7 +140,10 @@ def _init_bindings(smap: SourceMap, init: ast.FunctionDef, calls: list[ast.Call]
     out: dict[str, str] = {}
     for name, text in bound.items():
         node = values.get(name, defaults.get(name))
-        if node is not None and _constant_expression(node) and name not in rebound:
+        if name in rebound or node is None:
+            continue
+        if _constant_expression(node) or (node is values.get(name) and isinstance(node, ast.Name)
+                                           and module_name is not None and module_name(call, node.id)):
             out[name] = _wrapped(node, text)
     return out
 
@@ -201,7 +209,8 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
         self_name = _self_name(init) if init is not None else None
         if init is None or self_name is None or init.decorator_list:
             continue
-        bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [])
+        bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [],
+                                  lambda call, name: _module_binding(tree, scopes, parents, call, name))
         init_locals = scopes.locals.get(id(init), set())
         init_info = next((i for i in walk_bodies(tree, smap) if i.owner is init), None)
         if init_info is None:
@@ -228,6 +237,9 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
                         ok = False
                         break
                     subst[id(n)] = bindings[n.id]
+                    if any(bindings[n.id] in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
+                        ok = False  # a module-level name the reading method binds itself
+                        break
                 elif any(n.id in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
                     ok = False  # the name means something else where it would be read
                     break
@@ -244,6 +256,28 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
             if candidate is not None:
                 out.append(candidate)
     return out
+
+
+def _module_binding(tree: ast.Module, scopes: Scopes, parents: dict[int, ast.AST], call: ast.Call,
+                    name: str) -> bool:
+    """``name`` at ``call`` is a module-level name bound exactly once in the whole program."""
+    from .wrappers import _enclosing_stmt, _module_level_at
+
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            stmt: ast.AST | None = node
+        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            stmt = _enclosing_stmt(parents, node)[0]
+        elif isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
+            stmt = parents.get(id(node))
+        elif isinstance(node, ast.Global) and name in node.names:
+            return False
+        else:
+            continue
+        if stmt is None or scopes.resolve(scopes.scope_of(stmt), name) is tree:  # type: ignore[arg-type]
+            count += 1
+    return count == 1 and _module_level_at(scopes, parents, call, name)
 
 
 # ------------------------------------------------------------------- class -> function
@@ -285,12 +319,37 @@ def _used_as_callable(node: ast.AST, parent: ast.AST | None) -> bool:
     return isinstance(parent, ast.Expr)
 
 
+def _method_calls_through(tree: ast.Module, scopes: Scopes, parents: dict[int, ast.AST], parent: ast.AST | None,
+                          node: ast.AST, method: str) -> list[ast.Attribute] | None:
+    """For ``v = C(...)`` (``node`` the construction, ``parent`` the assignment) where ``v`` is a
+    module-level name bound once and every read of it is a call ``v.method(...)``: those attributes."""
+    if not (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name) and scopes.scope_of(parent) is tree):
+        return None
+    name = parent.targets[0].id
+    if not _module_binding(tree, scopes, parents, node, name):  # type: ignore[arg-type]
+        return None
+    found: list[ast.Attribute] = []
+    for load in ast.walk(tree):
+        if not (isinstance(load, ast.Name) and load.id == name and isinstance(load.ctx, ast.Load)):
+            continue
+        attr = parents.get(id(load))
+        call = parents.get(id(attr))
+        if not (isinstance(attr, ast.Attribute) and attr.attr == method and isinstance(call, ast.Call)
+                and call.func is attr and _module_binding(tree, scopes, parents, call, name)):
+            return None
+        found.append(attr)
+    return found or None
+
+
 def class_function_candidates(source: str) -> list[str]:
     """A module-level class with a trivial ``__init__`` and one method that does not use ``self``
     becomes a function named like the class; each construction ``C(...)`` becomes ``C`` (a
-    ``C(...).method`` or ``C(...).eval()`` chain too)."""
+    ``C(...).method`` or ``C(...).eval()`` chain too, and ``v = C(...)`` where every read of the
+    module-level ``v`` is a call ``v.method(...)``: ``v = C`` and ``v(...)``)."""
     tree, smap = _parse(source)
     parents = _parents(tree)
+    scopes = Scopes(tree)
     out: list[str] = []
     nl = smap.default_newline()
     for cls in tree.body:
@@ -322,6 +381,9 @@ def class_function_candidates(source: str) -> list[str]:
                 parent = parents.get(id(node))
             if isinstance(parent, ast.Attribute) and parent.attr == method.name:
                 node = parent  # C(...).method
+            elif (method.name not in ("forward", "__call__") or not _used_as_callable(node, parent)) and (
+                    through := _method_calls_through(tree, scopes, parents, parent, node, method.name)) is not None:
+                splices.extend(Splice(*smap.span(a), smap.text(a.value)) for a in through)  # v.method -> v
             elif method.name not in ("forward", "__call__") or not _used_as_callable(node, parent):
                 break  # e.g. a child of nn.Sequential: a function is no module there
             splices.append(Splice(*smap.span(node), cls.name))
@@ -482,6 +544,32 @@ def _element_text(smap: SourceMap, node: ast.expr) -> str:
     return _wrapped(node, smap.text(node))
 
 
+def _substituted_comprehension(smap: SourceMap, node: ast.ListComp | ast.GeneratorExp) -> str | None:
+    """``[f(t) for t in (a,)]`` -> ``[f(a)]`` (``range(1)``: ``0``), where ``a`` is a name or a
+    constant, or ``t`` is read once; None otherwise."""
+    if len(node.generators) != 1:
+        return None
+    gen = node.generators[0]
+    if gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
+        return None
+    if _range_of_one(gen.iter):
+        element_text, pure = "0", True
+    else:
+        element = single_element(gen.iter) if isinstance(gen.iter, (ast.List, ast.Tuple)) else None
+        if element is None:
+            return None
+        element_text, pure = _element_text(smap, element), isinstance(element, (ast.Name, ast.Constant))
+    name = gen.target.id
+    if any(isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr))
+           for n in ast.walk(node.elt)):
+        return None
+    uses = [n for n in ast.walk(node.elt) if isinstance(n, ast.Name) and n.id == name]
+    if not uses or (len(uses) > 1 and not pure):
+        return None
+    text = _substitute(smap, node.elt, {id(n): element_text for n in uses})
+    return None if text is None else f"[{text}]"
+
+
 def one_element_candidates(source: str) -> list[str]:
     """A one-element container used once becomes its element."""
     tree, smap = _parse(source)
@@ -499,12 +587,12 @@ def one_element_candidates(source: str) -> list[str]:
             element = single_element(node)
         elif isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             inner = single_element(node)
-            if inner is not None:
+            text = f"[{smap.text(inner)}]" if inner is not None else _substituted_comprehension(smap, node)
+            if text is not None:
                 start, end = smap.span(node)
                 parent = parents.get(id(node))
                 own = (isinstance(parent, ast.Call) and len(parent.args) == 1 and not parent.keywords
                        and smap.source[start] == "(" and smap.span(parent.func)[1] == start)
-                text = f"[{smap.text(inner)}]"
                 splices.append(Splice(start, end, f"({text})" if own else text))
             continue
         if element is not None:
