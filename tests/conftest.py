@@ -18,15 +18,3 @@ def protection_mode(request, monkeypatch):
         except Exception as exc:  # noqa: BLE001 - UserError: no usable bwrap here
             pytest.skip(str(exc))
     return request.param
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks (under --dist loadgroup)
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist with `--dist loadgroup` (the README's test command), the tests that start a
-    local Ray cluster run on one worker, one after another: two clusters at once on a 2-core machine would
-    compete for the same CPUs their slots claim. Every other test is spread over the workers."""
-    if not config.pluginmanager.hasplugin("xdist"):  # -p no:xdist: the mark would be unknown (--strict-markers)
-        return
-    for item in items:
-        if item.get_closest_marker("ray"):
-            item.add_marker(pytest.mark.xdist_group("ray"))
