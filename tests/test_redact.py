@@ -256,11 +256,13 @@ def test_large_log_is_fast():
     )
     text = line * 15_000 + f"GH={GH['ghp']}\n" + "a=" * 200_000 + "-----BEGIN PRIVATE KEY-----\n" * 5_000
     assert len(text) > 2_000_000
-    start = time.perf_counter()
+    # CPU time of this process (redact_text runs in it, single-threaded), not wall time: the bound holds
+    # whatever else the machine runs (pytest -n 4 alongside other jobs tripled the wall time)
+    start = time.process_time()
     out = redact_text(text, home="/root")
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert GH["ghp"] not in out and "abc123" not in out and "/root/" not in out
-    assert elapsed < 10, f"redact_text took {elapsed:.1f}s on {len(text)} chars"
+    assert elapsed < 10, f"redact_text took {elapsed:.1f}s of CPU on {len(text)} chars"
 
 
 def test_home_right_after_a_json_escape_is_replaced():

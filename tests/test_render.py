@@ -293,6 +293,34 @@ def test_checklist_all_ticked_with_spyre_evidence():
     assert "ibm-deeptools `2.0.0-0.main.1+2457`" in issue.text
 
 
+@pytest.mark.parametrize("spyre_ok, sendnn_ok, stage, rows", [
+    (False, True, "Torch-Spyre front-end", ("wrong", "correct")),
+    (False, False, "back-end compiler (DeepTools)", ("wrong", "wrong")),
+    (True, True, "environment or data transfer", ("correct", "correct")),
+])
+def test_every_row_of_the_guides_table_is_judged_and_rendered(spyre_ok, sendnn_ok, stage, rows):
+    """The spyre vs sendnn paths' results (as the comparison run writes them) → the guide's verdict → issue.md.
+    The real runs with the fake torch_spyre / torch_sendnn: every fault through collect in
+    test_collect.py::test_spyre_vs_sendnn_the_upstream_way, one through `reportkit bundle --issue` in
+    test_bundle.py::test_bundle_issue_gives_the_guides_verdict (slow)."""
+    c = spyre_collected()
+    def path(ok: bool) -> dict:  # what _backend_boot.py's comparison writes for one path
+        return {"ok": ok, "detail": "matches eager CPU (max abs diff 0)" if ok else "Tensor-likes are not close!"}
+
+    paths = {"spyre": path(spyre_ok), "sendnn": path(sendnn_ok)}
+    c.evidence["spyre_comparison"] = spyre._judged(spyre.SendnnComparison(
+        function="`f` compiled at wrong_result.py:12", tolerance="atol=0.001, rtol=0.001: the reproducer's own"),
+        paths)
+    assert c.spyre_comparison.stage == stage
+    text = render.render_issue(c)
+    issue = parse_issue(text)
+    items = dict(zip(CHECKLIST_KEYS, issue.checklist))
+    assert items["sendnn"][0] and f"— {stage}: " in items["sendnn"][1]
+    shown = [line for line in text.splitlines() if line.startswith(("| Torch-Spyre:", "| sendnn:"))]
+    assert [line.split(" | ")[1].split(":")[0] for line in shown] == list(rows)
+    assert f"**Verdict ({stage}):** {spyre.SENDNN_VERDICTS[(spyre_ok, sendnn_ok)][1]}." in text
+
+
 def test_pytorch_template():
     issue = parse_issue(render.render_issue(make_collected(), "pytorch"))
     assert [h for _, h in issue.headings] == PYTORCH_SECTIONS
