@@ -240,6 +240,15 @@ def _delete_lines(smap: SourceMap, stmt: ast.stmt) -> Splice | None:
     return None if where is None else Splice(where[0], where[1], "")
 
 
+def _delete_member(smap: SourceMap, cls: ast.ClassDef, stmt: ast.stmt) -> Splice | None:
+    """Delete ``stmt`` from the body of ``cls``; a body left without code gets a ``pass`` in its place."""
+    gone = _delete_lines(smap, stmt)
+    if gone is None or not all(s is stmt or _docstring_or_pass(s) for s in cls.body):
+        return gone
+    return Splice(gone.start, gone.end, f"{smap.source[gone.start:smap.stmt_span(stmt)[0]]}pass"
+                                        f"{smap.default_newline()}")
+
+
 # ------------------------------------------------------------------------ append-built lists
 def _append_of(stmt: ast.stmt, name: str) -> ast.expr | None:
     """E of the statement ``name.append(E)``."""
@@ -524,12 +533,9 @@ def class_constant_candidates(source: str) -> list[str]:
             if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
                                 or _in_fstring(parents, r) for r in reads):
                 continue
-            gone = _delete_lines(smap, stmt)
+            gone = _delete_member(smap, cls, stmt)
             if gone is None:
                 continue
-            if all(s is stmt or _docstring_or_pass(s) for s in cls.body):
-                gone = Splice(gone.start, gone.end, f"{smap.source[gone.start:smap.stmt_span(stmt)[0]]}pass"
-                                                    f"{smap.default_newline()}")
             text = smap.text(stmt.value)
             splices = [Splice(*smap.span(r), _placed(parents, r, stmt.value, text)) for r in reads]
             candidate = apply_splices(source, [*splices, gone])
@@ -709,12 +715,9 @@ def factory_candidates(source: str) -> list[str]:
             else:
                 if not uses:
                     continue
-                gone = _delete_lines(smap, method)
+                gone = _delete_member(smap, cls, method)
                 if gone is None:
                     continue
-                if all(s is method or _docstring_or_pass(s) for s in cls.body):
-                    gone = Splice(gone.start, gone.end, f"{smap.source[gone.start:smap.stmt_span(method)[0]]}pass"
-                                                        f"{smap.default_newline()}")
                 candidate = apply_splices(source, [*splices, gone])
                 if candidate is not None:
                     out.append(candidate)
