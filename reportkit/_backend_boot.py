@@ -31,6 +31,7 @@ Environment (read once, then removed so the script does not see it):
 ``REPORTKIT_GDB_AFTER``       seconds; a watchdog process runs ``gdb -batch`` on this process after
                               that long (a native backtrace of a hang) ...
 ``REPORTKIT_GDB_OUT``         ... and writes gdb's output to this file
+``REPORTKIT_GDB_LIMIT``       ... giving gdb at most this many seconds (then it is stopped, the process continued)
 
 The Torch-Spyre comparison (``REPORTKIT_SPYRE_COMPARE``) follows torch-spyre's
 ``tests/_inductor/utils_inductor.py`` (``compare_with_sendnn`` / ``compare_with_cpu``): the first call of a
@@ -47,6 +48,7 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -349,20 +351,25 @@ def _allow_ptrace(pid):
         pass
 
 
-def start_gdb_watchdog(delay, out):
+def start_gdb_watchdog(delay, out, limit=120.0):
     gdb = shutil.which("gdb")
     if not gdb:
         return
     try:
-        proc = subprocess.Popen([sys.executable, _OWN_FILE, "--gdb-watch", str(os.getpid()), str(delay), out],
+        proc = subprocess.Popen([sys.executable, _OWN_FILE, "--gdb-watch", str(os.getpid()), str(delay), out,
+                                 str(limit)],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
         return
     _allow_ptrace(proc.pid)
 
 
-def gdb_watch(pid, delay, out):
-    """Wait ``delay`` seconds while ``pid`` (our parent) lives, then write gdb's all-thread backtrace."""
+def gdb_watch(pid, delay, out, limit=120.0):
+    """Wait ``delay`` seconds while ``pid`` (our parent) lives, then write gdb's all-thread backtrace.
+
+    gdb gets ``limit`` seconds (the time left before the runner asks faulthandler for the Python stacks
+    and kills): a gdb still busy then (symbols of a large process on a loaded machine) is killed and
+    ``pid`` continued (SIGCONT), so that gdb never holds it stopped through the faulthandler dump."""
     deadline = time.monotonic() + delay
     while time.monotonic() < deadline:
         if os.getppid() != pid:
@@ -375,9 +382,16 @@ def gdb_watch(pid, delay, out):
         fh.write("$ " + " ".join(cmd) + "\n")
         fh.flush()
         try:
-            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT, timeout=120)
+            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT, timeout=limit)
+        except subprocess.TimeoutExpired:
+            fh.write(f"\ngdb did not finish within {limit:g} s (before the timeout's stack dump); stopped\n")
         except (OSError, subprocess.SubprocessError) as exc:
             fh.write(f"gdb failed: {exc}\n")
+        finally:
+            try:
+                os.kill(pid, signal.SIGCONT)  # whatever gdb's end left stopped runs on
+            except OSError:
+                pass
     return 0
 
 
@@ -461,22 +475,23 @@ def _read_settings():
     _STATE["compare"] = env.pop("REPORTKIT_SPYRE_COMPARE", None) or None
     _STATE["tolerance"] = env.pop("REPORTKIT_COMPARE_TOL", None) or None
     gdb_after, gdb_out = env.pop("REPORTKIT_GDB_AFTER", None), env.pop("REPORTKIT_GDB_OUT", None)
-    return gdb_after, gdb_out
+    gdb_limit = env.pop("REPORTKIT_GDB_LIMIT", None)
+    return gdb_after, gdb_out, gdb_limit
 
 
 def main(argv):
     if argv and argv[0] == "--gdb-watch":
-        return gdb_watch(int(argv[1]), float(argv[2]), argv[3])
+        return gdb_watch(int(argv[1]), float(argv[2]), argv[3], float(argv[4]) if len(argv) > 4 else 120.0)
     if len(argv) < 4:
         sys.stderr.write("usage: _backend_boot.py BOOT_FILE EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
         return 2
     if os.environ.pop("REPORTKIT_SHELL_PARENT", None):
         shell_parent(argv)
-    gdb_after, gdb_out = _read_settings()
+    gdb_after, gdb_out, gdb_limit = _read_settings()
     boot = _load_boot(argv[0])
     install_hooks()
     if gdb_after and gdb_out:
-        start_gdb_watchdog(float(gdb_after), gdb_out)
+        start_gdb_watchdog(float(gdb_after), gdb_out, float(gdb_limit) if gdb_limit else 120.0)
     return boot.main(argv[1:])
 
 

@@ -410,8 +410,11 @@ def _gdb_delay(timeout: float) -> Optional[float]:
     """When the watchdog attaches gdb: a margin before the runner's own timeout kill."""
     if not shutil.which("gdb") or timeout < 3:
         return None
-    margin = min(30.0, max(3.0, 0.4 * timeout))
-    return timeout - margin
+    return timeout - _gdb_margin(timeout)
+
+
+def _gdb_margin(timeout: float) -> float:
+    return min(30.0, max(3.0, 0.4 * timeout))
 
 
 def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
@@ -431,6 +434,8 @@ def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
     if delay is not None:
         env["REPORTKIT_GDB_AFTER"] = f"{delay:.1f}"
         env["REPORTKIT_GDB_OUT"] = str(ws.gdb_out)
+        # gdb must be done (or is stopped) before the timeout's faulthandler dump: it holds the process stopped
+        env["REPORTKIT_GDB_LIMIT"] = f"{max(1.0, _gdb_margin(spec.timeout) - 1.0):.1f}"
     return replace(spec, boot_wrapper=BACKEND_BOOT, env=env, keep_workdir=True)
 
 

@@ -672,3 +672,40 @@ def test_shell_parent_keeps_the_exit_signal_and_faulthandler(tmp_path, monkeypat
         """)
     with collected(hang, env={"PYTHONPATH": str(FAKES)}, timeout=60) as (c, _):
         assert c.signature.kind == "hang" and "time.sleep(600)" in c.hang.stacks
+
+
+def test_a_gdb_that_overruns_its_time_is_stopped_and_the_process_continued(tmp_path, monkeypatch):
+    """Adversarial: a gdb that stops the process (as attaching does) and never finishes must not hold it
+    stopped through the timeout's faulthandler dump: after its limit it is killed and the process
+    continued."""
+    import subprocess
+    import sys
+
+    from reportkit import _backend_boot
+
+    fake = tmp_path / "bin" / "gdb"
+    fake.parent.mkdir()
+    # "attaches": stops the target (its pid follows -p), then hangs
+    fake.write_text("#!/bin/sh\nwhile [ \"$1\" != -p ]; do shift; done\nkill -STOP \"$2\"\nexec sleep 600\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{os.environ['PATH']}")
+    flag = tmp_path / "alive"
+    target = subprocess.Popen([sys.executable, "-c", f"import time\ntime.sleep(0.5)\nwhile True:\n"
+                               f"    open({str(flag)!r}, 'a').write('x')\n    time.sleep(0.05)\n"])
+    out = tmp_path / "gdb.txt"
+    try:
+        assert _backend_boot.gdb_watch(target.pid, 0.0, str(out), 1.5) == 0
+        text = out.read_text()
+        assert "gdb did not finish within 1.5 s" in text
+        size = flag.stat().st_size if flag.exists() else 0
+        for _ in range(100):  # it runs again: the flag grows (polled, paced by waiting on the target)
+            if flag.exists() and flag.stat().st_size > size:
+                break
+            try:
+                target.wait(0.05)
+            except subprocess.TimeoutExpired:
+                pass
+        assert flag.exists() and flag.stat().st_size > size
+    finally:
+        target.kill()
+        target.wait()
