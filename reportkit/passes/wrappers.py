@@ -240,6 +240,15 @@ def _delete_lines(smap: SourceMap, stmt: ast.stmt) -> Splice | None:
     return None if where is None else Splice(where[0], where[1], "")
 
 
+def _plain_classes(tree: ast.Module, bases: set[str]):
+    """The module's top-level classes a pass may rewrite: no decorators, no metaclass keywords, no
+    subclasses (``bases``: the names other classes derive from), defined once."""
+    for cls in tree.body:
+        if (isinstance(cls, ast.ClassDef) and not cls.decorator_list and not cls.keywords
+                and cls.name not in bases and _defined_once(tree, cls.name)):
+            yield cls
+
+
 def _delete_member(smap: SourceMap, cls: ast.ClassDef, stmt: ast.stmt) -> Splice | None:
     """Delete ``stmt`` from the body of ``cls``; a body left without code gets a ``pass`` in its place."""
     gone = _delete_lines(smap, stmt)
@@ -453,10 +462,7 @@ def delegating_module_candidates(source: str) -> list[str]:
         if isinstance(node, ast.Attribute):
             attr_reads[node.attr] = attr_reads.get(node.attr, 0) + 1
     out: list[str] = []
-    for cls in tree.body:
-        if (not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords or cls.name in bases
-                or not _defined_once(tree, cls.name)):
-            continue
+    for cls in _plain_classes(tree, bases):
         methods = _methods(cls)
         init, forward = methods.get("__init__"), methods.get("forward")
         if (init is None or forward is None or len(methods) != 2 or init.decorator_list or forward.decorator_list
@@ -555,10 +561,7 @@ def module_call_candidates(source: str) -> list[str]:
     bases = _class_bases(tree)
     nl = smap.default_newline()
     out: list[str] = []
-    for cls in tree.body:
-        if (not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords or cls.name in bases
-                or not _defined_once(tree, cls.name)):
-            continue
+    for cls in _plain_classes(tree, bases):
         methods = _methods(cls)
         init = methods.get("__init__")
         call_name = "forward" if "forward" in methods else "__call__"
@@ -747,10 +750,7 @@ def dataset_list_candidates(source: str) -> list[str]:
     out: list[str] = []
     nl = smap.default_newline()
     bases = _class_bases(tree)
-    for cls in tree.body:
-        if (not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords
-                or cls.name in bases or not _defined_once(tree, cls.name)):
-            continue
+    for cls in _plain_classes(tree, bases):
         methods = _methods(cls)
         getitem, init = methods.get("__getitem__"), methods.get("__init__")
         n = _constant_len(methods.get("__len__"))
