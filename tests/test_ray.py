@@ -283,8 +283,11 @@ def test_minimize_on_a_local_ray_cluster_equals_local_j2(tmp_path):
     assert (tmp_path / "ray.py").read_text() == (tmp_path / "local.py").read_text()
     # The same questions in the same order; locally the answers the reducer will not consume are waited for
     # (and counted), on Ray they are withdrawn and killed (not counted; asked again, and counted, only if
-    # the walk reaches the same text later): never more runs than locally.
-    assert 0 < report["tests_run"] <= json.loads(local.stdout)["tests_run"]
+    # the walk reaches the same text later). How far -j 2 runs ahead depends on the odds the answers that
+    # have arrived give (reportkit/tester.py), so two -j 2 runs may differ by a few runs either way; Ray
+    # must not cost more than that.
+    local_runs = json.loads(local.stdout)["tests_run"]
+    assert 0 < report["tests_run"] <= local_runs + max(3, local_runs // 20), (report["tests_run"], local_runs)
 
 
 def json_error_on_ray(tmp_path, config, timeout: float):
