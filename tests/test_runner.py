@@ -106,22 +106,28 @@ def _alive(pid: int) -> bool:
         return False
 
 
-MARKER = "reportkit-test-" + "descendant"
+def _marker(tmp_path) -> str:
+    """A command-line marker unique to one test (tests run in parallel under xdist)."""
+    return "reportkit-test-descendant-" + tmp_path.name + "-" + str(os.getpid())
 
 
-def _marked() -> list[int]:
-    """Processes (other than this one) whose command line carries MARKER."""
+def _marked(marker: str) -> list[int]:
+    """Processes (other than this one) whose command line carries the marker."""
     found = []
     for proc in psutil.process_iter(["cmdline"]):
-        if proc.pid != os.getpid() and any(MARKER in part for part in proc.info["cmdline"] or []):
-            found.append(proc.pid)
+        try:
+            if proc.pid != os.getpid() and any(marker in part for part in proc.info["cmdline"] or []):
+                found.append(proc.pid)
+        except psutil.Error:
+            continue
     return found
 
 
 def test_timeout_leaves_no_descendants(tmp_path, protection_mode):
+    marker = _marker(tmp_path)
     script = write(tmp_path, "spawner.py", f"""
         import os, subprocess, sys, time
-        sleeper = "import time; time.sleep(300)  # {MARKER}"
+        sleeper = "import time; time.sleep(300)  # {marker}"
         code = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', %r]); time.sleep(300)" % sleeper
         child = subprocess.Popen([sys.executable, "-c", code])
         escaped = subprocess.Popen([sys.executable, "-c", sleeper], start_new_session=True)
@@ -131,7 +137,7 @@ def test_timeout_leaves_no_descendants(tmp_path, protection_mode):
     """)
     result = run_script(spec(script, timeout=4))
     assert result.timed_out and "spawned" in result.stdout
-    assert _marked() == []
+    assert _marked(marker) == []
 
 
 def test_runs_in_scratch_copy_and_never_touches_the_original(tmp_path):
@@ -364,9 +370,10 @@ def test_bubblewrap_exit_status_keeps_signals_and_exit_codes_apart(tmp_path, mon
 
 
 def test_daemons_left_by_a_run_that_exits_are_killed(tmp_path, protection_mode):
+    marker = _marker(tmp_path)
     script = write(tmp_path, "daemons.py", f"""
         import os, subprocess, sys
-        sleeper = "import time; time.sleep(300)  # {MARKER}"
+        sleeper = "import time; time.sleep(300)  # {marker}"
         pid = os.fork()
         if pid == 0:
             os.setsid()
@@ -379,7 +386,7 @@ def test_daemons_left_by_a_run_that_exits_are_killed(tmp_path, protection_mode):
     """)
     result = run_script(spec(script))
     assert result.exception.type == "RuntimeError"
-    assert _marked() == []
+    assert _marked(marker) == []
 
 
 def test_pytest_mirror_copies_small_files_and_links_directories(tmp_path):
