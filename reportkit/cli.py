@@ -356,7 +356,7 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
     lines0 = count_lines(source)
     live = Live(Text(""), console=err, transient=True, refresh_per_second=4) if err.is_terminal and not quiet \
         else None
-    last = {"phase": "", "best": lines0, "at_start": lines0, "printed": start, "text": ""}
+    last = {"phase": "", "best": lines0, "at_start": lines0, "printed": start, "text": "", "first": True}
 
     def phase_done() -> None:
         if last["phase"] and (verbose or last["best"] < last["at_start"]):  # only phases that shrank it
@@ -364,8 +364,12 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
             last["printed"] = time.monotonic()
 
     def on_progress(p, log) -> None:
+        nonlocal lines0
         now = time.monotonic()
         lines = count_lines(p.source)
+        if last["first"]:  # the reducer starts from the script with its local modules folded in, when they were
+            lines0 = last["best"] = last["at_start"] = max(lines0, lines)
+            last["first"] = False
         text = (f"{lines0} -> {lines} lines, {count_statements(p.source)} statements | "
                 f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}"
                 f" | {now - start:.0f} s")

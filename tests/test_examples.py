@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -140,3 +141,19 @@ def test_minimize_a_test_of_the_failing_suite(tmp_path):
     assert plain.returncode == 1, plain.stderr
     assert "AssertionError: Tensor-likes are not close!" in plain.stderr
     assert 'in assert_close' in plain.stderr
+
+
+def test_progress_lines_count_the_folded_script(tmp_path):
+    """The progress lines of a minimization that folded local modules in start from the folded script's
+    size (what the reducer shrinks; the summary's "before"), not from the script's own lines."""
+    work = tmp_path / "08"
+    shutil.copytree(EX / "08_multi_file_project", work, ignore=shutil.ignore_patterns("__pycache__"))
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--verbose", "-j", "2",
+                           "-o", str(tmp_path / "out.py"), str(work / "daily_report.py")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    starts = {int(n) for n in re.findall(r" (\d+) -> \d+ lines, ", proc.stderr)}
+    script_lines = sum(1 for ln in (work / "daily_report.py").read_text().splitlines() if ln.strip())
+    before = re.search(r"(\d+) \(\d+ in the script \+ \d+ folded in", proc.stdout + proc.stderr)
+    assert before, proc.stdout + proc.stderr
+    assert starts == {int(before.group(1))} and int(before.group(1)) > script_lines, proc.stderr
