@@ -649,7 +649,13 @@ def test_one_element(source: str, expected: list[str]) -> None:
         # kept: a target that is read, an assert of a computed value, next(iter()) of an iterator
         ("for a, b in xs:\n    print(b)\n", []),
         ("assert x == 0\n", []),
-        ("i = next(iter(range(3)))\nk = next(iter({1, 2}))\n", []),
+        ("i = next(iter(range(n)))\nk = next(iter({1, 2}))\nv = next(iter(d.items()))\n", []),
+        # next(iter(range(...))) of literal bounds is its first value; an empty range raises: kept
+        ("i = next(iter(range(3)))\nj = next(iter(range(0)))\n", ["i = 0\nj = next(iter(range(0)))\n"]),
+        ("i = next(iter(range(2, 9, 3)))\n", ["i = 2\n"]),
+        # a statement's whole value in parentheses
+        ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),
+        ("x = (a +\n     b)\ny = (a, b)\n", []),
     ],
 )
 def test_readability(source: str, expected: list[str]) -> None:

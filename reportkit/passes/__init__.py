@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .cosmetic import drop_comments, tidy_whitespace
+from .declass import class_module_candidates
 from .edits import (
     BodySeq,
     Delete,
@@ -106,6 +107,7 @@ DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
 DISCARDED_CALLS = EachPass("discarded-calls", discarded_call_candidates)
 CLASS_CONSTANTS = EachPass("class-constants", class_constant_candidates)
 MODULE_CALLS = EachPass("module-calls", module_call_candidates)
+CLASS_TO_MODULE = EachPass("class-to-module", class_module_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -127,7 +129,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS)
+            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
@@ -144,6 +146,7 @@ __all__ = [
     "ARGS",
     "CLASS_CONSTANTS",
     "CLASS_TO_FUNCTION",
+    "CLASS_TO_MODULE",
     "DATA_LITERALS",
     "DATASET_LISTS",
     "DELEGATING_MODULES",
@@ -201,6 +204,7 @@ __all__ = [
     "call_elements",
     "class_constant_candidates",
     "class_function_candidates",
+    "class_module_candidates",
     "data_literal_candidates",
     "dataset_list_candidates",
     "delegating_module_candidates",

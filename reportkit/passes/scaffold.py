@@ -649,7 +649,60 @@ def readability_candidates(source: str) -> list[str]:
             candidate = apply_splices(source, [Splice(*smap.span(node), f"{_element_text(smap, inner)}[0]")])
             if candidate is not None:
                 out.append(candidate)
+        first = _first_of_range(node)
+        if first is not None:
+            candidate = apply_splices(source, [Splice(*smap.span(node), first)])
+            if candidate is not None:
+                out.append(candidate)
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
+            candidate = _without_parens(source, smap, node.value)
+            if candidate is not None:
+                out.append(candidate)
     return out
+
+
+def _first_of_range(node: ast.AST) -> str | None:
+    """``next(iter(range(3)))`` / ``next(iter(range(2, 5)))`` of literal bounds, not empty: the first
+    value (exactly: the range has one, so ``next`` cannot raise)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next"
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    arg = node.args[0]
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "iter"
+            and len(arg.args) == 1 and not arg.keywords):
+        return None
+    rng = arg.args[0]
+    if not (isinstance(rng, ast.Call) and isinstance(rng.func, ast.Name) and rng.func.id == "range"
+            and not rng.keywords and 1 <= len(rng.args) <= 3):
+        return None
+    values = [a.value if isinstance(a, ast.Constant) and type(a.value) is int else None for a in rng.args]
+    if None in values or len(values) == 3 and values[2] == 0:
+        return None
+    r = range(*values)  # type: ignore[arg-type]
+    return str(r[0]) if len(r) else None
+
+
+def _without_parens(source: str, smap: SourceMap, value: ast.expr | None) -> str | None:
+    """The statement's whole value in redundant parentheses (``return (derive())``) -> without them."""
+    if value is None or isinstance(value, (ast.Tuple, ast.GeneratorExp, ast.Yield, ast.YieldFrom, ast.NamedExpr)):
+        return None
+    start, end = smap.span(value)
+    before = start - 1
+    while before >= 0 and source[before] in " \t":
+        before -= 1
+    after = end
+    while after < len(source) and source[after] in " \t":
+        after += 1
+    if before < 0 or source[before] != "(" or after >= len(source) or source[after] != ")":
+        return None
+    if "\n" in source[before:after] or "\r" in source[before:after]:
+        return None  # the parentheses may continue the line
+    candidate = source[:before] + source[start:end] + source[after + 1:]
+    try:
+        ast.parse(candidate)
+    except SyntaxError:
+        return None
+    return candidate
 
 
 def _next_iter_argument(node: ast.AST) -> ast.expr | None:
@@ -665,8 +718,9 @@ def _next_iter_argument(node: ast.AST) -> ast.expr | None:
     unordered = (ast.Set, ast.Dict, ast.SetComp, ast.DictComp, ast.GeneratorExp)
     if isinstance(inner, unordered) or single_element(inner) is not None:
         return None  # one element: the one-element pass does those
-    if isinstance(inner, ast.Call) and _callee(inner) in ("range", "zip", "map", "filter", "enumerate", "iter"):
-        return None
+    if isinstance(inner, ast.Call) and not (isinstance(inner.func, ast.Name) and inner.func.id in ("list", "tuple",
+                                                                                                  "sorted")):
+        return None  # ``range``, ``zip``, ``d.items()``... are not subscriptable (or not sequences)
     return inner
 
 

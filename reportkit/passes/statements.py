@@ -388,9 +388,13 @@ def inline_candidates(source: str) -> list[str]:
     if next(iter(walk_bodies(tree, smap)), None) is None:
         return []
     out: list[str] = []
+    scopes: Scopes | None = None
     for func, call, parents in _one_use_calls(tree):
         site = parents.get(id(call))
         if not _inlinable(func) or not isinstance(site, ast.stmt):
+            continue
+        scopes = scopes or Scopes(tree)
+        if _locals_clash(scopes, parents, func, site):
             continue
         def_start, def_end = smap.stmt_span(func)
         if def_start <= smap.stmt_span(site)[0] < def_end:
@@ -411,6 +415,48 @@ def inline_candidates(source: str) -> list[str]:
     return out
 
 
+def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.FunctionDef, site: ast.stmt) -> bool:
+    """Inlined at ``site``, a local of ``func`` would mean something else there.
+
+    In a function: a name that function binds or mentions. At module level: a global of that name
+    read where the inlined binding would change what is read -- in a function (it may run while the
+    inlined body does), or after the site (for the site's own target, rebound by the site anyway: only
+    in a function); at module level before the site is fine, unless the site is in a loop or a block.
+    """
+    site_scope = scopes.scope_of(site)
+    targets = set(_bound_by_assignment(site) or []) if isinstance(site, ast.Assign) else set()
+    for name in scopes.locals.get(id(func), set()):
+        if site_scope is not scopes.tree:
+            if name in scopes.locals.get(id(site_scope), set()) or any(
+                    isinstance(n, ast.Name) and n.id == name for n in ast.walk(site_scope)):
+                return True
+            continue
+        end = (site.end_lineno or site.lineno, site.end_col_offset or 0)
+        for node, stmt in _module_reads(scopes, parents, name):
+            if stmt is None or scopes.scope_of(stmt) is not scopes.tree or isinstance(stmt, _SCOPES):
+                return True  # read in a function (or a class body): it may run during the inlined code
+            if name in targets:
+                continue
+            if site not in scopes.tree.body or (node.lineno, node.col_offset) >= end:
+                return True
+    return False
+
+
+def _module_reads(scopes: Scopes, parents: dict[int, ast.AST], name: str) -> Iterator[tuple[ast.Name, ast.stmt | None]]:
+    """Loads of the module-level ``name`` and their statements (None: not inside one)."""
+    for node in ast.walk(scopes.tree):
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        stmt: ast.AST | None = node
+        while stmt is not None and not isinstance(stmt, ast.stmt):
+            stmt = parents.get(id(stmt))
+        scope = scopes.scope_of(stmt) if isinstance(stmt, ast.stmt) else scopes.tree
+        if isinstance(stmt, _SCOPES):
+            scope = stmt  # a default or decorator: conservatively its own
+        if scopes.resolve(scope, name) is scopes.tree:
+            yield node, stmt if isinstance(stmt, ast.stmt) else None
+
+
 def _inlined_body(smap: SourceMap, func: ast.FunctionDef, bound: dict[str, str], prefix: str, indent: str) -> str:
     """The statements replacing ``prefix func(args)``: the parameters assigned, the body, the result."""
     nl = smap.default_newline()
@@ -428,9 +474,15 @@ def _inlined_body(smap: SourceMap, func: ast.FunctionDef, bound: dict[str, str],
     if isinstance(last, ast.Return):
         if last.value is None:
             body.pop()
+        elif isinstance(last.value, ast.Name) and prefix.rstrip().endswith("=") and \
+                prefix.rstrip()[:-1].strip() == last.value.id:
+            body.pop()  # ``x = f()`` with ``return x``: no ``x = x``
+            result_done = True
         else:
             ret_start = smap.stmt_span(last)[0]
-            value_start = smap.span(last.value)[0]
+            value_start = ret_start + len("return")  # ``return (x)``: the value's span starts inside
+            while smap.source[value_start] in " \t":
+                value_start += 1
             replacements.append((ret_start, value_start, prefix))
             result_done = True
     if body:

@@ -1,0 +1,388 @@
+"""A class instantiated once, used only through its own members, becomes module-level code.
+
+What a person does by hand with ``class Prefetcher`` built once as ``Prefetcher(make_shards()).run()``:
+the attributes become module globals (``self.todo`` -> ``todo``), the methods become functions (a
+property a function called where it was read: ``self.pad_id`` -> ``pad_id()``; ``__call__``, or an
+``nn.Module``'s ``forward``, a function named like the class), and ``__init__``'s body runs where the
+instance was built, after the constructor's arguments are bound to its parameters --
+:func:`class_module_candidates`.
+
+Only where that is the same program: the class is a plain module-level class (no decorators, no base
+but ``object`` or ``nn.Module``, nothing derives from it, defined once), built exactly once, at module
+scope, where the construction is the first thing its statement evaluates (``C(a).run()``,
+``y = C(a)(x)``, ``for t in C(a).items():``) or bound once to a name every read of which takes one of
+its members (``v = C(a)`` / ``v.encode(t)``); its methods use ``self`` only to read or set its own
+attributes and call its own methods (no bare ``self``, no ``super()`` but ``super().__init__()`` in
+``__init__``, no inherited attribute such as ``self.training``), have no decorators but ``@property``
+and no dunder names but ``__init__`` / ``__call__``; ``__init__`` returns nothing early. Hygiene: no
+new global (attribute, method, ``__init__``'s parameters and locals) may be a name the module binds or
+reads as a global anywhere, nor a name used inside the class (a method's local would hide it), except
+``self.x = x`` of a parameter ``x``. The pass proposes; the tester decides.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .edits import Splice, apply_splices
+from .scaffold import _constant_expression, _def_parens, _module_binding
+from .scopes import Scopes
+from .source import SourceMap, block_text
+from .statements import _bind_arguments, _full_lines, _own_nodes, _parents
+from .wrappers import (
+    _calls_of,
+    _class_bases,
+    _docstring_or_pass,
+    _enclosing_stmt,
+    _plain_classes,
+    _super_init,
+    _without_first,
+)
+
+_MODULE_BASES = {"nn.Module", "torch.nn.Module", "Module"}
+_PURE = (ast.Name, ast.Constant)
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return None if head is None else f"{head}.{node.attr}"
+    return None
+
+
+class _Plan:
+    """What becomes of one class: the text of every ``self.X`` and which attributes each method sets."""
+
+    def __init__(self, cls: ast.ClassDef, kind: str) -> None:
+        self.cls = cls
+        self.kind = kind
+        self.methods: dict[str, ast.FunctionDef] = {}
+        self.properties: set[str] = set()
+        self.attrs: set[str] = set()
+        self.callable: str | None = None  # the method a call of the instance runs
+        self.accesses: dict[ast.FunctionDef, list[ast.Attribute]] = {}
+        self.stored_in: dict[ast.FunctionDef, set[str]] = {}
+
+    def member_text(self, name: str) -> str | None:
+        """The module-level text for the member ``name`` (None: not a member)."""
+        if name == self.callable:
+            return self.cls.name
+        if name in self.properties:
+            return f"{name}()"
+        if name in self.methods and name != "__init__" or name in self.attrs:
+            return name
+        return None
+
+
+def _self_uses(method: ast.FunctionDef, self_name: str) -> list[ast.Attribute] | None:
+    """The ``self.X`` nodes of ``method``; None if ``self`` is used otherwise (passed out, bare)."""
+    parents = _parents(method)
+    found: list[ast.Attribute] = []
+    for node in ast.walk(method):
+        if isinstance(node, ast.arg) and node.arg == self_name and node is not method.args.args[0]:
+            return None  # a nested function's own ``self``
+        if isinstance(node, ast.Name) and node.id == self_name:
+            parent = parents.get(id(node))
+            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+                return None
+            found.append(parent)
+    return found
+
+
+def _plan(cls: ast.ClassDef) -> _Plan | None:
+    if not cls.bases:
+        kind = "plain"
+    elif len(cls.bases) == 1 and _dotted(cls.bases[0]) == "object":
+        kind = "plain"
+    elif len(cls.bases) == 1 and _dotted(cls.bases[0]) in _MODULE_BASES:
+        kind = "module"
+    else:
+        return None
+    plan = _Plan(cls, kind)
+    for stmt in cls.body:
+        if _docstring_or_pass(stmt):
+            continue
+        if not isinstance(stmt, ast.FunctionDef) or stmt.name in plan.methods:
+            return None
+        args = stmt.args
+        if not args.args or args.posonlyargs:
+            return None
+        if stmt.decorator_list:
+            if not (len(stmt.decorator_list) == 1 and isinstance(stmt.decorator_list[0], ast.Name)
+                    and stmt.decorator_list[0].id == "property" and len(args.args) == 1
+                    and not (args.vararg or args.kwarg or args.kwonlyargs)):
+                return None
+            plan.properties.add(stmt.name)
+        if stmt.name.startswith("__") and stmt.name.endswith("__") and stmt.name not in ("__init__", "__call__"):
+            return None
+        plan.methods[stmt.name] = stmt
+    plan.callable = "forward" if kind == "module" else "__call__"
+    if kind == "module" and "__call__" in plan.methods:
+        return None
+    if plan.callable not in plan.methods:
+        plan.callable = None
+    for method in plan.methods.values():
+        self_name = method.args.args[0].arg
+        uses = _self_uses(method, self_name)
+        if uses is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(method) if n is not method):
+            return None
+        kept = _without_super(method) if method.name == "__init__" else method.body
+        if any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for s in kept for n in ast.walk(s)):
+            return None  # ``super().__init__()`` in ``__init__`` is dropped: nothing else may use the base
+        plan.accesses[method] = uses
+        own = {id(n) for n in _own_nodes(method.body)}
+        stores = {u.attr for u in uses if not isinstance(u.ctx, ast.Load)}
+        if any(not isinstance(u.ctx, ast.Load) and id(u) not in own for u in uses):
+            return None  # set in a nested function: it would need its own ``global``
+        plan.stored_in[method] = stores
+        plan.attrs |= stores
+    if plan.attrs & set(plan.methods):
+        return None  # an attribute shadowing a method, or a property's setter
+    for uses in plan.accesses.values():
+        if any(plan.member_text(u.attr) is None for u in uses):
+            return None  # inherited (``self.training``) or never set
+    return plan
+
+
+def _without_super(method: ast.FunctionDef) -> list[ast.stmt]:
+    return [s for s in method.body if not (_super_init(s) and not s.value.args and not s.value.keywords)]  # type: ignore[attr-defined]
+
+
+def _first_evaluated(parents: dict[int, ast.AST], node: ast.AST, stmt: ast.stmt) -> bool:
+    """``node`` is what ``stmt`` evaluates first (besides name lookups): running code just before the
+    statement is the same as running it when ``node`` is evaluated."""
+    cur = node
+    while cur is not stmt:
+        parent = parents.get(id(cur))
+        if parent is None:
+            return False
+        first = (
+            isinstance(parent, ast.Attribute) and parent.value is cur
+            or isinstance(parent, ast.Call) and (parent.func is cur or isinstance(parent.func, ast.Name)
+                                                 and parent.args and parent.args[0] is cur)
+            or isinstance(parent, ast.Subscript) and parent.value is cur
+            or isinstance(parent, (ast.BinOp, ast.Compare)) and parent.left is cur
+            or isinstance(parent, ast.BoolOp) and parent.values[0] is cur
+            or isinstance(parent, (ast.Expr, ast.Assign)) and parent.value is cur
+            or isinstance(parent, ast.For) and parent.iter is cur
+            or isinstance(parent, ast.If) and parent.test is cur
+            or isinstance(parent, ast.withitem) and parent.context_expr is cur
+            or isinstance(parent, ast.With) and parent.items[0] is cur
+        )
+        if not first:
+            return False
+        cur = parent
+    return True
+
+
+def class_module_candidates(source: str) -> list[str]:
+    """A module-level class built once and used only through its own members -> module-level code:
+    attributes become globals, methods functions, ``__init__``'s body runs at the construction
+    (see the module docstring for when it applies). One candidate per class."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    out: list[str] = []
+    for cls in _plain_classes(tree, _class_bases(tree)):
+        candidate = _declassed(source, tree, smap, parents, scopes, cls)
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int, ast.AST], scopes: Scopes,
+               cls: ast.ClassDef) -> str | None:
+    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    plan = _plan(cls)
+    if plan is None:
+        return None
+    calls = _calls_of(tree, parents, cls.name)
+    if calls is None or len(calls) != 1:
+        return None
+    call = calls[0]
+    stmt, bound_here = _enclosing_stmt(parents, call)
+    if stmt is None or bound_here or scopes.scope_of(stmt) is not tree:
+        return None
+    cls_start, cls_end = smap.stmt_span(cls)
+    if cls_start <= smap.span(call)[0] < cls_end:
+        return None
+
+    # ---------------------------------------------------------------- the constructor's parameters
+    init_body: list[ast.stmt] = []
+    init_names: set[str] = set()
+    bound: dict[str, str] = {}
+    if init is not None:
+        own = list(_own_nodes(init.body))
+        if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal))
+               for n in own):
+            return None
+        func = _without_first(init.args)
+        if init.args.vararg or init.args.kwarg:
+            return None
+        got = _bind_arguments(smap, func, call)  # type: ignore[arg-type]
+        if got is None:
+            return None
+        bound = got
+        init_names = scopes.locals.get(id(init), set()) - {init.args.args[0].arg}
+        init_body = _without_super(init)
+    elif call.args or call.keywords:
+        return None
+    self_of = {m: m.args.args[0].arg for m in plan.methods.values()}
+
+    # ``self.x = x`` of a parameter ``x`` never rebound: the global ``x`` is the parameter itself
+    same: set[str] = set()
+    if init is not None:
+        params = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
+        rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        for s in init_body:
+            if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Attribute)
+                    and isinstance(s.targets[0].value, ast.Name) and s.targets[0].value.id == self_of[init]
+                    and isinstance(s.value, ast.Name) and s.value.id == s.targets[0].attr
+                    and s.value.id in params and s.value.id not in rebound):
+                same.add(s.value.id)
+        stores = [u.attr for m in plan.methods.values() for u in plan.accesses[m] if not isinstance(u.ctx, ast.Load)]
+        same = {n for n in same if stores.count(n) == 1}
+        init_body = [s for s in init_body if not (isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
+                                                   and s.value.id in same and isinstance(s.targets[0], ast.Attribute)
+                                                   and s.targets[0].attr == s.value.id)]
+
+    # ---------------------------------------------------------------- hygiene
+    members = plan.attrs | {n for n in plan.methods if n not in ("__init__", plan.callable)}
+    if members & init_names - same:
+        return None
+    module_names = scopes.locals.get(id(tree), set()) - {cls.name}
+    for name in members | init_names:
+        if name in module_names or scopes.loads[(id(tree), name)] or name in ("super", "self", "__class__"):
+            return None
+    init_own = ({n.id for n in ast.walk(init) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(init.args)
+                                                                             if isinstance(a, ast.arg)}
+                if init is not None else set())
+    others = set()
+    for m in plan.methods.values():
+        if m is not init:
+            others |= {n.id for n in ast.walk(m) if isinstance(n, ast.Name)}
+            others |= {a.arg for a in ast.walk(m) if isinstance(a, ast.arg)}
+            others |= {n.name for n in ast.walk(m) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                      ast.ClassDef)) and n is not m}
+    self_names = set(self_of.values())
+    for name in members:
+        if name in others - self_names or name in init_own - self_names - same:
+            return None  # a method's local (or parameter) of that name would hide the global
+
+    # ---------------------------------------------------------------- how the instance is used
+    nl = smap.default_newline()
+    parent = parents.get(id(call))
+    site_splices: list[Splice] = []  # inside ``stmt``
+    other_splices: list[Splice] = []  # elsewhere
+    drop_stmt = False
+    if isinstance(parent, ast.Attribute) and parent.value is call:
+        text = plan.member_text(parent.attr)
+        if text is None or not isinstance(parent.ctx, ast.Load):
+            return None
+        site_splices.append(Splice(*smap.span(parent), text))
+        node: ast.AST = parent
+    elif isinstance(parent, ast.Call) and parent.func is call:
+        if plan.callable is None:
+            return None
+        site_splices.append(Splice(*smap.span(call), cls.name))
+        node = parent
+    elif (isinstance(parent, ast.Assign) and parent is stmt and len(stmt.targets) == 1
+          and isinstance(stmt.targets[0], ast.Name)):
+        var = stmt.targets[0].id
+        if not _module_binding(tree, scopes, parents, call, var) or var in members | init_names:
+            return None
+        for load in ast.walk(tree):
+            if not (isinstance(load, ast.Name) and load.id == var and isinstance(load.ctx, ast.Load)):
+                continue
+            if cls_start <= smap.span(load)[0] < cls_end:
+                return None
+            up = parents.get(id(load))
+            if isinstance(up, ast.Attribute) and isinstance(up.ctx, ast.Load):
+                text = plan.member_text(up.attr)
+                if text is None:
+                    return None
+                other_splices.append(Splice(*smap.span(up), text))
+            elif isinstance(up, ast.Call) and up.func is load and plan.callable is not None:
+                other_splices.append(Splice(*smap.span(load), cls.name))
+            else:
+                return None  # the instance itself is passed on
+        drop_stmt = True
+        node = call
+    else:
+        return None
+    if not drop_stmt and not _first_evaluated(parents, node, stmt):
+        return None
+    where = _full_lines(smap, stmt)
+    cls_lines = _full_lines(smap, cls)
+    if where is None or cls_lines is None:
+        return None
+    line_start, line_end, indent = where
+
+    # ---------------------------------------------------------------- __init__ at the construction
+    block = ""
+    if init is not None:
+        arg_nodes: dict[str, ast.expr] = {p.arg: a for p, a in zip(init.args.args[1:], call.args)}
+        arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
+        read = {n.id for s in _without_super(init) for n in ast.walk(s) if isinstance(n, ast.Name)}
+        assigned = []
+        for name, text in bound.items():
+            node_arg = arg_nodes.get(name)
+            if node_arg is None:  # the default
+                defaults = dict(zip([a.arg for a in init.args.args][len(init.args.args) - len(init.args.defaults):],
+                                    init.args.defaults))
+                defaults.update({a.arg: d for a, d in zip(init.args.kwonlyargs, init.args.kw_defaults) if d})
+                if name in read and not _constant_expression(defaults[name]):
+                    return None  # evaluated once, where the class was defined
+                if name not in read:
+                    continue
+            elif name not in read and isinstance(node_arg, _PURE):
+                continue
+            if name != text:
+                assigned.append((name, text))
+        if len(assigned) == 1:
+            block += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
+        elif assigned:
+            block += f"{indent}{', '.join(n for n, _ in assigned)} = {', '.join(t for _, t in assigned)}{nl}"
+        if init_body:
+            replacements = [(*smap.span(u), plan.member_text(u.attr) or u.attr) for u in plan.accesses[init]]
+            block += block_text(smap, init_body, indent, replacements)  # type: ignore[arg-type]
+    region = source[line_start:line_end]
+    for sp in sorted(site_splices, key=lambda s: -s.start):
+        region = region[:sp.start - line_start] + sp.text + region[sp.end - line_start:]
+    site_text = block if drop_stmt else block + region
+
+    # ---------------------------------------------------------------- the methods as functions
+    functions = []
+    c_indent = cls_lines[2]
+    for method in plan.methods.values():
+        if method is init:
+            continue
+        parens = _def_parens(smap, method)
+        if parens is None:
+            return None
+        after_self = smap.span(method.args.args[0])[1]
+        params = smap.source[after_self:smap.tokens[parens[1]].start].strip().lstrip(",").strip()
+        returns = f" -> {smap.text(method.returns)}" if method.returns else ""
+        text = f"{c_indent}def {cls.name if method.name == plan.callable else method.name}({params}){returns}:{nl}"
+        declared = sorted(plan.stored_in.get(method, set()))
+        if declared:
+            text += f"{c_indent}    global {', '.join(declared)}{nl}"
+        replacements = [(*smap.span(u), plan.member_text(u.attr) or u.attr) for u in plan.accesses[method]]
+        text += block_text(smap, method.body, c_indent + "    ", replacements)  # type: ignore[arg-type]
+        functions.append(text)
+    splices = [Splice(cls_lines[0], cls_lines[1], nl.join(functions)), Splice(line_start, line_end, site_text),
+               *other_splices]
+    candidate = apply_splices(source, splices)
+    if candidate is None:
+        return None
+    try:
+        ast.parse(candidate)
+    except SyntaxError:
+        return None
+    return candidate
+
+
+__all__ = ["class_module_candidates"]

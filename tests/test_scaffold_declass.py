@@ -1,0 +1,193 @@
+"""class-to-module (reportkit/passes/declass.py) and the inliner's hygiene: source in, candidates out.
+
+Every candidate must parse, and where the pass fires the candidate must print what the original
+printed (each case is run in-process with ``exec``: they are plain Python, no torch)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+
+from reportkit import passes as P
+
+
+def _output(source: str) -> str:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(source, "<case>", "exec"), {"__name__": "__main__"})
+    return buf.getvalue()
+
+
+PREFETCHER = '''import queue
+
+def make_items(n=2):
+    return [n]
+
+class Prefetcher:
+    def __init__(self, items):
+        self.todo = queue.Queue()
+        self.todo.put(items[0])
+        self.seen = []
+
+    def work(self):
+        self.seen.append(self.todo.get())
+
+    def run(self):
+        self.work()
+        print(self.seen)
+
+Prefetcher(make_items()).run()
+'''
+
+PREFETCHER_OUT = '''import queue
+
+def make_items(n=2):
+    return [n]
+
+def work():
+    seen.append(todo.get())
+
+def run():
+    work()
+    print(seen)
+
+items = make_items()
+todo = queue.Queue()
+todo.put(items[0])
+seen = []
+run()
+'''
+
+VOCAB = '''class CharVocab:
+    def __init__(self, specials):
+        self.specials = specials
+        self.count = 0
+
+    @property
+    def pad_id(self):
+        self.count += 1
+        return len(self.specials)
+
+    def encode(self, text):
+        return [self.pad_id] + [ord(c) for c in text]
+
+vocab = CharVocab(["<pad>"])
+print(vocab.encode("ab"), vocab.pad_id, vocab.count)
+'''
+
+VOCAB_OUT = '''def pad_id():
+    global count
+    count += 1
+    return len(specials)
+
+def encode(text):
+    return [pad_id()] + [ord(c) for c in text]
+
+specials = ["<pad>"]
+count = 0
+print(encode("ab"), pad_id(), count)
+'''
+
+MODULE = '''import torch
+from torch import nn
+
+class Net(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+
+    def forward(self, images):
+        return self.norm(images)
+
+cfg = {"dim": 4}
+y = Net(dim=cfg["dim"])(torch.zeros(1, 4))
+'''
+
+MODULE_OUT = '''import torch
+from torch import nn
+
+def Net(images):
+    return norm(images)
+
+cfg = {"dim": 4}
+dim = cfg["dim"]
+norm = nn.LayerNorm(dim)
+y = Net(torch.zeros(1, 4))
+'''
+
+
+@pytest.mark.parametrize("source, expected", [(PREFETCHER, PREFETCHER_OUT), (VOCAB, VOCAB_OUT), (MODULE, MODULE_OUT)])
+def test_class_to_module_fires(source: str, expected: str) -> None:
+    assert P.class_module_candidates(source) == [expected]
+    if "torch" not in source:
+        assert _output(expected) == _output(source)
+
+
+def test_class_to_module_call_and_plain_attribute() -> None:
+    source = ("class Scale:\n    def __init__(self, k=2):\n        self.k = k\n\n    def __call__(self, x):\n"
+              "        return x * self.k\n\nprint(Scale()(3))\n")
+    [candidate] = P.class_module_candidates(source)
+    assert candidate == "def Scale(x):\n    return x * k\n\nk = 2\nprint(Scale(3))\n"
+    assert _output(candidate) == _output(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # used twice; the instance passed out; self passed out / read via getattr
+        "class C:\n    def run(self):\n        print(1)\n\nC().run()\nC().run()\n",
+        "class C:\n    def run(self):\n        print(1)\n\nc = C()\nuse(c)\n",
+        "class C:\n    def run(self):\n        register(self)\n\nC().run()\n",
+        "class C:\n    def run(self):\n        return getattr(self, 'x')\n\nC().run()\n",
+        # inheritance: a subclass, a base other than object / nn.Module, super() beyond __init__
+        "class C:\n    def run(self):\n        print(1)\n\nclass D(C):\n    pass\n\nD().run()\nC().run()\n",
+        "class C(Base):\n    def run(self):\n        print(1)\n\nC().run()\n",
+        "class C(nn.Module):\n    def forward(self, x):\n        return super().forward(x)\n\nC()(1)\n",
+        # an inherited attribute (self.training), never set
+        "class C(nn.Module):\n    def forward(self, x):\n        return x if self.training else 0\n\nC()(1)\n",
+        # name clashes: an attribute named like a module global; a method's local named like an attribute;
+        # an __init__ local named like a module global read later
+        "todo = 1\nclass C:\n    def __init__(self):\n        self.todo = 2\n    def run(self):\n"
+        "        print(self.todo)\n\nC().run()\nprint(todo)\n",
+        "class C:\n    def __init__(self):\n        self.n = 2\n    def run(self):\n        n = 3\n"
+        "        print(self.n, n)\n\nC().run()\n",
+        "x = 1\nclass C:\n    def __init__(self):\n        x = 5\n        self.y = x\n    def run(self):\n"
+        "        print(self.y)\n\nC().run()\nprint(x)\n",
+        # an early return in __init__; a dunder method other than __call__; a decorated method
+        "class C:\n    def __init__(self, a):\n        if a:\n            return\n        self.a = a\n"
+        "    def run(self):\n        print(self.a)\n\nC(0).run()\n",
+        "class C:\n    def __len__(self):\n        return 1\n    def run(self):\n        print(len(self))\n\nC().run()\n",
+        "class C:\n    @staticmethod\n    def run():\n        print(1)\n\nC().run()\n",
+        # built inside a function; not the first thing its statement evaluates
+        "class C:\n    def run(self):\n        print(1)\n\ndef main():\n    C().run()\n",
+        "class C:\n    def run(self):\n        return 1\n\nprint(f(), C().run())\n",
+        # an attribute set in a nested function (it would need its own global)
+        "class C:\n    def run(self):\n        def inner():\n            self.x = 1\n        inner()\n\nC().run()\n",
+    ],
+)
+def test_class_to_module_does_not_fire(source: str) -> None:
+    assert P.class_module_candidates(source) == []
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a local clashing with a global read later: not inlined
+        ("x = 1\ndef f(a):\n    x = a + 1\n    return x\ny = f(2)\nprint(x, y)\n", []),
+        # ... read in another function: not inlined
+        ("def show():\n    print(n)\ndef f():\n    n = 3\n    return n\nn = 1\nf()\nshow()\nshow()\n", []),
+        # the site's own target as the function's local: inlined, without ``x = x``
+        ("def f(a):\n    x = [a]\n    return x\nx = f(2)\nprint(x)\n", ["a = 2\nx = [a]\nprint(x)\n"]),
+        # ``return (expr)``
+        ("def f(a):\n    g(a)\n    return (h())\ny = f(1)\n", ["a = 1\ng(a)\ny = (h())\n"]),
+        # a parameter named like the argument: read before the site only
+        ("cfg = {}\ndef f(cfg):\n    size = cfg['a']\n    return size\nf(cfg)\n",
+         ["cfg = {}\nsize = cfg['a']\nsize\n"]),
+    ],
+)
+def test_inline_hygiene(source: str, expected: list[str]) -> None:
+    got = P.inline_candidates(source)
+    assert got == expected
+    assert all(P.parses(c) for c in got)
