@@ -180,6 +180,12 @@ def test_class_to_module_does_not_fire(source: str) -> None:
         ("def show():\n    print(n)\ndef f():\n    n = 3\n    return n\nn = 1\nf()\nshow()\nshow()\n", []),
         # the site's own target as the function's local: inlined, without ``x = x``
         ("def f(a):\n    x = [a]\n    return x\nx = f(2)\nprint(x)\n", ["a = 2\nx = [a]\nprint(x)\n"]),
+        # in a function: a local of that function read after the site; a global it reads (it would become
+        # local); the parameter spelled like its argument is no binding
+        ("def f(a):\n    x = a\n    return x\ndef main():\n    x = 1\n    y = f(2)\n    print(x, y)\nmain()\nmain()\n", []),
+        ("def f(a):\n    x = a\n    return x\ndef main():\n    print(x)\n    y = f(2)\nmain()\nmain()\n", []),
+        ("def f(cfg):\n    t = cfg[0]\n    return t\ndef main(cfg):\n    y = f(cfg)\n    print(y)\nmain(1)\nmain(2)\n",
+         ["def main(cfg):\n    t = cfg[0]\n    y = t\n    print(y)\nmain(1)\nmain(2)\n"]),
         # ``return (expr)``
         ("def f(a):\n    g(a)\n    return (h())\ny = f(1)\n", ["a = 1\ng(a)\ny = (h())\n"]),
         # a parameter named like the argument: read before the site only
@@ -191,3 +197,26 @@ def test_inline_hygiene(source: str, expected: list[str]) -> None:
     got = P.inline_candidates(source)
     assert got == expected
     assert all(P.parses(c) for c in got)
+
+
+def test_class_to_module_first_evaluated_forms() -> None:
+    # the construction as a loop's iterable and as a method passed on as a callback
+    source = ("class Rows:\n    def __init__(self, n):\n        self.n = n\n\n    def items(self):\n"
+              "        return list(range(self.n))\n\nfor r in Rows(2).items():\n    print(r)\n")
+    [candidate] = P.class_module_candidates(source)
+    assert candidate == "def items():\n    return list(range(n))\n\nn = 2\nfor r in items():\n    print(r)\n"
+    assert _output(candidate) == _output(source)
+    source = ("class Job:\n    def __init__(self):\n        self.done = []\n\n    def step(self, x):\n"
+              "        self.done.append(x)\n\n    def run(self):\n        list(map(self.step, [1, 2]))\n"
+              "        print(self.done)\n\njob = Job()\njob.run()\n")
+    [candidate] = P.class_module_candidates(source)
+    assert "map(step, [1, 2])" in candidate and "job" not in candidate
+    assert _output(candidate) == _output(source)
+
+
+def test_class_to_module_argument_with_effects_keeps_its_order() -> None:
+    source = ("def a():\n    print('a')\n    return 1\n\nclass C:\n    def __init__(self, x, y):\n"
+              "        print('init')\n\n    def run(self):\n        print('run')\n\nC(a(), y=a()).run()\n")
+    [candidate] = P.class_module_candidates(source)
+    assert "x, y = a(), a()" in candidate
+    assert _output(candidate) == _output(source)

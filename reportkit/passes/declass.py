@@ -341,7 +341,7 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
             elif name not in read and isinstance(node_arg, _PURE):
                 continue
             if name != text:
-                assigned.append((name, text))
+                assigned.append((name, f"({text})" if "\n" in text else text))
         if len(assigned) == 1:
             block += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
         elif assigned:

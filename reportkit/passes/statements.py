@@ -393,9 +393,6 @@ def inline_candidates(source: str) -> list[str]:
         site = parents.get(id(call))
         if not _inlinable(func) or not isinstance(site, ast.stmt):
             continue
-        scopes = scopes or Scopes(tree)
-        if _locals_clash(scopes, parents, func, site):
-            continue
         def_start, def_end = smap.stmt_span(func)
         if def_start <= smap.stmt_span(site)[0] < def_end:
             continue  # recursive
@@ -404,6 +401,9 @@ def inline_candidates(source: str) -> list[str]:
         bound = _bind_arguments(smap, func, call)
         def_lines = _full_lines(smap, func)
         if where is None or prefix is None or bound is None or def_lines is None:
+            continue
+        scopes = scopes or Scopes(tree)
+        if _locals_clash(scopes, parents, func, site, bound):
             continue
         line_start, line_end, indent = where
         text = _inlined_body(smap, func, bound, prefix, indent)
@@ -415,36 +415,48 @@ def inline_candidates(source: str) -> list[str]:
     return out
 
 
-def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.FunctionDef, site: ast.stmt) -> bool:
-    """Inlined at ``site``, a local of ``func`` would mean something else there.
-
-    In a function: a name that function binds or mentions. At module level: a global of that name
-    read where the inlined binding would change what is read -- in a function (it may run while the
-    inlined body does), or after the site (for the site's own target, rebound by the site anyway: only
-    in a function); at module level before the site is fine, unless the site is in a loop or a block.
-    """
+def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.FunctionDef, site: ast.stmt,
+                  bound: dict[str, str]) -> bool:
+    """Inlined at ``site``, a local of ``func`` would mean something else there: the site's scope
+    reads that name where the inlined binding changes what is read -- in a nested function (it may
+    run while the inlined body does), or after the site (but for the site's own target, rebound by
+    the site anyway); before the site is fine unless the site is in a loop or a block. In a function
+    that does not bind the name itself, any mention of it clashes (it would become local there).
+    A parameter bound to a name of its own spelling that the function never rebinds is no binding."""
     site_scope = scopes.scope_of(site)
+    if isinstance(site_scope, ast.ClassDef):
+        return True
     targets = set(_bound_by_assignment(site) or []) if isinstance(site, ast.Assign) else set()
+    rebound = {n.id for n in _own_nodes(func.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    rebound |= {n.name for n in _own_nodes(func.body) if isinstance(n, (*_FUNCS, ast.ClassDef))}
+    rebound |= {a.asname or a.name.split(".")[0] for n in _own_nodes(func.body)
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    end = (site.end_lineno or site.lineno, site.end_col_offset or 0)
+    body = getattr(site_scope, "body", [])
     for name in scopes.locals.get(id(func), set()):
-        if site_scope is not scopes.tree:
-            if name in scopes.locals.get(id(site_scope), set()) or any(
-                    isinstance(n, ast.Name) and n.id == name for n in ast.walk(site_scope)):
-                return True
+        if bound.get(name) == name and name not in rebound:
             continue
-        end = (site.end_lineno or site.lineno, site.end_col_offset or 0)
-        for node, stmt in _module_reads(scopes, parents, name):
-            if stmt is None or scopes.scope_of(stmt) is not scopes.tree or isinstance(stmt, _SCOPES):
-                return True  # read in a function (or a class body): it may run during the inlined code
+        if site_scope is not scopes.tree:
+            if name in scopes._declared_global.get(id(site_scope), set()):
+                return True
+            if name not in scopes.locals.get(id(site_scope), set()):
+                if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(site_scope)):
+                    return True
+                continue
+        for node, stmt in _reads_of(scopes, parents, name, site_scope):
+            if stmt is None or scopes.scope_of(stmt) is not site_scope or isinstance(stmt, _SCOPES):
+                return True  # read in a nested function (or a class body)
             if name in targets:
                 continue
-            if site not in scopes.tree.body or (node.lineno, node.col_offset) >= end:
+            if site not in body or (node.lineno, node.col_offset) >= end:
                 return True
     return False
 
 
-def _module_reads(scopes: Scopes, parents: dict[int, ast.AST], name: str) -> Iterator[tuple[ast.Name, ast.stmt | None]]:
-    """Loads of the module-level ``name`` and their statements (None: not inside one)."""
-    for node in ast.walk(scopes.tree):
+def _reads_of(scopes: Scopes, parents: dict[int, ast.AST], name: str,
+              owner: ast.AST) -> Iterator[tuple[ast.Name, ast.stmt | None]]:
+    """Loads of ``owner``'s binding of ``name`` (``owner``: the module or a function) and their statements."""
+    for node in ast.walk(owner):
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
         stmt: ast.AST | None = node
@@ -453,7 +465,7 @@ def _module_reads(scopes: Scopes, parents: dict[int, ast.AST], name: str) -> Ite
         scope = scopes.scope_of(stmt) if isinstance(stmt, ast.stmt) else scopes.tree
         if isinstance(stmt, _SCOPES):
             scope = stmt  # a default or decorator: conservatively its own
-        if scopes.resolve(scope, name) is scopes.tree:
+        if scopes.resolve(scope, name) is owner:
             yield node, stmt if isinstance(stmt, ast.stmt) else None
 
 
