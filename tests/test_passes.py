@@ -597,6 +597,11 @@ def test_class_to_function(source: str, expected: list[str]) -> None:
         # a compiled function's arguments are at the call of the compiled one
         ("def f(x, y):\n    return x.tolist()\ntorch.compile(f, fullgraph=True)(a, b)\n",
          ["def f(x):\n    return x.tolist()\ntorch.compile(f, fullgraph=True)(a)\n"]),
+        # *args / **kwargs nothing reads and no call fills
+        ("def log(step, *args, **values):\n    flush()\nlog(0)\n", ["def log(step):\n    flush()\nlog(0)\n"]),
+        ("def log(**values):\n    print(values)\nlog(a=1)\n", []),
+        ("def log(**values):\n    flush()\nlog(a=1)\n", []),
+        ("def log(*args):\n    flush()\nlog(1)\n", []),
         # not dropped: passed as a value, *args at a call, a read in a nested function
         ("def f(x):\n    pass\ng(f)\n", []),
         ("def f(x):\n    pass\nf(*xs)\n", []),

@@ -481,12 +481,46 @@ def unused_parameter_candidates(source: str) -> list[str]:
                     edits.append(Delete(elements, next(j for j, n in enumerate(order) if n is target)))
             groups.append(edits)
     out: list[str] = []
+    out.extend(_unused_star_candidates(source, tree, smap, parents, scopes))
     if len(groups) > 1:
         together = apply_edits(source, [e for g in groups for e in g])
         if together is not None:
             out.append(together)
     for group in groups:
         candidate = apply_edits(source, group)
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+def _unused_star_candidates(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int, ast.AST],
+                            scopes: Scopes) -> list[str]:
+    """``*args`` / ``**kwargs`` nothing reads, where no call passes anything into them: gone."""
+    out: list[str] = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            func, name, skip = stmt, stmt.name, 0
+        elif isinstance(stmt, ast.ClassDef) and "__init__" in _methods(stmt) and not stmt.keywords:
+            func, name, skip = _methods(stmt)["__init__"], stmt.name, 1
+        else:
+            continue
+        args = func.args
+        stars = [a for a in (args.vararg, args.kwarg) if a is not None]
+        if (not stars or args.posonlyargs or args.kwonlyargs or func.decorator_list
+                or any(scopes.loads[(id(func), a.arg)] for a in stars)):
+            continue
+        calls = _call_sites(tree, parents, name)
+        parens = _def_parens(smap, func)
+        names = {a.arg for a in args.args[skip:]}
+        if not calls or parens is None or any(
+                any(isinstance(a, ast.Starred) for a in c.args) or len(c.args) > len(args.args) - skip
+                or any(k.arg not in names for k in c.keywords) for c in calls):
+            continue
+        defaults = dict(zip(args.args[len(args.args) - len(args.defaults):], args.defaults))
+        params = [smap.source[smap.span(a)[0]:smap.span(defaults[a])[1] if a in defaults else smap.span(a)[1]]
+                  for a in args.args]
+        start, end = smap.tokens[parens[0]].end, smap.tokens[parens[1]].start
+        candidate = apply_splices(source, [Splice(start, end, ", ".join(params))])
         if candidate is not None:
             out.append(candidate)
     return out
