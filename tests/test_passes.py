@@ -658,6 +658,12 @@ def test_one_element(source: str, expected: list[str]) -> None:
         # next(iter(range(...))) of literal bounds is its first value; an empty range raises: kept
         ("i = next(iter(range(3)))\nj = next(iter(range(0)))\n", ["i = 0\nj = next(iter(range(0)))\n"]),
         ("i = next(iter(range(2, 9, 3)))\n", ["i = 2\n"]),
+        # an empty if-branch: the negated test; a last elif of a true literal test: else
+        ("if a == b:\n    pass\nelse:\n    g()\n", ["if not a == b:\n    g()\n"]),
+        ("if a or b:\n    pass\nelse:\n    g()\n", ["if not (a or b):\n    g()\n"]),
+        ("if a:\n    f()\nelif None is None:\n    g()\n", ["if a:\n    f()\nelse:\n    g()\n"]),
+        ("if a:\n    f()\nelif 0:\n    g()\n", []),
+        ("if a:\n    pass\nelif b:\n    g()\n", []),
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),
         ("x = (a +\n     b)\ny = (a, b)\n", []),

@@ -666,6 +666,8 @@ def readability_candidates(source: str) -> list[str]:
                 if names is not None and not set(names) & _names_in([*stmt.body, *stmt.orelse]):
                     start, end = smap.span(stmt.target)
                     out.append(source[:start] + "_" + source[end:])
+            elif isinstance(stmt, ast.If):
+                out.extend(_if_candidates(source, smap, stmt))
             elif isinstance(stmt, ast.Assert) and _constant_expression_or_compare(stmt.test):
                 candidate = apply_edits(source, [Delete(info.seq, index)])
                 if candidate is not None:
@@ -690,6 +692,34 @@ def readability_candidates(source: str) -> list[str]:
                 out.append(candidate)
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
             candidate = _without_parens(source, smap, node.value)
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+def _if_candidates(source: str, smap: SourceMap, stmt: ast.If) -> list[str]:
+    """``if T: pass / else: BODY`` -> ``if not T: BODY``; ``elif None is None:`` (a test of literals
+    that is true, the last branch) -> ``else:``."""
+    out: list[str] = []
+    nl = smap.default_newline()
+    elif_ = (len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], ast.If)
+             and smap.source.startswith("elif", smap.span(stmt.orelse[0])[0]))
+    if (all(isinstance(b, ast.Pass) for b in stmt.body) and stmt.orelse and not elif_
+            and not smap.source.startswith("elif", smap.span(stmt)[0])):
+        where = _full_lines(smap, stmt)
+        if where is not None:
+            test = smap.text(stmt.test)
+            atom = isinstance(stmt.test, (ast.Compare, ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.Constant))
+            neg = f"not {test}" if atom and "\n" not in test else f"not ({test})"
+            text = f"{where[2]}if {neg}:{nl}" + block_text(smap, stmt.orelse, where[2] + "    ")
+            out.append(source[:where[0]] + text + source[where[1]:])
+    if elif_:
+        inner = stmt.orelse[0]
+        assert isinstance(inner, ast.If)
+        if (not inner.orelse and all(isinstance(n, _TEST_NODES) for n in ast.walk(inner.test))
+                and _constant_truth(inner.test) is True):
+            start = smap.span(inner)[0]
+            candidate = apply_splices(source, [Splice(start, smap.span(inner.test)[1], "else")])
             if candidate is not None:
                 out.append(candidate)
     return out
