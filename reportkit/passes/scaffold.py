@@ -19,7 +19,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
   :func:`data_literal_candidates`;
 * readability: a loop whose tuple target unpacks nothing that is read gets ``_``; an ``assert``
   of constants guards nothing; ``x if None is None else y`` is ``x``; ``next(iter(blocks))`` is
-  ``blocks[0]`` --
+  ``blocks[0]`` and ``next(iter(range(3)))`` ``0``; ``if t: pass / else: b`` is ``if not t: b``; a last
+  ``elif None is None:`` is ``else:``; ``return (x)`` is ``return x`` --
   :func:`readability_candidates`.
 
 Each function only proposes candidate sources; the reducer keeps one only if it still fails the
