@@ -628,6 +628,10 @@ def test_unused_parameters(source: str, expected: list[str]) -> None:
         ("x = [f(i) for i in range(1)]\n", ["x = [f(0)]\n"]),
         ("y = nn.Sequential(*[Block(s) for s in (2,)])\n", ["y = nn.Sequential(*[Block(2)])\n"]),
         ("y = [f(t, t) for t in [g()]]\n", []),
+        # the one item of a one-entry dict's view
+        ('k, v = next(iter({"a": (1, 2)}.items()))\n', ['k, v = ("a", (1, 2))\n']),
+        ('v = next(iter({"a": b + 1}.values()))\n', ['v = (b + 1)\n']),
+        ('v = next(iter({"a": 1, "b": 2}.items()))\n', []),
         # not one element: two, a starred one, or with a filter
         ("x = next(iter([a, b]))\n", []),
         ("x = next(iter([*a]))\n", []),

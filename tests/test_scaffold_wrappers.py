@@ -32,6 +32,9 @@ def _check(fn, source: str, expected: list[str]) -> None:
          ["rows = [() for _ in range(n)]\nuse(rows)\n"]),
         ("def f(xs):\n    out = []\n    for a, b in xs:\n        if a:\n            out.append(b)\n    return out\n",
          ["def f(xs):\n    out = [b for a, b in xs if a]\n    return out\n"]),
+        # nested alike
+        ('a, (b, c) = "n", ("s", "k")\n', ['a = "n"\nb = "s"\nc = "k"\n']),
+        ("a, (b, c) = x, y\n", []),
         # not: a swap, an append inside an if, a read between, an append reading the list; a loop whose
         # target is read after it, that does more than append, or in a class body
         ("a, b = b, a\n", []),

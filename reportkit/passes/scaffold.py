@@ -575,6 +575,22 @@ def single_element(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def _single_item_text(smap: SourceMap, node: ast.expr) -> str | None:
+    """The one item of ``{K: V}.items()`` (``(K, V)``), ``.keys()`` (``K``), ``.values()`` (``V``)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args
+            and not node.keywords and isinstance(node.func.value, ast.Dict) and len(node.func.value.keys) == 1
+            and node.func.value.keys[0] is not None):
+        return None
+    key, value = node.func.value.keys[0], node.func.value.values[0]
+    if node.func.attr == "items":
+        return f"({smap.text(key)}, {smap.text(value)})"
+    if node.func.attr == "keys":
+        return _element_text(smap, key)
+    if node.func.attr == "values":
+        return _element_text(smap, value)
+    return None
+
+
 def _element_text(smap: SourceMap, node: ast.expr) -> str:
     return _wrapped(node, smap.text(node))
 
@@ -615,6 +631,12 @@ def one_element_candidates(source: str) -> list[str]:
         if isinstance(node, ast.Call) and _callee(node) == "next" and isinstance(node.func, ast.Name):
             if len(node.args) == 1 and not node.keywords:
                 element = single_element(node.args[0])
+                arg = node.args[0]
+                item = (_single_item_text(smap, arg.args[0]) if isinstance(arg, ast.Call) and _callee(arg) == "iter"
+                        and isinstance(arg.func, ast.Name) and len(arg.args) == 1 and not arg.keywords else None)
+                if item is not None:
+                    splices.append(Splice(*smap.span(node), item))
+                    continue
         elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
               and isinstance(node.slice, ast.Constant) and node.slice.value in (0, -1)):
             element = single_element(node.value)

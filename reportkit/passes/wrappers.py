@@ -302,6 +302,24 @@ def _append_loop(smap: SourceMap, stmt: ast.stmt, name: str) -> tuple[str, set[s
     return text + "]", targets
 
 
+def _parallel_pairs(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
+    """``a, (b, c) = x, (y, z)`` -> [(a, x), (b, y), (c, z)]: a display unpacked element by element
+    into names (nested alike); None if not that."""
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)
+            and not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])):
+        return None
+    pairs: list[tuple[str, ast.expr]] = []
+    for t, v in zip(target.elts, value.elts):
+        sub = _parallel_pairs(t, v)
+        if sub is None:
+            return None
+        pairs.extend(sub)
+    return pairs
+
+
 def list_build_candidates(source: str) -> list[str]:
     """``xs = []`` followed by ``xs.append(a)`` / ``xs.append(b)`` -> ``xs = [a, b]`` (one candidate per
     list); followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under an
@@ -320,18 +338,15 @@ def list_build_candidates(source: str) -> list[str]:
     for info in walk_bodies(tree, smap):
         stmts = info.seq.stmts
         for i, stmt in enumerate(stmts):
-            if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                    and isinstance(stmt.targets[0], (ast.Tuple, ast.List))
-                    and isinstance(stmt.value, (ast.Tuple, ast.List))
-                    and len(stmt.targets[0].elts) == len(stmt.value.elts) >= 2
-                    and all(isinstance(t, ast.Name) for t in stmt.targets[0].elts)
-                    and not any(isinstance(v, ast.Starred) for v in stmt.value.elts)):
-                targets = [t.id for t in stmt.targets[0].elts]  # type: ignore[attr-defined]
+            pairs = (_parallel_pairs(stmt.targets[0], stmt.value)
+                     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
+            if pairs is not None and len(pairs) >= 2:
+                targets = [t for t, _ in pairs]
                 read = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
                 where = _full_lines(smap, stmt)
                 if len(set(targets)) == len(targets) and not read & set(targets) and where is not None:
                     indent = where[2]
-                    text = "".join(f"{indent}{t} = {smap.text(v)}{nl}" for t, v in zip(targets, stmt.value.elts))
+                    text = "".join(f"{indent}{t} = {smap.text(v)}{nl}" for t, v in pairs)
                     out.append(source[:where[0]] + text + source[where[1]:])
                 continue
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
