@@ -186,6 +186,13 @@ def test_class_to_module_does_not_fire(source: str) -> None:
         ("def f(a):\n    x = a\n    return x\ndef main():\n    print(x)\n    y = f(2)\nmain()\nmain()\n", []),
         ("def f(cfg):\n    t = cfg[0]\n    return t\ndef main(cfg):\n    y = f(cfg)\n    print(y)\nmain(1)\nmain(2)\n",
          ["def main(cfg):\n    t = cfg[0]\n    y = t\n    print(y)\nmain(1)\nmain(2)\n"]),
+        # ``return f(...)``: nothing of the caller runs after it (but a finally would)
+        ("def f(a):\n    x = a\n    return x\ndef main():\n    if c:\n        return f(2)\n    x = 1\n    print(x)\n"
+         "main()\nmain()\n",
+         ["def main():\n    if c:\n        a = 2\n        x = a\n        return x\n    x = 1\n    print(x)\n"
+          "main()\nmain()\n"]),
+        ("def f(a):\n    x = a\n    return x\ndef main():\n    x = 0\n    try:\n        return f(2)\n    finally:\n"
+         "        print(x)\nmain()\nmain()\n", []),
         # ``return (expr)``
         ("def f(a):\n    g(a)\n    return (h())\ny = f(1)\n", ["a = 1\ng(a)\ny = (h())\n"]),
         # a parameter named like the argument: read before the site only

@@ -420,7 +420,8 @@ def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.Functio
     """Inlined at ``site``, a local of ``func`` would mean something else there: the site's scope
     reads that name where the inlined binding changes what is read -- in a nested function (it may
     run while the inlined body does), or after the site (but for the site's own target, rebound by
-    the site anyway); before the site is fine unless the site is in a loop or a block. In a function
+    the site anyway; after a ``return`` site nothing runs); before the site is fine unless the site is
+    in a loop or a block. In a function
     that does not bind the name itself, any mention of it clashes (it would become local there).
     A parameter bound to a name of its own spelling that the function never rebinds is no binding."""
     site_scope = scopes.scope_of(site)
@@ -433,6 +434,8 @@ def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.Functio
                 if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
     end = (site.end_lineno or site.lineno, site.end_col_offset or 0)
     body = getattr(site_scope, "body", [])
+    # ``return f(...)``: nothing of the function runs after the site (unless a ``finally`` does)
+    leaves = isinstance(site, ast.Return) and not _in_finally_scope(parents, site, site_scope)
     for name in scopes.locals.get(id(func), set()):
         if bound.get(name) == name and name not in rebound:
             continue
@@ -446,10 +449,20 @@ def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.Functio
         for node, stmt in _reads_of(scopes, parents, name, site_scope):
             if stmt is None or scopes.scope_of(stmt) is not site_scope or isinstance(stmt, _SCOPES):
                 return True  # read in a nested function (or a class body)
-            if name in targets:
+            if name in targets or leaves:
                 continue
             if site not in body or (node.lineno, node.col_offset) >= end:
                 return True
+    return False
+
+
+def _in_finally_scope(parents: dict[int, ast.AST], node: ast.AST, scope: ast.AST) -> bool:
+    """``node`` is inside a ``try`` with a ``finally`` (within ``scope``)."""
+    cur = parents.get(id(node))
+    while cur is not None and cur is not scope:
+        if isinstance(cur, ast.Try) and cur.finalbody:
+            return True
+        cur = parents.get(id(cur))
     return False
 
 
