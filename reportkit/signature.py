@@ -473,6 +473,20 @@ def fingerprint(sig: Signature) -> str:
 # --------------------------------------------------------------------------- matching
 
 
+_SITE_TARGET_RE = re.compile(
+    r"^(?:return\s+|yield\s+|(?:[A-Za-z_][\w.]*\s*,\s*)*[A-Za-z_][\w.]*\s*(?::[^=]*)?=(?!=)\s*)")
+_SELF_RE = re.compile(r"\bself\.")
+
+
+def statement_site(text: str) -> str:
+    """What a statement of the script evaluates, for comparing raise sites: the statement without what
+    receives its value (``return E``, ``yield E``, ``x = E``, ``a, b = E`` and ``E`` evaluate the same
+    ``E``) and without ``self.`` (an attribute that became a variable when its class was turned into
+    module code). A one-use function inlined, or a class whose object was built once made module code,
+    still fails at the same operation."""
+    return _SITE_TARGET_RE.sub("", _SELF_RE.sub("", text), count=1)
+
+
 def _same_location(a: Location | None, b: Location | None) -> bool:
     if a is None or b is None:
         return a is b
@@ -480,7 +494,7 @@ def _same_location(a: Location | None, b: Location | None) -> bool:
         return False
     if a.in_script:
         # Inside the script line numbers move as it shrinks: the statement text identifies the site.
-        return a.text == b.text
+        return a.text == b.text or statement_site(a.text) == statement_site(b.text)
     return (a.file, a.function, a.line) == (b.file, b.function, b.line)
 
 
@@ -517,7 +531,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
 
     Strict (default): same kind and
       - exception: same fully-qualified type, same normalized first message line, same raising frame
-        (a library frame: same file, function and line; a frame in the script: the same statement text);
+        (a library frame: same file, function and line; a frame in the script: the same statement text, or
+        the same :func:`statement_site`);
       - hang: same innermost frame of the main thread, and (where the original's is known) the same
         set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up);
       - signal: same signal and same crashing frame (when faulthandler caught one);

@@ -177,6 +177,34 @@ def test_raise_in_script_is_identified_by_statement_not_line(tmp_path):
     assert not same_failure(s1, s3)  # another assert: slipping to it is a different failure
 
 
+@pytest.mark.parametrize("a, b, same", [
+    ("return d['k'] / n", "steps = d['k'] / n", True),  # a one-use function inlined
+    ("x = d['k'] / n", "d['k'] / n", True),
+    ("a, b = d['k'] / n", "out: float = d['k'] / n", True),
+    ("with self._lock:", "with _lock:", True),  # a class built once turned into module code
+    ("return self.todo.get()", "todo.get()", True),
+    ("x = d['k'] / n", "x = d['k'] / m", False),
+    ("x == d['k'] / n", "d['k'] / n", False),  # a comparison is not a target
+    ("x += d['k'] / n", "d['k'] / n", False),  # nor an augmented assignment
+    ("d[0] = f(n)", "f(n)", False),  # a subscript store can raise by itself
+    ("assert x, 'm'", "x, 'm'", False),
+    ("myself.lock()", "my.lock()", False),
+])
+def test_script_raise_site_is_what_the_statement_evaluates(a, b, same):
+    from reportkit.signature import Location, _same_location
+    la, lb = (Location(file="s.py", function="f", text=t, in_script=True) for t in (a, b))
+    assert _same_location(la, lb) is same
+
+
+def test_inlined_function_fails_at_the_same_site(tmp_path):
+    s1 = sig_of(tmp_path, "def steps(cfg):\n    return cfg['n'] / cfg['bs']\n\nsteps({'n': 5, 'bs': 0})\n")
+    s2 = sig_of(tmp_path, "cfg = {'n': 5, 'bs': 0}\nresult = cfg['n'] / cfg['bs']\n")
+    s3 = sig_of(tmp_path, "cfg = {'n': 5, 'bs': 0}\nresult = 1 / cfg['bs']\n")  # another division
+    assert s1.exc_type == s2.exc_type == s3.exc_type == "ZeroDivisionError" and s1.message == s3.message
+    assert same_failure(s1, s2)
+    assert not same_failure(s1, s3)
+
+
 @pytest.mark.torch
 def test_meta_ops_are_told_apart(tmp_path):
     pytest.importorskip("torch")
