@@ -145,13 +145,36 @@ def test_minimal_reproduces_the_original(case):
                               timeout=case.timeout if rep.signature.kind == "hang" else 120)
         assert bench.same_failure(rep.signature, got, policy), got.headline()
         if case.good and case.good.get("git"):
-            # a known-good commit: the fixed original passes (a hand-written minimal has no good form:
-            # it is not derived from the project the fix patches)
+            # a known-good commit: the fixed original passes; and where the fix check's mapping carries
+            # the fix onto the hand-written minimal (it keeps the lines the fix changes), that good form
+            # passes too — the minimal is then a result the benchmark's ``good`` check accepts
             assert bench.fixed_original_problem(case, ws, sys.executable, 120) is None
+            good_text = _good_form(text, case, ws)
+            if case.path.parent.name != "corpus":  # corpus2 and later: hand-minimals keep the fixed lines
+                assert good_text is not None and good_text != text, "the fix does not map onto minimal.py"
+            if good_text is not None and good_text != text:
+                fixed = bench.run_alone(good_text, name, node or None, case, ws, good=True, python=sys.executable,
+                                        timeout=120)
+                assert fixed.kind == "passed", fixed.headline()
         elif case.good:
             fixed = bench.run_alone(text, name, node or None, case, ws, good=True, python=sys.executable,
                                     timeout=120)
             assert fixed.kind == "passed", fixed.headline()
+
+
+def _good_form(text: str, case, ws) -> str | None:
+    """``text`` mapped onto the fixed code the way the benchmark judges a result (``judge_git_good``:
+    the fix check's mapping from the original, folded when it imports local modules); None: no good form."""
+    spec, source = bench.spec_for(case.target, ws.project, 120, ws.env(), case.manifest.get("args"))
+    rel = spec.script.resolve().relative_to(ws.project.resolve())
+    good_root = None
+    if spec.root is not None:
+        good_root = ws.good_project / spec.root.resolve().relative_to(ws.project.resolve())
+    flat = bench.flatten_source(spec.script, source, bench.project_roots(spec.script, spec.root))
+    good_script = ws.good_project / rel
+    fold = bench.good_form_map(flat.source if flat is not None else source, good_script,
+                               good_script.read_text(encoding="utf-8"), folded=flat is not None, root=good_root)
+    return None if fold is None else fold(text)
 
 
 def test_a_pytest_result_must_keep_its_test():
