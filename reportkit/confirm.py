@@ -55,6 +55,9 @@ class LazyConfirm:
         changed = t.current != start
         with t.lock:
             t.stats.redone += 1
+        if t.trace is not None:
+            t.trace.line(name, t.current, "redo", None, "the pass's result failed the second condition: "
+                         "repeated, each candidate checked")
         self._strict_passes.add(name)
         self.strict = self.redo = True
         try:
@@ -81,6 +84,7 @@ class LazyConfirm:
                 good = mid
             else:
                 bad = mid
+        undone = len(chain) - good - 1
         # A source accepted after the good one may well be fine on its own: let the repeat reach it again.
         t.history.difference_update(k for k, _source, _passes in chain[good + 1:])
         if good >= 0:
@@ -94,6 +98,8 @@ class LazyConfirm:
             with t.lock:
                 t.stats.passes = dict(self._passes)
             chain.clear()
+        if t.trace is not None:
+            t.trace.line(t.phase, t.current, "back", None, f"{undone} accepted source(s) undone")
         t.progress()
         return False
 
@@ -114,9 +120,12 @@ class LazyConfirm:
             raise Stop()
         with t.lock:
             t.stats.confirms += 1
+        phase = t.phase
         result = t.call(self._check, source)
         with t.lock:
             self._cache[k] = result
+        if t.trace is not None:
+            t.trace.line(phase, source, "good", result)
         return result
 
     def accepted(self, k: bytes, source: str) -> None:

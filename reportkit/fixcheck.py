@@ -137,6 +137,10 @@ class _Hunk:
     group: int = 0  # hunks of one region of the change (a few unchanged lines apart) stand or fall together
 
 
+#: :meth:`FoldMap.mapped`'s word for a candidate in which none of the changed lines are left: its good
+#: form is the candidate itself
+GONE = "the changed lines are gone: runs as it is"
+
 # hunks fewer than this many unchanged non-blank lines apart are one region of the change (a unified
 # diff's context shows them together): a candidate keeps all of a region's hunks or none
 REGION_GAP = 3
@@ -173,6 +177,10 @@ class FoldMap:
         return not self.hunks
 
     def __call__(self, candidate: str) -> str | None:
+        return self.mapped(candidate)[0]
+
+    def mapped(self, candidate: str) -> tuple[str | None, str]:
+        """The good form of ``candidate`` (None: there is none), and why not."""
         lines = candidate.splitlines()
         text = [(i, line) for i, line in enumerate(lines) if line.strip()]  # non-blank lines, with index
         stripped = [line.strip() for _, line in text]
@@ -186,10 +194,10 @@ class FoldMap:
                 n = len(want)
                 hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == want]
                 if len(hits) > 1:
-                    return None
+                    return None, f"the changed lines occur {len(hits)} times"
                 if not hits:
-                    if hunk.evidence & present:
-                        return None  # part of it is still there, changed: cannot tell its good form
+                    if hunk.evidence & present:  # part of it is still there, changed: cannot tell its good form
+                        return None, "the changed lines were edited"
                     found.add(False)
                     continue  # gone altogether: nothing to undo
                 start, end = text[hits[0]][0], text[hits[0] + n - 1][0] + 1
@@ -201,25 +209,26 @@ class FoldMap:
                 else:
                     hits = [k for k, line in enumerate(stripped) if line == hunk.anchor]
                     if len(hits) > 1:
-                        return None
+                        return None, f"the line an insertion follows occurs {len(hits)} times"
                     if not hits:
                         found.add(False)
                         continue
                     start = end = text[hits[0]][0] + 1
                     new = _reindent(hunk.good, _indent(lines[start - 1]) - hunk.anchor_indent)
             if new is None:
-                return None
+                return None, "the fix's lines do not fit the indentation there"
             found.add(True)
             edits.append((start, end, new))
         if any(len(found) > 1 for found in kept.values()):
-            return None  # a region of the change partly kept: its good form is not the fix's
+            return None, "a region of the change is partly removed"  # its good form is not the fix's
         edits.sort()
         for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
             if s2 < e1:
-                return None
+                return None, "places of the change overlap"
         for start, end, new in reversed(edits):
             lines[start:end] = new
-        return "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else "")
+        how = "mapped" if edits else GONE
+        return "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else ""), how
 
 
 def _text_lines(text: str) -> list[str]:
@@ -268,13 +277,41 @@ class GoodCode:
     script_source: str | None = None  # the target as it is in REV (--good, when REV has it and it differs)
     folded: bool = False  # ``fold`` maps the folded script (else: the script's own diff, or nothing)
     warm: Executor | None = None  # a warm server of its own running ``check`` (closed with this)
+    # the good code differs from the checkout only in files the candidate carries itself (the target, and
+    # local modules folded into it): a candidate whose good form is itself runs there as it does on the
+    # checkout, so it fails there the way it fails here (see :meth:`screen`)
+    carried: bool = False
     runs: int = 0  # candidates run on the good code
-    rejected: int = 0  # of the candidates checked: failed there (or could not be mapped)
-    unmapped: int = 0  # of ``rejected``: folded code the fix touches was edited (not run)
+    rejected: int = 0  # of the candidates checked: failed there (or rejected without a run)
+    unmapped: int = 0  # of ``rejected``: the lines the fix changes were edited, no good form (not run)
+    screened: int = 0  # of ``rejected``: not run (``unmapped``, and the fix's lines gone with ``carried``)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def good_form(self, candidate: str) -> str | None:
         return candidate if self.fold is None else self.fold(candidate)
+
+    def screen(self, candidate: str) -> str | None:
+        """Why ``candidate`` certainly fails the check, known without a run (None: it has to run): it has
+        no good form; or, when the good code differs only in what the candidate carries (``carried``), none
+        of the lines the fix changes are left in it, so it would run on the good code as it is on the
+        checkout, where it fails (or it is rejected there anyway). The reducer asks this before running a
+        candidate on either side."""
+        if self.fold is None or self.fold.identity:
+            return None
+        program, why = self.fold.mapped(candidate)
+        if program is not None and not (why == GONE and self.carried):
+            return None
+        with self.lock:
+            self.screened += 1
+            self.rejected += 1
+            self.unmapped += program is None
+        if program is None:
+            return f"no good form: {why}"
+        return "the lines the fix changes are gone and nothing else differs on the good code: fails there too"
+
+    def mapping(self, candidate: str) -> str:
+        """How ``candidate`` maps to its good form (for the trace): mapped, runs as it is, or why it cannot."""
+        return "runs as it is" if self.fold is None else self.fold.mapped(candidate)[1]
 
     def run(self, candidate: str, cold: bool = False):
         """Run ``candidate`` on the good code (``cold``: in a fresh interpreter even when a warm server
@@ -313,7 +350,7 @@ class GoodCode:
                 "import_path": [Path(p).relative_to(self.tree).as_posix() or "." for p in self.import_path],
                 "folded_mapped": self.folded, "script_mapped": self.script_source is not None,
                 "warm": self.warm is not None, "runs": self.runs, "rejected": self.rejected,
-                "unmapped": self.unmapped}
+                "unmapped": self.unmapped, "screened": self.screened, "carried": self.carried}
 
 
 def _files(names: list[str], most: int = 3) -> str:
