@@ -45,6 +45,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -137,6 +138,64 @@ class _Hunk:
     group: int = 0  # hunks of one region of the change (a few unchanged lines apart) stand or fall together
 
 
+# a line as tokens, each with the whitespace before it: names and numbers, or one other character
+_PIECE = re.compile(r"\s*(?:\w+|\S)")
+# an edited line is taken for the changed line only when it keeps at least this share of its tokens
+_KEEP_SHARE = 0.5
+
+
+def _pieces(line: str) -> list[str]:
+    return _PIECE.findall(line.strip())
+
+
+def _changes(a: list[str], b: list[str]) -> list[tuple[int, int, list[str]]]:
+    """Where token list ``b`` differs from ``a``: (start, end) in ``a`` replaced by these pieces of ``b``."""
+    ka, kb = [t.strip() for t in a], [t.strip() for t in b]
+    matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
+    return [(i1, i2, b[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def _conflict(x: tuple[int, int, list[str]], y: tuple[int, int, list[str]]) -> bool:
+    """Do two changes of the same line touch the same tokens (or insert at the same place)?"""
+    (a1, a2, _), (b1, b2, _) = x, y
+    if a1 < a2 and b1 < b2:
+        return a1 < b2 and b1 < a2
+    if a1 == a2 and b1 == b2:
+        return a1 == b1
+    if a1 == a2:
+        return b1 < a1 < b2
+    return a1 < b1 < a2
+
+
+def merge_line(bad: str, edited: str, good: str) -> str | None:
+    """The fix (``bad`` -> ``good``, one line) applied to ``edited``, a version of ``bad`` a pass changed
+    elsewhere: a three-way merge of the lines' tokens. None when the edit touches the tokens the fix
+    changes or the token next to them, or keeps less than half of ``bad``'s tokens (then it is not taken
+    for that line)."""
+    base, mine, theirs = _pieces(bad), _pieces(edited), _pieces(good)
+    fix, edit = _changes(base, theirs), _changes(base, mine)
+    if not fix or not base:
+        return None
+    if sum(i2 - i1 for i1, i2, _ in edit) > (1 - _KEEP_SHARE) * len(base):
+        return None
+    # the fix's tokens and one token on each side of them stay as they are
+    guarded = [(max(i1 - 1, 0), min(i2 + 1, len(base)), new) for i1, i2, new in fix]
+    if any(_conflict(e, f) for e in edit for f in guarded):
+        return None
+    kept = list(base)  # the tokens ``edited`` kept, spelled (spaced) as there
+    matcher = difflib.SequenceMatcher(None, [t.strip() for t in base], [t.strip() for t in mine], autojunk=False)
+    for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
+        if tag == "equal":
+            kept[i1:i2] = mine[j1:j1 + i2 - i1]
+    out: list[str] = []
+    pos = 0
+    for i1, i2, new in sorted(edit + fix, key=lambda c: (c[0], c[1])):
+        out += kept[pos:i1] + new
+        pos = i2
+    out += kept[pos:]
+    return "".join(out).strip()
+
+
 #: :meth:`FoldMap.mapped`'s word for a candidate in which none of the changed lines are left: its good
 #: form is the candidate itself
 GONE = "the changed lines are gone: runs as it is"
@@ -157,6 +216,9 @@ class FoldMap:
         a, b = bad.splitlines(), good.splitlines()
         self.hunks: list[_Hunk] = []
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        # lines the change leaves alone, as written: such a line in a candidate is not an edited changed line
+        self._unchanged = {a[i].strip() for tag, i1, i2, _j1, _j2 in matcher.get_opcodes() if tag == "equal"
+                           for i in range(i1, i2)}
         group, last = 0, None  # ``last``: where the previous hunk ended in ``a``
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
@@ -175,6 +237,15 @@ class FoldMap:
     @property
     def identity(self) -> bool:
         return not self.hunks
+
+    def _edited(self, hunk: _Hunk, text: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """The lines of the candidate that could be ``hunk``'s changed line with other tokens edited (a
+        value made a literal, an argument dropped, the line moved into its caller), and their good forms;
+        one such line is that line, several cannot be told apart."""
+        bad, good = hunk.bad[0], hunk.good[0]
+        found = [(k, merged) for k, (_i, line) in enumerate(text)
+                 if line.strip() not in self._unchanged and (merged := merge_line(bad, line, good)) is not None]
+        return found
 
     def __call__(self, candidate: str) -> str | None:
         return self.mapped(candidate)[0]
@@ -195,6 +266,16 @@ class FoldMap:
                 hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == want]
                 if len(hits) > 1:
                     return None, f"the changed lines occur {len(hits)} times"
+                if not hits and n == 1 and len(hunk.good) == 1 and hunk.good[0].strip():
+                    merged = self._edited(hunk, text)
+                    if len(merged) > 1:
+                        return None, f"the changed line, edited, could be any of {len(merged)} lines"
+                    if merged:  # the changed line, edited elsewhere: the fix applies to it
+                        k, line = merged[0]
+                        start, end = text[k][0], text[k][0] + 1
+                        edits.append((start, end, [" " * _indent(lines[start]) + line]))
+                        found.add(True)
+                        continue
                 if not hits:
                     if hunk.evidence & present:  # part of it is still there, changed: cannot tell its good form
                         return None, "the changed lines were edited"

@@ -14,7 +14,7 @@ from pathlib import Path
 from test_good_check import make_repo, minimize
 
 from reportkit import tester as T
-from reportkit.fixcheck import FoldMap, GoodCode
+from reportkit.fixcheck import GONE, FoldMap, GoodCode, merge_line
 from reportkit.gitinfo import GoodRev
 from reportkit.reduce import reduce_source
 from reportkit.tester import TRACE_ENV, Trace
@@ -138,3 +138,37 @@ def test_folded_fix_check_screens_and_traces(tmp_path, monkeypatch):
     screened = [row for row in rows if row[4] == "screen"]
     assert len(screened) == fix["screened"]
     assert sum(row[4] == "good" for row in rows) == report.good_runs
+
+
+# --------------------------------------------------------------------------- the changed line, edited elsewhere
+
+FIX_BAD = "return torch.randint(0, classes, (batch, seq), generator=g).to(torch.float32)"
+FIX_GOOD = "return torch.randint(0, classes, (batch, seq), generator=g)"
+
+
+def test_merge_line_applies_the_fix_to_a_line_edited_elsewhere():
+    # literals for the arguments, the line moved into its caller: the fix still applies
+    assert merge_line(FIX_BAD, "t = torch.randint(0, 1, (1, 1), generator=g).to(torch.float32)", FIX_GOOD) == \
+        "t = torch.randint(0, 1, (1, 1), generator=g)"
+    moved = "loss(torch.randint(0, 1, (1, 1), generator=g).to(torch.float32).reshape(-1))"
+    assert merge_line(FIX_BAD, moved, FIX_GOOD).replace(" ", "") == \
+        "loss(torch.randint(0,1,(1,1),generator=g).reshape(-1))"
+    # the tokens the fix changes (or the one next to them) edited: no good form that way
+    assert merge_line(FIX_BAD, "t = torch.randint(0, 1, (1, 1), generator=g).to(torch.float64)", FIX_GOOD) is None
+    assert merge_line(FIX_BAD, "t = torch.randint(0, 1, (1, 1), generator=g).to(torch)", FIX_GOOD) is None
+    # too little of the line left to tell it is that line
+    assert merge_line(FIX_BAD, "x.to(torch.float32)", FIX_GOOD) is None
+
+
+def test_fold_map_maps_an_edited_changed_line_once():
+    bad = "def f(n):\n    x = scale(n, 2) + 1\n    return x\n\nprint(f(3))\n"
+    good = "def f(n):\n    x = scale(n, 3) + 1\n    return x\n\nprint(f(3))\n"
+    fold = FoldMap(bad, good)
+    inlined = "print(scale(3, 2) + 1)\n"  # f inlined, its parameter made the argument
+    assert fold(inlined) == "print(scale(3, 3) + 1)\n"
+    assert fold("print(scale(3, 2) + 1)\nprint(scale(4, 2) + 1)\n") is None  # which one? no good form
+    # the fixed token edited: not that line any more (as if gone: it runs as it is)
+    assert fold.mapped("print(scale(3, 5) + 1)\n") == ("print(scale(3, 5) + 1)\n", GONE)
+    # a line the change leaves alone is never taken for the changed line
+    fold2 = FoldMap("a = h(1, 2)\nb = h(1, 3)\n", "a = h(1, 2)\nb = h(1, 4)\n")
+    assert fold2("a = h(1, 2)\n") == "a = h(1, 2)\n"
