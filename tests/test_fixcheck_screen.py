@@ -172,3 +172,31 @@ def test_fold_map_maps_an_edited_changed_line_once():
     # a line the change leaves alone is never taken for the changed line
     fold2 = FoldMap("a = h(1, 2)\nb = h(1, 3)\n", "a = h(1, 2)\nb = h(1, 4)\n")
     assert fold2("a = h(1, 2)\n") == "a = h(1, 2)\n"
+
+
+def test_after_a_failure_a_lazy_pass_confirms_its_first_accepts_at_once():
+    calls: list[str] = []
+
+    def interesting(candidate: str) -> bool:
+        calls.append("test " + candidate)
+        return True
+
+    def confirm(candidate: str) -> bool:
+        calls.append("confirm " + candidate)
+        return "c" in candidate
+
+    tester = T.Tester("abcdef", interesting, confirm=confirm)
+
+    def trying(*candidates: str):
+        return lambda: any([tester.try_candidate(c, "p", 1) for c in candidates])
+
+    tester.confirm.checked("first", trying("abcdf"))  # lazy, fine: checked once at its end
+    assert calls == ["test abcdf", "confirm abcdf"]
+    calls.clear()
+    tester.confirm.checked("second", trying("abcd", "abd", "ab"))  # breaks the check: redone strict
+    assert tester.current == "abcd" and tester.stats.redone == 1
+    calls.clear()
+    tester.confirm.checked("third", trying("abc", "bd", "b"))  # its 2nd accept breaks it: caught there
+    assert calls[:4] == ["test abc", "confirm abc", "test bd", "confirm bd"]
+    assert calls[4:] == ["test b", "confirm b"]  # "b" tested only once the pass is strict, not on top of "bd"
+    assert tester.current == "abc" and tester.stats.redone == 2
