@@ -170,16 +170,19 @@ def _conflict(x: tuple[int, int, list[str]], y: tuple[int, int, list[str]]) -> b
 def merge_line(bad: str, edited: str, good: str) -> str | None:
     """The fix (``bad`` -> ``good``, one line) applied to ``edited``, a version of ``bad`` a pass changed
     elsewhere: a three-way merge of the lines' tokens. None when the edit touches the tokens the fix
-    changes or the token next to them, or keeps less than half of ``bad``'s tokens (then it is not taken
-    for that line)."""
+    changes, the token next to them or another use of a name among them, or keeps less than half of
+    ``bad``'s tokens (then it is not taken for that line)."""
     base, mine, theirs = _pieces(bad), _pieces(edited), _pieces(good)
     fix, edit = _changes(base, theirs), _changes(base, mine)
     if not fix or not base:
         return None
     if sum(i2 - i1 for i1, i2, _ in edit) > (1 - _KEEP_SHARE) * len(base):
         return None
-    # the fix's tokens and one token on each side of them stay as they are
+    # the fix's tokens and one token on each side of them stay as they are, and so does every other
+    # use in the line of a name the fix's tokens mention (``pad_to(ids, len(ids))``: the first ``ids``)
     guarded = [(max(i1 - 1, 0), min(i2 + 1, len(base)), new) for i1, i2, new in fix]
+    names = {t.strip() for i1, i2, _ in fix for t in base[i1:i2] if t.strip().isidentifier()}
+    guarded += [(i, i + 1, []) for i, t in enumerate(base) if t.strip() in names]
     if any(_conflict(e, f) for e in edit for f in guarded):
         return None
     kept = list(base)  # the tokens ``edited`` kept, spelled (spaced) as there

@@ -156,6 +156,10 @@ def test_merge_line_applies_the_fix_to_a_line_edited_elsewhere():
     # the tokens the fix changes (or the one next to them) edited: no good form that way
     assert merge_line(FIX_BAD, "t = torch.randint(0, 1, (1, 1), generator=g).to(torch.float64)", FIX_GOOD) is None
     assert merge_line(FIX_BAD, "t = torch.randint(0, 1, (1, 1), generator=g).to(torch)", FIX_GOOD) is None
+    # another use of a name the fix's tokens mention is part of the fix's context: kept as written
+    pad_bad, pad_good = "ids = pad_to(ids, len(ids), pad_id)", "ids = pad_to(ids, max_len, pad_id)"
+    assert merge_line(pad_bad, "ids = pad_to(ids, len(ids), 0)", pad_good) == "ids = pad_to(ids, max_len, 0)"
+    assert merge_line(pad_bad, "ids = pad_to([1, 2], len(ids), 0)", pad_good) is None
     # too little of the line left to tell it is that line
     assert merge_line(FIX_BAD, "x.to(torch.float32)", FIX_GOOD) is None
 
