@@ -458,8 +458,8 @@ def _print_minimize_summary(report) -> None:
     if report.fix_check is not None:
         fix = report.fix_check
         verdict = {True: "; the result passes there", False: "; the result DOES NOT pass there", None: ""}
-        unmapped = (f" ({fix['unmapped']} of them not run: folded lines the fix changes were edited)"
-                    if fix["unmapped"] else "")
+        unmapped = (f" ({fix['screened']} of them not run: known to fail there, {fix['unmapped']} with the "
+                    "lines the fix changes edited)" if fix.get("screened") else "")
         rows.append(("fix check", f"{report.fix_check_note}; {fix['runs']} runs there, {fix['rejected']} "
                      f"rejected as failing even without the bug{unmapped}, {fix['redone_passes']} pass(es) redone"
                      + verdict[fix["verified"]]))

@@ -5,7 +5,8 @@ differential run that must pass).  It is checked once on the result of each pass
 level), not on every candidate the predicate accepts.  When a pass's result fails it, the
 source goes back to the last one accepted in that pass that meets it (bisecting the
 accepted ones) and the pass is repeated from there "strict": each candidate confirmed
-before it is accepted.  A pass that failed once is strict from then on.
+before it is accepted.  A pass that failed once is strict from then on; after the first failure, a
+lazy pass has its 1st, 2nd, 4th ... accepted source confirmed at once.
 ``confirmed`` (what ``on_improve`` and the result see) never is a source that failed it.
 """
 
@@ -19,6 +20,10 @@ if TYPE_CHECKING:
     from .tester import Tester
 
 __all__ = ["LazyConfirm"]
+
+
+class _Broke(Exception):
+    """A source a lazy pass accepted failed the check: the pass ends there (:meth:`LazyConfirm.checked`)."""
 
 
 class LazyConfirm:
@@ -37,32 +42,44 @@ class LazyConfirm:
         self.strict = False  # confirm each candidate before accepting it (the current pass)
         self.redo = False  # repeating a pass after its result failed the check
         self._strict_passes: set[str] = set()  # passes whose result failed the check once
+        self._accepts: int | None = None  # sources accepted so far by the pass running lazily
 
     # ------------------------------------------------------------- per pass
     def checked(self, name: str, step: Callable[[], bool]) -> bool:
-        """Run one pass (or HDD level) as ``step`` and confirm its result; repeat it strict if that fails."""
+        """Run one pass (or HDD level) as ``step`` and confirm its result; repeat it strict if that fails.
+
+        Once some pass's result has failed the check (it is then likely to fail again), a pass running
+        lazily has its 1st, 2nd, 4th, 8th ... accepted source confirmed at once (see :meth:`accepted`):
+        a pass whose edits break the check is caught after a few accepts, instead of at its end, after
+        every later candidate was tested on top of a source that is then undone."""
         if self._check is None:
             return step()
+        t = self._tester
+        begin = t.current
         self.strict = name in self._strict_passes
+        self._accepts = 0 if self._strict_passes else None  # early checks once some pass broke the check
         try:
-            changed = step()
+            step()
+        except _Broke:
+            pass  # an accepted source failed the check: settle it below
         finally:
             self.strict = False
-        start = self.confirmed
+            self._accepts = None
         if self._settle():
-            return changed
-        t = self._tester
-        changed = t.current != start
+            return t.current != begin
         with t.lock:
             t.stats.redone += 1
+        if t.trace is not None:
+            t.trace.line(name, t.current, "redo", None, "the pass's result failed the second condition: "
+                         "repeated, each candidate checked")
         self._strict_passes.add(name)
         self.strict = self.redo = True
         try:
-            changed = step() or changed
+            step()
         finally:
             self.strict = self.redo = False
         self._settle()  # every accepted candidate was confirmed: nothing left to check
-        return changed
+        return t.current != begin
 
     def _settle(self) -> bool:
         """Confirm ``current``. False: it failed; ``current`` is back at the last source accepted on the
@@ -81,6 +98,7 @@ class LazyConfirm:
                 good = mid
             else:
                 bad = mid
+        undone = len(chain) - good - 1
         # A source accepted after the good one may well be fine on its own: let the repeat reach it again.
         t.history.difference_update(k for k, _source, _passes in chain[good + 1:])
         if good >= 0:
@@ -94,6 +112,8 @@ class LazyConfirm:
             with t.lock:
                 t.stats.passes = dict(self._passes)
             chain.clear()
+        if t.trace is not None:
+            t.trace.line(t.phase, t.current, "back", None, f"{undone} accepted source(s) undone")
         t.progress()
         return False
 
@@ -114,9 +134,12 @@ class LazyConfirm:
             raise Stop()
         with t.lock:
             t.stats.confirms += 1
+        phase = t.phase
         result = t.call(self._check, source)
         with t.lock:
             self._cache[k] = result
+        if t.trace is not None:
+            t.trace.line(phase, source, "good", result)
         return result
 
     def accepted(self, k: bytes, source: str) -> None:
@@ -127,9 +150,16 @@ class LazyConfirm:
             assert confirmed or not self.strict, "only confirmed candidates are accepted while strict"
         if confirmed:
             self._mark()
-        else:
-            with t.lock:
-                self._tentative.append((k, source, dict(t.stats.passes)))
+            return
+        with t.lock:
+            self._tentative.append((k, source, dict(t.stats.passes)))
+        if self._accepts is None:
+            return
+        self._accepts += 1
+        if self._accepts & (self._accepts - 1) == 0:  # the 1st, 2nd, 4th, 8th ... accept of a lazy pass
+            if not self.ok(k, source):
+                raise _Broke()
+            self._mark()
 
     def _mark(self) -> None:
         t = self._tester

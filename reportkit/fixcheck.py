@@ -45,6 +45,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -137,6 +138,71 @@ class _Hunk:
     group: int = 0  # hunks of one region of the change (a few unchanged lines apart) stand or fall together
 
 
+# a line as tokens, each with the whitespace before it: names and numbers, or one other character
+_PIECE = re.compile(r"\s*(?:\w+|\S)")
+# an edited line is taken for the changed line only when it keeps at least this share of its tokens
+_KEEP_SHARE = 0.5
+
+
+def _pieces(line: str) -> list[str]:
+    return _PIECE.findall(line.strip())
+
+
+def _changes(a: list[str], b: list[str]) -> list[tuple[int, int, list[str]]]:
+    """Where token list ``b`` differs from ``a``: (start, end) in ``a`` replaced by these pieces of ``b``."""
+    ka, kb = [t.strip() for t in a], [t.strip() for t in b]
+    matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
+    return [(i1, i2, b[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def _conflict(x: tuple[int, int, list[str]], y: tuple[int, int, list[str]]) -> bool:
+    """Do two changes of the same line touch the same tokens (or insert at the same place)?"""
+    (a1, a2, _), (b1, b2, _) = x, y
+    if a1 < a2 and b1 < b2:
+        return a1 < b2 and b1 < a2
+    if a1 == a2 and b1 == b2:
+        return a1 == b1
+    if a1 == a2:
+        return b1 < a1 < b2
+    return a1 < b1 < a2
+
+
+def merge_line(bad: str, edited: str, good: str) -> str | None:
+    """The fix (``bad`` -> ``good``, one line) applied to ``edited``, a version of ``bad`` a pass changed
+    elsewhere: a three-way merge of the lines' tokens. None when the edit touches the tokens the fix
+    changes, the token next to them or another use of a name among them, or keeps less than half of
+    ``bad``'s tokens (then it is not taken for that line)."""
+    base, mine, theirs = _pieces(bad), _pieces(edited), _pieces(good)
+    fix, edit = _changes(base, theirs), _changes(base, mine)
+    if not fix or not base:
+        return None
+    if sum(i2 - i1 for i1, i2, _ in edit) > (1 - _KEEP_SHARE) * len(base):
+        return None
+    # the fix's tokens and one token on each side of them stay as they are, and so does every other
+    # use in the line of a name the fix's tokens mention (``pad_to(ids, len(ids))``: the first ``ids``)
+    guarded = [(max(i1 - 1, 0), min(i2 + 1, len(base)), new) for i1, i2, new in fix]
+    names = {t.strip() for i1, i2, _ in fix for t in base[i1:i2] if t.strip().isidentifier()}
+    guarded += [(i, i + 1, []) for i, t in enumerate(base) if t.strip() in names]
+    if any(_conflict(e, f) for e in edit for f in guarded):
+        return None
+    kept = list(base)  # the tokens ``edited`` kept, spelled (spaced) as there
+    matcher = difflib.SequenceMatcher(None, [t.strip() for t in base], [t.strip() for t in mine], autojunk=False)
+    for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
+        if tag == "equal":
+            kept[i1:i2] = mine[j1:j1 + i2 - i1]
+    out: list[str] = []
+    pos = 0
+    for i1, i2, new in sorted(edit + fix, key=lambda c: (c[0], c[1])):
+        out += kept[pos:i1] + new
+        pos = i2
+    out += kept[pos:]
+    return "".join(out).strip()
+
+
+#: :meth:`FoldMap.mapped`'s word for a candidate in which none of the changed lines are left: its good
+#: form is the candidate itself
+GONE = "the changed lines are gone: runs as it is"
+
 # hunks fewer than this many unchanged non-blank lines apart are one region of the change (a unified
 # diff's context shows them together): a candidate keeps all of a region's hunks or none
 REGION_GAP = 3
@@ -153,6 +219,9 @@ class FoldMap:
         a, b = bad.splitlines(), good.splitlines()
         self.hunks: list[_Hunk] = []
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        # lines the change leaves alone, as written: such a line in a candidate is not an edited changed line
+        self._unchanged = {a[i].strip() for tag, i1, i2, _j1, _j2 in matcher.get_opcodes() if tag == "equal"
+                           for i in range(i1, i2)}
         group, last = 0, None  # ``last``: where the previous hunk ended in ``a``
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
@@ -172,7 +241,20 @@ class FoldMap:
     def identity(self) -> bool:
         return not self.hunks
 
+    def _edited(self, hunk: _Hunk, text: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """The lines of the candidate that could be ``hunk``'s changed line with other tokens edited (a
+        value made a literal, an argument dropped, the line moved into its caller), and their good forms;
+        one such line is that line, several cannot be told apart."""
+        bad, good = hunk.bad[0], hunk.good[0]
+        found = [(k, merged) for k, (_i, line) in enumerate(text)
+                 if line.strip() not in self._unchanged and (merged := merge_line(bad, line, good)) is not None]
+        return found
+
     def __call__(self, candidate: str) -> str | None:
+        return self.mapped(candidate)[0]
+
+    def mapped(self, candidate: str) -> tuple[str | None, str]:
+        """The good form of ``candidate`` (None: there is none), and why not."""
         lines = candidate.splitlines()
         text = [(i, line) for i, line in enumerate(lines) if line.strip()]  # non-blank lines, with index
         stripped = [line.strip() for _, line in text]
@@ -186,10 +268,20 @@ class FoldMap:
                 n = len(want)
                 hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == want]
                 if len(hits) > 1:
-                    return None
+                    return None, f"the changed lines occur {len(hits)} times"
+                if not hits and n == 1 and len(hunk.good) == 1 and hunk.good[0].strip():
+                    merged = self._edited(hunk, text)
+                    if len(merged) > 1:
+                        return None, f"the changed line, edited, could be any of {len(merged)} lines"
+                    if merged:  # the changed line, edited elsewhere: the fix applies to it
+                        k, line = merged[0]
+                        start, end = text[k][0], text[k][0] + 1
+                        edits.append((start, end, [" " * _indent(lines[start]) + line]))
+                        found.add(True)
+                        continue
                 if not hits:
-                    if hunk.evidence & present:
-                        return None  # part of it is still there, changed: cannot tell its good form
+                    if hunk.evidence & present:  # part of it is still there, changed: cannot tell its good form
+                        return None, "the changed lines were edited"
                     found.add(False)
                     continue  # gone altogether: nothing to undo
                 start, end = text[hits[0]][0], text[hits[0] + n - 1][0] + 1
@@ -201,25 +293,26 @@ class FoldMap:
                 else:
                     hits = [k for k, line in enumerate(stripped) if line == hunk.anchor]
                     if len(hits) > 1:
-                        return None
+                        return None, f"the line an insertion follows occurs {len(hits)} times"
                     if not hits:
                         found.add(False)
                         continue
                     start = end = text[hits[0]][0] + 1
                     new = _reindent(hunk.good, _indent(lines[start - 1]) - hunk.anchor_indent)
             if new is None:
-                return None
+                return None, "the fix's lines do not fit the indentation there"
             found.add(True)
             edits.append((start, end, new))
         if any(len(found) > 1 for found in kept.values()):
-            return None  # a region of the change partly kept: its good form is not the fix's
+            return None, "a region of the change is partly removed"  # its good form is not the fix's
         edits.sort()
         for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
             if s2 < e1:
-                return None
+                return None, "places of the change overlap"
         for start, end, new in reversed(edits):
             lines[start:end] = new
-        return "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else "")
+        how = "mapped" if edits else GONE
+        return "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else ""), how
 
 
 def _text_lines(text: str) -> list[str]:
@@ -268,13 +361,41 @@ class GoodCode:
     script_source: str | None = None  # the target as it is in REV (--good, when REV has it and it differs)
     folded: bool = False  # ``fold`` maps the folded script (else: the script's own diff, or nothing)
     warm: Executor | None = None  # a warm server of its own running ``check`` (closed with this)
+    # the good code differs from the checkout only in files the candidate carries itself (the target, and
+    # local modules folded into it): a candidate whose good form is itself runs there as it does on the
+    # checkout, so it fails there the way it fails here (see :meth:`screen`)
+    carried: bool = False
     runs: int = 0  # candidates run on the good code
-    rejected: int = 0  # of the candidates checked: failed there (or could not be mapped)
-    unmapped: int = 0  # of ``rejected``: folded code the fix touches was edited (not run)
+    rejected: int = 0  # of the candidates checked: failed there (or rejected without a run)
+    unmapped: int = 0  # of ``rejected``: the lines the fix changes were edited, no good form (not run)
+    screened: int = 0  # of ``rejected``: not run (``unmapped``, and the fix's lines gone with ``carried``)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def good_form(self, candidate: str) -> str | None:
         return candidate if self.fold is None else self.fold(candidate)
+
+    def screen(self, candidate: str) -> str | None:
+        """Why ``candidate`` certainly fails the check, known without a run (None: it has to run): it has
+        no good form; or, when the good code differs only in what the candidate carries (``carried``), none
+        of the lines the fix changes are left in it, so it would run on the good code as it is on the
+        checkout, where it fails (or it is rejected there anyway). The reducer asks this before running a
+        candidate on either side."""
+        if self.fold is None or self.fold.identity:
+            return None
+        program, why = self.fold.mapped(candidate)
+        if program is not None and not (why == GONE and self.carried):
+            return None
+        with self.lock:
+            self.screened += 1
+            self.rejected += 1
+            self.unmapped += program is None
+        if program is None:
+            return f"no good form: {why}"
+        return "the lines the fix changes are gone and nothing else differs on the good code: fails there too"
+
+    def mapping(self, candidate: str) -> str:
+        """How ``candidate`` maps to its good form (for the trace): mapped, runs as it is, or why it cannot."""
+        return "runs as it is" if self.fold is None else self.fold.mapped(candidate)[1]
 
     def run(self, candidate: str, cold: bool = False):
         """Run ``candidate`` on the good code (``cold``: in a fresh interpreter even when a warm server
@@ -313,7 +434,7 @@ class GoodCode:
                 "import_path": [Path(p).relative_to(self.tree).as_posix() or "." for p in self.import_path],
                 "folded_mapped": self.folded, "script_mapped": self.script_source is not None,
                 "warm": self.warm is not None, "runs": self.runs, "rejected": self.rejected,
-                "unmapped": self.unmapped}
+                "unmapped": self.unmapped, "screened": self.screened, "carried": self.carried}
 
 
 def _files(names: list[str], most: int = 3) -> str:

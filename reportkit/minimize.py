@@ -49,6 +49,7 @@ from reportkit.signature import (
     is_assertion,
     raised_by_script,
 )
+from reportkit.tester import Trace
 
 
 @dataclass
@@ -256,11 +257,13 @@ class Interestingness:
     (``good``), handed to the reducer separately."""
 
     def __init__(self, same: Check, retries: int, deadline: float | None, log: TestLog,
-                 reference: Check | None = None, good: GoodCode | None = None, keep: Keep | None = None) -> None:
+                 reference: Check | None = None, good: GoodCode | None = None, keep: Keep | None = None,
+                 trace: Trace | None = None) -> None:
         self.same, self.reference, self.good = same, reference, good
         self.retries, self.deadline, self.log = max(1, retries), deadline, log
         self.keep = keep or Keep()
         self.stopping = threading.Event()
+        self.trace = trace  # REPORTKIT_TRACE: why each run said what it said
 
     def __call__(self, candidate: str) -> bool:
         for _ in range(self.retries):
@@ -269,6 +272,8 @@ class Interestingness:
             ok = outcome.ok and self.keep.kept(outcome)
             self.log.add(outcome.result.duration, ok, outcome.result.timed_out,
                          hang_early=outcome.result.hang_early)
+            if self.trace is not None:
+                self.trace.why(candidate, "bad", _why(outcome, ok))
             if not ok:
                 return False
         return True
@@ -281,11 +286,16 @@ class Interestingness:
             self._check_time()
             outcome = self.reference.run(candidate)
             self.log.add(outcome.result.duration, outcome.ok, outcome.result.timed_out, reference=True)
+            if self.trace is not None:
+                self.trace.why(candidate, "good", "switched run: " + _why(outcome, outcome.ok))
             if not outcome.ok:
                 return False
         if self.good is not None:
             self._check_time()
             got = self.good.run(candidate)
+            if self.trace is not None:
+                self.trace.why(candidate, "good", f"good code ({self.good.mapping(candidate)})"
+                               + ("" if got is None else ": " + _why(got, got.ok)))
             if got is None:  # the code the fix changes was edited: no good form to run
                 return False
             self.log.add(got.result.duration, got.ok, got.result.timed_out, good=True)
@@ -295,6 +305,13 @@ class Interestingness:
     def _check_time(self) -> None:
         if self.stopping.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
             raise Stop("time budget used up" if not self.stopping.is_set() else "stopped")
+
+
+def _why(outcome, ok: bool) -> str:
+    """What a run did, for the trace: its failure (or that it passed), and where."""
+    sig = outcome.signature
+    where = f" at {sig.location}" if sig.location is not None else ""
+    return f"{'meets it' if ok else 'does not'}: {sig.headline()[:200]}{where}"
 
 
 def reference_warm_executor(executor: Executor, reference: Check, source: str) -> WarmExecutor | None:
@@ -499,8 +516,9 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
             log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None, keep: Keep | None = None,
             seeded: bool = False) -> _Reduced:
     """Run the reducer; every new best is written to ``options.output``; Ctrl-C / SIGTERM keep the best."""
+    trace = Trace.from_env()
     predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference,
-                                good=session.good, keep=keep)
+                                good=session.good, keep=keep, trace=trace)
     best = _Reduced(source, None)
 
     def improved(candidate: str) -> None:
@@ -519,7 +537,8 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                 result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
                                        on_improve=improved, probe=make_probe(session.cold, seeded=seeded), oracle=oracle,
                                        rebuild=not (keep and keep.compares),
-                                       confirm=predicate.confirm if session.passes_with or session.good else None)
+                                       confirm=predicate.confirm if session.passes_with or session.good else None,
+                                       trace=trace, screen=session.good.screen if session.good else None)
             except KeyboardInterrupt:
                 best.interrupted = True
                 predicate.stopping.set()
@@ -574,6 +593,8 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
         source, folded, expected = original, [], rep.signature
         folded_note = ("local modules not folded in: the script folded from the good code does not map onto "
                        "it or does not pass there (the fix check needs its good form)")
+    if good is not None:
+        good.carried = _carried(good, spec, folded)
     reported = rep.signature  # the original's failure, as the report says
     if expected is not reported:  # folded: a raise in a local module is a raise in the script now
         rep = replace(rep, signature=expected, results=list(rep.results), signatures=list(rep.signatures))
@@ -646,11 +667,29 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             return None, f"off: {why}"
         if source != original:
             _fold_good(good, original, source)
-        good.runs = good.rejected = good.unmapped = 0  # count the reduction's runs only
+        good.runs = good.rejected = good.unmapped = good.screened = 0  # count the reduction's runs only
     except BaseException:
         good.close()
         raise
     return good, good.describe()
+
+
+def _carried(good: GoodCode, spec: RunSpec, folded: list[str]) -> bool:
+    """Does the good code differ from the checkout only in files a candidate carries itself — the target
+    (the candidate takes its place) and the local modules folded into it (``folded``, relative to the
+    common directory of :func:`reportkit.flatten.project_roots`)? Only when the candidates are mapped to
+    their good form (``good.fold``): then a candidate without the lines the fix changes runs on the good
+    code exactly as on the checkout (:meth:`GoodCode.screen`)."""
+    from reportkit.flatten import project_roots
+
+    if good.fold is None or good.fold.identity:
+        return False
+    script = spec.script.resolve()
+    carried = {script}
+    if folded:
+        common = Path(os.path.commonpath([str(r) for r in project_roots(spec.script, spec.root)]))
+        carried |= {(common / rel).resolve() for rel in folded}
+    return all((good.good.toplevel / name).resolve() in carried for name in good.good.changed)
 
 
 def _fold_good(good: GoodCode, original: str, folded: str) -> None:

@@ -46,7 +46,7 @@ from typing import Callable, Sequence
 
 from . import passes as P
 from .dd import Ddmin
-from .tester import Progress, ReduceStats, Stop, Tester, key
+from .tester import Progress, ReduceStats, Stop, Tester, Trace, key
 
 __all__ = ["Problem", "Progress", "ReduceResult", "ReduceStats", "Stop", "reduce_source"]
 
@@ -71,6 +71,8 @@ def reduce_source(
     oracle: bool = False,
     confirm: Callable[[str], bool] | None = None,
     rebuild: bool | None = None,
+    trace: Trace | None = None,
+    screen: Callable[[str], str | None] | None = None,
 ) -> ReduceResult:
     """Reduce ``source`` while ``is_interesting`` holds; ``source`` itself is assumed interesting.
 
@@ -104,11 +106,15 @@ def reduce_source(
     accepting it; a pass that failed once is confirmed that way from then on.
     ``on_improve`` and the returned source only ever see confirmed sources. Same thread rules as
     ``is_interesting``.
+
+    ``trace``: a :class:`reportkit.tester.Trace` receiving one line per decision about a candidate.
+    ``screen``: tells without a run that ``confirm`` rejects a candidate (returns why, else None); such a
+    candidate is never run (e.g. the fix check's candidates that have no good form).
     """
     if jobs < 1:
         raise ValueError("jobs must be >= 1")
     problem = Problem(source, is_interesting, jobs=jobs, on_progress=on_progress, on_improve=on_improve,
-                      probe=None if oracle else probe, confirm=confirm)
+                      probe=None if oracle else probe, confirm=confirm, trace=trace, screen=screen)
     return _Schedule(problem, oracle=oracle, rebuild=not oracle if rebuild is None else rebuild).run()
 
 
@@ -126,9 +132,11 @@ class Problem(Tester):
         on_improve: Callable[[str], None] | None = None,
         probe: Callable[[str], str | None] | None = None,
         confirm: Callable[[str], bool] | None = None,
+        trace: Trace | None = None,
+        screen: Callable[[str], str | None] | None = None,
     ) -> None:
         super().__init__(source, predicate, jobs=jobs, on_progress=on_progress, on_improve=on_improve,
-                         confirm=confirm)
+                         confirm=confirm, trace=trace, screen=screen)
         self._ddmin = Ddmin(self)
         self._probe = probe
         self._probed: dict[bytes, str | None] = {}  # source -> what its one probe run captured

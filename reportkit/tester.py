@@ -16,7 +16,9 @@ predicate itself: it asks :class:`Tester`, which
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
+import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,7 +30,7 @@ from .passes import parses
 if TYPE_CHECKING:
     from .confirm import LazyConfirm
 
-__all__ = ["Progress", "ReduceStats", "Stop", "Tester", "key"]
+__all__ = ["Progress", "ReduceStats", "Stop", "Tester", "Trace", "key"]
 
 #: A candidate is run ahead of the walk (``jobs > 1``) only while the chance that every candidate
 #: ahead of it in the window is rejected -- so that its answer will be used -- is at least this: a run
@@ -52,6 +54,7 @@ class ReduceStats:
     confirms: int = 0  # calls of ``confirm`` (not in tests_run)
     redone: int = 0  # passes repeated because their result failed ``confirm``
     memo_skips: int = 0  # candidates not run: they make a change rejected in an earlier test
+    screened: int = 0  # candidates not run: ``screen`` knew the second condition rejects them
 
 
 @dataclass
@@ -66,6 +69,61 @@ def key(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
+#: ``REPORTKIT_TRACE=FILE``: the reducer's decisions, one line each, appended to FILE (see :class:`Trace`).
+TRACE_ENV = "REPORTKIT_TRACE"
+
+
+class Trace:
+    """A debugging trace of a reduction: one tab-separated line per decision about a candidate.
+
+    Columns: seconds since the start, phase (pass or HDD level), non-blank lines and bytes of the
+    candidate, the check (``bad``: the predicate, does it fail the same way; ``good``: the lazy second
+    condition, e.g. the fix check's run on the good code; ``memo``: skipped, its change was rejected
+    before; ``accept``: it became the current source; ``redo``: a pass's result failed the second
+    condition, the pass is repeated; ``back``: the source went back to the last one that met it;
+    ``screen``: rejected without a run, the second condition is known to reject it; ``cache``: answered
+    from the content cache),
+    the verdict (``yes``/``no``/``-``), why (what the run did, from :meth:`why`), and the candidate's
+    content key (8 hex digits: the same candidate on several lines). Every line passes reportkit's
+    redaction edge (:func:`reportkit.redact.redact_output`) before it is written.
+    """
+
+    HEADER = "seconds\tphase\tlines\tbytes\tcheck\tverdict\twhy\tkey\n"
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = path
+        self._start = time.monotonic()
+        self._lock = threading.Lock()
+        self._why: dict[tuple[bytes, str], str] = {}
+        self._emit(self.HEADER)
+
+    @classmethod
+    def from_env(cls) -> Trace | None:
+        path = os.environ.get(TRACE_ENV, "")
+        return cls(path) if path else None
+
+    def why(self, candidate: str, check: str, reason: str) -> None:
+        """What the ``check`` ("bad", "good") of ``candidate`` found, for its line (any thread)."""
+        with self._lock:
+            self._why[(key(candidate), check)] = reason
+
+    def line(self, phase: str, candidate: str, check: str, verdict: bool | None, reason: str = "") -> None:
+        k = key(candidate)
+        with self._lock:
+            reason = reason or self._why.pop((k, check), "")
+        fields = [f"{time.monotonic() - self._start:.2f}", phase,
+                  str(sum(1 for line in candidate.splitlines() if line.strip())), str(len(candidate.encode())),
+                  check, "-" if verdict is None else ("yes" if verdict else "no"), reason, k.hex()[:8]]
+        self._emit("\t".join(" ".join(f.split()) for f in fields) + "\n")
+
+    def _emit(self, text: str) -> None:
+        from .io import append_text
+        from .redact import redact_output
+
+        with self._lock:
+            append_text(self.path, redact_output(text, home=""))
+
+
 class Tester:
     """Tests candidates against ``current`` (the smallest interesting source so far); see the module doc."""
 
@@ -78,8 +136,12 @@ class Tester:
         on_progress: Callable[[Progress], None] | None = None,
         on_improve: Callable[[str], None] | None = None,
         confirm: Callable[[str], bool] | None = None,
+        trace: Trace | None = None,
+        screen: Callable[[str], str | None] | None = None,
     ) -> None:
         self.current = source
+        self.trace = trace
+        self._screen = screen
         self.stats = ReduceStats()
         self.phase = "start"
         self.lock = threading.Lock()
@@ -113,10 +175,16 @@ class Tester:
         if known is not None:
             if self._window is None or not self._window.consume(k):
                 self._hit()
+                if self.trace is not None:
+                    self.trace.line(self.phase, candidate, "cache", known, "answered before")
             if not known:
                 self._rejected.add(self.current, candidate)
             return known
+        if self._screened(k, candidate):
+            return False
         if self._memo_skips(candidate):
+            if self.trace is not None:
+                self.trace.line(self.phase, candidate, "memo", False, "its change was rejected before")
             return False
         if not self._parses(k, candidate):
             return False
@@ -156,6 +224,8 @@ class Tester:
             self.stats.passes[name] = self.stats.passes.get(name, 0) + count
         self.current = candidate
         self.history.add(k)
+        if self.trace is not None:
+            self.trace.line(self.phase, candidate, "accept", None, name)
         self.confirm.accepted(k, candidate)
         self.progress()
         return True
@@ -166,12 +236,33 @@ class Tester:
 
     # ----------------------------------------------------------------- helpers
     def _known(self, k: bytes) -> bool | None:
-        """The cached answer for ``k`` (confirmed too while strict), None if a run is needed."""
+        """The cached answer for ``k`` (confirmed too while strict), None if a run is needed. A candidate
+        the second condition rejected once is rejected in every pass, strict or not: accepting it would
+        only make the pass's result fail that condition (and the pass be redone)."""
         with self.lock:
             known = self._cache.get(k)
-        if known and self.confirm.strict:
-            return self.confirm.cached(k)
+        if known:
+            confirmed = self.confirm.cached(k)
+            if confirmed is False:
+                return False
+            if self.confirm.strict:
+                return confirmed
         return known
+
+    def _screened(self, k: bytes, candidate: str) -> bool:
+        """Does ``screen`` know, without a run, that the second condition rejects ``candidate``?  Then it
+        is rejected like one that does not parse: never run, on either side."""
+        if self._screen is None:
+            return False
+        why = self._screen(candidate)
+        if why is None:
+            return False
+        with self.lock:
+            self._cache[k] = False
+            self.stats.screened += 1
+        if self.trace is not None:
+            self.trace.line(self.phase, candidate, "screen", False, why)
+        return True
 
     def _hit(self) -> None:
         with self.lock:
@@ -203,10 +294,13 @@ class Tester:
                 self.stats.tests_run += 1
                 name = self.phase.split(" level ")[0]
                 self.stats.tests_by_pass[name] = self.stats.tests_by_pass.get(name, 0) + 1
+            phase = self.phase
             result = self.call(self._predicate, candidate)
             with self.lock:
                 self._cache[k] = result
                 self._odds.update(self.phase, result)
+            if self.trace is not None:
+                self.trace.line(phase, candidate, "bad", result)
         if not (result and self.confirm.strict):
             return result
         return self.confirm.ok(k, candidate)
@@ -247,7 +341,7 @@ class Tester:
                 break
             if known is False or (self.memo and self._rejected.has(self.current, candidate)):
                 continue
-            if not self._parses(k, candidate):
+            if not self._parses(k, candidate) or self._screened(k, candidate):
                 self._window.add(k)
                 continue
             seen.add(k)
@@ -280,7 +374,7 @@ class Tester:
         with self.lock:
             s = self.stats
             return ReduceStats(s.tests_run, s.cache_hits, s.invalid_skipped, dict(s.passes), s.rounds, s.probes,
-                               dict(s.tests_by_pass), s.confirms, s.redone, s.memo_skips)
+                               dict(s.tests_by_pass), s.confirms, s.redone, s.memo_skips, s.screened)
 
     def progress(self) -> None:
         if self._on_progress is not None:

@@ -242,6 +242,7 @@ def test_inline_module_function() -> None:
         ("def f(x):\n    return x / 0\nf(1)\n", ["x = 1\nx / 0\n"]),
         ("def f(x):\n    y = x\nz = f(x)\n", ["y = x\nz = None\n"]),
         ("def f(): return 1 / 0\nf()\n", ["1 / 0\n"]),
+        ("def f():\n    return (g())\nx = f()\n", ["x = (g())\n"]),  # a parenthesized value keeps its "("
         # not inlined: two calls, recursion, *args, yield, early return, decorated
         ("def f():\n    pass\nf()\nf()\n", []),
         ("def f(n):\n    return f(n - 1)\n", []),

@@ -1,0 +1,206 @@
+"""The fix check's cost: candidates it is known to reject are never run, and the reducer's trace.
+
+- :meth:`reportkit.fixcheck.GoodCode.screen`: a candidate without a good form, or (when the good code
+  differs only in what the candidate carries) without the lines the fix changes, is rejected before a
+  run on either side;
+- a candidate the second condition rejected once is not accepted again by a later, lazy pass;
+- ``REPORTKIT_TRACE``: one line per decision, through the redaction edge.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_good_check import make_repo, minimize
+
+from reportkit import tester as T
+from reportkit.fixcheck import GONE, FoldMap, GoodCode, merge_line
+from reportkit.gitinfo import GoodRev
+from reportkit.reduce import reduce_source
+from reportkit.tester import TRACE_ENV, Trace
+
+BAD = "def f(x):\n    y = x - 1\n    z = y * 2\n    return z\n"
+GOOD = "def f(x):\n    y = x + 1\n    z = y * 3\n    return z\n"
+
+
+def good_code(carried: bool) -> GoodCode:
+    """A GoodCode whose candidates map BAD's change (``screen`` needs nothing else: it runs nothing)."""
+    good = GoodCode(GoodRev("HEAD", "0" * 40, "0000000", Path("/nowhere")), False, Path("/nowhere/tree"),
+                    check=None, import_path=[], fold=FoldMap(BAD, GOOD), carried=carried)  # type: ignore[arg-type]
+    return good
+
+
+def test_screen_rejects_candidates_with_no_good_form_without_a_run():
+    good = good_code(carried=False)
+    kept = BAD + "print(f(3))\n"
+    assert good.screen(kept) is None  # mapped: it has to run
+    edited = kept.replace("y * 2", "y * 4")  # one changed line kept as written, the other edited
+    assert good.screen(edited).startswith("no good form")
+    assert (good.screened, good.unmapped, good.rejected, good.runs) == (1, 1, 1, 0)
+
+
+def test_screen_rejects_a_candidate_without_the_fix_only_when_nothing_else_differs():
+    gone = "def f(x):\n    return x\n"  # the changed line is gone: its good form is itself
+    assert good_code(carried=False).screen(gone) is None  # other files differ there: it must run
+    good = good_code(carried=True)  # everything the fix changes is inside the candidate
+    assert "fails there too" in good.screen(gone)
+    assert (good.screened, good.unmapped) == (1, 0)
+    assert good.screen(BAD) is None  # the change kept: runs
+
+
+def test_screened_candidates_run_on_neither_side():
+    ran: list[str] = []
+    confirmed: list[str] = []
+
+    def interesting(candidate: str) -> bool:
+        ran.append(candidate)
+        return "boom" in candidate
+
+    def confirm(candidate: str) -> bool:
+        confirmed.append(candidate)
+        return "keep" in candidate
+
+    source = "a = 1\nb = 2\nkeep = 3\nboom = 4\n"
+    result = reduce_source(source, interesting, confirm=confirm,
+                           screen=lambda c: None if "keep" in c else "no good form")
+    assert "keep" in result.source and "boom" in result.source
+    assert all("keep" in c for c in ran + confirmed)  # a candidate without "keep" was never run
+    assert result.stats.screened > 0 and result.stats.redone == 0
+
+
+def test_a_candidate_the_second_condition_rejected_is_not_accepted_by_a_later_pass():
+    tester = T.Tester("abc", lambda c: True, confirm=lambda c: c != "ab")
+
+    def step() -> bool:
+        return tester.try_candidate("ab", "p", 1)
+
+    tester.confirm.checked("p", step)  # accepted lazily, its result fails confirm: redone strict
+    assert tester.current == "abc" and tester.stats.redone == 1
+    assert not tester.confirm.checked("q", step)  # known: rejected at once, no second redo
+    assert tester.current == "abc" and tester.stats.redone == 1
+
+
+def test_trace_lines_pass_the_redaction_edge(tmp_path, monkeypatch):
+    secret = "s3cr3t-Value-0987"
+    monkeypatch.setenv("MY_API_TOKEN", secret)
+    path = tmp_path / "trace.tsv"
+    monkeypatch.setenv(TRACE_ENV, str(path))
+    trace = Trace.from_env()
+    assert trace is not None
+    trace.why("x = 1\n", "bad", f"does not: KeyError: {secret}")
+    trace.line("hdd level 0", "x = 1\n", "bad", False)
+    trace.line("args", "x = 1\ny = 2\n", "screen", False, "no good form:\tthe changed lines were edited")
+    lines = path.read_text().splitlines()
+    assert lines[0].split("\t") == ["seconds", "phase", "lines", "bytes", "check", "verdict", "why", "key"]
+    first, second = (line.split("\t") for line in lines[1:])
+    assert first[1:6] == ["hdd level 0", "1", "6", "bad", "no"] and secret not in path.read_text()
+    assert "<redacted:env-secret>" in first[6]
+    assert second[4:7] == ["screen", "no", "no good form: the changed lines were edited"]
+    monkeypatch.delenv(TRACE_ENV)
+    assert Trace.from_env() is None
+
+
+def test_folded_fix_check_screens_and_traces(tmp_path, monkeypatch):
+    """A bug in a local module folded into the script: every changed file is carried by the candidate,
+    so candidates that drop or edit the fixed line are rejected without running."""
+    repo = make_repo(tmp_path / "repo", {
+        "helper.py": """\
+            def scale(values, factor):
+                out = []
+                for v in values:
+                    out.append(v * factor)
+                return out
+            """,
+        "check_scale.py": """\
+            from helper import scale
+
+            data = [1, 2, 3]
+            extra = [4, 5]
+            got = scale(data, 2)
+            assert got == [2, 4, 6], got
+            """}, {
+        "helper.py": """\
+            def scale(values, factor):
+                out = []
+                for v in values:
+                    out.append(v * factor + (v > 2))
+                return out
+            """})
+    trace = tmp_path / "trace.tsv"
+    monkeypatch.setenv(TRACE_ENV, str(trace))
+    report = minimize(repo / "check_scale.py", tmp_path / "out.py", good_auto=True)
+    result = Path(report.output).read_text()
+    fix = report.fix_check
+    assert report.folded == ["helper.py"] and report.verified and fix["verified"] is True
+    assert fix["carried"] and fix["screened"] > 0 and fix["screened"] <= fix["rejected"]
+    assert "out.append(v * factor + (v > 2))" in result and "extra" not in result
+    rows = [line.split("\t") for line in trace.read_text().splitlines()[1:]]
+    screened = [row for row in rows if row[4] == "screen"]
+    assert len(screened) == fix["screened"]
+    assert sum(row[4] == "good" for row in rows) == report.good_runs
+
+
+# --------------------------------------------------------------------------- the changed line, edited elsewhere
+
+FIX_BAD = "return torch.randint(0, classes, (batch, seq), generator=g).to(torch.float32)"
+FIX_GOOD = "return torch.randint(0, classes, (batch, seq), generator=g)"
+
+
+def test_merge_line_applies_the_fix_to_a_line_edited_elsewhere():
+    # literals for the arguments, the line moved into its caller: the fix still applies
+    assert merge_line(FIX_BAD, "t = torch.randint(0, 1, (1, 1), generator=g).to(torch.float32)", FIX_GOOD) == \
+        "t = torch.randint(0, 1, (1, 1), generator=g)"
+    moved = "loss(torch.randint(0, 1, (1, 1), generator=g).to(torch.float32).reshape(-1))"
+    assert merge_line(FIX_BAD, moved, FIX_GOOD).replace(" ", "") == \
+        "loss(torch.randint(0,1,(1,1),generator=g).reshape(-1))"
+    # the tokens the fix changes (or the one next to them) edited: no good form that way
+    assert merge_line(FIX_BAD, "t = torch.randint(0, 1, (1, 1), generator=g).to(torch.float64)", FIX_GOOD) is None
+    assert merge_line(FIX_BAD, "t = torch.randint(0, 1, (1, 1), generator=g).to(torch)", FIX_GOOD) is None
+    # another use of a name the fix's tokens mention is part of the fix's context: kept as written
+    pad_bad, pad_good = "ids = pad_to(ids, len(ids), pad_id)", "ids = pad_to(ids, max_len, pad_id)"
+    assert merge_line(pad_bad, "ids = pad_to(ids, len(ids), 0)", pad_good) == "ids = pad_to(ids, max_len, 0)"
+    assert merge_line(pad_bad, "ids = pad_to([1, 2], len(ids), 0)", pad_good) is None
+    # too little of the line left to tell it is that line
+    assert merge_line(FIX_BAD, "x.to(torch.float32)", FIX_GOOD) is None
+
+
+def test_fold_map_maps_an_edited_changed_line_once():
+    bad = "def f(n):\n    x = scale(n, 2) + 1\n    return x\n\nprint(f(3))\n"
+    good = "def f(n):\n    x = scale(n, 3) + 1\n    return x\n\nprint(f(3))\n"
+    fold = FoldMap(bad, good)
+    inlined = "print(scale(3, 2) + 1)\n"  # f inlined, its parameter made the argument
+    assert fold(inlined) == "print(scale(3, 3) + 1)\n"
+    assert fold("print(scale(3, 2) + 1)\nprint(scale(4, 2) + 1)\n") is None  # which one? no good form
+    # the fixed token edited: not that line any more (as if gone: it runs as it is)
+    assert fold.mapped("print(scale(3, 5) + 1)\n") == ("print(scale(3, 5) + 1)\n", GONE)
+    # a line the change leaves alone is never taken for the changed line
+    fold2 = FoldMap("a = h(1, 2)\nb = h(1, 3)\n", "a = h(1, 2)\nb = h(1, 4)\n")
+    assert fold2("a = h(1, 2)\n") == "a = h(1, 2)\n"
+
+
+def test_after_a_failure_a_lazy_pass_confirms_its_first_accepts_at_once():
+    calls: list[str] = []
+
+    def interesting(candidate: str) -> bool:
+        calls.append("test " + candidate)
+        return True
+
+    def confirm(candidate: str) -> bool:
+        calls.append("confirm " + candidate)
+        return "c" in candidate
+
+    tester = T.Tester("abcdef", interesting, confirm=confirm)
+
+    def trying(*candidates: str):
+        return lambda: any([tester.try_candidate(c, "p", 1) for c in candidates])
+
+    tester.confirm.checked("first", trying("abcdf"))  # lazy, fine: checked once at its end
+    assert calls == ["test abcdf", "confirm abcdf"]
+    calls.clear()
+    tester.confirm.checked("second", trying("abcd", "abd", "ab"))  # breaks the check: redone strict
+    assert tester.current == "abcd" and tester.stats.redone == 1
+    calls.clear()
+    tester.confirm.checked("third", trying("abc", "bd", "b"))  # its 2nd accept breaks it: caught there
+    assert calls[:4] == ["test abc", "confirm abc", "test bd", "confirm bd"]
+    assert calls[4:] == ["test b", "confirm b"]  # "b" tested only once the pass is strict, not on top of "bd"
+    assert tester.current == "abc" and tester.stats.redone == 2
