@@ -8,8 +8,9 @@ the outcome cache, the split function and the subset/complement iterators
 picire goes on with (a failing complement) is accepted by the tester as it is found.
 
 The split halves on down, or goes from halves straight to single edits where the last
-ddmin at the same site (pass, HDD level) applied less than half of its edits: near a
-minimum that halves the cost.
+ddmin at the same site (pass, HDD level) applied less than half of its edits (near a
+minimum that halves the cost), or straight to single edits where it applied none of them
+(two halves that were both rejected last time are two tests spent for nothing).
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ class Ddmin:
 
         ``site`` (default ``name``) names where the edits come from (a pass, an HDD level): when
         the last ddmin there applied less than half of its edits (or, the first time, when the
-        pass is ``sparse``), this one goes from halves straight to single edits (see :data:`_FINE_BELOW`).
+        pass is ``sparse``), this one goes from halves straight to single edits (see :data:`_FINE_BELOW`);
+        when it applied none, straight to single edits.
         """
         n = len(edits)
         if n == 0:
@@ -81,8 +83,9 @@ class Ddmin:
                     return True
                 if n == 1:
                     return False
-            fine = self._yields.get(site, 0.0 if sparse else 1.0) < _FINE_BELOW
-            result = _DD(tester, render, name, n, fine=fine)(list(range(n)))
+            last = self._yields.get(site)
+            fine = (last if last is not None else 0.0 if sparse else 1.0) < _FINE_BELOW
+            result = _DD(tester, render, name, n, fine=fine, singles=last == 0.0)(list(range(n)))
             applied = n - len(result)
             if len(result) == 1 and not try_all_first and tester.try_candidate(render([]), name, 1):
                 applied = n  # picire never tests the empty configuration
@@ -117,14 +120,20 @@ def halves_then_singles(subsets: list[list[int]]) -> list[list[int]]:
     return [[c] for s in subsets for c in s]
 
 
+def _singles(subsets: list[list[int]]) -> list[list[int]]:
+    """A ddmin split straight into single edits: about n tests, none on chunks that will not go."""
+    return [[c] for s in subsets for c in s]
+
+
 class _DD(DD):  # type: ignore[misc]
     """picire's ddmin with the tester as its test; prefetches each iteration's tests when parallel."""
 
-    def __init__(self, tester: DdTester, render: _Renderer, name: str, size: int, *, fine: bool = False) -> None:
+    def __init__(self, tester: DdTester, render: _Renderer, name: str, size: int, *, fine: bool = False,
+                 singles: bool = False) -> None:
         self._configs = ConfigCache()
         super().__init__(
             self._outcome,
-            split=halves_then_singles if fine else ZellerSplit(n=2),
+            split=_singles if singles else halves_then_singles if fine else ZellerSplit(n=2),
             cache=self._configs,
             subset_first=False,
             subset_iterator=skip,
