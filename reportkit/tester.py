@@ -428,9 +428,58 @@ class _Memo:
         tail = 0
         while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
             tail += 1
+        if len(old) - tail - head == 1 and len(new) - tail - head == 1:
+            local = _local(old[head], new[head])
+            if local is not None:
+                return key(repr(local))
         before = old[head - 1] if head else ""
         after = old[len(old) - tail] if tail else ""
-        return key(repr((before, old[head:len(old) - tail], new[head:len(new) - tail], after)))
+        lines = [before, *old[head:len(old) - tail], "\0", *new[head:len(new) - tail], "\0", after]
+        return key(repr([line.strip() for line in lines]))
+
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+
+
+def _local(old: str, new: str) -> tuple[str, str] | None:
+    """A change inside one line: the innermost bracketed group around it, with the name before it."""
+    n = min(len(old), len(new))
+    a = 0
+    while a < n and old[a] == new[a]:
+        a += 1
+    b = 0
+    while b < n - a and old[-1 - b] == new[-1 - b]:
+        b += 1
+    depth = 0
+    left = a - 1
+    while left >= 0:
+        c = old[left]
+        if c in _CLOSE:
+            depth += 1
+        elif c in _OPEN:
+            if depth == 0:
+                break
+            depth -= 1
+        left -= 1
+    if left < 0:
+        return None
+    depth = 0
+    right = len(old) - b
+    while right < len(old):
+        c = old[right]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            if depth == 0:
+                break
+            depth -= 1
+        right += 1
+    if right >= len(old) or old[right] != _OPEN[old[left]]:
+        return None
+    while left > 0 and (old[left - 1].isalnum() or old[left - 1] in "_."):
+        left -= 1
+    return old[left:right + 1], new[left:right + 1 + len(new) - len(old)]
 
 
 class _Window:

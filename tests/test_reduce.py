@@ -534,11 +534,17 @@ def test_result_is_a_fixpoint_of_every_pass(source: str, predicate: Predicate) -
 
 
 def test_skipped_changes_are_retried_in_the_last_round() -> None:
-    # Deleting `calls.append(0)` is rejected while the `if` stands; once unwrap removed the `if` the
-    # same line change is skipped as known-rejected, and the last round (skipping nothing) removes it.
-    result, _ = reduce_checked(ONE_DEPENDENCY, raises(ValueError, "x"))
-    assert result.source == "raise ValueError('x')\n"
+    # Deleting `drop_me()` is rejected while `gate()` stands; once `gate()` is gone the same change
+    # (same lines around it) is skipped as known-rejected, and the last round (skipping nothing)
+    # removes it.
+    def predicate(candidate: str) -> bool:  # text only
+        lines = candidate.splitlines()
+        return "keep1()" in lines and "keep2()" in lines and ("gate()" not in lines or "drop_me()" in lines)
+
+    result, recorder = reduce_checked("gate()\nkeep1()\ndrop_me()\nkeep2()\n", predicate)
+    assert result.source == "keep1()\nkeep2()\n"
     assert result.stats.memo_skips >= 1
+    assert recorder.seen["gate()\nkeep1()\nkeep2()\n"] == 1  # rejected once, while gate() stood
 
 
 def test_needed_statements_cost_about_n_tests_per_sweep_after_the_first() -> None:
