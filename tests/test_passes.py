@@ -288,6 +288,28 @@ def test_call_args_skip_required_parameters_of_local_functions() -> None:
     }
 
 
+@pytest.mark.parametrize("cls, removable", [
+    # a plain class: a call reaches its own __init__, whose required parameters stay
+    ("class B:\n    def __init__(self, a, b=1, *, c):\n        pass\n", {"B(1, c=3)"}),
+    ("class B(Base):\n    X = 1\n    def __init__(self, a, b=1, *, c):\n        pass\n", {"B(1, c=3)"}),
+    # anything that may not call that __init__ with these arguments: every argument is proposed
+    ("@dataclass\nclass B:\n    def __init__(self, a, b=1, *, c):\n        pass\n",
+     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+    ("class B(metaclass=M):\n    def __init__(self, a, b=1, *, c):\n        pass\n",
+     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+    ("class B:\n    def __new__(cls, *a, **k):\n        pass\n    def __init__(self, a, b=1, *, c):\n        pass\n",
+     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+    ("class B:\n    if X:\n        def __init__(self, a, b=1, *, c):\n            pass\n",
+     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+    ("class B:\n    def __init__(self, a, b=1, *, c):\n        pass\nB = other\n",
+     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+])
+def test_call_args_skip_required_parameters_of_local_classes(cls: str, removable: set[str]) -> None:
+    source = cls + "B(1, 2, c=3)\n"
+    results = {apply_all(source, [e]).splitlines()[-1] for e in P.propose_call_args(source)}
+    assert results == removable
+
+
 def test_call_args_multiline_and_parenthesized() -> None:
     source = "f(\n    (a),\n    b,  # note\n)\n(x for x in y)\ng(x for x in y)\n"
     edits = P.propose_call_args(source)

@@ -120,9 +120,49 @@ def _module_signatures(tree: ast.Module) -> dict[str, ast.arguments]:
         if name is not None:
             bound[name] = bound.get(name, 0) + 1
     for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and bound.get(stmt.name) == 1:
+        if bound.get(stmt.name if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                     else None) != 1:
+            continue
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defs[stmt.name] = stmt.args
+        elif isinstance(stmt, ast.ClassDef):
+            init = _plain_init(stmt)
+            if init is not None:
+                defs[stmt.name] = init
     return defs
+
+
+def _plain_init(cls: ast.ClassDef) -> ast.arguments | None:
+    """The parameters a call of ``cls`` passes to its own ``__init__`` (``self`` left out), when the call
+    surely reaches it: no decorator (``@dataclass`` writes its own), no metaclass or class keywords, no
+    ``__new__`` or ``__call__`` of its own, one plain ``def __init__(self, ...)``."""
+    if cls.decorator_list or cls.keywords:
+        return None
+    inits = []
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name in ("__new__", "__call__"):
+                return None
+            if stmt.name == "__init__":
+                inits.append(stmt)
+        elif not isinstance(stmt, (ast.Expr, ast.Pass, ast.Assign, ast.AnnAssign, ast.ClassDef)):
+            return None  # a conditional or computed binding may rebind __init__
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(n, ast.Name) and n.id in ("__init__", "__new__", "__call__")
+                for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in ast.walk(t)):
+            return None
+    if len(inits) != 1 or inits[0].decorator_list or isinstance(inits[0], ast.AsyncFunctionDef):
+        return None
+    args = inits[0].args
+    positional = [*args.posonlyargs, *args.args]
+    if not positional:
+        return None
+    params = ast.arguments(posonlyargs=args.posonlyargs[1:], args=args.args[1:] if not args.posonlyargs else args.args,
+                           vararg=args.vararg, kwonlyargs=args.kwonlyargs, kw_defaults=args.kw_defaults,
+                           kwarg=args.kwarg, defaults=args.defaults)
+    if len(params.defaults) > len(params.posonlyargs) + len(params.args):
+        return None  # ``self`` had a default: the shift is not worth reasoning about
+    return params
 
 
 def _required_argument(call: ast.Call, element: ast.AST, sig: ast.arguments) -> bool:
