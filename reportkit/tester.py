@@ -413,7 +413,9 @@ class _Memo:
 
     @staticmethod
     def change(current: str, candidate: str) -> bytes:
-        """What ``candidate`` changes in ``current``: the differing lines, with one line around them.
+        """What ``candidate`` changes in ``current``: the differing lines, with one line around them,
+        indentation aside; a change inside one line: the innermost bracketed expression around it, with
+        the name before it (:func:`_local`), wherever that expression now stands.
 
         A change rejected once is usually rejected again in a later sweep or round while its lines and
         the lines around it stay the same (the program elsewhere shrank). Rounds skip such changes
