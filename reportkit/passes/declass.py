@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 
 from .edits import Splice, apply_splices
-from .scaffold import _constant_expression, _def_parens, _module_binding
+from .scaffold import _constant_expression, _def_parens, _dotted, _module_binding
 from .scopes import Scopes
 from .source import SourceMap, block_text
 from .statements import _bind_arguments, _full_lines, _own_nodes, _parents
@@ -41,15 +41,6 @@ from .wrappers import (
 
 _MODULE_BASES = {"nn.Module", "torch.nn.Module", "Module"}
 _PURE = (ast.Name, ast.Constant)
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return None if head is None else f"{head}.{node.attr}"
-    return None
 
 
 class _Plan:

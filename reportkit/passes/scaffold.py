@@ -437,6 +437,16 @@ def _param_seq(smap: SourceMap, func: ast.FunctionDef) -> ElementSeq | None:
     return _element_seq(smap, spans, smap.tokens[parens[0]].end, smap.tokens[parens[1]].start)
 
 
+def _callables(tree: ast.Module):
+    """(function, the name it is called by, parameters to skip) of the module-level functions and the
+    ``__init__`` of module-level classes (called as ``C(...)``, ``self`` skipped)."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            yield stmt, stmt.name, 0
+        elif isinstance(stmt, ast.ClassDef) and "__init__" in _methods(stmt) and not stmt.keywords:
+            yield _methods(stmt)["__init__"], stmt.name, 1
+
+
 def unused_parameter_candidates(source: str) -> list[str]:
     """Drop parameters nothing reads, with their arguments at every call site.
 
@@ -448,13 +458,7 @@ def unused_parameter_candidates(source: str) -> list[str]:
     parents = _parents(tree)
     scopes = Scopes(tree)
     groups: list[list[Edit]] = []
-    for stmt in tree.body:
-        if isinstance(stmt, ast.FunctionDef):
-            func, name, skip = stmt, stmt.name, 0
-        elif isinstance(stmt, ast.ClassDef) and "__init__" in _methods(stmt) and not stmt.keywords:
-            func, name, skip = _methods(stmt)["__init__"], stmt.name, 1
-        else:
-            continue
+    for func, name, skip in _callables(tree):
         args = func.args
         if args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list:
             continue
@@ -498,13 +502,7 @@ def _unused_star_candidates(source: str, tree: ast.Module, smap: SourceMap, pare
                             scopes: Scopes) -> list[str]:
     """``*args`` / ``**kwargs`` nothing reads, where no call passes anything into them: gone."""
     out: list[str] = []
-    for stmt in tree.body:
-        if isinstance(stmt, ast.FunctionDef):
-            func, name, skip = stmt, stmt.name, 0
-        elif isinstance(stmt, ast.ClassDef) and "__init__" in _methods(stmt) and not stmt.keywords:
-            func, name, skip = _methods(stmt)["__init__"], stmt.name, 1
-        else:
-            continue
+    for func, name, skip in _callables(tree):
         args = func.args
         stars = [a for a in (args.vararg, args.kwarg) if a is not None]
         if (not stars or args.posonlyargs or args.kwonlyargs or func.decorator_list
