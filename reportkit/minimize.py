@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import statistics
 import tempfile
 import threading
@@ -383,6 +384,52 @@ def is_oracle(signature: Signature) -> bool:
     return is_assertion(signature.exc_type)
 
 
+#: Calls that seed a global random generator (torch, random, numpy, transformers / lightning helpers).
+_SEED_CALL_RE = re.compile(r"\b(?:manual_seed|(?:random|np\.random|numpy\.random)\.seed|set_seed|seed_everything)\(")
+
+
+def _seed_calls(source: str) -> set[str]:
+    """The seeding calls of ``source`` (:data:`_SEED_CALL_RE`), as ``ast.unparse`` spells them."""
+    if not _SEED_CALL_RE.search(source):
+        return set()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    calls = (ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Call))
+    return {text for text in calls if _SEED_CALL_RE.search(text)}
+
+
+def seed_screen(source: str) -> Callable[[str], str | None] | None:
+    """For a failure that checks computed values: a candidate that lost the script's seeding calls
+    (``torch.manual_seed(0)``, ``random.seed(1234)``; all of them, or their arguments) is rejected
+    without a run. The compared values then change from run to run (weights initialised at random), and
+    a candidate that happened to fail in its one run is a reproducer that passes now and then. None when
+    ``source`` seeds nothing."""
+    seeds = _seed_calls(source)
+    if not seeds:
+        return None
+
+    def screen(candidate: str) -> str | None:
+        if seeds & _seed_calls(candidate):
+            return None
+        return "the script's random seed is kept (the failure compares computed values)"
+
+    return screen
+
+
+def _screens(*screens: Callable[[str], str | None] | None) -> Callable[[str], str | None] | None:
+    """One screen from several (the first reason wins); None when there is none."""
+    present = [s for s in screens if s is not None]
+    if not present:
+        return None
+
+    def screen(candidate: str) -> str | None:
+        return next((why for why in (s(candidate) for s in present) if why is not None), None)
+
+    return screen
+
+
 def make_probe(check: Check, seeded: bool = False) -> Callable[[str], str | None]:
     """Run an instrumented program (value materialization) through ``check`` and return what it recorded.
     ``seeded``: the failure compares computed values; random tensors are spelled with a seeded generator."""
@@ -538,7 +585,9 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                                        on_improve=improved, probe=make_probe(session.cold, seeded=seeded), oracle=oracle,
                                        rebuild=not (keep and keep.compares),
                                        confirm=predicate.confirm if session.passes_with or session.good else None,
-                                       trace=trace, screen=session.good.screen if session.good else None)
+                                       trace=trace,
+                                       screen=_screens(session.good.screen if session.good else None,
+                                                       seed_screen(source) if seeded else None))
             except KeyboardInterrupt:
                 best.interrupted = True
                 predicate.stopping.set()

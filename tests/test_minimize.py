@@ -12,6 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from scripts import JSON_PIPELINE
 
 import reportkit.minimize as mz
@@ -290,3 +291,31 @@ def test_cli_passes_with_that_does_not_pass_is_bad_input(tmp_path):
                            str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "does not pass with USE_REFERENCE=1" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("failing, kept", [
+    ("assert total == 10, 'wrong total'", True),  # a check of computed values: the seed stays
+    ("{}['total']", False),  # a crash in a builtin: the seed is just another statement
+])
+def test_a_value_check_keeps_the_scripts_seed(tmp_path, failing, kept):
+    script = make(tmp_path, f"""
+        import random
+        random.seed(1234)
+        noise = [random.random() for _ in range(3)]
+        total = 9
+        {failing}
+    """)
+    report, out, rep = run_minimize(script)
+    result = out.read_text()
+    assert report.verified is True, result
+    assert ("random.seed(1234)" in result) is kept, result
+    assert "noise" not in result
+
+
+def test_seed_screen():
+    screen = mz.seed_screen("import torch\ntorch.manual_seed(0)\nx = torch.randn(3)\n")
+    assert screen("import torch\ntorch.manual_seed(0)\n") is None
+    assert "seed" in screen("import torch\nx = torch.randn(3)\n")
+    assert "seed" in screen("import torch\ntorch.manual_seed()\n")  # seeded from entropy: no seed
+    assert "seed" in screen("import torch\ntorch.manual_seed(1)\n")
+    assert mz.seed_screen("import torch\nx = torch.randn(3)\n") is None  # nothing to keep
