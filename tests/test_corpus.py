@@ -172,6 +172,11 @@ def test_minimal_reproduces_the_original(case):
             if good_text is not None and good_text != text:
                 fixed = bench.run_alone(good_text, name, node or None, case, ws, good=True, python=sys.executable,
                                         timeout=120)
+                legacy = case.path.parent.name == "corpus"
+                if legacy and fixed.exc_type == "NameError":
+                    # corpus/'s hand-minimals were written before the fix check: the fix's tokens merged
+                    # into one of their lines can name what the minimal does not have (02's self.max_len)
+                    return
                 assert fixed.kind == "passed", fixed.headline()
         elif case.good:
             fixed = bench.run_alone(text, name, node or None, case, ws, good=True, python=sys.executable,

@@ -496,7 +496,9 @@ def test_meta_example_warm_is_faster_and_minimizes_identically(tmp_path):
     assert warm_report.executor == "warm", warm_report.executor_note
     cold_report, cold_out = _minimize(script, "cold", jobs=2, timeout=300)
     assert warm_out == cold_out
-    assert warm_report.tests_run == cold_report.tests_run
+    # the same result; at -j 2 the count of runs may differ by a few (run-ahead follows the odds of the
+    # answers that arrived, and answers arrive in another order when runs take other times)
+    assert abs(warm_report.tests_run - cold_report.tests_run) <= max(3, cold_report.tests_run // 20)
 
 
 def test_server_owned_resources_survive_children(tmp_path):
