@@ -746,9 +746,8 @@ def _if_candidates(source: str, smap: SourceMap, stmt: ast.If) -> list[str]:
     return out
 
 
-def _first_of_range(node: ast.AST) -> str | None:
-    """``next(iter(range(3)))`` / ``next(iter(range(2, 5)))`` of literal bounds, not empty: the first
-    value (exactly: the range has one, so ``next`` cannot raise)."""
+def _next_iter_of(node: ast.AST) -> ast.expr | None:
+    """X of ``next(iter(X))`` (plain calls of the builtins, one argument each), else None."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next"
             and len(node.args) == 1 and not node.keywords):
         return None
@@ -756,7 +755,13 @@ def _first_of_range(node: ast.AST) -> str | None:
     if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "iter"
             and len(arg.args) == 1 and not arg.keywords):
         return None
-    rng = arg.args[0]
+    return arg.args[0]
+
+
+def _first_of_range(node: ast.AST) -> str | None:
+    """``next(iter(range(3)))`` / ``next(iter(range(2, 5)))`` of literal bounds, not empty: the first
+    value (exactly: the range has one, so ``next`` cannot raise)."""
+    rng = _next_iter_of(node)
     if not (isinstance(rng, ast.Call) and isinstance(rng.func, ast.Name) and rng.func.id == "range"
             and not rng.keywords and 1 <= len(rng.args) <= 3):
         return None
@@ -792,14 +797,9 @@ def _without_parens(source: str, smap: SourceMap, value: ast.expr | None) -> str
 
 def _next_iter_argument(node: ast.AST) -> ast.expr | None:
     """X of ``next(iter(X))`` where X may be a sequence (not a range, a generator, a set, a dict)."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next"
-            and len(node.args) == 1 and not node.keywords):
+    inner = _next_iter_of(node)
+    if inner is None:
         return None
-    arg = node.args[0]
-    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "iter"
-            and len(arg.args) == 1 and not arg.keywords):
-        return None
-    inner = arg.args[0]
     unordered = (ast.Set, ast.Dict, ast.SetComp, ast.DictComp, ast.GeneratorExp)
     if isinstance(inner, unordered) or single_element(inner) is not None:
         return None  # one element: the one-element pass does those
