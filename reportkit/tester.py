@@ -423,13 +423,7 @@ class _Memo:
         needed method): without the memo it is re-run in every structural sweep and every round.
         """
         old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
-        limit = min(len(old), len(new))
-        head = 0
-        while head < limit and old[head] == new[head]:
-            head += 1
-        tail = 0
-        while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
-            tail += 1
+        head, tail = _common_ends(old, new)
         if len(old) - tail - head == 1 and len(new) - tail - head == 1:
             local = _local(old[head], new[head])
             if local is not None:
@@ -440,19 +434,25 @@ class _Memo:
         return key(repr([line.strip() for line in lines]))
 
 
+def _common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
+    """Lengths of the common head and the common tail (not overlapping the head) of two sequences."""
+    limit = min(len(old), len(new))
+    head = 0
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {v: k for k, v in _OPEN.items()}
 
 
 def _local(old: str, new: str) -> tuple[str, str] | None:
     """A change inside one line: the innermost bracketed group around it, with the name before it."""
-    n = min(len(old), len(new))
-    a = 0
-    while a < n and old[a] == new[a]:
-        a += 1
-    b = 0
-    while b < n - a and old[-1 - b] == new[-1 - b]:
-        b += 1
+    a, b = _common_ends(old, new)
     depth = 0
     left = a - 1
     while left >= 0:
