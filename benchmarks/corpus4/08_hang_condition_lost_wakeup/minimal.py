@@ -1,0 +1,7 @@
+import threading
+
+cond = threading.Condition()
+with cond:
+    cond.notify_all()
+with cond:
+    cond.wait()
