@@ -1,4 +1,4 @@
-"""benchmarks/corpus/, corpus2/ and corpus3/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/, corpus2/, corpus3/ and corpus4/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
@@ -32,8 +32,9 @@ bench = _load()
 CASES = bench.load_cases()
 CASES2 = bench.load_cases(_PATH.parent / "corpus2")  # the second corpus, held out from later reducer changes
 CASES3 = bench.load_cases(_PATH.parent / "corpus3")  # the third, held out from the changes corpus2 judged
+CASES4 = bench.load_cases(_PATH.parent / "corpus4")  # the fourth, held out from the changes corpus3 judged
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
-       + [(c, f"corpus3-{c.name}") for c in CASES3])
+       + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4])
 
 
 def _params():
@@ -87,6 +88,21 @@ def test_corpus3_has_its_mix():
     # a fix (a known-good commit) in each pair: a multi-file helper module, a pure-Python script, a model
     fixed = {c.manifest["category"] for c in CASES3 if c.good and c.good.get("git")}
     assert {"multi-file", "pure-python"} <= fixed and fixed & {"nn-module", "meta-device"}
+
+
+def test_corpus4_has_its_mix():
+    cats = [c.manifest["category"] for c in CASES4]
+    assert len(CASES4) >= 8
+    assert cats.count("multi-file") >= 2 and cats.count("pure-python") >= 2 and cats.count("nn-module") >= 2
+    assert any(c.startswith("compile-") for c in cats)
+    assert "hang" in cats or "library-pytest" in cats
+    multi = [c for c in CASES4 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}
+    for case in multi:
+        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
+    # at least three known-good commits: a multi-file project, a pure-Python script, a model
+    fixed = [c.manifest["category"] for c in CASES4 if c.good and c.good.get("git")]
+    assert len(fixed) >= 3 and {"multi-file", "pure-python", "nn-module"} <= set(fixed)
 
 
 def test_corpus_option_reads_the_given_directory(tmp_path, capsys):
