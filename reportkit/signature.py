@@ -490,11 +490,12 @@ def statement_site(text: str) -> str:
 def _same_location(a: Location | None, b: Location | None) -> bool:
     if a is None or b is None:
         return a is b
+    if (a.in_script or a.user_code) and (b.in_script or b.user_code) and (a.in_script or b.in_script):
+        # Inside the script line numbers move as it shrinks, and a reproducer is one script where the
+        # original raised in a module of its own project (folded in): the statement identifies the site.
+        return a.text == b.text or statement_site(a.text) == statement_site(b.text)
     if a.in_script != b.in_script:
         return False
-    if a.in_script:
-        # Inside the script line numbers move as it shrinks: the statement text identifies the site.
-        return a.text == b.text or statement_site(a.text) == statement_site(b.text)
     return (a.file, a.function, a.line) == (b.file, b.function, b.line)
 
 
@@ -532,7 +533,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
     Strict (default): same kind and
       - exception: same fully-qualified type, same normalized first message line, same raising frame
         (a library frame: same file, function and line; a frame in the script: the same statement text, or
-        the same :func:`statement_site`);
+        the same :func:`statement_site`, as a frame in the original's own project modules is to a frame
+        in the candidate script: the reproducer that folded them in);
       - hang: same innermost frame of the main thread, and (where the original's is known) the same
         set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up);
       - signal: same signal and same crashing frame (when faulthandler caught one);

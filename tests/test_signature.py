@@ -205,6 +205,20 @@ def test_inlined_function_fails_at_the_same_site(tmp_path):
     assert not same_failure(s1, s3)
 
 
+def test_a_raise_in_a_project_module_matches_the_same_statement_in_a_reproducer(tmp_path):
+    """The original raised in a module of its own project; the reproducer folded it into one script."""
+    helper = {"helpers.py": "def attempts(ch):\n    return ch.retries + 1\n"}
+    original = sig_of(tmp_path, "from helpers import attempts\nattempts(object())\n", files=helper)
+    repro = sig_of(tmp_path, "ch = object()\nn = ch.retries + 1\n")
+    other = sig_of(tmp_path, "ch = object()\nn = ch.retries * 2\n")  # the same error at another statement
+    library = sig_of(tmp_path, "import string\nstring.Template('$x').substitute(x=object().retries)\n")
+    assert not original.location.in_script and original.location.user_code
+    assert original.location.file == "helpers.py" and repro.location.in_script
+    assert same_failure(original, repro) and same_failure(repro, original)
+    assert not same_failure(original, other)
+    assert not same_failure(original, library)  # raised in the script at another statement
+
+
 @pytest.mark.torch
 def test_meta_ops_are_told_apart(tmp_path):
     pytest.importorskip("torch")
