@@ -264,16 +264,16 @@ ARGS_SOURCE = "f(a, g(b, c), d=1)\nx = (1, 2)\ny = [1, 2, 3,]\nz = {'a': 1, **w}
 @pytest.mark.parametrize(
     "picks, first_line",
     [
-        ([0, 1, 2], "f()"),
-        ([0, 3], "f(g(c), d=1)"),
-        ([1, 4], "f(a, d=1)"),  # deleting c inside the deleted g(...) is moot
-        ([2], "f(a, g(b, c))"),
-        ([4], "f(a, g(b), d=1)"),
+        ([0, 1, 2], "f(a)"),
+        ([0, 2], "f(a, d=1)"),  # deleting c inside the deleted g(...) is moot
+        ([1], "f(a, g(b, c))"),
+        ([2], "f(a, g(b), d=1)"),
     ],
 )
 def test_call_args(picks: list[int], first_line: str) -> None:
+    # a positional argument with another one after it is not proposed: f(g(b, c), d=1), g(c) never
     edits = P.propose_call_args(ARGS_SOURCE)
-    assert len(edits) == 5
+    assert len(edits) == 3
     assert apply_all(ARGS_SOURCE, [edits[i] for i in picks]).splitlines()[0] == first_line
 
 
@@ -292,17 +292,17 @@ def test_call_args_skip_required_parameters_of_local_functions() -> None:
     # a plain class: a call reaches its own __init__, whose required parameters stay
     ("class B:\n    def __init__(self, a, b=1, *, c):\n        pass\n", {"B(1, c=3)"}),
     ("class B(Base):\n    X = 1\n    def __init__(self, a, b=1, *, c):\n        pass\n", {"B(1, c=3)"}),
-    # anything that may not call that __init__ with these arguments: every argument is proposed
+    # anything that may not call that __init__ with these arguments: every argument that shifts no other
     ("@dataclass\nclass B:\n    def __init__(self, a, b=1, *, c):\n        pass\n",
-     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+     {"B(1, c=3)", "B(1, 2)"}),
     ("class B(metaclass=M):\n    def __init__(self, a, b=1, *, c):\n        pass\n",
-     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+     {"B(1, c=3)", "B(1, 2)"}),
     ("class B:\n    def __new__(cls, *a, **k):\n        pass\n    def __init__(self, a, b=1, *, c):\n        pass\n",
-     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+     {"B(1, c=3)", "B(1, 2)"}),
     ("class B:\n    if X:\n        def __init__(self, a, b=1, *, c):\n            pass\n",
-     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+     {"B(1, c=3)", "B(1, 2)"}),
     ("class B:\n    def __init__(self, a, b=1, *, c):\n        pass\nB = other\n",
-     {"B(2, c=3)", "B(1, c=3)", "B(1, 2)"}),
+     {"B(1, c=3)", "B(1, 2)"}),
 ])
 def test_call_args_skip_required_parameters_of_local_classes(cls: str, removable: set[str]) -> None:
     source = cls + "B(1, 2, c=3)\n"
@@ -311,12 +311,42 @@ def test_call_args_skip_required_parameters_of_local_classes(cls: str, removable
 
 
 def test_call_args_multiline_and_parenthesized() -> None:
-    source = "f(\n    (a),\n    b,  # note\n)\n(x for x in y)\ng(x for x in y)\n"
+    # print: its positional arguments are alike, each one is proposed
+    source = "print(\n    (a),\n    b,  # note\n)\n(x for x in y)\ng(x for x in y)\n"
     edits = P.propose_call_args(source)
-    assert apply_all(source, edits[:1]) == "f(\n    b,  # note\n)\n(x for x in y)\ng(x for x in y)\n"
-    assert apply_all(source, edits[1:2]) == "f(\n    (a),  # note\n)\n(x for x in y)\ng(x for x in y)\n"
-    assert apply_all(source, edits[:2]) == "f(\n      # note\n)\n(x for x in y)\ng(x for x in y)\n"
-    assert apply_all(source, edits[2:]) == "f(\n    (a),\n    b,  # note\n)\n(x for x in y)\ng()\n"
+    assert apply_all(source, edits[:1]) == "print(\n    b,  # note\n)\n(x for x in y)\ng(x for x in y)\n"
+    assert apply_all(source, edits[1:2]) == "print(\n    (a),  # note\n)\n(x for x in y)\ng(x for x in y)\n"
+    assert apply_all(source, edits[:2]) == "print(\n      # note\n)\n(x for x in y)\ng(x for x in y)\n"
+    assert apply_all(source, edits[2:]) == "print(\n    (a),\n    b,  # note\n)\n(x for x in y)\ng()\n"
+
+
+@pytest.mark.parametrize("source, removable", [
+    # a positional argument followed by another one would shift it into its parameter: never proposed
+    ("torch.randn(4, 3, 32)\n", {"torch.randn(4, 3)"}),
+    ("nn.Conv2d(3, 16, 3, stride=2, padding=1)\n",
+     {"nn.Conv2d(3, 16, stride=2, padding=1)", "nn.Conv2d(3, 16, 3, padding=1)", "nn.Conv2d(3, 16, 3, stride=2)"}),
+    # a local function's *args are alike: each one goes alone; its named parameters do not
+    ("def f(a, b=1, *xs):\n    pass\nf(1, 2, 3, 4)\n", {"f(1, 2, 4)", "f(1, 2, 3)"}),
+    # builtins: not below their required positional arguments, unless the source rebinds the name
+    ("n = len(xs)\n", set()),
+    ("r = range(n)\n", set()),
+    ("r = range(0, n)\n", {"r = range(0)"}),
+    ("t = isinstance(x, int)\n", set()),
+    ("s = sum(x for x in y)\n", set()),
+    ("s = sorted(xs, key=k)\n", {"s = sorted(xs)"}),
+    ("v = round(x, 4)\n", {"v = round(x)"}),
+    ("v = getattr(o, 'a', None)\n", {"v = getattr(o, 'a')"}),
+    ("e = enumerate(iterable=xs)\n", {"e = enumerate()"}),  # by keyword: no positional count to trust
+    ("def len(*a):\n    pass\nn = len(xs)\n", {"n = len()"}),
+    ("len = str\nn = len(xs)\n", {"n = len()"}),
+    ("from m import *\nn = len(xs)\n", {"n = len()"}),
+    ("def f(len):\n    return len(1)\n", {"    return len()"}),
+    # print: every argument
+    ("print(a, b)\n", {"print(b)", "print(a)"}),
+])
+def test_call_args_never_shift_or_starve(source: str, removable: set[str]) -> None:
+    results = {apply_all(source, [e]).splitlines()[-1] for e in P.propose_call_args(source)}
+    assert results == removable
 
 
 @pytest.mark.parametrize(
