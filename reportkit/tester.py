@@ -346,8 +346,13 @@ class Tester:
                 continue
             seen.add(k)
             pending.append((k, candidate))
-        phase = self.phase
+        phase, base = self.phase, self.current
         self._window.run(pending, self._run, self.progress, width=lambda: self._width(phase))
+        # A change run ahead and rejected is known even when the walk never asks for it (it stopped at
+        # an interesting candidate before it): a later sweep or round skips it like any rejected change.
+        for k, candidate in pending:
+            if self._known(k) is False:
+                self._rejected.add(base, candidate)
 
     def _width(self, phase: str) -> int:
         """How many candidates may be in flight at once in ``phase`` (see :data:`_RUN_AHEAD_IF_USED`)."""

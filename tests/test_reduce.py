@@ -711,3 +711,31 @@ def test_a_rejected_change_of_many_lines_is_not_rerun_while_its_lines_stay() -> 
     assert len(asked) == 2 and tester.stats.memo_skips == 1
     tester.memo = False  # the last round re-runs it
     assert not tester.test(changed.replace(body, "    a5 = 5\n")) and len(asked) == 3
+
+
+def test_a_change_rejected_ahead_of_the_walk_is_memoized_although_never_asked_for() -> None:
+    """-j 2: the second candidate runs while the first is tested; the first is accepted, so the walk
+    never asks about the second. Its rejection still counts: the same change on the new source is skipped."""
+    from reportkit.tester import Tester
+
+    source = "a = 1\nb = 2\nc = 3\n"
+    asked: list[str] = []
+    lock = threading.Lock()
+
+    def predicate(candidate: str) -> bool:
+        with lock:
+            asked.append(candidate)
+        return "c = 3" in candidate
+
+    tester = Tester(source, predicate, jobs=2)
+    try:
+        tester.memo = True
+        assert not tester.test("x = 0\n") and not tester.test("y = 0\n")  # this phase's candidates: mostly rejected
+        first, second = "b = 2\nc = 3\n", "a = 1\nb = 2\n"
+        assert tester.first_interesting([first, second]) == 0
+        assert second in asked  # run ahead, its answer unused
+        assert tester.accept(first, "each", 1)
+        assert not tester.test("b = 2\n")  # the same change (drop ``c = 3``) on the new source: not run
+        assert tester.stats.memo_skips == 1 and "b = 2\n" not in asked and len(asked) == 4
+    finally:
+        tester.close(wait=True)
