@@ -343,9 +343,22 @@ def test_call_args_multiline_and_parenthesized() -> None:
     ("def f(len):\n    return len(1)\n", {"    return len()"}),
     # print: every argument
     ("print(a, b)\n", {"print(b)", "print(a)"}),
+    # the only input of an object built by a call, on the spot or as a submodule, or of xs.append(x)
+    ("y = nn.Linear(4, 4)(x)\n", {"y = nn.Linear(4)(x)"}),
+    ("y = nn.Linear(4, 4)(x, scale=2)\n", {"y = nn.Linear(4)(x, scale=2)", "y = nn.Linear(4, 4)(x)"}),
+    ("class M:\n    def __init__(self):\n        self.conv = nn.Conv2d(1, 1, 1)\n"
+     "    def forward(self, x):\n        return self.conv(x)\n", {"        self.conv = nn.Conv2d(1, 1)"}),
+    ("class M:\n    def __init__(self):\n        self.conv = make()\n    def conv(self, x):\n        pass\n"
+     "    def forward(self, x):\n        return self.conv(x)\n", {"        return self.conv()"}),  # a method
+    ("class M:\n    def forward(self, x):\n        return self.fn(x)\n", {"        return self.fn()"}),  # not built
+    ("xs.append(x)\n", set()),
+    ("xs.append(*x)\n", {"xs.append()"}),
+    ("xs.pop(0)\n", {"xs.pop()"}),
 ])
 def test_call_args_never_shift_or_starve(source: str, removable: set[str]) -> None:
-    results = {apply_all(source, [e]).splitlines()[-1] for e in P.propose_call_args(source)}
+    lines = source.splitlines()
+    results = {"\n".join(line for line in apply_all(source, [e]).splitlines() if line not in lines)
+               for e in P.propose_call_args(source)}
     assert results == removable
 
 
