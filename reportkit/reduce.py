@@ -22,7 +22,9 @@ Schedule::
         [if scaffolding passes (self attributes, class -> function, unused parameters, one-element
          containers, readability) change anything: the structural phase again]
         [materialize values (needs a probe run), hoist statements to module level]
-        call args, display elements, literals -> 1, smallest failing literal values
+        display elements, inline one-use variables
+            (if one of these four changed anything: the next round, before any finer pass runs)
+        call args, expressions -> 0 / a sub-expression, literals -> 1, smallest failing literal values
     until a round's fine-grained passes and an unpruned HDD sweep change nothing
         (rounds skip changes an earlier test rejected; a last round
         that skips nothing confirms the fixpoint)
@@ -206,8 +208,8 @@ class _Schedule:
                 self._structural()
             before = problem.current
             for fine in P.FINE:
-                if self._allowed(fine):
-                    self._run_pass(fine)
+                if self._allowed(fine) and self._run_pass(fine) and fine in P.RESHAPING:
+                    break  # the structural and scaffolding passes first, on what it opened up
             if problem.current != before:
                 continue
             # Fixpoint of the pruned search: one unpruned HDD sweep makes it 1-minimal.

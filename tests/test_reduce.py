@@ -739,3 +739,35 @@ def test_a_change_rejected_ahead_of_the_walk_is_memoized_although_never_asked_fo
         assert tester.stats.memo_skips == 1 and "b = 2\n" not in asked and len(asked) == 4
     finally:
         tester.close(wait=True)
+
+
+def test_a_reshaping_fine_pass_that_changed_something_starts_the_round_over(monkeypatch) -> None:
+    """The finer passes after a reshaping one (elements, inline-variables...) wait for the structural and
+    scaffolding passes to work on what it opened up: they would test code those are about to remove."""
+    from dataclasses import dataclass
+
+    from reportkit import reduce as R
+
+    calls: list[tuple[str, int, bool]] = []
+
+    @dataclass(frozen=True)
+    class Fake:
+        name: str
+        change: str | None = None
+
+        def run(self, problem) -> bool:
+            changed = False
+            if self.change is not None and self.change not in problem.current:
+                changed = problem.try_candidate(problem.current.replace("x = 1", self.change), self.name, 1)
+            calls.append((self.name, problem.round, changed))
+            return changed
+
+    reshaper, finer = Fake("reshaper", "x = 1  # reshaped"), Fake("finer")
+    monkeypatch.setattr(R.P, "FINE", (reshaper, finer))
+    monkeypatch.setattr(R.P, "RESHAPING", (reshaper,))
+    result = R.reduce_source("x = 1\n", lambda s: "x = 1" in s)
+    assert "x = 1" in result.source
+    changed_in = {r for name, r, changed in calls if name == "reshaper" and changed}
+    assert changed_in == {1}
+    assert all(r not in changed_in for name, r, _ in calls if name == "finer")
+    assert any(name == "finer" for name, _, _ in calls)

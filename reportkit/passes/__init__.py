@@ -131,7 +131,11 @@ SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_F
             READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE)
 #: Finer-grained passes, run once the structure is stable.
-FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+FINE = (MATERIALIZE, HOIST, ELEMENTS, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+#: Fine passes whose changes open up structural and scaffolding ones (an element less of a loop's
+#: tuple, a variable inlined, a statement hoisted): when one of them changes anything, the round starts
+#: over before the finer passes after it run on code those are about to remove.
+RESHAPING = (MATERIALIZE, HOIST, ELEMENTS, INLINE_VARIABLES)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
 #: (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values).
 VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
@@ -185,6 +189,7 @@ __all__ = [
     "UNWRAP",
     "VALUE_PASSES",
     "REBUILDING_PASSES",
+    "RESHAPING",
     "WHITESPACE",
     "BodySeq",
     "DdminPass",
