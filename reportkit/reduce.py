@@ -23,7 +23,7 @@ Schedule::
          containers, readability) change anything: the structural phase again]
         [materialize values (needs a probe run), hoist statements to module level]
         display elements, inline one-use variables
-            (if one of these four changed anything: the next round, before any finer pass runs)
+            (if one of these two changed anything: the next round, before any finer pass runs)
         call args, expressions -> 0 / a sub-expression, literals -> 1, smallest failing literal values
     until a round's fine-grained passes and an unpruned HDD sweep change nothing
         (rounds skip changes an earlier test rejected; a last round

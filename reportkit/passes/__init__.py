@@ -133,9 +133,10 @@ SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_F
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ELEMENTS, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Fine passes whose changes open up structural and scaffolding ones (an element less of a loop's
-#: tuple, a variable inlined, a statement hoisted): when one of them changes anything, the round starts
-#: over before the finer passes after it run on code those are about to remove.
-RESHAPING = (MATERIALIZE, HOIST, ELEMENTS, INLINE_VARIABLES)
+#: tuple, a variable inlined): when one of them changes anything, the round starts over before the finer
+#: passes after it run on code those are about to remove. (Materialize and hoist too cost more than they
+#: saved: measured, a restart after them re-ran HDD sweeps for little.)
+RESHAPING = (ELEMENTS, INLINE_VARIABLES)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
 #: (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values).
 VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
