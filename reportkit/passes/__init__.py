@@ -42,6 +42,7 @@ from .expressions import (
 from .hoist import hoist_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits
+from .readback import display_subscript_candidates, field_readback_candidates
 from .scaffold import (
     class_function_candidates,
     data_literal_candidates,
@@ -108,6 +109,8 @@ DISCARDED_CALLS = EachPass("discarded-calls", discarded_call_candidates)
 CLASS_CONSTANTS = EachPass("class-constants", class_constant_candidates)
 MODULE_CALLS = EachPass("module-calls", module_call_candidates)
 CLASS_TO_MODULE = EachPass("class-to-module", class_module_candidates)
+DISPLAY_SUBSCRIPTS = EachPass("display-subscripts", display_subscript_candidates)
+FIELD_READBACKS = EachPass("field-readbacks", field_readback_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -129,7 +132,8 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE)
+            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
+            DISPLAY_SUBSCRIPTS, FIELD_READBACKS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
@@ -148,6 +152,8 @@ __all__ = [
     "CLASS_TO_FUNCTION",
     "CLASS_TO_MODULE",
     "DATA_LITERALS",
+    "DISPLAY_SUBSCRIPTS",
+    "FIELD_READBACKS",
     "DATASET_LISTS",
     "DELEGATING_MODULES",
     "DISCARDED_CALLS",
@@ -209,6 +215,8 @@ __all__ = [
     "dataset_list_candidates",
     "delegating_module_candidates",
     "discarded_call_candidates",
+    "display_subscript_candidates",
+    "field_readback_candidates",
     "factory_candidates",
     "helper_inline_candidates",
     "list_build_candidates",

@@ -1,0 +1,257 @@
+"""Values built only to be read back at once become the value itself.
+
+- :func:`display_subscript_candidates`: a display subscripted by a literal where it is written,
+  ``{**{"keep_days": 14}}["keep_days"]`` -> ``14``, ``{"a": x, "b": y}["b"]`` -> ``y``,
+  ``[a, b, c][1]`` -> ``b``. Only when the result is the same: the keys are literals (``**`` of a
+  display of such keys is flattened; later keys win, as in Python), the index is a literal found in
+  the display (else it raises ``KeyError`` / ``IndexError``, and stays), and every other key and value
+  the display evaluates can be dropped: names, literals, displays, attribute and subscript reads (no
+  call, no walrus, no ``await``/``yield``, nothing starred).
+- :func:`field_readback_candidates`: a plain data class built only to read one of its fields,
+  ``Backup(name, created).created`` -> ``created``. The class is a module-level ``@dataclass`` (no
+  ``init=False`` / ``kw_only`` / ``field(...)`` / ``ClassVar`` / ``InitVar``) or a plain class whose
+  ``__init__`` only stores its parameters (``self.created = created``); either way no base, no
+  metaclass, defined once, no ``__post_init__`` / ``__new__`` / attribute hooks, and nothing else in it
+  named like the field. The arguments not read must be droppable as above (a default is used only
+  when it is a literal).
+
+The pass proposes; the tester decides.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .edits import Splice, apply_splices
+from .scopes import Scopes
+from .source import SourceMap
+from .statements import _parents
+from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
+
+_DROPPABLE = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Attribute, ast.Subscript,
+              ast.Slice, ast.expr_context)
+_HOOKS = {"__post_init__", "__new__", "__getattr__", "__getattribute__", "__setattr__", "__init_subclass__",
+          "__class_getitem__", "__set_name__", "__delattr__"}
+_DATACLASS_OPTIONS = {"frozen", "eq", "order", "repr", "unsafe_hash", "slots", "weakref_slot"}
+
+
+def _droppable(node: ast.expr | None) -> bool:
+    """Evaluating ``node`` has no effect but, at most, an exception (no call of any kind)."""
+    return node is None or all(isinstance(n, _DROPPABLE) for n in ast.walk(node))
+
+
+def _key(node: ast.expr) -> tuple[bool, object]:
+    """(True, value) for a hashable literal key, else (False, None)."""
+    if isinstance(node, ast.Constant) and not isinstance(node.value, type(...)):
+        return True, node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return True, -node.operand.value
+    return False, None
+
+
+def _dict_entries(node: ast.Dict, out: list[tuple[ast.expr, ast.expr]]) -> bool:
+    """The key/value pairs of a dict display in evaluation order, ``**{...}`` flattened; False when a
+    key is not a literal or a ``**`` is not a display."""
+    for key, value in zip(node.keys, node.values):
+        if key is None:
+            if not isinstance(value, ast.Dict) or not _dict_entries(value, out):
+                return False
+        else:
+            out.append((key, value))
+    return True
+
+
+def _display_element(node: ast.Subscript) -> ast.expr | None:
+    """The element ``node`` (a display subscripted by a literal) evaluates to, when every other part of the
+    display can be dropped; None otherwise."""
+    if not isinstance(node.ctx, ast.Load):
+        return None
+    ok, index = _key(node.slice)
+    if not ok:
+        return None
+    display = node.value
+    if isinstance(display, ast.Dict):
+        entries: list[tuple[ast.expr, ast.expr]] = []
+        if not _dict_entries(display, entries):
+            return None
+        chosen: dict[object, ast.expr] = {}
+        for key, value in entries:
+            ok, k = _key(key)
+            if not ok:
+                return None
+            try:
+                chosen[k] = value  # equal keys (``1`` / ``True``): the last value wins, as in Python
+            except TypeError:
+                return None
+        try:
+            element = chosen.get(index)
+        except TypeError:
+            return None
+        others = [v for _, v in entries if v is not element]
+    elif isinstance(display, (ast.List, ast.Tuple)):
+        if type(index) is not int or any(isinstance(e, ast.Starred) for e in display.elts):
+            return None
+        if not -len(display.elts) <= index < len(display.elts):
+            return None
+        element = display.elts[index]
+        others = [e for e in display.elts if e is not element]
+    else:
+        return None
+    if element is None or not all(_droppable(o) for o in others):
+        return None
+    return element
+
+
+def display_subscript_candidates(source: str) -> list[str]:
+    """``{"k": v, ...}["k"]`` / ``[a, b][1]`` of literal keys -> the element (see the module docstring)."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript):
+            continue
+        element = _display_element(node)
+        if element is None:
+            continue
+        text = _placed(parents, node, element, smap.text(element))
+        candidate = apply_splices(source, [Splice(*smap.span(node), text)])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+# ----------------------------------------------------------------------------- data classes
+def _is_dataclass_decorator(node: ast.expr) -> bool:
+    def named(n: ast.expr) -> bool:
+        return (isinstance(n, ast.Name) and n.id == "dataclass"
+                or isinstance(n, ast.Attribute) and n.attr == "dataclass" and isinstance(n.value, ast.Name)
+                and n.value.id == "dataclasses")
+    if isinstance(node, ast.Call):
+        return (named(node.func) and not node.args
+                and all(k.arg in _DATACLASS_OPTIONS and isinstance(k.value, ast.Constant) for k in node.keywords))
+    return named(node)
+
+
+def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
+    """(parameters, defaults of the last ones, field -> parameter) of a record class, or None."""
+    if cls.bases or cls.keywords:
+        return None
+    if any(isinstance(n, ast.Name) and n.id == "__slots__" for s in cls.body for n in ast.walk(s)):
+        return None  # an attribute left out of ``__slots__`` fails where it is set
+    names: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name in _HOOKS:
+                return None
+            names.add(stmt.name)
+        elif isinstance(stmt, (ast.Assign, ast.AugAssign)):
+            names |= {n.id for t in getattr(stmt, "targets", [getattr(stmt, "target", None)])
+                      for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(stmt, ast.ClassDef):
+            names.add(stmt.name)
+    if len(cls.decorator_list) == 1 and _is_dataclass_decorator(cls.decorator_list[0]):
+        params: list[ast.arg] = []
+        defaults: list[ast.expr] = []
+        for stmt in cls.body:
+            if not isinstance(stmt, ast.AnnAssign):
+                continue
+            if not isinstance(stmt.target, ast.Name):
+                return None
+            annotation = ast.unparse(stmt.annotation)
+            if any(word in annotation for word in ("ClassVar", "InitVar", "KW_ONLY")):
+                return None
+            if stmt.value is None:
+                if defaults:
+                    return None  # a field without a default after one with: a TypeError at class creation
+            elif isinstance(stmt.value, ast.Call):
+                return None  # ``field(...)``: a factory, ``init=False``...
+            else:
+                defaults.append(stmt.value)
+            if stmt.target.id in names or any(p.arg == stmt.target.id for p in params):
+                return None
+            params.append(ast.arg(arg=stmt.target.id))
+        if "__init__" in names:
+            return None
+        return params, defaults, {p.arg: p.arg for p in params}
+    if cls.decorator_list:
+        return None
+    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None or init.decorator_list:
+        return None
+    args = init.args
+    if args.posonlyargs or args.vararg or args.kwarg or args.kwonlyargs or not args.args:
+        return None
+    self_name = args.args[0].arg
+    params = args.args[1:]
+    param_names = {p.arg for p in params}
+    stored: dict[str, str] = {}
+    for stmt in init.body:
+        if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)) or isinstance(stmt, ast.Pass):
+            continue
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)
+                and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == self_name
+                and isinstance(stmt.value, ast.Name) and stmt.value.id in param_names):
+            return None
+        stored[stmt.targets[0].attr] = stmt.value.id
+    if set(stored) & (names - {"__init__"}) or len(set(stored)) != sum(1 for s in init.body if isinstance(s, ast.Assign)):
+        return None  # a field named like a method / class attribute, or set twice
+    return params, list(args.defaults), stored
+
+
+def field_readback_candidates(source: str) -> list[str]:
+    """``C(a, b).field`` of a record class -> the argument bound to that field (see the module docstring)."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    bases = _class_bases(tree)
+    records = {}
+    for cls in tree.body:
+        if isinstance(cls, ast.ClassDef) and cls.name not in bases and _defined_once(tree, cls.name):
+            got = _fields(cls)
+            if got is not None:
+                records[cls.name] = got
+    out: list[str] = []
+    if not records:
+        return out
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Call)):
+            continue
+        call = node.value
+        if not (isinstance(call.func, ast.Name) and call.func.id in records):
+            continue
+        if not _module_level_at(scopes, parents, call.func, call.func.id):
+            continue
+        params, defaults, stored = records[call.func.id]
+        if node.attr not in stored:
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            continue
+        if len(call.args) > len(params):
+            continue
+        bound: dict[str, ast.expr] = {p.arg: a for p, a in zip(params, call.args)}
+        if any(k.arg in bound or k.arg not in {p.arg for p in params} for k in call.keywords):
+            continue
+        bound.update({k.arg: k.value for k in call.keywords})  # type: ignore[misc]
+        default_of = dict(zip([p.arg for p in params][len(params) - len(defaults):], defaults))
+        if any(p.arg not in bound and p.arg not in default_of for p in params):
+            continue  # a TypeError: stays
+        param = stored[node.attr]
+        value = bound.get(param)
+        if value is None:
+            value = default_of[param]
+            if not _constant_expression(value):
+                continue  # evaluated once, where the class was defined
+        others = [a for a in [*call.args, *(k.value for k in call.keywords)] if a is not value]
+        if not all(_droppable(o) for o in others):
+            continue
+        text = _placed(parents, node, value, smap.text(value))
+        candidate = apply_splices(source, [Splice(*smap.span(node), text)])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+__all__ = ["display_subscript_candidates", "field_readback_candidates"]
