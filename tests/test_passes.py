@@ -691,6 +691,11 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("if a:\n    f()\nelif None is None:\n    g()\n", ["if a:\n    f()\nelse:\n    g()\n"]),
         ("if a:\n    f()\nelif 0:\n    g()\n", []),
         ("if a:\n    pass\nelif b:\n    g()\n", []),
+        # an if that does nothing but evaluate its test: the test alone (not in an elif chain)
+        ("if check(a, 14):\n    pass\nx = 1\n", ["check(a, 14)\nx = 1\n"]),
+        ("def f():\n    if (n := g()):\n        pass\n", ["def f():\n    (n := g())\n"]),
+        ("if (a or\n        b):\n    pass\n", ["(a or\n        b)\n"]),
+        ("if a:\n    f()\nelif b:\n    pass\n", []),
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),
         ("x = (a +\n     b)\ny = (a, b)\n", []),

@@ -719,7 +719,7 @@ def readability_candidates(source: str) -> list[str]:
 
 
 def _if_candidates(source: str, smap: SourceMap, stmt: ast.If) -> list[str]:
-    """``if T: pass / else: BODY`` -> ``if not T: BODY``; ``elif None is None:`` (a test of literals
+    """``if T: pass / else: BODY`` -> ``if not T: BODY``; ``if T: pass`` -> ``T``; ``elif None is None:`` (a test of literals
     that is true, the last branch) -> ``else:``."""
     out: list[str] = []
     nl = smap.default_newline()
@@ -734,6 +734,16 @@ def _if_candidates(source: str, smap: SourceMap, stmt: ast.If) -> list[str]:
             neg = f"not {test}" if atom and "\n" not in test else f"not ({test})"
             text = f"{where[2]}if {neg}:{nl}" + block_text(smap, stmt.orelse, where[2] + "    ")
             out.append(source[:where[0]] + text + source[where[1]:])
+    if (all(isinstance(b, ast.Pass) for b in stmt.body) and not stmt.orelse
+            and not smap.source.startswith("elif", smap.span(stmt)[0])):
+        # ``if T: pass`` -> ``T``: the test is still evaluated (and its truth, which nothing uses, is not
+        # taken: a ``__bool__`` that raises is the one thing this drops, and the tester sees that)
+        where = _full_lines(smap, stmt)
+        if where is not None:
+            test = smap.text(stmt.test)
+            if "\n" in test or isinstance(stmt.test, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Tuple)):
+                test = f"({test})"
+            out.append(source[:where[0]] + f"{where[2]}{test}{nl}" + source[where[1]:])
     if elif_:
         inner = stmt.orelse[0]
         assert isinstance(inner, ast.If)
