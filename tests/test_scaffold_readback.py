@@ -137,3 +137,57 @@ def test_field_readback_fires(source: str, expected: list[str]) -> None:
 ])
 def test_field_readback_does_not_fire(source: str) -> None:
     assert P.field_readback_candidates(source) == []
+
+
+def test_display_copy_of_a_display() -> None:
+    source = 'cfg = {**{"a": 1, "b": [2]}}\nprint(cfg)\n'
+    assert P.display_subscript_candidates(source) == ['cfg = {"a": 1, "b": [2]}\nprint(cfg)\n']
+    assert P.display_subscript_candidates('d = {"a": 1}\ncfg = {**d}\nprint(cfg)\n') == []  # a real copy
+    assert P.display_subscript_candidates('cfg = {**{"a": 1}, "b": 2}\nprint(cfg)\n') == []
+
+
+CONFIG = '''config = {"workers": 2, "chunk": 400, "names": ["a"]}
+
+def chunks(text):
+    return [text[i:i + config["chunk"]] for i in range(0, len(text), config["chunk"])]
+
+print(config["workers"], chunks("x" * 900), config["names"])
+'''
+
+
+def test_lookup_table_fires() -> None:
+    got = P.lookup_table_candidates(CONFIG)
+    every = CONFIG.replace('config["chunk"]', "400").replace('config["workers"]', "2").replace('config["names"]',
+                                                                                              '["a"]')
+    assert got[0] == every
+    assert len(got) == 5  # every read, then one read at a time
+    for candidate in got:
+        assert _output(candidate) == _output(CONFIG)
+
+
+@pytest.mark.parametrize("source", [
+    # the table itself is used: passed on, iterated, .get, written, deleted from
+    'config = {"a": 1}\nprint(config["a"], len(config))\n',
+    'config = {"a": 1}\nprint(config.get("a"), config["a"])\n',
+    'config = {"a": 1}\nconfig["a"] = 2\nprint(config["a"])\n',
+    'config = {"a": 1}\ndel config["a"]\nprint(config["a"] if config else 0)\n',
+    # rebound, augmented, a parameter or a global declaration of that name somewhere
+    'config = {"a": 1}\nconfig = {"a": 2}\nprint(config["a"])\n',
+    'config = {"a": 1}\ndef f(config):\n    return config["a"]\nprint(f({"a": 3}), config["a"])\n',
+    'config = {"a": 1}\ndef f():\n    global config\n    config = {"a": 5}\nf()\nprint(config["a"])\n',
+    'config = {"a": 1}\nconfig |= {"a": 2}\nprint(config["a"])\n',
+    'config = {"a": 1}\nglobals()["config"] = {"a": 2}\nprint(config["a"])\n',
+    # a key it does not have, a computed key, a value that is not literal data
+    'config = {"a": 1}\nprint(config["b"] if False else 0)\n',
+    'k = "a"\nconfig = {"a": 1}\nprint(config[k])\n',
+    'x = [1]\nconfig = {"a": x}\nx.append(2)\nprint(config["a"])\n',
+    'config = {"a": len("ab")}\nprint(config["a"])\n',
+    # one list read twice is one object: two displays would not be
+    'config = {"a": [1]}\nconfig["a"].append(2)\nprint(config["a"])\n',
+    # read before it is bound
+    'try:\n    print(config["a"])\nexcept NameError:\n    print("unbound")\nconfig = {"a": 1}\n',
+    # not at module level
+    'def f():\n    config = {"a": 1}\n    return config["a"]\nprint(f())\n',
+])
+def test_lookup_table_does_not_fire(source: str) -> None:
+    assert P.lookup_table_candidates(source) == []

@@ -42,7 +42,7 @@ from .expressions import (
 from .hoist import hoist_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits
-from .readback import display_subscript_candidates, field_readback_candidates
+from .readback import display_subscript_candidates, field_readback_candidates, lookup_table_candidates
 from .scaffold import (
     class_function_candidates,
     data_literal_candidates,
@@ -111,6 +111,7 @@ MODULE_CALLS = EachPass("module-calls", module_call_candidates)
 CLASS_TO_MODULE = EachPass("class-to-module", class_module_candidates)
 DISPLAY_SUBSCRIPTS = EachPass("display-subscripts", display_subscript_candidates)
 FIELD_READBACKS = EachPass("field-readbacks", field_readback_candidates)
+LOOKUP_TABLES = EachPass("lookup-tables", lookup_table_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -133,7 +134,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
-            DISPLAY_SUBSCRIPTS, FIELD_READBACKS)
+            DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
@@ -154,6 +155,7 @@ __all__ = [
     "DATA_LITERALS",
     "DISPLAY_SUBSCRIPTS",
     "FIELD_READBACKS",
+    "LOOKUP_TABLES",
     "DATASET_LISTS",
     "DELEGATING_MODULES",
     "DISCARDED_CALLS",
@@ -217,6 +219,7 @@ __all__ = [
     "discarded_call_candidates",
     "display_subscript_candidates",
     "field_readback_candidates",
+    "lookup_table_candidates",
     "factory_candidates",
     "helper_inline_candidates",
     "list_build_candidates",

@@ -104,12 +104,18 @@ def _display_element(node: ast.Subscript) -> ast.expr | None:
 
 
 def display_subscript_candidates(source: str) -> list[str]:
-    """``{"k": v, ...}["k"]`` / ``[a, b][1]`` of literal keys -> the element (see the module docstring)."""
+    """``{"k": v, ...}["k"]`` / ``[a, b][1]`` of literal keys -> the element (see the module docstring);
+    ``{**{"k": v}}`` (a copy of a display, nothing else) -> ``{"k": v}``."""
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
     out: list[str] = []
     for node in ast.walk(tree):
+        if (isinstance(node, ast.Dict) and len(node.keys) == 1 and node.keys[0] is None
+                and isinstance(node.values[0], ast.Dict)):
+            candidate = apply_splices(source, [Splice(*smap.span(node), smap.text(node.values[0]))])
+            if candidate is not None:
+                out.append(candidate)
         if not isinstance(node, ast.Subscript):
             continue
         element = _display_element(node)
@@ -120,6 +126,116 @@ def display_subscript_candidates(source: str) -> list[str]:
         if candidate is not None:
             out.append(candidate)
     return out
+
+
+# ----------------------------------------------------------------------------- constant lookup tables
+_IMMUTABLE = (ast.Constant, ast.Tuple, ast.UnaryOp, ast.USub, ast.expr_context)
+_DATA = (*_IMMUTABLE, ast.List, ast.Dict, ast.Set)
+#: at most this many single-read candidates per table (besides the one with every read)
+_MOST_SINGLE = 6
+
+
+def _bound_once(tree: ast.Module, name: str) -> bool:
+    """``name`` is bound by exactly one assignment and nothing else anywhere (no parameter, def, import,
+    loop target, ``global``, ``del``): every load of it, in any scope, is that binding."""
+    stores = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            stores += 1
+        elif isinstance(node, ast.arg) and node.arg == name:
+            return False
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return False
+        elif isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
+            return False
+        elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return False
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name == name:
+            return False
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("globals", "vars",
+                                                                                               "eval", "exec"):
+            return False
+    return stores == 1
+
+
+def lookup_table_candidates(source: str) -> list[str]:
+    """A module-level dict of literal data (``config = {"workers": 2, "chunk": 400}``), bound once and
+    only ever read by literal keys it has (``config["workers"]``), is read where it is used: each read
+    becomes the value (``2``). A value that is a mutable display (a list, a dict) only where its key is
+    read once (two reads of one list are one object; two displays would be two). The assignment
+    stays (the unused-names pass removes it). One candidate with every read, then one per read."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    out: list[str] = []
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Dict)):
+            continue
+        name = stmt.targets[0].id
+        entries: list[tuple[ast.expr, ast.expr]] = []
+        if not _dict_entries(stmt.value, entries):
+            continue
+        table: dict[object, ast.expr] = {}
+        try:
+            for key, value in entries:
+                ok, k = _key(key)
+                if not ok or not all(isinstance(n, _DATA) for n in ast.walk(value)):
+                    raise TypeError
+                table[k] = value
+        except TypeError:
+            continue
+        if not _bound_once(tree, name):
+            continue
+        stmt_start = smap.stmt_span(stmt)[0]
+        reads: list[tuple[ast.Subscript, ast.expr]] = []
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+                continue
+            up = parents.get(id(node))
+            if not (isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load)):
+                reads = []
+                break  # the table itself is used (passed on, iterated, ``.get``, written)
+            ok, k = _key(up.slice)
+            try:
+                value = table.get(k) if ok else None
+            except TypeError:
+                value = None
+            if value is None:
+                reads = []
+                break  # a computed or missing key
+            if smap.span(node)[0] < stmt_start and _enclosing_scope(parents, node) is tree:
+                reads = []
+                break  # read at module level before it is bound: a NameError, stays
+            reads.append((up, value))
+        if not reads:
+            continue
+        per_value: dict[int, int] = {}
+        for _, value in reads:
+            per_value[id(value)] = per_value.get(id(value), 0) + 1
+        usable = [(up, value) for up, value in reads
+                  if all(isinstance(n, _IMMUTABLE) for n in ast.walk(value)) or per_value[id(value)] == 1]
+        if not usable:
+            continue
+        splices = [Splice(*smap.span(up), _placed(parents, up, value, smap.text(value))) for up, value in usable]
+        candidate = apply_splices(source, splices)
+        if candidate is not None:
+            out.append(candidate)
+        if len(splices) > 1:
+            for splice in splices[:_MOST_SINGLE]:
+                candidate = apply_splices(source, [splice])
+                if candidate is not None:
+                    out.append(candidate)
+    return out
+
+
+def _enclosing_scope(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | None:
+    cur = parents.get(id(node))
+    while cur is not None and not isinstance(cur, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                                   ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp,
+                                                   ast.GeneratorExp)):
+        cur = parents.get(id(cur))
+    return cur
 
 
 # ----------------------------------------------------------------------------- data classes
@@ -254,4 +370,4 @@ def field_readback_candidates(source: str) -> list[str]:
     return out
 
 
-__all__ = ["display_subscript_candidates", "field_readback_candidates"]
+__all__ = ["display_subscript_candidates", "field_readback_candidates", "lookup_table_candidates"]
