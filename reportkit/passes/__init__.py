@@ -40,6 +40,7 @@ from .expressions import (
     simplify_candidates,
 )
 from .hoist import hoist_candidates
+from .hoist_calls import hoist_call_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits
 from .readback import display_subscript_candidates, field_readback_candidates, lookup_table_candidates
@@ -112,6 +113,7 @@ CLASS_TO_MODULE = EachPass("class-to-module", class_module_candidates)
 DISPLAY_SUBSCRIPTS = EachPass("display-subscripts", display_subscript_candidates)
 FIELD_READBACKS = EachPass("field-readbacks", field_readback_candidates)
 LOOKUP_TABLES = EachPass("lookup-tables", lookup_table_candidates)
+HOIST_CALLS = EachPass("hoist-calls", hoist_call_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -134,7 +136,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
-            DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES)
+            DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value: off when the values are the bug
@@ -161,6 +163,7 @@ __all__ = [
     "DISCARDED_CALLS",
     "FACTORIES",
     "HELPERS",
+    "HOIST_CALLS",
     "LIST_BUILDS",
     "MODULE_CALLS",
     "SEQUENTIAL_CALLS",
@@ -222,6 +225,7 @@ __all__ = [
     "lookup_table_candidates",
     "factory_candidates",
     "helper_inline_candidates",
+    "hoist_call_candidates",
     "list_build_candidates",
     "sequential_call_build_candidates",
     "sequential_call_candidates",
