@@ -141,9 +141,15 @@ def test_field_readback_does_not_fire(source: str) -> None:
 
 def test_display_copy_of_a_display() -> None:
     source = 'cfg = {**{"a": 1, "b": [2]}}\nprint(cfg)\n'
-    assert P.display_subscript_candidates(source) == ['cfg = {"a": 1, "b": [2]}\nprint(cfg)\n']
-    assert P.display_subscript_candidates('d = {"a": 1}\ncfg = {**d}\nprint(cfg)\n') == []  # a real copy
-    assert P.display_subscript_candidates('cfg = {**{"a": 1}, "b": 2}\nprint(cfg)\n') == []
+    assert P.display_copy_candidates(source) == ['cfg = {"a": 1, "b": [2]}\nprint(cfg)\n']
+    assert P.display_copy_candidates('d = {"a": 1}\ncfg = {**d}\nprint(cfg)\n') == []  # a real copy
+    assert P.display_copy_candidates('cfg = {**{"a": 1}, "b": 2}\nprint(cfg)\n') == []
+
+
+def test_lookups_are_value_passes() -> None:
+    # a value read out of a table is what the failing code operates on: off where the values are the bug
+    assert P.DISPLAY_SUBSCRIPTS in P.VALUE_PASSES and P.LOOKUP_TABLES in P.VALUE_PASSES
+    assert P.DISPLAY_COPIES not in P.VALUE_PASSES and P.FIELD_READBACKS not in P.VALUE_PASSES
 
 
 CONFIG = '''config = {"workers": 2, "chunk": 400, "names": ["a"]}

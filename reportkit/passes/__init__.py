@@ -43,7 +43,12 @@ from .hoist import hoist_candidates
 from .hoist_calls import hoist_call_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits
-from .readback import display_subscript_candidates, field_readback_candidates, lookup_table_candidates
+from .readback import (
+    display_copy_candidates,
+    display_subscript_candidates,
+    field_readback_candidates,
+    lookup_table_candidates,
+)
 from .scaffold import (
     class_function_candidates,
     data_literal_candidates,
@@ -111,6 +116,7 @@ CLASS_CONSTANTS = EachPass("class-constants", class_constant_candidates)
 MODULE_CALLS = EachPass("module-calls", module_call_candidates)
 CLASS_TO_MODULE = EachPass("class-to-module", class_module_candidates)
 DISPLAY_SUBSCRIPTS = EachPass("display-subscripts", display_subscript_candidates)
+DISPLAY_COPIES = EachPass("display-copies", display_copy_candidates)
 FIELD_READBACKS = EachPass("field-readbacks", field_readback_candidates)
 LOOKUP_TABLES = EachPass("lookup-tables", lookup_table_candidates)
 HOIST_CALLS = EachPass("hoist-calls", hoist_call_candidates)
@@ -136,7 +142,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
-            DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
+            DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ARGS, ELEMENTS, INLINE_VARIABLES, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Passes that replace a computed value or a literal by another value, or a read of data by the value read
@@ -157,6 +163,7 @@ __all__ = [
     "CLASS_TO_FUNCTION",
     "CLASS_TO_MODULE",
     "DATA_LITERALS",
+    "DISPLAY_COPIES",
     "DISPLAY_SUBSCRIPTS",
     "FIELD_READBACKS",
     "LOOKUP_TABLES",
@@ -222,6 +229,7 @@ __all__ = [
     "dataset_list_candidates",
     "delegating_module_candidates",
     "discarded_call_candidates",
+    "display_copy_candidates",
     "display_subscript_candidates",
     "field_readback_candidates",
     "lookup_table_candidates",

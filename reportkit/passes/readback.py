@@ -104,18 +104,12 @@ def _display_element(node: ast.Subscript) -> ast.expr | None:
 
 
 def display_subscript_candidates(source: str) -> list[str]:
-    """``{"k": v, ...}["k"]`` / ``[a, b][1]`` of literal keys -> the element (see the module docstring);
-    ``{**{"k": v}}`` (a copy of a display, nothing else) -> ``{"k": v}``."""
+    """``{"k": v, ...}["k"]`` / ``[a, b][1]`` of literal keys -> the element (see the module docstring)."""
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
     out: list[str] = []
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Dict) and len(node.keys) == 1 and node.keys[0] is None
-                and isinstance(node.values[0], ast.Dict)):
-            candidate = apply_splices(source, [Splice(*smap.span(node), smap.text(node.values[0]))])
-            if candidate is not None:
-                out.append(candidate)
         if not isinstance(node, ast.Subscript):
             continue
         element = _display_element(node)
@@ -125,6 +119,21 @@ def display_subscript_candidates(source: str) -> list[str]:
         candidate = apply_splices(source, [Splice(*smap.span(node), text)])
         if candidate is not None:
             out.append(candidate)
+    return out
+
+
+def display_copy_candidates(source: str) -> list[str]:
+    """``{**{"k": v}}`` (a copy of a fresh display, nothing else) -> ``{"k": v}``: the same data, one
+    dict less (so not a value pass: nothing is read out of it)."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Dict) and len(node.keys) == 1 and node.keys[0] is None
+                and isinstance(node.values[0], ast.Dict)):
+            candidate = apply_splices(source, [Splice(*smap.span(node), smap.text(node.values[0]))])
+            if candidate is not None:
+                out.append(candidate)
     return out
 
 
@@ -370,4 +379,4 @@ def field_readback_candidates(source: str) -> list[str]:
     return out
 
 
-__all__ = ["display_subscript_candidates", "field_readback_candidates", "lookup_table_candidates"]
+__all__ = ["display_copy_candidates", "display_subscript_candidates", "field_readback_candidates", "lookup_table_candidates"]
