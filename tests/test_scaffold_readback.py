@@ -197,3 +197,22 @@ def test_lookup_table_fires() -> None:
 ])
 def test_lookup_table_does_not_fire(source: str) -> None:
     assert P.lookup_table_candidates(source) == []
+
+
+def test_field_readback_through_a_variable() -> None:
+    source = ("from dataclasses import dataclass\n@dataclass\nclass B:\n    name: str\n    created: list\n"
+              "def g():\n    b = B('x', [3])\n    b.created.append(4)\n    print(b.created)\ng()\n")
+    [candidate] = P.field_readback_candidates(source)
+    assert "    b = [3]\n    b.append(4)\n    print(b)\n" in candidate
+    assert _output(candidate) == _output(source)
+
+
+@pytest.mark.parametrize("source", [
+    # two fields read; the instance passed on; a field set; the name rebound
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\n    b: int\nx = B(1, 2)\nprint(x.a, x.b)\n",
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nprint(x.a, x)\n",
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nx.a = 2\nprint(x.a)\n",
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nprint(x.a)\nx = B(2)\nprint(x.a)\n",
+])
+def test_field_readback_through_a_variable_does_not_fire(source: str) -> None:
+    assert P.field_readback_candidates(source) == []

@@ -341,10 +341,31 @@ def field_readback_candidates(source: str) -> list[str]:
     out: list[str] = []
     if not records:
         return out
+    # ``b = C(...)`` read only as ``b.field``, one field: ``b = <that argument>`` and ``b.field`` -> ``b``
+    via: dict[int, tuple[ast.Attribute, list[ast.Attribute]]] = {}  # id(call) -> a read, every read
+    loads: dict[str, list[ast.Name]] = {}
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Call)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.setdefault(node.id, []).append(node)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id in records):
             continue
-        call = node.value
+        var = node.targets[0].id
+        reads = [parents.get(id(n)) for n in loads.get(var, [])]
+        if not reads or not all(isinstance(r, ast.Attribute) and isinstance(r.ctx, ast.Load) for r in reads):
+            continue
+        if len({r.attr for r in reads}) != 1 or not _bound_once(tree, var):  # type: ignore[union-attr]
+            continue
+        via[id(node.value)] = (reads[0], reads)  # type: ignore[assignment]
+    sites: list[tuple[ast.Attribute, ast.Call]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Call):
+            sites.append((node, node.value))
+        elif isinstance(node, ast.Call) and id(node) in via:
+            sites.append((via[id(node)][0], node))
+    for node, call in sites:
         if not (isinstance(call.func, ast.Name) and call.func.id in records):
             continue
         if not _module_level_at(scopes, parents, call.func, call.func.id):
@@ -372,8 +393,12 @@ def field_readback_candidates(source: str) -> list[str]:
         others = [a for a in [*call.args, *(k.value for k in call.keywords)] if a is not value]
         if not all(_droppable(o) for o in others):
             continue
-        text = _placed(parents, node, value, smap.text(value))
-        candidate = apply_splices(source, [Splice(*smap.span(node), text)])
+        if node.value is call:
+            splices = [Splice(*smap.span(node), _placed(parents, node, value, smap.text(value)))]
+        else:  # through a variable: it holds the field's value from the construction on
+            splices = [Splice(*smap.span(call), _placed(parents, call, value, smap.text(value)))]
+            splices += [Splice(*smap.span(r), smap.text(r.value)) for r in via[id(call)][1]]
+        candidate = apply_splices(source, splices)
         if candidate is not None:
             out.append(candidate)
     return out
