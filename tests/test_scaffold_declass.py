@@ -167,9 +167,6 @@ def test_class_to_module_call_and_plain_attribute() -> None:
         "class C:\n    def __init__(self, k):\n        self.n = k\n    def run(self):\n        print(self.n)\n\n"
         "def main(k):\n    C(1).run()\n    print(k)\nmain(0)\n",
         "class C:\n    def run(self):\n        print(1)\n\ndef main():\n    c = C()\n    c.run()\nmain()\n",
-        # ``self.k = k`` in a function: the parameter would be the function's local, the attribute a global
-        "class C:\n    def __init__(self, k):\n        self.k = k\n    def run(self):\n        print(self.k)\n\n"
-        "def main():\n    C(5).run()\nmain()\n",
         "class C:\n    def run(self):\n        print(1)\n\ndef main():\n    def inner():\n        C().run()\n"
         "    inner()\nmain()\n",
         "class C:\n    def run(self):\n        print(1)\n\ndef main():\n    C().run()\ndef main():\n    pass\n",
@@ -252,4 +249,13 @@ def test_class_to_module_in_a_function() -> None:
     [candidate] = P.class_module_candidates(source)
     assert "def main(n):\n    global items, seen\n    source = range(n)\n    seen = []\n" in candidate
     assert "threading.Thread(target=work)" in candidate and "class" not in candidate
+    assert _output(candidate) == _output(source)
+
+
+def test_class_to_module_in_a_function_parameter_stored_as_is() -> None:
+    # ``self.k = k``: the parameter is the global the function declares
+    source = ("class C:\n    def __init__(self, k):\n        self.k = k\n    def run(self):\n        print(self.k)\n\n"
+              "def main():\n    C(5).run()\nmain()\n")
+    [candidate] = P.class_module_candidates(source)
+    assert candidate == "def run():\n    print(k)\n\ndef main():\n    global k\n    k = 5\n    run()\nmain()\n"
     assert _output(candidate) == _output(source)

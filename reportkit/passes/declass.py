@@ -230,7 +230,7 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
 
     # ``self.x = x`` of a parameter ``x`` never rebound: the global ``x`` is the parameter itself
     same: set[str] = set()
-    if init is not None and host is tree:  # (in a function the parameter is the function's local)
+    if init is not None:  # (in a function, ``x`` is among the globals it declares: the parameter is that global)
         params = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
         rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         for s in init_body:
