@@ -734,6 +734,25 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("if a:\n    f()\nelif None is None:\n    g()\n", ["if a:\n    f()\nelse:\n    g()\n"]),
         ("if a:\n    f()\nelif 0:\n    g()\n", []),
         ("if a:\n    pass\nelif b:\n    g()\n", []),
+        # an if that does nothing but evaluate its test: the test alone (not in an elif chain)
+        ("if check(a, 14):\n    pass\nx = 1\n", ["check(a, 14)\nx = 1\n"]),
+        ("def f():\n    if (n := g()):\n        pass\n", ["def f():\n    (n := g())\n"]),
+        ("if (a or\n        b):\n    pass\n", ["(a or\n        b)\n"]),
+        ("if a:\n    f()\nelif b:\n    pass\n", []),
+        # an unused enumerate counter (a loop whose counter is read nowhere, a comprehension's)
+        ("for i, row in enumerate(rows):\n    f(row)\n", ["for row in rows:\n    f(row)\n"]),
+        ("ys = [r for n, r in enumerate(csv.reader(t), 1)]\n", ["ys = [r for r in csv.reader(t)]\n"]),
+        ("for i, (a, b) in enumerate(p):\n    f(a)\n", ["for (a, b) in enumerate(p):\n    f(a)\n"
+                                                         .replace("enumerate(p)", "p")]),
+        ("for i, row in enumerate(rows):\n    f(row)\nprint(i)\n", []),  # the counter outlives the loop
+        ("ys = [(n, r) for n, r in enumerate(rows)]\n", []),
+        ("ys = [r for n, r in enumerate(rows, k)]\n", []),  # start is not a literal
+        ("enumerate = zip\nys = [r for n, r in enumerate(a, b)]\n", []),  # not the builtin
+        # a literal that cannot change a test's truth
+        ("if missing and True:\n    f()\n", ["if missing:\n    f()\n"]),
+        ("while a or False or b:\n    f()\n", ["while a or b:\n    f()\n"]),
+        ("x = not ((a or b) and True)\n", ["x = not (a or b)\n"]),
+        ("x = a and True\ny = [v for v in xs if v or 1]\n", []),  # a value, not a test; 1 is truthy
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),
         ("x = (a +\n     b)\ny = (a, b)\n", []),

@@ -160,8 +160,17 @@ def test_class_to_module_call_and_plain_attribute() -> None:
         "    def run(self):\n        print(self.a)\n\nC(0).run()\n",
         "class C:\n    def __len__(self):\n        return 1\n    def run(self):\n        print(len(self))\n\nC().run()\n",
         "class C:\n    @staticmethod\n    def run():\n        print(1)\n\nC().run()\n",
-        # built inside a function; not the first thing its statement evaluates
-        "class C:\n    def run(self):\n        print(1)\n\ndef main():\n    C().run()\n",
+        # built inside a function: a name the class brings is one the function uses; bound to a name there;
+        # a nested function / a method / a function defined twice
+        "class C:\n    def __init__(self):\n        self.n = 2\n    def run(self):\n        print(self.n)\n\n"
+        "def main():\n    n = 1\n    C().run()\n    print(n)\nmain()\n",
+        "class C:\n    def __init__(self, k):\n        self.n = k\n    def run(self):\n        print(self.n)\n\n"
+        "def main(k):\n    C(1).run()\n    print(k)\nmain(0)\n",
+        "class C:\n    def run(self):\n        print(1)\n\ndef main():\n    c = C()\n    c.run()\nmain()\n",
+        "class C:\n    def run(self):\n        print(1)\n\ndef main():\n    def inner():\n        C().run()\n"
+        "    inner()\nmain()\n",
+        "class C:\n    def run(self):\n        print(1)\n\ndef main():\n    C().run()\ndef main():\n    pass\n",
+        # not the first thing its statement evaluates
         "class C:\n    def run(self):\n        return 1\n\nprint(f(), C().run())\n",
         # an attribute set in a nested function (it would need its own global)
         "class C:\n    def run(self):\n        def inner():\n            self.x = 1\n        inner()\n\nC().run()\n",
@@ -226,4 +235,27 @@ def test_class_to_module_argument_with_effects_keeps_its_order() -> None:
               "        print('init')\n\n    def run(self):\n        print('run')\n\nC(a(), y=a()).run()\n")
     [candidate] = P.class_module_candidates(source)
     assert "x, y = a(), a()" in candidate
+    assert _output(candidate) == _output(source)
+
+
+def test_class_to_module_in_a_function() -> None:
+    # built in a module-level function: __init__'s parameters become its locals, the attributes globals it
+    # declares (a method used as a value through self is the function itself)
+    source = ("import threading\n\nclass Worker:\n    def __init__(self, source):\n        self.seen = []\n"
+              "        self.items = list(source)\n\n    def work(self):\n        for x in self.items:\n"
+              "            self.seen.append(x)\n\n    def run(self):\n        t = threading.Thread(target=self.work)\n"
+              "        t.start()\n        t.join()\n        print(self.seen)\n\n"
+              "def main(n):\n    Worker(range(n)).run()\n\nmain(3)\n")
+    [candidate] = P.class_module_candidates(source)
+    assert "def main(n):\n    global items, seen\n    source = range(n)\n    seen = []\n" in candidate
+    assert "threading.Thread(target=work)" in candidate and "class" not in candidate
+    assert _output(candidate) == _output(source)
+
+
+def test_class_to_module_in_a_function_parameter_stored_as_is() -> None:
+    # ``self.k = k``: the parameter is the global the function declares
+    source = ("class C:\n    def __init__(self, k):\n        self.k = k\n    def run(self):\n        print(self.k)\n\n"
+              "def main():\n    C(5).run()\nmain()\n")
+    [candidate] = P.class_module_candidates(source)
+    assert candidate == "def run():\n    print(k)\n\ndef main():\n    global k\n    k = 5\n    run()\nmain()\n"
     assert _output(candidate) == _output(source)

@@ -40,8 +40,15 @@ from .expressions import (
     simplify_candidates,
 )
 from .hoist import hoist_candidates
+from .hoist_calls import hoist_call_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits
+from .readback import (
+    display_copy_candidates,
+    display_subscript_candidates,
+    field_readback_candidates,
+    lookup_table_candidates,
+)
 from .scaffold import (
     class_function_candidates,
     data_literal_candidates,
@@ -108,6 +115,11 @@ DISCARDED_CALLS = EachPass("discarded-calls", discarded_call_candidates)
 CLASS_CONSTANTS = EachPass("class-constants", class_constant_candidates)
 MODULE_CALLS = EachPass("module-calls", module_call_candidates)
 CLASS_TO_MODULE = EachPass("class-to-module", class_module_candidates)
+DISPLAY_SUBSCRIPTS = EachPass("display-subscripts", display_subscript_candidates)
+DISPLAY_COPIES = EachPass("display-copies", display_copy_candidates)
+FIELD_READBACKS = EachPass("field-readbacks", field_readback_candidates)
+LOOKUP_TABLES = EachPass("lookup-tables", lookup_table_candidates)
+HOIST_CALLS = EachPass("hoist-calls", hoist_call_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -129,7 +141,8 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE)
+            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
+            DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, HOIST, ELEMENTS, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Fine passes whose changes open up structural and scaffolding ones (an element less of a loop's
@@ -137,9 +150,11 @@ FINE = (MATERIALIZE, HOIST, ELEMENTS, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS
 #: passes after it run on code those are about to remove. (Materialize and hoist too cost more than they
 #: saved: measured, a restart after them re-ran HDD sweeps for little.)
 RESHAPING = (ELEMENTS, INLINE_VARIABLES)
-#: Passes that replace a computed value or a literal by another value: off when the values are the bug
-#: (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values).
-VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+#: Passes that replace a computed value or a literal by another value, or a read of data by the value read
+#: (``{"fast": {...}}["fast"]``, ``config["chunk"]``: the data the failing code looks up may be the bug, a
+#: preset that overrides a default): off when the values are the bug (an oracle, or a failure the script's
+#: own code raised: reportkit.minimize.keeps_values).
+VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS, DISPLAY_SUBSCRIPTS, LOOKUP_TABLES)
 #: Passes that keep a computation as code but run it at each use (an object built once in ``__init__``
 #: built where it is read): off when the failure compares computed values (random weights differ
 #: between builds), on for a failure the script's own code raised (reportkit.reduce.reduce_source).
@@ -153,11 +168,16 @@ __all__ = [
     "CLASS_TO_FUNCTION",
     "CLASS_TO_MODULE",
     "DATA_LITERALS",
+    "DISPLAY_COPIES",
+    "DISPLAY_SUBSCRIPTS",
+    "FIELD_READBACKS",
+    "LOOKUP_TABLES",
     "DATASET_LISTS",
     "DELEGATING_MODULES",
     "DISCARDED_CALLS",
     "FACTORIES",
     "HELPERS",
+    "HOIST_CALLS",
     "LIST_BUILDS",
     "MODULE_CALLS",
     "SEQUENTIAL_CALLS",
@@ -215,8 +235,13 @@ __all__ = [
     "dataset_list_candidates",
     "delegating_module_candidates",
     "discarded_call_candidates",
+    "display_copy_candidates",
+    "display_subscript_candidates",
+    "field_readback_candidates",
+    "lookup_table_candidates",
     "factory_candidates",
     "helper_inline_candidates",
+    "hoist_call_candidates",
     "list_build_candidates",
     "sequential_call_build_candidates",
     "sequential_call_candidates",

@@ -32,6 +32,7 @@ from .statements import _bind_arguments, _full_lines, _own_nodes, _parents
 from .wrappers import (
     _calls_of,
     _class_bases,
+    _defined_once,
     _docstring_or_pass,
     _enclosing_stmt,
     _plain_classes,
@@ -195,7 +196,11 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
         return None
     call = calls[0]
     stmt, bound_here = _enclosing_stmt(parents, call)
-    if stmt is None or bound_here or scopes.scope_of(stmt) is not tree:
+    if stmt is None or bound_here:
+        return None
+    host = scopes.scope_of(stmt)  # the module, or a module-level function the instance is built in
+    if host is not tree and not (isinstance(host, ast.FunctionDef) and host in tree.body
+                                 and _defined_once(tree, host.name)):
         return None
     cls_start, cls_end = smap.stmt_span(cls)
     if cls_start <= smap.span(call)[0] < cls_end:
@@ -225,7 +230,7 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
 
     # ``self.x = x`` of a parameter ``x`` never rebound: the global ``x`` is the parameter itself
     same: set[str] = set()
-    if init is not None:
+    if init is not None:  # (in a function, ``x`` is among the globals it declares: the parameter is that global)
         params = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
         rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         for s in init_body:
@@ -262,6 +267,16 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
     for name in members:
         if name in others - self_names or name in init_own - self_names - same:
             return None  # a method's local (or parameter) of that name would hide the global
+    if host is not tree:
+        # built in a function: ``__init__``'s parameters and locals become its locals, the attributes
+        # module globals it declares ``global``; none of them may be a name the function uses already
+        in_host = ({n.id for n in ast.walk(host) if isinstance(n, ast.Name)}
+                   | {a.arg for a in ast.walk(host) if isinstance(a, ast.arg)}
+                   | {n.name for n in ast.walk(host) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                         ast.ClassDef)) and n is not host}
+                   | {n for g in ast.walk(host) if isinstance(g, (ast.Global, ast.Nonlocal)) for n in g.names})
+        if (members | init_names) & in_host:
+            return None
 
     # ---------------------------------------------------------------- how the instance is used
     nl = smap.default_newline()
@@ -281,7 +296,7 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
         site_splices.append(Splice(*smap.span(call), cls.name))
         node = parent
     elif (isinstance(parent, ast.Assign) and parent is stmt and len(stmt.targets) == 1
-          and isinstance(stmt.targets[0], ast.Name)):
+          and isinstance(stmt.targets[0], ast.Name) and host is tree):
         var = stmt.targets[0].id
         if not _module_binding(tree, scopes, parents, call, var) or var in members | init_names:
             return None
@@ -333,6 +348,8 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
                 continue
             if name != text:
                 assigned.append((name, f"({text})" if "\n" in text else text))
+        if host is not tree and plan.stored_in.get(init):
+            block += f"{indent}global {', '.join(sorted(plan.stored_in[init]))}{nl}"
         if len(assigned) == 1:
             block += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
         elif assigned:

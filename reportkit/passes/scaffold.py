@@ -39,7 +39,7 @@ from typing import Callable
 from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _element_seq, call_elements
 from .scopes import Scopes
-from .source import SourceMap, block_text
+from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -715,11 +715,89 @@ def readability_candidates(source: str) -> list[str]:
             candidate = _without_parens(source, smap, node.value)
             if candidate is not None:
                 out.append(candidate)
+    out.extend(_unused_counter_candidates(source, tree, smap))
+    out.extend(_truth_filler_candidates(source, tree, smap))
+    return out
+
+
+def _unused_counter_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``for i, x in enumerate(xs):`` whose counter ``i`` nothing reads -> ``for x in xs:`` (a loop, or
+    a comprehension's ``for``). Only the builtin ``enumerate`` (the module binds no such name), with
+    one argument or a literal ``start``; for a loop statement, ``i`` is read nowhere in the module (it
+    outlives the loop)."""
+    if any(isinstance(n, ast.Name) and n.id == "enumerate" and not isinstance(n.ctx, ast.Load)
+           or isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)) and n.name == "enumerate"
+           or isinstance(n, ast.alias) and (n.asname or n.name) == "enumerate"
+           or isinstance(n, ast.arg) and n.arg == "enumerate" for n in ast.walk(tree)):
+        return []
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            loops, reads = [node], loaded
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            loops = node.generators
+            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        else:
+            continue
+        for loop in loops:
+            target, it = loop.target, loop.iter
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)
+                    and not isinstance(target.elts[1], ast.Starred) and isinstance(it, ast.Call)
+                    and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and len(it.args) >= 1
+                    and not isinstance(it.args[0], ast.Starred) and len(it.args) + len(it.keywords) <= 2):
+                continue
+            extra = [*it.args[1:], *(k.value for k in it.keywords)]
+            if any(k.arg != "start" for k in it.keywords) or not all(isinstance(e, ast.Constant) for e in extra):
+                continue
+            if target.elts[0].id in reads:
+                continue
+            candidate = apply_splices(source, [Splice(*smap.span(target), _element_text(smap, target.elts[1])
+                                                      if isinstance(target.elts[1], ast.Tuple)
+                                                      else smap.text(target.elts[1])),
+                                               Splice(*smap.span(it), smap.text(it.args[0]))])
+            if candidate is not None and parses(candidate):
+                out.append(candidate)
+    return out
+
+
+def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """Where only truth counts (the test of an ``if`` / ``while`` / ``assert`` / conditional expression,
+    the operand of ``not``), ``a and True`` -> ``a`` and ``a or False`` -> ``a`` (a literal that cannot
+    change the outcome: ``True`` in an ``and``, ``False`` / ``None`` / ``0`` / ``""`` in an ``or``)."""
+    tests: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            tests.append(node.test)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            tests.append(node.operand)
+        elif isinstance(node, ast.comprehension):
+            tests.extend(node.ifs)
+    out: list[str] = []
+    for test in tests:
+        if not (isinstance(test, ast.BoolOp) and len(test.values) >= 2):
+            continue
+        neutral = bool(isinstance(test.op, ast.And))
+        kept = [v for v in test.values if not (isinstance(v, ast.Constant) and bool(v.value) is neutral
+                                               and (v.value is True if neutral else not v.value))]
+        if not kept or len(kept) == len(test.values):
+            continue
+        word = " and " if neutral else " or "
+        loose = (ast.BoolOp, ast.IfExp, ast.NamedExpr, ast.Lambda)
+        start, end = smap.span(test)
+        enclosed = source[:start].rstrip().endswith("(") and source[end:].lstrip().startswith(")")
+        text = word.join(f"({smap.text(v)})" if isinstance(v, loose) and not (enclosed and len(kept) == 1)
+                         else smap.text(v) for v in kept)
+        if "\n" in text and not enclosed:
+            text = f"({text})"
+        candidate = apply_splices(source, [Splice(start, end, text)])
+        if candidate is not None and parses(candidate):
+            out.append(candidate)
     return out
 
 
 def _if_candidates(source: str, smap: SourceMap, stmt: ast.If) -> list[str]:
-    """``if T: pass / else: BODY`` -> ``if not T: BODY``; ``elif None is None:`` (a test of literals
+    """``if T: pass / else: BODY`` -> ``if not T: BODY``; ``if T: pass`` -> ``T``; ``elif None is None:`` (a test of literals
     that is true, the last branch) -> ``else:``."""
     out: list[str] = []
     nl = smap.default_newline()
@@ -734,6 +812,16 @@ def _if_candidates(source: str, smap: SourceMap, stmt: ast.If) -> list[str]:
             neg = f"not {test}" if atom and "\n" not in test else f"not ({test})"
             text = f"{where[2]}if {neg}:{nl}" + block_text(smap, stmt.orelse, where[2] + "    ")
             out.append(source[:where[0]] + text + source[where[1]:])
+    if (all(isinstance(b, ast.Pass) for b in stmt.body) and not stmt.orelse
+            and not smap.source.startswith("elif", smap.span(stmt)[0])):
+        # ``if T: pass`` -> ``T``: the test is still evaluated (and its truth, which nothing uses, is not
+        # taken: a ``__bool__`` that raises is the one thing this drops, and the tester sees that)
+        where = _full_lines(smap, stmt)
+        if where is not None:
+            test = smap.text(stmt.test)
+            if "\n" in test or isinstance(stmt.test, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Tuple)):
+                test = f"({test})"
+            out.append(source[:where[0]] + f"{where[2]}{test}{nl}" + source[where[1]:])
     if elif_:
         inner = stmt.orelse[0]
         assert isinstance(inner, ast.If)

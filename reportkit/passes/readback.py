@@ -1,0 +1,407 @@
+"""Values built only to be read back at once become the value itself.
+
+- :func:`display_subscript_candidates`: a display subscripted by a literal where it is written,
+  ``{**{"keep_days": 14}}["keep_days"]`` -> ``14``, ``{"a": x, "b": y}["b"]`` -> ``y``,
+  ``[a, b, c][1]`` -> ``b``. Only when the result is the same: the keys are literals (``**`` of a
+  display of such keys is flattened; later keys win, as in Python), the index is a literal found in
+  the display (else it raises ``KeyError`` / ``IndexError``, and stays), and every other key and value
+  the display evaluates can be dropped: names, literals, displays, attribute and subscript reads (no
+  call, no walrus, no ``await``/``yield``, nothing starred).
+- :func:`field_readback_candidates`: a plain data class built only to read one of its fields,
+  ``Backup(name, created).created`` -> ``created``. The class is a module-level ``@dataclass`` (no
+  ``init=False`` / ``kw_only`` / ``field(...)`` / ``ClassVar`` / ``InitVar``) or a plain class whose
+  ``__init__`` only stores its parameters (``self.created = created``); either way no base, no
+  metaclass, defined once, no ``__post_init__`` / ``__new__`` / attribute hooks, and nothing else in it
+  named like the field. The arguments not read must be droppable as above (a default is used only
+  when it is a literal).
+
+The pass proposes; the tester decides.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .edits import Splice, apply_splices
+from .scopes import Scopes
+from .source import SourceMap
+from .statements import _parents
+from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
+
+_DROPPABLE = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Attribute, ast.Subscript,
+              ast.Slice, ast.expr_context)
+_HOOKS = {"__post_init__", "__new__", "__getattr__", "__getattribute__", "__setattr__", "__init_subclass__",
+          "__class_getitem__", "__set_name__", "__delattr__"}
+_DATACLASS_OPTIONS = {"frozen", "eq", "order", "repr", "unsafe_hash", "slots", "weakref_slot"}
+
+
+def _droppable(node: ast.expr | None) -> bool:
+    """Evaluating ``node`` has no effect but, at most, an exception (no call of any kind)."""
+    return node is None or all(isinstance(n, _DROPPABLE) for n in ast.walk(node))
+
+
+def _key(node: ast.expr) -> tuple[bool, object]:
+    """(True, value) for a hashable literal key, else (False, None)."""
+    if isinstance(node, ast.Constant) and not isinstance(node.value, type(...)):
+        return True, node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return True, -node.operand.value
+    return False, None
+
+
+def _dict_entries(node: ast.Dict, out: list[tuple[ast.expr, ast.expr]]) -> bool:
+    """The key/value pairs of a dict display in evaluation order, ``**{...}`` flattened; False when a
+    key is not a literal or a ``**`` is not a display."""
+    for key, value in zip(node.keys, node.values):
+        if key is None:
+            if not isinstance(value, ast.Dict) or not _dict_entries(value, out):
+                return False
+        else:
+            out.append((key, value))
+    return True
+
+
+def _display_element(node: ast.Subscript) -> ast.expr | None:
+    """The element ``node`` (a display subscripted by a literal) evaluates to, when every other part of the
+    display can be dropped; None otherwise."""
+    if not isinstance(node.ctx, ast.Load):
+        return None
+    ok, index = _key(node.slice)
+    if not ok:
+        return None
+    display = node.value
+    if isinstance(display, ast.Dict):
+        entries: list[tuple[ast.expr, ast.expr]] = []
+        if not _dict_entries(display, entries):
+            return None
+        chosen: dict[object, ast.expr] = {}
+        for key, value in entries:
+            ok, k = _key(key)
+            if not ok:
+                return None
+            try:
+                chosen[k] = value  # equal keys (``1`` / ``True``): the last value wins, as in Python
+            except TypeError:
+                return None
+        try:
+            element = chosen.get(index)
+        except TypeError:
+            return None
+        others = [v for _, v in entries if v is not element]
+    elif isinstance(display, (ast.List, ast.Tuple)):
+        if type(index) is not int or any(isinstance(e, ast.Starred) for e in display.elts):
+            return None
+        if not -len(display.elts) <= index < len(display.elts):
+            return None
+        element = display.elts[index]
+        others = [e for e in display.elts if e is not element]
+    else:
+        return None
+    if element is None or not all(_droppable(o) for o in others):
+        return None
+    return element
+
+
+def display_subscript_candidates(source: str) -> list[str]:
+    """``{"k": v, ...}["k"]`` / ``[a, b][1]`` of literal keys -> the element (see the module docstring)."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript):
+            continue
+        element = _display_element(node)
+        if element is None:
+            continue
+        text = _placed(parents, node, element, smap.text(element))
+        candidate = apply_splices(source, [Splice(*smap.span(node), text)])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+def display_copy_candidates(source: str) -> list[str]:
+    """``{**{"k": v}}`` (a copy of a fresh display, nothing else) -> ``{"k": v}``: the same data, one
+    dict less (so not a value pass: nothing is read out of it)."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Dict) and len(node.keys) == 1 and node.keys[0] is None
+                and isinstance(node.values[0], ast.Dict)):
+            candidate = apply_splices(source, [Splice(*smap.span(node), smap.text(node.values[0]))])
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# ----------------------------------------------------------------------------- constant lookup tables
+_IMMUTABLE = (ast.Constant, ast.Tuple, ast.UnaryOp, ast.USub, ast.expr_context)
+_DATA = (*_IMMUTABLE, ast.List, ast.Dict, ast.Set)
+#: at most this many single-read candidates per table (besides the one with every read)
+_MOST_SINGLE = 6
+
+
+def _bound_once(tree: ast.Module, name: str) -> bool:
+    """``name`` is bound by exactly one assignment and nothing else anywhere (no parameter, def, import,
+    loop target, ``global``, ``del``): every load of it, in any scope, is that binding."""
+    stores = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            stores += 1
+        elif isinstance(node, ast.arg) and node.arg == name:
+            return False
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return False
+        elif isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
+            return False
+        elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return False
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name == name:
+            return False
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("globals", "vars",
+                                                                                               "eval", "exec"):
+            return False
+    return stores == 1
+
+
+def lookup_table_candidates(source: str) -> list[str]:
+    """A module-level dict of literal data (``config = {"workers": 2, "chunk": 400}``), bound once and
+    only ever read by literal keys it has (``config["workers"]``), is read where it is used: each read
+    becomes the value (``2``). A value that is a mutable display (a list, a dict) only where its key is
+    read once (two reads of one list are one object; two displays would be two). The assignment
+    stays (the unused-names pass removes it). One candidate with every read, then one per read."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    out: list[str] = []
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Dict)):
+            continue
+        name = stmt.targets[0].id
+        entries: list[tuple[ast.expr, ast.expr]] = []
+        if not _dict_entries(stmt.value, entries):
+            continue
+        table: dict[object, ast.expr] = {}
+        try:
+            for key, value in entries:
+                ok, k = _key(key)
+                if not ok or not all(isinstance(n, _DATA) for n in ast.walk(value)):
+                    raise TypeError
+                table[k] = value
+        except TypeError:
+            continue
+        if not _bound_once(tree, name):
+            continue
+        stmt_start = smap.stmt_span(stmt)[0]
+        reads: list[tuple[ast.Subscript, ast.expr]] = []
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+                continue
+            up = parents.get(id(node))
+            if not (isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load)):
+                reads = []
+                break  # the table itself is used (passed on, iterated, ``.get``, written)
+            ok, k = _key(up.slice)
+            try:
+                value = table.get(k) if ok else None
+            except TypeError:
+                value = None
+            if value is None:
+                reads = []
+                break  # a computed or missing key
+            if smap.span(node)[0] < stmt_start and _enclosing_scope(parents, node) is tree:
+                reads = []
+                break  # read at module level before it is bound: a NameError, stays
+            reads.append((up, value))
+        if not reads:
+            continue
+        per_value: dict[int, int] = {}
+        for _, value in reads:
+            per_value[id(value)] = per_value.get(id(value), 0) + 1
+        usable = [(up, value) for up, value in reads
+                  if all(isinstance(n, _IMMUTABLE) for n in ast.walk(value)) or per_value[id(value)] == 1]
+        if not usable:
+            continue
+        splices = [Splice(*smap.span(up), _placed(parents, up, value, smap.text(value))) for up, value in usable]
+        candidate = apply_splices(source, splices)
+        if candidate is not None:
+            out.append(candidate)
+        if len(splices) > 1:
+            for splice in splices[:_MOST_SINGLE]:
+                candidate = apply_splices(source, [splice])
+                if candidate is not None:
+                    out.append(candidate)
+    return out
+
+
+def _enclosing_scope(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | None:
+    cur = parents.get(id(node))
+    while cur is not None and not isinstance(cur, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                                   ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp,
+                                                   ast.GeneratorExp)):
+        cur = parents.get(id(cur))
+    return cur
+
+
+# ----------------------------------------------------------------------------- data classes
+def _is_dataclass_decorator(node: ast.expr) -> bool:
+    def named(n: ast.expr) -> bool:
+        return (isinstance(n, ast.Name) and n.id == "dataclass"
+                or isinstance(n, ast.Attribute) and n.attr == "dataclass" and isinstance(n.value, ast.Name)
+                and n.value.id == "dataclasses")
+    if isinstance(node, ast.Call):
+        return (named(node.func) and not node.args
+                and all(k.arg in _DATACLASS_OPTIONS and isinstance(k.value, ast.Constant) for k in node.keywords))
+    return named(node)
+
+
+def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
+    """(parameters, defaults of the last ones, field -> parameter) of a record class, or None."""
+    if cls.bases or cls.keywords:
+        return None
+    if any(isinstance(n, ast.Name) and n.id == "__slots__" for s in cls.body for n in ast.walk(s)):
+        return None  # an attribute left out of ``__slots__`` fails where it is set
+    names: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name in _HOOKS:
+                return None
+            names.add(stmt.name)
+        elif isinstance(stmt, (ast.Assign, ast.AugAssign)):
+            names |= {n.id for t in getattr(stmt, "targets", [getattr(stmt, "target", None)])
+                      for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(stmt, ast.ClassDef):
+            names.add(stmt.name)
+    if len(cls.decorator_list) == 1 and _is_dataclass_decorator(cls.decorator_list[0]):
+        params: list[ast.arg] = []
+        defaults: list[ast.expr] = []
+        for stmt in cls.body:
+            if not isinstance(stmt, ast.AnnAssign):
+                continue
+            if not isinstance(stmt.target, ast.Name):
+                return None
+            annotation = ast.unparse(stmt.annotation)
+            if any(word in annotation for word in ("ClassVar", "InitVar", "KW_ONLY")):
+                return None
+            if stmt.value is None:
+                if defaults:
+                    return None  # a field without a default after one with: a TypeError at class creation
+            elif isinstance(stmt.value, ast.Call):
+                return None  # ``field(...)``: a factory, ``init=False``...
+            else:
+                defaults.append(stmt.value)
+            if stmt.target.id in names or any(p.arg == stmt.target.id for p in params):
+                return None
+            params.append(ast.arg(arg=stmt.target.id))
+        if "__init__" in names:
+            return None
+        return params, defaults, {p.arg: p.arg for p in params}
+    if cls.decorator_list:
+        return None
+    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None or init.decorator_list:
+        return None
+    args = init.args
+    if args.posonlyargs or args.vararg or args.kwarg or args.kwonlyargs or not args.args:
+        return None
+    self_name = args.args[0].arg
+    params = args.args[1:]
+    param_names = {p.arg for p in params}
+    stored: dict[str, str] = {}
+    for stmt in init.body:
+        if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)) or isinstance(stmt, ast.Pass):
+            continue
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)
+                and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == self_name
+                and isinstance(stmt.value, ast.Name) and stmt.value.id in param_names):
+            return None
+        stored[stmt.targets[0].attr] = stmt.value.id
+    if set(stored) & (names - {"__init__"}) or len(set(stored)) != sum(1 for s in init.body if isinstance(s, ast.Assign)):
+        return None  # a field named like a method / class attribute, or set twice
+    return params, list(args.defaults), stored
+
+
+def field_readback_candidates(source: str) -> list[str]:
+    """``C(a, b).field`` of a record class -> the argument bound to that field (see the module docstring)."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    bases = _class_bases(tree)
+    records = {}
+    for cls in tree.body:
+        if isinstance(cls, ast.ClassDef) and cls.name not in bases and _defined_once(tree, cls.name):
+            got = _fields(cls)
+            if got is not None:
+                records[cls.name] = got
+    out: list[str] = []
+    if not records:
+        return out
+    # ``b = C(...)`` read only as ``b.field``, one field: ``b = <that argument>`` and ``b.field`` -> ``b``
+    via: dict[int, tuple[ast.Attribute, list[ast.Attribute]]] = {}  # id(call) -> a read, every read
+    loads: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.setdefault(node.id, []).append(node)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id in records):
+            continue
+        var = node.targets[0].id
+        reads = [parents.get(id(n)) for n in loads.get(var, [])]
+        if not reads or not all(isinstance(r, ast.Attribute) and isinstance(r.ctx, ast.Load) for r in reads):
+            continue
+        if len({r.attr for r in reads}) != 1 or not _bound_once(tree, var):  # type: ignore[union-attr]
+            continue
+        via[id(node.value)] = (reads[0], reads)  # type: ignore[assignment]
+    sites: list[tuple[ast.Attribute, ast.Call]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Call):
+            sites.append((node, node.value))
+        elif isinstance(node, ast.Call) and id(node) in via:
+            sites.append((via[id(node)][0], node))
+    for node, call in sites:
+        if not (isinstance(call.func, ast.Name) and call.func.id in records):
+            continue
+        if not _module_level_at(scopes, parents, call.func, call.func.id):
+            continue
+        params, defaults, stored = records[call.func.id]
+        if node.attr not in stored:
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            continue
+        if len(call.args) > len(params):
+            continue
+        bound: dict[str, ast.expr] = {p.arg: a for p, a in zip(params, call.args)}
+        if any(k.arg in bound or k.arg not in {p.arg for p in params} for k in call.keywords):
+            continue
+        bound.update({k.arg: k.value for k in call.keywords})  # type: ignore[misc]
+        default_of = dict(zip([p.arg for p in params][len(params) - len(defaults):], defaults))
+        if any(p.arg not in bound and p.arg not in default_of for p in params):
+            continue  # a TypeError: stays
+        param = stored[node.attr]
+        value = bound.get(param)
+        if value is None:
+            value = default_of[param]
+            if not _constant_expression(value):
+                continue  # evaluated once, where the class was defined
+        others = [a for a in [*call.args, *(k.value for k in call.keywords)] if a is not value]
+        if not all(_droppable(o) for o in others):
+            continue
+        if node.value is call:
+            splices = [Splice(*smap.span(node), _placed(parents, node, value, smap.text(value)))]
+        else:  # through a variable: it holds the field's value from the construction on
+            splices = [Splice(*smap.span(call), _placed(parents, call, value, smap.text(value)))]
+            splices += [Splice(*smap.span(r), smap.text(r.value)) for r in via[id(call)][1]]
+        candidate = apply_splices(source, splices)
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+__all__ = ["display_copy_candidates", "display_subscript_candidates", "field_readback_candidates", "lookup_table_candidates"]

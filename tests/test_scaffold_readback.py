@@ -1,0 +1,218 @@
+"""display-subscripts and field-readbacks (reportkit/passes/readback.py): source in, candidates out.
+
+Where a pass fires, the candidate must print what the original printed (run in-process with ``exec``:
+plain Python, no torch); where it must not, it proposes nothing."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+
+from reportkit import passes as P
+
+
+def _output(source: str) -> str:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(source, "<case>", "exec"), {"__name__": "__main__"})
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ('print({**{"keep_days": 14}}["keep_days"])\n', "print(14)\n"),
+    ('x = 3\nprint({"a": 1, "b": x}["b"])\n', 'x = 3\nprint(x)\n'),
+    ('print({"a": 1, "a": 2}["a"])\n', "print(2)\n"),  # the last value wins
+    ('print({1: "one", True: "t"}[1])\n', 'print("t")\n'),  # 1 == True: one key
+    ('print({"a": [1, 2], **{"a": (3, 4)}}["a"])\n', "print((3, 4))\n"),
+    ('print([10, 20, 30][1])\n', "print(20)\n"),
+    ('print((10, 20, 30)[-1])\n', "print(30)\n"),
+    ('y = 2\nprint({"k": y + 1}["k"] * 2)\n', 'y = 2\nprint((y + 1) * 2)\n'),
+    ('item = {"b": [{"n": 1}]}["b"][0]\nprint(item)\n', 'item = [{"n": 1}][0]\nprint(item)\n'),
+])
+def test_display_subscript_fires(source: str, expected: str) -> None:
+    got = P.display_subscript_candidates(source)
+    assert expected in got
+    assert _output(expected) == _output(source)
+
+
+@pytest.mark.parametrize("source", [
+    'print({"a": 1}["b"] if False else 0)\n',  # a missing key raises: stays
+    'print([1, 2][5] if False else 0)\n',
+    'def f():\n    print("called")\n    return 1\nprint({"a": f(), "b": 2}["b"])\n',  # a call is dropped
+    'k = "a"\nprint({k: 1, "a": 2}["a"])\n',  # a computed key may equal the index
+    'd = {"a": 1}\nprint({**d, "b": 2}["b"])\n',  # ``**`` of a name
+    'xs = [1]\nprint([*xs, 2][1])\n',  # starred
+    'd = {"a": 1}\n{"a": 1}["a"] = 2\nprint(d)\n',  # a store, not a read
+    'print({"a": 1}[0.5 * 2] if False else 0)\n',  # the index is not a literal
+    'print([n := 1, 2][1], n)\n',  # a walrus is dropped
+])
+def test_display_subscript_does_not_fire(source: str) -> None:
+    assert P.display_subscript_candidates(source) == []
+
+
+BACKUP = '''from dataclasses import dataclass
+
+@dataclass
+class Backup:
+    name: str
+    created: int
+    size: int = 5
+
+def old(created, days):
+    return created < days
+
+item = {"name": "a", "created": 3}
+created = item["created"] + 1
+print(old(Backup(item["name"], created).created, 14))
+'''
+
+
+def test_field_readback_dataclass() -> None:
+    got = P.field_readback_candidates(BACKUP)
+    assert got == [BACKUP.replace('Backup(item["name"], created).created', "created")]
+    assert _output(got[0]) == _output(BACKUP)
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    # keyword argument, a literal default
+    ("from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\n    b: int = 7\n"
+     "print(P(a=1).b, P(b=2, a=3).a)\n",
+     ["from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\n    b: int = 7\nprint(7, P(b=2, a=3).a)\n",
+      "from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\n    b: int = 7\nprint(P(a=1).b, 3)\n"]),
+    # dataclasses.dataclass(frozen=True), the value is an expression
+    ("import dataclasses\n@dataclasses.dataclass(frozen=True)\nclass P:\n    a: int\nx = 2\nprint(P(x + 1).a * 2)\n",
+     ["import dataclasses\n@dataclasses.dataclass(frozen=True)\nclass P:\n    a: int\nx = 2\nprint((x + 1) * 2)\n"]),
+    # a plain class whose __init__ stores its parameters
+    ("class P:\n    def __init__(self, a, b=4):\n        self.first = a\n        self.b = b\n\n    def total(self):\n"
+     "        return self.first + self.b\n\nprint(P(1).first, P(1, 2).total())\n",
+     ["class P:\n    def __init__(self, a, b=4):\n        self.first = a\n        self.b = b\n\n    def total(self):\n"
+      "        return self.first + self.b\n\nprint(1, P(1, 2).total())\n"]),
+])
+def test_field_readback_fires(source: str, expected: list[str]) -> None:
+    got = P.field_readback_candidates(source)
+    assert got == expected
+    for candidate in got:
+        assert _output(candidate) == _output(source)
+
+
+@pytest.mark.parametrize("source", [
+    # __post_init__ may change the field
+    "from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\n    def __post_init__(self):\n"
+    "        self.a += 1\nprint(P(1).a)\n",
+    # a field with a factory
+    "from dataclasses import dataclass, field\n@dataclass\nclass P:\n    a: list = field(default_factory=list)\n"
+    "print(P().a)\n",
+    # init=False / kw_only change what the arguments bind to
+    "from dataclasses import dataclass\n@dataclass(init=False)\nclass P:\n    a: int = 1\nprint(P().a)\n",
+    "from dataclasses import dataclass\n@dataclass(kw_only=True)\nclass P:\n    a: int\nprint(P(a=1).a)\n",
+    # a base class may define __init__ / properties
+    "from dataclasses import dataclass\nclass B:\n    pass\n@dataclass\nclass P(B):\n    a: int\nprint(P(1).a)\n",
+    # another argument is a call: its effect would be dropped
+    "from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\n    b: int\n"
+    "def f():\n    print('side effect')\n    return 1\nprint(P(1, f()).a)\n",
+    # __init__ computes: the field is not the parameter
+    "class P:\n    def __init__(self, a):\n        self.a = a * 2\nprint(P(1).a)\n",
+    "class P:\n    def __init__(self, a):\n        self.a = a\n        print('built')\nprint(P(1).a)\n",
+    # a property named like the field, __getattribute__, __slots__ without it
+    "class P:\n    def __init__(self, a):\n        self.b = a\n    @property\n    def b(self):\n        return 0\n"
+    "print(P(1).b)\n",
+    "class P:\n    def __init__(self, a):\n        self.a = a\n    def __getattribute__(self, n):\n        return 0\n"
+    "print(P(1).a)\n",
+    "class P:\n    __slots__ = ()\n    def __init__(self, a):\n        self.a = a\nprint(P(1).a if False else 0)\n",
+    # the name is rebound / shadowed where it is called
+    "from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\ndef g(P):\n    return P(1).a\nprint(g(dict))\n"
+    .replace("P(1).a", "P(a=1).get('a')"),
+    "from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\ndef g(P):\n    return P(1).a\n"
+    "class Q:\n    def __init__(self, a):\n        self.a = a + 1\nprint(g(Q))\n",
+    # a default that is not a literal is evaluated once, at class creation
+    "import itertools\nc = itertools.count()\nclass P:\n    def __init__(self, a=next(c)):\n        self.a = a\n"
+    "print(P().a)\n",
+    # a missing argument is a TypeError: stays
+    "from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\n    b: int\nprint(P(1).a if False else 0)\n",
+    # not a field
+    "from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\n    def b(self):\n        return 1\n"
+    "print(P(1).b())\n",
+])
+def test_field_readback_does_not_fire(source: str) -> None:
+    assert P.field_readback_candidates(source) == []
+
+
+def test_display_copy_of_a_display() -> None:
+    source = 'cfg = {**{"a": 1, "b": [2]}}\nprint(cfg)\n'
+    assert P.display_copy_candidates(source) == ['cfg = {"a": 1, "b": [2]}\nprint(cfg)\n']
+    assert P.display_copy_candidates('d = {"a": 1}\ncfg = {**d}\nprint(cfg)\n') == []  # a real copy
+    assert P.display_copy_candidates('cfg = {**{"a": 1}, "b": 2}\nprint(cfg)\n') == []
+
+
+def test_lookups_are_value_passes() -> None:
+    # a value read out of a table is what the failing code operates on: off where the values are the bug
+    assert P.DISPLAY_SUBSCRIPTS in P.VALUE_PASSES and P.LOOKUP_TABLES in P.VALUE_PASSES
+    assert P.DISPLAY_COPIES not in P.VALUE_PASSES and P.FIELD_READBACKS not in P.VALUE_PASSES
+
+
+CONFIG = '''config = {"workers": 2, "chunk": 400, "names": ["a"]}
+
+def chunks(text):
+    return [text[i:i + config["chunk"]] for i in range(0, len(text), config["chunk"])]
+
+print(config["workers"], chunks("x" * 900), config["names"])
+'''
+
+
+def test_lookup_table_fires() -> None:
+    got = P.lookup_table_candidates(CONFIG)
+    every = CONFIG.replace('config["chunk"]', "400").replace('config["workers"]', "2").replace('config["names"]',
+                                                                                              '["a"]')
+    assert got[0] == every
+    assert len(got) == 5  # every read, then one read at a time
+    for candidate in got:
+        assert _output(candidate) == _output(CONFIG)
+
+
+@pytest.mark.parametrize("source", [
+    # the table itself is used: passed on, iterated, .get, written, deleted from
+    'config = {"a": 1}\nprint(config["a"], len(config))\n',
+    'config = {"a": 1}\nprint(config.get("a"), config["a"])\n',
+    'config = {"a": 1}\nconfig["a"] = 2\nprint(config["a"])\n',
+    'config = {"a": 1}\ndel config["a"]\nprint(config["a"] if config else 0)\n',
+    # rebound, augmented, a parameter or a global declaration of that name somewhere
+    'config = {"a": 1}\nconfig = {"a": 2}\nprint(config["a"])\n',
+    'config = {"a": 1}\ndef f(config):\n    return config["a"]\nprint(f({"a": 3}), config["a"])\n',
+    'config = {"a": 1}\ndef f():\n    global config\n    config = {"a": 5}\nf()\nprint(config["a"])\n',
+    'config = {"a": 1}\nconfig |= {"a": 2}\nprint(config["a"])\n',
+    'config = {"a": 1}\nglobals()["config"] = {"a": 2}\nprint(config["a"])\n',
+    # a key it does not have, a computed key, a value that is not literal data
+    'config = {"a": 1}\nprint(config["b"] if False else 0)\n',
+    'k = "a"\nconfig = {"a": 1}\nprint(config[k])\n',
+    'x = [1]\nconfig = {"a": x}\nx.append(2)\nprint(config["a"])\n',
+    'config = {"a": len("ab")}\nprint(config["a"])\n',
+    # one list read twice is one object: two displays would not be
+    'config = {"a": [1]}\nconfig["a"].append(2)\nprint(config["a"])\n',
+    # read before it is bound
+    'try:\n    print(config["a"])\nexcept NameError:\n    print("unbound")\nconfig = {"a": 1}\n',
+    # not at module level
+    'def f():\n    config = {"a": 1}\n    return config["a"]\nprint(f())\n',
+])
+def test_lookup_table_does_not_fire(source: str) -> None:
+    assert P.lookup_table_candidates(source) == []
+
+
+def test_field_readback_through_a_variable() -> None:
+    source = ("from dataclasses import dataclass\n@dataclass\nclass B:\n    name: str\n    created: list\n"
+              "def g():\n    b = B('x', [3])\n    b.created.append(4)\n    print(b.created)\ng()\n")
+    [candidate] = P.field_readback_candidates(source)
+    assert "    b = [3]\n    b.append(4)\n    print(b)\n" in candidate
+    assert _output(candidate) == _output(source)
+
+
+@pytest.mark.parametrize("source", [
+    # two fields read; the instance passed on; a field set; the name rebound
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\n    b: int\nx = B(1, 2)\nprint(x.a, x.b)\n",
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nprint(x.a, x)\n",
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nx.a = 2\nprint(x.a)\n",
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nprint(x.a)\nx = B(2)\nprint(x.a)\n",
+])
+def test_field_readback_through_a_variable_does_not_fire(source: str) -> None:
+    assert P.field_readback_candidates(source) == []
