@@ -14,12 +14,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .tester import Stop, key
+from .tester import Stop, _Odds, key
 
 if TYPE_CHECKING:
     from .tester import Tester
 
 __all__ = ["LazyConfirm"]
+
+
+# a phase's candidates pass the check this often until it has checked some (most candidates that fail
+# the same way pass on the good code too: the predicate goes first)
+_GOOD_PRIOR = 0.8
 
 
 class _Broke(Exception):
@@ -43,6 +48,7 @@ class LazyConfirm:
         self.redo = False  # repeating a pass after its result failed the check
         self._strict_passes: set[str] = set()  # passes whose result failed the check once
         self._accepts: int | None = None  # sources accepted so far by the pass running lazily
+        self._odds = _Odds(prior=_GOOD_PRIOR)  # per phase: how likely the check passes its next candidate
 
     # ------------------------------------------------------------- per pass
     def checked(self, name: str, step: Callable[[], bool]) -> bool:
@@ -127,6 +133,15 @@ class LazyConfirm:
         known = self.cached(k)
         return self._run(k, source) if known is None else known
 
+    def first(self, phase: str) -> bool:
+        """While strict, check a candidate of ``phase`` before the predicate runs it?  Yes when the check
+        has lately rejected a larger share of the phase's candidates than the predicate has (e.g. literal
+        shrinking whose every value fails on the good code: the good run alone rejects it, one run instead
+        of two); else the predicate first (most candidates do not fail the same way at all)."""
+        t = self._tester
+        with t.lock:
+            return 1 - self._odds.of(phase) > 1 - t._odds.of(phase)
+
     def _run(self, k: bytes, source: str) -> bool:
         assert self._check is not None
         t = self._tester
@@ -138,6 +153,7 @@ class LazyConfirm:
         result = t.call(self._check, source)
         with t.lock:
             self._cache[k] = result
+            self._odds.update(phase, result)
         if t.trace is not None:
             t.trace.line(phase, source, "good", result)
         return result

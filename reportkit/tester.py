@@ -241,12 +241,11 @@ class Tester:
         only make the pass's result fail that condition (and the pass be redone)."""
         with self.lock:
             known = self._cache.get(k)
-        if known:
-            confirmed = self.confirm.cached(k)
-            if confirmed is False:
-                return False
-            if self.confirm.strict:
-                return confirmed
+        confirmed = self.confirm.cached(k)
+        if confirmed is False:  # also one the second condition rejected before its own run (good first)
+            return False
+        if known and self.confirm.strict:
+            return confirmed
         return known
 
     def _screened(self, k: bytes, candidate: str) -> bool:
@@ -284,11 +283,16 @@ class Tester:
         return True
 
     def _run(self, k: bytes, candidate: str) -> bool:
-        """Call the predicate, and ``confirm`` while strict (any thread)."""
+        """Call the predicate, and ``confirm`` while strict (any thread): the predicate first, unless
+        ``confirm`` has rejected more of this phase's candidates lately than the predicate (see
+        :meth:`reportkit.confirm.LazyConfirm.first`): then ``confirm`` first, and a candidate it rejects
+        costs one run instead of two (its predicate never runs)."""
         if self._stopped:
             raise Stop()
         with self.lock:
             result = self._cache.get(k)
+        if result is None and self.confirm.strict and self.confirm.first(self.phase) and not self.confirm.ok(k, candidate):
+            return False  # the second condition first: it rejects most of this pass's candidates (one run, not two)
         if result is None:
             with self.lock:
                 self.stats.tests_run += 1
@@ -394,11 +398,12 @@ class _Odds:
     _PRIOR = 0.5
     _WEIGHT = 0.3  # of the newest answer
 
-    def __init__(self) -> None:
+    def __init__(self, prior: float = _PRIOR) -> None:
         self._p: dict[str, float] = {}
+        self._prior = prior
 
     def of(self, phase: str) -> float:
-        return self._p.get(phase, self._PRIOR)
+        return self._p.get(phase, self._prior)
 
     def update(self, phase: str, interesting: bool) -> None:
         self._p[phase] = (1 - self._WEIGHT) * self.of(phase) + self._WEIGHT * interesting
