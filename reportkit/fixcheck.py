@@ -167,6 +167,25 @@ def _conflict(x: tuple[int, int, list[str]], y: tuple[int, int, list[str]]) -> b
     return a1 < b1 < a2
 
 
+# ``self.`` in a line: gone where a class became module code (its attributes are variables there)
+_SELF = re.compile(r"\bself\.")
+
+
+def _in_method(lines: list[tuple[int, str]], k: int) -> bool:
+    """Is non-blank line ``k`` of ``lines`` inside a function whose first parameter is ``self`` (or in a
+    function nested in one: ``self`` is seen there too)?"""
+    indent = _indent(lines[k][1])
+    for _i, line in reversed(lines[:k]):
+        if indent == 0:
+            return False
+        if _indent(line) >= indent:
+            continue
+        indent = _indent(line)
+        if re.match(r"(?:async\s+)?def\s+\w+\s*\(\s*self\b", line.strip()):
+            return True
+    return False
+
+
 def merge_line(bad: str, edited: str, good: str) -> str | None:
     """The fix (``bad`` -> ``good``, one line) applied to ``edited``, a version of ``bad`` a pass changed
     elsewhere: a three-way merge of the lines' tokens. None when the edit touches the tokens the fix
@@ -246,8 +265,20 @@ class FoldMap:
         value made a literal, an argument dropped, the line moved into its caller), and their good forms;
         one such line is that line, several cannot be told apart."""
         bad, good = hunk.bad[0], hunk.good[0]
-        found = [(k, merged) for k, (_i, line) in enumerate(text)
-                 if line.strip() not in self._unchanged and (merged := merge_line(bad, line, good)) is not None]
+        found = []
+        for k, (_i, line) in enumerate(text):
+            if line.strip() in self._unchanged:
+                continue
+            merged = None
+            if (_SELF.search(bad) or _SELF.search(good)) and not _in_method(text, k):
+                # the line is no longer a method's (its class became module code, or it was inlined into
+                # module code): ``self.x`` there is ``x``, in the fix's tokens too (``self.max_len`` ->
+                # ``max_len``, the variable the attribute became)
+                merged = merge_line(_SELF.sub("", bad), line, _SELF.sub("", good))
+            if merged is None:
+                merged = merge_line(bad, line, good)
+            if merged is not None:
+                found.append((k, merged))
         return found
 
     def __call__(self, candidate: str) -> str | None:

@@ -5,6 +5,7 @@ candidate's own run first otherwise — and in either order a candidate is accep
 from __future__ import annotations
 
 from reportkit import tester as T
+from reportkit.fixcheck import FoldMap
 
 
 class Calls:
@@ -67,4 +68,57 @@ def test_lazy_passes_are_not_reordered():
     tester.confirm.strict = False
     assert tester.test("x = 1\n")  # lazy: the predicate alone, the pass's result is checked later
     assert good.seen == []
+
+
+# ------------------------------------------------ ``self.x`` in the fix, where the candidate has no ``self``
+
+BAD_DS = """\
+class Data:
+    def __init__(self, rows, max_len):
+        self.rows = rows
+        self.max_len = max_len
+
+    def item(self, i):
+        ids = self.rows[i]
+        ids = pad_to(ids, len(ids), self.pad_id)
+        return ids
+"""
+GOOD_DS = BAD_DS.replace("pad_to(ids, len(ids), self.pad_id)", "pad_to(ids, self.max_len, self.pad_id)")
+PAD = "def pad_to(ids, n, pad):\n    return (ids + [pad] * n)[:n]\n"
+
+
+def test_a_line_that_became_module_code_gets_the_fix_without_self():
+    fold = FoldMap(BAD_DS, GOOD_DS)
+    declassed = PAD + "max_len = 3\nids = [1, 2]\nids = pad_to(ids, len(ids), 0)\nassert len(ids) == 3, ids\n"
+    good, how = fold.mapped(declassed)
+    assert how == "mapped" and "ids = pad_to(ids, max_len, 0)" in good
+    exec(compile(good, "<good>", "exec"), {})  # the good form passes: the fix reads the variable
+    try:
+        exec(compile(declassed, "<bad>", "exec"), {})
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("the candidate must fail on the code as it is")
+
+
+def test_a_line_still_in_a_method_keeps_self_in_the_fix():
+    fold = FoldMap(BAD_DS, GOOD_DS)
+    kept = BAD_DS.replace("self.pad_id)", "0)")  # the pad value made a literal, the line still a method's
+    good, how = fold.mapped(kept)
+    assert how == "mapped" and "ids = pad_to(ids, self.max_len, 0)" in good
+
+
+def test_a_module_level_candidate_without_the_variable_still_runs_and_fails_on_the_good_code():
+    """The mapping never accepts anything by itself: a candidate whose good form cannot work (no
+    ``max_len`` anywhere) is mapped, run on the good code, and rejected there."""
+    fold = FoldMap(BAD_DS, GOOD_DS)
+    bare = PAD + "ids = [1, 2]\nids = pad_to(ids, len(ids), 0)\nassert len(ids) == 3, ids\n"
+    good, how = fold.mapped(bare)
+    assert how == "mapped"
+    try:
+        exec(compile(good, "<good>", "exec"), {})
+    except NameError:
+        pass  # fails on the good code: the fix check rejects it
+    else:
+        raise AssertionError("the good form must not pass")
 
