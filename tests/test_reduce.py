@@ -468,8 +468,9 @@ def test_confirm_always_true_changes_nothing_but_is_checked_once_per_pass() -> N
     assert lazy.stats.passes == plain.stats.passes
     assert lazy.stats.redone == 0
     assert confirm.calls == lazy.stats.confirms
-    # once per pass (HDD level) that changed something, not once per accepted candidate
-    assert 0 < confirm.calls < len(plain_improvements) / 2
+    # once per pass (HDD level) that changed something, not once per accepted candidate: on this script
+    # those passes accept two candidates or more on average
+    assert 0 < confirm.calls <= len(plain_improvements) / 2
 
 
 @pytest.mark.parametrize("jobs", [1, 3])
