@@ -22,7 +22,15 @@ from .declass import _first_evaluated
 from .edits import Splice, apply_splices
 from .scopes import Scopes
 from .source import SourceMap, block_text
-from .statements import _bind_arguments, _full_lines, _inlinable, _locals_clash, _names_in, _one_use_calls
+from .statements import (
+    _bind_arguments,
+    _full_lines,
+    _inlinable,
+    _locals_clash,
+    _names_in,
+    _one_use_calls,
+    _parameter_assignment,
+)
 from .wrappers import _constant_expression, _enclosing_stmt, _placed
 
 
@@ -85,12 +93,7 @@ def hoist_call_candidates(source: str) -> list[str]:
             if free & scopes.locals.get(id(site_scope), set()):
                 continue  # a global the body reads is a local where it lands
         line_start, line_end, indent = where
-        assigned = [(name, text) for name, text in bound.items() if name in used and name != text]
-        text = ""
-        if len(assigned) == 1:
-            text += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
-        elif assigned:
-            text += f"{indent}{', '.join(n for n, _ in assigned)} = {', '.join(t for _, t in assigned)}{nl}"
+        text = _parameter_assignment(bound, used, indent, nl)
         if func.body[:-1]:
             text += block_text(smap, func.body[:-1], indent)
         call_start, call_end = smap.span(call)

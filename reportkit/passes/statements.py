@@ -482,16 +482,19 @@ def _reads_of(scopes: Scopes, parents: dict[int, ast.AST], name: str,
             yield node, stmt if isinstance(stmt, ast.stmt) else None
 
 
+def _parameter_assignment(bound: dict[str, str], used: set[str], indent: str, nl: str) -> str:
+    """The line binding an inlined function's parameters the body reads to their arguments' texts
+    (``n = 12`` / ``a, b = x, y``; none for a parameter passed a name like its own)."""
+    assigned = [(name, text) for name, text in bound.items() if name in used and name != text]
+    if not assigned:
+        return ""
+    return f"{indent}{', '.join(n for n, _ in assigned)} = {', '.join(t for _, t in assigned)}{nl}"
+
+
 def _inlined_body(smap: SourceMap, func: ast.FunctionDef, bound: dict[str, str], prefix: str, indent: str) -> str:
     """The statements replacing ``prefix func(args)``: the parameters assigned, the body, the result."""
     nl = smap.default_newline()
-    used = _names_in(func.body)
-    assigned = [(name, text) for name, text in bound.items() if name in used and name != text]
-    text = ""
-    if len(assigned) == 1:
-        text += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
-    elif assigned:
-        text += f"{indent}{', '.join(n for n, _ in assigned)} = {', '.join(t for _, t in assigned)}{nl}"
+    text = _parameter_assignment(bound, _names_in(func.body), indent, nl)
     body = list(func.body)
     replacements: list[tuple[int, int, str]] = []
     result_done = False
