@@ -1,4 +1,15 @@
-"""Small failing scripts shared by several test modules."""
+"""Small failing scripts shared by several test modules, and what a pass's candidate prints."""
+
+import contextlib
+import io
+
+
+def output_of(source: str) -> str:
+    """What ``source`` prints, run in this process (``exec``): a pass's candidate must print the same."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(source, "<case>", "exec"), {"__name__": "__main__"})
+    return buf.getvalue()
 
 # A JSON record pipeline whose third record is malformed (a trailing comma): JSONDecodeError.
 JSON_PIPELINE = """

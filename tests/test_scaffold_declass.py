@@ -5,19 +5,11 @@ printed (each case is run in-process with ``exec``: they are plain Python, no to
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import pytest
+from scripts import output_of
 
 from reportkit import passes as P
 
-
-def _output(source: str) -> str:
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        exec(compile(source, "<case>", "exec"), {"__name__": "__main__"})
-    return buf.getvalue()
 
 
 PREFETCHER = '''import queue
@@ -122,7 +114,7 @@ y = Net(torch.zeros(1, 4))
 def test_class_to_module_fires(source: str, expected: str) -> None:
     assert P.class_module_candidates(source) == [expected]
     if "torch" not in source:
-        assert _output(expected) == _output(source)
+        assert output_of(expected) == output_of(source)
 
 
 def test_class_to_module_call_and_plain_attribute() -> None:
@@ -130,7 +122,7 @@ def test_class_to_module_call_and_plain_attribute() -> None:
               "        return x * self.k\n\nprint(Scale()(3))\n")
     [candidate] = P.class_module_candidates(source)
     assert candidate == "def Scale(x):\n    return x * k\n\nk = 2\nprint(Scale(3))\n"
-    assert _output(candidate) == _output(source)
+    assert output_of(candidate) == output_of(source)
 
 
 @pytest.mark.parametrize(
@@ -221,13 +213,13 @@ def test_class_to_module_first_evaluated_forms() -> None:
               "        return list(range(self.n))\n\nfor r in Rows(2).items():\n    print(r)\n")
     [candidate] = P.class_module_candidates(source)
     assert candidate == "def items():\n    return list(range(n))\n\nn = 2\nfor r in items():\n    print(r)\n"
-    assert _output(candidate) == _output(source)
+    assert output_of(candidate) == output_of(source)
     source = ("class Job:\n    def __init__(self):\n        self.done = []\n\n    def step(self, x):\n"
               "        self.done.append(x)\n\n    def run(self):\n        list(map(self.step, [1, 2]))\n"
               "        print(self.done)\n\njob = Job()\njob.run()\n")
     [candidate] = P.class_module_candidates(source)
     assert "map(step, [1, 2])" in candidate and "job" not in candidate
-    assert _output(candidate) == _output(source)
+    assert output_of(candidate) == output_of(source)
 
 
 def test_class_to_module_argument_with_effects_keeps_its_order() -> None:
@@ -235,7 +227,7 @@ def test_class_to_module_argument_with_effects_keeps_its_order() -> None:
               "        print('init')\n\n    def run(self):\n        print('run')\n\nC(a(), y=a()).run()\n")
     [candidate] = P.class_module_candidates(source)
     assert "x, y = a(), a()" in candidate
-    assert _output(candidate) == _output(source)
+    assert output_of(candidate) == output_of(source)
 
 
 def test_class_to_module_in_a_function() -> None:
@@ -249,7 +241,7 @@ def test_class_to_module_in_a_function() -> None:
     [candidate] = P.class_module_candidates(source)
     assert "def main(n):\n    global items, seen\n    source = range(n)\n    seen = []\n" in candidate
     assert "threading.Thread(target=work)" in candidate and "class" not in candidate
-    assert _output(candidate) == _output(source)
+    assert output_of(candidate) == output_of(source)
 
 
 def test_class_to_module_in_a_function_parameter_stored_as_is() -> None:
@@ -258,4 +250,4 @@ def test_class_to_module_in_a_function_parameter_stored_as_is() -> None:
               "def main():\n    C(5).run()\nmain()\n")
     [candidate] = P.class_module_candidates(source)
     assert candidate == "def run():\n    print(k)\n\ndef main():\n    global k\n    k = 5\n    run()\nmain()\n"
-    assert _output(candidate) == _output(source)
+    assert output_of(candidate) == output_of(source)

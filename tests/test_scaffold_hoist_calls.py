@@ -3,19 +3,11 @@ evaluates runs just before it. Where it fires the candidate prints what the orig
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import pytest
+from scripts import output_of
 
 from reportkit import passes as P
 
-
-def _output(source: str) -> str:
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        exec(compile(source, "<case>", "exec"), {"__name__": "__main__"})
-    return buf.getvalue()
 
 
 @pytest.mark.parametrize(("source", "expected"), [
@@ -33,7 +25,7 @@ def _output(source: str) -> str:
 ])
 def test_hoist_call_fires(source: str, expected: str) -> None:
     assert P.hoist_call_candidates(source) == [expected]
-    assert _output(expected) == _output(source)
+    assert output_of(expected) == output_of(source)
 
 
 @pytest.mark.parametrize("source", [

@@ -5,19 +5,11 @@ plain Python, no torch); where it must not, it proposes nothing."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import pytest
+from scripts import output_of
 
 from reportkit import passes as P
 
-
-def _output(source: str) -> str:
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        exec(compile(source, "<case>", "exec"), {"__name__": "__main__"})
-    return buf.getvalue()
 
 
 @pytest.mark.parametrize(("source", "expected"), [
@@ -34,7 +26,7 @@ def _output(source: str) -> str:
 def test_display_subscript_fires(source: str, expected: str) -> None:
     got = P.display_subscript_candidates(source)
     assert expected in got
-    assert _output(expected) == _output(source)
+    assert output_of(expected) == output_of(source)
 
 
 @pytest.mark.parametrize("source", [
@@ -72,7 +64,7 @@ print(old(Backup(item["name"], created).created, 14))
 def test_field_readback_dataclass() -> None:
     got = P.field_readback_candidates(BACKUP)
     assert got == [BACKUP.replace('Backup(item["name"], created).created', "created")]
-    assert _output(got[0]) == _output(BACKUP)
+    assert output_of(got[0]) == output_of(BACKUP)
 
 
 @pytest.mark.parametrize(("source", "expected"), [
@@ -94,7 +86,7 @@ def test_field_readback_fires(source: str, expected: list[str]) -> None:
     got = P.field_readback_candidates(source)
     assert got == expected
     for candidate in got:
-        assert _output(candidate) == _output(source)
+        assert output_of(candidate) == output_of(source)
 
 
 @pytest.mark.parametrize("source", [
@@ -168,7 +160,7 @@ def test_lookup_table_fires() -> None:
     assert got[0] == every
     assert len(got) == 5  # every read, then one read at a time
     for candidate in got:
-        assert _output(candidate) == _output(CONFIG)
+        assert output_of(candidate) == output_of(CONFIG)
 
 
 @pytest.mark.parametrize("source", [
@@ -204,7 +196,7 @@ def test_field_readback_through_a_variable() -> None:
               "def g():\n    b = B('x', [3])\n    b.created.append(4)\n    print(b.created)\ng()\n")
     [candidate] = P.field_readback_candidates(source)
     assert "    b = [3]\n    b.append(4)\n    print(b)\n" in candidate
-    assert _output(candidate) == _output(source)
+    assert output_of(candidate) == output_of(source)
 
 
 @pytest.mark.parametrize("source", [
