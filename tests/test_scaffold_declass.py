@@ -10,8 +10,6 @@ from scripts import output_of
 
 from reportkit import passes as P
 
-
-
 PREFETCHER = '''import queue
 
 def make_items(n=2):

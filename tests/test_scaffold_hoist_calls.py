@@ -9,7 +9,6 @@ from scripts import output_of
 from reportkit import passes as P
 
 
-
 @pytest.mark.parametrize(("source", "expected"), [
     # an argument: the default bound, the body before the statement, the call its result
     ("def make(n=3):\n    items = list(range(n))\n    items.append(-1)\n    return items\n\n"

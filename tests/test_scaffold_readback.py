@@ -11,7 +11,6 @@ from scripts import output_of
 from reportkit import passes as P
 
 
-
 @pytest.mark.parametrize(("source", "expected"), [
     ('print({**{"keep_days": 14}}["keep_days"])\n', "print(14)\n"),
     ('x = 3\nprint({"a": 1, "b": x}["b"])\n', 'x = 3\nprint(x)\n'),
