@@ -174,6 +174,9 @@ def test_lookup_table_fires() -> None:
     'config = {"a": 1}\ndef f():\n    global config\n    config = {"a": 5}\nf()\nprint(config["a"])\n',
     'config = {"a": 1}\nconfig |= {"a": 2}\nprint(config["a"])\n',
     'config = {"a": 1}\nglobals()["config"] = {"a": 2}\nprint(config["a"])\n',
+    # an except or match target of that name rebinds (and an except target unbinds) it
+    'config = {"a": 1}\ntry:\n    1 / 0\nexcept ZeroDivisionError as config:\n    pass\nprint(config["a"])\n',
+    'config = {"a": 1}\nmatch 2:\n    case config:\n        pass\nprint(config["a"])\n',
     # a key it does not have, a computed key, a value that is not literal data
     'config = {"a": 1}\nprint(config["b"] if False else 0)\n',
     'k = "a"\nconfig = {"a": 1}\nprint(config[k])\n',

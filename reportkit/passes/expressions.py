@@ -122,6 +122,10 @@ def _bound_names(tree: ast.Module) -> dict[str, int]:
             names = [node.arg]
         elif isinstance(node, ast.ExceptHandler) and node.name:
             names = [node.name]
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names = [node.name]
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names = [node.rest]
         for name in names:
             bound[name] = bound.get(name, 0) + 1
     return bound

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 
 from .edits import Splice, apply_splices
+from .expressions import _bound_names
 from .scopes import Scopes
 from .source import SourceMap
 from .statements import _parents
@@ -145,26 +146,13 @@ _MOST_SINGLE = 6
 
 
 def _bound_once(tree: ast.Module, name: str) -> bool:
-    """``name`` is bound by exactly one assignment and nothing else anywhere (no parameter, def, import,
-    loop target, ``global``, ``del``): every load of it, in any scope, is that binding."""
-    stores = 0
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-            stores += 1
-        elif isinstance(node, ast.arg) and node.arg == name:
-            return False
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-            return False
-        elif isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
-            return False
-        elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return False
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name == name:
-            return False
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("globals", "vars",
-                                                                                               "eval", "exec"):
-            return False
-    return stores == 1
+    """``name`` is bound exactly once anywhere (by the assignment the caller found: no parameter, def,
+    import, loop or ``except`` target, ``global``, ``del`` besides), and no scope is reached by name at
+    run time (``globals()``, ``vars()``, ``eval``, ``exec``): every load of it, in any scope, is that
+    binding."""
+    return _bound_names(tree).get(name, 0) == 1 and not any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id in ("globals", "vars", "eval", "exec") for node in ast.walk(tree))
 
 
 def lookup_table_candidates(source: str) -> list[str]:
