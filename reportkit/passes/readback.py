@@ -24,7 +24,7 @@ import ast
 
 from .edits import Splice, apply_splices
 from .expressions import _bound_names
-from .scopes import Scopes
+from .scopes import _SCOPES, Scopes
 from .source import SourceMap
 from .statements import _parents
 from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
@@ -228,9 +228,7 @@ def lookup_table_candidates(source: str) -> list[str]:
 
 def _enclosing_scope(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | None:
     cur = parents.get(id(node))
-    while cur is not None and not isinstance(cur, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                                   ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp,
-                                                   ast.GeneratorExp)):
+    while cur is not None and not isinstance(cur, (ast.Module, *_SCOPES)):
         cur = parents.get(id(cur))
     return cur
 
