@@ -37,7 +37,7 @@ from collections import Counter
 from typing import Callable
 
 from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
-from .expressions import _element_seq, call_elements
+from .expressions import _bound_names, _element_seq, call_elements
 from .scopes import Scopes
 from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
@@ -725,10 +725,7 @@ def _unused_counter_candidates(source: str, tree: ast.Module, smap: SourceMap) -
     a comprehension's ``for``). Only the builtin ``enumerate`` (the module binds no such name), with
     one argument or a literal ``start``; for a loop statement, ``i`` is read nowhere in the module (it
     outlives the loop)."""
-    if any(isinstance(n, ast.Name) and n.id == "enumerate" and not isinstance(n.ctx, ast.Load)
-           or isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)) and n.name == "enumerate"
-           or isinstance(n, ast.alias) and (n.asname or n.name) == "enumerate"
-           or isinstance(n, ast.arg) and n.arg == "enumerate" for n in ast.walk(tree)):
+    if "enumerate" in _bound_names(tree):
         return []
     loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     out: list[str] = []
