@@ -21,7 +21,7 @@ import ast
 from .declass import _first_evaluated
 from .edits import Splice, apply_splices
 from .scopes import Scopes
-from .source import SourceMap, block_text
+from .source import SourceMap, block_text, parses
 from .statements import (
     _bind_arguments,
     _full_lines,
@@ -104,13 +104,8 @@ def hoist_call_candidates(source: str) -> list[str]:
         statement = source[line_start:call_start] + value + source[call_end:line_end]
         candidate = apply_splices(source, [Splice(line_start, line_end, text + statement),
                                            Splice(def_lines[0], def_lines[1], "")])
-        if candidate is None:
-            continue
-        try:
-            ast.parse(candidate)
-        except SyntaxError:
-            continue
-        out.append(candidate)
+        if candidate is not None and parses(candidate):
+            out.append(candidate)
     return out
 
 
