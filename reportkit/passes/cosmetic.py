@@ -1,8 +1,13 @@
-"""Final clean-ups: comments, blank lines, trailing whitespace (docstrings live in statements)."""
+"""Final clean-ups: comments, blank lines, trailing whitespace, imports at the top, short statements on one
+line (docstrings live in statements)."""
 
 from __future__ import annotations
 
+import ast
+import re
+
 from .edits import Splice, apply_splices
+from .expressions import _bound_names
 from .source import SourceMap
 
 
@@ -57,3 +62,178 @@ def tidy_whitespace(source: str) -> str:
     while out and out[-1].strip() == "":
         out.pop()  # trailing blank lines (a string's last line holds its closing quote)
     return "".join(out)
+
+
+#: A joined statement or an import block line longer than this stays as it was (black's default).
+MAX_LINE = 88
+
+
+def _whole_lines(smap: SourceMap, start: int, end: int) -> bool:
+    """Nothing but whitespace shares the lines of ``[start, end)`` (no ``;``-joined neighbour, no comment)."""
+    first, last = smap.lineno_of(start), smap.lineno_of(end)
+    before = smap.source[smap.line_start(first) : start]
+    after = smap.source[end : smap.line_end(last)]
+    return before.strip() == "" and after.strip() == ""
+
+
+def join_short_statements(source: str) -> str | None:
+    """A statement (or a compound statement's header) written over several lines that fits on one -> one line.
+
+    ``DEFAULTS = {\\n    "dim": 1,\\n}`` -> ``DEFAULTS = {"dim": 1}``: what a person does with what reduction
+    left of a once-long literal or call. Only text without comments or multi-line strings inside, and only
+    where the program parses to the very same tree (a one-element tuple keeps its comma).
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    reference = ast.dump(tree)
+    smap = SourceMap(source)
+    commented = {smap.lineno_of(c.start) for c in smap.comments}
+    in_string = smap.lines_starting_in_string | smap.lines_ending_in_string
+    splices: list[Splice] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        body = getattr(node, "body", None)
+        start = smap.span(node)[0]
+        if isinstance(body, list) and body:  # compound: the header only, up to the line its body starts on
+            last = body[0].lineno - 1
+            end = smap.line_end(last) - len(smap.newline_of(last))
+        else:
+            last, end = node.end_lineno, smap.span(node)[1]
+        lines = range(node.lineno, last + 1)
+        if last <= node.lineno or commented.intersection(lines) or in_string.intersection(lines):
+            continue
+        if smap.source[smap.line_start(node.lineno) : start].strip() or smap.source[end : smap.line_end(last)].strip():
+            continue  # shares a line with another statement
+        one_line = _joined(source[start:end])
+        if len(smap.indent_at(start)) + len(one_line) > MAX_LINE:
+            continue
+        for text in (re.sub(r",\s*([)\]}])", r"\1", one_line), one_line):
+            candidate = source[:start] + text + source[end:]
+            if _dump(candidate) == reference:
+                splices.append(Splice(start, end, text))
+                break
+    if not splices:
+        return None
+    return apply_splices(source, splices)
+
+
+def _joined(text: str) -> str:
+    """The lines of ``text`` as one: no space inside brackets, one between tokens, continuations dropped."""
+    pieces = [piece.strip() for piece in text.splitlines()]
+    joined = pieces[0]
+    for piece in pieces[1:]:
+        if joined.endswith("\\"):
+            joined = joined[:-1].rstrip()
+        if not joined or not piece or joined[-1] in "([{" or piece[0] in ")]},:":
+            joined += piece
+        else:
+            joined += " " + piece
+    return joined
+
+
+def _dump(source: str) -> str | None:
+    try:
+        return ast.dump(ast.parse(source))
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _import_text(stmt: ast.Import | ast.ImportFrom, names: list[ast.alias]) -> str:
+    listed = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in names)
+    if isinstance(stmt, ast.Import):
+        return f"import {listed}"
+    return f"from {'.' * stmt.level}{stmt.module or ''} import {listed}"
+
+
+def tidy_imports(source: str) -> str | None:
+    """The module's imports at its top, one ``from m import a, b`` per module, each import once.
+
+    Folded modules and reduction leave imports scattered between statements (``import torch`` after a
+    function, ``from torch.utils.data import Dataset`` and ``... import DataLoader`` apart). Only
+    whole-line module-level imports move, after the docstring and ``__future__`` imports, in their order;
+    an import of a name the program also binds otherwise, or imports differently, stays where it is.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    smap = SourceMap(source)
+    body = tree.body
+    first = 0
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        first = 1
+    while first < len(body) and isinstance(body[first], ast.ImportFrom) and body[first].module == "__future__":
+        first += 1
+    if first >= len(body):
+        return None
+    movable = [stmt for stmt in body[first:] if isinstance(stmt, (ast.Import, ast.ImportFrom))
+               and _whole_lines(smap, *smap.span(stmt)) and _only_binder(tree, stmt)]
+    if not movable:
+        return None
+    # the block: one statement per ``import`` line or ``from`` module, each alias once, in first-seen order
+    block: list[tuple[ast.Import | ast.ImportFrom, list[ast.alias]]] = []
+    from_index: dict[tuple[str | None, int], int] = {}
+    seen: set[tuple] = set()
+    for stmt in movable:
+        fresh = []
+        for alias in stmt.names:
+            key = _source_of(stmt, alias)
+            if key not in seen:
+                seen.add(key)
+                fresh.append(alias)
+        if not fresh:
+            continue
+        if isinstance(stmt, ast.ImportFrom):
+            where = from_index.get((stmt.module, stmt.level))
+            if where is not None:
+                block[where][1].extend(fresh)
+                continue
+            from_index[(stmt.module, stmt.level)] = len(block)
+        block.append((stmt, fresh))
+    newline = smap.default_newline()
+    lines = [_import_text(stmt, names) for stmt, names in block]
+    text = "".join(line + newline for line in lines)
+    at = smap.line_start(smap.lineno_of(smap.stmt_span(body[first])[0]))
+    removed = sorted((smap.line_start(s.lineno), smap.line_end(s.end_lineno)) for s in movable)
+    out, cursor = [source[:at], text], at
+    for start, end in removed:
+        out.append(source[cursor:start])
+        cursor = end
+    out.append(source[cursor:])
+    candidate = "".join(out)
+    rest = "".join(out[2:])
+    if rest.strip() and not rest.startswith(("\n", "\r")):
+        candidate = "".join(out[:2]) + newline + rest
+    return None if candidate == source or _same_layout(candidate, source) else candidate
+
+
+def _source_of(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> tuple:
+    return type(node).__name__, getattr(node, "module", None), getattr(node, "level", 0), alias.name, alias.asname
+
+
+def _only_binder(tree: ast.Module, stmt: ast.Import | ast.ImportFrom) -> bool:
+    """Each name ``stmt`` binds is bound nowhere else but by module-level imports of the same thing."""
+    if any(alias.name == "*" for alias in stmt.names):
+        return False
+    names = {alias.asname or alias.name.split(".")[0]: _source_of(stmt, alias) for alias in stmt.names}
+    top = {id(node) for node in tree.body}
+    binders: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                name = alias.asname or alias.name.split(".")[0]
+                if name in names:
+                    if id(node) not in top or _source_of(node, alias) != names[name]:
+                        return False
+                    binders[name] = binders.get(name, 0) + 1
+    bound = _bound_names(tree)
+    return all(bound.get(name, 0) == binders.get(name, 0) for name in names)
+
+
+def _same_layout(a: str, b: str) -> bool:
+    """Equal up to blank lines (a move that only shifted blank lines is no change)."""
+    return [line for line in a.splitlines() if line.strip()] == [line for line in b.splitlines() if line.strip()]
