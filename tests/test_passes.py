@@ -490,6 +490,60 @@ def test_tidy_whitespace_keeps_string_content() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # scattered imports go to the top in their order; one ``from`` line per module
+        ("def f():\n    pass\n\nimport torch\nfrom m import A\nx = 1\nfrom m import B\nf()\n",
+         "import torch\nfrom m import A, B\n\ndef f():\n    pass\n\nx = 1\nf()\n"),
+        # after the docstring and __future__; a repeated import once
+        ('"""Doc."""\nfrom __future__ import annotations\nx = 1\nimport os\nimport os\n',
+         '"""Doc."""\nfrom __future__ import annotations\nimport os\n\nx = 1\n'),
+        ("import os\nimport sys\n\nx = 1\n", None),  # already tidy
+        # pinned: a name also bound otherwise, imported twice differently, a star, inside a function
+        ("nn = 3\nfrom torch import nn\n", None),
+        ("x = 1\nfrom a import f\ny = f()\nfrom b import f\n", None),
+        ("x = 1\nfrom m import *\n", None),
+        ("x = 1\nimport os; y = 2\n", None),
+        ("def g():\n    import os\nx = 1\nimport os\n", None),
+    ],
+)
+def test_tidy_imports(source: str, expected: str | None) -> None:
+    assert P.tidy_imports(source) == expected
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ('D = {\n    "dim": 1,\n}\n', 'D = {"dim": 1}\n'),
+        ("t = (\n    1,\n)\n", "t = (1,)\n"),  # a one-element tuple keeps its comma
+        ("def g():\n    y = call(\n        1, 2,\n        3,\n    )\n", "def g():\n    y = call(1, 2, 3)\n"),
+        ("x = a + \\\n    b\n", "x = a + b\n"),
+        ("x = f(a,\n      b)  # why\n", None),  # a comment inside
+        ('s = """a\nb"""\n', None),  # a multi-line string
+        # a compound statement's header; its body stays
+        ("for k, v in {\n    'a': 1,\n    'b': 2,\n}.items():\n    f(k)\n", "for k, v in {'a': 1, 'b': 2}.items():\n    f(k)\n"),
+        ("def f(\n    a,\n    b,\n):\n    return (a,\n            b)\n", "def f(a, b):\n    return (a, b)\n"),
+        ("if x:  # note\n    y = (1,\n         2)\n", "if x:  # note\n    y = (1, 2)\n"),
+        ("x = [\n    " + ", ".join(["'abcdefgh'"] * 9) + ",\n]\n", None),  # too long for one line
+    ],
+)
+def test_join_short_statements(source: str, expected: str | None) -> None:
+    assert P.join_short_statements(source) == expected
+
+
+def test_string_lines_are_deletions_of_interior_lines() -> None:
+    from reportkit.passes.strings import propose_string_lines
+
+    source = ('def f(text="""a,b\n1,2\n3,4\n"""):\n    """Doc\n    more\n    """\n'
+              'x = b"""\nq\n"""\ny = f"""\n{x}\n"""\nz = ("one"\n     "two"\n     "three")\n')
+    edits = propose_string_lines(source)
+    # the CSV's rows (not its header, which shares the opening quotes' line) and the bytes' row; not the
+    # docstring, the f-string or the implicitly concatenated pieces
+    assert [source[e.start:e.end] for e in edits] == ["1,2\n", "3,4\n", "q\n"]
+    assert P.apply_edits(source, edits[:2]).startswith('def f(text="""a,b\n"""):')
+
+
 # --------------------------------------------------------------------- reindentation
 def test_block_text_reindents_around_multiline_strings() -> None:
     source = "if x:\n    s = '''\n    keep\n  this'''\n    t = (1,\n  2)\n"
@@ -756,6 +810,15 @@ def test_one_element(source: str, expected: list[str]) -> None:
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),
         ("x = (a +\n     b)\ny = (a, b)\n", []),
+        # a one-element display as a statement: its element
+        ("[f(x)]\n(g(),)\n", ["f(x)\n(g(),)\n", "[f(x)]\ng()\n"]),
+        ("[*xs]\n[a, b]\n", []),
+        # a loop that only drains its iterable
+        ("for _ in DataLoader(ds, batch_size=2):\n    pass\n", ["list(DataLoader(ds, batch_size=2))\n"]),
+        ("for x in 1, 2:\n    pass\n", ["list((1, 2))\n"]),
+        ("for x in xs:\n    pass\nprint(x)\n", []),  # the target is read
+        ("for x in xs:\n    pass\nelse:\n    f()\n", []),
+        ("list = tuple\nfor x in xs:\n    pass\n", []),
     ],
 )
 def test_readability(source: str, expected: list[str]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .cosmetic import drop_comments, tidy_whitespace
+from .cosmetic import drop_comments, join_short_statements, tidy_imports, tidy_whitespace
 from .declass import class_module_candidates
 from .edits import (
     BodySeq,
@@ -69,6 +69,7 @@ from .statements import (
     statement_levels,
     unwrap_candidates,
 )
+from .strings import propose_string_lines
 from .wrappers import (
     class_constant_candidates,
     dataset_list_candidates,
@@ -91,6 +92,7 @@ ARGS = DdminPass("args", propose_call_args, sparse=True)  # most arguments are n
 SIMPLIFY = EachPass("simplify", simplify_candidates)
 INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
 ELEMENTS = DdminPass("elements", propose_display_elements)
+STRING_LINES = DdminPass("string-lines", propose_string_lines)
 LITERALS_TO_ONE = DdminPass("literals-to-1", propose_literals_to_one, try_all_first=True)
 SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals)
 MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
@@ -134,6 +136,8 @@ def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
 DOCSTRINGS = EachPass("docstrings", _single(drop_docstrings))
 COMMENTS = EachPass("comments", _single(drop_comments))
 WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
+IMPORTS = EachPass("imports", _single(tidy_imports))
+ONE_LINE = EachPass("one-line", _single(join_short_statements))
 
 #: Run after HDD, repeated with it until nothing changes (cheap, high yield).
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
@@ -144,7 +148,7 @@ SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_F
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
-FINE = (MATERIALIZE, HOIST, ELEMENTS, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+FINE = (MATERIALIZE, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Fine passes whose changes open up structural and scaffolding ones (an element less of a loop's
 #: tuple, a variable inlined): when one of them changes anything, the round starts over before the finer
 #: passes after it run on code those are about to remove. (Materialize and hoist too cost more than they
@@ -160,7 +164,7 @@ VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS, DISPLAY
 #: between builds), on for a failure the script's own code raised (reportkit.reduce.reduce_source).
 REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: One try each at the very end.
-FINAL = (COMMENTS, DOCSTRINGS, WHITESPACE)
+FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
 
 __all__ = [
     "ARGS",
@@ -178,6 +182,8 @@ __all__ = [
     "FACTORIES",
     "HELPERS",
     "HOIST_CALLS",
+    "IMPORTS",
+    "ONE_LINE",
     "LIST_BUILDS",
     "MODULE_CALLS",
     "SEQUENTIAL_CALLS",
@@ -187,6 +193,7 @@ __all__ = [
     "READABILITY",
     "SCAFFOLD",
     "SELF_ATTRS",
+    "STRING_LINES",
     "SELF_ATTR_BUILDS",
     "UNUSED_PARAMS",
     "COMMENTS",

@@ -677,7 +677,8 @@ def one_element_candidates(source: str) -> list[str]:
 # ----------------------------------------------------------------------------- readability
 def readability_candidates(source: str) -> list[str]:
     """``for a, b in xs:`` with neither read -> ``for _ in xs:``; ``assert`` of constants -> gone;
-    ``a if None is None else b`` (a test of literals) -> ``a``; ``next(iter(xs))`` -> ``xs[0]``."""
+    ``a if None is None else b`` (a test of literals) -> ``a``; ``next(iter(xs))`` -> ``xs[0]``; ``[f(x)]`` as
+    a statement -> ``f(x)``; ``for _ in xs: pass`` -> ``list(xs)``."""
     tree, smap = _parse(source)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
@@ -711,12 +712,40 @@ def readability_candidates(source: str) -> list[str]:
             candidate = apply_splices(source, [Splice(*smap.span(node), first)])
             if candidate is not None:
                 out.append(candidate)
+        if isinstance(node, ast.Expr) and isinstance(node.value, (ast.List, ast.Tuple, ast.Set)) \
+                and len(node.value.elts) == 1 and not isinstance(node.value.elts[0], ast.Starred):
+            # ``[f(x)]`` as a statement (what is left of a comprehension or a list built to be dropped): the call
+            candidate = apply_splices(source, [Splice(*smap.span(node.value), _element_text(smap, node.value.elts[0]))])
+            if candidate is not None:
+                out.append(candidate)
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
             candidate = _without_parens(source, smap, node.value)
             if candidate is not None:
                 out.append(candidate)
     out.extend(_unused_counter_candidates(source, tree, smap))
     out.extend(_truth_filler_candidates(source, tree, smap))
+    out.extend(_drained_loop_candidates(source, tree, smap))
+    return out
+
+
+def _drained_loop_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``for _ in loader:\\n    pass`` -> ``list(loader)``: a loop that only drains its iterable (the target
+    never read, no ``else``, the builtin ``list``)."""
+    if _bound_names(tree).get("list"):
+        return []
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.For) and not node.orelse and len(node.body) == 1
+                and isinstance(node.body[0], ast.Pass) and isinstance(node.target, ast.Name)
+                and node.target.id not in read and not isinstance(node.iter, ast.Starred)):
+            text = smap.text(node.iter)
+            if isinstance(node.iter, ast.Tuple) and not text.startswith("("):
+                text = f"({text})"
+            start, end = smap.span(node)
+            candidate = source[:start] + f"list({text})" + source[end:]
+            if parses(candidate):
+                out.append(candidate)
     return out
 
 
