@@ -156,9 +156,10 @@ FINE = (MATERIALIZE, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMP
 RESHAPING = (ELEMENTS, INLINE_VARIABLES)
 #: Passes that replace a computed value or a literal by another value, or a read of data by the value read
 #: (``{"fast": {...}}["fast"]``, ``config["chunk"]``: the data the failing code looks up may be the bug, a
-#: preset that overrides a default): off when the values are the bug (an oracle, or a failure the script's
-#: own code raised: reportkit.minimize.keeps_values).
-VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS, DISPLAY_SUBSCRIPTS, LOOKUP_TABLES)
+#: preset that overrides a default), or drop rows of data pasted as a string (a CSV's rows): off when the
+#: values are the bug (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values).
+VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS, DISPLAY_SUBSCRIPTS, LOOKUP_TABLES,
+                STRING_LINES)
 #: Passes that keep a computation as code but run it at each use (an object built once in ``__init__``
 #: built where it is read): off when the failure compares computed values (random weights differ
 #: between builds), on for a failure the script's own code raised (reportkit.reduce.reduce_source).
