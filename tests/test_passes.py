@@ -807,6 +807,8 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("while a or False or b:\n    f()\n", ["while a or b:\n    f()\n"]),
         ("x = not ((a or b) and True)\n", ["x = not (a or b)\n"]),
         ("x = a and True\ny = [v for v in xs if v or 1]\n", []),  # a value, not a test; 1 is truthy
+        ("ys = (r for r in t if True)\n", ["ys = (r for r in t)\n"]),
+        ("ys = [r for r in t if True if r]\n", ["ys = [r for r in t if r]\n"]),
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),
         ("x = (a +\n     b)\ny = (a, b)\n", []),

@@ -790,7 +790,8 @@ def _unused_counter_candidates(source: str, tree: ast.Module, smap: SourceMap) -
 def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
     """Where only truth counts (the test of an ``if`` / ``while`` / ``assert`` / conditional expression,
     the operand of ``not``), ``a and True`` -> ``a`` and ``a or False`` -> ``a`` (a literal that cannot
-    change the outcome: ``True`` in an ``and``, ``False`` / ``None`` / ``0`` / ``""`` in an ``or``)."""
+    change the outcome: ``True`` in an ``and``, ``False`` / ``None`` / ``0`` / ``""`` in an ``or``); a
+    comprehension's ``if True`` goes."""
     tests: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
@@ -819,6 +820,14 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
         candidate = apply_splices(source, [Splice(start, end, text)])
         if candidate is not None and parses(candidate):
             out.append(candidate)
+    for node in ast.walk(tree):  # a comprehension's ``if True`` filters nothing
+        for test in node.ifs if isinstance(node, ast.comprehension) else []:
+            if isinstance(test, ast.Constant) and test.value is True:
+                keyword = smap.prev_token_before(smap.span(test)[0])
+                if keyword is not None and keyword.string == "if":
+                    candidate = source[:keyword.start].rstrip(" ") + source[smap.span(test)[1]:]
+                    if parses(candidate):
+                        out.append(candidate)
     return out
 
 
