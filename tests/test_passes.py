@@ -808,6 +808,9 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("x = not ((a or b) and True)\n", ["x = not (a or b)\n"]),
         ("x = a and True\ny = [v for v in xs if v or 1]\n", []),  # a value, not a test; 1 is truthy
         ("ys = (r for r in t if True)\n", ["ys = (r for r in t)\n"]),
+        ("cfg.update({'dim': 48} or 0)\nx = None and f()\n",
+         ["cfg.update({'dim': 48} or 0)\nx = None\n", "cfg.update({'dim': 48})\nx = None and f()\n"]),
+        ("x = {**a} or b\ny = [*a] or b\nz = [] or b\nw = a or {'k': 1}\n", []),
         ("ys = [r for r in t if True if r]\n", ["ys = [r for r in t if r]\n"]),
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),

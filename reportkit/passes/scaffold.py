@@ -791,7 +791,8 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
     """Where only truth counts (the test of an ``if`` / ``while`` / ``assert`` / conditional expression,
     the operand of ``not``), ``a and True`` -> ``a`` and ``a or False`` -> ``a`` (a literal that cannot
     change the outcome: ``True`` in an ``and``, ``False`` / ``None`` / ``0`` / ``""`` in an ``or``); a
-    comprehension's ``if True`` goes."""
+    comprehension's ``if True`` goes; anywhere, ``{"a": 1} or b`` -> ``{"a": 1}`` and ``None and b`` -> ``None``
+    (a first operand whose truth is fixed is the value; the rest never runs)."""
     tests: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
@@ -820,6 +821,14 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
         candidate = apply_splices(source, [Splice(start, end, text)])
         if candidate is not None and parses(candidate):
             out.append(candidate)
+    for node in ast.walk(tree):  # ``{"a": 1} or {}``: a first operand that decides is the value
+        if isinstance(node, ast.BoolOp) and _decides(node.values[0], isinstance(node.op, ast.Or)):
+            start, end = smap.span(node)
+            first = node.values[0]
+            text = smap.text(first)
+            candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
+            if candidate is not None and parses(candidate):
+                out.append(candidate)
     for node in ast.walk(tree):  # a comprehension's ``if True`` filters nothing
         for test in node.ifs if isinstance(node, ast.comprehension) else []:
             if isinstance(test, ast.Constant) and test.value is True:
@@ -829,6 +838,21 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
                     if parses(candidate):
                         out.append(candidate)
     return out
+
+
+def _decides(node: ast.expr, truthy: bool) -> bool:
+    """``node`` is a literal or display whose truth is ``truthy`` whatever it holds (no ``*``/``**``)."""
+    if isinstance(node, ast.Constant):
+        return bool(node.value) is truthy
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        elements = node.elts
+    elif isinstance(node, ast.Dict):
+        if any(key is None for key in node.keys):
+            return False
+        elements = node.values
+    else:
+        return False
+    return not any(isinstance(e, ast.Starred) for e in elements) and bool(elements) is truthy
 
 
 def _if_candidates(source: str, smap: SourceMap, stmt: ast.If) -> list[str]:
