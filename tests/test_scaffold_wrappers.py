@@ -45,6 +45,13 @@ def _check(fn, source: str, expected: list[str]) -> None:
         ("class C:\n    xs = []\n    for i in r:\n        xs.append(i)\n", []),
         ("xs = []\nprint(len(xs))\nxs.append(1)\n", []),
         ("xs = []\nxs.append(len(xs))\n", []),
+        # a dict filled item by item with literal keys right after it is made
+        ('out = dict()\nout["norm"] = D["e"]\nout[2] = f()\ncfg = out\n', ['out = {"norm": D["e"], 2: f()}\ncfg = out\n']),
+        ("def g():\n    d = {}\n    d['a'] = 1\n    return d\n", ["def g():\n    d = {'a': 1}\n    return d\n"]),
+        # not: a key that is not a literal, a value reading the dict, an item after another statement
+        ("d = {}\nd[k] = 1\n", []),
+        ("d = {}\nd['a'] = d\n", []),
+        ("d = {}\nprint(d)\nd['a'] = 1\n", []),
     ],
 )
 def test_list_builds(source: str, expected: list[str]) -> None:

@@ -272,6 +272,44 @@ def _append_of(stmt: ast.stmt, name: str) -> ast.expr | None:
     return None
 
 
+def _item_of(stmt: ast.stmt, name: str) -> tuple[ast.Constant, ast.expr] | None:
+    """(K, E) of the statement ``name[K] = E`` with a literal key ``K`` and an ``E`` that does not read ``name``."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)):
+        return None
+    target = stmt.targets[0]
+    if (isinstance(target.value, ast.Name) and target.value.id == name and isinstance(target.slice, ast.Constant)
+            and name not in {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}):
+        return target.slice, stmt.value
+    return None
+
+
+def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
+    """``d = {}`` (or ``dict()``) followed at once by ``d["a"] = x`` / ``d["b"] = y`` -> ``d = {"a": x, "b": y}``.
+
+    Literal keys only (a display evaluates each key before its value, an item assignment the value first:
+    with literals the order of effects is the same); later duplicates win in both.
+    """
+    stmts = info.seq.stmts
+    stmt = stmts[i]
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and (isinstance(stmt.value, ast.Dict) and not stmt.value.keys
+                 or isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                 and stmt.value.func.id == "dict" and not stmt.value.args and not stmt.value.keywords)):
+        return None
+    name = stmt.targets[0].id
+    items = []
+    j = i + 1
+    while j < len(stmts) and (item := _item_of(stmts[j], name)) is not None:
+        items.append(item)
+        j += 1
+    where = _full_lines(smap, stmt)
+    if not items or where is None:
+        return None
+    nl = smap.default_newline()
+    text = f"{where[2]}{name} = {{{', '.join(f'{smap.text(k)}: {smap.text(v)}' for k, v in items)}}}{nl}"
+    return apply_edits(source, [Splice(where[0], where[1], text), *(Delete(info.seq, k) for k in range(i + 1, j))])
+
+
 def _read_outside(scopes: Scopes, stmt: ast.stmt, names: set[str]) -> bool:
     """One of ``names`` occurs in the scope of ``stmt`` (nested scopes included) outside ``stmt``."""
     scope = scopes.scope_of(stmt)
@@ -322,7 +360,7 @@ def _parallel_pairs(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.ex
 
 def list_build_candidates(source: str) -> list[str]:
     """``xs = []`` followed by ``xs.append(a)`` / ``xs.append(b)`` -> ``xs = [a, b]`` (one candidate per
-    list); followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under an
+    list; ``d = {}`` followed by ``d["k"] = v`` -> ``d = {"k": v}``); followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under an
     ``if``) -> ``xs = [f(t) for t in it]``, where nothing outside the loop reads its target (a
     comprehension does not leave it bound) and not in a class body (a comprehension there does not see
     the class's names); ``a, b = x, y`` -> ``a = x`` / ``b = y`` when no value reads a target.
@@ -348,6 +386,10 @@ def list_build_candidates(source: str) -> list[str]:
                     indent = where[2]
                     text = "".join(f"{indent}{t} = {smap.text(v)}{nl}" for t, v in pairs)
                     out.append(source[:where[0]] + text + source[where[1]:])
+                continue
+            dict_build = _dict_build(source, smap, info, i)
+            if dict_build is not None:
+                out.append(dict_build)
                 continue
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                     and (isinstance(stmt.value, ast.List) and not stmt.value.elts
