@@ -815,6 +815,8 @@ def test_one_element(source: str, expected: list[str]) -> None:
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),
         ("x = (a +\n     b)\ny = (a, b)\n", []),
+        ("for i in range((len(r) // k)):\n    f(i)\n", ["for i in range(len(r) // k):\n    f(i)\n"]),
+        ("f(x)\ng((a, b), key=(c))\n", ["f(x)\ng((a, b), key=c)\n"]),  # a call's own parentheses, a tuple stay
         # a one-element display as a statement: its element
         ("[f(x)]\n(g(),)\n", ["f(x)\n(g(),)\n", "[f(x)]\ng()\n"]),
         ("[*xs]\n[a, b]\n", []),

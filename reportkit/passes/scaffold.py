@@ -678,7 +678,8 @@ def one_element_candidates(source: str) -> list[str]:
 def readability_candidates(source: str) -> list[str]:
     """``for a, b in xs:`` with neither read -> ``for _ in xs:``; ``assert`` of constants -> gone;
     ``a if None is None else b`` (a test of literals) -> ``a``; ``next(iter(xs))`` -> ``xs[0]``; ``[f(x)]`` as
-    a statement -> ``f(x)``; ``for _ in xs: pass`` -> ``list(xs)``."""
+    a statement -> ``f(x)``; ``for _ in xs: pass`` -> ``list(xs)``; ``return (x)`` and ``f((x))`` -> ``x``,
+    ``f(x)``."""
     tree, smap = _parse(source)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
@@ -718,6 +719,11 @@ def readability_candidates(source: str) -> list[str]:
             candidate = apply_splices(source, [Splice(*smap.span(node.value), _element_text(smap, node.value.elts[0]))])
             if candidate is not None:
                 out.append(candidate)
+        if isinstance(node, ast.Call):  # ``range((n // k))`` -> ``range(n // k)``
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                candidate = _without_parens(source, smap, arg)
+                if candidate is not None and ast.dump(ast.parse(candidate)) == ast.dump(tree):
+                    out.append(candidate)
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
             candidate = _without_parens(source, smap, node.value)
             if candidate is not None:
