@@ -1,4 +1,4 @@
-"""benchmarks/corpus/, corpus2/, corpus3/ and corpus4/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/ and corpus2/ to corpus5/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
@@ -33,8 +33,10 @@ CASES = bench.load_cases()
 CASES2 = bench.load_cases(_PATH.parent / "corpus2")  # the second corpus, held out from later reducer changes
 CASES3 = bench.load_cases(_PATH.parent / "corpus3")  # the third, held out from the changes corpus2 judged
 CASES4 = bench.load_cases(_PATH.parent / "corpus4")  # the fourth, held out from the changes corpus3 judged
+CASES5 = bench.load_cases(_PATH.parent / "corpus5")  # the fifth (small), held out from the changes corpus4 judged
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
-       + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4])
+       + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
+       + [(c, f"corpus5-{c.name}") for c in CASES5])
 
 
 def _params():
@@ -103,6 +105,16 @@ def test_corpus4_has_its_mix():
     # at least three known-good commits: a multi-file project, a pure-Python script, a model
     fixed = [c.manifest["category"] for c in CASES4 if c.good and c.good.get("git")]
     assert len(fixed) >= 3 and {"multi-file", "pure-python", "nn-module"} <= set(fixed)
+
+
+def test_corpus5_has_its_mix():
+    cats = [c.manifest["category"] for c in CASES5]
+    assert len(CASES5) >= 5
+    assert cats.count("multi-file") >= 2 and cats.count("pure-python") >= 2 and "nn-module" in cats
+    multi = [c for c in CASES5 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}
+    fixed = {c.manifest["category"] for c in CASES5 if c.good and c.good.get("git")}
+    assert {"multi-file", "nn-module"} <= fixed
 
 
 def test_corpus_option_reads_the_given_directory(tmp_path, capsys):

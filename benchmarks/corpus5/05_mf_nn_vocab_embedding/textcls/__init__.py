@@ -1,0 +1,1 @@
+"""A bag-of-embeddings text classifier."""
