@@ -196,6 +196,9 @@ def test_dataset_lists(source: str, expected: list[str]) -> None:
         ("import torch.nn.functional as F\nF.cross_entropy(model(x), y)\n",
          ["import torch.nn.functional as F\nmodel(x)\n"]),
         ("print(f(x) + 1)\n", ["f(x) + 1\n"]),
+        # a call an f-string argument formats
+        ('print(f"{now:5.1f} pruned, {prune(now)} left")\n', ["prune(now)\n"]),
+        ('print(f"{n} rows")\n', []),
         # not: a method with effects of its own, an argument that calls nothing, a used result
         ("xs.append(Block(1))\n", []),
         ("print(x)\n", []),

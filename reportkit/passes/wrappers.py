@@ -852,7 +852,7 @@ def dataset_list_candidates(source: str) -> list[str]:
 # ------------------------------------------------------------------- discarded results
 def discarded_call_candidates(source: str) -> list[str]:
     """An expression statement ``f(..., g(...), ...)`` whose result nobody uses -> ``g(...)``: one
-    candidate per argument that calls something, where ``f`` is a plain name or a function of an
+    candidate per argument that calls something (or call an f-string argument formats: ``print(f"{g(x)}")``), where ``f`` is a plain name or a function of an
     imported module (``F.cross_entropy``, not a method like ``xs.append``). If the failure is raised inside ``g(...)``, ``f`` never
     ran; if it is raised by ``f`` the candidate does not fail that way and is rejected."""
     tree, smap = _parse(source)
@@ -868,7 +868,12 @@ def discarded_call_candidates(source: str) -> list[str]:
             root = root.value
         if not isinstance(root, ast.Name) or (root is not call.func and root.id not in imported):
             continue  # a method of an object (``xs.append(...)``) has effects of its own
+        args: list[ast.expr] = []
         for arg in [*call.args, *(k.value for k in call.keywords)]:
+            # an f-string argument (``print(f"... {run(x)} ...")``): each call it formats
+            args.extend([v.value for v in arg.values if isinstance(v, ast.FormattedValue)]
+                        if isinstance(arg, ast.JoinedStr) else [arg])
+        for arg in args:
             if isinstance(arg, ast.Starred) or not isinstance(arg, (ast.Call, ast.BinOp, ast.Subscript)):
                 continue
             if not any(isinstance(n, ast.Call) for n in ast.walk(arg)):
