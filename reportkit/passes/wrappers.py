@@ -286,7 +286,8 @@ def _item_of(stmt: ast.stmt, name: str) -> tuple[ast.expr, ast.expr] | None:
 
 
 def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
-    """``d = {}`` (or ``dict()``) followed at once by ``d["a"] = x`` / ``d["b"] = y`` -> ``d = {"a": x, "b": y}``.
+    """``d = {}`` (or ``dict()``) followed by ``d["a"] = x`` / ``d["b"] = y`` -> ``d = {"a": x, "b": y}``, where the
+    first item is set (statements between must not mention ``d``, as for lists).
 
     Literal or plain-name keys only (a display evaluates each key before its value, an item assignment the
     value first: reading a literal or a name has no effect, so the order of effects is the same); later
@@ -302,15 +303,19 @@ def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
     name = stmt.targets[0].id
     items = []
     j = i + 1
+    while j < len(stmts) and _item_of(stmts[j], name) is None and name not in _names_in([stmts[j]]):
+        j += 1  # statements that do not touch the dict: the display goes where its first item is set
+    first = j
     while j < len(stmts) and (item := _item_of(stmts[j], name)) is not None:
         items.append(item)
         j += 1
-    where = _full_lines(smap, stmt)
-    if not items or where is None:
+    where = _full_lines(smap, stmts[first]) if items else None
+    if where is None:
         return None
     nl = smap.default_newline()
     text = f"{where[2]}{name} = {{{', '.join(f'{smap.text(k)}: {smap.text(v)}' for k, v in items)}}}{nl}"
-    return apply_edits(source, [Splice(where[0], where[1], text), *(Delete(info.seq, k) for k in range(i + 1, j))])
+    deleted = [i, *range(first + 1, j)]
+    return apply_edits(source, [Splice(where[0], where[1], text), *(Delete(info.seq, k) for k in deleted)])
 
 
 def _read_outside(scopes: Scopes, stmt: ast.stmt, names: set[str]) -> bool:
