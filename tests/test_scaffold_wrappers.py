@@ -48,12 +48,12 @@ def _check(fn, source: str, expected: list[str]) -> None:
         # a dict filled item by item with literal keys right after it is made
         ('out = dict()\nout["norm"] = D["e"]\nout[2] = f()\ncfg = out\n', ['out = {"norm": D["e"], 2: f()}\ncfg = out\n']),
         ("def g():\n    d = {}\n    d['a'] = 1\n    return d\n", ["def g():\n    d = {'a': 1}\n    return d\n"]),
-        # not: a key that is neither a literal nor a name, a value reading the dict, an item after a read of it
-        ("d = {}\nd[k] = f()\n", ["d = {k: f()}\n"]),
+        # not: a key that is not a literal, a value reading the dict, an item after a read of it
+        ("d = {}\nd[k] = f()\n", []),  # a computed key: data flowing in (a merge) stays
         ("d = {}\nd[k.x] = 1\nd[d] = 2\n", []),
         ("d = {}\nd['a'] = d\n", []),
         ("d = {}\nprint(d)\nd['a'] = 1\n", []),
-        ("d = {}\nk = 's'\nd[k] = 1\nuse(d)\n", ["k = 's'\nd = {k: 1}\nuse(d)\n"]),
+        ("d = {}\nk = 's'\nd['k'] = k\nuse(d)\n", ["k = 's'\nd = {'k': k}\nuse(d)\n"]),
     ],
 )
 def test_list_builds(source: str, expected: list[str]) -> None:

@@ -273,13 +273,14 @@ def _append_of(stmt: ast.stmt, name: str) -> ast.expr | None:
 
 
 def _item_of(stmt: ast.stmt, name: str) -> tuple[ast.expr, ast.expr] | None:
-    """(K, E) of the statement ``name[K] = E`` with a literal or plain-name key ``K`` and an ``E`` that does not
-    read ``name``."""
+    """(K, E) of the statement ``name[K] = E`` with a literal key ``K`` and an ``E`` that does not read ``name``.
+
+    Not a computed key (``out[key] = value``): that is data flowing into the dict -- a merge, a copy --
+    which, where the failure's values are the bug, is the computation to keep (tests/test_cause_rule.py)."""
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)):
         return None
     target = stmt.targets[0]
-    if (isinstance(target.value, ast.Name) and target.value.id == name
-            and isinstance(target.slice, (ast.Constant, ast.Name)) and getattr(target.slice, "id", None) != name
+    if (isinstance(target.value, ast.Name) and target.value.id == name and isinstance(target.slice, ast.Constant)
             and name not in {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}):
         return target.slice, stmt.value
     return None
@@ -289,9 +290,8 @@ def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
     """``d = {}`` (or ``dict()``) followed by ``d["a"] = x`` / ``d["b"] = y`` -> ``d = {"a": x, "b": y}``, where the
     first item is set (statements between must not mention ``d``, as for lists).
 
-    Literal or plain-name keys only (a display evaluates each key before its value, an item assignment the
-    value first: reading a literal or a name has no effect, so the order of effects is the same); later
-    duplicates win in both.
+    Literal keys only (a display evaluates each key before its value, an item assignment the value first:
+    with literals the order of effects is the same); later duplicates win in both.
     """
     stmts = info.seq.stmts
     stmt = stmts[i]
