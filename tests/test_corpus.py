@@ -34,9 +34,10 @@ CASES2 = bench.load_cases(_PATH.parent / "corpus2")  # the second corpus, held o
 CASES3 = bench.load_cases(_PATH.parent / "corpus3")  # the third, held out from the changes corpus2 judged
 CASES4 = bench.load_cases(_PATH.parent / "corpus4")  # the fourth, held out from the changes corpus3 judged
 CASES5 = bench.load_cases(_PATH.parent / "corpus5")  # the fifth (small), held out from the changes corpus4 judged
+CASES6 = bench.load_cases(_PATH.parent / "corpus6")  # the sixth, written without reading the reducer's code
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
-       + [(c, f"corpus5-{c.name}") for c in CASES5])
+       + [(c, f"corpus5-{c.name}") for c in CASES5] + [(c, f"corpus6-{c.name}") for c in CASES6])
 
 
 def _params():
@@ -115,6 +116,23 @@ def test_corpus5_has_its_mix():
     assert {c.uses_torch for c in multi} == {True, False}
     fixed = {c.manifest["category"] for c in CASES5 if c.good and c.good.get("git")}
     assert {"multi-file", "nn-module"} <= fixed
+
+
+def test_corpus6_has_its_mix():
+    cats = [c.manifest["category"] for c in CASES6]
+    assert len(CASES6) >= 7
+    assert cats.count("multi-file") >= 2 and "pure-python" in cats and "hang" in cats
+    assert cats.count("nn-module") + cats.count("meta-device") >= 2
+    assert any(c.startswith("compile-") for c in cats)
+    multi = [c for c in CASES6 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}  # one torch model package, one pure-Python project
+    for case in multi:
+        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
+    hang = next(c for c in CASES6 if c.manifest["category"] == "hang")
+    assert hang.manifest.get("timeout") == 5
+    # known-good commits: both multi-file projects, the pure-Python script, the training loop
+    fixed = [c.manifest["category"] for c in CASES6 if c.good and c.good.get("git")]
+    assert fixed.count("multi-file") == 2 and {"pure-python", "nn-module"} <= set(fixed)
 
 
 def test_corpus_option_reads_the_given_directory(tmp_path, capsys):
