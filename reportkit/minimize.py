@@ -39,7 +39,7 @@ from reportkit.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_ma
 from reportkit.flatten import fold_local_code
 from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
-from reportkit.passes.materialize import CAPTURE_ENV, SEEDED_ENV
+from reportkit.passes.materialize import CAPTURE_ENV, SEEDED_ENV, differing_sites, instrument, without_sites
 from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
 from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active
 from reportkit.signature import (
@@ -114,7 +114,7 @@ class MinimizeReport:
     tests_run: int
     cache_hits: int
     invalid_skipped: int
-    probes: int  # instrumented runs for value materialization (not counted in tests_run)
+    probes: int  # instrumented runs for value materialization, on the good side too (not in tests_run)
     passes: dict[str, int]  # pass -> edits it got accepted
     wall_time: float
     test_timeout: float
@@ -430,23 +430,58 @@ def _screens(*screens: Callable[[str], str | None] | None) -> Callable[[str], st
     return screen
 
 
-def make_probe(check: Check, seeded: bool = False) -> Callable[[str], str | None]:
+def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
+               reference: Check | None = None) -> Callable[[str, str], str | None]:
     """Run an instrumented program (value materialization) through ``check`` and return what it recorded.
-    ``seeded``: the failure compares computed values; random tensors are spelled with a seeded generator."""
+    ``seeded``: the failure compares computed values; random tensors are spelled with a seeded generator.
 
-    def probe(program: str) -> str | None:
-        assert check.sandbox is not None
-        fd, name = tempfile.mkstemp(prefix="capture-", suffix=".json", dir=check.sandbox.root)
+    With a second condition — the fix check (``good``: the candidate must pass on the good code) or the
+    differential (``reference``: it must pass with the suspect switched off) — the program also runs
+    once on that side (the good form of the source, instrumented the same way; the same program under
+    the switched environment), and the values that differ there are left out of what is returned: they
+    depend on the fix, and a literal of the bug's value would fail on that side too
+    (:func:`reportkit.passes.materialize.differing_sites`)."""
+
+    def capture(on: Check, program: str) -> str | None:
+        probe.runs += 1
+        assert on.sandbox is not None
+        fd, name = tempfile.mkstemp(prefix="capture-", suffix=".json", dir=on.sandbox.root)
         os.close(fd)
-        capture = Path(name)
+        path = Path(name)
         try:
-            check.with_env({CAPTURE_ENV: name, SEEDED_ENV: "1" if seeded else None}).run(program)
-            return capture.read_text(encoding="utf-8") or None
+            on.with_env({CAPTURE_ENV: name, SEEDED_ENV: "1" if seeded else None}).run(program)
+            return path.read_text(encoding="utf-8") or None
         except OSError:
             return None
         finally:
-            capture.unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
 
+    def other_side(source: str) -> tuple[str, list[tuple[int, int]], str | None] | None:
+        if good is not None:
+            good_source = good.good_form(source)
+            made = instrument(good_source) if good_source is not None else None
+            if made is None:
+                return None
+            return good_source, made[1], capture(good.check.on(ColdExecutor()), made[0])
+        if reference is not None:
+            made = instrument(source)
+            if made is None:
+                return None
+            return source, made[1], capture(reference.on(ColdExecutor()), made[0])
+        return None
+
+    def probe(program: str, source: str) -> str | None:
+        captured = capture(check, program)
+        if not captured or (good is None and reference is None):
+            return captured
+        made = instrument(source)
+        other = other_side(source) if made is not None else None
+        if made is None or other is None:
+            return captured
+        differ = differing_sites(source, made[1], captured, *other)
+        return without_sites(captured, differ)
+
+    probe.runs = 0  # type: ignore[attr-defined]  # programs run, on either side
     return probe
 
 
@@ -557,6 +592,7 @@ class _Reduced:
     stats: ReduceStats | None
     stopped_early: bool = False
     interrupted: bool = False
+    probe_runs: int = 0  # value-capture runs, on the good side too
 
 
 def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptions, deadline: float | None,
@@ -577,12 +613,13 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
         if on_progress:
             on_progress(p, log)
 
+    probe = make_probe(session.cold, seeded=seeded, good=session.good, reference=session.reference)
     result: ReduceResult | None = None
     try:
         with sigterm_as_interrupt():
             try:
                 result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
-                                       on_improve=improved, probe=make_probe(session.cold, seeded=seeded), oracle=oracle,
+                                       on_improve=improved, probe=probe, oracle=oracle,
                                        rebuild=not (keep and keep.compares),
                                        confirm=predicate.confirm if session.passes_with or session.good else None,
                                        trace=trace,
@@ -598,6 +635,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
         if result.source != best.source:
             improved(result.source)
         best.stats, best.stopped_early = result.stats, bool(result.stopped_early)
+    best.probe_runs = probe.runs  # type: ignore[attr-defined]
     if best.source == source and not options.output.exists():
         write_atomic(options.output, source)  # nothing removable: the output is the input, said so
     return best
@@ -791,7 +829,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         bytes_before=len(source.encode()), bytes_after=len(reduced.source.encode()),
         tests_run=log.runs, cache_hits=stats.cache_hits if stats else 0,
         invalid_skipped=stats.invalid_skipped if stats else 0,
-        probes=stats.probes if stats else 0,
+        probes=reduced.probe_runs,
         passes=dict(stats.passes) if stats else {},
         wall_time=time.monotonic() - start, test_timeout=session.cold.spec.timeout,
         stopped_early=reduced.stopped_early,

@@ -69,7 +69,7 @@ def reduce_source(
     jobs: int = 1,
     on_progress: Callable[[Progress], None] | None = None,
     on_improve: Callable[[str], None] | None = None,
-    probe: Callable[[str], str | None] | None = None,
+    probe: Callable[[str, str], str | None] | None = None,
     oracle: bool = False,
     confirm: Callable[[str], bool] | None = None,
     rebuild: bool | None = None,
@@ -85,8 +85,9 @@ def reduce_source(
     every new best source (always one the predicate accepted); ``on_progress`` is called
     at phase changes, after each test and after each improvement.
 
-    ``probe``, when given, runs an *instrumented* program (not a candidate) and returns what it
-    recorded (the text of the file named by ``$REPORTKIT_CAPTURE``), or None; it enables value
+    ``probe(program, source)``, when given, runs an *instrumented* program (not a candidate; made from
+    the current ``source``) and returns what it recorded (the text of the file named by
+    ``$REPORTKIT_CAPTURE``), or None; it enables value
     materialization (:mod:`reportkit.passes.materialize`). Without it that pass is skipped.
 
     ``oracle``: the values the failure operates on are the bug (a check of computed values — an
@@ -132,7 +133,7 @@ class Problem(Tester):
         jobs: int = 1,
         on_progress: Callable[[Progress], None] | None = None,
         on_improve: Callable[[str], None] | None = None,
-        probe: Callable[[str], str | None] | None = None,
+        probe: Callable[[str, str], str | None] | None = None,
         confirm: Callable[[str], bool] | None = None,
         trace: Trace | None = None,
         screen: Callable[[str], str | None] | None = None,
@@ -163,7 +164,7 @@ class Problem(Tester):
         if k in self._probed:  # repeating the pass on the same source: same values
             captured = self._probed[k]
         else:
-            captured = self._probed[k] = self._probe(program)
+            captured = self._probed[k] = self._probe(program, self.current)
             with self.lock:
                 self.stats.probes += 1
         return p.propose(self.current, sites, captured)

@@ -12,13 +12,21 @@ import pytest
 
 from reportkit.passes import apply_splices, parses
 from reportkit.passes.hoist import hoist_candidates
-from reportkit.passes.materialize import CAPTURE_ENV, SEEDED_ENV, instrument, materialize_edits, sites
+from reportkit.passes.materialize import (
+    CAPTURE_ENV,
+    SEEDED_ENV,
+    differing_sites,
+    instrument,
+    materialize_edits,
+    sites,
+    without_sites,
+)
 from reportkit.reduce import reduce_source
 
 
 def probe_with(tmp_path, extra_env: dict | None = None):
     """A real probe: run the instrumented program in a subprocess and return the capture file."""
-    def probe(program: str) -> str | None:
+    def probe(program: str, _source: str = "") -> str | None:
         script, capture = tmp_path / "probe.py", tmp_path / "capture.json"
         script.write_text(program)
         capture.unlink(missing_ok=True)
@@ -202,3 +210,95 @@ def test_random_tensors_get_a_seeded_generator_when_values_are_compared(tmp_path
     import torch
 
     assert torch.equal(eval(seeded, {"torch": torch}), eval(seeded, {"torch": torch}))
+
+
+
+def test_a_module_with_weights_is_spelled_only_where_it_was_built_once_when_values_are_compared(tmp_path):
+    """Compiled and eager each call ``forward``: a literal ``torch.nn.Linear(...)`` there would build new
+    random weights per call, and the two would compare different computations."""
+    pytest.importorskip("torch")
+    src = textwrap.dedent('''
+        import torch
+        lin = torch.nn.Linear(3, 2)
+        act = torch.nn.ReLU()
+        def forward(x):
+            return act(lin(x))
+        a, b = forward(torch.ones(3)), forward(torch.ones(3))
+        print(a, b)
+    ''')
+    program, spans = instrument(src)
+    texts = {}
+    for env in ({}, {SEEDED_ENV: "1"}):
+        values = json.loads(probe_with(tmp_path, env)(program))
+        texts[bool(env)] = {src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
+    assert texts[False]["lin"] == "torch.nn.Linear(in_features=3, out_features=2, bias=True)"
+    assert texts[True]["lin"] is None  # evaluated twice, has weights
+    assert texts[True]["act"] == "torch.nn.ReLU()"  # no weights: the same module at every evaluation
+
+
+FIXED_WIDTH = textwrap.dedent('''
+    import json
+
+    def width(cfg):
+        return cfg["dim"] - 16
+
+    cfg = {"dim": 64}
+    w = width(cfg)
+    label = "wide" if w > 40 else "narrow"
+    json.loads(label * w)
+''')
+
+
+def test_values_the_fix_changes_are_not_proposed(tmp_path):
+    # the good code computes the width differently: its value (and everything computed from it) is the
+    # fix's; a literal of the bug's value would fail on the good code too, so it is left out
+    good = FIXED_WIDTH.replace('cfg["dim"] - 16', 'cfg["dim"]')
+    program, spans = instrument(FIXED_WIDTH)
+    good_program, good_spans = instrument(good)
+    (tmp_path / "good").mkdir()
+    captured, other = probe_with(tmp_path)(program), probe_with(tmp_path / "good")(good_program)
+    differ = differing_sites(FIXED_WIDTH, spans, captured, good, good_spans, other)
+    texts = {FIXED_WIDTH[spans[i][0]:spans[i][1]] for i in differ}
+    assert texts == {"width(cfg)", "w", "label * w"}  # not cfg: the same on both sides
+    kept = {FIXED_WIDTH[s:e] for s, e in (spans[i] for i in range(len(spans)) if i not in differ)}
+    assert "cfg" in kept
+    proposed = materialize_edits(FIXED_WIDTH, spans, without_sites(captured, differ))
+    assert proposed and all(FIXED_WIDTH[e.start:e.end] not in texts for e in proposed)
+    # the same program on both sides (a differential with nothing switched): nothing differs
+    assert differing_sites(FIXED_WIDTH, spans, captured, FIXED_WIDTH, spans, captured) == set()
+    # a side that recorded nothing says nothing
+    assert differing_sites(FIXED_WIDTH, spans, captured, good, good_spans, None) == set()
+
+
+def test_values_are_compared_as_far_as_both_runs_got(tmp_path):
+    # the good run goes on past the bug's failure: later values differ for that reason alone
+    src = textwrap.dedent('''
+        total = 0
+        for i in range(5):
+            total = total + i
+            if total > 3 and BAD:
+                raise ValueError(total)
+    ''')
+    bad, good = "BAD = True\n" + src, "BAD = False\n" + src
+    program, spans = instrument(bad)
+    good_program, good_spans = instrument(good)
+    (tmp_path / "g").mkdir()
+    captured, other = probe_with(tmp_path)(program), probe_with(tmp_path / "g")(good_program)
+    differ = {bad[spans[i][0]:spans[i][1]] for i in differing_sites(bad, spans, captured, good, good_spans, other)}
+    assert "total + i" not in differ and "i" not in differ
+    assert {"BAD", "total > 3 and BAD"} <= differ  # the flag, and the test it decides at the failure
+    # a value that differs at a later evaluation, before the failure, is the fix's
+    src2 = textwrap.dedent('''
+        rows = [[1, 2], [3], [4, 5]]
+        for row in rows:
+            padded = row + [0] * (2 - len(row)) if FIXED else row
+            if len(padded) != 2 and row is rows[-1]:
+                raise ValueError(padded)
+    ''')
+    bad, good = "FIXED = False\n" + src2, "FIXED = True\n" + src2
+    program, spans = instrument(bad)
+    good_program, good_spans = instrument(good)
+    captured, other = probe_with(tmp_path)(program), probe_with(tmp_path / "g")(good_program)
+    differ = {bad[spans[i][0]:spans[i][1]] for i in differing_sites(bad, spans, captured, good, good_spans, other)}
+    assert "row + [0] * (2 - len(row)) if FIXED else row" in differ  # [1, 2] both times, then [3] vs [3, 0]
+    assert "row" not in differ

@@ -8,14 +8,24 @@ expression at its end by its value can: ``linear(self.features(x))`` becomes
 The pass needs one *probe* run of an instrumented copy of the current program: every candidate
 expression ``e`` becomes ``__reportkit_value__(i, e)``, which records a source text for the value
 ``e`` last had (``repr`` of literals; ``torch.randn(shape, dtype=...)`` for tensors; the constructor
-call of leaf ``torch.nn`` modules) and returns ``e`` unchanged. The recorded texts become candidate
+call of leaf ``torch.nn`` modules) and returns ``e`` unchanged. When the failure compares computed
+values, a module with weights is spelled only where its site was evaluated once: its literal builds
+new random weights at each evaluation, where the script reused one module. The recorded texts become candidate
 splices; the engine keeps only those under which the failure persists.
+
+Where the failure has a second condition (a fix check: the candidate must pass on the good code; a
+differential: it must pass with the suspect switched off), the same program also runs on that side once
+(:func:`differing_sites`): a value that differs there *depends on the fix* (a width the fix computes
+differently, a tensor the compiled path produces); its literal would freeze the bug's value, so the
+candidate would fail on the good side too. Such sites are not proposed (:func:`without_sites`).
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
+import difflib
 import json
 
 from .edits import Splice
@@ -114,9 +124,23 @@ def __reportkit_value__(i, v):
 
     _state["n"] = _state.get("n", 0) + 1
     try:
-        _state["values"][str(i)] = [text(v), _state["n"]]
+        t = text(v)
     except Exception:
-        _state["values"][str(i)] = [None, _state["n"]]
+        t = None
+    seen = _state["values"].get(str(i))
+    if t is not None and seen is not None and _state["seeded"] and t.startswith("torch.nn."):
+        # a module with weights, built anew by its literal at every evaluation of the site, where the
+        # script reused one: two evaluations (compiled and eager, say) no longer compute the same thing
+        try:
+            if any(True for _ in v.parameters()):
+                t = None
+        except Exception:
+            t = None
+    # [the last value's text, when it was recorded, the texts of the first 16 values]
+    history = seen[2] if seen else []
+    if len(history) < 16:
+        history.append(t)
+    _state["values"][str(i)] = [t, _state["n"], history]
     return v
 '''
 
@@ -226,9 +250,9 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
     ranked: list[tuple[int, Splice]] = []
     for i, (start, end) in enumerate(spans):
         entry = values.get(str(i))
-        if not isinstance(entry, list) or len(entry) != 2:
+        if not isinstance(entry, list) or len(entry) < 2:
             continue
-        text, seq = entry
+        text, seq = entry[:2]
         if not isinstance(text, str) or not isinstance(seq, int) or text == source[start:end].strip():
             continue
         if text.startswith("torch.") and not has_torch:
@@ -236,3 +260,76 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
         ranked.append((seq, Splice(start, end, text)))
     ranked.sort(key=lambda item: -item[0])
     return [splice for _seq, splice in ranked]
+
+
+def _histories(captured: str | None) -> dict[str, list] | None:
+    """Site index -> the texts of the first values it had (None: not spelled), from a capture file."""
+    if not captured:
+        return None
+    try:
+        values = json.loads(captured)
+    except ValueError:
+        return None
+    if not isinstance(values, dict):
+        return None
+    out: dict[str, list] = {}
+    for i, entry in values.items():
+        if isinstance(entry, list) and len(entry) >= 3 and isinstance(entry[2], list):
+            out[i] = entry[2]
+        elif isinstance(entry, list) and len(entry) >= 2:
+            out[i] = [entry[0]]
+    return out
+
+
+def _site_keys(source: str, spans: list[tuple[int, int]]) -> list[tuple[int, str, int]]:
+    """Each site as (line index, its text, how many sites with that text come before it on the line)."""
+    line_starts = [0]
+    for line in source.splitlines(keepends=True):
+        line_starts.append(line_starts[-1] + len(line))
+    keys: list[tuple[int, str, int]] = []
+    seen: dict[tuple[int, str], int] = {}
+    for start, end in spans:
+        line = bisect.bisect_right(line_starts, start) - 1
+        text = source[start:end]
+        n = seen.get((line, text), 0)
+        seen[(line, text)] = n + 1
+        keys.append((line, text, n))
+    return keys
+
+
+def differing_sites(source: str, spans: list[tuple[int, int]], captured: str | None,
+                    other_source: str, other_spans: list[tuple[int, int]], other_captured: str | None) -> set[int]:
+    """The sites of ``source`` whose values differ in ``other_source``'s run (the same program on the good
+    code, or its good form; the same source under the switched environment).
+
+    A site of ``source`` is the same site of ``other_source`` when its line is one the two sources share
+    (a line outside the fix's hunks), with the same text at the same place among that line's sites. Its
+    values are compared evaluation by evaluation, as far as both runs got (the failing run stops at the
+    failure, the other one goes on: its later values say nothing); a site only one side reached says
+    nothing either."""
+    mine, theirs = _histories(captured), _histories(other_captured)
+    if mine is None or theirs is None:
+        return set()
+    a, b = source.splitlines(), other_source.splitlines()
+    line_map: dict[int, int] = {}
+    for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            line_map.update((i1 + k, j1 + k) for k in range(i2 - i1))
+    other_index = {k: j for j, k in enumerate(_site_keys(other_source, other_spans))}
+    out: set[int] = set()
+    for i, (line, text, n) in enumerate(_site_keys(source, spans)):
+        j = other_index.get((line_map.get(line, -1), text, n))
+        if j is None or str(i) not in mine or str(j) not in theirs:
+            continue
+        a_values, b_values = mine[str(i)], theirs[str(j)]
+        if any(x != y for x, y in zip(a_values, b_values)):
+            out.add(i)
+    return out
+
+
+def without_sites(captured: str, drop: set[int]) -> str:
+    """``captured`` without the entries of the sites ``drop`` (they are then not proposed)."""
+    if not drop:
+        return captured
+    values = json.loads(captured)
+    return json.dumps({i: v for i, v in values.items() if not (i.isdigit() and int(i) in drop)})
