@@ -194,23 +194,25 @@ def test_top_level_functions_and_classes_are_rendered_by_name(tmp_path):
     assert texts['table["partial"]'] is None
 
 
+def last_values(tmp_path, src: str, seeded: bool) -> dict:
+    """Each site's source text -> the text of the last value it had (captured with SEEDED_ENV or not)."""
+    program, spans = instrument(src)
+    values = json.loads(probe_with(tmp_path, {SEEDED_ENV: "1"} if seeded else {})(program))
+    return {src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
+
+
 def test_random_tensors_get_a_seeded_generator_when_values_are_compared(tmp_path):
     """A wrong result that shows for some random inputs only: a materialized input must compute the same
     values in every run, or the reproducer passes now and then (minimize sets SEEDED_ENV for such failures)."""
     pytest.importorskip("torch")
     src = "import torch\nx = torch.ones(3) * 2\nprint(torch.nn.functional.gelu(x))\n"
-    program, spans = instrument(src)
-    texts = {}
-    for env in ({}, {SEEDED_ENV: "1"}):
-        values = json.loads(probe_with(tmp_path, env)(program))
-        texts[bool(env)] = {src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
+    texts = {seeded: last_values(tmp_path, src, seeded) for seeded in (False, True)}
     assert texts[False]["x"] == "torch.randn(3, dtype=torch.float32)"
     seeded = texts[True]["x"]
     assert seeded == "torch.randn(3, dtype=torch.float32, generator=torch.Generator().manual_seed(0))"
     import torch
 
     assert torch.equal(eval(seeded, {"torch": torch}), eval(seeded, {"torch": torch}))
-
 
 
 def test_a_module_with_weights_is_spelled_only_where_it_was_built_once_when_values_are_compared(tmp_path):
@@ -226,11 +228,7 @@ def test_a_module_with_weights_is_spelled_only_where_it_was_built_once_when_valu
         a, b = forward(torch.ones(3)), forward(torch.ones(3))
         print(a, b)
     ''')
-    program, spans = instrument(src)
-    texts = {}
-    for env in ({}, {SEEDED_ENV: "1"}):
-        values = json.loads(probe_with(tmp_path, env)(program))
-        texts[bool(env)] = {src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
+    texts = {seeded: last_values(tmp_path, src, seeded) for seeded in (False, True)}
     assert texts[False]["lin"] == "torch.nn.Linear(in_features=3, out_features=2, bias=True)"
     assert texts[True]["lin"] is None  # evaluated twice, has weights
     assert texts[True]["act"] == "torch.nn.ReLU()"  # no weights: the same module at every evaluation
