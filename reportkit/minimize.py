@@ -443,8 +443,9 @@ def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
     (:func:`reportkit.passes.materialize.differing_sites`)."""
 
     def capture(on: Check, program: str) -> str | None:
+        if on.sandbox is None:  # nowhere to write the capture file that the run can reach
+            return None
         probe.runs += 1
-        assert on.sandbox is not None
         fd, name = tempfile.mkstemp(prefix="capture-", suffix=".json", dir=on.sandbox.root)
         os.close(fd)
         path = Path(name)
