@@ -565,3 +565,47 @@ def test_foldmap_hunks_of_one_region_stand_or_fall_together():
     assert fold(kept) == WORKER_GOOD.split("\n\n\n")[0] + "\n"
     gone = "import queue\nq = queue.Queue()\nq.put(0)\nq.join()\n"
     assert fold(gone) == gone
+
+
+# --------------------------------------------------------------------------- materialization, good side
+# The fix changes a width; the script takes the square root of what is left (math domain error, raised by
+# the library: values may become literals). A literal of the width, or of anything computed from it, would
+# freeze the bug's value: such a candidate fails on the good code too.
+WIDTH_GOOD = "def width(cfg):\n    return cfg['dim'] - 16\n"
+WIDTH_BAD = "def width(cfg):\n    return cfg['dim']\n"
+USE_WIDTH = """\
+import math
+
+from mylib import width
+
+cfg = {"dim": 64}
+w = width(cfg)
+left = 50 - w
+print(math.sqrt(left))
+"""
+
+
+def test_values_the_fix_changes_are_not_materialized(tmp_path, monkeypatch):
+    repo = make_repo(tmp_path / "repo", {"src/mylib/__init__.py": WIDTH_GOOD, "use_width.py": USE_WIDTH},
+                     {"src/mylib/__init__.py": WIDTH_BAD})
+    script, src = repo / "use_width.py", repo / "src"
+    good_src = export_commit(good_rev(repo, "HEAD"), tmp_path / "head")
+    found: list[set[str]] = []  # per probe: the texts of the sites whose values differ on the good code
+    real = mz.differing_sites
+
+    def spy(source, spans, *rest):
+        differ = real(source, spans, *rest)
+        found.append({source[spans[i][0]:spans[i][1]] for i in differ})
+        return differ
+
+    monkeypatch.setattr(mz, "differing_sites", spy)
+    report = minimize(script, tmp_path / "a.py", env={"PYTHONPATH": str(src)}, good_auto=True)
+    assert report.verified and report.fix_check is not None
+    assert run_with(Path(report.output).read_text(), tmp_path / "good", good_src / "src").returncode == 0
+    # the first probe, on the original: the width and what is computed from it differ, cfg does not
+    assert found and {"width(cfg)", "w", "50 - w"} <= found[0] and "cfg" not in found[0]
+    assert report.probes >= 2 * len(found)  # each of those probes ran on both sides
+    # without a fix check: one side only, nothing compared
+    found.clear()
+    plain = minimize(script, tmp_path / "b.py", env={"PYTHONPATH": str(src)})
+    assert plain.fix_check is None and not found
