@@ -235,6 +235,7 @@ class FoldMap:
     ``task_done()`` was removed altogether gets the fix's ``finally: task_done()`` all the same)."""
 
     def __init__(self, bad: str, good: str) -> None:
+        self.target = good  # the good counterpart of the whole start
         a, b = bad.splitlines(), good.splitlines()
         self.hunks: list[_Hunk] = []
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
@@ -346,6 +347,90 @@ class FoldMap:
         return "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else ""), how
 
 
+# anything that could define a name or an attribute without spelling it, catch the failure to read it, or
+# run the read where its failure does not end the run (a thread, a finalizer)
+_DYNAMIC = re.compile(r"import\s+\*|\bsetattr\s*\(|__dict__|__getattr__|__getattribute__|\bglobals\s*\(|"
+                      r"\bvars\s*\(|\blocals\s*\(|\bexec\s*\(|\beval\s*\(|\bsuppress\s*\(|__builtins__|"
+                      r"__exit__|\braises\s*\(|assertRaises|\bthreading\b|\bThread\b|concurrent|multiprocessing|"
+                      r"asyncio|__del__|atexit|\bsignal\b")
+_CATCHES = {"Exception", "BaseException", "NameError", "AttributeError", "UnboundLocalError"}
+
+
+def _user_defined(source: str) -> set[str]:
+    """Names the code binds itself (assignments, definitions, imports, parameters) and ``self.x``
+    attributes it assigns: what a line of the fix may read that something in the program provides."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) \
+                and isinstance(node.value, ast.Name) and node.value.id == "self":
+            out.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, ast.alias):
+            out.add((node.asname or node.name).split(".")[0])
+    return out
+
+
+def unbound_fix_read(candidate: str, good_form: str, whole: str) -> str | None:
+    """Why ``good_form`` (``candidate`` with the fix's line put back) certainly fails on the good code, or
+    None: the fix is one line, and it reads a name — ``x``, or ``self.x`` — that the whole good program
+    (``whole``) defines itself but that appears nowhere else in ``good_form`` (the candidate deleted
+    ``self.max_len = max_len``, which only the fixed line reads).
+
+    Where that line runs, the read raises (``NameError``, ``AttributeError``); where it does not, the
+    good form runs exactly as the candidate does, which fails. Either way it does not pass, unless
+    something defines names dynamically, catches the error, or runs the line where its error does not
+    end the run: then None (it has to run)."""
+    import ast
+
+    a, b = candidate.splitlines(), good_form.splitlines()
+    fixed = [j for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+             if tag in ("replace", "insert") for j in range(j1, j2) if b[j].strip()]
+    if len(fixed) != 1 or _DYNAMIC.search(good_form):
+        return None
+    try:
+        tree, line = ast.parse(good_form), ast.parse(b[fixed[0]].strip())
+    except SyntaxError:
+        return None  # a header or part of a statement: not judged
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler):
+            if node.type is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.Load)) for n in ast.walk(node.type)):
+                return None
+            if {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)} & _CATCHES:
+                return None
+    names: set[str] = set()  # plain names read
+    attributes: set[str] = set()  # self.x read
+    for node in ast.walk(line):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+              and node.value.id == "self"):
+            attributes.add(node.attr)
+    own = _user_defined(b[fixed[0]].strip())  # bound by the line itself (a comprehension, a walrus)
+    rest = "\n".join(text for j, text in enumerate(b) if j != fixed[0])
+    provided = _user_defined(whole)
+    for name in sorted((names - own) & provided):
+        if not re.search(rf"\b{re.escape(name)}\b", rest):  # (any mention at all: it has to run)
+            return f"the fix's line reads {name}, which nothing else in the good form defines: fails there"
+    for attr in sorted((attributes - own) & provided):
+        x = re.escape(attr)
+        # set as an attribute anywhere, a class-body name or method, or spelled in a string (getattr, a
+        # dataclass field...): it has to run. A parameter or variable of the same name does not set it.
+        if not re.search(rf"\.\s*{x}\b|^\s*(def\s+|async\s+def\s+)?{x}\b\s*[:=(]|['\"]{x}['\"]", rest, re.M):
+            return f"the fix's line reads self.{attr}, which nothing else in the good form sets: fails there"
+    return None
+
+
 def _text_lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.splitlines() if line.strip()]
 
@@ -409,12 +494,21 @@ class GoodCode:
         """Why ``candidate`` certainly fails the check, known without a run (None: it has to run): it has
         no good form; or, when the good code differs only in what the candidate carries (``carried``), none
         of the lines the fix changes are left in it, so it would run on the good code as it is on the
-        checkout, where it fails (or it is rejected there anyway). The reducer asks this before running a
-        candidate on either side."""
+        checkout, where it fails (or it is rejected there anyway); or a line of the fix reads a name that
+        nothing in its good form defines any more (:func:`unbound_fix_read`). The reducer asks this
+        before running a candidate on either side."""
         if self.fold is None or self.fold.identity:
             return None
         program, why = self.fold.mapped(candidate)
-        if program is not None and not (why == GONE and self.carried):
+        if program is not None and why != GONE:
+            unbound = unbound_fix_read(candidate, program, self.fold.target)
+            if unbound is None:
+                return None
+            with self.lock:
+                self.screened += 1
+                self.rejected += 1
+            return unbound
+        if program is not None and not self.carried:
             return None
         with self.lock:
             self.screened += 1

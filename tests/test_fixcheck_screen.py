@@ -206,3 +206,49 @@ def test_after_a_failure_a_lazy_pass_confirms_its_first_accepts_at_once():
     # more of this phase's candidates lately than the predicate (which accepts everything)
     assert calls[4:] == ["confirm b"]
     assert tester.current == "abc" and tester.stats.redone == 2
+
+
+# the fix reads an attribute that the buggy line did not: a candidate that deleted its only assignment
+# fails on the good code wherever the fixed line runs (and runs like the candidate where it does not)
+DATASET_BAD = '''\
+class Items:
+    def __init__(self, texts, max_len):
+        self.texts = texts
+        self.max_len = max_len
+
+    def __getitem__(self, i):
+        ids = list(self.texts[i])
+        return ids + [0] * (len(ids) - len(ids))
+
+
+print([len(Items(["ab", "abcd"], 4)[i]) for i in range(2)])
+'''
+DATASET_GOOD = DATASET_BAD.replace("(len(ids) - len(ids))", "(self.max_len - len(ids))")
+
+
+def dataset_code() -> GoodCode:
+    return GoodCode(GoodRev("HEAD", "0" * 40, "0000000", Path("/nowhere")), False, Path("/nowhere/tree"),
+                    check=None, import_path=[], fold=FoldMap(DATASET_BAD, DATASET_GOOD))  # type: ignore[arg-type]
+
+
+def test_screen_rejects_a_candidate_that_deleted_what_only_the_fixed_line_reads():
+    good = dataset_code()
+    assert good.screen(DATASET_BAD) is None  # self.max_len still assigned: it has to run
+    deleted = DATASET_BAD.replace("        self.max_len = max_len\n", "")
+    assert "reads self.max_len" in good.screen(deleted)
+    assert (good.screened, good.rejected, good.runs) == (1, 1, 0)
+
+
+def test_the_fixed_line_is_trusted_to_run_only_where_nothing_could_catch_or_supply_the_name():
+    deleted = DATASET_BAD.replace("        self.max_len = max_len\n", "")
+    for guard in ("try:\n    pass\nexcept Exception:\n    pass\n",  # a handler that would catch it
+                  "import threading\n",  # the line could run in a thread: its error does not end the run
+                  "setattr(Items, 'x', 1)\n"):  # names defined without being spelled
+        assert dataset_code().screen(guard + deleted) is None, guard
+    # a name that the good program does not define itself (a library's attribute) is not judged
+    library = DATASET_BAD.replace("(len(ids) - len(ids))", "(len(ids) - len(ids)) + self.offset")
+    good = GoodCode(GoodRev("HEAD", "0" * 40, "0000000", Path("/nowhere")), False, Path("/nowhere/tree"),
+                    check=None, import_path=[],  # type: ignore[arg-type]
+                    fold=FoldMap(library, library.replace("(len(ids) - len(ids))", "(self.max_len - len(ids))")))
+    assert "reads self.max_len" in good.screen(library.replace("        self.max_len = max_len\n", ""))
+    assert good.screen(library) is None
