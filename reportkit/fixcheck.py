@@ -42,6 +42,7 @@ reducer keeps the code the fix touches as it is.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import json
 import os
@@ -359,8 +360,6 @@ _CATCHES = {"Exception", "BaseException", "NameError", "AttributeError", "Unboun
 def _user_defined(source: str) -> set[str]:
     """Names the code binds itself (assignments, definitions, imports, parameters) and ``self.x``
     attributes it assigns: what a line of the fix may read that something in the program provides."""
-    import ast
-
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -390,9 +389,9 @@ def unbound_fix_read(candidate: str, good_form: str, whole: str) -> str | None:
     Where that line runs, the read raises (``NameError``, ``AttributeError``); where it does not, the
     good form runs exactly as the candidate does, which fails. Either way it does not pass, unless
     something defines names dynamically, catches the error, or runs the line where its error does not
-    end the run: then None (it has to run)."""
-    import ast
-
+    end the run: then None (it has to run). Only where the good code differs from the checkout in nothing
+    but what the candidate carries (:attr:`GoodCode.carried`): else, where the line does not run, the
+    rest of the fix could still make the good form pass."""
     a, b = candidate.splitlines(), good_form.splitlines()
     fixed = [j for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
              if tag in ("replace", "insert") for j in range(j1, j2) if b[j].strip()]
@@ -501,7 +500,7 @@ class GoodCode:
             return None
         program, why = self.fold.mapped(candidate)
         if program is not None and why != GONE:
-            unbound = unbound_fix_read(candidate, program, self.fold.target)
+            unbound = unbound_fix_read(candidate, program, self.fold.target) if self.carried else None
             if unbound is None:
                 return None
             with self.lock:
