@@ -39,7 +39,14 @@ from reportkit.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_ma
 from reportkit.flatten import fold_local_code
 from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
-from reportkit.passes.materialize import CAPTURE_ENV, SEEDED_ENV, differing_sites, instrument, without_sites
+from reportkit.passes.materialize import (
+    CAPTURE_ENV,
+    SEEDED_ENV,
+    differing_sites,
+    instrument,
+    sites,
+    without_sites,
+)
 from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
 from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active
 from reportkit.signature import (
@@ -457,30 +464,23 @@ def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
         finally:
             path.unlink(missing_ok=True)
 
-    def other_side(source: str) -> tuple[str, list[tuple[int, int]], str | None] | None:
-        if good is not None:
-            good_source = good.good_form(source)
-            made = instrument(good_source) if good_source is not None else None
-            if made is None:
-                return None
-            return good_source, made[1], capture(good.check.on(ColdExecutor()), made[0])
-        if reference is not None:
-            made = instrument(source)
-            if made is None:
-                return None
-            return source, made[1], capture(reference.on(ColdExecutor()), made[0])
-        return None
-
     def probe(program: str, source: str) -> str | None:
         captured = capture(check, program)
         if not captured or (good is None and reference is None):
             return captured
-        made = instrument(source)
-        other = other_side(source) if made is not None else None
-        if made is None or other is None:
-            return captured
-        differ = differing_sites(source, made[1], captured, *other)
-        return without_sites(captured, differ)
+        spans = sites(source)  # the sites ``program`` (instrumented from ``source``) records
+        if good is not None:  # the good form, instrumented the same way, on the good code
+            good_source = good.good_form(source)
+            if good_source is None:
+                return captured
+            made = (program, spans) if good_source == source else instrument(good_source)
+            if made is None:
+                return captured
+            other = (good_source, made[1], capture(good.check.on(ColdExecutor()), made[0]))
+        else:  # the same program with the suspect switched off
+            assert reference is not None
+            other = (source, spans, capture(reference.on(ColdExecutor()), program))
+        return without_sites(captured, differing_sites(source, spans, captured, *other))
 
     probe.runs = 0  # type: ignore[attr-defined]  # programs run, on either side
     return probe

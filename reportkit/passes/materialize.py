@@ -23,7 +23,6 @@ candidate would fail on the good side too. Such sites are not proposed (:func:`w
 from __future__ import annotations
 
 import ast
-import bisect
 import builtins
 import difflib
 import json
@@ -281,20 +280,20 @@ def _histories(captured: str | None) -> dict[str, list] | None:
     return out
 
 
-def _site_keys(source: str, spans: list[tuple[int, int]]) -> list[tuple[int, str, int]]:
-    """Each site as (line index, its text, how many sites with that text come before it on the line)."""
-    line_starts = [0]
-    for line in source.splitlines(keepends=True):
-        line_starts.append(line_starts[-1] + len(line))
+def _lines_and_site_keys(source: str, spans: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, str, int]]]:
+    """The source's lines, and each site as (its line's index, its text, how many sites with that text
+    come before it on that line)."""
+    smap = SourceMap(source)
+    lines = [smap.line(n).rstrip("\r\n") for n in range(1, smap.nlines + 1)]
     keys: list[tuple[int, str, int]] = []
     seen: dict[tuple[int, str], int] = {}
     for start, end in spans:
-        line = bisect.bisect_right(line_starts, start) - 1
+        line = smap.lineno_of(start) - 1
         text = source[start:end]
         n = seen.get((line, text), 0)
         seen[(line, text)] = n + 1
         keys.append((line, text, n))
-    return keys
+    return lines, keys
 
 
 def differing_sites(source: str, spans: list[tuple[int, int]], captured: str | None,
@@ -310,14 +309,15 @@ def differing_sites(source: str, spans: list[tuple[int, int]], captured: str | N
     mine, theirs = _histories(captured), _histories(other_captured)
     if mine is None or theirs is None:
         return set()
-    a, b = source.splitlines(), other_source.splitlines()
+    a, keys = _lines_and_site_keys(source, spans)
+    b, other_keys = _lines_and_site_keys(other_source, other_spans)
     line_map: dict[int, int] = {}
     for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag == "equal":
             line_map.update((i1 + k, j1 + k) for k in range(i2 - i1))
-    other_index = {k: j for j, k in enumerate(_site_keys(other_source, other_spans))}
+    other_index = {k: j for j, k in enumerate(other_keys)}
     out: set[int] = set()
-    for i, (line, text, n) in enumerate(_site_keys(source, spans)):
+    for i, (line, text, n) in enumerate(keys):
         j = other_index.get((line_map.get(line, -1), text, n))
         if j is None or str(i) not in mine or str(j) not in theirs:
             continue
