@@ -237,6 +237,7 @@ class FoldMap:
 
     def __init__(self, bad: str, good: str) -> None:
         self.target = good  # the good counterpart of the whole start
+        self._defined: set[str] | None = None
         a, b = bad.splitlines(), good.splitlines()
         self.hunks: list[_Hunk] = []
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
@@ -261,6 +262,13 @@ class FoldMap:
     @property
     def identity(self) -> bool:
         return not self.hunks
+
+    @property
+    def defined(self) -> set[str]:
+        """The names and ``self.x`` attributes the good program binds itself (:func:`_user_defined`)."""
+        if self._defined is None:
+            self._defined = _user_defined(self.target)
+        return self._defined
 
     def _edited(self, hunk: _Hunk, text: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """The lines of the candidate that could be ``hunk``'s changed line with other tokens edited (a
@@ -380,10 +388,10 @@ def _user_defined(source: str) -> set[str]:
     return out
 
 
-def unbound_fix_read(candidate: str, good_form: str, whole: str) -> str | None:
+def unbound_fix_read(candidate: str, good_form: str, provided: set[str]) -> str | None:
     """Why ``good_form`` (``candidate`` with the fix's line put back) certainly fails on the good code, or
     None: the fix is one line, and it reads a name — ``x``, or ``self.x`` — that the whole good program
-    (``whole``) defines itself but that appears nowhere else in ``good_form`` (the candidate deleted
+    defines itself (``provided``: :attr:`FoldMap.defined`) but that appears nowhere else in ``good_form`` (the candidate deleted
     ``self.max_len = max_len``, which only the fixed line reads).
 
     Where that line runs, the read raises (``NameError``, ``AttributeError``); where it does not, the
@@ -398,15 +406,9 @@ def unbound_fix_read(candidate: str, good_form: str, whole: str) -> str | None:
     if len(fixed) != 1 or _DYNAMIC.search(good_form):
         return None
     try:
-        tree, line = ast.parse(good_form), ast.parse(b[fixed[0]].strip())
+        line = ast.parse(b[fixed[0]].strip())
     except SyntaxError:
         return None  # a header or part of a statement: not judged
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ExceptHandler):
-            if node.type is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.Load)) for n in ast.walk(node.type)):
-                return None
-            if {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)} & _CATCHES:
-                return None
     names: set[str] = set()  # plain names read
     attributes: set[str] = set()  # self.x read
     for node in ast.walk(line):
@@ -417,17 +419,28 @@ def unbound_fix_read(candidate: str, good_form: str, whole: str) -> str | None:
             attributes.add(node.attr)
     own = _user_defined(b[fixed[0]].strip())  # bound by the line itself (a comprehension, a walrus)
     rest = "\n".join(text for j, text in enumerate(b) if j != fixed[0])
-    provided = _user_defined(whole)
-    for name in sorted((names - own) & provided):
-        if not re.search(rf"\b{re.escape(name)}\b", rest):  # (any mention at all: it has to run)
-            return f"the fix's line reads {name}, which nothing else in the good form defines: fails there"
-    for attr in sorted((attributes - own) & provided):
-        x = re.escape(attr)
-        # set as an attribute anywhere, a class-body name or method, or spelled in a string (getattr, a
-        # dataclass field...): it has to run. A parameter or variable of the same name does not set it.
-        if not re.search(rf"\.\s*{x}\b|^\s*(def\s+|async\s+def\s+)?{x}\b\s*[:=(]|['\"]{x}['\"]", rest, re.M):
-            return f"the fix's line reads self.{attr}, which nothing else in the good form sets: fails there"
-    return None
+    # a plain name: any mention elsewhere may bind it. An attribute: set anywhere (``.x``), a class-body name
+    # or method, or spelled in a string (getattr, a dataclass field); a parameter of that name does not set it
+    unread = [f"{name}, which nothing else in the good form defines" for name in sorted((names - own) & provided)
+              if not re.search(rf"\b{re.escape(name)}\b", rest)]
+    unread += [f"self.{attr}, which nothing else in the good form sets" for attr in sorted((attributes - own) & provided)
+               if not re.search(rf"\.\s*{re.escape(attr)}\b|^\s*(def\s+|async\s+def\s+)?{re.escape(attr)}\b\s*[:=(]"
+                                rf"|['\"]{re.escape(attr)}['\"]", rest, re.M)]
+    why = f"the fix's line reads {unread[0]}: fails there" if unread else None
+    if why is None:
+        return None
+    # a handler that could catch the error (only looked for once there is one to catch)
+    try:
+        tree = ast.parse(good_form)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler):
+            if node.type is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.Load)) for n in ast.walk(node.type)):
+                return None
+            if {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)} & _CATCHES:
+                return None
+    return why
 
 
 def _text_lines(text: str) -> list[str]:
@@ -500,7 +513,7 @@ class GoodCode:
             return None
         program, why = self.fold.mapped(candidate)
         if program is not None and why != GONE:
-            unbound = unbound_fix_read(candidate, program, self.fold.target) if self.carried else None
+            unbound = unbound_fix_read(candidate, program, self.fold.defined) if self.carried else None
             if unbound is None:
                 return None
             with self.lock:
