@@ -23,11 +23,10 @@ BAD = "def f(x):\n    y = x - 1\n    z = y * 2\n    return z\n"
 GOOD = "def f(x):\n    y = x + 1\n    z = y * 3\n    return z\n"
 
 
-def good_code(carried: bool) -> GoodCode:
-    """A GoodCode whose candidates map BAD's change (``screen`` needs nothing else: it runs nothing)."""
-    good = GoodCode(GoodRev("HEAD", "0" * 40, "0000000", Path("/nowhere")), False, Path("/nowhere/tree"),
-                    check=None, import_path=[], fold=FoldMap(BAD, GOOD), carried=carried)  # type: ignore[arg-type]
-    return good
+def good_code(carried: bool, bad: str = BAD, good: str = GOOD) -> GoodCode:
+    """A GoodCode whose candidates map ``bad``'s change (``screen`` needs nothing else: it runs nothing)."""
+    return GoodCode(GoodRev("HEAD", "0" * 40, "0000000", Path("/nowhere")), False, Path("/nowhere/tree"),
+                    check=None, import_path=[], fold=FoldMap(bad, good), carried=carried)  # type: ignore[arg-type]
 
 
 def test_screen_rejects_candidates_with_no_good_form_without_a_run():
@@ -227,9 +226,7 @@ DATASET_GOOD = DATASET_BAD.replace("(len(ids) - len(ids))", "(self.max_len - len
 
 
 def dataset_code(carried: bool = True) -> GoodCode:
-    return GoodCode(GoodRev("HEAD", "0" * 40, "0000000", Path("/nowhere")), False, Path("/nowhere/tree"),
-                    check=None, import_path=[], fold=FoldMap(DATASET_BAD, DATASET_GOOD),  # type: ignore[arg-type]
-                    carried=carried)
+    return good_code(carried, DATASET_BAD, DATASET_GOOD)
 
 
 def test_screen_rejects_a_candidate_that_deleted_what_only_the_fixed_line_reads():
@@ -250,9 +247,6 @@ def test_the_fixed_line_is_trusted_to_run_only_where_nothing_could_catch_or_supp
         assert dataset_code().screen(guard + deleted) is None, guard
     # a name that the good program does not define itself (a library's attribute) is not judged
     library = DATASET_BAD.replace("(len(ids) - len(ids))", "(len(ids) - len(ids)) + self.offset")
-    good = GoodCode(GoodRev("HEAD", "0" * 40, "0000000", Path("/nowhere")), False, Path("/nowhere/tree"),
-                    check=None, import_path=[],  # type: ignore[arg-type]
-                    fold=FoldMap(library, library.replace("(len(ids) - len(ids))", "(self.max_len - len(ids))")),
-                    carried=True)
+    good = good_code(True, library, library.replace("(len(ids) - len(ids))", "(self.max_len - len(ids))"))
     assert "reads self.max_len" in good.screen(library.replace("        self.max_len = max_len\n", ""))
     assert good.screen(library) is None
