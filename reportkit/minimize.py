@@ -54,6 +54,7 @@ from reportkit.signature import (
     MatchPolicy,
     Reproduction,
     Signature,
+    describe_op,
     is_assertion,
     raised_by_script,
 )
@@ -231,8 +232,8 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
         item = next((r.test_item for r in rep.results if r.test_item), None)
         if item and item.get("nodeid") and item.get("when"):
             test = (item["nodeid"], item["when"])
-    where = f" ({sig.location}{', ' + sig.location.op if sig.location and sig.location.op else ''})" \
-        if sig.location else ""
+    doing = describe_op(sig.location.op) if sig.location else ""
+    where = f" ({sig.location}{', ' + doing if doing else ''})" if sig.location else ""
     if differential:
         why = "compiled-vs-eager differential guards the computation: values may become literals"
     elif own:

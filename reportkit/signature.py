@@ -402,6 +402,33 @@ _WAIT_MODULES = ("threading.py", "queue.py", "multiprocessing/", "concurrent/", 
                  "subprocess.py", "socket.py")
 
 
+def describe_op(op: str) -> str:
+    """What a frame's bytecode instruction (``Frame.op``) was doing, in words a user reads:
+    ``RAISE_VARARGS`` -> ``a raise statement``; an unknown instruction -> ``""``."""
+    if op in _CALL_OPS:
+        return "a call"
+    for prefixes, words in _OP_WORDS:
+        if op.startswith(prefixes):
+            return words
+    return ""
+
+
+_OP_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("RAISE_VARARGS", "RERAISE"), "a raise statement"),
+    (("LOAD_ASSERTION_ERROR",), "an assert"),
+    (("BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BINARY_SLICE", "STORE_SLICE"), "a subscript"),
+    (("LOAD_ATTR", "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR"), "an attribute access"),
+    (("BINARY_", "INPLACE_", "UNARY_"), "an operator"),
+    (("COMPARE_OP", "CONTAINS_OP", "IS_OP"), "a comparison"),
+    (("UNPACK_",), "an unpacking"),
+    (("GET_ITER", "FOR_ITER", "GET_AITER", "GET_ANEXT"), "iteration"),
+    (("LOAD_NAME", "LOAD_GLOBAL", "LOAD_FAST", "LOAD_DEREF", "LOAD_CLOSURE"), "a name lookup"),
+    (("IMPORT_",), "an import"),
+    (("BUILD_", "DICT_", "LIST_", "SET_"), "building a container"),
+    (("FORMAT_", "CONVERT_VALUE"), "string formatting"),
+)
+
+
 def is_assertion(exc_type: str | None) -> bool:
     exc_type = exc_type or ""
     return exc_type == "AssertionError" or exc_type.endswith(".AssertionError") or exc_type.endswith("AssertionFailure")

@@ -16,7 +16,15 @@ import pytest
 
 import reportkit.minimize as mz
 from reportkit.runner import RunSpec, run_script, target_spec
-from reportkit.signature import Location, MatchPolicy, Signature, establish, raised_by_script, signature_of
+from reportkit.signature import (
+    Location,
+    MatchPolicy,
+    Signature,
+    describe_op,
+    establish,
+    raised_by_script,
+    signature_of,
+)
 
 
 def write(path: Path, text: str) -> Path:
@@ -112,6 +120,7 @@ def test_a_user_raised_failure_keeps_the_computation_that_is_the_bug(tmp_path):
     report, result = minimize(spec, script.read_text(), tmp_path / "merge.min.py")
     assert report.probes == 0 and "materialize" not in report.passes  # no value was turned into a literal
     assert report.keeps.startswith("raised by the script's own code (merge.py:"), report.keeps
+    assert "in schedule_summary, an attribute access)" in report.keeps, report.keeps  # words, not bytecode
     assert not re.search(r"^\s*sched\s*=\s*None", result, re.M), result
     assert '"schedule": None' in result and "] = value" in result, result  # the override and the merge
     assert report.lines_after < report.lines_before
@@ -199,6 +208,7 @@ def test_a_library_raised_failure_still_gets_literal_inputs(tmp_path):
     report, result = minimize(spec, script.read_text(), tmp_path / "spread.min.py")
     assert report.passes.get("materialize"), report.passes
     assert report.keeps.startswith("raised by library code (spread.py:"), report.keeps
+    assert ", a call)" in report.keeps, report.keeps
     assert "math.sqrt(" in result and not re.search(r"sum\(|max\(", result), result  # the inputs became literals
     assert report.lines_after <= 6, result
 
@@ -209,3 +219,19 @@ def test_drop_target_drops_unread_names_of_an_unpacking():
     src = "def f():\n    n, seed, k = 203, 7, 1\n    return n + k\n"
     assert drop_target_candidates(src) == ["def f():\n    n, k = 203, 1\n    return n + k\n"]
     assert drop_target_candidates("n, seed = 203, 7\nprint(n, seed)\n") == []
+
+
+@pytest.mark.parametrize("op, words", [
+    ("RAISE_VARARGS", "a raise statement"),
+    ("LOAD_ATTR", "an attribute access"),
+    ("BINARY_SUBSCR", "a subscript"),
+    ("BINARY_OP", "an operator"),
+    ("CALL", "a call"),
+    ("CALL_FUNCTION_EX", "a call"),
+    ("COMPARE_OP", "a comparison"),
+    ("UNPACK_SEQUENCE", "an unpacking"),
+    ("NOP", ""),
+    ("", ""),
+])
+def test_the_raising_instruction_is_described_in_words(op, words):
+    assert describe_op(op) == words
