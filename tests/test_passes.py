@@ -437,6 +437,16 @@ def test_simplify_candidates() -> None:
             ["y = 0\n", "y = (a +\n  b)\n", "y = 2\n", "y = (0) * 2\n", "y = (a) * 2\n", "y = (b) * 2\n"],
         ),
         ("a - b\n", []),
+        # never a class's base, the object a method runs on, or a size in place of a library call
+        ("class A(nn.Module, metaclass=M):\n    pass\n", []),
+        ("y = self.fc(x)\n", ["y = 0\n", "y = x\n"]),
+        ("y = super().forward(x)\n", ["y = 0\n", "y = x\n"]),
+        ("import torch\ny = torch.randn(16, -4, n)\n", ["import torch\ny = 0\n", "import torch\ny = n\n",
+                                                       "import torch\ny = torch.randn(16, 0, n)\n"]),
+        # a local function's or a builtin's number argument may be its value (``max(8, n)``)
+        ("y = max(8, n)\n", ["y = 0\n", "y = 8\n", "y = n\n"]),
+        ("import json\nlog.append(json.loads(line))\n",
+         ["import json\njson.loads(line)\n", "import json\nlog.append(0)\n", "import json\nlog.append(line)\n"]),
     ],
 )
 def test_simplify_hoisting(source: str, expected: list[str]) -> None:

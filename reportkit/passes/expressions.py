@@ -376,6 +376,9 @@ def _skipped_expressions(tree: ast.AST) -> set[int]:
             skip.add(id(node.func))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             skip.update(id(d) for d in node.decorator_list)
+            if isinstance(node, ast.ClassDef):  # ``class A(0)`` cannot even be defined
+                skip.update(id(b) for b in node.bases)
+                skip.update(id(k.value) for k in node.keywords)
             if not isinstance(node, ast.ClassDef) and node.returns is not None:
                 skip.add(id(node.returns))
         elif isinstance(node, ast.arg) and node.annotation is not None:
@@ -431,11 +434,42 @@ def _hoists(node: ast.expr) -> list[ast.expr]:
     return []
 
 
+def _is_self(node: ast.expr) -> bool:
+    """``self``, ``cls`` or ``super()``: the object a method runs on, not a value the call computes."""
+    if isinstance(node, ast.Name):
+        return node.id in ("self", "cls")
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+
+
+def _root_name(node: ast.expr) -> str | None:
+    """``torch`` for ``torch.nn.functional.gelu``; None unless an attribute chain on a name."""
+    if not isinstance(node, ast.Attribute):
+        return None
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _imported_names(tree: ast.AST) -> set[str]:
+    return {alias.asname or alias.name.split(".")[0]
+            for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names}
+
+
+def _is_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, complex)
+
+
 def simplify_candidates(source: str) -> list[str]:
     """Replace one expression by ``0`` or by a sub-expression (hoisting); outermost first.
 
     For a call that is a whole statement only hoisting a non-trivial argument is tried
-    (``log.append(f(x))`` -> ``f(x)``); deleting the statement is HDD's business.
+    (``log.append(f(x))`` -> ``f(x)``); deleting the statement is HDD's business. Never tried, as
+    they cannot stand for the value they replace: a class's base (``class A(0)``), the object a method
+    runs on or the module a function is looked up in (``self.fc(x)`` -> ``self``, ``torch.ones(2)`` ->
+    ``torch``), a number argument of an imported module's function in place of
+    the call (``torch.randn(16, 4)`` -> ``16``; the ``0`` for the call is tried).
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
@@ -443,6 +477,7 @@ def simplify_candidates(source: str) -> list[str]:
     statement_calls = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
     # ``0.attr`` / ``0[i]`` can only fail: no ``0`` there
     receivers = {id(n.value) for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Subscript))}
+    imported = _imported_names(tree)
     out: list[str] = []
     for node in iter_nodes(tree):
         if not isinstance(node, ast.expr) or isinstance(node, _SIMPLE):
@@ -457,9 +492,14 @@ def simplify_candidates(source: str) -> list[str]:
             out.append(source[:start] + "0" + source[end:])
         func = node.func if isinstance(node, ast.Call) else None
         receiver = func.value if isinstance(func, ast.Attribute) else None
+        library = func is not None and _root_name(func) in imported
         for sub in _hoists(node):
             if at_statement and (isinstance(sub, _SIMPLE) or sub is receiver):
                 continue
+            if sub is receiver and (_is_self(sub) or (isinstance(sub, ast.Name) and sub.id in imported)):
+                continue  # ``self.fc(x)`` -> ``self``, ``torch.randn(4)`` -> ``torch``: not the value
+            if library and _is_number(sub):
+                continue  # ``torch.randn(16, 4)`` -> ``16``, ``nn.Linear(8, 2)`` -> ``8``: a size is not the object
             out.append(source[:start] + operand_text(smap, sub) + source[end:])
     return out
 
