@@ -210,3 +210,99 @@ def test_field_readback_through_a_variable() -> None:
 ])
 def test_field_readback_through_a_variable_does_not_fire(source: str) -> None:
     assert P.field_readback_candidates(source) == []
+
+
+# --------------------------------------------------------------------------- unused-fields
+TASKS = '''from dataclasses import dataclass
+
+
+@dataclass
+class Task:
+    id: int
+    title: str
+    due: int
+    done: bool = False
+
+
+def overdue(tasks: list[Task], now: int) -> list[Task]:
+    return [t for t in tasks if not t.done and t.due < now]
+
+
+rows = [(1, "rota", 5, False), (2, "backup", 9, True), (3, "report".replace("r", "R"), 2, False)]
+tasks = [Task(i, title, due, done) for i, title, due, done in rows]
+tasks.append(Task(4, "audit", due=1))
+print(len(overdue(tasks, 6)), isinstance(tasks[0], Task))
+'''
+
+
+def test_unused_field_goes_with_its_arguments() -> None:
+    got = P.unused_field_candidates(TASKS)
+    assert len(got) == 2  # .id and .title are never read; .due and .done are
+    without_id = got[0]
+    assert "    id: int\n" not in without_id and "    title: str\n" in without_id
+    assert "Task(title, due, done)" in without_id and 'Task("audit", due=1)' in without_id
+    assert 'Task(i, due, done)' in got[1] and 'Task(4, due=1)' in got[1]
+    for candidate in got:
+        assert output_of(candidate) == output_of(TASKS)
+
+
+@pytest.mark.parametrize("source", [
+    TASKS.replace("print(len(", "print(tasks[0].id, len("),  # read somewhere: .id stays (and .title too, below)
+    TASKS.replace("from dataclasses import dataclass", "from dataclasses import asdict, dataclass")
+    + "print(asdict(tasks[0]))\n",  # every field listed by name
+    TASKS + "print(getattr(tasks[0], 'title'))\n",
+    TASKS + "import dataclasses\nprint(dataclasses.astuple(tasks[0]))\n",
+    TASKS + "print(tasks[0].__dict__)\n",
+    TASKS + "make = Task\n",  # the class used as a value: constructions not all seen
+    TASKS + "extra = Task(*rows[0])\n",  # arguments unpacked
+    TASKS.replace("@dataclass\n", ""),  # not a dataclass: HDD and unused-params handle plain classes
+    TASKS.replace("@dataclass\n", "@dataclass\n@register\n"),  # another decorator may read the fields
+])
+def test_unused_field_does_not_fire(source: str) -> None:
+    got = P.unused_field_candidates(source)
+    if "tasks[0].id" in source:
+        assert all("    id: int\n" in c for c in got) and len(got) == 1  # only .title goes
+    else:
+        assert got == []
+
+
+# --------------------------------------------------------------------------- argparse-defaults
+CLI = '''import argparse
+
+parser = argparse.ArgumentParser(description="reminders")
+parser.add_argument("--as-of", default="2026-11-27 09:00", help="reference time")
+parser.add_argument("-v", "--verbose", action="store_true")
+parser.add_argument("--limit", type=int, default="3")
+parser.add_argument("--scale", default=-2)
+args = parser.parse_args()
+print(args.as_of.split()[0], args.verbose, args.limit, args.scale * 2, args.scale.bit_length())
+'''
+
+
+def test_argparse_default_is_read_back(monkeypatch) -> None:
+    monkeypatch.setattr("sys.argv", ["cli.py"])  # the run the reducer makes: no arguments
+    got = P.argparse_default_candidates(CLI)
+    assert len(got) == 3  # --limit has a type: its read stays
+    assert '"2026-11-27 09:00".split()[0]' in got[0]
+    assert "print(args.as_of.split()[0], False," in got[1]
+    assert "(-2) * 2, (-2).bit_length())" in got[2]
+    for candidate in got:
+        assert output_of(candidate) == output_of(CLI)
+
+
+@pytest.mark.parametrize("source", [
+    CLI.replace("args = parser.parse_args()", "args = parser.parse_args(['--as-of', 'x'])"),  # given arguments
+    CLI.replace("args = parser.parse_args()", "args, _ = parser.parse_known_args()"),
+    CLI + "run(args)\n",  # the namespace passed on: read elsewhere under another name
+    CLI + "parser.set_defaults(scale=5)\n",
+    CLI + "args = None\n",  # the namespace bound twice
+    CLI.replace('parser.add_argument("-v"', 'parser.add_argument(*FLAGS)\nparser.add_argument("-v"'),
+])
+def test_argparse_default_does_not_fire(source: str) -> None:
+    assert P.argparse_default_candidates(source) == []
+
+
+def test_argparse_option_with_a_type_or_positional_is_left_alone() -> None:
+    source = ('import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("path")\n'
+              'parser.add_argument("--n", nargs="+", default=[1])\nargs = parser.parse_args()\nprint(args.path, args.n)\n')
+    assert P.argparse_default_candidates(source) == []

@@ -44,10 +44,12 @@ from .hoist_calls import hoist_call_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits
 from .readback import (
+    argparse_default_candidates,
     display_copy_candidates,
     display_subscript_candidates,
     field_readback_candidates,
     lookup_table_candidates,
+    unused_field_candidates,
 )
 from .scaffold import (
     class_function_candidates,
@@ -120,6 +122,8 @@ CLASS_TO_MODULE = EachPass("class-to-module", class_module_candidates)
 DISPLAY_SUBSCRIPTS = EachPass("display-subscripts", display_subscript_candidates)
 DISPLAY_COPIES = EachPass("display-copies", display_copy_candidates)
 FIELD_READBACKS = EachPass("field-readbacks", field_readback_candidates)
+UNUSED_FIELDS = EachPass("unused-fields", unused_field_candidates)
+ARGPARSE_DEFAULTS = EachPass("argparse-defaults", argparse_default_candidates)
 LOOKUP_TABLES = EachPass("lookup-tables", lookup_table_candidates)
 HOIST_CALLS = EachPass("hoist-calls", hoist_call_candidates)
 
@@ -143,7 +147,7 @@ ONE_LINE = EachPass("one-line", _single(join_short_statements))
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
 #: one-element containers): run once the structural passes converge, then those again.
-SCAFFOLD = (UNUSED_PARAMS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
+SCAFFOLD = (UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
@@ -168,6 +172,7 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
 
 __all__ = [
+    "ARGPARSE_DEFAULTS",
     "ARGS",
     "CLASS_CONSTANTS",
     "CLASS_TO_FUNCTION",
@@ -196,6 +201,7 @@ __all__ = [
     "SELF_ATTRS",
     "STRING_LINES",
     "SELF_ATTR_BUILDS",
+    "UNUSED_FIELDS",
     "UNUSED_PARAMS",
     "COMMENTS",
     "DOCSTRINGS",
@@ -245,7 +251,9 @@ __all__ = [
     "discarded_call_candidates",
     "display_copy_candidates",
     "display_subscript_candidates",
+    "argparse_default_candidates",
     "field_readback_candidates",
+    "unused_field_candidates",
     "lookup_table_candidates",
     "factory_candidates",
     "helper_inline_candidates",

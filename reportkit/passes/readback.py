@@ -14,6 +14,20 @@
   metaclass, defined once, no ``__post_init__`` / ``__new__`` / attribute hooks, and nothing else in it
   named like the field. The arguments not read must be droppable as above (a default is used only
   when it is a literal).
+- :func:`unused_field_candidates`: a field of such a ``@dataclass`` that nothing reads goes, with its
+  argument at every construction (``Task(7, "rota", due)`` -> ``Task(due)`` when nothing reads ``.id``
+  or ``.title``): HDD cannot delete the field line alone (the positional arguments would shift). Only
+  when the class is used by calling it (an annotation or ``isinstance`` aside) with no ``*``/``**``
+  arguments, and the program reads no attribute of that name and nothing that lists a record's fields
+  (``asdict``, ``fields``, ``vars``, ``getattr``, ``__dict__``, ``match``...).
+- :func:`argparse_default_candidates`: an option of an ``argparse`` parser read back where it is used,
+  ``parser.parse_args().as_of`` / ``args.as_of`` -> the option's default as written (``"2026-11-27
+  09:00"``; ``False`` for ``store_true``, ``None`` without one). The value the script ran with when no
+  arguments are given, so the same value; the parser then goes by the other passes. Only for an
+  optional (``--as-of``) whose default is a literal and that has no ``type``, ``nargs``, ``required``,
+  ``dest`` other than a literal or an action beyond ``store``/``store_true``/``store_false``; only for a
+  parser bound once, used by nothing but ``add_argument`` and ``parse_args()`` without arguments, whose
+  result is read only as attributes.
 
 The pass proposes; the tester decides.
 """
@@ -22,10 +36,10 @@ from __future__ import annotations
 
 import ast
 
-from .edits import Splice, apply_splices
-from .expressions import _bound_names
+from .edits import Delete, Edit, Splice, apply_edits, apply_splices, walk_bodies
+from .expressions import _bound_names, call_elements
 from .scopes import _SCOPES, Scopes
-from .source import SourceMap
+from .source import SourceMap, parses
 from .statements import _parents
 from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
 
@@ -390,4 +404,211 @@ def field_readback_candidates(source: str) -> list[str]:
     return out
 
 
-__all__ = ["display_copy_candidates", "display_subscript_candidates", "field_readback_candidates", "lookup_table_candidates"]
+#: Names whose presence anywhere means fields may be listed or read by name: no field is dropped then.
+_FIELD_LISTERS = {"asdict", "astuple", "fields", "replace", "vars", "getattr", "setattr", "delattr", "hasattr",
+                  "__dict__", "__dataclass_fields__", "__match_args__", "__slots__", "__annotations__"}
+
+
+def unused_field_candidates(source: str) -> list[str]:
+    """A ``@dataclass`` field nothing reads, and its argument at every construction (module docstring)."""
+    tree = ast.parse(source)
+    if any(isinstance(n, ast.Match) for n in ast.walk(tree)) if hasattr(ast, "Match") else False:
+        return []
+    words = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}  # ``asdict(x)``, ``vars(x)``
+    words |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)  # ``x.__dict__``, ``dataclasses.fields``
+              and (n.attr.startswith("__") or isinstance(n.value, ast.Name) and n.value.id == "dataclasses")}
+    words |= {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+    if words & _FIELD_LISTERS:
+        return []
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    bases = _class_bases(tree)
+    attrs = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    bodies = {id(info.owner): info.seq for info in walk_bodies(tree, smap) if isinstance(info.owner, ast.ClassDef)}
+    out: list[str] = []
+    for cls in tree.body:
+        if not (isinstance(cls, ast.ClassDef) and cls.decorator_list and cls.name not in bases
+                and _defined_once(tree, cls.name) and id(cls) in bodies):
+            continue
+        got = _fields(cls)
+        if got is None or not all(_is_dataclass_decorator(d) for d in cls.decorator_list):
+            continue
+        calls = _constructions(tree, parents, cls.name)
+        if calls is None:
+            continue
+        params = [p.arg for p in got[0]]
+        stmts = [s for s in cls.body if isinstance(s, ast.AnnAssign)]
+        for k, name in enumerate(params):
+            if name in attrs:
+                continue
+            edits: list[Edit] = [Delete(bodies[id(cls)], cls.body.index(stmts[k]))]
+            for call in calls:
+                seq = call_elements(smap, call)
+                elements = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+                arg = call.args[k] if k < len(call.args) else next(
+                    (kw for kw in call.keywords if kw.arg == name), None)
+                if arg is None:
+                    continue
+                if seq is None:
+                    break
+                edits.append(Delete(seq, elements.index(arg)))
+            else:
+                candidate = apply_edits(source, edits)
+                if candidate is not None:
+                    out.append(candidate)
+    return out
+
+
+def _constructions(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[ast.Call] | None:
+    """Every ``name(...)`` call, or None when ``name`` is also used otherwise (passed as a value, with
+    ``*``/``**`` arguments); an annotation or ``isinstance(x, name)`` is no use."""
+    calls: list[ast.Call] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            if any(isinstance(a, ast.Starred) for a in parent.args) or any(k.arg is None for k in parent.keywords):
+                return None
+            calls.append(parent)
+        elif isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+                and parent.func.id in ("isinstance", "issubclass") and node in parent.args[1:]:
+            continue
+        elif not _in_annotation(parents, node):
+            return None
+    return calls
+
+
+def _in_annotation(parents: dict[int, ast.AST], node: ast.AST) -> bool:
+    child, cur = node, parents.get(id(node))
+    while cur is not None:
+        if isinstance(cur, (ast.AnnAssign, ast.arg)) and getattr(cur, "annotation", None) is child:
+            return True
+        if isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef)) and cur.returns is child:
+            return True
+        if isinstance(cur, ast.stmt):
+            return False
+        child, cur = cur, parents.get(id(cur))
+    return False
+
+
+_ARG_ACTIONS = {"store": None, "store_true": "False", "store_false": "True"}
+
+
+def argparse_default_candidates(source: str) -> list[str]:
+    """``args.name`` of an ``argparse`` option -> its default (module docstring), one option at a time."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    loads: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.setdefault(node.id, []).append(node)
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call) and _is_parser_class(node.value.func)):
+            continue
+        parser = node.targets[0].id
+        if not _bound_once(tree, parser):
+            continue
+        defaults: dict[str, str] = {}
+        results: list[ast.Call] = []  # the parse_args() calls
+        usable = True
+        for use in loads.get(parser, []):
+            attr = parents.get(id(use))
+            call = parents.get(id(attr))
+            if not (isinstance(attr, ast.Attribute) and isinstance(call, ast.Call) and call.func is attr):
+                usable = False
+            elif attr.attr == "parse_args" and not call.args and not call.keywords:
+                results.append(call)
+            elif attr.attr == "add_argument" and isinstance(parents.get(id(call)), ast.Expr):
+                option = _option_default(call, smap)
+                if option is not None:
+                    defaults[option[0]] = option[1]
+                elif not any(isinstance(a, ast.Starred) for a in call.args) \
+                        and not any(k.arg is None for k in call.keywords):
+                    continue  # an option left alone (a positional, a ``type=``...): its reads stay
+                else:
+                    usable = False
+            else:
+                usable = False  # parse_known_args, set_defaults, subparsers, groups, passed on...
+        if not usable or not defaults:
+            continue
+        reads = _parsed_reads(tree, parents, loads, results)
+        if reads is None:
+            continue
+        for dest, text in defaults.items():
+            splices = [Splice(*smap.span(r), f"({text})" if text[:1].isdigit()
+                              and isinstance(parents.get(id(r)), ast.Attribute) else text)
+                       for r in reads if r.attr == dest]  # ``(3).bit_length()``
+            candidate = apply_splices(source, splices) if splices else None
+            if candidate is not None and parses(candidate):
+                out.append(candidate)
+    return out
+
+
+def _is_parser_class(func: ast.expr) -> bool:
+    return (isinstance(func, ast.Attribute) and func.attr == "ArgumentParser" and isinstance(func.value, ast.Name)
+            and func.value.id == "argparse") or (isinstance(func, ast.Name) and func.id == "ArgumentParser")
+
+
+def _option_default(call: ast.Call, smap: SourceMap) -> tuple[str, str] | None:
+    """(dest, default text) of an ``add_argument`` this pass can read back, else None."""
+    if not call.args or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args):
+        return None
+    flags = [a.value for a in call.args]  # type: ignore[attr-defined]
+    if not all(f.startswith("-") for f in flags):
+        return None  # a positional: required unless nargs says otherwise
+    kw = {k.arg: k.value for k in call.keywords}
+    if None in kw or set(kw) - {"default", "action", "help", "dest", "metavar", "choices"}:
+        return None
+    action = kw.get("action")
+    if action is None:
+        kind = "store"
+    elif isinstance(action, ast.Constant) and action.value in _ARG_ACTIONS:
+        kind = action.value
+    else:
+        return None
+    if "dest" in kw:
+        if not (isinstance(kw["dest"], ast.Constant) and isinstance(kw["dest"].value, str)):
+            return None
+        dest = kw["dest"].value
+    else:
+        long = next((f for f in flags if f.startswith("--")), flags[0])
+        dest = long.lstrip("-").replace("-", "_")
+    if not dest.isidentifier():
+        return None
+    if "default" in kw:
+        if not _constant_expression(kw["default"]):
+            return None
+        text = smap.text(kw["default"])
+        if "\n" in text or isinstance(kw["default"], (ast.UnaryOp, ast.BinOp, ast.Tuple)):
+            text = f"({text})"
+        return dest, text
+    return dest, _ARG_ACTIONS[kind] or "None"
+
+
+def _parsed_reads(tree: ast.Module, parents: dict[int, ast.AST], loads: dict[str, list[ast.Name]],
+                  results: list[ast.Call]) -> list[ast.Attribute] | None:
+    """The attribute reads of the parsed arguments: ``parser.parse_args().x`` or, through a name bound
+    once, ``args.x``; None when a result is used otherwise (passed on, ``vars(args)``, assigned to)."""
+    reads: list[ast.Attribute] = []
+    for call in results:
+        parent = parents.get(id(call))
+        if isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Load):
+            reads.append(parent)
+            continue
+        if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
+                and _bound_once(tree, parent.targets[0].id)):
+            return None
+        for use in loads.get(parent.targets[0].id, []):
+            attr = parents.get(id(use))
+            if not (isinstance(attr, ast.Attribute) and isinstance(attr.ctx, ast.Load)):
+                return None
+            reads.append(attr)
+    return reads
+
+
+__all__ = ["argparse_default_candidates", "display_copy_candidates", "display_subscript_candidates", "field_readback_candidates", "lookup_table_candidates",
+           "unused_field_candidates"]
