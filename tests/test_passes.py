@@ -441,8 +441,12 @@ def test_simplify_candidates() -> None:
         ("class A(nn.Module, metaclass=M):\n    pass\n", []),
         ("y = self.fc(x)\n", ["y = 0\n", "y = x\n"]),
         ("y = super().forward(x)\n", ["y = 0\n", "y = x\n"]),
-        ("import torch\ny = torch.randn(16, -4, n)\n", ["import torch\ny = 0\n", "import torch\ny = n\n",
-                                                       "import torch\ny = torch.randn(16, 0, n)\n"]),
+        # ... nor ``0`` for an installed package's call (a tensor, a module); the standard library's may be 0
+        ("import torch\ny = torch.randn(16, -4, n)\n", ["import torch\ny = n\n", "import torch\ny = torch.randn(16, 0, n)\n"]),
+        ("from torch import nn\ny = nn.Linear(4, 2)(x)\n", ["from torch import nn\ny = x\n"]),
+        ("import torch\ny = torch.zeros(n, dtype=torch.long, layout=L)\n",
+         ["import torch\ny = n\n", "import torch\ny = L\n"]),
+        ("import time\ny = time.time()\n", ["import time\ny = 0\n"]),
         # a local function's or a builtin's number argument may be its value (``max(8, n)``)
         ("y = max(8, n)\n", ["y = 0\n", "y = 8\n", "y = n\n"]),
         ("import json\nlog.append(json.loads(line))\n",
