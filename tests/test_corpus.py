@@ -1,4 +1,4 @@
-"""benchmarks/corpus/ and corpus2/ to corpus7/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/ and corpus2/ to corpus8/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
@@ -36,10 +36,11 @@ CASES4 = bench.load_cases(_PATH.parent / "corpus4")  # the fourth, held out from
 CASES5 = bench.load_cases(_PATH.parent / "corpus5")  # the fifth (small), held out from the changes corpus4 judged
 CASES6 = bench.load_cases(_PATH.parent / "corpus6")  # the sixth, written without reading the reducer's code
 CASES7 = bench.load_cases(_PATH.parent / "corpus7")  # the seventh, held out from the changes corpus6 judged
+CASES8 = bench.load_cases(_PATH.parent / "corpus8")  # the eighth, held out from the changes corpus7 judged
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
        + [(c, f"corpus5-{c.name}") for c in CASES5] + [(c, f"corpus6-{c.name}") for c in CASES6]
-       + [(c, f"corpus7-{c.name}") for c in CASES7])
+       + [(c, f"corpus7-{c.name}") for c in CASES7] + [(c, f"corpus8-{c.name}") for c in CASES8])
 
 
 def _params():
@@ -153,6 +154,25 @@ def test_corpus7_has_its_mix():
     assert hang.manifest.get("timeout") == 5
     # known-good commits: both multi-file projects, both pure-Python scripts, the model
     fixed = [c.manifest["category"] for c in CASES7 if c.good and c.good.get("git")]
+    assert fixed.count("multi-file") == 2 and fixed.count("pure-python") == 2 and "nn-module" in fixed
+
+
+def test_corpus8_has_its_mix():
+    cats = [c.manifest["category"] for c in CASES8]
+    assert len(CASES8) >= 7
+    assert cats.count("multi-file") >= 2 and cats.count("pure-python") >= 2 and "hang" in cats
+    assert "nn-module" in cats or "meta-device" in cats
+    assert any(c.startswith("compile-") for c in cats)
+    multi = [c for c in CASES8 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}  # one torch training package, one pure-Python project
+    for case in multi:
+        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
+        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
+        assert len(modules) >= 3, case.name
+    hang = next(c for c in CASES8 if c.manifest["category"] == "hang")
+    assert hang.manifest.get("timeout") == 5
+    # known-good commits: both multi-file projects, both pure-Python scripts, the model
+    fixed = [c.manifest["category"] for c in CASES8 if c.good and c.good.get("git")]
     assert fixed.count("multi-file") == 2 and fixed.count("pure-python") == 2 and "nn-module" in fixed
 
 

@@ -1,0 +1,1 @@
+"""helpdesk: turn the tracker's JSON export into a morning triage report."""
