@@ -17,6 +17,13 @@ addition:
 * with ``REPORTKIT_GUARD`` set (the sandbox's fallback, see :mod:`reportkit.sandbox`): installs an
   audit hook that refuses writes, deletes, renames, permission changes and shell calls outside the
   writable directories it names (and network connections when it says so).
+* appends a ``waker`` event the first time the script's own code (not the standard library's or an
+  installed package's) calls a method that wakes a waiting thread or process: ``Event.set``,
+  ``Condition.notify``/``notify_all``, ``Queue.put``/``put_nowait``/``task_done`` (``threading``,
+  ``queue``, ``multiprocessing``, ``asyncio``), ``Future.set_result`` (``concurrent.futures``). A hang's
+  reproducer must still make those calls (:class:`reportkit.minimize.Keep`): without them it hangs
+  trivially, the wake-up that fails to arrive is the bug. The module-level classes are wrapped when
+  their module is imported;
 * with ``REPORTKIT_SAMPLE_STACKS=INTERVAL,PATH`` in the environment (removed before the script runs),
   appends the main thread's innermost frame, whether any thread moved, the CPU time and the number of
   child processes to PATH every INTERVAL seconds (a raw ``_thread``, not visible to ``threading``);
@@ -479,6 +486,103 @@ def _sample_main_thread(samples, interval, main_id, native=None):
         return
 
 
+# (module, class, methods) whose calls from the script's own code are recorded as ``waker`` events
+_WAKERS = (
+    ("threading", "Event", ("set",)),
+    ("threading", "Condition", ("notify", "notify_all")),
+    ("queue", "Queue", ("put", "put_nowait", "task_done")),
+    ("multiprocessing.synchronize", "Event", ("set",)),
+    ("multiprocessing.synchronize", "Condition", ("notify", "notify_all")),
+    ("multiprocessing.queues", "Queue", ("put", "put_nowait")),
+    ("multiprocessing.queues", "JoinableQueue", ("put", "task_done")),
+    ("asyncio.locks", "Event", ("set",)),
+    ("asyncio.locks", "Condition", ("notify", "notify_all")),
+    ("asyncio.queues", "Queue", ("put", "put_nowait", "task_done")),
+    ("concurrent.futures._base", "Future", ("set_result",)),
+)
+
+
+def _library_dirs():
+    import sysconfig
+
+    dirs = set()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        path = sysconfig.get_paths().get(key)
+        if path:
+            dirs.add(os.path.realpath(path) + os.sep)
+    for path in sys.path:
+        if path.endswith(("site-packages", "dist-packages")):
+            dirs.add(os.path.realpath(path) + os.sep)
+    return tuple(dirs)
+
+
+def _watch_wakers(events):
+    """Record the first call of each waking method from user code (see the module docstring)."""
+    library = _library_dirs()
+    seen = set()
+    user_files = {}
+
+    def from_user(filename):
+        known = user_files.get(filename)
+        if known is None:
+            known = not (filename.startswith("<") or _is_boot(filename)
+                         or os.path.realpath(filename).startswith(library))
+            user_files[filename] = known
+        return known
+
+    def wrap(name, original):
+        def waker(*args, **kwargs):
+            if name not in seen:
+                try:
+                    caller = sys._getframe(1).f_code.co_filename
+                except ValueError:
+                    caller = "<unknown>"
+                if from_user(caller):
+                    seen.add(name)
+                    events.write({"event": "waker", "name": name})
+            return original(*args, **kwargs)
+        waker.__wrapped__ = original
+        return waker
+
+    def patch(module):
+        for mod_name, cls_name, methods in _WAKERS:
+            if mod_name != module.__name__:
+                continue
+            cls = getattr(module, cls_name, None)
+            for method in methods:
+                original = cls.__dict__.get(method) if isinstance(cls, type) else None
+                if callable(original) and not hasattr(original, "__wrapped__"):
+                    setattr(cls, method, wrap(f"{mod_name.split('.')[0]}.{cls_name}.{method}", original))
+
+    wanted = {mod_name for mod_name, _cls, _methods in _WAKERS}
+    for name in wanted:
+        if name in sys.modules:
+            patch(sys.modules[name])
+
+    class _Finder:
+        """Wraps the waking methods of a module of ``wanted`` once it has been executed."""
+
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname not in wanted or fullname in sys.modules:
+                return None
+            import importlib.machinery
+
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            loader = getattr(spec, "loader", None)
+            if loader is None or not hasattr(loader, "exec_module"):
+                return spec
+            exec_module = loader.exec_module
+
+            def exec_and_patch(module):
+                exec_module(module)
+                patch(module)
+
+            loader.exec_module = exec_and_patch
+            return spec
+
+    sys.meta_path.insert(0, _Finder())
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write("usage: _boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
@@ -509,6 +613,7 @@ def main(argv):
         previous_hook(hook_args)
 
     threading.excepthook = thread_hook
+    _watch_wakers(events)
 
     script_path = os.path.abspath(script)
     node = os.environ.pop(PYTEST_NODE_ENV, None)

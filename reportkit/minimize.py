@@ -194,17 +194,24 @@ class Keep:
     pytest target's failure must come from the same test item in the same phase (``nodeid``, ``when``):
     a module that fails while being collected, or another test, is not the test. ``compares``: the
     failure is a check of computed values (:func:`is_oracle`): passes that build an object anew at each
-    use (random weights differ between builds) are off too. ``why``: for people.
+    use (random weights differ between builds) are off too. ``wakers``: a hang's script called these
+    waking methods (``threading.Event.set``, ``queue.Queue.task_done``; recorded by ``_boot``) from its own
+    code in every run: the candidate must still call each of them. A queue joined with no worker, an event
+    waited on that nothing sets, hang trivially; the wake-up that does not arrive is the bug (README
+    "What a reproducer keeps"). ``why``: for people.
     """
 
     values: bool = False
     compares: bool = False
     message: str | None = None
     test: tuple[str, str] | None = None
+    wakers: frozenset[str] = frozenset()
     why: str = ""
 
     def kept(self, outcome) -> bool:
         if self.message is not None and outcome.signature.exact_message != self.message:
+            return False
+        if self.wakers and not self.wakers <= outcome.result.wakers:
             return False
         if self.test is not None:
             item = outcome.result.test_item or {}
@@ -242,11 +249,17 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
         why = "a check of computed values: its values stay code"
     else:
         why = f"raised by library code{where}: its inputs may become literals"
+    wakers: frozenset[str] = frozenset()
+    if sig.kind is FailureKind.HANG and rep.results:
+        wakers = frozenset.intersection(*(frozenset(r.wakers) for r in rep.results))
     if message is not None:
         why += "; the message's values must stay as they are"
+    if wakers:
+        why += f"; the calls that should wake the waiter must still run ({', '.join(sorted(wakers))})"
     if test is not None:
         why += f"; the failure must stay in {test[0]} ({test[1]})"
-    return Keep(values=values, message=message, test=test, why=why, compares=values and is_oracle(sig))
+    return Keep(values=values, message=message, test=test, wakers=wakers, why=why,
+                compares=values and is_oracle(sig))
 
 
 def keeps_values(signature: Signature) -> bool:
@@ -282,7 +295,7 @@ class Interestingness:
             self.log.add(outcome.result.duration, ok, outcome.result.timed_out,
                          hang_early=outcome.result.hang_early)
             if self.trace is not None:
-                self.trace.why(candidate, "bad", _why(outcome, ok))
+                self.trace.why(candidate, "bad", _why(outcome, ok, self.keep))
             if not ok:
                 return False
         return True
@@ -316,11 +329,13 @@ class Interestingness:
             raise Stop("time budget used up" if not self.stopping.is_set() else "stopped")
 
 
-def _why(outcome, ok: bool) -> str:
+def _why(outcome, ok: bool, keep: Keep | None = None) -> str:
     """What a run did, for the trace: its failure (or that it passed), and where."""
     sig = outcome.signature
     where = f" at {sig.location}" if sig.location is not None else ""
-    return f"{'meets it' if ok else 'does not'}: {sig.headline()[:200]}{where}"
+    lost = sorted(keep.wakers - outcome.result.wakers) if keep is not None and outcome.ok and not ok else []
+    woke = f" (no call of {', '.join(lost)})" if lost else ""
+    return f"{'meets it' if ok else 'does not'}: {sig.headline()[:200]}{where}{woke}"
 
 
 def reference_warm_executor(executor: Executor, reference: Check, source: str) -> WarmExecutor | None:

@@ -100,6 +100,8 @@ class RunResult:
     # its longest earlier stay there, its longest quiet and no-new-call stretches (seconds; hangwatch.block_timing)
     block_timing: tuple[float, float, float, float] | None = None
     hang_early: str = ""  # ended by the hang watch before the timeout: why ("frame", "quiet" or "spin", see hangwatch)
+    # waking methods the script's own code called ("threading.Event.set", "queue.Queue.task_done"; _boot._WAKERS)
+    wakers: set[str] = field(default_factory=set)
 
     @property
     def main_stack(self) -> ThreadStack | None:
@@ -811,6 +813,8 @@ def _read_events(path: Path, result: RunResult) -> None:
             result.exit_code_requested = event.get("code")
         elif kind == "pytest_failure":
             result.test_item = event.get("test")
+        elif kind == "waker" and isinstance(event.get("name"), str):
+            result.wakers.add(event["name"])
 
 
 _THREAD_RE = re.compile(r"^(Current thread|Thread) (0x[0-9a-fA-F]+)(?: \[[^\]]*\])? \(most recent call first\):")

@@ -339,3 +339,66 @@ def test_a_hang_keeps_what_its_child_processes_wait_in(tmp_path, kind):
         got = signature_of(run_once(kind, replace(spec, script=candidate)))
         assert got.kind == "hang" and got.location == sig.location  # the same blocked frame, and yet
         assert same_failure(sig, got) is same, (code, got.child_waits)
+
+
+# The worker skips task_done() for a None item, so join() waits forever. A reproducer that drops the
+# worker (or its task_done) still hangs -- a queue joined with nobody to work it -- but has lost the bug.
+SKIPPED_TASK_DONE = """
+import queue
+import threading
+
+q = queue.Queue()
+
+
+def worker():
+    while True:
+        item = q.get()
+        if item is None:
+            continue
+        print("processing", item)
+        q.task_done()
+
+
+threading.Thread(target=worker, daemon=True).start()
+for item in [1, None, 2]:
+    q.put(item)
+print("queued")
+q.join()
+"""
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+def test_wakers_are_recorded_from_the_scripts_own_calls(tmp_path, kind):
+    script = write(tmp_path, """
+        import queue, threading
+        from concurrent.futures import ThreadPoolExecutor
+
+        done = threading.Event()
+        t = threading.Thread(target=lambda: None)  # Thread.start sets an Event inside threading.py
+        t.start(); t.join()
+        with ThreadPoolExecutor(1) as pool:  # the pool's queue and futures: library calls
+            pool.submit(print, "x").result()
+        q = queue.Queue()
+        q.put_nowait(1)  # put() is called by queue.py then: only put_nowait is the script's
+        done.set()
+    """)
+    result = run_once(kind, RunSpec(script=script, python=sys.executable, timeout=30))
+    assert result.returncode == 0, result.stderr
+    assert result.wakers == {"threading.Event.set", "queue.Queue.put_nowait"}
+
+
+def test_a_hang_keeps_the_calls_that_should_wake_the_waiter(tmp_path):
+    script = write(tmp_path, SKIPPED_TASK_DONE)
+    spec = RunSpec(script=script, python=sys.executable, timeout=6)
+    policy = MatchPolicy()
+    rep = establish(replace(spec, timeout=2), policy, runs=1)
+    assert rep.signature.kind == "hang"
+    assert rep.results[0].wakers == {"queue.Queue.put", "queue.Queue.task_done"}
+    report = minimize(spec, script.read_text(), rep, policy,
+                      MinimizeOptions(output=tmp_path / "out.py", jobs=1, executor="cold"))
+    result = (tmp_path / "out.py").read_text()
+    assert report.verified
+    assert "queue.Queue.task_done" in report.keeps, report.keeps
+    # the worker still runs and still skips task_done for the item it continues past
+    assert "task_done()" in result and "continue" in result and "Thread(" in result and ".start()" in result, result
+    assert report.lines_after < report.lines_before
