@@ -58,6 +58,11 @@ class _Events:
     def __init__(self, path):
         self._file = open(path, "a", encoding="utf-8")
         self._lock = threading.Lock()
+        if hasattr(os, "register_at_fork"):  # a child forked while another thread wrote must not wait forever
+            os.register_at_fork(after_in_child=self._new_lock)
+
+    def _new_lock(self):
+        self._lock = threading.Lock()
 
     def write(self, record):
         line = json.dumps(record, default=repr)
