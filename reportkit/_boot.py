@@ -20,10 +20,13 @@ addition:
 * appends a ``waker`` event the first time the script's own code (not the standard library's or an
   installed package's) calls a method that wakes a waiting thread or process: ``Event.set``,
   ``Condition.notify``/``notify_all``, ``Queue.put``/``put_nowait``/``task_done`` (``threading``,
-  ``queue``, ``multiprocessing``, ``asyncio``), ``Future.set_result`` (``concurrent.futures``). A hang's
-  reproducer must still make those calls (:class:`reportkit.minimize.Keep`): without them it hangs
-  trivially, the wake-up that fails to arrive is the bug. The module-level classes are wrapped when
-  their module is imported;
+  ``queue``, ``multiprocessing``, ``asyncio``), ``Future.set_result`` (``concurrent.futures``), or
+  starts a thread or process that runs the script's code (``Thread.start``, ``Process.start``), with the
+  receiver's id and the function the calling thread (or the started one) runs; and a ``wait`` event for
+  every wait of the main thread in the script's code (``Queue.get``/``join``, ``Event.wait``,
+  ``Thread.join``...). A hang's reproducer must keep the wakers of what it hangs in
+  (:class:`reportkit.minimize.Keep`): without them it hangs trivially, the wake-up that fails to arrive
+  is the bug. The classes are wrapped when their module is imported;
 * with ``REPORTKIT_SAMPLE_STACKS=INTERVAL,PATH`` in the environment (removed before the script runs),
   appends the main thread's innermost frame, whether any thread moved, the CPU time and the number of
   child processes to PATH every INTERVAL seconds (a raw ``_thread``, not visible to ``threading``);
@@ -504,6 +507,25 @@ _WAKERS = (
     ("asyncio.locks", "Condition", ("notify", "notify_all")),
     ("asyncio.queues", "Queue", ("put", "put_nowait", "task_done")),
     ("concurrent.futures._base", "Future", ("set_result",)),
+    # what starts the thread or process that is to call them
+    ("threading", "Thread", ("start",)),
+    ("multiprocessing.process", "BaseProcess", ("start",)),
+)
+# ... and the main thread's waits (a ``wait`` event each): the last one before a hang is what it hangs in
+_WAITS = (
+    ("threading", "Event", ("wait",)),
+    ("threading", "Condition", ("wait", "wait_for")),
+    ("threading", "Thread", ("join",)),
+    ("queue", "Queue", ("get", "join")),
+    ("multiprocessing.synchronize", "Event", ("wait",)),
+    ("multiprocessing.synchronize", "Condition", ("wait", "wait_for")),
+    ("multiprocessing.queues", "Queue", ("get",)),
+    ("multiprocessing.queues", "JoinableQueue", ("join",)),
+    ("multiprocessing.process", "BaseProcess", ("join",)),
+    ("asyncio.locks", "Event", ("wait",)),
+    ("asyncio.locks", "Condition", ("wait",)),
+    ("asyncio.queues", "Queue", ("get", "join")),
+    ("concurrent.futures._base", "Future", ("result",)),
 )
 
 
@@ -522,7 +544,7 @@ def _library_dirs():
 
 
 def _watch_wakers(events):
-    """Record the first call of each waking method from user code (see the module docstring)."""
+    """Record the script's own waking calls, thread starts and main-thread waits (module docstring)."""
     library = _library_dirs()
     seen = set()
     user_files = {}
@@ -535,37 +557,72 @@ def _watch_wakers(events):
             user_files[filename] = known
         return known
 
-    def wrap(name, original):
+    def caller_is_user():
+        try:
+            return from_user(sys._getframe(2).f_code.co_filename)
+        except ValueError:
+            return False
+
+    def target_code(runner):
+        """The code a thread or process about to start runs: its target's, or its class's own ``run``."""
+        target = getattr(runner, "_target", None)
+        if target is None:
+            run = getattr(type(runner), "run", None)
+            target = run if getattr(run, "__module__", None) not in ("threading", "multiprocessing.process") else None
+        return getattr(getattr(target, "__func__", target), "__code__", None)
+
+    def running_in():
+        """The function the current thread was started to run, "" in the main thread."""
+        current = threading.current_thread()
+        if current is threading.main_thread():
+            return ""
+        code = target_code(current)
+        return code.co_name if code is not None else "?"
+
+    def wrap_waker(name, original):
+        starts = name.endswith(".start")
+
         def waker(*args, **kwargs):
-            if name not in seen:
-                try:
-                    caller = sys._getframe(1).f_code.co_filename
-                except ValueError:
-                    caller = "<unknown>"
-                if from_user(caller):
-                    seen.add(name)
-                    events.write({"event": "waker", "name": name})
+            if args and caller_is_user():
+                code = target_code(args[0]) if starts else None
+                if starts and (code is None or not from_user(code.co_filename)):
+                    pass  # a thread that runs nothing of the script's (``Thread().start()``, a pool's)
+                else:
+                    record = (name, id(args[0]), code.co_name if starts else running_in())
+                    if record not in seen:
+                        seen.add(record)
+                        events.write({"event": "waker", "name": name, "obj": id(args[0]),
+                                      ("target" if starts else "thread"): record[2]})
             return original(*args, **kwargs)
         waker.__wrapped__ = original
         return waker
 
-    def patch(module):
-        for mod_name, cls_name, methods in _WAKERS:
-            if mod_name != module.__name__:
-                continue
-            cls = getattr(module, cls_name, None)
-            for method in methods:
-                original = cls.__dict__.get(method) if isinstance(cls, type) else None
-                if callable(original) and not hasattr(original, "__wrapped__"):
-                    setattr(cls, method, wrap(f"{mod_name.split('.')[0]}.{cls_name}.{method}", original))
+    def wrap_wait(name, original):
+        def wait(*args, **kwargs):
+            if args and threading.current_thread() is threading.main_thread() and caller_is_user():
+                events.write({"event": "wait", "name": name, "obj": id(args[0])})
+            return original(*args, **kwargs)
+        wait.__wrapped__ = original
+        return wait
 
-    wanted = {mod_name for mod_name, _cls, _methods in _WAKERS}
+    def patch(module):
+        for table, wrap in ((_WAKERS, wrap_waker), (_WAITS, wrap_wait)):
+            for mod_name, cls_name, methods in table:
+                if mod_name != module.__name__:
+                    continue
+                cls = getattr(module, cls_name, None)
+                for method in methods:
+                    original = cls.__dict__.get(method) if isinstance(cls, type) else None
+                    if callable(original) and not hasattr(original, "__wrapped__"):
+                        setattr(cls, method, wrap(f"{mod_name.split('.')[0]}.{cls_name}.{method}", original))
+
+    wanted = {mod_name for mod_name, _cls, _methods in _WAKERS + _WAITS}
     for name in wanted:
         if name in sys.modules:
             patch(sys.modules[name])
 
     class _Finder:
-        """Wraps the waking methods of a module of ``wanted`` once it has been executed."""
+        """Wraps the methods of a module of ``wanted`` once it has been executed."""
 
         def find_spec(self, fullname, path=None, target=None):
             if fullname not in wanted or fullname in sys.modules:

@@ -195,10 +195,13 @@ class Keep:
     a module that fails while being collected, or another test, is not the test. ``compares``: the
     failure is a check of computed values (:func:`is_oracle`): passes that build an object anew at each
     use (random weights differ between builds) are off too. ``wakers``: a hang's script called these
-    waking methods (``threading.Event.set``, ``queue.Queue.task_done``; recorded by ``_boot``) from its own
-    code in every run: the candidate must still call each of them. A queue joined with no worker, an event
-    waited on that nothing sets, hang trivially; the wake-up that does not arrive is the bug (README
-    "What a reproducer keeps"). ``why``: for people.
+    waking methods (``threading.Event.set``, ``queue.Queue.task_done``; recorded by ``_boot``) and started
+    these threads or processes (``threading.Thread.start``) from its own code in every run. The candidate
+    must still start them, and still call each waking method — or at least still have the call in the
+    code of a function one of its threads runs (a worker that now skips ``task_done()`` for its only
+    item is the bug itself). A queue joined with
+    no worker, an event waited on that nothing sets, hang trivially; the wake-up that does not arrive is
+    the bug (README "What a reproducer keeps"). ``why``: for people.
     """
 
     values: bool = False
@@ -208,16 +211,65 @@ class Keep:
     wakers: frozenset[str] = frozenset()
     why: str = ""
 
-    def kept(self, outcome) -> bool:
+    def kept(self, outcome, source: str = "") -> bool:
         if self.message is not None and outcome.signature.exact_message != self.message:
             return False
-        if self.wakers and not self.wakers <= outcome.result.wakers:
+        if self.lost_wakers(outcome, source):
             return False
         if self.test is not None:
             item = outcome.result.test_item or {}
             if (item.get("nodeid"), item.get("when")) != self.test:
                 return False
         return True
+
+    def lost_wakers(self, outcome, source: str) -> list[str]:
+        """The wakers of :attr:`wakers` the candidate ``source`` lost (see the class doc): not started, or
+        neither called nor called in the code of a function one of its threads or processes runs."""
+        lost = []
+        missing = sorted(self.wakers - outcome.result.wakers)
+        called = _method_calls_in(source, outcome.result.thread_targets) if missing else set()
+        for name in missing:
+            method = name.rsplit(".", 1)[-1]
+            if method == "start" or method not in called:
+                lost.append(name)
+        return lost
+
+
+_TERMINATORS = (ast.Continue, ast.Break, ast.Return, ast.Raise)
+
+
+def _method_calls_in(source: str, functions: set[str]) -> set[str]:
+    """The method names called (``x.task_done()``) in the functions of ``source`` named in ``functions``,
+    leaving out statements that follow a ``continue``/``break``/``return``/``raise`` in the same body
+    (they never run)."""
+    if not functions:
+        return set()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    out: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for _name, value in ast.iter_fields(node):
+            if isinstance(value, list) and value and all(isinstance(v, ast.stmt) for v in value):
+                for stmt in value:
+                    visit(stmt)
+                    if isinstance(stmt, _TERMINATORS):
+                        break
+            elif isinstance(value, list):
+                for v in value:
+                    if isinstance(v, ast.AST):
+                        visit(v)
+            elif isinstance(value, ast.AST):
+                visit(value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            out.add(node.func.attr)
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in functions:
+            visit(node)
+    return out
 
 
 def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differential: bool = False) -> Keep:
@@ -251,15 +303,36 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
         why = f"raised by library code{where}: its inputs may become literals"
     wakers: frozenset[str] = frozenset()
     if sig.kind is FailureKind.HANG and rep.results:
-        wakers = frozenset.intersection(*(frozenset(r.wakers) for r in rep.results))
+        wakers = frozenset.intersection(*(hang_wakers(r) for r in rep.results))
     if message is not None:
         why += "; the message's values must stay as they are"
     if wakers:
-        why += f"; the calls that should wake the waiter must still run ({', '.join(sorted(wakers))})"
+        why += f"; the threads and the calls that should wake the waiter stay ({', '.join(sorted(wakers))})"
     if test is not None:
         why += f"; the failure must stay in {test[0]} ({test[1]})"
     return Keep(values=values, message=message, test=test, wakers=wakers, why=why,
                 compares=values and is_oracle(sig))
+
+
+#: Waits for a thread or process to end: whatever it waits for itself may be what never comes.
+_JOINS = ("threading.Thread.join", "multiprocessing.BaseProcess.join")
+
+
+def hang_wakers(result) -> frozenset[str]:
+    """The wakers of what a hung run waits in (:attr:`Keep.wakers`): the waking calls the script made on the
+    object its main thread last waited on (a queue's ``put``/``task_done``, an event's ``set``), and the
+    start of a thread that made one; when it waits for a thread or process to end, every waking call and
+    start. Nothing when it last waited on nothing the watch knows (a lock taken twice)."""
+    if result.last_wait is None:
+        return frozenset()
+    name, obj = result.last_wait
+    if name in _JOINS:
+        return frozenset(result.wakers)
+    calls = [(method, thread) for method, receiver, thread in result.waker_calls if receiver == obj]
+    out = {method for method, _thread in calls}
+    if any(thread for _method, thread in calls):
+        out |= {w for w in result.wakers if w.endswith(".start")}
+    return frozenset(out)
 
 
 def keeps_values(signature: Signature) -> bool:
@@ -291,11 +364,11 @@ class Interestingness:
         for _ in range(self.retries):
             self._check_time()
             outcome = self.same.run(candidate)
-            ok = outcome.ok and self.keep.kept(outcome)
+            ok = outcome.ok and self.keep.kept(outcome, candidate)
             self.log.add(outcome.result.duration, ok, outcome.result.timed_out,
                          hang_early=outcome.result.hang_early)
             if self.trace is not None:
-                self.trace.why(candidate, "bad", _why(outcome, ok, self.keep))
+                self.trace.why(candidate, "bad", _why(outcome, ok, self.keep, candidate))
             if not ok:
                 return False
         return True
@@ -329,12 +402,12 @@ class Interestingness:
             raise Stop("time budget used up" if not self.stopping.is_set() else "stopped")
 
 
-def _why(outcome, ok: bool, keep: Keep | None = None) -> str:
+def _why(outcome, ok: bool, keep: Keep | None = None, source: str = "") -> str:
     """What a run did, for the trace: its failure (or that it passed), and where."""
     sig = outcome.signature
     where = f" at {sig.location}" if sig.location is not None else ""
-    lost = sorted(keep.wakers - outcome.result.wakers) if keep is not None and outcome.ok and not ok else []
-    woke = f" (no call of {', '.join(lost)})" if lost else ""
+    lost = keep.lost_wakers(outcome, source) if keep is not None and outcome.ok and not ok else []
+    woke = f" (lost {', '.join(lost)})" if lost else ""
     return f"{'meets it' if ok else 'does not'}: {sig.headline()[:200]}{where}{woke}"
 
 
@@ -673,7 +746,7 @@ def _verify(session: _Session, final: str, keep: Keep | None = None):
     the good code or None). Without the hang watch: a hang is re-checked with the whole timeout (the
     watch's early "same hang" verdicts are re-checked here, see reportkit.hangwatch)."""
     outcome = session.cold.with_spec(hang_watch=None).run(final)
-    verified = outcome.ok and (keep is None or keep.kept(outcome))
+    verified = outcome.ok and (keep is None or keep.kept(outcome, final))
     reference = session.reference
     if verified and reference is not None:
         verified = reference.on(ColdExecutor()).run(final).ok

@@ -102,6 +102,10 @@ class RunResult:
     hang_early: str = ""  # ended by the hang watch before the timeout: why ("frame", "quiet" or "spin", see hangwatch)
     # waking methods the script's own code called ("threading.Event.set", "queue.Queue.task_done"; _boot._WAKERS)
     wakers: set[str] = field(default_factory=set)
+    # each waking call: (method, id of its receiver, the function of the thread making it: "" main thread)
+    waker_calls: list[tuple[str, int, str]] = field(default_factory=list)
+    thread_targets: set[str] = field(default_factory=set)  # functions the threads/processes it started run
+    last_wait: tuple[str, int] | None = None  # the main thread's last wait in the script's code: (method, id)
 
     @property
     def main_stack(self) -> ThreadStack | None:
@@ -815,6 +819,12 @@ def _read_events(path: Path, result: RunResult) -> None:
             result.test_item = event.get("test")
         elif kind == "waker" and isinstance(event.get("name"), str):
             result.wakers.add(event["name"])
+            if isinstance(event.get("target"), str):
+                result.thread_targets.add(event["target"])
+            else:
+                result.waker_calls.append((event["name"], event.get("obj", 0), str(event.get("thread", ""))))
+        elif kind == "wait" and isinstance(event.get("name"), str):
+            result.last_wait = (event["name"], event.get("obj", 0))
 
 
 _THREAD_RE = re.compile(r"^(Current thread|Thread) (0x[0-9a-fA-F]+)(?: \[[^\]]*\])? \(most recent call first\):")

@@ -14,7 +14,7 @@ import pytest
 import reportkit.executor as ex
 from reportkit import hangwatch
 from reportkit.executor import ColdExecutor, WarmExecutor
-from reportkit.minimize import MinimizeOptions, minimize
+from reportkit.minimize import MinimizeOptions, hang_wakers, minimize
 from reportkit.runner import RunSpec, Sandbox
 from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
 
@@ -376,6 +376,7 @@ def test_wakers_are_recorded_from_the_scripts_own_calls(tmp_path, kind):
         done = threading.Event()
         t = threading.Thread(target=lambda: None)  # Thread.start sets an Event inside threading.py
         t.start(); t.join()
+        threading.Thread().start()  # runs nothing of the script's: not a start that counts
         with ThreadPoolExecutor(1) as pool:  # the pool's queue and futures: library calls
             pool.submit(print, "x").result()
         q = queue.Queue()
@@ -384,7 +385,9 @@ def test_wakers_are_recorded_from_the_scripts_own_calls(tmp_path, kind):
     """)
     result = run_once(kind, RunSpec(script=script, python=sys.executable, timeout=30))
     assert result.returncode == 0, result.stderr
-    assert result.wakers == {"threading.Event.set", "queue.Queue.put_nowait"}
+    assert result.wakers == {"threading.Event.set", "queue.Queue.put_nowait", "threading.Thread.start"}
+    assert result.thread_targets == {"<lambda>"}
+    assert result.last_wait is not None and result.last_wait[0] == "concurrent.Future.result"  # the main thread's last
 
 
 def test_a_hang_keeps_the_calls_that_should_wake_the_waiter(tmp_path):
@@ -393,7 +396,8 @@ def test_a_hang_keeps_the_calls_that_should_wake_the_waiter(tmp_path):
     policy = MatchPolicy()
     rep = establish(replace(spec, timeout=2), policy, runs=1)
     assert rep.signature.kind == "hang"
-    assert rep.results[0].wakers == {"queue.Queue.put", "queue.Queue.task_done"}
+    assert rep.results[0].wakers == {"queue.Queue.put", "queue.Queue.task_done", "threading.Thread.start"}
+    assert hang_wakers(rep.results[0]) == rep.results[0].wakers  # all of them on the queue joined, one in a thread
     report = minimize(spec, script.read_text(), rep, policy,
                       MinimizeOptions(output=tmp_path / "out.py", jobs=1, executor="cold"))
     result = (tmp_path / "out.py").read_text()
@@ -402,3 +406,48 @@ def test_a_hang_keeps_the_calls_that_should_wake_the_waiter(tmp_path):
     # the worker still runs and still skips task_done for the item it continues past
     assert "task_done()" in result and "continue" in result and "Thread(" in result and ".start()" in result, result
     assert report.lines_after < report.lines_before
+
+
+def test_lost_wakers_need_their_thread_started_and_their_call_in_the_code():
+    from reportkit.minimize import Keep
+    from reportkit.runner import RunResult
+    from reportkit.signature import Signature
+
+    keep = Keep(wakers=frozenset({"queue.Queue.task_done", "threading.Thread.start"}))
+
+    def outcome(*called, targets=("work",)):
+        result = RunResult(returncode=None, signal=None, timed_out=True, duration=1.0, stdout="", stderr="")
+        result.wakers, result.thread_targets = set(called), set(targets if "threading.Thread.start" in called else ())
+        return type("Outcome", (), {"result": result, "signature": Signature(kind="hang")})()
+
+    worker = "def work():\n    while True:\n        if q.get() is None:\n            continue\n        q.task_done()\n"
+    both = outcome("queue.Queue.task_done", "threading.Thread.start")
+    assert keep.lost_wakers(both, "") == []
+    # the worker runs but never reaches task_done(): the call is still in its code -- that is the bug
+    assert keep.lost_wakers(outcome("threading.Thread.start"), worker) == []
+    # ... gone from the code, or in a function no thread runs (dead code): lost
+    assert keep.lost_wakers(outcome("threading.Thread.start"), "q.join()\n") == ["queue.Queue.task_done"]
+    started_other = outcome("threading.Thread.start", targets=("idle",))
+    assert keep.lost_wakers(started_other, worker + "def idle():\n    pass\n") == ["queue.Queue.task_done"]
+    # ... or only after an unconditional continue (it never runs)
+    spins = "def work():\n    while True:\n        continue\n        q.task_done()\n"
+    assert keep.lost_wakers(outcome("threading.Thread.start"), spins) == ["queue.Queue.task_done"]
+    # the worker never started: lost, whatever the code says
+    assert keep.lost_wakers(outcome(), worker) == ["queue.Queue.task_done", "threading.Thread.start"]
+    assert not keep.kept(outcome(), worker) and keep.kept(outcome("threading.Thread.start"), worker)
+
+
+@pytest.mark.parametrize("last_wait, expected", [
+    (("queue.Queue.get", 2), {"queue.Queue.put"}),  # the queue it waits on: its put only
+    (("queue.Queue.join", 1), {"queue.Queue.task_done", "threading.Thread.start"}),  # done in a worker
+    (("threading.Thread.join", 9), {"queue.Queue.put", "queue.Queue.task_done", "threading.Thread.start"}),
+    (None, set()),  # a lock taken twice: no wait the watch knows
+])
+def test_the_wakers_a_hang_keeps_are_those_of_what_it_waits_in(last_wait, expected):
+    from reportkit.runner import RunResult
+
+    result = RunResult(returncode=None, signal=None, timed_out=True, duration=1.0, stdout="", stderr="")
+    result.wakers = {"queue.Queue.put", "queue.Queue.task_done", "threading.Thread.start"}
+    result.waker_calls = [("queue.Queue.task_done", 1, "work"), ("queue.Queue.put", 2, "")]
+    result.last_wait = last_wait
+    assert hang_wakers(result) == expected
