@@ -194,14 +194,14 @@ class Keep:
     pytest target's failure must come from the same test item in the same phase (``nodeid``, ``when``):
     a module that fails while being collected, or another test, is not the test. ``compares``: the
     failure is a check of computed values (:func:`is_oracle`): passes that build an object anew at each
-    use (random weights differ between builds) are off too. ``wakers``: a hang's script called these
-    waking methods (``threading.Event.set``, ``queue.Queue.task_done``; recorded by ``_boot``) and started
-    these threads or processes (``threading.Thread.start``) from its own code in every run. The candidate
-    must still start them, and still call each waking method — or at least still have the call in the
-    code of a function one of its threads runs (a worker that now skips ``task_done()`` for its only
-    item is the bug itself). A queue joined with
-    no worker, an event waited on that nothing sets, hang trivially; the wake-up that does not arrive is
-    the bug (README "What a reproducer keeps"). ``why``: for people.
+    use (random weights differ between builds) are off too. ``wakers``: in every run, a hang's script
+    called these waking methods on what its main thread hangs in (``queue.Queue.task_done``,
+    ``threading.Event.set``; recorded by ``_boot``, see :func:`hang_wakers`) and started these threads or
+    processes to do it (``threading.Thread.start``). The candidate must still start them, and still call
+    each waking method — or at least still have the call in the reachable code of a function one of its
+    threads runs (a worker that now skips ``task_done()`` for its only item is the bug itself). A queue
+    joined with no worker, an event waited on that nothing sets, hang trivially; the wake-up that does
+    not arrive is the bug (README "What a reproducer keeps"). ``why``: for people.
     """
 
     values: bool = False
