@@ -194,10 +194,10 @@ class Keep:
     pytest target's failure must come from the same test item in the same phase (``nodeid``, ``when``):
     a module that fails while being collected, or another test, is not the test. ``compares``: the
     failure is a check of computed values (:func:`is_oracle`): passes that build an object anew at each
-    use (random weights differ between builds) are off too. ``wakers``: in every run, a hang's script
-    called these waking methods on what its main thread hangs in (``queue.Queue.task_done``,
-    ``threading.Event.set``; recorded by ``_boot``, see :func:`hang_wakers`) and started these threads or
-    processes to do it (``threading.Thread.start``). The candidate must still start them, and still call
+    use (random weights differ between builds) are off too. ``wakers``: in every run, a script hanging in a
+    ``join()`` called these waking methods (``queue.Queue.task_done``, ``threading.Event.set``; recorded
+    by ``_boot``, see :func:`hang_wakers`) and started these threads or processes to do the work it waits
+    for (``threading.Thread.start``). The candidate must still start them, and still call
     each waking method — or at least still have the call in the reachable code of a function one of its
     threads runs (a worker that now skips ``task_done()`` for its only item is the bug itself). A queue
     joined with no worker, an event waited on that nothing sets, hang trivially; the wake-up that does
@@ -316,18 +316,23 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
 
 #: Waits for a thread or process to end: whatever it waits for itself may be what never comes.
 _JOINS = ("threading.Thread.join", "multiprocessing.BaseProcess.join")
+#: Waits for the work others do on a queue to be done (every ``task_done``).
+_QUEUE_JOINS = ("queue.Queue.join", "multiprocessing.JoinableQueue.join", "asyncio.Queue.join")
 
 
 def hang_wakers(result) -> frozenset[str]:
-    """The wakers of what a hung run waits in (:attr:`Keep.wakers`): the waking calls the script made on the
-    object its main thread last waited on (a queue's ``put``/``task_done``, an event's ``set``), and the
-    start of a thread that made one; when it waits for a thread or process to end, every waking call and
-    start. Nothing when it last waited on nothing the watch knows (a lock taken twice)."""
+    """The wakers of what a hung run waits in (:attr:`Keep.wakers`), when it hangs joining: for a queue's
+    ``join()``, the waking calls the script made on that queue (``put``, ``task_done``) and the start of a
+    thread that made one; for a thread's or process's ``join()``, every waking call and start. A join
+    waits for others' work: without the workers it hangs trivially (``q.put(1); q.join()``). Nothing for
+    any other wait: a ``get()`` on a queue nothing fills, an event nothing sets, is the reproducer."""
     if result.last_wait is None:
         return frozenset()
     name, obj = result.last_wait
     if name in _JOINS:
         return frozenset(result.wakers)
+    if name not in _QUEUE_JOINS:
+        return frozenset()
     calls = [(method, thread) for method, receiver, thread in result.waker_calls if receiver == obj]
     out = {method for method, _thread in calls}
     if any(thread for _method, thread in calls):

@@ -438,9 +438,11 @@ def test_lost_wakers_need_their_thread_started_and_their_call_in_the_code():
 
 
 @pytest.mark.parametrize("last_wait, expected", [
-    (("queue.Queue.get", 2), {"queue.Queue.put"}),  # the queue it waits on: its put only
-    (("queue.Queue.join", 1), {"queue.Queue.task_done", "threading.Thread.start"}),  # done in a worker
+    (("queue.Queue.join", 1), {"queue.Queue.task_done", "threading.Thread.start"}),  # that queue's, in a worker
+    (("queue.Queue.join", 2), {"queue.Queue.put"}),  # that queue's only: put by the main thread
     (("threading.Thread.join", 9), {"queue.Queue.put", "queue.Queue.task_done", "threading.Thread.start"}),
+    (("queue.Queue.get", 2), set()),  # a get on a queue nothing fills is the reproducer (queue.Queue().get())
+    (("threading.Event.wait", 3), set()),
     (None, set()),  # a lock taken twice: no wait the watch knows
 ])
 def test_the_wakers_a_hang_keeps_are_those_of_what_it_waits_in(last_wait, expected):
