@@ -588,19 +588,24 @@ def _watch_wakers(events):
                 if starts and (code is None or not from_user(code.co_filename)):
                     pass  # a thread that runs nothing of the script's (``Thread().start()``, a pool's)
                 else:
-                    record = (name, id(args[0]), code.co_name if starts else running_in())
+                    record = (os.getpid(), name, id(args[0]), code.co_name if starts else running_in())
                     if record not in seen:
                         seen.add(record)
-                        events.write({"event": "waker", "name": name, "obj": id(args[0]),
-                                      ("target" if starts else "thread"): record[2]})
+                        events.write({"event": "waker", "name": name, "obj": id(args[0]), "pid": record[0],
+                                      ("target" if starts else "thread"): record[3]})
             return original(*args, **kwargs)
         waker.__wrapped__ = original
         return waker
 
+    last_wait = {}  # pid -> the (method, receiver) of its main thread's last wait written
+
     def wrap_wait(name, original):
         def wait(*args, **kwargs):
             if args and threading.current_thread() is threading.main_thread() and caller_is_user():
-                events.write({"event": "wait", "name": name, "obj": id(args[0])})
+                pid, record = os.getpid(), (name, id(args[0]))
+                if last_wait.get(pid) != record:  # a wait repeated in a loop: once
+                    last_wait[pid] = record
+                    events.write({"event": "wait", "name": name, "obj": record[1], "pid": pid})
             return original(*args, **kwargs)
         wait.__wrapped__ = original
         return wait

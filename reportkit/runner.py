@@ -800,6 +800,7 @@ def _exception_from(record: dict) -> ExceptionInfo:
 def _read_events(path: Path, result: RunResult) -> None:
     if not path.exists():
         return
+    pid = None  # the run's own process (its start event): a forked child's wakers and waits are not its
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             event = json.loads(line)
@@ -807,6 +808,7 @@ def _read_events(path: Path, result: RunResult) -> None:
             continue  # a half-written line from a killed process
         kind = event.get("event")
         if kind == "start":
+            pid = event.get("pid") if pid is None else pid
             result.started = True
             result.main_thread_id = event.get("main_thread")
         elif kind == "exception":
@@ -817,6 +819,8 @@ def _read_events(path: Path, result: RunResult) -> None:
             result.exit_code_requested = event.get("code")
         elif kind == "pytest_failure":
             result.test_item = event.get("test")
+        elif kind in ("waker", "wait") and event.get("pid") not in (None, pid):
+            continue  # a forked child's (multiprocessing): the hang is the main process's
         elif kind == "waker" and isinstance(event.get("name"), str):
             result.wakers.add(event["name"])
             if isinstance(event.get("target"), str):

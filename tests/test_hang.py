@@ -453,3 +453,26 @@ def test_the_wakers_a_hang_keeps_are_those_of_what_it_waits_in(last_wait, expect
     result.waker_calls = [("queue.Queue.task_done", 1, "work"), ("queue.Queue.put", 2, "")]
     result.last_wait = last_wait
     assert hang_wakers(result) == expected
+
+
+def test_a_forked_childs_waits_are_not_the_hang(tmp_path):
+    """The child polls an event it never sees set (a threading.Event handed to a forked process); the
+    parent hangs joining it. The parent's join is its wait, and the set() its waker."""
+    script = write(tmp_path, """
+        import multiprocessing as mp
+        import threading
+
+        def monitor(stop):
+            while not stop.wait(0.05):
+                pass
+
+        stop = threading.Event()
+        p = mp.get_context("fork").Process(target=monitor, args=(stop,))
+        p.start()
+        stop.set()
+        p.join()
+    """)
+    result = run_once("cold", RunSpec(script=script, python=sys.executable, timeout=2))
+    assert result.timed_out
+    assert result.last_wait is not None and result.last_wait[0] == "multiprocessing.BaseProcess.join"
+    assert hang_wakers(result) == {"threading.Event.set", "multiprocessing.BaseProcess.start"}
