@@ -138,41 +138,23 @@ def test_corpus6_has_its_mix():
     assert fixed.count("multi-file") == 2 and {"pure-python", "nn-module"} <= set(fixed)
 
 
-def test_corpus7_has_its_mix():
-    cats = [c.manifest["category"] for c in CASES7]
-    assert len(CASES7) >= 7
+@pytest.mark.parametrize("cases", [CASES7, CASES8], ids=["corpus7", "corpus8"])
+def test_corpus7_and_8_have_their_mix(cases):
+    cats = [c.manifest["category"] for c in cases]
+    assert len(cases) >= 7
     assert cats.count("multi-file") >= 2 and cats.count("pure-python") >= 2 and "hang" in cats
     assert "nn-module" in cats or "meta-device" in cats
     assert any(c.startswith("compile-") for c in cats)
-    multi = [c for c in CASES7 if c.manifest["category"] == "multi-file"]
+    multi = [c for c in cases if c.manifest["category"] == "multi-file"]
     assert {c.uses_torch for c in multi} == {True, False}  # one torch training package, one pure-Python project
     for case in multi:
         assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
         modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
         assert len(modules) >= 3, case.name
-    hang = next(c for c in CASES7 if c.manifest["category"] == "hang")
+    hang = next(c for c in cases if c.manifest["category"] == "hang")
     assert hang.manifest.get("timeout") == 5
     # known-good commits: both multi-file projects, both pure-Python scripts, the model
-    fixed = [c.manifest["category"] for c in CASES7 if c.good and c.good.get("git")]
-    assert fixed.count("multi-file") == 2 and fixed.count("pure-python") == 2 and "nn-module" in fixed
-
-
-def test_corpus8_has_its_mix():
-    cats = [c.manifest["category"] for c in CASES8]
-    assert len(CASES8) >= 7
-    assert cats.count("multi-file") >= 2 and cats.count("pure-python") >= 2 and "hang" in cats
-    assert "nn-module" in cats or "meta-device" in cats
-    assert any(c.startswith("compile-") for c in cats)
-    multi = [c for c in CASES8 if c.manifest["category"] == "multi-file"]
-    assert {c.uses_torch for c in multi} == {True, False}  # one torch training package, one pure-Python project
-    for case in multi:
-        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
-        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
-        assert len(modules) >= 3, case.name
-    hang = next(c for c in CASES8 if c.manifest["category"] == "hang")
-    assert hang.manifest.get("timeout") == 5
-    # known-good commits: both multi-file projects, both pure-Python scripts, the model
-    fixed = [c.manifest["category"] for c in CASES8 if c.good and c.good.get("git")]
+    fixed = [c.manifest["category"] for c in cases if c.good and c.good.get("git")]
     assert fixed.count("multi-file") == 2 and fixed.count("pure-python") == 2 and "nn-module" in fixed
 
 
