@@ -257,6 +257,7 @@ def test_unused_field_goes_with_its_arguments() -> None:
     TASKS + "extra = Task(*rows[0])\n",  # arguments unpacked
     TASKS.replace("@dataclass\n", ""),  # not a dataclass: HDD and unused-params handle plain classes
     TASKS.replace("@dataclass\n", "@dataclass\n@register\n"),  # another decorator may read the fields
+    TASKS + "match tasks[0]:\n    case Task(a, b):\n        print(b)\n",  # fields matched by position
 ])
 def test_unused_field_does_not_fire(source: str) -> None:
     got = P.unused_field_candidates(source)

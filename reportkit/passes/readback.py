@@ -412,8 +412,8 @@ _FIELD_LISTERS = {"asdict", "astuple", "fields", "replace", "vars", "getattr", "
 def unused_field_candidates(source: str) -> list[str]:
     """A ``@dataclass`` field nothing reads, and its argument at every construction (module docstring)."""
     tree = ast.parse(source)
-    if any(isinstance(n, ast.Match) for n in ast.walk(tree)) if hasattr(ast, "Match") else False:
-        return []
+    if any(isinstance(n, getattr(ast, "Match", ())) for n in ast.walk(tree)):
+        return []  # a class pattern matches fields by position (``__match_args__``)
     words = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}  # ``asdict(x)``, ``vars(x)``
     words |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)  # ``x.__dict__``, ``dataclasses.fields``
               and (n.attr.startswith("__") or isinstance(n.value, ast.Name) and n.value.id == "dataclasses")}
