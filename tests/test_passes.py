@@ -865,3 +865,17 @@ def test_data_literals(source: str, expected: list[str]) -> None:
     candidates = P.data_literal_candidates(source)
     assert candidates == expected
     assert all(P.parses(c) for c in candidates)
+
+
+@pytest.mark.parametrize("names", ["present", "absent"])
+def test_stdlib_modules_are_told_from_installed_packages(monkeypatch, names) -> None:
+    from reportkit.passes import expressions as E
+
+    if names == "absent":  # Python 3.9 has no sys.stdlib_module_names: found in the stdlib directory
+        monkeypatch.delattr("sys.stdlib_module_names", raising=False)
+    E._stdlib.cache_clear()
+    try:
+        assert E._stdlib("time") and E._stdlib("json") and E._stdlib("collections")
+        assert not E._stdlib("torch") and not E._stdlib("pytest") and not E._stdlib("no_such_module_here")
+    finally:
+        E._stdlib.cache_clear()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import sys
 from dataclasses import dataclass
@@ -463,10 +464,28 @@ def _third_party_call(node: ast.expr, imported: set[str]) -> bool:
     while isinstance(node, ast.Call):
         node = node.func
     root = _root_name(node) if isinstance(node, ast.Attribute) else None
-    return root is not None and root in imported and root not in _STDLIB
+    return root is not None and root in imported and not _stdlib(root)
 
 
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
+@functools.cache
+def _stdlib(name: str) -> bool:
+    """Is ``name`` a standard-library module (``sys.stdlib_module_names``; before Python 3.10: found in
+    the standard library's directory)?"""
+    names = getattr(sys, "stdlib_module_names", None)
+    if names is not None:
+        return name in names
+    if name in sys.builtin_module_names:
+        return True
+    import importlib.util
+    import sysconfig
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    origin = getattr(spec, "origin", None) or ""
+    stdlib = sysconfig.get_paths()["stdlib"]
+    return origin.startswith(stdlib) and "site-packages" not in origin
 
 
 def _is_number(node: ast.expr) -> bool:
