@@ -111,7 +111,7 @@ def _frames(tb):
     while tb is not None:
         frame = tb.tb_frame
         filename = frame.f_code.co_filename
-        if frames or not _is_boot(filename):
+        if not _is_boot(filename):  # the bootstrap, and the waker/wait wrappers wherever they are
             lineno = tb.tb_lineno
             frames.append(
                 {
@@ -149,8 +149,17 @@ def _exception_record(exc):
 
 
 def _strip_boot_frames(tb):
+    """``tb`` without the bootstrap's frames: the leading ones, and the waker/wait wrappers'
+    (:func:`_watch_wakers`) wherever they are (a traceback's ``tb_next`` is writable)."""
     while tb is not None and _is_boot(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
+    cur = tb
+    while cur is not None:
+        nxt = cur.tb_next
+        while nxt is not None and _is_boot(nxt.tb_frame.f_code.co_filename):
+            nxt = nxt.tb_next
+        cur.tb_next = nxt
+        cur = nxt
     return tb
 
 
@@ -677,6 +686,7 @@ def main(argv):
             record = _exception_record(hook_args.exc_value)
             record["thread"] = getattr(hook_args.thread, "name", None)
             events.write({"event": "thread_exception", "exception": record})
+            _strip_boot_frames(hook_args.exc_traceback)  # the printed traceback: no waker/wait wrapper
         previous_hook(hook_args)
 
     threading.excepthook = thread_hook

@@ -521,6 +521,8 @@ def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int 
         for stack in result.stacks:
             while stack.frames and _is_boot_frame(stack.frames[-1].file):  # the bootstrap is not the user's
                 stack.frames.pop()
+            # nor are its waker/wait wrappers (_boot._watch_wakers) between the script and a wait
+            stack.frames = [f for f in stack.frames if f.file != str(BOOT_FILE)]
             for frame in stack.frames:  # faulthandler prints no source; read it while the files exist
                 if frame.line and not frame.text:
                     frame.text = linecache.getline(frame.file, frame.line).strip()

@@ -476,3 +476,26 @@ def test_a_forked_childs_waits_are_not_the_hang(tmp_path):
     assert result.timed_out
     assert result.last_wait is not None and result.last_wait[0] == "multiprocessing.BaseProcess.join"
     assert hang_wakers(result) == {"threading.Event.set", "multiprocessing.BaseProcess.start"}
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+def test_the_waker_and_wait_wrappers_never_show(tmp_path, kind):
+    """A worker's exception re-raised by Future.result() (a wrapped wait) and a hang in Queue.get(): no
+    frame of reportkit's _boot.py in the traceback printed, the exception's frames or the hang's stacks."""
+    failing = write(tmp_path, """
+        from concurrent.futures import ThreadPoolExecutor
+
+        def job():
+            raise LookupError("no shard 3")
+
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(job).result()
+    """, name="f.py")
+    result = run_once(kind, RunSpec(script=failing, python=sys.executable, timeout=30))
+    assert result.exception is not None and result.exception.type == "LookupError"
+    assert "_boot.py" not in result.stderr and "File" in result.stderr, result.stderr
+    assert [f.function for f in result.exception.frames][:1] == ["<module>"]
+    assert not any(f.file.endswith("_boot.py") for f in result.exception.frames)
+    hanging = write(tmp_path, HANG, name="h.py")
+    result = run_once(kind, RunSpec(script=hanging, python=sys.executable, timeout=2))
+    assert result.timed_out and not any(f.file.endswith("_boot.py") for s in result.stacks for f in s.frames)
