@@ -542,8 +542,9 @@ def _library_dirs():
     import sysconfig
 
     dirs = set()
+    paths = sysconfig.get_paths()
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        path = sysconfig.get_paths().get(key)
+        path = paths.get(key)
         if path:
             dirs.add(os.path.realpath(path) + os.sep)
     for path in sys.path:

@@ -11,6 +11,7 @@ from typing import Union
 
 from .edits import Delete, Edit, ElementSeq, Splice
 from .source import SourceMap, iter_nodes
+from .statements import import_binding
 
 Number = Union[int, float]
 
@@ -453,8 +454,8 @@ def _root_name(node: ast.expr) -> str | None:
 
 
 def _imported_names(tree: ast.AST) -> set[str]:
-    return {alias.asname or alias.name.split(".")[0]
-            for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names}
+    return {import_binding(n, alias) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+            for alias in n.names}
 
 
 def _third_party_call(node: ast.expr, imported: set[str]) -> bool:

@@ -240,6 +240,15 @@ def lookup_table_candidates(source: str) -> list[str]:
     return out
 
 
+def _name_loads(tree: ast.AST) -> dict[str, list[ast.Name]]:
+    """Each name's reads."""
+    loads: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.setdefault(node.id, []).append(node)
+    return loads
+
+
 def _enclosing_scope(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | None:
     cur = parents.get(id(node))
     while cur is not None and not isinstance(cur, (ast.Module, *_SCOPES)):
@@ -343,10 +352,7 @@ def field_readback_candidates(source: str) -> list[str]:
         return out
     # ``b = C(...)`` read only as ``b.field``, one field: ``b = <that argument>`` and ``b.field`` -> ``b``
     via: dict[int, tuple[ast.Attribute, list[ast.Attribute]]] = {}  # id(call) -> a read, every read
-    loads: dict[str, list[ast.Name]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            loads.setdefault(node.id, []).append(node)
+    loads = _name_loads(tree)
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                 and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
@@ -500,10 +506,7 @@ def argparse_default_candidates(source: str) -> list[str]:
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
-    loads: dict[str, list[ast.Name]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            loads.setdefault(node.id, []).append(node)
+    loads = _name_loads(tree)
     out: list[str] = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
