@@ -578,20 +578,39 @@ def child_waits(pid: int) -> list[str]:
     for child in children:
         if child.pid in parents:
             continue
-        try:
-            status = child.status()
-        except (psutil.Error, OSError):
-            continue
-        if status in (psutil.STATUS_SLEEPING, psutil.STATUS_DISK_SLEEP, psutil.STATUS_IDLE):
-            try:
-                wchan = Path(f"/proc/{child.pid}/wchan").read_text().strip()
-            except OSError:
-                wchan = ""
-            waits.add(wchan if wchan and wchan != "0" else "sleeping")
-        else:
-            waits.add({psutil.STATUS_ZOMBIE: "zombie", psutil.STATUS_STOPPED: "stopped",
-                       psutil.STATUS_TRACING_STOP: "stopped"}.get(status, "running"))
+        wait = _child_wait(child)
+        for _ in range(_RUNNING_CHECKS - 1):
+            if wait != "running":
+                break
+            time.sleep(_RUNNING_RECHECK)
+            wait = _child_wait(child)
+        if wait is not None:
+            waits.add(wait)
     return sorted(waits)
+
+
+#: A child caught ``running`` is looked at again, a few times: one that polls (``stop.wait(0.05)`` in a
+#: loop) sleeps between its checks and is caught running only now and then (more often on a loaded machine),
+#: where a child that spins is running every time.
+_RUNNING_CHECKS = 4
+_RUNNING_RECHECK = 0.02
+
+
+def _child_wait(child: psutil.Process) -> str | None:
+    """What ``child`` is doing now: the kernel function it sleeps in, ``running``, ``zombie`` or
+    ``stopped`` (None: it is gone)."""
+    try:
+        status = child.status()
+    except (psutil.Error, OSError):
+        return None
+    if status in (psutil.STATUS_SLEEPING, psutil.STATUS_DISK_SLEEP, psutil.STATUS_IDLE):
+        try:
+            wchan = Path(f"/proc/{child.pid}/wchan").read_text().strip()
+        except OSError:
+            wchan = ""
+        return wchan if wchan and wchan != "0" else "sleeping"
+    return {psutil.STATUS_ZOMBIE: "zombie", psutil.STATUS_STOPPED: "stopped",
+            psutil.STATUS_TRACING_STOP: "stopped"}.get(status, "running")
 
 
 def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float, bwrap: bool = False) -> None:

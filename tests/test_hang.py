@@ -499,3 +499,32 @@ def test_the_waker_and_wait_wrappers_never_show(tmp_path, kind):
     hanging = write(tmp_path, HANG, name="h.py")
     result = run_once(kind, RunSpec(script=hanging, python=sys.executable, timeout=2))
     assert result.timed_out and not any(f.file.endswith("_boot.py") for s in result.stacks for f in s.frames)
+
+
+@pytest.mark.parametrize("seen, expected", [
+    (["running", "futex_wait_queue"], ["futex_wait_queue"]),  # polls: caught between two of its checks
+    (["running"] * 10, ["running"]),  # spins: running every time
+    (["pipe_write"], ["pipe_write"]),
+])
+def test_a_child_caught_running_is_looked_at_again(monkeypatch, seen, expected):
+    import subprocess
+
+    import reportkit.runner as runner
+
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; "
+                               "subprocess.run([sys.executable, '-c', 'import time; time.sleep(60)'])"],
+                              start_new_session=True)
+    states = iter(seen)
+    monkeypatch.setattr(runner, "_child_wait", lambda child: next(states, seen[-1]))
+    monkeypatch.setattr(runner, "_RUNNING_RECHECK", 0.0)
+    try:
+        for _ in range(200):  # until the grandchild exists (no fixed sleep)
+            if [c for c in runner.psutil.Process(parent.pid).children(recursive=True)]:
+                break
+            try:
+                parent.wait(0.02)
+            except subprocess.TimeoutExpired:
+                pass
+        assert runner.child_waits(parent.pid) == expected
+    finally:
+        runner.kill_tree(parent)
