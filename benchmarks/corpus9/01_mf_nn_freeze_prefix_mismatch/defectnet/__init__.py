@@ -1,0 +1,1 @@
+"""defectnet: fine-tune a small pretrained CNN to flag defective parts on the line camera."""
