@@ -16,7 +16,7 @@ minimum that halves the cost), or straight to single edits where it applied none
 from __future__ import annotations
 
 import inspect
-from typing import Iterable, Protocol, Sequence
+from typing import Callable, Hashable, Iterable, Protocol, Sequence
 
 from ._picire import DD, ConfigCache, Outcome, ZellerSplit, backward, picire, skip
 from .passes.edits import Edit, apply_edits
@@ -31,6 +31,9 @@ _FINE_BELOW = 0.5
 
 #: The range of picire releases this adapter is tested with (pinned in pyproject.toml).
 PICIRE_RANGE = "picire>=21.8,<22"
+
+
+Split = Callable[[list[list[int]]], list[list[int]]]
 
 
 class DdTester(Protocol):
@@ -60,13 +63,19 @@ class Ddmin:
         self._yields: dict[str, float] = {}  # ddmin site -> share of its edits the last ddmin there applied
 
     def __call__(self, edits: Sequence[Edit], name: str, *, site: str | None = None,
-                 try_all_first: bool = False, sparse: bool = False) -> bool:
+                 try_all_first: bool = False, sparse: bool = False,
+                 groups: Sequence[Hashable] | None = None) -> bool:
         """picire ddmin over ``edits`` of the current source; True if it changed.
 
         ``site`` (default ``name``) names where the edits come from (a pass, an HDD level): when
         the last ddmin there applied less than half of its edits (or, the first time, when the
         pass is ``sparse``), this one goes from halves straight to single edits (see :data:`_FINE_BELOW`);
         when it applied none, straight to single edits.
+
+        ``groups`` (one per edit: the container an element deletion belongs to) makes the first split
+        one subset per group, so that a container whose elements can all go goes in one test, not one
+        test per element; within a group the split goes on as above. In the modes going to single edits,
+        a group of fewer than :data:`_GROUP_MIN` edits is split into single edits at once.
         """
         n = len(edits)
         if n == 0:
@@ -85,7 +94,10 @@ class Ddmin:
                     return False
             last = self._yields.get(site)
             fine = (last if last is not None else 0.0 if sparse else 1.0) < _FINE_BELOW
-            result = _DD(tester, render, name, n, fine=fine, singles=last == 0.0)(list(range(n)))
+            split = _split(fine, last == 0.0)
+            if groups is not None and len(set(groups)) > 1:
+                split = _Grouped(groups, _singles if fine else split, fine=fine)
+            result = _DD(tester, render, name, n, split)(list(range(n)))
             applied = n - len(result)
             if len(result) == 1 and not try_all_first and tester.try_candidate(render([]), name, 1):
                 applied = n  # picire never tests the empty configuration
@@ -125,15 +137,55 @@ def _singles(subsets: list[list[int]]) -> list[list[int]]:
     return [[c] for s in subsets for c in s]
 
 
+def _split(fine: bool, singles: bool) -> Split:
+    return _singles if singles else halves_then_singles if fine else ZellerSplit(n=2)
+
+
+#: In the modes going to single edits, a group this large is tried as a whole first (a group of two
+#: as a whole costs a test more than its two elements when one of them is needed).
+_GROUP_MIN = 3
+
+
+class _Grouped:
+    """A ddmin split whose first step is one subset per group (e.g. the elements of one container),
+    in order; then each subset is split on its own: a whole group into halves when ``fine`` (a list
+    indexed by position keeps its head: the tail goes in one test), any other subset by ``inner``.
+    When ``fine``, a group smaller than :data:`_GROUP_MIN` is split into single edits at the first step."""
+
+    def __init__(self, groups: Sequence[Hashable], inner: Split, *, fine: bool) -> None:
+        self._groups = list(groups)
+        self._inner = inner
+        self._fine = fine
+        self._members: dict[Hashable, list[int]] = {}
+        for c, g in enumerate(self._groups):
+            self._members.setdefault(g, []).append(c)
+
+    def __call__(self, subsets: list[list[int]]) -> list[list[int]]:
+        if len(subsets) == 1:
+            by: dict[Hashable, list[int]] = {}
+            for c in subsets[0]:
+                by.setdefault(self._groups[c], []).append(c)
+            if len(by) > 1:
+                return [part for g in by.values()
+                        for part in ([g] if not self._fine or len(g) >= _GROUP_MIN else [[c] for c in g])]
+        return [part for s in subsets for part in self._split(s)]
+
+    def _split(self, subset: list[int]) -> list[list[int]]:
+        if len(subset) < 2:
+            return [subset]
+        if self._fine and subset == self._members[self._groups[subset[0]]]:
+            return ZellerSplit(n=2)([subset])
+        return self._inner([subset])
+
+
 class _DD(DD):  # type: ignore[misc]
     """picire's ddmin with the tester as its test; prefetches each iteration's tests when parallel."""
 
-    def __init__(self, tester: DdTester, render: _Renderer, name: str, size: int, *, fine: bool = False,
-                 singles: bool = False) -> None:
+    def __init__(self, tester: DdTester, render: _Renderer, name: str, size: int, split: Split) -> None:
         self._configs = ConfigCache()
         super().__init__(
             self._outcome,
-            split=_singles if singles else halves_then_singles if fine else ZellerSplit(n=2),
+            split=split,
             cache=self._configs,
             subset_first=False,
             subset_iterator=skip,

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Hashable, Sequence
 
 from . import passes as P
 from .dd import Ddmin
@@ -149,8 +149,8 @@ class Problem(Tester):
         return self.stats.rounds
 
     def ddmin(self, edits: Sequence[P.Edit], name: str, *, site: str | None = None,
-              try_all_first: bool = False, sparse: bool = False) -> bool:
-        return self._ddmin(edits, name, site=site, try_all_first=try_all_first, sparse=sparse)
+              try_all_first: bool = False, sparse: bool = False, groups: Sequence[Hashable] | None = None) -> bool:
+        return self._ddmin(edits, name, site=site, try_all_first=try_all_first, sparse=sparse, groups=groups)
 
     def capture(self, p: P.ProbePass) -> list[P.Edit] | None:
         """Probe the current source once: the pass's edits (most recently evaluated first)."""

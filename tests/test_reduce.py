@@ -576,6 +576,50 @@ def test_halves_then_singles_split(size: int) -> None:
     assert halves_then_singles(halves) == [[c] for c in config]
 
 
+@pytest.mark.parametrize("fine", [False, True])
+def test_grouped_split_first_splits_by_group(fine: bool) -> None:
+    from reportkit.dd import _Grouped, _singles
+
+    groups = ["a", "a", "a", "a", "b", "c", "c"]
+    split = _Grouped(groups, _singles, fine=fine)
+    first = split([list(range(7))])
+    # one subset per group, in order; when fine, a group under three edits is single edits already
+    assert first == ([[0, 1, 2, 3], [4], [5], [6]] if fine else [[0, 1, 2, 3], [4], [5, 6]])
+    # then a whole group in halves when fine (by ``inner`` otherwise), any part of one by ``inner``
+    assert split(first) == ([[0, 1], [2, 3], [4], [5], [6]] if fine else [[c] for c in range(7)])
+    assert split([[0, 1], [5, 6]]) == [[0], [1], [5], [6]]
+    assert split([[5, 6]]) == [[5], [6]]  # one group left
+
+
+def _elements_tests(source: str, predicate: Predicate, by_sequence: bool) -> tuple[str, int]:
+    from dataclasses import replace
+
+    from reportkit.reduce import Problem
+
+    problem = Problem(source, predicate)
+    replace(P.ELEMENTS, by_sequence=by_sequence).run(problem)
+    return problem.current, problem.stats.tests_run
+
+
+def test_elements_of_a_container_that_can_all_go_go_in_one_test() -> None:
+    """Elements are deleted container by container first: a list whose every element can go costs one
+    test, not one per element (the ddmin over all of a program's elements at once, most of them needed,
+    ends up deleting them one at a time)."""
+    source = ("texts = ['a', 'bb', 'ccc', 'dddd', 'eeeee', 'ffffff', 'g', 'hh']\n"
+              "shape = (2, 3, 4)\n"
+              "table = {'x': 1, 'y': 2}\n"
+              "raise ValueError(shape, table)\n")
+
+    def predicate(candidate: str) -> bool:
+        return "(2, 3, 4)" in candidate and "{'x': 1, 'y': 2}" in candidate and "raise" in candidate
+
+    grouped, grouped_tests = _elements_tests(source, predicate, True)
+    flat, flat_tests = _elements_tests(source, predicate, False)
+    assert grouped == flat == source.replace(source.splitlines()[0], "texts = []")
+    assert grouped_tests < flat_tests
+    assert grouped_tests <= 1 + 5 * 2  # texts in one test; each needed element of the others at most twice
+
+
 # ------------------------------------------------------------------------- scaffolding
 def test_scaffolding_around_the_failing_statement_goes() -> None:
     """Modules around the failing op: self attributes, a one-method class, unused constructor

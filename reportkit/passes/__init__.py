@@ -93,7 +93,7 @@ INLINE_EXPRESSIONS = EachPass("inline-expr", inline_expression_candidates)
 ARGS = DdminPass("args", propose_call_args, sparse=True)  # most arguments are needed
 SIMPLIFY = EachPass("simplify", simplify_candidates)
 INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
-ELEMENTS = DdminPass("elements", propose_display_elements)
+ELEMENTS = DdminPass("elements", propose_display_elements, by_sequence=True)
 STRING_LINES = DdminPass("string-lines", propose_string_lines)
 LITERALS_TO_ONE = DdminPass("literals-to-1", propose_literals_to_one, try_all_first=True)
 SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals)

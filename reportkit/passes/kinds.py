@@ -19,7 +19,7 @@ Passes never run anything themselves: they ask the :class:`Problem` (shrinkray's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Hashable, Protocol, Sequence
 
 from .edits import Edit, apply_edits
 from .expressions import NumericSite
@@ -52,8 +52,9 @@ class Problem(Protocol):
         """Test ``candidate`` (None: an edit that does not apply) and accept it if it is interesting."""
 
     def ddmin(self, edits: Sequence[Edit], name: str, *, site: str | None = None,
-              try_all_first: bool = False, sparse: bool = False) -> bool:
-        """picire's ddmin over ``edits`` of the current source, accepting each reduction it finds."""
+              try_all_first: bool = False, sparse: bool = False, groups: Sequence[Hashable] | None = None) -> bool:
+        """picire's ddmin over ``edits`` of the current source, accepting each reduction it finds
+        (``groups``: one per edit, the first split is one subset per group)."""
 
     def capture(self, p: ProbePass) -> list[Edit] | None:
         """One probe run of ``p``'s instrumented program: the edits ``p`` proposes (None: no probe)."""
@@ -76,12 +77,15 @@ class DdminPass:
     try_all_first: bool = False  # most proposals are expected to succeed together
     repeat: bool = False  # re-propose on the result until nothing is accepted
     sparse: bool = False  # most proposals are expected to fail: ddmin goes from halves to single edits
+    by_sequence: bool = False  # ddmin's first split: one subset per sequence the deleted elements are in
 
     def run(self, problem: Problem) -> bool:
         start = problem.current
         for _ in range(_MAX_REPEATS):
             edits = self.propose(problem.current)
-            changed = problem.ddmin(edits, self.name, try_all_first=self.try_all_first, sparse=self.sparse)
+            groups = [id(getattr(e, "seq", e)) for e in edits] if self.by_sequence else None
+            changed = problem.ddmin(edits, self.name, try_all_first=self.try_all_first, sparse=self.sparse,
+                                    groups=groups)
             if not changed or not self.repeat:
                 break
         return problem.current != start
