@@ -201,14 +201,52 @@ def test_dataset_lists(source: str, expected: list[str]) -> None:
         # a call an f-string argument formats
         ('print(f"{now:5.1f} pruned, {prune(now)} left")\n', ["prune(now)\n"]),
         ('print(f"{n} rows")\n', []),
-        # not: a method with effects of its own, an argument that calls nothing, a used result
+        # an f-string, an arithmetic chain, a display left as a statement (an inlined function's return value)
+        ('(f"<nav>{render(menu)}</nav>"\n f"<main>{page.body}</main>")\n', ["render(menu)\n"]),
+        ("def f(x):\n    x + self.attn(norm(x), mask)\n", ["def f(x):\n    self.attn(norm(x), mask)\n"]),
+        ("(load(a), b, load(c))\n", ["load(a)\n", "load(c)\n"]),
+        # not: a method with effects of its own, an argument that calls nothing, a used result,
+        # an f-string formatting no call, a subscript (its __getitem__ may be what fails)
         ("xs.append(Block(1))\n", []),
         ("print(x)\n", []),
         ("y = F.relu(conv(x))\n", []),
+        ('f"{a} {b.c}"\n', []),
+        ("table[key(x)]\n", []),
     ],
 )
 def test_discarded_calls(source: str, expected: list[str]) -> None:
     _check(P.discarded_call_candidates, source, expected)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("{path(p): render(p) for p in pages}\n", ["for p in pages:\n    path(p)\n    render(p)\n"]),
+        ("def f(rows):\n    [check(r, c) for r in rows if r for c in r.cols]\n    return 1\n",
+         ["def f(rows):\n    for r in rows:\n        if r:\n            for c in r.cols:\n"
+          "                check(r, c)\n    return 1\n"]),
+        ("{emit(k,\n      v) for k, v in items}\n", ["for k, v in items:\n    (emit(k,\n      v))\n"]),
+        # not: a used result, a generator (never runs), an async comprehension, after a semicolon
+        ("out = [f(x) for x in xs]\n", []),
+        ("(f(x) for x in xs)\n", []),
+        ("async def g():\n    [f(x) async for x in xs]\n", []),
+        ("a = 1; [f(x) for x in xs]\n", []),
+    ],
+)
+def test_comprehension_loops(source: str, expected: list[str]) -> None:
+    _check(P.comprehension_loop_candidates, source, expected)
+
+
+def test_a_comprehension_as_a_loop_runs_the_same_calls_in_the_same_order() -> None:
+    source = ("calls = []\ndef f(*a):\n    calls.append(a)\n    return a\n"
+              "{f('k', x): f('v', x) for x in range(3) if x != 1 for y in [x, -x] if f('if', y)}\n")
+    (loop,) = P.comprehension_loop_candidates(source)
+    ran = []
+    for code in (source, loop):
+        scope: dict = {}
+        exec(compile(code, "<candidate>", "exec"), scope)
+        ran.append(scope["calls"])
+    assert ran[0] == ran[1] and len(ran[0]) > 6
 
 
 def test_self_attr_through_a_module_level_name() -> None:

@@ -74,6 +74,7 @@ from .statements import (
 from .strings import propose_string_lines
 from .wrappers import (
     class_constant_candidates,
+    comprehension_loop_candidates,
     dataset_list_candidates,
     delegating_module_candidates,
     discarded_call_candidates,
@@ -116,6 +117,7 @@ HELPERS = EachPass("inline-helpers", helper_inline_candidates)
 FACTORIES = EachPass("factories", factory_candidates)
 DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
 DISCARDED_CALLS = EachPass("discarded-calls", discarded_call_candidates)
+COMPREHENSION_LOOPS = EachPass("comprehension-loops", comprehension_loop_candidates)
 CLASS_CONSTANTS = EachPass("class-constants", class_constant_candidates)
 MODULE_CALLS = EachPass("module-calls", module_call_candidates)
 CLASS_TO_MODULE = EachPass("class-to-module", class_module_candidates)
@@ -148,7 +150,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
-            READABILITY, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
+            READABILITY, COMPREHENSION_LOOPS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
@@ -184,6 +186,7 @@ __all__ = [
     "LOOKUP_TABLES",
     "DATASET_LISTS",
     "DELEGATING_MODULES",
+    "COMPREHENSION_LOOPS",
     "DISCARDED_CALLS",
     "FACTORIES",
     "HELPERS",
@@ -243,6 +246,7 @@ __all__ = [
     "block_text",
     "call_elements",
     "class_constant_candidates",
+    "comprehension_loop_candidates",
     "class_function_candidates",
     "class_module_candidates",
     "data_literal_candidates",

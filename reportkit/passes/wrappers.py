@@ -858,45 +858,116 @@ def dataset_list_candidates(source: str) -> list[str]:
 
 
 # ------------------------------------------------------------------- discarded results
+def _formatted(node: ast.expr) -> list[ast.expr]:
+    """An f-string's formatted expressions (``f"{a} {g(b)}"`` -> ``a``, ``g(b)``), else the node itself."""
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+    return [node]
+
+
+def _operands(node: ast.expr) -> list[ast.expr]:
+    """The operands of a chain of binary operators (``a + b * c`` -> ``a``, ``b * c``)."""
+    if isinstance(node, ast.BinOp):
+        return _operands(node.left) + _operands(node.right)
+    return [node]
+
+
+def _discarded_parts(value: ast.expr, imported: set[str]) -> list[ast.expr]:
+    """What an expression statement whose value nobody uses may be cut down to: the arguments of a call of
+    a plain name or of an imported module's function (and the calls an f-string argument formats), the
+    expressions an f-string formats, the operands of an arithmetic chain, the elements of a display."""
+    if isinstance(value, ast.Call):
+        root = value.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or (root is not value.func and root.id not in imported):
+            return []  # a method of an object (``xs.append(...)``) has effects of its own
+        parts = [p for arg in [*value.args, *(k.value for k in value.keywords)] for p in _formatted(arg)]
+        return [p for p in parts if isinstance(p, (ast.Call, ast.BinOp, ast.Subscript))]
+    if isinstance(value, ast.JoinedStr):
+        return _formatted(value)
+    if isinstance(value, ast.BinOp):
+        return _operands(value)
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        return list(value.elts)
+    return []
+
+
 def discarded_call_candidates(source: str) -> list[str]:
-    """An expression statement ``f(..., g(...), ...)`` whose result nobody uses -> ``g(...)``: one
-    candidate per argument that calls something (or call an f-string argument formats: ``print(f"{g(x)}")``), where ``f`` is a plain name or a function of an
-    imported module (``F.cross_entropy``, not a method like ``xs.append``). If the failure is raised inside ``g(...)``, ``f`` never
-    ran; if it is raised by ``f`` the candidate does not fail that way and is rejected."""
+    """An expression statement whose result nobody uses, around a call -> that call's expression: one
+    candidate per part that calls something. ``f(..., g(...), ...)`` -> ``g(...)`` where ``f`` is a plain
+    name or a function of an imported module (``F.cross_entropy``, not a method like ``xs.append``), also
+    a call an f-string argument formats (``print(f"{g(x)}")``); an f-string or an arithmetic chain left as a
+    statement (``f"<nav>{render(m)}</nav>"``, ``x + self.attn(x)``: an inlined function's return value) ->
+    a formatted expression, an operand; a tuple or list display -> an element. If the failure is raised
+    inside ``g(...)``, the rest never ran or only consumed its value; if it is raised by ``f`` (or by the
+    ``+``) the candidate does not fail that way and is rejected."""
     tree, smap = _parse(source)
     imported = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
                 for a in n.names}
     out: list[str] = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+        if not isinstance(node, ast.Expr):
             continue
-        call = node.value
-        root = call.func
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if not isinstance(root, ast.Name) or (root is not call.func and root.id not in imported):
-            continue  # a method of an object (``xs.append(...)``) has effects of its own
-        args: list[ast.expr] = []
-        for arg in [*call.args, *(k.value for k in call.keywords)]:
-            # an f-string argument (``print(f"... {run(x)} ...")``): each call it formats
-            args.extend([v.value for v in arg.values if isinstance(v, ast.FormattedValue)]
-                        if isinstance(arg, ast.JoinedStr) else [arg])
-        for arg in args:
-            if isinstance(arg, ast.Starred) or not isinstance(arg, (ast.Call, ast.BinOp, ast.Subscript)):
+        for part in _discarded_parts(node.value, imported):
+            if isinstance(part, ast.Starred) or not any(isinstance(n, ast.Call) for n in ast.walk(part)):
                 continue
-            if not any(isinstance(n, ast.Call) for n in ast.walk(arg)):
-                continue
-            text = smap.text(arg)
+            text = smap.text(part)
             if "\n" in text:
                 text = f"({text})"
-            candidate = apply_splices(source, [Splice(*smap.span(call), text)])
+            candidate = apply_splices(source, [Splice(*smap.span(node), text)])  # with the statement's parentheses
             if candidate is not None:
                 out.append(candidate)
     return out
 
 
+def comprehension_loop_candidates(source: str) -> list[str]:
+    """A list, set or dict comprehension left as a statement (its result unused: ``{path(p): render(p) for p
+    in pages}``, once the assignment went) -> the same loop as statements::
+
+        for p in pages:
+            path(p)
+            render(p)
+
+    It runs the same code in the same order; as statements, HDD can delete the parts that do not matter
+    (the key, a filter) and the loop can go on being reduced (one element, its target). One candidate per
+    comprehension (not an async one)."""
+    tree, smap = _parse(source)
+    out: list[str] = []
+
+    def text(node: ast.AST) -> str:
+        t = smap.text(node)
+        return f"({t})" if "\n" in t else t
+
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, (ast.ListComp, ast.SetComp, ast.DictComp))):
+            continue
+        comp = node.value
+        if any(g.is_async for g in comp.generators):
+            continue
+        start, end = smap.span(node)
+        if not smap.blank_before(start):
+            continue  # ``a = 1; [...]``: a compound statement cannot follow a semicolon
+        indent = source[smap.line_start(smap.lineno_of(start)):start]
+        lines: list[str] = []
+        pad = indent
+        for gen in comp.generators:
+            lines.append(f"{pad}for {text(gen.target)} in {text(gen.iter)}:")
+            pad += "    "
+            for cond in gen.ifs:
+                lines.append(f"{pad}if {text(cond)}:")
+                pad += "    "
+        elements = [comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt]
+        lines += [pad + text(e) for e in elements]
+        candidate = apply_splices(source, [Splice(start, end, "\n".join(lines)[len(indent):])])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
 __all__ = [
     "class_constant_candidates",
+    "comprehension_loop_candidates",
     "dataset_list_candidates",
     "delegating_module_candidates",
     "discarded_call_candidates",
