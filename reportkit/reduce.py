@@ -219,8 +219,11 @@ class _Schedule:
             if not problem.memo:
                 break
             # A fixpoint with known-rejected changes skipped: one more round without skipping
-            # anything makes it a real one (1-minimal w.r.t. every pass).
+            # anything makes it a real one (1-minimal w.r.t. every pass). Its first accepted change
+            # turns the memo back on (Tester.accept): the rest of that round is an ordinary one, and
+            # another verifying round follows.
             problem.memo = False
+            problem.verifying = True
             self._verifying = True
         self._final()
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 import time
 from collections import deque
@@ -146,6 +147,7 @@ class Tester:
         self.phase = "start"
         self.lock = threading.Lock()
         self.memo = False  # skip candidates making a change rejected before (see _Memo)
+        self.verifying = False  # a round without memo to confirm a fixpoint: memo again once it changes anything
         self._predicate = predicate
         self._on_progress = on_progress
         first = key(source)
@@ -224,6 +226,9 @@ class Tester:
             self.stats.passes[name] = self.stats.passes.get(name, 0) + count
         self.current = candidate
         self.history.add(k)
+        if self.verifying:  # no fixpoint: the rest of the round skips known-rejected changes again
+            self.verifying = False
+            self.memo = True
         if self.trace is not None:
             self.trace.line(self.phase, candidate, "accept", None, name)
         self.confirm.accepted(k, candidate)
@@ -423,12 +428,13 @@ class _Memo:
 
     @staticmethod
     def change(current: str, candidate: str) -> bytes:
-        """What ``candidate`` changes in ``current``: the differing lines, with one line around them,
-        indentation aside; a change inside one line: the innermost bracketed expression around it, with
-        the name before it (:func:`_local`), wherever that expression now stands.
+        """What ``candidate`` changes in ``current``: the differing lines, indentation aside, and the
+        functions and classes they are in (:func:`_scope`); a change inside one line: the innermost
+        bracketed expression around it, with the name before it (:func:`_local`), wherever that
+        expression now stands.
 
         A change rejected once is usually rejected again in a later sweep or round while its lines and
-        the lines around it stay the same (the program elsewhere shrank). Rounds skip such changes
+        where they are stay the same (the program elsewhere shrank). Rounds skip such changes
         (``Tester.memo``); the last round does not. That holds for a large change too (half a body, a
         needed method): without the memo it is re-run in every structural sweep and every round.
         """
@@ -438,10 +444,36 @@ class _Memo:
             local = _local(old[head], new[head])
             if local is not None:
                 return key(repr(local))
-        before = old[head - 1] if head else ""
-        after = old[len(old) - tail] if tail else ""
-        lines = [before, *old[head:len(old) - tail], "\0", *new[head:len(new) - tail], "\0", after]
+        lines = [*old[head:len(old) - tail], "\0", *new[head:len(new) - tail], "\0", *_scope(old, head, tail)]
         return key(repr([line.strip() for line in lines]))
+
+
+_HEADER = re.compile(r"\s*(?:async\s+def|def|class)\s+(\w+)")
+
+
+def _scope(old: list[str], head: int, tail: int) -> list[str]:
+    """Where a change of lines ``old[head:len(old) - tail]`` stands: the names of the functions and classes
+    around it, innermost first (``forward``, ``Encoder``), and its own indentation. Not the lines next
+    to it: they change as the code around shrinks (``super().__init__()`` then sits under another
+    signature, above another first statement), and the same rejected change was run again each time."""
+    changed = [line for line in old[head:len(old) - tail] if line.strip()] or \
+        [line for line in old[head:head + 1] if line.strip()] or [""]
+    indent = min(len(line) - len(line.lstrip()) for line in changed)
+    out = [str(indent)]
+    if indent == 0:
+        return out
+    for line in reversed(old[:head]):
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        if depth < indent:
+            indent = depth
+            m = _HEADER.match(line)
+            if m:
+                out.append(m.group(1))
+            if depth == 0:
+                break
+    return out
 
 
 def _common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:

@@ -534,6 +534,37 @@ def test_result_is_a_fixpoint_of_every_pass(source: str, predicate: Predicate) -
     assert not [c for c in candidates if predicate(c)]
 
 
+def test_a_rejected_change_is_known_where_it_stands_not_by_its_neighbours() -> None:
+    """The memo knows a change by its lines and the functions and classes around it: deleting
+    ``super().__init__()`` is the same change after the signature and the next statement changed, and a
+    different one in another class."""
+    from reportkit.tester import _Memo
+
+    def module(cls: str, params: str, first: str) -> str:
+        return (f"import torch\n\nclass {cls}(torch.nn.Module):\n    def __init__(self{params}):\n"
+                f"        super().__init__()\n        {first}\n\nrun()\n")
+
+    def deletion(source: str) -> bytes:
+        return _Memo.change(source, source.replace("        super().__init__()\n", ""))
+
+    first = deletion(module("Encoder", ", cfg", "self.fc = torch.nn.Linear(cfg.dim, 2)"))
+    assert deletion(module("Encoder", "", "self.norm = torch.nn.LayerNorm(4)")) == first
+    assert deletion(module("Decoder", ", cfg", "self.fc = torch.nn.Linear(cfg.dim, 2)")) != first
+    # at module level: the lines themselves
+    assert _Memo.change("a = 1\nb = 2\nc = 3\n", "a = 1\nc = 3\n") == _Memo.change("x = 0\nb = 2\n", "x = 0\n")
+
+
+def test_a_verifying_round_skips_known_rejections_again_once_it_changes_something() -> None:
+    """The round without memo that confirms a fixpoint is an ordinary round from its first accepted change
+    on (another verifying round follows): it does not re-run every known-rejected change of the round."""
+    from reportkit.reduce import Problem
+
+    problem = Problem("a = 1\nb = 2\n", lambda s: True)
+    problem.memo, problem.verifying = False, True
+    assert problem.try_candidate("a = 1\n", "hdd", 1)
+    assert problem.memo and not problem.verifying
+
+
 def test_skipped_changes_are_retried_in_the_last_round() -> None:
     # Deleting `drop_me()` is rejected while `gate()` stands; once `gate()` is gone the same change
     # (same lines around it) is skipped as known-rejected, and the last round (skipping nothing)
