@@ -10,7 +10,8 @@ picire goes on with (a failing complement) is accepted by the tester as it is fo
 The split halves on down, or goes from halves straight to single edits where the last
 ddmin at the same site (pass, HDD level) applied less than half of its edits (near a
 minimum that halves the cost), or straight to single edits where it applied none of them
-(two halves that were both rejected last time are two tests spent for nothing).
+(two halves that were both rejected last time are two tests spent for nothing). A pass whose edits
+come in groups (the elements of each list literal) has ddmin split first by group (:class:`_Grouped`).
 """
 
 from __future__ import annotations
