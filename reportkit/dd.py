@@ -10,8 +10,9 @@ picire goes on with (a failing complement) is accepted by the tester as it is fo
 The split halves on down, or goes from halves straight to single edits where the last
 ddmin at the same site (pass, HDD level) applied less than half of its edits (near a
 minimum that halves the cost), or straight to single edits where it applied none of them
-(two halves that were both rejected last time are two tests spent for nothing). A pass whose edits
-come in groups (the elements of each list literal) has ddmin split first by group (:class:`_Grouped`).
+(two halves that were both rejected last time are two tests spent for nothing). Near a minimum, a pass
+whose edits come in groups (the elements of each list literal) has ddmin split first by group
+(:class:`_Grouped`).
 """
 
 from __future__ import annotations
@@ -73,10 +74,10 @@ class Ddmin:
         pass is ``sparse``), this one goes from halves straight to single edits (see :data:`_FINE_BELOW`);
         when it applied none, straight to single edits.
 
-        ``groups`` (one per edit: the container an element deletion belongs to) makes the first split
-        one subset per group, so that a container whose elements can all go goes in one test, not one
-        test per element; within a group the split goes on as above. In the modes going to single edits,
-        a group of fewer than :data:`_GROUP_MIN` edits is split into single edits at once.
+        ``groups`` (one per edit: the container an element deletion belongs to): in the modes going to
+        single edits, the first split is one subset per group of at least :data:`_GROUP_MIN` edits
+        (:class:`_Grouped`), so that a container whose elements can all go goes in one test, not one test
+        per element. Halving on down needs no groups: its halves already take a dead half in one test.
         """
         n = len(edits)
         if n == 0:
@@ -96,8 +97,8 @@ class Ddmin:
             last = self._yields.get(site)
             fine = (last if last is not None else 0.0 if sparse else 1.0) < _FINE_BELOW
             split = _split(fine, last == 0.0)
-            if groups is not None and len(set(groups)) > 1:
-                split = _Grouped(groups, _singles if fine else split, fine=fine)
+            if groups is not None and fine and len(set(groups)) > 1:
+                split = _Grouped(groups, _singles)
             result = _DD(tester, render, name, n, split)(list(range(n)))
             applied = n - len(result)
             if len(result) == 1 and not try_all_first and tester.try_candidate(render([]), name, 1):
@@ -142,21 +143,20 @@ def _split(fine: bool, singles: bool) -> Split:
     return _singles if singles else halves_then_singles if fine else ZellerSplit(n=2)
 
 
-#: In the modes going to single edits, a group this large is tried as a whole first (a group of two
-#: as a whole costs a test more than its two elements when one of them is needed).
+#: A group this large is tried as a whole first (a group of two as a whole costs a test more than its
+#: two elements when one of them is needed).
 _GROUP_MIN = 3
 
 
 class _Grouped:
-    """A ddmin split whose first step is one subset per group (e.g. the elements of one container),
-    in order; then each subset is split on its own: a whole group into halves when ``fine`` (a list
-    indexed by position keeps its head: the tail goes in one test), any other subset by ``inner``.
-    When ``fine``, a group smaller than :data:`_GROUP_MIN` is split into single edits at the first step."""
+    """A ddmin split for a site near its minimum (going to single edits): its first step is one subset per
+    group of at least :data:`_GROUP_MIN` edits (e.g. the elements of one list literal), in order, and
+    single edits for the rest; a whole group is then split into halves (a list indexed by position keeps
+    its head: the tail goes in one test), any part of one by ``inner``."""
 
-    def __init__(self, groups: Sequence[Hashable], inner: Split, *, fine: bool) -> None:
+    def __init__(self, groups: Sequence[Hashable], inner: Split) -> None:
         self._groups = list(groups)
         self._inner = inner
-        self._fine = fine
         self._members: dict[Hashable, list[int]] = {}
         for c, g in enumerate(self._groups):
             self._members.setdefault(g, []).append(c)
@@ -167,14 +167,13 @@ class _Grouped:
             for c in subsets[0]:
                 by.setdefault(self._groups[c], []).append(c)
             if len(by) > 1:
-                return [part for g in by.values()
-                        for part in ([g] if not self._fine or len(g) >= _GROUP_MIN else [[c] for c in g])]
+                return [part for g in by.values() for part in ([g] if len(g) >= _GROUP_MIN else [[c] for c in g])]
         return [part for s in subsets for part in self._split(s)]
 
     def _split(self, subset: list[int]) -> list[list[int]]:
         if len(subset) < 2:
             return [subset]
-        if self._fine and subset == self._members[self._groups[subset[0]]]:
+        if subset == self._members[self._groups[subset[0]]]:
             return ZellerSplit(n=2)([subset])
         return self._inner([subset])
 

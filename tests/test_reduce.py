@@ -607,19 +607,28 @@ def test_halves_then_singles_split(size: int) -> None:
     assert halves_then_singles(halves) == [[c] for c in config]
 
 
-@pytest.mark.parametrize("fine", [False, True])
-def test_grouped_split_first_splits_by_group(fine: bool) -> None:
+def test_grouped_split_first_splits_by_group() -> None:
     from reportkit.dd import _Grouped, _singles
 
     groups = ["a", "a", "a", "a", "b", "c", "c"]
-    split = _Grouped(groups, _singles, fine=fine)
+    split = _Grouped(groups, _singles)
     first = split([list(range(7))])
-    # one subset per group, in order; when fine, a group under three edits is single edits already
-    assert first == ([[0, 1, 2, 3], [4], [5], [6]] if fine else [[0, 1, 2, 3], [4], [5, 6]])
-    # then a whole group in halves when fine (by ``inner`` otherwise), any part of one by ``inner``
-    assert split(first) == ([[0, 1], [2, 3], [4], [5], [6]] if fine else [[c] for c in range(7)])
-    assert split([[0, 1], [5, 6]]) == [[0], [1], [5], [6]]
-    assert split([[5, 6]]) == [[5], [6]]  # one group left
+    assert first == [[0, 1, 2, 3], [4], [5], [6]]  # a group under three edits: single edits already
+    assert split(first) == [[0, 1], [2, 3], [4], [5], [6]]  # then a whole group in halves
+    assert split([[0, 1], [5, 6]]) == [[0], [1], [5], [6]]  # any part of one by ``inner``
+
+
+def test_rows_of_a_table_are_no_groups_of_their_own() -> None:
+    """The elements of a list literal are a group; the elements of a row inside it are not (each row would
+    be tried first); each of them is a group of its own."""
+    from reportkit.passes.kinds import _outer_sequences
+
+    source = "table = [(1, 'a'), (2, 'b'), (3, 'c')]\nflat = [4, 5]\n"
+    edits = P.propose_display_elements(source)
+    groups = _outer_sequences(edits)
+    rows = [g for g, e in zip(groups, edits) if "(" in source[slice(*e.seq.spans[e.index])]]
+    assert len(rows) == 3 and len(set(rows)) == 1  # the table's three rows: one group
+    assert len(set(groups)) == 1 + 6 + 1  # the table, each row element alone, ``flat``
 
 
 def _elements_tests(source: str, predicate: Predicate, by_sequence: bool) -> tuple[str, int]:
@@ -628,14 +637,15 @@ def _elements_tests(source: str, predicate: Predicate, by_sequence: bool) -> tup
     from reportkit.reduce import Problem
 
     problem = Problem(source, predicate)
+    problem._ddmin._yields["elements"] = 0.25  # the last elements ddmin applied few: near a minimum
     replace(P.ELEMENTS, by_sequence=by_sequence).run(problem)
     return problem.current, problem.stats.tests_run
 
 
 def test_elements_of_a_container_that_can_all_go_go_in_one_test() -> None:
-    """Elements are deleted container by container first: a list whose every element can go costs one
-    test, not one per element (the ddmin over all of a program's elements at once, most of them needed,
-    ends up deleting them one at a time)."""
+    """Near a minimum (the last elements ddmin applied few of its edits: single edits next), elements are
+    deleted container by container first: a list whose every element can go costs one test, not one per
+    element."""
     source = ("texts = ['a', 'bb', 'ccc', 'dddd', 'eeeee', 'ffffff', 'g', 'hh']\n"
               "shape = (2, 3, 4)\n"
               "table = {'x': 1, 'y': 2}\n"

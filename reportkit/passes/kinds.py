@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Hashable, Protocol, Sequence
 
-from .edits import Edit, apply_edits
+from .edits import Delete, Edit, ElementSeq, apply_edits
 from .expressions import NumericSite
 
 #: Upper bound on the candidates an EachPass accepts in one run (a guard against a pass that
@@ -83,12 +83,24 @@ class DdminPass:
         start = problem.current
         for _ in range(_MAX_REPEATS):
             edits = self.propose(problem.current)
-            groups = [id(getattr(e, "seq", e)) for e in edits] if self.by_sequence else None
+            groups = _outer_sequences(edits) if self.by_sequence else None
             changed = problem.ddmin(edits, self.name, try_all_first=self.try_all_first, sparse=self.sparse,
                                     groups=groups)
             if not changed or not self.repeat:
                 break
         return problem.current != start
+
+
+def _outer_sequences(edits: Sequence[Edit]) -> list[object]:
+    """One group per edit for :class:`DdminPass` ``by_sequence``: the sequence an element deletion is in,
+    when that sequence is not itself inside an element another edit deletes (the rows of a table of
+    tuples are no groups of their own: a hundred two-element rows, each tried first, would be a hundred
+    tests); else the edit alone."""
+    seqs = {id(e.seq): e.seq for e in edits if isinstance(e, Delete) and isinstance(e.seq, ElementSeq) and e.seq.spans}
+    deleted = [e.seq.spans[e.index] for e in edits if isinstance(e, Delete) and id(e.seq) in seqs]
+    outer = {k for k, seq in seqs.items()
+             if not any(lo <= seq.spans[0][0] and seq.spans[-1][1] <= hi for lo, hi in deleted)}
+    return [id(e.seq) if isinstance(e, Delete) and id(e.seq) in outer else object() for e in edits]
 
 
 @dataclass(frozen=True)
