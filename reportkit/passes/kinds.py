@@ -54,7 +54,7 @@ class Problem(Protocol):
     def ddmin(self, edits: Sequence[Edit], name: str, *, site: str | None = None,
               try_all_first: bool = False, sparse: bool = False, groups: Sequence[Hashable] | None = None) -> bool:
         """picire's ddmin over ``edits`` of the current source, accepting each reduction it finds
-        (``groups``: one per edit, the first split is one subset per group)."""
+        (``groups``: one per edit; near a minimum, ddmin's first split is one subset per group)."""
 
     def capture(self, p: ProbePass) -> list[Edit] | None:
         """One probe run of ``p``'s instrumented program: the edits ``p`` proposes (None: no probe)."""
@@ -97,9 +97,10 @@ def _outer_sequences(edits: Sequence[Edit]) -> list[object]:
     tuples are no groups of their own: a hundred two-element rows, each tried first, would be a hundred
     tests); else the edit alone."""
     seqs = {id(e.seq): e.seq for e in edits if isinstance(e, Delete) and isinstance(e.seq, ElementSeq) and e.seq.spans}
-    deleted = [e.seq.spans[e.index] for e in edits if isinstance(e, Delete) and id(e.seq) in seqs]
+    deleted = [(id(e.seq), e.seq.spans[e.index]) for e in edits if isinstance(e, Delete) and id(e.seq) in seqs]
     outer = {k for k, seq in seqs.items()
-             if not any(lo <= seq.spans[0][0] and seq.spans[-1][1] <= hi for lo, hi in deleted)}
+             if not any(other != k and lo <= seq.spans[0][0] and seq.spans[-1][1] <= hi
+                        for other, (lo, hi) in deleted)}
     return [id(e.seq) if isinstance(e, Delete) and id(e.seq) in outer else object() for e in edits]
 
 
