@@ -661,6 +661,28 @@ def test_elements_of_a_container_that_can_all_go_go_in_one_test() -> None:
     assert grouped_tests <= 1 + 5 * 2  # texts in one test; each needed element of the others at most twice
 
 
+def test_a_table_of_rows_costs_no_more_on_the_first_ddmin() -> None:
+    """A parametrize-style table of two-element rows (corpus/14): the first ddmin halves and uses no groups,
+    so the grouped elements pass costs what the plain one does (grouping every row first cost corpus/14
+    61 -> 226 tests)."""
+    rows = ", ".join(f"({i}, 'r{i}')" for i in range(30))
+    source = f"table = [{rows}]\nassert (7, 'r7') not in table\n"
+
+    def predicate(candidate: str) -> bool:
+        return "(7, 'r7')]" in candidate or "(7, 'r7'), " in candidate
+
+    def tests(by_sequence: bool) -> int:
+        from dataclasses import replace
+
+        from reportkit.reduce import Problem
+
+        problem = Problem(source, predicate)
+        replace(P.ELEMENTS, by_sequence=by_sequence).run(problem)
+        return problem.stats.tests_run
+
+    assert tests(True) <= tests(False)
+
+
 # ------------------------------------------------------------------------- scaffolding
 def test_scaffolding_around_the_failing_statement_goes() -> None:
     """Modules around the failing op: self attributes, a one-method class, unused constructor
