@@ -177,7 +177,6 @@ class _Schedule:
         self.problem = problem
         self._oracle = oracle
         self._rebuild = rebuild
-        self._verifying = False
 
     def run(self) -> ReduceResult:
         problem = self.problem
@@ -198,9 +197,7 @@ class _Schedule:
         problem = self.problem
         while problem.round < _MAX_ROUNDS:
             problem.stats.rounds += 1
-            if self._verifying:
-                self._verifying = False
-            else:
+            if not problem.verifying:  # (a verifying round runs without memo until it changes something)
                 problem.memo = True
             if self._run_pass(P.MATERIALIZE_FIRST_CUT):
                 self._run_pass(P.HOIST)
@@ -224,7 +221,6 @@ class _Schedule:
             # another verifying round follows.
             problem.memo = False
             problem.verifying = True
-            self._verifying = True
         self._final()
 
     def _final(self) -> None:

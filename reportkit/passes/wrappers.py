@@ -30,7 +30,7 @@ import types
 from .edits import Delete, Splice, apply_edits, apply_splices, walk_bodies
 from .scopes import Scopes
 from .source import SourceMap, block_text
-from .statements import _SCOPED, _bind_arguments, _full_lines, _names_in, _parents
+from .statements import _SCOPED, _bind_arguments, _full_lines, _names_in, _parents, import_binding
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Tuple, ast.Dict,
@@ -903,7 +903,7 @@ def discarded_call_candidates(source: str) -> list[str]:
     inside ``g(...)``, the rest never ran or only consumed its value; if it is raised by ``f`` (or by the
     ``+``) the candidate does not fail that way and is rejected."""
     tree, smap = _parse(source)
-    imported = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+    imported = {import_binding(n, a) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
                 for a in n.names}
     out: list[str] = []
     for node in ast.walk(tree):
