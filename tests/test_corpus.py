@@ -1,4 +1,4 @@
-"""benchmarks/corpus/ and corpus2/ to corpus9/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/ and corpus2/ to corpus10/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
@@ -38,11 +38,12 @@ CASES6 = bench.load_cases(_PATH.parent / "corpus6")  # the sixth, written withou
 CASES7 = bench.load_cases(_PATH.parent / "corpus7")  # the seventh, held out from the changes corpus6 judged
 CASES8 = bench.load_cases(_PATH.parent / "corpus8")  # the eighth, held out from the changes corpus7 judged
 CASES9 = bench.load_cases(_PATH.parent / "corpus9")  # the ninth, held out from the changes corpus8 judged
+CASES10 = bench.load_cases(_PATH.parent / "corpus10")  # the tenth, held out from the changes corpus9 judged
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
        + [(c, f"corpus5-{c.name}") for c in CASES5] + [(c, f"corpus6-{c.name}") for c in CASES6]
        + [(c, f"corpus7-{c.name}") for c in CASES7] + [(c, f"corpus8-{c.name}") for c in CASES8]
-       + [(c, f"corpus9-{c.name}") for c in CASES9])
+       + [(c, f"corpus9-{c.name}") for c in CASES9] + [(c, f"corpus10-{c.name}") for c in CASES10])
 
 
 def _params():
@@ -140,8 +141,8 @@ def test_corpus6_has_its_mix():
     assert fixed.count("multi-file") == 2 and {"pure-python", "nn-module"} <= set(fixed)
 
 
-@pytest.mark.parametrize("cases", [CASES7, CASES8, CASES9], ids=["corpus7", "corpus8", "corpus9"])
-def test_corpus7_to_9_have_their_mix(cases):
+@pytest.mark.parametrize("cases", [CASES7, CASES8, CASES9, CASES10], ids=["corpus7", "corpus8", "corpus9", "corpus10"])
+def test_corpus7_to_10_have_their_mix(cases):
     cats = [c.manifest["category"] for c in cases]
     assert len(cases) >= 7
     assert cats.count("multi-file") >= 2 and cats.count("pure-python") >= 2 and "hang" in cats

@@ -1,0 +1,1 @@
+"""intentcls: route incoming support tickets to the right queue by their intent."""

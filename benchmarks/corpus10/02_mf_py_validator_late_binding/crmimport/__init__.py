@@ -1,0 +1,1 @@
+"""crmimport: clean and validate contact exports before they reach the CRM."""
