@@ -39,8 +39,14 @@ from reportkit.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_ma
 from reportkit.flatten import fold_local_code
 from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
-from reportkit.passes import ProbePass
-from reportkit.passes.materialize import CAPTURE_ENV, SEEDED_ENV
+from reportkit.passes.materialize import (
+    CAPTURE_ENV,
+    SEEDED_ENV,
+    differing_sites,
+    instrument,
+    sites,
+    without_sites,
+)
 from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
 from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active
 from reportkit.signature import (
@@ -526,18 +532,16 @@ def _screens(*screens: Callable[[str], str | None] | None) -> Callable[[str], st
 
 
 def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
-               reference: Check | None = None) -> Callable[[str, str, list[tuple[int, int]], ProbePass], str | None]:
-    """Run an instrumented program (a probe pass's: value materialization, coverage) through ``check``
-    and return what it recorded. ``seeded``: the failure compares computed values; random tensors are
-    spelled with a seeded generator.
+               reference: Check | None = None) -> Callable[[str, str], str | None]:
+    """Run an instrumented program (value materialization) through ``check`` and return what it recorded.
+    ``seeded``: the failure compares computed values; random tensors are spelled with a seeded generator.
 
     With a second condition — the fix check (``good``: the candidate must pass on the good code) or the
     differential (``reference``: it must pass with the suspect switched off) — the program also runs
     once on that side (the good form of the source, instrumented the same way; the same program under
-    the switched environment), and the pass's ``combine`` merges that side's capture into this one:
-    for materialization, the values that differ there are left out (they depend on the fix, and a
-    literal of the bug's value would fail on that side too,
-    :func:`reportkit.passes.materialize.differing_sites`); for coverage, a line that ran there is kept."""
+    the switched environment), and the values that differ there are left out of what is returned: they
+    depend on the fix, and a literal of the bug's value would fail on that side too
+    (:func:`reportkit.passes.materialize.differing_sites`)."""
 
     def capture(on: Check, program: str) -> str | None:
         if on.sandbox is None:  # nowhere to write the capture file that the run can reach
@@ -554,22 +558,23 @@ def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
         finally:
             path.unlink(missing_ok=True)
 
-    def probe(program: str, source: str, sites: list[tuple[int, int]], p: ProbePass) -> str | None:
+    def probe(program: str, source: str) -> str | None:
         captured = capture(check, program)
-        if not captured or p.combine is None or (good is None and reference is None):
+        if not captured or (good is None and reference is None):
             return captured
+        spans = sites(source)  # the sites ``program`` (instrumented from ``source``) records
         if good is not None:  # the good form, instrumented the same way, on the good code
             good_source = good.good_form(source)
             if good_source is None:
                 return captured
-            made = (program, sites) if good_source == source else p.instrument(good_source)
+            made = (program, spans) if good_source == source else instrument(good_source)
             if made is None:
                 return captured
             other = (good_source, made[1], capture(good.check.on(ColdExecutor()), made[0]))
         else:  # the same program with the suspect switched off
             assert reference is not None
-            other = (source, sites, capture(reference.on(ColdExecutor()), program))
-        return p.combine(source, sites, captured, *other)
+            other = (source, spans, capture(reference.on(ColdExecutor()), program))
+        return without_sites(captured, differing_sites(source, spans, captured, *other))
 
     probe.runs = 0  # type: ignore[attr-defined]  # programs run, on either side
     return probe

@@ -15,7 +15,6 @@ Three parts, shrinkray style:
 Schedule::
 
     repeat (a round):
-        [delete what the failing run never executed (needs a probe run with a line tracer)]
         [materialize values, first cut (needs a probe run); if that changed: hoist]
         repeat until unchanged:                       # structural phase
             HDD: for level 0, 1, 2, ...: picire ddmin over the statements at that depth
@@ -70,7 +69,7 @@ def reduce_source(
     jobs: int = 1,
     on_progress: Callable[[Progress], None] | None = None,
     on_improve: Callable[[str], None] | None = None,
-    probe: Callable[[str, str, list[tuple[int, int]], P.ProbePass], str | None] | None = None,
+    probe: Callable[[str, str], str | None] | None = None,
     oracle: bool = False,
     confirm: Callable[[str], bool] | None = None,
     rebuild: bool | None = None,
@@ -86,12 +85,10 @@ def reduce_source(
     every new best source (always one the predicate accepted); ``on_progress`` is called
     at phase changes, after each test and after each improvement.
 
-    ``probe(program, source, sites, p)``, when given, runs an *instrumented* program (not a candidate;
-    made from the current ``source`` by the :class:`reportkit.passes.ProbePass` ``p``, whose
-    ``instrument`` also gave ``sites``) and returns what it recorded (the text of the file named by
-    ``$REPORTKIT_CAPTURE``), or None; it enables the probe passes, value materialization
-    (:mod:`reportkit.passes.materialize`) and dead code by coverage (:mod:`reportkit.passes.coverage`).
-    Without it they are skipped.
+    ``probe(program, source)``, when given, runs an *instrumented* program (not a candidate; made from
+    the current ``source``) and returns what it recorded (the text of the file named by
+    ``$REPORTKIT_CAPTURE``), or None; it enables value
+    materialization (:mod:`reportkit.passes.materialize`). Without it that pass is skipped.
 
     ``oracle``: the values the failure operates on are the bug (a check of computed values — an
     assertion, a printed mismatch — or a failure the script's own code raised, see
@@ -120,7 +117,7 @@ def reduce_source(
     if jobs < 1:
         raise ValueError("jobs must be >= 1")
     problem = Problem(source, is_interesting, jobs=jobs, on_progress=on_progress, on_improve=on_improve,
-                      probe=probe, confirm=confirm, trace=trace, screen=screen)
+                      probe=None if oracle else probe, confirm=confirm, trace=trace, screen=screen)
     return _Schedule(problem, oracle=oracle, rebuild=not oracle if rebuild is None else rebuild).run()
 
 
@@ -136,7 +133,7 @@ class Problem(Tester):
         jobs: int = 1,
         on_progress: Callable[[Progress], None] | None = None,
         on_improve: Callable[[str], None] | None = None,
-        probe: Callable[[str, str, list[tuple[int, int]], P.ProbePass], str | None] | None = None,
+        probe: Callable[[str, str], str | None] | None = None,
         confirm: Callable[[str], bool] | None = None,
         trace: Trace | None = None,
         screen: Callable[[str], str | None] | None = None,
@@ -145,7 +142,7 @@ class Problem(Tester):
                          confirm=confirm, trace=trace, screen=screen)
         self._ddmin = Ddmin(self)
         self._probe = probe
-        self._probed: dict[tuple[str, bytes], str | None] = {}  # (pass, source) -> what its probe captured
+        self._probed: dict[bytes, str | None] = {}  # source -> what its one probe run captured
 
     @property
     def round(self) -> int:
@@ -156,19 +153,18 @@ class Problem(Tester):
         return self._ddmin(edits, name, site=site, try_all_first=try_all_first, sparse=sparse, groups=groups)
 
     def capture(self, p: P.ProbePass) -> list[P.Edit] | None:
-        """Probe the current source once per pass: the pass's edits (for materialization, the most
-        recently evaluated first)."""
-        k = (p.name, key(self.current))
+        """Probe the current source once: the pass's edits (most recently evaluated first)."""
+        k = key(self.current)
         if self._probe is None or (k in self._probed and not self.confirm.redo):
             return None
         instrumented = p.instrument(self.current)
         if instrumented is None:
             return None
         program, sites = instrumented
-        if k in self._probed:  # repeating the pass on the same source: same capture
+        if k in self._probed:  # repeating the pass on the same source: same values
             captured = self._probed[k]
         else:
-            captured = self._probed[k] = self._probe(program, self.current, sites, p)
+            captured = self._probed[k] = self._probe(program, self.current)
             with self.lock:
                 self.stats.probes += 1
         return p.propose(self.current, sites, captured)
@@ -203,8 +199,7 @@ class _Schedule:
             problem.stats.rounds += 1
             if not problem.verifying:  # (a verifying round runs without memo until it changes something)
                 problem.memo = True
-            self._run_pass(P.DEAD_CODE)
-            if not self._oracle and self._run_pass(P.MATERIALIZE_FIRST_CUT):
+            if self._run_pass(P.MATERIALIZE_FIRST_CUT):
                 self._run_pass(P.HOIST)
             self._structural()
             if self._scaffold():

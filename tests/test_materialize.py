@@ -26,7 +26,7 @@ from reportkit.reduce import reduce_source
 
 def probe_with(tmp_path, extra_env: dict | None = None):
     """A real probe: run the instrumented program in a subprocess and return the capture file."""
-    def probe(program: str, *_source_sites_pass) -> str | None:
+    def probe(program: str, _source: str = "") -> str | None:
         script, capture = tmp_path / "probe.py", tmp_path / "capture.json"
         script.write_text(program)
         capture.unlink(missing_ok=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import coverage
 from .cosmetic import drop_comments, join_short_statements, tidy_imports, tidy_whitespace
 from .declass import class_module_candidates
 from .edits import (
@@ -43,7 +42,6 @@ from .expressions import (
 from .hoist import hoist_candidates
 from .hoist_calls import hoist_call_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
-from .materialize import combine as materialize_combine
 from .materialize import instrument, materialize_edits
 from .readback import (
     argparse_default_candidates,
@@ -100,9 +98,7 @@ ELEMENTS = DdminPass("elements", propose_display_elements, by_sequence=True)
 STRING_LINES = DdminPass("string-lines", propose_string_lines)
 LITERALS_TO_ONE = DdminPass("literals-to-1", propose_literals_to_one, try_all_first=True)
 SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals)
-MATERIALIZE = ProbePass("materialize", instrument, materialize_edits, materialize_combine)
-#: Run first in every round: delete what the failing run never executed (one probe run, one test).
-DEAD_CODE = ProbePass("dead-code", coverage.instrument, coverage.unexecuted_edits, coverage.executed_either)
+MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
 #: Run first in every round: materialize all values of a long program (or the last few) at once.
 MATERIALIZE_FIRST_CUT = FirstCutPass(MATERIALIZE)
 HOIST = EachPass("hoist", hoist_candidates)
@@ -217,7 +213,6 @@ __all__ = [
     "FINAL",
     "FINE",
     "HOIST",
-    "DEAD_CODE",
     "MATERIALIZE",
     "MATERIALIZE_FIRST_CUT",
     "FirstCutPass",

@@ -128,19 +128,11 @@ class EachPass:
 
 @dataclass(frozen=True)
 class ProbePass:
-    """Needs one probe run of an instrumented program; then ddmin over the proposed edits.
-
-    ``instrument(source)``: the program to run and what ``propose`` needs to read its capture (e.g. the
-    sites it records); ``propose(source, sites, captured)``: the edits. ``combine``, where the failure
-    has a second condition, merges the capture of the same probe on that side (the good form on the good
-    code, the switched environment) into this one: ``combine(source, sites, captured, other_source,
-    other_sites, other_captured)``."""
+    """Needs one probe run of an instrumented program; then ddmin over the proposed splices."""
 
     name: str
     instrument: Callable[[str], tuple[str, list[tuple[int, int]]] | None]
     propose: Callable[[str, list[tuple[int, int]], str | None], list[Edit]]
-    combine: Callable[[str, list[tuple[int, int]], str | None, str, list[tuple[int, int]], str | None],
-                      str | None] | None = None
 
     def run(self, problem: Problem) -> bool:
         edits = problem.capture(self)

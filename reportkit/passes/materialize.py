@@ -327,16 +327,6 @@ def differing_sites(source: str, spans: list[tuple[int, int]], captured: str | N
     return out
 
 
-def combine(source: str, spans: list[tuple[int, int]], captured: str | None,
-            other_source: str, other_spans: list[tuple[int, int]], other_captured: str | None) -> str | None:
-    """``captured`` without the sites whose values differ on the other side (the good code, the switched
-    environment): their literals would freeze the bug's value (see :func:`differing_sites`)."""
-    if not captured:
-        return captured
-    return without_sites(captured, differing_sites(source, spans, captured, other_source, other_spans,
-                                                   other_captured))
-
-
 def without_sites(captured: str, drop: set[int]) -> str:
     """``captured`` without the entries of the sites ``drop`` (they are then not proposed)."""
     if not drop:
