@@ -5,8 +5,9 @@ differential run that must pass).  It is checked once on the result of each pass
 level), not on every candidate the predicate accepts.  When a pass's result fails it, the
 source goes back to the last one accepted in that pass that meets it (bisecting the
 accepted ones) and the pass is repeated from there "strict": each candidate confirmed
-before it is accepted.  A pass that failed once is strict from then on; after the first failure, a
-lazy pass has its 1st, 2nd, 4th ... accepted source confirmed at once.
+before it is accepted.  A pass that failed once is strict from then on, until a strict run of it
+checks candidates and the check passes every one of them (then it is lazy again); after the first
+failure, a lazy pass has its 1st, 2nd, 4th ... accepted source confirmed at once.
 ``confirmed`` (what ``on_improve`` and the result see) never is a source that failed it.
 """
 
@@ -49,6 +50,7 @@ class LazyConfirm:
         self._strict_passes: set[str] = set()  # passes whose result failed the check once
         self._accepts: int | None = None  # sources accepted so far by the pass running lazily
         self._odds = _Odds(prior=_GOOD_PRIOR)  # per phase: how likely the check passes its next candidate
+        self._runs = self._rejected = 0  # runs of the check so far, and how many of them it rejected
 
     # ------------------------------------------------------------- per pass
     def checked(self, name: str, step: Callable[[], bool]) -> bool:
@@ -62,8 +64,9 @@ class LazyConfirm:
             return step()
         t = self._tester
         begin = t.current
-        self.strict = name in self._strict_passes
+        self.strict = strict = name in self._strict_passes
         self._accepts = 0 if self._strict_passes else None  # early checks once some pass broke the check
+        runs, rejected = self._runs, self._rejected
         try:
             step()
         except _Broke:
@@ -71,6 +74,8 @@ class LazyConfirm:
         finally:
             self.strict = False
             self._accepts = None
+        if strict and self._runs > runs and self._rejected == rejected:
+            self._strict_passes.discard(name)  # checked candidates again and again, all passed: lazy next time
         if self._settle():
             return t.current != begin
         with t.lock:
@@ -152,6 +157,8 @@ class LazyConfirm:
         phase = t.phase
         result = t.call(self._check, source)
         with t.lock:
+            self._runs += 1
+            self._rejected += not result
             self._cache[k] = result
             self._odds.update(phase, result)
         if t.trace is not None:

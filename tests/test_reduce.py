@@ -879,3 +879,100 @@ def test_a_reshaping_fine_pass_that_changed_something_starts_the_round_over(monk
     assert changed_in == {1}
     assert all(r not in changed_in for name, r, _ in calls if name == "finer")
     assert any(name == "finer" for name, _, _ in calls)
+
+
+def test_find_integer() -> None:
+    from reportkit.dd import find_integer
+
+    for limit in (0, 1, 3, 4, 5, 7, 8, 9, 30, 100):
+        asked: list[int] = []
+
+        def holds(k: int, limit: int = limit) -> bool:
+            asked.append(k)
+            return k <= limit
+
+        assert find_integer(holds) == limit
+        assert len(set(asked)) == len(asked)  # never the same k twice
+        if limit < 4:
+            assert asked == list(range(1, limit + 2))  # the small ones in turn
+        else:
+            assert len(asked) <= 4 + 2 * limit.bit_length()
+
+
+def _hdd_tests(source: str, predicate: Predicate, extend: bool, monkeypatch) -> tuple[str, int]:
+    from reportkit.dd import _DD
+    from reportkit.reduce import Problem
+
+    if not extend:
+        monkeypatch.setattr(_DD, "_extended", lambda self, run, subsets, i: (subsets, i))
+    problem = Problem(source, predicate)
+    problem._ddmin._yields["hdd 0"] = 0.25  # near a minimum: halves, then single statements
+    problem.ddmin(P.statement_levels(source)[0], "hdd", site="hdd 0", sparse=True)
+    monkeypatch.undo()
+    return problem.current, problem.stats.tests_run
+
+
+def test_a_run_of_removable_statements_goes_in_about_log_tests(monkeypatch) -> None:
+    """Near a minimum, ddmin goes from halves to single statements and walks them backward: a run of k
+    removable statements between needed ones used to cost k tests, one per statement. After one goes, the
+    ones before it go too as far as they still fail (1, 2, 3, 4, then doubling, then bisecting)."""
+    lines = ["needed_a = 1"] + [f"dead_{i} = {i}" for i in range(40)] + ["needed_b = 2"] \
+        + [f"dead_{i} = {i}" for i in range(40, 43)] + ["raise ValueError(needed_a, needed_b)"]
+    source = "\n".join(lines) + "\n"
+
+    def predicate(candidate: str) -> bool:
+        return all(s in candidate for s in ("needed_a = 1", "needed_b = 2", "raise ValueError"))
+
+    want = "needed_a = 1\nneeded_b = 2\nraise ValueError(needed_a, needed_b)\n"
+    extended, extended_tests = _hdd_tests(source, predicate, True, monkeypatch)
+    walked, walked_tests = _hdd_tests(source, predicate, False, monkeypatch)
+    assert extended == walked == want
+    assert walked_tests >= 43 and extended_tests <= 30, (walked_tests, extended_tests)
+
+
+def test_isolated_removable_statements_cost_no_more(monkeypatch) -> None:
+    """Removable statements one at a time between needed ones: the extension's tests are the very ones
+    the walk makes next (answered from picire's cache), so it costs nothing."""
+    lines = []
+    for i in range(12):
+        lines += [f"keep_{i} = {i}", f"dead_{i} = {i}"]
+    source = "\n".join(lines + ["raise ValueError(" + ", ".join(f"keep_{i}" for i in range(12)) + ")"]) + "\n"
+
+    def predicate(candidate: str) -> bool:
+        return all(f"keep_{i} = {i}" in candidate for i in range(12)) and "raise ValueError" in candidate
+
+    extended, extended_tests = _hdd_tests(source, predicate, True, monkeypatch)
+    walked, walked_tests = _hdd_tests(source, predicate, False, monkeypatch)
+    assert extended == walked and "dead_" not in extended
+    assert extended_tests <= walked_tests
+
+
+def test_a_strict_pass_whose_checked_candidates_all_pass_is_lazy_again() -> None:
+    """A pass whose result failed the second condition is repeated strict (each candidate checked before
+    it is accepted) and stays strict while the check keeps rejecting some of its candidates; a strict run
+    in which the check passed every candidate it saw makes it lazy again (checked on its result only)."""
+    from reportkit.reduce import Problem
+
+    checked: list[str] = []
+
+    def confirm(source: str) -> bool:
+        checked.append(source)
+        return "keep = 1" in source
+
+    problem = Problem("keep = 1\na = 1\nb = 2\nc = 3\nd = 4\n", lambda s: True, confirm=confirm)
+    lazy = problem.confirm
+
+    def step(*candidates: str):
+        return lambda: [problem.try_candidate(c, "p", 1) for c in candidates]
+
+    lazy.checked("p", step("a = 1\nb = 2\nc = 3\nd = 4\n"))  # loses ``keep``: the result fails, redone strict
+    assert problem.current.startswith("keep = 1") and "p" in lazy._strict_passes
+    lazy.checked("p", step("b = 2\nc = 3\nd = 4\n", "keep = 1\nb = 2\nc = 3\nd = 4\n"))  # rejects one: strict
+    assert problem.current == "keep = 1\nb = 2\nc = 3\nd = 4\n" and "p" in lazy._strict_passes
+    checked.clear()
+    lazy.checked("p", step("keep = 1\nc = 3\nd = 4\n", "keep = 1\nd = 4\n"))  # all pass: lazy next time
+    assert problem.current == "keep = 1\nd = 4\n" and len(checked) == 2
+    assert "p" not in lazy._strict_passes
+    checked.clear()
+    lazy.checked("p", step("keep = 1\n"))
+    assert problem.current == "keep = 1\n" and checked == ["keep = 1\n"]  # lazy: its result, once
