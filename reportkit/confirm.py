@@ -6,8 +6,8 @@ level), not on every candidate the predicate accepts.  When a pass's result fail
 source goes back to the last one accepted in that pass that meets it (bisecting the
 accepted ones) and the pass is repeated from there "strict": each candidate confirmed
 before it is accepted.  A pass that failed once is strict from then on, until a strict run of it
-checks candidates and the check passes every one of them (then it is lazy again); after the first
-failure, a lazy pass has its 1st, 2nd, 4th ... accepted source confirmed at once.
+checks candidates and the check passes every one of them (then it is lazy again); a lazy pass whose
+result failed it before has its 1st, 2nd, 4th ... accepted source confirmed at once.
 ``confirmed`` (what ``on_improve`` and the result see) never is a source that failed it.
 """
 
@@ -47,7 +47,8 @@ class LazyConfirm:
         # source, stats.passes as of then
         self.strict = False  # confirm each candidate before accepting it (the current pass)
         self.redo = False  # repeating a pass after its result failed the check
-        self._strict_passes: set[str] = set()  # passes whose result failed the check once
+        self._strict_passes: set[str] = set()  # passes whose result failed the check (strict until a clean run)
+        self._failed: set[str] = set()  # passes whose result failed the check once
         self._accepts: int | None = None  # sources accepted so far by the pass running lazily
         self._odds = _Odds(prior=_GOOD_PRIOR)  # per phase: how likely the check passes its next candidate
         self._runs = self._rejected = 0  # runs of the check so far, and how many of them it rejected
@@ -56,16 +57,17 @@ class LazyConfirm:
     def checked(self, name: str, step: Callable[[], bool]) -> bool:
         """Run one pass (or HDD level) as ``step`` and confirm its result; repeat it strict if that fails.
 
-        Once some pass's result has failed the check (it is then likely to fail again), a pass running
-        lazily has its 1st, 2nd, 4th, 8th ... accepted source confirmed at once (see :meth:`accepted`):
+        Once its result has failed the check (it is then likely to fail again), a pass running lazily
+        (again) has its 1st, 2nd, 4th, 8th ... accepted source confirmed at once (see :meth:`accepted`):
         a pass whose edits break the check is caught after a few accepts, instead of at its end, after
-        every later candidate was tested on top of a source that is then undone."""
+        every later candidate was tested on top of a source that is then undone. A pass whose result never
+        failed it is confirmed on its result only."""
         if self._check is None:
             return step()
         t = self._tester
         begin = t.current
         self.strict = strict = name in self._strict_passes
-        self._accepts = 0 if self._strict_passes else None  # early checks once some pass broke the check
+        self._accepts = 0 if name in self._failed else None  # early checks once the pass broke the check
         runs, rejected = self._runs, self._rejected
         try:
             step()
@@ -84,6 +86,7 @@ class LazyConfirm:
             t.trace.line(name, t.current, "redo", None, "the pass's result failed the second condition: "
                          "repeated, each candidate checked")
         self._strict_passes.add(name)
+        self._failed.add(name)
         self.strict = self.redo = True
         try:
             step()

@@ -976,3 +976,35 @@ def test_a_strict_pass_whose_checked_candidates_all_pass_is_lazy_again() -> None
     checked.clear()
     lazy.checked("p", step("keep = 1\n"))
     assert problem.current == "keep = 1\n" and checked == ["keep = 1\n"]  # lazy: its result, once
+
+
+def test_early_checks_only_for_a_pass_whose_result_failed_before() -> None:
+    """After some pass's result failed the second condition, a lazy pass that never failed it is still
+    checked on its result only; one that failed before has its 1st, 2nd, 4th ... accepted source checked
+    at once (a pass that breaks the check again is caught early)."""
+    from reportkit.reduce import Problem
+
+    checked: list[str] = []
+
+    def confirm(source: str) -> bool:
+        checked.append(source)
+        return "keep = 1" in source
+
+    lines = [f"v{i} = {i}" for i in range(8)]
+    problem = Problem("keep = 1\n" + "\n".join(lines) + "\n", lambda s: True, confirm=confirm)
+    lazy = problem.confirm
+
+    def step(name: str, *candidates: str):
+        return lambda: [problem.try_candidate(c, name, 1) for c in candidates]
+
+    lazy.checked("breaks", step("breaks", "\n".join(lines) + "\n"))  # fails the check: redone strict
+    assert "breaks" in lazy._strict_passes
+    checked.clear()
+    shrinking = ["keep = 1\n" + "\n".join(lines[k:]) + "\n" for k in range(1, 6)]
+    lazy.checked("other", step("other", *shrinking))  # never failed: its result only
+    assert problem.current == shrinking[-1] and checked == [shrinking[-1]]
+    lazy._strict_passes.clear()  # as after a clean strict run of "breaks": lazy again
+    checked.clear()
+    more = ["keep = 1\n" + "\n".join(lines[k:]) + "\n" for k in range(6, 9)]
+    lazy.checked("breaks", step("breaks", *more))
+    assert checked == [more[0], more[1], more[2]]  # the 1st and 2nd at once; the 3rd as the result
