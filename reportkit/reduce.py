@@ -199,6 +199,9 @@ class _Schedule:
             problem.stats.rounds += 1
             if not problem.verifying:  # (a verifying round runs without memo until it changes something)
                 problem.memo = True
+            if problem.trace is not None:
+                problem.trace.line("round", problem.current, "round", None,
+                                   f"round {problem.round}" + (" (verifying: no memo)" if problem.verifying else ""))
             if self._run_pass(P.MATERIALIZE_FIRST_CUT):
                 self._run_pass(P.HOIST)
             self._structural()

@@ -83,7 +83,7 @@ class Trace:
     before; ``accept``: it became the current source; ``redo``: a pass's result failed the second
     condition, the pass is repeated; ``back``: the source went back to the last one that met it;
     ``screen``: rejected without a run, the second condition is known to reject it; ``cache``: answered
-    from the content cache),
+    from the content cache; ``round``: a round of the schedule begins, the current source),
     the verdict (``yes``/``no``/``-``), why (what the run did, from :meth:`why`), and the candidate's
     content key (8 hex digits: the same candidate on several lines). Every line passes reportkit's
     redaction edge (:func:`reportkit.redact.redact_output`) before it is written.

@@ -137,6 +137,9 @@ def test_folded_fix_check_screens_and_traces(tmp_path, monkeypatch):
     screened = [row for row in rows if row[4] == "screen"]
     assert len(screened) == fix["screened"]
     assert sum(row[4] == "good" for row in rows) == report.good_runs
+    rounds = [row for row in rows if row[4] == "round"]  # each round's start, the last one verifying
+    assert [row[6].split()[:2] for row in rounds] == [["round", str(i)] for i in range(1, len(rounds) + 1)]
+    assert "verifying" in rounds[-1][6]
 
 
 # --------------------------------------------------------------------------- the changed line, edited elsewhere

@@ -887,7 +887,7 @@ def test_find_integer() -> None:
     for limit in (0, 1, 3, 4, 5, 7, 8, 9, 30, 100):
         asked: list[int] = []
 
-        def holds(k: int, limit: int = limit) -> bool:
+        def holds(k: int, limit: int = limit, asked: list[int] = asked) -> bool:
             asked.append(k)
             return k <= limit
 
