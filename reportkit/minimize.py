@@ -715,7 +715,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
             try:
                 result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
                                        on_improve=improved, probe=probe, oracle=oracle,
-                                       rebuild=not (keep and keep.compares),
+                                       rebuild=not (keep and keep.compares), guarded=session.good is not None,
                                        confirm=predicate.confirm if session.passes_with or session.good else None,
                                        trace=trace,
                                        screen=_screens(session.good.screen if session.good else None,

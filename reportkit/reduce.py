@@ -73,6 +73,7 @@ def reduce_source(
     oracle: bool = False,
     confirm: Callable[[str], bool] | None = None,
     rebuild: bool | None = None,
+    guarded: bool = False,
     trace: Trace | None = None,
     screen: Callable[[str], str | None] | None = None,
 ) -> ReduceResult:
@@ -101,6 +102,10 @@ def reduce_source(
     read) may run. Default: ``not oracle``. A failure the script's own code raised keeps them (its
     values stay code); a check of computed values does not (random weights differ between builds).
 
+    ``guarded``: ``confirm`` is a fix check (the result must pass on the good code), which keeps the cause
+    by itself: the value passes that only drop data (:data:`reportkit.passes.DATA_PASSES`: rows of a text
+    pasted as a string) run for an oracle too.
+
     ``confirm``, when given, is a second, costlier condition every result must meet as well (e.g. a
     differential run that must pass). It is checked lazily: once on the result of each pass (each
     HDD level), not on every candidate ``is_interesting`` accepts. When a pass's result fails it,
@@ -118,7 +123,8 @@ def reduce_source(
         raise ValueError("jobs must be >= 1")
     problem = Problem(source, is_interesting, jobs=jobs, on_progress=on_progress, on_improve=on_improve,
                       probe=None if oracle else probe, confirm=confirm, trace=trace, screen=screen)
-    return _Schedule(problem, oracle=oracle, rebuild=not oracle if rebuild is None else rebuild).run()
+    return _Schedule(problem, oracle=oracle, rebuild=not oracle if rebuild is None else rebuild,
+                     guarded=guarded).run()
 
 
 class Problem(Tester):
@@ -173,10 +179,11 @@ class Problem(Tester):
 class _Schedule:
     """The round schedule: which pass (or HDD level) runs next, each result confirmed (see reduce_source)."""
 
-    def __init__(self, problem: Problem, *, oracle: bool, rebuild: bool = True) -> None:
+    def __init__(self, problem: Problem, *, oracle: bool, rebuild: bool = True, guarded: bool = False) -> None:
         self.problem = problem
         self._oracle = oracle
         self._rebuild = rebuild
+        self._guarded = guarded
 
     def run(self) -> ReduceResult:
         problem = self.problem
@@ -260,9 +267,12 @@ class _Schedule:
                 break
 
     def _allowed(self, p: P.Pass) -> bool:
-        """Value passes are off for an oracle; rebuilding passes are on only with ``rebuild``."""
+        """Value passes are off for an oracle (those that only drop data not when a fix check guards the
+        cause); rebuilding passes are on only with ``rebuild``."""
         if p in P.REBUILDING_PASSES:
             return self._rebuild
+        if self._guarded and p in P.DATA_PASSES:
+            return True
         return not (self._oracle and p in P.VALUE_PASSES)
 
     def _scaffold(self) -> bool:

@@ -609,3 +609,52 @@ def test_values_the_fix_changes_are_not_materialized(tmp_path, monkeypatch):
     found.clear()
     plain = minimize(script, tmp_path / "b.py", env={"PYTHONPATH": str(src)})
     assert plain.fix_check is None and not found
+
+
+INVENTORY = """\
+    import csv
+    import io
+
+    from stock import below_minimum
+
+    STOCK = '''sku;name;qty;min
+    A-100;bolt;50;10
+    B-200;nut;250;100
+    C-300;washer;100;20
+    D-400;rivet;80;50
+    E-500;pin;30;30
+    '''
+
+
+    def parse(text):
+        return list(csv.DictReader(io.StringIO(text), delimiter=";"))
+
+
+    for row in parse(STOCK):
+        if below_minimum(row):
+            raise ValueError(f"reorder {row['sku']}: {row['qty']} left, minimum {row['min']}")
+    """
+STOCK_GOOD = """\
+    def below_minimum(row):
+        return int(row["qty"]) < int(row["min"])
+    """
+
+
+def test_a_fix_check_lets_the_data_rows_the_bug_does_not_need_go(tmp_path):
+    """The failure is raised by the script's own code, so its values stay code (the cause rule): the
+    rows of the pasted CSV stay without a fix check. With one, the rows the failure does not need go:
+    a row the bug needed could not (without it the candidate passes, or it fails on the good code too)."""
+    bad = STOCK_GOOD.replace('int(row["qty"]) < int(row["min"])', 'row["qty"] < row["min"]')
+    repo = make_repo(tmp_path / "repo", {"inventory.py": INVENTORY, "stock.py": STOCK_GOOD}, {"stock.py": bad})
+    script = repo / "inventory.py"
+    assert "reorder C-300: 100 left" in subprocess.run([sys.executable, str(script)], capture_output=True,
+                                                     text=True).stderr  # '100' < '20'; 100 < 20 is not
+    checked = minimize(script, tmp_path / "checked.py", good_auto=True)
+    plain = minimize(script, tmp_path / "plain.py")
+    assert checked.fix_check is not None and checked.verified and plain.fix_check is None and plain.verified
+    with_check, without = Path(checked.output).read_text(), Path(plain.output).read_text()
+    rows = ("A-100;bolt", "B-200;nut", "C-300;washer", "D-400;rivet", "E-500;pin")
+    assert all(row in without for row in rows), without  # the cause rule alone: the data stays
+    assert "string-lines" in checked.passes and "string-lines" not in plain.tests_by_pass
+    assert [row for row in rows if row in with_check] == ["C-300;washer"], with_check  # the row that fails
+    assert 'row["qty"] < row["min"]' in with_check, with_check

@@ -725,6 +725,10 @@ def test_value_and_rebuilding_passes_by_what_the_failure_keeps(oracle, rebuild, 
     assert schedule._allowed(P.MATERIALIZE) is materialize
     assert schedule._allowed(P.SELF_ATTR_BUILDS) is builds
     assert schedule._allowed(P.UNUSED) is True
+    assert schedule._allowed(P.STRING_LINES) is not oracle  # rows of pasted data: a value pass
+    guarded = _Schedule(Problem("x = 1\n", lambda s: True), oracle=oracle, rebuild=rebuild, guarded=True)
+    assert guarded._allowed(P.STRING_LINES) is True  # a fix check keeps the rows the bug needs
+    assert guarded._allowed(P.MATERIALIZE) is materialize
 
 
 # ------------------------------------------------------------- running candidates ahead (-j)

@@ -166,6 +166,10 @@ RESHAPING = (ELEMENTS, INLINE_VARIABLES)
 #: values are the bug (an oracle, or a failure the script's own code raised: reportkit.minimize.keeps_values).
 VALUE_PASSES = (MATERIALIZE, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS, DISPLAY_SUBSCRIPTS, LOOKUP_TABLES,
                 STRING_LINES)
+#: Value passes that only drop data (rows of a text pasted as a string): on for an oracle too when a fix
+#: check guards the cause (a row the bug needs cannot go: without it the candidate passes, or it fails on
+#: the good code as well), off without one (reportkit.reduce.reduce_source's ``guarded``).
+DATA_PASSES = (STRING_LINES,)
 #: Passes that keep a computation as code but run it at each use (an object built once in ``__init__``
 #: built where it is read): off when the failure compares computed values (random weights differ
 #: between builds), on for a failure the script's own code raised (reportkit.reduce.reduce_source).
@@ -180,6 +184,7 @@ __all__ = [
     "CLASS_TO_FUNCTION",
     "CLASS_TO_MODULE",
     "DATA_LITERALS",
+    "DATA_PASSES",
     "DISPLAY_COPIES",
     "DISPLAY_SUBSCRIPTS",
     "FIELD_READBACKS",
