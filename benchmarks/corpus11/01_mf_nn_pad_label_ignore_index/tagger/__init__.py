@@ -1,0 +1,1 @@
+"""tagger: a small part-of-speech tagger for the product-search query log."""

@@ -1,0 +1,1 @@
+"""acctsync: push the HR system's account export into the directory service."""
