@@ -180,7 +180,7 @@ def test_fold_map_maps_an_edited_changed_line_once():
     assert fold2("a = h(1, 2)\n") == "a = h(1, 2)\n"
 
 
-def test_after_a_failure_a_lazy_pass_confirms_its_first_accepts_at_once():
+def test_a_pass_that_broke_the_check_before_confirms_its_first_accepts_at_once():
     calls: list[str] = []
 
     def interesting(candidate: str) -> bool:
@@ -202,12 +202,19 @@ def test_after_a_failure_a_lazy_pass_confirms_its_first_accepts_at_once():
     tester.confirm.checked("second", trying("abcd", "abd", "ab"))  # breaks the check: redone strict
     assert tester.current == "abcd" and tester.stats.redone == 1
     calls.clear()
-    tester.confirm.checked("third", trying("abc", "bd", "b"))  # its 2nd accept breaks it: caught there
-    assert calls[:4] == ["test abc", "confirm abc", "test bd", "confirm bd"]
-    # "b" tested only once the pass is strict, not on top of "bd" — and the check first: it has rejected
-    # more of this phase's candidates lately than the predicate (which accepts everything)
-    assert calls[4:] == ["confirm b"]
+    # a pass that never broke the check is checked at its end only (then bisected back) ...
+    tester.confirm.checked("third", trying("abc", "bd", "b"))
+    assert calls == ["test abc", "test bd", "test b", "confirm b", "confirm abc", "confirm bd"]
     assert tester.current == "abc" and tester.stats.redone == 2
+    calls.clear()
+    # ... one that did, once a strict run of it saw the check pass every candidate, is lazy again with
+    # its 1st, 2nd, 4th ... accepted source checked at once: one that breaks the check is caught there
+    tester.confirm.checked("second", trying("abcx"))  # strict, the check passes it
+    assert sorted(calls) == ["confirm abcx", "test abcx"]
+    calls.clear()
+    tester.confirm.checked("second", trying("abcxy", "axy", "ay"))
+    assert calls[:4] == ["test abcxy", "confirm abcxy", "test axy", "confirm axy"]
+    assert tester.current == "abcxy" and tester.stats.redone == 3
 
 
 # the fix reads an attribute that the buggy line did not: a candidate that deleted its only assignment
