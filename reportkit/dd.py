@@ -24,7 +24,7 @@ from typing import Callable, Hashable, Iterable, Protocol, Sequence
 from ._picire import DD, ConfigCache, Outcome, ZellerSplit, backward, picire, skip
 from .passes.edits import Edit, apply_edits
 
-__all__ = ["Ddmin", "check_picire", "halves_then_singles"]
+__all__ = ["Ddmin", "check_picire", "find_integer", "halves_then_singles"]
 
 #: ddmin halving on down costs about 2n tests when (almost) nothing can be removed, going from
 #: halves straight to single edits about n, while halving on wins by far when most edits go. The
