@@ -51,7 +51,7 @@ class LazyConfirm:
         self._failed: set[str] = set()  # passes whose result failed the check once
         self._accepts: int | None = None  # sources accepted so far by the pass running lazily
         self._odds = _Odds(prior=_GOOD_PRIOR)  # per phase: how likely the check passes its next candidate
-        self._runs = self._rejected = 0  # runs of the check so far, and how many of them it rejected
+        self._rejected = 0  # runs of the check that it rejected (all its runs: the tester's stats.confirms)
 
     # ------------------------------------------------------------- per pass
     def checked(self, name: str, step: Callable[[], bool]) -> bool:
@@ -68,7 +68,7 @@ class LazyConfirm:
         begin = t.current
         self.strict = strict = name in self._strict_passes
         self._accepts = 0 if name in self._failed else None  # early checks once the pass broke the check
-        runs, rejected = self._runs, self._rejected
+        runs, rejected = t.stats.confirms, self._rejected
         try:
             step()
         except _Broke:
@@ -76,7 +76,7 @@ class LazyConfirm:
         finally:
             self.strict = False
             self._accepts = None
-        if strict and self._runs > runs and self._rejected == rejected:
+        if strict and t.stats.confirms > runs and self._rejected == rejected:
             self._strict_passes.discard(name)  # checked candidates again and again, all passed: lazy next time
         if self._settle():
             return t.current != begin
@@ -160,7 +160,6 @@ class LazyConfirm:
         phase = t.phase
         result = t.call(self._check, source)
         with t.lock:
-            self._runs += 1
             self._rejected += not result
             self._cache[k] = result
             self._odds.update(phase, result)
