@@ -8,6 +8,7 @@ import re
 
 from .edits import Splice, apply_splices
 from .expressions import _bound_names
+from .scopes import import_binding
 from .source import SourceMap
 
 
@@ -219,13 +220,13 @@ def _only_binder(tree: ast.Module, stmt: ast.Import | ast.ImportFrom) -> bool:
     """Each name ``stmt`` binds is bound nowhere else but by module-level imports of the same thing."""
     if any(alias.name == "*" for alias in stmt.names):
         return False
-    names = {alias.asname or alias.name.split(".")[0]: _source_of(stmt, alias) for alias in stmt.names}
+    names = {import_binding(stmt, alias): _source_of(stmt, alias) for alias in stmt.names}
     top = {id(node) for node in tree.body}
     binders: dict[str, int] = {}
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
-                name = alias.asname or alias.name.split(".")[0]
+                name = import_binding(node, alias)
                 if name in names:
                     if id(node) not in top or _source_of(node, alias) != names[name]:
                         return False

@@ -13,6 +13,7 @@ import ast
 import builtins
 
 from .edits import Delete, Splice, apply_edits, walk_bodies
+from .scopes import import_binding
 from .source import SourceMap
 
 _SIMPLE = (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign, ast.AugAssign)
@@ -25,7 +26,7 @@ def _bound_by(stmt: ast.stmt) -> set[str]:
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         for alias in stmt.names:
             if alias.name != "*":
-                names.add(alias.asname or alias.name.split(".")[0])
+                names.add(import_binding(stmt, alias))
     elif isinstance(stmt, (*_FUNCS, ast.ClassDef)):
         names.add(stmt.name)
     else:

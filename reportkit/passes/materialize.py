@@ -29,6 +29,7 @@ import json
 
 from .edits import Splice
 from .expressions import _skipped_expressions
+from .scopes import import_binding
 from .source import SourceMap, iter_nodes, parses
 
 CAPTURE_ENV = "REPORTKIT_CAPTURE"
@@ -229,7 +230,7 @@ def _module_imports(source: str) -> set[str]:
     names: set[str] = set()
     for stmt in ast.parse(source).body:
         if isinstance(stmt, ast.Import):
-            names.update(a.asname or a.name.split(".")[0] for a in stmt.names)
+            names.update(import_binding(stmt, a) for a in stmt.names)
     return names
 
 

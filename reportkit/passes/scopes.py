@@ -17,6 +17,15 @@ _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (*_FUNCS, ast.ClassDef, *_COMPS)
 
 
+def import_binding(stmt: ast.Import | ast.ImportFrom, alias: ast.alias) -> str:
+    """The name ``alias`` of the import ``stmt`` binds."""
+    if alias.asname:
+        return alias.asname
+    if isinstance(stmt, ast.Import):
+        return alias.name.split(".")[0]  # ``import a.b`` binds ``a``
+    return alias.name
+
+
 def _own_names(scope: ast.AST) -> list[str]:
     """The names a scope binds on entry: a function's parameters, a comprehension's targets."""
     if isinstance(scope, _FUNCS):
@@ -85,7 +94,7 @@ class Scopes:
         if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
             names.add(child.id)
         elif isinstance(child, (ast.Import, ast.ImportFrom)):
-            names.update(alias.asname or alias.name.split(".")[0] for alias in child.names if alias.name != "*")
+            names.update(import_binding(child, alias) for alias in child.names if alias.name != "*")
         elif isinstance(child, ast.Global):
             declared.update(child.names)
             self.locals.setdefault(id(self.tree), set()).update(child.names)

@@ -17,7 +17,7 @@ from .edits import (
     apply_splices,
     walk_bodies,
 )
-from .scopes import Scopes
+from .scopes import Scopes, import_binding
 from .source import SourceMap, block_text
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -79,14 +79,6 @@ def loaded_names(tree: ast.AST) -> set[str]:
                     if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
                         names.add(sub.value)
     return names
-
-
-def import_binding(stmt: ast.Import | ast.ImportFrom, alias: ast.alias) -> str:
-    if alias.asname:
-        return alias.asname
-    if isinstance(stmt, ast.Import):
-        return alias.name.split(".")[0]  # ``import a.b`` binds ``a``
-    return alias.name
 
 
 def _target_names(target: ast.expr) -> list[str] | None:
@@ -430,7 +422,7 @@ def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.Functio
     targets = set(_bound_by_assignment(site) or []) if isinstance(site, ast.Assign) else set()
     rebound = {n.id for n in _own_nodes(func.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     rebound |= {n.name for n in _own_nodes(func.body) if isinstance(n, (*_FUNCS, ast.ClassDef))}
-    rebound |= {a.asname or a.name.split(".")[0] for n in _own_nodes(func.body)
+    rebound |= {import_binding(n, a) for n in _own_nodes(func.body)
                 if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
     end = (site.end_lineno or site.lineno, site.end_col_offset or 0)
     body = getattr(site_scope, "body", [])
