@@ -1,0 +1,1 @@
+"""churn: predict which subscribers cancel next month."""

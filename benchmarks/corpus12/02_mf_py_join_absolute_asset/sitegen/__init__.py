@@ -1,0 +1,1 @@
+"""sitegen: the docs site's tiny static generator."""
