@@ -149,6 +149,7 @@ class Problem(Tester):
         self._ddmin = Ddmin(self)
         self._probe = probe
         self._probed: dict[bytes, str | None] = {}  # source -> what its one probe run captured
+        self._looked: dict[bytes, str | None] = {}  # the same, probed by capture(mark=False)
 
     @property
     def round(self) -> int:
@@ -158,10 +159,12 @@ class Problem(Tester):
               try_all_first: bool = False, sparse: bool = False, groups: Sequence[Hashable] | None = None) -> bool:
         return self._ddmin(edits, name, site=site, try_all_first=try_all_first, sparse=sparse, groups=groups)
 
-    def capture(self, p: P.ProbePass) -> list[P.Edit] | None:
-        """Probe the current source once: the pass's edits (most recently evaluated first)."""
+    def capture(self, p: P.ProbePass, *, mark: bool = True) -> list[P.Edit] | None:
+        """Probe the current source once: the pass's edits (most recently evaluated first). ``mark=False``:
+        a look at the values that does not count as the pass's run on this source (the next one here still
+        proposes them; its probe run is not repeated)."""
         k = key(self.current)
-        if self._probe is None or (k in self._probed and not self.confirm.redo):
+        if self._probe is None or (mark and k in self._probed and not self.confirm.redo):
             return None
         instrumented = p.instrument(self.current)
         if instrumented is None:
@@ -169,10 +172,13 @@ class Problem(Tester):
         program, sites = instrumented
         if k in self._probed:  # repeating the pass on the same source: same values
             captured = self._probed[k]
+        elif k in self._looked:
+            captured = self._looked[k]
         else:
-            captured = self._probed[k] = self._probe(program, self.current)
+            captured = self._probe(program, self.current)
             with self.lock:
                 self.stats.probes += 1
+        (self._probed if mark else self._looked)[k] = captured
         return p.propose(self.current, sites, captured)
 
 

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from reportkit.passes import apply_splices, parses
+from reportkit.passes import Splice, Together, apply_edits, apply_splices, parses
 from reportkit.passes.hoist import hoist_candidates
 from reportkit.passes.materialize import (
     CAPTURE_ENV,
@@ -85,6 +85,41 @@ def test_materialize_edits_most_recent_first():
     spans = [(src.index("a + 1"), src.index("a + 1") + 5), (src.index("b + a"), src.index("b + a") + 5)]
     edits = materialize_edits(src, spans, json.dumps({"0": ["2", 1], "1": ["3", 2]}))
     assert [e.text for e in edits] == ["3", "2"]
+
+
+def test_materialize_edits_take_the_sites_whose_values_varied_only_together():
+    src = "a = f()\nb = g(a)\nc = h(b)\n"
+    spans = [(src.index(t), src.index(t) + len(t)) for t in ("f()", "g(a)", "h(b)")]
+    captured = {"0": ["2", 1, ["2", "2"]], "1": ["'b'", 5, ["'a'", "'b'"]], "2": ["3", 6, [None, "3"]]}
+    edits = materialize_edits(src, spans, json.dumps(captured))
+    # f() had one value (twice): its own edit; g(a) and h(b) had several (h(b) once unspellable): one
+    # edit, all of them at once (the values of one evaluation, the last), ranked by the latest of them
+    assert edits == [Together((Splice(*spans[1], "'b'"), Splice(*spans[2], "3"))), Splice(*spans[0], "2")]
+    assert apply_edits(src, edits[:1]) == "a = f()\nb = 'b'\nc = 3\n"
+    captured["2"] = ["3", 6, ["3"]]  # a single site that varied: an edit of its own
+    assert materialize_edits(src, spans, json.dumps(captured)) == [Splice(*spans[2], "3"), Splice(*spans[1], "'b'"),
+                                                                   Splice(*spans[0], "2")]
+
+
+def test_values_that_change_between_evaluations_are_materialized_only_together(tmp_path):
+    # a loop's item and a per-call argument have several values: one literal alone would stand for all
+    # of them; all of them together are the last evaluation's values
+    src = textwrap.dedent('''
+        def scale(v, k):
+            return v * k
+
+        factor = len("abc")
+        for v in [1, 2, 3]:
+            out = scale(v, factor)
+        assert out == 0
+    ''')
+    program, spans = instrument(src)
+    edits = materialize_edits(src, spans, probe_with(tmp_path)(program))
+    alone = sorted((src[e.start:e.end], e.text) for e in edits if isinstance(e, Splice))
+    assert alone == [("factor", "3"), ("k", "3"), ("out", "9"), ("out == 0", "False")]
+    (together,) = [e for e in edits if isinstance(e, Together)]
+    assert sorted((src[e.start:e.end], e.text) for e in together.splices) == [
+        ("scale(v, factor)", "9"), ("v", "3"), ("v", "3"), ("v * k", "9")]
 
 
 @pytest.mark.torch
@@ -300,3 +335,44 @@ def test_values_are_compared_as_far_as_both_runs_got(tmp_path):
     differ = {bad[spans[i][0]:spans[i][1]] for i in differing_sites(bad, spans, captured, good, good_spans, other)}
     assert "row + [0] * (2 - len(row)) if FIXED else row" in differ  # [1, 2] both times, then [3] vs [3, 0]
     assert "row" not in differ
+
+
+@pytest.mark.parametrize("ddmin_changes", [False, True])
+@pytest.mark.parametrize("together_holds", [False, True])
+def test_a_together_edit_is_tried_alone_after_the_ddmin_over_the_others(ddmin_changes, together_holds):
+    from reportkit.passes.kinds import FirstCutPass, ProbePass
+
+    src = "a = f(x)\nb = g(y)\nc = h(z)\n"
+    plain = [Splice(src.index("f(x)"), src.index("f(x)") + 4, "1"), Splice(src.index("h(z)"), src.index("h(z)") + 4, "3")]
+    together = Together((Splice(src.index("x"), src.index("x") + 1, "7"), Splice(src.index("y"), src.index("y") + 1, "8")))
+
+    class Problem:
+        current = src
+
+        def __init__(self):
+            self.tried, self.ddmins, self.captures = [], [], []
+
+        def capture(self, _p, *, mark=True):
+            self.captures.append(mark)
+            return [together, *plain]
+
+        def try_candidate(self, candidate, _name, _count):
+            self.tried.append(candidate)
+            return together_holds
+
+        def ddmin(self, es, _name, **_kw):
+            self.ddmins.append(list(es))
+            return ddmin_changes
+
+    probe = ProbePass("materialize", lambda s: None, lambda *a: [])
+    problem = Problem()
+    assert probe.run(problem) is (ddmin_changes or together_holds)
+    assert problem.ddmins == [plain]  # the ddmin is over the others
+    # then the together edit alone, on the ddmin's result: probed again (not marked as the pass's run) if
+    # the ddmin changed it
+    assert problem.captures == ([True, False] if ddmin_changes else [True])
+    assert problem.tried == ["a = f(7)\nb = g(8)\nc = h(z)\n"]
+    problem = Problem()
+    FirstCutPass(probe).run(problem)
+    # the first cut: all, then the first 8 and the first 1 of the others; never the together edit
+    assert problem.tried == ["a = 1\nb = g(y)\nc = 3\n"] + ([] if together_holds else ["a = 1\nb = g(y)\nc = h(z)\n"])

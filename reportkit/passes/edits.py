@@ -189,7 +189,14 @@ class DropAlias:
     index: int
 
 
-Edit = Union[Splice, Delete, DropAlias]
+@dataclass(frozen=True)
+class Together:
+    """Splices that are tried only all together: one edit for the searches."""
+
+    splices: tuple[Splice, ...]
+
+
+Edit = Union[Splice, Delete, DropAlias, Together]
 
 
 def to_splices(edits: Iterable[Edit]) -> list[Splice]:
@@ -199,6 +206,8 @@ def to_splices(edits: Iterable[Edit]) -> list[Splice]:
     for edit in edits:
         if isinstance(edit, Splice):
             splices.append(edit)
+        elif isinstance(edit, Together):
+            splices.extend(edit.splices)
         elif isinstance(edit, Delete):
             deletions.setdefault(id(edit.seq), (edit.seq, set()))[1].add(edit.index)
         else:

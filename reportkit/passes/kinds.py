@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Hashable, Protocol, Sequence
 
-from .edits import Delete, Edit, ElementSeq, apply_edits
+from .edits import Delete, Edit, ElementSeq, Together, apply_edits
 from .expressions import NumericSite
 
 #: Upper bound on the candidates an EachPass accepts in one run (a guard against a pass that
@@ -56,8 +56,9 @@ class Problem(Protocol):
         """picire's ddmin over ``edits`` of the current source, accepting each reduction it finds
         (``groups``: one per edit; near a minimum, ddmin's first split is one subset per group)."""
 
-    def capture(self, p: ProbePass) -> list[Edit] | None:
-        """One probe run of ``p``'s instrumented program: the edits ``p`` proposes (None: no probe)."""
+    def capture(self, p: ProbePass, *, mark: bool = True) -> list[Edit] | None:
+        """One probe run of ``p``'s instrumented program: the edits ``p`` proposes (None: no probe; or
+        ``p`` ran on this source before, unless ``mark=False``: a look that is not ``p``'s run here)."""
 
 
 class Pass(Protocol):
@@ -128,7 +129,10 @@ class EachPass:
 
 @dataclass(frozen=True)
 class ProbePass:
-    """Needs one probe run of an instrumented program; then ddmin over the proposed splices."""
+    """Needs one probe run of an instrumented program; then ddmin over the proposed splices.
+
+    A :class:`~reportkit.passes.edits.Together` edit (the sites whose values varied) is not part of the
+    ddmin: it is tried once, alone, on the ddmin's result (probed again if the ddmin changed it)."""
 
     name: str
     instrument: Callable[[str], tuple[str, list[tuple[int, int]]] | None]
@@ -136,12 +140,27 @@ class ProbePass:
 
     def run(self, problem: Problem) -> bool:
         edits = problem.capture(self)
-        return bool(edits) and problem.ddmin(edits, self.name, try_all_first=True)
+        if not edits:
+            return False
+        plain = _apart(edits)
+        changed = bool(plain) and problem.ddmin(plain, self.name, try_all_first=True)
+        if len(plain) == len(edits):
+            return changed
+        if changed:  # the values on what is left (the pass's next run here still proposes them all)
+            edits = problem.capture(self, mark=False) or []
+        together = [e for e in edits if isinstance(e, Together)]
+        return bool(together and problem.try_candidate(apply_edits(problem.current, together), self.name, 1)) or changed
+
+
+def _apart(edits: Sequence[Edit]) -> list[Edit]:
+    """The edits that may be tried apart from the others (not a :class:`Together`)."""
+    return [e for e in edits if not isinstance(e, Together)]
 
 
 @dataclass(frozen=True)
 class FirstCutPass:
-    """Cheap first cut of a long program with a probe pass's edits: all of them, or the few evaluated last.
+    """Cheap first cut of a long program with a probe pass's edits: all of them, or the few evaluated last
+    (not a :class:`~reportkit.passes.edits.Together`: that waits for the full pass).
 
     A handful of tests instead of a ddmin over every site; the full :class:`ProbePass` runs with
     the fine passes once the program is small.
@@ -157,8 +176,9 @@ class FirstCutPass:
         edits = problem.capture(self.probe)
         if not edits:
             return False
-        for k in sorted({len(edits), min(8, len(edits)), 1}, reverse=True):
-            if problem.try_candidate(apply_edits(problem.current, edits[:k]), self.name, k):
+        plain = _apart(edits)
+        for k in sorted({len(plain), min(8, len(plain)), min(1, len(plain))} - {0}, reverse=True):
+            if problem.try_candidate(apply_edits(problem.current, plain[:k]), self.name, k):
                 return True
         return False
 

@@ -11,7 +11,11 @@ expression ``e`` becomes ``__reportkit_value__(i, e)``, which records a source t
 call of leaf ``torch.nn`` modules) and returns ``e`` unchanged. When the failure compares computed
 values, a module with weights is spelled only where its site was evaluated once: its literal builds
 new random weights at each evaluation, where the script reused one module. The recorded texts become candidate
-splices; the engine keeps only those under which the failure persists.
+splices; the engine keeps only those under which the failure persists. A site whose value was spelled
+differently at different evaluations (a loop's item, a per-call argument) is replaced only together with all
+the other such sites, each by its last value (:class:`~reportkit.passes.edits.Together`, tried once after the
+ddmin over the others): alone, one literal would stand for several values, and a failure that needs them to
+differ would go.
 
 Where the failure has a second condition (a fix check: the candidate must pass on the good code; a
 differential: it must pass with the suspect switched off), the same program also runs on that side once
@@ -27,7 +31,7 @@ import builtins
 import difflib
 import json
 
-from .edits import Splice
+from .edits import Edit, Splice, Together
 from .expressions import _skipped_expressions
 from .scopes import import_binding
 from .source import SourceMap, iter_nodes, parses
@@ -235,10 +239,11 @@ def _module_imports(source: str) -> set[str]:
 
 
 def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str | None) -> list[Splice]:
-    """Splices replacing each captured site by its value text, the most recently evaluated first.
+    """Edits replacing each captured site by its value text, the most recently evaluated first.
 
     The sites evaluated last before the failure are usually the failing call's arguments: trying
-    them first cuts the longest chain of computation with the fewest tests.
+    them first cuts the longest chain of computation with the fewest tests. The sites whose values
+    varied (:func:`_varied`) are one edit, all of them at once.
     """
     if not captured:
         return []
@@ -247,7 +252,8 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
     except ValueError:
         return []
     has_torch = "torch" in _module_imports(source)
-    ranked: list[tuple[int, Splice]] = []
+    ranked: list[tuple[int, Edit]] = []
+    varied: list[tuple[int, Splice]] = []
     for i, (start, end) in enumerate(spans):
         entry = values.get(str(i))
         if not isinstance(entry, list) or len(entry) < 2:
@@ -257,9 +263,20 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
             continue
         if text.startswith("torch.") and not has_torch:
             continue  # the replacement needs ``import torch`` at module level
-        ranked.append((seq, Splice(start, end, text)))
+        (varied if _varied(entry) else ranked).append((seq, Splice(start, end, text)))
+    if len(varied) > 1:  # each alone stands for several values by one: only all of them (one evaluation's)
+        ranked.append((max(seq for seq, _ in varied), Together(tuple(sp for _, sp in varied))))
+    else:
+        ranked.extend(varied)
     ranked.sort(key=lambda item: -item[0])
-    return [splice for _seq, splice in ranked]
+    return [edit for _seq, edit in ranked]
+
+
+def _varied(entry: list) -> bool:
+    """Whether a site's recorded values were spelled differently at different evaluations (the texts of
+    its first 16 values and of its last; an unspellable value counts as one more spelling)."""
+    history = entry[2] if len(entry) >= 3 and isinstance(entry[2], list) else []
+    return len({repr(t) for t in [*history, entry[0]]}) > 1
 
 
 def _histories(captured: str | None) -> dict[str, list] | None:
