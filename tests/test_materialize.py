@@ -376,3 +376,20 @@ def test_a_together_edit_is_tried_alone_after_the_ddmin_over_the_others(ddmin_ch
     FirstCutPass(probe).run(problem)
     # the first cut: all, then the first 8 and the first 1 of the others; never the together edit
     assert problem.tried == ["a = 1\nb = g(y)\nc = 3\n"] + ([] if together_holds else ["a = 1\nb = g(y)\nc = h(z)\n"])
+
+
+def test_a_look_at_the_values_is_not_the_probe_pass_s_run_on_that_source():
+    from reportkit.passes import MATERIALIZE
+    from reportkit.reduce import Problem
+
+    probes: list[str] = []
+
+    def probe(program: str, source: str) -> str:
+        probes.append(source)
+        return json.dumps({"0": ["2", 1]})
+
+    problem = Problem("a = f()\nb = g(a)\n", lambda s: True, probe=probe)
+    assert problem.capture(MATERIALIZE, mark=False)  # a look (ProbePass, after its ddmin changed the source)
+    assert problem.capture(MATERIALIZE)  # the pass's own run here still proposes the values, from the same probe
+    assert problem.capture(MATERIALIZE) is None  # once it ran here: nothing more to try
+    assert len(probes) == 1

@@ -238,7 +238,7 @@ def _module_imports(source: str) -> set[str]:
     return names
 
 
-def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str | None) -> list[Splice]:
+def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str | None) -> list[Edit]:
     """Edits replacing each captured site by its value text, the most recently evaluated first.
 
     The sites evaluated last before the failure are usually the failing call's arguments: trying
@@ -264,7 +264,7 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
         if text.startswith("torch.") and not has_torch:
             continue  # the replacement needs ``import torch`` at module level
         (varied if _varied(entry) else ranked).append((seq, Splice(start, end, text)))
-    if len(varied) > 1:  # each alone stands for several values by one: only all of them (one evaluation's)
+    if len(varied) > 1:  # alone, each would stand for several values: all of them at once (the last evaluation's)
         ranked.append((max(seq for seq, _ in varied), Together(tuple(sp for _, sp in varied))))
     else:
         ranked.extend(varied)
