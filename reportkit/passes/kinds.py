@@ -159,8 +159,9 @@ def _apart(edits: Sequence[Edit]) -> list[Edit]:
 
 @dataclass(frozen=True)
 class FirstCutPass:
-    """Cheap first cut of a long program with a probe pass's edits: all of them, or the few evaluated last
-    (not a :class:`~reportkit.passes.edits.Together`: that waits for the full pass).
+    """Cheap first cut of a long program with a probe pass's edits: all of them (a
+    :class:`~reportkit.passes.edits.Together` among them: every site at the failing evaluation's value),
+    or the few evaluated last (not a ``Together``).
 
     A handful of tests instead of a ddmin over every site; the full :class:`ProbePass` runs with
     the fine passes once the program is small.
@@ -176,8 +177,10 @@ class FirstCutPass:
         edits = problem.capture(self.probe)
         if not edits:
             return False
+        if problem.try_candidate(apply_edits(problem.current, edits), self.name, len(edits)):
+            return True
         plain = _apart(edits)
-        for k in sorted({len(plain), min(8, len(plain)), min(1, len(plain))} - {0}, reverse=True):
+        for k in sorted({min(8, len(plain)), min(1, len(plain))} - {0, len(edits)}, reverse=True):
             if problem.try_candidate(apply_edits(problem.current, plain[:k]), self.name, k):
                 return True
         return False
