@@ -372,12 +372,16 @@ def test_a_together_edit_is_tried_alone_after_the_ddmin_over_the_others(ddmin_ch
     # the ddmin changed it
     assert problem.captures == ([True, False] if ddmin_changes else [True])
     assert problem.tried == ["a = f(7)\nb = g(8)\nc = h(z)\n"]
+    # the first cut: all but the together edit, all of them (every site at the failing evaluation's value),
+    # then the first 8 (here: all the others again, not repeated) and the first 1 of the others
     problem = Problem()
-    FirstCutPass(probe).run(problem)
-    # the first cut: all of them (the together edit among them: every site at the failing evaluation's
-    # value), then the first 8 and the first 1 of the others
-    assert problem.tried == ["a = 1\nb = g(8)\nc = 3\n"] + (
-        [] if together_holds else ["a = 1\nb = g(y)\nc = 3\n", "a = 1\nb = g(y)\nc = h(z)\n"])
+    together_holds = True
+    assert FirstCutPass(probe).run(problem) is True
+    assert problem.tried == ["a = 1\nb = g(y)\nc = 3\n"]
+    problem = Problem()
+    together_holds = False
+    assert FirstCutPass(probe).run(problem) is False
+    assert problem.tried == ["a = 1\nb = g(y)\nc = 3\n", "a = 1\nb = g(8)\nc = 3\n", "a = 1\nb = g(y)\nc = h(z)\n"]
 
 
 def test_a_look_at_the_values_is_not_the_probe_pass_s_run_on_that_source():

@@ -159,8 +159,8 @@ def _apart(edits: Sequence[Edit]) -> list[Edit]:
 
 @dataclass(frozen=True)
 class FirstCutPass:
-    """Cheap first cut of a long program with a probe pass's edits: all of them (a
-    :class:`~reportkit.passes.edits.Together` among them: every site at the failing evaluation's value),
+    """Cheap first cut of a long program with a probe pass's edits: all of them but a
+    :class:`~reportkit.passes.edits.Together`; all of them (every site at the failing evaluation's value);
     or the few evaluated last (not a ``Together``).
 
     A handful of tests instead of a ddmin over every site; the full :class:`ProbePass` runs with
@@ -177,13 +177,10 @@ class FirstCutPass:
         edits = problem.capture(self.probe)
         if not edits:
             return False
-        if problem.try_candidate(apply_edits(problem.current, edits), self.name, len(edits)):
-            return True
         plain = _apart(edits)
-        for k in sorted({min(8, len(plain)), min(1, len(plain))} - {0, len(edits)}, reverse=True):
-            if problem.try_candidate(apply_edits(problem.current, plain[:k]), self.name, k):
-                return True
-        return False
+        tries = [plain, *([list(edits)] if len(plain) < len(edits) else [])]
+        tries += [plain[:k] for k in sorted({min(8, len(plain)), 1} - {len(plain)}, reverse=True)]
+        return any(problem.try_candidate(apply_edits(problem.current, t), self.name, len(t)) for t in tries if t)
 
 
 @dataclass(frozen=True)

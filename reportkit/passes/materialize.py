@@ -13,9 +13,9 @@ values, a module with weights is spelled only where its site was evaluated once:
 new random weights at each evaluation, where the script reused one module. The recorded texts become candidate
 splices; the engine keeps only those under which the failure persists. A site whose value was spelled
 differently at different evaluations (a loop's item, a per-call argument) is replaced only together with all
-the other such sites, each by its last value (:class:`~reportkit.passes.edits.Together`, tried once after the
-ddmin over the others): alone, one literal would stand for several values, and a failure that needs them to
-differ would go.
+the other such sites, each by its last value (:class:`~reportkit.passes.edits.Together`: in the first cut's
+second all-at-once candidate, and once after the ddmin over the others): alone, one literal would stand for
+several values, and a failure that needs them to differ would go.
 
 Where the failure has a second condition (a fix check: the candidate must pass on the good code; a
 differential: it must pass with the suspect switched off), the same program also runs on that side once
