@@ -148,8 +148,8 @@ class Problem(Tester):
                          confirm=confirm, trace=trace, screen=screen)
         self._ddmin = Ddmin(self)
         self._probe = probe
-        self._probed: dict[bytes, str | None] = {}  # source -> what its one probe run captured
-        self._looked: dict[bytes, str | None] = {}  # the same, probed by capture(mark=False)
+        self._captured: dict[bytes, str | None] = {}  # source -> what its one probe run captured
+        self._probed: set[bytes] = set()  # sources a probe pass ran on (capture() without mark=False)
 
     @property
     def round(self) -> int:
@@ -170,15 +170,14 @@ class Problem(Tester):
         if instrumented is None:
             return None
         program, sites = instrumented
-        if k in self._probed:  # repeating the pass on the same source: same values
-            captured = self._probed[k]
-        elif k in self._looked:
-            captured = self._looked[k]
+        if k in self._captured:  # repeating the pass on the same source, or after a look: same values
+            captured = self._captured[k]
         else:
-            captured = self._probe(program, self.current)
+            captured = self._captured[k] = self._probe(program, self.current)
             with self.lock:
                 self.stats.probes += 1
-        (self._probed if mark else self._looked)[k] = captured
+        if mark:
+            self._probed.add(k)
         return p.propose(self.current, sites, captured)
 
 

@@ -272,11 +272,16 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
     return [edit for _seq, edit in ranked]
 
 
+def _history(entry: list) -> list:
+    """The texts of a site's first 16 values (None: not spelled), from its capture entry (an entry without
+    them, as older captures have: its last value's)."""
+    return entry[2] if len(entry) >= 3 and isinstance(entry[2], list) else [entry[0]]
+
+
 def _varied(entry: list) -> bool:
     """Whether a site's recorded values were spelled differently at different evaluations (the texts of
     its first 16 values and of its last; an unspellable value counts as one more spelling)."""
-    history = entry[2] if len(entry) >= 3 and isinstance(entry[2], list) else []
-    return len({repr(t) for t in [*history, entry[0]]}) > 1
+    return len({repr(t) for t in [*_history(entry), entry[0]]}) > 1
 
 
 def _histories(captured: str | None) -> dict[str, list] | None:
@@ -289,13 +294,7 @@ def _histories(captured: str | None) -> dict[str, list] | None:
         return None
     if not isinstance(values, dict):
         return None
-    out: dict[str, list] = {}
-    for i, entry in values.items():
-        if isinstance(entry, list) and len(entry) >= 3 and isinstance(entry[2], list):
-            out[i] = entry[2]
-        elif isinstance(entry, list) and len(entry) >= 2:
-            out[i] = [entry[0]]
-    return out
+    return {i: _history(entry) for i, entry in values.items() if isinstance(entry, list) and len(entry) >= 2}
 
 
 def _lines_and_site_keys(source: str, spans: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, str, int]]]:
