@@ -1,0 +1,1 @@
+"""defects: classify weld seams from the line's current, voltage and temperature sensors."""

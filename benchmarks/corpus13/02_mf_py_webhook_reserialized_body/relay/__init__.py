@@ -1,0 +1,1 @@
+"""relay: sign outgoing webhook deliveries and verify incoming ones."""

@@ -1,0 +1,3 @@
+ENCODING = "utf-8"
+raw = "Buchungstag;Empfänger;Betrag\r\n".encode("cp1252")
+text = raw.decode(ENCODING)
