@@ -123,7 +123,9 @@ class SourceMap:
 class Signature:
     kind: FailureKind  # a plain string is converted
     exc_type: str | None = None
-    message: str | None = None  # normalized first line of the message: what strict matching compares
+    # normalized first line of the message (a graph break's explanation too: _key_lines): what strict
+    # matching compares
+    message: str | None = None
     full_message: str | None = None  # normalized, whole (bounded)
     raw_message: str | None = None  # as raised, first lines (for people)
     exact_message: str | None = None  # first line with its numbers as raised (paths, addresses normalized)
@@ -184,9 +186,9 @@ class MatchPolicy:
 
     def describe(self) -> str:
         if self.strict:
-            return ("strict: same kind; exceptions: same type, message (first line, numbers/paths/addresses "
-                    "normalized) and raising frame; hangs: same blocked frame of the main thread and what its "
-                    "child processes wait in; signals: "
+            return ("strict: same kind; exceptions: same type, message (first line, and a graph break's "
+                    "explanation; numbers/paths/addresses normalized) and raising frame; hangs: same blocked "
+                    "frame of the main thread and what its child processes wait in; signals: "
                     "same signal and crashing frame; exits: same code and last stderr line; no new exception type in "
                     "other threads")
         parts = []
@@ -235,24 +237,23 @@ class Normalizer:
         return "\n".join(_SPACE_RE.sub(" ", line).strip() for line in text.splitlines()).strip()
 
     def message_key(self, message: str) -> str:
-        for line in self.text(message).splitlines():
-            if line.strip():
-                return line.strip()[:MESSAGE_KEY_MAX]
-        return ""
+        """The normalized first non-blank line of ``message`` (with a graph break's explanation:
+        :func:`_key_lines`)."""
+        return " ".join(_key_lines(self.text(message)))[:MESSAGE_KEY_MAX]
 
     def exact_key(self, message: str) -> str:
-        """The first non-blank line of ``message`` with its numbers as they are (the values a failure
-        reports); only what differs between runs of the same program (its scratch dir, temp paths, the
-        home dir, addresses) is normalized."""
-        for line in _ANSI_RE.sub("", message).splitlines():
-            if line.strip():
-                if self.workdir:
-                    line = line.replace(self.workdir + "/", "").replace(self.workdir, ".")
-                line = _HEX_RE.sub("<hex>", _TMP_RE.sub(_tmp_tail, line))
-                if self.home and self.home != "/":
-                    line = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", line)
-                return _SPACE_RE.sub(" ", line).strip()[:MESSAGE_KEY_MAX]
-        return ""
+        """:meth:`message_key` with its numbers as they are (the values a failure reports); only what
+        differs between runs of the same program (its scratch dir, temp paths, the home dir,
+        addresses) is normalized."""
+        lines = []
+        for line in _key_lines(_ANSI_RE.sub("", message)):
+            if self.workdir:
+                line = line.replace(self.workdir + "/", "").replace(self.workdir, ".")
+            line = _HEX_RE.sub("<hex>", _TMP_RE.sub(_tmp_tail, line))
+            if self.home and self.home != "/":
+                line = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", line)
+            lines.append(_SPACE_RE.sub(" ", line).strip())
+        return " ".join(lines)[:MESSAGE_KEY_MAX]
 
     def is_script(self, file: str) -> bool:
         return bool(self.script_path) and os.path.abspath(file) == os.path.abspath(self.script_path)
@@ -283,6 +284,19 @@ class Normalizer:
                         line=frame.line, text=self.text(frame.text) if frame.text else "", in_script=in_script,
                         user_code=in_script or self.is_user_code(frame.file), source=frame.text.strip(),
                         op=frame.op)
+
+
+def _key_lines(message: str) -> list[str]:
+    """The lines of a message that say which failure it is: the first non-blank one, and for
+    Dynamo's graph-break errors (``torch._dynamo.exc.Unsupported``: a title line, then
+    ``Explanation:``, ``Hint:`` and ``Developer debug context:`` lines) the ``Explanation:`` line
+    too. The title is shared by many causes ("Unsupported context manager" for a ``threading.Lock``
+    and for an ``int`` alike); the explanation names the object (```lock``` vs ```int```)."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if not lines:
+        return []
+    explanation = next((line for line in lines[1:4] if line.startswith("Explanation:")), None)
+    return [lines[0]] + ([explanation] if explanation else [])
 
 
 def _tmp_tail(m: re.Match) -> str:

@@ -115,6 +115,66 @@ def test_message_key_is_first_line():
     assert Normalizer().message_key("\n  first 12 line\nsecond line") == "first N line"
 
 
+def _graph_break(what: str) -> str:
+    """A message in the format of torch 2.13's ``torch._dynamo.exc.Unsupported``."""
+    return (f"Unsupported context manager\n  Explanation: Dynamo does not know how to enter a `{what}` context manager.\n"
+            "  Hint: Avoid using the unsupported context manager.\n\n"
+            f"  Developer debug context: Attempted SETUP_WITH on UserDefinedObjectVariable({what}) at 0x7f00aa\n")
+
+
+def test_message_key_keeps_a_graph_breaks_explanation():
+    norm = Normalizer()
+    lock, int_ = norm.message_key(_graph_break("lock")), norm.message_key(_graph_break("int"))
+    assert lock == ("Unsupported context manager Explanation: Dynamo does not know how to enter a `lock` "
+                    "context manager.")
+    assert lock != int_
+    assert norm.exact_key(_graph_break("lock")) == lock
+    # the hints and the debug context (object reprs, addresses) are not part of it
+    assert "Hint" not in lock and "debug" not in lock
+    # an "Explanation:" far down a long message (a log, a table) is not a graph break's
+    far = "bad input\n" + "row\n" * 5 + "Explanation: none\n"
+    assert norm.message_key(far) == "bad input"
+
+
+def test_graph_breaks_with_one_title_and_other_explanations_differ(tmp_path):
+    """Raised by a library with Dynamo's format: the explanation decides, the title alone does not."""
+    lib = {"lib.py": """
+        class Unsupported(Exception):
+            pass
+
+        def enter(what, n):
+            raise Unsupported(f"Unsupported context manager\\n  Explanation: Dynamo does not know how to enter "
+                              f"a `{what}` context manager.\\n  Hint: {n} hints")
+        """}
+    lock = sig_of(tmp_path, "import lib\nlib.enter('lock', 1)\n", files=lib)
+    assert same_failure(lock, sig_of(tmp_path, "import lib\nlib.enter('lock', 7)\n", files=lib))
+    assert not same_failure(lock, sig_of(tmp_path, "import lib\nlib.enter('int', 1)\n", files=lib))
+
+
+@pytest.mark.slow
+def test_a_real_graph_break_keeps_its_object(tmp_path):
+    """torch.compile(fullgraph=True) on a ``with`` over a threading.Lock vs over an int: one title,
+    two failures."""
+    pytest.importorskip("torch")
+    code = """
+        import threading
+        import torch
+        guard = {}
+
+        def f(x):
+            with guard:
+                return x + 1
+
+        torch.compile(f, backend="eager", fullgraph=True)(torch.randn(2))
+        """
+    lock = sig_of(tmp_path, code.replace("{}", "threading.Lock()"), timeout=120)
+    assert lock.exc_type == "torch._dynamo.exc.Unsupported" and "`lock`" in lock.message
+    assert not same_failure(lock, sig_of(tmp_path, code.replace("{}", "threading.RLock()"), timeout=120))
+    assert not same_failure(lock, sig_of(tmp_path, code.replace("{}", "0"), timeout=120))
+    assert same_failure(lock, sig_of(tmp_path, code.replace("{}", "threading.Lock()").replace("x + 1", "x * 3"),
+                                     timeout=120))
+
+
 # ---------------------------------------------------------------- exceptions
 
 SHAPE_BUG = """
