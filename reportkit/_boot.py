@@ -83,6 +83,17 @@ def _type_name(exc):
     return module + "." + qualname
 
 
+def _type_origin(exc):
+    """The module that defines the exception's class and that module's file (None for ``__main__``,
+    whose module object is gone once the script has ended, and for modules without a file)."""
+    module = getattr(type(exc), "__module__", None)
+    if module in (None, "builtins", "__builtin__"):
+        return None, None
+    mod = sys.modules.get(module) if module != "__main__" else None
+    file = getattr(mod, "__file__", None)
+    return module, file if isinstance(file, str) else None
+
+
 def _message(exc):
     try:
         text = str(exc)
@@ -132,6 +143,7 @@ def _frames(tb):
 
 def _exception_record(exc):
     record = {"type": _type_name(exc), "message": _message(exc), "frames": _frames(exc.__traceback__)}
+    record["type_module"], record["type_file"] = _type_origin(exc)
     chain = []
     seen = {id(exc)}
     cur = exc

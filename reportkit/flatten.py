@@ -224,11 +224,18 @@ class _Project:
             name = alias.asname or alias.name
             if not local:
                 out[name] = ("imp", "attr", target, alias.name)
-            elif _resolve_path(f"{target}.{alias.name}", self.roots):
+            elif _resolve_path(f"{target}.{alias.name}", self.roots) and not self._binds(target, alias.name):
                 out[name] = _ModRef(f"{target}.{alias.name}")
             else:
                 out[name] = ("local", target, alias.name)
         return out
+
+    def _binds(self, package: str, name: str) -> bool:
+        """Does the package's ``__init__`` bind ``name`` itself (``from .load import load``)? Then
+        ``from package import name`` gets that binding, not the submodule of that name: Python reads
+        the package's attribute first, and ``__init__``'s binding replaced the submodule there."""
+        mod = self.modules.get(package)
+        return mod is not None and package not in self._loading and (name in mod.exports or name in mod.aliases)
 
     def key_of(self, module: str, name: str, seen: frozenset = frozenset()) -> object:
         """The binding ``module.name`` refers to, following aliases through local modules."""

@@ -66,6 +66,8 @@ class ExceptionInfo:
     frames: list[Frame] = field(default_factory=list)
     chain: list[ExceptionInfo] = field(default_factory=list)
     thread: str | None = None
+    type_module: str | None = None  # the module that defines the exception's class (None: a builtin)
+    type_file: str | None = None  # that module's file, where known (not for ``__main__``)
 
 
 @dataclass
@@ -815,6 +817,8 @@ def _exception_from(record: dict) -> ExceptionInfo:
                 for f in record.get("frames", [])],
         chain=[_exception_from(c) for c in record.get("chain", [])],
         thread=record.get("thread"),
+        type_module=record.get("type_module"),
+        type_file=record.get("type_file"),
     )
 
 

@@ -123,6 +123,10 @@ class SourceMap:
 class Signature:
     kind: FailureKind  # a plain string is converted
     exc_type: str | None = None
+    # the exception class's name in its module when the script or a module of its project defines it
+    # (``ConfigError`` of ``app.errors.ConfigError``): folded into a reproducer, the same class is
+    # ``__main__.ConfigError``
+    local_type: str | None = None
     # normalized first line of the message (a graph break's explanation too: _key_lines): what strict
     # matching compares
     message: str | None = None
@@ -351,6 +355,7 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
     return Signature(
         kind=FailureKind.EXCEPTION,
         exc_type=exc.type,
+        local_type=_local_type(exc, norm),
         message=norm.message_key(exc.message),
         full_message=norm.text(exc.message)[:4000],
         raw_message="\n".join(raw_lines[:3])[:1000],
@@ -358,6 +363,24 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
         location=norm.location(raise_frame) if raise_frame else None,
         script_frame=norm.location(script_frame) if script_frame else None,
     )
+
+
+def _local_type(exc: ExceptionInfo, norm: Normalizer) -> str | None:
+    module = exc.type_module
+    if not module or not exc.type.startswith(module + "."):
+        return None
+    if module == "__main__" or (exc.type_file is not None and norm.is_user_code(exc.type_file)):
+        return exc.type[len(module) + 1:]
+    return None
+
+
+def _same_type(original: Signature, candidate: Signature) -> bool:
+    """The same exception class: the same qualified name, or a class of the original's project and one
+    of the candidate script with the same name (the reproducer that folded the project's module in)."""
+    if original.exc_type == candidate.exc_type:
+        return True
+    return (original.local_type is not None and original.local_type == candidate.local_type
+            and (candidate.exc_type or "").startswith("__main__."))
 
 
 def _stack_signature(sig: Signature, result: RunResult, norm: Normalizer) -> Signature:
@@ -572,7 +595,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
     """True if ``candidate`` fails the same way as ``original`` under ``policy``.
 
     Strict (default): same kind and
-      - exception: same fully-qualified type, same normalized first message line, same raising frame
+      - exception: same fully-qualified type (a class of the original's project: the same class
+        defined in the candidate script), same normalized first message line, same raising frame
         (a library frame: same file, function and line; a frame in the script: the same statement text, or
         the same :func:`statement_site`, as a frame in the original's own project modules is to a frame
         in the candidate script: the reproducer that folded them in);
@@ -594,7 +618,7 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
     if not _no_new_thread_errors(original, candidate):
         return False
     if original.kind is FailureKind.EXCEPTION:
-        return (original.exc_type == candidate.exc_type and original.message == candidate.message
+        return (_same_type(original, candidate) and original.message == candidate.message
                 and _same_location(original.location, candidate.location))
     if original.kind is FailureKind.HANG and original.child_waits is not None \
             and original.child_waits != (candidate.child_waits or []):

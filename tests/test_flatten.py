@@ -152,6 +152,40 @@ def test_module_object_used_as_a_value_is_refused(tmp_path):
         flatten_source(tmp_path / "s.py", (tmp_path / "s.py").read_text())
 
 
+@pytest.mark.parametrize("init", [
+    "from .load import load\n",  # the package's function named like its module (shadows the submodule)
+    "from . import load as _m\nload = _m.load\n",  # rebound to the function after the submodule import
+])
+def test_a_package_name_that_shadows_its_submodule_is_the_packages_binding(tmp_path, init):
+    """``from app import load`` takes the package's attribute ``load`` (what ``__init__`` bound last),
+    not the submodule ``app/load.py``: Python reads the attribute first."""
+    write(tmp_path, {
+        "main.py": "from app import load\nfrom app.load import DEFAULTS\nprint(load({'workers': 2}), DEFAULTS)\n",
+        "app/__init__.py": init,
+        "app/load.py": '''
+            DEFAULTS = {"workers": 4}
+
+            def load(override):
+                return dict(DEFAULTS, **override)
+        ''',
+    })
+    script = tmp_path / "main.py"
+    flat = flatten_source(script, script.read_text())
+    assert flat is not None and "app/load.py" in flat.modules
+    out = run_alone(tmp_path, flat.source)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "{'workers': 2} {'workers': 4}\n"
+
+
+def test_an_imported_submodule_stays_a_module_where_the_package_does_not_rebind_it(tmp_path):
+    write(tmp_path, {"main.py": "from app import load\nprint(load.VALUE)\n",
+                     "app/__init__.py": "from .load import VALUE as _v\n", "app/load.py": "VALUE = 3\n"})
+    script = tmp_path / "main.py"
+    flat = flatten_source(script, script.read_text())
+    out = run_alone(tmp_path, flat.source)
+    assert out.returncode == 0 and out.stdout == "3\n", out.stderr
+
+
 def test_pytest_layout_resolves_test_utilities_from_the_rootdir(tmp_path):
     write(tmp_path, {
         "pytest.ini": "[pytest]\n",
@@ -265,6 +299,41 @@ def test_a_raise_inside_a_local_module_is_folded_and_kept(tmp_path):
     assert expected.location.function == "validate_check"
     out = run_alone(tmp_path, source)
     assert "ValueError: rows not sorted: [3, 1, 2]" in out.stderr
+
+
+def test_a_project_exception_class_is_folded_and_the_folded_script_fails_the_same_way(tmp_path):
+    """The project defines its exception class (``app.errors.ConfigError``) and a function named like
+    its module (``app.load.load``, exported by the package). Folded, the class is
+    ``__main__.ConfigError``: the same failure."""
+    write(tmp_path, {
+        "main.py": '''
+            from app import load
+
+            for override in [{"timeout": 10}, {"workers": 0}]:
+                print(load(override))
+        ''',
+        "app/__init__.py": "from .errors import ConfigError\nfrom .load import load\n",
+        "app/errors.py": 'class ConfigError(Exception):\n    """Invalid configuration."""\n',
+        "app/load.py": '''
+            from .errors import ConfigError
+
+            DEFAULTS = {"workers": 4, "timeout": 30}
+
+
+            def load(override):
+                cfg = {**DEFAULTS, **override}
+                if cfg["workers"] < 1:
+                    raise ConfigError(f"workers must be >= 1, got {cfg['workers']}")
+                return cfg
+        ''',
+    })
+    spec = RunSpec(script=(tmp_path / "main.py").resolve(), timeout=30)
+    source, folded, note, expected, original = fold(spec)
+    assert original.exc_type == "app.errors.ConfigError"
+    assert sorted(folded) == ["app/__init__.py", "app/errors.py", "app/load.py"], note
+    assert expected.exc_type == "__main__.ConfigError" and same_failure(original, expected)
+    out = run_alone(tmp_path, source)
+    assert "ConfigError: workers must be >= 1, got 0" in out.stderr and "import app" not in source
 
 
 def test_minimize_cli_folds_a_project_whose_module_raises(tmp_path):

@@ -440,3 +440,40 @@ def test_thread_exceptions_the_original_raised_too_are_allowed():
                                             thread_exceptions=["KeyError: 'b'"]))
     assert not same_failure(original, Signature(kind="exception", exc_type="ValueError", message="x",
                                                 thread_exceptions=["NameError: name 'zlib' is not defined"]))
+
+
+# ---------------------------------------------------------------- exception classes of the project
+
+_APP_ERRORS = {"errors.py": "class ConfigError(Exception):\n    pass\n"}
+
+
+def test_a_project_exception_class_matches_the_same_class_folded_into_the_script(tmp_path):
+    """``errors.ConfigError`` raised by the project and ``__main__.ConfigError`` raised by the one-file
+    reproducer that folded ``errors.py`` in are the same failure."""
+    original = sig_of(tmp_path, "from errors import ConfigError\nraise ConfigError('workers must be >= 1, got 0')\n",
+                      files=_APP_ERRORS)
+    assert original.exc_type == "errors.ConfigError" and original.local_type == "ConfigError"
+    folded = sig_of(tmp_path, "class ConfigError(Exception):\n    pass\n\nraise ConfigError('workers must be >= 1, got 0')\n")
+    assert folded.exc_type == "__main__.ConfigError"
+    assert same_failure(original, folded)
+    # another class of the script, or the same name for another message: not the same failure
+    assert not same_failure(original, sig_of(
+        tmp_path, "class OtherError(Exception):\n    pass\n\nraise OtherError('workers must be >= 1, got 0')\n"))
+    assert not same_failure(original, sig_of(
+        tmp_path, "class ConfigError(Exception):\n    pass\n\nraise ConfigError('no workers')\n"))
+
+
+def test_an_installed_exception_class_is_not_matched_by_a_script_class_of_its_name(tmp_path):
+    original = sig_of(tmp_path, "import json\njson.loads('{')\n")
+    assert original.exc_type == "json.decoder.JSONDecodeError" and original.local_type is None
+    imitation = sig_of(tmp_path, """
+        import json
+        class JSONDecodeError(Exception):
+            pass
+        try:
+            json.loads('{')
+        except ValueError as exc:
+            raise JSONDecodeError(str(exc)) from None
+        """)
+    assert imitation.exc_type == "__main__.JSONDecodeError"
+    assert not same_failure(original, imitation)
