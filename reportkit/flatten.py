@@ -563,7 +563,7 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
     script_names = _claim_script_names(project, main, flat_names)
     renamed = _assign_module_names(project, flat_names)
     future: list[str] = []
-    parts, folded = _fold_modules(project, flat_names, roots, future)
+    parts, folded = _fold_modules(project, flat_names, roots, future, main)
     names = _script_rewrite_names(script_names, flat_names)
     rebound = {name: flat_names.flat_of(ref) for name, ref in script_names.items() if _rebinds(main, name, ref)}
     for name in rebound:
@@ -698,28 +698,104 @@ class _Part:
     origins: list[int]  # the module's line number of each line after the fold mark
 
 
+def _local_imports(project: _Project, mod: _Module) -> list[tuple[int, list[str], list[str]]]:
+    """``mod``'s top-level imports of local modules, in order: (the line after the module-level
+    statement holding it, the modules it runs (packages first), the module it reads names of that are
+    not submodules: ``pkg`` for ``from pkg import register``)."""
+    out = []
+    for top in mod.tree.body:
+        for stmt in _top_statements([top]):
+            if isinstance(stmt, ast.Import):
+                dotted = [a.name for a in stmt.names if project.local(a.name.split(".")[0])]
+                reads: list[str] = []
+            elif isinstance(stmt, ast.ImportFrom):
+                target = project.absolute(mod, stmt)
+                if not target or not (stmt.level or project.local(target.split(".")[0])):
+                    continue
+                subs = [f"{target}.{a.name}" for a in stmt.names
+                        if a.name != "*" and _resolve_path(f"{target}.{a.name}", project.roots)]
+                dotted = [target, *subs]
+                reads = [target] if len(subs) < len(stmt.names) else []
+            else:
+                continue
+            runs = [".".join(d.split(".")[:i]) for d in dotted for i in range(1, d.count(".") + 2)]
+            out.append(((top.end_lineno or top.lineno) + 1, list(dict.fromkeys(runs)), reads))
+    return out
+
+
+def _execution_segments(project: _Project, main: _Module) -> list[tuple[str, int]] | None:
+    """Where an import cycle needs Python's own order: (module, the line its segment starts at), in
+    the order Python runs them. A module runs up to its top-level import of a module not run yet, then
+    that module, then on -- ``plugins/__init__.py`` defines ``register`` and then imports
+    ``plugins.builtin``, whose ``from plugins import register`` reads the half-run package. None when
+    no module reads a name of a module that is still running: then each module goes whole, its
+    dependencies first (:attr:`_Project.order`)."""
+    segments: list[tuple[str, int]] = []
+    state: dict[str, str] = {}
+    cyclic = False
+
+    def run(dotted: str) -> None:
+        nonlocal cyclic
+        if dotted in state or dotted not in project.modules:
+            return
+        parent = dotted.rpartition(".")[0]
+        if parent:
+            run(parent)  # a package's __init__ runs before its submodules
+            if dotted in state:  # the package's code imported it
+                return
+        state[dotted] = "running"
+        segments.append((dotted, 1))
+        for after, runs, reads in _local_imports(project, project.modules[dotted]):
+            cyclic |= any(state.get(r) == "running" for r in reads)
+            new = [r for r in runs if r not in state]
+            for r in new:
+                run(r)
+            if new:
+                segments.append((dotted, after))
+        state[dotted] = "done"
+
+    for _, runs, _ in _local_imports(project, main):
+        for dotted in runs:
+            run(dotted)
+    if not cyclic:
+        return None
+    segments += [(dotted, 1) for dotted in project.order if dotted not in state]  # imported in functions only
+    return segments
+
+
 def _fold_modules(project: _Project, flat_names: _FlatNames, roots: list[Path],
-                  future: list[str]) -> tuple[list[_Part], list[str]]:
-    """The rewritten text of each folded module (with its fold mark) and the folded modules' paths."""
-    emitted_imports: set[str] = set()
-    parts: list[_Part] = []
+                  future: list[str], main: _Module) -> tuple[list[_Part], list[str]]:
+    """The rewritten text of each folded module (with its fold mark) and the folded modules' paths.
+    In an import cycle (:func:`_execution_segments`) a module may go in several parts."""
+    segments = _execution_segments(project, main)
+    emitted_imports: set[str] | None = set() if segments is None else None  # split: no import is dropped
+    pieces_of: dict[str, list[tuple[str, int]]] = {}
     folded: list[str] = []
     common = Path(os.path.commonpath([str(r) for r in roots]))
-    for dotted in project.order:
+    for dotted in project.order if segments is None else dict.fromkeys(d for d, _ in segments):
         mod = project.modules[dotted]
         if not mod.source.strip():
             continue
         names, rebound = _module_rewrite_names(project, mod, flat_names)
-        pieces = _rewrite(project, mod, names, flat_names.flat_of, future, emitted_imports, folded_module=True,
-                          rebound=rebound)
+        pieces_of[dotted] = _rewrite(project, mod, names, flat_names.flat_of, future, emitted_imports,
+                                     folded_module=True, rebound=rebound)
+        folded.append(os.path.relpath(mod.path, common))
+    if segments is None:
+        segments = [(dotted, 1) for dotted in pieces_of]
+    parts: list[_Part] = []
+    for i, (dotted, start) in enumerate(segments):
+        if dotted not in pieces_of:
+            continue
+        end = min((s for d, s in segments[i + 1:] if d == dotted and s > start), default=None)
+        pieces = [(piece, line) for piece, line in pieces_of[dotted]
+                  if line >= start and (end is None or line < end)]
         text = "".join(piece for piece, _ in pieces)
-        rel = os.path.relpath(mod.path, common)
-        folded.append(rel)
         if not text.strip():  # e.g. a package __init__ that only re-exported
             continue
+        mod = project.modules[dotted]
         lead = len(text) - len(text.lstrip("\n"))  # leading empty lines, dropped
-        parts.append(_Part(FOLD_MARK.format(rel) + "\n" + text.strip("\n") + "\n", mod,
-                           [line for _, line in pieces[lead:]]))
+        mark = FOLD_MARK.format(os.path.relpath(mod.path, common) + (" (continued)" if start > 1 else ""))
+        parts.append(_Part(mark + "\n" + text.strip("\n") + "\n", mod, [line for _, line in pieces[lead:]]))
     return parts, folded
 
 

@@ -336,6 +336,78 @@ def test_a_project_exception_class_is_folded_and_the_folded_script_fails_the_sam
     assert "ConfigError: workers must be >= 1, got 0" in out.stderr and "import app" not in source
 
 
+REGISTRY_PROJECT = {
+    "main.py": '''
+        from plugins import REGISTRY, run
+
+        print(sorted(REGISTRY), run("two"))
+    ''',
+    "plugins/__init__.py": '''
+        """Plugins register themselves on import."""
+        REGISTRY = {}
+
+
+        def register(name):
+            def deco(fn):
+                REGISTRY[name] = fn
+                return fn
+            return deco
+
+
+        from . import builtin  # noqa: E402 - needs register above
+        from .extra import run  # noqa: E402
+    ''',
+    "plugins/builtin.py": '''
+        from . import register
+
+
+        @register("one")
+        def one():
+            return 1
+    ''',
+    "plugins/extra.py": '''
+        from plugins import REGISTRY, register
+
+
+        @register("two")
+        def two():
+            return 2
+
+
+        def run(name):
+            return REGISTRY[name]()
+    ''',
+}
+
+
+def test_an_import_cycle_runs_in_pythons_order(tmp_path):
+    """A package that defines ``register`` and then imports the submodules that use it at import time:
+    its code goes in two parts, the submodules between them, as Python runs it."""
+    write(tmp_path, REGISTRY_PROJECT)
+    script = tmp_path / "main.py"
+    flat = flatten_source(script, script.read_text())
+    assert "# --- folded in from plugins/__init__.py (continued) ---" not in flat.source  # nothing after the imports
+    marks = [line for line in flat.source.splitlines() if line.startswith("# --- folded in from")]
+    assert marks == ["# --- folded in from plugins/__init__.py ---", "# --- folded in from plugins/builtin.py ---",
+                     "# --- folded in from plugins/extra.py ---"]
+    out = run_alone(tmp_path, flat.source)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "['one', 'two'] 2\n"
+    lines = flat.source.splitlines()
+    for number, (file, line, text) in flat.source_map.lines.items():
+        assert Path(file).read_text().splitlines()[line - 1].strip() == text == lines[number - 1].strip()
+
+    # code after the imports: a second part of the package, after the submodules
+    project = tmp_path / "second"
+    write(project, {**REGISTRY_PROJECT, "main.py": "from plugins import DEFAULT\nprint(DEFAULT())\n"})
+    init = project / "plugins" / "__init__.py"
+    init.write_text(init.read_text() + "\nDEFAULT = REGISTRY['one']\n")
+    flat = flatten_source(project / "main.py", (project / "main.py").read_text())
+    assert "# --- folded in from plugins/__init__.py (continued) ---\nDEFAULT = REGISTRY['one']" in flat.source
+    out = run_alone(project, flat.source)
+    assert out.returncode == 0 and out.stdout == "1\n", out.stderr
+
+
 def test_minimize_cli_folds_a_project_whose_module_raises(tmp_path):
     """End to end (the real CLI): the exception is raised inside the project's own module; the
     result folds it in, says so, and fails the same way run alone from another directory."""
