@@ -552,10 +552,22 @@ def test_string_lines_are_deletions_of_interior_lines() -> None:
     source = ('def f(text="""a,b\n1,2\n3,4\n"""):\n    """Doc\n    more\n    """\n'
               'x = b"""\nq\n"""\ny = f"""\n{x}\n"""\nz = ("one"\n     "two"\n     "three")\n')
     edits = propose_string_lines(source)
-    # the CSV's rows (not its header, which shares the opening quotes' line) and the bytes' row; not the
-    # docstring, the f-string or the implicitly concatenated pieces
-    assert [source[e.start:e.end] for e in edits] == ["1,2\n", "3,4\n", "q\n"]
+    # the CSV's rows (not its header, which shares the opening quotes' line), the bytes' row and each
+    # implicitly concatenated piece (its line where it is alone on it); not the docstring or the f-string
+    assert [source[e.start:e.end] for e in edits] == ["1,2\n", "3,4\n", "q\n", '"one"', '     "two"\n', '"three"']
     assert P.apply_edits(source, edits[:2]).startswith('def f(text="""a,b\n"""):')
+    assert P.apply_edits(source, edits[4:5]).endswith('z = ("one"\n     "three")\n')
+
+
+@pytest.mark.parametrize("source", [
+    'x = ("solo")\n',  # one parenthesized literal
+    'x = (f"{a}"\n     "b")\n',  # with an f-string: code
+    'x = ("a" +\n     "b")\n',  # an operator, not implicit concatenation
+])
+def test_string_pieces_are_only_implicit_concatenations_of_plain_literals(source: str) -> None:
+    from reportkit.passes.strings import propose_string_lines
+
+    assert propose_string_lines(source) == []
 
 
 # --------------------------------------------------------------------- reindentation
