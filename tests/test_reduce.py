@@ -582,7 +582,7 @@ def test_skipped_changes_are_retried_in_the_last_round() -> None:
 def test_needed_statements_cost_about_n_tests_per_sweep_after_the_first() -> None:
     n = 32
     appends = "".join(f"calls.append({i})\n" for i in range(n))
-    source = "calls = []\n" + appends + "limit = 500\n"
+    source = "calls = []\n" + appends + "limit = max(500, 7)\n"
 
     def predicate(candidate: str) -> bool:  # text only (worker threads)
         return candidate.startswith("calls = []\n" + appends + "limit = ")
@@ -1012,3 +1012,19 @@ def test_early_checks_only_for_a_pass_whose_result_failed_before() -> None:
     more = ["keep = 1\n" + "\n".join(lines[k:]) + "\n" for k in range(6, 9)]
     lazy.checked("breaks", step("breaks", *more))
     assert checked == [more[0], more[1], more[2]]  # the 1st and 2nd at once; the 3rd as the result
+
+
+def test_numbers_that_bound_each_other_do_not_start_round_after_round() -> None:
+    """Two literals that can only go down a step at a time, each given the other (|a - b| <= 1): a round
+    whose fine passes changed numbers only ends the search; it used to start another round (every pass
+    again) per step, up to the round limit."""
+    import re
+
+    def predicate(candidate: str) -> bool:  # text only (worker threads)
+        m = re.fullmatch(r"a = (\d+)\nb = (\d+)\nprint\(a, b\)\n", candidate)
+        return m is not None and abs(int(m[1]) - int(m[2])) <= 1 and int(m[1]) + int(m[2]) >= 9
+
+    result, _ = reduce_checked("a = 40\nb = 40\nprint(a, b)\n", predicate)
+    assert result.source != "a = 40\nb = 40\nprint(a, b)\n"  # the numbers went down
+    assert result.stats.rounds <= 3
+    assert result.stats.tests_run <= 40

@@ -175,6 +175,9 @@ DATA_PASSES = (STRING_LINES,)
 #: built where it is read): off when the failure compares computed values (random weights differ
 #: between builds), on for a failure the script's own code raised (reportkit.reduce.reduce_source).
 REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
+#: Searches for smaller numbers: not run in a verifying round, and a round whose fine passes changed
+#: numbers only does not start another (reportkit.reduce).
+NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
 FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
 
@@ -221,6 +224,7 @@ __all__ = [
     "HOIST",
     "MATERIALIZE",
     "MATERIALIZE_FIRST_CUT",
+    "NUMBER_SEARCHES",
     "FirstCutPass",
     "ProbePass",
     "INLINE",
