@@ -430,6 +430,10 @@ def test_simplify_candidates() -> None:
             "log.append(json.loads(line))\n",
             ["json.loads(line)\n", "log.append(0)\n", "log.append(line)\n", "log.append(json)\n"],
         ),
+        # a statement-level method call on a call's result: the call alone (what used its result goes)
+        ("import torch\nnet(x).item()\n", ["import torch\nnet(x)\n", "import torch\nx.item()\n"]),
+        ("import torch\ntorch.compile(f)().argmax()\n", ["import torch\ntorch.compile(f)()\n"]),
+        ("self.items.append(1)\n", []),  # a receiver that is no call: not a statement
         # drop calls from a method chain (no ``0.cuda()``)
         ("y = x.float().cuda()\n", ["y = 0\n", "y = x.float()\n", "y = x.cuda()\n"]),
         (

@@ -498,8 +498,9 @@ def _is_number(node: ast.expr) -> bool:
 def simplify_candidates(source: str) -> list[str]:
     """Replace one expression by ``0`` or by a sub-expression (hoisting); outermost first.
 
-    For a call that is a whole statement only hoisting a non-trivial argument is tried
-    (``log.append(f(x))`` -> ``f(x)``); deleting the statement is HDD's business. Never tried, as
+    For a call that is a whole statement only hoisting a non-trivial argument, or a receiver that is a
+    call, is tried (``log.append(f(x))`` -> ``f(x)``, ``net(x).item()`` -> ``net(x)``); deleting the
+    statement is HDD's business. Never tried, as
     they cannot stand for the value they replace: a class's base (``class A(0)``), the object a method
     runs on or the module a function is looked up in (``self.fc(x)`` -> ``self``, ``torch.ones(2)`` ->
     ``torch``), a literal or a module's constant argument of an imported module's function in place of
@@ -530,8 +531,8 @@ def simplify_candidates(source: str) -> list[str]:
         receiver = func.value if isinstance(func, ast.Attribute) else None
         library = func is not None and _root_name(func) in imported
         for sub in _hoists(node):
-            if at_statement and (isinstance(sub, _SIMPLE) or sub is receiver):
-                continue
+            if at_statement and (isinstance(sub, _SIMPLE) or (sub is receiver and not isinstance(sub, ast.Call))):
+                continue  # (``net(x).item()`` -> ``net(x)``: the call that fails, without what used its result)
             if sub is receiver and (_is_self(sub) or (isinstance(sub, ast.Name) and sub.id in imported)):
                 continue  # ``self.fc(x)`` -> ``self``, ``torch.randn(4)`` -> ``torch``: not the value
             if library and sub is not receiver and (_is_number(sub) or isinstance(sub, ast.Constant)
