@@ -850,6 +850,13 @@ def test_one_element(source: str, expected: list[str]) -> None:
         # a one-element display as a statement: its element
         ("[f(x)]\n(g(),)\n", ["f(x)\n(g(),)\n", "[f(x)]\ng()\n"]),
         ("[*xs]\n[a, b]\n", []),
+        # a comprehension's target that unpacks nothing read
+        ("m = L(G() for a, b in zip(xs, ys))\n", ["m = L(G() for _ in zip(xs, ys))\n"]),
+        ("m = [a for a, b in xs]\nd = {k: 1 for k, v in xs}\n", []),
+        # an argument tuple / keyword dict spelled out where it is unpacked
+        ("y = f(*(a, g(b)), c)\n", ["y = f(a, g(b), c)\n"]),
+        ("y = f(x, **{'k': 1, 'm': z})\n", ["y = f(x, k=1, m=z)\n"]),
+        ("y = f(*(), **{'class': 1, **d})\n", []),  # nothing to spell out; not a keyword name
         # a loop that only drains its iterable
         ("for _ in DataLoader(ds, batch_size=2):\n    pass\n", ["list(DataLoader(ds, batch_size=2))\n"]),
         ("for x in 1, 2:\n    pass\n", ["list((1, 2))\n"]),

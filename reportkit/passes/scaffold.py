@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import json
+import keyword
 import types
 from collections import Counter
 from typing import Callable
@@ -679,7 +680,8 @@ def readability_candidates(source: str) -> list[str]:
     """``for a, b in xs:`` with neither read -> ``for _ in xs:``; ``assert`` of constants -> gone;
     ``a if None is None else b`` (a test of literals) -> ``a``; ``next(iter(xs))`` -> ``xs[0]``; ``[f(x)]`` as
     a statement -> ``f(x)``; ``for _ in xs: pass`` -> ``list(xs)``; ``return (x)`` and ``f((x))`` -> ``x``,
-    ``f(x)``."""
+    ``f(x)``; a comprehension's target that unpacks nothing read -> ``_``; ``f(*(a, b))`` -> ``f(a, b)``,
+    ``f(**{"k": v})`` -> ``f(k=v)``."""
     tree, smap = _parse(source)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
@@ -724,6 +726,15 @@ def readability_candidates(source: str) -> list[str]:
                 candidate = _without_parens(source, smap, arg)
                 if candidate is not None and ast.dump(ast.parse(candidate)) == ast.dump(tree):
                     out.append(candidate)
+            out.extend(_spread_candidates(source, smap, node))
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            for gen in node.generators:  # ``f(b) for a, b in zip(xs, ys)`` with ``a`` read nowhere: ``_``
+                names = _target_names(gen.target) if isinstance(gen.target, (ast.Tuple, ast.List)) else None
+                if names is not None and not set(names) & loaded:
+                    candidate = apply_splices(source, [Splice(*smap.span(gen.target), "_")])
+                    if candidate is not None:
+                        out.append(candidate)
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
             candidate = _without_parens(source, smap, node.value)
             if candidate is not None:
@@ -731,6 +742,30 @@ def readability_candidates(source: str) -> list[str]:
     out.extend(_unused_counter_candidates(source, tree, smap))
     out.extend(_truth_filler_candidates(source, tree, smap))
     out.extend(_drained_loop_candidates(source, tree, smap))
+    return out
+
+
+def _spread_candidates(source: str, smap: SourceMap, call: ast.Call) -> list[str]:
+    """``f(*(a, b))`` -> ``f(a, b)`` and ``f(**{"k": v})`` -> ``f(k=v)``: an argument tuple or keyword dict
+    spelled out where it is unpacked (what is left once ``batch = (x, y)`` / ``model(*batch)`` is inlined)."""
+    out = []
+    for arg in call.args:
+        if isinstance(arg, ast.Starred) and isinstance(arg.value, (ast.Tuple, ast.List)) and arg.value.elts:
+            text = ", ".join(_element_text(smap, e) for e in arg.value.elts)
+            candidate = apply_splices(source, [Splice(*smap.span(arg), text)])
+            if candidate is not None:
+                out.append(candidate)
+    for kw in call.keywords:
+        d = kw.value
+        if kw.arg is None and isinstance(d, ast.Dict) and d.keys and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier()
+                and not keyword.iskeyword(k.value) for k in d.keys):
+            text = ", ".join(f"{k.value}={_element_text(smap, v)}" for k, v in zip(d.keys, d.values))  # type: ignore[union-attr]
+            start = smap.prev_token_before(smap.span(d)[0])  # the ``**``
+            if start is not None and start.string == "**":
+                candidate = apply_splices(source, [Splice(start.start, smap.span(d)[1], text)])
+                if candidate is not None:
+                    out.append(candidate)
     return out
 
 
