@@ -875,7 +875,8 @@ def test_readability(source: str, expected: list[str]) -> None:
     "source, expected",
     [
         ('cfg = json.loads("""\n{"a": {"b": 1.5, "c": [true, null]}}\n""")\n',
-         ["cfg = {'a': {'b': 1.5, 'c': [True, None]}}\n"]),
+         ['cfg = {"a": {"b": 1.5, "c": [True, None]}}\n']),  # its strings in JSON's double quotes
+        ("""x = json.loads('["it\\'s", "a\\\\"b", "tab\\\\t"]')\n""", ["""x = ["it's", 'a"b', 'tab\\t']\n"""]),
         ("m = json.loads(json.dumps(cfg))\nn = copy.deepcopy(a + b)\n",
          ["m = cfg\nn = copy.deepcopy(a + b)\n", "m = json.loads(json.dumps(cfg))\nn = (a + b)\n"]),
         # not JSON, NaN (no literal), a non-constant argument

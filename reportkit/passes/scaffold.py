@@ -997,9 +997,25 @@ def _next_iter_argument(node: ast.AST) -> ast.expr | None:
     return inner
 
 
+def _json_display(value: object) -> str:
+    """``repr`` of a value decoded from JSON, with its strings in double quotes as the JSON text had them
+    (where ``repr`` would pick single quotes and nothing needs escaping)."""
+    if isinstance(value, str):
+        text = repr(value)
+        return f'"{text[1:-1]}"' if text.startswith("'") and '"' not in value and "\\" not in text else text
+    if isinstance(value, list):
+        return "[" + ", ".join(_json_display(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_json_display(k)}: {_json_display(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
 def _literal_text(value: object) -> str | None:
-    """Python source for a value decoded from JSON, or None if ``repr`` does not round-trip."""
-    text = repr(value)
+    """Python source for a value decoded from JSON, or None if it does not round-trip."""
+    try:
+        text = _json_display(value)
+    except RecursionError:
+        return None
     try:
         same = ast.literal_eval(text) == value
     except (ValueError, SyntaxError, RecursionError, MemoryError):
