@@ -1,0 +1,1 @@
+"""cropscan: classify drone tiles of a field by crop stress (healthy, dry, nitrogen, pest)."""
