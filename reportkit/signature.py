@@ -123,16 +123,12 @@ class SourceMap:
 class Signature:
     kind: FailureKind  # a plain string is converted
     exc_type: str | None = None
-    # the exception class's name in its module when the script or a module of its project defines it
-    # (``ConfigError`` of ``app.errors.ConfigError``): folded into a reproducer, the same class is
-    # ``__main__.ConfigError``
-    local_type: str | None = None
     # normalized first line of the message (a graph break's explanation too: _key_lines): what strict
     # matching compares
     message: str | None = None
     full_message: str | None = None  # normalized, whole (bounded)
     raw_message: str | None = None  # as raised, first lines (for people)
-    exact_message: str | None = None  # first line with its numbers as raised (paths, addresses normalized)
+    exact_message: str | None = None  # message (as above) with its numbers as raised (paths, addresses normalized)
     location: Location | None = None  # raising frame: innermost frame (library frame if any)
     script_frame: Location | None = None  # innermost frame inside the target script
     exit_code: int | None = None
@@ -146,6 +142,10 @@ class Signature:
     # hangs: what the leaf child processes waited in when it was caught (reportkit.runner.child_waits);
     # None: not compared (not known, or it differed between the original's runs)
     child_waits: list[str] | None = None
+    # the exception class's name in its module when the script or a module of its project defines it
+    # (``ConfigError`` of ``app.errors.ConfigError``): folded into a reproducer, the same class is
+    # ``__main__.ConfigError``
+    local_type: str | None = None
 
     def __post_init__(self) -> None:
         self.kind = FailureKind(self.kind)
