@@ -4,8 +4,9 @@ Data pasted into a script as a triple-quoted string (a CSV table, log lines, a c
 document) is usually much more than the few rows the failure needs: ``propose_string_lines`` offers each
 line strictly inside such a literal (not the lines holding its quotes) as one deletion, and ddmin keeps
 the rows, header or keys the failure still reads. Data pasted as implicitly concatenated pieces, one
-per line (``("date;payee\\n" "01.10;REWE\\n" ...)``), is the same: each piece is one deletion. Docstrings (and any string alone as a statement) are
-the docstrings pass's business; f-strings are left alone (their lines hold code).
+per line (``("date;payee\\n" "01.10;REWE\\n" ...)``), is the same: each piece is one deletion.
+Docstrings (and any string alone as a statement) are the docstrings pass's business; f-strings are left
+alone (their lines hold code).
 
 The pass proposes; the tester decides.
 """
