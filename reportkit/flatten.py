@@ -355,6 +355,8 @@ class _Edits:
     def __init__(self, source: str):
         self.lines = _source_lines(source)
         self.items: list[tuple[int, int, int, int, str]] = []
+        self.removed: set[int] = set()  # ids of the statements deleted without a replacement
+        self.top: list[ast.stmt] | None = None  # the module's body (it needs no ``pass``)
 
     def add(self, l1: int, c1: int, l2: int, c2: int, text: str) -> None:
         self.items.append((l1, c1, l2, c2, text))
@@ -513,11 +515,14 @@ def _parents(tree: ast.Module) -> dict[int, list[ast.stmt]]:
 
 
 def _delete(edits: _Edits, lines: list[str], stmt: ast.stmt, siblings: list[ast.stmt], replacement: str = "") -> None:
-    """Remove ``stmt`` (whole lines when it has them to itself; ``pass`` when its block needs one)."""
+    """Remove ``stmt`` (whole lines when it has them to itself; ``pass`` when its block needs one: the
+    last of its statements to go)."""
     first, last = lines[stmt.lineno - 1], lines[stmt.end_lineno - 1]
     whole = not first[:len(first.encode()[:stmt.col_offset].decode("utf-8", "replace"))].strip() and \
         not last.encode("utf-8")[stmt.end_col_offset:].decode("utf-8", "replace").split("#")[0].strip()
-    alone = len(siblings) == 1
+    if not replacement:
+        edits.removed.add(id(stmt))
+    alone = siblings is not edits.top and all(id(s) in edits.removed for s in siblings)
     text = replacement or ("pass" if alone else "")
     if whole and not text:
         edits.add(stmt.lineno, 0, stmt.end_lineno, len(last.encode("utf-8")), "")
@@ -699,15 +704,16 @@ class _Part:
 
 
 def _local_imports(project: _Project, mod: _Module) -> list[tuple[int, list[str], list[str]]]:
-    """``mod``'s top-level imports of local modules, in order: (the line after the module-level
-    statement holding it, the modules it runs (packages first), the module it reads names of that are
-    not submodules: ``pkg`` for ``from pkg import register``)."""
+    """``mod``'s top-level imports of local modules, by module-level statement (a ``try`` may hold
+    several), in order: (the line after that statement, the modules its imports run (packages first),
+    the modules they read names of that are not submodules: ``pkg`` for ``from pkg import register``)."""
     out = []
     for top in mod.tree.body:
+        runs: list[str] = []
+        reads: list[str] = []
         for stmt in _top_statements([top]):
             if isinstance(stmt, ast.Import):
                 dotted = [a.name for a in stmt.names if project.local(a.name.split(".")[0])]
-                reads: list[str] = []
             elif isinstance(stmt, ast.ImportFrom):
                 target = project.absolute(mod, stmt)
                 if not target or not (stmt.level or project.local(target.split(".")[0])):
@@ -715,10 +721,11 @@ def _local_imports(project: _Project, mod: _Module) -> list[tuple[int, list[str]
                 subs = [f"{target}.{a.name}" for a in stmt.names
                         if a.name != "*" and _resolve_path(f"{target}.{a.name}", project.roots)]
                 dotted = [target, *subs]
-                reads = [target] if len(subs) < len(stmt.names) else []
+                reads += [target] if len(subs) < len(stmt.names) else []
             else:
                 continue
-            runs = [".".join(d.split(".")[:i]) for d in dotted for i in range(1, d.count(".") + 2)]
+            runs += [".".join(d.split(".")[:i]) for d in dotted for i in range(1, d.count(".") + 2)]
+        if runs:
             out.append(((top.end_lineno or top.lineno) + 1, list(dict.fromkeys(runs)), reads))
     return out
 
@@ -836,6 +843,7 @@ def _rewrite(project: _Project, mod: _Module, names: dict[str, object], flat_of,
     their import becomes an assignment (``check = validate_check``), so each use sees what it saw."""
     lines = _source_lines(mod.source)
     edits = _Edits(mod.source)
+    edits.top = mod.tree.body
     parents = _parents(mod.tree)
     skip: set[int] = set()
     for node in ast.walk(mod.tree):

@@ -408,6 +408,41 @@ def test_an_import_cycle_runs_in_pythons_order(tmp_path):
     assert out.returncode == 0 and out.stdout == "1\n", out.stderr
 
 
+def test_a_block_whose_local_imports_all_go_keeps_a_pass(tmp_path):
+    """``try:`` around two imports of local modules: both go, and the block gets ``pass`` (the last to
+    go); a package ``__init__`` left empty needs none. In an import cycle, the two imports are one place
+    to continue the package from."""
+    project = {
+        **REGISTRY_PROJECT,
+        "main.py": "from plugins import REGISTRY, TOTAL\nprint(sorted(REGISTRY), TOTAL)\n",
+        "plugins/__init__.py": '''
+            REGISTRY = {}
+
+
+            def register(name):
+                def deco(fn):
+                    REGISTRY[name] = fn
+                    return fn
+                return deco
+
+
+            try:
+                from . import builtin
+                from .extra import run
+            except ImportError:
+                pass
+
+            TOTAL = len(REGISTRY)
+        ''',
+    }
+    write(tmp_path, project)
+    flat = flatten_source(tmp_path / "main.py", (tmp_path / "main.py").read_text())
+    assert "try:\n    pass\nexcept ImportError:" in flat.source
+    assert flat.source.count("TOTAL = len(REGISTRY)") == 1
+    out = run_alone(tmp_path, flat.source)
+    assert out.returncode == 0 and out.stdout == "['one', 'two'] 2\n", out.stderr
+
+
 def test_minimize_cli_folds_a_project_whose_module_raises(tmp_path):
     """End to end (the real CLI): the exception is raised inside the project's own module; the
     result folds it in, says so, and fails the same way run alone from another directory."""
