@@ -475,5 +475,11 @@ def test_an_installed_exception_class_is_not_matched_by_a_script_class_of_its_na
         except ValueError as exc:
             raise JSONDecodeError(str(exc)) from None
         """)
-    assert imitation.exc_type == "__main__.JSONDecodeError"
+    assert imitation.exc_type == "__main__.JSONDecodeError" and imitation.local_type == "JSONDecodeError"
     assert not same_failure(original, imitation)
+    # the type alone decides: the same message and raising frame, the installed class vs the script's
+    from dataclasses import replace
+
+    assert not same_failure(original, replace(original, exc_type=imitation.exc_type, local_type=imitation.local_type))
+    project = replace(original, exc_type="app.errors.JSONDecodeError", local_type="JSONDecodeError")
+    assert same_failure(project, replace(project, exc_type=imitation.exc_type))
