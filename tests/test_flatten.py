@@ -415,17 +415,9 @@ def test_a_block_whose_local_imports_all_go_keeps_a_pass(tmp_path):
     project = {
         **REGISTRY_PROJECT,
         "main.py": "from plugins import REGISTRY, TOTAL\nprint(sorted(REGISTRY), TOTAL)\n",
-        "plugins/__init__.py": '''
-            REGISTRY = {}
-
-
-            def register(name):
-                def deco(fn):
-                    REGISTRY[name] = fn
-                    return fn
-                return deco
-
-
+        # the package's register(), then its two imports in a try
+        "plugins/__init__.py": textwrap.dedent(REGISTRY_PROJECT["plugins/__init__.py"].split("from . import builtin")[0])
+        + textwrap.dedent('''
             try:
                 from . import builtin
                 from .extra import run
@@ -433,7 +425,7 @@ def test_a_block_whose_local_imports_all_go_keeps_a_pass(tmp_path):
                 pass
 
             TOTAL = len(REGISTRY)
-        ''',
+        '''),
     }
     write(tmp_path, project)
     flat = flatten_source(tmp_path / "main.py", (tmp_path / "main.py").read_text())
