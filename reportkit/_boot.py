@@ -77,10 +77,8 @@ class _Events:
 def _type_name(exc):
     cls = type(exc)
     qualname = getattr(cls, "__qualname__", cls.__name__)
-    module = getattr(cls, "__module__", None)
-    if module in (None, "builtins", "__builtin__"):
-        return qualname
-    return module + "." + qualname
+    module = _type_origin(exc)[0]
+    return qualname if module is None else module + "." + qualname
 
 
 def _type_origin(exc):

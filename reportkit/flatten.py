@@ -154,20 +154,25 @@ class _Project:
     def _scan(self, mod: _Module) -> None:
         """Load the local modules ``mod`` imports; record its top-level bindings."""
         for node in ast.walk(mod.tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if self.local(alias.name.split(".")[0]):
-                        self._dep(mod, alias.name)
-            elif isinstance(node, ast.ImportFrom):
-                target = self.absolute(mod, node)
-                if node.level or (target and self.local(target.split(".")[0])):
-                    if not target:
-                        raise NotFlattenable(f"cannot resolve a relative import in {mod.path}")
-                    self._dep(mod, target)
-                    for alias in node.names:
-                        if alias.name != "*" and _resolve_path(f"{target}.{alias.name}", self.roots):
-                            self._dep(mod, f"{target}.{alias.name}")
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for dotted in self.imported(mod, node)[0]:
+                    self._dep(mod, dotted)
         mod.exports = self._bindings(mod)
+
+    def imported(self, mod: _Module, node: ast.Import | ast.ImportFrom) -> tuple[list[str], list[str]]:
+        """The local modules an import statement of ``mod`` imports (``import a.b``: ``a.b``; ``from pkg
+        import sub, name``: ``pkg`` and the submodule ``pkg.sub``), and those it reads a name of that is
+        not a submodule (``pkg``, for ``name``)."""
+        if isinstance(node, ast.Import):
+            return [a.name for a in node.names if self.local(a.name.split(".")[0])], []
+        target = self.absolute(mod, node)
+        if not (node.level or (target and self.local(target.split(".")[0]))):
+            return [], []
+        if not target:
+            raise NotFlattenable(f"cannot resolve a relative import in {mod.path}")
+        subs = [f"{target}.{a.name}" for a in node.names
+                if a.name != "*" and _resolve_path(f"{target}.{a.name}", self.roots)]
+        return [target, *subs], [target] if len(subs) < len(node.names) else []
 
     def _dep(self, mod: _Module, dotted: str) -> None:
         parts = dotted.split(".")
@@ -712,19 +717,10 @@ def _local_imports(project: _Project, mod: _Module) -> list[tuple[int, list[str]
         runs: list[str] = []
         reads: list[str] = []
         for stmt in _top_statements([top]):
-            if isinstance(stmt, ast.Import):
-                dotted = [a.name for a in stmt.names if project.local(a.name.split(".")[0])]
-            elif isinstance(stmt, ast.ImportFrom):
-                target = project.absolute(mod, stmt)
-                if not target or not (stmt.level or project.local(target.split(".")[0])):
-                    continue
-                subs = [f"{target}.{a.name}" for a in stmt.names
-                        if a.name != "*" and _resolve_path(f"{target}.{a.name}", project.roots)]
-                dotted = [target, *subs]
-                reads += [target] if len(subs) < len(stmt.names) else []
-            else:
-                continue
-            runs += [".".join(d.split(".")[:i]) for d in dotted for i in range(1, d.count(".") + 2)]
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                dotted, read = project.imported(mod, stmt)
+                reads += read
+                runs += [".".join(d.split(".")[:i]) for d in dotted for i in range(1, d.count(".") + 2)]
         if runs:
             out.append(((top.end_lineno or top.lineno) + 1, list(dict.fromkeys(runs)), reads))
     return out

@@ -211,7 +211,7 @@ class _Schedule:
         while problem.round < _MAX_ROUNDS:
             problem.stats.rounds += 1
             verifying = problem.verifying
-            if not problem.verifying:  # (a verifying round runs without memo until it changes something)
+            if not verifying:  # (a verifying round runs without memo until it changes something)
                 problem.memo = True
             if problem.trace is not None:
                 problem.trace.line("round", problem.current, "round", None,
