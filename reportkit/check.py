@@ -151,12 +151,24 @@ def reproduce(check: Check, runs: int = 2, source: str | None = None,
     first = next((o.signature for o in outcomes if o.ok), None)
     if first is None:
         raise NothingToReproduce(_why_nothing(check, outcomes[0].signature, len(outcomes)))
-    if first.kind is FailureKind.HANG and first.child_waits is not None and any(
-            o.signature.kind is FailureKind.HANG and o.signature.child_waits != first.child_waits for o in outcomes):
-        first = replace(first, child_waits=None)  # the children's state differs run to run: not compared
+    first = settled_waits(first, [o.signature for o in outcomes])
     failures = sum(1 for o in outcomes if same_failure(first, o.signature, check.policy))
     return Reproduction(signature=first, runs=len(outcomes), failures=failures,
                         results=[o.result for o in outcomes], signatures=[o.signature for o in outcomes])
+
+
+def settled_waits(first: Signature, signatures: list[Signature]) -> Signature:
+    """A hang's ``first`` signature with what its waits were over all the original's runs
+    (``signatures``): what the child processes wait in, not compared where it differed between runs;
+    where the other threads waited, every place any run had (a candidate's threads may wait there)."""
+    if first.kind is not FailureKind.HANG:
+        return first
+    hangs = [s for s in signatures if s.kind is FailureKind.HANG]
+    if first.child_waits is not None and any(s.child_waits != first.child_waits for s in hangs):
+        first = replace(first, child_waits=None)  # the children's state differs run to run
+    if first.thread_waits is not None:
+        first = replace(first, thread_waits=sorted(set(first.thread_waits).union(*(s.thread_waits or [] for s in hangs))))
+    return first
 
 
 def _bad_input(check: Check, outcome: Outcome) -> None:

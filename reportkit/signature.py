@@ -15,10 +15,13 @@ A :class:`Signature` is derived from a :class:`~reportkit.runner.RunResult`. Kin
 
 from __future__ import annotations
 
+import io
+import keyword
 import os
 import re
 import signal as _signal
 import sysconfig
+import tokenize
 from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -146,6 +149,10 @@ class Signature:
     # (``ConfigError`` of ``app.errors.ConfigError``): folded into a reproducer, the same class is
     # ``__main__.ConfigError``
     local_type: str | None = None
+    # hangs: what the threads other than the main one waited in, those in the user's code (_thread_waits),
+    # over all the original's runs; a candidate's threads may wait in nothing else (new_thread_waits).
+    # None: not compared
+    thread_waits: list[str] | None = None
 
     def __post_init__(self) -> None:
         self.kind = FailureKind(self.kind)
@@ -192,7 +199,8 @@ class MatchPolicy:
         if self.strict:
             return ("strict: same kind; exceptions: same type, message (first line, and a graph break's "
                     "explanation; numbers/paths/addresses normalized) and raising frame; hangs: same blocked "
-                    "frame of the main thread and what its child processes wait in; signals: "
+                    "frame of the main thread, what its child processes wait in, no other thread waiting in the "
+                    "script's code where none did; signals: "
                     "same signal and crashing frame; exits: same code and last stderr line; no new exception type in "
                     "other threads")
         parts = []
@@ -393,9 +401,32 @@ def _stack_signature(sig: Signature, result: RunResult, norm: Normalizer) -> Sig
     return sig
 
 
+def _thread_waits(result: RunResult, norm: Normalizer) -> list[str]:
+    """What the threads other than the main one waited in when a hang was caught, for each thread in the
+    user's code (threads with no frame of it, a server's accept loop or a pool's idle worker, left out):
+    the library function its innermost frame there called (``queue.py in get``,
+    ``concurrent/futures/_base.py in result``), or, blocked on its own line (a lock's ``with``, a C call),
+    that statement's :func:`wait_shape`. Sorted, each once."""
+    main = result.main_stack
+    waits: set[str] = set()
+    for stack in result.stacks:
+        if stack is main:
+            continue
+        i = next((i for i, f in enumerate(stack.frames) if norm.is_script(f.file) or norm.is_user_code(f.file)), None)
+        if i is None:
+            continue
+        if i > 0:
+            callee = norm.location(stack.frames[i - 1])
+            waits.add(f"{callee.file} in {callee.function}")
+        else:
+            waits.add(wait_shape(norm.location(stack.frames[i]).text))
+    return sorted(waits)
+
+
 def _kind_signature(result: RunResult, norm: Normalizer) -> Signature:
     if result.timed_out:
-        return _stack_signature(Signature(kind=FailureKind.HANG, child_waits=result.child_waits), result, norm)
+        return _stack_signature(Signature(kind=FailureKind.HANG, child_waits=result.child_waits,
+                                          thread_waits=_thread_waits(result, norm)), result, norm)
     if result.exception is not None and result.exception.type not in ("SystemExit",):
         return _exception_signature(result.exception, norm)
     if result.signal is not None:
@@ -551,6 +582,38 @@ def statement_site(text: str) -> str:
     return _SITE_TARGET_RE.sub("", _SELF_RE.sub("", text), count=1)
 
 
+_KEYWORDS = frozenset(keyword.kwlist)
+
+
+def wait_shape(text: str) -> str:
+    """What a statement does, names aside: :func:`statement_site` with every variable name written ``_``
+    (attribute and method names kept), so ``with self._lock:`` and ``with lock:`` are both ``with _ :``:
+    where a thread blocks on its own line, however the reducer or a person renamed what it waits on."""
+    site = statement_site(text)
+    out: list[str] = []
+    prev = ""
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(site).readline):
+            if tok.type in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.COMMENT, tokenize.INDENT,
+                            tokenize.DEDENT):
+                continue
+            named = tok.type == tokenize.NAME and prev != "." and tok.string not in _KEYWORDS
+            out.append("_" if named else tok.string)
+            prev = tok.string
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return site
+    return " ".join(out)
+
+
+def new_thread_waits(original: list[str] | None, candidate: list[str] | None) -> list[str]:
+    """What the candidate's other threads wait in that none of the original's did (:func:`_thread_waits`): a
+    pipeline stage now blocked in ``queue.py in get`` on its input, where in the original it had ended.
+    Empty when the original's are not compared (None)."""
+    if original is None:
+        return []
+    return [w for w in candidate or [] if w not in original]
+
+
 def _same_location(a: Location | None, b: Location | None) -> bool:
     if a is None or b is None:
         return a is b
@@ -601,7 +664,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         the same :func:`statement_site`, as a frame in the original's own project modules is to a frame
         in the candidate script: the reproducer that folded them in);
       - hang: same innermost frame of the main thread, and (where the original's is known) the same
-        set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up);
+        set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up),
+        and no other thread waiting in the user's code where the original's did not (:func:`new_thread_waits`);
       - signal: same signal and same crashing frame (when faulthandler caught one);
       - exit: same exit code and same normalized last stderr line;
       - pytest targets: the test ran in both, or its module failed to import in both;
@@ -622,6 +686,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
                 and _same_location(original.location, candidate.location))
     if original.kind is FailureKind.HANG and original.child_waits is not None \
             and original.child_waits != (candidate.child_waits or []):
+        return False
+    if original.kind is FailureKind.HANG and new_thread_waits(original.thread_waits, candidate.thread_waits):
         return False
     if original.kind in (FailureKind.HANG, FailureKind.SIGNAL):
         return original.signal == candidate.signal and _same_location(original.location, candidate.location)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from reportkit.check import settled_waits
 from reportkit.errors import UserError
 from reportkit.runner import RunSpec, run_script
 from reportkit.signature import MatchPolicy, Normalizer, establish, same_failure, signature_of
@@ -305,6 +307,54 @@ def test_hangs_match_on_blocking_location(tmp_path):
     assert q1.script_frame.text == "queue.Queue().get()"
     assert same_failure(q1, q2)
     assert lk.kind == "hang" and not same_failure(q1, lk)
+
+
+# The main thread waits for the stage's end marker; the stage either ended (on a marker it did not pass
+# on) or is still blocked on its own input.
+HANG_STAGE = """\
+import queue, threading
+inp, out = queue.Queue(), queue.Queue()
+def stage():
+    while True:
+        item = inp.get()
+        if item is None:
+            return
+        out.put(item)
+threading.Thread(target=stage, daemon=True).start()
+{feed}
+out.get()
+"""
+HANG_HELD = """\
+import threading
+{lock} = threading.Lock()
+def flush():
+    with {lock}:
+        pass
+{lock}.acquire()
+threading.Thread(target=flush, daemon=True).start()
+threading.Event().wait()
+"""
+
+
+def test_a_hang_whose_other_threads_now_wait_elsewhere_is_another_hang(tmp_path):
+    """The main thread waits in the same place, but a thread that had ended (or waited elsewhere) in the
+    original now blocks in the script's code: a stage that hangs on its own input is not a stage that
+    dropped the end marker."""
+    ended = sig_of(tmp_path, HANG_STAGE.format(feed="inp.put(None)"), timeout=1)
+    blocked = sig_of(tmp_path, HANG_STAGE.format(feed="pass"), timeout=1)
+    assert ended.kind == blocked.kind == "hang" and ended.location == blocked.location
+    assert ended.thread_waits == [] and blocked.thread_waits == ["queue.py in get"]
+    assert not same_failure(ended, blocked)
+    assert same_failure(blocked, ended)  # fewer waiting threads than the original: not a new wait
+    # blocked on its own line (a lock's with): the statement, whatever the lock is called
+    held = sig_of(tmp_path, HANG_HELD.format(lock="_lock"), timeout=1)
+    renamed = sig_of(tmp_path, HANG_HELD.format(lock="guard"), timeout=1)
+    assert held.thread_waits == renamed.thread_waits == ["with _ :"] and same_failure(held, renamed)
+    assert not same_failure(ended, replace(ended, thread_waits=held.thread_waits))
+    # what any of the original's runs waited in is allowed (a stage caught before or after its input came)
+    settled = settled_waits(ended, [ended, blocked])
+    assert settled.thread_waits == ["queue.py in get"] and same_failure(settled, blocked)
+    assert settled_waits(replace(ended, thread_waits=None), [ended, blocked]).thread_waits is None  # not compared
 
 
 def test_exit_and_signal_kinds(tmp_path):
