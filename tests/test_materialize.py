@@ -229,6 +229,36 @@ def test_top_level_functions_and_classes_are_rendered_by_name(tmp_path):
     assert texts['table["partial"]'] is None
 
 
+def test_paths_of_the_run_are_not_values(tmp_path):
+    """A string holding a path of the run itself (its temp dir, its working directory, the script's
+    directory, its home: scratch directories of the sandbox, gone afterwards) has no literal: the
+    reproducer would carry a path of one run on one machine. Other paths and strings do."""
+    program_src = textwrap.dedent('''
+        import os, tempfile
+        probe = os.path.join(tempfile.gettempdir(), "probe.csv")
+        here = os.path.abspath("data.json")
+        nearby = os.path.dirname(os.path.abspath(__file__)) + "/x"
+        cache = os.path.expanduser("~/.cache/x")
+        kept = [os.path.join("/etc", "hosts"), b"/usr/lib".upper(), "tmp" + "/x"]
+        held = [os.path.join(tempfile.gettempdir(), "a")]
+        raise RuntimeError(probe, here, nearby, cache, kept, held)
+    ''')
+    tmp, home, work = tmp_path / "tmp", tmp_path / "home", tmp_path / "work"
+    for d in (tmp, home, work):
+        d.mkdir()
+    program, spans = instrument(program_src)
+    (work / "s.py").write_text(program)
+    capture = tmp_path / "capture.json"
+    subprocess.run([sys.executable, "s.py"], cwd=work, capture_output=True, timeout=60,
+                   env={**os.environ, CAPTURE_ENV: str(capture), "TMPDIR": str(tmp), "HOME": str(home)})
+    values = json.loads(capture.read_text())
+    texts = {program_src[s:e]: values.get(str(i), [None])[0] for i, (s, e) in enumerate(spans)}
+    assert texts["probe"] is None and texts["here"] is None and texts["nearby"] is None
+    assert texts["cache"] is None and texts["held"] is None  # inside a list too
+    assert texts["kept"] == "['/etc/hosts', b'/USR/LIB', 'tmp/x']"
+    assert str(tmp) not in capture.read_text() and str(work) not in capture.read_text()
+
+
 def last_values(tmp_path, src: str, seeded: bool) -> dict:
     """Each site's source text -> the text of the last value it had (captured with SEEDED_ENV or not)."""
     program, spans = instrument(src)

@@ -58,6 +58,15 @@ def __reportkit_value__(i, v):
         _state["sys"] = sys
         _state["seeded"] = bool(os.environ.get("REPORTKIT_CAPTURE_SEEDED"))
         _state["types"] = types
+        # paths of this run only (its working directory and the script's, its temp dir and home: in a
+        # sandbox, scratch directories that are gone after the run): a string holding one is not a value
+        # the reproducer can carry elsewhere
+        local = set()
+        for p in (os.getcwd(), os.path.dirname(os.path.abspath(sys.argv[0] or ".")), os.environ.get("TMPDIR"),
+                  os.environ.get("HOME")):
+            if p and len(p.rstrip(os.sep)) > 1:
+                local.update((p.rstrip(os.sep), os.path.realpath(p).rstrip(os.sep)))
+        _state["local"] = tuple(local)
         path = os.environ.get("REPORTKIT_CAPTURE")
         def _dump():
             if path:
@@ -74,7 +83,12 @@ def __reportkit_value__(i, v):
             return r if r not in ("inf", "-inf", "nan") else None
         if t is str or t is bytes:
             r = repr(v)
-            return r if len(r) <= 200 else None
+            if len(r) > 200:
+                return None
+            for p in _state["local"]:
+                if (p if t is str else p.encode(errors="ignore")) in v:
+                    return None
+            return r
         if (t is tuple or t is list) and len(v) <= 16 and depth < 3:
             parts = [text(x, depth + 1) for x in v]
             if None in parts:
