@@ -764,6 +764,41 @@ def test_unused_parameters(source: str, expected: list[str]) -> None:
     assert all(P.parses(c) for c in candidates)
 
 
+_NET = "class Net(nn.Module):\n    def forward(self, x, mask):\n        return x.sum()\n"
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a torch module's forward, called through its objects: every call loses the argument
+        (_NET + "model = Net()\nmodel(a, b)\nmodel.forward(c, d)\n",
+         [_NET.replace("x, mask", "x") + "model = Net()\nmodel(a)\nmodel.forward(c)\n"]),
+        (_NET + "Net().to(dev).eval()(a, b)\n", [_NET.replace("x, mask", "x") + "Net().to(dev).eval()(a)\n"]),
+        (_NET + "model = torch.compile(Net(), fullgraph=True)\nmodel(a, b)\n",
+         [_NET.replace("x, mask", "x") + "model = torch.compile(Net(), fullgraph=True)\nmodel(a)\n"]),
+        (_NET + "class Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.net = Net()\n    def forward(self, x):\n        return self.net(x, x > 0)\n",
+         [_NET.replace("x, mask", "x") + "class Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+          "        self.net = Net()\n    def forward(self, x):\n        return self.net(x)\n"]),
+        # an object seen only where it is built: its attributes read, nothing else
+        (_NET + "model = Net()\nprint(model.training)\nmodel(a, b)\n",
+         [_NET.replace("x, mask", "x") + "model = Net()\nprint(model.training)\nmodel(a)\n"]),
+        # not dropped: an object that may be called where the pass cannot see it
+        (_NET + "model = Net()\nrun(model, a, b)\n", []),  # passed on
+        (_NET + "layers = nn.Sequential(Net())\nlayers(a, b)\n", []),  # kept in a container
+        (_NET + "model = Net()\nmodel = Net()\nmodel(a, b)\n", []),  # bound twice
+        (_NET + "model = Net()\nmodel.register_forward_hook(h)\nmodel(a, b)\n", []),  # a hook gets the inputs
+        (_NET + "def make():\n    return Net()\nmake()(a, b)\n", []),  # returned
+        (_NET + "class Deep(Net):\n    pass\nDeep()(a, b)\n", []),  # a subclass inherits forward
+        (_NET + "isinstance(m, Net)\nNet()(a, b)\n", []),  # the class used otherwise
+    ],
+)
+def test_unused_forward_parameters(source: str, expected: list[str]) -> None:
+    candidates = P.unused_parameter_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
 @pytest.mark.parametrize(
     "source, expected",
     [

@@ -448,24 +448,125 @@ def _callables(tree: ast.Module):
             yield _methods(stmt)["__init__"], stmt.name, 1
 
 
+#: Methods of a torch module that return the module itself (``model.to(d)(x)`` calls its ``forward``).
+_SELF_RETURNING = frozenset({"to", "eval", "train", "cpu", "cuda", "double", "float", "half", "bfloat16",
+                             "requires_grad_", "type", "share_memory", "apply"})
+_SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
+                ast.DictComp, ast.GeneratorExp)
+
+
+def _enclosing_scope(node: ast.AST, parents: dict[int, ast.AST], tree: ast.Module) -> ast.AST:
+    cur = parents.get(id(node))
+    while cur is not None and not isinstance(cur, _SCOPE_NODES):
+        cur = parents.get(id(cur))
+    return cur if cur is not None else tree
+
+
+def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scopes, cls: ast.ClassDef
+                    ) -> list[ast.Call] | None:
+    """The calls of the objects of module class ``cls`` (its ``forward`` through ``__call__``, or
+    ``.forward(...)`` itself): ``C(a)(x)``, ``C(a).to(d)(x)``, ``torch.compile(C(a))(x)``, ``m(x)`` where a
+    name is bound once to such an object, ``self.m(x)`` where a method of a class stores it in ``self.m``.
+    None when an object may be called where this cannot see it: ``C`` used otherwise than constructed, an
+    object passed on, returned, kept in a container, a name or attribute bound to it more than once."""
+    calls: list[ast.Call] = []
+    attrs = Counter(n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store))
+
+    def follow(node: ast.expr) -> bool:
+        """``node`` evaluates to an object of ``cls``: collect its calls; False where it escapes."""
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            calls.append(parent)
+            return True
+        if isinstance(parent, ast.Attribute) and parent.value is node:
+            outer = parents.get(id(parent))
+            called = isinstance(outer, ast.Call) and outer.func is parent
+            if parent.attr == "forward":
+                if not called:
+                    return False
+                calls.append(outer)
+                return True
+            if called and parent.attr in _SELF_RETURNING:
+                return follow(outer)
+            return parent.attr not in ("__call__", "_call_impl", "register_forward_hook", "register_forward_pre_hook")
+        if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node and len(parent.args) == 1
+                and _dotted(parent.func) in ("torch.compile", "compile")):
+            return follow(parent)
+        if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1:
+            target = parent.targets[0]
+            if isinstance(target, ast.Name):
+                return bound_name(parent, target.id)
+            if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+                    and attrs[target.attr] == 1):
+                return self_attribute(target.attr)
+        return False
+
+    def bound_name(assign: ast.Assign, name: str) -> bool:
+        scope = scopes.scope_of(assign)
+        if isinstance(scope, ast.ClassDef):
+            return False
+        stores = [n for n in ast.walk(scope if scope is not tree else tree) if isinstance(n, ast.Name) and n.id == name
+                  and not isinstance(n.ctx, ast.Load) and scopes.resolve(_enclosing_scope(n, parents, tree), name) is scope]
+        if len(stores) != 1:
+            return False
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) \
+                    and scopes.resolve(_enclosing_scope(n, parents, tree), name) is scope and not follow(n):
+                return False
+        return True
+
+    def self_attribute(attr: str) -> bool:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.ctx, ast.Load) \
+                    and isinstance(n.value, ast.Name) and n.value.id == "self" and not follow(n):
+                return False
+        return True
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == cls.name and isinstance(node.ctx, ast.Load):
+            parent = parents.get(id(node))
+            if not (isinstance(parent, ast.Call) and parent.func is node) or not follow(parent):
+                return None
+    return calls
+
+
+def _forward_callables(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scopes):
+    """(``forward``, the calls of it, parameters to skip) of each module-level class with a ``forward``
+    that no other class derives from and that is defined once (:func:`_instance_calls`)."""
+    bases = {b.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases if isinstance(b, ast.Name)}
+    names = Counter(s.name for s in tree.body if isinstance(s, (ast.ClassDef, ast.FunctionDef)))
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.ClassDef) or stmt.name in bases or names[stmt.name] != 1 or stmt.keywords \
+                or stmt.decorator_list:
+            continue
+        forward = _methods(stmt).get("forward")
+        if forward is None or "__call__" in _methods(stmt):
+            continue
+        calls = _instance_calls(tree, parents, scopes, stmt)
+        if calls:
+            yield forward, calls, 1
+
+
 def unused_parameter_candidates(source: str) -> list[str]:
     """Drop parameters nothing reads, with their arguments at every call site.
 
-    Module-level functions (called by name, or compiled: ``torch.compile(f)(...)``) and the
-    ``__init__`` of module-level classes (called as ``C(...)``). The first candidate drops all of
-    them at once, then one parameter at a time.
+    Module-level functions (called by name, or compiled: ``torch.compile(f)(...)``), the
+    ``__init__`` of module-level classes (called as ``C(...)``) and their ``forward`` (a torch module's,
+    called through its objects: ``C(a)(x)``, ``model = C(a)`` then ``model(x)``, ``self.block(x)`` where
+    ``self.block = C(a)``; :func:`_instance_calls`). The first candidate drops all of them at once, then
+    one parameter at a time.
     """
     tree, smap = _parse(source)
     parents = _parents(tree)
     scopes = Scopes(tree)
     groups: list[list[Edit]] = []
-    for func, name, skip in _callables(tree):
+    found = [(func, _call_sites(tree, parents, name), skip) for func, name, skip in _callables(tree)]
+    for func, calls, skip in found + list(_forward_callables(tree, parents, scopes)):
         args = func.args
         if args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list:
             continue
         unused = [i for i, a in enumerate(args.args)
                   if i >= skip and not scopes.loads[(id(func), a.arg)]]
-        calls = _call_sites(tree, parents, name) if unused else None
         seq = _param_seq(smap, func) if unused else None
         if not unused or calls is None or seq is None:
             continue
