@@ -747,6 +747,15 @@ def test_class_to_function(source: str, expected: list[str]) -> None:
         # a compiled function's arguments are at the call of the compiled one
         ("def f(x, y):\n    return x.tolist()\ntorch.compile(f, fullgraph=True)(a, b)\n",
          ["def f(x):\n    return x.tolist()\ntorch.compile(f, fullgraph=True)(a)\n"]),
+        # a function a thread or process is started to run: its arguments are in the args display
+        ("def stage(lines, out):\n    out.put(1)\nThread(target=stage, args=(data, q)).start()\nstage(a, b)\n",
+         ["def stage(out):\n    out.put(1)\nThread(target=stage, args=(q,)).start()\nstage(b)\n"]),
+        ("def stage(lines):\n    pass\nmp.Process(target=stage, args=[data], daemon=True).start()\n",
+         ["def stage():\n    pass\nmp.Process(target=stage, args=[], daemon=True).start()\n"]),
+        # ... not where they cannot all be seen: kwargs=, an args value, another callee's target=
+        ("def stage(lines):\n    pass\nThread(target=stage, args=(d,), kwargs={}).start()\n", []),
+        ("def stage(lines):\n    pass\nThread(target=stage, args=xs).start()\n", []),
+        ("def stage(lines):\n    pass\nrun(target=stage, args=(d,))\n", []),
         # *args / **kwargs nothing reads and no call fills
         ("def log(step, *args, **values):\n    flush()\nlog(0)\n", ["def log(step):\n    flush()\nlog(0)\n"]),
         ("def log(**values):\n    print(values)\nlog(a=1)\n", []),

@@ -38,7 +38,7 @@ from collections import Counter
 from typing import Callable
 
 from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
-from .expressions import _bound_names, _element_seq, call_elements
+from .expressions import _bound_names, _element_seq, call_elements, display_elements
 from .scopes import Scopes
 from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
@@ -406,15 +406,40 @@ def class_function_candidates(source: str) -> list[str]:
 
 
 # -------------------------------------------------------------------- unused parameters
-def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[ast.Call] | None:
-    """Calls of ``name``: ``name(...)`` and ``torch.compile(name, ...)(...)``; None if it is used otherwise."""
-    calls: list[ast.Call] = []
+class _ThreadSite:
+    """Where a thread or process is started to run a function: ``Thread(target=f, args=(a, b))``; its
+    ``args`` display holds the arguments ``f`` is called with (no keyword arguments)."""
+
+    def __init__(self, display: ast.Tuple | ast.List | None) -> None:
+        self.display = display
+        self.args: list[ast.expr] = list(display.elts) if display is not None else []
+        self.keywords: list[ast.keyword] = []
+
+
+def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str,
+                threads: bool = False) -> list[ast.Call | _ThreadSite] | None:
+    """Calls of ``name``: ``name(...)`` and ``torch.compile(name, ...)(...)``, with ``threads`` also the
+    starts ``Thread(target=name, args=(...))`` (and ``Process``); None if it is used otherwise."""
+    calls: list[ast.Call | _ThreadSite] = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
         parent = parents.get(id(node))
         if isinstance(parent, ast.Call) and parent.func is node:
             calls.append(parent)
+            continue
+        if threads and isinstance(parent, ast.keyword) and parent.arg == "target":
+            start = parents.get(id(parent))
+            func = _dotted(start.func) if isinstance(start, ast.Call) else None
+            if func is None or func.rsplit(".", 1)[-1] not in ("Thread", "Process"):
+                return None
+            extra = {k.arg: k.value for k in start.keywords if k.arg in ("args", "kwargs")}
+            args = extra.get("args")
+            if "kwargs" in extra or None in (k.arg for k in start.keywords) or start.args or (
+                    args is not None and not (isinstance(args, (ast.Tuple, ast.List))
+                                              and not any(isinstance(e, ast.Starred) for e in args.elts))):
+                return None
+            calls.append(_ThreadSite(args))
             continue
         outer = parents.get(id(parent))
         if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node
@@ -560,7 +585,7 @@ def unused_parameter_candidates(source: str) -> list[str]:
     parents = _parents(tree)
     scopes = Scopes(tree)
     groups: list[list[Edit]] = []
-    found = [(func, _call_sites(tree, parents, name), skip) for func, name, skip in _callables(tree)]
+    found = [(func, _call_sites(tree, parents, name, threads=skip == 0), skip) for func, name, skip in _callables(tree)]
     for func, calls, skip in found + list(_forward_callables(tree, parents, scopes)):
         args = func.args
         if args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list:
@@ -573,7 +598,8 @@ def unused_parameter_candidates(source: str) -> list[str]:
         if any(any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
                for c in calls):
             continue
-        call_seqs = [(c, call_elements(smap, c)) for c in calls]
+        call_seqs = [(c, display_elements(smap, c.display) if isinstance(c, _ThreadSite) else call_elements(smap, c))
+                     for c in calls if not isinstance(c, _ThreadSite) or c.display is not None]
         for i in unused:
             edits: list[Edit] = [Delete(seq, i)]
             param = args.args[i].arg
