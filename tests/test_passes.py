@@ -796,6 +796,11 @@ _NET = "class Net(nn.Module):\n    def forward(self, x, mask):\n        return x
         (_NET + "model = Net()\nrun(model, a, b)\n", []),  # passed on
         (_NET + "layers = nn.Sequential(Net())\nlayers(a, b)\n", []),  # kept in a container
         (_NET + "model = Net()\nmodel = Net()\nmodel(a, b)\n", []),  # bound twice
+        # ... but bound again to itself compiled or moved, it is the same object
+        (_NET + "model = Net()\nmodel = torch.compile(model, fullgraph=True)\nmodel = model.to(d)\nmodel(a, b)\n",
+         [_NET.replace("x, mask", "x") + "model = Net()\nmodel = torch.compile(model, fullgraph=True)\n"
+          "model = model.to(d)\nmodel(a)\n"]),
+        (_NET + "model = Net()\nmodel = wrap(model)\nmodel(a, b)\n", []),  # wrapped: not known to call forward alike
         (_NET + "model = Net()\nmodel.register_forward_hook(h)\nmodel(a, b)\n", []),  # a hook gets the inputs
         (_NET + "def make():\n    return Net()\nmake()(a, b)\n", []),  # returned
         (_NET + "class Deep(Net):\n    pass\nDeep()(a, b)\n", []),  # a subclass inherits forward

@@ -526,13 +526,31 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
                 return self_attribute(target.attr)
         return False
 
+    tracked: set[tuple[int, str]] = set()
+
+    def rebinds(store: ast.Name) -> bool:
+        """``model = torch.compile(model)``, ``model = model.to(d)``: the name bound again to its object."""
+        assign = parents.get(id(store))
+        value = assign.value if isinstance(assign, ast.Assign) and len(assign.targets) == 1 else None
+        while isinstance(value, ast.Call):
+            if isinstance(value.func, ast.Attribute) and value.func.attr in _SELF_RETURNING:
+                value = value.func.value
+            elif _dotted(value.func) in ("torch.compile", "compile") and len(value.args) == 1:
+                value = value.args[0]
+            else:
+                break
+        return isinstance(value, ast.Name) and value.id == store.id
+
     def bound_name(assign: ast.Assign, name: str) -> bool:
         scope = scopes.scope_of(assign)
         if isinstance(scope, ast.ClassDef):
             return False
+        if (id(scope), name) in tracked:  # ``model = torch.compile(model)``: the same object, followed already
+            return True
+        tracked.add((id(scope), name))
         stores = [n for n in ast.walk(scope if scope is not tree else tree) if isinstance(n, ast.Name) and n.id == name
                   and not isinstance(n.ctx, ast.Load) and scopes.resolve(_enclosing_scope(n, parents, tree), name) is scope]
-        if len(stores) != 1:
+        if sum(1 for n in stores if not rebinds(n)) != 1:
             return False
         for n in ast.walk(tree):
             if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) \
