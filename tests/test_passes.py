@@ -801,6 +801,10 @@ _NET = "class Net(nn.Module):\n    def forward(self, x, mask):\n        return x
          [_NET.replace("x, mask", "x") + "model = Net()\nmodel = torch.compile(model, fullgraph=True)\n"
           "model = model.to(d)\nmodel(a)\n"]),
         (_NET + "model = Net()\nmodel = wrap(model)\nmodel(a, b)\n", []),  # wrapped: not known to call forward alike
+        (_NET + "model = Net()\nmodel.eval()\nmodel(a, b)\n",  # a method called for its effect
+         [_NET.replace("x, mask", "x") + "model = Net()\nmodel.eval()\nmodel(a)\n"]),
+        ("class Base(nn.Module):\n    def __call__(self, x):\n        return self.forward(x, x)\n"
+         "class Net(Base):\n    def forward(self, x, mask):\n        return x\nNet()(a)\n", []),  # a base's own call
         (_NET + "model = Net()\nmodel.register_forward_hook(h)\nmodel(a, b)\n", []),  # a hook gets the inputs
         (_NET + "def make():\n    return Net()\nmake()(a, b)\n", []),  # returned
         (_NET + "class Deep(Net):\n    pass\nDeep()(a, b)\n", []),  # a subclass inherits forward

@@ -517,6 +517,8 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
         if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node and len(parent.args) == 1
                 and _dotted(parent.func) in ("torch.compile", "compile")):
             return follow(parent)
+        if isinstance(parent, ast.Expr):  # ``model.eval()`` as a statement: its value goes nowhere
+            return True
         if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1:
             target = parent.targets[0]
             if isinstance(target, ast.Name):
@@ -578,10 +580,11 @@ def _forward_callables(tree: ast.Module, parents: dict[int, ast.AST], scopes: Sc
     that no other class derives from and that is defined once (:func:`_instance_calls`)."""
     bases = {b.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases if isinstance(b, ast.Name)}
     names = Counter(s.name for s in tree.body if isinstance(s, (ast.ClassDef, ast.FunctionDef)))
+    classes = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
     for stmt in tree.body:
         if not isinstance(stmt, ast.ClassDef) or stmt.name in bases or names[stmt.name] != 1 or stmt.keywords \
-                or stmt.decorator_list:
-            continue
+                or stmt.decorator_list or any(isinstance(b, ast.Name) and b.id in classes for b in stmt.bases):
+            continue  # a base of the script's own may call forward its own way
         forward = _methods(stmt).get("forward")
         if forward is None or "__call__" in _methods(stmt):
             continue
