@@ -599,19 +599,6 @@ def _watch_wakers(events):
         code = target_code(current)
         return code.co_name if code is not None else "?"
 
-    def handed(runner):
-        """The ids of the objects a thread or process about to start is handed (at most 64): its
-        arguments, the attributes of its bound-method target's object, its own (a subclass's ``run``)."""
-        objs = list(getattr(runner, "_args", None) or ())
-        objs += list((getattr(runner, "_kwargs", None) or {}).values())
-        target = getattr(runner, "_target", None)
-        owner = getattr(target, "__self__", None) if target is not None else runner
-        try:
-            objs += list(vars(owner).values()) if owner is not None else []
-        except TypeError:
-            pass
-        return [id(o) for o in objs[:64]]
-
     def wrap_waker(name, original):
         starts = name.endswith(".start")
 
@@ -624,11 +611,8 @@ def _watch_wakers(events):
                     record = (os.getpid(), name, id(args[0]), code.co_name if starts else running_in())
                     if record not in seen:
                         seen.add(record)
-                        event = {"event": "waker", "name": name, "obj": id(args[0]), "pid": record[0],
-                                 ("target" if starts else "thread"): record[3]}
-                        if starts:
-                            event["handed"] = handed(args[0])
-                        events.write(event)
+                        events.write({"event": "waker", "name": name, "obj": id(args[0]), "pid": record[0],
+                                      ("target" if starts else "thread"): record[3]})
             return original(*args, **kwargs)
         waker.__wrapped__ = original
         return waker

@@ -198,10 +198,9 @@ class Keep:
     ``join()`` called these waking methods (``queue.Queue.task_done``, ``threading.Event.set``; recorded
     by ``_boot``, see :func:`hang_wakers`) and started these threads or processes to do the work it waits
     for (``threading.Thread.start``). ``fed``: in every run, the script hung in a ``get()`` on a queue that
-    another of its threads had put items on (:func:`fed_queue`); the candidate must hang so too, or at
-    least in a ``get()`` on a queue handed to a thread whose function still has the ``put`` in its
-    reachable code (a stage that should feed the queue waited on: a queue nothing fills hangs trivially,
-    the stage that ends without passing the end marker on is the bug). The candidate must still start them, and still call
+    another of its threads had put items on (:func:`fed_queue`); the candidate must hang so too (a stage
+    thread still feeds the queue waited on: a queue nothing fills hangs trivially, the stage that ends
+    without passing the end marker on is the bug). The candidate must still start them, and still call
     each waking method — or at least still have the call in the reachable code of a function one of its
     threads runs (a worker that now skips ``task_done()`` for its only item is the bug itself). A queue
     joined with no worker, an event waited on that nothing sets, hang trivially; the wake-up that does
@@ -221,7 +220,7 @@ class Keep:
             return False
         if self.lost_wakers(outcome, source):
             return False
-        if self.fed and not fed_queue(outcome.result, source):
+        if self.fed and not fed_queue(outcome.result):
             return False
         if self.test is not None:
             item = outcome.result.test_item or {}
@@ -355,23 +354,15 @@ def hang_wakers(result) -> frozenset[str]:
 _QUEUE_GETS = ("queue.Queue.get", "multiprocessing.Queue.get", "asyncio.Queue.get")
 
 
-def fed_queue(result, source: str | None = None) -> bool:
+def fed_queue(result) -> bool:
     """Did the run's main thread last wait in a ``get()`` on a queue that another of the script's threads
     put items on (``put``, ``put_nowait``, from the script's own code)? A pipeline whose last stage
-    ended without passing the end marker on; not a queue nothing fills, nor one only the waiter filled.
-    With ``source`` (the program that ran), also when a thread it started was handed that queue (an
-    argument, an attribute of its target's object) and the function it runs has such a call in its
-    reachable code (:func:`_method_calls_in`): a stage that got nothing but the end marker, and ended on it."""
+    ended without passing the end marker on; not a queue nothing fills, nor one only the waiter filled."""
     if result.last_wait is None or result.last_wait[0] not in _QUEUE_GETS:
         return False
     obj = result.last_wait[1]
-    if any(thread and receiver == obj and method.rsplit(".", 1)[-1].startswith("put")
-           for method, receiver, thread in result.waker_calls):
-        return True
-    if source is None:
-        return False
-    feeders = {target for target, objects in result.thread_objects.items() if obj in objects}
-    return bool(_method_calls_in(source, feeders) & {"put", "put_nowait"})
+    return any(thread and receiver == obj and method.rsplit(".", 1)[-1].startswith("put")
+               for method, receiver, thread in result.waker_calls)
 
 
 def keeps_values(signature: Signature) -> bool:

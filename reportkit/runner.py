@@ -107,9 +107,6 @@ class RunResult:
     # each waking call: (method, id of its receiver, the function of the thread making it: "" main thread)
     waker_calls: list[tuple[str, int, str]] = field(default_factory=list)
     thread_targets: set[str] = field(default_factory=set)  # functions the threads/processes it started run
-    # each such function: the ids of the objects its threads were handed (arguments, the target's object's
-    # attributes), e.g. the queue a pipeline stage feeds
-    thread_objects: dict[str, set[int]] = field(default_factory=dict)
     last_wait: tuple[str, int] | None = None  # the main thread's last wait in the script's code: (method, id)
 
     @property
@@ -853,8 +850,6 @@ def _read_events(path: Path, result: RunResult) -> None:
             result.wakers.add(event["name"])
             if isinstance(event.get("target"), str):
                 result.thread_targets.add(event["target"])
-                handed = [i for i in event.get("handed") or [] if isinstance(i, int)]
-                result.thread_objects.setdefault(event["target"], set()).update(handed)
             else:
                 result.waker_calls.append((event["name"], event.get("obj", 0), str(event.get("thread", ""))))
         elif kind == "wait" and isinstance(event.get("name"), str):
