@@ -197,10 +197,7 @@ class Keep:
     use (random weights differ between builds) are off too. ``wakers``: in every run, a script hanging in a
     ``join()`` called these waking methods (``queue.Queue.task_done``, ``threading.Event.set``; recorded
     by ``_boot``, see :func:`hang_wakers`) and started these threads or processes to do the work it waits
-    for (``threading.Thread.start``). ``fed``: in every run, the script hung in a ``get()`` on a queue that
-    another of its threads had put items on (:func:`fed_queue`); the candidate must hang so too (a stage
-    thread still feeds the queue waited on: a queue nothing fills hangs trivially, the stage that ends
-    without passing the end marker on is the bug). The candidate must still start them, and still call
+    for (``threading.Thread.start``). The candidate must still start them, and still call
     each waking method — or at least still have the call in the reachable code of a function one of its
     threads runs (a worker that now skips ``task_done()`` for its only item is the bug itself). A queue
     joined with no worker, an event waited on that nothing sets, hang trivially; the wake-up that does
@@ -212,15 +209,12 @@ class Keep:
     message: str | None = None
     test: tuple[str, str] | None = None
     wakers: frozenset[str] = frozenset()
-    fed: bool = False
     why: str = ""
 
     def kept(self, outcome, source: str = "") -> bool:
         if self.message is not None and outcome.signature.exact_message != self.message:
             return False
         if self.lost_wakers(outcome, source):
-            return False
-        if self.fed and not fed_queue(outcome.result):
             return False
         if self.test is not None:
             item = outcome.result.test_item or {}
@@ -308,19 +302,15 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     else:
         why = f"raised by library code{where}: its inputs may become literals"
     wakers: frozenset[str] = frozenset()
-    fed = False
     if sig.kind is FailureKind.HANG and rep.results:
         wakers = frozenset.intersection(*(hang_wakers(r) for r in rep.results))
-        fed = all(fed_queue(r) for r in rep.results)
     if message is not None:
         why += "; the message's values must stay as they are"
     if wakers:
         why += f"; the threads and the calls that should wake the waiter stay ({', '.join(sorted(wakers))})"
-    if fed:
-        why += "; a thread still puts items on the queue the main thread waits on"
     if test is not None:
         why += f"; the failure must stay in {test[0]} ({test[1]})"
-    return Keep(values=values, message=message, test=test, wakers=wakers, fed=fed, why=why,
+    return Keep(values=values, message=message, test=test, wakers=wakers, why=why,
                 compares=values and is_oracle(sig))
 
 
@@ -348,21 +338,6 @@ def hang_wakers(result) -> frozenset[str]:
     if any(thread for _method, thread in calls):
         out |= {w for w in result.wakers if w.endswith(".start")}
     return frozenset(out)
-
-
-#: Waits for the next item others put on a queue.
-_QUEUE_GETS = ("queue.Queue.get", "multiprocessing.Queue.get", "asyncio.Queue.get")
-
-
-def fed_queue(result) -> bool:
-    """Did the run's main thread last wait in a ``get()`` on a queue that another of the script's threads
-    put items on (``put``, ``put_nowait``, from the script's own code)? A pipeline whose last stage
-    ended without passing the end marker on; not a queue nothing fills, nor one only the waiter filled."""
-    if result.last_wait is None or result.last_wait[0] not in _QUEUE_GETS:
-        return False
-    obj = result.last_wait[1]
-    return any(thread and receiver == obj and method.rsplit(".", 1)[-1].startswith("put")
-               for method, receiver, thread in result.waker_calls)
 
 
 def keeps_values(signature: Signature) -> bool:

@@ -14,7 +14,7 @@ import pytest
 import reportkit.executor as ex
 from reportkit import hangwatch
 from reportkit.executor import ColdExecutor, WarmExecutor
-from reportkit.minimize import MinimizeOptions, fed_queue, hang_wakers, minimize
+from reportkit.minimize import MinimizeOptions, hang_wakers, minimize
 from reportkit.runner import RunSpec, Sandbox
 from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
 
@@ -408,71 +408,6 @@ def test_a_hang_keeps_the_calls_that_should_wake_the_waiter(tmp_path):
     assert report.lines_after < report.lines_before
 
 
-# A two-stage pipeline whose counting stage ends on the end marker without passing it on: the main
-# thread waits for the marker forever.
-STAGE_DROPS_MARKER = """
-import queue
-import threading
-
-DONE = None
-
-
-def tokenize(lines, out):
-    for line in lines:
-        out.put(line.split())
-    out.put(DONE)
-
-
-def count(inp, out):
-    while True:
-        words = inp.get()
-        if words is DONE:
-            return
-        out.put(len(words))
-
-
-def main():
-    raw = ["a b c", "d e", "f"]
-    tokens, counts = queue.Queue(), queue.Queue()
-    threading.Thread(target=tokenize, args=(raw, tokens), daemon=True).start()
-    threading.Thread(target=count, args=(tokens, counts), daemon=True).start()
-    total = 0
-    while True:
-        n = counts.get()
-        if n is DONE:
-            break
-        total += n
-    print("words", total)
-
-
-main()
-"""
-
-
-def test_a_hang_in_a_get_keeps_the_stage_that_fed_the_queue(tmp_path):
-    """The queue the main thread waits on was fed by a stage thread: a candidate must still have a thread
-    putting items on the queue it waits on (not a queue nothing fills, nor a thread feeding another queue),
-    and no stage of it may itself block where the original's never did (a pipeline that hangs because
-    nothing feeds its first stage, not because a stage ended without passing the marker on)."""
-    script = write(tmp_path, STAGE_DROPS_MARKER)
-    spec = RunSpec(script=script, python=sys.executable, timeout=4)
-    policy = MatchPolicy()
-    rep = establish(spec, policy, runs=1)
-    assert rep.signature.kind == "hang" and rep.signature.thread_waits == []  # both stages had ended
-    assert fed_queue(rep.results[0]) and hang_wakers(rep.results[0]) == set()
-    report = minimize(spec, script.read_text(), rep, policy,
-                      MinimizeOptions(output=tmp_path / "out.py", jobs=2, executor="cold"))
-    result = (tmp_path / "out.py").read_text()
-    assert report.verified and report.lines_after < report.lines_before
-    assert "a thread still puts items on the queue the main thread waits on" in report.keeps, report.keeps
-    assert "Thread(" in result and ".put(" in result, result
-    (tmp_path / "alone").mkdir()
-    (tmp_path / "alone" / "out.py").write_text(result)
-    got = run_once("cold", RunSpec(script=tmp_path / "alone" / "out.py", python=sys.executable, timeout=2))
-    sig = signature_of(got)
-    assert sig.kind == "hang" and sig.thread_waits == [] and fed_queue(got), result
-
-
 def test_lost_wakers_need_their_thread_started_and_their_call_in_the_code():
     from reportkit.minimize import Keep
     from reportkit.runner import RunResult
@@ -518,23 +453,6 @@ def test_the_wakers_a_hang_keeps_are_those_of_what_it_waits_in(last_wait, expect
     result.waker_calls = [("queue.Queue.task_done", 1, "work"), ("queue.Queue.put", 2, "")]
     result.last_wait = last_wait
     assert hang_wakers(result) == expected
-
-
-@pytest.mark.parametrize("last_wait, calls, fed", [
-    (("queue.Queue.get", 4), [("queue.Queue.put", 4, "stage")], True),  # a stage thread put items on it
-    (("queue.Queue.get", 4), [("queue.Queue.put_nowait", 4, "stage")], True),
-    (("queue.Queue.get", 4), [("queue.Queue.put", 4, "")], False),  # only the waiting main thread did
-    (("queue.Queue.get", 4), [("queue.Queue.put", 5, "stage")], False),  # a thread fed another queue
-    (("queue.Queue.get", 4), [("queue.Queue.task_done", 4, "stage")], False),  # no item
-    (("queue.Queue.join", 4), [("queue.Queue.put", 4, "stage")], False),  # a join: its wakers say it
-    (None, [("queue.Queue.put", 4, "stage")], False),
-])
-def test_a_fed_queue_is_one_another_thread_put_items_on(last_wait, calls, fed):
-    from reportkit.runner import RunResult
-
-    result = RunResult(returncode=None, signal=None, timed_out=True, duration=1.0, stdout="", stderr="")
-    result.waker_calls, result.last_wait = calls, last_wait
-    assert fed_queue(result) is fed
 
 
 def test_a_forked_childs_waits_are_not_the_hang(tmp_path):
