@@ -5,7 +5,7 @@ A :class:`Signature` is derived from a :class:`~reportkit.runner.RunResult`. Kin
 ``exception``  uncaught exception: fully-qualified type, normalized message, raising location
 ``exit``       non-zero exit without an uncaught exception (``sys.exit(3)``, ``os._exit``)
 ``signal``     killed by a signal (segfault, abort): signal number and the crashing frame
-``hang``       timed out: where the main thread was blocked (faulthandler dump)
+``hang``       timed out: where the main thread was blocked, what the other threads wait in (faulthandler dump)
 ``output``     only with ``--match``: the regex matched stdout/stderr
 ``passed``     none of the above: nothing to reproduce
 
