@@ -550,7 +550,7 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
         if (id(scope), name) in tracked:  # ``model = torch.compile(model)``: the same object, followed already
             return True
         tracked.add((id(scope), name))
-        stores = [n for n in ast.walk(scope if scope is not tree else tree) if isinstance(n, ast.Name) and n.id == name
+        stores = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name
                   and not isinstance(n.ctx, ast.Load) and scopes.resolve(_enclosing_scope(n, parents, tree), name) is scope]
         if sum(1 for n in stores if not rebinds(n)) != 1:
             return False
@@ -576,8 +576,8 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
 
 
 def _forward_callables(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scopes):
-    """(``forward``, the calls of it, parameters to skip) of each module-level class with a ``forward``
-    that no other class derives from and that is defined once (:func:`_instance_calls`)."""
+    """(``forward``, a function finding the calls of it, parameters to skip) of each module-level class with
+    a ``forward`` that no other class derives from and that is defined once (:func:`_instance_calls`)."""
     bases = {b.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases if isinstance(b, ast.Name)}
     names = Counter(s.name for s in tree.body if isinstance(s, (ast.ClassDef, ast.FunctionDef)))
     classes = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
@@ -588,9 +588,7 @@ def _forward_callables(tree: ast.Module, parents: dict[int, ast.AST], scopes: Sc
         forward = _methods(stmt).get("forward")
         if forward is None or "__call__" in _methods(stmt):
             continue
-        calls = _instance_calls(tree, parents, scopes, stmt)
-        if calls:
-            yield forward, calls, 1
+        yield forward, lambda cls=stmt: _instance_calls(tree, parents, scopes, cls) or None, 1
 
 
 def unused_parameter_candidates(source: str) -> list[str]:
@@ -606,15 +604,18 @@ def unused_parameter_candidates(source: str) -> list[str]:
     parents = _parents(tree)
     scopes = Scopes(tree)
     groups: list[list[Edit]] = []
-    found = [(func, _call_sites(tree, parents, name, threads=skip == 0), skip) for func, name, skip in _callables(tree)]
-    for func, calls, skip in found + list(_forward_callables(tree, parents, scopes)):
+    named = [(func, lambda name=name, skip=skip: _call_sites(tree, parents, name, threads=skip == 0), skip)
+             for func, name, skip in _callables(tree)]
+    for func, sites, skip in [*named, *_forward_callables(tree, parents, scopes)]:
         args = func.args
         if args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list:
             continue
         unused = [i for i, a in enumerate(args.args)
                   if i >= skip and not scopes.loads[(id(func), a.arg)]]
-        seq = _param_seq(smap, func) if unused else None
-        if not unused or calls is None or seq is None:
+        if not unused:
+            continue
+        calls, seq = sites(), _param_seq(smap, func)
+        if calls is None or seq is None:
             continue
         if any(any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
                for c in calls):
