@@ -303,6 +303,43 @@ def test_argparse_default_does_not_fire(source: str) -> None:
     assert P.argparse_default_candidates(source) == []
 
 
+MOVED = '''import argparse
+import os
+import tempfile
+from pathlib import Path
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--probe", default=os.path.join(tempfile.gettempdir(), "probe.csv"))
+parser.add_argument("--cache", default=Path.home() / "cache")
+parser.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
+args = parser.parse_args()
+print(args.probe, args.cache, args.workers)
+'''
+
+
+def test_argparse_default_computed_from_imported_modules_is_read_back(monkeypatch) -> None:
+    """A default computed from imported modules only is computed where the option is read, the same way."""
+    monkeypatch.setattr("sys.argv", ["cli.py"])
+    got = P.argparse_default_candidates(MOVED)
+    assert len(got) == 3
+    assert "print(os.path.join(tempfile.gettempdir(), \"probe.csv\"), args.cache" in got[0]
+    assert "(Path.home() / \"cache\")" in got[1]
+    for candidate in got:
+        assert output_of(candidate) == output_of(MOVED)
+
+
+@pytest.mark.parametrize("default", [
+    "make_path()",  # a function of the script's: it may read state the script changes in between
+    "os.path.join(base, 'x')",  # a variable of the script's
+    "[tempfile.gettempdir() for _ in 'a'][0]",  # a comprehension
+    "(lambda: 1)()",
+])
+def test_argparse_default_computed_otherwise_stays(default: str) -> None:
+    source = MOVED.replace('default=Path.home() / "cache"', f"default={default}")
+    got = P.argparse_default_candidates(source)
+    assert len(got) == 2 and all(default not in c.split("args = parser.parse_args()")[1] for c in got)
+
+
 def test_argparse_option_with_a_type_or_positional_is_left_alone() -> None:
     source = ('import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("path")\n'
               'parser.add_argument("--n", nargs="+", default=[1])\nargs = parser.parse_args()\nprint(args.path, args.n)\n')

@@ -24,7 +24,8 @@
   ``parser.parse_args().as_of`` / ``args.as_of`` -> the option's default as written (``"2026-11-27
   09:00"``; ``False`` for ``store_true``, ``None`` without one). The value the script ran with when no
   arguments are given, so the same value; the parser then goes by the other passes. Only for an
-  optional (``--as-of``) whose default is a literal and that has no ``type``, ``nargs``, ``required``,
+  optional (``--as-of``) whose default is a literal or computed from imported modules only
+  (``tempfile.gettempdir()``: then computed where it is read) and that has no ``type``, ``nargs``, ``required``,
   ``dest`` other than a literal or an action beyond ``store``/``store_true``/``store_false``; only for a
   parser bound once, used by nothing but ``add_argument`` and ``parse_args()`` without arguments, whose
   result is read only as attributes.
@@ -38,7 +39,7 @@ import ast
 
 from .edits import Delete, Edit, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _bound_names, call_elements
-from .scopes import _SCOPES, Scopes
+from .scopes import _SCOPES, Scopes, import_binding
 from .source import SourceMap, parses
 from .statements import _parents
 from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
@@ -517,6 +518,7 @@ def argparse_default_candidates(source: str) -> list[str]:
             continue
         defaults: dict[str, str] = {}
         results: list[ast.Call] = []  # the parse_args() calls
+        imported = _module_imports(tree)
         usable = True
         for use in loads.get(parser, []):
             attr = parents.get(id(use))
@@ -526,7 +528,7 @@ def argparse_default_candidates(source: str) -> list[str]:
             elif attr.attr == "parse_args" and not call.args and not call.keywords:
                 results.append(call)
             elif attr.attr == "add_argument" and isinstance(parents.get(id(call)), ast.Expr):
-                option = _option_default(call, smap)
+                option = _option_default(call, smap, imported)
                 if option is not None:
                     defaults[option[0]] = option[1]
                 elif not any(isinstance(a, ast.Starred) for a in call.args) \
@@ -556,8 +558,31 @@ def _is_parser_class(func: ast.expr) -> bool:
             and func.value.id == "argparse") or (isinstance(func, ast.Name) and func.id == "ArgumentParser")
 
 
-def _option_default(call: ast.Call, smap: SourceMap) -> tuple[str, str] | None:
-    """(dest, default text) of an ``add_argument`` this pass can read back, else None."""
+#: What a default computed from imported modules may be made of (no lambda, walrus, comprehension, await).
+_MOVABLE = (ast.Call, ast.Attribute, ast.Name, ast.Constant, ast.keyword, ast.BinOp, ast.operator, ast.Subscript,
+            ast.Tuple, ast.List, ast.JoinedStr, ast.FormattedValue, ast.expr_context)
+
+
+def _module_imports(tree: ast.Module) -> set[str]:
+    """The names the module's top-level imports bind and nothing else binds."""
+    names = {import_binding(stmt, alias) for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))
+             for alias in stmt.names if alias.name != "*"}
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    stored |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    return names - stored
+
+
+def _movable(node: ast.expr, imported: set[str]) -> bool:
+    """A default computed from imported modules only (``tempfile.gettempdir()``,
+    ``os.environ.get("DATA", "data")``, ``Path.home() / "cache"``): read where the option is read, it is
+    computed there the same way."""
+    return all(isinstance(n, _MOVABLE) for n in ast.walk(node)) and all(
+        n.id in imported for n in ast.walk(node) if isinstance(n, ast.Name))
+
+
+def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozenset()) -> tuple[str, str] | None:
+    """(dest, default text) of an ``add_argument`` this pass can read back, else None: a literal default,
+    or one computed from imported modules (:func:`_movable`)."""
     if not call.args or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args):
         return None
     flags = [a.value for a in call.args]  # type: ignore[attr-defined]
@@ -583,7 +608,7 @@ def _option_default(call: ast.Call, smap: SourceMap) -> tuple[str, str] | None:
     if not dest.isidentifier():
         return None
     if "default" in kw:
-        if not _constant_expression(kw["default"]):
+        if not (_constant_expression(kw["default"]) or _movable(kw["default"], imported)):
             return None
         text = smap.text(kw["default"])
         if "\n" in text or isinstance(kw["default"], (ast.UnaryOp, ast.BinOp, ast.Tuple)):
