@@ -351,6 +351,11 @@ def test_a_hang_whose_other_threads_now_wait_elsewhere_is_another_hang(tmp_path)
     renamed = sig_of(tmp_path, HANG_HELD.format(lock="guard"), timeout=1)
     assert held.thread_waits == renamed.thread_waits == ["with _ :"] and same_failure(held, renamed)
     assert not same_failure(ended, replace(ended, thread_waits=held.thread_waits))
+    # a worker that now spins where it blocked (its get() gone, it retries forever) is in the script's code
+    spin = "import queue, threading\nq = queue.Queue()\ndef work():\n    while True:\n        {body}\n" \
+           "threading.Thread(target=work, daemon=True).start()\nthreading.Event().wait()\n"
+    waiting, spinning = (sig_of(tmp_path, spin.format(body=b), timeout=1) for b in ("q.get()", "n = len('x')"))
+    assert waiting.thread_waits == ["queue.py in get"] and spinning.thread_waits and not same_failure(waiting, spinning)
     # what any of the original's runs waited in is allowed (a stage caught before or after its input came)
     settled = settled_waits(ended, [ended, blocked])
     assert settled.thread_waits == ["queue.py in get"] and same_failure(settled, blocked)

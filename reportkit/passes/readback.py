@@ -508,6 +508,7 @@ def argparse_default_candidates(source: str) -> list[str]:
     smap = SourceMap(source)
     parents = _parents(tree)
     loads = _name_loads(tree)
+    imported = _module_imports(tree)
     out: list[str] = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
@@ -518,7 +519,6 @@ def argparse_default_candidates(source: str) -> list[str]:
             continue
         defaults: dict[str, str] = {}
         results: list[ast.Call] = []  # the parse_args() calls
-        imported = _module_imports(tree)
         usable = True
         for use in loads.get(parser, []):
             attr = parents.get(id(use))
