@@ -39,7 +39,7 @@ import ast
 
 from .edits import Delete, Edit, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _bound_names, call_elements
-from .scopes import _SCOPES, Scopes, import_binding
+from .scopes import Scopes, enclosing_scope, import_binding
 from .source import SourceMap, parses
 from .statements import _parents
 from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
@@ -216,7 +216,7 @@ def lookup_table_candidates(source: str) -> list[str]:
             if value is None:
                 reads = []
                 break  # a computed or missing key
-            if smap.span(node)[0] < stmt_start and _enclosing_scope(parents, node) is tree:
+            if smap.span(node)[0] < stmt_start and enclosing_scope(parents, node) is tree:
                 reads = []
                 break  # read at module level before it is bound: a NameError, stays
             reads.append((up, value))
@@ -248,13 +248,6 @@ def _name_loads(tree: ast.AST) -> dict[str, list[ast.Name]]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             loads.setdefault(node.id, []).append(node)
     return loads
-
-
-def _enclosing_scope(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | None:
-    cur = parents.get(id(node))
-    while cur is not None and not isinstance(cur, (ast.Module, *_SCOPES)):
-        cur = parents.get(id(cur))
-    return cur
 
 
 # ----------------------------------------------------------------------------- data classes

@@ -39,7 +39,7 @@ from typing import Callable
 
 from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _bound_names, _element_seq, call_elements, display_elements
-from .scopes import Scopes
+from .scopes import Scopes, enclosing_scope
 from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
 
@@ -473,20 +473,6 @@ def _callables(tree: ast.Module):
             yield _methods(stmt)["__init__"], stmt.name, 1
 
 
-#: Methods of a torch module that return the module itself (``model.to(d)(x)`` calls its ``forward``).
-_SELF_RETURNING = frozenset({"to", "eval", "train", "cpu", "cuda", "double", "float", "half", "bfloat16",
-                             "requires_grad_", "type", "share_memory", "apply"})
-_SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
-                ast.DictComp, ast.GeneratorExp)
-
-
-def _enclosing_scope(node: ast.AST, parents: dict[int, ast.AST], tree: ast.Module) -> ast.AST:
-    cur = parents.get(id(node))
-    while cur is not None and not isinstance(cur, _SCOPE_NODES):
-        cur = parents.get(id(cur))
-    return cur if cur is not None else tree
-
-
 def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scopes, cls: ast.ClassDef
                     ) -> list[ast.Call] | None:
     """The calls of the objects of module class ``cls`` (its ``forward`` through ``__call__``, or
@@ -511,7 +497,7 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
                     return False
                 calls.append(outer)
                 return True
-            if called and parent.attr in _SELF_RETURNING:
+            if called and parent.attr in _RETURNS_SELF:
                 return follow(outer)
             return parent.attr not in ("__call__", "_call_impl", "register_forward_hook", "register_forward_pre_hook")
         if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node and len(parent.args) == 1
@@ -535,7 +521,7 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
         assign = parents.get(id(store))
         value = assign.value if isinstance(assign, ast.Assign) and len(assign.targets) == 1 else None
         while isinstance(value, ast.Call):
-            if isinstance(value.func, ast.Attribute) and value.func.attr in _SELF_RETURNING:
+            if isinstance(value.func, ast.Attribute) and value.func.attr in _RETURNS_SELF:
                 value = value.func.value
             elif _dotted(value.func) in ("torch.compile", "compile") and len(value.args) == 1:
                 value = value.args[0]
@@ -551,12 +537,12 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
             return True
         tracked.add((id(scope), name))
         stores = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name
-                  and not isinstance(n.ctx, ast.Load) and scopes.resolve(_enclosing_scope(n, parents, tree), name) is scope]
+                  and not isinstance(n.ctx, ast.Load) and scopes.resolve(enclosing_scope(parents, n), name) is scope]
         if sum(1 for n in stores if not rebinds(n)) != 1:
             return False
         for n in ast.walk(tree):
             if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) \
-                    and scopes.resolve(_enclosing_scope(n, parents, tree), name) is scope and not follow(n):
+                    and scopes.resolve(enclosing_scope(parents, n), name) is scope and not follow(n):
                 return False
         return True
 

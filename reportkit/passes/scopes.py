@@ -26,6 +26,15 @@ def import_binding(stmt: ast.Import | ast.ImportFrom, alias: ast.alias) -> str:
     return alias.name
 
 
+def enclosing_scope(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | None:
+    """The scope ``node`` is evaluated in: the nearest function, lambda, class or comprehension around
+    it, else the module (``parents``: child id -> parent node, the module included)."""
+    cur = parents.get(id(node))
+    while cur is not None and not isinstance(cur, (ast.Module, *_SCOPES)):
+        cur = parents.get(id(cur))
+    return cur
+
+
 def _own_names(scope: ast.AST) -> list[str]:
     """The names a scope binds on entry: a function's parameters, a comprehension's targets."""
     if isinstance(scope, _FUNCS):
