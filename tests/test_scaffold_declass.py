@@ -249,3 +249,33 @@ def test_class_to_module_in_a_function_parameter_stored_as_is() -> None:
     [candidate] = P.class_module_candidates(source)
     assert candidate == "def run():\n    print(k)\n\ndef main():\n    global k\n    k = 5\n    run()\nmain()\n"
     assert output_of(candidate) == output_of(source)
+
+
+def test_class_to_module_parameter_passed_its_own_name() -> None:
+    # ``Prefetcher(shards)`` for a parameter ``shards``: no ``shards = shards``, and the module's own
+    # ``shards`` is no clash -- __init__'s body reads it where the instance was built
+    source = ("import queue\n\nclass Prefetcher:\n    def __init__(self, shards):\n        self.todo = queue.Queue()\n"
+              "        self.todo.put(shards[0])\n\n    def run(self):\n        print(self.todo.get())\n\n"
+              "shards = [1, 2]\nPrefetcher(shards).run()\nprint(shards)\n")
+    [candidate] = P.class_module_candidates(source)
+    assert candidate == ("import queue\n\ndef run():\n    print(todo.get())\n\nshards = [1, 2]\ntodo = queue.Queue()\n"
+                         "todo.put(shards[0])\nrun()\nprint(shards)\n")
+    assert output_of(candidate) == output_of(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # __init__ rebinds the parameter: the module's own name would change
+        "shards = [1]\nclass C:\n    def __init__(self, shards):\n        shards = shards * 2\n        self.n = len(shards)\n"
+        "    def run(self):\n        print(self.n)\n\nC(shards).run()\nprint(shards)\n",
+        # read later, in a lambda: it would see the module's name as it is then
+        "shards = [1]\nclass C:\n    def __init__(self, shards):\n        self.f = lambda: shards\n"
+        "    def run(self):\n        print(self.f())\n\nC(shards).run()\nshards = 0\n",
+        # passed another name, or an expression, under a parameter named like a module global
+        "shards = [1]\nother = [2]\nclass C:\n    def __init__(self, shards):\n        self.n = shards\n"
+        "    def run(self):\n        print(self.n)\n\nC(other).run()\nprint(shards)\n",
+    ],
+)
+def test_class_to_module_parameter_passed_its_own_name_only_when_safe(source: str) -> None:
+    assert P.class_module_candidates(source) == []

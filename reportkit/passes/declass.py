@@ -138,6 +138,21 @@ def _plan(cls: ast.ClassDef) -> _Plan | None:
     return plan
 
 
+def _passed_through(init: ast.FunctionDef, call: ast.Call) -> set[str]:
+    """The parameters of ``init`` whose argument is the parameter's own name, that ``init`` never rebinds
+    nor reads in a nested function or lambda (it would read the name later, when it may be another value)."""
+    stored = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    stored |= {a.arg for f in ast.walk(init) if f is not init and isinstance(f, (ast.FunctionDef, ast.Lambda,
+                                                                              ast.AsyncFunctionDef))
+               for a in ast.walk(f.args) if isinstance(a, ast.arg)}
+    deferred = {n.id for f in ast.walk(init) if f is not init and isinstance(f, (ast.FunctionDef, ast.Lambda,
+                                                                              ast.AsyncFunctionDef, ast.ClassDef))
+                for n in ast.walk(f) if isinstance(n, ast.Name)}
+    given = {p.arg: a for p, a in zip(init.args.args[1:], call.args)}
+    given.update({k.arg: k.value for k in call.keywords if k.arg})
+    return {p for p, a in given.items() if isinstance(a, ast.Name) and a.id == p and p not in stored | deferred}
+
+
 def _without_super(method: ast.FunctionDef) -> list[ast.stmt]:
     return [s for s in method.body if not (_super_init(s) and not s.value.args and not s.value.keywords)]  # type: ignore[attr-defined]
 
@@ -224,6 +239,9 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
         bound = got
         init_names = scopes.locals.get(id(init), set()) - {init.args.args[0].arg}
         init_body = _without_super(init)
+        # a parameter passed its own name (``Prefetcher(shards)`` for ``shards``), never rebound nor read
+        # in a nested function: it needs no binding, ``__init__``'s body reads the caller's ``shards`` there
+        init_names -= _passed_through(init, call)
     elif call.args or call.keywords:
         return None
     self_of = {m: m.args.args[0].arg for m in plan.methods.values()}
