@@ -137,6 +137,7 @@ class _Hunk:
     anchor_indent: int = 0
     evidence: set[str] = field(default_factory=set)  # bad lines found nowhere else in the script
     group: int = 0  # hunks of one region of the change (a few unchanged lines apart) stand or fall together
+    in_method: bool = False  # the change is in a method: where a candidate has it outside one, ``self.x`` is ``x``
 
 
 # a line as tokens, each with the whitespace before it: names and numbers, or one other character
@@ -175,8 +176,12 @@ _SELF = re.compile(r"\bself\.")
 def _in_method(lines: list[tuple[int, str]], k: int) -> bool:
     """Is non-blank line ``k`` of ``lines`` inside a function whose first parameter is ``self`` (or in a
     function nested in one: ``self`` is seen there too)?"""
-    indent = _indent(lines[k][1])
-    for _i, line in reversed(lines[:k]):
+    return _method_above([line for _i, line in lines[:k]], _indent(lines[k][1]))
+
+
+def _method_above(prior: list[str], indent: int) -> bool:
+    """Is a line indented by ``indent`` after the non-blank lines ``prior`` inside such a function?"""
+    for line in reversed(prior):
         if indent == 0:
             return False
         if _indent(line) >= indent:
@@ -257,6 +262,8 @@ class FoldMap:
             rest = {line.strip() for line in a[:i1] + a[i2:]}
             hunk.evidence = {line.strip() for line in hunk.bad} - rest
             hunk.group = group
+            first = next((line for line in [*a[i1:i2], *b[j1:j2]] if line.strip()), "")
+            hunk.in_method = _method_above(before, _indent(first))
             self.hunks.append(hunk)
 
     @property
@@ -291,6 +298,15 @@ class FoldMap:
                 found.append((k, merged))
         return found
 
+    @staticmethod
+    def _good_lines(hunk: _Hunk, text: list[tuple[int, str]], k: int) -> list[str]:
+        """The fix's lines for ``hunk`` found at non-blank line ``k`` of a candidate: as written, or without
+        ``self.`` where the change was in a method and that line no longer is (its class became module
+        code: the attributes are variables there)."""
+        if hunk.in_method and not _in_method(text, k):
+            return [_SELF.sub("", line) for line in hunk.good]
+        return hunk.good
+
     def __call__(self, candidate: str) -> str | None:
         return self.mapped(candidate)[0]
 
@@ -308,6 +324,10 @@ class FoldMap:
                 want = [line.strip() for line in hunk.bad]
                 n = len(want)
                 hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == want]
+                plain = [_SELF.sub("", w) for w in want]
+                if not hits and hunk.in_method and plain != want:  # its class became module code
+                    hits = [k for k in range(len(stripped) - n + 1)
+                            if stripped[k:k + n] == plain and not _in_method(text, k)]
                 if len(hits) > 1:
                     return None, f"the changed lines occur {len(hits)} times"
                 if not hits and n == 1 and len(hunk.good) == 1 and hunk.good[0].strip():
@@ -321,25 +341,33 @@ class FoldMap:
                         found.add(True)
                         continue
                 if not hits:
-                    if hunk.evidence & present:  # part of it is still there, changed: cannot tell its good form
+                    if (hunk.evidence | {_SELF.sub("", e) for e in hunk.evidence}) & present:
+                        # part of it is still there, changed: cannot tell its good form
                         return None, "the changed lines were edited"
                     found.add(False)
                     continue  # gone altogether: nothing to undo
                 start, end = text[hits[0]][0], text[hits[0] + n - 1][0] + 1
-                new = _reindent(hunk.good, _indent(lines[start]) - _indent(hunk.bad[0]))
+                new = _reindent(self._good_lines(hunk, text, hits[0]), _indent(lines[start]) - _indent(hunk.bad[0]))
             else:
                 if hunk.anchor is None:
                     start = end = 0
                     new = list(hunk.good)
                 else:
                     hits = [k for k, line in enumerate(stripped) if line == hunk.anchor]
+                    plain_anchor = _SELF.sub("", hunk.anchor)
+                    if not hits and hunk.in_method and plain_anchor != hunk.anchor:
+                        hits = [k for k, line in enumerate(stripped) if line == plain_anchor and not _in_method(text, k)]
                     if len(hits) > 1:
                         return None, f"the line an insertion follows occurs {len(hits)} times"
                     if not hits:
                         found.add(False)
                         continue
                     start = end = text[hits[0]][0] + 1
-                    new = _reindent(hunk.good, _indent(lines[start - 1]) - hunk.anchor_indent)
+                    delta = _indent(lines[start - 1]) - hunk.anchor_indent
+                    first = next((line for line in hunk.good if line.strip()), "")
+                    outside = (hunk.in_method and not _method_above([line for _i, line in text[:hits[0] + 1]],
+                                                                    _indent(first) + delta))
+                    new = _reindent([_SELF.sub("", line) for line in hunk.good] if outside else hunk.good, delta)
             if new is None:
                 return None, "the fix's lines do not fit the indentation there"
             found.add(True)

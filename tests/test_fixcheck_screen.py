@@ -260,3 +260,47 @@ def test_the_fixed_line_is_trusted_to_run_only_where_nothing_could_catch_or_supp
     good = good_code(True, library, library.replace("(len(ids) - len(ids))", "(self.max_len - len(ids))"))
     assert "reads self.max_len" in good.screen(library.replace("        self.max_len = max_len\n", ""))
     assert good.screen(library) is None
+
+
+WORKER_BAD = """import queue
+
+class Pool:
+    def __init__(self):
+        self.todo = queue.Queue()
+
+    def work(self):
+        while True:
+            item = self.todo.get()
+            try:
+                check(item)
+            except ValueError:
+                continue
+            done.append(item)
+            self.todo.task_done()
+"""
+WORKER_GOOD = WORKER_BAD.replace("                continue\n            done.append(item)\n            self.todo.task_done()\n",
+                                 "                continue\n            finally:\n                self.todo.task_done()\n"
+                                 "            done.append(item)\n")
+
+
+def test_fold_map_applies_a_method_fix_where_its_class_became_module_code():
+    # the worker's fix is two hunks of one region (insert ``finally: self.todo.task_done()``, drop the bare
+    # call); the class became module code, ``self.todo`` is ``todo`` there: the fix applies, without ``self.``
+    fold = FoldMap(WORKER_BAD, WORKER_GOOD)
+    declassed = ("import queue\n\ndef work():\n    while True:\n        item = todo.get()\n        try:\n"
+                 "            check(item)\n        except ValueError:\n            continue\n        done.append(item)\n"
+                 "        todo.task_done()\n\ntodo = queue.Queue()\n")
+    good, how = fold.mapped(declassed)
+    assert len(fold.hunks) == 2 and how == "mapped"
+    assert good == declassed.replace("            continue\n        done.append(item)\n        todo.task_done()\n",
+                                     "            continue\n        finally:\n            todo.task_done()\n"
+                                     "        done.append(item)\n")
+    # still a method (of a class kept): the fix as written
+    assert fold(WORKER_BAD) == WORKER_GOOD
+    # the bare call gone while the insertion's anchor stays: part of the region removed, no good form
+    assert fold(declassed.replace("        todo.task_done()\n", "")) is None
+    # the de-selfed line inside a method of another class is not the fixed line: not taken for it
+    other = ("class Other:\n    def work(self):\n        while True:\n            try:\n                check(1)\n"
+             "            except ValueError:\n                continue\n            done.append(1)\n"
+             "            todo.task_done()\n")
+    assert fold(other) is None
