@@ -910,6 +910,11 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("y = f(*(a, g(b)), c)\n", ["y = f(a, g(b), c)\n"]),
         ("y = f(x, **{'k': 1, 'm': z})\n", ["y = f(x, k=1, m=z)\n"]),
         ("y = f(*(), **{'class': 1, **d})\n", []),  # nothing to spell out; not a keyword name
+        # an item of a comprehension whose element reads no loop name: the element
+        ("t = [Thread(target=w) for i in range(3)][0]\nt.start()\n", ["t = Thread(target=w)\nt.start()\n"]),
+        ("y = [f(a) for _ in xs][-1]\n", ["y = f(a)\n"]),
+        ("y = [f(i) for i in xs][0]\nz = [f() for i in xs if i][0]\nw = [f() for i in xs][k]\n", []),
+        ("y = [f() for i in xs for j in ys][0]\n", []),
         # a loop that only drains its iterable
         ("for _ in DataLoader(ds, batch_size=2):\n    pass\n", ["list(DataLoader(ds, batch_size=2))\n"]),
         ("for x in 1, 2:\n    pass\n", ["list((1, 2))\n"]),

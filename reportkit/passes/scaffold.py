@@ -845,6 +845,11 @@ def readability_candidates(source: str) -> list[str]:
             candidate = apply_splices(source, [Splice(*smap.span(node), f"{_element_text(smap, inner)}[0]")])
             if candidate is not None:
                 out.append(candidate)
+        element = _indexed_comprehension(node)
+        if element is not None:  # ``[Thread(target=work) for i in range(3)][0]`` -> ``Thread(target=work)``
+            candidate = apply_splices(source, [Splice(*smap.span(node), _element_text(smap, element))])
+            if candidate is not None:
+                out.append(candidate)
         first = _first_of_range(node)
         if first is not None:
             candidate = apply_splices(source, [Splice(*smap.span(node), first)])
@@ -1079,6 +1084,23 @@ def _next_iter_of(node: ast.AST) -> ast.expr | None:
             and len(arg.args) == 1 and not arg.keywords):
         return None
     return arg.args[0]
+
+
+def _indexed_comprehension(node: ast.AST) -> ast.expr | None:
+    """``[E for v in xs][k]`` (one loop, no condition, a literal index, ``E`` reading no loop name): ``E``,
+    built once instead of once per item (the tester decides whether the others mattered)."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.ListComp)
+            and isinstance(node.slice, (ast.Constant, ast.UnaryOp)) and len(node.value.generators) == 1):
+        return None
+    index = node.slice.operand if isinstance(node.slice, ast.UnaryOp) else node.slice
+    gen = node.value.generators[0]
+    if not (isinstance(index, ast.Constant) and type(index.value) is int) or gen.ifs or gen.is_async:
+        return None
+    bound = {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+    element = node.value.elt
+    if any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(element)):
+        return None
+    return element
 
 
 def _first_of_range(node: ast.AST) -> str | None:
