@@ -167,6 +167,16 @@ def test_sites_skip_targets_and_unwrappable_forms():
     assert "os.getcwd()" not in texts  # self-contained
 
 
+def test_a_multi_dimensional_slice_is_no_site_and_the_program_still_instruments():
+    # ``x[:, :, :-k]``: its index is a tuple of slices, which no call may wrap (it was a site, and the
+    # instrumented program did not parse: no value of such a script was ever captured)
+    src = "k = 1\nx = [[[1, 2]]]\ny = x[:1, k:, :-k]\nz = x[0, k - 1]\nprint(y, z)\n"
+    texts = [src[s:e] for s, e in sites(src)]
+    assert ":1, k:, :-k" not in texts and "-k" in texts and "0, k - 1" in texts
+    made = instrument(src)
+    assert made is not None and parses(made[0])
+
+
 def test_hoist_moves_self_contained_statements_after_imports():
     src = textwrap.dedent('''
         import json

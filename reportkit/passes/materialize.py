@@ -188,6 +188,8 @@ def sites(source: str) -> list[tuple[int, int]]:
     for node in iter_nodes(tree):
         if not isinstance(node, ast.expr) or isinstance(node, _NEVER):
             continue
+        if isinstance(node, ast.Tuple) and any(isinstance(e, ast.Slice) for e in node.elts):
+            continue  # ``x[:, :, :-k]``'s index: a slice is no value outside a subscript
         if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
             continue
         # call targets may be materialized (a leaf nn.Module instance), other skipped ones not
