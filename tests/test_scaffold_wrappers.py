@@ -205,6 +205,12 @@ def test_dataset_lists(source: str, expected: list[str]) -> None:
         ('(f"<nav>{render(menu)}</nav>"\n f"<main>{page.body}</main>")\n', ["render(menu)\n"]),
         ("def f(x):\n    x + self.attn(norm(x), mask)\n", ["def f(x):\n    self.attn(norm(x), mask)\n"]),
         ("(load(a), b, load(c))\n", ["load(a)\n", "load(c)\n"]),
+        # a method of a value computed on the spot (an accuracy left over), a comparison's operands
+        ("(net(x).argmax() == y).float().mean().item()\n", ["(net(x).argmax() == y).float().mean()\n"]),
+        ("(net(x).argmax() == y)\n", ["net(x).argmax()\n"]),
+        ("net(x).argmax()\n", ["net(x)\n"]),
+        ("labels == net(x)\n", ["net(x)\n"]),
+        ("model.eval()\nopt.step()\nself.net.train()\n", []),  # methods of objects something holds
         # not: a method with effects of its own, an argument that calls nothing, a used result,
         # an f-string formatting no call, a subscript (its __getitem__ may be what fails)
         ("xs.append(Block(1))\n", []),

@@ -875,8 +875,13 @@ def _operands(node: ast.expr) -> list[ast.expr]:
 def _discarded_parts(value: ast.expr, imported: set[str]) -> list[ast.expr]:
     """What an expression statement whose value nobody uses may be cut down to: the arguments of a call of
     a plain name or of an imported module's function (and the calls an f-string argument formats), the
-    expressions an f-string formats, the operands of an arithmetic chain, the elements of a display."""
+    expressions an f-string formats, the operands of an arithmetic chain or a comparison, the elements of a
+    display, the receiver of a method called on a value computed on the spot."""
     if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Attribute) and not isinstance(value.func.value, (ast.Name, ast.Attribute)):
+            # a method of a value computed on the spot (``(y == t).float().mean().item()``): nothing else
+            # holds that value, what the method does to it nobody sees; the receiver
+            return [value.func.value]
         root = value.func
         while isinstance(root, ast.Attribute):
             root = root.value
@@ -888,6 +893,8 @@ def _discarded_parts(value: ast.expr, imported: set[str]) -> list[ast.expr]:
         return _formatted(value)
     if isinstance(value, ast.BinOp):
         return _operands(value)
+    if isinstance(value, ast.Compare):
+        return [value.left, *value.comparators]
     if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
         return list(value.elts)
     return []
