@@ -57,6 +57,7 @@ from reportkit.signature import (
     describe_op,
     is_assertion,
     raised_by_script,
+    raised_by_tensor_operator,
 )
 from reportkit.tester import Trace
 
@@ -201,7 +202,10 @@ class Keep:
     each waking method — or at least still have the call in the reachable code of a function one of its
     threads runs (a worker that now skips ``task_done()`` for its only item is the bug itself). A queue
     joined with no worker, an event waited on that nothing sets, hang trivially; the wake-up that does
-    not arrive is the bug (README "What a reproducer keeps"). ``why``: for people.
+    not arrive is the bug (README "What a reproducer keeps"). ``inputs``: the values are the bug because a
+    tensor operator in the script's own code raised (:func:`reportkit.signature.raised_by_tensor_operator`),
+    but the tensors fed to torch modules may still become random tensors of their shape (the data, not
+    what the model computed from it). ``why``: for people.
     """
 
     values: bool = False
@@ -209,6 +213,7 @@ class Keep:
     message: str | None = None
     test: tuple[str, str] | None = None
     wakers: frozenset[str] = frozenset()
+    inputs: bool = False
     why: str = ""
 
     def kept(self, outcome, source: str = "") -> bool:
@@ -281,6 +286,7 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     sig = rep.signature
     own = raised_by_script(sig)
     values = keeps_values(sig) and not differential
+    inputs = values and raised_by_tensor_operator(sig) and not is_oracle(sig)
     message = None
     if values and own and policy.strict and sig.exact_message:
         seen = {s.exact_message for s in rep.signatures if s.kind is FailureKind.EXCEPTION} or {None}
@@ -295,6 +301,9 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     where = f" ({sig.location}{', ' + doing if doing else ''})" if sig.location else ""
     if differential:
         why = "compiled-vs-eager differential guards the computation: values may become literals"
+    elif own and inputs:
+        why = (f"raised by a tensor operator in the script's own code{where}: its values stay code, "
+               "the tensors fed to torch modules may become random tensors of their shape")
     elif own:
         why = f"raised by the script's own code{where}: its values stay code"
     elif values:
@@ -311,7 +320,7 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     if test is not None:
         why += f"; the failure must stay in {test[0]} ({test[1]})"
     return Keep(values=values, message=message, test=test, wakers=wakers, why=why,
-                compares=values and is_oracle(sig))
+                compares=values and is_oracle(sig), inputs=inputs)
 
 
 #: Waits for a thread or process to end: whatever it waits for itself may be what never comes.
@@ -716,6 +725,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                 result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
                                        on_improve=improved, probe=probe, oracle=oracle,
                                        rebuild=not (keep and keep.compares), guarded=session.good is not None,
+                                       inputs=bool(keep and keep.inputs),
                                        confirm=predicate.confirm if session.passes_with or session.good else None,
                                        trace=trace,
                                        screen=_screens(session.good.screen if session.good else None,

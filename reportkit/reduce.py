@@ -75,6 +75,7 @@ def reduce_source(
     confirm: Callable[[str], bool] | None = None,
     rebuild: bool | None = None,
     guarded: bool = False,
+    inputs: bool = False,
     trace: Trace | None = None,
     screen: Callable[[str], str | None] | None = None,
 ) -> ReduceResult:
@@ -107,6 +108,10 @@ def reduce_source(
     by itself: the value passes that only drop data (:data:`reportkit.passes.DATA_PASSES`: rows of a text
     pasted as a string) run for an oracle too.
 
+    ``inputs``: with ``oracle``, the values are the bug because a tensor operator in the script's own code
+    raised (:attr:`reportkit.minimize.Keep.inputs`); the tensors fed to torch modules may still become
+    random tensors of their shape (:data:`reportkit.passes.MODEL_INPUTS`, needs ``probe``).
+
     ``confirm``, when given, is a second, costlier condition every result must meet as well (e.g. a
     differential run that must pass). It is checked lazily: once on the result of each pass (each
     HDD level), not on every candidate ``is_interesting`` accepts. When a pass's result fails it,
@@ -123,9 +128,9 @@ def reduce_source(
     if jobs < 1:
         raise ValueError("jobs must be >= 1")
     problem = Problem(source, is_interesting, jobs=jobs, on_progress=on_progress, on_improve=on_improve,
-                      probe=None if oracle else probe, confirm=confirm, trace=trace, screen=screen)
+                      probe=None if oracle and not inputs else probe, confirm=confirm, trace=trace, screen=screen)
     return _Schedule(problem, oracle=oracle, rebuild=not oracle if rebuild is None else rebuild,
-                     guarded=guarded).run()
+                     guarded=guarded, inputs=inputs).run()
 
 
 class Problem(Tester):
@@ -185,11 +190,13 @@ class Problem(Tester):
 class _Schedule:
     """The round schedule: which pass (or HDD level) runs next, each result confirmed (see reduce_source)."""
 
-    def __init__(self, problem: Problem, *, oracle: bool, rebuild: bool = True, guarded: bool = False) -> None:
+    def __init__(self, problem: Problem, *, oracle: bool, rebuild: bool = True, guarded: bool = False,
+                 inputs: bool = False) -> None:
         self.problem = problem
         self._oracle = oracle
         self._rebuild = rebuild
         self._guarded = guarded
+        self._inputs = inputs
 
     def run(self) -> ReduceResult:
         problem = self.problem
@@ -216,7 +223,8 @@ class _Schedule:
             if problem.trace is not None:
                 problem.trace.line("round", problem.current, "round", None,
                                    f"round {problem.round}" + (" (verifying: no memo)" if problem.verifying else ""))
-            if self._run_pass(P.MATERIALIZE_FIRST_CUT):
+            first_cut = P.MATERIALIZE_FIRST_CUT if self._allowed(P.MATERIALIZE) else P.MODEL_INPUTS_FIRST_CUT
+            if self._allowed(first_cut.probe) and self._run_pass(first_cut):
                 self._run_pass(P.HOIST)
             self._structural()
             if self._scaffold():
@@ -285,6 +293,8 @@ class _Schedule:
         cause); rebuilding passes are on only with ``rebuild``."""
         if p in P.REBUILDING_PASSES:
             return self._rebuild
+        if p is P.MODEL_INPUTS:  # (where every value may become a literal, materialize does it all)
+            return self._oracle and self._inputs
         if self._guarded and p in P.DATA_PASSES:
             return True
         return not (self._oracle and p in P.VALUE_PASSES)

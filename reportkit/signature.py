@@ -531,6 +531,17 @@ def raised_by_script(sig: Signature) -> bool:
     return False
 
 
+def raised_by_tensor_operator(sig: Signature) -> bool:
+    """Did a tensor operator in the script's own code raise it (``out + res``, ``x @ w``, ``x[m] = y``
+    with shapes that do not fit)? An operator, a comparison or a subscript of the user's frame raised a
+    ``RuntimeError``: Python's own operators on built-in values never raise that, a C extension's
+    (torch's) do. The script's own failure (:func:`raised_by_script`), but its operands are tensors a
+    model computed from data."""
+    loc = sig.location
+    return (raised_by_script(sig) and sig.kind is FailureKind.EXCEPTION and sig.exc_type == "RuntimeError"
+            and loc is not None and describe_op(loc.op) in ("an operator", "a comparison", "a subscript"))
+
+
 # --------------------------------------------------------------------------- fingerprints
 
 

@@ -23,6 +23,7 @@ from reportkit.signature import (
     describe_op,
     establish,
     raised_by_script,
+    raised_by_tensor_operator,
     signature_of,
 )
 
@@ -61,6 +62,29 @@ def test_raised_by_script_tells_the_scripts_own_bytecode_from_a_call(tmp_path, c
     sig = signature_of(run_script(RunSpec(script=script, python=sys.executable, timeout=30)))
     assert sig.kind == "exception"
     assert raised_by_script(sig) is own, (sig.location, sig.location.op)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("code, tensor_op", [
+    ("import torch\ntorch.zeros(2, 3) + torch.zeros(2, 4)\n", True),  # an operator on tensors
+    ("import torch\nx = torch.zeros(2, 3)\nx[:, 0] = torch.zeros(3)\n", True),  # a subscript's store
+    ("import torch\nx = torch.zeros(2, 3)\nx[torch.ones(3, dtype=torch.bool)]\n", False),  # an IndexError
+    ("import torch\ntorch.zeros(2, 3) @ torch.zeros(2, 3)\n", True),
+    ("import torch\ntorch.cat([torch.zeros(2), torch.zeros(2, 2)])\n", False),  # a torch call: library
+    ("import torch\nd = {}\nd[torch.zeros(1).item()]\n", False),  # own, but a KeyError
+    ("x = 1 / 0\n", False),
+    ("raise RuntimeError('mine')\n", False),  # the script's own raise: its values are the bug
+])
+def test_a_tensor_operator_in_the_scripts_code(tmp_path, code, tensor_op):
+    pytest.importorskip("torch")
+    script = write(tmp_path / "t.py", code)
+    spec = RunSpec(script=script, python=sys.executable, timeout=60)
+    sig = signature_of(run_script(spec))
+    assert raised_by_tensor_operator(sig) is tensor_op, (sig.exc_type, sig.location)
+    keep = mz.what_to_keep(establish(spec, MatchPolicy(), runs=1), spec, MatchPolicy())
+    assert keep.inputs is tensor_op and keep.values is raised_by_script(sig)
+    if tensor_op:
+        assert "the tensors fed to torch modules may become random tensors" in keep.why
 
 
 @pytest.mark.parametrize("location, own", [

@@ -18,6 +18,7 @@ from reportkit.passes.materialize import (
     differing_sites,
     instrument,
     materialize_edits,
+    model_input_edits,
     sites,
     without_sites,
 )
@@ -439,3 +440,109 @@ def test_a_look_at_the_values_is_not_the_probe_pass_s_run_on_that_source():
     assert problem.capture(MATERIALIZE)  # the pass's own run here still proposes the values, from the same probe
     assert problem.capture(MATERIALIZE) is None  # once it ran here: nothing more to try
     assert len(probes) == 1
+
+
+RESIDUAL = textwrap.dedent('''
+    import torch
+    from torch import nn
+
+
+    def make_batch(n):
+        t = torch.arange(n * 8) / 8.0
+        return torch.sin(t).view(n, 1, 8)
+
+
+    class Block(nn.Module):
+        def __init__(self, k):
+            super().__init__()
+            self.pad = k - 1
+            self.conv = nn.Conv1d(1, 1, k, padding=self.pad)
+
+        def forward(self, x):
+            out = self.conv(x)
+            res = x
+            return out[:, :, :-1] + res
+
+
+    def scale(x):
+        return x * 2
+
+
+    Block(3)(scale(make_batch(4)))
+''')
+
+
+@pytest.mark.torch
+def test_model_inputs_are_the_tensors_fed_to_torch_modules(tmp_path):
+    """A tensor operator of the script raised: only the data fed to a model may become a random tensor;
+    not a layer's input inside it (what the layers before computed), the operands, a plain function's
+    argument, nor the module's own configuration."""
+    pytest.importorskip("torch")
+    program, spans = instrument(RESIDUAL)
+    captured = probe_with(tmp_path)(program)
+    fed = json.loads(captured)["fed"]
+    texts = {RESIDUAL[s:e] for i, (s, e) in enumerate(spans) if fed.get(str(i))}
+    assert texts == {"scale(make_batch(4))"}  # Block(3)(...)'s argument; self.conv(x) is called inside Block
+    edits = model_input_edits(RESIDUAL, spans, captured)
+    assert {RESIDUAL[e.start:e.end] for e in edits} == texts
+    assert {e.text for e in edits} == {"torch.randn(4, 1, 8, dtype=torch.float32)"}
+    # without the record of what was a module (a capture of an older program): nothing
+    values = json.loads(captured)
+    del values["fed"]
+    assert model_input_edits(RESIDUAL, spans, json.dumps(values)) == []
+    assert materialize_edits(RESIDUAL, spans, captured)  # the plain pass proposes every value, as before
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("grad", [True, False])
+def test_what_a_model_computed_is_no_model_input(tmp_path, grad):
+    """Two models called one after the other at the top: the second one's input is the first one's output
+    (autograd computed it); under ``no_grad`` the first one's output is not told from data, but a tensor
+    the second one computes from it inside a module is still no input."""
+    pytest.importorskip("torch")
+    src = textwrap.dedent(f'''
+        import torch
+        from torch import nn
+
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 3)
+
+            def forward(self, h):
+                return self.lin(h * 2)
+
+        enc = nn.Linear(2, 4)
+        with torch.set_grad_enabled({grad}):
+            data = torch.ones(5, 2) * 3
+            feats = enc(data)
+            out = Head()(feats.relu())
+    ''')
+    program, spans = instrument(src)
+    captured = probe_with(tmp_path)(program)
+    texts = {src[e.start:e.end] for e in model_input_edits(src, spans, captured)}
+    assert texts == ({"data"} if grad else {"data", "feats.relu()"})
+
+
+@pytest.mark.torch
+def test_reduce_with_model_inputs_keeps_the_module_that_computed_the_operand(tmp_path):
+    pytest.importorskip("torch")
+
+    def predicate(candidate: str) -> bool:  # in-process (torch is imported once): the candidates are torch code
+        try:
+            exec(compile(candidate, "<candidate>", "exec"), {"__name__": "__main__"})
+        except RuntimeError as e:
+            return "The size of tensor a (9) must match the size of tensor b (8)" in str(e)
+        except Exception:
+            return False
+        return False
+
+    assert predicate(RESIDUAL)
+    result = reduce_source(RESIDUAL, predicate, probe=probe_with(tmp_path), oracle=True, inputs=True)
+    assert "torch.sin" not in result.source and "scale" not in result.source  # the data is a random tensor
+    assert "torch.randn(4, 1, 8" in result.source
+    assert "padding=" in result.source and "Conv1d" in result.source  # what computed the operand stays code
+    assert result.stats.passes.get("model-inputs")
+    plain = reduce_source(RESIDUAL, predicate, probe=probe_with(tmp_path), oracle=True)
+    assert "torch.sin" in plain.source and not plain.stats.probes  # the values all stay code
+    assert "padding=" in plain.source

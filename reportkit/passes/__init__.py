@@ -43,7 +43,7 @@ from .expressions import (
 from .hoist import hoist_candidates
 from .hoist_calls import hoist_call_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
-from .materialize import instrument, materialize_edits
+from .materialize import instrument, materialize_edits, model_input_edits
 from .readback import (
     argparse_default_candidates,
     display_copy_candidates,
@@ -102,6 +102,11 @@ SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals)
 MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
 #: Run first in every round: materialize all values of a long program (or the last few) at once.
 MATERIALIZE_FIRST_CUT = FirstCutPass(MATERIALIZE)
+#: Where the values are the bug because a tensor operator in the script's own code raised (``out + res``):
+#: only the tensors fed to torch modules become random tensors of their shape (the data, not what the
+#: model computed from it; reportkit.reduce.reduce_source's ``inputs``).
+MODEL_INPUTS = ProbePass("model-inputs", instrument, model_input_edits)
+MODEL_INPUTS_FIRST_CUT = FirstCutPass(MODEL_INPUTS)
 HOIST = EachPass("hoist", hoist_candidates)
 UNUSED_PARAMS = EachPass("unused-params", unused_parameter_candidates)
 ONE_ELEMENT = EachPass("one-element", one_element_candidates)
@@ -155,7 +160,7 @@ SCAFFOLD = (UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_A
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
-FINE = (MATERIALIZE, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
+FINE = (MATERIALIZE, MODEL_INPUTS, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
 #: Fine passes whose changes open up structural and scaffolding ones (an element less of a loop's
 #: tuple, a variable inlined): when one of them changes anything, the round starts over before the finer
 #: passes after it run on code those are about to remove. (Materialize and hoist too cost more than they
@@ -224,6 +229,8 @@ __all__ = [
     "HOIST",
     "MATERIALIZE",
     "MATERIALIZE_FIRST_CUT",
+    "MODEL_INPUTS",
+    "MODEL_INPUTS_FIRST_CUT",
     "NUMBER_SEARCHES",
     "FirstCutPass",
     "ProbePass",

@@ -43,6 +43,7 @@ CAPTURE_ENV = "REPORTKIT_CAPTURE"
 SEEDED_ENV = "REPORTKIT_CAPTURE_SEEDED"
 _BUILTINS = set(dir(builtins))
 WRAPPER = "__reportkit_value__"
+CALLEE = "__reportkit_callee__"
 
 # Runs inside the target program (any Python >= 3.8, torch optional). Records the text of the last
 # value each site had; written at exit (an uncaught exception still runs atexit handlers).
@@ -52,9 +53,9 @@ __reportkit_state__ = {}
 
 def __reportkit_value__(i, v):
     _state = __reportkit_state__
-    if not _state:
+    if "values" not in _state:
         import atexit, json, os, sys, types
-        _state["values"] = {}
+        _state["values"] = {"fed": _state.setdefault("fed", {}), "computed": {}}
         _state["sys"] = sys
         _state["seeded"] = bool(os.environ.get("REPORTKIT_CAPTURE_SEEDED"))
         _state["types"] = types
@@ -154,12 +155,40 @@ def __reportkit_value__(i, v):
                 t = None
         except Exception:
             t = None
+    if t is not None and t.startswith(("torch.randn(", "torch.zeros(", "torch.empty(")):
+        # a tensor autograd saw computed (from a module's weights, say): what a model computed, not data
+        computed = _state["values"]["computed"]
+        computed[str(i)] = computed.get(str(i), False) or getattr(v, "grad_fn", None) is not None
     # [the last value's text, when it was recorded, the texts of the first 16 values]
     history = seen[2] if seen else []
     if len(history) < 16:
         history.append(t)
     _state["values"][str(i)] = [t, _state["n"], history]
     return v
+
+
+def __reportkit_callee__(args, f):
+    # ``f`` is called with the sites ``args`` as its arguments: record whether it is a torch module called
+    # from outside every module (a model fed its data, as opposed to a layer fed what the layers before
+    # it computed)
+    _state = __reportkit_state__
+    sys = __import__("sys")
+    torch = sys.modules.get("torch")
+    fed = False
+    try:
+        if torch is not None and isinstance(f, torch.nn.Module):
+            fed = True
+            frame = sys._getframe(1)
+            while frame is not None and fed:
+                name = frame.f_code.co_filename.replace("\\", "/")
+                fed = not name.endswith("torch/nn/modules/module.py")
+                frame = frame.f_back
+    except Exception:
+        fed = False
+    record = _state.setdefault("fed", {})
+    for i in args:
+        record[str(i)] = record.get(str(i), True) and fed
+    return f
 '''
 
 # Never wrapped: their syntax forbids a call around them, or their value is not a value.
@@ -216,19 +245,42 @@ def _prologue_offset(source: str) -> int:
     return offset
 
 
+def _callee_args(source: str, spans: list[tuple[int, int]]) -> list[tuple[tuple[int, int], list[int]]]:
+    """The calls some of whose arguments (positional, or a keyword's value) are sites: the span of the
+    callee, and the indices of those sites."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    index = {span: i for i, span in enumerate(spans)}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            args = [index[smap.span(a)] for a in [*node.args, *(k.value for k in node.keywords)]
+                    if not isinstance(a, ast.Starred) and smap.span(a) in index]
+            if args:
+                out.append((smap.span(node.func), args))
+    return out
+
+
 def instrument(source: str) -> tuple[str, list[tuple[int, int]]] | None:
-    """The program with every site wrapped in the recorder, and the sites; None if impossible."""
+    """The program with every site wrapped in the recorder, and the sites; None if impossible. The callee
+    of a call with sites among its arguments is wrapped too: the run records whether it was a torch
+    module (:func:`model_input_edits`)."""
     try:
         spans = sites(source)
     except SyntaxError:
         return None
     if not spans:
         return None
-    inserts: list[tuple[int, int, int, str]] = []  # (pos, kind, order, text); closes before opens
+    # (pos, kind, order, text); closes before opens; of two opens at one place the outer first, of two
+    # closes the inner first (a callee that is a site itself: the callee's wrapper is the outer one)
+    inserts: list[tuple[int, int, float, str]] = []
     for i, (start, end) in enumerate(spans):
         # parenthesized: an unparenthesized tuple (``x[a, b]``) must stay one argument
         inserts.append((start, 1, -end, f"{WRAPPER}({i}, ("))
         inserts.append((end, 0, -start, "))"))
+    for (start, end), args in _callee_args(source, spans):
+        inserts.append((start, 1, -end - 0.5, f"{CALLEE}({tuple(args)!r}, ("))
+        inserts.append((end, 0, -start + 0.5, "))"))
     inserts.sort()
     out: list[str] = []
     pos = 0
@@ -286,6 +338,36 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
         ranked.extend(varied)
     ranked.sort(key=lambda item: -item[0])
     return [edit for _seq, edit in ranked]
+
+
+def model_input_edits(source: str, spans: list[tuple[int, int]], captured: str | None) -> list[Edit]:
+    """:func:`materialize_edits` for the data fed to torch models only: the sites that were arguments of a
+    call of an ``nn.Module`` made outside every module's call (every time that call ran), whose value was
+    a tensor autograd did not compute (no ``grad_fn``: not what a module's weights produced).
+
+    For a failure a tensor operator in the script's own code raised (``out + res``), the values it
+    operates on and what computed them are the bug (the module that computed ``out``, its
+    configuration); the data fed to the model, or to one of its layers, is not: a random tensor of the
+    same shape, dtype and device stands for it, and whatever produced it (data generation, loading,
+    the layers before) can go."""
+    if not captured:
+        return []
+    try:
+        values = json.loads(captured)
+    except ValueError:
+        return []
+    if not isinstance(values, dict):
+        return []
+    fed, computed = values.get("fed"), values.get("computed")
+    if not isinstance(fed, dict) or not isinstance(computed, dict):
+        return []
+    kept = {i: entry for i, entry in values.items()
+            if fed.get(i) is True and computed.get(i) is False and isinstance(entry, list) and entry
+            and all(isinstance(t, str) and t.startswith(_TENSOR_LITERALS) for t in [*_history(entry), entry[0]])}
+    return materialize_edits(source, spans, json.dumps(kept))
+
+
+_TENSOR_LITERALS = ("torch.randn(", "torch.zeros(", "torch.empty(")
 
 
 def _history(entry: list) -> list:
