@@ -56,6 +56,7 @@ from pathlib import Path
 from reportkit.check import Check
 from reportkit.executor import ColdExecutor, Executor
 from reportkit.gitinfo import GoodRev, GoodRevError, export_commit, file_at
+from reportkit.passes.source import parses
 from reportkit.runner import COPY_IGNORE, PYTEST_NODE_ENV, Sandbox, session_root
 
 __all__ = ["FoldMap", "GoodCode", "GoodRevError", "NotRelevant", "good_form_map", "prepare_good_code"]
@@ -381,7 +382,10 @@ class FoldMap:
         for start, end, new in reversed(edits):
             lines[start:end] = new
         how = "mapped" if edits else GONE
-        return "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else ""), how
+        good = "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else "")
+        if edits and not parses(good) and parses(candidate):  # (a ``finally:`` after a ``continue`` in no ``try``)
+            return None, "the fix's lines do not fit the code there"
+        return good, how
 
 
 # anything that could define a name or an attribute without spelling it, catch the failure to read it, or
