@@ -199,8 +199,8 @@ class MatchPolicy:
         if self.strict:
             return ("strict: same kind; exceptions: same type, message (first line, and a graph break's "
                     "explanation; numbers/paths/addresses normalized) and raising frame; hangs: same blocked "
-                    "frame of the main thread, what its child processes wait in, no other thread waiting in the "
-                    "script's code where none did; signals: "
+                    "frame of the main thread, inside the script's code or at exit as the original's, what its "
+                    "child processes wait in, no other thread waiting in the script's code where none did; signals: "
                     "same signal and crashing frame; exits: same code and last stderr line; no new exception type in "
                     "other threads")
         parts = []
@@ -676,7 +676,9 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         in the candidate script: the reproducer that folded them in);
       - hang: same innermost frame of the main thread, and (where the original's is known) the same
         set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up),
-        and no other thread waiting in the user's code where the original's did not (:func:`new_thread_waits`);
+        no other thread waiting in the user's code where the original's did not (:func:`new_thread_waits`),
+        and the main thread blocked inside the script's code where the original's was, after it (at the
+        interpreter's exit, joining what is left running) where the original's was;
       - signal: same signal and same crashing frame (when faulthandler caught one);
       - exit: same exit code and same normalized last stderr line;
       - pytest targets: the test ran in both, or its module failed to import in both;
@@ -700,6 +702,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         return False
     if original.kind is FailureKind.HANG and new_thread_waits(original.thread_waits, candidate.thread_waits):
         return False
+    if original.kind is FailureKind.HANG and (original.script_frame is None) != (candidate.script_frame is None):
+        return False  # hung in the script's code vs after it, at the interpreter's exit (joining threads)
     if original.kind in (FailureKind.HANG, FailureKind.SIGNAL):
         return original.signal == candidate.signal and _same_location(original.location, candidate.location)
     if original.kind is FailureKind.EXIT:

@@ -538,3 +538,24 @@ def test_an_installed_exception_class_is_not_matched_by_a_script_class_of_its_na
     assert not same_failure(original, replace(original, exc_type=imitation.exc_type, local_type=imitation.local_type))
     project = replace(original, exc_type="app.errors.JSONDecodeError", local_type="JSONDecodeError")
     assert same_failure(project, replace(project, exc_type=imitation.exc_type))
+
+
+# The executor's worker never ends: the main thread hangs in the with block's exit (in the script) or,
+# without the with block, after the script's last line, at the interpreter's exit, joining that worker.
+HANG_EXECUTOR = """\
+import threading
+from concurrent.futures import ThreadPoolExecutor
+stop = threading.Event()
+{body}
+"""
+
+
+def test_a_hang_at_the_interpreters_exit_is_not_a_hang_in_the_script(tmp_path):
+    inside = sig_of(tmp_path, HANG_EXECUTOR.format(body="with ThreadPoolExecutor() as pool:\n    pool.submit(stop.wait)\n"
+                                                       "stop.set()"), timeout=1)
+    at_exit = sig_of(tmp_path, HANG_EXECUTOR.format(body="ThreadPoolExecutor().submit(stop.wait)"), timeout=1)
+    assert inside.kind == at_exit.kind == "hang" and inside.location == at_exit.location  # the same blocked frame
+    assert inside.script_frame is not None and at_exit.script_frame is None
+    assert not same_failure(inside, at_exit) and not same_failure(at_exit, inside)
+    again = sig_of(tmp_path, HANG_EXECUTOR.format(body="pool = ThreadPoolExecutor()\npool.submit(stop.wait)"), timeout=1)
+    assert same_failure(at_exit, again)
