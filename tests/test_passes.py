@@ -900,7 +900,12 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("ys = (r for r in t if True)\n", ["ys = (r for r in t)\n"]),
         ("cfg.update({'dim': 48} or 0)\nx = None and f()\n",
          ["cfg.update({'dim': 48} or 0)\nx = None\n", "cfg.update({'dim': 48})\nx = None and f()\n"]),
-        ("x = {**a} or b\ny = [*a] or b\nz = [] or b\nw = a or {'k': 1}\n", []),
+        ("x = {**a} or b\ny = [*a] or b\nw = a or {'k': 1}\n", []),
+        # a first literal that passes on: the rest is the value
+        ("t = Tower(None or ShapeTrace())\n", ["t = Tower(ShapeTrace())\n"]),
+        ("x = True and (a or b)\ny = 0 or a or b\n", ["x = (a or b)\ny = 0 or a or b\n",
+                                                       "x = True and (a or b)\ny = a or b\n"]),
+        ("z = [] or b\n", ["z = b\n"]),
         ("ys = [r for r in t if True if r]\n", ["ys = [r for r in t if r]\n"]),
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),

@@ -973,7 +973,8 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
     the operand of ``not``), ``a and True`` -> ``a`` and ``a or False`` -> ``a`` (a literal that cannot
     change the outcome: ``True`` in an ``and``, ``False`` / ``None`` / ``0`` / ``""`` in an ``or``); a
     comprehension's ``if True`` goes; anywhere, ``{"a": 1} or b`` -> ``{"a": 1}`` and ``None and b`` -> ``None``
-    (a first operand whose truth is fixed is the value; the rest never runs)."""
+    (a first operand whose truth is fixed is the value; the rest never runs), ``None or b`` -> ``b`` and
+    ``True and b`` -> ``b`` (a first literal that passes on to the rest)."""
     tests: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
@@ -1007,6 +1008,16 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
             start, end = smap.span(node)
             first = node.values[0]
             text = smap.text(first)
+            candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
+            if candidate is not None and parses(candidate):
+                out.append(candidate)
+    for node in ast.walk(tree):  # ``None or x`` is ``x``, ``True and x`` is ``x``: a first literal that passes on
+        first = node.values[0] if isinstance(node, ast.BoolOp) else None
+        if (isinstance(first, ast.Constant) or isinstance(first, (ast.List, ast.Tuple, ast.Set, ast.Dict))
+                and not (first.keys if isinstance(first, ast.Dict) else first.elts)) and _decides(first, not isinstance(node.op, ast.Or)):
+            start, end = smap.span(node)
+            rest = node.values[1:]
+            text = source[smap.span(rest[0])[0]:end] if len(rest) > 1 else _element_text(smap, rest[0])
             candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
             if candidate is not None and parses(candidate):
                 out.append(candidate)
