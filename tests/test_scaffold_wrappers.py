@@ -93,6 +93,12 @@ STAGE = (MODULE.format(name="Stage", params=", cin, cout, stride")
         # each construction becomes the submodule's construction, arguments substituted
         (STAGE + "m = Stage(16, c, stride=2)\nn = nn.Sequential(Stage(1, 2, 1))\n",
          ["\nm = Block(16, c, 2)\nn = nn.Sequential(Block(1, 2, 1))\n"]),
+        # a forward that calls the submodule as a statement (a graph break one module down)
+        (MODULE.format(name="Model", params="") + "        self.hour = HourEmbedding()\n\n    def forward(self):\n"
+         "        self.hour()\n\nmodel = torch.compile(Model(), fullgraph=True)\nmodel()\n",
+         ["\nmodel = torch.compile(HourEmbedding(), fullgraph=True)\nmodel()\n"]),
+        (MODULE.format(name="Model", params="") + "        self.hour = HourEmbedding()\n\n    def forward(self, x):\n"
+         "        print(x)\n\nModel()(1)\n", []),  # a statement that is no call of the submodule
         # not: an argument with effects used twice, the attribute read elsewhere, a subclass,
         # forward passes something else, a name captured at the construction site, self in the build
         (MODULE.format(name="W", params=", d") + "        self.m = Block(d, d)\n"

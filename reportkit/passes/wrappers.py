@@ -512,8 +512,10 @@ def _class_bases(tree: ast.Module) -> set[str]:
 
 def delegating_module_candidates(source: str) -> list[str]:
     """A module-level class whose ``__init__`` stores one object (``self.m = EXPR``, besides
-    ``super().__init__()``) and whose ``forward(self, x...)`` is ``return self.m(x...)``: each
-    construction ``C(args)`` becomes ``EXPR`` with the arguments for the constructor's parameters.
+    ``super().__init__()``) and whose ``forward(self, x...)`` is ``return self.m(x...)`` (or the call
+    ``self.m(x...)`` as a statement: the call's value then is ``m``'s output, not None; the tester decides
+    whether anything used it): each construction ``C(args)`` becomes ``EXPR`` with the arguments for the
+    constructor's parameters.
 
     Only where ``C`` is used for constructions only, no other class derives from it, nothing else
     reads an attribute named ``m``, and the substitution is hygienic.
@@ -545,9 +547,9 @@ def delegating_module_candidates(source: str) -> list[str]:
         attr, expr = target.attr, stores[0].value
         fargs = forward.args
         if (fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs or fargs.defaults
-                or not fargs.args or len(forward.body) != 1 or not isinstance(forward.body[0], ast.Return)):
+                or not fargs.args or len(forward.body) != 1 or not isinstance(forward.body[0], (ast.Return, ast.Expr))):
             continue
-        ret = forward.body[0].value
+        ret = forward.body[0].value  # (a call as a statement: the inner module's output where it returned None)
         params = [a.arg for a in fargs.args[1:]]
         if not (isinstance(ret, ast.Call) and not ret.keywords and isinstance(ret.func, ast.Attribute)
                 and ret.func.attr == attr and isinstance(ret.func.value, ast.Name)
