@@ -204,7 +204,7 @@ class Keep:
     joined with no worker, an event waited on that nothing sets, hang trivially; the wake-up that does
     not arrive is the bug (README "What a reproducer keeps"). ``inputs``: the values are the bug because a
     tensor operator in the script's own code raised (:func:`reportkit.signature.raised_by_tensor_operator`),
-    but the tensors fed to torch modules may still become random tensors of their shape (the data, not
+    but the tensors fed to torch models may still become random tensors of their shape (the data, not
     what the model computed from it). ``why``: for people.
     """
 
@@ -303,7 +303,7 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
         why = "compiled-vs-eager differential guards the computation: values may become literals"
     elif own and inputs:
         why = (f"raised by a tensor operator in the script's own code{where}: its values stay code, "
-               "the tensors fed to torch modules may become random tensors of their shape")
+               "the data fed to torch models may become random tensors of its shape")
     elif own:
         why = f"raised by the script's own code{where}: its values stay code"
     elif values:

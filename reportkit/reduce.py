@@ -109,7 +109,7 @@ def reduce_source(
     pasted as a string) run for an oracle too.
 
     ``inputs``: with ``oracle``, the values are the bug because a tensor operator in the script's own code
-    raised (:attr:`reportkit.minimize.Keep.inputs`); the tensors fed to torch modules may still become
+    raised (:attr:`reportkit.minimize.Keep.inputs`); the data fed to torch models may still become
     random tensors of their shape (:data:`reportkit.passes.MODEL_INPUTS`, needs ``probe``).
 
     ``confirm``, when given, is a second, costlier condition every result must meet as well (e.g. a

@@ -84,7 +84,7 @@ def test_a_tensor_operator_in_the_scripts_code(tmp_path, code, tensor_op):
     keep = mz.what_to_keep(establish(spec, MatchPolicy(), runs=1), spec, MatchPolicy())
     assert keep.inputs is tensor_op and keep.values is raised_by_script(sig)
     if tensor_op:
-        assert "the tensors fed to torch modules may become random tensors" in keep.why
+        assert "the data fed to torch models may become random tensors" in keep.why
 
 
 @pytest.mark.parametrize("location, own", [

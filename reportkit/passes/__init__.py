@@ -103,7 +103,7 @@ MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
 #: Run first in every round: materialize all values of a long program (or the last few) at once.
 MATERIALIZE_FIRST_CUT = FirstCutPass(MATERIALIZE)
 #: Where the values are the bug because a tensor operator in the script's own code raised (``out + res``):
-#: only the tensors fed to torch modules become random tensors of their shape (the data, not what the
+#: only the data fed to torch models becomes random tensors of their shape (the data, not what the
 #: model computed from it; reportkit.reduce.reduce_source's ``inputs``).
 MODEL_INPUTS = ProbePass("model-inputs", instrument, model_input_edits)
 MODEL_INPUTS_FIRST_CUT = FirstCutPass(MODEL_INPUTS)

@@ -347,9 +347,9 @@ def model_input_edits(source: str, spans: list[tuple[int, int]], captured: str |
 
     For a failure a tensor operator in the script's own code raised (``out + res``), the values it
     operates on and what computed them are the bug (the module that computed ``out``, its
-    configuration); the data fed to the model, or to one of its layers, is not: a random tensor of the
-    same shape, dtype and device stands for it, and whatever produced it (data generation, loading,
-    the layers before) can go."""
+    configuration); the data fed to the model is not: a random tensor of the same shape, dtype and device
+    stands for it, and whatever produced it (data generation, loading) can go. A layer's input inside a
+    model, or another model's output, is what the model computed: it stays."""
     if not captured:
         return []
     try:
