@@ -906,6 +906,9 @@ def test_one_element(source: str, expected: list[str]) -> None:
         ("x = True and (a or b)\ny = 0 or a or b\n", ["x = (a or b)\ny = 0 or a or b\n",
                                                        "x = True and (a or b)\ny = a or b\n"]),
         ("z = [] or b\n", ["z = b\n"]),
+        # ``not`` of a literal: the literal it is
+        ("bidirectional = not False\nx = not 0\n", ["bidirectional = True\nx = not 0\n", "bidirectional = not False\nx = True\n"]),
+        ("y = not flag\n", []),
         ("ys = [r for r in t if True if r]\n", ["ys = [r for r in t if r]\n"]),
         # a statement's whole value in parentheses
         ("def f():\n    return (derive())\n", ["def f():\n    return derive()\n"]),

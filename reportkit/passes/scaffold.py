@@ -816,7 +816,7 @@ def readability_candidates(source: str) -> list[str]:
     ``a if None is None else b`` (a test of literals) -> ``a``; ``next(iter(xs))`` -> ``xs[0]``; ``[f(x)]`` as
     a statement -> ``f(x)``; ``for _ in xs: pass`` -> ``list(xs)``; ``return (x)`` and ``f((x))`` -> ``x``,
     ``f(x)``; a comprehension's target that unpacks nothing read -> ``_``; ``f(*(a, b))`` -> ``f(a, b)``,
-    ``f(**{"k": v})`` -> ``f(k=v)``."""
+    ``f(**{"k": v})`` -> ``f(k=v)``; ``not False`` -> ``True``."""
     tree, smap = _parse(source)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
@@ -843,6 +843,11 @@ def readability_candidates(source: str) -> list[str]:
         inner = _next_iter_argument(node)
         if inner is not None:
             candidate = apply_splices(source, [Splice(*smap.span(node), f"{_element_text(smap, inner)}[0]")])
+            if candidate is not None:
+                out.append(candidate)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant):
+            # ``not False`` (an option's ``not args.unidirectional`` read back): the literal it is
+            candidate = apply_splices(source, [Splice(*smap.span(node), repr(not node.operand.value))])  # type: ignore[union-attr]
             if candidate is not None:
                 out.append(candidate)
         element = _indexed_comprehension(node)
