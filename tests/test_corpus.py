@@ -1,4 +1,4 @@
-"""benchmarks/corpus/ and corpus2/ to corpus17/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/ and corpus2/ to corpus18/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
@@ -46,6 +46,7 @@ CASES14 = bench.load_cases(_PATH.parent / "corpus14")  # the fourteenth, held ou
 CASES15 = bench.load_cases(_PATH.parent / "corpus15")  # the fifteenth, held out from the changes corpus14 judged
 CASES16 = bench.load_cases(_PATH.parent / "corpus16")  # the sixteenth, held out from the changes corpus15 judged
 CASES17 = bench.load_cases(_PATH.parent / "corpus17")  # the seventeenth, held out from the changes corpus16 judged
+CASES18 = bench.load_cases(_PATH.parent / "corpus18")  # the eighteenth, held out from the changes corpus17 judged
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
        + [(c, f"corpus5-{c.name}") for c in CASES5] + [(c, f"corpus6-{c.name}") for c in CASES6]
@@ -54,7 +55,7 @@ ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus11-{c.name}") for c in CASES11] + [(c, f"corpus12-{c.name}") for c in CASES12]
        + [(c, f"corpus13-{c.name}") for c in CASES13] + [(c, f"corpus14-{c.name}") for c in CASES14]
        + [(c, f"corpus15-{c.name}") for c in CASES15] + [(c, f"corpus16-{c.name}") for c in CASES16]
-       + [(c, f"corpus17-{c.name}") for c in CASES17])
+       + [(c, f"corpus17-{c.name}") for c in CASES17] + [(c, f"corpus18-{c.name}") for c in CASES18])
 
 
 def _params():
@@ -153,10 +154,10 @@ def test_corpus6_has_its_mix():
 
 
 @pytest.mark.parametrize("cases", [CASES7, CASES8, CASES9, CASES10, CASES11, CASES12, CASES13, CASES14,
-                                   CASES15, CASES16, CASES17],
+                                   CASES15, CASES16, CASES17, CASES18],
                          ids=["corpus7", "corpus8", "corpus9", "corpus10", "corpus11", "corpus12", "corpus13",
-                              "corpus14", "corpus15", "corpus16", "corpus17"])
-def test_corpus7_to_17_have_their_mix(cases):
+                              "corpus14", "corpus15", "corpus16", "corpus17", "corpus18"])
+def test_corpus7_to_18_have_their_mix(cases):
     cats = [c.manifest["category"] for c in cases]
     assert len(cases) >= 7
     assert cats.count("multi-file") >= 2 and cats.count("pure-python") >= 2 and "hang" in cats
