@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from .edits import Delete, Edit, ElementSeq, Splice
-from .source import SourceMap, iter_nodes, overlong
+from .source import SourceMap, iter_nodes
 from .statements import import_binding
 
 Number = Union[int, float]
@@ -572,8 +572,7 @@ def _stores_and_loads(tree: ast.AST) -> tuple[dict[str, int], dict[str, list[ast
 
 
 def inline_variable_candidates(source: str) -> list[str]:
-    """``x = <expr>`` read exactly once, later in the same body -> the read becomes ``(<expr>)`` (not where
-    that makes an overlong line: :func:`reportkit.passes.source.overlong`)."""
+    """``x = <expr>`` read exactly once, later in the same body -> the read becomes ``(<expr>)``."""
     from .edits import apply_edits, walk_bodies  # local: edits imports nothing from here
 
     tree = ast.parse(source)
@@ -601,7 +600,7 @@ def inline_variable_candidates(source: str) -> list[str]:
             candidate = apply_edits(
                 source, [Delete(seq, i), Splice(read_start, read_end, operand_text(smap, stmt.value))]
             )
-            if candidate is not None and not overlong(source, candidate):
+            if candidate is not None:
                 out.append(candidate)
     return out
 

@@ -246,17 +246,6 @@ class SourceMap:
         return self.tokens[i - 1]
 
 
-#: An inlining that makes a line longer than this (and than any line the source had) is not proposed:
-#: nobody writes, or reads, a 300-character comprehension with a dict display and a CSV parse inside it.
-READABLE_LINE = 120
-
-
-def overlong(before: str, after: str) -> bool:
-    """Does ``after`` have a line longer than :data:`READABLE_LINE` and than every line of ``before``?"""
-    longest = max((len(line) for line in _NEWLINE.split(after)), default=0)
-    return longest > READABLE_LINE and longest > max((len(line) for line in _NEWLINE.split(before)), default=0)
-
-
 def iter_nodes(tree: ast.AST) -> Iterator[ast.AST]:
     """Walk ``tree`` in source (pre-)order, skipping f-string internals when positions are unreliable."""
     stack: list[ast.AST] = [tree]

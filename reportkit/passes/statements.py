@@ -18,7 +18,7 @@ from .edits import (
     walk_bodies,
 )
 from .scopes import Scopes, import_binding
-from .source import SourceMap, block_text, overlong
+from .source import SourceMap, block_text
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -525,8 +525,7 @@ def inline_expression_candidates(source: str) -> list[str]:
 
     Parameters are replaced by the arguments' text (parenthesized); an argument that is not a plain
     name or constant may be substituted only once (no repeated evaluation). Functions whose
-    expression binds names of its own (lambda, comprehension, walrus) are left alone, and so is a call
-    where the expression would make an overlong line (:func:`reportkit.passes.source.overlong`).
+    expression binds names of its own (lambda, comprehension, walrus) are left alone.
     """
     tree, smap = _parse(source)
     out: list[str] = []
@@ -544,7 +543,7 @@ def inline_expression_candidates(source: str) -> list[str]:
             continue
         candidate = apply_splices(source, [Splice(call_start, call_end, f"({text})"),
                                            Splice(def_lines[0], def_lines[1], "")])
-        if candidate is not None and not overlong(source, candidate):
+        if candidate is not None:
             out.append(candidate)
     return out
 
