@@ -300,11 +300,11 @@ class FoldMap:
         return found
 
     @staticmethod
-    def _good_lines(hunk: _Hunk, text: list[tuple[int, str]], k: int) -> list[str]:
-        """The fix's lines for ``hunk`` found at non-blank line ``k`` of a candidate: as written, or without
-        ``self.`` where the change was in a method and that line no longer is (its class became module
-        code: the attributes are variables there)."""
-        if hunk.in_method and not _in_method(text, k):
+    def _good_lines(hunk: _Hunk, prior: list[str], indent: int) -> list[str]:
+        """The fix's lines for ``hunk`` where they go in a candidate (indented by ``indent``, after the
+        non-blank lines ``prior``): as written, or without ``self.`` where the change was in a method and
+        that place no longer is (its class became module code: the attributes are variables there)."""
+        if hunk.in_method and not _method_above(prior, indent):
             return [_SELF.sub("", line) for line in hunk.good]
         return hunk.good
 
@@ -348,7 +348,9 @@ class FoldMap:
                     found.add(False)
                     continue  # gone altogether: nothing to undo
                 start, end = text[hits[0]][0], text[hits[0] + n - 1][0] + 1
-                new = _reindent(self._good_lines(hunk, text, hits[0]), _indent(lines[start]) - _indent(hunk.bad[0]))
+                prior = [line for _i, line in text[:hits[0]]]
+                new = _reindent(self._good_lines(hunk, prior, _indent(lines[start])),
+                                _indent(lines[start]) - _indent(hunk.bad[0]))
             else:
                 if hunk.anchor is None:
                     start = end = 0
@@ -366,9 +368,8 @@ class FoldMap:
                     start = end = text[hits[0]][0] + 1
                     delta = _indent(lines[start - 1]) - hunk.anchor_indent
                     first = next((line for line in hunk.good if line.strip()), "")
-                    outside = (hunk.in_method and not _method_above([line for _i, line in text[:hits[0] + 1]],
-                                                                    _indent(first) + delta))
-                    new = _reindent([_SELF.sub("", line) for line in hunk.good] if outside else hunk.good, delta)
+                    prior = [line for _i, line in text[:hits[0] + 1]]
+                    new = _reindent(self._good_lines(hunk, prior, _indent(first) + delta), delta)
             if new is None:
                 return None, "the fix's lines do not fit the indentation there"
             found.add(True)

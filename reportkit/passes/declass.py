@@ -140,7 +140,8 @@ def _plan(cls: ast.ClassDef) -> _Plan | None:
 
 def _passed_through(init: ast.FunctionDef, call: ast.Call) -> set[str]:
     """The parameters of ``init`` whose argument is the parameter's own name, that ``init`` never rebinds
-    nor reads in a nested function or lambda (it would read the name later, when it may be another value)."""
+    nor reads in a nested function or lambda (it would read the name later, when it may be another value);
+    to stay on the safe side, nor has as a nested function's parameter name."""
     stored = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     stored |= {a.arg for f in ast.walk(init) if f is not init and isinstance(f, (ast.FunctionDef, ast.Lambda,
                                                                               ast.AsyncFunctionDef))

@@ -878,11 +878,14 @@ def _discarded_parts(value: ast.expr, imported: set[str]) -> list[ast.expr]:
     """What an expression statement whose value nobody uses may be cut down to: the arguments of a call of
     a plain name or of an imported module's function (and the calls an f-string argument formats), the
     expressions an f-string formats, the operands of an arithmetic chain or a comparison, the elements of a
-    display, the receiver of a method called on a value computed on the spot."""
+    display, the receiver of a method called on something that is not a name or an attribute (mostly a
+    value computed on the spot)."""
     if isinstance(value, ast.Call):
         if isinstance(value.func, ast.Attribute) and not isinstance(value.func.value, (ast.Name, ast.Attribute)):
-            # a method of a value computed on the spot (``(y == t).float().mean().item()``): nothing else
-            # holds that value, what the method does to it nobody sees; the receiver
+            # a method of a receiver that is not a name or an attribute: mostly a value computed on the spot
+            # (``(y == t).float().mean().item()``), whose method nobody sees the effect of; a subscript's
+            # element (``rows[0].append(x)``) is held by its container: the tester decides, as for HDD
+            # deleting the whole statement; the receiver
             return [value.func.value]
         root = value.func
         while isinstance(root, ast.Attribute):
