@@ -205,7 +205,12 @@ class Keep:
     not arrive is the bug (README "What a reproducer keeps"). ``inputs``: the values are the bug because a
     tensor operator in the script's own code raised (:func:`reportkit.signature.raised_by_tensor_operator`),
     but the tensors fed to torch models may still become random tensors of their shape (the data, not
-    what the model computed from it). ``why``: for people.
+    what the model computed from it). ``measured``: a check in library code (``torch.testing.assert_close``,
+    ``numpy.testing``) failed: the lines of its report that every run of the original gave
+    (:attr:`Signature.measured`: how many elements differ, of how many, where; floating-point values
+    left out) must all be in the candidate's. Its first line alone ("Tensor-likes are not close!") is the
+    same for any two tensors that differ: a copy that drops one element and a tensor of zeros. ``why``: for
+    people.
     """
 
     values: bool = False
@@ -214,10 +219,13 @@ class Keep:
     test: tuple[str, str] | None = None
     wakers: frozenset[str] = frozenset()
     inputs: bool = False
+    measured: tuple[str, ...] = ()
     why: str = ""
 
     def kept(self, outcome, source: str = "") -> bool:
         if self.message is not None and outcome.signature.exact_message != self.message:
+            return False
+        if self.measured and not set(self.measured) <= set(outcome.signature.measured):
             return False
         if self.lost_wakers(outcome, source):
             return False
@@ -292,6 +300,10 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
         seen = {s.exact_message for s in rep.signatures if s.kind is FailureKind.EXCEPTION} or {None}
         if seen == {sig.exact_message}:
             message = sig.exact_message
+    measured: tuple[str, ...] = ()
+    if values and not own and is_oracle(sig) and policy.strict and sig.kind is FailureKind.EXCEPTION:
+        common = set(sig.measured).intersection(*(s.measured for s in rep.signatures if s.kind is FailureKind.EXCEPTION))
+        measured = tuple(line for line in sig.measured if line in common)
     test = None
     if spec.pytest_node is not None:
         item = next((r.test_item for r in rep.results if r.test_item), None)
@@ -315,12 +327,15 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
         wakers = frozenset.intersection(*(hang_wakers(r) for r in rep.results))
     if message is not None:
         why += "; the message's values must stay as they are"
+    if measured:
+        shown = [line for line in measured[1:] if any(c.isdigit() for c in line)][:2] or measured[:1]
+        why += f"; what the check reported stays as it was ({'; '.join(shown)}{'; ...' if len(measured) > 1 + len(shown) else ''})"
     if wakers:
         why += f"; the threads and the calls that should wake the waiter stay ({', '.join(sorted(wakers))})"
     if test is not None:
         why += f"; the failure must stay in {test[0]} ({test[1]})"
     return Keep(values=values, message=message, test=test, wakers=wakers, why=why,
-                compares=values and is_oracle(sig), inputs=inputs)
+                compares=values and is_oracle(sig), inputs=inputs, measured=measured)
 
 
 #: Waits for a thread or process to end: whatever it waits for itself may be what never comes.

@@ -29,6 +29,8 @@ from pathlib import Path
 from reportkit.runner import ExceptionInfo, Frame, RunResult
 
 MESSAGE_KEY_MAX = 300
+#: An assertion message's lines kept as what the check measured (Signature.measured): how many, how long
+MEASURED_LINES, MEASURED_LINE_MAX = 12, 300
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _HEX_RE = re.compile(r"\b0x[0-9a-fA-F]+\b")
@@ -153,6 +155,9 @@ class Signature:
     # over all the original's runs; a candidate's threads may wait in nothing else (new_thread_waits).
     # None: not compared
     thread_waits: list[str] | None = None
+    # an assertion's message, line by line, as the check reported it (Normalizer.measured_lines): its
+    # integers as raised (counts, sizes, indices: "Mismatched elements: 1 / 65"), floating-point values N
+    measured: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.kind = FailureKind(self.kind)
@@ -257,15 +262,26 @@ class Normalizer:
         """:meth:`message_key` with its numbers as they are (the values a failure reports); only what
         differs between runs of the same program (its scratch dir, temp paths, the home dir,
         addresses) is normalized."""
-        lines = []
-        for line in _key_lines(_ANSI_RE.sub("", message)):
-            if self.workdir:
-                line = line.replace(self.workdir + "/", "").replace(self.workdir, ".")
-            line = _HEX_RE.sub("<hex>", _TMP_RE.sub(_tmp_tail, line))
-            if self.home and self.home != "/":
-                line = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", line)
-            lines.append(_SPACE_RE.sub(" ", line).strip())
-        return " ".join(lines)[:MESSAGE_KEY_MAX]
+        return " ".join(self._run_free(line) for line in _key_lines(_ANSI_RE.sub("", message)))[:MESSAGE_KEY_MAX]
+
+    def measured_lines(self, message: str) -> list[str]:
+        """What a check reported, line by line: the first :data:`MEASURED_LINES` non-blank lines of
+        ``message`` with their integers as raised (how many elements differ, of how many, at which
+        index, the sizes compared) and every floating-point value ``N`` (the values themselves move with
+        any change of the data or the tolerance: ``Greatest absolute difference: N at index (64,)``);
+        what differs between runs normalized as in :meth:`exact_key`."""
+        lines = [line for line in _ANSI_RE.sub("", message).splitlines() if line.strip()][:MEASURED_LINES]
+        return [self._run_free(_FLOAT_RE.sub("N", line))[:MEASURED_LINE_MAX] for line in lines]
+
+    def _run_free(self, line: str) -> str:
+        """``line`` without what differs between runs of the same program: its scratch dir, temp paths,
+        the home dir, addresses; runs of blanks made one."""
+        if self.workdir:
+            line = line.replace(self.workdir + "/", "").replace(self.workdir, ".")
+        line = _HEX_RE.sub("<hex>", _TMP_RE.sub(_tmp_tail, line))
+        if self.home and self.home != "/":
+            line = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", line)
+        return _SPACE_RE.sub(" ", line).strip()
 
     def is_script(self, file: str) -> bool:
         return bool(self.script_path) and os.path.abspath(file) == os.path.abspath(self.script_path)
@@ -368,6 +384,7 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
         full_message=norm.text(exc.message)[:4000],
         raw_message="\n".join(raw_lines[:3])[:1000],
         exact_message=norm.exact_key(exc.message),
+        measured=norm.measured_lines(exc.message) if is_assertion(exc.type) else [],
         location=norm.location(raise_frame) if raise_frame else None,
         script_frame=norm.location(script_frame) if script_frame else None,
     )

@@ -10,15 +10,18 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import reportkit.minimize as mz
+from reportkit.check import Outcome
 from reportkit.runner import RunSpec, run_script, target_spec
 from reportkit.signature import (
     Location,
     MatchPolicy,
+    Normalizer,
     Signature,
     describe_op,
     establish,
@@ -235,6 +238,87 @@ def test_a_library_raised_failure_still_gets_literal_inputs(tmp_path):
     assert ", a call)" in report.keeps, report.keeps
     assert "math.sqrt(" in result and not re.search(r"sum\(|max\(", result), result  # the inputs became literals
     assert report.lines_after <= 6, result
+
+
+# A check in library code (numpy.testing here, torch.testing.assert_close alike) reports how many elements
+# differ and where. Its first line ("Arrays are not equal") is the same for any two arrays that differ: a
+# copy that drops the last block and an array of zeros (the copy loop deleted) alike. What it measured
+# is the bug's trace and must stay.
+BLOCK_COPY = """
+import numpy as np
+
+BLOCK = 4
+
+
+def n_blocks(n):
+    return n // BLOCK  # rounds down: the last, partial block is never copied
+
+
+def copy_blocks(a):
+    out = np.zeros_like(a)
+    for i in range(n_blocks(len(a))):
+        out[i * BLOCK:(i + 1) * BLOCK] = a[i * BLOCK:(i + 1) * BLOCK]
+    return out
+
+
+def report(a):
+    print("blocks", n_blocks(len(a)), "of", BLOCK)
+
+
+a = np.arange(1, 10)
+report(a)
+np.testing.assert_array_equal(copy_blocks(a), a)
+"""
+
+
+def test_measured_lines_keep_counts_and_indices_not_float_values(tmp_path):
+    norm = Normalizer(str(tmp_path), str(tmp_path / "t.py"))
+    message = ("Tensor-likes are not close!\n\nMismatched elements: 1 / 65 (1.5%)\n"
+               "Greatest absolute difference: 0.8412 at index (64,) (up to 1e-05 allowed)\n"
+               f"  data in {tmp_path}/cache/x.pt at 0x7f3a\n")
+    assert norm.measured_lines(message) == [
+        "Tensor-likes are not close!", "Mismatched elements: 1 / 65 (N%)",
+        "Greatest absolute difference: N at index (64,) (up to N allowed)", "data in cache/x.pt at <hex>"]
+    assert len(norm.measured_lines("\n".join(f"line {i}" for i in range(40)))) == 12
+
+
+@pytest.mark.parametrize("code, pinned", [
+    (BLOCK_COPY, True),  # numpy.testing: a check in library code
+    ("a = [1, 2, 3]\nassert a == [1, 2, 4], f'{a} != [1, 2, 4]'\n", False),  # own: its first line is pinned
+    ("import numpy as np\nnp.sqrt(-np.ones(2), out=np.ones(3))\n", False),  # a library crash: no check
+])
+def test_a_library_check_pins_what_it_measured(tmp_path, code, pinned):
+    pytest.importorskip("numpy")
+    script = write(tmp_path / "t.py", code)
+    spec = RunSpec(script=script, python=sys.executable, timeout=30)
+    rep = establish(spec, MatchPolicy(), runs=2)
+    keep = mz.what_to_keep(rep, spec, MatchPolicy())
+    if not pinned:
+        assert keep.measured == ()
+        return
+    assert "Mismatched elements: 1 / 9 (N%)" in keep.measured and "[8]: 0 (ACTUAL), 9 (DESIRED)" in keep.measured
+    assert "what the check reported stays as it was (Mismatched elements: 1 / 9 (N%)" in keep.why
+    assert keep.kept(Outcome(result=rep.results[0], signature=rep.signature, ok=True))
+    zeros = run_script(spec, code.replace("out[i * BLOCK", "pass  # out[i * BLOCK"))
+    assert signature_of(zeros).message == rep.signature.message  # the same first line ...
+    assert not keep.kept(Outcome(result=zeros, signature=signature_of(zeros), ok=True))  # 9 / 9 differ: not what the original measured
+    # ... and --match / --exit-code ask for less
+    assert mz.what_to_keep(rep, spec, MatchPolicy(match="not equal")).measured == ()
+    # a line that differs between the original's runs (a random index) is not asked of a candidate
+    moved = replace(rep.signatures[1], measured=[ln.replace("[8]", "[3]") for ln in rep.signatures[1].measured])
+    keep2 = mz.what_to_keep(replace(rep, signatures=[rep.signatures[0], moved]), spec, MatchPolicy())
+    assert "Mismatched elements: 1 / 9 (N%)" in keep2.measured and "[8]: 0 (ACTUAL), 9 (DESIRED)" not in keep2.measured
+
+
+def test_a_library_check_keeps_the_computation_it_measured(tmp_path):
+    """Without the measured lines, deleting the copy loop (an array of zeros against ``a``) keeps the check's
+    first line and its raising frame, and the reproducer loses the bug."""
+    pytest.importorskip("numpy")
+    script = write(tmp_path / "blocks.py", BLOCK_COPY)
+    spec = RunSpec(script=script.resolve(), python=sys.executable, timeout=30)
+    report, result = minimize(spec, script.read_text(), tmp_path / "blocks.min.py")
+    assert re.search(r"for i in range\(", result) and "// BLOCK" in result, result  # the loop and its bound
+    assert "report(" not in result and report.lines_after < report.lines_before, result
 
 
 def test_drop_target_drops_unread_names_of_an_unpacking():
