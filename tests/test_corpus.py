@@ -1,4 +1,4 @@
-"""benchmarks/corpus/ and corpus2/ to corpus18/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/ and corpus2/ to corpus19/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
@@ -7,6 +7,7 @@ and library cases run by default; cases that import torch or hang run under the 
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib.util
 import json
@@ -47,6 +48,7 @@ CASES15 = bench.load_cases(_PATH.parent / "corpus15")  # the fifteenth, held out
 CASES16 = bench.load_cases(_PATH.parent / "corpus16")  # the sixteenth, held out from the changes corpus15 judged
 CASES17 = bench.load_cases(_PATH.parent / "corpus17")  # the seventeenth, held out from the changes corpus16 judged
 CASES18 = bench.load_cases(_PATH.parent / "corpus18")  # the eighteenth, held out from the changes corpus17 judged
+CASES19 = bench.load_cases(_PATH.parent / "corpus19")  # the nineteenth: wrong results caught by a check
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
        + [(c, f"corpus5-{c.name}") for c in CASES5] + [(c, f"corpus6-{c.name}") for c in CASES6]
@@ -55,7 +57,8 @@ ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus11-{c.name}") for c in CASES11] + [(c, f"corpus12-{c.name}") for c in CASES12]
        + [(c, f"corpus13-{c.name}") for c in CASES13] + [(c, f"corpus14-{c.name}") for c in CASES14]
        + [(c, f"corpus15-{c.name}") for c in CASES15] + [(c, f"corpus16-{c.name}") for c in CASES16]
-       + [(c, f"corpus17-{c.name}") for c in CASES17] + [(c, f"corpus18-{c.name}") for c in CASES18])
+       + [(c, f"corpus17-{c.name}") for c in CASES17] + [(c, f"corpus18-{c.name}") for c in CASES18]
+       + [(c, f"corpus19-{c.name}") for c in CASES19])
 
 
 def _params():
@@ -174,6 +177,49 @@ def test_corpus7_to_18_have_their_mix(cases):
     # known-good commits: both multi-file projects, both pure-Python scripts, the model
     fixed = [c.manifest["category"] for c in cases if c.good and c.good.get("git")]
     assert fixed.count("multi-file") == 2 and fixed.count("pure-python") == 2 and "nn-module" in fixed
+
+
+def test_corpus19_has_its_mix():
+    """Wrong results caught by a check: every original fails with an AssertionError of a value check."""
+    cats = [c.manifest["category"] for c in CASES19]
+    assert len(CASES19) == 8
+    assert cats.count("multi-file") >= 2 and cats.count("pure-python") >= 2
+    for needed in ("nn-module", "compile-wrong-result", "library-pytest"):
+        assert needed in cats, needed
+    multi = [c for c in CASES19 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}  # one torch package, one pure-Python project
+    for case in multi:
+        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
+        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
+        assert len(modules) >= 3, case.name
+    # a pytest node id as a target, with a pytest minimal_target
+    pytest_cases = [c for c in CASES19 if "::" in c.target]
+    assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
+    # the failure is an AssertionError, no crash
+    assert all(c.manifest["signature"].startswith("AssertionError") for c in CASES19)
+    # the checks: assert_close (2+), numpy.testing (1+), unittest assertEqual/assertAlmostEqual (1+),
+    # a plain assert with a message (1+), a bare assert in a pytest test (1+)
+    def source(case):
+        return "\n".join(p.read_text(encoding="utf-8") for p in case.path.rglob("*.py") if p.name != "minimal.py")
+    texts = {c.name: source(c) for c in CASES19}
+    assert sum("torch.testing.assert_close(" in t for t in texts.values()) >= 2
+    assert any(re.search(r"np\.testing\.assert_(allclose|array_equal)\(", t) for t in texts.values())
+    assert any(re.search(r"self\.assert(Equal|AlmostEqual)\(", t) for t in texts.values())
+    assert any(re.search(r"^\s*assert\b[^\n]*==[^\n]*,\s*f?[\"']", t, re.MULTILINE) for t in texts.values())
+    assert any(_bare_assert_in_test(c) for c in pytest_cases)
+    # at most three known-good commits: the scenario is a failure with no good version
+    fixed = [c for c in CASES19 if c.good and c.good.get("git")]
+    assert len(fixed) <= 3 and len(CASES19) - len(fixed) >= 5
+
+
+def _bare_assert_in_test(case) -> bool:
+    """Does the test function a pytest target names hold an ``assert`` without a message?"""
+    path, _, node = case.target.partition("::")
+    name = node.split("::")[-1].split("[", 1)[0]
+    tree = ast.parse((case.path / path).read_text(encoding="utf-8"))
+    return any(isinstance(fn, ast.FunctionDef) and fn.name == name
+               and any(isinstance(n, ast.Assert) and n.msg is None for n in ast.walk(fn))
+               for fn in ast.walk(tree))
 
 
 def test_corpus_option_reads_the_given_directory(tmp_path, capsys):

@@ -1,0 +1,8 @@
+import pytest
+
+from payroll import RATES
+
+
+@pytest.fixture
+def rates():
+    return dict(RATES)
