@@ -206,6 +206,11 @@ def test_drop_target() -> None:
         ("with open(p) as fh, lock:\n    data = fh.read()\n", ["fh = open(p)\ndata = fh.read()\n"]),
         ("with torch.no_grad():\n    y = m(x)\n", ["y = m(x)\n"]),
         ("for i in range(3):\n    print(i)\n", ["i = next(iter(range(3)))\nprint(i)\n"]),
+        # a computed bound: the loop is how a person writes its first value (and its count may be the bug)
+        ("for s in range(n // per):\n    out[s] = x[s]\n", []),
+        ("for s in range(-1, n):\n    f(s)\n", []),
+        ("for _ in range(n):\n    step()\n", ["step()\n"]),
+        ("for row in rows:\n    check(row)\n", ["row = next(iter(rows))\ncheck(row)\n"]),
         ("for _ in range(3):\n    step()\n", ["step()\n"]),
         ("while cond():\n    step()\n", ["step()\n"]),
         ("try:\n    a()\nexcept E:\n    b()\nelse:\n    c()\nfinally:\n    d()\n", ["a()\nc()\nd()\n"]),

@@ -204,6 +204,15 @@ def _names_in(nodes: list[ast.stmt]) -> set[str]:
     return {n.id for stmt in nodes for n in ast.walk(stmt) if isinstance(n, ast.Name)}
 
 
+def _computed_range(node: ast.expr) -> bool:
+    """``range(...)`` with a bound that is not a literal (``range(x.numel() // per)``). Its loop, read by
+    its body, stays a loop: as a binding its first value is ``next(iter(range(...)))``, which a person
+    writes as the loop; once the bounds are literals its first value is a literal (the scaffold pass)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and any(not (isinstance(a, ast.Constant) or isinstance(a, ast.UnaryOp) and isinstance(a.operand, ast.Constant))
+                    for a in node.args))
+
+
 def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
     """Replacement texts for a compound statement, best first."""
     blocks: list[str] = []
@@ -226,6 +235,8 @@ def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
         if isinstance(stmt, ast.For):
             targets = _target_names(stmt.target) or []
             if set(targets) & _names_in(stmt.body):
+                if _computed_range(stmt.iter):
+                    return blocks  # ``i = next(iter(range(n // per)))``: nobody writes it; the loop says it
                 binding = f"{smap.text(stmt.target)} = next(iter({smap.text(stmt.iter)}))"
                 text = indent + binding + nl + text
         blocks.append(text)
