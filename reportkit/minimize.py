@@ -52,6 +52,7 @@ from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active
 from reportkit.signature import (
     FailureKind,
     MatchPolicy,
+    Normalizer,
     Reproduction,
     Signature,
     describe_op,
@@ -209,7 +210,9 @@ class Keep:
     ``numpy.testing``) failed: the lines of its report that every run of the original gave
     (:attr:`Signature.measured`: how many elements differ, of how many, where; floating-point values
     left out) must all be in the candidate's. Its first line alone ("Tensor-likes are not close!") is the
-    same for any two tensors that differ: a copy that drops one element and a tensor of zeros. ``why``: for
+    same for any two tensors that differ: a copy that drops one element and a tensor of zeros.
+    ``pending``: a hang's wake-up calls that come too late (:func:`pending_wakers`: after the blocked line,
+    never reached): the candidate must still have as many calls of each of those methods. ``why``: for
     people.
     """
 
@@ -220,6 +223,7 @@ class Keep:
     wakers: frozenset[str] = frozenset()
     inputs: bool = False
     measured: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()
     why: str = ""
 
     def kept(self, outcome, source: str = "") -> bool:
@@ -228,6 +232,8 @@ class Keep:
         if self.measured and not set(self.measured) <= set(outcome.signature.measured):
             return False
         if self.lost_wakers(outcome, source):
+            return False
+        if self.pending and _lost_pending(self.pending, source):
             return False
         if self.test is not None:
             item = outcome.result.test_item or {}
@@ -246,6 +252,17 @@ class Keep:
             if method == "start" or method not in called:
                 lost.append(name)
         return lost
+
+
+def _lost_pending(pending: tuple[str, ...], source: str) -> bool:
+    """Has ``source`` fewer calls of some method of ``pending`` (:attr:`Keep.pending`) than it names?"""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False  # not this check's to judge
+    calls = [node.func.attr for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in pending]
+    return any(calls.count(name) < pending.count(name) for name in set(pending))
 
 
 _TERMINATORS = (ast.Continue, ast.Break, ast.Return, ast.Raise)
@@ -285,12 +302,15 @@ def _method_calls_in(source: str, functions: set[str]) -> set[str]:
     return out
 
 
-def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differential: bool = False) -> Keep:
+def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differential: bool = False,
+                 source: str | None = None) -> Keep:
     """The :class:`Keep` of this failure. Its values are the bug unless library code raised it or an
     automatic differential check already guards the computation (``differential``: value passes stay
     on there). The message is pinned for a failure the script's own code raised, only when every run
     of the original reported the same one (values that change from run to run cannot be asked of a
-    candidate) and the match is strict (``--match``, ``--exit-code``, ``--any-exception`` ask for less)."""
+    candidate) and the match is strict (``--match``, ``--exit-code``, ``--any-exception`` ask for less).
+    ``source``: the original script's text, where a hang's pending wakers are looked for (read from
+    ``spec.script`` when not given)."""
     sig = rep.signature
     own = raised_by_script(sig)
     values = keeps_values(sig) and not differential
@@ -323,8 +343,15 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     else:
         why = f"raised by library code{where}: its inputs may become literals"
     wakers: frozenset[str] = frozenset()
+    pending: tuple[str, ...] = ()
     if sig.kind is FailureKind.HANG and rep.results:
         wakers = frozenset.intersection(*(hang_wakers(r) for r in rep.results))
+        if source is None:
+            try:
+                source = Path(spec.script).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                source = ""
+        pending = pending_wakers(rep, source)
     if message is not None:
         why += "; the message's values must stay as they are"
     if measured:
@@ -332,10 +359,12 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
         why += f"; what the check reported stays as it was ({'; '.join(shown)}{'; ...' if len(measured) > 1 + len(shown) else ''})"
     if wakers:
         why += f"; the threads and the calls that should wake the waiter stay ({', '.join(sorted(wakers))})"
+    if pending:
+        why += f"; the wake-up calls after the blocked line, never reached, stay ({', '.join(f'.{m}()' for m in pending)})"
     if test is not None:
         why += f"; the failure must stay in {test[0]} ({test[1]})"
     return Keep(values=values, message=message, test=test, wakers=wakers, why=why,
-                compares=values and is_oracle(sig), inputs=inputs, measured=measured)
+                compares=values and is_oracle(sig), inputs=inputs, measured=measured, pending=pending)
 
 
 #: Waits for a thread or process to end: whatever it waits for itself may be what never comes.
@@ -362,6 +391,65 @@ def hang_wakers(result) -> frozenset[str]:
     if any(thread for _method, thread in calls):
         out |= {w for w in result.wakers if w.endswith(".start")}
     return frozenset(out)
+
+
+#: Waking methods (:data:`reportkit._boot._WAKERS`) that :func:`pending_wakers` looks for; those that take no
+#: argument on their waitable (``Event.set()``) only when called without one (``parser.set(s, k, v)`` is no waker)
+_PENDING_WAKERS = {"set": 0, "notify": 0, "notify_all": 0, "task_done": 0, "put": None, "put_nowait": None,
+                   "set_result": None}
+
+
+def pending_wakers(rep: Reproduction, source: str) -> tuple[str, ...]:
+    """The waking calls a hang never reached (:attr:`Keep.pending`): in the script ``source`` (the original's),
+    after a statement its main thread was blocked in, in every hung run: the calls of waking methods in
+    the statements that follow it, in its body and in the bodies around it up to its function (``stop.set()``
+    after ``with ThreadPoolExecutor() as pool: pool.submit(heartbeat, stop)``, ``q.put(None)`` after
+    ``t.join()``). The wake-up that comes too late is the bug; without it the hang is still there, and the
+    reproducer no longer shows why. One method name per call, sorted."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ()
+    found: list[list[str]] = []
+    for result in rep.results:
+        stack = result.main_stack if result.timed_out else None
+        if stack is None:
+            return ()
+        norm = Normalizer(result.workdir, result.script_path)
+        lines = {f.line for f in stack.frames if f.line is not None and norm.is_script(f.file)}
+        found.append(sorted(call for line in lines for call in _waking_calls_after(tree, line)))
+    return tuple(found[0]) if found and all(f == found[0] for f in found) else ()
+
+
+def _waking_calls_after(tree: ast.Module, line: int) -> list[str]:
+    """Method names of the waking calls (:data:`_PENDING_WAKERS`) in the statements after the one at
+    ``line``, in its body and in each body around it, up to the function it is in."""
+    out: list[str] = []
+    body: list[ast.stmt] = tree.body
+    while True:
+        at = next((i for i, st in enumerate(body) if st.lineno <= line <= (st.end_lineno or st.lineno)), None)
+        if at is None:
+            return out
+        for later in body[at + 1:]:
+            for node in ast.walk(later):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in _PENDING_WAKERS
+                        and _PENDING_WAKERS[node.func.attr] in (None, len(node.args) + len(node.keywords))):
+                    out.append(node.func.attr)
+        stmt = body[at]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and stmt.lineno < line:
+            out.clear()  # the line is inside this definition: what follows it is outside the function
+        inner = [b for b in _bodies(stmt) if b and b[0].lineno <= line <= (b[-1].end_lineno or b[-1].lineno)]
+        if not inner:
+            return out
+        body = inner[0]
+
+
+def _bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists of a compound statement (body, orelse, finalbody, handlers' and cases' bodies)."""
+    out = [getattr(stmt, name) for name in ("body", "orelse", "finalbody") if isinstance(getattr(stmt, name, None), list)]
+    out += [h.body for h in getattr(stmt, "handlers", [])] + [c.body for c in getattr(stmt, "cases", [])]
+    return out
 
 
 def keeps_values(signature: Signature) -> bool:

@@ -408,6 +408,69 @@ def test_a_hang_keeps_the_calls_that_should_wake_the_waiter(tmp_path):
     assert report.lines_after < report.lines_before
 
 
+# The heartbeat runs until `stop` is set, but the pool's `with` block waits for it before `stop.set()`:
+# the wake-up that comes too late is the bug. It never runs, so no record of the run names it.
+LATE_STOP = """
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+
+def heartbeat(stop, interval):
+    while not stop.wait(interval):
+        logging.debug("alive")
+
+
+def square(n):
+    return n * n
+
+
+def run(jobs):
+    stop = threading.Event()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        pool.submit(heartbeat, stop, 0.05)
+        results = [pool.submit(square, n).result() for n in range(jobs)]
+    stop.set()
+    logging.info("done: %s", results)
+    return results
+
+
+print(run(4))
+"""
+
+
+@pytest.mark.parametrize("code, line, expected", [
+    (LATE_STOP, 18, ["set"]),  # the with block's line: after it, stop.set() (and not run(4) outside the def)
+    (LATE_STOP, 20, ["set"]),  # in the block: its later statements (none waking), then after the block
+    (LATE_STOP, 26, []),  # the module's print(run(4)): nothing after it
+    ("t.join()\nq.put(None)\nstop.set()\ncfg.set('a', 'b', 'c')\nev.set(1)\n", 1, ["put", "set"]),
+    ("def f():\n    t.join()\nstop.set()\n", 2, []),  # after the function, not after the line
+    ("try:\n    t.join()\nfinally:\n    q.task_done()\ncond.notify_all()\n", 2, ["notify_all"]),  # a finally already ran
+])
+def test_the_wakers_after_a_blocked_line(code, line, expected):
+    import ast
+
+    from reportkit.minimize import _waking_calls_after
+    assert sorted(_waking_calls_after(ast.parse(textwrap.dedent(code)), line)) == expected
+
+
+def test_a_hang_keeps_the_wake_up_that_comes_too_late(tmp_path):
+    from reportkit.minimize import Keep, _lost_pending, what_to_keep
+    script = write(tmp_path, LATE_STOP)
+    spec = RunSpec(script=script, python=sys.executable, timeout=3)
+    rep = establish(spec, MatchPolicy(), runs=2)
+    assert rep.signature.kind == "hang" and rep.signature.script_frame.line == 17  # the with block (lstripped)
+    keep = what_to_keep(rep, spec, MatchPolicy())
+    assert keep.pending == ("set",) and "never reached, stay (.set())" in keep.why
+    source = script.read_text()
+    assert not _lost_pending(keep.pending, source) and _lost_pending(keep.pending, source.replace("stop.set()", "pass"))
+    assert _lost_pending(("set", "set"), source) and not Keep().pending
+    report = minimize(spec, source, rep, MatchPolicy(),
+                      MinimizeOptions(output=tmp_path / "out.py", jobs=2, executor="cold"))
+    result = (tmp_path / "out.py").read_text()
+    assert report.verified and "stop.set()" in result and "square" not in result, result
+
+
 def test_lost_wakers_need_their_thread_started_and_their_call_in_the_code():
     from reportkit.minimize import Keep
     from reportkit.runner import RunResult
