@@ -66,7 +66,7 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
 from reportkit.fixcheck import good_form_map  # noqa: E402
-from reportkit.flatten import NotFlattenable, flatten_source, project_roots  # noqa: E402
+from reportkit.flatten import NotFlattenable, fold_target, folded_conftests  # noqa: E402
 from reportkit.gitinfo import good_rev  # noqa: E402
 from reportkit.minimize import MinimizeOptions, count_lines, minimize  # noqa: E402
 from reportkit.runner import RunSpec, run_script, split_target, target_spec  # noqa: E402
@@ -293,10 +293,11 @@ def fixed_original_problem(case: Case, ws: Workspace, python: str, timeout: floa
     return None if got.kind == "passed" else f"the fixed original does not pass: {got.headline().splitlines()[0][:160]}"
 
 
-def judge_git_good(text: str, out_name: str, node: str | None, folded: bool, spec: RunSpec, source: str,
+def judge_git_good(text: str, out_name: str, node: str | None, folded: list[str], spec: RunSpec, source: str,
                    case: Case, ws: Workspace, python: str, timeout: float) -> tuple[bool, str]:
     """good.git: the result's good form (the fix check's mapping, from the source the reduction started
-    from — ``folded``: the script with its local modules folded in — onto the fixed code) passes alone."""
+    from — ``folded``: what was folded into the script, its local modules and a pytest test's conftest.py
+    files — onto the fixed code) passes alone."""
     rel = spec.script.resolve().relative_to(ws.project.resolve())
     good_script = ws.good_project / rel
     good_root = None
@@ -305,10 +306,10 @@ def judge_git_good(text: str, out_name: str, node: str | None, folded: bool, spe
     start = source
     try:
         if folded:
-            flat = flatten_source(spec.script, source, project_roots(spec.script, spec.root))
+            flat = fold_target(spec.script, source, spec.root, folded_conftests(folded))
             start = flat.source if flat is not None else source
-        fold = good_form_map(start, good_script, good_script.read_text(encoding="utf-8"), folded=folded,
-                             root=good_root)
+        fold = good_form_map(start, good_script, good_script.read_text(encoding="utf-8"), folded=bool(folded),
+                             root=good_root, conftests=folded_conftests(folded))
     except (NotFlattenable, RecursionError, ValueError) as exc:
         return False, f"no good form of the start: {exc}"
     if fold is None:
@@ -436,7 +437,7 @@ def bench_case(case: Case, args) -> CaseResult:
         res.cause_missing = case.missing_causes(text)
         res.cause = not res.cause_missing
         if git_good is not None:
-            res.good, res.good_got = judge_git_good(text, out_name, node, bool(report.folded), spec, source, case, ws,
+            res.good, res.good_got = judge_git_good(text, out_name, node, list(report.folded), spec, source, case, ws,
                                                     args.python, check_timeout)
             if report.fix_check is not None:
                 fc = report.fix_check

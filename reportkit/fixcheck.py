@@ -481,11 +481,12 @@ def _text_lines(text: str) -> list[str]:
 
 
 def good_form_map(start: str, good_script: Path, good_source: str, *, folded: bool,
-                  root: Path | None = None) -> FoldMap | None:
+                  root: Path | None = None, conftests: bool = False) -> FoldMap | None:
     """How a candidate reduced from ``start`` maps to its good form: a :class:`FoldMap` from ``start`` to
     its good counterpart — ``good_source`` (the target script on the good code), or with ``folded``
     (``start`` is the target with its local modules folded in) ``good_source`` folded from the good
-    tree, where ``good_script`` is the target's path (``root``: a pytest target's rootdir there).
+    tree, where ``good_script`` is the target's path (``root``: a pytest target's rootdir there; with
+    ``conftests`` its conftest.py files folded in too, :func:`reportkit.flatten.fold_target`).
 
     None when there is no good counterpart: the good script imports no local module (``folded``), or
     the map does not turn ``start`` itself into its counterpart (lines the change touches occur more
@@ -493,9 +494,9 @@ def good_form_map(start: str, good_script: Path, good_source: str, *, folded: bo
     when the good script cannot be folded."""
     target = good_source
     if folded:
-        from reportkit.flatten import flatten_source, project_roots
+        from reportkit.flatten import fold_target
 
-        flat = flatten_source(good_script, good_source, project_roots(good_script, root))
+        flat = fold_target(good_script, good_source, root, conftests)
         if flat is None:
             return None
         target = flat.source

@@ -36,7 +36,7 @@ import ast
 import builtins
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.signature import Signature, SourceMap
@@ -901,6 +901,93 @@ def _is_module_boilerplate(node: ast.stmt) -> bool:
 # --------------------------------------------------------------------------- the minimize hook
 
 
+#: what pytest reads from a conftest.py that means nothing in a test module: hooks and plugin lists
+_CONFTEST_ONLY = re.compile(r"pytest_\w+$")
+#: the pytest option that runs a test whose conftest.py files are folded into its module without them
+NO_CONFTEST = "--noconftest"
+
+
+def with_conftests(source: str, conftests: list[tuple[str, str]]) -> str:
+    """A pytest test module with the ``conftest.py`` files that apply to it (``(label, text)``, the nearest
+    last: :func:`reportkit.standalone.conftest_chain`) appended, each under a fold mark: their fixtures
+    (the nearest definition last, so it wins as in pytest), imports and helpers, as written; hooks
+    (``def pytest_*``) and ``pytest_plugins`` left out. Appended, so the module's own lines keep their
+    numbers; their imports of local modules are folded with the module's. A fixture copied into the module
+    overrides the conftest's, so the module runs the same where the conftest.py files are, and alone.
+    :class:`NotFlattenable` when a conftest.py does not parse, imports relatively, or binds a name the
+    module binds too (other than by the same import)."""
+    tree = ast.parse(source)
+    own = {name: what for stmt in tree.body for name, what in _bindings(stmt).items()}
+    parts = [source.rstrip("\n") + "\n"]
+    for label, text in conftests:
+        try:
+            conf = ast.parse(text)
+        except SyntaxError as exc:
+            raise NotFlattenable(f"{label} does not parse: {exc.msg}") from None
+        lines = _source_lines(text)
+        keep: list[str] = []
+        for stmt in conf.body:
+            if isinstance(stmt, ast.ImportFrom) and stmt.level:
+                raise NotFlattenable(f"{label} imports relatively (from {'.' * stmt.level}{stmt.module or ''})")
+            names = _top_bound(stmt)
+            if (names and all(_CONFTEST_ONLY.match(n) for n in names)) or _is_main_guard(stmt):
+                continue
+            if _docstring_lines(conf) and stmt is conf.body[0]:
+                continue
+            for name, what in _bindings(stmt).items():
+                if name in own and own[name] != what:
+                    raise NotFlattenable(f"{label}'s {name} clashes with the test module's")
+            first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
+            keep.append("".join(lines[first - 1:stmt.end_lineno or stmt.lineno]))
+        if keep:
+            parts.append("\n\n" + FOLD_MARK.format(label) + "\n" + "\n".join(k.rstrip("\n") + "\n" for k in keep))
+    return "".join(parts)
+
+
+def _top_bound(stmt: ast.stmt) -> list[str]:
+    """The names a top-level statement binds: a definition's, an import's, an assignment's."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [stmt.name]
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return _bound_by(stmt)
+    return _assigned_names(stmt)
+
+
+def _bindings(stmt: ast.stmt) -> dict[str, str]:
+    """``{name: what it is bound to}`` of a top-level statement: for an import, the module and name it
+    imports (``from a import b, c`` and ``from a import b`` bind ``b`` alike); else the statement."""
+    if isinstance(stmt, ast.Import):
+        return {(a.asname or a.name.split(".")[0]): f"import {a.name if a.asname else a.name.split('.')[0]}"
+                for a in stmt.names}
+    if isinstance(stmt, ast.ImportFrom):
+        return {(a.asname or a.name): f"from {'.' * stmt.level}{stmt.module or ''} import {a.name}"
+                for a in stmt.names}
+    return dict.fromkeys(_top_bound(stmt), ast.unparse(stmt))
+
+
+def fold_target(script: Path, source: str, root: Path | None, conftests: bool) -> Flattened | None:
+    """The target with its local modules folded in (:func:`flatten_source`) and, with ``conftests`` (a
+    pytest test; ``root``: its rootdir), the conftest.py files that apply to it first appended
+    (:func:`with_conftests`); their labels lead :attr:`Flattened.modules`. None when nothing is folded."""
+    labels: list[str] = []
+    if conftests and root is not None:
+        from reportkit.standalone import conftest_chain
+
+        chain = conftest_chain(root, script.parent)
+        if chain:
+            source, labels = with_conftests(source, chain), [label for label, _text in chain]
+    flat = flatten_source(script, source, project_roots(script, root))
+    if flat is None:
+        return Flattened(source=source, modules=labels) if labels else None
+    flat.modules = labels + flat.modules
+    return flat
+
+
+def folded_conftests(folded: list[str]) -> bool:
+    """Did the fold (:attr:`Flattened.modules`) take in conftest.py files?"""
+    return any(Path(m).name == "conftest.py" for m in folded)
+
+
 def fold_local_code(run_spec, source: str, rep, policy, sandbox) -> tuple[str, list[str], str, Signature]:
     """(source to reduce, folded modules, note, the signature candidates must have). The folded script
     replaces ``source`` only when it runs and fails the way the original did, its folded lines' frames
@@ -910,24 +997,33 @@ def fold_local_code(run_spec, source: str, rep, policy, sandbox) -> tuple[str, l
     from reportkit.runner import run_script
     from reportkit.signature import same_failure, signature_of
 
-    try:
-        flat = flatten_source(run_spec.script, source, project_roots(run_spec.script, run_spec.root))
-    except NotFlattenable as exc:
-        return source, [], f"local modules not folded in: {exc}", rep.signature
-    except (RecursionError, ValueError) as exc:
-        return source, [], f"local modules not folded in: {type(exc).__name__}: {exc}", rep.signature
-    if flat is None:
-        return source, [], "", rep.signature
-    try:
-        ast.parse(flat.source)
-    except SyntaxError as exc:
-        return source, [], f"local modules not folded in: the folded script does not parse ({exc.msg})", rep.signature
-    result = run_script(run_spec, flat.source, sandbox)
-    got = signature_of(result, policy, _relative_to_run(flat.source_map, sandbox))
-    if not same_failure(rep.signature, got, policy):
-        return source, [], ("local modules not folded in: the folded script fails differently ("
-                            + got.headline().splitlines()[0][:160] + ")"), rep.signature
-    return flat.source, flat.modules, "folded in " + ", ".join(flat.modules), signature_of(result, policy)
+    note = ""
+    # a pytest test: with its conftest.py files first (run without them: --noconftest), then without
+    for conftests in ([True, False] if run_spec.pytest_node is not None and run_spec.root is not None else [False]):
+        spec = replace(run_spec, args=[*run_spec.args, NO_CONFTEST]) if conftests else run_spec
+        try:
+            flat = fold_target(run_spec.script, source, run_spec.root, conftests)
+        except NotFlattenable as exc:
+            note = note or f"local modules not folded in: {exc}"
+            continue
+        except (RecursionError, ValueError) as exc:
+            note = note or f"local modules not folded in: {type(exc).__name__}: {exc}"
+            continue
+        if flat is None:
+            continue
+        try:
+            ast.parse(flat.source)
+        except SyntaxError as exc:
+            note = note or f"local modules not folded in: the folded script does not parse ({exc.msg})"
+            continue
+        result = run_script(spec, flat.source, sandbox)
+        got = signature_of(result, policy, _relative_to_run(flat.source_map, sandbox))
+        if not same_failure(rep.signature, got, policy):
+            note = note or ("local modules not folded in: the folded script fails differently ("
+                            + got.headline().splitlines()[0][:160] + ")")
+            continue
+        return flat.source, flat.modules, "folded in " + ", ".join(flat.modules), signature_of(result, policy)
+    return source, [], note, rep.signature
 
 
 def _relative_to_run(source_map: SourceMap, sandbox) -> SourceMap:

@@ -36,7 +36,7 @@ from reportkit.executor import (
     uses_torch,
 )
 from reportkit.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
-from reportkit.flatten import fold_local_code
+from reportkit.flatten import NO_CONFTEST, fold_local_code, folded_conftests
 from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
 from reportkit.passes.materialize import (
@@ -883,13 +883,16 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     original = source
     source, folded, folded_note, expected = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source,
                                                             rep, policy, sandbox)  # reportkit/flatten.py
-    good, fix_note = _fix_check(spec, original, source, rep, policy, options, sandbox)
+    # the good code runs with the conftest.py files (a copied fixture overrides its conftest's)
+    good, fix_note = _fix_check(spec, original, source, rep, policy, options, sandbox, folded_conftests(folded))
     if good is not None and folded and not good.folded:  # the folded script has no good form that passes
         source, folded, expected = original, [], rep.signature
         folded_note = ("local modules not folded in: the script folded from the good code does not map onto "
                        "it or does not pass there (the fix check needs its good form)")
     if good is not None:
         good.carried = _carried(good, spec, folded)
+    if folded_conftests(folded):  # their fixtures are in the module now: candidates run without them
+        spec = replace(spec, args=[*spec.args, NO_CONFTEST])
     reported = rep.signature  # the original's failure, as the report says
     if expected is not reported:  # folded: a raise in a local module is a raise in the script now
         rep = replace(rep, signature=expected, results=list(rep.results), signatures=list(rep.signatures))
@@ -915,7 +918,7 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
 
 
 def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, policy: MatchPolicy,
-               options: MinimizeOptions, sandbox: Sandbox) -> tuple[GoodCode | None, str]:
+               options: MinimizeOptions, sandbox: Sandbox, conftests: bool = False) -> tuple[GoodCode | None, str]:
     """The good code results must pass on (reportkit/fixcheck.py), and a note for the summary.
 
     ``original`` must pass there, else: an explicit ``--good`` is an error, the automatic check is
@@ -924,7 +927,7 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
     from the script's own diff (``good.fold``; the original's good form is REV's script). When
     ``source`` is ``original`` with local modules folded in, the good form of ``source`` (REV's script
     folded from the good tree) must pass as well; else ``good.folded`` stays False (the caller reduces
-    the script unfolded).
+    the script unfolded). ``conftests``: ``source`` has the test's conftest.py files folded in too.
     """
     good_rev, auto = options.good, False
     if good_rev is None and options.good_auto:
@@ -961,7 +964,7 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             good.close()
             return None, f"off: {why}"
         if source != original:
-            _fold_good(good, original, source)
+            _fold_good(good, original, source, conftests)
         good.runs = good.rejected = good.unmapped = good.screened = 0  # count the reduction's runs only
     except BaseException:
         good.close()
@@ -987,7 +990,7 @@ def _carried(good: GoodCode, spec: RunSpec, folded: list[str]) -> bool:
     return all((good.good.toplevel / name).resolve() in carried for name in good.good.changed)
 
 
-def _fold_good(good: GoodCode, original: str, folded: str) -> None:
+def _fold_good(good: GoodCode, original: str, folded: str, conftests: bool = False) -> None:
     """Set ``good.fold`` (and ``good.folded``) when the script folded from the good tree maps onto
     ``folded`` and passes there."""
     from reportkit.flatten import NotFlattenable
@@ -995,7 +998,7 @@ def _fold_good(good: GoodCode, original: str, folded: str) -> None:
     check = good.check
     try:
         fold = good_form_map(folded, check.spec.script, good.script_source or original, folded=True,
-                             root=check.spec.root)
+                             root=check.spec.root, conftests=conftests)
     except (NotFlattenable, RecursionError, ValueError):
         return
     if fold is None or not check.run(fold(folded)).ok:

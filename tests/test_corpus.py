@@ -325,7 +325,7 @@ def _good_form(text: str, case, ws) -> str | None:
     good_root = None
     if spec.root is not None:
         good_root = ws.good_project / spec.root.resolve().relative_to(ws.project.resolve())
-    flat = bench.flatten_source(spec.script, source, bench.project_roots(spec.script, spec.root))
+    flat = bench.fold_target(spec.script, source, spec.root, False)
     good_script = ws.good_project / rel
     fold = bench.good_form_map(flat.source if flat is not None else source, good_script,
                                good_script.read_text(encoding="utf-8"), folded=flat is not None, root=good_root)

@@ -563,3 +563,142 @@ def test_the_scripts_docstring_stays_the_module_docstring(tmp_path):
     after = run_alone(tmp_path, flat.source)
     assert after.returncode == 0, after.stderr
     assert after.stdout == "PRINT THE DAILY REPORT.\n"
+
+
+# --------------------------------------------------------------------------- a pytest test's conftest.py files
+
+CONFTEST_PROJECT = {
+    "pytest.ini": "[pytest]\n",
+    "conftest.py": '''
+        """Shared fixtures."""
+        import pytest
+
+        from stats.data import sample
+
+        pytest_plugins = []
+
+
+        def pytest_configure(config):
+            config.addinivalue_line("markers", "slow: slow tests")
+
+
+        @pytest.fixture
+        def latencies():
+            return sample(7)
+
+
+        @pytest.fixture(autouse=True)
+        def quiet(monkeypatch):
+            monkeypatch.setenv("STATS_QUIET", "1")
+    ''',
+    "tests/conftest.py": '''
+        import pytest
+
+
+        @pytest.fixture
+        def bins():
+            return 3
+    ''',
+    "stats/__init__.py": "",
+    "stats/data.py": '''
+        def sample(n):
+            return [float(i * i % 11) for i in range(n)]
+    ''',
+    "stats/hist.py": '''
+        def counts(values, bins):
+            lo, hi = min(values), max(values)
+            width = (hi - lo) / bins
+            out = [0] * bins
+            for v in values:
+                i = int((v - lo) // width)
+                if i < bins:  # drops the maximum
+                    out[i] += 1
+            return out
+    ''',
+    "tests/test_hist.py": '''
+        import os
+
+        from stats.hist import counts
+
+
+        def test_total(latencies, bins):
+            assert os.environ["STATS_QUIET"] == "1"
+            assert sum(counts(latencies, bins)) == len(latencies)
+    ''',
+}
+
+
+def test_conftests_are_appended_without_hooks_and_keep_the_modules_lines():
+    from reportkit.flatten import with_conftests
+
+    module = "import pytest\n\n\ndef test_x(a):\n    assert a == 2\n"
+    got = with_conftests(module, [("conftest.py", textwrap.dedent(CONFTEST_PROJECT["conftest.py"]).lstrip()),
+                                  ("tests/conftest.py", "import pytest\n\n@pytest.fixture\ndef a():\n    return 1\n")])
+    assert got.startswith(module)  # the module's lines keep their numbers
+    assert got.index("# --- folded in from conftest.py ---") < got.index("# --- folded in from tests/conftest.py ---")
+    assert "def latencies():" in got and "@pytest.fixture(autouse=True)\ndef quiet(" in got
+    assert "pytest_configure" not in got and "pytest_plugins" not in got and "Shared fixtures" not in got
+    ast.parse(got)
+    with pytest.raises(NotFlattenable, match="relatively"):
+        with_conftests(module, [("conftest.py", "from .helpers import x\n")])
+    with pytest.raises(NotFlattenable, match="conftest.py's test_x clashes"):
+        with_conftests(module, [("conftest.py", "def test_x():\n    pass\n")])
+    with pytest.raises(NotFlattenable, match="does not parse"):
+        with_conftests(module, [("conftest.py", "def (:\n")])
+    with pytest.raises(NotFlattenable, match="conftest.py's np clashes"):
+        with_conftests("import numpy as np\n", [("conftest.py", "import torch as np\n")])
+    # the same import, spelled with others: no clash
+    assert with_conftests("from os import path, sep\n", [("conftest.py", "from os import sep\nX = sep\n")])
+
+
+def test_a_pytest_tests_conftest_fixtures_are_folded_and_run_without_them(tmp_path):
+    write(tmp_path, CONFTEST_PROJECT)
+    spec, _ = target_spec(str(tmp_path / "tests" / "test_hist.py") + "::test_total", [], timeout=60)
+    source, folded, note, expected, original = fold(spec)
+    assert folded[:2] == ["conftest.py", "tests/conftest.py"] and "stats/hist.py" in folded, note
+    assert "def latencies():" in source and "def bins():" in source and not re.search(r"^from stats", source, re.M)
+    assert same_failure(original, expected)
+    # the folded module alone (no conftest.py, no project): pytest collects its fixtures, the same failure
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "test_hist.py").write_text(source, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_hist.py::test_total"],
+                         cwd=alone, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "assert 6 == 7" in run.stdout, run.stdout[-2000:]
+    assert (tmp_path / "conftest.py").read_text() == textwrap.dedent(CONFTEST_PROJECT["conftest.py"]).lstrip("\n")
+
+
+def test_a_conftest_that_cannot_be_folded_leaves_the_modules_folded(tmp_path):
+    files = dict(CONFTEST_PROJECT)
+    files["tests/conftest.py"] = "from .shared import bins  # noqa\n"
+    files["tests/__init__.py"] = ""
+    files["tests/shared.py"] = "import pytest\n\n\n@pytest.fixture\ndef bins():\n    return 3\n"
+    write(tmp_path, files)
+    spec, _ = target_spec(str(tmp_path / "tests" / "test_hist.py") + "::test_total", [], timeout=60)
+    source, folded, note, expected, original = fold(spec)
+    assert folded == ["stats/hist.py"] and "def bins():" not in source, (folded, note)
+    assert same_failure(original, expected)
+
+
+def test_a_minimized_pytest_test_carries_its_conftest_fixtures(tmp_path):
+    """The reducer cannot lean on the conftest.py files (candidates run with --noconftest): the result
+    runs alone, from a directory with nothing else in it, and fails the same way."""
+    from reportkit.minimize import MinimizeOptions, minimize
+
+    write(tmp_path / "proj", CONFTEST_PROJECT)
+    before = {p: p.read_bytes() for p in (tmp_path / "proj").rglob("*") if p.is_file()}
+    spec, source = target_spec(str(tmp_path / "proj" / "tests" / "test_hist.py") + "::test_total", [], timeout=60)
+    rep = establish(spec, MatchPolicy(), runs=1)
+    out = tmp_path / "proj" / "tests" / "min_test_hist.py"
+    report = minimize(spec, source, rep, MatchPolicy(), MinimizeOptions(output=out, jobs=2))
+    assert report.verified and report.folded[:2] == ["conftest.py", "tests/conftest.py"], report.folded_note
+    result = out.read_text()
+    assert "def latencies(" in result and "def bins(" in result and "if i < bins" in result, result
+    assert "quiet" not in result and "STATS_QUIET" not in result, result  # an autouse fixture the failure needs not
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "test_alone.py").write_text(result, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_alone.py::test_total"],
+                         cwd=alone, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "assert 6 == 7" in run.stdout, run.stdout[-2000:]
+    assert {p: p.read_bytes() for p in before} == before  # the project is untouched
