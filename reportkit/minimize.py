@@ -423,23 +423,27 @@ def pending_wakers(rep: Reproduction, source: str) -> tuple[str, ...]:
 
 def _waking_calls_after(tree: ast.Module, line: int) -> list[str]:
     """Method names of the waking calls (:data:`_PENDING_WAKERS`) in the statements after the one at
-    ``line``, in its body and in each body around it, up to the function it is in."""
+    ``line``, in its body and in each body around it (and a ``try``'s ``else`` after its body, its
+    ``finally`` after its body, ``else`` or a handler), up to the function it is in."""
     out: list[str] = []
     body: list[ast.stmt] = tree.body
     while True:
         at = next((i for i, st in enumerate(body) if st.lineno <= line <= (st.end_lineno or st.lineno)), None)
         if at is None:
             return out
-        for later in body[at + 1:]:
-            for node in ast.walk(later):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and node.func.attr in _PENDING_WAKERS
-                        and _PENDING_WAKERS[node.func.attr] in (None, len(node.args) + len(node.keywords))):
-                    out.append(node.func.attr)
         stmt = body[at]
+        inner = [b for b in _bodies(stmt) if b and b[0].lineno <= line <= (b[-1].end_lineno or b[-1].lineno)]
+        later = body[at + 1:]
+        if inner and isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))) and inner[0] is not stmt.finalbody:
+            # after the try's body its else runs, after the body, the else or a handler its finally
+            later = (stmt.orelse if inner[0] is stmt.body else []) + stmt.finalbody + later
+        for node in (n for st in later for n in ast.walk(st)):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _PENDING_WAKERS
+                    and _PENDING_WAKERS[node.func.attr] in (None, len(node.args) + len(node.keywords))):
+                out.append(node.func.attr)
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and stmt.lineno < line:
             out.clear()  # the line is inside this definition: what follows it is outside the function
-        inner = [b for b in _bodies(stmt) if b and b[0].lineno <= line <= (b[-1].end_lineno or b[-1].lineno)]
         if not inner:
             return out
         body = inner[0]

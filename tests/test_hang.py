@@ -445,7 +445,9 @@ print(run(4))
     (LATE_STOP, 26, []),  # the module's print(run(4)): nothing after it
     ("t.join()\nq.put(None)\nstop.set()\ncfg.set('a', 'b', 'c')\nev.set(1)\n", 1, ["put", "set"]),
     ("def f():\n    t.join()\nstop.set()\n", 2, []),  # after the function, not after the line
-    ("try:\n    t.join()\nfinally:\n    q.task_done()\ncond.notify_all()\n", 2, ["notify_all"]),  # a finally already ran
+    # a try's finally (and else) runs after its body
+    ("try:\n    t.join()\nfinally:\n    q.task_done()\ncond.notify_all()\n", 2, ["notify_all", "task_done"]),
+    ("try:\n    pass\nexcept E:\n    t.join()\nelse:\n    a.set()\nfinally:\n    q.task_done()\n", 4, ["task_done"]),
 ])
 def test_the_wakers_after_a_blocked_line(code, line, expected):
     import ast
