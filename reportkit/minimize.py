@@ -351,7 +351,8 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
                 source = Path(spec.script).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 source = ""
-        pending = pending_wakers(rep, source)
+        if sig.location is not None and not sig.location.user_code:  # waiting in a join or a wait, not on a lock
+            pending = pending_wakers(rep, source)
     if message is not None:
         why += "; the message's values must stay as they are"
     if measured:
@@ -400,8 +401,10 @@ _PENDING_WAKERS = {"set": 0, "notify": 0, "notify_all": 0, "task_done": 0, "put"
 
 
 def pending_wakers(rep: Reproduction, source: str) -> tuple[str, ...]:
-    """The waking calls a hang never reached (:attr:`Keep.pending`): in the script ``source`` (the original's),
-    after a statement its main thread was blocked in, in every hung run: the calls of waking methods in
+    """The waking calls a hang never reached (:attr:`Keep.pending`), for a main thread blocked waiting in
+    library code (a join, an event's or a queue's wait; not on a lock of its own line: the caller decides):
+    in the script ``source`` (the original's), after a statement its main thread was blocked in, in every
+    hung run: the calls of waking methods in
     the statements that follow it, in its body and in the bodies around it up to its function (``stop.set()``
     after ``with ThreadPoolExecutor() as pool: pool.submit(heartbeat, stop)``, ``q.put(None)`` after
     ``t.join()``). The wake-up that comes too late is the bug; without it the hang is still there, and the

@@ -467,6 +467,11 @@ def test_a_hang_keeps_the_wake_up_that_comes_too_late(tmp_path):
     source = script.read_text()
     assert not _lost_pending(keep.pending, source) and _lost_pending(keep.pending, source.replace("stop.set()", "pass"))
     assert _lost_pending(("set", "set"), source) and not Keep().pending
+    # a lock taken twice on the script's own line waits for no wake-up: a set() after it is not kept
+    relock = write(tmp_path, "import threading\nlock = threading.Lock()\nstop = threading.Event()\n"
+                   "with lock:\n    with lock:\n        pass\nstop.set()\n", "relock.py")
+    spec2 = RunSpec(script=relock, python=sys.executable, timeout=2)
+    assert what_to_keep(establish(spec2, MatchPolicy(), runs=1), spec2, MatchPolicy()).pending == ()
     report = minimize(spec, source, rep, MatchPolicy(),
                       MinimizeOptions(output=tmp_path / "out.py", jobs=2, executor="cold"))
     result = (tmp_path / "out.py").read_text()
