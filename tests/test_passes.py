@@ -770,6 +770,15 @@ def test_class_to_function(source: str, expected: list[str]) -> None:
         ("def f(x):\n    pass\ng(f)\n", []),
         ("def f(x):\n    pass\nf(*xs)\n", []),
         ("def f(x):\n    def g():\n        return x\n    return g\nf(1)\n", []),
+        # what pytest calls itself: a test's fixtures, a fixture's, nothing reads (not a parametrize name)
+        ("@pytest.mark.parametrize('size', [65])\ndef test_c(size, half):\n    f(size)\n",
+         ["@pytest.mark.parametrize('size', [65])\ndef test_c(size):\n    f(size)\n"]),
+        ("@pytest.mark.parametrize(['a', 'b'], [(1, 2)])\ndef test_c(a, b, tmp_path):\n    pass\n",
+         ["@pytest.mark.parametrize(['a', 'b'], [(1, 2)])\ndef test_c(a, b):\n    pass\n"]),
+        ("@pytest.fixture\ndef half(seeded):\n    return 2\n", ["@pytest.fixture\ndef half():\n    return 2\n"]),
+        ("@pytest.mark.parametrize(NAMES, [1])\ndef test_c(a):\n    pass\n", []),  # names it cannot read
+        ("@pytest.mark.slow\ndef test_c(x=1):\n    pass\n", []),  # a default: the test is called with it
+        ("@pytest.fixture\ndef half(request):\n    return 2\n", []),  # request: pytest's own
     ],
 )
 def test_unused_parameters(source: str, expected: list[str]) -> None:

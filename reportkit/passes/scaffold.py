@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import json
 import keyword
+import re
 import types
 from collections import Counter
 from typing import Callable
@@ -621,6 +622,7 @@ def unused_parameter_candidates(source: str) -> list[str]:
                 if target is not None and elements is not None:
                     edits.append(Delete(elements, next(j for j, n in enumerate(order) if n is target)))
             groups.append(edits)
+    groups.extend([Delete(seq, i)] for seq, i in _pytest_unused_parameters(tree, smap, scopes))
     out: list[str] = []
     out.extend(_unused_star_candidates(source, tree, smap, parents, scopes))
     if len(groups) > 1:
@@ -632,6 +634,49 @@ def unused_parameter_candidates(source: str) -> list[str]:
         if candidate is not None:
             out.append(candidate)
     return out
+
+
+def _pytest_unused_parameters(tree: ast.Module, smap: SourceMap, scopes: Scopes) -> list[tuple[ElementSeq, int]]:
+    """The parameters nothing reads of the functions pytest calls itself: a module-level ``test_*`` function
+    or a ``@pytest.fixture`` (a fixture they ask for, nothing passes them as arguments), each except those
+    a ``parametrize`` of the function names (its first argument a string or a list of strings; anything
+    else: the function is left alone). The tester decides whether the fixture it stops asking for
+    mattered (an ``autouse`` one still runs)."""
+    out: list[tuple[ElementSeq, int]] = []
+    for func in tree.body:
+        if not isinstance(func, ast.FunctionDef):
+            continue
+        decorators = [ast.unparse(d) for d in func.decorator_list]
+        fixture = any(re.match(r"(pytest\.)?fixture\b", d) for d in decorators)
+        if not (fixture or func.name.startswith("test")) or func.args.vararg or func.args.kwarg \
+                or func.args.posonlyargs or func.args.kwonlyargs or func.args.defaults:
+            continue
+        named = _parametrized_names(func)
+        if named is None:
+            continue
+        seq = _param_seq(smap, func)
+        if seq is None:
+            continue
+        out += [(seq, i) for i, a in enumerate(func.args.args)
+                if a.arg not in named and a.arg != "request" and not scopes.loads[(id(func), a.arg)]]
+    return out
+
+
+def _parametrized_names(func: ast.FunctionDef) -> set[str] | None:
+    """The argument names the ``parametrize`` decorators of ``func`` give; None when one is not literal."""
+    names: set[str] = set()
+    for deco in func.decorator_list:
+        if not (isinstance(deco, ast.Call) and ast.unparse(deco.func).endswith("parametrize")):
+            continue
+        first = deco.args[0] if deco.args else next((k.value for k in deco.keywords if k.arg == "argnames"), None)
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            names |= {n.strip() for n in first.value.split(",") if n.strip()}
+        elif isinstance(first, (ast.List, ast.Tuple)) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in first.elts):
+            names |= {e.value for e in first.elts}
+        else:
+            return None
+    return names
 
 
 def _unused_star_candidates(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int, ast.AST],
