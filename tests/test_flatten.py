@@ -628,6 +628,15 @@ CONFTEST_PROJECT = {
 }
 
 
+def pytest_alone(tmp_path: Path, source: str, test: str) -> subprocess.CompletedProcess:
+    """Run ``test`` of the module ``source`` with pytest, alone in an empty directory (no conftest.py)."""
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "test_alone.py").write_text(source, encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"test_alone.py::{test}"],
+                          cwd=alone, capture_output=True, text=True, timeout=120)
+
+
 def test_conftests_are_appended_without_hooks_and_keep_the_modules_lines():
     from reportkit.flatten import with_conftests
 
@@ -659,11 +668,7 @@ def test_a_pytest_tests_conftest_fixtures_are_folded_and_run_without_them(tmp_pa
     assert "def latencies():" in source and "def bins():" in source and not re.search(r"^from stats", source, re.M)
     assert same_failure(original, expected)
     # the folded module alone (no conftest.py, no project): pytest collects its fixtures, the same failure
-    alone = tmp_path / "alone"
-    alone.mkdir()
-    (alone / "test_hist.py").write_text(source, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_hist.py::test_total"],
-                         cwd=alone, capture_output=True, text=True, timeout=120)
+    run = pytest_alone(tmp_path, source, "test_total")
     assert run.returncode == 1 and "assert 6 == 7" in run.stdout, run.stdout[-2000:]
     assert (tmp_path / "conftest.py").read_text() == textwrap.dedent(CONFTEST_PROJECT["conftest.py"]).lstrip("\n")
 
@@ -695,10 +700,6 @@ def test_a_minimized_pytest_test_carries_its_conftest_fixtures(tmp_path):
     result = out.read_text()
     assert "def latencies(" in result and "def bins(" in result and "if i < bins" in result, result
     assert "quiet" not in result and "STATS_QUIET" not in result, result  # an autouse fixture the failure needs not
-    alone = tmp_path / "alone"
-    alone.mkdir()
-    (alone / "test_alone.py").write_text(result, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_alone.py::test_total"],
-                         cwd=alone, capture_output=True, text=True, timeout=120)
+    run = pytest_alone(tmp_path, result, "test_total")
     assert run.returncode == 1 and "assert 6 == 7" in run.stdout, run.stdout[-2000:]
     assert {p: p.read_bytes() for p in before} == before  # the project is untouched
