@@ -778,6 +778,10 @@ def test_class_to_function(source: str, expected: list[str]) -> None:
         ("@pytest.fixture\ndef half(seeded):\n    return 2\n", ["@pytest.fixture\ndef half():\n    return 2\n"]),
         ("@pytest.mark.parametrize(NAMES, [1])\ndef test_c(a):\n    pass\n", []),  # names it cannot read
         ("@pytest.mark.slow\ndef test_c(x=1):\n    pass\n", []),  # a default: the test is called with it
+        # undecorated: a module-level function without calls (one candidate each, not two)
+        ("def test_c(half):\n    pass\ndef f(a):\n    pass\nf(1)\n",
+         ["def test_c():\n    pass\ndef f():\n    pass\nf()\n", "def test_c():\n    pass\ndef f(a):\n    pass\nf(1)\n",
+          "def test_c(half):\n    pass\ndef f():\n    pass\nf()\n"]),
         ("@pytest.fixture\ndef half(request):\n    return 2\n", []),  # request: pytest's own
     ],
 )

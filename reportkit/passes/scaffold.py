@@ -637,8 +637,9 @@ def unused_parameter_candidates(source: str) -> list[str]:
 
 
 def _pytest_unused_parameters(tree: ast.Module, smap: SourceMap, scopes: Scopes) -> list[tuple[ElementSeq, int]]:
-    """The parameters nothing reads of the functions pytest calls itself: a module-level ``test_*`` function
-    or a ``@pytest.fixture`` (a fixture they ask for, nothing passes them as arguments), each except those
+    """The parameters nothing reads of the decorated functions pytest calls itself: a module-level ``test_*``
+    function (``@pytest.mark...``) or a ``@pytest.fixture`` (a fixture they ask for, nothing passes them as
+    arguments; an undecorated one is any module-level function without calls), each except those
     a ``parametrize`` of the function names (its first argument a string or a list of strings; anything
     else: the function is left alone). The tester decides whether the fixture it stops asking for
     mattered (an ``autouse`` one still runs)."""
@@ -648,9 +649,9 @@ def _pytest_unused_parameters(tree: ast.Module, smap: SourceMap, scopes: Scopes)
             continue
         decorators = [ast.unparse(d) for d in func.decorator_list]
         fixture = any(re.match(r"(pytest\.)?fixture\b", d) for d in decorators)
-        if not (fixture or func.name.startswith("test")) or func.args.vararg or func.args.kwarg \
-                or func.args.posonlyargs or func.args.kwonlyargs or func.args.defaults:
-            continue
+        if not (fixture or func.name.startswith("test")) or not func.decorator_list or func.args.vararg \
+                or func.args.kwarg or func.args.posonlyargs or func.args.kwonlyargs or func.args.defaults:
+            continue  # undecorated: a module-level function, done with its call sites (there are none)
         named = _parametrized_names(func)
         if named is None:
             continue
