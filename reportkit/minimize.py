@@ -39,6 +39,7 @@ from reportkit.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_ma
 from reportkit.flatten import NO_CONFTEST, fold_local_code, folded_conftests
 from reportkit.gitinfo import GoodRev, uncommitted_changes
 from reportkit.io import write_atomic
+from reportkit.passes.edits import child_bodies
 from reportkit.passes.materialize import (
     CAPTURE_ENV,
     SEEDED_ENV,
@@ -47,6 +48,7 @@ from reportkit.passes.materialize import (
     sites,
     without_sites,
 )
+from reportkit.passes.source import SourceMap
 from reportkit.reduce import Progress, ReduceResult, ReduceStats, Stop, reduce_source
 from reportkit.runner import OrphanReaper, RunSpec, Sandbox, kill_active
 from reportkit.signature import (
@@ -420,11 +422,11 @@ def pending_wakers(rep: Reproduction, source: str) -> tuple[str, ...]:
             return ()
         norm = Normalizer(result.workdir, result.script_path)
         lines = {f.line for f in stack.frames if f.line is not None and norm.is_script(f.file)}
-        found.append(sorted(call for line in lines for call in _waking_calls_after(tree, line)))
+        found.append(sorted(call for line in lines for call in _waking_calls_after(tree, SourceMap(source), line)))
     return tuple(found[0]) if found and all(f == found[0] for f in found) else ()
 
 
-def _waking_calls_after(tree: ast.Module, line: int) -> list[str]:
+def _waking_calls_after(tree: ast.Module, smap: SourceMap, line: int) -> list[str]:
     """Method names of the waking calls (:data:`_PENDING_WAKERS`) in the statements after the one at
     ``line``, in its body and in each body around it (and a ``try``'s ``else`` after its body, its
     ``finally`` after its body, ``else`` or a handler), up to the function it is in."""
@@ -435,7 +437,7 @@ def _waking_calls_after(tree: ast.Module, line: int) -> list[str]:
         if at is None:
             return out
         stmt = body[at]
-        inner = [b for b in _bodies(stmt) if b and b[0].lineno <= line <= (b[-1].end_lineno or b[-1].lineno)]
+        inner = [b for b, _kind, _header in child_bodies(smap, stmt) if b and b[0].lineno <= line <= (b[-1].end_lineno or b[-1].lineno)]
         later = body[at + 1:]
         if inner and isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))) and inner[0] is not stmt.finalbody:
             # after the try's body its else runs, after the body, the else or a handler its finally
@@ -450,13 +452,6 @@ def _waking_calls_after(tree: ast.Module, line: int) -> list[str]:
         if not inner:
             return out
         body = inner[0]
-
-
-def _bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    """The statement lists of a compound statement (body, orelse, finalbody, handlers' and cases' bodies)."""
-    out = [getattr(stmt, name) for name in ("body", "orelse", "finalbody") if isinstance(getattr(stmt, name, None), list)]
-    out += [h.body for h in getattr(stmt, "handlers", [])] + [c.body for c in getattr(stmt, "cases", [])]
-    return out
 
 
 def keeps_values(signature: Signature) -> bool:

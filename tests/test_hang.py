@@ -453,7 +453,9 @@ def test_the_wakers_after_a_blocked_line(code, line, expected):
     import ast
 
     from reportkit.minimize import _waking_calls_after
-    assert sorted(_waking_calls_after(ast.parse(textwrap.dedent(code)), line)) == expected
+    from reportkit.passes.source import SourceMap
+    source = textwrap.dedent(code)
+    assert sorted(_waking_calls_after(ast.parse(source), SourceMap(source), line)) == expected
 
 
 def test_a_hang_keeps_the_wake_up_that_comes_too_late(tmp_path):
