@@ -1,4 +1,4 @@
-"""benchmarks/corpus/ and corpus2/ to corpus19/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/ and corpus2/ to corpus20/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
@@ -49,6 +49,7 @@ CASES16 = bench.load_cases(_PATH.parent / "corpus16")  # the sixteenth, held out
 CASES17 = bench.load_cases(_PATH.parent / "corpus17")  # the seventeenth, held out from the changes corpus16 judged
 CASES18 = bench.load_cases(_PATH.parent / "corpus18")  # the eighteenth, held out from the changes corpus17 judged
 CASES19 = bench.load_cases(_PATH.parent / "corpus19")  # the nineteenth: wrong results caught by a check
+CASES20 = bench.load_cases(_PATH.parent / "corpus20")  # the twentieth: what a new user brings on day one
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
        + [(c, f"corpus5-{c.name}") for c in CASES5] + [(c, f"corpus6-{c.name}") for c in CASES6]
@@ -58,7 +59,7 @@ ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus13-{c.name}") for c in CASES13] + [(c, f"corpus14-{c.name}") for c in CASES14]
        + [(c, f"corpus15-{c.name}") for c in CASES15] + [(c, f"corpus16-{c.name}") for c in CASES16]
        + [(c, f"corpus17-{c.name}") for c in CASES17] + [(c, f"corpus18-{c.name}") for c in CASES18]
-       + [(c, f"corpus19-{c.name}") for c in CASES19])
+       + [(c, f"corpus19-{c.name}") for c in CASES19] + [(c, f"corpus20-{c.name}") for c in CASES20])
 
 
 def _params():
@@ -210,6 +211,30 @@ def test_corpus19_has_its_mix():
     # at most three known-good commits: the scenario is a failure with no good version
     fixed = [c for c in CASES19 if c.good and c.good.get("git")]
     assert len(fixed) <= 3 and len(CASES19) - len(fixed) >= 5
+
+
+def test_corpus20_has_its_mix():
+    """What a new user brings on day one: a mix of failure kinds, one case of each."""
+    cats = [c.manifest["category"] for c in CASES20]
+    assert len(CASES20) == 8
+    assert cats.count("multi-file") == 2 and cats.count("pure-python") == 2
+    for needed in ("nn-module", "compile-graph-break", "hang", "library-pytest"):
+        assert cats.count(needed) == 1, needed
+    multi = [c for c in CASES20 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}  # one torch package, one pure-Python project
+    for case in multi:
+        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
+        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
+        assert len(modules) >= 3, case.name
+    hang = next(c for c in CASES20 if c.manifest["category"] == "hang")
+    assert hang.manifest.get("timeout") == 5 and hang.manifest["signature"].startswith("hang (timed out)")
+    # a pytest node id as a target (the library's test), with a pytest minimal_target
+    pytest_cases = [c for c in CASES20 if "::" in c.target]
+    assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
+    # at most three known-good commits (the library case has one); at least five cases have none
+    fixed = [c for c in CASES20 if c.good and c.good.get("git")]
+    assert len(fixed) <= 3 and len(CASES20) - len(fixed) >= 5
+    assert any(c.manifest["category"] == "library-pytest" for c in fixed)
 
 
 def _bare_assert_in_test(case) -> bool:
