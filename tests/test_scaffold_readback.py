@@ -162,6 +162,17 @@ def test_lookup_table_fires() -> None:
         assert output_of(candidate) == output_of(CONFIG)
 
 
+def test_lookup_table_is_scope_aware() -> None:
+    # a parameter (or a comprehension's target) of that name is another binding: its reads stay, the
+    # module-level read is the table's
+    source = 'config = {"a": 1}\ndef f(config):\n    return config["a"]\nprint(f({"a": 3}), config["a"])\n'
+    assert P.lookup_table_candidates(source) == [source.replace('), config["a"])', '), 1)')]
+    source = 'config = {"a": 1}\nprint([config["a"] for config in ({"a": 2},)], config["a"])\n'
+    assert P.lookup_table_candidates(source) == [source.replace('], config["a"])', '], 1)')]
+    for candidate in P.lookup_table_candidates(source):
+        assert output_of(candidate) == output_of(source)
+
+
 @pytest.mark.parametrize("source", [
     # the table itself is used: passed on, iterated, .get, written, deleted from
     'config = {"a": 1}\nprint(config["a"], len(config))\n',
@@ -170,7 +181,6 @@ def test_lookup_table_fires() -> None:
     'config = {"a": 1}\ndel config["a"]\nprint(config["a"] if config else 0)\n',
     # rebound, augmented, a parameter or a global declaration of that name somewhere
     'config = {"a": 1}\nconfig = {"a": 2}\nprint(config["a"])\n',
-    'config = {"a": 1}\ndef f(config):\n    return config["a"]\nprint(f({"a": 3}), config["a"])\n',
     'config = {"a": 1}\ndef f():\n    global config\n    config = {"a": 5}\nf()\nprint(config["a"])\n',
     'config = {"a": 1}\nconfig |= {"a": 2}\nprint(config["a"])\n',
     'config = {"a": 1}\nglobals()["config"] = {"a": 2}\nprint(config["a"])\n',
@@ -201,9 +211,50 @@ def test_field_readback_through_a_variable() -> None:
     assert output_of(candidate) == output_of(source)
 
 
+CONFIG_RECORD = '''from dataclasses import dataclass
+
+@dataclass
+class Config:
+    dim: int = 8
+    scale: float = -0.5
+    name: str = "enc"
+    sizes: tuple = (2, 3)
+
+cfg = Config(dim=16)
+
+def build():
+    return [cfg.dim * 2, cfg.scale.hex(), cfg.sizes[0]]
+
+print(build(), cfg.name, [cfg for cfg in "ab"])
+'''
+
+
+def test_field_readback_of_a_configuration_record() -> None:
+    # several fields read: each holding a literal (an argument or the class's default) is read as that literal
+    [candidate] = P.field_readback_candidates(CONFIG_RECORD)
+    assert "return [16 * 2, (-0.5).hex(), (2, 3)[0]]" in candidate
+    assert 'print(build(), "enc", [cfg for cfg in "ab"])' in candidate
+    assert output_of(candidate) == output_of(CONFIG_RECORD)
+    # a computed argument's field stays a read (where it was computed is where the value comes from)
+    computed = CONFIG_RECORD.replace("Config(dim=16)", "Config(dim=len('abc'))")
+    [candidate] = P.field_readback_candidates(computed)
+    assert "return [cfg.dim * 2, (-0.5).hex(), (2, 3)[0]]" in candidate
+    assert output_of(candidate) == output_of(computed)
+
+
 @pytest.mark.parametrize("source", [
-    # two fields read; the instance passed on; a field set; the name rebound
-    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\n    b: int\nx = B(1, 2)\nprint(x.a, x.b)\n",
+    # a method read (it may change a field), a field read before the binding
+    CONFIG_RECORD.replace("    sizes: tuple = (2, 3)\n", "    sizes: tuple = (2, 3)\n\n    def grow(self):\n"
+                          "        self.dim += 1\n").replace("print(build()", "cfg.grow()\nprint(build()"),
+    "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int = 1\n    b: int = 2\n"
+    "try:\n    print(x.a)\nexcept NameError:\n    pass\nx = B()\nprint(x.a, x.b)\n",
+])
+def test_field_readback_of_a_configuration_record_does_not_fire(source: str) -> None:
+    assert P.field_readback_candidates(source) == []
+
+
+@pytest.mark.parametrize("source", [
+    # the instance passed on; a field set; the name rebound
     "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nprint(x.a, x)\n",
     "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nx.a = 2\nprint(x.a)\n",
     "from dataclasses import dataclass\n@dataclass\nclass B:\n    a: int\nx = B(1)\nprint(x.a)\nx = B(2)\nprint(x.a)\n",
@@ -283,7 +334,7 @@ print(args.as_of.split()[0], args.verbose, args.limit, args.scale * 2, args.scal
 def test_argparse_default_is_read_back(monkeypatch) -> None:
     monkeypatch.setattr("sys.argv", ["cli.py"])  # the run the reducer makes: no arguments
     got = P.argparse_default_candidates(CLI)
-    assert len(got) == 3  # --limit has a type: its read stays
+    assert len(got) == 3  # --limit has a type and a string default: its read stays
     assert '"2026-11-27 09:00".split()[0]' in got[0]
     assert "print(args.as_of.split()[0], False," in got[1]
     assert "(-2) * 2, (-2).bit_length())" in got[2]
@@ -340,7 +391,92 @@ def test_argparse_default_computed_otherwise_stays(default: str) -> None:
     assert len(got) == 2 and all(default not in c.split("args = parser.parse_args()")[1] for c in got)
 
 
+def test_argparse_typed_option_with_a_non_string_default_is_read_back(monkeypatch) -> None:
+    # argparse converts a string default only: ``type=int, default=10`` is 10, ``default="3"`` is 3
+    monkeypatch.setattr("sys.argv", ["cli.py"])
+    source = ('import argparse\np = argparse.ArgumentParser()\np.add_argument("--batch", type=int, default=10)\n'
+              'p.add_argument("--lr", type=float, default=-0.5)\np.add_argument("--limit", type=int, default="3")\n'
+              'p.add_argument("--seed", type=int)\nargs = p.parse_args()\n'
+              'print(args.batch, args.lr, args.limit, args.seed)\n')
+    got = P.argparse_default_candidates(source)
+    assert [c.splitlines()[-1] for c in got] == ["print(10, args.lr, args.limit, args.seed)",
+                                                  "print(args.batch, (-0.5), args.limit, args.seed)",
+                                                  "print(args.batch, args.lr, args.limit, None)"]
+    for candidate in got:
+        assert output_of(candidate) == output_of(source)
+
+
+def test_argparse_parser_named_like_a_comprehension_target(monkeypatch) -> None:
+    # ``p`` the parser and ``p`` a comprehension's (or a function's) own variable are two bindings
+    monkeypatch.setattr("sys.argv", ["cli.py"])
+    source = ('import argparse\np = argparse.ArgumentParser()\np.add_argument("--n", default=3)\n'
+              'args = p.parse_args()\ndef f(args):\n    return args.n + 1\n'
+              'print({k: p.real for k, p in [("a", 2)]}, args.n, f(argparse.Namespace(n=5)))\n')
+    [candidate] = P.argparse_default_candidates(source)
+    assert candidate.splitlines()[-1] == 'print({k: p.real for k, p in [("a", 2)]}, 3, f(argparse.Namespace(n=5)))'
+    assert output_of(candidate) == output_of(source)
+    # a ``global`` store in a function binds the module's name a second time
+    rebound = source + "def g():\n    global p\n    p = None\n"
+    assert P.argparse_default_candidates(rebound) == []
+
+
 def test_argparse_option_with_a_type_or_positional_is_left_alone() -> None:
     source = ('import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("path")\n'
               'parser.add_argument("--n", nargs="+", default=[1])\nargs = parser.parse_args()\nprint(args.path, args.n)\n')
     assert P.argparse_default_candidates(source) == []
+
+
+# --------------------------------------------------------------------------- global-args
+CONFIGURED = '''from dataclasses import dataclass
+
+@dataclass
+class PoolConfig:
+    dim: int = 8
+    out_dim: int = 3
+    seed: int = 7
+
+class Encoder:
+    def __init__(self, config, scale):
+        self.w = [config.dim] * config.out_dim
+        self.scale = scale
+
+def run(model, cfg, k=0):
+    return [x * model.scale + k for x in model.w], cfg.seed, [cfg for cfg in "a"]
+
+cfg = PoolConfig()
+enc = Encoder(cfg, 2)
+print(run(enc, cfg), run(enc, cfg=cfg, k=1))
+'''
+
+
+def test_global_argument_is_read_where_the_parameter_was() -> None:
+    got = P.global_argument_candidates(CONFIGURED)
+    assert len(got) == 3  # Encoder's config, run's model and cfg (scale and k: not a name, two values)
+    assert "    def __init__(self, scale):\n        self.w = [cfg.dim] * cfg.out_dim\n" in got[0]
+    assert "enc = Encoder(2)\n" in got[0]
+    assert "def run(cfg, k=0):\n    return [x * enc.scale + k for x in enc.w]" in got[1]
+    assert "print(run(cfg), run(cfg=cfg, k=1))" in got[1]
+    assert "def run(model, k=0):\n    return [x * model.scale + k for x in model.w], cfg.seed, [cfg for cfg in" in got[2]
+    for candidate in got:
+        assert output_of(candidate) == output_of(CONFIGURED)
+    # then the configuration is read only as fields: each becomes its literal
+    both = P.global_argument_candidates(P.global_argument_candidates(got[0])[1])[0]
+    [literal] = P.field_readback_candidates(both)
+    assert "self.w = [8] * 3" in literal and "], 7, [cfg" in literal
+    assert output_of(literal) == output_of(CONFIGURED)
+
+
+@pytest.mark.parametrize("source", [
+    # different names passed; a local passed; the global rebound; the name bound in the function (or a scope in
+    # it) where the parameter is read; the function passed on; a subclassed class; the parameter rebound
+    "a, b = 1, 2\ndef f(x):\n    return x + 1\nprint(f(a), f(b))\n",
+    "a = 1\ndef g():\n    a = 5\n    return f(a)\ndef f(x):\n    return x + 1\nprint(f(a), g())\n",
+    "a = 1\ndef f(x):\n    return x + 1\nprint(f(a))\na = 2\nprint(f(a))\n",
+    "a = 1\ndef f(x):\n    a = 3\n    return x + a\nprint(f(a))\n",
+    "a = 1\ndef f(x):\n    return [x + a for a in (5,)]\nprint(f(a))\n",
+    "a = 1\ndef f(x):\n    return x + 1\nprint(f(a), list(map(f, [2])))\n",
+    "a = 1\nclass B:\n    def __init__(self, x):\n        self.x = x\nclass C(B):\n    pass\nprint(B(a).x, C(2).x)\n",
+    "a = 1\ndef f(x):\n    x = x + 1\n    return x\nprint(f(a))\n",
+])
+def test_global_argument_does_not_fire(source: str) -> None:
+    assert P.global_argument_candidates(source) == []

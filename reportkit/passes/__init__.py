@@ -55,6 +55,7 @@ from .readback import (
 from .scaffold import (
     class_function_candidates,
     data_literal_candidates,
+    global_argument_candidates,
     one_element_candidates,
     readability_candidates,
     self_attr_build_candidates,
@@ -109,6 +110,7 @@ MODEL_INPUTS = ProbePass("model-inputs", instrument, model_input_edits)
 MODEL_INPUTS_FIRST_CUT = FirstCutPass(MODEL_INPUTS)
 HOIST = EachPass("hoist", hoist_candidates)
 UNUSED_PARAMS = EachPass("unused-params", unused_parameter_candidates)
+GLOBAL_ARGS = EachPass("global-args", global_argument_candidates)
 ONE_ELEMENT = EachPass("one-element", one_element_candidates)
 SELF_ATTRS = EachPass("self-attrs", self_attr_candidates)
 SELF_ATTR_BUILDS = EachPass("self-attr-builds", self_attr_build_candidates)
@@ -155,7 +157,7 @@ ONE_LINE = EachPass("one-line", _single(join_short_statements))
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
 #: one-element containers): run once the structural passes converge, then those again.
-SCAFFOLD = (UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
+SCAFFOLD = (GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, COMPREHENSION_LOOPS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
@@ -197,6 +199,7 @@ __all__ = [
     "DISPLAY_COPIES",
     "DISPLAY_SUBSCRIPTS",
     "FIELD_READBACKS",
+    "GLOBAL_ARGS",
     "LOOKUP_TABLES",
     "DATASET_LISTS",
     "DELEGATING_MODULES",
@@ -310,6 +313,7 @@ __all__ = [
     "tidy_whitespace",
     "to_splices",
     "unused_parameter_candidates",
+    "global_argument_candidates",
     "unwrap_candidates",
     "walk_bodies",
 ]

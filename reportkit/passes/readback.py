@@ -25,7 +25,8 @@
   09:00"``; ``False`` for ``store_true``, ``None`` without one). The value the script ran with when no
   arguments are given, so the same value; the parser then goes by the other passes. Only for an
   optional (``--as-of``) whose default is a literal or computed from imported modules only
-  (``tempfile.gettempdir()``: then computed where it is read) and that has no ``type``, ``nargs``, ``required``,
+  (``tempfile.gettempdir()``: then computed where it is read), a ``type`` only with a literal default that
+  is not a string (argparse converts string defaults only: ``type=int, default=10`` is 10), no ``nargs``, ``required``,
   ``dest`` other than a literal or an action beyond ``store``/``store_true``/``store_false``; only for a
   parser bound once, used by nothing but ``add_argument`` and ``parse_args()`` without arguments, whose
   result is read only as attributes.
@@ -38,8 +39,8 @@ from __future__ import annotations
 import ast
 
 from .edits import Delete, Edit, Splice, apply_edits, apply_splices, walk_bodies
-from .expressions import _bound_names, call_elements
-from .scopes import Scopes, enclosing_scope, import_binding
+from .expressions import call_elements
+from .scopes import Bindings, Scopes, enclosing_scope, import_binding
 from .source import SourceMap, parses
 from .statements import _parents
 from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
@@ -160,16 +161,6 @@ _DATA = (*_IMMUTABLE, ast.List, ast.Dict, ast.Set)
 _MOST_SINGLE = 6
 
 
-def _bound_once(tree: ast.Module, name: str) -> bool:
-    """``name`` is bound exactly once anywhere (by the assignment the caller found: no parameter, def,
-    import, loop or ``except`` target, ``global``, ``del`` besides), and no scope is reached by name at
-    run time (``globals()``, ``vars()``, ``eval``, ``exec``): every load of it, in any scope, is that
-    binding."""
-    return _bound_names(tree).get(name, 0) == 1 and not any(
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        and node.func.id in ("globals", "vars", "eval", "exec") for node in ast.walk(tree))
-
-
 def lookup_table_candidates(source: str) -> list[str]:
     """A module-level dict of literal data (``config = {"workers": 2, "chunk": 400}``), bound once and
     only ever read by literal keys it has (``config["workers"]``), is read where it is used: each read
@@ -179,6 +170,7 @@ def lookup_table_candidates(source: str) -> list[str]:
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
+    bindings = Bindings(tree)
     out: list[str] = []
     for stmt in tree.body:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
@@ -197,13 +189,12 @@ def lookup_table_candidates(source: str) -> list[str]:
                 table[k] = value
         except TypeError:
             continue
-        if not _bound_once(tree, name):
+        binding = stmt.targets[0]
+        if not bindings.bound_once(binding, name):
             continue
         stmt_start = smap.stmt_span(stmt)[0]
         reads: list[tuple[ast.Subscript, ast.expr]] = []
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-                continue
+        for node in bindings.loads(binding, name):
             up = parents.get(id(node))
             if not (isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load)):
                 reads = []
@@ -239,15 +230,6 @@ def lookup_table_candidates(source: str) -> list[str]:
                 if candidate is not None:
                     out.append(candidate)
     return out
-
-
-def _name_loads(tree: ast.AST) -> dict[str, list[ast.Name]]:
-    """Each name's reads."""
-    loads: dict[str, list[ast.Name]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            loads.setdefault(node.id, []).append(node)
-    return loads
 
 
 # ----------------------------------------------------------------------------- data classes
@@ -346,19 +328,22 @@ def field_readback_candidates(source: str) -> list[str]:
         return out
     # ``b = C(...)`` read only as ``b.field``, one field: ``b = <that argument>`` and ``b.field`` -> ``b``
     via: dict[int, tuple[ast.Attribute, list[ast.Attribute]]] = {}  # id(call) -> a read, every read
-    loads = _name_loads(tree)
+    bindings = Bindings(tree)
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                 and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
                 and node.value.func.id in records):
             continue
         var = node.targets[0].id
-        reads = [parents.get(id(n)) for n in loads.get(var, [])]
+        reads = [parents.get(id(n)) for n in bindings.loads(node.targets[0], var)]
         if not reads or not all(isinstance(r, ast.Attribute) and isinstance(r.ctx, ast.Load) for r in reads):
             continue
-        if len({r.attr for r in reads}) != 1 or not _bound_once(tree, var):  # type: ignore[union-attr]
+        if not bindings.bound_once(node.targets[0], var):
             continue
-        via[id(node.value)] = (reads[0], reads)  # type: ignore[assignment]
+        if len({r.attr for r in reads}) == 1:  # type: ignore[union-attr]
+            via[id(node.value)] = (reads[0], reads)  # type: ignore[assignment]
+        else:
+            out.extend(_constant_field_reads(source, smap, scopes, parents, records, node, reads))  # type: ignore[arg-type]
     sites: list[tuple[ast.Attribute, ast.Call]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Call):
@@ -373,23 +358,12 @@ def field_readback_candidates(source: str) -> list[str]:
         params, defaults, stored = records[call.func.id]
         if node.attr not in stored:
             continue
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        values = _call_values(call, params, defaults)
+        if values is None:
             continue
-        if len(call.args) > len(params):
-            continue
-        bound: dict[str, ast.expr] = {p.arg: a for p, a in zip(params, call.args)}
-        if any(k.arg in bound or k.arg not in {p.arg for p in params} for k in call.keywords):
-            continue
-        bound.update({k.arg: k.value for k in call.keywords})  # type: ignore[misc]
-        default_of = dict(zip([p.arg for p in params][len(params) - len(defaults):], defaults))
-        if any(p.arg not in bound and p.arg not in default_of for p in params):
-            continue  # a TypeError: stays
-        param = stored[node.attr]
-        value = bound.get(param)
+        value = values[stored[node.attr]]
         if value is None:
-            value = default_of[param]
-            if not _constant_expression(value):
-                continue  # evaluated once, where the class was defined
+            continue  # a default evaluated once, where the class was defined
         others = [a for a in [*call.args, *(k.value for k in call.keywords)] if a is not value]
         if not all(_droppable(o) for o in others):
             continue
@@ -402,6 +376,59 @@ def field_readback_candidates(source: str) -> list[str]:
         if candidate is not None:
             out.append(candidate)
     return out
+
+
+def _call_values(call: ast.Call, params: list[ast.arg], defaults: list[ast.expr]) -> dict[str, ast.expr | None] | None:
+    """Parameter -> the expression a record class's construction ``call`` binds to it (its argument, or its
+    default: None for a default that is not a literal); None when the call cannot be read so (``*``/``**``
+    arguments, a TypeError)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    if len(call.args) > len(params):
+        return None
+    bound: dict[str, ast.expr | None] = {p.arg: a for p, a in zip(params, call.args)}
+    if any(k.arg in bound or k.arg not in {p.arg for p in params} for k in call.keywords):
+        return None
+    bound.update({k.arg: k.value for k in call.keywords})  # type: ignore[misc]
+    default_of = dict(zip([p.arg for p in params][len(params) - len(defaults):], defaults))
+    if any(p.arg not in bound and p.arg not in default_of for p in params):
+        return None  # a TypeError: stays
+    for p in params:
+        if p.arg not in bound:
+            default = default_of[p.arg]
+            bound[p.arg] = default if _constant_expression(default) else None
+    return bound
+
+
+def _constant_field_reads(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST],
+                          records: dict, assign: ast.Assign, reads: list[ast.Attribute]) -> list[str]:
+    """``cfg = Config(dim=8)`` (a record class, bound once) read only as its fields, several of them
+    (``cfg.dim``, ``cfg.seed``): each read whose field holds a literal (its argument, or the class's
+    default) becomes that literal, every such read at once (a configuration object is scaffolding around
+    its values). Not when a read is not a field (a method may change the fields), nor when a read comes
+    before the binding in the binding's own scope (a NameError)."""
+    call = assign.value
+    assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+    if not _module_level_at(scopes, parents, call.func, call.func.id):
+        return []
+    params, defaults, stored = records[call.func.id]
+    if any(r.attr not in stored for r in reads):
+        return []
+    values = _call_values(call, params, defaults)
+    if values is None:
+        return []
+    start = smap.stmt_span(assign)[0]
+    scope = enclosing_scope(parents, assign)
+    splices = []
+    for read in reads:
+        value = values[stored[read.attr]]
+        if value is None or not _constant_expression(value):
+            continue
+        if smap.span(read)[0] < start and enclosing_scope(parents, read) is scope:
+            return []
+        splices.append(Splice(*smap.span(read), _placed(parents, read, value, smap.text(value))))
+    candidate = apply_splices(source, splices) if splices else None
+    return [candidate] if candidate is not None and parses(candidate) else []
 
 
 #: Names whose presence anywhere means fields may be listed or read by name: no field is dropped then.
@@ -500,7 +527,7 @@ def argparse_default_candidates(source: str) -> list[str]:
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
-    loads = _name_loads(tree)
+    bindings = Bindings(tree)
     imported = _module_imports(tree)
     out: list[str] = []
     for node in ast.walk(tree):
@@ -508,12 +535,12 @@ def argparse_default_candidates(source: str) -> list[str]:
                 and isinstance(node.value, ast.Call) and _is_parser_class(node.value.func)):
             continue
         parser = node.targets[0].id
-        if not _bound_once(tree, parser):
+        if not bindings.bound_once(node.targets[0], parser):
             continue
         defaults: dict[str, str] = {}
         results: list[ast.Call] = []  # the parse_args() calls
         usable = True
-        for use in loads.get(parser, []):
+        for use in bindings.loads(node.targets[0], parser):
             attr = parents.get(id(use))
             call = parents.get(id(attr))
             if not (isinstance(attr, ast.Attribute) and isinstance(call, ast.Call) and call.func is attr):
@@ -533,7 +560,7 @@ def argparse_default_candidates(source: str) -> list[str]:
                 usable = False  # parse_known_args, set_defaults, subparsers, groups, passed on...
         if not usable or not defaults:
             continue
-        reads = _parsed_reads(tree, parents, loads, results)
+        reads = _parsed_reads(bindings, parents, results)
         if reads is None:
             continue
         for dest, text in defaults.items():
@@ -582,8 +609,11 @@ def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozen
     if not all(f.startswith("-") for f in flags):
         return None  # a positional: required unless nargs says otherwise
     kw = {k.arg: k.value for k in call.keywords}
-    if None in kw or set(kw) - {"default", "action", "help", "dest", "metavar", "choices"}:
+    if None in kw or set(kw) - {"default", "action", "help", "dest", "metavar", "choices", "type"}:
         return None
+    if "type" in kw and "default" in kw and not (_constant_expression(kw["default"]) and not any(
+            isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) for n in ast.walk(kw["default"]))):
+        return None  # argparse converts a string default (``type=int, default="3"``): not the text as written
     action = kw.get("action")
     if action is None:
         kind = "store"
@@ -610,8 +640,7 @@ def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozen
     return dest, _ARG_ACTIONS[kind] or "None"
 
 
-def _parsed_reads(tree: ast.Module, parents: dict[int, ast.AST], loads: dict[str, list[ast.Name]],
-                  results: list[ast.Call]) -> list[ast.Attribute] | None:
+def _parsed_reads(bindings: Bindings, parents: dict[int, ast.AST], results: list[ast.Call]) -> list[ast.Attribute] | None:
     """The attribute reads of the parsed arguments: ``parser.parse_args().x`` or, through a name bound
     once, ``args.x``; None when a result is used otherwise (passed on, ``vars(args)``, assigned to)."""
     reads: list[ast.Attribute] = []
@@ -621,9 +650,9 @@ def _parsed_reads(tree: ast.Module, parents: dict[int, ast.AST], loads: dict[str
             reads.append(parent)
             continue
         if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
-                and _bound_once(tree, parent.targets[0].id)):
+                and bindings.bound_once(parent.targets[0], parent.targets[0].id)):
             return None
-        for use in loads.get(parent.targets[0].id, []):
+        for use in bindings.loads(parent.targets[0], parent.targets[0].id):
             attr = parents.get(id(use))
             if not (isinstance(attr, ast.Attribute) and isinstance(attr.ctx, ast.Load)):
                 return None

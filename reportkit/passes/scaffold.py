@@ -11,6 +11,8 @@ What a PyTorch user does by hand when cutting a reproducer out of a model:
   the function inliner can put its body at the call site -- :func:`class_function_candidates`;
 * function / constructor parameters that nothing reads go, with their arguments at every call
   site -- :func:`unused_parameter_candidates`;
+* a parameter every call passes the same module-level name (``Encoder(cfg)``, ``train(model)``) reads
+  that name instead, so that it is a parameter nothing reads -- :func:`global_argument_candidates`;
 * a one-element container used once becomes its element: ``next(iter([m]))``, ``[m][0]``,
   ``for b in [m]: ...``, ``nn.Sequential(m)``, ``nn.ModuleList(m for _ in range(1))``,
   ``[Block(s) for s in (2,)]`` -> ``[Block(2)]`` --
@@ -40,7 +42,7 @@ from typing import Callable
 
 from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _bound_names, _element_seq, call_elements, display_elements
-from .scopes import Scopes, enclosing_scope
+from .scopes import Bindings, Scopes, enclosing_scope
 from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
 
@@ -607,21 +609,7 @@ def unused_parameter_candidates(source: str) -> list[str]:
         if any(any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
                for c in calls):
             continue
-        call_seqs = [(c, display_elements(smap, c.display) if isinstance(c, _ThreadSite) else call_elements(smap, c))
-                     for c in calls if not isinstance(c, _ThreadSite) or c.display is not None]
-        for i in unused:
-            edits: list[Edit] = [Delete(seq, i)]
-            param = args.args[i].arg
-            for call, elements in call_seqs:
-                order = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
-                target: ast.AST | None = None
-                if i - skip < len(call.args):
-                    target = call.args[i - skip]
-                else:
-                    target = next((k for k in call.keywords if k.arg == param), None)
-                if target is not None and elements is not None:
-                    edits.append(Delete(elements, next(j for j, n in enumerate(order) if n is target)))
-            groups.append(edits)
+        groups.extend(_param_drop_edits(smap, func, skip, calls, seq, i) for i in unused)
     groups.extend([Delete(seq, i)] for seq, i in _pytest_unused_parameters(tree, smap, scopes))
     out: list[str] = []
     out.extend(_unused_star_candidates(source, tree, smap, parents, scopes))
@@ -634,6 +622,89 @@ def unused_parameter_candidates(source: str) -> list[str]:
         if candidate is not None:
             out.append(candidate)
     return out
+
+
+def _param_drop_edits(smap: SourceMap, func: ast.FunctionDef, skip: int, calls: list, seq: ElementSeq,
+                      i: int) -> list[Edit]:
+    """Drop parameter ``i`` of ``func`` and its argument at every call in ``calls`` (``skip``: the parameters
+    calls do not pass, ``self``)."""
+    edits: list[Edit] = [Delete(seq, i)]
+    param = func.args.args[i].arg
+    for call in calls:
+        if isinstance(call, _ThreadSite) and call.display is None:
+            continue
+        elements = display_elements(smap, call.display) if isinstance(call, _ThreadSite) else call_elements(smap, call)
+        order = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+        target: ast.AST | None = None
+        if i - skip < len(call.args):
+            target = call.args[i - skip]
+        else:
+            target = next((k for k in call.keywords if k.arg == param), None)
+        if target is not None and elements is not None:
+            edits.append(Delete(elements, next(j for j, n in enumerate(order) if n is target)))
+    return edits
+
+
+def global_argument_candidates(source: str) -> list[str]:
+    """A parameter of a module-level function or class ``__init__`` to which every call passes the same
+    module-level name (``Encoder(cfg)``, ``train(model, data)``) reads that name where it read the parameter:
+    the same object, since the name is bound once in the whole program (no local of that name anywhere
+    to shadow it) and every call passes it. The parameter is then unread and the unused-parameters pass
+    drops it with its arguments; a configuration object the function read through it becomes one read
+    only as fields (the field-readbacks pass). One candidate per parameter.
+
+    Only plain parameters (no ``*``/``**``, positional-only or keyword-only ones, no decorator), a
+    function called by name only (none used otherwise), a class nothing subclasses; the parameter bound
+    only as the parameter, and read."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    bindings = Bindings(tree)
+    based = {b.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases if isinstance(b, ast.Name)}
+    out: list[str] = []
+    for func, name, skip in _callables(tree):
+        args = func.args
+        if args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list or name in based:
+            continue
+        calls = _call_sites(tree, parents, name)
+        seq = _param_seq(smap, func)
+        if not calls or seq is None or any(any(isinstance(a, ast.Starred) for a in c.args)
+                                           or any(k.arg is None for k in c.keywords) for c in calls):
+            continue
+        for i, param in enumerate(args.args):
+            if i < skip:
+                continue
+            passed: set[str] = set()
+            for call in calls:
+                arg = call.args[i - skip] if i - skip < len(call.args) else next(
+                    (k.value for k in call.keywords if k.arg == param.arg), None)
+                if not isinstance(arg, ast.Name) or bindings.owner(arg, arg.id) is not tree:
+                    passed = set()
+                    break
+                passed.add(arg.id)
+            if len(passed) != 1:
+                continue
+            [glob] = passed
+            if not bindings.bound_once(tree, glob) or bindings.bound[(id(func), param.arg)] != 1:
+                continue
+            reads = bindings.loads(param, param.arg)
+            if not reads or not all(_reaches_module(bindings, r, glob, func, param.arg) for r in reads):
+                continue
+            edits: list[Edit] = [Splice(*smap.span(r), glob) for r in reads if glob != param.arg]
+            candidate = apply_edits(source, [*edits, *_param_drop_edits(smap, func, skip, calls, seq, i)])
+            if candidate is not None and parses(candidate):
+                out.append(candidate)
+    return out
+
+
+def _reaches_module(bindings: Bindings, read: ast.Name, name: str, func: ast.AST, param: str) -> bool:
+    """``name`` read where ``read`` is would be the module's ``name`` once ``func`` no longer has the parameter
+    ``param``: no scope from the read's out to the module binds ``name`` (``func`` only by that parameter)."""
+    cur: ast.AST | None = bindings.scope_of(read)
+    while cur is not None and cur is not bindings.tree:
+        if name in bindings.scopes.locals.get(id(cur), set()) and not (cur is func and name == param):
+            return False
+        cur = bindings.scopes.parent.get(id(cur))
+    return True
 
 
 def _pytest_unused_parameters(tree: ast.Module, smap: SourceMap, scopes: Scopes) -> list[tuple[ElementSeq, int]]:

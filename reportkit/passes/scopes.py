@@ -182,3 +182,75 @@ class Scopes:
             elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name) and sub.target.id == name:
                 count += 1
         return count
+
+
+class Bindings:
+    """Scope-aware binding counts and loads: for a (scope, name), how often that scope binds the name
+    and which loads, in any scope, refer to that binding. ``p = ArgumentParser()`` at module level is
+    bound once even when a comprehension of the program binds a ``p`` of its own
+    (``{n: p.grad for n, p in model.named_parameters()}``): that ``p`` and its loads are the
+    comprehension's."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.scopes = Scopes(tree)
+        self.tree = tree
+        parents: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        self.parents = parents
+        self.bound: Counter[tuple[int, str]] = Counter()
+        self.name_loads: dict[tuple[int, str], list[ast.Name]] = {}
+        for node in ast.walk(tree):
+            names: list[str] = []
+            at: ast.AST = node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names = [node.name]
+            elif isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    owner = self.owner(node, node.id)
+                    self.name_loads.setdefault((id(owner), node.id), []).append(node)
+                    continue
+                names = [node.id]
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [import_binding(node, a) for a in node.names if a.name != "*"]
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                names = [node.name]
+            elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+                names = [node.name]
+            elif isinstance(node, ast.MatchMapping) and node.rest:
+                names = [node.rest]
+            elif isinstance(node, ast.arg):
+                # a parameter: bound in its function (the node's enclosing scope is the function itself)
+                func = parents.get(id(parents.get(id(node))))
+                if func is not None:
+                    self.bound[(id(func), node.arg)] += 1
+                continue
+            for name in names:
+                self.bound[(id(self.owner(at, name)), name)] += 1
+
+    def scope_of(self, node: ast.AST) -> ast.AST:
+        """The scope ``node`` is evaluated in (a def's or class's own name: the scope around it)."""
+        return enclosing_scope(self.parents, node) or self.tree
+
+    def owner(self, node: ast.AST, name: str) -> ast.AST:
+        """The scope whose binding of ``name`` the ``name`` at ``node`` refers to."""
+        return self.scopes.resolve(self.scope_of(node), name)
+
+    def bound_once(self, node: ast.AST, name: str) -> bool:
+        """The binding of ``name`` at ``node`` is the only one its scope makes (no parameter, def, import,
+        loop or ``except`` target, ``global`` store elsewhere, ``del``), and no scope is reached by name at
+        run time (``globals()``, ``vars()``, ``eval``, ``exec``, ``locals()``)."""
+        return self.bound[(id(self.owner(node, name)), name)] == 1 and not self.dynamic()
+
+    def loads(self, node: ast.AST, name: str) -> list[ast.Name]:
+        """The loads, in any scope, of the binding of ``name`` at ``node``."""
+        return self.name_loads.get((id(self.owner(node, name)), name), [])
+
+    def dynamic(self) -> bool:
+        cached = getattr(self, "_dynamic", None)
+        if cached is None:
+            cached = self._dynamic = any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                and n.func.id in ("globals", "vars", "eval", "exec", "locals") for n in ast.walk(self.tree))
+        return cached
