@@ -603,16 +603,27 @@ def is_oracle(signature: Signature) -> bool:
 _SEED_CALL_RE = re.compile(r"\b(?:manual_seed|(?:random|np\.random|numpy\.random)\.seed|set_seed|seed_everything)\(")
 
 
-def _seed_calls(source: str) -> set[str]:
-    """The seeding calls of ``source`` (:data:`_SEED_CALL_RE`), as ``ast.unparse`` spells them."""
+def _seed_calls(source: str, *, literal: bool = False) -> set[str]:
+    """The seeding calls of ``source`` (:data:`_SEED_CALL_RE`), as ``ast.unparse`` spells them; with
+    ``literal``, the functions (``torch.manual_seed``) of those whose arguments are all literals."""
     if not _SEED_CALL_RE.search(source):
         return set()
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return set()
-    calls = (ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Call))
-    return {text for text in calls if _SEED_CALL_RE.search(text)}
+    out = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        if not literal:
+            text = ast.unparse(node)
+            if _SEED_CALL_RE.search(text):
+                out.add(text)
+        elif _SEED_CALL_RE.search(ast.unparse(node.func) + "(") and node.args and all(isinstance(a, ast.Constant) or (isinstance(a, ast.UnaryOp) and isinstance(
+                a.operand, ast.Constant)) for a in [*node.args, *(k.value for k in node.keywords)]):
+            out.add(ast.unparse(node.func))
+    return out
 
 
 def seed_screen(source: str) -> Callable[[str], str | None] | None:
@@ -624,9 +635,14 @@ def seed_screen(source: str) -> Callable[[str], str | None] | None:
     seeds = _seed_calls(source)
     if not seeds:
         return None
+    # the seeding functions the script calls with a computed argument (``cfg.seed``, ``args.seed``)
+    functions = {text.split("(", 1)[0] for text in seeds} - _seed_calls(source, literal=True)
 
     def screen(candidate: str) -> str | None:
-        if seeds & _seed_calls(candidate):
+        # a seed call as the script wrote it, or one the script called with a computed argument called with
+        # a literal (the argument read back where it was configured: ``torch.manual_seed(cfg.seed)`` ->
+        # ``torch.manual_seed(7)``; the value passes that could change it are off for such a failure)
+        if seeds & _seed_calls(candidate) or functions & _seed_calls(candidate, literal=True):
             return None
         return "the script's random seed is kept (the failure compares computed values)"
 

@@ -319,3 +319,9 @@ def test_seed_screen():
     assert "seed" in screen("import torch\ntorch.manual_seed()\n")  # seeded from entropy: no seed
     assert "seed" in screen("import torch\ntorch.manual_seed(1)\n")
     assert mz.seed_screen("import torch\nx = torch.randn(3)\n") is None  # nothing to keep
+    # a seed read from a configuration, read back as the literal it was configured as (argparse-defaults,
+    # field-readbacks): still seeded; gone, or computed otherwise: not
+    screen = mz.seed_screen("import torch\ncfg = Config()\ntorch.manual_seed(cfg.seed)\n")
+    assert screen("import torch\ntorch.manual_seed(7)\n") is None
+    assert "seed" in screen("import torch\ntorch.manual_seed(time.time())\n")
+    assert "seed" in screen("import torch\nrandom.seed(7)\n")
