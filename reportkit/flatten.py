@@ -580,11 +580,23 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
         names.pop(name, None)
     pieces = _rewrite(project, main, names, flat_names.flat_of, future, set(), folded_module=False, rebound=rebound)
     doc = _docstring_lines(tree)  # the script's docstring stays the module's: first (``__doc__`` reads it)
-    script_text = "".join(piece for piece, line in pieces if line not in doc)
+    script_pieces = [(piece, line) for piece, line in pieces if line not in doc]
+    script_text = "".join(piece for piece, _ in script_pieces)
     head = "".join(piece for piece, line in pieces if line in doc)
     head += "".join(f"{line}\n" for line in dict.fromkeys(future))
     source, source_map = _assemble(head, parts, f"# --- {script.name} ---\n" + script_text.lstrip("\n"), renamed,
                                    project)
+    # the script's own lines too: a frame there is the original's at its line, as the user wrote it (folding
+    # rewrites ``humanize.naturalsize(...)`` as ``naturalsize(...)``; the raising statement is the same)
+    lead = 0
+    while lead < len(script_pieces) and script_pieces[lead][0] == "\n":
+        lead += 1
+    if "".join(piece for piece, _ in script_pieces[lead:]) == script_text.lstrip("\n"):
+        first = len(_source_lines(source)) - len(_source_lines(script_text.lstrip("\n"))) + 1
+        original = _source_lines(main.source)
+        for k, (_piece, line) in enumerate(script_pieces[lead:]):
+            if 0 < line <= len(original):
+                source_map.lines.setdefault(first + k, (str(script.resolve()), line, original[line - 1].strip()))
     return Flattened(source=source, modules=folded, renamed=renamed, source_map=source_map)
 
 

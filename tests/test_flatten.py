@@ -253,6 +253,36 @@ def test_fold_local_code_keeps_the_folded_script_only_when_it_fails_the_same_way
     assert expected is original
 
 
+@pytest.mark.parametrize("target", ["job.py", "test_job.py::test_units"])
+def test_a_failing_statement_of_the_script_that_folding_rewrites_is_the_same_statement(tmp_path, target):
+    """``assert units.kib(1024) == "1.0K"`` folded is ``assert kib(1024) == "1.0K"``: the raising statement
+    of the script is the same one (its line mapped back to the script's, as written), so the fold is kept
+    (corpus20/08: a library's test that calls its package through the package's name)."""
+    write(tmp_path, {
+        "units/__init__.py": "from units.size import kib\n",
+        "units/size.py": '''
+            def kib(n):
+                return f"{n}B" if n <= 1024 else f"{n / 1024:.1f}K"
+        ''',
+        "job.py": '''
+            import units
+
+            assert units.kib(1024) == "1.0K", units.kib(1024)
+        ''',
+        "test_job.py": '''
+            import units
+
+
+            def test_units():
+                assert units.kib(1024) == "1.0K", units.kib(1024)
+        ''',
+    })
+    spec, _ = target_spec(str(tmp_path / target), [], timeout=60)
+    source, folded, note, expected, original = fold(spec)
+    assert folded == ["units/size.py", "units/__init__.py"] and note.startswith("folded in"), note
+    assert "import units" not in source and 'assert kib(1024) == "1.0K"' in source
+
+
 def test_a_raise_inside_a_local_module_is_folded_and_kept(tmp_path):
     """The raising frame's file and line are part of the strict signature: the folded script's frame
     is mapped back to (module, line) for the comparison with the original, then candidates are
@@ -491,7 +521,7 @@ def test_source_map_puts_folded_frames_back_in_their_modules(tmp_path):
     lines = flat.source.splitlines()
     for number, (file, line, text) in flat.source_map.lines.items():
         assert Path(file).read_text().splitlines()[line - 1].strip() == text
-        if text and "import" not in text:
+        if text and "import" not in text and file != str(script.resolve()):
             # renamed names aside, a folded line is its module's line
             assert lines[number - 1].strip() == text.replace("TAX = ", "tax_rate = ").replace(
                 "pricing.TAX", "tax_rate")
@@ -499,9 +529,12 @@ def test_source_map_puts_folded_frames_back_in_their_modules(tmp_path):
     assert flat.source_map.lines[net][0] == str((tmp_path / "shop" / "pricing.py").resolve())
     assert lines[net - 1] == "def net(items):"
     assert flat.source_map.names == {(str((tmp_path / "shop" / "pricing.py").resolve()), "tax_rate"): "TAX"}
-    # the script's own lines are not mapped
+    # the script's own lines map to themselves, as written (folding rewrote ``pricing.net`` as ``net``)
     own = lines.index("def total(cart):") + 1
-    assert own not in flat.source_map.lines
+    assert flat.source_map.lines[own] == (str(script.resolve()), script.read_text().splitlines().index(
+        "def total(cart):") + 1, "def total(cart):")
+    rewritten = next(n for n, line in enumerate(lines, 1) if line.strip().startswith("return net(cart.items)"))
+    assert flat.source_map.lines[rewritten][2].startswith("return pricing.net(cart.items)")
 
 
 def test_pytest_helper_raising_in_the_test_utilities_is_folded(tmp_path):
