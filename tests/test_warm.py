@@ -480,22 +480,51 @@ def test_torch_rng_in_a_warm_child_is_like_a_fresh_process(tmp_path):
     assert len(cold) == 2 and len(outs) == 3
 
 
+def test_measure_reports_both_executors_and_their_outcomes(tmp_path):
+    # python -m reportkit.executor: per-run times of both executors (what they are is not asserted: timing
+    # belongs to benchmarks), the same outcome from each
+    script = write(tmp_path, "boom.py", "import json\nraise ValueError(json.dumps([1]))\n")
+    res = measure(script, 2, timeout=60)
+    assert len(res["outcomes"]) == 2 and len({o[1:] for o in res["outcomes"]}) == 1, res["outcomes"]
+    assert res["cold_median"] > 0 and res["warm_median"] > 0 and "json" in res["preload"]
+
+
+META_ROUTER = """
+import torch
+from torch import nn
+
+
+class Router(nn.Module):
+    def __init__(self, experts):
+        super().__init__()
+        self.experts = experts
+        self.gate = nn.Linear(4, experts)
+
+    def forward(self, x):
+        choice = self.gate(x).argmax(-1)
+        return torch.unique(choice)
+
+
+with torch.device("meta"):
+    model = Router(3)
+sizes = [len(str(i)) for i in range(5)]
+print("dry run", sizes)
+model(torch.empty(2, 4, device="meta"))
+"""
+
+
 @pytest.mark.slow
 @pytest.mark.torch
-def test_meta_example_warm_is_faster_and_minimizes_identically(tmp_path):
+def test_a_torch_script_minimizes_identically_warm_and_cold(tmp_path):
+    """A script that imports torch (what the warm executor is for) gives the same result warm and cold. How
+    much faster warm is: ``benchmarks/minimize_bench.py --executor both`` (ratios measured in one run), not
+    a timed test."""
     pytest.importorskip("torch")
-    import shutil
-
-    src = ROOT / "examples" / "03_meta_device_dry_run" / "dry_run_moe.py"
-    script = tmp_path / src.name
-    shutil.copy(src, script)
-    res = measure(script, 3, timeout=300)
-    assert res["ratio"] <= 0.35, res
-    assert {o[1:] for o in res["outcomes"]} == {tuple(res["outcomes"][0][1:])}
-    warm_report, warm_out = _minimize(script, "warm", jobs=2, timeout=300)
+    script = write(tmp_path, "router.py", META_ROUTER)
+    warm_report, warm_out = _minimize(script, "warm", jobs=2, timeout=120)
     assert warm_report.executor == "warm", warm_report.executor_note
-    cold_report, cold_out = _minimize(script, "cold", jobs=2, timeout=300)
-    assert warm_out == cold_out
+    cold_report, cold_out = _minimize(script, "cold", jobs=2, timeout=120)
+    assert warm_out == cold_out and b"torch.unique(" in warm_out and b"meta" in warm_out
     # the same result; at -j 2 the count of runs may differ by a few (run-ahead follows the odds of the
     # answers that arrived, and answers arrive in another order when runs take other times)
     assert abs(warm_report.tests_run - cold_report.tests_run) <= max(3, cold_report.tests_run // 20)
