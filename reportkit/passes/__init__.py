@@ -44,6 +44,7 @@ from .hoist import hoist_candidates
 from .hoist_calls import hoist_call_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits, model_input_edits
+from .pytest_cases import parametrize_case_candidates
 from .readback import (
     argparse_default_candidates,
     display_copy_candidates,
@@ -111,6 +112,7 @@ MODEL_INPUTS_FIRST_CUT = FirstCutPass(MODEL_INPUTS)
 HOIST = EachPass("hoist", hoist_candidates)
 UNUSED_PARAMS = EachPass("unused-params", unused_parameter_candidates)
 GLOBAL_ARGS = EachPass("global-args", global_argument_candidates)
+PARAMETRIZE_CASES = EachPass("parametrize-case", parametrize_case_candidates)
 ONE_ELEMENT = EachPass("one-element", one_element_candidates)
 SELF_ATTRS = EachPass("self-attrs", self_attr_candidates)
 SELF_ATTR_BUILDS = EachPass("self-attr-builds", self_attr_build_candidates)
@@ -157,7 +159,7 @@ ONE_LINE = EachPass("one-line", _single(join_short_statements))
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
 #: one-element containers): run once the structural passes converge, then those again.
-SCAFFOLD = (GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
+SCAFFOLD = (PARAMETRIZE_CASES, GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, COMPREHENSION_LOOPS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
@@ -200,6 +202,7 @@ __all__ = [
     "DISPLAY_SUBSCRIPTS",
     "FIELD_READBACKS",
     "GLOBAL_ARGS",
+    "PARAMETRIZE_CASES",
     "LOOKUP_TABLES",
     "DATASET_LISTS",
     "DELEGATING_MODULES",
@@ -314,6 +317,7 @@ __all__ = [
     "to_splices",
     "unused_parameter_candidates",
     "global_argument_candidates",
+    "parametrize_case_candidates",
     "unwrap_candidates",
     "walk_bodies",
 ]
