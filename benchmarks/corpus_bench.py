@@ -24,7 +24,10 @@ then judge the result:
 
 ``alone``  copied ALONE into an empty temporary directory and run from there (a pytest result as its
            node id, with that directory as rootdir), it fails the same way as the original
-           (installed packages only: a result that still imports the project's own modules fails);
+           (installed packages only: a result that still imports the project's own modules fails); for
+           a result made from the folded original, the same way as the folded original (its statements
+           spelled as folding rewrote them: ``pkg.f(x)`` is ``f(x)``; reportkit kept the fold only because
+           it failed the way the original did, line for line);
 ``cause``  every ``cause`` regex of the manifest matches the result;
 ``good``   where the manifest names a good version, the result run alone against it *passes*
            (exit 0 / the test passes): a result that also fails without the bug is not a reproducer.
@@ -66,10 +69,10 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
 from reportkit.fixcheck import good_form_map  # noqa: E402
-from reportkit.flatten import NotFlattenable, fold_target, folded_conftests  # noqa: E402
+from reportkit.flatten import NotFlattenable, fold_local_code, fold_target, folded_conftests  # noqa: E402
 from reportkit.gitinfo import good_rev  # noqa: E402
 from reportkit.minimize import MinimizeOptions, count_lines, minimize  # noqa: E402
-from reportkit.runner import RunSpec, run_script, split_target, target_spec  # noqa: E402
+from reportkit.runner import RunSpec, Sandbox, run_script, split_target, target_spec  # noqa: E402
 from reportkit.signature import MatchPolicy, Signature, establish, same_failure, signature_of  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -321,6 +324,17 @@ def judge_git_good(text: str, out_name: str, node: str | None, folded: list[str]
     return got.kind == "passed", "" if got.kind == "passed" else got.headline().splitlines()[0][:200]
 
 
+def folded_signature(spec: RunSpec, source: str, rep, policy: MatchPolicy) -> Signature:
+    """The failure of the original with its local modules folded in, as reportkit's minimize folds it
+    (:func:`reportkit.flatten.fold_local_code`: kept only when it fails the way the original did); the
+    original's own signature when it is not folded."""
+    sandbox = Sandbox(spec.script, False, spec.root)
+    try:
+        return fold_local_code(spec, source, rep, policy, sandbox)[3]
+    finally:
+        sandbox.cleanup()
+
+
 def spec_for(target: str, base: Path, timeout: float, env: dict, args: list[str] | None = None,
              python: str = sys.executable, root: Path | None = None) -> tuple[RunSpec, str]:
     spec, source = target_spec(str(base / target), list(args or []), python=python, timeout=timeout, env=env)
@@ -429,6 +443,11 @@ def bench_case(case: Case, args) -> CaseResult:
         check_timeout = timeout if rep.signature.kind == "hang" else min(timeout, 4 * rep.max_duration + 10)
         got = run_alone(text, out_name, node, case, ws, good=False, python=args.python, timeout=check_timeout)
         res.alone = same_failure(rep.signature, got, policy)
+        if not res.alone and report.folded:
+            # a folded result fails where the folded original does: its statements spelled as folding
+            # rewrote them (``assert humanize.naturalsize(...)`` is ``assert naturalsize(...)``), which
+            # reportkit compared with the original's line for line before reducing
+            res.alone = same_failure(folded_signature(spec, source, rep, policy), got, policy)
         if not res.alone:
             res.alone_got = got.headline().splitlines()[0][:200]
         elif node and not node_defined(text, node):

@@ -357,6 +357,29 @@ def _good_form(text: str, case, ws) -> str | None:
     return None if fold is None else fold(text)
 
 
+def test_a_folded_result_is_judged_against_the_folded_original(tmp_path):
+    """``assert units.kib(1024) == ...`` folded is ``assert kib(1024) == ...``: a result made from the folded
+    original fails at that statement as folding spelled it, which is the original's (corpus20/08)."""
+    (tmp_path / "units").mkdir()
+    (tmp_path / "units" / "__init__.py").write_text("def kib(n):\n    return f'{n}B' if n <= 1024 else 'K'\n")
+    (tmp_path / "job.py").write_text("import units\n\nassert units.kib(1024) == '1.0K', units.kib(1024)\n")
+    spec, source = bench.spec_for("job.py", tmp_path, 60, {})
+    policy = bench.MatchPolicy()
+    rep = bench.establish(spec, policy, runs=1)
+    folded = bench.folded_signature(spec, source, rep, policy)
+    assert folded.location.source.startswith("assert kib(1024) == ")
+    result = "def kib(n):\n    return f'{n}B' if n <= 1024 else 'K'\n\nassert kib(1024) == '1.0K', kib(1024)\n"
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "job.min.py").write_text(result)
+    got = bench.signature_of(bench.run_script(bench.spec_for("job.min.py", alone, 60, {})[0]))
+    assert not bench.same_failure(rep.signature, got, policy) and bench.same_failure(folded, got, policy)
+    # a result that fails elsewhere is not the folded original's failure either
+    (alone / "job.min.py").write_text("assert 1 == 2, '1024B'\n")
+    other = bench.signature_of(bench.run_script(bench.spec_for("job.min.py", alone, 60, {})[0]))
+    assert not bench.same_failure(folded, other, policy)
+
+
 def test_a_pytest_result_must_keep_its_test():
     # a module that fails at import fails "the same way" for any node id: the benchmark also
     # requires the node's test (and class) to be defined in the result
