@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from .edits import Delete, Edit, ElementSeq, Splice
+from .scopes import binding_names
 from .source import SourceMap, iter_nodes
 from .statements import import_binding
 
@@ -112,23 +113,7 @@ def _bound_names(tree: ast.Module) -> dict[str, int]:
     """How often each name is bound anywhere in the source (defs, classes, stores, imports, globals...)."""
     bound: dict[str, int] = {}
     for node in ast.walk(tree):
-        names: list[str] = []
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names = [node.name]
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names = [node.id]
-        elif isinstance(node, ast.alias):
-            names = [node.asname or node.name.split(".")[0]]
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            names = list(node.names)
-        elif isinstance(node, ast.arg):
-            names = [node.arg]
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names = [node.name]
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            names = [node.name]
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            names = [node.rest]
+        names = list(node.names) if isinstance(node, (ast.Global, ast.Nonlocal)) else binding_names(node)
         for name in names:
             bound[name] = bound.get(name, 0) + 1
     return bound

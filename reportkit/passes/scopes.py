@@ -184,6 +184,24 @@ class Scopes:
         return count
 
 
+def binding_names(node: ast.AST) -> list[str]:
+    """The names ``node`` itself binds: a def's or a class's name, a name stored or deleted, an import's
+    name, a parameter, an ``except`` or ``match`` target (``global`` / ``nonlocal`` declare, not bind)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.Name):
+        return [] if isinstance(node.ctx, ast.Load) else [node.id]
+    if isinstance(node, ast.alias):  # ``from m import *`` binds "*": unknown names (callers look for it)
+        return [node.asname or node.name.split(".")[0]]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    return []
+
+
 class Bindings:
     """Scope-aware binding counts and loads: for a (scope, name), how often that scope binds the name
     and which loads, in any scope, refer to that binding. ``p = ArgumentParser()`` at module level is
@@ -202,32 +220,17 @@ class Bindings:
         self.bound: Counter[tuple[int, str]] = Counter()
         self.name_loads: dict[tuple[int, str], list[ast.Name]] = {}
         for node in ast.walk(tree):
-            names: list[str] = []
-            at: ast.AST = node
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names = [node.name]
-            elif isinstance(node, ast.Name):
-                if isinstance(node.ctx, ast.Load):
-                    owner = self.owner(node, node.id)
-                    self.name_loads.setdefault((id(owner), node.id), []).append(node)
-                    continue
-                names = [node.id]
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                names = [import_binding(node, a) for a in node.names if a.name != "*"]
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                names = [node.name]
-            elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-                names = [node.name]
-            elif isinstance(node, ast.MatchMapping) and node.rest:
-                names = [node.rest]
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                owner = self.owner(node, node.id)
+                self.name_loads.setdefault((id(owner), node.id), []).append(node)
             elif isinstance(node, ast.arg):
                 # a parameter: bound in its function (the node's enclosing scope is the function itself)
                 func = parents.get(id(parents.get(id(node))))
                 if func is not None:
                     self.bound[(id(func), node.arg)] += 1
-                continue
-            for name in names:
-                self.bound[(id(self.owner(at, name)), name)] += 1
+            else:
+                for name in binding_names(node):
+                    self.bound[(id(self.owner(node, name)), name)] += 1
 
     def scope_of(self, node: ast.AST) -> ast.AST:
         """The scope ``node`` is evaluated in (a def's or class's own name: the scope around it)."""
