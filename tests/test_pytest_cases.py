@@ -47,12 +47,12 @@ def _collect(directory, name: str, text: str) -> list[str]:
 def test_each_case_alone_keeps_its_node_id(tmp_path):
     original = set(_collect(tmp_path, "test_suite.py", SUITE))
     got = P.parametrize_case_candidates(SUITE)
-    assert len(got) == 6 + 3  # "é" is escaped in its id: left alone
+    assert len(got) == 6  # TestK.test_n's ids are its values: left to the element passes
     assert '[pytest.param([1024, False, True], "1.0K", id=\'test_args5-1.0K\')]' in got[5]
-    assert "[pytest.param(2, id='2')]" in got[7]
+    assert "    [(None, True)],\n)" in got[3]  # an id made from the values: the case as written
     for candidate in got:
         ids = _collect(tmp_path, "test_suite.py", candidate)
-        assert set(ids) <= original and len(ids) in (1 + 4, 6 + 1), ids
+        assert set(ids) <= original and len(ids) == 1 + 4, ids
     (tmp_path / "test_suite.py").write_text(got[5], encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "test_suite.py::test_size[test_args5-1.0K]"], cwd=tmp_path, capture_output=True, text=True,
@@ -70,7 +70,9 @@ def test_each_case_alone_keeps_its_node_id(tmp_path):
     "import pytest\npytestmark = pytest.mark.parametrize('m', [1, 2])\n\n"
     "@pytest.mark.parametrize('n', [1, 2])\ndef test_n(m, n):\n    pass\n",
     "import pytest\n\n@pytest.mark.parametrize('n', [1, pytest.param(2, id='two')])\ndef test_n(n):\n    pass\n",
-    # duplicate ids (pytest adds a suffix), one case only
+    # every id made from the values (the element passes drop the other cases); duplicate ids (pytest adds
+    # a suffix); one case only
+    "import pytest\n\n@pytest.mark.parametrize('n, s', [(1, 'a'), (2, None)])\ndef test_n(n, s):\n    pass\n",
     "import pytest\n\n@pytest.mark.parametrize('n', [1, 1])\ndef test_n(n):\n    pass\n",
     "import pytest\n\n@pytest.mark.parametrize('n', [1])\ndef test_n(n):\n    pass\n",
 ])

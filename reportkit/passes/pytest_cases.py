@@ -6,7 +6,9 @@ it, and an id made from the case's position (``test_args11``: a list value is na
 index) moves when an entry before it goes, so the eleven cases before it stay. This pass proposes, for
 each case of such a list, the list of that case alone with the id pytest gave it written out,
 ``[pytest.param([1024, False, True], "1.0K", id="test_args11-1.0K")]``: the same node id collects the
-same case. The tester keeps the one whose node id still collects and fails the same way.
+same case (a case whose id is made from its values alone stays as written: its id does not move). The
+tester keeps the one whose node id still collects and fails the same way. A list whose ids are all
+made from the values is left to the element passes, which drop the other cases in fewer tests.
 
 Only where the ids are pytest's own and computable from the source: one ``pytest.mark.parametrize`` on
 the function (none on its class, no module-level ``pytestmark``), argument names as a literal, no
@@ -101,7 +103,7 @@ def parametrize_case_candidates(source: str) -> list[str]:
         values = deco.args[1]
         if names is None or not isinstance(values, (ast.List, ast.Tuple)) or not 2 <= len(values.elts) <= MOST:
             continue
-        cases: list[tuple[list[ast.expr], str | None]] = []
+        cases: list[tuple[list[ast.expr], str | None, ast.expr, bool]] = []
         for index, entry in enumerate(values.elts):
             if isinstance(entry, ast.Starred) or (isinstance(entry, ast.Call) and "param" in ast.unparse(entry.func)):
                 cases = []
@@ -115,14 +117,21 @@ def parametrize_case_candidates(source: str) -> list[str]:
                 cases = []
                 break
             ids = [_value_id(p, n, index) for p, n in zip(parts, names)]
-            cases.append((parts, None if None in ids else "-".join(ids)))  # type: ignore[arg-type]
+            # an id made from the values alone does not move with the case: the case as written keeps it
+            positional = any(i == f"{n}{index}" and not _literal(p)[0] for i, p, n in zip(ids, parts, names))
+            cases.append((parts, None if None in ids else "-".join(ids), entry, positional))  # type: ignore[arg-type]
         if not cases:
             continue
-        taken = [case_id for _, case_id in cases]
-        for parts, case_id in cases:
+        if not any(positional for *_, positional in cases):
+            continue  # every id is made from the values: the element passes drop the other cases
+        taken = [case_id for _, case_id, _, _ in cases]
+        for parts, case_id, entry, positional in cases:
             if case_id is None or taken.count(case_id) > 1:
                 continue
-            param = "pytest.param(" + ", ".join(smap.text(p) for p in parts) + f", id={case_id!r})"
+            if positional:
+                param = "pytest.param(" + ", ".join(smap.text(p) for p in parts) + f", id={case_id!r})"
+            else:
+                param = smap.text(entry)
             candidate = apply_splices(source, [Splice(*smap.span(values), f"[{param}]")])
             if candidate is not None and parses(candidate):
                 out.append(candidate)
