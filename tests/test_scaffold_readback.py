@@ -477,6 +477,8 @@ def test_global_argument_is_read_where_the_parameter_was() -> None:
     "a = 1\ndef f(x):\n    return x + 1\nprint(f(a), list(map(f, [2])))\n",
     "a = 1\nclass B:\n    def __init__(self, x):\n        self.x = x\nclass C(B):\n    pass\nprint(B(a).x, C(2).x)\n",
     "a = 1\ndef f(x):\n    x = x + 1\n    return x\nprint(f(a))\n",
+    # bound in a loop: a closure the function returns keeps the value of its call, the name moves on
+    "def f(x):\n    return lambda: x\nfs = []\nfor a in (1, 2):\n    fs.append(f(a))\nprint([g() for g in fs])\n",
 ])
 def test_global_argument_does_not_fire(source: str) -> None:
     assert P.global_argument_candidates(source) == []

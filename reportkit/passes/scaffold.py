@@ -648,8 +648,8 @@ def _param_drop_edits(smap: SourceMap, func: ast.FunctionDef, skip: int, calls: 
 def global_argument_candidates(source: str) -> list[str]:
     """A parameter of a module-level function or class ``__init__`` to which every call passes the same
     module-level name (``Encoder(cfg)``, ``train(model, data)``) reads that name where it read the parameter:
-    the same object, since the name is bound once in the whole program (no local of that name anywhere
-    to shadow it) and every call passes it. The parameter is then unread and the unused-parameters pass
+    the same object, since the module binds the name once (not in a loop), every call passes it, and no
+    scope between a read and the module binds that name. The parameter is then unread and the unused-parameters pass
     drops it with its arguments; a configuration object the function read through it becomes one read
     only as fields (the field-readbacks pass). One candidate per parameter.
 
@@ -684,8 +684,9 @@ def global_argument_candidates(source: str) -> list[str]:
             if len(passed) != 1:
                 continue
             [glob] = passed
-            if not bindings.bound_once(tree, glob) or bindings.bound[(id(func), param.arg)] != 1:
-                continue
+            if not bindings.bound_once(tree, glob) or bindings.bound[(id(func), param.arg)] != 1 \
+                    or any(bindings.in_loop(site) for site in bindings.sites.get((id(tree), glob), [])):
+                continue  # bound in a loop: the name moves on, a value the function kept would not
             reads = bindings.loads(param, param.arg)
             if not reads or not all(_reaches_module(bindings, r, glob, func, param.arg) for r in reads):
                 continue

@@ -218,6 +218,7 @@ class Bindings:
                 parents[id(child)] = node
         self.parents = parents
         self.bound: Counter[tuple[int, str]] = Counter()
+        self.sites: dict[tuple[int, str], list[ast.AST]] = {}  # the nodes that bind it
         self.name_loads: dict[tuple[int, str], list[ast.Name]] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
@@ -230,7 +231,9 @@ class Bindings:
                     self.bound[(id(func), node.arg)] += 1
             else:
                 for name in binding_names(node):
-                    self.bound[(id(self.owner(node, name)), name)] += 1
+                    key = (id(self.owner(node, name)), name)
+                    self.bound[key] += 1
+                    self.sites.setdefault(key, []).append(node)
 
     def scope_of(self, node: ast.AST) -> ast.AST:
         """The scope ``node`` is evaluated in (a def's or class's own name: the scope around it)."""
@@ -245,6 +248,16 @@ class Bindings:
         loop or ``except`` target, ``global`` store elsewhere, ``del``), and no scope is reached by name at
         run time (``globals()``, ``vars()``, ``eval``, ``exec``, ``locals()``)."""
         return self.bound[(id(self.owner(node, name)), name)] == 1 and not self.dynamic()
+
+    def in_loop(self, node: ast.AST) -> bool:
+        """``node`` is inside a ``for`` or ``while`` of its own scope: it runs again at each iteration."""
+        cur = self.parents.get(id(node))
+        while cur is not None and not isinstance(cur, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef,
+                                                       ast.ClassDef, ast.Lambda)):
+            if isinstance(cur, (ast.For, ast.AsyncFor, ast.While)):
+                return True
+            cur = self.parents.get(id(cur))
+        return False
 
     def loads(self, node: ast.AST, name: str) -> list[ast.Name]:
         """The loads, in any scope, of the binding of ``name`` at ``node``."""
