@@ -170,7 +170,7 @@ def lookup_table_candidates(source: str) -> list[str]:
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
-    bindings = Bindings(tree)
+    bindings = Bindings(tree, parents)
     out: list[str] = []
     for stmt in tree.body:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
@@ -328,7 +328,7 @@ def field_readback_candidates(source: str) -> list[str]:
         return out
     # ``b = C(...)`` read only as ``b.field``, one field: ``b = <that argument>`` and ``b.field`` -> ``b``
     via: dict[int, tuple[ast.Attribute, list[ast.Attribute]]] = {}  # id(call) -> a read, every read
-    bindings = Bindings(tree)
+    bindings = Bindings(tree, parents, scopes)
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                 and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
@@ -527,7 +527,7 @@ def argparse_default_candidates(source: str) -> list[str]:
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
-    bindings = Bindings(tree)
+    bindings = Bindings(tree, parents)
     imported = _module_imports(tree)
     out: list[str] = []
     for node in ast.walk(tree):

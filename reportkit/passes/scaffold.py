@@ -658,7 +658,7 @@ def global_argument_candidates(source: str) -> list[str]:
     only as the parameter, and read."""
     tree, smap = _parse(source)
     parents = _parents(tree)
-    bindings = Bindings(tree)
+    bindings = Bindings(tree, parents)
     based = {b.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases if isinstance(b, ast.Name)}
     out: list[str] = []
     for func, name, skip in _callables(tree):

@@ -184,6 +184,15 @@ class Scopes:
         return count
 
 
+def parent_map(tree: ast.AST) -> dict[int, ast.AST]:
+    """Child id -> its parent node, for every node of ``tree``."""
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    return parents
+
+
 def binding_names(node: ast.AST) -> list[str]:
     """The names ``node`` itself binds: a def's or a class's name, a name stored or deleted, an import's
     name, a parameter, an ``except`` or ``match`` target (``global`` / ``nonlocal`` declare, not bind)."""
@@ -209,14 +218,12 @@ class Bindings:
     (``{n: p.grad for n, p in model.named_parameters()}``): that ``p`` and its loads are the
     comprehension's."""
 
-    def __init__(self, tree: ast.Module) -> None:
-        self.scopes = Scopes(tree)
+    def __init__(self, tree: ast.Module, parents: dict[int, ast.AST] | None = None,
+                 scopes: Scopes | None = None) -> None:
+        # ``parents`` (:func:`parent_map`) and ``scopes``: the caller's, when it has them for this tree
+        self.scopes = scopes or Scopes(tree)
         self.tree = tree
-        parents: dict[int, ast.AST] = {}
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                parents[id(child)] = node
-        self.parents = parents
+        self.parents = parents = parents if parents is not None else parent_map(tree)
         self.bound: Counter[tuple[int, str]] = Counter()
         self.sites: dict[tuple[int, str], list[ast.AST]] = {}  # the nodes that bind it
         self.name_loads: dict[tuple[int, str], list[ast.Name]] = {}

@@ -17,7 +17,7 @@ from .edits import (
     apply_splices,
     walk_bodies,
 )
-from .scopes import Scopes, import_binding
+from .scopes import Scopes, import_binding, parent_map
 from .source import SourceMap, block_text
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -273,12 +273,7 @@ def unwrap_candidates(source: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------- inline
-def _parents(tree: ast.AST) -> dict[int, ast.AST]:
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-    return parents
+_parents = parent_map
 
 
 def _own_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
