@@ -50,6 +50,8 @@ CASES17 = bench.load_cases(_PATH.parent / "corpus17")  # the seventeenth, held o
 CASES18 = bench.load_cases(_PATH.parent / "corpus18")  # the eighteenth, held out from the changes corpus17 judged
 CASES19 = bench.load_cases(_PATH.parent / "corpus19")  # the nineteenth: wrong results caught by a check
 CASES20 = bench.load_cases(_PATH.parent / "corpus20")  # the twentieth: what a new user brings on day one
+CASES21 = bench.load_cases(_PATH.parent / "corpus21")  # the twenty-first, held out from the changes corpus20 judged
+CASES22 = bench.load_cases(_PATH.parent / "corpus22")  # the twenty-second, held out from the changes corpus21 judged
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
        + [(c, f"corpus5-{c.name}") for c in CASES5] + [(c, f"corpus6-{c.name}") for c in CASES6]
@@ -59,7 +61,8 @@ ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus13-{c.name}") for c in CASES13] + [(c, f"corpus14-{c.name}") for c in CASES14]
        + [(c, f"corpus15-{c.name}") for c in CASES15] + [(c, f"corpus16-{c.name}") for c in CASES16]
        + [(c, f"corpus17-{c.name}") for c in CASES17] + [(c, f"corpus18-{c.name}") for c in CASES18]
-       + [(c, f"corpus19-{c.name}") for c in CASES19] + [(c, f"corpus20-{c.name}") for c in CASES20])
+       + [(c, f"corpus19-{c.name}") for c in CASES19] + [(c, f"corpus20-{c.name}") for c in CASES20]
+       + [(c, f"corpus21-{c.name}") for c in CASES21] + [(c, f"corpus22-{c.name}") for c in CASES22])
 
 
 def _params():
@@ -235,6 +238,46 @@ def test_corpus20_has_its_mix():
     fixed = [c for c in CASES20 if c.good and c.good.get("git")]
     assert len(fixed) <= 3 and len(CASES20) - len(fixed) >= 5
     assert any(c.manifest["category"] == "library-pytest" for c in fixed)
+
+
+def test_corpus21_has_its_mix():
+    """The same mix as corpus20 (one failure of each kind), other bugs: written before the changes it judges."""
+    cats = [c.manifest["category"] for c in CASES21]
+    assert len(CASES21) == 8
+    assert cats.count("multi-file") == 2 and cats.count("pure-python") == 2
+    for needed in ("nn-module", "hang", "library-pytest"):
+        assert cats.count(needed) == 1, needed
+    assert sum(cat.startswith("compile-") for cat in cats) == 1
+    multi = [c for c in CASES21 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}  # one torch package, one pure-Python project
+    for case in multi:
+        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
+        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
+        assert len(modules) >= 3, case.name
+    hang = next(c for c in CASES21 if c.manifest["category"] == "hang")
+    assert hang.manifest.get("timeout") == 5 and hang.manifest["signature"].startswith("hang (timed out)")
+    pytest_cases = [c for c in CASES21 if "::" in c.target]
+    assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
+    fixed = [c for c in CASES21 if c.good and c.good.get("git")]
+    assert 2 <= len(fixed) <= 3 and len(CASES21) - len(fixed) >= 5
+    assert any(c.manifest["category"] == "library-pytest" for c in fixed)
+
+
+def test_corpus22_has_its_mix():
+    """Six cases, one of each kind but hangs, written while corpus21's results were not yet read."""
+    cats = [c.manifest["category"] for c in CASES22]
+    assert len(CASES22) == 6
+    assert cats.count("multi-file") == 1 and cats.count("pure-python") == 2
+    for needed in ("nn-module", "library-pytest"):
+        assert cats.count(needed) == 1, needed
+    assert sum(cat.startswith("compile-") for cat in cats) == 1
+    multi = next(c for c in CASES22 if c.manifest["category"] == "multi-file")
+    assert any(p.is_dir() and (p / "__init__.py").is_file() for p in multi.path.iterdir())
+    assert len([p for p in multi.path.rglob("*.py") if p.parent != multi.path and p.name != "__init__.py"]) >= 3
+    pytest_cases = [c for c in CASES22 if "::" in c.target]
+    assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
+    fixed = [c for c in CASES22 if c.good and c.good.get("git")]
+    assert 1 <= len(fixed) <= 2 and any(c.manifest["category"] == "library-pytest" for c in fixed)
 
 
 def _bare_assert_in_test(case) -> bool:
