@@ -72,7 +72,7 @@ from reportkit.fixcheck import good_form_map  # noqa: E402
 from reportkit.flatten import NotFlattenable, fold_local_code, fold_target, folded_conftests  # noqa: E402
 from reportkit.gitinfo import good_rev  # noqa: E402
 from reportkit.minimize import MinimizeOptions, count_lines, minimize  # noqa: E402
-from reportkit.runner import RunSpec, Sandbox, run_script, split_target, target_spec  # noqa: E402
+from reportkit.runner import RunResult, RunSpec, Sandbox, run_script, split_target, target_spec  # noqa: E402
 from reportkit.signature import MatchPolicy, Signature, establish, same_failure, signature_of  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -289,10 +289,22 @@ def make_git_history(case: Case, ws: Workspace, ignore: list[str]) -> None:
     _git(ws.project, "commit", "-q", "-m", "the case as written (bug)")
 
 
-def fixed_original_problem(case: Case, ws: Workspace, python: str, timeout: float) -> str | None:
+def run_once(spec: RunSpec, executor=None) -> RunResult:
+    """One run of ``spec`` in a fresh scratch copy: cold (``run_script``), or on ``executor`` (a
+    :class:`reportkit.executor.WarmExecutor` shared by many runs: the corpus tests' torch cases)."""
+    if executor is None:
+        return run_script(spec)
+    box = Sandbox(spec.script, spec.isolate_file, spec.root)
+    try:
+        return executor.run(spec, None, box)
+    finally:
+        box.cleanup()
+
+
+def fixed_original_problem(case: Case, ws: Workspace, python: str, timeout: float, executor=None) -> str | None:
     """good.git: the fixed original must pass (None), else what it did."""
     spec, _ = spec_for(case.target, ws.good_project, timeout, ws.env(), case.manifest.get("args"), python=python)
-    got = signature_of(run_script(spec))
+    got = signature_of(run_once(spec, executor))
     return None if got.kind == "passed" else f"the fixed original does not pass: {got.headline().splitlines()[0][:160]}"
 
 
@@ -344,8 +356,9 @@ def spec_for(target: str, base: Path, timeout: float, env: dict, args: list[str]
 
 
 def run_alone(text: str, name: str, node: str | None, case: Case, ws: Workspace, *, good: bool,
-              python: str, timeout: float) -> Signature:
-    """Run ``text`` saved as ``name`` alone in an empty directory (``node``: as that pytest test)."""
+              python: str, timeout: float, executor=None) -> Signature:
+    """Run ``text`` saved as ``name`` alone in an empty directory (``node``: as that pytest test);
+    ``executor``: see :func:`run_once`."""
     env = ws.env(good=good)
     if good and case.good and case.good.get("env"):
         env = {**env, **case.good["env"]}
@@ -354,7 +367,7 @@ def run_alone(text: str, name: str, node: str | None, case: Case, ws: Workspace,
         path.write_text(text, encoding="utf-8")
         target = f"{name}::{node}" if node is not None else name
         spec, _ = spec_for(target, Path(alone), timeout, env, python=python, root=Path(alone))
-        return signature_of(run_script(spec))
+        return signature_of(run_once(spec, executor))
 
 
 def node_defined(text: str, node: str) -> bool:

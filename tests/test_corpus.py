@@ -1,8 +1,10 @@
 """benchmarks/corpus/ and corpus2/ to corpus20/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
-The layout checks are fast. Running a case costs its original twice plus its minimal: the pure-Python
-and library cases run by default; cases that import torch or hang run under the ``slow`` marker.
+The layout checks are fast. Running a case costs its original once plus its minimal (and the good
+version's runs): the pure-Python and library cases run by default; cases that import torch or hang run
+under the ``slow`` marker. The torch cases' runs go to one warm fork server per test process
+(``torch_server``): torch is imported once per process, not in every run.
 """
 
 from __future__ import annotations
@@ -343,15 +345,38 @@ def _digits(text: str) -> str:
     return re.sub(r"\d+", "N", text.splitlines()[0]).strip()
 
 
+@pytest.fixture(scope="module")
+def torch_server():
+    """One fork server per test process for the cases that import torch: torch is imported once there,
+    not in each of a case's three runs (about 3 s each on the CI machine; about a hundred such cases).
+    The original, its minimal.py and the good form all run on it (so they are compared like with like);
+    runs it cannot serve (another environment: a library case's site, a good version's env) run cold."""
+    from reportkit.executor import WarmExecutor
+
+    warm = WarmExecutor(["torch"])
+    yield warm
+    warm.close()
+
+
 @pytest.mark.parametrize("case", _params())
-def test_minimal_reproduces_the_original(case):
+def test_minimal_reproduces_the_original(case, torch_server):
     """minimal.py, copied alone into an empty directory, fails like the original (strict signature);
     where the case names a good version, minimal.py passes there (a fix patch: the fixed original passes)."""
+    from reportkit.check import Check, reproduce
+
     policy = bench.MatchPolicy()
+    executor = torch_server if case.uses_torch else None
     with tempfile.TemporaryDirectory(prefix="rk-corpus-test-") as tmp:
         ws = bench.make_workspace(case, Path(tmp))
         spec, _ = bench.spec_for(case.target, ws.project, case.timeout, ws.env(), case.manifest.get("args"))
-        rep = bench.establish(spec, policy, runs=1)
+        if executor is None:
+            rep = bench.establish(spec, policy, runs=1)
+        else:
+            box = bench.Sandbox(spec.script, spec.isolate_file, spec.root)
+            try:
+                rep = reproduce(Check(spec, policy, box, executor), 1)
+            finally:
+                box.cleanup()
         # the manifest names the failure as people read it; what a hang's child processes wait in is the
         # kernel's name for it (anon_pipe_write, pipe_write...), compared between runs, not written down
         shown = dataclasses.replace(rep.signature, child_waits=None).headline()
@@ -360,19 +385,19 @@ def test_minimal_reproduces_the_original(case):
         name, _, node = minimal_target.partition("::")
         text = (case.path / name).read_text(encoding="utf-8")
         got = bench.run_alone(text, name, node or None, case, ws, good=False, python=sys.executable,
-                              timeout=case.timeout if rep.signature.kind == "hang" else 120)
+                              timeout=case.timeout if rep.signature.kind == "hang" else 120, executor=executor)
         assert bench.same_failure(rep.signature, got, policy), got.headline()
         if case.good and case.good.get("git"):
             # a known-good commit: the fixed original passes; and where the fix check's mapping carries
             # the fix onto the hand-written minimal (it keeps the lines the fix changes), that good form
             # passes too — the minimal is then a result the benchmark's ``good`` check accepts
-            assert bench.fixed_original_problem(case, ws, sys.executable, 120) is None
+            assert bench.fixed_original_problem(case, ws, sys.executable, 120, executor) is None
             good_text = _good_form(text, case, ws)
             if case.path.parent.name != "corpus":  # corpus2 and later: hand-minimals keep the fixed lines
                 assert good_text is not None and good_text != text, "the fix does not map onto minimal.py"
             if good_text is not None and good_text != text:
                 fixed = bench.run_alone(good_text, name, node or None, case, ws, good=True, python=sys.executable,
-                                        timeout=120)
+                                        timeout=120, executor=executor)
                 legacy = case.path.parent.name == "corpus"
                 if legacy and fixed.exc_type == "NameError":
                     # corpus/'s hand-minimals were written before the fix check: the fix's tokens merged
@@ -381,7 +406,7 @@ def test_minimal_reproduces_the_original(case):
                 assert fixed.kind == "passed", fixed.headline()
         elif case.good:
             fixed = bench.run_alone(text, name, node or None, case, ws, good=True, python=sys.executable,
-                                    timeout=120)
+                                    timeout=120, executor=executor)
             assert fixed.kind == "passed", fixed.headline()
 
 
