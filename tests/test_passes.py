@@ -211,6 +211,14 @@ def test_drop_target() -> None:
         ("for s in range(-1, n):\n    f(s)\n", []),
         ("for _ in range(n):\n    step()\n", ["step()\n"]),
         ("for row in rows:\n    check(row)\n", ["row = next(iter(rows))\ncheck(row)\n"]),
+        # a loop that returns (or breaks) at the end of its first pass is its first item already:
+        # unwrapping it would only erase the return indented into the loop (a classic bug)
+        ("def load(rows):\n    out = []\n    for row in rows:\n        out.append(row)\n        return out\n", []),
+        ("for row in rows:\n    found = row\n    break\n", []),
+        # an exit under a condition is not the first pass's end: unwrapped as any loop
+        ("def first(rows):\n    for row in rows:\n        if row:\n            return row\n        check(row)\n",
+         ["def first(rows):\n    row = next(iter(rows))\n    if row:\n        return row\n    check(row)\n",
+          "def first(rows):\n    for row in rows:\n        return row\n        check(row)\n"]),
         ("for _ in range(3):\n    step()\n", ["step()\n"]),
         ("while cond():\n    step()\n", ["step()\n"]),
         ("try:\n    a()\nexcept E:\n    b()\nelse:\n    c()\nfinally:\n    d()\n", ["a()\nc()\nd()\n"]),

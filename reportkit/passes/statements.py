@@ -213,6 +213,14 @@ def _computed_range(node: ast.expr) -> bool:
                     for a in node.args))
 
 
+def _exits_first_time(loop: ast.For | ast.AsyncFor) -> bool:
+    """Does the loop's body end with an unconditional ``return`` or ``break``, so that it never gets past
+    its first item? Such a loop is its first item already: unwrapping it (``row = next(iter(rows))``)
+    is always accepted and removes only the text of a classic bug, a ``return`` indented into the loop
+    (corpus22/03: one parcel of three loaded). It stays a loop."""
+    return isinstance(loop.body[-1], (ast.Return, ast.Break))
+
+
 def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
     """Replacement texts for a compound statement, best first."""
     blocks: list[str] = []
@@ -229,6 +237,8 @@ def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
             else:
                 blocks.append(block_text(smap, stmt.orelse, indent))
     elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and _exits_first_time(stmt):
+            return blocks  # unwrapping it changes nothing but the text that carries the bug
         text = block_text(smap, stmt.body, indent)
         if stmt.orelse:
             text += block_text(smap, stmt.orelse, indent)
