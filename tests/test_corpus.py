@@ -345,7 +345,7 @@ def _digits(text: str) -> str:
     return re.sub(r"\d+", "N", text.splitlines()[0]).strip()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # xdist hands a worker this module's tests in several chunks
 def torch_server():
     """One fork server per test process for the cases that import torch: torch is imported once there,
     not in each of a case's three runs (about 3 s each on the CI machine; about a hundred such cases).
