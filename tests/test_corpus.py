@@ -359,13 +359,17 @@ def torch_server():
 
 
 @pytest.mark.parametrize("case", _params())
-def test_minimal_reproduces_the_original(case, torch_server):
+def test_minimal_reproduces_the_original(case, torch_server, monkeypatch):
     """minimal.py, copied alone into an empty directory, fails like the original (strict signature);
     where the case names a good version, minimal.py passes there (a fix patch: the fixed original passes)."""
     from reportkit.check import Check, reproduce
 
     policy = bench.MatchPolicy()
     executor = torch_server if case.uses_torch else None
+    # pytest names the running test in the environment: a server serves one environment, and each test's
+    # would differ from the one it started with (every later case ran cold)
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    served = torch_server.warm_runs
     with tempfile.TemporaryDirectory(prefix="rk-corpus-test-") as tmp:
         ws = bench.make_workspace(case, Path(tmp))
         spec, _ = bench.spec_for(case.target, ws.project, case.timeout, ws.env(), case.manifest.get("args"))
@@ -408,6 +412,8 @@ def test_minimal_reproduces_the_original(case, torch_server):
             fixed = bench.run_alone(text, name, node or None, case, ws, good=True, python=sys.executable,
                                     timeout=120, executor=executor)
             assert fixed.kind == "passed", fixed.headline()
+    if executor is not None and torch_server.usable:
+        assert torch_server.warm_runs > served, torch_server.notes  # the server ran this case's runs
 
 
 def _good_form(text: str, case, ws) -> str | None:
