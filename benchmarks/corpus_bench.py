@@ -61,6 +61,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -68,12 +69,13 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
+from reportkit.check import Check, reproduce  # noqa: E402
 from reportkit.fixcheck import good_form_map  # noqa: E402
 from reportkit.flatten import NotFlattenable, fold_local_code, fold_target, folded_conftests  # noqa: E402
 from reportkit.gitinfo import good_rev  # noqa: E402
 from reportkit.minimize import MinimizeOptions, count_lines, minimize  # noqa: E402
 from reportkit.runner import RunResult, RunSpec, Sandbox, run_script, split_target, target_spec  # noqa: E402
-from reportkit.signature import MatchPolicy, Signature, establish, same_failure, signature_of  # noqa: E402
+from reportkit.signature import MatchPolicy, Reproduction, Signature, establish, same_failure, signature_of  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 DEFAULT_TIMEOUT = 300.0
@@ -289,16 +291,31 @@ def make_git_history(case: Case, ws: Workspace, ignore: list[str]) -> None:
     _git(ws.project, "commit", "-q", "-m", "the case as written (bug)")
 
 
+@contextmanager
+def _scratch(spec: RunSpec):
+    """A sandbox for runs of ``spec`` on an executor, removed afterwards."""
+    box = Sandbox(spec.script, spec.isolate_file, spec.root)
+    try:
+        yield box
+    finally:
+        box.cleanup()
+
+
 def run_once(spec: RunSpec, executor=None) -> RunResult:
     """One run of ``spec`` in a fresh scratch copy: cold (``run_script``), or on ``executor`` (a
     :class:`reportkit.executor.WarmExecutor` shared by many runs: the corpus tests' torch cases)."""
     if executor is None:
         return run_script(spec)
-    box = Sandbox(spec.script, spec.isolate_file, spec.root)
-    try:
+    with _scratch(spec) as box:
         return executor.run(spec, None, box)
-    finally:
-        box.cleanup()
+
+
+def establish_once(spec: RunSpec, policy: MatchPolicy, executor=None) -> Reproduction:
+    """``establish(spec, policy, runs=1)``, its run on ``executor`` when one is given (see :func:`run_once`)."""
+    if executor is None:
+        return establish(spec, policy, runs=1)
+    with _scratch(spec) as box:
+        return reproduce(Check(spec, policy, box, executor), 1)
 
 
 def fixed_original_problem(case: Case, ws: Workspace, python: str, timeout: float, executor=None) -> str | None:

@@ -362,8 +362,6 @@ def torch_server():
 def test_minimal_reproduces_the_original(case, torch_server, monkeypatch):
     """minimal.py, copied alone into an empty directory, fails like the original (strict signature);
     where the case names a good version, minimal.py passes there (a fix patch: the fixed original passes)."""
-    from reportkit.check import Check, reproduce
-
     policy = bench.MatchPolicy()
     executor = torch_server if case.uses_torch else None
     # pytest names the running test in the environment: a server serves one environment, and each test's
@@ -373,14 +371,7 @@ def test_minimal_reproduces_the_original(case, torch_server, monkeypatch):
     with tempfile.TemporaryDirectory(prefix="rk-corpus-test-") as tmp:
         ws = bench.make_workspace(case, Path(tmp))
         spec, _ = bench.spec_for(case.target, ws.project, case.timeout, ws.env(), case.manifest.get("args"))
-        if executor is None:
-            rep = bench.establish(spec, policy, runs=1)
-        else:
-            box = bench.Sandbox(spec.script, spec.isolate_file, spec.root)
-            try:
-                rep = reproduce(Check(spec, policy, box, executor), 1)
-            finally:
-                box.cleanup()
+        rep = bench.establish_once(spec, policy, executor)
         # the manifest names the failure as people read it; what a hang's child processes wait in is the
         # kernel's name for it (anon_pipe_write, pipe_write...), compared between runs, not written down
         shown = dataclasses.replace(rep.signature, child_waits=None).headline()
