@@ -1,4 +1,4 @@
-"""benchmarks/corpus/ and corpus2/ to corpus22/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
+"""benchmarks/corpus/ and corpus2/ to corpus23/: the held-out corpora are well-formed, and every hand-written minimal.py is a real
 reproducer (self-contained, the original's failure, the cause its note names, passes where fixed).
 
 The layout checks are fast. Running a case costs its original once plus its minimal (and the good
@@ -54,6 +54,7 @@ CASES19 = bench.load_cases(_PATH.parent / "corpus19")  # the nineteenth: wrong r
 CASES20 = bench.load_cases(_PATH.parent / "corpus20")  # the twentieth: what a new user brings on day one
 CASES21 = bench.load_cases(_PATH.parent / "corpus21")  # the twenty-first, held out from the changes corpus20 judged
 CASES22 = bench.load_cases(_PATH.parent / "corpus22")  # the twenty-second, held out from the changes corpus21 judged
+CASES23 = bench.load_cases(_PATH.parent / "corpus23")  # the twenty-third: wrong values the library rejects
 ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus3-{c.name}") for c in CASES3] + [(c, f"corpus4-{c.name}") for c in CASES4]
        + [(c, f"corpus5-{c.name}") for c in CASES5] + [(c, f"corpus6-{c.name}") for c in CASES6]
@@ -64,7 +65,8 @@ ALL = ([(c, c.name) for c in CASES] + [(c, f"corpus2-{c.name}") for c in CASES2]
        + [(c, f"corpus15-{c.name}") for c in CASES15] + [(c, f"corpus16-{c.name}") for c in CASES16]
        + [(c, f"corpus17-{c.name}") for c in CASES17] + [(c, f"corpus18-{c.name}") for c in CASES18]
        + [(c, f"corpus19-{c.name}") for c in CASES19] + [(c, f"corpus20-{c.name}") for c in CASES20]
-       + [(c, f"corpus21-{c.name}") for c in CASES21] + [(c, f"corpus22-{c.name}") for c in CASES22])
+       + [(c, f"corpus21-{c.name}") for c in CASES21] + [(c, f"corpus22-{c.name}") for c in CASES22]
+       + [(c, f"corpus23-{c.name}") for c in CASES23])
 
 
 def _params():
@@ -280,6 +282,27 @@ def test_corpus22_has_its_mix():
     assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
     fixed = [c for c in CASES22 if c.good and c.good.get("git")]
     assert 1 <= len(fixed) <= 2 and any(c.manifest["category"] == "library-pytest" for c in fixed)
+
+
+def test_corpus23_has_its_mix():
+    """Eight cases where the user's code makes a wrong value and a library rejects it, written before
+    the changes they judge."""
+    cats = [c.manifest["category"] for c in CASES23]
+    assert len(CASES23) == 8
+    assert cats.count("multi-file") == 2 and cats.count("nn-module") == 3
+    for needed in ("pure-python", "library-pytest"):
+        assert cats.count(needed) == 1, needed
+    assert sum(cat.startswith("compile-") for cat in cats) == 1
+    multi = [c for c in CASES23 if c.manifest["category"] == "multi-file"]
+    assert {c.uses_torch for c in multi} == {True, False}
+    for case in multi:
+        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
+        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
+        assert len(modules) >= 3, case.name
+    pytest_cases = [c for c in CASES23 if "::" in c.target]
+    assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
+    fixed = [c for c in CASES23 if c.good and c.good.get("git")]
+    assert 1 <= len(fixed) <= 3 and any(c.manifest["category"] == "library-pytest" for c in fixed)
 
 
 def _bare_assert_in_test(case) -> bool:
