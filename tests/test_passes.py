@@ -367,6 +367,18 @@ def test_call_args_multiline_and_parenthesized() -> None:
     ("xs.append(x)\n", set()),
     ("xs.append(*x)\n", {"xs.append()"}),
     ("xs.pop(0)\n", {"xs.pop()"}),
+    # an argument that names a dtype: the value's type stays as written (a variable's may go)
+    ("y = torch.zeros(n, dtype=torch.int32, device=d)\n",
+     {"y = torch.zeros(dtype=torch.int32, device=d)", "y = torch.zeros(n, dtype=torch.int32)"}),
+    ("y = np.array(v, dtype='int32')\n", {"y = np.array(dtype='int32')"}),
+    ("y = x.to(torch.int32)\n", set()),
+    ("y = x.to(d, torch.half)\n", set()),
+    ("y = x.to(dtype=torch.long, non_blocking=True)\n", {"y = x.to(dtype=torch.long)"}),
+    ("y = a.astype(np.int32)\n", set()),
+    ("y = a.astype(kind)\n", set()),
+    ("y = x.to(dtype=dt)\n", {"y = x.to()"}),
+    ("y = x.to(d)\n", {"y = x.to()"}),
+    ("y = f(x, dtype=torch.float16)\n", {"y = f(dtype=torch.float16)"}),
 ])
 def test_call_args_never_shift_or_starve(source: str, removable: set[str]) -> None:
     lines = source.splitlines()
@@ -448,7 +460,14 @@ def test_simplify_candidates() -> None:
         ("import torch\ntorch.compile(f)().argmax()\n", ["import torch\ntorch.compile(f)()\n"]),
         ("self.items.append(1)\n", []),  # a receiver that is no call: not a statement
         # drop calls from a method chain (no ``0.cuda()``)
-        ("y = x.float().cuda()\n", ["y = 0\n", "y = x.float()\n", "y = x.cuda()\n"]),
+        ("y = x.detach().cuda()\n", ["y = 0\n", "y = x.detach()\n", "y = x.cuda()\n"]),
+        # ... but not a dtype conversion: its receiver does not replace it (the dtype stays as written)
+        ("y = x.float().cuda()\n", ["y = 0\n", "y = x.float()\n"]),
+        ("y = labels.long()\n", ["y = 0\n"]),
+        ("import torch\ny = labels.to(torch.int32)\n", ["import torch\ny = 0\n", "import torch\ny = torch.int32\n"]),
+        ("import numpy as np\ny = codes.astype(np.int32)\n",
+         ["import numpy as np\ny = 0\n", "import numpy as np\ny = np.int32\n"]),
+        ("y = x.to(device)\n", ["y = 0\n", "y = device\n", "y = x\n"]),
         (
             "y = (a +\n  b) * 2\n",
             ["y = 0\n", "y = (a +\n  b)\n", "y = 2\n", "y = (0) * 2\n", "y = (a) * 2\n", "y = (b) * 2\n"],

@@ -299,6 +299,55 @@ def _input_of_object_call(call: ast.Call, element: ast.AST, submodules: set[int]
     return isinstance(func, ast.Attribute) and func.attr in _ONE_ARG_METHODS
 
 
+#: The dtypes torch and numpy name (``torch.int32``, ``np.float16``, ``torch.long``, ``"int32"``).
+_DTYPE_NAMES = frozenset({
+    "bool", "bool_", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "short", "int",
+    "long", "float16", "half", "bfloat16", "float32", "float", "float64", "double", "complex32", "complex64",
+    "complex128", "cfloat", "cdouble", "chalf", "float8_e4m3fn", "float8_e5m2", "longlong", "intc", "intp",
+    "uint", "single", "longdouble", "csingle", "clongdouble", "byte", "ubyte",
+})
+#: Tensor methods that convert to a dtype without an argument (``labels.long()``, ``mask.float()``).
+_DTYPE_METHODS = frozenset({"int", "long", "short", "half", "float", "double", "bool", "byte", "char", "bfloat16",
+                            "cfloat", "cdouble"})
+
+
+def _names_dtype(node: ast.AST) -> bool:
+    """``torch.int32``, ``np.float16``, ``numpy.dtype`` spelled as a module attribute, or ``"int32"``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in _DTYPE_NAMES and _root_name(node) is not None
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in _DTYPE_NAMES
+
+
+def _dtype_keyword(element: ast.AST) -> bool:
+    return isinstance(element, ast.keyword) and element.arg == "dtype" and _names_dtype(element.value)
+
+
+def dtype_conversion(call: ast.Call) -> bool:
+    """Does ``call`` convert its receiver to a named dtype (``x.long()``, ``x.to(torch.int32)``,
+    ``x.to(dtype=torch.half)``, ``x.type(torch.float64)``, ``a.astype(np.int32)``, ``x.view(torch.uint8)``)?"""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in _DTYPE_METHODS:
+        return not call.args and not call.keywords
+    if func.attr == "astype":
+        return True
+    if func.attr in ("to", "type", "view"):
+        return any(_names_dtype(a) for a in call.args) or any(map(_dtype_keyword, call.keywords))
+    return False
+
+
+def _names_the_dtype(call: ast.Call, element: ast.AST) -> bool:
+    """Is ``element`` the argument of ``call`` that names a dtype (``dtype=torch.int32`` of any call, the
+    ``torch.int32`` of ``x.to(torch.int32)``, the argument of ``astype``)?  Deleting it changes the type
+    of the value, not only its size: kept (see :func:`propose_call_args`)."""
+    if _dtype_keyword(element):
+        return True
+    if isinstance(element, ast.keyword) or not dtype_conversion(call):
+        return False
+    return call.func.attr == "astype" or _names_dtype(element)
+
+
 def propose_call_args(source: str) -> list[Edit]:
     """Delete keyword arguments and the last positional argument of every call.
 
@@ -307,7 +356,10 @@ def propose_call_args(source: str) -> list[Edit]:
     arguments a call surely needs -- required parameters of a module-level function or class
     defined in the source, required positional parameters of a builtin the source does not rebind
     (``len()``, ``range()``, ``isinstance(x)``): deleting one can only raise ``TypeError``; and the
-    only input of an object built by a call (:func:`_input_of_object_call`).
+    only input of an object built by a call (:func:`_input_of_object_call`); and an argument that names
+    a dtype (``dtype=torch.int32``, ``x.to(torch.int32)``, :func:`_names_the_dtype`): a value's dtype is
+    the cause of many a library's error whose message does not name it (``F.one_hot`` rejects every
+    index dtype but int64 with one message), so it stays as the code wrote it.
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
@@ -333,6 +385,8 @@ def propose_call_args(source: str) -> list[Edit]:
                 if _shifts_others(node, element, builtin, sig):
                     continue
                 if _input_of_object_call(node, element, submodules):
+                    continue
+                if _names_the_dtype(node, element):
                     continue
                 edits.append(Delete(seq, i))
     return edits
@@ -491,7 +545,8 @@ def simplify_candidates(source: str) -> list[str]:
     ``torch``), a literal or a module's constant argument of an imported module's function in place of
     the call (``torch.zeros(16, dtype=torch.long)`` -> ``16`` or ``torch.long``), and ``0`` for a call of an
     installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module; the standard
-    library's ``time.time()`` may become ``0``).
+    library's ``time.time()`` may become ``0``), and a dtype conversion's receiver in its place
+    (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it).
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
@@ -520,6 +575,8 @@ def simplify_candidates(source: str) -> list[str]:
                 continue  # (``net(x).item()`` -> ``net(x)``: the call that fails, without what used its result)
             if sub is receiver and (_is_self(sub) or (isinstance(sub, ast.Name) and sub.id in imported)):
                 continue  # ``self.fc(x)`` -> ``self``, ``torch.randn(4)`` -> ``torch``: not the value
+            if sub is receiver and dtype_conversion(node):
+                continue  # ``labels.int()`` -> ``labels``: the dtype stays, as the code wrote it
             if library and sub is not receiver and (_is_number(sub) or isinstance(sub, ast.Constant)
                                                     or _root_name(sub) in imported):
                 continue  # ``torch.zeros(16, dtype=torch.long)`` -> ``16`` / ``torch.long``: not the object

@@ -7,7 +7,7 @@ expression at its end by its value can: ``linear(self.features(x))`` becomes
 
 The pass needs one *probe* run of an instrumented copy of the current program: every candidate
 expression ``e`` becomes ``__reportkit_value__(i, e)``, which records a source text for the value
-``e`` last had (``repr`` of literals; ``torch.randn(shape, dtype=...)`` for tensors; the constructor
+``e`` last had (``repr`` of literals; ``torch.randn(shape, dtype=...)`` for tensors, the dtype unless it is ``randn``'s default; the constructor
 call of leaf ``torch.nn`` modules) and returns ``e`` unchanged. When the failure compares computed
 values, a module with weights is spelled only where its site was evaluated once: its literal builds
 new random weights at each evaluation, where the script reused one module. The recorded texts become candidate
@@ -117,7 +117,9 @@ def __reportkit_value__(i, v):
                 ctor = "torch.randn"
             else:
                 ctor = "torch.zeros"
-            args = "(" + shape + ("" if shape else "()") + ", dtype=" + dtype
+            args = "(" + shape + ("" if shape else "()")
+            if ctor == "torch.zeros" or v.dtype != torch.get_default_dtype():
+                args += ", dtype=" + dtype  # (randn's and empty's default is the default dtype)
             if device != "cpu":
                 args += ", device=" + repr(device)
             if ctor == "torch.randn" and _state.get("seeded"):
