@@ -626,14 +626,42 @@ def _seed_calls(source: str, *, literal: bool = False) -> set[str]:
     return out
 
 
+#: Constructors of random generators that take a seed (``random.Random(7)``, ``np.random.default_rng(7)``,
+#: ``np.random.RandomState(7)``): without one they seed themselves from entropy.
+_GENERATOR_RE = re.compile(r"\b(?:Random|default_rng|RandomState)\(")
+_GENERATORS = ("Random", "default_rng", "RandomState")
+
+
+def _generator_calls(source: str) -> tuple[set[str], set[str]]:
+    """The generator constructors (:data:`_GENERATOR_RE`, as ``ast.unparse`` spells the function:
+    ``random.Random``) that ``source`` calls with a seed, and those it calls without one."""
+    seeded: set[str] = set()
+    unseeded: set[str] = set()
+    if not _GENERATOR_RE.search(source):
+        return seeded, unseeded
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return seeded, unseeded
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = ast.unparse(node.func)
+            if func.rsplit(".", 1)[-1] in _GENERATORS:
+                (seeded if node.args or node.keywords else unseeded).add(func)
+    return seeded, unseeded
+
+
 def seed_screen(source: str) -> Callable[[str], str | None] | None:
     """For a failure that checks computed values: a candidate that lost the script's seeding calls
     (``torch.manual_seed(0)``, ``random.seed(1234)``; all of them, or their arguments) is rejected
     without a run. The compared values then change from run to run (weights initialised at random), and
-    a candidate that happened to fail in its one run is a reproducer that passes now and then. None when
-    ``source`` seeds nothing."""
+    a candidate that happened to fail in its one run is a reproducer that passes now and then. So is
+    one that builds a random generator the script seeded without its seed (``random.Random(seed)`` ->
+    ``random.Random()``). None when ``source`` seeds nothing."""
     seeds = _seed_calls(source)
-    if not seeds:
+    seeded_generators, unseeded_generators = _generator_calls(source)
+    generators = seeded_generators - unseeded_generators
+    if not seeds and not generators:
         return None
     # the seeding functions the script calls with a computed argument (``cfg.seed``, ``args.seed``)
     functions = {text.split("(", 1)[0] for text in seeds} - _seed_calls(source, literal=True)
@@ -642,9 +670,11 @@ def seed_screen(source: str) -> Callable[[str], str | None] | None:
         # a seed call as the script wrote it, or one the script called with a computed argument called with
         # a literal (the argument read back where it was configured: ``torch.manual_seed(cfg.seed)`` ->
         # ``torch.manual_seed(7)``; the value passes that could change it are off for such a failure)
-        if seeds & _seed_calls(candidate) or functions & _seed_calls(candidate, literal=True):
-            return None
-        return "the script's random seed is kept (the failure compares computed values)"
+        if seeds and not (seeds & _seed_calls(candidate) or functions & _seed_calls(candidate, literal=True)):
+            return "the script's random seed is kept (the failure compares computed values)"
+        if generators and generators & _generator_calls(candidate)[1]:
+            return "a random generator the script seeded stays seeded (the failure compares computed values)"
+        return None
 
     return screen
 

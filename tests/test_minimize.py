@@ -325,3 +325,17 @@ def test_seed_screen():
     assert screen("import torch\ntorch.manual_seed(7)\n") is None
     assert "seed" in screen("import torch\ntorch.manual_seed(time.time())\n")
     assert "seed" in screen("import torch\nrandom.seed(7)\n")
+    # a generator the script seeded (``random.Random(seed)``) built without its seed: seeded from entropy
+    screen = mz.seed_screen("import random\nimport torch\ntorch.manual_seed(0)\nrng = random.Random(seed)\n"
+                            "xs = random.Random(step).sample(data, 4)\n")
+    assert screen("import random\nimport torch\ntorch.manual_seed(0)\nrng = random.Random(0)\n") is None
+    assert screen("import torch\ntorch.manual_seed(0)\n") is None  # no generator left: nothing random
+    assert "generator" in screen("import random\nimport torch\ntorch.manual_seed(0)\nrng = random.Random()\n")
+    assert "generator" in screen("import random\nimport torch\ntorch.manual_seed(0)\n"
+                                 "xs = random.Random().sample(data, 4)\n")
+    screen = mz.seed_screen("import numpy as np\nrng = np.random.default_rng(seed=3)\n")
+    assert "generator" in screen("import numpy as np\nrng = np.random.default_rng()\n")
+    assert screen("import numpy as np\nrng = np.random.default_rng(3)\n") is None
+    # a script that also builds one unseeded: that generator was never reproducible, nothing to keep
+    assert mz.seed_screen("import random\na = random.Random(1)\nb = random.Random()\n") is None
+    assert mz.seed_screen("import random\nr = random.SystemRandom()\n") is None
