@@ -59,6 +59,7 @@ from reportkit.signature import (
     Signature,
     describe_op,
     is_assertion,
+    library_argument_check,
     raised_by_script,
     raised_by_tensor_operator,
 )
@@ -592,11 +593,13 @@ def is_oracle(signature: Signature) -> bool:
     A failed assertion (``assert``, ``torch.testing.assert_close``, ``unittest``'s ``assert*``) or
     a ``--match`` on printed output is an *oracle*: its inputs are the computation under test.
     Replacing them by other values (value materialization, expression simplification) would keep
-    the same failure and lose the bug, so the reducer leaves values alone for these.
+    the same failure and lose the bug, so the reducer leaves values alone for these. Not an ``assert``
+    of library code outside testing modules (:func:`reportkit.signature.library_argument_check`): the
+    library rejected its input, as with any other exception it raises.
     """
     if signature.kind is FailureKind.OUTPUT:
         return True
-    return is_assertion(signature.exc_type)
+    return is_assertion(signature.exc_type) and not library_argument_check(signature)
 
 
 #: Calls that seed a global random generator (torch, random, numpy, transformers / lightning helpers).

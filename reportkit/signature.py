@@ -519,6 +519,24 @@ def is_assertion(exc_type: str | None) -> bool:
     return exc_type == "AssertionError" or exc_type.endswith(".AssertionError") or exc_type.endswith("AssertionFailure")
 
 
+#: Where the assertions that compare results live: testing modules and frameworks (``torch/testing/``,
+#: ``numpy/testing/``, ``unittest/``, ``_pytest/``, ``pandas/_testing/``, a ``tests`` package).
+_TESTING_PART = re.compile(r"(?:^|/)(?:_?testing|unittest|_?pytest|hypothesis|nose2?|tests?|test_[^/]*|[^/]*_tests?\.py)(?:/|$)")
+
+
+def library_argument_check(sig: Signature) -> bool:
+    """Did library code's own ``assert`` reject what it was given (``torch.nn.functional``'s
+    ``assert key_padding_mask.shape == ...``, ``torch._assert``)? An ``AssertionError`` whose innermost
+    frame is an installed package's or the standard library's code, outside testing modules and
+    functions named ``assert*`` (``torch.testing.assert_close``, ``numpy.testing``, ``unittest``'s
+    ``assertEqual``: checks of computed results the script asked for). Such a failure is the library
+    rejecting its input, like a ``raise ValueError``: not a check of values the script computed."""
+    loc = sig.location
+    return (sig.kind is FailureKind.EXCEPTION and is_assertion(sig.exc_type) and loc is not None
+            and not loc.user_code and not loc.in_script and bool(loc.file)
+            and not _TESTING_PART.search(loc.file) and not loc.function.lower().startswith("assert"))
+
+
 def raised_by_script(sig: Signature) -> bool:
     """Is the failure raised by the script's own code rather than by library code it calls?
 

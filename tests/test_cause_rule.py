@@ -321,6 +321,45 @@ def test_a_library_check_keeps_the_computation_it_measured(tmp_path):
     assert "report(" not in result and report.lines_after < report.lines_before, result
 
 
+@pytest.mark.parametrize("file, function, user_code, oracle", [
+    ("torch/__init__.py", "_check_with", False, False),  # torch checking its input (torch._check_with)
+    ("torch/nn/functional.py", "multi_head_attention_forward", False, False),  # a library's own assert
+    ("json/decoder.py", "raw_decode", False, False),
+    ("torch/testing/_comparison.py", "assert_close", False, True),  # checks of computed results
+    ("numpy/testing/_private/utils.py", "assert_array_equal", False, True),
+    ("unittest/case.py", "assertEqual", False, True),
+    ("pandas/_testing/asserters.py", "assert_frame_equal", False, True),
+    ("mylib/checks.py", "assert_sorted", False, True),  # a library's assertion helper, by its name
+    ("train.py", "main", True, True),  # the script's own assert
+])
+def test_a_library_assert_on_its_input_is_no_check_of_computed_values(file, function, user_code, oracle):
+    """An ``AssertionError`` from library code that checks what it was given is the library rejecting its
+    input, like its ``ValueError``s: its inputs may become literals. A testing module's comparison is not."""
+    loc = Location(file=file, function=function, line=3, text="assert x", user_code=user_code, in_script=user_code)
+    sig = Signature(kind="exception", exc_type="AssertionError", message="Expected N, got N", location=loc)
+    assert mz.is_oracle(sig) is oracle
+    assert mz.keeps_values(sig) is oracle
+
+
+@pytest.mark.torch
+def test_an_input_check_of_torch_is_raised_by_library_code(tmp_path):
+    """nn.MultiheadAttention's key padding mask check raises AssertionError from torch._check_with: the mask
+    given may become a literal, and the message is not pinned to the original's numbers."""
+    pytest.importorskip("torch")
+    script = write(tmp_path / "mha.py", """
+        import torch
+        from torch.nn.utils.rnn import pad_sequence
+
+        mask = pad_sequence([torch.zeros(n, dtype=torch.bool) for n in (6, 3, 2, 1)], padding_value=True)
+        x = torch.randn(4, 6, 8)
+        torch.nn.MultiheadAttention(8, 2, batch_first=True)(x, x, x, key_padding_mask=mask)
+    """)
+    spec = RunSpec(script=script, python=sys.executable, timeout=60)
+    keep = mz.what_to_keep(establish(spec, MatchPolicy(), runs=1), spec, MatchPolicy())
+    assert not keep.values and keep.message is None and not keep.measured, keep
+    assert keep.why.startswith("raised by library code (torch/"), keep.why
+
+
 def test_drop_target_drops_unread_names_of_an_unpacking():
     from reportkit.passes import drop_target_candidates
 
