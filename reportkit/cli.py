@@ -263,6 +263,9 @@ def minimize(
         "uncommitted changes to tracked files other than SCRIPT."),
     no_good_check: bool = typer.Option(False, "--no-good-check", help="No automatic fix check against HEAD "
                                        "(see --good)."),
+    keep_values: bool = typer.Option(False, "--keep-values", help="Where library code raised, keep what it was "
+                                     "given as code, with what computed it, instead of literals: shows where the "
+                                     "script made a wrong value (results are longer)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines, only the result."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also a progress line at every phase start and "
                                  "every 15 s (without a terminal; default: only when the result shrinks and at "
@@ -297,7 +300,8 @@ def minimize(
             print_reproduction(rep, policy, script)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
                                   passes_with=_parse_env(passes_with) or None,
-                                  executor=kind, good=good_code, good_auto=good is None and not no_good_check)
+                                  executor=kind, good=good_code, good_auto=good is None and not no_good_check,
+                                  keep_values=keep_values)
         report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json or quiet, verbose=verbose,
                                     run_minimize=run_minimize)
     except UserError as exc:

@@ -85,6 +85,8 @@ class MinimizeOptions:
     good: GoodRev | None = None
     # ... or, without one, on HEAD when the target's repository has uncommitted changes to other files
     good_auto: bool = False
+    # ``--keep-values``: the values stay code even where library code raised (where the script made them)
+    keep_values: bool = False
 
 
 @dataclass
@@ -306,17 +308,19 @@ def _method_calls_in(source: str, functions: set[str]) -> set[str]:
 
 
 def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differential: bool = False,
-                 source: str | None = None) -> Keep:
+                 source: str | None = None, keep_values: bool = False) -> Keep:
     """The :class:`Keep` of this failure. Its values are the bug unless library code raised it or an
     automatic differential check already guards the computation (``differential``: value passes stay
     on there). The message is pinned for a failure the script's own code raised, only when every run
     of the original reported the same one (values that change from run to run cannot be asked of a
     candidate) and the match is strict (``--match``, ``--exit-code``, ``--any-exception`` ask for less).
     ``source``: the original script's text, where a hang's pending wakers are looked for (read from
-    ``spec.script`` when not given)."""
+    ``spec.script`` when not given). ``keep_values`` (``--keep-values``): the values stay code whoever
+    raised (what the library was given, and where the script made it)."""
     sig = rep.signature
     own = raised_by_script(sig)
-    values = keeps_values(sig) and not differential
+    asked = keep_values and not keeps_values(sig)
+    values = (keeps_values(sig) and not differential) or keep_values
     inputs = values and raised_by_tensor_operator(sig) and not is_oracle(sig)
     message = None
     if values and own and policy.strict and sig.exact_message:
@@ -334,7 +338,9 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
             test = (item["nodeid"], item["when"])
     doing = describe_op(sig.location.op) if sig.location else ""
     where = f" ({sig.location}{', ' + doing if doing else ''})" if sig.location else ""
-    if differential:
+    if asked:
+        why = f"raised by library code{where}; its inputs stay code, and what computed them (--keep-values)"
+    elif differential:
         why = "compiled-vs-eager differential guards the computation: values may become literals"
     elif own and inputs:
         why = (f"raised by a tensor operator in the script's own code{where}: its values stay code, "
@@ -1064,7 +1070,8 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     # compiled-vs-eager: value passes stay on. A value substituted in the script is the same in both
     # modes, so the candidate can only keep failing compiled-only if the compiler stack still computes it wrong.
     # Otherwise a failure whose values are the bug keeps them (what_to_keep, README "What a reproducer keeps").
-    keep = what_to_keep(rep, spec, policy, differential=bool(session.passes_with and not options.passes_with))
+    keep = what_to_keep(rep, spec, policy, differential=bool(session.passes_with and not options.passes_with),
+                        keep_values=options.keep_values)
     log = TestLog()
     reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep,
                       seeded=is_oracle(rep.signature))

@@ -7,7 +7,9 @@ library code may get literal inputs; a pytest target keeps its test function.
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 import sys
 import textwrap
 from dataclasses import replace
@@ -238,6 +240,33 @@ def test_a_library_raised_failure_still_gets_literal_inputs(tmp_path):
     assert ", a call)" in report.keeps, report.keeps
     assert "math.sqrt(" in result and not re.search(r"sum\(|max\(", result), result  # the inputs became literals
     assert report.lines_after <= 6, result
+
+
+def test_keep_values_keeps_what_made_the_value_the_library_rejected(tmp_path):
+    """``--keep-values``: the same library-raised failure keeps the computation of what math.sqrt was given
+    (the user's mistake), through the real CLI."""
+    script = write(tmp_path / "spread.py", """
+        import math
+
+
+        def spread(xs):
+            mean = sum(xs) / len(xs)
+            return mean - max(xs)
+
+
+        values = [3, 1, 4, 1, 5]
+        print("values", values)
+        print(math.sqrt(spread(values)))
+    """)
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--keep-values", "-j", "2", "--json",
+                           str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    result = (tmp_path / "spread.min.py").read_text()
+    assert report["verified"] is True and report["passes"].get("materialize", 0) == 0, report["passes"]
+    assert report["keeps"].startswith("raised by library code (spread.py:") and "--keep-values" in report["keeps"]
+    assert re.search(r"sum\(", result) and re.search(r"max\(", result) and "math.sqrt(" in result, result
+    assert "print(\"values\"" not in result, result  # the rest still goes
 
 
 # A check in library code (numpy.testing here, torch.testing.assert_close alike) reports how many elements
