@@ -46,7 +46,8 @@ Printed per case and in total: lines before (the script, and the whole project's
 after, the hand-written minimal's lines, the ratio after/minimal, tests, wall time and the three
 checks; medians and the max ratio. ``--json OUT`` writes everything, ``--report-from`` re-prints it.
 ``--corpus DIR`` runs another corpus of the same format (``benchmarks/corpus2/``, written later and
-held out from the reducer changes that ``benchmarks/corpus/`` was used to judge).
+held out from the reducer changes that ``benchmarks/corpus/`` was used to judge). ``--keep-values``
+minimizes with ``reportkit minimize --keep-values`` (what library code was given stays code).
 """
 
 from __future__ import annotations
@@ -457,7 +458,7 @@ def bench_case(case: Case, args) -> CaseResult:
             git_good = good_rev(ws.project, ws.good_commit)
         report = minimize(spec, source, rep, policy,
                           MinimizeOptions(output=out, jobs=args.jobs, budget=args.budget, executor=args.executor,
-                                          good=git_good))
+                                          good=git_good, keep_values=args.keep_values))
         text = out.read_text(encoding="utf-8") if out.exists() else source
         res.output = text
         res.lines_after = count_lines(text)
@@ -613,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="hang timeout for every case (default: the case's own, else 300)")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="candidates tested in parallel (default 1)")
     parser.add_argument("--executor", choices=("warm", "cold"), default="warm")
+    parser.add_argument("--keep-values", action="store_true",
+                        help="minimize with reportkit minimize --keep-values (library-raised values stay code)")
     parser.add_argument("--python", default=sys.executable, help="interpreter the cases run in")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the results as JSON")
     parser.add_argument("--report-from", type=Path, metavar="JSON", help="run nothing: re-print a --json file")
@@ -675,6 +678,7 @@ def main(argv: list[str] | None = None) -> int:
 def write_json(args, results: list[CaseResult], start: str) -> None:
     data = {"date": start, "commit": args.commit, "corpus": os.path.relpath(args.corpus.resolve(), REPO), "cpus": os.cpu_count(), "python": sys.version.split()[0],
             "budget": args.budget, "jobs": args.jobs, "executor": args.executor,
+            "keep_values": args.keep_values,
             "totals": totals(results), "cases": [asdict(r) for r in results]}
     tmp = args.json.with_suffix(args.json.suffix + ".tmp")
     tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
