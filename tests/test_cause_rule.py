@@ -219,8 +219,8 @@ def test_a_pytest_candidate_failing_at_collection_is_not_the_test(tmp_path):
     assert (again.test_item or {}).get("when") == "call", again.test_item
 
 
-def test_a_library_raised_failure_still_gets_literal_inputs(tmp_path):
-    script = write(tmp_path / "spread.py", """
+#: A wrong value (a negative spread) computed by the script and rejected by library code (math.sqrt).
+SPREAD = """
         import math
 
 
@@ -232,7 +232,11 @@ def test_a_library_raised_failure_still_gets_literal_inputs(tmp_path):
         values = [3, 1, 4, 1, 5]
         print("values", values)
         print(math.sqrt(spread(values)))
-    """)
+"""
+
+
+def test_a_library_raised_failure_still_gets_literal_inputs(tmp_path):
+    script = write(tmp_path / "spread.py", SPREAD)
     spec = RunSpec(script=script.resolve(), python=sys.executable, timeout=30)
     report, result = minimize(spec, script.read_text(), tmp_path / "spread.min.py")
     assert report.passes.get("materialize"), report.passes
@@ -245,19 +249,7 @@ def test_a_library_raised_failure_still_gets_literal_inputs(tmp_path):
 def test_keep_values_keeps_what_made_the_value_the_library_rejected(tmp_path):
     """``--keep-values``: the same library-raised failure keeps the computation of what math.sqrt was given
     (the user's mistake), through the real CLI."""
-    script = write(tmp_path / "spread.py", """
-        import math
-
-
-        def spread(xs):
-            mean = sum(xs) / len(xs)
-            return mean - max(xs)
-
-
-        values = [3, 1, 4, 1, 5]
-        print("values", values)
-        print(math.sqrt(spread(values)))
-    """)
+    script = write(tmp_path / "spread.py", SPREAD)
     proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--keep-values", "-j", "2", "--json",
                            str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
