@@ -177,9 +177,7 @@ def test_corpus7_to_18_have_their_mix(cases):
     multi = [c for c in cases if c.manifest["category"] == "multi-file"]
     assert {c.uses_torch for c in multi} == {True, False}  # one torch training package, one pure-Python project
     for case in multi:
-        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
-        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
-        assert len(modules) >= 3, case.name
+        assert _is_project(case), case.name
     hang = next(c for c in cases if c.manifest["category"] == "hang")
     assert hang.manifest.get("timeout") == 5
     # known-good commits: both multi-file projects, both pure-Python scripts, the model
@@ -197,9 +195,7 @@ def test_corpus19_has_its_mix():
     multi = [c for c in CASES19 if c.manifest["category"] == "multi-file"]
     assert {c.uses_torch for c in multi} == {True, False}  # one torch package, one pure-Python project
     for case in multi:
-        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
-        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
-        assert len(modules) >= 3, case.name
+        assert _is_project(case), case.name
     # a pytest node id as a target, with a pytest minimal_target
     pytest_cases = [c for c in CASES19 if "::" in c.target]
     assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
@@ -230,9 +226,7 @@ def test_corpus20_has_its_mix():
     multi = [c for c in CASES20 if c.manifest["category"] == "multi-file"]
     assert {c.uses_torch for c in multi} == {True, False}  # one torch package, one pure-Python project
     for case in multi:
-        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
-        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
-        assert len(modules) >= 3, case.name
+        assert _is_project(case), case.name
     hang = next(c for c in CASES20 if c.manifest["category"] == "hang")
     assert hang.manifest.get("timeout") == 5 and hang.manifest["signature"].startswith("hang (timed out)")
     # a pytest node id as a target (the library's test), with a pytest minimal_target
@@ -242,6 +236,13 @@ def test_corpus20_has_its_mix():
     fixed = [c for c in CASES20 if c.good and c.good.get("git")]
     assert len(fixed) <= 3 and len(CASES20) - len(fixed) >= 5
     assert any(c.manifest["category"] == "library-pytest" for c in fixed)
+
+
+def _is_project(case) -> bool:
+    """A multi-file case: a package (a directory with ``__init__.py``) and 3+ modules outside the case root."""
+    package = any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir())
+    modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
+    return package and len(modules) >= 3
 
 
 def test_corpus21_has_its_mix():
@@ -255,9 +256,7 @@ def test_corpus21_has_its_mix():
     multi = [c for c in CASES21 if c.manifest["category"] == "multi-file"]
     assert {c.uses_torch for c in multi} == {True, False}  # one torch package, one pure-Python project
     for case in multi:
-        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
-        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
-        assert len(modules) >= 3, case.name
+        assert _is_project(case), case.name
     hang = next(c for c in CASES21 if c.manifest["category"] == "hang")
     assert hang.manifest.get("timeout") == 5 and hang.manifest["signature"].startswith("hang (timed out)")
     pytest_cases = [c for c in CASES21 if "::" in c.target]
@@ -275,9 +274,7 @@ def test_corpus22_has_its_mix():
     for needed in ("nn-module", "library-pytest"):
         assert cats.count(needed) == 1, needed
     assert sum(cat.startswith("compile-") for cat in cats) == 1
-    multi = next(c for c in CASES22 if c.manifest["category"] == "multi-file")
-    assert any(p.is_dir() and (p / "__init__.py").is_file() for p in multi.path.iterdir())
-    assert len([p for p in multi.path.rglob("*.py") if p.parent != multi.path and p.name != "__init__.py"]) >= 3
+    assert _is_project(next(c for c in CASES22 if c.manifest["category"] == "multi-file"))
     pytest_cases = [c for c in CASES22 if "::" in c.target]
     assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
     fixed = [c for c in CASES22 if c.good and c.good.get("git")]
@@ -296,9 +293,7 @@ def test_corpus23_has_its_mix():
     multi = [c for c in CASES23 if c.manifest["category"] == "multi-file"]
     assert {c.uses_torch for c in multi} == {True, False}
     for case in multi:
-        assert any(p.is_dir() and (p / "__init__.py").is_file() for p in case.path.iterdir()), case.name
-        modules = [p for p in case.path.rglob("*.py") if p.parent != case.path and p.name != "__init__.py"]
-        assert len(modules) >= 3, case.name
+        assert _is_project(case), case.name
     pytest_cases = [c for c in CASES23 if "::" in c.target]
     assert pytest_cases and all("::" in c.manifest.get("minimal_target", "") for c in pytest_cases)
     fixed = [c for c in CASES23 if c.good and c.good.get("git")]
