@@ -319,8 +319,9 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     raised (what the library was given, and where the script made it)."""
     sig = rep.signature
     own = raised_by_script(sig)
-    asked = keep_values and not keeps_values(sig)
-    values = (keeps_values(sig) and not differential) or keep_values
+    by_rule = keeps_values(sig) and not differential
+    values = by_rule or keep_values
+    asked = keep_values and not by_rule
     inputs = values and raised_by_tensor_operator(sig) and not is_oracle(sig)
     message = None
     if values and own and policy.strict and sig.exact_message:
@@ -339,7 +340,8 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     doing = describe_op(sig.location.op) if sig.location else ""
     where = f" ({sig.location}{', ' + doing if doing else ''})" if sig.location else ""
     if asked:
-        why = f"raised by library code{where}; its inputs stay code, and what computed them (--keep-values)"
+        who = "a check of computed values" if is_oracle(sig) else f"raised by library code{where}"
+        why = f"{who}; its values stay code, and what computed them (--keep-values)"
     elif differential:
         why = "compiled-vs-eager differential guards the computation: values may become literals"
     elif own and inputs:

@@ -261,6 +261,17 @@ def test_keep_values_keeps_what_made_the_value_the_library_rejected(tmp_path):
     assert "print(\"values\"" not in result, result  # the rest still goes
 
 
+def test_keep_values_also_overrides_the_differential(tmp_path):
+    """Under the compiled-vs-eager differential values may become literals; --keep-values keeps them, and
+    the keeps line says why."""
+    script = write(tmp_path / "check.py", "total = sum([1, 2])\nassert total == 4, f'total {total}'\n")
+    spec = RunSpec(script=script, python=sys.executable, timeout=30)
+    rep = establish(spec, MatchPolicy(), runs=1)
+    assert not mz.what_to_keep(rep, spec, MatchPolicy(), differential=True).values
+    keep = mz.what_to_keep(rep, spec, MatchPolicy(), differential=True, keep_values=True)
+    assert keep.values and keep.why.startswith("a check of computed values; its values stay code"), keep.why
+
+
 # A check in library code (numpy.testing here, torch.testing.assert_close alike) reports how many elements
 # differ and where. Its first line ("Arrays are not equal") is the same for any two arrays that differ: a
 # copy that drops the last block and an array of zeros (the copy loop deleted) alike. What it measured
