@@ -639,8 +639,8 @@ def _seed_calls(source: str, *, literal: bool = False) -> set[str]:
 
 #: Constructors of random generators that take a seed (``random.Random(7)``, ``np.random.default_rng(7)``,
 #: ``np.random.RandomState(7)``): without one they seed themselves from entropy.
-_GENERATOR_RE = re.compile(r"\b(?:Random|default_rng|RandomState)\(")
 _GENERATORS = ("Random", "default_rng", "RandomState")
+_GENERATOR_RE = re.compile(r"\b(?:" + "|".join(_GENERATORS) + r")\(")
 
 
 def _generator_calls(source: str) -> tuple[set[str], set[str]]:
