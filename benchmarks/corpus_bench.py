@@ -19,7 +19,7 @@ a hand-written ``minimal.py``, a ``NOTE.md`` (the bug, where its cause is) and a
 
 For every case, on a scratch copy (the corpus is never written to; ``minimal.py``, ``NOTE.md``,
 ``case.json``, the patch and the vendored library are not part of the copy): run the original twice
-(reportkit's strict signature), run :func:`reportkit.minimize.minimize` (warm executor, ``--jobs``),
+(reportkit's strict signature), run :func:`reportkit.reduce.minimize.minimize` (warm executor, ``--jobs``),
 then judge the result:
 
 ``alone``  copied ALONE into an empty temporary directory and run from there (a pytest result as its
@@ -37,7 +37,7 @@ a git repository whose first commit is the FIXED code (the case with the patch a
 second is the case as written (the bug), and the case is minimized with the fix check against the
 first commit (``MinimizeOptions.good``, i.e. ``reportkit minimize --good REV``). ``good`` then runs the
 result's *good form* alone: the result mapped onto the fixed code by the fix check's own mapping
-(:func:`reportkit.fixcheck.good_form_map`: the places where the fixed and buggy code differ — in the
+(:func:`reportkit.reduce.fixcheck.good_form_map`: the places where the fixed and buggy code differ — in the
 folded script when the result was reduced from one — replaced by their fixed lines); a result that
 edited those lines has no good form and fails the check. The manifest validation applies the patch
 (it must apply), and before minimizing the fixed original must pass (else the case is not minimized).
@@ -70,13 +70,18 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
-from reportkit.check import Check, reproduce  # noqa: E402
-from reportkit.fixcheck import good_form_map  # noqa: E402
-from reportkit.flatten import NotFlattenable, fold_local_code, fold_target, folded_conftests  # noqa: E402
-from reportkit.gitinfo import good_rev  # noqa: E402
-from reportkit.minimize import MinimizeOptions, count_lines, minimize  # noqa: E402
-from reportkit.runner import RunResult, RunSpec, Sandbox, run_script, split_target, target_spec  # noqa: E402
-from reportkit.signature import MatchPolicy, Reproduction, Signature, establish, same_failure, signature_of  # noqa: E402
+from reportkit.failure.check import (  # noqa: E402
+    Check,
+    establish,  # noqa: E402
+    reproduce,
+)
+from reportkit.failure.signature import MatchPolicy, Reproduction, Signature, same_failure, signature_of  # noqa: E402
+from reportkit.reduce.fixcheck import good_form_map  # noqa: E402
+from reportkit.reduce.flatten import NotFlattenable, fold_local_code, fold_target, folded_conftests  # noqa: E402
+from reportkit.reduce.minimize import MinimizeOptions, count_lines, minimize  # noqa: E402
+from reportkit.run.gitinfo import good_rev  # noqa: E402
+from reportkit.run.runner import Sandbox, run_script, split_target, target_spec  # noqa: E402
+from reportkit.run.spec import RunResult, RunSpec  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 DEFAULT_TIMEOUT = 300.0
@@ -304,7 +309,7 @@ def _scratch(spec: RunSpec):
 
 def run_once(spec: RunSpec, executor=None) -> RunResult:
     """One run of ``spec`` in a fresh scratch copy: cold (``run_script``), or on ``executor`` (a
-    :class:`reportkit.executor.WarmExecutor` shared by many runs: the corpus tests' torch cases)."""
+    :class:`reportkit.run.executor.WarmExecutor` shared by many runs: the corpus tests' torch cases)."""
     if executor is None:
         return run_script(spec)
     with _scratch(spec) as box:
@@ -356,7 +361,7 @@ def judge_git_good(text: str, out_name: str, node: str | None, folded: list[str]
 
 def folded_signature(spec: RunSpec, source: str, rep, policy: MatchPolicy) -> Signature:
     """The failure of the original with its local modules folded in, as reportkit's minimize folds it
-    (:func:`reportkit.flatten.fold_local_code`: kept only when it fails the way the original did); the
+    (:func:`reportkit.reduce.flatten.fold_local_code`: kept only when it fails the way the original did); the
     original's own signature when it is not folded."""
     sandbox = Sandbox(spec.script, False, spec.root)
     try:

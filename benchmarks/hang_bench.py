@@ -1,7 +1,7 @@
-"""Benchmark: minimizing hanging scripts with and without the hang watch (:mod:`reportkit.hangwatch`).
+"""Benchmark: minimizing hanging scripts with and without the hang watch (:mod:`reportkit.run.hangwatch`).
 
 For each script, in one run and with the same settings: the original is established once (its
-``--runs``), then :func:`reportkit.minimize.minimize` runs twice on scratch copies of the script's
+``--runs``), then :func:`reportkit.reduce.minimize.minimize` runs twice on scratch copies of the script's
 directory — **before** (``hang_watch=False``: every hanging candidate costs the timeout) and
 **after** (``hang_watch=True``: a candidate sitting in the original's blocked frame for the hold time
 is decided then, and so is one blocked elsewhere with the whole process quiet, or spinning). Reported:
@@ -31,9 +31,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from reportkit.minimize import MinimizeOptions, minimize
-from reportkit.runner import target_spec
-from reportkit.signature import MatchPolicy, establish
+from reportkit.failure.check import establish
+from reportkit.failure.signature import MatchPolicy
+from reportkit.reduce.minimize import MinimizeOptions, minimize
+from reportkit.run.runner import target_spec
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPTS = {  # name -> (script, its timeout)

@@ -3,14 +3,14 @@
 For every selected example (a directory of ``examples/`` holding a failing script and a hand-written
 ``minimal.py``), in one run:
 
-1. **reportkit**: :func:`reportkit.minimize.minimize` in-process, on a scratch copy of the example
+1. **reportkit**: :func:`reportkit.reduce.minimize.minimize` in-process, on a scratch copy of the example
    directory (``examples/`` is never written to).
 2. **picire-lines**: picire's ``DD`` (its defaults: ZellerSplit(n=2), subsets first, forward order)
    over the list of lines, with a content cache so that a repeated candidate is not re-run. The
    interestingness test is what a user wires up by hand: "non-zero exit code and the same last
    non-empty stderr line as the original". Candidates run exactly as reportkit runs them
-   (:func:`reportkit.runner.run_script`, a :class:`~reportkit.runner.Sandbox`, the same interpreter and
-   per-test timeout from :func:`reportkit.minimize.test_timeout`), so only the algorithm differs.
+   (:func:`reportkit.run.runner.run_script`, a :class:`~reportkit.run.runner.Sandbox`, the same interpreter and
+   per-test timeout from :func:`reportkit.reduce.minimize.test_timeout`), so only the algorithm differs.
 3. **cvise** (``cvise --not-c``) when the ``cvise`` binary is on PATH, with the same hand-written rule
    in a shell interestingness script.
 
@@ -42,11 +42,13 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from reportkit._picire import DD, Outcome
-from reportkit.minimize import MinimizeOptions, count_lines, minimize, test_timeout
-from reportkit.runner import RunResult, RunSpec, Sandbox, read_script, run_script
-from reportkit.sandbox import FORCE_ENV
-from reportkit.signature import MatchPolicy, Reproduction, establish, same_failure, signature_of
+from reportkit.failure.check import establish
+from reportkit.failure.signature import MatchPolicy, Reproduction, same_failure, signature_of
+from reportkit.reduce._picire import DD, Outcome
+from reportkit.reduce.minimize import MinimizeOptions, count_lines, minimize, test_timeout
+from reportkit.run.runner import Sandbox, read_script, run_script
+from reportkit.run.sandbox import FORCE_ENV
+from reportkit.run.spec import RunResult, RunSpec
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -212,7 +214,7 @@ def _lockstep_side(side: int, mode: str | None, cond, state, conn, call: tuple) 
     """One side of :func:`run_reportkit_lockstep` (a spawned process)."""
     if mode is not None:
         os.environ[FORCE_ENV] = mode
-    from reportkit import executor as ex
+    from reportkit.run import executor as ex
 
     try:
         for cls in (ex.WarmExecutor, ex.ColdExecutor):  # one candidate run here, then one there
@@ -367,8 +369,8 @@ def sandbox_ab(spec: RunSpec, source: str, n: int) -> tuple[float, float]:
     not (``none``), ``n`` runs each, interleaved (on, off, on, off, ...) so that the machine's load hits
     both alike. Each executor is set up as minimize sets it up (private compile cache filled by a cold
     run, preload discovered + learned). Returns (on, off)."""
-    from reportkit import sandbox as protect
-    from reportkit.executor import WarmExecutor, discover_preload, private_cache_env
+    from reportkit.run import sandbox as protect
+    from reportkit.run.executor import WarmExecutor, discover_preload, private_cache_env
 
     real = protect.protection
     setups = []

@@ -1,8 +1,8 @@
 """reportkit: minimize failing PyTorch / Torch-Spyre scripts and bundle them into bug reports.
 
-Pipeline stages, one module each, plain data classes between them:
+One package per pipeline stage, plain data classes between them; imports point down, never up:
 
-    runner (run) -> signature -> reduce -> collect -> render -> publish
+    cli -> ci -> report -> reduce -> failure -> run      (io, errors, constants, cancel, redact: the ground floor)
 """
 
 __version__ = "0.1.0"

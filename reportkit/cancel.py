@@ -1,6 +1,6 @@
 """Withdrawn questions: the reducer tells an executor that a candidate's answer is no longer needed.
 
-The prefetch window (:mod:`reportkit.tester`) tests the planned candidates ahead, in parallel; once one
+The prefetch window (:mod:`reportkit.reduce.tester`) tests the planned candidates ahead, in parallel; once one
 of them is interesting, the answers of the later ones in flight will not be consumed. It sets their
 *withdraw events*; an executor that can stop a run early (the Ray executor: it kills the candidate's
 process tree on its host) checks :func:`current` from the thread that called ``run`` and raises

@@ -15,9 +15,10 @@ from rich.markup import escape
 from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
 from reportkit.errors import UserError
+from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature
 from reportkit.redact import RedactingStream
-from reportkit.runner import RunSpec, target_spec
-from reportkit.signature import FailureKind, MatchPolicy, Reproduction, Signature
+from reportkit.run.runner import target_spec
+from reportkit.run.spec import RunSpec
 
 app = typer.Typer(
     add_completion=True,
@@ -73,7 +74,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
                                           "(before the command: reportkit --no-network check ...; or set "
                                           "REPORTKIT_NO_NETWORK=1).")) -> None:
     if no_network:
-        from reportkit import sandbox
+        from reportkit.run import sandbox
 
         sandbox.set_network(False)
 
@@ -119,7 +120,7 @@ def _loc_line(sig: Signature) -> list[tuple[str, str]]:
 
 
 def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> None:
-    from reportkit.check import describe_runs
+    from reportkit.failure.check import describe_runs
 
     sig = rep.signature
     rows: list[tuple[str, str]] = [("script", script), ("runs", describe_runs(rep)),
@@ -155,7 +156,7 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> N
 
 def _protection() -> str:
     """Which protection the runs had (bubblewrap or the fallback guard), for check/minimize output."""
-    from reportkit import sandbox
+    from reportkit.run import sandbox
 
     try:
         return sandbox.protection().describe()
@@ -188,7 +189,7 @@ def check(
 
     Exit code: 0 the failure reproduces on every run, 1 it is flaky, 2 bad input or nothing fails.
     """
-    from reportkit.check import CONFIRM_RUNS, Check, establish_original
+    from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original
 
     try:
         policy = _policy(match, exit_code, any_exception)
@@ -280,9 +281,9 @@ def minimize(
     with a known good version (--good REV, or HEAD when files the script imports from have uncommitted
     changes) a result must also pass on the good code.
     """
-    from reportkit.check import Check, reproduce, require_deterministic
-    from reportkit.minimize import MinimizeOptions
-    from reportkit.minimize import minimize as run_minimize
+    from reportkit.failure.check import Check, reproduce, require_deterministic
+    from reportkit.reduce.minimize import MinimizeOptions
+    from reportkit.reduce.minimize import minimize as run_minimize
 
     try:
         policy = _policy(match, exit_code, any_exception)
@@ -295,7 +296,7 @@ def minimize(
         if not as_json:
             out.print(f"[bold]reportkit minimize[/bold] {escape(script)}: running the original {runs}x ...")
         rep = reproduce(Check(spec, policy), runs)
-        require_deterministic(rep, retries)  # and minimize confirms it with more runs (reportkit.check)
+        require_deterministic(rep, retries)  # and minimize confirms it with more runs (reportkit.failure.check)
         if not as_json:
             print_reproduction(rep, policy, script)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
@@ -322,7 +323,7 @@ def _good_rev(spec: RunSpec, good: Optional[str], no_good_check: bool):
         return None
     if no_good_check:
         raise UserError("--good and --no-good-check contradict each other; pass one of them")
-    from reportkit.gitinfo import GoodRevError, good_rev
+    from reportkit.run.gitinfo import GoodRevError, good_rev
 
     try:
         return good_rev(spec.script.parent, good)
@@ -338,7 +339,7 @@ def _executor_choice(executor: str, cold: bool, ray_address, ray_resources, jobs
         return "cold" if cold else "warm"
     if executor != "ray":
         raise UserError(f"--executor: {executor!r} is not one of: local, ray")
-    from reportkit.ray_executor import RayConfig, import_ray, parse_resources
+    from reportkit.run.ray_executor import RayConfig, import_ray, parse_resources
 
     resources = parse_resources(ray_resources)
     import_ray()  # one clear message now if it is not installed
@@ -354,7 +355,7 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
     from rich.live import Live
     from rich.text import Text
 
-    from reportkit.minimize import count_lines, count_statements
+    from reportkit.reduce.minimize import count_lines, count_statements
 
     start = time.monotonic()
     lines0 = count_lines(source)
@@ -410,8 +411,8 @@ SHRINK_PRINT_INTERVAL = 15.0  # seconds between two lines of one phase without a
 
 
 def _ray_slots() -> tuple[int, int] | None:
-    """(busy, live) slots of the Ray executor in use, if any (only when reportkit.ray_executor is loaded)."""
-    module = sys.modules.get("reportkit.ray_executor")
+    """(busy, live) slots of the Ray executor in use, if any (only when reportkit.run.ray_executor is loaded)."""
+    module = sys.modules.get("reportkit.run.ray_executor")
     active = getattr(module, "ACTIVE", None) if module is not None else None
     return active.status() if active is not None else None
 
@@ -520,7 +521,7 @@ def bundle(
     """
     import shlex
 
-    from reportkit.bundle import BundleOptions, make_bundle
+    from reportkit.report.bundle import BundleOptions, make_bundle
 
     try:
         if template not in TEMPLATE_CHOICES:
@@ -557,7 +558,7 @@ def _print_bundle_summary(result) -> None:
     rows += [("json", rel(result.bundle_json)), ("failure", c.signature.headline().splitlines()[0])]
     issue_repo = result.issue_repo
     if result.issue is not None:
-        from reportkit.venue import choose
+        from reportkit.report.venue import choose
 
         venue = choose(c)
         if venue.template == result.template:  # chosen by --template auto (or agreeing with it)
@@ -634,7 +635,7 @@ def ci(
     As a GitHub Actions matrix (one job per distinct failure): --plan prints the matrix, each job runs
     --only ID, a final job runs --merge DIR... (see README, Running on a cluster).
     """
-    from reportkit.ci import (
+    from reportkit.ci.ci import (
         MATRIX_LIMIT,
         CiOptions,
         annotations,
@@ -754,7 +755,7 @@ def publish(
     neutralised. No gh and no token, a read-only token or a fork pull request skip with a notice
     (exit 0); exit 1 when a gh call failed otherwise.
     """
-    from reportkit import publish as pub
+    from reportkit.ci import publish as pub
 
     try:
         manifest = pub.load_manifest(out_dir)

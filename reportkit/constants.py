@@ -2,7 +2,7 @@
 
 TOOL_NAME = "reportkit"
 # issue templates (templates/<name>.md.j2); the first is the library default. The CLI's default is
-# AUTO_TEMPLATE: reportkit/venue.py picks one of them from what is installed and what the failure involves
+# AUTO_TEMPLATE: reportkit/report/venue.py picks one of them from what is installed and what the failure involves
 TEMPLATE_NAMES = ("torch-spyre", "pytorch", "pytorch-compile", "generic")
 DEFAULT_TEMPLATE = TEMPLATE_NAMES[0]
 AUTO_TEMPLATE = "auto"

@@ -370,7 +370,7 @@ def redact_text(text: str, *, home: str | None = None) -> str:
     return text
 
 
-# the scratch $HOME a sandboxed run had (reportkit/sandbox.py): cold runs' and the warm server's
+# the scratch $HOME a sandboxed run had (reportkit/run/sandbox.py): cold runs' and the warm server's
 _SANDBOX_HOME = re.compile(
     r"(?<![\w.\-~$])/[^\s\"'<>]{0,200}?/reportkit-(?:session-[\w]+/reportkit-[\w]+/run-[\w]+|warm-[\w]+)/home"
     r"(?![\w.\-])"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reportkit import sandbox
+from reportkit.run import sandbox
 
 
 @pytest.fixture(params=["bwrap", "fallback"])

@@ -17,20 +17,20 @@ from pathlib import Path
 
 import pytest
 
-import reportkit.minimize as mz
-from reportkit.check import Outcome
-from reportkit.runner import RunSpec, run_script, target_spec
-from reportkit.signature import (
+import reportkit.reduce.minimize as mz
+from reportkit.failure.check import Outcome, establish
+from reportkit.failure.signature import (
     Location,
     MatchPolicy,
     Normalizer,
     Signature,
     describe_op,
-    establish,
     raised_by_script,
     raised_by_tensor_operator,
     signature_of,
 )
+from reportkit.run.runner import run_script, target_spec
+from reportkit.run.spec import RunSpec
 
 
 def write(path: Path, text: str) -> Path:
@@ -393,7 +393,7 @@ def test_an_input_check_of_torch_is_raised_by_library_code(tmp_path):
 
 
 def test_drop_target_drops_unread_names_of_an_unpacking():
-    from reportkit.passes import drop_target_candidates
+    from reportkit.reduce.passes import drop_target_candidates
 
     src = "def f():\n    n, seed, k = 203, 7, 1\n    return n + k\n"
     assert drop_target_candidates(src) == ["def f():\n    n, k = 203, 1\n    return n + k\n"]

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from reportkit.check import (
+from reportkit.errors import FlakyFailure, NothingToReproduce
+from reportkit.failure.check import (
     CONFIRM_RUNS,
     Check,
     confirm,
@@ -29,10 +30,10 @@ from reportkit.check import (
     meets,
     reproduce,
 )
-from reportkit.errors import FlakyFailure, NothingToReproduce
-from reportkit.executor import ColdExecutor
-from reportkit.runner import RunSpec, Sandbox
-from reportkit.signature import FailureKind, MatchPolicy, Signature
+from reportkit.failure.signature import FailureKind, MatchPolicy, Signature
+from reportkit.run.executor import ColdExecutor
+from reportkit.run.runner import Sandbox
+from reportkit.run.spec import RunSpec
 
 
 def fails(n: int) -> bool:
@@ -189,8 +190,8 @@ def test_cli_bundle_minimize_uses_the_same_rule(tmp_path, state):
 
 
 def test_require_deterministic_is_the_one_refusal():
-    from reportkit.check import require_deterministic
-    from reportkit.signature import Reproduction
+    from reportkit.failure.check import require_deterministic
+    from reportkit.failure.signature import Reproduction
 
     flaky = Reproduction(signature=Signature(kind="exception", exc_type="RuntimeError"), runs=4, failures=3)
     with pytest.raises(FlakyFailure, match=r"3 of 4 runs failed the same way \(75%\)") as info:

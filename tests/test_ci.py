@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fake_gh import FAKE_GH
 
-from reportkit.ci import (
+from reportkit.ci.ci import (
     CiReport,
     Failure,
     JUnitCase,
@@ -24,7 +24,7 @@ from reportkit.ci import (
     xml_key,
 )
 from reportkit.errors import UserError
-from reportkit.signature import Location, Signature, fingerprint
+from reportkit.failure.signature import Location, Signature, fingerprint
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "07_ci_failing_suite"
 
@@ -181,8 +181,8 @@ def test_grouping_on_the_test_side_call_site(tmp_path):
 @pytest.mark.parametrize("a, b", [("assert '-13th' == '-13rd'", "assert '13th' == '13rd'"),
                                   ("shape '[-1, 64]' is invalid", "shape '[1, 64]' is invalid")])
 def test_signs_are_folded(a, b):
-    from reportkit.ci import fold_signs
-    from reportkit.signature import Normalizer
+    from reportkit.ci.ci import fold_signs
+    from reportkit.failure.signature import Normalizer
 
     norm = Normalizer()
     assert fold_signs(norm.message_key(a)) == fold_signs(norm.message_key(b))
@@ -190,7 +190,7 @@ def test_signs_are_folded(a, b):
 
 
 def test_split_by_frames_reruns_each_path_up_to_a_limit(tmp_path):
-    from reportkit.ci import split_by_frames
+    from reportkit.ci.ci import split_by_frames
 
     cases = [JUnitCase("m", f"t{i}", "failure", text=f"tests/test_a.py:{10 + i % 5}: \nlib/x.py:3: ValueError")
              for i in range(10)]
@@ -200,7 +200,7 @@ def test_split_by_frames_reruns_each_path_up_to_a_limit(tmp_path):
 
 
 def test_ci_fingerprint_per_bug_not_per_test():
-    from reportkit.ci import ci_fingerprint
+    from reportkit.ci.ci import ci_fingerprint
 
     def sig(loc, site, message="", exc="AssertionError"):
         return Signature(kind="exception", exc_type=exc, message=message, location=loc, script_frame=site)

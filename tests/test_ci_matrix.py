@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reportkit.ci import MATRIX_LIMIT, make_plan
+from reportkit.ci.ci import MATRIX_LIMIT, make_plan
 
 SECRET = "hunter2-merge-secret"  # in the test module, hence in the reproducers; a secret only in the merge job
 

@@ -1,4 +1,4 @@
-"""reportkit.collect: environment probe, debug run, Spyre logs/artifacts, hangs and the backend ladder.
+"""reportkit.report.collect: environment probe, debug run, Spyre logs/artifacts, hangs and the backend ladder.
 
 Real subprocess runs in the target interpreter; Torch-Spyre is simulated with fake packages on a
 temporary sys.path, real-format log lines and the real compiler artifacts in tests/fixtures.
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from reportkit import collect as C
-from reportkit import spyre
-from reportkit.runner import RunResult, RunSpec
-from reportkit.signature import MatchPolicy, Signature
+from reportkit.failure.signature import MatchPolicy, Signature
+from reportkit.report import collect as C
+from reportkit.report import spyre
+from reportkit.run.spec import RunResult, RunSpec
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch-spyre"
 BACKEND_BOOT = Path(C.__file__).with_name("_backend_boot.py")
@@ -681,7 +681,7 @@ def test_a_gdb_that_overruns_its_time_is_stopped_and_the_process_continued(tmp_p
     import subprocess
     import sys
 
-    from reportkit import _backend_boot
+    from reportkit.run import _backend_boot
 
     fake = tmp_path / "bin" / "gdb"
     fake.parent.mkdir()

@@ -369,7 +369,7 @@ def torch_server():
     not in each of a case's runs (about 3 s each on the CI machine; 74 of the 164 cases import torch).
     The original, its minimal.py and the good form all run on it (so they are compared like with like);
     runs it cannot serve (another environment: a library case's site, a good version's env) run cold."""
-    from reportkit.executor import WarmExecutor
+    from reportkit.run.executor import WarmExecutor
 
     warm = WarmExecutor(["torch"])
     yield warm

@@ -4,8 +4,8 @@ candidate's own run first otherwise — and in either order a candidate is accep
 
 from __future__ import annotations
 
-from reportkit import tester as T
-from reportkit.fixcheck import FoldMap
+from reportkit.reduce import tester as T
+from reportkit.reduce.fixcheck import FoldMap
 
 
 class Calls:

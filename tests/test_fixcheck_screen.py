@@ -1,6 +1,6 @@
 """The fix check's cost: candidates it is known to reject are never run, and the reducer's trace.
 
-- :meth:`reportkit.fixcheck.GoodCode.screen`: a candidate without a good form, or (when the good code
+- :meth:`reportkit.reduce.fixcheck.GoodCode.screen`: a candidate without a good form, or (when the good code
   differs only in what the candidate carries) without the lines the fix changes, is rejected before a
   run on either side;
 - a candidate the second condition rejected once is not accepted again by a later, lazy pass;
@@ -13,11 +13,11 @@ from pathlib import Path
 
 from test_good_check import make_repo, minimize
 
-from reportkit import tester as T
-from reportkit.fixcheck import GONE, FoldMap, GoodCode, merge_line
-from reportkit.gitinfo import GoodRev
-from reportkit.reduce import reduce_source
-from reportkit.tester import TRACE_ENV, Trace
+from reportkit.reduce import tester as T
+from reportkit.reduce.bookkeeping import TRACE_ENV, Trace
+from reportkit.reduce.fixcheck import GONE, FoldMap, GoodCode, merge_line
+from reportkit.reduce.schedule import reduce_source
+from reportkit.run.gitinfo import GoodRev
 
 BAD = "def f(x):\n    y = x - 1\n    z = y * 2\n    return z\n"
 GOOD = "def f(x):\n    y = x + 1\n    z = y * 3\n    return z\n"

@@ -1,4 +1,4 @@
-"""reportkit/flatten.py: folding a script's local modules into the script (pure Python, fast)."""
+"""reportkit/reduce/flatten.py: folding a script's local modules into the script (pure Python, fast)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from reportkit.flatten import NotFlattenable, flatten_source, fold_local_code, project_roots
-from reportkit.runner import RunSpec, Sandbox, target_spec
-from reportkit.signature import MatchPolicy, establish, same_failure
+from reportkit.failure.check import establish
+from reportkit.failure.signature import MatchPolicy, same_failure
+from reportkit.reduce.flatten import NotFlattenable, flatten_source, fold_local_code, project_roots
+from reportkit.run.runner import Sandbox, target_spec
+from reportkit.run.spec import RunSpec
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -671,7 +673,7 @@ def pytest_alone(tmp_path: Path, source: str, test: str) -> subprocess.Completed
 
 
 def test_conftests_are_appended_without_hooks_and_keep_the_modules_lines():
-    from reportkit.flatten import with_conftests
+    from reportkit.reduce.flatten import with_conftests
 
     module = "import pytest\n\n\ndef test_x(a):\n    assert a == 2\n"
     got = with_conftests(module, [("conftest.py", textwrap.dedent(CONFTEST_PROJECT["conftest.py"]).lstrip()),
@@ -721,7 +723,7 @@ def test_a_conftest_that_cannot_be_folded_leaves_the_modules_folded(tmp_path):
 def test_a_minimized_pytest_test_carries_its_conftest_fixtures(tmp_path):
     """The reducer cannot lean on the conftest.py files (candidates run with --noconftest): the result
     runs alone, from a directory with nothing else in it, and fails the same way."""
-    from reportkit.minimize import MinimizeOptions, minimize
+    from reportkit.reduce.minimize import MinimizeOptions, minimize
 
     write(tmp_path / "proj", CONFTEST_PROJECT)
     before = {p: p.read_bytes() for p in (tmp_path / "proj").rglob("*") if p.is_file()}

@@ -1,4 +1,4 @@
-"""Tests for reportkit.gitinfo on throw-away repositories."""
+"""Tests for reportkit.run.gitinfo on throw-away repositories."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reportkit import gitinfo
-from reportkit.gitinfo import repo_info, strip_url_credentials
+from reportkit.run import gitinfo
+from reportkit.run.gitinfo import repo_info, strip_url_credentials
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 GIT_ENV = {
@@ -180,7 +180,7 @@ def test_gitpython_failure_falls_back(repo, monkeypatch):
 
 _CHILD = (
     "import json, sys; from dataclasses import asdict; from pathlib import Path;"
-    "from reportkit.gitinfo import repo_info;"
+    "from reportkit.run.gitinfo import repo_info;"
     "info = repo_info(Path(sys.argv[1])); print(json.dumps(asdict(info) if info else None))"
 )
 

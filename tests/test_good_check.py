@@ -1,4 +1,4 @@
-"""The fix check of ``minimize`` (reportkit/fixcheck.py): results must pass on the good code."""
+"""The fix check of ``minimize`` (reportkit/reduce/fixcheck.py): results must pass on the good code."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import reportkit.minimize as mz
-from reportkit.check import Check
-from reportkit.fixcheck import FoldMap, good_form_map, prepare_good_code
-from reportkit.gitinfo import GoodRevError, export_commit, good_rev, uncommitted_changes
-from reportkit.runner import RunSpec
-from reportkit.signature import MatchPolicy, establish
+import reportkit.reduce.minimize as mz
+from reportkit.failure.check import Check, establish
+from reportkit.failure.signature import MatchPolicy
+from reportkit.reduce.fixcheck import FoldMap, good_form_map, prepare_good_code
+from reportkit.run.gitinfo import GoodRevError, export_commit, good_rev, uncommitted_changes
+from reportkit.run.spec import RunSpec
 
 WINDOWED_GOOD = """\
 def windowed(seq, n):

@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 
-import reportkit.executor as ex
-from reportkit import hangwatch
-from reportkit.executor import ColdExecutor, WarmExecutor
-from reportkit.minimize import MinimizeOptions, hang_wakers, minimize
-from reportkit.runner import RunSpec, Sandbox
-from reportkit.signature import MatchPolicy, establish, same_failure, signature_of
+import reportkit.run.executor as ex
+from reportkit.failure import hang
+from reportkit.failure.check import establish
+from reportkit.failure.signature import MatchPolicy, same_failure, signature_of
+from reportkit.reduce.minimize import MinimizeOptions, hang_wakers, minimize
+from reportkit.run import hangwatch
+from reportkit.run.executor import ColdExecutor, WarmExecutor
+from reportkit.run.runner import Sandbox
+from reportkit.run.spec import RunSpec
 
 EXECUTORS = ["cold", pytest.param("warm", marks=pytest.mark.skipif(ex.warm_supported() is not None,
                                                                    reason=str(ex.warm_supported())))]
@@ -87,8 +90,8 @@ def test_hang_in_the_blocked_frame_is_decided_early(original, kind):
     box = Sandbox(script)
     executor = make(kind)
     try:
-        measured, note = hangwatch.arm(replace(spec, timeout=60), rep, policy,
-                                       hangwatch.run_sampled(executor, spec, None, box))
+        measured, note = hang.arm(replace(spec, timeout=60), rep, policy,
+                                       hang.run_sampled(executor, spec, None, box))
         watch = measured.hang_watch
         assert watch is not None, note
         assert watch.earlier >= 0.2  # the first q.get() waited ~0.3 s and returned
@@ -107,7 +110,7 @@ def test_hang_in_the_blocked_frame_is_decided_early(original, kind):
 @pytest.mark.parametrize("kind", EXECUTORS)
 def test_waits_shorter_than_the_hold_and_other_hangs_are_decided_as_before(tmp_path, original, kind):
     _, spec, rep = original
-    watch = hangwatch.HangWatch(location=rep.signature.location, hold=1.5, interval=0.05)
+    watch = hangwatch.HangWatch(location=hang.HangSite(rep.signature.location), hold=1.5, interval=0.05)
     # waits 0.6 s in the same frame, then finishes: a normal exit, not a hang
     returns = write(tmp_path, HANG.replace("time.sleep(0.3)", "time.sleep(0.6)").replace("\nq.get()\n", "\n"),
                     "returns.py")
@@ -195,7 +198,7 @@ def test_quiet_and_stale_stretches_from_samples(tmp_path):
 
 def watch_for(rep, **holds):
     """A candidate's watch on the HANG original: the frame rule far away unless asked."""
-    return hangwatch.HangWatch(location=rep.signature.location, hold=holds.pop("hold", 60.0), interval=0.05, **holds)
+    return hangwatch.HangWatch(location=hang.HangSite(rep.signature.location), hold=holds.pop("hold", 60.0), interval=0.05, **holds)
 
 
 # hangs elsewhere, each decided by the rule named: the main thread blocked in another frame with every
@@ -298,7 +301,7 @@ subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]).wait()
 def test_child_waits_name_what_leaf_children_wait_in(tmp_path):
     import subprocess
 
-    from reportkit.runner import child_waits, kill_tree
+    from reportkit.run.runner import child_waits, kill_tree
 
     writer = write(tmp_path, PIPE_HANG, "writer.py")
     proc = subprocess.Popen([sys.executable, str(writer)], start_new_session=True)
@@ -452,14 +455,14 @@ print(run(4))
 def test_the_wakers_after_a_blocked_line(code, line, expected):
     import ast
 
-    from reportkit.minimize import _waking_calls_after
-    from reportkit.passes.source import SourceMap
+    from reportkit.reduce.minimize import _waking_calls_after
+    from reportkit.reduce.passes.source import SourceMap
     source = textwrap.dedent(code)
     assert sorted(_waking_calls_after(ast.parse(source), SourceMap(source), line)) == expected
 
 
 def test_a_hang_keeps_the_wake_up_that_comes_too_late(tmp_path):
-    from reportkit.minimize import Keep, _lost_pending, what_to_keep
+    from reportkit.reduce.minimize import Keep, _lost_pending, what_to_keep
     script = write(tmp_path, LATE_STOP)
     spec = RunSpec(script=script, python=sys.executable, timeout=3)
     rep = establish(spec, MatchPolicy(), runs=2)
@@ -481,9 +484,9 @@ def test_a_hang_keeps_the_wake_up_that_comes_too_late(tmp_path):
 
 
 def test_lost_wakers_need_their_thread_started_and_their_call_in_the_code():
-    from reportkit.minimize import Keep
-    from reportkit.runner import RunResult
-    from reportkit.signature import Signature
+    from reportkit.failure.signature import Signature
+    from reportkit.reduce.minimize import Keep
+    from reportkit.run.spec import RunResult
 
     keep = Keep(wakers=frozenset({"queue.Queue.task_done", "threading.Thread.start"}))
 
@@ -518,7 +521,7 @@ def test_lost_wakers_need_their_thread_started_and_their_call_in_the_code():
     (None, set()),  # a lock taken twice: no wait the watch knows
 ])
 def test_the_wakers_a_hang_keeps_are_those_of_what_it_waits_in(last_wait, expected):
-    from reportkit.runner import RunResult
+    from reportkit.run.spec import RunResult
 
     result = RunResult(returncode=None, signal=None, timed_out=True, duration=1.0, stdout="", stderr="")
     result.wakers = {"queue.Queue.put", "queue.Queue.task_done", "threading.Thread.start"}
@@ -581,7 +584,7 @@ def test_the_waker_and_wait_wrappers_never_show(tmp_path, kind):
 def test_a_child_caught_running_is_looked_at_again(monkeypatch, seen, expected):
     import subprocess
 
-    import reportkit.runner as runner
+    import reportkit.run.runner as runner
 
     parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; "
                                "subprocess.run([sys.executable, '-c', 'import time; time.sleep(60)'])"],

@@ -10,9 +10,9 @@ import textwrap
 
 import pytest
 
-from reportkit.passes import Splice, Together, apply_edits, apply_splices, parses
-from reportkit.passes.hoist import hoist_candidates
-from reportkit.passes.materialize import (
+from reportkit.reduce.passes import Splice, Together, apply_edits, apply_splices, parses
+from reportkit.reduce.passes.hoist import hoist_candidates
+from reportkit.reduce.passes.materialize import (
     CAPTURE_ENV,
     SEEDED_ENV,
     differing_sites,
@@ -22,7 +22,7 @@ from reportkit.passes.materialize import (
     sites,
     without_sites,
 )
-from reportkit.reduce import reduce_source
+from reportkit.reduce.schedule import reduce_source
 
 
 def probe_with(tmp_path, extra_env: dict | None = None):
@@ -395,7 +395,7 @@ def test_values_are_compared_as_far_as_both_runs_got(tmp_path):
 @pytest.mark.parametrize("ddmin_changes", [False, True])
 @pytest.mark.parametrize("together_holds", [False, True])
 def test_a_together_edit_is_tried_alone_after_the_ddmin_over_the_others(ddmin_changes, together_holds):
-    from reportkit.passes.kinds import FirstCutPass, ProbePass
+    from reportkit.reduce.passes.kinds import FirstCutPass, ProbePass
 
     src = "a = f(x)\nb = g(y)\nc = h(z)\n"
     plain = [Splice(src.index("f(x)"), src.index("f(x)") + 4, "1"), Splice(src.index("h(z)"), src.index("h(z)") + 4, "3")]
@@ -440,8 +440,8 @@ def test_a_together_edit_is_tried_alone_after_the_ddmin_over_the_others(ddmin_ch
 
 
 def test_a_look_at_the_values_is_not_the_probe_pass_s_run_on_that_source():
-    from reportkit.passes import MATERIALIZE
-    from reportkit.reduce import Problem
+    from reportkit.reduce.passes import MATERIALIZE
+    from reportkit.reduce.schedule import Problem
 
     probes: list[str] = []
 

@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 from scripts import JSON_PIPELINE
 
-import reportkit.minimize as mz
-from reportkit.executor import ColdExecutor
-from reportkit.reduce import reduce_source
-from reportkit.runner import RunSpec, run_script
-from reportkit.signature import MatchPolicy, Signature, establish, signature_of, statement_site
+import reportkit.reduce.minimize as mz
+from reportkit.failure.check import establish
+from reportkit.failure.signature import MatchPolicy, Signature, signature_of, statement_site
+from reportkit.reduce.schedule import reduce_source
+from reportkit.run.executor import ColdExecutor
+from reportkit.run.runner import run_script
+from reportkit.run.spec import RunSpec
 
 LIB = """
 def get(table, key):
@@ -67,7 +69,7 @@ def test_slippage_guard_keeps_the_same_bug(tmp_path):
     result = out.read_text()
     assert script.read_text() == before  # the input is never touched
     assert report.verified is True
-    # still the bug in lib.py, folded into the script (reportkit/flatten.py): the raise in lib.get (the
+    # still the bug in lib.py, folded into the script (reportkit/reduce/flatten.py): the raise in lib.get (the
     # function may be inlined: the same site is what the statement evaluates, signature.statement_site)
     assert report.folded == ["lib.py"] and "table[key]" in result and "lib" not in result
     assert report.lines_after <= 3, result
@@ -271,7 +273,7 @@ def test_wrong_result_oracles_keep_their_computation(tmp_path):
 
 
 def test_oracles_are_assertions_and_output_matches():
-    from reportkit.signature import Signature
+    from reportkit.failure.signature import Signature
 
     assert not mz.is_oracle(Signature(kind="exception", exc_type="RuntimeError"))
     assert mz.is_oracle(Signature(kind="exception", exc_type="AssertionError"))

@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from reportkit import passes as P
+from reportkit.reduce import passes as P
 
 
 def apply_all(source: str, edits: list[P.Edit]) -> str:
@@ -583,7 +583,7 @@ def test_join_short_statements(source: str, expected: str | None) -> None:
 
 
 def test_string_lines_are_deletions_of_interior_lines() -> None:
-    from reportkit.passes.strings import propose_string_lines
+    from reportkit.reduce.passes.strings import propose_string_lines
 
     source = ('def f(text="""a,b\n1,2\n3,4\n"""):\n    """Doc\n    more\n    """\n'
               'x = b"""\nq\n"""\ny = f"""\n{x}\n"""\nz = ("one"\n     "two"\n     "three")\n')
@@ -601,7 +601,7 @@ def test_string_lines_are_deletions_of_interior_lines() -> None:
     'x = ("a" +\n     "b")\n',  # an operator, not implicit concatenation
 ])
 def test_string_pieces_are_only_implicit_concatenations_of_plain_literals(source: str) -> None:
-    from reportkit.passes.strings import propose_string_lines
+    from reportkit.reduce.passes.strings import propose_string_lines
 
     assert propose_string_lines(source) == []
 
@@ -647,18 +647,18 @@ def test_contributing_example_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     import re
     from pathlib import Path
 
-    from reportkit.reduce import reduce_source
+    from reportkit.reduce.schedule import reduce_source
 
     text = (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text(encoding="utf-8")
     section = text.split("## Adding a reduction pass", 1)[1].split("\n## ", 1)[0]
     module_code, registration = re.findall(r"```python\n(.*?)```", section, re.S)[:2]
-    spec = importlib.util.spec_from_loader("reportkit.passes.asserts", loader=None)
+    spec = importlib.util.spec_from_loader("reportkit.reduce.passes.asserts", loader=None)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    module.__package__ = "reportkit.passes"
+    module.__package__ = "reportkit.reduce.passes"
     exec(compile(module_code, "CONTRIBUTING.md", "exec"), module.__dict__)
-    monkeypatch.setitem(__import__("sys").modules, "reportkit.passes.asserts", module)
+    monkeypatch.setitem(__import__("sys").modules, "reportkit.reduce.passes.asserts", module)
     namespace = dict(vars(P))
-    exec(compile(registration.replace("from .asserts", "from reportkit.passes.asserts"),
+    exec(compile(registration.replace("from .asserts", "from reportkit.reduce.passes.asserts"),
                  "CONTRIBUTING.md", "exec"), namespace)
     monkeypatch.setattr(P, "FINE", namespace["FINE"])
     assert namespace["ASSERT_MESSAGES"] in P.FINE
@@ -1004,7 +1004,7 @@ def test_data_literals(source: str, expected: list[str]) -> None:
 
 @pytest.mark.parametrize("names", ["present", "absent"])
 def test_stdlib_modules_are_told_from_installed_packages(monkeypatch, names) -> None:
-    from reportkit.passes import expressions as E
+    from reportkit.reduce.passes import expressions as E
 
     if names == "absent":  # Python 3.9 has no sys.stdlib_module_names: found in the stdlib directory
         monkeypatch.delattr("sys.stdlib_module_names", raising=False)

@@ -1,4 +1,4 @@
-"""reportkit._picire imports picire 21.8 with or without pkg_resources (setuptools >= 82)."""
+"""reportkit.reduce._picire imports picire 21.8 with or without pkg_resources (setuptools >= 82)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ except ImportError:
 else:
     raise SystemExit("blocker did not work")
 
-import reportkit._picire as rp
+import reportkit.reduce._picire as rp
 
 assert "pkg_resources" not in sys.modules, "stand-in leaked"
 try:
@@ -103,7 +103,7 @@ def test_real_pkg_resources_is_used_untouched(tmp_path: Path) -> None:
 import sys
 import pkg_resources
 original = pkg_resources
-import reportkit._picire as rp
+import reportkit.reduce._picire as rp
 assert sys.modules["pkg_resources"] is original, "pkg_resources was replaced"
 assert not hasattr(original, "__reportkit_stand_in__")
 assert original.CALLS == ["picire"], original.CALLS
@@ -126,7 +126,7 @@ def test_importable_real_pkg_resources_not_imported_in_advance(tmp_path: Path) -
     )
     code = """
 import sys
-import reportkit._picire as rp
+import reportkit.reduce._picire as rp
 assert rp.picire.__version__ == "1.2.3", rp.picire.__version__
 assert "pkg_resources" in sys.modules and not hasattr(sys.modules["pkg_resources"], "__reportkit_stand_in__")
 print("ok")
@@ -137,7 +137,7 @@ print("ok")
 
 
 def test_stand_in_is_minimal_and_honest() -> None:
-    from reportkit import _picire
+    from reportkit.reduce import _picire
 
     module = _picire._make_stand_in()
     assert module.get_distribution("picire").version == "21.8"
@@ -155,9 +155,9 @@ def test_reportkit_imports_picire_only_through_the_shim() -> None:
         assert "import picire" not in text and "from picire" not in text, path
 
 
-# ------------------------------------------------- the tested picire range (reportkit/dd.py)
+# ------------------------------------------------- the tested picire range (reportkit/reduce/dd.py)
 def test_pyproject_pins_the_tested_range() -> None:
-    from reportkit import dd
+    from reportkit.reduce import dd
 
     pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     assert f'"{dd.PICIRE_RANGE}"' in pyproject
@@ -179,7 +179,7 @@ class _Changed:
 
 @pytest.mark.parametrize("dd_class, found", [(_Renamed, "is missing"), (_Changed, "has the parameters")])
 def test_incompatible_picire_fails_loudly(dd_class: type, found: str) -> None:
-    from reportkit import dd
+    from reportkit.reduce import dd
 
     dd.check_picire()  # the installed one is fine
     with pytest.raises(ImportError) as excinfo:
@@ -190,7 +190,7 @@ def test_incompatible_picire_fails_loudly(dd_class: type, found: str) -> None:
 
 
 def test_importing_the_reducer_with_an_incompatible_picire_fails_with_the_message(tmp_path: Path) -> None:
-    """A real picire with the hook renamed: importing reportkit.reduce stops with the clear message."""
+    """A real picire with the hook renamed: importing reportkit.reduce.schedule stops with the clear message."""
     import shutil
 
     import picire
@@ -201,7 +201,7 @@ def test_importing_the_reducer_with_an_incompatible_picire_fails_with_the_messag
         path = fake / "picire" / name
         if path.exists():
             path.write_text(path.read_text().replace("_reduce_config", "_reduce_iteration"))
-    proc = run_python("import reportkit.reduce\n", tmp_path, extra_path=fake)
+    proc = run_python("import reportkit.reduce.schedule\n", tmp_path, extra_path=fake)
     assert proc.returncode != 0
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError: reportkit needs picire>=21.8,<22"), proc.stderr
@@ -211,8 +211,8 @@ def test_importing_the_reducer_with_an_incompatible_picire_fails_with_the_messag
 def test_parallel_ddmin_prefetches_through_the_hook(monkeypatch: pytest.MonkeyPatch) -> None:
     """With jobs > 1 picire calls the hook each iteration and its planned complements run ahead in
     worker threads; the result and the test count are those of jobs = 1."""
-    from reportkit import dd
-    from reportkit.reduce import reduce_source
+    from reportkit.reduce import dd
+    from reportkit.reduce.schedule import reduce_source
 
     planned: list[int] = []
     original = dd._DD._planned
@@ -246,8 +246,8 @@ def test_parallel_ddmin_prefetches_through_the_hook(monkeypatch: pytest.MonkeyPa
 
 def test_stop_raised_by_the_test_reaches_the_caller_unwrapped() -> None:
     """picire must not wrap the test's exceptions (its main branch does): Stop ends a reduction."""
-    from reportkit._picire import DD, Outcome, backward, skip
-    from reportkit.reduce import Stop
+    from reportkit.reduce._picire import DD, Outcome, backward, skip
+    from reportkit.reduce.schedule import Stop
 
     def test(config, config_id):  # type: ignore[no-untyped-def]
         if len(config) < 10:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from fake_gh import FAKE_GH
 
-from reportkit.publish import MAX_BODY, Failure, github_output_lines, issue_body, marker
+from reportkit.ci.publish import MAX_BODY, Failure, github_output_lines, issue_body, marker
 
 NEW = "aaaaaaaaaaaaaaa1"     # confirmed, never filed
 KNOWN = "bbbbbbbbbbbbbbb2"   # flaky, open issue #7 carries its marker

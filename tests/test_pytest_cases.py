@@ -1,4 +1,4 @@
-"""parametrize-case (reportkit/passes/pytest_cases.py): one case of a parametrize list, its id pinned.
+"""parametrize-case (reportkit/reduce/passes/pytest_cases.py): one case of a parametrize list, its id pinned.
 
 Each candidate is collected by pytest: every node id it has, the original has too (the pinned id is the
 one pytest gave the case), and the failing case still fails."""
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from reportkit import passes as P
+from reportkit.reduce import passes as P
 
 SUITE = '''import pytest
 

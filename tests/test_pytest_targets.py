@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from reportkit.errors import UserError
-from reportkit.runner import pytest_root, run_script, split_target, target_spec
-from reportkit.signature import MatchPolicy, establish, signature_of
-from reportkit.standalone import NotStandalone, conftest_chain, make_standalone
+from reportkit.failure.check import establish
+from reportkit.failure.signature import MatchPolicy, signature_of
+from reportkit.reduce.standalone import NotStandalone, conftest_chain, make_standalone
+from reportkit.run.runner import pytest_root, run_script, split_target, target_spec
 
 
 def write(path: Path, text: str) -> Path:

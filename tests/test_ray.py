@@ -17,7 +17,7 @@ import pytest
 
 from reportkit.cancel import Withdrawn, current
 from reportkit.errors import UserError
-from reportkit.ray_executor import (
+from reportkit.run.ray_executor import (
     connect_bounded,
     differences,
     host_port,
@@ -100,7 +100,7 @@ def test_the_window_withdraws_answers_it_will_not_consume():
     early (Ray) ends them with Withdrawn, and no verdict is recorded for them."""
     import threading
 
-    from reportkit.tester import Tester
+    from reportkit.reduce.tester import Tester
 
     started = threading.Event()
 
@@ -118,7 +118,7 @@ def test_the_window_withdraws_answers_it_will_not_consume():
     tester = Tester("x = 0\ny = 1\n", predicate, jobs=2)
     try:
         assert tester.first_interesting(["x = 0\n", "y = 1  # slow\n"]) == 0
-        from reportkit.tester import key
+        from reportkit.reduce.bookkeeping import key
 
         assert tester._known(key("x = 0\n")) is True
         assert tester._known(key("y = 1  # slow\n")) is None  # withdrawn: no verdict, asked again if needed
@@ -197,7 +197,7 @@ def test_the_child_probe_decides_before_ray_init_runs_here(why, message):
 
 def test_the_child_probe_says_why_in_one_line_and_prints_nothing(tmp_path, capfd):
     """Where the probe's interpreter has no Ray (the fast suite's), it fails: one line, nothing on our fds."""
-    from reportkit.ray_executor import probe_in_child
+    from reportkit.run.ray_executor import probe_in_child
 
     try:
         import ray  # noqa: F401
@@ -284,7 +284,7 @@ def test_minimize_on_a_local_ray_cluster_equals_local_j2(tmp_path):
     # The same questions in the same order; locally the answers the reducer will not consume are waited for
     # (and counted), on Ray they are withdrawn and killed (not counted; asked again, and counted, only if
     # the walk reaches the same text later). How far -j 2 runs ahead depends on the odds the answers that
-    # have arrived give (reportkit/tester.py), so two -j 2 runs may differ by a few runs either way; Ray
+    # have arrived give (reportkit/reduce/tester.py), so two -j 2 runs may differ by a few runs either way; Ray
     # must not cost more than that.
     local_runs = json.loads(local.stdout)["tests_run"]
     assert 0 < report["tests_run"] <= local_runs + max(3, local_runs // 20), (report["tests_run"], local_runs)
@@ -293,9 +293,10 @@ def test_minimize_on_a_local_ray_cluster_equals_local_j2(tmp_path):
 def json_error_on_ray(tmp_path, config, timeout: float):
     """A script failing with a JSONDecodeError, its original run, and a Ray executor for it:
     (spec, policy, rep, sandbox, executor, note); the caller closes the executor and the sandbox."""
-    from reportkit.ray_executor import prepare_ray
-    from reportkit.runner import RunSpec, Sandbox
-    from reportkit.signature import MatchPolicy, establish
+    from reportkit.failure.check import establish, prepare_executor
+    from reportkit.failure.signature import MatchPolicy
+    from reportkit.run.runner import Sandbox
+    from reportkit.run.spec import RunSpec
 
     script = tmp_path / "f.py"
     script.write_text("import json\njson.loads('{')\n")
@@ -303,7 +304,7 @@ def json_error_on_ray(tmp_path, config, timeout: float):
     policy = MatchPolicy()
     rep = establish(spec, policy, runs=1)
     box = Sandbox(script)
-    executor, note = prepare_ray(config, spec, script.read_text(), rep.signature, policy, box)
+    executor, note = prepare_executor(config, spec, script.read_text(), rep.signature, policy, box)
     return spec, policy, rep, box, executor, note
 
 
@@ -311,8 +312,8 @@ def json_error_on_ray(tmp_path, config, timeout: float):
 @pytest.mark.slow
 def test_a_dead_slot_is_dropped_and_its_candidate_rerun_elsewhere(tmp_path):
     ray = pytest.importorskip("ray")
-    from reportkit.ray_executor import RayConfig
-    from reportkit.signature import same_failure, signature_of
+    from reportkit.failure.signature import same_failure, signature_of
+    from reportkit.run.ray_executor import RayConfig
 
     spec, policy, rep, box, executor, note = json_error_on_ray(tmp_path, RayConfig(slots=2), timeout=60)
     try:
@@ -339,8 +340,8 @@ def test_a_withdrawn_candidate_is_killed_on_its_host(tmp_path):
 
     ray = pytest.importorskip("ray")
     from reportkit.cancel import withdrawable
-    from reportkit.ray_executor import RayConfig
-    from reportkit.signature import same_failure, signature_of
+    from reportkit.failure.signature import same_failure, signature_of
+    from reportkit.run.ray_executor import RayConfig
 
     spec, policy, rep, box, executor, note = json_error_on_ray(tmp_path, RayConfig(slots=1, inner="cold"), timeout=300)
     try:

@@ -366,7 +366,7 @@ def test_redacting_stream_writes_redacted(monkeypatch):
 
 @pytest.mark.parametrize("offset", range(-30, 31, 6))
 def test_clipping_never_splits_a_secret(tmp_path, offset):
-    from reportkit.runner import read_bounded
+    from reportkit.run.runner import read_bounded
 
     limit = 4000
     head_len = limit // 4

@@ -12,8 +12,8 @@ from typing import Callable
 
 import pytest
 
-from reportkit import passes as P
-from reportkit.reduce import Progress, ReduceResult, Stop, reduce_source
+from reportkit.reduce import passes as P
+from reportkit.reduce.schedule import Progress, ReduceResult, Stop, reduce_source
 
 Predicate = Callable[[str], bool]
 
@@ -538,7 +538,7 @@ def test_a_rejected_change_is_known_where_it_stands_not_by_its_neighbours() -> N
     """The memo knows a change by its lines and the functions and classes around it: deleting
     ``super().__init__()`` is the same change after the signature and the next statement changed, and a
     different one in another class."""
-    from reportkit.tester import _Memo
+    from reportkit.reduce.tester import _Memo
 
     def module(cls: str, params: str, first: str) -> str:
         return (f"import torch\n\nclass {cls}(torch.nn.Module):\n    def __init__(self{params}):\n"
@@ -557,7 +557,7 @@ def test_a_rejected_change_is_known_where_it_stands_not_by_its_neighbours() -> N
 def test_a_verifying_round_skips_known_rejections_again_once_it_changes_something() -> None:
     """The round without memo that confirms a fixpoint is an ordinary round from its first accepted change
     on (another verifying round follows): it does not re-run every known-rejected change of the round."""
-    from reportkit.reduce import Problem
+    from reportkit.reduce.schedule import Problem
 
     problem = Problem("a = 1\nb = 2\n", lambda s: True)
     problem.memo, problem.verifying = False, True
@@ -599,7 +599,7 @@ def test_needed_statements_cost_about_n_tests_per_sweep_after_the_first() -> Non
 
 @pytest.mark.parametrize("size", [1, 2, 5, 8])
 def test_halves_then_singles_split(size: int) -> None:
-    from reportkit.dd import halves_then_singles
+    from reportkit.reduce.dd import halves_then_singles
 
     config = list(range(size))
     halves = halves_then_singles([config])
@@ -608,7 +608,7 @@ def test_halves_then_singles_split(size: int) -> None:
 
 
 def test_grouped_split_first_splits_by_group() -> None:
-    from reportkit.dd import _Grouped, _singles
+    from reportkit.reduce.dd import _Grouped, _singles
 
     groups = ["a", "a", "a", "a", "b", "c", "c"]
     split = _Grouped(groups, _singles)
@@ -621,7 +621,7 @@ def test_grouped_split_first_splits_by_group() -> None:
 def test_rows_of_a_table_are_no_groups_of_their_own() -> None:
     """The elements of a list literal are a group; the elements of a row inside it are not (each row would
     be tried first); each of them is a group of its own."""
-    from reportkit.passes.kinds import _outer_sequences
+    from reportkit.reduce.passes.kinds import _outer_sequences
 
     source = "table = [(1, 'a'), (2, 'b'), (3, 'c')]\nflat = [4, 5]\n"
     edits = P.propose_display_elements(source)
@@ -634,7 +634,7 @@ def test_rows_of_a_table_are_no_groups_of_their_own() -> None:
 def _elements_tests(source: str, predicate: Predicate, by_sequence: bool) -> tuple[str, int]:
     from dataclasses import replace
 
-    from reportkit.reduce import Problem
+    from reportkit.reduce.schedule import Problem
 
     problem = Problem(source, predicate)
     problem._ddmin._yields["elements"] = 0.25  # the last elements ddmin applied few: near a minimum
@@ -674,7 +674,7 @@ def test_a_table_of_rows_costs_no_more_on_the_first_ddmin() -> None:
     def tests(by_sequence: bool) -> int:
         from dataclasses import replace
 
-        from reportkit.reduce import Problem
+        from reportkit.reduce.schedule import Problem
 
         problem = Problem(source, predicate)
         replace(P.ELEMENTS, by_sequence=by_sequence).run(problem)
@@ -719,7 +719,7 @@ def test_scaffolding_around_the_failing_statement_goes() -> None:
     (True, False, False, False),  # a check of computed values: neither
 ])
 def test_value_and_rebuilding_passes_by_what_the_failure_keeps(oracle, rebuild, materialize, builds):
-    from reportkit.reduce import Problem, _Schedule
+    from reportkit.reduce.schedule import Problem, _Schedule
 
     schedule = _Schedule(Problem("x = 1\n", lambda s: True), oracle=oracle, rebuild=rebuild)
     assert schedule._allowed(P.MATERIALIZE) is materialize
@@ -733,7 +733,7 @@ def test_value_and_rebuilding_passes_by_what_the_failure_keeps(oracle, rebuild, 
 
 # ------------------------------------------------------------- running candidates ahead (-j)
 def test_run_ahead_width_follows_the_chance_that_the_answer_is_used() -> None:
-    from reportkit.tester import _Window
+    from reportkit.reduce.tester import _Window
 
     # the k-th candidate is run too while the k-1 before it are all rejected with a chance >= 0.7
     for jobs, p, width in [(2, 0.0, 2), (2, 0.3, 2), (2, 0.35, 1), (2, 1.0, 1), (4, 0.1, 4), (4, 0.2, 2),
@@ -754,8 +754,8 @@ def _one_line_deletions(source: str) -> list[str]:
 def test_candidates_likely_interesting_are_not_run_ahead(interesting: bool) -> None:
     """A pass whose candidates are (nearly) all accepted runs (nearly) no candidate whose answer goes
     unused with -j 2; one whose candidates are all rejected still runs them two at a time."""
-    from reportkit.passes.kinds import EachPass
-    from reportkit.reduce import Problem
+    from reportkit.reduce.passes.kinds import EachPass
+    from reportkit.reduce.schedule import Problem
 
     source = "".join(f"x{i} = {i}\n" for i in range(20)) + "raise ValueError('x')\n"
     counts = {}
@@ -804,7 +804,7 @@ def test_cosmetic_passes_one_by_one_when_together_fails() -> None:
 
 
 def test_a_rejected_change_of_many_lines_is_not_rerun_while_its_lines_stay() -> None:
-    from reportkit.tester import Tester
+    from reportkit.reduce.tester import Tester
 
     body = "".join(f"    a{i} = {i}\n" for i in range(6))
     source = "x = 1\n\n\ndef f():\n" + body + "    return a5\n\n\nf()\n"
@@ -828,7 +828,7 @@ def test_a_rejected_change_of_many_lines_is_not_rerun_while_its_lines_stay() -> 
 def test_a_change_rejected_ahead_of_the_walk_is_memoized_although_never_asked_for() -> None:
     """-j 2: the second candidate runs while the first is tested; the first is accepted, so the walk
     never asks about the second. Its rejection still counts: the same change on the new source is skipped."""
-    from reportkit.tester import Tester
+    from reportkit.reduce.tester import Tester
 
     source = "a = 1\nb = 2\nc = 3\n"
     asked: list[str] = []
@@ -858,7 +858,7 @@ def test_a_reshaping_fine_pass_that_changed_something_starts_the_round_over(monk
     scaffolding passes to work on what it opened up: they would test code those are about to remove."""
     from dataclasses import dataclass
 
-    from reportkit import reduce as R
+    from reportkit.reduce import schedule as R
 
     calls: list[tuple[str, int, bool]] = []
 
@@ -886,7 +886,7 @@ def test_a_reshaping_fine_pass_that_changed_something_starts_the_round_over(monk
 
 
 def test_find_integer() -> None:
-    from reportkit.dd import find_integer
+    from reportkit.reduce.dd import find_integer
 
     for limit in (0, 1, 3, 4, 5, 7, 8, 9, 30, 100):
         asked: list[int] = []
@@ -904,8 +904,8 @@ def test_find_integer() -> None:
 
 
 def _hdd_tests(source: str, predicate: Predicate, extend: bool, monkeypatch) -> tuple[str, int]:
-    from reportkit.dd import _DD
-    from reportkit.reduce import Problem
+    from reportkit.reduce.dd import _DD
+    from reportkit.reduce.schedule import Problem
 
     if not extend:
         monkeypatch.setattr(_DD, "_extended", lambda self, run, subsets, i: (subsets, i))
@@ -955,7 +955,7 @@ def test_a_strict_pass_whose_checked_candidates_all_pass_is_lazy_again() -> None
     """A pass whose result failed the second condition is repeated strict (each candidate checked before
     it is accepted) and stays strict while the check keeps rejecting some of its candidates; a strict run
     in which the check passed every candidate it saw makes it lazy again (checked on its result only)."""
-    from reportkit.reduce import Problem
+    from reportkit.reduce.schedule import Problem
 
     checked: list[str] = []
 
@@ -986,7 +986,7 @@ def test_early_checks_only_for_a_pass_whose_result_failed_before() -> None:
     """After some pass's result failed the second condition, a lazy pass that never failed it is still
     checked on its result only; one that failed before has its 1st, 2nd, 4th ... accepted source checked
     at once (a pass that breaks the check again is caught early)."""
-    from reportkit.reduce import Problem
+    from reportkit.reduce.schedule import Problem
 
     checked: list[str] = []
 

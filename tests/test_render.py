@@ -1,4 +1,4 @@
-"""reportkit.render: issue.md parsed as markdown (markdown-it-py), checklist, size limit, redaction."""
+"""reportkit.report.render: issue.md parsed as markdown (markdown-it-py), checklist, size limit, redaction."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from reportkit import collect as C
-from reportkit import render, spyre
-from reportkit.gitinfo import GitInfo
-from reportkit.signature import Location, Signature
+from reportkit.failure.signature import Location, Signature
+from reportkit.report import collect as C
+from reportkit.report import render, spyre
+from reportkit.run.gitinfo import GitInfo
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch-spyre"
 UPSTREAM = FIXTURES / "upstream"  # copies of torch-spyre's issue form and the debugging guide's checklist
@@ -510,10 +510,10 @@ def test_wheel_ships_the_templates(tmp_path):
     (wheel,) = (tmp_path / "dist").glob("reportkit-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"reportkit/templates/torch-spyre.md.j2", "reportkit/templates/pytorch.md.j2",
-            "reportkit/templates/_macros.md.j2", "reportkit/_backend_boot.py", "reportkit/_env_probe.py"} <= names
+            "reportkit/templates/_macros.md.j2", "reportkit/run/_backend_boot.py", "reportkit/run/_env_probe.py"} <= names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
-    code = ("import reportkit.render as r; d = r.templates_dirs(); print(d[0]); "
+    code = ("import reportkit.report.render as r; d = r.templates_dirs(); print(d[0]); "
             "print(sorted(r.environment().list_templates()))")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)},
                          capture_output=True, text=True, timeout=60)

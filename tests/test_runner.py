@@ -13,7 +13,8 @@ import pytest
 from scripts import HANG_WITH_SPINNER
 
 from reportkit.errors import UserError
-from reportkit.runner import RunSpec, Sandbox, parse_faulthandler, read_script, resolve_python, run_script
+from reportkit.run.runner import Sandbox, parse_faulthandler, read_script, resolve_python, run_script
+from reportkit.run.spec import RunSpec
 
 
 def write(tmp_path: Path, name: str, code: str) -> Path:
@@ -250,7 +251,7 @@ def test_kill_active_stops_runs_of_other_threads(tmp_path):
     import threading
     import time
 
-    from reportkit import runner
+    from reportkit.run import runner
 
     script = write(tmp_path, "slow.py", "import time\ntime.sleep(120)\n")
     results = []
@@ -327,7 +328,7 @@ def test_writes_outside_the_scratch_dir_are_refused_reads_work(tmp_path, protect
 
 
 def test_fallback_guard_refuses_shells_and_network(tmp_path, monkeypatch):
-    from reportkit import sandbox
+    from reportkit.run import sandbox
 
     monkeypatch.setenv(sandbox.FORCE_ENV, "fallback")
     script = write(tmp_path, "calls.py", """
@@ -354,7 +355,7 @@ def test_fallback_guard_refuses_shells_and_network(tmp_path, monkeypatch):
 
 
 def test_bubblewrap_exit_status_keeps_signals_and_exit_codes_apart(tmp_path, monkeypatch):
-    from reportkit import sandbox
+    from reportkit.run import sandbox
 
     monkeypatch.setenv(sandbox.FORCE_ENV, "bwrap")
     try:

@@ -1,4 +1,4 @@
-"""class-to-module (reportkit/passes/declass.py) and the inliner's hygiene: source in, candidates out.
+"""class-to-module (reportkit/reduce/passes/declass.py) and the inliner's hygiene: source in, candidates out.
 
 Every candidate must parse, and where the pass fires the candidate must print what the original
 printed (each case is run in-process with ``exec``: they are plain Python, no torch)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from scripts import output_of
 
-from reportkit import passes as P
+from reportkit.reduce import passes as P
 
 PREFETCHER = '''import queue
 

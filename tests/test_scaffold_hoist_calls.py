@@ -1,4 +1,4 @@
-"""hoist-calls (reportkit/passes/hoist_calls.py): a one-use function called as the first thing a statement
+"""hoist-calls (reportkit/reduce/passes/hoist_calls.py): a one-use function called as the first thing a statement
 evaluates runs just before it. Where it fires the candidate prints what the original printed (``exec``)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from scripts import output_of
 
-from reportkit import passes as P
+from reportkit.reduce import passes as P
 
 
 @pytest.mark.parametrize(("source", "expected"), [

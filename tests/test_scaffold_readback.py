@@ -1,4 +1,4 @@
-"""display-subscripts and field-readbacks (reportkit/passes/readback.py): source in, candidates out.
+"""display-subscripts and field-readbacks (reportkit/reduce/passes/readback.py): source in, candidates out.
 
 Where a pass fires, the candidate must print what the original printed (run in-process with ``exec``:
 plain Python, no torch); where it must not, it proposes nothing."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from scripts import output_of
 
-from reportkit import passes as P
+from reportkit.reduce import passes as P
 
 
 @pytest.mark.parametrize(("source", "expected"), [

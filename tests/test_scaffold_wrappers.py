@@ -1,4 +1,4 @@
-"""The wrapper passes (reportkit/passes/wrappers.py): source in, candidate sources out."""
+"""The wrapper passes (reportkit/reduce/passes/wrappers.py): source in, candidate sources out."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from reportkit import passes as P
+from reportkit.reduce import passes as P
 
 MODULE = "class {name}(nn.Module):\n    def __init__(self{params}):\n        super().__init__()\n"
 

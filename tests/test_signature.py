@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from reportkit.check import settled_waits
 from reportkit.errors import UserError
-from reportkit.runner import RunSpec, run_script
-from reportkit.signature import MatchPolicy, Normalizer, establish, same_failure, signature_of
+from reportkit.failure.check import establish, settled_waits
+from reportkit.failure.signature import MatchPolicy, Normalizer, same_failure, signature_of
+from reportkit.run.runner import run_script
+from reportkit.run.spec import RunSpec
 
 
 def sig_of(tmp_path: Path, code: str, name: str = "s.py", policy: MatchPolicy | None = None, timeout=20,
@@ -253,9 +254,9 @@ def test_raise_in_script_is_identified_by_statement_not_line(tmp_path):
     ("myself.lock()", "my.lock()", False),
 ])
 def test_script_raise_site_is_what_the_statement_evaluates(a, b, same):
-    from reportkit.signature import Location, _same_location
+    from reportkit.failure.signature import Location, same_location
     la, lb = (Location(file="s.py", function="f", text=t, in_script=True) for t in (a, b))
-    assert _same_location(la, lb) is same
+    assert same_location(la, lb) is same
 
 
 def test_inlined_function_fails_at_the_same_site(tmp_path):
@@ -432,7 +433,7 @@ def test_missing_module_is_bad_input(tmp_path):
 def test_pytest_target_failing_at_import_is_not_the_tests_failure(tmp_path):
     """A candidate that hoists the test's body to module level raises the same exception while
     pytest collects the module: the test no longer runs (any node id would "fail" that way)."""
-    from reportkit.runner import target_spec
+    from reportkit.run.runner import target_spec
 
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     tests = tmp_path / "tests"
@@ -487,7 +488,7 @@ def test_a_thread_dying_of_a_new_exception_is_not_the_same_failure(tmp_path, can
 
 
 def test_thread_exceptions_the_original_raised_too_are_allowed():
-    from reportkit.signature import Signature
+    from reportkit.failure.signature import Signature
 
     original = Signature(kind="exception", exc_type="ValueError", message="x",
                          thread_exceptions=["KeyError: 'a'"])

@@ -1,4 +1,4 @@
-"""Tests for reportkit.spyre against real Torch-Spyre artifacts (tests/fixtures/torch-spyre)."""
+"""Tests for reportkit.report.spyre against real Torch-Spyre artifacts (tests/fixtures/torch-spyre)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reportkit import spyre
+from reportkit.report import spyre
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch-spyre"
 ADD = FIXTURES / "add" / "sdsc_0.json"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from reportkit import collect as C
-from reportkit import spyre as S
-from reportkit.render import render_issue
-from reportkit.signature import Location, Signature
-from reportkit.venue import choose, relevant_env, short_traceback
+from reportkit.failure.signature import Location, Signature
+from reportkit.report import collect as C
+from reportkit.report import spyre as S
+from reportkit.report.render import render_issue
+from reportkit.report.venue import choose, relevant_env, short_traceback
 
 TORCH = C.PackageInfo("torch", C.COLLECTED, version="2.13.0+cpu")
 SPYRE = C.PackageInfo("torch_spyre", C.COLLECTED, version="0.3.0")

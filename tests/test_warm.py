@@ -16,11 +16,13 @@ import psutil
 import pytest
 from scripts import HANG_WITH_SPINNER, JSON_PIPELINE
 
-import reportkit.executor as ex
-import reportkit.minimize as mz
-from reportkit.executor import ColdExecutor, WarmExecutor, discover_preload, measure, prepare_executor
-from reportkit.runner import RunResult, RunSpec, Sandbox
-from reportkit.signature import MatchPolicy, establish, signature_of
+import reportkit.reduce.minimize as mz
+import reportkit.run.executor as ex
+from reportkit.failure.check import establish, prepare_executor
+from reportkit.failure.signature import MatchPolicy, signature_of
+from reportkit.run.executor import ColdExecutor, WarmExecutor, discover_preload, measure
+from reportkit.run.runner import Sandbox
+from reportkit.run.spec import RunResult, RunSpec
 
 pytestmark = pytest.mark.skipif(ex.warm_supported() is not None, reason=str(ex.warm_supported()))
 
@@ -481,7 +483,7 @@ def test_torch_rng_in_a_warm_child_is_like_a_fresh_process(tmp_path):
 
 
 def test_measure_reports_both_executors_and_their_outcomes(tmp_path):
-    # python -m reportkit.executor: per-run times of both executors (what they are is not asserted: timing
+    # python -m reportkit.run.executor: per-run times of both executors (what they are is not asserted: timing
     # belongs to benchmarks), the same outcome from each
     script = write(tmp_path, "boom.py", "import json\nraise ValueError(json.dumps([1]))\n")
     res = measure(script, 2, timeout=60)
@@ -562,9 +564,10 @@ def test_sigterm_during_a_warm_minimize_keeps_best_and_leaves_nothing(tmp_path):
     driver = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        import reportkit.minimize as mz
-        from reportkit.runner import RunSpec
-        from reportkit.signature import MatchPolicy, establish
+        import reportkit.reduce.minimize as mz
+        from reportkit.run.spec import RunSpec
+        from reportkit.failure.check import establish
+    from reportkit.failure.signature import MatchPolicy
         spec = RunSpec(script=Path({str(script)!r}), python=sys.executable, timeout=20)
         rep = establish(spec, MatchPolicy(), runs=1)
         report = mz.minimize(spec, spec.script.read_text(), rep, MatchPolicy(),

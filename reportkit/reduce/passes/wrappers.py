@@ -1,0 +1,992 @@
+"""More scaffolding passes: the wrappers a person removes by hand around the failing code.
+
+* a list built by ``xs = []`` and consecutive ``xs.append(a)`` becomes ``xs = [a, ...]``; a parallel
+  assignment ``a, b = x, y`` becomes two -- :func:`list_build_candidates`;
+* a chain called at once, ``nn.Sequential(a, b)(x)``, becomes ``b(a(x))`` --
+  :func:`sequential_call_candidates` (and :func:`sequential_call_build_candidates` when more than one
+  of the modules is built there: nested calls build them in the reverse order);
+* a module whose ``forward`` only delegates to one submodule (``return self.m(x)``) is replaced,
+  where it is constructed, by that submodule's construction -- :func:`delegating_module_candidates`;
+* a small helper (``def f(...): return EXPR``) called several times is inlined at every call site --
+  :func:`helper_inline_candidates`;
+* a factory ``@classmethod def build(cls, ...): return cls(...)`` becomes the constructor call at
+  each ``C.build(...)`` -- :func:`factory_candidates`;
+* a map-style dataset with a constant ``__len__`` and a ``__getitem__`` that reads nothing of
+  ``self`` becomes the list of its items, built by that code -- :func:`dataset_list_candidates`;
+* an expression statement whose result is never used, wrapped around a call that fails
+  (``F.cross_entropy(model(x))``), becomes that call -- :func:`discarded_call_candidates`.
+
+Substitutions are hygienic (:func:`_substitute_params`): an argument that is not a plain name or
+constant is used exactly once and in its order, a default is used only if it is a constant
+expression, and every other name of the inlined expression must mean the module-level binding both
+where it was written and where it goes. Like every pass, these only propose candidates.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+
+from .edits import Delete, Splice, apply_edits, apply_splices, walk_bodies
+from .scopes import Scopes
+from .source import SourceMap, block_text
+from .statements import _SCOPED, _bind_arguments, _full_lines, _names_in, _parents, import_binding
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Tuple, ast.Dict,
+          ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+#: Arguments that may be substituted several times (or not at all): evaluating them has no effect.
+_PURE = (ast.Name, ast.Constant)
+_BUILDS = (ast.Call, ast.Lambda, ast.NamedExpr, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
+           ast.SetComp, ast.GeneratorExp, ast.Await, ast.Yield, ast.YieldFrom)
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+#: A dataset longer than this stays a class (its items would not be readable as a list).
+_MAX_ITEMS = 16
+
+
+def _parse(source: str) -> tuple[ast.Module, SourceMap]:
+    return ast.parse(source), SourceMap(source)
+
+
+def _wrapped(node: ast.expr, text: str) -> str:
+    return text if isinstance(node, _ATOMS) else f"({text})"
+
+
+def _placed(parents: dict[int, ast.AST], site: ast.expr, expr: ast.expr, text: str) -> str:
+    """``text`` (of ``expr``) to replace ``site``: parenthesized unless an atom or where any
+    expression stands alone (an argument, an element, a statement's value)."""
+    parent = parents.get(id(site))
+    alone = (isinstance(parent, (ast.keyword, ast.List, ast.Tuple, ast.Set, ast.Expr, ast.Return, ast.Assign))
+             or isinstance(parent, ast.Call) and site is not parent.func)
+    if isinstance(expr, ast.Tuple) and not text.startswith("("):
+        return f"({text})"  # ``return a, b``: a bare tuple
+    if "\n" in text:
+        return f"({text})"  # implicit string concatenation or a line break outside brackets
+    if alone and not isinstance(expr, (ast.Lambda, ast.NamedExpr, ast.Yield)):
+        return text
+    return _wrapped(expr, text)
+
+
+def _callee(call: ast.Call) -> str | None:
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+def _constant_expression(node: ast.expr) -> bool:
+    allowed = (ast.Constant, ast.UnaryOp, ast.BinOp, ast.Tuple, ast.unaryop, ast.operator, ast.expr_context)
+    return all(isinstance(n, allowed) for n in ast.walk(node))
+
+
+def _enclosing_stmt(parents: dict[int, ast.AST], node: ast.AST) -> tuple[ast.stmt | None, set[str]]:
+    """The statement holding ``node`` and the names bound by lambdas / comprehensions around it."""
+    bound: set[str] = set()
+    cur: ast.AST | None = parents.get(id(node))
+    while cur is not None and not isinstance(cur, ast.stmt):
+        if isinstance(cur, _COMPS):
+            if isinstance(cur, ast.Lambda):
+                bound.update(a.arg for a in ast.walk(cur.args) if isinstance(a, ast.arg))
+            else:
+                bound.update(n.id for g in cur.generators for n in ast.walk(g.target) if isinstance(n, ast.Name))
+        cur = parents.get(id(cur))
+    return cur, bound
+
+
+def _module_level_at(scopes: Scopes, parents: dict[int, ast.AST], node: ast.AST, name: str) -> bool:
+    """``name`` read where ``node`` is means the module-level binding (or a builtin)."""
+    stmt, bound = _enclosing_stmt(parents, node)
+    if stmt is None or name in bound:
+        return False
+    scope = scopes.scope_of(stmt)
+    if isinstance(scope, ast.ClassDef) and name in scopes.locals.get(id(scope), set()):
+        return False
+    return scopes.resolve(scope, name) is scopes.tree
+
+
+def _without_first(args: ast.arguments) -> types.SimpleNamespace:
+    """A function-like object whose parameters are ``args`` without ``self`` / ``cls``."""
+    rest = args.args[1:]
+    return types.SimpleNamespace(args=ast.arguments(
+        posonlyargs=[], args=rest, vararg=None, kwonlyargs=args.kwonlyargs, kw_defaults=args.kw_defaults,
+        kwarg=None, defaults=args.defaults[-len(rest):] if rest and args.defaults else []))
+
+
+def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], func: object,
+                       call: ast.Call, expr: ast.expr, where: ast.AST, *,
+                       exclude: frozenset[str] = frozenset()) -> str | None:
+    """The text of ``expr`` (written in ``func``) with ``call``'s arguments for ``func``'s parameters,
+    to be placed where ``call`` is; None if that would not mean the same.
+
+    ``func`` has ``args`` (an ``ast.arguments``, already without ``self``); ``where`` is the scope
+    ``expr`` is written in. Names in ``exclude`` are neither parameters nor free names (the caller
+    rewrites them). Arguments with effects (anything but a name or a constant) must be used exactly
+    once, in the call's order, and before any call the expression makes.
+    """
+    args: ast.arguments = func.args  # type: ignore[attr-defined]
+    if args.vararg or args.kwarg or args.posonlyargs:
+        return None
+    if any(isinstance(n, (*_SCOPED, ast.JoinedStr)) for n in ast.walk(expr)) or _in_fstring(parents, call):
+        return None
+    bound = _bind_arguments(smap, func, call)  # type: ignore[arg-type]
+    if bound is None:
+        return None
+    params = [p.arg for p in [*args.args, *args.kwonlyargs]]
+    arg_nodes: dict[str, ast.expr] = {p.arg: a for p, a in zip(args.args, call.args)}
+    arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
+    defaults = dict(zip([p.arg for p in args.args][len(args.args) - len(args.defaults):], args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    names = [n for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id not in exclude]
+    uses: dict[str, list[ast.Name]] = {}
+    for n in names:
+        if n.id in params:
+            if not isinstance(n.ctx, ast.Load):
+                return None
+            uses.setdefault(n.id, []).append(n)
+        elif scopes.resolve(where, n.id) is not scopes.tree or not _module_level_at(scopes, parents, call, n.id):
+            return None  # a local where it is written, or the name means something else at the call site
+    for param in params:
+        node = arg_nodes.get(param)
+        count = len(uses.get(param, []))
+        if node is None:
+            if count and not _constant_expression(defaults[param]):
+                return None  # a default is evaluated once, where the function is defined
+        elif not isinstance(node, _PURE) and count != 1:
+            return None  # an argument with effects is evaluated exactly once
+    # arguments with effects: evaluated in the order the call evaluated them
+    effectful = sorted((a for a in arg_nodes.values() if not isinstance(a, _PURE)),
+                       key=lambda a: (a.lineno, a.col_offset))
+    order = [smap.span(uses[p][0])[0] for a in effectful for p, v in arg_nodes.items() if v is a]
+    if order != sorted(order):
+        return None
+    if order and any(isinstance(n, ast.Call) and smap.span(n)[1] <= order[-1] for n in ast.walk(expr)):
+        return None  # a call in the function would run before an argument with effects did
+    start, end = smap.span(expr)
+    splices = []
+    for param, nodes in uses.items():
+        node = arg_nodes.get(param, defaults.get(param))
+        text = bound[param] if isinstance(node, _ATOMS) else f"({bound[param]})"
+        splices.extend(Splice(smap.span(n)[0] - start, smap.span(n)[1] - start, text) for n in nodes)
+    return apply_splices(smap.source[start:end], splices)
+
+
+def _returned(func: ast.FunctionDef) -> ast.expr | None:
+    body = [b for b in func.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return body[0].value
+    return None
+
+
+class _Names:
+    """Per name, from one walk of the tree: its loads and how many bindings it has anywhere."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.loads: dict[str, list[ast.Name]] = {}
+        self.other: set[str] = set()  # stored, deleted, a parameter, imported, global/nonlocal somewhere
+        self.defs: dict[str, int] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    self.loads.setdefault(node.id, []).append(node)
+                else:
+                    self.other.add(node.id)
+            elif isinstance(node, (*_FUNCS, ast.ClassDef)):
+                self.defs[node.name] = self.defs.get(node.name, 0) + 1
+            elif isinstance(node, ast.alias):
+                self.other.add(node.asname or node.name.split(".")[0])
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.other.update(node.names)
+            elif isinstance(node, ast.arg):
+                self.other.add(node.arg)
+
+
+def _names(tree: ast.Module) -> _Names:
+    index = getattr(tree, "_reportkit_names", None)
+    if index is None:
+        index = _Names(tree)
+        tree._reportkit_names = index  # type: ignore[attr-defined]
+    return index
+
+
+def _calls_of(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[ast.Call] | None:
+    """Every load of the module-level ``name``, when each one is the function of a call."""
+    calls = []
+    for node in _names(tree).loads.get(name, []):
+        parent = parents.get(id(node))
+        if not (isinstance(parent, ast.Call) and parent.func is node):
+            return None
+        calls.append(parent)
+    return calls
+
+
+def _defined_once(tree: ast.Module, name: str) -> bool:
+    """``name`` is bound by exactly one ``def`` / ``class`` and nothing else, anywhere."""
+    index = _names(tree)
+    return index.defs.get(name, 0) == 1 and name not in index.other
+
+
+def _in_fstring(parents: dict[int, ast.AST], node: ast.AST) -> bool:
+    cur = parents.get(id(node))
+    while cur is not None and not isinstance(cur, ast.stmt):
+        if isinstance(cur, ast.JoinedStr):
+            return True
+        cur = parents.get(id(cur))
+    return False
+
+
+def _delete_lines(smap: SourceMap, stmt: ast.stmt) -> Splice | None:
+    where = _full_lines(smap, stmt)
+    return None if where is None else Splice(where[0], where[1], "")
+
+
+def _plain_classes(tree: ast.Module, bases: set[str]):
+    """The module's top-level classes a pass may rewrite: no decorators, no metaclass keywords, no
+    subclasses (``bases``: the names other classes derive from), defined once."""
+    for cls in tree.body:
+        if (isinstance(cls, ast.ClassDef) and not cls.decorator_list and not cls.keywords
+                and cls.name not in bases and _defined_once(tree, cls.name)):
+            yield cls
+
+
+def _delete_member(smap: SourceMap, cls: ast.ClassDef, stmt: ast.stmt) -> Splice | None:
+    """Delete ``stmt`` from the body of ``cls``; a body left without code gets a ``pass`` in its place."""
+    gone = _delete_lines(smap, stmt)
+    if gone is None or not all(s is stmt or _docstring_or_pass(s) for s in cls.body):
+        return gone
+    return Splice(gone.start, gone.end, f"{smap.source[gone.start:smap.stmt_span(stmt)[0]]}pass"
+                                        f"{smap.default_newline()}")
+
+
+# ------------------------------------------------------------------------ append-built lists
+def _append_of(stmt: ast.stmt, name: str) -> ast.expr | None:
+    """E of the statement ``name.append(E)``."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return None
+    call = stmt.value
+    func = call.func
+    if (isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(func.value, ast.Name)
+            and func.value.id == name and len(call.args) == 1 and not call.keywords
+            and not isinstance(call.args[0], ast.Starred)):
+        return call.args[0]
+    return None
+
+
+def _item_of(stmt: ast.stmt, name: str) -> tuple[ast.expr, ast.expr] | None:
+    """(K, E) of the statement ``name[K] = E`` with a literal key ``K`` and an ``E`` that does not read ``name``.
+
+    Not a computed key (``out[key] = value``): that is data flowing into the dict -- a merge, a copy --
+    which, where the failure's values are the bug, is the computation to keep (tests/test_cause_rule.py)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)):
+        return None
+    target = stmt.targets[0]
+    if (isinstance(target.value, ast.Name) and target.value.id == name and isinstance(target.slice, ast.Constant)
+            and name not in {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}):
+        return target.slice, stmt.value
+    return None
+
+
+def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
+    """``d = {}`` (or ``dict()``) followed by ``d["a"] = x`` / ``d["b"] = y`` -> ``d = {"a": x, "b": y}``, where the
+    first item is set (statements between must not mention ``d``, as for lists).
+
+    Literal keys only (a display evaluates each key before its value, an item assignment the value first:
+    with literals the order of effects is the same); later duplicates win in both.
+    """
+    stmts = info.seq.stmts
+    stmt = stmts[i]
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and (isinstance(stmt.value, ast.Dict) and not stmt.value.keys
+                 or isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                 and stmt.value.func.id == "dict" and not stmt.value.args and not stmt.value.keywords)):
+        return None
+    name = stmt.targets[0].id
+    items = []
+    j = i + 1
+    while j < len(stmts) and _item_of(stmts[j], name) is None and name not in _names_in([stmts[j]]):
+        j += 1  # statements that do not touch the dict: the display goes where its first item is set
+    first = j
+    while j < len(stmts) and (item := _item_of(stmts[j], name)) is not None:
+        items.append(item)
+        j += 1
+    where = _full_lines(smap, stmts[first]) if items else None
+    if where is None:
+        return None
+    nl = smap.default_newline()
+    text = f"{where[2]}{name} = {{{', '.join(f'{smap.text(k)}: {smap.text(v)}' for k, v in items)}}}{nl}"
+    deleted = [i, *range(first + 1, j)]
+    return apply_edits(source, [Splice(where[0], where[1], text), *(Delete(info.seq, k) for k in deleted)])
+
+
+def _read_outside(scopes: Scopes, stmt: ast.stmt, names: set[str]) -> bool:
+    """One of ``names`` occurs in the scope of ``stmt`` (nested scopes included) outside ``stmt``."""
+    scope = scopes.scope_of(stmt)
+    inside = {id(n) for n in ast.walk(stmt)}
+    return any(isinstance(n, ast.Name) and n.id in names and id(n) not in inside for n in ast.walk(scope))
+
+
+def _append_loop(smap: SourceMap, stmt: ast.stmt, name: str) -> tuple[str, set[str]] | None:
+    """``for T in IT: name.append(E)`` (or ``for T in IT: if C: name.append(E)``) -> the text of
+    ``[E for T in IT (if C)]`` and the loop's target names; None if it is not that loop."""
+    if not isinstance(stmt, ast.For) or stmt.orelse or len(stmt.body) != 1:
+        return None
+    body, test = stmt.body[0], None
+    if isinstance(body, ast.If) and not body.orelse and len(body.body) == 1:
+        body, test = body.body[0], body.test
+    value = _append_of(body, name)
+    targets = {n.id for n in ast.walk(stmt.target) if isinstance(n, ast.Name)}
+    if value is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Store, ast.Load))
+                                for n in ast.walk(stmt.target)):
+        return None
+    parts = [stmt.iter, value, *([test] if test is not None else [])]
+    if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) or isinstance(n, ast.Name)
+           and n.id == name for p in parts for n in ast.walk(p)):
+        return None
+    text = f"[{smap.text(value)} for {smap.text(stmt.target)} in {smap.text(stmt.iter)}"
+    if test is not None:
+        text += f" if {smap.text(test)}"
+    return text + "]", targets
+
+
+def _parallel_pairs(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]] | None:
+    """``a, (b, c) = x, (y, z)`` -> [(a, x), (b, y), (c, z)]: a display unpacked element by element
+    into names (nested alike); None if not that."""
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)
+            and not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])):
+        return None
+    pairs: list[tuple[str, ast.expr]] = []
+    for t, v in zip(target.elts, value.elts):
+        sub = _parallel_pairs(t, v)
+        if sub is None:
+            return None
+        pairs.extend(sub)
+    return pairs
+
+
+def list_build_candidates(source: str) -> list[str]:
+    """``xs = []`` followed by ``xs.append(a)`` / ``xs.append(b)`` -> ``xs = [a, b]`` (one candidate per
+    list; ``d = {}`` followed by ``d["k"] = v`` -> ``d = {"k": v}``); followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under an
+    ``if``) -> ``xs = [f(t) for t in it]``, where nothing outside the loop reads its target (a
+    comprehension does not leave it bound) and not in a class body (a comprehension there does not see
+    the class's names); ``a, b = x, y`` -> ``a = x`` / ``b = y`` when no value reads a target.
+
+    The appends must follow each other in the same body (an append inside an ``if`` or a loop is not
+    one element), the statements between ``xs = []`` and them must not mention ``xs``, and the appended
+    values must not read ``xs``: the list then holds the same elements, built in the same order.
+    """
+    tree, smap = _parse(source)
+    scopes = Scopes(tree)
+    out: list[str] = []
+    nl = smap.default_newline()
+    for info in walk_bodies(tree, smap):
+        stmts = info.seq.stmts
+        for i, stmt in enumerate(stmts):
+            pairs = (_parallel_pairs(stmt.targets[0], stmt.value)
+                     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
+            if pairs is not None and len(pairs) >= 2:
+                targets = [t for t, _ in pairs]
+                read = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
+                where = _full_lines(smap, stmt)
+                if len(set(targets)) == len(targets) and not read & set(targets) and where is not None:
+                    indent = where[2]
+                    text = "".join(f"{indent}{t} = {smap.text(v)}{nl}" for t, v in pairs)
+                    out.append(source[:where[0]] + text + source[where[1]:])
+                continue
+            dict_build = _dict_build(source, smap, info, i)
+            if dict_build is not None:
+                out.append(dict_build)
+                continue
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                    and (isinstance(stmt.value, ast.List) and not stmt.value.elts
+                         or isinstance(stmt.value, ast.Call) and _callee(stmt.value) == "list"
+                         and isinstance(stmt.value.func, ast.Name) and not stmt.value.args
+                         and not stmt.value.keywords)):
+                continue
+            name = stmt.targets[0].id
+            j = i + 1
+            while j < len(stmts) and _append_of(stmts[j], name) is None:
+                if name in _names_in([stmts[j]]):
+                    break
+                j += 1
+            first = j
+            values: list[ast.expr] = []
+            while j < len(stmts) and (value := _append_of(stmts[j], name)) is not None:
+                values.append(value)
+                j += 1
+            if not values and first < len(stmts):
+                loop = _append_loop(smap, stmts[first], name)
+                where = _full_lines(smap, stmts[first])
+                if (loop is not None and where is not None and not isinstance(info.owner, ast.ClassDef)
+                        and not _read_outside(scopes, stmts[first], loop[1])):
+                    text = f"{where[2]}{name} = {loop[0]}{nl}"
+                    candidate = apply_edits(source, [Delete(info.seq, i), Splice(where[0], where[1], text)])
+                    if candidate is not None:
+                        out.append(candidate)
+                continue
+            if not values or any(name in {n.id for n in ast.walk(v) if isinstance(n, ast.Name)} for v in values):
+                continue
+            where = _full_lines(smap, stmts[first])
+            if where is None:
+                continue
+            text = f"{where[2]}{name} = [{', '.join(smap.text(v) for v in values)}]{nl}"
+            edits = [Delete(info.seq, k) for k in [i, *range(first + 1, j)]]
+            edits.append(Splice(where[0], where[1], text))  # type: ignore[arg-type]
+            candidate = apply_edits(source, edits)
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# ------------------------------------------------------------------ nn.Sequential(...)(x)
+def _sequential_modules(call: ast.Call) -> list[ast.expr] | None:
+    """The modules of ``nn.Sequential(a, b)`` / ``nn.Sequential(*[a, b])``."""
+    if _callee(call) != "Sequential" or call.keywords:
+        return None
+    if len(call.args) == 1 and isinstance(call.args[0], ast.Starred):
+        inner = call.args[0].value
+        if isinstance(inner, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in inner.elts):
+            return list(inner.elts)
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    return list(call.args)
+
+
+def _sequential_calls(source: str, *, builds: bool) -> list[str]:
+    tree, smap = _parse(source)
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and len(node.args) == 1
+                and not node.keywords and not isinstance(node.args[0], ast.Starred)):
+            continue
+        modules = _sequential_modules(node.func)
+        if not modules or len(modules) < 2:
+            continue  # one module: the one-element pass
+        building = sum(any(isinstance(n, _BUILDS) for n in ast.walk(m)) for m in modules)
+        if (building > 1) != builds:
+            continue
+        text = smap.text(node.args[0])
+        for module in modules:
+            text = f"{_wrapped(module, smap.text(module))}({text})"
+        candidate = apply_splices(source, [Splice(*smap.span(node), text)])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+def sequential_call_candidates(source: str) -> list[str]:
+    """``nn.Sequential(a, b)(x)`` (or ``nn.Sequential(*[a, b])(x)``) -> ``b(a(x))``, where at most one
+    of the modules is built there (nested calls evaluate the modules last to first)."""
+    return _sequential_calls(source, builds=False)
+
+
+def sequential_call_build_candidates(source: str) -> list[str]:
+    """Like :func:`sequential_call_candidates` where several modules are built in the call: they are
+    then built in the reverse order (random weights differ), so it is a rebuilding pass."""
+    return _sequential_calls(source, builds=True)
+
+
+# ------------------------------------------------------------------- delegating modules
+def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef]:
+    return {s.name: s for s in cls.body if isinstance(s, ast.FunctionDef)}
+
+
+def _super_init(stmt: ast.stmt) -> bool:
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "__init__"
+            and isinstance(stmt.value.func.value, ast.Call) and isinstance(stmt.value.func.value.func, ast.Name)
+            and stmt.value.func.value.func.id == "super")
+
+
+def _docstring_or_pass(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Pass) or isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+
+
+def _class_bases(tree: ast.Module) -> set[str]:
+    return {n.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases for n in ast.walk(b)
+            if isinstance(n, ast.Name)}
+
+
+def delegating_module_candidates(source: str) -> list[str]:
+    """A module-level class whose ``__init__`` stores one object (``self.m = EXPR``, besides
+    ``super().__init__()``) and whose ``forward(self, x...)`` is ``return self.m(x...)`` (or the call
+    ``self.m(x...)`` as a statement: the call's value then is ``m``'s output, not None; the tester decides
+    whether anything used it): each construction ``C(args)`` becomes ``EXPR`` with the arguments for the
+    constructor's parameters.
+
+    Only where ``C`` is used for constructions only, no other class derives from it, nothing else
+    reads an attribute named ``m``, and the substitution is hygienic.
+    """
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    bases = _class_bases(tree)
+    attr_reads: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            attr_reads[node.attr] = attr_reads.get(node.attr, 0) + 1
+    out: list[str] = []
+    for cls in _plain_classes(tree, bases):
+        methods = _methods(cls)
+        init, forward = methods.get("__init__"), methods.get("forward")
+        if (init is None or forward is None or len(methods) != 2 or init.decorator_list or forward.decorator_list
+                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+            continue
+        self_name = init.args.args[0].arg if init.args.args else None
+        stores = [s for s in init.body if not (_super_init(s) or _docstring_or_pass(s))]
+        if (self_name is None or len(stores) != 1 or not isinstance(stores[0], ast.Assign)
+                or len(stores[0].targets) != 1):
+            continue
+        target = stores[0].targets[0]
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == self_name):
+            continue
+        attr, expr = target.attr, stores[0].value
+        fargs = forward.args
+        if (fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs or fargs.defaults
+                or not fargs.args or len(forward.body) != 1 or not isinstance(forward.body[0], (ast.Return, ast.Expr))):
+            continue
+        ret = forward.body[0].value  # (a call as a statement: the inner module's output where it returned None)
+        params = [a.arg for a in fargs.args[1:]]
+        if not (isinstance(ret, ast.Call) and not ret.keywords and isinstance(ret.func, ast.Attribute)
+                and ret.func.attr == attr and isinstance(ret.func.value, ast.Name)
+                and ret.func.value.id == fargs.args[0].arg
+                and [a.id if isinstance(a, ast.Name) else None for a in ret.args] == params):
+            continue
+        if attr_reads.get(attr, 0) != 2:  # the store in __init__ and the read in forward
+            continue
+        calls = _calls_of(tree, parents, cls.name)
+        if not calls:
+            continue
+        func = _without_first(init.args)
+        splices = []
+        for call in calls:
+            text = _substitute_params(smap, scopes, parents, func, call, expr, init)
+            if text is None:
+                break
+            splices.append(Splice(*smap.span(call), _placed(parents, call, expr, text)))
+        else:
+            gone = _delete_lines(smap, cls)
+            candidate = apply_splices(source, [*splices, *([gone] if gone else [])])
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# ------------------------------------------------------------------- class constants
+def class_constant_candidates(source: str) -> list[str]:
+    """A class-level constant ``LAYOUT = ((16, 2, 2),)`` (literals and operators only) read as
+    ``self.LAYOUT`` in the class's own methods or as ``C.LAYOUT`` -> the literal at each read, and the
+    assignment gone. Only where nothing stores that attribute, no class derives from ``C``, and the
+    class body itself does not read the name."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    bases = _class_bases(tree)
+    stored = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
+    out: list[str] = []
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef) or cls.name in bases or cls.decorator_list:
+            continue
+        own = {id(n) for m in cls.body if isinstance(m, _FUNCS) and not m.decorator_list and m.args.args
+               for n in ast.walk(m) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+               and n.value.id == m.args.args[0].arg}
+        body_names = {n.id for s in cls.body if not isinstance(s, _FUNCS) for n in ast.walk(s)
+                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        for stmt in cls.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                    and _constant_expression(stmt.value)):
+                continue
+            name = stmt.targets[0].id
+            if name in stored or name in body_names:
+                continue
+            reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name]
+            if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
+                                or _in_fstring(parents, r) for r in reads):
+                continue
+            gone = _delete_member(smap, cls, stmt)
+            if gone is None:
+                continue
+            text = smap.text(stmt.value)
+            splices = [Splice(*smap.span(r), _placed(parents, r, stmt.value, text)) for r in reads]
+            candidate = apply_splices(source, [*splices, gone])
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# ------------------------------------------------------------------ modules called once
+def module_call_candidates(source: str) -> list[str]:
+    """A module-level class with ``__init__`` and ``forward`` (or ``__call__``) that use nothing of
+    ``self`` (but ``super().__init__()``), each construction called at once (``C(a)(x)``) -> a
+    function ``C(init params..., forward params...)`` running ``__init__``'s code then ``forward``'s,
+    called as ``C(a, x)``; the function inliner can then put it at its call site."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    bases = _class_bases(tree)
+    nl = smap.default_newline()
+    out: list[str] = []
+    for cls in _plain_classes(tree, bases):
+        methods = _methods(cls)
+        init = methods.get("__init__")
+        call_name = "forward" if "forward" in methods else "__call__"
+        forward = methods.get(call_name)
+        if (init is None or forward is None or len(methods) != 2
+                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+            continue
+        ok = True
+        for m in (init, forward):
+            a = m.args
+            if (m.decorator_list or not a.args or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs
+                    or isinstance(m, ast.AsyncFunctionDef)):
+                ok = False
+                break
+        if not ok:
+            continue
+        init_body = [s for s in init.body if not (_super_init(s) or _docstring_or_pass(s))]
+        iparams = [a.arg for a in init.args.args[1:]]
+        fparams = [a.arg for a in forward.args.args[1:]]
+        if (init.args.defaults or set(iparams) & set(fparams)
+                or any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal))
+                       for s in init_body for n in ast.walk(s))
+                or {init.args.args[0].arg, "super", "__class__"} & _names_in(init_body)
+                or {forward.args.args[0].arg, "super", "__class__"} & _names_in(forward.body)
+                or set(fparams) & _names_in(init_body)):
+            continue  # a default of __init__ would sit before forward's required parameters
+        init_bound = set(iparams) | {n.id for s in init_body for n in ast.walk(s)
+                                     if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        init_bound |= {n.name for s in init_body for n in ast.walk(s) if isinstance(n, (*_FUNCS, ast.ClassDef))}
+        if init_bound & _names_in(forward.body):
+            continue  # forward would see __init__'s locals instead of what it read
+        calls = _calls_of(tree, parents, cls.name)
+        if not calls:
+            continue
+        splices = []
+        for call in calls:
+            outer = parents.get(id(call))
+            if not (isinstance(outer, ast.Call) and outer.func is call
+                    and not any(isinstance(a, ast.Starred) for a in [*call.args, *outer.args])
+                    and not any(k.arg is None for k in [*call.keywords, *outer.keywords])
+                    and not call.keywords and not outer.keywords):
+                break
+            args = [smap.text(a) for a in [*call.args, *outer.args]]
+            if len(call.args) != len(iparams):
+                break
+            splices.append(Splice(*smap.span(outer), f"{cls.name}({', '.join(args)})"))
+        else:
+            where = _full_lines(smap, cls)
+            if where is None:
+                continue
+            indent = where[2]
+            fdefaults = forward.args.defaults
+            params = iparams + [a.arg for a in forward.args.args[1:len(forward.args.args) - len(fdefaults)]]
+            params += [f"{a.arg}={smap.text(d)}" for a, d in
+                       zip(forward.args.args[len(forward.args.args) - len(fdefaults):], fdefaults)]
+            text = f"{indent}def {cls.name}({', '.join(params)}):{nl}"
+            if init_body:
+                text += block_text(smap, init_body, indent + "    ")
+            text += block_text(smap, forward.body, indent + "    ")
+            candidate = apply_splices(source, [Splice(where[0], where[1], text), *splices])
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# --------------------------------------------------------------------------- helpers
+def helper_inline_candidates(source: str) -> list[str]:
+    """A module-level function ``def f(params): return EXPR`` called more than once (and used for
+    nothing else) -> ``(EXPR)`` with the arguments substituted at every call, and the def gone: one
+    candidate per function. (Called once: :func:`reportkit.reduce.passes.inline_expression_candidates`.)"""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    out: list[str] = []
+    for func in tree.body:
+        if not isinstance(func, ast.FunctionDef) or func.decorator_list or not _defined_once(tree, func.name):
+            continue
+        expr = _returned(func)
+        calls = _calls_of(tree, parents, func.name)
+        if expr is None or calls is None or len(calls) < 2:
+            continue
+        def_start, def_end = smap.stmt_span(func)
+        free = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - {a.arg for a in ast.walk(func.args)
+                                                                               if isinstance(a, ast.arg)}
+        if any(scopes.resolve(func, name) is not tree for name in free):
+            continue
+        splices = []
+        for call in calls:
+            start, end = smap.span(call)
+            text = None if def_start <= start < def_end else _substitute_params(smap, scopes, parents, func,
+                                                                                    call, expr, func)
+            if text is None:
+                break
+            splices.append(Splice(start, end, _placed(parents, call, expr, text)))
+        else:
+            gone = _delete_lines(smap, func)
+            if gone is None:
+                continue
+            candidate = apply_splices(source, [*splices, gone])
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+# --------------------------------------------------------------------------- factories
+def factory_candidates(source: str) -> list[str]:
+    """``@classmethod def build(cls, ...): return cls(ARGS)`` (or ``C(ARGS)``, or a ``@staticmethod``
+    returning ``C(ARGS)``) -> ``C(ARGS)`` with the arguments substituted at each ``C.build(...)``, and
+    the factory gone. Only where every ``.build`` read in the program is such a call."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    out: list[str] = []
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef) or not _defined_once(tree, cls.name):
+            continue
+        for method in cls.body:
+            if not isinstance(method, ast.FunctionDef) or len(method.decorator_list) != 1:
+                continue
+            deco = method.decorator_list[0]
+            kind = deco.id if isinstance(deco, ast.Name) else None
+            expr = _returned(method)
+            if kind not in ("classmethod", "staticmethod") or not isinstance(expr, ast.Call):
+                continue
+            if kind == "classmethod":
+                if not method.args.args:
+                    continue
+                cls_param = method.args.args[0].arg
+                func = _without_first(method.args)
+            else:
+                cls_param = None
+                func = method
+            made = expr.func
+            if not (isinstance(made, ast.Name) and made.id in (cls_param, cls.name)):
+                continue
+            if cls_param is not None and cls_param in {n.id for n in ast.walk(expr) if n is not made
+                                                      and isinstance(n, ast.Name)}:
+                continue
+            uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == method.name]
+            splices = []
+            for use in uses:
+                call = parents.get(id(use))
+                if not (isinstance(use.value, ast.Name) and use.value.id == cls.name
+                        and isinstance(call, ast.Call) and call.func is use
+                        and _module_level_at(scopes, parents, call, cls.name)):
+                    break
+                text = _substitute_params(smap, scopes, parents, func, call, expr, method,
+                                          exclude=frozenset({made.id}))
+                if text is None:
+                    break
+                m_start = smap.span(made)[0] - smap.span(expr)[0]
+                text = text[:m_start] + cls.name + text[m_start + len(made.id):]
+                splices.append(Splice(*smap.span(call), text))
+            else:
+                if not uses:
+                    continue
+                gone = _delete_member(smap, cls, method)
+                if gone is None:
+                    continue
+                candidate = apply_splices(source, [*splices, gone])
+                if candidate is not None:
+                    out.append(candidate)
+    return out
+
+
+# ----------------------------------------------------------------------------- datasets
+def _constant_len(func: ast.FunctionDef | None) -> int | None:
+    expr = _returned(func) if func is not None else None
+    if isinstance(expr, ast.Constant) and type(expr.value) is int and 0 < expr.value <= _MAX_ITEMS:
+        return expr.value
+    return None
+
+
+def dataset_list_candidates(source: str) -> list[str]:
+    """A module-level map-style dataset -- ``__len__`` returns a small constant ``n``, ``__getitem__``
+    reads nothing of ``self``, ``__init__`` (if any) does nothing but ``super().__init__()`` -- whose
+    constructions take only plain names or constants: each construction becomes the list of its items.
+
+    ``__getitem__(self, i): return EXPR`` gives ``[EXPR for i in range(n)]`` and the class goes; a
+    longer ``__getitem__`` becomes a function named like the class and the construction
+    ``[C(0), C(1), ...]``. The items are the same objects, computed by the same code, in index order.
+    """
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    out: list[str] = []
+    nl = smap.default_newline()
+    bases = _class_bases(tree)
+    for cls in _plain_classes(tree, bases):
+        methods = _methods(cls)
+        getitem, init = methods.get("__getitem__"), methods.get("__init__")
+        n = _constant_len(methods.get("__len__"))
+        if (n is None or getitem is None or set(methods) - {"__init__", "__len__", "__getitem__"}
+                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)
+                or init is not None and any(not (_super_init(s) or _docstring_or_pass(s)) for s in init.body)):
+            continue
+        gargs = getitem.args
+        if (getitem.decorator_list or len(gargs.args) != 2 or gargs.vararg or gargs.kwarg or gargs.kwonlyargs
+                or gargs.posonlyargs or {gargs.args[0].arg, "super", "__class__"} & _names_in(getitem.body)):
+            continue
+        index = gargs.args[1].arg
+        calls = _calls_of(tree, parents, cls.name)
+        if not calls or any(not isinstance(a, _PURE) for c in calls for a in [*c.args, *(k.value for k in c.keywords)]):
+            continue
+        expr = _returned(getitem)
+        where = _full_lines(smap, cls)
+        if where is None:
+            continue
+        if expr is not None and not any(isinstance(x, _SCOPED) for x in ast.walk(expr)):
+            free = ({x.id for x in ast.walk(expr) if isinstance(x, ast.Name)} - {index}) | {"range"}
+            if all(scopes.resolve(getitem, name) is scopes.tree
+                   and all(_module_level_at(scopes, parents, c, name) for c in calls) for name in free):
+                item = f"[{smap.text(expr)} for {index} in range({n})]"
+                candidate = apply_splices(source, [Splice(where[0], where[1], ""),
+                                                   *(Splice(*smap.span(c), item) for c in calls)])
+                if candidate is not None:
+                    out.append(candidate)
+                continue
+        indent = where[2]
+        params = smap.source[smap.span(gargs.args[1])[0]:smap.span(getitem.args.args[-1])[1]]
+        head = f"{indent}def {cls.name}({params}):{nl}"
+        text = head + block_text(smap, getitem.body, indent + "    ")
+        items = "[" + ", ".join(f"{cls.name}({i})" for i in range(n)) + "]"
+        candidate = apply_splices(source, [Splice(where[0], where[1], text),
+                                           *(Splice(*smap.span(c), items) for c in calls)])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+# ------------------------------------------------------------------- discarded results
+def _formatted(node: ast.expr) -> list[ast.expr]:
+    """An f-string's formatted expressions (``f"{a} {g(b)}"`` -> ``a``, ``g(b)``), else the node itself."""
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+    return [node]
+
+
+def _operands(node: ast.expr) -> list[ast.expr]:
+    """The operands of a chain of binary operators (``a + b * c`` -> ``a``, ``b * c``)."""
+    if isinstance(node, ast.BinOp):
+        return _operands(node.left) + _operands(node.right)
+    return [node]
+
+
+def _discarded_parts(value: ast.expr, imported: set[str]) -> list[ast.expr]:
+    """What an expression statement whose value nobody uses may be cut down to: the arguments of a call of
+    a plain name or of an imported module's function (and the calls an f-string argument formats), the
+    expressions an f-string formats, the operands of an arithmetic chain or a comparison, the elements of a
+    display, the receiver of a method called on something that is not a name or an attribute (mostly a
+    value computed on the spot)."""
+    if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Attribute) and not isinstance(value.func.value, (ast.Name, ast.Attribute)):
+            # a method of a receiver that is not a name or an attribute: mostly a value computed on the spot
+            # (``(y == t).float().mean().item()``), whose method nobody sees the effect of; a subscript's
+            # element (``rows[0].append(x)``) is held by its container: the tester decides, as for HDD
+            # deleting the whole statement; the receiver
+            return [value.func.value]
+        root = value.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or (root is not value.func and root.id not in imported):
+            return []  # a method of an object (``xs.append(...)``) has effects of its own
+        parts = [p for arg in [*value.args, *(k.value for k in value.keywords)] for p in _formatted(arg)]
+        return [p for p in parts if isinstance(p, (ast.Call, ast.BinOp, ast.Subscript))]
+    if isinstance(value, ast.JoinedStr):
+        return _formatted(value)
+    if isinstance(value, ast.BinOp):
+        return _operands(value)
+    if isinstance(value, ast.Compare):
+        return [value.left, *value.comparators]
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        return list(value.elts)
+    return []
+
+
+def discarded_call_candidates(source: str) -> list[str]:
+    """An expression statement whose result nobody uses, around a call -> that call's expression: one
+    candidate per part that calls something. ``f(..., g(...), ...)`` -> ``g(...)`` where ``f`` is a plain
+    name or a function of an imported module (``F.cross_entropy``, not a method like ``xs.append``), also
+    a call an f-string argument formats (``print(f"{g(x)}")``); an f-string or an arithmetic chain left as a
+    statement (``f"<nav>{render(m)}</nav>"``, ``x + self.attn(x)``: an inlined function's return value) ->
+    a formatted expression, an operand; a tuple or list display -> an element. If the failure is raised
+    inside ``g(...)``, the rest never ran or only consumed its value; if it is raised by ``f`` (or by the
+    ``+``) the candidate does not fail that way and is rejected."""
+    tree, smap = _parse(source)
+    imported = {import_binding(n, a) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+                for a in n.names}
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Expr):
+            continue
+        for part in _discarded_parts(node.value, imported):
+            if isinstance(part, ast.Starred) or not any(isinstance(n, ast.Call) for n in ast.walk(part)):
+                continue
+            text = smap.text(part)
+            if "\n" in text:
+                text = f"({text})"
+            candidate = apply_splices(source, [Splice(*smap.span(node), text)])  # with the statement's parentheses
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+def comprehension_loop_candidates(source: str) -> list[str]:
+    """A list, set or dict comprehension left as a statement (its result unused: ``{path(p): render(p) for p
+    in pages}``, once the assignment went) -> the same loop as statements::
+
+        for p in pages:
+            path(p)
+            render(p)
+
+    It runs the same code in the same order; as statements, HDD can delete the parts that do not matter
+    (the key, a filter) and the loop can go on being reduced (one element, its target). One candidate per
+    comprehension (not an async one)."""
+    tree, smap = _parse(source)
+    out: list[str] = []
+
+    def text(node: ast.AST) -> str:
+        t = smap.text(node)
+        return f"({t})" if "\n" in t else t
+
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, (ast.ListComp, ast.SetComp, ast.DictComp))):
+            continue
+        comp = node.value
+        if any(g.is_async for g in comp.generators):
+            continue
+        start, end = smap.span(node)
+        if not smap.blank_before(start):
+            continue  # ``a = 1; [...]``: a compound statement cannot follow a semicolon
+        indent = source[smap.line_start(smap.lineno_of(start)):start]
+        lines: list[str] = []
+        pad = indent
+        for gen in comp.generators:
+            lines.append(f"{pad}for {text(gen.target)} in {text(gen.iter)}:")
+            pad += "    "
+            for cond in gen.ifs:
+                lines.append(f"{pad}if {text(cond)}:")
+                pad += "    "
+        elements = [comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt]
+        lines += [pad + text(e) for e in elements]
+        candidate = apply_splices(source, [Splice(start, end, "\n".join(lines)[len(indent):])])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+__all__ = [
+    "class_constant_candidates",
+    "comprehension_loop_candidates",
+    "dataset_list_candidates",
+    "delegating_module_candidates",
+    "discarded_call_candidates",
+    "factory_candidates",
+    "helper_inline_candidates",
+    "list_build_candidates",
+    "module_call_candidates",
+    "sequential_call_build_candidates",
+    "sequential_call_candidates",
+]

@@ -1,0 +1,488 @@
+"""The candidate tester: answers "is this candidate still interesting?" for the reducer.
+
+The search (:mod:`reportkit.reduce.schedule`, :mod:`reportkit.reduce.dd`, the passes) never calls the
+predicate itself: it asks :class:`Tester`, which
+
+* answers from a content cache (never the same content twice) and never goes back to a
+  former best source (going back could cycle);
+* skips, while ``memo`` is on, a candidate whose change an earlier test rejected (see :class:`_Memo`);
+* never runs a candidate that does not parse;
+* evaluates planned candidates in a thread pool ahead of the sequential walk (``jobs > 1``),
+  so the answers and their order are those of ``jobs = 1``;
+* runs the lazy differential check through :class:`reportkit.reduce.confirm.LazyConfirm`;
+* keeps :class:`ReduceStats` and reports :class:`Progress`.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Callable, Iterable, Sequence
+
+from reportkit.cancel import Withdrawn, withdrawable
+from reportkit.reduce.bookkeeping import Odds, Progress, ReduceStats, Stop, Trace, key
+from reportkit.reduce.confirm import LazyConfirm
+from reportkit.reduce.passes import parses
+
+__all__ = ["Tester"]
+
+#: A candidate is run ahead of the walk (``jobs > 1``) only while the chance that every candidate
+#: ahead of it in the window is rejected -- so that its answer will be used -- is at least this: a run
+#: whose answer is never used is a test spent for nothing (see :class:`Odds`).
+_RUN_AHEAD_IF_USED = 0.7
+
+
+class Tester:
+    """Tests candidates against ``current`` (the smallest interesting source so far); see the module doc."""
+
+    def __init__(
+        self,
+        source: str,
+        predicate: Callable[[str], bool],
+        *,
+        jobs: int = 1,
+        on_progress: Callable[[Progress], None] | None = None,
+        on_improve: Callable[[str], None] | None = None,
+        confirm: Callable[[str], bool] | None = None,
+        trace: Trace | None = None,
+        screen: Callable[[str], str | None] | None = None,
+    ) -> None:
+        self.current = source
+        self.trace = trace
+        self._screen = screen
+        self.stats = ReduceStats()
+        self.phase = "start"
+        self.lock = threading.Lock()
+        self.memo = False  # skip candidates making a change rejected before (see _Memo)
+        self.verifying = False  # a round without memo to confirm a fixpoint: memo again once it changes anything
+        self._predicate = predicate
+        self._on_progress = on_progress
+        first = key(source)
+        self._cache: dict[bytes, bool] = {first: True}
+        self.history: set[bytes] = {first}  # every source that was the best: never go back
+        self._rejected = _Memo()
+        self._stopped = False
+        self._window = _Window(jobs) if jobs > 1 else None
+        self._odds = Odds()
+        self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
+
+    # ------------------------------------------------------------------ answers
+    def test(self, candidate: str) -> bool:
+        """Is ``candidate`` interesting?  Main thread only; answers from the cache when possible."""
+        if self._stopped:
+            raise Stop()
+        if candidate == self.current:
+            self._hit()
+            return True
+        k = key(candidate)
+        if k in self.history:
+            self._hit()
+            return False  # a former best: going back could cycle
+        known = self._known(k)
+        if known is not None:
+            if self._window is None or not self._window.consume(k):
+                self._hit()
+                if self.trace is not None:
+                    self.trace.line(self.phase, candidate, "cache", known, "answered before")
+            if not known:
+                self._rejected.add(self.current, candidate)
+            return known
+        if self._screened(k, candidate):
+            return False
+        if self._memo_skips(candidate):
+            if self.trace is not None:
+                self.trace.line(self.phase, candidate, "memo", False, "its change was rejected before")
+            return False
+        if not self._parses(k, candidate):
+            return False
+        result = self._run(k, candidate)
+        if not result:
+            self._rejected.add(self.current, candidate)
+        self.progress()
+        return result
+
+    def try_candidate(self, candidate: str | None, name: str, count: int) -> bool:
+        """Test ``candidate`` (None: an edit that does not apply) and accept it if it is interesting."""
+        if candidate is None:
+            self.count_invalid()
+            return False
+        if candidate == self.current or not self.test(candidate):
+            return False
+        return self.accept(candidate, name, count)
+
+    def first_interesting(self, candidates: Sequence[str]) -> int | None:
+        """Index of the first interesting candidate (sequential semantics, parallel speed-up)."""
+        self.prefetch(c for c in candidates if c != self.current)
+        try:
+            for i, candidate in enumerate(candidates):
+                if candidate != self.current and self.test(candidate):
+                    return i
+            return None
+        finally:
+            self.end_prefetch()
+
+    def accept(self, candidate: str | None, name: str, count: int) -> bool:
+        """Make an interesting ``candidate`` current; ``count`` accepted edits go to pass ``name``."""
+        if candidate is None or candidate == self.current:
+            return False
+        k = key(candidate)
+        with self.lock:
+            assert self._cache.get(k) is True, "only interesting candidates are accepted"
+            self.stats.passes[name] = self.stats.passes.get(name, 0) + count
+        self.current = candidate
+        self.history.add(k)
+        if self.verifying:  # no fixpoint: the rest of the round skips known-rejected changes again
+            self.verifying = False
+            self.memo = True
+        if self.trace is not None:
+            self.trace.line(self.phase, candidate, "accept", None, name)
+        self.confirm.accepted(k, candidate)
+        self.progress()
+        return True
+
+    def count_invalid(self) -> None:
+        with self.lock:
+            self.stats.invalid_skipped += 1
+
+    # ----------------------------------------------------------------- helpers
+    def _known(self, k: bytes) -> bool | None:
+        """The cached answer for ``k`` (confirmed too while strict), None if a run is needed. A candidate
+        the second condition rejected once is rejected in every pass, strict or not: accepting it would
+        only make the pass's result fail that condition (and the pass be redone)."""
+        with self.lock:
+            known = self._cache.get(k)
+        confirmed = self.confirm.cached(k)
+        if confirmed is False:  # also one the second condition rejected before its own run (good first)
+            return False
+        if known and self.confirm.strict:
+            return confirmed
+        return known
+
+    def _screened(self, k: bytes, candidate: str) -> bool:
+        """Does ``screen`` know, without a run, that the second condition rejects ``candidate``?  Then it
+        is rejected like one that does not parse: never run, on either side."""
+        if self._screen is None:
+            return False
+        why = self._screen(candidate)
+        if why is None:
+            return False
+        with self.lock:
+            self._cache[k] = False
+            self.stats.screened += 1
+        if self.trace is not None:
+            self.trace.line(self.phase, candidate, "screen", False, why)
+        return True
+
+    def _hit(self) -> None:
+        with self.lock:
+            self.stats.cache_hits += 1
+
+    def _parses(self, k: bytes, candidate: str) -> bool:
+        if parses(candidate):
+            return True
+        with self.lock:
+            self._cache[k] = False
+            self.stats.invalid_skipped += 1
+        return False
+
+    def _memo_skips(self, candidate: str) -> bool:
+        if not (self.memo and self._rejected.has(self.current, candidate)):
+            return False
+        with self.lock:
+            self.stats.memo_skips += 1
+        return True
+
+    def _run(self, k: bytes, candidate: str) -> bool:
+        """Call the predicate, and ``confirm`` while strict (any thread): the predicate first, unless
+        ``confirm`` has rejected more of this phase's candidates lately than the predicate (see
+        :meth:`reportkit.reduce.confirm.LazyConfirm.first`): then ``confirm`` first, and a candidate it rejects
+        costs one run instead of two (its predicate never runs)."""
+        if self._stopped:
+            raise Stop()
+        with self.lock:
+            result = self._cache.get(k)
+        if result is None and self.confirm.strict and self.confirm.first(self.phase) and not self.confirm.ok(k, candidate):
+            return False  # the second condition first: it rejects most of this pass's candidates (one run, not two)
+        if result is None:
+            with self.lock:
+                self.stats.tests_run += 1
+                name = self.phase.split(" level ")[0]
+                self.stats.tests_by_pass[name] = self.stats.tests_by_pass.get(name, 0) + 1
+            phase = self.phase
+            result = self.call(self._predicate, candidate)
+            with self.lock:
+                self._cache[k] = result
+                self._odds.update(self.phase, result)
+            if self.trace is not None:
+                self.trace.line(phase, candidate, "bad", result)
+        if not (result and self.confirm.strict):
+            return result
+        return self.confirm.ok(k, candidate)
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
+    def call(self, check: Callable[[str], bool], candidate: str) -> bool:
+        """``check(candidate)``; a Stop from it stops every later test too."""
+        try:
+            return bool(check(candidate))
+        except Stop:
+            self._stopped = True
+            raise
+
+    # ---------------------------------------------------------------- prefetch
+    @property
+    def parallel(self) -> bool:
+        return self._window is not None
+
+    def prefetch(self, candidates: Iterable[str | None]) -> None:
+        """Evaluate candidates concurrently, in order, up to the first interesting one (``jobs > 1``)."""
+        if self._window is None:
+            return
+        pending: list[tuple[bytes, str]] = []
+        seen: set[bytes] = set()
+        for candidate in candidates:
+            if candidate is None:
+                continue
+            if candidate == self.current:
+                break
+            k = key(candidate)
+            if k in self.history or k in seen:
+                continue
+            known = self._known(k)
+            if known is True:
+                break
+            if known is False or (self.memo and self._rejected.has(self.current, candidate)):
+                continue
+            if not self._parses(k, candidate) or self._screened(k, candidate):
+                self._window.add(k)
+                continue
+            seen.add(k)
+            pending.append((k, candidate))
+        phase, base = self.phase, self.current
+        self._window.run(pending, self._run, self.progress, width=lambda: self._width(phase))
+        # A change run ahead and rejected is known even when the walk never asks for it (it stopped at
+        # an interesting candidate before it): a later sweep or round skips it like any rejected change.
+        for k, candidate in pending:
+            if self._known(k) is False:
+                self._rejected.add(base, candidate)
+
+    def _width(self, phase: str) -> int:
+        """How many candidates may be in flight at once in ``phase`` (see :data:`_RUN_AHEAD_IF_USED`)."""
+        assert self._window is not None
+        with self.lock:
+            p = self._odds.of(phase)
+        return self._window.width(p)
+
+    def end_prefetch(self) -> None:
+        if self._window is not None:
+            self._window.clear()
+
+    def close(self, *, wait: bool) -> None:
+        """Shut the thread pool down; after Stop/Ctrl-C (``wait=False``) without waiting for tests still running."""
+        if self._window is not None:
+            self._window.close(wait=wait)
+
+    # ---------------------------------------------------------------- progress
+    def set_phase(self, phase: str) -> None:
+        self.phase = phase
+        self.progress()
+
+    def snapshot(self) -> ReduceStats:
+        with self.lock:
+            s = self.stats
+            return ReduceStats(s.tests_run, s.cache_hits, s.invalid_skipped, dict(s.passes), s.rounds, s.probes,
+                               dict(s.tests_by_pass), s.confirms, s.redone, s.memo_skips, s.screened)
+
+    def progress(self) -> None:
+        if self._on_progress is not None:
+            self._on_progress(Progress(self.phase, self.current, self.snapshot()))
+
+
+
+class _Memo:
+    """Changes some test rejected (see :meth:`change`)."""
+
+    def __init__(self) -> None:
+        self._changes: set[bytes] = set()
+
+    def add(self, current: str, candidate: str) -> None:
+        self._changes.add(self.change(current, candidate))
+
+    def has(self, current: str, candidate: str) -> bool:
+        return self.change(current, candidate) in self._changes
+
+    @staticmethod
+    def change(current: str, candidate: str) -> bytes:
+        """What ``candidate`` changes in ``current``: the differing lines, indentation aside, and the
+        functions and classes they are in (:func:`_scope`); a change inside one line: the innermost
+        bracketed expression around it, with the name before it (:func:`_local`), wherever that
+        expression now stands.
+
+        A change rejected once is usually rejected again in a later sweep or round while its lines and
+        where they are stay the same (the program elsewhere shrank). Rounds skip such changes
+        (``Tester.memo``); the last round does not. That holds for a large change too (half a body, a
+        needed method): without the memo it is re-run in every structural sweep and every round.
+        """
+        old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
+        head, tail = _common_ends(old, new)
+        if len(old) - tail - head == 1 and len(new) - tail - head == 1:
+            local = _local(old[head], new[head])
+            if local is not None:
+                return key(repr(local))
+        lines = [*old[head:len(old) - tail], "\0", *new[head:len(new) - tail], "\0", *_scope(old, head, tail)]
+        return key(repr([line.strip() for line in lines]))
+
+
+_HEADER = re.compile(r"\s*(?:async\s+def|def|class)\s+(\w+)")
+
+
+def _scope(old: list[str], head: int, tail: int) -> list[str]:
+    """Where a change of lines ``old[head:len(old) - tail]`` stands: the names of the functions and classes
+    around it, innermost first (``forward``, ``Encoder``), and its own indentation. Not the lines next
+    to it: they change as the code around shrinks (``super().__init__()`` then sits under another
+    signature, above another first statement), and the same rejected change was run again each time."""
+    changed = [line for line in old[head:len(old) - tail] if line.strip()] or \
+        [line for line in old[head:head + 1] if line.strip()] or [""]
+    indent = min(len(line) - len(line.lstrip()) for line in changed)
+    out = [str(indent)]
+    if indent == 0:
+        return out
+    for line in reversed(old[:head]):
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        if depth < indent:
+            indent = depth
+            m = _HEADER.match(line)
+            if m:
+                out.append(m.group(1))
+            if depth == 0:
+                break
+    return out
+
+
+def _common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
+    """Lengths of the common head and the common tail (not overlapping the head) of two sequences."""
+    limit = min(len(old), len(new))
+    head = 0
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+
+
+def _local(old: str, new: str) -> tuple[str, str] | None:
+    """A change inside one line: the innermost bracketed group around it, with the name before it."""
+    a, b = _common_ends(old, new)
+    depth = 0
+    left = a - 1
+    while left >= 0:
+        c = old[left]
+        if c in _CLOSE:
+            depth += 1
+        elif c in _OPEN:
+            if depth == 0:
+                break
+            depth -= 1
+        left -= 1
+    if left < 0:
+        return None
+    depth = 0
+    right = len(old) - b
+    while right < len(old):
+        c = old[right]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            if depth == 0:
+                break
+            depth -= 1
+        right += 1
+    if right >= len(old) or old[right] != _OPEN[old[left]]:
+        return None
+    while left > 0 and (old[left - 1].isalnum() or old[left - 1] in "_."):
+        left -= 1
+    return old[left:right + 1], new[left:right + 1 + len(new) - len(old)]
+
+
+class _Window:
+    """The prefetch window: up to ``jobs`` planned candidates in flight, answers consumed in order."""
+
+    def __init__(self, jobs: int) -> None:
+        self._jobs = jobs
+        self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="reportkit-reduce")
+        self._prefetched: set[bytes] = set()  # answered speculatively, not yet consumed
+
+    def width(self, p: float) -> int:
+        """Candidates in flight when each is interesting with chance ``p``: the k-th one is run too while
+        the chance that the k-1 before it are all rejected (its answer is used) is at least
+        :data:`_RUN_AHEAD_IF_USED`; at least one, at most ``jobs``."""
+        width, used = 1, 1.0 - p
+        while width < self._jobs and used >= _RUN_AHEAD_IF_USED:
+            width += 1
+            used *= 1.0 - p
+        return width
+
+    def add(self, k: bytes) -> None:
+        """``k`` was answered ahead of the walk (without a run: it does not parse)."""
+        self._prefetched.add(k)
+
+    def consume(self, k: bytes) -> bool:
+        """Was ``k`` answered by the window and not asked for yet?  (Then it is no cache hit.)"""
+        if k in self._prefetched:
+            self._prefetched.discard(k)
+            return True
+        return False
+
+    def clear(self) -> None:
+        self._prefetched.clear()
+
+    def run(self, pending: list[tuple[bytes, str]], run: Callable[[bytes, str], bool],
+            progress: Callable[[], None], width: Callable[[], int] | None = None) -> None:
+        in_flight: deque[tuple[bytes, Future[bool], threading.Event]] = deque()
+        index = 0
+        found = False
+        try:
+            while index < len(pending) or in_flight:
+                limit = self._jobs if width is None else width()
+                while not found and index < len(pending) and len(in_flight) < max(1, limit):
+                    k, candidate = pending[index]
+                    index += 1
+                    event = threading.Event()
+                    in_flight.append((k, self._pool.submit(_withdrawable, event, run, k, candidate), event))
+                if not in_flight:
+                    break
+                k, future, event = in_flight.popleft()
+                try:
+                    result = future.result()
+                except Withdrawn:
+                    continue  # stopped early (cancel.py): no answer, nothing cached
+                self._prefetched.add(k)
+                progress()
+                if not found and result:  # the walk stops here: later answers will not be consumed
+                    found = True
+                    for _k, _future, later in in_flight:
+                        later.set()
+        except BaseException:
+            for _unused, future, event in in_flight:
+                event.set()
+                future.cancel()
+            raise
+
+    def close(self, *, wait: bool) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def _withdrawable(event: threading.Event, run: Callable[[bytes, str], bool], k: bytes, candidate: str) -> bool:
+    with withdrawable(event):
+        return run(k, candidate)

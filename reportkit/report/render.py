@@ -1,0 +1,492 @@
+"""Stage *render* of ``reportkit bundle``: redaction, the bug-report checklist and ``issue.md``.
+
+* :class:`Redactor` removes secrets before anything is written: values of secret-looking environment
+  variables (:func:`reportkit.redact.is_secret_env_name`) wherever they appear, token patterns
+  (:func:`reportkit.redact.redact_text`) and the home directory (``~``). ``--no-redact`` disables it.
+* :func:`checklist` turns a :class:`~reportkit.report.collect.Collected` into Torch-Spyre's bug-report
+  checklist (seed 004, plus the FFDC item): each item done, or with the reason it cannot be.
+* :func:`render_issue` renders a jinja2 template from ``templates/`` (``torch-spyre``: the sections
+  of Torch-Spyre's issue form then the checklist; ``pytorch``: PyTorch's "describe the bug" +
+  "versions"), always within GitHub's 65,536-character body limit: long blocks are clipped with a
+  note pointing to the file in the bundle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Optional
+
+import jinja2
+
+from reportkit.constants import TEMPLATE_NAMES
+from reportkit.failure.signature import FailureKind
+from reportkit.redact import MARK, is_secret_env_name, redact_env, redact_text
+from reportkit.report.collect import COLLECTORS, Collected, EnvInfo, PackageInfo, collector_layout
+from reportkit.report.evidence import COLLECTED, CheckItem, Comparison, Variant
+
+GITHUB_BODY_LIMIT = 65536
+TEMPLATES = TEMPLATE_NAMES
+# Per-block character budgets, tried from the most generous until the body fits.
+BUDGET_SCALES = (1.0, 0.5, 0.25, 0.1, 0.03, 0.0)
+BASE_BUDGETS = {"code": 24000, "log": 16000, "excerpt": 8000, "env": 8000, "stacks": 12000}
+_TRIVIAL_VALUE = re.compile(r"^(?:\d+|true|false|none|null|yes|no|on|off|enabled?|disabled?)$", re.I)
+
+# --------------------------------------------------------------------------- redaction
+
+ENV_FIELDS = {"env_vars", "user_env"}
+
+
+class Redactor:
+    """Applies :func:`redact_text` plus literal removal of secret env values; a no-op when disabled."""
+
+    def __init__(self, enabled: bool = True, secret_values=(), home: Optional[str] = None) -> None:
+        self.enabled = enabled
+        self.secret_values = sorted({v for v in secret_values if v}, key=len, reverse=True)
+        self.home = home
+
+    @classmethod
+    def for_env(cls, env: Mapping[str, str], enabled: bool = True, home: Optional[str] = None) -> Redactor:
+        """Redactor that also removes the values of ``env``'s secret-named variables wherever they occur."""
+        secrets = [v for k, v in env.items()
+                   if v and is_secret_env_name(k) and len(v) >= 6 and not _TRIVIAL_VALUE.match(v)]
+        return cls(enabled, secrets, home)
+
+    def text(self, text: str) -> str:
+        if not self.enabled or not text:
+            return text
+        for value in self.secret_values:
+            text = text.replace(value, MARK.format("env-secret"))
+        return redact_text(text, home=self.home)
+
+    def env(self, env: Mapping[str, Optional[str]]) -> dict:
+        if not self.enabled:
+            return dict(env)
+        set_values = {k: v for k, v in env.items() if v is not None}
+        masked = redact_env(set_values, home=self.home)
+        return {k: (self.text(masked[k]) if k in masked else None) for k in env}
+
+    def tree(self, value: Any, name: str = "") -> Any:
+        """A copy of ``value`` (dataclasses, lists, dicts, paths, strings) with every string redacted."""
+        if not self.enabled:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, Path):
+            return type(value)(self.text(str(value)))
+        if name in ENV_FIELDS and isinstance(value, Mapping):
+            return self.env(value)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            changes = {f.name: self.tree(getattr(value, f.name), f.name)
+                       for f in dataclasses.fields(value) if f.init}
+            return dataclasses.replace(value, **changes)
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.tree(v) for v in value)
+        if isinstance(value, dict):
+            return {k: self.tree(v) for k, v in value.items()}
+        return value
+
+
+# --------------------------------------------------------------------------- checklist
+
+
+def _check(key: str, label: str, done: bool, detail: str) -> CheckItem:
+    return CheckItem(key, label, done, detail)
+
+
+def _reproducer_item(c: Collected, files: Mapping[str, str]) -> CheckItem:
+    lines = len(c.source.splitlines())
+    where = f"`{files.get('reproducer', c.script_name)}`"
+    label = "Minimal reproducer script"
+    if c.minimized:
+        return _check("reproducer", label, True,
+                      f"{where}, {lines} lines, minimized by reportkit from "
+                      f"{len((c.original_source or '').splitlines())}")
+    if _count_lines(c.source) <= 40:
+        return _check("reproducer", label, True, f"{where}, {lines} lines")
+    return _check("reproducer", label, False, f"the full script ({lines} lines) is included as {where} but not "
+                                              "minimized: rerun with `--minimize`")
+
+
+def _torch_item(env: EnvInfo) -> CheckItem:
+    label = 'PyTorch version (`python -c "import torch; print(torch.__version__)"`)'
+    if not env.torch.version:
+        return _check("pytorch", label, False, env.torch.reason or env.reason or "torch version unknown")
+    return _check("pytorch", label, True, torch_version_text(env))
+
+
+def _spyre_item(env: EnvInfo) -> CheckItem:
+    label = "Torch-Spyre version or commit SHA"
+    pkg = env.torch_spyre
+    if pkg.status != COLLECTED:
+        return _check("torch_spyre", label, False, pkg.reason)
+    return _check("torch_spyre", label, bool(pkg.version or pkg.commit), package_text(pkg))
+
+
+def checklist(c: Collected, files: Optional[Mapping[str, str]] = None) -> list[CheckItem]:
+    """Torch-Spyre's "Checklist for Filing a Bug Report": the reproducer, the error and the versions, then
+    each evidence collector's line(s)."""
+    files = {**bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None), **(files or {})}
+    error = c.debug_run.error_output.strip()
+    items = [
+        _reproducer_item(c, files),
+        _check("error", "Full error output or incorrect value observed", bool(error),
+               f"{first_line(c.signature.headline())} (under *Relevant log output*)" if error
+               else c.debug_run.reason or "the run printed nothing"),
+        _torch_item(c.env),
+        _spyre_item(c.env),
+    ]
+    for collector in COLLECTORS:
+        if collector.name in c.evidence:
+            items += collector.checklist(c, files)
+    return items
+
+
+# --------------------------------------------------------------------------- text helpers
+
+
+def _count_lines(text: str) -> int:
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
+def first_line(text: str) -> str:
+    return next((ln.strip() for ln in (text or "").splitlines() if ln.strip()), "")
+
+
+def short_sha(sha: Optional[str]) -> str:
+    return sha[:12] if sha else ""
+
+
+def git_text(git) -> str:
+    if git is None or not git.commit:
+        return ""
+    text = f"commit `{git.commit}`"
+    if git.branch:
+        text += f" on `{git.branch}`"
+    if git.dirty is not None:
+        text += " (dirty: uncommitted changes)" if git.dirty else " (clean)"
+    return text
+
+
+def package_text(pkg: PackageInfo) -> str:
+    if pkg.status != COLLECTED:
+        return f"not installed ({pkg.reason})" if "not installed" not in pkg.reason else pkg.reason
+    parts = [pkg.version or "version unknown"]
+    if pkg.git is not None and pkg.git.commit:
+        parts.append(f"from the git checkout `{pkg.git.toplevel}`: {git_text(pkg.git)}")
+    elif pkg.vcs_commit:
+        parts.append(f"installed from {pkg.source_url or 'git'} at commit `{pkg.vcs_commit}`")
+    if pkg.editable:
+        parts.append("editable install")
+    return ", ".join(parts)
+
+
+def torch_version_text(env: EnvInfo) -> str:
+    text = f"{env.torch.version}"
+    if env.torch_git_version:
+        text += f" (torch.version.git_version `{env.torch_git_version}`)"
+    if env.torch.git is not None and env.torch.git.commit:
+        text += f", built from the checkout `{env.torch.git.toplevel}`: {git_text(env.torch.git)}"
+    return text
+
+
+def accelerators_text(env: EnvInfo) -> str:
+    acc = env.accelerators
+    parts = [f"CUDA {'available' if acc.get('cuda_available') else 'not available'}"
+             + (f" (CUDA {env.torch_cuda})" if env.torch_cuda else "")]
+    if acc.get("cuda_devices"):
+        parts.append("GPUs: " + ", ".join(acc["cuda_devices"]))
+    for key, name in (("mps_available", "MPS"), ("xpu_available", "XPU")):
+        if acc.get(key):
+            parts.append(f"{name} available")
+    backend = acc.get("privateuse1_backend")
+    if backend and backend != "privateuseone":
+        parts.append(f"PrivateUse1 device `{backend}`: {acc.get('privateuse1_device_count', '?')} device(s)")
+    elif env.torch_spyre.status != COLLECTED:
+        parts.append("no Spyre device (torch_spyre not installed)")
+    return "; ".join(parts)
+
+
+def env_rows(env: EnvInfo) -> list[tuple[str, str]]:
+    rows = [("PyTorch", torch_version_text(env) if env.torch.version else env.torch.reason),
+            ("Torch-Spyre", package_text(env.torch_spyre)),
+            ("torch_sendnn", package_text(env.torch_sendnn))]
+    if env.lib_versions:
+        rows.append(("DeepTools / Flex", f"ibm-deeptools `{env.deeptools or '?'}`, ibm-flex `{env.flex or '?'}` "
+                                         f"(from LIB_VERSION_FILE `{env.lib_version_file}`)"))
+    else:
+        rows.append(("DeepTools / Flex", env.lib_reason))
+    rows += [("Python", f"{env.python} (`{env.executable}`)"), ("OS", f"{env.os} ({env.machine})"),
+             ("Accelerators", accelerators_text(env) if env.torch.version else "n/a (torch not importable)")]
+    if env.packages:
+        rows.append(("Packages", ", ".join(f"{k} {v}" for k, v in sorted(env.packages.items()))))
+    if env.script_git is not None and env.script_git.commit:
+        rows.append(("Reproducer's repository", f"`{env.script_git.remote_url or env.script_git.toplevel}` "
+                                                f"{git_text(env.script_git)}"))
+    if env.reason:
+        rows.append(("Probe", env.reason))
+    return rows
+
+
+def code(text: Any) -> str:
+    """Inline code that survives backticks in ``text``."""
+    text = " ".join(str(text).split())
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fence(text: str, lang: str = "") -> str:
+    """A fenced code block whose fence is longer than any backtick run inside ``text``."""
+    longest = max((len(m) for m in re.findall(r"`{3,}", text or "")), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{lang}\n{(text or '').rstrip()}\n{ticks}"
+
+
+def cell(text: Any) -> str:
+    """Text usable inside a markdown table cell."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+class Clipper:
+    """``clip`` filter: shortens a block to its budget, with a note pointing to the full file."""
+
+    def __init__(self, scale: float) -> None:
+        self.scale = scale
+
+    def __call__(self, text: str, kind: str, where: str = "", keep: str = "head") -> str:
+        text = text or ""
+        budget = int(BASE_BUDGETS[kind] * self.scale)
+        if len(text) <= budget:
+            return text
+        cut = len(text) - budget
+        note = f"[... {cut:,} characters cut by reportkit; the full text is in the bundle{': ' + where if where else ''}]"
+        if budget <= 0:
+            return note
+        if keep == "tail":
+            return note + "\n" + text[-budget:].split("\n", 1)[-1]
+        return text[:budget].rsplit("\n", 1)[0] + "\n" + note
+
+
+# --------------------------------------------------------------------------- problem / expected
+
+
+def describe_problem(c: Collected) -> str:
+    sig = c.signature
+    run = f"Running `python {c.script_name}{' ' + ' '.join(c.args) if c.args else ''}`" \
+        if c.pytest_node is None else f"The test {code(c.test_id)}"
+    if sig.kind == FailureKind.EXCEPTION:
+        text = f"{run} raises {code(sig.exc_type)}: {code(first_line(sig.raw_message or '')) if sig.raw_message else ''}"
+        if sig.location:
+            text += f"\n\nRaised at {code(str(sig.location))}"
+            if sig.script_frame and sig.script_frame != sig.location:
+                text += f", from {code(str(sig.script_frame))}: {code(sig.script_frame.shown)}"
+            text += "."
+    elif sig.kind == FailureKind.HANG:
+        text = f"{run} hangs (no progress within {c.debug_run.duration:.0f} s)"
+        if sig.location:
+            text += f"; the main thread is blocked at {code(str(sig.location))}"
+        text += "."
+    else:
+        text = f"{run} fails: {sig.headline()}."
+    for collector in COLLECTORS:
+        comp = c.evidence.get(collector.name)
+        if isinstance(comp, Comparison) and comp.status == COLLECTED and comp.verdict:
+            text += f"\n\n**{collector.title}:** {comp.verdict}."
+    return text
+
+
+def describe_expected(c: Collected) -> str:
+    sig = c.signature
+    if c.pytest_node is not None:
+        text = "The test passes"
+    elif sig.kind == FailureKind.EXCEPTION:
+        text = f"The script runs to completion without raising {code(sig.exc_type)}"
+    elif sig.kind == FailureKind.HANG:
+        text = "The script finishes instead of hanging"
+    elif sig.kind == FailureKind.SIGNAL:
+        text = f"The script does not crash ({sig.headline()})"
+    else:
+        text = "The script exits with code 0"
+    ladder = c.evidence.get("ladder") or Comparison()
+    passing = [v.label for v in ladder.variants if v.outcome == "passes"]
+    if passing:
+        text += f", as it does with {', '.join(passing)}"
+    return text + ".\n\n<!-- reportkit: replace or extend with the result you expected -->"
+
+
+def default_title(c: Collected) -> str:
+    sig = c.signature
+    head = f"{sig.exc_type}: {first_line(sig.raw_message or '')}" if sig.kind == FailureKind.EXCEPTION else sig.headline()
+    head = first_line(head)[:120]
+    stage = next((ev.stage for ev in (c.evidence.get("spyre_comparison"), c.evidence.get("ladder"))
+                  if isinstance(ev, Comparison) and ev.stage), None)
+    target = c.script_name + (f"::{c.pytest_node}" if c.pytest_node else "")
+    return f"{head} ({target}" + (f"; {stage}" if stage else "") + ")"
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def bundle_files(script_name: str, minimized: bool = False, pytest: bool = False) -> dict[str, str]:
+    """Where things are in a bundle directory (relative paths; the issue points to them)."""
+    stem = Path(script_name).stem
+    minimized_name = f"min_{script_name}" if pytest else f"{stem}.min.py"  # pytest must import it
+    return {
+        "issue": "issue.md", "bundle_json": "bundle.json",
+        "reproducer": f"reproducer/{minimized_name}" if minimized else f"reproducer/{script_name}",
+        "standalone": f"reproducer/repro_{script_name}", "conftest": "reproducer/conftest",
+        "original": f"reproducer/original/{script_name}",
+        "error": "logs/error.txt", "stdout": "logs/debug-run.stdout.txt", "stderr": "logs/debug-run.stderr.txt",
+        "collect_env": "env/collect_env.txt", **collector_layout(),
+    }
+
+
+def templates_dirs() -> list[Path]:
+    """The packaged templates (wheel: reportkit/templates) or the checkout's templates/ dir."""
+    package = Path(__file__).resolve().parent.parent  # reportkit/
+    return [p for p in (package / "templates", package.parent / "templates") if p.is_dir()]
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(p) for p in templates_dirs()]),
+                             undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    from reportkit.report.venue import relevant_env, short_traceback
+
+    env.filters.update(code=code, fence=fence, cell=cell, first_line=first_line, short_sha=short_sha,
+                       shown_variants=shown_variants, short_traceback=short_traceback,
+                       relevant_env=relevant_env)
+    return env
+
+
+def shown_variants(comp: Comparison) -> list[Variant]:
+    return [v for v in comp.variants if v.outcome != "skipped" or v.reason]
+
+
+def context(c: Collected, files: Mapping[str, str], title: str, bundle_name: str) -> dict:
+    files = {**bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None), **files}
+    repro = dict(zip(("name", "source", "path"), _repro_shown(c, files)))
+    return {
+        "c": c, "title": title, "files": files, "bundle_name": bundle_name,
+        "checklist": checklist(c, files), "problem": describe_problem(c), "expected": describe_expected(c),
+        "env_rows": env_rows(c.env),
+        "blocks": evidence_blocks(c),
+        "repro_command": _repro_command(c), "repro_lines": len(repro["source"].splitlines()), "repro": repro,
+    }
+
+
+def evidence_blocks(c: Collected) -> dict:
+    """Issue section -> the template blocks of the collectors whose evidence is there, in collector order."""
+    blocks: dict = {}
+    for collector in COLLECTORS:
+        if collector.section and collector.name in c.evidence:
+            blocks.setdefault(collector.section, []).append(collector.template)
+    return blocks
+
+
+def _repro_command(c: Collected) -> str:
+    import shlex
+
+    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in c.user_env.items() if v is not None)
+    if c.standalone:  # placed next to the original test module, run from the repository root
+        where = str(Path((c.test_id or c.script_name).split("::")[0]).with_name(f"repro_{c.script_name}"))
+        return " ".join(x for x in (env, "python", shlex.quote(where)) if x)
+    if c.pytest_node is not None:
+        test_id = c.test_id or c.script_name
+        if c.minimized:  # next to the original module
+            test_id = str(Path(test_id.split("::")[0]).with_name(f"min_{c.script_name}")) + \
+                (f"::{c.pytest_node}" if c.pytest_node else "")
+        return " ".join(x for x in (env, "python -m pytest", shlex.quote(test_id)) if x)
+    args = " ".join(shlex.quote(a) for a in c.args)
+    return " ".join(x for x in (env, "python", c.script_name, args) if x)
+
+
+def _repro_shown(c: Collected, files: Mapping[str, str]) -> tuple[str, str, str]:
+    """(file name, source, bundle path) of the reproducer the issue shows: the standalone script of a
+    pytest test when there is one, else the (minimized) script or test module."""
+    if c.standalone:
+        return f"repro_{c.script_name}", c.standalone, files.get("standalone", "")
+    where = files.get("reproducer", c.script_name)
+    return Path(where).name, c.source, where
+
+
+def github_length(text: str) -> int:
+    """Length as GitHub counts it (UTF-16 code units: an astral character counts twice)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def render_issue(c: Collected, template: str = "torch-spyre", *, redactor: Optional[Redactor] = None,
+                 files: Optional[Mapping[str, str]] = None, title: Optional[str] = None, bundle_name: str = "",
+                 limit: int = GITHUB_BODY_LIMIT, pre_redacted: bool = False) -> str:
+    """Render ``issue.md``: redacted, and never longer than ``limit`` characters.
+
+    Everything is redacted *before* it is clipped (a clip must not cut a token in half and let the
+    rest through); ``pre_redacted``: ``c`` already went through ``redactor.tree``.
+    """
+    if template not in TEMPLATES:
+        raise ValueError(f"unknown template {template!r}; choose one of {', '.join(TEMPLATES)}")
+    redactor = redactor if redactor is not None else Redactor()
+    c = c if pre_redacted else redactor.tree(c)
+    ctx = context(c, files or {}, redactor.text(title or default_title(c)), bundle_name)
+    tmpl = environment().get_template(f"{template}.md.j2")
+    text = ""
+    for scale in BUDGET_SCALES:
+        text = tidy_markdown(redactor.text(tmpl.render(ctx, clip=Clipper(scale))))
+        if github_length(text) <= limit:
+            return text
+    return hard_cut(text, limit)
+
+
+_FENCE = re.compile(r"^(`{3,})")
+
+
+def tidy_markdown(text: str) -> str:
+    """Outside code blocks: one blank line at most, and blank lines around ``<details>`` tags
+    (an HTML block only ends at a blank line: a heading right after ``</details>`` would vanish)."""
+    out: list[str] = []
+    fence: Optional[str] = None
+    for line in text.splitlines():
+        m = _FENCE.match(line)
+        if fence is not None:
+            out.append(line)
+            if m and line.strip() == fence:
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+        blank = not line.strip()
+        if blank and (not out or not out[-1].strip()):
+            continue
+        if line.strip() in ("<details>",) and out and out[-1].strip():
+            out.append("")
+        if out and out[-1].strip() == "</details>" and not blank:
+            out.append("")
+        out.append(line)
+    return "\n".join(out).strip() + "\n"
+
+
+def hard_cut(text: str, limit: int) -> str:
+    """Last resort: cut at a line boundary, close open code fences and ``<details>``, add a note."""
+    note = "\n\n[... truncated by reportkit to GitHub's body limit; the full report is in the bundle]\n"
+    budget = limit - len(note) - 200
+    lines, out, size = text.splitlines(), [], 0
+    for line in lines:
+        if size + github_length(line) + 1 > budget:
+            break
+        out.append(line)
+        size += github_length(line) + 1
+    fence_open, details = None, 0
+    for line in out:
+        m = _FENCE.match(line)
+        if m and fence_open is None:
+            fence_open = m.group(1)
+        elif m and fence_open is not None and line.strip() == fence_open:
+            fence_open = None
+        elif fence_open is None:
+            details += line.count("<details>") - line.count("</details>")
+    closing = ([fence_open] if fence_open else []) + ["</details>"] * max(0, details)
+    return "\n".join(out + closing) + note

@@ -1,0 +1,732 @@
+"""Bootstrap that runs a target script inside the *target* interpreter.
+
+Usage (reportkit runs it by file path, so the target interpreter does not need reportkit installed):
+
+    python /path/to/reportkit/run/_boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]
+
+It behaves like ``python SCRIPT ARGS...`` (same ``sys.argv``, ``sys.path[0]``, ``__main__``), and in
+addition:
+
+* appends JSON events (one per line, flushed) to EVENTS_FILE: ``start`` (pid, main thread id),
+  ``exception`` (the uncaught exception: fully-qualified type, message, every frame, chained
+  causes), ``thread_exception`` (uncaught exceptions in other threads), ``exit`` (``sys.exit`` code);
+* arms :mod:`faulthandler` on DUMP_FILE for fatal signals (SIGSEGV, SIGABRT, ...) and on SIGUSR1,
+  which the runner sends before killing a run that timed out: the stacks of all threads are dumped;
+* makes itself a child subreaper (Linux) and, at exit, kills every descendant still running
+  (children that called ``setsid()`` or double-forked included);
+* with ``REPORTKIT_GUARD`` set (the sandbox's fallback, see :mod:`reportkit.run.sandbox`): installs an
+  audit hook that refuses writes, deletes, renames, permission changes and shell calls outside the
+  writable directories it names (and network connections when it says so).
+* appends a ``waker`` event the first time the script's own code (not the standard library's or an
+  installed package's) calls a method that wakes a waiting thread or process: ``Event.set``,
+  ``Condition.notify``/``notify_all``, ``Queue.put``/``put_nowait``/``task_done`` (``threading``,
+  ``queue``, ``multiprocessing``, ``asyncio``), ``Future.set_result`` (``concurrent.futures``), or
+  starts a thread or process that runs the script's code (``Thread.start``, ``Process.start``), with the
+  receiver's id and the function the calling thread (or the started one) runs; and a ``wait`` event for
+  every wait of the main thread in the script's code (``Queue.get``/``join``, ``Event.wait``,
+  ``Thread.join``...). A hang's reproducer must keep the wakers of what it hangs in
+  (:class:`reportkit.reduce.minimize.Keep`): without them it hangs trivially, the wake-up that fails to arrive
+  is the bug. The classes are wrapped when their module is imported;
+* with ``REPORTKIT_SAMPLE_STACKS=INTERVAL,PATH`` in the environment (removed before the script runs),
+  appends the main thread's innermost frame, whether any thread moved, the CPU time and the number of
+  child processes to PATH every INTERVAL seconds (a raw ``_thread``, not visible to ``threading``);
+  reportkit watches it to tell a hang early (see :mod:`reportkit.run.hangwatch`).
+
+Standard library only, and compatible with Python 3.8+: it runs in the user's interpreter.
+"""
+
+import _thread
+import faulthandler
+import json
+import linecache
+import os
+import runpy
+import signal
+import sys
+import threading
+import time
+import traceback
+
+_BOOT_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
+
+
+def _is_boot(filename):
+    return filename == "<frozen runpy>" or os.path.abspath(filename) in _BOOT_FILES
+_MAX_MESSAGE = 20000
+_MAX_FRAMES = 400
+_MAX_CHAIN = 8
+
+
+class _Events:
+    def __init__(self, path):
+        self._file = open(path, "a", encoding="utf-8")
+        self._lock = threading.Lock()
+        if hasattr(os, "register_at_fork"):  # a child forked while another thread wrote must not wait forever
+            os.register_at_fork(after_in_child=self._new_lock)
+
+    def _new_lock(self):
+        self._lock = threading.Lock()
+
+    def write(self, record):
+        line = json.dumps(record, default=repr)
+        with self._lock:
+            self._file.write(line + "\n")
+            self._file.flush()
+
+
+def _type_name(exc):
+    cls = type(exc)
+    qualname = getattr(cls, "__qualname__", cls.__name__)
+    module = _type_origin(exc)[0]
+    return qualname if module is None else module + "." + qualname
+
+
+def _type_origin(exc):
+    """The module that defines the exception's class and that module's file (None for ``__main__``,
+    whose module object is gone once the script has ended, and for modules without a file)."""
+    module = getattr(type(exc), "__module__", None)
+    if module in (None, "builtins", "__builtin__"):
+        return None, None
+    mod = sys.modules.get(module) if module != "__main__" else None
+    file = getattr(mod, "__file__", None)
+    return module, file if isinstance(file, str) else None
+
+
+def _message(exc):
+    try:
+        text = str(exc)
+    except BaseException:  # a broken __str__ must not hide the failure
+        text = "<unprintable " + type(exc).__name__ + ">"
+    notes = getattr(exc, "__notes__", None)
+    if isinstance(notes, list):
+        text = "\n".join([text] + [str(n) for n in notes])
+    return text[:_MAX_MESSAGE]
+
+
+def _opname(tb):
+    """The instruction the frame was executing when the exception passed through it (``CALL``: inside a
+    called function; ``BINARY_OP``, ``LOAD_ATTR``, ``RAISE_VARARGS``...: the frame's own bytecode)."""
+    try:
+        import opcode
+
+        code = tb.tb_frame.f_code.co_code
+        return opcode.opname[code[tb.tb_lasti]] if 0 <= tb.tb_lasti < len(code) else ""
+    except Exception:  # noqa: BLE001 - best effort, never in the way of the report
+        return ""
+
+
+def _frames(tb):
+    frames = []
+    while tb is not None:
+        frame = tb.tb_frame
+        filename = frame.f_code.co_filename
+        if not _is_boot(filename):  # the bootstrap, and the waker/wait wrappers wherever they are
+            lineno = tb.tb_lineno
+            frames.append(
+                {
+                    "file": filename,
+                    "line": lineno,
+                    "function": frame.f_code.co_name,
+                    "module": frame.f_globals.get("__name__"),
+                    "text": linecache.getline(filename, lineno).strip(),
+                    "op": _opname(tb),
+                }
+            )
+        tb = tb.tb_next
+    if len(frames) > _MAX_FRAMES:  # keep the outermost and the innermost ones
+        half = _MAX_FRAMES // 2
+        frames = frames[:half] + frames[-half:]
+    return frames
+
+
+def _exception_record(exc):
+    record = {"type": _type_name(exc), "message": _message(exc), "frames": _frames(exc.__traceback__)}
+    record["type_module"], record["type_file"] = _type_origin(exc)
+    chain = []
+    seen = {id(exc)}
+    cur = exc
+    while len(chain) < _MAX_CHAIN:
+        nxt = cur.__cause__ if cur.__cause__ is not None else (
+            None if cur.__suppress_context__ else cur.__context__)
+        if nxt is None or id(nxt) in seen:
+            break
+        seen.add(id(nxt))
+        chain.append({"type": _type_name(nxt), "message": _message(nxt)[:2000],
+                      "frames": _frames(nxt.__traceback__)[-3:]})
+        cur = nxt
+    record["chain"] = chain
+    return record
+
+
+def _strip_boot_frames(tb):
+    """``tb`` without the bootstrap's frames: the leading ones, and the waker/wait wrappers'
+    (:func:`_watch_wakers`) wherever they are (a traceback's ``tb_next`` is writable)."""
+    while tb is not None and _is_boot(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    cur = tb
+    while cur is not None:
+        nxt = cur.tb_next
+        while nxt is not None and _is_boot(nxt.tb_frame.f_code.co_filename):
+            nxt = nxt.tb_next
+        cur.tb_next = nxt
+        cur = nxt
+    return tb
+
+
+# --------------------------------------------------------------------------- sandbox fallback
+
+GUARD_ENV = "REPORTKIT_GUARD"
+_PR_SET_CHILD_SUBREAPER = 36
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+# audit events whose arguments are paths that get changed: event -> ((path index, dir_fd index), ...)
+_PATH_EVENTS = {
+    "os.remove": ((0, 1),), "os.rmdir": ((0, 1),), "os.rename": ((0, 2), (1, 3)), "os.mkdir": ((0, 2),),
+    "os.chmod": ((0, 2),), "os.chown": ((0, 3),), "os.truncate": ((0, None),), "os.symlink": ((1, 2),),
+    "os.link": ((1, 3),), "os.utime": ((0, 3),), "shutil.rmtree": ((0, 1),), "os.mkfifo": ((0, 2),),
+    "os.mknod": ((0, 3),), "os.setxattr": ((0, None),), "os.removexattr": ((0, None),),
+}
+_SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "fish", "busybox"}
+
+
+def _install_guard(config):
+    """The fallback sandbox: refuse changes outside ``config["writable"]`` (see the module doc)."""
+    allowed = tuple(os.path.join(os.path.realpath(d), "") for d in config.get("writable") or [])
+    network = config.get("network", True)
+    realpath, fspath, join, getcwd = os.path.realpath, os.fspath, os.path.join, os.getcwd
+    state = threading.local()
+
+    def inside(path, dir_fd=None):
+        if isinstance(path, int):
+            return True  # a descriptor: it was opened (and checked) before
+        try:
+            path = fspath(path)
+            if isinstance(path, bytes):
+                path = os.fsdecode(path)
+        except TypeError:
+            return True
+        if not path.startswith("/"):
+            base = getcwd() if not isinstance(dir_fd, int) or dir_fd < 0 else realpath(f"/proc/self/fd/{dir_fd}")
+            path = join(base, path)
+        if path.startswith("/dev/") or path.startswith("/proc/self/"):
+            return True
+        full = realpath(path)
+        return (full + "/").startswith(allowed)
+
+    def refuse(event, what):
+        raise PermissionError(1, "reportkit sandbox (fallback guard) refused " + event, str(what))
+
+    def hook(event, args):
+        if getattr(state, "busy", False):
+            return
+        if event == "open":
+            path, mode, flags = args[0], args[1], args[2]
+            if mode is None:
+                writes = bool(flags & _WRITE_FLAGS) if isinstance(flags, int) else False
+            else:
+                writes = any(c in str(mode) for c in "wax+")
+            if not writes:
+                return
+            targets = [(path, None)]
+        elif event in _PATH_EVENTS:
+            targets = [(args[i], args[d] if d is not None and d < len(args) else None)
+                       for i, d in _PATH_EVENTS[event] if i < len(args)]
+        elif event in ("os.system", "os.popen"):
+            refuse(event + " (a shell)", args[0] if args else "")
+        elif event in ("subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn"):
+            program = args[0] if args else None
+            argv = args[1] if len(args) > 1 else None
+            if program is None and isinstance(argv, (list, tuple)) and argv:
+                program = argv[0]
+            elif program is None and isinstance(argv, (str, bytes)):
+                program = argv.split()[0] if argv.split() else argv
+            try:
+                name = os.path.basename(os.fsdecode(fspath(program))) if program is not None else ""
+            except TypeError:
+                name = ""
+            if name in _SHELLS:
+                refuse("running a shell (" + name + ")", argv)
+            return
+        elif event == "socket.connect" and not network:
+            address = args[1] if len(args) > 1 else None
+            family = getattr(args[0], "family", None)
+            if family is not None and int(family) in (2, 10):  # AF_INET, AF_INET6
+                refuse("a network connection (--no-network)", address)
+            return
+        else:
+            return
+        state.busy = True
+        try:
+            for target, dir_fd in targets:
+                if not inside(target, dir_fd):
+                    refuse(event + " outside the scratch directory", target)
+        finally:
+            state.busy = False
+
+    sys.addaudithook(hook)
+
+
+def _become_subreaper():
+    """Orphans of our descendants are reparented here (not to init), so that we can end them."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError, ImportError):
+        return False
+
+
+def _descendants(pid):
+    out = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children") as fh:
+                    kids = [int(x) for x in fh.read().split()]
+            except (OSError, ValueError):
+                continue
+            for kid in kids:
+                if kid not in out:
+                    out.append(kid)
+                    todo.append(kid)
+    return out
+
+
+def _kill_descendants():
+    """SIGKILL what is left of our process tree (we are its subreaper), and reap it."""
+    for _ in range(5):
+        kids = _descendants(os.getpid())
+        if not kids:
+            return
+        for kid in kids:
+            try:
+                os.kill(kid, signal.SIGKILL)
+            except OSError:
+                pass
+        for kid in kids:
+            try:
+                os.waitpid(kid, 0)
+            except OSError:
+                pass
+
+
+# --------------------------------------------------------------------------- pytest targets
+
+PYTEST_NODE_ENV = "REPORTKIT_PYTEST_NODE"
+
+
+class _PytestCapture:
+    """pytest plugin: keeps the first failure (collection, setup, call or teardown) of the selected test."""
+
+    def __init__(self, events):
+        self.events = events
+        self.failure = None
+
+    def pytest_exception_interact(self, node, call, report):
+        # called for a failed setup/call/teardown of a test and for a collection error, not for
+        # skips and xfails
+        if self.failure is None and report.failed and call.excinfo is not None:
+            self.failure = call.excinfo
+            self.events.write({"event": "pytest_failure", "test": _test_record(node, call.when)})
+
+
+def _test_record(item, when):
+    """What a standalone reproducer needs to know about the failing test item."""
+    callspec = getattr(item, "callspec", None)
+    params = {}
+    for name, value in (getattr(callspec, "params", None) or {}).items():
+        try:
+            params[name] = repr(value)
+        except BaseException:  # noqa: BLE001
+            params[name] = None
+    cls = getattr(item, "cls", None)
+    unittest_case = False
+    if cls is not None:
+        import unittest
+
+        unittest_case = issubclass(cls, unittest.TestCase)
+    return {"nodeid": item.nodeid, "when": when, "function": getattr(item, "originalname", None) or item.name,
+            "name": item.name, "cls": cls.__name__ if cls is not None else None, "unittest": unittest_case,
+            "params": params, "fixtures": list(getattr(item, "fixturenames", []) or [])}
+
+
+def _trim_runner_frames(tb, prefixes):
+    """Drop the leading frames of pytest / pluggy / unittest: the test's own frames come first."""
+    while tb is not None and tb.tb_next is not None:
+        filename = os.path.abspath(tb.tb_frame.f_code.co_filename)
+        if not any(filename.startswith(p) for p in prefixes):
+            break
+        tb = tb.tb_next
+    return tb
+
+
+def _run_pytest(script, node, args, events):
+    """Run one pytest node id (``SCRIPT::NODE``) in this process; re-raise its failure as uncaught.
+
+    The test's exception (setup, call or teardown) is raised again after pytest returns, so the
+    boot records it exactly like an uncaught exception of a script. A test that passes (or is
+    skipped / xfailed) returns normally; a node that pytest cannot find exits with pytest's code.
+    """
+    import importlib.util
+
+    import pytest  # noqa: F401 - ImportError here is reported as a missing module
+
+    capture = _PytestCapture(events)
+    sys.argv = ["pytest"]
+    sys.path[0] = os.getcwd()  # like ``python -m pytest`` run from the repository root
+    options = ["-p", "no:cacheprovider"]
+    if importlib.util.find_spec("xdist") is not None:
+        options += ["-n", "0"]  # one process: the failure must be raised here
+    code = pytest.main([script + "::" + node if node else script] + options + args, plugins=[capture])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if capture.failure is not None:
+        import unittest
+
+        import _pytest
+        import pluggy
+
+        prefixes = [os.path.dirname(os.path.abspath(m.__file__)) + os.sep for m in (_pytest, pluggy, unittest)]
+        prefixes.append(os.path.abspath(pytest.__file__))
+        exc, tb = capture.failure.value, capture.failure.tb
+        if isinstance(exc, pytest.Collector.CollectError) and exc.__cause__ is not None:
+            exc = exc.__cause__  # an import error of the test module: the error itself, not pytest's wrapper
+            tb = exc.__traceback__
+        raise exc.with_traceback(_trim_runner_frames(tb, prefixes))
+    if int(code) != 0:
+        raise SystemExit(int(code))
+
+
+# --------------------------------------------------------------------------- stack sampling (hangs)
+
+SAMPLE_ENV = "REPORTKIT_SAMPLE_STACKS"
+
+
+def _arm_stack_sampler():
+    """Sample the main thread's innermost frame for reportkit's hang watch, if asked (``SAMPLE_ENV``).
+
+    A raw ``_thread`` (not in ``threading.enumerate()``, not counted by ``active_count()``, never
+    joined) wakes every INTERVAL seconds and appends one line to PATH:
+    ``SECONDS\tCALL\tFILE\tLINE\tFUNCTION\tSTILL\tCPU\tKIDS\tFRESH\tMAINCPU`` (``SECONDS\t-`` when
+    the main thread has no frame). CALL numbers the main thread's frame objects (a wait that returned
+    and was entered again is a new call); STILL is 1 when every thread's innermost frame is the same
+    frame object on the same line as at the previous sample (and no thread came or went); CPU is the
+    process's CPU time (all threads); KIDS the number of live child processes (-1: unknown; counted
+    only when STILL); FRESH is 1 when the main thread's innermost frame is none of the last few
+    distinct ones it was in (a new call); MAINCPU the main thread's own CPU time (-1: unknown).
+    It reads the frames under the GIL (faulthandler's watchdog dumps without it, which crashes
+    multi-threaded programs when done often). Bad values are ignored: the run is then not sampled and
+    a hang costs the timeout, as without sampling.
+    """
+    value = os.environ.pop(SAMPLE_ENV, None)
+    if not value:
+        return
+    interval, _, path = value.partition(",")
+    try:
+        seconds = float(interval)
+        if not path or seconds <= 0:
+            return
+        samples = open(path, "w", encoding="utf-8")
+        native = threading.get_native_id() if hasattr(threading, "get_native_id") else None  # we are the main thread
+        _thread.start_new_thread(_sample_main_thread, (samples, seconds, threading.main_thread().ident, native))
+    except (ValueError, OSError, RuntimeError):
+        return
+
+
+def _child_processes():
+    """Live child processes of this process (Linux ``/proc``), -1 when that cannot be read."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return -1
+    count = 0
+    for tid in tasks:
+        try:
+            with open("/proc/self/task/" + tid + "/children") as fh:
+                count += len(fh.read().split())
+        except OSError:
+            if os.path.isdir("/proc/self/task/" + tid):
+                return -1  # the task is there but its children cannot be read: unknown
+    return count
+
+
+def _thread_cpu(native, ticks):
+    """CPU seconds of one thread of this process (Linux ``/proc``), -1 when unknown."""
+    if native is None or not ticks:
+        return -1.0
+    try:
+        with open("/proc/self/task/" + str(native) + "/stat") as fh:
+            fields = fh.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    except (OSError, ValueError, IndexError):
+        return -1.0
+
+
+def _sample_main_thread(samples, interval, main_id, native=None):
+    start = time.monotonic()
+    me = _thread.get_ident()
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+    except (ValueError, OSError, AttributeError):
+        ticks = 0
+    recent = []  # the main thread's last distinct innermost frames (held: a new call is a new object)
+    # the innermost frame of every thread at the last sample, held until the next one: a new call is a
+    # new object, so a wait that returned and was entered again between two samples is seen as a change
+    last = {}
+    lines = {}
+    calls = 0
+    try:
+        while True:
+            time.sleep(interval)
+            frames = sys._current_frames()
+            frames.pop(me, None)
+            now = time.monotonic() - start
+            cpu = time.process_time()
+            still = frames.keys() == last.keys() and all(
+                last[ident] is frame and lines[ident] == frame.f_lineno for ident, frame in frames.items())
+            frame = frames.get(main_id)
+            if frame is None:
+                line = f"{now:.4f}\t-\n"
+            else:
+                if frame is not last.get(main_id):
+                    calls += 1
+                fresh = not any(f is frame for f in recent)
+                if fresh:
+                    recent = [frame] + recent[:3]
+                code = frame.f_code
+                kids = _child_processes() if still else -1
+                line = (f"{now:.4f}\t{calls}\t{code.co_filename}\t{frame.f_lineno or 0}\t{code.co_name}\t"
+                        f"{int(still)}\t{cpu:.4f}\t{kids}\t{int(fresh)}\t{_thread_cpu(native, ticks):.2f}\n")
+            last, lines = frames, {ident: f.f_lineno for ident, f in frames.items()}
+            frame = frames = None
+            samples.write(line)
+            samples.flush()
+    except BaseException:  # noqa: BLE001 - never disturb the script: stop sampling
+        return
+
+
+# (module, class, methods) whose calls from the script's own code are recorded as ``waker`` events
+_WAKERS = (
+    ("threading", "Event", ("set",)),
+    ("threading", "Condition", ("notify", "notify_all")),
+    ("queue", "Queue", ("put", "put_nowait", "task_done")),
+    ("multiprocessing.synchronize", "Event", ("set",)),
+    ("multiprocessing.synchronize", "Condition", ("notify", "notify_all")),
+    ("multiprocessing.queues", "Queue", ("put", "put_nowait")),
+    ("multiprocessing.queues", "JoinableQueue", ("put", "task_done")),
+    ("asyncio.locks", "Event", ("set",)),
+    ("asyncio.locks", "Condition", ("notify", "notify_all")),
+    ("asyncio.queues", "Queue", ("put", "put_nowait", "task_done")),
+    ("concurrent.futures._base", "Future", ("set_result",)),
+    # what starts the thread or process that is to call them
+    ("threading", "Thread", ("start",)),
+    ("multiprocessing.process", "BaseProcess", ("start",)),
+)
+# ... and the main thread's waits (a ``wait`` event each): the last one before a hang is what it hangs in
+_WAITS = (
+    ("threading", "Event", ("wait",)),
+    ("threading", "Condition", ("wait", "wait_for")),
+    ("threading", "Thread", ("join",)),
+    ("queue", "Queue", ("get", "join")),
+    ("multiprocessing.synchronize", "Event", ("wait",)),
+    ("multiprocessing.synchronize", "Condition", ("wait", "wait_for")),
+    ("multiprocessing.queues", "Queue", ("get",)),
+    ("multiprocessing.queues", "JoinableQueue", ("join",)),
+    ("multiprocessing.process", "BaseProcess", ("join",)),
+    ("asyncio.locks", "Event", ("wait",)),
+    ("asyncio.locks", "Condition", ("wait",)),
+    ("asyncio.queues", "Queue", ("get", "join")),
+    ("concurrent.futures._base", "Future", ("result",)),
+)
+
+
+def _library_dirs():
+    import sysconfig
+
+    dirs = set()
+    paths = sysconfig.get_paths()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        path = paths.get(key)
+        if path:
+            dirs.add(os.path.realpath(path) + os.sep)
+    for path in sys.path:
+        if path.endswith(("site-packages", "dist-packages")):
+            dirs.add(os.path.realpath(path) + os.sep)
+    return tuple(dirs)
+
+
+def _watch_wakers(events):
+    """Record the script's own waking calls, thread starts and main-thread waits (module docstring)."""
+    library = _library_dirs()
+    seen = set()
+    user_files = {}
+
+    def from_user(filename):
+        known = user_files.get(filename)
+        if known is None:
+            known = not (filename.startswith("<") or _is_boot(filename)
+                         or os.path.realpath(filename).startswith(library))
+            user_files[filename] = known
+        return known
+
+    def caller_is_user():
+        try:
+            return from_user(sys._getframe(2).f_code.co_filename)
+        except ValueError:
+            return False
+
+    def target_code(runner):
+        """The code a thread or process about to start runs: its target's, or its class's own ``run``."""
+        target = getattr(runner, "_target", None)
+        if target is None:
+            run = getattr(type(runner), "run", None)
+            target = run if getattr(run, "__module__", None) not in ("threading", "multiprocessing.process") else None
+        return getattr(getattr(target, "__func__", target), "__code__", None)
+
+    def running_in():
+        """The function the current thread was started to run, "" in the main thread."""
+        current = threading.current_thread()
+        if current is threading.main_thread():
+            return ""
+        code = target_code(current)
+        return code.co_name if code is not None else "?"
+
+    def wrap_waker(name, original):
+        starts = name.endswith(".start")
+
+        def waker(*args, **kwargs):
+            if args and caller_is_user():
+                code = target_code(args[0]) if starts else None
+                if starts and (code is None or not from_user(code.co_filename)):
+                    pass  # a thread that runs nothing of the script's (``Thread().start()``, a pool's)
+                else:
+                    record = (os.getpid(), name, id(args[0]), code.co_name if starts else running_in())
+                    if record not in seen:
+                        seen.add(record)
+                        events.write({"event": "waker", "name": name, "obj": id(args[0]), "pid": record[0],
+                                      ("target" if starts else "thread"): record[3]})
+            return original(*args, **kwargs)
+        waker.__wrapped__ = original
+        return waker
+
+    last_wait = {}  # pid -> the (method, receiver) of its main thread's last wait written
+
+    def wrap_wait(name, original):
+        def wait(*args, **kwargs):
+            if args and threading.current_thread() is threading.main_thread() and caller_is_user():
+                pid, record = os.getpid(), (name, id(args[0]))
+                if last_wait.get(pid) != record:  # a wait repeated in a loop: once
+                    last_wait[pid] = record
+                    events.write({"event": "wait", "name": name, "obj": record[1], "pid": pid})
+            return original(*args, **kwargs)
+        wait.__wrapped__ = original
+        return wait
+
+    def patch(module):
+        for table, wrap in ((_WAKERS, wrap_waker), (_WAITS, wrap_wait)):
+            for mod_name, cls_name, methods in table:
+                if mod_name != module.__name__:
+                    continue
+                cls = getattr(module, cls_name, None)
+                for method in methods:
+                    original = cls.__dict__.get(method) if isinstance(cls, type) else None
+                    if callable(original) and not hasattr(original, "__wrapped__"):
+                        setattr(cls, method, wrap(f"{mod_name.split('.')[0]}.{cls_name}.{method}", original))
+
+    wanted = {mod_name for mod_name, _cls, _methods in _WAKERS + _WAITS}
+    for name in wanted:
+        if name in sys.modules:
+            patch(sys.modules[name])
+
+    class _Finder:
+        """Wraps the methods of a module of ``wanted`` once it has been executed."""
+
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname not in wanted or fullname in sys.modules:
+                return None
+            import importlib.machinery
+
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            loader = getattr(spec, "loader", None)
+            if loader is None or not hasattr(loader, "exec_module"):
+                return spec
+            exec_module = loader.exec_module
+
+            def exec_and_patch(module):
+                exec_module(module)
+                patch(module)
+
+            loader.exec_module = exec_and_patch
+            return spec
+
+    sys.meta_path.insert(0, _Finder())
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write("usage: _boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
+        return 2
+    events_path, dump_path, script = argv[0], argv[1], argv[2]
+    guard = os.environ.pop(GUARD_ENV, None)
+    if _become_subreaper():
+        import atexit
+
+        atexit.register(_kill_descendants)
+    events = _Events(events_path)
+    dump = open(dump_path, "w", encoding="utf-8")
+    faulthandler.enable(file=dump, all_threads=True)
+    if hasattr(faulthandler, "register") and hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
+    _arm_stack_sampler()
+
+    events.write({"event": "start", "pid": os.getpid(), "main_thread": threading.main_thread().ident,
+                  "python": sys.version.split()[0], "executable": sys.executable})
+
+    previous_hook = threading.excepthook
+
+    def thread_hook(hook_args):
+        if hook_args.exc_value is not None and not isinstance(hook_args.exc_value, SystemExit):
+            record = _exception_record(hook_args.exc_value)
+            record["thread"] = getattr(hook_args.thread, "name", None)
+            events.write({"event": "thread_exception", "exception": record})
+            _strip_boot_frames(hook_args.exc_traceback)  # the printed traceback: no waker/wait wrapper
+        previous_hook(hook_args)
+
+    threading.excepthook = thread_hook
+    _watch_wakers(events)
+
+    script_path = os.path.abspath(script)
+    node = os.environ.pop(PYTEST_NODE_ENV, None)
+    if guard:
+        _install_guard(json.loads(guard))
+    try:
+        if node is not None:
+            _run_pytest(script, node, list(argv[3:]), events)
+        else:
+            sys.argv = [script] + list(argv[3:])
+            sys.path[0] = os.path.dirname(script_path)
+            runpy.run_path(script_path, run_name="__main__")
+    except SystemExit as exc:
+        events.write({"event": "exit", "code": exc.code if isinstance(exc.code, (int, type(None))) else str(exc.code)})
+        raise
+    except BaseException as exc:  # noqa: BLE001 - recorded, then reported exactly like Python does
+        events.write({"event": "exception", "exception": _exception_record(exc)})
+        traceback.print_exception(type(exc), exc, _strip_boot_frames(exc.__traceback__))
+        sys.stderr.flush()
+        code = 130 if isinstance(exc, KeyboardInterrupt) else 1
+        events.write({"event": "end", "code": code})
+        return code
+    events.write({"event": "end", "code": 0})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

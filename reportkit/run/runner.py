@@ -1,0 +1,776 @@
+"""Stage 1, *run*: execute a target script in its own process, sandboxed, and observe how it ends.
+
+The script runs under :mod:`reportkit.run._boot` in the user's interpreter (``--python``), in a fresh
+scratch directory (a copy of the script's directory, or of the script alone), in a new session so
+that the whole process group can be killed on timeout. What comes back is a :class:`RunResult`:
+exit code or signal, bounded stdout/stderr, wall time, the uncaught exception exactly as the boot
+recorded it, and on a hang the stacks of all threads dumped by faulthandler just before the kill.
+
+A target may also be a pytest test (``tests/test_x.py::test_y``): the boot then runs that node with
+pytest in-process and re-raises the test's own failure, from a mirror of the test's rootdir.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Mapping
+
+import psutil
+
+from reportkit.errors import UserError
+from reportkit.run import sandbox as protect
+from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
+
+BOOT_FILE = Path(__file__).with_name("_boot.py")
+BACKEND_BOOT_FILE = Path(__file__).with_name("_backend_boot.py")
+WARM_FILE = Path(__file__).with_name("_warm.py")  # the warm executor's fork server
+PROBE_FILE = Path(__file__).with_name("_env_probe.py")  # the environment probe (collect, Ray admission)
+# What a scratch copy of the script's directory may hold before we ask for --isolate-file.
+COPY_MAX_FILES = 2000
+COPY_MAX_BYTES = 200 * 1024 * 1024
+COPY_IGNORE = (".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache",
+               ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc")
+# Defaults that make a failing run easier to read without changing what it computes.
+BASE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+
+# Processes started by run_script and not yet reaped (several at once with parallel candidates).
+_ACTIVE: set[subprocess.Popen] = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+# files that make pytest's rootdir; the nearest directory holding one is the root of a pytest target
+PYTEST_ROOT_MARKERS = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "setup.py")
+
+
+def split_target(text: str) -> tuple[Path, str | None]:
+    """``tests/test_x.py::TestA::test_b[p]`` -> (path, ``TestA::test_b[p]``); a plain path -> (path, None)."""
+    if "::" in text:
+        path, node = text.split("::", 1)
+        if not node or not path.endswith(".py"):
+            raise UserError(f"{text!r} is not a pytest node id (expected path/to/test_file.py::test_name)")
+        return Path(path), node
+    return Path(text), None
+
+
+def pytest_root(test_file: Path, repo_root: Path | None = None) -> Path:
+    """The directory pytest would take as rootdir for ``test_file``: the nearest ancestor with an ini
+    file (or setup.py), ``repo_root``, or a git checkout's top, whichever comes first going up; else
+    the file's directory."""
+    start = test_file.resolve().parent
+    for directory in (start, *start.parents):
+        if any((directory / marker).is_file() for marker in PYTEST_ROOT_MARKERS):
+            return directory
+        if repo_root is not None and directory == repo_root.resolve():
+            return directory
+        if (directory / ".git").exists():
+            return directory
+    return start
+
+
+# --------------------------------------------------------------------------- input validation
+
+
+def read_script(path: Path) -> str:
+    """Return the script's text, or raise :class:`UserError` with one clear message."""
+    if not path.exists():
+        raise UserError(f"no such file: {path}")
+    if path.is_dir():
+        raise UserError(f"{path} is a directory; give the path of a Python script")
+    data = path.read_bytes()
+    if b"\x00" in data[:65536]:
+        raise UserError(f"{path} is a binary file, not a Python script")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(
+            f"{path} is not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r}); "
+            "re-encode it as UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        compile(text, str(path), "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}" + (f", column {exc.offset}" if exc.offset else "")
+        raise UserError(f"{path} has a syntax error at {where}: {exc.msg}") from None
+    except ValueError as exc:  # e.g. source with NUL bytes further in
+        raise UserError(f"{path} cannot be compiled: {exc}") from None
+    return text
+
+
+_PY_VERSION_CACHE: dict[str, tuple[int, int]] = {}
+
+
+def resolve_python(python: str) -> str:
+    """Resolve ``--python`` to an absolute path of a usable Python >= 3.8 interpreter."""
+    found = shutil.which(python) if os.sep not in python else (python if os.access(python, os.X_OK) else None)
+    if not found or os.path.isdir(found):
+        raise UserError(f"Python interpreter not found: {python}")
+    found = os.path.abspath(found)
+    if found not in _PY_VERSION_CACHE:
+        try:
+            out = subprocess.run([found, "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
+                                 capture_output=True, text=True, timeout=60)
+            major, minor = (int(x) for x in out.stdout.split())
+        except (OSError, ValueError, subprocess.SubprocessError):
+            raise UserError(f"{python} does not run as a Python interpreter") from None
+        if (major, minor) < (3, 8):
+            raise UserError(f"{python} is Python {major}.{minor}; reportkit needs Python 3.8 or newer")
+        _PY_VERSION_CACHE[found] = (major, minor)
+    return found
+
+
+def target_spec(target: str, args: list[str], *, python: str | None = None, timeout: float = 300.0,
+                isolate_file: bool = False, env: dict[str, str | None] | None = None,
+                repo_root: Path | None = None, pytest_module: bool = False) -> tuple[RunSpec, str]:
+    """Validate a target and build its :class:`RunSpec`; return it with the script's source.
+
+    A pytest node id runs that test with pytest (in the target interpreter, from a mirror of the
+    test's rootdir, so conftest.py files and the ini file apply); its failure is the test's.
+    ``pytest_module``: run the whole module (a plain path) with pytest (a module that fails to import).
+    """
+    path, node = split_target(target)
+    if pytest_module and node is None:
+        node = ""
+    source = read_script(path)
+    env = dict(env or {})
+    root = None
+    if node is not None:
+        if isolate_file:
+            raise UserError("--isolate-file does not apply to a pytest test (its conftest.py files are needed)")
+        env[PYTEST_NODE_ENV] = node
+        root = pytest_root(path, repo_root)
+    spec = RunSpec(script=path.resolve(), args=args, python=resolve_python(python or sys.executable),
+                   timeout=timeout, isolate_file=isolate_file, env=env, root=root)
+    return spec, source
+
+
+# --------------------------------------------------------------------------- sandbox
+
+_SESSION: dict[str, Path] = {}
+_SESSION_LOCK = threading.Lock()
+
+
+def session_root() -> Path:
+    """The directory every scratch dir of this process lives in (made on first use, removed at exit):
+    a warm server's sandbox binds it writable once, for all the runs it will serve."""
+    with _SESSION_LOCK:
+        root = _SESSION.get("root")
+        if root is None or not root.is_dir():
+            import atexit
+
+            root = Path(tempfile.mkdtemp(prefix="reportkit-session-"))
+            _SESSION["root"] = root
+            atexit.register(shutil.rmtree, root, True)
+        return root
+
+
+class Sandbox:
+    """Makes fresh scratch directories holding a copy of the script's directory (or the script).
+
+    With ``mirror_root`` (pytest targets: the rootdir) the scratch directory mirrors that root instead,
+    with the script's directory copied at its place inside it (see ``__init__``).
+    """
+
+    def __init__(self, script: Path, isolate_file: bool = False, mirror_root: Path | None = None) -> None:
+        self.script = script.resolve()
+        self.isolate_file = isolate_file
+        # with a mirror root above the script's directory, the run's working directory mirrors it:
+        # the path down to the script's directory is made of real directories whose other entries
+        # are symlinks to the originals (read in place, never copied); the script's directory is copied
+        self.mirror_root = mirror_root.resolve() if mirror_root is not None else None
+        if self.mirror_root == self.script.parent or (
+                self.mirror_root is not None and self.mirror_root not in self.script.parents):
+            self.mirror_root = None
+        self.root = Path(tempfile.mkdtemp(prefix="reportkit-", dir=session_root()))
+        if not isolate_file:
+            self._check_copy_size(self.script.parent)
+
+    def _check_copy_size(self, directory: Path) -> None:
+        files = 0
+        size = 0
+        ignore = shutil.ignore_patterns(*COPY_IGNORE)
+        for dirpath, dirnames, filenames in os.walk(directory):
+            ignored = ignore(dirpath, dirnames + filenames)
+            dirnames[:] = [d for d in dirnames if d not in ignored]
+            for name in filenames:
+                if name in ignored:
+                    continue
+                files += 1
+                try:
+                    size += os.lstat(os.path.join(dirpath, name)).st_size
+                except OSError:
+                    pass
+                if files > COPY_MAX_FILES or size > COPY_MAX_BYTES:
+                    raise UserError(
+                        f"the script's directory {directory} is too large to copy for every run "
+                        f"(more than {COPY_MAX_FILES} files or {COPY_MAX_BYTES // 2**20} MiB); "
+                        "move the script to its own directory or pass --isolate-file")
+
+    def make(self, source: str | None = None) -> tuple[Path, Path]:
+        """Create a scratch dir; return (workdir, script path inside it)."""
+        run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
+        work = run_dir / "work"
+        script_dir = self._mirror(work) if self.mirror_root is not None else work
+        if self.isolate_file:
+            script_dir.mkdir()
+            shutil.copy2(self.script, script_dir / self.script.name)
+        else:
+            shutil.copytree(self.script.parent, script_dir, symlinks=True,
+                            ignore=shutil.ignore_patterns(*COPY_IGNORE))
+        target = script_dir / self.script.name
+        if source is not None:
+            target.write_text(source, encoding="utf-8")
+        (run_dir / "meta").mkdir()
+        return work, target
+
+    def _mirror(self, work: Path) -> Path:
+        """Build the mirror of ``mirror_root`` down to (not including) the script's directory."""
+        assert self.mirror_root is not None
+        ignore = shutil.ignore_patterns(*COPY_IGNORE)
+        real, copy = self.mirror_root, work
+        copy.mkdir()
+        for part in self.script.parent.relative_to(self.mirror_root).parts:
+            names = os.listdir(real)
+            skipped = ignore(str(real), names)
+            for name in names:
+                if name != part and name not in skipped:
+                    _mirror_entry(real / name, copy / name)
+            real, copy = real / part, copy / part
+            if real != self.script.parent:
+                copy.mkdir()
+        return copy
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+MIRROR_COPY_MAX = 1024 * 1024  # files up to this size in a pytest mirror are copied, larger ones linked
+
+
+def _mirror_entry(real: Path, copy: Path) -> None:
+    """One entry of a pytest rootdir mirror: small regular files are copied (a test that writes to or
+    deletes them changes the copy); directories and large files are symlinks, which the sandbox keeps
+    read-only (bubblewrap: the whole file system but the scratch dir is mounted read-only; fallback:
+    the guard resolves links before it allows a write)."""
+    try:
+        st = os.lstat(real)
+    except OSError:
+        return
+    import stat
+
+    if stat.S_ISREG(st.st_mode) and st.st_size <= MIRROR_COPY_MAX:
+        shutil.copy2(real, copy)
+    else:
+        os.symlink(real, copy)
+
+
+# --------------------------------------------------------------------------- running
+
+
+def build_env(overrides: Mapping[str, str | None], base: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ if base is None else base)
+    env.update(BASE_ENV)
+    for key, value in overrides.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def run_script(spec: RunSpec, source: str | None = None, sandbox: Sandbox | None = None) -> RunResult:
+    """Run the script (or ``source`` in its place) once, in a fresh scratch dir."""
+    own_sandbox = sandbox is None
+    box = sandbox or Sandbox(spec.script, spec.isolate_file, spec.root)
+    try:
+        work, target = box.make(source)
+        meta = work.parent / "meta"
+        result = _run_in(spec, work, target, meta)
+        if not spec.keep_workdir:
+            shutil.rmtree(work.parent, ignore_errors=True)
+        return result
+    finally:
+        if own_sandbox and not spec.keep_workdir:
+            box.cleanup()
+
+
+def meta_paths(meta: Path) -> dict[str, Path]:
+    """The files a run writes into its ``meta`` dir (shared by every executor)."""
+    return {"events": meta / "events.jsonl", "dump": meta / "stacks.txt", "children": meta / "children.json",
+            "stdout": meta / "stdout.txt", "stderr": meta / "stderr.txt"}
+
+
+def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
+    paths = meta_paths(meta)
+    boot = [str(spec.boot_wrapper), str(BOOT_FILE)] if spec.boot_wrapper else [str(BOOT_FILE)]
+    cmd = [spec.python, *boot, str(paths["events"]), str(paths["dump"]), str(target), *spec.args]
+    prot = protect.protection()
+    # the sandbox: the run's own directory (and the scratch dirs reportkit hands it) writable, the rest not
+    cmd, env = protect.wrap(cmd, build_env(spec.env), writable=[work.parent], scratch=work.parent,
+                            network=spec.network, prot=prot)
+    from reportkit.run.hangwatch import sample_env, wait_watching
+
+    env = {**env, **sample_env(spec, meta)}
+    timed_out, early = False, ""
+    start = time.monotonic()
+    with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err:
+        try:
+            proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=out, stderr=err,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as exc:
+            raise UserError(f"cannot start {spec.python}: {exc.strerror or exc}") from None
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(proc)
+        try:
+            ended, early = wait_watching(spec, meta, work, target, lambda t: _wait(proc, t))
+            if not ended:
+                timed_out = True
+                _dump_then_kill(proc, paths["dump"], spec.grace, bwrap=prot.mode == "bubblewrap")
+        except BaseException:  # Ctrl-C in reportkit: never leave the target running
+            kill_tree(proc)
+            raise
+        finally:
+            kill_tree(proc)  # stray members of the group (compile workers, helpers) go too
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(proc)
+    rc = proc.returncode
+    if prot.mode == "bubblewrap" and rc is not None and 128 < rc < 128 + 65:
+        rc = _bwrap_status(rc, paths["events"])
+    result = collect_result(spec, work, target, meta, rc, timed_out, time.monotonic() - start)
+    result.hang_early = early
+    return result
+
+
+def _bwrap_status(rc: int, events: Path) -> int:
+    """bwrap exits with 128+N when its command was killed by signal N: -N, unless the script itself
+    asked for that exit code (``sys.exit(139)``, recorded by the boot)."""
+    try:
+        text = events.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    for line in text.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if event.get("event") in ("exit", "end") and event.get("code") == rc:
+            return rc
+    return -(rc - 128)
+
+
+def _wait(proc: subprocess.Popen, seconds: float) -> bool:
+    try:
+        proc.wait(timeout=seconds)
+        return True
+    except subprocess.TimeoutExpired:
+        return False
+
+
+def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int | None, timed_out: bool,
+                   duration: float) -> RunResult:
+    """Build the :class:`RunResult` of a finished run from its exit status and the files in ``meta``.
+
+    ``rc`` follows :attr:`subprocess.Popen.returncode`: ``-N`` means death by signal N.
+    """
+    paths = meta_paths(meta)
+    result = RunResult(
+        returncode=rc if rc is not None and rc >= 0 else None,
+        signal=-rc if rc is not None and rc < 0 and not timed_out else None,
+        timed_out=timed_out,
+        duration=duration,
+        stdout=read_bounded(paths["stdout"], spec.output_limit),
+        stderr=read_bounded(paths["stderr"], spec.output_limit),
+        workdir=str(work),
+        script_path=str(target),
+    )
+    _read_events(paths["events"], result)
+    if timed_out and result.exception is not None:
+        result.timed_out, result.hung_after_exception = False, True
+    if spec.sample_stacks or spec.hang_watch is not None:
+        from reportkit.run.hangwatch import block_timing
+
+        result.block_timing = block_timing(meta, spec.hang_watch.interval if spec.hang_watch is not None
+                                           else spec.sample_stacks)
+    if timed_out:
+        try:
+            waits = json.loads(paths["children"].read_text())
+            result.child_waits = [str(w) for w in waits] if isinstance(waits, list) else None
+        except (OSError, ValueError):
+            result.child_waits = None
+    if timed_out or result.signal is not None:
+        dump_path = paths["dump"]
+        result.stacks = parse_faulthandler(dump_path.read_text(encoding="utf-8", errors="replace")
+                                           if dump_path.exists() else "")
+        for stack in result.stacks:
+            while stack.frames and _is_boot_frame(stack.frames[-1].file):  # the bootstrap is not the user's
+                stack.frames.pop()
+            # nor are its waker/wait wrappers (_boot._watch_wakers) between the script and a wait
+            stack.frames = [f for f in stack.frames if f.file != str(BOOT_FILE)]
+            for frame in stack.frames:  # faulthandler prints no source; read it while the files exist
+                if frame.line and not frame.text:
+                    frame.text = linecache.getline(frame.file, frame.line).strip()
+        linecache.clearcache()
+    return result
+
+
+def _is_boot_frame(file: str) -> bool:
+    return file in ("<frozen runpy>", str(BOOT_FILE), str(WARM_FILE), str(BACKEND_BOOT_FILE)) \
+        or file.endswith("/runpy.py")
+
+
+def request_dump(pid: int, dump_path: Path, grace: float, alive: Callable[[], bool]) -> None:
+    """Ask faulthandler (SIGUSR1) in ``pid`` for all-thread stacks; return once the dump settles.
+
+    Returns early when ``alive()`` turns false (the process ended) or after ``grace`` seconds.
+    First, what the process's child processes wait in is written next to the dump (:func:`child_waits`).
+    """
+    try:
+        dump_path.with_name("children.json").write_text(json.dumps(child_waits(pid)))
+    except OSError:
+        pass
+    try:
+        os.kill(pid, signal.SIGUSR1)
+    except (ProcessLookupError, AttributeError):
+        return
+    deadline = time.monotonic() + grace
+    last = -1
+    while time.monotonic() < deadline and alive():
+        size = dump_path.stat().st_size if dump_path.exists() else 0
+        if size > 0 and size == last:
+            break
+        last = size
+        time.sleep(0.1)
+
+
+def child_waits(pid: int) -> list[str]:
+    """What the descendants of ``pid`` that have no children of their own are doing, as a sorted set:
+    the kernel function a sleeping one waits in (``/proc/PID/wchan``: ``pipe_write``, ``do_wait``,
+    ``futex_wait_queue``...), or ``running`` / ``zombie`` / ``stopped``. Part of a hang's signature: a
+    child blocked writing to a full pipe is not the same hang as a child that keeps starting itself."""
+    try:
+        children = psutil.Process(pid).children(recursive=True)
+    except (psutil.Error, OSError):
+        return []
+    parents = set()
+    for child in children:
+        try:
+            parents.add(child.ppid())
+        except (psutil.Error, OSError):
+            continue
+    waits: set[str] = set()
+    for child in children:
+        if child.pid in parents:
+            continue
+        wait = _child_wait(child)
+        for _ in range(_RUNNING_CHECKS - 1):
+            if wait != "running":
+                break
+            time.sleep(_RUNNING_RECHECK)
+            wait = _child_wait(child)
+        if wait is not None:
+            waits.add(wait)
+    return sorted(waits)
+
+
+#: A child caught ``running`` is looked at again, a few times: one that polls (``stop.wait(0.05)`` in a
+#: loop) sleeps between its checks and is caught running only now and then (more often on a loaded machine),
+#: where a child that spins is running every time.
+_RUNNING_CHECKS = 4
+_RUNNING_RECHECK = 0.02
+
+
+def _child_wait(child: psutil.Process) -> str | None:
+    """What ``child`` is doing now: the kernel function it sleeps in, ``running``, ``zombie`` or
+    ``stopped`` (None: it is gone)."""
+    try:
+        status = child.status()
+    except (psutil.Error, OSError):
+        return None
+    if status in (psutil.STATUS_SLEEPING, psutil.STATUS_DISK_SLEEP, psutil.STATUS_IDLE):
+        try:
+            wchan = Path(f"/proc/{child.pid}/wchan").read_text().strip()
+        except OSError:
+            wchan = ""
+        return wchan if wchan and wchan != "0" else "sleeping"
+    return {psutil.STATUS_ZOMBIE: "zombie", psutil.STATUS_STOPPED: "stopped",
+            psutil.STATUS_TRACING_STOP: "stopped"}.get(status, "running")
+
+
+def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float, bwrap: bool = False) -> None:
+    """Ask faulthandler (SIGUSR1) for all-thread stacks, wait until the dump settles, then kill.
+    Under bwrap the signal goes to the sandboxed interpreter, not to bwrap."""
+    pid = protect.target_pid(proc.pid) if bwrap else proc.pid
+    if pid is not None:
+        request_dump(pid, dump_path, grace, lambda: proc.poll() is None)
+    kill_tree(proc)
+
+
+def kill_active() -> None:
+    """Kill every run still in progress (other threads' candidates after Ctrl-C / SIGTERM)."""
+    with _ACTIVE_LOCK:
+        procs = list(_ACTIVE)
+    for proc in procs:
+        kill_tree(proc)
+
+
+def kill_group(leader: int, process: psutil.Process | None = None) -> list[psutil.Process]:
+    """SIGKILL the session/group led by ``leader`` and every descendant of it we can still see.
+
+    ``process`` is the leader as a :class:`psutil.Process` captured while it was surely alive (it
+    guards against pid reuse); without it the pid is looked up now. Returns the descendants that
+    were signalled (for :func:`psutil.wait_procs`). The leader itself is killed but not reaped.
+    """
+    victims: list[psutil.Process] = []
+    try:
+        proc = process or psutil.Process(leader)
+        victims = proc.children(recursive=True)
+    except psutil.Error:
+        proc = None
+    try:
+        os.killpg(leader, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for child in victims:  # descendants that left the group (setsid) are still ours to end
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    if proc is not None:
+        try:
+            proc.kill()
+        except psutil.Error:
+            pass
+    return victims
+
+
+def kill_tree(proc: subprocess.Popen) -> None:
+    """Kill the process, its process group and every descendant we can still see; reap the process."""
+    if proc.returncode is None:
+        victims = kill_group(proc.pid)
+    else:  # already reaped: its pid may be anyone's now; only what is left of its group is ours
+        victims = []
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    psutil.wait_procs(victims, timeout=5)
+
+
+_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
+
+
+class OrphanReaper:
+    """Adopt and end what runs leave behind (Linux): helpers that outlive their parent run.
+
+    A run that exits normally may leave a descendant that left its process group (``setsid``, a
+    daemonized helper): it is reparented to init and nobody would ever kill it. While a reaper is
+    active this process is a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``), so such orphans
+    are reparented here instead; :meth:`collect` kills them (with their descendants) and reaps them.
+    Call it when no run is in progress (it takes every new child of this process for an orphan).
+    Elsewhere (no prctl) it does nothing.
+    """
+
+    def __init__(self) -> None:
+        self._libc = None
+        self._previous = 0
+        self.active = False
+        self.collected = 0
+        self._before: set[int] = set()
+
+    def start(self) -> bool:
+        if not sys.platform.startswith("linux"):
+            return False
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            previous = ctypes.c_int(0)
+            libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(previous), 0, 0, 0)
+            if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+                return False
+        except (OSError, AttributeError):
+            return False
+        self._libc, self._previous, self.active = libc, previous.value, True
+        self._before = {p.pid for p in psutil.Process().children()}
+        return True
+
+    def collect(self) -> int:
+        """Kill and reap every child of this process that appeared since :meth:`start` (and their
+        descendants, which are reparented here as their parents die)."""
+        if not self.active:
+            return 0
+        count = 0
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            orphans = [c for c in psutil.Process().children() if c.pid not in self._before]
+            if not orphans:
+                break
+            for child in orphans:
+                try:
+                    victims = child.children(recursive=True)
+                except psutil.Error:
+                    victims = []
+                for proc in [child, *victims]:
+                    try:
+                        proc.kill()
+                    except psutil.Error:
+                        pass
+                try:
+                    os.waitpid(child.pid, 0)
+                    count += 1
+                except ChildProcessError:
+                    pass
+        self.collected += count
+        return count
+
+    def stop(self) -> None:
+        """Collect, then restore the subreaper flag as it was."""
+        if not self.active:
+            return
+        self.collect()
+        if self._libc is not None and not self._previous:
+            self._libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+        self.active = False
+
+
+CUT_MARGIN = 64 * 1024  # how far a cut may move to fall between lines
+
+
+def read_bounded(path: Path, limit: int) -> str:
+    """Read a captured stream; past ``limit`` bytes keep the head and the (more telling) tail.
+
+    The cuts fall at line ends (within :data:`CUT_MARGIN`, else at whitespace): a secret is never
+    split by a cut, so that redaction, which runs later on what is kept, sees it whole.
+    """
+    if not path.exists():
+        return ""
+    size = path.stat().st_size
+    with open(path, "rb") as fh:
+        if size <= limit:
+            data = fh.read()
+        else:
+            head_len = limit // 4
+            head = fh.read(head_len + CUT_MARGIN)
+            head = head[:_cut_after(head, head_len)]
+            start = max(size - (limit - head_len) - CUT_MARGIN, len(head))
+            fh.seek(start)
+            tail = fh.read()
+            tail = tail[_cut_before(tail, len(tail) - (limit - head_len)):]
+            cut = size - len(head) - len(tail)
+            data = head + f"\n[... {cut} bytes cut by reportkit ...]\n".encode() + tail
+    return data.decode("utf-8", errors="replace")
+
+
+def _cut_after(data: bytes, pos: int) -> int:
+    """The end of the head: the first line end (else whitespace) at or after ``pos``."""
+    for sep in (b"\n", b" ", b"\t"):
+        at = data.find(sep, pos)
+        if at >= 0:
+            return at + 1
+    return min(pos, len(data))
+
+
+def _cut_before(data: bytes, pos: int) -> int:
+    """The start of the tail: just after the last line end (else whitespace) before ``pos`` ... or the
+    first one after it, so the tail never starts inside a line."""
+    pos = max(pos, 0)
+    for sep in (b"\n", b" ", b"\t"):
+        at = data.find(sep, pos)
+        if at >= 0:
+            return at + 1
+        at = data.rfind(sep, 0, pos)
+        if at >= 0:
+            return at + 1
+    return pos
+
+
+def _exception_from(record: dict) -> ExceptionInfo:
+    return ExceptionInfo(
+        type=str(record.get("type", "")),
+        message=str(record.get("message", "")),
+        frames=[Frame(file=f.get("file", ""), line=f.get("line"), function=f.get("function", ""),
+                      module=f.get("module"), text=f.get("text") or "", op=f.get("op") or "")
+                for f in record.get("frames", [])],
+        chain=[_exception_from(c) for c in record.get("chain", [])],
+        thread=record.get("thread"),
+        type_module=record.get("type_module"),
+        type_file=record.get("type_file"),
+    )
+
+
+def _read_events(path: Path, result: RunResult) -> None:
+    if not path.exists():
+        return
+    pid = None  # the run's own process (its start event): a forked child's wakers and waits are not its
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue  # a half-written line from a killed process
+        kind = event.get("event")
+        if kind == "start":
+            pid = event.get("pid") if pid is None else pid
+            result.started = True
+            result.main_thread_id = event.get("main_thread")
+        elif kind == "exception":
+            result.exception = _exception_from(event["exception"])
+        elif kind == "thread_exception":
+            result.thread_exceptions.append(_exception_from(event["exception"]))
+        elif kind == "exit":
+            result.exit_code_requested = event.get("code")
+        elif kind == "pytest_failure":
+            result.test_item = event.get("test")
+        elif kind in ("waker", "wait") and event.get("pid") not in (None, pid):
+            continue  # a forked child's (multiprocessing): the hang is the main process's
+        elif kind == "waker" and isinstance(event.get("name"), str):
+            result.wakers.add(event["name"])
+            if isinstance(event.get("target"), str):
+                result.thread_targets.add(event["target"])
+            else:
+                result.waker_calls.append((event["name"], event.get("obj", 0), str(event.get("thread", ""))))
+        elif kind == "wait" and isinstance(event.get("name"), str):
+            result.last_wait = (event["name"], event.get("obj", 0))
+
+
+_THREAD_RE = re.compile(r"^(Current thread|Thread) (0x[0-9a-fA-F]+)(?: \[[^\]]*\])? \(most recent call first\):")
+_FRAME_RE = re.compile(r'^\s+File "(.*)", line (\d+|\?\?\?) in (.*)$')
+
+
+def parse_faulthandler(text: str) -> list[ThreadStack]:
+    """Parse faulthandler's all-thread dump (the last dump in the text wins for each thread)."""
+    stacks: dict[int, ThreadStack] = {}
+    order: list[int] = []
+    current: ThreadStack | None = None
+    for line in text.splitlines():
+        head = _THREAD_RE.match(line)
+        if head:
+            tid = int(head.group(2), 16)
+            current = ThreadStack(thread_id=tid, current=head.group(1) == "Current thread", frames=[])
+            if tid not in stacks:
+                order.append(tid)
+            stacks[tid] = current
+            continue
+        frame = _FRAME_RE.match(line)
+        if frame and current is not None:
+            lineno = frame.group(2)
+            current.frames.append(Frame(file=frame.group(1), line=int(lineno) if lineno.isdigit() else None,
+                                        function=frame.group(3).strip()))
+        elif not line.strip():
+            current = None
+    return [stacks[t] for t in order]
