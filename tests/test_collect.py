@@ -21,11 +21,12 @@ import pytest
 from reportkit.failure.signature import MatchPolicy, Signature
 from reportkit.report import collect as C
 from reportkit.report import spyre
+from reportkit.run.runner import BACKEND_BOOT_FILE, BOOT_FILE
 from reportkit.run.spec import RunResult, RunSpec
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch-spyre"
-BACKEND_BOOT = Path(C.__file__).with_name("_backend_boot.py")
-BOOT = Path(C.__file__).with_name("_boot.py")
+BACKEND_BOOT = BACKEND_BOOT_FILE
+BOOT = BOOT_FILE
 QUICK = C.CollectOptions(ladder=False, collect_env=False)
 
 

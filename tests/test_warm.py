@@ -567,7 +567,7 @@ def test_sigterm_during_a_warm_minimize_keeps_best_and_leaves_nothing(tmp_path):
         import reportkit.reduce.minimize as mz
         from reportkit.run.spec import RunSpec
         from reportkit.failure.check import establish
-    from reportkit.failure.signature import MatchPolicy
+        from reportkit.failure.signature import MatchPolicy
         spec = RunSpec(script=Path({str(script)!r}), python=sys.executable, timeout=20)
         rep = establish(spec, MatchPolicy(), runs=1)
         report = mz.minimize(spec, spec.script.read_text(), rep, MatchPolicy(),
