@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib.util
+import json
 import re
 import sys
 import tempfile
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 
 _PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus_bench.py"
+RESULTS = _PATH.parent / "results"
 
 
 def _load():
@@ -325,6 +327,26 @@ def test_list_prints_the_selection(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[:-1]] == [c.name for c in tagged("c01", "pure-python")]
     assert lines[-1] == "3 case(s)"
+
+
+RESULT_FILES = sorted(RESULTS.glob("*.json"))
+
+
+def test_results_are_one_file_per_run_named_by_case_ids(capsys):
+    """benchmarks/results/<set or selection>-<label>.json: every stored run names the corpus's cases by
+    their ids (the files converted from the old layout keep the old names in ``ids``) and re-prints."""
+    assert len(RESULT_FILES) >= 79
+    ids = {c.name for c in CASES}
+    for path in RESULT_FILES:
+        assert re.fullmatch(r"[a-z]\d\d(,[a-z0-9-]+)*-[A-Za-z0-9_]+\.json", path.name), path.name
+        data = json.loads(path.read_text(encoding="utf-8"))
+        names = [r["case"] for r in data["cases"]]
+        assert names and set(names) <= ids, path.name
+        assert path.name.startswith(data["select"] + "-") or data["select"] is None, path.name
+        if "ids" in data:  # converted: old name -> id, one per case
+            assert list(data["ids"].values()) == names, path.name
+        assert bench.main(["--report-from", str(path)]) == 0
+        assert f"re-printed from {path}" in capsys.readouterr().out
 
 
 def test_a_library_case_installs_from_a_relative_corpus_path(tmp_path, monkeypatch):
