@@ -2,7 +2,7 @@
 every hand-written minimal.py is a real reproducer (self-contained, the original's failure, the cause its
 note names, passes where fixed).
 
-One list of cases, read from the corpus; a set is a tag (``c01`` ... ``c23``),
+One list of cases, read from the corpus; a set is a tag (``c01`` ... ``c23``, see ``benchmarks/corpus/SETS.md``),
 and the per-set checks select by tags as ``corpus_bench.py --select`` does. The layout checks are fast.
 Running a case costs its original once plus its minimal (and the good version's runs): the pure-Python and
 library cases run by default; cases that import torch or hang run under the ``slow`` marker. The torch
@@ -25,6 +25,7 @@ import pytest
 
 _PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus_bench.py"
 RESULTS = _PATH.parent / "results"
+SETS_MD = _PATH.parent / "corpus" / "SETS.md"
 
 
 def _load():
@@ -93,6 +94,9 @@ def test_the_corpus_is_one_list_of_sets():
     assert SETS[:23] == [f"c{n:02d}" for n in range(1, 24)]
     assert len({c.name for c in CASES}) == len(CASES)
     assert all(c.path.parent == _PATH.parent / "corpus" for c in CASES)
+    # every set has its section in SETS.md (who wrote it, when, held out from what, its results)
+    sections = set(re.findall(r"^## `?([a-z]\d\d)\b", SETS_MD.read_text(encoding="utf-8"), re.MULTILINE))
+    assert set(SETS) <= sections
 
 
 def test_c01_has_the_mix_the_issue_asks_for():
