@@ -11,6 +11,7 @@ set ``c23``, the set's case 01) and never changes. The manifest (TOML, read with
     tags = ["c01", "pure-python"]        # --select matches these: the set, the category, and
                                          # "torch" (imports torch), "pytest" (a pytest target),
                                          # "fix" (has a good version), "fix-patch" (good.git); more are free
+    title = "..."                        # optional: the bug in one line
     target = "train.py"  |  "tests/test_x.py::test_y[param]"   # what fails (relative to the case)
     args = []                            # the script's arguments (optional)
     timeout = 5                          # seconds before a run counts as a hang (optional; hangs need it)
@@ -34,7 +35,7 @@ set ``c23``, the set's case 01) and never changes. The manifest (TOML, read with
     written = "2026-11-28 20:52-21:04 UTC"
     blind = true                         # the author had read no reducer code (or "unknown")
     held_out_from = "..."                # the reducer changes the set was written before
-    note = "..."                         # optional
+    note = "..."                         # optional, as are more keys (a report's url, licence ...)
 
     [hand_minimal]
     lines = 5                            # non-blank lines of minimal.py (checked)
@@ -113,9 +114,9 @@ DEFAULT_TIMEOUT = 300.0
 MANIFEST = "case.toml"
 CASE_FILES = (MANIFEST, "NOTE.md", "minimal.py")  # what every case must have
 NOT_COPIED = (MANIFEST, "NOTE.md", "minimal.py", "*.patch", "__pycache__", "*.min.py", ".pytest_cache")
-MANIFEST_KEYS = {"id", "set", "tags", "target", "args", "timeout", "category", "cause", "signature", "minimal_target",
-                 "site", "good", "provenance", "hand_minimal"}
-PROVENANCE_KEYS = ("written_by", "written", "blind", "held_out_from")  # required; "note" is optional
+MANIFEST_KEYS = {"id", "set", "tags", "title", "target", "args", "timeout", "category", "cause", "signature",
+                 "minimal_target", "site", "good", "provenance", "hand_minimal"}
+PROVENANCE_KEYS = ("written_by", "written", "blind", "held_out_from")  # required; others (note, url ...) may follow
 CASE_ID = re.compile(r"(?P<set>[a-z]\d\d)-\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
@@ -257,9 +258,9 @@ def structure_problems(case: Case) -> list[str]:
     if good is not None and good.get("site") == "pristine" and not case.site:
         problems.append("good.site = pristine needs a site")
     note = (case.path / "NOTE.md").read_text(encoding="utf-8") if (case.path / "NOTE.md").is_file() else ""
-    for word in ("Bug", "cause", "Signature"):
-        if word not in note:
-            problems.append(f"NOTE.md does not say {word!r}")
+    for words in (("Bug",), ("cause",), ("Signature", "headline")):  # r01's notes say "Error headline"
+        if not any(word in note for word in words):
+            problems.append(f"NOTE.md does not say {words[0]!r}")
     return problems
 
 
@@ -291,9 +292,6 @@ def identity_problems(case: Case) -> list[str]:
         problems += [f"provenance lacks {k!r}" for k in PROVENANCE_KEYS if prov.get(k) in (None, "")]
         if prov.get("blind") not in (None, True, False, "unknown"):
             problems.append('provenance.blind must be true, false or "unknown"')
-        extra = set(prov) - {*PROVENANCE_KEYS, "note"}
-        if extra:
-            problems.append(f"unknown provenance keys {sorted(extra)}")
     lines = (m.get("hand_minimal") or {}).get("lines")
     if (case.path / "minimal.py").is_file():
         have = count_lines((case.path / "minimal.py").read_text(encoding="utf-8"))
@@ -729,7 +727,7 @@ def main(argv: list[str] | None = None) -> int:
                     "same failure, keeps the cause the case's note names, passes on the good version where there is "
                     "one. Torch cases cost ~0.1-2 s per test.")
     parser.add_argument("--select", metavar="TAG[,TAG]",
-                        help="only the cases that have all these tags: a set (c01 ... c23, see "
+                        help="only the cases that have all these tags: a set (c01 ... c23, r01, see "
                         "benchmarks/corpus/SETS.md), a category (pure-python, hang, ...), torch, pytest, fix, fix-patch")
     parser.add_argument("--case", action="append", metavar="ID",
                         help="only this case: its id or a prefix of exactly one id (c23-08); repeatable")
