@@ -1,24 +1,47 @@
 """Minimize the held-out corpus (``benchmarks/corpus/``) and check what a reproducer must be.
 
-Every case directory holds a failing script (or a small project, or a pytest test of a real library),
-a hand-written ``minimal.py``, a ``NOTE.md`` (the bug, where its cause is) and a manifest
-``case.json``::
+One corpus, one directory per case, ``benchmarks/corpus/<id>/``: a failing script (or a small project, or a
+pytest test of a real library), a hand-written ``minimal.py``, a ``NOTE.md`` (the bug, where its cause is)
+and a manifest ``case.toml``. The cases were written in sets, each held out from some reducer changes
+(``benchmarks/corpus/SETS.md``); a case's id is ``<set>-<NN>-<slug>`` (``c23-01-mf-torch-float64-features-linear``:
+set ``c23``, the set's case 01) and never changes. The manifest (TOML, read with ``tomllib``)::
 
-    {
-      "target": "train.py"  |  "tests/test_x.py::test_y[param]",   # what fails (relative to the case)
-      "args": [],                        # the script's arguments (optional)
-      "timeout": 5,                      # seconds before a run counts as a hang (optional; hangs need it)
-      "category": "multi-file",          # multi-file, pure-python, meta-device, nn-module, compile-*, hang, ...
-      "cause": ["regex", ...],           # every regex must match a reproducer that keeps the bug
-      "signature": "Type: message",      # the headline the failure has (for people; matching is reportkit's)
-      "minimal_target": "minimal.py::test_z",   # optional: when minimal.py is a pytest test
-      "site": {"dir": "vendor", "patch": "bug.patch"},   # optional: an installed library, patched
-      "good": {"env": {"K": "V"}} | {"site": "pristine"}  # optional: where the reproducer must PASS
-            | {"git": "fix.patch"}     # ... or the fix, as a patch of the case (-p1): a known-good commit
-    }
+    id = "c01-05-py-pagination-floor"    # the directory's name
+    set = "c01"                          # the set it was written in (SETS.md)
+    tags = ["c01", "pure-python"]        # --select matches these: the set, the category, and
+                                         # "torch" (imports torch), "pytest" (a pytest target),
+                                         # "fix" (has a good version), "fix-patch" (good.git); more are free
+    title = "..."                        # optional: the bug in one line
+    target = "train.py"  |  "tests/test_x.py::test_y[param]"   # what fails (relative to the case)
+    args = []                            # the script's arguments (optional)
+    timeout = 5                          # seconds before a run counts as a hang (optional; hangs need it)
+    category = "multi-file"              # multi-file, pure-python, meta-device, nn-module, compile-*, hang, ...
+    cause = ['regex', ...]               # every regex must match a reproducer that keeps the bug
+    signature = "Type: message"          # the headline the failure has (for people; matching is reportkit's)
+    minimal_target = "minimal.py::test_z"   # optional: when minimal.py is a pytest test
+
+    [site]                               # optional: an installed library, patched
+    dir = "vendor"
+    patch = "bug.patch"
+
+    [good]                               # optional: where the reproducer must PASS, one of
+    env = { K = "V" }                    #   an environment,
+    site = "pristine"                    #   the unpatched library (needs [site]),
+    git = "fix.patch"                    #   the fix, as a patch of the case (-p1): a known-good commit
+    why = "..."
+
+    [provenance]                         # from the set's README: who wrote it, when, held out from what
+    written_by = "..."                   # ("unknown" where the README does not say)
+    written = "2026-11-28 20:52-21:04 UTC"
+    blind = true                         # the author had read no reducer code (or "unknown")
+    held_out_from = "..."                # the reducer changes the set was written before
+    note = "..."                         # optional, as are more keys (a report's url, licence ...)
+
+    [hand_minimal]
+    lines = 5                            # non-blank lines of minimal.py (checked)
 
 For every case, on a scratch copy (the corpus is never written to; ``minimal.py``, ``NOTE.md``,
-``case.json``, the patch and the vendored library are not part of the copy): run the original twice
+``case.toml``, the patch and the vendored library are not part of the copy): run the original twice
 (reportkit's strict signature), run :func:`reportkit.reduce.minimize.minimize` (warm executor, ``--jobs``),
 then judge the result:
 
@@ -44,10 +67,11 @@ edited those lines has no good form and fails the check. The manifest validation
 
 Printed per case and in total: lines before (the script, and the whole project's ``.py`` files) and
 after, the hand-written minimal's lines, the ratio after/minimal, tests, wall time and the three
-checks; medians and the max ratio. ``--json OUT`` writes everything, ``--report-from`` re-prints it.
-``--corpus DIR`` runs another corpus of the same format (``benchmarks/corpus2/``, written later and
-held out from the reducer changes that ``benchmarks/corpus/`` was used to judge). ``--keep-values``
-minimizes with ``reportkit minimize --keep-values`` (what library code was given stays code).
+checks; medians and the max ratio. ``--select TAG[,TAG]`` runs the cases that have all those tags
+(``--select c23``, ``--select pure-python,c01``), ``--case ID`` (repeatable) the named ones. ``--json OUT``
+writes the run's results as one file (kept ones: ``benchmarks/results/<set or selection>-<label>.json``),
+``--report-from`` re-prints it. ``--keep-values`` minimizes with ``reportkit minimize --keep-values`` (what
+library code was given stays code).
 """
 
 from __future__ import annotations
@@ -65,6 +89,8 @@ import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+import tomllib  # the standard library's since Python 3.11 (the benchmarks run on 3.11+)
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
@@ -85,10 +111,13 @@ from reportkit.run.spec import RunResult, RunSpec  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 DEFAULT_TIMEOUT = 300.0
-CASE_FILES = ("case.json", "NOTE.md", "minimal.py")  # what every case must have
-NOT_COPIED = ("case.json", "NOTE.md", "minimal.py", "BASELINE.md", "*.patch", "__pycache__", "*.min.py",
-              ".pytest_cache")
-MANIFEST_KEYS = {"target", "args", "timeout", "category", "cause", "signature", "minimal_target", "site", "good"}
+MANIFEST = "case.toml"
+CASE_FILES = (MANIFEST, "NOTE.md", "minimal.py")  # what every case must have
+NOT_COPIED = (MANIFEST, "NOTE.md", "minimal.py", "*.patch", "__pycache__", "*.min.py", ".pytest_cache")
+MANIFEST_KEYS = {"id", "set", "tags", "title", "target", "args", "timeout", "category", "cause", "signature",
+                 "minimal_target", "site", "good", "provenance", "hand_minimal"}
+PROVENANCE_KEYS = ("written_by", "written", "blind", "held_out_from")  # required; others (note, url ...) may follow
+CASE_ID = re.compile(r"(?P<set>[a-z]\d\d)-\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 # --------------------------------------------------------------------------- the corpus
@@ -96,9 +125,17 @@ MANIFEST_KEYS = {"target", "args", "timeout", "category", "cause", "signature", 
 
 @dataclass
 class Case:
-    name: str
+    name: str  # the case's id, its directory's name
     path: Path
     manifest: dict
+
+    @property
+    def set(self) -> str:
+        return self.manifest.get("set", "")
+
+    @property
+    def tags(self) -> list[str]:
+        return list(self.manifest.get("tags", []))
 
     @property
     def target(self) -> str:
@@ -125,6 +162,20 @@ class Case:
         return any("import torch" in p.read_text(encoding="utf-8", errors="replace")
                    for p in self.path.rglob("*.py"))
 
+    def derived_tags(self) -> list[str]:
+        """The tags a case must have, from what it is (``structure_problems`` checks them)."""
+        m = self.manifest
+        tags = [self.set, m.get("category", "")]
+        if self.uses_torch:
+            tags.append("torch")
+        if "::" in m.get("target", ""):
+            tags.append("pytest")
+        if self.good:
+            tags.append("fix")
+            if self.good.get("git"):
+                tags.append("fix-patch")
+        return tags
+
     def cause_kept(self, text: str) -> bool:
         return all(re.search(rx, text, re.MULTILINE) for rx in self.causes)
 
@@ -132,18 +183,46 @@ class Case:
         return [rx for rx in self.causes if not re.search(rx, text, re.MULTILINE)]
 
 
-def load_cases(root: Path = CORPUS, select: str | None = None) -> list[Case]:
+def load_cases(root: Path = CORPUS) -> list[Case]:
+    """Every case of the corpus at ``root`` (a subdirectory with a ``case.toml``), in id order."""
     cases = []
-    for d in sorted(p for p in root.iterdir() if p.is_dir() and (p / "case.json").exists()):
-        cases.append(Case(d.name, d, json.loads((d / "case.json").read_text(encoding="utf-8"))))
-    if select:
-        prefixes = [s.strip() for s in select.split(",") if s.strip()]
-        chosen = [c for c in cases if any(c.name.startswith(p) for p in prefixes)]
-        missing = [p for p in prefixes if not any(c.name.startswith(p) for c in cases)]
-        if missing:
-            raise SystemExit(f"no corpus case matches {missing} (have: {', '.join(c.name for c in cases)})")
-        cases = chosen
+    for d in sorted(p for p in root.iterdir() if p.is_dir() and (p / MANIFEST).exists()):
+        try:
+            manifest = tomllib.loads((d / MANIFEST).read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise SystemExit(f"{d / MANIFEST}: not a valid manifest: {exc}") from None
+        cases.append(Case(d.name, d, manifest))
     return cases
+
+
+def select_cases(cases: list[Case], select: str | None = None, ids: list[str] | None = None) -> list[Case]:
+    """The cases that have every tag of ``select`` (``"c01,pure-python"``) and, when ``ids`` are given, are
+    among them (an id, or a prefix of exactly one id: ``c23-08``). Anything that names no case is an error."""
+    chosen = cases
+    if select:
+        wanted = [t.strip() for t in select.split(",") if t.strip()]
+        known = {t for c in cases for t in c.tags}
+        unknown = [t for t in wanted if t not in known]
+        if unknown:
+            raise SystemExit(f"--select: no case has the tag(s) {', '.join(unknown)} "
+                             f"(tags: {', '.join(sorted(known))})")
+        chosen = [c for c in chosen if set(wanted) <= set(c.tags)]
+        if not chosen:
+            raise SystemExit(f"--select {select}: no case has all of these tags")
+    if ids:
+        named = []
+        for want in ids:
+            hits = [c for c in cases if c.name == want] or [c for c in cases if c.name.startswith(want)]
+            if len(hits) != 1:
+                near = ", ".join(c.name for c in hits[:5]) + (", ..." if len(hits) > 5 else "") if hits else \
+                    "no case id starts with it"
+                raise SystemExit(f"--case {want}: {'ambiguous' if hits else 'unknown'} ({near})")
+            if hits[0] not in chosen:
+                raise SystemExit(f"--case {want}: {hits[0].name} does not have the tags of --select {select}")
+            if hits[0] not in named:
+                named.append(hits[0])
+        chosen = [c for c in chosen if c in named]
+    return chosen
 
 
 def structure_problems(case: Case) -> list[str]:
@@ -153,9 +232,10 @@ def structure_problems(case: Case) -> list[str]:
     unknown = set(m) - MANIFEST_KEYS
     if unknown:
         problems.append(f"unknown manifest keys {sorted(unknown)}")
-    for key in ("target", "category", "cause", "signature"):
+    for key in ("id", "set", "tags", "target", "category", "cause", "signature"):
         if not m.get(key):
             problems.append(f"manifest lacks {key!r}")
+    problems += identity_problems(case)
     if m.get("target"):
         path, _ = split_target(str(case.path / m["target"]))
         if not path.is_file():
@@ -178,9 +258,45 @@ def structure_problems(case: Case) -> list[str]:
     if good is not None and good.get("site") == "pristine" and not case.site:
         problems.append("good.site = pristine needs a site")
     note = (case.path / "NOTE.md").read_text(encoding="utf-8") if (case.path / "NOTE.md").is_file() else ""
-    for word in ("Bug", "cause", "Signature"):
-        if word not in note:
-            problems.append(f"NOTE.md does not say {word!r}")
+    for words in (("Bug",), ("cause",), ("Signature", "headline")):  # r01's notes say "Error headline"
+        if not any(word in note for word in words):
+            problems.append(f"NOTE.md does not say {words[0]!r}")
+    return problems
+
+
+def identity_problems(case: Case) -> list[str]:
+    """The manifest's id, set, tags, provenance and hand-minimal size against the case as it is."""
+    m, problems = case.manifest, []
+    match = CASE_ID.fullmatch(case.name)
+    if match is None:
+        problems.append(f"directory name {case.name!r} is no case id (<set>-<NN>-<slug>, e.g. c01-05-py-pagination-floor)")
+    if m.get("id") and m["id"] != case.name:
+        problems.append(f"id {m['id']!r} is not the directory's name {case.name!r}")
+    if m.get("set") and match is not None and m["set"] != match["set"]:
+        problems.append(f"set {m['set']!r} is not the id's prefix {match['set']!r}")
+    tags = m.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t for t in tags):
+        problems.append("tags must be a list of non-empty strings")
+    elif m.get("set") and m.get("category"):
+        missing = [t for t in case.derived_tags() if t not in tags]
+        if missing:
+            problems.append(f"tags lack {missing}")
+        for tag, holds in (("torch", case.uses_torch), ("pytest", "::" in m.get("target", "")),
+                           ("fix", bool(case.good)), ("fix-patch", bool(case.good and case.good.get("git")))):
+            if tag in tags and not holds:
+                problems.append(f"tag {tag!r} does not hold for this case")
+    prov = m.get("provenance")
+    if not isinstance(prov, dict):
+        problems.append("manifest lacks [provenance]")
+    else:
+        problems += [f"provenance lacks {k!r}" for k in PROVENANCE_KEYS if prov.get(k) in (None, "")]
+        if prov.get("blind") not in (None, True, False, "unknown"):
+            problems.append('provenance.blind must be true, false or "unknown"')
+    lines = (m.get("hand_minimal") or {}).get("lines")
+    if (case.path / "minimal.py").is_file():
+        have = count_lines((case.path / "minimal.py").read_text(encoding="utf-8"))
+        if lines != have:
+            problems.append(f"hand_minimal.lines is {lines}, minimal.py has {have} non-blank lines")
     return problems
 
 
@@ -606,13 +722,18 @@ def git_commit() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Minimize every case of a held-out corpus (--corpus, default benchmarks/corpus/) with reportkit and check each result: runs "
-                    "alone from another directory with the same failure, keeps the cause the case's note names, "
-                    "passes on the good version where there is one. Torch cases cost ~0.1-2 s per test.")
+        description="Minimize the cases of the held-out corpus (benchmarks/corpus/, all of them or those --select and "
+                    "--case pick) with reportkit and check each result: runs alone from another directory with the "
+                    "same failure, keeps the cause the case's note names, passes on the good version where there is "
+                    "one. Torch cases cost ~0.1-2 s per test.")
+    parser.add_argument("--select", metavar="TAG[,TAG]",
+                        help="only the cases that have all these tags: a set (c01 ... c23, r01, see "
+                        "benchmarks/corpus/SETS.md), a category (pure-python, hang, ...), torch, pytest, fix, fix-patch")
+    parser.add_argument("--case", action="append", metavar="ID",
+                        help="only this case: its id or a prefix of exactly one id (c23-08); repeatable")
+    parser.add_argument("--list", action="store_true", help="run nothing: list the selected cases and their tags")
     parser.add_argument("--corpus", type=Path, default=CORPUS, metavar="DIR",
-                        help="the corpus directory, one case per subdirectory (default: benchmarks/corpus; "
-                        "the second held-out corpus is benchmarks/corpus2)")
-    parser.add_argument("--cases", help="comma-separated prefixes of case dirs (default: all)")
+                        help="the corpus directory, one case per subdirectory (default: benchmarks/corpus)")
     parser.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                         help="stop minimizing each case after this many seconds (best result so far)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
@@ -622,7 +743,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-values", action="store_true",
                         help="minimize with reportkit minimize --keep-values (library-raised values stay code)")
     parser.add_argument("--python", default=sys.executable, help="interpreter the cases run in")
-    parser.add_argument("--json", type=Path, metavar="OUT", help="also write the results as JSON")
+    parser.add_argument("--json", type=Path, metavar="OUT",
+                        help="also write the run's results to this file (kept results: "
+                        "benchmarks/results/<set or selection>-<label>.json)")
     parser.add_argument("--report-from", type=Path, metavar="JSON", help="run nothing: re-print a --json file")
     parser.add_argument("--markdown", action="store_true", help="with --report-from: print a Markdown table")
     parser.add_argument("--recheck-cause", action="store_true",
@@ -630,7 +753,7 @@ def main(argv: list[str] | None = None) -> int:
                         "are now (after a cause regex was corrected), saying which verdicts changed")
     args = parser.parse_args(argv)
     if args.report_from:
-        data = json.loads(args.report_from.read_text(encoding="utf-8"))
+        data = read_results(args.report_from)
         results = [CaseResult(**r) for r in data["cases"]]
         if args.recheck_cause:
             manifests = {c.name: c for c in load_cases(args.corpus)}
@@ -652,9 +775,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.corpus.is_dir():
         raise SystemExit(f"--corpus {args.corpus}: not a directory")
-    cases = load_cases(args.corpus, select=args.cases)
+    cases = load_cases(args.corpus)
     if not cases:
-        raise SystemExit(f"--corpus {args.corpus}: no case directories (a subdirectory with a case.json)")
+        raise SystemExit(f"--corpus {args.corpus}: no case directories (a subdirectory with a {MANIFEST})")
+    cases = select_cases(cases, args.select, args.case)
+    if args.list:
+        for case in cases:
+            print(f"{case.name:<52} {','.join(case.tags)}")
+        print(f"{len(cases)} case(s)")
+        return 0
     bad = {c.name: structure_problems(c) for c in cases}
     bad = {k: v for k, v in bad.items() if v}
     if bad:
@@ -681,13 +810,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_json(args, results: list[CaseResult], start: str) -> None:
-    data = {"date": start, "commit": args.commit, "corpus": os.path.relpath(args.corpus.resolve(), REPO), "cpus": os.cpu_count(), "python": sys.version.split()[0],
+    data = {"date": start, "commit": args.commit, "corpus": os.path.relpath(args.corpus.resolve(), REPO),
+            "select": args.select, "case_ids": args.case, "cpus": os.cpu_count(), "python": sys.version.split()[0],
             "budget": args.budget, "jobs": args.jobs, "executor": args.executor,
             "keep_values": args.keep_values,
             "totals": totals(results), "cases": [asdict(r) for r in results]}
     tmp = args.json.with_suffix(args.json.suffix + ".tmp")
     tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
     os.replace(tmp, args.json)
+
+
+def read_results(path: Path) -> dict:
+    """A ``--json`` file (a run's results), or one clear message."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SystemExit(f"--report-from {path}: cannot read it: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise SystemExit(f"--report-from {path}: not a corpus_bench.py --json file (no 'cases' list)")
+    return data
 
 
 if __name__ == "__main__":

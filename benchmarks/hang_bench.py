@@ -12,8 +12,8 @@ or the timeout). Targets: ratio >= 4 and identical results on every script.
 Scripts: ``examples/06_threaded_pipeline_hang/sensor_pipeline.py`` (torch, threads) and
 ``benchmarks/hang_corpus/prefetch_loader.py`` (pure Python: a prefetch thread dies on a corrupt shard
 header and the consumer waits forever), both with ``--timeout 10`` as example 06's README uses; the
-corpus hangs ``benchmarks/corpus/12_hang_lock_reentry`` and ``13_hang_queue_join`` with the 5 s of their
-``case.json``. ``--timeout`` sets one timeout for all.
+corpus hangs ``benchmarks/corpus/c01-12-hang-lock-reentry`` and ``c01-13-hang-queue-join`` with the 5 s of
+their ``case.toml``. ``--timeout`` sets one timeout for all.
 
     python benchmarks/hang_bench.py [--scripts 06,prefetch,13] [--timeout S] [--jobs 1] [--json OUT]
 
@@ -40,8 +40,8 @@ REPO = Path(__file__).resolve().parent.parent
 SCRIPTS = {  # name -> (script, its timeout)
     "06": (REPO / "examples" / "06_threaded_pipeline_hang" / "sensor_pipeline.py", 10.0),
     "prefetch": (REPO / "benchmarks" / "hang_corpus" / "prefetch_loader.py", 10.0),
-    "12": (REPO / "benchmarks" / "corpus" / "12_hang_lock_reentry" / "metrics_logger.py", 5.0),
-    "13": (REPO / "benchmarks" / "corpus" / "13_hang_queue_join" / "prefetch_shards.py", 5.0),
+    "12": (REPO / "benchmarks" / "corpus" / "c01-12-hang-lock-reentry" / "metrics_logger.py", 5.0),
+    "13": (REPO / "benchmarks" / "corpus" / "c01-13-hang-queue-join" / "prefetch_shards.py", 5.0),
 }
 RATIO_TARGET = 4.0
 ESTABLISH_TIMEOUT = 30.0

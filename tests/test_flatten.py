@@ -259,7 +259,7 @@ def test_fold_local_code_keeps_the_folded_script_only_when_it_fails_the_same_way
 def test_a_failing_statement_of_the_script_that_folding_rewrites_is_the_same_statement(tmp_path, target):
     """``assert units.kib(1024) == "1.0K"`` folded is ``assert kib(1024) == "1.0K"``: the raising statement
     of the script is the same one (its line mapped back to the script's, as written), so the fold is kept
-    (corpus20/08: a library's test that calls its package through the package's name)."""
+    (c20-08: a library's test that calls its package through the package's name)."""
     write(tmp_path, {
         "units/__init__.py": "from units.size import kib\n",
         "units/size.py": '''

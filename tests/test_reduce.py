@@ -662,8 +662,8 @@ def test_elements_of_a_container_that_can_all_go_go_in_one_test() -> None:
 
 
 def test_a_table_of_rows_costs_no_more_on_the_first_ddmin() -> None:
-    """A parametrize-style table of two-element rows (corpus/14): the first ddmin halves and uses no groups,
-    so the grouped elements pass costs what the plain one does (grouping every row first cost corpus/14
+    """A parametrize-style table of two-element rows (c01-14): the first ddmin halves and uses no groups,
+    so the grouped elements pass costs what the plain one does (grouping every row first cost c01-14
     61 -> 226 tests)."""
     rows = ", ".join(f"({i}, 'r{i}')" for i in range(30))
     source = f"table = [{rows}]\nassert (7, 'r7') not in table\n"
