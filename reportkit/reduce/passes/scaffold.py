@@ -38,9 +38,9 @@ import keyword
 import re
 import types
 from collections import Counter
-from typing import Callable
+from typing import Callable, Iterator
 
-from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
+from .edits import BodySeq, Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _bound_names, _element_seq, call_elements, display_elements
 from .scopes import Bindings, Scopes, enclosing_scope
 from .source import SourceMap, block_text, parses
@@ -934,78 +934,144 @@ def readability_candidates(source: str) -> list[str]:
     ``a if None is None else b`` (a test of literals) -> ``a``; ``next(iter(xs))`` -> ``xs[0]``; ``[f(x)]`` as
     a statement -> ``f(x)``; ``for _ in xs: pass`` -> ``list(xs)``; ``return (x)`` and ``f((x))`` -> ``x``,
     ``f(x)``; a comprehension's target that unpacks nothing read -> ``_``; ``f(*(a, b))`` -> ``f(a, b)``,
-    ``f(**{"k": v})`` -> ``f(k=v)``; ``not False`` -> ``True``."""
+    ``f(**{"k": v})`` -> ``f(k=v)``; ``not False`` -> ``True``.
+
+    The shapes, in the order their candidates come: :data:`_STATEMENT_SHAPES` (each statement of each
+    body), :data:`_NODE_SHAPES` (each node), :data:`_PROGRAM_SHAPES` (the whole program)."""
     tree, smap = _parse(source)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
         for index, stmt in enumerate(info.seq.stmts):
-            if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, (ast.Tuple, ast.List)):
-                names = _target_names(stmt.target)
-                if names is not None and not set(names) & _names_in([*stmt.body, *stmt.orelse]):
-                    start, end = smap.span(stmt.target)
-                    out.append(source[:start] + "_" + source[end:])
-            elif isinstance(stmt, ast.If):
-                out.extend(_if_candidates(source, smap, stmt))
-            elif isinstance(stmt, ast.Assert) and _constant_expression_or_compare(stmt.test):
-                candidate = apply_edits(source, [Delete(info.seq, index)])
-                if candidate is not None:
-                    out.append(candidate)
+            for shape in _STATEMENT_SHAPES:
+                out.extend(shape(source, smap, info.seq, index, stmt))
     for node in ast.walk(tree):
-        if isinstance(node, ast.IfExp) and all(isinstance(n, _TEST_NODES) for n in ast.walk(node.test)):
-            truth = _constant_truth(node.test)
-            branch = None if truth is None else node.body if truth else node.orelse
-            if branch is not None:
-                candidate = apply_splices(source, [Splice(*smap.span(node), _element_text(smap, branch))])
-                if candidate is not None:
-                    out.append(candidate)
-        inner = _next_iter_argument(node)
-        if inner is not None:
-            candidate = apply_splices(source, [Splice(*smap.span(node), f"{_element_text(smap, inner)}[0]")])
-            if candidate is not None:
-                out.append(candidate)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant):
-            # ``not False`` (an option's ``not args.unidirectional`` read back): the literal it is
-            candidate = apply_splices(source, [Splice(*smap.span(node), repr(not node.operand.value))])  # type: ignore[union-attr]
-            if candidate is not None:
-                out.append(candidate)
-        element = _indexed_comprehension(node)
-        if element is not None:  # ``[Thread(target=work) for i in range(3)][0]`` -> ``Thread(target=work)``
-            candidate = apply_splices(source, [Splice(*smap.span(node), _element_text(smap, element))])
-            if candidate is not None:
-                out.append(candidate)
-        first = _first_of_range(node)
-        if first is not None:
-            candidate = apply_splices(source, [Splice(*smap.span(node), first)])
-            if candidate is not None:
-                out.append(candidate)
-        if isinstance(node, ast.Expr) and isinstance(node.value, (ast.List, ast.Tuple, ast.Set)) \
-                and len(node.value.elts) == 1 and not isinstance(node.value.elts[0], ast.Starred):
-            # ``[f(x)]`` as a statement (what is left of a comprehension or a list built to be dropped): the call
-            candidate = apply_splices(source, [Splice(*smap.span(node.value), _element_text(smap, node.value.elts[0]))])
-            if candidate is not None:
-                out.append(candidate)
-        if isinstance(node, ast.Call):  # ``range((n // k))`` -> ``range(n // k)``
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                candidate = _without_parens(source, smap, arg)
-                if candidate is not None and ast.dump(ast.parse(candidate)) == ast.dump(tree):
-                    out.append(candidate)
-            out.extend(_spread_candidates(source, smap, node))
-        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-            for gen in node.generators:  # ``f(b) for a, b in zip(xs, ys)`` with ``a`` read nowhere: ``_``
-                names = _target_names(gen.target) if isinstance(gen.target, (ast.Tuple, ast.List)) else None
-                if names is not None and not set(names) & loaded:
-                    candidate = apply_splices(source, [Splice(*smap.span(gen.target), "_")])
-                    if candidate is not None:
-                        out.append(candidate)
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
-            candidate = _without_parens(source, smap, node.value)
-            if candidate is not None:
-                out.append(candidate)
-    out.extend(_unused_counter_candidates(source, tree, smap))
-    out.extend(_truth_filler_candidates(source, tree, smap))
-    out.extend(_drained_loop_candidates(source, tree, smap))
+        for node_shape in _NODE_SHAPES:
+            out.extend(node_shape(source, smap, tree, node))
+    for program_shape in _PROGRAM_SHAPES:
+        out.extend(program_shape(source, tree, smap))
     return out
+
+
+def _replaced(source: str, smap: SourceMap, node: ast.AST, text: str) -> list[str]:
+    """The source with ``node`` replaced by ``text`` (none where the splice does not apply)."""
+    candidate = apply_splices(source, [Splice(*smap.span(node), text)])
+    return [] if candidate is None else [candidate]
+
+
+# statement shapes: (source, smap, the body, the statement's index in it, the statement) -> candidates
+def _unread_loop_target(source: str, smap: SourceMap, seq: BodySeq, index: int, stmt: ast.stmt) -> list[str]:
+    """``for a, b in pairs: print(1)`` -> ``for _ in pairs: print(1)``: a tuple target nothing in the loop reads."""
+    if not (isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, (ast.Tuple, ast.List))):
+        return []
+    names = _target_names(stmt.target)
+    if names is None or set(names) & _names_in([*stmt.body, *stmt.orelse]):
+        return []
+    start, end = smap.span(stmt.target)
+    return [source[:start] + "_" + source[end:]]
+
+
+def _if_shapes(source: str, smap: SourceMap, seq: BodySeq, index: int, stmt: ast.stmt) -> list[str]:
+    """``if t: pass / else: b`` -> ``if not t: b`` and the other shapes of :func:`_if_candidates`."""
+    return _if_candidates(source, smap, stmt) if isinstance(stmt, ast.If) else []
+
+
+def _constant_assert(source: str, smap: SourceMap, seq: BodySeq, index: int, stmt: ast.stmt) -> list[str]:
+    """``assert 2 > 1`` -> gone: an ``assert`` of constants guards nothing."""
+    if not (isinstance(stmt, ast.Assert) and _constant_expression_or_compare(stmt.test)):
+        return []
+    candidate = apply_edits(source, [Delete(seq, index)])
+    return [] if candidate is None else [candidate]
+
+
+_STATEMENT_SHAPES = (_unread_loop_target, _if_shapes, _constant_assert)
+
+
+# node shapes: (source, smap, tree, a node of it) -> candidates
+def _literal_test_branch(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``a if None is None else b`` -> ``a`` (a test of literals: its branch)."""
+    if not (isinstance(node, ast.IfExp) and all(isinstance(n, _TEST_NODES) for n in ast.walk(node.test))):
+        return []
+    truth = _constant_truth(node.test)
+    branch = None if truth is None else node.body if truth else node.orelse
+    return [] if branch is None else _replaced(source, smap, node, _element_text(smap, branch))
+
+
+def _next_iter_subscript(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``next(iter(blocks))`` -> ``blocks[0]`` (a sequence: :func:`_next_iter_argument`)."""
+    inner = _next_iter_argument(node)
+    return [] if inner is None else _replaced(source, smap, node, f"{_element_text(smap, inner)}[0]")
+
+
+def _negated_constant(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``not False`` -> ``True`` (an option's ``not args.unidirectional`` read back: the literal it is)."""
+    if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant)):
+        return []
+    return _replaced(source, smap, node, repr(not node.operand.value))
+
+
+def _indexed_comprehension_element(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``[Thread(target=work) for i in range(3)][0]`` -> ``Thread(target=work)`` (:func:`_indexed_comprehension`)."""
+    element = _indexed_comprehension(node)
+    return [] if element is None else _replaced(source, smap, node, _element_text(smap, element))
+
+
+def _first_of_range_value(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``next(iter(range(2, 5)))`` -> ``2`` (:func:`_first_of_range`)."""
+    first = _first_of_range(node)
+    return [] if first is None else _replaced(source, smap, node, first)
+
+
+def _one_element_statement(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``[f(x)]`` as a statement -> ``f(x)`` (what is left of a comprehension or a list built to be dropped)."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, (ast.List, ast.Tuple, ast.Set))
+            and len(node.value.elts) == 1 and not isinstance(node.value.elts[0], ast.Starred)):
+        return []
+    return _replaced(source, smap, node.value, _element_text(smap, node.value.elts[0]))
+
+
+def _argument_parens(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``range((n // k))`` -> ``range(n // k)``: an argument in parentheses that change nothing (the same tree)."""
+    if not isinstance(node, ast.Call):
+        return []
+    out: list[str] = []
+    for arg in [*node.args, *(k.value for k in node.keywords)]:
+        candidate = _without_parens(source, smap, arg)
+        if candidate is not None and ast.dump(ast.parse(candidate)) == ast.dump(tree):
+            out.append(candidate)
+    return out
+
+
+def _spread_arguments(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``f(*(a, b))`` -> ``f(a, b)``, ``f(**{"k": v})`` -> ``f(k=v)`` (:func:`_spread_candidates`)."""
+    return _spread_candidates(source, smap, node) if isinstance(node, ast.Call) else []
+
+
+def _unread_comprehension_target(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``[f(b) for a, b in zip(xs, ys)]`` with ``a`` read nowhere -> ``... for _ in ...`` (a comprehension's tuple
+    target none of whose names the comprehension reads)."""
+    if not isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        return []
+    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    out: list[str] = []
+    for gen in node.generators:
+        names = _target_names(gen.target) if isinstance(gen.target, (ast.Tuple, ast.List)) else None
+        if names is not None and not set(names) & loaded:
+            out.extend(_replaced(source, smap, gen.target, "_"))
+    return out
+
+
+def _statement_value_parens(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``return (derive())`` -> ``return derive()`` (an assignment's, a return's or an expression statement's
+    value: :func:`_without_parens`)."""
+    if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
+        return []
+    candidate = _without_parens(source, smap, node.value)
+    return [] if candidate is None else [candidate]
+
+
+_NODE_SHAPES = (_literal_test_branch, _next_iter_subscript, _negated_constant, _indexed_comprehension_element,
+                _first_of_range_value, _one_element_statement, _argument_parens, _spread_arguments,
+                _unread_comprehension_target, _statement_value_parens)
 
 
 def _spread_candidates(source: str, smap: SourceMap, call: ast.Call) -> list[str]:
@@ -1053,6 +1119,34 @@ def _drained_loop_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
     return out
 
 
+def _enumerate_loops(tree: ast.Module) -> Iterator[tuple[ast.For | ast.AsyncFor | ast.comprehension, set[str]]]:
+    """Each loop statement with the names the module reads (its target outlives it), and each comprehension's
+    ``for`` with the names that comprehension reads."""
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            yield node, loaded
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            for gen in node.generators:
+                yield gen, reads
+
+
+def _counted(loop: ast.For | ast.AsyncFor | ast.comprehension, reads: set[str]) -> bool:
+    """``for i, x in enumerate(xs)`` (or ``enumerate(xs, 1)``, ``enumerate(xs, start=1)``) whose counter ``i``
+    is not in ``reads``."""
+    target, it = loop.target, loop.iter
+    if not (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)
+            and not isinstance(target.elts[1], ast.Starred) and isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and len(it.args) >= 1
+            and not isinstance(it.args[0], ast.Starred) and len(it.args) + len(it.keywords) <= 2):
+        return False
+    extra = [*it.args[1:], *(k.value for k in it.keywords)]
+    if any(k.arg != "start" for k in it.keywords) or not all(isinstance(e, ast.Constant) for e in extra):
+        return False
+    return target.elts[0].id not in reads
+
+
 def _unused_counter_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
     """``for i, x in enumerate(xs):`` whose counter ``i`` nothing reads -> ``for x in xs:`` (a loop, or
     a comprehension's ``for``). Only the builtin ``enumerate`` (the module binds no such name), with
@@ -1060,44 +1154,25 @@ def _unused_counter_candidates(source: str, tree: ast.Module, smap: SourceMap) -
     outlives the loop)."""
     if "enumerate" in _bound_names(tree):
         return []
-    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     out: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.For, ast.AsyncFor)):
-            loops, reads = [node], loaded
-        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            loops = node.generators
-            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        else:
+    for loop, reads in _enumerate_loops(tree):
+        if not _counted(loop, reads):
             continue
-        for loop in loops:
-            target, it = loop.target, loop.iter
-            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)
-                    and not isinstance(target.elts[1], ast.Starred) and isinstance(it, ast.Call)
-                    and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and len(it.args) >= 1
-                    and not isinstance(it.args[0], ast.Starred) and len(it.args) + len(it.keywords) <= 2):
-                continue
-            extra = [*it.args[1:], *(k.value for k in it.keywords)]
-            if any(k.arg != "start" for k in it.keywords) or not all(isinstance(e, ast.Constant) for e in extra):
-                continue
-            if target.elts[0].id in reads:
-                continue
-            candidate = apply_splices(source, [Splice(*smap.span(target), _element_text(smap, target.elts[1])
-                                                      if isinstance(target.elts[1], ast.Tuple)
-                                                      else smap.text(target.elts[1])),
-                                               Splice(*smap.span(it), smap.text(it.args[0]))])
-            if candidate is not None and parses(candidate):
-                out.append(candidate)
+        target, it = loop.target, loop.iter
+        assert isinstance(target, ast.Tuple) and isinstance(it, ast.Call)
+        item = target.elts[1]
+        candidate = apply_splices(source, [Splice(*smap.span(target), _element_text(smap, item)
+                                                  if isinstance(item, ast.Tuple) else smap.text(item)),
+                                           Splice(*smap.span(it), smap.text(it.args[0]))])
+        if candidate is not None and parses(candidate):
+            out.append(candidate)
     return out
 
 
-def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
-    """Where only truth counts (the test of an ``if`` / ``while`` / ``assert`` / conditional expression,
-    the operand of ``not``), ``a and True`` -> ``a`` and ``a or False`` -> ``a`` (a literal that cannot
-    change the outcome: ``True`` in an ``and``, ``False`` / ``None`` / ``0`` / ``""`` in an ``or``); a
-    comprehension's ``if True`` goes; anywhere, ``{"a": 1} or b`` -> ``{"a": 1}`` and ``None and b`` -> ``None``
-    (a first operand whose truth is fixed is the value; the rest never runs), ``None or b`` -> ``b`` and
-    ``True and b`` -> ``b`` (a first literal that passes on to the rest)."""
+# truth fillers: operands that cannot change an outcome
+def _truth_tests(tree: ast.Module) -> list[ast.expr]:
+    """The expressions only whose truth counts: the test of an ``if`` / ``while`` / ``assert`` / conditional
+    expression, the operand of ``not``, a comprehension's ``if``."""
     tests: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
@@ -1106,16 +1181,28 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
             tests.append(node.operand)
         elif isinstance(node, ast.comprehension):
             tests.extend(node.ifs)
+    return tests
+
+
+def _neutral(value: ast.expr, conjunction: bool) -> bool:
+    """A literal that cannot change the truth of its ``and`` (``True``) or its ``or`` (``False``, ``None``, ``0``,
+    ``""``)."""
+    return (isinstance(value, ast.Constant) and bool(value.value) is conjunction
+            and (value.value is True if conjunction else not value.value))
+
+
+def _neutral_operands(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """Where only truth counts (:func:`_truth_tests`): ``if a and True:`` -> ``if a:``, ``while x or False:`` ->
+    ``while x:``."""
     out: list[str] = []
-    for test in tests:
+    for test in _truth_tests(tree):
         if not (isinstance(test, ast.BoolOp) and len(test.values) >= 2):
             continue
-        neutral = bool(isinstance(test.op, ast.And))
-        kept = [v for v in test.values if not (isinstance(v, ast.Constant) and bool(v.value) is neutral
-                                               and (v.value is True if neutral else not v.value))]
+        conjunction = bool(isinstance(test.op, ast.And))
+        kept = [v for v in test.values if not _neutral(v, conjunction)]
         if not kept or len(kept) == len(test.values):
             continue
-        word = " and " if neutral else " or "
+        word = " and " if conjunction else " or "
         loose = (ast.BoolOp, ast.IfExp, ast.NamedExpr, ast.Lambda)
         start, end = smap.span(test)
         enclosed = source[:start].rstrip().endswith("(") and source[end:].lstrip().startswith(")")
@@ -1126,25 +1213,47 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
         candidate = apply_splices(source, [Splice(start, end, text)])
         if candidate is not None and parses(candidate):
             out.append(candidate)
-    for node in ast.walk(tree):  # ``{"a": 1} or {}``: a first operand that decides is the value
+    return out
+
+
+def _bool_op_replaced(source: str, smap: SourceMap, node: ast.BoolOp, text: str) -> list[str]:
+    """The source with the whole ``node`` replaced by ``text`` (parenthesized across lines), if it parses."""
+    start, end = smap.span(node)
+    candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
+    return [candidate] if candidate is not None and parses(candidate) else []
+
+
+def _deciding_first_operand(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``{"a": 1} or b`` -> ``{"a": 1}``, ``None and b`` -> ``None``: a first operand whose truth is fixed is the
+    value (the rest never runs)."""
+    out: list[str] = []
+    for node in ast.walk(tree):
         if isinstance(node, ast.BoolOp) and _decides(node.values[0], isinstance(node.op, ast.Or)):
-            start, end = smap.span(node)
-            first = node.values[0]
-            text = smap.text(first)
-            candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
-            if candidate is not None and parses(candidate):
-                out.append(candidate)
-    for node in ast.walk(tree):  # ``None or x`` is ``x``, ``True and x`` is ``x``: a first literal that passes on
+            out.extend(_bool_op_replaced(source, smap, node, smap.text(node.values[0])))
+    return out
+
+
+def _passing_first_literal(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``None or b`` -> ``b``, ``True and b`` -> ``b``, ``[] or b`` -> ``b``: a first literal that passes on to
+    the rest."""
+    out: list[str] = []
+    for node in ast.walk(tree):
         first = node.values[0] if isinstance(node, ast.BoolOp) else None
-        if (isinstance(first, ast.Constant) or isinstance(first, (ast.List, ast.Tuple, ast.Set, ast.Dict))
-                and not (first.keys if isinstance(first, ast.Dict) else first.elts)) and _decides(first, not isinstance(node.op, ast.Or)):
-            start, end = smap.span(node)
-            rest = node.values[1:]
-            text = source[smap.span(rest[0])[0]:end] if len(rest) > 1 else _element_text(smap, rest[0])
-            candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
-            if candidate is not None and parses(candidate):
-                out.append(candidate)
-    for node in ast.walk(tree):  # a comprehension's ``if True`` filters nothing
+        if not ((isinstance(first, ast.Constant) or isinstance(first, (ast.List, ast.Tuple, ast.Set, ast.Dict))
+                 and not (first.keys if isinstance(first, ast.Dict) else first.elts))
+                and _decides(first, not isinstance(node.op, ast.Or))):  # type: ignore[attr-defined]
+            continue
+        assert isinstance(node, ast.BoolOp)
+        rest = node.values[1:]
+        text = source[smap.span(rest[0])[0]:smap.span(node)[1]] if len(rest) > 1 else _element_text(smap, rest[0])
+        out.extend(_bool_op_replaced(source, smap, node, text))
+    return out
+
+
+def _true_filter(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``[x for x in xs if True]`` -> ``[x for x in xs]``: a comprehension's ``if True`` filters nothing."""
+    out: list[str] = []
+    for node in ast.walk(tree):
         for test in node.ifs if isinstance(node, ast.comprehension) else []:
             if isinstance(test, ast.Constant) and test.value is True:
                 keyword = smap.prev_token_before(smap.span(test)[0])
@@ -1153,6 +1262,11 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
                     if parses(candidate):
                         out.append(candidate)
     return out
+
+
+#: Shapes found over the whole program: (source, tree, smap) -> candidates.
+_PROGRAM_SHAPES = (_unused_counter_candidates, _neutral_operands, _deciding_first_operand, _passing_first_literal,
+                   _true_filter, _drained_loop_candidates)
 
 
 def _decides(node: ast.expr, truthy: bool) -> bool:
