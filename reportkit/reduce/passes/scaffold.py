@@ -189,12 +189,11 @@ def self_attr_build_candidates(source: str) -> list[str]:
     return _self_attr_candidates(source, builds=True)
 
 
-def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
-    tree, smap = _parse(source)
-    parents = _parents(tree)
-    scopes = Scopes(tree)
-    owners = _self_accesses(tree)
-    stores: Counter[tuple[int, str]] = Counter()  # (id(class) or 0, attribute name)
+def _attr_stores_and_reads(tree: ast.Module, owners: dict[int, tuple[ast.ClassDef, ast.FunctionDef]]
+                           ) -> tuple[Counter[tuple[int, str]], dict[tuple[int, str], list[ast.Attribute]]]:
+    """Per (id of the class whose ``self`` it goes through, or 0 for anything else; attribute name): how
+    often the attribute is stored, and its reads."""
+    stores: Counter[tuple[int, str]] = Counter()
     reads: dict[tuple[int, str], list[ast.Attribute]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
@@ -204,16 +203,72 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
                 reads.setdefault(k, []).append(node)
             else:
                 stores[k] += 1
+    return stores, reads
+
+
+def _hoisting_classes(tree: ast.Module) -> Iterator[tuple[ast.ClassDef, ast.FunctionDef, str]]:
+    """(class, its ``__init__``, the name of its ``self``) of each class nothing derives from (a subclass's
+    methods read the attribute through their own ``self``) with an undecorated ``__init__``."""
     bases = {n.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases for n in ast.walk(b)
              if isinstance(n, ast.Name)}
-    out: list[str] = []
     for cls in ast.walk(tree):
         if not isinstance(cls, ast.ClassDef) or cls.name in bases:
-            continue  # a subclass's methods read the attribute through their own ``self``
+            continue
         init = _methods(cls).get("__init__")
         self_name = _self_name(init) if init is not None else None
         if init is None or self_name is None or init.decorator_list:
             continue
+        yield cls, init, self_name
+
+
+def _own_reads(smap: SourceMap, owners: dict[int, tuple[ast.ClassDef, ast.FunctionDef]],
+               stores: Counter[tuple[int, str]], reads: dict[tuple[int, str], list[ast.Attribute]],
+               cls: ast.ClassDef, init: ast.FunctionDef, stmt: ast.stmt, name: str) -> list[ast.Attribute]:
+    """The reads of ``self.NAME`` where ``stmt`` of ``__init__`` is its one store and every access goes through
+    the class's ``self``, none in ``__init__`` before ``stmt`` (``self.k = 3`` and ``self.k`` in ``forward``);
+    empty otherwise."""
+    k = (id(cls), name)
+    own_stores = stores[k] + (0 if isinstance(stmt, ast.Assign) else 1)
+    uses = reads.get(k, [])
+    if own_stores != 1 or stores[(0, name)] or reads.get((0, name)) or not uses:
+        return []
+    if any(owners[id(r)][1] is init and smap.span(r)[0] < smap.stmt_span(stmt)[1] for r in uses):
+        return []
+    return uses
+
+
+def _read_texts(expr: ast.expr, init_locals: set[str], bindings: dict[str, str],
+                reading: list[set[str]]) -> dict[int, str] | None:
+    """The replacements that make ``expr`` (``self.scale = factor * 2`` in ``__init__(self, factor)``, built
+    as ``C(3)``) mean the same where it is read (``3 * 2``): each local of ``__init__`` becomes its binding;
+    None where one has none, or a name would mean something else in a reading method (``reading``: the
+    locals of each)."""
+    subst: dict[int, str] = {}
+    for n in ast.walk(expr):
+        if not isinstance(n, ast.Name):
+            continue
+        if n.id in init_locals:
+            if n.id not in bindings:
+                return None
+            subst[id(n)] = bindings[n.id]
+            if any(bindings[n.id] in names for names in reading):
+                return None  # a module-level name the reading method binds itself
+        elif any(n.id in names for names in reading):
+            return None  # the name means something else where it would be read
+    return subst
+
+
+def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
+    """``self.NAME = EXPR`` in ``__init__`` (:func:`_attr_assignment`) -> ``EXPR`` where ``self.NAME`` is read:
+    ``self.k = 3`` / ``return x * self.k`` -> ``return x * 3`` (``builds``: only an ``EXPR`` that builds
+    something, read once; else only one that builds nothing)."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    owners = _self_accesses(tree)
+    stores, reads = _attr_stores_and_reads(tree, owners)
+    out: list[str] = []
+    for cls, init, self_name in _hoisting_classes(tree):
         bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [],
                                   lambda call, name: _module_binding(tree, scopes, parents, call, name))
         init_locals = scopes.locals.get(id(init), set())
@@ -225,31 +280,13 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
             if found is None:
                 continue
             name, expr = found
-            k = (id(cls), name)
-            own_stores = stores[k] + (0 if isinstance(stmt, ast.Assign) else 1)
-            uses = reads.get(k, [])
-            if own_stores != 1 or stores[(0, name)] or reads.get((0, name)) or not uses:
+            uses = _own_reads(smap, owners, stores, reads, cls, init, stmt, name)
+            if not uses:
                 continue
-            if any(owners[id(r)][1] is init and smap.span(r)[0] < smap.stmt_span(stmt)[1] for r in uses):
-                continue
-            subst: dict[int, str] = {}
-            ok = True
-            for n in ast.walk(expr):
-                if not isinstance(n, ast.Name):
-                    continue
-                if n.id in init_locals:
-                    if n.id not in bindings:
-                        ok = False
-                        break
-                    subst[id(n)] = bindings[n.id]
-                    if any(bindings[n.id] in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
-                        ok = False  # a module-level name the reading method binds itself
-                        break
-                elif any(n.id in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
-                    ok = False  # the name means something else where it would be read
-                    break
+            reading = [scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses]
+            subst = _read_texts(expr, init_locals, bindings, reading)
             calls_something = any(isinstance(n, _BUILDS) for n in ast.walk(expr))
-            if not ok or calls_something != builds or (builds and len(uses) > 1):
+            if subst is None or calls_something != builds or (builds and len(uses) > 1):
                 continue
             text = _substitute(smap, expr, subst)
             if text is None:
