@@ -384,6 +384,64 @@ def _method_calls_through(tree: ast.Module, scopes: Scopes, parents: dict[int, a
     return found or None
 
 
+def _lone_method(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    """The one method of a class that is a function in disguise: ``class Scale(nn.Module):`` /
+    ``def __init__(self): super().__init__()`` / ``def forward(self, x): return x * 2`` -> ``forward`` (besides
+    it only a trivial ``__init__``, docstrings and ``pass``; no decorator, no keyword, the method reads neither
+    ``self`` nor ``super`` / ``__class__``, has no positional-only parameter)."""
+    if cls.decorator_list or cls.keywords:
+        return None
+    methods = _methods(cls)
+    rest = [s for s in cls.body if not (isinstance(s, (ast.Pass, ast.FunctionDef))
+                                        or isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    others = [m for name, m in methods.items() if name != "__init__"]
+    if rest or len(others) != 1 or ("__init__" in methods and not _trivial_init(methods["__init__"])):
+        return None
+    method = others[0]
+    self_name = _self_name(method)
+    if (self_name is None or method.decorator_list or method.args.posonlyargs
+            or self_name in _names_in(method.body) or {"super", "__class__"} & _names_in(method.body)):
+        return None
+    return method
+
+
+def _construction_splices(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], cls: ast.ClassDef,
+                          method: ast.FunctionDef, call: ast.Call) -> list[Splice] | None:
+    """One construction ``C(...)`` (through ``.eval()`` / ``.to(d)``...) -> ``C``: ``C(a).run(x)`` -> ``C(x)``'s
+    ``C``, ``C()(x)`` for ``forward`` / ``__call__`` -> ``C(x)``, ``v = C()`` / ``v.run(x)`` -> ``v = C`` /
+    ``v(x)``; None where the instance is used otherwise (a child of ``nn.Sequential``: a function is no module)."""
+    node: ast.AST = call
+    parent = parents.get(id(node))
+    if (isinstance(parent, ast.Attribute) and parent.attr in _RETURNS_SELF
+            and isinstance(parents.get(id(parent)), ast.Call)):
+        node = parents[id(parent)]
+        parent = parents.get(id(node))
+    if isinstance(parent, ast.Attribute) and parent.attr == method.name:
+        return [Splice(*smap.span(parent), cls.name)]  # C(...).method
+    if method.name in ("forward", "__call__") and _used_as_callable(node, parent):
+        return [Splice(*smap.span(node), cls.name)]
+    through = _method_calls_through(scopes.tree, scopes, parents, parent, node, method.name)
+    if through is None:
+        return None
+    return [*(Splice(*smap.span(a), smap.text(a.value)) for a in through),  # v.method -> v
+            Splice(*smap.span(node), cls.name)]
+
+
+def _class_as_function(source: str, smap: SourceMap, cls: ast.ClassDef, method: ast.FunctionDef,
+                       where: tuple[int, int, str], parens: tuple[int, int], splices: list[Splice]) -> str | None:
+    """The class's lines -> ``def C(x): BODY`` (the method's parameters but ``self``, its body), with ``splices``."""
+    line_start, line_end, indent = where
+    first_arg = method.args.args[0]
+    after_self = smap.span(first_arg)[1]
+    close = smap.tokens[parens[1]].start
+    params = smap.source[after_self:close].strip().lstrip(",").strip()
+    returns = f" -> {smap.text(method.returns)}" if method.returns else ""
+    prefix = "async def" if isinstance(method, ast.AsyncFunctionDef) else "def"
+    text = f"{indent}{prefix} {cls.name}({params}){returns}:{smap.default_newline()}"
+    text += block_text(smap, method.body, indent + "    ")
+    return apply_splices(source, [Splice(line_start, line_end, text), *splices])
+
+
 def class_function_candidates(source: str) -> list[str]:
     """A module-level class with a trivial ``__init__`` and one method that does not use ``self``
     becomes a function named like the class; each construction ``C(...)`` becomes ``C`` (a
@@ -393,20 +451,9 @@ def class_function_candidates(source: str) -> list[str]:
     parents = _parents(tree)
     scopes = Scopes(tree)
     out: list[str] = []
-    nl = smap.default_newline()
     for cls in tree.body:
-        if not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords:
-            continue
-        methods = _methods(cls)
-        rest = [s for s in cls.body if not (isinstance(s, (ast.Pass, ast.FunctionDef))
-                                            or isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        others = [m for name, m in methods.items() if name != "__init__"]
-        if rest or len(others) != 1 or ("__init__" in methods and not _trivial_init(methods["__init__"])):
-            continue
-        method = others[0]
-        self_name = _self_name(method)
-        if (self_name is None or method.decorator_list or method.args.posonlyargs
-                or self_name in _names_in(method.body) or {"super", "__class__"} & _names_in(method.body)):
+        method = _lone_method(cls) if isinstance(cls, ast.ClassDef) else None
+        if method is None:
             continue
         calls = _constructions(tree, parents, cls.name)
         where = _full_lines(smap, cls)
@@ -415,31 +462,12 @@ def class_function_candidates(source: str) -> list[str]:
             continue
         splices: list[Splice] = []
         for call in calls:
-            node: ast.AST = call
-            parent = parents.get(id(node))
-            if (isinstance(parent, ast.Attribute) and parent.attr in _RETURNS_SELF
-                    and isinstance(parents.get(id(parent)), ast.Call)):
-                node = parents[id(parent)]
-                parent = parents.get(id(node))
-            if isinstance(parent, ast.Attribute) and parent.attr == method.name:
-                node = parent  # C(...).method
-            elif (method.name not in ("forward", "__call__") or not _used_as_callable(node, parent)) and (
-                    through := _method_calls_through(tree, scopes, parents, parent, node, method.name)) is not None:
-                splices.extend(Splice(*smap.span(a), smap.text(a.value)) for a in through)  # v.method -> v
-            elif method.name not in ("forward", "__call__") or not _used_as_callable(node, parent):
-                break  # e.g. a child of nn.Sequential: a function is no module there
-            splices.append(Splice(*smap.span(node), cls.name))
+            found = _construction_splices(smap, scopes, parents, cls, method, call)
+            if found is None:
+                break
+            splices.extend(found)
         else:
-            line_start, line_end, indent = where
-            first_arg = method.args.args[0]
-            after_self = smap.span(first_arg)[1]
-            close = smap.tokens[parens[1]].start
-            params = smap.source[after_self:close].strip().lstrip(",").strip()
-            returns = f" -> {smap.text(method.returns)}" if method.returns else ""
-            prefix = "async def" if isinstance(method, ast.AsyncFunctionDef) else "def"
-            text = f"{indent}{prefix} {cls.name}({params}){returns}:{nl}"
-            text += block_text(smap, method.body, indent + "    ")
-            candidate = apply_splices(source, [Splice(line_start, line_end, text), *splices])
+            candidate = _class_as_function(source, smap, cls, method, where, parens, splices)
             if candidate is not None:
                 out.append(candidate)
     return out
