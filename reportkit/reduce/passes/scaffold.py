@@ -484,6 +484,47 @@ class _ThreadSite:
         self.keywords: list[ast.keyword] = []
 
 
+def _thread_start(parents: dict[int, ast.AST], target: ast.keyword) -> _ThreadSite | None:
+    """``Thread(target=f, args=(a, b))`` / ``Process(target=f)`` for the ``target=f`` keyword: the start (its
+    ``args`` a tuple or list display, no ``*``, no ``kwargs=``, no ``**``, no positional argument); None for
+    anything else (``pool.submit(target=f)``, ``Thread(target=f, args=xs)``)."""
+    start = parents.get(id(target))
+    func = _dotted(start.func) if isinstance(start, ast.Call) else None
+    if func is None or func.rsplit(".", 1)[-1] not in ("Thread", "Process"):
+        return None
+    assert isinstance(start, ast.Call)
+    extra = {k.arg: k.value for k in start.keywords if k.arg in ("args", "kwargs")}
+    args = extra.get("args")
+    if "kwargs" in extra or None in (k.arg for k in start.keywords) or start.args or (
+            args is not None and not (isinstance(args, (ast.Tuple, ast.List))
+                                      and not any(isinstance(e, ast.Starred) for e in args.elts))):
+        return None
+    return _ThreadSite(args)  # type: ignore[arg-type]
+
+
+def _compiled_call(parents: dict[int, ast.AST], node: ast.Name) -> ast.Call | None:
+    """``torch.compile(f)(x)`` / ``compile(f, ...)(x)`` for the load ``f``: the outer call; None otherwise."""
+    parent = parents.get(id(node))
+    outer = parents.get(id(parent))
+    if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node
+            and isinstance(parent.func, (ast.Name, ast.Attribute))
+            and (getattr(parent.func, "attr", None) or getattr(parent.func, "id", None)) == "compile"
+            and isinstance(outer, ast.Call) and outer.func is parent):
+        return outer
+    return None
+
+
+def _call_site(parents: dict[int, ast.AST], node: ast.Name, threads: bool) -> ast.Call | _ThreadSite | None:
+    """What a load of a function's name is: ``f(x)``, ``torch.compile(f)(x)`` (the call), with ``threads``
+    ``Thread(target=f, args=(x,))`` (:func:`_thread_start`); None for any other use (``g(f)``, ``fs = [f]``)."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Call) and parent.func is node:
+        return parent
+    if threads and isinstance(parent, ast.keyword) and parent.arg == "target":
+        return _thread_start(parents, parent)
+    return _compiled_call(parents, node)
+
+
 def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str,
                 threads: bool = False) -> list[ast.Call | _ThreadSite] | None:
     """Calls of ``name``: ``name(...)`` and ``torch.compile(name, ...)(...)``, with ``threads`` also the
@@ -492,31 +533,10 @@ def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str,
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
-        parent = parents.get(id(node))
-        if isinstance(parent, ast.Call) and parent.func is node:
-            calls.append(parent)
-            continue
-        if threads and isinstance(parent, ast.keyword) and parent.arg == "target":
-            start = parents.get(id(parent))
-            func = _dotted(start.func) if isinstance(start, ast.Call) else None
-            if func is None or func.rsplit(".", 1)[-1] not in ("Thread", "Process"):
-                return None
-            extra = {k.arg: k.value for k in start.keywords if k.arg in ("args", "kwargs")}
-            args = extra.get("args")
-            if "kwargs" in extra or None in (k.arg for k in start.keywords) or start.args or (
-                    args is not None and not (isinstance(args, (ast.Tuple, ast.List))
-                                              and not any(isinstance(e, ast.Starred) for e in args.elts))):
-                return None
-            calls.append(_ThreadSite(args))
-            continue
-        outer = parents.get(id(parent))
-        if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node
-                and isinstance(parent.func, (ast.Name, ast.Attribute))
-                and (getattr(parent.func, "attr", None) or getattr(parent.func, "id", None)) == "compile"
-                and isinstance(outer, ast.Call) and outer.func is parent):
-            calls.append(outer)
-            continue
-        return None
+        site = _call_site(parents, node, threads)
+        if site is None:
+            return None
+        calls.append(site)
     return calls
 
 
@@ -710,6 +730,46 @@ def _param_drop_edits(smap: SourceMap, func: ast.FunctionDef, skip: int, calls: 
     return edits
 
 
+def _spread_call(calls: list) -> bool:
+    """A call passes ``*xs`` or ``**kw``: which parameter gets what is not in the source."""
+    return any(any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
+               for c in calls)
+
+
+def _passed_global(bindings: Bindings, calls: list, index: int, param: ast.arg) -> str | None:
+    """The one module-level name every call passes for parameter ``param`` (``index``: its position in the
+    calls' arguments): ``cfg`` of ``Encoder(cfg)`` and ``Encoder(config=cfg)``; None otherwise."""
+    passed: set[str] = set()
+    for call in calls:
+        arg = call.args[index] if index < len(call.args) else next(
+            (k.value for k in call.keywords if k.arg == param.arg), None)
+        if not isinstance(arg, ast.Name) or bindings.owner(arg, arg.id) is not bindings.tree:
+            return None
+        passed.add(arg.id)
+    return passed.pop() if len(passed) == 1 else None
+
+
+def _global_argument(source: str, smap: SourceMap, bindings: Bindings, func: ast.FunctionDef, skip: int,
+                     calls: list, seq: ElementSeq, i: int) -> str | None:
+    """``def train(model): model.fit()`` called as ``train(net)`` only, ``net`` bound once at module level (not in
+    a loop) -> ``def train(): net.fit()`` and ``train()``; None where the parameter is bound otherwise, unread,
+    or a scope between a read and the module binds ``net`` (:func:`_reaches_module`)."""
+    tree = bindings.tree
+    param = func.args.args[i]
+    glob = _passed_global(bindings, calls, i - skip, param)
+    if glob is None:
+        return None
+    if not bindings.bound_once(tree, glob) or bindings.bound[(id(func), param.arg)] != 1 \
+            or any(bindings.in_loop(site) for site in bindings.sites.get((id(tree), glob), [])):
+        return None  # bound in a loop: the name moves on, a value the function kept would not
+    reads = bindings.loads(param, param.arg)
+    if not reads or not all(_reaches_module(bindings, r, glob, func, param.arg) for r in reads):
+        return None
+    edits: list[Edit] = [Splice(*smap.span(r), glob) for r in reads if glob != param.arg]
+    candidate = apply_edits(source, [*edits, *_param_drop_edits(smap, func, skip, calls, seq, i)])
+    return candidate if candidate is not None and parses(candidate) else None
+
+
 def global_argument_candidates(source: str) -> list[str]:
     """A parameter of a module-level function or class ``__init__`` to which every call passes the same
     module-level name (``Encoder(cfg)``, ``train(model, data)``) reads that name where it read the parameter:
@@ -732,32 +792,11 @@ def global_argument_candidates(source: str) -> list[str]:
             continue
         calls = _call_sites(tree, parents, name)
         seq = _param_seq(smap, func)
-        if not calls or seq is None or any(any(isinstance(a, ast.Starred) for a in c.args)
-                                           or any(k.arg is None for k in c.keywords) for c in calls):
+        if not calls or seq is None or _spread_call(calls):
             continue
-        for i, param in enumerate(args.args):
-            if i < skip:
-                continue
-            passed: set[str] = set()
-            for call in calls:
-                arg = call.args[i - skip] if i - skip < len(call.args) else next(
-                    (k.value for k in call.keywords if k.arg == param.arg), None)
-                if not isinstance(arg, ast.Name) or bindings.owner(arg, arg.id) is not tree:
-                    passed = set()
-                    break
-                passed.add(arg.id)
-            if len(passed) != 1:
-                continue
-            [glob] = passed
-            if not bindings.bound_once(tree, glob) or bindings.bound[(id(func), param.arg)] != 1 \
-                    or any(bindings.in_loop(site) for site in bindings.sites.get((id(tree), glob), [])):
-                continue  # bound in a loop: the name moves on, a value the function kept would not
-            reads = bindings.loads(param, param.arg)
-            if not reads or not all(_reaches_module(bindings, r, glob, func, param.arg) for r in reads):
-                continue
-            edits: list[Edit] = [Splice(*smap.span(r), glob) for r in reads if glob != param.arg]
-            candidate = apply_edits(source, [*edits, *_param_drop_edits(smap, func, skip, calls, seq, i)])
-            if candidate is not None and parses(candidate):
+        for i in range(skip, len(args.args)):
+            candidate = _global_argument(source, smap, bindings, func, skip, calls, seq, i)
+            if candidate is not None:
                 out.append(candidate)
     return out
 
