@@ -977,40 +977,66 @@ def _substituted_comprehension(smap: SourceMap, node: ast.ListComp | ast.Generat
     return None if text is None else f"[{text}]"
 
 
-def one_element_candidates(source: str) -> list[str]:
-    """A one-element container used once becomes its element."""
-    tree, smap = _parse(source)
-    parents = _parents(tree)
-    splices: list[Splice] = []
-    for node in ast.walk(tree):
-        element: ast.expr | None = None
-        if isinstance(node, ast.Call) and _callee(node) == "next" and isinstance(node.func, ast.Name):
-            if len(node.args) == 1 and not node.keywords:
-                element = single_element(node.args[0])
-                arg = node.args[0]
-                item = (_single_item_text(smap, arg.args[0]) if isinstance(arg, ast.Call) and _callee(arg) == "iter"
-                        and isinstance(arg.func, ast.Name) and len(arg.args) == 1 and not arg.keywords else None)
-                if item is not None:
-                    splices.append(Splice(*smap.span(node), item))
-                    continue
-        elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
-              and isinstance(node.slice, ast.Constant) and node.slice.value in (0, -1)):
-            element = single_element(node.value)
-        elif isinstance(node, ast.Call) and _callee(node) == "Sequential":
-            element = single_element(node)
-        elif isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-            inner = single_element(node)
-            text = f"[{smap.text(inner)}]" if inner is not None else _substituted_comprehension(smap, node)
-            if text is not None:
-                start, end = smap.span(node)
-                parent = parents.get(id(node))
-                own = (isinstance(parent, ast.Call) and len(parent.args) == 1 and not parent.keywords
-                       and smap.source[start] == "(" and smap.span(parent.func)[1] == start)
-                splices.append(Splice(start, end, f"({text})" if own else text))
-            continue
-        if element is not None:
-            splices.append(Splice(*smap.span(node), _element_text(smap, element)))
-    out = [c for c in (apply_splices(source, [s]) for s in splices) if c is not None]
+def _element_splice(smap: SourceMap, node: ast.AST, element: ast.expr | None) -> Splice | None:
+    """``node`` -> the text of its one ``element`` (None: it holds no single element)."""
+    return None if element is None else Splice(*smap.span(node), _element_text(smap, element))
+
+
+# one-element shapes: (smap, parents, a node) -> the splice that makes the node its element, or None
+def _next_of_one(smap: SourceMap, parents: dict[int, ast.AST], node: ast.AST) -> Splice | None:
+    """``next(iter([m]))`` -> ``m``; ``next(iter({"a": 1}.items()))`` -> ``("a", 1)`` (``.keys()``: ``"a"``,
+    ``.values()``: ``1``)."""
+    if not (isinstance(node, ast.Call) and _callee(node) == "next" and isinstance(node.func, ast.Name)):
+        return None
+    if len(node.args) != 1 or node.keywords:
+        return None
+    element = single_element(node.args[0])
+    arg = node.args[0]
+    item = (_single_item_text(smap, arg.args[0]) if isinstance(arg, ast.Call) and _callee(arg) == "iter"
+            and isinstance(arg.func, ast.Name) and len(arg.args) == 1 and not arg.keywords else None)
+    if item is not None:
+        return Splice(*smap.span(node), item)
+    return _element_splice(smap, node, element)
+
+
+def _index_of_one(smap: SourceMap, parents: dict[int, ast.AST], node: ast.AST) -> Splice | None:
+    """``[m][0]``, ``(m,)[-1]`` -> ``m``."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+            and isinstance(node.slice, ast.Constant) and node.slice.value in (0, -1)):
+        return None
+    return _element_splice(smap, node, single_element(node.value))
+
+
+def _sequential_of_one(smap: SourceMap, parents: dict[int, ast.AST], node: ast.AST) -> Splice | None:
+    """``nn.Sequential(m)`` -> ``m`` (``nn.Sequential(*[m])`` too)."""
+    if not (isinstance(node, ast.Call) and _callee(node) == "Sequential"):
+        return None
+    return _element_splice(smap, node, single_element(node))
+
+
+def _comprehension_of_one(smap: SourceMap, parents: dict[int, ast.AST], node: ast.AST) -> Splice | None:
+    """``[m for _ in range(1)]`` -> ``[m]``, ``nn.ModuleList(m for _ in range(1))`` -> ``nn.ModuleList([m])``,
+    ``[Block(s) for s in (2,)]`` -> ``[Block(2)]`` (:func:`_substituted_comprehension`)."""
+    if not isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        return None
+    inner = single_element(node)
+    text = f"[{smap.text(inner)}]" if inner is not None else _substituted_comprehension(smap, node)
+    if text is None:
+        return None
+    start, end = smap.span(node)
+    parent = parents.get(id(node))
+    own = (isinstance(parent, ast.Call) and len(parent.args) == 1 and not parent.keywords
+           and smap.source[start] == "(" and smap.span(parent.func)[1] == start)
+    return Splice(start, end, f"({text})" if own else text)
+
+
+_ONE_ELEMENT_SHAPES = (_next_of_one, _index_of_one, _sequential_of_one, _comprehension_of_one)
+
+
+def _loops_over_one(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``for b in [m]: BODY`` -> ``b = m`` / ``BODY`` (``BODY`` alone where nothing reads ``b`` and ``m`` is a name
+    or a constant; ``m`` as a statement where nothing reads ``b``)."""
+    out: list[str] = []
     nl = smap.default_newline()
     for info in walk_bodies(tree, smap):
         for stmt in info.seq.stmts:
@@ -1030,6 +1056,17 @@ def one_element_candidates(source: str) -> list[str]:
                 head = f"{indent}{smap.text(element)}{nl}"
             out.append(source[:line_start] + head + block_text(smap, stmt.body, indent) + source[line_end:])
     return out
+
+
+def one_element_candidates(source: str) -> list[str]:
+    """A one-element container used once becomes its element: the shapes of :data:`_ONE_ELEMENT_SHAPES` (each
+    node, one candidate each), then :func:`_loops_over_one`."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    splices = [splice for node in ast.walk(tree) for shape in _ONE_ELEMENT_SHAPES
+               if (splice := shape(smap, parents, node)) is not None]
+    out = [c for c in (apply_splices(source, [s]) for s in splices) if c is not None]
+    return out + _loops_over_one(source, tree, smap)
 
 
 # ----------------------------------------------------------------------------- readability
