@@ -83,53 +83,79 @@ def _self_uses(method: ast.FunctionDef, self_name: str) -> list[ast.Attribute] |
     return found
 
 
-def _plan(cls: ast.ClassDef) -> _Plan | None:
+def _class_kind(cls: ast.ClassDef) -> str | None:
+    """``class C:`` / ``class C(object):`` -> ``"plain"``, ``class C(nn.Module):`` -> ``"module"``; None for any
+    other bases."""
     if not cls.bases:
-        kind = "plain"
-    elif len(cls.bases) == 1 and _dotted(cls.bases[0]) == "object":
-        kind = "plain"
-    elif len(cls.bases) == 1 and _dotted(cls.bases[0]) in _MODULE_BASES:
-        kind = "module"
-    else:
+        return "plain"
+    if len(cls.bases) == 1 and _dotted(cls.bases[0]) == "object":
+        return "plain"
+    if len(cls.bases) == 1 and _dotted(cls.bases[0]) in _MODULE_BASES:
+        return "module"
+    return None
+
+
+def _add_member(plan: _Plan, stmt: ast.stmt) -> bool:
+    """One statement of the class body into ``plan``: ``def run(self, x): ...`` (defined once, with a ``self``, no
+    positional-only parameter), ``@property`` / ``def pad_id(self): ...``, a docstring or ``pass``; False for
+    anything else (a class attribute, ``@staticmethod``, a dunder method but ``__init__`` / ``__call__``)."""
+    if _docstring_or_pass(stmt):
+        return True
+    if not isinstance(stmt, ast.FunctionDef) or stmt.name in plan.methods:
+        return False
+    args = stmt.args
+    if not args.args or args.posonlyargs:
+        return False
+    if stmt.decorator_list:
+        if not (len(stmt.decorator_list) == 1 and isinstance(stmt.decorator_list[0], ast.Name)
+                and stmt.decorator_list[0].id == "property" and len(args.args) == 1
+                and not (args.vararg or args.kwarg or args.kwonlyargs)):
+            return False
+        plan.properties.add(stmt.name)
+    if stmt.name.startswith("__") and stmt.name.endswith("__") and stmt.name not in ("__init__", "__call__"):
+        return False
+    plan.methods[stmt.name] = stmt
+    return True
+
+
+def _add_accesses(plan: _Plan, method: ast.FunctionDef) -> bool:
+    """The ``self.X`` of ``method`` into ``plan`` (the attributes it sets: ``self.todo = []``); False where ``self``
+    is used otherwise (passed on, bare), a class is defined inside, ``super()`` / ``__class__`` is used (but
+    ``super().__init__()`` in ``__init__``, which goes) or an attribute is set in a nested function."""
+    self_name = method.args.args[0].arg
+    uses = _self_uses(method, self_name)
+    if uses is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(method) if n is not method):
+        return False
+    kept = _without_super(method) if method.name == "__init__" else method.body
+    if any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for s in kept for n in ast.walk(s)):
+        return False  # ``super().__init__()`` in ``__init__`` is dropped: nothing else may use the base
+    plan.accesses[method] = uses
+    own = {id(n) for n in _own_nodes(method.body)}
+    stores = {u.attr for u in uses if not isinstance(u.ctx, ast.Load)}
+    if any(not isinstance(u.ctx, ast.Load) and id(u) not in own for u in uses):
+        return False  # set in a nested function: it would need its own ``global``
+    plan.stored_in[method] = stores
+    plan.attrs |= stores
+    return True
+
+
+def _plan(cls: ast.ClassDef) -> _Plan | None:
+    """What ``cls`` becomes at module level (:class:`_Plan`); None if it cannot (:func:`_class_kind`,
+    :func:`_add_member`, :func:`_add_accesses`, an attribute named like a method, an attribute read but never
+    set or inherited such as ``self.training``)."""
+    kind = _class_kind(cls)
+    if kind is None:
         return None
     plan = _Plan(cls, kind)
-    for stmt in cls.body:
-        if _docstring_or_pass(stmt):
-            continue
-        if not isinstance(stmt, ast.FunctionDef) or stmt.name in plan.methods:
-            return None
-        args = stmt.args
-        if not args.args or args.posonlyargs:
-            return None
-        if stmt.decorator_list:
-            if not (len(stmt.decorator_list) == 1 and isinstance(stmt.decorator_list[0], ast.Name)
-                    and stmt.decorator_list[0].id == "property" and len(args.args) == 1
-                    and not (args.vararg or args.kwarg or args.kwonlyargs)):
-                return None
-            plan.properties.add(stmt.name)
-        if stmt.name.startswith("__") and stmt.name.endswith("__") and stmt.name not in ("__init__", "__call__"):
-            return None
-        plan.methods[stmt.name] = stmt
+    if not all(_add_member(plan, stmt) for stmt in cls.body):
+        return None
     plan.callable = "forward" if kind == "module" else "__call__"
     if kind == "module" and "__call__" in plan.methods:
         return None
     if plan.callable not in plan.methods:
         plan.callable = None
-    for method in plan.methods.values():
-        self_name = method.args.args[0].arg
-        uses = _self_uses(method, self_name)
-        if uses is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(method) if n is not method):
-            return None
-        kept = _without_super(method) if method.name == "__init__" else method.body
-        if any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for s in kept for n in ast.walk(s)):
-            return None  # ``super().__init__()`` in ``__init__`` is dropped: nothing else may use the base
-        plan.accesses[method] = uses
-        own = {id(n) for n in _own_nodes(method.body)}
-        stores = {u.attr for u in uses if not isinstance(u.ctx, ast.Load)}
-        if any(not isinstance(u.ctx, ast.Load) and id(u) not in own for u in uses):
-            return None  # set in a nested function: it would need its own ``global``
-        plan.stored_in[method] = stores
-        plan.attrs |= stores
+    if not all(_add_accesses(plan, method) for method in plan.methods.values()):
+        return None
     if plan.attrs & set(plan.methods):
         return None  # an attribute shadowing a method, or a property's setter
     for uses in plan.accesses.values():
