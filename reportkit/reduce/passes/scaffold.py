@@ -352,6 +352,17 @@ def _def_parens(smap: SourceMap, func: ast.FunctionDef) -> tuple[int, int] | Non
     return i, smap.brackets[i]
 
 
+def _function_header(smap: SourceMap, method: ast.FunctionDef, parens: tuple[int, int], name: str,
+                     indent: str) -> str:
+    """The ``def`` line of ``method`` as a function ``name``: ``def forward(self, x) -> T:`` -> ``def NAME(x) -> T:``
+    (its parameters but ``self``; ``parens``: :func:`_def_parens`)."""
+    after_self = smap.span(method.args.args[0])[1]
+    params = smap.source[after_self:smap.tokens[parens[1]].start].strip().lstrip(",").strip()
+    returns = f" -> {smap.text(method.returns)}" if method.returns else ""
+    prefix = "async def" if isinstance(method, ast.AsyncFunctionDef) else "def"
+    return f"{indent}{prefix} {name}({params}){returns}:{smap.default_newline()}"
+
+
 def _used_as_callable(node: ast.AST, parent: ast.AST | None) -> bool:
     """``node`` (an instance) is called, compiled, or bound to a plain name."""
     if isinstance(parent, ast.Call):
@@ -431,13 +442,7 @@ def _class_as_function(source: str, smap: SourceMap, cls: ast.ClassDef, method: 
                        where: tuple[int, int, str], parens: tuple[int, int], splices: list[Splice]) -> str | None:
     """The class's lines -> ``def C(x): BODY`` (the method's parameters but ``self``, its body), with ``splices``."""
     line_start, line_end, indent = where
-    first_arg = method.args.args[0]
-    after_self = smap.span(first_arg)[1]
-    close = smap.tokens[parens[1]].start
-    params = smap.source[after_self:close].strip().lstrip(",").strip()
-    returns = f" -> {smap.text(method.returns)}" if method.returns else ""
-    prefix = "async def" if isinstance(method, ast.AsyncFunctionDef) else "def"
-    text = f"{indent}{prefix} {cls.name}({params}){returns}:{smap.default_newline()}"
+    text = _function_header(smap, method, parens, cls.name, indent)
     text += block_text(smap, method.body, indent + "    ")
     return apply_splices(source, [Splice(line_start, line_end, text), *splices])
 
