@@ -23,12 +23,14 @@ reads as a global anywhere, nor a name used inside the class (a method's local w
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from .edits import Splice, apply_splices
-from .scaffold import _constant_expression, _def_parens, _dotted, _module_binding
+from .scaffold import _constant_expression, _def_parens, _dotted, _function_header, _module_binding
 from .scopes import Scopes
 from .source import SourceMap, block_text
-from .statements import _bind_arguments, _full_lines, _own_nodes, _parents
+from .statements import _bind_arguments, _full_lines, _own_nodes, _parameter_assignment, _parents
 from .wrappers import (
     _calls_of,
     _class_bases,
@@ -67,6 +69,10 @@ class _Plan:
             return name
         return None
 
+    def members(self) -> set[str]:
+        """The names that become module globals: the attributes, the methods but ``__init__`` and the callable."""
+        return self.attrs | {n for n in self.methods if n not in ("__init__", self.callable)}
+
 
 def _self_uses(method: ast.FunctionDef, self_name: str) -> list[ast.Attribute] | None:
     """The ``self.X`` nodes of ``method``; None if ``self`` is used otherwise (passed out, bare)."""
@@ -83,53 +89,79 @@ def _self_uses(method: ast.FunctionDef, self_name: str) -> list[ast.Attribute] |
     return found
 
 
-def _plan(cls: ast.ClassDef) -> _Plan | None:
+def _class_kind(cls: ast.ClassDef) -> str | None:
+    """``class C:`` / ``class C(object):`` -> ``"plain"``, ``class C(nn.Module):`` -> ``"module"``; None for any
+    other bases."""
     if not cls.bases:
-        kind = "plain"
-    elif len(cls.bases) == 1 and _dotted(cls.bases[0]) == "object":
-        kind = "plain"
-    elif len(cls.bases) == 1 and _dotted(cls.bases[0]) in _MODULE_BASES:
-        kind = "module"
-    else:
+        return "plain"
+    if len(cls.bases) == 1 and _dotted(cls.bases[0]) == "object":
+        return "plain"
+    if len(cls.bases) == 1 and _dotted(cls.bases[0]) in _MODULE_BASES:
+        return "module"
+    return None
+
+
+def _add_member(plan: _Plan, stmt: ast.stmt) -> bool:
+    """One statement of the class body into ``plan``: ``def run(self, x): ...`` (defined once, with a ``self``, no
+    positional-only parameter), ``@property`` / ``def pad_id(self): ...``, a docstring or ``pass``; False for
+    anything else (a class attribute, ``@staticmethod``, a dunder method but ``__init__`` / ``__call__``)."""
+    if _docstring_or_pass(stmt):
+        return True
+    if not isinstance(stmt, ast.FunctionDef) or stmt.name in plan.methods:
+        return False
+    args = stmt.args
+    if not args.args or args.posonlyargs:
+        return False
+    if stmt.decorator_list:
+        if not (len(stmt.decorator_list) == 1 and isinstance(stmt.decorator_list[0], ast.Name)
+                and stmt.decorator_list[0].id == "property" and len(args.args) == 1
+                and not (args.vararg or args.kwarg or args.kwonlyargs)):
+            return False
+        plan.properties.add(stmt.name)
+    if stmt.name.startswith("__") and stmt.name.endswith("__") and stmt.name not in ("__init__", "__call__"):
+        return False
+    plan.methods[stmt.name] = stmt
+    return True
+
+
+def _add_accesses(plan: _Plan, method: ast.FunctionDef) -> bool:
+    """The ``self.X`` of ``method`` into ``plan`` (the attributes it sets: ``self.todo = []``); False where ``self``
+    is used otherwise (passed on, bare), a class is defined inside, ``super()`` / ``__class__`` is used (but
+    ``super().__init__()`` in ``__init__``, which goes) or an attribute is set in a nested function."""
+    self_name = method.args.args[0].arg
+    uses = _self_uses(method, self_name)
+    if uses is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(method) if n is not method):
+        return False
+    kept = _without_super(method) if method.name == "__init__" else method.body
+    if any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for s in kept for n in ast.walk(s)):
+        return False  # ``super().__init__()`` in ``__init__`` is dropped: nothing else may use the base
+    plan.accesses[method] = uses
+    own = {id(n) for n in _own_nodes(method.body)}
+    stores = {u.attr for u in uses if not isinstance(u.ctx, ast.Load)}
+    if any(not isinstance(u.ctx, ast.Load) and id(u) not in own for u in uses):
+        return False  # set in a nested function: it would need its own ``global``
+    plan.stored_in[method] = stores
+    plan.attrs |= stores
+    return True
+
+
+def _plan(cls: ast.ClassDef) -> _Plan | None:
+    """What ``cls`` becomes at module level (:class:`_Plan`); None if it cannot (:func:`_class_kind`,
+    :func:`_add_member`, :func:`_add_accesses`, an attribute named like a method, an attribute read but never
+    set or inherited such as ``self.training``)."""
+    kind = _class_kind(cls)
+    if kind is None:
         return None
     plan = _Plan(cls, kind)
-    for stmt in cls.body:
-        if _docstring_or_pass(stmt):
-            continue
-        if not isinstance(stmt, ast.FunctionDef) or stmt.name in plan.methods:
-            return None
-        args = stmt.args
-        if not args.args or args.posonlyargs:
-            return None
-        if stmt.decorator_list:
-            if not (len(stmt.decorator_list) == 1 and isinstance(stmt.decorator_list[0], ast.Name)
-                    and stmt.decorator_list[0].id == "property" and len(args.args) == 1
-                    and not (args.vararg or args.kwarg or args.kwonlyargs)):
-                return None
-            plan.properties.add(stmt.name)
-        if stmt.name.startswith("__") and stmt.name.endswith("__") and stmt.name not in ("__init__", "__call__"):
-            return None
-        plan.methods[stmt.name] = stmt
+    if not all(_add_member(plan, stmt) for stmt in cls.body):
+        return None
     plan.callable = "forward" if kind == "module" else "__call__"
     if kind == "module" and "__call__" in plan.methods:
         return None
     if plan.callable not in plan.methods:
         plan.callable = None
-    for method in plan.methods.values():
-        self_name = method.args.args[0].arg
-        uses = _self_uses(method, self_name)
-        if uses is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(method) if n is not method):
-            return None
-        kept = _without_super(method) if method.name == "__init__" else method.body
-        if any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for s in kept for n in ast.walk(s)):
-            return None  # ``super().__init__()`` in ``__init__`` is dropped: nothing else may use the base
-        plan.accesses[method] = uses
-        own = {id(n) for n in _own_nodes(method.body)}
-        stores = {u.attr for u in uses if not isinstance(u.ctx, ast.Load)}
-        if any(not isinstance(u.ctx, ast.Load) and id(u) not in own for u in uses):
-            return None  # set in a nested function: it would need its own ``global``
-        plan.stored_in[method] = stores
-        plan.attrs |= stores
+    if not all(_add_accesses(plan, method) for method in plan.methods.values()):
+        return None
     if plan.attrs & set(plan.methods):
         return None  # an attribute shadowing a method, or a property's setter
     for uses in plan.accesses.values():
@@ -201,12 +233,45 @@ def class_module_candidates(source: str) -> list[str]:
     return out
 
 
-def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int, ast.AST], scopes: Scopes,
-               cls: ast.ClassDef) -> str | None:
-    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
-    plan = _plan(cls)
-    if plan is None:
-        return None
+@dataclass(frozen=True)
+class _Declassing:
+    """One class on its way to module level: the program, the class, its plan and its one construction."""
+
+    source: str
+    tree: ast.Module
+    smap: SourceMap
+    parents: dict[int, ast.AST]
+    scopes: Scopes
+    cls: ast.ClassDef
+    plan: _Plan
+    init: ast.FunctionDef | None
+    call: ast.Call  # the construction
+    stmt: ast.stmt  # the statement it is in
+    host: ast.AST  # the module, or a module-level function the instance is built in
+
+
+class _Constructor(NamedTuple):
+    """What ``__init__`` brings to the construction's place."""
+
+    bound: dict[str, str]  # parameter -> the text of its argument
+    names: set[str]  # its parameters and locals that become names there
+    body: list[ast.stmt]  # its body as it runs there
+    same: set[str]  # parameters ``x`` stored as ``self.x = x``: the global ``x`` is the parameter itself
+
+
+class _Use(NamedTuple):
+    """How the instance is used, as splices."""
+
+    site: list[Splice]  # inside the construction's statement
+    elsewhere: list[Splice]
+    drop_stmt: bool  # the statement only bound the instance: it goes
+
+
+def _construction(tree: ast.Module, smap: SourceMap, parents: dict[int, ast.AST], scopes: Scopes,
+                  cls: ast.ClassDef) -> tuple[ast.Call, ast.stmt, ast.AST] | None:
+    """The one construction of ``cls`` (``Prefetcher(make_shards()).run()``): outside the class, not in a lambda
+    or a comprehension, in a statement of the module or of a module-level function defined once: (the call,
+    its statement, that scope)."""
     calls = _calls_of(tree, parents, cls.name)
     if calls is None or len(calls) != 1:
         return None
@@ -221,187 +286,269 @@ def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int
     cls_start, cls_end = smap.stmt_span(cls)
     if cls_start <= smap.span(call)[0] < cls_end:
         return None
+    return call, stmt, host
 
-    # ---------------------------------------------------------------- the constructor's parameters
-    init_body: list[ast.stmt] = []
-    init_names: set[str] = set()
-    bound: dict[str, str] = {}
-    if init is not None:
-        own = list(_own_nodes(init.body))
-        if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal))
-               for n in own):
-            return None
-        func = _without_first(init.args)
-        if init.args.vararg or init.args.kwarg:
-            return None
-        got = _bind_arguments(smap, func, call)  # type: ignore[arg-type]
-        if got is None:
-            return None
-        bound = got
-        init_names = scopes.locals.get(id(init), set()) - {init.args.args[0].arg}
-        init_body = _without_super(init)
-        # a parameter passed its own name (``Prefetcher(shards)`` for ``shards``), never rebound nor read
-        # in a nested function: it needs no binding, ``__init__``'s body reads the caller's ``shards`` there
-        init_names -= _passed_through(init, call)
-    elif call.args or call.keywords:
-        return None
-    self_of = {m: m.args.args[0].arg for m in plan.methods.values()}
 
-    # ``self.x = x`` of a parameter ``x`` never rebound: the global ``x`` is the parameter itself
+def _stored_parameters(plan: _Plan, init: ast.FunctionDef, body: list[ast.stmt]) -> set[str]:
+    """``self.x = x`` of a parameter ``x`` never rebound, ``self.x`` set nowhere else: the ``x``s (the global ``x``
+    is the parameter itself; in a function, ``x`` is among the globals it declares)."""
+    params = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
+    rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    self_name = init.args.args[0].arg
     same: set[str] = set()
-    if init is not None:  # (in a function, ``x`` is among the globals it declares: the parameter is that global)
-        params = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
-        rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        for s in init_body:
-            if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Attribute)
-                    and isinstance(s.targets[0].value, ast.Name) and s.targets[0].value.id == self_of[init]
-                    and isinstance(s.value, ast.Name) and s.value.id == s.targets[0].attr
-                    and s.value.id in params and s.value.id not in rebound):
-                same.add(s.value.id)
-        stores = [u.attr for m in plan.methods.values() for u in plan.accesses[m] if not isinstance(u.ctx, ast.Load)]
-        same = {n for n in same if stores.count(n) == 1}
-        init_body = [s for s in init_body if not (isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
-                                                   and s.value.id in same and isinstance(s.targets[0], ast.Attribute)
-                                                   and s.targets[0].attr == s.value.id)]
+    for s in body:
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Attribute)
+                and isinstance(s.targets[0].value, ast.Name) and s.targets[0].value.id == self_name
+                and isinstance(s.value, ast.Name) and s.value.id == s.targets[0].attr
+                and s.value.id in params and s.value.id not in rebound):
+            same.add(s.value.id)
+    stores = [u.attr for m in plan.methods.values() for u in plan.accesses[m] if not isinstance(u.ctx, ast.Load)]
+    return {n for n in same if stores.count(n) == 1}
 
-    # ---------------------------------------------------------------- hygiene
-    members = plan.attrs | {n for n in plan.methods if n not in ("__init__", plan.callable)}
-    if members & init_names - same:
+
+def _constructor(d: _Declassing) -> _Constructor | None:
+    """``__init__`` at the construction: ``Prefetcher(make_shards())`` binds ``shards`` to ``make_shards()``; its
+    body without ``super().__init__()`` and without the ``self.x = x`` of :func:`_stored_parameters`. None for an
+    ``__init__`` that returns, yields, awaits or declares a global, takes ``*args`` / ``**kwargs``, or arguments
+    that do not bind (any argument when there is no ``__init__``)."""
+    init, call = d.init, d.call
+    if init is None:
+        return None if call.args or call.keywords else _Constructor({}, set(), [], set())
+    own = list(_own_nodes(init.body))
+    if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)) for n in own):
         return None
-    module_names = scopes.locals.get(id(tree), set()) - {cls.name}
-    for name in members | init_names:
-        if name in module_names or scopes.loads[(id(tree), name)] or name in ("super", "self", "__class__"):
-            return None
+    func = _without_first(init.args)
+    if init.args.vararg or init.args.kwarg:
+        return None
+    bound = _bind_arguments(d.smap, func, call)  # type: ignore[arg-type]
+    if bound is None:
+        return None
+    names = d.scopes.locals.get(id(init), set()) - {init.args.args[0].arg}
+    body = _without_super(init)
+    # a parameter passed its own name (``Prefetcher(shards)`` for ``shards``), never rebound nor read
+    # in a nested function: it needs no binding, ``__init__``'s body reads the caller's ``shards`` there
+    names -= _passed_through(init, call)
+    same = _stored_parameters(d.plan, init, body)
+    body = [s for s in body if not (isinstance(s, ast.Assign) and isinstance(s.value, ast.Name) and s.value.id in same
+                                    and isinstance(s.targets[0], ast.Attribute) and s.targets[0].attr == s.value.id)]
+    return _Constructor(bound, names, body, same)
+
+
+# ------------------------------------------------------------------------------ hygiene
+def _module_clash(d: _Declassing, names: set[str]) -> bool:
+    """A new global is a name the module binds or reads as a global already (``self.model`` where the module has
+    a ``model``), or ``super`` / ``self`` / ``__class__``."""
+    module_names = d.scopes.locals.get(id(d.tree), set()) - {d.cls.name}
+    return any(name in module_names or d.scopes.loads[(id(d.tree), name)] or name in ("super", "self", "__class__")
+               for name in names)
+
+
+def _hidden_member(d: _Declassing, ctor: _Constructor, members: set[str]) -> bool:
+    """A member is a name a method uses otherwise (``self.out`` and a local ``out`` in ``forward``): that local,
+    or parameter, would hide the global (``__init__``'s own ``self.x = x`` of :func:`_stored_parameters` aside)."""
+    init = d.init
     init_own = ({n.id for n in ast.walk(init) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(init.args)
                                                                              if isinstance(a, ast.arg)}
                 if init is not None else set())
-    others = set()
-    for m in plan.methods.values():
+    others: set[str] = set()
+    for m in d.plan.methods.values():
         if m is not init:
             others |= {n.id for n in ast.walk(m) if isinstance(n, ast.Name)}
             others |= {a.arg for a in ast.walk(m) if isinstance(a, ast.arg)}
             others |= {n.name for n in ast.walk(m) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                       ast.ClassDef)) and n is not m}
-    self_names = set(self_of.values())
-    for name in members:
-        if name in others - self_names or name in init_own - self_names - same:
-            return None  # a method's local (or parameter) of that name would hide the global
-    if host is not tree:
-        # built in a function: ``__init__``'s parameters and locals become its locals, the attributes
-        # module globals it declares ``global``; none of them may be a name the function uses already
-        in_host = ({n.id for n in ast.walk(host) if isinstance(n, ast.Name)}
-                   | {a.arg for a in ast.walk(host) if isinstance(a, ast.arg)}
-                   | {n.name for n in ast.walk(host) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                                         ast.ClassDef)) and n is not host}
-                   | {n for g in ast.walk(host) if isinstance(g, (ast.Global, ast.Nonlocal)) for n in g.names})
-        if (members | init_names) & in_host:
-            return None
+    self_names = {m.args.args[0].arg for m in d.plan.methods.values()}
+    return any(name in others - self_names or name in init_own - self_names - ctor.same for name in members)
 
-    # ---------------------------------------------------------------- how the instance is used
-    nl = smap.default_newline()
-    parent = parents.get(id(call))
-    site_splices: list[Splice] = []  # inside ``stmt``
-    other_splices: list[Splice] = []  # elsewhere
-    drop_stmt = False
-    if isinstance(parent, ast.Attribute) and parent.value is call:
-        text = plan.member_text(parent.attr)
-        if text is None or not isinstance(parent.ctx, ast.Load):
-            return None
-        site_splices.append(Splice(*smap.span(parent), text))
-        node: ast.AST = parent
-    elif isinstance(parent, ast.Call) and parent.func is call:
-        if plan.callable is None:
-            return None
-        site_splices.append(Splice(*smap.span(call), cls.name))
-        node = parent
-    elif (isinstance(parent, ast.Assign) and parent is stmt and len(stmt.targets) == 1
-          and isinstance(stmt.targets[0], ast.Name) and host is tree):
-        var = stmt.targets[0].id
-        if not _module_binding(tree, scopes, parents, call, var) or var in members | init_names:
-            return None
-        for load in ast.walk(tree):
-            if not (isinstance(load, ast.Name) and load.id == var and isinstance(load.ctx, ast.Load)):
-                continue
-            if cls_start <= smap.span(load)[0] < cls_end:
-                return None
-            up = parents.get(id(load))
-            if isinstance(up, ast.Attribute) and isinstance(up.ctx, ast.Load):
-                text = plan.member_text(up.attr)
-                if text is None:
-                    return None
-                other_splices.append(Splice(*smap.span(up), text))
-            elif isinstance(up, ast.Call) and up.func is load and plan.callable is not None:
-                other_splices.append(Splice(*smap.span(load), cls.name))
-            else:
-                return None  # the instance itself is passed on
-        drop_stmt = True
-        node = call
-    else:
-        return None
-    if not drop_stmt and not _first_evaluated(parents, node, stmt):
-        return None
-    where = _full_lines(smap, stmt)
-    cls_lines = _full_lines(smap, cls)
-    if where is None or cls_lines is None:
-        return None
-    line_start, line_end, indent = where
 
-    # ---------------------------------------------------------------- __init__ at the construction
-    block = ""
-    if init is not None:
-        arg_nodes: dict[str, ast.expr] = {p.arg: a for p, a in zip(init.args.args[1:], call.args)}
-        arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
-        read = {n.id for s in _without_super(init) for n in ast.walk(s) if isinstance(n, ast.Name)}
-        assigned = []
-        for name, text in bound.items():
-            node_arg = arg_nodes.get(name)
-            if node_arg is None:  # the default
-                defaults = dict(zip([a.arg for a in init.args.args][len(init.args.args) - len(init.args.defaults):],
-                                    init.args.defaults))
-                defaults.update({a.arg: d for a, d in zip(init.args.kwonlyargs, init.args.kw_defaults) if d})
-                if name in read and not _constant_expression(defaults[name]):
-                    return None  # evaluated once, where the class was defined
-                if name not in read:
-                    continue
-            elif name not in read and isinstance(node_arg, _PURE):
-                continue
-            if name != text:
-                assigned.append((name, f"({text})" if "\n" in text else text))
-        if host is not tree and plan.stored_in.get(init):
-            block += f"{indent}global {', '.join(sorted(plan.stored_in[init]))}{nl}"
-        if len(assigned) == 1:
-            block += f"{indent}{assigned[0][0]} = {assigned[0][1]}{nl}"
-        elif assigned:
-            block += f"{indent}{', '.join(n for n, _ in assigned)} = {', '.join(t for _, t in assigned)}{nl}"
-        if init_body:
-            replacements = [(*smap.span(u), plan.member_text(u.attr) or u.attr) for u in plan.accesses[init]]
-            block += block_text(smap, init_body, indent, replacements)  # type: ignore[arg-type]
-    region = source[line_start:line_end]
-    for sp in sorted(site_splices, key=lambda s: -s.start):
-        region = region[:sp.start - line_start] + sp.text + region[sp.end - line_start:]
-    site_text = block if drop_stmt else block + region
+def _host_clash(d: _Declassing, names: set[str]) -> bool:
+    """Built in a function: ``__init__``'s parameters and locals become its locals, the attributes module globals
+    it declares ``global``; one of them is a name the function uses already."""
+    host = d.host
+    in_host = ({n.id for n in ast.walk(host) if isinstance(n, ast.Name)}
+               | {a.arg for a in ast.walk(host) if isinstance(a, ast.arg)}
+               | {n.name for n in ast.walk(host) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                     ast.ClassDef)) and n is not host}
+               | {n for g in ast.walk(host) if isinstance(g, (ast.Global, ast.Nonlocal)) for n in g.names})
+    return bool(names & in_host)
 
-    # ---------------------------------------------------------------- the methods as functions
-    functions = []
-    c_indent = cls_lines[2]
-    for method in plan.methods.values():
-        if method is init:
+
+def _hygienic(d: _Declassing, ctor: _Constructor) -> bool:
+    """No new global (attribute, method, ``__init__``'s parameters and locals) means something else anywhere."""
+    members = d.plan.members()
+    if members & ctor.names - ctor.same:
+        return False
+    if _module_clash(d, members | ctor.names) or _hidden_member(d, ctor, members):
+        return False
+    return d.host is d.tree or not _host_clash(d, members | ctor.names)
+
+
+# ------------------------------------------------------------------------- instance uses
+def _member_use(d: _Declassing, names: set[str]) -> _Use | None:
+    """``Prefetcher(shards).run()`` -> ``run()``: a member of the construction read, the first thing its statement
+    evaluates (:func:`_first_evaluated`)."""
+    parent = d.parents.get(id(d.call))
+    if not (isinstance(parent, ast.Attribute) and parent.value is d.call):
+        return None
+    text = d.plan.member_text(parent.attr)
+    if text is None or not isinstance(parent.ctx, ast.Load) or not _first_evaluated(d.parents, parent, d.stmt):
+        return None
+    return _Use([Splice(*d.smap.span(parent), text)], [], False)
+
+
+def _call_use(d: _Declassing, names: set[str]) -> _Use | None:
+    """``y = Scale(2)(x)`` -> ``y = Scale(x)``: the instance called (its ``__call__`` or ``forward``, now a function
+    named like the class), the first thing its statement evaluates."""
+    parent = d.parents.get(id(d.call))
+    if not (isinstance(parent, ast.Call) and parent.func is d.call) or d.plan.callable is None:
+        return None
+    if not _first_evaluated(d.parents, parent, d.stmt):
+        return None
+    return _Use([Splice(*d.smap.span(d.call), d.cls.name)], [], False)
+
+
+def _bound_use(d: _Declassing, names: set[str]) -> _Use | None:
+    """``tok = Tokenizer(vocab)`` / ``tok.encode(t)`` / ``tok(t)`` -> ``encode(t)`` / ``Tokenizer(t)``, the
+    binding gone: a module-level name bound once to the instance (not one of the new names), every read of it
+    outside the class a member or a call."""
+    stmt = d.stmt
+    if not (d.parents.get(id(d.call)) is stmt and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and d.host is d.tree):
+        return None
+    var = stmt.targets[0].id
+    if not _module_binding(d.tree, d.scopes, d.parents, d.call, var) or var in names:
+        return None
+    cls_start, cls_end = d.smap.stmt_span(d.cls)
+    splices: list[Splice] = []
+    for load in ast.walk(d.tree):
+        if not (isinstance(load, ast.Name) and load.id == var and isinstance(load.ctx, ast.Load)):
             continue
-        parens = _def_parens(smap, method)
+        if cls_start <= d.smap.span(load)[0] < cls_end:
+            return None
+        up = d.parents.get(id(load))
+        if isinstance(up, ast.Attribute) and isinstance(up.ctx, ast.Load):
+            text = d.plan.member_text(up.attr)
+            if text is None:
+                return None
+            splices.append(Splice(*d.smap.span(up), text))
+        elif isinstance(up, ast.Call) and up.func is load and d.plan.callable is not None:
+            splices.append(Splice(*d.smap.span(load), d.cls.name))
+        else:
+            return None  # the instance itself is passed on
+    return _Use([], splices, True)
+
+
+#: How the one instance may be used: (declassing, the new names) -> its splices, or None.
+_INSTANCE_USES = (_member_use, _call_use, _bound_use)
+
+
+# ------------------------------------------------------------------------ the new code
+def _member_replacements(d: _Declassing, method: ast.FunctionDef) -> list[tuple[int, int, str]]:
+    """``self.X`` in ``method`` -> the member's module-level text (``self.pad_id`` -> ``pad_id()``)."""
+    return [(*d.smap.span(u), d.plan.member_text(u.attr) or u.attr) for u in d.plan.accesses[method]]
+
+
+def _parameter_values(d: _Declassing, ctor: _Constructor) -> dict[str, str] | None:
+    """The parameters to bind where ``__init__``'s body runs, to their arguments' texts (``shards`` ->
+    ``make_shards()``): those the body reads, and those passed anything but a name or a constant (evaluated
+    once, as before); a default only where the body reads it. None for a default the body reads that is not
+    a literal (evaluated once, where the class was defined)."""
+    init, call = d.init, d.call
+    assert init is not None
+    arg_nodes: dict[str, ast.expr] = {p.arg: a for p, a in zip(init.args.args[1:], call.args)}
+    arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
+    read = {n.id for s in _without_super(init) for n in ast.walk(s) if isinstance(n, ast.Name)}
+    assigned: dict[str, str] = {}
+    for name, text in ctor.bound.items():
+        node_arg = arg_nodes.get(name)
+        if node_arg is None:  # the default
+            defaults = dict(zip([a.arg for a in init.args.args][len(init.args.args) - len(init.args.defaults):],
+                                init.args.defaults))
+            defaults.update({a.arg: default for a, default in zip(init.args.kwonlyargs, init.args.kw_defaults)
+                             if default})
+            if name in read and not _constant_expression(defaults[name]):
+                return None  # evaluated once, where the class was defined
+            if name not in read:
+                continue
+        elif name not in read and isinstance(node_arg, _PURE):
+            continue
+        if name != text:
+            assigned[name] = f"({text})" if "\n" in text else text
+    return assigned
+
+
+def _init_block(d: _Declassing, ctor: _Constructor, indent: str) -> str | None:
+    """``__init__`` where the instance was built: in a function the ``global`` of the attributes it sets, the
+    parameters bound (``shards = make_shards()``), its body with ``self.X`` as the members' texts."""
+    if d.init is None:
+        return ""
+    assigned = _parameter_values(d, ctor)
+    if assigned is None:
+        return None
+    nl = d.smap.default_newline()
+    block = ""
+    if d.host is not d.tree and d.plan.stored_in.get(d.init):
+        block += f"{indent}global {', '.join(sorted(d.plan.stored_in[d.init]))}{nl}"
+    block += _parameter_assignment(assigned, set(assigned), indent, nl)
+    if ctor.body:
+        block += block_text(d.smap, ctor.body, indent, _member_replacements(d, d.init))
+    return block
+
+
+def _methods_as_functions(d: _Declassing, indent: str) -> list[str] | None:
+    """Each method but ``__init__`` as a function: ``def run(self):`` -> ``def run():`` (the method a call of the
+    instance runs named like the class), ``global`` of the attributes it sets, ``self.X`` as the members' texts."""
+    nl = d.smap.default_newline()
+    functions = []
+    for method in d.plan.methods.values():
+        if method is d.init:
+            continue
+        parens = _def_parens(d.smap, method)
         if parens is None:
             return None
-        after_self = smap.span(method.args.args[0])[1]
-        params = smap.source[after_self:smap.tokens[parens[1]].start].strip().lstrip(",").strip()
-        returns = f" -> {smap.text(method.returns)}" if method.returns else ""
-        text = f"{c_indent}def {cls.name if method.name == plan.callable else method.name}({params}){returns}:{nl}"
-        declared = sorted(plan.stored_in.get(method, set()))
+        name = d.cls.name if method.name == d.plan.callable else method.name
+        text = _function_header(d.smap, method, parens, name, indent)
+        declared = sorted(d.plan.stored_in.get(method, set()))
         if declared:
-            text += f"{c_indent}    global {', '.join(declared)}{nl}"
-        replacements = [(*smap.span(u), plan.member_text(u.attr) or u.attr) for u in plan.accesses[method]]
-        text += block_text(smap, method.body, c_indent + "    ", replacements)  # type: ignore[arg-type]
+            text += f"{indent}    global {', '.join(declared)}{nl}"
+        text += block_text(d.smap, method.body, indent + "    ", _member_replacements(d, method))
         functions.append(text)
-    splices = [Splice(cls_lines[0], cls_lines[1], nl.join(functions)), Splice(line_start, line_end, site_text),
-               *other_splices]
+    return functions
+
+
+def _declassed(source: str, tree: ast.Module, smap: SourceMap, parents: dict[int, ast.AST], scopes: Scopes,
+               cls: ast.ClassDef) -> str | None:
+    """``cls`` as module-level code (module docstring): its plan, its one construction, ``__init__`` there, the
+    names kept apart, the use of the instance (:data:`_INSTANCE_USES`), the methods as functions; None where
+    that is not the same program."""
+    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    plan = _plan(cls)
+    found = None if plan is None else _construction(tree, smap, parents, scopes, cls)
+    if plan is None or found is None:
+        return None
+    d = _Declassing(source, tree, smap, parents, scopes, cls, plan, init, *found)
+    ctor = _constructor(d)
+    if ctor is None or not _hygienic(d, ctor):
+        return None
+    names = plan.members() | ctor.names
+    use = next((u for shape in _INSTANCE_USES if (u := shape(d, names)) is not None), None)
+    where = _full_lines(smap, d.stmt)
+    cls_lines = _full_lines(smap, cls)
+    if use is None or where is None or cls_lines is None:
+        return None
+    line_start, line_end, indent = where
+    block = _init_block(d, ctor, indent)
+    if block is None:
+        return None
+    region = source[line_start:line_end]
+    for sp in sorted(use.site, key=lambda s: -s.start):
+        region = region[:sp.start - line_start] + sp.text + region[sp.end - line_start:]
+    functions = _methods_as_functions(d, cls_lines[2])
+    if functions is None:
+        return None
+    site_text = block if use.drop_stmt else block + region
+    splices = [Splice(cls_lines[0], cls_lines[1], smap.default_newline().join(functions)),
+               Splice(line_start, line_end, site_text), *use.elsewhere]
     candidate = apply_splices(source, splices)
     if candidate is None:
         return None

@@ -534,6 +534,49 @@ def _is_number(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float, complex)
 
 
+def _receiver(node: ast.expr) -> ast.expr | None:
+    """The object a method is called on: ``net`` of ``net.fc(x)``, ``x`` of ``x.float()``; None otherwise."""
+    func = node.func if isinstance(node, ast.Call) else None
+    return func.value if isinstance(func, ast.Attribute) else None
+
+
+def _zero_fits(node: ast.expr, at_statement: bool, receivers: set[int], imported: set[str]) -> bool:
+    """``0`` may stand for ``node``: ``f(x) + 1`` -> ``0 + 1``; not for a whole statement's call (deleting it is
+    HDD's business), the object of an attribute or subscript (``0.attr`` / ``0[i]`` can only fail) or a call
+    of an installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module)."""
+    return not at_statement and id(node) not in receivers and not _third_party_call(node, imported)
+
+
+def _statement_loses_call(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+    """A whole statement keeps its call: ``log.append(f(x))`` -> ``f(x)`` and ``net(x).item()`` -> ``net(x)``
+    are tried, ``print(x)`` -> ``x`` and ``log.append(y)`` -> ``log`` are not."""
+    return at_statement and (isinstance(sub, _SIMPLE) or (sub is _receiver(node) and not isinstance(sub, ast.Call)))
+
+
+def _method_owner(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+    """``self.fc(x)`` -> ``self``, ``torch.randn(4)`` -> ``torch``: the object a method runs on or the module a
+    function is looked up in is not the value."""
+    return sub is _receiver(node) and (_is_self(sub) or (isinstance(sub, ast.Name) and sub.id in imported))
+
+
+def _dtype_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+    """``labels.int()`` -> ``labels``: the dtype stays as the code wrote it (:func:`dtype_conversion`)."""
+    return sub is _receiver(node) and dtype_conversion(node)  # type: ignore[arg-type]
+
+
+def _library_argument(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+    """``torch.zeros(16, dtype=torch.long)`` -> ``16`` / ``torch.long``: a literal or a module's constant
+    argument of an imported module's function is not the object the call builds."""
+    func = node.func if isinstance(node, ast.Call) else None
+    library = func is not None and _root_name(func) in imported
+    return library and sub is not _receiver(node) and (_is_number(sub) or isinstance(sub, ast.Constant)
+                                                       or _root_name(sub) in imported)
+
+
+#: Sub-expressions never hoisted into their expression's place: each (node, sub, at_statement, imported) -> bool.
+_NOT_HOISTED = (_statement_loses_call, _method_owner, _dtype_receiver, _library_argument)
+
+
 def simplify_candidates(source: str) -> list[str]:
     """Replace one expression by ``0`` or by a sub-expression (hoisting); outermost first.
 
@@ -547,12 +590,12 @@ def simplify_candidates(source: str) -> list[str]:
     installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module; the standard
     library's ``time.time()`` may become ``0``), and a dtype conversion's receiver in its place
     (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it).
+    The rules: :func:`_zero_fits` and :data:`_NOT_HOISTED`.
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
     skip = _skipped_expressions(tree)
     statement_calls = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
-    # ``0.attr`` / ``0[i]`` can only fail: no ``0`` there
     receivers = {id(n.value) for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Subscript))}
     imported = _imported_names(tree)
     out: list[str] = []
@@ -565,22 +608,10 @@ def simplify_candidates(source: str) -> list[str]:
         if id(node) in skip and not at_statement:
             continue
         start, end = smap.span(node)
-        if not at_statement and id(node) not in receivers and not _third_party_call(node, imported):
+        if _zero_fits(node, at_statement, receivers, imported):
             out.append(source[:start] + "0" + source[end:])
-        func = node.func if isinstance(node, ast.Call) else None
-        receiver = func.value if isinstance(func, ast.Attribute) else None
-        library = func is not None and _root_name(func) in imported
-        for sub in _hoists(node):
-            if at_statement and (isinstance(sub, _SIMPLE) or (sub is receiver and not isinstance(sub, ast.Call))):
-                continue  # (``net(x).item()`` -> ``net(x)``: the call that fails, without what used its result)
-            if sub is receiver and (_is_self(sub) or (isinstance(sub, ast.Name) and sub.id in imported)):
-                continue  # ``self.fc(x)`` -> ``self``, ``torch.randn(4)`` -> ``torch``: not the value
-            if sub is receiver and dtype_conversion(node):
-                continue  # ``labels.int()`` -> ``labels``: the dtype stays, as the code wrote it
-            if library and sub is not receiver and (_is_number(sub) or isinstance(sub, ast.Constant)
-                                                    or _root_name(sub) in imported):
-                continue  # ``torch.zeros(16, dtype=torch.long)`` -> ``16`` / ``torch.long``: not the object
-            out.append(source[:start] + operand_text(smap, sub) + source[end:])
+        out.extend(source[:start] + operand_text(smap, sub) + source[end:] for sub in _hoists(node)
+                   if not any(rule(node, sub, at_statement, imported) for rule in _NOT_HOISTED))
     return out
 
 

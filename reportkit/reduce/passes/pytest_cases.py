@@ -21,6 +21,7 @@ string (pytest's rule), else the argument's name and the case's index; a case wh
 from __future__ import annotations
 
 import ast
+from typing import NamedTuple
 
 from .edits import Splice, apply_splices
 from .source import SourceMap, parses
@@ -70,6 +71,89 @@ def _mentions_parametrize(deco: ast.expr) -> bool:
     return "parametrize" in ast.unparse(deco)
 
 
+class _Case(NamedTuple):
+    parts: list[ast.expr]  # the case's value of each argument name
+    case_id: str | None  # the id pytest gives it (None: not computable)
+    entry: ast.expr  # the case as written
+    positional: bool  # its id is made from its position (``test_args11``): it moves when a case before it goes
+
+
+def _pytest_module(tree: ast.Module) -> bool:
+    """A module whose ids come from its tests alone: ``import pytest`` (no alias) and no module-level
+    ``pytestmark = pytest.mark.parametrize(...)``."""
+    if any(isinstance(t, ast.Name) and t.id == "pytestmark" for s in tree.body if isinstance(s, ast.Assign)
+           for t in s.targets):
+        return False
+    return any(isinstance(s, ast.Import) and any(a.name == "pytest" and a.asname is None for a in s.names)
+               for s in tree.body)
+
+
+def _test_functions(tree: ast.Module) -> list[ast.FunctionDef]:
+    """The module-level functions, and the methods of the classes no mark parametrizes
+    (``@pytest.mark.parametrize("m", [1, 2])`` on ``class TestK``: its methods are left alone)."""
+    functions: list[ast.FunctionDef] = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            functions.append(stmt)
+        elif isinstance(stmt, ast.ClassDef) and not any(_mentions_parametrize(d) for d in stmt.decorator_list):
+            functions.extend(s for s in stmt.body if isinstance(s, ast.FunctionDef))
+    return functions
+
+
+def _parametrize_list(func: ast.FunctionDef) -> tuple[list[str], ast.List | ast.Tuple] | None:
+    """``@pytest.mark.parametrize("n, s", [(1, "a"), (2, "b")])``, the one mark of ``func`` that mentions
+    parametrize, without ``ids=`` / ``indirect=``, its names literal, 2 to :data:`MOST` cases in a list or
+    tuple display: (``["n", "s"]``, the display)."""
+    decos = [d for d in func.decorator_list if _mentions_parametrize(d)]
+    if len(decos) != 1 or not _is_parametrize(decos[0]):
+        return None
+    deco = decos[0]
+    assert isinstance(deco, ast.Call)
+    if len(deco.args) != 2 or deco.keywords:
+        return None
+    names = _argnames(deco.args[0])
+    values = deco.args[1]
+    if names is None or not isinstance(values, (ast.List, ast.Tuple)) or not 2 <= len(values.elts) <= MOST:
+        return None
+    return names, values
+
+
+def _case_parts(entry: ast.expr, names: list[str]) -> list[ast.expr] | None:
+    """The value of each name in one case: ``3`` for ``"n"``, ``(1, "a")`` -> ``1``, ``"a"`` for ``"n, s"``;
+    None for a case written otherwise (``*more``, ``pytest.param(2, id="two")``, a tuple of another length)."""
+    if isinstance(entry, ast.Starred) or (isinstance(entry, ast.Call) and "param" in ast.unparse(entry.func)):
+        return None
+    if len(names) == 1:
+        return [entry]
+    if isinstance(entry, (ast.Tuple, ast.List)) and len(entry.elts) == len(names) \
+            and not any(isinstance(e, ast.Starred) for e in entry.elts):
+        return list(entry.elts)
+    return None
+
+
+def _cases(names: list[str], values: ast.List | ast.Tuple) -> list[_Case]:
+    """Each case of the list with its id (``[([300], "300 Bytes")]`` for ``"test_args, expected"``:
+    ``test_args0-300 Bytes``); empty when one case is written otherwise (:func:`_case_parts`)."""
+    cases: list[_Case] = []
+    for index, entry in enumerate(values.elts):
+        parts = _case_parts(entry, names)
+        if parts is None:
+            return []
+        ids = [_value_id(p, n, index) for p, n in zip(parts, names)]
+        # an id made from the values alone does not move with the case: the case as written keeps it
+        positional = any(i == f"{n}{index}" and not _literal(p)[0] for i, p, n in zip(ids, parts, names))
+        cases.append(_Case(parts, None if None in ids else "-".join(ids), entry, positional))  # type: ignore[arg-type]
+    return cases
+
+
+def _case_text(smap: SourceMap, case: _Case) -> str:
+    """The case alone: ``pytest.param([1024, False, True], "1.0K", id='test_args5-1.0K')`` where its id is made
+    from its position, else the case as written (``(None, True)``: its id is its values)."""
+    if case.positional:
+        return "pytest.param(" + ", ".join(smap.text(p) for p in case.parts) + f", id={case.case_id!r})"
+    return smap.text(case.entry)
+
+
 def parametrize_case_candidates(source: str) -> list[str]:
     """For each case of a test's ``parametrize`` list: the list of that case alone, its id pinned (module
     docstring)."""
@@ -77,62 +161,20 @@ def parametrize_case_candidates(source: str) -> list[str]:
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    if any(isinstance(t, ast.Name) and t.id == "pytestmark" for s in tree.body if isinstance(s, ast.Assign)
-           for t in s.targets):
-        return []
-    if not any(isinstance(s, ast.Import) and any(a.name == "pytest" and a.asname is None for a in s.names)
-               for s in tree.body):
+    if not _pytest_module(tree):
         return []
     smap = SourceMap(source)
-    functions: list[ast.FunctionDef] = []
-    for stmt in tree.body:
-        if isinstance(stmt, ast.FunctionDef):
-            functions.append(stmt)
-        elif isinstance(stmt, ast.ClassDef) and not any(_mentions_parametrize(d) for d in stmt.decorator_list):
-            functions.extend(s for s in stmt.body if isinstance(s, ast.FunctionDef))
     out: list[str] = []
-    for func in functions:
-        decos = [d for d in func.decorator_list if _mentions_parametrize(d)]
-        if len(decos) != 1 or not _is_parametrize(decos[0]):
-            continue
-        deco = decos[0]
-        assert isinstance(deco, ast.Call)
-        if len(deco.args) != 2 or deco.keywords:
-            continue
-        names = _argnames(deco.args[0])
-        values = deco.args[1]
-        if names is None or not isinstance(values, (ast.List, ast.Tuple)) or not 2 <= len(values.elts) <= MOST:
-            continue
-        cases: list[tuple[list[ast.expr], str | None, ast.expr, bool]] = []
-        for index, entry in enumerate(values.elts):
-            if isinstance(entry, ast.Starred) or (isinstance(entry, ast.Call) and "param" in ast.unparse(entry.func)):
-                cases = []
-                break
-            if len(names) == 1:
-                parts = [entry]
-            elif isinstance(entry, (ast.Tuple, ast.List)) and len(entry.elts) == len(names) \
-                    and not any(isinstance(e, ast.Starred) for e in entry.elts):
-                parts = list(entry.elts)
-            else:
-                cases = []
-                break
-            ids = [_value_id(p, n, index) for p, n in zip(parts, names)]
-            # an id made from the values alone does not move with the case: the case as written keeps it
-            positional = any(i == f"{n}{index}" and not _literal(p)[0] for i, p, n in zip(ids, parts, names))
-            cases.append((parts, None if None in ids else "-".join(ids), entry, positional))  # type: ignore[arg-type]
-        if not cases:
-            continue
-        if not any(positional for *_, positional in cases):
+    for func in _test_functions(tree):
+        found = _parametrize_list(func)
+        cases = _cases(*found) if found is not None else []
+        if not any(case.positional for case in cases):
             continue  # every id is made from the values: the element passes drop the other cases
-        taken = [case_id for _, case_id, _, _ in cases]
-        for parts, case_id, entry, positional in cases:
-            if case_id is None or taken.count(case_id) > 1:
+        taken = [case.case_id for case in cases]
+        for case in cases:
+            if case.case_id is None or taken.count(case.case_id) > 1:
                 continue
-            if positional:
-                param = "pytest.param(" + ", ".join(smap.text(p) for p in parts) + f", id={case_id!r})"
-            else:
-                param = smap.text(entry)
-            candidate = apply_splices(source, [Splice(*smap.span(values), f"[{param}]")])
+            candidate = apply_splices(source, [Splice(*smap.span(found[1]), f"[{_case_text(smap, case)}]")])
             if candidate is not None and parses(candidate):
                 out.append(candidate)
     return out

@@ -38,9 +38,9 @@ import keyword
 import re
 import types
 from collections import Counter
-from typing import Callable
+from typing import Callable, Iterator
 
-from .edits import Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
+from .edits import BodySeq, Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import _bound_names, _element_seq, call_elements, display_elements
 from .scopes import Bindings, Scopes, enclosing_scope
 from .source import SourceMap, block_text, parses
@@ -189,12 +189,11 @@ def self_attr_build_candidates(source: str) -> list[str]:
     return _self_attr_candidates(source, builds=True)
 
 
-def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
-    tree, smap = _parse(source)
-    parents = _parents(tree)
-    scopes = Scopes(tree)
-    owners = _self_accesses(tree)
-    stores: Counter[tuple[int, str]] = Counter()  # (id(class) or 0, attribute name)
+def _attr_stores_and_reads(tree: ast.Module, owners: dict[int, tuple[ast.ClassDef, ast.FunctionDef]]
+                           ) -> tuple[Counter[tuple[int, str]], dict[tuple[int, str], list[ast.Attribute]]]:
+    """Per (id of the class whose ``self`` it goes through, or 0 for anything else; attribute name): how
+    often the attribute is stored, and its reads."""
+    stores: Counter[tuple[int, str]] = Counter()
     reads: dict[tuple[int, str], list[ast.Attribute]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
@@ -204,16 +203,72 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
                 reads.setdefault(k, []).append(node)
             else:
                 stores[k] += 1
+    return stores, reads
+
+
+def _hoisting_classes(tree: ast.Module) -> Iterator[tuple[ast.ClassDef, ast.FunctionDef, str]]:
+    """(class, its ``__init__``, the name of its ``self``) of each class nothing derives from (a subclass's
+    methods read the attribute through their own ``self``) with an undecorated ``__init__``."""
     bases = {n.id for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for b in c.bases for n in ast.walk(b)
              if isinstance(n, ast.Name)}
-    out: list[str] = []
     for cls in ast.walk(tree):
         if not isinstance(cls, ast.ClassDef) or cls.name in bases:
-            continue  # a subclass's methods read the attribute through their own ``self``
+            continue
         init = _methods(cls).get("__init__")
         self_name = _self_name(init) if init is not None else None
         if init is None or self_name is None or init.decorator_list:
             continue
+        yield cls, init, self_name
+
+
+def _own_reads(smap: SourceMap, owners: dict[int, tuple[ast.ClassDef, ast.FunctionDef]],
+               stores: Counter[tuple[int, str]], reads: dict[tuple[int, str], list[ast.Attribute]],
+               cls: ast.ClassDef, init: ast.FunctionDef, stmt: ast.stmt, name: str) -> list[ast.Attribute]:
+    """The reads of ``self.NAME`` where ``stmt`` of ``__init__`` is its one store and every access goes through
+    the class's ``self``, none in ``__init__`` before ``stmt`` (``self.k = 3`` and ``self.k`` in ``forward``);
+    empty otherwise."""
+    k = (id(cls), name)
+    own_stores = stores[k] + (0 if isinstance(stmt, ast.Assign) else 1)
+    uses = reads.get(k, [])
+    if own_stores != 1 or stores[(0, name)] or reads.get((0, name)) or not uses:
+        return []
+    if any(owners[id(r)][1] is init and smap.span(r)[0] < smap.stmt_span(stmt)[1] for r in uses):
+        return []
+    return uses
+
+
+def _read_texts(expr: ast.expr, init_locals: set[str], bindings: dict[str, str],
+                reading: list[set[str]]) -> dict[int, str] | None:
+    """The replacements that make ``expr`` (``self.scale = factor * 2`` in ``__init__(self, factor)``, built
+    as ``C(3)``) mean the same where it is read (``3 * 2``): each local of ``__init__`` becomes its binding;
+    None where one has none, or a name would mean something else in a reading method (``reading``: the
+    locals of each)."""
+    subst: dict[int, str] = {}
+    for n in ast.walk(expr):
+        if not isinstance(n, ast.Name):
+            continue
+        if n.id in init_locals:
+            if n.id not in bindings:
+                return None
+            subst[id(n)] = bindings[n.id]
+            if any(bindings[n.id] in names for names in reading):
+                return None  # a module-level name the reading method binds itself
+        elif any(n.id in names for names in reading):
+            return None  # the name means something else where it would be read
+    return subst
+
+
+def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
+    """``self.NAME = EXPR`` in ``__init__`` (:func:`_attr_assignment`) -> ``EXPR`` where ``self.NAME`` is read:
+    ``self.k = 3`` / ``return x * self.k`` -> ``return x * 3`` (``builds``: only an ``EXPR`` that builds
+    something, read once; else only one that builds nothing)."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    owners = _self_accesses(tree)
+    stores, reads = _attr_stores_and_reads(tree, owners)
+    out: list[str] = []
+    for cls, init, self_name in _hoisting_classes(tree):
         bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [],
                                   lambda call, name: _module_binding(tree, scopes, parents, call, name))
         init_locals = scopes.locals.get(id(init), set())
@@ -225,31 +280,13 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
             if found is None:
                 continue
             name, expr = found
-            k = (id(cls), name)
-            own_stores = stores[k] + (0 if isinstance(stmt, ast.Assign) else 1)
-            uses = reads.get(k, [])
-            if own_stores != 1 or stores[(0, name)] or reads.get((0, name)) or not uses:
+            uses = _own_reads(smap, owners, stores, reads, cls, init, stmt, name)
+            if not uses:
                 continue
-            if any(owners[id(r)][1] is init and smap.span(r)[0] < smap.stmt_span(stmt)[1] for r in uses):
-                continue
-            subst: dict[int, str] = {}
-            ok = True
-            for n in ast.walk(expr):
-                if not isinstance(n, ast.Name):
-                    continue
-                if n.id in init_locals:
-                    if n.id not in bindings:
-                        ok = False
-                        break
-                    subst[id(n)] = bindings[n.id]
-                    if any(bindings[n.id] in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
-                        ok = False  # a module-level name the reading method binds itself
-                        break
-                elif any(n.id in scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses):
-                    ok = False  # the name means something else where it would be read
-                    break
+            reading = [scopes.locals.get(id(owners[id(r)][1]), set()) for r in uses]
+            subst = _read_texts(expr, init_locals, bindings, reading)
             calls_something = any(isinstance(n, _BUILDS) for n in ast.walk(expr))
-            if not ok or calls_something != builds or (builds and len(uses) > 1):
+            if subst is None or calls_something != builds or (builds and len(uses) > 1):
                 continue
             text = _substitute(smap, expr, subst)
             if text is None:
@@ -315,6 +352,17 @@ def _def_parens(smap: SourceMap, func: ast.FunctionDef) -> tuple[int, int] | Non
     return i, smap.brackets[i]
 
 
+def _function_header(smap: SourceMap, method: ast.FunctionDef, parens: tuple[int, int], name: str,
+                     indent: str) -> str:
+    """The ``def`` line of ``method`` as a function ``name``: ``def forward(self, x) -> T:`` -> ``def NAME(x) -> T:``
+    (its parameters but ``self``; ``parens``: :func:`_def_parens`)."""
+    after_self = smap.span(method.args.args[0])[1]
+    params = smap.source[after_self:smap.tokens[parens[1]].start].strip().lstrip(",").strip()
+    returns = f" -> {smap.text(method.returns)}" if method.returns else ""
+    prefix = "async def" if isinstance(method, ast.AsyncFunctionDef) else "def"
+    return f"{indent}{prefix} {name}({params}){returns}:{smap.default_newline()}"
+
+
 def _used_as_callable(node: ast.AST, parent: ast.AST | None) -> bool:
     """``node`` (an instance) is called, compiled, or bound to a plain name."""
     if isinstance(parent, ast.Call):
@@ -347,6 +395,58 @@ def _method_calls_through(tree: ast.Module, scopes: Scopes, parents: dict[int, a
     return found or None
 
 
+def _lone_method(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    """The one method of a class that is a function in disguise: ``class Scale(nn.Module):`` /
+    ``def __init__(self): super().__init__()`` / ``def forward(self, x): return x * 2`` -> ``forward`` (besides
+    it only a trivial ``__init__``, docstrings and ``pass``; no decorator, no keyword, the method reads neither
+    ``self`` nor ``super`` / ``__class__``, has no positional-only parameter)."""
+    if cls.decorator_list or cls.keywords:
+        return None
+    methods = _methods(cls)
+    rest = [s for s in cls.body if not (isinstance(s, (ast.Pass, ast.FunctionDef))
+                                        or isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    others = [m for name, m in methods.items() if name != "__init__"]
+    if rest or len(others) != 1 or ("__init__" in methods and not _trivial_init(methods["__init__"])):
+        return None
+    method = others[0]
+    self_name = _self_name(method)
+    if (self_name is None or method.decorator_list or method.args.posonlyargs
+            or self_name in _names_in(method.body) or {"super", "__class__"} & _names_in(method.body)):
+        return None
+    return method
+
+
+def _construction_splices(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], cls: ast.ClassDef,
+                          method: ast.FunctionDef, call: ast.Call) -> list[Splice] | None:
+    """One construction ``C(...)`` (through ``.eval()`` / ``.to(d)``...) -> ``C``: ``C(a).run(x)`` -> ``C(x)``'s
+    ``C``, ``C()(x)`` for ``forward`` / ``__call__`` -> ``C(x)``, ``v = C()`` / ``v.run(x)`` -> ``v = C`` /
+    ``v(x)``; None where the instance is used otherwise (a child of ``nn.Sequential``: a function is no module)."""
+    node: ast.AST = call
+    parent = parents.get(id(node))
+    if (isinstance(parent, ast.Attribute) and parent.attr in _RETURNS_SELF
+            and isinstance(parents.get(id(parent)), ast.Call)):
+        node = parents[id(parent)]
+        parent = parents.get(id(node))
+    if isinstance(parent, ast.Attribute) and parent.attr == method.name:
+        return [Splice(*smap.span(parent), cls.name)]  # C(...).method
+    if method.name in ("forward", "__call__") and _used_as_callable(node, parent):
+        return [Splice(*smap.span(node), cls.name)]
+    through = _method_calls_through(scopes.tree, scopes, parents, parent, node, method.name)
+    if through is None:
+        return None
+    return [*(Splice(*smap.span(a), smap.text(a.value)) for a in through),  # v.method -> v
+            Splice(*smap.span(node), cls.name)]
+
+
+def _class_as_function(source: str, smap: SourceMap, cls: ast.ClassDef, method: ast.FunctionDef,
+                       where: tuple[int, int, str], parens: tuple[int, int], splices: list[Splice]) -> str | None:
+    """The class's lines -> ``def C(x): BODY`` (the method's parameters but ``self``, its body), with ``splices``."""
+    line_start, line_end, indent = where
+    text = _function_header(smap, method, parens, cls.name, indent)
+    text += block_text(smap, method.body, indent + "    ")
+    return apply_splices(source, [Splice(line_start, line_end, text), *splices])
+
+
 def class_function_candidates(source: str) -> list[str]:
     """A module-level class with a trivial ``__init__`` and one method that does not use ``self``
     becomes a function named like the class; each construction ``C(...)`` becomes ``C`` (a
@@ -356,20 +456,9 @@ def class_function_candidates(source: str) -> list[str]:
     parents = _parents(tree)
     scopes = Scopes(tree)
     out: list[str] = []
-    nl = smap.default_newline()
     for cls in tree.body:
-        if not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords:
-            continue
-        methods = _methods(cls)
-        rest = [s for s in cls.body if not (isinstance(s, (ast.Pass, ast.FunctionDef))
-                                            or isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        others = [m for name, m in methods.items() if name != "__init__"]
-        if rest or len(others) != 1 or ("__init__" in methods and not _trivial_init(methods["__init__"])):
-            continue
-        method = others[0]
-        self_name = _self_name(method)
-        if (self_name is None or method.decorator_list or method.args.posonlyargs
-                or self_name in _names_in(method.body) or {"super", "__class__"} & _names_in(method.body)):
+        method = _lone_method(cls) if isinstance(cls, ast.ClassDef) else None
+        if method is None:
             continue
         calls = _constructions(tree, parents, cls.name)
         where = _full_lines(smap, cls)
@@ -378,31 +467,12 @@ def class_function_candidates(source: str) -> list[str]:
             continue
         splices: list[Splice] = []
         for call in calls:
-            node: ast.AST = call
-            parent = parents.get(id(node))
-            if (isinstance(parent, ast.Attribute) and parent.attr in _RETURNS_SELF
-                    and isinstance(parents.get(id(parent)), ast.Call)):
-                node = parents[id(parent)]
-                parent = parents.get(id(node))
-            if isinstance(parent, ast.Attribute) and parent.attr == method.name:
-                node = parent  # C(...).method
-            elif (method.name not in ("forward", "__call__") or not _used_as_callable(node, parent)) and (
-                    through := _method_calls_through(tree, scopes, parents, parent, node, method.name)) is not None:
-                splices.extend(Splice(*smap.span(a), smap.text(a.value)) for a in through)  # v.method -> v
-            elif method.name not in ("forward", "__call__") or not _used_as_callable(node, parent):
-                break  # e.g. a child of nn.Sequential: a function is no module there
-            splices.append(Splice(*smap.span(node), cls.name))
+            found = _construction_splices(smap, scopes, parents, cls, method, call)
+            if found is None:
+                break
+            splices.extend(found)
         else:
-            line_start, line_end, indent = where
-            first_arg = method.args.args[0]
-            after_self = smap.span(first_arg)[1]
-            close = smap.tokens[parens[1]].start
-            params = smap.source[after_self:close].strip().lstrip(",").strip()
-            returns = f" -> {smap.text(method.returns)}" if method.returns else ""
-            prefix = "async def" if isinstance(method, ast.AsyncFunctionDef) else "def"
-            text = f"{indent}{prefix} {cls.name}({params}){returns}:{nl}"
-            text += block_text(smap, method.body, indent + "    ")
-            candidate = apply_splices(source, [Splice(line_start, line_end, text), *splices])
+            candidate = _class_as_function(source, smap, cls, method, where, parens, splices)
             if candidate is not None:
                 out.append(candidate)
     return out
@@ -419,6 +489,47 @@ class _ThreadSite:
         self.keywords: list[ast.keyword] = []
 
 
+def _thread_start(parents: dict[int, ast.AST], target: ast.keyword) -> _ThreadSite | None:
+    """``Thread(target=f, args=(a, b))`` / ``Process(target=f)`` for the ``target=f`` keyword: the start (its
+    ``args`` a tuple or list display, no ``*``, no ``kwargs=``, no ``**``, no positional argument); None for
+    anything else (``pool.submit(target=f)``, ``Thread(target=f, args=xs)``)."""
+    start = parents.get(id(target))
+    func = _dotted(start.func) if isinstance(start, ast.Call) else None
+    if func is None or func.rsplit(".", 1)[-1] not in ("Thread", "Process"):
+        return None
+    assert isinstance(start, ast.Call)
+    extra = {k.arg: k.value for k in start.keywords if k.arg in ("args", "kwargs")}
+    args = extra.get("args")
+    if "kwargs" in extra or None in (k.arg for k in start.keywords) or start.args or (
+            args is not None and not (isinstance(args, (ast.Tuple, ast.List))
+                                      and not any(isinstance(e, ast.Starred) for e in args.elts))):
+        return None
+    return _ThreadSite(args)  # type: ignore[arg-type]
+
+
+def _compiled_call(parents: dict[int, ast.AST], node: ast.Name) -> ast.Call | None:
+    """``torch.compile(f)(x)`` / ``compile(f, ...)(x)`` for the load ``f``: the outer call; None otherwise."""
+    parent = parents.get(id(node))
+    outer = parents.get(id(parent))
+    if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node
+            and isinstance(parent.func, (ast.Name, ast.Attribute))
+            and (getattr(parent.func, "attr", None) or getattr(parent.func, "id", None)) == "compile"
+            and isinstance(outer, ast.Call) and outer.func is parent):
+        return outer
+    return None
+
+
+def _call_site(parents: dict[int, ast.AST], node: ast.Name, threads: bool) -> ast.Call | _ThreadSite | None:
+    """What a load of a function's name is: ``f(x)``, ``torch.compile(f)(x)`` (the call), with ``threads``
+    ``Thread(target=f, args=(x,))`` (:func:`_thread_start`); None for any other use (``g(f)``, ``fs = [f]``)."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Call) and parent.func is node:
+        return parent
+    if threads and isinstance(parent, ast.keyword) and parent.arg == "target":
+        return _thread_start(parents, parent)
+    return _compiled_call(parents, node)
+
+
 def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str,
                 threads: bool = False) -> list[ast.Call | _ThreadSite] | None:
     """Calls of ``name``: ``name(...)`` and ``torch.compile(name, ...)(...)``, with ``threads`` also the
@@ -427,31 +538,10 @@ def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str,
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
-        parent = parents.get(id(node))
-        if isinstance(parent, ast.Call) and parent.func is node:
-            calls.append(parent)
-            continue
-        if threads and isinstance(parent, ast.keyword) and parent.arg == "target":
-            start = parents.get(id(parent))
-            func = _dotted(start.func) if isinstance(start, ast.Call) else None
-            if func is None or func.rsplit(".", 1)[-1] not in ("Thread", "Process"):
-                return None
-            extra = {k.arg: k.value for k in start.keywords if k.arg in ("args", "kwargs")}
-            args = extra.get("args")
-            if "kwargs" in extra or None in (k.arg for k in start.keywords) or start.args or (
-                    args is not None and not (isinstance(args, (ast.Tuple, ast.List))
-                                              and not any(isinstance(e, ast.Starred) for e in args.elts))):
-                return None
-            calls.append(_ThreadSite(args))
-            continue
-        outer = parents.get(id(parent))
-        if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node
-                and isinstance(parent.func, (ast.Name, ast.Attribute))
-                and (getattr(parent.func, "attr", None) or getattr(parent.func, "id", None)) == "compile"
-                and isinstance(outer, ast.Call) and outer.func is parent):
-            calls.append(outer)
-            continue
-        return None
+        site = _call_site(parents, node, threads)
+        if site is None:
+            return None
+        calls.append(site)
     return calls
 
 
@@ -645,6 +735,46 @@ def _param_drop_edits(smap: SourceMap, func: ast.FunctionDef, skip: int, calls: 
     return edits
 
 
+def _spread_call(calls: list) -> bool:
+    """A call passes ``*xs`` or ``**kw``: which parameter gets what is not in the source."""
+    return any(any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
+               for c in calls)
+
+
+def _passed_global(bindings: Bindings, calls: list, index: int, param: ast.arg) -> str | None:
+    """The one module-level name every call passes for parameter ``param`` (``index``: its position in the
+    calls' arguments): ``cfg`` of ``Encoder(cfg)`` and ``Encoder(config=cfg)``; None otherwise."""
+    passed: set[str] = set()
+    for call in calls:
+        arg = call.args[index] if index < len(call.args) else next(
+            (k.value for k in call.keywords if k.arg == param.arg), None)
+        if not isinstance(arg, ast.Name) or bindings.owner(arg, arg.id) is not bindings.tree:
+            return None
+        passed.add(arg.id)
+    return passed.pop() if len(passed) == 1 else None
+
+
+def _global_argument(source: str, smap: SourceMap, bindings: Bindings, func: ast.FunctionDef, skip: int,
+                     calls: list, seq: ElementSeq, i: int) -> str | None:
+    """``def train(model): model.fit()`` called as ``train(net)`` only, ``net`` bound once at module level (not in
+    a loop) -> ``def train(): net.fit()`` and ``train()``; None where the parameter is bound otherwise, unread,
+    or a scope between a read and the module binds ``net`` (:func:`_reaches_module`)."""
+    tree = bindings.tree
+    param = func.args.args[i]
+    glob = _passed_global(bindings, calls, i - skip, param)
+    if glob is None:
+        return None
+    if not bindings.bound_once(tree, glob) or bindings.bound[(id(func), param.arg)] != 1 \
+            or any(bindings.in_loop(site) for site in bindings.sites.get((id(tree), glob), [])):
+        return None  # bound in a loop: the name moves on, a value the function kept would not
+    reads = bindings.loads(param, param.arg)
+    if not reads or not all(_reaches_module(bindings, r, glob, func, param.arg) for r in reads):
+        return None
+    edits: list[Edit] = [Splice(*smap.span(r), glob) for r in reads if glob != param.arg]
+    candidate = apply_edits(source, [*edits, *_param_drop_edits(smap, func, skip, calls, seq, i)])
+    return candidate if candidate is not None and parses(candidate) else None
+
+
 def global_argument_candidates(source: str) -> list[str]:
     """A parameter of a module-level function or class ``__init__`` to which every call passes the same
     module-level name (``Encoder(cfg)``, ``train(model, data)``) reads that name where it read the parameter:
@@ -667,32 +797,11 @@ def global_argument_candidates(source: str) -> list[str]:
             continue
         calls = _call_sites(tree, parents, name)
         seq = _param_seq(smap, func)
-        if not calls or seq is None or any(any(isinstance(a, ast.Starred) for a in c.args)
-                                           or any(k.arg is None for k in c.keywords) for c in calls):
+        if not calls or seq is None or _spread_call(calls):
             continue
-        for i, param in enumerate(args.args):
-            if i < skip:
-                continue
-            passed: set[str] = set()
-            for call in calls:
-                arg = call.args[i - skip] if i - skip < len(call.args) else next(
-                    (k.value for k in call.keywords if k.arg == param.arg), None)
-                if not isinstance(arg, ast.Name) or bindings.owner(arg, arg.id) is not tree:
-                    passed = set()
-                    break
-                passed.add(arg.id)
-            if len(passed) != 1:
-                continue
-            [glob] = passed
-            if not bindings.bound_once(tree, glob) or bindings.bound[(id(func), param.arg)] != 1 \
-                    or any(bindings.in_loop(site) for site in bindings.sites.get((id(tree), glob), [])):
-                continue  # bound in a loop: the name moves on, a value the function kept would not
-            reads = bindings.loads(param, param.arg)
-            if not reads or not all(_reaches_module(bindings, r, glob, func, param.arg) for r in reads):
-                continue
-            edits: list[Edit] = [Splice(*smap.span(r), glob) for r in reads if glob != param.arg]
-            candidate = apply_edits(source, [*edits, *_param_drop_edits(smap, func, skip, calls, seq, i)])
-            if candidate is not None and parses(candidate):
+        for i in range(skip, len(args.args)):
+            candidate = _global_argument(source, smap, bindings, func, skip, calls, seq, i)
+            if candidate is not None:
                 out.append(candidate)
     return out
 
@@ -873,40 +982,66 @@ def _substituted_comprehension(smap: SourceMap, node: ast.ListComp | ast.Generat
     return None if text is None else f"[{text}]"
 
 
-def one_element_candidates(source: str) -> list[str]:
-    """A one-element container used once becomes its element."""
-    tree, smap = _parse(source)
-    parents = _parents(tree)
-    splices: list[Splice] = []
-    for node in ast.walk(tree):
-        element: ast.expr | None = None
-        if isinstance(node, ast.Call) and _callee(node) == "next" and isinstance(node.func, ast.Name):
-            if len(node.args) == 1 and not node.keywords:
-                element = single_element(node.args[0])
-                arg = node.args[0]
-                item = (_single_item_text(smap, arg.args[0]) if isinstance(arg, ast.Call) and _callee(arg) == "iter"
-                        and isinstance(arg.func, ast.Name) and len(arg.args) == 1 and not arg.keywords else None)
-                if item is not None:
-                    splices.append(Splice(*smap.span(node), item))
-                    continue
-        elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
-              and isinstance(node.slice, ast.Constant) and node.slice.value in (0, -1)):
-            element = single_element(node.value)
-        elif isinstance(node, ast.Call) and _callee(node) == "Sequential":
-            element = single_element(node)
-        elif isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-            inner = single_element(node)
-            text = f"[{smap.text(inner)}]" if inner is not None else _substituted_comprehension(smap, node)
-            if text is not None:
-                start, end = smap.span(node)
-                parent = parents.get(id(node))
-                own = (isinstance(parent, ast.Call) and len(parent.args) == 1 and not parent.keywords
-                       and smap.source[start] == "(" and smap.span(parent.func)[1] == start)
-                splices.append(Splice(start, end, f"({text})" if own else text))
-            continue
-        if element is not None:
-            splices.append(Splice(*smap.span(node), _element_text(smap, element)))
-    out = [c for c in (apply_splices(source, [s]) for s in splices) if c is not None]
+def _element_splice(smap: SourceMap, node: ast.AST, element: ast.expr | None) -> Splice | None:
+    """``node`` -> the text of its one ``element`` (None: it holds no single element)."""
+    return None if element is None else Splice(*smap.span(node), _element_text(smap, element))
+
+
+# one-element shapes: (smap, parents, a node) -> the splice that makes the node its element, or None
+def _next_of_one(smap: SourceMap, parents: dict[int, ast.AST], node: ast.AST) -> Splice | None:
+    """``next(iter([m]))`` -> ``m``; ``next(iter({"a": 1}.items()))`` -> ``("a", 1)`` (``.keys()``: ``"a"``,
+    ``.values()``: ``1``)."""
+    if not (isinstance(node, ast.Call) and _callee(node) == "next" and isinstance(node.func, ast.Name)):
+        return None
+    if len(node.args) != 1 or node.keywords:
+        return None
+    element = single_element(node.args[0])
+    arg = node.args[0]
+    item = (_single_item_text(smap, arg.args[0]) if isinstance(arg, ast.Call) and _callee(arg) == "iter"
+            and isinstance(arg.func, ast.Name) and len(arg.args) == 1 and not arg.keywords else None)
+    if item is not None:
+        return Splice(*smap.span(node), item)
+    return _element_splice(smap, node, element)
+
+
+def _index_of_one(smap: SourceMap, parents: dict[int, ast.AST], node: ast.AST) -> Splice | None:
+    """``[m][0]``, ``(m,)[-1]`` -> ``m``."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+            and isinstance(node.slice, ast.Constant) and node.slice.value in (0, -1)):
+        return None
+    return _element_splice(smap, node, single_element(node.value))
+
+
+def _sequential_of_one(smap: SourceMap, parents: dict[int, ast.AST], node: ast.AST) -> Splice | None:
+    """``nn.Sequential(m)`` -> ``m`` (``nn.Sequential(*[m])`` too)."""
+    if not (isinstance(node, ast.Call) and _callee(node) == "Sequential"):
+        return None
+    return _element_splice(smap, node, single_element(node))
+
+
+def _comprehension_of_one(smap: SourceMap, parents: dict[int, ast.AST], node: ast.AST) -> Splice | None:
+    """``[m for _ in range(1)]`` -> ``[m]``, ``nn.ModuleList(m for _ in range(1))`` -> ``nn.ModuleList([m])``,
+    ``[Block(s) for s in (2,)]`` -> ``[Block(2)]`` (:func:`_substituted_comprehension`)."""
+    if not isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        return None
+    inner = single_element(node)
+    text = f"[{smap.text(inner)}]" if inner is not None else _substituted_comprehension(smap, node)
+    if text is None:
+        return None
+    start, end = smap.span(node)
+    parent = parents.get(id(node))
+    own = (isinstance(parent, ast.Call) and len(parent.args) == 1 and not parent.keywords
+           and smap.source[start] == "(" and smap.span(parent.func)[1] == start)
+    return Splice(start, end, f"({text})" if own else text)
+
+
+_ONE_ELEMENT_SHAPES = (_next_of_one, _index_of_one, _sequential_of_one, _comprehension_of_one)
+
+
+def _loops_over_one(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``for b in [m]: BODY`` -> ``b = m`` / ``BODY`` (``BODY`` alone where nothing reads ``b`` and ``m`` is a name
+    or a constant; ``m`` as a statement where nothing reads ``b``)."""
+    out: list[str] = []
     nl = smap.default_newline()
     for info in walk_bodies(tree, smap):
         for stmt in info.seq.stmts:
@@ -928,84 +1063,161 @@ def one_element_candidates(source: str) -> list[str]:
     return out
 
 
+def one_element_candidates(source: str) -> list[str]:
+    """A one-element container used once becomes its element: the shapes of :data:`_ONE_ELEMENT_SHAPES` (each
+    node, one candidate each), then :func:`_loops_over_one`."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    splices = [splice for node in ast.walk(tree) for shape in _ONE_ELEMENT_SHAPES
+               if (splice := shape(smap, parents, node)) is not None]
+    out = [c for c in (apply_splices(source, [s]) for s in splices) if c is not None]
+    return out + _loops_over_one(source, tree, smap)
+
+
 # ----------------------------------------------------------------------------- readability
 def readability_candidates(source: str) -> list[str]:
     """``for a, b in xs:`` with neither read -> ``for _ in xs:``; ``assert`` of constants -> gone;
     ``a if None is None else b`` (a test of literals) -> ``a``; ``next(iter(xs))`` -> ``xs[0]``; ``[f(x)]`` as
     a statement -> ``f(x)``; ``for _ in xs: pass`` -> ``list(xs)``; ``return (x)`` and ``f((x))`` -> ``x``,
     ``f(x)``; a comprehension's target that unpacks nothing read -> ``_``; ``f(*(a, b))`` -> ``f(a, b)``,
-    ``f(**{"k": v})`` -> ``f(k=v)``; ``not False`` -> ``True``."""
+    ``f(**{"k": v})`` -> ``f(k=v)``; ``not False`` -> ``True``.
+
+    The shapes, in the order their candidates come: :data:`_STATEMENT_SHAPES` (each statement of each
+    body), :data:`_NODE_SHAPES` (each node), :data:`_PROGRAM_SHAPES` (the whole program)."""
     tree, smap = _parse(source)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
         for index, stmt in enumerate(info.seq.stmts):
-            if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, (ast.Tuple, ast.List)):
-                names = _target_names(stmt.target)
-                if names is not None and not set(names) & _names_in([*stmt.body, *stmt.orelse]):
-                    start, end = smap.span(stmt.target)
-                    out.append(source[:start] + "_" + source[end:])
-            elif isinstance(stmt, ast.If):
-                out.extend(_if_candidates(source, smap, stmt))
-            elif isinstance(stmt, ast.Assert) and _constant_expression_or_compare(stmt.test):
-                candidate = apply_edits(source, [Delete(info.seq, index)])
-                if candidate is not None:
-                    out.append(candidate)
+            for shape in _STATEMENT_SHAPES:
+                out.extend(shape(source, smap, info.seq, index, stmt))
     for node in ast.walk(tree):
-        if isinstance(node, ast.IfExp) and all(isinstance(n, _TEST_NODES) for n in ast.walk(node.test)):
-            truth = _constant_truth(node.test)
-            branch = None if truth is None else node.body if truth else node.orelse
-            if branch is not None:
-                candidate = apply_splices(source, [Splice(*smap.span(node), _element_text(smap, branch))])
-                if candidate is not None:
-                    out.append(candidate)
-        inner = _next_iter_argument(node)
-        if inner is not None:
-            candidate = apply_splices(source, [Splice(*smap.span(node), f"{_element_text(smap, inner)}[0]")])
-            if candidate is not None:
-                out.append(candidate)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant):
-            # ``not False`` (an option's ``not args.unidirectional`` read back): the literal it is
-            candidate = apply_splices(source, [Splice(*smap.span(node), repr(not node.operand.value))])  # type: ignore[union-attr]
-            if candidate is not None:
-                out.append(candidate)
-        element = _indexed_comprehension(node)
-        if element is not None:  # ``[Thread(target=work) for i in range(3)][0]`` -> ``Thread(target=work)``
-            candidate = apply_splices(source, [Splice(*smap.span(node), _element_text(smap, element))])
-            if candidate is not None:
-                out.append(candidate)
-        first = _first_of_range(node)
-        if first is not None:
-            candidate = apply_splices(source, [Splice(*smap.span(node), first)])
-            if candidate is not None:
-                out.append(candidate)
-        if isinstance(node, ast.Expr) and isinstance(node.value, (ast.List, ast.Tuple, ast.Set)) \
-                and len(node.value.elts) == 1 and not isinstance(node.value.elts[0], ast.Starred):
-            # ``[f(x)]`` as a statement (what is left of a comprehension or a list built to be dropped): the call
-            candidate = apply_splices(source, [Splice(*smap.span(node.value), _element_text(smap, node.value.elts[0]))])
-            if candidate is not None:
-                out.append(candidate)
-        if isinstance(node, ast.Call):  # ``range((n // k))`` -> ``range(n // k)``
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                candidate = _without_parens(source, smap, arg)
-                if candidate is not None and ast.dump(ast.parse(candidate)) == ast.dump(tree):
-                    out.append(candidate)
-            out.extend(_spread_candidates(source, smap, node))
-        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-            for gen in node.generators:  # ``f(b) for a, b in zip(xs, ys)`` with ``a`` read nowhere: ``_``
-                names = _target_names(gen.target) if isinstance(gen.target, (ast.Tuple, ast.List)) else None
-                if names is not None and not set(names) & loaded:
-                    candidate = apply_splices(source, [Splice(*smap.span(gen.target), "_")])
-                    if candidate is not None:
-                        out.append(candidate)
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
-            candidate = _without_parens(source, smap, node.value)
-            if candidate is not None:
-                out.append(candidate)
-    out.extend(_unused_counter_candidates(source, tree, smap))
-    out.extend(_truth_filler_candidates(source, tree, smap))
-    out.extend(_drained_loop_candidates(source, tree, smap))
+        for node_shape in _NODE_SHAPES:
+            out.extend(node_shape(source, smap, tree, node))
+    for program_shape in _PROGRAM_SHAPES:
+        out.extend(program_shape(source, tree, smap))
     return out
+
+
+def _replaced(source: str, smap: SourceMap, node: ast.AST, text: str) -> list[str]:
+    """The source with ``node`` replaced by ``text`` (none where the splice does not apply)."""
+    candidate = apply_splices(source, [Splice(*smap.span(node), text)])
+    return [] if candidate is None else [candidate]
+
+
+# statement shapes: (source, smap, the body, the statement's index in it, the statement) -> candidates
+def _unread_loop_target(source: str, smap: SourceMap, seq: BodySeq, index: int, stmt: ast.stmt) -> list[str]:
+    """``for a, b in pairs: print(1)`` -> ``for _ in pairs: print(1)``: a tuple target nothing in the loop reads."""
+    if not (isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, (ast.Tuple, ast.List))):
+        return []
+    names = _target_names(stmt.target)
+    if names is None or set(names) & _names_in([*stmt.body, *stmt.orelse]):
+        return []
+    start, end = smap.span(stmt.target)
+    return [source[:start] + "_" + source[end:]]
+
+
+def _if_shapes(source: str, smap: SourceMap, seq: BodySeq, index: int, stmt: ast.stmt) -> list[str]:
+    """``if t: pass / else: b`` -> ``if not t: b`` and the other shapes of :func:`_if_candidates`."""
+    return _if_candidates(source, smap, stmt) if isinstance(stmt, ast.If) else []
+
+
+def _constant_assert(source: str, smap: SourceMap, seq: BodySeq, index: int, stmt: ast.stmt) -> list[str]:
+    """``assert 2 > 1`` -> gone: an ``assert`` of constants guards nothing."""
+    if not (isinstance(stmt, ast.Assert) and _constant_expression_or_compare(stmt.test)):
+        return []
+    candidate = apply_edits(source, [Delete(seq, index)])
+    return [] if candidate is None else [candidate]
+
+
+_STATEMENT_SHAPES = (_unread_loop_target, _if_shapes, _constant_assert)
+
+
+# node shapes: (source, smap, tree, a node of it) -> candidates
+def _literal_test_branch(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``a if None is None else b`` -> ``a`` (a test of literals: its branch)."""
+    if not (isinstance(node, ast.IfExp) and all(isinstance(n, _TEST_NODES) for n in ast.walk(node.test))):
+        return []
+    truth = _constant_truth(node.test)
+    branch = None if truth is None else node.body if truth else node.orelse
+    return [] if branch is None else _replaced(source, smap, node, _element_text(smap, branch))
+
+
+def _next_iter_subscript(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``next(iter(blocks))`` -> ``blocks[0]`` (a sequence: :func:`_next_iter_argument`)."""
+    inner = _next_iter_argument(node)
+    return [] if inner is None else _replaced(source, smap, node, f"{_element_text(smap, inner)}[0]")
+
+
+def _negated_constant(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``not False`` -> ``True`` (an option's ``not args.unidirectional`` read back: the literal it is)."""
+    if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant)):
+        return []
+    return _replaced(source, smap, node, repr(not node.operand.value))
+
+
+def _indexed_comprehension_element(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``[Thread(target=work) for i in range(3)][0]`` -> ``Thread(target=work)`` (:func:`_indexed_comprehension`)."""
+    element = _indexed_comprehension(node)
+    return [] if element is None else _replaced(source, smap, node, _element_text(smap, element))
+
+
+def _first_of_range_value(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``next(iter(range(2, 5)))`` -> ``2`` (:func:`_first_of_range`)."""
+    first = _first_of_range(node)
+    return [] if first is None else _replaced(source, smap, node, first)
+
+
+def _one_element_statement(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``[f(x)]`` as a statement -> ``f(x)`` (what is left of a comprehension or a list built to be dropped)."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, (ast.List, ast.Tuple, ast.Set))
+            and len(node.value.elts) == 1 and not isinstance(node.value.elts[0], ast.Starred)):
+        return []
+    return _replaced(source, smap, node.value, _element_text(smap, node.value.elts[0]))
+
+
+def _argument_parens(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``range((n // k))`` -> ``range(n // k)``: an argument in parentheses that change nothing (the same tree)."""
+    if not isinstance(node, ast.Call):
+        return []
+    out: list[str] = []
+    for arg in [*node.args, *(k.value for k in node.keywords)]:
+        candidate = _without_parens(source, smap, arg)
+        if candidate is not None and ast.dump(ast.parse(candidate)) == ast.dump(tree):
+            out.append(candidate)
+    return out
+
+
+def _spread_arguments(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``f(*(a, b))`` -> ``f(a, b)``, ``f(**{"k": v})`` -> ``f(k=v)`` (:func:`_spread_candidates`)."""
+    return _spread_candidates(source, smap, node) if isinstance(node, ast.Call) else []
+
+
+def _unread_comprehension_target(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``[f(b) for a, b in zip(xs, ys)]`` with ``a`` read nowhere -> ``... for _ in ...`` (a comprehension's tuple
+    target none of whose names the comprehension reads)."""
+    if not isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        return []
+    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    out: list[str] = []
+    for gen in node.generators:
+        names = _target_names(gen.target) if isinstance(gen.target, (ast.Tuple, ast.List)) else None
+        if names is not None and not set(names) & loaded:
+            out.extend(_replaced(source, smap, gen.target, "_"))
+    return out
+
+
+def _statement_value_parens(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:
+    """``return (derive())`` -> ``return derive()`` (an assignment's, a return's or an expression statement's
+    value: :func:`_without_parens`)."""
+    if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
+        return []
+    candidate = _without_parens(source, smap, node.value)
+    return [] if candidate is None else [candidate]
+
+
+_NODE_SHAPES = (_literal_test_branch, _next_iter_subscript, _negated_constant, _indexed_comprehension_element,
+                _first_of_range_value, _one_element_statement, _argument_parens, _spread_arguments,
+                _unread_comprehension_target, _statement_value_parens)
 
 
 def _spread_candidates(source: str, smap: SourceMap, call: ast.Call) -> list[str]:
@@ -1053,6 +1265,34 @@ def _drained_loop_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
     return out
 
 
+def _enumerate_loops(tree: ast.Module) -> Iterator[tuple[ast.For | ast.AsyncFor | ast.comprehension, set[str]]]:
+    """Each loop statement with the names the module reads (its target outlives it), and each comprehension's
+    ``for`` with the names that comprehension reads."""
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            yield node, loaded
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            for gen in node.generators:
+                yield gen, reads
+
+
+def _counted(loop: ast.For | ast.AsyncFor | ast.comprehension, reads: set[str]) -> bool:
+    """``for i, x in enumerate(xs)`` (or ``enumerate(xs, 1)``, ``enumerate(xs, start=1)``) whose counter ``i``
+    is not in ``reads``."""
+    target, it = loop.target, loop.iter
+    if not (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)
+            and not isinstance(target.elts[1], ast.Starred) and isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and len(it.args) >= 1
+            and not isinstance(it.args[0], ast.Starred) and len(it.args) + len(it.keywords) <= 2):
+        return False
+    extra = [*it.args[1:], *(k.value for k in it.keywords)]
+    if any(k.arg != "start" for k in it.keywords) or not all(isinstance(e, ast.Constant) for e in extra):
+        return False
+    return target.elts[0].id not in reads
+
+
 def _unused_counter_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
     """``for i, x in enumerate(xs):`` whose counter ``i`` nothing reads -> ``for x in xs:`` (a loop, or
     a comprehension's ``for``). Only the builtin ``enumerate`` (the module binds no such name), with
@@ -1060,44 +1300,25 @@ def _unused_counter_candidates(source: str, tree: ast.Module, smap: SourceMap) -
     outlives the loop)."""
     if "enumerate" in _bound_names(tree):
         return []
-    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     out: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.For, ast.AsyncFor)):
-            loops, reads = [node], loaded
-        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            loops = node.generators
-            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        else:
+    for loop, reads in _enumerate_loops(tree):
+        if not _counted(loop, reads):
             continue
-        for loop in loops:
-            target, it = loop.target, loop.iter
-            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)
-                    and not isinstance(target.elts[1], ast.Starred) and isinstance(it, ast.Call)
-                    and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and len(it.args) >= 1
-                    and not isinstance(it.args[0], ast.Starred) and len(it.args) + len(it.keywords) <= 2):
-                continue
-            extra = [*it.args[1:], *(k.value for k in it.keywords)]
-            if any(k.arg != "start" for k in it.keywords) or not all(isinstance(e, ast.Constant) for e in extra):
-                continue
-            if target.elts[0].id in reads:
-                continue
-            candidate = apply_splices(source, [Splice(*smap.span(target), _element_text(smap, target.elts[1])
-                                                      if isinstance(target.elts[1], ast.Tuple)
-                                                      else smap.text(target.elts[1])),
-                                               Splice(*smap.span(it), smap.text(it.args[0]))])
-            if candidate is not None and parses(candidate):
-                out.append(candidate)
+        target, it = loop.target, loop.iter
+        assert isinstance(target, ast.Tuple) and isinstance(it, ast.Call)
+        item = target.elts[1]
+        candidate = apply_splices(source, [Splice(*smap.span(target), _element_text(smap, item)
+                                                  if isinstance(item, ast.Tuple) else smap.text(item)),
+                                           Splice(*smap.span(it), smap.text(it.args[0]))])
+        if candidate is not None and parses(candidate):
+            out.append(candidate)
     return out
 
 
-def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
-    """Where only truth counts (the test of an ``if`` / ``while`` / ``assert`` / conditional expression,
-    the operand of ``not``), ``a and True`` -> ``a`` and ``a or False`` -> ``a`` (a literal that cannot
-    change the outcome: ``True`` in an ``and``, ``False`` / ``None`` / ``0`` / ``""`` in an ``or``); a
-    comprehension's ``if True`` goes; anywhere, ``{"a": 1} or b`` -> ``{"a": 1}`` and ``None and b`` -> ``None``
-    (a first operand whose truth is fixed is the value; the rest never runs), ``None or b`` -> ``b`` and
-    ``True and b`` -> ``b`` (a first literal that passes on to the rest)."""
+# truth fillers: operands that cannot change an outcome
+def _truth_tests(tree: ast.Module) -> list[ast.expr]:
+    """The expressions only whose truth counts: the test of an ``if`` / ``while`` / ``assert`` / conditional
+    expression, the operand of ``not``, a comprehension's ``if``."""
     tests: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
@@ -1106,16 +1327,28 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
             tests.append(node.operand)
         elif isinstance(node, ast.comprehension):
             tests.extend(node.ifs)
+    return tests
+
+
+def _neutral(value: ast.expr, conjunction: bool) -> bool:
+    """A literal that cannot change the truth of its ``and`` (``True``) or its ``or`` (``False``, ``None``, ``0``,
+    ``""``)."""
+    return (isinstance(value, ast.Constant) and bool(value.value) is conjunction
+            and (value.value is True if conjunction else not value.value))
+
+
+def _neutral_operands(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """Where only truth counts (:func:`_truth_tests`): ``if a and True:`` -> ``if a:``, ``while x or False:`` ->
+    ``while x:``."""
     out: list[str] = []
-    for test in tests:
+    for test in _truth_tests(tree):
         if not (isinstance(test, ast.BoolOp) and len(test.values) >= 2):
             continue
-        neutral = bool(isinstance(test.op, ast.And))
-        kept = [v for v in test.values if not (isinstance(v, ast.Constant) and bool(v.value) is neutral
-                                               and (v.value is True if neutral else not v.value))]
+        conjunction = bool(isinstance(test.op, ast.And))
+        kept = [v for v in test.values if not _neutral(v, conjunction)]
         if not kept or len(kept) == len(test.values):
             continue
-        word = " and " if neutral else " or "
+        word = " and " if conjunction else " or "
         loose = (ast.BoolOp, ast.IfExp, ast.NamedExpr, ast.Lambda)
         start, end = smap.span(test)
         enclosed = source[:start].rstrip().endswith("(") and source[end:].lstrip().startswith(")")
@@ -1126,25 +1359,47 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
         candidate = apply_splices(source, [Splice(start, end, text)])
         if candidate is not None and parses(candidate):
             out.append(candidate)
-    for node in ast.walk(tree):  # ``{"a": 1} or {}``: a first operand that decides is the value
+    return out
+
+
+def _bool_op_replaced(source: str, smap: SourceMap, node: ast.BoolOp, text: str) -> list[str]:
+    """The source with the whole ``node`` replaced by ``text`` (parenthesized across lines), if it parses."""
+    start, end = smap.span(node)
+    candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
+    return [candidate] if candidate is not None and parses(candidate) else []
+
+
+def _deciding_first_operand(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``{"a": 1} or b`` -> ``{"a": 1}``, ``None and b`` -> ``None``: a first operand whose truth is fixed is the
+    value (the rest never runs)."""
+    out: list[str] = []
+    for node in ast.walk(tree):
         if isinstance(node, ast.BoolOp) and _decides(node.values[0], isinstance(node.op, ast.Or)):
-            start, end = smap.span(node)
-            first = node.values[0]
-            text = smap.text(first)
-            candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
-            if candidate is not None and parses(candidate):
-                out.append(candidate)
-    for node in ast.walk(tree):  # ``None or x`` is ``x``, ``True and x`` is ``x``: a first literal that passes on
+            out.extend(_bool_op_replaced(source, smap, node, smap.text(node.values[0])))
+    return out
+
+
+def _passing_first_literal(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``None or b`` -> ``b``, ``True and b`` -> ``b``, ``[] or b`` -> ``b``: a first literal that passes on to
+    the rest."""
+    out: list[str] = []
+    for node in ast.walk(tree):
         first = node.values[0] if isinstance(node, ast.BoolOp) else None
-        if (isinstance(first, ast.Constant) or isinstance(first, (ast.List, ast.Tuple, ast.Set, ast.Dict))
-                and not (first.keys if isinstance(first, ast.Dict) else first.elts)) and _decides(first, not isinstance(node.op, ast.Or)):
-            start, end = smap.span(node)
-            rest = node.values[1:]
-            text = source[smap.span(rest[0])[0]:end] if len(rest) > 1 else _element_text(smap, rest[0])
-            candidate = apply_splices(source, [Splice(start, end, f"({text})" if "\n" in text else text)])
-            if candidate is not None and parses(candidate):
-                out.append(candidate)
-    for node in ast.walk(tree):  # a comprehension's ``if True`` filters nothing
+        if not ((isinstance(first, ast.Constant) or isinstance(first, (ast.List, ast.Tuple, ast.Set, ast.Dict))
+                 and not (first.keys if isinstance(first, ast.Dict) else first.elts))
+                and _decides(first, not isinstance(node.op, ast.Or))):  # type: ignore[attr-defined]
+            continue
+        assert isinstance(node, ast.BoolOp)
+        rest = node.values[1:]
+        text = source[smap.span(rest[0])[0]:smap.span(node)[1]] if len(rest) > 1 else _element_text(smap, rest[0])
+        out.extend(_bool_op_replaced(source, smap, node, text))
+    return out
+
+
+def _true_filter(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``[x for x in xs if True]`` -> ``[x for x in xs]``: a comprehension's ``if True`` filters nothing."""
+    out: list[str] = []
+    for node in ast.walk(tree):
         for test in node.ifs if isinstance(node, ast.comprehension) else []:
             if isinstance(test, ast.Constant) and test.value is True:
                 keyword = smap.prev_token_before(smap.span(test)[0])
@@ -1153,6 +1408,11 @@ def _truth_filler_candidates(source: str, tree: ast.Module, smap: SourceMap) -> 
                     if parses(candidate):
                         out.append(candidate)
     return out
+
+
+#: Shapes found over the whole program: (source, tree, smap) -> candidates.
+_PROGRAM_SHAPES = (_unused_counter_candidates, _neutral_operands, _deciding_first_operand, _passing_first_literal,
+                   _true_filter, _drained_loop_candidates)
 
 
 def _decides(node: ast.expr, truthy: bool) -> bool:
