@@ -113,6 +113,59 @@ def _without_first(args: ast.arguments) -> types.SimpleNamespace:
         kwarg=None, defaults=args.defaults[-len(rest):] if rest and args.defaults else []))
 
 
+def _argument_nodes(args: ast.arguments, call: ast.Call) -> tuple[dict[str, ast.expr], dict[str, ast.expr]]:
+    """(parameter -> its argument in ``call``, parameter -> its default) of the parameters ``args``."""
+    arg_nodes: dict[str, ast.expr] = {p.arg: a for p, a in zip(args.args, call.args)}
+    arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
+    defaults = dict(zip([p.arg for p in args.args][len(args.args) - len(args.defaults):], args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    return arg_nodes, defaults
+
+
+def _parameter_uses(scopes: Scopes, parents: dict[int, ast.AST], call: ast.Call, expr: ast.expr, where: ast.AST,
+                    params: list[str], exclude: frozenset[str]) -> dict[str, list[ast.Name]] | None:
+    """The reads of each parameter in ``expr``; None where a parameter is stored to, or another name read
+    there is a local where it is written (``where``) or means something else at ``call``."""
+    names = [n for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id not in exclude]
+    uses: dict[str, list[ast.Name]] = {}
+    for n in names:
+        if n.id in params:
+            if not isinstance(n.ctx, ast.Load):
+                return None
+            uses.setdefault(n.id, []).append(n)
+        elif scopes.resolve(where, n.id) is not scopes.tree or not _module_level_at(scopes, parents, call, n.id):
+            return None
+    return uses
+
+
+def _evaluated_alike(params: list[str], arg_nodes: dict[str, ast.expr], defaults: dict[str, ast.expr],
+                     uses: dict[str, list[ast.Name]]) -> bool:
+    """Each parameter's value is evaluated as often where it is substituted as in the call: a default
+    used only if it is a constant expression (it is evaluated once, where the function is defined), an
+    argument with effects used exactly once."""
+    for param in params:
+        node = arg_nodes.get(param)
+        count = len(uses.get(param, []))
+        if node is None:
+            if count and not _constant_expression(defaults[param]):
+                return False
+        elif not isinstance(node, _PURE) and count != 1:
+            return False
+    return True
+
+
+def _effects_in_order(smap: SourceMap, arg_nodes: dict[str, ast.expr], uses: dict[str, list[ast.Name]],
+                      expr: ast.expr) -> bool:
+    """The arguments with effects, substituted, are evaluated in the order the call evaluated them, and
+    before any call ``expr`` makes."""
+    effectful = sorted((a for a in arg_nodes.values() if not isinstance(a, _PURE)),
+                       key=lambda a: (a.lineno, a.col_offset))
+    order = [smap.span(uses[p][0])[0] for a in effectful for p, v in arg_nodes.items() if v is a]
+    if order != sorted(order):
+        return False
+    return not (order and any(isinstance(n, ast.Call) and smap.span(n)[1] <= order[-1] for n in ast.walk(expr)))
+
+
 def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], func: object,
                        call: ast.Call, expr: ast.expr, where: ast.AST, *,
                        exclude: frozenset[str] = frozenset()) -> str | None:
@@ -133,35 +186,11 @@ def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.A
     if bound is None:
         return None
     params = [p.arg for p in [*args.args, *args.kwonlyargs]]
-    arg_nodes: dict[str, ast.expr] = {p.arg: a for p, a in zip(args.args, call.args)}
-    arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
-    defaults = dict(zip([p.arg for p in args.args][len(args.args) - len(args.defaults):], args.defaults))
-    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    names = [n for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id not in exclude]
-    uses: dict[str, list[ast.Name]] = {}
-    for n in names:
-        if n.id in params:
-            if not isinstance(n.ctx, ast.Load):
-                return None
-            uses.setdefault(n.id, []).append(n)
-        elif scopes.resolve(where, n.id) is not scopes.tree or not _module_level_at(scopes, parents, call, n.id):
-            return None  # a local where it is written, or the name means something else at the call site
-    for param in params:
-        node = arg_nodes.get(param)
-        count = len(uses.get(param, []))
-        if node is None:
-            if count and not _constant_expression(defaults[param]):
-                return None  # a default is evaluated once, where the function is defined
-        elif not isinstance(node, _PURE) and count != 1:
-            return None  # an argument with effects is evaluated exactly once
-    # arguments with effects: evaluated in the order the call evaluated them
-    effectful = sorted((a for a in arg_nodes.values() if not isinstance(a, _PURE)),
-                       key=lambda a: (a.lineno, a.col_offset))
-    order = [smap.span(uses[p][0])[0] for a in effectful for p, v in arg_nodes.items() if v is a]
-    if order != sorted(order):
+    arg_nodes, defaults = _argument_nodes(args, call)
+    uses = _parameter_uses(scopes, parents, call, expr, where, params, exclude)
+    if (uses is None or not _evaluated_alike(params, arg_nodes, defaults, uses)
+            or not _effects_in_order(smap, arg_nodes, uses, expr)):
         return None
-    if order and any(isinstance(n, ast.Call) and smap.span(n)[1] <= order[-1] for n in ast.walk(expr)):
-        return None  # a call in the function would run before an argument with effects did
     start, end = smap.span(expr)
     splices = []
     for param, nodes in uses.items():
