@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import types
 
-from .edits import Delete, Splice, apply_edits, apply_splices, walk_bodies
+from .edits import BodyInfo, Delete, Splice, apply_edits, apply_splices, walk_bodies
 from .scopes import Scopes
 from .source import SourceMap, block_text
 from .statements import _SCOPED, _bind_arguments, _full_lines, _names_in, _parents, import_binding
@@ -46,6 +46,16 @@ _MAX_ITEMS = 16
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
     return ast.parse(source), SourceMap(source)
+
+
+def _first_match(matchers, *args) -> list[str]:
+    """The candidates of the first of ``matchers`` that recognises its shape at ``args`` (a matcher returns
+    None when the shape is not its own, a list, maybe empty, when it is); none if none does."""
+    for matcher in matchers:
+        found = matcher(*args)
+        if found is not None:
+            return found
+    return []
 
 
 def _wrapped(node: ast.expr, text: str) -> str:
@@ -315,7 +325,34 @@ def _item_of(stmt: ast.stmt, name: str) -> tuple[ast.expr, ast.expr] | None:
     return None
 
 
-def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
+def _empty_bound(stmt: ast.stmt, display: type, builtin: str) -> str | None:
+    """``NAME`` of ``NAME = []`` or ``NAME = list()`` (``display`` ``ast.List``, ``builtin`` ``"list"``; of
+    ``NAME = {}`` / ``NAME = dict()`` alike), else None."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    value = stmt.value
+    empty = (isinstance(value, display) and not (value.keys if isinstance(value, ast.Dict) else value.elts)
+             or isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == builtin
+             and not value.args and not value.keywords)
+    return stmt.targets[0].id if empty else None
+
+
+def _consecutive(stmts: list[ast.stmt], i: int, name: str, item_of) -> tuple[int, int, list]:
+    """After ``stmts[i]``, which binds ``name``: the statements that do not mention ``name`` are skipped, then
+    the run of statements ``item_of(stmt, name)`` reads an item from is taken: (the index of the first of
+    them, the index after the last, their items)."""
+    j = i + 1
+    while j < len(stmts) and item_of(stmts[j], name) is None and name not in _names_in([stmts[j]]):
+        j += 1
+    first = j
+    items = []
+    while j < len(stmts) and (item := item_of(stmts[j], name)) is not None:
+        items.append(item)
+        j += 1
+    return first, j, items
+
+
+def _dict_build(source: str, smap: SourceMap, scopes: Scopes, info: BodyInfo, i: int) -> list[str] | None:
     """``d = {}`` (or ``dict()``) followed by ``d["a"] = x`` / ``d["b"] = y`` -> ``d = {"a": x, "b": y}``, where the
     first item is set (statements between must not mention ``d``, as for lists).
 
@@ -323,28 +360,18 @@ def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
     with literals the order of effects is the same); later duplicates win in both.
     """
     stmts = info.seq.stmts
-    stmt = stmts[i]
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-            and (isinstance(stmt.value, ast.Dict) and not stmt.value.keys
-                 or isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
-                 and stmt.value.func.id == "dict" and not stmt.value.args and not stmt.value.keywords)):
+    name = _empty_bound(stmts[i], ast.Dict, "dict")
+    if name is None:
         return None
-    name = stmt.targets[0].id
-    items = []
-    j = i + 1
-    while j < len(stmts) and _item_of(stmts[j], name) is None and name not in _names_in([stmts[j]]):
-        j += 1  # statements that do not touch the dict: the display goes where its first item is set
-    first = j
-    while j < len(stmts) and (item := _item_of(stmts[j], name)) is not None:
-        items.append(item)
-        j += 1
+    first, j, items = _consecutive(stmts, i, name, _item_of)
     where = _full_lines(smap, stmts[first]) if items else None
     if where is None:
         return None
     nl = smap.default_newline()
     text = f"{where[2]}{name} = {{{', '.join(f'{smap.text(k)}: {smap.text(v)}' for k, v in items)}}}{nl}"
     deleted = [i, *range(first + 1, j)]
-    return apply_edits(source, [Splice(where[0], where[1], text), *(Delete(info.seq, k) for k in deleted)])
+    candidate = apply_edits(source, [Splice(where[0], where[1], text), *(Delete(info.seq, k) for k in deleted)])
+    return None if candidate is None else [candidate]
 
 
 def _read_outside(scopes: Scopes, stmt: ast.stmt, names: set[str]) -> bool:
@@ -395,77 +422,88 @@ def _parallel_pairs(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.ex
     return pairs
 
 
-def list_build_candidates(source: str) -> list[str]:
-    """``xs = []`` followed by ``xs.append(a)`` / ``xs.append(b)`` -> ``xs = [a, b]`` (one candidate per
-    list; ``d = {}`` followed by ``d["k"] = v`` -> ``d = {"k": v}``); followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under an
-    ``if``) -> ``xs = [f(t) for t in it]``, where nothing outside the loop reads its target (a
-    comprehension does not leave it bound) and not in a class body (a comprehension there does not see
-    the class's names); ``a, b = x, y`` -> ``a = x`` / ``b = y`` when no value reads a target.
+def _parallel_assignment(source: str, smap: SourceMap, scopes: Scopes, info: BodyInfo, i: int) -> list[str] | None:
+    """``a, b = x, y`` -> ``a = x`` / ``b = y`` (nested displays alike), when no value reads a target and no
+    target repeats."""
+    stmt = info.seq.stmts[i]
+    pairs = (_parallel_pairs(stmt.targets[0], stmt.value)
+             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
+    if pairs is None or len(pairs) < 2:
+        return None
+    targets = [t for t, _ in pairs]
+    read = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
+    where = _full_lines(smap, stmt)
+    if len(set(targets)) != len(targets) or read & set(targets) or where is None:
+        return []
+    nl = smap.default_newline()
+    text = "".join(f"{where[2]}{t} = {smap.text(v)}{nl}" for t, v in pairs)
+    return [source[:where[0]] + text + source[where[1]:]]
 
-    The appends must follow each other in the same body (an append inside an ``if`` or a loop is not
-    one element), the statements between ``xs = []`` and them must not mention ``xs``, and the appended
-    values must not read ``xs``: the list then holds the same elements, built in the same order.
-    """
+
+def _list_appends(source: str, smap: SourceMap, scopes: Scopes, info: BodyInfo, i: int) -> list[str] | None:
+    """``xs = []`` followed by ``xs.append(a)`` / ``xs.append(b)`` -> ``xs = [a, b]``, where the first append is.
+
+    The appends follow each other in the same body (an append inside an ``if`` or a loop is not one
+    element), the statements between ``xs = []`` and them do not mention ``xs``, and the appended values
+    do not read ``xs``: the list then holds the same elements, built in the same order."""
+    stmts = info.seq.stmts
+    name = _empty_bound(stmts[i], ast.List, "list")
+    if name is None:
+        return None
+    first, j, values = _consecutive(stmts, i, name, _append_of)
+    if not values:
+        return None
+    if any(name in {n.id for n in ast.walk(v) if isinstance(n, ast.Name)} for v in values):
+        return []
+    where = _full_lines(smap, stmts[first])
+    if where is None:
+        return []
+    text = f"{where[2]}{name} = [{', '.join(smap.text(v) for v in values)}]{smap.default_newline()}"
+    edits = [Delete(info.seq, k) for k in [i, *range(first + 1, j)]]
+    edits.append(Splice(where[0], where[1], text))  # type: ignore[arg-type]
+    candidate = apply_edits(source, edits)
+    return [] if candidate is None else [candidate]
+
+
+def _list_loop(source: str, smap: SourceMap, scopes: Scopes, info: BodyInfo, i: int) -> list[str] | None:
+    """``xs = []`` followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under
+    an ``if``) -> ``xs = [f(t) for t in it]``, where nothing outside the loop reads its target (a
+    comprehension does not leave it bound) and not in a class body (a comprehension there does not see the
+    class's names)."""
+    stmts = info.seq.stmts
+    name = _empty_bound(stmts[i], ast.List, "list")
+    if name is None:
+        return None
+    first, _end, values = _consecutive(stmts, i, name, _append_of)
+    if values or first >= len(stmts):
+        return None
+    loop = _append_loop(smap, stmts[first], name)
+    where = _full_lines(smap, stmts[first])
+    if (loop is None or where is None or isinstance(info.owner, ast.ClassDef)
+            or _read_outside(scopes, stmts[first], loop[1])):
+        return []
+    text = f"{where[2]}{name} = {loop[0]}{smap.default_newline()}"
+    candidate = apply_edits(source, [Delete(info.seq, i), Splice(where[0], where[1], text)])
+    return [] if candidate is None else [candidate]
+
+
+#: The shapes :func:`list_build_candidates` writes as one statement, tried in this order at each statement.
+_BUILDS_BY_HAND = (_parallel_assignment, _dict_build, _list_appends, _list_loop)
+
+
+def list_build_candidates(source: str) -> list[str]:
+    """A list or dict built element by element, or a parallel assignment, as one statement: one candidate
+    per statement that starts such a build, from the first of :data:`_BUILDS_BY_HAND` that recognises
+    it -- :func:`_parallel_assignment` (``a, b = x, y`` -> ``a = x`` / ``b = y``), :func:`_dict_build`
+    (``d = {}; d["k"] = v`` -> ``d = {"k": v}``), :func:`_list_appends` (``xs = []; xs.append(a)`` ->
+    ``xs = [a]``), :func:`_list_loop` (``xs = []; for t in it: xs.append(f(t))`` -> ``xs = [f(t) for t in
+    it]``)."""
     tree, smap = _parse(source)
     scopes = Scopes(tree)
     out: list[str] = []
-    nl = smap.default_newline()
     for info in walk_bodies(tree, smap):
-        stmts = info.seq.stmts
-        for i, stmt in enumerate(stmts):
-            pairs = (_parallel_pairs(stmt.targets[0], stmt.value)
-                     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
-            if pairs is not None and len(pairs) >= 2:
-                targets = [t for t, _ in pairs]
-                read = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
-                where = _full_lines(smap, stmt)
-                if len(set(targets)) == len(targets) and not read & set(targets) and where is not None:
-                    indent = where[2]
-                    text = "".join(f"{indent}{t} = {smap.text(v)}{nl}" for t, v in pairs)
-                    out.append(source[:where[0]] + text + source[where[1]:])
-                continue
-            dict_build = _dict_build(source, smap, info, i)
-            if dict_build is not None:
-                out.append(dict_build)
-                continue
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                    and (isinstance(stmt.value, ast.List) and not stmt.value.elts
-                         or isinstance(stmt.value, ast.Call) and _callee(stmt.value) == "list"
-                         and isinstance(stmt.value.func, ast.Name) and not stmt.value.args
-                         and not stmt.value.keywords)):
-                continue
-            name = stmt.targets[0].id
-            j = i + 1
-            while j < len(stmts) and _append_of(stmts[j], name) is None:
-                if name in _names_in([stmts[j]]):
-                    break
-                j += 1
-            first = j
-            values: list[ast.expr] = []
-            while j < len(stmts) and (value := _append_of(stmts[j], name)) is not None:
-                values.append(value)
-                j += 1
-            if not values and first < len(stmts):
-                loop = _append_loop(smap, stmts[first], name)
-                where = _full_lines(smap, stmts[first])
-                if (loop is not None and where is not None and not isinstance(info.owner, ast.ClassDef)
-                        and not _read_outside(scopes, stmts[first], loop[1])):
-                    text = f"{where[2]}{name} = {loop[0]}{nl}"
-                    candidate = apply_edits(source, [Delete(info.seq, i), Splice(where[0], where[1], text)])
-                    if candidate is not None:
-                        out.append(candidate)
-                continue
-            if not values or any(name in {n.id for n in ast.walk(v) if isinstance(n, ast.Name)} for v in values):
-                continue
-            where = _full_lines(smap, stmts[first])
-            if where is None:
-                continue
-            text = f"{where[2]}{name} = [{', '.join(smap.text(v) for v in values)}]{nl}"
-            edits = [Delete(info.seq, k) for k in [i, *range(first + 1, j)]]
-            edits.append(Splice(where[0], where[1], text))  # type: ignore[arg-type]
-            candidate = apply_edits(source, edits)
-            if candidate is not None:
-                out.append(candidate)
+        for i in range(len(info.seq.stmts)):
+            out.extend(_first_match(_BUILDS_BY_HAND, source, smap, scopes, info, i))
     return out
 
 
