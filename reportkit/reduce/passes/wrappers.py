@@ -577,12 +577,69 @@ def _class_bases(tree: ast.Module) -> set[str]:
             if isinstance(n, ast.Name)}
 
 
+def _single_store(init: ast.FunctionDef) -> tuple[str, ast.expr] | None:
+    """``(m, EXPR)`` of an ``__init__(self, ...)`` whose one statement (besides ``super().__init__()``, a
+    docstring, ``pass``) is ``self.m = EXPR``."""
+    self_name = init.args.args[0].arg if init.args.args else None
+    stores = [s for s in init.body if not (_super_init(s) or _docstring_or_pass(s))]
+    if (self_name is None or len(stores) != 1 or not isinstance(stores[0], ast.Assign)
+            or len(stores[0].targets) != 1):
+        return None
+    target = stores[0].targets[0]
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            and target.value.id == self_name):
+        return None
+    return target.attr, stores[0].value
+
+
+def _delegates(forward: ast.FunctionDef, attr: str) -> bool:
+    """``def forward(self, x, y): return self.m(x, y)`` (or the call ``self.m(x, y)`` as a statement: the
+    call's value then is ``m``'s output, not None; the tester decides whether anything used it), for
+    ``attr`` ``m``: its parameters passed on as they are, no defaults, no ``*``/``**``."""
+    fargs = forward.args
+    if (fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs or fargs.defaults
+            or not fargs.args or len(forward.body) != 1 or not isinstance(forward.body[0], (ast.Return, ast.Expr))):
+        return False
+    ret = forward.body[0].value
+    params = [a.arg for a in fargs.args[1:]]
+    return (isinstance(ret, ast.Call) and not ret.keywords and isinstance(ret.func, ast.Attribute)
+            and ret.func.attr == attr and isinstance(ret.func.value, ast.Name)
+            and ret.func.value.id == fargs.args[0].arg
+            and [a.id if isinstance(a, ast.Name) else None for a in ret.args] == params)
+
+
+def _delegating(cls: ast.ClassDef) -> tuple[ast.FunctionDef, str, ast.expr] | None:
+    """``(__init__, m, EXPR)`` of a class of two undecorated methods, ``__init__`` storing one object
+    (:func:`_single_store`, ``self.m = EXPR``) and ``forward`` delegating to it (:func:`_delegates`,
+    ``return self.m(x)``); nothing else in its body but a docstring or ``pass``."""
+    methods = _methods(cls)
+    init, forward = methods.get("__init__"), methods.get("forward")
+    if (init is None or forward is None or len(methods) != 2 or init.decorator_list or forward.decorator_list
+            or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+        return None
+    store = _single_store(init)
+    if store is None or not _delegates(forward, store[0]):
+        return None
+    return init, store[0], store[1]
+
+
+def _inlined_calls(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], func: object,
+                   calls: list[ast.Call], expr: ast.expr, where: ast.AST) -> list[Splice] | None:
+    """Each of ``calls`` replaced by ``expr`` (written in ``where``) with its arguments for ``func``'s
+    parameters (:func:`_substitute_params`); None if one of them cannot be."""
+    splices = []
+    for call in calls:
+        text = _substitute_params(smap, scopes, parents, func, call, expr, where)
+        if text is None:
+            return None
+        splices.append(Splice(*smap.span(call), _placed(parents, call, expr, text)))
+    return splices
+
+
 def delegating_module_candidates(source: str) -> list[str]:
-    """A module-level class whose ``__init__`` stores one object (``self.m = EXPR``, besides
-    ``super().__init__()``) and whose ``forward(self, x...)`` is ``return self.m(x...)`` (or the call
-    ``self.m(x...)`` as a statement: the call's value then is ``m``'s output, not None; the tester decides
-    whether anything used it): each construction ``C(args)`` becomes ``EXPR`` with the arguments for the
-    constructor's parameters.
+    """A module-level class whose ``__init__`` stores one object and whose ``forward`` only delegates to it
+    (:func:`_delegating`: ``self.m = EXPR`` / ``return self.m(x)``): each construction ``C(args)`` becomes
+    ``EXPR`` with the arguments for the constructor's parameters, and the class goes.
 
     Only where ``C`` is used for constructions only, no other class derives from it, nothing else
     reads an attribute named ``m``, and the substitution is hygienic.
@@ -597,58 +654,59 @@ def delegating_module_candidates(source: str) -> list[str]:
             attr_reads[node.attr] = attr_reads.get(node.attr, 0) + 1
     out: list[str] = []
     for cls in _plain_classes(tree, bases):
-        methods = _methods(cls)
-        init, forward = methods.get("__init__"), methods.get("forward")
-        if (init is None or forward is None or len(methods) != 2 or init.decorator_list or forward.decorator_list
-                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+        found = _delegating(cls)
+        if found is None or attr_reads.get(found[1], 0) != 2:  # the store in __init__ and the read in forward
             continue
-        self_name = init.args.args[0].arg if init.args.args else None
-        stores = [s for s in init.body if not (_super_init(s) or _docstring_or_pass(s))]
-        if (self_name is None or len(stores) != 1 or not isinstance(stores[0], ast.Assign)
-                or len(stores[0].targets) != 1):
-            continue
-        target = stores[0].targets[0]
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                and target.value.id == self_name):
-            continue
-        attr, expr = target.attr, stores[0].value
-        fargs = forward.args
-        if (fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs or fargs.defaults
-                or not fargs.args or len(forward.body) != 1 or not isinstance(forward.body[0], (ast.Return, ast.Expr))):
-            continue
-        ret = forward.body[0].value  # (a call as a statement: the inner module's output where it returned None)
-        params = [a.arg for a in fargs.args[1:]]
-        if not (isinstance(ret, ast.Call) and not ret.keywords and isinstance(ret.func, ast.Attribute)
-                and ret.func.attr == attr and isinstance(ret.func.value, ast.Name)
-                and ret.func.value.id == fargs.args[0].arg
-                and [a.id if isinstance(a, ast.Name) else None for a in ret.args] == params):
-            continue
-        if attr_reads.get(attr, 0) != 2:  # the store in __init__ and the read in forward
-            continue
+        init, _attr, expr = found
         calls = _calls_of(tree, parents, cls.name)
-        if not calls:
+        splices = _inlined_calls(smap, scopes, parents, _without_first(init.args), calls, expr, init) if calls else None
+        if splices is None:
             continue
-        func = _without_first(init.args)
-        splices = []
-        for call in calls:
-            text = _substitute_params(smap, scopes, parents, func, call, expr, init)
-            if text is None:
-                break
-            splices.append(Splice(*smap.span(call), _placed(parents, call, expr, text)))
-        else:
-            gone = _delete_lines(smap, cls)
-            candidate = apply_splices(source, [*splices, *([gone] if gone else [])])
-            if candidate is not None:
-                out.append(candidate)
+        gone = _delete_lines(smap, cls)
+        candidate = apply_splices(source, [*splices, *([gone] if gone else [])])
+        if candidate is not None:
+            out.append(candidate)
     return out
 
 
 # ------------------------------------------------------------------- class constants
+def _self_attributes(cls: ast.ClassDef) -> set[int]:
+    """The ``self.X`` nodes (by id) in the class's own undecorated methods (``self``: the first parameter)."""
+    return {id(n) for m in cls.body if isinstance(m, _FUNCS) and not m.decorator_list and m.args.args
+            for n in ast.walk(m) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            and n.value.id == m.args.args[0].arg}
+
+
+def _class_body_reads(cls: ast.ClassDef) -> set[str]:
+    """The names the class body reads outside its methods."""
+    return {n.id for s in cls.body if not isinstance(s, _FUNCS) for n in ast.walk(s)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _class_constant(stmt: ast.stmt) -> str | None:
+    """``NAME`` of a class body's ``NAME = ((16, 2, 2),)``: literals and operators only."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and _constant_expression(stmt.value)):
+        return stmt.targets[0].id
+    return None
+
+
+def _constant_reads(tree: ast.Module, parents: dict[int, ast.AST], cls: ast.ClassDef, name: str,
+                    own: set[int]) -> list[ast.Attribute] | None:
+    """Every read of an attribute ``name``, when each one is ``self.name`` in the class's own methods
+    (``own``) or ``C.name``, and none is in an f-string; None otherwise or when there is none."""
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name]
+    if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
+                        or _in_fstring(parents, r) for r in reads):
+        return None
+    return reads
+
+
 def class_constant_candidates(source: str) -> list[str]:
-    """A class-level constant ``LAYOUT = ((16, 2, 2),)`` (literals and operators only) read as
-    ``self.LAYOUT`` in the class's own methods or as ``C.LAYOUT`` -> the literal at each read, and the
-    assignment gone. Only where nothing stores that attribute, no class derives from ``C``, and the
-    class body itself does not read the name."""
+    """A class-level constant (:func:`_class_constant`, ``LAYOUT = ((16, 2, 2),)``) read as ``self.LAYOUT``
+    in the class's own methods or as ``C.LAYOUT`` (:func:`_constant_reads`) -> the literal at each read,
+    and the assignment gone. Only where nothing stores that attribute, no class derives from ``C``, and
+    the class body itself does not read the name."""
     tree, smap = _parse(source)
     parents = _parents(tree)
     bases = _class_bases(tree)
@@ -657,23 +715,14 @@ def class_constant_candidates(source: str) -> list[str]:
     for cls in ast.walk(tree):
         if not isinstance(cls, ast.ClassDef) or cls.name in bases or cls.decorator_list:
             continue
-        own = {id(n) for m in cls.body if isinstance(m, _FUNCS) and not m.decorator_list and m.args.args
-               for n in ast.walk(m) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
-               and n.value.id == m.args.args[0].arg}
-        body_names = {n.id for s in cls.body if not isinstance(s, _FUNCS) for n in ast.walk(s)
-                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        own = _self_attributes(cls)
+        body_names = _class_body_reads(cls)
         for stmt in cls.body:
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                    and _constant_expression(stmt.value)):
+            name = _class_constant(stmt)
+            if name is None or name in stored or name in body_names:
                 continue
-            name = stmt.targets[0].id
-            if name in stored or name in body_names:
-                continue
-            reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name]
-            if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
-                                or _in_fstring(parents, r) for r in reads):
-                continue
-            gone = _delete_member(smap, cls, stmt)
+            reads = _constant_reads(tree, parents, cls, name, own)
+            gone = _delete_member(smap, cls, stmt) if reads else None
             if gone is None:
                 continue
             text = smap.text(stmt.value)
@@ -685,79 +734,104 @@ def class_constant_candidates(source: str) -> list[str]:
 
 
 # ------------------------------------------------------------------ modules called once
+def _init_and_call(cls: ast.ClassDef) -> tuple[ast.FunctionDef, ast.FunctionDef] | None:
+    """``__init__`` and ``forward`` (or ``__call__``) of a class of these two methods only (besides a
+    docstring or ``pass``), both plain: no decorator, ``self`` first, no ``*``/``**``, keyword-only or
+    positional-only parameters."""
+    methods = _methods(cls)
+    init = methods.get("__init__")
+    call_name = "forward" if "forward" in methods else "__call__"
+    forward = methods.get(call_name)
+    if (init is None or forward is None or len(methods) != 2
+            or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+        return None
+    for m in (init, forward):
+        a = m.args
+        if (m.decorator_list or not a.args or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs
+                or isinstance(m, ast.AsyncFunctionDef)):
+            return None
+    return init, forward
+
+
+def _fusable(init: ast.FunctionDef, forward: ast.FunctionDef, init_body: list[ast.stmt]) -> bool:
+    """``__init__``'s code (``init_body``) then ``forward``'s can run as one function: neither reads ``self``
+    (nor ``super`` / ``__class__``), ``__init__`` has no default (it would sit before ``forward``'s required
+    parameters), returns nothing, binds no name ``forward`` reads and shares no parameter with it."""
+    iparams = [a.arg for a in init.args.args[1:]]
+    fparams = [a.arg for a in forward.args.args[1:]]
+    if (init.args.defaults or set(iparams) & set(fparams)
+            or any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal))
+                   for s in init_body for n in ast.walk(s))
+            or {init.args.args[0].arg, "super", "__class__"} & _names_in(init_body)
+            or {forward.args.args[0].arg, "super", "__class__"} & _names_in(forward.body)
+            or set(fparams) & _names_in(init_body)):
+        return False
+    init_bound = set(iparams) | {n.id for s in init_body for n in ast.walk(s)
+                                 if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    init_bound |= {n.name for s in init_body for n in ast.walk(s) if isinstance(n, (*_FUNCS, ast.ClassDef))}
+    return not init_bound & _names_in(forward.body)  # else forward would see __init__'s locals
+
+
+def _called_at_once(smap: SourceMap, parents: dict[int, ast.AST], name: str, calls: list[ast.Call],
+                    nparams: int) -> list[Splice] | None:
+    """``C(a)(x)`` -> ``C(a, x)`` at each of ``calls`` (constructions of ``C``, ``name``, whose ``__init__``
+    takes ``nparams`` arguments); None where one is not called at once with plain positional arguments."""
+    splices = []
+    for call in calls:
+        outer = parents.get(id(call))
+        if not (isinstance(outer, ast.Call) and outer.func is call
+                and not any(isinstance(a, ast.Starred) for a in [*call.args, *outer.args])
+                and not any(k.arg is None for k in [*call.keywords, *outer.keywords])
+                and not call.keywords and not outer.keywords):
+            return None
+        args = [smap.text(a) for a in [*call.args, *outer.args]]
+        if len(call.args) != nparams:
+            return None
+        splices.append(Splice(*smap.span(outer), f"{name}({', '.join(args)})"))
+    return splices
+
+
+def _fused_def(smap: SourceMap, name: str, indent: str, init_body: list[ast.stmt], init: ast.FunctionDef,
+               forward: ast.FunctionDef) -> str:
+    """``def C(init params..., forward params...):`` running ``init_body`` then ``forward``'s body."""
+    iparams = [a.arg for a in init.args.args[1:]]
+    fdefaults = forward.args.defaults
+    params = iparams + [a.arg for a in forward.args.args[1:len(forward.args.args) - len(fdefaults)]]
+    params += [f"{a.arg}={smap.text(d)}" for a, d in
+               zip(forward.args.args[len(forward.args.args) - len(fdefaults):], fdefaults)]
+    text = f"{indent}def {name}({', '.join(params)}):{smap.default_newline()}"
+    if init_body:
+        text += block_text(smap, init_body, indent + "    ")
+    return text + block_text(smap, forward.body, indent + "    ")
+
+
 def module_call_candidates(source: str) -> list[str]:
-    """A module-level class with ``__init__`` and ``forward`` (or ``__call__``) that use nothing of
-    ``self`` (but ``super().__init__()``), each construction called at once (``C(a)(x)``) -> a
-    function ``C(init params..., forward params...)`` running ``__init__``'s code then ``forward``'s,
-    called as ``C(a, x)``; the function inliner can then put it at its call site."""
+    """A module-level class with ``__init__`` and ``forward`` (or ``__call__``) (:func:`_init_and_call`)
+    that use nothing of ``self`` but ``super().__init__()`` (:func:`_fusable`), each construction called at
+    once (:func:`_called_at_once`: ``C(a)(x)`` -> ``C(a, x)``) -> a function ``C(init params..., forward
+    params...)`` running ``__init__``'s code then ``forward``'s (:func:`_fused_def`); the function inliner
+    can then put it at its call site."""
     tree, smap = _parse(source)
     parents = _parents(tree)
     bases = _class_bases(tree)
-    nl = smap.default_newline()
     out: list[str] = []
     for cls in _plain_classes(tree, bases):
-        methods = _methods(cls)
-        init = methods.get("__init__")
-        call_name = "forward" if "forward" in methods else "__call__"
-        forward = methods.get(call_name)
-        if (init is None or forward is None or len(methods) != 2
-                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+        methods = _init_and_call(cls)
+        if methods is None:
             continue
-        ok = True
-        for m in (init, forward):
-            a = m.args
-            if (m.decorator_list or not a.args or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs
-                    or isinstance(m, ast.AsyncFunctionDef)):
-                ok = False
-                break
-        if not ok:
-            continue
+        init, forward = methods
         init_body = [s for s in init.body if not (_super_init(s) or _docstring_or_pass(s))]
-        iparams = [a.arg for a in init.args.args[1:]]
-        fparams = [a.arg for a in forward.args.args[1:]]
-        if (init.args.defaults or set(iparams) & set(fparams)
-                or any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal))
-                       for s in init_body for n in ast.walk(s))
-                or {init.args.args[0].arg, "super", "__class__"} & _names_in(init_body)
-                or {forward.args.args[0].arg, "super", "__class__"} & _names_in(forward.body)
-                or set(fparams) & _names_in(init_body)):
-            continue  # a default of __init__ would sit before forward's required parameters
-        init_bound = set(iparams) | {n.id for s in init_body for n in ast.walk(s)
-                                     if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        init_bound |= {n.name for s in init_body for n in ast.walk(s) if isinstance(n, (*_FUNCS, ast.ClassDef))}
-        if init_bound & _names_in(forward.body):
-            continue  # forward would see __init__'s locals instead of what it read
-        calls = _calls_of(tree, parents, cls.name)
-        if not calls:
+        if not _fusable(init, forward, init_body):
             continue
-        splices = []
-        for call in calls:
-            outer = parents.get(id(call))
-            if not (isinstance(outer, ast.Call) and outer.func is call
-                    and not any(isinstance(a, ast.Starred) for a in [*call.args, *outer.args])
-                    and not any(k.arg is None for k in [*call.keywords, *outer.keywords])
-                    and not call.keywords and not outer.keywords):
-                break
-            args = [smap.text(a) for a in [*call.args, *outer.args]]
-            if len(call.args) != len(iparams):
-                break
-            splices.append(Splice(*smap.span(outer), f"{cls.name}({', '.join(args)})"))
-        else:
-            where = _full_lines(smap, cls)
-            if where is None:
-                continue
-            indent = where[2]
-            fdefaults = forward.args.defaults
-            params = iparams + [a.arg for a in forward.args.args[1:len(forward.args.args) - len(fdefaults)]]
-            params += [f"{a.arg}={smap.text(d)}" for a, d in
-                       zip(forward.args.args[len(forward.args.args) - len(fdefaults):], fdefaults)]
-            text = f"{indent}def {cls.name}({', '.join(params)}):{nl}"
-            if init_body:
-                text += block_text(smap, init_body, indent + "    ")
-            text += block_text(smap, forward.body, indent + "    ")
-            candidate = apply_splices(source, [Splice(where[0], where[1], text), *splices])
-            if candidate is not None:
-                out.append(candidate)
+        calls = _calls_of(tree, parents, cls.name)
+        splices = _called_at_once(smap, parents, cls.name, calls, len(init.args.args) - 1) if calls else None
+        where = _full_lines(smap, cls) if splices is not None else None
+        if where is None:
+            continue
+        text = _fused_def(smap, cls.name, where[2], init_body, init, forward)
+        candidate = apply_splices(source, [Splice(where[0], where[1], text), *splices])
+        if candidate is not None:
+            out.append(candidate)
     return out
 
 
