@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import types
+from typing import NamedTuple
 
 from .edits import BodyInfo, Delete, Splice, apply_edits, apply_splices, walk_bodies
 from .scopes import Scopes
@@ -875,10 +876,58 @@ def helper_inline_candidates(source: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------- factories
+def _classmethod_factory(cls: ast.ClassDef, method: ast.FunctionDef, expr: ast.Call) -> object | None:
+    """``@classmethod def build(cls, a): return cls(a)`` (or ``C(a)``), ``cls`` read nowhere else: the
+    parameters without ``cls``."""
+    if not method.args.args:
+        return None
+    cls_param = method.args.args[0].arg
+    made = expr.func
+    if not (isinstance(made, ast.Name) and made.id in (cls_param, cls.name)):
+        return None
+    if cls_param in {n.id for n in ast.walk(expr) if n is not made and isinstance(n, ast.Name)}:
+        return None
+    return _without_first(method.args)
+
+
+def _staticmethod_factory(cls: ast.ClassDef, method: ast.FunctionDef, expr: ast.Call) -> object | None:
+    """``@staticmethod def build(a): return C(a)``: its parameters."""
+    made = expr.func
+    return method if isinstance(made, ast.Name) and made.id == cls.name else None
+
+
+#: decorator -> the matcher of a factory method of that kind
+_FACTORIES = {"classmethod": _classmethod_factory, "staticmethod": _staticmethod_factory}
+
+
+def _factory_calls(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], tree: ast.Module,
+                   cls: ast.ClassDef, method: ast.FunctionDef, func: object, expr: ast.Call) -> list[Splice] | None:
+    """``C.build(x)`` -> ``C(x)`` (``expr`` with the arguments substituted, the class named ``C``) at each read
+    of an attribute named like the factory; None where one is not such a call or none is there."""
+    made = expr.func
+    assert isinstance(made, ast.Name)
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == method.name]
+    splices = []
+    for use in uses:
+        call = parents.get(id(use))
+        if not (isinstance(use.value, ast.Name) and use.value.id == cls.name
+                and isinstance(call, ast.Call) and call.func is use
+                and _module_level_at(scopes, parents, call, cls.name)):
+            return None
+        text = _substitute_params(smap, scopes, parents, func, call, expr, method, exclude=frozenset({made.id}))
+        if text is None:
+            return None
+        m_start = smap.span(made)[0] - smap.span(expr)[0]
+        text = text[:m_start] + cls.name + text[m_start + len(made.id):]
+        splices.append(Splice(*smap.span(call), text))
+    return splices or None
+
+
 def factory_candidates(source: str) -> list[str]:
-    """``@classmethod def build(cls, ...): return cls(ARGS)`` (or ``C(ARGS)``, or a ``@staticmethod``
-    returning ``C(ARGS)``) -> ``C(ARGS)`` with the arguments substituted at each ``C.build(...)``, and
-    the factory gone. Only where every ``.build`` read in the program is such a call."""
+    """A factory method -- ``@classmethod def build(cls, ...): return cls(ARGS)`` (or ``C(ARGS)``,
+    :func:`_classmethod_factory`), a ``@staticmethod`` returning ``C(ARGS)`` (:func:`_staticmethod_factory`)
+    -> ``C(ARGS)`` with the arguments substituted at each ``C.build(...)`` (:func:`_factory_calls`), and the
+    factory gone. Only where every ``.build`` read in the program is such a call."""
     tree, smap = _parse(source)
     parents = _parents(tree)
     scopes = Scopes(tree)
@@ -890,48 +939,14 @@ def factory_candidates(source: str) -> list[str]:
             if not isinstance(method, ast.FunctionDef) or len(method.decorator_list) != 1:
                 continue
             deco = method.decorator_list[0]
-            kind = deco.id if isinstance(deco, ast.Name) else None
+            matcher = _FACTORIES.get(deco.id) if isinstance(deco, ast.Name) else None
             expr = _returned(method)
-            if kind not in ("classmethod", "staticmethod") or not isinstance(expr, ast.Call):
-                continue
-            if kind == "classmethod":
-                if not method.args.args:
-                    continue
-                cls_param = method.args.args[0].arg
-                func = _without_first(method.args)
-            else:
-                cls_param = None
-                func = method
-            made = expr.func
-            if not (isinstance(made, ast.Name) and made.id in (cls_param, cls.name)):
-                continue
-            if cls_param is not None and cls_param in {n.id for n in ast.walk(expr) if n is not made
-                                                      and isinstance(n, ast.Name)}:
-                continue
-            uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == method.name]
-            splices = []
-            for use in uses:
-                call = parents.get(id(use))
-                if not (isinstance(use.value, ast.Name) and use.value.id == cls.name
-                        and isinstance(call, ast.Call) and call.func is use
-                        and _module_level_at(scopes, parents, call, cls.name)):
-                    break
-                text = _substitute_params(smap, scopes, parents, func, call, expr, method,
-                                          exclude=frozenset({made.id}))
-                if text is None:
-                    break
-                m_start = smap.span(made)[0] - smap.span(expr)[0]
-                text = text[:m_start] + cls.name + text[m_start + len(made.id):]
-                splices.append(Splice(*smap.span(call), text))
-            else:
-                if not uses:
-                    continue
-                gone = _delete_member(smap, cls, method)
-                if gone is None:
-                    continue
-                candidate = apply_splices(source, [*splices, gone])
-                if candidate is not None:
-                    out.append(candidate)
+            func = matcher(cls, method, expr) if matcher is not None and isinstance(expr, ast.Call) else None
+            splices = _factory_calls(smap, scopes, parents, tree, cls, method, func, expr) if func else None
+            gone = _delete_member(smap, cls, method) if splices else None
+            candidate = apply_splices(source, [*splices, gone]) if gone is not None else None
+            if candidate is not None:
+                out.append(candidate)
     return out
 
 
@@ -943,60 +958,105 @@ def _constant_len(func: ast.FunctionDef | None) -> int | None:
     return None
 
 
+class _Dataset(NamedTuple):
+    """A map-style dataset class a list can replace (:func:`_dataset`)."""
+
+    cls: ast.ClassDef
+    getitem: ast.FunctionDef
+    n: int  # its constant length
+    calls: list[ast.Call]  # its constructions
+    where: tuple[int, int, str]  # its lines and indentation
+
+
+def _dataset_methods(cls: ast.ClassDef) -> tuple[ast.FunctionDef, int] | None:
+    """``(__getitem__, n)`` of a class of ``__len__`` returning a small constant ``n``, an undecorated
+    ``__getitem__(self, i)`` reading nothing of ``self`` and, maybe, an ``__init__`` doing nothing but
+    ``super().__init__()``; nothing else in its body but a docstring or ``pass``."""
+    methods = _methods(cls)
+    getitem, init = methods.get("__getitem__"), methods.get("__init__")
+    n = _constant_len(methods.get("__len__"))
+    if (n is None or getitem is None or set(methods) - {"__init__", "__len__", "__getitem__"}
+            or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)
+            or init is not None and any(not (_super_init(s) or _docstring_or_pass(s)) for s in init.body)):
+        return None
+    gargs = getitem.args
+    if (getitem.decorator_list or len(gargs.args) != 2 or gargs.vararg or gargs.kwarg or gargs.kwonlyargs
+            or gargs.posonlyargs or {gargs.args[0].arg, "super", "__class__"} & _names_in(getitem.body)):
+        return None
+    return getitem, n
+
+
+def _dataset(tree: ast.Module, smap: SourceMap, parents: dict[int, ast.AST], cls: ast.ClassDef) -> _Dataset | None:
+    """``cls`` as a :class:`_Dataset` (:func:`_dataset_methods`), constructed only with plain names or
+    constants as arguments and on lines of its own; None if it is not one."""
+    found = _dataset_methods(cls)
+    if found is None:
+        return None
+    calls = _calls_of(tree, parents, cls.name)
+    if not calls or any(not isinstance(a, _PURE) for c in calls for a in [*c.args, *(k.value for k in c.keywords)]):
+        return None
+    where = _full_lines(smap, cls)
+    return None if where is None else _Dataset(cls, found[0], found[1], calls, where)
+
+
+def _dataset_comprehension(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST],
+                           ds: _Dataset) -> list[str] | None:
+    """``def __getitem__(self, i): return EXPR`` -> ``[EXPR for i in range(n)]`` at each construction, and
+    the class gone; where every other name ``EXPR`` reads is the module-level one, there and at each
+    construction."""
+    expr = _returned(ds.getitem)
+    if expr is None or any(isinstance(x, _SCOPED) for x in ast.walk(expr)):
+        return None
+    index = ds.getitem.args.args[1].arg
+    free = ({x.id for x in ast.walk(expr) if isinstance(x, ast.Name)} - {index}) | {"range"}
+    if not all(scopes.resolve(ds.getitem, name) is scopes.tree
+               and all(_module_level_at(scopes, parents, c, name) for c in ds.calls) for name in free):
+        return None
+    item = f"[{smap.text(expr)} for {index} in range({ds.n})]"
+    candidate = apply_splices(source, [Splice(ds.where[0], ds.where[1], ""),
+                                       *(Splice(*smap.span(c), item) for c in ds.calls)])
+    return [] if candidate is None else [candidate]
+
+
+def _dataset_function(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST],
+                      ds: _Dataset) -> list[str] | None:
+    """A longer ``__getitem__(self, i)`` -> a function ``def C(i):`` with its body, in the class's place, and
+    each construction ``C()`` -> ``[C(0), C(1), ...]``."""
+    indent = ds.where[2]
+    gargs = ds.getitem.args
+    params = smap.source[smap.span(gargs.args[1])[0]:smap.span(gargs.args[-1])[1]]
+    head = f"{indent}def {ds.cls.name}({params}):{smap.default_newline()}"
+    text = head + block_text(smap, ds.getitem.body, indent + "    ")
+    items = "[" + ", ".join(f"{ds.cls.name}({i})" for i in range(ds.n)) + "]"
+    candidate = apply_splices(source, [Splice(ds.where[0], ds.where[1], text),
+                                       *(Splice(*smap.span(c), items) for c in ds.calls)])
+    return [] if candidate is None else [candidate]
+
+
+#: The ways :func:`dataset_list_candidates` writes a dataset as a list, the first that fits.
+_DATASET_LISTS = (_dataset_comprehension, _dataset_function)
+
+
 def dataset_list_candidates(source: str) -> list[str]:
     """A module-level map-style dataset -- ``__len__`` returns a small constant ``n``, ``__getitem__``
     reads nothing of ``self``, ``__init__`` (if any) does nothing but ``super().__init__()`` -- whose
-    constructions take only plain names or constants: each construction becomes the list of its items.
+    constructions take only plain names or constants (:func:`_dataset`): each construction becomes the
+    list of its items, by the first of :data:`_DATASET_LISTS` that fits.
 
-    ``__getitem__(self, i): return EXPR`` gives ``[EXPR for i in range(n)]`` and the class goes; a
-    longer ``__getitem__`` becomes a function named like the class and the construction
-    ``[C(0), C(1), ...]``. The items are the same objects, computed by the same code, in index order.
+    ``__getitem__(self, i): return EXPR`` gives ``[EXPR for i in range(n)]`` and the class goes
+    (:func:`_dataset_comprehension`); a longer ``__getitem__`` becomes a function named like the class and
+    the construction ``[C(0), C(1), ...]`` (:func:`_dataset_function`). The items are the same objects,
+    computed by the same code, in index order.
     """
     tree, smap = _parse(source)
     parents = _parents(tree)
     scopes = Scopes(tree)
     out: list[str] = []
-    nl = smap.default_newline()
     bases = _class_bases(tree)
     for cls in _plain_classes(tree, bases):
-        methods = _methods(cls)
-        getitem, init = methods.get("__getitem__"), methods.get("__init__")
-        n = _constant_len(methods.get("__len__"))
-        if (n is None or getitem is None or set(methods) - {"__init__", "__len__", "__getitem__"}
-                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)
-                or init is not None and any(not (_super_init(s) or _docstring_or_pass(s)) for s in init.body)):
-            continue
-        gargs = getitem.args
-        if (getitem.decorator_list or len(gargs.args) != 2 or gargs.vararg or gargs.kwarg or gargs.kwonlyargs
-                or gargs.posonlyargs or {gargs.args[0].arg, "super", "__class__"} & _names_in(getitem.body)):
-            continue
-        index = gargs.args[1].arg
-        calls = _calls_of(tree, parents, cls.name)
-        if not calls or any(not isinstance(a, _PURE) for c in calls for a in [*c.args, *(k.value for k in c.keywords)]):
-            continue
-        expr = _returned(getitem)
-        where = _full_lines(smap, cls)
-        if where is None:
-            continue
-        if expr is not None and not any(isinstance(x, _SCOPED) for x in ast.walk(expr)):
-            free = ({x.id for x in ast.walk(expr) if isinstance(x, ast.Name)} - {index}) | {"range"}
-            if all(scopes.resolve(getitem, name) is scopes.tree
-                   and all(_module_level_at(scopes, parents, c, name) for c in calls) for name in free):
-                item = f"[{smap.text(expr)} for {index} in range({n})]"
-                candidate = apply_splices(source, [Splice(where[0], where[1], ""),
-                                                   *(Splice(*smap.span(c), item) for c in calls)])
-                if candidate is not None:
-                    out.append(candidate)
-                continue
-        indent = where[2]
-        params = smap.source[smap.span(gargs.args[1])[0]:smap.span(getitem.args.args[-1])[1]]
-        head = f"{indent}def {cls.name}({params}):{nl}"
-        text = head + block_text(smap, getitem.body, indent + "    ")
-        items = "[" + ", ".join(f"{cls.name}({i})" for i in range(n)) + "]"
-        candidate = apply_splices(source, [Splice(where[0], where[1], text),
-                                           *(Splice(*smap.span(c), items) for c in calls)])
-        if candidate is not None:
-            out.append(candidate)
+        ds = _dataset(tree, smap, parents, cls)
+        if ds is not None:
+            out.extend(_first_match(_DATASET_LISTS, source, smap, scopes, parents, ds))
     return out
 
 
