@@ -161,58 +161,69 @@ _DATA = (*_IMMUTABLE, ast.List, ast.Dict, ast.Set)
 _MOST_SINGLE = 6
 
 
+def _literal_table(stmt: ast.stmt) -> dict[object, ast.expr] | None:
+    """Key -> value of a module-level ``config = {"workers": 2, "chunk": 400}``: literal keys (``**`` of such a
+    display flattened), values of literal data only; None if ``stmt`` is not one."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Dict)):
+        return None
+    entries: list[tuple[ast.expr, ast.expr]] = []
+    if not _dict_entries(stmt.value, entries):
+        return None
+    table: dict[object, ast.expr] = {}
+    try:
+        for key, value in entries:
+            ok, k = _key(key)
+            if not ok or not all(isinstance(n, _DATA) for n in ast.walk(value)):
+                raise TypeError
+            table[k] = value
+    except TypeError:
+        return None
+    return table
+
+
+def _table_reads(smap: SourceMap, parents: dict[int, ast.AST], bindings: Bindings, tree: ast.Module,
+                 stmt: ast.stmt, table: dict[object, ast.expr]) -> list[tuple[ast.Subscript, ast.expr]]:
+    """``config["workers"]`` -> ``2``: (the read, the value) of each use of the table bound by ``stmt``; none
+    when the table is bound more than once or a use is not a read by a key it has."""
+    assert isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)  # (:func:`_literal_table`)
+    binding = stmt.targets[0]
+    if not bindings.bound_once(binding, binding.id):
+        return []
+    stmt_start = smap.stmt_span(stmt)[0]
+    reads: list[tuple[ast.Subscript, ast.expr]] = []
+    for node in bindings.loads(binding, binding.id):
+        up = parents.get(id(node))
+        if not (isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load)):
+            return []  # the table itself is used (passed on, iterated, ``.get``, written)
+        ok, k = _key(up.slice)
+        try:
+            value = table.get(k) if ok else None
+        except TypeError:
+            value = None
+        if value is None:
+            return []  # a computed or missing key
+        if smap.span(node)[0] < stmt_start and enclosing_scope(parents, node) is tree:
+            return []  # read at module level before it is bound: a NameError, stays
+        reads.append((up, value))
+    return reads
+
+
 def lookup_table_candidates(source: str) -> list[str]:
-    """A module-level dict of literal data (``config = {"workers": 2, "chunk": 400}``), bound once and
-    only ever read by literal keys it has (``config["workers"]``), is read where it is used: each read
-    becomes the value (``2``). A value that is a mutable display (a list, a dict) only where its key is
-    read once (two reads of one list are one object; two displays would be two). The assignment
-    stays (the unused-names pass removes it). One candidate with every read, then one per read."""
+    """A module-level dict of literal data (:func:`_literal_table`, ``config = {"workers": 2, "chunk": 400}``),
+    bound once and only ever read by literal keys it has (:func:`_table_reads`, ``config["workers"]``), is
+    read where it is used: each read becomes the value (``2``). A value that is a mutable display (a list,
+    a dict) only where its key is read once (two reads of one list are one object; two displays would be
+    two). The assignment stays (the unused-names pass removes it). One candidate with every read, then one
+    per read."""
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
     bindings = Bindings(tree, parents)
     out: list[str] = []
     for stmt in tree.body:
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                and isinstance(stmt.value, ast.Dict)):
-            continue
-        name = stmt.targets[0].id
-        entries: list[tuple[ast.expr, ast.expr]] = []
-        if not _dict_entries(stmt.value, entries):
-            continue
-        table: dict[object, ast.expr] = {}
-        try:
-            for key, value in entries:
-                ok, k = _key(key)
-                if not ok or not all(isinstance(n, _DATA) for n in ast.walk(value)):
-                    raise TypeError
-                table[k] = value
-        except TypeError:
-            continue
-        binding = stmt.targets[0]
-        if not bindings.bound_once(binding, name):
-            continue
-        stmt_start = smap.stmt_span(stmt)[0]
-        reads: list[tuple[ast.Subscript, ast.expr]] = []
-        for node in bindings.loads(binding, name):
-            up = parents.get(id(node))
-            if not (isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load)):
-                reads = []
-                break  # the table itself is used (passed on, iterated, ``.get``, written)
-            ok, k = _key(up.slice)
-            try:
-                value = table.get(k) if ok else None
-            except TypeError:
-                value = None
-            if value is None:
-                reads = []
-                break  # a computed or missing key
-            if smap.span(node)[0] < stmt_start and enclosing_scope(parents, node) is tree:
-                reads = []
-                break  # read at module level before it is bound: a NameError, stays
-            reads.append((up, value))
-        if not reads:
-            continue
+        table = _literal_table(stmt)
+        reads = _table_reads(smap, parents, bindings, tree, stmt, table) if table is not None else []
         per_value: dict[int, int] = {}
         for _, value in reads:
             per_value[id(value)] = per_value.get(id(value), 0) + 1
@@ -221,14 +232,9 @@ def lookup_table_candidates(source: str) -> list[str]:
         if not usable:
             continue
         splices = [Splice(*smap.span(up), _placed(parents, up, value, smap.text(value))) for up, value in usable]
-        candidate = apply_splices(source, splices)
-        if candidate is not None:
-            out.append(candidate)
-        if len(splices) > 1:
-            for splice in splices[:_MOST_SINGLE]:
-                candidate = apply_splices(source, [splice])
-                if candidate is not None:
-                    out.append(candidate)
+        every = apply_splices(source, splices)
+        singles = [apply_splices(source, [splice]) for splice in splices[:_MOST_SINGLE]] if len(splices) > 1 else []
+        out.extend(c for c in [every, *singles] if c is not None)
     return out
 
 
