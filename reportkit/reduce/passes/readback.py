@@ -250,12 +250,9 @@ def _is_dataclass_decorator(node: ast.expr) -> bool:
     return named(node)
 
 
-def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
-    """(parameters, defaults of the last ones, field -> parameter) of a record class, or None."""
-    if cls.bases or cls.keywords:
-        return None
-    if any(isinstance(n, ast.Name) and n.id == "__slots__" for s in cls.body for n in ast.walk(s)):
-        return None  # an attribute left out of ``__slots__`` fails where it is set
+def _class_names(cls: ast.ClassDef) -> set[str] | None:
+    """The names a class body binds (methods, class attributes, nested classes); None when it defines an
+    attribute hook (``__post_init__``, ``__getattr__``...: :data:`_HOOKS`)."""
     names: set[str] = set()
     for stmt in cls.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -267,30 +264,55 @@ def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str,
                       for n in ast.walk(t) if isinstance(n, ast.Name)}
         elif isinstance(stmt, ast.ClassDef):
             names.add(stmt.name)
-    if len(cls.decorator_list) == 1 and _is_dataclass_decorator(cls.decorator_list[0]):
-        params: list[ast.arg] = []
-        defaults: list[ast.expr] = []
-        for stmt in cls.body:
-            if not isinstance(stmt, ast.AnnAssign):
-                continue
-            if not isinstance(stmt.target, ast.Name):
-                return None
-            annotation = ast.unparse(stmt.annotation)
-            if any(word in annotation for word in ("ClassVar", "InitVar", "KW_ONLY")):
-                return None
-            if stmt.value is None:
-                if defaults:
-                    return None  # a field without a default after one with: a TypeError at class creation
-            elif isinstance(stmt.value, ast.Call):
-                return None  # ``field(...)``: a factory, ``init=False``...
-            else:
-                defaults.append(stmt.value)
-            if stmt.target.id in names or any(p.arg == stmt.target.id for p in params):
-                return None
-            params.append(ast.arg(arg=stmt.target.id))
-        if "__init__" in names:
+    return names
+
+
+def _dataclass_field(stmt: ast.AnnAssign, params: list[ast.arg], defaults: list[ast.expr], names: set[str]) -> bool:
+    """Add the field ``stmt`` (``b: int = 0``) of a ``@dataclass`` to its ``params`` and ``defaults``; False
+    where it is not a plain field (``ClassVar``, ``InitVar``, ``KW_ONLY``, ``field(...)``), is named like
+    another name of the class (``names``) or has no default after one with."""
+    if not isinstance(stmt.target, ast.Name):
+        return False
+    annotation = ast.unparse(stmt.annotation)
+    if any(word in annotation for word in ("ClassVar", "InitVar", "KW_ONLY")):
+        return False
+    if stmt.value is None:
+        if defaults:
+            return False  # a field without a default after one with: a TypeError at class creation
+    elif isinstance(stmt.value, ast.Call):
+        return False  # ``field(...)``: a factory, ``init=False``...
+    else:
+        defaults.append(stmt.value)
+    if stmt.target.id in names or any(p.arg == stmt.target.id for p in params):
+        return False
+    params.append(ast.arg(arg=stmt.target.id))
+    return True
+
+
+def _dataclass_fields(cls: ast.ClassDef, names: set[str]) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
+    """``@dataclass class C: a: int; b: int = 0`` -> the parameters ``a, b``, the defaults ``0``, each field
+    stored as itself; no ``__init__`` of its own."""
+    params: list[ast.arg] = []
+    defaults: list[ast.expr] = []
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and not _dataclass_field(stmt, params, defaults, names):
             return None
-        return params, defaults, {p.arg: p.arg for p in params}
+    if "__init__" in names:
+        return None
+    return params, defaults, {p.arg: p.arg for p in params}
+
+
+def _stored_parameter(stmt: ast.stmt, self_name: str, params: set[str]) -> tuple[str, str] | None:
+    """``(field, parameter)`` of ``self.field = parameter`` (``self``: ``self_name``, one of ``params``)."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)
+            and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == self_name
+            and isinstance(stmt.value, ast.Name) and stmt.value.id in params):
+        return stmt.targets[0].attr, stmt.value.id
+    return None
+
+
+def _plain_init(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    """The ``__init__(self, ...)`` of an undecorated class: undecorated, positional parameters only."""
     if cls.decorator_list:
         return None
     init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
@@ -299,29 +321,50 @@ def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str,
     args = init.args
     if args.posonlyargs or args.vararg or args.kwarg or args.kwonlyargs or not args.args:
         return None
-    self_name = args.args[0].arg
+    return init
+
+
+def _init_fields(cls: ast.ClassDef, names: set[str]) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
+    """``class C: def __init__(self, a, b=0): self.a = a; self.b = b`` -> the parameters ``a, b``, the defaults
+    ``0``, field -> parameter: an undecorated class whose ``__init__`` only stores its parameters, each field
+    once and none named like another name of the class (``names``)."""
+    init = _plain_init(cls)
+    if init is None:
+        return None
+    args = init.args
     params = args.args[1:]
     param_names = {p.arg for p in params}
     stored: dict[str, str] = {}
     for stmt in init.body:
         if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)) or isinstance(stmt, ast.Pass):
             continue
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)
-                and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == self_name
-                and isinstance(stmt.value, ast.Name) and stmt.value.id in param_names):
+        pair = _stored_parameter(stmt, args.args[0].arg, param_names)
+        if pair is None:
             return None
-        stored[stmt.targets[0].attr] = stmt.value.id
+        stored[pair[0]] = pair[1]
     if set(stored) & (names - {"__init__"}) or len(set(stored)) != sum(1 for s in init.body if isinstance(s, ast.Assign)):
         return None  # a field named like a method / class attribute, or set twice
     return params, list(args.defaults), stored
 
 
-def field_readback_candidates(source: str) -> list[str]:
-    """``C(a, b).field`` of a record class -> the argument bound to that field (see the module docstring)."""
-    tree = ast.parse(source)
-    smap = SourceMap(source)
-    parents = _parents(tree)
-    scopes = Scopes(tree)
+def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
+    """(parameters, defaults of the last ones, field -> parameter) of a record class, or None: a
+    ``@dataclass`` (:func:`_dataclass_fields`) or a class whose ``__init__`` stores its parameters
+    (:func:`_init_fields`), without bases, metaclass, ``__slots__`` or attribute hooks."""
+    if cls.bases or cls.keywords:
+        return None
+    if any(isinstance(n, ast.Name) and n.id == "__slots__" for s in cls.body for n in ast.walk(s)):
+        return None  # an attribute left out of ``__slots__`` fails where it is set
+    names = _class_names(cls)
+    if names is None:
+        return None
+    if len(cls.decorator_list) == 1 and _is_dataclass_decorator(cls.decorator_list[0]):
+        return _dataclass_fields(cls, names)
+    return _init_fields(cls, names)
+
+
+def _records(tree: ast.Module) -> dict[str, tuple[list[ast.arg], list[ast.expr], dict[str, str]]]:
+    """Name -> :func:`_fields` of the module-level record classes no class derives from, defined once."""
     bases = _class_bases(tree)
     records = {}
     for cls in tree.body:
@@ -329,6 +372,62 @@ def field_readback_candidates(source: str) -> list[str]:
             got = _fields(cls)
             if got is not None:
                 records[cls.name] = got
+    return records
+
+
+def _record_variable(bindings: Bindings, parents: dict[int, ast.AST], records: dict,
+                     node: ast.AST) -> list[ast.Attribute] | None:
+    """The reads of ``b`` where ``node`` is ``b = C(...)`` of a record class, ``b`` bound once and read only
+    as attributes; else None."""
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+            and node.value.func.id in records):
+        return None
+    var = node.targets[0].id
+    reads = [parents.get(id(n)) for n in bindings.loads(node.targets[0], var)]
+    if not reads or not all(isinstance(r, ast.Attribute) and isinstance(r.ctx, ast.Load) for r in reads):
+        return None
+    if not bindings.bound_once(node.targets[0], var):
+        return None
+    return reads  # type: ignore[return-value]
+
+
+def _field_readback(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], records: dict,
+                    via: dict, node: ast.Attribute, call: ast.Call) -> str | None:
+    """``C(a, b).field`` -> the argument bound to ``field`` (the others droppable); through a variable
+    (``via``: ``x = C(a, b)`` read only as ``x.field``) -> ``x = b`` and each ``x.field`` -> ``x``."""
+    if not (isinstance(call.func, ast.Name) and call.func.id in records):
+        return None
+    if not _module_level_at(scopes, parents, call.func, call.func.id):
+        return None
+    params, defaults, stored = records[call.func.id]
+    if node.attr not in stored:
+        return None
+    values = _call_values(call, params, defaults)
+    value = values[stored[node.attr]] if values is not None else None
+    if value is None:
+        return None  # (a default evaluated once, where the class was defined)
+    others = [a for a in [*call.args, *(k.value for k in call.keywords)] if a is not value]
+    if not all(_droppable(o) for o in others):
+        return None
+    if node.value is call:
+        splices = [Splice(*smap.span(node), _placed(parents, node, value, smap.text(value)))]
+    else:  # through a variable: it holds the field's value from the construction on
+        splices = [Splice(*smap.span(call), _placed(parents, call, value, smap.text(value)))]
+        splices += [Splice(*smap.span(r), smap.text(r.value)) for r in via[id(call)][1]]
+    return apply_splices(source, splices)
+
+
+def field_readback_candidates(source: str) -> list[str]:
+    """``C(a, b).field`` of a record class (:func:`_fields`) -> the argument bound to that field, also through
+    a variable read as one field only (:func:`_field_readback`); a variable read as several fields
+    (``cfg.dim``, ``cfg.seed``) -> the literals they hold (:func:`_constant_field_reads`). See the module
+    docstring."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    records = _records(tree)
     out: list[str] = []
     if not records:
         return out
@@ -336,18 +435,11 @@ def field_readback_candidates(source: str) -> list[str]:
     via: dict[int, tuple[ast.Attribute, list[ast.Attribute]]] = {}  # id(call) -> a read, every read
     bindings = Bindings(tree, parents, scopes)
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
-                and node.value.func.id in records):
+        reads = _record_variable(bindings, parents, records, node)
+        if reads is None:
             continue
-        var = node.targets[0].id
-        reads = [parents.get(id(n)) for n in bindings.loads(node.targets[0], var)]
-        if not reads or not all(isinstance(r, ast.Attribute) and isinstance(r.ctx, ast.Load) for r in reads):
-            continue
-        if not bindings.bound_once(node.targets[0], var):
-            continue
-        if len({r.attr for r in reads}) == 1:  # type: ignore[union-attr]
-            via[id(node.value)] = (reads[0], reads)  # type: ignore[assignment]
+        if len({r.attr for r in reads}) == 1:
+            via[id(node.value)] = (reads[0], reads)  # type: ignore[attr-defined]
         else:
             out.extend(_constant_field_reads(source, smap, scopes, parents, records, node, reads))  # type: ignore[arg-type]
     sites: list[tuple[ast.Attribute, ast.Call]] = []
@@ -357,28 +449,7 @@ def field_readback_candidates(source: str) -> list[str]:
         elif isinstance(node, ast.Call) and id(node) in via:
             sites.append((via[id(node)][0], node))
     for node, call in sites:
-        if not (isinstance(call.func, ast.Name) and call.func.id in records):
-            continue
-        if not _module_level_at(scopes, parents, call.func, call.func.id):
-            continue
-        params, defaults, stored = records[call.func.id]
-        if node.attr not in stored:
-            continue
-        values = _call_values(call, params, defaults)
-        if values is None:
-            continue
-        value = values[stored[node.attr]]
-        if value is None:
-            continue  # a default evaluated once, where the class was defined
-        others = [a for a in [*call.args, *(k.value for k in call.keywords)] if a is not value]
-        if not all(_droppable(o) for o in others):
-            continue
-        if node.value is call:
-            splices = [Splice(*smap.span(node), _placed(parents, node, value, smap.text(value)))]
-        else:  # through a variable: it holds the field's value from the construction on
-            splices = [Splice(*smap.span(call), _placed(parents, call, value, smap.text(value)))]
-            splices += [Splice(*smap.span(r), smap.text(r.value)) for r in via[id(call)][1]]
-        candidate = apply_splices(source, splices)
+        candidate = _field_readback(source, smap, scopes, parents, records, via, node, call)
         if candidate is not None:
             out.append(candidate)
     return out
