@@ -513,16 +513,54 @@ _FIELD_LISTERS = {"asdict", "astuple", "fields", "replace", "vars", "getattr", "
                   "__dict__", "__dataclass_fields__", "__match_args__", "__slots__", "__annotations__"}
 
 
-def unused_field_candidates(source: str) -> list[str]:
-    """A ``@dataclass`` field nothing reads, and its argument at every construction (module docstring)."""
-    tree = ast.parse(source)
+def _fields_listed(tree: ast.Module) -> bool:
+    """Something may list a record's fields or match them by position: a ``match`` statement (a class
+    pattern matches fields by position, ``__match_args__``), or a name of :data:`_FIELD_LISTERS` anywhere
+    (``asdict(x)``, ``vars(x)``, ``x.__dict__``, ``dataclasses.fields``, ``from dataclasses import fields``)."""
     if any(isinstance(n, getattr(ast, "Match", ())) for n in ast.walk(tree)):
-        return []  # a class pattern matches fields by position (``__match_args__``)
-    words = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}  # ``asdict(x)``, ``vars(x)``
-    words |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)  # ``x.__dict__``, ``dataclasses.fields``
+        return True
+    words = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    words |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
               and (n.attr.startswith("__") or isinstance(n.value, ast.Name) and n.value.id == "dataclasses")}
     words |= {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
-    if words & _FIELD_LISTERS:
+    return bool(words & _FIELD_LISTERS)
+
+
+def _dataclass_params(tree: ast.Module, bases: set[str], bodies: dict[int, object], cls: ast.ClassDef) -> list[str] | None:
+    """The fields, in order, of a module-level ``@dataclass`` (every decorator a dataclass one, plain fields:
+    :func:`_fields`) that no class derives from, defined once; None for any other class."""
+    if not (cls.decorator_list and cls.name not in bases and _defined_once(tree, cls.name) and id(cls) in bodies):
+        return None
+    got = _fields(cls)
+    if got is None or not all(_is_dataclass_decorator(d) for d in cls.decorator_list):
+        return None
+    return [p.arg for p in got[0]]
+
+
+def _field_dropped(smap: SourceMap, seq: object, cls: ast.ClassDef, calls: list[ast.Call], k: int,
+                   name: str) -> list[Edit] | None:
+    """The ``k``-th field, ``name``, deleted from the class body (``seq``) and its argument from each of
+    ``calls`` (``Task(7, "rota", due)`` -> ``Task(7, due)``); None where a call's arguments cannot be edited."""
+    stmts = [s for s in cls.body if isinstance(s, ast.AnnAssign)]
+    edits: list[Edit] = [Delete(seq, cls.body.index(stmts[k]))]  # type: ignore[arg-type]
+    for call in calls:
+        elements_seq = call_elements(smap, call)
+        elements = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+        arg = call.args[k] if k < len(call.args) else next((kw for kw in call.keywords if kw.arg == name), None)
+        if arg is None:
+            continue
+        if elements_seq is None:
+            return None
+        edits.append(Delete(elements_seq, elements.index(arg)))
+    return edits
+
+
+def unused_field_candidates(source: str) -> list[str]:
+    """A ``@dataclass`` field nothing reads (:func:`_dataclass_params`), and its argument at every
+    construction (:func:`_field_dropped`); not where fields may be listed (:func:`_fields_listed`). See the
+    module docstring."""
+    tree = ast.parse(source)
+    if _fields_listed(tree):
         return []
     smap = SourceMap(source)
     parents = _parents(tree)
@@ -530,36 +568,20 @@ def unused_field_candidates(source: str) -> list[str]:
     attrs = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     bodies = {id(info.owner): info.seq for info in walk_bodies(tree, smap) if isinstance(info.owner, ast.ClassDef)}
     out: list[str] = []
-    for cls in tree.body:
-        if not (isinstance(cls, ast.ClassDef) and cls.decorator_list and cls.name not in bases
-                and _defined_once(tree, cls.name) and id(cls) in bodies):
-            continue
-        got = _fields(cls)
-        if got is None or not all(_is_dataclass_decorator(d) for d in cls.decorator_list):
+    for cls in (stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)):
+        params = _dataclass_params(tree, bases, bodies, cls)
+        if params is None:
             continue
         calls = _constructions(tree, parents, cls.name)
         if calls is None:
             continue
-        params = [p.arg for p in got[0]]
-        stmts = [s for s in cls.body if isinstance(s, ast.AnnAssign)]
         for k, name in enumerate(params):
             if name in attrs:
                 continue
-            edits: list[Edit] = [Delete(bodies[id(cls)], cls.body.index(stmts[k]))]
-            for call in calls:
-                seq = call_elements(smap, call)
-                elements = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
-                arg = call.args[k] if k < len(call.args) else next(
-                    (kw for kw in call.keywords if kw.arg == name), None)
-                if arg is None:
-                    continue
-                if seq is None:
-                    break
-                edits.append(Delete(seq, elements.index(arg)))
-            else:
-                candidate = apply_edits(source, edits)
-                if candidate is not None:
-                    out.append(candidate)
+            edits = _field_dropped(smap, bodies[id(cls)], cls, calls, k, name)
+            candidate = apply_edits(source, edits) if edits is not None else None
+            if candidate is not None:
+                out.append(candidate)
     return out
 
 
