@@ -621,8 +621,45 @@ def _in_annotation(parents: dict[int, ast.AST], node: ast.AST) -> bool:
 _ARG_ACTIONS = {"store": None, "store_true": "False", "store_false": "True"}
 
 
+def _parser_target(node: ast.AST) -> ast.Name | None:
+    """``parser`` of ``parser = argparse.ArgumentParser(...)`` (or ``ArgumentParser(...)``)."""
+    if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call) and _is_parser_class(node.value.func)):
+        return node.targets[0]
+    return None
+
+
+def _parser_options(smap: SourceMap, parents: dict[int, ast.AST], bindings: Bindings, imported: set[str],
+                    parser: ast.Name) -> tuple[dict[str, str], list[ast.Call]] | None:
+    """(dest -> default text of each option this pass can read back, the ``parse_args()`` calls) of a parser
+    used by nothing but ``parser.add_argument(...)`` statements and ``parser.parse_args()``; None otherwise
+    (``parse_known_args``, ``set_defaults``, subparsers, groups, passed on...)."""
+    defaults: dict[str, str] = {}
+    results: list[ast.Call] = []
+    usable = True
+    for use in bindings.loads(parser, parser.id):
+        attr = parents.get(id(use))
+        call = parents.get(id(attr))
+        if not (isinstance(attr, ast.Attribute) and isinstance(call, ast.Call) and call.func is attr):
+            usable = False
+        elif attr.attr == "parse_args" and not call.args and not call.keywords:
+            results.append(call)
+        elif attr.attr == "add_argument" and isinstance(parents.get(id(call)), ast.Expr):
+            option = _option_default(call, smap, imported)
+            if option is not None:
+                defaults[option[0]] = option[1]
+            elif any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                usable = False  # (an option left alone, a positional, a ``type=``...: its reads stay)
+        else:
+            usable = False
+    return (defaults, results) if usable else None
+
+
 def argparse_default_candidates(source: str) -> list[str]:
-    """``args.name`` of an ``argparse`` option -> its default (module docstring), one option at a time."""
+    """``args.name`` of an ``argparse`` option -> its default (module docstring), one option at a time: a
+    parser (:func:`_parser_target`) used only to add options and parse no arguments
+    (:func:`_parser_options`), each option's default as :func:`_option_default` reads it, the parsed
+    result read only as attributes (:func:`_parsed_reads`)."""
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
@@ -630,35 +667,13 @@ def argparse_default_candidates(source: str) -> list[str]:
     imported = _module_imports(tree)
     out: list[str] = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Call) and _is_parser_class(node.value.func)):
+        parser = _parser_target(node)
+        if parser is None or not bindings.bound_once(parser, parser.id):
             continue
-        parser = node.targets[0].id
-        if not bindings.bound_once(node.targets[0], parser):
+        options = _parser_options(smap, parents, bindings, imported, parser)
+        if options is None or not options[0]:
             continue
-        defaults: dict[str, str] = {}
-        results: list[ast.Call] = []  # the parse_args() calls
-        usable = True
-        for use in bindings.loads(node.targets[0], parser):
-            attr = parents.get(id(use))
-            call = parents.get(id(attr))
-            if not (isinstance(attr, ast.Attribute) and isinstance(call, ast.Call) and call.func is attr):
-                usable = False
-            elif attr.attr == "parse_args" and not call.args and not call.keywords:
-                results.append(call)
-            elif attr.attr == "add_argument" and isinstance(parents.get(id(call)), ast.Expr):
-                option = _option_default(call, smap, imported)
-                if option is not None:
-                    defaults[option[0]] = option[1]
-                elif not any(isinstance(a, ast.Starred) for a in call.args) \
-                        and not any(k.arg is None for k in call.keywords):
-                    continue  # an option left alone (a positional, a ``type=``...): its reads stay
-                else:
-                    usable = False
-            else:
-                usable = False  # parse_known_args, set_defaults, subparsers, groups, passed on...
-        if not usable or not defaults:
-            continue
+        defaults, results = options
         reads = _parsed_reads(bindings, parents, results)
         if reads is None:
             continue
@@ -699,27 +714,31 @@ def _movable(node: ast.expr, imported: set[str]) -> bool:
         n.id in imported for n in ast.walk(node) if isinstance(n, ast.Name))
 
 
-def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozenset()) -> tuple[str, str] | None:
-    """(dest, default text) of an ``add_argument`` this pass can read back, else None: a literal default,
-    or one computed from imported modules (:func:`_movable`)."""
+def _option_flags(call: ast.Call) -> list[str] | None:
+    """The flags of ``add_argument("-n", "--as-of", ...)`` of an optional; None for a positional (required
+    unless nargs says otherwise) or a flag that is not a literal string."""
     if not call.args or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args):
         return None
     flags = [a.value for a in call.args]  # type: ignore[attr-defined]
-    if not all(f.startswith("-") for f in flags):
-        return None  # a positional: required unless nargs says otherwise
+    return flags if all(f.startswith("-") for f in flags) else None
+
+
+def _option_keywords(call: ast.Call) -> dict[str, ast.expr] | None:
+    """The keywords of an ``add_argument`` whose value this pass can tell: no ``**``, ``nargs``, ``required``
+    or ``const``..., and a ``type`` only with a default argparse does not convert (``type=int,
+    default="3"`` is 3: not the text as written)."""
     kw = {k.arg: k.value for k in call.keywords}
     if None in kw or set(kw) - {"default", "action", "help", "dest", "metavar", "choices", "type"}:
         return None
     if "type" in kw and "default" in kw and not (_constant_expression(kw["default"]) and not any(
             isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) for n in ast.walk(kw["default"]))):
-        return None  # argparse converts a string default (``type=int, default="3"``): not the text as written
-    action = kw.get("action")
-    if action is None:
-        kind = "store"
-    elif isinstance(action, ast.Constant) and action.value in _ARG_ACTIONS:
-        kind = action.value
-    else:
         return None
+    return kw  # type: ignore[return-value]
+
+
+def _option_dest(kw: dict[str, ast.expr], flags: list[str]) -> str | None:
+    """Where argparse stores the option: ``dest="x"``, else its first long flag (``--as-of`` -> ``as_of``),
+    else its first flag; None for a ``dest`` that is not a literal, or not an identifier."""
     if "dest" in kw:
         if not (isinstance(kw["dest"], ast.Constant) and isinstance(kw["dest"].value, str)):
             return None
@@ -727,16 +746,42 @@ def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozen
     else:
         long = next((f for f in flags if f.startswith("--")), flags[0])
         dest = long.lstrip("-").replace("-", "_")
-    if not dest.isidentifier():
+    return dest if dest.isidentifier() else None
+
+
+def _default_text(kw: dict[str, ast.expr], kind: str, smap: SourceMap, imported: set[str]) -> str | None:
+    """The text of the option's value when no arguments are given: its ``default`` (a literal or
+    :func:`_movable`, parenthesized where it needs to be), else what its action stores (``False`` for
+    ``store_true``, ``None`` for ``store``)."""
+    if "default" not in kw:
+        return _ARG_ACTIONS[kind] or "None"
+    if not (_constant_expression(kw["default"]) or _movable(kw["default"], imported)):
         return None
-    if "default" in kw:
-        if not (_constant_expression(kw["default"]) or _movable(kw["default"], imported)):
-            return None
-        text = smap.text(kw["default"])
-        if "\n" in text or isinstance(kw["default"], (ast.UnaryOp, ast.BinOp, ast.Tuple)):
-            text = f"({text})"
-        return dest, text
-    return dest, _ARG_ACTIONS[kind] or "None"
+    text = smap.text(kw["default"])
+    if "\n" in text or isinstance(kw["default"], (ast.UnaryOp, ast.BinOp, ast.Tuple)):
+        text = f"({text})"
+    return text
+
+
+def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozenset()) -> tuple[str, str] | None:
+    """(dest, default text) of an ``add_argument`` this pass can read back, else None: an optional
+    (:func:`_option_flags`) with keywords it can tell (:func:`_option_keywords`), a ``store``,
+    ``store_true`` or ``store_false`` action, a literal default or one computed from imported modules
+    (:func:`_default_text`)."""
+    flags = _option_flags(call)
+    kw = _option_keywords(call) if flags is not None else None
+    if kw is None:
+        return None
+    action = kw.get("action")
+    if action is None:
+        kind = "store"
+    elif isinstance(action, ast.Constant) and action.value in _ARG_ACTIONS:
+        kind = action.value
+    else:
+        return None
+    dest = _option_dest(kw, flags)  # type: ignore[arg-type]
+    text = _default_text(kw, kind, smap, imported) if dest is not None else None
+    return None if text is None else (dest, text)  # type: ignore[return-value]
 
 
 def _parsed_reads(bindings: Bindings, parents: dict[int, ast.AST], results: list[ast.Call]) -> list[ast.Attribute] | None:
