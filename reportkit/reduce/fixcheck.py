@@ -454,6 +454,44 @@ def _user_defined(source: str) -> set[str]:
     return out
 
 
+def _line_reads(line: ast.AST) -> tuple[set[str], set[str]]:
+    """(the plain names, the ``self.x`` attributes) a parsed line reads."""
+    names: set[str] = set()
+    attributes: set[str] = set()
+    for node in ast.walk(line):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+              and node.value.id == "self"):
+            attributes.add(node.attr)
+    return names, attributes
+
+
+def _unread(names: set[str], attributes: set[str], rest: str) -> list[str]:
+    """Of ``names`` and ``attributes`` (``self.x``) read by the fix's line, those ``rest`` (the other lines of
+    the good form) does not define. A plain name: any mention elsewhere may bind it. An attribute: set
+    anywhere (``.x``), a class-body name or method, or spelled in a string (getattr, a dataclass field); a
+    parameter of that name does not set it."""
+    unread = [f"{name}, which nothing else in the good form defines" for name in sorted(names)
+              if not re.search(rf"\b{re.escape(name)}\b", rest)]
+    unread += [f"self.{attr}, which nothing else in the good form sets" for attr in sorted(attributes)
+               if not re.search(rf"\.\s*{re.escape(attr)}\b|^\s*(def\s+|async\s+def\s+)?{re.escape(attr)}\b\s*[:=(]"
+                                rf"|['\"]{re.escape(attr)}['\"]", rest, re.M)]
+    return unread
+
+
+def _may_catch(tree: ast.Module) -> bool:
+    """A handler in ``tree`` could catch a ``NameError`` / ``AttributeError``: a bare ``except``, one of a type
+    that is not a plain name, or of a name of :data:`_CATCHES`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler):
+            if node.type is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.Load)) for n in ast.walk(node.type)):
+                return True
+            if {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)} & _CATCHES:
+                return True
+    return False
+
+
 def unbound_fix_read(candidate: str, good_form: str, provided: set[str]) -> str | None:
     """Why ``good_form`` (``candidate`` with the fix's line put back) certainly fails on the good code, or
     None: the fix is one line, and it reads a name — ``x``, or ``self.x`` — that the whole good program
@@ -462,10 +500,10 @@ def unbound_fix_read(candidate: str, good_form: str, provided: set[str]) -> str 
 
     Where that line runs, the read raises (``NameError``, ``AttributeError``); where it does not, the
     good form runs exactly as the candidate does, which fails. Either way it does not pass, unless
-    something defines names dynamically, catches the error, or runs the line where its error does not
-    end the run: then None (it has to run). Only where the good code differs from the checkout in nothing
-    but what the candidate carries (:attr:`GoodCode.carried`): else, where the line does not run, the
-    rest of the fix could still make the good form pass."""
+    something defines names dynamically, catches the error (:func:`_may_catch`), or runs the line where its
+    error does not end the run: then None (it has to run). Only where the good code differs from the
+    checkout in nothing but what the candidate carries (:attr:`GoodCode.carried`): else, where the line
+    does not run, the rest of the fix could still make the good form pass."""
     a, b = candidate.splitlines(), good_form.splitlines()
     fixed = [j for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
              if tag in ("replace", "insert") for j in range(j1, j2) if b[j].strip()]
@@ -475,38 +513,18 @@ def unbound_fix_read(candidate: str, good_form: str, provided: set[str]) -> str 
         line = ast.parse(b[fixed[0]].strip())
     except SyntaxError:
         return None  # a header or part of a statement: not judged
-    names: set[str] = set()  # plain names read
-    attributes: set[str] = set()  # self.x read
-    for node in ast.walk(line):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
-              and node.value.id == "self"):
-            attributes.add(node.attr)
+    names, attributes = _line_reads(line)
     own = _user_defined(b[fixed[0]].strip())  # bound by the line itself (a comprehension, a walrus)
     rest = "\n".join(text for j, text in enumerate(b) if j != fixed[0])
-    # a plain name: any mention elsewhere may bind it. An attribute: set anywhere (``.x``), a class-body name
-    # or method, or spelled in a string (getattr, a dataclass field); a parameter of that name does not set it
-    unread = [f"{name}, which nothing else in the good form defines" for name in sorted((names - own) & provided)
-              if not re.search(rf"\b{re.escape(name)}\b", rest)]
-    unread += [f"self.{attr}, which nothing else in the good form sets" for attr in sorted((attributes - own) & provided)
-               if not re.search(rf"\.\s*{re.escape(attr)}\b|^\s*(def\s+|async\s+def\s+)?{re.escape(attr)}\b\s*[:=(]"
-                                rf"|['\"]{re.escape(attr)}['\"]", rest, re.M)]
-    why = f"the fix's line reads {unread[0]}: fails there" if unread else None
-    if why is None:
+    unread = _unread((names - own) & provided, (attributes - own) & provided, rest)
+    if not unread:
         return None
     # a handler that could catch the error (only looked for once there is one to catch)
     try:
         tree = ast.parse(good_form)
     except SyntaxError:
         return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ExceptHandler):
-            if node.type is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.Load)) for n in ast.walk(node.type)):
-                return None
-            if {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)} & _CATCHES:
-                return None
-    return why
+    return None if _may_catch(tree) else f"the fix's line reads {unread[0]}: fails there"
 
 
 def _text_lines(text: str) -> list[str]:
