@@ -312,82 +312,114 @@ class FoldMap:
     def __call__(self, candidate: str) -> str | None:
         return self.mapped(candidate)[0]
 
+    def _place_changed(self, hunk: _Hunk, lines: list[str], text: list[tuple[int, str]], stripped: list[str],
+                       present: set[str]) -> tuple[int, int, list[str] | None] | None:
+        """Where the changed lines ``hunk.bad`` are in the candidate (as written, or without ``self.`` where
+        their class became module code), with the good lines to put there, reindented (None: they do not fit
+        the indentation); else the changed line edited elsewhere (:meth:`_place_edited`)."""
+        hits = _occurrences(text, stripped, [line.strip() for line in hunk.bad], hunk.in_method)
+        if len(hits) > 1:
+            raise _Unmappable(f"the changed lines occur {len(hits)} times")
+        if not hits:
+            return self._place_edited(hunk, lines, text, present)
+        start, end = text[hits[0]][0], text[hits[0] + len(hunk.bad) - 1][0] + 1
+        prior = [line for _i, line in text[:hits[0]]]
+        return start, end, _reindent(self._good_lines(hunk, prior, _indent(lines[start])),
+                                     _indent(lines[start]) - _indent(hunk.bad[0]))
+
+    def _place_edited(self, hunk: _Hunk, lines: list[str], text: list[tuple[int, str]],
+                      present: set[str]) -> tuple[int, int, list[str] | None] | None:
+        """A changed line a pass edited elsewhere (``x = f(a, 2)`` -> ``x = f(a, 1)``; the fix
+        ``f(a, 2)`` -> ``g(a, 2)``) with the fix merged into it (:meth:`_edited`); None when the changed
+        lines are gone altogether (nothing to undo). Unmappable when several lines could be the edited one,
+        or part of the changed lines is still there, changed."""
+        if len(hunk.bad) == 1 and len(hunk.good) == 1 and hunk.good[0].strip():
+            merged = self._edited(hunk, text)
+            if len(merged) > 1:
+                raise _Unmappable(f"the changed line, edited, could be any of {len(merged)} lines")
+            if merged:  # the changed line, edited elsewhere: the fix applies to it
+                k, line = merged[0]
+                start = text[k][0]
+                return start, start + 1, [" " * _indent(lines[start]) + line]
+        if (hunk.evidence | {_SELF.sub("", e) for e in hunk.evidence}) & present:
+            raise _Unmappable("the changed lines were edited")  # part of it is still there, changed
+        return None
+
+    def _place_insertion(self, hunk: _Hunk, lines: list[str], text: list[tuple[int, str]],
+                         stripped: list[str]) -> tuple[int, int, list[str] | None] | None:
+        """Where lines the fix inserts go: after the line they follow (:attr:`_Hunk.anchor`, found as for
+        changed lines), reindented like it; at the top when there is none; None when that line is gone."""
+        if hunk.anchor is None:
+            return 0, 0, list(hunk.good)
+        hits = _occurrences(text, stripped, [hunk.anchor], hunk.in_method)
+        if len(hits) > 1:
+            raise _Unmappable(f"the line an insertion follows occurs {len(hits)} times")
+        if not hits:
+            return None
+        start = text[hits[0]][0] + 1
+        delta = _indent(lines[start - 1]) - hunk.anchor_indent
+        first = next((line for line in hunk.good if line.strip()), "")
+        prior = [line for _i, line in text[:hits[0] + 1]]
+        return start, start, _reindent(self._good_lines(hunk, prior, _indent(first) + delta), delta)
+
     def mapped(self, candidate: str) -> tuple[str | None, str]:
-        """The good form of ``candidate`` (None: there is none), and why not."""
+        """The good form of ``candidate`` (None: there is none), and why not: each hunk's changed lines
+        (:meth:`_place_changed`) or insertion (:meth:`_place_insertion`) placed in it, all of a region's
+        hunks or none (:func:`_apply_places`)."""
         lines = candidate.splitlines()
         text = [(i, line) for i, line in enumerate(lines) if line.strip()]  # non-blank lines, with index
         stripped = [line.strip() for _, line in text]
         present = set(stripped)
         edits: list[tuple[int, int, list[str]]] = []  # (start, end) of lines replaced by these
         kept: dict[int, set[bool]] = {}  # region -> were its hunks found (True) / gone (False)
-        for hunk in self.hunks:
-            found = kept.setdefault(hunk.group, set())
-            if hunk.bad:
-                want = [line.strip() for line in hunk.bad]
-                n = len(want)
-                hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == want]
-                plain = [_SELF.sub("", w) for w in want]
-                if not hits and hunk.in_method and plain != want:  # its class became module code
-                    hits = [k for k in range(len(stripped) - n + 1)
-                            if stripped[k:k + n] == plain and not _in_method(text, k)]
-                if len(hits) > 1:
-                    return None, f"the changed lines occur {len(hits)} times"
-                if not hits and n == 1 and len(hunk.good) == 1 and hunk.good[0].strip():
-                    merged = self._edited(hunk, text)
-                    if len(merged) > 1:
-                        return None, f"the changed line, edited, could be any of {len(merged)} lines"
-                    if merged:  # the changed line, edited elsewhere: the fix applies to it
-                        k, line = merged[0]
-                        start, end = text[k][0], text[k][0] + 1
-                        edits.append((start, end, [" " * _indent(lines[start]) + line]))
-                        found.add(True)
-                        continue
-                if not hits:
-                    if (hunk.evidence | {_SELF.sub("", e) for e in hunk.evidence}) & present:
-                        # part of it is still there, changed: cannot tell its good form
-                        return None, "the changed lines were edited"
-                    found.add(False)
-                    continue  # gone altogether: nothing to undo
-                start, end = text[hits[0]][0], text[hits[0] + n - 1][0] + 1
-                prior = [line for _i, line in text[:hits[0]]]
-                new = _reindent(self._good_lines(hunk, prior, _indent(lines[start])),
-                                _indent(lines[start]) - _indent(hunk.bad[0]))
-            else:
-                if hunk.anchor is None:
-                    start = end = 0
-                    new = list(hunk.good)
-                else:
-                    hits = [k for k, line in enumerate(stripped) if line == hunk.anchor]
-                    plain_anchor = _SELF.sub("", hunk.anchor)
-                    if not hits and hunk.in_method and plain_anchor != hunk.anchor:
-                        hits = [k for k, line in enumerate(stripped) if line == plain_anchor and not _in_method(text, k)]
-                    if len(hits) > 1:
-                        return None, f"the line an insertion follows occurs {len(hits)} times"
-                    if not hits:
-                        found.add(False)
-                        continue
-                    start = end = text[hits[0]][0] + 1
-                    delta = _indent(lines[start - 1]) - hunk.anchor_indent
-                    first = next((line for line in hunk.good if line.strip()), "")
-                    prior = [line for _i, line in text[:hits[0] + 1]]
-                    new = _reindent(self._good_lines(hunk, prior, _indent(first) + delta), delta)
-            if new is None:
-                return None, "the fix's lines do not fit the indentation there"
-            found.add(True)
-            edits.append((start, end, new))
-        if any(len(found) > 1 for found in kept.values()):
-            return None, "a region of the change is partly removed"  # its good form is not the fix's
-        edits.sort()
-        for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
-            if s2 < e1:
-                return None, "places of the change overlap"
-        for start, end, new in reversed(edits):
-            lines[start:end] = new
-        how = "mapped" if edits else GONE
-        good = "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else "")
-        if edits and not parses(good) and parses(candidate):  # (a ``finally:`` after a ``continue`` in no ``try``)
-            return None, "the fix's lines do not fit the code there"
-        return good, how
+        try:
+            for hunk in self.hunks:
+                place = (self._place_changed(hunk, lines, text, stripped, present) if hunk.bad
+                         else self._place_insertion(hunk, lines, text, stripped))
+                kept.setdefault(hunk.group, set()).add(place is not None)
+                if place is not None and place[2] is None:
+                    raise _Unmappable("the fix's lines do not fit the indentation there")
+                if place is not None:
+                    edits.append(place)  # type: ignore[arg-type]
+        except _Unmappable as exc:
+            return None, str(exc)
+        return _apply_places(candidate, lines, edits, kept)
+
+
+class _Unmappable(Exception):
+    """A candidate has no good form (:meth:`FoldMap.mapped`); the message says why."""
+
+
+def _occurrences(text: list[tuple[int, str]], stripped: list[str], want: list[str], in_method: bool) -> list[int]:
+    """Where the lines ``want`` (stripped) stand in a row among the candidate's non-blank lines (``text``,
+    ``stripped``); where nowhere and they were in a method (``in_method``), where they stand without
+    ``self.`` outside one (their class became module code)."""
+    n = len(want)
+    hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == want]
+    plain = [_SELF.sub("", w) for w in want]
+    if not hits and in_method and plain != want:
+        hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == plain and not _in_method(text, k)]
+    return hits
+
+
+def _apply_places(candidate: str, lines: list[str], edits: list[tuple[int, int, list[str]]],
+                  kept: dict[int, set[bool]]) -> tuple[str | None, str]:
+    """``candidate`` (its ``lines``) with the good lines in their places (``edits``), and how; None, and why,
+    when a region of the change is partly removed (``kept``), two places overlap, or the result does not
+    parse where the candidate does (a ``finally:`` after a ``continue`` in no ``try``)."""
+    if any(len(found) > 1 for found in kept.values()):
+        return None, "a region of the change is partly removed"  # its good form is not the fix's
+    edits.sort()
+    for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
+        if s2 < e1:
+            return None, "places of the change overlap"
+    for start, end, new in reversed(edits):
+        lines[start:end] = new
+    how = "mapped" if edits else GONE
+    good = "\n".join(lines) + ("\n" if candidate.endswith("\n") or not candidate else "")
+    if edits and not parses(good) and parses(candidate):
+        return None, "the fix's lines do not fit the code there"
+    return good, how
 
 
 # anything that could define a name or an attribute without spelling it, catch the failure to read it, or
@@ -422,6 +454,44 @@ def _user_defined(source: str) -> set[str]:
     return out
 
 
+def _line_reads(line: ast.AST) -> tuple[set[str], set[str]]:
+    """(the plain names, the ``self.x`` attributes) a parsed line reads."""
+    names: set[str] = set()
+    attributes: set[str] = set()
+    for node in ast.walk(line):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+              and node.value.id == "self"):
+            attributes.add(node.attr)
+    return names, attributes
+
+
+def _unread(names: set[str], attributes: set[str], rest: str) -> list[str]:
+    """Of ``names`` and ``attributes`` (``self.x``) read by the fix's line, those ``rest`` (the other lines of
+    the good form) does not define. A plain name: any mention elsewhere may bind it. An attribute: set
+    anywhere (``.x``), a class-body name or method, or spelled in a string (getattr, a dataclass field); a
+    parameter of that name does not set it."""
+    unread = [f"{name}, which nothing else in the good form defines" for name in sorted(names)
+              if not re.search(rf"\b{re.escape(name)}\b", rest)]
+    unread += [f"self.{attr}, which nothing else in the good form sets" for attr in sorted(attributes)
+               if not re.search(rf"\.\s*{re.escape(attr)}\b|^\s*(def\s+|async\s+def\s+)?{re.escape(attr)}\b\s*[:=(]"
+                                rf"|['\"]{re.escape(attr)}['\"]", rest, re.M)]
+    return unread
+
+
+def _may_catch(tree: ast.Module) -> bool:
+    """A handler in ``tree`` could catch a ``NameError`` / ``AttributeError``: a bare ``except``, one of a type
+    that is not a plain name, or of a name of :data:`_CATCHES`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler):
+            if node.type is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.Load)) for n in ast.walk(node.type)):
+                return True
+            if {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)} & _CATCHES:
+                return True
+    return False
+
+
 def unbound_fix_read(candidate: str, good_form: str, provided: set[str]) -> str | None:
     """Why ``good_form`` (``candidate`` with the fix's line put back) certainly fails on the good code, or
     None: the fix is one line, and it reads a name — ``x``, or ``self.x`` — that the whole good program
@@ -430,10 +500,10 @@ def unbound_fix_read(candidate: str, good_form: str, provided: set[str]) -> str 
 
     Where that line runs, the read raises (``NameError``, ``AttributeError``); where it does not, the
     good form runs exactly as the candidate does, which fails. Either way it does not pass, unless
-    something defines names dynamically, catches the error, or runs the line where its error does not
-    end the run: then None (it has to run). Only where the good code differs from the checkout in nothing
-    but what the candidate carries (:attr:`GoodCode.carried`): else, where the line does not run, the
-    rest of the fix could still make the good form pass."""
+    something defines names dynamically, catches the error (:func:`_may_catch`), or runs the line where its
+    error does not end the run: then None (it has to run). Only where the good code differs from the
+    checkout in nothing but what the candidate carries (:attr:`GoodCode.carried`): else, where the line
+    does not run, the rest of the fix could still make the good form pass."""
     a, b = candidate.splitlines(), good_form.splitlines()
     fixed = [j for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
              if tag in ("replace", "insert") for j in range(j1, j2) if b[j].strip()]
@@ -443,38 +513,18 @@ def unbound_fix_read(candidate: str, good_form: str, provided: set[str]) -> str 
         line = ast.parse(b[fixed[0]].strip())
     except SyntaxError:
         return None  # a header or part of a statement: not judged
-    names: set[str] = set()  # plain names read
-    attributes: set[str] = set()  # self.x read
-    for node in ast.walk(line):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
-              and node.value.id == "self"):
-            attributes.add(node.attr)
+    names, attributes = _line_reads(line)
     own = _user_defined(b[fixed[0]].strip())  # bound by the line itself (a comprehension, a walrus)
     rest = "\n".join(text for j, text in enumerate(b) if j != fixed[0])
-    # a plain name: any mention elsewhere may bind it. An attribute: set anywhere (``.x``), a class-body name
-    # or method, or spelled in a string (getattr, a dataclass field); a parameter of that name does not set it
-    unread = [f"{name}, which nothing else in the good form defines" for name in sorted((names - own) & provided)
-              if not re.search(rf"\b{re.escape(name)}\b", rest)]
-    unread += [f"self.{attr}, which nothing else in the good form sets" for attr in sorted((attributes - own) & provided)
-               if not re.search(rf"\.\s*{re.escape(attr)}\b|^\s*(def\s+|async\s+def\s+)?{re.escape(attr)}\b\s*[:=(]"
-                                rf"|['\"]{re.escape(attr)}['\"]", rest, re.M)]
-    why = f"the fix's line reads {unread[0]}: fails there" if unread else None
-    if why is None:
+    unread = _unread((names - own) & provided, (attributes - own) & provided, rest)
+    if not unread:
         return None
     # a handler that could catch the error (only looked for once there is one to catch)
     try:
         tree = ast.parse(good_form)
     except SyntaxError:
         return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ExceptHandler):
-            if node.type is None or not all(isinstance(n, (ast.Name, ast.Tuple, ast.Load)) for n in ast.walk(node.type)):
-                return None
-            if {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)} & _CATCHES:
-                return None
-    return why
+    return None if _may_catch(tree) else f"the fix's line reads {unread[0]}: fails there"
 
 
 def _text_lines(text: str) -> list[str]:

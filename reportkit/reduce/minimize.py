@@ -307,6 +307,91 @@ def _method_calls_in(source: str, functions: set[str]) -> set[str]:
     return out
 
 
+def _pinned_message(rep: Reproduction, policy: MatchPolicy) -> str | None:
+    """The exact message of a failure the script's own code raised, when every run of the original reported
+    that one (values that change from run to run cannot be asked of a candidate) and the match is strict."""
+    sig = rep.signature
+    if not (policy.strict and sig.exact_message):
+        return None
+    seen = {s.exact_message for s in rep.signatures if s.kind is FailureKind.EXCEPTION} or {None}
+    return sig.exact_message if seen == {sig.exact_message} else None
+
+
+def _common_measured(rep: Reproduction, policy: MatchPolicy) -> tuple[str, ...]:
+    """The lines of a library check's report (:attr:`Signature.measured`) that every failing run gave, for a
+    strict match of an exception."""
+    sig = rep.signature
+    if not (policy.strict and sig.kind is FailureKind.EXCEPTION):
+        return ()
+    common = set(sig.measured).intersection(*(s.measured for s in rep.signatures if s.kind is FailureKind.EXCEPTION))
+    return tuple(line for line in sig.measured if line in common)
+
+
+def _failing_test(rep: Reproduction, spec: RunSpec) -> tuple[str, str] | None:
+    """(``nodeid``, ``when``) of the test item a pytest target failed in."""
+    if spec.pytest_node is None:
+        return None
+    item = next((r.test_item for r in rep.results if r.test_item), None)
+    if item and item.get("nodeid") and item.get("when"):
+        return item["nodeid"], item["when"]
+    return None
+
+
+def _hang_keeps(rep: Reproduction, spec: RunSpec, source: str | None) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(:attr:`Keep.wakers`, :attr:`Keep.pending`) of a hang: what every run's join waited for
+    (:func:`hang_wakers`) and, for a main thread blocked in library code (a join or a wait, not on a lock of
+    its own line), the wake-up calls after it (:func:`pending_wakers`, in ``source`` or the script)."""
+    sig = rep.signature
+    if not (sig.kind is FailureKind.HANG and rep.results):
+        return frozenset(), ()
+    wakers = frozenset.intersection(*(hang_wakers(r) for r in rep.results))
+    if source is None:
+        try:
+            source = Path(spec.script).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            source = ""
+    if sig.location is not None and not sig.location.user_code:
+        return wakers, pending_wakers(rep, source)
+    return wakers, ()
+
+
+def _why_values(sig: Signature, *, asked: bool, differential: bool, own: bool, inputs: bool, values: bool) -> str:
+    """Why the values stay code, or may become literals (:attr:`Keep.why`, its first part)."""
+    doing = describe_op(sig.location.op) if sig.location else ""
+    where = f" ({sig.location}{', ' + doing if doing else ''})" if sig.location else ""
+    if asked:
+        who = "a check of computed values" if is_oracle(sig) else f"raised by library code{where}"
+        return f"{who}; its values stay code, and what computed them (--keep-values)"
+    if differential:
+        return "compiled-vs-eager differential guards the computation: values may become literals"
+    if own and inputs:
+        return (f"raised by a tensor operator in the script's own code{where}: its values stay code, "
+                "the data fed to torch models may become random tensors of its shape")
+    if own:
+        return f"raised by the script's own code{where}: its values stay code"
+    if values:
+        return "a check of computed values: its values stay code"
+    return f"raised by library code{where}: its inputs may become literals"
+
+
+def _why_kept(keep: Keep) -> str:
+    """What else ``keep`` keeps, for people (:attr:`Keep.why`, after its first part)."""
+    why = ""
+    if keep.message is not None:
+        why += "; the message's values must stay as they are"
+    if keep.measured:
+        measured = keep.measured
+        shown = [line for line in measured[1:] if any(c.isdigit() for c in line)][:2] or measured[:1]
+        why += f"; what the check reported stays as it was ({'; '.join(shown)}{'; ...' if len(measured) > 1 + len(shown) else ''})"
+    if keep.wakers:
+        why += f"; the threads and the calls that should wake the waiter stay ({', '.join(sorted(keep.wakers))})"
+    if keep.pending:
+        why += f"; the wake-up calls after the blocked line, never reached, stay ({', '.join(f'.{m}()' for m in keep.pending)})"
+    if keep.test is not None:
+        why += f"; the failure must stay in {keep.test[0]} ({keep.test[1]})"
+    return why
+
+
 def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differential: bool = False,
                  source: str | None = None, keep_values: bool = False) -> Keep:
     """The :class:`Keep` of this failure. Its values are the bug unless library code raised it or an
@@ -323,60 +408,14 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     values = by_rule or keep_values
     asked = keep_values and not by_rule
     inputs = values and raised_by_tensor_operator(sig) and not is_oracle(sig)
-    message = None
-    if values and own and policy.strict and sig.exact_message:
-        seen = {s.exact_message for s in rep.signatures if s.kind is FailureKind.EXCEPTION} or {None}
-        if seen == {sig.exact_message}:
-            message = sig.exact_message
-    measured: tuple[str, ...] = ()
-    if values and not own and is_oracle(sig) and policy.strict and sig.kind is FailureKind.EXCEPTION:
-        common = set(sig.measured).intersection(*(s.measured for s in rep.signatures if s.kind is FailureKind.EXCEPTION))
-        measured = tuple(line for line in sig.measured if line in common)
-    test = None
-    if spec.pytest_node is not None:
-        item = next((r.test_item for r in rep.results if r.test_item), None)
-        if item and item.get("nodeid") and item.get("when"):
-            test = (item["nodeid"], item["when"])
-    doing = describe_op(sig.location.op) if sig.location else ""
-    where = f" ({sig.location}{', ' + doing if doing else ''})" if sig.location else ""
-    if asked:
-        who = "a check of computed values" if is_oracle(sig) else f"raised by library code{where}"
-        why = f"{who}; its values stay code, and what computed them (--keep-values)"
-    elif differential:
-        why = "compiled-vs-eager differential guards the computation: values may become literals"
-    elif own and inputs:
-        why = (f"raised by a tensor operator in the script's own code{where}: its values stay code, "
-               "the data fed to torch models may become random tensors of its shape")
-    elif own:
-        why = f"raised by the script's own code{where}: its values stay code"
-    elif values:
-        why = "a check of computed values: its values stay code"
-    else:
-        why = f"raised by library code{where}: its inputs may become literals"
-    wakers: frozenset[str] = frozenset()
-    pending: tuple[str, ...] = ()
-    if sig.kind is FailureKind.HANG and rep.results:
-        wakers = frozenset.intersection(*(hang_wakers(r) for r in rep.results))
-        if source is None:
-            try:
-                source = Path(spec.script).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                source = ""
-        if sig.location is not None and not sig.location.user_code:  # waiting in a join or a wait, not on a lock
-            pending = pending_wakers(rep, source)
-    if message is not None:
-        why += "; the message's values must stay as they are"
-    if measured:
-        shown = [line for line in measured[1:] if any(c.isdigit() for c in line)][:2] or measured[:1]
-        why += f"; what the check reported stays as it was ({'; '.join(shown)}{'; ...' if len(measured) > 1 + len(shown) else ''})"
-    if wakers:
-        why += f"; the threads and the calls that should wake the waiter stay ({', '.join(sorted(wakers))})"
-    if pending:
-        why += f"; the wake-up calls after the blocked line, never reached, stay ({', '.join(f'.{m}()' for m in pending)})"
-    if test is not None:
-        why += f"; the failure must stay in {test[0]} ({test[1]})"
-    return Keep(values=values, message=message, test=test, wakers=wakers, why=why,
-                compares=values and is_oracle(sig), inputs=inputs, measured=measured, pending=pending)
+    message = _pinned_message(rep, policy) if values and own else None
+    measured = _common_measured(rep, policy) if values and not own and is_oracle(sig) else ()
+    test = _failing_test(rep, spec)
+    why = _why_values(sig, asked=asked, differential=differential, own=own, inputs=inputs, values=values)
+    wakers, pending = _hang_keeps(rep, spec, source)
+    keep = Keep(values=values, message=message, test=test, wakers=wakers, compares=values and is_oracle(sig),
+                inputs=inputs, measured=measured, pending=pending)
+    return replace(keep, why=why + _why_kept(keep))
 
 
 #: Waits for a thread or process to end: whatever it waits for itself may be what never comes.

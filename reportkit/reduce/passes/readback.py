@@ -161,58 +161,69 @@ _DATA = (*_IMMUTABLE, ast.List, ast.Dict, ast.Set)
 _MOST_SINGLE = 6
 
 
+def _literal_table(stmt: ast.stmt) -> dict[object, ast.expr] | None:
+    """Key -> value of a module-level ``config = {"workers": 2, "chunk": 400}``: literal keys (``**`` of such a
+    display flattened), values of literal data only; None if ``stmt`` is not one."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Dict)):
+        return None
+    entries: list[tuple[ast.expr, ast.expr]] = []
+    if not _dict_entries(stmt.value, entries):
+        return None
+    table: dict[object, ast.expr] = {}
+    try:
+        for key, value in entries:
+            ok, k = _key(key)
+            if not ok or not all(isinstance(n, _DATA) for n in ast.walk(value)):
+                raise TypeError
+            table[k] = value
+    except TypeError:
+        return None
+    return table
+
+
+def _table_reads(smap: SourceMap, parents: dict[int, ast.AST], bindings: Bindings, tree: ast.Module,
+                 stmt: ast.stmt, table: dict[object, ast.expr]) -> list[tuple[ast.Subscript, ast.expr]]:
+    """``config["workers"]`` -> ``2``: (the read, the value) of each use of the table bound by ``stmt``; none
+    when the table is bound more than once or a use is not a read by a key it has."""
+    assert isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)  # (:func:`_literal_table`)
+    binding = stmt.targets[0]
+    if not bindings.bound_once(binding, binding.id):
+        return []
+    stmt_start = smap.stmt_span(stmt)[0]
+    reads: list[tuple[ast.Subscript, ast.expr]] = []
+    for node in bindings.loads(binding, binding.id):
+        up = parents.get(id(node))
+        if not (isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load)):
+            return []  # the table itself is used (passed on, iterated, ``.get``, written)
+        ok, k = _key(up.slice)
+        try:
+            value = table.get(k) if ok else None
+        except TypeError:
+            value = None
+        if value is None:
+            return []  # a computed or missing key
+        if smap.span(node)[0] < stmt_start and enclosing_scope(parents, node) is tree:
+            return []  # read at module level before it is bound: a NameError, stays
+        reads.append((up, value))
+    return reads
+
+
 def lookup_table_candidates(source: str) -> list[str]:
-    """A module-level dict of literal data (``config = {"workers": 2, "chunk": 400}``), bound once and
-    only ever read by literal keys it has (``config["workers"]``), is read where it is used: each read
-    becomes the value (``2``). A value that is a mutable display (a list, a dict) only where its key is
-    read once (two reads of one list are one object; two displays would be two). The assignment
-    stays (the unused-names pass removes it). One candidate with every read, then one per read."""
+    """A module-level dict of literal data (:func:`_literal_table`, ``config = {"workers": 2, "chunk": 400}``),
+    bound once and only ever read by literal keys it has (:func:`_table_reads`, ``config["workers"]``), is
+    read where it is used: each read becomes the value (``2``). A value that is a mutable display (a list,
+    a dict) only where its key is read once (two reads of one list are one object; two displays would be
+    two). The assignment stays (the unused-names pass removes it). One candidate with every read, then one
+    per read."""
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
     bindings = Bindings(tree, parents)
     out: list[str] = []
     for stmt in tree.body:
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                and isinstance(stmt.value, ast.Dict)):
-            continue
-        name = stmt.targets[0].id
-        entries: list[tuple[ast.expr, ast.expr]] = []
-        if not _dict_entries(stmt.value, entries):
-            continue
-        table: dict[object, ast.expr] = {}
-        try:
-            for key, value in entries:
-                ok, k = _key(key)
-                if not ok or not all(isinstance(n, _DATA) for n in ast.walk(value)):
-                    raise TypeError
-                table[k] = value
-        except TypeError:
-            continue
-        binding = stmt.targets[0]
-        if not bindings.bound_once(binding, name):
-            continue
-        stmt_start = smap.stmt_span(stmt)[0]
-        reads: list[tuple[ast.Subscript, ast.expr]] = []
-        for node in bindings.loads(binding, name):
-            up = parents.get(id(node))
-            if not (isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load)):
-                reads = []
-                break  # the table itself is used (passed on, iterated, ``.get``, written)
-            ok, k = _key(up.slice)
-            try:
-                value = table.get(k) if ok else None
-            except TypeError:
-                value = None
-            if value is None:
-                reads = []
-                break  # a computed or missing key
-            if smap.span(node)[0] < stmt_start and enclosing_scope(parents, node) is tree:
-                reads = []
-                break  # read at module level before it is bound: a NameError, stays
-            reads.append((up, value))
-        if not reads:
-            continue
+        table = _literal_table(stmt)
+        reads = _table_reads(smap, parents, bindings, tree, stmt, table) if table is not None else []
         per_value: dict[int, int] = {}
         for _, value in reads:
             per_value[id(value)] = per_value.get(id(value), 0) + 1
@@ -221,14 +232,9 @@ def lookup_table_candidates(source: str) -> list[str]:
         if not usable:
             continue
         splices = [Splice(*smap.span(up), _placed(parents, up, value, smap.text(value))) for up, value in usable]
-        candidate = apply_splices(source, splices)
-        if candidate is not None:
-            out.append(candidate)
-        if len(splices) > 1:
-            for splice in splices[:_MOST_SINGLE]:
-                candidate = apply_splices(source, [splice])
-                if candidate is not None:
-                    out.append(candidate)
+        every = apply_splices(source, splices)
+        singles = [apply_splices(source, [splice]) for splice in splices[:_MOST_SINGLE]] if len(splices) > 1 else []
+        out.extend(c for c in [every, *singles] if c is not None)
     return out
 
 
@@ -244,12 +250,9 @@ def _is_dataclass_decorator(node: ast.expr) -> bool:
     return named(node)
 
 
-def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
-    """(parameters, defaults of the last ones, field -> parameter) of a record class, or None."""
-    if cls.bases or cls.keywords:
-        return None
-    if any(isinstance(n, ast.Name) and n.id == "__slots__" for s in cls.body for n in ast.walk(s)):
-        return None  # an attribute left out of ``__slots__`` fails where it is set
+def _class_names(cls: ast.ClassDef) -> set[str] | None:
+    """The names a class body binds (methods, class attributes, nested classes); None when it defines an
+    attribute hook (``__post_init__``, ``__getattr__``...: :data:`_HOOKS`)."""
     names: set[str] = set()
     for stmt in cls.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -261,30 +264,55 @@ def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str,
                       for n in ast.walk(t) if isinstance(n, ast.Name)}
         elif isinstance(stmt, ast.ClassDef):
             names.add(stmt.name)
-    if len(cls.decorator_list) == 1 and _is_dataclass_decorator(cls.decorator_list[0]):
-        params: list[ast.arg] = []
-        defaults: list[ast.expr] = []
-        for stmt in cls.body:
-            if not isinstance(stmt, ast.AnnAssign):
-                continue
-            if not isinstance(stmt.target, ast.Name):
-                return None
-            annotation = ast.unparse(stmt.annotation)
-            if any(word in annotation for word in ("ClassVar", "InitVar", "KW_ONLY")):
-                return None
-            if stmt.value is None:
-                if defaults:
-                    return None  # a field without a default after one with: a TypeError at class creation
-            elif isinstance(stmt.value, ast.Call):
-                return None  # ``field(...)``: a factory, ``init=False``...
-            else:
-                defaults.append(stmt.value)
-            if stmt.target.id in names or any(p.arg == stmt.target.id for p in params):
-                return None
-            params.append(ast.arg(arg=stmt.target.id))
-        if "__init__" in names:
+    return names
+
+
+def _dataclass_field(stmt: ast.AnnAssign, params: list[ast.arg], defaults: list[ast.expr], names: set[str]) -> bool:
+    """Add the field ``stmt`` (``b: int = 0``) of a ``@dataclass`` to its ``params`` and ``defaults``; False
+    where it is not a plain field (``ClassVar``, ``InitVar``, ``KW_ONLY``, ``field(...)``), is named like
+    another name of the class (``names``) or has no default after one with."""
+    if not isinstance(stmt.target, ast.Name):
+        return False
+    annotation = ast.unparse(stmt.annotation)
+    if any(word in annotation for word in ("ClassVar", "InitVar", "KW_ONLY")):
+        return False
+    if stmt.value is None:
+        if defaults:
+            return False  # a field without a default after one with: a TypeError at class creation
+    elif isinstance(stmt.value, ast.Call):
+        return False  # ``field(...)``: a factory, ``init=False``...
+    else:
+        defaults.append(stmt.value)
+    if stmt.target.id in names or any(p.arg == stmt.target.id for p in params):
+        return False
+    params.append(ast.arg(arg=stmt.target.id))
+    return True
+
+
+def _dataclass_fields(cls: ast.ClassDef, names: set[str]) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
+    """``@dataclass class C: a: int; b: int = 0`` -> the parameters ``a, b``, the defaults ``0``, each field
+    stored as itself; no ``__init__`` of its own."""
+    params: list[ast.arg] = []
+    defaults: list[ast.expr] = []
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and not _dataclass_field(stmt, params, defaults, names):
             return None
-        return params, defaults, {p.arg: p.arg for p in params}
+    if "__init__" in names:
+        return None
+    return params, defaults, {p.arg: p.arg for p in params}
+
+
+def _stored_parameter(stmt: ast.stmt, self_name: str, params: set[str]) -> tuple[str, str] | None:
+    """``(field, parameter)`` of ``self.field = parameter`` (``self``: ``self_name``, one of ``params``)."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)
+            and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == self_name
+            and isinstance(stmt.value, ast.Name) and stmt.value.id in params):
+        return stmt.targets[0].attr, stmt.value.id
+    return None
+
+
+def _plain_init(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    """The ``__init__(self, ...)`` of an undecorated class: undecorated, positional parameters only."""
     if cls.decorator_list:
         return None
     init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
@@ -293,29 +321,50 @@ def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str,
     args = init.args
     if args.posonlyargs or args.vararg or args.kwarg or args.kwonlyargs or not args.args:
         return None
-    self_name = args.args[0].arg
+    return init
+
+
+def _init_fields(cls: ast.ClassDef, names: set[str]) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
+    """``class C: def __init__(self, a, b=0): self.a = a; self.b = b`` -> the parameters ``a, b``, the defaults
+    ``0``, field -> parameter: an undecorated class whose ``__init__`` only stores its parameters, each field
+    once and none named like another name of the class (``names``)."""
+    init = _plain_init(cls)
+    if init is None:
+        return None
+    args = init.args
     params = args.args[1:]
     param_names = {p.arg for p in params}
     stored: dict[str, str] = {}
     for stmt in init.body:
         if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)) or isinstance(stmt, ast.Pass):
             continue
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)
-                and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == self_name
-                and isinstance(stmt.value, ast.Name) and stmt.value.id in param_names):
+        pair = _stored_parameter(stmt, args.args[0].arg, param_names)
+        if pair is None:
             return None
-        stored[stmt.targets[0].attr] = stmt.value.id
+        stored[pair[0]] = pair[1]
     if set(stored) & (names - {"__init__"}) or len(set(stored)) != sum(1 for s in init.body if isinstance(s, ast.Assign)):
         return None  # a field named like a method / class attribute, or set twice
     return params, list(args.defaults), stored
 
 
-def field_readback_candidates(source: str) -> list[str]:
-    """``C(a, b).field`` of a record class -> the argument bound to that field (see the module docstring)."""
-    tree = ast.parse(source)
-    smap = SourceMap(source)
-    parents = _parents(tree)
-    scopes = Scopes(tree)
+def _fields(cls: ast.ClassDef) -> tuple[list[ast.arg], list[ast.expr], dict[str, str]] | None:
+    """(parameters, defaults of the last ones, field -> parameter) of a record class, or None: a
+    ``@dataclass`` (:func:`_dataclass_fields`) or a class whose ``__init__`` stores its parameters
+    (:func:`_init_fields`), without bases, metaclass, ``__slots__`` or attribute hooks."""
+    if cls.bases or cls.keywords:
+        return None
+    if any(isinstance(n, ast.Name) and n.id == "__slots__" for s in cls.body for n in ast.walk(s)):
+        return None  # an attribute left out of ``__slots__`` fails where it is set
+    names = _class_names(cls)
+    if names is None:
+        return None
+    if len(cls.decorator_list) == 1 and _is_dataclass_decorator(cls.decorator_list[0]):
+        return _dataclass_fields(cls, names)
+    return _init_fields(cls, names)
+
+
+def _records(tree: ast.Module) -> dict[str, tuple[list[ast.arg], list[ast.expr], dict[str, str]]]:
+    """Name -> :func:`_fields` of the module-level record classes no class derives from, defined once."""
     bases = _class_bases(tree)
     records = {}
     for cls in tree.body:
@@ -323,6 +372,62 @@ def field_readback_candidates(source: str) -> list[str]:
             got = _fields(cls)
             if got is not None:
                 records[cls.name] = got
+    return records
+
+
+def _record_variable(bindings: Bindings, parents: dict[int, ast.AST], records: dict,
+                     node: ast.AST) -> list[ast.Attribute] | None:
+    """The reads of ``b`` where ``node`` is ``b = C(...)`` of a record class, ``b`` bound once and read only
+    as attributes; else None."""
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+            and node.value.func.id in records):
+        return None
+    var = node.targets[0].id
+    reads = [parents.get(id(n)) for n in bindings.loads(node.targets[0], var)]
+    if not reads or not all(isinstance(r, ast.Attribute) and isinstance(r.ctx, ast.Load) for r in reads):
+        return None
+    if not bindings.bound_once(node.targets[0], var):
+        return None
+    return reads  # type: ignore[return-value]
+
+
+def _field_readback(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], records: dict,
+                    via: dict, node: ast.Attribute, call: ast.Call) -> str | None:
+    """``C(a, b).field`` -> the argument bound to ``field`` (the others droppable); through a variable
+    (``via``: ``x = C(a, b)`` read only as ``x.field``) -> ``x = b`` and each ``x.field`` -> ``x``."""
+    if not (isinstance(call.func, ast.Name) and call.func.id in records):
+        return None
+    if not _module_level_at(scopes, parents, call.func, call.func.id):
+        return None
+    params, defaults, stored = records[call.func.id]
+    if node.attr not in stored:
+        return None
+    values = _call_values(call, params, defaults)
+    value = values[stored[node.attr]] if values is not None else None
+    if value is None:
+        return None  # (a default evaluated once, where the class was defined)
+    others = [a for a in [*call.args, *(k.value for k in call.keywords)] if a is not value]
+    if not all(_droppable(o) for o in others):
+        return None
+    if node.value is call:
+        splices = [Splice(*smap.span(node), _placed(parents, node, value, smap.text(value)))]
+    else:  # through a variable: it holds the field's value from the construction on
+        splices = [Splice(*smap.span(call), _placed(parents, call, value, smap.text(value)))]
+        splices += [Splice(*smap.span(r), smap.text(r.value)) for r in via[id(call)][1]]
+    return apply_splices(source, splices)
+
+
+def field_readback_candidates(source: str) -> list[str]:
+    """``C(a, b).field`` of a record class (:func:`_fields`) -> the argument bound to that field, also through
+    a variable read as one field only (:func:`_field_readback`); a variable read as several fields
+    (``cfg.dim``, ``cfg.seed``) -> the literals they hold (:func:`_constant_field_reads`). See the module
+    docstring."""
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    parents = _parents(tree)
+    scopes = Scopes(tree)
+    records = _records(tree)
     out: list[str] = []
     if not records:
         return out
@@ -330,18 +435,11 @@ def field_readback_candidates(source: str) -> list[str]:
     via: dict[int, tuple[ast.Attribute, list[ast.Attribute]]] = {}  # id(call) -> a read, every read
     bindings = Bindings(tree, parents, scopes)
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
-                and node.value.func.id in records):
+        reads = _record_variable(bindings, parents, records, node)
+        if reads is None:
             continue
-        var = node.targets[0].id
-        reads = [parents.get(id(n)) for n in bindings.loads(node.targets[0], var)]
-        if not reads or not all(isinstance(r, ast.Attribute) and isinstance(r.ctx, ast.Load) for r in reads):
-            continue
-        if not bindings.bound_once(node.targets[0], var):
-            continue
-        if len({r.attr for r in reads}) == 1:  # type: ignore[union-attr]
-            via[id(node.value)] = (reads[0], reads)  # type: ignore[assignment]
+        if len({r.attr for r in reads}) == 1:
+            via[id(node.value)] = (reads[0], reads)  # type: ignore[attr-defined]
         else:
             out.extend(_constant_field_reads(source, smap, scopes, parents, records, node, reads))  # type: ignore[arg-type]
     sites: list[tuple[ast.Attribute, ast.Call]] = []
@@ -351,28 +449,7 @@ def field_readback_candidates(source: str) -> list[str]:
         elif isinstance(node, ast.Call) and id(node) in via:
             sites.append((via[id(node)][0], node))
     for node, call in sites:
-        if not (isinstance(call.func, ast.Name) and call.func.id in records):
-            continue
-        if not _module_level_at(scopes, parents, call.func, call.func.id):
-            continue
-        params, defaults, stored = records[call.func.id]
-        if node.attr not in stored:
-            continue
-        values = _call_values(call, params, defaults)
-        if values is None:
-            continue
-        value = values[stored[node.attr]]
-        if value is None:
-            continue  # a default evaluated once, where the class was defined
-        others = [a for a in [*call.args, *(k.value for k in call.keywords)] if a is not value]
-        if not all(_droppable(o) for o in others):
-            continue
-        if node.value is call:
-            splices = [Splice(*smap.span(node), _placed(parents, node, value, smap.text(value)))]
-        else:  # through a variable: it holds the field's value from the construction on
-            splices = [Splice(*smap.span(call), _placed(parents, call, value, smap.text(value)))]
-            splices += [Splice(*smap.span(r), smap.text(r.value)) for r in via[id(call)][1]]
-        candidate = apply_splices(source, splices)
+        candidate = _field_readback(source, smap, scopes, parents, records, via, node, call)
         if candidate is not None:
             out.append(candidate)
     return out
@@ -436,16 +513,54 @@ _FIELD_LISTERS = {"asdict", "astuple", "fields", "replace", "vars", "getattr", "
                   "__dict__", "__dataclass_fields__", "__match_args__", "__slots__", "__annotations__"}
 
 
-def unused_field_candidates(source: str) -> list[str]:
-    """A ``@dataclass`` field nothing reads, and its argument at every construction (module docstring)."""
-    tree = ast.parse(source)
+def _fields_listed(tree: ast.Module) -> bool:
+    """Something may list a record's fields or match them by position: a ``match`` statement (a class
+    pattern matches fields by position, ``__match_args__``), or a name of :data:`_FIELD_LISTERS` anywhere
+    (``asdict(x)``, ``vars(x)``, ``x.__dict__``, ``dataclasses.fields``, ``from dataclasses import fields``)."""
     if any(isinstance(n, getattr(ast, "Match", ())) for n in ast.walk(tree)):
-        return []  # a class pattern matches fields by position (``__match_args__``)
-    words = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}  # ``asdict(x)``, ``vars(x)``
-    words |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)  # ``x.__dict__``, ``dataclasses.fields``
+        return True
+    words = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    words |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
               and (n.attr.startswith("__") or isinstance(n.value, ast.Name) and n.value.id == "dataclasses")}
     words |= {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
-    if words & _FIELD_LISTERS:
+    return bool(words & _FIELD_LISTERS)
+
+
+def _dataclass_params(tree: ast.Module, bases: set[str], bodies: dict[int, object], cls: ast.ClassDef) -> list[str] | None:
+    """The fields, in order, of a module-level ``@dataclass`` (every decorator a dataclass one, plain fields:
+    :func:`_fields`) that no class derives from, defined once; None for any other class."""
+    if not (cls.decorator_list and cls.name not in bases and _defined_once(tree, cls.name) and id(cls) in bodies):
+        return None
+    got = _fields(cls)
+    if got is None or not all(_is_dataclass_decorator(d) for d in cls.decorator_list):
+        return None
+    return [p.arg for p in got[0]]
+
+
+def _field_dropped(smap: SourceMap, seq: object, cls: ast.ClassDef, calls: list[ast.Call], k: int,
+                   name: str) -> list[Edit] | None:
+    """The ``k``-th field, ``name``, deleted from the class body (``seq``) and its argument from each of
+    ``calls`` (``Task(7, "rota", due)`` -> ``Task(7, due)``); None where a call's arguments cannot be edited."""
+    stmts = [s for s in cls.body if isinstance(s, ast.AnnAssign)]
+    edits: list[Edit] = [Delete(seq, cls.body.index(stmts[k]))]  # type: ignore[arg-type]
+    for call in calls:
+        elements_seq = call_elements(smap, call)
+        elements = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+        arg = call.args[k] if k < len(call.args) else next((kw for kw in call.keywords if kw.arg == name), None)
+        if arg is None:
+            continue
+        if elements_seq is None:
+            return None
+        edits.append(Delete(elements_seq, elements.index(arg)))
+    return edits
+
+
+def unused_field_candidates(source: str) -> list[str]:
+    """A ``@dataclass`` field nothing reads (:func:`_dataclass_params`), and its argument at every
+    construction (:func:`_field_dropped`); not where fields may be listed (:func:`_fields_listed`). See the
+    module docstring."""
+    tree = ast.parse(source)
+    if _fields_listed(tree):
         return []
     smap = SourceMap(source)
     parents = _parents(tree)
@@ -453,36 +568,20 @@ def unused_field_candidates(source: str) -> list[str]:
     attrs = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     bodies = {id(info.owner): info.seq for info in walk_bodies(tree, smap) if isinstance(info.owner, ast.ClassDef)}
     out: list[str] = []
-    for cls in tree.body:
-        if not (isinstance(cls, ast.ClassDef) and cls.decorator_list and cls.name not in bases
-                and _defined_once(tree, cls.name) and id(cls) in bodies):
-            continue
-        got = _fields(cls)
-        if got is None or not all(_is_dataclass_decorator(d) for d in cls.decorator_list):
+    for cls in (stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)):
+        params = _dataclass_params(tree, bases, bodies, cls)
+        if params is None:
             continue
         calls = _constructions(tree, parents, cls.name)
         if calls is None:
             continue
-        params = [p.arg for p in got[0]]
-        stmts = [s for s in cls.body if isinstance(s, ast.AnnAssign)]
         for k, name in enumerate(params):
             if name in attrs:
                 continue
-            edits: list[Edit] = [Delete(bodies[id(cls)], cls.body.index(stmts[k]))]
-            for call in calls:
-                seq = call_elements(smap, call)
-                elements = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
-                arg = call.args[k] if k < len(call.args) else next(
-                    (kw for kw in call.keywords if kw.arg == name), None)
-                if arg is None:
-                    continue
-                if seq is None:
-                    break
-                edits.append(Delete(seq, elements.index(arg)))
-            else:
-                candidate = apply_edits(source, edits)
-                if candidate is not None:
-                    out.append(candidate)
+            edits = _field_dropped(smap, bodies[id(cls)], cls, calls, k, name)
+            candidate = apply_edits(source, edits) if edits is not None else None
+            if candidate is not None:
+                out.append(candidate)
     return out
 
 
@@ -522,8 +621,45 @@ def _in_annotation(parents: dict[int, ast.AST], node: ast.AST) -> bool:
 _ARG_ACTIONS = {"store": None, "store_true": "False", "store_false": "True"}
 
 
+def _parser_target(node: ast.AST) -> ast.Name | None:
+    """``parser`` of ``parser = argparse.ArgumentParser(...)`` (or ``ArgumentParser(...)``)."""
+    if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call) and _is_parser_class(node.value.func)):
+        return node.targets[0]
+    return None
+
+
+def _parser_options(smap: SourceMap, parents: dict[int, ast.AST], bindings: Bindings, imported: set[str],
+                    parser: ast.Name) -> tuple[dict[str, str], list[ast.Call]] | None:
+    """(dest -> default text of each option this pass can read back, the ``parse_args()`` calls) of a parser
+    used by nothing but ``parser.add_argument(...)`` statements and ``parser.parse_args()``; None otherwise
+    (``parse_known_args``, ``set_defaults``, subparsers, groups, passed on...)."""
+    defaults: dict[str, str] = {}
+    results: list[ast.Call] = []
+    usable = True
+    for use in bindings.loads(parser, parser.id):
+        attr = parents.get(id(use))
+        call = parents.get(id(attr))
+        if not (isinstance(attr, ast.Attribute) and isinstance(call, ast.Call) and call.func is attr):
+            usable = False
+        elif attr.attr == "parse_args" and not call.args and not call.keywords:
+            results.append(call)
+        elif attr.attr == "add_argument" and isinstance(parents.get(id(call)), ast.Expr):
+            option = _option_default(call, smap, imported)
+            if option is not None:
+                defaults[option[0]] = option[1]
+            elif any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                usable = False  # (an option left alone, a positional, a ``type=``...: its reads stay)
+        else:
+            usable = False
+    return (defaults, results) if usable else None
+
+
 def argparse_default_candidates(source: str) -> list[str]:
-    """``args.name`` of an ``argparse`` option -> its default (module docstring), one option at a time."""
+    """``args.name`` of an ``argparse`` option -> its default (module docstring), one option at a time: a
+    parser (:func:`_parser_target`) used only to add options and parse no arguments
+    (:func:`_parser_options`), each option's default as :func:`_option_default` reads it, the parsed
+    result read only as attributes (:func:`_parsed_reads`)."""
     tree = ast.parse(source)
     smap = SourceMap(source)
     parents = _parents(tree)
@@ -531,35 +667,13 @@ def argparse_default_candidates(source: str) -> list[str]:
     imported = _module_imports(tree)
     out: list[str] = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Call) and _is_parser_class(node.value.func)):
+        parser = _parser_target(node)
+        if parser is None or not bindings.bound_once(parser, parser.id):
             continue
-        parser = node.targets[0].id
-        if not bindings.bound_once(node.targets[0], parser):
+        options = _parser_options(smap, parents, bindings, imported, parser)
+        if options is None or not options[0]:
             continue
-        defaults: dict[str, str] = {}
-        results: list[ast.Call] = []  # the parse_args() calls
-        usable = True
-        for use in bindings.loads(node.targets[0], parser):
-            attr = parents.get(id(use))
-            call = parents.get(id(attr))
-            if not (isinstance(attr, ast.Attribute) and isinstance(call, ast.Call) and call.func is attr):
-                usable = False
-            elif attr.attr == "parse_args" and not call.args and not call.keywords:
-                results.append(call)
-            elif attr.attr == "add_argument" and isinstance(parents.get(id(call)), ast.Expr):
-                option = _option_default(call, smap, imported)
-                if option is not None:
-                    defaults[option[0]] = option[1]
-                elif not any(isinstance(a, ast.Starred) for a in call.args) \
-                        and not any(k.arg is None for k in call.keywords):
-                    continue  # an option left alone (a positional, a ``type=``...): its reads stay
-                else:
-                    usable = False
-            else:
-                usable = False  # parse_known_args, set_defaults, subparsers, groups, passed on...
-        if not usable or not defaults:
-            continue
+        defaults, results = options
         reads = _parsed_reads(bindings, parents, results)
         if reads is None:
             continue
@@ -600,27 +714,31 @@ def _movable(node: ast.expr, imported: set[str]) -> bool:
         n.id in imported for n in ast.walk(node) if isinstance(n, ast.Name))
 
 
-def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozenset()) -> tuple[str, str] | None:
-    """(dest, default text) of an ``add_argument`` this pass can read back, else None: a literal default,
-    or one computed from imported modules (:func:`_movable`)."""
+def _option_flags(call: ast.Call) -> list[str] | None:
+    """The flags of ``add_argument("-n", "--as-of", ...)`` of an optional; None for a positional (required
+    unless nargs says otherwise) or a flag that is not a literal string."""
     if not call.args or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args):
         return None
     flags = [a.value for a in call.args]  # type: ignore[attr-defined]
-    if not all(f.startswith("-") for f in flags):
-        return None  # a positional: required unless nargs says otherwise
+    return flags if all(f.startswith("-") for f in flags) else None
+
+
+def _option_keywords(call: ast.Call) -> dict[str, ast.expr] | None:
+    """The keywords of an ``add_argument`` whose value this pass can tell: no ``**``, ``nargs``, ``required``
+    or ``const``..., and a ``type`` only with a default argparse does not convert (``type=int,
+    default="3"`` is 3: not the text as written)."""
     kw = {k.arg: k.value for k in call.keywords}
     if None in kw or set(kw) - {"default", "action", "help", "dest", "metavar", "choices", "type"}:
         return None
     if "type" in kw and "default" in kw and not (_constant_expression(kw["default"]) and not any(
             isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) for n in ast.walk(kw["default"]))):
-        return None  # argparse converts a string default (``type=int, default="3"``): not the text as written
-    action = kw.get("action")
-    if action is None:
-        kind = "store"
-    elif isinstance(action, ast.Constant) and action.value in _ARG_ACTIONS:
-        kind = action.value
-    else:
         return None
+    return kw  # type: ignore[return-value]
+
+
+def _option_dest(kw: dict[str, ast.expr], flags: list[str]) -> str | None:
+    """Where argparse stores the option: ``dest="x"``, else its first long flag (``--as-of`` -> ``as_of``),
+    else its first flag; None for a ``dest`` that is not a literal, or not an identifier."""
     if "dest" in kw:
         if not (isinstance(kw["dest"], ast.Constant) and isinstance(kw["dest"].value, str)):
             return None
@@ -628,16 +746,42 @@ def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozen
     else:
         long = next((f for f in flags if f.startswith("--")), flags[0])
         dest = long.lstrip("-").replace("-", "_")
-    if not dest.isidentifier():
+    return dest if dest.isidentifier() else None
+
+
+def _default_text(kw: dict[str, ast.expr], kind: str, smap: SourceMap, imported: set[str]) -> str | None:
+    """The text of the option's value when no arguments are given: its ``default`` (a literal or
+    :func:`_movable`, parenthesized where it needs to be), else what its action stores (``False`` for
+    ``store_true``, ``None`` for ``store``)."""
+    if "default" not in kw:
+        return _ARG_ACTIONS[kind] or "None"
+    if not (_constant_expression(kw["default"]) or _movable(kw["default"], imported)):
         return None
-    if "default" in kw:
-        if not (_constant_expression(kw["default"]) or _movable(kw["default"], imported)):
-            return None
-        text = smap.text(kw["default"])
-        if "\n" in text or isinstance(kw["default"], (ast.UnaryOp, ast.BinOp, ast.Tuple)):
-            text = f"({text})"
-        return dest, text
-    return dest, _ARG_ACTIONS[kind] or "None"
+    text = smap.text(kw["default"])
+    if "\n" in text or isinstance(kw["default"], (ast.UnaryOp, ast.BinOp, ast.Tuple)):
+        text = f"({text})"
+    return text
+
+
+def _option_default(call: ast.Call, smap: SourceMap, imported: set[str] = frozenset()) -> tuple[str, str] | None:
+    """(dest, default text) of an ``add_argument`` this pass can read back, else None: an optional
+    (:func:`_option_flags`) with keywords it can tell (:func:`_option_keywords`), a ``store``,
+    ``store_true`` or ``store_false`` action, a literal default or one computed from imported modules
+    (:func:`_default_text`)."""
+    flags = _option_flags(call)
+    kw = _option_keywords(call) if flags is not None else None
+    if kw is None:
+        return None
+    action = kw.get("action")
+    if action is None:
+        kind = "store"
+    elif isinstance(action, ast.Constant) and action.value in _ARG_ACTIONS:
+        kind = action.value
+    else:
+        return None
+    dest = _option_dest(kw, flags)  # type: ignore[arg-type]
+    text = _default_text(kw, kind, smap, imported) if dest is not None else None
+    return None if text is None else (dest, text)  # type: ignore[return-value]
 
 
 def _parsed_reads(bindings: Bindings, parents: dict[int, ast.AST], results: list[ast.Call]) -> list[ast.Attribute] | None:

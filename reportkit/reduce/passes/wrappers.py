@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import ast
 import types
+from typing import NamedTuple
 
-from .edits import Delete, Splice, apply_edits, apply_splices, walk_bodies
+from .edits import BodyInfo, Delete, Splice, apply_edits, apply_splices, walk_bodies
 from .scopes import Scopes
 from .source import SourceMap, block_text
 from .statements import _SCOPED, _bind_arguments, _full_lines, _names_in, _parents, import_binding
@@ -46,6 +47,16 @@ _MAX_ITEMS = 16
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
     return ast.parse(source), SourceMap(source)
+
+
+def _first_match(matchers, *args) -> list[str]:
+    """The candidates of the first of ``matchers`` that recognises its shape at ``args`` (a matcher returns
+    None when the shape is not its own, a list, maybe empty, when it is); none if none does."""
+    for matcher in matchers:
+        found = matcher(*args)
+        if found is not None:
+            return found
+    return []
 
 
 def _wrapped(node: ast.expr, text: str) -> str:
@@ -113,6 +124,59 @@ def _without_first(args: ast.arguments) -> types.SimpleNamespace:
         kwarg=None, defaults=args.defaults[-len(rest):] if rest and args.defaults else []))
 
 
+def _argument_nodes(args: ast.arguments, call: ast.Call) -> tuple[dict[str, ast.expr], dict[str, ast.expr]]:
+    """(parameter -> its argument in ``call``, parameter -> its default) of the parameters ``args``."""
+    arg_nodes: dict[str, ast.expr] = {p.arg: a for p, a in zip(args.args, call.args)}
+    arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
+    defaults = dict(zip([p.arg for p in args.args][len(args.args) - len(args.defaults):], args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    return arg_nodes, defaults
+
+
+def _parameter_uses(scopes: Scopes, parents: dict[int, ast.AST], call: ast.Call, expr: ast.expr, where: ast.AST,
+                    params: list[str], exclude: frozenset[str]) -> dict[str, list[ast.Name]] | None:
+    """The reads of each parameter in ``expr``; None where a parameter is stored to, or another name read
+    there is a local where it is written (``where``) or means something else at ``call``."""
+    names = [n for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id not in exclude]
+    uses: dict[str, list[ast.Name]] = {}
+    for n in names:
+        if n.id in params:
+            if not isinstance(n.ctx, ast.Load):
+                return None
+            uses.setdefault(n.id, []).append(n)
+        elif scopes.resolve(where, n.id) is not scopes.tree or not _module_level_at(scopes, parents, call, n.id):
+            return None
+    return uses
+
+
+def _evaluated_alike(params: list[str], arg_nodes: dict[str, ast.expr], defaults: dict[str, ast.expr],
+                     uses: dict[str, list[ast.Name]]) -> bool:
+    """Each parameter's value is evaluated as often where it is substituted as in the call: a default
+    used only if it is a constant expression (it is evaluated once, where the function is defined), an
+    argument with effects used exactly once."""
+    for param in params:
+        node = arg_nodes.get(param)
+        count = len(uses.get(param, []))
+        if node is None:
+            if count and not _constant_expression(defaults[param]):
+                return False
+        elif not isinstance(node, _PURE) and count != 1:
+            return False
+    return True
+
+
+def _effects_in_order(smap: SourceMap, arg_nodes: dict[str, ast.expr], uses: dict[str, list[ast.Name]],
+                      expr: ast.expr) -> bool:
+    """The arguments with effects, substituted, are evaluated in the order the call evaluated them, and
+    before any call ``expr`` makes."""
+    effectful = sorted((a for a in arg_nodes.values() if not isinstance(a, _PURE)),
+                       key=lambda a: (a.lineno, a.col_offset))
+    order = [smap.span(uses[p][0])[0] for a in effectful for p, v in arg_nodes.items() if v is a]
+    if order != sorted(order):
+        return False
+    return not (order and any(isinstance(n, ast.Call) and smap.span(n)[1] <= order[-1] for n in ast.walk(expr)))
+
+
 def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], func: object,
                        call: ast.Call, expr: ast.expr, where: ast.AST, *,
                        exclude: frozenset[str] = frozenset()) -> str | None:
@@ -133,35 +197,11 @@ def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.A
     if bound is None:
         return None
     params = [p.arg for p in [*args.args, *args.kwonlyargs]]
-    arg_nodes: dict[str, ast.expr] = {p.arg: a for p, a in zip(args.args, call.args)}
-    arg_nodes.update({k.arg: k.value for k in call.keywords if k.arg})
-    defaults = dict(zip([p.arg for p in args.args][len(args.args) - len(args.defaults):], args.defaults))
-    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    names = [n for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id not in exclude]
-    uses: dict[str, list[ast.Name]] = {}
-    for n in names:
-        if n.id in params:
-            if not isinstance(n.ctx, ast.Load):
-                return None
-            uses.setdefault(n.id, []).append(n)
-        elif scopes.resolve(where, n.id) is not scopes.tree or not _module_level_at(scopes, parents, call, n.id):
-            return None  # a local where it is written, or the name means something else at the call site
-    for param in params:
-        node = arg_nodes.get(param)
-        count = len(uses.get(param, []))
-        if node is None:
-            if count and not _constant_expression(defaults[param]):
-                return None  # a default is evaluated once, where the function is defined
-        elif not isinstance(node, _PURE) and count != 1:
-            return None  # an argument with effects is evaluated exactly once
-    # arguments with effects: evaluated in the order the call evaluated them
-    effectful = sorted((a for a in arg_nodes.values() if not isinstance(a, _PURE)),
-                       key=lambda a: (a.lineno, a.col_offset))
-    order = [smap.span(uses[p][0])[0] for a in effectful for p, v in arg_nodes.items() if v is a]
-    if order != sorted(order):
+    arg_nodes, defaults = _argument_nodes(args, call)
+    uses = _parameter_uses(scopes, parents, call, expr, where, params, exclude)
+    if (uses is None or not _evaluated_alike(params, arg_nodes, defaults, uses)
+            or not _effects_in_order(smap, arg_nodes, uses, expr)):
         return None
-    if order and any(isinstance(n, ast.Call) and smap.span(n)[1] <= order[-1] for n in ast.walk(expr)):
-        return None  # a call in the function would run before an argument with effects did
     start, end = smap.span(expr)
     splices = []
     for param, nodes in uses.items():
@@ -286,7 +326,34 @@ def _item_of(stmt: ast.stmt, name: str) -> tuple[ast.expr, ast.expr] | None:
     return None
 
 
-def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
+def _empty_bound(stmt: ast.stmt, display: type, builtin: str) -> str | None:
+    """``NAME`` of ``NAME = []`` or ``NAME = list()`` (``display`` ``ast.List``, ``builtin`` ``"list"``; of
+    ``NAME = {}`` / ``NAME = dict()`` alike), else None."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    value = stmt.value
+    empty = (isinstance(value, display) and not (value.keys if isinstance(value, ast.Dict) else value.elts)
+             or isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == builtin
+             and not value.args and not value.keywords)
+    return stmt.targets[0].id if empty else None
+
+
+def _consecutive(stmts: list[ast.stmt], i: int, name: str, item_of) -> tuple[int, int, list]:
+    """After ``stmts[i]``, which binds ``name``: the statements that do not mention ``name`` are skipped, then
+    the run of statements ``item_of(stmt, name)`` reads an item from is taken: (the index of the first of
+    them, the index after the last, their items)."""
+    j = i + 1
+    while j < len(stmts) and item_of(stmts[j], name) is None and name not in _names_in([stmts[j]]):
+        j += 1
+    first = j
+    items = []
+    while j < len(stmts) and (item := item_of(stmts[j], name)) is not None:
+        items.append(item)
+        j += 1
+    return first, j, items
+
+
+def _dict_build(source: str, smap: SourceMap, scopes: Scopes, info: BodyInfo, i: int) -> list[str] | None:
     """``d = {}`` (or ``dict()``) followed by ``d["a"] = x`` / ``d["b"] = y`` -> ``d = {"a": x, "b": y}``, where the
     first item is set (statements between must not mention ``d``, as for lists).
 
@@ -294,28 +361,18 @@ def _dict_build(source: str, smap: SourceMap, info, i: int) -> str | None:
     with literals the order of effects is the same); later duplicates win in both.
     """
     stmts = info.seq.stmts
-    stmt = stmts[i]
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-            and (isinstance(stmt.value, ast.Dict) and not stmt.value.keys
-                 or isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
-                 and stmt.value.func.id == "dict" and not stmt.value.args and not stmt.value.keywords)):
+    name = _empty_bound(stmts[i], ast.Dict, "dict")
+    if name is None:
         return None
-    name = stmt.targets[0].id
-    items = []
-    j = i + 1
-    while j < len(stmts) and _item_of(stmts[j], name) is None and name not in _names_in([stmts[j]]):
-        j += 1  # statements that do not touch the dict: the display goes where its first item is set
-    first = j
-    while j < len(stmts) and (item := _item_of(stmts[j], name)) is not None:
-        items.append(item)
-        j += 1
+    first, j, items = _consecutive(stmts, i, name, _item_of)
     where = _full_lines(smap, stmts[first]) if items else None
     if where is None:
         return None
     nl = smap.default_newline()
     text = f"{where[2]}{name} = {{{', '.join(f'{smap.text(k)}: {smap.text(v)}' for k, v in items)}}}{nl}"
     deleted = [i, *range(first + 1, j)]
-    return apply_edits(source, [Splice(where[0], where[1], text), *(Delete(info.seq, k) for k in deleted)])
+    candidate = apply_edits(source, [Splice(where[0], where[1], text), *(Delete(info.seq, k) for k in deleted)])
+    return None if candidate is None else [candidate]
 
 
 def _read_outside(scopes: Scopes, stmt: ast.stmt, names: set[str]) -> bool:
@@ -366,77 +423,88 @@ def _parallel_pairs(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.ex
     return pairs
 
 
-def list_build_candidates(source: str) -> list[str]:
-    """``xs = []`` followed by ``xs.append(a)`` / ``xs.append(b)`` -> ``xs = [a, b]`` (one candidate per
-    list; ``d = {}`` followed by ``d["k"] = v`` -> ``d = {"k": v}``); followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under an
-    ``if``) -> ``xs = [f(t) for t in it]``, where nothing outside the loop reads its target (a
-    comprehension does not leave it bound) and not in a class body (a comprehension there does not see
-    the class's names); ``a, b = x, y`` -> ``a = x`` / ``b = y`` when no value reads a target.
+def _parallel_assignment(source: str, smap: SourceMap, scopes: Scopes, info: BodyInfo, i: int) -> list[str] | None:
+    """``a, b = x, y`` -> ``a = x`` / ``b = y`` (nested displays alike), when no value reads a target and no
+    target repeats."""
+    stmt = info.seq.stmts[i]
+    pairs = (_parallel_pairs(stmt.targets[0], stmt.value)
+             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
+    if pairs is None or len(pairs) < 2:
+        return None
+    targets = [t for t, _ in pairs]
+    read = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
+    where = _full_lines(smap, stmt)
+    if len(set(targets)) != len(targets) or read & set(targets) or where is None:
+        return []
+    nl = smap.default_newline()
+    text = "".join(f"{where[2]}{t} = {smap.text(v)}{nl}" for t, v in pairs)
+    return [source[:where[0]] + text + source[where[1]:]]
 
-    The appends must follow each other in the same body (an append inside an ``if`` or a loop is not
-    one element), the statements between ``xs = []`` and them must not mention ``xs``, and the appended
-    values must not read ``xs``: the list then holds the same elements, built in the same order.
-    """
+
+def _list_appends(source: str, smap: SourceMap, scopes: Scopes, info: BodyInfo, i: int) -> list[str] | None:
+    """``xs = []`` followed by ``xs.append(a)`` / ``xs.append(b)`` -> ``xs = [a, b]``, where the first append is.
+
+    The appends follow each other in the same body (an append inside an ``if`` or a loop is not one
+    element), the statements between ``xs = []`` and them do not mention ``xs``, and the appended values
+    do not read ``xs``: the list then holds the same elements, built in the same order."""
+    stmts = info.seq.stmts
+    name = _empty_bound(stmts[i], ast.List, "list")
+    if name is None:
+        return None
+    first, j, values = _consecutive(stmts, i, name, _append_of)
+    if not values:
+        return None
+    if any(name in {n.id for n in ast.walk(v) if isinstance(n, ast.Name)} for v in values):
+        return []
+    where = _full_lines(smap, stmts[first])
+    if where is None:
+        return []
+    text = f"{where[2]}{name} = [{', '.join(smap.text(v) for v in values)}]{smap.default_newline()}"
+    edits = [Delete(info.seq, k) for k in [i, *range(first + 1, j)]]
+    edits.append(Splice(where[0], where[1], text))  # type: ignore[arg-type]
+    candidate = apply_edits(source, edits)
+    return [] if candidate is None else [candidate]
+
+
+def _list_loop(source: str, smap: SourceMap, scopes: Scopes, info: BodyInfo, i: int) -> list[str] | None:
+    """``xs = []`` followed by a loop that only appends, ``for t in it: xs.append(f(t))`` (optionally under
+    an ``if``) -> ``xs = [f(t) for t in it]``, where nothing outside the loop reads its target (a
+    comprehension does not leave it bound) and not in a class body (a comprehension there does not see the
+    class's names)."""
+    stmts = info.seq.stmts
+    name = _empty_bound(stmts[i], ast.List, "list")
+    if name is None:
+        return None
+    first, _end, values = _consecutive(stmts, i, name, _append_of)
+    if values or first >= len(stmts):
+        return None
+    loop = _append_loop(smap, stmts[first], name)
+    where = _full_lines(smap, stmts[first])
+    if (loop is None or where is None or isinstance(info.owner, ast.ClassDef)
+            or _read_outside(scopes, stmts[first], loop[1])):
+        return []
+    text = f"{where[2]}{name} = {loop[0]}{smap.default_newline()}"
+    candidate = apply_edits(source, [Delete(info.seq, i), Splice(where[0], where[1], text)])
+    return [] if candidate is None else [candidate]
+
+
+#: The shapes :func:`list_build_candidates` writes as one statement, tried in this order at each statement.
+_BUILDS_BY_HAND = (_parallel_assignment, _dict_build, _list_appends, _list_loop)
+
+
+def list_build_candidates(source: str) -> list[str]:
+    """A list or dict built element by element, or a parallel assignment, as one statement: one candidate
+    per statement that starts such a build, from the first of :data:`_BUILDS_BY_HAND` that recognises
+    it -- :func:`_parallel_assignment` (``a, b = x, y`` -> ``a = x`` / ``b = y``), :func:`_dict_build`
+    (``d = {}; d["k"] = v`` -> ``d = {"k": v}``), :func:`_list_appends` (``xs = []; xs.append(a)`` ->
+    ``xs = [a]``), :func:`_list_loop` (``xs = []; for t in it: xs.append(f(t))`` -> ``xs = [f(t) for t in
+    it]``)."""
     tree, smap = _parse(source)
     scopes = Scopes(tree)
     out: list[str] = []
-    nl = smap.default_newline()
     for info in walk_bodies(tree, smap):
-        stmts = info.seq.stmts
-        for i, stmt in enumerate(stmts):
-            pairs = (_parallel_pairs(stmt.targets[0], stmt.value)
-                     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
-            if pairs is not None and len(pairs) >= 2:
-                targets = [t for t, _ in pairs]
-                read = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
-                where = _full_lines(smap, stmt)
-                if len(set(targets)) == len(targets) and not read & set(targets) and where is not None:
-                    indent = where[2]
-                    text = "".join(f"{indent}{t} = {smap.text(v)}{nl}" for t, v in pairs)
-                    out.append(source[:where[0]] + text + source[where[1]:])
-                continue
-            dict_build = _dict_build(source, smap, info, i)
-            if dict_build is not None:
-                out.append(dict_build)
-                continue
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                    and (isinstance(stmt.value, ast.List) and not stmt.value.elts
-                         or isinstance(stmt.value, ast.Call) and _callee(stmt.value) == "list"
-                         and isinstance(stmt.value.func, ast.Name) and not stmt.value.args
-                         and not stmt.value.keywords)):
-                continue
-            name = stmt.targets[0].id
-            j = i + 1
-            while j < len(stmts) and _append_of(stmts[j], name) is None:
-                if name in _names_in([stmts[j]]):
-                    break
-                j += 1
-            first = j
-            values: list[ast.expr] = []
-            while j < len(stmts) and (value := _append_of(stmts[j], name)) is not None:
-                values.append(value)
-                j += 1
-            if not values and first < len(stmts):
-                loop = _append_loop(smap, stmts[first], name)
-                where = _full_lines(smap, stmts[first])
-                if (loop is not None and where is not None and not isinstance(info.owner, ast.ClassDef)
-                        and not _read_outside(scopes, stmts[first], loop[1])):
-                    text = f"{where[2]}{name} = {loop[0]}{nl}"
-                    candidate = apply_edits(source, [Delete(info.seq, i), Splice(where[0], where[1], text)])
-                    if candidate is not None:
-                        out.append(candidate)
-                continue
-            if not values or any(name in {n.id for n in ast.walk(v) if isinstance(n, ast.Name)} for v in values):
-                continue
-            where = _full_lines(smap, stmts[first])
-            if where is None:
-                continue
-            text = f"{where[2]}{name} = [{', '.join(smap.text(v) for v in values)}]{nl}"
-            edits = [Delete(info.seq, k) for k in [i, *range(first + 1, j)]]
-            edits.append(Splice(where[0], where[1], text))  # type: ignore[arg-type]
-            candidate = apply_edits(source, edits)
-            if candidate is not None:
-                out.append(candidate)
+        for i in range(len(info.seq.stmts)):
+            out.extend(_first_match(_BUILDS_BY_HAND, source, smap, scopes, info, i))
     return out
 
 
@@ -510,12 +578,69 @@ def _class_bases(tree: ast.Module) -> set[str]:
             if isinstance(n, ast.Name)}
 
 
+def _single_store(init: ast.FunctionDef) -> tuple[str, ast.expr] | None:
+    """``(m, EXPR)`` of an ``__init__(self, ...)`` whose one statement (besides ``super().__init__()``, a
+    docstring, ``pass``) is ``self.m = EXPR``."""
+    self_name = init.args.args[0].arg if init.args.args else None
+    stores = [s for s in init.body if not (_super_init(s) or _docstring_or_pass(s))]
+    if (self_name is None or len(stores) != 1 or not isinstance(stores[0], ast.Assign)
+            or len(stores[0].targets) != 1):
+        return None
+    target = stores[0].targets[0]
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            and target.value.id == self_name):
+        return None
+    return target.attr, stores[0].value
+
+
+def _delegates(forward: ast.FunctionDef, attr: str) -> bool:
+    """``def forward(self, x, y): return self.m(x, y)`` (or the call ``self.m(x, y)`` as a statement: the
+    call's value then is ``m``'s output, not None; the tester decides whether anything used it), for
+    ``attr`` ``m``: its parameters passed on as they are, no defaults, no ``*``/``**``."""
+    fargs = forward.args
+    if (fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs or fargs.defaults
+            or not fargs.args or len(forward.body) != 1 or not isinstance(forward.body[0], (ast.Return, ast.Expr))):
+        return False
+    ret = forward.body[0].value
+    params = [a.arg for a in fargs.args[1:]]
+    return (isinstance(ret, ast.Call) and not ret.keywords and isinstance(ret.func, ast.Attribute)
+            and ret.func.attr == attr and isinstance(ret.func.value, ast.Name)
+            and ret.func.value.id == fargs.args[0].arg
+            and [a.id if isinstance(a, ast.Name) else None for a in ret.args] == params)
+
+
+def _delegating(cls: ast.ClassDef) -> tuple[ast.FunctionDef, str, ast.expr] | None:
+    """``(__init__, m, EXPR)`` of a class of two undecorated methods, ``__init__`` storing one object
+    (:func:`_single_store`, ``self.m = EXPR``) and ``forward`` delegating to it (:func:`_delegates`,
+    ``return self.m(x)``); nothing else in its body but a docstring or ``pass``."""
+    methods = _methods(cls)
+    init, forward = methods.get("__init__"), methods.get("forward")
+    if (init is None or forward is None or len(methods) != 2 or init.decorator_list or forward.decorator_list
+            or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+        return None
+    store = _single_store(init)
+    if store is None or not _delegates(forward, store[0]):
+        return None
+    return init, store[0], store[1]
+
+
+def _inlined_calls(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], func: object,
+                   calls: list[ast.Call], expr: ast.expr, where: ast.AST) -> list[Splice] | None:
+    """Each of ``calls`` replaced by ``expr`` (written in ``where``) with its arguments for ``func``'s
+    parameters (:func:`_substitute_params`); None if one of them cannot be."""
+    splices = []
+    for call in calls:
+        text = _substitute_params(smap, scopes, parents, func, call, expr, where)
+        if text is None:
+            return None
+        splices.append(Splice(*smap.span(call), _placed(parents, call, expr, text)))
+    return splices
+
+
 def delegating_module_candidates(source: str) -> list[str]:
-    """A module-level class whose ``__init__`` stores one object (``self.m = EXPR``, besides
-    ``super().__init__()``) and whose ``forward(self, x...)`` is ``return self.m(x...)`` (or the call
-    ``self.m(x...)`` as a statement: the call's value then is ``m``'s output, not None; the tester decides
-    whether anything used it): each construction ``C(args)`` becomes ``EXPR`` with the arguments for the
-    constructor's parameters.
+    """A module-level class whose ``__init__`` stores one object and whose ``forward`` only delegates to it
+    (:func:`_delegating`: ``self.m = EXPR`` / ``return self.m(x)``): each construction ``C(args)`` becomes
+    ``EXPR`` with the arguments for the constructor's parameters, and the class goes.
 
     Only where ``C`` is used for constructions only, no other class derives from it, nothing else
     reads an attribute named ``m``, and the substitution is hygienic.
@@ -530,58 +655,59 @@ def delegating_module_candidates(source: str) -> list[str]:
             attr_reads[node.attr] = attr_reads.get(node.attr, 0) + 1
     out: list[str] = []
     for cls in _plain_classes(tree, bases):
-        methods = _methods(cls)
-        init, forward = methods.get("__init__"), methods.get("forward")
-        if (init is None or forward is None or len(methods) != 2 or init.decorator_list or forward.decorator_list
-                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+        found = _delegating(cls)
+        if found is None or attr_reads.get(found[1], 0) != 2:  # the store in __init__ and the read in forward
             continue
-        self_name = init.args.args[0].arg if init.args.args else None
-        stores = [s for s in init.body if not (_super_init(s) or _docstring_or_pass(s))]
-        if (self_name is None or len(stores) != 1 or not isinstance(stores[0], ast.Assign)
-                or len(stores[0].targets) != 1):
-            continue
-        target = stores[0].targets[0]
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                and target.value.id == self_name):
-            continue
-        attr, expr = target.attr, stores[0].value
-        fargs = forward.args
-        if (fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs or fargs.defaults
-                or not fargs.args or len(forward.body) != 1 or not isinstance(forward.body[0], (ast.Return, ast.Expr))):
-            continue
-        ret = forward.body[0].value  # (a call as a statement: the inner module's output where it returned None)
-        params = [a.arg for a in fargs.args[1:]]
-        if not (isinstance(ret, ast.Call) and not ret.keywords and isinstance(ret.func, ast.Attribute)
-                and ret.func.attr == attr and isinstance(ret.func.value, ast.Name)
-                and ret.func.value.id == fargs.args[0].arg
-                and [a.id if isinstance(a, ast.Name) else None for a in ret.args] == params):
-            continue
-        if attr_reads.get(attr, 0) != 2:  # the store in __init__ and the read in forward
-            continue
+        init, _attr, expr = found
         calls = _calls_of(tree, parents, cls.name)
-        if not calls:
+        splices = _inlined_calls(smap, scopes, parents, _without_first(init.args), calls, expr, init) if calls else None
+        if splices is None:
             continue
-        func = _without_first(init.args)
-        splices = []
-        for call in calls:
-            text = _substitute_params(smap, scopes, parents, func, call, expr, init)
-            if text is None:
-                break
-            splices.append(Splice(*smap.span(call), _placed(parents, call, expr, text)))
-        else:
-            gone = _delete_lines(smap, cls)
-            candidate = apply_splices(source, [*splices, *([gone] if gone else [])])
-            if candidate is not None:
-                out.append(candidate)
+        gone = _delete_lines(smap, cls)
+        candidate = apply_splices(source, [*splices, *([gone] if gone else [])])
+        if candidate is not None:
+            out.append(candidate)
     return out
 
 
 # ------------------------------------------------------------------- class constants
+def _self_attributes(cls: ast.ClassDef) -> set[int]:
+    """The ``self.X`` nodes (by id) in the class's own undecorated methods (``self``: the first parameter)."""
+    return {id(n) for m in cls.body if isinstance(m, _FUNCS) and not m.decorator_list and m.args.args
+            for n in ast.walk(m) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            and n.value.id == m.args.args[0].arg}
+
+
+def _class_body_reads(cls: ast.ClassDef) -> set[str]:
+    """The names the class body reads outside its methods."""
+    return {n.id for s in cls.body if not isinstance(s, _FUNCS) for n in ast.walk(s)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _class_constant(stmt: ast.stmt) -> str | None:
+    """``NAME`` of a class body's ``NAME = ((16, 2, 2),)``: literals and operators only."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and _constant_expression(stmt.value)):
+        return stmt.targets[0].id
+    return None
+
+
+def _constant_reads(tree: ast.Module, parents: dict[int, ast.AST], cls: ast.ClassDef, name: str,
+                    own: set[int]) -> list[ast.Attribute] | None:
+    """Every read of an attribute ``name``, when each one is ``self.name`` in the class's own methods
+    (``own``) or ``C.name``, and none is in an f-string; None otherwise or when there is none."""
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name]
+    if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
+                        or _in_fstring(parents, r) for r in reads):
+        return None
+    return reads
+
+
 def class_constant_candidates(source: str) -> list[str]:
-    """A class-level constant ``LAYOUT = ((16, 2, 2),)`` (literals and operators only) read as
-    ``self.LAYOUT`` in the class's own methods or as ``C.LAYOUT`` -> the literal at each read, and the
-    assignment gone. Only where nothing stores that attribute, no class derives from ``C``, and the
-    class body itself does not read the name."""
+    """A class-level constant (:func:`_class_constant`, ``LAYOUT = ((16, 2, 2),)``) read as ``self.LAYOUT``
+    in the class's own methods or as ``C.LAYOUT`` (:func:`_constant_reads`) -> the literal at each read,
+    and the assignment gone. Only where nothing stores that attribute, no class derives from ``C``, and
+    the class body itself does not read the name."""
     tree, smap = _parse(source)
     parents = _parents(tree)
     bases = _class_bases(tree)
@@ -590,23 +716,14 @@ def class_constant_candidates(source: str) -> list[str]:
     for cls in ast.walk(tree):
         if not isinstance(cls, ast.ClassDef) or cls.name in bases or cls.decorator_list:
             continue
-        own = {id(n) for m in cls.body if isinstance(m, _FUNCS) and not m.decorator_list and m.args.args
-               for n in ast.walk(m) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
-               and n.value.id == m.args.args[0].arg}
-        body_names = {n.id for s in cls.body if not isinstance(s, _FUNCS) for n in ast.walk(s)
-                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        own = _self_attributes(cls)
+        body_names = _class_body_reads(cls)
         for stmt in cls.body:
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                    and _constant_expression(stmt.value)):
+            name = _class_constant(stmt)
+            if name is None or name in stored or name in body_names:
                 continue
-            name = stmt.targets[0].id
-            if name in stored or name in body_names:
-                continue
-            reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name]
-            if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
-                                or _in_fstring(parents, r) for r in reads):
-                continue
-            gone = _delete_member(smap, cls, stmt)
+            reads = _constant_reads(tree, parents, cls, name, own)
+            gone = _delete_member(smap, cls, stmt) if reads else None
             if gone is None:
                 continue
             text = smap.text(stmt.value)
@@ -618,79 +735,104 @@ def class_constant_candidates(source: str) -> list[str]:
 
 
 # ------------------------------------------------------------------ modules called once
+def _init_and_call(cls: ast.ClassDef) -> tuple[ast.FunctionDef, ast.FunctionDef] | None:
+    """``__init__`` and ``forward`` (or ``__call__``) of a class of these two methods only (besides a
+    docstring or ``pass``), both plain: no decorator, ``self`` first, no ``*``/``**``, keyword-only or
+    positional-only parameters."""
+    methods = _methods(cls)
+    init = methods.get("__init__")
+    call_name = "forward" if "forward" in methods else "__call__"
+    forward = methods.get(call_name)
+    if (init is None or forward is None or len(methods) != 2
+            or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+        return None
+    for m in (init, forward):
+        a = m.args
+        if (m.decorator_list or not a.args or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs
+                or isinstance(m, ast.AsyncFunctionDef)):
+            return None
+    return init, forward
+
+
+def _fusable(init: ast.FunctionDef, forward: ast.FunctionDef, init_body: list[ast.stmt]) -> bool:
+    """``__init__``'s code (``init_body``) then ``forward``'s can run as one function: neither reads ``self``
+    (nor ``super`` / ``__class__``), ``__init__`` has no default (it would sit before ``forward``'s required
+    parameters), returns nothing, binds no name ``forward`` reads and shares no parameter with it."""
+    iparams = [a.arg for a in init.args.args[1:]]
+    fparams = [a.arg for a in forward.args.args[1:]]
+    if (init.args.defaults or set(iparams) & set(fparams)
+            or any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal))
+                   for s in init_body for n in ast.walk(s))
+            or {init.args.args[0].arg, "super", "__class__"} & _names_in(init_body)
+            or {forward.args.args[0].arg, "super", "__class__"} & _names_in(forward.body)
+            or set(fparams) & _names_in(init_body)):
+        return False
+    init_bound = set(iparams) | {n.id for s in init_body for n in ast.walk(s)
+                                 if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    init_bound |= {n.name for s in init_body for n in ast.walk(s) if isinstance(n, (*_FUNCS, ast.ClassDef))}
+    return not init_bound & _names_in(forward.body)  # else forward would see __init__'s locals
+
+
+def _called_at_once(smap: SourceMap, parents: dict[int, ast.AST], name: str, calls: list[ast.Call],
+                    nparams: int) -> list[Splice] | None:
+    """``C(a)(x)`` -> ``C(a, x)`` at each of ``calls`` (constructions of ``C``, ``name``, whose ``__init__``
+    takes ``nparams`` arguments); None where one is not called at once with plain positional arguments."""
+    splices = []
+    for call in calls:
+        outer = parents.get(id(call))
+        if not (isinstance(outer, ast.Call) and outer.func is call
+                and not any(isinstance(a, ast.Starred) for a in [*call.args, *outer.args])
+                and not any(k.arg is None for k in [*call.keywords, *outer.keywords])
+                and not call.keywords and not outer.keywords):
+            return None
+        args = [smap.text(a) for a in [*call.args, *outer.args]]
+        if len(call.args) != nparams:
+            return None
+        splices.append(Splice(*smap.span(outer), f"{name}({', '.join(args)})"))
+    return splices
+
+
+def _fused_def(smap: SourceMap, name: str, indent: str, init_body: list[ast.stmt], init: ast.FunctionDef,
+               forward: ast.FunctionDef) -> str:
+    """``def C(init params..., forward params...):`` running ``init_body`` then ``forward``'s body."""
+    iparams = [a.arg for a in init.args.args[1:]]
+    fdefaults = forward.args.defaults
+    params = iparams + [a.arg for a in forward.args.args[1:len(forward.args.args) - len(fdefaults)]]
+    params += [f"{a.arg}={smap.text(d)}" for a, d in
+               zip(forward.args.args[len(forward.args.args) - len(fdefaults):], fdefaults)]
+    text = f"{indent}def {name}({', '.join(params)}):{smap.default_newline()}"
+    if init_body:
+        text += block_text(smap, init_body, indent + "    ")
+    return text + block_text(smap, forward.body, indent + "    ")
+
+
 def module_call_candidates(source: str) -> list[str]:
-    """A module-level class with ``__init__`` and ``forward`` (or ``__call__``) that use nothing of
-    ``self`` (but ``super().__init__()``), each construction called at once (``C(a)(x)``) -> a
-    function ``C(init params..., forward params...)`` running ``__init__``'s code then ``forward``'s,
-    called as ``C(a, x)``; the function inliner can then put it at its call site."""
+    """A module-level class with ``__init__`` and ``forward`` (or ``__call__``) (:func:`_init_and_call`)
+    that use nothing of ``self`` but ``super().__init__()`` (:func:`_fusable`), each construction called at
+    once (:func:`_called_at_once`: ``C(a)(x)`` -> ``C(a, x)``) -> a function ``C(init params..., forward
+    params...)`` running ``__init__``'s code then ``forward``'s (:func:`_fused_def`); the function inliner
+    can then put it at its call site."""
     tree, smap = _parse(source)
     parents = _parents(tree)
     bases = _class_bases(tree)
-    nl = smap.default_newline()
     out: list[str] = []
     for cls in _plain_classes(tree, bases):
-        methods = _methods(cls)
-        init = methods.get("__init__")
-        call_name = "forward" if "forward" in methods else "__call__"
-        forward = methods.get(call_name)
-        if (init is None or forward is None or len(methods) != 2
-                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
+        methods = _init_and_call(cls)
+        if methods is None:
             continue
-        ok = True
-        for m in (init, forward):
-            a = m.args
-            if (m.decorator_list or not a.args or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs
-                    or isinstance(m, ast.AsyncFunctionDef)):
-                ok = False
-                break
-        if not ok:
-            continue
+        init, forward = methods
         init_body = [s for s in init.body if not (_super_init(s) or _docstring_or_pass(s))]
-        iparams = [a.arg for a in init.args.args[1:]]
-        fparams = [a.arg for a in forward.args.args[1:]]
-        if (init.args.defaults or set(iparams) & set(fparams)
-                or any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal))
-                       for s in init_body for n in ast.walk(s))
-                or {init.args.args[0].arg, "super", "__class__"} & _names_in(init_body)
-                or {forward.args.args[0].arg, "super", "__class__"} & _names_in(forward.body)
-                or set(fparams) & _names_in(init_body)):
-            continue  # a default of __init__ would sit before forward's required parameters
-        init_bound = set(iparams) | {n.id for s in init_body for n in ast.walk(s)
-                                     if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        init_bound |= {n.name for s in init_body for n in ast.walk(s) if isinstance(n, (*_FUNCS, ast.ClassDef))}
-        if init_bound & _names_in(forward.body):
-            continue  # forward would see __init__'s locals instead of what it read
-        calls = _calls_of(tree, parents, cls.name)
-        if not calls:
+        if not _fusable(init, forward, init_body):
             continue
-        splices = []
-        for call in calls:
-            outer = parents.get(id(call))
-            if not (isinstance(outer, ast.Call) and outer.func is call
-                    and not any(isinstance(a, ast.Starred) for a in [*call.args, *outer.args])
-                    and not any(k.arg is None for k in [*call.keywords, *outer.keywords])
-                    and not call.keywords and not outer.keywords):
-                break
-            args = [smap.text(a) for a in [*call.args, *outer.args]]
-            if len(call.args) != len(iparams):
-                break
-            splices.append(Splice(*smap.span(outer), f"{cls.name}({', '.join(args)})"))
-        else:
-            where = _full_lines(smap, cls)
-            if where is None:
-                continue
-            indent = where[2]
-            fdefaults = forward.args.defaults
-            params = iparams + [a.arg for a in forward.args.args[1:len(forward.args.args) - len(fdefaults)]]
-            params += [f"{a.arg}={smap.text(d)}" for a, d in
-                       zip(forward.args.args[len(forward.args.args) - len(fdefaults):], fdefaults)]
-            text = f"{indent}def {cls.name}({', '.join(params)}):{nl}"
-            if init_body:
-                text += block_text(smap, init_body, indent + "    ")
-            text += block_text(smap, forward.body, indent + "    ")
-            candidate = apply_splices(source, [Splice(where[0], where[1], text), *splices])
-            if candidate is not None:
-                out.append(candidate)
+        calls = _calls_of(tree, parents, cls.name)
+        splices = _called_at_once(smap, parents, cls.name, calls, len(init.args.args) - 1) if calls else None
+        where = _full_lines(smap, cls) if splices is not None else None
+        if where is None:
+            continue
+        text = _fused_def(smap, cls.name, where[2], init_body, init, forward)
+        candidate = apply_splices(source, [Splice(where[0], where[1], text), *splices])
+        if candidate is not None:
+            out.append(candidate)
     return out
 
 
@@ -734,10 +876,58 @@ def helper_inline_candidates(source: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------- factories
+def _classmethod_factory(cls: ast.ClassDef, method: ast.FunctionDef, expr: ast.Call) -> object | None:
+    """``@classmethod def build(cls, a): return cls(a)`` (or ``C(a)``), ``cls`` read nowhere else: the
+    parameters without ``cls``."""
+    if not method.args.args:
+        return None
+    cls_param = method.args.args[0].arg
+    made = expr.func
+    if not (isinstance(made, ast.Name) and made.id in (cls_param, cls.name)):
+        return None
+    if cls_param in {n.id for n in ast.walk(expr) if n is not made and isinstance(n, ast.Name)}:
+        return None
+    return _without_first(method.args)
+
+
+def _staticmethod_factory(cls: ast.ClassDef, method: ast.FunctionDef, expr: ast.Call) -> object | None:
+    """``@staticmethod def build(a): return C(a)``: its parameters."""
+    made = expr.func
+    return method if isinstance(made, ast.Name) and made.id == cls.name else None
+
+
+#: decorator -> the matcher of a factory method of that kind
+_FACTORIES = {"classmethod": _classmethod_factory, "staticmethod": _staticmethod_factory}
+
+
+def _factory_calls(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], tree: ast.Module,
+                   cls: ast.ClassDef, method: ast.FunctionDef, func: object, expr: ast.Call) -> list[Splice] | None:
+    """``C.build(x)`` -> ``C(x)`` (``expr`` with the arguments substituted, the class named ``C``) at each read
+    of an attribute named like the factory; None where one is not such a call or none is there."""
+    made = expr.func
+    assert isinstance(made, ast.Name)
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == method.name]
+    splices = []
+    for use in uses:
+        call = parents.get(id(use))
+        if not (isinstance(use.value, ast.Name) and use.value.id == cls.name
+                and isinstance(call, ast.Call) and call.func is use
+                and _module_level_at(scopes, parents, call, cls.name)):
+            return None
+        text = _substitute_params(smap, scopes, parents, func, call, expr, method, exclude=frozenset({made.id}))
+        if text is None:
+            return None
+        m_start = smap.span(made)[0] - smap.span(expr)[0]
+        text = text[:m_start] + cls.name + text[m_start + len(made.id):]
+        splices.append(Splice(*smap.span(call), text))
+    return splices or None
+
+
 def factory_candidates(source: str) -> list[str]:
-    """``@classmethod def build(cls, ...): return cls(ARGS)`` (or ``C(ARGS)``, or a ``@staticmethod``
-    returning ``C(ARGS)``) -> ``C(ARGS)`` with the arguments substituted at each ``C.build(...)``, and
-    the factory gone. Only where every ``.build`` read in the program is such a call."""
+    """A factory method -- ``@classmethod def build(cls, ...): return cls(ARGS)`` (or ``C(ARGS)``,
+    :func:`_classmethod_factory`), a ``@staticmethod`` returning ``C(ARGS)`` (:func:`_staticmethod_factory`)
+    -> ``C(ARGS)`` with the arguments substituted at each ``C.build(...)`` (:func:`_factory_calls`), and the
+    factory gone. Only where every ``.build`` read in the program is such a call."""
     tree, smap = _parse(source)
     parents = _parents(tree)
     scopes = Scopes(tree)
@@ -749,48 +939,14 @@ def factory_candidates(source: str) -> list[str]:
             if not isinstance(method, ast.FunctionDef) or len(method.decorator_list) != 1:
                 continue
             deco = method.decorator_list[0]
-            kind = deco.id if isinstance(deco, ast.Name) else None
+            matcher = _FACTORIES.get(deco.id) if isinstance(deco, ast.Name) else None
             expr = _returned(method)
-            if kind not in ("classmethod", "staticmethod") or not isinstance(expr, ast.Call):
-                continue
-            if kind == "classmethod":
-                if not method.args.args:
-                    continue
-                cls_param = method.args.args[0].arg
-                func = _without_first(method.args)
-            else:
-                cls_param = None
-                func = method
-            made = expr.func
-            if not (isinstance(made, ast.Name) and made.id in (cls_param, cls.name)):
-                continue
-            if cls_param is not None and cls_param in {n.id for n in ast.walk(expr) if n is not made
-                                                      and isinstance(n, ast.Name)}:
-                continue
-            uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == method.name]
-            splices = []
-            for use in uses:
-                call = parents.get(id(use))
-                if not (isinstance(use.value, ast.Name) and use.value.id == cls.name
-                        and isinstance(call, ast.Call) and call.func is use
-                        and _module_level_at(scopes, parents, call, cls.name)):
-                    break
-                text = _substitute_params(smap, scopes, parents, func, call, expr, method,
-                                          exclude=frozenset({made.id}))
-                if text is None:
-                    break
-                m_start = smap.span(made)[0] - smap.span(expr)[0]
-                text = text[:m_start] + cls.name + text[m_start + len(made.id):]
-                splices.append(Splice(*smap.span(call), text))
-            else:
-                if not uses:
-                    continue
-                gone = _delete_member(smap, cls, method)
-                if gone is None:
-                    continue
-                candidate = apply_splices(source, [*splices, gone])
-                if candidate is not None:
-                    out.append(candidate)
+            func = matcher(cls, method, expr) if matcher is not None and isinstance(expr, ast.Call) else None
+            splices = _factory_calls(smap, scopes, parents, tree, cls, method, func, expr) if func else None
+            gone = _delete_member(smap, cls, method) if splices else None
+            candidate = apply_splices(source, [*splices, gone]) if gone is not None else None
+            if candidate is not None:
+                out.append(candidate)
     return out
 
 
@@ -802,60 +958,105 @@ def _constant_len(func: ast.FunctionDef | None) -> int | None:
     return None
 
 
+class _Dataset(NamedTuple):
+    """A map-style dataset class a list can replace (:func:`_dataset`)."""
+
+    cls: ast.ClassDef
+    getitem: ast.FunctionDef
+    n: int  # its constant length
+    calls: list[ast.Call]  # its constructions
+    where: tuple[int, int, str]  # its lines and indentation
+
+
+def _dataset_methods(cls: ast.ClassDef) -> tuple[ast.FunctionDef, int] | None:
+    """``(__getitem__, n)`` of a class of ``__len__`` returning a small constant ``n``, an undecorated
+    ``__getitem__(self, i)`` reading nothing of ``self`` and, maybe, an ``__init__`` doing nothing but
+    ``super().__init__()``; nothing else in its body but a docstring or ``pass``."""
+    methods = _methods(cls)
+    getitem, init = methods.get("__getitem__"), methods.get("__init__")
+    n = _constant_len(methods.get("__len__"))
+    if (n is None or getitem is None or set(methods) - {"__init__", "__len__", "__getitem__"}
+            or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)
+            or init is not None and any(not (_super_init(s) or _docstring_or_pass(s)) for s in init.body)):
+        return None
+    gargs = getitem.args
+    if (getitem.decorator_list or len(gargs.args) != 2 or gargs.vararg or gargs.kwarg or gargs.kwonlyargs
+            or gargs.posonlyargs or {gargs.args[0].arg, "super", "__class__"} & _names_in(getitem.body)):
+        return None
+    return getitem, n
+
+
+def _dataset(tree: ast.Module, smap: SourceMap, parents: dict[int, ast.AST], cls: ast.ClassDef) -> _Dataset | None:
+    """``cls`` as a :class:`_Dataset` (:func:`_dataset_methods`), constructed only with plain names or
+    constants as arguments and on lines of its own; None if it is not one."""
+    found = _dataset_methods(cls)
+    if found is None:
+        return None
+    calls = _calls_of(tree, parents, cls.name)
+    if not calls or any(not isinstance(a, _PURE) for c in calls for a in [*c.args, *(k.value for k in c.keywords)]):
+        return None
+    where = _full_lines(smap, cls)
+    return None if where is None else _Dataset(cls, found[0], found[1], calls, where)
+
+
+def _dataset_comprehension(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST],
+                           ds: _Dataset) -> list[str] | None:
+    """``def __getitem__(self, i): return EXPR`` -> ``[EXPR for i in range(n)]`` at each construction, and
+    the class gone; where every other name ``EXPR`` reads is the module-level one, there and at each
+    construction."""
+    expr = _returned(ds.getitem)
+    if expr is None or any(isinstance(x, _SCOPED) for x in ast.walk(expr)):
+        return None
+    index = ds.getitem.args.args[1].arg
+    free = ({x.id for x in ast.walk(expr) if isinstance(x, ast.Name)} - {index}) | {"range"}
+    if not all(scopes.resolve(ds.getitem, name) is scopes.tree
+               and all(_module_level_at(scopes, parents, c, name) for c in ds.calls) for name in free):
+        return None
+    item = f"[{smap.text(expr)} for {index} in range({ds.n})]"
+    candidate = apply_splices(source, [Splice(ds.where[0], ds.where[1], ""),
+                                       *(Splice(*smap.span(c), item) for c in ds.calls)])
+    return [] if candidate is None else [candidate]
+
+
+def _dataset_function(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST],
+                      ds: _Dataset) -> list[str] | None:
+    """A longer ``__getitem__(self, i)`` -> a function ``def C(i):`` with its body, in the class's place, and
+    each construction ``C()`` -> ``[C(0), C(1), ...]``."""
+    indent = ds.where[2]
+    gargs = ds.getitem.args
+    params = smap.source[smap.span(gargs.args[1])[0]:smap.span(gargs.args[-1])[1]]
+    head = f"{indent}def {ds.cls.name}({params}):{smap.default_newline()}"
+    text = head + block_text(smap, ds.getitem.body, indent + "    ")
+    items = "[" + ", ".join(f"{ds.cls.name}({i})" for i in range(ds.n)) + "]"
+    candidate = apply_splices(source, [Splice(ds.where[0], ds.where[1], text),
+                                       *(Splice(*smap.span(c), items) for c in ds.calls)])
+    return [] if candidate is None else [candidate]
+
+
+#: The ways :func:`dataset_list_candidates` writes a dataset as a list, the first that fits.
+_DATASET_LISTS = (_dataset_comprehension, _dataset_function)
+
+
 def dataset_list_candidates(source: str) -> list[str]:
     """A module-level map-style dataset -- ``__len__`` returns a small constant ``n``, ``__getitem__``
     reads nothing of ``self``, ``__init__`` (if any) does nothing but ``super().__init__()`` -- whose
-    constructions take only plain names or constants: each construction becomes the list of its items.
+    constructions take only plain names or constants (:func:`_dataset`): each construction becomes the
+    list of its items, by the first of :data:`_DATASET_LISTS` that fits.
 
-    ``__getitem__(self, i): return EXPR`` gives ``[EXPR for i in range(n)]`` and the class goes; a
-    longer ``__getitem__`` becomes a function named like the class and the construction
-    ``[C(0), C(1), ...]``. The items are the same objects, computed by the same code, in index order.
+    ``__getitem__(self, i): return EXPR`` gives ``[EXPR for i in range(n)]`` and the class goes
+    (:func:`_dataset_comprehension`); a longer ``__getitem__`` becomes a function named like the class and
+    the construction ``[C(0), C(1), ...]`` (:func:`_dataset_function`). The items are the same objects,
+    computed by the same code, in index order.
     """
     tree, smap = _parse(source)
     parents = _parents(tree)
     scopes = Scopes(tree)
     out: list[str] = []
-    nl = smap.default_newline()
     bases = _class_bases(tree)
     for cls in _plain_classes(tree, bases):
-        methods = _methods(cls)
-        getitem, init = methods.get("__getitem__"), methods.get("__init__")
-        n = _constant_len(methods.get("__len__"))
-        if (n is None or getitem is None or set(methods) - {"__init__", "__len__", "__getitem__"}
-                or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)
-                or init is not None and any(not (_super_init(s) or _docstring_or_pass(s)) for s in init.body)):
-            continue
-        gargs = getitem.args
-        if (getitem.decorator_list or len(gargs.args) != 2 or gargs.vararg or gargs.kwarg or gargs.kwonlyargs
-                or gargs.posonlyargs or {gargs.args[0].arg, "super", "__class__"} & _names_in(getitem.body)):
-            continue
-        index = gargs.args[1].arg
-        calls = _calls_of(tree, parents, cls.name)
-        if not calls or any(not isinstance(a, _PURE) for c in calls for a in [*c.args, *(k.value for k in c.keywords)]):
-            continue
-        expr = _returned(getitem)
-        where = _full_lines(smap, cls)
-        if where is None:
-            continue
-        if expr is not None and not any(isinstance(x, _SCOPED) for x in ast.walk(expr)):
-            free = ({x.id for x in ast.walk(expr) if isinstance(x, ast.Name)} - {index}) | {"range"}
-            if all(scopes.resolve(getitem, name) is scopes.tree
-                   and all(_module_level_at(scopes, parents, c, name) for c in calls) for name in free):
-                item = f"[{smap.text(expr)} for {index} in range({n})]"
-                candidate = apply_splices(source, [Splice(where[0], where[1], ""),
-                                                   *(Splice(*smap.span(c), item) for c in calls)])
-                if candidate is not None:
-                    out.append(candidate)
-                continue
-        indent = where[2]
-        params = smap.source[smap.span(gargs.args[1])[0]:smap.span(getitem.args.args[-1])[1]]
-        head = f"{indent}def {cls.name}({params}):{nl}"
-        text = head + block_text(smap, getitem.body, indent + "    ")
-        items = "[" + ", ".join(f"{cls.name}({i})" for i in range(n)) + "]"
-        candidate = apply_splices(source, [Splice(where[0], where[1], text),
-                                           *(Splice(*smap.span(c), items) for c in calls)])
-        if candidate is not None:
-            out.append(candidate)
+        ds = _dataset(tree, smap, parents, cls)
+        if ds is not None:
+            out.extend(_first_match(_DATASET_LISTS, source, smap, scopes, parents, ds))
     return out
 
 
