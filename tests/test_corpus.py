@@ -60,9 +60,33 @@ def fixed(set_id: str, category: str | None = None) -> list:
     return tagged(set_id, "fix-patch", *([category] if category else []))
 
 
+def _family(case) -> tuple:
+    """The kind of reproducer a case is, as far as running it goes: its category (the first tag after the set),
+    whether it imports torch or hangs, whether it has a good version to pass on, whether it is a real report."""
+    tags = set(case.tags)
+    category = next(t for t in case.tags if t not in SETS)
+    return ("real-report" in tags, category, bool({"torch", "hang"} & tags), bool({"fix", "fix-patch"} & tags))
+
+
+def _representatives() -> set[str]:
+    """The first case (in id order) of each family: what every test run checks of the corpus."""
+    first: dict[tuple, str] = {}
+    for case in CASES:
+        first.setdefault(_family(case), case.name)
+    return set(first.values())
+
+
 def _params():
-    return [pytest.param(case, id=case.name, marks=[pytest.mark.slow] if {"torch", "hang"} & set(case.tags) else [])
-            for case in CASES]
+    """Every case; one per family (:func:`_family`) runs in the default and CI runs, the rest under the
+    ``corpus`` marker (``pytest -m corpus``: run it when the corpus or the signature's judgement changes).
+    Of the families, those that import torch or hang are ``slow``."""
+    keep = _representatives()
+
+    def marks(case):
+        heavy = [pytest.mark.slow] if {"torch", "hang"} & set(case.tags) else []
+        return heavy if case.name in keep else [*heavy, pytest.mark.corpus]
+
+    return [pytest.param(case, id=case.name, marks=marks(case)) for case in CASES]
 
 
 def _has_package(case) -> bool:
