@@ -139,6 +139,69 @@ def test_message_key_keeps_a_graph_breaks_explanation():
     assert norm.message_key(far) == "bad input"
 
 
+# Messages as torch 2.13.0 prints them (torch.export of a dynamic dim; a compiler backend's failure;
+# TorchScript's interpreter): a title many failures share, then the line that says which one.
+_EXPORT_GUARD = """Constraints violated (dz)! For more information, run with TORCH_LOGS="+dynamic".
+  - Not all values of dz = L['z'].size()[0] in the specified range satisfy the generated guard ((1 + L['z'].size()[0]) // 2) != 1.
+Suggested fixes:
+  _dz = Dim('_dz', max=oo)
+"""
+_EXPORT_CONSTANT = """Constraints violated (dz)! For more information, run with TORCH_LOGS="+dynamic".
+  - You marked dz as dynamic but your code specialized it to be a constant (1). If you're using mark_dynamic, either remove it or use maybe_mark_dynamic.
+Suggested fixes:
+  dz = 1
+"""
+_BACKEND = """backend='inductor' raised:
+{error}
+
+Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're reporting a bug to PyTorch).
+"""
+_TORCHSCRIPT = """The following operation failed in the TorchScript interpreter.
+Traceback of TorchScript (most recent call last):
+  File "<string>", line 3, in f
+        return torch.mm(x, x)
+               ~~~~~~~~ <--- HERE
+{error}
+"""
+
+
+@pytest.mark.parametrize("same_title, other_cause, cause_line", [
+    (_EXPORT_GUARD, _EXPORT_CONSTANT, "- Not all values of dz"),
+    (_BACKEND.format(error="RuntimeError: Expected a 'cpu' device type for generator but found 'meta'"),
+     _BACKEND.format(error="AssertionError: view of a graph input"), "RuntimeError: Expected a 'cpu' device"),
+    (_TORCHSCRIPT.format(error="RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"),
+     _TORCHSCRIPT.format(error="RuntimeError: expected scalar type Float but found Half"),
+     "RuntimeError: mat1 and mat2 shapes"),
+])
+def test_message_key_of_a_generic_title_keeps_the_cause(same_title, other_cause, cause_line):
+    """One title, two causes: the line that names the cause is part of the key (issue 38: a shrunk input
+    turned an export's generated-guard violation into "specialized it to be a constant" with the same title)."""
+    norm = Normalizer()
+    key = norm.message_key(same_title)
+    assert key.startswith(norm.text(same_title.splitlines()[0]) + " ")
+    assert norm.text(cause_line) in key
+    assert key != norm.message_key(other_cause)
+    assert norm.exact_key(same_title) != norm.exact_key(other_cause)
+    # the hints after the cause are not part of it
+    assert "Suggested" not in key and "TORCHDYNAMO_VERBOSE" not in key and "HERE" not in key
+
+
+def test_export_violations_with_one_title_and_other_causes_differ(tmp_path):
+    """Raised by a library in torch.export's format: the first violated constraint decides."""
+    lib = {"lib.py": """
+        class UserError(Exception):
+            pass
+
+        def export(why):
+            raise UserError('Constraints violated (dz)! For more information, run with TORCH_LOGS="+dynamic".\\n'
+                            f'  - {why}\\nSuggested fixes:\\n  dz = 1')
+        """}
+    guard = sig_of(tmp_path, "import lib\nlib.export('dz fails the generated guard 2 <= dz')\n", files=lib)
+    assert same_failure(guard, sig_of(tmp_path, "import lib\nlib.export('dz fails the generated guard 2 <= dz')\n",
+                                      files=lib))
+    assert not same_failure(guard, sig_of(tmp_path, "import lib\nlib.export('dz is a constant (1)')\n", files=lib))
+
+
 def test_graph_breaks_with_one_title_and_other_explanations_differ(tmp_path):
     """Raised by a library with Dynamo's format: the explanation decides, the title alone does not."""
     lib = {"lib.py": """

@@ -22,6 +22,7 @@ import re
 import signal as _signal
 import sysconfig
 import tokenize
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -314,17 +315,51 @@ class Normalizer:
                         op=frame.op)
 
 
+def _explanation(lines: list[str]) -> str | None:
+    """Dynamo's graph break (``torch._dynamo.exc.Unsupported``): a title shared by many causes
+    ("Unsupported context manager" for a ``threading.Lock`` and for an ``int`` alike), then
+    ``Explanation:``, ``Hint:`` and ``Developer debug context:`` lines; the explanation names the object."""
+    return next((line for line in lines[1:4] if line.startswith("Explanation:")), None)
+
+
+def _first_violation(lines: list[str]) -> str | None:
+    """``torch.export``'s ``Constraints violated (dz)! For more information, run with TORCH_LOGS="+dynamic".``
+    (``torch/fx/experimental/symbolic_shapes.py``), then one ``- ...`` bullet per violated constraint: the
+    first bullet says which (a guard the code generated, or "specialized it to be a constant (1)")."""
+    return next((line for line in lines[1:] if line.startswith("- ")), None)
+
+
+def _raised_line(lines: list[str]) -> str | None:
+    """A wrapper whose title names only where the failure was caught: ``backend='inductor' raised:``
+    (``BackendCompilerFailed``, ``torch/_dynamo/exc.py``) then ``RuntimeError: ...``; TorchScript's
+    ``The following operation failed in the TorchScript interpreter.`` then its traceback, then the error."""
+    errors = [line for line in lines[1:] if _ERROR_LINE_RE.match(line)]
+    return errors[0] if errors else (lines[1] if len(lines) > 1 else None)
+
+
+# A message line that is an exception's own: ``RuntimeError: ...``, ``torch._C._LinAlgError: ...``.
+_ERROR_LINE_RE = re.compile(r"[A-Za-z_][\w.]*(Error|Exception|Failure|Interrupt|Exit)\b[^:\s]*:")
+
+# Titles a library raises for many different failures, with how to find the line that says which one
+# (titles from torch's own sources; a message whose first line is none of these is keyed by that line).
+_GENERIC_TITLES: list[tuple[re.Pattern, Callable[[list[str]], str | None]]] = [
+    (re.compile(r"Constraints violated \(.*\)!"), _first_violation),
+    (re.compile(r"backend=.* raised:$"), _raised_line),
+    (re.compile(r"The following operation failed in the TorchScript interpreter\.$"), _raised_line),
+]
+
+
 def _key_lines(message: str) -> list[str]:
-    """The lines of a message that say which failure it is: the first non-blank one, and for
-    Dynamo's graph-break errors (``torch._dynamo.exc.Unsupported``: a title line, then
-    ``Explanation:``, ``Hint:`` and ``Developer debug context:`` lines) the ``Explanation:`` line
-    too. The title is shared by many causes ("Unsupported context manager" for a ``threading.Lock``
-    and for an ``int`` alike); the explanation names the object (```lock``` vs ```int```)."""
+    """The lines of a message that say which failure it is: the first non-blank one, and where that
+    is a title shared by many causes, the line that names the cause: a graph break's ``Explanation:``
+    (:func:`_explanation`), an export's first violated constraint (:func:`_first_violation`), the error
+    a compiler backend or the TorchScript interpreter raised (:func:`_raised_line`)."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     if not lines:
         return []
-    explanation = next((line for line in lines[1:4] if line.startswith("Explanation:")), None)
-    return [lines[0]] + ([explanation] if explanation else [])
+    specific = next((pick(lines) for title, pick in _GENERIC_TITLES if title.match(lines[0])), None)
+    specific = specific or _explanation(lines)
+    return [lines[0]] + ([specific] if specific else [])
 
 
 def _tmp_tail(m: re.Match) -> str:
