@@ -42,6 +42,7 @@ from reportkit.reduce import passes as P
 from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
 from reportkit.reduce.flatten import NO_CONFTEST, fold_local_code, folded_conftests
+from reportkit.reduce.guards import guarded_failure
 from reportkit.reduce.passes.edits import child_bodies
 from reportkit.reduce.passes.materialize import (
     CAPTURE_ENV,
@@ -229,9 +230,12 @@ class Keep:
     inputs: bool = False
     measured: tuple[str, ...] = ()
     pending: tuple[str, ...] = ()
+    guarded: bool = False
     why: str = ""
 
     def kept(self, outcome, source: str = "") -> bool:
+        if self.guarded and not self.still_guarded(outcome, source):
+            return False
         if self.message is not None and outcome.signature.exact_message != self.message:
             return False
         if self.measured and not set(self.measured) <= set(outcome.signature.measured):
@@ -245,6 +249,11 @@ class Keep:
             if (item.get("nodeid"), item.get("when")) != self.test:
                 return False
         return True
+
+    def still_guarded(self, outcome, source: str) -> bool:
+        """A guarded failure (:attr:`guarded`) is still raised behind a condition in the candidate."""
+        loc = outcome.signature.location
+        return loc is not None and loc.in_script and guarded_failure(source, loc.line)
 
     def lost_wakers(self, outcome, source: str) -> list[str]:
         """The wakers of :attr:`wakers` the candidate ``source`` lost (see the class doc): not started, or
@@ -389,6 +398,8 @@ def _why_kept(keep: Keep) -> str:
         why += f"; the wake-up calls after the blocked line, never reached, stay ({', '.join(f'.{m}()' for m in keep.pending)})"
     if keep.test is not None:
         why += f"; the failure must stay in {keep.test[0]} ({keep.test[1]})"
+    if keep.guarded:
+        why += "; the condition it was raised under stays (a guarded failure never becomes unconditional)"
     return why
 
 
@@ -413,9 +424,23 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     test = _failing_test(rep, spec)
     why = _why_values(sig, asked=asked, differential=differential, own=own, inputs=inputs, values=values)
     wakers, pending = _hang_keeps(rep, spec, source)
+    guarded = own and _guarded_original(sig, spec, source)
     keep = Keep(values=values, message=message, test=test, wakers=wakers, compares=values and is_oracle(sig),
-                inputs=inputs, measured=measured, pending=pending)
+                inputs=inputs, measured=measured, pending=pending, guarded=guarded)
     return replace(keep, why=why + _why_kept(keep))
+
+
+def _guarded_original(sig, spec: RunSpec, source: str | None) -> bool:
+    """Did the script raise its failure behind a condition (:func:`reportkit.reduce.guards.guarded_failure`)?"""
+    loc = sig.location
+    if loc is None or not loc.in_script:
+        return False
+    if source is None:
+        try:
+            source = spec.script.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return False
+    return guarded_failure(source, loc.line)
 
 
 #: Waits for a thread or process to end: whatever it waits for itself may be what never comes.
@@ -575,6 +600,8 @@ def _why(outcome, ok: bool, keep: Keep | None = None, source: str = "") -> str:
     where = f" at {sig.location}" if sig.location is not None else ""
     lost = keep.lost_wakers(outcome, source) if keep is not None and outcome.ok and not ok else []
     woke = f" (lost {', '.join(lost)})" if lost else ""
+    if keep is not None and outcome.ok and not ok and keep.guarded and not keep.still_guarded(outcome, source):
+        woke += " (raised without its condition)"
     return f"{'meets it' if ok else 'does not'}: {sig.headline()[:200]}{where}{woke}"
 
 
