@@ -361,6 +361,7 @@ class Server:
                 env[key] = value
         os.environ.clear()
         os.environ.update(env)
+        tempfile.tempdir = None  # the server's was cached: this run's own $TMPDIR from now on
         sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE")) or bool(sys.flags.dont_write_bytecode)
         unbuffered = bool(env.get("PYTHONUNBUFFERED")) or bool(sys.flags.unbuffered)
         _new_stdio(unbuffered)
