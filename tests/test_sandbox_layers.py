@@ -54,11 +54,13 @@ def user(request):
 
 
 def _mode_env(mode: str) -> dict[str, str]:
+    # PYTHONPATH passes through: a check of these tests against another checkout of reportkit sets it
+    env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
     if mode == "bwrap":
-        return {sandbox.FORCE_ENV: "bwrap"}
+        return {**env, sandbox.FORCE_ENV: "bwrap"}
     if mode == "fallback":
-        return {sandbox.FORCE_ENV: "fallback"}
-    return {sandbox.FORCE_ENV: "fallback", sandbox.LANDLOCK_ENV: "0"}
+        return {**env, sandbox.FORCE_ENV: "fallback"}
+    return {**env, sandbox.FORCE_ENV: "fallback", sandbox.LANDLOCK_ENV: "0"}
 
 
 def _mode_param(request) -> str:
