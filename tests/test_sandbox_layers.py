@@ -659,10 +659,12 @@ def _marked(marker: str) -> list[psutil.Process]:
     return found
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
-def test_no_run_outlives_reportkit(area, user, native_mode, how):
+@pytest.mark.parametrize("how,via", [(signal.SIGKILL, "check"), (signal.SIGTERM, "check"), (signal.SIGHUP, "check"),
+                                     (signal.SIGKILL, "warm")])
+def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
     """reportkit ends (SIGKILL, SIGTERM, SIGHUP) during a `check` of a script that sleeps for ever after
-    starting a setsid grandchild: nothing of the run may be left (it would be orphaned to pid 1)."""
+    starting a setsid grandchild (or during a warm executor's run of it): nothing of the run may be left
+    (it would be orphaned to pid 1)."""
     marker = "rk-lifetime-" + uuid.uuid4().hex[:10]
     app = area / "app"
     app.mkdir()
@@ -679,9 +681,15 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how):
     """))
     _give(area, user)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", **_mode_env(native_mode)}
-    rk = subprocess.Popen([*_as(user), sys.executable, "-m", "reportkit", "check", str(script), "--runs", "1",
-                           "--timeout", "300", "--python", target_python(user)], env=env, cwd="/tmp", stdout=subprocess.DEVNULL,
+    if via == "check":
+        cmd = ["-m", "reportkit", "check", str(script), "--runs", "1", "--timeout", "300",
+               "--python", target_python(user)]
+    else:
+        cmd = ["-c", DRIVER, json.dumps({"script": str(script), "warm": True, "timeout": 300,
+                                         "python": target_python(user)})]
+    rk = subprocess.Popen([*_as(user), sys.executable, *cmd], env=env, cwd="/tmp", stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL, start_new_session=True)
+
     try:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and len(_marked(marker)) < 3:  # the script and its two helpers
@@ -689,7 +697,7 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how):
         assert len(_marked(marker)) >= 3, "the run did not start"
         reportkit = psutil.Process(rk.pid)
         if _as(user):  # setpriv execs: rk.pid is reportkit itself
-            assert "reportkit" in " ".join(reportkit.cmdline())
+            assert "reportkit" in " ".join(reportkit.cmdline()) or via == "warm"
         os.kill(rk.pid, how)
         rk.wait(30)
         deadline = time.monotonic() + 15

@@ -350,9 +350,13 @@ def _install_guard(config):
         if not guard or (site and site not in str(path).split(os.pathsep)):
             refuse("starting Python without the sandbox's guard in its environment", args)
 
+    watched = frozenset(["open", "sqlite3.connect", "os.system", "os.popen", "subprocess.Popen", "os.exec",
+                         "os.posix_spawn", "os.spawn", "os.kill", "os.killpg", "socket.__new__", "socket.connect",
+                         "socket.bind", "socket.sendto", "socket.sendmsg", *_PATH_EVENTS])
+
     def hook(event, args):
-        if getattr(state, "busy", False):
-            return
+        if event not in watched or getattr(state, "busy", False):
+            return  # (most events: imports, compile, exec... cost one set lookup)
         state.busy = True
         try:
             check(event, args)
@@ -896,12 +900,17 @@ def _watch_wakers(events):
 
 
 def _load_confine():
+    """``_confine.py`` (loaded once per process: the warm server loads it before it forks)."""
+    module = sys.modules.get("_reportkit_confine")
+    if module is not None:
+        return module
     import importlib.util
 
     here = os.path.dirname(os.path.abspath(__file__))
     spec = importlib.util.spec_from_file_location("_reportkit_confine", os.path.join(here, "_confine.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    sys.modules["_reportkit_confine"] = module
     return module
 
 

@@ -198,6 +198,7 @@ class Server:
             os.set_blocking(fd, False)
         self.private_fds = [self.proto_in, self.proto_out, self.wake_r, self.wake_w]
         self.boot = _load_boot()
+        self.boot._load_confine()  # what each child confines itself with: loaded once, here
         self.pid = os.getpid()
 
     # ------------------------------------------------------------------ protocol
