@@ -125,6 +125,13 @@ box = Sandbox(spec.script)
 env = dict(spec.env)
 if args.get("cache"):  # a private compile cache under the sandbox's root, as minimize hands candidates
     env["TORCHINDUCTOR_CACHE_DIR"] = str(box.root / "compile-cache" / "inductor")
+captures = []
+if args.get("capture"):  # a file made for the run to write (minimize's value capture: REPORTKIT_CAPTURE)
+    import os, tempfile
+    fd, name = tempfile.mkstemp(prefix="capture-", suffix=".json", dir=box.root)
+    os.close(fd)
+    env["REPORTKIT_CAPTURE"] = name
+    captures.append(Path(name))
 spec.env = env
 results = []
 try:
@@ -136,10 +143,13 @@ try:
     else:
         for _ in range(args.get("runs", 1)):
             results.append(run_script(spec, None, box))
+    captured = [path.read_text() for path in captures]
+    siblings = sorted(p.name for p in box.root.iterdir() if p.name.startswith("beside-"))
 finally:
     box.cleanup()
 print(json.dumps([{"stdout": r.stdout, "stderr": r.stderr, "returncode": r.returncode, "signal": r.signal,
-                   "exception": r.exception.type if r.exception else None} for r in results]))
+                   "exception": r.exception.type if r.exception else None, "captured": captured,
+                   "siblings": siblings} for r in results]))
 """
 
 
@@ -155,11 +165,11 @@ def target_python(user: str) -> str:
 
 
 def run(script: Path, mode: str, user: str, *, network: bool = True, runs: int = 1, warm: bool = False,
-        cache: bool = False, timeout: float = 60) -> list[dict]:
+        cache: bool = False, capture: bool = False, timeout: float = 60) -> list[dict]:
     """Run ``script`` through reportkit's runner as ``user`` under ``mode``; the runs' results."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "LANG": "C.UTF-8", **_mode_env(mode)}
     args = {"script": str(script), "network": network, "runs": runs, "warm": warm, "cache": cache,
-            "timeout": timeout, "python": target_python(user)}
+            "capture": capture, "timeout": timeout, "python": target_python(user)}
     proc = subprocess.run([*_as(user), sys.executable, "-c", DRIVER, json.dumps(args)], capture_output=True,
                           text=True, env=env, cwd="/tmp", timeout=240)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -296,6 +306,22 @@ def test_a_run_cannot_plant_files_for_later_runs(area, user, mode):
         assert results[1]["stdout"].count("SEEN []") == 1, (warm, results[1]["stdout"], results[1]["stderr"])
         # only its own home and temp dir (index 2, 3) took the plant
         assert sorted(line.split()[1] for line in _done(results[0])) == ["plant-2", "plant-3"], results[0]
+
+
+def test_a_file_made_for_the_run_is_writable_and_only_that_file(area, user, mode):
+    """minimize's value capture: reportkit makes a file under the sandbox's root (which holds every run's
+    scratch dir) and names it in the run's environment; the run writes its values there. That file is
+    writable (cold and warm runs), its directory is not (no planting beside it)."""
+    script = attack(area, user, """
+        from pathlib import Path
+        capture = Path(os.environ["REPORTKIT_CAPTURE"])
+        attempt("capture", lambda: capture.write_text('{"0": [1]}'))
+        attempt("beside", lambda: (capture.parent / ("beside-" + str(os.getpid()))).write_text("x"))
+    """)
+    for warm in (False, True):
+        (result,) = run(script, mode, user, warm=warm, capture=True)
+        assert _done(result) == ["DONE capture"], (warm, result)
+        assert result["captured"] == ['{"0": [1]}'] and result["siblings"] == [], (warm, result)
 
 
 # --------------------------------------------------------------------------- /dev

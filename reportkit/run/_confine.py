@@ -267,7 +267,7 @@ def no_sockets(unix):
 def apply(config):
     """Apply the steps ``config`` asks for (module doc); return what is in force, for the boot's event."""
     summary = {"caps_dropped": False, "sockets_masked": None, "seccomp": None, "landlock": None}
-    writable = [d for d in config.get("writable") or [] if os.path.isdir(d)]
+    writable = [d for d in config.get("writable") or [] if os.path.exists(d)]  # directories, and files
     network = bool(config.get("network", True))
     if config.get("mask_sockets"):
         summary["sockets_masked"] = mask_sockets(host_unix_sockets(writable))

@@ -226,9 +226,10 @@ def env_writable(env: dict[str, str]) -> list[Path]:
     caches, debug dirs): ``$TMP/reportkit-*`` directories an environment value points into
     (``PYTHONPATH`` aside: code to read, not to write).
 
-    Under a session dir (``$TMP/reportkit-session-*``, which holds every run's scratch dir) only the
-    directory the value names (made here if missing), never the session dir itself or a parent that holds
-    other runs; elsewhere (a bundle's workspace) the top ``$TMP/reportkit-*`` directory.
+    Under a session dir (``$TMP/reportkit-session-*``, which holds every run's scratch dir) only what the
+    value names: a file reportkit made for the run to write (a value capture), or a directory (made here
+    if missing: a private compile cache), never the session dir itself or a parent that holds other runs;
+    elsewhere (a bundle's workspace) the top ``$TMP/reportkit-*`` directory.
     """
     found: list[Path] = []
     for root in _temp_roots():
@@ -244,11 +245,10 @@ def env_writable(env: dict[str, str]) -> list[Path]:
                     path = Path(os.path.normpath(part))
                     if path == top or path.parent == top or not top.is_dir():
                         continue  # the session dir, or a sandbox's root (every run of it is in there)
-                    if path.exists() and not path.is_dir():
-                        continue
-                    path.mkdir(parents=True, exist_ok=True)
+                    if not path.exists():
+                        path.mkdir(parents=True, exist_ok=True)
                     top = path
-                if top.is_dir() and top not in found:
+                if top.exists() and top not in found:
                     found.append(top)
     return found
 
