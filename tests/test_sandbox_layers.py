@@ -60,6 +60,8 @@ def _mode_env(mode: str) -> dict[str, str]:
         return {**env, sandbox.FORCE_ENV: "bwrap"}
     if mode == "fallback":
         return {**env, sandbox.FORCE_ENV: "fallback"}
+    if mode == "nobwrap":  # the default (auto) on a machine without bubblewrap: none on PATH
+        return {**env, sandbox.FORCE_ENV: "auto", "PATH": "/nonexistent"}
     return {**env, sandbox.FORCE_ENV: "fallback", sandbox.LANDLOCK_ENV: "0"}
 
 
@@ -147,6 +149,8 @@ try:
     siblings = sorted(p.name for p in box.root.iterdir() if p.name.startswith("beside-"))
 finally:
     box.cleanup()
+from reportkit.run import sandbox
+print(sandbox.protection().describe())
 print(json.dumps([{"stdout": r.stdout, "stderr": r.stderr, "returncode": r.returncode, "signal": r.signal,
                    "exception": r.exception.type if r.exception else None, "captured": captured,
                    "siblings": siblings} for r in results]))
@@ -270,6 +274,41 @@ def test_remount_then_write_outside_is_refused(area, user, native_mode):
     (result,) = run(script, native_mode, user)
     assert _done(result) == [], result
     assert "native-write" in _blocked(result) and "python-write" in _blocked(result), result
+    assert digest(v) == before
+
+
+def test_without_bubblewrap_the_default_confines_native_code(area, user):
+    """No ``bwrap`` on the machine (the default, not forced): the fallback, with Landlock where the kernel
+    has it, and the report says so. Native writes, a remount through mount(2) and a signal to reportkit are
+    refused, as root and as an unprivileged user; the run's own scratch dir stays writable."""
+    if not landlock.abi():
+        pytest.skip("the kernel has no Landlock: without bubblewrap, native code is not confined (README)")
+    v = victim(area)
+    script = attack(area, user, f"""
+        import signal
+        V = {str(v)!r}
+        attempt("mount2", lambda: native("mount", LIBC.mount(b"none", b"/", None, 32 | 4096, None)))
+        attempt("native-write", lambda: native_write(V + "/data.txt"))
+        attempt("native-unlink", lambda: native("unlink", LIBC.unlink((V + "/sub/deep.txt").encode())))
+        attempt("signal-reportkit", lambda: native("kill", LIBC.kill(int(os.environ["DRIVER_PID"]), signal.SIGCONT)))
+        native_write("own.txt")
+        print("OWN", open("own.txt").read())
+    """)
+    _give(area, user)
+    before = digest(v)
+    env = {"PATH": "/nonexistent", "HOME": "/tmp", "LANG": "C.UTF-8", **_mode_env("nobwrap")}
+    args = {"script": str(script), "python": target_python(user), "env": {}}
+    driver = DRIVER.replace("args = json.loads(sys.argv[1])",
+                            "args = json.loads(sys.argv[1]); import os; args['env'] = "
+                            "{'DRIVER_PID': str(os.getpid())}")
+    proc = subprocess.run([*_as(user), sys.executable, "-c", driver, json.dumps(args)], capture_output=True,
+                          text=True, env=env, cwd="/tmp", timeout=240)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    described, results = proc.stdout.strip().splitlines()[-2:]
+    (result,) = json.loads(results)
+    assert described.startswith("landlock (ABI") and "(no bubblewrap: bwrap not found)" in described, described
+    assert _done(result) == [] and "OWN pwned" in result["stdout"], result
+    assert sorted(_blocked(result)) == ["mount2", "native-unlink", "native-write", "signal-reportkit"], result
     assert digest(v) == before
 
 
