@@ -169,11 +169,11 @@ def target_python(user: str) -> str:
 
 
 def run(script: Path, mode: str, user: str, *, network: bool = True, runs: int = 1, warm: bool = False,
-        cache: bool = False, capture: bool = False, timeout: float = 60) -> list[dict]:
+        cache: bool = False, capture: bool = False, timeout: float = 60, run_env: dict | None = None) -> list[dict]:
     """Run ``script`` through reportkit's runner as ``user`` under ``mode``; the runs' results."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "LANG": "C.UTF-8", **_mode_env(mode)}
     args = {"script": str(script), "network": network, "runs": runs, "warm": warm, "cache": cache,
-            "capture": capture, "timeout": timeout, "python": target_python(user)}
+            "capture": capture, "timeout": timeout, "python": target_python(user), "env": run_env or {}}
     proc = subprocess.run([*_as(user), sys.executable, "-c", DRIVER, json.dumps(args)], capture_output=True,
                           text=True, env=env, cwd="/tmp", timeout=240)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -665,8 +665,18 @@ def test_torch_writers_and_workers_are_confined(area, user, mode):
     """torch.save to an absolute path (a C++ writer: no audit event), DataLoader workers started with spawn,
     torch.multiprocessing.spawn."""
     pytest.importorskip("torch")
+    run_env = {}
     if user == "nobody" and ROOT:
-        pytest.skip("the system interpreter nobody runs has no torch")
+        # nobody's runs use the system interpreter (ours may sit in root's home), given our torch when
+        # it is the same Python version and nobody can import it from there
+        import torch
+
+        site = os.path.dirname(os.path.dirname(torch.__file__))
+        run_env = {"PYTHONPATH": site}
+        probe = subprocess.run([*_as(user), target_python(user), "-c", "import torch"], capture_output=True,
+                               cwd="/tmp", timeout=120, env={"PYTHONPATH": site, "HOME": "/tmp"})
+        if probe.returncode != 0:
+            pytest.skip("the interpreter nobody runs cannot import torch: " + probe.stderr.decode()[-200:])
     v = victim(area)
     script = attack(area, user, f"""
         import torch
@@ -703,7 +713,7 @@ def test_torch_writers_and_workers_are_confined(area, user, mode):
     """)
     _give(area, user)
     before = digest(v)
-    (result,) = run(script, mode, user, timeout=180)
+    (result,) = run(script, mode, user, timeout=180, run_env=run_env)
     assert _done(result) == [], result
     assert "INSIDE 2.0" in result["stdout"], result
     assert digest(v) == before
