@@ -176,65 +176,231 @@ def _strip_boot_frames(tb):
 # --------------------------------------------------------------------------- sandbox fallback
 
 GUARD_ENV = "REPORTKIT_GUARD"
+CONFINE_ENV = "REPORTKIT_CONFINE"
 _PR_SET_CHILD_SUBREAPER = 36
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-# audit events whose arguments are paths that get changed: event -> ((path index, dir_fd index), ...)
+# audit events whose arguments are paths that get changed: event -> ((path index, dir_fd index), ...);
+# a path may be a descriptor (fchmod, futimes, fchown, ftruncate...): the file it is open on counts
 _PATH_EVENTS = {
     "os.remove": ((0, 1),), "os.rmdir": ((0, 1),), "os.rename": ((0, 2), (1, 3)), "os.mkdir": ((0, 2),),
     "os.chmod": ((0, 2),), "os.chown": ((0, 3),), "os.truncate": ((0, None),), "os.symlink": ((1, 2),),
-    "os.link": ((1, 3),), "os.utime": ((0, 3),), "shutil.rmtree": ((0, 1),), "os.mkfifo": ((0, 2),),
+    # a hard link to a file outside would make it writable from inside: both ends must be inside
+    "os.link": ((0, 2), (1, 3)), "os.utime": ((0, 3),), "shutil.rmtree": ((0, 1),), "os.mkfifo": ((0, 2),),
     "os.mknod": ((0, 3),), "os.setxattr": ((0, None),), "os.removexattr": ((0, None),),
+    "os.chflags": ((0, None),), "os.lchflags": ((0, None),),
 }
 _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "fish", "busybox"}
+_AF_UNIX, _AF_INET, _AF_INET6, _AF_NETLINK = 1, 2, 10, 16
+# Python-level entries of native writers (the audit event ``open`` does not fire for them):
+# module -> ((class, method, position of the path argument, its keyword), ...)
+_NATIVE_WRITERS = {
+    "torch.serialization": (("_open_zipfile_writer_file", "__init__", 1, "name"),),
+    "torch.jit._script": (("RecursiveScriptModule", "save", 1, "f"),),
+}
+_ANON_FD = ("pipe:", "socket:", "anon_inode:")
+_PYTHON_FLAGS_OFF = set("ISE")  # -I (isolated), -S (no site), -E (ignore PYTHON*): the guard would not load
+
+
+def _fd_target(fd):
+    """The path an open descriptor refers to; None for a pipe, a socket or another anonymous object."""
+    try:
+        target = os.readlink("/proc/self/fd/" + str(int(fd)))
+    except (OSError, ValueError, TypeError):
+        return None
+    if not target.startswith("/"):
+        return None
+    return target[:-len(" (deleted)")] if target.endswith(" (deleted)") else target
+
+
+def _guard_config():
+    """The guard's configuration, for this process and the Python children it starts (see _install_guard)."""
+    value = os.environ.get(GUARD_ENV)
+    return json.loads(value) if value else None
 
 
 def _install_guard(config):
-    """The fallback sandbox: refuse changes outside ``config["writable"]`` (see the module doc)."""
+    """The fallback sandbox's Python-level layer: refuse changes outside ``config["writable"]`` (module doc).
+
+    Every path is resolved before it is judged (symlinks, ``..``, ``/proc/self/root``, ``/proc/self/cwd``,
+    ``/proc/self/fd/N``; a descriptor by the file it is open on; a relative path by the directory
+    descriptor of an ``*at`` call). Installed once per process; best effort: native code is not seen.
+    """
+    if getattr(sys, "_reportkit_guard", False):
+        return
+    sys._reportkit_guard = True
     allowed = tuple(os.path.join(os.path.realpath(d), "") for d in config.get("writable") or [])
+    devices = set()
+    device_dirs = []
+    for dev in config.get("devices") or []:
+        real = os.path.realpath(dev)
+        devices.add(real)
+        device_dirs.append(os.path.join(real, ""))
+    device_dirs = tuple(device_dirs)
     network = config.get("network", True)
+    site = config.get("site")
+    run_pid = int(config.get("run_pid") or os.getpid())
     realpath, fspath, join, getcwd = os.path.realpath, os.fspath, os.path.join, os.getcwd
     state = threading.local()
 
-    def inside(path, dir_fd=None):
+    def resolve(path, dir_fd=None):
+        """The real path ``path`` names (None: not a file path, e.g. a pipe's descriptor)."""
         if isinstance(path, int):
-            return True  # a descriptor: it was opened (and checked) before
+            return _fd_target(path)
         try:
             path = fspath(path)
             if isinstance(path, bytes):
                 path = os.fsdecode(path)
         except TypeError:
-            return True
+            return None
+        if not isinstance(path, str):
+            return None
         if not path.startswith("/"):
-            base = getcwd() if not isinstance(dir_fd, int) or dir_fd < 0 else realpath(f"/proc/self/fd/{dir_fd}")
+            base = getcwd() if not isinstance(dir_fd, int) or dir_fd < 0 else _fd_target(dir_fd)
+            if base is None:
+                return "/proc/self/fd/" + str(dir_fd)  # a directory descriptor we cannot name: outside
             path = join(base, path)
-        if path.startswith("/dev/") or path.startswith("/proc/self/"):
-            return True
         full = realpath(path)
-        return (full + "/").startswith(allowed)
+        parts = full.split("/")
+        if len(parts) > 4 and parts[1] == "proc" and parts[3] == "fd" and parts[4].startswith(_ANON_FD):
+            return None  # /proc/self/fd/N of a pipe or socket: no file is changed through it
+        return full
+
+    def inside(path, dir_fd=None):
+        full = resolve(path, dir_fd)
+        if full is None:
+            return True
+        return (full + "/").startswith(allowed) or full in devices or full.startswith(device_dirs)
 
     def refuse(event, what):
         raise PermissionError(1, "reportkit sandbox (fallback guard) refused " + event, str(what))
 
-    def hook(event, args):
-        if getattr(state, "busy", False):
+    def in_run(pid):
+        """``pid`` is this run's first process or one of its descendants."""
+        for _ in range(256):
+            if pid == run_pid:
+                return True
+            if pid <= 1:
+                return False
+            try:
+                with open("/proc/" + str(pid) + "/stat", "rb") as fh:
+                    pid = int(fh.read().rpartition(b")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                return False
+        return False
+
+    def check_signal(event, target, group):
+        if target == 0 or (not group and target == os.getpid()):
             return
+        if target == -1:
+            refuse(event + " of every process", target)
+        if group or target < 0:
+            leader = abs(target)
+            if leader == os.getpgid(0) and in_run(os.getpid()):
+                return
+            if not in_run(leader):
+                refuse(event + " of a process group outside the run", target)
+        elif not in_run(target):
+            refuse(event + " of a process outside the run", target)
+
+    def unix_path(address):
+        if isinstance(address, bytes):
+            address = os.fsdecode(address)
+        if isinstance(address, str) and address and not address.startswith("\0"):
+            return address
+        return None  # abstract (or unnamed)
+
+    def check_socket(event, sock, address, creating):
+        try:
+            family = int(getattr(sock, "family", -1))
+        except (TypeError, ValueError):
+            family = -1
+        if family == _AF_UNIX:
+            path = unix_path(address)
+            if path is not None and not inside(path):
+                refuse(event + " of a unix socket outside the scratch directory", path)
+        elif not network and family not in (_AF_UNIX, _AF_NETLINK, -1):
+            refuse(event + " (--no-network)", address)
+
+    def python_child(program, argv, env):
+        """Refuse to start a Python that would run without the guard."""
+        try:
+            name = os.path.basename(os.fsdecode(fspath(program))) if program is not None else ""
+        except TypeError:
+            return
+        args = [os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in argv or []] \
+            if isinstance(argv, (list, tuple)) else []
+        if name == "env" and any(a in ("-i", "--ignore-environment") or a.startswith(("-u", "--unset"))
+                                 for a in args[1:]):
+            refuse("running a program with a cleaned environment (env -i/-u)", args)
+        if not (name.startswith(("python", "pypy")) or realpath(str(program)) == realpath(sys.executable)):
+            return
+        for arg in args[1:]:
+            if arg in ("-c", "-m") or not arg.startswith("-") or arg.startswith("--"):
+                break
+            if _PYTHON_FLAGS_OFF & set(arg[1:]):
+                refuse("starting Python with " + arg + " (the sandbox's guard would not load)", args)
+        environ = os.environ if env is None else env
+        try:
+            guard = environ.get(GUARD_ENV) or environ.get(GUARD_ENV.encode())
+            path = environ.get("PYTHONPATH") or environ.get(b"PYTHONPATH") or ""
+        except (AttributeError, TypeError):
+            return
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        if not guard or (site and site not in str(path).split(os.pathsep)):
+            refuse("starting Python without the sandbox's guard in its environment", args)
+
+    watched = frozenset(["open", "sqlite3.connect", "os.system", "os.popen", "subprocess.Popen", "os.exec",
+                         "os.posix_spawn", "os.spawn", "os.kill", "os.killpg", "socket.__new__", "socket.connect",
+                         "socket.bind", "socket.sendto", "socket.sendmsg", *_PATH_EVENTS])
+
+    def hook(event, args):
+        if event not in watched or getattr(state, "busy", False):
+            return  # (most events: imports, compile, exec... cost one set lookup)
+        state.busy = True
+        try:
+            check(event, args)
+        finally:
+            state.busy = False
+
+    def check(event, args):
         if event == "open":
             path, mode, flags = args[0], args[1], args[2]
             if mode is None:
                 writes = bool(flags & _WRITE_FLAGS) if isinstance(flags, int) else False
             else:
                 writes = any(c in str(mode) for c in "wax+")
-            if not writes:
-                return
-            targets = [(path, None)]
+            if writes and not isinstance(path, int) and not inside(path):
+                refuse("open for writing outside the scratch directory", path)
         elif event in _PATH_EVENTS:
-            targets = [(args[i], args[d] if d is not None and d < len(args) else None)
-                       for i, d in _PATH_EVENTS[event] if i < len(args)]
+            for i, d in _PATH_EVENTS[event]:
+                if i < len(args):
+                    dir_fd = args[d] if d is not None and d < len(args) else None
+                    if not inside(args[i], dir_fd):
+                        refuse(event + " outside the scratch directory", args[i])
+        elif event == "sqlite3.connect":
+            database = args[0] if args else None
+            try:
+                database = os.fsdecode(fspath(database))
+            except TypeError:
+                return
+            path, _, query = database.partition("?") if database.startswith("file:") else (database, "", "")
+            if path.startswith("file:"):
+                path = path[5:]
+                if path.startswith("//"):
+                    path = "/" + path[2:].partition("/")[2]
+            if path in ("", ":memory:") or "mode=memory" in query or "mode=ro" in query:
+                return
+            if not inside(path):
+                refuse("sqlite3.connect outside the scratch directory (a database is written natively)", path)
         elif event in ("os.system", "os.popen"):
             refuse(event + " (a shell)", args[0] if args else "")
         elif event in ("subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn"):
+            if event == "os.spawn":
+                args = args[1:]
             program = args[0] if args else None
             argv = args[1] if len(args) > 1 else None
+            env = args[3] if event == "subprocess.Popen" and len(args) > 3 else (args[2] if len(args) > 2 else None)
             if program is None and isinstance(argv, (list, tuple)) and argv:
                 program = argv[0]
             elif program is None and isinstance(argv, (str, bytes)):
@@ -245,24 +411,87 @@ def _install_guard(config):
                 name = ""
             if name in _SHELLS:
                 refuse("running a shell (" + name + ")", argv)
-            return
-        elif event == "socket.connect" and not network:
-            address = args[1] if len(args) > 1 else None
-            family = getattr(args[0], "family", None)
-            if family is not None and int(family) in (2, 10):  # AF_INET, AF_INET6
-                refuse("a network connection (--no-network)", address)
-            return
-        else:
-            return
-        state.busy = True
-        try:
-            for target, dir_fd in targets:
-                if not inside(target, dir_fd):
-                    refuse(event + " outside the scratch directory", target)
-        finally:
-            state.busy = False
+            python_child(program, argv, env if isinstance(env, dict) else None)
+        elif event in ("os.kill", "os.killpg"):
+            if len(args) >= 1 and isinstance(args[0], int):
+                check_signal(event, args[0], event == "os.killpg")
+        elif event == "socket.__new__":
+            family = args[1] if len(args) > 1 else -1
+            if not network and isinstance(family, int) and family not in (_AF_UNIX, _AF_NETLINK, -1):
+                refuse("creating a network socket (--no-network)", family)
+        elif event in ("socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"):
+            if len(args) > 1:
+                check_socket(event, args[0], args[1], event == "socket.bind")
 
+    def guard_writer(original, position, keyword):
+        def guarded(*args, **kwargs):
+            target = kwargs.get(keyword, args[position] if len(args) > position else None)
+            if isinstance(target, (str, bytes, os.PathLike)) and not inside(target):
+                refuse("writing a file natively outside the scratch directory", target)
+            return original(*args, **kwargs)
+        guarded.__wrapped__ = original
+        return guarded
+
+    def patch(module):
+        for cls_name, method, position, keyword in _NATIVE_WRITERS.get(module.__name__, ()):
+            cls = getattr(module, cls_name, None)
+            original = cls.__dict__.get(method) if isinstance(cls, type) else None
+            if callable(original) and not hasattr(original, "__wrapped__"):
+                setattr(cls, method, guard_writer(original, position, keyword))
+
+    for name in _NATIVE_WRITERS:
+        if name in sys.modules:
+            patch(sys.modules[name])
+
+    class _WriterFinder:
+        """Guards the native writers of a module of ``_NATIVE_WRITERS`` once it has been executed."""
+
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname not in _NATIVE_WRITERS or fullname in sys.modules:
+                return None
+            import importlib.machinery
+
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            loader = getattr(spec, "loader", None)
+            if loader is None or not hasattr(loader, "exec_module"):
+                return spec
+            exec_module = loader.exec_module
+
+            def exec_and_patch(module):
+                exec_module(module)
+                patch(module)
+
+            loader.exec_module = exec_and_patch
+            return spec
+
+    sys.meta_path.insert(0, _WriterFinder())
+    if hasattr(os, "open") and not hasattr(os.open, "__wrapped__"):
+        original_open = os.open
+
+        def guarded_open(path, flags, mode=0o777, *, dir_fd=None):
+            # the audit event "open" does not carry dir_fd: a relative path is judged here against it
+            if dir_fd is not None and flags & _WRITE_FLAGS and not inside(path, dir_fd):
+                refuse("open for writing outside the scratch directory", path)
+            return original_open(path, flags, mode, dir_fd=dir_fd)
+
+        guarded_open.__wrapped__ = original_open
+        os.open = guarded_open
+        try:
+            import posix
+
+            posix.open = guarded_open
+        except ImportError:
+            pass
     sys.addaudithook(hook)
+
+
+def _share_guard(config):
+    """Hand the guard to the Python children the script starts: they find the configuration (with this
+    run's first process) in the environment, and the ``sitecustomize`` on ``PYTHONPATH`` installs it."""
+    shared = dict(config)
+    shared["run_pid"] = os.getpid()
+    os.environ[GUARD_ENV] = json.dumps(shared)
+    return shared
 
 
 def _become_subreaper():
@@ -306,12 +535,17 @@ def _kill_descendants():
         kids = _descendants(os.getpid())
         if not kids:
             return
+        killed = []
         for kid in kids:
             try:
                 os.kill(kid, signal.SIGKILL)
+                killed.append(kid)
             except OSError:
-                pass
-        for kid in kids:
+                pass  # gone, or outside our Landlock domain (a helper started before the run confined
+                # itself, e.g. the backend boot's gdb watch): it ends on its own when we are gone
+        if not killed:
+            return
+        for kid in killed:
             try:
                 os.waitpid(kid, 0)
             except OSError:
@@ -670,17 +904,118 @@ def _watch_wakers(events):
     sys.meta_path.insert(0, _Finder())
 
 
+def _load_confine():
+    """``_confine.py`` (loaded once per process: the warm server loads it before it forks)."""
+    module = sys.modules.get("_reportkit_confine")
+    if module is not None:
+        return module
+    import importlib.util
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("_reportkit_confine", os.path.join(here, "_confine.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.modules["_reportkit_confine"] = module
+    return module
+
+
+def _keep(parent):
+    """Cold runs without bubblewrap: this process becomes the run's *keeper* and forks the run's first
+    process, which returns from here and runs the script.
+
+    The keeper is a child subreaper that only waits: when the run ends it kills what is left of its tree
+    and exits with the run's status (a death by signal N as a death by signal N). It dies with reportkit
+    (``PR_SET_PDEATHSIG``, caught: it kills the whole tree first, the run's adopted daemons included) and
+    the run dies with it (``PR_SET_PDEATHSIG(SIGKILL)``), so no run outlives reportkit, whatever ended it.
+    SIGUSR1 (reportkit's request for a stack dump) is passed on to the run.
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    _become_subreaper()
+    ending = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+    saved = {sig: signal.getsignal(sig) for sig in ending + (signal.SIGUSR1,)}
+
+    def end(signum=signal.SIGKILL, frame=None):
+        _kill_descendants()
+        os._exit(128 + signum)
+
+    for sig in ending:
+        signal.signal(sig, end)
+    libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        end()  # reportkit ended before we could ask
+    keeper = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != keeper:
+            os._exit(70)
+        try:
+            os.setpgid(0, 0)  # a kill(0) of the run's own group does not reach the keeper
+        except OSError:
+            pass
+        return
+    signal.signal(signal.SIGUSR1, lambda signum, frame: os.kill(pid, signal.SIGUSR1))
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            status = 0
+            break
+    _kill_descendants()
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the run dumped its core, if any; not us
+            signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
+            os.kill(os.getpid(), sig)
+        except (OSError, ValueError):
+            pass
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _confine_self(events):
+    """Apply what ``REPORTKIT_CONFINE`` asks for (``_confine.py``), before anything of the script runs and
+    before any thread is started (Landlock restricts the calling thread and what it starts). Returns what
+    is in force; None when nothing was asked. A step that cannot be applied ends the run (exit 71): it
+    never runs less confined than reportkit reports."""
+    value = os.environ.pop(CONFINE_ENV, None)
+    if not value:
+        return None
+    config = json.loads(value)
+    if config.get("parent"):
+        _keep(int(config["parent"]))
+    try:
+        return _load_confine().apply(config)
+    except Exception as exc:  # noqa: BLE001 - reported to reportkit, which stops with a clear message
+        events.write({"event": "sandbox_error", "error": str(exc)})
+        sys.stderr.write("reportkit: the sandbox could not be applied: " + str(exc) + "\n")
+        sys.stderr.flush()
+        os._exit(71)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write("usage: _boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
         return 2
     events_path, dump_path, script = argv[0], argv[1], argv[2]
-    guard = os.environ.pop(GUARD_ENV, None)
+    events = _Events(events_path)
+    confined = _confine_self(events)
+    guard = _guard_config()
     if _become_subreaper():
         import atexit
 
         atexit.register(_kill_descendants)
-    events = _Events(events_path)
     dump = open(dump_path, "w", encoding="utf-8")
     faulthandler.enable(file=dump, all_threads=True)
     if hasattr(faulthandler, "register") and hasattr(signal, "SIGUSR1"):
@@ -688,7 +1023,7 @@ def main(argv):
     _arm_stack_sampler()
 
     events.write({"event": "start", "pid": os.getpid(), "main_thread": threading.main_thread().ident,
-                  "python": sys.version.split()[0], "executable": sys.executable})
+                  "python": sys.version.split()[0], "executable": sys.executable, "confined": confined})
 
     previous_hook = threading.excepthook
 
@@ -706,7 +1041,7 @@ def main(argv):
     script_path = os.path.abspath(script)
     node = os.environ.pop(PYTEST_NODE_ENV, None)
     if guard:
-        _install_guard(json.loads(guard))
+        _install_guard(_share_guard(guard))
     try:
         if node is not None:
             _run_pytest(script, node, list(argv[3:]), events)

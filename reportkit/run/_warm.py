@@ -198,6 +198,8 @@ class Server:
             os.set_blocking(fd, False)
         self.private_fds = [self.proto_in, self.proto_out, self.wake_r, self.wake_w]
         self.boot = _load_boot()
+        self.boot._load_confine()  # what each child confines itself with: loaded once, here
+        self.pid = os.getpid()
 
     # ------------------------------------------------------------------ protocol
     def send(self, record):
@@ -334,6 +336,7 @@ class Server:
     # ------------------------------------------------------------------ the child
     def child(self, request):
         os.setsid()
+        _die_with(signal.SIGKILL, self.pid)  # the server's death (it was killed) ends the run
         signal.set_wakeup_fd(-1)
         for sig in (signal.SIGCHLD,):
             signal.signal(sig, signal.SIG_DFL)
@@ -361,6 +364,7 @@ class Server:
                 env[key] = value
         os.environ.clear()
         os.environ.update(env)
+        tempfile.tempdir = None  # the server's was cached: this run's own $TMPDIR from now on
         sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE")) or bool(sys.flags.dont_write_bytecode)
         unbuffered = bool(env.get("PYTHONUNBUFFERED")) or bool(sys.flags.unbuffered)
         _new_stdio(unbuffered)
@@ -381,6 +385,22 @@ class Server:
 
 def _noop(signum, frame):
     pass
+
+
+def _die_with(signum, parent):
+    """``PR_SET_PDEATHSIG``: ``signum`` when the parent ends (Linux; elsewhere nothing)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signum), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(70)
+
+
+def _end(signum, frame):
+    raise KeyboardInterrupt  # main() shuts the server down: its children and their leftovers are killed
 
 
 def _redirect(fd, path, flags):
@@ -514,7 +534,11 @@ def _finalize(code):
 
 def main(argv):
     config = json.loads(argv[0]) if argv else {}
-    server = Server(config)
+    parent = os.getppid()
+    server = Server(config)  # (it records the signal handlers a fresh interpreter has, for its children)
+    # reportkit ended, however (SIGKILL included): the server stops and kills every run it serves
+    signal.signal(signal.SIGTERM, _end)
+    _die_with(signal.SIGTERM, parent)
     try:
         server.serve()
     except KeyboardInterrupt:

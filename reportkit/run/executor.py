@@ -254,13 +254,14 @@ class _Server:
         config = json.dumps({"preload": self.preload, "argv": list(argv)})
         self._log = open(self.log_path, "wb")
         # the whole server runs sandboxed (its children with it): every scratch dir of this process
-        # (session_root) and the executor's home writable, the rest read-only, one PID namespace
+        # (session_root) and the executor's home writable, the rest read-only, one PID namespace; each child
+        # then confines itself to its own scratch dir (Landlock: protect.run_env), with its own $HOME and $TMPDIR
         self.protection = protect.protection()
         self.root = session_root()
         cmd, env = protect.wrap([python, str(WARM_FILE), config], env, writable=[self.root, home],
-                                scratch=home, network=network, prot=self.protection)
-        self._wrap = lambda run_env: protect.wrap([], run_env, writable=[self.root, home], scratch=home,
-                                                  network=network, prot=self.protection)[1]
+                                scratch=home, network=network, prot=self.protection, confine=False)
+        self._wrap = lambda run_env, run_dir: protect.run_env(run_env, writable=[run_dir], scratch=run_dir,
+                                                              network=network, prot=self.protection)
         self.namespaced = self.protection.mode == "bubblewrap"
         self.host_pid: int | None = None  # the server's pid outside its PID namespace
         self.proc = protect.spawn_long_lived(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -461,6 +462,7 @@ class WarmExecutor(Executor):
                 return None
         self._key = key
         preload = list(self.preload)
+        setup_retried = False
         while True:
             try:
                 server = _Server(spec.python, build_env(spec.env), preload,
@@ -473,6 +475,9 @@ class WarmExecutor(Executor):
             if not server.ready.wait(self.start_timeout) or server.dead or server.info is None:
                 tail = server.log_tail()
                 server.close(timeout=1)
+                if server.dead and protect.bwrap_setup_failed(tail) and not setup_retried:
+                    setup_retried = True  # bwrap could not build the sandbox (a masked socket went away)
+                    continue
                 self.disabled = (f"the warm server did not come up within {self.start_timeout:g} s"
                                  if not server.dead else "the warm server exited while preloading") + \
                     (f": {tail}" if tail else "")
@@ -556,7 +561,7 @@ class WarmExecutor(Executor):
         paths = meta_paths(meta)
         call = _Call(id=next(self._ids))
         server.register(call)
-        env = {**server._wrap(build_env(spec.env)), **sample_env(spec, meta)}
+        env = {**server._wrap(build_env(spec.env), work.parent), **sample_env(spec, meta)}
         timed_out, early = False, ""
         start = time.monotonic()
         try:

@@ -316,12 +316,32 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
     boot = [str(spec.boot_wrapper), str(BOOT_FILE)] if spec.boot_wrapper else [str(BOOT_FILE)]
     cmd = [spec.python, *boot, str(paths["events"]), str(paths["dump"]), str(target), *spec.args]
     prot = protect.protection()
-    # the sandbox: the run's own directory (and the scratch dirs reportkit hands it) writable, the rest not
-    cmd, env = protect.wrap(cmd, build_env(spec.env), writable=[work.parent], scratch=work.parent,
-                            network=spec.network, prot=prot)
-    from reportkit.run.hangwatch import sample_env, wait_watching
+    from reportkit.run.hangwatch import sample_env
 
-    env = {**env, **sample_env(spec, meta)}
+    for attempt in range(2):
+        # the sandbox: the run's own directory (and the scratch dirs reportkit hands it) writable, the rest not
+        wrapped, env = protect.wrap(cmd, build_env(spec.env), writable=[work.parent], scratch=work.parent,
+                                    network=spec.network, prot=prot)
+        env = {**env, **sample_env(spec, meta)}
+        proc, timed_out, early, start = _start_and_wait(spec, wrapped, env, work, target, meta, prot)
+        if attempt == 0 and prot.mode == "bubblewrap" and proc.returncode == 1 and not paths["events"].exists() \
+                and protect.bwrap_setup_failed(read_bounded(paths["stderr"], 4096)):
+            continue  # bwrap could not build the sandbox (a socket it masks went away meanwhile): once more
+        break
+    rc = proc.returncode
+    if prot.mode == "bubblewrap" and rc is not None and 128 < rc < 128 + 65:
+        rc = _bwrap_status(rc, paths["events"])
+    result = collect_result(spec, work, target, meta, rc, timed_out, time.monotonic() - start)
+    result.hang_early = early
+    return result
+
+
+def _start_and_wait(spec: RunSpec, cmd: list[str], env: dict[str, str], work: Path, target: Path, meta: Path,
+                    prot: protect.Protection) -> tuple[subprocess.Popen, bool, str, float]:
+    """Start the wrapped command, wait for it (hang watch, timeout), kill what is left of its tree."""
+    from reportkit.run.hangwatch import wait_watching
+
+    paths = meta_paths(meta)
     timed_out, early = False, ""
     start = time.monotonic()
     with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err:
@@ -344,12 +364,7 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
             kill_tree(proc)  # stray members of the group (compile workers, helpers) go too
             with _ACTIVE_LOCK:
                 _ACTIVE.discard(proc)
-    rc = proc.returncode
-    if prot.mode == "bubblewrap" and rc is not None and 128 < rc < 128 + 65:
-        rc = _bwrap_status(rc, paths["events"])
-    result = collect_result(spec, work, target, meta, rc, timed_out, time.monotonic() - start)
-    result.hang_early = early
-    return result
+    return proc, timed_out, early, start
 
 
 def _bwrap_status(rc: int, events: Path) -> int:
@@ -510,10 +525,25 @@ def _child_wait(child: psutil.Process) -> str | None:
 def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float, bwrap: bool = False) -> None:
     """Ask faulthandler (SIGUSR1) for all-thread stacks, wait until the dump settles, then kill.
     Under bwrap the signal goes to the sandboxed interpreter, not to bwrap."""
-    pid = protect.target_pid(proc.pid) if bwrap else proc.pid
+    pid = protect.target_pid(proc.pid) if bwrap else _first_process(proc.pid, dump_path.with_name("events.jsonl"))
     if pid is not None:
         request_dump(pid, dump_path, grace, lambda: proc.poll() is None)
     kill_tree(proc)
+
+
+def _first_process(pid: int, events: Path) -> int:
+    """The run's first process: without bubblewrap the boot keeps a *keeper* process above it
+    (:func:`reportkit.run._boot._keep`); the run's own pid is in its ``start`` event."""
+    try:
+        with open(events, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                event = json.loads(line)
+                if event.get("event") == "start":
+                    run = int(event["pid"])
+                    return run if psutil.Process(run).ppid() == pid else pid
+    except (OSError, ValueError, KeyError, TypeError, psutil.Error):
+        pass
+    return pid
 
 
 def kill_active() -> None:
@@ -728,6 +758,10 @@ def _read_events(path: Path, result: RunResult) -> None:
             pid = event.get("pid") if pid is None else pid
             result.started = True
             result.main_thread_id = event.get("main_thread")
+        elif kind == "sandbox_error":
+            raise UserError(f"the sandbox could not be applied in the run: {event.get('error')} "
+                            f"(set {protect.FORCE_ENV}=bwrap, or {protect.LANDLOCK_ENV}=0 for the fallback's "
+                            "audit hook alone)")
         elif kind == "exception":
             result.exception = _exception_from(event["exception"])
         elif kind == "thread_exception":

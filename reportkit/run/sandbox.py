@@ -1,23 +1,32 @@
 """The sandbox every run of a target (the original or a candidate) goes through.
 
-Two protections, chosen once per process (:func:`protection`):
+Two protections, chosen once per process (:func:`protection`), and a layer under both:
 
 ``bubblewrap``  the reference: the run (cold: the interpreter; warm: the whole fork server with every
-                child it forks) is started under ``bwrap`` (Debian/Ubuntu package ``bubblewrap``):
-                the whole file system is mounted read-only except the run's scratch directories,
-                ``$TMPDIR`` a private scratch directory, ``$HOME`` a scratch home, the process tree
-                lives in its own PID namespace (when its first process ends, the kernel kills every
-                process left in it, ``setsid`` or double fork or not), and with ``--no-network`` it
-                gets its own, empty network namespace.
-``fallback``    where no namespace sandbox can be had (no ``bwrap``, user namespaces disabled): the
-                bootstrap (:mod:`reportkit.run._boot`) installs a ``sys.addaudithook`` guard that refuses
-                writes, deletes, renames, permission changes and shell calls (``os.system``,
-                ``os.popen``, ``shell=True``) outside the scratch directories, and network connections
-                with ``--no-network``; the bootstrap is a child subreaper and kills what its
-                descendants leave behind; ``$HOME`` and the temp dir are scratch directories as well.
-                Its limits: native code (C extensions, ``ctypes``) and programs the script starts
-                (other than shells) are not guarded; a process that ends with ``os._exit`` leaves
-                its adopted orphans to the caller's process-tree kill.
+                child it forks) is started under ``bwrap`` (Debian/Ubuntu package ``bubblewrap``) with
+                no capability at all (``--cap-drop ALL``, and a user namespace of its own with further
+                ones disabled where the kernel allows: as root too), a new session, the whole file system
+                mounted read-only except the run's scratch directories, a minimal ``/dev`` (null, zero,
+                random, urandom, tty, pts, a private shm, plus the accelerator nodes that exist:
+                :data:`ACCELERATORS`), the host's pathname unix sockets masked (``/dev/null`` over each
+                one bound when the sandbox starts), ``$TMPDIR`` a private scratch directory, ``$HOME`` a
+                scratch home, its own PID namespace (when its first process ends, the kernel kills every
+                process left in it), and with ``--no-network`` its own, empty network namespace.
+``fallback``    where no namespace sandbox can be had (no ``bwrap``, user namespaces disabled): the run
+                confines itself before the script starts (:mod:`reportkit.run._confine`: host unix sockets
+                masked where a mount namespace can be made, every capability dropped, without network no
+                socket but unix/netlink), and the bootstrap (:mod:`reportkit.run._boot`) installs a
+                ``sys.addaudithook`` guard (refuses Python-level writes, deletes, renames, links, mode
+                changes, shell calls, signals to processes outside the run, unix sockets outside the scratch
+                dirs, and without network any internet socket) in the run and in every Python it starts
+                (a ``sitecustomize`` on ``PYTHONPATH``: :data:`GUARD_SITE`). A keeper process kills the
+                run's whole tree when reportkit dies, whatever killed it.
+``landlock``    under both, where the kernel has it (:mod:`reportkit.run.landlock`; ``REPORTKIT_LANDLOCK=0``
+                turns it off): applied by each run to itself (cold: the boot; warm: the forked child, per
+                candidate), for it and every descendant, native code included: writes only beneath the
+                run's own scratch dir and the device nodes it needs, without network no TCP, signals and
+                abstract unix sockets scoped to the run. Without it the fallback is the audit hook alone:
+                best effort, and the report says so.
 
 ``REPORTKIT_SANDBOX=bwrap|fallback`` forces one (``auto``, the default, takes bubblewrap when it works);
 ``REPORTKIT_SANDBOX=none`` runs without either, for measuring the sandbox's cost only
@@ -28,6 +37,7 @@ Two protections, chosen once per process (:func:`protection`):
 from __future__ import annotations
 
 import functools
+import glob
 import json
 import os
 import shutil
@@ -39,13 +49,22 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from reportkit.errors import UserError
+from reportkit.run import _confine, landlock
 
 FORCE_ENV = "REPORTKIT_SANDBOX"  # auto (default) | bwrap | fallback
 NO_NETWORK_ENV = "REPORTKIT_NO_NETWORK"  # 1: runs get no network
-GUARD_ENV = "REPORTKIT_GUARD"  # read (and removed) by _boot.py: the fallback guard's configuration
+LANDLOCK_ENV = "REPORTKIT_LANDLOCK"  # 0: no Landlock layer (the fallback is then the audit hook alone)
+GUARD_ENV = "REPORTKIT_GUARD"  # the fallback guard's configuration (read by _boot.py and GUARD_SITE)
+CONFINE_ENV = _confine.CONFINE_ENV  # read (and removed) by _boot.py: what the run applies to itself
+GUARD_SITE = Path(__file__).with_name("_guardsite")  # its sitecustomize.py installs the guard in child Pythons
 # variables that point into the real home: unset, so that they default under the scratch home
 HOME_VARS = ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
+# accelerator device nodes a run may need (Spyre: VFIO; NVIDIA; DRM/AMD; the accel class): passed through
+ACCELERATORS = ("/dev/vfio", "/dev/nvidia*", "/dev/nvidia-caps", "/dev/dri", "/dev/accel", "/dev/kfd")
+# device nodes every run may write to (and ioctl: terminals); /dev/shm is a scratch dir of its own
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts")
+SESSION_PREFIX = "reportkit-session-"  # reportkit.run.runner.session_root(): the parent of every run's scratch dir
 
 _settings = {"network": os.environ.get(NO_NETWORK_ENV, "") in ("", "0")}
 
@@ -64,25 +83,66 @@ class Protection:
     mode: str  # "bubblewrap", "fallback", or "none" (measurements only)
     bwrap: str | None = None  # path of the bwrap binary (bubblewrap mode)
     reason: str = ""  # why the fallback (empty when forced or with bubblewrap)
+    landlock: int = 0  # the Landlock ABI runs apply (0: none)
+    userns: bool = False  # bubblewrap: the run has a user namespace of its own (--unshare-user)
+    root: bool = False  # reportkit runs as root
+
+    def layers(self) -> str:
+        """The layers in force, e.g. ``bubblewrap + landlock (ABI 7)``, ``audit hook only``."""
+        lock = f"landlock (ABI {self.landlock})" if self.landlock else ""
+        if self.mode == "bubblewrap":
+            return "bubblewrap" + (f" + {lock}" if lock else "")
+        if self.mode == "fallback":
+            return f"{lock} + audit hook" if lock else "audit hook only"
+        return "none"
 
     def describe(self, network: bool | None = None) -> str:
         """One line for check/minimize output: what protects the user's files and processes."""
         network = network_default() if network is None else network
-        net = "network on" if network else "no network"
         if self.mode == "none":
             return f"NONE ({FORCE_ENV}=none): runs are not sandboxed"
+        caps = "capabilities dropped (root)" if self.root else "no capabilities"
         if self.mode == "bubblewrap":
-            return (f"bubblewrap: read-only file system outside the scratch dir, private $TMPDIR and $HOME, "
-                    f"own PID namespace, {net}")
-        why = f" ({self.reason})" if self.reason else ""
-        return (f"fallback{why}: audit-hook guard on Python-level writes/deletes/shell calls outside the scratch "
-                f"dir, subreaper + process-tree kill, {net}; not native code or child programs — {INSTALL_HINT}")
+            net = "network on" if network else "no network (empty network namespace)"
+            scoped = ", signals scoped to the run" if self.landlock >= 6 else ""
+            each = "writes only in the run's own scratch dir" if self.landlock else \
+                "writable scratch dirs (warm runs share one session dir: no Landlock)"
+            return (f"{self.layers()}: read-only file system, {each}, {caps}, minimal /dev, host unix sockets "
+                    f"masked, own PID namespace{scoped}, {net}")
+        why = f" (no bubblewrap: {self.reason})" if self.reason else " (no bubblewrap)"
+        if self.landlock:
+            tcp = "no TCP" if self.landlock >= 4 else "TCP not covered"
+            net = "network on" if network else f"no network ({tcp}, no UDP/raw sockets)"
+            scoped = ", signals scoped to the run" if self.landlock >= 6 else ""
+            return (f"{self.layers()}{why}: writes only in the run's scratch dir (native code too), {caps}, "
+                    f"host unix sockets masked where a mount namespace can be made{scoped}, runs die with "
+                    f"reportkit, {net}")
+        net = "network on" if network else "no network (Python-level sockets refused)"
+        return (f"{self.layers()}{why}: best effort — Python-level writes, deletes, links, mode changes, shells, "
+                f"signals and unix sockets outside the run refused, {caps}; native code and programs other "
+                f"than Python are not confined, {net} — {INSTALL_HINT}")
 
 
-def _bwrap_base(bwrap: str) -> list[str]:
-    # the real /dev (accelerators: /dev/vfio for Spyre, /dev/nvidia*), a private /dev/shm, a new /proc
-    return [bwrap, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev",
-            "--tmpfs", "/dev/shm", "--proc", "/proc"]
+def accelerator_nodes() -> list[str]:
+    """The accelerator device nodes (:data:`ACCELERATORS`) this machine has."""
+    found: list[str] = []
+    for pattern in ACCELERATORS:
+        for path in sorted(glob.glob(pattern)) if "*" in pattern else [pattern]:
+            if os.path.exists(path) and path not in found:
+                found.append(path)
+    return found
+
+
+def _bwrap_base(bwrap: str, userns: bool = True) -> list[str]:
+    """No capabilities (also as root), a new session, a read-only root, a minimal /dev with a private shm
+    and the accelerators, a new /proc; with ``userns`` a user namespace of its own (no further ones)."""
+    args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--cap-drop", "ALL"]
+    if userns:
+        args += ["--unshare-user", "--disable-userns"]
+    args += ["--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc"]
+    for node in accelerator_nodes():
+        args += ["--dev-bind-try", node, node]
+    return args
 
 
 _SPAWNER: list = []
@@ -106,16 +166,32 @@ def spawn_long_lived(cmd: Sequence[str], **kwargs) -> subprocess.Popen:
 
 
 @functools.cache
-def _probe(bwrap: str) -> str:
-    """Empty if ``bwrap`` can build our sandbox here, else why not."""
-    try:
-        proc = subprocess.run(_bwrap_base(bwrap) + ["--unshare-net", "--tmpfs", "/tmp", "true"],
-                              capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"bwrap does not run: {exc}"
-    if proc.returncode != 0:
-        return "bwrap cannot create namespaces here: " + (proc.stderr.strip().splitlines() or ["?"])[-1]
-    return ""
+def _probe(bwrap: str) -> tuple[str, bool]:
+    """(why not, user namespace): empty if ``bwrap`` can build our sandbox here; whether it can with a
+    user namespace of its own (else without, capabilities dropped all the same)."""
+    why = ""
+    for userns in (True, False):
+        try:
+            proc = subprocess.run(_bwrap_base(bwrap, userns) + ["--unshare-net", "--tmpfs", "/tmp", "true"],
+                                  capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"bwrap does not run: {exc}", False
+        if proc.returncode == 0:
+            return "", userns
+        why = why or "bwrap cannot create namespaces here: " + (proc.stderr.strip().splitlines() or ["?"])[-1]
+    return why, False
+
+
+@functools.cache
+def _landlock_abi() -> int:
+    return landlock.abi()
+
+
+def landlock_abi() -> int:
+    """The Landlock ABI runs apply: the kernel's, 0 without it or with ``REPORTKIT_LANDLOCK=0``."""
+    if os.environ.get(LANDLOCK_ENV, "").strip().lower() in ("0", "off", "no", "false"):
+        return 0
+    return _landlock_abi()
 
 
 def protection() -> Protection:
@@ -125,15 +201,16 @@ def protection() -> Protection:
         raise UserError(f"{FORCE_ENV}={force!r}: expected auto, bwrap or fallback")
     if force == "none":
         return Protection("none")
+    root = os.geteuid() == 0
     if force == "fallback":
-        return Protection("fallback")
+        return Protection("fallback", landlock=landlock_abi(), root=root)
     bwrap = shutil.which("bwrap")
-    why = "bwrap not found" if bwrap is None else _probe(bwrap)
+    why, userns = ("bwrap not found", False) if bwrap is None else _probe(bwrap)
     if why:
         if force != "auto":
             raise UserError(f"{FORCE_ENV}={force} but {why}; {INSTALL_HINT}")
-        return Protection("fallback", reason=why)
-    return Protection("bubblewrap", bwrap=bwrap)
+        return Protection("fallback", reason=why, landlock=landlock_abi(), root=root)
+    return Protection("bubblewrap", bwrap=bwrap, landlock=landlock_abi(), userns=userns, root=root)
 
 
 def _temp_roots() -> list[str]:
@@ -146,30 +223,46 @@ def _temp_roots() -> list[str]:
 
 def env_writable(env: dict[str, str]) -> list[Path]:
     """Directories reportkit made for a run and hands it through the environment (private compile
-    caches, debug dirs): ``$TMP/reportkit-*`` directories an environment value points into."""
+    caches, debug dirs): ``$TMP/reportkit-*`` directories an environment value points into
+    (``PYTHONPATH`` aside: code to read, not to write).
+
+    Under a session dir (``$TMP/reportkit-session-*``, which holds every run's scratch dir) only what the
+    value names: a file reportkit made for the run to write (a value capture), or a directory (made here
+    if missing: a private compile cache), never the session dir itself or a parent that holds other runs;
+    elsewhere (a bundle's workspace) the top ``$TMP/reportkit-*`` directory.
+    """
     found: list[Path] = []
     for root in _temp_roots():
         prefix = root.rstrip("/") + "/reportkit-"
-        for value in env.values():
+        for name, value in env.items():
+            if name == "PYTHONPATH":
+                continue
             for part in value.split(os.pathsep):
-                if part.startswith(prefix):
-                    top = Path(root) / part[len(root.rstrip("/")) + 1:].split("/", 1)[0]
-                    if top.is_dir() and top not in found:
-                        found.append(top)
+                if not part.startswith(prefix) or "/../" in part + "/":
+                    continue
+                top = Path(root) / part[len(root.rstrip("/")) + 1:].split("/", 1)[0]
+                if top.name.startswith(SESSION_PREFIX):
+                    path = Path(os.path.normpath(part))
+                    if path == top or path.parent == top or not top.is_dir():
+                        continue  # the session dir, or a sandbox's root (every run of it is in there)
+                    if not path.exists():
+                        path.mkdir(parents=True, exist_ok=True)
+                    top = path
+                if top.exists() and top not in found:
+                    found.append(top)
     return found
 
 
-def wrap(cmd: Sequence[str], env: dict[str, str], *, writable: Iterable[Path], scratch: Path,
-         network: bool | None = None, prot: Protection | None = None) -> tuple[list[str], dict[str, str]]:
-    """The command and environment that run ``cmd`` sandboxed.
+def _dirs(writable: Iterable[Path], env: dict[str, str], scratch: Path) -> list[str]:
+    dirs: list[str] = []
+    for path in [*writable, *env_writable(env), scratch]:
+        text = os.path.abspath(path)
+        if text not in dirs:
+            dirs.append(text)
+    return dirs
 
-    ``writable``: directories the run may write (its scratch tree); ``scratch``: a directory of the
-    run's own for the private home (``scratch/home``) and temp dir (``scratch/tmp``), created here.
-    """
-    prot = prot or protection()
-    if prot.mode == "none":
-        return list(cmd), dict(env)
-    network = network_default() if network is None else network
+
+def _scratch_env(env: dict[str, str], scratch: Path) -> dict[str, str]:
     home, tmp = scratch / "home", scratch / "tmp"
     home.mkdir(parents=True, exist_ok=True)
     tmp.mkdir(parents=True, exist_ok=True)
@@ -177,22 +270,83 @@ def wrap(cmd: Sequence[str], env: dict[str, str], *, writable: Iterable[Path], s
     for var in HOME_VARS:
         env.pop(var, None)
     env["HOME"] = str(home)
-    dirs: list[str] = []
-    for path in [*writable, *env_writable(env), scratch]:
-        text = os.path.abspath(path)
-        if text not in dirs:
-            dirs.append(text)
+    env["TMPDIR"] = str(tmp)  # the private temp dir (the real /tmp stays readable)
+    return env
+
+
+def _confined_env(env: dict[str, str], dirs: list[str], network: bool, prot: Protection,
+                  keeper: bool) -> dict[str, str]:
+    """``env`` with what the run applies to itself (:mod:`reportkit.run._confine`) and, in the fallback,
+    the audit hook's configuration and the ``sitecustomize`` that installs it in every child Python."""
+    fallback = prot.mode == "fallback"
+    devices = [*DEVICES, *accelerator_nodes()]
+    config = {"landlock": prot.landlock, "writable": [*dirs, "/dev/shm"], "devices": devices, "network": network,
+              "mask_sockets": fallback, "seccomp": fallback, "parent": os.getpid() if keeper and fallback else None}
+    env[CONFINE_ENV] = json.dumps(config)
+    if fallback:
+        env[GUARD_ENV] = json.dumps({"writable": [os.path.realpath(d) for d in dirs], "network": network,
+                                     "devices": devices + ["/dev/shm"], "site": str(GUARD_SITE)})
+        path = env.get("PYTHONPATH")
+        env["PYTHONPATH"] = str(GUARD_SITE) + (os.pathsep + path if path else "")
+    return env
+
+
+def run_env(env: dict[str, str], *, writable: Iterable[Path], scratch: Path, network: bool | None = None,
+            prot: Protection | None = None) -> dict[str, str]:
+    """The environment of one run inside an already sandboxed process (a warm server's child): its own
+    ``$HOME`` and ``$TMPDIR`` under ``scratch``, and the confinement it applies to itself."""
+    prot = prot or protection()
+    if prot.mode == "none":
+        return dict(env)
+    network = network_default() if network is None else network
+    env = _scratch_env(env, scratch)
+    return _confined_env(env, _dirs(writable, env, scratch), network, prot, keeper=False)
+
+
+def bwrap_masks(exclude: Iterable[str]) -> list[str]:
+    """bwrap arguments that put ``/dev/null`` over each host unix socket outside ``exclude`` (and outside
+    reportkit's own temp dirs: other runs' sockets come and go)."""
+    own = tuple(os.path.join(root, "reportkit-") for root in _temp_roots())
+    args: list[str] = []
+    for path in _confine.host_unix_sockets(list(exclude)):
+        if path.startswith(("/dev/", "/proc/", "/sys/", *own)):
+            continue
+        args += ["--ro-bind", "/dev/null", path]
+    return args
+
+
+def bwrap_setup_failed(stderr: str) -> bool:
+    """bwrap could not build the sandbox (e.g. a masked socket went away meanwhile): worth one retry."""
+    return stderr.lstrip().startswith("bwrap: ")
+
+
+def wrap(cmd: Sequence[str], env: dict[str, str], *, writable: Iterable[Path], scratch: Path,
+         network: bool | None = None, prot: Protection | None = None,
+         confine: bool = True) -> tuple[list[str], dict[str, str]]:
+    """The command and environment that run ``cmd`` sandboxed.
+
+    ``writable``: directories the run may write (its scratch tree); ``scratch``: a directory of the
+    run's own for the private home (``scratch/home``) and temp dir (``scratch/tmp``), created here.
+    ``confine``: the process is a run, which confines itself (False: the warm server, whose children
+    each confine themselves to their own scratch dir: :func:`run_env`).
+    """
+    prot = prot or protection()
+    if prot.mode == "none":
+        return list(cmd), dict(env)
+    network = network_default() if network is None else network
+    env = _scratch_env(env, scratch)
+    dirs = _dirs(writable, env, scratch)
+    if confine:
+        env = _confined_env(env, dirs, network, prot, keeper=True)
     if prot.mode == "bubblewrap":
         assert prot.bwrap is not None
-        args = _bwrap_base(prot.bwrap)
+        args = _bwrap_base(prot.bwrap, prot.userns)
         if not network:
             args.append("--unshare-net")
+        args += bwrap_masks(dirs)
         for directory in dirs:
             args += ["--bind", directory, directory]
-        env["TMPDIR"] = str(tmp)  # the private temp dir (the real /tmp stays readable, read-only)
         return [*args, "--", *cmd], env
-    env["TMPDIR"] = str(tmp)
-    env[GUARD_ENV] = json.dumps({"writable": [os.path.realpath(d) for d in dirs], "network": network})
     return list(cmd), env
 
 

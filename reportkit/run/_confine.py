@@ -1,0 +1,300 @@
+"""Kernel-level confinement a run applies to itself, before the script's first line (standard library only,
+Python 3.8+: loaded by path by :mod:`reportkit.run._boot` in the target interpreter, and imported by
+reportkit itself for :func:`host_unix_sockets`).
+
+:func:`apply` takes the configuration reportkit put in ``REPORTKIT_CONFINE`` (see
+:func:`reportkit.run.sandbox.run_env`) and, in this order (each step needs the powers the later ones take away):
+
+1. ``mask_sockets`` (runs without bubblewrap): in a mount namespace of the run's own (as root
+   ``unshare(CLONE_NEWNS)``, else with a user namespace), ``/dev/null`` is bind-mounted over every
+   pathname unix socket the host has bound (``/proc/net/unix``) outside the run's scratch dirs: a host
+   service (``docker.sock``, an ssh or gpg agent, D-Bus) can no longer be reached through its socket file.
+   Landlock (ABI <= 7) does not mediate ``connect()`` to a socket file, so this is the only layer that does.
+   Where no mount namespace can be had (a container without ``CAP_SYS_ADMIN`` and without user
+   namespaces) nothing is masked: ``sockets_masked`` is None.
+2. ``drop_caps``: every capability goes (bounding set emptied, ambient cleared, ``SECBIT_NOROOT`` and
+   friends locked, then ``capset`` to nothing); with ``no_new_privs`` an ``execve`` cannot bring them back.
+   A run as root keeps uid 0 but none of root's powers (no mount, no raw I/O, no module loading, no
+   ``CAP_DAC_OVERRIDE``).
+3. ``seccomp`` (only without network and without a network namespace, i.e. without bubblewrap): ``socket()``
+   of any family but unix and netlink fails with ``EACCES`` (UDP and raw sockets, which Landlock does not
+   cover), and so does a unix socket when step 1 could not mask the host's sockets; ``socketpair()`` and
+   pipes keep working; ``io_uring_setup`` is refused (its requests are not seen by seccomp).
+4. ``landlock`` (:mod:`reportkit.run.landlock`): writes only beneath the run's scratch dirs and the device
+   nodes it needs; without network no TCP bind/connect; signals and abstract unix sockets scoped to the run.
+
+Steps that were asked for and cannot be done raise :class:`ConfinementError` (the boot then refuses to run
+the script: a run is never less confined than the report says), except ``mask_sockets`` and ``seccomp``,
+whose outcome is recorded in the summary.
+"""
+
+import ctypes
+import errno
+import json
+import os
+import stat
+import struct
+import sys
+
+try:
+    from . import landlock
+except ImportError:  # loaded by path in the target interpreter, outside the reportkit package
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location(
+        "_reportkit_landlock", os.path.join(os.path.dirname(os.path.abspath(__file__)), "landlock.py"))
+    landlock = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(landlock)
+
+CONFINE_ENV = "REPORTKIT_CONFINE"
+_PR_SET_PDEATHSIG = 1
+_PR_CAPBSET_DROP = 24
+_PR_SET_SECUREBITS = 28
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
+# SECBIT_NOROOT, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE, each with its lock, and KEEP_CAPS_LOCKED
+_SECUREBITS = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80
+_CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
+_MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
+
+
+class ConfinementError(OSError):
+    """A confinement step that was asked for could not be applied."""
+
+
+_LIBC = []
+
+
+def _libc():
+    if not _LIBC:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        _LIBC.append(libc)
+    return _LIBC[0]
+
+
+def _check(result, what):
+    if result != 0:
+        err = ctypes.get_errno()
+        raise ConfinementError(err, what + ": " + os.strerror(err))
+
+
+# --------------------------------------------------------------------------- process lifetime
+
+
+def die_with_parent(signum, parent):
+    """``PR_SET_PDEATHSIG``: ``signum`` when the parent (thread) ends. False if the parent is already gone
+    (not ``parent``: it ended before the call; the caller must exit)."""
+    _check(_libc().prctl(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0), "prctl(PR_SET_PDEATHSIG)")
+    return parent is None or os.getppid() == parent
+
+
+# --------------------------------------------------------------------------- unix sockets
+
+
+def host_unix_sockets(exclude=()):
+    """Paths of the pathname unix sockets bound in this network namespace (``/proc/net/unix``) that exist
+    as sockets now, outside the directories ``exclude``; sorted, without duplicates."""
+    try:
+        with open("/proc/net/unix", encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()[1:]
+    except OSError:
+        return []
+    prefixes = tuple(os.path.join(os.path.abspath(d), "") for d in exclude)
+    found = set()
+    for line in lines:
+        fields = line.split(None, 7)
+        if len(fields) < 8 or not fields[7].startswith("/"):
+            continue  # unbound, abstract (@name) or a relative path
+        path = fields[7].rstrip("\n")
+        if path.startswith(prefixes) or path in found:
+            continue
+        try:
+            if stat.S_ISSOCK(os.lstat(path).st_mode):
+                found.add(path)
+        except OSError:
+            continue
+    return sorted(found)
+
+
+def _write(path, text):
+    with open(path, "w") as fh:
+        fh.write(text)
+
+
+def mask_sockets(paths):
+    """``/dev/null`` over each socket path, in a new mount namespace (see the module doc). Returns the
+    number masked, or None when no mount namespace could be made."""
+    libc = _libc()
+    uid, gid = os.geteuid(), os.getegid()
+    if libc.unshare(_CLONE_NEWNS) != 0:
+        if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS) != 0:
+            return None
+        try:
+            _write("/proc/self/setgroups", "deny")
+            _write("/proc/self/uid_map", f"{uid} {uid} 1")
+            _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        except OSError:
+            return None
+    # never let a mount made here propagate back to the host
+    _check(libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None), "mount(MS_PRIVATE)")
+    masked = 0
+    for path in paths:
+        if libc.mount(b"/dev/null", os.fsencode(path), None, _MS_BIND, None) == 0:
+            masked += 1
+    return masked
+
+
+# --------------------------------------------------------------------------- capabilities
+
+
+def _capabilities():
+    """(effective, permitted, bounding) capability masks of this process."""
+    caps = {}
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(("CapEff:", "CapPrm:", "CapBnd:")):
+                    caps[line[:6]] = int(line.split()[1], 16)
+    except (OSError, ValueError):
+        pass
+    return caps.get("CapEff", 0), caps.get("CapPrm", 0), caps.get("CapBnd", 0)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def drop_caps():
+    """Give up every capability for good (see the module doc). Returns True if there were any."""
+    eff, prm, bnd = _capabilities()
+    libc = _libc()
+    had = bool(eff or prm)
+    if not (had or bnd):
+        return False
+    _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if had:
+        for cap in range(64):
+            if bnd & (1 << cap):
+                libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+        libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+        libc.prctl(_PR_SET_SECUREBITS, _SECUREBITS, 0, 0, 0)
+        header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+        data = (_CapData * 2)()
+        _check(libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
+    eff, prm, _ = _capabilities()
+    if eff or prm:
+        raise ConfinementError(errno.EPERM, "capabilities remain after dropping them")
+    return had
+
+
+# --------------------------------------------------------------------------- seccomp
+
+# architecture -> (AUDIT_ARCH, socket, socketcall or None, big endian)
+_ARCHS = {
+    "x86_64": (0xC000003E, 41, None, False),
+    "aarch64": (0xC00000B7, 198, None, False),
+    "ppc64le": (0xC0000015, 326, 102, False),
+    "s390x": (0x80000016, 359, 102, True),
+}
+_IO_URING_SETUP = 425
+_AF_UNIX, _AF_NETLINK = 1, 16
+_RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
+
+
+def _bpf(code, jt, jf, k):
+    return struct.pack("=HBBI", code, jt, jf, k)
+
+
+def no_sockets_filter(machine, unix):
+    """The BPF program of step 3 for ``machine`` (``os.uname().machine``); None for an unknown one."""
+    if machine not in _ARCHS:
+        return None
+    arch, nr_socket, nr_socketcall, big = _ARCHS[machine]
+    ld_w_abs, jeq, ret = 0x20, 0x15, 0x06
+    deny = _RET_ERRNO | errno.EACCES
+    prog = [
+        _bpf(ld_w_abs, 0, 0, 4),                 # 0: arch
+        _bpf(jeq, 1, 0, arch),                   # 1
+        _bpf(ret, 0, 0, deny),                   # 2: another ABI (x86's i386 entry): refused
+        _bpf(ld_w_abs, 0, 0, 0),                 # 3: syscall number
+    ]
+    if machine == "x86_64":
+        prog.append(_bpf(0x35, 0, 1, 0x40000000))  # jge: the x32 ABI
+        prog.append(_bpf(ret, 0, 0, deny))
+    prog.append(_bpf(jeq, 0, 1, _IO_URING_SETUP))
+    prog.append(_bpf(ret, 0, 0, deny))
+    if nr_socketcall is not None:                   # the multiplexer: its arguments are behind a pointer
+        prog.append(_bpf(jeq, 0, 1, nr_socketcall))
+        prog.append(_bpf(ret, 0, 0, deny))
+    prog.append(_bpf(jeq, 1, 0, nr_socket))          # socket(): look at the family
+    prog.append(_bpf(ret, 0, 0, _RET_ALLOW))
+    prog += [
+        _bpf(ld_w_abs, 0, 0, 20 if big else 16),    # args[0] (the family), low 32 bits
+        _bpf(jeq, 2, 0, _AF_NETLINK),               # -> allow
+        _bpf(jeq, 1 if unix else 0, 0, _AF_UNIX),   # -> allow when unix sockets are allowed
+        _bpf(ret, 0, 0, deny),
+        _bpf(ret, 0, 0, _RET_ALLOW),
+    ]
+    return b"".join(prog)
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def no_sockets(unix):
+    """Install the filter of step 3. False when this architecture is not known."""
+    program = no_sockets_filter(os.uname().machine, unix)
+    if program is None:
+        return False
+    buf = ctypes.create_string_buffer(program, len(program))
+    prog = _SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
+    libc = _libc()
+    _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    _check(libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0), "seccomp filter")
+    return True
+
+
+# --------------------------------------------------------------------------- all together
+
+
+def apply(config):
+    """Apply the steps ``config`` asks for (module doc); return what is in force, for the boot's event."""
+    summary = {"caps_dropped": False, "sockets_masked": None, "seccomp": None, "landlock": None}
+    writable = [d for d in config.get("writable") or [] if os.path.exists(d)]  # directories, and files
+    network = bool(config.get("network", True))
+    if config.get("mask_sockets"):
+        summary["sockets_masked"] = mask_sockets(host_unix_sockets(writable))
+    summary["caps_dropped"] = drop_caps()
+    if config.get("seccomp") and not network:
+        unix = summary["sockets_masked"] is not None
+        summary["seccomp"] = "no sockets but unix and netlink" if unix else "no sockets but netlink"
+        if not no_sockets(unix):
+            summary["seccomp"] = None
+    version = int(config.get("landlock") or 0)
+    if version:
+        try:
+            summary["landlock"] = landlock.confine(writable, config.get("devices") or [], tcp=network,
+                                                   version=min(version, landlock.abi()))
+        except (OSError, ValueError) as exc:
+            raise ConfinementError(getattr(exc, "errno", None) or errno.EPERM, f"landlock: {exc}") from None
+    return summary
+
+
+def from_env(environ=None):
+    """The configuration in ``REPORTKIT_CONFINE`` (removed from the environment), or None."""
+    environ = os.environ if environ is None else environ
+    value = environ.pop(CONFINE_ENV, None)
+    if not value:
+        return None
+    return json.loads(value)
+
+
+if __name__ == "__main__":  # pragma: no cover - a manual check: python _confine.py '{"landlock": 7, ...}'
+    print(json.dumps(apply(json.loads(sys.argv[1]))))

@@ -1,0 +1,818 @@
+"""The sandbox's layers against the holes of issue 35, one test per hole (class of attack).
+
+Every attack runs through reportkit's real runner in a separate process, as root and as an unprivileged
+user (``nobody`` through ``setpriv``, where this machine allows it), under each protection:
+
+* ``bwrap``: bubblewrap (+ Landlock where the kernel has it);
+* ``fallback``: no bubblewrap, the run confines itself (Landlock, capabilities, masked sockets, keeper) plus the
+  audit hook;
+* ``hook``: no bubblewrap and no Landlock (``REPORTKIT_LANDLOCK=0``): what is left is the audit hook; only the
+  Python-level attacks are expected to be stopped there (native code is not confined: README, "The sandbox").
+
+Each attack script prints ``DONE name`` when an attempt got through and ``BLOCKED name ...`` when it was refused;
+the tests also look at what the attempts would have changed (files, processes, a socket server's log).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+from reportkit.run import landlock, sandbox
+
+NOBODY = 65534
+ROOT = os.geteuid() == 0
+SETPRIV = shutil.which("setpriv")
+
+
+# --------------------------------------------------------------------------- harness
+
+
+@pytest.fixture(params=["root", "nobody"])
+def user(request):
+    """Who runs reportkit: root, or an unprivileged user (nobody through setpriv, when we are root)."""
+    if request.param == "root" and not ROOT:
+        pytest.skip("not running as root")
+    if request.param == "nobody" and ROOT and not SETPRIV:
+        pytest.skip("setpriv is not installed: cannot run as an unprivileged user")
+    return request.param
+
+
+def _mode_env(mode: str) -> dict[str, str]:
+    # PYTHONPATH passes through: a check of these tests against another checkout of reportkit sets it
+    env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+    if mode == "bwrap":
+        return {**env, sandbox.FORCE_ENV: "bwrap"}
+    if mode == "fallback":
+        return {**env, sandbox.FORCE_ENV: "fallback"}
+    if mode == "nobwrap":  # the default (auto) on a machine without bubblewrap: none on PATH
+        return {**env, sandbox.FORCE_ENV: "auto", "PATH": "/nonexistent"}
+    return {**env, sandbox.FORCE_ENV: "fallback", sandbox.LANDLOCK_ENV: "0"}
+
+
+def _mode_param(request) -> str:
+    mode = request.param
+    if mode == "bwrap":
+        try:
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setenv(sandbox.FORCE_ENV, "bwrap")
+                sandbox.protection()
+        except Exception as exc:  # noqa: BLE001 - no usable bwrap here
+            pytest.skip(str(exc))
+    if mode == "fallback" and not landlock.abi():
+        pytest.skip("the kernel has no Landlock: the fallback is the audit hook alone (the 'hook' mode)")
+    return mode
+
+
+@pytest.fixture(params=["bwrap", "fallback", "hook"])
+def mode(request):
+    """Every protection, the audit hook alone included (attacks made of Python-level calls)."""
+    return _mode_param(request)
+
+
+@pytest.fixture(params=["bwrap", "fallback"])
+def native_mode(request):
+    """The protections that confine native code too (attacks through ctypes or other programs)."""
+    return _mode_param(request)
+
+
+@pytest.fixture
+def area():
+    """A directory both root and nobody can use (pytest's tmp_path is root's alone); handed to nobody."""
+    root = Path(tempfile.mkdtemp(prefix="rk-layers-", dir="/tmp"))
+    root.chmod(0o755)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _give(path: Path, user: str) -> None:
+    if user == "nobody" and ROOT:
+        for dirpath, dirnames, filenames in os.walk(path):
+            for name in [dirpath, *(os.path.join(dirpath, n) for n in dirnames + filenames)]:
+                os.lchown(name, NOBODY, NOBODY)
+
+
+def _as(user: str) -> list[str]:
+    if user == "nobody" and ROOT:
+        return [SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    return []
+
+
+DRIVER = r"""
+import json, sys
+from pathlib import Path
+from reportkit.run.executor import WarmExecutor
+from reportkit.run.runner import Sandbox, run_script
+from reportkit.run.spec import RunSpec
+
+args = json.loads(sys.argv[1])
+spec = RunSpec(script=Path(args["script"]), python=args["python"], timeout=args.get("timeout", 60),
+               network=args.get("network", True), env=args.get("env") or {})
+box = Sandbox(spec.script)
+env = dict(spec.env)
+if args.get("cache"):  # a private compile cache under the sandbox's root, as minimize hands candidates
+    env["TORCHINDUCTOR_CACHE_DIR"] = str(box.root / "compile-cache" / "inductor")
+captures = []
+if args.get("capture"):  # a file made for the run to write (minimize's value capture: REPORTKIT_CAPTURE)
+    import os, tempfile
+    fd, name = tempfile.mkstemp(prefix="capture-", suffix=".json", dir=box.root)
+    os.close(fd)
+    env["REPORTKIT_CAPTURE"] = name
+    captures.append(Path(name))
+spec.env = env
+results = []
+try:
+    if args.get("warm"):
+        with WarmExecutor(["json"]) as warm:
+            for _ in range(args.get("runs", 1)):
+                results.append(warm.run(spec, None, box))
+            assert warm.warm_runs == args.get("runs", 1), warm.notes
+    else:
+        for _ in range(args.get("runs", 1)):
+            results.append(run_script(spec, None, box))
+    captured = [path.read_text() for path in captures]
+    siblings = sorted(p.name for p in box.root.iterdir() if p.name.startswith("beside-"))
+finally:
+    box.cleanup()
+from reportkit.run import sandbox
+print(sandbox.protection().describe())
+print(json.dumps([{"stdout": r.stdout, "stderr": r.stderr, "returncode": r.returncode, "signal": r.signal,
+                   "exception": r.exception.type if r.exception else None, "captured": captured,
+                   "siblings": siblings} for r in results]))
+"""
+
+
+def target_python(user: str) -> str:
+    """The interpreter the runs use: ours; for nobody the system's (stdlib-only attacks need nothing
+    else, and ours may sit in root's home, which nobody cannot traverse)."""
+    if user == "nobody" and ROOT:
+        system = shutil.which("python3", path="/usr/bin:/bin")
+        if system is None:
+            pytest.skip("no system interpreter for nobody")
+        return system
+    return sys.executable
+
+
+def run(script: Path, mode: str, user: str, *, network: bool = True, runs: int = 1, warm: bool = False,
+        cache: bool = False, capture: bool = False, timeout: float = 60, run_env: dict | None = None) -> list[dict]:
+    """Run ``script`` through reportkit's runner as ``user`` under ``mode``; the runs' results."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "LANG": "C.UTF-8", **_mode_env(mode)}
+    args = {"script": str(script), "network": network, "runs": runs, "warm": warm, "cache": cache,
+            "capture": capture, "timeout": timeout, "python": target_python(user), "env": run_env or {}}
+    proc = subprocess.run([*_as(user), sys.executable, "-c", DRIVER, json.dumps(args)], capture_output=True,
+                          text=True, env=env, cwd="/tmp", timeout=240)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def attack(area: Path, user: str, code: str, name: str = "attack.py") -> Path:
+    app = area / "app"
+    app.mkdir(exist_ok=True)
+    script = app / name
+    script.write_text(PRELUDE + textwrap.dedent(code), encoding="utf-8")
+    _give(area, user)
+    return script
+
+
+PRELUDE = '''
+import ctypes, errno, os, sys
+LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def attempt(name, fn):
+    try:
+        fn()
+        print("DONE", name, flush=True)
+    except Exception as exc:  # OSError mostly; sqlite3.OperationalError, torch's RuntimeError
+        print("BLOCKED", name, type(exc).__name__, getattr(exc, "errno", None), flush=True)
+
+
+def native(name, result):
+    """A libc call's result: -1 is a refusal (errno)."""
+    if result == -1:
+        raise OSError(ctypes.get_errno(), name + ": " + os.strerror(ctypes.get_errno()))
+    return result
+
+
+def native_write(path, data=b"pwned"):
+    fd = native("open", LIBC.open(os.fsencode(path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666))
+    LIBC.write(fd, data, len(data))
+    LIBC.close(fd)
+'''
+
+
+def _done(result: dict) -> list[str]:
+    return [line for line in result["stdout"].splitlines() if line.startswith("DONE")]
+
+
+def _blocked(result: dict) -> list[str]:
+    return [line.split()[1] for line in result["stdout"].splitlines() if line.startswith("BLOCKED")]
+
+
+def digest(root: Path) -> dict[str, tuple]:
+    """Everything about the files under ``root`` an attack could change: content, mode, owner, mtime, links."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        st = path.lstat()
+        content = path.read_bytes() if stat.S_ISREG(st.st_mode) else os.readlink(path) if path.is_symlink() else ""
+        out[str(path.relative_to(root))] = (content, st.st_mode, st.st_uid, st.st_mtime_ns, st.st_nlink)
+    return out
+
+
+def victim(area: Path) -> Path:
+    """Files outside every scratch dir, writable by the user in plain Unix terms (so only the sandbox stops it)."""
+    v = area / "victim"
+    (v / "sub").mkdir(parents=True)
+    (v / "data.txt").write_text("keep me\n")
+    (v / "sub" / "deep.txt").write_text("deep\n")
+    return v
+
+
+# --------------------------------------------------------------------------- bubblewrap as root: remount
+
+
+def test_remount_then_write_outside_is_refused(area, user, native_mode):
+    """Root inside bwrap kept every capability: `mount -o remount,bind,rw /` then anything goes. Also the
+    same through mount(2)/unshare(2) from ctypes, and native writes that no audit hook sees."""
+    v = victim(area)
+    script = attack(area, user, f"""
+        import subprocess
+        V = {str(v)!r}
+        MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+        r = subprocess.run(["mount", "-o", "remount,bind,rw", "/"], capture_output=True)
+        print("DONE mount-program" if r.returncode == 0 else "BLOCKED mount-program")
+        for target in ("/", V):
+            attempt("mount2-" + target, lambda: native("mount", LIBC.mount(b"none", target.encode(), None,
+                                                                          MS_REMOUNT | MS_BIND, None)))
+        def unshare_then_remount():
+            native("unshare", LIBC.unshare(0x10000000 | 0x00020000))
+            native("mount", LIBC.mount(b"none", b"/", None, MS_REMOUNT | MS_BIND, None))
+        attempt("unshare-remount", unshare_then_remount)
+        attempt("native-write", lambda: native_write(V + "/data.txt"))
+        attempt("native-create", lambda: native_write(V + "/new.txt"))
+        attempt("native-unlink", lambda: native("unlink", LIBC.unlink((V + "/sub/deep.txt").encode())))
+        attempt("python-write", lambda: open(V + "/data.txt", "w").write("pwned"))
+        attempt("chmod", lambda: os.chmod(V, 0o777))
+    """)
+    _give(area, user)
+    before = digest(v)
+    (result,) = run(script, native_mode, user)
+    assert _done(result) == [], result
+    assert "native-write" in _blocked(result) and "python-write" in _blocked(result), result
+    assert digest(v) == before
+
+
+def test_without_bubblewrap_the_default_confines_native_code(area, user):
+    """No ``bwrap`` on the machine (the default, not forced): the fallback, with Landlock where the kernel
+    has it, and the report says so. Native writes, a remount through mount(2) and a signal to reportkit are
+    refused, as root and as an unprivileged user; the run's own scratch dir stays writable."""
+    if not landlock.abi():
+        pytest.skip("the kernel has no Landlock: without bubblewrap, native code is not confined (README)")
+    v = victim(area)
+    script = attack(area, user, f"""
+        import signal
+        V = {str(v)!r}
+        attempt("mount2", lambda: native("mount", LIBC.mount(b"none", b"/", None, 32 | 4096, None)))
+        attempt("native-write", lambda: native_write(V + "/data.txt"))
+        attempt("native-unlink", lambda: native("unlink", LIBC.unlink((V + "/sub/deep.txt").encode())))
+        attempt("signal-reportkit", lambda: native("kill", LIBC.kill(int(os.environ["DRIVER_PID"]), signal.SIGCONT)))
+        native_write("own.txt")
+        print("OWN", open("own.txt").read())
+    """)
+    _give(area, user)
+    before = digest(v)
+    env = {"PATH": "/nonexistent", "HOME": "/tmp", "LANG": "C.UTF-8", **_mode_env("nobwrap")}
+    args = {"script": str(script), "python": target_python(user), "env": {}}
+    driver = DRIVER.replace("args = json.loads(sys.argv[1])",
+                            "args = json.loads(sys.argv[1]); import os; args['env'] = "
+                            "{'DRIVER_PID': str(os.getpid())}")
+    proc = subprocess.run([*_as(user), sys.executable, "-c", driver, json.dumps(args)], capture_output=True,
+                          text=True, env=env, cwd="/tmp", timeout=240)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    described, results = proc.stdout.strip().splitlines()[-2:]
+    (result,) = json.loads(results)
+    assert described.startswith("landlock (ABI") and "(no bubblewrap: bwrap not found)" in described, described
+    assert _done(result) == [] and "OWN pwned" in result["stdout"], result
+    assert sorted(_blocked(result)) == ["mount2", "native-unlink", "native-write", "signal-reportkit"], result
+    assert digest(v) == before
+
+
+# --------------------------------------------------------------------------- one run's files, another run's view
+
+
+def test_a_run_cannot_plant_files_for_later_runs(area, user, mode):
+    """The session dir (every run's scratch dir under it) was writable from every run: one candidate could
+    plant files (a module, a sitecustomize) that later candidates see. Cold runs with a private compile
+    cache (as minimize hands them) and warm runs (one server, a child per run) alike."""
+    marker = "planted-" + uuid.uuid4().hex[:8]
+    script = attack(area, user, f"""
+        import glob, tempfile
+        from pathlib import Path
+        MARK = {marker!r}
+        here = Path.cwd().resolve()
+        places = [here.parent.parent, here.parent.parent.parent, Path(os.environ["HOME"]),
+                  Path(tempfile.gettempdir()), *map(Path, glob.glob("/tmp/reportkit-session-*"))]
+        places += [p for p in here.parent.parent.glob("run-*") if p != here.parent]
+        def exists(path):
+            try:
+                return path.exists()
+            except OSError:  # another user's session dir
+                return False
+        seen = [str(p) for p in places if exists(p / MARK) or exists(p / (MARK + ".py"))]
+        print("SEEN", seen)
+        for i, place in enumerate(places):
+            attempt("plant-" + str(i), lambda: (place / MARK).write_text("x"))
+            if i >= 4:
+                attempt("module-" + str(i), lambda: (place / (MARK + ".py")).write_text("x"))
+    """)
+    for warm in (False, True):
+        results = run(script, mode, user, runs=2, warm=warm, cache=not warm)
+        assert results[1]["stdout"].count("SEEN []") == 1, (warm, results[1]["stdout"], results[1]["stderr"])
+        # only its own home and temp dir (index 2, 3) took the plant
+        assert sorted(line.split()[1] for line in _done(results[0])) == ["plant-2", "plant-3"], results[0]
+
+
+def test_a_file_made_for_the_run_is_writable_and_only_that_file(area, user, mode):
+    """minimize's value capture: reportkit makes a file under the sandbox's root (which holds every run's
+    scratch dir) and names it in the run's environment; the run writes its values there. That file is
+    writable (cold and warm runs), its directory is not (no planting beside it)."""
+    script = attack(area, user, """
+        from pathlib import Path
+        capture = Path(os.environ["REPORTKIT_CAPTURE"])
+        attempt("capture", lambda: capture.write_text('{"0": [1]}'))
+        attempt("beside", lambda: (capture.parent / ("beside-" + str(os.getpid()))).write_text("x"))
+    """)
+    for warm in (False, True):
+        (result,) = run(script, mode, user, warm=warm, capture=True)
+        assert _done(result) == ["DONE capture"], (warm, result)
+        assert result["captured"] == ['{"0": [1]}'] and result["siblings"] == [], (warm, result)
+
+
+# --------------------------------------------------------------------------- /dev
+
+
+def _a_block_device() -> str | None:
+    for name in sorted(os.listdir("/dev")):
+        path = os.path.join("/dev", name)
+        try:
+            if stat.S_ISBLK(os.lstat(path).st_mode):
+                return path
+        except OSError:
+            continue
+    return None
+
+
+def test_dev_is_minimal_and_block_devices_cannot_be_opened_for_writing(area, user, mode):
+    block = _a_block_device()
+    if block is None:
+        pytest.skip("no block device on this machine")
+    script = attack(area, user, f"""
+        import stat
+        blocks = [n for n in os.listdir("/dev") if stat.S_ISBLK(os.lstat("/dev/" + n).st_mode)]
+        print("BLOCKDEVS", len(blocks))
+        attempt("open-block", lambda: os.close(os.open({block!r}, os.O_WRONLY)))
+        attempt("open-block-python", lambda: open({block!r}, "r+b"))
+        attempt("dev-dotdot", lambda: open("/dev/../" + {str(area / 'x')!r}.lstrip("/"), "w"))
+        with open("/dev/null", "w") as fh:
+            fh.write("fine")
+        print("URANDOM", len(open("/dev/urandom", "rb").read(8)))
+    """)
+    (result,) = run(script, mode, user)
+    assert _done(result) == [], result
+    assert "URANDOM 8" in result["stdout"], result
+    if mode == "bwrap":
+        assert "BLOCKDEVS 0" in result["stdout"], result
+    assert not (area / "x").exists()
+
+
+def test_accelerator_nodes_pass_through(tmp_path, monkeypatch, native_mode):
+    """A device node listed in ACCELERATORS is there and usable (open read-write, ioctl) in the run: /dev/kvm
+    stands in for /dev/vfio/* or /dev/nvidia*."""
+    if not os.path.exists("/dev/kvm") or not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        pytest.skip("no usable /dev/kvm to stand in for an accelerator")
+    from reportkit.run.runner import run_script
+    from reportkit.run.spec import RunSpec
+
+    monkeypatch.setenv(sandbox.FORCE_ENV, native_mode)
+    monkeypatch.setattr(sandbox, "ACCELERATORS", ("/dev/kvm",))
+    script = tmp_path / "accel.py"
+    script.write_text("import fcntl, os\nfd = os.open('/dev/kvm', os.O_RDWR)\n"
+                      "print('KVM API', fcntl.ioctl(fd, 0xAE00))\n")  # KVM_GET_API_VERSION
+    result = run_script(RunSpec(script=script, python=sys.executable, timeout=30))
+    assert "KVM API 12" in result.stdout, result.stdout + result.stderr
+
+
+# --------------------------------------------------------------------------- unix sockets
+
+
+class _SocketService:
+    """A host service on a unix socket that 'writes for' whoever connects: records every connection."""
+
+    def __init__(self, path: Path, abstract: str | None = None):
+        self.hits: list[str] = []
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.bind("\0" + abstract if abstract else str(path))
+        if not abstract:
+            os.chmod(path, 0o777)
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.hits.append("connected")
+            conn.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
+@pytest.mark.parametrize("network", [True, False])
+def test_host_unix_socket_service_is_unreachable(area, user, mode, network):
+    """A host service reachable through a socket file (docker.sock, an ssh agent) writes for the candidate:
+    Python-level connect, connect from ctypes, and from a child program, with the network on and off."""
+    service_dir = area / "run"
+    service_dir.mkdir()
+    _give(area, user)
+    path = service_dir / "service.sock"
+    service = _SocketService(path)
+    try:
+        script = attack(area, user, f"""
+            import socket, subprocess, struct
+            P = {str(path)!r}
+            attempt("python-connect", lambda: socket.socket(socket.AF_UNIX).connect(P))
+            def native_connect():
+                fd = native("socket", LIBC.socket(1, 1, 0))
+                addr = struct.pack("H108s", 1, P.encode())
+                native("connect", LIBC.connect(fd, addr, len(addr)))
+            if {mode != "hook"!r}:
+                attempt("native-connect", native_connect)
+                code = "import socket; socket.socket(socket.AF_UNIX).connect(%r)" % P
+                r = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True)
+                print("DONE program-connect" if r.returncode == 0 else "BLOCKED program-connect")
+        """)
+        (result,) = run(script, mode, user, network=network)
+    finally:
+        service.close()
+    assert _done(result) == [], result
+    assert service.hits == []
+
+
+def test_abstract_unix_socket_outside_the_run_is_unreachable(area, user, native_mode):
+    name = "reportkit-test-" + uuid.uuid4().hex[:10]
+    service = _SocketService(area / "unused", abstract=name)
+    try:
+        script = attack(area, user, f"""
+            import socket
+            attempt("abstract-connect", lambda: socket.socket(socket.AF_UNIX).connect("\\0" + {name!r}))
+        """)
+        (result,) = run(script, native_mode, user, network=True)
+    finally:
+        service.close()
+    if not landlock.abi() >= 6:
+        pytest.skip("Landlock ABI < 6: abstract unix sockets are not scoped")
+    assert _done(result) == [], result
+    assert service.hits == []
+
+
+# --------------------------------------------------------------------------- signals
+
+
+def test_signals_to_processes_outside_the_run_are_refused(area, user, mode):
+    """os.kill / os.killpg of a process outside the run (here: one of the same user, so only the sandbox can
+    stop it), of the run's parent (reportkit or its keeper), of every process (-1); from ctypes too."""
+    sleeper = subprocess.Popen([*_as(user), sys.executable, "-c", "import time; time.sleep(120)"],
+                               start_new_session=True)
+    try:
+        script = attack(area, user, f"""
+            import signal
+            S = {sleeper.pid}
+            attempt("kill", lambda: os.kill(S, signal.SIGKILL))
+            attempt("killpg", lambda: os.killpg(S, signal.SIGKILL))
+            attempt("kill-parent", lambda: os.kill(os.getppid(), signal.SIGCONT))
+            attempt("kill-all", lambda: os.kill(-1, signal.SIGCONT))
+            if {mode != "hook"!r}:
+                attempt("native-kill", lambda: native("kill", LIBC.kill(S, signal.SIGKILL)))
+            pid = os.fork()
+            if pid == 0:
+                import time
+                time.sleep(30)
+                os._exit(0)
+            os.kill(pid, signal.SIGKILL)  # its own child: allowed
+            print("OWN CHILD", os.waitpid(pid, 0)[1])
+        """)
+        (result,) = run(script, mode, user)
+        assert sleeper.poll() is None, "the outside process was killed"
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert _done(result) == [], result
+    assert "OWN CHILD 9" in result["stdout"], result
+
+
+# --------------------------------------------------------------------------- network
+
+
+def test_no_network_means_no_udp_and_no_tcp(area, user, mode):
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    udp.settimeout(0.5)
+    tcp = socket.socket()
+    tcp.bind(("127.0.0.1", 0))
+    tcp.listen()
+    try:
+        script = attack(area, user, f"""
+            import socket, struct
+            U, T = {udp.getsockname()[1]}, {tcp.getsockname()[1]}
+            def sendto():
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                s.sendto(b"leak", ("127.0.0.1", U))
+            attempt("udp-sendto", sendto)
+            attempt("tcp-connect", lambda: socket.create_connection(("127.0.0.1", T), timeout=2))
+            def native_udp():
+                fd = native("socket", LIBC.socket(2, 2, 0))
+                addr = struct.pack("!HH4s8x", 2, U, bytes([127, 0, 0, 1]))
+                addr = struct.pack("H", 2) + addr[2:]
+                native("sendto", LIBC.sendto(fd, b"leak", 4, 0, addr, len(addr)))
+            if {mode != "hook"!r}:
+                attempt("native-udp", native_udp)
+        """)
+        (result,) = run(script, mode, user, network=False)
+        try:
+            data = udp.recv(100)
+        except OSError:
+            data = b""
+    finally:
+        udp.close()
+        tcp.close()
+    assert data == b"", result
+    done = _done(result)
+    if mode == "bwrap":  # an empty network namespace of its own: UDP goes nowhere, TCP finds nobody
+        done = [line for line in done if "udp" not in line]
+    assert done == [], result
+
+
+# --------------------------------------------------------------------------- the audit hook's holes
+
+
+def test_paths_are_resolved_before_they_are_allowed(area, user, mode):
+    """Writes through /dev/.., /proc/self/root, /proc/self/cwd/.., /proc/self/fd/N, *at calls with a dir fd,
+    hard links to outside files, fchmod/futime/fchown on a descriptor, sqlite3, binding a unix socket outside."""
+    v = victim(area)
+    rel = str(v).lstrip("/")
+    script = attack(area, user, f"""
+        import sqlite3, socket
+        V = {str(v)!r}
+        attempt("dev-dotdot", lambda: open("/dev/../" + {rel!r} + "/a.txt", "w"))
+        attempt("proc-root", lambda: open("/proc/self/root/" + {rel!r} + "/b.txt", "w"))
+        up = "/".join([".."] * (len(os.getcwd().strip("/").split("/"))))
+        attempt("proc-cwd", lambda: open("/proc/self/cwd/" + up + "/" + {rel!r} + "/c.txt", "w"))
+        dfd = os.open(V, os.O_RDONLY | os.O_DIRECTORY)
+        attempt("proc-fd", lambda: open("/proc/self/fd/%d/d.txt" % dfd, "w"))
+        attempt("dir-fd", lambda: os.open("e.txt", os.O_WRONLY | os.O_CREAT, dir_fd=dfd))
+        attempt("mkdir-dir-fd", lambda: os.mkdir("f", dir_fd=dfd))
+        def hardlink():
+            os.link(V + "/data.txt", "linked.txt")
+            open("linked.txt", "w").write("pwned")
+        attempt("hardlink", hardlink)
+        fd = os.open(V + "/data.txt", os.O_RDONLY)
+        attempt("fchmod", lambda: os.chmod(fd, 0o777))
+        attempt("futime", lambda: os.utime(fd, (0, 0)))
+        attempt("fchown", lambda: os.chown(fd, os.getuid(), 12345))
+        def sqlite():
+            con = sqlite3.connect(V + "/db.sqlite")
+            con.execute("create table t (x)")
+            con.commit()
+        attempt("sqlite", sqlite)
+        attempt("unix-bind", lambda: socket.socket(socket.AF_UNIX).bind(V + "/s.sock"))
+        open("inside.txt", "w").write("scratch still works")
+        print("INSIDE", open("inside.txt").read())
+    """)
+    _give(area, user)
+    before = digest(v)
+    (result,) = run(script, mode, user)
+    assert _done(result) == [], result
+    assert "INSIDE scratch still works" in result["stdout"], result
+    assert digest(v) == before
+
+
+def test_spawned_interpreters_are_confined_too(area, user, mode):
+    """multiprocessing spawn / forkserver workers and other Pythons the run starts had no guard at all."""
+    v = victim(area)
+    script = attack(area, user, f"""
+        import multiprocessing as mp, subprocess
+        V = {str(v)!r}
+
+        def vandal(name):
+            try:
+                open(V + "/" + name, "w").write("pwned")
+                print("DONE", name, flush=True)
+            except OSError as exc:
+                print("BLOCKED", name, exc.errno, flush=True)
+
+        if __name__ == "__main__":
+            for method in ("spawn", "forkserver"):
+                p = mp.get_context(method).Process(target=vandal, args=(method,))
+                p.start()
+                p.join()
+            code = "open(%r, 'w').write('pwned')" % (V + "/child.txt")
+            for flags in ([], ["-I"], ["-S"], ["-E"]):
+                try:
+                    r = subprocess.run([sys.executable, *flags, "-c", code], capture_output=True)
+                    print(("DONE" if r.returncode == 0 else "BLOCKED"), "python" + "".join(flags), flush=True)
+                except OSError as exc:
+                    print("BLOCKED python" + "".join(flags), exc.errno, flush=True)
+            env = {{k: v for k, v in os.environ.items() if not k.startswith("REPORTKIT")}}
+            try:
+                r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True)
+                print(("DONE" if r.returncode == 0 else "BLOCKED"), "python-clean-env", flush=True)
+            except OSError as exc:
+                print("BLOCKED python-clean-env", exc.errno, flush=True)
+    """)
+    _give(area, user)
+    before = digest(v)
+    (result,) = run(script, mode, user)
+    assert _done(result) == [], result
+    assert {"spawn", "forkserver", "python", "python-I"} <= set(_blocked(result)), result
+    assert digest(v) == before
+
+
+@pytest.mark.torch
+def test_torch_writers_and_workers_are_confined(area, user, mode):
+    """torch.save to an absolute path (a C++ writer: no audit event), DataLoader workers started with spawn,
+    torch.multiprocessing.spawn."""
+    pytest.importorskip("torch")
+    run_env = {}
+    if user == "nobody" and ROOT:
+        # nobody's runs use the system interpreter (ours may sit in root's home), given our torch when
+        # it is the same Python version and nobody can import it from there
+        import torch
+
+        site = os.path.dirname(os.path.dirname(torch.__file__))
+        run_env = {"PYTHONPATH": site}
+        probe = subprocess.run([*_as(user), target_python(user), "-c", "import torch"], capture_output=True,
+                               cwd="/tmp", timeout=120, env={"PYTHONPATH": site, "HOME": "/tmp"})
+        if probe.returncode != 0:
+            pytest.skip("the interpreter nobody runs cannot import torch: " + probe.stderr.decode()[-200:])
+    v = victim(area)
+    script = attack(area, user, f"""
+        import torch
+        import torch.multiprocessing as tmp
+        from torch.utils.data import DataLoader, Dataset
+        V = {str(v)!r}
+
+        class Vandal(Dataset):
+            def __len__(self):
+                return 1
+
+            def __getitem__(self, i):
+                try:
+                    open(V + "/loader.txt", "w").write("pwned")
+                    return torch.tensor(1)
+                except OSError:
+                    return torch.tensor(0)
+
+        def worker(rank):
+            open(V + "/mpspawn.txt", "w").write("pwned")
+
+        if __name__ == "__main__":
+            attempt("torch.save", lambda: torch.save(torch.ones(2), V + "/t.pt"))
+            attempt("jit.save", lambda: torch.jit.script(torch.nn.Linear(1, 1)).save(V + "/m.pt"))
+            got = list(DataLoader(Vandal(), num_workers=1, multiprocessing_context="spawn"))
+            print(("DONE" if int(got[0]) else "BLOCKED"), "dataloader-spawn", flush=True)
+            try:
+                tmp.spawn(worker, nprocs=1)
+                print("DONE mp.spawn", flush=True)
+            except Exception as exc:
+                print("BLOCKED mp.spawn", type(exc).__name__, flush=True)
+            torch.save(torch.ones(2), "inside.pt")
+            print("INSIDE", torch.load("inside.pt").sum().item())
+    """)
+    _give(area, user)
+    before = digest(v)
+    (result,) = run(script, mode, user, timeout=180, run_env=run_env)
+    assert _done(result) == [], result
+    assert "INSIDE 2.0" in result["stdout"], result
+    assert digest(v) == before
+
+
+# --------------------------------------------------------------------------- process lifetime
+
+
+def _marked(marker: str) -> list[psutil.Process]:
+    found = []
+    for proc in psutil.process_iter(["cmdline", "environ"]):
+        try:
+            cmd = " ".join(proc.info["cmdline"] or [])
+            if marker in cmd and proc.pid != os.getpid():
+                found.append(proc)
+        except psutil.Error:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("how,via", [(signal.SIGKILL, "check"), (signal.SIGTERM, "check"), (signal.SIGHUP, "check"),
+                                     (signal.SIGKILL, "warm")])
+def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
+    """reportkit ends (SIGKILL, SIGTERM, SIGHUP) during a `check` of a script that sleeps for ever after
+    starting a setsid grandchild (or during a warm executor's run of it): nothing of the run may be left
+    (it would be orphaned to pid 1)."""
+    marker = "rk-lifetime-" + uuid.uuid4().hex[:10]
+    app = area / "app"
+    app.mkdir()
+    script = app / f"{marker}.py"
+    script.write_text(textwrap.dedent(f"""
+        import os, subprocess, sys, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)  # {marker}"])
+            os._exit(0)
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)  # {marker}"], start_new_session=True)
+        time.sleep(600)
+    """))
+    _give(area, user)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", **_mode_env(native_mode)}
+    if via == "check":
+        cmd = ["-m", "reportkit", "check", str(script), "--runs", "1", "--timeout", "300",
+               "--python", target_python(user)]
+    else:
+        cmd = ["-c", DRIVER, json.dumps({"script": str(script), "warm": True, "timeout": 300,
+                                         "python": target_python(user)})]
+    rk = subprocess.Popen([*_as(user), sys.executable, *cmd], env=env, cwd="/tmp", stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, start_new_session=True)
+
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and len(_marked(marker)) < 3:  # the script and its two helpers
+            time.sleep(0.2)
+        assert len(_marked(marker)) >= 3, "the run did not start"
+        reportkit = psutil.Process(rk.pid)
+        if _as(user):  # setpriv execs: rk.pid is reportkit itself
+            assert "reportkit" in " ".join(reportkit.cmdline()) or via == "warm"
+        os.kill(rk.pid, how)
+        rk.wait(30)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and _marked(marker):
+            time.sleep(0.2)
+        left = [" ".join(p.cmdline()) + f" (ppid {p.ppid()})" for p in _marked(marker) if p.is_running()]
+        assert left == []
+    finally:
+        for proc in _marked(marker):
+            try:
+                proc.kill()
+            except psutil.Error:
+                pass
+        if rk.poll() is None:
+            rk.kill()
+            rk.wait()
+
+
+# --------------------------------------------------------------------------- what the report says
+
+
+def test_protection_describes_the_layers_in_force():
+    both = sandbox.Protection("bubblewrap", bwrap="/usr/bin/bwrap", landlock=7, userns=True, root=True)
+    assert both.describe(network=False).startswith("bubblewrap + landlock (ABI 7): read-only file system")
+    assert "capabilities dropped (root)" in both.describe() and "no network" in both.describe(network=False)
+    lock = sandbox.Protection("fallback", landlock=7)
+    assert lock.describe(network=True).startswith("landlock (ABI 7) + audit hook (no bubblewrap):")
+    hook = sandbox.Protection("fallback", reason="bwrap not found")
+    assert hook.describe().startswith("audit hook only (no bubblewrap: bwrap not found): best effort")
+    assert "native code and programs other than Python are not confined" in hook.describe()
+
+
+def test_check_json_names_the_layers(tmp_path, monkeypatch, protection_mode):
+    script = tmp_path / "fail.py"
+    script.write_text("raise ValueError('x')\n")
+    env = {**os.environ, **_mode_env(protection_mode)}
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "check", str(script), "--runs", "1", "--json"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    row = json.loads(proc.stdout)["sandbox"]
+    expected = "bubblewrap + landlock (ABI" if protection_mode == "bwrap" else "landlock (ABI"
+    if not landlock.abi():
+        expected = "bubblewrap:" if protection_mode == "bwrap" else "audit hook only"
+    assert row.startswith(expected), row
