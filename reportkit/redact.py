@@ -229,7 +229,8 @@ def remember_argv(argv: Iterable[str]) -> None:
 def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:
     """Every known secret (value -> kind): the register, ``env``'s (default: this process's environment)
     and ``extra``."""
-    found = env_secrets(os.environ if env is None else env)
+    found = {v: k for v, k in env_secrets(os.environ if env is None else env).items()
+             if len(v) >= _MIN_KNOWN and not _TRIVIAL.match(v)}
     for source in (_KNOWN.values, extra or {}):
         for value, kind in source.items():
             if len(value) >= _MIN_KNOWN and not _TRIVIAL.match(value):
@@ -751,9 +752,30 @@ def _ds_spans(text: str, high: bool) -> list[Span]:
     return spans
 
 
+# a template's placeholder: {user}:{password}, %s:%s, %(pw)s, ${PASS}, $PASS (a format string, not a credential)
+_TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd]|\$\{[A-Za-z_]\w{0,60}\}"
+                       r"|\$[A-Z_][A-Z0-9_]{0,60}|<[A-Za-z_][\w\-]{0,40}>")
+
+
+def _template(value: str) -> bool:
+    """The secret part of a match (what follows the last ``:``: ``user:{password}``) is a placeholder."""
+    value = value.strip("/@\"' ")
+    return _TEMPLATE.fullmatch(value.rsplit(":", 1)[-1].strip("/@\"' ")) is not None
+
+
+def _not_template(text: str, spans: list[Span]) -> list[Span]:
+    """The spans whose secret is a placeholder are left out: ``redis://{user}:{password}@``, ``"%s:%s@" % ...``,
+    ``curl -u $USER:$PASS`` are templates (what fills them is not there, and code that formats them must keep
+    them)."""
+    if not any(c in text for c in "{%$<"):
+        return spans
+    return [s for s in spans if not _template(text[s[0]:s[1]])]
+
+
 def _high_spans(text: str) -> list[Span]:
     """Every high-confidence match (rule (b) that holds anywhere, code included)."""
-    return _pem_spans(text) + _token_spans(text) + _structural_spans(text) + _ds_spans(text, high=True)
+    return _pem_spans(text) + _token_spans(text) + _not_template(text, _structural_spans(text)
+                                                                 + _ds_spans(text, high=True))
 
 
 # --------------------------------------------------------------------------- (b) context rules (text only)
@@ -949,7 +971,7 @@ def _context_rules(text: str) -> str:
         text = _FLAG_VALUE.sub(_flag_value, text)
     if "=" in text or ":" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
-    return _apply(text, _ds_spans(text, high=False))
+    return _apply(text, _not_template(text, _ds_spans(text, high=False)))
 
 
 # --------------------------------------------------------------------------- argv
@@ -1009,7 +1031,7 @@ def credentials_in(text: str) -> dict[str, str]:
         for m in _URL_PARAMS.finditer(text):
             if _real_param(m):
                 out.setdefault(m.group("value"), "signed-url")
-    return {v: k for v, k in out.items() if v}
+    return {v: k for v, k in out.items() if v and not _template(v)}
 
 
 def redact_argv(argv: list[str]) -> list[str]:
@@ -1144,7 +1166,10 @@ def _literal_regions(source: str) -> Optional[tuple[list[tuple[int, int]], dict[
                 quote = _STRING_PREFIX.match(tok.string)
                 width = len(quote.group(0)) if quote else 1
                 close = 3 if tok.string.endswith(('"""', "'''")) and len(tok.string) >= width + 3 else 1
-                regions.append((start + width, end - close))
+                if quote and "f" in quote.group(0).lower():  # Python < 3.12: the {expressions} are code
+                    regions += _fstring_text(source, start + width, end - close)
+                else:
+                    regions.append((start + width, end - close))
             elif tok.type == tokenize.COMMENT or (fstring_middle is not None and tok.type == fstring_middle):
                 regions.append((start, end))
             elif tok.type == tokenize.NUMBER:
@@ -1152,6 +1177,28 @@ def _literal_regions(source: str) -> Optional[tuple[list[tuple[int, int]], dict[
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return None
     return regions, numbers
+
+
+def _fstring_text(source: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The literal parts of an f-string's body ``source[start:end]``: its replacement fields (``{expr!r:>8}``)
+    are code; ``{{`` and ``}}`` are text."""
+    out, pos, i = [], start, start
+    while i < end:
+        c = source[i]
+        if c in "{}" and i + 1 < end and source[i + 1] == c:
+            i += 2
+            continue
+        if c == "{":
+            out.append((pos, i))
+            depth, i = 1, i + 1
+            while i < end and depth:
+                depth += {"{": 1, "}": -1}.get(source[i], 0)
+                i += 1
+            pos = i
+            continue
+        i += 1
+    out.append((pos, end))
+    return [(a, b) for a, b in out if a < b]
 
 
 def _parses(source: str) -> bool:
@@ -1162,6 +1209,24 @@ def _parses(source: str) -> bool:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     return True
+
+
+def _distinct(source: str, spans: list[Span]) -> list[Span]:
+    """Markers that keep what the code compares: the same secret gets the same marker everywhere, two
+    different secrets of one kind get different ones (``<redacted:github-token>``, ``<redacted:github-token-2>``),
+    so ``a == b`` and dict keys mean what they meant."""
+    seen: dict[str, dict[str, str]] = {}
+    out: list[Span] = []
+    for start, end, replacement in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if not replacement.startswith("<redacted:"):
+            out.append((start, end, replacement))
+            continue
+        values = seen.setdefault(replacement, {})
+        value = source[start:end]
+        if value not in values:
+            values[value] = replacement if not values else f"{replacement[:-1]}-{len(values) + 1}>"
+        out.append((start, end, values[value]))
+    return out
 
 
 def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
@@ -1202,7 +1267,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
                 if lo < hi:
                     kept.append((lo, hi, replacement))
                 j += 1
-    out = _apply(source, kept)
+    out = _apply(source, _distinct(source, kept))
     if out != source and not _parses(out):
         # last resort: every literal that held a secret becomes "<redacted>" as a whole
         whole: list[Span] = []
