@@ -622,6 +622,11 @@ def _real_param(m: re.Match[str]) -> bool:
     return not _NOT_SECRET_VALUE.match(value)
 
 
+def _not_a_word(m: re.Match[str]) -> bool:
+    """A header's value that is not prose (``Authorization: required``, ``x-api-key: missing``)."""
+    return re.fullmatch(r"[a-z]{1,12}[.,:;!?)]?", m.group("value")) is None
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     if "://" in text:
@@ -636,7 +641,7 @@ def _structural_spans(text: str) -> list[Span]:
                                    (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
                                    (_AWS_SECRET, ("aws_secret",), "aws-secret-key")):
         if any(n in low for n in needles):
-            spans += _group_spans(pattern, text, kind)
+            spans += _group_spans(pattern, text, kind, _not_a_word)
     for pattern, needles in zip(_CLI_CREDENTIALS, _CLI_NEEDLES):
         if any(n in text for n in needles):
             spans += _group_spans(pattern, text, "credentials", _cli_credential)

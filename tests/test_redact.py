@@ -519,6 +519,8 @@ ORDINARY = [  # over-redactions that broke reports (issue 35) and their neighbou
     "Authorization header missing; use a Bearer token",
     "https://github.com/pytorch/pytorch/issues/1234?page=2&per_page=50#issuecomment-5678",
     "TORCH_LOGS=+dynamo,recompiles TORCHDYNAMO_DISABLE=1 PYTHONHASHSEED=0",
+    "401 Unauthorized. Authorization: required; x-api-key: missing",
+    "set REDIS_URL to redis://{user}:{password}@cache:6379/0 or run curl -u $API_USER:$API_TOKEN https://x.io",
 ]
 
 
