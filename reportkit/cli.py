@@ -505,7 +505,7 @@ def bundle(
                                  "installed and what the failure involves), torch-spyre (Torch-Spyre's issue form "
                                  "+ bug-report checklist), pytorch-compile (PyTorch's compile form: backend ladder, "
                                  "TORCH_TRACE), pytorch (describe the bug + versions) or generic (no torch)."),
-    no_redact: bool = typer.Option(False, "--no-redact", help="Do not redact secrets and the home directory."),
+    no_redact: bool = typer.Option(False, "--no-redact", help="Write the bundle's files without redaction (secrets, home directory); the console is still redacted."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun the script with the torch.compile "
                                 "backend switched (eager, aot_eager, inductor; spyre/sendnn when installed)."),
     python: Optional[str] = PythonOpt,
