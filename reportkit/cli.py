@@ -16,7 +16,7 @@ from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature
-from reportkit.redact import RedactingStream
+from reportkit.redact import RedactingStream, protect, redact_argv, remember_argv, remember_env
 from reportkit.run.runner import target_spec
 from reportkit.run.spec import RunSpec
 
@@ -104,9 +104,13 @@ def _policy(match: Optional[str], exit_code: Optional[int], any_exception: bool)
 
 def _spec(script: str, args: Optional[List[str]], python: Optional[str], timeout: Optional[float],
           isolate_file: bool, env: Optional[List[str]], default_timeout: float) -> tuple[RunSpec, str]:
-    """The run spec of a target: a script, or a pytest node id (``tests/test_x.py::test_y[1]``)."""
+    """The run spec of a target: a script, or a pytest node id (``tests/test_x.py::test_y[1]``). Its
+    secrets (``--env`` values, credentials in its arguments) become known values of the redaction edge."""
+    overrides = _parse_env(env)
+    remember_env(overrides, overrides=True)
+    remember_argv(list(args or []))
     return target_spec(script, list(args or []), python=python, timeout=timeout or default_timeout,
-                       isolate_file=isolate_file, env=_parse_env(env))
+                       isolate_file=isolate_file, env=overrides)
 
 
 def _loc_line(sig: Signature) -> list[tuple[str, str]]:
@@ -501,7 +505,7 @@ def bundle(
                                  "installed and what the failure involves), torch-spyre (Torch-Spyre's issue form "
                                  "+ bug-report checklist), pytorch-compile (PyTorch's compile form: backend ladder, "
                                  "TORCH_TRACE), pytorch (describe the bug + versions) or generic (no torch)."),
-    no_redact: bool = typer.Option(False, "--no-redact", help="Do not redact secrets and the home directory."),
+    no_redact: bool = typer.Option(False, "--no-redact", help="Write the bundle's files without redaction (secrets, home directory); the console is still redacted."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun the script with the torch.compile "
                                 "backend switched (eager, aot_eager, inductor; spyre/sendnn when installed)."),
     python: Optional[str] = PythonOpt,
@@ -530,7 +534,7 @@ def bundle(
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
                                 ladder=ladder, minimize=do_minimize, budget=budget, retries=retries,
-                                command=shlex.join(["reportkit", "bundle", *sys.argv[2:]]))
+                                command=shlex.join(redact_argv(["reportkit", "bundle", *sys.argv[2:]])))
         err.print(f"[bold]reportkit bundle[/bold] {escape(script)}")
         result = make_bundle(spec, source, policy, options, on_step=lambda msg: err.print(f"  {escape(msg)}"))
     except UserError as exc:
@@ -579,8 +583,9 @@ def _print_bundle_summary(result) -> None:
         import shlex
 
         repo = f"--repo {issue_repo} " if issue_repo else ""
-        rows.append(("file it", f"gh issue create {repo}--title {shlex.quote(result.title)} "
-                                f"--body-file {shlex.quote(rel(result.issue))}"))
+        # composed from parts redacted before (the title went through the bundle's redactor): kept whole
+        rows.append(("file it", protect(f"gh issue create {repo}--title {shlex.quote(result.title)} "
+                                        f"--body-file {shlex.quote(rel(result.issue))}")))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
@@ -695,7 +700,7 @@ def ci(
         return
     if in_actions and only is None:  # a matrix's failures are annotated once, by the --merge job
         for line in annotations(report, os.environ.get("GITHUB_WORKSPACE")):
-            print(line, file=raw_out, flush=True)
+            print(protect(line), file=raw_out, flush=True)  # composed from redacted parts
     if as_json:
         out.print_json(json.dumps(report.to_manifest()))
         raise typer.Exit(130 if report.interrupted else 0)
@@ -785,6 +790,9 @@ def publish(
 
 
 def main() -> None:
+    # everything else that reaches the console (warnings, a traceback, a library's print) passes the edge too
+    sys.stdout = RedactingStream(lambda out=sys.stdout: out)  # type: ignore[assignment]
+    sys.stderr = RedactingStream(lambda err=sys.stderr: err)  # type: ignore[assignment]
     try:
         app()
     except KeyboardInterrupt:

@@ -1,31 +1,77 @@
-"""Redact secrets from text and environments before they go into a bundle or an issue.
+"""The redaction edge: every byte reportkit writes or prints passes here first.
 
-Every replacement leaves a marker ``<redacted:KIND>`` so a reader knows something was
-there. All patterns are compiled once at import; each is a single linear scan with
-bounded quantifiers, so multi-megabyte logs are fine.
+Every replacement leaves a marker ``<redacted:KIND>`` so a reader knows something was there.
 
-Environment rule (``redact_env``, see :func:`is_secret_env_name`): a value is masked when
-the variable *name*, split into words on ``_``, ``-`` and ``.`` (case-insensitive),
+**Two rules.**
+
+(a) *Known values* (:func:`known_values`): every value of a secret-bearing environment variable (of
+reportkit's own environment and of the run's: :func:`remember_env`), every ``--env NAME=value`` value
+that is not a plain setting, and every credential found in the script's arguments (``--token X``,
+``--password=X``, ``-pX``, ``-u user:pw``, URL userinfo: :func:`argv_secrets`) is removed *exactly
+wherever it appears*, also in the encodings that are cheap to derive: base64 (standard and URL-safe,
+at any alignment inside a longer base64 text, of the value and of ``user:pw``), URL-encoding,
+JSON-escaping, hex, the value split by a line wrap, UTF-16 output decoded as UTF-8 (NUL-interleaved).
+
+(b) *Patterns*: high-confidence shapes (:data:`_PREFIX_TOKENS`: vendor prefixes such as ``ghp_``,
+``glpat-``, ``sk_live_``, ``hvs.``, ``AIza``, ``xoxb-``, ``dop_v1_``, ``AGE-SECRET-KEY-1``; JWTs; PEM
+private keys, also base64-encoded and JSON-escaped; URL userinfo of any scheme; ``Authorization``
+headers; signed-URL and SAS parameters; ``curl -u user:pw``, ``mysql -pPW``, ...; the regex detectors
+of detect-secrets, Yelp's maintained scanner) and context rules for text (``NAME=value`` where the
+name is secret-bearing, ``--password X``, random-looking option values, detect-secrets' keyword
+detectors). ANSI colour codes and NULs are seen through.
+
+**One function per kind of content** (:func:`redact_for` picks by file name):
+
+* :func:`redact_text` (= :func:`redact_output`): logs, messages, JSON, prose: (a) and all of (b), and
+  the home directory becomes ``~``.
+* :func:`redact_code`: Python source (reproducers, ``.min.py``, excerpts): only (a) and the
+  high-confidence patterns, never a guess from context or entropy, and only inside string literals
+  and comments (``"sk_live_..."`` becomes ``"<redacted:stripe-access-key>"``, still a string): identifiers
+  are never touched and a block that parsed still parses.
+* :func:`redact_markdown`: issue bodies and summaries: fenced Python blocks as code, the rest as text.
+
+**Composed commands** (the run line of issue.md, the printed ``gh issue create``, workflow commands)
+are built from parts that were redacted first, then wrapped in :func:`protect`: the edge strips the
+wrapper and applies only rule (a) inside, never the patterns to the whole.
+
+Environment rule (:func:`is_secret_env_name`): a value is secret-bearing when the variable *name*,
+split into words on ``_``, ``-`` and ``.`` (case-insensitive),
 
 * contains one of the words ``TOKEN(S) SECRET(S) PASSWORD(S) PASSWD PASS PASSPHRASE
-  CREDENTIAL(S) CREDS AUTH COOKIE(S) APIKEY KEY PRIVATEKEY SIGNATURE``, or
-* has a word ending in ``PASSWORD PASSWD PASSPHRASE TOKEN SECRET APIKEY CREDENTIALS``
-  (``PGPASSWORD``, ``GITHUBTOKEN``), or
-* has ``SESSION`` as its last word or followed by ``ID``/``KEY``, or ``PWD`` after
-  another word (``MYSQL_PWD``),
+  CREDENTIAL(S) CREDS AUTH COOKIE(S) APIKEY KEY PRIVATEKEY SIGNATURE WEBHOOK DSN``, or
+* has a word ending in ``PASSWORD PASSWD PASSPHRASE TOKEN SECRET APIKEY CREDENTIALS WEBHOOK``
+  (``PGPASSWORD``, ``GITHUBTOKEN``) or ending in ``PW PWD PASS`` (``SSHPASS``, ``SPYRE_ROOTPW``), or
+* has ``SESSION`` as its last word or followed by ``ID``/``KEY``/``TOKEN``, or starts with
+  ``OP_SESSION_`` (1Password), or ``PWD`` after another word (``MYSQL_PWD``), or
+* names a connection string of a data store or broker (``REDIS_URL``, ``DATABASE_URL``,
+  ``MONGODB_URI``, ``AMQP_URL``, ``*_CONNECTION_STRING``),
 
-unless its last word is ``FILE``/``PATH``/``DIR``/``SOCK``/``TYPE`` (a location or kind,
-not the secret itself: ``SSH_AUTH_SOCK``). Matching is by whole words, so ``KEYBOARD``,
-``TOKENIZERS_PARALLELISM``, ``GIT_ASKPASS``, ``AUTHOR``, ``PWD``/``OLDPWD``,
-``XDG_SESSION_TYPE`` and ``DBUS_SESSION_BUS_ADDRESS`` are left alone. All other values
-still go through :func:`redact_text` (URL credentials, tokens, home directory).
+unless its last word says where or what the secret is rather than being it (``FILE``, ``PATH``, ``DIR``,
+``SOCK``, ``TYPE``, ``HEADER``, ``NAME``, ``PREFIX``, ``ENV``, ``LENGTH``, ``TIMEOUT``, ``MODE``, ``VERSION``,
+``HASH``, ...: ``SSH_AUTH_SOCK``, ``SIGNATURE_HEADER``). Matching is by whole words, so ``KEYBOARD``,
+``TOKENIZERS_PARALLELISM``, ``GIT_ASKPASS``, ``AUTHOR``, ``PWD``/``OLDPWD``, ``XDG_SESSION_TYPE`` and
+``DBUS_SESSION_BUS_ADDRESS`` are left alone. All other values still go through :func:`redact_text`.
+
+All patterns are compiled once at import; each is a linear scan with bounded quantifiers (patterns
+without a literal prefix are skipped when the literal they need is absent), so megabytes are fine.
 """
 
 from __future__ import annotations
 
+import base64
+import bisect
+import functools
+import io
+import json
+import math
 import os
 import re
-from collections.abc import Mapping
+import secrets as _secrets
+import threading
+import tokenize
+import urllib.parse
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Callable, Optional
 
 MARK = "<redacted:{}>"
@@ -35,6 +81,320 @@ def _mark(kind: str) -> str:
     return MARK.format(kind)
 
 
+Span = tuple[int, int, str]  # (start, end, replacement)
+
+# --------------------------------------------------------------------------- views: ANSI codes, NULs
+
+_ANSI = re.compile(r"(?:\x1b|\\u001b|\\x1b|\\033)(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)"
+                   r"|[@-Z\\-_])")
+_NUL = re.compile(r"\x00|\\u0000|\\x00")
+
+
+_ANSI_RAW = re.compile(r"\x1b(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|[@-Z\\-_])")
+
+
+def _clean_view(text: str, escapes: bool = True) -> str:
+    """``text`` without ANSI escape sequences and NULs (UTF-16 output read as UTF-8 interleaves them);
+    ``escapes``: also their escaped forms (``\\u001b[31m`` in JSON, ``\\x00`` in a bytes repr)."""
+    if not escapes:
+        return _ANSI_RAW.sub("", text).replace("\x00", "") if "\x1b" in text or "\x00" in text else text
+    if "\x1b" in text or "\\u001b" in text or "\\x1b" in text or "\\033" in text:
+        text = _ANSI.sub("", text)
+    if "\x00" in text or "\\u0000" in text or "\\x00" in text:
+        text = _NUL.sub("", text)
+    return text
+
+
+# --------------------------------------------------------------------------- protected spans
+
+_NONCE = _secrets.token_hex(6)  # unknown to the runs: a script cannot print a protection of its own
+_OPEN, _CLOSE = f"\ue000{_NONCE}\ue001", f"\ue002{_NONCE}\ue003"
+
+
+def protect(command: str) -> str:
+    """Mark ``command`` (built from parts that were redacted first) as composed by reportkit: the edge
+    applies only rule (a) inside it, never the patterns to the whole, and strips the mark."""
+    return f"{_OPEN}{command}{_CLOSE}"
+
+
+def _segments(text: str) -> list[tuple[str, bool]]:
+    """``text`` cut into (segment, protected) pieces; the marks are dropped."""
+    out: list[tuple[str, bool]] = []
+    pos = 0
+    while True:
+        start = text.find(_OPEN, pos)
+        if start < 0:
+            break
+        end = text.find(_CLOSE, start)
+        if end < 0:
+            break
+        out += [(text[pos:start], False), (text[start + len(_OPEN):end], True)]
+        pos = end + len(_CLOSE)
+    out.append((text[pos:], False))
+    return [(s.replace(_OPEN, "").replace(_CLOSE, ""), p) for s, p in out if s]
+
+
+def unprotect(text: str) -> str:
+    """``text`` without protection marks (for writers that do not redact: ``--no-redact``)."""
+    return text.replace(_OPEN, "").replace(_CLOSE, "") if "\ue000" in text or "\ue002" in text else text
+
+
+# --------------------------------------------------------------------------- (a) known values
+
+_MIN_KNOWN = 6
+_TRIVIAL = re.compile(r"^(?:\d{1,7}|true|false|yes|no|on|off|none|null|nil|enabled?|disabled?)$", re.IGNORECASE)
+# an --env value that is a plain setting, not a credential: lowercase words and numbers joined by
+# punctuation without a letter next to a digit (+dynamo,recompiles; cuda:0; 0,1), an upper-case word
+# (DEBUG), or a path
+_PLAIN_SETTING = re.compile(r"[a-z0-9_.,:;+=/\- ]*|[A-Z_]+|(?:/|\./|~/)[^\s:@]*")
+_LETTER_DIGIT = re.compile(r"[a-z][0-9]|[0-9][a-z]")
+
+
+class _Known:
+    """The process-wide register of known secret values (value -> marker kind)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.values: dict[str, str] = {}
+
+    def add(self, value: str, kind: str) -> None:
+        if not value or len(value) < _MIN_KNOWN or _TRIVIAL.match(value) or value.startswith("<redacted"):
+            return
+        with self._lock:
+            self.values = {**self.values, value: self.values.get(value, kind)}
+
+    def clear(self) -> None:
+        with self._lock:
+            self.values = {}
+
+
+_KNOWN = _Known()
+
+
+def remember(value: str, kind: str = "known-secret") -> None:
+    """Add ``value`` to the known secrets of this process (rule (a); too short or trivial ones are not)."""
+    _KNOWN.add(value, kind)
+
+
+def forget_known() -> None:
+    """Empty the register (tests)."""
+    _KNOWN.clear()
+
+
+def plain_setting(value: str) -> bool:
+    """An ``--env`` value that configures something rather than authenticates (``+dynamo``, ``0,1``,
+    ``/opt/x``, ``DEBUG``): shown as it is unless the variable's name is secret-bearing."""
+    return (len(value) < _MIN_KNOWN or bool(_TRIVIAL.match(value))
+            or (_PLAIN_SETTING.fullmatch(value) is not None and not _LETTER_DIGIT.search(value)
+                and "://" not in value))
+
+
+def env_secrets(env: Mapping[str, Optional[str]]) -> dict[str, str]:
+    """The known secrets an environment holds (value -> kind): the values of its secret-bearing variables
+    and the credentials inside any value (URL userinfo, signed-URL parameters)."""
+    return dict(_env_secrets(tuple(env.items())))
+
+
+@functools.lru_cache(maxsize=32)
+def _env_secrets(items: tuple[tuple[str, Optional[str]], ...]) -> tuple[tuple[str, str], ...]:
+    found: dict[str, str] = {}
+    for name, value in items:
+        if not value:
+            continue
+        if is_secret_env_name(name) and len(value) >= _MIN_KNOWN and not _TRIVIAL.match(value):
+            found.setdefault(value, "env-secret")
+        if "://" in value or "=" in value or "@" in value:
+            for cred, kind in credentials_in(value).items():
+                found.setdefault(cred, kind)
+    return tuple(found.items())
+
+
+def remember_env(env: Mapping[str, Optional[str]], *, overrides: bool = False) -> None:
+    """Remember the secrets of ``env`` (a run's environment). ``overrides``: the user's ``--env`` values:
+    every one that is not a :func:`plain_setting` is a known value too."""
+    for value, kind in env_secrets(env).items():
+        remember(value, kind)
+    if overrides:
+        for value in env.values():
+            if value and not plain_setting(value):
+                remember(value, "env-value")
+
+
+def remember_argv(argv: Iterable[str]) -> None:
+    """Remember the credentials found in a script's arguments (:func:`argv_secrets`)."""
+    for value, kind in argv_secrets(list(argv)).items():
+        remember(value, kind)
+
+
+def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:
+    """Every known secret (value -> kind): the register, ``env``'s (default: this process's environment)
+    and ``extra``."""
+    found = {v: k for v, k in env_secrets(os.environ if env is None else env).items()
+             if len(v) >= _MIN_KNOWN and not _TRIVIAL.match(v)}
+    for source in (_KNOWN.values, extra or {}):
+        for value, kind in source.items():
+            if len(value) >= _MIN_KNOWN and not _TRIVIAL.match(value):
+                found.setdefault(value, kind)
+    return found
+
+
+def _b64_cores(data: bytes) -> list[str]:
+    """Base64 texts that appear wherever ``data`` is inside a longer base64 text, whatever the alignment
+    (standard and URL-safe alphabets), and the standalone encodings."""
+    out = []
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        whole = encode(data).decode("ascii")
+        out += [whole, whole.rstrip("=")]
+        for k in range(3):
+            enc = encode(b"\0" * k + data).decode("ascii")
+            start = 4 if k else 0
+            stop = 4 * ((k + len(data)) // 3)
+            out.append(enc[start:stop])
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _variants(value: str) -> tuple[str, ...]:
+    """``value`` and its cheap encodings, longest first; derived ones shorter than 8 characters are left
+    out (a short base64 core matches anywhere)."""
+    derived: set[str] = set()
+    data = value.encode("utf-8", "surrogatepass")
+    derived.update(_b64_cores(data))  # of user:pw too: HTTP Basic auth sends it so
+    derived.update({urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value), urllib.parse.quote(value),
+                    json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1],
+                    json.dumps(json.dumps(value))[3:-3], data.hex()})
+    found = {value} | {d for d in derived if len(d) >= 8}
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _known_table(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """(variant, marker) of every known value, longest first."""
+    table: dict[str, str] = {}
+    for value, kind in items:
+        for variant in _variants(value):
+            table.setdefault(variant, _mark(kind))
+    return tuple(sorted(table.items(), key=lambda kv: len(kv[0]), reverse=True))
+
+
+def _table(known: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return _known_table(tuple(sorted(known.items()))) if known else ()
+
+
+def _known_spans(text: str, table: tuple[tuple[str, str], ...]) -> list[Span]:
+    spans: list[Span] = []
+    for variant, marker in table:
+        start = text.find(variant)
+        while start >= 0:
+            spans.append((start, start + len(variant), marker))
+            start = text.find(variant, start + len(variant))
+    return spans
+
+
+def _replace_known(text: str, table: tuple[tuple[str, str], ...]) -> str:
+    for variant, marker in table:
+        if variant in text:
+            text = text.replace(variant, marker)
+    return text
+
+
+# --------------------------------------------------------------------------- line wraps
+
+_BREAK = re.compile(r"[ \t]+(?:\\?\r?\n|\\n)[ \t]*|(?:\\?\r?\n|\\n)[ \t]*")
+
+
+class _Joined:
+    """``text`` with its line breaks (and the indentation around them) removed, to find a value a wrap
+    split; positions map back to ``text``."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.view = _BREAK.sub("", text)
+        self._starts: Optional[list[int]] = None
+        self._removed: list[int] = [0]
+
+    def _index(self) -> None:
+        starts, removed = [], [0]
+        for m in _BREAK.finditer(self.text):
+            starts.append(m.start() - removed[-1])
+            removed.append(removed[-1] + m.end() - m.start())
+        self._starts, self._removed = starts, removed
+
+    def spans_break(self, start: int, end: int) -> bool:
+        if self._starts is None:
+            self._index()
+        assert self._starts is not None
+        return bisect.bisect_right(self._starts, start) != bisect.bisect_right(self._starts, end - 1)
+
+    def breaks_within(self, start: int, end: int) -> list[tuple[int, int]]:
+        """(position in the view, length of the line it ended) of the breaks between ``start`` and ``end``."""
+        if self._starts is None:
+            self._index()
+        assert self._starts is not None
+        lo, hi = bisect.bisect_right(self._starts, start), bisect.bisect_left(self._starts, end)
+        out = []
+        for k in range(lo, hi):
+            at = self._starts[k] + self._removed[k]  # where the break starts in the text
+            out.append((self._starts[k], at - (self.text.rfind("\n", 0, at) + 1)))
+        return out
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        if self._starts is None:
+            self._index()
+        assert self._starts is not None
+        lo = start + self._removed[bisect.bisect_right(self._starts, start)]
+        hi = end - 1 + self._removed[bisect.bisect_right(self._starts, end - 1)] + 1
+        return lo, hi
+
+
+def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool) -> list[Span]:
+    """Known values (and, with ``patterns``, high-confidence tokens) that a line break splits."""
+    if "\n" not in text and "\\n" not in text:  # no newline, real or JSON-escaped
+        return []
+    joined = _Joined(text)
+    if joined.view == text:
+        return []
+    spans: list[Span] = []
+    for start, end, marker in _known_spans(joined.view, tuple(v for v in table if len(v[0]) >= 8)):
+        if joined.spans_break(start, end):
+            lo, hi = joined.original(start, end)
+            spans.append((lo, hi, marker))
+    if patterns:
+        view = joined.view
+        for kind, pattern in _PREFIX_TOKENS:
+            for m in pattern.finditer(view):
+                if not joined.spans_break(m.start(), m.end()) or not (kind.endswith("webhook")
+                                                                       or _starts_word(view, m.start())):
+                    continue
+                # a wrap fills its lines: a line shorter than the first one ended the token, when it is whole there
+                # (the next line's words are not part of it)
+                breaks = joined.breaks_within(m.start(), m.end())
+                end = next((c for c, length in breaks[1:]
+                            if length < breaks[0][1] and pattern.fullmatch(view, m.start(), c)), m.end())
+                lo, hi = joined.original(m.start(), end)
+                spans.append((lo, hi, _mark(kind)))
+    return spans
+
+
+def _apply(text: str, spans: list[Span]) -> str:
+    """Replace the spans (the first and longest wins where they overlap)."""
+    if not spans:
+        return text
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    parts, pos = [], 0
+    for start, end, replacement in spans:
+        if start < pos:
+            if end > pos and replacement.startswith("<redacted"):  # overlapping secrets: cover the rest too
+                pos = end
+            continue
+        parts += [text[pos:start], replacement]
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- (b) private keys
+
 _PEM_BEGIN = re.compile(r"-----BEGIN (?P<label>[A-Z0-9 ]{0,40})PRIVATE KEY(?P<block> BLOCK)?-----")
 # the end of a block whose beginning is not in the text (clipped output): the key lines before it go too
 _PEM_ORPHAN_END = re.compile(
@@ -42,158 +402,292 @@ _PEM_ORPHAN_END = re.compile(
     r"[ \t]*-----END (?:[A-Z0-9 ]{0,40})PRIVATE KEY(?: BLOCK)?-----",
     re.MULTILINE,
 )
-# body lines after a header whose END marker is missing (log cut off)
+# body lines after a header whose END marker is missing (log cut off); JSON-escaped newlines too
 _PEM_BODY = re.compile(
-    r"(?:[ \t]*\r?\n[ \t]*"
-    r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$)|[A-Za-z\-]{1,40}: [^\n]{0,200}|(?=\r?\n)))*"
+    r"(?:[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]*"
+    r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$|\\n|\\r|[\"'])|[A-Za-z\-]{1,40}: [^\n\\]{0,200}|(?=\r?\n|\\n)))*"
 )
 _PEM_MAX_BYTES = 32768
+_B64_RUN = re.compile(r"(?:[A-Za-z0-9+/_\-=]|(?:\\r)?\\n(?=[A-Za-z0-9+/]{16})|\r?\n(?=[A-Za-z0-9+/]{16}))+")
 
 
-def _redact_private_keys(text: str) -> str:
-    """PEM private key blocks -> marker. str.find with a bounded window keeps this linear-ish."""
-    if "PRIVATE KEY" not in text:
-        return text
-    parts: list[str] = []
-    pos = 0
-    for m in _PEM_BEGIN.finditer(text):
-        if m.start() < pos:
-            continue  # inside a block already redacted
-        end_marker = f"-----END {m['label']}PRIVATE KEY{m['block'] or ''}-----"
-        end = text.find(end_marker, m.end(), m.end() + _PEM_MAX_BYTES)
-        stop = end + len(end_marker) if end >= 0 else _PEM_BODY.match(text, m.end()).end()
-        parts += [text[pos : m.start()], _mark("private-key")]
-        pos = stop
-    parts.append(text[pos:])
-    text = "".join(parts)
-    if "-----END " in text:
-        text = _PEM_ORPHAN_END.sub(_mark("private-key"), text)
-    return text
+def _b64_needles(phrase: bytes) -> list[str]:
+    return [c for c in _b64_cores(phrase) if len(c) >= 8]
 
 
-# (kind, pattern). Order matters: whole blocks and specific token shapes first, so the
-# marker names the most precise kind; generic "NAME=value" assignments last.
-_TOKEN_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("github-token", re.compile(r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9_])")),
-    ("github-token", re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{30,255}(?![A-Za-z0-9_])")),
-    ("huggingface-token", re.compile(r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,100}(?![A-Za-z0-9_])")),
-    (
-        "aws-access-key-id",
-        re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
-    ),
-    (
-        "openai-key",
-        re.compile(
-            r"(?<![A-Za-z0-9_\-])sk-(?=[A-Za-z0-9_\-]{0,200}[0-9])[A-Za-z0-9_\-]{20,200}(?![A-Za-z0-9_\-])"
-        ),
-    ),
-    ("slack-token", re.compile(r"(?<![A-Za-z0-9_\-])xox[abposr]-[A-Za-z0-9\-]{10,250}")),
-    ("slack-token", re.compile(r"(?<![A-Za-z0-9_\-])xapp-[0-9]-[A-Za-z0-9\-]{10,250}")),
+_PEM_B64 = _b64_needles(b"PRIVATE KEY-----")
+
+
+_PUTTY = re.compile(r"PuTTY-User-Key-File-[0-9]: .{0,20000}?Private-(?:MAC|Hash): [0-9a-fA-F]{8,128}", re.DOTALL)
+
+
+def _pem_spans(text: str) -> list[Span]:
+    """PEM private key blocks, also JSON-escaped and base64-encoded; PuTTY key files."""
+    spans: list[Span] = []
+    marker = _mark("private-key")
+    if "PuTTY-User-Key-File-" in text:
+        spans += [(m.start(), m.end(), marker) for m in _PUTTY.finditer(text)]
+    if "PRIVATE KEY" in text:
+        for m in _PEM_BEGIN.finditer(text):
+            end_marker = f"-----END {m['label']}PRIVATE KEY{m['block'] or ''}-----"
+            end = text.find(end_marker, m.end(), m.end() + _PEM_MAX_BYTES)
+            stop = end + len(end_marker) if end >= 0 else _PEM_BODY.match(text, m.end()).end()
+            spans.append((m.start(), stop, marker))
+        if "-----END " in text:
+            spans += [(m.start(), m.end(), marker) for m in _PEM_ORPHAN_END.finditer(text)]
+    for needle in _PEM_B64:
+        pos = text.find(needle)
+        while pos >= 0:
+            start = pos
+            while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "+/_-"):
+                start -= 1
+            run = _B64_RUN.match(text, start)
+            stop = run.end() if run else pos + len(needle)
+            spans.append((start, max(stop, pos + len(needle)), marker))
+            pos = text.find(needle, stop)
+    return spans
+
+
+# --------------------------------------------------------------------------- (b) token shapes
+
+_E = r"(?![A-Za-z0-9_\-])"  # the token ends here
+
+
+def _tok(kind: str, body: str, end: bool = True) -> tuple[str, re.Pattern[str]]:
+    # no look-behind in front: a pattern that starts with its literal prefix is searched for as fast as
+    # str.find; that the match does not start inside a longer word is checked by _starts_word
+    return kind, re.compile(body + (_E if end else ""))
+
+
+def _starts_word(text: str, start: int) -> bool:
+    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_-")
+
+
+# High-confidence shapes: a vendor prefix (or structure) plus a token. Order: more specific first.
+_PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
+    _tok("github-token", r"gh[pousr]_[A-Za-z0-9]{30,255}"),
+    _tok("github-token", r"github_pat_[A-Za-z0-9_]{30,255}"),
+    _tok("huggingface-token", r"hf_[A-Za-z0-9]{30,100}"),
+    _tok("aws-access-key-id", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}"),
+    _tok("anthropic-key", r"sk-ant-(?:api|admin|oat|sid)?[0-9]{0,2}-?[A-Za-z0-9_\-]{20,300}"),
+    _tok("openai-key", r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]{0,300}[0-9])[A-Za-z0-9_\-]{20,300}"),
+    _tok("stripe-access-key", r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,255}"),
+    _tok("stripe-access-key", r"whsec_[A-Za-z0-9]{24,255}"),
+    _tok("slack-token", r"xox[abposre]-[A-Za-z0-9\-]{10,250}"),
+    _tok("slack-token", r"xapp-[0-9]-[A-Za-z0-9\-]{10,250}"),
+    ("slack-webhook", re.compile(r"(?<=hooks\.slack\.com/)(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{8,300}")),
+    ("discord-webhook", re.compile(r"(?:(?<=discord\.com/api/webhooks/)|(?<=discordapp\.com/api/webhooks/))"
+                                   r"[0-9]{5,30}/[A-Za-z0-9_\-]{20,200}")),
+    _tok("google-api-key", r"AIza[0-9A-Za-z_\-]{35}", end=False),
+    _tok("google-oauth-token", r"ya29\.[0-9A-Za-z_\-]{20,2048}"),
+    _tok("vault-token", r"hv[sbr]\.[A-Za-z0-9_\-]{20,400}"),
+    _tok("gitlab-token", r"gl(?:pat|dt|ft|soat|rt|cbt|ptt|imt|oas|agent|ffct|wt)-[A-Za-z0-9_\-]{20,1024}"),
+    _tok("gitlab-token", r"GR1348941[A-Za-z0-9_\-]{20,50}"),
+    _tok("databricks-token", r"dapi[a-f0-9]{32}(?:-[0-9]{1,2})?"),
+    _tok("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}"),
+    _tok("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    _tok("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
+    _tok("grafana-token", r"glc_[A-Za-z0-9+/]{32,400}={0,2}", end=False),
+    _tok("grafana-token", r"eyJrIjoi[A-Za-z0-9+/]{30,400}={0,2}", end=False),
+    _tok("doppler-token", r"dp\.(?:st|sa|ct|pt|scim|audit)\.[A-Za-z0-9_.\-]{20,200}"),
+    _tok("postman-key", r"PMAK-[A-Za-z0-9]{20,40}-[A-Za-z0-9]{20,40}"),
+    _tok("npm-token", r"npm_[A-Za-z0-9]{36}"),
+    _tok("pypi-token", r"pypi-[A-Za-z0-9_\-]{50,}"),
+    _tok("age-secret-key", r"AGE-SECRET-KEY-1[0-9A-Z]{50,70}"),
+    _tok("docker-token", r"dckr_pat_[A-Za-z0-9_\-]{20,100}"),
+    _tok("sentry-token", r"sntr[ysu]_[A-Za-z0-9+/=_\-]{30,300}"),
+    _tok("newrelic-key", r"NRAK-[A-Z0-9]{27}"),
+    _tok("linear-key", r"lin_api_[A-Za-z0-9]{40}"),
+    _tok("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{50,300}"),
+    _tok("rubygems-key", r"rubygems_[a-f0-9]{48}"),
+    _tok("groq-key", r"gsk_[A-Za-z0-9]{40,60}"),
+    _tok("xai-key", r"xai-[A-Za-z0-9]{60,100}"),
+    _tok("replicate-token", r"r8_[A-Za-z0-9]{37}"),
+    _tok("perplexity-key", r"pplx-[A-Za-z0-9]{40,60}"),
+    _tok("notion-token", r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})"),
+    _tok("mapbox-token", r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{10,}"),
+    _tok("square-token", r"sq0(?:csp|atp)-[0-9A-Za-z_\-]{22,43}"),
+    _tok("tailscale-key", r"tskey-[a-z]+-[A-Za-z0-9]{10,}-[A-Za-z0-9]{10,}"),
+    _tok("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
 ]
-
-# scheme://user:pass@host -> scheme://<redacted:url-credentials>@host (also token-only "user").
-_URL_CREDENTIALS = re.compile(
-    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]{0,20}://)(?P<userinfo>[^\s/@:<>\"']{1,256}:[^\s/@<>\"']{0,256})@"
-)
-_URL_TOKEN_USER = re.compile(r"(?P<scheme>\bhttps?://)(?P<userinfo>[A-Za-z0-9_\-]{20,256})@")
-_AUTH_HEADER = re.compile(
-    r"(?P<prefix>\b(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:bearer|basic|token|digest)?\s{0,5})"
-    r"(?P<value>(?!<redacted)[^\s\"',;]{4,})",
-    re.IGNORECASE,
-)
-_BEARER = re.compile(
-    r"(?P<prefix>\bbearer\s{1,5})(?P<value>(?!<redacted)[A-Za-z0-9\-._~+/]{16,}=*)", re.IGNORECASE
-)
-_AWS_SECRET = re.compile(
-    r"(?P<prefix>\baws_secret_access_key[\"']?\s{0,5}[=:]\s{0,5}[\"']?)(?P<value>[A-Za-z0-9/+=]{30,80})",
-    re.IGNORECASE,
-)
-
-# NAME = value where NAME ends in a secret-ish word. Long words may be glued to the name
-# (accessToken, DB_PASSWORD); short ambiguous ones need a separator or to be the whole
-# name (DB_PASS, auth) so compass/oauth-like words are not hit. Python-code friendly: the
-# value must be a quoted literal, or a bare word not followed by "(", "[", "." or "=";
-# numbers, booleans, None, type names and dotted identifiers are left alone.
-_LONG_SECRET_WORD = (
-    r"(?:token|secret|password|passwd|passphrase|credentials?|api[_\-]?key|access[_\-]?key|"
-    r"secret[_\-]?key|private[_\-]?key|session[_\-]?id)"
-)
-_SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds|cookie)"
-_SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
-_SEPARATOR = (
-    r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)"  # annotated: "token: str = ..."
-    r"|\s{0,5}(?::=|=(?!=)|:(?![:=])))\s{0,5}"
-)
-_VALUE = (
-    r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\"'\n]{1,512})(?P=q)"
-    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}])(?!\s{0,5}=))"
-)
-_ASSIGNMENT = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?" + _SECRET_NAME + r"[\"']?" + _SEPARATOR + ")" + _VALUE,
-    re.IGNORECASE | re.MULTILINE,
-)
-_UPPER_KEY_ASSIGNMENT = re.compile(  # FOO_KEY=value (upper-case env style only)
-    r"(?P<prefix>(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]{0,64}_KEY[\"']?\s{0,5}[=:](?![=:])\s{0,5})" + _VALUE,
-    re.MULTILINE,
-)
-_CLI_FLAG = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-key|access-key)\s{1,5})"
-    r"(?P<value>(?!<redacted)(?!-)[^\s\"']{1,512})",
-    re.IGNORECASE,
-)
-_JWT = re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")
-_NOT_SECRET_VALUE = re.compile(
-    r"^(?:-?\d+(?:\.\d+)?|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
-    r"\*+|x+|str|int|float|bool|bytes|dict|list|tuple|set|any|object|"
-    r"[A-Za-z_]\w{0,30}(?:\.[A-Za-z_]\w{0,30})+)$",
-    re.IGNORECASE,
-)
+_JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{8,}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,1024})?")
 
 
-def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
-    def repl(m: re.Match[str]) -> str:
-        groups = m.groupdict()
-        quote = groups.get("q") or ""
-        value = groups.get("qvalue") if quote else groups.get("value")
-        if value is None or _NOT_SECRET_VALUE.match(value):
-            return m.group(0)
-        return f"{m.group('prefix')}{quote}{_mark(kind)}{quote}"
-
-    return repl
-
-
-def _home_pattern(home: str) -> Optional[re.Pattern[str]]:
-    home = home.rstrip("/\\")
-    if len(home) < 2 or home in ("/", "~"):
-        return None
-    # whole path components only: /root must not touch /rootfs or /srv/x-root; a JSON/C escape
-    # right before the path (``"\n/root/x"`` in a JSON dump) still starts a new component
-    return re.compile(r"(?:(?<![\w.\-~$])|(?<=\\[nrt]))" + re.escape(home) + r"(?![\w.\-])")
-
-
-def _default_homes() -> list[str]:
-    homes = [os.path.expanduser("~")]
+def _jwt_valid(token: str) -> bool:
     try:
-        real = os.path.realpath(homes[0])
-    except OSError:
-        real = homes[0]
-    if real != homes[0]:
-        homes.append(real)
-    return homes
+        from detect_secrets.plugins.jwt import JwtTokenDetector
+    except ImportError:  # pragma: no cover - a dependency
+        return token.count(".") >= 1
+    head = ".".join(token.split(".")[:2])
+    return JwtTokenDetector.is_formally_valid(head)
+
+
+def _token_spans(text: str) -> list[Span]:
+    spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _PREFIX_TOKENS for m in pattern.finditer(text)
+             if kind.endswith("webhook") or _starts_word(text, m.start())]
+    if "eyJ" in text:
+        spans += [(m.start(), m.end(), _mark("jwt")) for m in _JWT_LOOSE.finditer(text)
+                  if _starts_word(text, m.start()) and _jwt_valid(m.group(0))]
+    return spans
+
+
+# --------------------------------------------------------------------------- (b) structural rules
+
+# scheme://user:pass@host (any scheme; the user may be empty: redis://:pw@) and scheme://TOKEN@host
+_URL_CREDENTIALS = re.compile(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:[^\s/@<>\"'`\\]{1,256})@")
+_URL_TOKEN_USER = re.compile(r"://(?P<value>[A-Za-z0-9_\-.~%]{20,256})@")
+# signed URLs and SAS tokens: the signature, credential and token parameters
+_URL_PARAMS = re.compile(  # (a parameter: after ? & ; or not inside a word, checked by _param_start)
+    r"(?P<name>sig|signature|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|"
+    r"X-Goog-Signature|X-Goog-Credential|access_token|refresh_token|id_token|client_secret|api_key|apikey|"
+    r"private_token|auth_token|Signature|Expires_sig|token|password|passwd|pwd|secret)=(?P<value>(?!<redacted)[A-Za-z0-9%+/=_\-.~]{8,2048})",
+)
+_CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by _connection_part)
+    r"(?P<name>AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|ClientSecret|Password|Pwd)"
+    r"=(?P<value>(?!<redacted)[^;\s\"'`]{4,1024})",
+    re.IGNORECASE,
+)
+_AUTH_HEADER = re.compile(
+    r"\b(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key)\s{1,5})?"
+    r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;]{4,})",
+    re.IGNORECASE,
+)
+_BEARER = re.compile(r"\b(?:bearer|token)\s{1,5}(?P<value>(?!<redacted)(?=[A-Za-z0-9\-._~+/]{0,2048}[0-9])"
+                     r"[A-Za-z0-9\-._~+/]{16,2048}=*)", re.IGNORECASE)
+_API_KEY_HEADER = re.compile(r"\b(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
+                             r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;]{8,})", re.IGNORECASE)
+# credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
+# openssl -passin pass:PW
+_ARG_SEP = r"(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"']|[\"']?\s{1,5}[\"']?)"
+_CLI_CREDENTIALS = [
+    re.compile(r"(?:-u|--user|--proxy-user)" + _ARG_SEP + r"?[\"']?"
+               r"(?P<value>[^\s:\"'`]{1,100}:(?!\d+\b)[^\s\"'`]{1,256})"),
+    re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?"
+               r"(?:\s|[\"'],\s{0,3}[\"']|^)-p(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
+    re.compile(r"\bsshpass\b[^\n|;&]{0,100}?\s-p\s{0,3}(?P<value>[^\s\"'`]{1,256})"),
+    re.compile(r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:-a|--pass)\s{1,3}(?P<value>[^\s\"'`]{1,256})"),
+    re.compile(r"(?:-passin|-passout|-pass|-password)\s{1,3}pass:(?P<value>[^\s\"'`]{1,256})"),
+    # docker/az/oc/helm ... login -p PW (with a space: only after "login")
+    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
+    re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
+    # .netrc: machine HOST login USER password PW
+    re.compile(r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<value>\S{1,256})"),
+]
+_CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
+                ("login",), ("wandb",), ("machine",))
+_AWS_SECRET = re.compile(
+    r"\baws_secret_access_key[\"']?\s{0,5}[=:]\s{0,5}[\"']?(?P<value>[A-Za-z0-9/+=]{30,80})",
+    re.IGNORECASE,
+)
+
+
+def _group_spans(pattern: re.Pattern[str], text: str, kind: str,
+                 keep: Optional[Callable[[re.Match[str]], bool]] = None) -> list[Span]:
+    return [(m.start("value"), m.end("value"), _mark(kind)) for m in pattern.finditer(text)
+            if m.group("value") and (keep is None or keep(m))]
+
+
+def _cli_credential(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    if value.startswith("<redacted") or not _starts_word(m.string, m.start()):
+        return False
+    if m.group(0).startswith(("-u", "--user")):  # -u user:pw; not docker's -u user:group (root:root, 1000:1000)
+        user, _, pw = value.partition(":")
+        line = m.string[m.string.rfind("\n", 0, m.start()) + 1:m.start()]
+        return user != pw and not re.search(r"\b(?:docker|podman|nerdctl|chown|chgrp|install)\b", line)
+    return True
+
+
+def _param_start(text: str, start: int) -> bool:
+    return start == 0 or text[start - 1] in "?&;" or not (text[start - 1].isalnum() or text[start - 1] in "_-.%")
+
+
+def _connection_part(m: re.Match[str]) -> bool:
+    if _NOT_SECRET_VALUE.match(m.group("value")) or not _starts_word(m.string, m.start()):
+        return False
+    if m.group("name").lower() in ("password", "pwd"):  # password= alone is the assignment rule's (text)
+        return m.string[:m.start()].rstrip(" ").endswith(";")
+    return True
+
+
+def _real_param(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    if not _param_start(m.string, m.start()):
+        return False
+    if not re.match(r"(?i)sig|signature|x-amz-|x-goog-", m.group("name")) and \
+            (m.start() == 0 or m.string[m.start() - 1] not in "?&;"):
+        return False  # token=, api_key= ... outside a query string: the assignment rules' (text only)
+    if m.group("name").lower() == "token" and not re.search(r"[0-9]", value):
+        return False
+    return not _NOT_SECRET_VALUE.match(value)
+
+
+def _not_a_word(m: re.Match[str]) -> bool:
+    """A header's value that is not prose (``Authorization: required``, ``x-api-key: missing``)."""
+    return re.fullmatch(r"[a-z]{1,12}[.,:;!?)]?", m.group("value")) is None
+
+
+def _structural_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    if "://" in text:
+        spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials")
+        spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
+    if "=" in text:
+        spans += _group_spans(_URL_PARAMS, text, "signed-url", _real_param)
+        spans += _group_spans(_CONNECTION_STRING, text, "connection-string", _connection_part)
+    low = text.lower()
+    for pattern, needles, kind in ((_AUTH_HEADER, ("authorization",), "authorization"),
+                                   (_BEARER, ("bearer", "token "), "authorization"),
+                                   (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
+                                   (_AWS_SECRET, ("aws_secret",), "aws-secret-key")):
+        if any(n in low for n in needles):
+            spans += _group_spans(pattern, text, kind, _not_a_word)
+    for pattern, needles in zip(_CLI_CREDENTIALS, _CLI_NEEDLES):
+        if any(n in text for n in needles):
+            spans += _group_spans(pattern, text, "credentials", _cli_credential)
+    return spans
 
 
 # --------------------------------------------------------------------------- detect-secrets' detectors
 
-# detect-secrets (Yelp's maintained secret scanner) ships one regex detector per credential format
-# (AWS, Azure, GitHub, GitLab, JWT, npm, PyPI, SendGrid, Slack, Stripe, Twilio, IBM, ...): they run
-# over the whole text next to the rules above. Left out: its private-key detector (it flags the header
-# only; whole blocks are removed above), public IPs (not secrets), the keyword detector (the
-# assignment rule above, tuned for Python code) and the generic high-entropy detectors (they flag
-# every commit SHA, which bug reports need): entropy is used for ``--flag value`` arguments only.
-_DS_SKIP = {"PrivateKeyDetector", "IPPublicDetector"}
+# detect-secrets (Yelp's maintained secret scanner) ships one regex detector per credential format. The
+# prefix-shaped ones are high-confidence (also applied inside code); the keyword- and shape-only ones
+# (Cloudant, IBM, SoftLayer, Telegram, Mailchimp, Twilio, Discord bot tokens, Artifactory) are applied to
+# text only. Left out: its private-key detector (it flags the header only; whole blocks go above), public
+# IPs (not secrets), the JWT regex (its validator is used on our JWT matches), the keyword detector (the
+# assignment rules below) and the high-entropy detectors (they flag every commit SHA, which reports need).
+_DS_SKIP = {"PrivateKeyDetector", "IPPublicDetector", "JwtTokenDetector"}
+_DS_HIGH = {"AWSKeyDetector", "AzureStorageKeyDetector", "BasicAuthDetector", "GitHubTokenDetector",
+            "GitLabTokenDetector", "NpmDetector", "OpenAIDetector", "PypiTokenDetector", "SendGridDetector",
+            "SlackDetector", "SquareOAuthDetector", "StripeDetector"}
 
 
-def _detect_secrets_patterns() -> list[tuple[str, re.Pattern[str]]]:
+def _literal_needle(pattern: re.Pattern[str]) -> Optional[str]:
+    """The longest run of literal characters every match must contain (top level of the pattern), or
+    None: a pattern whose needle is absent from a text is not run on it."""
+    if pattern.flags & re.IGNORECASE:
+        return None
+    try:
+        import re._parser as sre_parse  # Python >= 3.11
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore[no-redef]
+    try:
+        parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+    except Exception:  # pragma: no cover - compiled already
+        return None
+    best, run = "", ""
+    for op, arg in parsed:
+        if str(op) == "LITERAL":
+            run += chr(arg)
+            continue
+        best, run = max(best, run, key=len), ""
+        if str(op) in ("MAX_REPEAT", "MIN_REPEAT") and arg[0] == 0:
+            continue
+    best = max(best, run, key=len)
+    return best if len(best) >= 2 else None
+
+
+def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optional[str]]]:
     try:
         from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
         from detect_secrets.plugins.base import RegexBasedDetector
@@ -205,24 +699,22 @@ def _detect_secrets_patterns() -> list[tuple[str, re.Pattern[str]]]:
             continue
         kind = re.sub(r"[^a-z0-9]+", "-", secret_type.lower()).strip("-")
         for pattern in cls.denylist:
-            out.append((kind, re.compile(pattern.pattern, pattern.flags | re.MULTILINE)))
+            compiled = re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
+            out.append((kind, cls.__name__ in _DS_HIGH, compiled, _literal_needle(compiled)))
     return out
 
 
 _DS_PATTERNS = _detect_secrets_patterns()
 _EDGE_CHARS = " \t\r\n\"'=:[](),;"
-
-
 # The keyword detectors (Cloudant, IBM, SoftLayer: "<vendor>_<key|pwd|token> = <24+ chars>") try two
-# lookbehinds and a long alternation at every position; they run only on the lines that have an
-# assignment of a 24+ character value, which a quick scan finds.
+# lookbehinds and a long alternation at every position; they run only on the lines where a key/pwd/pass/token
+# word is assigned a 24+ character value, which a quick scan finds.
 _DS_KEYWORD_PREFIX = "(?:(?<=\\W)|(?<=^))"
-_LONG_ASSIGNED = re.compile(r"[=:>][ \t]{0,3}[\"']?[A-Za-z0-9_\-+/]{24,}")
+_LONG_ASSIGNED = re.compile(r"(?:key|pwd|pw|pass|token)[\"'\]]?[ ]*(?:=|:|:=|=>| +|::)[ ]*[\"']?[A-Za-z0-9_\-+/]{24,}",
+                            re.IGNORECASE)
 
 
-def _ds_ranges(text: str, keyword: bool) -> list[tuple[int, int]]:
-    if not keyword:
-        return [(0, len(text))]
+def _ds_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     for m in _LONG_ASSIGNED.finditer(text):
         start = text.rfind("\n", 0, m.start()) + 1
@@ -235,15 +727,17 @@ def _ds_ranges(text: str, keyword: bool) -> list[tuple[int, int]]:
     return ranges
 
 
-def _redact_detect_secrets(text: str) -> str:
-    spans: list[tuple[int, int, str]] = []
-    keyword_ranges: list[tuple[int, int]] | None = None
-    for kind, pattern in _DS_PATTERNS:
+def _ds_spans(text: str, high: bool) -> list[Span]:
+    spans: list[Span] = []
+    keyword_ranges: Optional[list[tuple[int, int]]] = None
+    for kind, is_high, pattern, needle in _DS_PATTERNS:
+        if is_high != high or (needle is not None and needle not in text):
+            continue
         keyword = pattern.pattern.startswith(_DS_KEYWORD_PREFIX)
         if keyword and keyword_ranges is None:
-            keyword_ranges = _ds_ranges(text, True)
+            keyword_ranges = _ds_ranges(text)
         ranges = keyword_ranges if keyword else [(0, len(text))]
-        for m in (m for lo, hi in ranges for m in pattern.finditer(text, lo, hi)):
+        for m in (m for lo, hi in (ranges or []) for m in pattern.finditer(text, lo, hi)):
             if "<redacted:" in m.group(0):
                 continue
             groups = [i for i in range(1, (pattern.groups or 0) + 1) if m.group(i) and len(m.group(i)) >= 8]
@@ -259,18 +753,152 @@ def _redact_detect_secrets(text: str) -> str:
             if start > 0 and text[start - 1].isalnum() and text[start].isalnum():
                 continue  # inside a longer word ("xghp_..."): not that credential's format
             if end - start >= 8 and not text.startswith("<redacted", start):
-                spans.append((start, end, kind))
-    if not spans:
-        return text
-    spans.sort()
-    parts, pos = [], 0
-    for start, end, kind in spans:
-        if start < pos:
-            continue
-        parts += [text[pos:start], _mark(kind)]
-        pos = end
-    parts.append(text[pos:])
-    return "".join(parts)
+                spans.append((start, end, _mark(kind)))
+    return spans
+
+
+# a template's placeholder: {user}:{password}, %s:%s, %(pw)s, ${PASS}, $PASS (a format string, not a credential)
+_TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd]|\$\{[A-Za-z_]\w{0,60}\}"
+                       r"|\$[A-Z_][A-Z0-9_]{0,60}|<[A-Za-z_][\w\-]{0,40}>")
+
+
+def _template(value: str) -> bool:
+    """The secret part of a match (what follows the last ``:``: ``user:{password}``) is a placeholder."""
+    value = value.strip("/@\"' ")
+    return _TEMPLATE.fullmatch(value.rsplit(":", 1)[-1].strip("/@\"' ")) is not None
+
+
+def _not_template(text: str, spans: list[Span]) -> list[Span]:
+    """The spans whose secret is a placeholder are left out: ``redis://{user}:{password}@``, ``"%s:%s@" % ...``,
+    ``curl -u $USER:$PASS`` are templates (what fills them is not there, and code that formats them must keep
+    them)."""
+    if not any(c in text for c in "{%$<"):
+        return spans
+    return [s for s in spans if not _template(text[s[0]:s[1]])]
+
+
+def _high_spans(text: str) -> list[Span]:
+    """Every high-confidence match (rule (b) that holds anywhere, code included)."""
+    return _pem_spans(text) + _token_spans(text) + _not_template(text, _structural_spans(text)
+                                                                 + _ds_spans(text, high=True))
+
+
+# --------------------------------------------------------------------------- (b) context rules (text only)
+
+# NAME = value where NAME ends in a secret-ish word. Long words may be glued to the name
+# (accessToken, DB_PASSWORD); short ambiguous ones need a separator or to be the whole
+# name (DB_PASS, auth) so compass/oauth-like words are not hit. The value must be a quoted literal,
+# or a bare word not followed by "(", "[", "." or "="; numbers, booleans, None, type names, dotted
+# identifiers and variables (``self.ntoken = ntoken``, ``password = new_password``) are left alone.
+_LONG_SECRET_WORD = (
+    r"(?:token|secret|password|passwd|passphrase|credentials?|api[_\-]?key|access[_\-]?key|"
+    r"secret[_\-]?key|private[_\-]?key|session[_\-]?id)"
+)
+_SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds|cookie)"
+_SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
+_SEPARATOR = (
+    r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)"  # annotated: "token: str = ..."
+    r"|\s{0,5}(?::=|=(?!=)|:(?![:=])))\s{0,5}"
+)
+_VALUE = (
+    r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\"'\n]{1,512})(?P=q)"
+    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}])(?!\s{0,5}=))"
+)
+_ASSIGNMENT = re.compile(
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?(?P<name>" + _SECRET_NAME + r")[\"']?" + _SEPARATOR + ")" + _VALUE,
+    re.IGNORECASE | re.MULTILINE,
+)
+# NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
+# (:func:`is_secret_env_name`: SSHPASS, OP_SESSION_x, REDIS_URL, FOO_KEY, DISCORD_WEBHOOK)
+_ENV_ASSIGNMENT = re.compile(
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-$])[\"']?(?P<name>[A-Z][A-Z0-9_]{1,80}[A-Za-z0-9_]{0,40})[\"']?\s{0,3}[=:](?![=:])"
+    r"\s{0,3})" + _VALUE,
+    re.MULTILINE,
+)
+_CLI_FLAG = re.compile(
+    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-key|access-key)\s{1,5})"
+    r"(?P<value>(?!<redacted)(?!-)[^\s\"']{1,512})",
+    re.IGNORECASE,
+)
+_NOT_SECRET_VALUE = re.compile(
+    r"^(?:-?\d+(?:\.\d+)?|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
+    r"\*+|x+|str|int|float|bool|bytes|dict|list|tuple|set|any|object|"
+    r"[A-Za-z_]\w{0,30}(?:\.[A-Za-z_]\w{0,30})+)$",
+    re.IGNORECASE,
+)
+_SECRET_WORD_END = re.compile(r"(?:token|password|passwd|passphrase|secret|key|pass|auth|creds?|cookie|credentials?|"
+                              r"pwd|pw)s?$", re.IGNORECASE)
+# special tokens of tokenizers and placeholders: pad_token="<pad>", eos_token="</s>", "[MASK]", "{password}"
+_PLACEHOLDER = re.compile(r"^(?:<\|?/?[^<>\s]{0,40}\|?>|\[[A-Za-z_]{1,20}\]|\{\w{0,40}\}|%\(?\w{0,40}\)?s|"
+                          r"\$\{?\w{1,60}\}?|\*{3,}|<[^<>]{1,60}>|x{3,}|\.{3}|…)$", re.IGNORECASE)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _reference(value: str, spaced: bool) -> bool:
+    """A bare value that names a variable rather than holds a secret: ``ntoken``, ``new_password``,
+    ``myToken``, ``self_token`` (a name without digits that ends in a secret word), or after ``NAME = `` a
+    lower-case name without digits."""
+    if not _IDENTIFIER.fullmatch(value) or re.search(r"[0-9]", value):
+        return False
+    if _SECRET_WORD_END.search(value):
+        return True
+    return spaced and re.fullmatch(r"[a-z_]+", value) is not None
+
+
+def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool:
+    """A value after a secret-sounding name that is not a secret: a type, number, placeholder or variable
+    (``self.ntoken = ntoken``); after ``name:`` a word (prose: ``read-only token: the action ...``); an
+    upper-case word (``KEY=VALUE`` in a message); a short lower-case word after ``name = "`` (code:
+    ``token = "rc"``), or after any name that is not a password's (``token="build"``); three characters or
+    fewer."""
+    if _NOT_SECRET_VALUE.match(value) or _PLACEHOLDER.match(value.strip()) or len(value) <= 3:
+        return True
+    if re.fullmatch(r"[A-Z][A-Z_]*", value):
+        return True
+    code_style = bool(re.search(r"\s=|=\s|:\s*[A-Za-z_][\w\[\], .|]*=", prefix))
+    if not quote:
+        if "=" not in prefix and re.fullmatch(r"[A-Za-z][a-z]*", value):
+            return True
+        return _reference(value, spaced=code_style)
+    if _generic_token_name(name) and not re.search(r"[0-9]", value) and (len(value) < 16 or " " in value.strip()):
+        return True  # {"token": "Paris", "logprob": -0.2}: a tokenizer's token, not a credential
+    if re.fullmatch(r"\s?[a-z]{1,8}\s?", value) is None:
+        return False
+    return code_style or re.search(r"pass|pwd|secret", name, re.IGNORECASE) is None
+
+
+# what a credential token is for: access_token, GITHUB_TOKEN, hfToken (pad_token, token, max_tokens are generic)
+_TOKEN_OWNERS = frozenset({"access", "refresh", "auth", "api", "bearer", "id", "session", "csrf", "xsrf", "oauth",
+                           "github", "gh", "gitlab", "hf", "huggingface", "npm", "pypi", "slack", "bot", "personal",
+                           "private", "secret", "service", "client", "app", "user", "admin", "deploy", "registry",
+                           "vault", "cloud", "aws", "azure", "gcp", "openai", "wandb", "discord", "telegram", "jwt"})
+
+
+def _generic_token_name(name: str) -> bool:
+    """``name`` ends in "token(s)" and nothing before says it is a credential's."""
+    m = re.search(r"tokens?$", name, re.IGNORECASE)
+    if not m:
+        return False
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name[:m.start()])
+    return not words or words[-1].lower() not in _TOKEN_OWNERS
+
+
+def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
+    def repl(m: re.Match[str]) -> str:
+        groups = m.groupdict()
+        quote = groups.get("q") or ""
+        value = groups.get("qvalue") if quote else groups.get("value")
+        if value is None or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or ""):
+            return m.group(0)
+        return f"{m.group('prefix')}{quote}{_mark(kind)}{quote}"
+
+    return repl
+
+
+def _replace_env_value(m: re.Match[str]) -> str:
+    if not is_secret_env_name(m.group("name")):
+        return m.group(0)
+    return _replace_value("secret")(m)
 
 
 # --------------------------------------------------------------------------- --flag value in argv
@@ -278,39 +906,52 @@ def _redact_detect_secrets(text: str) -> str:
 _FLAG_VALUE = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?--(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
     r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|\s{1,5}))"  # "--flag", "value" | --flag=value | --flag value
-    r"(?:(?P<fq>')(?P<fqvalue>(?!<redacted)[^'\n]{1,512})'|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512}))"
+    r"(?:(?P<fq>['\"])(?P<fqvalue>(?!<redacted)[^'\"\n]{1,512})(?P=fq)"
+    r"|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512}))"
 )
 _SECRET_FLAG = re.compile(r"(?:^|[-_])(?:pass|passwd|password|passphrase|pw|pwd|secret|token|auth|creds?|"
-                          r"credentials?|api[-_]?key|access[-_]?key|private[-_]?key|key)$|"
-                          r"(?:password|passwd|secret|token|apikey)$", re.IGNORECASE)
+                          r"credentials?|(?:api|access|private|secret|signing|license|master|encryption|client|"
+                          r"account|service|auth)[-_]?key)$|(?:password|passwd|secret|token|apikey)$", re.IGNORECASE)
 
 
 def shannon_entropy(value: str) -> float:
     """Bits per character of ``value`` (the measure detect-secrets' entropy detectors use)."""
-    import math
-    from collections import Counter
-
     if not value:
         return 0.0
     n = len(value)
     return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
 
 
+def _char_class(c: str) -> int:
+    return 0 if c.islower() else 1 if c.isupper() else 2
+
+
+_WORDLIKE = re.compile(r"[A-Z][a-z]{2,}|[a-z]{3,}")
+
+
 def looks_random(value: str) -> bool:
-    """A password/token-like argument value: at least 8 characters, 3.0+ bits of entropy per
-    character, and a mix of three character classes (lower, upper, digits, symbols) without the
-    separators of names and versions (``resnet50_v2``, ``Qwen2.5-7B`` stay), or 20+ characters at
-    4.0+ bits."""
-    if len(value) < 8 or "/" in value or value.startswith("<redacted"):
+    """A password/token-like value (an entropy guess, for text only): no whitespace and no path, at
+    least 8 characters, lower and upper case and digits, mixed as random text mixes them rather than in
+    words (``ResNet50V2``, ``Exp#12_A``, ``Qwen2.5-7B-Instruct``, ``resnet50_v2`` and commit SHAs stay):
+    below 16 characters the case or kind changes at 75% of adjacent characters and there is no word of
+    3+ letters; from 16 on at 45%, and words make less than half of it; from 20 on, 4.25+ bits of entropy
+    per character and 35% changes suffice."""
+    if len(value) < 8 or "/" in value or value.startswith("<redacted") or any(c.isspace() for c in value):
         return False
-    entropy = shannon_entropy(value)
-    if len(value) >= 20 and entropy >= 4.0:
-        return True
-    if entropy < 3.0:
+    segments = re.findall(r"[A-Za-z0-9]+", value)
+    alnum = sum(map(len, segments))
+    pairs = alnum - len(segments)
+    if alnum < 6 or pairs < 4:
         return False
-    classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]"))
-    separators = re.search(r"[-_.]", value) is not None
-    return classes >= 3 and (not separators or bool(re.search(r"[^A-Za-z0-9\-_.]", value)))
+    if not (re.search(r"[a-z]", value) and re.search(r"[A-Z]", value) and re.search(r"[0-9]", value)):
+        return False
+    switches = sum(_char_class(a) != _char_class(b) for s in segments for a, b in zip(s, s[1:]))
+    wordy = sum(len(w) for w in _WORDLIKE.findall(value))
+    if alnum >= 20 and shannon_entropy(value) >= 4.25 and switches / pairs >= 0.35:
+        return True  # long and dense: names that long repeat their letters (CamelCase class names: < 4.1 bits)
+    if alnum >= 16:
+        return switches / pairs >= 0.45 and wordy * 2 < alnum
+    return switches / pairs >= 0.75 and wordy == 0
 
 
 def _flag_value(m: re.Match[str]) -> str:
@@ -318,7 +959,7 @@ def _flag_value(m: re.Match[str]) -> str:
     if "<redacted:" in value:
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
-        if _NOT_SECRET_VALUE.match(value):
+        if _NOT_SECRET_VALUE.match(value) or _PLACEHOLDER.match(value):
             return m.group(0)
     elif not looks_random(value):
         return m.group(0)
@@ -326,48 +967,115 @@ def _flag_value(m: re.Match[str]) -> str:
     return f"{m.group('prefix')}{quote}{_mark('secret-argument')}{quote}"
 
 
+def _context_rules(text: str) -> str:
+    """The rules that guess from context (text only, never code)."""
+    if "=" in text or ":" in text:
+        text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
+    if "--" in text:
+        text = _CLI_FLAG.sub(_replace_value("secret"), text)
+        text = _FLAG_VALUE.sub(_flag_value, text)
+    if "=" in text or ":" in text:
+        text = _ASSIGNMENT.sub(_replace_value("secret"), text)
+    return _apply(text, _not_template(text, _ds_spans(text, high=False)))
+
+
+# --------------------------------------------------------------------------- argv
+
+
+def argv_secrets(argv: list[str]) -> dict[str, str]:
+    """The credentials in a script's arguments (value -> kind): values of secret-named options
+    (``--token X``, ``--password=X``), random-looking option values, ``-u user:pw`` (and ``pw``),
+    ``-pPW``, URL userinfo and every high-confidence token (:func:`redact_text`'s patterns)."""
+    found: dict[str, str] = {}
+
+    def add(value: str, kind: str = "secret-argument") -> None:
+        if value and not _NOT_SECRET_VALUE.match(value) and not _PLACEHOLDER.match(value) \
+                and not value.startswith("<redacted"):
+            found.setdefault(value, kind)
+
+    for i, arg in enumerate(argv):
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if arg.startswith("-") and not arg.startswith("---"):
+            flag, eq, value = arg.lstrip("-").partition("=")
+            if not eq and nxt is not None and not nxt.startswith("-"):
+                value = nxt
+            elif not eq:
+                value = ""
+            if value and (_SECRET_FLAG.search(flag) or (not eq and looks_random(value)) or (eq and looks_random(value))):
+                add(value)
+            if flag in ("u", "user", "proxy-user") and value and ":" in value:
+                add(value)
+                add(value.split(":", 1)[1])
+            elif re.fullmatch(r"-u[^\s:]{1,100}:\S+", arg):
+                add(arg[2:])
+                add(arg.split(":", 1)[1])
+            elif re.fullmatch(r"-p[^\s\d-]\S{3,}", arg):  # mysql -pPW
+                add(arg[2:])
+        elif "=" in arg and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", arg):
+            name, _, value = arg.partition("=")
+            if is_secret_env_name(name):
+                add(value)
+        for cred, kind in credentials_in(arg).items():
+            add(cred, kind)
+        for start, end, _ in _high_spans(arg):
+            add(arg[start:end])
+    return found
+
+
+def credentials_in(text: str) -> dict[str, str]:
+    """Credentials inside a value (value -> kind): URL userinfo (``user:pw`` and ``pw``), signed-URL
+    parameters."""
+    out: dict[str, str] = {}
+    for m in _URL_CREDENTIALS.finditer(text):
+        userinfo = urllib.parse.unquote(m.group("value"))
+        for value in (m.group("value"), userinfo, userinfo.split(":", 1)[1]):
+            out.setdefault(value, "url-credentials")
+    for m in _URL_TOKEN_USER.finditer(text):
+        out.setdefault(m.group("value"), "url-credentials")
+    if "=" in text:
+        for m in _URL_PARAMS.finditer(text):
+            if _real_param(m):
+                out.setdefault(m.group("value"), "signed-url")
+    return {v: k for v, k in out.items() if v and not _template(v)}
+
+
 def redact_argv(argv: list[str]) -> list[str]:
-    """``argv`` with the values of secret-named flags and random-looking flag values redacted."""
-    out = list(argv)
-    for i, arg in enumerate(out):
-        if arg.startswith("-") and "=" not in arg and i + 1 < len(out) and not out[i + 1].startswith("-"):
-            flag = arg.lstrip("-")
-            value = out[i + 1]
-            if (_SECRET_FLAG.search(flag) and not _NOT_SECRET_VALUE.match(value)) or looks_random(value):
-                out[i + 1] = _mark("secret-argument")
-    return [redact_text(a) if not a.startswith("<redacted") else a for a in out]
+    """``argv`` with its credentials (:func:`argv_secrets`) redacted, part by part (for a command that is
+    composed from them afterwards)."""
+    table = _table({**known_values(), **argv_secrets(argv)})
+    out = []
+    for arg in argv:
+        red = _replace_known(arg, table)
+        out.append(red if red.startswith("<redacted") else redact_text(red, home=""))
+    return out
 
 
-def redact_text(text: str, *, home: str | None = None) -> str:
-    """Replace secrets in ``text`` with ``<redacted:KIND>`` markers and the home dir with ``~``.
+# --------------------------------------------------------------------------- home directory
 
-    ``home`` defaults to the current user's home directory (and its realpath); pass
-    ``home=""`` to keep paths as they are.
-    """
-    if not text:
-        return text
-    text = _redact_private_keys(text)
-    for kind, pattern in _TOKEN_PATTERNS:
-        text = pattern.sub(_mark(kind), text)
-    text = _JWT.sub(_mark("jwt"), text)
-    text = _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{_mark('url-credentials')}@", text)
-    text = _URL_TOKEN_USER.sub(lambda m: f"{m['scheme']}{_mark('url-credentials')}@", text)
-    text = _AWS_SECRET.sub(lambda m: f"{m['prefix']}{_mark('aws-secret-key')}", text)
-    text = _AUTH_HEADER.sub(lambda m: f"{m['prefix']}{_mark('authorization')}", text)
-    text = _BEARER.sub(lambda m: f"{m['prefix']}{_mark('authorization')}", text)
-    text = _CLI_FLAG.sub(_replace_value("secret"), text)
-    text = _FLAG_VALUE.sub(_flag_value, text)
-    text = _ASSIGNMENT.sub(_replace_value("secret"), text)
-    text = _UPPER_KEY_ASSIGNMENT.sub(_replace_value("secret"), text)
-    text = _redact_detect_secrets(text)
-    homes = _default_homes() if home is None else [home]
-    for h in sorted(homes, key=len, reverse=True):
-        pattern = _home_pattern(h) if h else None
-        if pattern is not None:
-            text = pattern.sub("~", text)
-    if home is None and "/home" in text:
-        text = _SANDBOX_HOME.sub("~", text)
-    return text
+
+def _home_pattern(home: str) -> Optional[re.Pattern[str]]:
+    home = home.rstrip("/\\")
+    if len(home) < 2 or home in ("/", "~"):
+        return None
+    # whole path components only: /root must not touch /rootfs or /srv/x-root; a JSON/C escape
+    # right before the path (``"\n/root/x"`` in a JSON dump) still starts a new component
+    return re.compile(r"(?:(?<![\w.\-~$])|(?<=\\[nrt]))" + re.escape(home) + r"(?![\w.\-])")
+
+
+@functools.lru_cache(maxsize=16)
+def _home_patterns(home: Optional[str], environ_home: str) -> tuple[re.Pattern[str], ...]:
+    if home is None:
+        homes = [environ_home]
+        try:
+            real = os.path.realpath(environ_home)
+        except OSError:
+            real = environ_home
+        if real != environ_home:
+            homes.append(real)
+    else:
+        homes = [home]
+    found = (_home_pattern(h) for h in sorted(homes, key=len, reverse=True) if h)
+    return tuple(p for p in found if p is not None)
 
 
 # the scratch $HOME a sandboxed run had (reportkit/run/sandbox.py): cold runs' and the warm server's
@@ -377,19 +1085,272 @@ _SANDBOX_HOME = re.compile(
 )
 
 
+def _redact_home(text: str, home: Optional[str]) -> str:
+    for pattern in _home_patterns(home, os.path.expanduser("~")):
+        text = pattern.sub("~", text)
+    if home is None and "/home" in text:
+        text = _SANDBOX_HOME.sub("~", text)
+    return text
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _text_rules(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
+    text = _replace_known(text, table)
+    text = _apply(text, _high_spans(text))
+    text = _apply(text, _wrapped_spans(text, table, patterns=True))  # what is left of a token a wrap split
+    text = _context_rules(text)
+    return _redact_home(text, home)
+
+
+def redact_text(text: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
+                extra: Optional[Mapping[str, str]] = None) -> str:
+    """Text and logs: known values (of ``env``, default this process's environment, of the register and
+    ``extra``), every pattern, and the home directory (``home``; default the current user's home and its
+    realpath; ``""`` keeps paths) becomes ``~``. Protected spans (:func:`protect`) get the known values
+    only."""
+    if not text:
+        return text
+    table = _table(known_values(env, extra))
+    if "\ue000" in text or "\ue002" in text:
+        return "".join(_replace_known(s, table) if protected else _redact_view(s, table, home)
+                       for s, protected in _segments(text))
+    return _redact_view(text, table, home)
+
+
+def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
+    view = _clean_view(text)
+    if view != text:
+        out = _text_rules(view, table, home)
+        if out != view:  # found something once colour codes and NULs were out of the way
+            return out
+    return _text_rules(text, table, home)
+
+
+def redact_output(text: str, *, env: Optional[Mapping[str, str]] = None, home: Optional[str] = None,
+                  extra: Optional[Mapping[str, str]] = None) -> str:
+    """The text edge of every writer (console, summaries, step summary and outputs, manifests, bundles,
+    issue bodies): :func:`redact_text`."""
+    return redact_text(text, home=home, env=env, extra=extra)
+
+
+# --------------------------------------------------------------------------- code
+
+
+def _code_spans(source: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> list[Span]:
+    spans = _known_spans(source, table) + _wrapped_spans(source, table, patterns=False) + _high_spans(source)
+    for pattern in _home_patterns(home, os.path.expanduser("~")):
+        spans += [(m.start(), m.end(), "~") for m in pattern.finditer(source)]
+    return spans
+
+
+def _line_offsets(source: str) -> list[int]:
+    offsets, pos = [0], 0
+    for line in source.splitlines(keepends=True):
+        pos += len(line)
+        offsets.append(pos)
+    return offsets
+
+
+_STRING_PREFIX = re.compile(r"[A-Za-z]*(?:'''|\"\"\"|'|\")")
+
+
+def _literal_regions(source: str) -> Optional[tuple[list[tuple[int, int]], dict[int, int]]]:
+    """Where code may be rewritten: the bodies of string literals and comments (start, end), and the
+    NUMBER tokens (start -> end); None when the source does not tokenize."""
+    offsets = _line_offsets(source)
+    regions: list[tuple[int, int]] = []
+    numbers: dict[int, int] = {}
+    fstring_middle = getattr(tokenize, "FSTRING_MIDDLE", None)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            start = offsets[tok.start[0] - 1] + tok.start[1]
+            end = offsets[tok.end[0] - 1] + tok.end[1]
+            if tok.type == tokenize.STRING:
+                quote = _STRING_PREFIX.match(tok.string)
+                width = len(quote.group(0)) if quote else 1
+                close = 3 if tok.string.endswith(('"""', "'''")) and len(tok.string) >= width + 3 else 1
+                if quote and "f" in quote.group(0).lower():  # Python < 3.12: the {expressions} are code
+                    regions += _fstring_text(source, start + width, end - close)
+                else:
+                    regions.append((start + width, end - close))
+            elif tok.type == tokenize.COMMENT or (fstring_middle is not None and tok.type == fstring_middle):
+                regions.append((start, end))
+            elif tok.type == tokenize.NUMBER:
+                numbers[start] = end
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    return regions, numbers
+
+
+def _fstring_text(source: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The literal parts of an f-string's body ``source[start:end]``: its replacement fields (``{expr!r:>8}``)
+    are code; ``{{`` and ``}}`` are text."""
+    out, pos, i = [], start, start
+    while i < end:
+        c = source[i]
+        if c in "{}" and i + 1 < end and source[i + 1] == c:
+            i += 2
+            continue
+        if c == "{":
+            out.append((pos, i))
+            depth, i = 1, i + 1
+            while i < end and depth:
+                depth += {"{": 1, "}": -1}.get(source[i], 0)
+                i += 1
+            pos = i
+            continue
+        i += 1
+    out.append((pos, end))
+    return [(a, b) for a, b in out if a < b]
+
+
+def _parses(source: str) -> bool:
+    import ast
+
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _distinct(source: str, spans: list[Span]) -> list[Span]:
+    """Markers that keep what the code compares: the same secret gets the same marker everywhere, two
+    different secrets of one kind get different ones (``<redacted:github-token>``, ``<redacted:github-token-2>``),
+    so ``a == b`` and dict keys mean what they meant."""
+    seen: dict[str, dict[str, str]] = {}
+    out: list[Span] = []
+    for start, end, replacement in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if not replacement.startswith("<redacted:"):
+            out.append((start, end, replacement))
+            continue
+        values = seen.setdefault(replacement, {})
+        value = source[start:end]
+        if value not in values:
+            values[value] = replacement if not values else f"{replacement[:-1]}-{len(values) + 1}>"
+        out.append((start, end, values[value]))
+    return out
+
+
+def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
+                extra: Optional[Mapping[str, str]] = None) -> str:
+    """Python source: known values and high-confidence patterns only, replaced inside string literals and
+    comments (a literal assigned to a secret name counts as one: ``password = "<redacted:secret>"``), never
+    in identifiers; a number that is a known value becomes ``"<redacted>"``. Source that parsed still parses.
+    Source that does not parse (a clipped excerpt, a syntax error) has every match replaced."""
+    if not source:
+        return source
+    source = unprotect(source)
+    table = _table(known_values(env, extra))
+    view = _clean_view(source, escapes=False)
+    if view != source and _code_spans(view, table, home):
+        source = view  # something behind colour codes or NULs: show the clean text
+    spans = _code_spans(source, table, home)
+    if not spans:
+        return source
+    if not _parses(source):  # an excerpt, a script with a syntax error: nothing to keep parseable
+        return _apply(source, spans)
+    found = _literal_regions(source)
+    if found is None:  # pragma: no cover - what parses tokenizes
+        return _apply(source, spans)
+    regions, numbers = found
+    starts = [r[0] for r in regions]
+    kept: list[Span] = []
+    for start, end, replacement in spans:
+        i = bisect.bisect_right(starts, start) - 1
+        if i >= 0 and regions[i][0] <= start and end <= regions[i][1]:
+            kept.append((start, end, replacement))
+        elif numbers.get(start) == end and replacement.startswith("<redacted"):
+            kept.append((start, end, '"<redacted>"'))
+        elif replacement.startswith("<redacted"):
+            # across several literals or comments (a key block in comment lines): the part in each of them
+            j = max(i, 0)
+            while j < len(regions) and regions[j][0] < end:
+                lo, hi = max(start, regions[j][0]), min(end, regions[j][1])
+                if lo < hi:
+                    kept.append((lo, hi, replacement))
+                j += 1
+    out = _apply(source, _distinct(source, kept))
+    if out != source and not _parses(out):
+        # last resort: every literal that held a secret becomes "<redacted>" as a whole
+        whole: list[Span] = []
+        for start, _, _ in kept:
+            i = bisect.bisect_right(starts, start) - 1
+            if i >= 0:
+                whole.append((regions[i][0], regions[i][1], "<redacted>"))
+        out = _apply(source, whole)
+    return out
+
+
+# --------------------------------------------------------------------------- markdown and files
+
+_FENCED = re.compile(r"^(?P<fence>[ ]{0,3}(?:`{3,}|~{3,}))(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
+                     re.MULTILINE | re.DOTALL)
+_PYTHON_INFO = re.compile(r"^\s*(?:python3?|py|pycon|ipython)\b", re.IGNORECASE)
+
+
+def redact_markdown(text: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
+                    extra: Optional[Mapping[str, str]] = None) -> str:
+    """Markdown (issue bodies, summaries): fenced Python blocks as code (:func:`redact_code`), the rest
+    as text (:func:`redact_text`)."""
+    if not text:
+        return text
+    parts, pos = [], 0
+    for m in _FENCED.finditer(text):
+        if not _PYTHON_INFO.match(m.group("info")):
+            continue
+        parts.append(redact_text(text[pos:m.start("body")], home=home, env=env, extra=extra))
+        parts.append(redact_code(m.group("body"), home=home, env=env, extra=extra))
+        pos = m.end("body")
+    parts.append(redact_text(text[pos:], home=home, env=env, extra=extra))
+    return "".join(parts)
+
+
+def content_kind(name: str) -> str:
+    """"code", "markdown" or "text": how a file of this name is redacted."""
+    lower = str(name).lower()
+    if lower.endswith((".py", ".pyi")):
+        return "code"
+    if lower.endswith((".md", ".markdown")):
+        return "markdown"
+    return "text"
+
+
+def redact_for(name: str, text: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
+               extra: Optional[Mapping[str, str]] = None) -> str:
+    """The edge for a file's content, by its name: ``.py`` as code, ``.md`` as markdown, else as text."""
+    kind = content_kind(name)
+    fn = redact_code if kind == "code" else redact_markdown if kind == "markdown" else redact_text
+    return fn(text, home=home, env=env, extra=extra)
+
+
+# --------------------------------------------------------------------------- environment names
+
 _SECRET_NAME_WORDS = frozenset(
     {
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
         "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "COOKIE", "COOKIES",
-        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE",
+        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN",
     }
 )  # fmt: skip
-_GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS")
-_LOCATION_SUFFIXES = frozenset({"FILE", "PATH", "DIR", "SOCK", "TYPE"})
+_GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS", "WEBHOOK")
+# the last word says the value is about a secret, not the secret: where it is, its kind, name or shape
+_LOCATION_SUFFIXES = frozenset({"FILE", "PATH", "DIR", "SOCK", "TYPE", "HEADER", "HEADERS", "NAME", "FIELD", "PARAM",
+                                "PREFIX", "LABEL", "ENV", "VAR", "KIND", "LENGTH", "LEN", "SIZE", "TTL", "TIMEOUT",
+                                "EXPIRY", "EXPIRES", "FORMAT", "ALGORITHM", "MODE", "ROUNDS", "VERSION", "TEMPLATE",
+                                "PATTERN", "REGEX", "SCHEME", "HASH"})
 _NOT_PASS_WORDS = frozenset({"ASKPASS", "BYPASS", "COMPASS", "SURPASS", "OVERPASS", "UNDERPASS", "OLDPWD", "MULTIPASS",
                              "ONEPASS", "SINGLEPASS", "FIRSTPASS", "SECONDPASS", "NOPASS"})
+# connection strings name their credentials: REDIS_URL, DATABASE_URL, MONGODB_URI, CELERY_BROKER_URL
+_STORE_WORDS = frozenset({"REDIS", "DATABASE", "DB", "POSTGRES", "POSTGRESQL", "PG", "MYSQL", "MARIADB", "MONGO",
+                          "MONGODB", "AMQP", "RABBITMQ", "RABBIT", "BROKER", "CELERY", "SQLALCHEMY", "KAFKA", "NATS",
+                          "MEMCACHED", "ELASTICSEARCH", "OPENSEARCH", "CLICKHOUSE", "MSSQL", "ORACLE", "SNOWFLAKE"})
+_CONNECTION_WORDS = frozenset({"URL", "URI", "DSN", "CONNECTION", "CONN", "CONNSTR"})
 
 
+@functools.lru_cache(maxsize=4096)
 def is_secret_env_name(name: str) -> bool:
     """True if an environment variable name looks like it holds a secret (rule: module doc)."""
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
@@ -400,15 +1361,17 @@ def is_secret_env_name(name: str) -> bool:
     if len(words) > 1 and ("PWD" in words[1:] or "PW" in words[1:]):  # MYSQL_PWD; not PWD/OLDPWD (working dirs)
         return True
     last = words[-1]
-    if len(words) > 1 and last.endswith(("PW", "PWD", "PASS")) and last not in _NOT_PASS_WORDS:
-        return True  # SPYRE_ROOTPW, SPYRE_DBPASS
+    if last.endswith(("PW", "PWD", "PASS")) and last not in _NOT_PASS_WORDS and (len(words) > 1 or len(last) > 4):
+        return True  # SPYRE_ROOTPW, SPYRE_DBPASS, SSHPASS
     for i, word in enumerate(words):
-        if word == "SESSION" and (i == len(words) - 1 or words[i + 1] in ("ID", "KEY")):
+        if word == "SESSION" and (i == len(words) - 1 or words[i + 1] in ("ID", "KEY", "TOKEN")):
             return True
-    return False
+    if words[:2] == ["OP", "SESSION"] or (words[-1] == "STRING" and "CONNECTION" in words):
+        return True  # 1Password CLI sessions; *_CONNECTION_STRING
+    return any(w in _CONNECTION_WORDS for w in words[1:]) and any(w in _STORE_WORDS for w in words)
 
 
-def redact_env(env: Mapping[str, str], *, home: str | None = None) -> dict[str, str]:
+def redact_env(env: Mapping[str, str], *, home: Optional[str] = None) -> dict[str, str]:
     """Copy of ``env`` with secret-named values masked and every other value redact_text()-ed.
 
     Empty values stay empty (that a variable is set but empty is itself useful).
@@ -422,43 +1385,44 @@ def redact_env(env: Mapping[str, str], *, home: str | None = None) -> dict[str, 
     return out
 
 
-# --------------------------------------------------------------------------- the output edge
-
-_MIN_SECRET_VALUE = 6
-_TRIVIAL = re.compile(r"^(?:\d{1,7}|true|false|yes|no|on|off|none|null)$", re.IGNORECASE)
-
-
-def secret_env_values(env: Mapping[str, str] | None = None) -> list[str]:
+def secret_env_values(env: Optional[Mapping[str, str]] = None) -> list[str]:
     """Values of the secret-named variables of ``env`` (default: this process's environment), longest
     first: they are removed literally wherever they occur."""
     env = os.environ if env is None else env
     values = {v for k, v in env.items()
-              if v and is_secret_env_name(k) and len(v) >= _MIN_SECRET_VALUE and not _TRIVIAL.match(v)}
+              if v and is_secret_env_name(k) and len(v) >= _MIN_KNOWN and not _TRIVIAL.match(v)}
     return sorted(values, key=len, reverse=True)
 
 
-def redact_output(text: str, *, env: Mapping[str, str] | None = None, home: str | None = None) -> str:
-    """The one redaction pass at the edge of every writer (console, summaries, step summary and
-    outputs, manifests, bundles, issue bodies): secret environment values, then :func:`redact_text`."""
-    if not text:
-        return text
-    for value in secret_env_values(env):
-        if value in text:
-            text = text.replace(value, _mark("env-secret"))
-    return redact_text(text, home=home)
+# --------------------------------------------------------------------------- the console
 
 
 class RedactingStream:
-    """A text stream whose writes go through :func:`redact_output` (the consoles' edge). ``stream``:
-    a function returning the stream to write to, looked up on every write (``sys.stdout`` may be
-    replaced, e.g. by test runners)."""
+    """A text stream whose writes go through :func:`redact_text` (the consoles' edge; paths kept).
+    ``stream``: a function returning the stream to write to, looked up on every write (``sys.stdout``
+    may be replaced, e.g. by test runners)."""
 
     def __init__(self, stream: Callable[[], object]) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream().write(redact_output(text, home=""))
+        target = self._stream()
+        if isinstance(target, RedactingStream):  # sys.stdout is one already (reportkit's main)
+            return target.write(text)
+        target.write(redact_text(text, home=""))  # type: ignore[attr-defined]
         return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
 
     def __getattr__(self, name):
         return getattr(self._stream(), name)
+
+
+__all__ = [
+    "MARK", "RedactingStream", "argv_secrets", "content_kind", "credentials_in", "env_secrets", "forget_known",
+    "is_secret_env_name", "known_values", "looks_random", "plain_setting", "protect", "redact_argv", "redact_code",
+    "redact_env", "redact_for", "redact_markdown", "redact_output", "redact_text", "remember", "remember_argv",
+    "remember_env", "secret_env_values", "shannon_entropy", "unprotect",
+]

@@ -156,8 +156,11 @@ def planted() -> tuple[dict[str, str], dict[str, str], list[str], dict[str, str]
     env = {"SPYRE_DB_PASSWORD": "Dp" + _rand(14), "SPYRE_ROOTPW": "Rp" + _rand(14), "SPYRE_DBPASS": "Db" + _rand(14),
            "SPYRE_SIGNING_KEY": "Sk" + _rand(14), "SPYRE_ADMIN_PWD": "Ad" + _rand(14),
            "MY_SERVICE_TOKEN": "Tk" + _rand(14)}
+    # random_arg: a value whose option says nothing, found by its randomness (letters and digits alternate, as
+    # in random text: a run like "123456" or "abc" would make it look like a name, which is not redacted)
+    mixed = "".join(f"{a}{b}" for a, b in zip("mPvLqXkR", str(uuid.uuid4().int)[:8]))
     argv_secrets = {"db_pass": "Xq" + _rand(10), "password_arg": "Yp" + _rand(10),
-                    "random_arg": "Zk9#" + _rand(6) + "Q2$"}
+                    "random_arg": "Zk9#" + mixed + "Q2$"}
     argv = ["--db-pass", argv_secrets["db_pass"], "--password", argv_secrets["password_arg"],
             "--opt", argv_secrets["random_arg"], "--epochs", "3"]
     grep = {**t, **{k: v for k, v in env.items()}, **argv_secrets}

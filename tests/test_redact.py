@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -380,3 +381,264 @@ def test_clipping_never_splits_a_secret(tmp_path, offset):
     for token in (GH["ghp"], GH["gho"]):
         for i in range(0, len(token) - 12):
             assert token[i:i + 12] not in kept
+
+
+# --------------------------------------------------------------------------- issue 35: redaction v2
+
+def _r(n: int, alphabet: str = "AbCdEfGhJkMnPqRsTuVwXyZ0123456789aBcDeFgHjK") -> str:
+    """A deterministic token body of ``n`` characters (assembled, so this file holds no real-looking secret)."""
+    return (alphabet * (n // len(alphabet) + 1))[:n]
+
+
+HEX = "0123456789abcdef"
+V2_FORMATS = [  # (text, the secret that must go)
+    ("redis://:" + "Pw8" + _r(9) + "@cache:6379/0", "Pw8" + _r(9)),
+    ("postgres://svc:" + "Pg7" + _r(9) + "@db:5432/app", "Pg7" + _r(9)),
+    ("amqp://worker:" + "Am5" + _r(9) + "@mq:5672/vh", "Am5" + _r(9)),
+    ("mongodb+srv://admin:" + "Mo4" + _r(9) + "@cluster0.x.mongodb.net/db", "Mo4" + _r(9)),
+    ("git clone https://oauth:" + "tk" + _r(30) + "@git.example.com/r.git", "tk" + _r(30)),
+    ("curl -u deploy:" + "Cu3" + _r(9) + " https://api", "Cu3" + _r(9)),
+    ("mysql -h db -u root -p" + "My2" + _r(9) + " shop", "My2" + _r(9)),
+    ("tool --password=" + "Pa1" + _r(9) + " --verbose", "Pa1" + _r(9)),
+    ("uploader --token " + "To9" + _r(9) + " --retries 3", "To9" + _r(9)),
+    ("Authorization: Bearer " + _r(40), _r(40)),
+    ("Authorization: Basic " + "ZGVwbG95OlN1cDNyUzNjcmV0IQ==", "ZGVwbG95OlN1cDNyUzNjcmV0IQ"),
+    ("maps key " + "AIza" + _r(35), "AIza" + _r(35)),
+    ("oauth " + "ya29." + _r(60), "ya29." + _r(60)),
+    ("xox" + "b-" + "123456789012-1234567890123-" + _r(24), _r(24)),
+    ("https://hooks.slack.com/services/T" + _r(8) + "/B" + _r(8) + "/" + _r(24), _r(24)),
+    ("https://discord.com/api/webhooks/123456789012345678/" + _r(68), _r(68)),
+    ("vault " + "hv" + "s." + _r(90), _r(90)),
+    ("stripe " + "sk" + "_live_" + _r(24), _r(24)),
+    ("stripe " + "rk" + "_live_" + _r(24), _r(24)),
+    ("gl" + "pat-" + _r(20), _r(20)),
+    ("gh" + "s_" + _r(36), _r(36)),
+    ("hf" + "_" + _r(34), _r(34)),
+    ("sk-" + "proj-" + _r(48) + "9", _r(48)),
+    ("sk-" + "ant-api03-" + _r(93) + "AA", _r(93)),
+    ("dapi" + (HEX * 2), "dapi" + HEX * 2),
+    ("do" + "p_v1_" + HEX * 4, HEX * 4),
+    ("shp" + "at_" + HEX * 2, "shpat_" + HEX * 2),
+    ("gl" + "sa_" + _r(32) + "_" + HEX[:8], _r(32)),
+    ("gl" + "c_" + _r(60), _r(60)),
+    ("dp" + ".st.prd." + _r(43), _r(43)),
+    ("PM" + "AK-" + HEX + HEX[:8] + "-" + HEX * 2 + HEX[:2], HEX * 2 + HEX[:2]),
+    ("np" + "m_" + _r(36), _r(36)),
+    ("py" + "pi-AgEIcHlwaS5vcmc" + _r(80), _r(80)),
+    ("AGE-SECRET-" + "KEY-1" + _r(58).upper(), _r(58).upper()),
+    ("https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=" + _r(43) + "%3D", _r(43)),
+    ("DefaultEndpointsProtocol=https;AccountName=a;AccountKey=" + _r(86) + "==;EndpointSuffix=x", _r(86)),
+    ("https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIA" + _r(16).upper() + "%2F20240101&X-Amz-Signature=" + HEX * 4,
+     HEX * 4),
+    ("\x1b[1;31mpassword=\x1b[0m\x1b[33m" + "An5" + _r(9) + "\x1b[0m", "An5" + _r(9)),
+    ("SSHPASS=" + "Ss4" + _r(9) + " sshpass -e ssh host", "Ss4" + _r(9)),
+    ("OP_SESSION_my=" + _r(43), _r(43)),
+    ("export DISCORD_WEBHOOK=https://discord.com/api/webhooks/1/" + _r(30), _r(30)),
+    ("sshpass -p " + "Sp6" + _r(9) + " ssh host", "Sp6" + _r(9)),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), V2_FORMATS, ids=[str(i) for i in range(len(V2_FORMATS))])
+def test_v2_formats_are_redacted(text, secret):
+    out = redact_text(f"before {text} after", home="")
+    assert secret not in out and secret[3:-3] not in out and "<redacted:" in out, out
+    assert out.startswith("before ") and out.endswith(" after")
+
+
+def test_v2_pem_encodings():
+    import base64
+
+    pem = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(_r(64)[i:] + _r(i) for i in range(3)) + \
+        "\n-----END RSA PRIVATE KEY-----\n"
+    for text in (base64.b64encode(pem.encode()).decode(), json.dumps({"private_key": pem}),
+                 json.dumps({"private_key": pem[:90]})):  # JSON-escaped, and cut before its END line
+        out = redact_text(f"key: {text} done", home="")
+        assert _r(64)[2:40] not in out and "<redacted:private-key>" in out, out
+
+
+def test_v2_token_wrapped_across_lines():
+    token = "gh" + "p_" + _r(36)
+    out = redact_text(f"token: {token[:17]}\n{token[17:]}\nnext line\n", home="")
+    assert token[:17] not in out and token[17:] not in out and out.endswith("next line\n")
+
+
+KNOWN = "Qz7pL2mX9vR4kT8w"
+
+
+@pytest.mark.parametrize("text", [
+    KNOWN, "xx" + __import__("base64").b64encode(b"{'a': '" + KNOWN.encode() + b"'}").decode(),
+    __import__("base64").b64encode(KNOWN.encode()).decode(), __import__("urllib.parse").parse.quote("p@s/" + KNOWN),
+    json.dumps({"k": KNOWN + '"'}), KNOWN[:7] + "\n" + KNOWN[7:], KNOWN[:5] + "\\\n    " + KNOWN[5:],
+    "\x00".join(KNOWN) + "\x00", KNOWN.encode("utf-16-le").decode("utf-8", "replace"), KNOWN.encode().hex(),
+])
+def test_known_values_in_cheap_encodings(text):
+    out = redact_text(f"x {text} y", home="", extra={KNOWN: "env-secret"})
+    assert "<redacted:env-secret>" in out and KNOWN[2:-2] not in out.replace("\x00", "")
+
+
+def test_known_values_come_from_the_environment_and_the_register(monkeypatch):
+    from reportkit.redact import forget_known, remember_argv, remember_env
+
+    monkeypatch.setenv("SERVICE_URL", "https://bot:Uv3" + _r(9) + "@api.example.com")
+    monkeypatch.setenv("SSHPASS", "Sh2" + _r(9))
+    try:
+        remember_env({"APP_SETTING": "Ap1" + _r(9), "TORCH_LOGS": "+dynamo,recompiles"}, overrides=True)
+        remember_argv(["--opt", "x", "-u", "bob:Bo4" + _r(9)])
+        text = f"a Uv3{_r(9)} b Sh2{_r(9)} c Ap1{_r(9)} d Bo4{_r(9)} e +dynamo,recompiles"
+        assert redact_text(text, home="") == ("a <redacted:url-credentials> b <redacted:env-secret> c "
+                                              "<redacted:env-value> d <redacted:secret-argument> e +dynamo,recompiles")
+    finally:
+        forget_known()
+
+
+@pytest.mark.parametrize("name", ["SSHPASS", "OP_SESSION_my", "OP_SESSION_ABC123", "REDIS_URL", "DATABASE_URL",
+                                  "MONGODB_URI", "CELERY_BROKER_URL", "DISCORD_WEBHOOK", "SLACK_WEBHOOK_URL",
+                                  "SENTRY_DSN", "AZURE_STORAGE_CONNECTION_STRING", "VAULT_SESSION_TOKEN"])
+def test_v2_secret_env_names(name):
+    assert is_secret_env_name(name)
+
+
+@pytest.mark.parametrize("name", ["GITHUB_SERVER_URL", "PIP_INDEX_URL", "HTTP_PROXY", "XDG_SESSION_CLASS",
+                                  "TORCH_BYPASS", "COMPASS", "REDIS_HOST", "DATABASE_NAME", "PWD"])
+def test_v2_plain_env_names(name):
+    assert not is_secret_env_name(name)
+
+
+ORDINARY = [  # over-redactions that broke reports (issue 35) and their neighbours
+    "self.ntoken = ntoken",
+    "self.password = password; token = new_token; password = getpass.getpass()",
+    "python train.py --run-name Exp#12_A --prompt 'Describe the weather in Paris' --epochs 3",
+    "gh issue create --repo o/r --title 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (x.py)' "
+    "--body-file b/issue.md",
+    'tokenizer(pad_token="<pad>", eos_token="</s>", mask_token="[MASK]")',
+    "--model ResNet50V2 --arch MobileNetV3 --name MyExperimentRunNumberTwelve --tag v1.2.3-rc1 --device cuda:0",
+    "Qwen2.5-7B-Instruct meta-llama/Llama-3.1-8B-Instruct BertForSequenceClassification",
+    "docker run -u 1000:1000 image; python -u script.py; pytest -p no:cacheprovider",
+    "id 550e8400-e29b-41d4-a716-446655440000 at 2024-06-01T10:00:00Z, torch 2.13.0+cpu (git 82dede8e2a19)",
+    "password: str = field(default=None)  # filled from the vault",
+    "Authorization header missing; use a Bearer token",
+    "https://github.com/pytorch/pytorch/issues/1234?page=2&per_page=50#issuecomment-5678",
+    "TORCH_LOGS=+dynamo,recompiles TORCHDYNAMO_DISABLE=1 PYTHONHASHSEED=0",
+    "401 Unauthorized. Authorization: required; x-api-key: missing",
+    "set REDIS_URL to redis://{user}:{password}@cache:6379/0 or run curl -u $API_USER:$API_TOKEN https://x.io",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_v2_ordinary_text_is_left_alone(text):
+    assert redact_text(text, home="") == text
+
+
+def test_v2_looks_random_is_not_fooled_by_names():
+    for name in ("Exp#12_A", "ResNet50V2", "EfficientNetB0", "DeBERTaV3Base", "Mixtral8x7BInstructV01",
+                 "TorchDynamoBackendInductor", "baseline-v2.1_lr3e-4", "WandbRun42xY"):
+        assert not looks_random(name), name
+    assert looks_random("Zk9mP2vLq8Rw") and looks_random("a7Kp2QxZ9mW4tR8vB3nL6yH1")
+
+
+# --------------------------------------------------------------------------- code
+
+CODE = '''import os
+
+
+class Decoder:
+    def __init__(self, ntoken, password):
+        self.ntoken = ntoken
+        self.password = password
+        self.pad_token = "<pad>"
+
+
+KEY = "sk_live_''' + _r(24) + '''"  # the live key
+password = "Hu7''' + _r(9) + '''"
+url = f"postgres://svc:Pg7''' + _r(9) + '''@db:5432/{os.getpid()}"
+headers = {"Authorization": "Bearer ''' + _r(30) + '''"}
+doc = """
+-----BEGIN RSA PRIVATE KEY-----
+''' + _r(64) + '''
+-----END RSA PRIVATE KEY-----
+"""
+# ghp_''' + _r(36) + '''
+pin = 40417129338
+token = os.environ["TOKEN"]
+'''
+
+
+def test_redact_code_keeps_it_parsing_and_identifiers_untouched():
+    import ast
+
+    from reportkit.redact import redact_code
+
+    out = redact_code(CODE, home="", extra={"40417129338": "env-secret"})
+    ast.parse(out)
+    for kept in ("self.ntoken = ntoken", "self.password = password", 'self.pad_token = "<pad>"',
+                 'token = os.environ["TOKEN"]', "@db:5432/{os.getpid()}", "# the live key",
+                 'password = "Hu7' + _r(9) + '"'):  # no guess from a name in code: only known values and shapes
+        assert kept in out, kept
+    for gone in (_r(24), "Pg7" + _r(9), _r(30), _r(64), _r(36), "40417129338"):
+        assert gone not in out, gone
+    assert 'KEY = "<redacted:stripe-access-key>"' in out and 'pin = "<redacted>"' in out
+
+
+def test_redact_code_never_guesses_from_entropy_or_context():
+    from reportkit.redact import redact_code
+
+    code = 'run_name = "Exp#12_A"\nopt = "Zk9mP2vLq8Rw"\nprint("--token", args.token, "password=" + pw)\n'
+    assert redact_code(code, home="") == code
+
+
+def test_redact_code_of_what_does_not_parse_replaces_every_match():
+    from reportkit.redact import redact_code
+
+    excerpt = "    x = call(\n        'gh" + "p_" + _r(36) + "'"  # an excerpt cut in the middle of a call
+    assert _r(36) not in redact_code(excerpt, home="")
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = sorted([*(ROOT / "examples").rglob("*.py"),
+                  *(p for d in (ROOT / "benchmarks").glob("corpus*") for p in d.rglob("*.py"))])
+
+
+def test_examples_and_corpus_scripts_are_found():
+    assert len(SCRIPTS) > 500
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_examples_and_corpus_scripts_are_unchanged_as_code(path):
+    """These scripts hold no secret: redacted as code they stay exactly as they are (so they parse)."""
+    from reportkit.redact import redact_code
+
+    source = path.read_text(encoding="utf-8")
+    assert redact_code(source, home="") == source
+
+
+def test_markdown_redacts_python_blocks_as_code_and_keeps_protected_commands():
+    from reportkit.redact import protect, redact_markdown
+
+    md = ("text password=Hu7" + _r(9) + "\n```python\nself.ntoken = ntoken\npassword = 'Pw3" + _r(9) + "'\n```\n"
+          "```shell\n" + protect("python x.py --opt Zk9mP2vLq8Rw --run-name Exp#12_A") + "\n```\n")
+    out = redact_markdown(md, home="")
+    assert "password=<redacted:secret>" in out and "self.ntoken = ntoken" in out
+    assert "password = 'Pw3" + _r(9) + "'" in out  # code: the name alone is not a reason
+    assert "python x.py --opt Zk9mP2vLq8Rw --run-name Exp#12_A\n```" in out and "\ue000" not in out
+
+
+def test_a_protection_cannot_be_forged_by_a_script():
+    from reportkit.redact import protect
+
+    forged = "\ue000" + "0" * 12 + "\ue001" + "gh" + "p_" + _r(36) + "\ue002" + "0" * 12 + "\ue003"
+    assert _r(36) not in redact_text(forged, home="")
+    assert _r(36) not in redact_text(protect("x") + forged, home="")
+
+
+def test_v2_redact_argv_part_by_part():
+    from reportkit.redact import argv_secrets
+
+    argv = ["--run-name", "Exp#12_A", "--prompt", "Describe the weather in Paris", "--token", "To9" + _r(9),
+            "-u", "bob:Bo4" + _r(9), "-pMy2" + _r(9), "https://u:Ur5" + _r(9) + "@h/x", "--model", "ResNet50V2"]
+    assert redact_argv(argv) == ["--run-name", "Exp#12_A", "--prompt", "Describe the weather in Paris", "--token",
+                                 "<redacted:secret-argument>", "-u", "<redacted:secret-argument>",
+                                 "-p<redacted:secret-argument>", "https://<redacted:url-credentials>@h/x", "--model",
+                                 "ResNet50V2"]
+    found = argv_secrets(argv)
+    assert {"To9" + _r(9), "bob:Bo4" + _r(9), "Bo4" + _r(9), "My2" + _r(9), "Ur5" + _r(9)} <= set(found)
+    assert "Exp#12_A" not in found and "Describe the weather in Paris" not in found

@@ -693,8 +693,9 @@ def _failure_of(item: object, where: Path) -> Failure:
 
 def _copy_bundle(part_dir: Path, out_dir: Path, rel: str) -> None:
     """Copy ``part_dir/rel`` (a bundle directory) to ``out_dir/rel``, every text file through the redaction
-    edge of this process (its secrets too), and archive it again like ``bundle`` does."""
-    from reportkit.redact import redact_output
+    edge of this process (its secrets too; by its name: code, markdown or text), and archive it again like
+    ``bundle`` does."""
+    from reportkit.redact import redact_for
     from reportkit.report.bundle import make_archive
 
     src, dst = (part_dir / rel).resolve(), (out_dir / rel)
@@ -709,7 +710,7 @@ def _copy_bundle(part_dir: Path, out_dir: Path, rel: str) -> None:
             continue
         data = path.read_bytes()
         try:
-            data = redact_output(data.decode("utf-8"), home="").encode("utf-8")
+            data = redact_for(path.name, data.decode("utf-8"), home="").encode("utf-8")
         except UnicodeDecodeError:
             pass  # binary (an archive, a compiled artifact): as it is
         write_atomic(target, data, mode=0o600)
@@ -857,11 +858,11 @@ def write_outputs(report: CiReport, out_dir: Path) -> dict[str, str]:
 
     Returns the step outputs (also written to ``$GITHUB_OUTPUT`` when set).
     """
-    from reportkit.redact import redact_output
+    from reportkit.redact import redact_markdown, redact_output
 
     # the redaction edge: on the full texts, before the step summary is clipped
     write_atomic(out_dir / MANIFEST, redact_output(json.dumps(report.to_manifest(), indent=2), home=""))
-    summary = redact_output(summary_markdown(report), home="")
+    summary = redact_markdown(summary_markdown(report), home="")
     write_atomic(out_dir / SUMMARY, summary)
     outputs = {"bundle-dir": str(out_dir.resolve()), "count": str(len(report.failures)),
                "fingerprints": " ".join(f.fingerprint for f in report.failures if f.fingerprint),
@@ -892,7 +893,8 @@ def _command_property(text: str) -> str:
 def annotations(report: CiReport, workspace: Optional[str] = None) -> list[str]:
     """``::error file=…,line=…,title=…::`` workflow commands, one per distinct failure (``::warning`` for one
     that did not reproduce). They need no token, so pull requests from forks get them too. The file is the
-    test module (relative to ``workspace``, i.e. ``$GITHUB_WORKSPACE``), the line its frame in the re-run."""
+    test module (relative to ``workspace``, i.e. ``$GITHUB_WORKSPACE``), the line its frame in the re-run.
+    Composed from parts that are redacted first (print them :func:`reportkit.redact.protect`-ed)."""
     from reportkit.redact import redact_output
 
     root = Path(report.repo_root)
@@ -904,7 +906,8 @@ def annotations(report: CiReport, workspace: Optional[str] = None) -> list[str]:
         props = []
         if path.endswith(".py") and (root / path).is_file():
             rel = os.path.relpath((root / path).resolve(), base)
-            props.append(f"file={_command_property(rel if not rel.startswith('..') else str(root / path))}")
+            shown = redact_output(rel if not rel.startswith("..") else str(root / path), home="")
+            props.append(f"file={_command_property(shown)}")
             frame = (f.signature or {}).get("script_frame") or {}
             if isinstance(frame.get("line"), int):
                 props.append(f"line={frame['line']}")

@@ -174,7 +174,9 @@ def _code(text: str) -> str:
 
 
 def issue_title(failure: Failure) -> str:
-    title = " ".join((failure.title or failure.headline).split())
+    from reportkit.redact import redact_text
+
+    title = redact_text(" ".join((failure.title or failure.headline).split()), home="")
     if not title:
         title = f"reportkit: failure {failure.fingerprint}"
     title = neutralize(title)
@@ -220,10 +222,11 @@ def neutralize(text: str) -> str:
 
 
 def _safe(text: str) -> str:
-    """What every title, body and comment goes through: secrets redacted, mentions and references broken."""
-    from reportkit.redact import redact_text
+    """What every body and comment goes through: secrets redacted (Python blocks as code: they still parse),
+    mentions and references broken."""
+    from reportkit.redact import redact_markdown
 
-    return neutralize(redact_text(text))
+    return neutralize(redact_markdown(text))
 
 
 def _bundle_pointer(failure: Failure, run_url: Optional[str], artifact_name: Optional[str],
@@ -333,12 +336,13 @@ class Gh:
         self.timeout = timeout
 
     def run(self, args: list[str], body: Optional[str] = None) -> str:
+        from reportkit.redact import redact_markdown, redact_text
+
+        args = [redact_text(a, home="") for a in args]  # the redaction edge, argument by argument
         body_file: Optional[Path] = None
         if body is not None:
             body_file = self.workdir / f"body-{uuid.uuid4().hex}.md"
-            from reportkit.redact import redact_output
-
-            body_file.write_text(redact_output(body, home=""), encoding="utf-8")  # the redaction edge
+            body_file.write_text(redact_markdown(body, home=""), encoding="utf-8")  # the redaction edge
             args = [*args, "--body-file", str(body_file)]
         what = "gh " + " ".join(args[:2])
         try:
@@ -465,11 +469,17 @@ class RestClient:
         return [i for i in found if isinstance(i.get("number"), int)][:limit]
 
     def create_issue(self, title: str, body: str, labels: list[str]) -> Optional[str]:
-        data = self._call("POST", f"/repos/{self.repo}/issues", {"title": title, "body": body, "labels": labels})
+        from reportkit.redact import redact_markdown, redact_text
+
+        data = self._call("POST", f"/repos/{self.repo}/issues", {"title": redact_text(title, home=""),
+                                                                   "body": redact_markdown(body, home=""),
+                                                                   "labels": labels})
         return data.get("html_url") if isinstance(data, dict) else None
 
     def comment(self, number: int, body: str) -> None:
-        self._call("POST", f"/repos/{self.repo}/issues/{number}/comments", {"body": body})
+        from reportkit.redact import redact_markdown
+
+        self._call("POST", f"/repos/{self.repo}/issues/{number}/comments", {"body": redact_markdown(body, home="")})
 
     def comments(self, number: int) -> list[str]:
         data = self._call("GET", f"/repos/{self.repo}/issues/{number}/comments", query={"per_page": 100})
@@ -905,9 +915,12 @@ def write_github_files(report: PublishReport, env: Optional[Mapping[str, str]] =
     """Append the Issues section to $GITHUB_STEP_SUMMARY and issue-urls to $GITHUB_OUTPUT, when set.
 
     A file that cannot be written becomes a warning of the report: the issues are filed already."""
+    from reportkit.redact import redact_markdown, redact_text
+
     env = os.environ if env is None else env
-    for var, text in (("GITHUB_STEP_SUMMARY", summary_markdown(report)),
-                      ("GITHUB_OUTPUT", github_output_lines({"issue-urls": " ".join(report.issue_urls())}))):
+    urls = redact_text(" ".join(report.issue_urls()), home="")
+    for var, text in (("GITHUB_STEP_SUMMARY", redact_markdown(summary_markdown(report), home="")),
+                      ("GITHUB_OUTPUT", github_output_lines({"issue-urls": urls}))):
         if env.get(var):
             try:
                 with open(env[var], "a", encoding="utf-8") as fh:
@@ -922,4 +935,7 @@ def _escape_command_data(text: str) -> str:
 
 def workflow_commands(report: PublishReport) -> list[str]:
     """``::notice::``/``::warning::``/``::error::`` lines for the GitHub Actions log (annotations)."""
-    return [f"::{n.level} title=reportkit publish::{_escape_command_data(n.message)}" for n in report.notices]
+    from reportkit.redact import redact_text
+
+    return [f"::{n.level} title=reportkit publish::{_escape_command_data(redact_text(n.message, home=''))}"
+            for n in report.notices]

@@ -38,6 +38,7 @@ from reportkit.failure.signature import (
     raised_by_tensor_operator,
 )
 from reportkit.io import write_atomic
+from reportkit.redact import redact_code
 from reportkit.reduce import passes as P
 from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
@@ -938,7 +939,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
 
     def improved(candidate: str) -> None:
         best.source = candidate
-        write_atomic(options.output, candidate)
+        write_atomic(options.output, redact_code(candidate, home=""))  # the file users paste: the code edge (secrets; paths kept)
 
     def progress(p: Progress) -> None:
         best.stats = p.stats  # the reducer's counters as of the last progress event (kept on Ctrl-C)
@@ -970,7 +971,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
         best.stats, best.stopped_early = result.stats, bool(result.stopped_early)
     best.probe_runs = probe.runs  # type: ignore[attr-defined]
     if best.source == source and not options.output.exists():
-        write_atomic(options.output, source)  # nothing removable: the output is the input, said so
+        write_atomic(options.output, redact_code(source, home=""))  # nothing removable: the output is the input, said so
     return best
 
 
@@ -1151,7 +1152,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
             verified, outcome, on_good = _verify(session, tidy, keep)
             if verified:
                 reduced.source = tidy
-                write_atomic(options.output, tidy)
+                write_atomic(options.output, redact_code(tidy, home=""))
         if tidy != reduced.source or verified is None:
             verified, outcome, on_good = _verify(session, reduced.source, keep)
         final_sig = outcome.signature.to_dict()
@@ -1214,7 +1215,7 @@ def write_standalone(check: Check, module: str, test: dict | None, output: Path)
     path = output.with_name("repro_" + spec.script.name)
     if path == spec.script:
         return None, "not written: it would overwrite the input"
-    write_atomic(path, script)
+    write_atomic(path, redact_code(script, home=""))
     return str(path), "fails the same way when run with python (no pytest run needed)"
 
 

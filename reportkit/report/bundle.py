@@ -14,7 +14,8 @@ A bundle is a directory (and a ``.tar.gz`` of it next to it)::
     artifacts/ffdc/                          FFDC reports
     hang/stacks.txt, hang/gdb.txt            for a hang: all-thread Python stacks, native backtrace
 
-Everything written is redacted first (:class:`reportkit.report.render.Redactor`) unless ``--no-redact``.
+Everything written is redacted first (:class:`reportkit.report.render.Redactor`) unless ``--no-redact``:
+Python files as code (they still parse), ``issue.md`` as markdown, the rest as text.
 The directory is assembled under a temporary name and renamed into place, so a bundle is either
 complete or absent; every file is written with :func:`reportkit.io.write_atomic`.
 
@@ -47,7 +48,7 @@ from reportkit.reduce.minimize import MinimizeOptions, MinimizeReport, minimize
 from reportkit.report.collect import COLLECTORS, Collected, CollectInput, CollectOptions, Workspace, collect
 from reportkit.report.render import Redactor, bundle_files, checklist, default_title, render_issue
 from reportkit.run.runner import build_env
-from reportkit.run.spec import RunSpec
+from reportkit.run.spec import PYTEST_NODE_ENV, RunSpec
 
 SCHEMA_VERSION = BUNDLE_SCHEMA_VERSION
 MAX_ARTIFACT_BYTES = 16 * 1024 * 1024  # larger artifact files are listed, not copied
@@ -141,7 +142,7 @@ class Writer:
         self.skipped: dict[str, str] = {}
 
     def text(self, rel: str, text: str) -> None:
-        write_atomic(self.root / rel, self.redactor.text(text))
+        write_atomic(self.root / rel, self.redactor.file(rel, text))  # by its name: code, markdown or text
         self.written.append(rel)
 
     def copy(self, rel: str, source: Path) -> None:
@@ -273,7 +274,8 @@ def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: Bundle
             collected.standalone = Path(minimized.standalone).read_text(encoding="utf-8")
         if on_step:
             on_step(f"writing the bundle to {out} ...")
-        redactor = Redactor.for_env(build_env(spec.env), enabled=options.redact)
+        user_env = {k: v for k, v in spec.env.items() if k != PYTEST_NODE_ENV}
+        redactor = Redactor.for_env(build_env(spec.env), enabled=options.redact, args=spec.args, overrides=user_env)
         result = publish(collected, out, options, redactor)
     result.timings["total"] = round(time.monotonic() - start, 2)
     return result

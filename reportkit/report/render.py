@@ -1,8 +1,10 @@
 """Stage *render* of ``reportkit bundle``: redaction, the bug-report checklist and ``issue.md``.
 
-* :class:`Redactor` removes secrets before anything is written: values of secret-looking environment
-  variables (:func:`reportkit.redact.is_secret_env_name`) wherever they appear, token patterns
-  (:func:`reportkit.redact.redact_text`) and the home directory (``~``). ``--no-redact`` disables it.
+* :class:`Redactor` removes secrets before anything is written: the run's known secrets (values of
+  secret-looking environment variables, ``--env`` values, credentials in the script's arguments:
+  :mod:`reportkit.redact`, rule (a)) wherever they appear, the patterns (rule (b)) and the home directory
+  (``~``); code (the reproducers, Python excerpts) with :func:`reportkit.redact.redact_code`, so it still
+  parses. ``--no-redact`` disables it.
 * :func:`checklist` turns a :class:`~reportkit.report.collect.Collected` into Torch-Spyre's bug-report
   checklist (seed 004, plus the FFDC item): each item done, or with the reason it cannot be.
 * :func:`render_issue` renders a jinja2 template from ``templates/`` (``torch-spyre``: the sections
@@ -23,7 +25,19 @@ import jinja2
 
 from reportkit.constants import TEMPLATE_NAMES
 from reportkit.failure.signature import FailureKind
-from reportkit.redact import MARK, is_secret_env_name, redact_env, redact_text
+from reportkit.redact import (
+    argv_secrets,
+    env_secrets,
+    is_secret_env_name,
+    plain_setting,
+    protect,
+    redact_code,
+    redact_env,
+    redact_for,
+    redact_markdown,
+    redact_text,
+    unprotect,
+)
 from reportkit.report.collect import COLLECTORS, Collected, EnvInfo, PackageInfo, collector_layout
 from reportkit.report.evidence import COLLECTED, CheckItem, Comparison, Variant
 
@@ -37,29 +51,71 @@ _TRIVIAL_VALUE = re.compile(r"^(?:\d+|true|false|none|null|yes|no|on|off|enabled
 # --------------------------------------------------------------------------- redaction
 
 ENV_FIELDS = {"env_vars", "user_env"}
+# (class, field) that hold Python source (redacted as code: it must still parse), and the script's arguments
+CODE_FIELDS = {("Collected", "source"), ("Collected", "original_source"), ("Collected", "standalone"),
+               ("Collected", "conftests"), ("FxArtifacts", "excerpt"), ("FxArtifacts", "output_code_excerpt")}
+ARGV_FIELDS = {("Collected", "args")}
 
 
 class Redactor:
-    """Applies :func:`redact_text` plus literal removal of secret env values; a no-op when disabled."""
+    """The bundle's redaction edge: :func:`reportkit.redact.redact_text` for text,
+    :func:`~reportkit.redact.redact_code` for code, with the run's known secrets (``secret_values``: the
+    values of secret-named variables; ``known``: value -> marker kind); a no-op when disabled."""
 
-    def __init__(self, enabled: bool = True, secret_values=(), home: Optional[str] = None) -> None:
+    def __init__(self, enabled: bool = True, secret_values=(), home: Optional[str] = None,
+                 known: Optional[Mapping[str, str]] = None) -> None:
         self.enabled = enabled
         self.secret_values = sorted({v for v in secret_values if v}, key=len, reverse=True)
         self.home = home
+        self.known = {**{v: "env-secret" for v in self.secret_values}, **(known or {})}
 
     @classmethod
-    def for_env(cls, env: Mapping[str, str], enabled: bool = True, home: Optional[str] = None) -> Redactor:
-        """Redactor that also removes the values of ``env``'s secret-named variables wherever they occur."""
+    def for_env(cls, env: Mapping[str, str], enabled: bool = True, home: Optional[str] = None,
+                args: Optional[list] = None, overrides: Optional[Mapping[str, Optional[str]]] = None) -> Redactor:
+        """Redactor that also removes, wherever they occur, the values of ``env``'s secret-named variables
+        and the credentials in its values, the credentials in the script's ``args``, and the ``--env``
+        values (``overrides``) that are not plain settings."""
         secrets = [v for k, v in env.items()
                    if v and is_secret_env_name(k) and len(v) >= 6 and not _TRIVIAL_VALUE.match(v)]
-        return cls(enabled, secrets, home)
+        known = {**env_secrets(env), **argv_secrets(list(args or []))}
+        for value in (overrides or {}).values():
+            if value and not plain_setting(value):
+                known.setdefault(value, "env-value")
+        return cls(enabled, secrets, home, known)
 
     def text(self, text: str) -> str:
         if not self.enabled or not text:
+            return unprotect(text) if text else text
+        return redact_text(text, home=self.home, extra=self.known)
+
+    def code(self, text: str) -> str:
+        """Python source: redacted inside string literals and comments only; it still parses."""
+        if not self.enabled or not text:
             return text
-        for value in self.secret_values:
-            text = text.replace(value, MARK.format("env-secret"))
-        return redact_text(text, home=self.home)
+        return redact_code(text, home=self.home, extra=self.known)
+
+    def markdown(self, text: str) -> str:
+        """An issue body: fenced Python blocks as code, the rest as text; protected commands kept whole."""
+        if not self.enabled or not text:
+            return unprotect(text) if text else text
+        return redact_markdown(text, home=self.home, extra=self.known)
+
+    def file(self, name: str, text: str) -> str:
+        """A bundle file's content, by its name (``.py``: code, ``.md``: markdown, else text)."""
+        if not self.enabled or not text:
+            return text
+        return redact_for(name, text, home=self.home, extra=self.known)
+
+    def argv(self, args: list) -> list:
+        """The script's arguments, part by part (a command is composed from them afterwards)."""
+        if not self.enabled:
+            return list(args)
+        secrets = {**self.known, **argv_secrets([str(a) for a in args])}
+        out = []
+        for arg in map(str, args):
+            red = redact_text(arg, home=self.home, extra=secrets)
+            out.append(red)
+        return out
 
     def env(self, env: Mapping[str, Optional[str]]) -> dict:
         if not self.enabled:
@@ -68,10 +124,15 @@ class Redactor:
         masked = redact_env(set_values, home=self.home)
         return {k: (self.text(masked[k]) if k in masked else None) for k in env}
 
-    def tree(self, value: Any, name: str = "") -> Any:
-        """A copy of ``value`` (dataclasses, lists, dicts, paths, strings) with every string redacted."""
+    def tree(self, value: Any, name: str = "", owner: str = "") -> Any:
+        """A copy of ``value`` (dataclasses, lists, dicts, paths, strings) with every string redacted (code
+        fields as code, the script's arguments part by part)."""
         if not self.enabled:
             return value
+        if (owner, name) in CODE_FIELDS:
+            return self._code_tree(value)
+        if (owner, name) in ARGV_FIELDS and isinstance(value, list):
+            return self.argv(value)
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, Path):
@@ -79,7 +140,7 @@ class Redactor:
         if name in ENV_FIELDS and isinstance(value, Mapping):
             return self.env(value)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            changes = {f.name: self.tree(getattr(value, f.name), f.name)
+            changes = {f.name: self.tree(getattr(value, f.name), f.name, type(value).__name__)
                        for f in dataclasses.fields(value) if f.init}
             return dataclasses.replace(value, **changes)
         if isinstance(value, (list, tuple)):
@@ -87,6 +148,16 @@ class Redactor:
         if isinstance(value, dict):
             return {k: self.tree(v) for k, v in value.items()}
         return value
+
+    def _code_tree(self, value: Any) -> Any:
+        """A code field: a source, or a list of (path, source) pairs (conftests)."""
+        if isinstance(value, str):
+            return self.code(value)
+        if isinstance(value, (list, tuple)):  # conftests: [(path, source), ...]
+            return type(value)(
+                type(v)(self.code(x) if i == 1 and isinstance(x, str) else self.tree(x) for i, x in enumerate(v))
+                if isinstance(v, (list, tuple)) else self.tree(v) for v in value)
+        return self.tree(value)
 
 
 # --------------------------------------------------------------------------- checklist
@@ -375,7 +446,9 @@ def context(c: Collected, files: Mapping[str, str], title: str, bundle_name: str
         "checklist": checklist(c, files), "problem": describe_problem(c), "expected": describe_expected(c),
         "env_rows": env_rows(c.env),
         "blocks": evidence_blocks(c),
-        "repro_command": _repro_command(c), "repro_lines": len(repro["source"].splitlines()), "repro": repro,
+        # composed from parts redacted before (c went through Redactor.tree): kept whole by the final pass
+        "repro_command": protect(_repro_command(c)), "repro_lines": len(repro["source"].splitlines()),
+        "repro": repro,
     }
 
 
@@ -435,7 +508,7 @@ def render_issue(c: Collected, template: str = "torch-spyre", *, redactor: Optio
     tmpl = environment().get_template(f"{template}.md.j2")
     text = ""
     for scale in BUDGET_SCALES:
-        text = tidy_markdown(redactor.text(tmpl.render(ctx, clip=Clipper(scale))))
+        text = tidy_markdown(redactor.markdown(tmpl.render(ctx, clip=Clipper(scale))))
         if github_length(text) <= limit:
             return text
     return hard_cut(text, limit)
