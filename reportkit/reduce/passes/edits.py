@@ -50,6 +50,7 @@ class BodySeq:
             else:
                 groups.append([i])
         self.groups = groups
+        self._group_of = {i: g for g, group in enumerate(groups) for i in group}
         self.own_line = [smap.blank_before(self.spans[g[0]][0]) for g in groups]
         self.group_lines = [
             (
@@ -61,6 +62,26 @@ class BodySeq:
 
     def __len__(self) -> int:
         return len(self.stmts)
+
+    def clean(self, index: int) -> bool:
+        """Does deleting statement ``index`` -- with any other deletions of this kind, in any bodies -- leave
+        a source that compiles compiling?  Yes when the statement is alone on whole lines of its own (no
+        ``;`` neighbour, not on its header's line, no backslash continuation into or out of those lines)
+        and is no ``from __future__`` import: the deletion removes whole logical lines (an emptied block
+        gets ``pass`` on the same lines, an emptied ``else`` part goes with its header line), and no
+        check of ``compile`` fails for a statement less -- but ``nonlocal`` (its binding may go), which
+        the caller rules out (:func:`clean_deletions`)."""
+        g = self._group_of[index]
+        if len(self.groups[g]) != 1 or not self.own_line[g]:
+            return False
+        stmt = self.stmts[index]
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            return False
+        start, end = self.group_lines[g]
+        source = self.smap.source
+        if _continued(source, start) or _continued(source, end):
+            return False
+        return not (self.kind == "orelse" and self.header_start is not None and _continued(source, self.header_start))
 
     def pass_splice(self) -> Splice:
         """Replace the whole body by ``pass``."""
@@ -89,6 +110,26 @@ class BodySeq:
                 continue
             out.extend(_run_splices(group, deleted, spans))
         return out
+
+
+def _continued(source: str, line_start: int) -> bool:
+    """Does the line ending just before ``line_start`` end with a backslash continuation?"""
+    end = line_start
+    if end and source[end - 1] == "\n":
+        end -= 1
+    if end and source[end - 1] == "\r":  # (``\r\n``, or a lone ``\r``)
+        end -= 1
+    return end < line_start and end > 0 and source[end - 1] == "\\"
+
+
+def clean_deletions(source: str, edits: Sequence[Edit]) -> bool:
+    """Does applying any subset of ``edits`` to ``source`` (which compiles) give a source that compiles?
+    Yes when every edit deletes a statement :meth:`BodySeq.clean` vouches for and ``source`` has no
+    ``nonlocal`` (deleting the binding a ``nonlocal`` refers to is an error ``compile`` reports)."""
+    return "nonlocal" not in source and all(
+        isinstance(e, Delete) and isinstance(e.seq, BodySeq)
+        and (e.seq.smap.source is source or e.seq.smap.source == source) and e.seq.clean(e.index)
+        for e in edits)
 
 
 def _run_splices(indices: Sequence[int], deleted: set[int], spans: Sequence[tuple[int, int]]) -> list[Splice]:
