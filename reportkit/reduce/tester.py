@@ -143,6 +143,8 @@ class Tester:
         with self.lock:
             assert self._cache.get(k) is True, "only interesting candidates are accepted"
             self.stats.passes[name] = self.stats.passes.get(name, 0) + count
+        if isinstance(candidate, wellformed.Spliced):
+            candidate = str(candidate)  # (not the source it was made from: the sources accepted before stay garbage)
         self.current = candidate
         self.history.add(k)
         if self.verifying:  # no fixpoint: the rest of the round skips known-rejected changes again
@@ -213,6 +215,8 @@ class Tester:
         costs one run instead of two (its predicate never runs)."""
         if self._stopped:
             raise Stop()
+        if type(candidate) is not str:
+            candidate = str(candidate)  # the checks get plain text (a Spliced one carries its origin)
         with self.lock:
             result = self._cache.get(k)
         if result is None and self.confirm.strict and self.confirm.first(self.phase) and not self.confirm.ok(k, candidate):

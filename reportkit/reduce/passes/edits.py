@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence, Union
 
 from .source import SourceMap
+from .wellformed import Spliced
 
 _BODY_FIELDS = ("body", "orelse", "finalbody")
 
@@ -265,7 +266,21 @@ def to_splices(edits: Iterable[Edit]) -> list[Splice]:
 
 def apply_splices(source: str, splices: Iterable[Splice]) -> str | None:
     """Apply splices; nested ones inside a deleted/replaced span are moot. None on conflict."""
+    done = _splice(source, splices)
+    return None if done is None else done[0]
+
+
+def spliced(source: str, splices: Iterable[Splice]) -> Spliced | None:
+    """:func:`apply_splices`, as a :class:`~reportkit.reduce.passes.wellformed.Spliced` that knows where it
+    differs from ``source`` (its parse check then compiles only the top-level statements there)."""
+    done = _splice(source, splices)
+    return None if done is None else Spliced(done[0], source, done[1])
+
+
+def _splice(source: str, splices: Iterable[Splice]) -> tuple[str, list[tuple[int, int, int]]] | None:
+    """The spliced text and its changes ``(start, end, length of the new text)`` in ``source``, ascending."""
     out: list[str] = []
+    changes: list[tuple[int, int, int]] = []
     pos = 0
     last_text: str | None = None
     for sp in sorted(splices, key=lambda s: (s.start, -s.end)):
@@ -274,14 +289,16 @@ def apply_splices(source: str, splices: Iterable[Splice]) -> str | None:
                 continue  # inside the previous span: moot
             if last_text == "" and sp.text == "":
                 pos = sp.end  # overlapping deletions merge
+                changes[-1] = (changes[-1][0], pos, 0)
                 continue
             return None
         out.append(source[pos : sp.start])
         out.append(sp.text)
+        changes.append((sp.start, sp.end, len(sp.text)))
         pos = sp.end
         last_text = sp.text
     out.append(source[pos:])
-    return "".join(out)
+    return "".join(out), changes
 
 
 def apply_edits(source: str, edits: Iterable[Edit]) -> str | None:

@@ -61,10 +61,12 @@ class Tok:
 
 
 class SourceMap:
-    """Offsets, lines and tokens of one source text (which must tokenize)."""
+    """Offsets, lines and tokens of one source text (which must tokenize). ``newline``: what
+    :meth:`default_newline` says (a part of a module: the module's), by default the text's first line break."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, newline: str | None = None) -> None:
         self.source = source
+        self._newline = newline
         starts = [0]
         starts.extend(m.end() for m in _NEWLINE.finditer(source))
         self.line_starts = starts
@@ -96,6 +98,8 @@ class SourceMap:
         return text[len(stripped) :]
 
     def default_newline(self) -> str:
+        if self._newline is not None:
+            return self._newline
         m = _NEWLINE.search(self.source)
         return m.group(0) if m else "\n"
 

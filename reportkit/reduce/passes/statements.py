@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import Iterator
+from typing import Iterable, Iterator
 
+from .chunks import Chunk, Lazy, Module
 from .edits import (
     BodyInfo,
     Delete,
@@ -15,6 +16,7 @@ from .edits import (
     Splice,
     apply_edits,
     apply_splices,
+    spliced,
     walk_bodies,
 )
 from .scopes import Scopes, import_binding, parent_map
@@ -310,8 +312,10 @@ def _inlinable(func: ast.FunctionDef) -> bool:
     return True
 
 
-def _bind_arguments(smap: SourceMap, func: ast.FunctionDef, call: ast.Call) -> dict[str, str] | None:
-    """Parameter name -> argument text, or None if the call is not simple enough."""
+def _bind_arguments(smap: SourceMap, func: ast.FunctionDef, call: ast.Call,
+                    def_smap: SourceMap | None = None) -> dict[str, str] | None:
+    """Parameter name -> argument text, or None if the call is not simple enough. ``def_smap``: where the
+    defaults' text is, when ``func`` is in another chunk than ``call`` (:mod:`reportkit.reduce.passes.chunks`)."""
     args = func.args
     positional = [*args.posonlyargs, *args.args]
     names = [p.arg for p in positional]
@@ -326,9 +330,17 @@ def _bind_arguments(smap: SourceMap, func: ast.FunctionDef, call: ast.Call) -> d
         if kw.arg in bound or kw.arg in posonly or (kw.arg not in names and kw.arg not in kwonly):
             return None
         bound[kw.arg] = smap.text(kw.value)  # type: ignore[index]
-    defaults = dict(zip(names[len(names) - len(args.defaults) :], args.defaults))
+    return _with_defaults(func, [*names, *kwonly], bound, def_smap or smap)
+
+
+def _with_defaults(func: ast.FunctionDef, names: list[str], bound: dict[str, str],
+                   smap: SourceMap) -> dict[str, str] | None:
+    """``bound`` with the defaults' text for the parameters ``names`` it lacks (None: one has no default)."""
+    args = func.args
+    positional = [p.arg for p in [*args.posonlyargs, *args.args]]
+    defaults = dict(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
     defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    for name in [*names, *kwonly]:
+    for name in names:
         if name not in bound:
             if name not in defaults:
                 return None
@@ -392,35 +404,121 @@ def _one_use_calls(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef, ast.Call
 
 def inline_candidates(source: str) -> list[str]:
     """Inline module-level functions that are defined once and called once (statement-level call)."""
-    tree, smap = _parse(source)
-    if next(iter(walk_bodies(tree, smap)), None) is None:
-        return []
-    out: list[str] = []
-    scopes: Scopes | None = None
-    for func, call, parents in _one_use_calls(tree):
-        site = parents.get(id(call))
-        if not _inlinable(func) or not isinstance(site, ast.stmt):
-            continue
-        def_start, def_end = smap.stmt_span(func)
-        if def_start <= smap.stmt_span(site)[0] < def_end:
-            continue  # recursive
-        where = _full_lines(smap, site)
-        prefix = _call_prefix(smap, site, call)
-        bound = _bind_arguments(smap, func, call)
-        def_lines = _full_lines(smap, func)
-        if where is None or prefix is None or bound is None or def_lines is None:
-            continue
-        scopes = scopes or Scopes(tree)
-        if _locals_clash(scopes, parents, func, site, bound):
-            continue
-        line_start, line_end, indent = where
-        text = _inlined_body(smap, func, bound, prefix, indent)
-        candidate = apply_splices(
-            source, [Splice(line_start, line_end, text), Splice(def_lines[0], def_lines[1], "")]
-        )
-        if candidate is not None:
-            out.append(candidate)
-    return out
+    return list(_inline_candidates(Module.of(source)))
+
+
+def lazy_inline_candidates(source: str) -> Lazy[str]:
+    """:func:`inline_candidates`, each made when the search asks for it."""
+    return Lazy(_inline_candidates(Module.of(source)))
+
+
+def _name_totals(module: Module) -> tuple[Counter[str], Counter[str], dict[str, int]]:
+    """:func:`_name_counts` of the whole module, summed over its chunks, and per name the (last) chunk
+    loading it."""
+    loads: Counter[str] = Counter()
+    bindings: Counter[str] = Counter()
+    where: dict[str, int] = {}
+    for i, chunk in enumerate(module.chunks):
+        chunk_loads, chunk_bindings, _nodes = chunk.get("name_counts", lambda c: _name_counts(c.tree))
+        loads.update(chunk_loads)
+        bindings.update(chunk_bindings)
+        where.update(dict.fromkeys(chunk_loads, i))
+    return loads, bindings, where
+
+
+def _inline_candidates(module: Module) -> Iterator[str]:
+    """The candidates of :func:`inline_candidates`, in order, from the chunks (:func:`_one_use_calls` and
+    :func:`_locals_clash` on them: what a chunk holds is read once per text)."""
+    loads, bindings, where = module.get("name_totals", _name_totals)
+    for i, chunk in enumerate(module.chunks):
+        for func in chunk.tree.body:
+            if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
+                continue
+            j = where[func.name]
+            site_chunk = module.chunks[j]
+            name_node = site_chunk.get("name_counts", lambda c: _name_counts(c.tree))[2][func.name]
+            call = site_chunk.parents.get(id(name_node))
+            if isinstance(call, ast.Call) and call.func is name_node:
+                candidate = _inlined(module, i, func, j, call)
+                if candidate is not None:
+                    yield candidate
+
+
+def _inlined(module: Module, i: int, func: ast.FunctionDef, j: int, call: ast.Call) -> str | None:
+    """``func`` (chunk ``i``) inlined where ``call`` (chunk ``j``) is, with its definition gone; None if it cannot be."""
+    fchunk, schunk = module.chunks[i], module.chunks[j]
+    site = schunk.parents.get(id(call))
+    if not _inlinable(func) or not isinstance(site, ast.stmt):
+        return None
+    if i == j:
+        def_start, def_end = fchunk.smap.stmt_span(func)
+        if def_start <= schunk.smap.stmt_span(site)[0] < def_end:
+            return None  # recursive
+    where = _full_lines(schunk.smap, site)
+    prefix = _call_prefix(schunk.smap, site, call)
+    bound = _bind_arguments(schunk.smap, func, call, fchunk.smap)
+    def_lines = _full_lines(fchunk.smap, func)
+    if where is None or prefix is None or bound is None or def_lines is None:
+        return None
+    if _chunk_locals_clash(module, fchunk, func, j, site, bound):
+        return None
+    line_start, line_end, indent = where
+    text = _inlined_body(fchunk.smap, func, bound, prefix, indent)
+    at, def_at = module.offsets[j], module.offsets[i]
+    return spliced(module.source, [Splice(at + line_start, at + line_end, text),
+                                   Splice(def_at + def_lines[0], def_at + def_lines[1], "")])
+
+
+class _Site:
+    """Where a function would be inlined (``site``, a statement of ``scope``) and which reads of its locals
+    there clash (:func:`_locals_clash`): any in a nested function or class body; else, unless the site
+    rebinds the name itself or leaves the function, any after the site, or any at all when the site is
+    not directly in the scope's body (a loop or a block around it)."""
+
+    def __init__(self, site: ast.stmt, scope: ast.AST, parents: dict[int, ast.AST],
+                 end: tuple[int, int] | None = None) -> None:
+        self.targets = set(_bound_by_assignment(site) or []) if isinstance(site, ast.Assign) else set()
+        self.end = end or (site.end_lineno or site.lineno, site.end_col_offset or 0)
+        self.in_body = any(s is site for s in getattr(scope, "body", []))
+        # ``return f(...)``: nothing of the function runs after the site (unless a ``finally`` does)
+        self.leaves = isinstance(site, ast.Return) and not _in_finally_scope(parents, site, scope)
+
+    def clashes(self, name: str, reads: Iterable[tuple[tuple[int, int], bool]]) -> bool:
+        """Does one of ``reads`` (position, in a nested scope) of ``name`` clash?"""
+        for position, nested in reads:
+            if nested:
+                return True  # read in a nested function (or a class body)
+            if name in self.targets or self.leaves:
+                continue
+            if not self.in_body or position >= self.end:
+                return True
+        return False
+
+
+def _clashing_locals(scopes: Scopes, func: ast.FunctionDef, bound: dict[str, str]) -> list[str]:
+    """The locals of ``func`` that inlining binds at the site: all but a parameter passed a name of its own
+    spelling that the function never rebinds."""
+    body = list(_own_nodes(func.body))
+    rebound = {n.id for n in body if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    rebound |= {n.name for n in body if isinstance(n, (*_FUNCS, ast.ClassDef))}
+    rebound |= {import_binding(n, a) for n in body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    return [name for name in scopes.locals.get(id(func), set()) if bound.get(name) != name or name in rebound]
+
+
+def _function_site_clash(scopes: Scopes, scope: ast.AST, name: str) -> bool | None:
+    """In a function site scope: True when ``name`` clashes whatever reads it (declared global there, or
+    mentioned there without being bound there: it would become local); False when it is not mentioned
+    at all; None when it is a local there (its reads decide)."""
+    if name in scopes._declared_global.get(id(scope), set()):
+        return True
+    if name not in scopes.locals.get(id(scope), set()):
+        return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(scope))
+    return None
+
+
+def _nested(scopes: Scopes, stmt: ast.stmt | None, scope: ast.AST) -> bool:
+    """A read in statement ``stmt`` is not directly in ``scope`` (a nested function, a class body, a default)."""
+    return stmt is None or scopes.scope_of(stmt) is not scope or isinstance(stmt, _SCOPES)
 
 
 def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.FunctionDef, site: ast.stmt,
@@ -429,39 +527,78 @@ def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.Functio
     reads that name where the inlined binding changes what is read -- in a nested function (it may
     run while the inlined body does), or after the site (but for the site's own target, rebound by
     the site anyway; after a ``return`` site nothing runs); before the site is fine unless the site is
-    in a loop or a block. In a function
-    that does not bind the name itself, any mention of it clashes (it would become local there).
-    A parameter bound to a name of its own spelling that the function never rebinds is no binding."""
+    in a loop or a block (:class:`_Site`). In a function that does not bind the name itself, any
+    mention of it clashes (it would become local there). A parameter bound to a name of its own
+    spelling that the function never rebinds is no binding."""
     site_scope = scopes.scope_of(site)
     if isinstance(site_scope, ast.ClassDef):
         return True
-    targets = set(_bound_by_assignment(site) or []) if isinstance(site, ast.Assign) else set()
-    rebound = {n.id for n in _own_nodes(func.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    rebound |= {n.name for n in _own_nodes(func.body) if isinstance(n, (*_FUNCS, ast.ClassDef))}
-    rebound |= {import_binding(n, a) for n in _own_nodes(func.body)
-                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
-    end = (site.end_lineno or site.lineno, site.end_col_offset or 0)
-    body = getattr(site_scope, "body", [])
-    # ``return f(...)``: nothing of the function runs after the site (unless a ``finally`` does)
-    leaves = isinstance(site, ast.Return) and not _in_finally_scope(parents, site, site_scope)
-    for name in scopes.locals.get(id(func), set()):
-        if bound.get(name) == name and name not in rebound:
-            continue
+    return _clash_at(scopes, parents, site, site_scope, _clashing_locals(scopes, func, bound))
+
+
+def _clash_at(scopes: Scopes, parents: dict[int, ast.AST], site: ast.stmt, site_scope: ast.AST,
+              names: list[str]) -> bool:
+    """Does binding ``names`` at ``site`` (a statement of ``site_scope``, the module or a function) clash?"""
+    rule = _Site(site, site_scope, parents)
+    for name in names:
         if site_scope is not scopes.tree:
-            if name in scopes._declared_global.get(id(site_scope), set()):
-                return True
-            if name not in scopes.locals.get(id(site_scope), set()):
-                if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(site_scope)):
+            clash = _function_site_clash(scopes, site_scope, name)
+            if clash is not None:
+                if clash:
                     return True
                 continue
-        for node, stmt in _reads_of(scopes, parents, name, site_scope):
-            if stmt is None or scopes.scope_of(stmt) is not site_scope or isinstance(stmt, _SCOPES):
-                return True  # read in a nested function (or a class body)
-            if name in targets or leaves:
-                continue
-            if site not in body or (node.lineno, node.col_offset) >= end:
-                return True
+        reads = (((node.lineno, node.col_offset), _nested(scopes, stmt, site_scope))
+                 for node, stmt in _reads_of(scopes, parents, name, site_scope))
+        if rule.clashes(name, reads):
+            return True
     return False
+
+
+def _chunk_locals_clash(module: Module, fchunk: Chunk, func: ast.FunctionDef, j: int, site: ast.stmt,
+                        bound: dict[str, str]) -> bool:
+    """:func:`_locals_clash` on chunks: ``func`` of chunk ``fchunk``, ``site`` of chunk ``j``. A site in a
+    function is all in its chunk; at module level, the reads of a name are each chunk's module-level
+    reads of it (:func:`_module_reads`), at their places in the module."""
+    schunk = module.chunks[j]
+    scopes = schunk.scopes
+    site_scope = scopes.scope_of(site)
+    if isinstance(site_scope, ast.ClassDef):
+        return True
+    names = _clashing_locals(fchunk.scopes, func, bound)
+    if site_scope is not scopes.tree:  # (all in the site's chunk)
+        return _clash_at(scopes, schunk.parents, site, site_scope, names)
+    end = (module.first_line[j] + (site.end_lineno or site.lineno), site.end_col_offset or 0)
+    rule = _Site(site, site_scope, schunk.parents, end)
+    index = module.get("module_reads", _module_reads_index)
+    for name in names:
+        reads = (((module.first_line[k] + line, col), nested)
+                 for k in index.get(name, ()) for line, col, nested in module.chunks[k].get(
+                     "module_reads", _module_reads)[name])
+        if rule.clashes(name, reads):
+            return True
+    return False
+
+
+def _module_reads(chunk: Chunk) -> dict[str, list[tuple[int, int, bool]]]:
+    """Per name, the loads in ``chunk`` of the module's binding of it (:func:`_reads_of` of the module):
+    ``(lineno, col_offset, nested)`` (positions in the chunk; ``nested``: see :func:`_nested`)."""
+    scopes, parents = chunk.scopes, chunk.parents
+    out: dict[str, list[tuple[int, int, bool]]] = {}
+    for node in ast.walk(chunk.tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            stmt = _statement_of(parents, node)
+            if _owner(scopes, stmt, node.id) is chunk.tree:
+                out.setdefault(node.id, []).append((node.lineno, node.col_offset, _nested(scopes, stmt, chunk.tree)))
+    return out
+
+
+def _module_reads_index(module: Module) -> dict[str, list[int]]:
+    """Per name, the chunks with module-level reads of it (:func:`_module_reads`), in order."""
+    index: dict[str, list[int]] = {}
+    for k, chunk in enumerate(module.chunks):
+        for name in chunk.get("module_reads", _module_reads):
+            index.setdefault(name, []).append(k)
+    return index
 
 
 def _in_finally_scope(parents: dict[int, ast.AST], node: ast.AST, scope: ast.AST) -> bool:
@@ -474,20 +611,31 @@ def _in_finally_scope(parents: dict[int, ast.AST], node: ast.AST, scope: ast.AST
     return False
 
 
+def _statement_of(parents: dict[int, ast.AST], node: ast.AST) -> ast.stmt | None:
+    """The statement ``node`` is in (itself if it is one)."""
+    stmt: ast.AST | None = node
+    while stmt is not None and not isinstance(stmt, ast.stmt):
+        stmt = parents.get(id(stmt))
+    return stmt if isinstance(stmt, ast.stmt) else None
+
+
+def _owner(scopes: Scopes, stmt: ast.stmt | None, name: str) -> ast.AST:
+    """The scope whose binding of ``name`` a load in ``stmt`` reads (a default or decorator: conservatively
+    the def's own)."""
+    scope = scopes.scope_of(stmt) if stmt is not None else scopes.tree
+    if isinstance(stmt, _SCOPES):
+        scope = stmt
+    return scopes.resolve(scope, name)
+
+
 def _reads_of(scopes: Scopes, parents: dict[int, ast.AST], name: str,
               owner: ast.AST) -> Iterator[tuple[ast.Name, ast.stmt | None]]:
     """Loads of ``owner``'s binding of ``name`` (``owner``: the module or a function) and their statements."""
     for node in ast.walk(owner):
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
-        stmt: ast.AST | None = node
-        while stmt is not None and not isinstance(stmt, ast.stmt):
-            stmt = parents.get(id(stmt))
-        scope = scopes.scope_of(stmt) if isinstance(stmt, ast.stmt) else scopes.tree
-        if isinstance(stmt, _SCOPES):
-            scope = stmt  # a default or decorator: conservatively its own
-        if scopes.resolve(scope, name) is owner:
-            yield node, stmt if isinstance(stmt, ast.stmt) else None
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            stmt = _statement_of(parents, node)
+            if _owner(scopes, stmt, name) is owner:
+                yield node, stmt
 
 
 def _parameter_assignment(bound: dict[str, str], used: set[str], indent: str, nl: str) -> str:

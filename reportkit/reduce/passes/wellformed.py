@@ -32,6 +32,7 @@ import threading
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Sequence
 
 __all__ = ["Layout", "ParseCheck", "WellFormed", "compiles", "layout_of"]
 
@@ -64,6 +65,21 @@ def _compiled(source: str, flags: int = 0) -> ast.Module | None:
 
 class WellFormed(str):
     """A candidate known to compile by construction (see the module doc): the tester does not compile it."""
+
+
+class Spliced(str):
+    """A candidate made from ``origin`` by replacing spans of it: ``changes`` are ``(start, end, length of
+    the new text)`` in ``origin``, ascending and apart. Its check compiles the top-level statements around
+    each change, not the text between two changes far apart (a function inlined where it is called)."""
+
+    origin: str
+    changes: tuple[tuple[int, int, int], ...]
+
+    def __new__(cls, text: str, origin: str, changes: list[tuple[int, int, int]]) -> Spliced:
+        self = super().__new__(cls, text)
+        self.origin = origin
+        self.changes = tuple(changes)
+        return self
 
 
 @dataclass(frozen=True)
@@ -161,15 +177,28 @@ class ParseCheck:
         if known is not False:
             self._count("known")
             return known is not None
-        layout = self.layout(reference) if reference is not None and reference is not candidate else None
-        if layout is not None:
-            got = self._in_part(candidate, reference, layout)  # type: ignore[arg-type]
-            if got is not None:
-                self._count("part")
-                self._keep(candidate, got)
-                return True
+        got = self._by_parts(candidate, reference)
+        if got is not None:
+            self._count("part")
+            self._keep(candidate, got)
+            return True
         self._count("whole")
         return self._whole(candidate) is not None
+
+    def _by_parts(self, candidate: str, reference: str | None) -> Layout | None:
+        """The candidate's layout if compiling where it differs from a source it was made from shows that it
+        compiles; None when that does not tell."""
+        if isinstance(candidate, Spliced):
+            base: str | None = candidate.origin
+            changes: tuple[tuple[int, int, int], ...] | list[tuple[int, int, int]] = candidate.changes
+        elif reference is not None and reference is not candidate:
+            base = reference
+            head, tail = common_ends(reference, candidate)
+            changes = [(head, len(reference) - tail, len(candidate) - tail - head)]
+        else:
+            return None
+        layout = self.layout(base)
+        return None if layout is None else _in_parts(candidate, len(base), layout, changes)
 
     def layout(self, source: str) -> Layout | None:
         """The layout of ``source`` (None if it does not compile); compiled once, then known."""
@@ -196,20 +225,39 @@ class ParseCheck:
         with self._lock:
             self.stats[how] += 1
 
-    def _in_part(self, candidate: str, reference: str, layout: Layout) -> Layout | None:
-        """The candidate's layout if compiling the part that differs from ``reference`` shows that it compiles;
-        None when that does not tell (then the whole candidate is compiled)."""
-        if layout.has_global:
-            return None
-        n, m = len(reference), len(candidate)
-        head, tail = common_ends(reference, candidate)
-        bounds = layout.bounds
-        i = bisect.bisect_right(bounds, head) - 1  # the split point at or before the change
-        j = bisect.bisect_left(bounds, n - tail)  # the split point at or after it
-        lo, hi = bounds[i], bounds[j]
-        if lo < layout.future_end:
-            return None
-        middle = candidate[lo:hi - n + m]
+
+
+def _ranges(bounds: tuple[int, ...], changes: Sequence[tuple[int, int, int]]) -> list[list[int]]:
+    """The ranges ``[lo, hi, shift, growth]`` between split points that hold the changes (``shift``: how much
+    the text before the range grew, ``growth``: how much the range did), ascending and apart."""
+    ranges: list[list[int]] = []
+    shift = 0
+    for start, end, length in changes:
+        lo = bounds[bisect.bisect_right(bounds, start) - 1]
+        hi = bounds[bisect.bisect_left(bounds, end)]
+        growth = length - (end - start)
+        if ranges and lo < ranges[-1][1]:
+            ranges[-1][1] = max(hi, ranges[-1][1])
+            ranges[-1][3] += growth
+        else:
+            ranges.append([lo, hi, shift, growth])
+        shift += growth
+    return ranges
+
+
+def _in_parts(candidate: str, n: int, layout: Layout, changes: Sequence[tuple[int, int, int]]) -> Layout | None:
+    """The layout of ``candidate`` (made from a source of length ``n`` and ``layout`` by ``changes``) if every
+    range of top-level statements it changed compiles on its own; None when that does not tell."""
+    if layout.has_global or not changes:
+        return None
+    bounds = layout.bounds
+    ranges = _ranges(bounds, changes)
+    if ranges[0][0] < layout.future_end:
+        return None
+    new: list[int] = []
+    done = 0  # index in bounds of the first split point not placed yet
+    for lo, hi, shift, growth in ranges:
+        middle = candidate[lo + shift:hi + shift + growth]
         if hi < n and middle and middle[-1] not in "\r\n":
             return None
         if _FUTURE in middle or _GLOBAL.search(middle) or (lo > 0 and middle.startswith("\ufeff")):
@@ -217,10 +265,13 @@ class ParseCheck:
         tree = _compiled(middle, layout.future_flags)
         if tree is None:
             return None
-        inner = layout_of(middle, tree).bounds
-        delta = m - n
-        new = {*bounds[:i + 1], *(lo + b for b in inner), *(b + delta for b in bounds[j:])}
-        return Layout(tuple(sorted(new)), layout.future_end, layout.future_flags, False)
+        first = bisect.bisect_right(bounds, lo, done)  # split points up to lo: before the range
+        new.extend(b + shift for b in bounds[done:first])
+        new.extend(lo + shift + b for b in layout_of(middle, tree).bounds)
+        done = bisect.bisect_left(bounds, hi, first)  # split points inside the range are gone
+    shift = ranges[-1][2] + ranges[-1][3]
+    new.extend(b + shift for b in bounds[done:])
+    return Layout(tuple(sorted(set(new))), layout.future_end, layout.future_flags, False)
 
 
 #: The checker shared by :func:`reportkit.reduce.passes.source.parses` (passes that check their own
