@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import OrderedDict
+import weakref
+from collections import Counter, OrderedDict
 from functools import cached_property
-from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar, overload
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar, overload
 
 from . import wellformed
 from .scopes import Scopes, parent_map
 from .source import SourceMap
 
-__all__ = ["Chunk", "Lazy", "Module"]
+__all__ = ["Chunk", "Lazy", "Module", "per_version"]
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _T = TypeVar("_T")
@@ -79,8 +80,11 @@ def _chunk(text: str, newline: str, flags: int) -> Chunk:
 class Module:
     """One source version as its chunks: ``chunks[i]`` starts at offset ``offsets[i]`` and line ``first_line[i] + 1``."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, previous: Module | None = None) -> None:
         self.source = source
+        # the version made before this one (most likely the one this was made from): sums over the chunks
+        # are carried over from it (see :meth:`total`)
+        self._previous = weakref.ref(previous) if previous is not None else None
         layout = wellformed.CHECK.layout(source)
         bounds = layout.bounds if layout is not None else (0, len(source))
         flags = layout.future_flags if layout is not None else 0
@@ -103,7 +107,8 @@ class Module:
         """The module of ``source``, shared by the passes looking at the same version."""
         module = _MODULES.get(source)
         if module is None:
-            module = _MODULES[source] = cls(source)
+            previous = next(reversed(_MODULES.values()), None)
+            module = _MODULES[source] = cls(source, previous)
             while len(_MODULES) > _MODULE_LIMIT:
                 _MODULES.popitem(last=False)
         else:
@@ -116,9 +121,54 @@ class Module:
             self.memo[name] = compute(self)
         return self.memo[name]  # type: ignore[no-any-return]
 
+    def total(self, name: str, counts: Callable[[Chunk], Mapping[str, int]]) -> Counter[str]:
+        """The sum of ``counts(chunk)`` (kept by the chunk under ``name``) over the chunks. Worked out from the
+        previous version's sum when it has one: minus the chunks it had that this one has not, plus the new
+        ones (counted as multisets: a chunk is the same object wherever its text is)."""
+        k = "total " + name
+        if k in self.memo:
+            return self.memo[k]  # type: ignore[no-any-return]
+        previous = self._previous() if self._previous is not None else None
+        of = lambda chunk: chunk.get(name, counts)  # noqa: E731
+        if previous is not None and k in previous.memo:
+            total = Counter(previous.memo[k])
+            before, now = Counter(map(id, previous.chunks)), Counter(map(id, self.chunks))
+            chunks = {id(c): c for c in (*previous.chunks, *self.chunks)}
+            for cid, times in (before - now).items():
+                for _ in range(times):
+                    total.subtract(of(chunks[cid]))
+            for cid, times in (now - before).items():
+                for _ in range(times):
+                    total.update(of(chunks[cid]))
+        else:
+            total = Counter()
+            for chunk in self.chunks:
+                total.update(of(chunk))
+        self.memo[k] = total
+        return total
+
     def position(self, index: int, node: ast.AST) -> tuple[int, int]:
         """``(lineno, col_offset)`` of ``node`` of chunk ``index`` in the module."""
         return self.first_line[index] + node.lineno, node.col_offset  # type: ignore[attr-defined]
+
+
+_VERSIONS: OrderedDict[tuple[str, str], Any] = OrderedDict()
+_VERSION_LIMIT = 64
+
+
+def per_version(name: str, source: str, compute: Callable[[str], _T]) -> _T:
+    """``compute(source)``, once per source version (the last few kept): what several passes read of the
+    same version (its tree), or what one pass gives again when nothing changed since (a structural sweep
+    that accepted nothing). ``compute`` must be a pure function of the text, its result not changed by
+    the callers."""
+    k = (name, source)
+    if k in _VERSIONS:
+        _VERSIONS.move_to_end(k)
+        return _VERSIONS[k]  # type: ignore[no-any-return]
+    value = _VERSIONS[k] = compute(source)
+    while len(_VERSIONS) > _VERSION_LIMIT:
+        _VERSIONS.popitem(last=False)
+    return value
 
 
 class Lazy(Sequence[_T]):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Iterator, Sequence, Union
 
 from .source import SourceMap
@@ -31,7 +32,9 @@ class Splice:
 
 
 class BodySeq:
-    """The statements of one body (module, function, loop, ``else`` part, ...)."""
+    """The statements of one body (module, function, loop, ``else`` part, ...). Where they are in the text
+    (``spans``, ``groups``, ...) is worked out when first asked for: a pass walking the bodies to find one
+    of them pays for that one only."""
 
     def __init__(
         self, smap: SourceMap, stmts: Sequence[ast.stmt], kind: str, header_start: int | None = None
@@ -43,22 +46,40 @@ class BodySeq:
         self.stmts = list(stmts)
         self.kind = kind
         self.header_start = header_start
-        self.spans = [smap.stmt_span(s) for s in self.stmts]
+
+    @cached_property
+    def spans(self) -> list[tuple[int, int]]:
+        return [self.smap.stmt_span(s) for s in self.stmts]
+
+    @cached_property
+    def groups(self) -> list[list[int]]:
+        """Indices of the statements sharing a line (``a = 1; b = 2``), each statement in one group."""
+        smap, spans = self.smap, self.spans
         groups: list[list[int]] = []
-        for i, (start, _end) in enumerate(self.spans):
-            if groups and smap.lineno_of(start) == smap.lineno_of(self.spans[i - 1][1]):
+        for i, (start, _end) in enumerate(spans):
+            if groups and smap.lineno_of(start) == smap.lineno_of(spans[i - 1][1]):
                 groups[-1].append(i)  # ``a = 1; b = 2``
             else:
                 groups.append([i])
-        self.groups = groups
-        self._group_of = {i: g for g, group in enumerate(groups) for i in group}
-        self.own_line = [smap.blank_before(self.spans[g[0]][0]) for g in groups]
-        self.group_lines = [
+        return groups
+
+    @cached_property
+    def _group_of(self) -> dict[int, int]:
+        return {i: g for g, group in enumerate(self.groups) for i in group}
+
+    @cached_property
+    def own_line(self) -> list[bool]:
+        return [self.smap.blank_before(self.spans[g[0]][0]) for g in self.groups]
+
+    @cached_property
+    def group_lines(self) -> list[tuple[int, int]]:
+        smap = self.smap
+        return [
             (
                 smap.line_start(smap.lineno_of(self.spans[g[0]][0])),
                 smap.line_end(smap.lineno_of(self.spans[g[-1]][1])),
             )
-            for g in groups
+            for g in self.groups
         ]
 
     def __len__(self) -> int:
@@ -102,10 +123,10 @@ class BodySeq:
                 return [Splice(self.header_start, self.group_lines[-1][1])]
         out: list[Splice] = []
         spans = self.spans
-        for g, group in enumerate(self.groups):
+        group_of = self._group_of
+        for g in sorted({group_of[i] for i in deleted if i in group_of}):  # (the groups losing a statement)
+            group = self.groups[g]
             gone = [i for i in group if i in deleted]
-            if not gone:
-                continue
             if len(gone) == len(group) and self.own_line[g]:
                 out.append(Splice(*self.group_lines[g]))
                 continue

@@ -6,7 +6,7 @@ import ast
 from collections import Counter
 from typing import Iterable, Iterator
 
-from .chunks import Chunk, Lazy, Module
+from .chunks import Chunk, Lazy, Module, per_version
 from .edits import (
     BodyInfo,
     Delete,
@@ -15,7 +15,6 @@ from .edits import (
     ImportInfo,
     Splice,
     apply_edits,
-    apply_splices,
     spliced,
     walk_bodies,
 )
@@ -27,7 +26,12 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
-    return ast.parse(source), SourceMap(source)
+    """The tree and source map of ``source``, shared by the passes reading the same version (none changes them)."""
+    return per_version("parse", source, lambda s: (ast.parse(s), SourceMap(s)))
+
+
+def _scopes(source: str) -> Scopes:
+    return per_version("scopes", source, lambda s: Scopes(_parse(s)[0]))
 
 
 # ------------------------------------------------------------------------------ HDD
@@ -38,10 +42,15 @@ def statement_levels(source: str, *, prune: bool = False) -> list[list[Edit]]:
     classes, plain assignments) are left out: deleting them alone can only raise
     ``NameError``, and once their readers are gone :func:`propose_unused` removes them
     with one test.  (Not exact -- e.g. a dead store ``x = 1; x = 2`` -- so the reducer
-    finishes with an unpruned sweep.)
+    finishes with an unpruned sweep.) Worked out once per source version.
     """
+    levels = per_version(f"levels {prune}", source, lambda s: _statement_levels(s, prune))
+    return [list(level) for level in levels]
+
+
+def _statement_levels(source: str, prune: bool) -> list[list[Edit]]:
     tree, smap = _parse(source)
-    scopes = Scopes(tree) if prune else None
+    scopes = _scopes(source) if prune else None
     levels: list[list[tuple[int, Edit]]] = []
     for info in walk_bodies(tree, smap):
         while len(levels) <= info.depth:
@@ -115,8 +124,12 @@ def _bound_by_assignment(stmt: ast.stmt) -> list[str] | None:
 
 def propose_unused(source: str) -> list[Edit]:
     """Delete imports (or single aliases), definitions and assignments whose names are never read."""
+    return list(per_version("unused", source, _propose_unused))
+
+
+def _propose_unused(source: str) -> list[Edit]:
     tree, smap = _parse(source)
-    scopes = Scopes(tree)
+    scopes = _scopes(source)
     edits: list[Edit] = []
     for info in walk_bodies(tree, smap):
         in_class = isinstance(info.owner, ast.ClassDef)
@@ -148,9 +161,17 @@ def propose_unused(source: str) -> list[Edit]:
 
 def drop_target_candidates(source: str) -> list[str]:
     """``x = f()`` whose ``x`` is never read -> ``f()`` (when deleting it outright fails)."""
+    return list(_drop_target_candidates(source))
+
+
+def lazy_drop_target_candidates(source: str) -> Lazy[str]:
+    """:func:`drop_target_candidates`, each made when the search asks for it."""
+    return Lazy(_drop_target_candidates(source))
+
+
+def _drop_target_candidates(source: str) -> Iterator[str]:
     tree, smap = _parse(source)
-    scopes = Scopes(tree)
-    out: list[str] = []
+    scopes = _scopes(source)
     for info in walk_bodies(tree, smap):
         if isinstance(info.owner, ast.ClassDef):
             continue
@@ -161,14 +182,13 @@ def drop_target_candidates(source: str) -> list[str]:
             if not names:
                 continue
             if any(scopes.reads(stmt, n) for n in names):
-                out.extend(_drop_unpacked(source, smap, scopes, stmt))
+                yield from _drop_unpacked(source, smap, scopes, stmt)
                 continue
             start, _end = smap.stmt_span(stmt)
             value_start, _value_end = smap.span(stmt.value)
             if smap.lineno_of(start) != smap.lineno_of(value_start):
                 continue
-            out.append(source[:start] + source[value_start:])
-    return out
+            yield source[:start] + source[value_start:]
 
 
 def _drop_unpacked(source: str, smap: SourceMap, scopes: Scopes, stmt: ast.stmt) -> list[str]:
@@ -271,16 +291,38 @@ def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
 
 def unwrap_candidates(source: str) -> list[str]:
     """Replace a compound statement (if/for/while/with/try) by its body, re-indented."""
-    tree, smap = _parse(source)
-    out: list[str] = []
-    for info in walk_bodies(tree, smap):
+    return list(_unwrap_candidates(Module.of(source)))
+
+
+def lazy_unwrap_candidates(source: str) -> Lazy[str]:
+    """:func:`unwrap_candidates`, each made when the search asks for it."""
+    return Lazy(_unwrap_candidates(Module.of(source)))
+
+
+def _unwrap_candidates(module: Module) -> Iterator[str]:
+    """In the order of :func:`walk_bodies` over the module: every top-level statement first (chunk by
+    chunk), then the nested ones (chunk by chunk, each in its own walk's order)."""
+    for nested in (False, True):
+        for k, chunk in enumerate(module.chunks):
+            at = module.offsets[k]
+            pieces = chunk.get(f"unwrap {nested}", lambda c: _unwrap_pieces(c, nested))  # noqa: B023
+            for start, end, block in pieces:
+                yield spliced(module.source, [Splice(at + start, at + end, block)])  # type: ignore[misc]
+
+
+def _unwrap_pieces(chunk: Chunk, nested: bool) -> list[tuple[int, int, str]]:
+    """``(line_start, line_end, block)`` in ``chunk`` for its top-level statements (or the nested ones)."""
+    smap = chunk.smap
+    out: list[tuple[int, int, str]] = []
+    for info in walk_bodies(chunk.tree, smap):
+        if (info.depth > 0) != nested:
+            continue
         for stmt in info.seq.stmts:
             where = _full_lines(smap, stmt)
             if where is None:
                 continue
             line_start, line_end, indent = where
-            for block in _unwrap_blocks(smap, stmt, indent):
-                out.append(source[:line_start] + block + source[line_end:])
+            out.extend((line_start, line_end, block) for block in _unwrap_blocks(smap, stmt, indent))
     return out
 
 
@@ -412,36 +454,38 @@ def lazy_inline_candidates(source: str) -> Lazy[str]:
     return Lazy(_inline_candidates(Module.of(source)))
 
 
-def _name_totals(module: Module) -> tuple[Counter[str], Counter[str], dict[str, int]]:
-    """:func:`_name_counts` of the whole module, summed over its chunks, and per name the (last) chunk
-    loading it."""
-    loads: Counter[str] = Counter()
-    bindings: Counter[str] = Counter()
-    where: dict[str, int] = {}
+def _chunk_name_counts(chunk: Chunk) -> tuple[Counter[str], Counter[str], dict[str, ast.Name]]:
+    return chunk.get("name_counts", lambda c: _name_counts(c.tree))
+
+
+def _holder(module: Module, name: str) -> int:
+    """The (last) chunk loading ``name``."""
+    return max(k for k, chunk in enumerate(module.chunks) if name in _chunk_name_counts(chunk)[0])
+
+
+def _chunk_one_use_calls(module: Module) -> Iterator[tuple[int, ast.FunctionDef, int, ast.Call]]:
+    """:func:`_one_use_calls` on chunks: ``(i, def, j, call)``, the def in chunk ``i``, the call in chunk ``j``."""
+    loads = module.total("loads", lambda c: _chunk_name_counts(c)[0])
+    bindings = module.total("bindings", lambda c: _chunk_name_counts(c)[1])
     for i, chunk in enumerate(module.chunks):
-        chunk_loads, chunk_bindings, _nodes = chunk.get("name_counts", lambda c: _name_counts(c.tree))
-        loads.update(chunk_loads)
-        bindings.update(chunk_bindings)
-        where.update(dict.fromkeys(chunk_loads, i))
-    return loads, bindings, where
+        for func in chunk.tree.body:
+            if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
+                continue
+            j = _holder(module, func.name)
+            site_chunk = module.chunks[j]
+            name_node = _chunk_name_counts(site_chunk)[2][func.name]
+            call = site_chunk.parents.get(id(name_node))
+            if isinstance(call, ast.Call) and call.func is name_node:
+                yield i, func, j, call
 
 
 def _inline_candidates(module: Module) -> Iterator[str]:
     """The candidates of :func:`inline_candidates`, in order, from the chunks (:func:`_one_use_calls` and
     :func:`_locals_clash` on them: what a chunk holds is read once per text)."""
-    loads, bindings, where = module.get("name_totals", _name_totals)
-    for i, chunk in enumerate(module.chunks):
-        for func in chunk.tree.body:
-            if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
-                continue
-            j = where[func.name]
-            site_chunk = module.chunks[j]
-            name_node = site_chunk.get("name_counts", lambda c: _name_counts(c.tree))[2][func.name]
-            call = site_chunk.parents.get(id(name_node))
-            if isinstance(call, ast.Call) and call.func is name_node:
-                candidate = _inlined(module, i, func, j, call)
-                if candidate is not None:
-                    yield candidate
+    for i, func, j, call in _chunk_one_use_calls(module):
+        candidate = _inlined(module, i, func, j, call)
+        if candidate is not None:
+            yield candidate
 
 
 def _inlined(module: Module, i: int, func: ast.FunctionDef, j: int, call: ast.Call) -> str | None:
@@ -569,11 +613,10 @@ def _chunk_locals_clash(module: Module, fchunk: Chunk, func: ast.FunctionDef, j:
         return _clash_at(scopes, schunk.parents, site, site_scope, names)
     end = (module.first_line[j] + (site.end_lineno or site.lineno), site.end_col_offset or 0)
     rule = _Site(site, site_scope, schunk.parents, end)
-    index = module.get("module_reads", _module_reads_index)
+    chunk_reads = [chunk.get("module_reads", _module_reads) for chunk in module.chunks]
     for name in names:
         reads = (((module.first_line[k] + line, col), nested)
-                 for k in index.get(name, ()) for line, col, nested in module.chunks[k].get(
-                     "module_reads", _module_reads)[name])
+                 for k, found in enumerate(chunk_reads) if name in found for line, col, nested in found[name])
         if rule.clashes(name, reads):
             return True
     return False
@@ -590,15 +633,6 @@ def _module_reads(chunk: Chunk) -> dict[str, list[tuple[int, int, bool]]]:
             if _owner(scopes, stmt, node.id) is chunk.tree:
                 out.setdefault(node.id, []).append((node.lineno, node.col_offset, _nested(scopes, stmt, chunk.tree)))
     return out
-
-
-def _module_reads_index(module: Module) -> dict[str, list[int]]:
-    """Per name, the chunks with module-level reads of it (:func:`_module_reads`), in order."""
-    index: dict[str, list[int]] = {}
-    for k, chunk in enumerate(module.chunks):
-        for name in chunk.get("module_reads", _module_reads):
-            index.setdefault(name, []).append(k)
-    return index
 
 
 def _in_finally_scope(parents: dict[int, ast.AST], node: ast.AST, scope: ast.AST) -> bool:
@@ -691,25 +725,34 @@ def inline_expression_candidates(source: str) -> list[str]:
     name or constant may be substituted only once (no repeated evaluation). Functions whose
     expression binds names of its own (lambda, comprehension, walrus) are left alone.
     """
-    tree, smap = _parse(source)
-    out: list[str] = []
-    for func, call, parents in _one_use_calls(tree):
+    return list(_inline_expression_candidates(Module.of(source)))
+
+
+def lazy_inline_expression_candidates(source: str) -> Lazy[str]:
+    """:func:`inline_expression_candidates`, each made when the search asks for it."""
+    return Lazy(_inline_expression_candidates(Module.of(source)))
+
+
+def _inline_expression_candidates(module: Module) -> Iterator[str]:
+    for i, func, j, call in _chunk_one_use_calls(module):
+        fchunk, schunk = module.chunks[i], module.chunks[j]
         expr = _returned_expression(func)
-        if expr is None or isinstance(parents.get(id(call)), ast.Expr):
+        if expr is None or isinstance(schunk.parents.get(id(call)), ast.Expr):
             continue  # not ``return EXPR``; or a statement-level call: the statement pass inlines those
-        def_start, def_end = smap.stmt_span(func)
-        call_start, call_end = smap.span(call)
-        if def_start <= call_start < def_end:
-            continue  # recursive
-        text = _substituted(smap, func, call, expr)
-        def_lines = _full_lines(smap, func)
+        call_start, call_end = schunk.smap.span(call)
+        if i == j:
+            def_start, def_end = fchunk.smap.stmt_span(func)
+            if def_start <= call_start < def_end:
+                continue  # recursive
+        text = _substituted(schunk.smap, func, call, expr, fchunk.smap)
+        def_lines = _full_lines(fchunk.smap, func)
         if text is None or def_lines is None:
             continue
-        candidate = apply_splices(source, [Splice(call_start, call_end, f"({text})"),
-                                           Splice(def_lines[0], def_lines[1], "")])
+        at, def_at = module.offsets[j], module.offsets[i]
+        candidate = spliced(module.source, [Splice(at + call_start, at + call_end, f"({text})"),
+                                            Splice(def_at + def_lines[0], def_at + def_lines[1], "")])
         if candidate is not None:
-            out.append(candidate)
-    return out
+            yield candidate
 
 
 def _returned_expression(func: ast.FunctionDef) -> ast.expr | None:
@@ -723,10 +766,12 @@ def _returned_expression(func: ast.FunctionDef) -> ast.expr | None:
     return expr
 
 
-def _substituted(smap: SourceMap, func: ast.FunctionDef, call: ast.Call, expr: ast.expr) -> str | None:
+def _substituted(smap: SourceMap, func: ast.FunctionDef, call: ast.Call, expr: ast.expr,
+                 def_smap: SourceMap | None = None) -> str | None:
     """The text of ``expr`` with ``call``'s arguments for the parameters; None if that could evaluate
-    an argument more than once (or the arguments do not bind)."""
-    bound = _bind_arguments(smap, func, call)
+    an argument more than once (or the arguments do not bind). ``def_smap``: where ``func``'s text is, when
+    not in ``smap`` (a chunk of its own)."""
+    bound = _bind_arguments(smap, func, call, def_smap)
     if bound is None:
         return None
     arg_nodes = {p.arg: a for p, a in zip([*func.args.posonlyargs, *func.args.args], call.args)}
@@ -735,12 +780,13 @@ def _substituted(smap: SourceMap, func: ast.FunctionDef, call: ast.Call, expr: a
     if any(count > 1 and not isinstance(arg_nodes.get(name), (ast.Name, ast.Constant))
            for name, count in uses.items()):
         return None
-    e_start, e_end = smap.span(expr)
+    fsmap = def_smap or smap
+    e_start, e_end = fsmap.span(expr)
     text_of = {name: bound[name] if isinstance(arg_nodes.get(name), _ATOMS) else f"({bound[name]})"
                for name in bound}
-    splices = sorted(((smap.span(n)[0] - e_start, smap.span(n)[1] - e_start, text_of[n.id])
+    splices = sorted(((fsmap.span(n)[0] - e_start, fsmap.span(n)[1] - e_start, text_of[n.id])
                       for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in bound), reverse=True)
-    text = smap.source[e_start:e_end]
+    text = fsmap.source[e_start:e_end]
     for start, end, replacement in splices:
         text = text[:start] + replacement + text[end:]
     return text
