@@ -393,15 +393,27 @@ def _scope(old: list[str], head: int, tail: int) -> list[str]:
 
 
 def _common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
-    """Lengths of the common head and the common tail (not overlapping the head) of two sequences."""
+    """Lengths of the common head and the common tail (not overlapping the head) of two sequences (lines,
+    or the characters of a line). Found by bisection with slice comparisons (each a loop in C), not by a
+    Python loop over the elements: this runs for every candidate, on the whole program."""
     limit = min(len(old), len(new))
-    head = 0
-    while head < limit and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    return head, tail
+    lo, hi = 0, limit
+    while lo < hi:  # the largest head with old[:head] == new[:head]
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    head = lo
+    a, b = len(old), len(new)
+    lo, hi = 0, limit - head
+    while lo < hi:  # the largest tail with old[-tail:] == new[-tail:]
+        mid = (lo + hi + 1) // 2
+        if old[a - mid:a - lo] == new[b - mid:b - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return head, lo
 
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}

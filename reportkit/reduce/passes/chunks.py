@@ -11,8 +11,10 @@ it. Analyses of the whole module are sums of the chunks' (name counts), or look 
 matter (the one defining a function, the one calling it).
 
 Parsed alone, a chunk has the same tree as inside the module (but for positions): it starts at a line
-start at column 0 with nothing open, and is compiled with the module's ``__future__`` features. A source
-that does not compile is one chunk (then everything is as if the module were read whole).
+start at column 0 with nothing open (and a module's own future imports do not change how it parses). A
+source that does not compile is one chunk (then everything is as if the module were read whole). The
+same text twice in a module is one :class:`Chunk` in two places: a pass locates a node by the chunk's
+index, never by the node alone.
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ _T = TypeVar("_T")
 class Chunk:
     """Whole top-level statements of a module, parsed on their own (line 1: the chunk's first line)."""
 
-    def __init__(self, text: str, newline: str, flags: int) -> None:
+    def __init__(self, text: str, newline: str) -> None:
         self.text = text
-        self.tree: ast.Module = compile(text, "<unknown>", "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
+        self.tree: ast.Module = ast.parse(text)  # (the module's future imports do not change how it parses)
         self.smap = SourceMap(text, newline=newline)
         self.lines = len(self.smap.line_starts) - 1  # line breaks in the chunk
         self.memo: dict[str, Any] = {}  # what passes computed on this chunk, by name
@@ -59,17 +61,17 @@ class Chunk:
         return self.memo[name]  # type: ignore[no-any-return]
 
 
-_CHUNKS: OrderedDict[tuple[str, str, int], Chunk] = OrderedDict()
+_CHUNKS: OrderedDict[tuple[str, str], Chunk] = OrderedDict()
 _CHUNK_LIMIT = 4096
 _MODULES: OrderedDict[str, Module] = OrderedDict()
 _MODULE_LIMIT = 8
 
 
-def _chunk(text: str, newline: str, flags: int) -> Chunk:
-    k = (text, newline, flags)
+def _chunk(text: str, newline: str) -> Chunk:
+    k = (text, newline)
     chunk = _CHUNKS.get(k)
     if chunk is None:
-        chunk = _CHUNKS[k] = Chunk(text, newline, flags)
+        chunk = _CHUNKS[k] = Chunk(text, newline)
         while len(_CHUNKS) > _CHUNK_LIMIT:
             _CHUNKS.popitem(last=False)
     else:
@@ -80,14 +82,14 @@ def _chunk(text: str, newline: str, flags: int) -> Chunk:
 class Module:
     """One source version as its chunks: ``chunks[i]`` starts at offset ``offsets[i]`` and line ``first_line[i] + 1``."""
 
-    def __init__(self, source: str, previous: Module | None = None) -> None:
+    def __init__(self, source: str, previous: Module | None = None, *, whole: bool = False) -> None:
+        """``whole``: one chunk, the module read whole (what a chunked analysis must give the same answers as)."""
         self.source = source
         # the version made before this one (most likely the one this was made from): sums over the chunks
         # are carried over from it (see :meth:`total`)
         self._previous = weakref.ref(previous) if previous is not None else None
         layout = wellformed.CHECK.layout(source)
-        bounds = layout.bounds if layout is not None else (0, len(source))
-        flags = layout.future_flags if layout is not None else 0
+        bounds = layout.bounds if layout is not None and not whole else (0, len(source))
         m = _NEWLINE.search(source)
         self.newline = m.group(0) if m else "\n"
         self.offsets: list[int] = []
@@ -95,7 +97,7 @@ class Module:
         self.first_line: list[int] = []  # line breaks before the chunk
         line = 0
         for start, end in zip(bounds, bounds[1:]):
-            chunk = _chunk(source[start:end], self.newline, flags)
+            chunk = _chunk(source[start:end], self.newline)
             self.offsets.append(start)
             self.chunks.append(chunk)
             self.first_line.append(line)

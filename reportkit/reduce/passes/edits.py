@@ -116,6 +116,15 @@ class BodySeq:
         return Splice(self.spans[0][0], self.spans[-1][1], "pass")
 
     def splices(self, deleted: set[int]) -> list[Splice]:
+        """The splices deleting statements ``deleted`` (kept by that set: a ddmin renders the same deletions of
+        a body for many of its candidates)."""
+        k = frozenset(deleted)
+        memo = self.__dict__.setdefault("_splice_memo", {})
+        if k not in memo:
+            memo[k] = self._splices(deleted)
+        return list(memo[k])
+
+    def _splices(self, deleted: set[int]) -> list[Splice]:
         if len(deleted) >= len(self.stmts):
             if self.kind == "block":
                 return [self.pass_splice()]

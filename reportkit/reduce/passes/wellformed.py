@@ -52,11 +52,14 @@ def compiles(source: str) -> bool:
 
 
 def _compiled(source: str, flags: int = 0) -> ast.Module | None:
-    """The tree of ``source`` if it compiles (with the ``__future__`` features ``flags``), else None."""
+    """The tree of ``source`` if it compiles, else None; ``flags``: the ``__future__`` features of the module
+    ``source`` is a part of. As for a whole module, they apply to compiling the tree, not to parsing it (the
+    parser does not see the module's own future imports: ``<>`` is no operator even after ``barry_as_FLUFL``;
+    ``annotations`` forbids ``yield`` in an annotation)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = compile(source, "<unknown>", "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)  # ast.parse
+            tree = ast.parse(source)
             compile(tree, "<candidate>", "exec", flags, dont_inherit=True)
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
         return None
