@@ -61,8 +61,12 @@ class Chunk:
         return self.memo[name]  # type: ignore[no-any-return]
 
 
+#: The caches hold what was read of recent texts (trees: some 100 bytes per character of source), up to
+#: about this many characters of source each.
+_CACHE_CHARS = 1_500_000
+
 _CHUNKS: OrderedDict[tuple[str, str], Chunk] = OrderedDict()
-_CHUNK_LIMIT = 4096
+_chunk_chars = [0]
 _MODULES: OrderedDict[str, Module] = OrderedDict()
 _MODULE_LIMIT = 8
 
@@ -72,8 +76,10 @@ def _chunk(text: str, newline: str) -> Chunk:
     chunk = _CHUNKS.get(k)
     if chunk is None:
         chunk = _CHUNKS[k] = Chunk(text, newline)
-        while len(_CHUNKS) > _CHUNK_LIMIT:
-            _CHUNKS.popitem(last=False)
+        _chunk_chars[0] += len(text)
+        while _chunk_chars[0] > _CACHE_CHARS and len(_CHUNKS) > 1:
+            (old, _nl), _old = _CHUNKS.popitem(last=False)
+            _chunk_chars[0] -= len(old)
     else:
         _CHUNKS.move_to_end(k)
     return chunk
@@ -155,7 +161,7 @@ class Module:
 
 
 _VERSIONS: OrderedDict[tuple[str, str], Any] = OrderedDict()
-_VERSION_LIMIT = 64
+_version_chars = [0]
 
 
 def per_version(name: str, source: str, compute: Callable[[str], _T]) -> _T:
@@ -168,8 +174,10 @@ def per_version(name: str, source: str, compute: Callable[[str], _T]) -> _T:
         _VERSIONS.move_to_end(k)
         return _VERSIONS[k]  # type: ignore[no-any-return]
     value = _VERSIONS[k] = compute(source)
-    while len(_VERSIONS) > _VERSION_LIMIT:
-        _VERSIONS.popitem(last=False)
+    _version_chars[0] += len(source)
+    while _version_chars[0] > _CACHE_CHARS and len(_VERSIONS) > 1:
+        (_name, old), _value = _VERSIONS.popitem(last=False)
+        _version_chars[0] -= len(old)
     return value
 
 

@@ -195,11 +195,15 @@ class Scopes:
     @staticmethod
     def _own_loads(stmt: ast.stmt, name: str) -> int:
         count = 0
-        for sub in ast.walk(stmt):
-            if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Store):
+        stack: list[ast.AST] = [stmt]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Name):
+                count += sub.id == name and not isinstance(sub.ctx, ast.Store)
+                continue  # (a name has no loads below it)
+            if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name) and sub.target.id == name:
                 count += 1
-            elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name) and sub.target.id == name:
-                count += 1
+            stack.extend(_children(sub))
         return count
 
 
