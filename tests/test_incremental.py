@@ -18,6 +18,7 @@ from reportkit.reduce.passes import wellformed as W
 from reportkit.reduce.passes.chunks import Lazy, Module
 from reportkit.reduce.passes.edits import Splice, apply_edits, spliced
 from reportkit.reduce.passes.kinds import EachPass
+from reportkit.reduce.passes.scopes import Scopes
 
 PACKAGE = Path(__file__).resolve().parent.parent / "reportkit"
 
@@ -236,3 +237,39 @@ def test_spliced_candidates_reach_the_predicate_and_the_current_source_as_plain_
     candidate = spliced("a = 1\nb = 2\n", [Splice(0, 6, "")])
     assert isinstance(candidate, W.Spliced) and tester.try_candidate(candidate, "x", 1)
     assert got == [str] and type(tester.current) is str
+
+
+# ------------------------------------------------------------------------------------------ scopes
+SCOPED = """\
+x = 1
+class C:
+    x = 2
+    y = x
+    def m(self):
+        return x
+def g(a=3):
+    x = 3
+    def inner():
+        nonlocal x
+        x += 1
+    return [x for x in range(a)]
+def h():
+    global x
+    x = 5
+print(C.y, g(), h())
+"""
+
+
+@pytest.mark.parametrize(("line", "reads"), [
+    (1, 1),  # module x: m's ``return x`` (a class body is not visible in its methods)
+    (3, 1),  # C's x: ``y = x`` in the class body only
+    (8, 1),  # g's x: inner's ``x += 1`` (nonlocal), not the comprehension's own x
+    (15, 1),  # h's ``global x`` binds the module's x: the module x's load
+])
+def test_scopes_resolve_each_load_to_its_binding(line: int, reads: int) -> None:
+    """The one-walk Scopes (bind and note, resolve when every scope's names are known) gives each
+    binding the loads Python's scoping rules give it."""
+    tree = ast.parse(SCOPED)
+    scopes = Scopes(tree)
+    stmt = next(n for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.lineno == line)
+    assert scopes.reads(stmt, "x") == reads
