@@ -22,7 +22,8 @@ import inspect
 from typing import Callable, Hashable, Iterable, Protocol, Sequence
 
 from reportkit.reduce._picire import DD, ConfigCache, Outcome, ZellerSplit, backward, picire, skip
-from reportkit.reduce.passes.edits import Edit, apply_edits
+from reportkit.reduce.passes import wellformed
+from reportkit.reduce.passes.edits import Edit, apply_edits, clean_deletions
 
 __all__ = ["Ddmin", "check_picire", "find_integer", "halves_then_singles"]
 
@@ -86,7 +87,7 @@ class Ddmin:
         site = site or name
         tester = self._tester
         start = tester.current
-        render = _Renderer(start, edits)
+        render = _Renderer(start, edits, vouch=_vouchable(start, edits))
         applied = 0
         try:
             if try_all_first or n == 1:
@@ -109,12 +110,21 @@ class Ddmin:
             self._yields[site] = applied / n
 
 
-class _Renderer:
-    """Config (indices of edits kept *unapplied*) -> candidate source, memoized."""
+def _vouchable(base: str, edits: Sequence[Edit]) -> bool:
+    """Does every candidate made of ``edits`` compile by construction (so the tester need not compile it)?"""
+    return clean_deletions(base, edits) and (isinstance(base, wellformed.WellFormed)
+                                             or wellformed.CHECK.layout(base) is not None)
 
-    def __init__(self, base: str, edits: Sequence[Edit]) -> None:
+
+class _Renderer:
+    """Config (indices of edits kept *unapplied*) -> candidate source, memoized. ``vouch``: every candidate
+    compiles by construction (:func:`_vouchable`) and is handed out as a
+    :class:`~reportkit.reduce.passes.wellformed.WellFormed`."""
+
+    def __init__(self, base: str, edits: Sequence[Edit], *, vouch: bool = False) -> None:
         self.base = base
         self.edits = list(edits)
+        self._vouch = vouch
         self._memo: dict[tuple[int, ...], str | None] = {}
 
     def __call__(self, kept: Sequence[int]) -> str | None:
@@ -122,7 +132,8 @@ class _Renderer:
         if k not in self._memo:
             keep = set(k)
             applied = [e for i, e in enumerate(self.edits) if i not in keep]
-            self._memo[k] = apply_edits(self.base, applied) if applied else self.base
+            text = apply_edits(self.base, applied) if applied else self.base
+            self._memo[k] = wellformed.WellFormed(text) if self._vouch and text is not None and applied else text
         return self._memo[k]
 
 

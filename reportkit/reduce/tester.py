@@ -6,9 +6,11 @@ predicate itself: it asks :class:`Tester`, which
 * answers from a content cache (never the same content twice) and never goes back to a
   former best source (going back could cycle);
 * skips, while ``memo`` is on, a candidate whose change an earlier test rejected (see :class:`_Memo`);
-* never runs a candidate that does not parse;
+* never runs a candidate that does not parse (checked without compiling it whole where it can be:
+  :mod:`reportkit.reduce.passes.wellformed`);
 * evaluates planned candidates in a thread pool ahead of the sequential walk (``jobs > 1``),
-  so the answers and their order are those of ``jobs = 1``;
+  so the answers and their order are those of ``jobs = 1``; a planned candidate is looked at (its
+  content key, cache, memo, parse) only when the window is about to run it, not when it is planned;
 * runs the lazy differential check through :class:`reportkit.reduce.confirm.LazyConfirm`;
 * keeps :class:`ReduceStats` and reports :class:`Progress`.
 """
@@ -19,12 +21,12 @@ import re
 import threading
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from reportkit.cancel import Withdrawn, withdrawable
 from reportkit.reduce.bookkeeping import Odds, Progress, ReduceStats, Stop, Trace, key
 from reportkit.reduce.confirm import LazyConfirm
-from reportkit.reduce.passes import parses
+from reportkit.reduce.passes import wellformed
 
 __all__ = ["Tester"]
 
@@ -49,7 +51,7 @@ class Tester:
         trace: Trace | None = None,
         screen: Callable[[str], str | None] | None = None,
     ) -> None:
-        self.current = source
+        self.current = source  # (a property: see below)
         self.trace = trace
         self._screen = screen
         self.stats = ReduceStats()
@@ -67,6 +69,16 @@ class Tester:
         self._window = _Window(jobs) if jobs > 1 else None
         self._odds = Odds()
         self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
+
+    @property
+    def current(self) -> str:
+        """The smallest interesting source so far (the source the passes make their candidates from)."""
+        return self._current
+
+    @current.setter
+    def current(self, source: str) -> None:
+        self._current = source
+        wellformed.set_reference(source)  # (the passes' own parse checks compare with it too)
 
     # ------------------------------------------------------------------ answers
     def test(self, candidate: str) -> bool:
@@ -131,6 +143,8 @@ class Tester:
         with self.lock:
             assert self._cache.get(k) is True, "only interesting candidates are accepted"
             self.stats.passes[name] = self.stats.passes.get(name, 0) + count
+        if isinstance(candidate, wellformed.Spliced):
+            candidate = str(candidate)  # (not the source it was made from: the sources accepted before stay garbage)
         self.current = candidate
         self.history.add(k)
         if self.verifying:  # no fixpoint: the rest of the round skips known-rejected changes again
@@ -180,7 +194,7 @@ class Tester:
             self.stats.cache_hits += 1
 
     def _parses(self, k: bytes, candidate: str) -> bool:
-        if parses(candidate):
+        if wellformed.CHECK(candidate, self.current):
             return True
         with self.lock:
             self._cache[k] = False
@@ -201,6 +215,8 @@ class Tester:
         costs one run instead of two (its predicate never runs)."""
         if self._stopped:
             raise Stop()
+        if type(candidate) is not str:
+            candidate = str(candidate)  # the checks get plain text (a Spliced one carries its origin)
         with self.lock:
             result = self._cache.get(k)
         if result is None and self.confirm.strict and self.confirm.first(self.phase) and not self.confirm.ok(k, candidate):
@@ -239,36 +255,47 @@ class Tester:
         return self._window is not None
 
     def prefetch(self, candidates: Iterable[str | None]) -> None:
-        """Evaluate candidates concurrently, in order, up to the first interesting one (``jobs > 1``)."""
+        """Evaluate candidates concurrently, in order, up to the first interesting one (``jobs > 1``).
+
+        ``candidates`` is consumed lazily: the window takes the next one to run only when a slot is free,
+        so a long plan (every complement of a ddmin iteration, every candidate of a pass) costs nothing
+        beyond what is run. What is decided about a candidate (known, memo, parse, screen) does not depend
+        on the runs before it in the window (each run only answers its own content), so the window runs
+        the very candidates, in the same order, that looking at the whole plan first would have run."""
         if self._window is None:
             return
-        pending: list[tuple[bytes, str]] = []
+        ahead: list[tuple[bytes, str]] = []  # the candidates handed to the window (run, or run ahead)
+        phase, base = self.phase, self.current
+        self._window.run(self._runnable(candidates, ahead), self._run, self.progress, width=lambda: self._width(phase))
+        # A change run ahead and rejected is known even when the walk never asks for it (it stopped at
+        # an interesting candidate before it): a later sweep or round skips it like any rejected change.
+        for k, candidate in ahead:
+            if self._known(k) is False:
+                self._rejected.add(base, candidate)
+
+    def _runnable(self, candidates: Iterable[str | None], ahead: list[tuple[bytes, str]]) -> Iterator[tuple[bytes, str]]:
+        """The candidates of a plan that need a run, up to the first known to be interesting (or ``current``)."""
+        assert self._window is not None
         seen: set[bytes] = set()
         for candidate in candidates:
             if candidate is None:
                 continue
             if candidate == self.current:
-                break
+                return
             k = key(candidate)
             if k in self.history or k in seen:
                 continue
             known = self._known(k)
             if known is True:
-                break
+                return
             if known is False or (self.memo and self._rejected.has(self.current, candidate)):
                 continue
             if not self._parses(k, candidate) or self._screened(k, candidate):
                 self._window.add(k)
                 continue
             seen.add(k)
-            pending.append((k, candidate))
-        phase, base = self.phase, self.current
-        self._window.run(pending, self._run, self.progress, width=lambda: self._width(phase))
-        # A change run ahead and rejected is known even when the walk never asks for it (it stopped at
-        # an interesting candidate before it): a later sweep or round skips it like any rejected change.
-        for k, candidate in pending:
-            if self._known(k) is False:
-                self._rejected.add(base, candidate)
+            ahead.append((k, candidate))
+            yield k, candidate
 
     def _width(self, phase: str) -> int:
         """How many candidates may be in flight at once in ``phase`` (see :data:`_RUN_AHEAD_IF_USED`)."""
@@ -366,15 +393,27 @@ def _scope(old: list[str], head: int, tail: int) -> list[str]:
 
 
 def _common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
-    """Lengths of the common head and the common tail (not overlapping the head) of two sequences."""
+    """Lengths of the common head and the common tail (not overlapping the head) of two sequences (lines,
+    or the characters of a line). Found by bisection with slice comparisons (each a loop in C), not by a
+    Python loop over the elements: this runs for every candidate, on the whole program."""
     limit = min(len(old), len(new))
-    head = 0
-    while head < limit and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    return head, tail
+    lo, hi = 0, limit
+    while lo < hi:  # the largest head with old[:head] == new[:head]
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    head = lo
+    a, b = len(old), len(new)
+    lo, hi = 0, limit - head
+    while lo < hi:  # the largest tail with old[-tail:] == new[-tail:]
+        mid = (lo + hi + 1) // 2
+        if old[a - mid:a - lo] == new[b - mid:b - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return head, lo
 
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -447,17 +486,22 @@ class _Window:
     def clear(self) -> None:
         self._prefetched.clear()
 
-    def run(self, pending: list[tuple[bytes, str]], run: Callable[[bytes, str], bool],
+    def run(self, pending: Iterable[tuple[bytes, str]], run: Callable[[bytes, str], bool],
             progress: Callable[[], None], width: Callable[[], int] | None = None) -> None:
+        """Run ``pending`` (taken lazily, in order) up to ``width()`` at a time until one is interesting."""
         in_flight: deque[tuple[bytes, Future[bool], threading.Event]] = deque()
-        index = 0
+        todo = iter(pending)
+        more = True
         found = False
         try:
-            while index < len(pending) or in_flight:
+            while more or in_flight:
                 limit = self._jobs if width is None else width()
-                while not found and index < len(pending) and len(in_flight) < max(1, limit):
-                    k, candidate = pending[index]
-                    index += 1
+                while not found and more and len(in_flight) < max(1, limit):
+                    nxt = next(todo, None)
+                    if nxt is None:
+                        more = False
+                        break
+                    k, candidate = nxt
                     event = threading.Event()
                     in_flight.append((k, self._pool.submit(_withdrawable, event, run, k, candidate), event))
                 if not in_flight:

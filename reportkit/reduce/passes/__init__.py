@@ -69,6 +69,10 @@ from .statements import (
     drop_target_candidates,
     inline_candidates,
     inline_expression_candidates,
+    lazy_drop_target_candidates,
+    lazy_inline_candidates,
+    lazy_inline_expression_candidates,
+    lazy_unwrap_candidates,
     loaded_names,
     propose_unused,
     statement_levels,
@@ -90,10 +94,10 @@ from .wrappers import (
 )
 
 UNUSED = DdminPass("unused", propose_unused, try_all_first=True, repeat=True)
-DROP_TARGET = EachPass("drop-target", drop_target_candidates)
-UNWRAP = EachPass("unwrap", unwrap_candidates)
-INLINE = EachPass("inline", inline_candidates)
-INLINE_EXPRESSIONS = EachPass("inline-expr", inline_expression_candidates)
+DROP_TARGET = EachPass("drop-target", lazy_drop_target_candidates)
+UNWRAP = EachPass("unwrap", lazy_unwrap_candidates)
+INLINE = EachPass("inline", lazy_inline_candidates)
+INLINE_EXPRESSIONS = EachPass("inline-expr", lazy_inline_expression_candidates)
 ARGS = DdminPass("args", propose_call_args, sparse=True)  # most arguments are needed
 SIMPLIFY = EachPass("simplify", simplify_candidates)
 INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)

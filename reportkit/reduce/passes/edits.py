@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Iterator, Sequence, Union
 
 from .source import SourceMap
+from .wellformed import Spliced
 
 _BODY_FIELDS = ("body", "orelse", "finalbody")
 
@@ -30,7 +32,9 @@ class Splice:
 
 
 class BodySeq:
-    """The statements of one body (module, function, loop, ``else`` part, ...)."""
+    """The statements of one body (module, function, loop, ``else`` part, ...). Where they are in the text
+    (``spans``, ``groups``, ...) is worked out when first asked for: a pass walking the bodies to find one
+    of them pays for that one only."""
 
     def __init__(
         self, smap: SourceMap, stmts: Sequence[ast.stmt], kind: str, header_start: int | None = None
@@ -42,25 +46,64 @@ class BodySeq:
         self.stmts = list(stmts)
         self.kind = kind
         self.header_start = header_start
-        self.spans = [smap.stmt_span(s) for s in self.stmts]
+
+    @cached_property
+    def spans(self) -> list[tuple[int, int]]:
+        return [self.smap.stmt_span(s) for s in self.stmts]
+
+    @cached_property
+    def groups(self) -> list[list[int]]:
+        """Indices of the statements sharing a line (``a = 1; b = 2``), each statement in one group."""
+        smap, spans = self.smap, self.spans
         groups: list[list[int]] = []
-        for i, (start, _end) in enumerate(self.spans):
-            if groups and smap.lineno_of(start) == smap.lineno_of(self.spans[i - 1][1]):
+        for i, (start, _end) in enumerate(spans):
+            if groups and smap.lineno_of(start) == smap.lineno_of(spans[i - 1][1]):
                 groups[-1].append(i)  # ``a = 1; b = 2``
             else:
                 groups.append([i])
-        self.groups = groups
-        self.own_line = [smap.blank_before(self.spans[g[0]][0]) for g in groups]
-        self.group_lines = [
+        return groups
+
+    @cached_property
+    def _group_of(self) -> dict[int, int]:
+        return {i: g for g, group in enumerate(self.groups) for i in group}
+
+    @cached_property
+    def own_line(self) -> list[bool]:
+        return [self.smap.blank_before(self.spans[g[0]][0]) for g in self.groups]
+
+    @cached_property
+    def group_lines(self) -> list[tuple[int, int]]:
+        smap = self.smap
+        return [
             (
                 smap.line_start(smap.lineno_of(self.spans[g[0]][0])),
                 smap.line_end(smap.lineno_of(self.spans[g[-1]][1])),
             )
-            for g in groups
+            for g in self.groups
         ]
 
     def __len__(self) -> int:
         return len(self.stmts)
+
+    def clean(self, index: int) -> bool:
+        """Does deleting statement ``index`` -- with any other deletions of this kind, in any bodies -- leave
+        a source that compiles compiling?  Yes when the statement is alone on whole lines of its own (no
+        ``;`` neighbour, not on its header's line, no backslash continuation into or out of those lines)
+        and is no ``from __future__`` import: the deletion removes whole logical lines (an emptied block
+        gets ``pass`` on the same lines, an emptied ``else`` part goes with its header line), and no
+        check of ``compile`` fails for a statement less -- but ``nonlocal`` (its binding may go), which
+        the caller rules out (:func:`clean_deletions`)."""
+        g = self._group_of[index]
+        if len(self.groups[g]) != 1 or not self.own_line[g]:
+            return False
+        stmt = self.stmts[index]
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            return False
+        start, end = self.group_lines[g]
+        source = self.smap.source
+        if _continued(source, start) or _continued(source, end):
+            return False
+        return not (self.kind == "orelse" and self.header_start is not None and _continued(source, self.header_start))
 
     def pass_splice(self) -> Splice:
         """Replace the whole body by ``pass``."""
@@ -73,6 +116,15 @@ class BodySeq:
         return Splice(self.spans[0][0], self.spans[-1][1], "pass")
 
     def splices(self, deleted: set[int]) -> list[Splice]:
+        """The splices deleting statements ``deleted`` (kept by that set: a ddmin renders the same deletions of
+        a body for many of its candidates)."""
+        k = frozenset(deleted)
+        memo = self.__dict__.setdefault("_splice_memo", {})
+        if k not in memo:
+            memo[k] = self._splices(deleted)
+        return list(memo[k])
+
+    def _splices(self, deleted: set[int]) -> list[Splice]:
         if len(deleted) >= len(self.stmts):
             if self.kind == "block":
                 return [self.pass_splice()]
@@ -80,15 +132,35 @@ class BodySeq:
                 return [Splice(self.header_start, self.group_lines[-1][1])]
         out: list[Splice] = []
         spans = self.spans
-        for g, group in enumerate(self.groups):
+        group_of = self._group_of
+        for g in sorted({group_of[i] for i in deleted if i in group_of}):  # (the groups losing a statement)
+            group = self.groups[g]
             gone = [i for i in group if i in deleted]
-            if not gone:
-                continue
             if len(gone) == len(group) and self.own_line[g]:
                 out.append(Splice(*self.group_lines[g]))
                 continue
             out.extend(_run_splices(group, deleted, spans))
         return out
+
+
+def _continued(source: str, line_start: int) -> bool:
+    """Does the line ending just before ``line_start`` end with a backslash continuation?"""
+    end = line_start
+    if end and source[end - 1] == "\n":
+        end -= 1
+    if end and source[end - 1] == "\r":  # (``\r\n``, or a lone ``\r``)
+        end -= 1
+    return end < line_start and end > 0 and source[end - 1] == "\\"
+
+
+def clean_deletions(source: str, edits: Sequence[Edit]) -> bool:
+    """Does applying any subset of ``edits`` to ``source`` (which compiles) give a source that compiles?
+    Yes when every edit deletes a statement :meth:`BodySeq.clean` vouches for and ``source`` has no
+    ``nonlocal`` (deleting the binding a ``nonlocal`` refers to is an error ``compile`` reports)."""
+    return "nonlocal" not in source and all(
+        isinstance(e, Delete) and isinstance(e.seq, BodySeq)
+        and (e.seq.smap.source is source or e.seq.smap.source == source) and e.seq.clean(e.index)
+        for e in edits)
 
 
 def _run_splices(indices: Sequence[int], deleted: set[int], spans: Sequence[tuple[int, int]]) -> list[Splice]:
@@ -224,7 +296,21 @@ def to_splices(edits: Iterable[Edit]) -> list[Splice]:
 
 def apply_splices(source: str, splices: Iterable[Splice]) -> str | None:
     """Apply splices; nested ones inside a deleted/replaced span are moot. None on conflict."""
+    done = _splice(source, splices)
+    return None if done is None else done[0]
+
+
+def spliced(source: str, splices: Iterable[Splice]) -> Spliced | None:
+    """:func:`apply_splices`, as a :class:`~reportkit.reduce.passes.wellformed.Spliced` that knows where it
+    differs from ``source`` (its parse check then compiles only the top-level statements there)."""
+    done = _splice(source, splices)
+    return None if done is None else Spliced(done[0], source, done[1])
+
+
+def _splice(source: str, splices: Iterable[Splice]) -> tuple[str, list[tuple[int, int, int]]] | None:
+    """The spliced text and its changes ``(start, end, length of the new text)`` in ``source``, ascending."""
     out: list[str] = []
+    changes: list[tuple[int, int, int]] = []
     pos = 0
     last_text: str | None = None
     for sp in sorted(splices, key=lambda s: (s.start, -s.end)):
@@ -233,14 +319,16 @@ def apply_splices(source: str, splices: Iterable[Splice]) -> str | None:
                 continue  # inside the previous span: moot
             if last_text == "" and sp.text == "":
                 pos = sp.end  # overlapping deletions merge
+                changes[-1] = (changes[-1][0], pos, 0)
                 continue
             return None
         out.append(source[pos : sp.start])
         out.append(sp.text)
+        changes.append((sp.start, sp.end, len(sp.text)))
         pos = sp.end
         last_text = sp.text
     out.append(source[pos:])
-    return "".join(out)
+    return "".join(out), changes
 
 
 def apply_edits(source: str, edits: Iterable[Edit]) -> str | None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Hashable, Protocol, Sequence
 
+from .chunks import Lazy
 from .edits import Delete, Edit, ElementSeq, Together, apply_edits
 from .expressions import NumericSite
 
@@ -107,8 +108,11 @@ def _outer_sequences(edits: Sequence[Edit]) -> list[object]:
 
 @dataclass(frozen=True)
 class EachPass:
+    """``candidates(source)``: a list, or a :class:`~reportkit.reduce.passes.chunks.Lazy` sequence whose
+    candidates are made only as far as the search looks (after each accepted one the list is made anew)."""
+
     name: str
-    candidates: Callable[[str], list[str]]
+    candidates: Callable[[str], Sequence[str]]
 
     def run(self, problem: Problem) -> bool:
         """Accept the first interesting candidate, re-propose on the result, go on from the same index."""
@@ -116,7 +120,7 @@ class EachPass:
         i = 0
         candidates = self.candidates(problem.current)
         for _ in range(_MAX_STEPS):
-            if i >= len(candidates):
+            if not (candidates.has(i) if isinstance(candidates, Lazy) else i < len(candidates)):
                 break
             j = problem.first_interesting(candidates[i:])
             if j is None:

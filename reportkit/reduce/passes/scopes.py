@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from typing import Iterator
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -56,8 +57,25 @@ def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list
     return [*node.args.defaults, *[d for d in node.args.kw_defaults if d]]
 
 
+def _children(node: ast.AST) -> Iterator[ast.AST]:
+    """:func:`ast.iter_child_nodes`, without its generator of fields."""
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+
+
 class Scopes:
-    """Load counts per (scope, name) and the scope of every statement."""
+    """Load counts per (scope, name) and the scope of every statement.
+
+    One walk over the tree binds the names of each scope and notes the loads; the loads are resolved
+    once every scope's names are known (a name bound later in a function is local to all of it). A
+    nested scope's name, decorators, bases, keywords and defaults belong to the scope around it; their
+    sub-expressions are walked in that scope (the header expression itself is only a load)."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
@@ -66,37 +84,56 @@ class Scopes:
         self.stmt_scope: dict[int, ast.AST] = {}
         self.loads: Counter[tuple[int, str]] = Counter()
         self._declared_global: dict[int, set[str]] = {}
-        self._collect(tree, tree)
-        self._count(tree, tree)
+        self._pending: list[tuple[ast.AST, ast.AST]] = []  # (scope, a load or an AugAssign), resolved below
+        self._start(tree)
+        self._walk(tree, _children(tree))
+        for scope, node in self._pending:
+            self._count_node(scope, node)
+        del self._pending
         self._dunder_all()
 
     # ---------------------------------------------------------------- binding
-    def _collect(self, scope: ast.AST, node: ast.AST) -> None:
-        """Record locals of ``scope`` from ``node``'s subtree, recursing into nested scopes."""
-        names = self.locals.setdefault(id(scope), set())
-        declared = self._declared_global.setdefault(id(scope), set())
-        if node is scope:
-            names.update(_own_names(scope))
-        for child in ast.iter_child_nodes(node):
+    def _start(self, scope: ast.AST) -> None:
+        self.locals.setdefault(id(scope), set()).update(_own_names(scope))
+        self._declared_global.setdefault(id(scope), set())
+
+    def _note(self, scope: ast.AST, node: ast.AST) -> None:
+        if (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)) or \
+                (isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name)):
+            self._pending.append((scope, node))
+
+    def _walk(self, scope: ast.AST, children: Iterator[ast.AST]) -> None:
+        """Bind and note, depth first in source order, the nodes ``children`` (and below) evaluated in ``scope``."""
+        stack: list[tuple[ast.AST, Iterator[ast.AST]]] = [(scope, children)]
+        while stack:
+            scope, todo = stack[-1]
+            child = next(todo, None)
+            if child is None:
+                stack.pop()
+                continue
             if isinstance(child, ast.stmt) and id(child) not in self.stmt_scope:
                 self.stmt_scope[id(child)] = scope
             if isinstance(child, _SCOPES):
-                self._enter(scope, child, names)
+                stack.extend(self._enter(scope, child))
                 continue
-            self._bind(child, names, declared)
-            self._collect(scope, child)
+            self._bind(child, self.locals[id(scope)], self._declared_global[id(scope)])
+            self._note(scope, child)
+            stack.append((scope, _children(child)))
 
-    def _enter(self, scope: ast.AST, child: ast.AST, names: set[str]) -> None:
-        """A nested scope: its name, decorators, bases and defaults belong to ``scope``, its body to itself."""
+    def _enter(self, scope: ast.AST, child: ast.AST) -> list[tuple[ast.AST, Iterator[ast.AST]]]:
+        """A nested scope: its name, decorators, bases and defaults belong to ``scope``, its body to itself.
+        Returns what to walk, last first: the header expressions' insides, the defaults', the body."""
+        outer: list[ast.expr] = []
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(child.name)
-            for expr in _header_expressions(child):
-                self._collect(scope, expr)
+            self.locals[id(scope)].add(child.name)
+            outer.extend(_header_expressions(child))
         if isinstance(child, _FUNCS):
-            for default in _defaults(child):
-                self._collect(scope, default)
+            outer.extend(_defaults(child))
+        for expr in outer:
+            self._note(scope, expr)
         self.parent[id(child)] = scope
-        self._collect(child, child)
+        self._start(child)
+        return [(child, _children(child)), (scope, (c for expr in outer for c in _children(expr)))]
 
     def _bind(self, child: ast.AST, names: set[str], declared: set[str]) -> None:
         """The names ``child`` itself binds (or declares global/nonlocal) in the current scope."""
@@ -128,24 +165,6 @@ class Scopes:
         return self.tree
 
     # ---------------------------------------------------------------- loads
-    def _count(self, scope: ast.AST, node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, _SCOPES):
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    for expr in _header_expressions(child):
-                        self._count_expr(scope, expr)
-                if isinstance(child, _FUNCS):
-                    for default in _defaults(child):
-                        self._count_expr(scope, default)
-                self._count(child, child)
-                continue
-            self._count_node(scope, child)
-            self._count(scope, child)
-
-    def _count_expr(self, scope: ast.AST, expr: ast.AST) -> None:
-        self._count_node(scope, expr)
-        self._count(scope, expr)
-
     def _count_node(self, scope: ast.AST, node: ast.AST) -> None:
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
             self.loads[(id(self.resolve(scope, node.id)), node.id)] += 1
@@ -176,11 +195,15 @@ class Scopes:
     @staticmethod
     def _own_loads(stmt: ast.stmt, name: str) -> int:
         count = 0
-        for sub in ast.walk(stmt):
-            if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Store):
+        stack: list[ast.AST] = [stmt]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Name):
+                count += sub.id == name and not isinstance(sub.ctx, ast.Store)
+                continue  # (a name has no loads below it)
+            if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name) and sub.target.id == name:
                 count += 1
-            elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name) and sub.target.id == name:
-                count += 1
+            stack.extend(_children(sub))
         return count
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import Iterator
+from typing import Iterable, Iterator
 
+from .chunks import Chunk, Lazy, Module, per_version
 from .edits import (
     BodyInfo,
     Delete,
@@ -14,7 +15,7 @@ from .edits import (
     ImportInfo,
     Splice,
     apply_edits,
-    apply_splices,
+    spliced,
     walk_bodies,
 )
 from .scopes import Scopes, import_binding, parent_map
@@ -25,7 +26,12 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
-    return ast.parse(source), SourceMap(source)
+    """The tree and source map of ``source``, shared by the passes reading the same version (none changes them)."""
+    return per_version("parse", source, lambda s: (ast.parse(s), SourceMap(s)))
+
+
+def _scopes(source: str) -> Scopes:
+    return per_version("scopes", source, lambda s: Scopes(_parse(s)[0]))
 
 
 # ------------------------------------------------------------------------------ HDD
@@ -36,10 +42,15 @@ def statement_levels(source: str, *, prune: bool = False) -> list[list[Edit]]:
     classes, plain assignments) are left out: deleting them alone can only raise
     ``NameError``, and once their readers are gone :func:`propose_unused` removes them
     with one test.  (Not exact -- e.g. a dead store ``x = 1; x = 2`` -- so the reducer
-    finishes with an unpruned sweep.)
+    finishes with an unpruned sweep.) Worked out once per source version.
     """
+    levels = per_version(f"levels {prune}", source, lambda s: _statement_levels(s, prune))
+    return [list(level) for level in levels]
+
+
+def _statement_levels(source: str, prune: bool) -> list[list[Edit]]:
     tree, smap = _parse(source)
-    scopes = Scopes(tree) if prune else None
+    scopes = _scopes(source) if prune else None
     levels: list[list[tuple[int, Edit]]] = []
     for info in walk_bodies(tree, smap):
         while len(levels) <= info.depth:
@@ -113,8 +124,12 @@ def _bound_by_assignment(stmt: ast.stmt) -> list[str] | None:
 
 def propose_unused(source: str) -> list[Edit]:
     """Delete imports (or single aliases), definitions and assignments whose names are never read."""
+    return list(per_version("unused", source, _propose_unused))
+
+
+def _propose_unused(source: str) -> list[Edit]:
     tree, smap = _parse(source)
-    scopes = Scopes(tree)
+    scopes = _scopes(source)
     edits: list[Edit] = []
     for info in walk_bodies(tree, smap):
         in_class = isinstance(info.owner, ast.ClassDef)
@@ -146,9 +161,17 @@ def propose_unused(source: str) -> list[Edit]:
 
 def drop_target_candidates(source: str) -> list[str]:
     """``x = f()`` whose ``x`` is never read -> ``f()`` (when deleting it outright fails)."""
+    return list(_drop_target_candidates(source))
+
+
+def lazy_drop_target_candidates(source: str) -> Lazy[str]:
+    """:func:`drop_target_candidates`, each made when the search asks for it."""
+    return Lazy(_drop_target_candidates(source))
+
+
+def _drop_target_candidates(source: str) -> Iterator[str]:
     tree, smap = _parse(source)
-    scopes = Scopes(tree)
-    out: list[str] = []
+    scopes = _scopes(source)
     for info in walk_bodies(tree, smap):
         if isinstance(info.owner, ast.ClassDef):
             continue
@@ -159,14 +182,13 @@ def drop_target_candidates(source: str) -> list[str]:
             if not names:
                 continue
             if any(scopes.reads(stmt, n) for n in names):
-                out.extend(_drop_unpacked(source, smap, scopes, stmt))
+                yield from _drop_unpacked(source, smap, scopes, stmt)
                 continue
             start, _end = smap.stmt_span(stmt)
             value_start, _value_end = smap.span(stmt.value)
             if smap.lineno_of(start) != smap.lineno_of(value_start):
                 continue
-            out.append(source[:start] + source[value_start:])
-    return out
+            yield source[:start] + source[value_start:]
 
 
 def _drop_unpacked(source: str, smap: SourceMap, scopes: Scopes, stmt: ast.stmt) -> list[str]:
@@ -269,16 +291,38 @@ def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
 
 def unwrap_candidates(source: str) -> list[str]:
     """Replace a compound statement (if/for/while/with/try) by its body, re-indented."""
-    tree, smap = _parse(source)
-    out: list[str] = []
-    for info in walk_bodies(tree, smap):
+    return list(_unwrap_candidates(Module.of(source)))
+
+
+def lazy_unwrap_candidates(source: str) -> Lazy[str]:
+    """:func:`unwrap_candidates`, each made when the search asks for it."""
+    return Lazy(_unwrap_candidates(Module.of(source)))
+
+
+def _unwrap_candidates(module: Module) -> Iterator[str]:
+    """In the order of :func:`walk_bodies` over the module: every top-level statement first (chunk by
+    chunk), then the nested ones (chunk by chunk, each in its own walk's order)."""
+    for nested in (False, True):
+        for k, chunk in enumerate(module.chunks):
+            at = module.offsets[k]
+            pieces = chunk.get(f"unwrap {nested}", lambda c: _unwrap_pieces(c, nested))  # noqa: B023
+            for start, end, block in pieces:
+                yield spliced(module.source, [Splice(at + start, at + end, block)])  # type: ignore[misc]
+
+
+def _unwrap_pieces(chunk: Chunk, nested: bool) -> list[tuple[int, int, str]]:
+    """``(line_start, line_end, block)`` in ``chunk`` for its top-level statements (or the nested ones)."""
+    smap = chunk.smap
+    out: list[tuple[int, int, str]] = []
+    for info in walk_bodies(chunk.tree, smap):
+        if (info.depth > 0) != nested:
+            continue
         for stmt in info.seq.stmts:
             where = _full_lines(smap, stmt)
             if where is None:
                 continue
             line_start, line_end, indent = where
-            for block in _unwrap_blocks(smap, stmt, indent):
-                out.append(source[:line_start] + block + source[line_end:])
+            out.extend((line_start, line_end, block) for block in _unwrap_blocks(smap, stmt, indent))
     return out
 
 
@@ -310,8 +354,10 @@ def _inlinable(func: ast.FunctionDef) -> bool:
     return True
 
 
-def _bind_arguments(smap: SourceMap, func: ast.FunctionDef, call: ast.Call) -> dict[str, str] | None:
-    """Parameter name -> argument text, or None if the call is not simple enough."""
+def _bind_arguments(smap: SourceMap, func: ast.FunctionDef, call: ast.Call,
+                    def_smap: SourceMap | None = None) -> dict[str, str] | None:
+    """Parameter name -> argument text, or None if the call is not simple enough. ``def_smap``: where the
+    defaults' text is, when ``func`` is in another chunk than ``call`` (:mod:`reportkit.reduce.passes.chunks`)."""
     args = func.args
     positional = [*args.posonlyargs, *args.args]
     names = [p.arg for p in positional]
@@ -326,9 +372,17 @@ def _bind_arguments(smap: SourceMap, func: ast.FunctionDef, call: ast.Call) -> d
         if kw.arg in bound or kw.arg in posonly or (kw.arg not in names and kw.arg not in kwonly):
             return None
         bound[kw.arg] = smap.text(kw.value)  # type: ignore[index]
-    defaults = dict(zip(names[len(names) - len(args.defaults) :], args.defaults))
+    return _with_defaults(func, [*names, *kwonly], bound, def_smap or smap)
+
+
+def _with_defaults(func: ast.FunctionDef, names: list[str], bound: dict[str, str],
+                   smap: SourceMap) -> dict[str, str] | None:
+    """``bound`` with the defaults' text for the parameters ``names`` it lacks (None: one has no default)."""
+    args = func.args
+    positional = [p.arg for p in [*args.posonlyargs, *args.args]]
+    defaults = dict(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
     defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    for name in [*names, *kwonly]:
+    for name in names:
         if name not in bound:
             if name not in defaults:
                 return None
@@ -392,35 +446,123 @@ def _one_use_calls(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef, ast.Call
 
 def inline_candidates(source: str) -> list[str]:
     """Inline module-level functions that are defined once and called once (statement-level call)."""
-    tree, smap = _parse(source)
-    if next(iter(walk_bodies(tree, smap)), None) is None:
-        return []
-    out: list[str] = []
-    scopes: Scopes | None = None
-    for func, call, parents in _one_use_calls(tree):
-        site = parents.get(id(call))
-        if not _inlinable(func) or not isinstance(site, ast.stmt):
-            continue
-        def_start, def_end = smap.stmt_span(func)
-        if def_start <= smap.stmt_span(site)[0] < def_end:
-            continue  # recursive
-        where = _full_lines(smap, site)
-        prefix = _call_prefix(smap, site, call)
-        bound = _bind_arguments(smap, func, call)
-        def_lines = _full_lines(smap, func)
-        if where is None or prefix is None or bound is None or def_lines is None:
-            continue
-        scopes = scopes or Scopes(tree)
-        if _locals_clash(scopes, parents, func, site, bound):
-            continue
-        line_start, line_end, indent = where
-        text = _inlined_body(smap, func, bound, prefix, indent)
-        candidate = apply_splices(
-            source, [Splice(line_start, line_end, text), Splice(def_lines[0], def_lines[1], "")]
-        )
+    return list(_inline_candidates(Module.of(source)))
+
+
+def lazy_inline_candidates(source: str) -> Lazy[str]:
+    """:func:`inline_candidates`, each made when the search asks for it."""
+    return Lazy(_inline_candidates(Module.of(source)))
+
+
+def _chunk_name_counts(chunk: Chunk) -> tuple[Counter[str], Counter[str], dict[str, ast.Name]]:
+    return chunk.get("name_counts", lambda c: _name_counts(c.tree))
+
+
+def _holder(module: Module, name: str) -> int:
+    """The (last) chunk loading ``name``."""
+    return max(k for k, chunk in enumerate(module.chunks) if name in _chunk_name_counts(chunk)[0])
+
+
+def _chunk_one_use_calls(module: Module) -> Iterator[tuple[int, ast.FunctionDef, int, ast.Call]]:
+    """:func:`_one_use_calls` on chunks: ``(i, def, j, call)``, the def in chunk ``i``, the call in chunk ``j``."""
+    loads = module.total("loads", lambda c: _chunk_name_counts(c)[0])
+    bindings = module.total("bindings", lambda c: _chunk_name_counts(c)[1])
+    for i, chunk in enumerate(module.chunks):
+        for func in chunk.tree.body:
+            if not isinstance(func, ast.FunctionDef) or loads[func.name] != 1 or bindings[func.name] != 1:
+                continue
+            j = _holder(module, func.name)
+            site_chunk = module.chunks[j]
+            name_node = _chunk_name_counts(site_chunk)[2][func.name]
+            call = site_chunk.parents.get(id(name_node))
+            if isinstance(call, ast.Call) and call.func is name_node:
+                yield i, func, j, call
+
+
+def _inline_candidates(module: Module) -> Iterator[str]:
+    """The candidates of :func:`inline_candidates`, in order, from the chunks (:func:`_one_use_calls` and
+    :func:`_locals_clash` on them: what a chunk holds is read once per text)."""
+    for i, func, j, call in _chunk_one_use_calls(module):
+        candidate = _inlined(module, i, func, j, call)
         if candidate is not None:
-            out.append(candidate)
-    return out
+            yield candidate
+
+
+def _inlined(module: Module, i: int, func: ast.FunctionDef, j: int, call: ast.Call) -> str | None:
+    """``func`` (chunk ``i``) inlined where ``call`` (chunk ``j``) is, with its definition gone; None if it cannot be."""
+    fchunk, schunk = module.chunks[i], module.chunks[j]
+    site = schunk.parents.get(id(call))
+    if not _inlinable(func) or not isinstance(site, ast.stmt):
+        return None
+    if i == j:
+        def_start, def_end = fchunk.smap.stmt_span(func)
+        if def_start <= schunk.smap.stmt_span(site)[0] < def_end:
+            return None  # recursive
+    where = _full_lines(schunk.smap, site)
+    prefix = _call_prefix(schunk.smap, site, call)
+    bound = _bind_arguments(schunk.smap, func, call, fchunk.smap)
+    def_lines = _full_lines(fchunk.smap, func)
+    if where is None or prefix is None or bound is None or def_lines is None:
+        return None
+    if _chunk_locals_clash(module, fchunk, func, j, site, bound):
+        return None
+    line_start, line_end, indent = where
+    text = _inlined_body(fchunk.smap, func, bound, prefix, indent)
+    at, def_at = module.offsets[j], module.offsets[i]
+    return spliced(module.source, [Splice(at + line_start, at + line_end, text),
+                                   Splice(def_at + def_lines[0], def_at + def_lines[1], "")])
+
+
+class _Site:
+    """Where a function would be inlined (``site``, a statement of ``scope``) and which reads of its locals
+    there clash (:func:`_locals_clash`): any in a nested function or class body; else, unless the site
+    rebinds the name itself or leaves the function, any after the site, or any at all when the site is
+    not directly in the scope's body (a loop or a block around it)."""
+
+    def __init__(self, site: ast.stmt, scope: ast.AST, parents: dict[int, ast.AST],
+                 end: tuple[int, int] | None = None) -> None:
+        self.targets = set(_bound_by_assignment(site) or []) if isinstance(site, ast.Assign) else set()
+        self.end = end or (site.end_lineno or site.lineno, site.end_col_offset or 0)
+        self.in_body = any(s is site for s in getattr(scope, "body", []))
+        # ``return f(...)``: nothing of the function runs after the site (unless a ``finally`` does)
+        self.leaves = isinstance(site, ast.Return) and not _in_finally_scope(parents, site, scope)
+
+    def clashes(self, name: str, reads: Iterable[tuple[tuple[int, int], bool]]) -> bool:
+        """Does one of ``reads`` (position, in a nested scope) of ``name`` clash?"""
+        for position, nested in reads:
+            if nested:
+                return True  # read in a nested function (or a class body)
+            if name in self.targets or self.leaves:
+                continue
+            if not self.in_body or position >= self.end:
+                return True
+        return False
+
+
+def _clashing_locals(scopes: Scopes, func: ast.FunctionDef, bound: dict[str, str]) -> list[str]:
+    """The locals of ``func`` that inlining binds at the site: all but a parameter passed a name of its own
+    spelling that the function never rebinds."""
+    body = list(_own_nodes(func.body))
+    rebound = {n.id for n in body if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    rebound |= {n.name for n in body if isinstance(n, (*_FUNCS, ast.ClassDef))}
+    rebound |= {import_binding(n, a) for n in body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    return [name for name in scopes.locals.get(id(func), set()) if bound.get(name) != name or name in rebound]
+
+
+def _function_site_clash(scopes: Scopes, scope: ast.AST, name: str) -> bool | None:
+    """In a function site scope: True when ``name`` clashes whatever reads it (declared global there, or
+    mentioned there without being bound there: it would become local); False when it is not mentioned
+    at all; None when it is a local there (its reads decide)."""
+    if name in scopes._declared_global.get(id(scope), set()):
+        return True
+    if name not in scopes.locals.get(id(scope), set()):
+        return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(scope))
+    return None
+
+
+def _nested(scopes: Scopes, stmt: ast.stmt | None, scope: ast.AST) -> bool:
+    """A read in statement ``stmt`` is not directly in ``scope`` (a nested function, a class body, a default)."""
+    return stmt is None or scopes.scope_of(stmt) is not scope or isinstance(stmt, _SCOPES)
 
 
 def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.FunctionDef, site: ast.stmt,
@@ -429,39 +571,68 @@ def _locals_clash(scopes: Scopes, parents: dict[int, ast.AST], func: ast.Functio
     reads that name where the inlined binding changes what is read -- in a nested function (it may
     run while the inlined body does), or after the site (but for the site's own target, rebound by
     the site anyway; after a ``return`` site nothing runs); before the site is fine unless the site is
-    in a loop or a block. In a function
-    that does not bind the name itself, any mention of it clashes (it would become local there).
-    A parameter bound to a name of its own spelling that the function never rebinds is no binding."""
+    in a loop or a block (:class:`_Site`). In a function that does not bind the name itself, any
+    mention of it clashes (it would become local there). A parameter bound to a name of its own
+    spelling that the function never rebinds is no binding."""
     site_scope = scopes.scope_of(site)
     if isinstance(site_scope, ast.ClassDef):
         return True
-    targets = set(_bound_by_assignment(site) or []) if isinstance(site, ast.Assign) else set()
-    rebound = {n.id for n in _own_nodes(func.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    rebound |= {n.name for n in _own_nodes(func.body) if isinstance(n, (*_FUNCS, ast.ClassDef))}
-    rebound |= {import_binding(n, a) for n in _own_nodes(func.body)
-                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
-    end = (site.end_lineno or site.lineno, site.end_col_offset or 0)
-    body = getattr(site_scope, "body", [])
-    # ``return f(...)``: nothing of the function runs after the site (unless a ``finally`` does)
-    leaves = isinstance(site, ast.Return) and not _in_finally_scope(parents, site, site_scope)
-    for name in scopes.locals.get(id(func), set()):
-        if bound.get(name) == name and name not in rebound:
-            continue
+    return _clash_at(scopes, parents, site, site_scope, _clashing_locals(scopes, func, bound))
+
+
+def _clash_at(scopes: Scopes, parents: dict[int, ast.AST], site: ast.stmt, site_scope: ast.AST,
+              names: list[str]) -> bool:
+    """Does binding ``names`` at ``site`` (a statement of ``site_scope``, the module or a function) clash?"""
+    rule = _Site(site, site_scope, parents)
+    for name in names:
         if site_scope is not scopes.tree:
-            if name in scopes._declared_global.get(id(site_scope), set()):
-                return True
-            if name not in scopes.locals.get(id(site_scope), set()):
-                if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(site_scope)):
+            clash = _function_site_clash(scopes, site_scope, name)
+            if clash is not None:
+                if clash:
                     return True
                 continue
-        for node, stmt in _reads_of(scopes, parents, name, site_scope):
-            if stmt is None or scopes.scope_of(stmt) is not site_scope or isinstance(stmt, _SCOPES):
-                return True  # read in a nested function (or a class body)
-            if name in targets or leaves:
-                continue
-            if site not in body or (node.lineno, node.col_offset) >= end:
-                return True
+        reads = (((node.lineno, node.col_offset), _nested(scopes, stmt, site_scope))
+                 for node, stmt in _reads_of(scopes, parents, name, site_scope))
+        if rule.clashes(name, reads):
+            return True
     return False
+
+
+def _chunk_locals_clash(module: Module, fchunk: Chunk, func: ast.FunctionDef, j: int, site: ast.stmt,
+                        bound: dict[str, str]) -> bool:
+    """:func:`_locals_clash` on chunks: ``func`` of chunk ``fchunk``, ``site`` of chunk ``j``. A site in a
+    function is all in its chunk; at module level, the reads of a name are each chunk's module-level
+    reads of it (:func:`_module_reads`), at their places in the module."""
+    schunk = module.chunks[j]
+    scopes = schunk.scopes
+    site_scope = scopes.scope_of(site)
+    if isinstance(site_scope, ast.ClassDef):
+        return True
+    names = _clashing_locals(fchunk.scopes, func, bound)
+    if site_scope is not scopes.tree:  # (all in the site's chunk)
+        return _clash_at(scopes, schunk.parents, site, site_scope, names)
+    end = (module.first_line[j] + (site.end_lineno or site.lineno), site.end_col_offset or 0)
+    rule = _Site(site, site_scope, schunk.parents, end)
+    chunk_reads = [chunk.get("module_reads", _module_reads) for chunk in module.chunks]
+    for name in names:
+        reads = (((module.first_line[k] + line, col), nested)
+                 for k, found in enumerate(chunk_reads) if name in found for line, col, nested in found[name])
+        if rule.clashes(name, reads):
+            return True
+    return False
+
+
+def _module_reads(chunk: Chunk) -> dict[str, list[tuple[int, int, bool]]]:
+    """Per name, the loads in ``chunk`` of the module's binding of it (:func:`_reads_of` of the module):
+    ``(lineno, col_offset, nested)`` (positions in the chunk; ``nested``: see :func:`_nested`)."""
+    scopes, parents = chunk.scopes, chunk.parents
+    out: dict[str, list[tuple[int, int, bool]]] = {}
+    for node in ast.walk(chunk.tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            stmt = _statement_of(parents, node)
+            if _owner(scopes, stmt, node.id) is chunk.tree:
+                out.setdefault(node.id, []).append((node.lineno, node.col_offset, _nested(scopes, stmt, chunk.tree)))
+    return out
 
 
 def _in_finally_scope(parents: dict[int, ast.AST], node: ast.AST, scope: ast.AST) -> bool:
@@ -474,20 +645,31 @@ def _in_finally_scope(parents: dict[int, ast.AST], node: ast.AST, scope: ast.AST
     return False
 
 
+def _statement_of(parents: dict[int, ast.AST], node: ast.AST) -> ast.stmt | None:
+    """The statement ``node`` is in (itself if it is one)."""
+    stmt: ast.AST | None = node
+    while stmt is not None and not isinstance(stmt, ast.stmt):
+        stmt = parents.get(id(stmt))
+    return stmt if isinstance(stmt, ast.stmt) else None
+
+
+def _owner(scopes: Scopes, stmt: ast.stmt | None, name: str) -> ast.AST:
+    """The scope whose binding of ``name`` a load in ``stmt`` reads (a default or decorator: conservatively
+    the def's own)."""
+    scope = scopes.scope_of(stmt) if stmt is not None else scopes.tree
+    if isinstance(stmt, _SCOPES):
+        scope = stmt
+    return scopes.resolve(scope, name)
+
+
 def _reads_of(scopes: Scopes, parents: dict[int, ast.AST], name: str,
               owner: ast.AST) -> Iterator[tuple[ast.Name, ast.stmt | None]]:
     """Loads of ``owner``'s binding of ``name`` (``owner``: the module or a function) and their statements."""
     for node in ast.walk(owner):
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
-        stmt: ast.AST | None = node
-        while stmt is not None and not isinstance(stmt, ast.stmt):
-            stmt = parents.get(id(stmt))
-        scope = scopes.scope_of(stmt) if isinstance(stmt, ast.stmt) else scopes.tree
-        if isinstance(stmt, _SCOPES):
-            scope = stmt  # a default or decorator: conservatively its own
-        if scopes.resolve(scope, name) is owner:
-            yield node, stmt if isinstance(stmt, ast.stmt) else None
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            stmt = _statement_of(parents, node)
+            if _owner(scopes, stmt, name) is owner:
+                yield node, stmt
 
 
 def _parameter_assignment(bound: dict[str, str], used: set[str], indent: str, nl: str) -> str:
@@ -543,25 +725,34 @@ def inline_expression_candidates(source: str) -> list[str]:
     name or constant may be substituted only once (no repeated evaluation). Functions whose
     expression binds names of its own (lambda, comprehension, walrus) are left alone.
     """
-    tree, smap = _parse(source)
-    out: list[str] = []
-    for func, call, parents in _one_use_calls(tree):
+    return list(_inline_expression_candidates(Module.of(source)))
+
+
+def lazy_inline_expression_candidates(source: str) -> Lazy[str]:
+    """:func:`inline_expression_candidates`, each made when the search asks for it."""
+    return Lazy(_inline_expression_candidates(Module.of(source)))
+
+
+def _inline_expression_candidates(module: Module) -> Iterator[str]:
+    for i, func, j, call in _chunk_one_use_calls(module):
+        fchunk, schunk = module.chunks[i], module.chunks[j]
         expr = _returned_expression(func)
-        if expr is None or isinstance(parents.get(id(call)), ast.Expr):
+        if expr is None or isinstance(schunk.parents.get(id(call)), ast.Expr):
             continue  # not ``return EXPR``; or a statement-level call: the statement pass inlines those
-        def_start, def_end = smap.stmt_span(func)
-        call_start, call_end = smap.span(call)
-        if def_start <= call_start < def_end:
-            continue  # recursive
-        text = _substituted(smap, func, call, expr)
-        def_lines = _full_lines(smap, func)
+        call_start, call_end = schunk.smap.span(call)
+        if i == j:
+            def_start, def_end = fchunk.smap.stmt_span(func)
+            if def_start <= call_start < def_end:
+                continue  # recursive
+        text = _substituted(schunk.smap, func, call, expr, fchunk.smap)
+        def_lines = _full_lines(fchunk.smap, func)
         if text is None or def_lines is None:
             continue
-        candidate = apply_splices(source, [Splice(call_start, call_end, f"({text})"),
-                                           Splice(def_lines[0], def_lines[1], "")])
+        at, def_at = module.offsets[j], module.offsets[i]
+        candidate = spliced(module.source, [Splice(at + call_start, at + call_end, f"({text})"),
+                                            Splice(def_at + def_lines[0], def_at + def_lines[1], "")])
         if candidate is not None:
-            out.append(candidate)
-    return out
+            yield candidate
 
 
 def _returned_expression(func: ast.FunctionDef) -> ast.expr | None:
@@ -575,10 +766,12 @@ def _returned_expression(func: ast.FunctionDef) -> ast.expr | None:
     return expr
 
 
-def _substituted(smap: SourceMap, func: ast.FunctionDef, call: ast.Call, expr: ast.expr) -> str | None:
+def _substituted(smap: SourceMap, func: ast.FunctionDef, call: ast.Call, expr: ast.expr,
+                 def_smap: SourceMap | None = None) -> str | None:
     """The text of ``expr`` with ``call``'s arguments for the parameters; None if that could evaluate
-    an argument more than once (or the arguments do not bind)."""
-    bound = _bind_arguments(smap, func, call)
+    an argument more than once (or the arguments do not bind). ``def_smap``: where ``func``'s text is, when
+    not in ``smap`` (a chunk of its own)."""
+    bound = _bind_arguments(smap, func, call, def_smap)
     if bound is None:
         return None
     arg_nodes = {p.arg: a for p, a in zip([*func.args.posonlyargs, *func.args.args], call.args)}
@@ -587,12 +780,13 @@ def _substituted(smap: SourceMap, func: ast.FunctionDef, call: ast.Call, expr: a
     if any(count > 1 and not isinstance(arg_nodes.get(name), (ast.Name, ast.Constant))
            for name, count in uses.items()):
         return None
-    e_start, e_end = smap.span(expr)
+    fsmap = def_smap or smap
+    e_start, e_end = fsmap.span(expr)
     text_of = {name: bound[name] if isinstance(arg_nodes.get(name), _ATOMS) else f"({bound[name]})"
                for name in bound}
-    splices = sorted(((smap.span(n)[0] - e_start, smap.span(n)[1] - e_start, text_of[n.id])
+    splices = sorted(((fsmap.span(n)[0] - e_start, fsmap.span(n)[1] - e_start, text_of[n.id])
                       for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in bound), reverse=True)
-    text = smap.source[e_start:e_end]
+    text = fsmap.source[e_start:e_end]
     for start, end, replacement in splices:
         text = text[:start] + replacement + text[end:]
     return text

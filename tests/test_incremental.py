@@ -1,0 +1,275 @@
+"""The reducer's own work per test (issue 40): parse checks without compiling whole candidates, chunked
+analyses read once per text, lazy candidates and a lazy -j window -- each giving exactly the answers of
+doing it the slow way."""
+
+from __future__ import annotations
+
+import ast
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from reportkit.reduce import passes as P
+from reportkit.reduce.dd import _vouchable
+from reportkit.reduce.passes import statements as S
+from reportkit.reduce.passes import wellformed as W
+from reportkit.reduce.passes.chunks import Lazy, Module
+from reportkit.reduce.passes.edits import Splice, apply_edits, spliced
+from reportkit.reduce.passes.kinds import EachPass
+from reportkit.reduce.passes.scopes import Scopes
+
+PACKAGE = Path(__file__).resolve().parent.parent / "reportkit"
+
+
+def real_sources(limit: int = 16) -> list[str]:
+    """reportkit's own modules: real code of every shape (decorators, nested defs, strings, comments)."""
+    paths = sorted(PACKAGE.rglob("*.py"))[:limit]
+    return [p.read_text(encoding="utf-8") for p in paths]
+
+
+CHAIN = "".join(f"def step_{i}(state):\n    total = state.get('k', {i})\n    state['k'] = total + 1\n    return state\n\n"
+                for i in range(6)) + "state = {}\n" + "".join(f"state = step_{i}(state)\n" for i in range(6)) \
+    + "print(state['missing'])\n"
+
+
+# ------------------------------------------------------------------------------------------ parse checks
+@pytest.mark.parametrize(("reference", "candidate"), [
+    # a change inside one function: only that function is compiled
+    ("a = 1\n\ndef f():\n    return 1\n\nb = 2\n", "a = 1\n\ndef f():\n    return 2\n\nb = 2\n"),
+    ("a = 1\n\ndef f():\n    return 1\n\nb = 2\n", "a = 1\n\ndef f():\n    return (2\n\nb = 2\n"),
+    ("a = 1\n\ndef f():\n    return 1\n\nb = 2\n", "a = 1\n\ndef f():\n    break\n\nb = 2\n"),
+    # futures: the parts are compiled with the module's features; a future import must stay first
+    ("from __future__ import barry_as_FLUFL\nx = 1\n\ny = 2\n", "from __future__ import barry_as_FLUFL\nx = 1\n\ny = 1 <> 2\n"),
+    ("from __future__ import barry_as_FLUFL\nx = 1\n\ny = 2\n", "from __future__ import barry_as_FLUFL\nx = 1\n\ny = 1 != 2\n"),
+    ("x = 1\n\ny = 2\n", "x = 1\n\nfrom __future__ import annotations\n"),
+    # ``global`` at module level must come before the name's uses (a check across statements)
+    ("x = 1\n\ndef f():\n    pass\n", "x = 1\n\nglobal x\n"),
+    ("x = 1\n\ndef f():\n    pass\n", "x = 1\n\ndef f():\n    global x\n    x = 2\n"),
+    # a part that is not valid alone while the whole is: text after it closes its bracket
+    ("a = 1\nb = 2\nc = 3\n", "a = (1,\n 2,\n 3)\n"),
+    ("a = 1\r\n\r\ndef f():\r\n    return 1\r\n", "a = 1\r\n\r\ndef f():\r\n    return 2\r\n"),
+    ("def f():\n    x = 1\n    def g():\n        nonlocal x\n        x = 2\n", "def f():\n    def g():\n        nonlocal x\n        x = 2\n"),
+])
+def test_the_parse_check_answers_like_compile(reference: str, candidate: str) -> None:
+    check = W.ParseCheck()
+    assert check.layout(reference) is not None
+    assert check(candidate, reference) == W.compiles(candidate)
+
+
+def test_a_change_inside_one_top_level_statement_compiles_that_statement_only() -> None:
+    check = W.ParseCheck()
+    reference = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(50))
+    candidate = reference.replace("return 7\n", "return 70\n")
+    assert check(candidate, reference)
+    assert check.stats["part"] == 1
+    layout = check.layout(candidate)  # known without a parse: split where the reference was
+    assert layout is not None and len(layout.bounds) == 51 and check.stats["whole"] == 0
+
+
+def test_a_spliced_candidate_compiles_around_each_splice_not_between() -> None:
+    """Inlining: the definition near the top goes, the call near the bottom is replaced."""
+    source = Module.of(CHAIN).source
+    candidates = S.inline_candidates(source)
+    assert candidates and all(isinstance(c, W.Spliced) for c in candidates)
+    check = W.ParseCheck()
+    check.layout(source)
+    assert check(candidates[0]) and check.stats == {"vouched": 0, "known": 0, "part": 1, "whole": 0}
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_parse_checks_of_random_edits_agree_with_compile(seed: int) -> None:
+    rng = random.Random(seed)
+    check = W.ParseCheck()
+    pieces = ["", "pass\n", "    pass\n", "x = (\n", ")\n", "else:\n", "def f():\n", "return 1\n", "global q\n",
+              "from __future__ import annotations\n", "'''\n", "\\\n", "# c\n", "    y = 2\n"]
+    for source in real_sources():
+        lines = source.splitlines(keepends=True)
+        for _ in range(8):
+            edited = lines[:]
+            for _ in range(rng.randint(1, 3)):
+                i = rng.randrange(len(edited) or 1)
+                if rng.random() < 0.5:
+                    del edited[i:i + rng.choice([1, 2, 5])]
+                else:
+                    edited[i:i] = [rng.choice(pieces)]
+            candidate = "".join(edited)
+            assert check(candidate, source) == W.compiles(candidate), candidate
+    assert check.stats["part"] > 0
+
+
+# ------------------------------------------------------------------------------------ by construction
+@pytest.mark.parametrize("seed", range(2))
+def test_clean_statement_deletions_always_compile(seed: int) -> None:
+    rng = random.Random(seed)
+    vouched = 0
+    for source in real_sources():
+        levels = P.statement_levels(source)
+        for edits in [level for level in levels if level] + [[e for level in levels for e in level]]:
+            if not _vouchable(source, edits):
+                continue
+            vouched += 1
+            for _ in range(4):
+                subset = [e for e in edits if rng.random() < rng.choice([0.1, 0.5, 1.0])]
+                candidate = apply_edits(source, subset) if subset else None
+                assert candidate is None or W.compiles(candidate)
+    assert vouched > 10
+
+
+@pytest.mark.parametrize("source", [
+    "def f():\n    x = 1\n    def g():\n        nonlocal x\n        x = 2\n    return g\n",  # the binding may go
+    "a = 1; b = 2\nc = 3\n",  # statements sharing a line
+    "if a: b = 1\nc = 2\n",  # a body on its header's line
+    "x = 1 \\\n\ny = 2\nz = 3\n",  # a continuation into the next line
+    "from __future__ import annotations\nx = 1\n",  # a future import
+])
+def test_deletions_that_are_not_clean_are_compiled(source: str) -> None:
+    edits = [e for level in P.statement_levels(source) for e in level]
+    assert not _vouchable(source, edits)
+
+
+def test_ddmin_candidates_of_clean_deletions_are_not_compiled() -> None:
+    from reportkit.reduce.schedule import reduce_source
+
+    source = "".join(f"a{i} = {i}\n" for i in range(30)) + "raise ValueError('x')\n"
+    before = dict(W.CHECK.stats)
+
+    def predicate(candidate: str) -> bool:
+        return "raise ValueError('x')" in candidate
+
+    result = reduce_source(source, predicate)
+    assert result.source.strip() == "raise ValueError('x')"
+    assert W.CHECK.stats["vouched"] > before["vouched"]
+
+
+# --------------------------------------------------------------------------------------------- chunks
+@pytest.mark.parametrize("source", [
+    CHAIN,
+    # reads after the site at module level, in a nested function, in another chunk
+    "def f(a):\n    t = a\n    return t\n\nt = 0\nx = f(1)\nprint(t)\n",
+    "def f(a):\n    t = a\n    return t\n\nx = f(1)\n\ndef g():\n    return t\n",
+    "def f(a):\n    t = a\n    return t\n\nfor i in range(2):\n    x = f(i)\n",
+    "def f(a):\n    return a + 1\n\nif f(2) > 1:\n    pass\n",
+    "class C:\n    def f(self):\n        return helper(1)\n\ndef helper(n=2):\n    return n * 2\n",
+    *real_sources(8),
+])
+def test_chunked_passes_give_what_reading_the_whole_module_gives(source: str) -> None:
+    chunked, one = Module(source), Module(source, whole=True)
+    assert len(one.chunks) == 1
+    for candidates in (S._inline_candidates, S._unwrap_candidates, S._inline_expression_candidates):
+        assert list(candidates(chunked)) == list(candidates(one))
+
+
+def test_sums_over_chunks_carry_over_to_the_next_version() -> None:
+    first = Module.of(CHAIN)
+    loads = first.total("loads", lambda c: S._chunk_name_counts(c)[0])
+    following = S.inline_candidates(CHAIN)[0]
+    second = Module.of(following)
+    carried = second.total("loads", lambda c: S._chunk_name_counts(c)[0])
+    counted = S._name_counts(ast.parse(following))[0]
+    assert +carried == counted and carried != loads
+
+
+# ------------------------------------------------------------------------------------------ laziness
+def test_a_lazy_sequence_makes_its_items_when_asked() -> None:
+    made: list[int] = []
+
+    def items():
+        for i in range(10):
+            made.append(i)
+            yield i
+
+    lazy = Lazy(items())
+    assert lazy[2] == 2 and made == [0, 1, 2]
+    tail = lazy[1:]
+    assert next(iter(tail)) == 1 and made == [0, 1, 2]
+    assert lazy.has(3) and not lazy.has(10) and len(lazy) == 10 and list(tail) == list(range(1, 10))
+
+
+def test_an_each_pass_makes_candidates_as_far_as_the_search_looks() -> None:
+    from reportkit.reduce.tester import Tester
+
+    made: list[str] = []
+
+    def candidates(source: str) -> Lazy[str]:
+        def each():
+            for i in range(50):
+                made.append(f"{source}x{i} = 1\n")
+                yield made[-1]
+        return Lazy(each())
+
+    tester = Tester("a = 1\n", lambda c: c.count("x") < 2)
+    assert EachPass("each", candidates).run(tester)  # type: ignore[arg-type]
+    assert len(made) < 60  # (a list would be 50 per accepted candidate)
+
+
+def test_the_window_takes_planned_candidates_only_when_it_runs_them() -> None:
+    """-j 2: a plan of 100 candidates whose first is interesting costs two looks, not 100 parse checks."""
+    from reportkit.reduce.tester import Tester
+
+    taken: list[int] = []
+    lock = threading.Lock()
+
+    def plan():
+        for i in range(100):
+            taken.append(i)
+            yield f"a = {i}\n"
+
+    def predicate(candidate: str) -> bool:
+        with lock:
+            return candidate == "a = 0\n"
+
+    tester = Tester("a = 1\nb = 2\n", predicate, jobs=2)
+    try:
+        tester.prefetch(plan())
+        assert len(taken) <= 3
+        assert tester.test("a = 0\n") and tester.stats.tests_run <= 2
+    finally:
+        tester.close(wait=True)
+
+
+def test_spliced_candidates_reach_the_predicate_and_the_current_source_as_plain_text() -> None:
+    from reportkit.reduce.tester import Tester
+
+    got: list[type] = []
+    tester = Tester("a = 1\nb = 2\n", lambda c: got.append(type(c)) is None)
+    candidate = spliced("a = 1\nb = 2\n", [Splice(0, 6, "")])
+    assert isinstance(candidate, W.Spliced) and tester.try_candidate(candidate, "x", 1)
+    assert got == [str] and type(tester.current) is str
+
+
+# ------------------------------------------------------------------------------------------ scopes
+SCOPED = """\
+x = 1
+class C:
+    x = 2
+    y = x
+    def m(self):
+        return x
+def g(a=3):
+    x = 3
+    def inner():
+        nonlocal x
+        x += 1
+    return [x for x in range(a)]
+def h():
+    global x
+    x = 5
+print(C.y, g(), h())
+"""
+
+
+@pytest.mark.parametrize(("line", "reads"), [
+    (1, 1),  # module x: m's ``return x`` (a class body is not visible in its methods)
+    (3, 1),  # C's x: ``y = x`` in the class body only
+    (8, 1),  # g's x: inner's ``x += 1`` (nonlocal), not the comprehension's own x
+    (15, 1),  # h's ``global x`` binds the module's x: the module x's load
+])
+def test_scopes_resolve_each_load_to_its_binding(line: int, reads: int) -> None:
+    """The one-walk Scopes (bind and note, resolve when every scope's names are known) gives each
+    binding the loads Python's scoping rules give it."""
+    tree = ast.parse(SCOPED)
+    scopes = Scopes(tree)
+    stmt = next(n for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.lineno == line)
+    assert scopes.reads(stmt, "x") == reads
