@@ -11,7 +11,7 @@ JSON in ``--out`` and reused by a later call with the same ``--out`` (so the bas
 while this side is measured again): delete the file to measure it again.
 
     .venv/bin/python benchmarks/equivalence_bench.py --baseline /tmp/base --out /tmp/equiv \\
-        --cases corpus/04,corpus3/03 --examples 01 --jobs 1,2
+        --cases c01-04,c03-03 --examples 01 --jobs 1,2
 
 The exit code is 0 when every result is identical and no case needs more tests on this side.
 """
@@ -30,12 +30,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-DEFAULT_CASES = (
-    "corpus/04_py_cli_config_override", "corpus/05_py_pagination_floor", "corpus2/05_py_timesheet_groupby",
-    "corpus3/03_py_webhook_validators", "corpus4/04_py_chunked_utf8_decode", "corpus5/04_py_prune_dict_iter",
-    "corpus9/03_py_records_generator_reused", "corpus13/02_mf_py_webhook_reserialized_body",
-    "corpus16/02_mf_py_urljoin_base_path_dropped", "corpus22/03_py_return_inside_loop_first_parcel",
-    "corpus/14_lib_inflection_ordinal",
+DEFAULT_CASES = (  # corpus case ids (benchmarks/corpus/<id>/): pure Python, multi-file, a library's test
+    "c01-04", "c01-05", "c02-05", "c03-03", "c04-04", "c05-04", "c09-03", "c13-02", "c16-02", "c22-03", "c01-14",
 )
 
 
@@ -45,11 +41,10 @@ def _env(code: Path) -> dict[str, str]:
 
 def run_case(code: Path, case: str, jobs: int, out: Path) -> dict:
     """``{"tests": N, "sha": ..., "output": text}`` of one corpus case minimized by the code in ``code``."""
-    corpus, name = case.split("/", 1)
     with tempfile.TemporaryDirectory(prefix="rk-equiv-") as tmp:
         result = Path(tmp) / "result.json"
         proc = subprocess.run([sys.executable, str(code / "benchmarks" / "corpus_bench.py"), "--corpus",
-                               str(REPO / "benchmarks" / corpus), "--cases", name, "-j", str(jobs), "--json",
+                               str(REPO / "benchmarks" / "corpus"), "--case", case, "-j", str(jobs), "--json",
                                str(result)], capture_output=True, text=True, env=_env(code), cwd=tmp)
         if not result.exists():
             return {"error": (proc.stderr.strip().splitlines() or ["no result"])[-1]}
@@ -89,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, required=True, metavar="DIR", help="checkout of the code to compare with")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the results are kept (reused)")
     parser.add_argument("--cases", default=",".join(DEFAULT_CASES),
-                        help="corpus cases, CORPUS/CASE-PREFIX, comma-separated ('' for none)")
+                        help="corpus case ids or unique prefixes (c01-04), comma-separated ('' for none)")
     parser.add_argument("--examples", default="01", help="example prefixes, comma-separated ('' for none)")
     parser.add_argument("--jobs", default="1,2", help="the -j values, comma-separated")
     parser.add_argument("--sides", default="baseline,this", help="which sides to run now (default both)")

@@ -54,7 +54,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHAPES = ("chain", "adjacent", "function", "classes", "nested")
 #: Long real scripts of the held-out corpora (pure Python; a pytest test of a library, folded with it).
-CORPUS_CASES = ("corpus/14_lib_inflection_ordinal", "corpus2/08_lib_semver_prerelease")
+CORPUS_CASES = ("corpus/c01-14-lib-inflection-ordinal", "corpus/c02-08-lib-semver-prerelease")
 EXPONENT_TARGET = 1.3
 TARGET_2000_SECONDS = 120.0
 
