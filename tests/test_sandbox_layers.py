@@ -498,6 +498,36 @@ def test_abstract_unix_socket_outside_the_run_is_unreachable(area, user, native_
     assert service.hits == []
 
 
+def _sysv_keys() -> set[str]:
+    keys = set()
+    for table in ("shm", "sem", "msg"):
+        try:
+            rows = Path(f"/proc/sysvipc/{table}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        keys |= {f"{table}:{row.split()[0]}" for row in rows if row.split()}
+    return keys
+
+
+def test_system_v_ipc_objects_stay_inside_the_run(area, user, native_mode):
+    """shmget / semget / msgget with IPC_CREAT through libc: kernel objects that outlive any process. A run
+    has an IPC namespace of its own (bubblewrap's --unshare-ipc; the fallback's unshare): none reaches the host."""
+    before = _sysv_keys()
+    script = attack(area, user, """
+        import random
+        key = random.randrange(1 << 20, 1 << 30)
+        print("SHM", LIBC.shmget(key, 4096, 0o1666), "SEM", LIBC.semget(key + 1, 1, 0o1666),
+              "MSG", LIBC.msgget(key + 2, 0o1666))
+    """)
+    (result,) = run(script, native_mode, user)
+    left = _sysv_keys() - before
+    for kind_key in left:  # clean up what got through (the assertion below says so)
+        kind, key = kind_key.split(":")
+        subprocess.run(["ipcrm", f"-{kind[0].upper()}", key], capture_output=True)
+    assert "SHM" in result["stdout"], result
+    assert not left, f"System V IPC objects left on the host: {sorted(left)}"
+
+
 # --------------------------------------------------------------------------- signals
 
 

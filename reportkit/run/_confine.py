@@ -55,7 +55,7 @@ _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 # SECBIT_NOROOT, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE, each with its lock, and KEEP_CAPS_LOCKED
 _SECUREBITS = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80
-_CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
+_CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWIPC = 0x00020000, 0x10000000, 0x08000000
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 
 
@@ -128,8 +128,9 @@ def mask_sockets(paths):
     number masked, or None when no mount namespace could be made."""
     libc = _libc()
     uid, gid = os.geteuid(), os.getegid()
-    if libc.unshare(_CLONE_NEWNS) != 0:
-        if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS) != 0:
+    # its own System V IPC namespace too: shared memory, semaphores and message queues it makes go with it
+    if libc.unshare(_CLONE_NEWNS | _CLONE_NEWIPC) != 0:
+        if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWIPC) != 0:
             return None
         try:
             _write("/proc/self/setgroups", "deny")

@@ -134,9 +134,9 @@ def accelerator_nodes() -> list[str]:
 
 
 def _bwrap_base(bwrap: str, userns: bool = True) -> list[str]:
-    """No capabilities (also as root), a new session, a read-only root, a minimal /dev with a private shm
+    """No capabilities (also as root), a new session, its own System V IPC, a read-only root, a minimal /dev with a private shm
     and the accelerators, a new /proc; with ``userns`` a user namespace of its own (no further ones)."""
-    args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--cap-drop", "ALL"]
+    args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"]
     if userns:
         args += ["--unshare-user", "--disable-userns"]
     args += ["--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc"]
