@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import unicodedata
@@ -190,3 +191,55 @@ def test_the_checklist_mapping_is_the_codes():
     for key in ("error", "stdout", "stderr", "collect_env", "spyre_log", "spyre_transfer", "spyre_log_file",
                 "fx", "sdsc", "ffdc", "ladder", "hang_stacks"):
         assert files[key] in page, (key, files[key])
+
+
+# ------------------------------------------------------------------ shell blocks marked runnable
+# A block right after a `<!-- runnable -->` line runs as written, from a scratch copy of examples/: its
+# `$ ` lines are the commands (all its lines, when none starts with `$ `), each must exit 0, and of the
+# output a block shows, the rows that do not depend on the machine (runs, kind, type, message, signature)
+# must be printed as shown.
+RUNNABLE = "<!-- runnable -->"
+STABLE_ROWS = ("runs", "kind", "type", "message", "signature")
+
+
+def runnable_blocks() -> list:
+    found = []
+    for path in [README, *sorted(DOCS.glob("*.md"))]:
+        blocks = re.findall(rf"^{re.escape(RUNNABLE)}\n```[^\n]*\n(.*?)^```", path.read_text(encoding="utf-8"),
+                            flags=re.MULTILINE | re.DOTALL)
+        found += [pytest.param(block, id=f"{path.relative_to(ROOT).as_posix()}-{i}") for i, block in enumerate(blocks)]
+    return found
+
+
+def commands_and_output(block: str) -> list[tuple[str, list[str]]]:
+    lines = block.splitlines()
+    if not any(ln.startswith("$ ") for ln in lines):
+        return [(ln, []) for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    steps: list[tuple[str, list[str]]] = []
+    for ln in lines:
+        if ln.startswith("$ "):
+            steps.append((ln[2:], []))
+        elif steps:
+            steps[-1][1].append(ln)
+    return steps
+
+
+def test_the_readme_has_runnable_blocks():
+    ids = [p.id for p in runnable_blocks()]
+    assert any(i.startswith("README.md") for i in ids), ids
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+@pytest.mark.parametrize("block", runnable_blocks())
+def test_runnable_blocks_run_as_written(block, tmp_path):
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+    for command, shown in commands_and_output(block):
+        proc = subprocess.run(command, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, f"{command}\n{proc.stdout}\n{proc.stderr}"
+        printed = {" ".join(ln.split()) for ln in proc.stdout.splitlines()}
+        for row in shown:
+            if row.split(maxsplit=1)[:1] and row.split()[0] in STABLE_ROWS:
+                assert " ".join(row.split()) in printed, f"{command}: {row!r} not printed:\n{proc.stdout}"
