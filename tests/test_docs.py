@@ -7,6 +7,7 @@ the test command CI runs, the flakiness bound, the checklist mapping) are the co
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -95,6 +96,7 @@ def readme_section(text: str, command: str) -> str:
     return m.group(0)
 
 
+@functools.cache  # one --help per command and test process
 def help_text(command: str) -> str:
     env = {**os.environ, "COLUMNS": "400", "NO_COLOR": "1", "TERM": "dumb"}
     proc = subprocess.run([sys.executable, "-m", "reportkit", command, "--help"], capture_output=True,
@@ -130,14 +132,13 @@ def test_readme_options_are_the_commands(command):
 def test_docs_command_lines_use_real_options(page):
     """Every ``reportkit COMMAND ...`` line in a page's shell blocks uses options that command has."""
     wrong = []
-    helps: dict[str, str] = {}
     for block in code_blocks(page.read_text(encoding="utf-8")):
         for line in block.splitlines():
             m = re.match(r"(?:\$ )?reportkit ((?:--no-network )?)(\w+) (.*)", line.strip())
             if not m or m.group(2) not in COMMANDS:
                 continue
             command = m.group(2)
-            text = helps.setdefault(command, help_text(command))
+            text = help_text(command)
             for opt in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)\b", m.group(3).split(" -- ")[0]):
                 if not re.search(rf"(?<![\w-]){re.escape(opt)}\b", text):
                     wrong.append(f"{line.strip()}: {opt}")
