@@ -53,7 +53,7 @@ EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's 
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (this machine) "
                            "or ray: one Ray actor per -j slot, each with its own warm server and "
-                           "compile cache (pip install 'reportkit[ray]'; see README, Running on a cluster).")
+                           "compile cache (pip install 'reportkit[ray]'; see docs/cluster.md).")
 RayAddressOpt = typer.Option(None, "--ray-address", help="With --executor ray: the cluster to "
                              "join (default: $RAY_ADDRESS, else a local one started for this run).")
 RayResourcesOpt = typer.Option(None, "--ray-resources", help="With --executor ray: "
@@ -638,7 +638,7 @@ def ci(
     bundle-dir, count, fingerprints ($GITHUB_OUTPUT). Exit code 0 whenever it ran, whatever it found.
 
     As a GitHub Actions matrix (one job per distinct failure): --plan prints the matrix, each job runs
-    --only ID, a final job runs --merge DIR... (see README, Running on a cluster).
+    --only ID, a final job runs --merge DIR... (see docs/cluster.md).
     """
     from reportkit.ci.ci import (
         MATRIX_LIMIT,

@@ -1,4 +1,4 @@
-"""What a reproducer keeps (README): the cause rule of ``minimize``.
+"""What a reproducer keeps (docs/keeps.md): the cause rule of ``minimize``.
 
 A failure the script's own code raises keeps the values it operates on and what produced them (no
 value pass turns them into literals, its message's values stay the same); a failure raised by

@@ -74,7 +74,7 @@ def spec_of(script: Path, timeout: float = 30, counter: Path | None = None) -> R
     return RunSpec(script=script.resolve(), python=sys.executable, timeout=timeout, env=env)
 
 
-def test_the_bound_is_what_the_readme_says():
+def test_the_bound_is_what_the_docs_say():  # docs/check.md: tests/test_docs.py checks the text against it
     assert CONFIRM_RUNS == 7
     assert escape_probability() == 0.5 ** 7 < 0.01
     assert escape_probability(2) == 0.25  # the old 2-run check: a 50% flake passed it 1 time in 4

@@ -135,7 +135,7 @@ def test_minimize_a_test_of_the_failing_suite(tmp_path):
     minimal = (EX / "07_ci_failing_suite/tests/minimal_test_copy.py").read_text()
     lines = [ln for ln in minimal.splitlines() if ln.strip()]
     # the bug kept, not only the check's first line: the stick copy loop with its rounded-down count
-    # (a tensor of zeros against the clone fails with the same first line; README "What a reproducer keeps")
+    # (a tensor of zeros against the clone fails with the same first line; docs/keeps.md, "What a reproducer keeps")
     result = Path(report["output"]).read_text()
     assert "for " in result and "//" in result and "zeros_like" in result, result
     assert report["lines_after"] <= 3 * len(lines)
