@@ -11,6 +11,7 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperCommand
 
 from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
@@ -35,6 +36,91 @@ out = Console(file=raw_out, highlight=False, soft_wrap=True)
 err = Console(file=raw_err, stderr=True, highlight=False, soft_wrap=True)
 
 SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Damerau-Levenshtein distance (adjacent transpositions count 1; optimal string alignment)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def near_miss(name: str, known: list[str]) -> Optional[str]:
+    """The reportkit ``--long`` option that ``name`` (a ``--long`` option) looks like a typo of, or None:
+    Damerau-Levenshtein distance <= 2 (<= 1 for names of up to 5 letters, so that a script's short
+    options such as ``--lr`` or ``--ops`` are not taken for reportkit's)."""
+    if not name.startswith("--") or len(name) < 4:
+        return None
+    bare = name[2:]
+    limit = 1 if len(bare) <= 5 else 2
+    scored = sorted((_edit_distance(bare, k[2:]), k) for k in known if k.startswith("--") and k != name)
+    return scored[0][1] if scored and scored[0][0] <= limit else None
+
+
+class ScriptCommand(TyperCommand):
+    """A command that runs SCRIPT with its own arguments (``reportkit check [OPTIONS] SCRIPT [ARGS]...``).
+
+    Unknown options are passed on to the script, so a mistyped reportkit option would silently become the
+    script's (or, before SCRIPT, be taken for it). Before SCRIPT every unknown option is an error; after it,
+    a near miss of a reportkit option is (pass it to the script after ``--``), anything else goes to the
+    script as before."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            problem = _unknown_option(self, ctx, args)
+            if problem:
+                err.print(f"[bold red]reportkit:[/bold red] {escape(problem)}")
+                err.print(f"(reportkit {self.name} --help lists the options)")
+                raise typer.Exit(2)
+        return super().parse_args(ctx, args)
+
+
+def _unknown_option(command, ctx, args: list[str]) -> Optional[str]:
+    """What is wrong with an unknown option in ``args`` (see :class:`ScriptCommand`), or None."""
+    takes_value: dict[str, bool] = {}
+    for param in command.get_params(ctx):
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        value = not (getattr(param, "is_flag", False) or getattr(param, "count", False))
+        for opt in (*param.opts, *param.secondary_opts):
+            takes_value[opt] = value
+    root = [o for p in (ctx.parent.command.params if ctx.parent else []) for o in p.opts]
+    seen_script, i = False, 0
+    while i < len(args):
+        token = args[i]
+        i += 1
+        if token == "--":
+            return None
+        if not token.startswith("-") or token == "-":
+            seen_script = True
+            continue
+        name = token.split("=", 1)[0]
+        if name in takes_value:
+            i += takes_value[name] and "=" not in token
+            continue
+        if not name.startswith("--") and all(f"-{c}" in takes_value for c in name[1:]):
+            continue  # short flags together (-qv), or a short option with its value attached (-j4)
+        if not name.startswith("--") and f"{name[:2]}" in takes_value and takes_value[name[:2]]:
+            continue
+        if name in root:
+            return (f"{name} is an option of reportkit itself: put it before the command "
+                    f"(reportkit {name} {command.name} ...)")
+        guess = near_miss(name, list(takes_value))
+        if seen_script and guess is None:
+            continue  # the script's own option
+        hint = f"; did you mean {guess}?" if guess else ""
+        if seen_script:
+            hint += (f" (to pass {name} to the script, put it after `--`: "
+                     f"reportkit {command.name} [OPTIONS] SCRIPT -- {name} ...)")
+        return f"no such option: {name}{hint}"
+    return None
 SCRIPT_HELP = ("The failing Python script (never modified), or a pytest test: path/to/test_x.py::test_y, "
                "...::TestClass::test_y, ...::test_y\\[param-id] (runs with pytest from its rootdir).")
 ARGS_HELP = "Arguments passed to the script. Put `--` before them if they look like reportkit options."
@@ -169,7 +255,7 @@ def _fail(exc: UserError) -> None:
     raise typer.Exit(exc.exit_code)
 
 
-@app.command(context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT)
 def check(
     script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
@@ -218,7 +304,7 @@ def _default_output(spec: RunSpec) -> Path:
     return spec.script.with_name(spec.script.stem + ".min.py")
 
 
-@app.command(context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT)
 def minimize(
     script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
@@ -481,7 +567,7 @@ def _print_minimize_summary(report) -> None:
 TEMPLATE_CHOICES = (AUTO_TEMPLATE, *TEMPLATE_NAMES)
 
 
-@app.command(context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT)
 def bundle(
     script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),

@@ -86,3 +86,35 @@ def test_the_lines_row_names_the_scripts_own_share_when_local_code_was_folded(fo
     before = 90 if folded else 40
     report = SimpleNamespace(lines_before=before, lines_after=3, folded=folded, lines_script=lines_script)
     assert _lines_row(report) == expected
+
+
+@pytest.fixture
+def argv_script(tmp_path):
+    (tmp_path / "x.py").write_text("import sys\nraise RuntimeError('argv ' + ' '.join(sys.argv[1:]))\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["check", "--timout", "5", "x.py"], "no such option: --timout; did you mean --timeout?"),
+    (["check", "--lr", "3", "x.py"], "no such option: --lr"),  # before SCRIPT: every unknown option
+    (["minimize", "--jbos", "2", "x.py"], "did you mean --jobs?"),
+    (["bundle", "x.py", "--isuue"], "did you mean --issue?"),
+    (["check", "x.py", "--timout", "5"], "put it after `--`"),  # after SCRIPT: only near misses of reportkit's
+    (["check", "x.py", "--runs=1", "--exit-cod", "3"], "did you mean --exit-code?"),
+    (["check", "--no-network", "x.py"], "put it before the command (reportkit --no-network check ...)"),
+])
+def test_unknown_option_is_refused_with_a_suggestion(argv_script, args, fragment):
+    proc = cli(*args, cwd=argv_script)
+    assert_clean_error(proc, fragment)
+    assert "no such file" not in proc.stderr
+
+
+@pytest.mark.parametrize("args, argv", [
+    (["x.py", "--lr", "3"], "argv --lr 3"),  # the script's own option, not like any of reportkit's
+    (["x.py", "--", "--timout", "5"], "argv --timout 5"),  # after --: the script's, whatever it looks like
+    (["--runs=1", "x.py", "-v", "--runs", "1"], "argv -v"),  # reportkit's own options after SCRIPT stay reportkit's
+])
+def test_options_for_the_script_still_reach_it(argv_script, args, argv):
+    proc = cli("check", "--json", *args, cwd=argv_script)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["signature"]["raw_message"] == argv
