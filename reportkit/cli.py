@@ -625,6 +625,9 @@ def bundle(
     _print_bundle_summary(result)
 
 
+LONG_REPRODUCER = 30  # non-blank lines above which the bundle summary suggests --minimize
+
+
 def _print_bundle_summary(result) -> None:
     import os
 
@@ -642,7 +645,7 @@ def _print_bundle_summary(result) -> None:
     if result.issue is not None:
         rows.append(("issue", f"{rel(result.issue)} ({len(result.issue.read_text(encoding='utf-8')):,} characters)"))
     rows += [("json", rel(result.bundle_json)), ("failure", c.signature.headline().splitlines()[0])]
-    issue_repo = result.issue_repo
+    issue_repo, check_first = result.issue_repo, False
     if result.issue is not None:
         from reportkit.report.venue import choose
 
@@ -651,8 +654,9 @@ def _print_bundle_summary(result) -> None:
             issue_repo = venue.repo
         rows.append(("venue", f"{issue_repo or 'the tracker of the code that failed'} ({result.template} form)"
                               + (f": {venue.reason}" if venue.template == result.template else "")))
-        if venue.own_bug:
-            rows.append(("note", venue.own_bug))
+        if venue.check_first:
+            rows.append(("note", venue.check_first))
+            check_first = True
     if result.template == "torch-spyre":  # the checklist is Torch-Spyre's; the pytorch form has none
         rows.append(("checklist", f"{len(done)}/{len(result.checklist)} ticked"))
         rows += [("  missing", f"{i.label}: {i.detail}") for i in result.checklist if not i.done]
@@ -661,7 +665,11 @@ def _print_bundle_summary(result) -> None:
     if c.spyre_comparison.verdict:
         rows.append(("sendnn", c.spyre_comparison.verdict))
     rows.append(("time", ", ".join(f"{k} {v:.0f} s" for k, v in result.timings.items())))
-    if result.issue is not None:
+    lines = len([ln for ln in (c.source or "").splitlines() if ln.strip()])
+    if result.issue is not None and not c.minimized and lines > LONG_REPRODUCER:
+        rows.append(("shorten", f"the reproducer has {lines} lines: `reportkit bundle --minimize --issue ...` "
+                                "bundles a minimized one (what maintainers read first)"))
+    if result.issue is not None and not check_first:  # no ready-made upstream command for a likely usage error
         import shlex
 
         repo = f"--repo {issue_repo} " if issue_repo else ""
