@@ -641,7 +641,9 @@ def _print_bundle_summary(result) -> None:
     c = result.collected
     done = [i for i in result.checklist if i.done]
     rows = [("bundle", rel(result.directory) + "/"),
-            ("archive", f"{rel(result.archive)} ({result.archive.stat().st_size / 1024:.0f} KiB)")]
+            ("archive", f"{rel(result.archive)} ({result.archive.stat().st_size / 1024:.0f} KiB; private, mode "
+                        f"{result.archive.stat().st_mode & 0o777:04o}, like logs/ and env/: they hold the runs' output "
+                        "and the environment, redacted; read them before sharing)")]
     if result.issue is not None:
         rows.append(("issue", f"{rel(result.issue)} ({len(result.issue.read_text(encoding='utf-8')):,} characters)"))
     rows += [("json", rel(result.bundle_json)), ("failure", c.signature.headline().splitlines()[0])]
