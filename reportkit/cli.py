@@ -14,7 +14,7 @@ from rich.markup import escape
 from typer.core import TyperCommand
 
 from reportkit import __version__
-from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
+from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature
 from reportkit.redact import RedactingStream
@@ -147,6 +147,34 @@ RayResourcesOpt = typer.Option(None, "--ray-resources", help="With --executor ra
                                "Ray places slots on hosts that have them.")
 
 
+#: One exit-code table for every command (README: "Exit codes"); each command's --help epilog names its rows.
+EXIT_CODES = {
+    0: "done: the failure reproduces on every run (check); the result is written (minimize, bundle); "
+       "it ran (ci, publish)",
+    1: "flaky: the failure does not reproduce on every run (check; minimize and bundle --minimize refuse it "
+       "without --retries); minimize's result no longer fails the same way; publish: a gh call failed",
+    2: "bad input: unknown option, missing or unreadable file, syntax error, interpreter or module not found, "
+       "nothing to reproduce (the script exits 0)",
+    130: "interrupted (Ctrl-C, SIGTERM): what was found so far is kept",
+}
+COMMAND_EXIT_CODES = {
+    "check": {0: "the failure reproduces on every run", 1: "it is flaky (the rate is printed)",
+              2: "bad input or nothing fails", 130: "interrupted"},
+    "minimize": {0: "the result is written and fails the same way", 1: "flaky (refused without --retries), or "
+                 "the result no longer fails the same way", 2: "bad input or nothing fails",
+                 130: "interrupted (the best result so far is kept)"},
+    "bundle": {0: "the bundle is written", 1: "with --minimize: the failure is flaky (refused without --retries)",
+               2: "bad input or nothing fails", 130: "interrupted"},
+    "ci": {0: "it ran, whatever it found", 2: "bad input", 130: "interrupted (what was found so far is written)"},
+    "publish": {0: "filed, or skipped with a notice", 1: "a gh call failed", 2: "bad input"},
+}
+
+
+def exit_epilog(command: str) -> str:
+    """The --help epilog of ``command``: its exit codes (rows of :data:`EXIT_CODES`)."""
+    return "Exit codes: " + "; ".join(f"{code} {what}" for code, what in COMMAND_EXIT_CODES[command].items()) + "."
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"reportkit {__version__}")
@@ -255,7 +283,7 @@ def _fail(exc: UserError) -> None:
     raise typer.Exit(exc.exit_code)
 
 
-@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("check"))
 def check(
     script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
@@ -271,10 +299,7 @@ def check(
     env: Optional[List[str]] = EnvOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Run SCRIPT and print how it fails: kind, exception, message, raising location (its signature).
-
-    Exit code: 0 the failure reproduces on every run, 1 it is flaky, 2 bad input or nothing fails.
-    """
+    """Run SCRIPT and print how it fails: kind, exception, message, raising location (its signature)."""
     from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original
 
     try:
@@ -289,7 +314,7 @@ def check(
         return
     if as_json:
         out.print_json(json.dumps({
-            "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
+            "schema_version": CHECK_SCHEMA_VERSION, "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
             "durations": [round(r.duration, 3) for r in rep.results],
             "signature": rep.signature.to_dict(), "policy": policy.describe(), "sandbox": _protection(),
         }))
@@ -304,7 +329,7 @@ def _default_output(spec: RunSpec) -> Path:
     return spec.script.with_name(spec.script.stem + ".min.py")
 
 
-@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("minimize"))
 def minimize(
     script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
@@ -395,7 +420,7 @@ def minimize(
         _fail(exc)
         return
     if as_json:
-        out.print_json(json.dumps(report.to_dict()))
+        out.print_json(json.dumps({"schema_version": MINIMIZE_SCHEMA_VERSION, **report.to_dict()}))
     else:
         _print_minimize_summary(report)
     if report.interrupted:
@@ -567,7 +592,7 @@ def _print_minimize_summary(report) -> None:
 TEMPLATE_CHOICES = (AUTO_TEMPLATE, *TEMPLATE_NAMES)
 
 
-@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("bundle"))
 def bundle(
     script: str = typer.Argument(..., help=SCRIPT_HELP),
     args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
@@ -682,7 +707,7 @@ def _print_bundle_summary(result) -> None:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
 
 
-@app.command()
+@app.command(epilog=exit_epilog("ci"))
 def ci(
     junit: Optional[List[Path]] = typer.Option(None, "--junit", help="JUnit XML of the failed job (pytest "
                                                "--junitxml, unittest-xml-reporting); repeatable."),
@@ -726,7 +751,7 @@ def ci(
     (as `reportkit check PATH::TEST` would: twice, then while it fails the same way up to 7 times), groups whose re-runs fail the same way are merged, and each
     distinct failure gets a bundle with issue.md. Writes reportkit-ci.json (read by `reportkit publish`)
     and summary.md; in GitHub Actions also the job summary ($GITHUB_STEP_SUMMARY) and the step outputs
-    bundle-dir, count, fingerprints ($GITHUB_OUTPUT). Exit code 0 whenever it ran, whatever it found.
+    bundle-dir, count, fingerprints ($GITHUB_OUTPUT).
 
     As a GitHub Actions matrix (one job per distinct failure): --plan prints the matrix, each job runs
     --only ID, a final job runs --merge DIR... (see README, Running on a cluster).
@@ -814,7 +839,7 @@ def ci(
         raise typer.Exit(130)
 
 
-@app.command()
+@app.command(epilog=exit_epilog("publish"))
 def publish(
     out_dir: Path = typer.Argument(..., help="Output directory of `reportkit ci` (holds reportkit-ci.json)."),
     repo: Optional[str] = typer.Option(None, "--repo", help="OWNER/NAME to file issues in "

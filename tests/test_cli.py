@@ -118,3 +118,50 @@ def test_options_for_the_script_still_reach_it(argv_script, args, argv):
     proc = cli("check", "--json", *args, cwd=argv_script)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["signature"]["raw_message"] == argv
+
+
+def readme_exit_codes() -> dict[int, str]:
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    table = text[text.index("| code | meaning |"):].split("\n\n")[0]
+    return {int(row.split("|")[1]): row.split("|")[2].strip() for row in table.splitlines()[2:]}
+
+
+def test_one_exit_code_table_and_every_help_names_its_codes():
+    from reportkit.cli import COMMAND_EXIT_CODES, EXIT_CODES
+
+    assert set(readme_exit_codes()) == set(EXIT_CODES)
+    for command, codes in COMMAND_EXIT_CODES.items():
+        assert set(codes) <= set(EXIT_CODES), command
+        helptext = " ".join(cli(command, "--help").stdout.split())
+        assert "Exit codes: " in helptext, command
+        for code, what in codes.items():
+            assert f"{code} {' '.join(what.split())}" in helptext, (command, code)
+
+
+@pytest.mark.parametrize("args, code", [
+    (["check", "--runs", "1", "fails.py"], 0),
+    (["check", "passes.py"], 2),
+    (["check", "--timout", "1", "fails.py"], 2),
+    (["minimize", "missing.py"], 2),
+    (["bundle", "fails.py", "--template", "jira"], 2),
+    (["bundle", "missing.py"], 2),
+    (["ci", "--junit", "missing.xml"], 2),
+    (["publish", "no-such-dir"], 2),
+])
+def test_commands_return_the_tables_codes(bad_inputs, args, code):
+    from reportkit.cli import COMMAND_EXIT_CODES
+
+    proc = cli(*args, cwd=bad_inputs)
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert code in COMMAND_EXIT_CODES[args[0]] and code in readme_exit_codes()
+
+
+def test_json_outputs_carry_a_schema_version(bad_inputs):
+    from reportkit.constants import BUNDLE_SCHEMA_VERSION, CHECK_SCHEMA_VERSION
+
+    data = json.loads(cli("check", "--json", "--runs", "1", "fails.py", cwd=bad_inputs).stdout)
+    assert data["schema_version"] == CHECK_SCHEMA_VERSION == BUNDLE_SCHEMA_VERSION == 1
+    (bad_inputs / "two.py").write_text("x = 1\ny = 2\nraise RuntimeError('boom')\n")
+    proc = cli("minimize", "--json", "--runs", "1", "--cold", "-j", "1", "two.py", cwd=bad_inputs)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["schema_version"] == 1
