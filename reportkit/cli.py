@@ -11,7 +11,7 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
@@ -21,7 +21,19 @@ from reportkit.redact import RedactingStream
 from reportkit.run.runner import target_spec
 from reportkit.run.spec import RunSpec
 
+
+class HelpGroup(TyperGroup):
+    """The root's --help: flags (--help, --install-completion, ...) without a raw ``<bool>`` type."""
+
+    def format_help(self, ctx, formatter) -> None:
+        for param in self.get_params(ctx):
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        super().format_help(ctx, formatter)
+
+
 app = typer.Typer(
+    cls=HelpGroup,
     add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -64,7 +76,34 @@ def near_miss(name: str, known: list[str]) -> Optional[str]:
     return scored[0][1] if scored and scored[0][0] <= limit else None
 
 
-class ScriptCommand(TyperCommand):
+class HelpCommand(TyperCommand):
+    """typer's command with a cleaner --help: the usage line names the arguments by their metavars
+    (``SCRIPT [ARGS]...``, not ``{script} [args]...``), the arguments panel shows no raw types
+    (``<str>``), ``--help`` no ``<bool>`` (and sits in the Output panel where there are panels)."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if getattr(param, "param_type_name", "") == "argument":
+                pieces.append(param.metavar or param.name.upper())
+        return pieces
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+            if self.name in PANELLED:
+                option.rich_help_panel = "Output"
+        return option
+
+    def format_help(self, ctx, formatter) -> None:
+        for param in self.get_params(ctx):
+            if getattr(param, "param_type_name", "") == "argument":
+                param.display_type_rich = lambda ctx: None  # the metavar in the name column says it
+        super().format_help(ctx, formatter)
+
+
+class ScriptCommand(HelpCommand):
     """A command that runs SCRIPT with its own arguments (``reportkit check [OPTIONS] SCRIPT [ARGS]...``).
 
     Unknown options are passed on to the script, so a mistyped reportkit option would silently become the
@@ -125,9 +164,11 @@ SCRIPT_HELP = ("The failing Python script (never modified), or a pytest test: pa
                "...::TestClass::test_y, ...::test_y\\[param-id] (runs with pytest from its rootdir).")
 ARGS_HELP = "Arguments passed to the script. Put `--` before them if they look like reportkit options."
 
+ScriptArg = typer.Argument(..., metavar="SCRIPT", help=SCRIPT_HELP, show_default=False)
+ArgsArg = typer.Argument(None, metavar="[ARGS]...", help=ARGS_HELP, show_default=False)
 PythonOpt = typer.Option(None, "--python", help="Interpreter that runs the script (default: the one running reportkit).")
-TimeoutOpt = typer.Option(None, "--timeout", min=0.1, help="Seconds per run; a run that takes longer is a hang. "
-                          "Default: 300 for check.")
+TimeoutOpt = typer.Option(None, "--timeout", min=0.1, help="Seconds per run; a run that takes longer is a hang "
+                          "(default: 300).")
 IsolateOpt = typer.Option(False, "--isolate-file", help="Copy only the script into the scratch dir, "
                           "not its whole directory.")
 MatchOpt = typer.Option(None, "--match", help="Regex searched in stdout+stderr; when given, a run counts as "
@@ -139,7 +180,7 @@ EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's 
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (this machine) "
                            "or ray: one Ray actor per -j slot, each with its own warm server and "
-                           "compile cache (pip install 'reportkit[ray]'; see README, Running on a cluster).")
+                           "compile cache (pip install 'reportkit\\[ray]'; see README, Running on a cluster).")
 RayAddressOpt = typer.Option(None, "--ray-address", help="With --executor ray: the cluster to "
                              "join (default: $RAY_ADDRESS, else a local one started for this run).")
 RayResourcesOpt = typer.Option(None, "--ray-resources", help="With --executor ray: "
@@ -285,8 +326,8 @@ def _fail(exc: UserError) -> None:
 
 @app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("check"))
 def check(
-    script: str = typer.Argument(..., help=SCRIPT_HELP),
-    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    script: str = ScriptArg,
+    args: Optional[List[str]] = ArgsArg,
     python: Optional[str] = PythonOpt,
     timeout: Optional[float] = TimeoutOpt,
     runs: int = typer.Option(2, "--runs", min=1, help="Runs in fresh interpreters; while they all fail the same "
@@ -331,8 +372,8 @@ def _default_output(spec: RunSpec) -> Path:
 
 @app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("minimize"))
 def minimize(
-    script: str = typer.Argument(..., help=SCRIPT_HELP),
-    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    script: str = ScriptArg,
+    args: Optional[List[str]] = ArgsArg,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where to write the result "
                                           "(default: SCRIPT with .min.py next to it)."),
     python: Optional[str] = PythonOpt,
@@ -341,7 +382,7 @@ def minimize(
                                             "blocked where the original hangs are decided early; those that "
                                             "hang elsewhere cost this: set it to a few times the time the "
                                             "script needs to reach the hang."),
-    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1,
+    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, show_default=False,
                              help="Candidates tested in parallel (default: the number of cores); the result "
                              "is the same for any N."),
     cold: bool = typer.Option(False, "--cold", help="Run every candidate in a fresh interpreter instead of "
@@ -594,8 +635,8 @@ TEMPLATE_CHOICES = (AUTO_TEMPLATE, *TEMPLATE_NAMES)
 
 @app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("bundle"))
 def bundle(
-    script: str = typer.Argument(..., help=SCRIPT_HELP),
-    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    script: str = ScriptArg,
+    args: Optional[List[str]] = ArgsArg,
     issue: bool = typer.Option(False, "--issue", help="Also write issue.md, ready to paste or to pass to "
                                "`gh issue create --body-file`."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Bundle directory to create (default: "
@@ -707,7 +748,7 @@ def _print_bundle_summary(result) -> None:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
 
 
-@app.command(epilog=exit_epilog("ci"))
+@app.command(cls=HelpCommand, epilog=exit_epilog("ci"))
 def ci(
     junit: Optional[List[Path]] = typer.Option(None, "--junit", help="JUnit XML of the failed job (pytest "
                                                "--junitxml, unittest-xml-reporting); repeatable."),
@@ -724,12 +765,12 @@ def ci(
     do_minimize: bool = typer.Option(False, "--minimize/--no-minimize", help="Also minimize each reproduced "
                                      "failure's test module (and write a standalone script when possible)."),
     timeout: float = typer.Option(600.0, "--timeout", min=0.1, help="Seconds per test run before it counts as "
-                                  "a hang."),
+                                  "a hang (default: 600).", show_default=False),
     template: str = typer.Option(AUTO_TEMPLATE, "--template", help="Issue template of the bundles: auto (chosen per "
                                  "failure), torch-spyre, pytorch-compile, pytorch or generic."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
                                 "switched (eager, aot_eager, inductor) in the bundles."),
-    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="With --minimize: candidates "
+    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, show_default=False, help="With --minimize: candidates "
                              "tested in parallel (default: the number of cores)."),
     executor: str = ExecutorOpt,
     ray_address: Optional[str] = RayAddressOpt,
@@ -839,7 +880,7 @@ def ci(
         raise typer.Exit(130)
 
 
-@app.command(epilog=exit_epilog("publish"))
+@app.command(cls=HelpCommand, epilog=exit_epilog("publish"))
 def publish(
     out_dir: Path = typer.Argument(..., help="Output directory of `reportkit ci` (holds reportkit-ci.json)."),
     repo: Optional[str] = typer.Option(None, "--repo", help="OWNER/NAME to file issues in "
@@ -903,6 +944,86 @@ def publish(
         for line in pub.format_table(report):
             out.print(escape(line))
     raise typer.Exit(report.exit_code)
+
+
+# --------------------------------------------------------------------------- --help
+
+#: metavars by option (else by type: numbers N / SECONDS, paths PATH, text TEXT; flags none)
+METAVARS = {
+    "--python": "PATH", "--match": "REGEX", "--exit-code": "CODE", "--env": "KEY=VALUE", "--passes-with": "KEY=VALUE",
+    "--ray-resources": "NAME=AMOUNT", "--ray-address": "ADDRESS", "--executor": "local|ray", "--template": "NAME",
+    "--title": "TEXT", "--repo": "OWNER/NAME", "--label": "LABEL", "--dedup-label": "LABEL",
+    "--on-regression": "reopen|new", "--gh": "PATH", "--artifact-name": "NAME", "--artifact-url": "URL",
+    "--out": "DIR", "--junit": "XML", "--repo-root": "DIR", "--output": "PATH",
+}
+_SECONDS = ("--timeout", "--budget")
+#: option panels (typer's rich_help_panel) by parameter name, for the commands with many options
+PANELS = {
+    "Run": ("python", "timeout", "runs", "isolate_file", "env", "ladder"),
+    "Matching (what counts as the same failure)": ("match", "exit_code", "any_exception", "passes_with", "good",
+                                                   "no_good_check", "retries"),
+    "Reduction": ("budget", "keep_values", "do_minimize"),
+    "Executors": ("jobs", "cold", "executor", "ray_address", "ray_resources"),
+    "Output": ("output", "out_dir", "issue", "title", "template", "no_redact", "quiet", "verbose", "as_json"),
+}
+_PANEL_OF = {name: panel for panel, names in PANELS.items() for name in names}
+PANELLED = ("check", "minimize", "bundle")
+
+
+def _metavar(info, annotation) -> str:
+    opts = [d for d in getattr(info, "param_decls", None) or () if d.startswith("--")]
+    kind = str(annotation)
+    if any(o in METAVARS for o in opts):
+        return next(METAVARS[o] for o in opts if o in METAVARS)
+    if "bool" in kind:
+        return ""
+    if any(o in _SECONDS for o in opts):
+        return "SECONDS"
+    if "int" in kind or "float" in kind:
+        return "N"
+    if "Path" in kind:
+        return "PATH"
+    return "TEXT"
+
+
+def _reflow(doc: str) -> str:
+    """A docstring as typer should show it: each paragraph one line (the terminal wraps it)."""
+    import inspect
+
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
+
+
+def _polish_help() -> None:
+    """Metavars instead of raw types (<bool>, <list[str]>), panels for the many options of check, minimize
+    and bundle, docstrings reflowed (no ragged wraps). Run once, before typer builds the commands."""
+    import inspect
+    import typing
+
+    from typer.models import OptionInfo
+
+    for command in app.registered_commands:
+        fn = command.callback
+        hints = typing.get_type_hints(fn)
+        name = command.name or fn.__name__
+        for pname, param in inspect.signature(fn).parameters.items():
+            info = param.default
+            if not isinstance(info, OptionInfo):
+                continue
+            if info.metavar is None:
+                info.metavar = _metavar(info, hints.get(pname))
+            if name in PANELLED and pname in _PANEL_OF:
+                info.rich_help_panel = _PANEL_OF[pname]
+        if fn.__doc__:
+            fn.__doc__ = _reflow(fn.__doc__)
+        if name in PANELLED:  # typer shows the panels in the order of their first option: Run first
+            order = {panel: i for i, panel in enumerate(PANELS)}
+            sig = inspect.signature(fn, eval_str=True)
+            params = sorted(sig.parameters.values(), key=lambda p: (
+                -1 if not isinstance(p.default, OptionInfo) else order.get(_PANEL_OF.get(p.name), len(order))))
+            fn.__signature__ = sig.replace(parameters=params)
+
+
+_polish_help()
 
 
 def main() -> None:

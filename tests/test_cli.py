@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -165,3 +167,33 @@ def test_json_outputs_carry_a_schema_version(bad_inputs):
     proc = cli("minimize", "--json", "--runs", "1", "--cold", "-j", "1", "two.py", cwd=bad_inputs)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["schema_version"] == 1
+
+
+RAW_TYPES = ("<bool>", "<str>", "<int", "<float", "<path>", "<list[", "{script}", "{SCRIPT}", "[args]")
+
+
+@pytest.mark.parametrize("command", ["", "check", "minimize", "bundle", "ci", "publish"])
+def test_help_has_metavars_intact_markup_and_no_ragged_wraps(command):
+    proc = subprocess.run([sys.executable, "-m", "reportkit", *([command] if command else []), "--help"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "100", "TERM": "dumb"})
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    for marker in RAW_TYPES:
+        assert marker not in text, marker
+    if command in ("minimize", "ci"):
+        assert "pip install 'reportkit[ray]'" in text
+    if command in ("check", "minimize", "bundle"):
+        assert re.search(rf"reportkit {command} \[OPTIONS\] SCRIPT \[ARGS\]\.\.\. *\n", text)
+        assert "Default: 300 for check" not in text
+    if command == "minimize":
+        for panel in ("Run", "Matching", "Reduction", "Executors", "Output"):
+            assert f"╭─ {panel}" in text, panel
+        assert "╭─ Options" not in text  # every option is in one of the panels
+    assert max(len(line) for line in text.splitlines()) <= 100
+    # the description: each paragraph wraps at the width, no line ends early inside a paragraph
+    description = text[text.index("Usage:"):text.index("╭")].split("\n")[2:]
+    paragraphs = "\n".join(line.strip() for line in description).split("\n\n")
+    for paragraph in paragraphs:
+        lines = [ln for ln in paragraph.splitlines() if ln]
+        assert all(len(ln) >= 60 for ln in lines[:-1]), lines
