@@ -234,6 +234,18 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
         sandbox.set_network(False)
 
 
+def _config(target: Optional[str], cwd: Optional[Path] = None):
+    """``[tool.reportkit]`` for ``target`` (reportkit/config.py); its ``sandbox`` applies unless
+    $REPORTKIT_SANDBOX is set."""
+    from reportkit.config import load
+    from reportkit.run.sandbox import FORCE_ENV
+
+    cfg = load(target, cwd)
+    if cfg.get("sandbox") and FORCE_ENV not in os.environ:
+        os.environ[FORCE_ENV] = cfg.get("sandbox")
+    return cfg
+
+
 def _parse_env(pairs: Optional[List[str]]) -> dict[str, str | None]:
     env: dict[str, str | None] = {}
     for pair in pairs or []:
@@ -330,9 +342,9 @@ def check(
     args: Optional[List[str]] = ArgsArg,
     python: Optional[str] = PythonOpt,
     timeout: Optional[float] = TimeoutOpt,
-    runs: int = typer.Option(2, "--runs", min=1, help="Runs in fresh interpreters; while they all fail the same "
-                             "way, more runs (warm, cheap) follow until 7 did (a 50% flake passes that with "
-                             "p < 1%; hangs: --runs only)."),
+    runs: Optional[int] = typer.Option(None, "--runs", min=1, help="Runs in fresh interpreters (default: 2); while "
+                                       "they all fail the same way, more runs (warm, cheap) follow until 7 did (a 50% "
+                                       "flake passes that with p < 1%; hangs: --runs only)."),
     isolate_file: bool = IsolateOpt,
     match: Optional[str] = MatchOpt,
     exit_code: Optional[int] = ExitCodeOpt,
@@ -344,6 +356,8 @@ def check(
     from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original
 
     try:
+        cfg = _config(script)
+        python, timeout, runs = cfg.pick("python", python), cfg.pick("timeout", timeout), cfg.pick("runs", runs, 2)
         policy = _policy(match, exit_code, any_exception)
         spec, _ = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         if not as_json:
@@ -382,8 +396,8 @@ def minimize(
                                             "blocked where the original hangs are decided early; those that "
                                             "hang elsewhere cost this: set it to a few times the time the "
                                             "script needs to reach the hang."),
-    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, show_default=False,
-                             help="Candidates tested in parallel (default: the number of cores); the result "
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, show_default=False,
+                                       help="Candidates tested in parallel (default: the number of cores); the result "
                              "is the same for any N."),
     cold: bool = typer.Option(False, "--cold", help="Run every candidate in a fresh interpreter instead of "
                               "forking it from a warm server that has the script's heavy imports (torch) "
@@ -394,9 +408,10 @@ def minimize(
     executor: str = ExecutorOpt,
     ray_address: Optional[str] = RayAddressOpt,
     ray_resources: Optional[List[str]] = RayResourcesOpt,
-    runs: int = typer.Option(2, "--runs", min=1, help="Runs of the original in fresh interpreters; then, "
-                             "while they all fail the same way, more on the candidates' executor until 7 did "
-                             "(a 50% flake passes that with p < 1%; hangs: --runs only)."),
+    runs: Optional[int] = typer.Option(None, "--runs", min=1, help="Runs of the original in fresh interpreters "
+                                       "(default: 2); then, while they all fail the same way, more on the "
+                                       "candidates' executor until 7 did (a 50% flake passes that with p < 1%; "
+                                       "hangs: --runs only)."),
     retries: int = typer.Option(1, "--retries", min=1, help="A candidate must fail the same way N times out "
                                 "of N (needed for flaky failures)."),
     isolate_file: bool = IsolateOpt,
@@ -438,6 +453,9 @@ def minimize(
     from reportkit.reduce.minimize import minimize as run_minimize
 
     try:
+        cfg = _config(script)
+        python, timeout, runs = cfg.pick("python", python), cfg.pick("timeout", timeout), cfg.pick("runs", runs, 2)
+        jobs = cfg.pick("jobs", jobs, os.cpu_count() or 1)
         policy = _policy(match, exit_code, any_exception)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         kind = _executor_choice(executor, cold, ray_address, ray_resources, jobs)
@@ -649,7 +667,7 @@ def bundle(
                                            "after this many seconds, keeping the best result so far."),
     retries: int = typer.Option(1, "--retries", min=1, help="With --minimize: a candidate must fail the same way "
                                 "N times out of N (needed for flaky failures, which are refused otherwise)."),
-    template: str = typer.Option(AUTO_TEMPLATE, "--template", help="Issue template: auto (default: chosen from what is "
+    template: Optional[str] = typer.Option(None, "--template", help="Issue template: auto (default: chosen from what is "
                                  "installed and what the failure involves), torch-spyre (Torch-Spyre's issue form "
                                  "+ bug-report checklist), pytorch-compile (PyTorch's compile form: backend ladder, "
                                  "TORCH_TRACE), pytorch (describe the bug + versions) or generic (no torch)."),
@@ -676,6 +694,9 @@ def bundle(
     from reportkit.report.bundle import BundleOptions, make_bundle
 
     try:
+        cfg = _config(script)
+        python, timeout, template = cfg.pick("python", python), cfg.pick("timeout", timeout), \
+            cfg.pick("venue", template, AUTO_TEMPLATE)
         if template not in TEMPLATE_CHOICES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         policy = _policy(match, exit_code, any_exception)
@@ -764,13 +785,13 @@ def ci(
                                            "is cut, and the summary lists what was not re-run or bundled."),
     do_minimize: bool = typer.Option(False, "--minimize/--no-minimize", help="Also minimize each reproduced "
                                      "failure's test module (and write a standalone script when possible)."),
-    timeout: float = typer.Option(600.0, "--timeout", min=0.1, help="Seconds per test run before it counts as "
+    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds per test run before it counts as "
                                   "a hang (default: 600).", show_default=False),
-    template: str = typer.Option(AUTO_TEMPLATE, "--template", help="Issue template of the bundles: auto (chosen per "
+    template: Optional[str] = typer.Option(None, "--template", help="Issue template of the bundles: auto (default; chosen per "
                                  "failure), torch-spyre, pytorch-compile, pytorch or generic."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
                                 "switched (eager, aot_eager, inductor) in the bundles."),
-    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, show_default=False, help="With --minimize: candidates "
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, show_default=False, help="With --minimize: candidates "
                              "tested in parallel (default: the number of cores)."),
     executor: str = ExecutorOpt,
     ray_address: Optional[str] = RayAddressOpt,
@@ -823,6 +844,9 @@ def ci(
         err.print(escape(message))
 
     try:
+        cfg = _config(None, repo_root)
+        python, timeout = cfg.pick("python", python), cfg.pick("timeout", timeout, 600.0)
+        template, jobs = cfg.pick("venue", template, AUTO_TEMPLATE), cfg.pick("jobs", jobs, os.cpu_count() or 1)
         if template not in TEMPLATE_CHOICES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         if sum((plan, only is not None, bool(merge))) > 1:
@@ -920,6 +944,7 @@ def publish(
     from reportkit.ci import publish as pub
 
     try:
+        labels = _config(None).pick("labels", labels)
         manifest = pub.load_manifest(out_dir)
         if on_regression not in ("reopen", "new"):
             raise UserError(f"--on-regression must be reopen or new, not {on_regression!r}")
