@@ -286,7 +286,10 @@ def _loc_line(sig: Signature) -> list[tuple[str, str]]:
     return rows
 
 
-def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> None:
+STRICT_SHORT = "strict: same kind, exception type, message and raising frame (-v: the details)"
+
+
+def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str, verbose: bool = True) -> None:
     from reportkit.failure.check import describe_runs
 
     sig = rep.signature
@@ -314,7 +317,7 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> N
         last = [ln.strip() for ln in output.splitlines() if ln.strip()][-3:]
         rows.append(("last output", " | ".join(last) if last else "(nothing printed)"))
     rows.append(("signature", sig.message if sig.kind is FailureKind.EXCEPTION else sig.headline()))
-    rows.append(("matching", policy.describe()))
+    rows.append(("matching", policy.describe() if verbose or not policy.strict else STRICT_SHORT))
     rows.append(("sandbox", _protection()))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
@@ -363,7 +366,8 @@ def check(
         if not as_json:
             more = f", then up to {CONFIRM_RUNS} in all while they fail the same way" if runs < CONFIRM_RUNS else ""
             err.print(f"running {escape(script)} {runs}x{more} (timeout {spec.timeout:g} s per run) ...")
-        rep = establish_original(Check(spec, policy), runs)
+        with RunProgress(max(runs, CONFIRM_RUNS), quiet=as_json) as progress:
+            rep = establish_original(Check(spec, policy), runs, on_run=progress.on_run)
     except UserError as exc:
         _fail(exc)
         return
@@ -468,7 +472,7 @@ def minimize(
         rep = reproduce(Check(spec, policy), runs)
         require_deterministic(rep, retries)  # and minimize confirms it with more runs (reportkit.failure.check)
         if not as_json:
-            print_reproduction(rep, policy, script)
+            print_reproduction(rep, policy, script, verbose=verbose)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
                                   passes_with=_parse_env(passes_with) or None,
                                   executor=kind, good=good_code, good_auto=good is None and not no_good_check,
@@ -516,6 +520,47 @@ def _executor_choice(executor: str, cold: bool, ray_address, ray_resources, jobs
     return RayConfig(address=ray_address, resources=resources, slots=jobs, inner="cold" if cold else "warm")
 
 
+class RunProgress:
+    """Progress of the original's runs (check's up to 7): on a terminal a live line ``run 3/7, 12 s``
+    (redrawn in place, elapsed time ticking, cut to the terminal's width); without one (CI logs, pipes)
+    one plain line per finished run; nothing when ``quiet``."""
+
+    def __init__(self, total: int, quiet: bool = False) -> None:
+        import time
+
+        self.total, self.quiet, self.done, self.start, self._clock = total, quiet, 0, time.monotonic(), time.monotonic
+        self.last = ""
+        self.live = None
+        if err.is_terminal and not quiet:
+            from rich.live import Live
+
+            self.live = Live(console=err, transient=True, refresh_per_second=2, get_renderable=self._line)
+
+    def _line(self):
+        from rich.text import Text
+
+        text = f"run {min(self.done + 1, self.total)}/{self.total}, {self._clock() - self.start:.0f} s"
+        return Text(text, no_wrap=True, overflow="ellipsis")
+
+    def on_run(self, i: int, result, signature) -> None:
+        self.done = i + 1
+        if self.live is None and not self.quiet:
+            what = signature.headline().splitlines()[0] if signature is not None else ""
+            what, self.last = ("" if what == self.last else f": {what}"), what  # said once while it stays the same
+            line = f"run {self.done}/{self.total}, {self._clock() - self.start:.0f} s{what}"
+            width = max(20, err.width)
+            err.print(escape(line if len(line) <= width else line[:width - 1] + "…"), soft_wrap=True)
+
+    def __enter__(self) -> RunProgress:
+        if self.live is not None:
+            self.live.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+
 def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_minimize, verbose: bool = False):
     """Run minimize with progress on stderr: a live line on a terminal (redrawn in place); without one (CI
     logs, pipes) a plain line when the result shrinks and when a phase ends (``verbose``: also at every
@@ -525,13 +570,19 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
     from rich.live import Live
     from rich.text import Text
 
+    from reportkit.failure.check import CONFIRM_RUNS
     from reportkit.reduce.minimize import count_lines, count_statements
 
     start = time.monotonic()
     lines0 = count_lines(source)
-    live = Live(Text(""), console=err, transient=True, refresh_per_second=4) if err.is_terminal and not quiet \
-        else None
-    last = {"phase": "", "best": lines0, "at_start": lines0, "printed": start, "text": "", "first": True}
+    last = {"phase": "", "best": lines0, "at_start": lines0, "printed": start, "text": "", "first": True,
+            "live": f"confirming the original: more runs on the candidates' executor, up to {CONFIRM_RUNS} in all"}
+
+    def live_line() -> Text:  # the elapsed time first: a line cut at the terminal's width loses the least
+        return Text(f"{time.monotonic() - start:.0f} s | {last['live']}", no_wrap=True, overflow="ellipsis")
+
+    live = Live(console=err, transient=True, refresh_per_second=4, get_renderable=live_line) \
+        if err.is_terminal and not quiet else None
 
     def phase_done() -> None:
         if last["phase"] and (verbose or last["best"] < last["at_start"]):  # only phases that shrank it
@@ -545,14 +596,13 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
         if last["first"]:  # the reducer starts from the script with its local modules folded in, when they were
             lines0 = last["best"] = last["at_start"] = max(lines0, lines)
             last["first"] = False
-        text = (f"{lines0} -> {lines} lines, {count_statements(p.source)} statements | "
-                f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}"
-                f" | {now - start:.0f} s")
+        core = (f"{lines0} -> {lines} lines, {count_statements(p.source)} statements | "
+                f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}")
         slots = _ray_slots()
-        if slots:
-            text += f" | Ray slots busy {slots[0]}/{slots[1]}"
+        ray = f" | Ray slots busy {slots[0]}/{slots[1]}" if slots else ""
+        text = f"{core} | {now - start:.0f} s{ray}"
         if live is not None:
-            live.update(Text(f"{p.phase:<22} {text}"))
+            last["live"] = f"{p.phase} | {core}{ray}"
             return
         if quiet:
             return
