@@ -11,16 +11,29 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperCommand, TyperGroup
 
 from reportkit import __version__
-from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
+from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature
 from reportkit.redact import RedactingStream, protect, redact_argv, remember_argv, remember_env
 from reportkit.run.runner import target_spec
 from reportkit.run.spec import RunSpec
 
+
+class HelpGroup(TyperGroup):
+    """The root's --help: flags (--help, --install-completion, ...) without a raw ``<bool>`` type."""
+
+    def format_help(self, ctx, formatter) -> None:
+        for param in self.get_params(ctx):
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        super().format_help(ctx, formatter)
+
+
 app = typer.Typer(
+    cls=HelpGroup,
     add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -35,13 +48,127 @@ out = Console(file=raw_out, highlight=False, soft_wrap=True)
 err = Console(file=raw_err, stderr=True, highlight=False, soft_wrap=True)
 
 SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Damerau-Levenshtein distance (adjacent transpositions count 1; optimal string alignment)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def near_miss(name: str, known: list[str]) -> Optional[str]:
+    """The reportkit ``--long`` option that ``name`` (a ``--long`` option) looks like a typo of, or None:
+    Damerau-Levenshtein distance <= 2 (<= 1 for names of up to 5 letters, so that a script's short
+    options such as ``--lr`` or ``--ops`` are not taken for reportkit's)."""
+    if not name.startswith("--") or len(name) < 4:
+        return None
+    bare = name[2:]
+    limit = 1 if len(bare) <= 5 else 2
+    scored = sorted((_edit_distance(bare, k[2:]), k) for k in known if k.startswith("--") and k != name)
+    return scored[0][1] if scored and scored[0][0] <= limit else None
+
+
+class HelpCommand(TyperCommand):
+    """typer's command with a cleaner --help: the usage line names the arguments by their metavars
+    (``SCRIPT [ARGS]...``, not ``{script} [args]...``), the arguments panel shows no raw types
+    (``<str>``), ``--help`` no ``<bool>`` (and sits in the Output panel where there are panels)."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if getattr(param, "param_type_name", "") == "argument":
+                pieces.append(param.metavar or param.name.upper())
+        return pieces
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+            if self.name in PANELLED:
+                option.rich_help_panel = "Output"
+        return option
+
+    def format_help(self, ctx, formatter) -> None:
+        for param in self.get_params(ctx):
+            if getattr(param, "param_type_name", "") == "argument":
+                param.display_type_rich = lambda ctx: None  # the metavar in the name column says it
+        super().format_help(ctx, formatter)
+
+
+class ScriptCommand(HelpCommand):
+    """A command that runs SCRIPT with its own arguments (``reportkit check [OPTIONS] SCRIPT [ARGS]...``).
+
+    Unknown options are passed on to the script, so a mistyped reportkit option would silently become the
+    script's (or, before SCRIPT, be taken for it). Before SCRIPT every unknown option is an error; after it,
+    a near miss of a reportkit option is (pass it to the script after ``--``), anything else goes to the
+    script as before."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            problem = _unknown_option(self, ctx, args)
+            if problem:
+                err.print(f"[bold red]reportkit:[/bold red] {escape(problem)}")
+                err.print(f"(reportkit {self.name} --help lists the options)")
+                raise typer.Exit(2)
+        return super().parse_args(ctx, args)
+
+
+def _unknown_option(command, ctx, args: list[str]) -> Optional[str]:
+    """What is wrong with an unknown option in ``args`` (see :class:`ScriptCommand`), or None."""
+    takes_value: dict[str, bool] = {}
+    for param in command.get_params(ctx):
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        value = not (getattr(param, "is_flag", False) or getattr(param, "count", False))
+        for opt in (*param.opts, *param.secondary_opts):
+            takes_value[opt] = value
+    root = [o for p in (ctx.parent.command.params if ctx.parent else []) for o in p.opts]
+    seen_script, i = False, 0
+    while i < len(args):
+        token = args[i]
+        i += 1
+        if token == "--":
+            return None
+        if not token.startswith("-") or token == "-":
+            seen_script = True
+            continue
+        name = token.split("=", 1)[0]
+        if name in takes_value:
+            i += takes_value[name] and "=" not in token
+            continue
+        if not name.startswith("--") and all(f"-{c}" in takes_value for c in name[1:]):
+            continue  # short flags together (-qv), or a short option with its value attached (-j4)
+        if not name.startswith("--") and f"{name[:2]}" in takes_value and takes_value[name[:2]]:
+            continue
+        if name in root:
+            return (f"{name} is an option of reportkit itself: put it before the command "
+                    f"(reportkit {name} {command.name} ...)")
+        guess = near_miss(name, list(takes_value))
+        if seen_script and guess is None:
+            continue  # the script's own option
+        hint = f"; did you mean {guess}?" if guess else ""
+        if seen_script:
+            hint += (f" (to pass {name} to the script, put it after `--`: "
+                     f"reportkit {command.name} [OPTIONS] SCRIPT -- {name} ...)")
+        return f"no such option: {name}{hint}"
+    return None
 SCRIPT_HELP = ("The failing Python script (never modified), or a pytest test: path/to/test_x.py::test_y, "
                "...::TestClass::test_y, ...::test_y\\[param-id] (runs with pytest from its rootdir).")
 ARGS_HELP = "Arguments passed to the script. Put `--` before them if they look like reportkit options."
 
+ScriptArg = typer.Argument(..., metavar="SCRIPT", help=SCRIPT_HELP, show_default=False)
+ArgsArg = typer.Argument(None, metavar="[ARGS]...", help=ARGS_HELP, show_default=False)
 PythonOpt = typer.Option(None, "--python", help="Interpreter that runs the script (default: the one running reportkit).")
-TimeoutOpt = typer.Option(None, "--timeout", min=0.1, help="Seconds per run; a run that takes longer is a hang. "
-                          "Default: 300 for check.")
+TimeoutOpt = typer.Option(None, "--timeout", min=0.1, help="Seconds per run; a run that takes longer is a hang "
+                          "(default: 300).")
 IsolateOpt = typer.Option(False, "--isolate-file", help="Copy only the script into the scratch dir, "
                           "not its whole directory.")
 MatchOpt = typer.Option(None, "--match", help="Regex searched in stdout+stderr; when given, a run counts as "
@@ -53,12 +180,40 @@ EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's 
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (this machine) "
                            "or ray: one Ray actor per -j slot, each with its own warm server and "
-                           "compile cache (pip install 'reportkit[ray]'; see docs/cluster.md).")
+                           "compile cache (pip install 'reportkit\\[ray]'; see docs/cluster.md).")
 RayAddressOpt = typer.Option(None, "--ray-address", help="With --executor ray: the cluster to "
                              "join (default: $RAY_ADDRESS, else a local one started for this run).")
 RayResourcesOpt = typer.Option(None, "--ray-resources", help="With --executor ray: "
                                "NAME=AMOUNT (repeatable) each slot needs, e.g. spyre=1; "
                                "Ray places slots on hosts that have them.")
+
+
+#: One exit-code table for every command (README: "Exit codes"); each command's --help epilog names its rows.
+EXIT_CODES = {
+    0: "done: the failure reproduces on every run (check); the result is written (minimize, bundle); "
+       "it ran (ci, publish)",
+    1: "flaky: the failure does not reproduce on every run (check; minimize and bundle --minimize refuse it "
+       "without --retries); minimize's result no longer fails the same way; publish: a gh call failed",
+    2: "bad input: unknown option, missing or unreadable file, syntax error, interpreter or module not found, "
+       "nothing to reproduce (the script exits 0)",
+    130: "interrupted (Ctrl-C, SIGTERM): what was found so far is kept",
+}
+COMMAND_EXIT_CODES = {
+    "check": {0: "the failure reproduces on every run", 1: "it is flaky (the rate is printed)",
+              2: "bad input or nothing fails", 130: "interrupted"},
+    "minimize": {0: "the result is written and fails the same way", 1: "flaky (refused without --retries), or "
+                 "the result no longer fails the same way", 2: "bad input or nothing fails",
+                 130: "interrupted (the best result so far is kept)"},
+    "bundle": {0: "the bundle is written", 1: "with --minimize: the failure is flaky (refused without --retries)",
+               2: "bad input or nothing fails", 130: "interrupted"},
+    "ci": {0: "it ran, whatever it found", 2: "bad input", 130: "interrupted (what was found so far is written)"},
+    "publish": {0: "filed, or skipped with a notice", 1: "a gh call failed", 2: "bad input"},
+}
+
+
+def exit_epilog(command: str) -> str:
+    """The --help epilog of ``command``: its exit codes (rows of :data:`EXIT_CODES`)."""
+    return "Exit codes: " + "; ".join(f"{code} {what}" for code, what in COMMAND_EXIT_CODES[command].items()) + "."
 
 
 def _version(value: bool) -> None:
@@ -77,6 +232,18 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
         from reportkit.run import sandbox
 
         sandbox.set_network(False)
+
+
+def _config(target: Optional[str], cwd: Optional[Path] = None):
+    """``[tool.reportkit]`` for ``target`` (reportkit/config.py); its ``sandbox`` applies unless
+    $REPORTKIT_SANDBOX is set."""
+    from reportkit.config import load
+    from reportkit.run.sandbox import FORCE_ENV
+
+    cfg = load(target, cwd)
+    if cfg.get("sandbox") and FORCE_ENV not in os.environ:
+        os.environ[FORCE_ENV] = cfg.get("sandbox")
+    return cfg
 
 
 def _parse_env(pairs: Optional[List[str]]) -> dict[str, str | None]:
@@ -123,7 +290,10 @@ def _loc_line(sig: Signature) -> list[tuple[str, str]]:
     return rows
 
 
-def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> None:
+STRICT_SHORT = "strict: same kind, exception type, message and raising frame (-v: the details)"
+
+
+def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str, verbose: bool = True) -> None:
     from reportkit.failure.check import describe_runs
 
     sig = rep.signature
@@ -151,7 +321,7 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> N
         last = [ln.strip() for ln in output.splitlines() if ln.strip()][-3:]
         rows.append(("last output", " | ".join(last) if last else "(nothing printed)"))
     rows.append(("signature", sig.message if sig.kind is FailureKind.EXCEPTION else sig.headline()))
-    rows.append(("matching", policy.describe()))
+    rows.append(("matching", policy.describe() if verbose or not policy.strict else STRICT_SHORT))
     rows.append(("sandbox", _protection()))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
@@ -173,15 +343,15 @@ def _fail(exc: UserError) -> None:
     raise typer.Exit(exc.exit_code)
 
 
-@app.command(context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("check"))
 def check(
-    script: str = typer.Argument(..., help=SCRIPT_HELP),
-    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    script: str = ScriptArg,
+    args: Optional[List[str]] = ArgsArg,
     python: Optional[str] = PythonOpt,
     timeout: Optional[float] = TimeoutOpt,
-    runs: int = typer.Option(2, "--runs", min=1, help="Runs in fresh interpreters; while they all fail the same "
-                             "way, more runs (warm, cheap) follow until 7 did (a 50% flake passes that with "
-                             "p < 1%; hangs: --runs only)."),
+    runs: Optional[int] = typer.Option(None, "--runs", min=1, help="Runs in fresh interpreters (default: 2); while "
+                                       "they all fail the same way, more runs (warm, cheap) follow until 7 did (a 50% "
+                                       "flake passes that with p < 1%; hangs: --runs only)."),
     isolate_file: bool = IsolateOpt,
     match: Optional[str] = MatchOpt,
     exit_code: Optional[int] = ExitCodeOpt,
@@ -189,25 +359,25 @@ def check(
     env: Optional[List[str]] = EnvOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Run SCRIPT and print how it fails: kind, exception, message, raising location (its signature).
-
-    Exit code: 0 the failure reproduces on every run, 1 it is flaky, 2 bad input or nothing fails.
-    """
+    """Run SCRIPT and print how it fails: kind, exception, message, raising location (its signature)."""
     from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original
 
     try:
+        cfg = _config(script)
+        python, timeout, runs = cfg.pick("python", python), cfg.pick("timeout", timeout), cfg.pick("runs", runs, 2)
         policy = _policy(match, exit_code, any_exception)
         spec, _ = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         if not as_json:
             more = f", then up to {CONFIRM_RUNS} in all while they fail the same way" if runs < CONFIRM_RUNS else ""
             err.print(f"running {escape(script)} {runs}x{more} (timeout {spec.timeout:g} s per run) ...")
-        rep = establish_original(Check(spec, policy), runs)
+        with RunProgress(max(runs, CONFIRM_RUNS), quiet=as_json) as progress:
+            rep = establish_original(Check(spec, policy), runs, on_run=progress.on_run)
     except UserError as exc:
         _fail(exc)
         return
     if as_json:
         out.print_json(json.dumps({
-            "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
+            "schema_version": CHECK_SCHEMA_VERSION, "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
             "durations": [round(r.duration, 3) for r in rep.results],
             "signature": rep.signature.to_dict(), "policy": policy.describe(), "sandbox": _protection(),
         }))
@@ -222,10 +392,10 @@ def _default_output(spec: RunSpec) -> Path:
     return spec.script.with_name(spec.script.stem + ".min.py")
 
 
-@app.command(context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("minimize"))
 def minimize(
-    script: str = typer.Argument(..., help=SCRIPT_HELP),
-    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    script: str = ScriptArg,
+    args: Optional[List[str]] = ArgsArg,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where to write the result "
                                           "(default: SCRIPT with .min.py next to it)."),
     python: Optional[str] = PythonOpt,
@@ -234,8 +404,8 @@ def minimize(
                                             "blocked where the original hangs are decided early; those that "
                                             "hang elsewhere cost this: set it to a few times the time the "
                                             "script needs to reach the hang."),
-    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1,
-                             help="Candidates tested in parallel (default: the number of cores); the result "
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, show_default=False,
+                                       help="Candidates tested in parallel (default: the number of cores); the result "
                              "is the same for any N."),
     cold: bool = typer.Option(False, "--cold", help="Run every candidate in a fresh interpreter instead of "
                               "forking it from a warm server that has the script's heavy imports (torch) "
@@ -246,9 +416,10 @@ def minimize(
     executor: str = ExecutorOpt,
     ray_address: Optional[str] = RayAddressOpt,
     ray_resources: Optional[List[str]] = RayResourcesOpt,
-    runs: int = typer.Option(2, "--runs", min=1, help="Runs of the original in fresh interpreters; then, "
-                             "while they all fail the same way, more on the candidates' executor until 7 did "
-                             "(a 50% flake passes that with p < 1%; hangs: --runs only)."),
+    runs: Optional[int] = typer.Option(None, "--runs", min=1, help="Runs of the original in fresh interpreters "
+                                       "(default: 2); then, while they all fail the same way, more on the "
+                                       "candidates' executor until 7 did (a 50% flake passes that with p < 1%; "
+                                       "hangs: --runs only)."),
     retries: int = typer.Option(1, "--retries", min=1, help="A candidate must fail the same way N times out "
                                 "of N (needed for flaky failures)."),
     isolate_file: bool = IsolateOpt,
@@ -290,6 +461,9 @@ def minimize(
     from reportkit.reduce.minimize import minimize as run_minimize
 
     try:
+        cfg = _config(script)
+        python, timeout, runs = cfg.pick("python", python), cfg.pick("timeout", timeout), cfg.pick("runs", runs, 2)
+        jobs = cfg.pick("jobs", jobs, os.cpu_count() or 1)
         policy = _policy(match, exit_code, any_exception)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         kind = _executor_choice(executor, cold, ray_address, ray_resources, jobs)
@@ -302,7 +476,7 @@ def minimize(
         rep = reproduce(Check(spec, policy), runs)
         require_deterministic(rep, retries)  # and minimize confirms it with more runs (reportkit.failure.check)
         if not as_json:
-            print_reproduction(rep, policy, script)
+            print_reproduction(rep, policy, script, verbose=verbose)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
                                   passes_with=_parse_env(passes_with) or None,
                                   executor=kind, good=good_code, good_auto=good is None and not no_good_check,
@@ -313,7 +487,7 @@ def minimize(
         _fail(exc)
         return
     if as_json:
-        out.print_json(json.dumps(report.to_dict()))
+        out.print_json(json.dumps({"schema_version": MINIMIZE_SCHEMA_VERSION, **report.to_dict()}))
     else:
         _print_minimize_summary(report)
     if report.interrupted:
@@ -350,6 +524,47 @@ def _executor_choice(executor: str, cold: bool, ray_address, ray_resources, jobs
     return RayConfig(address=ray_address, resources=resources, slots=jobs, inner="cold" if cold else "warm")
 
 
+class RunProgress:
+    """Progress of the original's runs (check's up to 7): on a terminal a live line ``run 3/7, 12 s``
+    (redrawn in place, elapsed time ticking, cut to the terminal's width); without one (CI logs, pipes)
+    one plain line per finished run; nothing when ``quiet``."""
+
+    def __init__(self, total: int, quiet: bool = False) -> None:
+        import time
+
+        self.total, self.quiet, self.done, self.start, self._clock = total, quiet, 0, time.monotonic(), time.monotonic
+        self.last = ""
+        self.live = None
+        if err.is_terminal and not quiet:
+            from rich.live import Live
+
+            self.live = Live(console=err, transient=True, refresh_per_second=2, get_renderable=self._line)
+
+    def _line(self):
+        from rich.text import Text
+
+        text = f"run {min(self.done + 1, self.total)}/{self.total}, {self._clock() - self.start:.0f} s"
+        return Text(text, no_wrap=True, overflow="ellipsis")
+
+    def on_run(self, i: int, result, signature) -> None:
+        self.done = i + 1
+        if self.live is None and not self.quiet:
+            what = signature.headline().splitlines()[0] if signature is not None else ""
+            what, self.last = ("" if what == self.last else f": {what}"), what  # said once while it stays the same
+            line = f"run {self.done}/{self.total}, {self._clock() - self.start:.0f} s{what}"
+            width = max(20, err.width)
+            err.print(escape(line if len(line) <= width else line[:width - 1] + "…"), soft_wrap=True)
+
+    def __enter__(self) -> RunProgress:
+        if self.live is not None:
+            self.live.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+
 def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_minimize, verbose: bool = False):
     """Run minimize with progress on stderr: a live line on a terminal (redrawn in place); without one (CI
     logs, pipes) a plain line when the result shrinks and when a phase ends (``verbose``: also at every
@@ -359,13 +574,19 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
     from rich.live import Live
     from rich.text import Text
 
+    from reportkit.failure.check import CONFIRM_RUNS
     from reportkit.reduce.minimize import count_lines, count_statements
 
     start = time.monotonic()
     lines0 = count_lines(source)
-    live = Live(Text(""), console=err, transient=True, refresh_per_second=4) if err.is_terminal and not quiet \
-        else None
-    last = {"phase": "", "best": lines0, "at_start": lines0, "printed": start, "text": "", "first": True}
+    last = {"phase": "", "best": lines0, "at_start": lines0, "printed": start, "text": "", "first": True,
+            "live": f"confirming the original: more runs on the candidates' executor, up to {CONFIRM_RUNS} in all"}
+
+    def live_line() -> Text:  # the elapsed time first: a line cut at the terminal's width loses the least
+        return Text(f"{time.monotonic() - start:.0f} s | {last['live']}", no_wrap=True, overflow="ellipsis")
+
+    live = Live(console=err, transient=True, refresh_per_second=4, get_renderable=live_line) \
+        if err.is_terminal and not quiet else None
 
     def phase_done() -> None:
         if last["phase"] and (verbose or last["best"] < last["at_start"]):  # only phases that shrank it
@@ -379,14 +600,13 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
         if last["first"]:  # the reducer starts from the script with its local modules folded in, when they were
             lines0 = last["best"] = last["at_start"] = max(lines0, lines)
             last["first"] = False
-        text = (f"{lines0} -> {lines} lines, {count_statements(p.source)} statements | "
-                f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}"
-                f" | {now - start:.0f} s")
+        core = (f"{lines0} -> {lines} lines, {count_statements(p.source)} statements | "
+                f"tests {log.runs}, cache hits {p.stats.cache_hits}, skipped unparsable {p.stats.invalid_skipped}")
         slots = _ray_slots()
-        if slots:
-            text += f" | Ray slots busy {slots[0]}/{slots[1]}"
+        ray = f" | Ray slots busy {slots[0]}/{slots[1]}" if slots else ""
+        text = f"{core} | {now - start:.0f} s{ray}"
         if live is not None:
-            live.update(Text(f"{p.phase:<22} {text}"))
+            last["live"] = f"{p.phase} | {core}{ray}"
             return
         if quiet:
             return
@@ -485,10 +705,10 @@ def _print_minimize_summary(report) -> None:
 TEMPLATE_CHOICES = (AUTO_TEMPLATE, *TEMPLATE_NAMES)
 
 
-@app.command(context_settings=SCRIPT_CONTEXT)
+@app.command(cls=ScriptCommand, context_settings=SCRIPT_CONTEXT, epilog=exit_epilog("bundle"))
 def bundle(
-    script: str = typer.Argument(..., help=SCRIPT_HELP),
-    args: Optional[List[str]] = typer.Argument(None, help=ARGS_HELP),
+    script: str = ScriptArg,
+    args: Optional[List[str]] = ArgsArg,
     issue: bool = typer.Option(False, "--issue", help="Also write issue.md, ready to paste or to pass to "
                                "`gh issue create --body-file`."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Bundle directory to create (default: "
@@ -501,7 +721,7 @@ def bundle(
                                            "after this many seconds, keeping the best result so far."),
     retries: int = typer.Option(1, "--retries", min=1, help="With --minimize: a candidate must fail the same way "
                                 "N times out of N (needed for flaky failures, which are refused otherwise)."),
-    template: str = typer.Option(AUTO_TEMPLATE, "--template", help="Issue template: auto (default: chosen from what is "
+    template: Optional[str] = typer.Option(None, "--template", help="Issue template: auto (default: chosen from what is "
                                  "installed and what the failure involves), torch-spyre (Torch-Spyre's issue form "
                                  "+ bug-report checklist), pytorch-compile (PyTorch's compile form: backend ladder, "
                                  "TORCH_TRACE), pytorch (describe the bug + versions) or generic (no torch)."),
@@ -528,6 +748,9 @@ def bundle(
     from reportkit.report.bundle import BundleOptions, make_bundle
 
     try:
+        cfg = _config(script)
+        python, timeout, template = cfg.pick("python", python), cfg.pick("timeout", timeout), \
+            cfg.pick("venue", template, AUTO_TEMPLATE)
         if template not in TEMPLATE_CHOICES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         policy = _policy(match, exit_code, any_exception)
@@ -543,6 +766,9 @@ def bundle(
     _print_bundle_summary(result)
 
 
+LONG_REPRODUCER = 30  # non-blank lines above which the bundle summary suggests --minimize
+
+
 def _print_bundle_summary(result) -> None:
     import os
 
@@ -556,11 +782,13 @@ def _print_bundle_summary(result) -> None:
     c = result.collected
     done = [i for i in result.checklist if i.done]
     rows = [("bundle", rel(result.directory) + "/"),
-            ("archive", f"{rel(result.archive)} ({result.archive.stat().st_size / 1024:.0f} KiB)")]
+            ("archive", f"{rel(result.archive)} ({result.archive.stat().st_size / 1024:.0f} KiB; private, mode "
+                        f"{result.archive.stat().st_mode & 0o777:04o}, like logs/ and env/: they hold the runs' output "
+                        "and the environment, redacted; read them before sharing)")]
     if result.issue is not None:
         rows.append(("issue", f"{rel(result.issue)} ({len(result.issue.read_text(encoding='utf-8')):,} characters)"))
     rows += [("json", rel(result.bundle_json)), ("failure", c.signature.headline().splitlines()[0])]
-    issue_repo = result.issue_repo
+    issue_repo, check_first = result.issue_repo, False
     if result.issue is not None:
         from reportkit.report.venue import choose
 
@@ -569,8 +797,9 @@ def _print_bundle_summary(result) -> None:
             issue_repo = venue.repo
         rows.append(("venue", f"{issue_repo or 'the tracker of the code that failed'} ({result.template} form)"
                               + (f": {venue.reason}" if venue.template == result.template else "")))
-        if venue.own_bug:
-            rows.append(("note", venue.own_bug))
+        if venue.check_first:
+            rows.append(("note", venue.check_first))
+            check_first = True
     if result.template == "torch-spyre":  # the checklist is Torch-Spyre's; the pytorch form has none
         rows.append(("checklist", f"{len(done)}/{len(result.checklist)} ticked"))
         rows += [("  missing", f"{i.label}: {i.detail}") for i in result.checklist if not i.done]
@@ -579,7 +808,11 @@ def _print_bundle_summary(result) -> None:
     if c.spyre_comparison.verdict:
         rows.append(("sendnn", c.spyre_comparison.verdict))
     rows.append(("time", ", ".join(f"{k} {v:.0f} s" for k, v in result.timings.items())))
-    if result.issue is not None:
+    lines = len([ln for ln in (c.source or "").splitlines() if ln.strip()])
+    if result.issue is not None and not c.minimized and lines > LONG_REPRODUCER:
+        rows.append(("shorten", f"the reproducer has {lines} lines: `reportkit bundle --minimize --issue ...` "
+                                "bundles a minimized one (what maintainers read first)"))
+    if result.issue is not None and not check_first:  # no ready-made upstream command for a likely usage error
         import shlex
 
         repo = f"--repo {issue_repo} " if issue_repo else ""
@@ -591,7 +824,7 @@ def _print_bundle_summary(result) -> None:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
 
 
-@app.command()
+@app.command(cls=HelpCommand, epilog=exit_epilog("ci"))
 def ci(
     junit: Optional[List[Path]] = typer.Option(None, "--junit", help="JUnit XML of the failed job (pytest "
                                                "--junitxml, unittest-xml-reporting); repeatable."),
@@ -607,13 +840,13 @@ def ci(
                                            "is cut, and the summary lists what was not re-run or bundled."),
     do_minimize: bool = typer.Option(False, "--minimize/--no-minimize", help="Also minimize each reproduced "
                                      "failure's test module (and write a standalone script when possible)."),
-    timeout: float = typer.Option(600.0, "--timeout", min=0.1, help="Seconds per test run before it counts as "
-                                  "a hang."),
-    template: str = typer.Option(AUTO_TEMPLATE, "--template", help="Issue template of the bundles: auto (chosen per "
+    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds per test run before it counts as "
+                                  "a hang (default: 600).", show_default=False),
+    template: Optional[str] = typer.Option(None, "--template", help="Issue template of the bundles: auto (default; chosen per "
                                  "failure), torch-spyre, pytorch-compile, pytorch or generic."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun compiled tests with the backend "
                                 "switched (eager, aot_eager, inductor) in the bundles."),
-    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="With --minimize: candidates "
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, show_default=False, help="With --minimize: candidates "
                              "tested in parallel (default: the number of cores)."),
     executor: str = ExecutorOpt,
     ray_address: Optional[str] = RayAddressOpt,
@@ -635,7 +868,7 @@ def ci(
     (as `reportkit check PATH::TEST` would: twice, then while it fails the same way up to 7 times), groups whose re-runs fail the same way are merged, and each
     distinct failure gets a bundle with issue.md. Writes reportkit-ci.json (read by `reportkit publish`)
     and summary.md; in GitHub Actions also the job summary ($GITHUB_STEP_SUMMARY) and the step outputs
-    bundle-dir, count, fingerprints ($GITHUB_OUTPUT). Exit code 0 whenever it ran, whatever it found.
+    bundle-dir, count, fingerprints ($GITHUB_OUTPUT).
 
     As a GitHub Actions matrix (one job per distinct failure): --plan prints the matrix, each job runs
     --only ID, a final job runs --merge DIR... (see docs/cluster.md).
@@ -666,6 +899,9 @@ def ci(
         err.print(escape(message))
 
     try:
+        cfg = _config(None, repo_root)
+        python, timeout = cfg.pick("python", python), cfg.pick("timeout", timeout, 600.0)
+        template, jobs = cfg.pick("venue", template, AUTO_TEMPLATE), cfg.pick("jobs", jobs, os.cpu_count() or 1)
         if template not in TEMPLATE_CHOICES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         if sum((plan, only is not None, bool(merge))) > 1:
@@ -723,7 +959,7 @@ def ci(
         raise typer.Exit(130)
 
 
-@app.command()
+@app.command(cls=HelpCommand, epilog=exit_epilog("publish"))
 def publish(
     out_dir: Path = typer.Argument(..., help="Output directory of `reportkit ci` (holds reportkit-ci.json)."),
     repo: Optional[str] = typer.Option(None, "--repo", help="OWNER/NAME to file issues in "
@@ -763,6 +999,7 @@ def publish(
     from reportkit.ci import publish as pub
 
     try:
+        labels = _config(None).pick("labels", labels)
         manifest = pub.load_manifest(out_dir)
         if on_regression not in ("reopen", "new"):
             raise UserError(f"--on-regression must be reopen or new, not {on_regression!r}")
@@ -787,6 +1024,86 @@ def publish(
         for line in pub.format_table(report):
             out.print(escape(line))
     raise typer.Exit(report.exit_code)
+
+
+# --------------------------------------------------------------------------- --help
+
+#: metavars by option (else by type: numbers N / SECONDS, paths PATH, text TEXT; flags none)
+METAVARS = {
+    "--python": "PATH", "--match": "REGEX", "--exit-code": "CODE", "--env": "KEY=VALUE", "--passes-with": "KEY=VALUE",
+    "--ray-resources": "NAME=AMOUNT", "--ray-address": "ADDRESS", "--executor": "local|ray", "--template": "NAME",
+    "--title": "TEXT", "--repo": "OWNER/NAME", "--label": "LABEL", "--dedup-label": "LABEL",
+    "--on-regression": "reopen|new", "--gh": "PATH", "--artifact-name": "NAME", "--artifact-url": "URL",
+    "--out": "DIR", "--junit": "XML", "--repo-root": "DIR", "--output": "PATH",
+}
+_SECONDS = ("--timeout", "--budget")
+#: option panels (typer's rich_help_panel) by parameter name, for the commands with many options
+PANELS = {
+    "Run": ("python", "timeout", "runs", "isolate_file", "env", "ladder"),
+    "Matching (what counts as the same failure)": ("match", "exit_code", "any_exception", "passes_with", "good",
+                                                   "no_good_check", "retries"),
+    "Reduction": ("budget", "keep_values", "do_minimize"),
+    "Executors": ("jobs", "cold", "executor", "ray_address", "ray_resources"),
+    "Output": ("output", "out_dir", "issue", "title", "template", "no_redact", "quiet", "verbose", "as_json"),
+}
+_PANEL_OF = {name: panel for panel, names in PANELS.items() for name in names}
+PANELLED = ("check", "minimize", "bundle")
+
+
+def _metavar(info, annotation) -> str:
+    opts = [d for d in getattr(info, "param_decls", None) or () if d.startswith("--")]
+    kind = str(annotation)
+    if any(o in METAVARS for o in opts):
+        return next(METAVARS[o] for o in opts if o in METAVARS)
+    if "bool" in kind:
+        return ""
+    if any(o in _SECONDS for o in opts):
+        return "SECONDS"
+    if "int" in kind or "float" in kind:
+        return "N"
+    if "Path" in kind:
+        return "PATH"
+    return "TEXT"
+
+
+def _reflow(doc: str) -> str:
+    """A docstring as typer should show it: each paragraph one line (the terminal wraps it)."""
+    import inspect
+
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
+
+
+def _polish_help() -> None:
+    """Metavars instead of raw types (<bool>, <list[str]>), panels for the many options of check, minimize
+    and bundle, docstrings reflowed (no ragged wraps). Run once, before typer builds the commands."""
+    import inspect
+    import typing
+
+    from typer.models import OptionInfo
+
+    for command in app.registered_commands:
+        fn = command.callback
+        hints = typing.get_type_hints(fn)
+        name = command.name or fn.__name__
+        for pname, param in inspect.signature(fn).parameters.items():
+            info = param.default
+            if not isinstance(info, OptionInfo):
+                continue
+            if info.metavar is None:
+                info.metavar = _metavar(info, hints.get(pname))
+            if name in PANELLED and pname in _PANEL_OF:
+                info.rich_help_panel = _PANEL_OF[pname]
+        if fn.__doc__:
+            fn.__doc__ = _reflow(fn.__doc__)
+        if name in PANELLED:  # typer shows the panels in the order of their first option: Run first
+            order = {panel: i for i, panel in enumerate(PANELS)}
+            sig = inspect.signature(fn, eval_str=True)
+            params = sorted(sig.parameters.values(), key=lambda p: (
+                -1 if not isinstance(p.default, OptionInfo) else order.get(_PANEL_OF.get(p.name), len(order))))
+            fn.__signature__ = sig.replace(parameters=params)
+
+
+_polish_help()
 
 
 def main() -> None:

@@ -11,3 +11,7 @@ MANIFEST_NAME = "reportkit-ci.json"
 MANIFEST_VERSION = 1
 # bundle.json's schema
 BUNDLE_SCHEMA_VERSION = 1
+# `check --json` and `minimize --json`: each document's schema, numbered like bundle.json's (1 = the first
+# published layout; raised when a field changes meaning or goes away, not when one is added)
+CHECK_SCHEMA_VERSION = 1
+MINIMIZE_SCHEMA_VERSION = 1

@@ -5,6 +5,10 @@
 (archives); :func:`append_text` appends to files owned by someone else (``$GITHUB_STEP_SUMMARY``,
 ``$GITHUB_OUTPUT``), which cannot be replaced. One place, so that a policy for everything written
 (permissions, redaction) has one place to go.
+
+Permissions: a temp file is created 0600, and stays so unless a ``mode`` is given. Results are for sharing:
+a minimized script gets its input's mode (:func:`mode_of`), reports (``issue.md``, ``bundle.json``)
+:func:`shared_mode` (0644 less the umask); logs and archives holding them stay private (0600).
 """
 
 from __future__ import annotations
@@ -32,6 +36,37 @@ def replacing(path: Path, mode: int | None = None) -> Iterator[Path]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+PRIVATE = 0o600
+
+
+def umask() -> int:
+    """The process's umask (from /proc on Linux; else set and restored, which is not thread-safe)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def shared_mode() -> int:
+    """The mode of a file written for sharing: 0644 less the umask (what ``open()`` would give a new file,
+    without the execute bits)."""
+    return 0o644 & ~umask()
+
+
+def mode_of(path: Path) -> int | None:
+    """The permission bits of ``path`` (for a result made from it), or None if it cannot be read."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        return None
 
 
 def write_atomic(path: Path, text: str | bytes, mode: int | None = None) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +88,112 @@ def test_the_lines_row_names_the_scripts_own_share_when_local_code_was_folded(fo
     before = 90 if folded else 40
     report = SimpleNamespace(lines_before=before, lines_after=3, folded=folded, lines_script=lines_script)
     assert _lines_row(report) == expected
+
+
+@pytest.fixture
+def argv_script(tmp_path):
+    (tmp_path / "x.py").write_text("import sys\nraise RuntimeError('argv ' + ' '.join(sys.argv[1:]))\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["check", "--timout", "5", "x.py"], "no such option: --timout; did you mean --timeout?"),
+    (["check", "--lr", "3", "x.py"], "no such option: --lr"),  # before SCRIPT: every unknown option
+    (["minimize", "--jbos", "2", "x.py"], "did you mean --jobs?"),
+    (["bundle", "x.py", "--isuue"], "did you mean --issue?"),
+    (["check", "x.py", "--timout", "5"], "put it after `--`"),  # after SCRIPT: only near misses of reportkit's
+    (["check", "x.py", "--runs=1", "--exit-cod", "3"], "did you mean --exit-code?"),
+    (["check", "--no-network", "x.py"], "put it before the command (reportkit --no-network check ...)"),
+])
+def test_unknown_option_is_refused_with_a_suggestion(argv_script, args, fragment):
+    proc = cli(*args, cwd=argv_script)
+    assert_clean_error(proc, fragment)
+    assert "no such file" not in proc.stderr
+
+
+@pytest.mark.parametrize("args, argv", [
+    (["x.py", "--lr", "3"], "argv --lr 3"),  # the script's own option, not like any of reportkit's
+    (["x.py", "--", "--timout", "5"], "argv --timout 5"),  # after --: the script's, whatever it looks like
+    (["--runs=1", "x.py", "-v", "--runs", "1"], "argv -v"),  # reportkit's own options after SCRIPT stay reportkit's
+])
+def test_options_for_the_script_still_reach_it(argv_script, args, argv):
+    proc = cli("check", "--json", *args, cwd=argv_script)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["signature"]["raw_message"] == argv
+
+
+def readme_exit_codes() -> dict[int, str]:
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    table = text[text.index("| code |"):].split("\n\n")[0]  # the README's one table: a code, then per command
+    return {int(row.split("|")[1]): row.split("|")[2].strip() for row in table.splitlines()[2:]}
+
+
+def test_one_exit_code_table_and_every_help_names_its_codes():
+    from reportkit.cli import COMMAND_EXIT_CODES, EXIT_CODES
+
+    assert set(readme_exit_codes()) == set(EXIT_CODES)
+    for command, codes in COMMAND_EXIT_CODES.items():
+        assert set(codes) <= set(EXIT_CODES), command
+        helptext = " ".join(cli(command, "--help").stdout.split())
+        assert "Exit codes: " in helptext, command
+        for code, what in codes.items():
+            assert f"{code} {' '.join(what.split())}" in helptext, (command, code)
+
+
+@pytest.mark.parametrize("args, code", [
+    (["check", "--runs", "1", "fails.py"], 0),
+    (["check", "passes.py"], 2),
+    (["check", "--timout", "1", "fails.py"], 2),
+    (["minimize", "missing.py"], 2),
+    (["bundle", "fails.py", "--template", "jira"], 2),
+    (["bundle", "missing.py"], 2),
+    (["ci", "--junit", "missing.xml"], 2),
+    (["publish", "no-such-dir"], 2),
+])
+def test_commands_return_the_tables_codes(bad_inputs, args, code):
+    from reportkit.cli import COMMAND_EXIT_CODES
+
+    proc = cli(*args, cwd=bad_inputs)
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert code in COMMAND_EXIT_CODES[args[0]] and code in readme_exit_codes()
+
+
+def test_json_outputs_carry_a_schema_version(bad_inputs):
+    from reportkit.constants import BUNDLE_SCHEMA_VERSION, CHECK_SCHEMA_VERSION
+
+    data = json.loads(cli("check", "--json", "--runs", "1", "fails.py", cwd=bad_inputs).stdout)
+    assert data["schema_version"] == CHECK_SCHEMA_VERSION == BUNDLE_SCHEMA_VERSION == 1
+    (bad_inputs / "two.py").write_text("x = 1\ny = 2\nraise RuntimeError('boom')\n")
+    proc = cli("minimize", "--json", "--runs", "1", "--cold", "-j", "1", "two.py", cwd=bad_inputs)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["schema_version"] == 1
+
+
+RAW_TYPES = ("<bool>", "<str>", "<int", "<float", "<path>", "<list[", "{script}", "{SCRIPT}", "[args]")
+
+
+@pytest.mark.parametrize("command", ["", "check", "minimize", "bundle", "ci", "publish"])
+def test_help_has_metavars_intact_markup_and_no_ragged_wraps(command):
+    proc = subprocess.run([sys.executable, "-m", "reportkit", *([command] if command else []), "--help"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "100", "TERM": "dumb"})
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    for marker in RAW_TYPES:
+        assert marker not in text, marker
+    if command in ("minimize", "ci"):
+        assert "pip install 'reportkit[ray]'" in text
+    if command in ("check", "minimize", "bundle"):
+        assert re.search(rf"reportkit {command} \[OPTIONS\] SCRIPT \[ARGS\]\.\.\. *\n", text)
+        assert "Default: 300 for check" not in text
+    if command == "minimize":
+        for panel in ("Run", "Matching", "Reduction", "Executors", "Output"):
+            assert f"╭─ {panel}" in text, panel
+        assert "╭─ Options" not in text  # every option is in one of the panels
+    assert max(len(line) for line in text.splitlines()) <= 100
+    # the description: each paragraph wraps at the width, no line ends early inside a paragraph
+    description = text[text.index("Usage:"):text.index("╭")].split("\n")[2:]
+    paragraphs = "\n".join(line.strip() for line in description).split("\n\n")
+    for paragraph in paragraphs:
+        lines = [ln for ln in paragraph.splitlines() if ln]
+        assert all(len(ln) >= 60 for ln in lines[:-1]), lines

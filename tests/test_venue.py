@@ -21,8 +21,8 @@ TB_MINE = 'Traceback (most recent call last):\n  File "s.py", line 5, in parse\n
 
 
 def collected(source: str, *, torch=TORCH, spyre=NO_SPYRE, location=LIB, exc="RuntimeError", tb=TB_LIB,
-              calls=(), ladder=None) -> C.Collected:
-    sig = Signature(kind="exception", exc_type=exc, message="x", raw_message="x", location=location,
+              calls=(), ladder=None, message="x") -> C.Collected:
+    sig = Signature(kind="exception", exc_type=exc, message=message, raw_message=message, location=location,
                     script_frame=MINE)
     return C.Collected(
         script="/p/s.py", script_name="s.py", args=[], python="python", source=source, policy="strict",
@@ -88,3 +88,70 @@ def test_concise_filters():
                        "Vulnerability Meltdown:  Not affected\nFlags:   fpu vme\nModel name:        AMD EPYC\n")
     assert env.splitlines() == ["PyTorch version: 2.13", "Model name: AMD EPYC",
                                 "Not available / not applicable: ROCM used to build PyTorch, CUDA"]
+
+
+SHAPES = "mat1 and mat2 shapes cannot be multiplied (64x576 and 3136x128)"
+CONV = ("Given groups=1, weight of size [16, 3, 3, 3], expected input[8, 1, 28, 28] to have 3 channels, "
+        "but got 1 channels instead")
+CONV_LOC = Location("torch/nn/modules/conv.py", "_conv_forward", 543, "return F.conv2d(input, weight, bias)")
+EAGER_LADDER = C.Comparison(status=C.COLLECTED, stage="eager", verdict="fails with every backend, eager too")
+
+
+@pytest.mark.parametrize("source, kw, shown", [
+    (EAGER, {"message": SHAPES}, ["64x576 and 3136x128", "torch/nn/modules/linear.py (forward)"]),
+    (EAGER, {"message": CONV, "location": CONV_LOC}, ["[16, 3, 3, 3] and [8, 1, 28, 28]", "conv.py"]),
+    (EAGER, {"message": "size mismatch for fc.weight: copying a param with shape [4, 3]"}, ["size mismatch"]),
+    (COMPILED, {"message": SHAPES, "ladder": EAGER_LADDER}, ["64x576"]),  # compiled, but eager fails too
+])
+def test_library_input_check_on_the_scripts_values_is_a_likely_usage_error(source, kw, shown):
+    venue = choose(collected(source, **kw))
+    assert venue.usage and venue.usage.startswith("likely a usage error") and "before filing" in venue.usage
+    assert venue.check_first == venue.usage
+    for fragment in shown:
+        assert fragment in venue.usage
+    assert "s.py:5" in venue.usage  # the script's line that called the op
+
+
+@pytest.mark.parametrize("source, kw", [
+    (EAGER, {}),  # a library error that is not an input check
+    (COMPILED, {"message": SHAPES}),  # only under torch.compile (the ladder does not say eager fails too)
+    (ON_SPYRE, {"message": SHAPES, "spyre": SPYRE}),  # Spyre's verdicts are the Spyre venue's business
+])
+def test_not_a_usage_error(source, kw):
+    assert choose(collected(source, **kw)).usage is None
+
+
+@pytest.mark.parametrize("template", ["pytorch", "pytorch-compile", "generic"])
+def test_footer_points_at_no_tarball_upstream_cannot_see(template):
+    text = render_issue(collected(COMPILED), template, bundle_name="reportkit-bundle-s.tar.gz")
+    assert ".tar.gz" not in text and "available on request" in text
+
+
+def test_headline_never_ends_in_an_empty_message():
+    from reportkit.report.render import default_title, describe_problem
+
+    bare = Location("s.py", "<module>", 4, "assert out.shape == ref.shape", in_script=True, user_code=True)
+    c = collected(EAGER, exc="AssertionError", message="", location=bare)
+    assert default_title(c) == "AssertionError at assert out.shape == ref.shape (s.py)"
+    problem = describe_problem(c)
+    assert "raises `AssertionError` at `assert out.shape == ref.shape`" in problem
+    assert ": \n" not in problem and "`AssertionError`: " not in problem
+    plain = collected(EAGER, exc="KeyError", message="", location=LIB)
+    assert default_title(plain).startswith("KeyError (s.py")
+
+
+def test_bundle_of_a_usage_error_gives_no_upstream_command(tmp_path):
+    """Example 02 (an nn.Linear fed the wrong shape, 130 lines): no ready `gh issue create --repo pytorch/pytorch`,
+    a check-first note naming the op and the shapes, and a hint to minimize the long reproducer."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "examples" / "02_eager_shape_error" / "train_classifier.py"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "bundle", str(script), "--issue", "--no-ladder",
+                           "--out", str(tmp_path / "b")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "gh issue create" not in proc.stdout
+    assert "likely a usage error" in proc.stdout and "64x576 and 3136x128" in proc.stdout
+    assert "--minimize" in proc.stdout
+    assert ".tar.gz" not in (tmp_path / "b" / "issue.md").read_text()

@@ -204,9 +204,10 @@ def needs_confirming(rep: Reproduction, target: int = CONFIRM_RUNS) -> bool:
 
 
 def confirm(rep: Reproduction, check: Check, source: str | None = None, target: int = CONFIRM_RUNS,
-            label: str = "") -> Reproduction:
+            label: str = "", on_run: Callable[[int, RunResult, Signature], None] | None = None) -> Reproduction:
     """Sequential confirmation (in place, and returned): run ``check`` (the original, on its executor)
-    until ``target`` runs in all failed the same way as ``rep``, stopping at the first that does not."""
+    until ``target`` runs in all failed the same way as ``rep``, stopping at the first that does not.
+    ``on_run(i, result, signature)`` after each, ``i`` counting all of ``rep``'s runs from 0."""
     if not needs_confirming(rep, target):
         return rep
     check = check.expecting(rep.signature)
@@ -217,6 +218,8 @@ def confirm(rep: Reproduction, check: Check, source: str | None = None, target: 
         rep.runs += 1
         rep.confirm_runs += 1
         rep.failures += outcome.ok
+        if on_run:
+            on_run(rep.runs - 1, outcome.result, outcome.signature)
         if not outcome.ok:
             break
     rep.confirmed_on = label or check.executor.name
@@ -224,7 +227,7 @@ def confirm(rep: Reproduction, check: Check, source: str | None = None, target: 
 
 
 def confirm_with_warm(rep: Reproduction, check: Check, source: str | None = None,
-                      target: int = CONFIRM_RUNS) -> Reproduction:
+                      target: int = CONFIRM_RUNS, on_run=None) -> Reproduction:
     """:func:`confirm` on a warm executor checked against ``rep`` (cold when it cannot be had), closed after."""
     if not needs_confirming(rep, target):
         return rep
@@ -234,7 +237,8 @@ def confirm_with_warm(rep: Reproduction, check: Check, source: str | None = None
         executor, _ = prepare_executor("warm", check.run_spec, source or _read(check), rep.signature, check.policy,
                                        sandbox, learn=False)
         with executor:
-            return confirm(rep, dataclasses.replace(check, sandbox=sandbox, executor=executor), source, target)
+            return confirm(rep, dataclasses.replace(check, sandbox=sandbox, executor=executor), source, target,
+                           on_run=on_run)
     finally:
         if own:
             sandbox.cleanup()
@@ -257,7 +261,7 @@ def establish_original(check: Check, runs: int = 2, source: str | None = None, *
                        on_run: Callable[[int, RunResult, Signature], None] | None = None) -> Reproduction:
     """The rule in full, for ``check`` and ``ci``: ``runs`` cold runs, then :func:`confirm_with_warm`."""
     rep = reproduce(check, runs, source, on_run)
-    return confirm_with_warm(rep, check, source)
+    return confirm_with_warm(rep, check, source, on_run=on_run)
 
 
 def require_deterministic(rep: Reproduction, retries: int = 1, doing: str = "Minimizing",

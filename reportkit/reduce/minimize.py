@@ -37,7 +37,7 @@ from reportkit.failure.signature import (
     raised_by_script,
     raised_by_tensor_operator,
 )
-from reportkit.io import write_atomic
+from reportkit.io import mode_of, write_atomic
 from reportkit.redact import redact_code
 from reportkit.reduce import passes as P
 from reportkit.reduce.bookkeeping import Trace
@@ -89,6 +89,8 @@ class MinimizeOptions:
     good_auto: bool = False
     # ``--keep-values``: the values stay code even where library code raised (where the script made them)
     keep_values: bool = False
+    # the results' permission bits (the .min.py, the standalone script); None: the input script's
+    output_mode: int | None = None
 
 
 @dataclass
@@ -830,6 +832,8 @@ def minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy,
     their descendants, and helpers that candidates left behind (daemonized, outside the process
     group) are adopted and killed at the end (:class:`reportkit.run.runner.OrphanReaper`).
     """
+    if options.output_mode is None:  # results are for sharing: the input's permissions
+        options = replace(options, output_mode=mode_of(spec.script))
     sandbox = Sandbox(spec.script, spec.isolate_file, spec.root)
     reaper = OrphanReaper()
     reaper.start()
@@ -939,7 +943,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
 
     def improved(candidate: str) -> None:
         best.source = candidate
-        write_atomic(options.output, redact_code(candidate, home=""))  # the file users paste: the code edge (secrets; paths kept)
+        write_atomic(options.output, redact_code(candidate, home=""), mode=options.output_mode)  # the file users paste: the code edge (secrets; paths kept)
 
     def progress(p: Progress) -> None:
         best.stats = p.stats  # the reducer's counters as of the last progress event (kept on Ctrl-C)
@@ -971,7 +975,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
         best.stats, best.stopped_early = result.stats, bool(result.stopped_early)
     best.probe_runs = probe.runs  # type: ignore[attr-defined]
     if best.source == source and not options.output.exists():
-        write_atomic(options.output, redact_code(source, home=""))  # nothing removable: the output is the input, said so
+        write_atomic(options.output, redact_code(source, home=""), mode=options.output_mode)  # nothing removable: the output is the input, said so
     return best
 
 
@@ -1152,13 +1156,13 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
             verified, outcome, on_good = _verify(session, tidy, keep)
             if verified:
                 reduced.source = tidy
-                write_atomic(options.output, redact_code(tidy, home=""))
+                write_atomic(options.output, redact_code(tidy, home=""), mode=options.output_mode)
         if tidy != reduced.source or verified is None:
             verified, outcome, on_good = _verify(session, reduced.source, keep)
         final_sig = outcome.signature.to_dict()
         if verified and spec.pytest_node is not None:
             standalone, standalone_note = write_standalone(session.cold, reduced.source, outcome.result.test_item,
-                                                           options.output)
+                                                           options.output, options.output_mode)
     stats = reduced.stats
     return MinimizeReport(
         input=str(spec.script), output=str(options.output),
@@ -1191,7 +1195,8 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     )
 
 
-def write_standalone(check: Check, module: str, test: dict | None, output: Path) -> tuple[str | None, str]:
+def write_standalone(check: Check, module: str, test: dict | None, output: Path,
+                     mode: int | None = None) -> tuple[str | None, str]:
     """For a pytest target: write ``repro_<module>.py`` next to ``output`` if a plain script made from
     the (minimized) module fails the same way when run with ``python`` (``check``: the cold check of
     the original failure); else say why not."""
@@ -1215,7 +1220,7 @@ def write_standalone(check: Check, module: str, test: dict | None, output: Path)
     path = output.with_name("repro_" + spec.script.name)
     if path == spec.script:
         return None, "not written: it would overwrite the input"
-    write_atomic(path, redact_code(script, home=""))
+    write_atomic(path, redact_code(script, home=""), mode=mode)
     return str(path), "fails the same way when run with python (no pytest run needed)"
 
 

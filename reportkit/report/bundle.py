@@ -43,7 +43,7 @@ from reportkit.constants import BUNDLE_SCHEMA_VERSION, DEFAULT_TEMPLATE, TOOL_NA
 from reportkit.errors import UserError
 from reportkit.failure.check import Check, reproduce, require_deterministic
 from reportkit.failure.signature import MatchPolicy
-from reportkit.io import replacing, write_atomic
+from reportkit.io import PRIVATE, replacing, shared_mode, write_atomic
 from reportkit.reduce.minimize import MinimizeOptions, MinimizeReport, minimize
 from reportkit.report.collect import COLLECTORS, Collected, CollectInput, CollectOptions, Workspace, collect
 from reportkit.report.render import Redactor, bundle_files, checklist, default_title, render_issue
@@ -141,8 +141,10 @@ class Writer:
         self.written: list[str] = []
         self.skipped: dict[str, str] = {}
 
-    def text(self, rel: str, text: str) -> None:
-        write_atomic(self.root / rel, self.redactor.file(rel, text))  # by its name: code, markdown or text
+    def text(self, rel: str, text: str, shared: bool = False) -> None:
+        """By its name: code, markdown or text (:meth:`Redactor.file`). ``shared``: a result meant for sharing
+        (the reproducer, issue.md), 0644 less the umask; else private (0600): logs, the environment, artifacts."""
+        write_atomic(self.root / rel, self.redactor.file(rel, text), mode=shared_mode() if shared else PRIVATE)
         self.written.append(rel)
 
     def copy(self, rel: str, source: Path) -> None:
@@ -208,7 +210,7 @@ def json_payload(c: Collected, files: dict, items: list, title: str, options: Bu
 
 def make_archive(directory: Path) -> Path:
     archive = Path(str(directory) + ".tar.gz")
-    with replacing(archive, mode=0o600) as tmp:  # like the bundle's own files: logs, the environment
+    with replacing(archive, mode=PRIVATE) as tmp:  # it holds the logs and the environment: private
         with tarfile.open(tmp, "w:gz") as tar:
             tar.add(directory, arcname=directory.name)
     return archive
@@ -227,21 +229,23 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
         w = Writer(staging, redactor)
-        w.text(files["reproducer"], c.source)
+        w.text(files["reproducer"], c.source, shared=True)
         if c.standalone:
-            w.text(files["standalone"], c.standalone)
+            w.text(files["standalone"], c.standalone, shared=True)
         for rel, text in c.conftests:
-            w.text(f"{files['conftest']}/{rel}", text)
+            w.text(f"{files['conftest']}/{rel}", text, shared=True)
         if c.original_source is not None:
-            w.text(files["original"], c.original_source)
+            w.text(files["original"], c.original_source, shared=True)
         write_logs(w, c, files)
         write_evidence(w, c, files)
         if options.issue:
             w.text(files["issue"], render_issue(redacted, options.template, redactor=redactor, files=files,
-                                                title=title, bundle_name=out.name + ".tar.gz", pre_redacted=True))
+                                                title=title, bundle_name=out.name + ".tar.gz", pre_redacted=True),
+                   shared=True)
         items = checklist(redacted, files)
         payload = json_payload(redacted, files, items, title, options, w)
-        write_atomic(staging / files["bundle_json"], redactor.text(json.dumps(payload, indent=2, default=str)))
+        write_atomic(staging / files["bundle_json"], redactor.text(json.dumps(payload, indent=2, default=str)),
+                     mode=shared_mode())
         staging.chmod(0o755)
         if out.exists():
             try:

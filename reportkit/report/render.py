@@ -350,7 +350,8 @@ def describe_problem(c: Collected) -> str:
     run = f"Running `python {c.script_name}{' ' + ' '.join(c.args) if c.args else ''}`" \
         if c.pytest_node is None else f"The test {code(c.test_id)}"
     if sig.kind == FailureKind.EXCEPTION:
-        text = f"{run} raises {code(sig.exc_type)}: {code(first_line(sig.raw_message or '')) if sig.raw_message else ''}"
+        message = first_line(sig.raw_message or "").strip()
+        text = f"{run} raises {code(sig.exc_type)}" + (f": {code(message)}" if message else _assert_text(sig))
         if sig.location:
             text += f"\n\nRaised at {code(str(sig.location))}"
             if sig.script_frame and sig.script_frame != sig.location:
@@ -389,9 +390,17 @@ def describe_expected(c: Collected) -> str:
     return text + ".\n\n<!-- reportkit: replace or extend with the result you expected -->"
 
 
+def _assert_text(sig) -> str:
+    """For an exception without a message: `` at `assert EXPR` `` when an assert statement raised it, else ""."""
+    text = sig.location.text.strip() if sig.location is not None and sig.location.text else ""
+    return f" at {code(text)}" if text.startswith("assert") else ""
+
+
 def default_title(c: Collected) -> str:
     sig = c.signature
-    head = f"{sig.exc_type}: {first_line(sig.raw_message or '')}" if sig.kind == FailureKind.EXCEPTION else sig.headline()
+    message = first_line(sig.raw_message or "").strip()
+    head = (f"{sig.exc_type}" + (f": {message}" if message else _assert_text(sig).replace("`", ""))
+            if sig.kind == FailureKind.EXCEPTION else sig.headline())
     head = first_line(head)[:120]
     stage = next((ev.stage for ev in (c.evidence.get("spyre_comparison"), c.evidence.get("ladder"))
                   if isinstance(ev, Comparison) and ev.stage), None)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from reportkit.failure.signature import FailureKind
+from reportkit.failure.signature import FailureKind, library_argument_check, raised_by_script
 
 REPOS = {"torch-spyre": "torch-spyre/torch-spyre", "pytorch-compile": "pytorch/pytorch",
          "pytorch": "pytorch/pytorch", "generic": None}
@@ -34,6 +34,12 @@ class Venue:
     repo: Optional[str]  # OWNER/NAME to file at, or None: the tracker of the library that failed
     reason: str  # why this venue, for people
     own_bug: Optional[str] = None  # why it looks like the script's own bug (then: fix it, do not file)
+    usage: Optional[str] = None  # why it looks like a usage error: a library rejected what the script gave it
+
+    @property
+    def check_first(self) -> Optional[str]:
+        """What to check before filing anything upstream (then no ready-made upstream command), or None."""
+        return self.own_bug or self.usage
 
 
 def _library_frames(c) -> bool:
@@ -52,6 +58,48 @@ def own_bug(c) -> Optional[str]:
             "the way: this looks like a bug of the script rather than of a library; check it before filing")
 
 
+#: The messages of library input checks: an op refusing the shapes, sizes, dtypes or devices it was given
+#: (``F.linear``'s ``mat1 and mat2 shapes cannot be multiplied``, ``conv2d``'s ``Given groups=1, weight of size
+#: ..., expected input[...] to have 3 channels``, ``load_state_dict``'s ``size mismatch for ...``, ``view``'s
+#: ``shape '[...]' is invalid for input of size``, broadcasting's ``The size of tensor a (4) must match``).
+_INPUT_CHECK = re.compile(
+    r"mat1 and mat2 shapes cannot be multiplied|mat1 and mat2 must have the same dtype|"
+    r"\bExpected\b.*\bchannels\b|\bexpected input\b.*\bto have\b|size mismatch|"
+    r"shape '\[[^\]]*\]' is invalid for input of size|The size of tensor a \(\d+\) must match|"
+    r"Expected all tensors to be on the same device|Expected \d+D\b|Dimension out of range|"
+    r"index -?\d+ is out of bounds|Target size .* must be the same as input size|"
+    r"Expected input batch_size \(\d+\) to match target batch_size|Input type .* and weight type .* should be the same",
+    re.IGNORECASE)
+_SHAPES = re.compile(r"\d+(?:\s*x\s*\d+)+|\[\d+(?:,\s*\d+)*\]")
+
+
+def usage_error(c) -> Optional[str]:
+    """Why the failure looks like a usage error, or None: a library's input check (a known op check message,
+    or its own ``assert`` on its arguments) rejected values the script built, in eager code (no torch.compile
+    in the script, or the backend ladder says it fails without it too), with no Spyre device involved.
+    What to check: the op and its arguments' shapes from the message, at the script's line that called it."""
+    sig = c.signature
+    if sig.kind != FailureKind.EXCEPTION or sig.location is None or raised_by_script(sig):
+        return None
+    message = (sig.raw_message or sig.message or "").strip()
+    if not (_INPUT_CHECK.search(message) or library_argument_check(sig)):
+        return None
+    source = "\n".join(s for s in (c.source, c.original_source) if s)
+    compiled = bool(c.debug_run.compile_calls) or bool(_COMPILE.search(source))
+    if compiled and c.ladder.stage != "eager":
+        return None
+    first = message.splitlines()[0] if message else sig.exc_type or "an input check"
+    op = sig.location.function if not sig.location.user_code else ""
+    where = f"{sig.location.file}" + (f" ({op})" if op and op != "<module>" else "")
+    call = ""
+    if sig.script_frame is not None and sig.script_frame != sig.location:
+        call = f", called from {sig.script_frame}: `{sig.script_frame.shown}`"
+    shapes = _SHAPES.findall(first)
+    what = f"the shapes {' and '.join(shapes)}" if shapes else "the arguments"
+    return (f"likely a usage error: {where} rejected what the script gave it ({first}){call}; "
+            f"check {what} the script passes there before filing")
+
+
 def choose(c) -> Venue:
     """The venue for a :class:`~reportkit.report.collect.Collected`."""
     source = "\n".join(s for s in (c.source, c.original_source) if s)
@@ -64,6 +112,13 @@ def choose(c) -> Venue:
     compiled = bool(c.debug_run.compile_calls) or bool(_COMPILE.search(source)) \
         or location.startswith(("torch/_dynamo", "torch/_inductor"))
     mine = own_bug(c)
+    venue = _choose(c, torch_installed, uses_torch, spyre, compiled, mine)
+    if venue.template != "torch-spyre" and not mine:
+        venue.usage = usage_error(c)
+    return venue
+
+
+def _choose(c, torch_installed: bool, uses_torch: bool, spyre: bool, compiled: bool, mine) -> Venue:
     custom = c.ladder.stage == "custom backend" and not spyre  # fails with the script's own backend only
     if not (torch_installed and uses_torch):
         return Venue("generic", None, "the script does not use torch: a generic report for the tracker of the "

@@ -1,0 +1,131 @@
+"""``[tool.reportkit]`` in a ``pyproject.toml``: defaults for the command-line options of a project.
+
+The file is the ``pyproject.toml`` nearest the script that has a ``[tool.reportkit]`` table (walking up
+from the script's directory), else the current directory's (walking up from it). The command line wins
+over the file; an unknown key or a value of the wrong type is an error naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from reportkit.constants import AUTO_TEMPLATE, TEMPLATE_NAMES
+from reportkit.errors import UserError
+
+SANDBOXES = ("auto", "bwrap", "fallback")
+#: key -> what it sets (for the README table and the messages)
+KEYS = {
+    "timeout": "--timeout: seconds per run (check, minimize, bundle, ci)",
+    "jobs": "--jobs: candidates tested in parallel (minimize, ci --minimize)",
+    "runs": "--runs: runs of the original in fresh interpreters (check, minimize)",
+    "python": "--python: the interpreter that runs the script (a relative path is relative to the file)",
+    "sandbox": f"REPORTKIT_SANDBOX: {' | '.join(SANDBOXES)} (the environment variable wins)",
+    "keep_env": "--keep-env: names of environment variables the runs keep (a list)",
+    "venue": f"--template: {AUTO_TEMPLATE} | {' | '.join(TEMPLATE_NAMES)} (bundle, ci)",
+    "labels": "--label: labels for new issues (publish; a list)",
+}
+
+
+@dataclass
+class Config:
+    path: Optional[Path] = None  # the pyproject.toml read, None: none found
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+    def pick(self, key: str, given: Any, default: Any = None) -> Any:
+        """The command line's value if given (not None), else the file's, else ``default``."""
+        return given if given is not None else self.values.get(key, default)
+
+
+def _table(path: Path) -> Optional[dict]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ModuleNotFoundError:
+            raise UserError(f"{path}: reading [tool.reportkit] needs Python 3.11+ or the tomli package") from None
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read it: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("reportkit") if isinstance(data.get("tool"), dict) else None
+    if table is not None and not isinstance(table, dict):
+        raise UserError(f"{path}: [tool.reportkit] must be a table")
+    return table
+
+
+def find(start: Path) -> Optional[tuple[Path, dict]]:
+    """The nearest ``pyproject.toml`` at or above ``start`` with a ``[tool.reportkit]`` table, and the table."""
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            table = _table(candidate)
+            if table is not None:
+                return candidate, table
+    return None
+
+
+def load(target: Optional[str] = None, cwd: Optional[Path] = None) -> Config:
+    """The configuration for ``target`` (a script path or a pytest node id; None: only the current directory)."""
+    starts = []
+    if target:
+        path = Path(target.split("::", 1)[0]).expanduser()
+        starts.append((path if path.is_dir() else path.parent).resolve())
+    starts.append((cwd or Path.cwd()).resolve())
+    for start in starts:
+        found = find(start)
+        if found is not None:
+            return Config(found[0], validate(found[0], found[1]))
+    return Config()
+
+
+def validate(path: Path, table: dict) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in KEYS:
+            raise UserError(f"{path}: unknown key {key!r} in [tool.reportkit] (known: {', '.join(KEYS)})")
+        values[key] = _check(path, key, value)
+    return values
+
+
+def _check(path: Path, key: str, value: Any) -> Any:
+    def bad(expected: str) -> UserError:
+        return UserError(f"{path}: [tool.reportkit] {key} = {value!r}: expected {expected}")
+
+    if key == "timeout":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0.1:
+            raise bad("a number of seconds >= 0.1")
+        return float(value)
+    if key in ("jobs", "runs"):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise bad("an integer >= 1")
+        return value
+    if key == "python":
+        if not isinstance(value, str) or not value:
+            raise bad("a path or command name")
+        if os.sep in value and not os.path.isabs(os.path.expanduser(value)):
+            return str(path.parent / value)
+        return value
+    if key == "sandbox":
+        if value not in SANDBOXES:
+            raise bad(" or ".join(SANDBOXES))
+        return value
+    if key == "venue":
+        if value not in (AUTO_TEMPLATE, *TEMPLATE_NAMES):
+            raise bad(", ".join((AUTO_TEMPLATE, *TEMPLATE_NAMES)))
+        return value
+    if key in ("keep_env", "labels"):
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise bad("a list of strings")
+        return list(value)
+    raise bad("?")  # pragma: no cover - every key of KEYS is handled above

@@ -1,0 +1,72 @@
+"""[tool.reportkit] in pyproject.toml: values applied, the command line wins, bad keys named with their file."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reportkit.config import load
+from reportkit.errors import UserError
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reportkit", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+@pytest.fixture
+def project(tmp_path):
+    """project/pyproject.toml with [tool.reportkit], the script one directory below it (it passes: check
+    prints its plan, runs it once and stops with exit 2, nothing to reproduce)."""
+    root = tmp_path / "project"
+    (root / "sub").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "p"\n\n[tool.reportkit]\ntimeout = 7\nruns = 3\n'
+                                         'venue = "generic"\nlabels = ["bug", "ci"]\npython = ".venv/bin/python"\n')
+    (root / "sub" / "s.py").write_text("print('ok')\n")
+    return root
+
+
+def test_values_from_the_nearest_pyproject_apply(project, tmp_path):
+    proc = cli("check", str(project / "sub" / "s.py"), "--python", sys.executable, cwd=tmp_path)
+    assert "running" in proc.stderr and " 3x" in proc.stderr and "(timeout 7 s per run)" in proc.stderr, proc.stderr
+    cfg = load(str(project / "sub" / "s.py"), cwd=tmp_path)
+    assert cfg.path == project / "pyproject.toml"
+    assert cfg.values == {"timeout": 7.0, "runs": 3, "venue": "generic", "labels": ["bug", "ci"],
+                          "python": str(project / ".venv/bin/python")}  # relative to the file
+
+
+def test_the_command_line_wins(project, tmp_path):
+    proc = cli("check", "--timeout", "9", "--runs", "1", "--python", sys.executable, str(project / "sub" / "s.py"),
+               cwd=tmp_path)
+    assert "(timeout 9 s per run)" in proc.stderr and " 1x" in proc.stderr, proc.stderr
+    assert load(None, cwd=tmp_path).path is None  # nothing above tmp_path
+    assert load(None, cwd=project / "sub").pick("timeout", 9.0) == 9.0
+
+
+def test_the_current_directorys_pyproject_when_none_is_above_the_script(project, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "s.py").write_text("print('ok')\n")
+    cfg = load(str(elsewhere / "s.py"), cwd=project / "sub")
+    assert cfg.path == project / "pyproject.toml" and cfg.get("runs") == 3
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("timout = 5", "unknown key 'timout' in [tool.reportkit]"),
+    ("runs = 0", "runs = 0: expected an integer >= 1"),
+    ('sandbox = "docker"', "expected auto or bwrap or fallback"),
+    ('venue = "jira"', "venue = 'jira': expected auto, torch-spyre"),
+    ("keep_env = [1]", "expected a list of strings"),
+    ("timeout = ", "not valid TOML"),
+])
+def test_bad_config_is_one_message_naming_the_file_and_key(tmp_path, line, fragment):
+    (tmp_path / "pyproject.toml").write_text(f"[tool.reportkit]\n{line}\n")
+    (tmp_path / "s.py").write_text("raise SystemExit(3)\n")
+    proc = cli("check", "s.py", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert str(tmp_path / "pyproject.toml") in proc.stderr and fragment in proc.stderr, proc.stderr
+    with pytest.raises(UserError, match="pyproject.toml"):
+        load(str(tmp_path / "s.py"), cwd=tmp_path)
