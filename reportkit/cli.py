@@ -176,7 +176,7 @@ MatchOpt = typer.Option(None, "--match", help="Regex searched in stdout+stderr; 
 ExitCodeOpt = typer.Option(None, "--exit-code", help="A run counts as failing the same way iff it exits with this code.")
 AnyExcOpt = typer.Option(False, "--any-exception", help="Any uncaught exception counts, whatever its type, "
                          "message or location.")
-EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's runs (repeatable); KEY= unsets.")
+EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's runs (repeatable; an empty VALUE unsets KEY).")
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (this machine) "
                            "or ray: one Ray actor per -j slot, each with its own warm server and "
