@@ -11,8 +11,9 @@ the variable *name*, split into words on ``_``, ``-`` and ``.`` (case-insensitiv
   CREDENTIAL(S) CREDS AUTH COOKIE(S) APIKEY KEY PRIVATEKEY SIGNATURE``, or
 * has a word ending in ``PASSWORD PASSWD PASSPHRASE TOKEN SECRET APIKEY CREDENTIALS``
   (``PGPASSWORD``, ``GITHUBTOKEN``), or
-* has ``SESSION`` as its last word or followed by ``ID``/``KEY``, or ``PWD`` after
-  another word (``MYSQL_PWD``),
+* has ``SESSION`` as its last word or followed by ``ID``/``KEY`` (and ``OP_SESSION_*``, 1Password's
+  CLI sessions), or ``PWD`` after another word (``MYSQL_PWD``), or is one word ending in ``PASS``
+  (``SSHPASS``),
 
 unless its last word is ``FILE``/``PATH``/``DIR``/``SOCK``/``TYPE`` (a location or kind,
 not the secret itself: ``SSH_AUTH_SOCK``). Matching is by whole words, so ``KEYBOARD``,
@@ -381,10 +382,10 @@ _SECRET_NAME_WORDS = frozenset(
     {
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
         "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "COOKIE", "COOKIES",
-        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE",
+        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "JWT",
     }
 )  # fmt: skip
-_GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS")
+_GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS", "WEBHOOK")
 _LOCATION_SUFFIXES = frozenset({"FILE", "PATH", "DIR", "SOCK", "TYPE"})
 _NOT_PASS_WORDS = frozenset({"ASKPASS", "BYPASS", "COMPASS", "SURPASS", "OVERPASS", "UNDERPASS", "OLDPWD", "MULTIPASS",
                              "ONEPASS", "SINGLEPASS", "FIRSTPASS", "SECONDPASS", "NOPASS"})
@@ -402,10 +403,32 @@ def is_secret_env_name(name: str) -> bool:
     last = words[-1]
     if len(words) > 1 and last.endswith(("PW", "PWD", "PASS")) and last not in _NOT_PASS_WORDS:
         return True  # SPYRE_ROOTPW, SPYRE_DBPASS
+    if len(words) == 1 and last.endswith("PASS") and last not in _NOT_PASS_WORDS:
+        return True  # SSHPASS
+    if words[:2] == ["OP", "SESSION"]:
+        return True  # OP_SESSION_<account>: a 1Password CLI session token
     for i, word in enumerate(words):
         if word == "SESSION" and (i == len(words) - 1 or words[i + 1] in ("ID", "KEY")):
             return True
     return False
+
+
+_URL_NAME_ENDINGS = ("URL", "URI", "DSN")
+_URL_USERINFO = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.\-]{0,20}://[^\s/?#@]+@")
+
+
+def is_secret_env(name: str, value: str) -> bool:
+    """True if a variable holds a secret: by its name (:func:`is_secret_env_name`), a ``*_URL``/``*_URI``/
+    ``*_DSN`` whose value has userinfo (``redis://:pw@host``, ``postgres://u:pw@db``), or a value that
+    :func:`redact_text`'s patterns call a credential. An empty value holds nothing."""
+    if not value:
+        return False
+    if is_secret_env_name(name):
+        return True
+    words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    if words and words[-1].endswith(_URL_NAME_ENDINGS) and _URL_USERINFO.match(value):
+        return True
+    return redact_text(value, home="") != value
 
 
 def redact_env(env: Mapping[str, str], *, home: str | None = None) -> dict[str, str]:
