@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -50,6 +51,10 @@ ExitCodeOpt = typer.Option(None, "--exit-code", help="A run counts as failing th
 AnyExcOpt = typer.Option(False, "--any-exception", help="Any uncaught exception counts, whatever its type, "
                          "message or location.")
 EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's runs (repeatable); KEY= unsets.")
+KeepEnvOpt = typer.Option(None, "--keep-env", metavar="NAME", help="Pass this secret-bearing variable (a token, "
+                          "password, key, credential URL ...) from your environment to the script's runs "
+                          "(repeatable, or NAME,NAME; also $REPORTKIT_KEEP_ENV). By default the runs do not see "
+                          "them.")
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (this machine) "
                            "or ray: one Ray actor per -j slot, each with its own warm server and "
@@ -79,14 +84,31 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
         sandbox.set_network(False)
 
 
-def _parse_env(pairs: Optional[List[str]]) -> dict[str, str | None]:
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _parse_env(pairs: Optional[List[str]], option: str = "--env") -> dict[str, str | None]:
     env: dict[str, str | None] = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise UserError(f"--env takes KEY=VALUE, got {pair!r}")
+            raise UserError(f"{option} takes KEY=VALUE, got {pair!r}")
         key, value = pair.split("=", 1)
+        if not _ENV_NAME.fullmatch(key):
+            raise UserError(f"{option}: {key!r} is not a variable name (letters, digits and _, not first a digit)")
         env[key] = value if value else None
     return env
+
+
+def _keep_env(names: Optional[List[str]]) -> None:
+    """``--keep-env NAME`` (repeatable, or NAME,NAME): these secret-bearing variables reach the runs."""
+    from reportkit.run.runner import keep_env
+
+    kept = [n.strip() for item in names or [] for n in item.split(",") if n.strip()]
+    for name in kept:
+        if not _ENV_NAME.fullmatch(name):
+            raise UserError(f"--keep-env takes a variable's NAME (its value is taken from your environment), "
+                            f"not {name!r}")
+    keep_env(kept)
 
 
 def _policy(match: Optional[str], exit_code: Optional[int], any_exception: bool) -> MatchPolicy:
@@ -119,7 +141,7 @@ def _loc_line(sig: Signature) -> list[tuple[str, str]]:
     return rows
 
 
-def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> None:
+def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str, withheld: list[str] | None = None) -> None:
     from reportkit.failure.check import describe_runs
 
     sig = rep.signature
@@ -149,9 +171,21 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str) -> N
     rows.append(("signature", sig.message if sig.kind is FailureKind.EXCEPTION else sig.headline()))
     rows.append(("matching", policy.describe()))
     rows.append(("sandbox", _protection()))
+    if withheld:
+        rows.append(("withheld env", f"{', '.join(withheld)} (secret-bearing: not passed to the runs; "
+                                     "--keep-env NAME passes one)"))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+
+
+def _print_withheld_hint(spec: RunSpec, source: str | None, sig: Signature | None) -> None:
+    """On stderr: the withheld variables the script reads, and how to keep them (nothing if none)."""
+    from reportkit.failure.check import withheld_hint
+
+    hint = withheld_hint(spec, source, sig)
+    if hint:
+        err.print(f"[bold]note:[/bold] {escape(hint)}")
 
 
 def _protection() -> str:
@@ -183,17 +217,19 @@ def check(
     exit_code: Optional[int] = ExitCodeOpt,
     any_exception: bool = AnyExcOpt,
     env: Optional[List[str]] = EnvOpt,
+    keep_env: Optional[List[str]] = KeepEnvOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Run SCRIPT and print how it fails: kind, exception, message, raising location (its signature).
 
     Exit code: 0 the failure reproduces on every run, 1 it is flaky, 2 bad input or nothing fails.
     """
-    from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original
+    from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original, withheld_variables
 
     try:
         policy = _policy(match, exit_code, any_exception)
-        spec, _ = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        _keep_env(keep_env)
+        spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         if not as_json:
             more = f", then up to {CONFIRM_RUNS} in all while they fail the same way" if runs < CONFIRM_RUNS else ""
             err.print(f"running {escape(script)} {runs}x{more} (timeout {spec.timeout:g} s per run) ...")
@@ -201,14 +237,17 @@ def check(
     except UserError as exc:
         _fail(exc)
         return
+    withheld, needed = withheld_variables(spec, source)
     if as_json:
         out.print_json(json.dumps({
             "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
             "durations": [round(r.duration, 3) for r in rep.results],
             "signature": rep.signature.to_dict(), "policy": policy.describe(), "sandbox": _protection(),
+            "withheld_env": withheld, "withheld_needed": needed,
         }))
     else:
-        print_reproduction(rep, policy, script)
+        print_reproduction(rep, policy, script, withheld)
+    _print_withheld_hint(spec, source, rep.signature)
     raise typer.Exit(0 if rep.deterministic else 1)
 
 
@@ -252,6 +291,7 @@ def minimize(
     exit_code: Optional[int] = ExitCodeOpt,
     any_exception: bool = AnyExcOpt,
     env: Optional[List[str]] = EnvOpt,
+    keep_env: Optional[List[str]] = KeepEnvOpt,
     passes_with: Optional[List[str]] = typer.Option(
         None, "--passes-with", help="KEY=VALUE (repeatable): for wrong results, a candidate must also *pass* "
         "with these variables set (e.g. a switch to the reference implementation). Automatic for "
@@ -287,6 +327,7 @@ def minimize(
 
     try:
         policy = _policy(match, exit_code, any_exception)
+        _keep_env(keep_env)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         kind = _executor_choice(executor, cold, ray_address, ray_resources, jobs)
         out_path = (output or _default_output(spec)).resolve()
@@ -300,7 +341,7 @@ def minimize(
         if not as_json:
             print_reproduction(rep, policy, script)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
-                                  passes_with=_parse_env(passes_with) or None,
+                                  passes_with=_parse_env(passes_with, "--passes-with") or None,
                                   executor=kind, good=good_code, good_auto=good is None and not no_good_check,
                                   keep_values=keep_values)
         report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json or quiet, verbose=verbose,
@@ -511,6 +552,7 @@ def bundle(
     exit_code: Optional[int] = ExitCodeOpt,
     any_exception: bool = AnyExcOpt,
     env: Optional[List[str]] = EnvOpt,
+    keep_env: Optional[List[str]] = KeepEnvOpt,
 ) -> None:
     """Collect a checklist-complete bug report for SCRIPT into a bundle directory (and a .tar.gz).
 
@@ -527,6 +569,7 @@ def bundle(
         if template not in TEMPLATE_CHOICES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         policy = _policy(match, exit_code, any_exception)
+        _keep_env(keep_env)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
                                 ladder=ladder, minimize=do_minimize, budget=budget, retries=retries,
@@ -619,6 +662,7 @@ def ci(
     only: Optional[str] = typer.Option(None, "--only", metavar="ID", help="Matrix job: do one group's work (re-runs, "
                                        "bundle, --minimize) and write it to --out; ID is a matrix entry's id. Give "
                                        "the same --junit, --repo-root and --max-tests as --plan."),
+    keep_env: Optional[List[str]] = KeepEnvOpt,
     merge: Optional[List[Path]] = typer.Option(None, "--merge", metavar="DIR", help="Final matrix job: combine the "
                                                "--only jobs' output directories (or directories holding them; "
                                                "repeatable) into --out, as one ci run writes it."),
@@ -667,6 +711,7 @@ def ci(
             raise UserError("--plan, --only and --merge are the three matrix steps: give one of them")
         if merge and junit:
             raise UserError("--merge reads the jobs' outputs (their manifests hold the plan); drop --junit")
+        _keep_env(keep_env)
         kind = _executor_choice(executor, False, ray_address, ray_resources, jobs)
         if executor != "local" and not do_minimize:
             raise UserError("--executor says where --minimize's candidates run: add --minimize (the re-runs and "

@@ -273,7 +273,7 @@ def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: Bundle
             collected.standalone = Path(minimized.standalone).read_text(encoding="utf-8")
         if on_step:
             on_step(f"writing the bundle to {out} ...")
-        redactor = Redactor.for_env(build_env(spec.env), enabled=options.redact)
+        redactor = Redactor.for_env(build_env(spec.env, scrub=False), enabled=options.redact)
         result = publish(collected, out, options, redactor)
     result.timings["total"] = round(time.monotonic() - start, 2)
     return result

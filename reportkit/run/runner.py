@@ -12,6 +12,7 @@ pytest in-process and re-raises the test's own failure, from a mirror of the tes
 
 from __future__ import annotations
 
+import functools
 import json
 import linecache
 import os
@@ -278,8 +279,47 @@ def _mirror_entry(real: Path, copy: Path) -> None:
 # --------------------------------------------------------------------------- running
 
 
-def build_env(overrides: Mapping[str, str | None], base: Mapping[str, str] | None = None) -> dict[str, str]:
+KEEP_ENV_VAR = "REPORTKIT_KEEP_ENV"  # comma-separated names of secret-bearing variables the runs keep
+_KEEP: set[str] = set()  # --keep-env NAME, for every run of this process
+
+
+def keep_env(names) -> None:
+    """Pass these variables (by name) to every run of this process although they hold secrets."""
+    _KEEP.update(names)
+
+
+def kept_names() -> frozenset[str]:
+    """The names kept: ``--keep-env`` and ``$REPORTKIT_KEEP_ENV``."""
+    extra = (n.strip() for n in os.environ.get(KEEP_ENV_VAR, "").split(","))
+    return frozenset(_KEEP.union(n for n in extra if n))
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_bearing(name: str, value: str) -> bool:
+    from reportkit.redact import is_secret_env
+
+    return is_secret_env(name, value)
+
+
+def withheld_env(overrides: Mapping[str, str | None], keep=None, base: Mapping[str, str] | None = None) -> list[str]:
+    """Names of the variables of ``base`` (default: this process's environment) the runs do not see: those
+    that hold a secret (:func:`reportkit.redact.is_secret_env`: by name, a URL with userinfo, a credential by
+    value), unless kept by name (``keep``, default :func:`kept_names`) or set by the run itself (``--env``)."""
+    env = os.environ if base is None else base
+    keep = kept_names() if keep is None else frozenset(keep)
+    return sorted(name for name, value in env.items()
+                  if name not in keep and name not in overrides and _secret_bearing(name, value))
+
+
+def build_env(overrides: Mapping[str, str | None], base: Mapping[str, str] | None = None, *,
+              keep=None, scrub: bool = True) -> dict[str, str]:
+    """The environment of a run: ``base`` (default: this process's) without its secret-bearing variables
+    (:func:`withheld_env`; ``scrub=False`` keeps them: for the redactor, which must know their values), with
+    the readability defaults and the run's own ``overrides`` (None unsets)."""
     env = dict(os.environ if base is None else base)
+    if scrub:
+        for name in withheld_env(overrides, keep, env):
+            del env[name]
     env.update(BASE_ENV)
     for key, value in overrides.items():
         if value is None:
