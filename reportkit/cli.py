@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -489,9 +490,10 @@ def _print_minimize_summary(report) -> None:
                         + (" (deterministic)" if report.original_failures == report.original_runs else
                            f" — FLAKY ({rate:.0%})")))
     if report.pytest_node is not None:
-        rows.insert(1, ("run it", f"python -m pytest '{report.output}" + (f"::{report.pytest_node}" if report.pytest_node else "") + "'"))
-        rows.append(("standalone", report.standalone + f"  (python {report.standalone})" if report.standalone
-                     else report.standalone_note))
+        node = f"{report.output}::{report.pytest_node}" if report.pytest_node else str(report.output)
+        rows.insert(1, ("run it", shlex.join(["python", "-m", "pytest", node])))
+        rows.append(("standalone", report.standalone + f"  ({shlex.join(['python', report.standalone])})"
+                     if report.standalone else report.standalone_note))
     if report.folded_note:
         rows.append(("local code", report.folded_note))
     if report.keeps:
@@ -561,8 +563,6 @@ def bundle(
     torch.compile backend switched, and collects logs, fx graphs, sdsc files and FFDC reports.
     Secrets and the home directory are redacted from everything written.
     """
-    import shlex
-
     from reportkit.report.bundle import BundleOptions, make_bundle
 
     try:
@@ -619,9 +619,7 @@ def _print_bundle_summary(result) -> None:
         rows.append(("sendnn", c.spyre_comparison.verdict))
     rows.append(("time", ", ".join(f"{k} {v:.0f} s" for k, v in result.timings.items())))
     if result.issue is not None:
-        import shlex
-
-        repo = f"--repo {issue_repo} " if issue_repo else ""
+        repo = f"--repo {shlex.quote(issue_repo)} " if issue_repo else ""
         rows.append(("file it", f"gh issue create {repo}--title {shlex.quote(result.title)} "
                                 f"--body-file {shlex.quote(rel(result.issue))}"))
     width = max(len(k) for k, _ in rows)
