@@ -370,8 +370,8 @@ def test_merge_refuses_destinations_outside_out(tmp_path, craft):
     parts = tmp_path / "parts"
     if craft == "link-and-dotdot":  # a symlink in the artifact plus ``..``: resolved in the artifact, not in --out
         part = _part(parts, "bundles/link/../../../../victim/owned")
-        (part / "bundles" / "deep" / "er").mkdir(parents=True)
-        (part / "bundles" / "link").symlink_to(part / "bundles" / "deep" / "er")
+        (part / "bundles" / "deep" / "er" / "est").mkdir(parents=True)  # four levels below the part ...
+        (part / "bundles" / "link").symlink_to(part / "bundles" / "deep" / "er" / "est")  # ... two in --out
         (part / "victim" / "owned").mkdir(parents=True)  # (what the link resolves to inside the artifact)
         (part / "victim" / "owned" / "issue.md").write_text("planted\n")
     elif craft == "absolute":
