@@ -30,6 +30,7 @@ from typing import Callable, Mapping
 import psutil
 
 from reportkit.errors import UserError
+from reportkit.io import TEMP_PATTERN
 from reportkit.run import sandbox as protect
 from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
 
@@ -41,7 +42,7 @@ PROBE_FILE = Path(__file__).with_name("_env_probe.py")  # the environment probe 
 COPY_MAX_FILES = 2000
 COPY_MAX_BYTES = 200 * 1024 * 1024
 COPY_IGNORE = (".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache",
-               ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc")
+               ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc", TEMP_PATTERN)
 # Defaults that make a failing run easier to read without changing what it computes.
 BASE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
@@ -228,7 +229,7 @@ class Sandbox:
             shutil.copy2(self.script, script_dir / self.script.name)
         else:
             shutil.copytree(self.script.parent, script_dir, symlinks=True,
-                            ignore=shutil.ignore_patterns(*COPY_IGNORE))
+                            ignore=shutil.ignore_patterns(*COPY_IGNORE), copy_function=_copy_if_present)
         target = script_dir / self.script.name
         if source is not None:
             target.write_text(source, encoding="utf-8")
@@ -254,6 +255,16 @@ class Sandbox:
 
     def cleanup(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _copy_if_present(src: str, dst: str) -> None:
+    """copytree's copy of one file, skipping one that vanished since the directory was listed (another
+    run's output replaced or removed meanwhile); the script itself is written or checked after the copy."""
+    try:
+        shutil.copy2(src, dst)
+    except FileNotFoundError:
+        if os.path.lexists(src):
+            raise
 
 
 MIRROR_COPY_MAX = 1024 * 1024  # files up to this size in a pytest mirror are copied, larger ones linked
