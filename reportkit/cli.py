@@ -828,6 +828,12 @@ def publish(
 
 
 def main() -> None:
+    import signal
+
+    # Ctrl-C / SIGINT stops every command (exit 130), also when reportkit was started with SIGINT ignored
+    # (a shell script's background job, some CI wrappers): Python would leave it ignored until the end
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         app()
     except KeyboardInterrupt:
