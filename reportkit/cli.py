@@ -338,6 +338,7 @@ def minimize(
         if not as_json:
             out.print(f"[bold]reportkit minimize[/bold] {escape(script)}: running the original {runs}x ...")
         rep = reproduce(Check(spec, policy), runs)
+        _print_withheld_hint(spec, source, rep.signature)
         require_deterministic(rep, retries)  # and minimize confirms it with more runs (reportkit.failure.check)
         if not as_json:
             print_reproduction(rep, policy, script)
@@ -498,6 +499,10 @@ def _print_minimize_summary(report) -> None:
         rows.append(("local code", report.folded_note))
     if report.keeps:
         rows.append(("keeps", report.keeps))
+    if report.needs_env:
+        them = "it" if len(report.needs_env) == 1 else "them"
+        rows.append(("needs env", f"{', '.join(report.needs_env)} (read from the environment, never written "
+                                  f"into the result: set {them} to run it)"))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "
