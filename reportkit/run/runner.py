@@ -295,7 +295,9 @@ _KEEP: set[str] = set()  # --keep-env NAME, for every run of this process
 
 
 def keep_env(names) -> None:
-    """Pass these variables (by name) to every run of this process although they hold secrets."""
+    """Pass these variables (by name) to every run of this process although they hold secrets (replaces
+    what an earlier call kept: one command, one list)."""
+    _KEEP.clear()
     _KEEP.update(names)
 
 
