@@ -585,6 +585,7 @@ def bundle(
         _fail(exc)
         return
     _print_bundle_summary(result)
+    _print_withheld_hint(spec, source, result.collected.signature)
 
 
 def _print_bundle_summary(result) -> None:

@@ -117,6 +117,15 @@ def test_a_failure_that_needs_a_withheld_variable_says_which_and_how_to_keep_it(
                env={"HF_TOKEN": FAKE_HF}).returncode == 0
 
 
+def test_bundle_says_which_withheld_variable_the_script_reads(tmp_path):
+    (tmp_path / "download.py").write_text('import os\ntoken = os.environ["HF_TOKEN"]\n')
+    proc = cli("bundle", "--no-ladder", "--out", str(tmp_path / "b"), "download.py", cwd=tmp_path,
+               env={"HF_TOKEN": FAKE_HF})
+    assert proc.returncode == 0, proc.stderr
+    assert "HF_TOKEN is withheld from the runs" in proc.stderr and "--keep-env HF_TOKEN" in proc.stderr
+    assert_no_values(proc, [FAKE_HF])
+
+
 def test_keep_env_takes_names_only(tmp_path):
     (tmp_path / "fails.py").write_text("raise RuntimeError('boom')\n")
     proc = cli("check", "--keep-env", "HF_TOKEN=abc", "fails.py", cwd=tmp_path)
