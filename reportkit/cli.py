@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -177,6 +179,10 @@ ExitCodeOpt = typer.Option(None, "--exit-code", help="A run counts as failing th
 AnyExcOpt = typer.Option(False, "--any-exception", help="Any uncaught exception counts, whatever its type, "
                          "message or location.")
 EnvOpt = typer.Option(None, "--env", "-e", help="KEY=VALUE set for the script's runs (repeatable; an empty VALUE unsets KEY).")
+KeepEnvOpt = typer.Option(None, "--keep-env", metavar="NAME", help="Pass this secret-bearing variable (a token, "
+                          "password, key, credential URL ...) from your environment to the script's runs "
+                          "(repeatable, or NAME,NAME; also $REPORTKIT_KEEP_ENV). By default the runs do not see "
+                          "them.")
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 ExecutorOpt = typer.Option("local", "--executor", help="Where candidates run: local (this machine) "
                            "or ray: one Ray actor per -j slot, each with its own warm server and "
@@ -246,14 +252,31 @@ def _config(target: Optional[str], cwd: Optional[Path] = None):
     return cfg
 
 
-def _parse_env(pairs: Optional[List[str]]) -> dict[str, str | None]:
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _parse_env(pairs: Optional[List[str]], option: str = "--env") -> dict[str, str | None]:
     env: dict[str, str | None] = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise UserError(f"--env takes KEY=VALUE, got {pair!r}")
+            raise UserError(f"{option} takes KEY=VALUE, got {pair!r}")
         key, value = pair.split("=", 1)
+        if not _ENV_NAME.fullmatch(key):
+            raise UserError(f"{option}: {key!r} is not a variable name (letters, digits and _, not first a digit)")
         env[key] = value if value else None
     return env
+
+
+def _keep_env(names: Optional[List[str]]) -> None:
+    """``--keep-env NAME`` (repeatable, or NAME,NAME): these secret-bearing variables reach the runs."""
+    from reportkit.run.runner import keep_env
+
+    kept = [n.strip() for item in names or [] for n in item.split(",") if n.strip()]
+    for name in kept:
+        if not _ENV_NAME.fullmatch(name):
+            raise UserError(f"--keep-env takes a variable's NAME (its value is taken from your environment), "
+                            f"not {name!r}")
+    keep_env(kept)
 
 
 def _policy(match: Optional[str], exit_code: Optional[int], any_exception: bool) -> MatchPolicy:
@@ -293,7 +316,8 @@ def _loc_line(sig: Signature) -> list[tuple[str, str]]:
 STRICT_SHORT = "strict: same kind, exception type, message and raising frame (-v: the details)"
 
 
-def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str, verbose: bool = True) -> None:
+def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str, verbose: bool = True,
+                       withheld: list[str] | None = None) -> None:
     from reportkit.failure.check import describe_runs
 
     sig = rep.signature
@@ -323,9 +347,21 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str, verb
     rows.append(("signature", sig.message if sig.kind is FailureKind.EXCEPTION else sig.headline()))
     rows.append(("matching", policy.describe() if verbose or not policy.strict else STRICT_SHORT))
     rows.append(("sandbox", _protection()))
+    if withheld:
+        rows.append(("withheld env", f"{', '.join(withheld)} (secret-bearing: not passed to the runs; "
+                                     "--keep-env NAME passes one)"))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+
+
+def _print_withheld_hint(spec: RunSpec, source: str | None, sig: Signature | None) -> None:
+    """On stderr: the withheld variables the script reads, and how to keep them (nothing if none)."""
+    from reportkit.failure.check import withheld_hint
+
+    hint = withheld_hint(spec, source, sig)
+    if hint:
+        err.print(f"[bold]note:[/bold] {escape(hint)}")
 
 
 def _protection() -> str:
@@ -357,16 +393,18 @@ def check(
     exit_code: Optional[int] = ExitCodeOpt,
     any_exception: bool = AnyExcOpt,
     env: Optional[List[str]] = EnvOpt,
+    keep_env: Optional[List[str]] = KeepEnvOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Run SCRIPT and print how it fails: kind, exception, message, raising location (its signature)."""
-    from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original
+    from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original, withheld_variables
 
     try:
         cfg = _config(script)
         python, timeout, runs = cfg.pick("python", python), cfg.pick("timeout", timeout), cfg.pick("runs", runs, 2)
         policy = _policy(match, exit_code, any_exception)
-        spec, _ = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
+        spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         if not as_json:
             more = f", then up to {CONFIRM_RUNS} in all while they fail the same way" if runs < CONFIRM_RUNS else ""
             err.print(f"running {escape(script)} {runs}x{more} (timeout {spec.timeout:g} s per run) ...")
@@ -375,14 +413,17 @@ def check(
     except UserError as exc:
         _fail(exc)
         return
+    withheld, needed = withheld_variables(spec, source)
     if as_json:
         out.print_json(json.dumps({
             "schema_version": CHECK_SCHEMA_VERSION, "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
             "durations": [round(r.duration, 3) for r in rep.results],
             "signature": rep.signature.to_dict(), "policy": policy.describe(), "sandbox": _protection(),
+            "withheld_env": withheld, "withheld_needed": needed,
         }))
     else:
-        print_reproduction(rep, policy, script)
+        print_reproduction(rep, policy, script, withheld=withheld)
+    _print_withheld_hint(spec, source, rep.signature)
     raise typer.Exit(0 if rep.deterministic else 1)
 
 
@@ -427,6 +468,7 @@ def minimize(
     exit_code: Optional[int] = ExitCodeOpt,
     any_exception: bool = AnyExcOpt,
     env: Optional[List[str]] = EnvOpt,
+    keep_env: Optional[List[str]] = KeepEnvOpt,
     passes_with: Optional[List[str]] = typer.Option(
         None, "--passes-with", help="KEY=VALUE (repeatable): for wrong results, a candidate must also *pass* "
         "with these variables set (e.g. a switch to the reference implementation). Automatic for "
@@ -465,6 +507,7 @@ def minimize(
         python, timeout, runs = cfg.pick("python", python), cfg.pick("timeout", timeout), cfg.pick("runs", runs, 2)
         jobs = cfg.pick("jobs", jobs, os.cpu_count() or 1)
         policy = _policy(match, exit_code, any_exception)
+        _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         kind = _executor_choice(executor, cold, ray_address, ray_resources, jobs)
         out_path = (output or _default_output(spec)).resolve()
@@ -474,11 +517,12 @@ def minimize(
         if not as_json:
             out.print(f"[bold]reportkit minimize[/bold] {escape(script)}: running the original {runs}x ...")
         rep = reproduce(Check(spec, policy), runs)
+        _print_withheld_hint(spec, source, rep.signature)
         require_deterministic(rep, retries)  # and minimize confirms it with more runs (reportkit.failure.check)
         if not as_json:
             print_reproduction(rep, policy, script, verbose=verbose)
         options = MinimizeOptions(output=out_path, jobs=jobs, budget=budget, retries=retries,
-                                  passes_with=_parse_env(passes_with) or None,
+                                  passes_with=_parse_env(passes_with, "--passes-with") or None,
                                   executor=kind, good=good_code, good_auto=good is None and not no_good_check,
                                   keep_values=keep_values)
         report = _run_with_progress(spec, source, rep, policy, options, quiet=as_json or quiet, verbose=verbose,
@@ -672,13 +716,18 @@ def _print_minimize_summary(report) -> None:
                         + (" (deterministic)" if report.original_failures == report.original_runs else
                            f" — FLAKY ({rate:.0%})")))
     if report.pytest_node is not None:
-        rows.insert(1, ("run it", f"python -m pytest '{report.output}" + (f"::{report.pytest_node}" if report.pytest_node else "") + "'"))
-        rows.append(("standalone", report.standalone + f"  (python {report.standalone})" if report.standalone
-                     else report.standalone_note))
+        node = f"{report.output}::{report.pytest_node}" if report.pytest_node else str(report.output)
+        rows.insert(1, ("run it", shlex.join(["python", "-m", "pytest", node])))
+        rows.append(("standalone", report.standalone + f"  ({shlex.join(['python', report.standalone])})"
+                     if report.standalone else report.standalone_note))
     if report.folded_note:
         rows.append(("local code", report.folded_note))
     if report.keeps:
         rows.append(("keeps", report.keeps))
+    if report.needs_env:
+        them = "it" if len(report.needs_env) == 1 else "them"
+        rows.append(("needs env", f"{', '.join(report.needs_env)} (read from the environment, never written "
+                                  f"into the result: set {them} to run it)"))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "
@@ -735,6 +784,7 @@ def bundle(
     exit_code: Optional[int] = ExitCodeOpt,
     any_exception: bool = AnyExcOpt,
     env: Optional[List[str]] = EnvOpt,
+    keep_env: Optional[List[str]] = KeepEnvOpt,
 ) -> None:
     """Collect a checklist-complete bug report for SCRIPT into a bundle directory (and a .tar.gz).
 
@@ -743,8 +793,6 @@ def bundle(
     torch.compile backend switched, and collects logs, fx graphs, sdsc files and FFDC reports.
     Secrets and the home directory are redacted from everything written.
     """
-    import shlex
-
     from reportkit.report.bundle import BundleOptions, make_bundle
 
     try:
@@ -754,6 +802,7 @@ def bundle(
         if template not in TEMPLATE_CHOICES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         policy = _policy(match, exit_code, any_exception)
+        _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
                                 ladder=ladder, minimize=do_minimize, budget=budget, retries=retries,
@@ -764,6 +813,7 @@ def bundle(
         _fail(exc)
         return
     _print_bundle_summary(result)
+    _print_withheld_hint(spec, source, result.collected.signature)
 
 
 LONG_REPRODUCER = 30  # non-blank lines above which the bundle summary suggests --minimize
@@ -815,7 +865,7 @@ def _print_bundle_summary(result) -> None:
     if result.issue is not None and not check_first:  # no ready-made upstream command for a likely usage error
         import shlex
 
-        repo = f"--repo {issue_repo} " if issue_repo else ""
+        repo = f"--repo {shlex.quote(issue_repo)} " if issue_repo else ""
         # composed from parts redacted before (the title went through the bundle's redactor): kept whole
         rows.append(("file it", protect(f"gh issue create {repo}--title {shlex.quote(result.title)} "
                                         f"--body-file {shlex.quote(rel(result.issue))}")))
@@ -857,6 +907,7 @@ def ci(
     only: Optional[str] = typer.Option(None, "--only", metavar="ID", help="Matrix job: do one group's work (re-runs, "
                                        "bundle, --minimize) and write it to --out; ID is a matrix entry's id. Give "
                                        "the same --junit, --repo-root and --max-tests as --plan."),
+    keep_env: Optional[List[str]] = KeepEnvOpt,
     merge: Optional[List[Path]] = typer.Option(None, "--merge", metavar="DIR", help="Final matrix job: combine the "
                                                "--only jobs' output directories (or directories holding them; "
                                                "repeatable) into --out, as one ci run writes it."),
@@ -908,6 +959,7 @@ def ci(
             raise UserError("--plan, --only and --merge are the three matrix steps: give one of them")
         if merge and junit:
             raise UserError("--merge reads the jobs' outputs (their manifests hold the plan); drop --junit")
+        _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
         kind = _executor_choice(executor, False, ray_address, ray_resources, jobs)
         if executor != "local" and not do_minimize:
             raise UserError("--executor says where --minimize's candidates run: add --minimize (the re-runs and "
@@ -1107,6 +1159,13 @@ _polish_help()
 
 
 def main() -> None:
+    import signal
+
+    # Ctrl-C / SIGINT stops every command (exit 130), also when reportkit was started with SIGINT ignored
+    # (a shell script's background job, some CI wrappers): Python would leave it ignored until the end
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
     # everything else that reaches the console (warnings, a traceback, a library's print) passes the edge too
     sys.stdout = RedactingStream(lambda out=sys.stdout: out)  # type: ignore[assignment]
     sys.stderr = RedactingStream(lambda err=sys.stderr: err)  # type: ignore[assignment]

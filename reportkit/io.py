@@ -19,13 +19,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+# the temp files of writes in progress end so (unique names: two runs writing one file never share one);
+# a scratch copy of a directory leaves them out (reportkit.run.runner.COPY_IGNORE)
+TEMP_SUFFIX = ".reportkit-tmp"
+TEMP_PATTERN = ".*" + TEMP_SUFFIX
+
 
 @contextmanager
 def replacing(path: Path, mode: int | None = None) -> Iterator[Path]:
     """Yield a temp path next to ``path``; on success it replaces ``path`` atomically (with ``mode``
     if given), on an exception it is removed and ``path`` is left as it was."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     os.close(fd)
     tmp = Path(name)
     try:

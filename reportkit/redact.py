@@ -1332,7 +1332,7 @@ _SECRET_NAME_WORDS = frozenset(
     {
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
         "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "COOKIE", "COOKIES",
-        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN",
+        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT",
     }
 )  # fmt: skip
 _GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS", "WEBHOOK")
@@ -1369,6 +1369,24 @@ def is_secret_env_name(name: str) -> bool:
     if words[:2] == ["OP", "SESSION"] or (words[-1] == "STRING" and "CONNECTION" in words):
         return True  # 1Password CLI sessions; *_CONNECTION_STRING
     return any(w in _CONNECTION_WORDS for w in words[1:]) and any(w in _STORE_WORDS for w in words)
+
+
+_URL_NAME_ENDINGS = ("URL", "URI", "DSN")
+_URL_USERINFO = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.\-]{0,20}://[^\s/?#@]+@")
+
+
+def is_secret_env(name: str, value: str) -> bool:
+    """True if a variable holds a secret: by its name (:func:`is_secret_env_name`), a ``*_URL``/``*_URI``/
+    ``*_DSN`` whose value has userinfo (``redis://:pw@host``, ``postgres://u:pw@db``), or a value that
+    :func:`redact_text`'s patterns call a credential. An empty value holds nothing."""
+    if not value:
+        return False
+    if is_secret_env_name(name):
+        return True
+    words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    if words and words[-1].endswith(_URL_NAME_ENDINGS) and _URL_USERINFO.match(value):
+        return True
+    return redact_text(value, home="") != value
 
 
 def redact_env(env: Mapping[str, str], *, home: Optional[str] = None) -> dict[str, str]:

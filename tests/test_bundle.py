@@ -143,7 +143,7 @@ def secret_bundle(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProc
     out = tmp_path / "out"
     proc = cli(str(script), "--issue", "--no-ladder", "--template", "torch-spyre", "--out", str(out), "--env", f"MY_API_TOKEN={SECRETS['env_secret']}",
                "--env", f"SPYRE_LOG_FILE={tmp_path / 'user.log'}", "--env", f"FIXTURE={FIXTURES / 'fma' / 'sdsc_0.json'}",
-               *extra, env={"HF_TOKEN": SECRETS["hf"]})
+               "--keep-env", "HF_TOKEN", *extra, env={"HF_TOKEN": SECRETS["hf"]})  # kept: its value reaches the run
     assert proc.returncode == 0, proc.stderr
     return proc, out
 

@@ -642,3 +642,36 @@ def test_v2_redact_argv_part_by_part():
     found = argv_secrets(argv)
     assert {"To9" + _r(9), "bob:Bo4" + _r(9), "Bo4" + _r(9), "My2" + _r(9), "Ur5" + _r(9)} <= set(found)
     assert "Exp#12_A" not in found and "Describe the weather in Paris" not in found
+
+
+# --------------------------------------------------------------------------- issue 35: secret-bearing variables
+
+
+@pytest.mark.parametrize("name", ["SSHPASS", "OP_SESSION_my_team", "DISCORD_WEBHOOK", "SLACK_WEBHOOK_URL",
+                                  "TEAMSWEBHOOK", "CI_JOB_JWT"])
+def test_issue35_secret_env_names(name):
+    assert is_secret_env_name(name)
+
+
+@pytest.mark.parametrize("name", ["BYPASS", "COMPASS", "XDG_SESSION_TYPE", "WEBHOOKS_ENABLED_FILE"])
+def test_issue35_names_left_alone(name):
+    assert not is_secret_env_name(name)
+
+
+@pytest.mark.parametrize("name, value, secret", [
+    ("REDIS_URL", "redis://:pw4redis@cache:6379/0", True),
+    ("DATABASE_URL", "postgres://app:s3cret@db/app", True),
+    ("SENTRY_DSN", "https://0123456789abcdef@o1.ingest.example.io/1", True),
+    ("UPSTREAM_URI", "amqp://guest:guest@mq//", True),
+    ("REDIS_URL", "redis://cache:6379/0", False),
+    ("DOCS_URL", "https://example.com/a@b", False),
+    ("HTTPS_PROXY", "http://user:proxypw99@proxy:3128", True),  # any name: the value is a credential
+    ("SOME_VALUE", "ghp_" + "A1b2C3d4" * 5, True),
+    ("PATH", "/usr/local/bin:/usr/bin", False),
+    ("HF_TOKEN", "", False),  # empty: nothing to hold
+    ("HF_TOKEN", "x", True),
+])
+def test_is_secret_env_by_name_and_value(name, value, secret):
+    from reportkit.redact import is_secret_env
+
+    assert is_secret_env(name, value) is secret

@@ -620,6 +620,9 @@ def merge_parts(dirs: list[Path], out_dir: Path, on_step: Callable[[str], None] 
                       budget=max(budgets) if budgets else None)
     by_fp: dict[str, Failure] = {}
     not_examined: list[str] = []
+    for manifest, where in parts.values():  # every destination inside --out, checked before anything is written
+        for item in manifest.get("failures") or []:
+            _check_paths(_failure_of(item, where), where, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     for group in plan["groups"]:
         found = parts.get(group["id"])
@@ -691,6 +694,36 @@ def _failure_of(item: object, where: Path) -> Failure:
         raise UserError(f"--merge: {where / MANIFEST}: a failure lacks a field ({exc})") from None
 
 
+def _inside(base: Path, rel: str, what: str, manifest: Path, *, dir_itself: bool = False) -> Path:
+    """``base/rel`` resolved (links, ``..``), refused with one clear error unless it stays below ``base``:
+    a relative path without ``..`` that, links followed, is inside ``base`` (not ``base`` itself)."""
+    path = Path(rel)
+    root = base.resolve()
+    target = (root / path).resolve()
+    if path.is_absolute() or ".." in path.parts or target == root or not target.is_relative_to(root):
+        where = "the job's directory" if dir_itself else "--out"
+        raise UserError(f"--merge: {manifest} names the {what} {rel!r}, which is not inside {where} {base}; "
+                        "refused (a crafted or damaged artifact?)")
+    return target
+
+
+def _check_paths(failure: Failure, part_dir: Path, out_dir: Path) -> None:
+    """The paths a part's failure names (its bundle, issue.md, minimized script) stay inside the part's
+    directory and, copied, inside ``--out``."""
+    manifest = part_dir / MANIFEST
+    for what, rel in (("bundle", failure.bundle_dir), ("issue.md", failure.issue_md),
+                      ("minimized script", failure.minimized)):
+        if rel is None:
+            continue
+        if not isinstance(rel, str) or not rel:
+            raise UserError(f"--merge: {manifest}: the {what} of a failure is not a path")
+        _inside(part_dir, rel, what, manifest, dir_itself=True)
+        _inside(out_dir, rel, what, manifest)
+        if what != "bundle" and failure.bundle_dir and not Path(rel).is_relative_to(failure.bundle_dir):
+            raise UserError(f"--merge: {manifest} names the {what} {rel!r} outside its bundle "
+                            f"{failure.bundle_dir!r}; refused (a crafted or damaged artifact?)")
+
+
 def _copy_bundle(part_dir: Path, out_dir: Path, rel: str) -> None:
     """Copy ``part_dir/rel`` (a bundle directory) to ``out_dir/rel``, every text file through the redaction
     edge of this process (its secrets too; by its name: code, markdown or text), and archive it again like
@@ -698,22 +731,29 @@ def _copy_bundle(part_dir: Path, out_dir: Path, rel: str) -> None:
     from reportkit.redact import redact_for
     from reportkit.report.bundle import make_archive
 
-    src, dst = (part_dir / rel).resolve(), (out_dir / rel)
-    if not src.is_dir() or not src.is_relative_to(part_dir.resolve()):
-        raise UserError(f"--merge: {part_dir / MANIFEST} names the bundle {rel}, which is not a directory there")
-    for path in sorted(src.rglob("*")):
-        target = dst / path.relative_to(src)
-        if path.is_symlink():
-            continue  # a bundle holds no links; never follow one out of the artifact
-        if path.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-            continue
-        data = path.read_bytes()
-        try:
-            data = redact_for(path.name, data.decode("utf-8"), home="").encode("utf-8")
-        except UnicodeDecodeError:
-            pass  # binary (an archive, a compiled artifact): as it is
-        write_atomic(target, data, mode=0o600)
+    manifest = part_dir / MANIFEST
+    src, dst = _inside(part_dir, rel, "bundle", manifest, dir_itself=True), _inside(out_dir, rel, "bundle", manifest)
+    if not src.is_dir() or (part_dir / rel).is_symlink():
+        raise UserError(f"--merge: {manifest} names the bundle {rel}, which is not a directory there")
+    dst.mkdir(parents=True, exist_ok=True)
+    for dirpath, dirnames, filenames in os.walk(src):  # links are never followed (a bundle holds none)
+        here = Path(dirpath)
+        for name in sorted(dirnames):
+            if not (here / name).is_symlink():
+                (dst / (here / name).relative_to(src)).mkdir(parents=True, exist_ok=True)
+        for name in sorted(filenames):
+            path = here / name
+            if path.is_symlink() or not path.is_file():
+                continue
+            target = dst / path.relative_to(src)
+            if not target.parent.resolve().is_relative_to(dst):
+                raise UserError(f"--merge: {manifest}: the bundle {rel} leads outside --out; refused")
+            data = path.read_bytes()
+            try:
+                data = redact_for(path.name, data.decode("utf-8"), home="").encode("utf-8")
+            except UnicodeDecodeError:
+                pass  # binary (an archive, a compiled artifact): as it is
+            write_atomic(target, data, mode=0o600)
     make_archive(dst)
 
 

@@ -24,6 +24,7 @@ happens with probability at most 1/2 per run passes 7 runs in a row with probabi
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
@@ -191,7 +192,44 @@ def _why_nothing(check: Check, passed: Signature, runs: int) -> str:
         why = f"no run satisfied: {check.policy.describe()} (the script ended with {passed.headline()})"
     if check.spec.pytest_node is not None and passed.kind is FailureKind.PASSED:
         why = "the test passes (or is skipped / xfailed)"
-    return f"{why} ({runs} run(s))"
+    hint = withheld_hint(check.run_spec, None, passed)
+    return f"{why} ({runs} run(s))" + (f"; {hint}" if hint else "")
+
+
+# --------------------------------------------------------------------------- withheld variables
+
+
+def withheld_variables(spec: RunSpec, source: str | None = None) -> tuple[list[str], list[str]]:
+    """The secret-bearing variables the runs do not see (:func:`reportkit.run.runner.withheld_env`; names
+    only), and those of them the script names (``os.environ["HF_TOKEN"]``, ``os.getenv("HF_TOKEN")``, ...):
+    the ones a failure may be about."""
+    from reportkit.run.runner import read_script, withheld_env
+
+    names = withheld_env(spec.env)
+    if not names:
+        return [], []
+    if source is None:
+        try:
+            source = read_script(spec.script)
+        except UserError:
+            source = ""
+    needed = [n for n in names if re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])", source)]
+    return names, needed
+
+
+def withheld_hint(spec: RunSpec, source: str | None = None, sig: Signature | None = None) -> str:
+    """What to tell the user when the script names withheld variables: which, and how to keep them
+    (``--keep-env NAME``); "" when it names none."""
+    _, needed = withheld_variables(spec, source)
+    if not needed:
+        return ""
+    one = len(needed) == 1
+    text = " ".join(filter(None, (sig.raw_message if sig else "", sig.message if sig else "")))
+    named = [n for n in needed if n in text]
+    because = f"; the failure names {', '.join(named)}" if named else ""
+    return (f"{', '.join(needed)} {'is' if one else 'are'} withheld from the runs (secret-bearing; the script "
+            f"reads {'it' if one else 'them'}{because}): if the script needs {'it' if one else 'them'}, pass "
+            + " ".join(f"--keep-env {n}" for n in needed))
 
 
 # --------------------------------------------------------------------------- the flakiness rule

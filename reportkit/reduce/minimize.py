@@ -47,8 +47,10 @@ from reportkit.reduce.guards import guarded_failure
 from reportkit.reduce.passes.edits import child_bodies
 from reportkit.reduce.passes.materialize import (
     CAPTURE_ENV,
+    SECRETS_ENV,
     SEEDED_ENV,
     differing_sites,
+    env_reads,
     instrument,
     sites,
     without_sites,
@@ -170,6 +172,7 @@ class MinimizeReport:
     # the script as written (lines_before counts it with the local modules folded in, when any were)
     lines_script: int | None = None
     withdrawn: int = 0  # candidates stopped on a cluster slot because the reducer no longer needed them
+    needs_env: list[str] = field(default_factory=list)  # variables the result reads that its runs had (names)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -771,6 +774,15 @@ def _screens(*screens: Callable[[str], str | None] | None) -> Callable[[str], st
     return screen
 
 
+def _secret_names(spec: RunSpec) -> str:
+    """The secret-bearing variables a run has (kept by --keep-env, or set by --env), comma-separated: the
+    probe spells their values, and pieces of them, by their shape (never as literals)."""
+    from reportkit.redact import is_secret_env
+    from reportkit.run.runner import build_env
+
+    return ",".join(sorted(n for n, v in build_env(spec.env).items() if is_secret_env(n, v)))
+
+
 def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
                reference: Check | None = None) -> Callable[[str, str], str | None]:
     """Run an instrumented program (value materialization) through ``check`` and return what it recorded.
@@ -791,7 +803,8 @@ def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
         os.close(fd)
         path = Path(name)
         try:
-            on.with_env({CAPTURE_ENV: name, SEEDED_ENV: "1" if seeded else None}).run(program)
+            on.with_env({CAPTURE_ENV: name, SEEDED_ENV: "1" if seeded else None,
+                         SECRETS_ENV: _secret_names(on.run_spec) or None}).run(program)
             return path.read_text(encoding="utf-8") or None
         except OSError:
             return None
@@ -1192,7 +1205,17 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
                                                   "verified": on_good},
         fix_check_note=fix_note, hang_ended=dict(log.ended),
         withdrawn=getattr(session.executor, "withdrawn", 0),
+        needs_env=needs_env(reduced.source, session.cold.run_spec),
     )
+
+
+def needs_env(result: str, spec: RunSpec) -> list[str]:
+    """The environment variables the result reads (by a literal name) that its runs had: to run it as it
+    was checked, they must be set (their values are never written into it)."""
+    from reportkit.run.runner import build_env
+
+    env = build_env(spec.env)
+    return [name for name in env_reads(result) if name in env]
 
 
 def write_standalone(check: Check, module: str, test: dict | None, output: Path,

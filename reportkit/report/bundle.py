@@ -279,7 +279,7 @@ def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: Bundle
         if on_step:
             on_step(f"writing the bundle to {out} ...")
         user_env = {k: v for k, v in spec.env.items() if k != PYTEST_NODE_ENV}
-        redactor = Redactor.for_env(build_env(spec.env), enabled=options.redact, args=spec.args, overrides=user_env)
+        redactor = Redactor.for_env(build_env(spec.env, scrub=False), enabled=options.redact, args=spec.args, overrides=user_env)
         result = publish(collected, out, options, redactor)
     result.timings["total"] = round(time.monotonic() - start, 2)
     return result

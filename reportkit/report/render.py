@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional
@@ -347,7 +348,7 @@ class Clipper:
 
 def describe_problem(c: Collected) -> str:
     sig = c.signature
-    run = f"Running `python {c.script_name}{' ' + ' '.join(c.args) if c.args else ''}`" \
+    run = f"Running {code(shlex.join(['python', c.script_name, *c.args]))}" \
         if c.pytest_node is None else f"The test {code(c.test_id)}"
     if sig.kind == FailureKind.EXCEPTION:
         message = first_line(sig.raw_message or "").strip()
@@ -471,8 +472,6 @@ def evidence_blocks(c: Collected) -> dict:
 
 
 def _repro_command(c: Collected) -> str:
-    import shlex
-
     env = " ".join(f"{k}={shlex.quote(v)}" for k, v in c.user_env.items() if v is not None)
     if c.standalone:  # placed next to the original test module, run from the repository root
         where = str(Path((c.test_id or c.script_name).split("::")[0]).with_name(f"repro_{c.script_name}"))
@@ -484,7 +483,7 @@ def _repro_command(c: Collected) -> str:
                 (f"::{c.pytest_node}" if c.pytest_node else "")
         return " ".join(x for x in (env, "python -m pytest", shlex.quote(test_id)) if x)
     args = " ".join(shlex.quote(a) for a in c.args)
-    return " ".join(x for x in (env, "python", c.script_name, args) if x)
+    return " ".join(x for x in (env, "python", shlex.quote(c.script_name), args) if x)
 
 
 def _repro_shown(c: Collected, files: Mapping[str, str]) -> tuple[str, str, str]:

@@ -12,6 +12,7 @@ pytest in-process and re-raises the test's own failure, from a mirror of the tes
 
 from __future__ import annotations
 
+import functools
 import json
 import linecache
 import os
@@ -29,6 +30,7 @@ from typing import Callable, Mapping
 import psutil
 
 from reportkit.errors import UserError
+from reportkit.io import TEMP_PATTERN
 from reportkit.run import sandbox as protect
 from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
 
@@ -40,7 +42,7 @@ PROBE_FILE = Path(__file__).with_name("_env_probe.py")  # the environment probe 
 COPY_MAX_FILES = 2000
 COPY_MAX_BYTES = 200 * 1024 * 1024
 COPY_IGNORE = (".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache",
-               ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc")
+               ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc", TEMP_PATTERN)
 # Defaults that make a failing run easier to read without changing what it computes.
 BASE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
@@ -227,7 +229,7 @@ class Sandbox:
             shutil.copy2(self.script, script_dir / self.script.name)
         else:
             shutil.copytree(self.script.parent, script_dir, symlinks=True,
-                            ignore=shutil.ignore_patterns(*COPY_IGNORE))
+                            ignore=shutil.ignore_patterns(*COPY_IGNORE), copy_function=_copy_if_present)
         target = script_dir / self.script.name
         if source is not None:
             target.write_text(source, encoding="utf-8")
@@ -255,6 +257,16 @@ class Sandbox:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+def _copy_if_present(src: str, dst: str) -> None:
+    """copytree's copy of one file, skipping one that vanished since the directory was listed (another
+    run's output replaced or removed meanwhile); the script itself is written or checked after the copy."""
+    try:
+        shutil.copy2(src, dst)
+    except FileNotFoundError:
+        if os.path.lexists(src):
+            raise
+
+
 MIRROR_COPY_MAX = 1024 * 1024  # files up to this size in a pytest mirror are copied, larger ones linked
 
 
@@ -278,8 +290,49 @@ def _mirror_entry(real: Path, copy: Path) -> None:
 # --------------------------------------------------------------------------- running
 
 
-def build_env(overrides: Mapping[str, str | None], base: Mapping[str, str] | None = None) -> dict[str, str]:
+KEEP_ENV_VAR = "REPORTKIT_KEEP_ENV"  # comma-separated names of secret-bearing variables the runs keep
+_KEEP: set[str] = set()  # --keep-env NAME, for every run of this process
+
+
+def keep_env(names) -> None:
+    """Pass these variables (by name) to every run of this process although they hold secrets (replaces
+    what an earlier call kept: one command, one list)."""
+    _KEEP.clear()
+    _KEEP.update(names)
+
+
+def kept_names() -> frozenset[str]:
+    """The names kept: ``--keep-env`` and ``$REPORTKIT_KEEP_ENV``."""
+    extra = (n.strip() for n in os.environ.get(KEEP_ENV_VAR, "").split(","))
+    return frozenset(_KEEP.union(n for n in extra if n))
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_bearing(name: str, value: str) -> bool:
+    from reportkit.redact import is_secret_env
+
+    return is_secret_env(name, value)
+
+
+def withheld_env(overrides: Mapping[str, str | None], keep=None, base: Mapping[str, str] | None = None) -> list[str]:
+    """Names of the variables of ``base`` (default: this process's environment) the runs do not see: those
+    that hold a secret (:func:`reportkit.redact.is_secret_env`: by name, a URL with userinfo, a credential by
+    value), unless kept by name (``keep``, default :func:`kept_names`) or set by the run itself (``--env``)."""
+    env = os.environ if base is None else base
+    keep = kept_names() if keep is None else frozenset(keep)
+    return sorted(name for name, value in env.items()
+                  if name not in keep and name not in overrides and _secret_bearing(name, value))
+
+
+def build_env(overrides: Mapping[str, str | None], base: Mapping[str, str] | None = None, *,
+              keep=None, scrub: bool = True) -> dict[str, str]:
+    """The environment of a run: ``base`` (default: this process's) without its secret-bearing variables
+    (:func:`withheld_env`; ``scrub=False`` keeps them: for the redactor, which must know their values), with
+    the readability defaults and the run's own ``overrides`` (None unsets)."""
     env = dict(os.environ if base is None else base)
+    if scrub:
+        for name in withheld_env(overrides, keep, env):
+            del env[name]
     env.update(BASE_ENV)
     for key, value in overrides.items():
         if value is None:

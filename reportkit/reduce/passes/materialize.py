@@ -37,6 +37,9 @@ from .scopes import import_binding
 from .source import SourceMap, iter_nodes, parses
 
 CAPTURE_ENV = "REPORTKIT_CAPTURE"
+#: Comma-separated names of the run's variables that hold secrets (kept with --keep-env, or set by --env):
+#: a value that holds one of their values, or a piece of one, is spelled by its shape (:func:`shape`).
+SECRETS_ENV = "REPORTKIT_CAPTURE_SECRETS"
 #: Set (to any value) when the failure compares computed values: a random tensor is then spelled with
 #: its own seeded generator, so that the candidate computes the same values in every run (a wrong result
 #: that shows for some random inputs only would otherwise make the reproducer flaky).
@@ -48,7 +51,46 @@ CALLEE = "__reportkit_callee__"
 # Runs inside the target program (any Python >= 3.8, torch optional). Records the text of the last
 # value each site had; written at exit (an uncaught exception still runs atexit handlers).
 PROLOGUE = r'''
-__reportkit_state__ = {}
+__reportkit_state__ = {"outside": []}
+
+
+def __reportkit_watch_reads__():
+    # files the program reads outside its own directories (and outside the interpreter's): their contents
+    # are no value a reproducer may carry as a literal (a token file, a key) -- spelled by their shape
+    import os, sys
+    inside = set()
+    for p in (os.getcwd(), os.path.dirname(os.path.abspath(sys.argv[0] or "."))):
+        inside.update((p.rstrip(os.sep) + os.sep, os.path.realpath(p).rstrip(os.sep) + os.sep))
+    system = {os.sep + "proc" + os.sep, os.sep + "sys" + os.sep, os.sep + "dev" + os.sep}
+    for p in [sys.prefix, sys.base_prefix, sys.exec_prefix] + [p for p in sys.path if p]:
+        p = os.path.realpath(p).rstrip(os.sep) + os.sep
+        if len(p) > 1 and not any(p.startswith(d) for d in inside):
+            system.add(p)
+    inside, system = tuple(inside), tuple(system)
+    outside = __reportkit_state__["outside"]
+    writing = os.O_WRONLY | os.O_RDWR
+
+    def hook(event, args):
+        if event != "open" or len(args) < 3 or not isinstance(args[0], str):
+            return
+        mode, flags = args[1], args[2]
+        if (mode is not None and any(c in mode for c in "wax+")) or (mode is None and (flags or 0) & writing):
+            return
+        try:
+            path = os.path.realpath(args[0])
+        except Exception:
+            return
+        if path not in outside and not path.startswith(inside) and not path.startswith(system) \
+                and not path.endswith((".py", ".pyc", ".so", ".pth")) and len(outside) < 64:
+            outside.append(path)
+
+    sys.addaudithook(hook)
+
+
+try:
+    __reportkit_watch_reads__()
+except Exception:
+    pass
 
 
 def __reportkit_value__(i, v):
@@ -68,12 +110,48 @@ def __reportkit_value__(i, v):
             if p and len(p.rstrip(os.sep)) > 1:
                 local.update((p.rstrip(os.sep), os.path.realpath(p).rstrip(os.sep)))
         _state["local"] = tuple(local)
+        # values of the run's environment: a string that is one is spelled by its shape; of the secret-bearing
+        # ones (REPORTKIT_CAPTURE_SECRETS) also a string that holds one, or a piece of one
+        names = [n for n in os.environ.get("REPORTKIT_CAPTURE_SECRETS", "").split(",") if n]
+        _state["secrets"] = [os.environ[n] for n in names if len(os.environ.get(n, "")) >= 4]
+        _state["env"] = set(v for k, v in os.environ.items()
+                            if len(v) >= 4 and not k.startswith(("REPORTKIT_", "PYTHON")))
+        _state["files"] = {}  # outside file -> (its content, its lines)
         path = os.environ.get("REPORTKIT_CAPTURE")
         def _dump():
             if path:
                 with open(path, "w") as fh:
                     json.dump(_state["values"], fh)
         atexit.register(_dump)
+
+    def shape(s):
+        return "".join("X" if c.isupper() else "x" if c.islower() else "0" if c.isdigit() else c for c in s)
+
+    def outside_texts():
+        files = _state["files"]
+        for p in __reportkit_state__["outside"]:
+            if p not in files:
+                files[p] = ("", [])
+                try:
+                    if __import__("os").path.getsize(p) <= 1 << 20:
+                        with open(p, "rb") as fh:
+                            content = fh.read().decode("utf-8", "replace")
+                        lines = [ln.strip() for ln in content.splitlines()[:1000]]
+                        files[p] = (content, [ln for ln in lines if len(ln) >= 6])
+                except Exception:
+                    pass
+        return list(files.values())
+
+    def unsecret(s):
+        # ``s`` with the values it holds from the environment or from a file outside spelled by their shape
+        files = outside_texts()
+        for known in _state["secrets"] + [ln for _, lines in files for ln in lines]:
+            if known in s:
+                s = s.replace(known, shape(known))
+        if (len(s) >= 4 and any(s in known for known in _state["secrets"])) or s in _state["env"] or \
+                (len(s) >= 6 and any(s in content for content, _ in files)):
+            return shape(s)
+        return s
 
     def text(v, depth=0):
         t = type(v)
@@ -89,6 +167,10 @@ def __reportkit_value__(i, v):
             for p in _state["local"]:
                 if (p if t is str else p.encode(errors="ignore")) in v:
                     return None
+            if t is str:
+                return repr(unsecret(v))
+            if unsecret(v.decode("latin-1")) != v.decode("latin-1"):
+                return None
             return r
         if (t is tuple or t is list) and len(v) <= 16 and depth < 3:
             parts = [text(x, depth + 1) for x in v]
@@ -333,6 +415,7 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
             continue
         if text.startswith("torch.") and not has_torch:
             continue  # the replacement needs ``import torch`` at module level
+        text = without_secrets(text)
         (varied if _varied(entry) else ranked).append((seq, Splice(start, end, text)))
     if len(varied) > 1:  # alone, each would stand for several values: all of them at once (the last evaluation's)
         ranked.append((max(seq for seq, _ in varied), Together(tuple(sp for _, sp in varied))))
@@ -450,3 +533,96 @@ def without_sites(captured: str, drop: set[int]) -> str:
         return captured
     values = json.loads(captured)
     return json.dumps({i: v for i, v in values.items() if not (i.isdigit() and int(i) in drop)})
+
+
+# --------------------------------------------------------------------------- no secrets as literals
+
+
+def shape(value: str) -> str:
+    """A placeholder of the same shape: each upper-case letter ``X``, lower-case ``x``, digit ``0``, the rest
+    as it is (same length, same separators: a parser or a length check sees the same kind of string)."""
+    return "".join("X" if c.isupper() else "x" if c.islower() else "0" if c.isdigit() else c for c in value)
+
+
+def _secret(value: str) -> bool:
+    from reportkit.redact import redact_text
+
+    return len(value) >= 8 and redact_text(value, home="") != value
+
+
+def without_secrets(text: str) -> str:
+    """A value's source text (:func:`materialize_edits`) with every string literal that the redactor's
+    patterns call a credential (a token, a key, a URL with a password) replaced by its :func:`shape`: the
+    candidate with the placeholder is kept only if the failure does not depend on the value, else the
+    expression that computed it stays."""
+    import io
+    import tokenize
+
+    if "'" not in text and '"' not in text:
+        return text
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    out, pos = [], 0
+    for tok in tokens:
+        if tok.type != tokenize.STRING:
+            continue
+        try:
+            value = ast.literal_eval(tok.string)
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, bytes):
+            value = value.decode("latin-1")
+            wrap = lambda v: repr(v.encode("latin-1"))  # noqa: E731
+        elif isinstance(value, str):
+            wrap = repr
+        else:
+            continue
+        if not _secret(value):
+            continue
+        start = starts[tok.start[0] - 1] + tok.start[1]
+        end = starts[tok.end[0] - 1] + tok.end[1]
+        out += [text[pos:start], wrap(shape(value))]
+        pos = end
+    return "".join(out) + text[pos:] if out else text
+
+
+_ENV_GETTERS = {"getenv", "get"}
+
+
+def env_reads(source: str) -> list[str]:
+    """The names of the environment variables ``source`` reads by a literal name: ``os.environ["X"]``,
+    ``os.environ.get("X")``, ``os.getenv("X")``, ``environ["X"]``/``getenv("X")`` imported from ``os``;
+    in order of first appearance."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+
+    def environ(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name)
+                and node.value.id == "os") or (isinstance(node, ast.Name) and node.id == "environ")
+
+    found: list[tuple[tuple[int, int], str]] = []
+    for node in ast.walk(tree):
+        key = None
+        if isinstance(node, ast.Subscript) and environ(node.value):
+            key = node.slice
+        elif isinstance(node, ast.Call) and node.args:
+            f = node.func
+            if (isinstance(f, ast.Attribute) and f.attr in _ENV_GETTERS and
+                    (environ(f.value) if f.attr == "get" else isinstance(f.value, ast.Name) and f.value.id == "os")) \
+                    or (isinstance(f, ast.Name) and f.id == "getenv"):
+                key = node.args[0]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            found.append(((node.lineno, node.col_offset), key.value))
+    names: list[str] = []
+    for _, name in sorted(found):
+        if name not in names:
+            names.append(name)
+    return names
