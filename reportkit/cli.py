@@ -622,6 +622,14 @@ def ci(
     merge: Optional[List[Path]] = typer.Option(None, "--merge", metavar="DIR", help="Final matrix job: combine the "
                                                "--only jobs' output directories (or directories holding them; "
                                                "repeatable) into --out, as one ci run writes it."),
+    good: Optional[str] = typer.Option(None, "--good", metavar="REV", help="A revision where the tests passed "
+                                       "(the PR's base, a push's `before`, the last green run; `auto`: the merge "
+                                       "base with the default branch): each failed test's culprit is searched in "
+                                       "git diff REV (delta debugging over the hunks, single tests only, inside "
+                                       "--budget) and the failures are grouped by culprit: one issue per bug."),
+    confirm_runs: int = typer.Option(7, "--confirm-runs", min=1, metavar="N", help="A failure "
+                                     "is confirmed when N runs in all fail the same way (the job's own JUnit "
+                                     "rerun records count); re-running stops at the first run that differs."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Turn a failed CI job's JUnit XML into one confirmed, bundled failure per fingerprint.
@@ -631,6 +639,10 @@ def ci(
     distinct failure gets a bundle with issue.md. Writes reportkit-ci.json (read by `reportkit publish`)
     and summary.md; in GitHub Actions also the job summary ($GITHUB_STEP_SUMMARY) and the step outputs
     bundle-dir, count, fingerprints ($GITHUB_OUTPUT). Exit code 0 whenever it ran, whatever it found.
+
+    With --good REV the failures are grouped by their culprit change instead (delta debugging over the
+    hunks of git diff REV): one issue per bug, naming the change; failures that also fail on REV are
+    pre-existing and grouped apart.
 
     As a GitHub Actions matrix (one job per distinct failure): --plan prints the matrix, each job runs
     --only ID, a final job runs --merge DIR... (see README, Running on a cluster).
@@ -673,7 +685,7 @@ def ci(
                             "bundles always run here)")
         options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
                             minimize=do_minimize, timeout=timeout, template=template, ladder=ladder,
-                            executor=kind, jobs=jobs)
+                            executor=kind, jobs=jobs, good=good, confirm_runs=confirm_runs)
         if plan:
             the_plan = make_plan(list(junit or []), resolve_repo_root(options), max_tests, limit=MATRIX_LIMIT)
             print(write_plan(the_plan), file=raw_out, flush=True)
@@ -707,8 +719,15 @@ def ci(
         where = f.bundle_dir or f.note
         out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(f.headline[:100])}")
         out.print(f"  {'':16}  {len(f.tests)} test(s), e.g. {escape(f.tests[0])}")
+        if f.regression == "pre-existing":
+            out.print(f"  {'':16}  pre-existing: fails the same way on the good revision")
         if where:
             out.print(f"  {'':16}  {escape(str(where))}")
+    if report.culprit_search:
+        cs = report.culprit_search
+        out.print(f"  culprit search against {escape(cs['good'])}: {cs['hunks']} hunk(s), {cs['tests']} test(s) "
+                  f"searched, {cs['runs']} run(s), {cs['seconds']:g} s" + (f"; {escape(cs['note'])}" if cs["note"]
+                                                                           else ""))
     if report.not_examined:
         out.print(f"  not examined (--max-tests): {len(report.not_examined)} test(s)")
     if report.budget_exhausted:

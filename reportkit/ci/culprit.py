@@ -235,11 +235,12 @@ def culprit_markdown(culprit: dict) -> str:
                                    for c in commits) if commits else "") + ".", ""]
     for h in hunks:
         a, b = h["lines"]
-        where = f"{h['file']}:{a}" + (f"-{b}" if b != a else "") + (f" (in `{h['function']}`)" if h["function"] else "")
+        where = f"`{h['file']}:{a}" + (f"-{b}" if b != a else "") + "`" + (f" in `{h['function']}`" if h["function"]
+                                                                           else "")
         fence = "```"
         while fence in h["excerpt"]:
             fence += "`"
-        lines += [f"`{where}`", "", f"{fence}diff", h["excerpt"], fence, ""]
+        lines += [where, "", f"{fence}diff", h["excerpt"], fence, ""]
     return "\n".join(lines)
 
 

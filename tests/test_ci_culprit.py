@@ -1,0 +1,152 @@
+"""`reportkit ci --good REV`: the culprit search over the diff (units, candidate files) and one issue per
+culprit, end to end on a small library in a git repository made here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from reportkit.ci.ci import JUnitCase, is_test_code, recorded_failures
+from reportkit.ci.culprit import culprit_fingerprint, file_content, load_hunks, make_units, parses
+from reportkit.run.gitinfo import good_rev
+
+LIB_GOOD = '''\
+def add(a, b):
+    return a + b
+
+
+def mul(a, b):
+    return a * b
+
+
+def neg(a):
+    return -a
+
+
+def values():
+    return [
+        1,
+        2,
+    ]
+
+
+def broken_before():
+    return 1 / 0
+'''
+
+TESTS = '''\
+from lib import add, broken_before, mul, neg
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_add_in_a_helper():
+    check_sum(2, 2, 4)
+
+
+def check_sum(a, b, want):
+    got = add(a, b)
+    if got != want:
+        raise ValueError(f"{a}+{b} gave {got}")
+
+
+def test_mul():
+    assert mul(2, 3) == 6
+
+
+def test_neg():
+    assert neg(1) == -1
+
+
+def test_pre_existing():
+    assert broken_before() == 1
+'''
+
+
+def git(root: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True, env=env).stdout
+
+
+def make_repo(root: Path) -> Path:
+    """A library with a clean release tagged ``good``, then three commits: bug 1 (add), a harmless edit,
+    bug 2 (mul); ``test_pre_existing`` fails on ``good`` already."""
+    (root / "lib").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "lib" / "__init__.py").write_text(LIB_GOOD)
+    (root / "tests" / "test_lib.py").write_text(TESTS)
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "release")
+    git(root, "tag", "good")
+    lib = root / "lib" / "__init__.py"
+    for old, new, subject in [("return a + b", "return a - b", "add: faster"),
+                              ("return -a", "return -a  # negation", "neg: comment"),
+                              ("return a * b", "return a ** b", "mul: generalise")]:
+        lib.write_text(lib.read_text().replace(old, new))
+        git(root, "commit", "-qam", subject)
+    return root
+
+
+def test_units_keep_hunks_that_do_not_parse_alone_with_their_function(tmp_path):
+    root = make_repo(tmp_path / "repo")
+    lib = root / "lib" / "__init__.py"
+    lib.write_text(lib.read_text().replace("    return [", "    return {").replace("    ]", "    }"))
+    good = good_rev(root, "good")
+    hunks = load_hunks(good, is_test_code)
+    assert [(h.file, h.function) for h in hunks] == [("lib/__init__.py", f) for f in
+                                                      ("add", "mul", "neg", "values", "values")]
+    by_function = {h.function: h.id for h in hunks if h.function != "values"}
+    brackets = tuple(h.id for h in hunks if h.function == "values")
+    assert not parses("lib/__init__.py", file_content(hunks, {brackets[0]}))  # `{` without `}`
+    units = make_units(hunks)
+    assert sorted(units) == sorted([(by_function["add"],), (by_function["mul"],), (by_function["neg"],), brackets])
+    # the fingerprint of a culprit is what it changes, not where: the same edit moved down stays the same
+    assert culprit_fingerprint([hunks[0]]) != culprit_fingerprint([hunks[1]])
+
+
+def test_recorded_failures_count_the_jobs_own_reruns():
+    def case(outcome: str, reruns: int) -> JUnitCase:
+        return JUnitCase("tests.test_a", "test_x", outcome, node="tests/test_a.py::test_x", reruns=reruns)
+
+    assert recorded_failures([case("failure", 2)]) == 3  # the failure and its two reruns
+    assert recorded_failures([case("failure", 0)]) == 0
+    assert recorded_failures([case("flaky", 1)]) == 0  # it passed on a rerun: not a record of failing alike
+
+
+def test_ci_good_files_one_failure_per_culprit(tmp_path):
+    """Two bugs reached by four tests that fail in different places (the signature grouping makes a group of
+    each), a harmless hunk, and a pre-existing failure: one failure per culprit, naming the planted hunk."""
+    root = make_repo(tmp_path / "repo")
+    junit = tmp_path / "results.xml"
+    run = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1 and "4 failed" in run.stdout, run.stdout[-2000:]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
+                           "--out", str(out), "--no-ladder", "--good", "good", "--confirm-runs", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((out / "reportkit-ci.json").read_text())
+    groups = {tuple(sorted(t.split("::")[1] for t in f["tests"])): f for f in manifest["failures"]}
+    assert sorted(groups) == [("test_add", "test_add_in_a_helper"), ("test_mul",), ("test_pre_existing",)], \
+        [(f["headline"], f["tests"], f["verdict"]) for f in manifest["failures"]]
+    add, mul, pre = groups[("test_add", "test_add_in_a_helper")], groups[("test_mul",)], groups[("test_pre_existing",)]
+    assert [h["excerpt"] for h in add["culprit"]["hunks"]] == ["-    return a + b\n+    return a - b"]
+    assert [h["excerpt"] for h in mul["culprit"]["hunks"]] == ["-    return a * b\n+    return a ** b"]
+    assert add["culprit"]["commits"][0]["subject"] == "add: faster"
+    assert (add["regression"], pre["regression"], pre["culprit"]) == ("regression", "pre-existing", None)
+    assert add["fingerprint"] == add["culprit"]["fingerprint"] != mul["fingerprint"]
+    issue = (out / add["issue_md"]).read_text()
+    assert "### Culprit change" in issue and "+    return a - b" in issue and "add: faster" in issue
+    search = manifest["culprit_search"]
+    assert search["hunks"] == 3 and search["tests"] == 4 and search["runs"] > 0
+    assert "Culprit search against `good" in (out / "summary.md").read_text()
