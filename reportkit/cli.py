@@ -670,6 +670,7 @@ def ci(
                 print("::endgroup::", file=raw_err, flush=True)
             print(f"::group::reportkit: {message}", file=raw_err, flush=True)
             group["open"] = True
+            return  # the group's title says it: not repeated as a plain line
         err.print(escape(message))
 
     try:

@@ -150,3 +150,40 @@ def test_ci_good_files_one_failure_per_culprit(tmp_path):
     search = manifest["culprit_search"]
     assert search["hunks"] == 3 and search["tests"] == 4 and search["runs"] > 0
     assert "Culprit search against `good" in (out / "summary.md").read_text()
+
+    # without --good: the same grouping, guessed from which library functions the tests call (one traced run)
+    out = tmp_path / "out-guess"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
+                           "--out", str(out), "--no-ladder", "--confirm-runs", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((out / "reportkit-ci.json").read_text())
+    suspects = {tuple(sorted(t.split("::")[1] for t in f["tests"])): f["suspect"] for f in manifest["failures"]}
+    assert suspects == {("test_add", "test_add_in_a_helper"): "lib/__init__.py::add",
+                        ("test_mul",): "lib/__init__.py::mul",
+                        ("test_pre_existing",): "lib/__init__.py::broken_before"}, manifest["failures"]
+    assert "a guess" in (out / "summary.md").read_text()
+
+
+def test_spectrum_suspects_group_tests_by_the_function_their_bug_is_in():
+    """Ochiai over which library functions each test called: tests failing in different assertions (and a
+    shared helper) but through the same buggy function get the same suspect; the function every test
+    calls (the entry point, which the passing tests call too) is not the suspect."""
+    from reportkit.ci.spectrum import Spectrum, parse_output, suspects
+
+    functions = [["lib/core.py", "render"], ["lib/core.py", "pad"], ["lib/core.py", "align"],
+                 ["tests/helpers.py", "assert_equal"], ["lib/core.py", "width"]]
+    tests = {"tests/test_a.py::test_pad_1": [True, [0, 1, 3]],
+             "tests/test_a.py::test_pad_2": [True, [0, 1, 3, 4]],
+             "tests/test_a.py::test_align": [True, [0, 2, 3]],
+             "tests/test_a.py::test_plain": [False, [0, 3, 4]],
+             "tests/test_a.py::test_pad_ok": [False, [0, 1, 3]],
+             **{f"tests/test_a.py::test_more[{i}]": [False, [0, 3]] for i in range(7)}}
+    stdout = "collected 5 items\n....RK-SPECTRUM " + json.dumps({"functions": functions, "tests": tests}) + "\n"
+    spectrum = Spectrum()
+    spectrum.add(*parse_output(stdout))
+    found = suspects(spectrum, lambda file: not is_test_code(file))
+    assert found == {"tests/test_a.py::test_pad_1": ("lib/core.py", "pad"),
+                     "tests/test_a.py::test_pad_2": ("lib/core.py", "pad"),
+                     "tests/test_a.py::test_align": ("lib/core.py", "align")}
+    assert parse_output("no record here\n") is None

@@ -78,6 +78,8 @@ class Failure:
     job_note: str = ""  # what the job's own reruns said (JUnit rerunFailure / flakyFailure records)
     regression: str = ""  # with --good: "regression" (a culprit found), "pre-existing" (fails on the good code too)
     culprit: Optional[dict] = None  # with --good: the failure-inducing change (:func:`culprit.describe_culprit`)
+    suspect: str = ""  # without --good: the function the tests' spectra point at ("file::qualname"), a guess
+    group_key: Optional[tuple] = field(default=None, repr=False)  # while regrouping only
 
 
 @dataclass
@@ -96,6 +98,7 @@ class CiReport:
     budget_exhausted: bool = False  # --budget ran out: the run in flight was cut, the rest not done
     part: Optional[dict] = None  # one matrix job (``ci --only``): its group id and the plan
     culprit_search: Optional[dict] = None  # with --good: the good revision and the search's cost
+    grouping: Optional[dict] = None  # without --good: how the failures were grouped (a guess), and its cost
 
     def to_manifest(self) -> dict:
         extra = {PART_KEY: self.part} if self.part is not None else {}
@@ -103,8 +106,8 @@ class CiReport:
                 "junit": self.junit, "run_url": self.run_url, "total_cases": self.total_cases,
                 "failed_cases": self.failed_cases, "interrupted": self.interrupted, "budget": self.budget, "budget_exhausted": self.budget_exhausted,
                 "not_examined": self.not_examined, "wall_time": round(self.wall_time, 1),
-                "culprit_search": self.culprit_search,
-                "failures": [asdict(f) for f in self.failures]}
+                "culprit_search": self.culprit_search, "grouping": self.grouping,
+                "failures": [{k: v for k, v in asdict(f).items() if k != "group_key"} for f in self.failures]}
 
 
 # --------------------------------------------------------------------------- 1. parse
@@ -364,6 +367,7 @@ class CiOptions:
     jobs: Optional[int] = None  # --minimize: candidates tested in parallel (default: the number of cores)
     good: Optional[str] = None  # --good REV ("auto": the merge base with the default branch): the culprit search
     confirm_runs: int = CONFIRM_RUNS  # a failure is confirmed after this many runs failing alike (job's reruns count)
+    spectrum: bool = True  # without --good: regroup by suspect function (one traced run per test module)
 
 
 def recorded_failures(cases: list[JUnitCase]) -> int:
@@ -440,8 +444,15 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
                           executor=options.executor, jobs=options.jobs,
                           command=f"reportkit ci (re-run of {failure.representative})")
     on_step(f"bundling {failure.representative} ...")
+    spyre = "torch_spyre" in source or "torch_spyre" in _conftest_text(spec)
+
+    def step(message: str) -> None:
+        if not spyre and message.startswith("debug run: "):  # its TORCH_SPYRE_* settings mean nothing here
+            message = "debug run" + message[message.rfind(" ("):]
+        on_step("  " + message)
+
     try:
-        result = make_bundle(spec, source, MatchPolicy(), bopts, on_step=lambda m: on_step("  " + m))
+        result = make_bundle(spec, source, MatchPolicy(), bopts, on_step=step)
     except UserError as exc:
         failure.note = f"not bundled: {exc.message.splitlines()[0]}"
         return
@@ -454,6 +465,22 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
         key = "standalone" if result.collected.standalone else "reproducer"
         failure.minimized = str(rel / result.files[key])
         failure.minimized_on = result.collected.minimized.executor
+
+
+def _conftest_text(spec) -> str:
+    """The conftest.py files from the test's directory up to its rootdir (where a suite may import torch_spyre)."""
+    texts = []
+    root = (spec.root or spec.script.parent).resolve()
+    folder = spec.script.resolve().parent
+    while True:
+        try:
+            texts.append((folder / "conftest.py").read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            pass
+        if folder == root or folder.parent == folder or root not in folder.parents:
+            break
+        folder = folder.parent
+    return "\n".join(texts)
 
 
 class BudgetExpired(KeyboardInterrupt):
@@ -675,6 +702,7 @@ def merge_parts(dirs: list[Path], out_dir: Path, on_step: Callable[[str], None] 
                 _copy_bundle(where, out_dir, failure.bundle_dir)
             report.failures.append(failure)
     report.not_examined = not_examined + [t for t in plan["not_examined"] if isinstance(t, str)]
+    report.culprit_search, report.grouping = merge_search_reports([m for m, _ in parts.values()])
     return report
 
 
@@ -789,6 +817,9 @@ def _examine_groups(groups: dict, options: CiOptions, deadline: float | None, on
     if good is not None:
         _examine_with_good(groups, options, deadline, on_step, report, good)
         return
+    if options.spectrum:
+        _examine_by_spectrum(groups, options, deadline, on_step, report)
+        return
     for key, group in groups.items():
         for members in split_by_frames(group):
             _examine_one(key, members, options, deadline, on_step, report, by_fp)
@@ -885,9 +916,15 @@ def summary_markdown(report: CiReport) -> str:
         lines += ["", f"Culprit search against `{_cell(cs['good'])}` (delta debugging over the hunks of the diff, "
                   f"single tests only): {cs['hunks']} hunk(s), {cs['tests']} test(s) searched, {cs['runs']} run(s), "
                   f"{cs['seconds']:g} s ({_cell(cs['executor'])})." + (f" {_cell(cs['note'])}." if cs["note"] else "")]
-    elif any(f.verdict in ("confirmed", "flaky") for f in report.failures):
-        lines += ["", "Grouped by failure signature (a guess: give `--good REV` to group by the change that "
-                  "caused each failure)."]
+    elif report.grouping:
+        g = report.grouping
+        lines += ["", f"Grouped by {_cell(g['by'])}" + (f" ({len(g['modules'])} test module(s) traced once)"
+                                                        if g["modules"] else "")
+                  + ". Give `--good REV` (a revision where the tests passed) to group by the change that caused "
+                  "each failure." + (f" {_cell(g['note'])}." if g["note"] else "")]
+        for f in report.failures:
+            if f.suspect:
+                lines.append(f"- `{f.fingerprint}` suspect: `{_cell(f.suspect)}`")
     if report.budget_exhausted:
         not_run = sum(f.verdict == "skipped" for f in report.failures)
         not_bundled = sum(f.verdict in ("confirmed", "flaky") and not f.bundle_dir for f in report.failures)
@@ -1007,14 +1044,9 @@ def resolve_good(rev: str, repo_root: Path):
     return good
 
 
-def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
-                       report: CiReport, good) -> None:
-    """Confirm each XML group, find every failed test's culprit (the smallest set of hunks of ``git diff GOOD``
-    that makes it fail the same way), then regroup: one failure per culprit, pre-existing failures (they fail on
-    the good code too) apart, tests whose search did not conclude with their XML group; then bundle."""
-    from reportkit.ci.culprit import CulpritSearch, describe_culprit
-    from reportkit.failure.signature import MatchPolicy
-
+def _confirm_all(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
+                 report: CiReport) -> list[tuple[Failure, list[JUnitCase], tuple]]:
+    """Re-run each XML group's first test (no bundles yet): the confirmed ones with their (spec, source, sig)."""
     confirmed: list[tuple[Failure, list[JUnitCase], tuple]] = []
     for key, group in groups.items():
         for members in split_by_frames(group):
@@ -1029,6 +1061,96 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
                 failure.fingerprint = _xml_fingerprint(key)
                 continue
             confirmed.append((failure, members, found))
+    return confirmed
+
+
+def _bundle_all(report: CiReport, confirmed: list, regrouped: list, options: CiOptions, deadline: float | None,
+                on_step: Callable[[str], None]) -> None:
+    """Put the regrouped failures where the confirmed ones were, and bundle each."""
+    first_at = min(report.failures.index(f) for f, _m, _found in confirmed)
+    kept = [f for f in report.failures if all(f is not c for c, _m, _found in confirmed)]
+    report.failures = kept[:first_at] + [f for f, _found in regrouped] + kept[first_at:]
+    for failure, found in regrouped:
+        if found is None:
+            continue
+        if deadline is not None and time.monotonic() > deadline:
+            failure.note = failure.note or "not bundled: the time budget was used up"
+            continue
+        bundle_failure(failure, found[0], found[1], options, deadline, on_step)
+        if failure.culprit and failure.issue_md:
+            _add_culprit_section(options.out_dir / failure.issue_md, failure.culprit)
+
+
+GUESS_SUSPECT = "suspect function (Ochiai over the functions the tests call): a guess"
+GUESS_SIGNATURE = "failure signature: a guess"
+
+
+def merge_search_reports(parts: list[dict]) -> tuple[Optional[dict], Optional[dict]]:
+    """The ``culprit_search`` and ``grouping`` of the matrix jobs' manifests, as one run reports them."""
+    searches = [p["culprit_search"] for p in parts if isinstance(p.get("culprit_search"), dict)]
+    groupings = [p["grouping"] for p in parts if isinstance(p.get("grouping"), dict)]
+    search = None
+    if searches:
+        search = dict(searches[0])
+        for key in ("tests", "runs", "cached", "invalid", "seconds"):
+            search[key] = round(sum(float(s.get(key) or 0) for s in searches), 1) if key == "seconds" else \
+                sum(int(s.get(key) or 0) for s in searches)
+        search["note"] = "; ".join(dict.fromkeys(s.get("note") or "" for s in searches if s.get("note")))
+    grouping = None
+    if groupings:
+        modules = list(dict.fromkeys(m for g in groupings for m in g.get("modules") or []))
+        grouping = {"by": GUESS_SUSPECT if any(g.get("by") == GUESS_SUSPECT for g in groupings) else GUESS_SIGNATURE,
+                    "modules": modules, "seconds": round(sum(float(g.get("seconds") or 0) for g in groupings), 1),
+                    "note": "; ".join(dict.fromkeys(g.get("note") or "" for g in groupings if g.get("note")))}
+    return search, grouping
+
+
+def _examine_by_spectrum(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
+                         report: CiReport) -> None:
+    """Without a good revision: confirm each XML group, trace the test modules of the confirmed failures once
+    (:mod:`reportkit.ci.spectrum`), regroup the failed tests by their suspect function, then bundle."""
+    from reportkit.ci import spectrum as sbfl
+
+    confirmed = _confirm_all(groups, options, deadline, on_step, report)
+    if not confirmed:
+        return
+    start = time.monotonic()
+    modules = list(dict.fromkeys(label.partition("::")[0] for f, _m, _found in confirmed for label in f.tests
+                                 if "::" in label and label.partition("::")[0].endswith(".py")))
+    suspects: dict[str, tuple[str, str]] = {}
+    note = ""
+    try:  # traced even for one failure: a matrix job (--only) must group it as the whole run does
+        spectrum = sbfl.record(modules, options, on_step)
+        suspects = sbfl.suspects(spectrum, lambda file: not is_test_code(file))
+    except UserError as exc:
+        note = exc.message.splitlines()[0]
+    report.grouping = {"by": GUESS_SUSPECT if suspects else GUESS_SIGNATURE, "modules": modules if suspects else [],
+                       "seconds": round(time.monotonic() - start, 1), "note": note}
+
+    def key_of(label: str, failure: Failure) -> tuple:
+        if label in suspects:
+            return ("suspect", *suspects[label])
+        if label != failure.representative and failure.representative in suspects:
+            return ("suspect", *suspects[failure.representative])
+        return ("signature", failure.fingerprint)
+
+    regrouped = _regroup(confirmed, key_of, options, on_step)
+    for failure, _found in regrouped:
+        suspect = next((suspects[t] for t in failure.tests if t in suspects), None)
+        if suspect is not None:
+            failure.suspect = f"{suspect[0]}::{suspect[1]}"
+    _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+
+
+def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
+                       report: CiReport, good) -> None:
+    """Confirm each XML group, find every failed test's culprit (the smallest set of hunks of ``git diff GOOD``
+    that makes it fail the same way), then regroup: one failure per culprit, pre-existing failures (they fail on
+    the good code too) apart, tests whose search did not conclude with their XML group; then bundle."""
+    from reportkit.ci.culprit import CulpritSearch, describe_culprit
+    from reportkit.failure.signature import MatchPolicy
+
+    confirmed = _confirm_all(groups, options, deadline, on_step, report)
     if not confirmed:
         return
     search_deadline = None if deadline is None else time.monotonic() + SEARCH_SHARE * max(0.0, deadline -
@@ -1067,25 +1189,6 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
                                                   for v in ("culprit", "pre-existing", "unknown")}}
     on_step(f"culprit search: {stats['hunks']} hunk(s), {stats['tests']} test(s) searched, {stats['runs']} run(s), "
             f"{stats['seconds']:.0f} s ({stats['executor']})")
-    regrouped = _regroup(confirmed, verdicts, described, options, on_step)
-    first_at = min(report.failures.index(f) for f, _m, _found in confirmed)
-    kept = [f for f in report.failures if all(f is not c for c, _m, _found in confirmed)]
-    report.failures = kept[:first_at] + [f for f, _found in regrouped] + kept[first_at:]
-    for failure, found in regrouped:
-        if found is None:
-            continue
-        if deadline is not None and time.monotonic() > deadline:
-            failure.note = failure.note or "not bundled: the time budget was used up"
-            continue
-        bundle_failure(failure, found[0], found[1], options, deadline, on_step)
-        if failure.culprit and failure.issue_md:
-            _add_culprit_section(options.out_dir / failure.issue_md, failure.culprit)
-
-
-def _regroup(confirmed: list, verdicts: dict, described: dict, options: CiOptions,
-             on_step: Callable[[str], None]) -> list[tuple[Failure, Optional[tuple]]]:
-    """The confirmed failures regrouped by the search's verdicts: (failure, (spec, source, sig) to bundle)."""
-    import copy
 
     def key_of(label: str, failure: Failure) -> tuple:
         result = verdicts.get(label)
@@ -1095,7 +1198,29 @@ def _regroup(confirmed: list, verdicts: dict, described: dict, options: CiOption
             return ("pre-existing", failure.fingerprint)
         if label != failure.representative and failure.representative in verdicts:
             return key_of(failure.representative, failure)  # not concluded: with its XML group
-        return ("unknown", failure.fingerprint)
+        return ("signature", failure.fingerprint)
+
+    regrouped = _regroup(confirmed, key_of, options, on_step)
+    for failure, _found in regrouped:
+        kind = failure.group_key[0] if failure.group_key else ""
+        if kind == "culprit":
+            failure.regression = "regression"
+            failure.culprit = described.get(failure.group_key[1])
+            if failure.culprit:
+                failure.fingerprint = failure.culprit["fingerprint"]
+        elif kind == "pre-existing":
+            failure.regression = "pre-existing"
+        failure.group_key = None
+    _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+
+
+def _regroup(confirmed: list, key_of: Callable[[str, Failure], tuple], options: CiOptions,
+             on_step: Callable[[str], None]) -> list[tuple[Failure, Optional[tuple]]]:
+    """The confirmed failures' tests regrouped by ``key_of(test, its failure)``: (failure, (spec, source, sig) to
+    bundle it with). A group holding a failure's re-run test is that failure; one split off its XML group has its
+    own first test re-run. A group's key is left in ``failure.group_key`` for the caller."""
+    import copy
+    import hashlib
 
     order: dict[tuple, list[tuple[str, Failure, tuple, list[JUnitCase]]]] = {}
     for failure, members, found in confirmed:
@@ -1116,13 +1241,9 @@ def _regroup(confirmed: list, verdicts: dict, described: dict, options: CiOption
             if found is None:
                 failure.fingerprint = _xml_fingerprint((failure.key, *labels[:1]))
         failure.tests = labels
-        if key[0] == "culprit":
-            failure.regression = "regression"
-            failure.culprit = described.get(key[1])
-            if failure.culprit:
-                failure.fingerprint = failure.culprit["fingerprint"]
-        elif key[0] == "pre-existing":
-            failure.regression = "pre-existing"
+        failure.group_key = key
+        if key[0] == "suspect" and found is not None:  # the bug's guessed place, not one test's failure
+            failure.fingerprint = hashlib.sha256("\x1f".join(key).encode()).hexdigest()[:16]
         out.append((failure, found))
     return out
 
