@@ -497,6 +497,9 @@ def bundle(
                                            "after this many seconds, keeping the best result so far."),
     retries: int = typer.Option(1, "--retries", min=1, help="With --minimize: a candidate must fail the same way "
                                 "N times out of N (needed for flaky failures, which are refused otherwise)."),
+    good: Optional[str] = typer.Option(None, "--good", metavar="REV", help="With --minimize: the fix check, as "
+                                       "`reportkit minimize --good`: the result must pass on REV's code (without "
+                                       "it: on HEAD when the repository has uncommitted changes)."),
     template: str = typer.Option(AUTO_TEMPLATE, "--template", help="Issue template: auto (default: chosen from what is "
                                  "installed and what the failure involves), torch-spyre (Torch-Spyre's issue form "
                                  "+ bug-report checklist), pytorch-compile (PyTorch's compile form: backend ladder, "
@@ -528,8 +531,11 @@ def bundle(
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         policy = _policy(match, exit_code, any_exception)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        if good is not None and not do_minimize:
+            raise UserError("--good is the fix check of --minimize: add --minimize")
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
                                 ladder=ladder, minimize=do_minimize, budget=budget, retries=retries,
+                                good=_good_rev(spec, good, False) if good else None,
                                 command=shlex.join(["reportkit", "bundle", *sys.argv[2:]]))
         err.print(f"[bold]reportkit bundle[/bold] {escape(script)}")
         result = make_bundle(spec, source, policy, options, on_step=lambda msg: err.print(f"  {escape(msg)}"))

@@ -187,3 +187,53 @@ def test_spectrum_suspects_group_tests_by_the_function_their_bug_is_in():
                      "tests/test_a.py::test_pad_2": ("lib/core.py", "pad"),
                      "tests/test_a.py::test_align": ("lib/core.py", "align")}
     assert parse_output("no record here\n") is None
+
+
+def test_ci_and_bundle_minimize_run_minimizes_fix_check(tmp_path, monkeypatch):
+    """`ci --minimize` bundles a regression with its good revision as the fix check and the library under test
+    kept imported (not folded in); `bundle --minimize` passes the fix check on to minimize like `minimize` does."""
+    import reportkit.report.bundle as bundle_mod
+    from reportkit.ci.ci import CiOptions, Failure, bundle_failure
+    from reportkit.report.bundle import BundleOptions, minimize_first
+    from reportkit.run.runner import target_spec
+
+    root = make_repo(tmp_path / "repo")
+    good = good_rev(root, "good")
+    seen = {}
+
+    def fake_make_bundle(spec, source, policy, options, on_step=None):
+        seen["bundle"] = options
+        raise bundle_mod.UserError("stop here")
+
+    monkeypatch.setattr(bundle_mod, "make_bundle", fake_make_bundle)
+    spec, source = target_spec(str(root / "tests" / "test_lib.py") + "::test_add", [], repo_root=root)
+    failure = Failure(key="k", tests=["tests/test_lib.py::test_add"], verdict="confirmed", fingerprint="f" * 16,
+                      regression="regression", representative="tests/test_lib.py::test_add")
+    bundle_failure(failure, spec, source, CiOptions(out_dir=tmp_path / "out", repo_root=root, minimize=True), None,
+                   lambda m: None, good)
+    assert seen["bundle"].good is good and seen["bundle"].fold_local is False and seen["bundle"].minimize
+    failure.regression = "pre-existing"  # it fails on the good code too: no fix check against it
+    bundle_failure(failure, spec, source, CiOptions(out_dir=tmp_path / "out2", repo_root=root, minimize=True), None,
+                   lambda m: None, good)
+    assert seen["bundle"].good is None
+
+    class Rep:
+        deterministic = True
+
+    def fake_minimize(spec, source, rep, policy, options):
+        seen["minimize"] = options
+        raise bundle_mod.UserError("stop here")
+
+    monkeypatch.setattr(bundle_mod, "minimize", fake_minimize)
+    monkeypatch.setattr(bundle_mod, "reproduce", lambda *a, **k: Rep())
+    from reportkit.report.collect import Workspace
+
+    for options, want_good, want_auto, fold in [(BundleOptions(minimize=True), None, True, True),
+                                                (BundleOptions(minimize=True, good=good, fold_local=False), good,
+                                                 False, False)]:
+        try:
+            minimize_first(spec, source, None, Workspace(), options, None)
+        except bundle_mod.UserError:
+            pass
+        got = seen["minimize"]
+        assert (got.good, got.good_auto, got.fold_local) == (want_good, want_auto, fold)

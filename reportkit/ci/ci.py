@@ -431,7 +431,7 @@ def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_ste
 
 
 def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, deadline: float | None,
-                   on_step: Callable[[str], None]) -> None:
+                   on_step: Callable[[str], None], good=None) -> None:
     """``reportkit bundle --issue`` (``--minimize`` with options.minimize) into ``bundles/<fingerprint>``."""
     from reportkit.report.bundle import BundleOptions, make_bundle
 
@@ -441,7 +441,8 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
     budget = max(1.0, (deadline - time.monotonic()) / 2) if deadline is not None else None  # leave time to bundle
     bopts = BundleOptions(out=options.out_dir / rel, issue=True, template=options.template, redact=options.redact,
                           ladder=options.ladder, minimize=minimize, budget=budget if minimize else None,
-                          executor=options.executor, jobs=options.jobs,
+                          executor=options.executor, jobs=options.jobs, fold_local=False,
+                          good=good if failure.regression == "regression" else None,
                           command=f"reportkit ci (re-run of {failure.representative})")
     on_step(f"bundling {failure.representative} ...")
     spyre = "torch_spyre" in source or "torch_spyre" in _conftest_text(spec)
@@ -1065,7 +1066,7 @@ def _confirm_all(groups: dict, options: CiOptions, deadline: float | None, on_st
 
 
 def _bundle_all(report: CiReport, confirmed: list, regrouped: list, options: CiOptions, deadline: float | None,
-                on_step: Callable[[str], None]) -> None:
+                on_step: Callable[[str], None], good=None) -> None:
     """Put the regrouped failures where the confirmed ones were, and bundle each."""
     first_at = min(report.failures.index(f) for f, _m, _found in confirmed)
     kept = [f for f in report.failures if all(f is not c for c, _m, _found in confirmed)]
@@ -1076,7 +1077,7 @@ def _bundle_all(report: CiReport, confirmed: list, regrouped: list, options: CiO
         if deadline is not None and time.monotonic() > deadline:
             failure.note = failure.note or "not bundled: the time budget was used up"
             continue
-        bundle_failure(failure, found[0], found[1], options, deadline, on_step)
+        bundle_failure(failure, found[0], found[1], options, deadline, on_step, good)
         if failure.culprit and failure.issue_md:
             _add_culprit_section(options.out_dir / failure.issue_md, failure.culprit)
 
@@ -1211,7 +1212,7 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
         elif kind == "pre-existing":
             failure.regression = "pre-existing"
         failure.group_key = None
-    _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+    _bundle_all(report, confirmed, regrouped, options, deadline, on_step, good)
 
 
 def _regroup(confirmed: list, key_of: Callable[[str, Failure], tuple], options: CiOptions,

@@ -87,6 +87,9 @@ class MinimizeOptions:
     good_auto: bool = False
     # ``--keep-values``: the values stay code even where library code raised (where the script made them)
     keep_values: bool = False
+    # fold the script's local modules in (reportkit/reduce/flatten.py); False for a library's own test suite
+    # (``ci``): the library under test stays imported, it is the code being reported
+    fold_local: bool = True
 
 
 @dataclass
@@ -940,8 +943,11 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     start = time.monotonic()
     deadline = start + options.budget if options.budget else None
     original = source
-    source, folded, folded_note, expected = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source,
-                                                            rep, policy, sandbox)  # reportkit/reduce/flatten.py
+    if options.fold_local:
+        source, folded, folded_note, expected = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)),
+                                                                source, rep, policy, sandbox)  # reduce/flatten.py
+    else:
+        folded, folded_note, expected = [], "the library under test stays imported (not folded in)", rep.signature
     # the good code runs with the conftest.py files (a copied fixture overrides its conftest's)
     good, fix_note = _fix_check(spec, original, source, rep, policy, options, sandbox, folded_conftests(folded))
     if good is not None and folded and not good.folded:  # the folded script has no good form that passes
