@@ -237,3 +237,38 @@ def test_ci_and_bundle_minimize_run_minimizes_fix_check(tmp_path, monkeypatch):
             pass
         got = seen["minimize"]
         assert (got.good, got.good_auto, got.fold_local) == (want_good, want_auto, fold)
+
+
+def test_confirm_runs_and_the_jobs_rerun_records_set_the_number_of_reruns(tmp_path, monkeypatch):
+    """--confirm-runs N: N runs in all, the failed attempts the JUnit XML records counting among them."""
+    import inspect
+
+    import reportkit.failure.check as check_mod
+    from reportkit import cli
+    from reportkit.ci.ci import CiOptions, Failure, confirm
+    from reportkit.failure.signature import FailureKind, Reproduction, Signature
+
+    assert inspect.signature(cli.ci).parameters["confirm_runs"].default.default == check_mod.CONFIRM_RUNS
+    root = make_repo(tmp_path / "repo")
+    asked = {}
+    sig = Signature(kind=FailureKind.EXCEPTION, exc_type="AssertionError", message="assert -1 == 3")
+
+    def fake_reproduce(check, runs, source=None):
+        asked["first"] = runs
+        return Reproduction(signature=sig, runs=runs, failures=runs)
+
+    def fake_confirm(rep, check, source=None, target=check_mod.CONFIRM_RUNS):
+        asked["target"] = target
+        rep.runs = rep.failures = max(rep.runs, target)
+        return rep
+
+    monkeypatch.setattr(check_mod, "reproduce", fake_reproduce)
+    monkeypatch.setattr(check_mod, "confirm_with_warm", fake_confirm)
+    node = "tests/test_lib.py::test_add"
+    for reruns, confirm_runs, want in [(0, 3, (2, 3, 3)), (2, 3, (1, 1, 4)), (0, 1, (1, 1, 1)), (1, 7, (2, 5, 7))]:
+        case = JUnitCase("tests.test_lib", "test_add", "failure", node=node, reruns=reruns)
+        failure = Failure(key="k", tests=[node])
+        confirm(failure, [case], CiOptions(out_dir=tmp_path / "o", repo_root=root, confirm_runs=confirm_runs),
+                lambda m: None)
+        assert (asked["first"], asked["target"], failure.runs) == want, (reruns, confirm_runs)
+        assert failure.verdict == "confirmed"
