@@ -147,7 +147,7 @@ def reportkit_ci(repo: Path, junit: Path, out: Path, *extra: str) -> tuple[dict,
 
 
 def minimized_pass_on_good(repo: Path, manifest: dict, out: Path, tmp: Path) -> list[bool]:
-    """Each minimized result run with pytest in the good revision's tree, next to its test module."""
+    """Each minimized result run in the good revision's tree, next to its test module."""
     results = []
     for f in manifest["failures"]:
         if not f.get("minimized"):
@@ -158,8 +158,10 @@ def minimized_pass_on_good(repo: Path, manifest: dict, out: Path, tmp: Path) -> 
             module = f["representative"].partition("::")[0]
             target = work / Path(module).parent / Path(f["minimized"]).name
             shutil.copy(out / f["minimized"], target)
-            proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(target)],
-                                  cwd=work, capture_output=True, text=True, timeout=600)
+            # a standalone script (repro_*.py) runs with python, a minimized test module (min_*.py) with pytest
+            command = [str(target)] if target.name.startswith("repro_") else ["-m", "pytest", "-q", "-p",
+                                                                              "no:cacheprovider", str(target)]
+            proc = subprocess.run([sys.executable, *command], cwd=work, capture_output=True, text=True, timeout=600)
             results.append(proc.returncode == 0)
         finally:
             git(repo, "worktree", "remove", "--force", str(work))
