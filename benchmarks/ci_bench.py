@@ -161,7 +161,10 @@ def minimized_pass_on_good(repo: Path, manifest: dict, out: Path, tmp: Path) -> 
             # a standalone script (repro_*.py) runs with python, a minimized test module (min_*.py) with pytest
             command = [str(target)] if target.name.startswith("repro_") else ["-m", "pytest", "-q", "-p",
                                                                               "no:cacheprovider", str(target)]
-            proc = subprocess.run([sys.executable, *command], cwd=work, capture_output=True, text=True, timeout=600)
+            paths = [str(work)] + [str(work / "src")] * (work / "src").is_dir()  # a src/ layout's package
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+            proc = subprocess.run([sys.executable, *command], cwd=work, capture_output=True, text=True, timeout=600,
+                                  env=env)
             results.append(proc.returncode == 0)
         finally:
             git(repo, "worktree", "remove", "--force", str(work))
