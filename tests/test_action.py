@@ -143,6 +143,7 @@ def run_step(step_id: str, tmp_path: Path, workdir: Path, **inputs: str) -> subp
     env.update({k: evaluate(v) for k, v in step.get("env", {}).items()})
     env.update(RUNNER_TEMP=str(tmp_path), GITHUB_OUTPUT=str(tmp_path / "output"), GITHUB_REPOSITORY="o/r",
                GITHUB_JOB="test", GITHUB_RUN_ID="1", GITHUB_RUN_ATTEMPT="1", RUNNER_NAME="runner 1")
+    env.update(inputs.get("extra_env") or {})
     return subprocess.run(["bash", "-c", step["run"]], cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=60)
 
@@ -211,6 +212,27 @@ def test_ci_step_passes_the_events_good_revision(tmp_path, event, want):
     got = args[args.index("--good") + 1] if "--good" in args else None
     assert got == (base if want == "BASE" else want)
     assert ("the good revision" in proc.stdout) == (event.get("pr_base") == "f" * 40)
+
+
+def test_ci_step_falls_back_to_the_last_green_run(tmp_path):
+    """No pull request base and no push before (a schedule): the head of the workflow's last green run."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "test-results.xml").write_text("<testsuites/>", encoding="utf-8")
+    _git(work, "init", "-q")
+    _git(work, "commit", "-q", "--allow-empty", "-m", "green")
+    green = _git(work, "rev-parse", "HEAD")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "gh").write_text(f'#!/bin/sh\necho "$@" > "{tmp_path}/gh-args"\necho {green}\n', encoding="utf-8")
+    (bin_dir / "gh").chmod(0o755)
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "GITHUB_REF_NAME": "main",
+           "GITHUB_WORKFLOW_REF": "o/r/.github/workflows/tests.yml@refs/heads/main"}
+    proc = run_step("ci", tmp_path, work, junit="test-results.xml", extra_env=env)
+    assert proc.returncode == 0, proc.stderr
+    args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
+    assert args[args.index("--good") + 1] == green
+    assert "actions/workflows/tests.yml/runs?branch=main&status=success" in (tmp_path / "gh-args").read_text()
 
 
 def test_publish_step_passes_repo_labels_artifact_and_token(tmp_path):
