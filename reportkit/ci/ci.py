@@ -917,7 +917,7 @@ def summary_markdown(report: CiReport) -> str:
         lines += ["", f"Culprit search against `{_cell(cs['good'])}` (delta debugging over the hunks of the diff, "
                   f"single tests only): {cs['hunks']} hunk(s), {cs['tests']} test(s) searched, {cs['runs']} run(s), "
                   f"{cs['seconds']:g} s ({_cell(cs['executor'])})." + (f" {_cell(cs['note'])}." if cs["note"] else "")]
-    elif report.grouping:
+    if report.grouping:
         g = report.grouping
         lines += ["", f"Grouped by {_cell(g['by'])}" + (f" ({len(g['modules'])} test module(s) traced once)"
                                                         if g["modules"] else "")
@@ -1110,21 +1110,27 @@ def _examine_by_spectrum(groups: dict, options: CiOptions, deadline: float | Non
                          report: CiReport) -> None:
     """Without a good revision: confirm each XML group, trace the test modules of the confirmed failures once
     (:mod:`reportkit.ci.spectrum`), regroup the failed tests by their suspect function, then bundle."""
-    from reportkit.ci import spectrum as sbfl
-
     confirmed = _confirm_all(groups, options, deadline, on_step, report)
     if not confirmed:
         return
+    regrouped = _regroup_by_spectrum(confirmed, options, on_step, report)
+    _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+
+
+def _regroup_by_spectrum(confirmed: list, options: CiOptions, on_step: Callable[[str], None], report: CiReport,
+                         why: str = "") -> list:
+    from reportkit.ci import spectrum as sbfl
+
     start = time.monotonic()
     modules = list(dict.fromkeys(label.partition("::")[0] for f, _m, _found in confirmed for label in f.tests
                                  if "::" in label and label.partition("::")[0].endswith(".py")))
     suspects: dict[str, tuple[str, str]] = {}
-    note = ""
+    note = why
     try:  # traced even for one failure: a matrix job (--only) must group it as the whole run does
         spectrum = sbfl.record(modules, options, on_step)
         suspects = sbfl.suspects(spectrum, lambda file: not is_test_code(file))
     except UserError as exc:
-        note = exc.message.splitlines()[0]
+        note = "; ".join(x for x in (why, exc.message.splitlines()[0]) if x)
     report.grouping = {"by": GUESS_SUSPECT if suspects else GUESS_SIGNATURE, "modules": modules if suspects else [],
                        "seconds": round(time.monotonic() - start, 1), "note": note}
 
@@ -1137,10 +1143,11 @@ def _examine_by_spectrum(groups: dict, options: CiOptions, deadline: float | Non
 
     regrouped = _regroup(confirmed, key_of, options, on_step)
     for failure, _found in regrouped:
+        failure.group_key = None
         suspect = next((suspects[t] for t in failure.tests if t in suspects), None)
         if suspect is not None:
             failure.suspect = f"{suspect[0]}::{suspect[1]}"
-    _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+    return regrouped
 
 
 def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
@@ -1150,6 +1157,7 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
     the good code too) apart, tests whose search did not conclude with their XML group; then bundle."""
     from reportkit.ci.culprit import CulpritSearch, describe_culprit
     from reportkit.failure.signature import MatchPolicy
+    from reportkit.run.gitinfo import GoodRevError
 
     confirmed = _confirm_all(groups, options, deadline, on_step, report)
     if not confirmed:
@@ -1159,8 +1167,19 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
     verdicts: dict[str, object] = {}
     described: dict[tuple, dict] = {}
     on_step(f"searching the culprits in git diff {good.describe()} ...")
-    search = CulpritSearch(good, is_test=is_test_code, deadline=search_deadline, on_step=on_step,
-                           executor="warm" if options.executor == "warm" else "cold")
+    try:
+        search = CulpritSearch(good, is_test=is_test_code, deadline=search_deadline, on_step=on_step,
+                               executor="warm" if options.executor == "warm" else "cold")
+    except (GoodRevError, UserError) as exc:  # git cannot diff, or more than MAX_HUNKS hunks
+        note = exc.message.splitlines()[0] if isinstance(exc, UserError) else str(exc).splitlines()[0]
+        on_step(f"culprit search not possible ({note}): grouping by suspect function instead")
+        report.culprit_search = {"good": good.describe(), "good_commit": good.commit, "hunks": 0, "searched": 0,
+                                 "units": 0, "tests": 0, "runs": 0, "cached": 0, "invalid": 0, "seconds": 0.0,
+                                 "executor": "", "note": note, "tests_by_verdict": {}}
+        regrouped = _regroup_by_spectrum(confirmed, options, on_step, report,
+                                         why=f"the culprit search could not run: {note}")
+        _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+        return
     with search:
         try:
             search.prepare([Check(found[0], MatchPolicy()) for _f, _m, found in confirmed])
@@ -1185,6 +1204,14 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
                 if result.verdict == "culprit" and result.hunks not in described:
                     described[result.hunks] = describe_culprit(good, search.hunks_of(result.hunks))
     stats = search.stats.to_dict()
+    if search.tree is None:  # the search could not start (git, too many hunks ...): the guess instead
+        on_step(f"culprit search not possible ({stats['note']}): grouping by suspect function instead")
+        report.culprit_search = {"good": good.describe(), "good_commit": good.commit, **stats,
+                                 "tests_by_verdict": {}}
+        regrouped = _regroup_by_spectrum(confirmed, options, on_step, report,
+                                         why=f"the culprit search could not run: {stats['note']}")
+        _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+        return
     report.culprit_search = {"good": good.describe(), "good_commit": good.commit, **stats,
                              "tests_by_verdict": {v: sum(r.verdict == v for r in verdicts.values())
                                                   for v in ("culprit", "pre-existing", "unknown")}}
