@@ -158,9 +158,11 @@ def minimized_pass_on_good(repo: Path, manifest: dict, out: Path, tmp: Path) -> 
             module = f["representative"].partition("::")[0]
             target = work / Path(module).parent / Path(f["minimized"]).name
             shutil.copy(out / f["minimized"], target)
-            # a standalone script (repro_*.py) runs with python, a minimized test module (min_*.py) with pytest
-            command = [str(target)] if target.name.startswith("repro_") else ["-m", "pytest", "-q", "-p",
-                                                                              "no:cacheprovider", str(target)]
+            # a standalone script (repro_*.py) runs with python, a minimized test module (min_*.py) with pytest:
+            # its failing test (the other cases of the module were reduced for that one only)
+            node = f["representative"].partition("::")[2]
+            command = [str(target)] if target.name.startswith("repro_") else [
+                "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{target}::{node}" if node else str(target)]
             paths = [str(work)] + [str(work / "src")] * (work / "src").is_dir()  # a src/ layout's package
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
             proc = subprocess.run([sys.executable, *command], cwd=work, capture_output=True, text=True, timeout=600,
