@@ -770,6 +770,9 @@ def bundle(
                                            "after this many seconds, keeping the best result so far."),
     retries: int = typer.Option(1, "--retries", min=1, help="With --minimize: a candidate must fail the same way "
                                 "N times out of N (needed for flaky failures, which are refused otherwise)."),
+    good: Optional[str] = typer.Option(None, "--good", metavar="REV", help="With --minimize: the fix check, as "
+                                       "`reportkit minimize --good`: the result must pass on REV's code (without "
+                                       "it: on HEAD when the repository has uncommitted changes)."),
     template: Optional[str] = typer.Option(None, "--template", help="Issue template: auto (default: chosen from what is "
                                  "installed and what the failure involves), torch-spyre (Torch-Spyre's issue form "
                                  "+ bug-report checklist), pytorch-compile (PyTorch's compile form: backend ladder, "
@@ -804,8 +807,11 @@ def bundle(
         policy = _policy(match, exit_code, any_exception)
         _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
+        if good is not None and not do_minimize:
+            raise UserError("--good is the fix check of --minimize: add --minimize")
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
                                 ladder=ladder, minimize=do_minimize, budget=budget, retries=retries,
+                                good=_good_rev(spec, good, False) if good else None,
                                 command=shlex.join(redact_argv(["reportkit", "bundle", *sys.argv[2:]])))
         err.print(f"[bold]reportkit bundle[/bold] {escape(script)}")
         result = make_bundle(spec, source, policy, options, on_step=lambda msg: err.print(f"  {escape(msg)}"))
@@ -911,6 +917,14 @@ def ci(
     merge: Optional[List[Path]] = typer.Option(None, "--merge", metavar="DIR", help="Final matrix job: combine the "
                                                "--only jobs' output directories (or directories holding them; "
                                                "repeatable) into --out, as one ci run writes it."),
+    good: Optional[str] = typer.Option(None, "--good", metavar="REV", help="A revision where the tests passed "
+                                       "(the PR's base, a push's `before`, the last green run; `auto`: the merge "
+                                       "base with the default branch): each failed test's culprit is searched in "
+                                       "git diff REV (delta debugging over the hunks, single tests only, inside "
+                                       "--budget) and the failures are grouped by culprit: one issue per bug."),
+    confirm_runs: int = typer.Option(7, "--confirm-runs", min=1, metavar="N", help="A failure "
+                                     "is confirmed when N runs in all fail the same way (the job's own JUnit "
+                                     "rerun records count); re-running stops at the first run that differs."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Turn a failed CI job's JUnit XML into one confirmed, bundled failure per fingerprint.
@@ -920,6 +934,10 @@ def ci(
     distinct failure gets a bundle with issue.md. Writes reportkit-ci.json (read by `reportkit publish`)
     and summary.md; in GitHub Actions also the job summary ($GITHUB_STEP_SUMMARY) and the step outputs
     bundle-dir, count, fingerprints ($GITHUB_OUTPUT).
+
+    With --good REV the failures are grouped by their culprit change instead (delta debugging over the
+    hunks of git diff REV): one issue per bug, naming the change; failures that also fail on REV are
+    pre-existing and grouped apart.
 
     As a GitHub Actions matrix (one job per distinct failure): --plan prints the matrix, each job runs
     --only ID, a final job runs --merge DIR... (see docs/cluster.md).
@@ -947,6 +965,7 @@ def ci(
                 print("::endgroup::", file=raw_err, flush=True)
             print(f"::group::reportkit: {message}", file=raw_err, flush=True)
             group["open"] = True
+            return  # the group's title says it: not repeated as a plain line
         err.print(escape(message))
 
     try:
@@ -966,7 +985,7 @@ def ci(
                             "bundles always run here)")
         options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
                             minimize=do_minimize, timeout=timeout, template=template, ladder=ladder,
-                            executor=kind, jobs=jobs)
+                            executor=kind, jobs=jobs, good=good, confirm_runs=confirm_runs)
         if plan:
             the_plan = make_plan(list(junit or []), resolve_repo_root(options), max_tests, limit=MATRIX_LIMIT)
             print(write_plan(the_plan), file=raw_out, flush=True)
@@ -1000,8 +1019,15 @@ def ci(
         where = f.bundle_dir or f.note
         out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(f.headline[:100])}")
         out.print(f"  {'':16}  {len(f.tests)} test(s), e.g. {escape(f.tests[0])}")
+        if f.regression == "pre-existing":
+            out.print(f"  {'':16}  pre-existing: fails the same way on the good revision")
         if where:
             out.print(f"  {'':16}  {escape(str(where))}")
+    if report.culprit_search:
+        cs = report.culprit_search
+        out.print(f"  culprit search against {escape(cs['good'])}: {cs['hunks']} hunk(s), {cs['tests']} test(s) "
+                  f"searched, {cs['runs']} run(s), {cs['seconds']:g} s" + (f"; {escape(cs['note'])}" if cs["note"]
+                                                                           else ""))
     if report.not_examined:
         out.print(f"  not examined (--max-tests): {len(report.not_examined)} test(s)")
     if report.budget_exhausted:

@@ -130,7 +130,9 @@ def run_step(step_id: str, tmp_path: Path, workdir: Path, **inputs: str) -> subp
     values = {"steps.install.outputs.reportkit": str(fake), "github.token": "gh-token-from-github",
               "github.action_path": str(ACTION.parent),
               "steps.name.outputs.artifact-name": inputs.get("artifact_name") or "reportkit-bundles-test-0a1b2c3d",
-              "steps.upload.outputs.artifact-url": "https://github.com/o/r/actions/runs/1/artifacts/2"}
+              "steps.upload.outputs.artifact-url": "https://github.com/o/r/actions/runs/1/artifacts/2",
+              "github.event.pull_request.base.sha": inputs.pop("pr_base", ""),
+              "github.event.before": inputs.pop("before", "")}
 
     def evaluate(value: str) -> str:
         return EXPR.sub(lambda m: values[m.group(1).strip()], str(value))
@@ -141,6 +143,7 @@ def run_step(step_id: str, tmp_path: Path, workdir: Path, **inputs: str) -> subp
     env.update({k: evaluate(v) for k, v in step.get("env", {}).items()})
     env.update(RUNNER_TEMP=str(tmp_path), GITHUB_OUTPUT=str(tmp_path / "output"), GITHUB_REPOSITORY="o/r",
                GITHUB_JOB="test", GITHUB_RUN_ID="1", GITHUB_RUN_ATTEMPT="1", RUNNER_NAME="runner 1")
+    env.update(inputs.get("extra_env") or {})
     return subprocess.run(["bash", "-c", step["run"]], cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=60)
 
@@ -157,7 +160,8 @@ def test_ci_step_expands_junit_globs_and_passes_the_options(tmp_path):
     args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
     assert args == ["ci", "--junit", "reports/a.xml", "--junit", "reports/sub/b.xml", "--junit",
                     "reports/sub/c.xml", "--minimize", "--repo-root", "src", "--python", "/opt/py/bin/python",
-                    "--max-tests", "5", "--budget", "90", "--timeout", "30", "--out", f"{tmp_path}/reportkit-ci"]
+                    "--max-tests", "5", "--budget", "90", "--timeout", "30", "--confirm-runs", "3", "--out",
+                    f"{tmp_path}/reportkit-ci"]
     assert "::warning title=reportkit::no file matches the junit pattern 'missing-*.xml'" in proc.stdout
 
 
@@ -169,8 +173,8 @@ def test_ci_step_defaults_and_no_junit(tmp_path):
     assert proc.returncode == 0, proc.stderr
     args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
     assert args == ["ci", "--junit", "test-results.xml", "--no-minimize", "--repo-root", ".", "--python",
-                    "python", "--max-tests", "20", "--budget", "600", "--timeout", "120", "--out",
-                    f"{tmp_path}/reportkit-ci"]
+                    "python", "--max-tests", "20", "--budget", "600", "--timeout", "120", "--confirm-runs", "3",
+                    "--out", f"{tmp_path}/reportkit-ci"]
 
     (tmp_path / "reportkit-args").unlink()
     proc = run_step("ci", tmp_path, work, junit="nothing-here/*.xml")
@@ -178,6 +182,57 @@ def test_ci_step_defaults_and_no_junit(tmp_path):
     assert not (tmp_path / "reportkit-args").exists()  # reportkit ci not run without a JUnit file
     assert "count=0" in (tmp_path / "output").read_text(encoding="utf-8").splitlines()
     assert "::warning title=reportkit::no JUnit XML file found" in proc.stdout
+
+
+def _git(work: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    return subprocess.run(["git", *args], cwd=work, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.mark.parametrize("event, want", [
+    ({"pr_base": "BASE"}, "BASE"),  # a pull request: its base
+    ({"before": "BASE"}, "BASE"),  # a push: the commit before it
+    ({"before": "0" * 40}, None),  # a new branch's first push: no good revision
+    ({"pr_base": "BASE", "good": "none"}, None),  # turned off
+    ({"pr_base": "BASE", "good": "auto"}, "auto"),
+    ({"pr_base": "f" * 40}, None),  # not in the checkout, no remote to fetch it from: a warning, no --good
+])
+def test_ci_step_passes_the_events_good_revision(tmp_path, event, want):
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "test-results.xml").write_text("<testsuites/>", encoding="utf-8")
+    _git(work, "init", "-q")
+    _git(work, "commit", "-q", "--allow-empty", "-m", "base")
+    base = _git(work, "rev-parse", "HEAD")
+    inputs = {k: (base if v == "BASE" else v) for k, v in event.items()}
+    proc = run_step("ci", tmp_path, work, junit="test-results.xml", **inputs)
+    assert proc.returncode == 0, proc.stderr
+    args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
+    got = args[args.index("--good") + 1] if "--good" in args else None
+    assert got == (base if want == "BASE" else want)
+    assert ("the good revision" in proc.stdout) == (event.get("pr_base") == "f" * 40)
+
+
+def test_ci_step_falls_back_to_the_last_green_run(tmp_path):
+    """No pull request base and no push before (a schedule): the head of the workflow's last green run."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "test-results.xml").write_text("<testsuites/>", encoding="utf-8")
+    _git(work, "init", "-q")
+    _git(work, "commit", "-q", "--allow-empty", "-m", "green")
+    green = _git(work, "rev-parse", "HEAD")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "gh").write_text(f'#!/bin/sh\necho "$@" > "{tmp_path}/gh-args"\necho {green}\n', encoding="utf-8")
+    (bin_dir / "gh").chmod(0o755)
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "GITHUB_REF_NAME": "main",
+           "GITHUB_WORKFLOW_REF": "o/r/.github/workflows/tests.yml@refs/heads/main"}
+    proc = run_step("ci", tmp_path, work, junit="test-results.xml", extra_env=env)
+    assert proc.returncode == 0, proc.stderr
+    args = (tmp_path / "reportkit-args").read_text(encoding="utf-8").splitlines()
+    assert args[args.index("--good") + 1] == green
+    assert "actions/workflows/tests.yml/runs?branch=main&status=success" in (tmp_path / "gh-args").read_text()
 
 
 def test_publish_step_passes_repo_labels_artifact_and_token(tmp_path):
@@ -190,6 +245,24 @@ def test_publish_step_passes_repo_labels_artifact_and_token(tmp_path):
     assert (tmp_path / "reportkit-token").read_text(encoding="utf-8").strip() == "gh-token-from-github"
     run_step("publish", tmp_path, tmp_path, token="a-pat")
     assert (tmp_path / "reportkit-token").read_text(encoding="utf-8").strip() == "a-pat"
+
+
+def test_action_metadata_matches_the_code_and_the_example():
+    action = load_action()
+    assert action["branding"]["icon"] and action["branding"]["color"]
+    assert action["outputs"]["manifest"]["value"].strip() == "${{ steps.ci.outputs.manifest }}"
+    assert "is created" in action["inputs"]["labels"]["description"]  # publish creates a missing label
+    readme = (ROOT / "examples" / "07_ci_failing_suite" / "README.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([\w-]+)` \|", readme, re.M))
+    assert set(action["inputs"]) <= rows, set(action["inputs"]) - rows
+    assert all(f"`{name}`" in readme for name in action["outputs"])
+    workflow = yaml.safe_load((ROOT / "examples" / "07_ci_failing_suite" / "workflow.yml").read_text())
+    jobs = workflow["jobs"]
+    writers = [name for name, job in jobs.items() if (job.get("permissions") or {}).get("issues") == "write"]
+    assert writers == ["publish"] and "reportkit ci" not in str(jobs["publish"])  # least privilege
+    setup = [s for s in jobs["test"]["steps"] if "setup-python" in s.get("uses", "")]
+    assert setup[0]["with"]["cache"] == "pip"
+    assert any(s.get("with", {}).get("fetch-depth") == 0 for s in jobs["test"]["steps"])
 
 
 def test_publish_step_condition():

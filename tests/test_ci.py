@@ -391,6 +391,8 @@ def test_ci_end_to_end_on_a_pure_python_suite(tmp_path):
     assert errors[1].startswith("::error file=repo/tests/test_parse.py,line=10,title=reportkit%3A IndexError")
     assert len(errors) == 2 and "fingerprint" in errors[0]
     assert proc.stderr.count("::group::reportkit: re-running") == 2 and proc.stderr.count("::endgroup::") == 2
+    assert proc.stderr.count("re-running") == 2  # a group's title is not repeated as a plain line
+    assert "TORCH_SPYRE_DEBUG" not in proc.stderr and "debug run (timeout" in proc.stderr  # no torch_spyre here
     manifest = json.loads((tmp_path / "out" / "reportkit-ci.json").read_text())
     assert (manifest["total_cases"], manifest["failed_cases"]) == (4, 3)
     assert [(f["tests"], f["signature"]["exc_type"]) for f in manifest["failures"]] == [

@@ -254,17 +254,24 @@ def test_dry_run_writes_nothing_to_github(gh, ci_out):
     assert proc.returncode == 0, proc.stderr
     assert {tuple(c["args"][:2]) for c in calls(gh)} == {("issue", "list")}
     res = results(proc)
-    assert res[KNOWN]["reason"] == "dry run: would comment on #7"
-    assert res[NEW]["reason"].startswith("dry run: would create an issue")
+    assert (res[KNOWN]["action"], res[KNOWN]["reason"]) == ("would comment", "on #7")
+    assert res[NEW]["action"] == "would create" and res[NEW]["reason"].startswith("body ")
+    table = run_publish(gh, str(ci_out), "--repo", "o/r", "--dry-run").stdout
+    assert "would create" in table and "1 would create" in table and "dry run: nothing written" in table
 
 
 def test_gh_not_installed_and_no_token_skips_with_a_warning(gh, ci_out, tmp_path):
     empty = tmp_path / "empty-bin"
     empty.mkdir()
     proc = run_publish(gh, str(ci_out), "--repo", "o/r", "--json", PATH=str(empty), GH_TOKEN=None)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # outside Actions: nothing could be filed is an error
     assert {r["action"] for r in results(proc).values()} == {"skipped"}
     assert "gh (GitHub CLI) not found and no GH_TOKEN" in proc.stderr and "Traceback" not in proc.stderr
+    table = run_publish(gh, str(ci_out), "--repo", "o/r", PATH=str(empty), GH_TOKEN=None)
+    assert (table.stdout + table.stderr).count("not found and no GH_TOKEN") == 1  # the reason once, not per row
+    in_actions = run_publish(gh, str(ci_out), "--repo", "o/r", PATH=str(empty), GH_TOKEN=None, GITHUB_TOKEN=None,
+                             GITHUB_ACTIONS="true")
+    assert in_actions.returncode == 0, in_actions.stderr  # a job without a token is not failed by it
 
 
 class _FakeRest:

@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Optional
 
 from reportkit.constants import AUTO_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
-from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original
+from reportkit.failure.check import CONFIRM_RUNS, Check
 from reportkit.failure.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
 from reportkit.io import append_text, write_atomic
 
@@ -76,6 +76,10 @@ class Failure:
     minimized_on: Optional[str] = None  # the executor that ran --minimize's candidates (warm, cold, ray ...)
     seconds: float = 0.0
     job_note: str = ""  # what the job's own reruns said (JUnit rerunFailure / flakyFailure records)
+    regression: str = ""  # with --good: "regression" (a culprit found), "pre-existing" (fails on the good code too)
+    culprit: Optional[dict] = None  # with --good: the failure-inducing change (:func:`culprit.describe_culprit`)
+    suspect: str = ""  # without --good: the function the tests' spectra point at ("file::qualname"), a guess
+    group_key: Optional[tuple] = field(default=None, repr=False)  # while regrouping only
 
 
 @dataclass
@@ -93,6 +97,8 @@ class CiReport:
     budget: Optional[float] = None
     budget_exhausted: bool = False  # --budget ran out: the run in flight was cut, the rest not done
     part: Optional[dict] = None  # one matrix job (``ci --only``): its group id and the plan
+    culprit_search: Optional[dict] = None  # with --good: the good revision and the search's cost
+    grouping: Optional[dict] = None  # without --good: how the failures were grouped (a guess), and its cost
 
     def to_manifest(self) -> dict:
         extra = {PART_KEY: self.part} if self.part is not None else {}
@@ -100,7 +106,8 @@ class CiReport:
                 "junit": self.junit, "run_url": self.run_url, "total_cases": self.total_cases,
                 "failed_cases": self.failed_cases, "interrupted": self.interrupted, "budget": self.budget, "budget_exhausted": self.budget_exhausted,
                 "not_examined": self.not_examined, "wall_time": round(self.wall_time, 1),
-                "failures": [asdict(f) for f in self.failures]}
+                "culprit_search": self.culprit_search, "grouping": self.grouping,
+                "failures": [{k: v for k, v in asdict(f).items() if k != "group_key"} for f in self.failures]}
 
 
 # --------------------------------------------------------------------------- 1. parse
@@ -358,14 +365,37 @@ class CiOptions:
     redact: bool = True
     executor: object = "warm"  # --minimize: where candidates run ("warm", "cold" or a ray_executor.RayConfig)
     jobs: Optional[int] = None  # --minimize: candidates tested in parallel (default: the number of cores)
+    good: Optional[str] = None  # --good REV ("auto": the merge base with the default branch): the culprit search
+    confirm_runs: int = CONFIRM_RUNS  # a failure is confirmed after this many runs failing alike (job's reruns count)
+    spectrum: bool = True  # without --good: regroup by suspect function (one traced run per test module)
+
+
+def recorded_failures(cases: list[JUnitCase]) -> int:
+    """Runs of the group's first test that the job itself saw fail (JUnit rerun records: the failed attempt
+    plus its ``rerunFailure`` records); 0 without records, or when it passed on a rerun (flaky already)."""
+    case = next((c for c in cases if c.node), None)
+    if case is None or not case.reruns or case.outcome not in ("failure", "error"):
+        return 0
+    return 1 + case.reruns
+
+
+def _target(node: str, options: CiOptions):
+    from reportkit.run.runner import target_spec
+
+    path, _, name = node.partition("::")
+    target = str(options.repo_root / path) + (f"::{name}" if name else "")
+    return target_spec(target, [], python=options.python, timeout=options.timeout, repo_root=options.repo_root,
+                       pytest_module=not name)
 
 
 def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_step: Callable[[str], None]):
     """Re-run the group's first resolvable test; fill verdict, signature and fingerprint.
 
-    Returns ``(spec, source)`` to bundle it with, or None when it did not fail again.
+    ``options.confirm_runs`` runs in all must fail alike (stopping at the first that does not); the
+    attempts the job's JUnit records show failing count among them. Returns ``(spec, source, signature)``
+    to bundle it with, or None when it did not fail again.
     """
-    from reportkit.run.runner import target_spec
+    from reportkit.failure.check import confirm_with_warm, reproduce
 
     start = time.monotonic()
     case = next((c for c in cases if c.node), None)
@@ -373,14 +403,16 @@ def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_ste
         failure.verdict, failure.note = "error", cases[0].why_unresolved or "no test file found for it"
         return None
     failure.representative = case.node
-    path, _, node = case.node.partition("::")
-    target = str(options.repo_root / path) + (f"::{node}" if node else "")
+    recorded = recorded_failures(cases)
+    target = max(1, options.confirm_runs - recorded)
+    first = max(1, min(options.runs, target))
     try:
-        spec, source = target_spec(target, [], python=options.python, timeout=options.timeout,
-                                   repo_root=options.repo_root, pytest_module=not node)
-        on_step(f"re-running {case.node} ({options.runs}x, then while it fails the same way up to "
-                f"{CONFIRM_RUNS}x) ...")
-        rep = establish_original(Check(spec, MatchPolicy()), options.runs, source)
+        spec, source = _target(case.node, options)
+        on_step(f"re-running {case.node} ({first}x" + (f", then while it fails the same way up to {target}x"
+                                                     if target > first else "") + ")"
+                + (f"; the job's JUnit records {recorded} failed attempt(s)" if recorded else "") + " ...")
+        check = Check(spec, MatchPolicy())
+        rep = confirm_with_warm(reproduce(check, first, source), check, source, target=target)
     except NothingToReproduce as exc:
         failure.verdict, failure.note = "not-reproduced", exc.message.splitlines()[0]
         return None
@@ -393,13 +425,13 @@ def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_ste
     failure.signature = sig.to_dict()
     failure.fingerprint = ci_fingerprint(sig)
     failure.headline = sig.headline().splitlines()[0][:300]
-    failure.runs, failure.failed_runs = rep.runs, rep.failures
+    failure.runs, failure.failed_runs = rep.runs + recorded, rep.failures + recorded
     failure.verdict = "confirmed" if rep.deterministic else "flaky"
-    return spec, source
+    return spec, source, sig
 
 
 def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, deadline: float | None,
-                   on_step: Callable[[str], None]) -> None:
+                   on_step: Callable[[str], None], good=None) -> None:
     """``reportkit bundle --issue`` (``--minimize`` with options.minimize) into ``bundles/<fingerprint>``."""
     from reportkit.report.bundle import BundleOptions, make_bundle
 
@@ -409,11 +441,19 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
     budget = max(1.0, (deadline - time.monotonic()) / 2) if deadline is not None else None  # leave time to bundle
     bopts = BundleOptions(out=options.out_dir / rel, issue=True, template=options.template, redact=options.redact,
                           ladder=options.ladder, minimize=minimize, budget=budget if minimize else None,
-                          executor=options.executor, jobs=options.jobs,
+                          executor=options.executor, jobs=options.jobs, fold_local=False,
+                          good=good if failure.regression == "regression" else None,
                           command=f"reportkit ci (re-run of {failure.representative})")
     on_step(f"bundling {failure.representative} ...")
+    spyre = "torch_spyre" in source or "torch_spyre" in _conftest_text(spec)
+
+    def step(message: str) -> None:
+        if not spyre and message.startswith("debug run: "):  # its TORCH_SPYRE_* settings mean nothing here
+            message = "debug run" + message[message.rfind(" ("):]
+        on_step("  " + message)
+
     try:
-        result = make_bundle(spec, source, MatchPolicy(), bopts, on_step=lambda m: on_step("  " + m))
+        result = make_bundle(spec, source, MatchPolicy(), bopts, on_step=step)
     except UserError as exc:
         failure.note = f"not bundled: {exc.message.splitlines()[0]}"
         return
@@ -426,6 +466,22 @@ def bundle_failure(failure: Failure, spec, source: str, options: CiOptions, dead
         key = "standalone" if result.collected.standalone else "reproducer"
         failure.minimized = str(rel / result.files[key])
         failure.minimized_on = result.collected.minimized.executor
+
+
+def _conftest_text(spec) -> str:
+    """The conftest.py files from the test's directory up to its rootdir (where a suite may import torch_spyre)."""
+    texts = []
+    root = (spec.root or spec.script.parent).resolve()
+    folder = spec.script.resolve().parent
+    while True:
+        try:
+            texts.append((folder / "conftest.py").read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            pass
+        if folder == root or folder.parent == folder or root not in folder.parents:
+            break
+        folder = folder.parent
+    return "\n".join(texts)
 
 
 class BudgetExpired(KeyboardInterrupt):
@@ -469,6 +525,7 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
         raise UserError(f"--out {options.out_dir} already exists and is not an empty directory; choose another "
                         "or remove it")
     plan = make_plan(junit, repo_root, options.max_tests, limit=None if only is None else MATRIX_LIMIT)
+    good = resolve_good(options.good, repo_root) if options.good else None
     report = CiReport(out_dir=str(options.out_dir.resolve()), repo_root=str(repo_root), junit=[str(p) for p in junit],
                       total_cases=plan.total_cases, failed_cases=plan.failed_cases, run_url=github_run_url(),
                       budget=options.budget)
@@ -490,7 +547,7 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     with sigterm_as_interrupt():  # a cancelled job still writes what was found
         try:
             with wall_clock_budget(deadline):
-                _examine_groups(groups, options, deadline, on_step, report, by_fp)
+                _examine_groups(groups, options, deadline, on_step, report, by_fp, good)
         except BudgetExpired:
             from reportkit.run.runner import kill_active
 
@@ -649,6 +706,7 @@ def merge_parts(dirs: list[Path], out_dir: Path, on_step: Callable[[str], None] 
                 _copy_bundle(where, out_dir, failure.bundle_dir)
             report.failures.append(failure)
     report.not_examined = not_examined + [t for t in plan["not_examined"] if isinstance(t, str)]
+    report.culprit_search, report.grouping = merge_search_reports([m for m, _ in parts.values()])
     return report
 
 
@@ -797,20 +855,31 @@ def _after_budget(groups: dict, report: CiReport, options: CiOptions) -> None:
 
 
 def _examine_groups(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
-                    report: CiReport, by_fp: dict[str, Failure]) -> None:
+                    report: CiReport, by_fp: dict[str, Failure], good=None) -> None:
+    if good is not None:
+        _examine_with_good(groups, options, deadline, on_step, report, good)
+        return
+    if options.spectrum:
+        _examine_by_spectrum(groups, options, deadline, on_step, report)
+        return
     for key, group in groups.items():
         for members in split_by_frames(group):
             _examine_one(key, members, options, deadline, on_step, report, by_fp)
 
 
-def _examine_one(key: tuple, members: list[JUnitCase], options: CiOptions, deadline: float | None,
-                 on_step: Callable[[str], None], report: CiReport, by_fp: dict[str, Failure]) -> None:
+def _new_failure(key: tuple, members: list[JUnitCase]) -> Failure:
     failure = Failure(key=" | ".join(x for x in key if x), tests=[_label(c) for c in members],
                       headline=": ".join(x for x in key[:2] if x) or key[0])
     flaky = sum(c.outcome == "flaky" for c in members)
     if flaky or any(c.reruns for c in members):
         failure.job_note = (f"in the job: {flaky} of {len(members)} test(s) passed on a rerun (flaky); "
                             f"{sum(c.reruns for c in members)} failed attempt(s) recorded")
+    return failure
+
+
+def _examine_one(key: tuple, members: list[JUnitCase], options: CiOptions, deadline: float | None,
+                 on_step: Callable[[str], None], report: CiReport, by_fp: dict[str, Failure]) -> None:
+    failure = _new_failure(key, members)
     report.failures.append(failure)
     if deadline is not None and time.monotonic() > deadline:
         failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
@@ -828,7 +897,7 @@ def _examine_one(key: tuple, members: list[JUnitCase], options: CiOptions, deadl
     if deadline is not None and time.monotonic() > deadline:
         failure.note = "not bundled: the time budget was used up"
         return
-    bundle_failure(failure, *found, options, deadline, on_step)
+    bundle_failure(failure, found[0], found[1], options, deadline, on_step)
 
 
 def _label(case: JUnitCase) -> str:
@@ -868,6 +937,8 @@ def summary_markdown(report: CiReport) -> str:
             verdict = VERDICT_TEXT.get(f.verdict, f.verdict)
             if f.runs:
                 verdict += f" ({f.failed_runs}/{f.runs} runs)"
+            if f.regression == "pre-existing":
+                verdict += "; pre-existing (fails on the good revision)"
             bundle = f"`{f.bundle_dir}`" if f.bundle_dir else _cell(f.note)[:200]
             lines.append(f"| {i} | {_cell(f.headline)[:200]} | {tests} | {verdict} | `{f.fingerprint}` | {bundle} |")
         lines.append("")
@@ -875,6 +946,27 @@ def summary_markdown(report: CiReport) -> str:
     notes += [(f.fingerprint, f.job_note) for f in report.failures if f.job_note]
     for fp, note in notes:
         lines.append(f"- `{fp}`: {_cell(note)}")
+    for f in report.failures:
+        for h in (f.culprit or {}).get("hunks", [])[:3]:
+            a, b = h["lines"]
+            commits = ", ".join(f"`{c}`" for c in h["commits"])
+            lines.append(f"- `{f.fingerprint}` culprit: `{_cell(h['file'])}:{a}" + (f"-{b}" if b != a else "") + "`"
+                         + (f" in `{_cell(h['function'])}`" if h["function"] else "")
+                         + (f" ({commits})" if commits else ""))
+    cs = report.culprit_search
+    if cs:
+        lines += ["", f"Culprit search against `{_cell(cs['good'])}` (delta debugging over the hunks of the diff, "
+                  f"single tests only): {cs['hunks']} hunk(s), {cs['tests']} test(s) searched, {cs['runs']} run(s), "
+                  f"{cs['seconds']:g} s ({_cell(cs['executor'])})." + (f" {_cell(cs['note'])}." if cs["note"] else "")]
+    if report.grouping:
+        g = report.grouping
+        lines += ["", f"Grouped by {_cell(g['by'])}" + (f" ({len(g['modules'])} test module(s) traced once)"
+                                                        if g["modules"] else "")
+                  + ". Give `--good REV` (a revision where the tests passed) to group by the change that caused "
+                  "each failure." + (f" {_cell(g['note'])}." if g["note"] else "")]
+        for f in report.failures:
+            if f.suspect:
+                lines.append(f"- `{f.fingerprint}` suspect: `{_cell(f.suspect)}`")
     if report.budget_exhausted:
         not_run = sum(f.verdict == "skipped" for f in report.failures)
         not_bundled = sum(f.verdict in ("confirmed", "flaky") and not f.bundle_dir for f in report.failures)
@@ -974,3 +1066,269 @@ def _append(path: str, text: str) -> None:
         append_text(path, text)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+# --------------------------------------------------------------------------- --good: one issue per culprit
+
+#: the culprit search may use this share of what is left of --budget (the rest: bundles)
+SEARCH_SHARE = 0.6
+
+
+def resolve_good(rev: str, repo_root: Path):
+    """``--good REV`` as a :class:`~reportkit.run.gitinfo.GoodRev` (``auto``: the merge base with the default
+    branch); one clear :class:`UserError` when git cannot give it."""
+    from reportkit.run.gitinfo import GoodRevError, good_rev, merge_base_rev
+
+    try:
+        good = merge_base_rev(repo_root) if rev == "auto" else good_rev(repo_root, rev)
+    except GoodRevError as exc:
+        raise UserError(f"--good: {exc}") from None
+    if not repo_root.resolve().is_relative_to(good.toplevel):
+        raise UserError(f"--good {rev}: --repo-root {repo_root} is not inside the repository {good.toplevel}")
+    return good
+
+
+def _confirm_all(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
+                 report: CiReport) -> list[tuple[Failure, list[JUnitCase], tuple]]:
+    """Re-run each XML group's first test (no bundles yet): the confirmed ones with their (spec, source, sig)."""
+    confirmed: list[tuple[Failure, list[JUnitCase], tuple]] = []
+    for key, group in groups.items():
+        for members in split_by_frames(group):
+            failure = _new_failure(key, members)
+            report.failures.append(failure)
+            if deadline is not None and time.monotonic() > deadline:
+                failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
+                failure.fingerprint = _xml_fingerprint(key)
+                continue
+            found = confirm(failure, members, options, on_step)
+            if found is None:
+                failure.fingerprint = _xml_fingerprint(key)
+                continue
+            confirmed.append((failure, members, found))
+    return confirmed
+
+
+def _bundle_all(report: CiReport, confirmed: list, regrouped: list, options: CiOptions, deadline: float | None,
+                on_step: Callable[[str], None], good=None) -> None:
+    """Put the regrouped failures where the confirmed ones were, and bundle each."""
+    first_at = min(report.failures.index(f) for f, _m, _found in confirmed)
+    kept = [f for f in report.failures if all(f is not c for c, _m, _found in confirmed)]
+    report.failures = kept[:first_at] + [f for f, _found in regrouped] + kept[first_at:]
+    for failure, found in regrouped:
+        if found is None:
+            continue
+        if deadline is not None and time.monotonic() > deadline:
+            failure.note = failure.note or "not bundled: the time budget was used up"
+            continue
+        bundle_failure(failure, found[0], found[1], options, deadline, on_step, good)
+        if failure.culprit and failure.issue_md:
+            _add_culprit_section(options.out_dir / failure.issue_md, failure.culprit)
+
+
+GUESS_SUSPECT = "suspect function (Ochiai over the functions the tests call): a guess"
+GUESS_SIGNATURE = "failure signature: a guess"
+
+
+def merge_search_reports(parts: list[dict]) -> tuple[Optional[dict], Optional[dict]]:
+    """The ``culprit_search`` and ``grouping`` of the matrix jobs' manifests, as one run reports them."""
+    searches = [p["culprit_search"] for p in parts if isinstance(p.get("culprit_search"), dict)]
+    groupings = [p["grouping"] for p in parts if isinstance(p.get("grouping"), dict)]
+    search = None
+    if searches:
+        search = dict(searches[0])
+        for key in ("tests", "runs", "cached", "invalid", "seconds"):
+            search[key] = round(sum(float(s.get(key) or 0) for s in searches), 1) if key == "seconds" else \
+                sum(int(s.get(key) or 0) for s in searches)
+        search["note"] = "; ".join(dict.fromkeys(s.get("note") or "" for s in searches if s.get("note")))
+    grouping = None
+    if groupings:
+        modules = list(dict.fromkeys(m for g in groupings for m in g.get("modules") or []))
+        grouping = {"by": GUESS_SUSPECT if any(g.get("by") == GUESS_SUSPECT for g in groupings) else GUESS_SIGNATURE,
+                    "modules": modules, "seconds": round(sum(float(g.get("seconds") or 0) for g in groupings), 1),
+                    "note": "; ".join(dict.fromkeys(g.get("note") or "" for g in groupings if g.get("note")))}
+    return search, grouping
+
+
+def _examine_by_spectrum(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
+                         report: CiReport) -> None:
+    """Without a good revision: confirm each XML group, trace the test modules of the confirmed failures once
+    (:mod:`reportkit.ci.spectrum`), regroup the failed tests by their suspect function, then bundle."""
+    confirmed = _confirm_all(groups, options, deadline, on_step, report)
+    if not confirmed:
+        return
+    regrouped = _regroup_by_spectrum(confirmed, options, on_step, report)
+    _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+
+
+def _regroup_by_spectrum(confirmed: list, options: CiOptions, on_step: Callable[[str], None], report: CiReport,
+                         why: str = "") -> list:
+    from reportkit.ci import spectrum as sbfl
+
+    start = time.monotonic()
+    modules = list(dict.fromkeys(label.partition("::")[0] for f, _m, _found in confirmed for label in f.tests
+                                 if "::" in label and label.partition("::")[0].endswith(".py")))
+    suspects: dict[str, tuple[str, str]] = {}
+    note = why
+    try:  # traced even for one failure: a matrix job (--only) must group it as the whole run does
+        spectrum = sbfl.record(modules, options, on_step)
+        suspects = sbfl.suspects(spectrum, lambda file: not is_test_code(file))
+    except UserError as exc:
+        note = "; ".join(x for x in (why, exc.message.splitlines()[0]) if x)
+    report.grouping = {"by": GUESS_SUSPECT if suspects else GUESS_SIGNATURE, "modules": modules if suspects else [],
+                       "seconds": round(time.monotonic() - start, 1), "note": note}
+
+    def key_of(label: str, failure: Failure) -> tuple:
+        if label in suspects:
+            return ("suspect", *suspects[label])
+        if label != failure.representative and failure.representative in suspects:
+            return ("suspect", *suspects[failure.representative])
+        return ("signature", failure.fingerprint)
+
+    regrouped = _regroup(confirmed, key_of, options, on_step)
+    for failure, _found in regrouped:
+        failure.group_key = None
+        suspect = next((suspects[t] for t in failure.tests if t in suspects), None)
+        if suspect is not None:
+            failure.suspect = f"{suspect[0]}::{suspect[1]}"
+    return regrouped
+
+
+def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None, on_step: Callable[[str], None],
+                       report: CiReport, good) -> None:
+    """Confirm each XML group, find every failed test's culprit (the smallest set of hunks of ``git diff GOOD``
+    that makes it fail the same way), then regroup: one failure per culprit, pre-existing failures (they fail on
+    the good code too) apart, tests whose search did not conclude with their XML group; then bundle."""
+    from reportkit.ci.culprit import CulpritSearch, describe_culprit
+    from reportkit.failure.signature import MatchPolicy
+    from reportkit.run.gitinfo import GoodRevError
+
+    confirmed = _confirm_all(groups, options, deadline, on_step, report)
+    if not confirmed:
+        return
+    search_deadline = None if deadline is None else time.monotonic() + SEARCH_SHARE * max(0.0, deadline -
+                                                                                          time.monotonic())
+    verdicts: dict[str, object] = {}
+    described: dict[tuple, dict] = {}
+    on_step(f"searching the culprits in git diff {good.describe()} ...")
+    try:
+        search = CulpritSearch(good, is_test=is_test_code, deadline=search_deadline, on_step=on_step,
+                               executor="warm" if options.executor == "warm" else "cold")
+    except (GoodRevError, UserError) as exc:  # git cannot diff, or more than MAX_HUNKS hunks
+        note = exc.message.splitlines()[0] if isinstance(exc, UserError) else str(exc).splitlines()[0]
+        on_step(f"culprit search not possible ({note}): grouping by suspect function instead")
+        report.culprit_search = {"good": good.describe(), "good_commit": good.commit, "hunks": 0, "searched": 0,
+                                 "units": 0, "tests": 0, "runs": 0, "cached": 0, "invalid": 0, "seconds": 0.0,
+                                 "executor": "", "note": note, "tests_by_verdict": {}}
+        regrouped = _regroup_by_spectrum(confirmed, options, on_step, report,
+                                         why=f"the culprit search could not run: {note}")
+        _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+        return
+    with search:
+        try:
+            search.prepare([Check(found[0], MatchPolicy()) for _f, _m, found in confirmed])
+        except UserError as exc:
+            search.stats.note = exc.message.splitlines()[0]
+        except Exception as exc:  # GoodRevError and git failures: the grouping by signature stands
+            search.stats.note = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if search.tree is not None:
+            for failure, members, (spec, _source, sig) in confirmed:
+                first = search.search(failure.representative, Check(spec, MatchPolicy()), expected=sig)
+                verdicts[failure.representative] = first
+                prefer = [first.hunks] if first.verdict == "culprit" else []
+                for case in members:
+                    if not case.node or case.node in verdicts:
+                        continue
+                    try:
+                        spec_i, _ = _target(case.node, options)
+                    except UserError:
+                        continue
+                    verdicts[case.node] = search.search(case.node, Check(spec_i, MatchPolicy()), prefer=prefer)
+            for result in verdicts.values():
+                if result.verdict == "culprit" and result.hunks not in described:
+                    described[result.hunks] = describe_culprit(good, search.hunks_of(result.hunks))
+    stats = search.stats.to_dict()
+    if search.tree is None:  # the search could not start (git, too many hunks ...): the guess instead
+        on_step(f"culprit search not possible ({stats['note']}): grouping by suspect function instead")
+        report.culprit_search = {"good": good.describe(), "good_commit": good.commit, **stats,
+                                 "tests_by_verdict": {}}
+        regrouped = _regroup_by_spectrum(confirmed, options, on_step, report,
+                                         why=f"the culprit search could not run: {stats['note']}")
+        _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
+        return
+    report.culprit_search = {"good": good.describe(), "good_commit": good.commit, **stats,
+                             "tests_by_verdict": {v: sum(r.verdict == v for r in verdicts.values())
+                                                  for v in ("culprit", "pre-existing", "unknown")}}
+    on_step(f"culprit search: {stats['hunks']} hunk(s), {stats['tests']} test(s) searched, {stats['runs']} run(s), "
+            f"{stats['seconds']:.0f} s ({stats['executor']})")
+
+    def key_of(label: str, failure: Failure) -> tuple:
+        result = verdicts.get(label)
+        if result is not None and result.verdict == "culprit":
+            return ("culprit", result.hunks)
+        if result is not None and result.verdict == "pre-existing":
+            return ("pre-existing", failure.fingerprint)
+        if label != failure.representative and failure.representative in verdicts:
+            return key_of(failure.representative, failure)  # not concluded: with its XML group
+        return ("signature", failure.fingerprint)
+
+    regrouped = _regroup(confirmed, key_of, options, on_step)
+    for failure, _found in regrouped:
+        kind = failure.group_key[0] if failure.group_key else ""
+        if kind == "culprit":
+            failure.regression = "regression"
+            failure.culprit = described.get(failure.group_key[1])
+            if failure.culprit:
+                failure.fingerprint = failure.culprit["fingerprint"]
+        elif kind == "pre-existing":
+            failure.regression = "pre-existing"
+        failure.group_key = None
+    _bundle_all(report, confirmed, regrouped, options, deadline, on_step, good)
+
+
+def _regroup(confirmed: list, key_of: Callable[[str, Failure], tuple], options: CiOptions,
+             on_step: Callable[[str], None]) -> list[tuple[Failure, Optional[tuple]]]:
+    """The confirmed failures' tests regrouped by ``key_of(test, its failure)``: (failure, (spec, source, sig) to
+    bundle it with). A group holding a failure's re-run test is that failure; one split off its XML group has its
+    own first test re-run. A group's key is left in ``failure.group_key`` for the caller."""
+    import copy
+    import hashlib
+
+    order: dict[tuple, list[tuple[str, Failure, tuple, list[JUnitCase]]]] = {}
+    for failure, members, found in confirmed:
+        for label in failure.tests:
+            order.setdefault(key_of(label, failure), []).append((label, failure, found, members))
+    out: list[tuple[Failure, Optional[tuple]]] = []
+    for key, rows in order.items():
+        labels = list(dict.fromkeys(label for label, *_ in rows))
+        owner = next(((f, found) for label, f, found, _m in rows if label == f.representative), None)
+        if owner is not None:
+            failure, found = copy.copy(owner[0]), owner[1]
+        else:  # split off its XML group: confirm its own first test
+            _label0, source_failure, _found, members = rows[0]
+            failure = Failure(key=source_failure.key, tests=labels, headline=source_failure.headline,
+                              job_note=source_failure.job_note)
+            cases = [c for c in members if _label(c) in labels]
+            found = confirm(failure, cases, options, on_step)
+            if found is None:
+                failure.fingerprint = _xml_fingerprint((failure.key, *labels[:1]))
+        failure.tests = labels
+        failure.group_key = key
+        if key[0] == "suspect" and found is not None:  # the bug's guessed place, not one test's failure
+            failure.fingerprint = hashlib.sha256("\x1f".join(key).encode()).hexdigest()[:16]
+        out.append((failure, found))
+    return out
+
+
+def _add_culprit_section(issue: Path, culprit: dict) -> None:
+    """Put the culprit change into a bundle's issue.md, before its first "### " section after the title."""
+    from reportkit.ci.culprit import culprit_markdown
+    from reportkit.redact import redact_output
+
+    try:
+        text = issue.read_text(encoding="utf-8")
+    except OSError:
+        return
+    section = redact_output(culprit_markdown(culprit), home="")
+    at = text.find("\n### ")
+    text = text.rstrip("\n") + "\n\n" + section + "\n" if at < 0 else text[:at + 1] + section + "\n" + text[at:]
+    write_atomic(issue, text, mode=issue.stat().st_mode & 0o777)

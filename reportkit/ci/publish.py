@@ -28,7 +28,9 @@ MAX_BODY = 65_536  # GitHub's limit for an issue or comment body, in characters
 MAX_TITLE = 256
 MAX_TESTS_LISTED = 30
 FILED_VERDICTS = ("confirmed", "flaky")
-ACTIONS = ("created", "commented", "reopened", "duplicate", "skipped", "failed")
+ACTIONS = ("created", "commented", "reopened", "duplicate", "skipped", "failed", "would create", "would comment",
+           "would reopen", "would create or comment")
+_RARE = ("reopened", "duplicate", "would create", "would comment", "would reopen", "would create or comment")
 GH_TIMEOUT = 120.0
 # Events whose GITHUB_TOKEN is read-only when the pull request comes from a fork.
 # (pull_request_target runs in the base repository with its token: no fork problem.)
@@ -98,10 +100,13 @@ class PublishReport:
     dry_run: bool
     results: list[Result] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
+    blocked: bool = False  # nothing could be filed (no gh and no token, ...) outside GitHub Actions
 
     @property
     def exit_code(self) -> int:
-        return 1 if any(r.action == "failed" for r in self.results) else 0
+        """1 when a filing failed, or when nothing could be filed outside GitHub Actions (a local run that
+        files nothing is an error; a job without a token or from a fork is not)."""
+        return 1 if self.blocked or any(r.action == "failed" for r in self.results) else 0
 
     def issue_urls(self) -> list[str]:
         urls = [r.url for r in self.results if r.action in ("created", "commented", "reopened", "duplicate")
@@ -759,21 +764,20 @@ class _Publisher:
         text = _read_issue_md(self.manifest, failure)
         if self.client is None:  # dry run without gh
             body = issue_body(failure, text, self.manifest.run_url, self.options.artifact_name, self.options.artifact_url)
-            return Result(failure.fingerprint, title, "skipped", None,
-                          f"dry run: would create or comment (body {len(body):,} characters; gh not found: "
-                          "existing issues not looked up)")
+            return Result(failure.fingerprint, title, "would create or comment", None,
+                          f"body {len(body):,} characters; gh not found: existing issues not looked up")
         issues = self.find(failure.fingerprint)
         open_issues = [i for i in issues if _is_open(i)]
         if open_issues:
             if self.options.dry_run:
-                return Result(failure.fingerprint, title, "skipped", str(open_issues[0].get("url") or "") or None,
-                              f"dry run: would comment on #{open_issues[0]['number']}")
+                return Result(failure.fingerprint, title, "would comment",
+                              str(open_issues[0].get("url") or "") or None, f"on #{open_issues[0]['number']}")
             return self.comment(failure, title, open_issues[0])
         if issues and self.options.on_regression == "reopen":
             last = issues[-1]
             if self.options.dry_run:
-                return Result(failure.fingerprint, title, "skipped", str(last.get("url") or "") or None,
-                              f"dry run: would reopen #{last['number']} (regressed)")
+                return Result(failure.fingerprint, title, "would reopen", str(last.get("url") or "") or None,
+                              f"#{last['number']} (regressed)")
             return self.comment(failure, title, last, regressed=True)
         if issues:  # on_regression == "new": a new issue that links the closed one
             text = (f"> [!NOTE]\n> Regression: this failure was filed before as #{issues[-1]['number']} "
@@ -786,8 +790,7 @@ class _Publisher:
             return Result(failure.fingerprint, title, "skipped", None,
                           f"--max-new-issues {self.options.max_new} reached: not filed")
         if self.options.dry_run:
-            return Result(failure.fingerprint, title, "skipped", None,
-                          f"dry run: would create an issue ({len(body):,} characters)")
+            return Result(failure.fingerprint, title, "would create", None, f"body {len(body):,} characters")
         return self.create(failure, title, body)
 
 
@@ -821,8 +824,9 @@ def publish(manifest: Manifest, options: PublishOptions, env: Optional[Mapping[s
             todo.append(failure)
     blocker = _blocker(env, gh_exe, options.dry_run) if todo else None
     if blocker is not None:
-        report.notices.append(blocker)
-        report.results += [Result(f.fingerprint, issue_title(f), "skipped", None, blocker.message) for f in todo]
+        report.notices.append(blocker)  # its reason, once: the rows just say skipped
+        report.results += [Result(f.fingerprint, issue_title(f), "skipped", None, "") for f in todo]
+        report.blocked = not in_github_actions(env)
         return _in_manifest_order(report, manifest)
     with tempfile.TemporaryDirectory(prefix="reportkit-publish-") as tmp:
         client: Optional[object] = None
@@ -872,7 +876,7 @@ def format_table(report: PublishReport) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3] for row in rows]
     counts = ", ".join(f"{sum(r.action == a for r in report.results)} {a}" for a in ACTIONS
-                       if a not in ("reopened", "duplicate") or any(r.action == a for r in report.results))
+                       if a not in _RARE or any(r.action == a for r in report.results))
     lines.append(f"{report.repo}: {counts}"
                  + (" (dry run: nothing written to GitHub)" if report.dry_run else ""))
     return lines

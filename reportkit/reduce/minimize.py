@@ -93,6 +93,9 @@ class MinimizeOptions:
     keep_values: bool = False
     # the results' permission bits (the .min.py, the standalone script); None: the input script's
     output_mode: int | None = None
+    # fold the script's local modules in (reportkit/reduce/flatten.py); False for a library's own test suite
+    # (``ci``): the library under test stays imported, it is the code being reported
+    fold_local: bool = True
 
 
 @dataclass
@@ -1024,8 +1027,11 @@ def _minimize(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy
     start = time.monotonic()
     deadline = start + options.budget if options.budget else None
     original = source
-    source, folded, folded_note, expected = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)), source,
-                                                            rep, policy, sandbox)  # reportkit/reduce/flatten.py
+    if options.fold_local:
+        source, folded, folded_note, expected = fold_local_code(replace(spec, timeout=test_timeout(rep, spec)),
+                                                                source, rep, policy, sandbox)  # reduce/flatten.py
+    else:
+        folded, folded_note, expected = [], "the library under test stays imported (not folded in)", rep.signature
     # the good code runs with the conftest.py files (a copied fixture overrides its conftest's)
     good, fix_note = _fix_check(spec, original, source, rep, policy, options, sandbox, folded_conftests(folded))
     if good is not None and folded and not good.folded:  # the folded script has no good form that passes

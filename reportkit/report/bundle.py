@@ -70,6 +70,10 @@ class BundleOptions:
     command: str = ""  # the command line, recorded in bundle.json
     executor: object = "warm"  # --minimize: where candidates run ("warm", "cold" or a ray_executor.RayConfig)
     jobs: Optional[int] = None  # --minimize: candidates tested in parallel (default: the number of cores)
+    # --minimize runs minimize's fix check: the result must pass on this good code (a GoodRev) ...
+    good: object = None
+    good_auto: bool = True  # ... or, without one, on HEAD when the repository has uncommitted changes
+    fold_local: bool = True  # --minimize: fold local modules in (False: a library's own tests, as ci runs them)
 
 
 @dataclass
@@ -124,7 +128,9 @@ def minimize_first(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspac
     out = ws.root / (f"min_{spec.script.name}" if spec.pytest_node is not None else f"{spec.script.stem}.min.py")
     report = minimize(spec, source, rep, policy, MinimizeOptions(output=out, budget=options.budget, executor=options.executor,
                                                                  jobs=options.jobs or os.cpu_count() or 1,
-                                                                 retries=options.retries))
+                                                                 retries=options.retries, good=options.good,
+                                                                 good_auto=options.good is None and options.good_auto,
+                                                                 fold_local=options.fold_local))
     if report.interrupted:
         raise KeyboardInterrupt
     return out.read_text(encoding="utf-8"), report

@@ -415,3 +415,173 @@ def _tree_blobs(repo: Any, commit: str, paths: tuple[str, ...]) -> list[tuple[st
             continue
         out.append((fields[0], fields[2], name))
     return out
+
+
+# ---------------------------------------------------------------------------
+# The change since a good commit (ci's culprit search): hunks, who made them, the merge base.
+# ---------------------------------------------------------------------------
+
+_HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+@dataclass
+class DiffHunk:
+    """One hunk of ``git diff -U0 GOOD`` (the working tree against the good commit): lines
+    ``old_start..`` (``old_len`` of them) of the good file replaced by ``new_len`` lines from
+    ``new_start`` of the working tree's. A zero length means "after that line" (git's convention).
+    ``kind``: ``text``, or ``added`` / ``deleted`` / ``binary`` for a file taken or left whole."""
+
+    file: str  # relative to the top level, posix
+    kind: str
+    old_start: int = 0
+    old_len: int = 0
+    new_start: int = 0
+    new_len: int = 0
+
+
+def diff_hunks(good: GoodRev, max_hunks: int | None = None) -> list[DiffHunk]:
+    """The hunks of the tracked files of the working tree that differ from ``good.commit`` (no renames:
+    a renamed file is a deletion and an addition). :class:`GoodRevError` when git cannot tell, or with
+    more than ``max_hunks``."""
+    repo = _open_repo(good.toplevel)
+    try:
+        status = repo.git.diff("--name-status", "-z", "--no-renames", good.commit, "--")
+        numstat = repo.git.diff("--numstat", "-z", "--no-renames", good.commit, "--")
+        text = repo.git.diff("-U0", "--no-renames", "--no-color", "--no-ext-diff", good.commit, "--",
+                             stdout_as_string=False).decode("utf-8", "surrogateescape")
+    except Exception as exc:
+        raise GoodRevError(f"cannot diff {good.describe()} against the working tree: {_one_line(exc)}") from None
+    finally:
+        repo.close()
+    fields = [f for f in status.split("\0") if f]
+    kinds = {name: code[0] for code, name in zip(fields[::2], fields[1::2])}
+    binary = {entry.split("\t")[-1] for entry in numstat.split("\0") if entry.startswith("-\t-\t")}
+    hunks: list[DiffHunk] = []
+    for name, code in kinds.items():
+        if name in binary or code in "AD":
+            hunks.append(DiffHunk(name, "binary" if name in binary else "added" if code == "A" else "deleted"))
+    current = None
+    for line in text.splitlines():
+        if line.startswith("diff --git "):
+            current = None
+        elif line.startswith("+++ "):
+            target = line[4:]
+            current = target[2:] if target.startswith("b/") else None
+            if current is not None and current.startswith('"'):
+                current = None  # a quoted (unusual) name: taken whole below
+        elif line.startswith("--- ") and current is None:
+            continue
+        elif line.startswith("@@") and current is not None and kinds.get(current) == "M" and current not in binary:
+            m = _HUNK_HEADER.match(line)
+            if m:
+                hunks.append(DiffHunk(current, "text", int(m.group(1)), int(m.group(2) or 1),
+                                      int(m.group(3)), int(m.group(4) or 1)))
+    seen = {h.file for h in hunks}
+    for name, code in kinds.items():  # modified but no hunk parsed (a quoted name): the whole file
+        if name not in seen and code not in "AD":
+            hunks.append(DiffHunk(name, "binary"))
+    hunks.sort(key=lambda h: (h.file, h.old_start))
+    if max_hunks is not None and len(hunks) > max_hunks:
+        raise GoodRevError(f"{len(hunks)} hunks between {good.describe()} and the working tree (more than "
+                           f"{max_hunks})")
+    return hunks
+
+
+def working_file(good: GoodRev, name: str) -> Optional[bytes]:
+    """The working tree's ``name`` (relative to the top level); None when it is absent or a link."""
+    path = good.toplevel / name
+    if path.is_symlink() or not path.is_file():
+        return None
+    return path.read_bytes()
+
+
+def line_commits(good: GoodRev, name: str, start: int, count: int) -> list[str]:
+    """The commits since ``good`` that made lines ``start..start+count-1`` of the working tree's ``name``
+    (``git blame``), short SHAs in order of appearance; "uncommitted" for lines not committed yet."""
+    repo = _open_repo(good.toplevel)
+    try:
+        out = repo.git.blame("--porcelain", "-L", f"{start},+{count}", f"{good.commit}..", "--", name)
+        return _blame_commits(repo, out, good.commit)
+    except Exception:
+        return []
+    finally:
+        repo.close()
+
+
+def removing_commits(good: GoodRev, name: str, start: int, count: int) -> list[str]:
+    """The commits since ``good`` that removed lines ``start..start+count-1`` of ``good``'s ``name``: for each
+    line, the first commit after the last one that still had it (``git blame --reverse``)."""
+    repo = _open_repo(good.toplevel)
+    try:
+        out = repo.git.blame("--porcelain", "--reverse", "-L", f"{start},+{count}", f"{good.commit}..HEAD",
+                             "--", name)
+        found: list[str] = []
+        for last in _blame_commits(repo, out, None, short=False):
+            later = repo.git.rev_list("--reverse", "--ancestry-path", f"{last}..HEAD", "--", name).split()
+            sha = repo.git.rev_parse("--short", later[0]).strip() if later else "uncommitted"
+            if sha not in found:
+                found.append(sha)
+        return found
+    except Exception:
+        return []
+    finally:
+        repo.close()
+
+
+def _blame_commits(repo: Any, porcelain: str, boundary: str | None, short: bool = True) -> list[str]:
+    found: list[str] = []
+    for line in porcelain.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and _SHA.match(fields[0]):
+            sha = fields[0]
+            if sha == boundary:
+                continue
+            name = "uncommitted" if set(sha) == {"0"} else (repo.git.rev_parse("--short", sha).strip() if short
+                                                           else sha)
+            if name not in found:
+                found.append(name)
+    return found
+
+
+def commit_subjects(good: GoodRev, shas: list[str]) -> dict[str, str]:
+    """The subject line of each commit of ``shas`` (short SHAs; "uncommitted" is left out)."""
+    repo = _open_repo(good.toplevel)
+    try:
+        out = {}
+        for sha in shas:
+            if sha != "uncommitted":
+                try:
+                    out[sha] = repo.git.log("-1", "--format=%s", sha).strip()
+                except Exception:
+                    continue
+        return out
+    finally:
+        repo.close()
+
+
+DEFAULT_BRANCHES = ("origin/HEAD", "origin/main", "origin/master", "main", "master")
+
+
+def merge_base_rev(path: Path) -> GoodRev:
+    """``--good auto``: the merge base of HEAD with the default branch (``origin/HEAD``, else the first of
+    :data:`DEFAULT_BRANCHES` that exists); :class:`GoodRevError` without one, or when it is HEAD itself."""
+    repo = _open_repo(Path(path))
+    try:
+        for ref in DEFAULT_BRANCHES:
+            try:
+                base = repo.git.merge_base("HEAD", ref).strip()
+            except Exception:
+                continue
+            if not _SHA.match(base):
+                continue
+            head = repo.git.rev_parse("HEAD").strip()
+            if base == head:
+                raise GoodRevError(f"--good auto: HEAD is on {ref} (the merge base is HEAD itself); give --good "
+                                   "REV (the last green commit, a push's `before`)")
+            short = repo.git.rev_parse("--short", base).strip()
+            toplevel = Path(repo.working_tree_dir).resolve()
+            return GoodRev(f"merge-base with {ref}", base, short, toplevel, _changed_since(repo, base))
+        raise GoodRevError("--good auto: no default branch to take the merge base with (fetch origin, or give "
+                           "--good REV)")
+    finally:
+        repo.close()

@@ -1,0 +1,274 @@
+"""`reportkit ci --good REV`: the culprit search over the diff (units, candidate files) and one issue per
+culprit, end to end on a small library in a git repository made here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from reportkit.ci.ci import JUnitCase, is_test_code, recorded_failures
+from reportkit.ci.culprit import culprit_fingerprint, file_content, load_hunks, make_units, parses
+from reportkit.run.gitinfo import good_rev
+
+LIB_GOOD = '''\
+def add(a, b):
+    return a + b
+
+
+def mul(a, b):
+    return a * b
+
+
+def neg(a):
+    return -a
+
+
+def values():
+    return [
+        1,
+        2,
+    ]
+
+
+def broken_before():
+    return 1 / 0
+'''
+
+TESTS = '''\
+from lib import add, broken_before, mul, neg
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_add_in_a_helper():
+    check_sum(2, 2, 4)
+
+
+def check_sum(a, b, want):
+    got = add(a, b)
+    if got != want:
+        raise ValueError(f"{a}+{b} gave {got}")
+
+
+def test_mul():
+    assert mul(2, 3) == 6
+
+
+def test_neg():
+    assert neg(1) == -1
+
+
+def test_pre_existing():
+    assert broken_before() == 1
+'''
+
+
+def git(root: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True, env=env).stdout
+
+
+def make_repo(root: Path) -> Path:
+    """A library with a clean release tagged ``good``, then three commits: bug 1 (add), a harmless edit,
+    bug 2 (mul); ``test_pre_existing`` fails on ``good`` already."""
+    (root / "lib").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "lib" / "__init__.py").write_text(LIB_GOOD)
+    (root / "tests" / "test_lib.py").write_text(TESTS)
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "release")
+    git(root, "tag", "good")
+    lib = root / "lib" / "__init__.py"
+    for old, new, subject in [("return a + b", "return a - b", "add: faster"),
+                              ("return -a", "return -a  # negation", "neg: comment"),
+                              ("return a * b", "return a ** b", "mul: generalise")]:
+        lib.write_text(lib.read_text().replace(old, new))
+        git(root, "commit", "-qam", subject)
+    return root
+
+
+def test_units_keep_hunks_that_do_not_parse_alone_with_their_function(tmp_path):
+    root = make_repo(tmp_path / "repo")
+    lib = root / "lib" / "__init__.py"
+    lib.write_text(lib.read_text().replace("    return [", "    return {").replace("    ]", "    }"))
+    good = good_rev(root, "good")
+    hunks = load_hunks(good, is_test_code)
+    assert [(h.file, h.function) for h in hunks] == [("lib/__init__.py", f) for f in
+                                                      ("add", "mul", "neg", "values", "values")]
+    by_function = {h.function: h.id for h in hunks if h.function != "values"}
+    brackets = tuple(h.id for h in hunks if h.function == "values")
+    assert not parses("lib/__init__.py", file_content(hunks, {brackets[0]}))  # `{` without `}`
+    units = make_units(hunks)
+    assert sorted(units) == sorted([(by_function["add"],), (by_function["mul"],), (by_function["neg"],), brackets])
+    # the fingerprint of a culprit is what it changes, not where: the same edit moved down stays the same
+    assert culprit_fingerprint([hunks[0]]) != culprit_fingerprint([hunks[1]])
+
+
+def test_recorded_failures_count_the_jobs_own_reruns():
+    def case(outcome: str, reruns: int) -> JUnitCase:
+        return JUnitCase("tests.test_a", "test_x", outcome, node="tests/test_a.py::test_x", reruns=reruns)
+
+    assert recorded_failures([case("failure", 2)]) == 3  # the failure and its two reruns
+    assert recorded_failures([case("failure", 0)]) == 0
+    assert recorded_failures([case("flaky", 1)]) == 0  # it passed on a rerun: not a record of failing alike
+
+
+def test_ci_good_files_one_failure_per_culprit(tmp_path):
+    """Two bugs reached by four tests that fail in different places (the signature grouping makes a group of
+    each), a harmless hunk, and a pre-existing failure: one failure per culprit, naming the planted hunk."""
+    root = make_repo(tmp_path / "repo")
+    junit = tmp_path / "results.xml"
+    run = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1 and "4 failed" in run.stdout, run.stdout[-2000:]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
+                           "--out", str(out), "--no-ladder", "--good", "good", "--confirm-runs", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((out / "reportkit-ci.json").read_text())
+    groups = {tuple(sorted(t.split("::")[1] for t in f["tests"])): f for f in manifest["failures"]}
+    assert sorted(groups) == [("test_add", "test_add_in_a_helper"), ("test_mul",), ("test_pre_existing",)], \
+        [(f["headline"], f["tests"], f["verdict"]) for f in manifest["failures"]]
+    add, mul, pre = groups[("test_add", "test_add_in_a_helper")], groups[("test_mul",)], groups[("test_pre_existing",)]
+    assert [h["excerpt"] for h in add["culprit"]["hunks"]] == ["-    return a + b\n+    return a - b"]
+    assert [h["excerpt"] for h in mul["culprit"]["hunks"]] == ["-    return a * b\n+    return a ** b"]
+    assert add["culprit"]["commits"][0]["subject"] == "add: faster"
+    assert (add["regression"], pre["regression"], pre["culprit"]) == ("regression", "pre-existing", None)
+    assert add["fingerprint"] == add["culprit"]["fingerprint"] != mul["fingerprint"]
+    issue = (out / add["issue_md"]).read_text()
+    assert "### Culprit change" in issue and "+    return a - b" in issue and "add: faster" in issue
+    search = manifest["culprit_search"]
+    assert search["hunks"] == 3 and search["tests"] == 4 and search["runs"] > 0
+    assert "Culprit search against `good" in (out / "summary.md").read_text()
+
+    # without --good: the same grouping, guessed from which library functions the tests call (one traced run)
+    out = tmp_path / "out-guess"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
+                           "--out", str(out), "--no-ladder", "--confirm-runs", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((out / "reportkit-ci.json").read_text())
+    suspects = {tuple(sorted(t.split("::")[1] for t in f["tests"])): f["suspect"] for f in manifest["failures"]}
+    assert suspects == {("test_add", "test_add_in_a_helper"): "lib/__init__.py::add",
+                        ("test_mul",): "lib/__init__.py::mul",
+                        ("test_pre_existing",): "lib/__init__.py::broken_before"}, manifest["failures"]
+    assert "a guess" in (out / "summary.md").read_text()
+
+
+def test_spectrum_suspects_group_tests_by_the_function_their_bug_is_in():
+    """Ochiai over which library functions each test called: tests failing in different assertions (and a
+    shared helper) but through the same buggy function get the same suspect; the function every test
+    calls (the entry point, which the passing tests call too) is not the suspect."""
+    from reportkit.ci.spectrum import Spectrum, parse_output, suspects
+
+    functions = [["lib/core.py", "render"], ["lib/core.py", "pad"], ["lib/core.py", "align"],
+                 ["tests/helpers.py", "assert_equal"], ["lib/core.py", "width"]]
+    tests = {"tests/test_a.py::test_pad_1": [True, [0, 1, 3]],
+             "tests/test_a.py::test_pad_2": [True, [0, 1, 3, 4]],
+             "tests/test_a.py::test_align": [True, [0, 2, 3]],
+             "tests/test_a.py::test_plain": [False, [0, 3, 4]],
+             "tests/test_a.py::test_pad_ok": [False, [0, 1, 3]],
+             **{f"tests/test_a.py::test_more[{i}]": [False, [0, 3]] for i in range(7)}}
+    stdout = "collected 5 items\n....RK-SPECTRUM " + json.dumps({"functions": functions, "tests": tests}) + "\n"
+    spectrum = Spectrum()
+    spectrum.add(*parse_output(stdout))
+    found = suspects(spectrum, lambda file: not is_test_code(file))
+    assert found == {"tests/test_a.py::test_pad_1": ("lib/core.py", "pad"),
+                     "tests/test_a.py::test_pad_2": ("lib/core.py", "pad"),
+                     "tests/test_a.py::test_align": ("lib/core.py", "align")}
+    assert parse_output("no record here\n") is None
+
+
+def test_ci_and_bundle_minimize_run_minimizes_fix_check(tmp_path, monkeypatch):
+    """`ci --minimize` bundles a regression with its good revision as the fix check and the library under test
+    kept imported (not folded in); `bundle --minimize` passes the fix check on to minimize like `minimize` does."""
+    import reportkit.report.bundle as bundle_mod
+    from reportkit.ci.ci import CiOptions, Failure, bundle_failure
+    from reportkit.report.bundle import BundleOptions, minimize_first
+    from reportkit.run.runner import target_spec
+
+    root = make_repo(tmp_path / "repo")
+    good = good_rev(root, "good")
+    seen = {}
+
+    def fake_make_bundle(spec, source, policy, options, on_step=None):
+        seen["bundle"] = options
+        raise bundle_mod.UserError("stop here")
+
+    monkeypatch.setattr(bundle_mod, "make_bundle", fake_make_bundle)
+    spec, source = target_spec(str(root / "tests" / "test_lib.py") + "::test_add", [], repo_root=root)
+    failure = Failure(key="k", tests=["tests/test_lib.py::test_add"], verdict="confirmed", fingerprint="f" * 16,
+                      regression="regression", representative="tests/test_lib.py::test_add")
+    bundle_failure(failure, spec, source, CiOptions(out_dir=tmp_path / "out", repo_root=root, minimize=True), None,
+                   lambda m: None, good)
+    assert seen["bundle"].good is good and seen["bundle"].fold_local is False and seen["bundle"].minimize
+    failure.regression = "pre-existing"  # it fails on the good code too: no fix check against it
+    bundle_failure(failure, spec, source, CiOptions(out_dir=tmp_path / "out2", repo_root=root, minimize=True), None,
+                   lambda m: None, good)
+    assert seen["bundle"].good is None
+
+    class Rep:
+        deterministic = True
+
+    def fake_minimize(spec, source, rep, policy, options):
+        seen["minimize"] = options
+        raise bundle_mod.UserError("stop here")
+
+    monkeypatch.setattr(bundle_mod, "minimize", fake_minimize)
+    monkeypatch.setattr(bundle_mod, "reproduce", lambda *a, **k: Rep())
+    from reportkit.report.collect import Workspace
+
+    for options, want_good, want_auto, fold in [(BundleOptions(minimize=True), None, True, True),
+                                                (BundleOptions(minimize=True, good=good, fold_local=False), good,
+                                                 False, False)]:
+        try:
+            minimize_first(spec, source, None, Workspace(), options, None)
+        except bundle_mod.UserError:
+            pass
+        got = seen["minimize"]
+        assert (got.good, got.good_auto, got.fold_local) == (want_good, want_auto, fold)
+
+
+def test_confirm_runs_and_the_jobs_rerun_records_set_the_number_of_reruns(tmp_path, monkeypatch):
+    """--confirm-runs N: N runs in all, the failed attempts the JUnit XML records counting among them."""
+    import inspect
+
+    import reportkit.failure.check as check_mod
+    from reportkit import cli
+    from reportkit.ci.ci import CiOptions, Failure, confirm
+    from reportkit.failure.signature import FailureKind, Reproduction, Signature
+
+    assert inspect.signature(cli.ci).parameters["confirm_runs"].default.default == check_mod.CONFIRM_RUNS
+    root = make_repo(tmp_path / "repo")
+    asked = {}
+    sig = Signature(kind=FailureKind.EXCEPTION, exc_type="AssertionError", message="assert -1 == 3")
+
+    def fake_reproduce(check, runs, source=None):
+        asked["first"] = runs
+        return Reproduction(signature=sig, runs=runs, failures=runs)
+
+    def fake_confirm(rep, check, source=None, target=check_mod.CONFIRM_RUNS):
+        asked["target"] = target
+        rep.runs = rep.failures = max(rep.runs, target)
+        return rep
+
+    monkeypatch.setattr(check_mod, "reproduce", fake_reproduce)
+    monkeypatch.setattr(check_mod, "confirm_with_warm", fake_confirm)
+    node = "tests/test_lib.py::test_add"
+    for reruns, confirm_runs, want in [(0, 3, (2, 3, 3)), (2, 3, (1, 1, 4)), (0, 1, (1, 1, 1)), (1, 7, (2, 5, 7))]:
+        case = JUnitCase("tests.test_lib", "test_add", "failure", node=node, reruns=reruns)
+        failure = Failure(key="k", tests=[node])
+        confirm(failure, [case], CiOptions(out_dir=tmp_path / "o", repo_root=root, confirm_runs=confirm_runs),
+                lambda m: None)
+        assert (asked["first"], asked["target"], failure.runs) == want, (reruns, confirm_runs)
+        assert failure.verdict == "confirmed"
