@@ -321,6 +321,40 @@ def test_every_row_of_the_guides_table_is_judged_and_rendered(spyre_ok, sendnn_o
     assert f"**Verdict ({stage}):** {spyre.SENDNN_VERDICTS[(spyre_ok, sendnn_ok)][1]}." in text
 
 
+def test_torch_spyre_version_alone_ticks_nothing():
+    """torch_spyre's __version__ is a static 0.0.1: only a commit SHA identifies the build."""
+    c = spyre_collected()
+    c.env.torch_spyre.git = None
+    items = dict(zip(CHECKLIST_KEYS, parse_issue(render.render_issue(c)).checklist))
+    assert not items["torch_spyre"][0] and "static version" in items["torch_spyre"][1]
+    c.env.torch_spyre.vcs_commit = "c" * 40
+    items = dict(zip(CHECKLIST_KEYS, parse_issue(render.render_issue(c)).checklist))
+    assert items["torch_spyre"][0] and "c" * 40 in items["torch_spyre"][1]
+
+
+
+def test_spyre_stack_rows():
+    c = spyre_collected()
+    c.env.spyre_stack = spyre.SpyreStack(
+        stamp_file="/home/senuser/spyre_artifact.json", stamp={"component": "torch-spyre", "artifact_id": "2b39"},
+        rpms={"ibm-deeptools": "ibm-deeptools-2.0.0-0.main.1+2457.el10.x86_64", "ibm-flex": None},
+        rpm_source="rpm -q", flex_device="vf", device_mode="VF", cards=["0000:1a:00.0"],
+        cards_from="PCIDEVICE_IBM_COM_AIU_PF")
+    rows = dict(render.env_rows(c.env))
+    assert rows["Spyre image"] == ("artifact_id `2b39`, component `torch-spyre` "
+                                   "(`/home/senuser/spyre_artifact.json`)")
+    assert rows["DeepTools / Flex"] == "`ibm-deeptools-2.0.0-0.main.1+2457.el10.x86_64` (from rpm -q)"
+    assert rows["Device mode"].startswith("VF (virtual function; `FLEX_DEVICE=vf`); 1 card(s)")
+
+
+
+def test_pytorch_forms_carry_the_git_version():
+    for template in ("pytorch", "pytorch-compile"):
+        text = render.render_issue(make_collected(), template)
+        assert "`torch.version.git_version` = `cf30153c4c131c8164ee7798e5022d810682e2cb`" in text, template
+
+
+
 def test_pytorch_template():
     issue = parse_issue(render.render_issue(make_collected(), "pytorch"))
     assert [h for _, h in issue.headings] == PYTORCH_SECTIONS

@@ -129,6 +129,7 @@ class EnvInfo:
     collect_env_reason: str = ""
     env_vars: dict = field(default_factory=dict)  # relevant variables of the run environment (raw)
     spyre_config: dict = field(default_factory=dict)  # the probe's spyre_config stage (see _env_probe.py)
+    spyre_stack: Optional[spyre.SpyreStack] = None  # image stamp, back-end RPMs, PF/VF mode (torch_spyre installed)
     probe_errors: dict = field(default_factory=dict)
 
     @property
@@ -370,6 +371,8 @@ def build_env_info(data: dict, why: str, spec: RunSpec) -> EnvInfo:
     _torch_details(env, data, why)
     env.spyre_config = dict(data.get("spyre_config") or {})
     _lib_versions(env, run_env)
+    stack = spyre.spyre_stack(run_env)
+    env.spyre_stack = stack if env.torch_spyre.status == COLLECTED or stack.found else None
     env.script_git = repo_info(spec.script.parent)
     return env
 

@@ -125,6 +125,22 @@ def _open_brackets(text: str) -> int:
     return text.count("{") + text.count("[") - text.count("}") - text.count("]")
 
 
+def _any_record(line: str) -> bool:
+    """A log record of any component (another library's too): it ends the record before it."""
+    return bool(_CPP_LINE.match(line) or _LOGGING_LINE.match(line) or _TORCH_LOGS_LINE.match(line))
+
+
+def _continues(current: SpyreLogRecord, line: str, depth: int) -> bool:
+    """Whether ``line`` belongs to ``current``: a payload still inside brackets (a JSON dump), or for a
+    ``[LEVEL] [component]`` / TORCH_LOGS record an indented line (a message with newlines is one record over
+    several lines: upstream's Python formatter and the C++ LogStream write it as is)."""
+    if depth > 0:
+        return True
+    if current.format == "cpp" or not line[:1].isspace() or not line.strip():
+        return False
+    return not line.lstrip().startswith('File "')
+
+
 def _parse_stream(text: str, stream: str, spyre_only: bool) -> list[SpyreLogRecord]:
     records: list[SpyreLogRecord] = []
     current: Optional[SpyreLogRecord] = None
@@ -135,8 +151,8 @@ def _parse_stream(text: str, stream: str, spyre_only: bool) -> list[SpyreLogReco
         if record is not None:
             records.append(record)
             current, depth, continuation = record, _open_brackets(record.message), 0
-        elif current is not None and depth > 0 and continuation < _MAX_CONTINUATION_LINES:
-            # multi-line payload (e.g. a DataConversionInfo JSON dump) still inside brackets
+        elif (current is not None and not _any_record(line) and continuation < _MAX_CONTINUATION_LINES
+              and _continues(current, line, depth)):
             current.message += "\n" + line
             current.raw += "\n" + line
             depth += _open_brackets(line)
@@ -883,6 +899,141 @@ def read_lib_versions(path: Path | None = None) -> dict[str, str]:
         if sep and name.strip() and not name.lstrip().startswith("#"):
             versions[name.strip()] = version.strip()
     return versions
+
+
+# How upstream's CI identifies the Spyre software stack of an image: a JSON identity record each component
+# layer stamps (.github/scripts/derive_artifact_id.py: SPYRE_ARTIFACT_JSON_FILE = /home/senuser/
+# spyre_artifact.json, field "artifact_id"; before it, a bare id in spyre_artifact_id.txt beside
+# installed_rpms.txt), and the installed RPMs (.github/actions/gather-runner-info/action.yml prints
+# $HOME/installed_rpms.txt; the back end comes as RPMs, .github/scripts/download_rpms.sh).
+IMAGE_HOME = "/home/senuser"
+ARTIFACT_STAMP = "spyre_artifact.json"
+ARTIFACT_ID_FILE = "spyre_artifact_id.txt"
+INSTALLED_RPMS = "installed_rpms.txt"
+STACK_RPMS = ("ibm-deeptools", "ibm-flex")
+# PF / VF: torch_spyre/csrc/spyre_mem.cpp (SpyreAllocator::is_pf_mode) reads FLEX_DEVICE, "PF" or "VF" (any case);
+# unset or anything else, the allocator refuses to start. The cards: PCIDEVICE_IBM_COM_AIU_PF (bus IDs set by the
+# Kubernetes device plugin), SPYRE_VISIBLE_DEVICES (takes priority; torch_spyre/csrc/spyre_device_enum.cpp).
+DEVICE_MODES = {"PF": "physical function", "VF": "virtual function"}
+
+
+@dataclass
+class SpyreStack:
+    """The Spyre software stack and device mode, identified the way upstream's CI does."""
+
+    stamp_file: Optional[str] = None  # spyre_artifact.json (or the older spyre_artifact_id.txt) read
+    stamp: dict = field(default_factory=dict)  # its record ({"artifact_id": ...} for the bare-id file)
+    stamp_reason: str = ""
+    rpms: dict = field(default_factory=dict)  # name -> installed NEVRA, or None when not installed
+    rpm_source: str = ""  # "rpm -q" / the installed_rpms.txt read
+    rpm_reason: str = ""
+    flex_device: Optional[str] = None  # FLEX_DEVICE as set
+    device_mode: Optional[str] = None  # "PF" / "VF", None when FLEX_DEVICE does not say
+    cards: list = field(default_factory=list)  # PCI bus IDs from SPYRE_VISIBLE_DEVICES / PCIDEVICE_IBM_COM_AIU_PF
+    cards_from: str = ""
+
+    @property
+    def found(self) -> bool:
+        return bool(self.stamp or any(self.rpms.values()) or self.flex_device or self.cards)
+
+
+def read_artifact_stamp(homes: Iterable[Path]) -> tuple[Optional[str], dict, str]:
+    """(file, record, why not) of the first image stamp under ``homes``: the JSON record, else the bare id."""
+    tried = []
+    for home in dict.fromkeys(Path(h) for h in homes):
+        for name in (ARTIFACT_STAMP, ARTIFACT_ID_FILE):
+            path = home / name
+            tried.append(str(path))
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            try:
+                data = json.loads(text)
+            except ValueError:
+                data = {"artifact_id": text.strip()} if name == ARTIFACT_ID_FILE and text.strip() else None
+            if isinstance(data, dict) and data:
+                return str(path), data, ""
+            return str(path), {}, f"{path} holds no identity record"
+    return None, {}, f"no image stamp ({', '.join(tried)})"
+
+
+def stamp_summary(stamp: dict, limit: int = 6) -> str:
+    """``artifact_id`` first, then the record's other scalar fields, shortened."""
+    keys = ["artifact_id", *[k for k in stamp if k != "artifact_id"]]
+    shown = [f"{k} `{str(stamp[k])[:80]}`" for k in keys
+             if k in stamp and isinstance(stamp[k], (str, int, float, bool))][:limit]
+    rest = [k for k in stamp if not isinstance(stamp[k], (str, int, float, bool))]
+    return ", ".join(shown) + (f" (and {', '.join(rest[:6])})" if rest else "")
+
+
+def query_rpms(path_env: Optional[str], names: tuple = STACK_RPMS, timeout: float = 20.0) -> tuple[dict, str]:
+    """{name: NEVRA or None} from ``rpm -q`` (found on ``path_env``), and why not when rpm is not there."""
+    import shutil
+    import subprocess
+
+    rpm = shutil.which("rpm", path=path_env)
+    if rpm is None:
+        return {}, "`rpm` is not installed"
+    try:
+        proc = subprocess.run([rpm, "-q", *names], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=timeout)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {}, f"`rpm -q` failed: {exc}"
+    found: dict = {name: None for name in names}
+    for line in proc.stdout.splitlines():
+        line = line.strip()
+        for name in names:
+            if line.startswith(name + "-") and "not installed" not in line:
+                found[name] = line
+    return found, ""
+
+
+def rpms_from_list(path: Path, names: tuple = STACK_RPMS) -> dict:
+    """The NEVRA of each of ``names`` in an installed_rpms.txt (one package per line); {} when unreadable."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").split()
+    except OSError:
+        return {}
+    return {name: next((ln for ln in lines if re.match(re.escape(name) + r"-\d", ln)), None) for name in names}
+
+
+def spyre_stack(env: Mapping[str, str]) -> SpyreStack:
+    """The image stamp, the back-end RPMs and the device mode of the environment ``env`` the script runs in."""
+    homes = [Path(env["HOME"])] if env.get("HOME") else []
+    stack = SpyreStack()
+    stack.stamp_file, stack.stamp, stack.stamp_reason = read_artifact_stamp([*homes, Path(IMAGE_HOME)])
+    stack.rpms, stack.rpm_reason = query_rpms(env.get("PATH"))
+    if stack.rpms:
+        stack.rpm_source = "rpm -q"
+    else:
+        for home in dict.fromkeys([*homes, Path(IMAGE_HOME)]):
+            listed = rpms_from_list(home / INSTALLED_RPMS)
+            if any(listed.values()):
+                stack.rpms, stack.rpm_source = listed, str(home / INSTALLED_RPMS)
+                break
+    flex = env.get("FLEX_DEVICE")
+    stack.flex_device = flex
+    stack.device_mode = flex.upper() if flex and flex.upper() in DEVICE_MODES else None
+    for name in ("SPYRE_VISIBLE_DEVICES", "PCIDEVICE_IBM_COM_AIU_PF"):
+        if env.get(name):
+            stack.cards = [c.strip() for c in env[name].split(",") if c.strip()]
+            stack.cards_from = name
+            break
+    return stack
+
+
+def device_mode_text(stack: SpyreStack) -> str:
+    if stack.device_mode:
+        text = f"{stack.device_mode} ({DEVICE_MODES[stack.device_mode]}; `FLEX_DEVICE={stack.flex_device}`)"
+    elif stack.flex_device:
+        text = (f"`FLEX_DEVICE={stack.flex_device}`: neither PF nor VF (torch_spyre's allocator accepts only "
+                "those)")
+    else:
+        text = "`FLEX_DEVICE` is not set (torch_spyre's allocator needs PF or VF)"
+    if stack.cards:
+        text += f"; {len(stack.cards)} card(s) in `{stack.cards_from}`: {', '.join(stack.cards[:8])}"
+    return text
 
 
 @dataclass
