@@ -757,3 +757,19 @@ def test_spyre_stack_older_image_without_rpm(tmp_path):
     assert stack.rpm_source == str(home / "installed_rpms.txt")
     assert stack.device_mode is None and "neither PF nor VF" in spyre.device_mode_text(stack)
     assert "`FLEX_DEVICE` is not set" in spyre.device_mode_text(spyre.SpyreStack())
+
+
+# ---------------------------------------------------------------------------
+# step 5: the OpSpec capture of the checkout
+# ---------------------------------------------------------------------------
+
+
+def test_capture_script_of_the_checkout(tmp_path):
+    pkg = type("Pkg", (), {"location": str(FIXTURES / "fake" / "torch_spyre"), "git": None})()
+    capture = spyre.find_capture(pkg)
+    assert capture == FIXTURES / "fake" / "tests" / "op_specs" / "capture.py"
+    assert spyre.capture_command(capture, "my repro.py") == f"python {capture} 'my repro.py' --out captured/"
+    wheel = type("Pkg", (), {"location": str(tmp_path / "site-packages" / "torch_spyre"), "git": None})()
+    assert spyre.find_capture(wheel) is None
+    assert spyre.capture_command(None, "r.py") == (
+        "python '<your torch-spyre checkout>/tests/op_specs/capture.py' r.py --out captured/")

@@ -317,11 +317,19 @@ def describe_problem(c: Collected) -> str:
         text += "."
     else:
         text = f"{run} fails: {sig.headline()}."
-    for collector in COLLECTORS:
-        comp = c.evidence.get(collector.name)
-        if isinstance(comp, Comparison) and comp.status == COLLECTED and comp.verdict:
-            text += f"\n\n**{collector.title}:** {comp.verdict}."
+    verdict = single_verdict(c)
+    if verdict:
+        text += f"\n\n**Verdict:** {verdict}."
     return text
+
+
+def single_verdict(c: Collected) -> str:
+    """The report's one verdict: of the last collector whose comparison reached one (the spyre vs sendnn
+    comparison already weighs the backend ladder's result, see spyre.single_verdict), so a ladder and a
+    comparison never speak twice, or against each other."""
+    verdicts = [comp.verdict for comp in (c.evidence.get(col.name) for col in COLLECTORS)
+                if isinstance(comp, Comparison) and comp.status == COLLECTED and comp.verdict]
+    return verdicts[-1] if verdicts else ""
 
 
 def describe_expected(c: Collected) -> str:
