@@ -773,3 +773,10 @@ def test_capture_script_of_the_checkout(tmp_path):
     assert spyre.find_capture(wheel) is None
     assert spyre.capture_command(None, "r.py") == (
         "python '<your torch-spyre checkout>/tests/op_specs/capture.py' r.py --out captured/")
+
+
+def test_capture_output_lines():
+    """capture.py's "  <path>  (N OpSpec(s), M arg(s))" lines: the detail is whole (it has parentheses)."""
+    m = spyre._CAPTURED_LINE.match("  captured/sdsc_fused_add_1.py  (3 OpSpec(s), 2 arg(s))")
+    assert (m["path"], m["detail"]) == ("captured/sdsc_fused_add_1.py", "3 OpSpec(s), 2 arg(s)")
+    assert spyre._CAPTURED_LINE.match("captured 2 kernel(s); writing 2") is None

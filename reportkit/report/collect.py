@@ -840,6 +840,8 @@ def run_ladder(ctx: CollectContext, calls: list, rungs: tuple = LADDER, on_spyre
 
 def ladder_verdict(variants: list, backends: list[str], on_spyre: bool = False) -> tuple[Optional[str], str]:
     rungs = [v for v in variants if v.name != "original"]
+    if not rungs:
+        return None, "no rung run besides the script's own backend: nothing to compare it with"
     first = next((v for v in rungs if v.outcome == "fails"), None)
     if first is not None:
         return _first_failure_on_spyre(first, rungs) if on_spyre else _first_failure(first, rungs)

@@ -392,8 +392,13 @@ def environment() -> jinja2.Environment:
 
     env.filters.update(code=code, fence=fence, cell=cell, first_line=first_line, short_sha=short_sha,
                        shown_variants=shown_variants, short_traceback=short_traceback,
-                       relevant_env=relevant_env)
+                       relevant_env=relevant_env, one_line=one_line)
     return env
+
+
+def one_line(text: Any) -> str:
+    """A log record on one line: a multi-line payload (a DataConversionInfo JSON dump) joined with spaces."""
+    return re.sub(r"[ \t]*\n\s*", " ", str(text)).rstrip()
 
 
 def shown_variants(comp: Comparison) -> list[Variant]:

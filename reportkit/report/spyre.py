@@ -1499,7 +1499,12 @@ def _row(name: str, label: str, stage: str, result: Optional[dict], same: str, d
     if result is None:
         return Variant(name, label, stage, reason="not compared")
     return Variant(name, label, stage, outcome="passes" if result.get("ok") else "fails",
-                   headline=f"{same if result.get('ok') else differ}: {result.get('detail') or ''}".rstrip(": "))
+                   headline=f"{same if result.get('ok') else differ}: {_short(result.get('detail') or '')}".rstrip(": "))
+
+
+def _short(detail: str) -> str:
+    """assert_close's message up to the greatest absolute difference (the relative one is in the bundle's log)."""
+    return detail.split(" Greatest relative difference")[0]
 
 
 def judge_comparison(data: dict, comp: SendnnComparison) -> tuple[str, str]:
@@ -1617,7 +1622,7 @@ class SendnnComparisonCollector(Collector):
 # (lowering, fusion, stickification or layout).
 CAPTURE_SCRIPT = Path("tests") / "op_specs" / "capture.py"
 CAPTURE_OUT = "captured"
-_CAPTURED_LINE = re.compile(r"^\s+(?P<path>\S+\.py)\s+\((?P<detail>[^)]*)\)")
+_CAPTURED_LINE = re.compile(r"^\s+(?P<path>\S+\.py)\s+\((?P<detail>.*)\)\s*$")
 CAPTURE_EXITS = {0: "every kernel written", 3: "kernels written, but the script raised partway: later kernels "
                                                "were never compiled", 1: "nothing written"}
 
