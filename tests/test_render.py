@@ -624,3 +624,12 @@ def test_problem_shows_the_script_line_as_written():
         source="x = torch.ones(65, dtype=torch.float16)"))
     text = render.describe_problem(make_collected(signature=sig))
     assert "`x = torch.ones(65, dtype=torch.float16)`" in text and "ones(N" not in text
+
+
+def test_torch_spyre_form_shows_the_relevant_collect_env():
+    """The CPU flag / vulnerability dump stays in the bundle (env/collect_env.txt), out of the issue."""
+    c = spyre_collected()
+    c.env.collect_env = ("PyTorch version: 2.13.0+cpu\nFlags: fpu vme de pse tsc msr pae mce cx8\n"
+                         "Vulnerability Spectre v2: Mitigation; Retpolines\n")
+    text = render.render_issue(c)
+    assert "PyTorch version: 2.13.0+cpu" in text and "Flags: fpu" not in text and "Retpolines" not in text
