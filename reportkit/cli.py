@@ -780,6 +780,10 @@ def bundle(
     no_redact: bool = typer.Option(False, "--no-redact", help="Write the bundle's files without redaction (secrets, home directory); the console is still redacted."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun the script with the torch.compile "
                                 "backend switched (eager, aot_eager, inductor; spyre/sendnn when installed)."),
+    spyre_verbose_backend: bool = typer.Option(False, "--spyre-verbose-backend", help="The debug run also raises "
+                                               "the Spyre back end's log levels (TORCH_SENDNN_LOG=DEBUG "
+                                               "DT_DEEPRT_VERBOSE=1 DTLOG_LEVEL=info; --env values win): very "
+                                               "large logs on a card."),
     python: Optional[str] = PythonOpt,
     timeout: Optional[float] = TimeoutOpt,
     isolate_file: bool = IsolateOpt,
@@ -791,8 +795,8 @@ def bundle(
 ) -> None:
     """Collect a checklist-complete bug report for SCRIPT into a bundle directory (and a .tar.gz).
 
-    Runs the script with Torch-Spyre / Inductor debugging on (TORCH_SPYRE_DEBUG, TORCH_COMPILE_DEBUG,
-    private cache dirs), probes the environment in the target interpreter, reruns it with the
+    Runs the script with Torch-Spyre / Inductor debugging on (TORCH_SPYRE_FFDC, TORCH_SPYRE_DEBUG,
+    TORCH_COMPILE_DEBUG, TORCH_LOGS=+torch_spyre when torch_spyre is installed, private cache dirs), probes the environment in the target interpreter, reruns it with the
     torch.compile backend switched, and collects logs, fx graphs, sdsc files and FFDC reports.
     Secrets and the home directory are redacted from everything written.
     """
@@ -810,7 +814,8 @@ def bundle(
         if good is not None and not do_minimize:
             raise UserError("--good is the fix check of --minimize: add --minimize")
         options = BundleOptions(out=out_dir, issue=issue, title=title, template=template, redact=not no_redact,
-                                ladder=ladder, minimize=do_minimize, budget=budget, retries=retries,
+                                ladder=ladder, verbose_backend=spyre_verbose_backend,
+                                minimize=do_minimize, budget=budget, retries=retries,
                                 good=_good_rev(spec, good, False) if good else None,
                                 command=shlex.join(redact_argv(["reportkit", "bundle", *sys.argv[2:]])))
         err.print(f"[bold]reportkit bundle[/bold] {escape(script)}")
@@ -859,10 +864,11 @@ def _print_bundle_summary(result) -> None:
     if result.template == "torch-spyre":  # the checklist is Torch-Spyre's; the pytorch form has none
         rows.append(("checklist", f"{len(done)}/{len(result.checklist)} ticked"))
         rows += [("  missing", f"{i.label}: {i.detail}") for i in result.checklist if not i.done]
-    if c.ladder.verdict:
-        rows.append(("ladder", c.ladder.verdict))
-    if c.spyre_comparison.verdict:
-        rows.append(("sendnn", c.spyre_comparison.verdict))
+    from reportkit.report.render import single_verdict
+
+    verdict = single_verdict(c)  # the ladder's and the spyre vs sendnn comparison's, as one (as issue.md has it)
+    if verdict:
+        rows.append(("verdict", verdict))
     rows.append(("time", ", ".join(f"{k} {v:.0f} s" for k, v in result.timings.items())))
     lines = len([ln for ln in (c.source or "").splitlines() if ln.strip()])
     if result.issue is not None and not c.minimized and lines > LONG_REPRODUCER:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -313,32 +314,37 @@ torch.testing.assert_close(out, x + y, atol=1e-3, rtol=1e-3)
 '''
 
 
-# One fault end to end (a full bundle: ~5 min of torch.compile runs each): the other rows of the guide's table
-# are each run for real through collect (test_collect.py::test_spyre_vs_sendnn_the_upstream_way, all three
-# faults) and judged + rendered into issue.md for every row
-# (test_render.py::test_every_row_of_the_guides_table_is_judged_and_rendered).
+# One fault end to end (a full bundle: ~5 min of torch.compile runs each): the comparison's other families run
+# for real through collect (test_collect.py's slow spyre tests) and every finding is judged + rendered into
+# issue.md (test_render.py::test_comparison_findings_follow_upstreams_helpers).
 @pytest.mark.slow
-@pytest.mark.parametrize("fault, stage, rows", [
-    ("FAKE_SPYRE_FRONTEND_BUG", "Torch-Spyre front-end", ("wrong", "correct")),
-])
-def test_bundle_issue_gives_the_guides_verdict(tmp_path, fault, stage, rows):
+def test_bundle_issue_gives_one_verdict(tmp_path):
+    """FAKE_SPYRE_FRONTEND_BUG: sendnn right, Torch-Spyre wrong. issue.md follows the form, has one verdict
+    (ladder and comparison agree), the reproducer inline, under 8,000 characters."""
     pytest.importorskip("torch")
+    from reportkit.report import spyre
+
     script = tmp_path / "repro" / "wrong_result.py"
     script.parent.mkdir()
     script.write_text(WRONG_RESULT)
     out = tmp_path / "b"
     proc = cli(str(script), "--issue", "--out", str(out), timeout=1800,
-               env={"PYTHONPATH": str(FAKES), fault: "1"})
+               env={"PYTHONPATH": str(FAKES), "FAKE_SPYRE_FRONTEND_BUG": "1"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     data, text = load_bundle(out)
     issue = parse_issue(text)
     assert [h for level, h in issue.headings if level == 3] == TORCH_SPYRE_SECTIONS
     items = dict(zip(CHECKLIST_KEYS, issue.checklist))
-    assert items["sendnn"][0] and f"— {stage}: " in items["sendnn"][1]
+    assert items["sendnn"][0] and f"— {spyre.FRONT_END}: " in items["sendnn"][1]
     comparison = data["collected"]["spyre_comparison"]
-    assert comparison["stage"] == stage
-    assert [v["name"] for v in comparison["variants"]] == ["spyre", "sendnn"]
-    shown = [line for line in text.splitlines() if line.startswith(("| Torch-Spyre:", "| sendnn:"))]
-    assert [line.split(" | ")[1].split(":")[0] for line in shown] == list(rows)
-    assert f"**Verdict ({stage}):**" in text
+    assert comparison["stage"] == spyre.FRONT_END
+    assert [(v["name"], v["outcome"]) for v in comparison["variants"]] == [
+        ("spyre_vs_sendnn", "fails"), ("spyre_vs_cpu", "fails"), ("sendnn_vs_cpu", "passes")]
+    # one verdict; the length is not asserted here: with collect_env, the graphs, the full ladder and the
+    # OpSpec capture this issue is ~10,500 characters (the guide's case through collect is held to 8,000 in
+    # test_collect.py)
+    assert text.count("**Verdict:**") == 1 and "not a compiler bug" not in text
+    assert "out = torch.compile(f)(x.to(\"spyre\", non_blocking=True)" in text  # the reproducer inline
+    assert re.search(r"(?m)^\s*verdict\s+\S", proc.stdout), proc.stdout  # the summary: one verdict row
+    assert not re.search(r"(?m)^\s*(ladder|sendnn)\s{2,}", proc.stdout), proc.stdout
     assert (out / "logs" / "ladder" / "spyre-vs-sendnn.stderr.txt").is_file()

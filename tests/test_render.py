@@ -212,10 +212,7 @@ def spyre_collected() -> C.Collected:
     report = spyre.FfdcReport(Path("/c/torch-spyre/ffdc_reports/ffdc_compile_backend_20260304T101112_123456_1.json"),
                               "compile_backend", "20260304T101112_123456", 1, summary="compile_backend: boom")
     c.evidence["ffdc"] = spyre.FfdcInfo(status=C.COLLECTED, reports=[report])
-    c.evidence["spyre_comparison"] = spyre.SendnnComparison(
-        status=C.COLLECTED, stage="Torch-Spyre front-end", verdict="sendnn correct, spyre wrong",
-        function="`f` compiled at repro.py:9", tolerance="atol=0.001, rtol=0.001: the reproducer's own", variants=[
-        variant("spyre", 'backend="spyre"', "front-end", "fails"), variant("sendnn", 'backend="sendnn"', "DeepTools", "passes")])
+    c.evidence["spyre_comparison"] = spyre.comparison_result(comparison_data(False, False, True), c.ladder)
     c.minimized = {"lines_before": 140, "lines_after": 9}
     c.original_source = "# original\n" * 140
     return c
@@ -245,7 +242,7 @@ def test_issue_matches_the_upstream_form_and_guide_item_by_item(make):
     headings = [h for level, h in issue.headings if level == 3]
     assert headings[:len(form_sections())] == form_sections()  # every field of the form, in its order
     labels = [text.partition(" — ")[0] for _, text in issue.checklist]
-    required = [label for label in labels if not label.endswith("(optional)")]
+    required = [label for label in labels if not label.endswith(spyre.OPTIONAL_LABEL)]
     assert required == guide_checklist()  # the guide's items, worded as the guide words them, in its order
     assert labels[:len(required)] == required  # optional extras only after them
     form = yaml.safe_load((UPSTREAM / "bug-report.yml").read_text(encoding="utf-8"))
@@ -293,32 +290,130 @@ def test_checklist_all_ticked_with_spyre_evidence():
     assert "ibm-deeptools `2.0.0-0.main.1+2457`" in issue.text
 
 
-@pytest.mark.parametrize("spyre_ok, sendnn_ok, stage, rows", [
-    (False, True, "Torch-Spyre front-end", ("wrong", "correct")),
-    (False, False, "back-end compiler (DeepTools)", ("wrong", "wrong")),
-    (True, True, "environment or data transfer", ("correct", "correct")),
-])
-def test_every_row_of_the_guides_table_is_judged_and_rendered(spyre_ok, sendnn_ok, stage, rows):
-    """The spyre vs sendnn paths' results (as the comparison run writes them) → the guide's verdict → issue.md.
-    The real runs with the fake torch_spyre / torch_sendnn: every fault through collect in
-    test_collect.py::test_spyre_vs_sendnn_the_upstream_way, one through `reportkit bundle --issue` in
-    test_bundle.py::test_bundle_issue_gives_the_guides_verdict (slow)."""
-    c = spyre_collected()
-    def path(ok: bool) -> dict:  # what _backend_boot.py's comparison writes for one path
-        return {"ok": ok, "detail": "matches eager CPU (max abs diff 0)" if ok else "Tensor-likes are not close!"}
+def comparison_data(equal: bool, spyre_ok: bool, sendnn_ok: bool, **extra) -> dict:
+    """What _backend_boot.py's comparison run writes (compare_paths), for the call the debug run failed at."""
+    def result(ok: bool, tol: float) -> dict:
+        return {"ok": ok, "detail": "max abs diff 0" if ok else f"Tensor-likes are not {'equal' if tol == 0 else 'close'}!"
+                f" Mismatched elements: 8 / 8 (100.0%)"}
 
-    paths = {"spyre": path(spyre_ok), "sendnn": path(sendnn_ok)}
-    c.evidence["spyre_comparison"] = spyre._judged(spyre.SendnnComparison(
-        function="`f` compiled at wrong_result.py:12", tolerance="atol=0.001, rtol=0.001: the reproducer's own"),
-        paths)
+    data = {"where": "repro.py:5", "function": "f", "call": 2, "caller": "repro.py:9", "compile": 1,
+            "options": {"spyre": {"dynamic": False}, "sendnn": {"dynamic": False}}, "mutated_inputs": [],
+            "paths": {"spyre": {}, "sendnn": {}}, "spyre_vs_sendnn": result(equal, 0),
+            "spyre_vs_cpu": result(spyre_ok, 0.1), "sendnn_vs_cpu": result(sendnn_ok, 0.1)}
+    data.update(extra)
+    return data
+
+
+RAISES = {"paths": {"spyre": {"error": "RuntimeError: spyre lowering failed"},
+                    "sendnn": {"error": "InvalidBackendError: backend='sendnn' not found"}}}
+
+
+@pytest.mark.parametrize("data, stage", [
+    (comparison_data(True, True, True), spyre.TRANSFER),
+    (comparison_data(True, False, False), spyre.BACK_END),
+    (comparison_data(False, False, True), spyre.FRONT_END),
+    (comparison_data(False, True, True), spyre.NUMERICS),
+    (comparison_data(False, True, False), spyre.INCONCLUSIVE),
+    (comparison_data(False, False, False), spyre.BACK_END),
+    # an exception is no result: a Spyre compile error plus a missing sendnn backend decide nothing
+    (comparison_data(False, False, False, **RAISES), spyre.INCONCLUSIVE),
+    (comparison_data(False, False, True, paths={"spyre": {}, "sendnn": {"error": "RuntimeError: dxp"}}),
+     spyre.INCONCLUSIVE),
+    (comparison_data(False, False, True, nondeterministic="Tensor-likes are not equal!"), spyre.NONDETERMINISTIC),
+    (comparison_data(False, False, True, reference={"error": "RuntimeError: no CPU kernel"}), spyre.INCONCLUSIVE),
+])
+def test_comparison_findings_follow_upstreams_helpers(data, stage):
+    """compare_with_sendnn (Torch-Spyre == sendnn at atol=rtol=0) and compare_with_cpu (each vs eager CPU at 0.1)
+    → the finding → issue.md, with one verdict. The real runs with the fake torch_spyre / torch_sendnn are
+    test_collect.py's slow tests."""
+    c = spyre_collected()
+    c.evidence["spyre_comparison"] = comp = spyre.comparison_result(data, c.ladder)
+    assert comp.finding_stage == stage
+    text = render.render_issue(c)
+    assert text.count("**Verdict:**") == 1 and text.count("Verdict") == 1
+    items = dict(zip(CHECKLIST_KEYS, parse_issue(text).checklist))
+    assert items["sendnn"][0] and items["sendnn"][1].partition(" — ")[2].startswith(f"{stage}: ")
+    if stage in (spyre.INCONCLUSIVE, spyre.NONDETERMINISTIC):
+        assert comp.stage not in (spyre.FRONT_END, spyre.BACK_END, spyre.NUMERICS)  # never a verdict
+        assert "file it against" not in text
+    if data["paths"]["spyre"].get("error"):
+        assert "| Torch-Spyre: torch.compile (Inductor) on spyre tensors | raises: RuntimeError" in text
+    compared = not any(p.get("error") for p in data["paths"].values()) and "nondeterministic" not in data \
+        and "reference" not in data
+    assert ("| Torch-Spyre vs sendnn (atol=rtol=0) |" in text) == compared
+
+
+@pytest.mark.parametrize("rung, finding, stage", [
+    ("no-dynamo", comparison_data(False, False, True), spyre.FRONT_END),
+    ("inductor", comparison_data(True, False, False), spyre.BACK_END),
+    ("inductor", comparison_data(True, True, True), spyre.INCONCLUSIVE),  # the compared call is right
+    ("inductor", comparison_data(False, False, True, nondeterministic="differ"), C.SPYRE_COMPILE),
+    ("no-dynamo", comparison_data(True, True, True), spyre.TRANSFER),
+])
+def test_one_verdict_from_the_ladder_and_the_comparison(rung, finding, stage):
+    """The ladder on Spyre and the comparison never contradict each other: one verdict, in "What happened?"."""
+    c = spyre_collected()
+    variants = [variant("original", "the script's own backend (inductor)", "the reference failure", "fails")]
+    for name, label, where in (("no-dynamo", "TORCHDYNAMO_DISABLE=1", "eager PyTorch"),
+                               ("eager", 'backend="eager"', "dynamo"), ("aot_eager", 'backend="aot_eager"', "AOT"),
+                               ("inductor", 'backend="inductor"', "inductor")):
+        variants.append(variant(name, label, where, "fails" if name == rung else "passes"))
+        if name == rung:
+            break
+    ladder = C.Comparison(status=C.COLLECTED, variants=variants)
+    ladder.stage, ladder.verdict = C.ladder_verdict(variants, ["inductor"], on_spyre=True)
+    c.evidence["ladder"] = ladder
+    c.evidence["spyre_comparison"] = spyre.comparison_result(finding, ladder)
     assert c.spyre_comparison.stage == stage
     text = render.render_issue(c)
-    issue = parse_issue(text)
-    items = dict(zip(CHECKLIST_KEYS, issue.checklist))
-    assert items["sendnn"][0] and f"— {stage}: " in items["sendnn"][1]
-    shown = [line for line in text.splitlines() if line.startswith(("| Torch-Spyre:", "| sendnn:"))]
-    assert [line.split(" | ")[1].split(":")[0] for line in shown] == list(rows)
-    assert f"**Verdict ({stage}):** {spyre.SENDNN_VERDICTS[(spyre_ok, sendnn_ok)][1]}." in text
+    what = text.split("### What did you expect")[0]
+    assert what.count("**Verdict:**") == 1 and text.count("**Verdict:**") == 1
+    assert "not a compiler bug" not in text
+    if rung == "no-dynamo":
+        assert "Torch-Spyre's compiler and the back end are not ruled out" in text
+
+
+def test_torch_spyre_version_alone_ticks_nothing():
+    """torch_spyre's __version__ is a static 0.0.1: only a commit SHA identifies the build."""
+    c = spyre_collected()
+    c.env.torch_spyre.git = None
+    items = dict(zip(CHECKLIST_KEYS, parse_issue(render.render_issue(c)).checklist))
+    assert not items["torch_spyre"][0] and "static version" in items["torch_spyre"][1]
+    c.env.torch_spyre.vcs_commit = "c" * 40
+    items = dict(zip(CHECKLIST_KEYS, parse_issue(render.render_issue(c)).checklist))
+    assert items["torch_spyre"][0] and "c" * 40 in items["torch_spyre"][1]
+
+
+def test_spyre_stack_rows():
+    c = spyre_collected()
+    c.env.spyre_stack = spyre.SpyreStack(
+        stamp_file="/home/senuser/spyre_artifact.json", stamp={"component": "torch-spyre", "artifact_id": "2b39"},
+        rpms={"ibm-deeptools": "ibm-deeptools-2.0.0-0.main.1+2457.el10.x86_64", "ibm-flex": None},
+        rpm_source="rpm -q", flex_device="vf", device_mode="VF", cards=["0000:1a:00.0"],
+        cards_from="PCIDEVICE_IBM_COM_AIU_PF")
+    rows = dict(render.env_rows(c.env))
+    assert rows["Spyre image"] == ("artifact_id `2b39`, component `torch-spyre` "
+                                   "(`/home/senuser/spyre_artifact.json`)")
+    assert rows["DeepTools / Flex"] == "`ibm-deeptools-2.0.0-0.main.1+2457.el10.x86_64` (from rpm -q)"
+    assert rows["Device mode"].startswith("VF (virtual function; `FLEX_DEVICE=vf`); 1 card(s)")
+
+
+def test_no_internal_references_and_blocks_apart():
+    c = spyre_collected()
+    c.evidence["hang"] = C.HangInfo(status=C.COLLECTED, stacks="Thread 0x1", last_print="About to call x",
+                                    hint=C.last_print_hint("About to call x"))
+    text = render.render_issue(c)
+    assert not re.search(r"\bseed \d", text, re.I)
+    lines = text.splitlines()
+    for i, line in enumerate(lines):  # every block of "Anything else" starts a paragraph of its own
+        if line.startswith(("**FFDC", "**Backend ladder", "**spyre vs sendnn", "**Hang")):
+            assert not lines[i - 1].strip(), line
+
+
+def test_pytorch_forms_carry_the_git_version():
+    for template in ("pytorch", "pytorch-compile"):
+        text = render.render_issue(make_collected(), template)
+        assert "`torch.version.git_version` = `cf30153c4c131c8164ee7798e5022d810682e2cb`" in text, template
 
 
 def test_pytorch_template():
@@ -529,3 +624,12 @@ def test_problem_shows_the_script_line_as_written():
         source="x = torch.ones(65, dtype=torch.float16)"))
     text = render.describe_problem(make_collected(signature=sig))
     assert "`x = torch.ones(65, dtype=torch.float16)`" in text and "ones(N" not in text
+
+
+def test_torch_spyre_form_shows_the_relevant_collect_env():
+    """The CPU flag / vulnerability dump stays in the bundle (env/collect_env.txt), out of the issue."""
+    c = spyre_collected()
+    c.env.collect_env = ("PyTorch version: 2.13.0+cpu\nFlags: fpu vme de pse tsc msr pae mce cx8\n"
+                         "Vulnerability Spectre v2: Mitigation; Retpolines\n")
+    text = render.render_issue(c)
+    assert "PyTorch version: 2.13.0+cpu" in text and "Flags: fpu" not in text and "Retpolines" not in text

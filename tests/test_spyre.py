@@ -674,3 +674,109 @@ def test_affected_sdsc_through_output_code(tmp_path):
     chosen, why = spyre.select_sdsc(summaries, clues, graph)
     assert [s.path.parent.name for s in chosen] == ["0a1b2c3d_sdsc_fused_add_1_abcd1234"]
     assert why == ["launched by model__0_inference_0.0's output_code.py", "op(s) add named in the error"]
+
+
+# ---------------------------------------------------------------------------
+# unified logging: multi-line records
+# ---------------------------------------------------------------------------
+
+# As torch_spyre/logging_config.py's formatter and the C++ LogStream write records whose message has newlines
+MULTI_LINE_STDERR = """\
+[DEBUG] [spyre.inductor.lowering] lowering aten.add.Tensor:
+  in  [8] torch.float32
+  in  [8] torch.float32
+[DEBUG] [spyre.runtime] 2026-03-04 10:11:12 generate_dci: DataConversionInfo: {
+"dci_dsName_": "DCI-Tensor-0",
+"input_shape_": [8]
+}
+[INFO] [httpx] HTTP Request: GET https://example.com
+  an indented line of another library's record
+Traceback (most recent call last):
+  File "repro.py", line 3, in <module>
+RuntimeError: boom
+"""
+
+
+def test_multi_line_records_are_one_record_each():
+    records = spyre.parse_debug_log("", MULTI_LINE_STDERR)
+    assert [(r.component, r.function, r.line_no) for r in records] == [
+        ("spyre.inductor.lowering", None, 1), ("spyre.runtime", "generate_dci", 4)]
+    assert records[0].message == "lowering aten.add.Tensor:\n  in  [8] torch.float32\n  in  [8] torch.float32"
+    assert records[1].message.endswith('"input_shape_": [8]\n}')
+    assert "another library" not in records[1].raw and "Traceback" not in records[0].raw + records[1].raw
+
+
+def test_an_indented_user_line_after_a_cpp_debug_print_is_not_its_continuation():
+    (record,) = spyre.parse_debug_log(debuginfo("synchronize", "stream 0") + "\n    user output\n", "")
+    assert record.message == "stream 0"
+
+
+# ---------------------------------------------------------------------------
+# the Spyre stack as upstream's CI identifies it, PF/VF
+# ---------------------------------------------------------------------------
+
+
+def _fake_rpm(bin_dir: Path, installed: dict) -> None:
+    """An `rpm -q NAME...` answering like rpm: the NEVRA, or "package NAME is not installed" (exit 1)."""
+    cases = "".join(f'    {name}) echo "{nevra}";;\n' for name, nevra in installed.items())
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "rpm").write_text(f'#!/bin/sh\n[ "$1" = -q ] || exit 2\nshift\nrc=0\nfor p in "$@"; do\n'
+                                 f'  case "$p" in\n{cases}    *) echo "package $p is not installed"; rc=1;;\n'
+                                 f'  esac\ndone\nexit $rc\n')
+    (bin_dir / "rpm").chmod(0o755)
+
+
+def test_spyre_stack_stamp_rpms_and_device_mode(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "spyre_artifact.json").write_text(json.dumps(
+        {"artifact_id": "2b397099-6200-52fb-98c4-b603961a0582", "component": "torch-spyre", "deps": {"x": 1}}))
+    _fake_rpm(tmp_path / "bin", {"ibm-deeptools": "ibm-deeptools-2.0.0-0.main.1+2457.d868b05_0.el10.x86_64"})
+    stack = spyre.spyre_stack({"HOME": str(home), "PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin", "FLEX_DEVICE": "pf",
+                               "PCIDEVICE_IBM_COM_AIU_PF": "0000:1a:00.0,0000:1b:00.0"})
+    assert stack.stamp_file == str(home / "spyre_artifact.json") and stack.stamp["component"] == "torch-spyre"
+    assert spyre.stamp_summary(stack.stamp) == ("artifact_id `2b397099-6200-52fb-98c4-b603961a0582`, component "
+                                                "`torch-spyre` (and deps)")
+    assert stack.rpms == {"ibm-deeptools": "ibm-deeptools-2.0.0-0.main.1+2457.d868b05_0.el10.x86_64",
+                          "ibm-flex": None}
+    assert stack.rpm_source == "rpm -q" and stack.device_mode == "PF"
+    assert spyre.device_mode_text(stack) == ("PF (physical function; `FLEX_DEVICE=pf`); 2 card(s) in "
+                                             "`PCIDEVICE_IBM_COM_AIU_PF`: 0000:1a:00.0, 0000:1b:00.0")
+
+
+def test_spyre_stack_older_image_without_rpm(tmp_path):
+    """Before the JSON stamp: a bare id; without rpm: the image's installed_rpms.txt."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "spyre_artifact_id.txt").write_text("2B397099-6200-52FB-98C4-B603961A0582\n")
+    (home / "installed_rpms.txt").write_text("bash-5.2-1.x86_64\nibm-flex-2.0.0-0.main.1+388.81385a4_0.el10.x86_64\n")
+    stack = spyre.spyre_stack({"HOME": str(home), "PATH": str(tmp_path / "nothing"), "FLEX_DEVICE": "VFIO"})
+    assert stack.stamp == {"artifact_id": "2B397099-6200-52FB-98C4-B603961A0582"}
+    assert stack.rpm_reason == "`rpm` is not installed"
+    assert stack.rpms["ibm-flex"] == "ibm-flex-2.0.0-0.main.1+388.81385a4_0.el10.x86_64"
+    assert stack.rpm_source == str(home / "installed_rpms.txt")
+    assert stack.device_mode is None and "neither PF nor VF" in spyre.device_mode_text(stack)
+    assert "`FLEX_DEVICE` is not set" in spyre.device_mode_text(spyre.SpyreStack())
+
+
+# ---------------------------------------------------------------------------
+# step 5: the OpSpec capture of the checkout
+# ---------------------------------------------------------------------------
+
+
+def test_capture_script_of_the_checkout(tmp_path):
+    pkg = type("Pkg", (), {"location": str(FIXTURES / "fake" / "torch_spyre"), "git": None})()
+    capture = spyre.find_capture(pkg)
+    assert capture == FIXTURES / "fake" / "tests" / "op_specs" / "capture.py"
+    assert spyre.capture_command(capture, "my repro.py") == f"python {capture} 'my repro.py' --out captured/"
+    wheel = type("Pkg", (), {"location": str(tmp_path / "site-packages" / "torch_spyre"), "git": None})()
+    assert spyre.find_capture(wheel) is None
+    assert spyre.capture_command(None, "r.py") == (
+        "python '<your torch-spyre checkout>/tests/op_specs/capture.py' r.py --out captured/")
+
+
+def test_capture_output_lines():
+    """capture.py's "  <path>  (N OpSpec(s), M arg(s))" lines: the detail is whole (it has parentheses)."""
+    m = spyre._CAPTURED_LINE.match("  captured/sdsc_fused_add_1.py  (3 OpSpec(s), 2 arg(s))")
+    assert (m["path"], m["detail"]) == ("captured/sdsc_fused_add_1.py", "3 OpSpec(s), 2 arg(s)")
+    assert spyre._CAPTURED_LINE.match("captured 2 kernel(s); writing 2") is None

@@ -64,6 +64,7 @@ class BundleOptions:
     template: str = DEFAULT_TEMPLATE
     redact: bool = True
     ladder: bool = True
+    verbose_backend: bool = False  # the debug run also raises the Spyre back end's log levels
     minimize: bool = False
     budget: Optional[float] = None  # seconds for --minimize
     retries: int = 1  # --minimize: a candidate must fail the same way this many times out of this many
@@ -279,7 +280,7 @@ def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: Bundle
             original = source
             source, minimized = minimize_first(spec, source, policy, ws, options, on_step)
         inp = CollectInput(spec, source, policy, original_source=original, minimized=minimized)
-        collected = collect(inp, ws, CollectOptions(ladder=options.ladder), on_step)
+        collected = collect(inp, ws, CollectOptions(ladder=options.ladder, verbose_backend=options.verbose_backend), on_step)
         if minimized and minimized.standalone:
             collected.standalone = Path(minimized.standalone).read_text(encoding="utf-8")
         if on_step:

@@ -51,20 +51,22 @@ if TYPE_CHECKING:
 
 PROBE_TIMEOUT = 120.0
 
-# Torch-Spyre's debugging guide, step 2 (docs/source/user_guide/debugging/index.md); SPYRE_INDUCTOR_LOG(_LEVEL)
-# for versions before TORCH_LOGS=+torch_spyre, which _backend_boot.py adds when torch_spyre is installed
-# (REPORTKIT_SPYRE_LOGS: TORCH_LOGS naming a module that does not import breaks `import torch`).
+# Torch-Spyre's debugging guide, steps 2 and 3 (docs/source/user_guide/debugging/index.md: "Full debug run"):
+# TORCH_SPYRE_FFDC=1 TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 TORCH_SPYRE_DEBUG=1 TORCH_COMPILE_DEBUG=1. Its unified
+# logging (unified_logging_framework.md) is TORCH_LOGS=+torch_spyre (TORCH_SPYRE_DEBUG=1 is its deprecated
+# spelling, SPYRE_INDUCTOR_LOG / SPYRE_INDUCTOR_LOG_LEVEL are no longer read): _backend_boot.py adds it only when
+# torch_spyre is installed (REPORTKIT_SPYRE_LOGS), since TORCH_LOGS naming a module that does not import breaks
+# `import torch`; the command shown has it then (:func:`spyre_torch_logs`).
 DEBUG_ENV = {
+    "TORCH_SPYRE_FFDC": "1",
     "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1",
     "TORCH_SPYRE_DEBUG": "1",
     "TORCH_COMPILE_DEBUG": "1",
-    "TORCH_SPYRE_FFDC": "1",
-    "SPYRE_INDUCTOR_LOG": "1",
-    "SPYRE_INDUCTOR_LOG_LEVEL": "DEBUG",
 }
+SPYRE_LOGS = "+torch_spyre"
 # The back-end's log levels, which torch_spyre turns down when unset (TORCH_SENDNN_LOG=CRITICAL,
 # DT_DEEPRT_VERBOSE=-1, DTLOG_LEVEL=error: torch-spyre's README / docs/source/user_guide/profiling/
-# environment_variables.md), raised in the debug run unless given with --env.
+# environment_variables.md). Raised only when asked (--spyre-verbose-backend): on a card the logs are huge.
 BACKEND_LOG_ENV = {"TORCH_SENDNN_LOG": "DEBUG", "DT_DEEPRT_VERBOSE": "1", "DTLOG_LEVEL": "info"}
 # Environment variables worth reporting (names starting with these), besides the ones given by --env.
 # The Torch-Spyre ones: torch_spyre/_inductor/config.py and the compiler / runtime it drives (LX_PLANNING,
@@ -80,6 +82,7 @@ class CollectOptions:
     ladder: bool = True
     rungs: Optional[tuple] = None  # names of the LADDER variants to run (default: all)
     collect_env: bool = True  # run torch.utils.collect_env in the probe
+    verbose_backend: bool = False  # the debug run also raises the back end's log levels (BACKEND_LOG_ENV)
     probe_timeout: float = PROBE_TIMEOUT
 
 
@@ -129,6 +132,7 @@ class EnvInfo:
     collect_env_reason: str = ""
     env_vars: dict = field(default_factory=dict)  # relevant variables of the run environment (raw)
     spyre_config: dict = field(default_factory=dict)  # the probe's spyre_config stage (see _env_probe.py)
+    spyre_stack: Optional[spyre.SpyreStack] = None  # image stamp, back-end RPMs, PF/VF mode (torch_spyre installed)
     probe_errors: dict = field(default_factory=dict)
 
     @property
@@ -154,6 +158,8 @@ class DebugRun:
     stderr: str = ""
     error_output: str = ""  # the traceback as printed (or the tail of the output)
     compile_calls: list = field(default_factory=list)  # torch.compile calls the script made
+    compiled_calls: int = 0  # calls of the functions it compiled
+    last_compiled_call: Optional[dict] = None  # the last one before the failure ({"call", "compile", "caller"})
     workdir: str = ""
 
 
@@ -250,6 +256,7 @@ class Workspace:
         self.spyre_log = self.root / "spyre.log"
         self.gdb_out = self.root / "gdb.txt"
         self.probe_out = self.root / "probe.json"
+        self.call_log = self.root / "calls.jsonl"
         self.sandboxes: list[Sandbox] = []
 
     def sandbox(self, spec: RunSpec) -> Sandbox:
@@ -370,6 +377,8 @@ def build_env_info(data: dict, why: str, spec: RunSpec) -> EnvInfo:
     _torch_details(env, data, why)
     env.spyre_config = dict(data.get("spyre_config") or {})
     _lib_versions(env, run_env)
+    stack = spyre.spyre_stack(run_env)
+    env.spyre_stack = stack if env.torch_spyre.status == COLLECTED or stack.found else None
     env.script_git = repo_info(spec.script.parent)
     return env
 
@@ -409,10 +418,22 @@ def _gdb_margin(timeout: float) -> float:
     return min(30.0, max(3.0, 0.4 * timeout))
 
 
-def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
+def debug_env(spec: RunSpec, options: CollectOptions) -> dict:
+    """The variables the debug run sets for the script (besides reportkit's private dirs)."""
+    env = dict(DEBUG_ENV)
+    if options.verbose_backend:
+        env.update({k: v for k, v in BACKEND_LOG_ENV.items() if k not in spec.env})
+    return env
+
+
+def spyre_torch_logs(value: Optional[str]) -> str:
+    """TORCH_LOGS as _backend_boot.spyre_logs leaves it when torch_spyre is installed."""
+    return value if value and "torch_spyre" in value else ",".join(x for x in (value, SPYRE_LOGS) if x)
+
+
+def debug_spec(spec: RunSpec, ws: Workspace, options: Optional[CollectOptions] = None) -> RunSpec:
     env = dict(spec.env)
-    env.update(DEBUG_ENV)
-    env.update({k: v for k, v in BACKEND_LOG_ENV.items() if k not in spec.env})
+    env.update(debug_env(spec, options or CollectOptions()))
     env["REPORTKIT_SPYRE_LOGS"] = "1"
     env["REPORTKIT_SHELL_PARENT"] = "1"  # torch_spyre's fork detection: see _backend_boot.shell_parent
     # torch_compile_debug/ in the script's working directory, reportkit's scratch copy: private, and where
@@ -422,6 +443,7 @@ def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
     if build_env(spec.env).get("SPYRE_LOG_FILE"):
         env["SPYRE_LOG_FILE"] = str(ws.spyre_log)  # the user's log file stays untouched
     env["REPORTKIT_COMPILE_LOG"] = str(ws.compile_log("debug"))
+    env["REPORTKIT_CALL_LOG"] = str(ws.call_log)
     delay = _gdb_delay(spec.timeout)
     if delay is not None:
         env["REPORTKIT_GDB_AFTER"] = f"{delay:.1f}"
@@ -432,9 +454,9 @@ def debug_spec(spec: RunSpec, ws: Workspace) -> RunSpec:
 
 
 def run_debug(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspace,
-              sandbox: Sandbox) -> Reproduction:
+              sandbox: Sandbox, options: Optional[CollectOptions] = None) -> Reproduction:
     """The reference run; raises UserError (via establish) when nothing fails."""
-    dspec = debug_spec(spec, ws)
+    dspec = debug_spec(spec, ws, options)
     return establish(dspec, policy, runs=1, source=source, sandbox=sandbox)
 
 
@@ -475,19 +497,42 @@ def _command(spec: RunSpec, source_name: str, extra_env: dict) -> str:
     return " ".join(x for x in (env, "python", shlex.quote(source_name), args) if x)
 
 
-def make_debug_run(rep: Reproduction, spec: RunSpec, ws: Workspace) -> DebugRun:
+def shown_debug_env(spec: RunSpec, ws: Workspace, options: CollectOptions, env: EnvInfo) -> dict:
+    """Every variable the debug run set for the script, as the issue shows them: the guide's, TORCH_LOGS
+    when _backend_boot added +torch_spyre, and reportkit's private directories."""
+    dspec = debug_spec(spec, ws, options)
+    shown = {k: v for k, v in dspec.env.items()
+             if (k in DEBUG_ENV or k in BACKEND_LOG_ENV or k in ("TORCH_COMPILE_DEBUG_DIR", "TORCHINDUCTOR_CACHE_DIR",
+                                                               "SPYRE_LOG_FILE")) and spec.env.get(k) != v}
+    if env.torch_spyre.status == COLLECTED:
+        shown["TORCH_LOGS"] = spyre_torch_logs(build_env(spec.env).get("TORCH_LOGS"))
+    return shown
+
+
+def make_debug_run(rep: Reproduction, spec: RunSpec, ws: Workspace, options: Optional[CollectOptions] = None,
+                   env: Optional[EnvInfo] = None) -> DebugRun:
     result = rep.results[0]
-    shown = {k: v for k, v in debug_spec(spec, ws).env.items()
-             if k in DEBUG_ENV or k in BACKEND_LOG_ENV
-             or k in ("TORCH_COMPILE_DEBUG_DIR", "TORCHINDUCTOR_CACHE_DIR", "SPYRE_LOG_FILE")}
+    options = options or CollectOptions()
+    shown = shown_debug_env(spec, ws, options, env or EnvInfo())
+    # the command a reader runs: the run's own variables (--env), then what reportkit set, its private dirs as
+    # fresh ones of the reader's
+    command_env = {k: v for k, v in spec.env.items() if v is not None and k not in shown and k != PYTEST_NODE_ENV}
+    command_env.update({k: ("spyre.log" if k == "SPYRE_LOG_FILE" else v) for k, v in shown.items()
+                        if k != "TORCHINDUCTOR_CACHE_DIR"})
+    command = _command(spec, spec.script.name, command_env)
+    if "TORCHINDUCTOR_CACHE_DIR" in shown:
+        command = 'TORCHINDUCTOR_CACHE_DIR="$(mktemp -d)" ' + command
+    calls = read_compile_log(ws.call_log)
+    numbered = [c for c in calls if "caller" in c]
     return DebugRun(
-        status=COLLECTED, env=shown,
-        command=_command(spec, spec.script.name, {k: v for k, v in shown.items() if k in DEBUG_ENV or k in BACKEND_LOG_ENV}),
+        status=COLLECTED, env=shown, command=command,
         duration=result.duration, returncode=result.returncode, signal=result.signal,
         timed_out=result.timed_out, stdout=_strip_workdir(result.stdout, result),
         stderr=_strip_workdir(result.stderr, result),
         error_output=_strip_workdir(error_output(result, rep.signature), result),
         compile_calls=[_strip_call(c, result) for c in read_compile_log(ws.compile_log("debug"))],
+        compiled_calls=len(numbered),
+        last_compiled_call=_strip_call(numbered[-1], result) if numbered else None,
         workdir=result.workdir,
     )
 
@@ -743,7 +788,7 @@ def run_variant(vdef: VariantDef, ctx: CollectContext) -> Variant:
         env["REPORTKIT_BACKEND"] = vdef.backend
     if vdef.imports:
         env["REPORTKIT_BACKEND_IMPORT"] = vdef.imports
-    spec = replace(ctx.spec, boot_wrapper=BACKEND_BOOT_FILE, env=env, keep_workdir=False,
+    spec = replace(ctx.spec, boot_wrapper=BACKEND_BOOT_FILE, env=env, keep_workdir=vdef.keep_workdir,
                    # a handful of runs, some compiling cold with Inductor: the user's timeout, not the
                    # per-candidate one minimize derives from the original's (maybe eager) run time
                    timeout=ctx.spec.timeout)
@@ -753,6 +798,8 @@ def run_variant(vdef: VariantDef, ctx: CollectContext) -> Variant:
     variant.signature, variant.duration = sig, result.duration
     variant.stdout, variant.stderr = _strip_workdir(result.stdout, result), _strip_workdir(result.stderr, result)
     variant.compile_calls = [_strip_call(c, result) for c in read_compile_log(log)]
+    variant.returncode = result.returncode
+    variant.workdir = result.workdir if vdef.keep_workdir else ""
     if outcome.ok:
         variant.outcome, variant.headline = "fails", sig.headline()
     elif sig.failed:
@@ -766,7 +813,7 @@ def original_backends(calls: list) -> list[str]:
     return list(dict.fromkeys(c.get("backend", "?") for c in calls if c.get("api") != "import"))
 
 
-def run_ladder(ctx: CollectContext, calls: list, rungs: tuple = LADDER) -> Comparison:
+def run_ladder(ctx: CollectContext, calls: list, rungs: tuple = LADDER, on_spyre: bool = False) -> Comparison:
     ladder = Comparison()
     if not calls:
         ladder.reason = ("the script made no torch.compile / torch._dynamo.optimize call before it failed: "
@@ -787,15 +834,17 @@ def run_ladder(ctx: CollectContext, calls: list, rungs: tuple = LADDER) -> Compa
         ladder.variants.append(variant)
         if variant.outcome == "fails":
             first = variant
-    ladder.stage, ladder.verdict = ladder_verdict(ladder.variants, original_backends(calls))
+    ladder.stage, ladder.verdict = ladder_verdict(ladder.variants, original_backends(calls), on_spyre)
     return ladder
 
 
-def ladder_verdict(variants: list, backends: list[str]) -> tuple[Optional[str], str]:
+def ladder_verdict(variants: list, backends: list[str], on_spyre: bool = False) -> tuple[Optional[str], str]:
     rungs = [v for v in variants if v.name != "original"]
+    if not rungs:
+        return None, "no rung run besides the script's own backend: nothing to compare it with"
     first = next((v for v in rungs if v.outcome == "fails"), None)
     if first is not None:
-        return _first_failure(first, rungs)
+        return _first_failure_on_spyre(first, rungs) if on_spyre else _first_failure(first, rungs)
     different = [v for v in rungs if v.outcome == "fails-differently"]
     note = ("; " + ", ".join(f"{v.label} fails differently ({v.headline})" for v in different)) if different else ""
     custom = [b for b in backends if b not in STANDARD_BACKENDS]
@@ -812,6 +861,28 @@ def _first_failure(v: Variant, rungs: list) -> tuple[str, str]:
     earlier = ", ".join(r.label for r in rungs[:rungs.index(v)] if r.outcome == "passes")
     return v.stage, (f"the failure first appears with {v.label}: {v.stage}"
                      + (f" ({earlier} pass{'es' if ',' not in earlier else ''})" if earlier else ""))
+
+
+# On Spyre, eager ops run through Torch-Spyre and many of them compile internally (docs/source/user_guide/debugging/
+# op_spec_lab.md: "many eager Spyre ops are themselves implemented by compiling"): a failure without
+# torch.compile does not clear Torch-Spyre's compiler or the back end, and the inductor rung is where Torch-Spyre
+# compiles the script's graph for the device (front end, then DeepTools).
+SPYRE_EAGER = "eager (Torch-Spyre's eager ops)"
+SPYRE_COMPILE = "Torch-Spyre compile (front end or DeepTools)"
+
+
+def _first_failure_on_spyre(v: Variant, rungs: list) -> tuple[str, str]:
+    if v.name == "no-dynamo":
+        return SPYRE_EAGER, ("fails without torch.compile too (TORCHDYNAMO_DISABLE=1): it is not the script's graph "
+                             "capture (Dynamo, AOT autograd, Inductor); on Spyre, eager ops run through Torch-Spyre "
+                             "and many compile internally, so Torch-Spyre's compiler and the back end are not ruled "
+                             "out")
+    if v.name == "inductor":
+        earlier = ", ".join(r.label for r in rungs[:rungs.index(v)] if r.outcome == "passes")
+        return SPYRE_COMPILE, ("the failure first appears with backend=\"inductor\", when Torch-Spyre compiles the "
+                               "graph for the device" + (f" ({earlier} pass)" if earlier else "")
+                               + ": its front end or the DeepTools back end")
+    return _first_failure(v, rungs)
 
 
 def _custom_backend_text(custom: list, passed: list) -> str:
@@ -847,7 +918,7 @@ class FxCollector(Collector):
 
 
 class LadderCollector(Collector):
-    """The unchanged script rerun with torch.compile's backend switched (seed 003's bisection)."""
+    """The unchanged script rerun with torch.compile's backend switched (where the failure first appears)."""
 
     name = "ladder"
     title = "Backend ladder"
@@ -858,7 +929,9 @@ class LadderCollector(Collector):
         if skipped:
             return Comparison(reason=skipped)
         rungs = tuple(v for v in LADDER if ctx.options.rungs is None or v.name in ctx.options.rungs)
-        return run_ladder(ctx, ctx.calls, rungs)
+        logs = ctx.evidence.get("spyre_logs")
+        on_spyre = spyre.involves_spyre(ctx.env, ctx.source, getattr(logs, "records", ()))
+        return run_ladder(ctx, ctx.calls, rungs, on_spyre)
 
     def files(self, ev: Comparison, layout: dict):
         return variant_logs(ev, layout["ladder"])
@@ -890,8 +963,9 @@ class HangCollector(Collector):
 
 # Collection order: a collector may read the evidence of those before it (sdsc reads fx's graph). The
 # issue shows each one's block in this order within its section, and the checklist lists their lines so.
-COLLECTORS: tuple = (spyre.SpyreSettingsCollector(), FxCollector(), spyre.SpyreLogsCollector(), spyre.SdscCollector(), spyre.FfdcCollector(),
-                     LadderCollector(), spyre.SendnnComparisonCollector(), HangCollector())
+COLLECTORS: tuple = (spyre.SpyreSettingsCollector(), FxCollector(), spyre.SpyreLogsCollector(), spyre.SdscCollector(),
+                     spyre.FfdcCollector(), LadderCollector(), spyre.SendnnComparisonCollector(),
+                     spyre.OpSpecCollector(), HangCollector())
 
 
 def collector_layout() -> dict:
@@ -959,12 +1033,12 @@ def collect(inp: CollectInput, ws: Workspace, options: Optional[CollectOptions] 
     probe_deadline = time.monotonic() + options.probe_timeout
     try:
         step = _timer(timings, on_step)
-        with step("debug run", f"debug run: {' '.join(f'{k}={v}' for k, v in DEBUG_ENV.items())} "
+        with step("debug run", f"debug run: {' '.join(f'{k}={v}' for k, v in debug_env(spec, options).items())} "
                                f"(timeout {spec.timeout:g} s)"):
-            rep = run_debug(spec, inp.source, inp.policy, ws, sandbox)
+            rep = run_debug(spec, inp.source, inp.policy, ws, sandbox, options)
         with step("environment", "environment probe (in the target interpreter)"):
             env = build_env_info(*finish_probe(probe, ws, probe_deadline), spec)
-        run = make_debug_run(rep, spec, ws)
+        run = make_debug_run(rep, spec, ws, options, env)
         ctx = CollectContext(spec, inp.source, inp.policy, rep, run, env, ws, sandbox, options,
                              failure_clues(rep.results[0], run), on_step=on_step)
         for collector in collectors:

@@ -69,6 +69,7 @@ class VariantDef:
     env: tuple = ()  # extra (key, value) pairs
     package: Optional[str] = None  # EnvInfo attribute that must be installed
     imports: Optional[str] = None  # modules that register the backend, comma-separated
+    keep_workdir: bool = False  # the run's scratch copy stays (until the workspace goes): its outputs are read
 
 
 @dataclass
@@ -84,6 +85,8 @@ class Variant:
     stdout: str = ""
     stderr: str = ""
     compile_calls: list = field(default_factory=list)
+    returncode: Optional[int] = None
+    workdir: str = ""  # the run's scratch copy, when kept (VariantDef.keep_workdir)
 
 
 @dataclass

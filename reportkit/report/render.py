@@ -6,7 +6,8 @@
   (``~``); code (the reproducers, Python excerpts) with :func:`reportkit.redact.redact_code`, so it still
   parses. ``--no-redact`` disables it.
 * :func:`checklist` turns a :class:`~reportkit.report.collect.Collected` into Torch-Spyre's bug-report
-  checklist (seed 004, plus the FFDC item): each item done, or with the reason it cannot be.
+  checklist (its debugging guide's "Checklist for Filing a Bug Report"): each item done, or with the reason
+  it cannot be.
 * :func:`render_issue` renders a jinja2 template from ``templates/`` (``torch-spyre``: the sections
   of Torch-Spyre's issue form then the checklist; ``pytorch``: PyTorch's "describe the bug" +
   "versions"), always within GitHub's 65,536-character body limit: long blocks are clipped with a
@@ -39,6 +40,7 @@ from reportkit.redact import (
     redact_text,
     unprotect,
 )
+from reportkit.report import spyre
 from reportkit.report.collect import COLLECTORS, Collected, EnvInfo, PackageInfo, collector_layout
 from reportkit.report.evidence import COLLECTED, CheckItem, Comparison, Variant
 
@@ -190,11 +192,18 @@ def _torch_item(env: EnvInfo) -> CheckItem:
 
 
 def _spyre_item(env: EnvInfo) -> CheckItem:
+    """Ticked only with a commit SHA: torch_spyre's ``__version__`` is a static ``0.0.1`` (torch_spyre/version.py)
+    on every commit, so it identifies no build."""
     label = "Torch-Spyre version or commit SHA"
     pkg = env.torch_spyre
     if pkg.status != COLLECTED:
         return _check("torch_spyre", label, False, pkg.reason)
-    return _check("torch_spyre", label, bool(pkg.version or pkg.commit), package_text(pkg))
+    if pkg.commit:
+        return _check("torch_spyre", label, True, package_text(pkg))
+    return _check("torch_spyre", label, False,
+                  f"`{pkg.version or '?'}` is torch_spyre's static version, the same on every commit, and no commit "
+                  "was found (not imported from a git checkout, no `pip install git+...` record): add the commit "
+                  "you built from")
 
 
 def checklist(c: Collected, files: Optional[Mapping[str, str]] = None) -> list[CheckItem]:
@@ -285,11 +294,7 @@ def env_rows(env: EnvInfo) -> list[tuple[str, str]]:
     rows = [("PyTorch", torch_version_text(env) if env.torch.version else env.torch.reason),
             ("Torch-Spyre", package_text(env.torch_spyre)),
             ("torch_sendnn", package_text(env.torch_sendnn))]
-    if env.lib_versions:
-        rows.append(("DeepTools / Flex", f"ibm-deeptools `{env.deeptools or '?'}`, ibm-flex `{env.flex or '?'}` "
-                                         f"(from LIB_VERSION_FILE `{env.lib_version_file}`)"))
-    else:
-        rows.append(("DeepTools / Flex", env.lib_reason))
+    rows += spyre_stack_rows(env)
     rows += [("Python", f"{env.python} (`{env.executable}`)"), ("OS", f"{env.os} ({env.machine})"),
              ("Accelerators", accelerators_text(env) if env.torch.version else "n/a (torch not importable)")]
     if env.packages:
@@ -299,6 +304,26 @@ def env_rows(env: EnvInfo) -> list[tuple[str, str]]:
                                                 f"{git_text(env.script_git)}"))
     if env.reason:
         rows.append(("Probe", env.reason))
+    return rows
+
+
+def spyre_stack_rows(env: EnvInfo) -> list[tuple[str, str]]:
+    """The Spyre stack as upstream's CI identifies it (image stamp, back-end RPMs), LIB_VERSION_FILE, PF/VF."""
+    stack = env.spyre_stack
+    rows = []
+    if stack is not None and stack.stamp:
+        rows.append(("Spyre image", f"{spyre.stamp_summary(stack.stamp)} (`{stack.stamp_file}`)"))
+    rpms = {k: v for k, v in (stack.rpms if stack is not None else {}).items() if v}
+    if rpms:
+        rows.append(("DeepTools / Flex", ", ".join(f"`{v}`" for v in rpms.values()) + f" (from {stack.rpm_source})"))
+    elif env.lib_versions:
+        rows.append(("DeepTools / Flex", f"ibm-deeptools `{env.deeptools or '?'}`, ibm-flex `{env.flex or '?'}` "
+                                         f"(from LIB_VERSION_FILE `{env.lib_version_file}`)"))
+    else:
+        why = [stack.rpm_reason or "no ibm-deeptools / ibm-flex RPM"] if stack is not None else []
+        rows.append(("DeepTools / Flex", "; ".join([*why, env.lib_reason])))
+    if stack is not None:
+        rows.append(("Device mode", spyre.device_mode_text(stack)))
     return rows
 
 
@@ -365,11 +390,19 @@ def describe_problem(c: Collected) -> str:
         text += "."
     else:
         text = f"{run} fails: {sig.headline()}."
-    for collector in COLLECTORS:
-        comp = c.evidence.get(collector.name)
-        if isinstance(comp, Comparison) and comp.status == COLLECTED and comp.verdict:
-            text += f"\n\n**{collector.title}:** {comp.verdict}."
+    verdict = single_verdict(c)
+    if verdict:
+        text += f"\n\n**Verdict:** {verdict}."
     return text
+
+
+def single_verdict(c: Collected) -> str:
+    """The report's one verdict: of the last collector whose comparison reached one (the spyre vs sendnn
+    comparison already weighs the backend ladder's result, see spyre.single_verdict), so a ladder and a
+    comparison never speak twice, or against each other."""
+    verdicts = [comp.verdict for comp in (c.evidence.get(col.name) for col in COLLECTORS)
+                if isinstance(comp, Comparison) and comp.status == COLLECTED and comp.verdict]
+    return verdicts[-1] if verdicts else ""
 
 
 def describe_expected(c: Collected) -> str:
@@ -440,8 +473,13 @@ def environment() -> jinja2.Environment:
 
     env.filters.update(code=code, fence=fence, cell=cell, first_line=first_line, short_sha=short_sha,
                        shown_variants=shown_variants, short_traceback=short_traceback,
-                       relevant_env=relevant_env)
+                       relevant_env=relevant_env, one_line=one_line)
     return env
+
+
+def one_line(text: Any) -> str:
+    """A log record on one line: a multi-line payload (a DataConversionInfo JSON dump) joined with spaces."""
+    return re.sub(r"[ \t]*\n\s*", " ", str(text)).rstrip()
 
 
 def shown_variants(comp: Comparison) -> list[Variant]:

@@ -125,6 +125,22 @@ def _open_brackets(text: str) -> int:
     return text.count("{") + text.count("[") - text.count("}") - text.count("]")
 
 
+def _any_record(line: str) -> bool:
+    """A log record of any component (another library's too): it ends the record before it."""
+    return bool(_CPP_LINE.match(line) or _LOGGING_LINE.match(line) or _TORCH_LOGS_LINE.match(line))
+
+
+def _continues(current: SpyreLogRecord, line: str, depth: int) -> bool:
+    """Whether ``line`` belongs to ``current``: a payload still inside brackets (a JSON dump), or for a
+    ``[LEVEL] [component]`` / TORCH_LOGS record an indented line (a message with newlines is one record over
+    several lines: upstream's Python formatter and the C++ LogStream write it as is)."""
+    if depth > 0:
+        return True
+    if current.format == "cpp" or not line[:1].isspace() or not line.strip():
+        return False
+    return not line.lstrip().startswith('File "')
+
+
 def _parse_stream(text: str, stream: str, spyre_only: bool) -> list[SpyreLogRecord]:
     records: list[SpyreLogRecord] = []
     current: Optional[SpyreLogRecord] = None
@@ -135,8 +151,8 @@ def _parse_stream(text: str, stream: str, spyre_only: bool) -> list[SpyreLogReco
         if record is not None:
             records.append(record)
             current, depth, continuation = record, _open_brackets(record.message), 0
-        elif current is not None and depth > 0 and continuation < _MAX_CONTINUATION_LINES:
-            # multi-line payload (e.g. a DataConversionInfo JSON dump) still inside brackets
+        elif (current is not None and not _any_record(line) and continuation < _MAX_CONTINUATION_LINES
+              and _continues(current, line, depth)):
             current.message += "\n" + line
             current.raw += "\n" + line
             depth += _open_brackets(line)
@@ -885,6 +901,141 @@ def read_lib_versions(path: Path | None = None) -> dict[str, str]:
     return versions
 
 
+# How upstream's CI identifies the Spyre software stack of an image: a JSON identity record each component
+# layer stamps (.github/scripts/derive_artifact_id.py: SPYRE_ARTIFACT_JSON_FILE = /home/senuser/
+# spyre_artifact.json, field "artifact_id"; before it, a bare id in spyre_artifact_id.txt beside
+# installed_rpms.txt), and the installed RPMs (.github/actions/gather-runner-info/action.yml prints
+# $HOME/installed_rpms.txt; the back end comes as RPMs, .github/scripts/download_rpms.sh).
+IMAGE_HOME = "/home/senuser"
+ARTIFACT_STAMP = "spyre_artifact.json"
+ARTIFACT_ID_FILE = "spyre_artifact_id.txt"
+INSTALLED_RPMS = "installed_rpms.txt"
+STACK_RPMS = ("ibm-deeptools", "ibm-flex")
+# PF / VF: torch_spyre/csrc/spyre_mem.cpp (SpyreAllocator::is_pf_mode) reads FLEX_DEVICE, "PF" or "VF" (any case);
+# unset or anything else, the allocator refuses to start. The cards: PCIDEVICE_IBM_COM_AIU_PF (bus IDs set by the
+# Kubernetes device plugin), SPYRE_VISIBLE_DEVICES (takes priority; torch_spyre/csrc/spyre_device_enum.cpp).
+DEVICE_MODES = {"PF": "physical function", "VF": "virtual function"}
+
+
+@dataclass
+class SpyreStack:
+    """The Spyre software stack and device mode, identified the way upstream's CI does."""
+
+    stamp_file: Optional[str] = None  # spyre_artifact.json (or the older spyre_artifact_id.txt) read
+    stamp: dict = field(default_factory=dict)  # its record ({"artifact_id": ...} for the bare-id file)
+    stamp_reason: str = ""
+    rpms: dict = field(default_factory=dict)  # name -> installed NEVRA, or None when not installed
+    rpm_source: str = ""  # "rpm -q" / the installed_rpms.txt read
+    rpm_reason: str = ""
+    flex_device: Optional[str] = None  # FLEX_DEVICE as set
+    device_mode: Optional[str] = None  # "PF" / "VF", None when FLEX_DEVICE does not say
+    cards: list = field(default_factory=list)  # PCI bus IDs from SPYRE_VISIBLE_DEVICES / PCIDEVICE_IBM_COM_AIU_PF
+    cards_from: str = ""
+
+    @property
+    def found(self) -> bool:
+        return bool(self.stamp or any(self.rpms.values()) or self.flex_device or self.cards)
+
+
+def read_artifact_stamp(homes: Iterable[Path]) -> tuple[Optional[str], dict, str]:
+    """(file, record, why not) of the first image stamp under ``homes``: the JSON record, else the bare id."""
+    tried = []
+    for home in dict.fromkeys(Path(h) for h in homes):
+        for name in (ARTIFACT_STAMP, ARTIFACT_ID_FILE):
+            path = home / name
+            tried.append(str(path))
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            try:
+                data = json.loads(text)
+            except ValueError:
+                data = {"artifact_id": text.strip()} if name == ARTIFACT_ID_FILE and text.strip() else None
+            if isinstance(data, dict) and data:
+                return str(path), data, ""
+            return str(path), {}, f"{path} holds no identity record"
+    return None, {}, f"no image stamp ({', '.join(tried)})"
+
+
+def stamp_summary(stamp: dict, limit: int = 6) -> str:
+    """``artifact_id`` first, then the record's other scalar fields, shortened."""
+    keys = ["artifact_id", *[k for k in stamp if k != "artifact_id"]]
+    shown = [f"{k} `{str(stamp[k])[:80]}`" for k in keys
+             if k in stamp and isinstance(stamp[k], (str, int, float, bool))][:limit]
+    rest = [k for k in stamp if not isinstance(stamp[k], (str, int, float, bool))]
+    return ", ".join(shown) + (f" (and {', '.join(rest[:6])})" if rest else "")
+
+
+def query_rpms(path_env: Optional[str], names: tuple = STACK_RPMS, timeout: float = 20.0) -> tuple[dict, str]:
+    """{name: NEVRA or None} from ``rpm -q`` (found on ``path_env``), and why not when rpm is not there."""
+    import shutil
+    import subprocess
+
+    rpm = shutil.which("rpm", path=path_env)
+    if rpm is None:
+        return {}, "`rpm` is not installed"
+    try:
+        proc = subprocess.run([rpm, "-q", *names], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=timeout)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {}, f"`rpm -q` failed: {exc}"
+    found: dict = {name: None for name in names}
+    for line in proc.stdout.splitlines():
+        line = line.strip()
+        for name in names:
+            if line.startswith(name + "-") and "not installed" not in line:
+                found[name] = line
+    return found, ""
+
+
+def rpms_from_list(path: Path, names: tuple = STACK_RPMS) -> dict:
+    """The NEVRA of each of ``names`` in an installed_rpms.txt (one package per line); {} when unreadable."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").split()
+    except OSError:
+        return {}
+    return {name: next((ln for ln in lines if re.match(re.escape(name) + r"-\d", ln)), None) for name in names}
+
+
+def spyre_stack(env: Mapping[str, str]) -> SpyreStack:
+    """The image stamp, the back-end RPMs and the device mode of the environment ``env`` the script runs in."""
+    homes = [Path(env["HOME"])] if env.get("HOME") else []
+    stack = SpyreStack()
+    stack.stamp_file, stack.stamp, stack.stamp_reason = read_artifact_stamp([*homes, Path(IMAGE_HOME)])
+    stack.rpms, stack.rpm_reason = query_rpms(env.get("PATH"))
+    if stack.rpms:
+        stack.rpm_source = "rpm -q"
+    else:
+        for home in dict.fromkeys([*homes, Path(IMAGE_HOME)]):
+            listed = rpms_from_list(home / INSTALLED_RPMS)
+            if any(listed.values()):
+                stack.rpms, stack.rpm_source = listed, str(home / INSTALLED_RPMS)
+                break
+    flex = env.get("FLEX_DEVICE")
+    stack.flex_device = flex
+    stack.device_mode = flex.upper() if flex and flex.upper() in DEVICE_MODES else None
+    for name in ("SPYRE_VISIBLE_DEVICES", "PCIDEVICE_IBM_COM_AIU_PF"):
+        if env.get(name):
+            stack.cards = [c.strip() for c in env[name].split(",") if c.strip()]
+            stack.cards_from = name
+            break
+    return stack
+
+
+def device_mode_text(stack: SpyreStack) -> str:
+    if stack.device_mode:
+        text = f"{stack.device_mode} ({DEVICE_MODES[stack.device_mode]}; `FLEX_DEVICE={stack.flex_device}`)"
+    elif stack.flex_device:
+        text = (f"`FLEX_DEVICE={stack.flex_device}`: neither PF nor VF (torch_spyre's allocator accepts only "
+                "those)")
+    else:
+        text = "`FLEX_DEVICE` is not set (torch_spyre's allocator needs PF or VF)"
+    if stack.cards:
+        text += f"; {len(stack.cards)} card(s) in `{stack.cards_from}`: {', '.join(stack.cards[:8])}"
+    return text
+
+
 @dataclass
 class TorchSpyreInstall:
     """Where torch_spyre is installed and which source it came from (without importing it)."""
@@ -1212,73 +1363,79 @@ class FfdcCollector(Collector):
         return [CheckItem("ffdc", label, True, shown)]
 
 
-# The guide's step 4 (docs/source/user_guide/debugging/index.md, "Bisect Frontend vs. Backend with sendnn"),
-# done as upstream's tests do it (tests/_inductor/utils_inductor.py, compare_with_sendnn / compare_with_cpu):
-# torch.compile (Inductor) on spyre-device tensors vs torch.compile(backend="sendnn") on CPU tensors, each
-# against eager CPU. Torch-Spyre is an Inductor device backend, not a dynamo backend: backend="spyre" raises
-# InvalidBackend. The run itself is _backend_boot.py's REPORTKIT_SPYRE_COMPARE mode.
-SENDNN_VERDICTS = {  # (spyre correct, sendnn correct) -> (stage, verdict): the guide's table
-    (False, False): ("back-end compiler (DeepTools)",
-                     "sendnn wrong, spyre wrong: the bug is in the back-end compiler (DeepTools); file it against "
-                     "the backend"),
-    (False, True): ("Torch-Spyre front-end",
-                    "sendnn correct, spyre wrong: the bug is in Torch-Spyre's front-end (codegen, stickification, "
-                    "or host code)"),
-    (True, True): ("environment or data transfer",
-                   "both correct on the same inputs: the issue may be environment-specific or in data transfer"),
-}
-# upstream's compare_with_cpu default, used when the reproducer names no tolerance
-DEFAULT_TOLERANCE = (0.1, 0.1)
-_TOLERANCE = re.compile(r"\b(?P<key>atol|rtol)\s*=\s*(?P<value>[0-9][0-9_.]*(?:[eE][+-]?\d+)?)")
+# Torch-Spyre is involved when torch_spyre is installed and the script names the device or the package, or
+# Torch-Spyre logged something in the debug run.
+_SPYRE_IN_SOURCE = re.compile(r"""["']spyre["']|torch_spyre|\bspyre\b""")
 
 
-def reproducer_tolerance(source: str) -> tuple[float, float, str]:
-    """(atol, rtol, where they come from): the first ``atol=`` / ``rtol=`` literals in the reproducer."""
-    found: dict[str, float] = {}
-    for m in _TOLERANCE.finditer(source):
-        try:
-            found.setdefault(m["key"], float(m["value"].replace("_", "")))
-        except ValueError:
-            continue
-    if not found:
-        return (*DEFAULT_TOLERANCE, "the reproducer names no atol/rtol: torch-spyre's compare_with_cpu default")
-    given = ", ".join(f"{k}={v:g}" for k, v in sorted(found.items()))
-    return found.get("atol", 0.0), found.get("rtol", 0.0), f"the reproducer's own ({given})"
+def involves_spyre(env: Any, source: str, records: Iterable = ()) -> bool:
+    return env.torch_spyre.status == COLLECTED and (bool(_SPYRE_IN_SOURCE.search(source or "")) or any(records))
+
+
+# ---------------------------------------------------------------------------
+# Spyre vs sendnn (optional: the older guide's frontend/backend bisection)
+# ---------------------------------------------------------------------------
+
+# The debugging guide up to 61d68efe36cbe5a78137d8da4c0d35963bc9818a had a step "Bisect Frontend vs. Backend with
+# sendnn"; today's guide (docs/source/user_guide/debugging/index.md) replaced it by the OpSpec replay (step 5).
+# reportkit still runs it when torch_sendnn is installed, as an optional piece of evidence, with the semantics of
+# torch-spyre's own helpers (tests/_inductor/utils_inductor.py): compare_with_sendnn requires Torch-Spyre's result
+# (torch.compile on `spyre` tensors) to equal sendnn's (torch.compile(backend="sendnn") on CPU tensors) at
+# atol=rtol=0; compare_with_cpu compares the device result with eager CPU at atol=rtol=0.1. Torch-Spyre is an
+# Inductor device backend, not a dynamo backend (backend="spyre" raises InvalidBackend). The run itself is
+# _backend_boot.py's REPORTKIT_SPYRE_COMPARE mode, on the call the debug run failed at.
+SENDNN_TOLERANCE = (0.0, 0.0)
+CPU_TOLERANCE = (0.1, 0.1)
+TOLERANCE_TEXT = ("Torch-Spyre vs sendnn at atol=rtol=0 (`compare_with_sendnn`); each vs eager CPU at "
+                  "atol=rtol=0.1 (`compare_with_cpu`)")
+OPTIONAL_LABEL = "optional (older guide)"
+FRONT_END, BACK_END = "Torch-Spyre front-end", "back-end compiler (DeepTools)"
+TRANSFER, NUMERICS = "environment or data transfer", "Torch-Spyre front-end (numerics)"
+INCONCLUSIVE, NONDETERMINISTIC = "inconclusive", "non-deterministic, not compared"
+CONCLUSIVE = (FRONT_END, BACK_END, TRANSFER, NUMERICS)
 
 
 @dataclass
 class SendnnComparison(Comparison):
-    tolerance: str = ""  # atol/rtol used and where they come from
+    tolerance: str = ""  # which result is compared with which, at what tolerance
     function: str = ""  # the compiled function compared, and where the script compiled it
+    call: str = ""  # which call of it: the one the debug run failed at
+    options: dict = field(default_factory=dict)  # torch.compile options used per path
+    finding_stage: str = ""  # what the comparison alone says (stage / verdict are the report's single verdict)
+    finding: str = ""
     command: str = ""  # when it could not be run automatically: what the reporter can run
     stdout: str = ""  # of the comparison run
     stderr: str = ""
 
 
-def manual_comparison(script: str, calls: list, atol: float, rtol: float) -> str:
-    """The guide's step 4 as a snippet the reporter adds to the reproducer (then runs ``python <script>``)."""
-    where = next((c.get("caller") for c in calls if c.get("api") != "import" and c.get("caller")), "")
+def manual_comparison(script: str, where: str) -> str:
+    """The comparison as a snippet the reporter adds to the reproducer (then runs ``python <script>``)."""
     return "\n".join([
-        "# Torch-Spyre's debugging guide, step 4: the compiled function both ways, on the same inputs",
+        "# spyre vs sendnn (torch-spyre's tests/_inductor/utils_inductor.py semantics), on the failing call's inputs",
+        "import copy",
         "import torch",
         "import torch_spyre  # noqa: F401  (the spyre device)",
         "import torch_sendnn  # noqa: F401  (the sendnn backend)",
         "",
-        f"def compare(fn, *args, atol={atol:g}, rtol={rtol:g}):",
-        "    expected = fn(*[a.cpu() for a in args])",
-        "    torch._dynamo.reset()",
-        '    spyre = torch.compile(fn)(*[a.to("spyre") for a in args]).cpu()',
-        "    torch._dynamo.reset()",
-        '    sendnn = torch.compile(fn, backend="sendnn")(*[a.cpu() for a in args])',
-        '    for name, got in (("spyre", spyre), ("sendnn", sendnn)):',
-        "        try:",
-        "            torch.testing.assert_close(got, expected, atol=atol, rtol=rtol)",
-        '            print(name, "correct")',
-        "        except AssertionError as exc:",
-        '            print(name, "wrong:", exc)',
         "",
-        f"# then, where {os.path.basename(where) if where else script} compiles and calls the function:",
-        "# compare(<the function given to torch.compile>, <its inputs>); run: python " + script,
+        "def compare(fn, *args, **options):",
+        "    fresh = lambda: [a.detach().cpu().clone() for a in args]  # every path its own inputs",
+        "    expected = fn(*fresh())",
+        "    torch._dynamo.reset()",
+        '    spyre = torch.compile(copy.deepcopy(fn), **options)(*[a.to("spyre") for a in fresh()]).cpu()',
+        "    torch._dynamo.reset()",
+        '    sendnn = torch.compile(copy.deepcopy(fn), backend="sendnn")(*fresh()).cpu()',
+        "    for what, got, want, tol in ((\"spyre vs sendnn\", spyre, sendnn, 0.0), (\"spyre vs CPU\", spyre, expected, 0.1),",
+        "                                 (\"sendnn vs CPU\", sendnn, expected, 0.1)):",
+        "        try:",
+        "            torch.testing.assert_close(got, want, atol=tol, rtol=tol, equal_nan=True)",
+        '            print(what, "equal" if tol == 0 else "close")',
+        "        except AssertionError as exc:",
+        '            print(what, "DIFFER:", exc)',
+        "",
+        f"# then, where {os.path.basename(where) if where else script} calls the compiled function:",
+        "# compare(<the function given to torch.compile>, <its inputs>, <its torch.compile options>); run: python "
+        + script,
     ])
 
 
@@ -1292,53 +1449,144 @@ def _not_installed(ctx: Any, comp: SendnnComparison) -> bool:
     return bool(missing)
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def run_sendnn_comparison(ctx: Any) -> SendnnComparison:
-    atol, rtol, origin = reproducer_tolerance(ctx.source)
-    comp = SendnnComparison(tolerance=f"atol={atol:g}, rtol={rtol:g}: {origin}")
+    comp = SendnnComparison(tolerance=TOLERANCE_TEXT)
+    last = ctx.run.last_compiled_call or {}
+    comp.command = manual_comparison(ctx.spec.script.name, str(last.get("caller") or ""))
     if _not_installed(ctx, comp):
         return comp
-    comp.command = manual_comparison(ctx.spec.script.name, ctx.calls, atol, rtol)
-    if not ctx.calls:
-        comp.reason = ("cannot be run automatically: the script made no torch.compile call before it failed, so "
-                       "there is no compiled function to run both ways")
+    if not last:
+        comp.reason = ("cannot be run automatically: the script called no function compiled with torch.compile "
+                       "before it failed, so there is no compiled call to run both ways")
         return comp
     out = ctx.ws.root / "spyre-vs-sendnn.json"
-    vdef = VariantDef("spyre-vs-sendnn", "spyre vs sendnn", "the guide's step 4", imports="torch_spyre",
-                      env=(("REPORTKIT_SPYRE_COMPARE", str(out)), ("REPORTKIT_COMPARE_TOL", f"{atol!r},{rtol!r}"),
+    vdef = VariantDef("spyre-vs-sendnn", "spyre vs sendnn", OPTIONAL_LABEL, imports="torch_spyre",
+                      env=(("REPORTKIT_SPYRE_COMPARE", str(out)), ("REPORTKIT_COMPARE_CALL", str(last["call"])),
                            ("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")))
     run = ctx.run_variant(vdef)
     comp.stdout, comp.stderr = run.stdout, run.stderr
     try:
         data = json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        comp.reason = ("cannot be run automatically: the script never called the function it compiled"
-                       + (f" (it failed first: {run.headline})" if run.headline else ""))
+        comp.reason = (f"cannot be run automatically: the rerun did not reach call {last['call']} of the compiled "
+                       "functions" + (f" (it failed first: {run.headline})" if run.headline else ""))
         return comp
+    return comparison_result(data, ctx.evidence.get("ladder"), comp)
+
+
+def comparison_result(data: dict, ladder: Any = None, comp: Optional[SendnnComparison] = None) -> SendnnComparison:
+    """The evidence from what the comparison run wrote (see _backend_boot.compare_paths) and the ladder."""
+    comp = comp if comp is not None else SendnnComparison(tolerance=TOLERANCE_TEXT)
     comp.function = f"`{data.get('function')}` compiled at {os.path.basename(str(data.get('where') or '?'))}"
+    comp.call = (f"its call at {os.path.basename(str(data.get('caller') or '?'))}, the "
+                 f"{_ordinal(int(data.get('call') or 1))} call of a compiled function and the last one before the "
+                 "failure")
+    comp.options = dict(data.get("options") or {})
     if data.get("error"):
-        comp.reason = (f"cannot be run automatically: {comp.function} does not run on its inputs moved to the "
-                       f"CPU ({data['error']})")
+        comp.reason = f"cannot be run automatically: {comp.function}, {comp.call}: {data['error']}"
         return comp
-    return _judged(comp, data.get("paths") or {})
-
-
-def _judged(comp: SendnnComparison, paths: dict) -> SendnnComparison:
-    labels = {"spyre": ("Torch-Spyre: torch.compile (Inductor) on spyre tensors", "Torch-Spyre front-end + DeepTools"),
-              "sendnn": ('sendnn: torch.compile(backend="sendnn") on CPU tensors', "DeepTools (torch_sendnn)")}
-    for name, (label, stage) in labels.items():
-        path = paths.get(name) or {"ok": False, "detail": "no result"}
-        comp.variants.append(Variant(name, label, stage, outcome="passes" if path.get("ok") else "fails",
-                                     headline=str(path.get("detail") or "")))
     comp.status, comp.command = COLLECTED, ""
-    ok = tuple(bool((paths.get(n) or {}).get("ok")) for n in ("spyre", "sendnn"))
-    comp.stage, comp.verdict = SENDNN_VERDICTS.get(ok, (
-        "inconclusive", "spyre correct, sendnn wrong: not a row of the guide's table (compare the two results "
-                        "in the bundle's logs)"))
+    comp.finding_stage, comp.finding = judge_comparison(data, comp)
+    comp.stage, comp.verdict = single_verdict(ladder, comp.finding_stage, comp.finding)
     return comp
 
 
+def _row(name: str, label: str, stage: str, result: Optional[dict], same: str, differ: str) -> Variant:
+    if result is None:
+        return Variant(name, label, stage, reason="not compared")
+    return Variant(name, label, stage, outcome="passes" if result.get("ok") else "fails",
+                   headline=f"{same if result.get('ok') else differ}: {_short(result.get('detail') or '')}".rstrip(": "))
+
+
+def _short(detail: str) -> str:
+    """assert_close's message up to the greatest absolute difference (the relative one is in the bundle's log)."""
+    return detail.split(" Greatest relative difference")[0]
+
+
+def judge_comparison(data: dict, comp: SendnnComparison) -> tuple[str, str]:
+    """(stage, finding) of one comparison run's result, and its rows in ``comp.variants``."""
+    paths = data.get("paths") or {}
+    for name, label in (("spyre", "Torch-Spyre: torch.compile (Inductor) on spyre tensors"),
+                        ("sendnn", 'sendnn: torch.compile(backend="sendnn") on CPU tensors')):
+        error = (paths.get(name) or {}).get("error")
+        if error:
+            comp.variants.append(Variant(name, label, "", outcome="raises", headline=error))
+    if (data.get("reference") or {}).get("error"):
+        return INCONCLUSIVE, (f"the call does not run eagerly on the CPU "
+                              f"({data['reference']['error']}), so there is no reference to compare with")
+    if data.get("nondeterministic"):
+        return NONDETERMINISTIC, ("two eager CPU runs of the call on the same "
+                                  "inputs differ (random ops such as dropout or torch.rand*, or uninitialized "
+                                  f"memory): {data['nondeterministic']}")
+    raised = [v for v in comp.variants if v.outcome == "raises"]
+    if raised:
+        which = "; ".join(f"the {v.name} path raises {v.headline}" for v in raised)
+        return INCONCLUSIVE, f"{which}; an exception is no result, so the paths cannot be compared"
+    same = data.get("spyre_vs_sendnn") or {}
+    spyre_cpu, sendnn_cpu = data.get("spyre_vs_cpu") or {}, data.get("sendnn_vs_cpu") or {}
+    comp.variants += [
+        _row("spyre_vs_sendnn", "Torch-Spyre vs sendnn (atol=rtol=0)", "compare_with_sendnn", same, "equal", "differ"),
+        _row("spyre_vs_cpu", "Torch-Spyre vs eager CPU (atol=rtol=0.1)", "compare_with_cpu", spyre_cpu, "close",
+             "differ"),
+        _row("sendnn_vs_cpu", "sendnn vs eager CPU (atol=rtol=0.1)", "", sendnn_cpu, "close", "differ")]
+    return _finding(bool(same.get("ok")), bool(spyre_cpu.get("ok")), bool(sendnn_cpu.get("ok")),
+                    data.get("mutated_inputs"))
+
+
+def _finding(equal: bool, spyre_ok: bool, sendnn_ok: bool, mutated: Optional[list]) -> tuple[str, str]:
+    also = " (the result and the inputs it changes in place)" if mutated else ""
+    if equal and spyre_ok:
+        return TRANSFER, (f"Torch-Spyre and sendnn agree bit for bit and match eager CPU{also}: the compiled "
+                          "computation is right on these inputs; look at the data transfers or the environment")
+    if equal:
+        return BACK_END, (f"Torch-Spyre and sendnn agree bit for bit and both differ from eager CPU{also}: the "
+                          "back-end compiler (DeepTools), which both run on, computes it wrong")
+    if sendnn_ok and not spyre_ok:
+        return FRONT_END, (f"sendnn matches eager CPU and Torch-Spyre does not{also}: the bug is in Torch-Spyre's "
+                           "front-end (lowering, codegen, stickification or host code)")
+    if spyre_ok and sendnn_ok:
+        return NUMERICS, ("Torch-Spyre and sendnn differ (compare_with_sendnn fails at atol=rtol=0) but both are "
+                          "within compare_with_cpu's 0.1 of eager CPU: a numerical difference Torch-Spyre's "
+                          "front-end introduces, not a wrong result at that tolerance")
+    if spyre_ok:
+        return INCONCLUSIVE, ("Torch-Spyre matches eager CPU, sendnn does not; this is no evidence "
+                              "against Torch-Spyre's front-end")
+    return BACK_END, ("both differ from eager CPU and from each other: sendnn (DeepTools without Torch-Spyre's "
+                      "front-end) is already wrong, so the back-end compiler (DeepTools) is; Torch-Spyre's "
+                      "front-end changes the result further")
+
+
+def _first_failing_rung(ladder: Any) -> Optional[Variant]:
+    if ladder is None or ladder.status != COLLECTED:
+        return None
+    return next((v for v in ladder.variants if v.name != "original" and v.outcome == "fails"), None)
+
+
+def single_verdict(ladder: Any, stage: str, finding: str) -> tuple[str, str]:
+    """The report's one verdict from the comparison's finding and the backend ladder, never contradicting
+    either: a conclusive comparison decides (the ladder said what it shows, in Spyre's terms); otherwise the
+    ladder's result, with why the comparison does not decide."""
+    rung = _first_failing_rung(ladder)
+    if stage in CONCLUSIVE:
+        if stage == TRANSFER and rung is not None and rung.name == "inductor":
+            return INCONCLUSIVE, (f"{INCONCLUSIVE}: the compared call is right in both paths, but the failure "
+                                  f"appears only when Inductor compiles (backend ladder); {finding}")
+        note = {"no-dynamo": "the failure also appears without torch.compile, as it can on Spyre, whose eager "
+                             "ops run through Torch-Spyre and the same back end",
+                "inductor": "the backend ladder agrees: the failure first appears when Inductor compiles for the "
+                            "device"}.get(rung.name if rung is not None else "", "")
+        return stage, finding + (f"; {note}" if note else "")
+    if ladder is not None and ladder.status == COLLECTED and ladder.stage:
+        return ladder.stage, f"{ladder.verdict}; the spyre vs sendnn comparison does not decide ({stage}: {finding})"
+    return stage, f"{stage}: {finding}"
+
+
 class SendnnComparisonCollector(Collector):
-    """The guide's step 4: the same computation through Torch-Spyre and through sendnn (DeepTools only)."""
+    """Optional (the older guide's bisection): the failing call through Torch-Spyre and through sendnn."""
 
     name = "spyre_comparison"
     title = "spyre vs sendnn"
@@ -1355,8 +1603,111 @@ class SendnnComparisonCollector(Collector):
             yield f"{layout['ladder']}/spyre-vs-sendnn.stderr.txt", ev.stderr
 
     def checklist(self, c: Any, files: dict) -> list[CheckItem]:
-        label = "Result of the `sendnn` comparison (frontend vs. backend bisect) (optional)"
+        label = f"Result of the `sendnn` comparison (frontend vs. backend bisect), {OPTIONAL_LABEL}"
         cmp = c.spyre_comparison
         if cmp.status == COLLECTED:
-            return [CheckItem("sendnn", label, True, f"{cmp.stage}: {cmp.verdict}")]
+            return [CheckItem("sendnn", label, True, f"{cmp.finding_stage}: {cmp.finding}")]
         return [CheckItem("sendnn", label, False, cmp.reason)]
+
+
+# ---------------------------------------------------------------------------
+# Step 5 of today's guide: replay the OpSpec
+# ---------------------------------------------------------------------------
+
+# docs/source/user_guide/debugging/op_spec_lab.md and tests/op_specs/capture.py: `python tests/op_specs/capture.py
+# my_repro.py --out captured/` runs the script unmodified and writes one standalone script per compiled kernel
+# (<out>/<kernel>.py, a line "  <path>  (N OpSpec(s), M arg(s))" each); exit 0 all written, 3 written but the
+# target raised partway (later kernels missing), 1 nothing written. `python captured/<kernel>.py` replays the
+# back-end half alone: also wrong -> the back end mis-executes a faithful spec; correct -> the bug is upstream
+# (lowering, fusion, stickification or layout).
+CAPTURE_SCRIPT = Path("tests") / "op_specs" / "capture.py"
+CAPTURE_OUT = "captured"
+_CAPTURED_LINE = re.compile(r"^\s+(?P<path>\S+\.py)\s+\((?P<detail>.*)\)\s*$")
+CAPTURE_EXITS = {0: "every kernel written", 3: "kernels written, but the script raised partway: later kernels "
+                                               "were never compiled", 1: "nothing written"}
+
+
+@dataclass
+class OpSpecCapture:
+    status: str = NOT_COLLECTED
+    reason: str = ""
+    capture: str = ""  # the checkout's tests/op_specs/capture.py
+    command: str = ""  # the guide's command for this reproducer
+    exit_code: Optional[int] = None
+    exit_meaning: str = ""
+    kernels: list = field(default_factory=list)  # [file name, "N OpSpec(s), M arg(s)"]
+    paths: list = field(default_factory=list)  # the captured scripts (in the run's scratch copy)
+    stdout: str = ""
+    stderr: str = ""
+
+
+def find_capture(pkg: Any) -> Optional[Path]:
+    """The ``tests/op_specs/capture.py`` of the checkout torch_spyre is imported from (the package's parent
+    directory, or the git top level it is tracked in), if there is one."""
+    roots = [Path(pkg.location).parent] if pkg.location else []
+    if pkg.git is not None and pkg.git.toplevel:
+        roots.append(Path(pkg.git.toplevel))
+    return next((root / CAPTURE_SCRIPT for root in roots if (root / CAPTURE_SCRIPT).is_file()), None)
+
+
+def capture_command(capture: Optional[Path], script: str) -> str:
+    where = str(capture) if capture else f"<your torch-spyre checkout>/{CAPTURE_SCRIPT.as_posix()}"
+    import shlex
+
+    return " ".join(["python", shlex.quote(where), shlex.quote(script), "--out", f"{CAPTURE_OUT}/"])
+
+
+def run_capture(ctx: Any) -> OpSpecCapture:
+    pkg = ctx.env.torch_spyre
+    if pkg.status != COLLECTED:
+        return OpSpecCapture(reason=f"not possible: {pkg.reason or 'torch_spyre is not installed'}",
+                             command=capture_command(None, ctx.spec.script.name))
+    capture = find_capture(pkg)
+    ev = OpSpecCapture(capture=str(capture or ""), command=capture_command(capture, ctx.spec.script.name))
+    if capture is None:
+        ev.reason = (f"not run: torch_spyre ({pkg.location}) is not installed from a checkout with "
+                     f"`{CAPTURE_SCRIPT.as_posix()}`; run the command below from one")
+        return ev
+    run = ctx.run_variant(VariantDef("opspec-capture", "OpSpec capture", "step 5", keep_workdir=True,
+                                     env=(("REPORTKIT_OPSPEC_CAPTURE", str(capture)),)))
+    ev.stdout, ev.stderr = run.stdout, run.stderr
+    ev.exit_code = run.returncode
+    ev.exit_meaning = CAPTURE_EXITS.get(run.returncode, f"exit {run.returncode}")
+    out_dir = Path(run.workdir) / CAPTURE_OUT if run.workdir else None
+    for line in run.stdout.splitlines():
+        m = _CAPTURED_LINE.match(line)
+        if m and out_dir is not None and (out_dir / Path(m["path"]).name).is_file():
+            ev.kernels.append([Path(m["path"]).name, m["detail"]])
+            ev.paths.append(str(out_dir / Path(m["path"]).name))
+    if ev.kernels:
+        ev.status = COLLECTED
+    else:
+        tail = " ".join((run.stderr.strip().splitlines() or run.stdout.strip().splitlines() or [""])[-2:])[-400:]
+        ev.reason = f"capture.py wrote no kernel ({ev.exit_meaning}{': ' + tail if tail else ''})"
+    return ev
+
+
+class OpSpecCollector(Collector):
+    """Step 5 of the debugging guide: the failing kernels captured as standalone OpSpec scripts."""
+
+    name = "opspec"
+    title = "OpSpec replay"
+    layout = {"opspec": "artifacts/captured", "opspec_log": "logs/opspec-capture"}
+
+    def collect(self, ctx: Any) -> OpSpecCapture:
+        if not ctx.options.ladder:
+            return OpSpecCapture(reason="skipped (--no-ladder)",
+                                 command=capture_command(None, ctx.spec.script.name))
+        logs = ctx.evidence.get("spyre_logs")
+        if ctx.env.torch_spyre.status == COLLECTED and not involves_spyre(ctx.env, ctx.source,
+                                                                          getattr(logs, "records", ())):
+            return OpSpecCapture(reason="not run: the script does not use the spyre device (nothing to capture)",
+                                 command=capture_command(find_capture(ctx.env.torch_spyre), ctx.spec.script.name))
+        return run_capture(ctx)
+
+    def files(self, ev: OpSpecCapture, layout: dict):
+        for path in ev.paths:
+            yield f"{layout['opspec']}/{Path(path).name}", Path(path)
+        if ev.stdout or ev.stderr:
+            yield f"{layout['opspec_log']}.stdout.txt", ev.stdout
+            yield f"{layout['opspec_log']}.stderr.txt", ev.stderr

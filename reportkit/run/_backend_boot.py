@@ -19,10 +19,15 @@ Environment (read once, then removed so the script does not see it):
                               ``inductor``, ``spyre``, ``sendnn``...); unset: record only
 ``REPORTKIT_BACKEND_IMPORT``  module imported right after torch that registers that backend
                               (``torch_spyre``, ``torch_sendnn.torch_sendnn``)
-``REPORTKIT_COMPILE_LOG``     JSON lines file: one record per torch.compile / optimize call
-``REPORTKIT_SPYRE_COMPARE``   JSON file: compare the first compiled call Torch-Spyre's way (below), write the
-                              result there and exit
-``REPORTKIT_COMPARE_TOL``     ``atol,rtol`` for that comparison
+``REPORTKIT_COMPILE_LOG``     JSON lines file: one record per torch.compile / optimize call (with the options given)
+``REPORTKIT_CALL_LOG``        JSON lines file: one record per call of a function (or module) the script compiled
+                              with torch.compile, numbered from 1 across all of them (``{"call": N, "compile": I,
+                              "caller": ...}``), and ``{"call": N, "raised": TYPE}`` when that call raised
+``REPORTKIT_SPYRE_COMPARE``   JSON file: run call number ``REPORTKIT_COMPARE_CALL`` (default 1) of the compiled
+                              functions Torch-Spyre's way (below), write the result there and exit
+``REPORTKIT_OPSPEC_CAPTURE``  path of a torch-spyre checkout's ``tests/op_specs/capture.py``: run it on the script
+                              the way the debugging guide's step 5 does (``python capture.py SCRIPT --out
+                              captured/``, in the script's working directory) instead of the script itself
 ``REPORTKIT_SPYRE_LOGS``      set: when torch_spyre is installed, add ``+torch_spyre`` to ``TORCH_LOGS`` (it
                               must not be there otherwise: torch refuses a TORCH_LOGS module it cannot import)
 ``REPORTKIT_SHELL_PARENT``    set: when torch_spyre is installed and this process's parent is a Python process
@@ -34,11 +39,15 @@ Environment (read once, then removed so the script does not see it):
 ``REPORTKIT_GDB_LIMIT``       ... giving gdb at most this many seconds (then it is stopped, the process continued)
 
 The Torch-Spyre comparison (``REPORTKIT_SPYRE_COMPARE``) follows torch-spyre's
-``tests/_inductor/utils_inductor.py`` (``compare_with_sendnn`` / ``compare_with_cpu``): the first call of a
-function the script compiled runs three times with the same inputs: eagerly on CPU tensors (the reference),
-``torch.compile`` (Inductor) on ``spyre``-device tensors (the Torch-Spyre path), and
-``torch.compile(backend="sendnn")`` on CPU tensors (DeepTools without Torch-Spyre's front-end); each
-compiled result is compared with the reference (``torch.testing.assert_close``, the given tolerance).
+``tests/_inductor/utils_inductor.py``: ``compare_with_sendnn`` compiles the function for the ``spyre`` device
+(Inductor, Torch-Spyre's front end, then DeepTools) and with ``backend="sendnn"`` on CPU tensors (DeepTools
+alone) and requires the two results to be equal (``atol=rtol=0``); ``compare_with_cpu`` compares the device
+result with eager CPU at ``atol=rtol=0.1``. The call compared is the one the debug run failed at (its number),
+intercepted before it runs: each path gets its own copy of the inputs and of a module (an in-place function
+cannot change what the next path sees), the Torch-Spyre path keeps the script's compile options (``dynamic``,
+``fullgraph``, ``mode``, ``options``, ``backend``), the sendnn path its ``dynamic`` / ``fullgraph`` (``mode`` and
+``options`` are Inductor's). Eager CPU runs twice first: when the two runs differ (dropout, ``torch.rand*``,
+no seed) nothing is compared. An exception in a path is recorded as that path's result, never as a value.
 
 Standard library only, and compatible with Python 3.8+: it runs in the user's interpreter.
 """
@@ -54,9 +63,13 @@ import sys
 import threading
 import time
 
-_STATE = {"backend": None, "import": None, "log": None, "compare": None, "tolerance": None, "compile": None}
+_STATE = {"backend": None, "import": None, "log": None, "calls": None, "compare": None, "compare_call": 1,
+          "compile": None}
+_COUNT = {"compiles": 0, "calls": 0}
 _LOCAL = threading.local()
 _OWN_FILE = os.path.abspath(__file__)
+# torch.compile's options recorded and kept for the comparison (its other keywords are reportkit's business)
+_OPTIONS = ("dynamic", "fullgraph", "mode", "options")
 
 
 # --------------------------------------------------------------------------- compile records
@@ -93,19 +106,29 @@ def _caller():
     return frame, where
 
 
-def _record(api, requested, forced, where, note=None):
-    path = _STATE["log"]
+def _append(path, record):
     if not path:
         return
-    record = {"api": api, "backend": _backend_name(requested), "custom": not isinstance(requested, (str, type(None))),
-              "default": requested is None, "forced": forced, "caller": where}
-    if note:
-        record["note"] = note
     try:
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record) + "\n")
+            fh.write(json.dumps(record, default=repr) + "\n")
     except OSError:
         pass
+
+
+def _shown_options(kwargs):
+    return {k: (v if isinstance(v, (bool, int, float, str, type(None))) else repr(v)[:300])
+            for k, v in kwargs.items() if k in _OPTIONS}
+
+
+def _record(api, requested, forced, where, note=None, options=None):
+    record = {"api": api, "backend": _backend_name(requested), "custom": not isinstance(requested, (str, type(None))),
+              "default": requested is None, "forced": forced, "caller": where}
+    if options:
+        record["options"] = options
+    if note:
+        record["note"] = note
+    _append(_STATE["log"], record)
 
 
 def _forced_kwargs(kwargs, requested):
@@ -126,20 +149,24 @@ def _wrap_compile(original):
         # torch.compile(backend=...) used as a decorator calls itself again from torch/__init__.py
         if _module_of(frame) == "torch" or getattr(_LOCAL, "depth", 0):
             return original(*args, **kwargs)
-        if _STATE["compare"] and not args and kwargs.get("model") is None:
-            return functools.partial(compile, **kwargs)  # @torch.compile(...) as a decorator
+        if not args and kwargs.get("model") is None:
+            return functools.partial(compile, **kwargs)  # @torch.compile(...) as a decorator: wrapped when applied
         requested = kwargs.get("backend")
         forced = _STATE["backend"]
-        _record("torch.compile", requested, forced, where)
-        if _STATE["compare"]:
-            return _Comparing(args[0] if args else kwargs.get("model"), original(*args, **kwargs), where)
+        _COUNT["compiles"] += 1
+        _record("torch.compile", requested, forced, where, options=_shown_options(kwargs))
+        model = args[0] if args else kwargs.get("model")
+        given = {k: v for k, v in kwargs.items() if k != "model"}
         if forced:
             kwargs = _forced_kwargs(kwargs, requested)
         _LOCAL.depth = getattr(_LOCAL, "depth", 0) + 1
         try:
-            return original(*args, **kwargs)
+            compiled = original(*args, **kwargs)
         finally:
             _LOCAL.depth -= 1
+        if _STATE["calls"] or _STATE["compare"]:
+            return _counted(compiled, _Compiled(model, given, _COUNT["compiles"], where))
+        return compiled
 
     compile.__reportkit_wrapped__ = True
     return compile
@@ -187,33 +214,104 @@ def _patch_torch(torch):
         torch.compile = _wrap_compile(compile_fn)
 
 
+# --------------------------------------------------------------------------- calls of compiled functions
+
+
+class _Compiled:
+    """What the script compiled: the function or module, its torch.compile options, where."""
+
+    def __init__(self, model, options, index, where):
+        self.model, self.options, self.index, self.where = model, options, index, where
+
+
+def _tracing():
+    """True while dynamo traces (a compiled function called inside another compiled region is no call of its own)."""
+    torch = sys.modules.get("torch")
+    compiler = getattr(torch, "compiler", None)
+    is_compiling = getattr(compiler, "is_compiling", None)
+    return bool(is_compiling()) if callable(is_compiling) else False
+
+
+def _counted(compiled, entry):
+    """``compiled`` with its calls counted (and the one to compare intercepted): a function is wrapped, a module
+    (torch.compile's OptimizedModule) gets a subclass whose ``__call__`` counts, so it stays an instance of it."""
+
+    def counted_call(call, args, kwargs):
+        if _tracing():
+            return call()
+        _COUNT["calls"] += 1
+        number = _COUNT["calls"]
+        _, where = _caller()
+        _append(_STATE["calls"], {"call": number, "compile": entry.index, "caller": where})
+        if _STATE["compare"] and number == _STATE["compare_call"]:
+            _compare_and_exit(entry, args, kwargs, number, where)
+        try:
+            return call()
+        except BaseException as exc:
+            _append(_STATE["calls"], {"call": number, "raised": type(exc).__name__})
+            raise
+
+    module_type = _module_type()
+    if module_type is not None and isinstance(compiled, module_type):
+        base = type(compiled)
+
+        def __call__(self, *args, **kwargs):
+            return counted_call(lambda: base.__call__(self, *args, **kwargs), args, kwargs)
+
+        compiled.__class__ = type(base.__name__, (base,), {"__call__": __call__, "__module__": base.__module__,
+                                                            "__qualname__": base.__qualname__})
+        return compiled
+    if not callable(compiled):
+        return compiled
+
+    @functools.wraps(compiled)
+    def call(*args, **kwargs):
+        return counted_call(lambda: compiled(*args, **kwargs), args, kwargs)
+
+    return call
+
+
+def _module_type():
+    torch = sys.modules.get("torch")
+    return getattr(getattr(torch, "nn", None), "Module", None)
+
+
 # --------------------------------------------------------------------------- Torch-Spyre vs sendnn
 
+# torch-spyre's tests/_inductor/utils_inductor.py: compare_with_sendnn's default tolerance, compare_with_cpu's
+SENDNN_TOLERANCE = (0.0, 0.0)
+CPU_TOLERANCE = (0.1, 0.1)
 
-class _Comparing:
-    """What torch.compile returns in comparison mode: the first call runs the comparison and exits."""
 
-    def __init__(self, model, compiled, where):
-        self._model, self._compiled, self._where = model, compiled, where
-
-    def __getattr__(self, name):
-        return getattr(self._compiled, name)
-
-    def __call__(self, *args, **kwargs):
-        result = {"where": self._where, "function": _backend_name(self._model)}
-        try:
-            result.update(compare_paths(self._model, args, kwargs))
-        except Exception as exc:  # the comparison itself could not be set up
-            result["error"] = _exc_text(exc)
-        _write_json(_STATE["compare"], result)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
+def _compare_and_exit(entry, args, kwargs, number, caller):
+    result = {"where": entry.where, "function": _backend_name(entry.model), "call": number, "caller": caller,
+              "compile": entry.index}
+    try:
+        result.update(compare_paths(entry.model, entry.options, args, kwargs))
+    except Exception as exc:  # the comparison itself could not be set up
+        result["error"] = _exc_text(exc)
+    _write_json(_STATE["compare"], result)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def _exc_text(exc):
-    text = str(exc).strip().splitlines()
-    return type(exc).__name__ + (": " + text[0][:300] if text else "")
+    """``Type: first line``, and the exception at the root of its chain when there is one (torch.compile wraps
+    a device's lowering error in a TorchRuntimeError whose own message does not name it)."""
+
+    def one(e):
+        text = str(e).strip().splitlines()
+        return type(e).__name__ + (": " + text[0][:300] if text else "")
+
+    root, seen = exc, {id(exc)}
+    while True:
+        nxt = root.__cause__ or root.__context__
+        if nxt is None or id(nxt) in seen:
+            break
+        seen.add(id(nxt))
+        root = nxt
+    return one(exc) + (f" (from {one(root)})" if root is not exc and one(root) != one(exc) else "")
 
 
 def _write_json(path, data):
@@ -223,69 +321,136 @@ def _write_json(path, data):
     os.replace(tmp, path)
 
 
-def _moved(torch, model, args, kwargs, device):
-    """The model (a copy, for a Module) and the inputs with every tensor moved to ``device``."""
+class _Snapshot:
+    """A tensor argument as it was before the call: a CPU copy and the device it was on."""
+
+    def __init__(self, tensor):
+        self.host = tensor.detach().to("cpu", copy=True)
+        self.device = tensor.device
+        self.requires_grad = tensor.requires_grad
+
+    def fresh(self, on_host):
+        copy = self.host.clone()
+        if not on_host and self.device.type != "cpu":
+            copy = copy.to(self.device)
+        return copy.requires_grad_(self.requires_grad) if self.requires_grad else copy
+
+
+def _inputs(torch, snapshot, on_host):
+    """A fresh copy of the call's arguments for one path (every path its own: in-place functions)."""
+    from torch.utils._pytree import tree_map
+
+    return tree_map(lambda x: x.fresh(on_host) if isinstance(x, _Snapshot) else x, snapshot)
+
+
+def _model_copy(torch, model, on_host):
     import copy
 
+    if not isinstance(model, torch.nn.Module):
+        return model
+    clone = copy.deepcopy(model)
+    return clone.to("cpu") if on_host else clone
+
+
+def _on_host(torch, value):
     from torch.utils._pytree import tree_map
 
-    if isinstance(model, torch.nn.Module):
-        model = copy.deepcopy(model).to(device)
-
-    def move(x):
-        return x.detach().to(device) if isinstance(x, torch.Tensor) else x
-
-    return model, tree_map(move, args), tree_map(move, kwargs)
+    return tree_map(lambda x: x.detach().to("cpu") if isinstance(x, torch.Tensor) else x, value)
 
 
-def _on_host(torch, out):
-    from torch.utils._pytree import tree_map
-
-    return tree_map(lambda x: x.detach().to("cpu") if isinstance(x, torch.Tensor) else x, out)
-
-
-def _judge(torch, out, reference, atol, rtol):
-    """{"ok": bool, "detail": str}: ``out`` against the eager CPU result."""
+def _close(torch, got, want, tolerance):
+    """{"ok", "detail", "max_abs_diff"}: ``got`` against ``want`` as torch.testing.assert_close sees them."""
     from torch.utils._pytree import tree_flatten
 
-    leaves, spec = tree_flatten(out)
-    ref_leaves, ref_spec = tree_flatten(reference)
-    if spec != ref_spec:
-        return {"ok": False, "detail": f"output structure differs from eager CPU: {spec} vs {ref_spec}"}
+    atol, rtol = tolerance
+    leaves, spec = tree_flatten(got)
+    want_leaves, want_spec = tree_flatten(want)
+    if spec != want_spec:
+        return {"ok": False, "detail": f"output structure differs: {spec} vs {want_spec}"}
     worst = 0.0
-    for got, want in zip(leaves, ref_leaves):
-        if not isinstance(want, torch.Tensor):
-            if got != want:
-                return {"ok": False, "detail": f"{got!r} instead of {want!r}"}
+    for a, b in zip(leaves, want_leaves):
+        if not isinstance(b, torch.Tensor):
+            if a != b:
+                return {"ok": False, "detail": f"{a!r} instead of {b!r}"}
             continue
         try:
-            torch.testing.assert_close(got, want, atol=atol, rtol=rtol, equal_nan=True)
+            torch.testing.assert_close(a, b, atol=atol, rtol=rtol, equal_nan=True)
         except AssertionError as exc:
-            return {"ok": False, "detail": " ".join(str(exc).split())[:400]}
-        if got.numel():
-            worst = max(worst, float((got.double() - want.double()).abs().nan_to_num(0.0).max()))
-    return {"ok": True, "detail": f"matches eager CPU (max abs diff {worst:g})"}
+            return {"ok": False, "detail": " ".join(str(exc).split())[:400], "max_abs_diff": _max_diff(torch, a, b)}
+        worst = max(worst, _max_diff(torch, a, b))
+    return {"ok": True, "detail": f"max abs diff {worst:g}", "max_abs_diff": worst}
 
 
-def compare_paths(model, args, kwargs):
+def _max_diff(torch, a, b):
+    try:
+        if a.shape != b.shape or not a.numel():
+            return 0.0
+        return float((a.double() - b.double()).abs().nan_to_num(0.0).max())
+    except (RuntimeError, TypeError):
+        return 0.0
+
+
+def _mutated(torch, before, after):
+    """Positions (in flattened order) of the tensor arguments the call changed in place."""
+    from torch.utils._pytree import tree_flatten
+
+    old, new = tree_flatten(before)[0], tree_flatten(after)[0]
+    return [i for i, (a, b) in enumerate(zip(old, new))
+            if isinstance(a, _Snapshot) and not _close(torch, b, a.host, SENDNN_TOLERANCE)["ok"]]
+
+
+def _run_path(torch, build, model, snapshot, on_host):
+    """(the call's result and its arguments after it, all on the host) or {"error": ...}."""
+    torch._dynamo.reset()
+    try:
+        fn = build(_model_copy(torch, model, on_host))
+        args, kwargs = _inputs(torch, snapshot, on_host)
+        out = fn(*args, **kwargs)
+        return {"value": _on_host(torch, out), "inputs": _on_host(torch, (args, kwargs))}
+    except Exception as exc:
+        return {"error": _exc_text(exc)}
+
+
+def compare_paths(model, options, args, kwargs):
     import torch
+    from torch.utils._pytree import tree_flatten, tree_map
 
-    atol, rtol = (float(x) for x in (_STATE["tolerance"] or "0.1,0.1").split(","))
-    m, a, k = _moved(torch, model, args, kwargs, "cpu")
-    reference = _on_host(torch, m(*a, **k))
-    paths = {}
+    snapshot = tree_map(lambda x: _Snapshot(x) if isinstance(x, torch.Tensor) else x, (args, kwargs))
     original = _STATE["compile"]
-    for name, device, backend in (("spyre", "spyre", None), ("sendnn", "cpu", "sendnn")):
-        torch._dynamo.reset()
-        try:
-            if backend == "sendnn":
-                import torch_sendnn  # noqa: F401  (registers the sendnn dynamo backend)
-            m, a, k = _moved(torch, model, args, kwargs, device)
-            fn = original(m) if backend is None else original(m, backend=backend)
-            paths[name] = _judge(torch, _on_host(torch, fn(*a, **k)), reference, atol, rtol)
-        except Exception as exc:
-            paths[name] = {"ok": False, "error": _exc_text(exc), "detail": _exc_text(exc)}
-    return {"atol": atol, "rtol": rtol, "paths": paths}
+    sendnn_options = {k: v for k, v in options.items() if k in ("dynamic", "fullgraph")}
+    out = {"options": {"spyre": _shown_options(options), "sendnn": _shown_options(sendnn_options)},
+           "tolerance": {"sendnn": SENDNN_TOLERANCE, "cpu": CPU_TOLERANCE}}
+    eager = [_run_path(torch, lambda m: m, model, snapshot, True) for _ in range(2)]
+    if "error" in eager[0] or "error" in eager[1]:
+        out["reference"] = {"error": eager[0].get("error") or eager[1].get("error")}
+        return out
+    again = _close(torch, eager[1]["value"], eager[0]["value"], SENDNN_TOLERANCE)
+    if not again["ok"]:
+        out["nondeterministic"] = again["detail"]
+        return out
+    mutated = _mutated(torch, snapshot, eager[0]["inputs"])
+    out["mutated_inputs"] = mutated
+
+    def compared(run):
+        leaves = tree_flatten(run["inputs"])[0]
+        return [run["value"], [leaves[i] for i in mutated]]
+
+    def sendnn(m):
+        import torch_sendnn  # noqa: F401  (registers the sendnn dynamo backend)
+
+        return original(m, backend="sendnn", **sendnn_options)
+
+    paths = {"spyre": _run_path(torch, lambda m: original(m, **options), model, snapshot, False),
+             "sendnn": _run_path(torch, sendnn, model, snapshot, True)}
+    out["paths"] = {name: {"error": run["error"]} if "error" in run else {} for name, run in paths.items()}
+    if any("error" in run for run in paths.values()):
+        return out
+    reference = compared(eager[0])
+    spyre, sendnn_result = compared(paths["spyre"]), compared(paths["sendnn"])
+    out["spyre_vs_sendnn"] = _close(torch, spyre, sendnn_result, SENDNN_TOLERANCE)
+    out["spyre_vs_cpu"] = _close(torch, spyre, reference, CPU_TOLERANCE)
+    out["sendnn_vs_cpu"] = _close(torch, sendnn_result, reference, CPU_TOLERANCE)
+    return out
 
 
 def _patch_dynamo(dynamo):
@@ -472,8 +637,9 @@ def _read_settings():
     _STATE["backend"] = env.pop("REPORTKIT_BACKEND", None) or None
     _STATE["import"] = env.pop("REPORTKIT_BACKEND_IMPORT", None) or None
     _STATE["log"] = env.pop("REPORTKIT_COMPILE_LOG", None) or None
+    _STATE["calls"] = env.pop("REPORTKIT_CALL_LOG", None) or None
     _STATE["compare"] = env.pop("REPORTKIT_SPYRE_COMPARE", None) or None
-    _STATE["tolerance"] = env.pop("REPORTKIT_COMPARE_TOL", None) or None
+    _STATE["compare_call"] = int(env.pop("REPORTKIT_COMPARE_CALL", None) or 1)
     gdb_after, gdb_out = env.pop("REPORTKIT_GDB_AFTER", None), env.pop("REPORTKIT_GDB_OUT", None)
     gdb_limit = env.pop("REPORTKIT_GDB_LIMIT", None)
     return gdb_after, gdb_out, gdb_limit
@@ -488,6 +654,9 @@ def main(argv):
     if os.environ.pop("REPORTKIT_SHELL_PARENT", None):
         shell_parent(argv)
     gdb_after, gdb_out, gdb_limit = _read_settings()
+    capture = os.environ.pop("REPORTKIT_OPSPEC_CAPTURE", None)
+    if capture:  # capture.py runs the script itself (runpy, sys.argv = [script]) and writes captured/<kernel>.py
+        argv = list(argv[:3]) + [capture, argv[3], "--out", "captured/"]
     boot = _load_boot(argv[0])
     install_hooks()
     if gdb_after and gdb_out:
