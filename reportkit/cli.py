@@ -1123,7 +1123,7 @@ METAVARS = {
 _SECONDS = ("--timeout", "--budget")
 #: option panels (typer's rich_help_panel) by parameter name, for the commands with many options
 PANELS = {
-    "Run": ("python", "timeout", "runs", "isolate_file", "env", "ladder"),
+    "Run": ("python", "timeout", "runs", "isolate_file", "env", "keep_env", "ladder", "spyre_verbose_backend"),
     "Matching (what counts as the same failure)": ("match", "exit_code", "any_exception", "passes_with", "good",
                                                    "no_good_check", "retries"),
     "Reduction": ("budget", "keep_values", "do_minimize"),

@@ -201,7 +201,7 @@ def _env_secrets(items: tuple[tuple[str, Optional[str]], ...]) -> tuple[tuple[st
     for name, value in items:
         if not value:
             continue
-        if is_secret_env_name(name) and len(value) >= _MIN_KNOWN and not _TRIVIAL.match(value):
+        if holds_named_secret(name, value) and len(value) >= _MIN_KNOWN and not _TRIVIAL.match(value):
             found.setdefault(value, "env-secret")
         if "://" in value or "=" in value or "@" in value:
             for cred, kind in credentials_in(value).items():
@@ -1366,13 +1366,30 @@ def is_secret_env_name(name: str) -> bool:
     for i, word in enumerate(words):
         if word == "SESSION" and (i == len(words) - 1 or words[i + 1] in ("ID", "KEY", "TOKEN")):
             return True
-    if words[:2] == ["OP", "SESSION"] or (words[-1] == "STRING" and "CONNECTION" in words):
-        return True  # 1Password CLI sessions; *_CONNECTION_STRING
+    if words[:2] == ["OP", "SESSION"]:
+        return True  # 1Password CLI sessions
+    return _store_connection(words)
+
+
+def _store_connection(words: list[str]) -> bool:
+    """A data store's or broker's connection string (``REDIS_URL``, ``DATABASE_URL``, ``*_CONNECTION_STRING``):
+    secret-bearing when it carries credentials, which many do."""
+    if words[-1] == "STRING" and "CONNECTION" in words:
+        return True
     return any(w in _CONNECTION_WORDS for w in words[1:]) and any(w in _STORE_WORDS for w in words)
 
 
 _URL_NAME_ENDINGS = ("URL", "URI", "DSN")
 _URL_USERINFO = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.\-]{0,20}://[^\s/?#@]+@")
+
+
+def holds_named_secret(name: str, value: str) -> bool:
+    """:func:`is_secret_env_name`, except a data store's URL without credentials (``REDIS_URL=redis://cache:6379/0``:
+    where the store is, not a secret; ``redis://:pw@cache`` is one)."""
+    if not is_secret_env_name(name):
+        return False
+    words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    return not (_store_connection(words) and "://" in value and not _URL_USERINFO.match(value))
 
 
 def is_secret_env(name: str, value: str) -> bool:
@@ -1381,7 +1398,7 @@ def is_secret_env(name: str, value: str) -> bool:
     :func:`redact_text`'s patterns call a credential. An empty value holds nothing."""
     if not value:
         return False
-    if is_secret_env_name(name):
+    if holds_named_secret(name, value):
         return True
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
     if words and words[-1].endswith(_URL_NAME_ENDINGS) and _URL_USERINFO.match(value):
@@ -1396,7 +1413,7 @@ def redact_env(env: Mapping[str, str], *, home: Optional[str] = None) -> dict[st
     """
     out: dict[str, str] = {}
     for name, value in env.items():
-        if value and is_secret_env_name(name):
+        if value and holds_named_secret(name, value):
             out[name] = _mark("env-secret")
         else:
             out[name] = redact_text(value, home=home)
@@ -1408,7 +1425,7 @@ def secret_env_values(env: Optional[Mapping[str, str]] = None) -> list[str]:
     first: they are removed literally wherever they occur."""
     env = os.environ if env is None else env
     values = {v for k, v in env.items()
-              if v and is_secret_env_name(k) and len(v) >= _MIN_KNOWN and not _TRIVIAL.match(v)}
+              if v and holds_named_secret(k, v) and len(v) >= _MIN_KNOWN and not _TRIVIAL.match(v)}
     return sorted(values, key=len, reverse=True)
 
 

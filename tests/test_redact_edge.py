@@ -43,6 +43,16 @@ NOT_OUTPUT = {
         "the helper of write_plan and write_outputs, whose texts are redacted (line, summary, outputs)",
     ("ci/publish.py", "write_github_files", "fh.write(text)"):
         "text is redact_markdown(summary) or the outputs of redact_text(urls), built just before",
+    ("ci/ci.py", "_add_culprit_section", "write_atomic(issue, text, mode=issue.stat().st_mode & 511)"):
+        "issue.md as the bundle's redactor wrote it, plus the culprit section redacted just before (redact_output)",
+    ("ci/_spectrum/rk_spectrum_plugin.py", "pytest_sessionfinish", "out.write(line)"):
+        "the trace records of the target's pytest run (functions per test), read back by reportkit, never shown",
+    ("ci/culprit.py", "CulpritSearch._run", "self.tree.write(applied)"):
+        "a candidate tree (the good revision's files plus hunks) in scratch, for the run itself",
+    ("ci/culprit.py", "Tree.write", "tmp.write_bytes(content)"): "the candidate tree's files in scratch",
+    ("run/_confine.py", "<module>", "print(json.dumps(apply(json.loads(sys.argv[1]))))"):
+        "the confinement helper's report to reportkit over a pipe (the layers it applied)",
+    ("run/_confine.py", "_write", "fh.write(text)"): "a user namespace's /proc/self/{setgroups,uid_map,gid_map}",
 }
 # developer tools with their own __main__ (not reportkit's commands): they print measurements
 DEV_TOOLS = {"run/executor.py"}

@@ -30,7 +30,7 @@ from reportkit.failure.signature import FailureKind
 from reportkit.redact import (
     argv_secrets,
     env_secrets,
-    is_secret_env_name,
+    holds_named_secret,
     plain_setting,
     protect,
     redact_code,
@@ -79,7 +79,7 @@ class Redactor:
         and the credentials in its values, the credentials in the script's ``args``, and the ``--env``
         values (``overrides``) that are not plain settings."""
         secrets = [v for k, v in env.items()
-                   if v and is_secret_env_name(k) and len(v) >= 6 and not _TRIVIAL_VALUE.match(v)]
+                   if v and holds_named_secret(k, v) and len(v) >= 6 and not _TRIVIAL_VALUE.match(v)]
         known = {**env_secrets(env), **argv_secrets(list(args or []))}
         for value in (overrides or {}).values():
             if value and not plain_setting(value):
