@@ -948,65 +948,20 @@ def ci(
     As a GitHub Actions matrix (one job per distinct failure): --plan prints the matrix, each job runs
     --only ID, a final job runs --merge DIR... (see docs/cluster.md).
     """
-    from reportkit.ci.ci import (
-        MATRIX_LIMIT,
-        CiOptions,
-        annotations,
-        make_plan,
-        merge_parts,
-        resolve_repo_root,
-        run_ci,
-        write_outputs,
-        write_plan,
-    )
+    from reportkit.ci.ci import annotations, write_outputs
 
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
-    group = {"open": False}
-
-    def on_step(message: str) -> None:
-        if as_json:
-            return
-        if in_actions and message.startswith("re-running"):  # fold each failure's log in the job's output
-            if group["open"]:
-                print("::endgroup::", file=raw_err, flush=True)
-            print(f"::group::reportkit: {message}", file=raw_err, flush=True)
-            group["open"] = True
-            return  # the group's title says it: not repeated as a plain line
-        err.print(escape(message))
-
+    progress = _CiProgress(as_json, in_actions)
     try:
-        cfg = _config(None, repo_root)
-        python, timeout = cfg.pick("python", python), cfg.pick("timeout", timeout, 600.0)
-        template, jobs = cfg.pick("venue", template, AUTO_TEMPLATE), cfg.pick("jobs", jobs, os.cpu_count() or 1)
-        if template not in TEMPLATE_CHOICES:
-            raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
-        if sum((plan, only is not None, bool(merge))) > 1:
-            raise UserError("--plan, --only and --merge are the three matrix steps: give one of them")
-        if merge and junit:
-            raise UserError("--merge reads the jobs' outputs (their manifests hold the plan); drop --junit")
-        _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
-        kind = _executor_choice(executor, False, ray_address, ray_resources, jobs)
-        if executor != "local" and not do_minimize:
-            raise UserError("--executor says where --minimize's candidates run: add --minimize (the re-runs and "
-                            "bundles always run here)")
-        options = CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
-                            minimize=do_minimize, timeout=timeout, template=template, ladder=ladder,
-                            executor=kind, jobs=jobs, good=good, confirm_runs=confirm_runs)
+        options = _ci_options(junit=junit, repo_root=repo_root, out_dir=out_dir, python=python, max_tests=max_tests,
+                              budget=budget, do_minimize=do_minimize, timeout=timeout, template=template,
+                              ladder=ladder, jobs=jobs, executor=executor, ray_address=ray_address,
+                              ray_resources=ray_resources, plan=plan, only=only, keep_env=keep_env, merge=merge,
+                              good=good, confirm_runs=confirm_runs)
         if plan:
-            the_plan = make_plan(list(junit or []), resolve_repo_root(options), max_tests, limit=MATRIX_LIMIT)
-            print(write_plan(the_plan), file=raw_out, flush=True)
-            err.print(f"reportkit ci --plan: {the_plan.failed_cases} of {the_plan.total_cases} tests failed, "
-                      f"{len(the_plan.groups)} group(s) to examine"
-                      + (f", {len(the_plan.not_examined)} test(s) not examined" if the_plan.not_examined else ""))
+            _print_ci_plan(junit, options, max_tests)
             return
-        try:
-            if merge:
-                report = merge_parts(list(merge), out_dir, on_step=on_step)
-            else:
-                report = run_ci(list(junit or []), options, on_step=on_step, only=only)
-        finally:
-            if group["open"]:
-                print("::endgroup::", file=raw_err, flush=True)
+        report = _run_ci_step(junit, merge, only, options, out_dir, progress)
         outputs = write_outputs(report, out_dir)
     except UserError as exc:
         _fail(exc)
@@ -1017,18 +972,99 @@ def ci(
     if as_json:
         out.print_json(json.dumps(report.to_manifest()))
         raise typer.Exit(130 if report.interrupted else 0)
+    _print_ci_report(report, outputs)
+    if report.interrupted:
+        raise typer.Exit(130)
+
+
+class _CiProgress:
+    """ci's progress lines on stderr; in GitHub Actions each failure's re-run is folded in a log group."""
+
+    def __init__(self, quiet: bool, in_actions: bool) -> None:
+        self.quiet = quiet
+        self.in_actions = in_actions
+        self.open = False
+
+    def on_step(self, message: str) -> None:
+        """Print one progress message (nothing with --json)."""
+        if self.quiet:
+            return
+        if self.in_actions and message.startswith("re-running"):  # fold each failure's log in the job's output
+            if self.open:
+                print("::endgroup::", file=raw_err, flush=True)
+            print(f"::group::reportkit: {message}", file=raw_err, flush=True)
+            self.open = True
+            return  # the group's title says it: not repeated as a plain line
+        err.print(escape(message))
+
+    def close(self) -> None:
+        """End the open log group, if any."""
+        if self.open:
+            print("::endgroup::", file=raw_err, flush=True)
+
+
+def _ci_options(*, junit, repo_root, out_dir, python, max_tests, budget, do_minimize, timeout, template, ladder,
+                jobs, executor, ray_address, ray_resources, plan, only, keep_env, merge, good, confirm_runs):
+    """ci's options, with [tool.reportkit]'s defaults; UserError for a bad or contradictory flag."""
+    from reportkit.ci.ci import CiOptions
+
+    cfg = _config(None, repo_root)
+    python, timeout = cfg.pick("python", python), cfg.pick("timeout", timeout, 600.0)
+    template, jobs = cfg.pick("venue", template, AUTO_TEMPLATE), cfg.pick("jobs", jobs, os.cpu_count() or 1)
+    _check_ci_steps(template, plan, only, merge, junit)
+    _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
+    kind = _executor_choice(executor, False, ray_address, ray_resources, jobs)
+    if executor != "local" and not do_minimize:
+        raise UserError("--executor says where --minimize's candidates run: add --minimize (the re-runs and "
+                        "bundles always run here)")
+    return CiOptions(out_dir=out_dir, repo_root=repo_root, python=python, max_tests=max_tests, budget=budget,
+                     minimize=do_minimize, timeout=timeout, template=template, ladder=ladder,
+                     executor=kind, jobs=jobs, good=good, confirm_runs=confirm_runs)
+
+
+def _check_ci_steps(template: str, plan: bool, only: Optional[str], merge: Optional[List[Path]],
+                    junit: Optional[List[Path]]) -> None:
+    """UserError for an unknown --template, or for matrix steps (--plan/--only/--merge) given together."""
+    if template not in TEMPLATE_CHOICES:
+        raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
+    if sum((plan, only is not None, bool(merge))) > 1:
+        raise UserError("--plan, --only and --merge are the three matrix steps: give one of them")
+    if merge and junit:
+        raise UserError("--merge reads the jobs' outputs (their manifests hold the plan); drop --junit")
+
+
+def _print_ci_plan(junit: Optional[List[Path]], options, max_tests: int) -> None:
+    """ci --plan: print the matrix as JSON on stdout, and a one-line count on stderr."""
+    from reportkit.ci.ci import MATRIX_LIMIT, make_plan, resolve_repo_root, write_plan
+
+    the_plan = make_plan(list(junit or []), resolve_repo_root(options), max_tests, limit=MATRIX_LIMIT)
+    print(write_plan(the_plan), file=raw_out, flush=True)
+    err.print(f"reportkit ci --plan: {the_plan.failed_cases} of {the_plan.total_cases} tests failed, "
+              f"{len(the_plan.groups)} group(s) to examine"
+              + (f", {len(the_plan.not_examined)} test(s) not examined" if the_plan.not_examined else ""))
+
+
+def _run_ci_step(junit: Optional[List[Path]], merge: Optional[List[Path]], only: Optional[str], options,
+                 out_dir: Path, progress: _CiProgress):
+    """Run ci (or one --only job of its matrix), or --merge the matrix jobs' outputs: the report."""
+    from reportkit.ci.ci import merge_parts, run_ci
+
+    try:
+        if merge:
+            return merge_parts(list(merge), out_dir, on_step=progress.on_step)
+        return run_ci(list(junit or []), options, on_step=progress.on_step, only=only)
+    finally:
+        progress.close()
+
+
+def _print_ci_report(report, outputs: dict[str, str]) -> None:
+    """ci's human report: the counts, one entry per distinct failure, the search's cost and what was cut."""
     if report.interrupted:
         out.print("[yellow]interrupted[/yellow]: what was found so far is written")
     out.print(f"[bold]reportkit ci[/bold]: {report.failed_cases} of {report.total_cases} tests failed, "
               f"{len(report.failures)} distinct failure(s) ({report.wall_time:.0f} s)")
     for f in report.failures:
-        where = f.bundle_dir or f.note
-        out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(f.headline[:100])}")
-        out.print(f"  {'':16}  {len(f.tests)} test(s), e.g. {escape(f.tests[0])}")
-        if f.regression == "pre-existing":
-            out.print(f"  {'':16}  pre-existing: fails the same way on the good revision")
-        if where:
-            out.print(f"  {'':16}  {escape(str(where))}")
+        _print_ci_failure(f)
     if report.culprit_search:
         cs = report.culprit_search
         out.print(f"  culprit search against {escape(cs['good'])}: {cs['hunks']} hunk(s), {cs['tests']} test(s) "
@@ -1039,8 +1075,17 @@ def ci(
     if report.budget_exhausted:
         out.print(f"  [yellow]time budget used up[/yellow] ({report.budget:g} s): the work in flight was cut")
     out.print(f"  manifest  {escape(outputs['manifest'])}")
-    if report.interrupted:
-        raise typer.Exit(130)
+
+
+def _print_ci_failure(f) -> None:
+    """One distinct failure of ci's human report: fingerprint, verdict, headline, a test, where its bundle is."""
+    where = f.bundle_dir or f.note
+    out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(f.headline[:100])}")
+    out.print(f"  {'':16}  {len(f.tests)} test(s), e.g. {escape(f.tests[0])}")
+    if f.regression == "pre-existing":
+        out.print(f"  {'':16}  pre-existing: fails the same way on the good revision")
+    if where:
+        out.print(f"  {'':16}  {escape(str(where))}")
 
 
 @app.command(cls=HelpCommand, epilog=exit_epilog("publish"))

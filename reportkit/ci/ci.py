@@ -924,61 +924,121 @@ VERDICT_TEXT = {"confirmed": "reproduced", "flaky": "flaky", "not-reproduced": "
 
 
 def summary_markdown(report: CiReport) -> str:
-    reproduced = [f for f in report.failures if f.verdict in ("confirmed", "flaky")]
-    lines = ["## reportkit: failed tests", "",
-             f"{report.failed_cases} of {report.total_cases} tests failed; {len(report.failures)} distinct "
-             f"failure(s), {len(reproduced)} reproduced on re-run." + (f" [Run]({report.run_url})" if report.run_url
-                                                                         else ""), ""]
-    if report.failures:
-        lines += ["| # | failure | tests | verdict | fingerprint | bundle |", "|---|---|---|---|---|---|"]
-        for i, f in enumerate(report.failures, 1):
-            tests = "<br>".join(f"`{_cell(t)}`" for t in f.tests[:5]) + (f"<br>+{len(f.tests) - 5} more"
-                                                                         if len(f.tests) > 5 else "")
-            verdict = VERDICT_TEXT.get(f.verdict, f.verdict)
-            if f.runs:
-                verdict += f" ({f.failed_runs}/{f.runs} runs)"
-            if f.regression == "pre-existing":
-                verdict += "; pre-existing (fails on the good revision)"
-            bundle = f"`{f.bundle_dir}`" if f.bundle_dir else _cell(f.note)[:200]
-            lines.append(f"| {i} | {_cell(f.headline)[:200]} | {tests} | {verdict} | `{f.fingerprint}` | {bundle} |")
-        lines.append("")
-    notes = [(f.fingerprint, f.note) for f in report.failures if f.note and f.bundle_dir]
-    notes += [(f.fingerprint, f.job_note) for f in report.failures if f.job_note]
-    for fp, note in notes:
-        lines.append(f"- `{fp}`: {_cell(note)}")
-    for f in report.failures:
-        for h in (f.culprit or {}).get("hunks", [])[:3]:
-            a, b = h["lines"]
-            commits = ", ".join(f"`{c}`" for c in h["commits"])
-            lines.append(f"- `{f.fingerprint}` culprit: `{_cell(h['file'])}:{a}" + (f"-{b}" if b != a else "") + "`"
-                         + (f" in `{_cell(h['function'])}`" if h["function"] else "")
-                         + (f" ({commits})" if commits else ""))
-    cs = report.culprit_search
-    if cs:
-        lines += ["", f"Culprit search against `{_cell(cs['good'])}` (delta debugging over the hunks of the diff, "
-                  f"single tests only): {cs['hunks']} hunk(s), {cs['tests']} test(s) searched, {cs['runs']} run(s), "
-                  f"{cs['seconds']:g} s ({_cell(cs['executor'])})." + (f" {_cell(cs['note'])}." if cs["note"] else "")]
-    if report.grouping:
-        g = report.grouping
-        lines += ["", f"Grouped by {_cell(g['by'])}" + (f" ({len(g['modules'])} test module(s) traced once)"
-                                                        if g["modules"] else "")
-                  + ". Give `--good REV` (a revision where the tests passed) to group by the change that caused "
-                  "each failure." + (f" {_cell(g['note'])}." if g["note"] else "")]
-        for f in report.failures:
-            if f.suspect:
-                lines.append(f"- `{f.fingerprint}` suspect: `{_cell(f.suspect)}`")
-    if report.budget_exhausted:
-        not_run = sum(f.verdict == "skipped" for f in report.failures)
-        not_bundled = sum(f.verdict in ("confirmed", "flaky") and not f.bundle_dir for f in report.failures)
-        lines += ["", f"**Time budget used up** ({report.budget:g} s, `--budget`): the work in flight was cut; "
-                  f"{not_run} failure(s) not re-run, {not_bundled} reproduced but not bundled. Raise the budget "
-                  "(or lower `--timeout`, `--max-tests`) to get them."]
-    if report.not_examined:
-        lines += ["", f"Not examined (beyond --max-tests): {len(report.not_examined)} test(s): "
-                  + ", ".join(f"`{_cell(t)}`" for t in report.not_examined[:20])]
+    """The markdown step summary of a CI report: counts, the failure table, notes and what was left undone."""
+    lines = _summary_head(report)
+    lines += _failure_table(report.failures)
+    lines += _failure_notes(report.failures)
+    lines += _culprit_lines(report.failures)
+    lines += _culprit_search_lines(report.culprit_search)
+    lines += _grouping_lines(report)
+    lines += _budget_lines(report)
+    lines += _not_examined_lines(report.not_examined)
     lines += ["", "Bundles (reproducer, logs, environment, `issue.md`) are in the workflow's artifact; "
               "`reportkit publish` files or updates one issue per fingerprint.", ""]
     return "\n".join(lines)
+
+
+def _summary_head(report: CiReport) -> list[str]:
+    """The title and the counts line (with the run's link when known)."""
+    reproduced = [f for f in report.failures if f.verdict in ("confirmed", "flaky")]
+    run_link = f" [Run]({report.run_url})" if report.run_url else ""
+    return ["## reportkit: failed tests", "",
+            f"{report.failed_cases} of {report.total_cases} tests failed; {len(report.failures)} distinct "
+            f"failure(s), {len(reproduced)} reproduced on re-run." + run_link, ""]
+
+
+def _failure_table(failures: list[Failure]) -> list[str]:
+    """The table of the failures, one row each (nothing without failures)."""
+    if not failures:
+        return []
+    lines = ["| # | failure | tests | verdict | fingerprint | bundle |", "|---|---|---|---|---|---|"]
+    for i, f in enumerate(failures, 1):
+        bundle = f"`{f.bundle_dir}`" if f.bundle_dir else _cell(f.note)[:200]
+        lines.append(f"| {i} | {_cell(f.headline)[:200]} | {_tests_cell(f.tests)} | {_verdict_cell(f)} "
+                     f"| `{f.fingerprint}` | {bundle} |")
+    lines.append("")
+    return lines
+
+
+def _tests_cell(tests: list[str]) -> str:
+    """The first five tests of a failure, and how many more."""
+    more = f"<br>+{len(tests) - 5} more" if len(tests) > 5 else ""
+    return "<br>".join(f"`{_cell(t)}`" for t in tests[:5]) + more
+
+
+def _verdict_cell(f: Failure) -> str:
+    """A failure's verdict in words, with its runs and whether it is pre-existing."""
+    verdict = VERDICT_TEXT.get(f.verdict, f.verdict)
+    if f.runs:
+        verdict += f" ({f.failed_runs}/{f.runs} runs)"
+    if f.regression == "pre-existing":
+        verdict += "; pre-existing (fails on the good revision)"
+    return verdict
+
+
+def _failure_notes(failures: list[Failure]) -> list[str]:
+    """The notes of bundled failures and the jobs' own rerun notes, one bullet each."""
+    notes = [(f.fingerprint, f.note) for f in failures if f.note and f.bundle_dir]
+    notes += [(f.fingerprint, f.job_note) for f in failures if f.job_note]
+    return [f"- `{fp}`: {_cell(note)}" for fp, note in notes]
+
+
+def _culprit_lines(failures: list[Failure]) -> list[str]:
+    """One bullet per culprit hunk (at most three per failure)."""
+    return [_culprit_line(f.fingerprint, h) for f in failures for h in (f.culprit or {}).get("hunks", [])[:3]]
+
+
+def _culprit_line(fingerprint: str, hunk: dict) -> str:
+    """A culprit hunk: its file and lines, its function and its commits."""
+    a, b = hunk["lines"]
+    commits = ", ".join(f"`{c}`" for c in hunk["commits"])
+    span = f"-{b}" if b != a else ""
+    function = f" in `{_cell(hunk['function'])}`" if hunk["function"] else ""
+    return (f"- `{fingerprint}` culprit: `{_cell(hunk['file'])}:{a}" + span + "`" + function
+            + (f" ({commits})" if commits else ""))
+
+
+def _culprit_search_lines(cs: Optional[dict]) -> list[str]:
+    """What the culprit search (--good) searched and what it cost."""
+    if not cs:
+        return []
+    note = f" {_cell(cs['note'])}." if cs["note"] else ""
+    return ["", f"Culprit search against `{_cell(cs['good'])}` (delta debugging over the hunks of the diff, "
+            f"single tests only): {cs['hunks']} hunk(s), {cs['tests']} test(s) searched, {cs['runs']} run(s), "
+            f"{cs['seconds']:g} s ({_cell(cs['executor'])})." + note]
+
+
+def _grouping_lines(report: CiReport) -> list[str]:
+    """How the failures were grouped without --good, and each failure's suspect."""
+    g = report.grouping
+    if not g:
+        return []
+    traced = f" ({len(g['modules'])} test module(s) traced once)" if g["modules"] else ""
+    note = f" {_cell(g['note'])}." if g["note"] else ""
+    lines = ["", f"Grouped by {_cell(g['by'])}" + traced
+             + ". Give `--good REV` (a revision where the tests passed) to group by the change that caused "
+             "each failure." + note]
+    lines += [f"- `{f.fingerprint}` suspect: `{_cell(f.suspect)}`" for f in report.failures if f.suspect]
+    return lines
+
+
+def _budget_lines(report: CiReport) -> list[str]:
+    """What was left undone when the --budget ran out."""
+    if not report.budget_exhausted:
+        return []
+    not_run = sum(f.verdict == "skipped" for f in report.failures)
+    not_bundled = sum(f.verdict in ("confirmed", "flaky") and not f.bundle_dir for f in report.failures)
+    return ["", f"**Time budget used up** ({report.budget:g} s, `--budget`): the work in flight was cut; "
+            f"{not_run} failure(s) not re-run, {not_bundled} reproduced but not bundled. Raise the budget "
+            "(or lower `--timeout`, `--max-tests`) to get them."]
+
+
+def _not_examined_lines(not_examined: list[str]) -> list[str]:
+    """The failed tests beyond --max-tests (the first twenty)."""
+    if not not_examined:
+        return []
+    return ["", f"Not examined (beyond --max-tests): {len(not_examined)} test(s): "
+            + ", ".join(f"`{_cell(t)}`" for t in not_examined[:20])]
 
 
 def _cell(text: str) -> str:

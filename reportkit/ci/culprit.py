@@ -423,6 +423,28 @@ class SearchStats:
         return {k: (round(v, 1) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
 
 
+def _repo_relative_dir(good: GoodRev, path: Path, script: Path) -> str:
+    """``path`` relative to the top level (posix, "." for the top); GoodRevError when the test is outside it."""
+    try:
+        return path.resolve().relative_to(good.toplevel).as_posix() or "."
+    except ValueError:
+        raise GoodRevError(f"the test {script} is not inside the repository {good.toplevel}") from None
+
+
+def _built_globs(changed: set[str]) -> tuple[str, ...]:
+    """Globs of the untracked build products next to the changed code (a generated _version.py, compiled
+    extensions)."""
+    parents = {Path(name).parent.as_posix() for name in changed if Path(name).parent.as_posix() != "."}
+    return tuple(f"{p}/*{suffix}" for p in parents for suffix in (".py", *_EXTENSIONS))
+
+
+def _warm_preload(root: Path, check: Check) -> list[str]:
+    """The modules the warm server imports ahead: pytest and the test's imports that are not the repository's."""
+    names = _repo_names(root)
+    return ["pytest"] + [m for m in discover_preload(_read(check.spec.script), check.spec.script)
+                         if m.split(".")[0] not in names and m != "pytest"]
+
+
 class CulpritSearch:
     """The search for the failures of one ``reportkit ci`` run (one scratch tree, one warm server)."""
 
@@ -463,22 +485,36 @@ class CulpritSearch:
             self.stats.seconds += time.monotonic() - start
 
     def _prepare(self, checks: list[Check]) -> None:
-        good = self.good
+        dirs = self._test_dirs(checks)
+        changed = {h.file for h in self.hunks}
+        imports = [d for d in repo_dirs(import_path(checks[0]), self.good.toplevel)
+                   if any(_under(name, d) for name in changed)]
+        only = tuple(dict.fromkeys(dirs + imports))
+        self._keep_hunks_inside(only)
+        self._scratch = Path(tempfile.mkdtemp(prefix="culprit-", dir=session_root()))
+        root = export_commit(self.good, self._scratch / "tree",
+                             keep_untracked=tuple(self.good.toplevel / d for d in dirs),
+                             exclude=COPY_IGNORE, only=only, built=_built_globs(changed))
+        self.tree = Tree(root, self.hunks)
+        self.units = make_units([h for h in self.hunks if not h.test], self.test_hunks)
+        self.stats.units = len(self.units)
+        self._set_pythonpath(root, imports, checks[0])
+        if self.want_warm:
+            self._warm = WarmExecutor(_warm_preload(root, checks[0]))
+
+    def _test_dirs(self, checks: list[Check]) -> list[str]:
+        """The tests' pytest rootdirs and directories, relative to the top level (in order, once each)."""
         dirs: list[str] = []
         for check in checks:
             spec = check.spec
             for path in (spec.root or spec.script.parent, spec.script.parent):
-                try:
-                    rel = path.resolve().relative_to(good.toplevel).as_posix() or "."
-                except ValueError:
-                    raise GoodRevError(f"the test {spec.script} is not inside the repository {good.toplevel}") \
-                        from None
+                rel = _repo_relative_dir(self.good, path, spec.script)
                 if rel not in dirs:
                     dirs.append(rel)
-        changed = {h.file for h in self.hunks}
-        imports = [d for d in repo_dirs(import_path(checks[0]), good.toplevel)
-                   if any(_under(name, d) for name in changed)]
-        only = tuple(dict.fromkeys(dirs + imports))
+        return dirs
+
+    def _keep_hunks_inside(self, only: tuple[str, ...]) -> None:
+        """Keep (and renumber) the hunks under the directories ``only``; note how many were left out."""
         inside = [h for h in self.hunks if any(_under(h.file, d) for d in only)]
         outside = len(self.hunks) - len(inside)
         self.hunks = [replace(h, id=i) for i, h in enumerate(inside)]
@@ -486,24 +522,13 @@ class CulpritSearch:
         self.stats.searched = sum(not h.test for h in self.hunks)
         if outside:
             self.stats.note = f"{outside} hunk(s) outside the tests' rootdir and import path left out"
-        # untracked build products next to the changed code (a generated _version.py, compiled extensions)
-        parents = {Path(name).parent.as_posix() for name in changed if Path(name).parent.as_posix() != "."}
-        built = tuple(f"{p}/*{suffix}" for p in parents for suffix in (".py", *_EXTENSIONS))
-        self._scratch = Path(tempfile.mkdtemp(prefix="culprit-", dir=session_root()))
-        root = export_commit(good, self._scratch / "tree", keep_untracked=tuple(good.toplevel / d for d in dirs),
-                             exclude=COPY_IGNORE, only=only, built=built)
-        self.tree = Tree(root, self.hunks)
-        self.units = make_units([h for h in self.hunks if not h.test], self.test_hunks)
-        self.stats.units = len(self.units)
+
+    def _set_pythonpath(self, root: Path, imports: list[str], check: Check) -> None:
+        """Put the exported tree's import-path directories ahead of the test's PYTHONPATH."""
         paths = [str(root / d) for d in imports if (root / d).is_dir()]
         if paths:
-            current = checks[0].run_spec.env.get("PYTHONPATH", os.environ.get("PYTHONPATH"))
+            current = check.run_spec.env.get("PYTHONPATH", os.environ.get("PYTHONPATH"))
             self._env["PYTHONPATH"] = os.pathsep.join(paths + ([current] if current else []))
-        if self.want_warm:
-            names = _repo_names(root)
-            preload = ["pytest"] + [m for m in discover_preload(_read(checks[0].spec.script), checks[0].spec.script)
-                                    if m.split(".")[0] not in names and m != "pytest"]
-            self._warm = WarmExecutor(preload)
 
     def close(self) -> None:
         if self._warm is not None:

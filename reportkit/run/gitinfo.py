@@ -443,6 +443,21 @@ def diff_hunks(good: GoodRev, max_hunks: int | None = None) -> list[DiffHunk]:
     """The hunks of the tracked files of the working tree that differ from ``good.commit`` (no renames:
     a renamed file is a deletion and an addition). :class:`GoodRevError` when git cannot tell, or with
     more than ``max_hunks``."""
+    status, numstat, text = _diff_outputs(good)
+    kinds = _file_kinds(status)
+    binary = _binary_files(numstat)
+    hunks = _whole_file_hunks(kinds, binary)
+    hunks += _text_hunks(text, kinds, binary)
+    hunks += _unparsed_file_hunks(kinds, hunks)
+    hunks.sort(key=lambda h: (h.file, h.old_start))
+    if max_hunks is not None and len(hunks) > max_hunks:
+        raise GoodRevError(f"{len(hunks)} hunks between {good.describe()} and the working tree (more than "
+                           f"{max_hunks})")
+    return hunks
+
+
+def _diff_outputs(good: GoodRev) -> tuple[str, str, str]:
+    """``git diff``'s name-status, numstat and ``-U0`` patch of the working tree against ``good.commit``."""
     repo = _open_repo(good.toplevel)
     try:
         status = repo.git.diff("--name-status", "-z", "--no-renames", good.commit, "--")
@@ -453,38 +468,78 @@ def diff_hunks(good: GoodRev, max_hunks: int | None = None) -> list[DiffHunk]:
         raise GoodRevError(f"cannot diff {good.describe()} against the working tree: {_one_line(exc)}") from None
     finally:
         repo.close()
+    return status, numstat, text
+
+
+def _file_kinds(status: str) -> dict[str, str]:
+    """Each changed file's status letter (A, D, M, ...) from ``git diff --name-status -z``."""
     fields = [f for f in status.split("\0") if f]
-    kinds = {name: code[0] for code, name in zip(fields[::2], fields[1::2])}
-    binary = {entry.split("\t")[-1] for entry in numstat.split("\0") if entry.startswith("-\t-\t")}
+    return {name: code[0] for code, name in zip(fields[::2], fields[1::2])}
+
+
+def _binary_files(numstat: str) -> set[str]:
+    """The files ``git diff --numstat -z`` counts no lines for (binary)."""
+    return {entry.split("\t")[-1] for entry in numstat.split("\0") if entry.startswith("-\t-\t")}
+
+
+def _whole_file_hunks(kinds: dict[str, str], binary: set[str]) -> list[DiffHunk]:
+    """One hunk per binary, added or deleted file: such a file is taken or left whole."""
     hunks: list[DiffHunk] = []
     for name, code in kinds.items():
         if name in binary or code in "AD":
-            hunks.append(DiffHunk(name, "binary" if name in binary else "added" if code == "A" else "deleted"))
+            hunks.append(DiffHunk(name, _whole_file_kind(name, code, binary)))
+    return hunks
+
+
+def _whole_file_kind(name: str, code: str, binary: set[str]) -> str:
+    """The kind of a file taken or left whole: binary, added or deleted."""
+    if name in binary:
+        return "binary"
+    return "added" if code == "A" else "deleted"
+
+
+def _text_hunks(text: str, kinds: dict[str, str], binary: set[str]) -> list[DiffHunk]:
+    """The ``@@`` hunks of the modified text files of a ``git diff -U0`` patch."""
+    hunks: list[DiffHunk] = []
     current = None
     for line in text.splitlines():
         if line.startswith("diff --git "):
             current = None
         elif line.startswith("+++ "):
-            target = line[4:]
-            current = target[2:] if target.startswith("b/") else None
-            if current is not None and current.startswith('"'):
-                current = None  # a quoted (unusual) name: taken whole below
-        elif line.startswith("--- ") and current is None:
-            continue
-        elif line.startswith("@@") and current is not None and kinds.get(current) == "M" and current not in binary:
-            m = _HUNK_HEADER.match(line)
-            if m:
-                hunks.append(DiffHunk(current, "text", int(m.group(1)), int(m.group(2) or 1),
-                                      int(m.group(3)), int(m.group(4) or 1)))
-    seen = {h.file for h in hunks}
-    for name, code in kinds.items():  # modified but no hunk parsed (a quoted name): the whole file
-        if name not in seen and code not in "AD":
-            hunks.append(DiffHunk(name, "binary"))
-    hunks.sort(key=lambda h: (h.file, h.old_start))
-    if max_hunks is not None and len(hunks) > max_hunks:
-        raise GoodRevError(f"{len(hunks)} hunks between {good.describe()} and the working tree (more than "
-                           f"{max_hunks})")
+            current = _patch_target(line)
+        elif line.startswith("@@") and _is_text_file(current, kinds, binary):
+            hunk = _parse_hunk_header(current, line)
+            if hunk is not None:
+                hunks.append(hunk)
     return hunks
+
+
+def _patch_target(line: str) -> Optional[str]:
+    """The file a ``+++ b/NAME`` line names; None for /dev/null or a quoted (unusual) name."""
+    target = line[4:]
+    current = target[2:] if target.startswith("b/") else None
+    if current is not None and current.startswith('"'):
+        return None  # a quoted (unusual) name: taken whole by _unparsed_file_hunks
+    return current
+
+
+def _is_text_file(name: Optional[str], kinds: dict[str, str], binary: set[str]) -> bool:
+    """Whether ``name`` is a modified, non-binary file (whose hunks are parsed)."""
+    return name is not None and kinds.get(name) == "M" and name not in binary
+
+
+def _parse_hunk_header(name: str, line: str) -> Optional[DiffHunk]:
+    """The text hunk of ``name`` an ``@@ -a,b +c,d @@`` line describes; None when it does not parse."""
+    m = _HUNK_HEADER.match(line)
+    if not m:
+        return None
+    return DiffHunk(name, "text", int(m.group(1)), int(m.group(2) or 1), int(m.group(3)), int(m.group(4) or 1))
+
+
+def _unparsed_file_hunks(kinds: dict[str, str], hunks: list[DiffHunk]) -> list[DiffHunk]:
+    """A whole-file hunk for each file modified but without a parsed hunk (e.g. a quoted name)."""
+    seen = {h.file for h in hunks}
+    return [DiffHunk(name, "binary") for name, code in kinds.items() if name not in seen and code not in "AD"]
 
 
 def working_file(good: GoodRev, name: str) -> Optional[bytes]:
