@@ -73,9 +73,27 @@ def build_fixture(name: str, dest: Path) -> list[str]:
     return patches
 
 
+HELDOUT: dict[str, dict] = {}  # name -> pytest options of the suite's test_command, truth labels
+
+
 def build_heldout(base: Path, name: str, dest: Path) -> list[str]:
+    """The held-out suite (suite.toml): its bug commits' patches only (harmless commits are not bugs); the truth
+    is suite.toml's failing_tests (a bug's patch needs the harmless commits under it, so it may not apply on good
+    alone); the test_command's pytest options (-o pythonpath=src, -o addopts=...) go to every run as PYTEST_ADDOPTS."""
+    import shlex
+    import tomllib
+
     subprocess.run([sys.executable, str(base / "build.py"), name, str(dest)], check=True, capture_output=True)
-    return [p.read_text() for p in sorted((base / name / "commits").glob("*.patch"))]
+    suite = tomllib.loads((base / name / "suite.toml").read_text())
+    command = suite["test_command"]
+    options = [a for a in command[command.index("pytest") + 1:-1] if a not in ("-q",)]
+    labels: dict[str, set[int]] = {}
+    for i, bug in enumerate(suite["bug"]):
+        for node in bug["failing_tests"]:
+            labels.setdefault(node, set()).add(i)
+    by_bug = {c["bug"]: c["patch"] for c in suite["commit"] if c["kind"] == "bug"}
+    HELDOUT[name] = {"addopts": shlex.join(options), "testdir": command[-1], "labels": labels}
+    return [(base / name / by_bug[bug["id"]]).read_text() for bug in suite["bug"]]
 
 
 def planted_lines(patch: str) -> set[tuple[str, str]]:
@@ -85,14 +103,16 @@ def planted_lines(patch: str) -> set[tuple[str, str]]:
         if line.startswith("+++ "):
             file = line[4:].split("\t")[0]
             file = file[2:] if file.startswith("b/") else file
-        elif line[:1] in "+-" and not line.startswith(("+++", "---")):
+        elif line == "-- ":  # git format-patch's signature: the patch ends here
+            break
+        elif line[:1] and line[:1] in "+-" and not line.startswith(("+++", "---")):
             out.add((file, line[0] + " ".join(line[1:].split())))
     return out
 
 
-def run_tests(repo: Path, junit: Path) -> dict[str, str]:
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}"], cwd=repo,
-                   capture_output=True, text=True, timeout=1800)
+def run_tests(repo: Path, junit: Path, testdir: str | None = None) -> dict[str, str]:
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}",
+                    *([testdir] if testdir else [])], cwd=repo, capture_output=True, text=True, timeout=1800)
     from reportkit.ci.ci import parse_junit, resolve_node
 
     outcomes = {}
@@ -179,8 +199,11 @@ def bench_suite(name: str, build, minimize: bool) -> dict:
         repo = tmp / name
         patches = build(name, repo)
         junit = tmp / "head.xml"
-        head_failed = failed(run_tests(repo, junit))
-        labels = truth(repo, patches, tmp)
+        meta = HELDOUT.get(name)
+        if meta:
+            os.environ["PYTEST_ADDOPTS"] = meta["addopts"]
+        head_failed = failed(run_tests(repo, junit, meta and meta["testdir"]))
+        labels = meta["labels"] if meta else truth(repo, patches, tmp)
         good, good_s = reportkit_ci(repo, junit, tmp / "out-good", "--good", "good",
                                     *(["--minimize"] if minimize else []))
         guess, guess_s = reportkit_ci(repo, junit, tmp / "out-guess")
@@ -189,7 +212,7 @@ def bench_suite(name: str, build, minimize: bool) -> dict:
         culprits_ok = []
         for f in regressions:
             shown = {(h["file"], line[0] + " ".join(line[1:].split())) for h in f["culprit"]["hunks"]
-                     for line in h["excerpt"].splitlines() if line[:1] in "+-"}
+                     for line in h["excerpt"].splitlines() if line[:1] and line[:1] in "+-"}
             culprits_ok.append(any(shown and shown <= p for p in planted))
         precision, recall = precision_recall([f["tests"] for f in guess["failures"]], labels)
         search = good.get("culprit_search") or {}
@@ -198,6 +221,10 @@ def bench_suite(name: str, build, minimize: bool) -> dict:
                "groups_eq_bugs": len(regressions) == len(patches) and len(good["failures"]) == len(patches),
                "culprit_is_planted": culprits_ok, "guess_groups": len(guess["failures"]),
                "guess_precision": round(precision, 2), "guess_recall": round(recall, 2),
+               "head_failed_in_truth": f"{len(head_failed & set(labels))}/{len(labels)}",
+               "guess_tests_in_truth": f"{sum(t in labels for g in guess['failures'] for t in g['tests'])}/"
+                                       f"{sum(len(g['tests']) for g in guess['failures'])}",
+               "good_kinds": [f.get("regression") for f in good["failures"]],
                "search_hunks": search.get("hunks"), "search_tests": search.get("tests"),
                "search_runs": search.get("runs"), "search_seconds": search.get("seconds"),
                "ci_good_seconds": round(good_s, 1), "ci_guess_seconds": round(guess_s, 1)}

@@ -218,6 +218,35 @@ def _guard_config():
     return json.loads(value) if value else None
 
 
+def _patch_on_import(names, patch):
+    """``patch(module)`` for each module of ``names``: now for those already imported, and for the others once
+    an import has executed them (a meta path finder that wraps the loader's ``exec_module``)."""
+    for name in names:
+        if name in sys.modules:
+            patch(sys.modules[name])
+
+    class _Finder:
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname not in names or fullname in sys.modules:
+                return None
+            import importlib.machinery
+
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            loader = getattr(spec, "loader", None)
+            if loader is None or not hasattr(loader, "exec_module"):
+                return spec
+            exec_module = loader.exec_module
+
+            def exec_and_patch(module):
+                exec_module(module)
+                patch(module)
+
+            loader.exec_module = exec_and_patch
+            return spec
+
+    sys.meta_path.insert(0, _Finder())
+
+
 def _install_guard(config):
     """The fallback sandbox's Python-level layer: refuse changes outside ``config["writable"]`` (module doc).
 
@@ -439,32 +468,7 @@ def _install_guard(config):
             if callable(original) and not hasattr(original, "__wrapped__"):
                 setattr(cls, method, guard_writer(original, position, keyword))
 
-    for name in _NATIVE_WRITERS:
-        if name in sys.modules:
-            patch(sys.modules[name])
-
-    class _WriterFinder:
-        """Guards the native writers of a module of ``_NATIVE_WRITERS`` once it has been executed."""
-
-        def find_spec(self, fullname, path=None, target=None):
-            if fullname not in _NATIVE_WRITERS or fullname in sys.modules:
-                return None
-            import importlib.machinery
-
-            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-            loader = getattr(spec, "loader", None)
-            if loader is None or not hasattr(loader, "exec_module"):
-                return spec
-            exec_module = loader.exec_module
-
-            def exec_and_patch(module):
-                exec_module(module)
-                patch(module)
-
-            loader.exec_module = exec_and_patch
-            return spec
-
-    sys.meta_path.insert(0, _WriterFinder())
+    _patch_on_import(_NATIVE_WRITERS, patch)
     if hasattr(os, "open") and not hasattr(os.open, "__wrapped__"):
         original_open = os.open
 
@@ -876,32 +880,7 @@ def _watch_wakers(events):
                         setattr(cls, method, wrap(f"{mod_name.split('.')[0]}.{cls_name}.{method}", original))
 
     wanted = {mod_name for mod_name, _cls, _methods in _WAKERS + _WAITS}
-    for name in wanted:
-        if name in sys.modules:
-            patch(sys.modules[name])
-
-    class _Finder:
-        """Wraps the methods of a module of ``wanted`` once it has been executed."""
-
-        def find_spec(self, fullname, path=None, target=None):
-            if fullname not in wanted or fullname in sys.modules:
-                return None
-            import importlib.machinery
-
-            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-            loader = getattr(spec, "loader", None)
-            if loader is None or not hasattr(loader, "exec_module"):
-                return spec
-            exec_module = loader.exec_module
-
-            def exec_and_patch(module):
-                exec_module(module)
-                patch(module)
-
-            loader.exec_module = exec_and_patch
-            return spec
-
-    sys.meta_path.insert(0, _Finder())
+    _patch_on_import(wanted, patch)
 
 
 def _load_confine():
