@@ -125,6 +125,18 @@ def _graph_break(what: str) -> str:
             f"  Developer debug context: Attempted SETUP_WITH on UserDefinedObjectVariable({what}) at 0x7f00aa\n")
 
 
+def test_an_address_pytest_shortened_is_normalized():
+    """pytest's saferepr cuts a long repr in the middle (``<test_dicttoo...x7f1493370f90>``): the address's
+    tail differs from run to run and is no part of the failure (held-out toolz suite: one bug, two issues)."""
+    norm = Normalizer()
+    a = "assert <test_dicttoolz.C object at 0x7f1493370f90> == <test_dicttoo...x7f1493370e90>"
+    b = "assert <test_dicttoolz.C object at 0x7f00aa370f91> == <test_dicttoo...x7f00aa370e91>"
+    assert norm.message_key(a) == norm.message_key(b)
+    assert norm.exact_key(a) == norm.exact_key(b)
+    assert "<test_dicttoo...<hex>>" in norm.exact_key(a)
+    assert "<hex>" not in norm.exact_key("size ...abcdef12 left")  # no '>' after it: not an address
+
+
 def test_message_key_keeps_a_graph_breaks_explanation():
     norm = Normalizer()
     lock, int_ = norm.message_key(_graph_break("lock")), norm.message_key(_graph_break("int"))

@@ -35,6 +35,8 @@ MEASURED_LINES, MEASURED_LINE_MAX = 12, 300
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _HEX_RE = re.compile(r"\b0x[0-9a-fA-F]+\b")
+# the tail of an address in a repr pytest shortened in the middle: ``<test_dicttoo...x7f1493370f90>``
+_HEX_TAIL_RE = re.compile(r"(?<=\.\.\.)(?:0?x)?[0-9a-fA-F]{6,}(?=>)")
 _FLOAT_RE = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?![\w.])")
 # Identifiers keep their digits (aten::_unique2, float16); in tokens that start with a digit
 # (sizes, shapes like 64x576, timestamps like 17T03, counts) every digit run becomes N.
@@ -249,7 +251,7 @@ class Normalizer:
         text = _TMP_RE.sub(_tmp_tail, text)
         if self.home and self.home != "/":
             text = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", text)
-        text = _HEX_RE.sub("<hex>", text)
+        text = _HEX_TAIL_RE.sub("<hex>", _HEX_RE.sub("<hex>", text))
         text = _FLOAT_RE.sub("N", text)
         text = _TOKEN_RE.sub(_numbers_in_token, text)
         return "\n".join(_SPACE_RE.sub(" ", line).strip() for line in text.splitlines()).strip()
@@ -279,7 +281,7 @@ class Normalizer:
         the home dir, addresses; runs of blanks made one."""
         if self.workdir:
             line = line.replace(self.workdir + "/", "").replace(self.workdir, ".")
-        line = _HEX_RE.sub("<hex>", _TMP_RE.sub(_tmp_tail, line))
+        line = _HEX_TAIL_RE.sub("<hex>", _HEX_RE.sub("<hex>", _TMP_RE.sub(_tmp_tail, line)))
         if self.home and self.home != "/":
             line = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", line)
         return _SPACE_RE.sub(" ", line).strip()
