@@ -81,6 +81,7 @@ def build_heldout(base: Path, name: str, dest: Path) -> list[str]:
     is suite.toml's failing_tests (a bug's patch needs the harmless commits under it, so it may not apply on good
     alone); the test_command's pytest options (-o pythonpath=src, -o addopts=...) go to every run as PYTEST_ADDOPTS."""
     import shlex
+
     import tomllib
 
     subprocess.run([sys.executable, str(base / "build.py"), name, str(dest)], check=True, capture_output=True)
