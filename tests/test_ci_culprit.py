@@ -151,7 +151,9 @@ def test_ci_good_files_one_failure_per_culprit(tmp_path):
     assert search["hunks"] == 3 and search["tests"] == 4 and search["runs"] > 0
     assert "Culprit search against `good" in (out / "summary.md").read_text()
 
-    # without --good: the same grouping, guessed from which library functions the tests call (one traced run)
+    # without --good: a guess from which library functions the tests call (one traced run): it names each
+    # failure's suspect, and splits a failure whose tests point at different functions, but never merges two
+    # failures that fail differently (test_add and test_add_in_a_helper fail in different assertions)
     out = tmp_path / "out-guess"
     proc = subprocess.run([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
                            "--out", str(out), "--no-ladder", "--confirm-runs", "1"],
@@ -159,7 +161,7 @@ def test_ci_good_files_one_failure_per_culprit(tmp_path):
     assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "reportkit-ci.json").read_text())
     suspects = {tuple(sorted(t.split("::")[1] for t in f["tests"])): f["suspect"] for f in manifest["failures"]}
-    assert suspects == {("test_add", "test_add_in_a_helper"): "lib/__init__.py::add",
+    assert suspects == {("test_add",): "lib/__init__.py::add", ("test_add_in_a_helper",): "lib/__init__.py::add",
                         ("test_mul",): "lib/__init__.py::mul",
                         ("test_pre_existing",): "lib/__init__.py::broken_before"}, manifest["failures"]
     assert "a guess" in (out / "summary.md").read_text()

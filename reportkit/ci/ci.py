@@ -1238,11 +1238,15 @@ def _regroup_by_spectrum(confirmed: list, options: CiOptions, on_step: Callable[
                        "seconds": round(time.monotonic() - start, 1), "note": note}
 
     def key_of(label: str, failure: Failure) -> tuple:
-        if label in suspects:
-            return ("suspect", *suspects[label])
-        if label != failure.representative and failure.representative in suspects:
-            return ("suspect", *suspects[failure.representative])
-        return ("signature", failure.fingerprint)
+        # the guess only splits a failure (one signature, several suspect functions: bugs behind one assert
+        # helper); it never merges failures that fail differently: in a small library one function every
+        # failing test calls outranks the buggy ones (examples/07: two bugs would become one issue)
+        suspect = suspects.get(label)
+        if suspect is None and label != failure.representative:
+            suspect = suspects.get(failure.representative)
+        if suspect is None:
+            return ("signature", failure.fingerprint)
+        return ("suspect", failure.fingerprint or "", *suspect)
 
     regrouped = _regroup(confirmed, key_of, options, on_step)
     for failure, _found in regrouped:
