@@ -355,7 +355,7 @@ class _Memo:
         needed method): without the memo it is re-run in every structural sweep and every round.
         """
         old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
-        head, tail = _common_ends(old, new)
+        head, tail = wellformed.common_ends(old, new)
         if len(old) - tail - head == 1 and len(new) - tail - head == 1:
             local = _local(old[head], new[head])
             if local is not None:
@@ -392,37 +392,13 @@ def _scope(old: list[str], head: int, tail: int) -> list[str]:
     return out
 
 
-def _common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
-    """Lengths of the common head and the common tail (not overlapping the head) of two sequences (lines,
-    or the characters of a line). Found by bisection with slice comparisons (each a loop in C), not by a
-    Python loop over the elements: this runs for every candidate, on the whole program."""
-    limit = min(len(old), len(new))
-    lo, hi = 0, limit
-    while lo < hi:  # the largest head with old[:head] == new[:head]
-        mid = (lo + hi + 1) // 2
-        if old[lo:mid] == new[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    head = lo
-    a, b = len(old), len(new)
-    lo, hi = 0, limit - head
-    while lo < hi:  # the largest tail with old[-tail:] == new[-tail:]
-        mid = (lo + hi + 1) // 2
-        if old[a - mid:a - lo] == new[b - mid:b - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return head, lo
-
-
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {v: k for k, v in _OPEN.items()}
 
 
 def _local(old: str, new: str) -> tuple[str, str] | None:
     """A change inside one line: the innermost bracketed group around it, with the name before it."""
-    a, b = _common_ends(old, new)
+    a, b = wellformed.common_ends(old, new)
     depth = 0
     left = a - 1
     while left >= 0:

@@ -137,9 +137,10 @@ def _module_global(stmt: ast.stmt) -> bool:
     return False
 
 
-def common_ends(a: str, b: str) -> tuple[int, int]:
-    """Lengths of the common prefix and of the common suffix (not overlapping it) of two strings, with
-    O(log n) slice comparisons (each a C-level compare) instead of a character loop."""
+def common_ends(a: Sequence[object], b: Sequence[object]) -> tuple[int, int]:
+    """Lengths of the common prefix and of the common suffix (not overlapping it) of two sequences (strings,
+    lists of lines), with O(log n) slice comparisons (each a C-level compare) instead of an element loop:
+    this runs for every candidate, on the whole program."""
     limit = min(len(a), len(b))
     lo, hi = 0, limit
     while lo < hi:  # largest head with a[:head] == b[:head]
