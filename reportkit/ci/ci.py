@@ -877,17 +877,26 @@ def _new_failure(key: tuple, members: list[JUnitCase]) -> Failure:
     return failure
 
 
+def _confirm_in_time(failure: Failure, key: tuple, members: list[JUnitCase], options: CiOptions,
+                     deadline: float | None, on_step: Callable[[str], None]) -> Optional[tuple]:
+    """:func:`confirm` the group's failure unless the time budget is used up (then it is "skipped"); None:
+    not confirmed, and the failure keeps the XML's fingerprint."""
+    if deadline is not None and time.monotonic() > deadline:
+        failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
+        failure.fingerprint = _xml_fingerprint(key)
+        return None
+    found = confirm(failure, members, options, on_step)
+    if found is None:
+        failure.fingerprint = _xml_fingerprint(key)
+    return found
+
+
 def _examine_one(key: tuple, members: list[JUnitCase], options: CiOptions, deadline: float | None,
                  on_step: Callable[[str], None], report: CiReport, by_fp: dict[str, Failure]) -> None:
     failure = _new_failure(key, members)
     report.failures.append(failure)
-    if deadline is not None and time.monotonic() > deadline:
-        failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
-        failure.fingerprint = _xml_fingerprint(key)
-        return
-    found = confirm(failure, members, options, on_step)
+    found = _confirm_in_time(failure, key, members, options, deadline, on_step)
     if found is None:
-        failure.fingerprint = _xml_fingerprint(key)
         return
     if failure.fingerprint in by_fp:  # the XML told them apart, the re-runs do not
         by_fp[failure.fingerprint].tests += failure.tests
@@ -1156,15 +1165,9 @@ def _confirm_all(groups: dict, options: CiOptions, deadline: float | None, on_st
         for members in split_by_frames(group):
             failure = _new_failure(key, members)
             report.failures.append(failure)
-            if deadline is not None and time.monotonic() > deadline:
-                failure.verdict, failure.note = "skipped", "not re-run: the time budget was used up"
-                failure.fingerprint = _xml_fingerprint(key)
-                continue
-            found = confirm(failure, members, options, on_step)
-            if found is None:
-                failure.fingerprint = _xml_fingerprint(key)
-                continue
-            confirmed.append((failure, members, found))
+            found = _confirm_in_time(failure, key, members, options, deadline, on_step)
+            if found is not None:
+                confirmed.append((failure, members, found))
     return confirmed
 
 
