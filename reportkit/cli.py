@@ -50,6 +50,8 @@ out = Console(file=raw_out, highlight=False, soft_wrap=True)
 err = Console(file=raw_err, stderr=True, highlight=False, soft_wrap=True)
 
 SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+# --confirm-runs' default: reportkit.failure.check.CONFIRM_RUNS (that module is imported when a command runs)
+CONFIRM_RUNS_DEFAULT = 7
 
 
 def _edit_distance(a: str, b: str) -> int:
@@ -388,6 +390,10 @@ def check(
     runs: Optional[int] = typer.Option(None, "--runs", min=1, help="Runs in fresh interpreters (default: 2); while "
                                        "they all fail the same way, more runs (warm, cheap) follow until 7 did (a 50% "
                                        "flake passes that with p < 1%; hangs: --runs only)."),
+    confirm_runs: int = typer.Option(CONFIRM_RUNS_DEFAULT, "--confirm-runs", min=1, metavar="N",
+                                     help="The failure is confirmed when N runs in all fail the same way (the "
+                                     "runs after --runs stop at the first that differs; a torch.compile script "
+                                     "compiles anew in each, so a lower N saves minutes there)."),
     isolate_file: bool = IsolateOpt,
     match: Optional[str] = MatchOpt,
     exit_code: Optional[int] = ExitCodeOpt,
@@ -397,7 +403,7 @@ def check(
     as_json: bool = JsonOpt,
 ) -> None:
     """Run SCRIPT and print how it fails: kind, exception, message, raising location (its signature)."""
-    from reportkit.failure.check import CONFIRM_RUNS, Check, establish_original, withheld_variables
+    from reportkit.failure.check import Check, establish_original, withheld_variables
 
     try:
         cfg = _config(script)
@@ -406,10 +412,10 @@ def check(
         _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         if not as_json:
-            more = f", then up to {CONFIRM_RUNS} in all while they fail the same way" if runs < CONFIRM_RUNS else ""
+            more = f", then up to {confirm_runs} in all while they fail the same way" if runs < confirm_runs else ""
             err.print(f"running {escape(script)} {runs}x{more} (timeout {spec.timeout:g} s per run) ...")
-        with RunProgress(max(runs, CONFIRM_RUNS), quiet=as_json) as progress:
-            rep = establish_original(Check(spec, policy), runs, on_run=progress.on_run)
+        with RunProgress(max(runs, confirm_runs), quiet=as_json) as progress:
+            rep = establish_original(Check(spec, policy), runs, on_run=progress.on_run, target=confirm_runs)
     except UserError as exc:
         _fail(exc)
         return
@@ -928,7 +934,7 @@ def ci(
                                        "base with the default branch): each failed test's culprit is searched in "
                                        "git diff REV (delta debugging over the hunks, single tests only, inside "
                                        "--budget) and the failures are grouped by culprit: one issue per bug."),
-    confirm_runs: int = typer.Option(7, "--confirm-runs", min=1, metavar="N", help="A failure "
+    confirm_runs: int = typer.Option(CONFIRM_RUNS_DEFAULT, "--confirm-runs", min=1, metavar="N", help="A failure "
                                      "is confirmed when N runs in all fail the same way (the job's own JUnit "
                                      "rerun records count); re-running stops at the first run that differs."),
     as_json: bool = JsonOpt,

@@ -253,6 +253,8 @@ def test_compile_stick_mismatch_example(tmp_path):
     assert {v["name"]: v["outcome"] for v in ladder["variants"]} == {
         "original": "fails", "no-dynamo": "passes", "eager": "passes", "aot_eager": "passes", "inductor": "passes"}
     assert "fails only with the custom backend `stick_backend`" in issue.text
+    # (the whole ladder to Inductor: this is the slow suite's one full-ladder run)
+    assert 'backend="aot_eager" and backend="inductor" all pass, so the bug is in that backend' in ladder["verdict"]
     assert "— spyre vs sendnn comparison not possible: torch_spyre is not installed" in items["sendnn"][1]
     assert "no Spyre device: sdsc not produced" in items["excerpts"][1]
     graphs = sorted(p.parent.name for p in (out / "artifacts" / "torch_compile_debug").glob("*/fx_graph_readable.py"))

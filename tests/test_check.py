@@ -171,6 +171,26 @@ def test_cli_check_and_minimize_refuse_a_flake_that_passed_the_old_two_runs(tmp_
     assert not script.with_name("flaky.min.py").exists()
 
 
+@pytest.mark.parametrize("runs, confirm, expected", [(1, 1, 1), (2, 4, 4), (3, 2, 3), (1, None, CONFIRM_RUNS)])
+def test_cli_check_confirm_runs_sets_the_runs_in_all(tmp_path, runs, confirm, expected):
+    """check --confirm-runs N: N runs in all (never fewer than --runs); the default is the rule's."""
+    script = tmp_path / "det.py"
+    script.write_text("raise KeyError('always')\n")
+    more = [] if confirm is None else ["--confirm-runs", str(confirm)]
+    proc = cli("check", "--json", "--runs", str(runs), *more, str(script))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["runs"] == data["failures"] == expected and data["deterministic"]
+
+
+def test_cli_check_confirm_runs_stops_at_the_first_run_that_differs(tmp_path, state):
+    script, counter = flaky_script(tmp_path, state, 3)  # F F, then P
+    proc = cli("check", "--json", "--confirm-runs", "5", "--env", f"FLAKY_COUNTER={counter}", str(script))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = json.loads(proc.stdout)
+    assert not data["deterministic"] and 2 < data["runs"] <= 5 and data["failures"] == data["runs"] - 1
+
+
 def test_cli_minimize_reports_the_confirmed_runs(tmp_path):
     script = tmp_path / "det.py"
     script.write_text("x = 1\ny = 2\nraise KeyError('always')\n")

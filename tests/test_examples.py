@@ -38,7 +38,7 @@ MINIMAL = {"07_ci_failing_suite": "tests/minimal_test_copy.py::test_stick_copy_m
 
 
 def check_json(script: Path | str, timeout: float) -> dict:
-    proc = subprocess.run([sys.executable, "-m", "reportkit", "check", "--json", "--runs", "1",
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "check", "--json", "--runs", "1", "--confirm-runs", "1",
                            "--timeout", str(timeout), str(script)],
                           capture_output=True, text=True, timeout=timeout * 3 + 120)
     assert proc.returncode == 0, proc.stdout + proc.stderr

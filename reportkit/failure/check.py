@@ -296,10 +296,12 @@ def establish(spec: RunSpec, policy: MatchPolicy, runs: int = 2, source: str | N
 
 
 def establish_original(check: Check, runs: int = 2, source: str | None = None, *,
-                       on_run: Callable[[int, RunResult, Signature], None] | None = None) -> Reproduction:
-    """The rule in full, for ``check`` and ``ci``: ``runs`` cold runs, then :func:`confirm_with_warm`."""
+                       on_run: Callable[[int, RunResult, Signature], None] | None = None,
+                       target: int = CONFIRM_RUNS) -> Reproduction:
+    """The rule in full, for ``check`` and ``ci``: ``runs`` cold runs, then :func:`confirm_with_warm` up to
+    ``target`` runs in all."""
     rep = reproduce(check, runs, source, on_run)
-    return confirm_with_warm(rep, check, source, on_run=on_run)
+    return confirm_with_warm(rep, check, source, target, on_run=on_run)
 
 
 def require_deterministic(rep: Reproduction, retries: int = 1, doing: str = "Minimizing",
