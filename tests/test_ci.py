@@ -471,7 +471,9 @@ SUITES = Path(__file__).resolve().parent / "fixtures" / "suites"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suite, bugs", [("inflection", 1), ("isodate", 1), ("more_itertools", 2)])
+# one per family in CI: inflection (one bug) and more_itertools (two bugs, one test file); isodate under -m corpus
+@pytest.mark.parametrize("suite, bugs", [("inflection", 1), pytest.param("isodate", 1, marks=pytest.mark.corpus),
+                                         ("more_itertools", 2)])
 def test_real_suites_one_failure_per_bug(tmp_path, suite, bugs):
     """Real libraries' suites (vendored from their sdists) with injected bugs: one failure per bug."""
     import shutil
