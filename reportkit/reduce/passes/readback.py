@@ -40,7 +40,7 @@ import ast
 
 from .edits import Delete, Edit, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import call_elements
-from .scopes import Bindings, Scopes, enclosing_scope, import_binding
+from .scopes import Bindings, Scopes, enclosing_scope, import_binding, node_index
 from .source import SourceMap, parses
 from .statements import _parents
 from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
@@ -589,9 +589,7 @@ def _constructions(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> 
     """Every ``name(...)`` call, or None when ``name`` is also used otherwise (passed as a value, with
     ``*``/``**`` arguments); an annotation or ``isinstance(x, name)`` is no use."""
     calls: list[ast.Call] = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
+    for node in node_index(tree).loads.get(name, ()):
         parent = parents.get(id(node))
         if isinstance(parent, ast.Call) and parent.func is node:
             if any(isinstance(a, ast.Starred) for a in parent.args) or any(k.arg is None for k in parent.keywords):

@@ -37,12 +37,23 @@ import json
 import keyword
 import re
 import types
+import weakref
 from collections import Counter
 from typing import Callable, Iterator
 
-from .edits import BodySeq, Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
+from .edits import (
+    BodyInfo,
+    BodySeq,
+    Delete,
+    Edit,
+    ElementSeq,
+    Splice,
+    apply_edits,
+    apply_splices,
+    walk_bodies,
+)
 from .expressions import _bound_names, _element_seq, call_elements, display_elements
-from .scopes import Bindings, Scopes, enclosing_scope
+from .scopes import Bindings, Scopes, enclosing_scope, node_index
 from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
 
@@ -92,12 +103,11 @@ def _self_name(func: ast.FunctionDef) -> str | None:
 def _constructions(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[ast.Call] | None:
     """The calls ``name(...)`` when every load of ``name`` is one (None otherwise)."""
     calls: list[ast.Call] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-            call = parents.get(id(node))
-            if not (isinstance(call, ast.Call) and call.func is node):
-                return None
-            calls.append(call)
+    for node in node_index(tree).loads.get(name, ()):
+        call = parents.get(id(node))
+        if not (isinstance(call, ast.Call) and call.func is node):
+            return None
+        calls.append(call)
     return calls
 
 
@@ -268,11 +278,14 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
     owners = _self_accesses(tree)
     stores, reads = _attr_stores_and_reads(tree, owners)
     out: list[str] = []
+    first_body: dict[int, BodyInfo] = {}  # owner id -> its first body (walk_bodies' order)
+    for info in walk_bodies(tree, smap):
+        first_body.setdefault(id(info.owner), info)
     for cls, init, self_name in _hoisting_classes(tree):
         bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [],
                                   lambda call, name: _module_binding(tree, scopes, parents, call, name))
         init_locals = scopes.locals.get(id(init), set())
-        init_info = next((i for i in walk_bodies(tree, smap) if i.owner is init), None)
+        init_info = first_body.get(id(init))
         if init_info is None:
             continue
         for index, stmt in enumerate(init_info.seq.stmts):
@@ -535,9 +548,7 @@ def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str,
     """Calls of ``name``: ``name(...)`` and ``torch.compile(name, ...)(...)``, with ``threads`` also the
     starts ``Thread(target=name, args=(...))`` (and ``Process``); None if it is used otherwise."""
     calls: list[ast.Call | _ThreadSite] = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
+    for node in node_index(tree).loads.get(name, ()):
         site = _call_site(parents, node, threads)
         if site is None:
             return None
@@ -1180,11 +1191,25 @@ def _argument_parens(source: str, smap: SourceMap, tree: ast.Module, node: ast.A
     if not isinstance(node, ast.Call):
         return []
     out: list[str] = []
+    func_end = smap.span(node.func)[1]
     for arg in [*node.args, *(k.value for k in node.keywords)]:
+        if source[func_end:smap.span(arg)[0]].strip(" \t") == "(":
+            continue  # ``f(x)``: the parentheses are the call's own (without them it is another program)
         candidate = _without_parens(source, smap, arg)
-        if candidate is not None and ast.dump(ast.parse(candidate)) == ast.dump(tree):
+        if candidate is not None and ast.dump(ast.parse(candidate)) == _dump(tree):
             out.append(candidate)
     return out
+
+
+_DUMPS: weakref.WeakKeyDictionary[ast.AST, str] = weakref.WeakKeyDictionary()
+
+
+def _dump(tree: ast.AST) -> str:
+    """``ast.dump(tree)``, once per tree (compared with each candidate's)."""
+    text = _DUMPS.get(tree)
+    if text is None:
+        text = _DUMPS[tree] = ast.dump(tree)
+    return text
 
 
 def _spread_arguments(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:

@@ -10,6 +10,7 @@ strings count as loads of module names.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections import Counter
 from typing import Iterator
 
@@ -205,6 +206,36 @@ class Scopes:
                 count += 1
             stack.extend(_children(sub))
         return count
+
+
+class NodeIndex:
+    """The nodes of one tree a pass looks up by name, each list in ``ast.walk`` order (the order a walk of the
+    whole tree would meet them): ``loads[name]``, the ``ast.Name`` loads of ``name``; ``attributes[attr]``,
+    every ``ast.Attribute`` ``X.attr`` (any context). Built by :func:`node_index` in one walk, so that a
+    question asked per class or per function (where is ``C`` constructed, who reads ``X.scale``) costs
+    the size of its answer, not a walk of the program each time."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.loads: dict[str, list[ast.Name]] = {}
+        self.attributes: dict[str, list[ast.Attribute]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    self.loads.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Attribute):
+                self.attributes.setdefault(node.attr, []).append(node)
+
+
+_INDEXES: weakref.WeakKeyDictionary[ast.AST, NodeIndex] = weakref.WeakKeyDictionary()
+
+
+def node_index(tree: ast.AST) -> NodeIndex:
+    """The :class:`NodeIndex` of ``tree``, built on first use and kept while the tree lives (the passes never
+    change a tree they parsed: a candidate is a new source, parsed anew)."""
+    index = _INDEXES.get(tree)
+    if index is None:
+        index = _INDEXES[tree] = NodeIndex(tree)
+    return index
 
 
 def parent_map(tree: ast.AST) -> dict[int, ast.AST]:

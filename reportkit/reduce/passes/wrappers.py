@@ -29,7 +29,7 @@ import types
 from typing import NamedTuple
 
 from .edits import BodyInfo, Delete, Splice, apply_edits, apply_splices, walk_bodies
-from .scopes import Scopes
+from .scopes import Scopes, node_index
 from .source import SourceMap, block_text
 from .statements import _SCOPED, _bind_arguments, _full_lines, _names_in, _parents, import_binding
 
@@ -696,7 +696,7 @@ def _constant_reads(tree: ast.Module, parents: dict[int, ast.AST], cls: ast.Clas
                     own: set[int]) -> list[ast.Attribute] | None:
     """Every read of an attribute ``name``, when each one is ``self.name`` in the class's own methods
     (``own``) or ``C.name``, and none is in an f-string; None otherwise or when there is none."""
-    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name]
+    reads = list(node_index(tree).attributes.get(name, ()))
     if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
                         or _in_fstring(parents, r) for r in reads):
         return None
