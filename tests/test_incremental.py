@@ -352,3 +352,31 @@ def test_redundant_argument_parentheses_go_and_a_calls_own_stay(source: str, exp
     smap = SourceMap(source)
     found = [c for node in ast.walk(tree) for c in _argument_parens(source, smap, tree, node)]
     assert found == expected
+
+
+def test_the_passes_reading_one_version_share_its_tree_parent_map_and_scopes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pass asks for the tree of the version it is given: parsed once, its parent map and its scopes made
+    once, whichever of the passes asks first."""
+    from reportkit.reduce.passes import readback, scaffold, scopes, wrappers
+
+    made = {"parse": 0, "scopes": 0}
+    real_parse, real_init = ast.parse, scopes.Scopes.__init__
+
+    def parse(*args, **kwargs):
+        made["parse"] += 1
+        return real_parse(*args, **kwargs)
+
+    def init(self, tree):
+        made["scopes"] += 1
+        real_init(self, tree)
+
+    monkeypatch.setattr(ast, "parse", parse)
+    monkeypatch.setattr(scopes.Scopes, "__init__", init)
+    source = classes_script(3) + "# a version no other test made\n"
+    for fn in (scaffold.self_attr_candidates, scaffold.global_argument_candidates, scaffold.unused_parameter_candidates,
+               wrappers.class_constant_candidates, wrappers.delegating_module_candidates,
+               readback.field_readback_candidates, readback.unused_field_candidates):
+        fn(source)
+    assert (made["parse"], made["scopes"]) == (1, 1)
+    parsed = scaffold._parse(source)[0]
+    assert scopes.parent_map(parsed) is scopes.parent_map(parsed)

@@ -53,9 +53,10 @@ from .edits import (
     walk_bodies,
 )
 from .expressions import _bound_names, _element_seq, call_elements, display_elements
-from .scopes import Bindings, Scopes, enclosing_scope, node_index
+from .scopes import Bindings, Scopes, enclosing_scope, node_index, scopes_of
 from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
+from .statements import _parse as _shared_parse
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Expressions whose text can replace a name or an attribute without parentheses.
@@ -69,7 +70,7 @@ _RETURNS_SELF = {"eval", "train", "to", "cpu", "cuda", "float", "double", "half"
 
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
-    return ast.parse(source), SourceMap(source)
+    return _shared_parse(source)  # (one tree per version for all passes, with its index and parent map)
 
 
 def _wrapped(node: ast.expr, text: str) -> str:
@@ -274,7 +275,7 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
     something, read once; else only one that builds nothing)."""
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     owners = _self_accesses(tree)
     stores, reads = _attr_stores_and_reads(tree, owners)
     out: list[str] = []
@@ -467,7 +468,7 @@ def class_function_candidates(source: str) -> list[str]:
     module-level ``v`` is a call ``v.method(...)``: ``v = C`` and ``v(...)``)."""
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     out: list[str] = []
     for cls in tree.body:
         method = _lone_method(cls) if isinstance(cls, ast.ClassDef) else None
@@ -692,7 +693,7 @@ def unused_parameter_candidates(source: str) -> list[str]:
     """
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     groups: list[list[Edit]] = []
     named = [(func, lambda name=name, skip=skip: _call_sites(tree, parents, name, threads=skip == 0), skip)
              for func, name, skip in _callables(tree)]

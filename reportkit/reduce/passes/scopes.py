@@ -238,13 +238,31 @@ def node_index(tree: ast.AST) -> NodeIndex:
     return index
 
 
+_PARENTS: weakref.WeakKeyDictionary[ast.AST, dict[int, ast.AST]] = weakref.WeakKeyDictionary()
+
+
 def parent_map(tree: ast.AST) -> dict[int, ast.AST]:
-    """Child id -> its parent node, for every node of ``tree``."""
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
+    """Child id -> its parent node, for every node of ``tree`` (made once per tree: the passes read it, never
+    change it, and several passes read the same version's tree)."""
+    parents = _PARENTS.get(tree)
+    if parents is None:
+        parents = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        _PARENTS[tree] = parents
     return parents
+
+
+_SCOPES_OF: weakref.WeakKeyDictionary[ast.AST, Scopes] = weakref.WeakKeyDictionary()
+
+
+def scopes_of(tree: ast.Module) -> Scopes:
+    """``Scopes(tree)``, made once per tree (read only by the passes, like :func:`parent_map`)."""
+    scopes = _SCOPES_OF.get(tree)
+    if scopes is None:
+        scopes = _SCOPES_OF[tree] = Scopes(tree)
+    return scopes
 
 
 def binding_names(node: ast.AST) -> list[str]:
@@ -275,7 +293,7 @@ class Bindings:
     def __init__(self, tree: ast.Module, parents: dict[int, ast.AST] | None = None,
                  scopes: Scopes | None = None) -> None:
         # ``parents`` (:func:`parent_map`) and ``scopes``: the caller's, when it has them for this tree
-        self.scopes = scopes or Scopes(tree)
+        self.scopes = scopes or scopes_of(tree)
         self.tree = tree
         self.parents = parents = parents if parents is not None else parent_map(tree)
         self.bound: Counter[tuple[int, str]] = Counter()
