@@ -273,3 +273,110 @@ def test_scopes_resolve_each_load_to_its_binding(line: int, reads: int) -> None:
     scopes = Scopes(tree)
     stmt = next(n for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.lineno == line)
     assert scopes.reads(stmt, "x") == reads
+
+
+# ------------------------------------------------------------------------------------------ per-name questions
+def classes_script(n: int) -> str:
+    """``n`` small classes (a class constant, ``__init__``, one method), each constructed once in a chain:
+    the scaling benchmark's ``classes`` shape."""
+    out: list[str] = []
+    for i in range(n):
+        out += [f"class Stage{i}:", f"    scale = {i % 7 + 2}", "", "    def __init__(self, offset):",
+                "        self.offset = offset", "", "    def apply(self, state):",
+                "        state['k'] = state.get('k', 1) * self.scale + self.offset", "        return state", "", ""]
+    out += ["state = {'k0': 1}", *(f"state = Stage{i}({i % 10}).apply(state)" for i in range(n)),
+            "print(state['missing'])"]
+    return "\n".join(out) + "\n"
+
+
+def test_the_node_index_lists_what_a_walk_finds_in_walk_order() -> None:
+    from reportkit.reduce.passes.scopes import node_index
+
+    for source in [*real_sources(), classes_script(4)]:
+        tree = ast.parse(source)
+        index = node_index(tree)
+        walked = list(ast.walk(tree))
+        names = {n.id for n in walked if isinstance(n, ast.Name)}
+        for name in names:
+            assert index.loads.get(name, []) == [n for n in walked if isinstance(n, ast.Name) and n.id == name
+                                                 and isinstance(n.ctx, ast.Load)]
+        attrs = {n.attr for n in walked if isinstance(n, ast.Attribute)}
+        for attr in attrs:
+            assert index.attributes[attr] == [n for n in walked if isinstance(n, ast.Attribute) and n.attr == attr]
+        assert node_index(tree) is index  # built once per tree
+
+
+@pytest.mark.parametrize("name", ["self_attr_candidates", "self_attr_build_candidates", "class_constant_candidates",
+                                  "global_argument_candidates", "readability_candidates"])
+def test_per_class_questions_do_not_walk_the_program_per_class(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where is ``C`` constructed, who reads ``X.scale``, which parentheses can go: answered from one index per
+    source (no walk of the whole module, no parse of a candidate, per class or per call), so that the work of a
+    scaffold pass grows with the program, not with its square."""
+    from reportkit.reduce.passes import scaffold, wrappers
+
+    fn = getattr(scaffold, name, None) or getattr(wrappers, name)
+    real_walk, real_parse = ast.walk, ast.parse
+    counts: list[tuple[int, int]] = []
+    for n in (4, 32):
+        seen = {"walk": 0, "parse": 0}
+
+        def walk(node: ast.AST, seen: dict = seen):
+            seen["walk"] += isinstance(node, ast.Module)
+            return real_walk(node)
+
+        def parse(*args, seen: dict = seen, **kwargs):
+            seen["parse"] += 1
+            return real_parse(*args, **kwargs)
+
+        source = classes_script(n)
+        monkeypatch.setattr(ast, "walk", walk)
+        monkeypatch.setattr(ast, "parse", parse)
+        fn(source)
+        monkeypatch.undo()
+        counts.append((seen["walk"], seen["parse"]))
+    assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("x = range((n // k))\n", ["x = range(n // k)\n"]),
+    ("x = f(k=(a + b))\n", ["x = f(k=a + b)\n"]),
+    ("x = f(a)\n", []),  # the call's own parentheses
+    ("x = f (a)\n", []),
+    ("x = [f\n     (a)]\n", []),
+])
+def test_redundant_argument_parentheses_go_and_a_calls_own_stay(source: str, expected: list[str]) -> None:
+    from reportkit.reduce.passes.scaffold import _argument_parens
+    from reportkit.reduce.passes.source import SourceMap
+
+    tree = ast.parse(source)
+    smap = SourceMap(source)
+    found = [c for node in ast.walk(tree) for c in _argument_parens(source, smap, tree, node)]
+    assert found == expected
+
+
+def test_the_passes_reading_one_version_share_its_tree_parent_map_and_scopes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pass asks for the tree of the version it is given: parsed once, its parent map and its scopes made
+    once, whichever of the passes asks first."""
+    from reportkit.reduce.passes import readback, scaffold, scopes, wrappers
+
+    made = {"parse": 0, "scopes": 0}
+    real_parse, real_init = ast.parse, scopes.Scopes.__init__
+
+    def parse(*args, **kwargs):
+        made["parse"] += 1
+        return real_parse(*args, **kwargs)
+
+    def init(self, tree):
+        made["scopes"] += 1
+        real_init(self, tree)
+
+    monkeypatch.setattr(ast, "parse", parse)
+    monkeypatch.setattr(scopes.Scopes, "__init__", init)
+    source = classes_script(3) + "# a version no other test made\n"
+    for fn in (scaffold.self_attr_candidates, scaffold.global_argument_candidates, scaffold.unused_parameter_candidates,
+               wrappers.class_constant_candidates, wrappers.delegating_module_candidates,
+               readback.field_readback_candidates, readback.unused_field_candidates):
+        fn(source)
+    assert (made["parse"], made["scopes"]) == (1, 1)
+    parsed = scaffold._parse(source)[0]
+    assert scopes.parent_map(parsed) is scopes.parent_map(parsed)

@@ -937,6 +937,40 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     return session
 
 
+class _BestWriter:
+    """Writes the reducer's best source so far to the output (redacted, atomically) as it improves, spending at
+    most about a tenth of the time on it: after a write that took ``w`` seconds, a new best waits ``9 w`` before
+    it is written (a later best in between replaces it). The redaction reads the whole source, and on a long
+    script most tests improve on the best: writing each one would cost the program's size per test.
+    :meth:`flush` writes the last one; the reduction calls it whenever it ends (done, budget, Ctrl-C)."""
+
+    def __init__(self, options: MinimizeOptions) -> None:
+        self.options = options
+        self.pending: str | None = None
+        self.next_at = 0.0
+        self.lock = threading.Lock()
+
+    def offer(self, source: str) -> None:
+        with self.lock:
+            self.pending = source
+            if time.monotonic() >= self.next_at:
+                self._write()
+
+    def flush(self) -> None:
+        with self.lock:
+            self._write()
+
+    def _write(self) -> None:
+        if self.pending is None:
+            return
+        start = time.monotonic()
+        write_atomic(self.options.output, redact_code(self.pending, home=""),  # the file users paste: the code
+                     mode=self.options.output_mode)                              # edge (secrets; paths kept)
+        self.pending = None
+        now = time.monotonic()
+        self.next_at = now + 9 * (now - start)
+
+
 @dataclass
 class _Reduced:
     """What the reduction left: the best source, the reducer's counters, how it ended."""
@@ -951,15 +985,16 @@ class _Reduced:
 def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptions, deadline: float | None,
             log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None, keep: Keep | None = None,
             seeded: bool = False) -> _Reduced:
-    """Run the reducer; every new best is written to ``options.output``; Ctrl-C / SIGTERM keep the best."""
+    """Run the reducer; the best so far is written to ``options.output`` as it improves (:class:`_BestWriter`); Ctrl-C / SIGTERM keep the best."""
     trace = Trace.from_env()
     predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference,
                                 good=session.good, keep=keep, trace=trace)
     best = _Reduced(source, None)
+    writer = _BestWriter(options)
 
     def improved(candidate: str) -> None:
         best.source = candidate
-        write_atomic(options.output, redact_code(candidate, home=""), mode=options.output_mode)  # the file users paste: the code edge (secrets; paths kept)
+        writer.offer(candidate)
 
     def progress(p: Progress) -> None:
         best.stats = p.stats  # the reducer's counters as of the last progress event (kept on Ctrl-C)
@@ -985,9 +1020,11 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                 session.kill_active()
     finally:
         session.close()
+        writer.flush()  # (also when an error ends it: the best so far is kept)
     if result is not None:
         if result.source != best.source:
             improved(result.source)
+            writer.flush()
         best.stats, best.stopped_early = result.stats, bool(result.stopped_early)
     best.probe_runs = probe.runs  # type: ignore[attr-defined]
     if best.source == source and not options.output.exists():

@@ -40,9 +40,9 @@ import ast
 
 from .edits import Delete, Edit, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import call_elements
-from .scopes import Bindings, Scopes, enclosing_scope, import_binding
+from .scopes import Bindings, Scopes, enclosing_scope, import_binding, node_index, scopes_of
 from .source import SourceMap, parses
-from .statements import _parents
+from .statements import _parents, _parse
 from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
 
 _DROPPABLE = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Attribute, ast.Subscript,
@@ -122,7 +122,7 @@ def _display_element(node: ast.Subscript) -> ast.expr | None:
 
 def display_subscript_candidates(source: str) -> list[str]:
     """``{"k": v, ...}["k"]`` / ``[a, b][1]`` of literal keys -> the element (see the module docstring)."""
-    tree = ast.parse(source)
+    tree = _parse(source)[0]
     smap = SourceMap(source)
     parents = _parents(tree)
     out: list[str] = []
@@ -142,7 +142,7 @@ def display_subscript_candidates(source: str) -> list[str]:
 def display_copy_candidates(source: str) -> list[str]:
     """``{**{"k": v}}`` (a copy of a fresh display, nothing else) -> ``{"k": v}``: the same data, one
     dict less (so not a value pass: nothing is read out of it)."""
-    tree = ast.parse(source)
+    tree = _parse(source)[0]
     smap = SourceMap(source)
     out: list[str] = []
     for node in ast.walk(tree):
@@ -216,7 +216,7 @@ def lookup_table_candidates(source: str) -> list[str]:
     a dict) only where its key is read once (two reads of one list are one object; two displays would be
     two). The assignment stays (the unused-names pass removes it). One candidate with every read, then one
     per read."""
-    tree = ast.parse(source)
+    tree = _parse(source)[0]
     smap = SourceMap(source)
     parents = _parents(tree)
     bindings = Bindings(tree, parents)
@@ -423,10 +423,10 @@ def field_readback_candidates(source: str) -> list[str]:
     a variable read as one field only (:func:`_field_readback`); a variable read as several fields
     (``cfg.dim``, ``cfg.seed``) -> the literals they hold (:func:`_constant_field_reads`). See the module
     docstring."""
-    tree = ast.parse(source)
+    tree = _parse(source)[0]
     smap = SourceMap(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     records = _records(tree)
     out: list[str] = []
     if not records:
@@ -559,7 +559,7 @@ def unused_field_candidates(source: str) -> list[str]:
     """A ``@dataclass`` field nothing reads (:func:`_dataclass_params`), and its argument at every
     construction (:func:`_field_dropped`); not where fields may be listed (:func:`_fields_listed`). See the
     module docstring."""
-    tree = ast.parse(source)
+    tree = _parse(source)[0]
     if _fields_listed(tree):
         return []
     smap = SourceMap(source)
@@ -589,9 +589,7 @@ def _constructions(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> 
     """Every ``name(...)`` call, or None when ``name`` is also used otherwise (passed as a value, with
     ``*``/``**`` arguments); an annotation or ``isinstance(x, name)`` is no use."""
     calls: list[ast.Call] = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
+    for node in node_index(tree).loads.get(name, ()):
         parent = parents.get(id(node))
         if isinstance(parent, ast.Call) and parent.func is node:
             if any(isinstance(a, ast.Starred) for a in parent.args) or any(k.arg is None for k in parent.keywords):
@@ -660,7 +658,7 @@ def argparse_default_candidates(source: str) -> list[str]:
     parser (:func:`_parser_target`) used only to add options and parse no arguments
     (:func:`_parser_options`), each option's default as :func:`_option_default` reads it, the parsed
     result read only as attributes (:func:`_parsed_reads`)."""
-    tree = ast.parse(source)
+    tree = _parse(source)[0]
     smap = SourceMap(source)
     parents = _parents(tree)
     bindings = Bindings(tree, parents)

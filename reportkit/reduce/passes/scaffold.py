@@ -37,14 +37,26 @@ import json
 import keyword
 import re
 import types
+import weakref
 from collections import Counter
 from typing import Callable, Iterator
 
-from .edits import BodySeq, Delete, Edit, ElementSeq, Splice, apply_edits, apply_splices, walk_bodies
+from .edits import (
+    BodyInfo,
+    BodySeq,
+    Delete,
+    Edit,
+    ElementSeq,
+    Splice,
+    apply_edits,
+    apply_splices,
+    walk_bodies,
+)
 from .expressions import _bound_names, _element_seq, call_elements, display_elements
-from .scopes import Bindings, Scopes, enclosing_scope
+from .scopes import Bindings, Scopes, enclosing_scope, node_index, scopes_of
 from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
+from .statements import _parse as _shared_parse
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Expressions whose text can replace a name or an attribute without parentheses.
@@ -58,7 +70,7 @@ _RETURNS_SELF = {"eval", "train", "to", "cpu", "cuda", "float", "double", "half"
 
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
-    return ast.parse(source), SourceMap(source)
+    return _shared_parse(source)  # (one tree per version for all passes, with its index and parent map)
 
 
 def _wrapped(node: ast.expr, text: str) -> str:
@@ -92,12 +104,11 @@ def _self_name(func: ast.FunctionDef) -> str | None:
 def _constructions(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[ast.Call] | None:
     """The calls ``name(...)`` when every load of ``name`` is one (None otherwise)."""
     calls: list[ast.Call] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-            call = parents.get(id(node))
-            if not (isinstance(call, ast.Call) and call.func is node):
-                return None
-            calls.append(call)
+    for node in node_index(tree).loads.get(name, ()):
+        call = parents.get(id(node))
+        if not (isinstance(call, ast.Call) and call.func is node):
+            return None
+        calls.append(call)
     return calls
 
 
@@ -264,15 +275,18 @@ def _self_attr_candidates(source: str, *, builds: bool) -> list[str]:
     something, read once; else only one that builds nothing)."""
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     owners = _self_accesses(tree)
     stores, reads = _attr_stores_and_reads(tree, owners)
     out: list[str] = []
+    first_body: dict[int, BodyInfo] = {}  # owner id -> its first body (walk_bodies' order)
+    for info in walk_bodies(tree, smap):
+        first_body.setdefault(id(info.owner), info)
     for cls, init, self_name in _hoisting_classes(tree):
         bindings = _init_bindings(smap, init, _constructions(tree, parents, cls.name) or [],
                                   lambda call, name: _module_binding(tree, scopes, parents, call, name))
         init_locals = scopes.locals.get(id(init), set())
-        init_info = next((i for i in walk_bodies(tree, smap) if i.owner is init), None)
+        init_info = first_body.get(id(init))
         if init_info is None:
             continue
         for index, stmt in enumerate(init_info.seq.stmts):
@@ -454,7 +468,7 @@ def class_function_candidates(source: str) -> list[str]:
     module-level ``v`` is a call ``v.method(...)``: ``v = C`` and ``v(...)``)."""
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     out: list[str] = []
     for cls in tree.body:
         method = _lone_method(cls) if isinstance(cls, ast.ClassDef) else None
@@ -535,9 +549,7 @@ def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str,
     """Calls of ``name``: ``name(...)`` and ``torch.compile(name, ...)(...)``, with ``threads`` also the
     starts ``Thread(target=name, args=(...))`` (and ``Process``); None if it is used otherwise."""
     calls: list[ast.Call | _ThreadSite] = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
+    for node in node_index(tree).loads.get(name, ()):
         site = _call_site(parents, node, threads)
         if site is None:
             return None
@@ -681,7 +693,7 @@ def unused_parameter_candidates(source: str) -> list[str]:
     """
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     groups: list[list[Edit]] = []
     named = [(func, lambda name=name, skip=skip: _call_sites(tree, parents, name, threads=skip == 0), skip)
              for func, name, skip in _callables(tree)]
@@ -1180,11 +1192,25 @@ def _argument_parens(source: str, smap: SourceMap, tree: ast.Module, node: ast.A
     if not isinstance(node, ast.Call):
         return []
     out: list[str] = []
+    func_end = smap.span(node.func)[1]
     for arg in [*node.args, *(k.value for k in node.keywords)]:
+        if source[func_end:smap.span(arg)[0]].strip(" \t") == "(":
+            continue  # ``f(x)``: the parentheses are the call's own (without them it is another program)
         candidate = _without_parens(source, smap, arg)
-        if candidate is not None and ast.dump(ast.parse(candidate)) == ast.dump(tree):
+        if candidate is not None and ast.dump(ast.parse(candidate)) == _dump(tree):
             out.append(candidate)
     return out
+
+
+_DUMPS: weakref.WeakKeyDictionary[ast.AST, str] = weakref.WeakKeyDictionary()
+
+
+def _dump(tree: ast.AST) -> str:
+    """``ast.dump(tree)``, once per tree (compared with each candidate's)."""
+    text = _DUMPS.get(tree)
+    if text is None:
+        text = _DUMPS[tree] = ast.dump(tree)
+    return text
 
 
 def _spread_arguments(source: str, smap: SourceMap, tree: ast.Module, node: ast.AST) -> list[str]:

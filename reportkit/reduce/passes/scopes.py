@@ -10,6 +10,7 @@ strings count as loads of module names.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections import Counter
 from typing import Iterator
 
@@ -207,13 +208,61 @@ class Scopes:
         return count
 
 
+class NodeIndex:
+    """The nodes of one tree a pass looks up by name, each list in ``ast.walk`` order (the order a walk of the
+    whole tree would meet them): ``loads[name]``, the ``ast.Name`` loads of ``name``; ``attributes[attr]``,
+    every ``ast.Attribute`` ``X.attr`` (any context). Built by :func:`node_index` in one walk, so that a
+    question asked per class or per function (where is ``C`` constructed, who reads ``X.scale``) costs
+    the size of its answer, not a walk of the program each time."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.loads: dict[str, list[ast.Name]] = {}
+        self.attributes: dict[str, list[ast.Attribute]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    self.loads.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Attribute):
+                self.attributes.setdefault(node.attr, []).append(node)
+
+
+_INDEXES: weakref.WeakKeyDictionary[ast.AST, NodeIndex] = weakref.WeakKeyDictionary()
+
+
+def node_index(tree: ast.AST) -> NodeIndex:
+    """The :class:`NodeIndex` of ``tree``, built on first use and kept while the tree lives (the passes never
+    change a tree they parsed: a candidate is a new source, parsed anew)."""
+    index = _INDEXES.get(tree)
+    if index is None:
+        index = _INDEXES[tree] = NodeIndex(tree)
+    return index
+
+
+_PARENTS: weakref.WeakKeyDictionary[ast.AST, dict[int, ast.AST]] = weakref.WeakKeyDictionary()
+
+
 def parent_map(tree: ast.AST) -> dict[int, ast.AST]:
-    """Child id -> its parent node, for every node of ``tree``."""
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
+    """Child id -> its parent node, for every node of ``tree`` (made once per tree: the passes read it, never
+    change it, and several passes read the same version's tree)."""
+    parents = _PARENTS.get(tree)
+    if parents is None:
+        parents = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        _PARENTS[tree] = parents
     return parents
+
+
+_SCOPES_OF: weakref.WeakKeyDictionary[ast.AST, Scopes] = weakref.WeakKeyDictionary()
+
+
+def scopes_of(tree: ast.Module) -> Scopes:
+    """``Scopes(tree)``, made once per tree (read only by the passes, like :func:`parent_map`)."""
+    scopes = _SCOPES_OF.get(tree)
+    if scopes is None:
+        scopes = _SCOPES_OF[tree] = Scopes(tree)
+    return scopes
 
 
 def binding_names(node: ast.AST) -> list[str]:
@@ -244,7 +293,7 @@ class Bindings:
     def __init__(self, tree: ast.Module, parents: dict[int, ast.AST] | None = None,
                  scopes: Scopes | None = None) -> None:
         # ``parents`` (:func:`parent_map`) and ``scopes``: the caller's, when it has them for this tree
-        self.scopes = scopes or Scopes(tree)
+        self.scopes = scopes or scopes_of(tree)
         self.tree = tree
         self.parents = parents = parents if parents is not None else parent_map(tree)
         self.bound: Counter[tuple[int, str]] = Counter()

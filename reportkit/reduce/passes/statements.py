@@ -18,7 +18,7 @@ from .edits import (
     spliced,
     walk_bodies,
 )
-from .scopes import Scopes, import_binding, parent_map
+from .scopes import Scopes, import_binding, parent_map, scopes_of
 from .source import SourceMap, block_text
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -31,7 +31,7 @@ def _parse(source: str) -> tuple[ast.Module, SourceMap]:
 
 
 def _scopes(source: str) -> Scopes:
-    return per_version("scopes", source, lambda s: Scopes(_parse(s)[0]))
+    return per_version("scopes", source, lambda s: scopes_of(_parse(s)[0]))
 
 
 # ------------------------------------------------------------------------------ HDD

@@ -29,9 +29,10 @@ import types
 from typing import NamedTuple
 
 from .edits import BodyInfo, Delete, Splice, apply_edits, apply_splices, walk_bodies
-from .scopes import Scopes
+from .scopes import Scopes, node_index, scopes_of
 from .source import SourceMap, block_text
 from .statements import _SCOPED, _bind_arguments, _full_lines, _names_in, _parents, import_binding
+from .statements import _parse as _shared_parse
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Tuple, ast.Dict,
@@ -46,7 +47,7 @@ _MAX_ITEMS = 16
 
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
-    return ast.parse(source), SourceMap(source)
+    return _shared_parse(source)  # (one tree per version for all passes, with its index and parent map)
 
 
 def _first_match(matchers, *args) -> list[str]:
@@ -500,7 +501,7 @@ def list_build_candidates(source: str) -> list[str]:
     ``xs = [a]``), :func:`_list_loop` (``xs = []; for t in it: xs.append(f(t))`` -> ``xs = [f(t) for t in
     it]``)."""
     tree, smap = _parse(source)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     out: list[str] = []
     for info in walk_bodies(tree, smap):
         for i in range(len(info.seq.stmts)):
@@ -647,7 +648,7 @@ def delegating_module_candidates(source: str) -> list[str]:
     """
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     bases = _class_bases(tree)
     attr_reads: dict[str, int] = {}
     for node in ast.walk(tree):
@@ -696,7 +697,7 @@ def _constant_reads(tree: ast.Module, parents: dict[int, ast.AST], cls: ast.Clas
                     own: set[int]) -> list[ast.Attribute] | None:
     """Every read of an attribute ``name``, when each one is ``self.name`` in the class's own methods
     (``own``) or ``C.name``, and none is in an f-string; None otherwise or when there is none."""
-    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name]
+    reads = list(node_index(tree).attributes.get(name, ()))
     if not reads or any(not (id(r) in own or isinstance(r.value, ast.Name) and r.value.id == cls.name)
                         or _in_fstring(parents, r) for r in reads):
         return None
@@ -843,7 +844,7 @@ def helper_inline_candidates(source: str) -> list[str]:
     candidate per function. (Called once: :func:`reportkit.reduce.passes.inline_expression_candidates`.)"""
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     out: list[str] = []
     for func in tree.body:
         if not isinstance(func, ast.FunctionDef) or func.decorator_list or not _defined_once(tree, func.name):
@@ -930,7 +931,7 @@ def factory_candidates(source: str) -> list[str]:
     factory gone. Only where every ``.build`` read in the program is such a call."""
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     out: list[str] = []
     for cls in tree.body:
         if not isinstance(cls, ast.ClassDef) or not _defined_once(tree, cls.name):
@@ -1050,7 +1051,7 @@ def dataset_list_candidates(source: str) -> list[str]:
     """
     tree, smap = _parse(source)
     parents = _parents(tree)
-    scopes = Scopes(tree)
+    scopes = scopes_of(tree)
     out: list[str] = []
     bases = _class_bases(tree)
     for cls in _plain_classes(tree, bases):
