@@ -785,7 +785,9 @@ def bundle(
                                  "TORCH_TRACE), pytorch (describe the bug + versions) or generic (no torch)."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Write the bundle's files without redaction (secrets, home directory); the console is still redacted."),
     ladder: bool = typer.Option(True, "--ladder/--no-ladder", help="Rerun the script with the torch.compile "
-                                "backend switched (eager, aot_eager, inductor; spyre/sendnn when installed)."),
+                                "backend switched (eager, aot_eager, inductor); with Torch-Spyre installed also "
+                                "the spyre vs sendnn comparison (when torch_sendnn is installed) and the OpSpec "
+                                "capture (tests/op_specs/capture.py of its checkout)."),
     spyre_verbose_backend: bool = typer.Option(False, "--spyre-verbose-backend", help="The debug run also raises "
                                                "the Spyre back end's log levels (TORCH_SENDNN_LOG=DEBUG "
                                                "DT_DEEPRT_VERBOSE=1 DTLOG_LEVEL=info; --env values win): very "
@@ -801,9 +803,11 @@ def bundle(
 ) -> None:
     """Collect a checklist-complete bug report for SCRIPT into a bundle directory (and a .tar.gz).
 
-    Runs the script with Torch-Spyre / Inductor debugging on (TORCH_SPYRE_FFDC, TORCH_SPYRE_DEBUG,
-    TORCH_COMPILE_DEBUG, TORCH_LOGS=+torch_spyre when torch_spyre is installed, private cache dirs), probes the environment in the target interpreter, reruns it with the
-    torch.compile backend switched, and collects logs, fx graphs, sdsc files and FFDC reports.
+    Runs the script with Torch-Spyre / Inductor debugging on (TORCH_SPYRE_FFDC=1,
+    TORCHINDUCTOR_FORCE_DISABLE_CACHES=1, TORCH_SPYRE_DEBUG=1, TORCH_COMPILE_DEBUG=1, TORCH_LOGS=+torch_spyre
+    when torch_spyre is installed, private cache dirs), probes the environment in the target interpreter,
+    reruns it with the torch.compile backend switched, and collects logs, fx graphs, sdsc files, FFDC
+    reports and the captured OpSpec kernels.
     Secrets and the home directory are redacted from everything written.
     """
     from reportkit.report.bundle import BundleOptions, make_bundle

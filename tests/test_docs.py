@@ -194,6 +194,24 @@ def test_the_checklist_mapping_is_the_codes():
         assert files[key] in page, (key, files[key])
 
 
+def test_the_spyre_steps_name_the_debug_runs_variables():
+    """docs/spyre.md's walk through the guide's steps gives the variables the debug run sets, as the code sets
+    them (in the guide's order), the back end's only with the option that raises them, and --help names them."""
+    from reportkit.report.collect import BACKEND_LOG_ENV, DEBUG_ENV, SPYRE_LOGS
+
+    page = " ".join((DOCS / "spyre.md").read_text(encoding="utf-8").split())
+    steps = page.split("## The guide's steps")[1].split("## The checklist")[0]
+    assert " ".join(f"{k}={v}" for k, v in DEBUG_ENV.items()) in steps
+    assert f"TORCH_LOGS={SPYRE_LOGS}" in steps and "TORCH_COMPILE_DEBUG_DIR=." in steps
+    assert "--spyre-verbose-backend" in steps and " ".join(f"{k}={v}" for k, v in BACKEND_LOG_ENV.items()) in steps
+    for step in ("1. **Create a minimal reproducer", "2. **Enable the debug variables", "3. **Capture the FFDC",
+                 "4. **Examine the compiler artifacts", "5. **Replay the OpSpec"):
+        assert step in steps, step
+    shown = " ".join(help_text("bundle").split())
+    for name, value in [*DEBUG_ENV.items(), ("TORCH_LOGS", SPYRE_LOGS), *BACKEND_LOG_ENV.items()]:
+        assert f"{name}={value}" in shown, name
+
+
 # ------------------------------------------------------------------ shell blocks marked runnable
 # A block right after a `<!-- runnable -->` line runs as written, from a scratch copy of examples/: its
 # `$ ` lines are the commands (all its lines, when none starts with `$ `), each must exit 0, and of the

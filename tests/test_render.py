@@ -369,8 +369,22 @@ def test_one_verdict_from_the_ladder_and_the_comparison(rung, finding, stage):
     what = text.split("### What did you expect")[0]
     assert what.count("**Verdict:**") == 1 and text.count("**Verdict:**") == 1
     assert "not a compiler bug" not in text
-    if rung == "no-dynamo":
-        assert "Torch-Spyre's compiler and the back end are not ruled out" in text
+    if rung == "no-dynamo":  # on Spyre, failing without torch.compile clears neither its compiler nor the back end
+        assert "also appears without torch.compile (backend ladder), as it can on Spyre" in what
+    # what the ladder found is said once: in the verdict, which weighs it here
+    assert c.spyre_comparison.weighs_ladder and "Ladder result:" not in text
+    assert "(its result is in the verdict above)" in text
+
+
+def test_the_ladders_result_is_said_once():
+    """In the verdict when the verdict is the ladder's (no comparison), else under the ladder's table."""
+    text = render.render_issue(make_collected())
+    assert "**Verdict:** fails only with the custom backend `my_backend`." in text
+    assert "Ladder result:" not in text and "(its result is in the verdict above)" in text
+    c = spyre_collected()  # the comparison decides; the ladder's rungs (a custom backend) are not in its verdict
+    text = render.render_issue(c)
+    assert not c.spyre_comparison.weighs_ladder and "custom backend" not in text.split("### What did you")[0]
+    assert "Ladder result: fails only with the custom backend `my_backend`." in text
 
 
 def test_torch_spyre_version_alone_ticks_nothing():
@@ -477,6 +491,46 @@ def test_huge_material_fits_github_limit():
     assert "cut by reportkit; the full text is in the bundle: logs/debug-run.stderr.txt" in text
     logs = section_fences(issue, "Relevant log output")[0][1]
     assert logs.rstrip().endswith("Mismatched elements: 1 / 65 (1.5%)")  # logs keep their tail
+
+
+def test_torch_spyre_issue_aims_at_8000_characters_with_the_reproducer_whole():
+    """A long log and a long graph are clipped (each with a note naming its file) until the Torch-Spyre issue
+    fits 8,000 characters; the reproducer is never clipped for that aim: too long a reproducer leaves the
+    issue longer (still within GitHub's limit)."""
+    c = spyre_collected()
+    c.debug_run.error_output = "".join(f"[rank0] step {i}: loss=0.{i:06d}\n" for i in range(400)) + TRACEBACK
+    c.fx.excerpt = FX * 30
+    text = render.render_issue(c)
+    assert render.github_length(text) <= 8000
+    assert "the full text is in the bundle: logs/debug-run.stderr.txt" in text
+    issue = parse_issue(text)
+    assert ("python", REPRO) in section_fences(issue, "How can we reproduce it?")
+    assert section_fences(issue, "Relevant log output")[0][1].rstrip().endswith("Mismatched elements: 1 / 65 (1.5%)")
+    long_repro = "".join(f"x{i} = torch.ones({i})  # line {i} of a reproducer too long to shorten\n" for i in range(160))
+    c = spyre_collected()
+    c.source = long_repro
+    text = render.render_issue(c)
+    assert 8000 < render.github_length(text) <= render.GITHUB_BODY_LIMIT
+    assert ("python", long_repro) in section_fences(parse_issue(text), "How can we reproduce it?")
+    assert render.github_length(render.render_issue(c, "pytorch")) > 8000  # the aim is the Torch-Spyre form's
+
+
+def test_opspec_block_shows_the_guides_command():
+    """Step 5 as the guide gives it (run from the torch-spyre checkout), not the path reportkit ran."""
+    c = spyre_collected()
+    capture_py = Path("/src/torch-spyre/tests/op_specs/capture.py")
+    c.evidence["opspec"] = spyre._capture("repro.py", capture_py, status=C.COLLECTED, capture=str(capture_py),
+                                          exit_code=0, exit_meaning="every kernel written",
+                                          kernels=[["sdsc_fused_add_0.py", "1 OpSpec(s), 3 arg(s)"]])
+    assert c.opspec.command == f"python {capture_py} repro.py --out captured/"
+    text = render.render_issue(c)
+    assert ("**Replay the OpSpec** (the guide's step 5): `python tests/op_specs/capture.py repro.py --out "
+            "captured/` captured 1 kernel(s) (every kernel written)") in text
+    assert str(capture_py) not in text
+    c.evidence["opspec"] = spyre._capture("repro.py", reason="not run: no checkout")
+    issue = parse_issue(render.render_issue(c))
+    assert ("shell", "python tests/op_specs/capture.py repro.py --out captured/\n") in \
+        section_fences(issue, "Anything else we need to know?")
 
 
 def test_astral_characters_count_double():
@@ -626,10 +680,16 @@ def test_problem_shows_the_script_line_as_written():
     assert "`x = torch.ones(65, dtype=torch.float16)`" in text and "ones(N" not in text
 
 
-def test_torch_spyre_form_shows_the_relevant_collect_env():
-    """The CPU flag / vulnerability dump stays in the bundle (env/collect_env.txt), out of the issue."""
+def test_torch_spyre_form_names_collect_env():
+    """collect_env (compilers, CUDA, CPU flags) stays in the bundle, named in the environment section: the rows
+    already give what a Torch-Spyre maintainer needs (PyTorch and its git_version, the Torch-Spyre SHA, the
+    Spyre stack, Python, OS)."""
     c = spyre_collected()
-    c.env.collect_env = ("PyTorch version: 2.13.0+cpu\nFlags: fpu vme de pse tsc msr pae mce cx8\n"
+    c.env.collect_env = ("PyTorch version: 2.13.0+cpu\nGCC version: 12.2.0\nFlags: fpu vme de pse tsc msr pae\n"
                          "Vulnerability Spectre v2: Mitigation; Retpolines\n")
     text = render.render_issue(c)
-    assert "PyTorch version: 2.13.0+cpu" in text and "Flags: fpu" not in text and "Retpolines" not in text
+    env_section = text.split("### Any environmental details we need to know?")[1].split("### ")[0]
+    assert "- **`python -m torch.utils.collect_env`**: in the bundle, `env/collect_env.txt`" in env_section
+    assert "GCC version" not in text and "Flags: fpu" not in text and "Retpolines" not in text
+    assert "- **PyTorch**: 2.13.0+cpu (torch.version.git_version `cf30153c4c131c8164ee7798e5022d810682e2cb`)" \
+        in env_section

@@ -909,7 +909,11 @@ class FxCollector(Collector):
     def collect(self, ctx: CollectContext) -> FxArtifacts:
         result = ctx.rep.results[0]
         run_dirs = find_debug_run_dirs(ctx.ws.debug_dir, Path(result.workdir))
-        return collect_fx(run_dirs, ctx.clues, ctx.calls)
+        fx = collect_fx(run_dirs, ctx.clues, ctx.calls)
+        # the graphs' "# File:" comments name the scratch copy the script ran in: as the script's own name
+        fx.excerpt = _strip_workdir(fx.excerpt, result)
+        fx.output_code_excerpt = _strip_workdir(fx.output_code_excerpt, result)
+        return fx
 
     def files(self, ev: FxArtifacts, layout: dict):
         for graph in ev.graphs:

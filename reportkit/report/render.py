@@ -49,6 +49,10 @@ TEMPLATES = TEMPLATE_NAMES
 # Per-block character budgets, tried from the most generous until the body fits.
 BUDGET_SCALES = (1.0, 0.5, 0.25, 0.1, 0.03, 0.0)
 BASE_BUDGETS = {"code": 24000, "log": 16000, "excerpt": 8000, "env": 8000, "stacks": 12000}
+# What a form's maintainers read in one go: the issue aims at this length by clipping the logs, excerpts and
+# stacks (down to SOFT_SCALES[-1], never the reproducer); what does not fit then is left whole, within the limit.
+TARGET_LENGTHS = {"torch-spyre": 8000}
+SOFT_SCALES = (1.0, 0.5, 0.25, 0.1, 0.05)
 _TRIVIAL_VALUE = re.compile(r"^(?:\d+|true|false|none|null|yes|no|on|off|enabled?|disabled?)$", re.I)
 
 # --------------------------------------------------------------------------- redaction
@@ -198,6 +202,8 @@ def _spyre_item(env: EnvInfo) -> CheckItem:
     pkg = env.torch_spyre
     if pkg.status != COLLECTED:
         return _check("torch_spyre", label, False, pkg.reason)
+    if pkg.git is not None and pkg.git.commit:  # the checkout's path is in the environment section
+        return _check("torch_spyre", label, True, git_text(pkg.git))
     if pkg.commit:
         return _check("torch_spyre", label, True, package_text(pkg))
     return _check("torch_spyre", label, False,
@@ -351,12 +357,13 @@ def cell(text: Any) -> str:
 class Clipper:
     """``clip`` filter: shortens a block to its budget, with a note pointing to the full file."""
 
-    def __init__(self, scale: float) -> None:
+    def __init__(self, scale: float, fixed: tuple = ()) -> None:
         self.scale = scale
+        self.fixed = fixed  # kinds kept at their base budget
 
     def __call__(self, text: str, kind: str, where: str = "", keep: str = "head") -> str:
         text = text or ""
-        budget = int(BASE_BUDGETS[kind] * self.scale)
+        budget = int(BASE_BUDGETS[kind] * (1.0 if kind in self.fixed else self.scale))
         if len(text) <= budget:
             return text
         cut = len(text) - budget
@@ -403,6 +410,17 @@ def single_verdict(c: Collected) -> str:
     verdicts = [comp.verdict for comp in (c.evidence.get(col.name) for col in COLLECTORS)
                 if isinstance(comp, Comparison) and comp.status == COLLECTED and comp.verdict]
     return verdicts[-1] if verdicts else ""
+
+
+def ladder_in_verdict(c: Collected) -> bool:
+    """The report's verdict already says what the backend ladder found: the ladder's result is its verdict,
+    or the comparison's verdict weighs it (spyre.single_verdict)."""
+    ladder, verdict = c.evidence.get("ladder"), single_verdict(c)
+    if not isinstance(ladder, Comparison) or ladder.status != COLLECTED or not verdict:
+        return False
+    comp = c.evidence.get("spyre_comparison")
+    return bool(ladder.verdict and ladder.verdict in verdict) or (
+        getattr(comp, "weighs_ladder", False) and getattr(comp, "verdict", None) == verdict)
 
 
 def describe_expected(c: Collected) -> str:
@@ -492,6 +510,7 @@ def context(c: Collected, files: Mapping[str, str], title: str, bundle_name: str
     return {
         "c": c, "title": title, "files": files, "bundle_name": bundle_name,
         "checklist": checklist(c, files), "problem": describe_problem(c), "expected": describe_expected(c),
+        "verdict": single_verdict(c), "ladder_in_verdict": ladder_in_verdict(c),
         "env_rows": env_rows(c.env),
         "blocks": evidence_blocks(c),
         # composed from parts redacted before (c went through Redactor.tree): kept whole by the final pass
@@ -552,9 +571,21 @@ def render_issue(c: Collected, template: str = "torch-spyre", *, redactor: Optio
     c = c if pre_redacted else redactor.tree(c)
     ctx = context(c, files or {}, redactor.text(title or default_title(c)), bundle_name)
     tmpl = environment().get_template(f"{template}.md.j2")
+
+    def render(clipper: Clipper) -> str:
+        return tidy_markdown(redactor.markdown(tmpl.render(ctx, clip=clipper)))
+
+    target = min(TARGET_LENGTHS.get(template, limit), limit)
     text = ""
+    if target < limit:
+        for scale in SOFT_SCALES:
+            text = render(Clipper(scale, fixed=("code",)))
+            if github_length(text) <= target:
+                return text
+        if github_length(text) <= limit:
+            return text
     for scale in BUDGET_SCALES:
-        text = tidy_markdown(redactor.markdown(tmpl.render(ctx, clip=Clipper(scale))))
+        text = render(Clipper(scale))
         if github_length(text) <= limit:
             return text
     return hard_cut(text, limit)

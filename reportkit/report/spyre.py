@@ -32,6 +32,7 @@ import importlib.util
 import json
 import os
 import re
+import shlex
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -1292,7 +1293,7 @@ class SdscCollector(Collector):
 
     def checklist(self, c: Any, files: dict) -> list[CheckItem]:
         label = "Relevant excerpts from `fx_graph_readable.py` and the affected `sdsc_<index>.json`"
-        fx = (f"`fx_graph_readable.py` of `{c.fx.selected}` included" if c.fx.status == COLLECTED
+        fx = ("`fx_graph_readable.py` included" if c.fx.status == COLLECTED
               else f"fx_graph_readable.py: {c.fx.reason}")
         sdsc = (f"`{Path(c.sdsc.selected[0]).name}` summarised" if c.sdsc.status == COLLECTED
                 else f"sdsc_<index>.json: {c.sdsc.reason}")
@@ -1403,6 +1404,7 @@ class SendnnComparison(Comparison):
     options: dict = field(default_factory=dict)  # torch.compile options used per path
     finding_stage: str = ""  # what the comparison alone says (stage / verdict are the report's single verdict)
     finding: str = ""
+    weighs_ladder: bool = False  # the verdict says what the backend ladder found (the issue need not repeat it)
     command: str = ""  # when it could not be run automatically: what the reporter can run
     stdout: str = ""  # of the comparison run
     stderr: str = ""
@@ -1491,7 +1493,7 @@ def comparison_result(data: dict, ladder: Any = None, comp: Optional[SendnnCompa
         return comp
     comp.status, comp.command = COLLECTED, ""
     comp.finding_stage, comp.finding = judge_comparison(data, comp)
-    comp.stage, comp.verdict = single_verdict(ladder, comp.finding_stage, comp.finding)
+    comp.stage, comp.verdict, comp.weighs_ladder = single_verdict(ladder, comp.finding_stage, comp.finding)
     return comp
 
 
@@ -1566,23 +1568,25 @@ def _first_failing_rung(ladder: Any) -> Optional[Variant]:
     return next((v for v in ladder.variants if v.name != "original" and v.outcome == "fails"), None)
 
 
-def single_verdict(ladder: Any, stage: str, finding: str) -> tuple[str, str]:
+def single_verdict(ladder: Any, stage: str, finding: str) -> tuple[str, str, bool]:
     """The report's one verdict from the comparison's finding and the backend ladder, never contradicting
     either: a conclusive comparison decides (the ladder said what it shows, in Spyre's terms); otherwise the
-    ladder's result, with why the comparison does not decide."""
+    ladder's result, with why the comparison does not decide. The last item: the verdict says what the
+    ladder found."""
     rung = _first_failing_rung(ladder)
     if stage in CONCLUSIVE:
         if stage == TRANSFER and rung is not None and rung.name == "inductor":
             return INCONCLUSIVE, (f"{INCONCLUSIVE}: the compared call is right in both paths, but the failure "
-                                  f"appears only when Inductor compiles (backend ladder); {finding}")
-        note = {"no-dynamo": "the failure also appears without torch.compile, as it can on Spyre, whose eager "
-                             "ops run through Torch-Spyre and the same back end",
+                                  f"appears only when Inductor compiles (backend ladder); {finding}"), True
+        note = {"no-dynamo": "the failure also appears without torch.compile (backend ladder), as it can on Spyre, "
+                             "whose eager ops run through Torch-Spyre and many compile",
                 "inductor": "the backend ladder agrees: the failure first appears when Inductor compiles for the "
                             "device"}.get(rung.name if rung is not None else "", "")
-        return stage, finding + (f"; {note}" if note else "")
+        return stage, finding + (f"; {note}" if note else ""), bool(note)
     if ladder is not None and ladder.status == COLLECTED and ladder.stage:
-        return ladder.stage, f"{ladder.verdict}; the spyre vs sendnn comparison does not decide ({stage}: {finding})"
-    return stage, f"{stage}: {finding}"
+        return (ladder.stage, f"{ladder.verdict}; the spyre vs sendnn comparison does not decide ({stage}: "
+                              f"{finding})", True)
+    return stage, f"{stage}: {finding}", False
 
 
 class SendnnComparisonCollector(Collector):
@@ -1606,7 +1610,8 @@ class SendnnComparisonCollector(Collector):
         label = f"Result of the `sendnn` comparison (frontend vs. backend bisect), {OPTIONAL_LABEL}"
         cmp = c.spyre_comparison
         if cmp.status == COLLECTED:
-            return [CheckItem("sendnn", label, True, f"{cmp.finding_stage}: {cmp.finding}")]
+            where = "the table under *Anything else we need to know?*" if cmp.variants else cmp.finding
+            return [CheckItem("sendnn", label, True, f"{cmp.finding_stage}: {where}")]
         return [CheckItem("sendnn", label, False, cmp.reason)]
 
 
@@ -1623,8 +1628,7 @@ class SendnnComparisonCollector(Collector):
 CAPTURE_SCRIPT = Path("tests") / "op_specs" / "capture.py"
 CAPTURE_OUT = "captured"
 _CAPTURED_LINE = re.compile(r"^\s+(?P<path>\S+\.py)\s+\((?P<detail>.*)\)\s*$")
-CAPTURE_EXITS = {0: "every kernel written", 3: "kernels written, but the script raised partway: later kernels "
-                                               "were never compiled", 1: "nothing written"}
+CAPTURE_EXITS = {0: "every kernel written", 3: "partial: the script raised before its end", 1: "nothing written"}
 
 
 @dataclass
@@ -1632,7 +1636,8 @@ class OpSpecCapture:
     status: str = NOT_COLLECTED
     reason: str = ""
     capture: str = ""  # the checkout's tests/op_specs/capture.py
-    command: str = ""  # the guide's command for this reproducer
+    command: str = ""  # the command for this reproducer, with the checkout's capture.py if there is one
+    guide_command: str = ""  # as the guide gives it, run from the torch-spyre checkout (what the issue shows)
     exit_code: Optional[int] = None
     exit_meaning: str = ""
     kernels: list = field(default_factory=list)  # [file name, "N OpSpec(s), M arg(s)"]
@@ -1652,18 +1657,22 @@ def find_capture(pkg: Any) -> Optional[Path]:
 
 def capture_command(capture: Optional[Path], script: str) -> str:
     where = str(capture) if capture else f"<your torch-spyre checkout>/{CAPTURE_SCRIPT.as_posix()}"
-    import shlex
-
     return " ".join(["python", shlex.quote(where), shlex.quote(script), "--out", f"{CAPTURE_OUT}/"])
+
+
+def _capture(script: str, capture_py: Optional[Path] = None, **fields: Any) -> OpSpecCapture:
+    """An OpSpecCapture with both commands: the one for this machine and the guide's (``python
+    tests/op_specs/capture.py SCRIPT --out captured/``, from the torch-spyre checkout)."""
+    guide = " ".join(["python", CAPTURE_SCRIPT.as_posix(), shlex.quote(script), "--out", f"{CAPTURE_OUT}/"])
+    return OpSpecCapture(command=capture_command(capture_py, script), guide_command=guide, **fields)
 
 
 def run_capture(ctx: Any) -> OpSpecCapture:
     pkg = ctx.env.torch_spyre
     if pkg.status != COLLECTED:
-        return OpSpecCapture(reason=f"not possible: {pkg.reason or 'torch_spyre is not installed'}",
-                             command=capture_command(None, ctx.spec.script.name))
+        return _capture(ctx.spec.script.name, reason=f"not possible: {pkg.reason or 'torch_spyre is not installed'}")
     capture = find_capture(pkg)
-    ev = OpSpecCapture(capture=str(capture or ""), command=capture_command(capture, ctx.spec.script.name))
+    ev = _capture(ctx.spec.script.name, capture, capture=str(capture or ""))
     if capture is None:
         ev.reason = (f"not run: torch_spyre ({pkg.location}) is not installed from a checkout with "
                      f"`{CAPTURE_SCRIPT.as_posix()}`; run the command below from one")
@@ -1696,13 +1705,12 @@ class OpSpecCollector(Collector):
 
     def collect(self, ctx: Any) -> OpSpecCapture:
         if not ctx.options.ladder:
-            return OpSpecCapture(reason="skipped (--no-ladder)",
-                                 command=capture_command(None, ctx.spec.script.name))
+            return _capture(ctx.spec.script.name, reason="skipped (--no-ladder)")
         logs = ctx.evidence.get("spyre_logs")
         if ctx.env.torch_spyre.status == COLLECTED and not involves_spyre(ctx.env, ctx.source,
                                                                           getattr(logs, "records", ())):
-            return OpSpecCapture(reason="not run: the script does not use the spyre device (nothing to capture)",
-                                 command=capture_command(find_capture(ctx.env.torch_spyre), ctx.spec.script.name))
+            return _capture(ctx.spec.script.name, find_capture(ctx.env.torch_spyre),
+                            reason="not run: the script does not use the spyre device (nothing to capture)")
         return run_capture(ctx)
 
     def files(self, ev: OpSpecCapture, layout: dict):
