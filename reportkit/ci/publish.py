@@ -665,15 +665,22 @@ class _Publisher:
         return sorted(found, key=lambda i: i["number"])
 
     # -- writing
-    def usable_labels(self, names: list[str]) -> list[str]:
+    def usable_labels(self, names: list[str], create: bool = True) -> list[str]:
         """``names`` less those that do not exist and could not be created (each looked up, created or
-        reported once per run)."""
+        reported once per run). ``create=False`` (an issue form's own labels, e.g. Torch-Spyre's
+        ``type/bug``): used where the repository has them, never created in it."""
         assert self.client is not None
         todo = [n for n in names if n not in self.label_ok]
         existing = self.client.labels() if todo else set()
         for name in todo:
             self.label_ok[name] = True
             if name in existing:
+                continue
+            if not create:
+                self.label_ok[name] = False
+                self.report.notices.append(Notice("notice", f"the issue form's label {name!r} is not a label of "
+                                                          f"{self.repo}: issues are filed without it (reportkit "
+                                                          "does not create a form's labels)"))
                 continue
             try:
                 self.client.create_label(name)
@@ -688,8 +695,9 @@ class _Publisher:
 
     def create(self, failure: Failure, title: str, body: str) -> Result:
         assert self.client is not None
-        self.labels = self.usable_labels(self.labels)
-        labels = self.usable_labels(list(dict.fromkeys([*self.labels, *_form_labels(self.manifest, failure)])))
+        self.labels = self.usable_labels(self.labels)  # the user's --label and the dedup label: created if missing
+        form = [n for n in _form_labels(self.manifest, failure) if n not in self.labels]
+        labels = [*self.labels, *self.usable_labels(form, create=False)]
         reason = ""
         try:
             url = self.client.create_issue(title, body, labels)
