@@ -804,3 +804,18 @@ def test_a_gdb_that_overruns_its_time_is_stopped_and_the_process_continued(tmp_p
     finally:
         target.kill()
         target.wait()
+
+
+@pytest.mark.parametrize("env, logs", [({}, "TORCH_LOGS=+torch_spyre"),
+                                       ({"TORCH_LOGS": "+dynamo"}, "TORCH_LOGS=+dynamo,+torch_spyre")])
+def test_the_debug_runs_progress_line_names_what_it_sets(tmp_path, env, logs):
+    """The progress line of the debug run names every variable the script sees, TORCH_LOGS too (set by the
+    boot where torch_spyre is installed): the log shown can be reproduced with the command shown."""
+    script = write(tmp_path / "p" / "boom.py", "raise RuntimeError('boom')\n")
+    spec = RunSpec(script=script, python=sys.executable, timeout=60, env=env)
+    steps = []
+    with C.Workspace() as ws:
+        C.collect(C.CollectInput(spec, script.read_text(), MatchPolicy()), ws, QUICK, on_step=steps.append,
+                  collectors=())
+    line = next(s for s in steps if s.startswith("debug run: "))
+    assert "TORCH_SPYRE_DEBUG=1" in line and f"{logs} where torch_spyre is installed (timeout 60 s)" in line

@@ -1038,7 +1038,8 @@ def collect(inp: CollectInput, ws: Workspace, options: Optional[CollectOptions] 
     try:
         step = _timer(timings, on_step)
         with step("debug run", f"debug run: {' '.join(f'{k}={v}' for k, v in debug_env(spec, options).items())} "
-                               f"(timeout {spec.timeout:g} s)"):
+                               f"TORCH_LOGS={spyre_torch_logs(build_env(spec.env).get('TORCH_LOGS'))} where "
+                               f"torch_spyre is installed (timeout {spec.timeout:g} s)"):
             rep = run_debug(spec, inp.source, inp.policy, ws, sandbox, options)
         with step("environment", "environment probe (in the target interpreter)"):
             env = build_env_info(*finish_probe(probe, ws, probe_deadline), spec)
