@@ -481,6 +481,29 @@ def test_host_unix_socket_service_is_unreachable(area, user, mode, network):
     assert service.hits == []
 
 
+def test_a_host_socket_in_a_directory_named_like_reportkits_is_masked_too(area, user, native_mode):
+    """bubblewrap left every socket under ``$TMP/reportkit-*`` unmasked (meant for other runs' sockets), so a
+    host service whose directory merely had such a name was reachable. Only this user's session dirs, whose
+    sockets belong to sandboxed runs, are left alone now."""
+    service_dir = Path(tempfile.mkdtemp(prefix="reportkit-service-", dir="/tmp"))
+    try:
+        service_dir.chmod(0o777)
+        service = _SocketService(service_dir / "service.sock")
+        try:
+            script = attack(area, user, f"""
+                import socket
+                attempt("connect", lambda: socket.socket(socket.AF_UNIX).connect({str(service_dir / "service.sock")!r}))
+            """)
+            for warm in (False, True):
+                (result,) = run(script, native_mode, user, warm=warm)
+                assert _done(result) == [], (warm, result)
+        finally:
+            service.close()
+        assert service.hits == []
+    finally:
+        shutil.rmtree(service_dir, ignore_errors=True)
+
+
 def test_abstract_unix_socket_outside_the_run_is_unreachable(area, user, native_mode):
     name = "reportkit-test-" + uuid.uuid4().hex[:10]
     service = _SocketService(area / "unused", abstract=name)

@@ -41,6 +41,7 @@ import glob
 import json
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -303,10 +304,26 @@ def run_env(env: dict[str, str], *, writable: Iterable[Path], scratch: Path, net
     return _confined_env(env, _dirs(writable, env, scratch), network, prot, keeper=False)
 
 
+def _session_dirs() -> tuple[str, ...]:
+    """reportkit's session dirs of this user (``$TMP/reportkit-session-*``, made ``0700`` by ``mkdtemp``):
+    the sockets in there belong to sandboxed runs, which come and go."""
+    found = []
+    for root in _temp_roots():
+        for path in glob.glob(os.path.join(root, SESSION_PREFIX + "*")):
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if st.st_uid == os.geteuid() and stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700:
+                found.append(os.path.join(path, ""))
+    return tuple(found)
+
+
 def bwrap_masks(exclude: Iterable[str]) -> list[str]:
-    """bwrap arguments that put ``/dev/null`` over each host unix socket outside ``exclude`` (and outside
-    reportkit's own temp dirs: other runs' sockets come and go)."""
-    own = tuple(os.path.join(root, "reportkit-") for root in _temp_roots())
+    """bwrap arguments that put ``/dev/null`` over each host unix socket outside ``exclude`` and outside this
+    user's reportkit session dirs (other runs' sockets come and go). Every other socket is masked, in
+    directories named like reportkit's too."""
+    own = _session_dirs()
     args: list[str] = []
     for path in _confine.host_unix_sockets(list(exclude)):
         if path.startswith(("/dev/", "/proc/", "/sys/", *own)):
