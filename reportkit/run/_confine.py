@@ -229,15 +229,18 @@ def own_mounts(config, writable):
         if config.get("required"):
             raise ConfinementError(errno.EPERM, "no mount namespace of the run's own could be made: " + why)
         return done
-    if config.get("shm"):
-        private_shm()
-        done["shm"] = "private"
-    if config.get("sockets"):
-        done["sockets_masked"] = mask_sockets(host_unix_sockets(writable))
-    if config.get("readonly"):
-        done["read_only"], failed = read_only_except(writable)
-        if failed:
-            done["read_only_failed"] = failed
+    steps = [("shm", lambda: private_shm() or "private"),
+             ("sockets", lambda: mask_sockets(host_unix_sockets(writable))),
+             ("readonly", lambda: read_only_except(writable))]
+    for name, step in steps:
+        if not config.get(name):
+            continue
+        try:
+            done[name] = step()
+        except ConfinementError as exc:
+            if config.get("required"):
+                raise
+            done[name] = "failed: " + str(exc)  # the rest still holds; the summary says what did not
     return done
 
 
