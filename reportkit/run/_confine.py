@@ -129,6 +129,23 @@ def _write(path, text):
         fh.write(text)
 
 
+def own_user_ns():
+    """A user namespace of this process's own that maps only its uid and gid (it then holds every capability
+    in it, over nothing but what that uid owns, and none outside). A warm server under bubblewrap makes one
+    before it preloads, so that each child it forks can make its mount namespace without a user namespace
+    of its own (:func:`own_mount_ns`; half the cost). Returns None when done, else why not."""
+    uid, gid = os.geteuid(), os.getegid()
+    if _libc().unshare(_CLONE_NEWUSER) != 0:
+        return "unshare(CLONE_NEWUSER): " + os.strerror(ctypes.get_errno())
+    for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"),
+                       ("/proc/self/gid_map", f"{gid} {gid} 1")):
+        try:
+            _write(path, text)
+        except OSError as exc:
+            return f"user namespace: {path}: {exc.strerror}"
+    return None
+
+
 def own_mount_ns():
     """A mount namespace (and System V IPC namespace) of this process's own, in which no mount propagates
     back to the host: as root directly, else through a user namespace that maps only this uid and gid.
