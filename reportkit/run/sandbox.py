@@ -210,21 +210,24 @@ def _probe(bwrap: str) -> tuple[str, bool]:
 
 def _mount_ns_probe(prefix: Sequence[str] = ()) -> bool:
     """Whether a process started by ``prefix + [...]`` can make a mount namespace of its own the way a run
-    does (:func:`reportkit.run._confine.own_mount_ns`). With this interpreter, else (it may be one another
-    user cannot start) with util-linux's ``unshare``, which makes it the same way."""
+    does (:func:`reportkit.run._confine.own_mount_ns`): with util-linux's ``unshare`` (fast), else with
+    this interpreter."""
+    shell = ("command -v unshare >/dev/null || exit 127; unshare --mount --ipc true 2>/dev/null || "
+             "unshare --user --map-current-user --mount --ipc true 2>/dev/null")
     config = json.dumps({"mounts": {"shm": True}})
-    shell = "unshare --mount --ipc true 2>/dev/null || unshare --user --map-current-user --mount --ipc true"
-    for cmd in ([sys.executable, "-I", _confine.__file__, config], ["sh", "-c", shell]):
+    for cmd in (["sh", "-c", shell], [sys.executable, "-I", _confine.__file__, config]):
         try:
             proc = subprocess.run([*prefix, *cmd], capture_output=True, text=True, timeout=30)
         except (OSError, subprocess.SubprocessError):
             continue
         if cmd[0] == "sh":
+            if proc.returncode == 127:
+                continue  # no unshare (or no sh) there
             return proc.returncode == 0
         try:
             return bool(json.loads(proc.stdout)["mounts"]["mount_ns"])
         except (ValueError, KeyError, TypeError):
-            continue  # the interpreter could not be started (there): ask unshare
+            return False
     return False
 
 
