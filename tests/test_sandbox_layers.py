@@ -554,6 +554,28 @@ def test_a_host_socket_in_a_directory_named_like_reportkits_is_masked_too(area, 
         shutil.rmtree(service_dir, ignore_errors=True)
 
 
+def test_a_socket_the_run_cannot_reach_does_not_stop_bubblewrap(area):
+    """A socket inside another user's private (0700) directory: reportkit as root sees it, the run (root without
+    capabilities) cannot reach it, and bwrap, without capabilities, cannot mask it either: it is left alone
+    instead of failing every run (another user's reportkit session, with its runs' sockets)."""
+    if not ROOT:
+        pytest.skip("needs root to make another user's private directory")
+    private = Path(tempfile.mkdtemp(prefix="rk-private-", dir="/tmp"))
+    try:
+        service = _SocketService(private / "svc.sock")
+        os.chown(private, NOBODY, NOBODY)
+        private.chmod(0o700)
+        try:
+            script = attack(area, "root", "print('RAN')\n")
+            for warm in (False, True):
+                (result,) = run(script, "bwrap", "root", warm=warm)
+                assert "RAN" in result["stdout"], (warm, result)
+        finally:
+            service.close()
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+
+
 def test_abstract_unix_socket_outside_the_run_is_unreachable(area, user, native_mode):
     name = "reportkit-test-" + uuid.uuid4().hex[:10]
     service = _SocketService(area / "unused", abstract=name)

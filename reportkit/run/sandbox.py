@@ -391,14 +391,33 @@ def _session_dirs() -> tuple[str, ...]:
     return tuple(found)
 
 
+def _searchable(path: str) -> bool:
+    """Whether this user, without any capability (as a sandboxed run is, root too), can look up ``path``:
+    every directory above it searchable by owner, group or other bits. A socket it cannot reach needs no
+    mask, and bwrap, without capabilities, could not put one there (another user's ``0700`` session dir)."""
+    uid, groups = os.geteuid(), {os.getegid(), *os.getgroups()}
+    parent = os.path.dirname(path)
+    while True:
+        try:
+            st = os.stat(parent)
+        except OSError:
+            return False
+        bit = stat.S_IXUSR if st.st_uid == uid else stat.S_IXGRP if st.st_gid in groups else stat.S_IXOTH
+        if not st.st_mode & bit:
+            return False
+        if parent == "/":
+            return True
+        parent = os.path.dirname(parent)
+
+
 def bwrap_masks(exclude: Iterable[str]) -> list[str]:
     """bwrap arguments that put ``/dev/null`` over each host unix socket outside ``exclude`` and outside this
-    user's reportkit session dirs (other runs' sockets come and go). Every other socket is masked, in
-    directories named like reportkit's too."""
+    user's reportkit session dirs (other runs' sockets come and go) that the run could reach. Every other
+    socket is masked, in directories named like reportkit's too."""
     own = _session_dirs()
     args: list[str] = []
     for path in _confine.host_unix_sockets(list(exclude)):
-        if path.startswith(("/dev/", "/proc/", "/sys/", *own)):
+        if path.startswith(("/dev/", "/proc/", "/sys/", *own)) or not _searchable(path):
             continue
         args += ["--ro-bind", "/dev/null", path]
     return args
