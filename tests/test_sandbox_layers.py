@@ -347,6 +347,56 @@ def test_a_run_cannot_plant_files_for_later_runs(area, user, mode):
         assert sorted(line.split()[1] for line in _done(results[0])) == ["plant-2", "plant-3"], results[0]
 
 
+def test_each_run_starts_with_an_empty_dev_shm_of_its_own(area, user, mode):
+    """/dev/shm is writable for every run (multiprocessing needs it), so it was where one run left files the
+    next ones found: the warm server's children shared its private one, the fallback's runs the host's. Each
+    run now gets a fresh one, made for it and gone after it: cold and warm, files and POSIX shared memory."""
+    marker = "rk-shm-" + uuid.uuid4().hex[:8]
+    script = attack(area, user, f"""
+        MARK = {marker!r}
+        print("SEEN", sorted(n for n in os.listdir("/dev/shm") if n.startswith(MARK)))
+        attempt("file", lambda: open("/dev/shm/" + MARK + "-file-" + str(os.getpid()), "w").write("x"))
+        name = ("/" + MARK + "-seg-" + str(os.getpid())).encode()  # POSIX shared memory, never unlinked
+        attempt("segment", lambda: os.close(native("shm_open", LIBC.shm_open(name, os.O_CREAT | os.O_RDWR, 0o600))))
+    """)
+    try:
+        for warm in (False, True):
+            results = run(script, mode, user, runs=3, warm=warm)
+            for result in results:
+                assert "SEEN []" in result["stdout"], (warm, result)
+                assert sorted(_done(result)) == ["DONE file", "DONE segment"], (warm, result)
+        assert [n for n in os.listdir("/dev/shm") if n.startswith(marker)] == []
+    finally:
+        for name in os.listdir("/dev/shm"):
+            if name.startswith(marker):
+                os.unlink(os.path.join("/dev/shm", name))
+
+
+def test_modes_and_times_of_the_users_own_files_outside_stay(area, user, native_mode):
+    """Landlock does not mediate chmod, utime or extended attributes: native code in the fallback changed the
+    mode and times of files outside that the run's user owns (its data, its checkpoints). Outside its
+    writable dirs a run now sees a read-only file system in both modes, root or not."""
+    v = victim(area)
+    script = attack(area, user, f"""
+        V = {str(v)!r}
+        attempt("chmod", lambda: native("chmod", LIBC.chmod((V + "/data.txt").encode(), 0o600)))
+        attempt("chmod-dir", lambda: native("chmod", LIBC.chmod((V + "/sub").encode(), 0o700)))
+        attempt("utimes", lambda: native("utimes", LIBC.utimes((V + "/sub/deep.txt").encode(), None)))
+        attempt("setxattr", lambda: native("setxattr", LIBC.setxattr((V + "/data.txt").encode(), b"user.rk",
+                                                                    b"x", 1, 0)))
+        def own():
+            open("own.txt", "w").close()
+            native("chmod", LIBC.chmod(b"own.txt", 0o600))
+        attempt("own", own)
+    """)
+    _give(area, user)
+    before = digest(v)
+    for warm in (False, True):
+        (result,) = run(script, native_mode, user, warm=warm)
+        assert _done(result) == ["DONE own"], (warm, result)
+        assert digest(v) == before
+
+
 def test_a_file_made_for_the_run_is_writable_and_only_that_file(area, user, mode):
     """minimize's value capture: reportkit makes a file under the sandbox's root (which holds every run's
     scratch dir) and names it in the run's environment; the run writes its values there. That file is
@@ -479,6 +529,51 @@ def test_host_unix_socket_service_is_unreachable(area, user, mode, network):
         service.close()
     assert _done(result) == [], result
     assert service.hits == []
+
+
+def test_a_host_socket_in_a_directory_named_like_reportkits_is_masked_too(area, user, native_mode):
+    """bubblewrap left every socket under ``$TMP/reportkit-*`` unmasked (meant for other runs' sockets), so a
+    host service whose directory merely had such a name was reachable. Only this user's session dirs, whose
+    sockets belong to sandboxed runs, are left alone now."""
+    service_dir = Path(tempfile.mkdtemp(prefix="reportkit-service-", dir="/tmp"))
+    try:
+        service_dir.chmod(0o777)
+        service = _SocketService(service_dir / "service.sock")
+        try:
+            script = attack(area, user, f"""
+                import socket
+                attempt("connect", lambda: socket.socket(socket.AF_UNIX).connect({str(service_dir / "service.sock")!r}))
+            """)
+            for warm in (False, True):
+                (result,) = run(script, native_mode, user, warm=warm)
+                assert _done(result) == [], (warm, result)
+        finally:
+            service.close()
+        assert service.hits == []
+    finally:
+        shutil.rmtree(service_dir, ignore_errors=True)
+
+
+def test_a_socket_the_run_cannot_reach_does_not_stop_bubblewrap(area):
+    """A socket inside another user's private (0700) directory: reportkit as root sees it, the run (root without
+    capabilities) cannot reach it, and bwrap, without capabilities, cannot mask it either: it is left alone
+    instead of failing every run (another user's reportkit session, with its runs' sockets)."""
+    if not ROOT:
+        pytest.skip("needs root to make another user's private directory")
+    private = Path(tempfile.mkdtemp(prefix="rk-private-", dir="/tmp"))
+    try:
+        service = _SocketService(private / "svc.sock")
+        os.chown(private, NOBODY, NOBODY)
+        private.chmod(0o700)
+        try:
+            script = attack(area, "root", "print('RAN')\n")
+            for warm in (False, True):
+                (result,) = run(script, "bwrap", "root", warm=warm)
+                assert "RAN" in result["stdout"], (warm, result)
+        finally:
+            service.close()
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
 
 
 def test_abstract_unix_socket_outside_the_run_is_unreachable(area, user, native_mode):
@@ -825,7 +920,7 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
 
 
 def test_protection_describes_the_layers_in_force():
-    both = sandbox.Protection("bubblewrap", bwrap="/usr/bin/bwrap", landlock=7, userns=True, root=True)
+    both = sandbox.Protection("bubblewrap", bwrap="/usr/bin/bwrap", landlock=7, userns=True, nested=True, root=True)
     assert both.describe(network=False).startswith("bubblewrap + landlock (ABI 7): read-only file system")
     assert "capabilities dropped (root)" in both.describe() and "no network" in both.describe(network=False)
     lock = sandbox.Protection("fallback", landlock=7)
@@ -833,6 +928,15 @@ def test_protection_describes_the_layers_in_force():
     hook = sandbox.Protection("fallback", reason="bwrap not found")
     assert hook.describe().startswith("audit hook only (no bubblewrap: bwrap not found): best effort")
     assert "native code and programs other than Python are not confined" in hook.describe()
+    # what is shared between runs, and what a missing mount namespace leaves open, is said plainly
+    assert "a private /dev/shm per run" in both.describe()
+    for shared in (sandbox.Protection("bubblewrap", bwrap="/usr/bin/bwrap", landlock=0, userns=True, nested=True),
+                   sandbox.Protection("bubblewrap", bwrap="/usr/bin/bwrap", landlock=7, userns=True, nested=False)):
+        assert "warm runs share one /dev/shm" in shared.describe()  # no Landlock, or no nested user namespace
+    mounts = sandbox.Protection("fallback", landlock=7, mounts=True).describe()
+    assert "file system read-only outside the scratch dirs" in mounts and "a private /dev/shm per run" in mounts
+    for prot in (lock, hook):
+        assert "no mount namespace here: the host's /dev/shm shared by runs" in prot.describe()
 
 
 def test_check_json_names_the_layers(tmp_path, monkeypatch, protection_mode):

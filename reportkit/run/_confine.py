@@ -5,13 +5,18 @@ reportkit itself for :func:`host_unix_sockets`).
 :func:`apply` takes the configuration reportkit put in ``REPORTKIT_CONFINE`` (see
 :func:`reportkit.run.sandbox.run_env`) and, in this order (each step needs the powers the later ones take away):
 
-1. ``mask_sockets`` (runs without bubblewrap): in a mount namespace of the run's own (as root
-   ``unshare(CLONE_NEWNS)``, else with a user namespace), ``/dev/null`` is bind-mounted over every
-   pathname unix socket the host has bound (``/proc/net/unix``) outside the run's scratch dirs: a host
-   service (``docker.sock``, an ssh or gpg agent, D-Bus) can no longer be reached through its socket file.
-   Landlock (ABI <= 7) does not mediate ``connect()`` to a socket file, so this is the only layer that does.
+1. ``mounts`` (runs without bubblewrap, and warm children under it): a mount namespace of the run's own
+   (as root ``unshare(CLONE_NEWNS)``, else with a user namespace) with its own System V IPC, in which
+   (``shm``) a fresh tmpfs is mounted on ``/dev/shm`` (what a run leaves there goes with it: the next run
+   starts from an empty one); (``readonly``) every mount is remounted read-only except the run's writable
+   dirs (each bound onto itself first) and that ``/dev/shm``: ``chmod``, ``chown``, ``utime`` and
+   ``setxattr`` of files outside, which Landlock does not mediate, fail with ``EROFS``, native code too;
+   (``sockets``) ``/dev/null`` is bind-mounted over every pathname unix socket the host has bound
+   (``/proc/net/unix``) outside the run's scratch dirs: a host service (``docker.sock``, an ssh or gpg
+   agent, D-Bus) can no longer be reached through its socket file. Landlock (ABI <= 7) does not mediate
+   ``connect()`` to a socket file, so this is the only layer that does.
    Where no mount namespace can be had (a container without ``CAP_SYS_ADMIN`` and without user
-   namespaces) nothing is masked: ``sockets_masked`` is None.
+   namespaces) nothing of this is done: ``mount_ns`` is False in the summary (an error when ``required``).
 2. ``drop_caps``: every capability goes (bounding set emptied, ambient cleared, ``SECBIT_NOROOT`` and
    friends locked, then ``capset`` to nothing); with ``no_new_privs`` an ``execve`` cannot bring them back.
    A run as root keeps uid 0 but none of root's powers (no mount, no raw I/O, no module loading, no
@@ -24,8 +29,8 @@ reportkit itself for :func:`host_unix_sockets`).
    nodes it needs; without network no TCP bind/connect; signals and abstract unix sockets scoped to the run.
 
 Steps that were asked for and cannot be done raise :class:`ConfinementError` (the boot then refuses to run
-the script: a run is never less confined than the report says), except ``mask_sockets`` and ``seccomp``,
-whose outcome is recorded in the summary.
+the script: a run is never less confined than the report says), except ``mounts`` (unless it says
+``required``) and ``seccomp``, whose outcome is recorded in the summary.
 """
 
 import ctypes
@@ -56,6 +61,7 @@ _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 # SECBIT_NOROOT, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE, each with its lock, and KEEP_CAPS_LOCKED
 _SECUREBITS = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80
 _CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWIPC = 0x00020000, 0x10000000, 0x08000000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 
 
@@ -123,28 +129,136 @@ def _write(path, text):
         fh.write(text)
 
 
-def mask_sockets(paths):
-    """``/dev/null`` over each socket path, in a new mount namespace (see the module doc). Returns the
-    number masked, or None when no mount namespace could be made."""
+def own_user_ns():
+    """A user namespace of this process's own that maps only its uid and gid (it then holds every capability
+    in it, over nothing but what that uid owns, and none outside). A warm server under bubblewrap makes one
+    before it preloads, so that each child it forks can make its mount namespace without a user namespace
+    of its own (:func:`own_mount_ns`; half the cost). Returns None when done, else why not."""
+    uid, gid = os.geteuid(), os.getegid()
+    if _libc().unshare(_CLONE_NEWUSER) != 0:
+        return "unshare(CLONE_NEWUSER): " + os.strerror(ctypes.get_errno())
+    for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"),
+                       ("/proc/self/gid_map", f"{gid} {gid} 1")):
+        try:
+            _write(path, text)
+        except OSError as exc:
+            return f"user namespace: {path}: {exc.strerror}"
+    return None
+
+
+def own_mount_ns():
+    """A mount namespace (and System V IPC namespace) of this process's own, in which no mount propagates
+    back to the host: as root directly, else through a user namespace that maps only this uid and gid.
+    Returns None when done, else why it cannot be made."""
     libc = _libc()
     uid, gid = os.geteuid(), os.getegid()
-    # its own System V IPC namespace too: shared memory, semaphores and message queues it makes go with it
     if libc.unshare(_CLONE_NEWNS | _CLONE_NEWIPC) != 0:
         if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWIPC) != 0:
-            return None
-        try:
-            _write("/proc/self/setgroups", "deny")
-            _write("/proc/self/uid_map", f"{uid} {uid} 1")
-            _write("/proc/self/gid_map", f"{gid} {gid} 1")
-        except OSError:
-            return None
+            return "unshare(CLONE_NEWUSER | CLONE_NEWNS): " + os.strerror(ctypes.get_errno())
+        for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"),
+                           ("/proc/self/gid_map", f"{gid} {gid} 1")):
+            try:
+                _write(path, text)
+            except OSError as exc:
+                return f"user namespace: {path}: {exc.strerror}"
     # never let a mount made here propagate back to the host
     _check(libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None), "mount(MS_PRIVATE)")
+    return None
+
+
+def private_shm():
+    """A fresh tmpfs on ``/dev/shm`` (in the run's own mount namespace): nothing an earlier run left there."""
+    _check(_libc().mount(b"tmpfs", b"/dev/shm", b"tmpfs", _MS_NOSUID | _MS_NODEV, b"mode=1777"),
+           "mount(tmpfs, /dev/shm)")
+
+
+def mask_sockets(paths):
+    """``/dev/null`` over each socket path (in the run's own mount namespace). Returns the number masked."""
+    libc = _libc()
     masked = 0
     for path in paths:
         if libc.mount(b"/dev/null", os.fsencode(path), None, _MS_BIND, None) == 0:
             masked += 1
     return masked
+
+
+def _unescape(field):
+    """A path from ``/proc/self/mountinfo`` (space, tab, newline and backslash are octal escapes)."""
+    out, i = [], 0
+    while i < len(field):
+        if field[i] == "\\" and i + 3 < len(field) and field[i + 1:i + 4].isdigit():
+            out.append(chr(int(field[i + 1:i + 4], 8)))
+            i += 4
+        else:
+            out.append(field[i])
+            i += 1
+    return "".join(out)
+
+
+def _mounts():
+    """(mount point, per-mount flags to keep) of every mount this process sees, in mount order."""
+    keep = {"nosuid": _MS_NOSUID, "nodev": _MS_NODEV, "noexec": _MS_NOEXEC}
+    found = []
+    with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as fh:
+        for line in fh:
+            fields = line.split()
+            if len(fields) < 6:
+                continue
+            flags = 0
+            for option in fields[5].split(","):
+                flags |= keep.get(option, 0)
+            found.append((_unescape(fields[4]), flags))
+    return found
+
+
+def read_only_except(writable):
+    """Every mount read-only except ``writable`` (directories and files, each bound onto itself first, so
+    a mount of its own that stays writable) and ``/dev/shm``. Returns (mounts made read-only, mount points
+    that could not be)."""
+    libc = _libc()
+    keep = {"/dev/shm"}
+    for path in sorted({os.path.realpath(p) for p in writable} - keep, key=len):
+        raw = os.fsencode(path)
+        _check(libc.mount(raw, raw, None, _MS_BIND | _MS_REC, None), "mount(bind " + path + ")")
+        keep.add(path)
+    done, failed = 0, []
+    for point, flags in _mounts():
+        if point in keep:
+            continue
+        raw = os.fsencode(point)
+        if libc.mount(None, raw, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | flags, None) == 0:
+            done += 1
+        elif point not in failed:
+            failed.append(point)
+    try:  # the working directory was looked up before the binds: look it up again, through them
+        os.chdir(os.getcwd())
+    except OSError:
+        pass
+    return done, failed
+
+
+def own_mounts(config, writable):
+    """Step 1 (module doc): what was done, for the summary. Raises :class:`ConfinementError` when
+    ``config["required"]`` and there is no mount namespace to be had."""
+    why = own_mount_ns()
+    done = {"mount_ns": why is None}
+    if why is not None:
+        if config.get("required"):
+            raise ConfinementError(errno.EPERM, "no mount namespace of the run's own could be made: " + why)
+        return done
+    steps = [("shm", lambda: private_shm() or "private"),
+             ("sockets", lambda: mask_sockets(host_unix_sockets(writable))),
+             ("readonly", lambda: read_only_except(writable))]
+    for name, step in steps:
+        if not config.get(name):
+            continue
+        try:
+            done[name] = step()
+        except ConfinementError as exc:
+            if config.get("required"):
+                raise
+            done[name] = "failed: " + str(exc)  # the rest still holds; the summary says what did not
+    return done
 
 
 # --------------------------------------------------------------------------- capabilities
@@ -267,14 +381,14 @@ def no_sockets(unix):
 
 def apply(config):
     """Apply the steps ``config`` asks for (module doc); return what is in force, for the boot's event."""
-    summary = {"caps_dropped": False, "sockets_masked": None, "seccomp": None, "landlock": None}
+    summary = {"caps_dropped": False, "mounts": None, "seccomp": None, "landlock": None}
     writable = [d for d in config.get("writable") or [] if os.path.exists(d)]  # directories, and files
     network = bool(config.get("network", True))
-    if config.get("mask_sockets"):
-        summary["sockets_masked"] = mask_sockets(host_unix_sockets(writable))
+    if isinstance(config.get("mounts"), dict):
+        summary["mounts"] = own_mounts(config["mounts"], writable)
     summary["caps_dropped"] = drop_caps()
     if config.get("seccomp") and not network:
-        unix = summary["sockets_masked"] is not None
+        unix = bool((summary["mounts"] or {}).get("mount_ns"))
         summary["seccomp"] = "no sockets but unix and netlink" if unix else "no sockets but netlink"
         if not no_sockets(unix):
             summary["seccomp"] = None

@@ -4,7 +4,8 @@ Usage (reportkit runs it by file path in the target interpreter, like ``_boot.py
 
     python /path/to/reportkit/run/_warm.py CONFIG_JSON
 
-``CONFIG_JSON``: ``{"preload": [module, ...], "argv": [script, arg, ...]}``. The server talks JSON
+``CONFIG_JSON``: ``{"preload": [module, ...], "argv": [script, arg, ...], "userns": bool}`` (``userns``: make a
+user namespace of the server's own first, in which each child makes its mount namespace: see ``_confine.py``). The server talks JSON
 lines over its original stdin (requests) and stdout (replies); right after start it moves both to
 private descriptors, so whatever preloaded modules print can never corrupt the protocol.
 
@@ -536,6 +537,8 @@ def main(argv):
     config = json.loads(argv[0]) if argv else {}
     parent = os.getppid()
     server = Server(config)  # (it records the signal handlers a fresh interpreter has, for its children)
+    if config.get("userns"):  # each child's mount namespace is made in it (else each child makes one: slower)
+        server.boot._load_confine().own_user_ns()
     # reportkit ended, however (SIGKILL included): the server stops and kills every run it serves
     signal.signal(signal.SIGTERM, _end)
     _die_with(signal.SIGTERM, parent)

@@ -251,12 +251,13 @@ class _Server:
                  home: Path, network: bool | None = None) -> None:
         self.python, self.env, self.preload = python, env, list(preload)
         self.log_path = home / f"server-{time.monotonic_ns()}.log"
-        config = json.dumps({"preload": self.preload, "argv": list(argv)})
         self._log = open(self.log_path, "wb")
         # the whole server runs sandboxed (its children with it): every scratch dir of this process
         # (session_root) and the executor's home writable, the rest read-only, one PID namespace; each child
         # then confines itself to its own scratch dir (Landlock: protect.run_env), with its own $HOME and $TMPDIR
+        # and (warm_mounts) its own mount namespace, made in a user namespace the server makes once
         self.protection = protect.protection()
+        config = json.dumps({"preload": self.preload, "argv": list(argv), "userns": self.protection.warm_mounts})
         self.root = session_root()
         cmd, env = protect.wrap([python, str(WARM_FILE), config], env, writable=[self.root, home],
                                 scratch=home, network=network, prot=self.protection, confine=False)

@@ -11,11 +11,14 @@ Two protections, chosen once per process (:func:`protection`), and a layer under
                 :data:`ACCELERATORS`), the host's pathname unix sockets masked (``/dev/null`` over each
                 one bound when the sandbox starts), ``$TMPDIR`` a private scratch directory, ``$HOME`` a
                 scratch home, its own PID namespace (when its first process ends, the kernel kills every
-                process left in it), and with ``--no-network`` its own, empty network namespace.
+                process left in it), and with ``--no-network`` its own, empty network namespace. A warm
+                server's children each make their own mount namespace in it (a fresh ``/dev/shm``, read-only
+                but their own scratch dir: :attr:`Protection.warm_mounts`).
 ``fallback``    where no namespace sandbox can be had (no ``bwrap``, user namespaces disabled): the run
-                confines itself before the script starts (:mod:`reportkit.run._confine`: host unix sockets
-                masked where a mount namespace can be made, every capability dropped, without network no
-                socket but unix/netlink), and the bootstrap (:mod:`reportkit.run._boot`) installs a
+                confines itself before the script starts (:mod:`reportkit.run._confine`: where a mount
+                namespace can be made, a fresh ``/dev/shm``, every mount read-only but its writable dirs and
+                host unix sockets masked; every capability dropped, without network no socket but
+                unix/netlink), and the bootstrap (:mod:`reportkit.run._boot`) installs a
                 ``sys.addaudithook`` guard (refuses Python-level writes, deletes, renames, links, mode
                 changes, shell calls, signals to processes outside the run, unix sockets outside the scratch
                 dirs, and without network any internet socket) in the run and in every Python it starts
@@ -41,7 +44,9 @@ import glob
 import json
 import os
 import shutil
+import stat
 import subprocess
+import sys
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -85,7 +90,16 @@ class Protection:
     reason: str = ""  # why the fallback (empty when forced or with bubblewrap)
     landlock: int = 0  # the Landlock ABI runs apply (0: none)
     userns: bool = False  # bubblewrap: the run has a user namespace of its own (--unshare-user)
+    nested: bool = False  # bubblewrap: a warm server's child can make its own mount namespace (_nested_mount_ns)
     root: bool = False  # reportkit runs as root
+    mounts: bool = False  # fallback: a run can make a mount namespace of its own here (:func:`mount_ns_available`)
+
+    @property
+    def warm_mounts(self) -> bool:
+        """Under bubblewrap, each warm child makes a mount namespace of its own (a private ``/dev/shm``, the
+        file system read-only but its own scratch dir): it needs a user namespace, which the warm server's
+        sandbox then allows, and Landlock, which forbids any mount to the script afterwards."""
+        return self.mode == "bubblewrap" and self.userns and self.nested and self.landlock > 0
 
     def layers(self) -> str:
         """The layers in force, e.g. ``bubblewrap + landlock (ABI 7)``, ``audit hook only``."""
@@ -107,20 +121,27 @@ class Protection:
             scoped = ", signals scoped to the run" if self.landlock >= 6 else ""
             each = "writes only in the run's own scratch dir" if self.landlock else \
                 "writable scratch dirs (warm runs share one session dir: no Landlock)"
-            return (f"{self.layers()}: read-only file system, {each}, {caps}, minimal /dev, host unix sockets "
-                    f"masked, own PID namespace{scoped}, {net}")
+            shm = "a private /dev/shm per run" if self.warm_mounts else "warm runs share one /dev/shm"
+            return (f"{self.layers()}: read-only file system, {each}, {caps}, minimal /dev, {shm}, host unix "
+                    f"sockets masked, own PID namespace{scoped}, {net}")
         why = f" (no bubblewrap: {self.reason})" if self.reason else " (no bubblewrap)"
+        mounts = ("file system read-only outside the scratch dirs (modes, owners, times too), a private /dev/shm "
+                  "per run, host unix sockets masked" if self.mounts else
+                  "no mount namespace here: the host's /dev/shm shared by runs, modes/times of the user's own "
+                  "files and host unix sockets not confined")
         if self.landlock:
             tcp = "no TCP" if self.landlock >= 4 else "TCP not covered"
             net = "network on" if network else f"no network ({tcp}, no UDP/raw sockets)"
             scoped = ", signals scoped to the run" if self.landlock >= 6 else ""
             return (f"{self.layers()}{why}: writes only in the run's scratch dir (native code too), {caps}, "
-                    f"host unix sockets masked where a mount namespace can be made{scoped}, runs die with "
-                    f"reportkit, {net}")
+                    f"{mounts}{scoped}, runs die with reportkit, {net}")
         net = "network on" if network else "no network (Python-level sockets refused)"
+        native = ("native code and programs other than Python are held by the read-only mounts only (not in the "
+                  "scratch dirs, device nodes, signals, sockets)" if self.mounts else
+                  "native code and programs other than Python are not confined")
         return (f"{self.layers()}{why}: best effort — Python-level writes, deletes, links, mode changes, shells, "
-                f"signals and unix sockets outside the run refused, {caps}; native code and programs other "
-                f"than Python are not confined, {net} — {INSTALL_HINT}")
+                f"signals and unix sockets outside the run refused, {caps}; {native}, {mounts}, {net} — "
+                f"{INSTALL_HINT}")
 
 
 def accelerator_nodes() -> list[str]:
@@ -133,12 +154,17 @@ def accelerator_nodes() -> list[str]:
     return found
 
 
-def _bwrap_base(bwrap: str, userns: bool = True) -> list[str]:
+def _bwrap_base(bwrap: str, userns: bool = True, nested: bool = False) -> list[str]:
     """No capabilities (also as root), a new session, its own System V IPC, a read-only root, a minimal /dev with a private shm
-    and the accelerators, a new /proc; with ``userns`` a user namespace of its own (no further ones)."""
+    and the accelerators, a new /proc; with ``userns`` a user namespace of its own, where no further one can
+    be made unless ``nested`` (a warm server: each child makes its own mount namespace, then Landlock)."""
     args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"]
+    if userns and nested and os.geteuid() == 0:
+        # a user namespace that maps uid 0 needs its maker to hold CAP_SETFCAP (Linux 5.12+): the server keeps
+        # that one (a file capability does nothing under bwrap's no_new_privs), its children drop it
+        args += ["--cap-add", "CAP_SETFCAP"]
     if userns:
-        args += ["--unshare-user", "--disable-userns"]
+        args += ["--unshare-user"] + ([] if nested else ["--disable-userns"])
     args += ["--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc"]
     for node in accelerator_nodes():
         args += ["--dev-bind-try", node, node]
@@ -182,6 +208,43 @@ def _probe(bwrap: str) -> tuple[str, bool]:
     return why, False
 
 
+def _mount_ns_probe(prefix: Sequence[str] = ()) -> bool:
+    """Whether a process started by ``prefix + [...]`` can make a mount namespace of its own the way a run
+    does (:func:`reportkit.run._confine.own_mount_ns`): with util-linux's ``unshare`` (fast), else with
+    this interpreter."""
+    shell = ("command -v unshare >/dev/null || exit 127; unshare --mount --ipc true 2>/dev/null || "
+             "unshare --user --map-current-user --mount --ipc true 2>/dev/null")
+    config = json.dumps({"mounts": {"shm": True}})
+    for cmd in (["sh", "-c", shell], [sys.executable, "-I", _confine.__file__, config]):
+        try:
+            proc = subprocess.run([*prefix, *cmd], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if cmd[0] == "sh":
+            if proc.returncode == 127:
+                continue  # no unshare (or no sh) there
+            return proc.returncode == 0
+        try:
+            return bool(json.loads(proc.stdout)["mounts"]["mount_ns"])
+        except (ValueError, KeyError, TypeError):
+            return False
+    return False
+
+
+@functools.cache
+def mount_ns_available() -> bool:
+    """Whether a run can make a mount namespace of its own here (as root, or through a user namespace):
+    what the fallback's private ``/dev/shm``, read-only mounts and masked sockets need. Probed once."""
+    return _mount_ns_probe()
+
+
+@functools.cache
+def _nested_mount_ns(bwrap: str) -> bool:
+    """Whether a warm server's child can make its own mount namespace in the server's sandbox (a kernel or
+    an LSM may refuse nested user namespaces). Probed once."""
+    return _mount_ns_probe([*_bwrap_base(bwrap, True, nested=True), "--"])
+
+
 @functools.cache
 def _landlock_abi() -> int:
     return landlock.abi()
@@ -203,14 +266,16 @@ def protection() -> Protection:
         return Protection("none")
     root = os.geteuid() == 0
     if force == "fallback":
-        return Protection("fallback", landlock=landlock_abi(), root=root)
+        return Protection("fallback", landlock=landlock_abi(), root=root, mounts=mount_ns_available())
     bwrap = shutil.which("bwrap")
     why, userns = ("bwrap not found", False) if bwrap is None else _probe(bwrap)
     if why:
         if force != "auto":
             raise UserError(f"{FORCE_ENV}={force} but {why}; {INSTALL_HINT}")
-        return Protection("fallback", reason=why, landlock=landlock_abi(), root=root)
-    return Protection("bubblewrap", bwrap=bwrap, landlock=landlock_abi(), userns=userns, root=root)
+        return Protection("fallback", reason=why, landlock=landlock_abi(), root=root, mounts=mount_ns_available())
+    lock = landlock_abi()
+    nested = bool(userns and lock and _nested_mount_ns(bwrap))
+    return Protection("bubblewrap", bwrap=bwrap, landlock=lock, userns=userns, nested=nested, root=root)
 
 
 def _temp_roots() -> list[str]:
@@ -280,8 +345,16 @@ def _confined_env(env: dict[str, str], dirs: list[str], network: bool, prot: Pro
     the audit hook's configuration and the ``sitecustomize`` that installs it in every child Python."""
     fallback = prot.mode == "fallback"
     devices = [*DEVICES, *accelerator_nodes()]
+    # a mount namespace of the run's own: a fresh /dev/shm, everything but its writable dirs read-only, and
+    # (without bubblewrap) the host's sockets masked. A cold run under bubblewrap has all that from bwrap; a
+    # warm child shares its server's sandbox, so it makes its own (required: the report says so)
+    mounts = None
+    if fallback:
+        mounts = {"shm": True, "readonly": True, "sockets": True}
+    elif not keeper and prot.warm_mounts:
+        mounts = {"shm": True, "readonly": True, "required": True}
     config = {"landlock": prot.landlock, "writable": [*dirs, "/dev/shm"], "devices": devices, "network": network,
-              "mask_sockets": fallback, "seccomp": fallback, "parent": os.getpid() if keeper and fallback else None}
+              "mounts": mounts, "seccomp": fallback, "parent": os.getpid() if keeper and fallback else None}
     env[CONFINE_ENV] = json.dumps(config)
     if fallback:
         env[GUARD_ENV] = json.dumps({"writable": [os.path.realpath(d) for d in dirs], "network": network,
@@ -303,13 +376,48 @@ def run_env(env: dict[str, str], *, writable: Iterable[Path], scratch: Path, net
     return _confined_env(env, _dirs(writable, env, scratch), network, prot, keeper=False)
 
 
+def _session_dirs() -> tuple[str, ...]:
+    """reportkit's session dirs of this user (``$TMP/reportkit-session-*``, made ``0700`` by ``mkdtemp``):
+    the sockets in there belong to sandboxed runs, which come and go."""
+    found = []
+    for root in _temp_roots():
+        for path in glob.glob(os.path.join(root, SESSION_PREFIX + "*")):
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if st.st_uid == os.geteuid() and stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700:
+                found.append(os.path.join(path, ""))
+    return tuple(found)
+
+
+def _searchable(path: str) -> bool:
+    """Whether this user, without any capability (as a sandboxed run is, root too), can look up ``path``:
+    every directory above it searchable by owner, group or other bits. A socket it cannot reach needs no
+    mask, and bwrap, without capabilities, could not put one there (another user's ``0700`` session dir)."""
+    uid, groups = os.geteuid(), {os.getegid(), *os.getgroups()}
+    parent = os.path.dirname(path)
+    while True:
+        try:
+            st = os.stat(parent)
+        except OSError:
+            return False
+        bit = stat.S_IXUSR if st.st_uid == uid else stat.S_IXGRP if st.st_gid in groups else stat.S_IXOTH
+        if not st.st_mode & bit:
+            return False
+        if parent == "/":
+            return True
+        parent = os.path.dirname(parent)
+
+
 def bwrap_masks(exclude: Iterable[str]) -> list[str]:
-    """bwrap arguments that put ``/dev/null`` over each host unix socket outside ``exclude`` (and outside
-    reportkit's own temp dirs: other runs' sockets come and go)."""
-    own = tuple(os.path.join(root, "reportkit-") for root in _temp_roots())
+    """bwrap arguments that put ``/dev/null`` over each host unix socket outside ``exclude`` and outside this
+    user's reportkit session dirs (other runs' sockets come and go) that the run could reach. Every other
+    socket is masked, in directories named like reportkit's too."""
+    own = _session_dirs()
     args: list[str] = []
     for path in _confine.host_unix_sockets(list(exclude)):
-        if path.startswith(("/dev/", "/proc/", "/sys/", *own)):
+        if path.startswith(("/dev/", "/proc/", "/sys/", *own)) or not _searchable(path):
             continue
         args += ["--ro-bind", "/dev/null", path]
     return args
@@ -328,7 +436,8 @@ def wrap(cmd: Sequence[str], env: dict[str, str], *, writable: Iterable[Path], s
     ``writable``: directories the run may write (its scratch tree); ``scratch``: a directory of the
     run's own for the private home (``scratch/home``) and temp dir (``scratch/tmp``), created here.
     ``confine``: the process is a run, which confines itself (False: the warm server, whose children
-    each confine themselves to their own scratch dir: :func:`run_env`).
+    each confine themselves to their own scratch dir: :func:`run_env`; with :attr:`Protection.warm_mounts`
+    its sandbox lets them make the user namespace their own mount namespace needs).
     """
     prot = prot or protection()
     if prot.mode == "none":
@@ -340,7 +449,7 @@ def wrap(cmd: Sequence[str], env: dict[str, str], *, writable: Iterable[Path], s
         env = _confined_env(env, dirs, network, prot, keeper=True)
     if prot.mode == "bubblewrap":
         assert prot.bwrap is not None
-        args = _bwrap_base(prot.bwrap, prot.userns)
+        args = _bwrap_base(prot.bwrap, prot.userns, nested=not confine and prot.warm_mounts)
         if not network:
             args.append("--unshare-net")
         args += bwrap_masks(dirs)
