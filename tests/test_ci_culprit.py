@@ -274,3 +274,38 @@ def test_confirm_runs_and_the_jobs_rerun_records_set_the_number_of_reruns(tmp_pa
                 lambda m: None)
         assert (asked["first"], asked["target"], failure.runs) == want, (reruns, confirm_runs)
         assert failure.verdict == "confirmed"
+
+
+def test_culprit_of_a_raise_in_the_library_leaves_out_hunks_that_only_move_it(tmp_path):
+    """held-out semver: the test fails with a ValueError the library raises; hunks above the raise (a helper
+    added) move its line, but the culprit is the hunk that makes it raise: the raise site is the library's
+    function and statement, not its line number."""
+    root = tmp_path / "repo"
+    (root / "lib").mkdir(parents=True)
+    (root / "tests").mkdir()
+    lib = root / "lib" / "__init__.py"
+    lib.write_text('def parse(s):\n    if not s.isdigit():\n        raise ValueError(f"not a number: {s!r}")\n'
+                   '    return int(s)\n')
+    (root / "tests" / "test_lib.py").write_text("from lib import parse\n\n\ndef test_parse():\n"
+                                                "    assert parse('12') == 12\n")
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "release")
+    git(root, "tag", "good")
+    lib.write_text('def _digits(s):\n    """The digits of s."""\n    return "".join(c for c in s if c.isdigit())\n\n\n'
+                   + lib.read_text().replace("s.isdigit()", "s.isalpha()"))
+    git(root, "commit", "-qam", "parse: letters")
+    junit = tmp_path / "results.xml"
+    subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                   cwd=root, capture_output=True, text=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
+                           "--out", str(out), "--no-ladder", "--good", "good", "--confirm-runs", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    (failure,) = json.loads((out / "reportkit-ci.json").read_text())["failures"]
+    assert failure["signature"]["location"]["function"] == "parse" and failure["regression"] == "regression"
+    assert [h["excerpt"] for h in failure["culprit"]["hunks"]] == \
+        ["-    if not s.isdigit():\n+    if not s.isalpha():"]
