@@ -374,3 +374,33 @@ def test_culprit_of_a_raise_in_the_library_leaves_out_hunks_that_only_move_it(tm
     assert failure["signature"]["location"]["function"] == "parse" and failure["regression"] == "regression"
     assert [h["excerpt"] for h in failure["culprit"]["hunks"]] == \
         ["-    if not s.isdigit():\n+    if not s.isalpha():"]
+
+
+def test_a_culprit_holding_another_tests_culprit_gets_a_second_opinion(tmp_path):
+    """held-out cachetools: one LFU test's culprit came out as the bug's hunk and another bug's (a run of the bug's
+    hunk alone had come out otherwise), its 7 siblings' as the bug's hunk alone: one bug, two issues. reconcile()
+    runs such a test again with the smaller culprit only, and keeps the larger one only if it is needed."""
+    from reportkit.ci.culprit import CulpritSearch
+    from reportkit.failure.check import Check
+    from reportkit.failure.signature import MatchPolicy
+    from reportkit.run.runner import target_spec
+
+    root = make_repo(tmp_path / "repo")
+    good = good_rev(root, "good")
+
+    def check(name: str) -> Check:
+        spec, _source = target_spec(str(root / "tests" / "test_lib.py") + "::" + name, [], repo_root=root)
+        return Check(spec, MatchPolicy())
+
+    names = ["test_add", "test_add_in_a_helper", "test_mul"]
+    with CulpritSearch(good, is_test=is_test_code, executor="cold") as search:
+        search.prepare([check(n) for n in names])
+        found = {n: search.search(n, check(n)) for n in names}
+        add, mul = found["test_add"].hunks, found["test_mul"].hunks
+        assert [len(found[n].hunks) for n in names] == [1, 1, 1] and add != mul
+        assert search.reconcile() == 0  # nothing to reconcile
+        found["test_add"].hunks = tuple(sorted(add + mul))  # as a run of `add` alone that came out passing leaves it
+        found["test_mul"].hunks = tuple(sorted(add + mul))  # test_mul does need `mul`: `add` alone passes it
+        assert search.reconcile() == 1
+        assert found["test_add"].hunks == add and found["test_mul"].hunks == tuple(sorted(add + mul))
+        assert search.stats.narrowed == 1
