@@ -226,6 +226,8 @@ def bench_suite(name: str, build, minimize: bool) -> dict:
                "guess_tests_in_truth": f"{sum(t in labels for g in guess['failures'] for t in g['tests'])}/"
                                        f"{sum(len(g['tests']) for g in guess['failures'])}",
                "good_kinds": [f.get("regression") for f in good["failures"]],
+               "culprits": [[f"{h['file']}:{h['lines'][0]}-{h['lines'][1]}" for h in f["culprit"]["hunks"]]
+                            for f in regressions],
                "search_hunks": search.get("hunks"), "search_tests": search.get("tests"),
                "search_runs": search.get("runs"), "search_seconds": search.get("seconds"),
                "ci_good_seconds": round(good_s, 1), "ci_guess_seconds": round(guess_s, 1)}

@@ -112,6 +112,54 @@ def test_units_keep_hunks_that_do_not_parse_alone_with_their_function(tmp_path):
     assert culprit_fingerprint([hunks[0]]) != culprit_fingerprint([hunks[1]])
 
 
+AMPM_GOOD = '''\
+def to_24h(h, pm, time_only):
+    t = time_only
+    h = int(h)
+    if pm and h == 12:
+        pass
+    elif pm:
+        h += 12
+    if t:
+        d = ("time", h)
+    else:
+        d = ("datetime", h)
+    return d
+'''
+
+AMPM_HEAD = '''\
+def to_24h(h, pm, time_only):
+    has_date = not time_only
+    h = int(h)
+    if pm:
+        h += 12
+    if has_date:
+        d = ("datetime", h)
+    else:
+        d = ("time", h)
+    return d
+'''
+
+
+def test_a_hunk_that_does_not_parse_alone_grows_to_its_statement_not_its_function(tmp_path):
+    """parse's date_convert (held-out suite): an ``else:`` added after an ``if`` whose old ``else:`` another hunk
+    removed is kept with that hunk (the ``if`` statement), not with every hunk of the function (the bug's too)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "lib.py").write_text(AMPM_GOOD)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "release")
+    git(root, "tag", "good")
+    (root / "lib.py").write_text(AMPM_HEAD)
+    hunks = load_hunks(good_rev(root, "good"), is_test_code)
+    rows = [h.excerpt().splitlines() for h in hunks]
+    assert [r[-1] for r in rows] == ["+    has_date = not time_only", "+    if pm:", "+    if has_date:",
+                                     '+        d = ("time", h)']
+    assert not parses("lib.py", file_content(hunks, {3}))  # the new `else:` alone: an `if` with two
+    assert make_units(hunks) == [(0,), (1,), (2, 3)]  # the bug (1) stays a unit of its own
+
+
 def test_recorded_failures_count_the_jobs_own_reruns():
     def case(outcome: str, reruns: int) -> JUnitCase:
         return JUnitCase("tests.test_a", "test_x", outcome, node="tests/test_a.py::test_x", reruns=reruns)
@@ -274,3 +322,85 @@ def test_confirm_runs_and_the_jobs_rerun_records_set_the_number_of_reruns(tmp_pa
                 lambda m: None)
         assert (asked["first"], asked["target"], failure.runs) == want, (reruns, confirm_runs)
         assert failure.verdict == "confirmed"
+
+
+def test_units_needed_only_together_are_dropped_together():
+    """held-out sqlparse: a one-line bug (unit 4) in a function where another commit renamed a variable in two
+    hunks (2, 3): with one of them alone the name is undefined (another failure), with both or neither the test
+    fails as on HEAD. ddmin's result is 1-minimal with all three; the culprit is the bug alone."""
+    from reportkit.ci.culprit import minimal_culprit
+
+    def fails(applied: frozenset[int]) -> bool:
+        return 4 in applied and (2 in applied) == (3 in applied)
+
+    units = [(i,) for i in range(7)]
+    assert minimal_culprit(units, fails) == (4,)
+    assert minimal_culprit(units, fails, max_pairs=0) == (2, 3, 4)  # ddmin alone
+    # a bug that needs both hunks of a change (a helper added and its call) keeps both
+    assert minimal_culprit(units, lambda c: {1, 5} <= c) == (1, 5)
+    assert minimal_culprit([(0, 1), (2,), (3, 4)], lambda c: {0, 3} <= c) == (0, 1, 3, 4)
+
+
+def test_culprit_of_a_raise_in_the_library_leaves_out_hunks_that_only_move_it(tmp_path):
+    """held-out semver: the test fails with a ValueError the library raises; hunks above the raise (a helper
+    added) move its line, but the culprit is the hunk that makes it raise: the raise site is the library's
+    function and statement, not its line number."""
+    root = tmp_path / "repo"
+    (root / "lib").mkdir(parents=True)
+    (root / "tests").mkdir()
+    lib = root / "lib" / "__init__.py"
+    lib.write_text('def parse(s):\n    if not s.isdigit():\n        raise ValueError(f"not a number: {s!r}")\n'
+                   '    return int(s)\n')
+    (root / "tests" / "test_lib.py").write_text("from lib import parse\n\n\ndef test_parse():\n"
+                                                "    assert parse('12') == 12\n")
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "release")
+    git(root, "tag", "good")
+    lib.write_text('def _digits(s):\n    """The digits of s."""\n    return "".join(c for c in s if c.isdigit())\n\n\n'
+                   + lib.read_text().replace("s.isdigit()", "s.isalpha()"))
+    git(root, "commit", "-qam", "parse: letters")
+    junit = tmp_path / "results.xml"
+    subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                   cwd=root, capture_output=True, text=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
+                           "--out", str(out), "--no-ladder", "--good", "good", "--confirm-runs", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    (failure,) = json.loads((out / "reportkit-ci.json").read_text())["failures"]
+    assert failure["signature"]["location"]["function"] == "parse" and failure["regression"] == "regression"
+    assert [h["excerpt"] for h in failure["culprit"]["hunks"]] == \
+        ["-    if not s.isdigit():\n+    if not s.isalpha():"]
+
+
+def test_a_culprit_holding_another_tests_culprit_gets_a_second_opinion(tmp_path):
+    """held-out cachetools: one LFU test's culprit came out as the bug's hunk and another bug's (a run of the bug's
+    hunk alone had come out otherwise), its 7 siblings' as the bug's hunk alone: one bug, two issues. reconcile()
+    runs such a test again with the smaller culprit only, and keeps the larger one only if it is needed."""
+    from reportkit.ci.culprit import CulpritSearch
+    from reportkit.failure.check import Check
+    from reportkit.failure.signature import MatchPolicy
+    from reportkit.run.runner import target_spec
+
+    root = make_repo(tmp_path / "repo")
+    good = good_rev(root, "good")
+
+    def check(name: str) -> Check:
+        spec, _source = target_spec(str(root / "tests" / "test_lib.py") + "::" + name, [], repo_root=root)
+        return Check(spec, MatchPolicy())
+
+    names = ["test_add", "test_add_in_a_helper", "test_mul"]
+    with CulpritSearch(good, is_test=is_test_code, executor="cold") as search:
+        search.prepare([check(n) for n in names])
+        found = {n: search.search(n, check(n)) for n in names}
+        add, mul = found["test_add"].hunks, found["test_mul"].hunks
+        assert [len(found[n].hunks) for n in names] == [1, 1, 1] and add != mul
+        assert search.reconcile() == 0  # nothing to reconcile
+        found["test_add"].hunks = tuple(sorted(add + mul))  # as a run of `add` alone that came out passing leaves it
+        found["test_mul"].hunks = tuple(sorted(add + mul))  # test_mul does need `mul`: `add` alone passes it
+        assert search.reconcile() == 1
+        assert found["test_add"].hunks == add and found["test_mul"].hunks == tuple(sorted(add + mul))
+        assert search.stats.narrowed == 1

@@ -635,3 +635,37 @@ def test_a_hang_at_the_interpreters_exit_is_not_a_hang_in_the_script(tmp_path):
     assert not same_failure(inside, at_exit) and not same_failure(at_exit, inside)
     again = sig_of(tmp_path, HANG_EXECUTOR.format(body="pool = ThreadPoolExecutor()\npool.submit(stop.wait)"), timeout=1)
     assert same_failure(at_exit, again)
+
+
+@pytest.mark.parametrize("b, same", [
+    (dict(line=40), True),  # hunks above it applied or not (a culprit search's candidate trees): the same raise
+    (dict(line=12, source="raise ValueError(msg)", text="raise ValueError(msg)"), False),  # another raise
+    (dict(line=12, function="other"), False),
+    (dict(line=12, file="pkg/other.py"), False),
+    (dict(line=40, user_code=False, file="<tmp>/pkg/core.py"), False),
+])
+def test_raise_in_a_project_module_is_identified_by_function_and_statement_not_line(b, same):
+    from reportkit.failure.signature import Location, same_location
+    a = Location(file="pkg/core.py", function="match", line=12, text="raise ValueError(", source="raise ValueError(",
+                 user_code=True)
+    assert same_location(a, replace(a, **b)) is same
+
+
+@pytest.mark.parametrize("line, same", [(106, True), (110, False)])
+def test_raise_in_an_installed_library_keeps_its_line(line, same):
+    from reportkit.failure.signature import Location, same_location
+    a = Location(file="isodate/isotime.py", function="parse_time", line=106, text="raise ISO8601Error(", source="x")
+    assert same_location(a, replace(a, line=line)) is same
+
+
+def test_raise_in_a_project_module_moved_by_lines_above_it_is_the_same_failure(tmp_path):
+    lib = "def fail(msg):\n    raise ValueError(msg)\n"
+    s1 = sig_of(tmp_path, "import lib\nlib.fail('bad')\n", files={"lib.py": lib})
+    s2 = sig_of(tmp_path, "import lib\nlib.fail('bad')\n", files={"lib.py": "X = 1\n\n\n" + lib})
+    s3 = sig_of(tmp_path, "import lib\nlib.fail('bad')\n",
+                files={"lib.py": lib + "    raise ValueError(msg + '')\n"})  # never reached: same raise
+    s4 = sig_of(tmp_path, "import lib\nlib.fail('bad')\n",
+                files={"lib.py": "def fail(msg):\n    raise ValueError(str(msg))\n"})
+    assert s1.location.user_code and not s1.location.in_script and s1.location.line != s2.location.line
+    assert same_failure(s1, s2) and same_failure(s1, s3)
+    assert not same_failure(s1, s4)

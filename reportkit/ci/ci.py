@@ -1284,8 +1284,8 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
         note = exc.message.splitlines()[0] if isinstance(exc, UserError) else str(exc).splitlines()[0]
         on_step(f"culprit search not possible ({note}): grouping by suspect function instead")
         report.culprit_search = {"good": good.describe(), "good_commit": good.commit, "hunks": 0, "searched": 0,
-                                 "units": 0, "tests": 0, "runs": 0, "cached": 0, "invalid": 0, "seconds": 0.0,
-                                 "executor": "", "note": note, "tests_by_verdict": {}}
+                                 "units": 0, "tests": 0, "runs": 0, "cached": 0, "invalid": 0, "narrowed": 0,
+                                 "seconds": 0.0, "executor": "", "note": note, "tests_by_verdict": {}}
         regrouped = _regroup_by_spectrum(confirmed, options, on_step, report,
                                          why=f"the culprit search could not run: {note}")
         _bundle_all(report, confirmed, regrouped, options, deadline, on_step)
@@ -1310,6 +1310,7 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
                     except UserError:
                         continue
                     verdicts[case.node] = search.search(case.node, Check(spec_i, MatchPolicy()), prefer=prefer)
+            search.reconcile()
             for result in verdicts.values():
                 if result.verdict == "culprit" and result.hunks not in described:
                     described[result.hunks] = describe_culprit(good, search.hunks_of(result.hunks))

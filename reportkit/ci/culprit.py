@@ -21,17 +21,19 @@ For each failed test:
    explains the test when REV + C fails the same way and C is minimal for it.
 4. Else picire's ddmin over the hunks (:class:`reportkit.reduce.dd.Ddmin`, which knows nothing of tests:
    it reduces a text with one line per hunk, and a candidate text names the hunks applied): the smallest
-   set of hunks that, applied to REV, makes the test fail the same way.
+   set of hunks that, applied to REV, makes the test fail the same way; then pairs of units needed only
+   together are dropped (:func:`drop_pairs`).
 
 Hunks that do not apply alone — a candidate file that no longer parses — are kept with the other hunks of
-their function, else with their neighbours in the file (:func:`make_units`); a candidate that does not
-parse is never run. Tests whose culprits coincide are one bug (:mod:`reportkit.ci.ci` groups them).
+the smallest statement around them that parses with them, else of their function, else with their
+neighbours in the file (:func:`make_units`); a candidate that does not parse is never run. Tests whose culprits coincide are one bug (:mod:`reportkit.ci.ci` groups them).
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import itertools
 import os
 import shutil
 import tempfile
@@ -65,6 +67,8 @@ from reportkit.run.runner import COPY_IGNORE, Sandbox, session_root
 MAX_HUNKS = 2000
 #: at most this many runs for one test (a search cut there reports what it has not found)
 MAX_RUNS_PER_TEST = 60
+#: a culprit of at most this many units is checked for pairs of units needed only together (drop_pairs)
+MAX_PAIR_UNITS = 8
 #: a candidate may take this many times as long as the test took on HEAD's tree (at least MIN_TIMEOUT s)
 TIMEOUT_FACTOR = 10.0
 MIN_TIMEOUT = 20.0
@@ -282,14 +286,17 @@ def parses(name: str, content: Optional[bytes]) -> bool:
 
 def make_units(hunks: list[Hunk], applied: frozenset[int] = frozenset()) -> list[tuple[int, ...]]:
     """``hunks`` (all the hunks of their files) as units of the search: one hunk each, except a hunk whose file
-    does not parse with it alone (on top of ``applied``) — it is kept with the other hunks of its function,
-    else with its neighbours in the file, until the unit parses (at worst: all the file's hunks)."""
+    does not parse with it alone (on top of ``applied``) — it is kept with the other hunks of the smallest
+    statement around it (in the working tree's file) with which it parses (an ``else:`` added with the ``if``
+    it now belongs to, not with every hunk of the function), else with the other hunks of its function, else
+    with its neighbours in the file, until the unit parses (at worst: all the file's hunks)."""
     by_file: dict[str, list[Hunk]] = {}
     for h in hunks:
         by_file.setdefault(h.file, []).append(h)
     units: list[tuple[int, ...]] = []
     for name, file_hunks in by_file.items():
         groups: list[list[Hunk]] = [[h] for h in file_hunks]
+        spans = statement_spans(file_hunks[0].new) if name.endswith(".py") and not file_hunks[0].whole else []
 
         def ok(group: list[Hunk], name: str = name, file_hunks: list[Hunk] = file_hunks) -> bool:
             return parses(name, file_content(file_hunks, set(applied) | {h.id for h in group}))
@@ -298,18 +305,69 @@ def make_units(hunks: list[Hunk], applied: frozenset[int] = frozenset()) -> list
             bad = next((i for i, g in enumerate(groups) if not ok(g)), None)
             if bad is None:
                 break
-            functions = {h.function for h in groups[bad] if h.function}
-            same = [i for i, g in enumerate(groups) if i != bad and functions & {h.function for h in g}]
-            if same and not ok(groups[bad] + [h for i in same for h in groups[i]]):
-                same = []  # the function's hunks together do not parse either: the neighbours then
-            if not same:
-                same = [bad + 1 if bad + 1 < len(groups) else bad - 1]
+            same = _enclosing_members(groups, bad, spans, ok)
+            if same is None:
+                same = _function_or_neighbour(groups, bad, ok)
             merged = sorted(groups[bad] + [h for i in same for h in groups[i]], key=lambda h: h.id)
             groups = [g for i, g in enumerate(groups) if i != bad and i not in same]
             groups.append(merged)
             groups.sort(key=lambda g: g[0].id)
         units += [tuple(h.id for h in g) for g in groups]
     return units
+
+
+def statement_spans(lines: list[bytes]) -> list[tuple[int, int]]:
+    """The (first, last) lines of every statement (and ``except`` clause) of a file, decorators included,
+    smallest first; [] when the file does not parse."""
+    try:
+        tree = ast.parse(b"".join(lines))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    spans = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.stmt, ast.excepthandler)):
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            spans.add((first, node.end_lineno or node.lineno))
+    return sorted(spans, key=lambda s: (s[1] - s[0], s[0]))
+
+
+def _span(hunk: Hunk) -> tuple[int, int]:
+    """Where the hunk is in the working tree's file; a deletion: the line before it and the line after."""
+    d = hunk.diff
+    return (d.new_start, d.new_start + d.new_len - 1) if d.new_len else (d.new_start, d.new_start + 1)
+
+
+def _inside(hunk: Hunk, first: int, last: int) -> bool:
+    """Does the hunk touch the lines ``first``..``last`` (a deletion: is it between two of them)?"""
+    a, b = _span(hunk)
+    return first <= a and b <= last if not hunk.diff.new_len else a <= last and b >= first
+
+
+def _enclosing_members(groups: list[list[Hunk]], bad: int, spans: list[tuple[int, int]],
+                       ok: Callable[[list[Hunk]], bool]) -> Optional[list[int]]:
+    """The other groups inside the smallest statement around group ``bad`` that parses with them; None: none."""
+    first = min(_span(h)[0] for h in groups[bad])
+    last = max(_span(h)[1] for h in groups[bad])
+    tried: set[tuple[int, ...]] = set()
+    for s, e in spans:
+        if not (s <= first and last <= e):
+            continue
+        members = tuple(i for i, g in enumerate(groups) if i != bad and any(_inside(h, s, e) for h in g))
+        if not members or members in tried:
+            continue
+        tried.add(members)
+        if ok(groups[bad] + [h for i in members for h in groups[i]]):
+            return list(members)
+    return None
+
+
+def _function_or_neighbour(groups: list[list[Hunk]], bad: int, ok: Callable[[list[Hunk]], bool]) -> list[int]:
+    """The other groups of group ``bad``'s function if it parses with them, else its next (or last) neighbour."""
+    functions = {h.function for h in groups[bad] if h.function}
+    same = [i for i, g in enumerate(groups) if i != bad and functions & {h.function for h in g}]
+    if same and not ok(groups[bad] + [h for i in same for h in groups[i]]):
+        same = []  # the function's hunks together do not parse either: the neighbours then
+    return same or [bad + 1 if bad + 1 < len(groups) else bad - 1]
 
 
 # --------------------------------------------------------------------------- candidate trees
@@ -390,6 +448,46 @@ class _UnitTester:
         return edits
 
 
+def minimal_culprit(units: list[tuple[int, ...]], fails: Callable[[frozenset[int]], Optional[bool]],
+                    max_pairs: int = MAX_PAIR_UNITS) -> tuple[int, ...]:
+    """The hunk ids of a failing subset of ``units``: picire's ddmin (1-minimal: no one unit can go), then
+    :func:`drop_pairs` (nor two that are needed only together)."""
+    tester = _UnitTester(units, fails)
+    Ddmin(tester)(tester.edits(), "culprit")
+    kept = [units[int(line[1:])] for line in tester.current.splitlines()]
+    return tuple(sorted(h for u in drop_pairs(kept, fails, max_pairs) for h in u))
+
+
+def drop_pairs(kept: list[tuple[int, ...]], fails: Callable[[frozenset[int]], Optional[bool]],
+               max_pairs: int = MAX_PAIR_UNITS) -> list[tuple[int, ...]]:
+    """``kept`` (a 1-minimal failing set of units) without the pairs of units that can go together: a variable
+    renamed in two hunks is needed only with both or neither (either alone leaves a name undefined, another
+    failure), so each hunk is kept by ddmin while the two together change nothing (held-out sqlparse: the
+    culprit of a one-line bug was that line and a rename's two hunks). Tried while ``kept`` has at most
+    ``max_pairs`` units (C(n, 2) runs at most per round); a run cut by the budget ends it with what it has."""
+    def ids(units: list[tuple[int, ...]]) -> frozenset[int]:
+        return frozenset(h for u in units for h in u)
+
+    changed = True
+    while changed and 3 <= len(kept) <= max_pairs:
+        changed = False
+        for i, j in itertools.combinations(range(len(kept)), 2):
+            rest = [u for k, u in enumerate(kept) if k not in (i, j)]
+            try:
+                if not fails(ids(rest)):
+                    continue
+            except SearchCut:
+                return kept
+            tester = _UnitTester(rest, fails)  # what is left is made 1-minimal again
+            try:
+                Ddmin(tester)(tester.edits(), "culprit")
+            except SearchCut:
+                pass  # what it accepted so far fails the same way
+            kept, changed = [rest[int(line[1:])] for line in tester.current.splitlines()], True
+            break
+    return kept
+
+
 # --------------------------------------------------------------------------- the search
 
 
@@ -415,6 +513,7 @@ class SearchStats:
     runs: int = 0  # test runs (cache hits not counted)
     cached: int = 0
     invalid: int = 0  # candidates that did not parse: not run
+    narrowed: int = 0  # culprits a second opinion narrowed (CulpritSearch.reconcile)
     seconds: float = 0.0
     executor: str = "cold"
     note: str = ""
@@ -473,6 +572,7 @@ class CulpritSearch:
         self._cache: dict[tuple[str, frozenset[int]], Outcome] = {}
         self._known: list[tuple[int, ...]] = []  # culprits found so far, in order
         self.results: dict[str, TestCulprit] = {}
+        self._checks: dict[str, Check] = {}  # each searched test's Check on the tree (reconcile runs it again)
 
     # ------------------------------------------------------------------ set-up
     def prepare(self, checks: list[Check]) -> None:
@@ -625,6 +725,38 @@ class CulpritSearch:
         self.results[node] = result
         return result
 
+    def reconcile(self) -> int:
+        """A second opinion where two tests' culprits disagree: a test whose culprit holds another test's
+        culprit (a smaller one; the same bug usually breaks both) is run once more, uncached, with that one
+        only; if it fails the same way, that is its culprit. A run that came out otherwise by chance (a
+        loaded machine) would have kept a hunk in one test's culprit and made its bug two issues. Returns
+        how many culprits it narrowed; the time budget ends it."""
+        found = sorted({r.hunks for r in self.results.values() if r.verdict == "culprit"}, key=len)
+        narrowed = 0
+        start = time.monotonic()
+        try:
+            for node, result in self.results.items():
+                if result.verdict != "culprit" or result.signature is None or node not in self._checks:
+                    continue
+                for smaller in (k for k in found if set(k) < set(result.hunks)):
+                    if self._fails_with(node, result.signature, smaller):
+                        result.hunks, result.note = smaller, "narrowed by a second opinion (another test's culprit)"
+                        narrowed += 1
+                        break
+        except SearchCut:
+            pass
+        finally:
+            self.stats.seconds += time.monotonic() - start
+            self.stats.narrowed += narrowed
+        return narrowed
+
+    def _fails_with(self, node: str, sig: Signature, hunks: tuple[int, ...]) -> bool:
+        """Does ``node`` fail as ``sig`` says on REV + ``hunks`` (and the test code's), run afresh?"""
+        applied = self.test_hunks | frozenset(hunks)
+        self._cache.pop((node, applied), None)
+        got = self._run(node, self._checks[node], applied, [1])
+        return got is not None and same_failure(sig, got.signature, self.policy)
+
     def _search(self, node: str, check: Check, expected: Optional[Signature], prefer: list[tuple[int, ...]],
                 result: TestCulprit) -> None:
         assert self.tree is not None
@@ -646,6 +778,7 @@ class CulpritSearch:
         limit = replace(tcheck.spec, timeout=min(tcheck.spec.timeout,
                                                  max(MIN_TIMEOUT, TIMEOUT_FACTOR * head.result.duration)))
         tcheck = replace(tcheck, spec=limit)
+        self._checks[node] = tcheck
         sig = head.signature
 
         def fails(applied: frozenset[int]) -> Optional[bool]:
@@ -678,9 +811,7 @@ class CulpritSearch:
                fails: Callable[[frozenset[int]], Optional[bool]]) -> tuple[int, ...]:
         """picire's ddmin (through the project's adapter) over ``units`` on top of ``base``: the hunk ids of a
         1-minimal failing subset."""
-        tester = _UnitTester(units, lambda applied: fails(base | applied))
-        Ddmin(tester)(tester.edits(), "culprit")
-        return tuple(sorted(tester.config(tester.current)))
+        return minimal_culprit(units, lambda applied: fails(base | applied))
 
     def hunks_of(self, ids: Iterable[int]) -> list[Hunk]:
         wanted = set(ids)

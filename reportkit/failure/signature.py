@@ -706,7 +706,19 @@ def same_location(a: Location | None, b: Location | None) -> bool:
         return a.text == b.text or statement_site(a.text) == statement_site(b.text)
     if a.in_script != b.in_script:
         return False
+    if a.user_code and b.user_code and _site_text(a) and _site_text(b):
+        # Another file of the user's project (a module next to the script, the code under test of a
+        # repository's test suite): the file is the one being changed (a culprit search's candidate trees
+        # differ from HEAD's by hunks above the raise), so its line numbers move; the statement in its
+        # function identifies the site.
+        return (a.file, a.function) == (b.file, b.function) and _site_text(a) == _site_text(b)
     return (a.file, a.function, a.line) == (b.file, b.function, b.line)
+
+
+def _site_text(loc: Location) -> str:
+    """The raise site's statement: as written where known (the user's project modules are not reduced, so
+    their numbers stay), else normalized."""
+    return " ".join(loc.source.split()) if loc.source else loc.text
 
 
 def _same_test_phase(original: Signature, candidate: Signature) -> bool:
@@ -743,7 +755,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
     Strict (default): same kind and
       - exception: same fully-qualified type (a class of the original's project: the same class
         defined in the candidate script), same normalized first message line, same raising frame
-        (a library frame: same file, function and line; a frame in the script: the same statement text, or
+        (a library frame: same file, function and line; a frame in another module of the user's project:
+        same file, function and statement, wherever its line moved; a frame in the script: the same statement text, or
         the same :func:`statement_site`, as a frame in the original's own project modules is to a frame
         in the candidate script: the reproducer that folded them in);
       - hang: same innermost frame of the main thread, and (where the original's is known) the same
