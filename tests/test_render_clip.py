@@ -31,3 +31,15 @@ def test_clipped_reproducer_still_parses(shape):
     ast.parse(clipped)
     assert clipped.rstrip().endswith("the full text is in the bundle: reproducer/x.py]")
     assert clipped.rstrip().splitlines()[-1].startswith("# [... ")
+
+
+def test_hard_cut_inside_a_python_block_leaves_it_parsing():
+    from reportkit.report.render import hard_cut
+
+    code = "import os\n\n" + "".join(f"def f{i}():\n    return [\n        {_r(40)!r},\n    ]\n\n" for i in range(400))
+    md = "## Reproducer\n\n```python\n" + code + "```\n\n## Logs\n\n```shell\nok\n```\n"
+    out = hard_cut(md, 9000)
+    assert len(out) < 9000
+    block = out.split("```python\n", 1)[1].split("\n```", 1)[0]
+    ast.parse(block)
+    assert "def f" in block

@@ -648,14 +648,30 @@ def hard_cut(text: str, limit: int) -> str:
             break
         out.append(line)
         size += github_length(line) + 1
-    fence_open, details = None, 0
-    for line in out:
+    fence_open, details, opened_at = None, 0, 0
+    for i, line in enumerate(out):
         m = _FENCE.match(line)
         if m and fence_open is None:
-            fence_open = m.group(1)
+            fence_open, opened_at = m.group(1), i
         elif m and fence_open is not None and line.strip() == fence_open:
             fence_open = None
         elif fence_open is None:
             details += line.count("<details>") - line.count("</details>")
+    if fence_open and re.match(r"`{3,}\s*py(?:thon)?3?\s*$", out[opened_at]):  # a cut Python block still parses
+        body = "\n".join(out[opened_at + 1:]) + "\n"
+        if not _parses(body):
+            out = out[:opened_at + 1] + _parseable_head(body).splitlines() + ["# [... cut by reportkit]"]
     closing = ([fence_open] if fence_open else []) + ["</details>"] * max(0, details)
     return "\n".join(out + closing) + note
+
+
+def _parseable_head(body: str) -> str:
+    """The longest head of ``body`` that ends before a top-level statement and parses (a few tries)."""
+    lines = body.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if line[:1].strip() and not line.startswith(("#", ")", "]", "}"))]
+    for tries, i in enumerate(reversed(starts)):
+        if tries >= 12:
+            break
+        if _parses("".join(lines[:i])):
+            return "".join(lines[:i])
+    return ""
