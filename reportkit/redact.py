@@ -1406,7 +1406,10 @@ def _call_pairs(node: object) -> list[tuple[str, object]]:
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
     if name in ("setdefault", "putenv", "__setitem__", "setenv", "set") and len(node.args) >= 2 \
             and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-        pairs.append((_ENV_PREFIX + node.args[0].value, node.args[1]))  # os.environ.setdefault("X_TOKEN", "...")
+        receiver = func.value if isinstance(func, ast.Attribute) else None
+        env = name in ("putenv", "setenv") or (isinstance(receiver, ast.Attribute) and receiver.attr == "environ") \
+            or (isinstance(receiver, ast.Name) and receiver.id == "environ")
+        pairs.append(((_ENV_PREFIX if env else "") + node.args[0].value, node.args[1]))  # environ.setdefault("X", "..")
     return pairs
 
 
@@ -1497,12 +1500,39 @@ def _whole(node: object) -> str:
     return 'b"<redacted>"' if isinstance(getattr(node, "value", None), bytes) else '"<redacted>"'
 
 
+# a word every name the keyword rules accept contains (a quick test before the rules' regular expressions)
+_SECRET_NEEDLES = ("pass", "pw", "secret", "token", "key", "auth", "cred", "cookie", "session", "webhook", "dsn",
+                   "bearer", "jwt", "sig", "url", "uri", "conn")
+# an escape that can hide a token from the source's own scan (colour codes, NULs of UTF-16, \N{...})
+_HIDING_ESCAPE = re.compile(r"\\(?:x|u|U|N\{|[0-7])")
+
+
+def _named_here(lower: str) -> bool:
+    """A secret's word with a ``=``/``:`` soon after it (or an option ``--...word``): where the keyword rules'
+    expressions can match at all (a quick scan with ``str.find``)."""
+    for needle in _SECRET_NEEDLES:
+        i = lower.find(needle)
+        while i >= 0:
+            j = i + len(needle)
+            while j < len(lower) and j - i < 40 and (lower[j].isalnum() or lower[j] in "_-"):
+                j += 1  # the rest of the name (db_password_b64)
+            k = j
+            while k < len(lower) and k - j < 4 and lower[k] in "\"'] \t":
+                k += 1
+            if (k < len(lower) and lower[k] in "=:") or "--" in lower[max(0, i - 40):i]:
+                return True
+            i = lower.find(needle, j)
+    return False
+
+
 def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     """Inside a string's text (a command line, a connection string, a config line, JSON): a value after a
     name or option that says it is a secret (``--password=X``, ``"api_key": "X"``, ``PGPASSWORD=X``),
     when it looks like a credential (:func:`_secret_literal`)."""
     spans: list[Span] = []
     if "=" not in text and ":" not in text and "--" not in text:
+        return spans
+    if not _named_here(text.lower()):
         return spans
     for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT, _CLI_FLAG):
         for m in pattern.finditer(text):
@@ -1537,8 +1567,10 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
     for value in _named_secrets(tree):
         spans.append((*pos.span(value), _whole(value)))
         named.add(id(value))
-    skip = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}  # type: ignore[arg-type]
-    for node in ast.walk(tree):  # type: ignore[arg-type]
+    nodes = list(ast.walk(tree))  # type: ignore[arg-type]
+    skip = {id(v) for node in nodes if isinstance(node, ast.JoinedStr) for v in node.values}
+    prose = {id(node.value) for node in nodes if isinstance(node, ast.Expr)}  # docstrings
+    for node in nodes:
         text = _literal_text(node)
         if text is None or id(node) in named or id(node) in skip or len(text) < 6:
             continue
@@ -1547,11 +1579,12 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
         raw = source[start:end]
         quote = _STRING_PREFIX.match(raw)
         inner = raw[len(quote.group(0)):len(raw) - len(quote.group(0).lstrip("rRbBuUfF"))] if quote else ""
-        keyword = _string_keyword_spans(view)
+        # a command line, a connection string, a config line: not a docstring, not a page of text
+        keyword = _string_keyword_spans(view) if id(node) not in prose and len(view) <= 4096 else []
         if inner == text == view:  # the source spells the value as it is: replace in place
             spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
                       for a, b, r in keyword]
-        elif keyword or _high_spans(view) or _known_spans(view, table):
+        elif keyword or (_HIDING_ESCAPE.search(raw) and (_high_spans(view) or _known_spans(view, table))):
             spans.append((start, end, _whole(node)))
     return spans
 

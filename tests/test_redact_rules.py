@@ -89,6 +89,8 @@ def test_code_literal_bound_to_a_secret_name_becomes_redacted_whole(template, va
     'db_password = "change me later"',  # a value with spaces is not a secret
     'tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")',
     'webhook_url = "https://example.org/hooks/build"',
+    'cache.set("cache_key", "resnet50-v2-run7")',
+    'def f():\n    """password=Hunter22x is the example in the docs."""',
 ])
 def test_code_ordinary_bindings_stay(line):
     source = "import os\n" + line + "\n"
