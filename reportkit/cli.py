@@ -18,8 +18,8 @@ from typer.core import TyperCommand, TyperGroup
 from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
 from reportkit.errors import UserError
-from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature
-from reportkit.redact import RedactingStream, protect, redact_argv, remember_argv, remember_env
+from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
+from reportkit.redact import RedactingStream, protect, redact_argv, remember_argv, remember_code, remember_env
 from reportkit.run.runner import target_spec
 from reportkit.run.spec import RunSpec
 
@@ -301,6 +301,10 @@ def _spec(script: str, args: Optional[List[str]], python: Optional[str], timeout
     overrides = _parse_env(env)
     remember_env(overrides, overrides=True)
     remember_argv(list(args or []))
+    try:  # literals the script binds to secret names (SECRET_KEY = "..."): known values too
+        remember_code(Path(script.split("::", 1)[0]).read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        pass  # target_spec says what is wrong with the path
     return target_spec(script, list(args or []), python=python, timeout=timeout or default_timeout,
                        isolate_file=isolate_file, env=overrides)
 
@@ -346,7 +350,7 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str, verb
         output = (result.stdout + result.stderr).replace(result.workdir + "/", "")
         last = [ln.strip() for ln in output.splitlines() if ln.strip()][-3:]
         rows.append(("last output", " | ".join(last) if last else "(nothing printed)"))
-    rows.append(("signature", sig.message if sig.kind is FailureKind.EXCEPTION else sig.headline()))
+    rows.append(("signature", shown_message(sig) if sig.kind is FailureKind.EXCEPTION else sig.headline()))
     rows.append(("matching", policy.describe() if verbose or not policy.strict else STRICT_SHORT))
     rows.append(("sandbox", _protection()))
     if withheld:

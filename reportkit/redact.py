@@ -24,10 +24,11 @@ detectors). ANSI colour codes and NULs are seen through.
 
 * :func:`redact_text` (= :func:`redact_output`): logs, messages, JSON, prose: (a) and all of (b), and
   the home directory becomes ``~``.
-* :func:`redact_code`: Python source (reproducers, ``.min.py``, excerpts): only (a) and the
-  high-confidence patterns, never a guess from context or entropy, and only inside string literals
-  and comments (``"sk_live_..."`` becomes ``"<redacted:stripe-access-key>"``, still a string): identifiers
-  are never touched and a block that parsed still parses.
+* :func:`redact_code`: Python source (reproducers, ``.min.py``, excerpts): only (a), the
+  high-confidence patterns and detect-secrets' keyword rule for code (a literal bound to a name whose last
+  word says secret: :func:`_literal_spans`), never a guess from entropy, and only inside string literals
+  and comments (``"sk_live_..."`` becomes ``"<redacted:stripe-access-key>"``, still a string; a named secret
+  becomes ``"<redacted>"`` as a whole): identifiers are never touched and a block that parsed still parses.
 * :func:`redact_markdown`: issue bodies and summaries: fenced Python blocks as code, the rest as text.
 
 **Composed commands** (the run line of issue.md, the printed ``gh issue create``, workflow commands)
@@ -40,9 +41,10 @@ split into words on ``_``, ``-`` and ``.`` (case-insensitive),
 * contains one of the words ``TOKEN(S) SECRET(S) PASSWORD(S) PASSWD PASS PASSPHRASE
   CREDENTIAL(S) CREDS AUTH COOKIE(S) APIKEY KEY PRIVATEKEY SIGNATURE WEBHOOK DSN``, or
 * has a word ending in ``PASSWORD PASSWD PASSPHRASE TOKEN SECRET APIKEY CREDENTIALS WEBHOOK``
-  (``PGPASSWORD``, ``GITHUBTOKEN``) or ending in ``PW PWD PASS`` (``SSHPASS``, ``SPYRE_ROOTPW``), or
-* has ``SESSION`` as its last word or followed by ``ID``/``KEY``/``TOKEN``, or starts with
-  ``OP_SESSION_`` (1Password), or ``PWD`` after another word (``MYSQL_PWD``), or
+  (``PGPASSWORD``, ``GITHUBTOKEN``) or ending in ``PW PWD PASS`` (``SSHPASS``, ``SPYRE_ROOTPW``,
+  ``PGPASS_ENTRY``), or the word ``BEARER``, or
+* has ``SESSION`` as its last word or followed by ``ID``/``KEY``/``TOKEN``, or ``OP_SESSION`` anywhere
+  (1Password), or ``PWD`` after another word (``MYSQL_PWD``), or
 * names a connection string of a data store or broker (``REDIS_URL``, ``DATABASE_URL``,
   ``MONGODB_URI``, ``AMQP_URL``, ``*_CONNECTION_STRING``),
 
@@ -226,6 +228,17 @@ def remember_argv(argv: Iterable[str]) -> None:
         remember(value, kind)
 
 
+def remember_code(source: str) -> None:
+    """Remember the literals a script binds to secret names (:func:`redact_code`'s rule from names:
+    ``SECRET_KEY = "..."``): wherever the value travels (an error message, a call ``minimize`` inlined it
+    into), it is a known value."""
+    tree = _tree(source) if source and len(source) <= 4_000_000 else None
+    if tree is None:
+        return
+    for value in named_secret_values(tree):
+        remember(value, "secret")
+
+
 def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:
     """Every known secret (value -> kind): the register, ``env``'s (default: this process's environment)
     and ``extra``."""
@@ -371,6 +384,11 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                 breaks = joined.breaks_within(m.start(), m.end())
                 end = next((c for c, length in breaks[1:]
                             if length < breaks[0][1] and pattern.fullmatch(view, m.start(), c)), m.end())
+                if end < len(view) and view[end] in "=:":
+                    # the last piece is a name being assigned on the next line (NAME=value), not the token's tail
+                    end = max(c for c, _ in breaks if c < end)
+                    if end == breaks[0][0] or not pattern.fullmatch(view, m.start(), end):
+                        continue
                 lo, hi = joined.original(m.start(), end)
                 spans.append((lo, hi, _mark(kind)))
     return spans
@@ -403,9 +421,9 @@ _PEM_ORPHAN_END = re.compile(
     re.MULTILINE,
 )
 # body lines after a header whose END marker is missing (log cut off); JSON-escaped newlines too
-_PEM_BODY = re.compile(
-    r"(?:[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]*"
-    r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$|\\n|\\r|[\"'])|[A-Za-z\-]{1,40}: [^\n\\]{0,200}|(?=\r?\n|\\n)))*"
+_PEM_BODY = re.compile(  # (escaped once in JSON, twice in the repr of a JSON text)
+    r"(?:[ \t]*(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]*"
+    r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$|\\|[\"'])|[A-Za-z\-]{1,40}: [^\n\\]{0,200}|(?=\r?\n|\\{1,2}n)))*"
 )
 _PEM_MAX_BYTES = 32768
 _B64_RUN = re.compile(r"(?:[A-Za-z0-9+/_\-=]|(?:\\r)?\\n(?=[A-Za-z0-9+/]{16})|\r?\n(?=[A-Za-z0-9+/]{16}))+")
@@ -508,6 +526,12 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("mapbox-token", r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{10,}"),
     _tok("square-token", r"sq0(?:csp|atp)-[0-9A-Za-z_\-]{22,43}"),
     _tok("tailscale-key", r"tskey-[a-z]+-[A-Za-z0-9]{10,}-[A-Za-z0-9]{10,}"),
+    _tok("mailgun-key", r"key-[a-f0-9]{32}"),
+    _tok("langsmith-key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
+    _tok("artifactory-key", r"AKCp[0-9][A-Za-z0-9]{60,80}"),
+    _tok("telegram-bot-token", r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}"),
+    _tok("google-client-secret", r"GOCSPX-[A-Za-z0-9_\-]{24,64}"),
+    _tok("google-refresh-token", r"1//0[A-Za-z0-9_\-]{40,512}"),
     _tok("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
 ]
 _JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{8,}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,1024})?")
@@ -547,15 +571,17 @@ _CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by 
     r"=(?P<value>(?!<redacted)[^;\s\"'`]{4,1024})",
     re.IGNORECASE,
 )
+# a header name starts a word, also right after an escaped line break ("\\r\\nAuthorization:" in a bytes repr)
+_HEADER_START = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
 _AUTH_HEADER = re.compile(
-    r"\b(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key)\s{1,5})?"
-    r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;]{4,})",
+    _HEADER_START + r"(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key)\s{1,5})?"
+    r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;\\]{4,})",
     re.IGNORECASE,
 )
-_BEARER = re.compile(r"\b(?:bearer|token)\s{1,5}(?P<value>(?!<redacted)(?=[A-Za-z0-9\-._~+/]{0,2048}[0-9])"
+_BEARER = re.compile(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<redacted)(?=[A-Za-z0-9\-._~+/]{0,2048}[0-9])"
                      r"[A-Za-z0-9\-._~+/]{16,2048}=*)", re.IGNORECASE)
-_API_KEY_HEADER = re.compile(r"\b(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
-                             r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;]{8,})", re.IGNORECASE)
+_API_KEY_HEADER = re.compile(_HEADER_START + r"(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
+                             r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;\\]{8,})", re.IGNORECASE)
 # credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
 # openssl -passin pass:PW
 _ARG_SEP = r"(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"']|[\"']?\s{1,5}[\"']?)"
@@ -564,11 +590,11 @@ _CLI_CREDENTIALS = [
                r"(?P<value>[^\s:\"'`]{1,100}:(?!\d+\b)[^\s\"'`]{1,256})"),
     re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?"
                r"(?:\s|[\"'],\s{0,3}[\"']|^)-p(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
-    re.compile(r"\bsshpass\b[^\n|;&]{0,100}?\s-p\s{0,3}(?P<value>[^\s\"'`]{1,256})"),
+    re.compile(r"\bsshpass\b[^\n|;&]{0,100}?\s-p\s{0,3}[\"']?(?P<value>[^\s\"'`]{1,256})"),
     re.compile(r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:-a|--pass)\s{1,3}(?P<value>[^\s\"'`]{1,256})"),
     re.compile(r"(?:-passin|-passout|-pass|-password)\s{1,3}pass:(?P<value>[^\s\"'`]{1,256})"),
     # docker/az/oc/helm ... login -p PW (with a space: only after "login")
-    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
+    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}[\"']?(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
     re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
     # .netrc: machine HOST login USER password PW
     re.compile(r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<value>\S{1,256})"),
@@ -627,8 +653,24 @@ def _not_a_word(m: re.Match[str]) -> bool:
     return re.fullmatch(r"[a-z]{1,12}[.,:;!?)]?", m.group("value")) is None
 
 
+# HTTP Basic credentials: "Basic " and the base64 of user:password
+_BASIC_CREDENTIALS = re.compile(r"(?<![A-Za-z0-9_\-])Basic\s{1,3}(?P<value>[A-Za-z0-9+/]{8,684}={0,2})(?![A-Za-z0-9+/=])")
+
+
+def _user_password_b64(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    user, colon, password = decoded.partition(":")
+    return bool(colon and password) and decoded.isprintable()
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
+    if "Basic" in text:
+        spans += _group_spans(_BASIC_CREDENTIALS, text, "authorization", _user_password_b64)
     if "://" in text:
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials")
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
@@ -845,13 +887,26 @@ def _reference(value: str, spaced: bool) -> bool:
     return spaced and re.fullmatch(r"[a-z_]+", value) is not None
 
 
+_PASSWORD_NAME = re.compile(r"pass|pwd|secret|credential", re.IGNORECASE)
+_WORD_DIGITS = re.compile(r"[A-Za-z]{3,}[0-9]{2,}")
+
+
+def _not_secret_value(value: str, name: str) -> bool:
+    """:data:`_NOT_SECRET_VALUE` (a number, type, flag or dotted name), except that after a password's name
+    a dotted word with digits is a password (``Harbor42.north17``), not a module path."""
+    if not _NOT_SECRET_VALUE.match(value):
+        return False
+    return not ("." in value and _PASSWORD_NAME.search(name) and _WORD_DIGITS.search(value)
+                and not re.fullmatch(r"-?[0-9.]+", value))
+
+
 def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool:
     """A value after a secret-sounding name that is not a secret: a type, number, placeholder or variable
     (``self.ntoken = ntoken``); after ``name:`` a word (prose: ``read-only token: the action ...``); an
     upper-case word (``KEY=VALUE`` in a message); a short lower-case word after ``name = "`` (code:
     ``token = "rc"``), or after any name that is not a password's (``token="build"``); three characters or
     fewer."""
-    if _NOT_SECRET_VALUE.match(value) or _PLACEHOLDER.match(value.strip()) or len(value) <= 3:
+    if _not_secret_value(value, name) or _PLACEHOLDER.match(value.strip()) or len(value) <= 3:
         return True
     if re.fullmatch(r"[A-Z][A-Z_]*", value):
         return True
@@ -967,8 +1022,37 @@ def _flag_value(m: re.Match[str]) -> str:
     return f"{m.group('prefix')}{quote}{_mark('secret-argument')}{quote}"
 
 
+# a .pgpass line: hostname:port:database:username:password
+_PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[^\s:]{1,100}:[^\s:]{1,100}:"
+                     r"(?P<value>(?!<redacted)[^\s:]{4,256})(?=\s|$)", re.MULTILINE)
+# a credential's name, a space and the credential (``auth token 3f9c...``, ``(secret AbC9/xYz...)``): when
+# the value looks random or is a long hex string
+_NAMED_THEN_VALUE = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|passphrase|token|api[ _\-]?key|access[ _\-]?key|"
+    r"secret[ _\-]?key|private[ _\-]?key)\s{1,3}(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>]{16,512})",
+    re.IGNORECASE,
+)
+
+
+_LONG_HEX = re.compile(r"(?=[a-f]{0,511}[0-9])(?=[0-9]{0,511}[a-f])[0-9a-f]{32,512}|(?=[A-F]{0,511}[0-9])[0-9A-F]{32,512}")
+
+
+def _long_hex(value: str) -> bool:
+    """32 or more hex digits (an API key's usual shape; after a name that says key or token, not a digest)."""
+    return _LONG_HEX.fullmatch(value) is not None
+
+
+def _random_value(m: re.Match[str]) -> bool:
+    value = m.group("value").rstrip(".")
+    return _long_hex(value) or (not value.startswith(("/", "~", ".")) and looks_random(value.replace("/", "")))
+
+
 def _context_rules(text: str) -> str:
     """The rules that guess from context (text only, never code)."""
+    if ":" in text:
+        text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
+                             if not _NOT_SECRET_VALUE.match(text[s[0]:s[1]])])
+    text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
     if "=" in text or ":" in text:
         text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
     if "--" in text:
@@ -988,8 +1072,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
     ``-pPW``, URL userinfo and every high-confidence token (:func:`redact_text`'s patterns)."""
     found: dict[str, str] = {}
 
-    def add(value: str, kind: str = "secret-argument") -> None:
-        if value and not _NOT_SECRET_VALUE.match(value) and not _PLACEHOLDER.match(value) \
+    def add(value: str, kind: str = "secret-argument", name: str = "") -> None:
+        if value and not _not_secret_value(value, name) and not _PLACEHOLDER.match(value) \
                 and not value.startswith("<redacted"):
             found.setdefault(value, kind)
 
@@ -1001,8 +1085,9 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
                 value = nxt
             elif not eq:
                 value = ""
-            if value and (_SECRET_FLAG.search(flag) or (not eq and looks_random(value)) or (eq and looks_random(value))):
-                add(value)
+            if value and (_SECRET_FLAG.search(flag) or looks_random(value)
+                          or (flag.lower().endswith("key") and _long_hex(value))):  # --wandb-key <40 hex>
+                add(value, name=flag)
             if flag in ("u", "user", "proxy-user") and value and ":" in value:
                 add(value)
                 add(value.split(":", 1)[1])
@@ -1098,8 +1183,8 @@ def _redact_home(text: str, home: Optional[str]) -> str:
 
 def _text_rules(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
     text = _replace_known(text, table)
-    text = _apply(text, _high_spans(text))
-    text = _apply(text, _wrapped_spans(text, table, patterns=True))  # what is left of a token a wrap split
+    # a token a wrap split is found on the same text as the whole ones (its first line alone matches too)
+    text = _apply(text, _high_spans(text) + _wrapped_spans(text, table, patterns=True))
     text = _context_rules(text)
     return _redact_home(text, home)
 
@@ -1206,14 +1291,302 @@ def _fstring_text(source: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if a < b]
 
 
-def _parses(source: str) -> bool:
+def _tree(source: str) -> Optional[object]:
     import ast
 
     try:
-        ast.parse(source)
+        return ast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
+def _parses(source: str) -> bool:
+    return _tree(source) is not None
+
+
+# --------------------------------------------------------------------------- (b) code: literals named as secrets
+
+# detect-secrets' KeywordDetector, for code: a string literal assigned to, passed as, keyed by or compared
+# with a name that says it holds a secret is one, whatever its shape. The name decides by its *last* word
+# (``db_password``, ``apiKey``, ``client_secret``, ``GITHUB_TOKEN``); an upper-case name is an environment
+# variable's and follows :func:`is_secret_env_name`. The value must look like a credential (no whitespace,
+# not a placeholder, template, number, path, URL or plain word).
+_CODE_SECRET_LAST = frozenset({"PASSWORD", "PASSWORDS", "PASSWD", "PWD", "PASSPHRASE", "SECRET", "SECRETS",
+                               "CREDENTIAL", "CREDENTIALS", "CREDS", "COOKIE", "COOKIES", "APIKEY", "PRIVATEKEY",
+                               "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY"})
+# KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
+_KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
+                             "SECRET", "ACCESS", "APP", "SIGNING", "MASTER", "ENCRYPTION", "LICENSE", "ADMIN", "SSH",
+                             "DEPLOY", "INGEST", "SDK", "HMAC", "SHARED", "STORAGE", "SESSION", "WRITE"})
+# the last word says which form of the secret the value is (password_b64, token_value)
+_FORM_WORDS = frozenset({"VALUE", "STR", "STRING", "B64", "BASE64", "HEX", "RAW", "DATA", "BYTES", "PLAIN", "TEXT"})
+_CODE_TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])"
+                            r"|\$\{\w{1,60}\}")
+_WORDS_ONLY = re.compile(r"[a-z]+(?:[-_.][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")
+_PATH_LIKE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
+
+
+def _name_words(name: str) -> list[str]:
+    """``apiKey`` -> API KEY, ``db_password`` -> DB PASSWORD, ``x-api-key`` -> X API KEY."""
+    return [w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
+
+
+def _code_secret_name(name: str, env: bool = False) -> str:
+    """How strongly a name in code says its value is a secret: "strong", "weak" (a token that may be a
+    tokenizer's: ``pad_token``) or "". ``env``: the name of an environment variable (``os.environ["X"]``)."""
+    if not name or len(name) > 100:
+        return ""
+    if env or not any(c.islower() for c in name) or re.match(r"[A-Z][A-Z0-9]*_[A-Z0-9]*_?[A-Za-z0-9]*$", name):
+        # an environment variable's name (os.environ["X"], X = ..., OP_SESSION_myaccount)
+        if not is_secret_env_name(name) or (not env and _key_alone(name)):
+            return ""
+        return "weak" if _generic_token_name(name.lower()) else "strong"
+    words = _name_words(name)
+    if len(words) > 1 and words[-1] in _FORM_WORDS:
+        words = words[:-1]
+    if not words or words[-1] in _LOCATION_SUFFIXES:
+        return ""
+    last, before = words[-1], (words[-2] if len(words) > 1 else "")
+    if last in _CODE_SECRET_LAST or last.endswith(("PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "APIKEY")) \
+            or (last == "PASS" and before) or (last == "KEY" and before in _KEY_QUALIFIERS) \
+            or (last in ("ID", "KEY", "TOKEN") and before == "SESSION"):
+        return "strong"
+    if last in ("TOKEN", "TOKENS") or last.endswith("TOKEN"):
+        return "strong" if before.lower() in _TOKEN_OWNERS or last.lower()[:-5] in _TOKEN_OWNERS else "weak"
+    return ""
+
+
+def _key_alone(name: str) -> bool:
+    """A constant's name that is secret-bearing only by a ``KEY`` without a qualifier (``CACHE_KEY``)."""
+    words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    if "KEY" not in words or any(a in _KEY_QUALIFIERS for a, b in zip(words, words[1:]) if b == "KEY"):
         return False
+    return not is_secret_env_name("_".join(w for w in words if w != "KEY") or "X")
+
+
+def _secret_literal(value: str, strength: str) -> bool:
+    """A literal's value that is a credential rather than a setting (see :func:`_code_secret_name`)."""
+    if not strength or not 6 <= len(value) <= 16384 or any(c.isspace() for c in value):
+        return False
+    if value.startswith("<redacted") or _not_secret_value(value, "password" if strength == "strong" else "") \
+            or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _CODE_TEMPLATE.search(value) or "://" in value:
+        return False  # URLs: their credentials are the URL rules'
+    if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]):
+        return False
+    if strength == "weak":
+        return len(value) >= 16 and re.search(r"[0-9]", value) is not None and re.search(r"[A-Za-z]", value) is not None
     return True
+
+
+_ENV_PREFIX = "\0env:"  # marks an environment variable's name among the names of _named_values
+
+
+def _target_name(node: object) -> str:
+    """The name a value is bound to: ``x``, ``self.x``, ``d["x"]``, ``os.environ["X"]`` (with _ENV_PREFIX)."""
+    import ast
+
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        base = node.value
+        env = (isinstance(base, ast.Attribute) and base.attr == "environ") or \
+            (isinstance(base, ast.Name) and base.id in ("environ", "env"))
+        return (_ENV_PREFIX if env else "") + node.slice.value
+    return ""
+
+
+def _call_pairs(node: object) -> list[tuple[str, object]]:
+    import ast
+
+    assert isinstance(node, ast.Call)
+    pairs: list[tuple[str, object]] = [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name in ("setdefault", "putenv", "__setitem__", "setenv", "set") and len(node.args) >= 2 \
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        receiver = func.value if isinstance(func, ast.Attribute) else None
+        env = name in ("putenv", "setenv") or (isinstance(receiver, ast.Attribute) and receiver.attr == "environ") \
+            or (isinstance(receiver, ast.Name) and receiver.id == "environ")
+        pairs.append(((_ENV_PREFIX if env else "") + node.args[0].value, node.args[1]))  # environ.setdefault("X", "..")
+    return pairs
+
+
+def _function_pairs(node: object) -> list[tuple[str, object]]:
+    import ast
+
+    assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [(a.arg, d) for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults)]
+    return pairs + [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+
+
+def _named_values(tree: object) -> list[tuple[str, object]]:
+    """(name, value node) of every binding in ``tree``: assignments (also to attributes and subscripts),
+    keyword arguments, defaults, dict items with a string key, ``setdefault``/``putenv`` calls and
+    comparisons (``password == "..."``)."""
+    import ast
+
+    pairs: list[tuple[str, object]] = []
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        if isinstance(node, ast.Assign):
+            pairs += [(_target_name(t), node.value) for t in node.targets]
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            pairs.append((_target_name(node.target), node.value))
+        elif isinstance(node, ast.Call):
+            pairs += _call_pairs(node)
+        elif isinstance(node, ast.Dict):
+            pairs += [(k.value, v) for k, v in zip(node.keys, node.values)
+                      if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        elif isinstance(node, ast.Compare) and len(node.comparators) == 1 \
+                and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            pairs.append((_target_name(node.left), node.comparators[0]))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            pairs += _function_pairs(node)
+    return [(name, value) for name, value in pairs if name]
+
+
+def _named_secrets(tree: object) -> list[object]:
+    """The literals of ``tree`` bound to a secret's name whose value looks like a credential."""
+    out = []
+    for name, value in _named_values(tree):
+        text = _literal_text(value)
+        env = name.startswith(_ENV_PREFIX)
+        if text is not None and _secret_literal(_literal_view(text), _code_secret_name(name[len(_ENV_PREFIX):]
+                                                                                      if env else name, env)):
+            out.append(value)
+    return out
+
+
+def named_secret_values(tree: object) -> list[str]:
+    """The values of the literals of ``tree`` bound to a secret's name (the rule of :func:`_literal_spans`)."""
+    return [text for text in map(_literal_text, _named_secrets(tree)) if text is not None]
+
+
+class _Positions:
+    """Character offsets of ast positions (line numbers and UTF-8 byte columns)."""
+
+    def __init__(self, source: str) -> None:
+        self.lines = source.split("\n")
+        self.starts = [0]
+        for line in self.lines:
+            self.starts.append(self.starts[-1] + len(line) + 1)
+
+    def offset(self, lineno: int, col: int) -> int:
+        line = self.lines[lineno - 1]
+        if not line.isascii():
+            col = len(line.encode("utf-8")[:col].decode("utf-8", "replace"))
+        return self.starts[lineno - 1] + col
+
+    def span(self, node: object) -> tuple[int, int]:
+        return (self.offset(node.lineno, node.col_offset),  # type: ignore[attr-defined]
+                self.offset(node.end_lineno, node.end_col_offset))  # type: ignore[attr-defined]
+
+
+def _literal_text(node: object) -> Optional[str]:
+    """A str or bytes constant's text (bytes as Latin-1), None for anything else."""
+    import ast
+
+    if not isinstance(node, ast.Constant):
+        return None
+    if isinstance(node.value, bytes):
+        return node.value.decode("latin-1")
+    return node.value if isinstance(node.value, str) else None
+
+
+def _whole(node: object) -> str:
+    return 'b"<redacted>"' if isinstance(getattr(node, "value", None), bytes) else '"<redacted>"'
+
+
+# a word every name the keyword rules accept contains (a quick test before the rules' regular expressions)
+_SECRET_NEEDLES = ("pass", "pw", "secret", "token", "key", "auth", "cred", "cookie", "session", "webhook", "dsn",
+                   "bearer", "jwt", "sig", "url", "uri", "conn")
+# an escape that can hide a token from the source's own scan (colour codes, NULs of UTF-16, \N{...})
+_HIDING_ESCAPE = re.compile(r"\\(?:x|u|U|N\{|[0-7])")
+
+
+def _named_here(lower: str) -> bool:
+    """A secret's word with a ``=``/``:`` soon after it (or an option ``--...word``): where the keyword rules'
+    expressions can match at all (a quick scan with ``str.find``)."""
+    for needle in _SECRET_NEEDLES:
+        i = lower.find(needle)
+        while i >= 0:
+            j = i + len(needle)
+            while j < len(lower) and j - i < 40 and (lower[j].isalnum() or lower[j] in "_-"):
+                j += 1  # the rest of the name (db_password_b64)
+            k = j
+            while k < len(lower) and k - j < 4 and lower[k] in "\"'] \t":
+                k += 1
+            if (k < len(lower) and lower[k] in "=:") or "--" in lower[max(0, i - 40):i]:
+                return True
+            i = lower.find(needle, j)
+    return False
+
+
+def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
+    """Inside a string's text (a command line, a connection string, a config line, JSON): a value after a
+    name or option that says it is a secret (``--password=X``, ``"api_key": "X"``, ``PGPASSWORD=X``),
+    when it looks like a credential (:func:`_secret_literal`)."""
+    spans: list[Span] = []
+    if "=" not in text and ":" not in text and "--" not in text:
+        return spans
+    if not _named_here(text.lower()):
+        return spans
+    for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT, _CLI_FLAG):
+        for m in pattern.finditer(text):
+            group = "qvalue" if m.groupdict().get("qvalue") else "value"
+            if (quoted_only and group != "qvalue") or not m.group(group):
+                continue
+            name = m.groupdict().get("name") or re.sub(r"\W+$", "", m.group("prefix")).lstrip("-")
+            if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
+                spans.append((m.start(group), m.end(group), _mark("secret")))
+    return spans
+
+
+def _flag_strength(name: str) -> str:
+    return "strong" if _SECRET_FLAG.search(name) else ""
+
+
+def _literal_view(text: str) -> str:
+    """What a literal's value shows when printed: without NULs (UTF-16 bytes) and colour codes."""
+    return _clean_view(text, escapes=False)
+
+
+def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) -> list[Span]:
+    """Spans of code that hide secrets inside literals: a literal bound to a secret name (the whole
+    literal becomes ``"<redacted>"``), a secret after a keyword inside a literal's text (replaced in place
+    when the literal has no escapes, else the whole literal), and a literal whose *value* holds a secret its
+    source spells with escapes (``"\\x1b[33mghp_..."``, UTF-16 bytes)."""
+    import ast
+
+    pos = _Positions(source)
+    spans: list[Span] = []
+    named: set[int] = set()
+    for value in _named_secrets(tree):
+        spans.append((*pos.span(value), _whole(value)))
+        named.add(id(value))
+    nodes = list(ast.walk(tree))  # type: ignore[arg-type]
+    skip = {id(v) for node in nodes if isinstance(node, ast.JoinedStr) for v in node.values}
+    prose = {id(node.value) for node in nodes if isinstance(node, ast.Expr)}  # docstrings
+    for node in nodes:
+        text = _literal_text(node)
+        if text is None or id(node) in named or id(node) in skip or len(text) < 6:
+            continue
+        view = _literal_view(text)
+        start, end = pos.span(node)
+        raw = source[start:end]
+        quote = _STRING_PREFIX.match(raw)
+        inner = raw[len(quote.group(0)):len(raw) - len(quote.group(0).lstrip("rRbBuUfF"))] if quote else ""
+        # a command line, a connection string, a config line: not a docstring, not a page of text
+        keyword = _string_keyword_spans(view) if id(node) not in prose and len(view) <= 4096 else []
+        if inner == text == view:  # the source spells the value as it is: replace in place
+            spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
+                      for a, b, r in keyword]
+        elif keyword or (_HIDING_ESCAPE.search(raw) and (_high_spans(view) or _known_spans(view, table))):
+            spans.append((start, end, _whole(node)))
+    return spans
 
 
 def _distinct(source: str, spans: list[Span]) -> list[Span]:
@@ -1234,6 +1607,17 @@ def _distinct(source: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _covered(source: str, literal: Span, spans: list[Span]) -> bool:
+    """A whole literal's body is inside one of ``spans`` already (``KEY = "sk_live_..."`` keeps its
+    ``<redacted:stripe-access-key>``)."""
+    start, end, _ = literal
+    quote = _STRING_PREFIX.match(source, start, end)
+    if quote is None:
+        return False
+    lo, hi = quote.end(), end - len(quote.group(0).lstrip("rRbBuUfF"))
+    return any(s <= lo and hi <= e and r.startswith("<redacted") for s, e, r in spans)
+
+
 def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
                 extra: Optional[Mapping[str, str]] = None) -> str:
     """Python source: known values and high-confidence patterns only, replaced inside string literals and
@@ -1248,10 +1632,13 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
     if view != source and _code_spans(view, table, home):
         source = view  # something behind colour codes or NULs: show the clean text
     spans = _code_spans(source, table, home)
-    if not spans:
+    tree = _tree(source)
+    if tree is None:  # an excerpt, a script with a syntax error: nothing to keep parseable
+        spans += _string_keyword_spans(source, quoted_only=True)
+        return _apply(source, spans) if spans else source
+    whole = _literal_spans(source, tree, table)
+    if not spans and not whole:
         return source
-    if not _parses(source):  # an excerpt, a script with a syntax error: nothing to keep parseable
-        return _apply(source, spans)
     found = _literal_regions(source)
     if found is None:  # pragma: no cover - what parses tokenizes
         return _apply(source, spans)
@@ -1272,7 +1659,8 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
                 if lo < hi:
                     kept.append((lo, hi, replacement))
                 j += 1
-    out = _apply(source, _distinct(source, kept))
+    whole = [w for w in whole if not _covered(source, w, kept)]
+    out = _apply(source, _distinct(source, kept) + whole)
     if out != source and not _parses(out):
         # last resort: every literal that held a secret becomes "<redacted>" as a whole
         whole: list[Span] = []
@@ -1332,7 +1720,7 @@ _SECRET_NAME_WORDS = frozenset(
     {
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
         "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "COOKIE", "COOKIES",
-        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT",
+        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER",
     }
 )  # fmt: skip
 _GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS", "WEBHOOK")
@@ -1360,14 +1748,12 @@ def is_secret_env_name(name: str) -> bool:
         return True
     if len(words) > 1 and ("PWD" in words[1:] or "PW" in words[1:]):  # MYSQL_PWD; not PWD/OLDPWD (working dirs)
         return True
-    last = words[-1]
-    if last.endswith(("PW", "PWD", "PASS")) and last not in _NOT_PASS_WORDS and (len(words) > 1 or len(last) > 4):
-        return True  # SPYRE_ROOTPW, SPYRE_DBPASS, SSHPASS
     for i, word in enumerate(words):
-        if word == "SESSION" and (i == len(words) - 1 or words[i + 1] in ("ID", "KEY", "TOKEN")):
-            return True
-    if words[:2] == ["OP", "SESSION"]:
-        return True  # 1Password CLI sessions
+        if word.endswith(("PW", "PWD", "PASS")) and word not in _NOT_PASS_WORDS and len(word) > 4 - (i > 0):
+            return True  # SPYRE_ROOTPW, SPYRE_DBPASS, SSHPASS, PGPASS_ENTRY
+        if word == "SESSION" and (i == len(words) - 1 or words[i + 1] in ("ID", "KEY", "TOKEN")
+                                  or (i and words[i - 1] == "OP")):
+            return True  # ..._SESSION_ID, 1Password CLI sessions (OP_SESSION_<account>)
     return _store_connection(words)
 
 
@@ -1459,5 +1845,5 @@ __all__ = [
     "MARK", "RedactingStream", "argv_secrets", "content_kind", "credentials_in", "env_secrets", "forget_known",
     "is_secret_env_name", "known_values", "looks_random", "plain_setting", "protect", "redact_argv", "redact_code",
     "redact_env", "redact_for", "redact_markdown", "redact_output", "redact_text", "remember", "remember_argv",
-    "remember_env", "secret_env_values", "shannon_entropy", "unprotect",
+    "remember_code", "remember_env", "secret_env_values", "shannon_entropy", "unprotect",
 ]

@@ -524,6 +524,19 @@ _WAIT_MODULES = ("threading.py", "queue.py", "multiprocessing/", "concurrent/", 
                  "subprocess.py", "socket.py")
 
 
+def shown_message(sig: Signature) -> str:
+    """The signature's message as shown to people: normalized from the *redacted* message when redaction
+    changes it (normalizing first turns the digits of a token into ``N``, and a secret so changed is no
+    longer recognised by the redaction edge: ``webhooks/N/<token>``)."""
+    from reportkit.redact import redact_text
+
+    raw = sig.raw_message or ""
+    redacted = redact_text(raw, home="")
+    if redacted == raw:
+        return sig.message or ""
+    return Normalizer().message_key(redacted)
+
+
 def describe_op(op: str) -> str:
     """What a frame's bytecode instruction (``Frame.op``) was doing, in words a user reads:
     ``RAISE_VARARGS`` -> ``a raise statement``; an unknown instruction -> ``""``."""

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 import shlex
@@ -366,13 +367,62 @@ class Clipper:
         budget = int(BASE_BUDGETS[kind] * (1.0 if kind in self.fixed else self.scale))
         if len(text) <= budget:
             return text
-        cut = len(text) - budget
-        note = f"[... {cut:,} characters cut by reportkit; the full text is in the bundle{': ' + where if where else ''}]"
+        if kind == "code":
+            return clip_python(text, budget, where)
+        note = _cut_note(len(text) - budget, where)
         if budget <= 0:
             return note
         if keep == "tail":
             return note + "\n" + text[-budget:].split("\n", 1)[-1]
         return text[:budget].rsplit("\n", 1)[0] + "\n" + note
+
+
+def _cut_note(cut: int, where: str) -> str:
+    return f"[... {cut:,} characters cut by reportkit; the full text is in the bundle{': ' + where if where else ''}]"
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _statement_ends(node: ast.AST) -> list[int]:
+    """The last lines of the statements a cut may follow (not inside a ``try``: it needs its handlers)."""
+    out: list[int] = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.stmt) and child.end_lineno is not None:
+            out.append(child.end_lineno)
+        if not isinstance(child, (ast.Try, getattr(ast, "TryStar", ast.Try))) and isinstance(child, ast.stmt):
+            out += _statement_ends(child)
+    return out
+
+
+def clip_python(text: str, budget: int, where: str = "") -> str:
+    """A reproducer cut to ``budget`` characters that still parses when it did: cut right after a statement
+    (at any depth: Python needs no closing brackets for indented blocks) whose prefix parses, the note a
+    comment. Source that does not parse is cut at a line."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        head = text[:budget].rsplit("\n", 1)[0] if budget > 0 else ""
+        return head + ("\n" if head else "") + "# " + _cut_note(len(text) - len(head), where)
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    ends = sorted({starts[min(line, len(starts) - 1)] for line in _statement_ends(tree)}, reverse=True)
+    head = ""
+    for tries, end in enumerate(e for e in ends if e <= budget):
+        if tries >= 12:
+            break
+        if _parses(text[:end]):
+            head = text[:end]
+            break
+    if head and not head.endswith("\n"):
+        head += "\n"
+    return head + "# " + _cut_note(len(text) - len(head), where)
 
 
 # --------------------------------------------------------------------------- problem / expected
@@ -629,14 +679,30 @@ def hard_cut(text: str, limit: int) -> str:
             break
         out.append(line)
         size += github_length(line) + 1
-    fence_open, details = None, 0
-    for line in out:
+    fence_open, details, opened_at = None, 0, 0
+    for i, line in enumerate(out):
         m = _FENCE.match(line)
         if m and fence_open is None:
-            fence_open = m.group(1)
+            fence_open, opened_at = m.group(1), i
         elif m and fence_open is not None and line.strip() == fence_open:
             fence_open = None
         elif fence_open is None:
             details += line.count("<details>") - line.count("</details>")
+    if fence_open and re.match(r"`{3,}\s*py(?:thon)?3?\s*$", out[opened_at]):  # a cut Python block still parses
+        body = "\n".join(out[opened_at + 1:]) + "\n"
+        if not _parses(body):
+            out = out[:opened_at + 1] + _parseable_head(body).splitlines() + ["# [... cut by reportkit]"]
     closing = ([fence_open] if fence_open else []) + ["</details>"] * max(0, details)
     return "\n".join(out + closing) + note
+
+
+def _parseable_head(body: str) -> str:
+    """The longest head of ``body`` that ends before a top-level statement and parses (a few tries)."""
+    lines = body.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if line[:1].strip() and not line.startswith(("#", ")", "]", "}"))]
+    for tries, i in enumerate(reversed(starts)):
+        if tries >= 12:
+            break
+        if _parses("".join(lines[:i])):
+            return "".join(lines[:i])
+    return ""
