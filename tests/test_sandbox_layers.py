@@ -950,3 +950,46 @@ def test_check_json_names_the_layers(tmp_path, monkeypatch, protection_mode):
     if not landlock.abi():
         expected = "bubblewrap:" if protection_mode == "bwrap" else "audit hook only"
     assert row.startswith(expected), row
+
+
+_SECCOMP_PROBE = r"""
+import ctypes, errno, json, os, socket, sys
+sys.path.insert(0, sys.argv[1])
+import _confine
+results = {}
+def attempt(name, fn):
+    try:
+        fn()
+        results[name] = "ok"
+    except OSError as exc:
+        results[name] = errno.errorcode.get(exc.errno, str(exc.errno))
+assert _confine.no_keyring() and _confine.no_sockets(True)
+libc = ctypes.CDLL(None, use_errno=True)
+def keyctl_get_user_keyring():  # keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0)
+    if libc.syscall(_confine._KEYRING[os.uname().machine][2], 0, -4, 0) < 0:
+        raise OSError(ctypes.get_errno(), "keyctl")
+attempt("keyctl", keyctl_get_user_keyring)
+attempt("route", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0).close())
+attempt("usersock", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2).close())
+attempt("udp", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close())
+attempt("unix", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).close())
+attempt("getaddrinfo", lambda: socket.getaddrinfo("localhost", 80))
+print(json.dumps(results))
+"""
+
+
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64", "ppc64le", "s390x"), reason="no filter here")
+def test_fallback_seccomp_refuses_the_keyring_and_netlink_but_route(tmp_path):
+    """The fallback's seccomp layer (reportkit/run/_confine.py): the kernel keyring syscalls fail, and without
+    network so do netlink sockets but NETLINK_ROUTE (NETLINK_USERSOCK reaches host processes), UDP; unix
+    sockets and name resolution keep working."""
+    import reportkit.run._confine as confine
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(_SECCOMP_PROBE)
+    proc = subprocess.run([sys.executable, str(probe), str(Path(confine.__file__).parent)], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)
+    assert results == {"keyctl": "EACCES", "route": "ok", "usersock": "EACCES", "udp": "EACCES", "unix": "ok",
+                       "getaddrinfo": "ok"}, results

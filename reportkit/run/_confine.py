@@ -21,10 +21,12 @@ reportkit itself for :func:`host_unix_sockets`).
    friends locked, then ``capset`` to nothing); with ``no_new_privs`` an ``execve`` cannot bring them back.
    A run as root keeps uid 0 but none of root's powers (no mount, no raw I/O, no module loading, no
    ``CAP_DAC_OVERRIDE``).
-3. ``seccomp`` (only without network and without a network namespace, i.e. without bubblewrap): ``socket()``
-   of any family but unix and netlink fails with ``EACCES`` (UDP and raw sockets, which Landlock does not
-   cover), and so does a unix socket when step 1 could not mask the host's sockets; ``socketpair()`` and
-   pipes keep working; ``io_uring_setup`` is refused (its requests are not seen by seccomp).
+3. ``seccomp`` (without bubblewrap): the kernel keyring syscalls (``add_key``, ``request_key``, ``keyctl``)
+   fail with ``EACCES``; and without network (no network namespace there): ``socket()`` of any family but
+   unix and netlink's ``NETLINK_ROUTE`` fails with ``EACCES`` (UDP and raw sockets, which Landlock does not
+   cover; ``NETLINK_USERSOCK``, which reaches host processes), and so does a unix socket when step 1 could
+   not mask the host's sockets; ``socketpair()`` and pipes keep working; ``io_uring_setup`` is refused
+   (its requests are not seen by seccomp).
 4. ``landlock`` (:mod:`reportkit.run.landlock`): writes only beneath the run's scratch dirs and the device
    nodes it needs; without network no TCP bind/connect; signals and abstract unix sockets scoped to the run.
 
@@ -318,7 +320,10 @@ _ARCHS = {
     "s390x": (0x80000016, 359, 102, True),
 }
 _IO_URING_SETUP = 425
-_AF_UNIX, _AF_NETLINK = 1, 16
+_AF_UNIX, _AF_NETLINK, _NETLINK_ROUTE = 1, 16, 0
+# add_key, request_key, keyctl
+_KEYRING = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219), "ppc64le": (269, 270, 271),
+            "s390x": (278, 279, 280)}
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
 
 
@@ -351,11 +356,32 @@ def no_sockets_filter(machine, unix):
     prog.append(_bpf(ret, 0, 0, _RET_ALLOW))
     prog += [
         _bpf(ld_w_abs, 0, 0, 20 if big else 16),    # args[0] (the family), low 32 bits
-        _bpf(jeq, 2, 0, _AF_NETLINK),               # -> allow
-        _bpf(jeq, 1 if unix else 0, 0, _AF_UNIX),   # -> allow when unix sockets are allowed
+        _bpf(jeq, 2, 0, _AF_NETLINK),               # -> its protocol
+        _bpf(jeq, 4 if unix else 0, 0, _AF_UNIX),   # -> allow when unix sockets are allowed
+        _bpf(ret, 0, 0, deny),
+        _bpf(ld_w_abs, 0, 0, 36 if big else 32),    # args[2] (the protocol), low 32 bits
+        # NETLINK_ROUTE only (getaddrinfo, getifaddrs): it talks to the kernel (sending to another process
+        # needs CAP_NET_ADMIN there); NETLINK_USERSOCK and friends can reach a host process
+        _bpf(jeq, 1, 0, _NETLINK_ROUTE),
         _bpf(ret, 0, 0, deny),
         _bpf(ret, 0, 0, _RET_ALLOW),
     ]
+    return b"".join(prog)
+
+
+def no_keyring_filter(machine):
+    """A BPF program refusing the kernel keyring syscalls (``add_key``, ``request_key``, ``keyctl``: a run
+    would read and plant keys in its user's keyrings, which no file permission or Landlock rule covers);
+    None for an unknown ``machine``."""
+    if machine not in _KEYRING:
+        return None
+    arch = _ARCHS[machine][0]
+    ld_w_abs, jeq, ret = 0x20, 0x15, 0x06
+    deny = _RET_ERRNO | errno.EACCES
+    prog = [_bpf(ld_w_abs, 0, 0, 4), _bpf(jeq, 1, 0, arch), _bpf(ret, 0, 0, deny), _bpf(ld_w_abs, 0, 0, 0)]
+    for nr in _KEYRING[machine]:
+        prog += [_bpf(jeq, 0, 1, nr), _bpf(ret, 0, 0, deny)]
+    prog.append(_bpf(ret, 0, 0, _RET_ALLOW))
     return b"".join(prog)
 
 
@@ -365,7 +391,15 @@ class _SockFprog(ctypes.Structure):
 
 def no_sockets(unix):
     """Install the filter of step 3. False when this architecture is not known."""
-    program = no_sockets_filter(os.uname().machine, unix)
+    return _install(no_sockets_filter(os.uname().machine, unix))
+
+
+def no_keyring():
+    """Install :func:`no_keyring_filter`. False when this architecture is not known."""
+    return _install(no_keyring_filter(os.uname().machine))
+
+
+def _install(program):
     if program is None:
         return False
     buf = ctypes.create_string_buffer(program, len(program))
@@ -387,11 +421,13 @@ def apply(config):
     if isinstance(config.get("mounts"), dict):
         summary["mounts"] = own_mounts(config["mounts"], writable)
     summary["caps_dropped"] = drop_caps()
-    if config.get("seccomp") and not network:
-        unix = bool((summary["mounts"] or {}).get("mount_ns"))
-        summary["seccomp"] = "no sockets but unix and netlink" if unix else "no sockets but netlink"
-        if not no_sockets(unix):
-            summary["seccomp"] = None
+    if config.get("seccomp"):
+        done = ["no keyring"] if no_keyring() else []
+        if not network:
+            unix = bool((summary["mounts"] or {}).get("mount_ns"))
+            if no_sockets(unix):
+                done.append("no sockets but unix and netlink route" if unix else "no sockets but netlink route")
+        summary["seccomp"] = ", ".join(done) or None
     version = int(config.get("landlock") or 0)
     if version:
         try:
