@@ -870,9 +870,12 @@ _NOT_SECRET_VALUE = re.compile(
 )
 _SECRET_WORD_END = re.compile(r"(?:token|password|passwd|passphrase|secret|key|pass|auth|creds?|cookie|credentials?|"
                               r"pwd|pw)s?$", re.IGNORECASE)
-# special tokens of tokenizers and placeholders: pad_token="<pad>", eos_token="</s>", "[MASK]", "{password}"
+# special tokens of tokenizers and placeholders: pad_token="<pad>", eos_token="</s>", "[MASK]", "{password}";
+# and the same-shape placeholder minimize writes for a secret (reduce/passes/materialize.py: letters x/X,
+# digits 0, the rest kept: "xx_xxxx_0xX00XxXxx")
 _PLACEHOLDER = re.compile(r"^(?:<\|?/?[^<>\s]{0,40}\|?>|\[[A-Za-z_]{1,20}\]|\{\w{0,40}\}|%\(?\w{0,40}\)?s|"
-                          r"\$\{?\w{1,60}\}?|\*{3,}|<[^<>]{1,60}>|x{3,}|\.{3}|…)$", re.IGNORECASE)
+                          r"\$\{?\w{1,60}\}?|\*{3,}|<[^<>]{1,60}>|x{3,}|\.{3}|…|"
+                          r"(?=(?:[^x]*x){3})[x0_\-.:/+=~]{6,})$", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

@@ -264,3 +264,11 @@ def test_literals_bound_to_secret_names_become_known_values():
     assert key not in redact_code(f'strptime({key!r}, "%Y")\n', home="")
     assert key not in redact_text(f"time data {key!r} does not match", home="")
     assert "yes-please-123" in redact_text("mode yes-please-123", home="")
+
+
+@pytest.mark.parametrize("shape", ["xx_xxxx_0xX00XxXxxXXxxxxX0xxx0xx", "XXXX-xxxx-0000-xxxx", "xxxxxxxx.xxxx.x0xx"])
+def test_minimizes_same_shape_placeholder_is_no_secret(shape):
+    """The placeholder minimize writes where a secret's value does not matter (letters x/X, digits 0: the
+    secret's shape) stays as written: redacting it would change what the reproducer does."""
+    code = f'client = {{"token": "{shape}"}}\napi_key = "{shape}"\n'
+    assert redact_code(code, home="") == code

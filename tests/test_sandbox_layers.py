@@ -887,8 +887,10 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
     else:
         cmd = ["-c", DRIVER, json.dumps({"script": str(script), "warm": True, "timeout": 300,
                                          "python": target_python(user)})]
+    # (SIGHUP as by default: a suite started under nohup would hand reportkit an ignored SIGHUP)
     rk = subprocess.Popen([*_as(user), sys.executable, *cmd], env=env, cwd="/tmp", stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL, start_new_session=True)
+                          stderr=subprocess.DEVNULL, start_new_session=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
 
     try:
         deadline = time.monotonic() + 90
