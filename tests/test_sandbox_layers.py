@@ -995,3 +995,21 @@ def test_fallback_seccomp_refuses_the_keyring_and_netlink_but_route(tmp_path):
     results = json.loads(proc.stdout)
     assert results == {"keyctl": "EACCES", "route": "ok", "usersock": "EACCES", "udp": "EACCES", "unix": "ok",
                        "getaddrinfo": "ok"}, results
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64", "ppc64le", "s390x"])
+def test_every_seccomp_filter_refuses_other_abis(machine):
+    """Both filters compare native syscall numbers, so both start by refusing another ABI (on x86_64 also
+    x32, whose numbers carry bit 30: keyctl there is 0x40000000 + 250)."""
+    import struct
+
+    import reportkit.run._confine as confine
+
+    def instructions(program):
+        return [struct.unpack("=HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
+
+    x32 = (0x35, 0, 1, 0x40000000)
+    for program in (confine.no_keyring_filter(machine), confine.no_sockets_filter(machine, True)):
+        code = instructions(program)
+        assert code[1] == (0x15, 1, 0, confine._ARCHS[machine][0]) and code[2][0] == 0x06
+        assert (x32 in code) is (machine == "x86_64")

@@ -139,6 +139,12 @@ def own_user_ns():
     uid, gid = os.geteuid(), os.getegid()
     if _libc().unshare(_CLONE_NEWUSER) != 0:
         return "unshare(CLONE_NEWUSER): " + os.strerror(ctypes.get_errno())
+    return _map_own_ids(uid, gid)
+
+
+def _map_own_ids(uid, gid):
+    """Map only ``uid``/``gid`` (this process's ids from before its ``unshare(CLONE_NEWUSER)``) in its new user
+    namespace, setgroups denied. None when done, else why not."""
     for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"),
                        ("/proc/self/gid_map", f"{gid} {gid} 1")):
         try:
@@ -157,12 +163,9 @@ def own_mount_ns():
     if libc.unshare(_CLONE_NEWNS | _CLONE_NEWIPC) != 0:
         if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWIPC) != 0:
             return "unshare(CLONE_NEWUSER | CLONE_NEWNS): " + os.strerror(ctypes.get_errno())
-        for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"),
-                           ("/proc/self/gid_map", f"{gid} {gid} 1")):
-            try:
-                _write(path, text)
-            except OSError as exc:
-                return f"user namespace: {path}: {exc.strerror}"
+        why = _map_own_ids(uid, gid)
+        if why is not None:
+            return why
     # never let a mount made here propagate back to the host
     _check(libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None), "mount(MS_PRIVATE)")
     return None
@@ -331,11 +334,10 @@ def _bpf(code, jt, jf, k):
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
-def no_sockets_filter(machine, unix):
-    """The BPF program of step 3 for ``machine`` (``os.uname().machine``); None for an unknown one."""
-    if machine not in _ARCHS:
-        return None
-    arch, nr_socket, nr_socketcall, big = _ARCHS[machine]
+def _native_abi_only(machine):
+    """The start of every filter here: a syscall of another ABI (x86's i386 entry, x32) is refused, then the
+    syscall number is loaded. The syscall numbers the filters compare are the native ABI's."""
+    arch = _ARCHS[machine][0]
     ld_w_abs, jeq, ret = 0x20, 0x15, 0x06
     deny = _RET_ERRNO | errno.EACCES
     prog = [
@@ -347,6 +349,17 @@ def no_sockets_filter(machine, unix):
     if machine == "x86_64":
         prog.append(_bpf(0x35, 0, 1, 0x40000000))  # jge: the x32 ABI
         prog.append(_bpf(ret, 0, 0, deny))
+    return prog
+
+
+def no_sockets_filter(machine, unix):
+    """The BPF program of step 3 for ``machine`` (``os.uname().machine``); None for an unknown one."""
+    if machine not in _ARCHS:
+        return None
+    _, nr_socket, nr_socketcall, big = _ARCHS[machine]
+    ld_w_abs, jeq, ret = 0x20, 0x15, 0x06
+    deny = _RET_ERRNO | errno.EACCES
+    prog = _native_abi_only(machine)
     prog.append(_bpf(jeq, 0, 1, _IO_URING_SETUP))
     prog.append(_bpf(ret, 0, 0, deny))
     if nr_socketcall is not None:                   # the multiplexer: its arguments are behind a pointer
@@ -375,10 +388,9 @@ def no_keyring_filter(machine):
     None for an unknown ``machine``."""
     if machine not in _KEYRING:
         return None
-    arch = _ARCHS[machine][0]
-    ld_w_abs, jeq, ret = 0x20, 0x15, 0x06
+    jeq, ret = 0x15, 0x06
     deny = _RET_ERRNO | errno.EACCES
-    prog = [_bpf(ld_w_abs, 0, 0, 4), _bpf(jeq, 1, 0, arch), _bpf(ret, 0, 0, deny), _bpf(ld_w_abs, 0, 0, 0)]
+    prog = _native_abi_only(machine)
     for nr in _KEYRING[machine]:
         prog += [_bpf(jeq, 0, 1, nr), _bpf(ret, 0, 0, deny)]
     prog.append(_bpf(ret, 0, 0, _RET_ALLOW))
