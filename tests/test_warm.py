@@ -316,6 +316,22 @@ def test_preloaded_module_that_prints_is_left_out(tmp_path):
     assert essentials(result) == essentials(cold) and result.stderr == "noisy was imported\n"
 
 
+def test_a_preloaded_value_under_the_servers_temp_dir_is_the_runs_own(tmp_path):
+    # torch._inductor sets TORCHINDUCTOR_CACHE_DIR under tempfile.gettempdir() on import; replayed from the
+    # server, a warm child's compile cache pointed into the server's temp dir, read-only to the child.
+    run, box = app_with_library(
+        tmp_path, "cachey.py",
+        "import os, tempfile\nos.environ.setdefault('RK_CACHE', os.path.join(tempfile.gettempdir(), 'c'))\n",
+        "import cachey, os, tempfile\np = os.environ.get('RK_CACHE') or os.path.join(tempfile.gettempdir(), 'c')\n"
+        "os.makedirs(p)\nprint(os.path.dirname(p) == tempfile.gettempdir())\n")
+    cold = ColdExecutor().run(run, None, box)
+    with WarmExecutor(["cachey"]) as warm:
+        result = warm.run(run, None, box)
+        assert warm.preload == ["cachey"] and warm.warm_runs == 1
+    box.cleanup()
+    assert cold.stdout == "True\n" and essentials(result) == essentials(cold)
+
+
 def test_runs_with_another_environment_go_cold(tmp_path):
     script = write(tmp_path, "e.py", "import os\nprint(os.environ.get('RK_X'))\n")
     box = Sandbox(script)

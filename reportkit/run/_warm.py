@@ -358,7 +358,10 @@ class Server:
         _redirect(2, request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
 
         env = dict(request.get("env") or {})
+        own = _server_own_dirs(self.initial_environ, env)
         for key, value in self.env_changes.items():  # what the preloaded imports did, as a cold run has it
+            if value is not None and any(d in value for d in own):
+                continue  # derived from the server's $TMPDIR/$HOME (torch's inductor cache dir): a cold run derives its own
             if value is None:
                 env.pop(key, None)
             else:
@@ -382,6 +385,17 @@ class Server:
         if request.get("modules_out"):
             _write_modules(request["modules_out"], before, request["workdir"])
         return code
+
+
+def _server_own_dirs(server_env, run_env):
+    """The server's ``$TMPDIR``/``$HOME`` where the run has other ones: a value an import derived from them
+    (``TORCHINDUCTOR_CACHE_DIR`` under the server's temp dir) names a place the run cannot write to."""
+    dirs = []
+    for name in ("TMPDIR", "HOME"):
+        mine = server_env.get(name)
+        if mine and mine.rstrip("/") and run_env.get(name) != mine:
+            dirs.append(mine.rstrip("/"))
+    return dirs
 
 
 def _noop(signum, frame):
