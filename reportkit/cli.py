@@ -703,6 +703,17 @@ def _lines_row(report) -> str:
     return f"{before} -> {report.lines_after} (non-blank)"
 
 
+def _phases(report) -> str:
+    """`` (prepare 12 s, reduce 80 s: hdd 50 s, literals 9 s, ...; verify 3 s)``: where the wall time went."""
+    phases = report.seconds_by_phase
+    if not phases:
+        return ""
+    passes = sorted(report.seconds_by_pass.items(), key=lambda kv: -kv[1])
+    shown = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in passes[:3] if seconds >= 0.5)
+    reduce = f"reduce {phases.get('reduce', 0):.0f} s" + (f" — candidates' runs by pass: {shown}" if shown else "")
+    return f" (prepare {phases.get('prepare', 0):.0f} s, {reduce}; verify {phases.get('verify', 0):.0f} s)"
+
+
 def _print_minimize_summary(report) -> None:
     if report.interrupted:
         out.print(f"[yellow]interrupted[/yellow]: the best result so far is in {escape(report.output)}")
@@ -718,7 +729,7 @@ def _print_minimize_summary(report) -> None:
                       f"{report.test_timeout:.0f} s; plus {report.probes} value-capture runs"
                       + (f"; {report.withdrawn} withdrawn on their slot, no longer needed" if report.withdrawn else "")
                       + ")"),
-        ("wall time", f"{report.wall_time:.1f} s"),
+        ("wall time", f"{report.wall_time:.1f} s" + _phases(report)),
     ]
     if report.original_runs:
         rate = report.original_failures / report.original_runs

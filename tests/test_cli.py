@@ -166,7 +166,15 @@ def test_json_outputs_carry_a_schema_version(bad_inputs):
     (bad_inputs / "two.py").write_text("x = 1\ny = 2\nraise RuntimeError('boom')\n")
     proc = cli("minimize", "--json", "--runs", "1", "--cold", "-j", "1", "two.py", cwd=bad_inputs)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["schema_version"] == 1
+    data = json.loads(proc.stdout)
+    assert data["schema_version"] == 1
+    # where the time went: the phases within the wall time, each pass's candidates' runs within "reduce" (-j 1)
+    phases, passes = data["seconds_by_phase"], data["seconds_by_pass"]
+    assert set(phases) == {"prepare", "reduce", "verify"} and all(v >= 0 for v in phases.values())
+    assert sum(phases.values()) <= data["wall_time"] + 0.01
+    assert passes and set(passes) == set(data["tests_by_pass"]) and sum(passes.values()) <= phases["reduce"] + 0.01
+    text = cli("minimize", "--runs", "1", "--cold", "-j", "1", "two.py", "-o", "t.min.py", cwd=bad_inputs).stdout
+    assert re.search(r"wall time +[\d.]+ s \(prepare \d+ s, reduce \d+ s.*; verify \d+ s\)", text), text
 
 
 RAW_TYPES = ("<bool>", "<str>", "<int", "<float", "<path>", "<list[", "{script}", "{SCRIPT}", "[args]")

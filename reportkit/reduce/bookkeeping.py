@@ -34,6 +34,7 @@ class ReduceStats:
     redone: int = 0  # passes repeated because their result failed ``confirm``
     memo_skips: int = 0  # candidates not run: they make a change rejected in an earlier test
     screened: int = 0  # candidates not run: ``screen`` knew the second condition rejects them
+    seconds_by_pass: dict[str, float] = field(default_factory=dict)  # pass name -> wall time of its predicate calls
 
 
 @dataclass

@@ -176,6 +176,11 @@ class MinimizeReport:
     lines_script: int | None = None
     withdrawn: int = 0  # candidates stopped on a cluster slot because the reducer no longer needed them
     needs_env: list[str] = field(default_factory=list)  # variables the result reads that its runs had (names)
+    # where the time went: prepare (folding local code, the fix check, admitting the executor, the compile
+    # cache's first fill), reduce, verify (the result re-run); and per pass, its candidates' run time
+    # (summed over threads with --jobs > 1)
+    seconds_by_phase: dict[str, float] = field(default_factory=dict)
+    seconds_by_pass: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -1202,8 +1207,11 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     keep = what_to_keep(rep, spec, policy, differential=bool(session.passes_with and not options.passes_with),
                         keep_values=options.keep_values)
     log = TestLog()
+    began = time.monotonic()
     reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep,
                       seeded=is_oracle(rep.signature))
+    phases = {"prepare": began - start, "reduce": time.monotonic() - began}
+    began = time.monotonic()
     verified, final_sig, standalone, standalone_note, on_good = None, None, None, "", None
     fix_check = session.good.to_dict() if session.good is not None else None  # the reduction's runs only
     if not reduced.interrupted:
@@ -1220,6 +1228,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
             standalone, standalone_note = write_standalone(session.cold, reduced.source, outcome.result.test_item,
                                                            options.output, options.output_mode)
     stats = reduced.stats
+    phases["verify"] = time.monotonic() - began
     return MinimizeReport(
         input=str(spec.script), output=str(options.output),
         lines_before=count_lines(source), lines_after=count_lines(reduced.source),
@@ -1249,6 +1258,8 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         fix_check_note=fix_note, hang_ended=dict(log.ended),
         withdrawn=getattr(session.executor, "withdrawn", 0),
         needs_env=needs_env(reduced.source, session.cold.run_spec),
+        seconds_by_phase={k: round(v, 3) for k, v in phases.items()},
+        seconds_by_pass={k: round(v, 3) for k, v in (stats.seconds_by_pass if stats else {}).items()},
     )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator, Sequence
@@ -227,8 +228,10 @@ class Tester:
                 name = self.phase.split(" level ")[0]
                 self.stats.tests_by_pass[name] = self.stats.tests_by_pass.get(name, 0) + 1
             phase = self.phase
+            began = time.monotonic()
             result = self.call(self._predicate, candidate)
             with self.lock:
+                self.stats.seconds_by_pass[name] = self.stats.seconds_by_pass.get(name, 0.0) + time.monotonic() - began
                 self._cache[k] = result
                 self._odds.update(self.phase, result)
             if self.trace is not None:
@@ -322,7 +325,8 @@ class Tester:
         with self.lock:
             s = self.stats
             return ReduceStats(s.tests_run, s.cache_hits, s.invalid_skipped, dict(s.passes), s.rounds, s.probes,
-                               dict(s.tests_by_pass), s.confirms, s.redone, s.memo_skips, s.screened)
+                               dict(s.tests_by_pass), s.confirms, s.redone, s.memo_skips, s.screened,
+                               dict(s.seconds_by_pass))
 
     def progress(self) -> None:
         if self._on_progress is not None:
