@@ -316,20 +316,27 @@ def test_preloaded_module_that_prints_is_left_out(tmp_path):
     assert essentials(result) == essentials(cold) and result.stderr == "noisy was imported\n"
 
 
-def test_a_preloaded_value_under_the_servers_temp_dir_is_the_runs_own(tmp_path):
-    # torch._inductor sets TORCHINDUCTOR_CACHE_DIR under tempfile.gettempdir() on import; replayed from the
-    # server, a warm child's compile cache pointed into the server's temp dir, read-only to the child.
+def test_paths_a_preloaded_module_derived_from_the_servers_temp_dir_are_the_runs_own(tmp_path):
+    # torch._inductor sets TORCHINDUCTOR_CACHE_DIR under tempfile.gettempdir() on import, and codecache keeps a
+    # module-level _HEADER_DIR there: from the server, both named its temp dir, read-only to a warm child (every
+    # torch.compile script fell back to the cold executor). A child gets them under its own temp dir.
     run, box = app_with_library(
         tmp_path, "cachey.py",
-        "import os, tempfile\nos.environ.setdefault('RK_CACHE', os.path.join(tempfile.gettempdir(), 'c'))\n",
-        "import cachey, os, tempfile\np = os.environ.get('RK_CACHE') or os.path.join(tempfile.gettempdir(), 'c')\n"
-        "os.makedirs(p)\nprint(os.path.dirname(p) == tempfile.gettempdir())\n")
+        "import os, pathlib, tempfile\nos.environ.setdefault('RK_CACHE', os.path.join(tempfile.gettempdir(), 'c'))\n"
+        "HEADERS = os.path.join(tempfile.gettempdir(), 'h')\nLOCKS = pathlib.Path(tempfile.gettempdir(), 'l')\n"
+        "OTHER = '/elsewhere'\n",
+        "import cachey, os, tempfile\n"
+        "for p in (os.environ['RK_CACHE'], cachey.HEADERS, str(cachey.LOCKS)):\n"
+        "    os.makedirs(p)\n"
+        "    print(os.path.dirname(p) == tempfile.gettempdir())\n"
+        "print(type(cachey.LOCKS).__name__, cachey.OTHER)\n")
     cold = ColdExecutor().run(run, None, box)
     with WarmExecutor(["cachey"]) as warm:
         result = warm.run(run, None, box)
         assert warm.preload == ["cachey"] and warm.warm_runs == 1
     box.cleanup()
-    assert cold.stdout == "True\n" and essentials(result) == essentials(cold)
+    assert cold.stdout == "True\nTrue\nTrue\nPosixPath /elsewhere\n", cold.stderr
+    assert essentials(result) == essentials(cold), result.stderr
 
 
 def test_runs_with_another_environment_go_cold(tmp_path):

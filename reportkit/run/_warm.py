@@ -55,6 +55,7 @@ import io
 import json
 import os
 import select
+import shutil
 import signal
 import sys
 import tempfile
@@ -186,6 +187,7 @@ class Server:
                 self.initial_handlers[sig] = handler
         self.initial_environ = dict(os.environ)
         self.env_changes = {}  # what preloading did to os.environ: replayed in every child
+        self.derived_paths = []  # module-level paths preloading derived from the server's own dirs (_moves)
 
         # The protocol moves to private descriptors; fd 0 is /dev/null, fds 1/2 the server's stderr.
         self.proto_in = os.dup(0)
@@ -218,6 +220,7 @@ class Server:
         environ = dict(os.environ)
         self.env_changes = {k: v for k, v in environ.items() if self.initial_environ.get(k) != v}
         self.env_changes.update({k: None for k in self.initial_environ if k not in environ})
+        self.derived_paths = _derived_paths(_own_dirs(self.initial_environ))
         gc.collect()
         if hasattr(gc, "freeze"):
             gc.freeze()  # children do not copy the preloaded heap just to scan it
@@ -358,14 +361,14 @@ class Server:
         _redirect(2, request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
 
         env = dict(request.get("env") or {})
-        own = _server_own_dirs(self.initial_environ, env)
+        moves = _moves(self.initial_environ, env)
         for key, value in self.env_changes.items():  # what the preloaded imports did, as a cold run has it
-            if value is not None and any(d in value for d in own):
-                continue  # derived from the server's $TMPDIR/$HOME (torch's inductor cache dir): a cold run derives its own
             if value is None:
                 env.pop(key, None)
             else:
-                env[key] = value
+                env[key] = _moved(value, moves)
+                _recreate(value, env[key])
+        _move_module_paths(self.derived_paths, moves)
         os.environ.clear()
         os.environ.update(env)
         tempfile.tempdir = None  # the server's was cached: this run's own $TMPDIR from now on
@@ -387,15 +390,89 @@ class Server:
         return code
 
 
-def _server_own_dirs(server_env, run_env):
-    """The server's ``$TMPDIR``/``$HOME`` where the run has other ones: a value an import derived from them
-    (``TORCHINDUCTOR_CACHE_DIR`` under the server's temp dir) names a place the run cannot write to."""
-    dirs = []
-    for name in ("TMPDIR", "HOME"):
-        mine = server_env.get(name)
-        if mine and mine.rstrip("/") and run_env.get(name) != mine:
-            dirs.append(mine.rstrip("/"))
-    return dirs
+# The server's own directories a preloaded import may have derived a path from (torch._inductor: the
+# TORCHINDUCTOR_CACHE_DIR it sets, codecache's precompiled-header dir, both under tempfile.gettempdir()).
+# A child has its own: such a value is moved to the child's, as a fresh interpreter would have computed it.
+_OWN_DIRS = ("TMPDIR", "HOME")
+
+
+def _own_dirs(environ):
+    return [d.rstrip("/") for d in (environ.get(name) for name in _OWN_DIRS) if d and d.rstrip("/")]
+
+
+def _moves(server_env, run_env):
+    """(server's dir, the run's) for each of ``$TMPDIR``/``$HOME`` the run has another one of."""
+    moves = []
+    for name in _OWN_DIRS:
+        mine, theirs = server_env.get(name), run_env.get(name)
+        if mine and mine.rstrip("/") and theirs and theirs != mine:
+            moves.append((mine.rstrip("/"), theirs.rstrip("/")))
+    return moves
+
+
+def _moved(value, moves):
+    for old, new in moves:
+        if value == old or value.startswith(old + "/"):
+            return new + value[len(old):]
+    return value
+
+
+def _derived_paths(dirs):
+    """(module, name) of every module-level string or path under one of ``dirs`` (after preloading)."""
+    found = []
+    if not dirs:
+        return found
+    prefixes = tuple(d + "/" for d in dirs)
+    for modname, module in list(sys.modules.items()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for name, value in list(namespace.items()):
+            text = value if isinstance(value, str) else os.fspath(value) if isinstance(value, os.PathLike) else None
+            if isinstance(text, str) and (text in dirs or text.startswith(prefixes)):
+                found.append((modname, name))
+    return found
+
+
+def _move_module_paths(derived, moves):
+    for modname, name in derived if moves else ():
+        namespace = getattr(sys.modules.get(modname), "__dict__", None)
+        value = namespace.get(name) if isinstance(namespace, dict) else None
+        if isinstance(value, str):
+            namespace[name] = _moved(value, moves)
+            _recreate(value, namespace[name])
+        elif isinstance(value, os.PathLike) and isinstance(os.fspath(value), str):
+            try:
+                namespace[name] = type(value)(_moved(os.fspath(value), moves))
+            except Exception:  # a PathLike that is not built from its text: left as it is
+                continue
+            _recreate(os.fspath(value), os.fspath(namespace[name]))
+
+
+_RECREATE_MAX_ENTRIES = 200
+
+
+def _recreate(old, new):
+    """What the import made at ``old`` (a directory, a file), made at ``new`` too: a fresh interpreter's import
+    would have made it in the run's own dir (a directory with more than a few hundred entries: only itself)."""
+    if old == new or os.path.lexists(new):
+        return
+    try:
+        if os.path.isdir(old):
+            entries = 0
+            for _root, dirs, files in os.walk(old):
+                entries += len(dirs) + len(files)
+                if entries > _RECREATE_MAX_ENTRIES:
+                    break
+            if entries > _RECREATE_MAX_ENTRIES:
+                os.makedirs(new, exist_ok=True)
+            else:
+                shutil.copytree(old, new, symlinks=True, dirs_exist_ok=True)
+        elif os.path.isfile(old):
+            os.makedirs(os.path.dirname(new), exist_ok=True)
+            shutil.copy2(old, new)
+    except OSError:
+        pass
 
 
 def _noop(signum, frame):
