@@ -649,3 +649,29 @@ def test_warm_children_run_in_the_sandbox(tmp_path, protection_mode):
         assert left == []
     box.cleanup()
     assert victim.read_text() == "keep\n"
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+def test_a_torch_compile_script_runs_warm_like_cold(tmp_path):
+    """torch._inductor derives its cache and precompiled-header dirs from the temp dir at import: a warm
+    child must compile into its own (it used to hit the server's read-only one and go cold)."""
+    pytest.importorskip("torch")
+    script = write(tmp_path, "c.py", """
+        import torch
+
+        def f(x):
+            return x.sin() + 1
+
+        y = torch.compile(f)(torch.ones(3))
+        raise ValueError(f"compiled {y.sum().item():.3f}")
+    """)
+    box = Sandbox(script)
+    run = spec(script, timeout=300)
+    cold = ColdExecutor().run(run, None, box)
+    with WarmExecutor(discover_preload(script.read_text(), script)) as warm:
+        result = warm.run(run, None, box)
+        assert warm.warm_runs == 1 and warm.cold_runs == 0, warm.notes
+    box.cleanup()
+    assert "ValueError: compiled 5.524" in cold.stderr, cold.stderr[-2000:]
+    assert essentials(result) == essentials(cold), result.stderr[-2000:]
