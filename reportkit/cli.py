@@ -752,6 +752,9 @@ def _print_minimize_summary(report) -> None:
         them = "it" if len(report.needs_env) == 1 else "them"
         rows.append(("needs env", f"{', '.join(report.needs_env)} (read from the environment, never written "
                                   f"into the result: set {them} to run it)"))
+    if report.needs_args:
+        rows.append(("needs args", "the script's arguments (read from sys.argv, never written into the result as "
+                                   "literals: run it with the same arguments)"))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "

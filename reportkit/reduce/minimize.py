@@ -176,6 +176,7 @@ class MinimizeReport:
     lines_script: int | None = None
     withdrawn: int = 0  # candidates stopped on a cluster slot because the reducer no longer needed them
     needs_env: list[str] = field(default_factory=list)  # variables the result reads that its runs had (names)
+    needs_args: bool = False  # the result reads sys.argv and its runs had arguments (never written as literals)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -1249,7 +1250,23 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         fix_check_note=fix_note, hang_ended=dict(log.ended),
         withdrawn=getattr(session.executor, "withdrawn", 0),
         needs_env=needs_env(reduced.source, session.cold.run_spec),
+        needs_args=bool(session.cold.run_spec.args) and reads_argv(reduced.source),
     )
+
+
+def reads_argv(source: str) -> bool:
+    """``source`` reads ``sys.argv`` (or ``argv`` imported from ``sys``), or parses its arguments with argparse."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("argv", "parse_args", "parse_known_args") or \
+                isinstance(node, ast.ImportFrom) and node.module == "sys" and any(a.name == "argv" for a in node.names):
+            return True
+    return False
 
 
 def needs_env(result: str, spec: RunSpec) -> list[str]:
