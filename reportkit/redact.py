@@ -374,7 +374,7 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
             spans.append((lo, hi, marker))
     if patterns:
         view = joined.view
-        for kind, pattern in _PREFIX_TOKENS:
+        for kind, pattern in _prefix_tokens(view):
             for m in pattern.finditer(view):
                 if not joined.spans_break(m.start(), m.end()) or not (kind.endswith("webhook")
                                                                        or _starts_word(view, m.start())):
@@ -566,7 +566,7 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("flyio-token", r"(?:fo1_[A-Za-z0-9_\-]{43}|fm1[ar]_[A-Za-z0-9+/]{100,2048}={0,3}|fm2_[A-Za-z0-9+/]{100,2048}={0,3})",
          end=False),
     _tok("frameio-token", r"fio-u-[A-Za-z0-9\-_=]{64}"),
-    _tok("harness-token", r"(?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
+    _tok("harness-token", r"[ps]at\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     _tok("heroku-key", r"HRKU-AA[0-9A-Za-z_\-]{58}"),
     _tok("huggingface-token", r"api_org_[A-Za-z]{34}"),
     _tok("infracost-token", r"ico-[A-Za-z0-9]{32}"),
@@ -589,7 +589,8 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("settlemint-token", r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}"),
     _tok("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}"),
     _tok("sonarqube-token", r"sq[pua]_[a-f0-9]{40}"),
-    _tok("sourcegraph-token", r"(?:sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[A-Za-z0-9]{40,64}|slk_[a-f0-9]{64})"),
+    _tok("sourcegraph-token", r"sgp_(?:(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|[A-Za-z0-9]{40,64})"),
+    _tok("sourcegraph-token", r"slk_[a-f0-9]{64}"),
     _tok("square-token", r"EAAA[A-Za-z0-9_\-]{56,60}"),
     _tok("stackhawk-key", r"hawk\.[A-Za-z0-9_\-]{20}\.[A-Za-z0-9_\-]{20}"),
     _tok("supabase-token", r"sbp_[A-Za-z0-9]{40}"),
@@ -620,9 +621,15 @@ def _jwt_valid(token: str) -> bool:
     return JwtTokenDetector.is_formally_valid(head)
 
 
+def _prefix_tokens(text: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The token shapes whose literal part (:func:`_literal_needle`) ``text`` has (a substring search is far
+    cheaper than a pattern's scan)."""
+    return [(kind, pattern) for kind, pattern, needle in _PREFIX_NEEDLES if needle is None or needle in text]
+
+
 def _token_spans(text: str) -> list[Span]:
-    spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _PREFIX_TOKENS for m in pattern.finditer(text)
-             if kind.endswith("webhook") or _starts_word(text, m.start())]
+    spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _prefix_tokens(text)
+             for m in pattern.finditer(text) if kind.endswith("webhook") or _starts_word(text, m.start())]
     for kind, needle, pattern in _SHAPED_TOKENS:
         if needle in text:
             spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text) if _starts_word(text, m.start())]
@@ -831,6 +838,7 @@ def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optiona
 
 
 _DS_PATTERNS = _detect_secrets_patterns()
+_PREFIX_NEEDLES = [(kind, pattern, _literal_needle(pattern)) for kind, pattern in _PREFIX_TOKENS]
 _EDGE_CHARS = " \t\r\n\"'=:[](),;"
 # The keyword detectors (Cloudant, IBM, SoftLayer: "<vendor>_<key|pwd|token> = <24+ chars>") try two
 # lookbehinds and a long alternation at every position; they run only on the lines where a key/pwd/pass/token
