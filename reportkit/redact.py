@@ -608,6 +608,8 @@ _SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
     ("azure-client-secret", "Q~", re.compile(r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])")),
     ("maxmind-key", "_mmk", re.compile(r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk" + _E)),
     ("mailchimp-key", "-us", re.compile(r"[a-f0-9]{32}-us[0-9]{1,2}" + _E)),
+    ("teams-webhook", "webhook.office.com/webhookb2/",
+     re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
 _JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{8,}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,1024})?")
 
@@ -632,7 +634,8 @@ def _token_spans(text: str) -> list[Span]:
              for m in pattern.finditer(text) if kind.endswith("webhook") or _starts_word(text, m.start())]
     for kind, needle, pattern in _SHAPED_TOKENS:
         if needle in text:
-            spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text) if _starts_word(text, m.start())]
+            spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text)
+                      if kind.endswith("webhook") or _starts_word(text, m.start())]
     if "eyJ" in text:
         spans += [(m.start(), m.end(), _mark("jwt")) for m in _JWT_LOOSE.finditer(text)
                   if _starts_word(text, m.start()) and _jwt_valid(m.group(0))]

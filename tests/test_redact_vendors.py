@@ -95,6 +95,8 @@ FORMATS = {
     "ubidots": lambda: "BBFF-" + r(30),
     "voiceflow": lambda: "VF.DM." + h(24) + "." + r(16),
     "zoho": lambda: "1000." + h(32) + "." + h(32),
+    "teams-webhook": lambda: (f"https://acme.webhook.office.com/webhookb2/{h(8)}-{h(4)}-{h(4)}-{h(4)}-{h(12)}@"
+                              f"{h(8)}-{h(4)}-{h(4)}-{h(4)}-{h(12)}/IncomingWebhook/{h(32)}/{h(8)}-{h(4)}-{h(4)}-{h(4)}-{h(12)}"),
 }
 
 
