@@ -415,6 +415,8 @@ def _redacted(message: str) -> str:
     turns a token's digits into ``N``, and a secret so changed is no longer recognised at the edge)."""
     from reportkit.redact import redact_text
 
+    if len(message) > 16384:  # (full_message keeps 4000 characters: the rest is not shown; cut at a line end)
+        message = message[:max(message.rfind("\n", 0, 16384), 8192)]
     return redact_text(message, home="")
 
 
