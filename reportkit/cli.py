@@ -19,7 +19,15 @@ from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
-from reportkit.redact import RedactingStream, protect, redact_argv, remember_argv, remember_code, remember_env
+from reportkit.redact import (
+    RedactingStream,
+    protect,
+    redact_argv,
+    redact_data,
+    remember_argv,
+    remember_code,
+    remember_env,
+)
 from reportkit.run.runner import target_spec
 from reportkit.run.spec import RunSpec
 
@@ -52,6 +60,12 @@ err = Console(file=raw_err, stderr=True, highlight=False, soft_wrap=True)
 SCRIPT_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 # --confirm-runs' default: reportkit.failure.check.CONFIRM_RUNS (that module is imported when a command runs)
 CONFIRM_RUNS_DEFAULT = 7
+
+
+def _json(data: object) -> str:
+    """``--json``'s document: its strings redacted as the texts they are before it is serialised (a secret on
+    a message's second line is not glued to a ``\\n`` escape); the console's edge then sees the whole."""
+    return json.dumps(redact_data(data, home=""))
 
 
 def _edit_distance(a: str, b: str) -> int:
@@ -425,7 +439,7 @@ def check(
         return
     withheld, needed = withheld_variables(spec, source)
     if as_json:
-        out.print_json(json.dumps({
+        out.print_json(_json({
             "schema_version": CHECK_SCHEMA_VERSION, "script": script, "runs": rep.runs, "failures": rep.failures, "deterministic": rep.deterministic,
             "durations": [round(r.duration, 3) for r in rep.results],
             "signature": rep.signature.to_dict(), "policy": policy.describe(), "sandbox": _protection(),
@@ -541,7 +555,7 @@ def minimize(
         _fail(exc)
         return
     if as_json:
-        out.print_json(json.dumps({"schema_version": MINIMIZE_SCHEMA_VERSION, **report.to_dict()}))
+        out.print_json(_json({"schema_version": MINIMIZE_SCHEMA_VERSION, **report.to_dict()}))
     else:
         _print_minimize_summary(report)
     if report.interrupted:
@@ -749,6 +763,9 @@ def _print_minimize_summary(report) -> None:
         them = "it" if len(report.needs_env) == 1 else "them"
         rows.append(("needs env", f"{', '.join(report.needs_env)} (read from the environment, never written "
                                   f"into the result: set {them} to run it)"))
+    if report.needs_args:
+        rows.append(("needs args", "the script's arguments (read from sys.argv, never written into the result as "
+                                   "literals: run it with the same arguments)"))
     rows.append(("executor", report.executor + (f" ({report.executor_note})" if report.executor_note else "")))
     if report.differential:
         rows.append(("differential", f"{report.differential}; {report.reference_runs} of the tests were such "
@@ -995,7 +1012,7 @@ def ci(
         for line in annotations(report, os.environ.get("GITHUB_WORKSPACE")):
             print(protect(line), file=raw_out, flush=True)  # composed from redacted parts
     if as_json:
-        out.print_json(json.dumps(report.to_manifest()))
+        out.print_json(_json(report.to_manifest()))
         raise typer.Exit(130 if report.interrupted else 0)
     _print_ci_report(report, outputs)
     if report.interrupted:
@@ -1173,7 +1190,7 @@ def publish(
         for n in report.notices:
             err.print(f"[bold]reportkit publish:[/bold] {n.level}: {escape(n.message)}")
     if as_json:
-        out.print_json(json.dumps(report.to_dict()))
+        out.print_json(_json(report.to_dict()))
     else:
         for line in pub.format_table(report):
             out.print(escape(line))

@@ -313,7 +313,7 @@ def _replace_known(text: str, table: tuple[tuple[str, str], ...]) -> str:
 
 # --------------------------------------------------------------------------- line wraps
 
-_BREAK = re.compile(r"[ \t]+(?:\\?\r?\n|\\n)[ \t]*|(?:\\?\r?\n|\\n)[ \t]*")
+_BREAK = re.compile(r"[ \t]+(?:\\?\r?\n|\\n\ue005?)[ \t]*|(?:\\?\r?\n|\\n\ue005?)[ \t]*")
 
 
 class _Joined:
@@ -374,7 +374,7 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
             spans.append((lo, hi, marker))
     if patterns:
         view = joined.view
-        for kind, pattern in _PREFIX_TOKENS:
+        for kind, pattern in _prefix_tokens(view):
             for m in pattern.finditer(view):
                 if not joined.spans_break(m.start(), m.end()) or not (kind.endswith("webhook")
                                                                        or _starts_word(view, m.start())):
@@ -478,7 +478,8 @@ def _tok(kind: str, body: str, end: bool = True) -> tuple[str, re.Pattern[str]]:
 
 
 def _starts_word(text: str, start: int) -> bool:
-    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_-")
+    # (tokens are ASCII: a letter such as "é" glued to one does not continue it)
+    return start == 0 or not ((text[start - 1].isascii() and text[start - 1].isalnum()) or text[start - 1] in "_-")
 
 
 # High-confidence shapes: a vendor prefix (or structure) plus a token. Order: more specific first.
@@ -486,20 +487,22 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("github-token", r"gh[pousr]_[A-Za-z0-9]{30,255}"),
     _tok("github-token", r"github_pat_[A-Za-z0-9_]{30,255}"),
     _tok("huggingface-token", r"hf_[A-Za-z0-9]{30,100}"),
-    _tok("aws-access-key-id", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}"),
+    _tok("aws-access-key-id", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
     _tok("anthropic-key", r"sk-ant-(?:api|admin|oat|sid)?[0-9]{0,2}-?[A-Za-z0-9_\-]{20,300}"),
     _tok("openai-key", r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]{0,300}[0-9])[A-Za-z0-9_\-]{20,300}"),
-    _tok("stripe-access-key", r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,255}"),
+    _tok("stripe-access-key", r"(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,255}"),
     _tok("stripe-access-key", r"whsec_[A-Za-z0-9]{24,255}"),
     _tok("slack-token", r"xox[abposre]-[A-Za-z0-9\-]{10,250}"),
     _tok("slack-token", r"xapp-[0-9]-[A-Za-z0-9\-]{10,250}"),
+    _tok("slack-token", r"xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{100,250}"),
     ("slack-webhook", re.compile(r"(?<=hooks\.slack\.com/)(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{8,300}")),
     ("discord-webhook", re.compile(r"(?:(?<=discord\.com/api/webhooks/)|(?<=discordapp\.com/api/webhooks/))"
                                    r"[0-9]{5,30}/[A-Za-z0-9_\-]{20,200}")),
     _tok("google-api-key", r"AIza[0-9A-Za-z_\-]{35}", end=False),
     _tok("google-oauth-token", r"ya29\.[0-9A-Za-z_\-]{20,2048}"),
     _tok("vault-token", r"hv[sbr]\.[A-Za-z0-9_\-]{20,400}"),
-    _tok("gitlab-token", r"gl(?:pat|dt|ft|soat|rt|cbt|ptt|imt|oas|agent|ffct|wt)-[A-Za-z0-9_\-]{20,1024}"),
+    _tok("gitlab-token", r"gl(?:pat|dt|ft|soat|rt|cbt|ptt|imt|oas|agent|ffct|wt)-[A-Za-z0-9_\-]{20,1024}"
+                         r"(?:\.[0-9a-z]{9})?"),
     _tok("gitlab-token", r"GR1348941[A-Za-z0-9_\-]{20,50}"),
     _tok("databricks-token", r"dapi[a-f0-9]{32}(?:-[0-9]{1,2})?"),
     _tok("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}"),
@@ -513,7 +516,7 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("pypi-token", r"pypi-[A-Za-z0-9_\-]{50,}"),
     _tok("age-secret-key", r"AGE-SECRET-KEY-1[0-9A-Z]{50,70}"),
     _tok("docker-token", r"dckr_pat_[A-Za-z0-9_\-]{20,100}"),
-    _tok("sentry-token", r"sntr[ysu]_[A-Za-z0-9+/=_\-]{30,300}"),
+    _tok("sentry-token", r"sntry[su]_[A-Za-z0-9+/=_\-]{30,400}"),
     _tok("newrelic-key", r"NRAK-[A-Z0-9]{27}"),
     _tok("linear-key", r"lin_api_[A-Za-z0-9]{40}"),
     _tok("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{50,300}"),
@@ -533,6 +536,80 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("google-client-secret", r"GOCSPX-[A-Za-z0-9_\-]{24,64}"),
     _tok("google-refresh-token", r"1//0[A-Za-z0-9_\-]{40,512}"),
     _tok("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+    # Vendor formats from the public catalogues of secret scanners (gitleaks' rule list, MongoDB Kingfisher's
+    # rules): a vendor's own prefix or structure, its character set and length; keyword-only rules left out
+    _tok("1password-token", r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"),
+    _tok("1password-token", r"ops_eyJ[A-Za-z0-9+/]{250,4096}={0,3}", end=False),
+    _tok("adafruit-key", r"aio_[A-Za-z0-9]{28}"),
+    _tok("adobe-client-secret", r"p8e-[A-Za-z0-9\-]{32}"),
+    _tok("airtable-token", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
+    _tok("alibaba-access-key", r"LTAI[A-Za-z0-9]{20}"),
+    _tok("tencent-access-key", r"AKID[A-Za-z0-9]{32}"),
+    _tok("artifactory-key", r"cmVmd[A-Za-z0-9]{59}"),
+    _tok("aws-bedrock-key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}", end=False),
+    _tok("bitbucket-token", r"ATBB[A-Za-z0-9_\-=]{28,100}"),
+    _tok("buildkite-token", r"bkua_[a-z0-9]{40}"),
+    _tok("circleci-token", r"CCIPAT_[A-Za-z0-9]{20,30}_[A-Za-z0-9]{40}"),
+    _tok("clickup-token", r"pk_[0-9]{7,8}_[0-9A-Z]{32}"),
+    _tok("clojars-token", r"CLOJARS_[a-zA-Z0-9]{60}"),
+    _tok("cloudflare-origin-ca-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
+    _tok("contentful-token", r"CFPAT-[A-Za-z0-9_\-]{43}"),
+    _tok("dependency-track-key", r"odt_[A-Za-z0-9]{32,255}"),
+    _tok("dropbox-token", r"sl\.[A-Za-z0-9_\-=.]{130,2048}", end=False),
+    _tok("duffel-token", r"duffel_(?:test|live)_[A-Za-z0-9_\-=]{43}"),
+    _tok("dynatrace-token", r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}"),
+    _tok("easypost-key", r"EZ[AT]K[A-Za-z0-9]{54}"),
+    _tok("facebook-token", r"EAA[MC][A-Za-z0-9]{100,1024}"),
+    _tok("figma-token", r"figd_[A-Za-z0-9_\-]{40,100}"),
+    _tok("firebase-server-key", r"AAAA[A-Za-z0-9_\-]{7}:[A-Za-z0-9_\-]{100,250}"),
+    _tok("flutterwave-key", r"FLW(?:SECK|PUBK)_TEST-[a-hA-H0-9]{12,32}(?:-X)?"),
+    _tok("flyio-token", r"(?:fo1_[A-Za-z0-9_\-]{43}|fm1[ar]_[A-Za-z0-9+/]{100,2048}={0,3}|fm2_[A-Za-z0-9+/]{100,2048}={0,3})",
+         end=False),
+    _tok("frameio-token", r"fio-u-[A-Za-z0-9\-_=]{64}"),
+    _tok("harness-token", r"[ps]at\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
+    _tok("heroku-key", r"HRKU-AA[0-9A-Za-z_\-]{58}"),
+    _tok("huggingface-token", r"api_org_[A-Za-z]{34}"),
+    _tok("infracost-token", r"ico-[A-Za-z0-9]{32}"),
+    _tok("intra42-secret", r"s-s4t2(?:ud|af)-[a-f0-9]{64}"),
+    _tok("ionic-token", r"ion_[a-z0-9]{42}"),
+    _tok("mongodb-atlas-key", r"mdb_sa_sk_[0-9A-Za-z_\-]{40}"),
+    _tok("nuget-key", r"oy2[a-z0-9]{43}"),
+    _tok("nvidia-key", r"nvapi-[A-Za-z0-9_\-]{64}"),
+    _tok("octopus-key", r"API-(?=[A-Z]{0,25}[0-9])[A-Z0-9]{26}"),
+    _tok("openshift-token", r"sha256~[A-Za-z0-9_\-]{43}"),
+    _tok("pagarme-key", r"ak_live_[A-Za-z0-9]{30}"),
+    _tok("pinecone-key", r"pcsk_[A-Za-z0-9]{3,10}_[A-Za-z0-9]{30,120}"),
+    _tok("planetscale-token", r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.\-]{32,64}"),
+    _tok("posthog-key", r"phx_[A-Za-z0-9]{40,60}"),
+    _tok("prefect-token", r"pnu_[A-Za-z0-9]{36}"),
+    _tok("pulumi-token", r"pul-[a-f0-9]{40}"),
+    _tok("readme-token", r"rdme_[a-z0-9]{70}"),
+    _tok("scalingo-token", r"tk-us-[A-Za-z0-9_\-]{48}"),
+    _tok("sendinblue-key", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    _tok("settlemint-token", r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}"),
+    _tok("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}"),
+    _tok("sonarqube-token", r"sq[pua]_[a-f0-9]{40}"),
+    _tok("sourcegraph-token", r"sgp_(?:(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|[A-Za-z0-9]{40,64})"),
+    _tok("sourcegraph-token", r"slk_[a-f0-9]{64}"),
+    _tok("square-token", r"EAAA[A-Za-z0-9_\-]{56,60}"),
+    _tok("stackhawk-key", r"hawk\.[A-Za-z0-9_\-]{20}\.[A-Za-z0-9_\-]{20}"),
+    _tok("supabase-token", r"sbp_[A-Za-z0-9]{40}"),
+    _tok("twilio-key", r"SK[0-9a-fA-F]{32}"),
+    _tok("typeform-token", r"tfp_[A-Za-z0-9_\-.=]{40,59}"),
+    _tok("ubidots-token", r"BBFF-[0-9A-Za-z]{30}"),
+    _tok("voiceflow-key", r"VF\.(?:(?:DM|WS)\.)?[a-fA-F0-9]{24}\.[A-Za-z0-9]{16}"),
+    _tok("zoho-token", r"1000\.[a-f0-9]{32}\.[a-f0-9]{32}"),
+]
+# Shapes without a literal prefix of their own (the needle they need is checked first): HashiCorp Terraform
+# Cloud/Vagrant tokens (``<14>.atlasv1.<60+>``), Azure AD client secrets (``<3><digit>Q~<31-34>``), MaxMind
+# license keys (``<6>_<29>_mmk``), Mailchimp keys (``<32 hex>-us<dc>``)
+_SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
+    ("terraform-token", ".atlasv1.", re.compile(r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,70}" + _E)),
+    ("azure-client-secret", "Q~", re.compile(r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])")),
+    ("maxmind-key", "_mmk", re.compile(r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk" + _E)),
+    ("mailchimp-key", "-us", re.compile(r"[a-f0-9]{32}-us[0-9]{1,2}" + _E)),
+    ("teams-webhook", "webhook.office.com/webhookb2/",
+     re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
 _JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{8,}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,1024})?")
 
@@ -546,9 +623,19 @@ def _jwt_valid(token: str) -> bool:
     return JwtTokenDetector.is_formally_valid(head)
 
 
+def _prefix_tokens(text: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The token shapes whose literal part (:func:`_literal_needle`) ``text`` has (a substring search is far
+    cheaper than a pattern's scan)."""
+    return [(kind, pattern) for kind, pattern, needle in _PREFIX_NEEDLES if needle is None or needle in text]
+
+
 def _token_spans(text: str) -> list[Span]:
-    spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _PREFIX_TOKENS for m in pattern.finditer(text)
-             if kind.endswith("webhook") or _starts_word(text, m.start())]
+    spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _prefix_tokens(text)
+             for m in pattern.finditer(text) if kind.endswith("webhook") or _starts_word(text, m.start())]
+    for kind, needle, pattern in _SHAPED_TOKENS:
+        if needle in text:
+            spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text)
+                      if kind.endswith("webhook") or _starts_word(text, m.start())]
     if "eyJ" in text:
         spans += [(m.start(), m.end(), _mark("jwt")) for m in _JWT_LOOSE.finditer(text)
                   if _starts_word(text, m.start()) and _jwt_valid(m.group(0))]
@@ -574,7 +661,7 @@ _CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by 
 # a header name starts a word, also right after an escaped line break ("\\r\\nAuthorization:" in a bytes repr)
 _HEADER_START = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
 _AUTH_HEADER = re.compile(
-    _HEADER_START + r"(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key)\s{1,5})?"
+    _HEADER_START + r"(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key|ssws)\s{1,5})?"
     r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;\\]{4,})",
     re.IGNORECASE,
 )
@@ -593,6 +680,8 @@ _CLI_CREDENTIALS = [
     re.compile(r"\bsshpass\b[^\n|;&]{0,100}?\s-p\s{0,3}[\"']?(?P<value>[^\s\"'`]{1,256})"),
     re.compile(r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:-a|--pass)\s{1,3}(?P<value>[^\s\"'`]{1,256})"),
     re.compile(r"(?:-passin|-passout|-pass|-password)\s{1,3}pass:(?P<value>[^\s\"'`]{1,256})"),
+    # keytool -storepass PW / -keypass PW (not -storepass:env NAME)
+    re.compile(r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)\s{1,3}[\"']?(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
     # docker/az/oc/helm ... login -p PW (with a space: only after "login")
     re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}[\"']?(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
     re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
@@ -600,11 +689,15 @@ _CLI_CREDENTIALS = [
     re.compile(r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<value>\S{1,256})"),
 ]
 _CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
+                ("storepass", "keypass"),
                 ("login",), ("wandb",), ("machine",))
 _AWS_SECRET = re.compile(
-    r"\baws_secret_access_key[\"']?\s{0,5}[=:]\s{0,5}[\"']?(?P<value>[A-Za-z0-9/+=]{30,80})",
+    r"\baws_(?:secret_access_key|session_token|security_token)[\"']?\s{0,5}[=:]\s{0,5}[\"']?"
+    r"(?P<value>[A-Za-z0-9/+=]{30,4096})",
     re.IGNORECASE,
 )
+# WireGuard's [Interface] PrivateKey / [Peer] PresharedKey: 32 bytes in base64
+_WIREGUARD_KEY = re.compile(r"\b(?:PrivateKey|PresharedKey)\s{0,5}=\s{0,5}(?P<value>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)")
 
 
 def _group_spans(pattern: re.Pattern[str], text: str, kind: str,
@@ -681,7 +774,8 @@ def _structural_spans(text: str) -> list[Span]:
     for pattern, needles, kind in ((_AUTH_HEADER, ("authorization",), "authorization"),
                                    (_BEARER, ("bearer", "token "), "authorization"),
                                    (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
-                                   (_AWS_SECRET, ("aws_secret",), "aws-secret-key")):
+                                   (_AWS_SECRET, ("aws_secret", "aws_session", "aws_security"), "aws-secret-key"),
+                                   (_WIREGUARD_KEY, ("privatekey", "presharedkey"), "wireguard-key")):
         if any(n in low for n in needles):
             spans += _group_spans(pattern, text, kind, _not_a_word)
     for pattern, needles in zip(_CLI_CREDENTIALS, _CLI_NEEDLES):
@@ -747,6 +841,7 @@ def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optiona
 
 
 _DS_PATTERNS = _detect_secrets_patterns()
+_PREFIX_NEEDLES = [(kind, pattern, _literal_needle(pattern)) for kind, pattern in _PREFIX_TOKENS]
 _EDGE_CHARS = " \t\r\n\"'=:[](),;"
 # The keyword detectors (Cloudant, IBM, SoftLayer: "<vendor>_<key|pwd|token> = <24+ chars>") try two
 # lookbehinds and a long alternation at every position; they run only on the lines where a key/pwd/pass/token
@@ -1054,7 +1149,7 @@ def _context_rules(text: str) -> str:
     """The rules that guess from context (text only, never code)."""
     if ":" in text:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
-                             if not _NOT_SECRET_VALUE.match(text[s[0]:s[1]])])
+                             if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
     if "=" in text or ":" in text:
         text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
@@ -1184,12 +1279,40 @@ def _redact_home(text: str, home: Optional[str]) -> str:
 # --------------------------------------------------------------------------- text
 
 
+# An escape in JSON or a repr (``\\n``, ``\\t``, ``\\u00e9``, ``\\x1b``) ends the word before it: the token after it
+# starts there, although the escape's last character (``n``, ``9``) touches it. The text rules see a cut
+# (:data:`_CUT`, a private-use character, so no word) after each such escape; code sees the escape's
+# characters as spaces (:func:`_escape_view`, same length, so positions hold).
+_GLUED_ESCAPE = re.compile(r"\\(?:[nrtbfv0]|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2})(?=[A-Za-z0-9_\-+/.~])")
+_CUT = "\ue005"
+
+
+def _cut_escapes(text: str) -> str:
+    return _GLUED_ESCAPE.sub(lambda m: m.group(0) + _CUT, text) if "\\" in text else text
+
+
+def _escape_view(text: str) -> str:
+    """``text`` with the characters of each escape that touches a word replaced by spaces (same length)."""
+    if "\\" not in text:
+        return text
+    return _GLUED_ESCAPE.sub(lambda m: "\\" + " " * (len(m.group(0)) - 1), text)
+
+
 def _text_rules(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
     text = _replace_known(text, table)
+    cut = _cut_escapes(text)
+    if cut != text:  # a key block's escaped line breaks are its own (seen before the cuts)
+        text = _apply(text, _pem_spans(text))
+        cut = _cut_escapes(text)
+    if cut != text:
+        return _redact_home(_pattern_rules(cut, table).replace(_CUT, ""), home)
+    return _redact_home(_pattern_rules(text, table), home)
+
+
+def _pattern_rules(text: str, table: tuple[tuple[str, str], ...]) -> str:
     # a token a wrap split is found on the same text as the whole ones (its first line alone matches too)
     text = _apply(text, _high_spans(text) + _wrapped_spans(text, table, patterns=True))
-    text = _context_rules(text)
-    return _redact_home(text, home)
+    return _context_rules(text)
 
 
 def redact_text(text: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
@@ -1205,6 +1328,28 @@ def redact_text(text: str, *, home: Optional[str] = None, env: Optional[Mapping[
         return "".join(_replace_known(s, table) if protected else _redact_view(s, table, home)
                        for s, protected in _segments(text))
     return _redact_view(text, table, home)
+
+
+def _json_plain(text: str) -> bool:
+    """JSON writes ``text`` as it is (no escapes): the serialised document shows it to the edge unchanged."""
+    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
+
+
+def redact_data(data: object, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
+                extra: Optional[Mapping[str, str]] = None) -> object:
+    """A JSON-able structure (dicts, lists, strings, numbers) before it is serialised: every string that
+    JSON would escape (lines, tabs, quotes, non-ASCII) redacted by :func:`redact_text` as the text it is,
+    keys too, so a secret on a message's second line is seen at a line's start rather than after a
+    ``\\n`` escape. The serialised document then passes the edge as a whole as well (a value next to its
+    name: ``"password": "..."``). Other values are returned as they are."""
+    if isinstance(data, str):
+        return data if _json_plain(data) else redact_text(data, home=home, env=env, extra=extra)
+    if isinstance(data, Mapping):
+        return {redact_data(k, home=home, env=env, extra=extra) if isinstance(k, str) else k:
+                redact_data(v, home=home, env=env, extra=extra) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [redact_data(v, home=home, env=env, extra=extra) for v in data]
+    return data
 
 
 def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
@@ -1228,6 +1373,9 @@ def redact_output(text: str, *, env: Optional[Mapping[str, str]] = None, home: O
 
 def _code_spans(source: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> list[Span]:
     spans = _known_spans(source, table) + _wrapped_spans(source, table, patterns=False) + _high_spans(source)
+    view = _escape_view(source)
+    if view != source:  # "...\\nghp_...": the token after an escape
+        spans += _high_spans(view)
     for pattern in _home_patterns(home, os.path.expanduser("~")):
         spans += [(m.start(), m.end(), "~") for m in pattern.finditer(source)]
     return spans
@@ -1847,6 +1995,6 @@ class RedactingStream:
 __all__ = [
     "MARK", "RedactingStream", "argv_secrets", "content_kind", "credentials_in", "env_secrets", "forget_known",
     "is_secret_env_name", "known_values", "looks_random", "plain_setting", "protect", "redact_argv", "redact_code",
-    "redact_env", "redact_for", "redact_markdown", "redact_output", "redact_text", "remember", "remember_argv",
+    "redact_data", "redact_env", "redact_for", "redact_markdown", "redact_output", "redact_text", "remember", "remember_argv",
     "remember_code", "remember_env", "secret_env_values", "shannon_entropy", "unprotect",
 ]

@@ -643,9 +643,9 @@ def make_plan(junit: list[Path], repo_root: Path, max_tests: int, limit: Optiona
 
 def write_plan(plan: Plan) -> str:
     """The matrix as one JSON line; also ``matrix=`` and ``count=`` in ``$GITHUB_OUTPUT`` when set. Redacted."""
-    from reportkit.redact import redact_output
+    from reportkit.redact import redact_data, redact_output
 
-    line = redact_output(json.dumps(plan.matrix(), separators=(",", ":")), home="")
+    line = redact_output(json.dumps(redact_data(plan.matrix(), home=""), separators=(",", ":")), home="")
     github_output = os.environ.get("GITHUB_OUTPUT")
     if github_output:
         _append(github_output, f"matrix={line}\ncount={len(plan.groups)}\n")
@@ -1059,10 +1059,12 @@ def write_outputs(report: CiReport, out_dir: Path) -> dict[str, str]:
 
     Returns the step outputs (also written to ``$GITHUB_OUTPUT`` when set).
     """
-    from reportkit.redact import redact_markdown, redact_output
+    from reportkit.redact import redact_data, redact_markdown, redact_output
 
-    # the redaction edge: on the full texts, before the step summary is clipped
-    write_atomic(out_dir / MANIFEST, redact_output(json.dumps(report.to_manifest(), indent=2), home=""))
+    # the redaction edge: on the full texts, before the step summary is clipped; the manifest's strings as the
+    # texts they are (not glued to JSON's escapes), then the document
+    write_atomic(out_dir / MANIFEST, redact_output(json.dumps(redact_data(report.to_manifest(), home=""), indent=2),
+                                                   home=""))
     summary = redact_markdown(summary_markdown(report), home="")
     write_atomic(out_dir / SUMMARY, summary)
     outputs = {"bundle-dir": str(out_dir.resolve()), "count": str(len(report.failures)),

@@ -188,6 +188,8 @@ class Signature:
         data = asdict(self)
         data["kind"] = self.kind.value
         data["headline"] = self.headline()
+        if self.kind is FailureKind.EXCEPTION:  # normalized after redaction (see shown_message)
+            data["message"] = shown_message(self)
         return data
 
 
@@ -408,6 +410,16 @@ def _innermost(frames: list[Frame], norm: Normalizer, *, script: bool) -> Frame 
     return None
 
 
+def _redacted(message: str) -> str:
+    """``message`` through the redaction edge, for what is derived from it only to be shown (normalizing
+    turns a token's digits into ``N``, and a secret so changed is no longer recognised at the edge)."""
+    from reportkit.redact import redact_text
+
+    if len(message) > 16384:  # (full_message keeps 4000 characters: the rest is not shown; cut at a line end)
+        message = message[:max(message.rfind("\n", 0, 16384), 8192)]
+    return redact_text(message, home="")
+
+
 def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
     frames = exc.frames
     raise_frame = frames[-1] if frames else None
@@ -418,7 +430,7 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
         exc_type=exc.type,
         local_type=_local_type(exc, norm),
         message=norm.message_key(exc.message),
-        full_message=norm.text(exc.message)[:4000],
+        full_message=norm.text(_redacted(exc.message))[:4000],  # shown only: normalized after redaction
         raw_message="\n".join(raw_lines[:3])[:1000],
         exact_message=norm.exact_key(exc.message),
         measured=norm.measured_lines(exc.message) if is_assertion(exc.type) else [],

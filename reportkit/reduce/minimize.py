@@ -181,6 +181,7 @@ class MinimizeReport:
     # (summed over threads with --jobs > 1)
     seconds_by_phase: dict[str, float] = field(default_factory=dict)
     seconds_by_pass: dict[str, float] = field(default_factory=dict)
+    needs_args: bool = False  # the result reads sys.argv and its runs had arguments (never written as literals)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -1260,7 +1261,23 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         needs_env=needs_env(reduced.source, session.cold.run_spec),
         seconds_by_phase={k: round(v, 3) for k, v in phases.items()},
         seconds_by_pass={k: round(v, 3) for k, v in (stats.seconds_by_pass if stats else {}).items()},
+        needs_args=bool(session.cold.run_spec.args) and reads_argv(reduced.source),
     )
+
+
+def reads_argv(source: str) -> bool:
+    """``source`` reads ``sys.argv`` (or ``argv`` imported from ``sys``), or parses its arguments with argparse."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("argv", "parse_args", "parse_known_args") or \
+                isinstance(node, ast.ImportFrom) and node.module == "sys" and any(a.name == "argv" for a in node.names):
+            return True
+    return False
 
 
 def needs_env(result: str, spec: RunSpec) -> list[str]:

@@ -251,7 +251,7 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
                    shared=True)
         items = checklist(redacted, files)
         payload = json_payload(redacted, files, items, title, options, w)
-        write_atomic(staging / files["bundle_json"], redactor.text(json.dumps(payload, indent=2, default=str)),
+        write_atomic(staging / files["bundle_json"], redactor.text(json.dumps(redactor.data(payload), indent=2, default=str)),
                      mode=shared_mode())
         staging.chmod(0o755)
         if out.exists():

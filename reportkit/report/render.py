@@ -35,6 +35,7 @@ from reportkit.redact import (
     plain_setting,
     protect,
     redact_code,
+    redact_data,
     redact_env,
     redact_for,
     redact_markdown,
@@ -95,6 +96,12 @@ class Redactor:
         if not self.enabled or not text:
             return unprotect(text) if text else text
         return redact_text(text, home=self.home, extra=self.known)
+
+    def data(self, value: Any) -> Any:
+        """A JSON-able structure before it is serialised: its strings redacted as texts (not glued to escapes)."""
+        if not self.enabled:
+            return value
+        return redact_data(value, home=self.home, extra=self.known)
 
     def code(self, text: str) -> str:
         """Python source: redacted inside string literals and comments only; it still parses."""

@@ -116,6 +116,17 @@ def __reportkit_value__(i, v):
         _state["secrets"] = [os.environ[n] for n in names if len(os.environ.get(n, "")) >= 4]
         _state["env"] = set(v for k, v in os.environ.items()
                             if len(v) >= 4 and not k.startswith(("REPORTKIT_", "PYTHON")))
+        # the script's arguments (and an option's value after "="): spelled by their shape too, unless a plain
+        # word or number (lower-case words, no letter next to a digit: "train", "0.01", "/data/x")
+        import re
+        pieces = set()
+        for a in sys.argv[1:]:
+            pieces.add(a)
+            if a.startswith("-") and "=" in a:
+                pieces.add(a.split("=", 1)[1])
+        _state["argv"] = sorted((a for a in pieces if len(a) >= 6 and not a.startswith("-") and not (
+            re.fullmatch(r"[a-z0-9_.,:;+=/ -]*|[A-Z_]+", a) and not re.search(r"[a-z][0-9]|[0-9][a-z]", a))),
+            key=len, reverse=True)
         _state["files"] = {}  # outside file -> (its content, its lines)
         path = os.environ.get("REPORTKIT_CAPTURE")
         def _dump():
@@ -145,10 +156,10 @@ def __reportkit_value__(i, v):
     def unsecret(s):
         # ``s`` with the values it holds from the environment or from a file outside spelled by their shape
         files = outside_texts()
-        for known in _state["secrets"] + [ln for _, lines in files for ln in lines]:
+        for known in _state["secrets"] + _state["argv"] + [ln for _, lines in files for ln in lines]:
             if known in s:
                 s = s.replace(known, shape(known))
-        if (len(s) >= 4 and any(s in known for known in _state["secrets"])) or s in _state["env"] or \
+        if (len(s) >= 4 and any(s in known for known in _state["secrets"] + _state["argv"])) or s in _state["env"] or \
                 (len(s) >= 6 and any(s in content for content, _ in files)):
             return shape(s)
         return s
