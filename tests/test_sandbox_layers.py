@@ -1070,6 +1070,41 @@ def test_fallback_seccomp_refuses_the_keyring_and_netlink_but_route(tmp_path):
                        "getaddrinfo": "ok"}, results
 
 
+_MOUNT_STEP_PROBE = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import _confine
+
+def broken():
+    raise _confine.ConfinementError(1, "mount(devpts, /dev/pts): refused here")
+
+_confine.private_pts = broken
+try:
+    print(json.dumps(_confine.own_mounts({"shm": True, "pts": sys.argv[2], "required": True}, [])))
+except _confine.ConfinementError as exc:
+    print(json.dumps({"raised": str(exc)}))
+"""
+
+
+@pytest.mark.skipif(not sandbox.mount_ns_available(), reason="no mount namespace can be made here")
+@pytest.mark.parametrize("pts", ["try", "true"])
+def test_a_required_mount_step_fails_the_run_unless_it_is_only_tried(tmp_path, pts):
+    """A warm child under bubblewrap must have its mount namespace (required), its own /dev/pts only where the
+    kernel lets it (``"try"``: the server's is bubblewrap's, not the host's); a step asked for outright fails."""
+    import reportkit.run._confine as confine
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(_MOUNT_STEP_PROBE)
+    proc = subprocess.run([sys.executable, str(probe), str(Path(confine.__file__).parent),
+                           "try" if pts == "try" else "1"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    if pts == "try":
+        assert got == {"mount_ns": True, "shm": "private", "pts": "failed: [Errno 1] mount(devpts, /dev/pts): refused here"}
+    else:
+        assert got == {"raised": "[Errno 1] mount(devpts, /dev/pts): refused here"}
+
+
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64", "ppc64le", "s390x"])
 def test_every_seccomp_filter_refuses_other_abis(machine):
     """Both filters compare native syscall numbers, so both start by refusing another ABI (on x86_64 also

@@ -263,7 +263,8 @@ def read_only_except(writable):
 
 def own_mounts(config, writable):
     """Step 1 (module doc): what was done, for the summary. Raises :class:`ConfinementError` when
-    ``config["required"]`` and there is no mount namespace to be had."""
+    ``config["required"]`` and there is no mount namespace to be had, or a step asked for (``True``) fails; a
+    step asked for as ``"try"`` is done where it can be (the summary says when not)."""
     why = own_mount_ns()
     done = {"mount_ns": why is None}
     if why is not None:
@@ -280,7 +281,7 @@ def own_mounts(config, writable):
         try:
             done[name] = step()
         except ConfinementError as exc:
-            if config.get("required"):
+            if config.get("required") and config[name] != "try":
                 raise
             done[name] = "failed: " + str(exc)  # the rest still holds; the summary says what did not
     return done

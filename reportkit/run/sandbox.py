@@ -349,12 +349,12 @@ def _confined_env(env: dict[str, str], dirs: list[str], network: bool, prot: Pro
     # a mount namespace of the run's own: a fresh /dev/shm and /dev/pts (not the host's terminals), everything
     # but its writable dirs read-only, and (without bubblewrap) the host's sockets masked. A cold run under
     # bubblewrap has all that from bwrap; a warm child shares its server's sandbox, so it makes its own
-    # (required: the report says so)
+    # (required: the report says so; its /dev/pts where it can: the server's is bwrap's, not the host's)
     mounts = None
     if fallback:
         mounts = {"shm": True, "pts": True, "readonly": True, "sockets": True}
     elif not keeper and prot.warm_mounts:
-        mounts = {"shm": True, "pts": True, "readonly": True, "required": True}
+        mounts = {"shm": True, "pts": "try", "readonly": True, "required": True}
     config = {"landlock": prot.landlock, "writable": [*dirs, "/dev/shm"], "devices": devices, "network": network,
               "mounts": mounts, "seccomp": fallback, "parent": os.getpid() if keeper and fallback else None}
     env[CONFINE_ENV] = json.dumps(config)
