@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import shutil
 import signal
 import socket
@@ -27,6 +28,7 @@ import tempfile
 import textwrap
 import threading
 import time
+import tty
 import uuid
 from pathlib import Path
 
@@ -448,6 +450,75 @@ def test_dev_is_minimal_and_block_devices_cannot_be_opened_for_writing(area, use
     if mode == "bwrap":
         assert "BLOCKDEVS 0" in result["stdout"], result
     assert not (area / "x").exists()
+
+
+def _drain(fd: int) -> bytes:
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except (BlockingIOError, OSError):  # EAGAIN: empty; EIO: the other side is gone
+            return data
+        if not chunk:
+            return data
+        data += chunk
+
+
+def test_other_terminals_are_out_of_reach_and_ptys_of_its_own_work(area, user, mode):
+    """The fallback's runs saw the host's devpts: a run could write into any terminal of its user (a shell's,
+    an ssh session's ``/dev/pts/N``), from Python, native code or a shell. Each run now has a devpts of its own
+    (bubblewrap's; in the fallback, and in every warm child, one it mounts in its mount namespace): the host's
+    ptys are not there by any name, and ``pty.openpty()`` still gives the run working ptys. Cold and warm."""
+    master, slave = pty.openpty()
+    try:
+        name = os.ttyname(slave)
+        if user == "nobody" and ROOT:
+            os.chown(name, NOBODY, NOBODY)
+        os.chmod(name, 0o666)  # the run's user may write it in plain Unix terms: only the sandbox can stop it
+        tty.setraw(slave)  # what TIOCSTI pushes is readable at once
+        rdev = os.stat(name).st_rdev
+        os.set_blocking(master, False)
+        os.set_blocking(slave, False)
+        marker = "rk-tty-" + uuid.uuid4().hex[:8]
+        script = attack(area, user, f"""
+            import fcntl, pty, subprocess, termios
+            NAME, MARK = {name!r}, {marker!r}
+            CHAR = "/dev/char/{os.major(rdev)}:{os.minor(rdev)}"
+            def python_write(path):
+                fd = os.open(path, os.O_WRONLY | os.O_NOCTTY)
+                try:
+                    os.write(fd, MARK.encode())
+                finally:
+                    os.close(fd)
+            def native_write(path):
+                fd = native("open", LIBC.open(path.encode(), os.O_WRONLY | os.O_NOCTTY))
+                native("write", LIBC.write(fd, MARK.encode(), len(MARK)))
+                LIBC.close(fd)
+            def inject(path):
+                fd = os.open(path, os.O_RDONLY | os.O_NOCTTY)
+                try:
+                    for ch in MARK:
+                        fcntl.ioctl(fd, termios.TIOCSTI, ch.encode())
+                finally:
+                    os.close(fd)
+            attempt("python", lambda: python_write(NAME))
+            attempt("native", lambda: native_write(NAME))
+            attempt("char-dev", lambda: python_write(CHAR))
+            attempt("tiocsti", lambda: inject(NAME))
+            attempt("shell", lambda: subprocess.run(["sh", "-c", 'printf %s "$1" > "$2"', "sh", MARK, NAME],
+                                                    check=True, stderr=subprocess.DEVNULL))
+            own_master, own_slave = pty.openpty()
+            os.write(own_slave, b"ping\\n")
+            print("OWN", os.ttyname(own_slave), os.read(own_master, 100))
+        """)
+        for warm in (False, True):
+            (result,) = run(script, mode, user, warm=warm)
+            assert _done(result) == [], (warm, result)
+            assert "OWN /dev/pts/" in result["stdout"] and "b'ping" in result["stdout"], (warm, result)
+        assert marker.encode() not in _drain(master) + _drain(slave)
+    finally:
+        os.close(master)
+        os.close(slave)
 
 
 def test_accelerator_nodes_pass_through(tmp_path, monkeypatch, native_mode):
@@ -937,8 +1008,10 @@ def test_protection_describes_the_layers_in_force():
         assert "warm runs share one /dev/shm" in shared.describe()  # no Landlock, or no nested user namespace
     mounts = sandbox.Protection("fallback", landlock=7, mounts=True).describe()
     assert "file system read-only outside the scratch dirs" in mounts and "a private /dev/shm per run" in mounts
+    assert "a /dev/pts of its own (not the host's terminals)" in mounts
     for prot in (lock, hook):
         assert "no mount namespace here: the host's /dev/shm shared by runs" in prot.describe()
+        assert "the user's terminals (/dev/pts) not confined" in prot.describe()
 
 
 def test_check_json_names_the_layers(tmp_path, monkeypatch, protection_mode):
@@ -995,6 +1068,41 @@ def test_fallback_seccomp_refuses_the_keyring_and_netlink_but_route(tmp_path):
     results = json.loads(proc.stdout)
     assert results == {"keyctl": "EACCES", "route": "ok", "usersock": "EACCES", "udp": "EACCES", "unix": "ok",
                        "getaddrinfo": "ok"}, results
+
+
+_MOUNT_STEP_PROBE = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import _confine
+
+def broken():
+    raise _confine.ConfinementError(1, "mount(devpts, /dev/pts): refused here")
+
+_confine.private_pts = broken
+try:
+    print(json.dumps(_confine.own_mounts({"shm": True, "pts": sys.argv[2], "required": True}, [])))
+except _confine.ConfinementError as exc:
+    print(json.dumps({"raised": str(exc)}))
+"""
+
+
+@pytest.mark.skipif(not sandbox.mount_ns_available(), reason="no mount namespace can be made here")
+@pytest.mark.parametrize("pts", ["try", "true"])
+def test_a_required_mount_step_fails_the_run_unless_it_is_only_tried(tmp_path, pts):
+    """A warm child under bubblewrap must have its mount namespace (required), its own /dev/pts only where the
+    kernel lets it (``"try"``: the server's is bubblewrap's, not the host's); a step asked for outright fails."""
+    import reportkit.run._confine as confine
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(_MOUNT_STEP_PROBE)
+    proc = subprocess.run([sys.executable, str(probe), str(Path(confine.__file__).parent),
+                           "try" if pts == "try" else "1"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    if pts == "try":
+        assert got == {"mount_ns": True, "shm": "private", "pts": "failed: [Errno 1] mount(devpts, /dev/pts): refused here"}
+    else:
+        assert got == {"raised": "[Errno 1] mount(devpts, /dev/pts): refused here"}
 
 
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64", "ppc64le", "s390x"])

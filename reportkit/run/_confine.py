@@ -8,7 +8,8 @@ reportkit itself for :func:`host_unix_sockets`).
 1. ``mounts`` (runs without bubblewrap, and warm children under it): a mount namespace of the run's own
    (as root ``unshare(CLONE_NEWNS)``, else with a user namespace) with its own System V IPC, in which
    (``shm``) a fresh tmpfs is mounted on ``/dev/shm`` (what a run leaves there goes with it: the next run
-   starts from an empty one); (``readonly``) every mount is remounted read-only except the run's writable
+   starts from an empty one); (``pts``) a devpts instance of its own on ``/dev/pts`` (``/dev/ptmx`` bound to
+   its ``ptmx``): the host's terminals are not there, the run's own ptys are; (``readonly``) every mount is remounted read-only except the run's writable
    dirs (each bound onto itself first) and that ``/dev/shm``: ``chmod``, ``chown``, ``utime`` and
    ``setxattr`` of files outside, which Landlock does not mediate, fail with ``EROFS``, native code too;
    (``sockets``) ``/dev/null`` is bind-mounted over every pathname unix socket the host has bound
@@ -177,6 +178,24 @@ def private_shm():
            "mount(tmpfs, /dev/shm)")
 
 
+def private_pts():
+    """A devpts instance of the run's own on ``/dev/pts`` (in the run's own mount namespace), ``/dev/ptmx`` bound
+    to its ``ptmx``: the host's terminals (``/dev/pts/N``, other sessions' and the user's shells) are no longer
+    there to open, write or ``TIOCSTI`` into, native code too (``/dev/char/136:N`` leads to the new instance);
+    ``pty.openpty()`` gives the run ptys of its own. Descriptors the run already holds are not affected.
+    Returns ``"private"``, or ``"private (no /dev/ptmx)"`` when there is no ``/dev/ptmx`` device to replace."""
+    libc = _libc()
+    _check(libc.mount(b"devpts", b"/dev/pts", b"devpts", _MS_NOSUID | _MS_NOEXEC,
+                      b"newinstance,ptmxmode=0666,mode=0620"), "mount(devpts, /dev/pts)")
+    try:
+        ptmx = os.lstat("/dev/ptmx")
+    except OSError:
+        return "private (no /dev/ptmx)"
+    if stat.S_ISCHR(ptmx.st_mode):  # a symlink (pts/ptmx, as under bubblewrap) already leads to the new one
+        _check(libc.mount(b"/dev/pts/ptmx", b"/dev/ptmx", None, _MS_BIND, None), "mount(bind /dev/pts/ptmx)")
+    return "private"
+
+
 def mask_sockets(paths):
     """``/dev/null`` over each socket path (in the run's own mount namespace). Returns the number masked."""
     libc = _libc()
@@ -244,7 +263,8 @@ def read_only_except(writable):
 
 def own_mounts(config, writable):
     """Step 1 (module doc): what was done, for the summary. Raises :class:`ConfinementError` when
-    ``config["required"]`` and there is no mount namespace to be had."""
+    ``config["required"]`` and there is no mount namespace to be had, or a step asked for (``True``) fails; a
+    step asked for as ``"try"`` is done where it can be (the summary says when not)."""
     why = own_mount_ns()
     done = {"mount_ns": why is None}
     if why is not None:
@@ -252,6 +272,7 @@ def own_mounts(config, writable):
             raise ConfinementError(errno.EPERM, "no mount namespace of the run's own could be made: " + why)
         return done
     steps = [("shm", lambda: private_shm() or "private"),
+             ("pts", private_pts),
              ("sockets", lambda: mask_sockets(host_unix_sockets(writable))),
              ("readonly", lambda: read_only_except(writable))]
     for name, step in steps:
@@ -260,7 +281,7 @@ def own_mounts(config, writable):
         try:
             done[name] = step()
         except ConfinementError as exc:
-            if config.get("required"):
+            if config.get("required") and config[name] != "try":
                 raise
             done[name] = "failed: " + str(exc)  # the rest still holds; the summary says what did not
     return done

@@ -126,9 +126,10 @@ class Protection:
                     f"sockets masked, own PID namespace{scoped}, {net}")
         why = f" (no bubblewrap: {self.reason})" if self.reason else " (no bubblewrap)"
         mounts = ("file system read-only outside the scratch dirs (modes, owners, times too), a private /dev/shm "
-                  "per run, host unix sockets masked" if self.mounts else
+                  "per run, a /dev/pts of its own (not the host's terminals), host unix sockets masked"
+                  if self.mounts else
                   "no mount namespace here: the host's /dev/shm shared by runs, modes/times of the user's own "
-                  "files and host unix sockets not confined")
+                  "files, host unix sockets and the user's terminals (/dev/pts) not confined")
         if self.landlock:
             tcp = "no TCP" if self.landlock >= 4 else "TCP not covered"
             net = "network on" if network else f"no network ({tcp}, no UDP/raw sockets)"
@@ -345,14 +346,15 @@ def _confined_env(env: dict[str, str], dirs: list[str], network: bool, prot: Pro
     the audit hook's configuration and the ``sitecustomize`` that installs it in every child Python."""
     fallback = prot.mode == "fallback"
     devices = [*DEVICES, *accelerator_nodes()]
-    # a mount namespace of the run's own: a fresh /dev/shm, everything but its writable dirs read-only, and
-    # (without bubblewrap) the host's sockets masked. A cold run under bubblewrap has all that from bwrap; a
-    # warm child shares its server's sandbox, so it makes its own (required: the report says so)
+    # a mount namespace of the run's own: a fresh /dev/shm and /dev/pts (not the host's terminals), everything
+    # but its writable dirs read-only, and (without bubblewrap) the host's sockets masked. A cold run under
+    # bubblewrap has all that from bwrap; a warm child shares its server's sandbox, so it makes its own
+    # (required: the report says so; its /dev/pts where it can: the server's is bwrap's, not the host's)
     mounts = None
     if fallback:
-        mounts = {"shm": True, "readonly": True, "sockets": True}
+        mounts = {"shm": True, "pts": True, "readonly": True, "sockets": True}
     elif not keeper and prot.warm_mounts:
-        mounts = {"shm": True, "readonly": True, "required": True}
+        mounts = {"shm": True, "pts": "try", "readonly": True, "required": True}
     config = {"landlock": prot.landlock, "writable": [*dirs, "/dev/shm"], "devices": devices, "network": network,
               "mounts": mounts, "seccomp": fallback, "parent": os.getpid() if keeper and fallback else None}
     env[CONFINE_ENV] = json.dumps(config)
