@@ -275,6 +275,26 @@ def test_spectrum_keeps_two_bugs_apart_behind_a_function_all_failures_call():
                                                                 (view, ("lib.py", "view"))]
 
 
+def test_spectrum_merges_a_test_whose_own_suspect_is_an_entry_only_it_calls():
+    """A failed test reaching the bug (``pct``) through an entry point no other test calls (``to_hex``) has that
+    entry as its own suspect (Ochiai 1.0); with the other failures of that bug, ``pct`` explains all of them
+    better, and all of them call it: one group. The function every test calls (``norm``) merges nothing."""
+    from reportkit.ci.spectrum import group
+
+    functions = [["lib.py", "to_hex"], ["lib.py", "pct"], ["lib.py", "to_rgb"], ["lib.py", "norm"]]
+    tests = {"tests/test_c.py::test_hex": [True, [0, 1, 3]],
+             **{f"tests/test_c.py::test_rgb_{i}": [True, [2, 1, 3]] for i in range(3)},
+             "tests/test_c.py::test_rgb_ok": [False, [2, 1, 3]],
+             "tests/test_c.py::test_rgb_plain": [False, [2, 3]],
+             "tests/test_c.py::test_rgb_more": [False, [2, 3]],
+             "tests/test_c.py::test_pct": [False, [1, 3]],
+             **{f"tests/test_c.py::test_norm[{i}]": [False, [3]] for i in range(5)}}
+    spectrum = _spectrum(functions, tests)
+    hexa, rgb = ["tests/test_c.py::test_hex"], [f"tests/test_c.py::test_rgb_{i}" for i in range(3)]
+    under_test = lambda file: not is_test_code(file)  # noqa: E731
+    assert group(spectrum, [hexa, rgb[:1], rgb[1:2], rgb[2:]], under_test) == [(hexa + rgb, ("lib.py", "pct"))]
+
+
 def test_spectrum_plugin_ignores_what_only_describes_a_failure(tmp_path):
     """The objects' ``__repr__`` (and what it calls) that pytest's assertion message runs after a test failed is
     not a function the test called: it would be a failure-only function, every failing test's suspect."""

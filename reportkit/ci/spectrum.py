@@ -6,9 +6,9 @@ pytest plugin (``_spectrum/rk_spectrum_plugin.py``) that records which functions
 calls. A function's suspiciousness is Ochiai's ``failed(f) / sqrt(total_failed * (failed(f) + passed(f)))``,
 computed for each failure (the tests its signature groups) on its own, over the tests of those modules; a
 failure's *suspect* is the most suspicious function its tests call in the code under test (not test code).
-Failures with the same suspect are one group (:func:`group`): a guess (two bugs in one function
-are one group; tests of one bug reached through different entry points may stay apart), and the summary says
-so. ``--good REV`` replaces it with the culprit search.
+Failures with the same suspect are one group, and two groups merge when the suspect of their tests together
+is one of theirs and all of them call it (:func:`group`): a guess (two bugs in one function are one group;
+tests of one bug reached through different entry points may stay apart), and the summary says so. ``--good REV`` replaces it with the culprit search.
 """
 
 from __future__ import annotations
@@ -104,15 +104,17 @@ def suspect_of(spectrum: Spectrum, tests: Iterable[str], candidates: Callable[[s
 
 def group(spectrum: Spectrum, clusters: list[list[str]], candidates: Callable[[str], bool]
           ) -> list[tuple[list[str], Optional[tuple[str, str]]]]:
-    """Failed tests grouped by the function their bug most likely is in: ``clusters`` are the failures as their
-    signatures group them (tests failing the same way); each gets its suspect (:func:`suspect_of`, over its own
-    tests), its tests that do not call that function are split off as a cluster of their own (scored in turn:
-    a bug behind one shared assert helper or one exception type), and clusters with the same suspect are one
-    group. Scoring each cluster on its own, not all failed tests at once, keeps a function that every failed
-    test calls (a small library's common entry, called by passing tests too) from outranking the buggy
-    functions that only some of them call; and a cluster's suspect depends on its own tests only, so a matrix
-    job examining one failure names the suspect the whole run does. Returns (tests, suspect or None) per
-    group, in the order of the clusters."""
+    """Failed tests grouped by the function their bug most likely is in. ``clusters`` are the failures as their
+    signatures group them (tests failing the same way). Each gets its suspect (:func:`suspect_of`, over its own
+    tests); its tests that do not call that function are split off as a cluster of their own (scored in turn: a
+    bug behind one shared assert helper or one exception type); clusters with the same suspect are one group.
+    Then two groups merge while the function that best explains their tests together (the suspect of their
+    union) is one of their two suspects and every test of the union calls it: a test reaching the bug through
+    an entry point only it calls has that entry as its own suspect, but with the other tests of its bug the bug's
+    function explains them all better. Scoring each group on its own tests, never all failed tests at once,
+    keeps a function every failed test calls (a small library's common entry, called by passing tests too) from
+    outranking the buggy functions that only some of them call: it is the union's suspect of no two bugs'
+    groups (it is neither group's own). Returns (tests, suspect or None) per group, in the clusters' order."""
     counts = _counts(spectrum, candidates)
     index = {f: i for i, f in enumerate(spectrum.functions)}
     out: list[tuple[list[str], Optional[tuple[str, str]]]] = []
@@ -132,7 +134,35 @@ def group(spectrum: Spectrum, clusters: list[list[str]], candidates: Callable[[s
         if suspect is not None:
             at[suspect] = len(out)
         out.append((tests, suspect))
+    while (pair := _best_merge(spectrum, out, candidates, counts, index)) is not None:
+        i, j, suspect = pair
+        out[i] = (out[i][0] + out[j][0], suspect)
+        del out[j]
     return out
+
+
+def _best_merge(spectrum: Spectrum, groups: list, candidates: Callable[[str], bool], counts: tuple,
+                index: dict) -> Optional[tuple[int, int, tuple[str, str]]]:
+    """The two groups (i < j) whose union's suspect is one of their own suspects and is called by every traced
+    test of the union, the best explained (Ochiai of that suspect over the union) first; None when none."""
+    _under_test, _failed_by, passed_by = counts
+    best, found = -1.0, None
+    for i, (tests_i, suspect_i) in enumerate(groups):
+        for j in range(i + 1, len(groups)):
+            tests_j, suspect_j = groups[j]
+            if suspect_i is None or suspect_j is None:
+                continue
+            union = [t for t in tests_i + tests_j if t in spectrum.tests]
+            suspect = suspect_of(spectrum, union, candidates, counts)
+            if suspect not in (suspect_i, suspect_j) or not union:
+                continue
+            k = index[suspect]
+            if any(k not in spectrum.tests[t][1] for t in union):
+                continue
+            score = len(union) / math.sqrt(len(union) * (len(union) + passed_by.get(k, 0)))
+            if score > best:
+                best, found = score, (i, j, suspect)
+    return found
 
 
 def record(modules: Iterable[str], options, on_step: Callable[[str], None] = lambda m: None) -> Spectrum:
