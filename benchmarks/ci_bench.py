@@ -230,6 +230,8 @@ def bench_suite(name: str, build, minimize: bool) -> dict:
                             for f in regressions],
                "search_hunks": search.get("hunks"), "search_tests": search.get("tests"),
                "search_runs": search.get("runs"), "search_seconds": search.get("seconds"),
+               "search_narrowed": search.get("narrowed"),  # culprits the second opinion narrowed (c8fa3ba)
+               "guess_suspects": [f.get("suspect") for f in guess["failures"]],
                "ci_good_seconds": round(good_s, 1), "ci_guess_seconds": round(guess_s, 1)}
         if minimize:
             row["minimized_pass_on_good"] = minimized_pass_on_good(repo, good, tmp / "out-good", tmp)

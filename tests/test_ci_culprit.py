@@ -199,9 +199,9 @@ def test_ci_good_files_one_failure_per_culprit(tmp_path):
     assert search["hunks"] == 3 and search["tests"] == 4 and search["runs"] > 0
     assert "Culprit search against `good" in (out / "summary.md").read_text()
 
-    # without --good: a guess from which library functions the tests call (one traced run): it names each
-    # failure's suspect, and splits a failure whose tests point at different functions, but never merges two
-    # failures that fail differently (test_add and test_add_in_a_helper fail in different assertions)
+    # without --good: a guess from which library functions the tests call (one traced run): each failure gets
+    # the suspect its own tests point at, so test_add and test_add_in_a_helper (failing in different assertions)
+    # are one failure (add), and test_mul stays apart although every failing test calls into lib
     out = tmp_path / "out-guess"
     proc = subprocess.run([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
                            "--out", str(out), "--no-ladder", "--confirm-runs", "1"],
@@ -209,17 +209,26 @@ def test_ci_good_files_one_failure_per_culprit(tmp_path):
     assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "reportkit-ci.json").read_text())
     suspects = {tuple(sorted(t.split("::")[1] for t in f["tests"])): f["suspect"] for f in manifest["failures"]}
-    assert suspects == {("test_add",): "lib/__init__.py::add", ("test_add_in_a_helper",): "lib/__init__.py::add",
+    assert suspects == {("test_add", "test_add_in_a_helper"): "lib/__init__.py::add",
                         ("test_mul",): "lib/__init__.py::mul",
                         ("test_pre_existing",): "lib/__init__.py::broken_before"}, manifest["failures"]
     assert "a guess" in (out / "summary.md").read_text()
 
 
-def test_spectrum_suspects_group_tests_by_the_function_their_bug_is_in():
-    """Ochiai over which library functions each test called: tests failing in different assertions (and a
-    shared helper) but through the same buggy function get the same suspect; the function every test
-    calls (the entry point, which the passing tests call too) is not the suspect."""
-    from reportkit.ci.spectrum import Spectrum, parse_output, suspects
+def _spectrum(functions: list, tests: dict):
+    from reportkit.ci.spectrum import Spectrum, parse_output
+
+    stdout = "collected 5 items\n....RK-SPECTRUM " + json.dumps({"functions": functions, "tests": tests}) + "\n"
+    spectrum = Spectrum()
+    spectrum.add(*parse_output(stdout))
+    return spectrum
+
+
+def test_spectrum_groups_failures_by_the_function_their_bug_is_in():
+    """Ochiai over which library functions each failure's tests called: failures in different assertions (and a
+    shared helper) through the same buggy function are one group; the function every test calls (the entry
+    point, which the passing tests call too) is not the suspect."""
+    from reportkit.ci.spectrum import group, parse_output
 
     functions = [["lib/core.py", "render"], ["lib/core.py", "pad"], ["lib/core.py", "align"],
                  ["tests/helpers.py", "assert_equal"], ["lib/core.py", "width"]]
@@ -229,14 +238,82 @@ def test_spectrum_suspects_group_tests_by_the_function_their_bug_is_in():
              "tests/test_a.py::test_plain": [False, [0, 3, 4]],
              "tests/test_a.py::test_pad_ok": [False, [0, 1, 3]],
              **{f"tests/test_a.py::test_more[{i}]": [False, [0, 3]] for i in range(7)}}
-    stdout = "collected 5 items\n....RK-SPECTRUM " + json.dumps({"functions": functions, "tests": tests}) + "\n"
-    spectrum = Spectrum()
-    spectrum.add(*parse_output(stdout))
-    found = suspects(spectrum, lambda file: not is_test_code(file))
-    assert found == {"tests/test_a.py::test_pad_1": ("lib/core.py", "pad"),
-                     "tests/test_a.py::test_pad_2": ("lib/core.py", "pad"),
-                     "tests/test_a.py::test_align": ("lib/core.py", "align")}
+    spectrum = _spectrum(functions, tests)
+    found = group(spectrum, [["tests/test_a.py::test_pad_1"], ["tests/test_a.py::test_pad_2"],
+                             ["tests/test_a.py::test_align"]], lambda file: not is_test_code(file))
+    assert found == [(["tests/test_a.py::test_pad_1", "tests/test_a.py::test_pad_2"], ("lib/core.py", "pad")),
+                     (["tests/test_a.py::test_align"], ("lib/core.py", "align"))]
+    # one failure holding both bugs' tests (one exception type raised by both): the test that does not call
+    # its suspect is split off
+    assert group(spectrum, [["tests/test_a.py::test_pad_1", "tests/test_a.py::test_align",
+                             "tests/test_a.py::test_pad_2"]], lambda file: not is_test_code(file)) == found
     assert parse_output("no record here\n") is None
+
+
+def test_spectrum_keeps_two_bugs_apart_behind_a_function_all_failures_call():
+    """examples/07's shape: a small library where one function (``per_stick``) is called by every failing test
+    and by fewer passing ones than the buggy functions together: scored over all failures at once it would be
+    every test's suspect (two bugs, one issue). Each failure scored on its own tests: ``count`` (its bug) for the
+    copy and count tests, ``view`` for the view test."""
+    from reportkit.ci.spectrum import group
+
+    functions = [["lib.py", "per_stick"], ["lib.py", "count"], ["lib.py", "copy"], ["lib.py", "view"]]
+    tests = {"tests/test_copy.py::test_copy[65]": [True, [0, 1, 2]],
+             "tests/test_copy.py::test_copy[130]": [True, [0, 1, 2]],
+             "tests/test_copy.py::test_copy[64]": [False, [0, 1, 2]],
+             "tests/test_copy.py::test_copy[128]": [False, [0, 1, 2]],
+             "tests/test_copy.py::test_dtype": [False, [0, 1, 2]],
+             "tests/test_copy.py::test_view_exact": [False, [0, 3]],
+             "tests/test_copy.py::test_view_padded": [True, [0, 3]],
+             "tests/test_layout.py::test_per_stick": [False, [0]],
+             "tests/test_layout.py::test_count_rounds_up": [True, [0, 1]]}
+    spectrum = _spectrum(functions, tests)
+    copy = ["tests/test_copy.py::test_copy[65]", "tests/test_copy.py::test_copy[130]"]
+    view, count = ["tests/test_copy.py::test_view_padded"], ["tests/test_layout.py::test_count_rounds_up"]
+    under_test = lambda file: not is_test_code(file)  # noqa: E731
+    assert group(spectrum, [copy, view, count], under_test) == [(copy + count, ("lib.py", "count")),
+                                                                (view, ("lib.py", "view"))]
+
+
+def test_spectrum_merges_a_test_whose_own_suspect_is_an_entry_only_it_calls():
+    """A failed test reaching the bug (``pct``) through an entry point no other test calls (``to_hex``) has that
+    entry as its own suspect (Ochiai 1.0); with the other failures of that bug, ``pct`` explains all of them
+    better, and all of them call it: one group. The function every test calls (``norm``) merges nothing."""
+    from reportkit.ci.spectrum import group
+
+    functions = [["lib.py", "to_hex"], ["lib.py", "pct"], ["lib.py", "to_rgb"], ["lib.py", "norm"]]
+    tests = {"tests/test_c.py::test_hex": [True, [0, 1, 3]],
+             **{f"tests/test_c.py::test_rgb_{i}": [True, [2, 1, 3]] for i in range(3)},
+             "tests/test_c.py::test_rgb_ok": [False, [2, 1, 3]],
+             "tests/test_c.py::test_rgb_plain": [False, [2, 3]],
+             "tests/test_c.py::test_rgb_more": [False, [2, 3]],
+             "tests/test_c.py::test_pct": [False, [1, 3]],
+             **{f"tests/test_c.py::test_norm[{i}]": [False, [3]] for i in range(5)}}
+    spectrum = _spectrum(functions, tests)
+    hexa, rgb = ["tests/test_c.py::test_hex"], [f"tests/test_c.py::test_rgb_{i}" for i in range(3)]
+    under_test = lambda file: not is_test_code(file)  # noqa: E731
+    assert group(spectrum, [hexa, rgb[:1], rgb[1:2], rgb[2:]], under_test) == [(hexa + rgb, ("lib.py", "pct"))]
+
+
+def test_spectrum_plugin_ignores_what_only_describes_a_failure(tmp_path):
+    """The objects' ``__repr__`` (and what it calls) that pytest's assertion message runs after a test failed is
+    not a function the test called: it would be a failure-only function, every failing test's suspect."""
+    from reportkit.ci.spectrum import PLUGIN, PLUGIN_DIR, parse_output
+
+    (tmp_path / "lib.py").write_text("class V:\n    def __init__(self, x):\n        self.x = x\n\n"
+                                     "    def __eq__(self, other):\n        return self.x == other.x\n\n"
+                                     "    def __repr__(self):\n        return f'V({show(self.x)})'\n\n\n"
+                                     "def show(x):\n    return str(x)\n\n\ndef bump(v):\n    return V(v.x + 2)\n")
+    (tmp_path / "test_lib.py").write_text("from lib import V, bump\n\n\ndef test_bump():\n"
+                                          "    assert bump(V(1)) == V(2)\n\n\ndef test_eq():\n"
+                                          "    assert V(1) == V(1)\n")
+    env = {**os.environ, "PYTHONPATH": str(PLUGIN_DIR), "RK_SPECTRUM_ROOT": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", PLUGIN,
+                           "test_lib.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    functions, tests = parse_output(proc.stdout)
+    called = {node: (failed, sorted(functions[i][1] for i in ids)) for node, (failed, ids) in tests.items()}
+    assert called == {"test_lib.py::test_bump": (True, ["V.__eq__", "V.__init__", "bump", "test_bump"]),
+                      "test_lib.py::test_eq": (False, ["V.__eq__", "V.__init__", "test_eq"])}, proc.stdout[-3000:]
 
 
 def test_ci_and_bundle_minimize_run_minimizes_fix_check(tmp_path, monkeypatch):

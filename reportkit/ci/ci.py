@@ -1232,26 +1232,26 @@ def _regroup_by_spectrum(confirmed: list, options: CiOptions, on_step: Callable[
     start = time.monotonic()
     modules = list(dict.fromkeys(label.partition("::")[0] for f, _m, _found in confirmed for label in f.tests
                                  if "::" in label and label.partition("::")[0].endswith(".py")))
-    suspects: dict[str, tuple[str, str]] = {}
+    suspects: dict[str, tuple[str, str]] = {}  # test -> its group's suspect function (file, qualname)
     note = why
+    # the failures as their signatures group them (the same fingerprint: failing the same way) ...
+    clusters: dict[str, list[str]] = {}
+    for failure, _m, _found in confirmed:
+        clusters.setdefault(failure.fingerprint or failure.key, []).extend(failure.tests)
     try:  # traced even for one failure: a matrix job (--only) must group it as the whole run does
         spectrum = sbfl.record(modules, options, on_step)
-        suspects = sbfl.suspects(spectrum, lambda file: not is_test_code(file))
+        # ... merged where their suspect functions coincide (each failure scored on its own tests)
+        for tests, suspect in sbfl.group(spectrum, list(clusters.values()), lambda file: not is_test_code(file)):
+            if suspect is not None:
+                suspects.update((t, suspect) for t in tests)
     except UserError as exc:
         note = "; ".join(x for x in (why, exc.message.splitlines()[0]) if x)
     report.grouping = {"by": GUESS_SUSPECT if suspects else GUESS_SIGNATURE, "modules": modules if suspects else [],
                        "seconds": round(time.monotonic() - start, 1), "note": note}
 
     def key_of(label: str, failure: Failure) -> tuple:
-        # the guess only splits a failure (one signature, several suspect functions: bugs behind one assert
-        # helper); it never merges failures that fail differently: in a small library one function every
-        # failing test calls outranks the buggy ones (examples/07: two bugs would become one issue)
         suspect = suspects.get(label)
-        if suspect is None and label != failure.representative:
-            suspect = suspects.get(failure.representative)
-        if suspect is None:
-            return ("signature", failure.fingerprint)
-        return ("suspect", failure.fingerprint or "", *suspect)
+        return ("signature", failure.fingerprint) if suspect is None else ("suspect", *suspect)
 
     regrouped = _regroup(confirmed, key_of, options, on_step)
     for failure, _found in regrouped:

@@ -19,6 +19,11 @@ _ROOTS = [r.rstrip(os.sep) + os.sep for r in (os.getcwd(), os.environ.get("RK_SP
 _functions = {}
 _tests = {}
 _skip = ("site-packages", "dist-packages", os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep)
+# code that only describes a failure after the fact (pytest's assertion messages, unittest's and reprlib's reprs,
+# pprint, difflib): what it calls (the objects' __repr__, __iter__ ...) ran because the test failed, not why
+_REPORTING = tuple(os.sep + p for p in (
+    os.path.join("_pytest", "assertion", ""), os.path.join("_pytest", "_io", ""), os.path.join("unittest", "util.py"),
+    "reprlib.py", "pprint.py", "difflib.py"))
 
 
 def _relative(filename):
@@ -37,9 +42,24 @@ def _relative(filename):
 def pytest_runtest_call(item):
     seen = set()
     files = {}
+    reporting = {}  # caller file -> whether it describes a failure
+    muted = []  # the frames called from such code: nothing under them is recorded
 
     def profile(frame, event, arg):
+        if muted:
+            if event == "return" and frame is muted[-1]:
+                muted.pop()
+            elif event == "call":
+                muted.append(frame)  # every call under it, so that the outermost one's return unmutes
+            return
         if event != "call":
+            return
+        caller = frame.f_back.f_code.co_filename if frame.f_back is not None else ""
+        mute = reporting.get(caller)
+        if mute is None:
+            mute = reporting[caller] = any(r in caller for r in _REPORTING)
+        if mute:
+            muted.append(frame)
             return
         code = frame.f_code
         rel = files.get(code.co_filename, False)
