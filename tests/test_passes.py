@@ -182,6 +182,24 @@ def test_drop_target() -> None:
     assert P.drop_target_candidates(source) == ["def f():\n    return 1\nf()\nkept = f()\nprint(kept)\n"]
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # an unpacking whose targets are partly unread: those become ``_`` (the length is still checked)
+        ("best, labels = images\nprint(best)\n", ["best, _ = images\nprint(best)\n"]),
+        ("def f(batch):\n    [x, *rest], y = batch\n    return x\n", ["def f(batch):\n    [x, *_], _ = batch\n    return x\n"]),
+        # a pair of values: the unread pair goes (what inlining leaves of parameters)
+        ("a, b = x, y\nprint(a)\n", ["a = x\nprint(a)\n"]),
+        # not: every target read, ``_`` read elsewhere, an attribute target
+        ("a, b = pair\nprint(a, b)\n", []),
+        ("a, b = pair\nprint(a, _)\n", []),
+        ("a, self.b = pair\nprint(a)\n", []),
+    ],
+)
+def test_drop_unread_targets(source: str, expected: list[str]) -> None:
+    assert P.drop_target_candidates(source) == expected
+
+
 # ----------------------------------------------------------------------------- unwrap
 @pytest.mark.parametrize(
     "source, expected",
@@ -205,6 +223,13 @@ def test_drop_target() -> None:
         ('if __name__ == "__main__": main()\n', ["main()\n"]),
         ("with open(p) as fh, lock:\n    data = fh.read()\n", ["fh = open(p)\ndata = fh.read()\n"]),
         ("with torch.no_grad():\n    y = m(x)\n", ["y = m(x)\n"]),
+        # a name the ``with`` binds that nothing reads: the body alone first (no object built and left open)
+        ("with Pool() as pool:\n    run()\n", ["run()\n", "pool = Pool()\nrun()\n"]),
+        ("def f():\n    with ctx() as (a, b), lock:\n        run()\n",
+         ["def f():\n    run()\n", "def f():\n    (a, b) = ctx()\n    run()\n"]),
+        # read after the block, or elsewhere in the module: the binding stays
+        ("with open(p) as fh:\n    pass\nprint(fh.closed)\n", ["fh = open(p)\npass\nprint(fh.closed)\n"]),
+        ("def g():\n    return pool\nwith Pool() as pool:\n    run()\n", ["def g():\n    return pool\npool = Pool()\nrun()\n"]),
         ("for i in range(3):\n    print(i)\n", ["i = next(iter(range(3)))\nprint(i)\n"]),
         # a computed bound: the loop is how a person writes its first value (and its count may be the bug)
         ("for s in range(n // per):\n    out[s] = x[s]\n", []),

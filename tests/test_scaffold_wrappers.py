@@ -217,6 +217,11 @@ def test_dataset_lists(source: str, expected: list[str]) -> None:
         ("net(x).argmax()\n", ["net(x)\n"]),
         ("labels == net(x)\n", ["net(x)\n"]),
         ("model.eval()\nopt.step()\nself.net.train()\n", []),  # methods of objects something holds
+        # an attribute or a subscript read of a computed value and dropped (the value's own failure stays)
+        ("fn(x).shape\n", ["fn(x)\n"]),
+        ("model(x)[0]\n", ["model(x)\n"]),
+        ("print(net(x).shape)\n", ["net(x).shape\n"]),
+        ("x.shape\nself.fc.weight[0]\n", []),  # nothing computed: HDD's business
         # not: a method with effects of its own, an argument that calls nothing, a used result,
         # an f-string formatting no call, a subscript (its __getitem__ may be what fails)
         ("xs.append(Block(1))\n", []),
