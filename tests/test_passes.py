@@ -842,6 +842,35 @@ def test_unused_parameters(source: str, expected: list[str]) -> None:
     assert candidates == expected
     assert all(P.parses(c) for c in candidates)
 
+EXPORTED = "class M(nn.Module):\n    def forward(self, x, mask):\n        return x.sum()\n"
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # an exported module's unread forward parameter goes with its argument and its dynamic_shapes entry
+        (EXPORTED + 'export(M(), (a, b), dynamic_shapes={"x": {0: batch}, "mask": {0: batch}})\n',
+         ["class M(nn.Module):\n    def forward(self, x):\n        return x.sum()\n"
+          'export(M(), (a,), dynamic_shapes={"x": {0: batch}})\n']),
+        (EXPORTED + "m = M()\ntorch.export.export(m, args=(a, b), dynamic_shapes=({0: d}, None))\nm(a, b)\n",
+         ["class M(nn.Module):\n    def forward(self, x):\n        return x.sum()\n"
+          "m = M()\ntorch.export.export(m, args=(a,), dynamic_shapes=({0: d},))\nm(a)\n"]),
+        (EXPORTED + "export(M(), (a, b))\n",
+         ["class M(nn.Module):\n    def forward(self, x):\n        return x.sum()\nexport(M(), (a,))\n"]),
+        # not where export's view of the arguments is not in sight: kwargs=, an args name, dynamic_shapes a name,
+        # another library's export (its own argument conventions)
+        (EXPORTED + "export(M(), (a,), kwargs={'mask': b})\n", []),
+        (EXPORTED + "export(M(), inputs)\n", []),
+        (EXPORTED + "export(M(), (a, b), dynamic_shapes=shapes)\n", []),
+        (EXPORTED + "torch.onnx.export(M(), (a, b), 'm.onnx')\n", []),
+    ],
+)
+def test_unused_forward_parameters_of_an_exported_module(source: str, expected: list[str]) -> None:
+    candidates = P.unused_parameter_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
 
 _NET = "class Net(nn.Module):\n    def forward(self, x, mask):\n        return x.sum()\n"
 
