@@ -79,6 +79,7 @@ from .statements import (
     unwrap_candidates,
 )
 from .strings import propose_string_lines
+from .trivial import trivial_module_candidates
 from .wrappers import (
     class_constant_candidates,
     comprehension_loop_candidates,
@@ -127,6 +128,7 @@ LIST_BUILDS = EachPass("list-builds", list_build_candidates)
 SEQUENTIAL_CALLS = EachPass("sequential-calls", sequential_call_candidates)
 SEQUENTIAL_CALL_BUILDS = EachPass("sequential-call-builds", sequential_call_build_candidates)
 DELEGATING_MODULES = EachPass("delegating-modules", delegating_module_candidates)
+TRIVIAL_MODULES = EachPass("trivial-modules", trivial_module_candidates)
 HELPERS = EachPass("inline-helpers", helper_inline_candidates)
 FACTORIES = EachPass("factories", factory_candidates)
 DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
@@ -165,7 +167,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (PARAMETRIZE_CASES, GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, COMPREHENSION_LOOPS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
+            DELEGATING_MODULES, TRIVIAL_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, MODEL_INPUTS, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
@@ -228,6 +230,7 @@ __all__ = [
     "SELF_ATTRS",
     "STRING_LINES",
     "SELF_ATTR_BUILDS",
+    "TRIVIAL_MODULES",
     "UNUSED_FIELDS",
     "UNUSED_PARAMS",
     "COMMENTS",
@@ -319,6 +322,7 @@ __all__ = [
     "statement_levels",
     "tidy_whitespace",
     "to_splices",
+    "trivial_module_candidates",
     "unused_parameter_candidates",
     "global_argument_candidates",
     "parametrize_case_candidates",
