@@ -1068,3 +1068,24 @@ def test_stdlib_modules_are_told_from_installed_packages(monkeypatch, names) -> 
         assert not E._stdlib("torch") and not E._stdlib("pytest") and not E._stdlib("no_such_module_here")
     finally:
         E._stdlib.cache_clear()
+
+
+# ----------------------------------------------------------------------------- statement complexity
+@pytest.mark.parametrize(
+    "source, nodes",
+    [
+        ("x = 1\n", 3),  # Assign, Name, Constant
+        ("x = y + f(z)\n", 7),  # operators and contexts are no nodes of their own
+        # a literal of constants is one node: data, read at a glance
+        ('CONFIG = {"lr": 0.1, "betas": (0.9, 0.99), "name": "adam", "off": -1}\n', 3),
+        ('CONFIG = {"lr": rate}\n', 5),
+        # a compound statement counts its header, not its body
+        ("if a and b and c and d and e:\n    y = 1\n", 7),
+        ("if a and b:\n    x = [1, 2, 3]\n    y = f(g(h(1)))\n", 9),
+        ("", 0),
+    ],
+)
+def test_max_statement_nodes(source: str, nodes: int) -> None:
+    from reportkit.reduce.passes.complexity import max_statement_nodes
+
+    assert max_statement_nodes(source) == nodes

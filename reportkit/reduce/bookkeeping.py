@@ -34,6 +34,7 @@ class ReduceStats:
     redone: int = 0  # passes repeated because their result failed ``confirm``
     memo_skips: int = 0  # candidates not run: they make a change rejected in an earlier test
     screened: int = 0  # candidates not run: ``screen`` knew the second condition rejects them
+    too_complex: int = 0  # candidates of inlining passes not run: a statement beyond the original's most complex
 
 
 @dataclass

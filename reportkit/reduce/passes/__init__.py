@@ -195,6 +195,15 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
 FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
+#: Passes that put code where a name, a call or an attribute read stood (one-use variables and functions,
+#: helpers, ``self.x``, a record's fields, a lookup, an option's default, a delegating or factory call):
+#: their candidates may not hold a statement more complex than the original's most complex one
+#: (:mod:`reportkit.reduce.passes.complexity`, checked by :class:`reportkit.reduce.tester.Tester` before a
+#: run). Not the passes that gather flat displays element by element (appends into a list, a dataset's
+#: items), nor materialized values (data).
+INLINING = (INLINE, INLINE_EXPRESSIONS, INLINE_VARIABLES, HELPERS, SELF_ATTRS, SELF_ATTR_BUILDS, FIELD_READBACKS,
+            LOOKUP_TABLES, ARGPARSE_DEFAULTS, GLOBAL_ARGS, DELEGATING_MODULES, FACTORIES, SEQUENTIAL_CALLS,
+            SEQUENTIAL_CALL_BUILDS, MODULE_CALLS, CLASS_CONSTANTS)
 
 __all__ = [
     "ARGPARSE_DEFAULTS",
@@ -218,6 +227,7 @@ __all__ = [
     "HELPERS",
     "HOIST_CALLS",
     "IMPORTS",
+    "INLINING",
     "ONE_LINE",
     "LIST_BUILDS",
     "MODULE_CALLS",
