@@ -186,18 +186,19 @@ def test_drop_target() -> None:
     "source, expected",
     [
         # an unpacking whose targets are partly unread: those become ``_`` (the length is still checked)
-        ("best, labels = images\nprint(best)\n", ["best, _ = images\nprint(best)\n"]),
-        ("def f(batch):\n    [x, *rest], y = batch\n    return x\n", ["def f(batch):\n    [x, *_], _ = batch\n    return x\n"]),
-        # a pair of values: the unread pair goes (what inlining leaves of parameters)
-        ("a, b = x, y\nprint(a)\n", ["a = x\nprint(a)\n"]),
-        # not: every target read, ``_`` read elsewhere, an attribute target
-        ("a, b = pair\nprint(a, b)\n", []),
-        ("a, b = pair\nprint(a, _)\n", []),
-        ("a, self.b = pair\nprint(a)\n", []),
+        ("best, labels = images\nprint(best)\n", "best, _ = images\nprint(best)\n"),
+        ("def f(batch):\n    [x, *rest], y = batch\n    return x\na, b = f(1)\nprint(a)\n",
+         "def f(batch):\n    [x, *_], _ = batch\n    return x\na, _ = f(1)\nprint(a)\n"),
+        # not: every target read, none read (the unused-names pass deletes it), ``_`` read elsewhere, an
+        # attribute target
+        ("a, b = pair\nprint(a, b)\n", None),
+        ("a, b = pair\n", None),
+        ("a, b = pair\nprint(a, _)\n", None),
+        ("a, self.b = pair\nprint(a)\n", None),
     ],
 )
-def test_drop_unread_targets(source: str, expected: list[str]) -> None:
-    assert P.drop_target_candidates(source) == expected
+def test_unread_targets(source: str, expected: str | None) -> None:
+    assert P.unread_targets(source) == expected
 
 
 # ----------------------------------------------------------------------------- unwrap

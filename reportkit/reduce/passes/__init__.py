@@ -76,6 +76,7 @@ from .statements import (
     loaded_names,
     propose_unused,
     statement_levels,
+    unread_targets,
     unwrap_candidates,
 )
 from .strings import propose_string_lines
@@ -160,6 +161,7 @@ COMMENTS = EachPass("comments", _single(drop_comments))
 WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 IMPORTS = EachPass("imports", _single(tidy_imports))
 ONE_LINE = EachPass("one-line", _single(join_short_statements))
+UNREAD_TARGETS = EachPass("unread-targets", _single(unread_targets))
 
 #: Run after HDD, repeated with it until nothing changes (cheap, high yield).
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
@@ -194,7 +196,7 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: numbers only does not start another (reportkit.reduce.schedule).
 NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
-FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
+FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, UNREAD_TARGETS, ONE_LINE, WHITESPACE)
 #: Passes that put code where a name, a call or an attribute read stood (one-use variables and functions,
 #: helpers, ``self.x``, a record's fields, a lookup, an option's default, a delegating or factory call):
 #: their candidates may not hold a statement more complex than the original's most complex one
@@ -243,6 +245,7 @@ __all__ = [
     "TRIVIAL_MODULES",
     "UNUSED_FIELDS",
     "UNUSED_PARAMS",
+    "UNREAD_TARGETS",
     "COMMENTS",
     "DOCSTRINGS",
     "DROP_TARGET",
@@ -336,6 +339,7 @@ __all__ = [
     "unused_parameter_candidates",
     "global_argument_candidates",
     "parametrize_case_candidates",
+    "unread_targets",
     "unwrap_candidates",
     "walk_bodies",
 ]
