@@ -182,6 +182,25 @@ def test_drop_target() -> None:
     assert P.drop_target_candidates(source) == ["def f():\n    return 1\nf()\nkept = f()\nprint(kept)\n"]
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # an unpacking whose targets are partly unread: those become ``_`` (the length is still checked)
+        ("best, labels = images\nprint(best)\n", "best, _ = images\nprint(best)\n"),
+        ("def f(batch):\n    [x, *rest], y = batch\n    return x\na, b = f(1)\nprint(a)\n",
+         "def f(batch):\n    [x, *_], _ = batch\n    return x\na, _ = f(1)\nprint(a)\n"),
+        # not: every target read, none read (the unused-names pass deletes it), ``_`` read elsewhere, an
+        # attribute target
+        ("a, b = pair\nprint(a, b)\n", None),
+        ("a, b = pair\n", None),
+        ("a, b = pair\nprint(a, _)\n", None),
+        ("a, self.b = pair\nprint(a)\n", None),
+    ],
+)
+def test_unread_targets(source: str, expected: str | None) -> None:
+    assert P.unread_targets(source) == expected
+
+
 # ----------------------------------------------------------------------------- unwrap
 @pytest.mark.parametrize(
     "source, expected",
@@ -205,6 +224,13 @@ def test_drop_target() -> None:
         ('if __name__ == "__main__": main()\n', ["main()\n"]),
         ("with open(p) as fh, lock:\n    data = fh.read()\n", ["fh = open(p)\ndata = fh.read()\n"]),
         ("with torch.no_grad():\n    y = m(x)\n", ["y = m(x)\n"]),
+        # a name the ``with`` binds that nothing reads: the body alone first (no object built and left open)
+        ("with Pool() as pool:\n    run()\n", ["run()\n", "pool = Pool()\nrun()\n"]),
+        ("def f():\n    with ctx() as (a, b), lock:\n        run()\n",
+         ["def f():\n    run()\n", "def f():\n    (a, b) = ctx()\n    run()\n"]),
+        # read after the block, or elsewhere in the module: the binding stays
+        ("with open(p) as fh:\n    pass\nprint(fh.closed)\n", ["fh = open(p)\npass\nprint(fh.closed)\n"]),
+        ("def g():\n    return pool\nwith Pool() as pool:\n    run()\n", ["def g():\n    return pool\npool = Pool()\nrun()\n"]),
         ("for i in range(3):\n    print(i)\n", ["i = next(iter(range(3)))\nprint(i)\n"]),
         # a computed bound: the loop is how a person writes its first value (and its count may be the bug)
         ("for s in range(n // per):\n    out[s] = x[s]\n", []),
@@ -817,6 +843,35 @@ def test_unused_parameters(source: str, expected: list[str]) -> None:
     assert candidates == expected
     assert all(P.parses(c) for c in candidates)
 
+EXPORTED = "class M(nn.Module):\n    def forward(self, x, mask):\n        return x.sum()\n"
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # an exported module's unread forward parameter goes with its argument and its dynamic_shapes entry
+        (EXPORTED + 'export(M(), (a, b), dynamic_shapes={"x": {0: batch}, "mask": {0: batch}})\n',
+         ["class M(nn.Module):\n    def forward(self, x):\n        return x.sum()\n"
+          'export(M(), (a,), dynamic_shapes={"x": {0: batch}})\n']),
+        (EXPORTED + "m = M()\ntorch.export.export(m, args=(a, b), dynamic_shapes=({0: d}, None))\nm(a, b)\n",
+         ["class M(nn.Module):\n    def forward(self, x):\n        return x.sum()\n"
+          "m = M()\ntorch.export.export(m, args=(a,), dynamic_shapes=({0: d},))\nm(a)\n"]),
+        (EXPORTED + "export(M(), (a, b))\n",
+         ["class M(nn.Module):\n    def forward(self, x):\n        return x.sum()\nexport(M(), (a,))\n"]),
+        # not where export's view of the arguments is not in sight: kwargs=, an args name, dynamic_shapes a name,
+        # another library's export (its own argument conventions)
+        (EXPORTED + "export(M(), (a,), kwargs={'mask': b})\n", []),
+        (EXPORTED + "export(M(), inputs)\n", []),
+        (EXPORTED + "export(M(), (a, b), dynamic_shapes=shapes)\n", []),
+        (EXPORTED + "torch.onnx.export(M(), (a, b), 'm.onnx')\n", []),
+    ],
+)
+def test_unused_forward_parameters_of_an_exported_module(source: str, expected: list[str]) -> None:
+    candidates = P.unused_parameter_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
 
 _NET = "class Net(nn.Module):\n    def forward(self, x, mask):\n        return x.sum()\n"
 
@@ -1014,3 +1069,24 @@ def test_stdlib_modules_are_told_from_installed_packages(monkeypatch, names) -> 
         assert not E._stdlib("torch") and not E._stdlib("pytest") and not E._stdlib("no_such_module_here")
     finally:
         E._stdlib.cache_clear()
+
+
+# ----------------------------------------------------------------------------- statement complexity
+@pytest.mark.parametrize(
+    "source, nodes",
+    [
+        ("x = 1\n", 3),  # Assign, Name, Constant
+        ("x = y + f(z)\n", 7),  # operators and contexts are no nodes of their own
+        # a literal of constants is one node: data, read at a glance
+        ('CONFIG = {"lr": 0.1, "betas": (0.9, 0.99), "name": "adam", "off": -1}\n', 3),
+        ('CONFIG = {"lr": rate}\n', 5),
+        # a compound statement counts its header, not its body
+        ("if a and b and c and d and e:\n    y = 1\n", 7),
+        ("if a and b:\n    x = [1, 2, 3]\n    y = f(g(h(1)))\n", 9),
+        ("", 0),
+    ],
+)
+def test_max_statement_nodes(source: str, nodes: int) -> None:
+    from reportkit.reduce.passes.complexity import max_statement_nodes
+
+    assert max_statement_nodes(source) == nodes

@@ -1028,3 +1028,44 @@ def test_numbers_that_bound_each_other_do_not_start_round_after_round() -> None:
     assert result.source != "a = 40\nb = 40\nprint(a, b)\n"  # the numbers went down
     assert result.stats.rounds <= 3
     assert result.stats.tests_run <= 40
+
+
+# ------------------------------------------------------------------ the cap on what inlining builds
+PRESET_SCRIPT = '''\
+PRESETS = {"adam": {"lr": 0.1, "beta": 0.9}, "sgd": {"lr": 1.0}}
+DEFAULTS = {"lr": 0.01, "beta": None}
+argv = ["+sgd"]
+names = [a[1:] for a in argv if a.startswith("+")]
+preset = PRESETS[names[0]]
+merged = {**DEFAULTS, **preset}
+unset = [k for k, v in merged.items() if v is None]
+raise ValueError(unset[0])
+'''
+
+
+def test_inlining_builds_no_statement_beyond_the_originals_most_complex() -> None:
+    """One-use variables inlined all the way make one statement of 34 nodes (the original's most complex has
+    14): the candidates past the cap are not run, the intermediate values stay named."""
+    from reportkit.reduce.passes.complexity import max_statement_nodes
+    from reportkit.reduce.schedule import Problem
+
+    problem = Problem(PRESET_SCRIPT, raises(ValueError, "beta"))
+    problem.set_phase(P.INLINE_VARIABLES.name)
+    assert P.INLINE_VARIABLES.run(problem)
+    assert max_statement_nodes(problem.current) <= max_statement_nodes(PRESET_SCRIPT) == 14
+    assert problem.stats.too_complex > 0
+    assert "names = [a[1:] for a in" in problem.current and "unset = [k for k, v in merged" in problem.current
+
+
+def test_the_cap_is_for_inlining_passes_only() -> None:
+    """A pass that does not inline (here: simplify, one expression by a sub-expression) is not capped, even
+    where the source already holds a statement beyond the original's most complex."""
+    from reportkit.reduce.schedule import Problem
+
+    problem = Problem("x = 1\n", lambda s: True)
+    big = "y = [f(g(h(a, b), c), d) for a in range(3) for b in range(4) if a < b]\n"
+    problem.set_phase(P.SIMPLIFY.name)
+    assert problem.test(big)
+    problem.set_phase(P.INLINE_VARIABLES.name)
+    assert not problem.test(big + "z = 2\n")
+    assert problem.stats.too_complex == 1

@@ -217,6 +217,11 @@ def test_dataset_lists(source: str, expected: list[str]) -> None:
         ("net(x).argmax()\n", ["net(x)\n"]),
         ("labels == net(x)\n", ["net(x)\n"]),
         ("model.eval()\nopt.step()\nself.net.train()\n", []),  # methods of objects something holds
+        # an attribute or a subscript read of a computed value and dropped (the value's own failure stays)
+        ("fn(x).shape\n", ["fn(x)\n"]),
+        ("model(x)[0]\n", ["model(x)\n"]),
+        ("print(net(x).shape)\n", ["net(x).shape\n"]),
+        ("x.shape\nself.fc.weight[0]\n", []),  # nothing computed: HDD's business
         # not: a method with effects of its own, an argument that calls nothing, a used result,
         # an f-string formatting no call, a subscript (its __getitem__ may be what fails)
         ("xs.append(Block(1))\n", []),
@@ -443,3 +448,39 @@ def test_scaffolding_goes_around_a_failure_the_script_raises() -> None:
     assert "loss" not in result.source and "LAYOUT" not in result.source
     assert "[::2]" in result.source  # the strided slice that makes the lengths differ is still code
     assert len([line for line in result.source.splitlines() if line.strip()]) <= 6
+
+
+# --------------------------------------------------------------------------- modules that do nothing
+HEAD = "class Head(nn.Module):\n    pass\n"
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # an empty module still built and called: its call becomes its input (the class goes with unused names)
+        (HEAD + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.head = Head()\n    def forward(self, x):\n        return self.head(body(x))\n",
+         [HEAD + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+          "        self.head = Head()\n    def forward(self, x):\n        return body(x)\n"]),
+        # a forward that is ``pass``: None; one that returns an input: that input (by position or keyword)
+        ("class M(nn.Module):\n    '''Doc.'''\n    def forward(self, x):\n        pass\ny = M()(a)\n",
+         ["class M(nn.Module):\n    '''Doc.'''\n    def forward(self, x):\n        pass\ny = None\n"]),
+        ("class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n    def forward(self, x, mask):\n"
+         "        return x\nm = M()\nout = m(a, mask=k) + m(x=b, mask=k)\n",
+         ["class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n    def forward(self, x, mask):\n"
+          "        return x\nm = M()\nout = a + b\n"]),
+        # a plain class called through __call__
+        ("class Noop:\n    def __call__(self, v):\n        return v\nf(Noop()(v=2))\n",
+         ["class Noop:\n    def __call__(self, v):\n        return v\nf(2)\n"]),
+        # not: a forward that computes, a class with state, an object passed on or in a container, a subclass,
+        # several arguments to a module without forward
+        ("class M(nn.Module):\n    def forward(self, x):\n        return x + 1\nM()(a)\n", []),
+        ("class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.w = 1\n"
+         "    def forward(self, x):\n        return x\nM()(a)\n", []),
+        (HEAD + "nn.Sequential(Head())(x)\n", []),
+        (HEAD + "class Big(Head):\n    pass\nHead()(x)\n", []),
+        (HEAD + "Head()(x, y)\n", []),
+    ],
+)
+def test_trivial_modules(source: str, expected: list[str]) -> None:
+    _check(P.trivial_module_candidates, source, expected)

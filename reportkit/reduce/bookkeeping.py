@@ -35,6 +35,7 @@ class ReduceStats:
     memo_skips: int = 0  # candidates not run: they make a change rejected in an earlier test
     screened: int = 0  # candidates not run: ``screen`` knew the second condition rejects them
     seconds_by_pass: dict[str, float] = field(default_factory=dict)  # pass name -> wall time of its predicate calls
+    too_complex: int = 0  # candidates of inlining passes not run: a statement beyond the original's most complex
 
 
 @dataclass

@@ -7,7 +7,8 @@ predicate itself: it asks :class:`Tester`, which
   former best source (going back could cycle);
 * skips, while ``memo`` is on, a candidate whose change an earlier test rejected (see :class:`_Memo`);
 * never runs a candidate that does not parse (checked without compiling it whole where it can be:
-  :mod:`reportkit.reduce.passes.wellformed`);
+  :mod:`reportkit.reduce.passes.wellformed`), nor one of an inlining pass that builds a statement more complex
+  than any of the original's (:mod:`reportkit.reduce.passes.complexity`);
 * evaluates planned candidates in a thread pool ahead of the sequential walk (``jobs > 1``),
   so the answers and their order are those of ``jobs = 1``; a planned candidate is looked at (its
   content key, cache, memo, parse) only when the window is about to run it, not when it is planned;
@@ -25,11 +26,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator, Sequence
 
 from reportkit.cancel import Withdrawn, withdrawable
+from reportkit.reduce import passes as P
 from reportkit.reduce.bookkeeping import Odds, Progress, ReduceStats, Stop, Trace, key
 from reportkit.reduce.confirm import LazyConfirm
-from reportkit.reduce.passes import wellformed
+from reportkit.reduce.passes import complexity, wellformed
 
 __all__ = ["Tester"]
+
+#: The phases whose candidates may not build a statement beyond the original's most complex (Tester._too_complex).
+_INLINING = frozenset(p.name for p in P.INLINING)
 
 #: A candidate is run ahead of the walk (``jobs > 1``) only while the chance that every candidate
 #: ahead of it in the window is rejected -- so that its answer will be used -- is at least this: a run
@@ -70,6 +75,8 @@ class Tester:
         self._window = _Window(jobs) if jobs > 1 else None
         self._odds = Odds()
         self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
+        self._cap = complexity.max_statement_nodes(source)  # what inlining may build (see _too_complex)
+        self._current_nodes: tuple[bytes, int] = (first, self._cap)
 
     @property
     def current(self) -> str:
@@ -108,7 +115,7 @@ class Tester:
             if self.trace is not None:
                 self.trace.line(self.phase, candidate, "memo", False, "its change was rejected before")
             return False
-        if not self._parses(k, candidate):
+        if not self._parses(k, candidate) or self._too_complex(k, candidate):
             return False
         result = self._run(k, candidate)
         if not result:
@@ -202,6 +209,26 @@ class Tester:
             self.stats.invalid_skipped += 1
         return False
 
+    def _too_complex(self, k: bytes, candidate: str) -> bool:
+        """A candidate of an inlining pass (:data:`reportkit.reduce.passes.INLINING`) holding a statement with
+        more nodes than the original's most complex one and than the current source's: rejected without a run
+        (the value stays named, a maintainer reads the plain steps faster)."""
+        if self.phase not in _INLINING:
+            return False
+        current = key(self.current)
+        if self._current_nodes[0] != current:
+            self._current_nodes = (current, complexity.max_statement_nodes(self.current))
+        nodes = complexity.max_statement_nodes(candidate)
+        if nodes <= max(self._cap, self._current_nodes[1]):
+            return False
+        with self.lock:
+            self._cache[k] = False
+            self.stats.too_complex += 1
+        if self.trace is not None:
+            self.trace.line(self.phase, candidate, "complex", False,
+                            f"a statement of {nodes} nodes (the original's most complex: {self._cap})")
+        return True
+
     def _memo_skips(self, candidate: str) -> bool:
         if not (self.memo and self._rejected.has(self.current, candidate)):
             return False
@@ -293,7 +320,7 @@ class Tester:
                 return
             if known is False or (self.memo and self._rejected.has(self.current, candidate)):
                 continue
-            if not self._parses(k, candidate) or self._screened(k, candidate):
+            if not self._parses(k, candidate) or self._too_complex(k, candidate) or self._screened(k, candidate):
                 self._window.add(k)
                 continue
             seen.add(k)
@@ -326,7 +353,7 @@ class Tester:
             s = self.stats
             return ReduceStats(s.tests_run, s.cache_hits, s.invalid_skipped, dict(s.passes), s.rounds, s.probes,
                                dict(s.tests_by_pass), s.confirms, s.redone, s.memo_skips, s.screened,
-                               dict(s.seconds_by_pass))
+                               dict(s.seconds_by_pass), s.too_complex)
 
     def progress(self) -> None:
         if self._on_progress is not None:

@@ -76,9 +76,11 @@ from .statements import (
     loaded_names,
     propose_unused,
     statement_levels,
+    unread_targets,
     unwrap_candidates,
 )
 from .strings import propose_string_lines
+from .trivial import trivial_module_candidates
 from .wrappers import (
     class_constant_candidates,
     comprehension_loop_candidates,
@@ -127,6 +129,7 @@ LIST_BUILDS = EachPass("list-builds", list_build_candidates)
 SEQUENTIAL_CALLS = EachPass("sequential-calls", sequential_call_candidates)
 SEQUENTIAL_CALL_BUILDS = EachPass("sequential-call-builds", sequential_call_build_candidates)
 DELEGATING_MODULES = EachPass("delegating-modules", delegating_module_candidates)
+TRIVIAL_MODULES = EachPass("trivial-modules", trivial_module_candidates)
 HELPERS = EachPass("inline-helpers", helper_inline_candidates)
 FACTORIES = EachPass("factories", factory_candidates)
 DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
@@ -158,6 +161,7 @@ COMMENTS = EachPass("comments", _single(drop_comments))
 WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 IMPORTS = EachPass("imports", _single(tidy_imports))
 ONE_LINE = EachPass("one-line", _single(join_short_statements))
+UNREAD_TARGETS = EachPass("unread-targets", _single(unread_targets))
 
 #: Run after HDD, repeated with it until nothing changes (cheap, high yield).
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
@@ -165,7 +169,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (PARAMETRIZE_CASES, GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, COMPREHENSION_LOOPS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
+            DELEGATING_MODULES, TRIVIAL_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, MODEL_INPUTS, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
@@ -192,7 +196,16 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: numbers only does not start another (reportkit.reduce.schedule).
 NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
-FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
+FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, UNREAD_TARGETS, ONE_LINE, WHITESPACE)
+#: Passes that put code where a name, a call or an attribute read stood (one-use variables and functions,
+#: helpers, ``self.x``, a record's fields, a lookup, an option's default, a delegating or factory call):
+#: their candidates may not hold a statement more complex than the original's most complex one
+#: (:mod:`reportkit.reduce.passes.complexity`, checked by :class:`reportkit.reduce.tester.Tester` before a
+#: run). Not the passes that gather flat displays element by element (appends into a list, a dataset's
+#: items), nor materialized values (data).
+INLINING = (INLINE, INLINE_EXPRESSIONS, INLINE_VARIABLES, HELPERS, SELF_ATTRS, SELF_ATTR_BUILDS, FIELD_READBACKS,
+            LOOKUP_TABLES, ARGPARSE_DEFAULTS, GLOBAL_ARGS, DELEGATING_MODULES, FACTORIES, SEQUENTIAL_CALLS,
+            SEQUENTIAL_CALL_BUILDS, MODULE_CALLS, CLASS_CONSTANTS)
 
 __all__ = [
     "ARGPARSE_DEFAULTS",
@@ -216,6 +229,7 @@ __all__ = [
     "HELPERS",
     "HOIST_CALLS",
     "IMPORTS",
+    "INLINING",
     "ONE_LINE",
     "LIST_BUILDS",
     "MODULE_CALLS",
@@ -228,8 +242,10 @@ __all__ = [
     "SELF_ATTRS",
     "STRING_LINES",
     "SELF_ATTR_BUILDS",
+    "TRIVIAL_MODULES",
     "UNUSED_FIELDS",
     "UNUSED_PARAMS",
+    "UNREAD_TARGETS",
     "COMMENTS",
     "DOCSTRINGS",
     "DROP_TARGET",
@@ -319,9 +335,11 @@ __all__ = [
     "statement_levels",
     "tidy_whitespace",
     "to_splices",
+    "trivial_module_candidates",
     "unused_parameter_candidates",
     "global_argument_candidates",
     "parametrize_case_candidates",
+    "unread_targets",
     "unwrap_candidates",
     "walk_bodies",
 ]

@@ -521,6 +521,47 @@ def _thread_start(parents: dict[int, ast.AST], target: ast.keyword) -> _ThreadSi
     return _ThreadSite(args)  # type: ignore[arg-type]
 
 
+#: How ``torch.export.export`` is spelled where its first argument is the module exported.
+_EXPORTS = {"export", "export.export", "torch.export.export"}
+
+
+class _ExportSite:
+    """``torch.export.export(model, (a, b), dynamic_shapes={"x": ..., "y": ...})``: a call of ``model``'s
+    ``forward`` with the elements of the ``args`` display; ``shapes`` is the ``dynamic_shapes`` display (a dict
+    keyed by the parameters' names, or a tuple or list in their order), None without one. A parameter goes
+    with its argument and its entry there, in one candidate: apart, export refuses the mismatch."""
+
+    def __init__(self, display: ast.Tuple | ast.List, shapes: ast.Dict | ast.Tuple | ast.List | None) -> None:
+        self.display = display
+        self.args: list[ast.expr] = list(display.elts)
+        self.keywords: list[ast.keyword] = []
+        self.shapes = shapes
+
+
+def _export_site(call: ast.Call, node: ast.expr) -> _ExportSite | None:
+    """``call`` exports the module ``node`` with an ``args`` display (positional or ``args=``) and no
+    ``kwargs``; its ``dynamic_shapes``, if any, a dict display with string keys or a display as long as the
+    ``args``. None for anything else."""
+    if _dotted(call.func) not in _EXPORTS or not call.args or call.args[0] is not node:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords}
+    if None in keywords or "kwargs" in keywords or len(call.args) > 2:
+        return None
+    display = call.args[1] if len(call.args) == 2 else keywords.get("args")
+    if not isinstance(display, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in display.elts):
+        return None
+    shapes = keywords.get("dynamic_shapes")
+    if shapes is None or isinstance(shapes, ast.Constant) and shapes.value is None:
+        return _ExportSite(display, None)
+    if isinstance(shapes, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                            for k in shapes.keys):
+        return _ExportSite(display, shapes)
+    if isinstance(shapes, (ast.Tuple, ast.List)) and len(shapes.elts) == len(display.elts) \
+            and not any(isinstance(e, ast.Starred) for e in shapes.elts):
+        return _ExportSite(display, shapes)
+    return None
+
+
 def _compiled_call(parents: dict[int, ast.AST], node: ast.Name) -> ast.Call | None:
     """``torch.compile(f)(x)`` / ``compile(f, ...)(x)`` for the load ``f``: the outer call; None otherwise."""
     parent = parents.get(id(node))
@@ -578,14 +619,15 @@ def _callables(tree: ast.Module):
             yield _methods(stmt)["__init__"], stmt.name, 1
 
 
-def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scopes, cls: ast.ClassDef
-                    ) -> list[ast.Call] | None:
+def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scopes, cls: ast.ClassDef,
+                    exports: bool = False) -> list[ast.Call | _ExportSite] | None:
     """The calls of the objects of module class ``cls`` (its ``forward`` through ``__call__``, or
     ``.forward(...)`` itself): ``C(a)(x)``, ``C(a).to(d)(x)``, ``torch.compile(C(a))(x)``, ``m(x)`` where a
-    name is bound once to such an object, ``self.m(x)`` where a method of a class stores it in ``self.m``.
+    name is bound once to such an object, ``self.m(x)`` where a method of a class stores it in ``self.m``;
+    with ``exports`` also ``torch.export.export(C(a), (x,), ...)`` (:class:`_ExportSite`).
     None when an object may be called where this cannot see it: ``C`` used otherwise than constructed, an
     object passed on, returned, kept in a container, a name or attribute bound to it more than once."""
-    calls: list[ast.Call] = []
+    calls: list[ast.Call | _ExportSite] = []
     attrs = Counter(n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store))
 
     def follow(node: ast.expr) -> bool:
@@ -608,6 +650,11 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
         if (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node and len(parent.args) == 1
                 and _dotted(parent.func) in ("torch.compile", "compile")):
             return follow(parent)
+        if exports and isinstance(parent, ast.Call):
+            site = _export_site(parent, node)
+            if site is not None:
+                calls.append(site)
+                return True
         if isinstance(parent, ast.Expr):  # ``model.eval()`` as a statement: its value goes nowhere
             return True
         if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1:
@@ -679,7 +726,7 @@ def _forward_callables(tree: ast.Module, parents: dict[int, ast.AST], scopes: Sc
         forward = _methods(stmt).get("forward")
         if forward is None or "__call__" in _methods(stmt):
             continue
-        yield forward, lambda cls=stmt: _instance_calls(tree, parents, scopes, cls) or None, 1
+        yield forward, lambda cls=stmt: _instance_calls(tree, parents, scopes, cls, exports=True) or None, 1
 
 
 def unused_parameter_candidates(source: str) -> list[str]:
@@ -735,7 +782,10 @@ def _param_drop_edits(smap: SourceMap, func: ast.FunctionDef, skip: int, calls: 
     for call in calls:
         if isinstance(call, _ThreadSite) and call.display is None:
             continue
-        elements = display_elements(smap, call.display) if isinstance(call, _ThreadSite) else call_elements(smap, call)
+        if isinstance(call, _ExportSite) and call.shapes is not None:
+            edits.extend(_shape_entry_edits(smap, call.shapes, param, i - skip))
+        displayed = isinstance(call, (_ThreadSite, _ExportSite))
+        elements = display_elements(smap, call.display) if displayed else call_elements(smap, call)
         order = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
         target: ast.AST | None = None
         if i - skip < len(call.args):
@@ -745,6 +795,18 @@ def _param_drop_edits(smap: SourceMap, func: ast.FunctionDef, skip: int, calls: 
         if target is not None and elements is not None:
             edits.append(Delete(elements, next(j for j, n in enumerate(order) if n is target)))
     return edits
+
+
+def _shape_entry_edits(smap: SourceMap, shapes: ast.Dict | ast.Tuple | ast.List, param: str, index: int) -> list[Edit]:
+    """Deleting parameter ``param`` (argument ``index``) from an export's ``dynamic_shapes``: its key's entry
+    of a dict, its element of a tuple or list (none where the dict has no entry for it)."""
+    elements = display_elements(smap, shapes)
+    if elements is None:
+        return []
+    if isinstance(shapes, ast.Dict):
+        keys = [j for j, k in enumerate(shapes.keys) if isinstance(k, ast.Constant) and k.value == param]
+        return [Delete(elements, j) for j in keys]
+    return [Delete(elements, index)] if index < len(shapes.elts) else []
 
 
 def _spread_call(calls: list) -> bool:

@@ -209,6 +209,29 @@ def _drop_unpacked(source: str, smap: SourceMap, scopes: Scopes, stmt: ast.stmt)
     return [source[:start] + text + source[end:]]
 
 
+def unread_targets(source: str) -> str | None:
+    """``best, labels = images`` where ``labels`` is never read -> ``best, _ = images`` (an unpacking of one
+    value: it still checks the length), every such assignment at once; not where ``_`` is read anywhere.
+    A final cosmetic pass: it changes no behaviour, and earlier the statement mostly goes anyway."""
+    tree, smap = _parse(source)
+    if "_" in loaded_names(tree):
+        return None
+    scopes = _scopes(source)
+    splices: list[Edit] = []
+    for stmt in ast.walk(tree):
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], (ast.Tuple, ast.List))):
+            continue
+        names = [n for n in ast.walk(stmt.targets[0])
+                 if not isinstance(n, (ast.Tuple, ast.List, ast.Starred, ast.expr_context))]
+        if not all(isinstance(t, ast.Name) for t in names):
+            continue
+        unread = [t for t in names if t.id != "_" and not scopes.reads(stmt, t.id)]  # type: ignore[attr-defined]
+        if len(unread) < len(names):  # (none read: the unused-names and drop-target passes' business)
+            splices.extend(Splice(*smap.span(t), "_") for t in unread)
+    return apply_edits(source, splices) if splices else None
+
+
 # --------------------------------------------------------------- compound -> body
 def _full_lines(smap: SourceMap, stmt: ast.stmt) -> tuple[int, int, str] | None:
     """Line range of an own-line statement and its indentation (None if it shares lines)."""
@@ -273,6 +296,9 @@ def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
                 text = indent + binding + nl + text
         blocks.append(text)
     elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        unread = _with_names(stmt)
+        if unread:  # the body alone where no name the ``with`` binds is read (:func:`_unwrap_candidates`)
+            blocks.append(_Unread(block_text(smap, stmt.body, indent), unread))
         bindings = [
             f"{indent}{smap.text(item.optional_vars)} = {smap.text(item.context_expr)}{nl}"
             for item in stmt.items
@@ -287,6 +313,34 @@ def _unwrap_blocks(smap: SourceMap, stmt: ast.stmt, indent: str) -> list[str]:
             text += block_text(smap, stmt.finalbody, indent)
         blocks.append(text)
     return blocks
+
+
+class _Unread(str):
+    """An unwrapped block proposed only where none of ``names`` is read anywhere in the module: ``with Pool()
+    as pool:`` around code that never uses ``pool`` becomes its body, without ``pool = Pool()`` (an object
+    built and never closed: a pool's workers, an open file, may fail or hang at exit where the ``with``
+    closed them)."""
+
+    names: frozenset[str]
+
+    def __new__(cls, text: str, names: frozenset[str]) -> _Unread:
+        block = super().__new__(cls, text)
+        block.names = names
+        return block
+
+
+def _with_names(stmt: ast.With | ast.AsyncWith) -> frozenset[str]:
+    """The names a ``with`` binds (``as name``; empty when one binds something else: ``as self.x``, ``as (a,
+    b)`` count by their names, an attribute target makes it empty)."""
+    names: list[str] = []
+    for item in stmt.items:
+        if item.optional_vars is None:
+            continue
+        sub = _target_names(item.optional_vars)
+        if sub is None:
+            return frozenset()
+        names.extend(sub)
+    return frozenset(names)
 
 
 def unwrap_candidates(source: str) -> list[str]:
@@ -307,6 +361,11 @@ def _unwrap_candidates(module: Module) -> Iterator[str]:
             at = module.offsets[k]
             pieces = chunk.get(f"unwrap {nested}", lambda c: _unwrap_pieces(c, nested))  # noqa: B023
             for start, end, block in pieces:
+                if isinstance(block, _Unread):
+                    loads = module.total("loads", lambda c: _chunk_name_counts(c)[0])
+                    if any(loads[n] for n in block.names):
+                        continue
+                    block = str(block)
                 yield spliced(module.source, [Splice(at + start, at + end, block)])  # type: ignore[misc]
 
 

@@ -1081,7 +1081,10 @@ def _discarded_parts(value: ast.expr, imported: set[str]) -> list[ast.expr]:
     a plain name or of an imported module's function (and the calls an f-string argument formats), the
     expressions an f-string formats, the operands of an arithmetic chain or a comparison, the elements of a
     display, the receiver of a method called on something that is not a name or an attribute (mostly a
-    value computed on the spot)."""
+    value computed on the spot), the object an attribute or a subscript is read from (``fn(x).shape``,
+    ``model(x)[0]``: a value read and dropped)."""
+    if isinstance(value, (ast.Attribute, ast.Subscript)):
+        return [value.value]
     if isinstance(value, ast.Call):
         if isinstance(value.func, ast.Attribute) and not isinstance(value.func.value, (ast.Name, ast.Attribute)):
             # a method of a receiver that is not a name or an attribute: mostly a value computed on the spot
@@ -1095,7 +1098,7 @@ def _discarded_parts(value: ast.expr, imported: set[str]) -> list[ast.expr]:
         if not isinstance(root, ast.Name) or (root is not value.func and root.id not in imported):
             return []  # a method of an object (``xs.append(...)``) has effects of its own
         parts = [p for arg in [*value.args, *(k.value for k in value.keywords)] for p in _formatted(arg)]
-        return [p for p in parts if isinstance(p, (ast.Call, ast.BinOp, ast.Subscript))]
+        return [p for p in parts if isinstance(p, (ast.Call, ast.BinOp, ast.Subscript, ast.Attribute))]
     if isinstance(value, ast.JoinedStr):
         return _formatted(value)
     if isinstance(value, ast.BinOp):
@@ -1113,7 +1116,9 @@ def discarded_call_candidates(source: str) -> list[str]:
     name or a function of an imported module (``F.cross_entropy``, not a method like ``xs.append``), also
     a call an f-string argument formats (``print(f"{g(x)}")``); an f-string or an arithmetic chain left as a
     statement (``f"<nav>{render(m)}</nav>"``, ``x + self.attn(x)``: an inlined function's return value) ->
-    a formatted expression, an operand; a tuple or list display -> an element. If the failure is raised
+    a formatted expression, an operand; a tuple or list display -> an element; an attribute or subscript read
+    of a computed value (``fn(x).shape``, ``print(net(x).shape)`` -> ``net(x).shape``) -> that value. If the
+    failure is raised
     inside ``g(...)``, the rest never ran or only consumed its value; if it is raised by ``f`` (or by the
     ``+``) the candidate does not fail that way and is rejected."""
     tree, smap = _parse(source)

@@ -1,0 +1,56 @@
+"""How complex a statement is to read: its AST nodes, for the cap on what inlining may build.
+
+Inlining one-use variables and functions shortens a reproducer by lines, and can end in one statement
+more tangled than anything its author wrote (``key, value = next(iter({...}[[a[1:] for a in
+(sys.argv[1:] or ["+adam"]) if a.startswith("+")][0]].items()))``). A maintainer reads the plain steps
+faster: so no candidate of an inlining pass (:data:`reportkit.reduce.passes.INLINING`) may hold a statement
+with more nodes than the most complex statement of the original (nor than the current source's, which
+materialized values may have made larger); the value stays named instead
+(:class:`reportkit.reduce.tester.Tester`).
+
+A statement's nodes are those of its own expressions, not of the statements in its body (an ``if``'s test,
+not its branches); names' contexts and operators are not nodes of their own, and a literal of constants
+(``{"lr": 0.1, "betas": (0.9, 0.99)}``, ``-1``) counts as one: it is data, read at a glance.
+"""
+
+from __future__ import annotations
+
+import ast
+
+__all__ = ["max_statement_nodes", "statement_nodes"]
+
+_NOT_NODES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+
+
+def _data(node: ast.AST) -> bool:
+    """A literal of constants: a constant, a signed number, a tuple, list, set or dict display of such."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_data(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _data(k) for k in node.keys) and all(_data(v) for v in node.values)
+    return False
+
+
+def _nodes(node: ast.AST) -> int:
+    if isinstance(node, ast.expr) and _data(node):
+        return 1
+    return 1 + sum(_nodes(child) for child in ast.iter_child_nodes(node)
+                   if not isinstance(child, (ast.stmt, *_NOT_NODES)))
+
+
+def statement_nodes(stmt: ast.stmt) -> int:
+    """The nodes of ``stmt``'s own expressions (see the module doc)."""
+    return _nodes(stmt)
+
+
+def max_statement_nodes(source: str | ast.AST) -> int:
+    """The nodes of the most complex statement of ``source`` (0 without statements, or when it does not parse)."""
+    try:
+        tree = ast.parse(source) if isinstance(source, str) else source
+    except (SyntaxError, ValueError):
+        return 0
+    return max((_nodes(n) for n in ast.walk(tree) if isinstance(n, ast.stmt)), default=0)
