@@ -1484,7 +1484,20 @@ def _name_words(name: str) -> list[str]:
 
 def _code_secret_name(name: str, env: bool = False) -> str:
     """How strongly a name in code says its value is a secret: "strong", "weak" (a token that may be a
-    tokenizer's: ``pad_token``) or "". ``env``: the name of an environment variable (``os.environ["X"]``)."""
+    tokenizer's: ``pad_token``; a secret's name followed by a word that says the value is where or what the
+    secret is, ``DB_PASSWORD_ENV``, ``X_API_KEY_HEADER``: usually a name, sometimes the secret itself — the
+    keyword rule of detect-secrets takes a secret's word anywhere in the name) or "". ``env``: the name of an
+    environment variable (``os.environ["X"]``)."""
+    strength = _code_secret_name_exact(name, env)
+    if strength or not name or len(name) > 100:
+        return strength
+    words = _name_words(name) if any(c.islower() for c in name) else [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    if len(words) > 1 and words[-1] in _LOCATION_SUFFIXES and _code_secret_name_exact("_".join(words[:-1]), env):
+        return "weak"
+    return ""
+
+
+def _code_secret_name_exact(name: str, env: bool = False) -> str:
     if not name or len(name) > 100:
         return ""
     if env or not any(c.islower() for c in name) or re.match(r"[A-Z][A-Z0-9]*_[A-Z0-9]*_?[A-Za-z0-9]*$", name):

@@ -71,7 +71,25 @@ def test_code_literal_bound_to_a_secret_name_becomes_redacted_whole(template, va
     ast.parse(out)
 
 
+@pytest.mark.parametrize("template", [
+    'STAGING_DB_PASSWORD_ENV = "{v}"',
+    'signing_secret_header = "{v}"',
+    'os.environ["VENDOR_API_KEY_VAR"] = "{v}"',
+])
+def test_code_secret_name_with_a_location_word_after_it_takes_a_random_value(template):
+    # detect-secrets' keyword rule takes a secret's word anywhere in the name: a value that looks random
+    # (16+ characters, letters and digits) is the secret; a name or a header's name stays (next test)
+    v = _r(28)
+    out = redact_code(template.format(v=v) + "\n", home="")
+    assert v not in out and '"<redacted>"' in out
+    ast.parse(out)
+
+
 @pytest.mark.parametrize("line", [
+    'PASSWORD_ENV = "DB_PASSWORD"',
+    'X_API_KEY_HEADER = "X-Api-Key"',
+    'api_key_header = "x-api-key-v2"',
+    'SECRET_KEY_FILE = "/run/secrets/django_key_2"',
     "self.ntoken = ntoken",
     "password_length = 12",
     'api_version = "2024-02-15-preview"',
