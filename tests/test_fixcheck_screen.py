@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 from test_good_check import make_repo, minimize
@@ -304,3 +305,21 @@ def test_fold_map_applies_a_method_fix_where_its_class_became_module_code():
              "            except ValueError:\n                continue\n            done.append(1)\n"
              "            todo.task_done()\n")
     assert fold(other) is None
+
+
+def test_trace_redacts_a_reason_whole_before_it_cuts_it(tmp_path):
+    """A failure message holding a PGP private key over many lines: the trace line is one line, cut to a few
+    hundred characters — redacted first, or a chunk of the key body (no header left around it) got through."""
+    body = [uuid.uuid4().hex + uuid.uuid4().hex[:24] for _ in range(12)]
+    message = ("ValueError: cannot sign: -----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + "\n".join(body)
+               + "\n=Ab3x\n-----END PGP PRIVATE KEY BLOCK-----")
+    from types import SimpleNamespace
+
+    from reportkit.reduce.minimize import _why
+
+    outcome = SimpleNamespace(ok=False, signature=SimpleNamespace(location=None, headline=lambda: message))
+    trace = Trace(tmp_path / "t.tsv")
+    trace.line("hdd", "x = 1\n", "bad", False, _why(outcome, False))
+    text = (tmp_path / "t.tsv").read_text()
+    assert len(text.splitlines()) == 2 and "cannot sign" in text
+    assert not any(line[:20] in text for line in body), text

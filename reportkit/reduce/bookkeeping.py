@@ -54,6 +54,9 @@ def key(text: str) -> bytes:
 TRACE_ENV = "REPORTKIT_TRACE"
 
 
+_TRACE_REASON_MAX = 300  # characters of a trace line's "why"
+
+
 class Trace:
     """A debugging trace of a reduction: one tab-separated line per decision about a candidate.
 
@@ -92,6 +95,11 @@ class Trace:
         k = key(candidate)
         with self._lock:
             reason = reason or self._why.pop((k, check), "")
+        # the reason is redacted whole, then made one line and cut: a secret cut in two or spread over lines
+        # (a PEM block in a message) is no longer one the rules can see
+        reason = " ".join(redact_output(reason, home="").split())
+        if len(reason) > _TRACE_REASON_MAX:
+            reason = reason[:_TRACE_REASON_MAX - 1] + "…"
         fields = [f"{time.monotonic() - self._start:.2f}", phase,
                   str(sum(1 for line in candidate.splitlines() if line.strip())), str(len(candidate.encode())),
                   check, "-" if verdict is None else ("yes" if verdict else "no"), reason, k.hex()[:8]]

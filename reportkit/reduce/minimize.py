@@ -617,7 +617,7 @@ def _why(outcome, ok: bool, keep: Keep | None = None, source: str = "") -> str:
     woke = f" (lost {', '.join(lost)})" if lost else ""
     if keep is not None and outcome.ok and not ok and keep.guarded and not keep.still_guarded(outcome, source):
         woke += " (raised without its condition)"
-    return f"{'meets it' if ok else 'does not'}: {sig.headline()[:200]}{where}{woke}"
+    return f"{'meets it' if ok else 'does not'}: {sig.headline()}{where}{woke}"  # (the trace redacts, then cuts)
 
 
 def reference_warm_executor(executor: Executor, reference: Check, source: str) -> WarmExecutor | None:
