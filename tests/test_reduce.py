@@ -1069,3 +1069,13 @@ def test_the_cap_is_for_inlining_passes_only() -> None:
     problem.set_phase(P.INLINE_VARIABLES.name)
     assert not problem.test(big + "z = 2\n")
     assert problem.stats.too_complex == 1
+
+
+@pytest.mark.parametrize("comment", ["", "  # the pair"])
+def test_unread_targets_ride_along_with_the_final_passes(comment: str) -> None:
+    """``a, b = divmod(7, 6)`` with ``b`` unread becomes ``a, _ = …`` only in the final passes' one test (here
+    with a comment dropped), never in a test of its own."""
+    source = f"a, b = divmod(7, 6){comment}\nraise ValueError(a)\n"
+    result, _recorder = reduce_checked(source, raises(ValueError, "1"))
+    assert ("a, _ = divmod(" in result.source) == bool(comment), result.source
+    assert "#" not in result.source
