@@ -1083,6 +1083,9 @@ def test_stdlib_modules_are_told_from_installed_packages(monkeypatch, names) -> 
         # a compound statement counts its header, not its body
         ("if a and b and c and d and e:\n    y = 1\n", 7),
         ("if a and b:\n    x = [1, 2, 3]\n    y = f(g(h(1)))\n", 9),
+        # a parallel assignment (an inlined function's parameters) counts as its most complex single one
+        ("rows, when, n = load(path), now(), 3\n", 5),
+        ("a, b = c\n", 5),
         ("", 0),
     ],
 )
