@@ -10,7 +10,8 @@ materialized values may have made larger); the value stays named instead
 
 A statement's nodes are those of its own expressions, not of the statements in its body (an ``if``'s test,
 not its branches); names' contexts and operators are not nodes of their own, and a literal of constants
-(``{"lr": 0.1, "betas": (0.9, 0.99)}``, ``-1``) counts as one: it is data, read at a glance. A parallel
+(``{"lr": 0.1, "betas": (0.9, 0.99)}``, ``-1``) counts as one: it is data, read at a glance; a name bound
+(``x = …``) counts as none: ``x = EXPR`` is no more complex than the ``return EXPR`` it was inlined from. A parallel
 assignment (``a, b = x, f(y)``, how an inlined function's parameters are bound) counts as its most complex
 single assignment: the readability pass splits it.
 """
@@ -38,6 +39,8 @@ def _data(node: ast.AST) -> bool:
 
 
 def _nodes(node: ast.AST) -> int:
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        return 0  # ``x = EXPR`` is no more complex than ``return EXPR`` (an inlined function's result)
     if isinstance(node, ast.expr) and _data(node):
         return 1
     return 1 + sum(_nodes(child) for child in ast.iter_child_nodes(node)
