@@ -257,10 +257,14 @@ class _Schedule:
         self._final()
 
     def _final(self) -> None:
-        """The cosmetic passes: all of them as one candidate (one test), one by one only if that fails."""
+        """The cosmetic passes: all of them as one candidate (one test), one by one only if that fails. The
+        riders (:data:`reportkit.reduce.passes.FINAL_RIDERS`) only join a change of the others: never a test
+        of their own."""
         problem = self.problem
         source, changed = problem.current, []
-        for final in P.FINAL:
+        for final in (*P.FINAL, *P.FINAL_RIDERS):
+            if final in P.FINAL_RIDERS and not changed:
+                break
             proposed = final.candidates(source)
             if proposed:
                 source = proposed[0]

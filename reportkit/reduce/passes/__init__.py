@@ -196,7 +196,10 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: numbers only does not start another (reportkit.reduce.schedule).
 NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
-FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, UNREAD_TARGETS, ONE_LINE, WHITESPACE)
+FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
+#: Cosmetic changes tried only together with a change of the FINAL passes (in their one test), never alone:
+#: worth no test of their own.
+FINAL_RIDERS = (UNREAD_TARGETS,)
 #: Passes that put code where a name, a call or an attribute read stood (one-use variables and functions,
 #: helpers, ``self.x``, a record's fields, a lookup, an option's default, a delegating or factory call):
 #: their candidates may not hold a statement more complex than the original's most complex one
@@ -251,6 +254,7 @@ __all__ = [
     "DROP_TARGET",
     "ELEMENTS",
     "FINAL",
+    "FINAL_RIDERS",
     "FINE",
     "HOIST",
     "MATERIALIZE",

@@ -10,7 +10,10 @@ materialized values may have made larger); the value stays named instead
 
 A statement's nodes are those of its own expressions, not of the statements in its body (an ``if``'s test,
 not its branches); names' contexts and operators are not nodes of their own, and a literal of constants
-(``{"lr": 0.1, "betas": (0.9, 0.99)}``, ``-1``) counts as one: it is data, read at a glance.
+(``{"lr": 0.1, "betas": (0.9, 0.99)}``, ``-1``) counts as one: it is data, read at a glance; a name bound
+(``x = …``) counts as none: ``x = EXPR`` is no more complex than the ``return EXPR`` it was inlined from. A parallel
+assignment (``a, b = x, f(y)``, how an inlined function's parameters are bound) counts as its most complex
+single assignment: the readability pass splits it.
 """
 
 from __future__ import annotations
@@ -36,14 +39,32 @@ def _data(node: ast.AST) -> bool:
 
 
 def _nodes(node: ast.AST) -> int:
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        return 0  # ``x = EXPR`` is no more complex than ``return EXPR`` (an inlined function's result)
     if isinstance(node, ast.expr) and _data(node):
         return 1
     return 1 + sum(_nodes(child) for child in ast.iter_child_nodes(node)
                    if not isinstance(child, (ast.stmt, *_NOT_NODES)))
 
 
+def _pairs(stmt: ast.stmt) -> list[tuple[ast.expr, ast.expr]] | None:
+    """The (target, value) pairs of a parallel assignment ``a, b = x, y`` (what inlining a function binds its
+    parameters with); None for any other statement."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple)
+            and isinstance(stmt.value, ast.Tuple)):
+        return None
+    targets, values = stmt.targets[0].elts, stmt.value.elts
+    if len(targets) != len(values) or any(isinstance(e, ast.Starred) for e in (*targets, *values)):
+        return None
+    return list(zip(targets, values))
+
+
 def statement_nodes(stmt: ast.stmt) -> int:
-    """The nodes of ``stmt``'s own expressions (see the module doc)."""
+    """The nodes of ``stmt``'s own expressions (see the module doc); a parallel assignment ``a, b = x, y``
+    counts as its most complex single assignment (``a = x``: what the readability pass splits it into)."""
+    pairs = _pairs(stmt)
+    if pairs:
+        return max(1 + _nodes(t) + _nodes(v) for t, v in pairs)
     return _nodes(stmt)
 
 
@@ -53,4 +74,4 @@ def max_statement_nodes(source: str | ast.AST) -> int:
         tree = ast.parse(source) if isinstance(source, str) else source
     except (SyntaxError, ValueError):
         return 0
-    return max((_nodes(n) for n in ast.walk(tree) if isinstance(n, ast.stmt)), default=0)
+    return max((statement_nodes(n) for n in ast.walk(tree) if isinstance(n, ast.stmt)), default=0)
