@@ -1,8 +1,9 @@
 """pytest plugin for ``reportkit ci``'s grouping without a good revision (stdlib only; loaded in the target
 interpreter with ``-p rk_spectrum_plugin``, its directory on PYTHONPATH).
 
-For every test it records the functions called while the test runs (``sys.setprofile``: call events
-only) in the files under the working directory (the mirror of the rootdir), and whether the test failed;
+For every test it records the functions called while the test runs (``sys.setprofile``: call and return
+events) in the files under the working directory (the mirror of the rootdir), but none called from code that
+only describes a failure (an assertion message's reprs), and whether the test failed;
 at the end of the session it prints one line ``RK-SPECTRUM <json>`` to the real standard output:
 ``{"functions": [[file, qualname], ...], "tests": {nodeid: [failed, [function index, ...]]}}``.
 """
