@@ -389,7 +389,8 @@ def _protection() -> str:
     from reportkit.run import sandbox
 
     try:
-        return sandbox.protection().describe()
+        gaps = sandbox.gaps_seen()
+        return sandbox.protection().describe() + (f" — {gaps}" if gaps else "")
     except UserError as exc:
         return exc.message
 

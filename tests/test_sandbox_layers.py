@@ -1121,3 +1121,45 @@ def test_every_seccomp_filter_refuses_other_abis(machine):
         code = instructions(program)
         assert code[1] == (0x15, 1, 0, confine._ARCHS[machine][0]) and code[2][0] == 0x06
         assert (x32 in code) is (machine == "x86_64")
+
+
+@pytest.mark.parametrize("config, summary, expected", [
+    ({"mounts": {"shm": True, "pts": True, "promised": True}},
+     {"mounts": {"mount_ns": True, "shm": "private", "pts": "failed: [Errno 1] mount(devpts): refused"}},
+     ["a /dev/pts of its own ([Errno 1] mount(devpts): refused)"]),
+    ({"mounts": {"shm": True, "pts": "try", "required": True}},  # only tried: a warm child under bubblewrap
+     {"mounts": {"mount_ns": True, "shm": "private", "pts": "failed: [Errno 1] refused"}}, []),
+    ({"mounts": {"shm": True, "readonly": True, "promised": True}},
+     {"mounts": {"mount_ns": False, "why": "unshare: EPERM"}},
+     ["a mount namespace of the run's own (unshare: EPERM)"]),
+    ({"mounts": {"shm": True, "readonly": True, "promised": False}},  # the sandbox line says so already
+     {"mounts": {"mount_ns": False, "why": "unshare: EPERM"}}, []),
+    ({"seccomp": True, "network": False}, {"seccomp": "no keyring"},
+     ["the socket filter (seccomp: this architecture is not known): UDP and raw sockets open"]),
+    ({"seccomp": True, "network": True}, {"seccomp": None},
+     ["the kernel keyring filter (seccomp: this architecture is not known)"]),
+    ({"seccomp": True, "network": False, "mounts": {"shm": True, "promised": True}},
+     {"seccomp": "no keyring, no sockets but unix and netlink route", "mounts": {"mount_ns": True, "shm": "private"}},
+     []),
+])
+def test_confinement_gaps_name_what_was_promised_and_is_not_in_force(config, summary, expected):
+    from reportkit.run import _confine
+
+    assert _confine.gaps(config, summary) == expected
+
+
+def test_a_runs_gaps_reach_the_sandbox_line(tmp_path, monkeypatch):
+    """A step the run could not apply is not only in its boot summary: check/minimize's sandbox line says it."""
+    from reportkit import cli
+    from reportkit.run import runner
+    from reportkit.run.spec import RunResult
+
+    monkeypatch.setattr(sandbox, "_gaps", {})
+    events = tmp_path / "events.jsonl"
+    start = {"event": "start", "pid": 1, "main_thread": 1,
+             "confined": {"mounts": {"mount_ns": True}, "gaps": ["a /dev/pts of its own (refused)"]}}
+    events.write_text(json.dumps(start) + "\n")
+    for _ in range(2):
+        runner._read_events(events, RunResult(None, None, False, 0.0, "", ""))
+    assert sandbox.gaps_seen() == "NOT in force in some runs: a /dev/pts of its own (refused) (2 runs)"
+    assert cli._protection().endswith(" — NOT in force in some runs: a /dev/pts of its own (refused) (2 runs)")

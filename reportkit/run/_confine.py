@@ -33,7 +33,9 @@ reportkit itself for :func:`host_unix_sockets`).
 
 Steps that were asked for and cannot be done raise :class:`ConfinementError` (the boot then refuses to run
 the script: a run is never less confined than the report says), except ``mounts`` (unless it says
-``required``) and ``seccomp``, whose outcome is recorded in the summary.
+``required``) and ``seccomp``, whose outcome is recorded in the summary; what of those was promised
+(a mount step asked for as ``True``; the mount namespace when ``mounts["promised"]``; a seccomp filter) and is
+not in force is listed in the summary's ``gaps``, which reportkit shows next to its sandbox line.
 """
 
 import ctypes
@@ -268,6 +270,7 @@ def own_mounts(config, writable):
     why = own_mount_ns()
     done = {"mount_ns": why is None}
     if why is not None:
+        done["why"] = why
         if config.get("required"):
             raise ConfinementError(errno.EPERM, "no mount namespace of the run's own could be made: " + why)
         return done
@@ -461,6 +464,7 @@ def apply(config):
             if no_sockets(unix):
                 done.append("no sockets but unix and netlink route" if unix else "no sockets but netlink route")
         summary["seccomp"] = ", ".join(done) or None
+    summary["gaps"] = gaps(config, summary)
     version = int(config.get("landlock") or 0)
     if version:
         try:
@@ -469,6 +473,32 @@ def apply(config):
         except (OSError, ValueError) as exc:
             raise ConfinementError(getattr(exc, "errno", None) or errno.EPERM, f"landlock: {exc}") from None
     return summary
+
+
+_STEPS = {"shm": "a private /dev/shm", "pts": "a /dev/pts of its own", "sockets": "host unix sockets masked",
+          "readonly": "the file system read-only outside the scratch dirs"}
+
+
+def gaps(config, summary):
+    """What ``config`` promised and ``summary`` says is not in force, one phrase each (empty: all of it)."""
+    out = []
+    asked = config.get("mounts") if isinstance(config.get("mounts"), dict) else {}
+    done = summary.get("mounts") or {}
+    if asked and not done.get("mount_ns"):
+        if asked.get("promised"):
+            out.append("a mount namespace of the run's own (" + str(done.get("why") or "not available") + ")")
+    else:
+        for name, phrase in _STEPS.items():
+            result = done.get(name)
+            if asked.get(name) is True and isinstance(result, str) and result.startswith("failed: "):
+                out.append(phrase + " (" + result[len("failed: "):] + ")")
+    if config.get("seccomp"):
+        filters = summary.get("seccomp") or ""
+        if "no keyring" not in filters:
+            out.append("the kernel keyring filter (seccomp: this architecture is not known)")
+        if not config.get("network", True) and "no sockets" not in filters:
+            out.append("the socket filter (seccomp: this architecture is not known): UDP and raw sockets open")
+    return out
 
 
 def from_env(environ=None):

@@ -811,6 +811,9 @@ def _read_events(path: Path, result: RunResult) -> None:
             pid = event.get("pid") if pid is None else pid
             result.started = True
             result.main_thread_id = event.get("main_thread")
+            confined = event.get("confined")
+            if isinstance(confined, dict) and confined.get("gaps"):
+                protect.note_gaps(str(gap) for gap in confined["gaps"])
         elif kind == "sandbox_error":
             raise UserError(f"the sandbox could not be applied in the run: {event.get('error')} "
                             f"(set {protect.FORCE_ENV}=bwrap, or {protect.LANDLOCK_ENV}=0 for the fallback's "

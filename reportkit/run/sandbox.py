@@ -74,6 +74,23 @@ SESSION_PREFIX = "reportkit-session-"  # reportkit.run.runner.session_root(): th
 _settings = {"network": os.environ.get(NO_NETWORK_ENV, "") in ("", "0")}
 
 
+_gaps: dict[str, int] = {}  # what a run's own confinement could not put in force (_confine.gaps) -> runs
+
+
+def note_gaps(gaps: Iterable[str]) -> None:
+    """Record what one run's confinement summary says is not in force (called for every run's start)."""
+    for gap in gaps:
+        _gaps[gap] = _gaps.get(gap, 0) + 1
+
+
+def gaps_seen() -> str:
+    """What runs of this process lacked of the promised confinement, for the sandbox line ("" if nothing)."""
+    if not _gaps:
+        return ""
+    return "NOT in force in some runs: " + "; ".join(f"{gap} ({n} run{'s' if n != 1 else ''})"
+                                                      for gap, n in _gaps.items())
+
+
 def set_network(enabled: bool) -> None:
     """Default for runs that do not say (``reportkit --no-network`` sets it off)."""
     _settings["network"] = enabled
@@ -352,7 +369,7 @@ def _confined_env(env: dict[str, str], dirs: list[str], network: bool, prot: Pro
     # (required: the report says so; its /dev/pts where it can: the server's is bwrap's, not the host's)
     mounts = None
     if fallback:
-        mounts = {"shm": True, "pts": True, "readonly": True, "sockets": True}
+        mounts = {"shm": True, "pts": True, "readonly": True, "sockets": True, "promised": prot.mounts}
     elif not keeper and prot.warm_mounts:
         mounts = {"shm": True, "pts": "try", "readonly": True, "required": True}
     config = {"landlock": prot.landlock, "writable": [*dirs, "/dev/shm"], "devices": devices, "network": network,
