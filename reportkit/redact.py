@@ -360,6 +360,13 @@ class _Joined:
         return lo, hi
 
 
+def _next_line_goes_on(text: str, at: int) -> bool:
+    """After ``at`` (the end of a value joined across a line break), does its line go on with more words?"""
+    stop = text.find("\n", at)
+    rest = text[at:stop if stop >= 0 else len(text)]
+    return rest[:1] in (" ", "\t") and bool(rest.strip())
+
+
 def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool) -> list[Span]:
     """Known values (and, with ``patterns``, high-confidence tokens) that a line break splits."""
     if "\n" not in text and "\\n" not in text:  # no newline, real or JSON-escaped
@@ -390,6 +397,11 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                     if end == breaks[0][0] or not pattern.fullmatch(view, m.start(), end):
                         continue
                 lo, hi = joined.original(m.start(), end)
+                if _next_line_goes_on(text, hi) and pattern.fullmatch(view, m.start(), breaks[0][0]):
+                    # whole on its first line, and the next line's first word is followed by more words: that
+                    # word is the next line's own (a log's date, a --flag), not the token's tail
+                    spans.append((lo, joined.original(m.start(), breaks[0][0])[1], _mark(kind)))
+                    continue
                 spans.append((lo, hi, _mark(kind)))
     return spans
 

@@ -290,3 +290,17 @@ def test_minimizes_same_shape_placeholder_is_no_secret(shape):
     secret's shape) stays as written: redacting it would change what the reproducer does."""
     code = f'client = {{"token": "{shape}"}}\napi_key = "{shape}"\n'
     assert redact_code(code, home="") == code
+
+
+@pytest.mark.parametrize("next_line", ["2025-03-02 08:15:44 INFO step 2 of 9", "--api-key {value} --retries 3",
+                                       "WARNING retrying in 3 s"])
+def test_text_a_whole_token_at_a_line_end_does_not_take_the_next_lines_first_word(next_line):
+    """A token already whole on its line is not joined to the next line's first word when more words follow
+    it there (a log's date, a --flag): the line break stays, and the next line is redacted on its own."""
+    token = "sk-ant-api03-" + _r(80)
+    value = _r(24)
+    text = f"auth failed with {token}\n{next_line.format(value=value)}\nend\n"
+    out = redact_text(text, home="")
+    assert token[13:] not in out and value not in out
+    assert out.count("\n") == text.count("\n"), out
+    assert out.splitlines()[1].split()[0] == next_line.split()[0], out
