@@ -989,6 +989,52 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
             rk.wait()
 
 
+RACER = """
+import os, signal, sys, time
+# while the run hangs, one of its processes keeps making daemons (own session, SIGTERM ignored): some are
+# always being forked while reportkit kills the run's tree at the timeout
+if os.fork() == 0:
+    for _ in range(3000):
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", "MARKER"])
+            os._exit(0)
+        time.sleep(0.002)
+    os._exit(0)
+time.sleep(600)
+"""
+
+
+def test_a_run_forking_daemons_while_it_is_killed_leaves_none(area, user, native_mode):
+    """Without bubblewrap the run's keeper is the subreaper its orphans go to: reportkit lets it end the
+    tree (it sweeps until nothing is left) instead of killing it first, which handed the daemons forked
+    after reportkit's look at the tree to init (16 of them survived each timeout)."""
+    marker = "rk-racer-" + uuid.uuid4().hex[:10]
+    app = area / "app"
+    app.mkdir()
+    script = app / "racer.py"
+    script.write_text(RACER.replace("MARKER", marker))
+    _give(area, user)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", **_mode_env(native_mode)}
+    try:
+        subprocess.run([*_as(user), sys.executable, "-m", "reportkit", "check", str(script), "--runs", "1",
+                        "--timeout", "3", "--python", target_python(user)], env=env, cwd="/tmp",
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and _marked(marker):
+            time.sleep(0.2)
+        left = [f"{p.pid} (ppid {p.ppid()})" for p in _marked(marker) if p.is_running()]
+        assert left == []
+    finally:
+        for proc in _marked(marker):
+            try:
+                proc.kill()
+            except psutil.Error:
+                pass
+
+
 # --------------------------------------------------------------------------- what the report says
 
 

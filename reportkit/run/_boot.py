@@ -533,9 +533,12 @@ def _descendants(pid):
     return out
 
 
-def _kill_descendants():
-    """SIGKILL what is left of our process tree (we are its subreaper), and reap it."""
-    for _ in range(5):
+def _kill_descendants(seconds=2.0):
+    """SIGKILL what is left of our process tree (we are its subreaper), and reap it: again until nothing is
+    left (a process forking while we kill: its children are reparented to us when it dies), for at most
+    ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         kids = _descendants(os.getpid())
         if not kids:
             return

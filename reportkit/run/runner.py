@@ -47,7 +47,7 @@ COPY_IGNORE = (".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modu
 BASE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
 # Processes started by run_script and not yet reaped (several at once with parallel candidates).
-_ACTIVE: set[subprocess.Popen] = set()
+_ACTIVE: dict[subprocess.Popen, bool] = {}  # runs in progress -> led by a keeper (_boot._keep: the fallback)
 _ACTIVE_LOCK = threading.Lock()
 
 
@@ -403,20 +403,21 @@ def _start_and_wait(spec: RunSpec, cmd: list[str], env: dict[str, str], work: Pa
                                     stdin=subprocess.DEVNULL, start_new_session=True)
         except OSError as exc:
             raise UserError(f"cannot start {spec.python}: {exc.strerror or exc}") from None
+        keeper = prot.mode == "fallback"
         with _ACTIVE_LOCK:
-            _ACTIVE.add(proc)
+            _ACTIVE[proc] = keeper
         try:
             ended, early = wait_watching(spec, meta, work, target, lambda t: _wait(proc, t))
             if not ended:
                 timed_out = True
-                _dump_then_kill(proc, paths["dump"], spec.grace, bwrap=prot.mode == "bubblewrap")
+                _dump_then_kill(proc, paths["dump"], spec.grace, bwrap=prot.mode == "bubblewrap", keeper=keeper)
         except BaseException:  # Ctrl-C in reportkit: never leave the target running
-            kill_tree(proc)
+            kill_tree(proc, keeper=keeper)
             raise
         finally:
-            kill_tree(proc)  # stray members of the group (compile workers, helpers) go too
+            kill_tree(proc, keeper=keeper)  # stray members of the group (compile workers, helpers) go too
             with _ACTIVE_LOCK:
-                _ACTIVE.discard(proc)
+                _ACTIVE.pop(proc, None)
     return proc, timed_out, early, start
 
 
@@ -575,13 +576,14 @@ def _child_wait(child: psutil.Process) -> str | None:
             psutil.STATUS_TRACING_STOP: "stopped"}.get(status, "running")
 
 
-def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float, bwrap: bool = False) -> None:
+def _dump_then_kill(proc: subprocess.Popen, dump_path: Path, grace: float, bwrap: bool = False,
+                    keeper: bool = False) -> None:
     """Ask faulthandler (SIGUSR1) for all-thread stacks, wait until the dump settles, then kill.
     Under bwrap the signal goes to the sandboxed interpreter, not to bwrap."""
     pid = protect.target_pid(proc.pid) if bwrap else _first_process(proc.pid, dump_path.with_name("events.jsonl"))
     if pid is not None:
         request_dump(pid, dump_path, grace, lambda: proc.poll() is None)
-    kill_tree(proc)
+    kill_tree(proc, keeper=keeper)
 
 
 def _first_process(pid: int, events: Path) -> int:
@@ -602,9 +604,9 @@ def _first_process(pid: int, events: Path) -> int:
 def kill_active() -> None:
     """Kill every run still in progress (other threads' candidates after Ctrl-C / SIGTERM)."""
     with _ACTIVE_LOCK:
-        procs = list(_ACTIVE)
-    for proc in procs:
-        kill_tree(proc)
+        procs = list(_ACTIVE.items())
+    for proc, keeper in procs:
+        kill_tree(proc, keeper=keeper)
 
 
 def kill_group(leader: int, process: psutil.Process | None = None) -> list[psutil.Process]:
@@ -637,8 +639,23 @@ def kill_group(leader: int, process: psutil.Process | None = None) -> list[psuti
     return victims
 
 
-def kill_tree(proc: subprocess.Popen) -> None:
-    """Kill the process, its process group and every descendant we can still see; reap the process."""
+KEEPER_GRACE = 2.0  # seconds a keeper gets to end its run's tree before it is killed itself
+
+
+def kill_tree(proc: subprocess.Popen, *, keeper: bool = False) -> None:
+    """Kill the process, its process group and every descendant we can still see; reap the process.
+
+    ``keeper``: ``proc`` is the run's keeper (:func:`reportkit.run._boot._keep`, runs without bubblewrap), the
+    subreaper every orphan of the run is reparented to while it lives. It is asked first (SIGTERM: it kills
+    its tree until nothing is left, then exits): what a double fork made after our look at the tree is then
+    still its, where a SIGKILL of the keeper first would hand it to init."""
+    if keeper and proc.returncode is None:
+        try:
+            os.kill(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        else:
+            _wait(proc, KEEPER_GRACE)
     if proc.returncode is None:
         victims = kill_group(proc.pid)
     else:  # already reaped: its pid may be anyone's now; only what is left of its group is ours
