@@ -681,6 +681,12 @@ _BEARER = re.compile(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<reda
                      r"[A-Za-z0-9\-._~+/]{16,2048}=*)", re.IGNORECASE)
 _API_KEY_HEADER = re.compile(_HEADER_START + r"(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
                              r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;\\]{8,})", re.IGNORECASE)
+# any other hyphenated header name ending in key/token/secret (X-Auth-Key, Ocp-Apim-Subscription-Key, X-Api-Secret),
+# not a request's idempotency key, a WebSocket handshake nonce, a public key, a page token; its value random-looking
+_KEYED_HEADER = re.compile(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
+                           r"page|next-page|x-ms-continuation|sort|partition|primary|foreign|cache)-)"
+                           r"(?:[a-z0-9]+-){1,4}(?:key|token|secret)[\"']?\s{0,3}:\s{0,3}[\"']?"
+                           r"(?P<value>(?!<redacted)[^\s\"',;\\]{12,})", re.IGNORECASE)
 # credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
 # openssl -passin pass:PW
 _ARG_SEP = r"(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"']|[\"']?\s{1,5}[\"']?)"
@@ -790,6 +796,8 @@ def _structural_spans(text: str) -> list[Span]:
                                    (_WIREGUARD_KEY, ("privatekey", "presharedkey"), "wireguard-key")):
         if any(n in low for n in needles):
             spans += _group_spans(pattern, text, kind, _not_a_word)
+    if any(n in low for n in ("-key", "-token", "-secret")):
+        spans += _group_spans(_KEYED_HEADER, text, "api-key", _random_value)
     for pattern, needles in zip(_CLI_CREDENTIALS, _CLI_NEEDLES):
         if any(n in text for n in needles):
             spans += _group_spans(pattern, text, "credentials", _cli_credential)
@@ -951,7 +959,8 @@ _SEPARATOR = (
 )
 _VALUE = (
     r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\"'\n]{1,512})(?P=q)"
-    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}])(?!\s{0,5}=))"
+    # (a closing quote ends it too: 'CI_JOB_TOKEN=value' as one item of a list's repr)
+    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}]|[\"'](?:$|[\s,;)\]}:]))(?!\s{0,5}=))"
 )
 _ASSIGNMENT = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?(?P<name>" + _SECRET_NAME + r")[\"']?" + _SEPARATOR + ")" + _VALUE,
