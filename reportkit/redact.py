@@ -205,6 +205,10 @@ def _env_secrets(items: tuple[tuple[str, Optional[str]], ...]) -> tuple[tuple[st
             continue
         if holds_named_secret(name, value) and len(value) >= _MIN_KNOWN and not _TRIVIAL.match(value):
             found.setdefault(value, "env-secret")
+        elif len(value) >= 16 and looks_random(value):
+            # whatever its name (SETTING_3, DW_CONN): a credential's shape (mixed case and digits, random as
+            # keys are; never a path, a digest, a UUID or a name made of words), known wherever it travels
+            found.setdefault(value, "env-secret")
         if "://" in value or "=" in value or "@" in value:
             for cred, kind in credentials_in(value).items():
                 found.setdefault(cred, kind)
