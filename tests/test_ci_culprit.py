@@ -568,3 +568,11 @@ def test_a_test_whose_search_did_not_conclude_goes_with_the_culprit_of_the_tests
     assert keys["t::d1"] == ("signature", "fd")  # like no finished test: a failure of its own
     assert keys["t::e1"] == ("signature", "fe")  # its failure's tests have two culprits: not guessed
     assert unconfirmed == {"t::a1", "t::c1"}
+
+    from reportkit.ci.ci import CiReport, summary_markdown
+
+    failure = Failure("a", ["t::a1", "t::a2", "t::a3"], "t::a1", fingerprint="fa", verdict="confirmed",
+                      unconfirmed=["t::a1"])
+    report = CiReport(out_dir="out", repo_root=".", junit=["r.xml"], total_cases=9, failed_cases=3,
+                      failures=[failure])
+    assert "- `fa` culprit unconfirmed for 1 test(s)" in summary_markdown(report)
