@@ -13,7 +13,7 @@ Suites:
   --fixtures            the vendored suites of tests/fixtures/suites (bugs.patch: one commit per file's hunk)
   --heldout DIR         each DIR/<name>/ with commits/*.patch, built by `python DIR/build.py NAME DEST`
 
-    python benchmarks/ci_bench.py --fixtures [--minimize] [--only NAME] [--json out.json]
+    python benchmarks/ci_bench.py --fixtures [--minimize] [--only NAME] [--json out.json] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def minimized_pass_on_good(repo: Path, manifest: dict, out: Path, tmp: Path) -> 
     return results
 
 
-def bench_suite(name: str, build, minimize: bool) -> dict:
+def bench_suite(name: str, build, minimize: bool, keep: Path | None = None) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix=f"ci-bench-{name}-"))
     try:
         repo = tmp / name
@@ -216,11 +216,17 @@ def bench_suite(name: str, build, minimize: bool) -> dict:
                      for line in h["excerpt"].splitlines() if line[:1] and line[:1] in "+-"}
             culprits_ok.append(any(shown and shown <= p for p in planted))
         precision, recall = precision_recall([f["tests"] for f in guess["failures"]], labels)
+        good_precision, good_recall = precision_recall([f["tests"] for f in good["failures"]], labels)
         search = good.get("culprit_search") or {}
         row = {"suite": name, "bugs": len(patches), "failed_tests": len(head_failed),
                "groups": len(good["failures"]), "regressions": len(regressions),
                "groups_eq_bugs": len(regressions) == len(patches) and len(good["failures"]) == len(patches),
-               "culprit_is_planted": culprits_ok, "guess_groups": len(guess["failures"]),
+               "culprit_is_planted": culprits_ok,
+               # with --good, the tests of each group against the truth (groups == bugs alone does not see a test
+               # put into another bug's group)
+               "good_precision": round(good_precision, 2), "good_recall": round(good_recall, 2),
+               "unconfirmed": sum(len(f.get("unconfirmed") or []) for f in good["failures"]),
+               "guess_groups": len(guess["failures"]),
                "guess_precision": round(precision, 2), "guess_recall": round(recall, 2),
                "head_failed_in_truth": f"{len(head_failed & set(labels))}/{len(labels)}",
                "guess_tests_in_truth": f"{sum(t in labels for g in guess['failures'] for t in g['tests'])}/"
@@ -231,10 +237,16 @@ def bench_suite(name: str, build, minimize: bool) -> dict:
                "search_hunks": search.get("hunks"), "search_tests": search.get("tests"),
                "search_runs": search.get("runs"), "search_seconds": search.get("seconds"),
                "search_narrowed": search.get("narrowed"),  # culprits the second opinion narrowed (c8fa3ba)
+               "search_max_runs": search.get("max_runs"),
+               "search_unknown": (search.get("tests_by_verdict") or {}).get("unknown"),
                "guess_suspects": [f.get("suspect") for f in guess["failures"]],
                "ci_good_seconds": round(good_s, 1), "ci_guess_seconds": round(guess_s, 1)}
         if minimize:
             row["minimized_pass_on_good"] = minimized_pass_on_good(repo, good, tmp / "out-good", tmp)
+        if keep is not None:  # the two manifests, to look into a result afterwards
+            keep.mkdir(parents=True, exist_ok=True)
+            for kind in ("good", "guess"):
+                shutil.copy(tmp / f"out-{kind}" / "reportkit-ci.json", keep / f"{name}-{kind}.json")
         return row
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -247,6 +259,7 @@ def main() -> int:
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--minimize", action="store_true")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--keep", type=Path, help="copy each suite's two reportkit-ci.json manifests here")
     args = ap.parse_args()
     suites = []
     if args.fixtures:
@@ -261,10 +274,11 @@ def main() -> int:
         ap.error("no suites: give --fixtures and/or --heldout DIR")
     rows = []
     for name, build in suites:
-        row = bench_suite(name, build, args.minimize)
+        row = bench_suite(name, build, args.minimize, args.keep)
         rows.append(row)
         print(json.dumps(row), flush=True)
-    cols = ["suite", "bugs", "failed_tests", "groups", "groups_eq_bugs", "culprit_is_planted", "guess_groups",
+    cols = ["suite", "bugs", "failed_tests", "groups", "groups_eq_bugs", "culprit_is_planted", "good_precision",
+            "good_recall", "unconfirmed", "guess_groups",
             "guess_precision", "guess_recall", "search_hunks", "search_tests", "search_runs", "search_seconds",
             "ci_good_seconds", "ci_guess_seconds"] + (["minimized_pass_on_good"] if args.minimize else [])
     print("| " + " | ".join(cols) + " |")
@@ -273,7 +287,8 @@ def main() -> int:
         print("| " + " | ".join(str(row.get(c)) for c in cols) + " |")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
-    return 0 if all(r["groups_eq_bugs"] and all(r["culprit_is_planted"]) for r in rows) else 1
+    return 0 if all(r["groups_eq_bugs"] and all(r["culprit_is_planted"]) and r["good_precision"] == 1.0
+                    and r["good_recall"] == 1.0 for r in rows) else 1
 
 
 if __name__ == "__main__":

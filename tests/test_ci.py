@@ -292,7 +292,10 @@ def test_cli_refuses_a_used_output_dir(tmp_path):
 @pytest.mark.slow
 @pytest.mark.torch
 def test_end_to_end_on_the_failing_example_suite(tmp_path):
-    """pytest --junitxml over examples/07, then `reportkit ci`, then `reportkit publish` with a fake gh."""
+    """pytest --junitxml over examples/07, then `reportkit ci`, then `reportkit publish` with a fake gh. (Stable
+    fingerprints across jobs and `ci --minimize` are shown on a copy of the suite without torch, in
+    test_ci_minimize_and_stable_fingerprints_on_the_example_suite_without_torch: re-running this one took 2 of
+    its 3 minutes.)"""
     junit = tmp_path / "results.xml"
     run = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
                          cwd=EXAMPLE, capture_output=True, text=True, timeout=600)
@@ -303,7 +306,7 @@ def test_end_to_end_on_the_failing_example_suite(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
     env.update(GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output))
     proc = reportkit("ci", "--junit", str(junit), "--repo-root", str(EXAMPLE), "--out", str(out), "--json",
-                     cwd=tmp_path, env=env)
+                     "--confirm-runs", "2", cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "reportkit-ci.json").read_text())
     failures = manifest["failures"]
@@ -330,27 +333,6 @@ def test_end_to_end_on_the_failing_example_suite(tmp_path):
     assert f"fingerprints={' '.join(fps)}" in lines and "count=2" in lines
     assert {p: p.read_bytes() for p in EXAMPLE.rglob("*") if p.is_file()} == before  # nothing touched
 
-    # fingerprints are stable: a second job finds the same ones
-    again = reportkit("ci", "--junit", str(junit), "--repo-root", str(EXAMPLE), "--out", str(tmp_path / "ci2"),
-                      "--json", "--no-ladder", cwd=tmp_path, env={k: v for k, v in env.items()
-                                                                 if not k.startswith("GITHUB_")})
-    assert [f["fingerprint"] for f in json.loads(again.stdout)["failures"]] == fps
-
-    # --minimize: the bundle carries the minimized module and the standalone script (shown in issue.md)
-    mini = reportkit("ci", "--junit", str(junit), "--repo-root", str(EXAMPLE), "--out", str(tmp_path / "ci3"),
-                     "--json", "--no-ladder", "--minimize", "--max-tests", "1", cwd=tmp_path,
-                     env={k: v for k, v in env.items() if not k.startswith("GITHUB_")})
-    assert mini.returncode == 0, mini.stderr
-    first = json.loads(mini.stdout)["failures"][0]
-    assert first["fingerprint"] == fps[0] and first["minimized"].endswith("reproducer/repro_test_copy.py")
-    standalone = (tmp_path / "ci3" / first["minimized"]).read_text()
-    # the test is called with its parameter; the fixture it no longer reads is gone from its signature
-    assert re.search(r"test_stick_copy_matches_clone\(size=65(, half=_fx_half)?\)", standalone), standalone
-    assert "python tests/repro_test_copy.py" in (tmp_path / "ci3" / first["issue_md"]).read_text()
-    assert json.loads(mini.stdout)["not_examined"] == ["tests/test_copy.py::test_stick_copy_matches_clone[130]",
-                                                       "tests/test_copy.py::test_to_sticks_padded[65]",
-                                                       "tests/test_layout.py::TestLayout::test_stick_count_rounds_up"]
-
     # publish: the second failure already has an open issue; the others are new
     bindir = tmp_path / "bin"
     bindir.mkdir()
@@ -371,6 +353,107 @@ def test_end_to_end_on_the_failing_example_suite(tmp_path):
     assert created[0]["body"].split("\n")[0] == f"<!-- reportkit:fingerprint={fps[0]} -->"
     assert all(len(c["body"]) <= 65536 for c in created)
 
+
+
+STICKOPS = """\
+STICK = 64
+
+
+def stick_count(n):
+    return n // STICK
+
+
+def stick_copy(xs):
+    out = []
+    for i in range(stick_count(len(xs))):
+        out.extend(xs[i * STICK:(i + 1) * STICK])
+    return out
+
+
+def assert_close(got, want):
+    if got != want:
+        raise AssertionError(f"lists are not close! {len(got)} vs {len(want)} elements")
+
+
+def to_sticks(xs):
+    if len(xs) % STICK:
+        raise RuntimeError(f"shape '[-1, {STICK}]' is invalid for input of size {len(xs)}")
+    return [xs[i:i + STICK] for i in range(0, len(xs), STICK)]
+"""
+
+STICK_TESTS = """\
+import random
+
+import pytest
+from stickops import assert_close, stick_copy, to_sticks
+
+
+@pytest.mark.parametrize("size", [64, 128, 65, 130])
+def test_stick_copy_matches_clone(size, half):
+    x = [random.random() for _ in range(size)]
+    assert_close(stick_copy(x), x)
+
+
+@pytest.mark.parametrize("size", [65])
+def test_to_sticks_padded(size, half):
+    assert len(to_sticks(list(range(size)))) == 2
+"""
+
+STICK_CONFTEST = """\
+import random
+
+import pytest
+
+
+@pytest.fixture
+def half():
+    return "float16"
+
+
+@pytest.fixture(autouse=True)
+def seeded():
+    random.seed(0)
+    yield
+"""
+
+
+def test_ci_minimize_and_stable_fingerprints_on_the_example_suite_without_torch(tmp_path):
+    """examples/07's shape (a conftest fixture and an autouse one, a parametrized test, two bugs, a library's
+    assert_close as torch.testing's) without torch: a
+    second job finds the same fingerprints, and `ci --minimize` bundles the minimized module and the standalone
+    script (shown in issue.md), the test called with its parameter and without the fixture it no longer reads."""
+    root = tmp_path / "suite"
+    (root / "stickops").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "stickops" / "__init__.py").write_text(STICKOPS)
+    (root / "tests" / "test_copy.py").write_text(STICK_TESTS)
+    (root / "conftest.py").write_text(STICK_CONFTEST)
+    (root / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
+    junit = tmp_path / "results.xml"
+    run = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={junit}", "-q", "-p", "no:cacheprovider"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1 and "3 failed" in run.stdout, run.stdout
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "RUNNER_"))}
+    first = reportkit("ci", "--junit", str(junit), "--repo-root", str(root), "--out", str(tmp_path / "ci"), "--json",
+                      "--no-ladder", "--confirm-runs", "1", cwd=tmp_path, env=env)
+    assert first.returncode == 0, first.stderr
+    failures = json.loads(first.stdout)["failures"]
+    assert [(len(f["tests"]), f["suspect"]) for f in failures] == [(2, "stickops/__init__.py::stick_count"),
+                                                                  (1, "stickops/__init__.py::to_sticks")]
+    fps = [f["fingerprint"] for f in failures]
+
+    mini = reportkit("ci", "--junit", str(junit), "--repo-root", str(root), "--out", str(tmp_path / "ci2"), "--json",
+                     "--no-ladder", "--confirm-runs", "1", "--minimize", "--max-tests", "1", cwd=tmp_path, env=env)
+    assert mini.returncode == 0, mini.stderr
+    found = json.loads(mini.stdout)
+    one = found["failures"][0]
+    assert one["fingerprint"] == fps[0]  # another job, the same fingerprint
+    assert one["minimized"].endswith("reproducer/repro_test_copy.py")
+    standalone = (tmp_path / "ci2" / one["minimized"]).read_text()
+    assert re.search(r"test_stick_copy_matches_clone\(size=65\)", standalone), standalone
+    assert "python tests/repro_test_copy.py" in (tmp_path / "ci2" / one["issue_md"]).read_text()
+    assert found["not_examined"] == ["tests/test_copy.py::test_stick_copy_matches_clone[130]",
+                                     "tests/test_copy.py::test_to_sticks_padded[65]"]
 
 
 def test_ci_end_to_end_on_a_pure_python_suite(tmp_path):

@@ -481,3 +481,98 @@ def test_a_culprit_holding_another_tests_culprit_gets_a_second_opinion(tmp_path)
         assert search.reconcile() == 1
         assert found["test_add"].hunks == add and found["test_mul"].hunks == tuple(sorted(add + mul))
         assert search.stats.narrowed == 1
+
+
+def _search_check(root: Path, name: str):
+    from reportkit.failure.check import Check
+    from reportkit.failure.signature import MatchPolicy
+    from reportkit.run.runner import target_spec
+
+    spec, _source = target_spec(str(root / "tests" / "test_lib.py") + "::" + name, [], repo_root=root)
+    return Check(spec, MatchPolicy())
+
+
+def test_the_search_is_bounded_by_runs_not_by_time(tmp_path):
+    """The bound a user can predict: a number of test runs (of the --budget left, at the time one re-run took while
+    confirming), the same on an idle and on a loaded machine; a search cut there says so."""
+    from reportkit.ci.ci import MAX_SEARCH_RUNS, SEARCH_SHARE, Failure, search_run_bound
+    from reportkit.ci.culprit import CulpritSearch
+
+    def confirmed(seconds: float, runs: int) -> tuple:
+        return (Failure(key="k", tests=["t"], seconds=seconds, runs=runs), [], None)
+
+    # 600 s of --budget left, 3 s a run (the slowest failure's mean): 60 % of it is 120 runs
+    assert search_run_bound(600.0, [confirmed(4.0, 2), confirmed(6.0, 2)]) == (
+        int(SEARCH_SHARE * 600 / 3), "at most 120 runs (60% of the 600 s of --budget left, 3.0 s a run)")
+    assert search_run_bound(None, [confirmed(6.0, 2)])[0] == MAX_SEARCH_RUNS  # no --budget: the fixed cap
+    assert search_run_bound(1e9, [confirmed(6.0, 2)])[0] == MAX_SEARCH_RUNS
+
+    root = make_repo(tmp_path / "repo")
+    with CulpritSearch(good_rev(root, "good"), is_test=is_test_code, executor="cold", max_runs=3) as search:
+        search.prepare([_search_check(root, "test_mul")])
+        result = search.search("test_mul", _search_check(root, "test_mul"))
+    # HEAD's tree, the good code, one candidate of ddmin's: then the bound, whatever the time
+    assert (result.verdict, search.stats.runs) == ("unknown", 3)
+    assert result.note == "search cut: the search's bound of 3 runs was reached"
+
+
+def test_a_candidate_cut_by_the_short_timeout_is_run_again_with_the_tests_own(tmp_path, monkeypatch):
+    """On a loaded machine a candidate can take longer than TIMEOUT_FACTOR x the time HEAD's run took: judged as a
+    hang (not failing the same way), it would put a harmless hunk into the culprit. Here every candidate outlasts
+    the short timeout (as if the machine got 100x slower after HEAD's run): each is run again with the test's own
+    --timeout, and the culprit is the bug's hunk alone."""
+    import reportkit.ci.culprit as culprit_mod
+    from reportkit.ci.culprit import CulpritSearch
+
+    monkeypatch.setattr(culprit_mod, "TIMEOUT_FACTOR", 0.01)
+    monkeypatch.setattr(culprit_mod, "MIN_TIMEOUT", 0.01)
+    root = make_repo(tmp_path / "repo")
+    with CulpritSearch(good_rev(root, "good"), is_test=is_test_code, executor="cold") as search:
+        search.prepare([_search_check(root, "test_mul")])
+        result = search.search("test_mul", _search_check(root, "test_mul"))
+        assert result.verdict == "culprit", result.note
+        assert [h.excerpt() for h in search.hunks_of(result.hunks)] == ["-    return a * b\n+    return a ** b"]
+
+
+def test_a_test_whose_search_did_not_conclude_goes_with_the_culprit_of_the_tests_failing_alike():
+    """held-out semver: one test's search did not conclude, and it became an issue of its own next to its bug's
+    (4 issues for 3 bugs). It goes with the one culprit of the tests that fail as it does (the other tests of its
+    failure, else those whose failure on HEAD's tree is the same), its culprit unconfirmed; not guessed when they
+    have several culprits."""
+    from reportkit.ci.ci import Failure, culprit_key
+    from reportkit.ci.culprit import TestCulprit
+    from reportkit.failure.signature import MatchPolicy, Signature
+
+    def sig(exc: str) -> Signature:
+        return Signature(kind="exception", exc_type=exc, message="boom")
+
+    cut = "search cut: the search's bound of 40 runs was reached"
+    verdicts = {"t::a1": TestCulprit("t::a1", "unknown", note=cut, signature=sig("KeyError")),  # its failure's first
+                "t::a2": TestCulprit("t::a2", "culprit", (3,), signature=sig("KeyError")),
+                "t::a3": TestCulprit("t::a3", "culprit", (3,), signature=sig("KeyError")),
+                "t::b1": TestCulprit("t::b1", "culprit", (5,), signature=sig("ValueError")),
+                "t::c1": TestCulprit("t::c1", "unknown", note=cut, signature=sig("ValueError")),  # a failure alone
+                "t::d1": TestCulprit("t::d1", "unknown", note=cut, signature=sig("TypeError")),  # like no other
+                "t::e1": TestCulprit("t::e1", "unknown", note=cut),
+                "t::e2": TestCulprit("t::e2", "culprit", (3,)), "t::e3": TestCulprit("t::e3", "culprit", (5,))}
+    failures = {"a": Failure("a", ["t::a1", "t::a2", "t::a3"], "t::a1", fingerprint="fa"),
+                "b": Failure("b", ["t::b1"], "t::b1", fingerprint="fb"),
+                "c": Failure("c", ["t::c1"], "t::c1", fingerprint="fc"),
+                "d": Failure("d", ["t::d1"], "t::d1", fingerprint="fd"),
+                "e": Failure("e", ["t::e1", "t::e2", "t::e3"], "t::e1", fingerprint="fe")}
+    unconfirmed: set[str] = set()
+    key_of = culprit_key(verdicts, MatchPolicy(), unconfirmed)
+    keys = {t: key_of(t, f) for f in failures.values() for t in f.tests}
+    assert keys["t::a1"] == keys["t::a2"] == ("culprit", (3,))  # its failure's other tests' culprit
+    assert keys["t::c1"] == keys["t::b1"] == ("culprit", (5,))  # fails as b1 does on HEAD's tree
+    assert keys["t::d1"] == ("signature", "fd")  # like no finished test: a failure of its own
+    assert keys["t::e1"] == ("signature", "fe")  # its failure's tests have two culprits: not guessed
+    assert unconfirmed == {"t::a1", "t::c1"}
+
+    from reportkit.ci.ci import CiReport, summary_markdown
+
+    failure = Failure("a", ["t::a1", "t::a2", "t::a3"], "t::a1", fingerprint="fa", verdict="confirmed",
+                      unconfirmed=["t::a1"])
+    report = CiReport(out_dir="out", repo_root=".", junit=["r.xml"], total_cases=9, failed_cases=3,
+                      failures=[failure])
+    assert "- `fa` culprit unconfirmed for 1 test(s)" in summary_markdown(report)

@@ -79,6 +79,8 @@ class Failure:
     regression: str = ""  # with --good: "regression" (a culprit found), "pre-existing" (fails on the good code too)
     culprit: Optional[dict] = None  # with --good: the failure-inducing change (:func:`culprit.describe_culprit`)
     suspect: str = ""  # without --good: the function the tests' spectra point at ("file::qualname"), a guess
+    unconfirmed: list[str] = field(default_factory=list)  # with --good: tests whose search did not conclude, here
+    # because they fail as this failure's tests do (their culprit is not confirmed)
     group_key: Optional[tuple] = field(default=None, repr=False)  # while regrouping only
 
 
@@ -993,8 +995,12 @@ def _failure_notes(failures: list[Failure]) -> list[str]:
 
 
 def _culprit_lines(failures: list[Failure]) -> list[str]:
-    """One bullet per culprit hunk (at most three per failure)."""
-    return [_culprit_line(f.fingerprint, h) for f in failures for h in (f.culprit or {}).get("hunks", [])[:3]]
+    """One bullet per culprit hunk (at most three per failure), and the tests whose culprit is not confirmed."""
+    lines = [_culprit_line(f.fingerprint, h) for f in failures for h in (f.culprit or {}).get("hunks", [])[:3]]
+    return lines + [f"- `{f.fingerprint}` culprit unconfirmed for {len(f.unconfirmed)} test(s) (their search did not "
+                    f"conclude; they fail as this failure's tests do): " + ", ".join(f"`{_cell(t)}`" for t in
+                                                                                     f.unconfirmed[:3])
+                    + (" ..." if len(f.unconfirmed) > 3 else "") for f in failures if f.unconfirmed]
 
 
 def _culprit_line(fingerprint: str, hunk: dict) -> str:
@@ -1012,9 +1018,10 @@ def _culprit_search_lines(cs: Optional[dict]) -> list[str]:
     if not cs:
         return []
     note = f" {_cell(cs['note'])}." if cs["note"] else ""
+    bound = f" of at most {cs['max_runs']}" if cs.get("max_runs") else ""
     return ["", f"Culprit search against `{_cell(cs['good'])}` (delta debugging over the hunks of the diff, "
-            f"single tests only): {cs['hunks']} hunk(s), {cs['tests']} test(s) searched, {cs['runs']} run(s), "
-            f"{cs['seconds']:g} s ({_cell(cs['executor'])})." + note]
+            f"single tests only): {cs['hunks']} hunk(s), {cs['tests']} test(s) searched, {cs['runs']} run(s)"
+            f"{bound}, {cs['seconds']:g} s ({_cell(cs['executor'])})." + note]
 
 
 def _grouping_lines(report: CiReport) -> list[str]:
@@ -1141,8 +1148,23 @@ def _append(path: str, text: str) -> None:
 
 # --------------------------------------------------------------------------- --good: one issue per culprit
 
-#: the culprit search may use this share of what is left of --budget (the rest: bundles)
+#: the culprit search may use this share of what is left of --budget (the rest: bundles), counted in runs
 SEARCH_SHARE = 0.6
+#: the culprit search runs at most this many tests in all (and culprit.MAX_RUNS_PER_TEST for one test)
+MAX_SEARCH_RUNS = 500
+
+
+def search_run_bound(budget_left: Optional[float], confirmed: list) -> tuple[int, str]:
+    """How many test runs the culprit search may make: :data:`SEARCH_SHARE` of the ``--budget`` left, divided by
+    the time one re-run of these tests took while confirming them (the slowest failure's mean), at most
+    :data:`MAX_SEARCH_RUNS`. Counted in runs, the search ends at the same point on an idle machine and a loaded
+    one (a time limit would cut it wherever the load put it); the time is measured once, up front."""
+    per_run = max((f.seconds / f.runs for f, _m, _found in confirmed if f.runs and f.seconds > 0), default=0.0)
+    if budget_left is None or per_run <= 0:
+        return MAX_SEARCH_RUNS, f"at most {MAX_SEARCH_RUNS} runs"
+    runs = max(1, min(MAX_SEARCH_RUNS, int(SEARCH_SHARE * budget_left / per_run)))
+    return runs, (f"at most {runs} runs ({SEARCH_SHARE:.0%} of the {budget_left:.0f} s of --budget left, "
+                  f"{per_run:.1f} s a run)" if runs < MAX_SEARCH_RUNS else f"at most {MAX_SEARCH_RUNS} runs")
 
 
 def resolve_good(rev: str, repo_root: Path):
@@ -1274,13 +1296,13 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
     confirmed = _confirm_all(groups, options, deadline, on_step, report)
     if not confirmed:
         return
-    search_deadline = None if deadline is None else time.monotonic() + SEARCH_SHARE * max(0.0, deadline -
-                                                                                          time.monotonic())
+    max_runs, bound = search_run_bound(None if deadline is None else max(0.0, deadline - time.monotonic()),
+                                       confirmed)
     verdicts: dict[str, object] = {}
     described: dict[tuple, dict] = {}
-    on_step(f"searching the culprits in git diff {good.describe()} ...")
+    on_step(f"searching the culprits in git diff {good.describe()} ({bound}) ...")
     try:
-        search = CulpritSearch(good, is_test=is_test_code, deadline=search_deadline, on_step=on_step,
+        search = CulpritSearch(good, is_test=is_test_code, max_runs=max_runs, on_step=on_step,
                                executor="warm" if options.executor == "warm" else "cold")
     except (GoodRevError, UserError) as exc:  # git cannot diff, or more than MAX_HUNKS hunks
         note = exc.message.splitlines()[0] if isinstance(exc, UserError) else str(exc).splitlines()[0]
@@ -1316,7 +1338,7 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
             for result in verdicts.values():
                 if result.verdict == "culprit" and result.hunks not in described:
                     described[result.hunks] = describe_culprit(good, search.hunks_of(result.hunks))
-    stats = search.stats.to_dict()
+    stats = {**search.stats.to_dict(), "max_runs": max_runs}
     if search.tree is None:  # the search could not start (git, too many hunks ...): the guess instead
         on_step(f"culprit search not possible ({stats['note']}): grouping by suspect function instead")
         report.culprit_search = {"good": good.describe(), "good_commit": good.commit, **stats,
@@ -1331,19 +1353,11 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
     on_step(f"culprit search: {stats['hunks']} hunk(s), {stats['tests']} test(s) searched, {stats['runs']} run(s), "
             f"{stats['seconds']:.0f} s ({stats['executor']})")
 
-    def key_of(label: str, failure: Failure) -> tuple:
-        result = verdicts.get(label)
-        if result is not None and result.verdict == "culprit":
-            return ("culprit", result.hunks)
-        if result is not None and result.verdict == "pre-existing":
-            return ("pre-existing", failure.fingerprint)
-        if label != failure.representative and failure.representative in verdicts:
-            return key_of(failure.representative, failure)  # not concluded: with its XML group
-        return ("signature", failure.fingerprint)
-
-    regrouped = _regroup(confirmed, key_of, options, on_step)
+    unconfirmed: set[str] = set()
+    regrouped = _regroup(confirmed, culprit_key(verdicts, search.policy, unconfirmed), options, on_step)
     for failure, _found in regrouped:
         kind = failure.group_key[0] if failure.group_key else ""
+        failure.unconfirmed = [t for t in failure.tests if t in unconfirmed]
         if kind == "culprit":
             failure.regression = "regression"
             failure.culprit = described.get(failure.group_key[1])
@@ -1353,6 +1367,46 @@ def _examine_with_good(groups: dict, options: CiOptions, deadline: float | None,
             failure.regression = "pre-existing"
         failure.group_key = None
     _bundle_all(report, confirmed, regrouped, options, deadline, on_step, good)
+
+
+def culprit_key(verdicts: dict, policy, unconfirmed: set[str]) -> Callable[[str, Failure], tuple]:
+    """The group of a failed test with ``--good`` (``verdicts``: each test's :class:`~reportkit.ci.culprit.TestCulprit`):
+    its culprit; "pre-existing" with its failure; and for a test whose search did not conclude (cut by its bound,
+    or a run it could not make), the culprit of the tests that fail as it does — the other tests of its confirmed
+    failure (alike in the job's XML and on the re-run), else the tests whose failure on HEAD's tree is its own —
+    when they have one culprit between them (the test is added to ``unconfirmed``: not searched to the end, it is
+    not a bug of its own); else its XML group's."""
+    def key_of(label: str, failure: Failure) -> tuple:
+        result = verdicts.get(label)
+        if result is not None and result.verdict == "culprit":
+            return ("culprit", result.hunks)
+        if result is not None and result.verdict == "pre-existing":
+            return ("pre-existing", failure.fingerprint)
+        found = _alike_culprit(label, failure, result, verdicts, policy)
+        if found is not None:
+            unconfirmed.add(label)
+            return ("culprit", found)
+        if label != failure.representative and failure.representative in verdicts:
+            return key_of(failure.representative, failure)
+        return ("signature", failure.fingerprint)
+
+    return key_of
+
+
+def _alike_culprit(label: str, failure: Failure, result, verdicts: dict, policy) -> Optional[tuple]:
+    """The one culprit of the tests that fail as ``label`` does (see :func:`culprit_key`); None: none or several."""
+    from reportkit.failure.signature import same_failure
+
+    def one(results) -> Optional[tuple]:
+        culprits = {r.hunks for r in results if r is not None and r.verdict == "culprit"}
+        return next(iter(culprits)) if len(culprits) == 1 else None
+
+    found = one(verdicts.get(t) for t in failure.tests if t != label)
+    sig = getattr(result, "signature", None)
+    if found is None and sig is not None:
+        found = one(r for t, r in verdicts.items() if t != label and r.signature is not None
+                    and same_failure(sig, r.signature, policy) and same_failure(r.signature, sig, policy))
+    return found
 
 
 def _regroup(confirmed: list, key_of: Callable[[str, Failure], tuple], options: CiOptions,

@@ -77,7 +77,7 @@ _EXTENSIONS = (".so", ".pyd")
 
 
 class SearchCut(Exception):
-    """The time budget (or the per-test run cap) ended a search."""
+    """The search's run bound (or the per-test run cap, or the time budget) ended a search."""
 
 
 @dataclass
@@ -549,10 +549,11 @@ class CulpritSearch:
 
     def __init__(self, good: GoodRev, *, is_test: Callable[[str], bool], policy: Optional[MatchPolicy] = None,
                  deadline: Optional[float] = None, on_step: Callable[[str], None] = lambda m: None,
-                 executor: str = "warm") -> None:
+                 executor: str = "warm", max_runs: Optional[int] = None) -> None:
         self.good = good
         self.policy = policy or MatchPolicy()
         self.deadline = deadline
+        self.max_runs = max_runs  # test runs in all (cache hits not counted): the search's load-independent bound
         self.on_step = on_step
         self.want_warm = executor == "warm"
         self.stats = SearchStats()
@@ -671,6 +672,8 @@ class CulpritSearch:
             return None
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise SearchCut("the time budget was used up")
+        if self.max_runs is not None and self.stats.runs >= self.max_runs:
+            raise SearchCut(f"the search's bound of {self.max_runs} runs was reached")
         if budget[0] <= 0:
             raise SearchCut(f"more than {MAX_RUNS_PER_TEST} runs")
         budget[0] -= 1
@@ -764,6 +767,12 @@ class CulpritSearch:
         tcheck = self._tree_check(check)
         everything = frozenset(h.id for h in self.hunks)
         head = self._run(node, tcheck, everything, budget)
+        if head is not None and (not head.signature.failed or (expected is not None and not same_failure(
+                expected, head.signature, self.policy))):
+            # a second opinion before giving up on the test: one run that came out otherwise (a loaded machine,
+            # a sandbox that failed to start) would leave its failure without a culprit
+            self._cache.pop((node, everything), None)
+            head = self._run(node, tcheck, everything, budget)
         if head is None or not head.signature.failed:
             result.note = ("HEAD's tree, exported from git, does not parse" if head is None else
                            f"on HEAD's tree exported from git the test ends with {head.signature.headline()} "
@@ -777,12 +786,19 @@ class CulpritSearch:
         tcheck = self._admit_warm(node, tcheck, head)
         limit = replace(tcheck.spec, timeout=min(tcheck.spec.timeout,
                                                  max(MIN_TIMEOUT, TIMEOUT_FACTOR * head.result.duration)))
-        tcheck = replace(tcheck, spec=limit)
+        patient, tcheck = tcheck, replace(tcheck, spec=limit)
         self._checks[node] = tcheck
         sig = head.signature
 
         def fails(applied: frozenset[int]) -> Optional[bool]:
             got = self._run(node, tcheck, applied, budget)
+            if got is not None and got.result.timed_out and not head.result.timed_out \
+                    and limit.timeout < patient.spec.timeout:
+                # ended at the search's short timeout (TIMEOUT_FACTOR x HEAD's time): on a loaded machine a run can
+                # take that long; once more with the test's own --timeout before it counts as a hang (not failing
+                # the same way, it would put another hunk into the culprit)
+                self._cache.pop((node, applied), None)
+                got = self._run(node, patient, applied, budget)
             return None if got is None else same_failure(sig, got.signature, self.policy)
 
         if fails(self.test_hunks):  # REV's code, HEAD's tests
