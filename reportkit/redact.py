@@ -236,7 +236,8 @@ def remember_code(source: str) -> None:
     if tree is None:
         return
     for value in named_secret_values(tree):
-        remember(value, "secret")
+        whole = [r for a, b, r in _high_spans(value) if (a, b) == (0, len(value))]  # a token of a known format
+        remember(value, whole[0][len("<redacted:"):-1] if whole else "secret")
 
 
 def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:
@@ -939,7 +940,8 @@ _SEPARATOR = (
 )
 _VALUE = (
     r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\"'\n]{1,512})(?P=q)"
-    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}])(?!\s{0,5}=))"
+    # (a bare value not followed by "=" on its line: "a = b = c"; a next line of "=====" is not that)
+    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}])(?![ \t]{0,5}=))"
 )
 _ASSIGNMENT = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?(?P<name>" + _SECRET_NAME + r")[\"']?" + _SEPARATOR + ")" + _VALUE,
@@ -1049,9 +1051,14 @@ def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
 
 
 def _replace_env_value(m: re.Match[str]) -> str:
-    if not is_secret_env_name(m.group("name")):
-        return m.group(0)
-    return _replace_value("secret")(m)
+    name = m.group("name")
+    if is_secret_env_name(name):
+        return _replace_value("secret")(m)
+    value = m.group("qvalue") if m.group("q") else m.group("value")
+    strength = _code_secret_name(name)  # TWILIO=<32 hex>, PGPASSWORD_ENV=<not a variable's name>
+    if strength in ("vendor", "env-ref") and value and _secret_literal(value, strength):
+        return f"{m.group('prefix')}{m.group('q') or ''}{_mark('secret')}{m.group('q') or ''}"
+    return m.group(0)
 
 
 # --------------------------------------------------------------------------- --flag value in argv
@@ -1105,6 +1112,23 @@ def looks_random(value: str) -> bool:
     if alnum >= 16:
         return switches / pairs >= 0.45 and wordy * 2 < alnum
     return switches / pairs >= 0.75 and wordy == 0
+
+
+_VERSION_LIKE = re.compile(r"[vV]?[0-9]+(?:\.[0-9]+)+(?:[a-z]{0,5}[0-9]{0,3})?(?:[+\-][\w.+\-]{0,40})?")
+
+
+def _password_shaped(value: str) -> bool:
+    """A value with a password's make-up where the name or option says little (``-p VALUE``,
+    ``DB_PASSWORD_ENV = VALUE``): random (:func:`looks_random`, 32+ hex digits), or letters and digits with
+    both cases or a symbol (``Maple207!fjord31``, ``Heron418.tulip66``); not a path, URL, version or number."""
+    if not 6 <= len(value) <= 128 or any(c.isspace() or c in "/\\" for c in value) or _VERSION_LIKE.fullmatch(value):
+        return False
+    if _random_body(value):
+        return True
+    if not (re.search(r"[A-Za-z]", value) and re.search(r"[0-9]", value)):
+        return False
+    cases = re.search(r"[a-z]", value) is not None and re.search(r"[A-Z]", value) is not None
+    return cases or re.search(r"[!#$%&*?@^~+=]", value) is not None
 
 
 def _flag_value(m: re.Match[str]) -> str:
@@ -1164,10 +1188,82 @@ def _context_rules(text: str) -> str:
 # --------------------------------------------------------------------------- argv
 
 
+# tools whose option takes a password as its own argument (``sshpass -p PW``, ``docker login -p PW``,
+# ``ldapsearch -w PW``): tool -> (options, the sub-command they belong to or "")
+_LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl")
+_PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
+    "sshpass": (("-p",), ""),
+    **{tool: (("-p", "--password"), "login") for tool in _LOGIN_TOOLS},
+    "redis-cli": (("-a", "--pass", "--password"), ""),
+    **{tool: (("-p", "--password"), "") for tool in ("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport",
+                                                      "mongoimport", "rabbitmqadmin")},
+    **{tool: (("-P",), "") for tool in ("sqlcmd", "bcp", "zip", "unzip", "mosquitto_pub", "mosquitto_sub")},
+    **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
+                                        "ldappasswd", "ldapcompare")},
+    **{tool: ((), "") for tool in ("htpasswd", "smbclient")},  # -b ... USER PW; -U user%PW (below)
+}
+_COMMAND_BREAKS = frozenset({";", "&&", "||", "|", "&", "--"})
+
+
+def _tool_secrets(argv: list[str]) -> list[str]:
+    """Passwords given to well-known tools in a command line split into arguments (``["sshpass", "-p", PW,
+    ...]``, ``htpasswd -b FILE USER PW``, ``smbclient -U user%PW``)."""
+    found: list[str] = []
+    tool, sub, positional, batch = "", "", [], False
+    for i, arg in enumerate(argv + [";"]):
+        base = os.path.basename(arg)
+        if arg in _COMMAND_BREAKS or base in _PASSWORD_TOOLS:
+            if tool == "htpasswd" and batch and positional:
+                found.append(positional[-1])  # htpasswd -b[c] FILE USER PW / -nb USER PW
+            tool, sub, positional, batch = (base if base in _PASSWORD_TOOLS else ""), "", [], False
+            continue
+        if not tool:
+            continue
+        options, needs = _PASSWORD_TOOLS[tool]
+        flag, eq, value = arg.partition("=")
+        if arg.startswith("-"):
+            batch = batch or (tool == "htpasswd" and not arg.startswith("--") and "b" in arg[1:])
+        elif i and argv[i - 1] not in options:
+            positional.append(arg)
+            sub = sub or arg
+        if needs and sub != needs:
+            continue
+        if flag in options and eq:
+            found.append(value)
+        elif arg in options and i + 1 < len(argv):
+            found.append(argv[i + 1])
+        elif tool == "smbclient":
+            found += _smbclient_password(arg, argv[i + 1] if i + 1 < len(argv) else "")
+    return found
+
+
+def _smbclient_password(arg: str, nxt: str) -> list[str]:
+    """``-U user%PW``, ``-Uuser%PW``, ``--user=user%PW``: the password after the ``%``."""
+    user = nxt if arg in ("-U", "--user") else arg[2:] if arg.startswith("-U") else \
+        arg[len("--user="):] if arg.startswith("--user=") else ""
+    return [user.split("%", 1)[1]] if "%" in user else []
+
+
+def _secret_option(flag: str, value: str) -> bool:
+    """An option whose value is a credential: its name ends in a secret's word (``--token``, ``--db-password``),
+    has one among its words (``--password-cli``, ``--sshpass-cmd``) and a credential's value, is a vendor's
+    (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
+    a password's make-up; or any option with a random-looking value."""
+    if _SECRET_FLAG.search(flag) or looks_random(value) or (flag.lower().endswith("key") and _long_hex(value)):
+        return True  # --wandb-key <40 hex>
+    if flag in ("p", "P"):
+        return _password_shaped(value)
+    words = [w for w in re.split(r"[_\-.]+", flag.upper()) if w]
+    if _vendor_named(words):
+        return _random_body(value)
+    return is_secret_env_name(flag) and not _key_alone(flag) and _secret_literal(value, "strong")
+
+
 def argv_secrets(argv: list[str]) -> dict[str, str]:
     """The credentials in a script's arguments (value -> kind): values of secret-named options
-    (``--token X``, ``--password=X``), random-looking option values, ``-u user:pw`` (and ``pw``),
-    ``-pPW``, URL userinfo and every high-confidence token (:func:`redact_text`'s patterns)."""
+    (``--token X``, ``--password=X``, :func:`_secret_option`), random-looking option values, ``-u user:pw``
+    (and ``pw``), ``-pPW``, the passwords of well-known tools (:func:`_tool_secrets`), URL userinfo and every
+    high-confidence token (:func:`redact_text`'s patterns)."""
     found: dict[str, str] = {}
 
     def add(value: str, kind: str = "secret-argument", name: str = "") -> None:
@@ -1183,9 +1279,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
                 value = nxt
             elif not eq:
                 value = ""
-            if value and (_SECRET_FLAG.search(flag) or looks_random(value)
-                          or (flag.lower().endswith("key") and _long_hex(value))):  # --wandb-key <40 hex>
-                add(value, name=flag)
+            if value and _secret_option(flag, value):
+                add(value, name=flag if flag not in ("p", "P") else "password")
             if flag in ("u", "user", "proxy-user") and value and ":" in value:
                 add(value)
                 add(value.split(":", 1)[1])
@@ -1202,7 +1297,19 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
             add(cred, kind)
         for start, end, _ in _high_spans(arg):
             add(arg[start:end])
+    for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
+        add(value, "credentials", "password")
     return found
+
+
+def _split(command: str) -> list[str]:
+    """A command line's words (shell quoting), or its whitespace-separated words where quoting is broken."""
+    import shlex
+
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
 
 
 def credentials_in(text: str) -> dict[str, str]:
@@ -1477,6 +1584,34 @@ _WORDS_ONLY = re.compile(r"[a-z]+(?:[-_.][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")
 _PATH_LIKE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
 
 
+# Vendors and services whose name alone says a value is theirs (``TWILIO = "<32 hex>"``, ``stripe_key``): the
+# vendors of the token rules above (their kinds' first word) and the owners of well-known tokens. Under such a
+# name only a random-looking value counts (:func:`_random_body`), so ``GITHUB_SHA``-like digests under other
+# names, and words or numbers under these, stay.
+_NOT_VENDOR_WORDS = frozenset({"BASIC", "AGE", "JWT", "LINEAR", "SQUARE", "README", "HARNESS", "OCTOPUS", "DEPENDENCY",
+                               "IONIC", "INTRA42"})
+_VENDOR_NAMES = frozenset(
+    {kind.split("-")[0].upper() for kind in [k for k, _ in _PREFIX_TOKENS] + [k for k, _, _ in _SHAPED_TOKENS]
+     + [k for k, _, _, _ in _DS_PATTERNS]} - _NOT_VENDOR_WORDS
+    | {"GITHUB", "GITLAB", "HUGGINGFACE", "NPM", "PYPI", "SLACK", "VAULT", "AWS", "AZURE", "GCP", "OPENAI", "WANDB",
+       "DISCORD", "TELEGRAM"})
+# what may follow the vendor's name in a name that is the vendor's secret (twilio, TWILIO_KEY, stripeApiKey)
+_VENDOR_KEY_WORDS = frozenset({"KEY", "KEYS", "API", "APIKEY"})
+
+
+def _vendor_named(words: list[str]) -> bool:
+    """A name that is a vendor's name alone, or with ``KEY``/``API``/``APIKEY`` after it (see
+    :data:`_VENDOR_NAMES`)."""
+    if len(words) > 1 and words[-1] in _FORM_WORDS:
+        words = words[:-1]
+    return bool(words) and words[0] in _VENDOR_NAMES and all(w in _VENDOR_KEY_WORDS for w in words[1:])
+
+
+def _random_body(value: str) -> bool:
+    """A value drawn at random rather than written: 32+ hex digits or a random mix (:func:`looks_random`)."""
+    return _long_hex(value) or looks_random(value)
+
+
 def _name_words(name: str) -> list[str]:
     """``apiKey`` -> API KEY, ``db_password`` -> DB PASSWORD, ``x-api-key`` -> X API KEY."""
     return [w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
@@ -1492,9 +1627,12 @@ def _code_secret_name(name: str, env: bool = False) -> str:
     if strength or not name or len(name) > 100:
         return strength
     words = _name_words(name) if any(c.islower() for c in name) else [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    if len(words) > 1 and words[-1] in ("ENV", "VAR") \
+            and _code_secret_name_exact("_".join(words[:-1]), env=True):
+        return "env-ref"  # DB_PASSWORD_ENV, kaggle_key_env: the variable's name, or else its value
     if len(words) > 1 and words[-1] in _LOCATION_SUFFIXES and _code_secret_name_exact("_".join(words[:-1]), env):
         return "weak"
-    return ""
+    return "vendor" if _vendor_named(words) else ""
 
 
 def _code_secret_name_exact(name: str, env: bool = False) -> str:
@@ -1520,6 +1658,13 @@ def _code_secret_name_exact(name: str, env: bool = False) -> str:
     return ""
 
 
+def _env_name_shaped(value: str) -> bool:
+    """A value that reads as an environment variable's name (``PGPASSWORD``, ``db_password``, ``MY_KEY2``):
+    one case, letters, digits and ``_``, starting with a letter or ``_``, and not a random draw."""
+    return re.fullmatch(r"[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*", value) is not None and not _random_body(value) \
+        and len(_LETTER_DIGIT.findall(value.lower())) <= 2
+
+
 def _key_alone(name: str) -> bool:
     """A constant's name that is secret-bearing only by a ``KEY`` without a qualifier (``CACHE_KEY``)."""
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
@@ -1532,11 +1677,15 @@ def _secret_literal(value: str, strength: str) -> bool:
     """A literal's value that is a credential rather than a setting (see :func:`_code_secret_name`)."""
     if not strength or not 6 <= len(value) <= 16384 or any(c.isspace() for c in value):
         return False
-    if value.startswith("<redacted") or _not_secret_value(value, "password" if strength == "strong" else "") \
+    if value.startswith("<redacted") or _not_secret_value(value, "password" if strength in ("strong", "env-ref") else "") \
             or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _CODE_TEMPLATE.search(value) or "://" in value:
         return False  # URLs: their credentials are the URL rules'
     if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]):
         return False
+    if strength == "vendor":
+        return _random_body(value)
+    if strength == "env-ref":
+        return not _env_name_shaped(value) and _password_shaped(value)
     if strength == "weak":
         return len(value) >= 16 and re.search(r"[0-9]", value) is not None and re.search(r"[A-Za-z]", value) is not None
     return True

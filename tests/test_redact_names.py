@@ -1,0 +1,196 @@
+"""Redaction by what a value is *called* (issue 35): password options given as two arguments, options with a
+secret's word inside their name, a vendor's name alone, ``*_PASSWORD_ENV``-like names. Each rule is tested from
+the rule with values of its own (random parts drawn per run), with the ordinary values next to them that must
+stay."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import string
+
+import pytest
+
+from reportkit.redact import (
+    argv_secrets,
+    forget_known,
+    redact_argv,
+    redact_code,
+    redact_data,
+    redact_text,
+    remember_argv,
+    remember_code,
+)
+
+RNG = random.Random()
+
+
+def _hex(n: int) -> str:
+    while True:
+        s = "".join(RNG.choice("0123456789abcdef") for _ in range(n))
+        if any(c.isdigit() for c in s) and any(c.isalpha() for c in s):
+            return s
+
+
+def _pw(symbol: str = "") -> str:
+    """A password a person made up: a capitalised word, digits, a symbol, a word, digits."""
+    return (RNG.choice(["Walnut", "Ember", "Glacier", "Saffron"]) + str(RNG.randint(100, 999))
+            + (symbol or RNG.choice("!#%*.-_")) + RNG.choice(["orbit", "meadow", "lantern"]) + str(RNG.randint(10, 99)))
+
+
+def _rand(n: int) -> str:
+    alphabet = string.ascii_letters + string.digits
+    while True:
+        s = "".join(RNG.choice(alphabet) for _ in range(n))
+        if any(c.isupper() for c in s) and any(c.islower() for c in s) and any(c.isdigit() for c in s):
+            return s
+
+
+@pytest.fixture(autouse=True)
+def _no_known_values():
+    forget_known()
+    yield
+    forget_known()
+
+
+# --------------------------------------------------------------------------- a password option and its value as two arguments
+
+
+@pytest.mark.parametrize("command", [
+    ["sshpass", "-p", "{pw}", "scp", "a", "host:b"],
+    ["/usr/bin/sshpass", "-p", "{pw}", "ssh", "host"],
+    ["docker", "login", "registry.example.org", "-u", "ci", "-p", "{pw}"],
+    ["podman", "login", "--password", "{pw}", "quay.example.org"],
+    ["ldapsearch", "-x", "-D", "cn=admin", "-w", "{pw}", "-b", "dc=x"],
+    ["htpasswd", "-bc", "/etc/nginx/.htpasswd", "alice", "{pw}"],
+    ["htpasswd", "-nb", "alice", "{pw}"],
+    ["smbclient", "//files/share", "-U", "bob%{pw}"],
+    ["zip", "-P", "{pw}", "out.zip", "a.txt"],
+    ["mongosh", "--host", "db", "-u", "root", "-p", "{pw}"],
+    ["redis-cli", "-h", "cache", "-a", "{pw}", "ping"],
+])
+def test_tool_password_options_are_known_values(command):
+    pw = _pw("-").lower()  # a shape no rule would guess: only the tool's option says it is a password
+    argv = ["--cmd", *[a.format(pw=pw) for a in command]]
+    assert pw in argv_secrets(argv)
+    remember_argv(argv)
+    assert pw not in redact_text(f"ssh: permission denied with {pw} (publickey,password)", home="")
+    assert pw not in " ".join(redact_argv(argv))
+
+
+@pytest.mark.parametrize("command", [
+    ["docker", "run", "-p", "8080:80", "nginx-alpine-3"],
+    ["zip", "-r", "archive-2024.zip", "src"],
+    ["htpasswd", "-c", "/etc/nginx/.htpasswd", "alice-admin"],
+    ["sshpass", "-f", "/run/secrets/pw-file", "ssh", "host"],
+])
+def test_tool_commands_without_a_password_keep_their_arguments(command):
+    assert argv_secrets(command) == {}
+
+
+def test_a_scripts_own_short_password_option_with_a_passwords_make_up():
+    pw = _pw()
+    found = argv_secrets(["--epochs", "3", "-p", pw, "--name", "trial-7"])
+    assert pw in found and "trial-7" not in found
+    for value in ("8080", "./checkpoints/run-3", "prod", "0.25", "bert-base-uncased", "2.13.0+cpu", "fp16"):
+        assert argv_secrets(["-p", value, "-P", value]) == {}, value
+
+
+# --------------------------------------------------------------------------- a secret's word inside an option's name
+
+
+@pytest.mark.parametrize("flag", ["--db-password-primary", "--vaultpass-cli", "--token-admin", "--secret-value2"])
+def test_option_with_a_secret_word_inside_its_name(flag):
+    pw = _pw()
+    for argv in ([f"{flag}={pw}"], [flag, pw]):
+        forget_known()
+        assert pw in argv_secrets(argv), argv
+        remember_argv(argv)
+        # the run line of issue.md and bundle.json's "args"
+        assert pw not in " ".join(redact_argv(["python", "job.py", *argv]))
+        assert pw not in redact_text(json.dumps(redact_data({"args": argv}, home="")), home="")
+
+
+@pytest.mark.parametrize("argv", [
+    ["--max-tokens", "4096"], ["--sort-key", "created_at"], ["--password-policy", "strict"],
+    ["--token-type", "Bearer"], ["--secret-scan", "enabled"], ["--auth-url", "https://login.example.org/oauth"],
+    ["--cookie-jar", "./cookies.txt"], ["--key-column", "user_id"],
+])
+def test_options_with_a_secret_word_and_an_ordinary_value_stay(argv):
+    assert argv_secrets(argv) == {}
+
+
+# --------------------------------------------------------------------------- a vendor's name alone
+
+
+@pytest.mark.parametrize("template", [
+    'MAILGUN = "{v}"', 'sendgrid = "{v}"', 'CONFIG = {{"pinecone": "{v}"}}', 'connect(stripe="{v}")',
+    'self.SENTRY_KEY = "{v}"',
+])
+@pytest.mark.parametrize("value", [lambda: _hex(32), lambda: _rand(30)])
+def test_code_vendor_name_holding_a_random_value(template, value):
+    v = value()
+    out = redact_code("import os\n" + template.format(v=v) + "\n", home="")
+    assert v not in out and '"<redacted>"' in out
+    ast.parse(out)
+    remember_code(template.format(v=v) + "\n")
+    assert v not in redact_text(f"time data {v!r} does not match format", home="")  # wherever it travels
+
+
+@pytest.mark.parametrize("line", [
+    'GITHUB_SHA = "{h}"', 'commit = "{h}"', 'checksum = "{h}"', 'mailgun = "enabled"', 'stripe = 3',
+    'SLACK_CHANNEL_ID = "{h}"', 'wandb = "offline-run-2"', 'github_run_id = "{h}"',
+])
+def test_code_ordinary_values_under_vendor_or_other_names_stay(line):
+    source = line.format(h=_hex(40)) + "\n"
+    assert redact_code(source, home="") == source
+
+
+def test_text_vendor_name_assignment_and_vendor_option():
+    v, h = _hex(32), _hex(40)
+    assert v not in redact_text(f"loaded MAILGUN={v} from the vault", home="")
+    assert h in redact_text(f"GITHUB_SHA={h}", home="")
+    assert v in argv_secrets(["--pinecone", v]) and h not in argv_secrets(["--commit", h])
+
+
+# --------------------------------------------------------------------------- *_PASSWORD_ENV / *_KEY_VAR names
+
+
+@pytest.mark.parametrize("template", [
+    'REDIS_PASSWORD_ENV = "{v}"', 'comet_key_env = "{v}"', 'settings["smtp_token_var"] = "{v}"',
+    'os.environ["ADMIN_PASSWD_ENV"] = "{v}"',
+])
+@pytest.mark.parametrize("value", [_pw, lambda: _hex(32)])
+def test_code_env_suffixed_secret_name_holding_a_value(template, value):
+    v = value()
+    out = redact_code(template.format(v=v) + "\n", home="")
+    assert v not in out and '"<redacted>"' in out
+    ast.parse(out)
+    remember_code("import os\n" + template.format(v=v) + "\n")
+    assert v not in redact_text(f"could not connect: {v}", home="")
+
+
+@pytest.mark.parametrize("line", [
+    'REDIS_PASSWORD_ENV = "REDIS_PASSWORD"', 'api_key_env = "comet_api_key"', 'SECRET_ENV = "prod-eu1"',
+    'TOKEN_VAR = "HF_TOKEN"', 'password_env = "staging"',
+])
+def test_code_env_suffixed_names_holding_a_variables_name_stay(line):
+    assert redact_code(line + "\n", home="") == line + "\n"
+
+
+def test_text_env_suffixed_assignment():
+    pw = _pw()
+    assert pw not in redact_text(f"REDIS_PASSWORD_ENV={pw}", home="")
+    assert "REDIS_PASSWORD_ENV=REDIS_PASSWORD" in redact_text("REDIS_PASSWORD_ENV=REDIS_PASSWORD", home="")
+
+
+# --------------------------------------------------------------------------- a value on the last line before pytest's "====="
+
+
+def test_text_secret_right_before_a_pytest_separator_line():
+    v = _hex(32)
+    log = f"----- Captured stderr call -----\nSTAGING_API_KEY={v}\n===== short test summary info =====\nFAILED t.py"
+    out = redact_text(log, home="")
+    assert v not in out and "===== short test summary info =====" in out
+    assert redact_text("a = b\n== c", home="") == "a = b\n== c"
