@@ -670,6 +670,23 @@ _BEARER = re.compile(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<reda
                      r"[A-Za-z0-9\-._~+/]{16,2048}=*)", re.IGNORECASE)
 _API_KEY_HEADER = re.compile(_HEADER_START + r"(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
                              r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;\\]{8,})", re.IGNORECASE)
+# tools whose option takes a password as its own argument (``sshpass -p PW``, ``docker login -p PW``,
+# ``ldapsearch -w PW``): tool -> (options, the sub-command they belong to or "")
+_LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl")
+_PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
+    "sshpass": (("-p",), ""),
+    **{tool: (("-p", "--password"), "login") for tool in _LOGIN_TOOLS},
+    "redis-cli": (("-a", "--pass", "--password"), ""),
+    **{tool: (("-p", "--password"), "") for tool in ("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport",
+                                                      "mongoimport", "rabbitmqadmin")},
+    **{tool: (("-P",), "") for tool in ("sqlcmd", "bcp", "zip", "unzip", "mosquitto_pub", "mosquitto_sub")},
+    **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
+                                        "ldappasswd", "ldapcompare")},
+    **{tool: ((), "") for tool in ("htpasswd", "smbclient")},  # -b ... USER PW; -U user%PW (below)
+}
+_COMMAND_BREAKS = frozenset({";", "&&", "||", "|", "&", "--"})
+
+
 # credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
 # openssl -passin pass:PW
 _ARG_SEP = r"(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"']|[\"']?\s{1,5}[\"']?)"
@@ -692,6 +709,33 @@ _CLI_CREDENTIALS = [
 _CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
                 ("storepass", "keypass"),
                 ("login",), ("wandb",), ("machine",))
+
+
+def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
+    """The password options of :data:`_PASSWORD_TOOLS` in a command line of text (``ldapsearch ... -w PW``,
+    ``zip -P PW``, ``mongosh -p PW``, ``smbclient -U user%PW``, ``htpasswd -b FILE USER PW``); sshpass,
+    redis-cli and ``login -p`` have their patterns above."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for tool, (options, needs) in _PASSWORD_TOOLS.items():
+        if options and not needs and tool not in ("sshpass", "redis-cli"):
+            groups.setdefault(options, []).append(tool)
+    out = []
+    for options, tools in groups.items():
+        names = "|".join(re.escape(t) for t in sorted(tools, key=len, reverse=True))
+        opts = "|".join(re.escape(o) for o in options)
+        out.append((re.compile(r"(?<![\w\-])(?:" + names + r")(?![\w\-])[^\n|;&]{0,300}?\s(?:" + opts + r")(?:\s{1,3}|=)"
+                               r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))[^\s\"'`\-][^\s\"'`]{0,255})"), tuple(tools)))
+    out.append((re.compile(r"\bsmbclient\b[^\n|;&]{0,300}?\s(?:-U\s{0,3}|--user[= ])[\"']?[^\s%\"'`]{1,100}%"
+                           r"(?P<value>[^\s\"'`]{1,256})"), ("smbclient",)))
+    for n, file in (("(?=[A-Za-z]{0,8}n)", ""), ("(?![A-Za-z]{0,8}n)", r"[^\s\-]\S{0,300}\s+")):  # -nb USER PW, -b FILE USER PW
+        out.append((re.compile(r"\bhtpasswd\s+-" + n + r"(?=[A-Za-z]{0,8}b)[A-Za-z]{1,9}\s+(?:-\S{1,20}\s+){0,3}" + file
+                               + r"[^\s\-]\S{0,100}\s+[\"']?(?P<value>[^\s\"'`]{1,256})"), ("htpasswd",)))
+    return out
+
+
+for _pattern, _needles in _tool_patterns():
+    _CLI_CREDENTIALS.append(_pattern)
+    _CLI_NEEDLES += (_needles,)
 _AWS_SECRET = re.compile(
     r"\baws_(?:secret_access_key|session_token|security_token)[\"']?\s{0,5}[=:]\s{0,5}[\"']?"
     r"(?P<value>[A-Za-z0-9/+=]{30,4096})",
@@ -1188,21 +1232,6 @@ def _context_rules(text: str) -> str:
 # --------------------------------------------------------------------------- argv
 
 
-# tools whose option takes a password as its own argument (``sshpass -p PW``, ``docker login -p PW``,
-# ``ldapsearch -w PW``): tool -> (options, the sub-command they belong to or "")
-_LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl")
-_PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
-    "sshpass": (("-p",), ""),
-    **{tool: (("-p", "--password"), "login") for tool in _LOGIN_TOOLS},
-    "redis-cli": (("-a", "--pass", "--password"), ""),
-    **{tool: (("-p", "--password"), "") for tool in ("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport",
-                                                      "mongoimport", "rabbitmqadmin")},
-    **{tool: (("-P",), "") for tool in ("sqlcmd", "bcp", "zip", "unzip", "mosquitto_pub", "mosquitto_sub")},
-    **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
-                                        "ldappasswd", "ldapcompare")},
-    **{tool: ((), "") for tool in ("htpasswd", "smbclient")},  # -b ... USER PW; -U user%PW (below)
-}
-_COMMAND_BREAKS = frozenset({";", "&&", "||", "|", "&", "--"})
 
 
 def _tool_secrets(argv: list[str]) -> list[str]:

@@ -194,3 +194,36 @@ def test_text_secret_right_before_a_pytest_separator_line():
     out = redact_text(log, home="")
     assert v not in out and "===== short test summary info =====" in out
     assert redact_text("a = b\n== c", home="") == "a = b\n== c"
+
+
+@pytest.mark.parametrize("line", [
+    "+ ldapsearch -x -D cn=admin -w {pw} -b dc=example", "zip -q -P {pw} out.zip a.txt", "unzip -P '{pw}' in.zip",
+    "mongosh --host db -u root -p {pw}", "smbclient //files/share -U bob%{pw}", "htpasswd -bc /etc/.htpasswd alice {pw}",
+    "htpasswd -nb alice {pw}", "sqlcmd -S db -U sa -P {pw}",
+])
+def test_text_tool_password_options(line):
+    pw = _pw("-").lower()
+    out = redact_text(line.format(pw=pw), home="")
+    assert pw not in out and "<redacted:credentials>" in out
+    assert pw not in redact_code(f"cmd = {line.format(pw=pw)!r}\n", home="")
+
+
+@pytest.mark.parametrize("line", ["zip -r out.zip src", "htpasswd -c /etc/.htpasswd alice", "python zip.py -P 5 threads",
+                                  "gzip -P fast-mode", "docker run -p 8080:80 nginx"])
+def test_text_tool_commands_without_a_password_stay(line):
+    assert redact_text(line, home="") == line
+
+
+@pytest.mark.parametrize("target", ["job.py", "test_job.py::test_sync"])
+def test_every_targets_named_literals_are_known_values(tmp_path, target):
+    """Not only check/bundle/minimize: a ci target (a pytest node) remembers them too, so the failing
+    test's message that echoes one is redacted in issue.md and the summaries, not only in the reproducer."""
+    from reportkit.run.runner import target_spec
+
+    pw, key = _pw(), _hex(32)
+    path = tmp_path / target.split("::")[0]
+    path.write_text(f"DEPLOY_PASSWORD = {pw!r}\nSENDGRID = {key!r}\n\ndef test_sync():\n    assert 0\n",
+                    encoding="utf-8")
+    target_spec(str(tmp_path / target), [])
+    out = redact_text(f"time data '{pw} | {key}' does not match format", home="")
+    assert pw not in out and key not in out
