@@ -12,6 +12,11 @@ wherever it appears*, also in the encodings that are cheap to derive: base64 (st
 at any alignment inside a longer base64 text, of the value and of ``user:pw``), URL-encoding,
 JSON-escaping, hex, the value split by a line wrap, UTF-16 output decoded as UTF-8 (NUL-interleaved).
 
+Names say more (:func:`argv_secrets`, :func:`_code_secret_name`): the password options of well-known tools
+(``sshpass -p``, ``docker login -p``, ``ldapsearch -w``, ``htpasswd -b``: :data:`_PASSWORD_TOOLS`), an option
+with a secret's word anywhere in its name, a vendor's name holding a random value (``MAILGUN = "<32 hex>"``),
+and a secret's name followed by ``ENV``/``VAR`` holding something other than a variable's name.
+
 (b) *Patterns*: high-confidence shapes (:data:`_PREFIX_TOKENS`: vendor prefixes such as ``ghp_``,
 ``glpat-``, ``sk_live_``, ``hvs.``, ``AIza``, ``xoxb-``, ``dop_v1_``, ``AGE-SECRET-KEY-1``; JWTs; PEM
 private keys, also base64-encoded and JSON-escaped; URL userinfo of any scheme; ``Authorization``
@@ -46,7 +51,8 @@ split into words on ``_``, ``-`` and ``.`` (case-insensitive),
 * has ``SESSION`` as its last word or followed by ``ID``/``KEY``/``TOKEN``, or ``OP_SESSION`` anywhere
   (1Password), or ``PWD`` after another word (``MYSQL_PWD``), or
 * names a connection string of a data store or broker (``REDIS_URL``, ``DATABASE_URL``,
-  ``MONGODB_URI``, ``AMQP_URL``, ``*_CONNECTION_STRING``),
+  ``MONGODB_URI``, ``AMQP_URL``, ``*_CONNECTION_STRING``, ``*_CONNSTR``), ends in ``PRIVATE``
+  (``JWKS_PRIVATE``), or has ``PAT`` after a forge's or vendor's name (``GITHUB_PAT``),
 
 unless its last word says where or what the secret is rather than being it (``FILE``, ``PATH``, ``DIR``,
 ``SOCK``, ``TYPE``, ``HEADER``, ``NAME``, ``PREFIX``, ``ENV``, ``LENGTH``, ``TIMEOUT``, ``MODE``, ``VERSION``,
@@ -385,6 +391,9 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                 breaks = joined.breaks_within(m.start(), m.end())
                 end = next((c for c, length in breaks[1:]
                             if length < breaks[0][1] and pattern.fullmatch(view, m.start(), c)), m.end())
+                first = breaks[0][0]
+                if pattern.fullmatch(view, m.start(), first) and not _token_tail(view[first:end]):
+                    continue  # whole on its line; the next line starts something else (--api-key, a date, a word)
                 if end < len(view) and view[end] in "=:":
                     # the last piece is a name being assigned on the next line (NAME=value), not the token's tail
                     end = max(c for c, _ in breaks if c < end)
@@ -393,6 +402,16 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                 lo, hi = joined.original(m.start(), end)
                 spans.append((lo, hi, _mark(kind)))
     return spans
+
+
+def _token_tail(piece: str) -> bool:
+    """What a wrap carried to the next line of a token: random text (letters with digits or both cases), not
+    an option (``--api-key``), a date or a word."""
+    piece = re.split(r"[\s]", piece, maxsplit=1)[0]
+    if piece.startswith("-") or "--" in piece:
+        return False
+    digits, letters = re.search(r"[0-9]", piece), re.search(r"[A-Za-z]", piece)
+    return bool((digits and letters) or (re.search(r"[a-z]", piece) and re.search(r"[A-Z]", piece)))
 
 
 def _apply(text: str, spans: list[Span]) -> str:
@@ -656,7 +675,7 @@ _URL_PARAMS = re.compile(  # (a parameter: after ? & ; or not inside a word, che
 )
 _CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by _connection_part)
     r"(?P<name>AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|ClientSecret|Password|Pwd)"
-    r"=(?P<value>(?!<redacted)[^;\s\"'`]{4,1024})",
+    r"=(?P<value>(?!<redacted)\{[^{}\n]{1,1024}\}|[^;\s\"'`]{4,1024})",  # ODBC braces a value holding ";": Pwd={a;b}
     re.IGNORECASE,
 )
 # a header name starts a word, also right after an escaped line break ("\\r\\nAuthorization:" in a bytes repr)
@@ -672,7 +691,7 @@ _API_KEY_HEADER = re.compile(_HEADER_START + r"(?:x-api-key|api-key|x-auth-token
                              r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;\\]{8,})", re.IGNORECASE)
 # tools whose option takes a password as its own argument (``sshpass -p PW``, ``docker login -p PW``,
 # ``ldapsearch -w PW``): tool -> (options, the sub-command they belong to or "")
-_LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl")
+_LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl", "az")
 _PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
     "sshpass": (("-p",), ""),
     **{tool: (("-p", "--password"), "login") for tool in _LOGIN_TOOLS},
@@ -682,9 +701,17 @@ _PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
     **{tool: (("-P",), "") for tool in ("sqlcmd", "bcp", "zip", "unzip", "mosquitto_pub", "mosquitto_sub")},
     **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
                                         "ldappasswd", "ldapcompare")},
-    **{tool: ((), "") for tool in ("htpasswd", "smbclient")},  # -b ... USER PW; -U user%PW (below)
+    "twine": (("-p", "--password"), ""),
+    # -b ... USER PW; -U user%PW; -pPW; add_user USER PW (below)
+    **{tool: ((), "") for tool in ("htpasswd", "smbclient", "7z", "7za", "7zz", "7zr", "rabbitmqctl")},
 }
 _COMMAND_BREAKS = frozenset({";", "&&", "||", "|", "&", "--"})
+
+
+# any other header whose name ends in a credential's word (Ocp-Apim-Subscription-Key, X-Auth-Key, X-Vault-Token,
+# X-Client-Secret): its value when it is random-looking (checked by _random_header_value)
+_KEY_HEADER = re.compile(_HEADER_START + r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey)[\"']?\s{0,3}:\s{0,3}[\"']?"
+                         r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
 
 
 # credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
@@ -727,6 +754,10 @@ def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
                                r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))[^\s\"'`\-][^\s\"'`]{0,255})"), tuple(tools)))
     out.append((re.compile(r"\bsmbclient\b[^\n|;&]{0,300}?\s(?:-U\s{0,3}|--user[= ])[\"']?[^\s%\"'`]{1,100}%"
                            r"(?P<value>[^\s\"'`]{1,256})"), ("smbclient",)))
+    out.append((re.compile(r"(?<![\w\-])7z[a-z]?(?![\w\-])[^\n|;&]{0,300}?\s-p(?P<value>[^\s\"'`\-][^\s\"'`]{0,255})"),
+                ("7z",)))
+    out.append((re.compile(r"\brabbitmqctl\s+(?:-\S{1,40}\s+){0,4}(?:add_user|change_password)\s+[\"']?[^\s\"'`]{1,100}[\"']?"
+                           r"\s+[\"']?(?P<value>[^\s\"'`]{1,256})"), ("rabbitmqctl",)))
     for n, file in (("(?=[A-Za-z]{0,8}n)", ""), ("(?![A-Za-z]{0,8}n)", r"[^\s\-]\S{0,300}\s+")):  # -nb USER PW, -b FILE USER PW
         out.append((re.compile(r"\bhtpasswd\s+-" + n + r"(?=[A-Za-z]{0,8}b)[A-Za-z]{1,9}\s+(?:-\S{1,20}\s+){0,3}" + file
                                + r"[^\s\-]\S{0,100}\s+[\"']?(?P<value>[^\s\"'`]{1,256})"), ("htpasswd",)))
@@ -786,6 +817,12 @@ def _real_param(m: re.Match[str]) -> bool:
     return not _NOT_SECRET_VALUE.match(value)
 
 
+def _random_header_value(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:]) if a.isalnum() and b.isalnum())
+    return _long_hex(value) or looks_random(value) or changes * 5 >= len(value)  # letters and digits mixed
+
+
 def _not_a_word(m: re.Match[str]) -> bool:
     """A header's value that is not prose (``Authorization: required``, ``x-api-key: missing``)."""
     return re.fullmatch(r"[a-z]{1,12}[.,:;!?)]?", m.group("value")) is None
@@ -819,10 +856,11 @@ def _structural_spans(text: str) -> list[Span]:
     for pattern, needles, kind in ((_AUTH_HEADER, ("authorization",), "authorization"),
                                    (_BEARER, ("bearer", "token "), "authorization"),
                                    (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
+                                   (_KEY_HEADER, ("-key", "-token", "-secret", "-apikey"), "api-key"),
                                    (_AWS_SECRET, ("aws_secret", "aws_session", "aws_security"), "aws-secret-key"),
                                    (_WIREGUARD_KEY, ("privatekey", "presharedkey"), "wireguard-key")):
         if any(n in low for n in needles):
-            spans += _group_spans(pattern, text, kind, _not_a_word)
+            spans += _group_spans(pattern, text, kind, _random_header_value if pattern is _KEY_HEADER else _not_a_word)
     for pattern, needles in zip(_CLI_CREDENTIALS, _CLI_NEEDLES):
         if any(n in text for n in needles):
             spans += _group_spans(pattern, text, "credentials", _cli_credential)
@@ -983,9 +1021,12 @@ _SEPARATOR = (
     r"|\s{0,5}(?::=|=(?!=)|:(?![:=])))\s{0,5}"
 )
 _VALUE = (
-    r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\"'\n]{1,512})(?P=q)"
-    # (a bare value not followed by "=" on its line: "a = b = c"; a next line of "=====" is not that)
-    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}])(?![ \t]{0,5}=))"
+    r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)(?:\\[^\n]|(?!(?P=q))[^\\\n]){1,512})(?P=q)"  # escapes: 'a\'b', "a'b"
+    # (a bare value not followed by "=" on its line: "a = b = c"; a next line of "=====" is not that; a quote
+    # may end it: "NAME=value" as an item of a repr'd list, ['PGPASSWORD=...', ...])
+    # and a JSON escape ends it: "...\npassword=VALUE\nnext line"
+    r"|(?P<value>(?!<redacted)(?!=)(?:(?!\\[nrt])[^\s\"'`,;(){}\[\]<>\ue005]){1,512})(?=$|[\s,;)\]}\"']|\\[nrt])"
+    r"(?![ \t]{0,5}=))"
 )
 _ASSIGNMENT = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?(?P<name>" + _SECRET_NAME + r")[\"']?" + _SEPARATOR + ")" + _VALUE,
@@ -1226,7 +1267,17 @@ def _context_rules(text: str) -> str:
         text = _FLAG_VALUE.sub(_flag_value, text)
     if "=" in text or ":" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
+    if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
+        text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
     return _apply(text, _not_template(text, _ds_spans(text, high=False)))
+
+
+_XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-]{0,60})>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</(?P=name)>")
+
+
+def _xml_secret(m: re.Match[str]) -> bool:
+    strength = _code_secret_name(m.group("name").replace("-", "_").replace(".", "_"))
+    return strength in ("strong", "weak") and _secret_literal(m.group("value"), strength)
 
 
 # --------------------------------------------------------------------------- argv
@@ -1242,8 +1293,7 @@ def _tool_secrets(argv: list[str]) -> list[str]:
     for i, arg in enumerate(argv + [";"]):
         base = os.path.basename(arg)
         if arg in _COMMAND_BREAKS or base in _PASSWORD_TOOLS:
-            if tool == "htpasswd" and batch and positional:
-                found.append(positional[-1])  # htpasswd -b[c] FILE USER PW / -nb USER PW
+            found += _positional_password(tool, positional, batch)
             tool, sub, positional, batch = (base if base in _PASSWORD_TOOLS else ""), "", [], False
             continue
         if not tool:
@@ -1263,7 +1313,18 @@ def _tool_secrets(argv: list[str]) -> list[str]:
             found.append(argv[i + 1])
         elif tool == "smbclient":
             found += _smbclient_password(arg, argv[i + 1] if i + 1 < len(argv) else "")
+        elif tool.startswith("7z") and arg.startswith("-p") and len(arg) > 2:
+            found.append(arg[2:])  # 7z x -pPW
     return found
+
+
+def _positional_password(tool: str, positional: list[str], batch: bool) -> list[str]:
+    """``htpasswd -b[c] FILE USER PW`` / ``-nb USER PW``; ``rabbitmqctl add_user|change_password USER PW``."""
+    if tool == "htpasswd" and batch and positional:
+        return [positional[-1]]
+    if tool == "rabbitmqctl" and len(positional) >= 3 and positional[0] in ("add_user", "change_password"):
+        return [positional[2]]
+    return []
 
 
 def _smbclient_password(arg: str, nxt: str) -> list[str]:
@@ -2080,6 +2141,9 @@ _STORE_WORDS = frozenset({"REDIS", "DATABASE", "DB", "POSTGRES", "POSTGRESQL", "
 _CONNECTION_WORDS = frozenset({"URL", "URI", "DSN", "CONNECTION", "CONN", "CONNSTR"})
 
 
+_PAT_OWNERS = frozenset({"GH", "GL", "ADO", "DEVOPS", "BITBUCKET", "GITEA", "FORGEJO", "JIRA", "CONFLUENCE", "HF"})
+
+
 @functools.lru_cache(maxsize=4096)
 def is_secret_env_name(name: str) -> bool:
     """True if an environment variable name looks like it holds a secret (rule: module doc)."""
@@ -2088,6 +2152,10 @@ def is_secret_env_name(name: str) -> bool:
         return False
     if any(w in _SECRET_NAME_WORDS or w.endswith(_GLUED_SUFFIXES) for w in words):
         return True
+    if len(words) > 1 and words[-1] in ("PRIVATE", "CONNSTR"):
+        return True  # JWKS_PRIVATE, DW_ODBC_CONNSTR
+    if "PAT" in words[1:] and any(w in _VENDOR_NAMES or w in _PAT_OWNERS for w in words):
+        return True  # a personal access token: GITHUB_PAT, AZURE_DEVOPS_EXT_PAT (not DATE_PAT, a pattern)
     if len(words) > 1 and ("PWD" in words[1:] or "PW" in words[1:]):  # MYSQL_PWD; not PWD/OLDPWD (working dirs)
         return True
     for i, word in enumerate(words):

@@ -227,3 +227,86 @@ def test_every_targets_named_literals_are_known_values(tmp_path, target):
     target_spec(str(tmp_path / target), [])
     out = redact_text(f"time data '{pw} | {key}' does not match format", home="")
     assert pw not in out and key not in out
+
+
+# --------------------------------------------------------------------------- inside a repr'd list, across a line's end, headers
+
+
+def test_text_assignments_as_items_of_a_repr_list():
+    pw, tok = _pw(), _rand(24)
+    line = repr([f"SVC_DEPLOY_TOKEN={tok}", f"db.password={pw}", "max_tokens=512", "token=abc"])
+    out = redact_text(f"locals: env = {line}", home="")
+    assert tok not in out and pw not in out
+    assert "'max_tokens=512'" in out and "'token=abc'" in out
+
+
+def test_text_token_whole_on_its_line_does_not_swallow_the_next_line():
+    pw = _pw()
+    text = f"auth failed for sk-proj-{_rand(40)}\n--admin-password {pw}\n2031-04-05 12:00:01 retrying"
+    out = redact_text(text, home="")
+    assert pw not in out and "\n--admin-password <redacted" in out and "\n2031-04-05 12:00:01 retrying" in out
+
+
+def test_text_token_wrapped_across_lines_is_still_joined():
+    head, tail = _rand(52), _rand(30)
+    out = redact_text(f"key: sk-proj-{head}\n{tail}\nnext line", home="")
+    assert head not in out and tail not in out and "next line" in out
+
+
+@pytest.mark.parametrize("name", ["GITLAB_PAT", "ADO_BUILD_PAT", "SIGNING_JWKS_PRIVATE", "WAREHOUSE_CONNSTR"])
+def test_env_names_of_access_tokens_private_parts_connection_strings(name):
+    from reportkit.redact import is_secret_env_name
+
+    assert is_secret_env_name(name)
+
+
+@pytest.mark.parametrize("name", ["DATE_PAT", "TIME_PAT", "PRIVATE_REGISTRY", "PAT", "PATH"])
+def test_env_names_with_those_words_that_are_not_secrets(name):
+    from reportkit.redact import is_secret_env_name
+
+    assert not is_secret_env_name(name)
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["twine", "upload", "-u", "__token__", "-p", "{pw}", "dist/x.whl"], "twine upload -p {pw} dist/x.whl"),
+    (["7z", "x", "-p{pw}", "a.7z"], "7z x -p{pw} a.7z"),
+    (["rabbitmqctl", "add_user", "alice", "{pw}"], "rabbitmqctl add_user alice {pw}"),
+    (["az", "login", "--service-principal", "-u", "app", "-p", "{pw}"], "az login --service-principal -u app -p {pw}"),
+])
+def test_more_tool_passwords_in_argv_and_text(argv, line):
+    pw = _pw("-").lower()
+    assert pw in argv_secrets([a.format(pw=pw) for a in argv])
+    assert pw not in redact_text(line.format(pw=pw), home="")
+
+
+@pytest.mark.parametrize("header", ["Ocp-Apim-Subscription-Key", "X-Auth-Key", "X-Vault-Token", "X-Client-Secret"])
+def test_text_headers_named_as_keys_with_random_values(header):
+    v = RNG.choice([_hex(32), _rand(28)])
+    assert v not in redact_text(f"{header}: {v}", home="")
+
+
+@pytest.mark.parametrize("line", ["X-Cache-Key: resnet50-v2-cache-main", "x-idempotency-key: build-2024-01-01",
+                                  "X-Request-Token: none", "cache-key: 2024-01-01-build"])
+def test_text_headers_named_as_keys_with_ordinary_values_stay(line):
+    assert redact_text(line, home="") == line
+
+
+def test_text_xml_element_named_as_a_secret():
+    pw = _pw()
+    out = redact_text(f"<server>\n  <username>deploy</username>\n  <password>{pw}</password>\n</server>", home="")
+    assert pw not in out and "<username>deploy</username>" in out
+    for line in ("<name>password</name>", "<token>pad</token>", "<td>secret</td>", "<apiKey>${env.KEY}</apiKey>"):
+        assert redact_text(line, home="") == line
+
+
+def test_text_odbc_braced_password_holding_a_semicolon():
+    head, tail = _rand(8), _rand(8)
+    out = redact_text(f"Driver={{ODBC Driver 18}};Server=db;Uid=sa;Pwd={{{head};{tail}}};Encrypt=yes", home="")
+    assert head not in out and tail not in out and out.endswith(";Encrypt=yes")
+
+
+def test_text_quoted_password_holding_a_quote_or_an_escape():
+    head, tail = _pw(), _rand(10)
+    for pw in (head + "'" + tail, head + "\\'" + tail):
+        out = redact_text("conf = " + repr({"user": "etl", "password": pw}), home="")
+        assert head not in out and tail not in out and "'user': 'etl'" in out
