@@ -675,7 +675,7 @@ _URL_PARAMS = re.compile(  # (a parameter: after ? & ; or not inside a word, che
 )
 _CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by _connection_part)
     r"(?P<name>AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|ClientSecret|Password|Pwd)"
-    r"=(?P<value>(?!<redacted)\{[^{}\n]{1,1024}\}|[^;\s\"'`]{4,1024})",  # ODBC braces a value holding ";": Pwd={a;b}
+    r"=(?P<value>(?!<redacted)\{[^{}\n]{1,1024}\}(?=$|[;\s\"'`])|[^;\s\"'`]{4,1024})",  # ODBC braces a value holding ";": Pwd={a;b}
     re.IGNORECASE,
 )
 # a header name starts a word, also right after an escaped line break ("\\r\\nAuthorization:" in a bytes repr)
