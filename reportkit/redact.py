@@ -392,8 +392,10 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                 end = next((c for c, length in breaks[1:]
                             if length < breaks[0][1] and pattern.fullmatch(view, m.start(), c)), m.end())
                 first = breaks[0][0]
-                if pattern.fullmatch(view, m.start(), first) and not _token_tail(view[first:end]):
-                    continue  # whole on its line; the next line starts something else (--api-key, a date, a word)
+                if not _token_tail(view[first:end]):  # the next line starts something else (--api-key, a date)
+                    if pattern.fullmatch(view, m.start(), first) or first - m.start() < 12:
+                        continue  # whole on its line (the line's own rules take it), or too short to be one
+                    end = first  # the head of a token a logger wrapped (its tail is past the next line's prefix)
                 if end < len(view) and view[end] in "=:":
                     # the last piece is a name being assigned on the next line (NAME=value), not the token's tail
                     end = max(c for c, _ in breaks if c < end)

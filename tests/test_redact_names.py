@@ -310,3 +310,10 @@ def test_text_quoted_password_holding_a_quote_or_an_escape():
     for pw in (head + "'" + tail, head + "\\'" + tail):
         out = redact_text("conf = " + repr({"user": "etl", "password": pw}), home="")
         assert head not in out and tail not in out and "'user': 'etl'" in out
+
+
+def test_text_token_head_at_a_lines_end_keeps_the_line_break_before_a_log_prefix():
+    head = _rand(16)
+    text = f"2031-04-05 10:00:00,001 INFO auth: using key sk-{head}\n2031-04-05 10:00:00,001 INFO (cont) {_rand(30)}"
+    out = redact_text(text, home="")
+    assert head not in out and "\n2031-04-05 10:00:00,001 INFO (cont) " in out
