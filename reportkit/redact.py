@@ -822,7 +822,8 @@ def _real_param(m: re.Match[str]) -> bool:
 def _random_header_value(m: re.Match[str]) -> bool:
     value = m.group("value")
     changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:]) if a.isalnum() and b.isalnum())
-    return _long_hex(value) or looks_random(value) or changes * 5 >= len(value)  # letters and digits mixed
+    return _long_hex(value) or looks_random(value) or changes * 5 >= len(value) \
+        or (_password_shaped(value) and shannon_entropy(value) >= 3.8)  # letters and digits mixed, both cases
 
 
 def _not_a_word(m: re.Match[str]) -> bool:
@@ -1130,7 +1131,7 @@ def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
         groups = m.groupdict()
         quote = groups.get("q") or ""
         value = groups.get("qvalue") if quote else groups.get("value")
-        if value is None or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or ""):
+        if value is None or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or m.group("prefix")):
             return m.group(0)
         return f"{m.group('prefix')}{quote}{_mark(kind)}{quote}"
 
@@ -1223,7 +1224,7 @@ def _flag_value(m: re.Match[str]) -> str:
     if "<redacted:" in value:
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
-        if _NOT_SECRET_VALUE.match(value) or _PLACEHOLDER.match(value):
+        if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value):
             return m.group(0)
     elif not looks_random(value):
         return m.group(0)
