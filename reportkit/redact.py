@@ -410,8 +410,8 @@ def _token_tail(piece: str) -> bool:
     """What a wrap carried to the next line of a token: random text (letters with digits or both cases), not
     an option (``--api-key``), a date or a word."""
     piece = re.split(r"[\s]", piece, maxsplit=1)[0]
-    if piece.startswith("-") or "--" in piece:
-        return False
+    if re.fullmatch(r"-{1,2}[A-Za-z][a-z]*(?:-[a-z]+)*|[0-9:\-.,/+]+|[A-Za-z][a-z]+", piece):
+        return False  # an option (--api-key, -w), a date or number, a word
     digits, letters = re.search(r"[0-9]", piece), re.search(r"[A-Za-z]", piece)
     return bool((digits and letters) or (re.search(r"[a-z]", piece) and re.search(r"[A-Z]", piece)))
 
@@ -1777,9 +1777,12 @@ def _secret_literal(value: str, strength: str) -> bool:
         return False
     if strength == "vendor":
         return _random_body(value)
-    if strength == "env-ref":
-        return not _env_name_shaped(value) and _password_shaped(value)
-    if strength == "weak":
+    if strength == "env-ref":  # a variable's name, or else the secret (a password's make-up, or as "weak")
+        if _env_name_shaped(value):
+            return False
+        if _password_shaped(value):
+            return True
+    if strength in ("weak", "env-ref"):
         return len(value) >= 16 and re.search(r"[0-9]", value) is not None and re.search(r"[A-Za-z]", value) is not None
     return True
 

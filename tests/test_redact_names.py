@@ -317,3 +317,15 @@ def test_text_token_head_at_a_lines_end_keeps_the_line_break_before_a_log_prefix
     text = f"2031-04-05 10:00:00,001 INFO auth: using key sk-{head}\n2031-04-05 10:00:00,001 INFO (cont) {_rand(30)}"
     out = redact_text(text, home="")
     assert head not in out and "\n2031-04-05 10:00:00,001 INFO (cont) " in out
+
+
+def test_code_env_suffixed_name_holding_a_key_with_slashes():
+    v = _rand(20) + "/" + _rand(19)
+    out = redact_code(f'cloud_secret_env = "{v}"\n', home="")
+    assert v not in out and out == 'cloud_secret_env = "<redacted>"\n'
+
+
+def test_text_wrapped_token_whose_next_line_starts_with_a_dash():
+    head, tail = _rand(52), "-" + _rand(30)
+    out = redact_text(f"key: sk-proj-{head}\n{tail}\nnext line", home="")
+    assert head not in out and tail[1:] not in out and "next line" in out
