@@ -12,6 +12,11 @@ wherever it appears*, also in the encodings that are cheap to derive: base64 (st
 at any alignment inside a longer base64 text, of the value and of ``user:pw``), URL-encoding,
 JSON-escaping, hex, the value split by a line wrap, UTF-16 output decoded as UTF-8 (NUL-interleaved).
 
+Names say more (:func:`argv_secrets`, :func:`_code_secret_name`): the password options of well-known tools
+(``sshpass -p``, ``docker login -p``, ``ldapsearch -w``, ``htpasswd -b``: :data:`_PASSWORD_TOOLS`), an option
+with a secret's word anywhere in its name, a vendor's name holding a random value (``MAILGUN = "<32 hex>"``),
+and a secret's name followed by ``ENV``/``VAR`` holding something other than a variable's name.
+
 (b) *Patterns*: high-confidence shapes (:data:`_PREFIX_TOKENS`: vendor prefixes such as ``ghp_``,
 ``glpat-``, ``sk_live_``, ``hvs.``, ``AIza``, ``xoxb-``, ``dop_v1_``, ``AGE-SECRET-KEY-1``; JWTs; PEM
 private keys, also base64-encoded and JSON-escaped; URL userinfo of any scheme; ``Authorization``
@@ -46,7 +51,8 @@ split into words on ``_``, ``-`` and ``.`` (case-insensitive),
 * has ``SESSION`` as its last word or followed by ``ID``/``KEY``/``TOKEN``, or ``OP_SESSION`` anywhere
   (1Password), or ``PWD`` after another word (``MYSQL_PWD``), or
 * names a connection string of a data store or broker (``REDIS_URL``, ``DATABASE_URL``,
-  ``MONGODB_URI``, ``AMQP_URL``, ``*_CONNECTION_STRING``),
+  ``MONGODB_URI``, ``AMQP_URL``, ``*_CONNECTION_STRING``, ``*_CONNSTR``), ends in ``PRIVATE``
+  (``JWKS_PRIVATE``), or has ``PAT`` after a forge's or vendor's name (``GITHUB_PAT``),
 
 unless its last word says where or what the secret is rather than being it (``FILE``, ``PATH``, ``DIR``,
 ``SOCK``, ``TYPE``, ``HEADER``, ``NAME``, ``PREFIX``, ``ENV``, ``LENGTH``, ``TIMEOUT``, ``MODE``, ``VERSION``,
@@ -240,7 +246,8 @@ def remember_code(source: str) -> None:
     if tree is None:
         return
     for value in named_secret_values(tree):
-        remember(value, "secret")
+        whole = [r for a, b, r in _high_spans(value) if (a, b) == (0, len(value))]  # a token of a known format
+        remember(value, whole[0][len("<redacted:"):-1] if whole else "secret")
 
 
 def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:
@@ -395,6 +402,11 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                 breaks = joined.breaks_within(m.start(), m.end())
                 end = next((c for c, length in breaks[1:]
                             if length < breaks[0][1] and pattern.fullmatch(view, m.start(), c)), m.end())
+                first = breaks[0][0]
+                if not _token_tail(view[first:end]):  # the next line starts something else (--api-key, a date)
+                    if pattern.fullmatch(view, m.start(), first) or first - m.start() < 12:
+                        continue  # whole on its line (the line's own rules take it), or too short to be one
+                    end = first  # the head of a token a logger wrapped (its tail is past the next line's prefix)
                 if end < len(view) and view[end] in "=:":
                     # the last piece is a name being assigned on the next line (NAME=value), not the token's tail
                     end = max(c for c, _ in breaks if c < end)
@@ -408,6 +420,16 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                     continue
                 spans.append((lo, hi, _mark(kind)))
     return spans
+
+
+def _token_tail(piece: str) -> bool:
+    """What a wrap carried to the next line of a token: random text (letters with digits or both cases), not
+    an option (``--api-key``), a date or a word."""
+    piece = re.split(r"[\s]", piece, maxsplit=1)[0]
+    if re.fullmatch(r"-{1,2}[A-Za-z][a-z]*(?:-[a-z]+)*|[0-9:\-.,/+]+|[A-Za-z][a-z]+", piece):
+        return False  # an option (--api-key, -w), a date or number, a word
+    digits, letters = re.search(r"[0-9]", piece), re.search(r"[A-Za-z]", piece)
+    return bool((digits and letters) or (re.search(r"[a-z]", piece) and re.search(r"[A-Z]", piece)))
 
 
 def _apply(text: str, spans: list[Span]) -> str:
@@ -671,7 +693,7 @@ _URL_PARAMS = re.compile(  # (a parameter: after ? & ; or not inside a word, che
 )
 _CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by _connection_part)
     r"(?P<name>AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|ClientSecret|Password|Pwd)"
-    r"=(?P<value>(?!<redacted)[^;\s\"'`]{4,1024})",
+    r"=(?P<value>(?!<redacted)\{[^{}\n]{1,1024}\}(?=$|[;\s\"'`])|[^;\s\"'`]{4,1024})",  # ODBC braces a value holding ";": Pwd={a;b}
     re.IGNORECASE,
 )
 # a header name starts a word, also right after an escaped line break ("\\r\\nAuthorization:" in a bytes repr)
@@ -685,12 +707,31 @@ _BEARER = re.compile(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<reda
                      r"[A-Za-z0-9\-._~+/]{16,2048}=*)", re.IGNORECASE)
 _API_KEY_HEADER = re.compile(_HEADER_START + r"(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
                              r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;\\]{8,})", re.IGNORECASE)
-# any other hyphenated header name ending in key/token/secret (X-Auth-Key, Ocp-Apim-Subscription-Key, X-Api-Secret),
-# not a request's idempotency key, a WebSocket handshake nonce, a public key, a page token; its value random-looking
-_KEYED_HEADER = re.compile(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
-                           r"page|next-page|x-ms-continuation|sort|partition|primary|foreign|cache)-)"
-                           r"(?:[a-z0-9]+-){1,4}(?:key|token|secret)[\"']?\s{0,3}:\s{0,3}[\"']?"
-                           r"(?P<value>(?!<redacted)[^\s\"',;\\]{12,})", re.IGNORECASE)
+# tools whose option takes a password as its own argument (``sshpass -p PW``, ``docker login -p PW``,
+# ``ldapsearch -w PW``): tool -> (options, the sub-command they belong to or "")
+_LOGIN_TOOLS = ("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl", "az")
+_PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
+    "sshpass": (("-p",), ""),
+    **{tool: (("-p", "--password"), "login") for tool in _LOGIN_TOOLS},
+    "redis-cli": (("-a", "--pass", "--password"), ""),
+    **{tool: (("-p", "--password"), "") for tool in ("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport",
+                                                      "mongoimport", "rabbitmqadmin")},
+    **{tool: (("-P",), "") for tool in ("sqlcmd", "bcp", "zip", "unzip", "mosquitto_pub", "mosquitto_sub")},
+    **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
+                                        "ldappasswd", "ldapcompare")},
+    "twine": (("-p", "--password"), ""),
+    # -b ... USER PW; -U user%PW; -pPW; add_user USER PW (below)
+    **{tool: ((), "") for tool in ("htpasswd", "smbclient", "7z", "7za", "7zz", "7zr", "rabbitmqctl")},
+}
+_COMMAND_BREAKS = frozenset({";", "&&", "||", "|", "&", "--"})
+
+
+# any other header whose name ends in a credential's word (Ocp-Apim-Subscription-Key, X-Auth-Key, X-Vault-Token,
+# X-Client-Secret): its value when it is random-looking (checked by _random_header_value)
+_KEY_HEADER = re.compile(_HEADER_START + r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey)[\"']?\s{0,3}:\s{0,3}[\"']?"
+                         r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
+
+
 # credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
 # openssl -passin pass:PW
 _ARG_SEP = r"(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"']|[\"']?\s{1,5}[\"']?)"
@@ -713,6 +754,37 @@ _CLI_CREDENTIALS = [
 _CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
                 ("storepass", "keypass"),
                 ("login",), ("wandb",), ("machine",))
+
+
+def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
+    """The password options of :data:`_PASSWORD_TOOLS` in a command line of text (``ldapsearch ... -w PW``,
+    ``zip -P PW``, ``mongosh -p PW``, ``smbclient -U user%PW``, ``htpasswd -b FILE USER PW``); sshpass,
+    redis-cli and ``login -p`` have their patterns above."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for tool, (options, needs) in _PASSWORD_TOOLS.items():
+        if options and not needs and tool not in ("sshpass", "redis-cli"):
+            groups.setdefault(options, []).append(tool)
+    out = []
+    for options, tools in groups.items():
+        names = "|".join(re.escape(t) for t in sorted(tools, key=len, reverse=True))
+        opts = "|".join(re.escape(o) for o in options)
+        out.append((re.compile(r"(?<![\w\-])(?:" + names + r")(?![\w\-])[^\n|;&]{0,300}?\s(?:" + opts + r")(?:\s{1,3}|=)"
+                               r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))[^\s\"'`\-][^\s\"'`]{0,255})"), tuple(tools)))
+    out.append((re.compile(r"\bsmbclient\b[^\n|;&]{0,300}?\s(?:-U\s{0,3}|--user[= ])[\"']?[^\s%\"'`]{1,100}%"
+                           r"(?P<value>[^\s\"'`]{1,256})"), ("smbclient",)))
+    out.append((re.compile(r"(?<![\w\-])7z[a-z]?(?![\w\-])[^\n|;&]{0,300}?\s-p(?P<value>[^\s\"'`\-][^\s\"'`]{0,255})"),
+                ("7z",)))
+    out.append((re.compile(r"\brabbitmqctl\s+(?:-\S{1,40}\s+){0,4}(?:add_user|change_password)\s+[\"']?[^\s\"'`]{1,100}[\"']?"
+                           r"\s+[\"']?(?P<value>[^\s\"'`]{1,256})"), ("rabbitmqctl",)))
+    for n, file in (("(?=[A-Za-z]{0,8}n)", ""), ("(?![A-Za-z]{0,8}n)", r"[^\s\-]\S{0,300}\s+")):  # -nb USER PW, -b FILE USER PW
+        out.append((re.compile(r"\bhtpasswd\s+-" + n + r"(?=[A-Za-z]{0,8}b)[A-Za-z]{1,9}\s+(?:-\S{1,20}\s+){0,3}" + file
+                               + r"[^\s\-]\S{0,100}\s+[\"']?(?P<value>[^\s\"'`]{1,256})"), ("htpasswd",)))
+    return out
+
+
+for _pattern, _needles in _tool_patterns():
+    _CLI_CREDENTIALS.append(_pattern)
+    _CLI_NEEDLES += (_needles,)
 _AWS_SECRET = re.compile(
     r"\baws_(?:secret_access_key|session_token|security_token)[\"']?\s{0,5}[=:]\s{0,5}[\"']?"
     r"(?P<value>[A-Za-z0-9/+=]{30,4096})",
@@ -763,6 +835,13 @@ def _real_param(m: re.Match[str]) -> bool:
     return not _NOT_SECRET_VALUE.match(value)
 
 
+def _random_header_value(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:]) if a.isalnum() and b.isalnum())
+    return _long_hex(value) or looks_random(value) or changes * 5 >= len(value) \
+        or (_password_shaped(value) and shannon_entropy(value) >= 3.8)  # letters and digits mixed, both cases
+
+
 def _not_a_word(m: re.Match[str]) -> bool:
     """A header's value that is not prose (``Authorization: required``, ``x-api-key: missing``)."""
     return re.fullmatch(r"[a-z]{1,12}[.,:;!?)]?", m.group("value")) is None
@@ -796,12 +875,11 @@ def _structural_spans(text: str) -> list[Span]:
     for pattern, needles, kind in ((_AUTH_HEADER, ("authorization",), "authorization"),
                                    (_BEARER, ("bearer", "token "), "authorization"),
                                    (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
+                                   (_KEY_HEADER, ("-key", "-token", "-secret", "-apikey"), "api-key"),
                                    (_AWS_SECRET, ("aws_secret", "aws_session", "aws_security"), "aws-secret-key"),
                                    (_WIREGUARD_KEY, ("privatekey", "presharedkey"), "wireguard-key")):
         if any(n in low for n in needles):
-            spans += _group_spans(pattern, text, kind, _not_a_word)
-    if any(n in low for n in ("-key", "-token", "-secret")):
-        spans += _group_spans(_KEYED_HEADER, text, "api-key", _random_value)
+            spans += _group_spans(pattern, text, kind, _random_header_value if pattern is _KEY_HEADER else _not_a_word)
     for pattern, needles in zip(_CLI_CREDENTIALS, _CLI_NEEDLES):
         if any(n in text for n in needles):
             spans += _group_spans(pattern, text, "credentials", _cli_credential)
@@ -962,9 +1040,12 @@ _SEPARATOR = (
     r"|\s{0,5}(?::=|=(?!=)|:(?![:=])))\s{0,5}"
 )
 _VALUE = (
-    r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\"'\n]{1,512})(?P=q)"
-    # (a closing quote ends it too: 'CI_JOB_TOKEN=value' as one item of a list's repr)
-    r"|(?P<value>(?!<redacted)(?!=)[^\s\"'`,;(){}\[\]<>]{1,512})(?=$|[\s,;)\]}]|[\"'](?:$|[\s,;)\]}:]))(?!\s{0,5}=))"
+    r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)(?:\\[^\n]|(?!(?P=q))[^\\\n]){1,512})(?P=q)"  # escapes: 'a\'b', "a'b"
+    # (a bare value not followed by "=" on its line: "a = b = c"; a next line of "=====" is not that; a quote
+    # may end it: "NAME=value" as an item of a repr'd list, ['PGPASSWORD=...', ...])
+    # and a JSON escape ends it: "...\npassword=VALUE\nnext line"
+    r"|(?P<value>(?!<redacted)(?!=)(?:(?!\\[nrt])[^\s\"'`,;(){}\[\]<>\ue005]){1,512})(?=$|[\s,;)\]}\"']|\\[nrt])"
+    r"(?![ \t]{0,5}=))"
 )
 _ASSIGNMENT = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?(?P<name>" + _SECRET_NAME + r")[\"']?" + _SEPARATOR + ")" + _VALUE,
@@ -1066,7 +1147,7 @@ def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
         groups = m.groupdict()
         quote = groups.get("q") or ""
         value = groups.get("qvalue") if quote else groups.get("value")
-        if value is None or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or ""):
+        if value is None or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or m.group("prefix")):
             return m.group(0)
         return f"{m.group('prefix')}{quote}{_mark(kind)}{quote}"
 
@@ -1074,9 +1155,14 @@ def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
 
 
 def _replace_env_value(m: re.Match[str]) -> str:
-    if not is_secret_env_name(m.group("name")):
-        return m.group(0)
-    return _replace_value("secret")(m)
+    name = m.group("name")
+    if is_secret_env_name(name):
+        return _replace_value("secret")(m)
+    value = m.group("qvalue") if m.group("q") else m.group("value")
+    strength = _code_secret_name(name)  # TWILIO=<32 hex>, PGPASSWORD_ENV=<not a variable's name>
+    if strength in ("vendor", "env-ref") and value and _secret_literal(value, strength):
+        return f"{m.group('prefix')}{m.group('q') or ''}{_mark('secret')}{m.group('q') or ''}"
+    return m.group(0)
 
 
 # --------------------------------------------------------------------------- --flag value in argv
@@ -1132,12 +1218,29 @@ def looks_random(value: str) -> bool:
     return switches / pairs >= 0.75 and wordy == 0
 
 
+_VERSION_LIKE = re.compile(r"[vV]?[0-9]+(?:\.[0-9]+)+(?:[a-z]{0,5}[0-9]{0,3})?(?:[+\-][\w.+\-]{0,40})?")
+
+
+def _password_shaped(value: str) -> bool:
+    """A value with a password's make-up where the name or option says little (``-p VALUE``,
+    ``DB_PASSWORD_ENV = VALUE``): random (:func:`looks_random`, 32+ hex digits), or letters and digits with
+    both cases or a symbol (``Maple207!fjord31``, ``Heron418.tulip66``); not a path, URL, version or number."""
+    if not 6 <= len(value) <= 128 or any(c.isspace() or c in "/\\" for c in value) or _VERSION_LIKE.fullmatch(value):
+        return False
+    if _random_body(value):
+        return True
+    if not (re.search(r"[A-Za-z]", value) and re.search(r"[0-9]", value)):
+        return False
+    cases = re.search(r"[a-z]", value) is not None and re.search(r"[A-Z]", value) is not None
+    return cases or re.search(r"[!#$%&*?@^~+=]", value) is not None
+
+
 def _flag_value(m: re.Match[str]) -> str:
     value = m.group("fqvalue") if m.group("fq") else m.group("value")
     if "<redacted:" in value:
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
-        if _NOT_SECRET_VALUE.match(value) or _PLACEHOLDER.match(value):
+        if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value):
             return m.group(0)
     elif not looks_random(value):
         return m.group(0)
@@ -1183,16 +1286,93 @@ def _context_rules(text: str) -> str:
         text = _FLAG_VALUE.sub(_flag_value, text)
     if "=" in text or ":" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
+    if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
+        text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
     return _apply(text, _not_template(text, _ds_spans(text, high=False)))
+
+
+_XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-]{0,60})>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</(?P=name)>")
+
+
+def _xml_secret(m: re.Match[str]) -> bool:
+    strength = _code_secret_name(m.group("name").replace("-", "_").replace(".", "_"))
+    return strength in ("strong", "weak") and _secret_literal(m.group("value"), strength)
 
 
 # --------------------------------------------------------------------------- argv
 
 
+
+
+def _tool_secrets(argv: list[str]) -> list[str]:
+    """Passwords given to well-known tools in a command line split into arguments (``["sshpass", "-p", PW,
+    ...]``, ``htpasswd -b FILE USER PW``, ``smbclient -U user%PW``)."""
+    found: list[str] = []
+    tool, sub, positional, batch = "", "", [], False
+    for i, arg in enumerate(argv + [";"]):
+        base = os.path.basename(arg)
+        if arg in _COMMAND_BREAKS or base in _PASSWORD_TOOLS:
+            found += _positional_password(tool, positional, batch)
+            tool, sub, positional, batch = (base if base in _PASSWORD_TOOLS else ""), "", [], False
+            continue
+        if not tool:
+            continue
+        options, needs = _PASSWORD_TOOLS[tool]
+        flag, eq, value = arg.partition("=")
+        if arg.startswith("-"):
+            batch = batch or (tool == "htpasswd" and not arg.startswith("--") and "b" in arg[1:])
+        elif i and argv[i - 1] not in options:
+            positional.append(arg)
+            sub = sub or arg
+        if needs and sub != needs:
+            continue
+        if flag in options and eq:
+            found.append(value)
+        elif arg in options and i + 1 < len(argv):
+            found.append(argv[i + 1])
+        elif tool == "smbclient":
+            found += _smbclient_password(arg, argv[i + 1] if i + 1 < len(argv) else "")
+        elif tool.startswith("7z") and arg.startswith("-p") and len(arg) > 2:
+            found.append(arg[2:])  # 7z x -pPW
+    return found
+
+
+def _positional_password(tool: str, positional: list[str], batch: bool) -> list[str]:
+    """``htpasswd -b[c] FILE USER PW`` / ``-nb USER PW``; ``rabbitmqctl add_user|change_password USER PW``."""
+    if tool == "htpasswd" and batch and positional:
+        return [positional[-1]]
+    if tool == "rabbitmqctl" and len(positional) >= 3 and positional[0] in ("add_user", "change_password"):
+        return [positional[2]]
+    return []
+
+
+def _smbclient_password(arg: str, nxt: str) -> list[str]:
+    """``-U user%PW``, ``-Uuser%PW``, ``--user=user%PW``: the password after the ``%``."""
+    user = nxt if arg in ("-U", "--user") else arg[2:] if arg.startswith("-U") else \
+        arg[len("--user="):] if arg.startswith("--user=") else ""
+    return [user.split("%", 1)[1]] if "%" in user else []
+
+
+def _secret_option(flag: str, value: str) -> bool:
+    """An option whose value is a credential: its name ends in a secret's word (``--token``, ``--db-password``),
+    has one among its words (``--password-cli``, ``--sshpass-cmd``) and a credential's value, is a vendor's
+    (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
+    a password's make-up; or any option with a random-looking value."""
+    if _SECRET_FLAG.search(flag) or looks_random(value) or (flag.lower().endswith("key") and _long_hex(value)):
+        return True  # --wandb-key <40 hex>
+    if flag in ("p", "P"):
+        return _password_shaped(value)
+    words = [w for w in re.split(r"[_\-.]+", flag.upper()) if w]
+    if _vendor_named(words):
+        return _random_body(value)
+    return is_secret_env_name(flag) and not _key_alone(flag) and _secret_literal(value, "strong")
+
+
 def argv_secrets(argv: list[str]) -> dict[str, str]:
     """The credentials in a script's arguments (value -> kind): values of secret-named options
-    (``--token X``, ``--password=X``), random-looking option values, ``-u user:pw`` (and ``pw``),
-    ``-pPW``, URL userinfo and every high-confidence token (:func:`redact_text`'s patterns)."""
+    (``--token X``, ``--password=X``, :func:`_secret_option`), random-looking option values, ``-u user:pw``
+    (and ``pw``), ``-pPW``, the passwords of well-known tools (:func:`_tool_secrets`), URL userinfo and every
+    high-confidence token (:func:`redact_text`'s patterns)."""
     found: dict[str, str] = {}
 
     def add(value: str, kind: str = "secret-argument", name: str = "") -> None:
@@ -1208,9 +1388,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
                 value = nxt
             elif not eq:
                 value = ""
-            if value and (_SECRET_FLAG.search(flag) or looks_random(value)
-                          or (flag.lower().endswith("key") and _long_hex(value))):  # --wandb-key <40 hex>
-                add(value, name=flag)
+            if value and _secret_option(flag, value):
+                add(value, name=flag if flag not in ("p", "P") else "password")
             if flag in ("u", "user", "proxy-user") and value and ":" in value:
                 add(value)
                 add(value.split(":", 1)[1])
@@ -1227,7 +1406,19 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
             add(cred, kind)
         for start, end, _ in _high_spans(arg):
             add(arg[start:end])
+    for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
+        add(value, "credentials", "password")
     return found
+
+
+def _split(command: str) -> list[str]:
+    """A command line's words (shell quoting), or its whitespace-separated words where quoting is broken."""
+    import shlex
+
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
 
 
 def credentials_in(text: str) -> dict[str, str]:
@@ -1502,6 +1693,34 @@ _WORDS_ONLY = re.compile(r"[a-z]+(?:[-_.][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")
 _PATH_LIKE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
 
 
+# Vendors and services whose name alone says a value is theirs (``TWILIO = "<32 hex>"``, ``stripe_key``): the
+# vendors of the token rules above (their kinds' first word) and the owners of well-known tokens. Under such a
+# name only a random-looking value counts (:func:`_random_body`), so ``GITHUB_SHA``-like digests under other
+# names, and words or numbers under these, stay.
+_NOT_VENDOR_WORDS = frozenset({"BASIC", "AGE", "JWT", "LINEAR", "SQUARE", "README", "HARNESS", "OCTOPUS", "DEPENDENCY",
+                               "IONIC", "INTRA42"})
+_VENDOR_NAMES = frozenset(
+    {kind.split("-")[0].upper() for kind in [k for k, _ in _PREFIX_TOKENS] + [k for k, _, _ in _SHAPED_TOKENS]
+     + [k for k, _, _, _ in _DS_PATTERNS]} - _NOT_VENDOR_WORDS
+    | {"GITHUB", "GITLAB", "HUGGINGFACE", "NPM", "PYPI", "SLACK", "VAULT", "AWS", "AZURE", "GCP", "OPENAI", "WANDB",
+       "DISCORD", "TELEGRAM"})
+# what may follow the vendor's name in a name that is the vendor's secret (twilio, TWILIO_KEY, stripeApiKey)
+_VENDOR_KEY_WORDS = frozenset({"KEY", "KEYS", "API", "APIKEY"})
+
+
+def _vendor_named(words: list[str]) -> bool:
+    """A name that is a vendor's name alone, or with ``KEY``/``API``/``APIKEY`` after it (see
+    :data:`_VENDOR_NAMES`)."""
+    if len(words) > 1 and words[-1] in _FORM_WORDS:
+        words = words[:-1]
+    return bool(words) and words[0] in _VENDOR_NAMES and all(w in _VENDOR_KEY_WORDS for w in words[1:])
+
+
+def _random_body(value: str) -> bool:
+    """A value drawn at random rather than written: 32+ hex digits or a random mix (:func:`looks_random`)."""
+    return _long_hex(value) or looks_random(value)
+
+
 def _name_words(name: str) -> list[str]:
     """``apiKey`` -> API KEY, ``db_password`` -> DB PASSWORD, ``x-api-key`` -> X API KEY."""
     return [w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
@@ -1517,9 +1736,12 @@ def _code_secret_name(name: str, env: bool = False) -> str:
     if strength or not name or len(name) > 100:
         return strength
     words = _name_words(name) if any(c.islower() for c in name) else [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    if len(words) > 1 and words[-1] in ("ENV", "VAR") \
+            and _code_secret_name_exact("_".join(words[:-1]), env=True):
+        return "env-ref"  # DB_PASSWORD_ENV, kaggle_key_env: the variable's name, or else its value
     if len(words) > 1 and words[-1] in _LOCATION_SUFFIXES and _code_secret_name_exact("_".join(words[:-1]), env):
         return "weak"
-    return ""
+    return "vendor" if _vendor_named(words) else ""
 
 
 def _code_secret_name_exact(name: str, env: bool = False) -> str:
@@ -1545,6 +1767,13 @@ def _code_secret_name_exact(name: str, env: bool = False) -> str:
     return ""
 
 
+def _env_name_shaped(value: str) -> bool:
+    """A value that reads as an environment variable's name (``PGPASSWORD``, ``db_password``, ``MY_KEY2``):
+    one case, letters, digits and ``_``, starting with a letter or ``_``, and not a random draw."""
+    return re.fullmatch(r"[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*", value) is not None and not _random_body(value) \
+        and len(_LETTER_DIGIT.findall(value.lower())) <= 2
+
+
 def _key_alone(name: str) -> bool:
     """A constant's name that is secret-bearing only by a ``KEY`` without a qualifier (``CACHE_KEY``)."""
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
@@ -1557,12 +1786,19 @@ def _secret_literal(value: str, strength: str) -> bool:
     """A literal's value that is a credential rather than a setting (see :func:`_code_secret_name`)."""
     if not strength or not 6 <= len(value) <= 16384 or any(c.isspace() for c in value):
         return False
-    if value.startswith("<redacted") or _not_secret_value(value, "password" if strength == "strong" else "") \
+    if value.startswith("<redacted") or _not_secret_value(value, "password" if strength in ("strong", "env-ref") else "") \
             or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _CODE_TEMPLATE.search(value) or "://" in value:
         return False  # URLs: their credentials are the URL rules'
     if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]):
         return False
-    if strength == "weak":
+    if strength == "vendor":
+        return _random_body(value)
+    if strength == "env-ref":  # a variable's name, or else the secret (a password's make-up, or as "weak")
+        if _env_name_shaped(value):
+            return False
+        if _password_shaped(value):
+            return True
+    if strength in ("weak", "env-ref"):
         return len(value) >= 16 and re.search(r"[0-9]", value) is not None and re.search(r"[A-Za-z]", value) is not None
     return True
 
@@ -1927,6 +2163,9 @@ _STORE_WORDS = frozenset({"REDIS", "DATABASE", "DB", "POSTGRES", "POSTGRESQL", "
 _CONNECTION_WORDS = frozenset({"URL", "URI", "DSN", "CONNECTION", "CONN", "CONNSTR"})
 
 
+_PAT_OWNERS = frozenset({"GH", "GL", "ADO", "DEVOPS", "BITBUCKET", "GITEA", "FORGEJO", "JIRA", "CONFLUENCE", "HF"})
+
+
 @functools.lru_cache(maxsize=4096)
 def is_secret_env_name(name: str) -> bool:
     """True if an environment variable name looks like it holds a secret (rule: module doc)."""
@@ -1935,6 +2174,10 @@ def is_secret_env_name(name: str) -> bool:
         return False
     if any(w in _SECRET_NAME_WORDS or w.endswith(_GLUED_SUFFIXES) for w in words):
         return True
+    if len(words) > 1 and words[-1] in ("PRIVATE", "CONNSTR"):
+        return True  # JWKS_PRIVATE, DW_ODBC_CONNSTR
+    if "PAT" in words[1:] and any(w in _VENDOR_NAMES or w in _PAT_OWNERS for w in words):
+        return True  # a personal access token: GITHUB_PAT, AZURE_DEVOPS_EXT_PAT (not DATE_PAT, a pattern)
     if len(words) > 1 and ("PWD" in words[1:] or "PW" in words[1:]):  # MYSQL_PWD; not PWD/OLDPWD (working dirs)
         return True
     for i, word in enumerate(words):

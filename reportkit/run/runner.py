@@ -31,6 +31,7 @@ import psutil
 
 from reportkit.errors import UserError
 from reportkit.io import TEMP_PATTERN
+from reportkit.redact import remember_code
 from reportkit.run import sandbox as protect
 from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
 
@@ -145,6 +146,9 @@ def target_spec(target: str, args: list[str], *, python: str | None = None, time
     if pytest_module and node is None:
         node = ""
     source = read_script(path)
+    # literals the script binds to secret names are known values of the redaction edge wherever they travel
+    # (a failing test's message echoes them in ci's issue.md, not only in the reproducer)
+    remember_code(source)
     env = dict(env or {})
     root = None
     if node is not None:
