@@ -728,7 +728,10 @@ _COMMAND_BREAKS = frozenset({";", "&&", "||", "|", "&", "--"})
 
 # any other header whose name ends in a credential's word (Ocp-Apim-Subscription-Key, X-Auth-Key, X-Vault-Token,
 # X-Client-Secret): its value when it is random-looking (checked by _random_header_value)
-_KEY_HEADER = re.compile(_HEADER_START + r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey)[\"']?\s{0,3}:\s{0,3}[\"']?"
+# (not a request's idempotency key, a WebSocket handshake nonce, a public key, a page token; the name whole)
+_KEY_HEADER = re.compile(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
+                         r"page|next-page|x-ms-continuation|sort|partition|primary|foreign|cache)-)"
+                         r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey)[\"']?\s{0,3}:\s{0,3}[\"']?"
                          r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
 
 
