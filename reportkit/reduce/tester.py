@@ -76,7 +76,7 @@ class Tester:
         self._odds = Odds()
         self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
         self._cap = complexity.max_statement_nodes(source)  # what inlining may build (see _too_complex)
-        self._current_nodes: tuple[bytes, int] = (first, self._cap)
+        self._current_nodes: tuple[str, int] = (source, self._cap)  # a source, its most complex statement
 
     @property
     def current(self) -> str:
@@ -212,14 +212,22 @@ class Tester:
     def _too_complex(self, k: bytes, candidate: str) -> bool:
         """A candidate of an inlining pass (:data:`reportkit.reduce.passes.INLINING`) holding a statement with
         more nodes than the original's most complex one and than the current source's: rejected without a run
-        (the value stays named, a maintainer reads the plain steps faster)."""
+        (the value stays named, a maintainer reads the plain steps faster).
+
+        Only the statements where the candidate differs from the current source are counted: the others are
+        the current source's, no more complex than its most complex, which is counted (whole, once per
+        source) only when a changed statement is beyond the original's."""
         if self.phase not in _INLINING:
             return False
-        current = key(self.current)
-        if self._current_nodes[0] != current:
-            self._current_nodes = (current, complexity.max_statement_nodes(self.current))
-        nodes = complexity.max_statement_nodes(candidate)
-        if nodes <= max(self._cap, self._current_nodes[1]):
+        current = self.current
+        nodes = complexity.max_changed_nodes(candidate, current)
+        if nodes is None:
+            nodes = complexity.max_statement_nodes(candidate)
+        if nodes <= self._cap:
+            return False
+        if self._current_nodes[0] is not current and self._current_nodes[0] != current:
+            self._current_nodes = (current, complexity.max_statement_nodes(current))
+        if nodes <= self._current_nodes[1]:
             return False
         with self.lock:
             self._cache[k] = False
