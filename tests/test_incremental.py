@@ -450,3 +450,16 @@ def test_only_the_changed_statements_are_counted() -> None:
     assert isinstance(inlined, W.Spliced)
     assert max_changed_nodes(inlined, source) == max_statement_nodes(inlined)
     assert max_changed_nodes(source, source) == 0
+
+
+def test_the_statement_walk_finds_every_statement_ast_walk_does() -> None:
+    from reportkit.reduce.passes.complexity import statements
+
+    extra = ("try:\n    f = lambda: (yield)\nexcept E as e:\n    pass\nelse:\n    x = [y for y in z]\nfinally:\n    del x\n"
+             "match p:\n    case [a, *b] if a:\n        class C:\n            def m(self):\n                return b\n"
+             "async def g():\n    async with a as b:\n        async for c in d:\n            await e\n")
+    for source in [CHAIN, extra, *real_sources()]:
+        tree = ast.parse(source)
+        walked = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+        found = statements(tree)
+        assert len(found) == len(walked) and {id(n) for n in found} == {id(n) for n in walked}

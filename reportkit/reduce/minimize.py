@@ -44,6 +44,7 @@ from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
 from reportkit.reduce.flatten import NO_CONFTEST, fold_local_code, folded_conftests
 from reportkit.reduce.guards import guarded_failure
+from reportkit.reduce.passes.complexity import statements
 from reportkit.reduce.passes.edits import child_bodies
 from reportkit.reduce.passes.materialize import (
     CAPTURE_ENV,
@@ -193,7 +194,7 @@ def count_lines(source: str) -> int:
 
 def count_statements(source: str) -> int:
     try:
-        return sum(isinstance(node, ast.stmt) for node in ast.walk(ast.parse(source)))
+        return len(statements(ast.parse(source)))  # (not walking into expressions: none holds one)
     except SyntaxError:
         return 0
 

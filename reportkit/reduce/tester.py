@@ -75,8 +75,9 @@ class Tester:
         self._window = _Window(jobs) if jobs > 1 else None
         self._odds = Odds()
         self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
-        self._cap = complexity.max_statement_nodes(source)  # what inlining may build (see _too_complex)
-        self._current_nodes: tuple[str, int] = (source, self._cap)  # a source, its most complex statement
+        self._original = source
+        self._cap_nodes: int | None = None  # what inlining may build (see _too_complex), counted when first asked
+        self._current_nodes: tuple[str, int] | None = None  # a source, its most complex statement
 
     @property
     def current(self) -> str:
@@ -225,7 +226,7 @@ class Tester:
             nodes = complexity.max_statement_nodes(candidate)
         if nodes <= self._cap:
             return False
-        if self._current_nodes[0] is not current and self._current_nodes[0] != current:
+        if self._current_nodes is None or (self._current_nodes[0] is not current and self._current_nodes[0] != current):
             self._current_nodes = (current, complexity.max_statement_nodes(current))
         if nodes <= self._current_nodes[1]:
             return False
@@ -236,6 +237,13 @@ class Tester:
             self.trace.line(self.phase, candidate, "complex", False,
                             f"a statement of {nodes} nodes (the original's most complex: {self._cap})")
         return True
+
+    @property
+    def _cap(self) -> int:
+        """The nodes of the original's most complex statement (counted once, when an inlining pass first asks)."""
+        if self._cap_nodes is None:
+            self._cap_nodes = complexity.max_statement_nodes(self._original)
+        return self._cap_nodes
 
     def _memo_skips(self, candidate: str) -> bool:
         if not (self.memo and self._rejected.has(self.current, candidate)):

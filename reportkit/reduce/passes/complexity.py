@@ -25,7 +25,7 @@ import ast
 
 from . import wellformed
 
-__all__ = ["max_changed_nodes", "max_statement_nodes", "statement_nodes"]
+__all__ = ["max_changed_nodes", "max_statement_nodes", "statement_nodes", "statements"]
 
 _NOT_NODES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
@@ -79,7 +79,20 @@ def max_statement_nodes(source: str | ast.AST) -> int:
         tree = ast.parse(source) if isinstance(source, str) else source
     except (SyntaxError, ValueError):
         return 0
-    return max((statement_nodes(n) for n in ast.walk(tree) if isinstance(n, ast.stmt)), default=0)
+    return max((statement_nodes(n) for n in statements(tree)), default=0)
+
+
+def statements(tree: ast.AST) -> list[ast.stmt]:
+    """Every statement of ``tree`` (as :func:`ast.walk` finds them, in another order), without walking into
+    expressions: no statement is inside one (a lambda's body is an expression)."""
+    out: list[ast.stmt] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.stmt):
+            out.append(node)
+        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.expr))
+    return out
 
 
 def max_changed_nodes(candidate: str, current: str) -> int | None:
