@@ -463,3 +463,18 @@ def test_the_statement_walk_finds_every_statement_ast_walk_does() -> None:
         walked = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
         found = statements(tree)
         assert len(found) == len(walked) and {id(n) for n in found} == {id(n) for n in walked}
+
+
+def test_the_memo_splits_the_current_source_once_and_answers_alike() -> None:
+    from reportkit.reduce.tester import _Memo
+
+    rng = random.Random(3)
+    memo = _Memo()
+    for source in real_sources(4):
+        lines = source.splitlines(keepends=True)
+        for _ in range(10):
+            i = rng.randrange(len(lines))
+            candidate = "".join(lines[:i] + lines[i + rng.choice([1, 3]):])
+            assert memo.change(source, candidate, memo._lines(source)) == _Memo.change(source, candidate)
+            memo.add(source, candidate)
+            assert memo.has(source, candidate) and memo._current[0] is source

@@ -382,15 +382,23 @@ class _Memo:
 
     def __init__(self) -> None:
         self._changes: set[bytes] = set()
+        self._current: tuple[str, list[str]] = ("", [])  # the last current source and its lines
 
     def add(self, current: str, candidate: str) -> None:
-        self._changes.add(self.change(current, candidate))
+        self._changes.add(self.change(current, candidate, self._lines(current)))
 
     def has(self, current: str, candidate: str) -> bool:
-        return self.change(current, candidate) in self._changes
+        return self.change(current, candidate, self._lines(current)) in self._changes
+
+    def _lines(self, current: str) -> list[str]:
+        """``current``'s lines, split once per current source (not once per candidate)."""
+        last = self._current
+        if last[0] is not current:
+            last = self._current = (current, current.splitlines(keepends=True))
+        return last[1]
 
     @staticmethod
-    def change(current: str, candidate: str) -> bytes:
+    def change(current: str, candidate: str, lines: list[str] | None = None) -> bytes:
         """What ``candidate`` changes in ``current``: the differing lines, indentation aside, and the
         functions and classes they are in (:func:`_scope`); a change inside one line: the innermost
         bracketed expression around it, with the name before it (:func:`_local`), wherever that
@@ -401,14 +409,15 @@ class _Memo:
         (``Tester.memo``); the last round does not. That holds for a large change too (half a body, a
         needed method): without the memo it is re-run in every structural sweep and every round.
         """
-        old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
+        old = current.splitlines(keepends=True) if lines is None else lines  # (``lines``: those of ``current``)
+        new = candidate.splitlines(keepends=True)
         head, tail = wellformed.common_ends(old, new)
         if len(old) - tail - head == 1 and len(new) - tail - head == 1:
             local = _local(old[head], new[head])
             if local is not None:
                 return key(repr(local))
-        lines = [*old[head:len(old) - tail], "\0", *new[head:len(new) - tail], "\0", *_scope(old, head, tail)]
-        return key(repr([line.strip() for line in lines]))
+        changed = [*old[head:len(old) - tail], "\0", *new[head:len(new) - tail], "\0", *_scope(old, head, tail)]
+        return key(repr([line.strip() for line in changed]))
 
 
 _HEADER = re.compile(r"\s*(?:async\s+def|def|class)\s+(\w+)")
