@@ -380,3 +380,101 @@ def test_the_passes_reading_one_version_share_its_tree_parent_map_and_scopes(mon
     assert (made["parse"], made["scopes"]) == (1, 1)
     parsed = scaffold._parse(source)[0]
     assert scopes.parent_map(parsed) is scopes.parent_map(parsed)
+
+
+# ------------------------------------------------------------------------------------ the inlining cap
+def _random_candidates(rng: random.Random, source: str, count: int) -> list[str]:
+    """Candidates made from ``source`` by random line edits (plain text) and by random splices (Spliced, with
+    changes far apart), those that compile."""
+    from reportkit.reduce.passes.complexity import max_statement_nodes  # noqa: F401  (the module under test)
+
+    pieces = ["", "pass\n", "x = f(g(h(a, b), c), d[e[1]])\n", "    y = [i * j for i in a for j in b if i]\n",
+              "def f():\n", "    return q(r(s(t(u(v)))))\n", "z = {1: 2}\n"]
+    lines = source.splitlines(keepends=True)
+    out: list[str] = []
+    for _ in range(count):
+        if rng.random() < 0.5:
+            edited = lines[:]
+            for _ in range(rng.randint(1, 3)):
+                i = rng.randrange(len(edited) or 1)
+                if rng.random() < 0.5:
+                    del edited[i:i + rng.choice([1, 2, 5])]
+                else:
+                    edited[i:i] = [rng.choice(pieces)]
+            candidate: str | None = "".join(edited)
+        else:
+            starts = [0, *(i for i, c in enumerate(source) if c == "\n")]
+            picks = sorted(rng.sample(starts, min(len(starts), rng.randint(1, 3))))
+            splices = [Splice(a, min(len(source), a + rng.randint(0, 40)), rng.choice(pieces).rstrip("\n"))
+                       for a in picks]
+            candidate = spliced(source, splices)
+        if candidate is not None and W.compiles(candidate):
+            out.append(candidate)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_counting_the_changed_statements_decides_the_cap_like_counting_all(seed: int) -> None:
+    """For every threshold the tester can use (at least the current source's most complex statement), a
+    candidate is beyond it by its changed statements alone exactly when it is by all of its statements."""
+    from reportkit.reduce.passes.complexity import max_changed_nodes, max_statement_nodes
+
+    rng = random.Random(seed)
+    counted = 0
+    for source in [CHAIN, *real_sources()]:
+        current = max_statement_nodes(source)
+        for candidate in _random_candidates(rng, source, 16):
+            whole = max_statement_nodes(candidate)
+            changed = max_changed_nodes(candidate, source)
+            if changed is None:
+                continue
+            counted += 1
+            assert changed <= whole
+            for threshold in range(current, max(whole, current) + 2):
+                assert (changed > threshold) == (whole > threshold), (candidate, threshold)
+    assert counted > 50
+
+
+def test_only_the_changed_statements_are_counted() -> None:
+    """A candidate changing one small function of a module whose most complex statement is elsewhere counts
+    that function's statements only; a spliced one (a definition gone, its call replaced) its two places."""
+    from reportkit.reduce.passes.complexity import max_changed_nodes, max_statement_nodes
+
+    reference = "big = f(g(h(a, b), c), d[e[1]], k(l(m)))\n\n" + "".join(
+        f"def f{i}():\n    return {i}\n\n" for i in range(50))
+    candidate = reference.replace("return 7\n", "return g(7)\n")
+    assert max_statement_nodes(candidate) == max_statement_nodes(reference) > 4
+    assert max_changed_nodes(candidate, reference) == 4  # ``return g(7)``: the return, the call, ``g``, ``7``
+    source = Module.of(CHAIN).source
+    inlined = S.inline_candidates(source)[0]
+    assert isinstance(inlined, W.Spliced)
+    assert max_changed_nodes(inlined, source) == max_statement_nodes(inlined)
+    assert max_changed_nodes(source, source) == 0
+
+
+def test_the_statement_walk_finds_every_statement_ast_walk_does() -> None:
+    from reportkit.reduce.passes.complexity import statements
+
+    extra = ("try:\n    f = lambda: (yield)\nexcept E as e:\n    pass\nelse:\n    x = [y for y in z]\nfinally:\n    del x\n"
+             "match p:\n    case [a, *b] if a:\n        class C:\n            def m(self):\n                return b\n"
+             "async def g():\n    async with a as b:\n        async for c in d:\n            await e\n")
+    for source in [CHAIN, extra, *real_sources()]:
+        tree = ast.parse(source)
+        walked = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+        found = statements(tree)
+        assert len(found) == len(walked) and {id(n) for n in found} == {id(n) for n in walked}
+
+
+def test_the_memo_splits_the_current_source_once_and_answers_alike() -> None:
+    from reportkit.reduce.tester import _Memo
+
+    rng = random.Random(3)
+    memo = _Memo()
+    for source in real_sources(4):
+        lines = source.splitlines(keepends=True)
+        for _ in range(10):
+            i = rng.randrange(len(lines))
+            candidate = "".join(lines[:i] + lines[i + rng.choice([1, 3]):])
+            assert memo.change(source, candidate, memo._lines(source)) == _Memo.change(source, candidate)
+            memo.add(source, candidate)
+            assert memo.has(source, candidate) and memo._current[0] is source

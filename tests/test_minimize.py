@@ -343,9 +343,9 @@ def test_seed_screen():
     assert mz.seed_screen("import random\nr = random.SystemRandom()\n") is None
 
 
-def test_the_best_so_far_is_written_at_most_a_tenth_of_the_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_best_so_far_is_written_at_most_a_fortieth_of_the_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each write of the best (redaction of the whole source + an atomic replace) may cost the program's size: a
-    new best waits nine times the last write's cost; the first is written at once, the last by ``flush``."""
+    new best waits 39 times the last write's cost; the first is written at once, the last by ``flush``."""
     import types
 
     clock = [0.0]
@@ -358,11 +358,11 @@ def test_the_best_so_far_is_written_at_most_a_tenth_of_the_time(tmp_path: Path, 
     monkeypatch.setattr(mz, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
     monkeypatch.setattr(mz, "write_atomic", slow_write)
     writer = mz._BestWriter(mz.MinimizeOptions(output=tmp_path / "out.min.py"))
-    for i in range(40):
+    for i in range(200):
         writer.offer(f"x = {i}\n")
         clock[0] += 0.5  # a test
     writer.flush()
-    assert writes[0] == "x = 0\n" and writes[-1] == "x = 39\n"
-    assert (len(writes) - 1) / clock[0] <= 0.15  # (but the last, flushed); one write per best: 40 of 60 s
+    assert writes[0] == "x = 0\n" and writes[-1] == "x = 199\n"
+    assert 1 < len(writes) - 1 and (len(writes) - 1) / clock[0] <= 0.03  # (but the last); one write per best: 200 of 300 s
     writer.flush()
     assert len(writes) == len(set(writes))  # nothing pending: nothing written again

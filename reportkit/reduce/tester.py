@@ -75,8 +75,9 @@ class Tester:
         self._window = _Window(jobs) if jobs > 1 else None
         self._odds = Odds()
         self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
-        self._cap = complexity.max_statement_nodes(source)  # what inlining may build (see _too_complex)
-        self._current_nodes: tuple[bytes, int] = (first, self._cap)
+        self._original = source
+        self._cap_nodes: int | None = None  # what inlining may build (see _too_complex), counted when first asked
+        self._current_nodes: tuple[str, int] | None = None  # a source, its most complex statement
 
     @property
     def current(self) -> str:
@@ -212,14 +213,22 @@ class Tester:
     def _too_complex(self, k: bytes, candidate: str) -> bool:
         """A candidate of an inlining pass (:data:`reportkit.reduce.passes.INLINING`) holding a statement with
         more nodes than the original's most complex one and than the current source's: rejected without a run
-        (the value stays named, a maintainer reads the plain steps faster)."""
+        (the value stays named, a maintainer reads the plain steps faster).
+
+        Only the statements where the candidate differs from the current source are counted: the others are
+        the current source's, no more complex than its most complex, which is counted (whole, once per
+        source) only when a changed statement is beyond the original's."""
         if self.phase not in _INLINING:
             return False
-        current = key(self.current)
-        if self._current_nodes[0] != current:
-            self._current_nodes = (current, complexity.max_statement_nodes(self.current))
-        nodes = complexity.max_statement_nodes(candidate)
-        if nodes <= max(self._cap, self._current_nodes[1]):
+        current = self.current
+        nodes = complexity.max_changed_nodes(candidate, current)
+        if nodes is None:
+            nodes = complexity.max_statement_nodes(candidate)
+        if nodes <= self._cap:
+            return False
+        if self._current_nodes is None or (self._current_nodes[0] is not current and self._current_nodes[0] != current):
+            self._current_nodes = (current, complexity.max_statement_nodes(current))
+        if nodes <= self._current_nodes[1]:
             return False
         with self.lock:
             self._cache[k] = False
@@ -228,6 +237,13 @@ class Tester:
             self.trace.line(self.phase, candidate, "complex", False,
                             f"a statement of {nodes} nodes (the original's most complex: {self._cap})")
         return True
+
+    @property
+    def _cap(self) -> int:
+        """The nodes of the original's most complex statement (counted once, when an inlining pass first asks)."""
+        if self._cap_nodes is None:
+            self._cap_nodes = complexity.max_statement_nodes(self._original)
+        return self._cap_nodes
 
     def _memo_skips(self, candidate: str) -> bool:
         if not (self.memo and self._rejected.has(self.current, candidate)):
@@ -366,15 +382,23 @@ class _Memo:
 
     def __init__(self) -> None:
         self._changes: set[bytes] = set()
+        self._current: tuple[str, list[str]] = ("", [])  # the last current source and its lines
 
     def add(self, current: str, candidate: str) -> None:
-        self._changes.add(self.change(current, candidate))
+        self._changes.add(self.change(current, candidate, self._lines(current)))
 
     def has(self, current: str, candidate: str) -> bool:
-        return self.change(current, candidate) in self._changes
+        return self.change(current, candidate, self._lines(current)) in self._changes
+
+    def _lines(self, current: str) -> list[str]:
+        """``current``'s lines, split once per current source (not once per candidate)."""
+        last = self._current
+        if last[0] is not current:
+            last = self._current = (current, current.splitlines(keepends=True))
+        return last[1]
 
     @staticmethod
-    def change(current: str, candidate: str) -> bytes:
+    def change(current: str, candidate: str, lines: list[str] | None = None) -> bytes:
         """What ``candidate`` changes in ``current``: the differing lines, indentation aside, and the
         functions and classes they are in (:func:`_scope`); a change inside one line: the innermost
         bracketed expression around it, with the name before it (:func:`_local`), wherever that
@@ -385,14 +409,15 @@ class _Memo:
         (``Tester.memo``); the last round does not. That holds for a large change too (half a body, a
         needed method): without the memo it is re-run in every structural sweep and every round.
         """
-        old, new = current.splitlines(keepends=True), candidate.splitlines(keepends=True)
+        old = current.splitlines(keepends=True) if lines is None else lines  # (``lines``: those of ``current``)
+        new = candidate.splitlines(keepends=True)
         head, tail = wellformed.common_ends(old, new)
         if len(old) - tail - head == 1 and len(new) - tail - head == 1:
             local = _local(old[head], new[head])
             if local is not None:
                 return key(repr(local))
-        lines = [*old[head:len(old) - tail], "\0", *new[head:len(new) - tail], "\0", *_scope(old, head, tail)]
-        return key(repr([line.strip() for line in lines]))
+        changed = [*old[head:len(old) - tail], "\0", *new[head:len(new) - tail], "\0", *_scope(old, head, tail)]
+        return key(repr([line.strip() for line in changed]))
 
 
 _HEADER = re.compile(r"\s*(?:async\s+def|def|class)\s+(\w+)")

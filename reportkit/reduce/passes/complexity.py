@@ -14,13 +14,18 @@ not its branches); names' contexts and operators are not nodes of their own, and
 (``x = …``) counts as none: ``x = EXPR`` is no more complex than the ``return EXPR`` it was inlined from. A parallel
 assignment (``a, b = x, f(y)``, how an inlined function's parameters are bound) counts as its most complex
 single assignment: the readability pass splits it.
+
+A candidate differs from the current source in a few places: only its statements there are counted
+(:func:`max_changed_nodes`); the others are the current source's, no more complex than its most complex.
 """
 
 from __future__ import annotations
 
 import ast
 
-__all__ = ["max_statement_nodes", "statement_nodes"]
+from . import wellformed
+
+__all__ = ["max_changed_nodes", "max_statement_nodes", "statement_nodes", "statements"]
 
 _NOT_NODES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
@@ -74,4 +79,35 @@ def max_statement_nodes(source: str | ast.AST) -> int:
         tree = ast.parse(source) if isinstance(source, str) else source
     except (SyntaxError, ValueError):
         return 0
-    return max((statement_nodes(n) for n in ast.walk(tree) if isinstance(n, ast.stmt)), default=0)
+    return max((statement_nodes(n) for n in statements(tree)), default=0)
+
+
+def statements(tree: ast.AST) -> list[ast.stmt]:
+    """Every statement of ``tree`` (as :func:`ast.walk` finds them, in another order), without walking into
+    expressions: no statement is inside one (a lambda's body is an expression)."""
+    out: list[ast.stmt] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.stmt):
+            out.append(node)
+        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.expr))
+    return out
+
+
+def max_changed_nodes(candidate: str, current: str) -> int | None:
+    """The nodes of the most complex statement of ``candidate`` (which compiles) among the top-level statements
+    where it differs from ``current`` (which compiles too), parsing only those
+    (:meth:`reportkit.reduce.passes.wellformed.ParseCheck.changed_parts`); the statements elsewhere are
+    ``current``'s. None when the changed statements cannot be parsed apart: count the whole candidate then."""
+    parts = wellformed.CHECK.changed_parts(candidate, current)
+    if parts is None:
+        return None
+    most = 0
+    for part in parts:
+        try:
+            tree = ast.parse(part)
+        except (SyntaxError, ValueError):
+            return None
+        most = max(most, max_statement_nodes(tree))
+    return most

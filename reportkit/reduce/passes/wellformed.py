@@ -192,17 +192,34 @@ class ParseCheck:
     def _by_parts(self, candidate: str, reference: str | None) -> Layout | None:
         """The candidate's layout if compiling where it differs from a source it was made from shows that it
         compiles; None when that does not tell."""
-        if isinstance(candidate, Spliced):
-            base: str | None = candidate.origin
-            changes: tuple[tuple[int, int, int], ...] | list[tuple[int, int, int]] = candidate.changes
-        elif reference is not None and reference is not candidate:
-            base = reference
-            head, tail = common_ends(reference, candidate)
-            changes = [(head, len(reference) - tail, len(candidate) - tail - head)]
-        else:
+        made = _made_from(candidate, reference)
+        if made is None:
             return None
+        base, changes = made
         layout = self.layout(base)
         return None if layout is None else _in_parts(candidate, len(base), layout, changes)
+
+    def changed_parts(self, candidate: str, reference: str) -> list[str] | None:
+        """The texts of the ranges of top-level statements where ``candidate`` differs from ``reference`` (a
+        source that compiles; ``candidate`` compiles too): outside them ``candidate`` is ``reference``'s text,
+        so its statements there are ``reference``'s. Each part is a valid module on its own whose statements
+        are those of ``candidate`` in that range (:func:`ast.parse` of it gives their very nodes). None when
+        that does not tell (a part that does not parse alone, or ``reference`` does not compile)."""
+        if candidate is reference:
+            return []
+        if isinstance(candidate, Spliced) and candidate.origin is not reference and candidate.origin != reference:
+            candidate = str(candidate)  # (made from another source: its changes are not those from ``reference``)
+        made = _made_from(candidate, reference)
+        layout = None if made is None else self.layout(made[0])
+        if made is None or layout is None:
+            return None
+        parts = []
+        for lo, hi, shift, growth in _ranges(layout.bounds, made[1]):
+            middle = candidate[lo + shift:hi + shift + growth]
+            if not _clean(middle, lo, hi, len(made[0])):
+                return None
+            parts.append(middle)
+        return parts
 
     def layout(self, source: str) -> Layout | None:
         """The layout of ``source`` (None if it does not compile); compiled once, then known."""
@@ -229,6 +246,25 @@ class ParseCheck:
         with self._lock:
             self.stats[how] += 1
 
+
+
+def _made_from(candidate: str, reference: str | None) -> tuple[str, Sequence[tuple[int, int, int]]] | None:
+    """The source ``candidate`` was made from and the changes ``(start, end, length of the new text)`` in it:
+    a :class:`Spliced` candidate's own, else one span, where it differs from ``reference``."""
+    if isinstance(candidate, Spliced):
+        return candidate.origin, candidate.changes
+    if reference is None or reference is candidate:
+        return None
+    head, tail = common_ends(reference, candidate)
+    return reference, [(head, len(reference) - tail, len(candidate) - tail - head)]
+
+
+def _clean(middle: str, lo: int, hi: int, n: int) -> bool:
+    """Does the range ``[lo, hi)`` of a source of length ``n``, now ``middle``, end at a line end (or at the
+    end) and start without a byte order mark: the tokenizer's state at both joins is that of a new module?"""
+    if hi < n and middle and middle[-1] not in "\r\n":
+        return False
+    return not (lo > 0 and middle.startswith("\ufeff"))
 
 
 def _ranges(bounds: tuple[int, ...], changes: Sequence[tuple[int, int, int]]) -> list[list[int]]:
@@ -262,9 +298,7 @@ def _in_parts(candidate: str, n: int, layout: Layout, changes: Sequence[tuple[in
     done = 0  # index in bounds of the first split point not placed yet
     for lo, hi, shift, growth in ranges:
         middle = candidate[lo + shift:hi + shift + growth]
-        if hi < n and middle and middle[-1] not in "\r\n":
-            return None
-        if _FUTURE in middle or _GLOBAL.search(middle) or (lo > 0 and middle.startswith("\ufeff")):
+        if not _clean(middle, lo, hi, n) or _FUTURE in middle or _GLOBAL.search(middle):
             return None
         tree = _compiled(middle, layout.future_flags)
         if tree is None:
