@@ -63,6 +63,7 @@ from .scaffold import (
     self_attr_candidates,
     unused_parameter_candidates,
 )
+from .shapes import partner_literals, shape_nodes
 from .source import SourceMap, block_text, parses, reindent_lines
 from .statements import (
     drop_docstrings,
@@ -106,7 +107,7 @@ INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
 ELEMENTS = DdminPass("elements", propose_display_elements, by_sequence=True)
 STRING_LINES = DdminPass("string-lines", propose_string_lines)
 LITERALS_TO_ONE = DdminPass("literals-to-1", propose_literals_to_one, try_all_first=True)
-SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals)
+SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals, groups=partner_literals)
 MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
 #: Run first in every round: materialize all values of a long program (or the last few) at once.
 MATERIALIZE_FIRST_CUT = FirstCutPass(MATERIALIZE)
@@ -327,6 +328,8 @@ __all__ = [
     "one_element_candidates",
     "operand_text",
     "parses",
+    "partner_literals",
+    "shape_nodes",
     "propose_call_args",
     "propose_display_elements",
     "propose_literals_to_one",

@@ -11,6 +11,7 @@ from typing import Union
 
 from .edits import Delete, Edit, ElementSeq, Splice
 from .scopes import binding_names
+from .shapes import partner_literals, shape_nodes
 from .source import SourceMap, iter_nodes
 from .statements import import_binding
 
@@ -359,10 +360,13 @@ def propose_call_args(source: str) -> list[Edit]:
     only input of an object built by a call (:func:`_input_of_object_call`); and an argument that names
     a dtype (``dtype=torch.int32``, ``x.to(torch.int32)``, :func:`_names_the_dtype`): a value's dtype is
     the cause of many a library's error whose message does not name it (``F.one_hot`` rejects every
-    index dtype but int64 with one message), so it stays as the code wrote it.
+    index dtype but int64 with one message), so it stays as the code wrote it; and a dim of a tensor's
+    shape (``torch.randn(2, 3, 4)``, ``x.view(2, -1)``: :func:`reportkit.reduce.passes.shapes.shape_nodes`):
+    the tensor keeps its rank, its sizes shrink with the numbers.
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
+    dims = shape_nodes(tree)
     bound = _bound_names(tree)
     signatures = _module_signatures(tree, bound)
     star_import = "*" in bound
@@ -388,17 +392,21 @@ def propose_call_args(source: str) -> list[Edit]:
                     continue
                 if _names_the_dtype(node, element):
                     continue
+                if id(element.value if isinstance(element, ast.keyword) else element) in dims:
+                    continue
                 edits.append(Delete(seq, i))
     return edits
 
 
 def propose_display_elements(source: str) -> list[Edit]:
-    """Delete elements of list/tuple/set/dict displays (loads only)."""
+    """Delete elements of list/tuple/set/dict displays (loads only); not of a tensor's shape (its rank stays,
+    :func:`reportkit.reduce.passes.shapes.shape_nodes`)."""
     tree = ast.parse(source)
     smap = SourceMap(source)
+    dims = shape_nodes(tree)
     edits: list[Edit] = []
     for node in iter_nodes(tree):
-        if isinstance(node, (ast.List, ast.Tuple)) and not isinstance(node.ctx, ast.Load):
+        if isinstance(node, (ast.List, ast.Tuple)) and (not isinstance(node.ctx, ast.Load) or id(node) in dims):
             continue
         if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
             seq = display_elements(smap, node)
@@ -726,10 +734,12 @@ def numeric_literals(source: str) -> list[NumericSite]:
 
 
 def propose_literals_to_one(source: str) -> list[Edit]:
-    """Replace ints >= 2 by ``1`` and other floats by ``1.0`` (> 1) or ``0.0``."""
+    """Replace ints >= 2 by ``1`` and other floats by ``1.0`` (> 1) or ``0.0``; not partner dims of tensors
+    (:func:`reportkit.reduce.passes.shapes.partner_literals`: they shrink together, never to 1)."""
     edits: list[Edit] = []
+    partners = {span for group in partner_literals(source) for span in group}
     for site in numeric_literals(source):
-        if not site.shrinkable:
+        if not site.shrinkable or (site.start, site.end) in partners:
             continue
         if site.is_float:
             text = "1.0" if site.value > 1 else "0.0"
