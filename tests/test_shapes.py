@@ -31,6 +31,8 @@ def _changed(source: str, candidate: str) -> list[str]:
     ("q = x.view(2, -1, 8)", set()),
     ("q = x.reshape((2, 8))", set()),
     ("q = x.new_zeros((2, 8))", set()),
+    ("q = torch.autograd.Variable(x).double()", set()),  # its data: without it an empty tensor
+    ("q = torch.DoubleTensor(x, device=None)", {"q = torch.DoubleTensor(x)"}),
 ])
 def test_a_tensor_keeps_its_rank(line, allowed):
     """Neither an argument nor a display element that is a dim of a shape is proposed for deletion: dropping

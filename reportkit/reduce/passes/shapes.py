@@ -24,6 +24,10 @@ SIZE_FACTORIES = frozenset({"randn", "rand", "zeros", "ones", "empty"})
 FIRST_ARG_SHAPE = frozenset({"full", "new_zeros", "new_ones", "new_empty", "new_full", "broadcast_to"})
 #: Tensor methods whose positional arguments are the sizes (or one tuple of them).
 SHAPE_METHODS = frozenset({"view", "reshape", "expand", "repeat", "tile"})
+#: Calls that make a tensor of their first argument (its data, or a tensor it wraps): without it, an empty one.
+TENSOR_CONSTRUCTORS = frozenset({"tensor", "as_tensor", "from_numpy", "Tensor", "Variable", "Parameter", "DoubleTensor",
+                                 "FloatTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor", "ShortTensor",
+                                 "ByteTensor", "CharTensor", "BoolTensor"})
 
 
 def _callee(call: ast.Call) -> str | None:
@@ -87,14 +91,18 @@ def shape_dims(tree: ast.AST) -> list[tuple[ast.Call, ast.expr]]:
 
 
 def shape_nodes(tree: ast.AST) -> set[int]:
-    """ids of the dims of every shape of ``tree`` (:func:`shape_dims`) and of the displays that hold them:
-    deleting one changes a tensor's rank (:func:`reportkit.reduce.passes.expressions.propose_call_args` and
+    """ids of the dims of every shape of ``tree`` (:func:`shape_dims`) and of the displays that hold them, and of
+    the data a tensor is made of (the first argument of ``torch.tensor(data)``, ``Variable(t)``,
+    ``torch.DoubleTensor(a)``: :data:`TENSOR_CONSTRUCTORS`): deleting one changes a tensor's rank (``Variable()``
+    is an empty tensor; :func:`reportkit.reduce.passes.expressions.propose_call_args` and
     ``propose_display_elements`` leave them alone)."""
     out: set[int] = set()
     named = _displays(tree)
     for node in iter_nodes(tree):
         if not isinstance(node, ast.Call):
             continue
+        if _callee(node) in TENSOR_CONSTRUCTORS and node.args and not isinstance(node.args[0], ast.Starred):
+            out.add(id(node.args[0]))
         shape = shape_arguments(node)
         for arg in shape:
             out.add(id(arg))
