@@ -394,7 +394,7 @@ def test_call_args_multiline_and_parenthesized() -> None:
     ("xs.append(*x)\n", {"xs.append()"}),
     ("xs.pop(0)\n", {"xs.pop()"}),
     # an argument that names a dtype: the value's type stays as written (a variable's may go)
-    ("y = torch.zeros(n, dtype=torch.int32, device=d)\n", {"y = torch.zeros(n, dtype=torch.int32)"}),
+    ("import torch\ny = torch.zeros(n, dtype=torch.int32, device=d)\n", {"y = torch.zeros(n, dtype=torch.int32)"}),
     ("y = np.array(v, dtype='int32')\n", {"y = np.array(dtype='int32')"}),
     ("y = x.to(torch.int32)\n", set()),
     ("y = x.to(d, torch.half)\n", set()),

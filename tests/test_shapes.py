@@ -49,6 +49,16 @@ def test_a_tensor_keeps_its_rank(line, allowed):
                                                                       "print()"}
 
 
+@pytest.mark.parametrize("source", [
+    "import random\nn = random.randint(1, 6)\nm = random.randint(1, 6)\n",
+    "import random\nr = random.Random(2)\nn = r.randint(1, 6)\nm = r.randint(1, 6)\n",
+])
+def test_not_a_shape_where_no_tensor_is_made(source):
+    """``random.randint(1, 6)`` is a number: its 6 may be deleted and shrinks on its own."""
+    assert P.partner_literals(source) == []
+    assert len(P.propose_literals_to_one(source)) >= 2
+
+
 def test_a_shape_bound_to_a_name_keeps_its_rank():
     source = "import torch\nshape = (2, 3, 4)\nx = torch.randn(shape)\nother = (5, 6)\nprint(other)\n"
     changed = [ln for e in P.propose_display_elements(source) for ln in _changed(source, P.apply_edits(source, [e]))]

@@ -43,22 +43,42 @@ def _method(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute)
 
 
-def shape_arguments(call: ast.Call) -> list[ast.expr]:
+def shape_arguments(call: ast.Call, foreign: frozenset[str] = frozenset()) -> list[ast.expr]:
     """The arguments of ``call`` that are a tensor's shape: each dim given alone, or one tuple/list display
-    of them (empty when ``call`` takes no shape)."""
+    of them (empty when ``call`` takes no shape, or is a function of a module in ``foreign``: ``random.randint``)."""
     name = _callee(call)
-    if name is None:
+    if name is None or _root(call.func) in foreign:
         return []
     args = [a for a in call.args if not isinstance(a, ast.Starred)]
-    shape: list[ast.expr] = []
     if name in SIZE_FACTORIES or (name in SHAPE_METHODS and _method(call)):
         shape = args
     elif name in FIRST_ARG_SHAPE and (_method(call) or name == "full"):
         shape = args[:1]
     elif name == "randint":  # randint(high, size) / randint(low, high, size)
         shape = args[2:3] if len(args) >= 3 else args[1:2]
-    shape += [k.value for k in call.keywords if k.arg in ("size", "shape")]
-    return shape
+    else:
+        return []
+    return shape + [k.value for k in call.keywords if k.arg in ("size", "shape")]
+
+
+def _foreign(tree: ast.AST) -> frozenset[str] | None:
+    """Names bound by imports of modules other than torch and numpy (``random``, ``from os import path``); None
+    when the module imports neither (it makes no tensor: ``r.randint(1, 6)`` of a ``random.Random``)."""
+    out = set()
+    arrays = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update((a.asname or a.name.split(".")[0]) for a in node.names
+                       if a.name.split(".")[0] not in _ARRAY_MODULES)
+            arrays = arrays or any(a.name.split(".")[0] in _ARRAY_MODULES for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] not in _ARRAY_MODULES):
+            out.update(a.asname or a.name for a in node.names if a.name != "*")
+        elif isinstance(node, ast.ImportFrom):
+            arrays = True
+    return frozenset(out) if arrays else None
+
+
+_ARRAY_MODULES = {"torch", "numpy", "torch_spyre"}
 
 
 def _displays(tree: ast.AST) -> dict[str, list[ast.expr]]:
@@ -75,11 +95,14 @@ def shape_dims(tree: ast.AST) -> list[tuple[ast.Call, ast.expr]]:
     """Every dim of a shape in ``tree`` with the call it shapes: the elements of a shape's display (or of the
     display a name passed as the shape was bound to) and the dims passed one by one."""
     named = _displays(tree)
+    foreign = _foreign(tree)
     dims: list[tuple[ast.Call, ast.expr]] = []
+    if foreign is None:
+        return dims
     for node in iter_nodes(tree):
         if not isinstance(node, ast.Call):
             continue
-        shape = shape_arguments(node)
+        shape = shape_arguments(node, foreign)
         for arg in shape:
             if isinstance(arg, (ast.Tuple, ast.List)):
                 dims.extend((node, e) for e in arg.elts)
@@ -98,12 +121,16 @@ def shape_nodes(tree: ast.AST) -> set[int]:
     ``propose_display_elements`` leave them alone)."""
     out: set[int] = set()
     named = _displays(tree)
+    foreign = _foreign(tree)
+    if foreign is None:
+        return out
     for node in iter_nodes(tree):
         if not isinstance(node, ast.Call):
             continue
-        if _callee(node) in TENSOR_CONSTRUCTORS and node.args and not isinstance(node.args[0], ast.Starred):
+        if _callee(node) in TENSOR_CONSTRUCTORS and node.args and not isinstance(node.args[0], ast.Starred) \
+                and _root(node.func) not in foreign:
             out.add(id(node.args[0]))
-        shape = shape_arguments(node)
+        shape = shape_arguments(node, foreign)
         for arg in shape:
             out.add(id(arg))
             if isinstance(arg, (ast.Tuple, ast.List)):
@@ -129,7 +156,7 @@ def _sized_literals(tree: ast.Module) -> list[tuple[ast.Call, ast.Constant]]:
     torch_names = _torch_aliases(tree)
     out = [(call, dim) for call, dim in shape_dims(tree) if _int_literal(dim) is not None]
     for node in iter_nodes(tree):
-        if isinstance(node, ast.Call) and _root(node.func) in torch_names and not shape_arguments(node):
+        if isinstance(node, ast.Call) and _root(node.func) in torch_names and not shape_arguments(node, frozenset()):
             out.extend((node, a) for a in node.args if _int_literal(a) is not None)
     return out  # type: ignore[return-value]
 
