@@ -59,6 +59,20 @@ def test_not_a_shape_where_no_tensor_is_made(source):
     assert len(P.propose_literals_to_one(source)) >= 2
 
 
+@pytest.mark.parametrize("line, allowed", [
+    # the data a tensor is made of becomes neither 0 nor a part of it (a (4,) tensor of the sizes, an empty one)
+    # (the call may become its data, the array: the test decides)
+    ("q = torch.DoubleTensor(np.random.uniform(size=(4, 1, 6)))", {"q = np.random.uniform(size=(4, 1, 6))"}),
+    ("q = torch.tensor(np.ones((2, 3)))", {"q = np.ones((2, 3))"}),
+    # a shape display stays whole: a dim may become 0, the shape not 0 nor one of its dims
+    ("q = torch.zeros((2, n + 1))", {"q = torch.zeros((2, 0))", "q = torch.zeros((2, n))", "q = torch.zeros((2, 1))",
+                                     "q = (2, n + 1)"}),
+])
+def test_simplify_keeps_a_tensor_s_rank(line, allowed):
+    source = f"import numpy as np\nimport torch\n{line}\nprint(q)\n"
+    assert {ln for c in P.simplify_candidates(source) for ln in _changed(source, c) if ln.startswith("q = ")} == allowed
+
+
 def test_a_shape_bound_to_a_name_keeps_its_rank():
     source = "import torch\nshape = (2, 3, 4)\nx = torch.randn(shape)\nother = (5, 6)\nprint(other)\n"
     changed = [ln for e in P.propose_display_elements(source) for ln in _changed(source, P.apply_edits(source, [e]))]

@@ -11,7 +11,7 @@ from typing import Union
 
 from .edits import Delete, Edit, ElementSeq, Splice
 from .scopes import binding_names
-from .shapes import partner_literals, shape_nodes
+from .shapes import partner_literals, shape_displays, shape_nodes, tensor_data_nodes
 from .source import SourceMap, iter_nodes
 from .statements import import_binding
 
@@ -597,12 +597,15 @@ def simplify_candidates(source: str) -> list[str]:
     the call (``torch.zeros(16, dtype=torch.long)`` -> ``16`` or ``torch.long``), and ``0`` for a call of an
     installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module; the standard
     library's ``time.time()`` may become ``0``), and a dtype conversion's receiver in its place
-    (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it).
+    (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it); nothing
+    for the data a tensor is made of (``torch.DoubleTensor(0)`` is empty: another rank), and no part of a shape
+    for a shape's display (``torch.zeros((2, n))``: a dim may become ``0``; :mod:`reportkit.reduce.passes.shapes`).
     The rules: :func:`_zero_fits` and :data:`_NOT_HOISTED`.
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
     skip = _skipped_expressions(tree)
+    data = tensor_data_nodes(tree) | shape_displays(tree)
     statement_calls = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
     receivers = {id(n.value) for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Subscript))}
     imported = _imported_names(tree)
@@ -613,7 +616,7 @@ def simplify_candidates(source: str) -> list[str]:
         if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
             continue
         at_statement = id(node) in statement_calls
-        if id(node) in skip and not at_statement:
+        if (id(node) in skip and not at_statement) or id(node) in data:
             continue
         start, end = smap.span(node)
         if _zero_fits(node, at_statement, receivers, imported):

@@ -43,7 +43,8 @@ def _method(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute)
 
 
-def shape_arguments(call: ast.Call, foreign: frozenset[str] = frozenset()) -> list[ast.expr]:
+def shape_arguments(call: ast.Call, foreign: frozenset[str] = frozenset(),
+                    arrays: frozenset[str] = frozenset()) -> list[ast.expr]:
     """The arguments of ``call`` that are a tensor's shape: each dim given alone, or one tuple/list display
     of them (empty when ``call`` takes no shape, or is a function of a module in ``foreign``: ``random.randint``)."""
     name = _callee(call)
@@ -56,6 +57,8 @@ def shape_arguments(call: ast.Call, foreign: frozenset[str] = frozenset()) -> li
         shape = args[:1]
     elif name == "randint":  # randint(high, size) / randint(low, high, size)
         shape = args[2:3] if len(args) >= 3 else args[1:2]
+    elif isinstance(call.func, ast.Attribute) and _root(call.func) in arrays:
+        shape = []  # np.random.uniform(size=...), torch.rand_like(..., size=...): the keyword only
     else:
         return []
     return shape + [k.value for k in call.keywords if k.arg in ("size", "shape")]
@@ -81,6 +84,12 @@ def _foreign(tree: ast.AST) -> frozenset[str] | None:
 _ARRAY_MODULES = {"torch", "numpy", "torch_spyre"}
 
 
+def _array_aliases(tree: ast.AST) -> frozenset[str]:
+    """The names ``import torch`` / ``import numpy as np`` bind."""
+    return frozenset((a.asname or a.name.split(".")[0]) for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for a in node.names if a.name.split(".")[0] in _ARRAY_MODULES)
+
+
 def _displays(tree: ast.AST) -> dict[str, list[ast.expr]]:
     """Name -> the tuple/list displays assigned to it (``shape = (2, 3)``)."""
     out: dict[str, list[ast.expr]] = {}
@@ -95,14 +104,14 @@ def shape_dims(tree: ast.AST) -> list[tuple[ast.Call, ast.expr]]:
     """Every dim of a shape in ``tree`` with the call it shapes: the elements of a shape's display (or of the
     display a name passed as the shape was bound to) and the dims passed one by one."""
     named = _displays(tree)
-    foreign = _foreign(tree)
+    foreign, arrays = _foreign(tree), _array_aliases(tree)
     dims: list[tuple[ast.Call, ast.expr]] = []
     if foreign is None:
         return dims
     for node in iter_nodes(tree):
         if not isinstance(node, ast.Call):
             continue
-        shape = shape_arguments(node, foreign)
+        shape = shape_arguments(node, foreign, arrays)
         for arg in shape:
             if isinstance(arg, (ast.Tuple, ast.List)):
                 dims.extend((node, e) for e in arg.elts)
@@ -119,18 +128,15 @@ def shape_nodes(tree: ast.AST) -> set[int]:
     ``torch.DoubleTensor(a)``: :data:`TENSOR_CONSTRUCTORS`): deleting one changes a tensor's rank (``Variable()``
     is an empty tensor; :func:`reportkit.reduce.passes.expressions.propose_call_args` and
     ``propose_display_elements`` leave them alone)."""
-    out: set[int] = set()
+    out: set[int] = tensor_data_nodes(tree)
     named = _displays(tree)
-    foreign = _foreign(tree)
+    foreign, arrays = _foreign(tree), _array_aliases(tree)
     if foreign is None:
         return out
     for node in iter_nodes(tree):
         if not isinstance(node, ast.Call):
             continue
-        if _callee(node) in TENSOR_CONSTRUCTORS and node.args and not isinstance(node.args[0], ast.Starred) \
-                and _root(node.func) not in foreign:
-            out.add(id(node.args[0]))
-        shape = shape_arguments(node, foreign)
+        shape = shape_arguments(node, foreign, arrays)
         for arg in shape:
             out.add(id(arg))
             if isinstance(arg, (ast.Tuple, ast.List)):
@@ -141,6 +147,36 @@ def shape_nodes(tree: ast.AST) -> set[int]:
                     out.add(id(display))
                     out.update(id(e) for e in display.elts)
     return out
+
+
+def shape_displays(tree: ast.AST) -> set[int]:
+    """ids of the tuple/list displays that are a whole shape (``(2, 3)`` of ``torch.zeros((2, 3))``, or bound to a
+    name passed as one): ``0`` or one of its dims in its place is another rank."""
+    foreign, arrays = _foreign(tree), _array_aliases(tree)
+    if foreign is None:
+        return set()
+    named = _displays(tree)
+    out: set[int] = set()
+    for node in iter_nodes(tree):
+        if isinstance(node, ast.Call):
+            shape = shape_arguments(node, foreign, arrays)
+            for arg in shape:
+                if isinstance(arg, (ast.Tuple, ast.List)):
+                    out.add(id(arg))
+                elif isinstance(arg, ast.Name) and arg.id in named and len(shape) == 1:
+                    out.update(id(d) for d in named[arg.id])
+    return out
+
+
+def tensor_data_nodes(tree: ast.AST) -> set[int]:
+    """ids of the data a tensor is made of: the first argument of a :data:`TENSOR_CONSTRUCTORS` call (``0`` or a
+    part of it in its place makes another tensor, of another rank: ``torch.DoubleTensor(0)`` is empty)."""
+    foreign = _foreign(tree)
+    if foreign is None:
+        return set()
+    return {id(node.args[0]) for node in iter_nodes(tree)
+            if isinstance(node, ast.Call) and _callee(node) in TENSOR_CONSTRUCTORS and node.args
+            and not isinstance(node.args[0], ast.Starred) and _root(node.func) not in foreign}
 
 
 def _int_literal(node: ast.AST) -> int | None:
