@@ -73,6 +73,16 @@ def test_simplify_keeps_a_tensor_s_rank(line, allowed):
     assert {ln for c in P.simplify_candidates(source) for ln in _changed(source, c) if ln.startswith("q = ")} == allowed
 
 
+def test_a_tensor_s_data_loses_elements():
+    """The data of ``torch.tensor([[1, 2], [3, 4]])`` stays (an argument), its rows and elements may go (the rank
+    stays): only a shape's display is whole."""
+    source = "import torch\nq = torch.tensor([[1, 2], [3, 4]])\n"
+    changed = {ln for e in P.propose_display_elements(source) for ln in _changed(source, P.apply_edits(source, [e]))}
+    assert "q = torch.tensor([[3, 4]])" in changed and "q = torch.tensor([[1], [3, 4]])" in changed
+    assert not any(ln.startswith("q = ") for e in P.propose_call_args(source)
+                   for ln in _changed(source, P.apply_edits(source, [e])))
+
+
 def test_a_shape_bound_to_a_name_keeps_its_rank():
     source = "import torch\nshape = (2, 3, 4)\nx = torch.randn(shape)\nother = (5, 6)\nprint(other)\n"
     changed = [ln for e in P.propose_display_elements(source) for ln in _changed(source, P.apply_edits(source, [e]))]

@@ -403,10 +403,10 @@ def propose_display_elements(source: str) -> list[Edit]:
     :func:`reportkit.reduce.passes.shapes.shape_nodes`)."""
     tree = ast.parse(source)
     smap = SourceMap(source)
-    dims = shape_nodes(tree)
+    shapes = shape_displays(tree)
     edits: list[Edit] = []
     for node in iter_nodes(tree):
-        if isinstance(node, (ast.List, ast.Tuple)) and (not isinstance(node.ctx, ast.Load) or id(node) in dims):
+        if isinstance(node, (ast.List, ast.Tuple)) and (not isinstance(node.ctx, ast.Load) or id(node) in shapes):
             continue
         if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
             seq = display_elements(smap, node)
