@@ -104,7 +104,11 @@ def test_partner_dims_are_grouped_by_value_across_calls():
     assert sorted(groups) == sorted([["8"] * 3, ["4"] * 3, ["32"] * 3, ["64"] * 2, ["48"] * 2])
     # 16 twice in one call is one tensor's two dims, not partners; 10 has none
     literal_ones = {ln for e in P.propose_literals_to_one(PARTNERS) for ln in _changed(PARTNERS, P.apply_edits(PARTNERS, [e]))}
-    assert literal_ones == {"head = nn.Linear(48, 1)", "bias = torch.zeros(1, 16)", "bias = torch.zeros(16, 1)"}
+    assert {"head = nn.Linear(48, 1)", "bias = torch.zeros(1, 16)", "bias = torch.zeros(16, 1)"} <= literal_ones
+    assert not any(", 1," in ln or ln.endswith(", 1)") and not ln.startswith(("head", "bias")) for ln in literal_ones)
+    # a group goes to 2 in one edit: every member at once (the cheap first try of literals -> 1)
+    both = P.apply_edits(PARTNERS, [e for e in P.propose_literals_to_one(PARTNERS) if isinstance(e, P.Together)])
+    assert "q = torch.randn(2, 2, 2, 2)\nk = torch.randn(2, 2, 2, 2)\nv = torch.randn(2, 2, 2, 2)\nhead = nn.Linear(2, 10)" in both
 
 
 class _Problem:

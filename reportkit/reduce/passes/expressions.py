@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 from typing import Union
 
-from .edits import Delete, Edit, ElementSeq, Splice
+from .edits import Delete, Edit, ElementSeq, Splice, Together
 from .scopes import binding_names
 from .shapes import partner_literals, shape_displays, shape_nodes, tensor_data_nodes
 from .source import SourceMap, iter_nodes
@@ -737,10 +737,15 @@ def numeric_literals(source: str) -> list[NumericSite]:
 
 
 def propose_literals_to_one(source: str) -> list[Edit]:
-    """Replace ints >= 2 by ``1`` and other floats by ``1.0`` (> 1) or ``0.0``; not partner dims of tensors
-    (:func:`reportkit.reduce.passes.shapes.partner_literals`: they shrink together, never to 1)."""
+    """Replace ints >= 2 by ``1`` and other floats by ``1.0`` (> 1) or ``0.0``; partner dims of tensors
+    (:func:`reportkit.reduce.passes.shapes.partner_literals`: they shrink together, never to 1) all by ``2`` in
+    one edit per group."""
     edits: list[Edit] = []
-    partners = {span for group in partner_literals(source) for span in group}
+    groups = partner_literals(source)
+    partners = {span for group in groups for span in group}
+    for group in groups:
+        if int(source[group[0][0]:group[0][1]]) > 2:
+            edits.append(Together(tuple(Splice(start, end, "2") for start, end in group)))
     for site in numeric_literals(source):
         if not site.shrinkable or (site.start, site.end) in partners:
             continue
