@@ -234,8 +234,11 @@ class Keep:
     left out) must all be in the candidate's. Its first line alone ("Tensor-likes are not close!") is the
     same for any two tensors that differ: a copy that drops one element and a tensor of zeros.
     ``pending``: a hang's wake-up calls that come too late (:func:`pending_wakers`: after the blocked line,
-    never reached): the candidate must still have as many calls of each of those methods. ``why``: for
-    people.
+    never reached): the candidate must still have as many calls of each of those methods. ``dims``: where
+    library code raised, the ranks and dimension indices its message names (:func:`rank_words`: ``4-dimensional``,
+    ``3D``, ``at non-singleton dimension 3``, ``axis 1``), which the signature compares as ``N`` like any
+    size: the candidate's message must name the same ones (a check of the same op that fires for another
+    rank or another dim is another failure with the same headline). ``why``: for people.
     """
 
     values: bool = False
@@ -247,10 +250,13 @@ class Keep:
     measured: tuple[str, ...] = ()
     pending: tuple[str, ...] = ()
     guarded: bool = False
+    dims: tuple[str, ...] = ()
     why: str = ""
 
     def kept(self, outcome, source: str = "") -> bool:
         if self.guarded and not self.still_guarded(outcome, source):
+            return False
+        if self.dims and rank_words(outcome.signature.exact_message) != self.dims:
             return False
         if self.message is not None and outcome.signature.exact_message != self.message:
             return False
@@ -282,6 +288,29 @@ class Keep:
             if method == "start" or method not in called:
                 lost.append(name)
         return lost
+
+
+# Words of a message that name a rank or a dimension (not a size): ``4-dimensional``, ``3D``, ``dimension 3``,
+# ``dim=-1``, ``axis 1``, ``rank 2``, ``2 dimensions``, ``in range of [-2, 1]`` (the valid dims of a rank).
+_RANK_WORDS_RE = re.compile(
+    r"\b\d+(?:-dimensional|-?D)\b|\b(?:dim(?:ension)?s?|axis|axes|rank|ndim)\s*(?:=|==|:|is|of)?\s*-?\d+\b"
+    r"|\b\d+\s+dimensions?\b|range of \[-?\d+, *-?\d+\]", re.IGNORECASE)
+
+
+def rank_words(message: str | None) -> tuple[str, ...]:
+    """The words of ``message`` that name a rank or a dimension index (:attr:`Keep.dims`), blanks made one."""
+    return tuple(" ".join(m.group(0).split()) for m in _RANK_WORDS_RE.finditer(message or ""))
+
+
+def _pinned_dims(rep: Reproduction, policy: MatchPolicy) -> tuple[str, ...]:
+    """The rank words (:func:`rank_words`) of the original's message, when every failing run named the same
+    ones and the match is strict (else none: nothing is asked)."""
+    sig = rep.signature
+    if not (policy.strict and sig.kind is FailureKind.EXCEPTION and sig.exact_message):
+        return ()
+    seen = {rank_words(s.exact_message) for s in rep.signatures if s.kind is FailureKind.EXCEPTION}
+    words = rank_words(sig.exact_message)
+    return words if seen <= {words} else ()
 
 
 def _lost_pending(pending: tuple[str, ...], source: str) -> bool:
@@ -416,6 +445,8 @@ def _why_kept(keep: Keep) -> str:
         why += f"; the failure must stay in {keep.test[0]} ({keep.test[1]})"
     if keep.guarded:
         why += "; the condition it was raised under stays (a guarded failure never becomes unconditional)"
+    if keep.dims:
+        why += f"; the ranks and dims the message names stay ({', '.join(dict.fromkeys(keep.dims))})"
     return why
 
 
@@ -441,8 +472,9 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     why = _why_values(sig, asked=asked, differential=differential, own=own, inputs=inputs, values=values)
     wakers, pending = _hang_keeps(rep, spec, source)
     guarded = own and _guarded_original(sig, spec, source)
+    dims = _pinned_dims(rep, policy) if message is None and not is_oracle(sig) else ()
     keep = Keep(values=values, message=message, test=test, wakers=wakers, compares=values and is_oracle(sig),
-                inputs=inputs, measured=measured, pending=pending, guarded=guarded)
+                inputs=inputs, measured=measured, pending=pending, guarded=guarded, dims=dims)
     return replace(keep, why=why + _why_kept(keep))
 
 

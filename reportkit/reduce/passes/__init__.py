@@ -44,6 +44,7 @@ from .hoist import hoist_candidates
 from .hoist_calls import hoist_call_candidates
 from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePass, Problem
 from .materialize import instrument, materialize_edits, model_input_edits
+from .nested import nested_module_candidates
 from .pytest_cases import parametrize_case_candidates
 from .readback import (
     argparse_default_candidates,
@@ -63,6 +64,7 @@ from .scaffold import (
     self_attr_candidates,
     unused_parameter_candidates,
 )
+from .shapes import partner_literals, shape_nodes
 from .source import SourceMap, block_text, parses, reindent_lines
 from .statements import (
     drop_docstrings,
@@ -106,7 +108,7 @@ INLINE_VARIABLES = EachPass("inline-variables", inline_variable_candidates)
 ELEMENTS = DdminPass("elements", propose_display_elements, by_sequence=True)
 STRING_LINES = DdminPass("string-lines", propose_string_lines)
 LITERALS_TO_ONE = DdminPass("literals-to-1", propose_literals_to_one, try_all_first=True)
-SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals)
+SHRINK_LITERALS = NumericPass("shrink-literals", numeric_literals, groups=partner_literals)
 MATERIALIZE = ProbePass("materialize", instrument, materialize_edits)
 #: Run first in every round: materialize all values of a long program (or the last few) at once.
 MATERIALIZE_FIRST_CUT = FirstCutPass(MATERIALIZE)
@@ -130,6 +132,7 @@ SEQUENTIAL_CALLS = EachPass("sequential-calls", sequential_call_candidates)
 SEQUENTIAL_CALL_BUILDS = EachPass("sequential-call-builds", sequential_call_build_candidates)
 DELEGATING_MODULES = EachPass("delegating-modules", delegating_module_candidates)
 TRIVIAL_MODULES = EachPass("trivial-modules", trivial_module_candidates)
+NESTED_MODULES = EachPass("nested-modules", nested_module_candidates)
 HELPERS = EachPass("inline-helpers", helper_inline_candidates)
 FACTORIES = EachPass("factories", factory_candidates)
 DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
@@ -169,7 +172,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (PARAMETRIZE_CASES, GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, COMPREHENSION_LOOPS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, TRIVIAL_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
+            DELEGATING_MODULES, TRIVIAL_MODULES, NESTED_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, MODEL_INPUTS, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
@@ -207,7 +210,7 @@ FINAL_RIDERS = (UNREAD_TARGETS,)
 #: run). Not the passes that gather flat displays element by element (appends into a list, a dataset's
 #: items), nor materialized values (data).
 INLINING = (INLINE, INLINE_EXPRESSIONS, INLINE_VARIABLES, HELPERS, SELF_ATTRS, SELF_ATTR_BUILDS, FIELD_READBACKS,
-            LOOKUP_TABLES, ARGPARSE_DEFAULTS, GLOBAL_ARGS, DELEGATING_MODULES, FACTORIES, SEQUENTIAL_CALLS,
+            LOOKUP_TABLES, ARGPARSE_DEFAULTS, GLOBAL_ARGS, DELEGATING_MODULES, NESTED_MODULES, FACTORIES, SEQUENTIAL_CALLS,
             SEQUENTIAL_CALL_BUILDS, MODULE_CALLS, CLASS_CONSTANTS)
 
 __all__ = [
@@ -236,6 +239,7 @@ __all__ = [
     "ONE_LINE",
     "LIST_BUILDS",
     "MODULE_CALLS",
+    "NESTED_MODULES",
     "SEQUENTIAL_CALLS",
     "SEQUENTIAL_CALL_BUILDS",
     "ONE_ELEMENT",
@@ -323,10 +327,13 @@ __all__ = [
     "inline_variable_candidates",
     "loaded_names",
     "module_call_candidates",
+    "nested_module_candidates",
     "numeric_literals",
     "one_element_candidates",
     "operand_text",
     "parses",
+    "partner_literals",
+    "shape_nodes",
     "propose_call_args",
     "propose_display_elements",
     "propose_literals_to_one",

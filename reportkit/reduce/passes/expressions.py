@@ -9,8 +9,9 @@ import sys
 from dataclasses import dataclass
 from typing import Union
 
-from .edits import Delete, Edit, ElementSeq, Splice
+from .edits import Delete, Edit, ElementSeq, Splice, Together
 from .scopes import binding_names
+from .shapes import partner_literals, shape_displays, shape_nodes, tensor_data_nodes
 from .source import SourceMap, iter_nodes
 from .statements import import_binding
 
@@ -359,10 +360,13 @@ def propose_call_args(source: str) -> list[Edit]:
     only input of an object built by a call (:func:`_input_of_object_call`); and an argument that names
     a dtype (``dtype=torch.int32``, ``x.to(torch.int32)``, :func:`_names_the_dtype`): a value's dtype is
     the cause of many a library's error whose message does not name it (``F.one_hot`` rejects every
-    index dtype but int64 with one message), so it stays as the code wrote it.
+    index dtype but int64 with one message), so it stays as the code wrote it; and a dim of a tensor's
+    shape (``torch.randn(2, 3, 4)``, ``x.view(2, -1)``: :func:`reportkit.reduce.passes.shapes.shape_nodes`):
+    the tensor keeps its rank, its sizes shrink with the numbers.
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
+    dims = shape_nodes(tree)
     bound = _bound_names(tree)
     signatures = _module_signatures(tree, bound)
     star_import = "*" in bound
@@ -388,17 +392,21 @@ def propose_call_args(source: str) -> list[Edit]:
                     continue
                 if _names_the_dtype(node, element):
                     continue
+                if id(element.value if isinstance(element, ast.keyword) else element) in dims:
+                    continue
                 edits.append(Delete(seq, i))
     return edits
 
 
 def propose_display_elements(source: str) -> list[Edit]:
-    """Delete elements of list/tuple/set/dict displays (loads only)."""
+    """Delete elements of list/tuple/set/dict displays (loads only); not of a tensor's shape (its rank stays,
+    :func:`reportkit.reduce.passes.shapes.shape_nodes`)."""
     tree = ast.parse(source)
     smap = SourceMap(source)
+    shapes = shape_displays(tree)
     edits: list[Edit] = []
     for node in iter_nodes(tree):
-        if isinstance(node, (ast.List, ast.Tuple)) and not isinstance(node.ctx, ast.Load):
+        if isinstance(node, (ast.List, ast.Tuple)) and (not isinstance(node.ctx, ast.Load) or id(node) in shapes):
             continue
         if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
             seq = display_elements(smap, node)
@@ -589,12 +597,15 @@ def simplify_candidates(source: str) -> list[str]:
     the call (``torch.zeros(16, dtype=torch.long)`` -> ``16`` or ``torch.long``), and ``0`` for a call of an
     installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module; the standard
     library's ``time.time()`` may become ``0``), and a dtype conversion's receiver in its place
-    (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it).
+    (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it); nothing
+    for the data a tensor is made of (``torch.DoubleTensor(0)`` is empty: another rank), and no part of a shape
+    for a shape's display (``torch.zeros((2, n))``: a dim may become ``0``; :mod:`reportkit.reduce.passes.shapes`).
     The rules: :func:`_zero_fits` and :data:`_NOT_HOISTED`.
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
     skip = _skipped_expressions(tree)
+    data = tensor_data_nodes(tree) | shape_displays(tree)
     statement_calls = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
     receivers = {id(n.value) for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Subscript))}
     imported = _imported_names(tree)
@@ -605,7 +616,7 @@ def simplify_candidates(source: str) -> list[str]:
         if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
             continue
         at_statement = id(node) in statement_calls
-        if id(node) in skip and not at_statement:
+        if (id(node) in skip and not at_statement) or id(node) in data:
             continue
         start, end = smap.span(node)
         if _zero_fits(node, at_statement, receivers, imported):
@@ -726,10 +737,17 @@ def numeric_literals(source: str) -> list[NumericSite]:
 
 
 def propose_literals_to_one(source: str) -> list[Edit]:
-    """Replace ints >= 2 by ``1`` and other floats by ``1.0`` (> 1) or ``0.0``."""
+    """Replace ints >= 2 by ``1`` and other floats by ``1.0`` (> 1) or ``0.0``; partner dims of tensors
+    (:func:`reportkit.reduce.passes.shapes.partner_literals`: they shrink together, never to 1) all by ``2`` in
+    one edit per group."""
     edits: list[Edit] = []
+    groups = partner_literals(source)
+    partners = {span for group in groups for span in group}
+    for group in groups:
+        if int(source[group[0][0]:group[0][1]]) > 2:
+            edits.append(Together(tuple(Splice(start, end, "2") for start, end in group)))
     for site in numeric_literals(source):
-        if not site.shrinkable:
+        if not site.shrinkable or (site.start, site.end) in partners:
             continue
         if site.is_float:
             text = "1.0" if site.value > 1 else "0.0"

@@ -23,7 +23,7 @@ from typing import Callable, Hashable, Protocol, Sequence
 
 from .chunks import Lazy
 from .edits import Delete, Edit, ElementSeq, Together, apply_edits
-from .expressions import NumericSite
+from .expressions import NumericSite, format_number
 
 #: Upper bound on the candidates an EachPass accepts in one run (a guard against a pass that
 #: keeps proposing changes forever).
@@ -189,42 +189,73 @@ class FirstCutPass:
 
 @dataclass(frozen=True)
 class NumericPass:
-    """Each numeric literal (in source order) searched for the smallest value that still fails."""
+    """Each numeric literal (in source order) searched for the smallest value that still fails.
+
+    ``groups`` (optional): spans of literals that move together (partner dims of tensors,
+    :func:`reportkit.reduce.passes.shapes.partner_literals`): one search for the whole group, over values
+    >= 2, every member set to the value tried. Groups are taken from the source as the pass starts; a
+    literal keeps its place among the source's literals while values change (none is added or removed)."""
 
     name: str
     sites: Callable[[str], list[NumericSite]]
+    groups: Callable[[str], list[list[tuple[int, int]]]] | None = None
 
     def run(self, problem: Problem) -> bool:
         start = problem.current
-        index = 0
-        while True:
+        for ordinals in self._units(problem.current):
             sites = self.sites(problem.current)
-            if index >= len(sites):
+            if ordinals[-1] >= len(sites):
                 break
-            if sites[index].shrinkable:
-                self._shrink(problem, index, sites[index])
-            index += 1
+            if len(ordinals) == 1 and sites[ordinals[0]].shrinkable:
+                self._shrink(problem, ordinals, sites[ordinals[0]].value, floor=0)
+            elif len(ordinals) > 1:
+                self._shrink(problem, ordinals, sites[ordinals[0]].value, floor=2)
         return problem.current != start
 
-    def _shrink(self, problem: Problem, index: int, site: NumericSite) -> None:
-        """0, 1, then binary search in (1, value)."""
-        firsts: list[float | int] = [0.0, 1.0] if site.is_float else [0, 1]
-        candidates = [site.render(v) for v in firsts]
-        j = problem.first_interesting(candidates)
-        if j is not None:
-            problem.accept(candidates[j], self.name, 1)
+    def _units(self, source: str) -> list[tuple[int, ...]]:
+        """The literals' places (their index among :attr:`sites`), one tuple per search: a group's members
+        together, at its first member's place; every other literal alone."""
+        sites = self.sites(source)
+        place = {(s.start, s.end): i for i, s in enumerate(sites)}
+        grouped: dict[int, tuple[int, ...]] = {}
+        for spans in (self.groups(source) if self.groups else []):
+            members = tuple(sorted(place[span] for span in spans if span in place))
+            if len(members) > 1 and not any(m in grouped for m in members):
+                grouped.update((m, members) for m in members)
+        units = []
+        for i in range(len(sites)):
+            unit = grouped.get(i, (i,))
+            if unit[0] == i:
+                units.append(unit)
+        return units
+
+    def _render(self, source: str, ordinals: tuple[int, ...], value: float | int) -> str:
+        sites = self.sites(source)
+        for i in sorted(ordinals, key=lambda o: -sites[o].start):  # from the end: earlier spans stay put
+            source = source[:sites[i].start] + format_number(value) + source[sites[i].end:]
+        return source
+
+    def _shrink(self, problem: Problem, ordinals: tuple[int, ...], value: float | int, floor: int) -> None:
+        """0, 1, then binary search in (1, value); a group (``floor`` 2): binary search in [2, value)."""
+        is_float = isinstance(value, float)
+        if not floor:
+            firsts: list[float | int] = [0.0, 1.0] if is_float else [0, 1]
+            candidates = [self._render(problem.current, ordinals, v) for v in firsts]
+            j = problem.first_interesting(candidates)
+            if j is not None:
+                problem.accept(candidates[j], self.name, 1)
+                return
+        if is_float or value < 3:
             return
-        if site.is_float or site.value < 3:
-            return
-        lo, hi = 1, int(site.value)
+        lo, hi = max(floor - 1, 1), int(value)
         if problem.round > 1:
             # Already searched in an earlier round: check one below first (cheap 1-minimality).
-            if not problem.try_candidate(site.render(hi - 1), self.name, 1):
+            if hi - 1 <= lo or not problem.try_candidate(self._render(problem.current, ordinals, hi - 1), self.name, 1):
                 return
             hi -= 1
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            if problem.try_candidate(self.sites(problem.current)[index].render(mid), self.name, 1):
+            if problem.try_candidate(self._render(problem.current, ordinals, mid), self.name, 1):
                 hi = mid
             else:
                 lo = mid
