@@ -1692,6 +1692,18 @@ _KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABAS
 _FORM_WORDS = frozenset({"VALUE", "STR", "STRING", "B64", "BASE64", "HEX", "RAW", "DATA", "BYTES", "PLAIN", "TEXT"})
 _CODE_TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])"
                             r"|\$\{\w{1,60}\}")
+
+
+def _templated(value: str) -> bool:
+    """A format string (``Bearer %s``, ``{token}``, ``${SECRET}``) rather than a credential: what is left without
+    its fields is short or not random (a Django key drawn from ``!@#$%^&*(-_=+)`` and letters may hold ``%r``)."""
+    if not _CODE_TEMPLATE.search(value):
+        return False
+    rest = _CODE_TEMPLATE.sub("", value)
+    return len(rest) < 16 or not (re.search(r"[0-9]", rest) and re.search(r"[A-Za-z]", rest)
+                                  and shannon_entropy(rest) >= 3.5)
+
+
 _WORDS_ONLY = re.compile(r"[a-z]+(?:[-_.][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")
 _PATH_LIKE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
 
@@ -1790,7 +1802,7 @@ def _secret_literal(value: str, strength: str) -> bool:
     if not strength or not 6 <= len(value) <= 16384 or any(c.isspace() for c in value):
         return False
     if value.startswith("<redacted") or _not_secret_value(value, "password" if strength in ("strong", "env-ref") else "") \
-            or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _CODE_TEMPLATE.search(value) or "://" in value:
+            or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _templated(value) or "://" in value:
         return False  # URLs: their credentials are the URL rules'
     if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]):
         return False

@@ -81,3 +81,24 @@ def test_a_random_value_under_any_variable_name_is_a_known_secret():
         assert value not in out and "config: setting seven is <redacted" in out
     finally:
         forget_known()
+
+
+@pytest.mark.parametrize("directive", ["%r", "%s", "%d"])
+def test_a_random_key_holding_a_format_directive_is_still_a_secret(directive):
+    """A Django-style key (letters, digits and ``!@#$%^&*(-_=+)``) may hold ``%r``: it is not a format string."""
+    from reportkit.redact import remember_code
+
+    alphabet = string.ascii_lowercase + string.digits + "!@#$^&*(-_=+)"
+    key = "".join(RNG.choice(alphabet) for _ in range(24)) + directive + "".join(RNG.choice(alphabet) for _ in range(24))
+    forget_known()
+    try:
+        remember_code(f"SECRET_KEY = {key!r}\n")
+        assert key not in redact_code(f"strptime({key!r}, '%Y')\n", home="")
+    finally:
+        forget_known()
+
+
+@pytest.mark.parametrize("template", ["Bearer %s", "token-{token}", "${SECRET_KEY}", "%(password)s"])
+def test_a_format_string_bound_to_a_secret_name_stays(template):
+    source = f"SECRET_KEY = {template!r}\nprint(SECRET_KEY % 1)\n"
+    assert redact_code(source, home="") == source

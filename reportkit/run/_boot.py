@@ -535,10 +535,12 @@ def _descendants(pid):
 
 def _kill_descendants(seconds=2.0):
     """SIGKILL what is left of our process tree (we are its subreaper), and reap it: again until nothing is
-    left (a process forking while we kill: its children are reparented to us when it dies), for at most
-    ``seconds``."""
+    left (a process forking while we kill: its children are reparented to us when it dies) — five sweeps at
+    least, more while ``seconds`` last (however slow a loaded machine makes the first ones)."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    sweeps = 0
+    while sweeps < 5 or time.monotonic() < deadline:
+        sweeps += 1
         kids = _descendants(os.getpid())
         if not kids:
             return

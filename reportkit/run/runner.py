@@ -643,7 +643,7 @@ def kill_group(leader: int, process: psutil.Process | None = None) -> list[psuti
     return victims
 
 
-KEEPER_GRACE = 2.0  # seconds a keeper gets to end its run's tree before it is killed itself
+KEEPER_GRACE = 5.0  # seconds a keeper gets to end its run's tree before it is killed itself
 
 
 def kill_tree(proc: subprocess.Popen, *, keeper: bool = False) -> None:
