@@ -15,6 +15,7 @@ and a tuple display bound to a name that only such calls read (``shape = (2, 3)`
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from .source import SourceMap, iter_nodes
 
@@ -100,25 +101,35 @@ def _displays(tree: ast.AST) -> dict[str, list[ast.expr]]:
     return out
 
 
-def shape_dims(tree: ast.AST) -> list[tuple[ast.Call, ast.expr]]:
-    """Every dim of a shape in ``tree`` with the call it shapes: the elements of a shape's display (or of the
-    display a name passed as the shape was bound to) and the dims passed one by one."""
+def _shape_arguments(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.expr, list[ast.Tuple | ast.List]]]:
+    """Every shape argument in ``tree``: (the call it shapes, the argument, the displays that hold its dims —
+    the argument itself, or the ones a name passed alone as the shape was bound to; none for a dim given alone)."""
     named = _displays(tree)
     foreign, arrays = _foreign(tree), _array_aliases(tree)
-    dims: list[tuple[ast.Call, ast.expr]] = []
     if foreign is None:
-        return dims
+        return
     for node in iter_nodes(tree):
         if not isinstance(node, ast.Call):
             continue
         shape = shape_arguments(node, foreign, arrays)
         for arg in shape:
             if isinstance(arg, (ast.Tuple, ast.List)):
-                dims.extend((node, e) for e in arg.elts)
+                yield node, arg, [arg]
             elif isinstance(arg, ast.Name) and arg.id in named and len(shape) == 1:
-                dims.extend((node, e) for display in named[arg.id] for e in display.elts)
+                yield node, arg, named[arg.id]
             else:
-                dims.append((node, arg))
+                yield node, arg, []
+
+
+def shape_dims(tree: ast.AST) -> list[tuple[ast.Call, ast.expr]]:
+    """Every dim of a shape in ``tree`` with the call it shapes: the elements of a shape's display (or of the
+    display a name passed as the shape was bound to) and the dims passed one by one."""
+    dims: list[tuple[ast.Call, ast.expr]] = []
+    for node, arg, displays in _shape_arguments(tree):
+        if displays:
+            dims.extend((node, e) for display in displays for e in display.elts)
+        else:
+            dims.append((node, arg))
     return dims
 
 
@@ -129,43 +140,18 @@ def shape_nodes(tree: ast.AST) -> set[int]:
     is an empty tensor; :func:`reportkit.reduce.passes.expressions.propose_call_args` and
     ``propose_display_elements`` leave them alone)."""
     out: set[int] = tensor_data_nodes(tree)
-    named = _displays(tree)
-    foreign, arrays = _foreign(tree), _array_aliases(tree)
-    if foreign is None:
-        return out
-    for node in iter_nodes(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        shape = shape_arguments(node, foreign, arrays)
-        for arg in shape:
-            out.add(id(arg))
-            if isinstance(arg, (ast.Tuple, ast.List)):
-                out.update(id(e) for e in arg.elts)
-                out.add(id(arg))
-            elif isinstance(arg, ast.Name) and arg.id in named and len(shape) == 1:
-                for display in named[arg.id]:
-                    out.add(id(display))
-                    out.update(id(e) for e in display.elts)
+    for _node, arg, displays in _shape_arguments(tree):
+        out.add(id(arg))
+        for display in displays:
+            out.add(id(display))
+            out.update(id(e) for e in display.elts)
     return out
 
 
 def shape_displays(tree: ast.AST) -> set[int]:
     """ids of the tuple/list displays that are a whole shape (``(2, 3)`` of ``torch.zeros((2, 3))``, or bound to a
     name passed as one): ``0`` or one of its dims in its place is another rank."""
-    foreign, arrays = _foreign(tree), _array_aliases(tree)
-    if foreign is None:
-        return set()
-    named = _displays(tree)
-    out: set[int] = set()
-    for node in iter_nodes(tree):
-        if isinstance(node, ast.Call):
-            shape = shape_arguments(node, foreign, arrays)
-            for arg in shape:
-                if isinstance(arg, (ast.Tuple, ast.List)):
-                    out.add(id(arg))
-                elif isinstance(arg, ast.Name) and arg.id in named and len(shape) == 1:
-                    out.update(id(d) for d in named[arg.id])
-    return out
+    return {id(display) for _node, _arg, displays in _shape_arguments(tree) for display in displays}
 
 
 def tensor_data_nodes(tree: ast.AST) -> set[int]:
