@@ -35,6 +35,18 @@ CHAIN = "".join(f"def step_{i}(state):\n    total = state.get('k', {i})\n    sta
 
 
 # ------------------------------------------------------------------------------------------ parse checks
+def _line_edits(rng: random.Random, lines: list[str], pieces: list[str]) -> str:
+    """``lines`` with one to three random edits: a deletion of 1, 2 or 5 lines, or an insertion of one piece."""
+    edited = lines[:]
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(edited) or 1)
+        if rng.random() < 0.5:
+            del edited[i:i + rng.choice([1, 2, 5])]
+        else:
+            edited[i:i] = [rng.choice(pieces)]
+    return "".join(edited)
+
+
 @pytest.mark.parametrize(("reference", "candidate"), [
     # a change inside one function: only that function is compiled
     ("a = 1\n\ndef f():\n    return 1\n\nb = 2\n", "a = 1\n\ndef f():\n    return 2\n\nb = 2\n"),
@@ -87,14 +99,7 @@ def test_parse_checks_of_random_edits_agree_with_compile(seed: int) -> None:
     for source in real_sources():
         lines = source.splitlines(keepends=True)
         for _ in range(8):
-            edited = lines[:]
-            for _ in range(rng.randint(1, 3)):
-                i = rng.randrange(len(edited) or 1)
-                if rng.random() < 0.5:
-                    del edited[i:i + rng.choice([1, 2, 5])]
-                else:
-                    edited[i:i] = [rng.choice(pieces)]
-            candidate = "".join(edited)
+            candidate = _line_edits(rng, lines, pieces)
             assert check(candidate, source) == W.compiles(candidate), candidate
     assert check.stats["part"] > 0
 
@@ -386,22 +391,13 @@ def test_the_passes_reading_one_version_share_its_tree_parent_map_and_scopes(mon
 def _random_candidates(rng: random.Random, source: str, count: int) -> list[str]:
     """Candidates made from ``source`` by random line edits (plain text) and by random splices (Spliced, with
     changes far apart), those that compile."""
-    from reportkit.reduce.passes.complexity import max_statement_nodes  # noqa: F401  (the module under test)
-
     pieces = ["", "pass\n", "x = f(g(h(a, b), c), d[e[1]])\n", "    y = [i * j for i in a for j in b if i]\n",
               "def f():\n", "    return q(r(s(t(u(v)))))\n", "z = {1: 2}\n"]
     lines = source.splitlines(keepends=True)
     out: list[str] = []
     for _ in range(count):
         if rng.random() < 0.5:
-            edited = lines[:]
-            for _ in range(rng.randint(1, 3)):
-                i = rng.randrange(len(edited) or 1)
-                if rng.random() < 0.5:
-                    del edited[i:i + rng.choice([1, 2, 5])]
-                else:
-                    edited[i:i] = [rng.choice(pieces)]
-            candidate: str | None = "".join(edited)
+            candidate: str | None = _line_edits(rng, lines, pieces)
         else:
             starts = [0, *(i for i, c in enumerate(source) if c == "\n")]
             picks = sorted(rng.sample(starts, min(len(starts), rng.randint(1, 3))))

@@ -930,6 +930,22 @@ def _marked(marker: str) -> list[psutil.Process]:
     return found
 
 
+def _left_after(marker: str, seconds: float) -> list[str]:
+    """The marked processes still running after waiting up to ``seconds`` for them to go (command and parent)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and _marked(marker):
+        time.sleep(0.2)
+    return [" ".join(p.cmdline()) + f" (ppid {p.ppid()})" for p in _marked(marker) if p.is_running()]
+
+
+def _kill_marked(marker: str) -> None:
+    for proc in _marked(marker):
+        try:
+            proc.kill()
+        except psutil.Error:
+            pass
+
+
 @pytest.mark.parametrize("how,via", [(signal.SIGKILL, "check"), (signal.SIGTERM, "check"), (signal.SIGHUP, "check"),
                                      (signal.SIGKILL, "warm")])
 def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
@@ -973,17 +989,9 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
             assert "reportkit" in " ".join(reportkit.cmdline()) or via == "warm"
         os.kill(rk.pid, how)
         rk.wait(30)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and _marked(marker):
-            time.sleep(0.2)
-        left = [" ".join(p.cmdline()) + f" (ppid {p.ppid()})" for p in _marked(marker) if p.is_running()]
-        assert left == []
+        assert _left_after(marker, 15) == []
     finally:
-        for proc in _marked(marker):
-            try:
-                proc.kill()
-            except psutil.Error:
-                pass
+        _kill_marked(marker)
         if rk.poll() is None:
             rk.kill()
             rk.wait()
@@ -1022,17 +1030,9 @@ def test_a_run_forking_daemons_while_it_is_killed_leaves_none(area, user, native
         subprocess.run([*_as(user), sys.executable, "-m", "reportkit", "check", str(script), "--runs", "1",
                         "--timeout", "3", "--python", target_python(user)], env=env, cwd="/tmp",
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and _marked(marker):
-            time.sleep(0.2)
-        left = [f"{p.pid} (ppid {p.ppid()})" for p in _marked(marker) if p.is_running()]
-        assert left == []
+        assert _left_after(marker, 5) == []
     finally:
-        for proc in _marked(marker):
-            try:
-                proc.kill()
-            except psutil.Error:
-                pass
+        _kill_marked(marker)
 
 
 # --------------------------------------------------------------------------- what the report says
