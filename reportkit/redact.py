@@ -839,9 +839,11 @@ def _real_param(m: re.Match[str]) -> bool:
 
 
 def _random_header_value(m: re.Match[str]) -> bool:
+    """A keyed header's value that was drawn, not written: :func:`_random_body`, or letters and digits alternating
+    often, or a password's make-up with some entropy."""
     value = m.group("value")
     changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:]) if a.isalnum() and b.isalnum())
-    return _long_hex(value) or looks_random(value) or changes * 5 >= len(value) \
+    return _random_body(value) or changes * 5 >= len(value) \
         or (_password_shaped(value) and shannon_entropy(value) >= 3.8)  # letters and digits mixed, both cases
 
 
