@@ -293,7 +293,7 @@ def test_minimizes_same_shape_placeholder_is_no_secret(shape):
 
 
 @pytest.mark.parametrize("next_line", ["2025-03-02 08:15:44 INFO step 2 of 9", "--api-key {value} --retries 3",
-                                       "WARNING retrying in 3 s"])
+                                       "WARNING retrying in 3 s", "a1b2c3d4 step 2 of 9"])
 def test_text_a_whole_token_at_a_line_end_does_not_take_the_next_lines_first_word(next_line):
     """A token already whole on its line is not joined to the next line's first word when more words follow
     it there (a log's date, a --flag): the line break stays, and the next line is redacted on its own."""
