@@ -451,11 +451,12 @@ def _apply(text: str, spans: list[Span]) -> str:
 
 # --------------------------------------------------------------------------- (b) private keys
 
-_PEM_BEGIN = re.compile(r"-----BEGIN (?P<label>[A-Z0-9 ]{0,40})PRIVATE KEY(?P<block> BLOCK)?-----")
+# PEM (RFC 7468) and SSH2 (RFC 4716: "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----") armour
+_PEM_BEGIN = re.compile(r"(?P<dash>-----|---- )BEGIN (?P<label>[A-Z0-9 ]{0,40})PRIVATE KEY(?P<block> BLOCK)?(?:-----| ----)")
 # the end of a block whose beginning is not in the text (clipped output): the key lines before it go too
 _PEM_ORPHAN_END = re.compile(
     r"(?:^[ \t]*(?:[A-Za-z0-9+/=]{16,200}|=[A-Za-z0-9+/]{2,8})[ \t]*\r?\n){1,600}"
-    r"[ \t]*-----END (?:[A-Z0-9 ]{0,40})PRIVATE KEY(?: BLOCK)?-----",
+    r"[ \t]*(?:-----|---- )END (?:[A-Z0-9 ]{0,40})PRIVATE KEY(?: BLOCK)?(?:-----| ----)",
     re.MULTILINE,
 )
 # body lines after a header whose END marker is missing (log cut off); JSON-escaped newlines too
@@ -485,11 +486,11 @@ def _pem_spans(text: str) -> list[Span]:
         spans += [(m.start(), m.end(), marker) for m in _PUTTY.finditer(text)]
     if "PRIVATE KEY" in text:
         for m in _PEM_BEGIN.finditer(text):
-            end_marker = f"-----END {m['label']}PRIVATE KEY{m['block'] or ''}-----"
+            end_marker = f"{m['dash']}END {m['label']}PRIVATE KEY{m['block'] or ''}{m['dash'][::-1]}"
             end = text.find(end_marker, m.end(), m.end() + _PEM_MAX_BYTES)
             stop = end + len(end_marker) if end >= 0 else _PEM_BODY.match(text, m.end()).end()
             spans.append((m.start(), stop, marker))
-        if "-----END " in text:
+        if "-----END " in text or "---- END " in text:
             spans += [(m.start(), m.end(), marker) for m in _PEM_ORPHAN_END.finditer(text)]
     for needle in _PEM_B64:
         pos = text.find(needle)
@@ -685,6 +686,11 @@ def _token_spans(text: str) -> list[Span]:
 # scheme://user:pass@host (any scheme; the user may be empty: redis://:pw@) and scheme://TOKEN@host
 _URL_CREDENTIALS = re.compile(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:[^\s/@<>\"'`\\]{1,256})@")
 _URL_TOKEN_USER = re.compile(r"://(?P<value>[A-Za-z0-9_\-.~%]{20,256})@")
+# a password written raw, holding "@", "/", "+" or quotes (neo4j://u:a@b@host, s3://KEY:a/b+c@bucket): up to the
+# last "@" before a host's name that ends at a port, path, query, quote or the end, not across another URL
+# (checked by _raw_password)
+_URL_RAW_PASSWORD = re.compile(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:(?:(?!://)[^\s<>`]){1,256})"
+                               r"@(?=[A-Za-z0-9][A-Za-z0-9.\-]{0,253}(?:[:/?#,;\"'`)\]\\\s]|$))")
 # signed URLs and SAS tokens: the signature, credential and token parameters
 _URL_PARAMS = re.compile(  # (a parameter: after ? & ; or not inside a word, checked by _param_start)
     r"(?P<name>sig|signature|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|"
@@ -814,6 +820,12 @@ def _cli_credential(m: re.Match[str]) -> bool:
     return True
 
 
+def _raw_password(m: re.Match[str]) -> bool:
+    """Not a port and a path (``http://host:8080/users/@me``), not a second URL."""
+    password = m.group("value").partition(":")[2]
+    return "://" not in password and not re.match(r"[0-9]{0,5}/", password)
+
+
 def _param_start(text: str, start: int) -> bool:
     return start == 0 or text[start - 1] in "?&;" or not (text[start - 1].isalnum() or text[start - 1] in "_-.%")
 
@@ -873,6 +885,7 @@ def _structural_spans(text: str) -> list[Span]:
     if "://" in text:
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials")
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
+        spans += _group_spans(_URL_RAW_PASSWORD, text, "url-credentials", _raw_password)
     if "=" in text:
         spans += _group_spans(_URL_PARAMS, text, "signed-url", _real_param)
         spans += _group_spans(_CONNECTION_STRING, text, "connection-string", _connection_part)
@@ -1291,12 +1304,73 @@ def _context_rules(text: str) -> str:
         text = _FLAG_VALUE.sub(_flag_value, text)
     if "=" in text or ":" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
+    if ("uth" in text or "login" in text or "Credentials" in text) and ("(" in text or "[" in text):
+        text = _apply(text, _auth_call_spans(text))
+    if "," in text or "value" in text:
+        text = _apply(text, _group_spans(_NAME_VALUE_PAIR, text, "secret", _pair_secret))
     if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
         text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
     return _apply(text, _not_template(text, _ds_spans(text, high=False)))
 
 
 _XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-]{0,60})>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</(?P=name)>")
+
+
+# a call that authenticates (its name's last part): HTTPBasicAuth, aiohttp's BasicAuth, IAMAuthenticator, google's
+# Credentials, smtplib/ftplib/imaplib's .login, wandb.login, huggingface_hub.login, .authenticate, set_auth
+_AUTH_CALLEE = re.compile(r"(?:[A-Z][A-Za-z0-9]{0,40})?(?:Auth|Authenticator|Credentials)|(?:[a-z][a-z0-9]{0,20}_)?"
+                          r"(?:login|auth|authenticate)")
+# under such a call a generic keyword names the credential (wandb.login(key=...), Auth(token=...))
+_AUTH_KEYWORDS = frozenset({"key", "token", "password", "passwd", "pwd", "pw", "secret", "apikey", "api_key"})
+# an authenticating call as text (a traceback's source line, a printed or logged command): where :func:`_auth_pairs`
+# reads the tree, this reads the literal arguments up to the first that is neither a literal nor a name
+_AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w]{0,40}\.){0,4}(?P<fn>" + _AUTH_CALLEE.pattern + r")\(|"
+                             r"(?<![\w.])auth\s{0,3}=\s{0,3}(?P<tuple>[(\[])")
+_CALL_ARGUMENT = re.compile(r"\s{0,3}(?:(?P<kw>[A-Za-z_]\w{0,30})\s{0,3}=(?!=)\s{0,3})?(?:(?P<q>\\?[\"'])"
+                            r"(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,512})(?P=q)|(?P<expr>[A-Za-z_][\w.]{0,80}))"
+                            r"\s{0,3}(?P<end>[,)\]])")
+
+
+def _call_arguments(text: str, pos: int) -> list[re.Match[str]]:
+    """The arguments of a call whose "(" ends at ``pos``, up to the first that is neither a literal nor a name."""
+    args = []
+    while (arg := _CALL_ARGUMENT.match(text, pos)) is not None:
+        args.append(arg)
+        pos = arg.end()
+        if arg.group("end") != ",":
+            break
+    return args
+
+
+def _auth_call_spans(text: str) -> list[Span]:
+    """The credentials of :func:`_auth_pairs` in text: ``HTTPBasicAuth("u", "PW")``, ``auth=('u', 'PW')``,
+    ``server.login("u", "PW")``, ``wandb.login(key="KEY")``, also with escaped quotes (a JSON log)."""
+    spans: list[Span] = []
+    for m in _AUTH_CALL_TEXT.finditer(text):
+        fn = m.group("fn") or ""
+        args = _call_arguments(text, m.end())
+        positional = [a for a in args if not a.group("kw")]
+        if m.group("tuple") and len(positional) != 2:
+            continue
+        secrets = [a for a in args if fn and a.group("kw") in _AUTH_KEYWORDS and a.group("q")
+                   and _secret_literal(a.group("value"), "strong")]
+        strength = "strong" if len(positional) >= 2 or fn.endswith("Authenticator") else "vendor"
+        secrets += [a for a in positional[1 if len(positional) >= 2 else 0:]
+                    if a.group("q") and _secret_literal(a.group("value"), strength)]
+        spans += [(a.start("value"), a.end("value"), _mark("secret")) for a in secrets]
+    return spans
+
+
+# a secret's name as one string and its value as the next: environ.setdefault("API_KEY", "..."), putenv, a
+# (name, value) pair of a repr'd list, .NET's <add key="StorageAccountKey" value="..."/>, <property name= value=>
+_NAME_VALUE_PAIR = re.compile(r"(?:(?<![\w\\])(?P<q>\\?[\"'])(?P<name>[A-Za-z_][\w.\-]{0,80})(?P=q)\s{0,3},\s{0,3}|"
+                              r"(?<![\w\-])(?:key|name)\s{0,3}=\s{0,3}(?P<aq>\\?[\"'])(?P<attr>[A-Za-z_][\w.\-]{0,80})(?P=aq)"
+                              r"\s{1,3}value\s{0,3}=\s{0,3})(?P<vq>\\?[\"'])(?P<value>(?!<redacted)[^\s\"'\\]{6,1024})(?P=vq)")
+
+
+def _pair_secret(m: re.Match[str]) -> bool:
+    name = (m.group("name") or m.group("attr")).replace("-", "_").replace(".", "_")
+    return _secret_literal(m.group("value"), _code_secret_name(name))
 
 
 def _xml_secret(m: re.Match[str]) -> bool:
@@ -1852,6 +1926,32 @@ def _call_pairs(node: object) -> list[tuple[str, object]]:
         env = name in ("putenv", "setenv") or (isinstance(receiver, ast.Attribute) and receiver.attr == "environ") \
             or (isinstance(receiver, ast.Name) and receiver.id == "environ")
         pairs.append(((_ENV_PREFIX if env else "") + node.args[0].value, node.args[1]))  # environ.setdefault("X", "..")
+    return pairs + _auth_pairs(name, node)
+
+
+_RANDOM_PREFIX = "\0random:"  # a value of _named_values that counts only when random-looking (a vendor's rule)
+
+
+def _auth_pairs(name: str, node: object) -> list[tuple[str, object]]:
+    """The credentials a call that authenticates takes by position or under a generic keyword: every
+    positional argument after the first of two or more (``HTTPBasicAuth("u", PW)``, ``server.login("u", PW)``),
+    the one argument of an ``...Authenticator(KEY)``, the one argument of ``login(X)``/``Credentials(X)`` when
+    it is random-looking, ``key=``/``token=``/... (``wandb.login(key=KEY)``), and requests' ``auth=("u", PW)``
+    in any call."""
+    import ast
+
+    assert isinstance(node, ast.Call)
+    pairs: list[tuple[str, object]] = []
+    if _AUTH_CALLEE.fullmatch(name):
+        args = [a for a in node.args if not isinstance(a, ast.Starred)]
+        if len(args) >= 2:
+            pairs += [("password", a) for a in args[1:]]
+        elif args:
+            pairs.append(("apikey" if name.endswith("Authenticator") else _RANDOM_PREFIX + "key", args[0]))
+        pairs += [("password", kw.value) for kw in node.keywords if kw.arg in _AUTH_KEYWORDS]
+    for kw in node.keywords:
+        if kw.arg == "auth" and isinstance(kw.value, (ast.Tuple, ast.List)) and len(kw.value.elts) == 2:
+            pairs.append(("password", kw.value.elts[1]))
     return pairs
 
 
@@ -1896,8 +1996,9 @@ def _named_secrets(tree: object) -> list[object]:
     for name, value in _named_values(tree):
         text = _literal_text(value)
         env = name.startswith(_ENV_PREFIX)
-        if text is not None and _secret_literal(_literal_view(text), _code_secret_name(name[len(_ENV_PREFIX):]
-                                                                                      if env else name, env)):
+        strength = "vendor" if name.startswith(_RANDOM_PREFIX) else \
+            _code_secret_name(name[len(_ENV_PREFIX):] if env else name, env)
+        if text is not None and _secret_literal(_literal_view(text), strength):
             out.append(value)
     return out
 

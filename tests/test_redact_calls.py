@@ -1,0 +1,106 @@
+"""Credentials a script passes to a call that authenticates, a secret's name and its value as two strings, URL
+passwords written raw, and SSH2 key armour: in code (the reproducer stays a program) and in text (a traceback's
+source line, a printed command, a JSON log)."""
+
+import ast
+
+import pytest
+
+from reportkit.redact import redact_code, redact_text
+
+PW = "Quartz-otter-771!Rb"  # a password a person picked: no vendor shape
+KEY = "Vq7Lx2Np9Kd4Wm8Rt3Zs6Hc1Jb5Fg0Ye"  # a random key: no vendor prefix
+HEX = "9f3c1a7be2d40c58a6f19e27b3d0c4a5e8f7b6d1"
+
+
+@pytest.mark.parametrize("line, secret", [
+    (f'session.auth = HTTPDigestAuth("deploy", "{PW}")', PW),
+    (f"r = httpx.get(url, auth=('builder', '{PW}'))", PW),
+    (f'imap.login("inbox@lab.example", "{PW}")', PW),
+    (f'mlflow_client.login(key="{HEX}")', HEX),
+    (f'auth = BearerTokenAuthenticator("{KEY}")', KEY),
+    (f'creds = Credentials("{KEY}")', KEY),
+    (f'hub.login("{KEY}")', KEY),
+    (f'driver = Neo4jDriver("bolt://db", auth=["reader", "{PW}"])', PW),
+])
+def test_a_credential_given_to_an_authenticating_call_is_redacted_in_code_and_text(line, secret):
+    source = f"import os\n{line}\nprint(1)\n"
+    code = redact_code(source, env={})
+    assert secret not in code
+    ast.parse(code)
+    assert code.count("\n") == source.count("\n")
+    text = redact_text(f'Traceback (most recent call last):\n  File "job.py", line 2, in <module>\n    {line}\n',
+                       env={}, home="")
+    assert secret not in text and "line 2, in <module>" in text
+    escaped = redact_text('{"msg": ' + repr(line).replace("'", '"').replace('\\"', '\\"') + "}", env={}, home="")
+    assert secret not in escaped
+
+
+@pytest.mark.parametrize("line", [
+    'ftp.login("anonymous")',  # one argument of a login: a user's name, not random
+    'client.auth("Bearer")',
+    "x = HTTPBasicAuth(user, password)",  # names, not literals
+    'torch.autograd.grad(loss, "weights")',
+    'login("user", "password")',  # a placeholder
+    'sess.login(name="alice")',
+])
+def test_calls_without_a_credential_stay_as_they_are(line):
+    assert redact_code(line + "\n", env={}) == line + "\n"
+    assert redact_text(line, env={}, home="") == line
+
+
+@pytest.mark.parametrize("text, secret", [
+    (f'os.environ.setdefault("COMET_API_KEY", "{HEX}")', HEX),
+    (f"os.putenv('DEPLOY_PASSWORD', '{PW}')", PW),
+    (f"[('db_password', '{PW}'), ('lr', '3e-4')]", PW),
+    (f'<add key="ServiceBusSharedKey" value="{KEY}" />', KEY),
+    (f"<property name='keystore.password' value='{PW}'/>", PW),
+    ("{'v': 'os.environ.setdefault(\\'RUNPOD_API_KEY\\', \\'" + KEY + "\\')'}", KEY),
+])
+def test_a_secret_name_and_its_value_as_two_strings_are_redacted_in_text(text, secret):
+    out = redact_text(text, env={}, home="")
+    assert secret not in out and "<redacted" in out
+
+
+@pytest.mark.parametrize("text", [
+    "[('tokenizer', 'bert-base-uncased'), ('pad_token', '<|endoftext|>')]",
+    '<add key="Environment" value="production" />',
+    'os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")',
+    'setdefault("OMP_NUM_THREADS", "4")',
+])
+def test_ordinary_name_value_pairs_stay(text):
+    assert redact_text(text, env={}, home="") == text
+
+
+@pytest.mark.parametrize("password", [
+    "Ab3dE9fGh@Ij4kLmN",  # a raw "@"
+    "Xy7Qw2/Er5Ty9+Ui3Op",  # a secret key's "/" and "+"
+    "Pq1'Rs2\"Tu3Vw4",  # quotes
+])
+@pytest.mark.parametrize("scheme, host", [("neo4j+s", "graph-2.example.io"), ("s3", "ckpt-bucket"),
+                                          ("mssql+pyodbc", "sql7.corp:1433")])
+def test_a_url_password_written_raw_is_redacted_whole(password, scheme, host):
+    url = f"{scheme}://svc:{password}@{host}/run-3/"
+    out = redact_text(f"loading from {url} now", env={}, home="")
+    assert out == f"loading from {scheme}://<redacted:url-credentials>@{host}/run-3/ now"
+    for part in password.replace("'", "@").replace('"', "@").replace("/", "@").replace("+", "@").split("@"):
+        assert part not in out
+
+
+@pytest.mark.parametrize("text", [
+    "see http://localhost:8080/users/@me and https://medium.com/@someone/post",
+    "http://registry:5000/v2/?owner=a@b.example",
+    "git@github.com:org/repo.git mailto:x@y.example",
+])
+def test_urls_with_an_at_sign_but_no_password_stay(text):
+    assert redact_text(text, env={}, home="") == text
+
+
+def test_an_ssh2_key_block_is_redacted_whole_with_its_headers():
+    body = ["P2/56wAAA" + KEY * 2, "AAAAB3NzaC1yc2EAAAADAQABAAABAQ" + KEY, KEY + "Zx8Cv7Bn6Mm5"]
+    block = "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"deploy key\"\n" + "\n".join(body) + \
+        "\n---- END SSH2 ENCRYPTED PRIVATE KEY ----"
+    out = redact_text(f"before\n{block}\nafter\n", env={}, home="")
+    assert out == "before\n<redacted:private-key>\nafter\n"
+    clipped = redact_text("\n".join(body[1:]) + "\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\nafter", env={}, home="")
+    assert KEY not in clipped and clipped.endswith("after")
