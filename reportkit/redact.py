@@ -1236,6 +1236,20 @@ def looks_random(value: str) -> bool:
     return switches / pairs >= 0.75 and wordy == 0
 
 
+def _random_one_case(value: str) -> bool:
+    """A key drawn from one case of letters and digits (base36: ``csk-9x2m...``), 20+ of them: letters and digits
+    change often and evenly, no words (``resnet50_imagenet_v2``, ``bert-base-uncased`` stay)."""
+    segments = re.findall(r"[A-Za-z0-9]+", value)
+    body = max(segments, key=len, default="")
+    if len(body) < 20 or len(segments) > 3 or not (body.islower() or body.isupper()):
+        return False
+    digits = sum(c.isdigit() for c in body)
+    switches = sum(a.isdigit() != b.isdigit() for a, b in zip(body, body[1:]))
+    wordy = sum(len(w) for w in re.findall(r"[A-Za-z]{6,}", body))
+    return 0.15 <= digits / len(body) <= 0.7 and switches / (len(body) - 1) >= 0.3 and wordy * 2 < len(body) \
+        and shannon_entropy(body) >= (3.5 if len(body) < 32 else 3.9)
+
+
 _VERSION_LIKE = re.compile(r"[vV]?[0-9]+(?:\.[0-9]+)+(?:[a-z]{0,5}[0-9]{0,3})?(?:[+\-][\w.+\-]{0,40})?")
 
 
@@ -1437,8 +1451,9 @@ def _secret_option(flag: str, value: str) -> bool:
     has one among its words (``--password-cli``, ``--sshpass-cmd``) and a credential's value, is a vendor's
     (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
     a password's make-up; or any option with a random-looking value."""
-    if _SECRET_FLAG.search(flag) or looks_random(value) or (flag.lower().endswith("key") and _long_hex(value)):
-        return True  # --wandb-key <40 hex>
+    if _SECRET_FLAG.search(flag) or looks_random(value) \
+            or (flag.lower().endswith("key") and (_long_hex(value) or _random_one_case(value))):
+        return True  # --wandb-key <40 hex>, --vendor-key csk-<48 lower-case letters and digits>
     if flag in ("p", "P"):
         return _password_shaped(value)
     words = [w for w in re.split(r"[_\-.]+", flag.upper()) if w]

@@ -104,3 +104,16 @@ def test_an_ssh2_key_block_is_redacted_whole_with_its_headers():
     assert out == "before\n<redacted:private-key>\nafter\n"
     clipped = redact_text("\n".join(body[1:]) + "\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\nafter", env={}, home="")
     assert KEY not in clipped and clipped.endswith("after")
+
+
+@pytest.mark.parametrize("flag, value, secret", [
+    ("--inference-key", "csk-q3v8k1m9x2c7p4z6w0j5t8n3b1r7y2d9f4g6h0", True),  # one case, letters and digits drawn
+    ("--endpoint-key", "Q3V8K1M9X2C7P4Z6W0J5T8N3B1R7", True),
+    ("--cache-key", "resnet50_imagenet_v2", False),
+    ("--sort-key", "checkpoint_epoch_0012_step_004500", False),
+    ("--dict-key", "ubuntu2204-cuda121-py311", False),
+])
+def test_a_key_option_with_a_drawn_one_case_value_is_a_known_secret(flag, value, secret):
+    from reportkit.redact import argv_secrets
+
+    assert (value in argv_secrets(["train.py", flag, value])) is secret
