@@ -465,6 +465,9 @@ _PEM_BODY = re.compile(  # (escaped once in JSON, twice in the repr of a JSON te
     r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$|\\|[\"'])|[A-Za-z\-]{1,40}: [^\n\\]{0,200}|(?=\r?\n|\\{1,2}n)))*"
 )
 _PEM_MAX_BYTES = 32768
+# what a block holds between its BEGIN and END lines: base64 lines, escaped line breaks, headers (Proc-Type,
+# DEK-Info, Comment: "user@host"), never a marker or other text (the END of another block, far below)
+_PEM_INSIDE = re.compile(r"[A-Za-z0-9+/=\s\\\"':,.@_\-()]*")
 _B64_RUN = re.compile(r"(?:[A-Za-z0-9+/_\-=]|(?:\\r)?\\n(?=[A-Za-z0-9+/]{16})|\r?\n(?=[A-Za-z0-9+/]{16}))+")
 
 
@@ -488,6 +491,8 @@ def _pem_spans(text: str) -> list[Span]:
         for m in _PEM_BEGIN.finditer(text):
             end_marker = f"{m['dash']}END {m['label']}PRIVATE KEY{m['block'] or ''}{m['dash'][::-1]}"
             end = text.find(end_marker, m.end(), m.end() + _PEM_MAX_BYTES)
+            if end >= 0 and not _PEM_INSIDE.fullmatch(text, m.end(), end):
+                end = -1  # not this block's end (a part of it was replaced already): its body's end is
             stop = end + len(end_marker) if end >= 0 else _PEM_BODY.match(text, m.end()).end()
             spans.append((m.start(), stop, marker))
         if "-----END " in text or "---- END " in text:

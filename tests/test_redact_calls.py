@@ -117,3 +117,14 @@ def test_a_key_option_with_a_drawn_one_case_value_is_a_known_secret(flag, value,
     from reportkit.redact import argv_secrets
 
     assert (value in argv_secrets(["train.py", flag, value])) is secret
+
+
+@pytest.mark.parametrize("dash, label", [("-----", "RSA "), ("---- ", "SSH2 ENCRYPTED ")])
+def test_a_key_block_whose_end_is_gone_does_not_reach_the_end_of_a_later_block(dash, label):
+    begin, end = f"{dash}BEGIN {label}PRIVATE KEY{dash[::-1]}", f"{dash}END {label}PRIVATE KEY{dash[::-1]}"
+    text = (f"args: ['--key', '{begin}\\n<redacted:secret-argument>', '--lr', '3e-4']\n"
+            "epoch 1 loss 2.31\nepoch 2 loss 1.97\n"
+            f"{begin}\n{KEY}{KEY}\n{KEY}\n{end}\ndone\n")
+    out = redact_text(text, env={}, home="")
+    assert "'--lr', '3e-4']\nepoch 1 loss 2.31\nepoch 2 loss 1.97\n<redacted:private-key>\ndone\n" in out
+    assert KEY not in out
