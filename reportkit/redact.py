@@ -1524,7 +1524,8 @@ def credentials_in(text: str) -> dict[str, str]:
     """Credentials inside a value (value -> kind): URL userinfo (``user:pw`` and ``pw``), signed-URL
     parameters."""
     out: dict[str, str] = {}
-    for m in _URL_CREDENTIALS.finditer(text):
+    raw = [m for m in _URL_RAW_PASSWORD.finditer(text) if _raw_password(m)] if "@" in text else []
+    for m in [*_URL_CREDENTIALS.finditer(text), *raw]:
         userinfo = urllib.parse.unquote(m.group("value"))
         for value in (m.group("value"), userinfo, userinfo.split(":", 1)[1]):
             out.setdefault(value, "url-credentials")
@@ -2091,8 +2092,13 @@ def _named_here(lower: str) -> bool:
 def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     """Inside a string's text (a command line, a connection string, a config line, JSON): a value after a
     name or option that says it is a secret (``--password=X``, ``"api_key": "X"``, ``PGPASSWORD=X``),
-    when it looks like a credential (:func:`_secret_literal`)."""
+    when it looks like a credential (:func:`_secret_literal`); a call that authenticates and a secret's name
+    and value as two strings, written as text (:func:`_auth_call_spans`, :data:`_NAME_VALUE_PAIR`)."""
     spans: list[Span] = []
+    if "uth" in text or "login" in text or "Credentials" in text:
+        spans += _auth_call_spans(text)  # a call that authenticates, written inside a string
+    if "," in text or "value" in text:
+        spans += _group_spans(_NAME_VALUE_PAIR, text, "secret", _pair_secret)
     if "=" not in text and ":" not in text and "--" not in text:
         return spans
     if not _named_here(text.lower()):

@@ -128,3 +128,22 @@ def test_a_key_block_whose_end_is_gone_does_not_reach_the_end_of_a_later_block(d
     out = redact_text(text, env={}, home="")
     assert "'--lr', '3e-4']\nepoch 1 loss 2.31\nepoch 2 loss 1.97\n<redacted:private-key>\ndone\n" in out
     assert KEY not in out
+
+
+@pytest.mark.parametrize("literal, secret", [
+    (f'session.auth = HTTPProxyAuth("bot", "{PW}")', PW),
+    (f'<add key="QueueSharedSecret" value="{KEY}" />', KEY),
+    (f'os.environ.setdefault("NEPTUNE_API_TOKEN", "{KEY}")', KEY),
+])
+def test_an_authenticating_call_or_a_name_value_pair_written_inside_a_string_literal(literal, secret):
+    source = f"SNIPPET = {literal!r}\nprint(SNIPPET)\n"
+    out = redact_code(source, env={})
+    assert secret not in out
+    assert ast.parse(out) and out.startswith("SNIPPET = ") and out.endswith("\nprint(SNIPPET)\n")
+
+
+def test_a_raw_password_of_a_url_in_the_environment_is_a_known_value():
+    password = "Gh7@Jk2/Lm9+Np4"
+    env = {"GRAPH_URI": f"neo4j+s://reader:{password}@graph.example.io", "PATH": "/usr/bin"}
+    out = redact_text(f"connecting with password {password} (as given)", env=env, home="")
+    assert password not in out and "(as given)" in out
