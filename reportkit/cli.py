@@ -19,6 +19,7 @@ from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
+from reportkit.io import output_file
 from reportkit.redact import (
     RedactingStream,
     protect,
@@ -535,7 +536,7 @@ def minimize(
         _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         kind = _executor_choice(executor, cold, ray_address, ray_resources, jobs)
-        out_path = (output or _default_output(spec)).resolve()
+        out_path = output_file(output or _default_output(spec))
         if out_path == spec.script:
             raise UserError("the output would overwrite the input script; choose another --output")
         good_code = _good_rev(spec, good, no_good_check)
@@ -1035,10 +1036,10 @@ class _CiProgress:
         if self.in_actions and message.startswith("re-running"):  # fold each failure's log in the job's output
             if self.open:
                 print("::endgroup::", file=raw_err, flush=True)
-            print(f"::group::reportkit: {message}", file=raw_err, flush=True)
+            print(f"::group::reportkit: {_one_line(message)}", file=raw_err, flush=True)
             self.open = True
             return  # the group's title says it: not repeated as a plain line
-        err.print(escape(message))
+        err.print(escape(_one_line(message)))
 
     def close(self) -> None:
         """End the open log group, if any."""
@@ -1120,11 +1121,17 @@ def _print_ci_report(report, outputs: dict[str, str]) -> None:
     out.print(f"  manifest  {escape(outputs['manifest'])}")
 
 
+def _one_line(text: str) -> str:
+    """A name or message from a run on one line: its line breaks written out (a test id holding ``\\n::add-path::``
+    must not start a line, where the Actions runner reads workflow commands)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _print_ci_failure(f) -> None:
     """One distinct failure of ci's human report: fingerprint, verdict, headline, a test, where its bundle is."""
     where = f.bundle_dir or f.note
-    out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(f.headline[:100])}")
-    out.print(f"  {'':16}  {len(f.tests)} test(s), e.g. {escape(f.tests[0])}")
+    out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(_one_line(f.headline[:100]))}")
+    out.print(f"  {'':16}  {len(f.tests)} test(s), e.g. {escape(_one_line(f.tests[0]))}")
     if f.regression == "pre-existing":
         out.print(f"  {'':16}  pre-existing: fails the same way on the good revision")
     if where:

@@ -14,10 +14,13 @@ a minimized script gets its input's mode (:func:`mode_of`), reports (``issue.md`
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+
+from reportkit.errors import UserError
 
 # the temp files of writes in progress end so (unique names: two runs writing one file never share one);
 # a scratch copy of a directory leaves them out (reportkit.run.runner.COPY_IGNORE)
@@ -88,3 +91,42 @@ def append_text(path: str | Path, text: str) -> None:
     """Append ``text`` to a file that belongs to someone else (raises OSError)."""
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(text)
+
+
+def output_file(path: Path) -> Path:
+    """``path`` made absolute without following its last part: a result written there replaces a symbolic link
+    found at that name (one a checkout or the script's directory ships, pointing anywhere) instead of writing
+    through it into the link's target."""
+    path = Path(os.path.abspath(path))
+    return path.parent.resolve() / path.name
+
+
+def check_output_dir(path: Path, option: str = "--out") -> None:
+    """Refuse an output directory that is a symbolic link (reportkit would write through it, wherever it points:
+    a repository can ship ``reportkit-ci`` as one) or that exists and is not an empty directory."""
+    if path.is_symlink():
+        raise UserError(f"{option} {path} is a symbolic link; reportkit does not write through one: choose another "
+                        f"{option} or remove the link")
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise UserError(f"{option} {path} already exists and is not an empty directory; choose another or remove it")
+
+
+def remove_tree(path: str | os.PathLike) -> None:
+    """Remove a scratch tree, also what a run left unreadable for its own user (a directory it chmodded to 0o100
+    or 0): its owner gives such a directory back ``rwx`` and removes it (symbolic links are never followed, never
+    chmodded). Errors are ignored: what cannot be removed stays."""
+
+    def again(func, name, _exc) -> None:  # noqa: ANN001 - shutil's onerror signature
+        try:
+            parent = os.path.dirname(name)
+            if parent and not os.path.islink(parent):
+                os.chmod(parent, 0o700)
+            if os.path.isdir(name) and not os.path.islink(name):
+                os.chmod(name, 0o700)
+                remove_tree(name)
+            else:
+                func(name)
+        except OSError:
+            pass
+
+    shutil.rmtree(path, onerror=again)

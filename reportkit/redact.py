@@ -2394,8 +2394,21 @@ def secret_env_values(env: Optional[Mapping[str, str]] = None) -> list[str]:
 # --------------------------------------------------------------------------- the console
 
 
+# what a terminal would act on rather than show, in what a run wrote (its failure message, its output): every escape
+# sequence but colours (SGR: what rich writes for styles) — clearing the screen, queries the terminal answers on
+# its input, titles, DCS —, C1 controls (U+0080..U+009F, the 8-bit CSI/OSC/DCS) and C0 controls but tab, line feed
+# and carriage return. Each is shown as its escape (``\x1b``), never acted on.
+_TERMINAL_CONTROL = re.compile(r"\x1b(?!\[[0-9;]{0,32}m)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f]")
+
+
+def shown(text: str) -> str:
+    """``text`` with the terminal controls of :data:`_TERMINAL_CONTROL` written out as escapes."""
+    return _TERMINAL_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 class RedactingStream:
-    """A text stream whose writes go through :func:`redact_text` (the consoles' edge; paths kept).
+    """A text stream whose writes go through :func:`redact_text` (the consoles' edge; paths kept), then
+    :func:`shown` (no terminal control but colours reaches the terminal).
     ``stream``: a function returning the stream to write to, looked up on every write (``sys.stdout``
     may be replaced, e.g. by test runners)."""
 
@@ -2406,7 +2419,7 @@ class RedactingStream:
         target = self._stream()
         if isinstance(target, RedactingStream):  # sys.stdout is one already (reportkit's main)
             return target.write(text)
-        target.write(redact_text(text, home=""))  # type: ignore[attr-defined]
+        target.write(shown(redact_text(text, home="")))  # type: ignore[attr-defined]
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:
@@ -2421,5 +2434,5 @@ __all__ = [
     "MARK", "RedactingStream", "argv_secrets", "content_kind", "credentials_in", "env_secrets", "forget_known",
     "is_secret_env_name", "known_values", "looks_random", "plain_setting", "protect", "redact_argv", "redact_code",
     "redact_data", "redact_env", "redact_for", "redact_markdown", "redact_output", "redact_text", "remember", "remember_argv",
-    "remember_code", "remember_env", "secret_env_values", "shannon_entropy", "unprotect",
+    "remember_code", "remember_env", "secret_env_values", "shannon_entropy", "shown", "unprotect",
 ]

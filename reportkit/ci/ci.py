@@ -31,7 +31,7 @@ from reportkit.constants import AUTO_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.failure.check import CONFIRM_RUNS, Check
 from reportkit.failure.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
-from reportkit.io import append_text, write_atomic
+from reportkit.io import append_text, check_output_dir, write_atomic
 
 MANIFEST = MANIFEST_NAME
 FAILED_OUTCOMES = ("failure", "error", "flaky")
@@ -523,9 +523,7 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     start = time.monotonic()
     deadline = start + options.budget if options.budget else None
     repo_root = resolve_repo_root(options)
-    if options.out_dir.exists() and (not options.out_dir.is_dir() or any(options.out_dir.iterdir())):
-        raise UserError(f"--out {options.out_dir} already exists and is not an empty directory; choose another "
-                        "or remove it")
+    check_output_dir(options.out_dir)
     plan = make_plan(junit, repo_root, options.max_tests, limit=None if only is None else MATRIX_LIMIT)
     good = resolve_good(options.good, repo_root) if options.good else None
     report = CiReport(out_dir=str(options.out_dir.resolve()), repo_root=str(repo_root), junit=[str(p) for p in junit],
@@ -665,8 +663,7 @@ def merge_parts(dirs: list[Path], out_dir: Path, on_step: Callable[[str], None] 
 
     ``dirs``: part directories, or directories holding them (one level down, as download-artifact lays out
     several artifacts)."""
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise UserError(f"--out {out_dir} already exists and is not an empty directory; choose another or remove it")
+    check_output_dir(out_dir)
     parts = _load_parts(dirs, on_step)
     plans = {p[PART_KEY]["plan"].get("digest") for p, _ in parts.values()}
     if len(plans) > 1:

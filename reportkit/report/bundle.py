@@ -43,7 +43,7 @@ from reportkit.constants import BUNDLE_SCHEMA_VERSION, DEFAULT_TEMPLATE, TOOL_NA
 from reportkit.errors import UserError
 from reportkit.failure.check import Check, reproduce, require_deterministic
 from reportkit.failure.signature import MatchPolicy
-from reportkit.io import PRIVATE, replacing, shared_mode, write_atomic
+from reportkit.io import PRIVATE, check_output_dir, replacing, shared_mode, write_atomic
 from reportkit.reduce.minimize import MinimizeOptions, MinimizeReport, minimize
 from reportkit.report.collect import COLLECTORS, Collected, CollectInput, CollectOptions, Workspace, collect
 from reportkit.report.render import Redactor, bundle_files, checklist, default_title, render_issue
@@ -103,9 +103,8 @@ def default_out(script: Path) -> Path:
 
 
 def check_out(out: Path) -> Path:
+    check_output_dir(out)
     out = out.resolve()
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UserError(f"--out {out} already exists and is not an empty directory; choose another --out")
     if Path(str(out) + ".tar.gz").exists():
         raise UserError(f"{out}.tar.gz already exists; choose another --out")
     return out

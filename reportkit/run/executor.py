@@ -53,6 +53,7 @@ from typing import Sequence
 
 import psutil
 
+from reportkit.io import remove_tree
 from reportkit.run import sandbox as protect
 from reportkit.run.hangwatch import sample_env, wait_watching
 from reportkit.run.runner import (
@@ -518,10 +519,10 @@ class WarmExecutor(Executor):
             self._count(warm=True)
         except ServerDied:
             self._count(warm=False)
-            shutil.rmtree(work.parent, ignore_errors=True)
+            remove_tree(work.parent)
             return self.cold.run(spec, source, sandbox)  # the new server serves the next runs
         if not spec.keep_workdir:
-            shutil.rmtree(work.parent, ignore_errors=True)
+            remove_tree(work.parent)
         return result
 
     def learn(self, spec: RunSpec, source: str | None, sandbox: Sandbox) -> tuple[RunResult | None, list[str]]:
@@ -544,7 +545,7 @@ class WarmExecutor(Executor):
             return None, []
         finally:
             if not spec.keep_workdir:
-                shutil.rmtree(work.parent, ignore_errors=True)
+                remove_tree(work.parent)
         script_dir = spec.script.resolve().parent
         keep = [m for m in learned if isinstance(m, str) and not _user_module(m.split(".")[0], script_dir)]
         return result, keep
@@ -625,7 +626,7 @@ class WarmExecutor(Executor):
             server, self._server = self._server, None
         if server is not None:
             server.close()
-        shutil.rmtree(self._home, ignore_errors=True)
+        remove_tree(self._home)
 
 
 # --------------------------------------------------------------------------- measuring

@@ -47,6 +47,7 @@ from typing import Callable
 from reportkit.cancel import Withdrawn
 from reportkit.cancel import current as current_withdraw
 from reportkit.errors import UserError
+from reportkit.io import remove_tree
 from reportkit.run.executor import CACHE_ENV_VARS, ColdExecutor, Executor, WarmExecutor, discover_preload
 from reportkit.run.runner import COPY_IGNORE, PROBE_FILE, Sandbox
 from reportkit.run.spec import RunResult, RunSpec
@@ -244,7 +245,7 @@ def probe_environment(python: str, timeout: float = 300.0) -> dict:
     except (OSError, ValueError, subprocess.SubprocessError):
         return {}
     finally:
-        shutil.rmtree(home, ignore_errors=True)
+        remove_tree(home)
 
 
 def key_facts(probe: dict) -> dict:
@@ -329,7 +330,7 @@ class Slot:
     def close(self) -> None:
         self.executor.close()
         self.sandbox.cleanup()
-        shutil.rmtree(self.home, ignore_errors=True)
+        remove_tree(self.home)
 
 
 # --------------------------------------------------------------------------- the local side

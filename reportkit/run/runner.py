@@ -30,7 +30,7 @@ from typing import Callable, Mapping
 import psutil
 
 from reportkit.errors import UserError
-from reportkit.io import TEMP_PATTERN
+from reportkit.io import TEMP_PATTERN, remove_tree
 from reportkit.redact import remember_code
 from reportkit.run import sandbox as protect
 from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
@@ -177,7 +177,7 @@ def session_root() -> Path:
 
             root = Path(tempfile.mkdtemp(prefix="reportkit-session-"))
             _SESSION["root"] = root
-            atexit.register(shutil.rmtree, root, True)
+            atexit.register(remove_tree, root)
         return root
 
 
@@ -258,7 +258,7 @@ class Sandbox:
         return copy
 
     def cleanup(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        remove_tree(self.root)
 
 
 def _copy_if_present(src: str, dst: str) -> None:
@@ -355,7 +355,7 @@ def run_script(spec: RunSpec, source: str | None = None, sandbox: Sandbox | None
         meta = work.parent / "meta"
         result = _run_in(spec, work, target, meta)
         if not spec.keep_workdir:
-            shutil.rmtree(work.parent, ignore_errors=True)
+            remove_tree(work.parent)
         return result
     finally:
         if own_sandbox and not spec.keep_workdir:

@@ -1,0 +1,124 @@
+"""What reportkit writes lands where it says, never through a symbolic link a checkout or a script's directory ships;
+what a run leaves unreadable is still removed; what a run prints cannot drive the terminal or start a workflow
+command's line."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from reportkit.errors import UserError
+from reportkit.io import check_output_dir, output_file, remove_tree, write_atomic
+from reportkit.redact import RedactingStream, shown
+
+
+def test_a_result_replaces_a_symbolic_link_at_its_name_instead_of_writing_through_it(tmp_path):
+    victim = tmp_path / "victim" / "precious.txt"
+    victim.parent.mkdir()
+    victim.write_text("precious\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "job.min.py").symlink_to(victim)
+    target = output_file(project / "job.min.py")
+    assert target == project.resolve() / "job.min.py"
+    write_atomic(target, "x = 1\n")
+    assert victim.read_text() == "precious\n"
+    assert not (project / "job.min.py").is_symlink() and (project / "job.min.py").read_text() == "x = 1\n"
+
+
+def test_minimize_does_not_write_the_reproducer_through_a_planted_link(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "job.py").write_text("x = 1\nraise RuntimeError('boom')\n")
+    (tmp_path / "job.min.py").symlink_to(victim)
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--budget", "60", "--cold", "-j", "1",
+                           "job.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert victim.read_text() == "precious\n"
+    assert "boom" in (tmp_path / "job.min.py").read_text()
+
+
+@pytest.mark.parametrize("kind", ["link-to-empty-dir", "dangling-link", "file", "full-dir"])
+def test_an_output_directory_that_is_a_link_or_not_empty_is_refused(tmp_path, kind):
+    out = tmp_path / "reportkit-ci"
+    elsewhere = tmp_path / "elsewhere"
+    if kind == "link-to-empty-dir":
+        elsewhere.mkdir()
+        out.symlink_to(elsewhere)
+    elif kind == "dangling-link":
+        out.symlink_to(elsewhere)
+    elif kind == "file":
+        out.write_text("x")
+    else:
+        out.mkdir()
+        (out / "old").write_text("x")
+    with pytest.raises(UserError, match="symbolic link" if "link" in kind else "not an empty directory"):
+        check_output_dir(out)
+    assert not elsewhere.exists() or not any(elsewhere.iterdir())
+
+
+def test_an_empty_or_absent_output_directory_is_fine(tmp_path):
+    check_output_dir(tmp_path / "new")
+    (tmp_path / "empty").mkdir()
+    check_output_dir(tmp_path / "empty")
+
+
+def _locked_tree(root: Path) -> None:
+    (root / "a" / "b" / "c").mkdir(parents=True)
+    (root / "a" / "b" / "c" / "f").write_text("x")
+    (root / "a" / "b" / "link").symlink_to("/etc/hostname")
+    os.chmod(root / "a" / "b" / "c", 0)
+    os.chmod(root / "a" / "b", 0o100)
+
+
+def test_a_tree_a_run_locked_for_its_own_user_is_removed(tmp_path):
+    if os.geteuid() == 0:  # root reads whatever the mode: lock it as another user
+        if shutil.which("setpriv") is None:
+            pytest.skip("needs setpriv to act as another user")
+        base = Path(tempfile.mkdtemp(prefix="rk-locked-"))  # (tmp_path's parents are root's, 0700)
+        os.chmod(base, 0o755)
+        os.chown(base, 65534, 65534)
+        scratch = base / "scratch"
+        code = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[2]); "
+                "from tests.test_output_paths import _locked_tree; from reportkit.io import remove_tree; "
+                "_locked_tree(Path(sys.argv[1])); remove_tree(sys.argv[1]); print(Path(sys.argv[1]).exists())")
+        root_dir = str(Path(__file__).resolve().parents[1])
+        proc = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                               code, str(scratch), root_dir], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": root_dir})
+        shutil.rmtree(base)
+        assert proc.stdout.strip() == "False", proc.stderr
+        return
+    scratch = tmp_path / "scratch"
+    _locked_tree(scratch)
+    remove_tree(scratch)
+    assert not scratch.exists()
+
+
+@pytest.mark.parametrize("control", ["\x1b[2J\x1b[3J\x1b[H", "\x1bP$q m\x1b\\", "\x9b2J", "\x1b]0;title\x07", "\x08\x08\x08"])
+def test_what_a_run_prints_cannot_drive_the_terminal(control):
+    text = f"RuntimeError: boom{control} after\n"
+    assert "\x1b" not in shown(text).replace("\x1b[31m", "") and "\x9b" not in shown(text) and "\x08" not in shown(text)
+    written = []
+
+    class Sink:
+        def write(self, s):
+            written.append(s)
+
+    RedactingStream(lambda: Sink()).write(text)
+    assert written == [shown(text)] and written[0].startswith("RuntimeError: boom") and written[0].endswith(" after\n")
+
+
+def test_colours_and_line_ends_stay():
+    assert shown("\x1b[1;31mred\x1b[0m\tcol\r\n") == "\x1b[1;31mred\x1b[0m\tcol\r\n"
+
+
+def test_a_test_id_with_line_breaks_cannot_start_a_workflow_command_line():
+    from reportkit.cli import _one_line
+
+    name = "tests/test_x.py::test_a[\n::add-path::/tmp/evil\n]"
+    assert "\n" not in _one_line(name) and "::add-path::" in _one_line(name)
