@@ -474,3 +474,45 @@ def test_the_memo_splits_the_current_source_once_and_answers_alike() -> None:
             assert memo.change(source, candidate, memo._lines(source)) == _Memo.change(source, candidate)
             memo.add(source, candidate)
             assert memo.has(source, candidate) and memo._current[0] is source
+
+
+def test_the_original_statements_are_counted_only_as_far_as_the_cap_question_needs() -> None:
+    """``MostNodes.at_least(n)`` answers ``max_statement_nodes >= n`` for every n, counting statements only
+    until one is that large; ``value`` is the whole count."""
+    from reportkit.reduce.passes.complexity import MostNodes, max_statement_nodes, statements
+
+    for source in [CHAIN, "", "pass\n", *real_sources(6)]:
+        tree = ast.parse(source)
+        most = max_statement_nodes(tree)
+        for n in [0, 1, 2, 3, 5, 8, most - 1, most, most + 1, most + 50]:
+            assert MostNodes(tree).at_least(n) == (most >= n), (n, most)
+        assert MostNodes(tree).value == most
+    big = ast.parse("".join(f"x{i} = f(a, b[c], d.e)\n" for i in range(500)))
+    lazy = MostNodes(big)
+    assert lazy.at_least(3) and len(lazy._todo) >= 498  # one statement counted (or two), not 500
+    assert not lazy.at_least(lazy.value + 1) and not lazy._todo and lazy.value == max_statement_nodes(big)
+    assert len(statements(big)) == 500
+
+
+def test_the_layout_check_and_the_passes_share_one_parse_of_a_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new current source is parsed once: for its layout (the parse check) and for the passes (``tree_of``),
+    whichever asks first; the shared tree is the one ``ast.parse`` gives."""
+    parses = [0]
+    real_parse = ast.parse
+
+    def parse(*args, **kwargs):
+        parses[0] += 1
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", parse)
+    for i, first in enumerate(("layout", "passes")):
+        source = CHAIN + f"tail_{i} = {i}  # a version no other test made ({first} first)\n"
+        if first == "layout":
+            assert W.CHECK.layout(source) is not None
+            tree = S.tree_of(source)
+        else:
+            tree = S.tree_of(source)
+            assert W.CHECK.layout(source) is not None
+        assert parses[0] == i + 1
+        assert ast.dump(tree) == ast.dump(real_parse(source))
+        assert P.statement_levels(source) and parses[0] == i + 1  # the passes read that tree too

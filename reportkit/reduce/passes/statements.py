@@ -6,6 +6,7 @@ import ast
 from collections import Counter
 from typing import Iterable, Iterator
 
+from . import wellformed
 from .chunks import Chunk, Lazy, Module, per_version
 from .edits import (
     BodyInfo,
@@ -27,7 +28,12 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
     """The tree and source map of ``source``, shared by the passes reading the same version (none changes them)."""
-    return per_version("parse", source, lambda s: (ast.parse(s), SourceMap(s)))
+    return per_version("parse", source, lambda s: (wellformed.TREES.parse(s), SourceMap(s)))
+
+
+def tree_of(source: str) -> ast.Module:
+    """The tree of ``source`` the passes share (parsed once per version; nobody changes it)."""
+    return _parse(source)[0]
 
 
 def _scopes(source: str) -> Scopes:
