@@ -516,3 +516,31 @@ def test_the_layout_check_and_the_passes_share_one_parse_of_a_version(monkeypatc
         assert parses[0] == i + 1
         assert ast.dump(tree) == ast.dump(real_parse(source))
         assert P.statement_levels(source) and parses[0] == i + 1  # the passes read that tree too
+
+
+@pytest.mark.parametrize("extra", [
+    "def rec(n):\n    return rec(n - 1) if n else 0\n",  # its name read inside: walked
+    "class P:\n    @property\n    def x(self):\n        return 1\n\n    @x.setter\n    def x(self, v):\n        pass\n",
+    "def ﬁx():\n    return ﬁx\n\nfix = 1\n",  # non-ASCII: ``ﬁx`` is the name ``fix``, spelled otherwise
+    "def f():\n    return 1\n\n\ndef g():\n    return f\n",
+])
+def test_reads_of_a_definition_skip_the_walk_only_when_its_text_holds_its_name_once(extra: str) -> None:
+    """``statements._reads`` answers what ``Scopes.reads`` does for every binding statement (a definition whose
+    lines hold its name once is not walked)."""
+    from reportkit.reduce.passes.edits import walk_bodies
+
+    checked = 0
+    for source in [CHAIN, extra, CHAIN + extra, *real_sources(8)]:
+        tree = ast.parse(source)
+        smap = P.SourceMap(source)
+        scopes = Scopes(tree)
+        for info in walk_bodies(tree, smap):
+            for stmt in info.seq.stmts:
+                for name in S._bound_names(stmt):
+                    assert S._reads(stmt, name, scopes, smap) == scopes.reads(stmt, name), (name, stmt.lineno)
+                    checked += 1
+    assert checked > 300
+    recursive = ast.parse(extra).body[0]
+    if isinstance(recursive, ast.FunctionDef) and recursive.name == "rec":
+        tree = ast.parse(extra + "rec(3)\n")
+        assert S._reads(tree.body[0], "rec", Scopes(tree), P.SourceMap(extra + "rec(3)\n")) == 1
