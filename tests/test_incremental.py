@@ -544,3 +544,76 @@ def test_reads_of_a_definition_skip_the_walk_only_when_its_text_holds_its_name_o
     if isinstance(recursive, ast.FunctionDef) and recursive.name == "rec":
         tree = ast.parse(extra + "rec(3)\n")
         assert S._reads(tree.body[0], "rec", Scopes(tree), P.SourceMap(extra + "rec(3)\n")) == 1
+
+
+_BODIES = ("x = 1; y = 2\nif x: a = 1; b = 2\nif y:\n    c = 3\nelif x:\n    d = 4\nelse:\n    e = 5\n    f = 6\n"
+           "for i in range(3):\n    g = i\n    h = i\nelse:\n    pass\n"
+           "try:\n    j = 1\nexcept E:\n    k = 2\nelse:\n    m = 3\nfinally:\n    n = 4\n"
+           "def f():\n    '''doc'''\n    # a comment\n\n    p = 1; q = 2\n    return p\n"
+           "class C:\n    r = 1\n\n    def m(self): return 1\n"
+           "while x:\n    s = 1\n    break\n")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_deletions_worked_out_from_the_last_subset_are_those_applied_whole(seed: int) -> None:
+    """For every HDD level (pruned or not) of real modules and of bodies of every kind (``;`` groups, a body on
+    its header's line, ``elif`` / ``else`` / ``finally``, emptied bodies), each subset of the level's deletions
+    rendered by ``Deletions`` -- from nothing, or from the subset the walk went on with -- is
+    ``apply_edits`` of that subset: the same text, or None alike."""
+    from reportkit.reduce.passes.edits import Deletions
+
+    rng = random.Random(seed)
+    levels_seen = 0
+    for source in [CHAIN, _BODIES, *real_sources(6)]:
+        for prune in (False, True):
+            for level in P.statement_levels(source, prune=prune):
+                fast = Deletions.of(source, level)
+                if fast is None:
+                    continue
+                levels_seen += 1
+                n = len(level)
+                kept = set(range(n))
+                for _ in range(12):
+                    if not kept:
+                        break
+                    gone = set(rng.sample(sorted(kept), rng.randint(1, max(1, len(kept) // 2))))
+                    applied = set(range(n)) - (kept - gone)
+                    assert fast.render(applied) == apply_edits(source, [level[i] for i in sorted(applied)])
+                    if rng.random() < 0.5:  # the walk goes on with it
+                        kept -= gone
+                        fast.rebase(applied)
+                    else:  # a subset not made from the last one: from nothing
+                        other = set(rng.sample(range(n), rng.randint(0, n)))
+                        assert fast.render(other) == (apply_edits(source, [level[i] for i in sorted(other)])
+                                                      if other else source)
+    assert levels_seen > 20
+
+
+def test_deletions_of_bodies_that_overlap_are_applied_whole() -> None:
+    from reportkit.reduce.passes.edits import Deletions
+
+    levels = P.statement_levels(_BODIES)
+    assert Deletions.of(_BODIES, levels[0] + levels[1]) is None  # a body and the statements holding it
+    assert Deletions.of(_BODIES, [*levels[0], P.Splice(0, 1)]) is None
+    assert Deletions.of(_BODIES + "z = 0\n", levels[0]) is None  # made from another source
+
+
+def test_a_candidate_after_the_subset_the_walk_went_on_with_redoes_only_what_it_adds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reportkit.reduce.passes.edits import BodySeq, Deletions
+
+    source = "".join(f"x{i} = {i}\n" for i in range(400))
+    level = P.statement_levels(source)[0]
+    fast = Deletions.of(source, level)
+    assert fast is not None
+    fast.rebase(range(300))  # 300 deletions accepted
+    made = [0]
+    real = BodySeq.group_splices
+
+    def counted(self, g, deleted):
+        made[0] += 1
+        return real(self, g, deleted)
+
+    monkeypatch.setattr(BodySeq, "group_splices", counted)
+    assert fast.render([*range(300), 350]) == "".join(f"x{i} = {i}\n" for i in range(300, 400) if i != 350)
+    assert made[0] == 1

@@ -23,7 +23,7 @@ from typing import Callable, Hashable, Iterable, Protocol, Sequence
 
 from reportkit.reduce._picire import DD, ConfigCache, Outcome, ZellerSplit, backward, picire, skip
 from reportkit.reduce.passes import wellformed
-from reportkit.reduce.passes.edits import Edit, apply_edits, clean_deletions
+from reportkit.reduce.passes.edits import Deletions, Edit, apply_edits, clean_deletions
 
 __all__ = ["Ddmin", "check_picire", "find_integer", "halves_then_singles"]
 
@@ -126,15 +126,27 @@ class _Renderer:
         self.edits = list(edits)
         self._vouch = vouch
         self._memo: dict[tuple[int, ...], str | None] = {}
+        # statement deletions (an HDD level): each candidate worked out from the one the ddmin went on with
+        self._deletions = Deletions.of(base, self.edits)
+        self._all = frozenset(range(len(self.edits)))
 
     def __call__(self, kept: Sequence[int]) -> str | None:
         k = tuple(kept)
         if k not in self._memo:
-            keep = set(k)
-            applied = [e for i, e in enumerate(self.edits) if i not in keep]
-            text = apply_edits(self.base, applied) if applied else self.base
+            if self._deletions is not None:
+                applied = self._all.difference(k)
+                text = self._deletions.render(applied) if applied else self.base
+            else:
+                keep = set(k)
+                applied = [e for i, e in enumerate(self.edits) if i not in keep]
+                text = apply_edits(self.base, applied) if applied else self.base
             self._memo[k] = wellformed.WellFormed(text) if self._vouch and text is not None and applied else text
         return self._memo[k]
+
+    def went_on_with(self, kept: Sequence[int]) -> None:
+        """The ddmin goes on with the configuration ``kept``: the candidates after it are made from it."""
+        if self._deletions is not None:
+            self._deletions.rebase(self._all.difference(kept))
 
 
 def halves_then_singles(subsets: list[list[int]]) -> list[list[int]]:
@@ -218,6 +230,7 @@ class _DD(DD):  # type: ignore[misc]
         if len(config) < self._size:  # a failing complement: picire goes on with it
             count, self._size = self._size - len(config), len(config)
             self._tester.accept(candidate, self._name, count)
+            self._render.went_on_with(config)
         return Outcome.FAIL
 
     def _planned(self, subsets: list[list[int]], offset: float) -> Iterable[str | None]:
