@@ -617,3 +617,22 @@ def test_a_candidate_after_the_subset_the_walk_went_on_with_redoes_only_what_it_
     monkeypatch.setattr(BodySeq, "group_splices", counted)
     assert fast.render([*range(300), 350]) == "".join(f"x{i} = {i}\n" for i in range(300, 400) if i != 350)
     assert made[0] == 1
+
+
+def test_the_ddmin_outcome_cache_answers_like_picires_config_cache() -> None:
+    """``dd._Configs`` (a dict) answers every lookup as picire's ``ConfigCache`` (a tree) does: the outcome of that
+    very configuration, None for a prefix or an extension of one, or for one never added."""
+    from reportkit.reduce._picire import ConfigCache, Outcome
+    from reportkit.reduce.dd import _Configs
+
+    rng = random.Random(5)
+    tree, table = ConfigCache(), _Configs()
+    configs = [sorted(rng.sample(range(30), rng.randint(0, 30))) for _ in range(300)]
+    for config in configs[:150]:
+        outcome = rng.choice([Outcome.PASS, Outcome.FAIL])
+        tree.add(config, outcome)
+        table.add(config, outcome)
+    for config in configs + [c[:-1] for c in configs] + [c + [99] for c in configs] + [[]]:
+        assert table.lookup(config) == tree.lookup(config)
+    table.clear()
+    assert table.lookup(configs[0]) is None

@@ -202,11 +202,34 @@ class _Grouped:
         return self._inner([subset])
 
 
+class _Configs(ConfigCache):  # type: ignore[misc]
+    """picire's :class:`ConfigCache` (the outcome of each configuration tested), as a dict keyed by the
+    configuration: the same answers (a configuration's own outcome, or None), but a lookup or an addition hashes
+    the configuration in C instead of walking a tree of it in Python, one node per index (a ddmin of n edits
+    costs about n steps per test and adds about n nodes: issue 40)."""
+
+    def __init__(self) -> None:
+        self._outcomes: dict[tuple[int, ...], Outcome] = {}
+
+    def add(self, config: Sequence[int], result: Outcome) -> None:
+        self._outcomes[tuple(config)] = result
+
+    def lookup(self, config: Sequence[int]) -> Outcome | None:
+        return self._outcomes.get(tuple(config))
+
+    def clear(self) -> None:
+        self._outcomes.clear()
+
+    def __str__(self) -> str:
+        return "{\n" + "".join(f"\t[{', '.join(map(repr, c))}]: {r.name!r},\n"
+                                for c, r in sorted(self._outcomes.items())) + "}"
+
+
 class _DD(DD):  # type: ignore[misc]
     """picire's ddmin with the tester as its test; prefetches each iteration's tests when parallel."""
 
     def __init__(self, tester: DdTester, render: _Renderer, name: str, size: int, split: Split) -> None:
-        self._configs = ConfigCache()
+        self._configs = _Configs()
         super().__init__(
             self._outcome,
             split=split,
