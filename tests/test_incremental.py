@@ -474,3 +474,165 @@ def test_the_memo_splits_the_current_source_once_and_answers_alike() -> None:
             assert memo.change(source, candidate, memo._lines(source)) == _Memo.change(source, candidate)
             memo.add(source, candidate)
             assert memo.has(source, candidate) and memo._current[0] is source
+
+
+def test_the_original_statements_are_counted_only_as_far_as_the_cap_question_needs() -> None:
+    """``MostNodes.at_least(n)`` answers ``max_statement_nodes >= n`` for every n, counting statements only
+    until one is that large; ``value`` is the whole count."""
+    from reportkit.reduce.passes.complexity import MostNodes, max_statement_nodes, statements
+
+    for source in [CHAIN, "", "pass\n", *real_sources(6)]:
+        tree = ast.parse(source)
+        most = max_statement_nodes(tree)
+        for n in [0, 1, 2, 3, 5, 8, most - 1, most, most + 1, most + 50]:
+            assert MostNodes(tree).at_least(n) == (most >= n), (n, most)
+        assert MostNodes(tree).value == most
+    big = ast.parse("".join(f"x{i} = f(a, b[c], d.e)\n" for i in range(500)))
+    lazy = MostNodes(big)
+    assert lazy.at_least(3) and len(lazy._todo) >= 498  # one statement counted (or two), not 500
+    assert not lazy.at_least(lazy.value + 1) and not lazy._todo and lazy.value == max_statement_nodes(big)
+    assert len(statements(big)) == 500
+
+
+def test_the_layout_check_and_the_passes_share_one_parse_of_a_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new current source is parsed once: for its layout (the parse check) and for the passes (``tree_of``),
+    whichever asks first; the shared tree is the one ``ast.parse`` gives."""
+    parses = [0]
+    real_parse = ast.parse
+
+    def parse(*args, **kwargs):
+        parses[0] += 1
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", parse)
+    for i, first in enumerate(("layout", "passes")):
+        source = CHAIN + f"tail_{i} = {i}  # a version no other test made ({first} first)\n"
+        if first == "layout":
+            assert W.CHECK.layout(source) is not None
+            tree = S.tree_of(source)
+        else:
+            tree = S.tree_of(source)
+            assert W.CHECK.layout(source) is not None
+        assert parses[0] == i + 1
+        assert ast.dump(tree) == ast.dump(real_parse(source))
+        assert P.statement_levels(source) and parses[0] == i + 1  # the passes read that tree too
+
+
+@pytest.mark.parametrize("extra", [
+    "def rec(n):\n    return rec(n - 1) if n else 0\n",  # its name read inside: walked
+    "class P:\n    @property\n    def x(self):\n        return 1\n\n    @x.setter\n    def x(self, v):\n        pass\n",
+    "def ﬁx():\n    return ﬁx\n\nfix = 1\n",  # non-ASCII: ``ﬁx`` is the name ``fix``, spelled otherwise
+    "def f():\n    return 1\n\n\ndef g():\n    return f\n",
+])
+def test_reads_of_a_definition_skip_the_walk_only_when_its_text_holds_its_name_once(extra: str) -> None:
+    """``statements._reads`` answers what ``Scopes.reads`` does for every binding statement (a definition whose
+    lines hold its name once is not walked)."""
+    from reportkit.reduce.passes.edits import walk_bodies
+
+    checked = 0
+    for source in [CHAIN, extra, CHAIN + extra, *real_sources(8)]:
+        tree = ast.parse(source)
+        smap = P.SourceMap(source)
+        scopes = Scopes(tree)
+        for info in walk_bodies(tree, smap):
+            for stmt in info.seq.stmts:
+                for name in S._bound_names(stmt):
+                    assert S._reads(stmt, name, scopes, smap) == scopes.reads(stmt, name), (name, stmt.lineno)
+                    checked += 1
+    assert checked > 300
+    recursive = ast.parse(extra).body[0]
+    if isinstance(recursive, ast.FunctionDef) and recursive.name == "rec":
+        tree = ast.parse(extra + "rec(3)\n")
+        assert S._reads(tree.body[0], "rec", Scopes(tree), P.SourceMap(extra + "rec(3)\n")) == 1
+
+
+_BODIES = ("x = 1; y = 2\nif x: a = 1; b = 2\nif y:\n    c = 3\nelif x:\n    d = 4\nelse:\n    e = 5\n    f = 6\n"
+           "for i in range(3):\n    g = i\n    h = i\nelse:\n    pass\n"
+           "try:\n    j = 1\nexcept E:\n    k = 2\nelse:\n    m = 3\nfinally:\n    n = 4\n"
+           "def f():\n    '''doc'''\n    # a comment\n\n    p = 1; q = 2\n    return p\n"
+           "class C:\n    r = 1\n\n    def m(self): return 1\n"
+           "while x:\n    s = 1\n    break\n")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_deletions_worked_out_from_the_last_subset_are_those_applied_whole(seed: int) -> None:
+    """For every HDD level (pruned or not) of real modules and of bodies of every kind (``;`` groups, a body on
+    its header's line, ``elif`` / ``else`` / ``finally``, emptied bodies), each subset of the level's deletions
+    rendered by ``Deletions`` -- from nothing, or from the subset the walk went on with -- is
+    ``apply_edits`` of that subset: the same text, or None alike."""
+    from reportkit.reduce.passes.edits import Deletions
+
+    rng = random.Random(seed)
+    levels_seen = 0
+    for source in [CHAIN, _BODIES, *real_sources(6)]:
+        for prune in (False, True):
+            for level in P.statement_levels(source, prune=prune):
+                fast = Deletions.of(source, level)
+                if fast is None:
+                    continue
+                levels_seen += 1
+                n = len(level)
+                kept = set(range(n))
+                for _ in range(12):
+                    if not kept:
+                        break
+                    gone = set(rng.sample(sorted(kept), rng.randint(1, max(1, len(kept) // 2))))
+                    applied = set(range(n)) - (kept - gone)
+                    assert fast.render(applied) == apply_edits(source, [level[i] for i in sorted(applied)])
+                    if rng.random() < 0.5:  # the walk goes on with it
+                        kept -= gone
+                        fast.rebase(applied)
+                    else:  # a subset not made from the last one: from nothing
+                        other = set(rng.sample(range(n), rng.randint(0, n)))
+                        assert fast.render(other) == (apply_edits(source, [level[i] for i in sorted(other)])
+                                                      if other else source)
+    assert levels_seen > 20
+
+
+def test_deletions_of_bodies_that_overlap_are_applied_whole() -> None:
+    from reportkit.reduce.passes.edits import Deletions
+
+    levels = P.statement_levels(_BODIES)
+    assert Deletions.of(_BODIES, levels[0] + levels[1]) is None  # a body and the statements holding it
+    assert Deletions.of(_BODIES, [*levels[0], P.Splice(0, 1)]) is None
+    assert Deletions.of(_BODIES + "z = 0\n", levels[0]) is None  # made from another source
+
+
+def test_a_candidate_after_the_subset_the_walk_went_on_with_redoes_only_what_it_adds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reportkit.reduce.passes.edits import BodySeq, Deletions
+
+    source = "".join(f"x{i} = {i}\n" for i in range(400))
+    level = P.statement_levels(source)[0]
+    fast = Deletions.of(source, level)
+    assert fast is not None
+    fast.rebase(range(300))  # 300 deletions accepted
+    made = [0]
+    real = BodySeq.group_splices
+
+    def counted(self, g, deleted):
+        made[0] += 1
+        return real(self, g, deleted)
+
+    monkeypatch.setattr(BodySeq, "group_splices", counted)
+    assert fast.render([*range(300), 350]) == "".join(f"x{i} = {i}\n" for i in range(300, 400) if i != 350)
+    assert made[0] == 1
+
+
+def test_the_ddmin_outcome_cache_answers_like_picires_config_cache() -> None:
+    """``dd._Configs`` (a dict) answers every lookup as picire's ``ConfigCache`` (a tree) does: the outcome of that
+    very configuration, None for a prefix or an extension of one, or for one never added."""
+    from reportkit.reduce._picire import ConfigCache, Outcome
+    from reportkit.reduce.dd import _Configs
+
+    rng = random.Random(5)
+    tree, table = ConfigCache(), _Configs()
+    configs = [sorted(rng.sample(range(30), rng.randint(0, 30))) for _ in range(300)]
+    for config in configs[:150]:
+        outcome = rng.choice([Outcome.PASS, Outcome.FAIL])
+        tree.add(config, outcome)
+        table.add(config, outcome)
+    for config in configs + [c[:-1] for c in configs] + [c + [99] for c in configs] + [[]]:
+        assert table.lookup(config) == tree.lookup(config)
+    table.clear()
+    assert table.lookup(configs[0]) is None

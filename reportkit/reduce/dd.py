@@ -23,7 +23,7 @@ from typing import Callable, Hashable, Iterable, Protocol, Sequence
 
 from reportkit.reduce._picire import DD, ConfigCache, Outcome, ZellerSplit, backward, picire, skip
 from reportkit.reduce.passes import wellformed
-from reportkit.reduce.passes.edits import Edit, apply_edits, clean_deletions
+from reportkit.reduce.passes.edits import Deletions, Edit, apply_edits, clean_deletions
 
 __all__ = ["Ddmin", "check_picire", "find_integer", "halves_then_singles"]
 
@@ -126,15 +126,27 @@ class _Renderer:
         self.edits = list(edits)
         self._vouch = vouch
         self._memo: dict[tuple[int, ...], str | None] = {}
+        # statement deletions (an HDD level): each candidate worked out from the one the ddmin went on with
+        self._deletions = Deletions.of(base, self.edits)
+        self._all = frozenset(range(len(self.edits)))
 
     def __call__(self, kept: Sequence[int]) -> str | None:
         k = tuple(kept)
         if k not in self._memo:
-            keep = set(k)
-            applied = [e for i, e in enumerate(self.edits) if i not in keep]
-            text = apply_edits(self.base, applied) if applied else self.base
+            if self._deletions is not None:
+                applied = self._all.difference(k)
+                text = self._deletions.render(applied) if applied else self.base
+            else:
+                keep = set(k)
+                applied = [e for i, e in enumerate(self.edits) if i not in keep]
+                text = apply_edits(self.base, applied) if applied else self.base
             self._memo[k] = wellformed.WellFormed(text) if self._vouch and text is not None and applied else text
         return self._memo[k]
+
+    def went_on_with(self, kept: Sequence[int]) -> None:
+        """The ddmin goes on with the configuration ``kept``: the candidates after it are made from it."""
+        if self._deletions is not None:
+            self._deletions.rebase(self._all.difference(kept))
 
 
 def halves_then_singles(subsets: list[list[int]]) -> list[list[int]]:
@@ -190,11 +202,34 @@ class _Grouped:
         return self._inner([subset])
 
 
+class _Configs(ConfigCache):  # type: ignore[misc]
+    """picire's :class:`ConfigCache` (the outcome of each configuration tested), as a dict keyed by the
+    configuration: the same answers (a configuration's own outcome, or None), but a lookup or an addition hashes
+    the configuration in C instead of walking a tree of it in Python, one node per index (a ddmin of n edits
+    costs about n steps per test and adds about n nodes: issue 40)."""
+
+    def __init__(self) -> None:
+        self._outcomes: dict[tuple[int, ...], Outcome] = {}
+
+    def add(self, config: Sequence[int], result: Outcome) -> None:
+        self._outcomes[tuple(config)] = result
+
+    def lookup(self, config: Sequence[int]) -> Outcome | None:
+        return self._outcomes.get(tuple(config))
+
+    def clear(self) -> None:
+        self._outcomes.clear()
+
+    def __str__(self) -> str:
+        return "{\n" + "".join(f"\t[{', '.join(map(repr, c))}]: {r.name!r},\n"
+                                for c, r in sorted(self._outcomes.items())) + "}"
+
+
 class _DD(DD):  # type: ignore[misc]
     """picire's ddmin with the tester as its test; prefetches each iteration's tests when parallel."""
 
     def __init__(self, tester: DdTester, render: _Renderer, name: str, size: int, split: Split) -> None:
-        self._configs = ConfigCache()
+        self._configs = _Configs()
         super().__init__(
             self._outcome,
             split=split,
@@ -218,6 +253,7 @@ class _DD(DD):  # type: ignore[misc]
         if len(config) < self._size:  # a failing complement: picire goes on with it
             count, self._size = self._size - len(config), len(config)
             self._tester.accept(candidate, self._name, count)
+            self._render.went_on_with(config)
         return Outcome.FAIL
 
     def _planned(self, subsets: list[list[int]], offset: float) -> Iterable[str | None]:

@@ -18,6 +18,7 @@ predicate itself: it asks :class:`Tester`, which
 
 from __future__ import annotations
 
+import ast
 import re
 import threading
 import time
@@ -76,7 +77,7 @@ class Tester:
         self._odds = Odds()
         self.confirm: LazyConfirm = LazyConfirm(self, confirm, on_improve)
         self._original = source
-        self._cap_nodes: int | None = None  # what inlining may build (see _too_complex), counted when first asked
+        self._cap_nodes: complexity.MostNodes | None = None  # what inlining may build (see _too_complex)
         self._current_nodes: tuple[str, int] | None = None  # a source, its most complex statement
 
     @property
@@ -224,10 +225,10 @@ class Tester:
         nodes = complexity.max_changed_nodes(candidate, current)
         if nodes is None:
             nodes = complexity.max_statement_nodes(candidate)
-        if nodes <= self._cap:
+        if self._original_nodes.at_least(nodes):  # (the original's statements counted only until one is as large)
             return False
         if self._current_nodes is None or (self._current_nodes[0] is not current and self._current_nodes[0] != current):
-            self._current_nodes = (current, complexity.max_statement_nodes(current))
+            self._current_nodes = (current, _most_nodes(current))
         if nodes <= self._current_nodes[1]:
             return False
         with self.lock:
@@ -239,11 +240,21 @@ class Tester:
         return True
 
     @property
-    def _cap(self) -> int:
-        """The nodes of the original's most complex statement (counted once, when an inlining pass first asks)."""
+    def _original_nodes(self) -> complexity.MostNodes:
+        """The nodes of the original's statements, counted when an inlining pass first asks (of the tree the
+        passes share, when they still have the original's), as far as its questions need."""
         if self._cap_nodes is None:
-            self._cap_nodes = complexity.max_statement_nodes(self._original)
+            try:
+                tree = P.tree_of(self._original)
+            except (SyntaxError, ValueError):
+                tree = ast.Module(body=[], type_ignores=[])
+            self._cap_nodes = complexity.MostNodes(tree)
         return self._cap_nodes
+
+    @property
+    def _cap(self) -> int:
+        """The nodes of the original's most complex statement."""
+        return self._original_nodes.value
 
     def _memo_skips(self, candidate: str) -> bool:
         if not (self.memo and self._rejected.has(self.current, candidate)):
@@ -375,6 +386,14 @@ class Tester:
         if self._on_progress is not None:
             self._on_progress(Progress(self.phase, self.current, self.snapshot()))
 
+
+
+def _most_nodes(source: str) -> int:
+    """:func:`complexity.max_statement_nodes` of ``source``, from the tree the passes share."""
+    try:
+        return complexity.max_statement_nodes(P.tree_of(source))
+    except (SyntaxError, ValueError):
+        return 0
 
 
 class _Memo:

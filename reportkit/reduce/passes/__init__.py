@@ -78,6 +78,7 @@ from .statements import (
     loaded_names,
     propose_unused,
     statement_levels,
+    tree_of,
     unread_targets,
     unwrap_candidates,
 )
@@ -344,6 +345,7 @@ __all__ = [
     "self_attr_candidates",
     "simplify_candidates",
     "statement_levels",
+    "tree_of",
     "tidy_whitespace",
     "to_splices",
     "trivial_module_candidates",

@@ -25,7 +25,7 @@ import ast
 
 from . import wellformed
 
-__all__ = ["max_changed_nodes", "max_statement_nodes", "statement_nodes", "statements"]
+__all__ = ["MostNodes", "max_changed_nodes", "max_statement_nodes", "statement_nodes", "statements"]
 
 _NOT_NODES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
@@ -80,6 +80,29 @@ def max_statement_nodes(source: str | ast.AST) -> int:
     except (SyntaxError, ValueError):
         return 0
     return max((statement_nodes(n) for n in statements(tree)), default=0)
+
+
+class MostNodes:
+    """:func:`max_statement_nodes` of a tree, counted only as far as the questions asked need: "does some
+    statement have at least ``n`` nodes?" is answered by the first such statement (usually one of the first few
+    looked at), the whole tree is counted only when none has."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self._todo: list[ast.stmt] | None = statements(tree)
+        self.most = 0  # of the statements counted so far
+
+    def at_least(self, n: int) -> bool:
+        """Does some statement of the tree have ``n`` nodes or more?"""
+        while self.most < n and self._todo:
+            self.most = max(self.most, statement_nodes(self._todo.pop()))
+        return self.most >= n
+
+    @property
+    def value(self) -> int:
+        """The nodes of the most complex statement (0 without statements)."""
+        while self._todo:
+            self.most = max(self.most, statement_nodes(self._todo.pop()))
+        return self.most
 
 
 def statements(tree: ast.AST) -> list[ast.stmt]:

@@ -105,6 +105,18 @@ class BodySeq:
             return False
         return not (self.kind == "orelse" and self.header_start is not None and _continued(source, self.header_start))
 
+    @cached_property
+    def region(self) -> tuple[int, int]:
+        """Where every splice :meth:`splices` makes lies: its groups' lines, the ``else:`` header of an ``else``
+        part, the span of a body on its header's line."""
+        lo, hi = self.group_lines[0][0], self.group_lines[-1][1]
+        if self.kind == "orelse" and self.header_start is not None:
+            lo = min(lo, self.header_start)
+        if self.kind == "block":
+            splice = self.pass_splice()
+            lo, hi = min(lo, splice.start), max(hi, splice.end)
+        return lo, hi
+
     def pass_splice(self) -> Splice:
         """Replace the whole body by ``pass``."""
         smap = self.smap
@@ -125,22 +137,29 @@ class BodySeq:
         return list(memo[k])
 
     def _splices(self, deleted: set[int]) -> list[Splice]:
-        if len(deleted) >= len(self.stmts):
+        if self.emptied(deleted):
             if self.kind == "block":
                 return [self.pass_splice()]
-            if self.kind == "orelse" and self.header_start is not None:
-                return [Splice(self.header_start, self.group_lines[-1][1])]
+            assert self.header_start is not None
+            return [Splice(self.header_start, self.group_lines[-1][1])]
         out: list[Splice] = []
-        spans = self.spans
         group_of = self._group_of
         for g in sorted({group_of[i] for i in deleted if i in group_of}):  # (the groups losing a statement)
-            group = self.groups[g]
-            gone = [i for i in group if i in deleted]
-            if len(gone) == len(group) and self.own_line[g]:
-                out.append(Splice(*self.group_lines[g]))
-                continue
-            out.extend(_run_splices(group, deleted, spans))
+            out.extend(self.group_splices(g, deleted))
         return out
+
+    def emptied(self, deleted: set[int] | frozenset[int]) -> bool:
+        """Do the deletions ``deleted`` replace the whole body (by ``pass``, or with its ``else:`` header)?"""
+        return len(deleted) >= len(self.stmts) and (
+            self.kind == "block" or (self.kind == "orelse" and self.header_start is not None))
+
+    def group_splices(self, g: int, deleted: set[int] | frozenset[int]) -> list[Splice]:
+        """The splices deleting the statements ``deleted`` of group ``g`` (the body not :meth:`emptied`): all
+        inside ``group_lines[g]``."""
+        group = self.groups[g]
+        if self.own_line[g] and all(i in deleted for i in group):
+            return [Splice(*self.group_lines[g])]
+        return _run_splices(group, deleted, self.spans)
 
 
 def _continued(source: str, line_start: int) -> bool:
@@ -333,6 +352,102 @@ def _splice(source: str, splices: Iterable[Splice]) -> tuple[str, list[tuple[int
 
 def apply_edits(source: str, edits: Iterable[Edit]) -> str | None:
     return apply_splices(source, to_splices(edits))
+
+
+class Deletions:
+    """:func:`apply_edits` of subsets of one list of statement deletions (an HDD level: ``Delete`` edits of bodies
+    that lie apart), worked out from the subset rendered last instead of from nothing: a ddmin renders many
+    subsets, each the deletions accepted so far plus a few, and applying all of those again per candidate cost
+    the program's size per test (issue 40).
+
+    The source is cut into pieces: the text of each group of statements (:attr:`BodySeq.group_lines`) and the
+    text around them. The splices of a body that is not :meth:`emptied <BodySeq.emptied>` are those of its
+    groups, each inside its group's lines; an emptied body's one splice is inside the body's region. Bodies and
+    their regions lie apart (checked: else :meth:`of` gives None), so applying all the splices is applying each
+    group's (or each emptied body's) to its own piece: a subset is the last one's pieces with those of the
+    groups and bodies its new deletions touch made again."""
+
+    def __init__(self, base: str, seqs: list[BodySeq], where: list[tuple[int, int]], cuts: list[int]) -> None:
+        self.base = base
+        self._seqs = seqs
+        self._where = where  # edit -> (its body's slot, the statement's index in that body)
+        at = {c: i for i, c in enumerate(cuts)}
+        self._region = [(at[s.region[0]], at[s.region[1]]) for s in seqs]  # (a body's pieces)
+        self._piece = [[at[a] for a, _b in s.group_lines] for s in seqs]  # (each group's piece)
+        self._pieces0 = [base[a:b] for a, b in zip(cuts, cuts[1:])]
+        self._applied: frozenset[int] = frozenset()  # the subset the state below is of
+        self._pieces = self._pieces0
+        self._deleted: dict[int, frozenset[int]] = {}  # body slot -> its statements deleted in that subset
+
+    @classmethod
+    def of(cls, base: str, edits: Sequence[Edit]) -> Deletions | None:
+        """The renderer of subsets of ``edits``, if they are all deletions of statements of bodies of ``base``
+        whose regions lie apart; else None."""
+        slots: dict[int, int] = {}
+        seqs: list[BodySeq] = []
+        where: list[tuple[int, int]] = []
+        for edit in edits:
+            if not (isinstance(edit, Delete) and isinstance(edit.seq, BodySeq)):
+                return None
+            seq = edit.seq
+            if id(seq) not in slots:
+                if seq.smap.source is not base and seq.smap.source != base:
+                    return None
+                slots[id(seq)] = len(seqs)
+                seqs.append(seq)
+            where.append((slots[id(seq)], edit.index))
+        cuts = [0]
+        for seq in sorted(seqs, key=lambda s: s.region[0]):
+            lo, hi = seq.region
+            marks = [lo, *(x for span in seq.group_lines for x in span), hi]
+            if lo < cuts[-1] or any(b < a for a, b in zip(marks, marks[1:])):
+                return None  # (bodies overlapping, or groups out of order: applied whole instead)
+            cuts.extend(m for m in marks if m > cuts[-1])
+        if cuts[-1] < len(base):
+            cuts.append(len(base))
+        return cls(base, seqs, where, cuts)
+
+    def render(self, applied: Iterable[int]) -> str | None:
+        """``apply_edits(base, [edits[i] for i in applied])``."""
+        got = self._pieces_of(frozenset(applied))
+        return None if got is None else "".join(got[0])
+
+    def rebase(self, applied: Iterable[int]) -> None:
+        """Work the next subsets out from this one (the ddmin went on with it)."""
+        applied = frozenset(applied)
+        got = self._pieces_of(applied)
+        if got is not None:
+            self._applied, (self._pieces, self._deleted) = applied, got
+
+    def _pieces_of(self, applied: frozenset[int]) -> tuple[list[str], dict[int, frozenset[int]]] | None:
+        if self._applied <= applied:
+            new, pieces, deleted = applied - self._applied, list(self._pieces), dict(self._deleted)
+        else:
+            new, pieces, deleted = applied, list(self._pieces0), {}
+        touched: dict[int, set[int]] = {}
+        for i in new:
+            slot, index = self._where[i]
+            touched.setdefault(slot, set()).add(index)
+        base = self.base
+        for slot, indices in touched.items():
+            seq = self._seqs[slot]
+            gone = deleted[slot] = deleted.get(slot, frozenset()) | indices
+            first, last = self._region[slot]
+            if seq.emptied(gone):
+                lo, hi = seq.region
+                text = _splice(base[lo:hi], [Splice(s.start - lo, s.end - lo, s.text) for s in seq.splices(set(gone))])
+                if text is None:
+                    return None
+                pieces[first:last] = [text[0]] + [""] * (last - first - 1)
+                continue
+            group_of = seq._group_of
+            for g in {group_of[i] for i in indices}:
+                lo, hi = seq.group_lines[g]
+                text = _splice(base[lo:hi], [Splice(s.start - lo, s.end - lo, s.text) for s in seq.group_splices(g, gone)])
+                if text is None:
+                    return None
+                pieces[self._piece[slot][g]] = text[0]
+        return pieces, deleted
 
 
 # ----------------------------------------------------------------------------- bodies

@@ -185,11 +185,14 @@ class Scopes:
     def scope_of(self, stmt: ast.stmt) -> ast.AST:
         return self.stmt_scope.get(id(stmt), self.tree)
 
-    def reads(self, stmt: ast.stmt, name: str) -> int:
-        """Loads of the binding ``stmt`` makes of ``name``, outside ``stmt`` itself."""
+    def reads(self, stmt: ast.stmt, name: str, *, none_inside: bool = False) -> int:
+        """Loads of the binding ``stmt`` makes of ``name``, outside ``stmt`` itself (``none_inside``: the caller
+        knows ``stmt`` holds no load of ``name``, e.g. from its text: it is not walked)."""
         scope = self.scope_of(stmt)
         owner = self.resolve(scope, name) if not isinstance(scope, ast.ClassDef) else scope
         total = self.loads[(id(owner), name)]
+        if total == 0 or none_inside:
+            return total
         inside = Scopes._own_loads(stmt, name)
         return max(0, total - inside)
 

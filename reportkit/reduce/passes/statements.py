@@ -6,6 +6,7 @@ import ast
 from collections import Counter
 from typing import Iterable, Iterator
 
+from . import wellformed
 from .chunks import Chunk, Lazy, Module, per_version
 from .edits import (
     BodyInfo,
@@ -27,7 +28,12 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 def _parse(source: str) -> tuple[ast.Module, SourceMap]:
     """The tree and source map of ``source``, shared by the passes reading the same version (none changes them)."""
-    return per_version("parse", source, lambda s: (ast.parse(s), SourceMap(s)))
+    return per_version("parse", source, lambda s: (wellformed.TREES.parse(s), SourceMap(s)))
+
+
+def tree_of(source: str) -> ast.Module:
+    """The tree of ``source`` the passes share (parsed once per version; nobody changes it)."""
+    return _parse(source)[0]
 
 
 def _scopes(source: str) -> Scopes:
@@ -56,7 +62,7 @@ def _statement_levels(source: str, prune: bool) -> list[list[Edit]]:
         while len(levels) <= info.depth:
             levels.append([])
         for i, (start, _end) in enumerate(info.seq.spans):
-            if scopes is not None and _binds_referenced_name(info.seq.stmts[i], scopes):
+            if scopes is not None and _binds_referenced_name(info.seq.stmts[i], scopes, smap):
                 continue
             levels[info.depth].append((start, Delete(info.seq, i)))
     return [[edit for _start, edit in sorted(level, key=lambda t: t[0])] for level in levels]
@@ -70,8 +76,27 @@ def _bound_names(stmt: ast.stmt) -> list[str]:
     return _bound_by_assignment(stmt) or []
 
 
-def _binds_referenced_name(stmt: ast.stmt, scopes: Scopes) -> bool:
-    return any(scopes.reads(stmt, name) > 0 for name in _bound_names(stmt))
+def _binds_referenced_name(stmt: ast.stmt, scopes: Scopes, smap: SourceMap | None = None) -> bool:
+    return any(_reads(stmt, name, scopes, smap) > 0 for name in _bound_names(stmt))
+
+
+def _reads(stmt: ast.stmt, name: str, scopes: Scopes, smap: SourceMap | None) -> int:
+    """``scopes.reads(stmt, name)``, without walking a definition whose lines hold its name once (in its
+    header): then nothing in it loads that name. (Each load inside is one more occurrence of the name in its
+    text, when the source is ASCII: a non-ASCII identifier may be spelled otherwise than its name.)"""
+    if smap is not None and isinstance(stmt, (*_FUNCS, ast.ClassDef)) and _ascii(smap):
+        first = min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)])
+        text = smap.source[smap.line_start(first):smap.line_end(stmt.end_lineno or stmt.lineno)]
+        if text.count(name) <= 1:
+            return scopes.reads(stmt, name, none_inside=True)
+    return scopes.reads(stmt, name)
+
+
+def _ascii(smap: SourceMap) -> bool:
+    known = smap.__dict__.get("_ascii")
+    if known is None:
+        known = smap.__dict__["_ascii"] = smap.source.isascii()
+    return known  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------- unused
@@ -150,7 +175,7 @@ def _propose_unused(source: str) -> list[Edit]:
             elif in_class:
                 continue  # class attributes are read through attributes; HDD handles them
             elif isinstance(stmt, (*_FUNCS, ast.ClassDef)):
-                if not scopes.reads(stmt, stmt.name):
+                if not _reads(stmt, stmt.name, scopes, smap):
                     edits.append(Delete(info.seq, i))
             else:
                 names = _bound_by_assignment(stmt)

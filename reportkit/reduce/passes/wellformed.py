@@ -51,19 +51,64 @@ def compiles(source: str) -> bool:
     return _compiled(source) is not None
 
 
-def _compiled(source: str, flags: int = 0) -> ast.Module | None:
+def _compiled(source: str, flags: int = 0, tree: ast.Module | None = None) -> ast.Module | None:
     """The tree of ``source`` if it compiles, else None; ``flags``: the ``__future__`` features of the module
     ``source`` is a part of. As for a whole module, they apply to compiling the tree, not to parsing it (the
     parser does not see the module's own future imports: ``<>`` is no operator even after ``barry_as_FLUFL``;
-    ``annotations`` forbids ``yield`` in an annotation)."""
+    ``annotations`` forbids ``yield`` in an annotation). ``tree``: ``ast.parse(source)``, when the caller has it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = ast.parse(source)
+            if tree is None:
+                tree = ast.parse(source)
             compile(tree, "<candidate>", "exec", flags, dont_inherit=True)
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
         return None
     return tree
+
+
+class _Trees:
+    """``ast.parse`` of the last few whole sources, shared by whoever parses the same version: the check of a
+    new current source (:meth:`ParseCheck.layout`) and the passes reading it (``statements.tree_of``) each parsed
+    it (on a long script a parse is most of a version's fixed cost). Nobody changes a tree it is given (a
+    candidate is a new source, parsed anew)."""
+
+    def __init__(self, limit: int = 4, chars: int = 600_000) -> None:
+        self._limit = limit
+        self._chars = chars
+        self._trees: OrderedDict[str, ast.Module] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, source: str) -> ast.Module | None:
+        with self._lock:
+            tree = self._trees.get(source)
+            if tree is not None:
+                self._trees.move_to_end(source)
+            return tree
+
+    def parse(self, source: str) -> ast.Module:
+        """``ast.parse(source)`` (raising as it does), kept for the next asker."""
+        tree = self.get(source)
+        if tree is None:
+            tree = ast.parse(source)
+            self.keep(source, tree)
+        return tree
+
+    def keep(self, source: str, tree: ast.Module) -> None:
+        if len(source) > self._chars:
+            return
+        source = str(source)  # (not a candidate object holding the source it was made from)
+        with self._lock:
+            self._trees[source] = tree
+            self._trees.move_to_end(source)
+            total = sum(map(len, self._trees))
+            while len(self._trees) > 1 and (len(self._trees) > self._limit or total > self._chars):
+                old, _tree = self._trees.popitem(last=False)
+                total -= len(old)
+
+
+#: The trees of recently parsed whole sources (see :class:`_Trees`).
+TREES = _Trees()
 
 
 class WellFormed(str):
@@ -230,7 +275,10 @@ class ParseCheck:
         return self._whole(source)
 
     def _whole(self, source: str) -> Layout | None:
-        tree = _compiled(source)
+        shared = TREES.get(source)
+        tree = _compiled(source, tree=shared)
+        if tree is not None and shared is None:
+            TREES.keep(source, tree)
         layout = layout_of(source, tree) if tree is not None else None
         self._keep(source, layout)
         return layout
