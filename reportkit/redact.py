@@ -10,7 +10,10 @@ that is not a plain setting, and every credential found in the script's argument
 ``--password=X``, ``-pX``, ``-u user:pw``, URL userinfo: :func:`argv_secrets`) is removed *exactly
 wherever it appears*, also in the encodings that are cheap to derive: base64 (standard and URL-safe,
 at any alignment inside a longer base64 text, of the value and of ``user:pw``), URL-encoding,
-JSON-escaping, hex, the value split by a line wrap, UTF-16 output decoded as UTF-8 (NUL-interleaved).
+JSON-escaping, ``repr``, shell quoting, hex, the value split by a line wrap, UTF-16 output decoded as UTF-8
+(NUL-interleaved). Any variable's value with a credential's make-up is known whatever its name
+(:func:`credential_value`: ``SETTING_3=<a picked password, 32+ hex, a UUID>``), and so is any argument that
+is a password a person picked (:func:`password_made`).
 
 Names say more (:func:`argv_secrets`, :func:`_code_secret_name`): the password options of well-known tools
 (``sshpass -p``, ``docker login -p``, ``ldapsearch -w``, ``htpasswd -b``: :data:`_PASSWORD_TOOLS`), an option
@@ -211,9 +214,10 @@ def _env_secrets(items: tuple[tuple[str, Optional[str]], ...]) -> tuple[tuple[st
             continue
         if holds_named_secret(name, value) and len(value) >= _MIN_KNOWN and not _TRIVIAL.match(value):
             found.setdefault(value, "env-secret")
-        elif len(value) >= 16 and looks_random(value):
-            # whatever its name (SETTING_3, DW_CONN): a credential's shape (mixed case and digits, random as
-            # keys are; never a path, a digest, a UUID or a name made of words), known wherever it travels
+        elif credential_value(name, value):
+            # whatever its name (SETTING_3, DW_CONN): a credential's make-up (random as keys are, a password a
+            # person picked, 32+ hex digits or a UUID where the name does not say digest or identifier; never a
+            # path, a version or a name made of words), known wherever it travels
             found.setdefault(value, "env-secret")
         if "://" in value or "=" in value or "@" in value:
             for cred, kind in credentials_in(value).items():
@@ -277,6 +281,13 @@ def _b64_cores(data: bytes) -> list[str]:
     return out
 
 
+def _shell_quoted(value: str) -> str:
+    """``value`` as ``shlex.quote`` writes it into a command line (a ``'`` inside becomes ``'"'"'``)."""
+    import shlex
+
+    return shlex.quote(value)
+
+
 @functools.lru_cache(maxsize=4096)
 def _variants(value: str) -> tuple[str, ...]:
     """``value`` and its cheap encodings, longest first; derived ones shorter than 8 characters are left
@@ -286,7 +297,8 @@ def _variants(value: str) -> tuple[str, ...]:
     derived.update(_b64_cores(data))  # of user:pw too: HTTP Basic auth sends it so
     derived.update({urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value), urllib.parse.quote(value),
                     json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1],
-                    json.dumps(json.dumps(value))[3:-3], data.hex()})
+                    json.dumps(json.dumps(value))[3:-3], data.hex(), data.hex().upper(),
+                    repr(value)[1:-1], repr(value + '"')[1:-2], _shell_quoted(value)})
     found = {value} | {d for d in derived if len(d) >= 8}
     return tuple(sorted(found, key=len, reverse=True))
 
@@ -1240,6 +1252,48 @@ def _password_shaped(value: str) -> bool:
     return cases or re.search(r"[!#$%&*?@^~+=]", value) is not None
 
 
+# what a person picks as a password: words, two or more digits and a symbol (``Harbor+walnut731!xQ2``); not a
+# path, a list, a query string (``lr=0.1&bs=32``) or a template (``%s``, ``$HOME``)
+_PICKED_SYMBOL = re.compile(r"[!#$%&*?@^~]")
+_DATE_OR_VERSION = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[vV]?[0-9]+(?:\.[0-9]+)+")
+_QUERY_STRING = re.compile(r"(?:[A-Za-z_][\w.\-]*=[^&=]*&)*[A-Za-z_][\w.\-]*=[^&=]*")
+
+
+def password_made(value: str) -> bool:
+    """A value with the make-up of a password a person picked, whatever it is called (rule (a) for the values
+    of the environment and of the script's arguments, never a guess in text): 12 to 128 characters without
+    whitespace, six or more letters, two or more digits (besides a date's or a version's) and one of
+    ``!#$%&*?@^~``; no path, list, query string or template (``Exp#12_A``, ``run#2024-11-29``, ``lr=0.1&bs=32``,
+    ``a/b#3``, ``%s_%d`` stay)."""
+    if not 12 <= len(value) <= 128 or value[0] == "-" or any(c.isspace() or c in "/:;,<>{}[]()\"`" for c in value):
+        return False
+    digits = _DATE_OR_VERSION.sub("", value)  # run#2024-11-29, v2.13.0-rc3#12: a tag, not a password
+    if len(re.findall(r"[A-Za-z]", value)) < 6 or len(re.findall(r"[0-9]", digits)) < 2 or not _PICKED_SYMBOL.search(value):
+        return False
+    return _QUERY_STRING.fullmatch(value) is None and _TEMPLATE.search(value) is None
+
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+# the last words of a variable that holds an identifier or a digest, not a credential (GITHUB_SHA, INVOCATION_ID)
+_IDENTIFIER_WORDS = frozenset({"ID", "IDS", "UUID", "GUID", "UID", "SHA", "SHA1", "SHA256", "SHA512", "HASH", "DIGEST",
+                               "CHECKSUM", "MD5", "COMMIT", "REV", "REVISION", "REF", "ETAG", "VERSION"})
+
+
+def credential_value(name: str, value: str) -> bool:
+    """An environment variable's value that is a credential by its make-up, whatever the name (``SETTING_3``):
+    random-looking (:func:`looks_random`, 16+ characters), a password a person picked (:func:`password_made`),
+    or, unless the name says identifier or digest (``*_ID``, ``*_SHA``, ``*_HASH``, ``*_COMMIT``), 32+ hex digits
+    or a UUID (API keys and CI tokens are drawn so)."""
+    value = value.strip()
+    if len(value) < 12 or len(value) > 16384:
+        return False
+    if (len(value) >= 16 and looks_random(value)) or password_made(value):
+        return True
+    if not (_UUID.fullmatch(value) or _long_hex(value)):
+        return False
+    return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", name.upper()))
+
+
 def _flag_value(m: re.Match[str]) -> str:
     value = m.group("fqvalue") if m.group("fq") else m.group("value")
     if "<redacted:" in value:
@@ -1363,7 +1417,8 @@ def _secret_option(flag: str, value: str) -> bool:
     has one among its words (``--password-cli``, ``--sshpass-cmd``) and a credential's value, is a vendor's
     (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
     a password's make-up; or any option with a random-looking value."""
-    if _SECRET_FLAG.search(flag) or looks_random(value) or (flag.lower().endswith("key") and _long_hex(value)):
+    if _SECRET_FLAG.search(flag) or looks_random(value) or password_made(value) \
+            or (flag.lower().endswith("key") and _long_hex(value)):
         return True  # --wandb-key <40 hex>
     if flag in ("p", "P"):
         return _password_shaped(value)
@@ -1387,6 +1442,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
 
     for i, arg in enumerate(argv):
         nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if password_made(arg):  # a password a person picked, as any argument (ldapsearch -w PW, add_user USER PW)
+            add(arg)
         if arg.startswith("-") and not arg.startswith("---"):
             flag, eq, value = arg.lstrip("-").partition("=")
             if not eq and nxt is not None and not nxt.startswith("-"):
@@ -2238,7 +2295,7 @@ def is_secret_env(name: str, value: str) -> bool:
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
     if words and words[-1].endswith(_URL_NAME_ENDINGS) and _URL_USERINFO.match(value):
         return True
-    return redact_text(value, home="") != value
+    return credential_value(name, value) or redact_text(value, home="") != value
 
 
 def redact_env(env: Mapping[str, str], *, home: Optional[str] = None) -> dict[str, str]:
