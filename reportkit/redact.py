@@ -406,8 +406,7 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
         view = joined.view
         for kind, pattern in _prefix_tokens(view):
             for m in pattern.finditer(view):
-                if not joined.spans_break(m.start(), m.end()) or not (kind.endswith("webhook")
-                                                                       or _starts_word(view, m.start())):
+                if not joined.spans_break(m.start(), m.end()) or not _token_ok(kind, view, m):
                     continue
                 # a wrap fills its lines: a line shorter than the first one ended the token, when it is whole there
                 # (the next line's words are not part of it)
@@ -419,6 +418,9 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                     if pattern.fullmatch(view, m.start(), first) or first - m.start() < 12:
                         continue  # whole on its line (the line's own rules take it), or too short to be one
                     end = first  # the head of a token a logger wrapped (its tail is past the next line's prefix)
+                    tail = _tail_after_prefix(text, joined.original(m.start(), end)[1])
+                    if tail:
+                        spans.append((*tail, _mark(kind)))
                 if end < len(view) and view[end] in "=:":
                     # the last piece is a name being assigned on the next line (NAME=value), not the token's tail
                     end = max(c for c, _ in breaks if c < end)
@@ -432,6 +434,26 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                     continue
                 spans.append((lo, hi, _mark(kind)))
     return spans
+
+
+def _tail_after_prefix(text: str, at: int) -> Optional[tuple[int, int]]:
+    """A token's head ends its line at ``at`` and the next line repeats the line's start (a logger's timestamp
+    and level: ``2026-03-14 09:00:01,123 INFO (cont) <tail>``): where the tail is, the first random word after
+    the repeated part (within the next line's first 80 characters), or None."""
+    line_start = text.rfind("\n", 0, at) + 1
+    nxt = text.find("\n", at)
+    if nxt < 0 or text[at:nxt].strip():
+        return None
+    stop = text.find("\n", nxt + 1)
+    line, following = text[line_start:at], text[nxt + 1:stop if stop >= 0 else len(text)]
+    common = len(os.path.commonprefix([line, following]))
+    if common < 8:
+        return None
+    for m in re.finditer(r"[^\s]+", following[common:common + 80]):
+        if re.fullmatch(r"[A-Za-z0-9_\-+/=.~]{8,}", m.group(0)) and _token_tail(m.group(0)):
+            start = nxt + 1 + common + m.start()
+            return start, start + len(m.group(0))
+    return None
 
 
 def _token_tail(piece: str) -> bool:
@@ -649,6 +671,18 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("ubidots-token", r"BBFF-[0-9A-Za-z]{30}"),
     _tok("voiceflow-key", r"VF\.(?:(?:DM|WS)\.)?[a-fA-F0-9]{24}\.[A-Za-z0-9]{16}"),
     _tok("zoho-token", r"1000\.[a-f0-9]{32}\.[a-f0-9]{32}"),
+    # more from the same catalogues (gitleaks, Kingfisher, Nosey Parker): AI inference vendors, registries,
+    # payment and observability services
+    _tok("together-key", r"tgp_v1_[A-Za-z0-9_\-]{40,64}"),
+    _tok("fireworks-key", r"fw_(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[A-Z])(?=[A-Za-z0-9]{0,63}[a-z])"
+                          r"[A-Za-z0-9]{20,64}"),
+    _tok("elevenlabs-key", r"sk_[a-f0-9]{48}"),
+    _tok("cratesio-token", r"cio(?=[A-Za-z0-9]{0,31}[0-9])(?=[A-Za-z0-9]{0,31}[A-Z])[A-Za-z0-9]{32}"),
+    _tok("braintree-token", r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}"),
+    _tok("newrelic-key", r"NR(?:II|JS|RA|SP)-[A-Za-z0-9\-]{19,40}"),
+    _tok("rancher-token", r"kubeconfig-u-[a-z0-9]{5,16}:[a-z0-9]{54,64}"),
+    _tok("rancher-token", r"token-[a-z0-9]{5}:[a-z0-9]{54,64}"),
+    _tok("discord-bot-token", r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"),
 ]
 # Shapes without a literal prefix of their own (the needle they need is checked first): HashiCorp Terraform
 # Cloud/Vagrant tokens (``<14>.atlasv1.<60+>``), Azure AD client secrets (``<3><digit>Q~<31-34>``), MaxMind
@@ -658,6 +692,8 @@ _SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
     ("azure-client-secret", "Q~", re.compile(r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])")),
     ("maxmind-key", "_mmk", re.compile(r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk" + _E)),
     ("mailchimp-key", "-us", re.compile(r"[a-f0-9]{32}-us[0-9]{1,2}" + _E)),
+    ("newrelic-key", "NRAL", re.compile(r"[a-z0-9]{6}[a-f0-9]{30}NRAL" + _E)),  # a license key
+    ("azure-devops-token", "AZDO", re.compile(r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E)),  # a PAT (84)
     ("teams-webhook", "webhook.office.com/webhookb2/",
      re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
@@ -679,9 +715,35 @@ def _prefix_tokens(text: str) -> list[tuple[str, re.Pattern[str]]]:
     return [(kind, pattern) for kind, pattern, needle in _PREFIX_NEEDLES if needle is None or needle in text]
 
 
+def _mixed(part: str) -> bool:
+    return bool(re.search(r"[a-z]", part) and re.search(r"[A-Z]", part) and re.search(r"[0-9]", part))
+
+
+def _discord_bot_token(token: str) -> bool:
+    """Discord's three parts: the user id (base64 of its digits), a timestamp, an HMAC; drawn, not written."""
+    first, _, rest = token.partition(".")
+    try:
+        if base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).isdigit():
+            return True
+    except ValueError:
+        pass
+    return _mixed(first) and _mixed(rest.rpartition(".")[2])
+
+
+# token shapes without a vendor's literal prefix: also checked as a whole
+_TOKEN_CHECKS: dict[str, Callable[[str], bool]] = {"discord-bot-token": _discord_bot_token}
+
+
+def _token_ok(kind: str, text: str, m: re.Match[str]) -> bool:
+    if not (kind.endswith("webhook") or _starts_word(text, m.start())):
+        return False
+    check = _TOKEN_CHECKS.get(kind)
+    return check is None or check(m.group(0))
+
+
 def _token_spans(text: str) -> list[Span]:
     spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _prefix_tokens(text)
-             for m in pattern.finditer(text) if kind.endswith("webhook") or _starts_word(text, m.start())]
+             for m in pattern.finditer(text) if _token_ok(kind, text, m)]
     for kind, needle, pattern in _SHAPED_TOKENS:
         if needle in text:
             spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text)
@@ -765,10 +827,13 @@ _CLI_CREDENTIALS = [
     re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
     # .netrc: machine HOST login USER password PW
     re.compile(r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<value>\S{1,256})"),
+    # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db
+    re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4})[\"']?[A-Za-z0-9_$#.]{1,128}/"
+               r"(?P<value>[^\s@/\"'`]{1,256})@"),
 ]
 _CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
                 ("storepass", "keypass"),
-                ("login",), ("wandb",), ("machine",))
+                ("login",), ("wandb",), ("machine",), ("oracle:", "sqlplus"))
 
 
 def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
@@ -878,8 +943,66 @@ def _user_password_b64(m: re.Match[str]) -> bool:
     return bool(colon and password) and decoded.isprintable()
 
 
+# the private members of a JSON Web Key (RFC 7518: "d", "p", "q", "dp", "dq", "qi" of RSA and EC keys, "k" of a
+# symmetric one), in a text that says it is a JWK ("kty"); JSON, a Python repr or JSON escaped once more
+_JWK_PRIVATE = re.compile(r"(?P<q>\\{0,2}[\"'])(?:d|p|q|dp|dq|qi|k)(?P=q)\s{0,3}:\s{0,3}(?P=q)"
+                          r"(?P<value>[A-Za-z0-9_\-+/]{16,16384}={0,2})(?P=q)")
+
+
+# a credential's text encoded once more (no "Basic" in front, no name): hex of a token's characters, base64 of
+# user:password. Checked by decoding: a digest or binary data does not decode to printable text that has a
+# credential's make-up, so these hold in code too
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{32,512}(?![0-9A-Za-z])")
+_B64_WORD = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{12,684}={0,2}(?![A-Za-z0-9+/=_\-])")
+_USER_PASSWORD = re.compile(r"[A-Za-z0-9_.@\-]{1,64}:(?P<pw>\S{6,128})")
+
+
+def _credential_text(text: str) -> bool:
+    """Decoded text that is a credential: a token of a known format, random like a key, or a picked password."""
+    if not text.isprintable() or not text.isascii() or any(c.isspace() for c in text):
+        return False
+    whole = [1 for a, b, _ in _token_spans(text) if b - a >= len(text) - 2]
+    return bool(whole) or (len(text) >= 16 and looks_random(text)) or password_made(text)
+
+
+def _hex_text(m: re.Match[str]) -> bool:
+    value = m.group(0)
+    if len(value) % 2 or (m.start() and m.string[m.start() - 1].isalnum()) or not (value.islower() or value.isupper()
+                                                                                    or value.isdigit()):
+        return False
+    try:
+        return _credential_text(bytes.fromhex(value).decode("ascii"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+def _b64_user_password(m: re.Match[str]) -> bool:
+    value = m.group(0)
+    if not re.search(r"[0-9+/=]", value) and value.isalpha():
+        return False  # a word
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    found = _USER_PASSWORD.fullmatch(decoded)
+    return found is not None and decoded.isprintable() and (password_made(found["pw"]) or _password_shaped(found["pw"]))
+
+
+def _encoded_spans(text: str) -> list[Span]:
+    spans = [(m.start(), m.end(), _mark("hex-encoded-secret")) for m in _HEX_RUN.finditer(text) if _hex_text(m)]
+    return spans + [(m.start(), m.end(), _mark("authorization")) for m in _B64_WORD.finditer(text)
+                    if len(m.group(0)) % 4 != 1 and _b64_user_password(m)]
+
+
+def _in_jwk(m: re.Match[str]) -> bool:
+    """The member is a JWK's: ``kty`` is named in the same object (within a key's length of it)."""
+    return "kty" in m.string[max(0, m.start() - 4096):m.end() + 4096]
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
+    if "kty" in text:
+        spans += _group_spans(_JWK_PRIVATE, text, "private-key", _in_jwk)
     if "Basic" in text:
         spans += _group_spans(_BASIC_CREDENTIALS, text, "authorization", _user_password_b64)
     if "://" in text:
@@ -1008,6 +1131,8 @@ def _ds_spans(text: str, high: bool) -> list[Span]:
                     end -= 1
             if start > 0 and text[start - 1].isalnum() and text[start].isalnum():
                 continue  # inside a longer word ("xghp_..."): not that credential's format
+            if kind in _TOKEN_CHECKS and not _TOKEN_CHECKS[kind](text[start:end]):
+                continue  # (a dotted name of Discord's lengths: its parts are words, not drawn)
             if end - start >= 8 and not text.startswith("<redacted", start):
                 spans.append((start, end, _mark(kind)))
     return spans
@@ -1035,8 +1160,8 @@ def _not_template(text: str, spans: list[Span]) -> list[Span]:
 
 def _high_spans(text: str) -> list[Span]:
     """Every high-confidence match (rule (b) that holds anywhere, code included)."""
-    return _pem_spans(text) + _token_spans(text) + _not_template(text, _structural_spans(text)
-                                                                 + _ds_spans(text, high=True))
+    return _pem_spans(text) + _token_spans(text) + _encoded_spans(text) \
+        + _not_template(text, _structural_spans(text) + _ds_spans(text, high=True))
 
 
 # --------------------------------------------------------------------------- (b) context rules (text only)
@@ -1065,7 +1190,9 @@ _VALUE = (
     r"(?![ \t]{0,5}=))"
 )
 _ASSIGNMENT = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?(?P<name>" + _SECRET_NAME + r")[\"']?" + _SEPARATOR + ")" + _VALUE,
+    # (the name's quotes may be escaped: \'password\': "..." in the repr of a list of reprs)
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"'])?"
+    + _SEPARATOR + ")" + _VALUE,
     re.IGNORECASE | re.MULTILINE,
 )
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
@@ -1117,6 +1244,8 @@ def _not_secret_value(value: str, name: str) -> bool:
     a dotted word with digits is a password (``Harbor42.north17``), not a module path."""
     if not _NOT_SECRET_VALUE.match(value):
         return False
+    if "." in value and looks_random(value.replace(".", "")):
+        return False  # WUkxWcmwg4NPRh.rwhQyu...: drawn, not a module path (torch.float32, self.ntoken)
     return not ("." in value and _PASSWORD_NAME.search(name) and _WORD_DIGITS.search(value)
                 and not re.fullmatch(r"-?[0-9.]+", value))
 

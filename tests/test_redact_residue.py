@@ -57,3 +57,109 @@ def test_code_keeps_parsing_with_a_known_picked_password():
     out = redact_code(source, env={"APP_SETTING_7": PICKED}, home="")
     assert PICKED not in out
     compile(out, "x.py", "exec")
+
+
+# ---------------------------------------------------------------- vendor formats from the scanners' catalogues
+
+def _key(n, seed=7):
+    import random
+    rng = random.Random(seed)
+    while True:
+        s = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789") for _ in range(n))
+        if any(c.isdigit() for c in s) and any(c.isupper() for c in s) and any(c.islower() for c in s):
+            return s
+
+
+def _hex(n, seed=3):
+    import random
+    rng = random.Random(seed)
+    return "".join(rng.choice("0123456789abcdef") for _ in range(n))
+
+
+VENDOR_TOKENS = {
+    "together": "tgp_v1_" + _key(43),
+    "fireworks": "fw_" + _key(28),
+    "elevenlabs": "sk_" + _hex(48),
+    "crates.io": "cio" + _key(32),
+    "braintree": "access_token$sandbox$" + _hex(16, 5).replace("a", "k") + "$" + _hex(32, 6),
+    "new relic license": _hex(36, 8) + "NRAL",
+    "new relic insert": "NRII-" + _key(32),
+    "azure devops": _key(76, 9) + "AZDO" + _key(4, 10),
+    "rancher": "kubeconfig-u-" + _hex(10, 11) + ":" + _hex(54, 12).replace("f", "z"),
+    "discord bot": "N" + _key(25, 13) + "." + _key(6, 14) + "." + _key(38, 15),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VENDOR_TOKENS))
+def test_vendor_formats_in_text_and_in_code(name):
+    token = VENDOR_TOKENS[name]
+    assert token not in redact_text(f"deploy: using {token} now", home="")
+    out = redact_code(f'CLIENT = make("{token}")\n', home="")
+    assert token not in out
+    compile(out, "x.py", "exec")
+
+
+def test_a_discord_shaped_dotted_name_stays():
+    text = "Module_for_sequence_tasks.method.attribute_name_of_the_layer_norm"
+    assert redact_text(text, home="") == text
+
+
+def test_jwk_private_members_in_json_repr_and_code():
+    import json
+    jwk = json.dumps({"kty": "RSA", "n": _key(86, 20), "e": "AQAB", "d": _key(86, 21), "p": _key(43, 22),
+                      "q": _key(43, 23), "dp": _key(43, 24), "dq": _key(43, 25), "qi": _key(43, 26)})
+    privates = [json.loads(jwk)[k] for k in ("d", "p", "q", "dp", "dq", "qi")]
+    for out in (redact_text(jwk, home=""), redact_text(repr([jwk]), home=""), redact_code(f"K = {jwk!r}\n", home="")):
+        assert not any(p in out for p in privates)
+        assert json.loads(jwk)["n"] in out  # the public modulus stays
+    other = json.dumps({"p": _key(43, 27), "mode": "x"})  # no "kty": not a key
+    assert redact_text(other, home="") == other
+
+
+def test_oracle_user_password_at():
+    pw = "Marlin5Tkw"
+    for text in (f"jdbc:oracle:thin:scott/{pw}@//db.example:1521/SVC", f"sqlplus -S hr/{pw}@prod"):
+        assert pw not in redact_text(text, home="")
+        assert pw in argv_secrets(["--url", text])
+
+
+def test_a_random_value_with_a_dot_after_a_secret_name_is_not_a_module_path():
+    value = "Tq8LmNp2Rt.vXk4BcDf5GhJk7Lm"
+    assert value not in redact_text(f"client_secret = {value}", home="")
+    assert redact_text("dtype = torch.float32", home="") == "dtype = torch.float32"
+
+
+def test_escaped_quotes_of_a_repr_in_a_repr():
+    pw = "Heronmaple415*tQ\\'Xk3Lm9Qp2W"
+    text = "creds = " + repr(["a", repr({"user": "etl", "password": pw}), "b"])
+    out = redact_text(text, home="")
+    assert "Xk3Lm9Qp2W" not in out and "Heronmaple415" not in out
+
+
+# ---------------------------------------------------------------- a credential encoded once more
+
+def test_hex_of_a_token_and_bare_base64_of_user_password():
+    import base64
+    token = _key(26, 30)
+    pair = base64.b64encode(b"svc-etl:Marlinmaple582^Tkw").decode()
+    for fn in (lambda t: redact_text(t, home=""), lambda t: redact_code(f'X = "{t}"\n', home="")):
+        assert token.encode().hex() not in fn("bytes (hex): " + token.encode().hex())
+        assert pair not in fn("creds: " + pair)
+
+
+@pytest.mark.parametrize("text", [
+    "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 md5 d41d8cd98f00b204e9800998ecf8427e",
+    "sha256:5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
+    "hex of a word: " + b"hello world, this is fine".hex(),
+    "b64 of a pair: bW9kZWw6cmVzbmV0NTA= and a word configuration",
+])
+def test_digests_and_ordinary_encodings_stay(text):
+    assert redact_text(text, home="") == text
+
+
+def test_a_token_wrapped_by_a_logger_that_repeats_its_prefix():
+    token = "sk-" + _key(60, 31)
+    line = "2026-03-14 09:00:01,123 INFO auth: using key " + token
+    wrapped = "\n2026-03-14 09:00:01,123 INFO (cont) ".join(line[i:i + 64] for i in range(0, len(line), 64))
+    out = redact_text("start\n" + wrapped + "\nend", home="")
+    assert line[64:] not in out and out.count("\n") == wrapped.count("\n") + 2
