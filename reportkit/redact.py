@@ -447,6 +447,8 @@ def _tail_after_prefix(text: str, at: int) -> Optional[tuple[int, int]]:
     stop = text.find("\n", nxt + 1)
     line, following = text[line_start:at], text[nxt + 1:stop if stop >= 0 else len(text)]
     common = len(os.path.commonprefix([line, following]))
+    if common < 8:  # the logger's part may come after another prefix on the token's line ("out: 2026-03-14 ...")
+        common = 12 if len(following) >= 12 and following[:12].strip() and following[:12] in line else 0
     if common < 8:
         return None
     for m in re.finditer(r"[^\s]+", following[common:common + 80]):
@@ -812,6 +814,9 @@ _KEY_HEADER = re.compile(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency
 # credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
 # openssl -passin pass:PW
 _ARG_SEP = r"(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"']|[\"']?\s{1,5}[\"']?)"
+# a password that starts with "-" (Azure's client secrets may): 12+ characters with a digit and an upper-case letter
+# or a symbol, not an option (-v, --verbose, --tenant-id)
+_DASHED = r"-(?=[^\s\"'`]{11,})(?![A-Za-z\-]+(?:[\s\"'`=]|$))(?=[^\s\"'`]*[0-9])"
 _CLI_CREDENTIALS = [
     re.compile(r"(?:-u|--user|--proxy-user)" + _ARG_SEP + r"?[\"']?"
                r"(?P<value>[^\s:\"'`]{1,100}:(?!\d+\b)[^\s\"'`]{1,256})"),
@@ -823,10 +828,12 @@ _CLI_CREDENTIALS = [
     # keytool -storepass PW / -keypass PW (not -storepass:env NAME)
     re.compile(r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)\s{1,3}[\"']?(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
     # docker/az/oc/helm ... login -p PW (with a space: only after "login")
-    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}[\"']?(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
+    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}[\"']?(?P<value>(?:[^\s\"'`-]|" + _DASHED + r")[^\s\"'`]{0,255})"),
     re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
     # .netrc: machine HOST login USER password PW
-    re.compile(r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<value>\S{1,256})"),
+    # (also quoted line by line: pytest's "E   ", "> ", "# ", "| " before each line of a multi-line .netrc)
+    re.compile(r"\bmachine\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?(?:login\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?)?"
+               r"password\s+(?P<value>\S{1,256})"),
     # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db
     re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4})[\"']?[A-Za-z0-9_$#.]{1,128}/"
                r"(?P<value>[^\s@/\"'`]{1,256})@"),
@@ -849,7 +856,8 @@ def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
         names = "|".join(re.escape(t) for t in sorted(tools, key=len, reverse=True))
         opts = "|".join(re.escape(o) for o in options)
         out.append((re.compile(r"(?<![\w\-])(?:" + names + r")(?![\w\-])[^\n|;&]{0,300}?\s(?:" + opts + r")(?:\s{1,3}|=)"
-                               r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))[^\s\"'`\-][^\s\"'`]{0,255})"), tuple(tools)))
+                               r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))(?:[^\s\"'`\-]|" + _DASHED + r")[^\s\"'`]{0,255})"),
+                    tuple(tools)))
     out.append((re.compile(r"\bsmbclient\b[^\n|;&]{0,300}?\s(?:-U\s{0,3}|--user[= ])[\"']?[^\s%\"'`]{1,100}%"
                            r"(?P<value>[^\s\"'`]{1,256})"), ("smbclient",)))
     out.append((re.compile(r"(?<![\w\-])7z[a-z]?(?![\w\-])[^\n|;&]{0,300}?\s-p(?P<value>[^\s\"'`\-][^\s\"'`]{0,255})"),
@@ -962,7 +970,10 @@ def _credential_text(text: str) -> bool:
     if not text.isprintable() or not text.isascii() or any(c.isspace() for c in text):
         return False
     whole = [1 for a, b, _ in _token_spans(text) if b - a >= len(text) - 2]
-    return bool(whole) or (len(text) >= 16 and looks_random(text)) or password_made(text)
+    if whole or (len(text) >= 16 and looks_random(text)) or password_made(text):
+        return True
+    # (encoded once more, less randomness says enough: both cases and digits, not words)
+    return len(text) >= 12 and _mixed(text) and not _WORDS_ONLY.fullmatch(text) and not _WORDLIKE.fullmatch(text)
 
 
 def _hex_text(m: re.Match[str]) -> bool:
@@ -1186,7 +1197,8 @@ _VALUE = (
     # (a bare value not followed by "=" on its line: "a = b = c"; a next line of "=====" is not that; a quote
     # may end it: "NAME=value" as an item of a repr'd list, ['PGPASSWORD=...', ...])
     # and a JSON escape ends it: "...\npassword=VALUE\nnext line"
-    r"|(?P<value>(?!<redacted)(?!=)(?:(?!\\[nrt])[^\s\"'`,;(){}\[\]<>\ue005]){1,512})(?=$|[\s,;)\]}\"']|\\[nrt])"
+    # (not a key of its own: "yaml_secret_key:   secret_key: VALUE" names VALUE with the second name)
+    r"|(?P<value>(?!<redacted)(?!=)(?![A-Za-z_][\w.\-]{0,80}:(?:\s|$))(?:(?!\\[nrt])[^\s\"'`,;(){}\[\]<>\ue005]){1,512})(?=$|[\s,;)\]}\"']|\\[nrt])"
     r"(?![ \t]{0,5}=))"
 )
 _ASSIGNMENT = re.compile(
@@ -2157,10 +2169,13 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     """Inside a string's text (a command line, a connection string, a config line, JSON): a value after a
     name or option that says it is a secret (``--password=X``, ``"api_key": "X"``, ``PGPASSWORD=X``),
     when it looks like a credential (:func:`_secret_literal`)."""
-    spans: list[Span] = []
+    lower = text.lower()
+    # a secret's name, a space and a drawn value ("twilio api key SK... secret <32 random>")
+    spans: list[Span] = [s for s in _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
+                         if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key")) else []
     if "=" not in text and ":" not in text and "--" not in text:
         return spans
-    if not _named_here(text.lower()):
+    if not _named_here(lower):
         return spans
     for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT, _CLI_FLAG):
         for m in pattern.finditer(text):
@@ -2171,6 +2186,11 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
             if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
                 spans.append((m.start(group), m.end(group), _mark("secret")))
     return spans
+
+
+def _drawn_value(m: re.Match[str]) -> bool:
+    value = m.group("value").rstrip(".")
+    return len(value) >= 16 and _random_body(value) and "/" not in value
 
 
 def _flag_strength(name: str) -> str:
@@ -2212,7 +2232,9 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
         if inner == text == view:  # the source spells the value as it is: replace in place
             spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
                       for a, b, r in keyword]
-        elif keyword or (_HIDING_ESCAPE.search(raw) and (_high_spans(view) or _known_spans(view, table))):
+        elif keyword or (_HIDING_ESCAPE.search(raw) and (_high_spans(view) or _known_spans(view, table))) \
+                or ("\n" in view and id(node) not in prose and _wrapped_spans(view, (), patterns=True)):
+            # (a token a wrap split across the literal's escaped line break: the whole literal)
             spans.append((start, end, _whole(node)))
     return spans
 

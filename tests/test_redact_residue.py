@@ -163,3 +163,57 @@ def test_a_token_wrapped_by_a_logger_that_repeats_its_prefix():
     wrapped = "\n2026-03-14 09:00:01,123 INFO (cont) ".join(line[i:i + 64] for i in range(0, len(line), 64))
     out = redact_text("start\n" + wrapped + "\nend", home="")
     assert line[64:] not in out and out.count("\n") == wrapped.count("\n") + 2
+
+
+# ---------------------------------------------------------------- config lines in the channel that missed them
+
+def test_a_key_after_a_name_that_ends_in_a_secret_word_is_a_name_not_the_value():
+    value = _key(40, 40)
+    out = redact_text(f"ci fmt yaml_api_secret:   api_secret: {value}", home="")
+    assert value not in out and "api_secret:" in out
+
+
+def test_a_multi_line_netrc_quoted_line_by_line():
+    pw = "Walnutember417!Qz"
+    text = f"E       machine mirror.example\nE         login ci-bot\nE         password {pw}\nE   next"
+    out = redact_text(text, home="")
+    assert pw not in out and out.count("\n") == text.count("\n")
+
+
+@pytest.mark.parametrize("command", [
+    "az login --service-principal -u app -p {pw} --tenant t1",
+    "mongosh mongodb://db01 -u admin -p {pw}",
+])
+def test_a_password_option_whose_value_starts_with_a_dash(command):
+    pw = "-Qw_3rT.yU8iO~p2Lk"
+    assert pw not in redact_text(command.format(pw=pw), home="")
+    assert pw not in redact_code(f'CMD = "{command.format(pw=pw)}"\n', home="")
+    flags = "az login --service-principal -u app -p --use-device-code"
+    assert redact_text(flags, home="") == flags
+
+
+def test_a_drawn_value_after_a_secrets_name_inside_a_string_literal():
+    value = _key(32, 41)
+    out = redact_code(f'CONF = {{"twilio": "api key SK{_hex(32, 42)} secret {value}"}}\n', home="")
+    assert value not in out
+    compile(out, "x.py", "exec")
+    prose = 'DOC = "the secret sauce is in transformer_layer_norm_scaling"\n'
+    assert redact_code(prose, home="") == prose
+
+
+def test_hex_of_a_token_with_few_digits():
+    token = "QkTrWmPzXbLnVc7HgFdSaJyE"  # letters of both cases and one digit: its hex says enough
+    assert token.encode().hex() not in redact_text("raw (hex): " + token.encode().hex(), home="")
+    word = b"transformer_layer_norm".hex()
+    assert redact_text("name (hex): " + word, home="") == "name (hex): " + word
+
+
+def test_a_logger_wrapped_token_after_another_prefix_and_in_a_literal():
+    token = "sk-" + _key(60, 43)
+    line = "2026-03-14 09:00:01,123 INFO auth: using key " + token
+    wrapped = "\n2026-03-14 09:00:01,123 INFO (cont) ".join(line[i:i + 64] for i in range(0, len(line), 64))
+    out = redact_text("job output: " + wrapped + "\nend", home="")
+    assert line[64:] not in out and line[48:64] not in out
+    code = redact_code(f"D = {{'k': {wrapped!r}}}\n", home="")
+    assert line[64:] not in code and line[48:64] not in code
+    compile(code, "x.py", "exec")
