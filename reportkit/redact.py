@@ -336,7 +336,9 @@ def _replace_known(text: str, table: tuple[tuple[str, str], ...]) -> str:
 
 # --------------------------------------------------------------------------- line wraps
 
-_BREAK = re.compile(r"[ \t]+(?:\\?\r?\n|\\n\ue005?)[ \t]*|(?:\\?\r?\n|\\n\ue005?)[ \t]*")
+# (and what quotes each line of a block: pytest's "E   " before a failure's lines, "> ")
+_BREAK = re.compile(r"[ \t]+(?:\\?\r?\n|\\n\ue005?)(?:E[ \t]{2,8}|>[ \t])?[ \t]*"
+                    r"|(?:\\?\r?\n|\\n\ue005?)(?:E[ \t]{2,8}|>[ \t])?[ \t]*")
 
 
 class _Joined:
@@ -436,24 +438,30 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
     return spans
 
 
+_LINE_BREAK = re.compile(r"\r?\n|(?:\\r)?\\n\ue005?")
+
+
 def _tail_after_prefix(text: str, at: int) -> Optional[tuple[int, int]]:
     """A token's head ends its line at ``at`` and the next line repeats the line's start (a logger's timestamp
     and level: ``2026-03-14 09:00:01,123 INFO (cont) <tail>``): where the tail is, the first random word after
     the repeated part (within the next line's first 80 characters), or None."""
-    line_start = text.rfind("\n", 0, at) + 1
-    nxt = text.find("\n", at)
-    if nxt < 0 or text[at:nxt].strip():
+    # (a line break, real or escaped in a repr or JSON: "...\\n2026-03-14 ... (cont) <tail>")
+    before = [m.end() for m in _LINE_BREAK.finditer(text, max(0, at - 400), at)]
+    line_start = before[-1] if before else (text.rfind("\n", 0, at) + 1)
+    brk = _LINE_BREAK.search(text, at)
+    if brk is None or text[at:brk.start()].strip():
         return None
-    stop = text.find("\n", nxt + 1)
-    line, following = text[line_start:at], text[nxt + 1:stop if stop >= 0 else len(text)]
+    nxt = brk.end()
+    stop = _LINE_BREAK.search(text, nxt)
+    line, following = text[line_start:at], text[nxt:stop.start() if stop else len(text)]
     common = len(os.path.commonprefix([line, following]))
     if common < 8:  # the logger's part may come after another prefix on the token's line ("out: 2026-03-14 ...")
         common = 12 if len(following) >= 12 and following[:12].strip() and following[:12] in line else 0
     if common < 8:
         return None
-    for m in re.finditer(r"[^\s]+", following[common:common + 80]):
-        if re.fullmatch(r"[A-Za-z0-9_\-+/=.~]{8,}", m.group(0)) and _token_tail(m.group(0)):
-            start = nxt + 1 + common + m.start()
+    for m in re.finditer(r"(?<![^\s(\[{'\"])[A-Za-z0-9_\-+/=.~]{8,}", following[common:common + 80]):
+        if _token_tail(m.group(0)):
+            start = nxt + common + m.start()
             return start, start + len(m.group(0))
     return None
 

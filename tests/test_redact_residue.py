@@ -217,3 +217,14 @@ def test_a_logger_wrapped_token_after_another_prefix_and_in_a_literal():
     code = redact_code(f"D = {{'k': {wrapped!r}}}\n", home="")
     assert line[64:] not in code and line[48:64] not in code
     compile(code, "x.py", "exec")
+
+
+def test_a_logger_wrapped_token_in_a_repr_and_in_pytests_failure_lines():
+    token = "sk-" + _key(60, 44)
+    line = "2026-03-14 09:00:01,123 INFO auth: using key " + token
+    wrapped = "\n2026-03-14 09:00:01,123 INFO (cont) ".join(line[i:i + 64] for i in range(0, len(line), 64))
+    quoted = "E       api(x)\n" + "\n".join("E       " + part for part in wrapped.splitlines()) + "\nE         next"
+    for text in ("creds = " + repr(["x", wrapped, "y"]), quoted):
+        out = redact_text(text, home="")
+        assert line[64:] not in out and line[48:64] not in out, out
+        assert out.count("\n") == text.count("\n")
