@@ -10,7 +10,10 @@ that is not a plain setting, and every credential found in the script's argument
 ``--password=X``, ``-pX``, ``-u user:pw``, URL userinfo: :func:`argv_secrets`) is removed *exactly
 wherever it appears*, also in the encodings that are cheap to derive: base64 (standard and URL-safe,
 at any alignment inside a longer base64 text, of the value and of ``user:pw``), URL-encoding,
-JSON-escaping, hex, the value split by a line wrap, UTF-16 output decoded as UTF-8 (NUL-interleaved).
+JSON-escaping, ``repr``, shell quoting, hex, the value split by a line wrap, UTF-16 output decoded as UTF-8
+(NUL-interleaved). Any variable's value with a credential's make-up is known whatever its name
+(:func:`credential_value`: ``SETTING_3=<a picked password, 32+ hex, a UUID>``), and so is any argument that
+is a password a person picked (:func:`password_made`).
 
 Names say more (:func:`argv_secrets`, :func:`_code_secret_name`): the password options of well-known tools
 (``sshpass -p``, ``docker login -p``, ``ldapsearch -w``, ``htpasswd -b``: :data:`_PASSWORD_TOOLS`), an option
@@ -211,9 +214,10 @@ def _env_secrets(items: tuple[tuple[str, Optional[str]], ...]) -> tuple[tuple[st
             continue
         if holds_named_secret(name, value) and len(value) >= _MIN_KNOWN and not _TRIVIAL.match(value):
             found.setdefault(value, "env-secret")
-        elif len(value) >= 16 and looks_random(value):
-            # whatever its name (SETTING_3, DW_CONN): a credential's shape (mixed case and digits, random as
-            # keys are; never a path, a digest, a UUID or a name made of words), known wherever it travels
+        elif credential_value(name, value):
+            # whatever its name (SETTING_3, DW_CONN): a credential's make-up (random as keys are, a password a
+            # person picked, 32+ hex digits or a UUID where the name does not say digest or identifier; never a
+            # path, a version or a name made of words), known wherever it travels
             found.setdefault(value, "env-secret")
         if "://" in value or "=" in value or "@" in value:
             for cred, kind in credentials_in(value).items():
@@ -277,6 +281,13 @@ def _b64_cores(data: bytes) -> list[str]:
     return out
 
 
+def _shell_quoted(value: str) -> str:
+    """``value`` as ``shlex.quote`` writes it into a command line (a ``'`` inside becomes ``'"'"'``)."""
+    import shlex
+
+    return shlex.quote(value)
+
+
 @functools.lru_cache(maxsize=4096)
 def _variants(value: str) -> tuple[str, ...]:
     """``value`` and its cheap encodings, longest first; derived ones shorter than 8 characters are left
@@ -286,7 +297,8 @@ def _variants(value: str) -> tuple[str, ...]:
     derived.update(_b64_cores(data))  # of user:pw too: HTTP Basic auth sends it so
     derived.update({urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value), urllib.parse.quote(value),
                     json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1],
-                    json.dumps(json.dumps(value))[3:-3], data.hex()})
+                    json.dumps(json.dumps(value))[3:-3], data.hex(), data.hex().upper(),
+                    repr(value)[1:-1], repr(value + '"')[1:-2], _shell_quoted(value)})
     found = {value} | {d for d in derived if len(d) >= 8}
     return tuple(sorted(found, key=len, reverse=True))
 
@@ -324,7 +336,9 @@ def _replace_known(text: str, table: tuple[tuple[str, str], ...]) -> str:
 
 # --------------------------------------------------------------------------- line wraps
 
-_BREAK = re.compile(r"[ \t]+(?:\\?\r?\n|\\n\ue005?)[ \t]*|(?:\\?\r?\n|\\n\ue005?)[ \t]*")
+# (and what quotes each line of a block: pytest's "E   " before a failure's lines, "> ")
+_BREAK = re.compile(r"[ \t]+(?:\\?\r?\n|\\n\ue005?)(?:E[ \t]{2,8}|>[ \t])?[ \t]*"
+                    r"|(?:\\?\r?\n|\\n\ue005?)(?:E[ \t]{2,8}|>[ \t])?[ \t]*")
 
 
 class _Joined:
@@ -394,8 +408,7 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
         view = joined.view
         for kind, pattern in _prefix_tokens(view):
             for m in pattern.finditer(view):
-                if not joined.spans_break(m.start(), m.end()) or not (kind.endswith("webhook")
-                                                                       or _starts_word(view, m.start())):
+                if not joined.spans_break(m.start(), m.end()) or not _token_ok(kind, view, m):
                     continue
                 # a wrap fills its lines: a line shorter than the first one ended the token, when it is whole there
                 # (the next line's words are not part of it)
@@ -407,6 +420,9 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                     if pattern.fullmatch(view, m.start(), first) or first - m.start() < 12:
                         continue  # whole on its line (the line's own rules take it), or too short to be one
                     end = first  # the head of a token a logger wrapped (its tail is past the next line's prefix)
+                    tail = _tail_after_prefix(text, joined.original(m.start(), end)[1])
+                    if tail:
+                        spans.append((*tail, _mark(kind)))
                 if end < len(view) and view[end] in "=:":
                     # the last piece is a name being assigned on the next line (NAME=value), not the token's tail
                     end = max(c for c, _ in breaks if c < end)
@@ -420,6 +436,34 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                     continue
                 spans.append((lo, hi, _mark(kind)))
     return spans
+
+
+_LINE_BREAK = re.compile(r"\r?\n|(?:\\r)?\\n\ue005?")
+
+
+def _tail_after_prefix(text: str, at: int) -> Optional[tuple[int, int]]:
+    """A token's head ends its line at ``at`` and the next line repeats the line's start (a logger's timestamp
+    and level: ``2026-03-14 09:00:01,123 INFO (cont) <tail>``): where the tail is, the first random word after
+    the repeated part (within the next line's first 80 characters), or None."""
+    # (a line break, real or escaped in a repr or JSON: "...\\n2026-03-14 ... (cont) <tail>")
+    before = [m.end() for m in _LINE_BREAK.finditer(text, max(0, at - 400), at)]
+    line_start = before[-1] if before else (text.rfind("\n", 0, at) + 1)
+    brk = _LINE_BREAK.search(text, at)
+    if brk is None or text[at:brk.start()].strip():
+        return None
+    nxt = brk.end()
+    stop = _LINE_BREAK.search(text, nxt)
+    line, following = text[line_start:at], text[nxt:stop.start() if stop else len(text)]
+    common = len(os.path.commonprefix([line, following]))
+    if common < 8:  # the logger's part may come after another prefix on the token's line ("out: 2026-03-14 ...")
+        common = 12 if len(following) >= 12 and following[:12].strip() and following[:12] in line else 0
+    if common < 8:
+        return None
+    for m in re.finditer(r"(?<![^\s(\[{'\"])[A-Za-z0-9_\-+/=.~]{8,}", following[common:common + 80]):
+        if _token_tail(m.group(0)):
+            start = nxt + common + m.start()
+            return start, start + len(m.group(0))
+    return None
 
 
 def _token_tail(piece: str) -> bool:
@@ -643,6 +687,18 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("ubidots-token", r"BBFF-[0-9A-Za-z]{30}"),
     _tok("voiceflow-key", r"VF\.(?:(?:DM|WS)\.)?[a-fA-F0-9]{24}\.[A-Za-z0-9]{16}"),
     _tok("zoho-token", r"1000\.[a-f0-9]{32}\.[a-f0-9]{32}"),
+    # more from the same catalogues (gitleaks, Kingfisher, Nosey Parker): AI inference vendors, registries,
+    # payment and observability services
+    _tok("together-key", r"tgp_v1_[A-Za-z0-9_\-]{40,64}"),
+    _tok("fireworks-key", r"fw_(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[A-Z])(?=[A-Za-z0-9]{0,63}[a-z])"
+                          r"[A-Za-z0-9]{20,64}"),
+    _tok("elevenlabs-key", r"sk_[a-f0-9]{48}"),
+    _tok("cratesio-token", r"cio(?=[A-Za-z0-9]{0,31}[0-9])(?=[A-Za-z0-9]{0,31}[A-Z])[A-Za-z0-9]{32}"),
+    _tok("braintree-token", r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}"),
+    _tok("newrelic-key", r"NR(?:II|JS|RA|SP)-[A-Za-z0-9\-]{19,40}"),
+    _tok("rancher-token", r"kubeconfig-u-[a-z0-9]{5,16}:[a-z0-9]{54,64}"),
+    _tok("rancher-token", r"token-[a-z0-9]{5}:[a-z0-9]{54,64}"),
+    _tok("discord-bot-token", r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"),
 ]
 # Shapes without a literal prefix of their own (the needle they need is checked first): HashiCorp Terraform
 # Cloud/Vagrant tokens (``<14>.atlasv1.<60+>``), Azure AD client secrets (``<3><digit>Q~<31-34>``), MaxMind
@@ -652,6 +708,8 @@ _SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
     ("azure-client-secret", "Q~", re.compile(r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])")),
     ("maxmind-key", "_mmk", re.compile(r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk" + _E)),
     ("mailchimp-key", "-us", re.compile(r"[a-f0-9]{32}-us[0-9]{1,2}" + _E)),
+    ("newrelic-key", "NRAL", re.compile(r"[a-z0-9]{6}[a-f0-9]{30}NRAL" + _E)),  # a license key
+    ("azure-devops-token", "AZDO", re.compile(r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E)),  # a PAT (84)
     ("teams-webhook", "webhook.office.com/webhookb2/",
      re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
@@ -673,9 +731,35 @@ def _prefix_tokens(text: str) -> list[tuple[str, re.Pattern[str]]]:
     return [(kind, pattern) for kind, pattern, needle in _PREFIX_NEEDLES if needle is None or needle in text]
 
 
+def _mixed(part: str) -> bool:
+    return bool(re.search(r"[a-z]", part) and re.search(r"[A-Z]", part) and re.search(r"[0-9]", part))
+
+
+def _discord_bot_token(token: str) -> bool:
+    """Discord's three parts: the user id (base64 of its digits), a timestamp, an HMAC; drawn, not written."""
+    first, _, rest = token.partition(".")
+    try:
+        if base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).isdigit():
+            return True
+    except ValueError:
+        pass
+    return _mixed(first) and _mixed(rest.rpartition(".")[2])
+
+
+# token shapes without a vendor's literal prefix: also checked as a whole
+_TOKEN_CHECKS: dict[str, Callable[[str], bool]] = {"discord-bot-token": _discord_bot_token}
+
+
+def _token_ok(kind: str, text: str, m: re.Match[str]) -> bool:
+    if not (kind.endswith("webhook") or _starts_word(text, m.start())):
+        return False
+    check = _TOKEN_CHECKS.get(kind)
+    return check is None or check(m.group(0))
+
+
 def _token_spans(text: str) -> list[Span]:
     spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _prefix_tokens(text)
-             for m in pattern.finditer(text) if kind.endswith("webhook") or _starts_word(text, m.start())]
+             for m in pattern.finditer(text) if _token_ok(kind, text, m)]
     for kind, needle, pattern in _SHAPED_TOKENS:
         if needle in text:
             spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text)
@@ -749,6 +833,9 @@ _KEY_HEADER = re.compile(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency
 # credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
 # openssl -passin pass:PW
 _ARG_SEP = r"(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"']|[\"']?\s{1,5}[\"']?)"
+# a password that starts with "-" (Azure's client secrets may): 12+ characters with a digit and an upper-case letter
+# or a symbol, not an option (-v, --verbose, --tenant-id)
+_DASHED = r"-(?=[^\s\"'`]{11,})(?![A-Za-z\-]+(?:[\s\"'`=]|$))(?=[^\s\"'`]*[0-9])"
 _CLI_CREDENTIALS = [
     re.compile(r"(?:-u|--user|--proxy-user)" + _ARG_SEP + r"?[\"']?"
                r"(?P<value>[^\s:\"'`]{1,100}:(?!\d+\b)[^\s\"'`]{1,256})"),
@@ -760,14 +847,19 @@ _CLI_CREDENTIALS = [
     # keytool -storepass PW / -keypass PW (not -storepass:env NAME)
     re.compile(r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)\s{1,3}[\"']?(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
     # docker/az/oc/helm ... login -p PW (with a space: only after "login")
-    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}[\"']?(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
+    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}[\"']?(?P<value>(?:[^\s\"'`-]|" + _DASHED + r")[^\s\"'`]{0,255})"),
     re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
     # .netrc: machine HOST login USER password PW
-    re.compile(r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<value>\S{1,256})"),
+    # (also quoted line by line: pytest's "E   ", "> ", "# ", "| " before each line of a multi-line .netrc)
+    re.compile(r"\bmachine\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?(?:login\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?)?"
+               r"password\s+(?P<value>\S{1,256})"),
+    # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db
+    re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4})[\"']?[A-Za-z0-9_$#.]{1,128}/"
+               r"(?P<value>[^\s@/\"'`]{1,256})@"),
 ]
 _CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
                 ("storepass", "keypass"),
-                ("login",), ("wandb",), ("machine",))
+                ("login",), ("wandb",), ("machine",), ("oracle:", "sqlplus"))
 
 
 def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
@@ -783,7 +875,8 @@ def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
         names = "|".join(re.escape(t) for t in sorted(tools, key=len, reverse=True))
         opts = "|".join(re.escape(o) for o in options)
         out.append((re.compile(r"(?<![\w\-])(?:" + names + r")(?![\w\-])[^\n|;&]{0,300}?\s(?:" + opts + r")(?:\s{1,3}|=)"
-                               r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))[^\s\"'`\-][^\s\"'`]{0,255})"), tuple(tools)))
+                               r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))(?:[^\s\"'`\-]|" + _DASHED + r")[^\s\"'`]{0,255})"),
+                    tuple(tools)))
     out.append((re.compile(r"\bsmbclient\b[^\n|;&]{0,300}?\s(?:-U\s{0,3}|--user[= ])[\"']?[^\s%\"'`]{1,100}%"
                            r"(?P<value>[^\s\"'`]{1,256})"), ("smbclient",)))
     out.append((re.compile(r"(?<![\w\-])7z[a-z]?(?![\w\-])[^\n|;&]{0,300}?\s-p(?P<value>[^\s\"'`\-][^\s\"'`]{0,255})"),
@@ -883,8 +976,69 @@ def _user_password_b64(m: re.Match[str]) -> bool:
     return bool(colon and password) and decoded.isprintable()
 
 
+# the private members of a JSON Web Key (RFC 7518: "d", "p", "q", "dp", "dq", "qi" of RSA and EC keys, "k" of a
+# symmetric one), in a text that says it is a JWK ("kty"); JSON, a Python repr or JSON escaped once more
+_JWK_PRIVATE = re.compile(r"(?P<q>\\{0,2}[\"'])(?:d|p|q|dp|dq|qi|k)(?P=q)\s{0,3}:\s{0,3}(?P=q)"
+                          r"(?P<value>[A-Za-z0-9_\-+/]{16,16384}={0,2})(?P=q)")
+
+
+# a credential's text encoded once more (no "Basic" in front, no name): hex of a token's characters, base64 of
+# user:password. Checked by decoding: a digest or binary data does not decode to printable text that has a
+# credential's make-up, so these hold in code too
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{32,512}(?![0-9A-Za-z])")
+_B64_WORD = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{12,684}={0,2}(?![A-Za-z0-9+/=_\-])")
+_USER_PASSWORD = re.compile(r"[A-Za-z0-9_.@\-]{1,64}:(?P<pw>\S{6,128})")
+
+
+def _credential_text(text: str) -> bool:
+    """Decoded text that is a credential: a token of a known format, random like a key, or a picked password."""
+    if not text.isprintable() or not text.isascii() or any(c.isspace() for c in text):
+        return False
+    whole = [1 for a, b, _ in _token_spans(text) if b - a >= len(text) - 2]
+    if whole or (len(text) >= 16 and looks_random(text)) or password_made(text):
+        return True
+    # (encoded once more, less randomness says enough: both cases and digits, not words)
+    return len(text) >= 12 and _mixed(text) and not _WORDS_ONLY.fullmatch(text) and not _WORDLIKE.fullmatch(text)
+
+
+def _hex_text(m: re.Match[str]) -> bool:
+    value = m.group(0)
+    if len(value) % 2 or (m.start() and m.string[m.start() - 1].isalnum()) or not (value.islower() or value.isupper()
+                                                                                    or value.isdigit()):
+        return False
+    try:
+        return _credential_text(bytes.fromhex(value).decode("ascii"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+def _b64_user_password(m: re.Match[str]) -> bool:
+    value = m.group(0)
+    if not re.search(r"[0-9+/=]", value) and value.isalpha():
+        return False  # a word
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    found = _USER_PASSWORD.fullmatch(decoded)
+    return found is not None and decoded.isprintable() and (password_made(found["pw"]) or _password_shaped(found["pw"]))
+
+
+def _encoded_spans(text: str) -> list[Span]:
+    spans = [(m.start(), m.end(), _mark("hex-encoded-secret")) for m in _HEX_RUN.finditer(text) if _hex_text(m)]
+    return spans + [(m.start(), m.end(), _mark("authorization")) for m in _B64_WORD.finditer(text)
+                    if len(m.group(0)) % 4 != 1 and _b64_user_password(m)]
+
+
+def _in_jwk(m: re.Match[str]) -> bool:
+    """The member is a JWK's: ``kty`` is named in the same object (within a key's length of it)."""
+    return "kty" in m.string[max(0, m.start() - 4096):m.end() + 4096]
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
+    if "kty" in text:
+        spans += _group_spans(_JWK_PRIVATE, text, "private-key", _in_jwk)
     if "Basic" in text:
         spans += _group_spans(_BASIC_CREDENTIALS, text, "authorization", _user_password_b64)
     if "://" in text:
@@ -1014,6 +1168,8 @@ def _ds_spans(text: str, high: bool) -> list[Span]:
                     end -= 1
             if start > 0 and text[start - 1].isalnum() and text[start].isalnum():
                 continue  # inside a longer word ("xghp_..."): not that credential's format
+            if kind in _TOKEN_CHECKS and not _TOKEN_CHECKS[kind](text[start:end]):
+                continue  # (a dotted name of Discord's lengths: its parts are words, not drawn)
             if end - start >= 8 and not text.startswith("<redacted", start):
                 spans.append((start, end, _mark(kind)))
     return spans
@@ -1041,8 +1197,8 @@ def _not_template(text: str, spans: list[Span]) -> list[Span]:
 
 def _high_spans(text: str) -> list[Span]:
     """Every high-confidence match (rule (b) that holds anywhere, code included)."""
-    return _pem_spans(text) + _token_spans(text) + _not_template(text, _structural_spans(text)
-                                                                 + _ds_spans(text, high=True))
+    return _pem_spans(text) + _token_spans(text) + _encoded_spans(text) \
+        + _not_template(text, _structural_spans(text) + _ds_spans(text, high=True))
 
 
 # --------------------------------------------------------------------------- (b) context rules (text only)
@@ -1067,11 +1223,14 @@ _VALUE = (
     # (a bare value not followed by "=" on its line: "a = b = c"; a next line of "=====" is not that; a quote
     # may end it: "NAME=value" as an item of a repr'd list, ['PGPASSWORD=...', ...])
     # and a JSON escape ends it: "...\npassword=VALUE\nnext line"
-    r"|(?P<value>(?!<redacted)(?!=)(?:(?!\\[nrt])[^\s\"'`,;(){}\[\]<>\ue005]){1,512})(?=$|[\s,;)\]}\"']|\\[nrt])"
+    # (not a key of its own: "yaml_secret_key:   secret_key: VALUE" names VALUE with the second name)
+    r"|(?P<value>(?!<redacted)(?!=)(?![A-Za-z_][\w.\-]{0,80}:(?:\s|$))(?:(?!\\[nrt])[^\s\"'`,;(){}\[\]<>\ue005]){1,512})(?=$|[\s,;)\]}\"']|\\[nrt])"
     r"(?![ \t]{0,5}=))"
 )
 _ASSIGNMENT = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?[\"']?(?P<name>" + _SECRET_NAME + r")[\"']?" + _SEPARATOR + ")" + _VALUE,
+    # (the name's quotes may be escaped: \'password\': "..." in the repr of a list of reprs)
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"'])?"
+    + _SEPARATOR + ")" + _VALUE,
     re.IGNORECASE | re.MULTILINE,
 )
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
@@ -1123,6 +1282,8 @@ def _not_secret_value(value: str, name: str) -> bool:
     a dotted word with digits is a password (``Harbor42.north17``), not a module path."""
     if not _NOT_SECRET_VALUE.match(value):
         return False
+    if "." in value and looks_random(value.replace(".", "")):
+        return False  # WUkxWcmwg4NPRh.rwhQyu...: drawn, not a module path (torch.float32, self.ntoken)
     return not ("." in value and _PASSWORD_NAME.search(name) and _WORD_DIGITS.search(value)
                 and not re.fullmatch(r"-?[0-9.]+", value))
 
@@ -1270,6 +1431,48 @@ def _password_shaped(value: str) -> bool:
         return False
     cases = re.search(r"[a-z]", value) is not None and re.search(r"[A-Z]", value) is not None
     return cases or re.search(r"[!#$%&*?@^~+=]", value) is not None
+
+
+# what a person picks as a password: words, two or more digits and a symbol (``Harbor+walnut731!xQ2``); not a
+# path, a list, a query string (``lr=0.1&bs=32``) or a template (``%s``, ``$HOME``)
+_PICKED_SYMBOL = re.compile(r"[!#$%&*?@^~]")
+_DATE_OR_VERSION = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[vV]?[0-9]+(?:\.[0-9]+)+")
+_QUERY_STRING = re.compile(r"(?:[A-Za-z_][\w.\-]*=[^&=]*&)*[A-Za-z_][\w.\-]*=[^&=]*")
+
+
+def password_made(value: str) -> bool:
+    """A value with the make-up of a password a person picked, whatever it is called (rule (a) for the values
+    of the environment and of the script's arguments, never a guess in text): 12 to 128 characters without
+    whitespace, six or more letters, two or more digits (besides a date's or a version's) and one of
+    ``!#$%&*?@^~``; no path, list, query string or template (``Exp#12_A``, ``run#2024-11-29``, ``lr=0.1&bs=32``,
+    ``a/b#3``, ``%s_%d`` stay)."""
+    if not 12 <= len(value) <= 128 or value[0] == "-" or any(c.isspace() or c in "/:;,<>{}[]()\"`" for c in value):
+        return False
+    digits = _DATE_OR_VERSION.sub("", value)  # run#2024-11-29, v2.13.0-rc3#12: a tag, not a password
+    if len(re.findall(r"[A-Za-z]", value)) < 6 or len(re.findall(r"[0-9]", digits)) < 2 or not _PICKED_SYMBOL.search(value):
+        return False
+    return _QUERY_STRING.fullmatch(value) is None and _TEMPLATE.search(value) is None
+
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+# the last words of a variable that holds an identifier or a digest, not a credential (GITHUB_SHA, INVOCATION_ID)
+_IDENTIFIER_WORDS = frozenset({"ID", "IDS", "UUID", "GUID", "UID", "SHA", "SHA1", "SHA256", "SHA512", "HASH", "DIGEST",
+                               "CHECKSUM", "MD5", "COMMIT", "REV", "REVISION", "REF", "ETAG", "VERSION"})
+
+
+def credential_value(name: str, value: str) -> bool:
+    """An environment variable's value that is a credential by its make-up, whatever the name (``SETTING_3``):
+    random-looking (:func:`looks_random`, 16+ characters), a password a person picked (:func:`password_made`),
+    or, unless the name says identifier or digest (``*_ID``, ``*_SHA``, ``*_HASH``, ``*_COMMIT``), 32+ hex digits
+    or a UUID (API keys and CI tokens are drawn so)."""
+    value = value.strip()
+    if len(value) < 12 or len(value) > 16384:
+        return False
+    if (len(value) >= 16 and looks_random(value)) or password_made(value):
+        return True
+    if not (_UUID.fullmatch(value) or _long_hex(value)):
+        return False
+    return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", name.upper()))
 
 
 def _flag_value(m: re.Match[str]) -> str:
@@ -1456,7 +1659,7 @@ def _secret_option(flag: str, value: str) -> bool:
     has one among its words (``--password-cli``, ``--sshpass-cmd``) and a credential's value, is a vendor's
     (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
     a password's make-up; or any option with a random-looking value."""
-    if _SECRET_FLAG.search(flag) or looks_random(value) \
+    if _SECRET_FLAG.search(flag) or looks_random(value) or password_made(value) \
             or (flag.lower().endswith("key") and (_long_hex(value) or _random_one_case(value))):
         return True  # --wandb-key <40 hex>, --vendor-key csk-<48 lower-case letters and digits>
     if flag in ("p", "P"):
@@ -1481,6 +1684,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
 
     for i, arg in enumerate(argv):
         nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if password_made(arg):  # a password a person picked, as any argument (ldapsearch -w PW, add_user USER PW)
+            add(arg)
         if arg.startswith("-") and not arg.startswith("---"):
             flag, eq, value = arg.lstrip("-").partition("=")
             if not eq and nxt is not None and not nxt.startswith("-"):
@@ -2094,14 +2299,17 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     name or option that says it is a secret (``--password=X``, ``"api_key": "X"``, ``PGPASSWORD=X``),
     when it looks like a credential (:func:`_secret_literal`); a call that authenticates and a secret's name
     and value as two strings, written as text (:func:`_auth_call_spans`, :data:`_NAME_VALUE_PAIR`)."""
-    spans: list[Span] = []
+    lower = text.lower()
+    # a secret's name, a space and a drawn value ("twilio api key SK... secret <32 random>")
+    spans: list[Span] = [s for s in _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
+                         if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key")) else []
     if "uth" in text or "login" in text or "Credentials" in text:
         spans += _auth_call_spans(text)  # a call that authenticates, written inside a string
     if "," in text or "value" in text:
         spans += _group_spans(_NAME_VALUE_PAIR, text, "secret", _pair_secret)
     if "=" not in text and ":" not in text and "--" not in text:
         return spans
-    if not _named_here(text.lower()):
+    if not _named_here(lower):
         return spans
     for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT, _CLI_FLAG):
         for m in pattern.finditer(text):
@@ -2112,6 +2320,11 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
             if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
                 spans.append((m.start(group), m.end(group), _mark("secret")))
     return spans
+
+
+def _drawn_value(m: re.Match[str]) -> bool:
+    value = m.group("value").rstrip(".")
+    return len(value) >= 16 and _random_body(value) and "/" not in value
 
 
 def _flag_strength(name: str) -> str:
@@ -2153,7 +2366,9 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
         if inner == text == view:  # the source spells the value as it is: replace in place
             spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
                       for a, b, r in keyword]
-        elif keyword or (_HIDING_ESCAPE.search(raw) and (_high_spans(view) or _known_spans(view, table))):
+        elif keyword or (_HIDING_ESCAPE.search(raw) and (_high_spans(view) or _known_spans(view, table))) \
+                or ("\n" in view and id(node) not in prose and _wrapped_spans(view, (), patterns=True)):
+            # (a token a wrap split across the literal's escaped line break: the whole literal)
             spans.append((start, end, _whole(node)))
     return spans
 
@@ -2365,7 +2580,7 @@ def is_secret_env(name: str, value: str) -> bool:
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
     if words and words[-1].endswith(_URL_NAME_ENDINGS) and _URL_USERINFO.match(value):
         return True
-    return redact_text(value, home="") != value
+    return credential_value(name, value) or redact_text(value, home="") != value
 
 
 def redact_env(env: Mapping[str, str], *, home: Optional[str] = None) -> dict[str, str]:
