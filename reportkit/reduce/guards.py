@@ -12,6 +12,7 @@ value (a name, an attribute, a call, a subscript: not ``if True:`` nor ``if 1 > 
 from __future__ import annotations
 
 import ast
+from typing import Callable
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -67,3 +68,68 @@ def guarded_failure(source: str, line: int | None) -> bool:
     if isinstance(statement, ast.Assert):
         return reads_a_value(statement.test)
     return isinstance(statement, ast.Raise) and _under_a_guard(statement, parents)
+
+
+def _module_base(cls: ast.ClassDef) -> bool:
+    """``class C(nn.Module)`` (``torch.nn.Module``, ``Module``)."""
+    return any(ast.unparse(b).rsplit(".", 1)[-1] == "Module" for b in cls.bases)
+
+
+def _forward_classes(tree: ast.Module) -> dict[str, bool]:
+    """Module-level torch module classes: name -> does it define ``forward`` itself?"""
+    return {s.name: any(isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "forward"
+                        for m in s.body)
+            for s in tree.body if isinstance(s, ast.ClassDef) and _module_base(s)}
+
+
+def _instance_used(tree: ast.Module, name: str) -> bool:
+    """Is an object of class ``name`` called or passed on (``C()(x)``, ``export(C(), ...)``, ``m = C()`` …
+    ``m(x)`` / ``export(m.eval(), ...)``), rather than only built?"""
+    bound = {t.id for s in ast.walk(tree) if isinstance(s, ast.Assign) and _builds(s.value, name, set())
+             for t in s.targets if isinstance(t, ast.Name)}
+
+    def instance(e: ast.expr) -> bool:
+        while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):  # C().eval().to(d)
+            e = e.func.value
+        return _builds(e, name, bound)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (instance(node.func) or any(
+                instance(a.value if isinstance(a, ast.Starred) else a)
+                for a in [*node.args, *(k.value for k in node.keywords)])):
+            return True
+    return False
+
+
+def _builds(e: ast.expr, name: str, bound: set[str]) -> bool:
+    return (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == name) \
+        or (isinstance(e, ast.Name) and e.id in bound)
+
+
+def forward_screen(source: str) -> Callable[[str], str | None] | None:
+    """A torch module class that defines ``forward`` keeps it while its objects are called or passed on.
+
+    Without it, ``nn.Module``'s own stands in: ``_forward_unimplemented(self, *input)``, a forward of ``*args``.
+    Export and scripting read the forward's signature before anything runs, so a module left without one can
+    fail the same way for another reason: ``torch.export.export(Main(), (x,), dynamic_shapes=({0: d},))``
+    of an unflattened module (whose forward takes ``*args``) says "``inputs[0]`` is a tuple, but
+    ``dynamic_shapes[0]`` is a dict" — and so does an empty ``class Main(nn.Module): pass``, which is
+    another program. None when ``source`` has no such class."""
+    try:
+        original = {n for n, has in _forward_classes(ast.parse(source)).items() if has}
+    except SyntaxError:
+        return None
+    if not original:
+        return None
+
+    def screen(candidate: str) -> str | None:
+        try:
+            tree = ast.parse(candidate)
+        except SyntaxError:
+            return None
+        for name, has in _forward_classes(tree).items():
+            if name in original and not has and _instance_used(tree, name):
+                return f"the torch module {name} keeps its forward (nn.Module's own takes *args)"
+        return None
+
+    return screen

@@ -43,7 +43,7 @@ from reportkit.reduce import passes as P
 from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
 from reportkit.reduce.flatten import NO_CONFTEST, fold_local_code, folded_conftests
-from reportkit.reduce.guards import guarded_failure
+from reportkit.reduce.guards import forward_screen, guarded_failure
 from reportkit.reduce.passes.complexity import statements
 from reportkit.reduce.passes.edits import child_bodies
 from reportkit.reduce.passes.materialize import (
@@ -1057,7 +1057,8 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                                        confirm=predicate.confirm if session.passes_with or session.good else None,
                                        trace=trace,
                                        screen=_screens(session.good.screen if session.good else None,
-                                                       seed_screen(source) if seeded else None))
+                                                       seed_screen(source) if seeded else None,
+                                                       forward_screen(source)))
             except KeyboardInterrupt:
                 best.interrupted = True
                 predicate.stopping.set()
