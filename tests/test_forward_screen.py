@@ -29,9 +29,12 @@ ORIGINAL = textwrap.dedent('''
     ("import torch\nclass Main(torch.nn.Module):\n    pass\nm = Main()\nm(1)\n", True),
     ("import torch\nclass Main(torch.nn.Module):\n    pass\nm = Main()\nf(m.eval().to('cpu'))\n", True),
     ("from torch import nn\nclass Main(nn.Module):\n    pass\nMain()(1)\n", True),
+    ("import torch\nclass Main(torch.nn.Module):\n    pass\nmodel = Main().eval()\ntorch.export.export(model, (1,))\n", True),
+    ("import torch\nclass Main(torch.nn.Module):\n    pass\nm = Main().eval()\nn = m.to('cpu')\nn(1)\n", True),
     # only built (a failing constructor): its forward may go
     ("import torch\nclass Main(torch.nn.Module):\n    pass\nMain()\n", False),
     ("import torch\nclass Main(torch.nn.Module):\n    pass\nm = Main()\nm.eval()\n", False),
+    ("import torch\nclass Main(torch.nn.Module):\n    pass\nm = Main().eval()\n", False),
     # still has a forward, or is no module class any more, or gone
     ("import torch\nclass Main(torch.nn.Module):\n    def forward(self, x):\n        pass\nMain()(1)\n", False),
     ("def Main(x):\n    return x\nMain(1)\n", False),

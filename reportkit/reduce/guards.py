@@ -85,13 +85,16 @@ def _forward_classes(tree: ast.Module) -> dict[str, bool]:
 def _instance_used(tree: ast.Module, name: str) -> bool:
     """Is an object of class ``name`` called or passed on (``C()(x)``, ``export(C(), ...)``, ``m = C()`` …
     ``m(x)`` / ``export(m.eval(), ...)``), rather than only built?"""
-    bound = {t.id for s in ast.walk(tree) if isinstance(s, ast.Assign) and _builds(s.value, name, set())
-             for t in s.targets if isinstance(t, ast.Name)}
+    bound: set[str] = set()
 
     def instance(e: ast.expr) -> bool:
         while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):  # C().eval().to(d)
             e = e.func.value
         return _builds(e, name, bound)
+
+    for _ in range(2):  # (m = C().eval(); n = m.to(d))
+        bound |= {t.id for s in ast.walk(tree) if isinstance(s, ast.Assign) and instance(s.value)
+                  for t in s.targets if isinstance(t, ast.Name)}
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and (instance(node.func) or any(
