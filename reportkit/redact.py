@@ -510,8 +510,10 @@ _PEM_BODY = re.compile(  # (escaped once in JSON, twice in the repr of a JSON te
 )
 _PEM_MAX_BYTES = 32768
 # what a block holds between its BEGIN and END lines: base64 lines, escaped line breaks, headers (Proc-Type,
-# DEK-Info, Comment: "user@host"), never a marker or other text (the END of another block, far below)
-_PEM_INSIDE = re.compile(r"[A-Za-z0-9+/=\s\\\"':,.@_\-()]*")
+# DEK-Info, Comment: "user@host"), never a marker, another block's BEGIN or other text (the END of another block,
+# far below)
+# — also behind a comment's or a quote's prefix: "# ", "> ", "// "
+_PEM_INSIDE = re.compile(r"(?:(?!BEGIN )[A-Za-z0-9+/=\s\\\"':,.@_\-()#>|*;!])*")
 _B64_RUN = re.compile(r"(?:[A-Za-z0-9+/_\-=]|(?:\\r)?\\n(?=[A-Za-z0-9+/]{16})|\r?\n(?=[A-Za-z0-9+/]{16}))+")
 
 
@@ -2610,10 +2612,11 @@ def secret_env_values(env: Optional[Mapping[str, str]] = None) -> list[str]:
 
 
 # what a terminal would act on rather than show, in what a run wrote (its failure message, its output): every escape
-# sequence but colours (SGR: what rich writes for styles) — clearing the screen, queries the terminal answers on
-# its input, titles, DCS —, C1 controls (U+0080..U+009F, the 8-bit CSI/OSC/DCS) and C0 controls but tab, line feed
-# and carriage return. Each is shown as its escape (``\x1b``), never acted on.
-_TERMINAL_CONTROL = re.compile(r"\x1b(?!\[[0-9;]{0,32}m)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f]")
+# sequence but the ones rich writes for its styles and live lines (SGR colours; cursor up/down/left/right, to a
+# column, erase in line, show/hide the cursor) — clearing the screen or the scrollback, moving the cursor home,
+# queries the terminal answers on its input, titles, DCS —, C1 controls (U+0080..U+009F, the 8-bit CSI/OSC/DCS)
+# and C0 controls but tab, line feed and carriage return. Each is shown as its escape (``\x1b``), never acted on.
+_TERMINAL_CONTROL = re.compile(r"\x1b(?!\[[0-9;]{0,32}[mABCDGK]|\[\?25[hl])|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f]")
 
 
 def shown(text: str) -> str:

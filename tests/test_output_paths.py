@@ -113,8 +113,10 @@ def test_what_a_run_prints_cannot_drive_the_terminal(control):
     assert written == [shown(text)] and written[0].startswith("RuntimeError: boom") and written[0].endswith(" after\n")
 
 
-def test_colours_and_line_ends_stay():
-    assert shown("\x1b[1;31mred\x1b[0m\tcol\r\n") == "\x1b[1;31mred\x1b[0m\tcol\r\n"
+@pytest.mark.parametrize("text", ["\x1b[1;31mred\x1b[0m\tcol\r\n",  # colours, tab, line ends
+                                  "\x1b[?25lrun 3/7\r\x1b[1A\x1b[2K\x1b[12Gdone\x1b[?25h\n"])  # rich's live line
+def test_colours_line_ends_and_rich_live_lines_stay(text):
+    assert shown(text) == text
 
 
 def test_a_test_id_with_line_breaks_cannot_start_a_workflow_command_line():
