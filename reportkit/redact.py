@@ -1528,10 +1528,7 @@ def _context_rules(text: str) -> str:
         text = _FLAG_VALUE.sub(_flag_value, text)
     if "=" in text or ":" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
-    if ("uth" in text or "login" in text or "Credentials" in text) and ("(" in text or "[" in text):
-        text = _apply(text, _auth_call_spans(text))
-    if "," in text or "value" in text:
-        text = _apply(text, _group_spans(_NAME_VALUE_PAIR, text, "secret", _pair_secret))
+    text = _apply(text, _call_and_pair_spans(text))
     if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
         text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
     return _apply(text, _not_template(text, _ds_spans(text, high=False)))
@@ -1553,6 +1550,16 @@ _AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w]{0,40}\.){0,4}(?P<fn>" 
 _CALL_ARGUMENT = re.compile(r"\s{0,3}(?:(?P<kw>[A-Za-z_]\w{0,30})\s{0,3}=(?!=)\s{0,3})?(?:(?P<q>\\?[\"'])"
                             r"(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,512})(?P=q)|(?P<expr>[A-Za-z_][\w.]{0,80}))"
                             r"\s{0,3}(?P<end>[,)\]])")
+
+
+def _positional_credentials(fn: str, count: int) -> tuple[int, str]:
+    """Which of ``count`` positional arguments of the authenticating call ``fn`` are credentials, and how sure:
+    every one after the first (the user) of two or more; the one argument of an ``...Authenticator``; the one
+    argument of any other (``login(X)``, ``Credentials(X)``) only when random-looking. (first index, strength of
+    :func:`_secret_literal`)"""
+    if count >= 2:
+        return 1, "strong"
+    return 0, "strong" if fn.endswith("Authenticator") else "vendor"
 
 
 def _call_arguments(text: str, pos: int) -> list[re.Match[str]]:
@@ -1578,9 +1585,8 @@ def _auth_call_spans(text: str) -> list[Span]:
             continue
         secrets = [a for a in args if fn and a.group("kw") in _AUTH_KEYWORDS and a.group("q")
                    and _secret_literal(a.group("value"), "strong")]
-        strength = "strong" if len(positional) >= 2 or fn.endswith("Authenticator") else "vendor"
-        secrets += [a for a in positional[1 if len(positional) >= 2 else 0:]
-                    if a.group("q") and _secret_literal(a.group("value"), strength)]
+        first, strength = _positional_credentials(fn, len(positional))
+        secrets += [a for a in positional[first:] if a.group("q") and _secret_literal(a.group("value"), strength)]
         spans += [(a.start("value"), a.end("value"), _mark("secret")) for a in secrets]
     return spans
 
@@ -1595,6 +1601,16 @@ _NAME_VALUE_PAIR = re.compile(r"(?:(?<![\w\\])(?P<q>\\?[\"'])(?P<name>[A-Za-z_][
 def _pair_secret(m: re.Match[str]) -> bool:
     name = (m.group("name") or m.group("attr")).replace("-", "_").replace(".", "_")
     return _secret_literal(m.group("value"), _code_secret_name(name))
+
+
+def _call_and_pair_spans(text: str) -> list[Span]:
+    """:func:`_auth_call_spans` and :data:`_NAME_VALUE_PAIR`, each where the text can hold it at all."""
+    spans: list[Span] = []
+    if ("uth" in text or "login" in text or "Credentials" in text) and ("(" in text or "[" in text):
+        spans += _auth_call_spans(text)
+    if "," in text or "value" in text:
+        spans += _group_spans(_NAME_VALUE_PAIR, text, "secret", _pair_secret)
+    return spans
 
 
 def _xml_secret(m: re.Match[str]) -> bool:
@@ -2172,10 +2188,9 @@ def _auth_pairs(name: str, node: object) -> list[tuple[str, object]]:
     pairs: list[tuple[str, object]] = []
     if _AUTH_CALLEE.fullmatch(name):
         args = [a for a in node.args if not isinstance(a, ast.Starred)]
-        if len(args) >= 2:
-            pairs += [("password", a) for a in args[1:]]
-        elif args:
-            pairs.append(("apikey" if name.endswith("Authenticator") else _RANDOM_PREFIX + "key", args[0]))
+        first, strength = _positional_credentials(name, len(args))
+        label = "password" if strength == "strong" else _RANDOM_PREFIX + "key"  # (a name of that strength)
+        pairs += [(label, a) for a in args[first:]]
         pairs += [("password", kw.value) for kw in node.keywords if kw.arg in _AUTH_KEYWORDS]
     for kw in node.keywords:
         if kw.arg == "auth" and isinstance(kw.value, (ast.Tuple, ast.List)) and len(kw.value.elts) == 2:
@@ -2305,10 +2320,7 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     # a secret's name, a space and a drawn value ("twilio api key SK... secret <32 random>")
     spans: list[Span] = [s for s in _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
                          if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key")) else []
-    if "uth" in text or "login" in text or "Credentials" in text:
-        spans += _auth_call_spans(text)  # a call that authenticates, written inside a string
-    if "," in text or "value" in text:
-        spans += _group_spans(_NAME_VALUE_PAIR, text, "secret", _pair_secret)
+    spans += _call_and_pair_spans(text)  # a call that authenticates, a name/value pair, written inside a string
     if "=" not in text and ":" not in text and "--" not in text:
         return spans
     if not _named_here(lower):

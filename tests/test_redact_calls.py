@@ -3,6 +3,7 @@ passwords written raw, and SSH2 key armour: in code (the reproducer stays a prog
 source line, a printed command, a JSON log)."""
 
 import ast
+import json
 
 import pytest
 
@@ -32,7 +33,7 @@ def test_a_credential_given_to_an_authenticating_call_is_redacted_in_code_and_te
     text = redact_text(f'Traceback (most recent call last):\n  File "job.py", line 2, in <module>\n    {line}\n',
                        env={}, home="")
     assert secret not in text and "line 2, in <module>" in text
-    escaped = redact_text('{"msg": ' + repr(line).replace("'", '"').replace('\\"', '\\"') + "}", env={}, home="")
+    escaped = redact_text(json.dumps({"msg": line}), env={}, home="")  # a JSON log: the quotes escaped
     assert secret not in escaped
 
 
