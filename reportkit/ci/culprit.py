@@ -35,7 +35,6 @@ import ast
 import hashlib
 import itertools
 import os
-import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
@@ -45,6 +44,7 @@ from typing import Callable, Iterable, Optional
 from reportkit.errors import UserError
 from reportkit.failure.check import Check, Outcome
 from reportkit.failure.signature import MatchPolicy, Signature, same_failure
+from reportkit.io import remove_tree
 from reportkit.reduce.dd import Ddmin
 from reportkit.reduce.fixcheck import import_path, repo_dirs
 from reportkit.reduce.passes.edits import Splice
@@ -639,7 +639,7 @@ class CulpritSearch:
             sandbox.cleanup()
         self._sandboxes.clear()
         if self._scratch is not None:
-            shutil.rmtree(self._scratch, ignore_errors=True)
+            remove_tree(self._scratch)
             self._scratch = None
 
     def __enter__(self) -> CulpritSearch:

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.failure.check import Check
+from reportkit.io import remove_tree
 from reportkit.reduce.passes.source import parses
 from reportkit.run.executor import ColdExecutor, Executor
 from reportkit.run.gitinfo import GoodRev, GoodRevError, export_commit, file_at
@@ -648,7 +649,7 @@ class GoodCode:
             self.warm = None
         if self.check.sandbox is not None:
             self.check.sandbox.cleanup()
-        shutil.rmtree(self.tree.parent, ignore_errors=True)
+        remove_tree(self.tree.parent)
 
     def to_dict(self) -> dict:
         return {"rev": self.good.rev, "commit": self.good.commit, "automatic": self.auto,
@@ -727,5 +728,5 @@ def prepare_good_code(good: GoodRev, auto: bool, check: Check) -> GoodCode:
                              sandbox=sandbox, executor=ColdExecutor()).expecting_pass()
         return GoodCode(good, auto, tree, good_check, paths, script_source=None if auto else _script_at(good, script))
     except BaseException:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
         raise

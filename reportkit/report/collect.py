@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from reportkit import __version__
 from reportkit.failure.check import Check, establish
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature
+from reportkit.io import remove_tree
 from reportkit.reduce.standalone import conftest_chain
 from reportkit.report import spyre
 from reportkit.report.evidence import COLLECTED, NOT_COLLECTED, Collector, Comparison, Variant, VariantDef
@@ -271,7 +272,7 @@ class Workspace:
     def cleanup(self) -> None:
         for box in self.sandboxes:
             box.cleanup()
-        shutil.rmtree(self.root, ignore_errors=True)
+        remove_tree(self.root)
 
     def __enter__(self) -> Workspace:
         return self
