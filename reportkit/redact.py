@@ -578,6 +578,8 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("github-token", r"github_pat_[A-Za-z0-9_]{30,255}"),
     _tok("huggingface-token", r"hf_[A-Za-z0-9]{30,100}"),
     _tok("aws-access-key-id", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
+    # an STS session token: base64 of a protobuf that begins "!\n\torigin_ec" (IQoJb3JpZ2luX2Vj), older "FwoGZXIvYXdz"
+    _tok("aws-session-token", r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)[A-Za-z0-9/+]{16,4096}={0,2}"),
     _tok("anthropic-key", r"sk-ant-(?:api|admin|oat|sid)?[0-9]{0,2}-?[A-Za-z0-9_\-]{20,300}"),
     _tok("openai-key", r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]{0,300}[0-9])[A-Za-z0-9_\-]{20,300}"),
     _tok("stripe-access-key", r"(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,255}"),
@@ -715,7 +717,7 @@ _SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
     ("teams-webhook", "webhook.office.com/webhookb2/",
      re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
-_JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{8,}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,1024})?")
+_JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{0,2048}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,2048}){1,3}")  # JWS, JWE
 
 
 def _jwt_valid(token: str) -> bool:
@@ -723,8 +725,21 @@ def _jwt_valid(token: str) -> bool:
         from detect_secrets.plugins.jwt import JwtTokenDetector
     except ImportError:  # pragma: no cover - a dependency
         return token.count(".") >= 1
-    head = ".".join(token.split(".")[:2])
-    return JwtTokenDetector.is_formally_valid(head)
+    parts = token.split(".")
+    if len(parts) == 5:  # a JWE (RFC 7516): its header is JSON naming "alg" and "enc", the rest is encrypted
+        return _jwe_header(parts[0])
+    return JwtTokenDetector.is_formally_valid(".".join(parts[:2]))
+
+
+def _jwe_header(part: str) -> bool:
+    import base64
+    import json
+
+    try:
+        header = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+    except ValueError:
+        return False
+    return isinstance(header, dict) and "alg" in header and "enc" in header
 
 
 def _prefix_tokens(text: str) -> list[tuple[str, re.Pattern[str]]]:
@@ -796,7 +811,8 @@ _CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by 
 # a header name starts a word, also right after an escaped line break ("\\r\\nAuthorization:" in a bytes repr)
 _HEADER_START = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
 _AUTH_HEADER = re.compile(
-    _HEADER_START + r"(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key|ssws)\s{1,5})?"
+    _HEADER_START + r"(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key|ssws)\s{1,5}"
+    r"|[A-Za-z][A-Za-z0-9_\-]{1,30}[ ]{1,3}(?=[^\s\"',;\\]{8}))?"  # any other scheme before a credential
     r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;\\]{4,})",
     re.IGNORECASE,
 )
@@ -1037,8 +1053,33 @@ def _in_jwk(m: re.Match[str]) -> bool:
     return "kty" in m.string[max(0, m.start() - 4096):m.end() + 4096]
 
 
+# a private key or a PKCS#12 keystore as bare base64 of its DER (no PEM armour: a keystore in an env variable, a
+# JSON field, a config): an ASN.1 SEQUENCE whose first element is the version INTEGER 0, 1 (PKCS#1, PKCS#8, SEC1,
+# DSA) or 3 (PKCS#12) — a certificate or a public key starts with another SEQUENCE or a long INTEGER. A body wrapped
+# at 64/76 columns continues on the next lines.
+_DER_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])M[A-Za-z0-9+/]{63,16384}={0,2}(?![A-Za-z0-9+/=])"
+                         r"(?:\r?\n[A-Za-z0-9+/]{4,76}={0,2}(?![A-Za-z0-9+/=]))*")
+
+
+def _der_private_key(m: re.Match[str]) -> bool:
+    import base64
+    import binascii
+
+    try:
+        head = base64.b64decode(m.group(0)[:24])
+    except (binascii.Error, ValueError):
+        return False
+    if head[0] != 0x30:
+        return False
+    i = 2 if head[1] < 0x80 else 2 + (head[1] & 0x7F)
+    return i + 3 <= len(head) and head[i] == 0x02 and head[i + 1] == 0x01 and head[i + 2] in (0, 1, 3)
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
+    if "M" in text:  # (a marker per line: the line breaks stay)
+        spans += [(m.start() + line.start(), m.start() + line.end(), _mark("private-key"))
+                  for m in _DER_BASE64.finditer(text) if _der_private_key(m) for line in _LINE.finditer(m.group(0))]
     if "kty" in text:
         spans += _group_spans(_JWK_PRIVATE, text, "private-key", _in_jwk)
     if "Basic" in text:
@@ -1218,7 +1259,7 @@ _SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds|co
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
 _SEPARATOR = (
     r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)"  # annotated: "token: str = ..."
-    r"|\s{0,5}(?::=|=(?!=)|:(?![:=])))\s{0,5}"
+    r"|\s{0,5}(?::=|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (also a full-width colon)
 )
 _VALUE = (
     r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)(?:\\[^\n]|(?!(?P=q))[^\\\n]){1,512})(?P=q)"  # escapes: 'a\'b', "a'b"
@@ -1243,7 +1284,7 @@ _ENV_ASSIGNMENT = re.compile(
     re.MULTILINE,
 )
 _CLI_FLAG = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-key|access-key)\s{1,5})"
+    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-key|access-key)[ \t]{1,5})"
     r"(?P<value>(?!<redacted)(?!-)[^\s\"']{1,512})",
     re.IGNORECASE,
 )
@@ -1355,7 +1396,7 @@ def _replace_env_value(m: re.Match[str]) -> str:
 
 _FLAG_VALUE = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?--(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
-    r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|\s{1,5}))"  # "--flag", "value" | --flag=value | --flag value
+    r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|[ \t]{1,5}))"  # "--flag", "value" | --flag=value | --flag value (one line)
     r"(?:(?P<fq>['\"])(?P<fqvalue>(?!<redacted)[^'\"\n]{1,512})(?P=fq)"
     r"|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512}))"
 )
@@ -1495,9 +1536,12 @@ _PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[
                      r"(?P<value>(?!<redacted)[^\s:]{4,256})(?=\s|$)", re.MULTILINE)
 # a credential's name, a space and the credential (``auth token 3f9c...``, ``(secret AbC9/xYz...)``): when
 # the value looks random or is a long hex string
+# (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
 _NAMED_THEN_VALUE = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|passphrase|token|api[ _\-]?key|access[ _\-]?key|"
-    r"secret[ _\-]?key|private[ _\-]?key)\s{1,3}(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>]{16,512})",
+    r"secret[ _\-]?key|private[ _\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
+    r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{15,511}"
+    r"[^\s\"'`,;()\[\]{}<>“”‘’«»「」.])",
     re.IGNORECASE,
 )
 
@@ -1515,18 +1559,48 @@ def _random_value(m: re.Match[str]) -> bool:
     return _long_hex(value) or (not value.startswith(("/", "~", ".")) and looks_random(value.replace("/", "")))
 
 
+# a Dockerfile's ENV/ARG in the form without "=" (``ENV NAME the value``): the rest of the line is the value
+_DOCKERFILE_ENV = re.compile(r"^[ \t]*(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
+                             r"(?P<value>(?!<redacted)[^\s=][^\n=]{0,511}?)[ \t]*$", re.MULTILINE)
+
+
+def _dockerfile_secret(m: re.Match[str]) -> bool:
+    return is_secret_env_name(m.group("name")) and not _not_secret_value(m.group("value"), "password")
+
+
+# an AWS secret access key (40 characters of base64) on the line of its access key id (a credentials CSV, the
+# text output of ``aws sts`` / ``aws configure``): run after the key id became a marker
+_AWS_SECRET_BESIDE = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+
+def _aws_secret_beside_key_id(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for line in _LINE.finditer(text):
+        if "<redacted:aws-access-key-id" in line.group(0):
+            spans += [(line.start() + m.start(), line.start() + m.end(), _mark("aws-secret-key"))
+                      for m in _AWS_SECRET_BESIDE.finditer(line.group(0)) if _mixed(m.group(0))]
+    return spans
+
+
+_LINE = re.compile(r"[^\n]+")
+
+
 def _context_rules(text: str) -> str:
     """The rules that guess from context (text only, never code)."""
     if ":" in text:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
-    if "=" in text or ":" in text:
+    if "ENV" in text or "ARG" in text:
+        text = _apply(text, _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret))
+    if "<redacted:aws-access-key-id" in text:
+        text = _apply(text, _aws_secret_beside_key_id(text))
+    if "=" in text or ":" in text or "\uff1a" in text:
         text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
     if "--" in text:
         text = _CLI_FLAG.sub(_replace_value("secret"), text)
         text = _FLAG_VALUE.sub(_flag_value, text)
-    if "=" in text or ":" in text:
+    if "=" in text or ":" in text or "\uff1a" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
     text = _apply(text, _call_and_pair_spans(text))
     if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
@@ -1543,13 +1617,87 @@ _AUTH_CALLEE = re.compile(r"(?:[A-Z][A-Za-z0-9]{0,40})?(?:Auth|Authenticator|Cre
                           r"(?:login|auth|authenticate)")
 # under such a call a generic keyword names the credential (wandb.login(key=...), Auth(token=...))
 _AUTH_KEYWORDS = frozenset({"key", "token", "password", "passwd", "pwd", "pw", "secret", "apikey", "api_key"})
+
+# Calls that take a credential by position, from their documented signatures (the standard library's ftplib,
+# poplib, urllib.request, hmac, hashlib, zipfile, ssl; cryptography, PyJWT/python-jose, itsdangerous, bcrypt,
+# PyCryptodome, PyNaCl, pyOpenSSL; boto3, minio, redis-py, python-ldap, ldap3, PyGithub, python-gitlab, hvac,
+# Azure identity/core, comet_ml, cohere, tweepy, requests-oauthlib, slack_sdk, keyring, pysftp, smbprotocol,
+# paramiko's Transport, SQLAlchemy's URL.create): a positional argument is bound to its parameter's name, and a
+# parameter marked * is a credential. A dotted key names the module or class the call must be reached through.
+_CREDENTIAL_SIGNATURES_TEXT = """
+FTP host user passwd* acct | FTP_TLS host user passwd* acct | add_password realm uri user passwd* | pass_ pswd*
+apop user password* | hmac.new key* msg digestmod | hmac.digest key* msg digest | hmac.HMAC key* msg
+hashlib.pbkdf2_hmac hash_name password* salt | hashlib.scrypt password* | setpassword pwd*
+load_cert_chain certfile keyfile password* | load_pem_private_key data password* | load_der_private_key data password*
+load_key_and_certificates data password* | load_privatekey type buffer passphrase* | Fernet key*
+jwt.encode payload key* algorithm | jwt.decode jwt key* | URLSafeTimedSerializer secret_key* salt
+URLSafeSerializer secret_key* salt | TimedSerializer secret_key* salt | TimestampSigner secret_key* salt
+hashpw password* salt | checkpw password* hashed | PBKDF2 password* salt | AES.new key* mode | DES3.new key* mode
+ChaCha20.new key* | SecretBox key* | boto3.Session aws_access_key_id aws_secret_access_key* aws_session_token*
+session.Session aws_access_key_id aws_secret_access_key* aws_session_token*
+boto3.client service_name region_name api_version use_ssl verify endpoint_url aws_access_key_id aws_secret_access_key* aws_session_token*
+boto3.resource service_name region_name api_version use_ssl verify endpoint_url aws_access_key_id aws_secret_access_key* aws_session_token*
+Minio endpoint access_key secret_key* session_token* | Redis host port db password* | StrictRedis host port db password*
+simple_bind_s who cred* | simple_bind who cred* | bind_s who cred* | ldap3.Connection server user password*
+Github login_or_token* password* | gitlab.Gitlab url private_token* oauth_token* job_token* | hvac.Client url token*
+AzureKeyCredential key* | AzureNamedKeyCredential name key* | AzureSasCredential signature*
+ClientSecretCredential tenant_id client_id client_secret* | UsernamePasswordCredential client_id username password*
+comet_ml.Experiment api_key* | comet_ml.ExistingExperiment api_key* | comet_ml.API api_key* | cohere.Client api_key*
+cohere.ClientV2 api_key* | OAuth1 client_key client_secret* resource_owner_key* resource_owner_secret*
+OAuthHandler consumer_key consumer_secret* access_token* access_token_secret*
+OAuth1UserHandler consumer_key consumer_secret* access_token* access_token_secret* | OAuth2BearerHandler bearer_token*
+tweepy.Client bearer_token* consumer_key consumer_secret* access_token* access_token_secret* | WebClient token*
+set_password service_name username password* | pysftp.Connection host username private_key password*
+register_session server username password* | auth_password username password* | URL.create drivername username password*
+save_token token*
+"""
+
+
+def _credential_signatures(text: str) -> dict[str, tuple[tuple[str, ...], frozenset[int]]]:
+    """``name -> (parameter names, the positions of the credentials)`` from :data:`_CREDENTIAL_SIGNATURES_TEXT`."""
+    table = {}
+    for entry in text.replace("\n", " | ").split("|"):
+        if entry.split():
+            callee, *params = entry.split()
+            table[callee] = (tuple(p.rstrip("*") for p in params),
+                             frozenset(i for i, p in enumerate(params) if p.endswith("*")))
+    return table
+
+
+_CREDENTIAL_SIGNATURES = _credential_signatures(_CREDENTIAL_SIGNATURES_TEXT)
+_SIGNATURE_NAMES = frozenset(k.rsplit(".", 1)[-1] for k in _CREDENTIAL_SIGNATURES)
+
+
+def _signature(dotted: str) -> Optional[tuple[tuple[str, ...], frozenset[int]]]:
+    """The entry of :data:`_CREDENTIAL_SIGNATURES` for a call through ``dotted`` (``ftplib.FTP``, ``jwt.encode``,
+    ``boto3.session.Session``): the bare name's, or the one of its last two parts."""
+    parts = dotted.split(".")
+    return _CREDENTIAL_SIGNATURES.get(".".join(parts[-2:])) if len(parts) >= 2 and ".".join(parts[-2:]) in \
+        _CREDENTIAL_SIGNATURES else _CREDENTIAL_SIGNATURES.get(parts[-1])
+
+
+def _signature_credentials(dotted: str, count: int) -> list[tuple[int, str]]:
+    """(position, parameter name) of the credentials among ``count`` positional arguments of a call through
+    ``dotted`` that :data:`_CREDENTIAL_SIGNATURES` knows."""
+    entry = _signature(dotted)
+    if entry is None:
+        return []
+    params, credentials = entry
+    return [(i, params[i]) for i in sorted(credentials) if i < count]
+
+
 # an authenticating call as text (a traceback's source line, a printed or logged command): where :func:`_auth_pairs`
-# reads the tree, this reads the literal arguments up to the first that is neither a literal nor a name
-_AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w]{0,40}\.){0,4}(?P<fn>" + _AUTH_CALLEE.pattern + r")\(|"
-                             r"(?<![\w.])auth\s{0,3}=\s{0,3}(?P<tuple>[(\[])")
-_CALL_ARGUMENT = re.compile(r"\s{0,3}(?:(?P<kw>[A-Za-z_]\w{0,30})\s{0,3}=(?!=)\s{0,3})?(?:(?P<q>\\?[\"'])"
-                            r"(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,512})(?P=q)|(?P<expr>[A-Za-z_][\w.]{0,80}))"
-                            r"\s{0,3}(?P<end>[,)\]])")
+# reads the tree, this reads the literal arguments up to the first that is neither a literal nor a name (a bracketed
+# argument, ``jwt.encode({...}, KEY)``, is stepped over)
+_AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?P<dotted>(?:[A-Za-z_][\w]{0,40}\.){0,4})(?P<fn>" + _AUTH_CALLEE.pattern
+                             + "|" + "|".join(sorted(map(re.escape, _SIGNATURE_NAMES), key=len, reverse=True))
+                             + r")\(|(?<![\w.])(?:[a-z]{1,12}_)?auth\s{0,3}=\s{0,3}(?P<tuple>[(\[])")
+_CALL_ARGUMENT = re.compile(r"\s{0,3}(?:(?P<kw>[A-Za-z_]\w{0,30})\s{0,3}=(?!=)\s{0,3})?(?:[bB]?(?P<q>\\?[\"'])"
+                            r"(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,512})(?P=q)|(?P<expr>-?[\w.]{1,80})"
+                            r"|(?P<bracket>[(\[{]))")
+_SIGNATURE_CALL = re.compile(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _SIGNATURE_NAMES), key=len, reverse=True))
+                             + r")\(")
+_ARGUMENT_END = re.compile(r"\s{0,3}([,)\]])")
 
 
 def _positional_credentials(fn: str, count: int) -> tuple[int, str]:
@@ -1562,33 +1710,71 @@ def _positional_credentials(fn: str, count: int) -> tuple[int, str]:
     return 0, "strong" if fn.endswith("Authenticator") else "vendor"
 
 
-def _call_arguments(text: str, pos: int) -> list[re.Match[str]]:
-    """The arguments of a call whose "(" ends at ``pos``, up to the first that is neither a literal nor a name."""
-    args = []
+def _skip_bracket(text: str, pos: int) -> int:
+    """The end of the bracketed argument opening at ``pos`` (quotes respected), -1 if it does not close soon."""
+    depth, quote, i = 0, "", pos
+    while i < min(len(text), pos + 2048):
+        c = text[i]
+        if c == "\\" and text[i + 1:i + 2] in ("\"", "'") and quote in ("", c + text[i + 1]):
+            quote = "" if quote else c + text[i + 1]  # an escaped quote (a JSON log): a quote one level down
+            i += 2
+            continue
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c == "\n":
+            return -1
+        i += 1
+    return -1
+
+
+def _call_arguments(text: str, pos: int) -> list[Optional[re.Match[str]]]:
+    """The arguments of a call whose "(" ends at ``pos``, up to the first that is neither a literal nor a name nor
+    a bracketed expression (which counts as an argument, None)."""
+    args: list[Optional[re.Match[str]]] = []
     while (arg := _CALL_ARGUMENT.match(text, pos)) is not None:
-        args.append(arg)
-        pos = arg.end()
-        if arg.group("end") != ",":
+        after = _skip_bracket(text, arg.start("bracket")) if arg.group("bracket") else arg.end()
+        end = _ARGUMENT_END.match(text, after) if after >= 0 else None
+        if end is None:
+            break
+        args.append(None if arg.group("bracket") else arg)
+        pos = end.end()
+        if end.group(1) != ",":
             break
     return args
 
 
 def _auth_call_spans(text: str) -> list[Span]:
     """The credentials of :func:`_auth_pairs` in text: ``HTTPBasicAuth("u", "PW")``, ``auth=('u', 'PW')``,
-    ``server.login("u", "PW")``, ``wandb.login(key="KEY")``, also with escaped quotes (a JSON log)."""
-    spans: list[Span] = []
+    ``server.login("u", "PW")``, ``wandb.login(key="KEY")``, ``ftplib.FTP(h, "u", "PW")``, also with escaped
+    quotes (a JSON log)."""
+    spans: set[Span] = set()
     for m in _AUTH_CALL_TEXT.finditer(text):
         fn = m.group("fn") or ""
         args = _call_arguments(text, m.end())
-        positional = [a for a in args if not a.group("kw")]
+        positional = [a for a in args if a is None or not a.group("kw")]
         if m.group("tuple") and len(positional) != 2:
             continue
-        secrets = [a for a in args if fn and a.group("kw") in _AUTH_KEYWORDS and a.group("q")
-                   and _secret_literal(a.group("value"), "strong")]
-        first, strength = _positional_credentials(fn, len(positional))
-        secrets += [a for a in positional[first:] if a.group("q") and _secret_literal(a.group("value"), strength)]
-        spans += [(a.start("value"), a.end("value"), _mark("secret")) for a in secrets]
-    return spans
+        candidates: list[tuple[Optional[re.Match[str]], str]] = []
+        if m.group("tuple") or _AUTH_CALLEE.fullmatch(fn):
+            candidates += [(a, "strong") for a in args if fn and a is not None and a.group("kw") in _AUTH_KEYWORDS]
+            first, strength = _positional_credentials(fn, len(positional))
+            candidates += [(a, strength) for a in positional[first:]]
+        candidates += [(positional[i], "strong") for i, _ in _signature_credentials((m.group("dotted") or "") + fn,
+                                                                                     len(positional))]
+        spans.update((a.start("value"), a.end("value"), _mark("secret")) for a, strength in candidates
+                     if a is not None and a.group("q") and _secret_literal(a.group("value"), strength))
+    return sorted(spans)
 
 
 # a secret's name as one string and its value as the next: environ.setdefault("API_KEY", "..."), putenv, a
@@ -1606,7 +1792,8 @@ def _pair_secret(m: re.Match[str]) -> bool:
 def _call_and_pair_spans(text: str) -> list[Span]:
     """:func:`_auth_call_spans` and :data:`_NAME_VALUE_PAIR`, each where the text can hold it at all."""
     spans: list[Span] = []
-    if ("uth" in text or "login" in text or "Credentials" in text) and ("(" in text or "[" in text):
+    if ("(" in text or "[" in text) and ("uth" in text or "login" in text or "Credentials" in text
+                                         or _SIGNATURE_CALL.search(text)):
         spans += _auth_call_spans(text)
     if "," in text or "value" in text:
         spans += _group_spans(_NAME_VALUE_PAIR, text, "secret", _pair_secret)
@@ -2024,6 +2211,7 @@ def _templated(value: str) -> bool:
                                   and shannon_entropy(rest) >= 3.5)
 
 
+_SETTING_WORDS = re.compile(r"[a-z]{3,}[0-9]{0,2}(?:[-_.](?:[a-z]{3,}[0-9]{0,2}|[a-z]{0,2}[0-9]{1,3}[a-z]{0,2})){1,7}")
 _WORDS_ONLY = re.compile(r"[a-z]+(?:[-_.][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")
 _PATH_LIKE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
 
@@ -2133,8 +2321,9 @@ def _secret_literal(value: str, strength: str) -> bool:
             return False
         if _password_shaped(value):
             return True
-    if strength in ("weak", "env-ref"):
-        return len(value) >= 16 and re.search(r"[0-9]", value) is not None and re.search(r"[A-Za-z]", value) is not None
+    if strength in ("weak", "env-ref"):  # (not a setting spelled as words: "oauth2-device-code", "gpt-4o-mini")
+        return len(value) >= 16 and re.search(r"[0-9]", value) is not None and re.search(r"[A-Za-z]", value) is not None \
+            and not _SETTING_WORDS.fullmatch(value)
     return True
 
 
@@ -2186,16 +2375,32 @@ def _auth_pairs(name: str, node: object) -> list[tuple[str, object]]:
 
     assert isinstance(node, ast.Call)
     pairs: list[tuple[str, object]] = []
+    args = [a for a in node.args if not isinstance(a, ast.Starred)]
+    if name in _SIGNATURE_NAMES and len(args) == len(node.args):  # (a *starred argument moves the positions)
+        pairs += [("password", args[i]) for i, _ in _signature_credentials(_dotted(node.func), len(args))]
     if _AUTH_CALLEE.fullmatch(name):
-        args = [a for a in node.args if not isinstance(a, ast.Starred)]
         first, strength = _positional_credentials(name, len(args))
         label = "password" if strength == "strong" else _RANDOM_PREFIX + "key"  # (a name of that strength)
         pairs += [(label, a) for a in args[first:]]
         pairs += [("password", kw.value) for kw in node.keywords if kw.arg in _AUTH_KEYWORDS]
-    for kw in node.keywords:
-        if kw.arg == "auth" and isinstance(kw.value, (ast.Tuple, ast.List)) and len(kw.value.elts) == 2:
+    for kw in node.keywords:  # auth=, basic_auth=, http_auth=
+        if kw.arg and (kw.arg == "auth" or (kw.arg.endswith("_auth") and kw.arg[:-5].isalpha())) \
+                and isinstance(kw.value, (ast.Tuple, ast.List)) and len(kw.value.elts) == 2:
             pairs.append(("password", kw.value.elts[1]))
     return pairs
+
+
+def _dotted(node: object) -> str:
+    """``a.b.c`` of a callee written as names and attributes (``""`` for anything else in the chain)."""
+    import ast
+
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ".".join(reversed(parts))
+    return ".".join([node.id, *reversed(parts)])
 
 
 def _function_pairs(node: object) -> list[tuple[str, object]]:
