@@ -1058,7 +1058,7 @@ def _in_jwk(m: re.Match[str]) -> bool:
 # DSA) or 3 (PKCS#12) — a certificate or a public key starts with another SEQUENCE or a long INTEGER. A body wrapped
 # at 64/76 columns continues on the next lines.
 _DER_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])M[A-Za-z0-9+/]{63,16384}={0,2}(?![A-Za-z0-9+/=])"
-                         r"(?:\r?\n[A-Za-z0-9+/]{4,76}={0,2}(?![A-Za-z0-9+/=]))*")
+                         r"(?:\r?\n[A-Za-z0-9+/]{4,76}={0,2}(?=\r?\n|$))*")
 
 
 def _der_private_key(m: re.Match[str]) -> bool:
@@ -1560,8 +1560,8 @@ def _random_value(m: re.Match[str]) -> bool:
 
 
 # a Dockerfile's ENV/ARG in the form without "=" (``ENV NAME the value``): the rest of the line is the value
-_DOCKERFILE_ENV = re.compile(r"^[ \t]*(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
-                             r"(?P<value>(?!<redacted)[^\s=][^\n=]{0,511}?)[ \t]*$", re.MULTILINE)
+_DOCKERFILE_ENV = re.compile(r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
+                             r"(?P<value>(?!<redacted)[^\s=\\][^\n=\\]{0,511}?)[ \t]*(?:$|(?=\\n))", re.MULTILINE)
 
 
 def _dockerfile_secret(m: re.Match[str]) -> bool:
@@ -1570,13 +1570,14 @@ def _dockerfile_secret(m: re.Match[str]) -> bool:
 
 # an AWS secret access key (40 characters of base64) on the line of its access key id (a credentials CSV, the
 # text output of ``aws sts`` / ``aws configure``): run after the key id became a marker
-_AWS_SECRET_BESIDE = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_SECRET_BESIDE = re.compile(r"(?:(?<![A-Za-z0-9/+=])|(?<=\\t))[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_KEY_ID = re.compile(r"<redacted:aws-access-key-id|(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])")
 
 
 def _aws_secret_beside_key_id(text: str) -> list[Span]:
     spans: list[Span] = []
     for line in _LINE.finditer(text):
-        if "<redacted:aws-access-key-id" in line.group(0):
+        if _AWS_KEY_ID.search(line.group(0)):
             spans += [(line.start() + m.start(), line.start() + m.end(), _mark("aws-secret-key"))
                       for m in _AWS_SECRET_BESIDE.finditer(line.group(0)) if _mixed(m.group(0))]
     return spans
@@ -1593,7 +1594,7 @@ def _context_rules(text: str) -> str:
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
     if "ENV" in text or "ARG" in text:
         text = _apply(text, _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret))
-    if "<redacted:aws-access-key-id" in text:
+    if "<redacted:aws-access-key-id" in text:  # (the key ids are markers by now)
         text = _apply(text, _aws_secret_beside_key_id(text))
     if "=" in text or ":" in text or "\uff1a" in text:
         text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
@@ -2390,6 +2391,19 @@ def _auth_pairs(name: str, node: object) -> list[tuple[str, object]]:
     return pairs
 
 
+def _argv_pairs(elts: list) -> list[tuple[str, object]]:
+    """A command as a list of strings (``["pg_dump", "--password", PW]``): an option that names a secret and
+    the item after it."""
+    import ast
+
+    pairs: list[tuple[str, object]] = []
+    for flag, value in zip(elts, elts[1:]):
+        if isinstance(flag, ast.Constant) and isinstance(flag.value, str) and flag.value.startswith("--") \
+                and "=" not in flag.value and _SECRET_FLAG.search(flag.value[2:]):
+            pairs.append(("password", value))
+    return pairs
+
+
 def _dotted(node: object) -> str:
     """``a.b.c`` of a callee written as names and attributes (``""`` for anything else in the chain)."""
     import ast
@@ -2430,6 +2444,8 @@ def _named_values(tree: object) -> list[tuple[str, object]]:
         elif isinstance(node, ast.Dict):
             pairs += [(k.value, v) for k, v in zip(node.keys, node.values)
                       if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        elif isinstance(node, (ast.List, ast.Tuple)):
+            pairs += _argv_pairs(node.elts)
         elif isinstance(node, ast.Compare) and len(node.comparators) == 1 \
                 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             pairs.append((_target_name(node.left), node.comparators[0]))
@@ -2508,9 +2524,9 @@ def _named_here(lower: str) -> bool:
             while j < len(lower) and j - i < 40 and (lower[j].isalnum() or lower[j] in "_-"):
                 j += 1  # the rest of the name (db_password_b64)
             k = j
-            while k < len(lower) and k - j < 4 and lower[k] in "\"'] \t":
+            while k < len(lower) and k - j < 4 and lower[k] in "\"'] \t\uff09":
                 k += 1
-            if (k < len(lower) and lower[k] in "=:") or "--" in lower[max(0, i - 40):i]:
+            if (k < len(lower) and lower[k] in "=:\uff1a") or "--" in lower[max(0, i - 40):i]:
                 return True
             i = lower.find(needle, j)
     return False
@@ -2526,7 +2542,11 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     spans: list[Span] = [s for s in _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
                          if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key")) else []
     spans += _call_and_pair_spans(text)  # a call that authenticates, a name/value pair, written inside a string
-    if "=" not in text and ":" not in text and "--" not in text:
+    if "ENV" in text or "ARG" in text:  # a Dockerfile's ENV NAME value
+        spans += _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret)
+    if "A" in text and _AWS_KEY_ID.search(text):  # an AWS secret on its key id's line
+        spans += _aws_secret_beside_key_id(text)
+    if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:
         return spans
     if not _named_here(lower):
         return spans

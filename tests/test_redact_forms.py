@@ -85,3 +85,24 @@ def test_a_setting_spelled_as_words_stays_in_code(line):
 def test_a_drawn_value_under_the_same_names_still_goes():
     source = f'token_type = "{TOKEN}"\n'
     assert TOKEN not in redact_code(source, env={})
+
+
+@pytest.mark.parametrize("value", [
+    "FROM python:3.11\nENV LAB_SERVICE_TOKEN {t}\nRUN true",
+    "CREDENTIALS\tASIAQWERTYUIOPASDFGH\t2026-01-01\t{t}/Q\tx",
+    "\u7ba1\u7406\u5458\u5bc6\u7801\uff08password\uff09\uff1a{t}",
+])
+def test_the_same_forms_inside_a_literal_and_its_repr(value):
+    secret = TOKEN[:36] + "+e"  # 40 characters: an AWS secret's length too
+    value = value.format(t=secret[:38] if "CREDENTIALS" in value else secret)
+    code = redact_code(f"CONFIG = {value!r}\nprint(CONFIG)\n", env={})
+    assert secret[:30] not in code and "print(CONFIG)" in code
+    assert secret[:30] not in redact_text(repr(value), env={}, home="")
+
+
+def test_a_command_as_a_list_of_strings_loses_the_value_of_a_secret_option_only():
+    source = ('subprocess.run(["pg_dump", "-U", "etl", "--password", "Orchid-lamp-93#", "db"], check=True)\n'
+              'args = ["--lr", "3e-4", "--seed", "1234", "--token-budget", "4096"]\n')
+    out = redact_code(source, env={})
+    assert "Orchid-lamp-93#" not in out and '"--password", "<redacted>", "db"' in out
+    assert out.splitlines()[1] == source.splitlines()[1]
