@@ -85,6 +85,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Callable, Optional
 
+from reportkit.token_table import TOKEN_SHAPES
+
 MARK = "<redacted:{}>"
 
 
@@ -759,6 +761,100 @@ def _token_ok(kind: str, text: str, m: re.Match[str]) -> bool:
     return check is None or check(m.group(0))
 
 
+def _trie(words: Iterable[str]) -> str:
+    """One regex alternation of ``words`` as a trie (``ab(?:c|d)``): the engine follows one branch per character
+    instead of trying every word at every position."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = [re.escape(ch) + emit(sub) if ch else "" for ch, sub in sorted(node.items())]
+        if len(alts) == 1:
+            return alts[0]
+        optional = "" in alts
+        alts = [a for a in alts if a]
+        body = "(?:" + "|".join(alts) + ")"
+        return body + "?" if optional else body
+
+    return emit(tree)
+
+
+# The catalogue's shapes (reportkit/token_table.py) as one prefix dispatch: a single scan finds every place where
+# one of the prefixes starts (a trie alternation), then only the bodies registered for that prefix are tried there.
+_CATALOGUE: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
+for _kind, _prefix, _body, _source in TOKEN_SHAPES:
+    _CATALOGUE.setdefault(_prefix[:3], []).append((_prefix, _kind, re.compile(_body + _E)))
+for _shapes in _CATALOGUE.values():
+    _shapes.sort(key=lambda shape: -len(shape[0]))  # the longest prefix first: sk-ant-api03- before sk-
+_CATALOGUE_HEADS = re.compile(_trie(_CATALOGUE))
+
+
+def _catalogue_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    end = 0
+    for m in _CATALOGUE_HEADS.finditer(text):
+        at = m.start()
+        if at < end or not _starts_word(text, at):
+            continue
+        for prefix, kind, body in _CATALOGUE[m.group(0)]:
+            if text.startswith(prefix, at):
+                token = body.match(text, at + len(prefix))
+                if token:
+                    spans.append((at, token.end(), _mark(kind)))
+                    end = token.end()
+                    break
+    return spans
+
+
+# A vendor's token whose prefix no catalogue knows yet: a short word, "_" or "-", and a body drawn at random
+# (``KGAT_<32 hex>``, ``nfp_<36 mixed>``, ``esecret_<26 lower+digits>``): the shape vendors use so that scanners
+# can find their tokens. The word must begin a word and the body end one (``attn_fwd_bf16_a3f9...`` has a body of
+# 16); a word that names a digest, an id or a file (``sha256_``, ``run-``, ``commit_``) holds no secret.
+_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<body>[A-Za-z0-9]{20,128})" + _E)
+_NOT_A_VENDOR = frozenset({
+    "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3", "xxh64", "xxh3",
+    "crc32", "hash", "digest", "etag", "commit", "rev", "revision", "ref", "id", "uid", "uuid", "guid", "run", "job",
+    "build", "trace", "span", "req", "request", "cache", "object", "obj", "file", "blob", "tree", "img", "image",
+    "layer", "node", "pod", "chunk", "shard", "ckpt", "checkpoint", "tmp", "temp", "test", "tests", "snapshot", "task",
+    "event", "msg", "message", "order", "user", "account", "acct", "item", "doc", "record", "row", "txn", "tx",
+    "sess", "cus", "sub", "inv", "prod", "price", "evt", "ch", "pi", "pm", "seti", "in", "ii", "cs", "src", "ba",
+})
+_LETTER_RUN = re.compile(r"[A-Za-z]{6,}")  # (runs this long are words in names, chance in keys)
+
+
+def _drawn_body(body: str) -> bool:
+    """A token's body drawn at random: 24+ hex digits with both, letters of both cases and digits mixed as random
+    text mixes them (:func:`looks_random`), or one case of letters and digits with no word-long runs of letters."""
+    digits = sum(c.isdigit() for c in body)
+    if digits < 1 or len(body) - digits < 4:
+        return False
+    if len(body) >= 24 and re.fullmatch(r"[0-9a-f]+|[0-9A-F]+", body):
+        return True
+    if not (body.islower() or body.isupper()):
+        return looks_random(body)
+    switches = sum(a.isdigit() != b.isdigit() for a, b in zip(body, body[1:]))
+    longest = max(map(len, _LETTER_RUN.findall(body)), default=0)
+    entropy = shannon_entropy(body)
+    if len(body) >= 24 and entropy >= 3.8 and longest <= 24:
+        return True  # long and dense: drawn from 36 symbols (a name that long repeats its letters)
+    return digits * 10 >= len(body) and switches * 5 >= len(body) and longest <= 16 and entropy >= 3.5
+
+
+def _known_prefix_inside(prefix: str) -> bool:
+    """``xghp_``: a known vendor's prefix glued to a longer word (that word is not the vendor's token)."""
+    return any(prefix[k:] in _KNOWN_PREFIXES for k in range(1, len(prefix) - 2))
+
+
+def _prefixed_spans(text: str) -> list[Span]:
+    return [(m.start(), m.end(), _mark("token")) for m in _PREFIXED_TOKEN.finditer(text)
+            if _starts_word(text, m.start()) and m.group("prefix")[:-1].lower() not in _NOT_A_VENDOR
+            and not _known_prefix_inside(m.group("prefix")) and _drawn_body(m.group("body"))]
+
+
 def _token_spans(text: str) -> list[Span]:
     spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _prefix_tokens(text)
              for m in pattern.finditer(text) if _token_ok(kind, text, m)]
@@ -1123,6 +1219,8 @@ def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optiona
 
 _DS_PATTERNS = _detect_secrets_patterns()
 _PREFIX_NEEDLES = [(kind, pattern, _literal_needle(pattern)) for kind, pattern in _PREFIX_TOKENS]
+_KNOWN_PREFIXES = frozenset([prefix for _kind, prefix, _body, _source in TOKEN_SHAPES]
+                            + [needle for _kind, _pattern, needle in _PREFIX_NEEDLES if needle])
 _EDGE_CHARS = " \t\r\n\"'=:[](),;"
 # The keyword detectors (Cloudant, IBM, SoftLayer: "<vendor>_<key|pwd|token> = <24+ chars>") try two
 # lookbehinds and a long alternation at every position; they run only on the lines where a key/pwd/pass/token
@@ -1197,10 +1295,27 @@ def _not_template(text: str, spans: list[Span]) -> list[Span]:
     return [s for s in spans if not _template(text[s[0]:s[1]])]
 
 
+def _uncovered(spans: list[Span], more: list[Span]) -> list[Span]:
+    """The spans of ``more`` that overlap none of ``spans`` (a more specific rule named them first)."""
+    if not more or not spans:
+        return more
+    ordered = sorted((s[0], s[1]) for s in spans)
+    starts = [s[0] for s in ordered]
+    out = []
+    for span in more:
+        i = bisect.bisect_left(starts, span[1])  # the spans that start before this one ends
+        if not any(ordered[j][1] > span[0] for j in range(max(0, i - 8), i)):
+            out.append(span)
+    return out
+
+
 def _high_spans(text: str) -> list[Span]:
-    """Every high-confidence match (rule (b) that holds anywhere, code included)."""
-    return _pem_spans(text) + _token_spans(text) + _encoded_spans(text) \
+    """Every high-confidence match (rule (b) that holds anywhere, code included). The catalogue's shapes and the
+    unknown vendor's shape count only where no rule of its own (with its own marker) matched."""
+    spans = _pem_spans(text) + _token_spans(text) + _encoded_spans(text) \
         + _not_template(text, _structural_spans(text) + _ds_spans(text, high=True))
+    spans += _uncovered(spans, _catalogue_spans(text))
+    return spans + _uncovered(spans, _prefixed_spans(text))
 
 
 # --------------------------------------------------------------------------- (b) context rules (text only)
@@ -1515,8 +1630,26 @@ def _random_value(m: re.Match[str]) -> bool:
     return _long_hex(value) or (not value.startswith(("/", "~", ".")) and looks_random(value.replace("/", "")))
 
 
+# NAME = value where the name's last word is KEY (``TOGETHER_KEY``, ``key=``, ``storageKey``), not a bare
+# secret's word: the value must be drawn (32+ hex digits, a random mix: :func:`_random_body`) and the name must not
+# say identifier or digest (``CACHE_KEY`` of a hash, ``*_ID_KEY``)
+_KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]?){0,4}(?:key|Key|KEY))"
+                             r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512}={0,2})"
+                             r"(?![A-Za-z0-9+/_\-=])")
+_DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN", "SORT", "PARTITION", "ROUTING",
+                                          "PUBLIC", "WEBSOCKET", "IDEMPOTENCY", "CONTINUATION", "PAGE", "NEXT"}
+
+
+def _key_value(m: re.Match[str]) -> bool:
+    name = m.group("name")
+    words = {w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name) + re.split(r"[_.\-]", name)}
+    return not words & _DIGEST_NAME_WORDS and _random_body(m.group("value"))
+
+
 def _context_rules(text: str) -> str:
     """The rules that guess from context (text only, never code)."""
+    if "key" in text or "Key" in text or "KEY" in text:
+        text = _apply(text, _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value))
     if ":" in text:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
@@ -1891,7 +2024,58 @@ def redact_data(data: object, *, home: Optional[str] = None, env: Optional[Mappi
     return data
 
 
+# A JSON (or repr) string with escapes: what it says is seen by the rules only once it is unescaped (a notebook's
+# ``"source": ["key = \\"...\\"\\n"]``: the escaped quotes hide the literal, the escaped line break glues to the value)
+_ESCAPED_STRING = re.compile(r'"(?=[^"\n]{0,20000}?\\)((?:[^"\\\n]|\\.){1,20000})"')
+_JOIN = "\n\ue006\n"
+
+
+def _unescaped(literal: str) -> Optional[str]:
+    try:
+        plain = json.loads(literal)
+    except ValueError:
+        return None
+    return plain if isinstance(plain, str) and _JOIN not in plain else None
+
+
+_MARKER = re.compile(r"<redacted:(?P<kind>[A-Za-z0-9_.\-]{1,80})>")
+
+
+def _replaced(plain: str, out: str) -> dict[str, str]:
+    """What the markers of ``out`` (``plain`` redacted) took out of ``plain``: ``out`` with each marker made a
+    group matches ``plain``."""
+    kinds = [m.group("kind") for m in _MARKER.finditer(out)]
+    if not kinds or len(kinds) > 64 or len(plain) > 20000:
+        return {}
+    pieces = _MARKER.split(out)[::2]  # (split returns the kinds in between)
+    m = re.fullmatch("(.+?)".join(map(re.escape, pieces)), plain, re.DOTALL)
+    if m is None:
+        return {}
+    return {value.strip(): kind for value, kind in zip(m.groups(), kinds) if _MIN_KNOWN <= len(value.strip()) <= 4096}
+
+
+def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets the rules find in the unescaped view of the escaped strings of ``text`` (each string's text as
+    JSON decodes it), as known values: they are then redacted in ``text`` in whatever encoding it holds them."""
+    plains = [p for p in (_unescaped(m.group(0)) for m in _ESCAPED_STRING.finditer(text)) if p]
+    if not plains:
+        return ()
+    outs = _text_rules(_JOIN.join(plains), table, "").split(_JOIN)
+    if len(outs) != len(plains):  # a rule took a separator: one string at a time
+        outs = [_text_rules(p, table, "") for p in plains]
+    found: dict[str, str] = {}
+    for plain, out in zip(plains, outs):
+        if out == plain:
+            continue
+        found.update(_replaced(plain, out))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
+    if "\\" in text and '"' in text:
+        extra = _escaped_findings(text, table)
+        if extra:
+            table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(text)
     if view != text:
         out = _text_rules(view, table, home)
