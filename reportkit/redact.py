@@ -1332,7 +1332,8 @@ _LONG_SECRET_WORD = (
 _SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds|cookie)"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
 _SEPARATOR = (
-    r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)"  # annotated: "token: str = ..."
+    # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
+    r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)(?![ \t]*(?:\r?\n|$))"
     r"|\s{0,5}(?::=|=(?!=)|:(?![:=])))\s{0,5}"
 )
 _VALUE = (
@@ -1358,7 +1359,7 @@ _ENV_ASSIGNMENT = re.compile(
     re.MULTILINE,
 )
 _CLI_FLAG = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-key|access-key)\s{1,5})"
+    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-?key|access-?key)\s{1,5})"
     r"(?P<value>(?!<redacted)(?!-)[^\s\"']{1,512})",
     re.IGNORECASE,
 )
@@ -1577,6 +1578,15 @@ _IDENTIFIER_WORDS = frozenset({"ID", "IDS", "UUID", "GUID", "UID", "SHA", "SHA1"
                                "CHECKSUM", "MD5", "COMMIT", "REV", "REVISION", "REF", "ETAG", "VERSION"})
 
 
+_BASE64_VALUE = re.compile(r"(?=[A-Za-z0-9+]{0,80}/|[A-Za-z0-9/]{0,80}\+)[A-Za-z0-9+/]{24,16384}={0,2}")
+
+
+def _random_base64(value: str) -> bool:
+    """Random bytes in base64 (a storage account's key, an HMAC secret): its ``/`` and ``+`` are not a path's."""
+    return _BASE64_VALUE.fullmatch(value) is not None and "//" not in value and not value.startswith("/") \
+        and looks_random(re.sub(r"[+/=]", "", value))
+
+
 def credential_value(name: str, value: str) -> bool:
     """An environment variable's value that is a credential by its make-up, whatever the name (``SETTING_3``):
     random-looking (:func:`looks_random`, 16+ characters), a password a person picked (:func:`password_made`),
@@ -1585,7 +1595,7 @@ def credential_value(name: str, value: str) -> bool:
     value = value.strip()
     if len(value) < 12 or len(value) > 16384:
         return False
-    if (len(value) >= 16 and looks_random(value)) or password_made(value):
+    if (len(value) >= 16 and looks_random(value)) or password_made(value) or _random_base64(value):
         return True
     if not (_UUID.fullmatch(value) or _long_hex(value)):
         return False
@@ -1611,7 +1621,7 @@ _PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[
 # a credential's name, a space and the credential (``auth token 3f9c...``, ``(secret AbC9/xYz...)``): when
 # the value looks random or is a long hex string
 _NAMED_THEN_VALUE = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|passphrase|token|api[ _\-]?key|access[ _\-]?key|"
+    r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|passphrase|token|api[ _\-]?key|access[ _\-]?key|hmac|"
     r"secret[ _\-]?key|private[ _\-]?key)\s{1,3}(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>]{16,512})",
     re.IGNORECASE,
 )
@@ -1646,8 +1656,37 @@ def _key_value(m: re.Match[str]) -> bool:
     return not words & _DIGEST_NAME_WORDS and _random_body(m.group("value"))
 
 
+_CONTINUED = re.compile(r"(?:[(\[][A-Za-z. ]{1,12}[)\]]|\.{2,3}|…|>|\+)?[ \t]{0,3}(?P<tail>[^\s\"'`<>]{6,128})(?=\s|$)")
+
+
+def _marker_tails(text: str) -> list[Span]:
+    """A value redacted at its line's end that the logger carried on to the next line, which repeats the line's
+    start (``... password=<first half>`` / ``<same timestamp and logger> (cont) <second half> sslmode=...``): the
+    first word after the repeated part (or after a short continuation mark) when it is random text."""
+    spans: list[Span] = []
+    for m in _MARKER.finditer(text):
+        brk = _LINE_BREAK.search(text, m.end())
+        if brk is None or text[m.end():brk.start()].strip():
+            continue
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        stop = _LINE_BREAK.search(text, brk.end())
+        following = text[brk.end():stop.start() if stop else len(text)]
+        common = len(os.path.commonprefix([line, following]))
+        if common < 12:
+            continue
+        tail = _CONTINUED.match(following, common) or _CONTINUED.match(following, common + 1)
+        if tail and _token_tail(tail.group("tail")) and not tail.group("tail").startswith("<redacted"):
+            spans.append((brk.end() + tail.start("tail"), brk.end() + tail.end("tail"), m.group(0)))
+    return spans
+
+
 def _context_rules(text: str) -> str:
     """The rules that guess from context (text only, never code)."""
+    return _apply(text, _marker_tails(text)) if "<redacted:" in (text := _guessed(text)) else text
+
+
+def _guessed(text: str) -> str:
+    text = _apply(text, _group_spans(_VENDOR_THEN_VALUE, text, "secret", _vendor_value))
     if "key" in text or "Key" in text or "KEY" in text:
         text = _apply(text, _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value))
     if ":" in text:
@@ -2071,9 +2110,35 @@ def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
+_ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"'\\/bfnrt])")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
+
+
+def _unescape_once(text: str) -> str:
+    """``text`` with one level of JSON/repr escapes undone (a JSON text inside a repr: ``\\"`` -> ``\"``)."""
+    def one(m: re.Match[str]) -> str:
+        c = m.group(0)[1]
+        return chr(int(m.group(0)[2:], 16)) if c == "u" else _ESCAPES.get(c, c)
+
+    return _ONE_ESCAPE.sub(one, text)
+
+
+def _nested_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets of the lines that hold an escaped JSON text (a repr of a notebook cell: ``\\"`` escapes an
+    escape), seen in each such line with one level of escapes undone."""
+    found: dict[str, str] = {}
+    for line in text.split("\n"):
+        if len(line) > 20000 or not ('\\\\"' in line or '\\\\n' in line):
+            continue
+        inner = _unescape_once(line)
+        found.update(_replaced(inner, _text_rules(inner, table, "")))
+        found.update((value, marker[10:-1]) for value, marker in _escaped_findings(inner, table))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
     if "\\" in text and '"' in text:
-        extra = _escaped_findings(text, table)
+        extra = _escaped_findings(text, table) + _nested_findings(text, table)
         if extra:
             table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(text)
@@ -2220,11 +2285,26 @@ _NOT_VENDOR_WORDS = frozenset({"BASIC", "AGE", "JWT", "LINEAR", "SQUARE", "READM
                                "IONIC", "INTRA42"})
 _VENDOR_NAMES = frozenset(
     {kind.split("-")[0].upper() for kind in [k for k, _ in _PREFIX_TOKENS] + [k for k, _, _ in _SHAPED_TOKENS]
-     + [k for k, _, _, _ in _DS_PATTERNS]} - _NOT_VENDOR_WORDS
+     + [k for k, _, _, _ in _DS_PATTERNS] + [k for k, _, _, _ in TOKEN_SHAPES]} - _NOT_VENDOR_WORDS
     | {"GITHUB", "GITLAB", "HUGGINGFACE", "NPM", "PYPI", "SLACK", "VAULT", "AWS", "AZURE", "GCP", "OPENAI", "WANDB",
        "DISCORD", "TELEGRAM"})
 # what may follow the vendor's name in a name that is the vendor's secret (twilio, TWILIO_KEY, stripeApiKey)
 _VENDOR_KEY_WORDS = frozenset({"KEY", "KEYS", "API", "APIKEY"})
+
+
+# text: a vendor's name and a drawn value right after it ("wandb <40 hex>", "cerebras: <key>"); a forge's or a
+# hub's name before 40 hex is a commit or a revision, not a key
+_FORGES = frozenset({"GITHUB", "GITLAB", "BITBUCKET", "HUGGINGFACE", "GIT", "DOCKER", "GITEA", "SOURCEGRAPH"})
+_VENDOR_THEN_VALUE = re.compile(r"(?<![\w.\-])(?P<vendor>" + _trie(sorted({v.lower() for v in _VENDOR_NAMES})) + r")"
+                                r"[ \t]{1,3}(?:[:=][ \t]{0,3})?(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{20,256}={0,2})"
+                                r"(?![\w+/=\-])", re.IGNORECASE)
+
+
+def _vendor_value(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    if _long_hex(value):
+        return m.group("vendor").upper() not in _FORGES
+    return _random_body(value) and "/" not in value
 
 
 def _vendor_named(words: list[str]) -> bool:
@@ -2503,7 +2583,7 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     lower = text.lower()
     # a secret's name, a space and a drawn value ("twilio api key SK... secret <32 random>")
     spans: list[Span] = [s for s in _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
-                         if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key")) else []
+                         if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key", "hmac")) else []
     spans += _call_and_pair_spans(text)  # a call that authenticates, a name/value pair, written inside a string
     if "=" not in text and ":" not in text and "--" not in text:
         return spans

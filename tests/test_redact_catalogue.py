@@ -127,3 +127,62 @@ def test_a_drawn_value_after_a_key_name_is_redacted_in_text(line):
                                   "sort_key: created_at_desc_then_name"])
 def test_keys_that_are_not_secrets_stay(line):
     assert redact_text(line) == line
+
+
+def test_a_json_text_inside_a_repr_is_seen_through_both_escapes():
+    key = _mixed(36)
+    cell = json.dumps({"outputs": [{"text": [f"ready, key={key}\n"]}],
+                       "source": [f'os.environ["GADGET_KEY"] = "{key}"\n']}, indent=1)
+    for text in (repr({"item": cell}), repr([cell])):
+        assert key not in redact_text(f"settings: {text}")
+
+
+@pytest.mark.parametrize("name", ["password", "db_password", "token"])
+def test_a_base64_value_at_a_line_end_is_not_a_type_annotation(name):
+    value = __import__("base64").b64encode(("Quill" + _mixed(12) + "!#%").encode()).decode()
+    assert value.endswith("=") and not value.endswith("==")  # (20 bytes: one "=", which looked like "name: type =")
+    text = f"data:\n  {name}: {value}\n# next entry\n"
+    out = redact_text(text)
+    assert value not in out and out.endswith("# next entry\n")
+
+
+def test_a_value_a_logger_carried_to_the_next_line():
+    head, tail = _mixed(12), _mixed(12)
+    stamp = "2026-12-01 08:15:02 WARN db: "
+    text = f"{stamp}open host=pg user=app password={head}\n{stamp}(cont) {tail} connect_timeout=5\n"
+    out = redact_text(text)
+    assert head not in out and tail not in out and "connect_timeout=5" in out
+    assert out.count("\n") == 2
+
+
+def test_the_next_line_of_a_redacted_value_keeps_its_words():
+    stamp = "2026-12-01 08:15:02 INFO db: "
+    text = f"{stamp}password={_mixed(15)}\n{stamp}connected to replica-20261201b in 3ms\n"
+    assert "connected to replica-20261201b in 3ms" in redact_text(text)
+
+
+def test_random_base64_in_a_neutrally_named_variable_is_a_known_value():
+    from reportkit.redact import credential_value
+
+    raw = bytes(RNG.randrange(256) for _ in range(48))
+    value = __import__("base64").b64encode(raw).decode()
+    if "/" not in value and "+" not in value:
+        value = value[:10] + "/" + value[11:]
+    assert credential_value("SETTING_9", value)
+    for path in ("models/meta-llama/Llama-3.1-8B", "data/shards/train/part/0001/x", "ab+cd/ef+gh/ij+kl/mn+op"):
+        assert not credential_value("SETTING_9", path)
+
+
+def test_a_vendor_name_then_a_drawn_value_in_text():
+    for vendor in ("wandb", "Cerebras", "mailgun"):
+        value = _r(40, "0123456789abcdef")
+        assert value not in redact_text(f"failed using {vendor} {value} today")
+    sha = _r(40, "0123456789abcdef")
+    assert redact_text(f"github {sha} merged") == f"github {sha} merged"  # a forge's commit
+
+
+def test_hmac_and_apikey_inside_code_strings():
+    hexkey, key = _r(48, "0123456789abcdef"), _mixed(44)
+    out = redact_code(f'NOTES = ["cos hmac {hexkey}", "ibmcloud login --apikey {key} -r eu-de"]\n')
+    assert hexkey not in out and key not in out and "-r eu-de" in out
+    ast.parse(out)
