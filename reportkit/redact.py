@@ -20,7 +20,9 @@ Names say more (:func:`argv_secrets`, :func:`_code_secret_name`): the password o
 with a secret's word anywhere in its name, a vendor's name holding a random value (``MAILGUN = "<32 hex>"``),
 and a secret's name followed by ``ENV``/``VAR`` holding something other than a variable's name.
 
-(b) *Patterns*: high-confidence shapes (:data:`_PREFIX_TOKENS`: vendor prefixes such as ``ghp_``,
+(b) *Patterns*: the vendor token catalogue (:mod:`reportkit.token_table`: the prefixed shapes of gitleaks,
+betterleaks and Kingfisher, one prefix dispatch: :func:`_catalogue_spans`), a vendor's token whose prefix no
+catalogue knows (:func:`_prefixed_spans`: word, ``_``/``-``, a drawn body), high-confidence shapes (:data:`_PREFIX_TOKENS`: vendor prefixes such as ``ghp_``,
 ``glpat-``, ``sk_live_``, ``hvs.``, ``AIza``, ``xoxb-``, ``dop_v1_``, ``AGE-SECRET-KEY-1``; JWTs; PEM
 private keys, also base64-encoded and JSON-escaped; URL userinfo of any scheme; ``Authorization``
 headers; signed-URL and SAS parameters; ``curl -u user:pw``, ``mysql -pPW``, ...; the regex detectors
@@ -1668,10 +1670,15 @@ def _marker_tails(text: str) -> list[Span]:
         brk = _LINE_BREAK.search(text, m.end())
         if brk is None or text[m.end():brk.start()].strip():
             continue
-        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        before = [b.end() for b in _LINE_BREAK.finditer(text, max(0, m.start() - 400), m.start())]
+        line = text[before[-1] if before else text.rfind("\n", 0, m.start()) + 1:m.start()]
         stop = _LINE_BREAK.search(text, brk.end())
         following = text[brk.end():stop.start() if stop else len(text)]
         common = len(os.path.commonprefix([line, following]))
+        if common < 12 and len(following) >= 12 and following[:12].strip():
+            # (the logger's part may come after another prefix on the value's line: "item 3 out: 2026-...")
+            at = line.find(following[:12])
+            common = len(os.path.commonprefix([line[at:], following])) if at > 0 else 0
         if common < 12:
             continue
         tail = _CONTINUED.match(following, common) or _CONTINUED.match(following, common + 1)

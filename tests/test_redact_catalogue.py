@@ -186,3 +186,12 @@ def test_hmac_and_apikey_inside_code_strings():
     out = redact_code(f'NOTES = ["cos hmac {hexkey}", "ibmcloud login --apikey {key} -r eu-de"]\n')
     assert hexkey not in out and key not in out and "-r eu-de" in out
     ast.parse(out)
+
+
+def test_a_carried_value_after_a_label_and_inside_a_repr():
+    head, tail = _mixed(12), _mixed(12)
+    stamp = "2026-12-01 08:15:02 WARN db: "
+    message = f"{stamp}password={head}\n{stamp}(cont) {tail} connect_timeout=5"
+    for text in (f"job 4 out: {message}\n", repr({"m": message})):
+        out = redact_text(text)
+        assert head not in out and tail not in out and "connect_timeout=5" in out
