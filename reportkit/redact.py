@@ -2084,13 +2084,13 @@ def _unescaped(literal: str) -> Optional[str]:
     return plain if isinstance(plain, str) and _JOIN not in plain else None
 
 
-_MARKER = re.compile(r"<redacted:(?P<kind>[A-Za-z0-9_.\-]{1,80})>")
+_MARKER = re.compile(r"<redacted(?::(?P<kind>[A-Za-z0-9_.\-]{1,80}))?>")
 
 
 def _replaced(plain: str, out: str) -> dict[str, str]:
     """What the markers of ``out`` (``plain`` redacted) took out of ``plain``: ``out`` with each marker made a
     group matches ``plain``."""
-    kinds = [m.group("kind") for m in _MARKER.finditer(out)]
+    kinds = [m.group("kind") or "secret" for m in _MARKER.finditer(out)]
     if not kinds or len(kinds) > 64 or len(plain) > 20000:
         return {}
     pieces = _MARKER.split(out)[::2]  # (split returns the kinds in between)
@@ -2687,6 +2687,23 @@ def _covered(source: str, literal: Span, spans: list[Span]) -> bool:
     return any(s <= lo and hi <= e and r.startswith("<redacted") for s, e, r in spans)
 
 
+def _embedded_code_findings(source: str) -> tuple[tuple[str, str], ...]:
+    """Python held as a JSON string inside a string of ``source`` (a notebook cell's ``"source"`` kept in a
+    literal: ``'{"source": ["os.environ[\\\\"X_KEY\\\\"] = \\\\"...\\\\"\\\\n"]}'``): each such string that parses as
+    Python is redacted as the code it is, and what that took out becomes a known value of ``source``."""
+    found: dict[str, str] = {}
+    for line in source.split("\n"):
+        if '\\"' not in line or len(line) > 20000:
+            continue
+        for view in (line, _unescape_once(line)):
+            for m in _ESCAPED_STRING.finditer(view):
+                plain = _unescaped(m.group(0))
+                if not plain or "\\" in plain or not _parses(plain):
+                    continue  # (one level at a time: no escapes left in the code it holds)
+                found.update(_replaced(plain, redact_code(plain, home="")))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
                 extra: Optional[Mapping[str, str]] = None) -> str:
     """Python source: known values and high-confidence patterns only, replaced inside string literals and
@@ -2697,6 +2714,10 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
         return source
     source = unprotect(source)
     table = _table(known_values(env, extra))
+    if "\\" in source and '"' in source:
+        embedded = _embedded_code_findings(source)
+        if embedded:
+            table = tuple(sorted(set(table) | set(embedded), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(source, escapes=False)
     if view != source and _code_spans(view, table, home):
         source = view  # something behind colour codes or NULs: show the clean text

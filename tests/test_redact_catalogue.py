@@ -195,3 +195,14 @@ def test_a_carried_value_after_a_label_and_inside_a_repr():
     for text in (f"job 4 out: {message}\n", repr({"m": message})):
         out = redact_text(text)
         assert head not in out and tail not in out and "connect_timeout=5" in out
+
+
+def test_a_notebook_cell_kept_in_a_code_literal_is_redacted_as_code():
+    key = _mixed(39)
+    cell = json.dumps({"cell_type": "code", "source": ["import os\n", f'os.environ["GIZMO_KEY"] = "{key}"\n']},
+                      indent=1)
+    out = redact_code(f"NOTEBOOK = {{'cell': {cell!r}}}\nprint(len(NOTEBOOK))\n")
+    assert key not in out and "print(len(NOTEBOOK))" in out
+    ast.parse(out)
+    plain = json.dumps({"source": ['print("hello")\n']})
+    assert redact_code(f"CELL = {plain!r}\n") == f"CELL = {plain!r}\n"
