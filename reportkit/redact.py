@@ -20,7 +20,9 @@ Names say more (:func:`argv_secrets`, :func:`_code_secret_name`): the password o
 with a secret's word anywhere in its name, a vendor's name holding a random value (``MAILGUN = "<32 hex>"``),
 and a secret's name followed by ``ENV``/``VAR`` holding something other than a variable's name.
 
-(b) *Patterns*: high-confidence shapes (:data:`_PREFIX_TOKENS`: vendor prefixes such as ``ghp_``,
+(b) *Patterns*: the vendor token catalogue (:mod:`reportkit.token_table`: the prefixed shapes of gitleaks,
+betterleaks and Kingfisher, one prefix dispatch: :func:`_catalogue_spans`), a vendor's token whose prefix no
+catalogue knows (:func:`_prefixed_spans`: word, ``_``/``-``, a drawn body), high-confidence shapes (:data:`_PREFIX_TOKENS`: vendor prefixes such as ``ghp_``,
 ``glpat-``, ``sk_live_``, ``hvs.``, ``AIza``, ``xoxb-``, ``dop_v1_``, ``AGE-SECRET-KEY-1``; JWTs; PEM
 private keys, also base64-encoded and JSON-escaped; URL userinfo of any scheme; ``Authorization``
 headers; signed-URL and SAS parameters; ``curl -u user:pw``, ``mysql -pPW``, ...; the regex detectors
@@ -84,6 +86,8 @@ import urllib.parse
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Callable, Optional
+
+from reportkit.token_table import TOKEN_SHAPES
 
 MARK = "<redacted:{}>"
 
@@ -774,6 +778,100 @@ def _token_ok(kind: str, text: str, m: re.Match[str]) -> bool:
     return check is None or check(m.group(0))
 
 
+def _trie(words: Iterable[str]) -> str:
+    """One regex alternation of ``words`` as a trie (``ab(?:c|d)``): the engine follows one branch per character
+    instead of trying every word at every position."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = [re.escape(ch) + emit(sub) if ch else "" for ch, sub in sorted(node.items())]
+        if len(alts) == 1:
+            return alts[0]
+        optional = "" in alts
+        alts = [a for a in alts if a]
+        body = "(?:" + "|".join(alts) + ")"
+        return body + "?" if optional else body
+
+    return emit(tree)
+
+
+# The catalogue's shapes (reportkit/token_table.py) as one prefix dispatch: a single scan finds every place where
+# one of the prefixes starts (a trie alternation), then only the bodies registered for that prefix are tried there.
+_CATALOGUE: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
+for _kind, _prefix, _body, _source in TOKEN_SHAPES:
+    _CATALOGUE.setdefault(_prefix[:3], []).append((_prefix, _kind, re.compile(_body + _E)))
+for _shapes in _CATALOGUE.values():
+    _shapes.sort(key=lambda shape: -len(shape[0]))  # the longest prefix first: sk-ant-api03- before sk-
+_CATALOGUE_HEADS = re.compile(_trie(_CATALOGUE))
+
+
+def _catalogue_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    end = 0
+    for m in _CATALOGUE_HEADS.finditer(text):
+        at = m.start()
+        if at < end or not _starts_word(text, at):
+            continue
+        for prefix, kind, body in _CATALOGUE[m.group(0)]:
+            if text.startswith(prefix, at):
+                token = body.match(text, at + len(prefix))
+                if token:
+                    spans.append((at, token.end(), _mark(kind)))
+                    end = token.end()
+                    break
+    return spans
+
+
+# A vendor's token whose prefix no catalogue knows yet: a short word, "_" or "-", and a body drawn at random
+# (``KGAT_<32 hex>``, ``nfp_<36 mixed>``, ``esecret_<26 lower+digits>``): the shape vendors use so that scanners
+# can find their tokens. The word must begin a word and the body end one (``attn_fwd_bf16_a3f9...`` has a body of
+# 16); a word that names a digest, an id or a file (``sha256_``, ``run-``, ``commit_``) holds no secret.
+_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<body>[A-Za-z0-9]{20,128})" + _E)
+_NOT_A_VENDOR = frozenset({
+    "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3", "xxh64", "xxh3",
+    "crc32", "hash", "digest", "etag", "commit", "rev", "revision", "ref", "id", "uid", "uuid", "guid", "run", "job",
+    "build", "trace", "span", "req", "request", "cache", "object", "obj", "file", "blob", "tree", "img", "image",
+    "layer", "node", "pod", "chunk", "shard", "ckpt", "checkpoint", "tmp", "temp", "test", "tests", "snapshot", "task",
+    "event", "msg", "message", "order", "user", "account", "acct", "item", "doc", "record", "row", "txn", "tx",
+    "sess", "cus", "sub", "inv", "prod", "price", "evt", "ch", "pi", "pm", "seti", "in", "ii", "cs", "src", "ba",
+})
+_LETTER_RUN = re.compile(r"[A-Za-z]{6,}")  # (runs this long are words in names, chance in keys)
+
+
+def _drawn_body(body: str) -> bool:
+    """A token's body drawn at random: 24+ hex digits with both, letters of both cases and digits mixed as random
+    text mixes them (:func:`looks_random`), or one case of letters and digits with no word-long runs of letters."""
+    digits = sum(c.isdigit() for c in body)
+    if digits < 1 or len(body) - digits < 4:
+        return False
+    if len(body) >= 24 and re.fullmatch(r"[0-9a-f]+|[0-9A-F]+", body):
+        return True
+    if not (body.islower() or body.isupper()):
+        return looks_random(body)
+    switches = sum(a.isdigit() != b.isdigit() for a, b in zip(body, body[1:]))
+    longest = max(map(len, _LETTER_RUN.findall(body)), default=0)
+    entropy = shannon_entropy(body)
+    if len(body) >= 24 and entropy >= 3.8 and longest <= 24:
+        return True  # long and dense: drawn from 36 symbols (a name that long repeats its letters)
+    return digits * 10 >= len(body) and switches * 5 >= len(body) and longest <= 16 and entropy >= 3.5
+
+
+def _known_prefix_inside(prefix: str) -> bool:
+    """``xghp_``: a known vendor's prefix glued to a longer word (that word is not the vendor's token)."""
+    return any(prefix[k:] in _KNOWN_PREFIXES for k in range(1, len(prefix) - 2))
+
+
+def _prefixed_spans(text: str) -> list[Span]:
+    return [(m.start(), m.end(), _mark("token")) for m in _PREFIXED_TOKEN.finditer(text)
+            if _starts_word(text, m.start()) and m.group("prefix")[:-1].lower() not in _NOT_A_VENDOR
+            and not _known_prefix_inside(m.group("prefix")) and _drawn_body(m.group("body"))]
+
+
 def _token_spans(text: str) -> list[Span]:
     spans = [(m.start(), m.end(), _mark(kind)) for kind, pattern in _prefix_tokens(text)
              for m in pattern.finditer(text) if _token_ok(kind, text, m)]
@@ -1164,6 +1262,8 @@ def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optiona
 
 _DS_PATTERNS = _detect_secrets_patterns()
 _PREFIX_NEEDLES = [(kind, pattern, _literal_needle(pattern)) for kind, pattern in _PREFIX_TOKENS]
+_KNOWN_PREFIXES = frozenset([prefix for _kind, prefix, _body, _source in TOKEN_SHAPES]
+                            + [needle for _kind, _pattern, needle in _PREFIX_NEEDLES if needle])
 _EDGE_CHARS = " \t\r\n\"'=:[](),;"
 # The keyword detectors (Cloudant, IBM, SoftLayer: "<vendor>_<key|pwd|token> = <24+ chars>") try two
 # lookbehinds and a long alternation at every position; they run only on the lines where a key/pwd/pass/token
@@ -1238,10 +1338,27 @@ def _not_template(text: str, spans: list[Span]) -> list[Span]:
     return [s for s in spans if not _template(text[s[0]:s[1]])]
 
 
+def _uncovered(spans: list[Span], more: list[Span]) -> list[Span]:
+    """The spans of ``more`` that overlap none of ``spans`` (a more specific rule named them first)."""
+    if not more or not spans:
+        return more
+    ordered = sorted((s[0], s[1]) for s in spans)
+    starts = [s[0] for s in ordered]
+    out = []
+    for span in more:
+        i = bisect.bisect_left(starts, span[1])  # the spans that start before this one ends
+        if not any(ordered[j][1] > span[0] for j in range(max(0, i - 8), i)):
+            out.append(span)
+    return out
+
+
 def _high_spans(text: str) -> list[Span]:
-    """Every high-confidence match (rule (b) that holds anywhere, code included)."""
-    return _pem_spans(text) + _token_spans(text) + _encoded_spans(text) \
+    """Every high-confidence match (rule (b) that holds anywhere, code included). The catalogue's shapes and the
+    unknown vendor's shape count only where no rule of its own (with its own marker) matched."""
+    spans = _pem_spans(text) + _token_spans(text) + _encoded_spans(text) \
         + _not_template(text, _structural_spans(text) + _ds_spans(text, high=True))
+    spans += _uncovered(spans, _catalogue_spans(text))
+    return spans + _uncovered(spans, _prefixed_spans(text))
 
 
 # --------------------------------------------------------------------------- (b) context rules (text only)
@@ -1258,7 +1375,8 @@ _LONG_SECRET_WORD = (
 _SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds|cookie)"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
 _SEPARATOR = (
-    r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)"  # annotated: "token: str = ..."
+    # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
+    r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)(?![ \t]*(?:\r?\n|$))"
     r"|\s{0,5}(?::=|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (also a full-width colon)
 )
 _VALUE = (
@@ -1284,7 +1402,7 @@ _ENV_ASSIGNMENT = re.compile(
     re.MULTILINE,
 )
 _CLI_FLAG = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-key|access-key)[ \t]{1,5})"
+    r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-?key|access-?key)[ \t]{1,5})"
     r"(?P<value>(?!<redacted)(?!-)[^\s\"']{1,512})",
     re.IGNORECASE,
 )
@@ -1503,6 +1621,15 @@ _IDENTIFIER_WORDS = frozenset({"ID", "IDS", "UUID", "GUID", "UID", "SHA", "SHA1"
                                "CHECKSUM", "MD5", "COMMIT", "REV", "REVISION", "REF", "ETAG", "VERSION"})
 
 
+_BASE64_VALUE = re.compile(r"(?=[A-Za-z0-9+]{0,80}/|[A-Za-z0-9/]{0,80}\+)[A-Za-z0-9+/]{24,16384}={0,2}")
+
+
+def _random_base64(value: str) -> bool:
+    """Random bytes in base64 (a storage account's key, an HMAC secret): its ``/`` and ``+`` are not a path's."""
+    return _BASE64_VALUE.fullmatch(value) is not None and "//" not in value and not value.startswith("/") \
+        and looks_random(re.sub(r"[+/=]", "", value))
+
+
 def credential_value(name: str, value: str) -> bool:
     """An environment variable's value that is a credential by its make-up, whatever the name (``SETTING_3``):
     random-looking (:func:`looks_random`, 16+ characters), a password a person picked (:func:`password_made`),
@@ -1511,7 +1638,7 @@ def credential_value(name: str, value: str) -> bool:
     value = value.strip()
     if len(value) < 12 or len(value) > 16384:
         return False
-    if (len(value) >= 16 and looks_random(value)) or password_made(value):
+    if (len(value) >= 16 and looks_random(value)) or password_made(value) or _random_base64(value):
         return True
     if not (_UUID.fullmatch(value) or _long_hex(value)):
         return False
@@ -1538,7 +1665,7 @@ _PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[
 # the value looks random or is a long hex string
 # (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
 _NAMED_THEN_VALUE = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|passphrase|token|api[ _\-]?key|access[ _\-]?key|"
+    r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|passphrase|token|api[ _\-]?key|access[ _\-]?key|hmac|"
     r"secret[ _\-]?key|private[ _\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{15,511}"
     r"[^\s\"'`,;()\[\]{}<>“”‘’«»「」.])",
@@ -1586,8 +1713,60 @@ def _aws_secret_beside_key_id(text: str) -> list[Span]:
 _LINE = re.compile(r"[^\n]+")
 
 
+# NAME = value where the name's last word is KEY (``TOGETHER_KEY``, ``key=``, ``storageKey``), not a bare
+# secret's word: the value must be drawn (32+ hex digits, a random mix: :func:`_random_body`) and the name must not
+# say identifier or digest (``CACHE_KEY`` of a hash, ``*_ID_KEY``)
+_KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]?){0,4}(?:key|Key|KEY))"
+                             r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512}={0,2})"
+                             r"(?![A-Za-z0-9+/_\-=])")
+_DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN", "SORT", "PARTITION", "ROUTING",
+                                          "PUBLIC", "WEBSOCKET", "IDEMPOTENCY", "CONTINUATION", "PAGE", "NEXT"}
+
+
+def _key_value(m: re.Match[str]) -> bool:
+    name = m.group("name")
+    words = {w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name) + re.split(r"[_.\-]", name)}
+    return not words & _DIGEST_NAME_WORDS and _random_body(m.group("value"))
+
+
+_CONTINUED = re.compile(r"(?:[(\[][A-Za-z. ]{1,12}[)\]]|\.{2,3}|…|>|\+)?[ \t]{0,3}(?P<tail>[^\s\"'`<>]{6,128})(?=\s|$)")
+
+
+def _marker_tails(text: str) -> list[Span]:
+    """A value redacted at its line's end that the logger carried on to the next line, which repeats the line's
+    start (``... password=<first half>`` / ``<same timestamp and logger> (cont) <second half> sslmode=...``): the
+    first word after the repeated part (or after a short continuation mark) when it is random text."""
+    spans: list[Span] = []
+    for m in _MARKER.finditer(text):
+        brk = _LINE_BREAK.search(text, m.end())
+        if brk is None or text[m.end():brk.start()].strip():
+            continue
+        before = [b.end() for b in _LINE_BREAK.finditer(text, max(0, m.start() - 400), m.start())]
+        line = text[before[-1] if before else text.rfind("\n", 0, m.start()) + 1:m.start()]
+        stop = _LINE_BREAK.search(text, brk.end())
+        following = text[brk.end():stop.start() if stop else len(text)]
+        common = len(os.path.commonprefix([line, following]))
+        if common < 12 and len(following) >= 12 and following[:12].strip():
+            # (the logger's part may come after another prefix on the value's line: "item 3 out: 2026-...")
+            at = line.find(following[:12])
+            common = len(os.path.commonprefix([line[at:], following])) if at > 0 else 0
+        if common < 12:
+            continue
+        tail = _CONTINUED.match(following, common) or _CONTINUED.match(following, common + 1)
+        if tail and _token_tail(tail.group("tail")) and not tail.group("tail").startswith("<redacted"):
+            spans.append((brk.end() + tail.start("tail"), brk.end() + tail.end("tail"), m.group(0)))
+    return spans
+
+
 def _context_rules(text: str) -> str:
     """The rules that guess from context (text only, never code)."""
+    return _apply(text, _marker_tails(text)) if "<redacted:" in (text := _guessed(text)) else text
+
+
+def _guessed(text: str) -> str:
+    text = _apply(text, _group_spans(_VENDOR_THEN_VALUE, text, "secret", _vendor_value))
+    if "key" in text or "Key" in text or "KEY" in text:
+        text = _apply(text, _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value))
     if ":" in text:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
@@ -2079,7 +2258,84 @@ def redact_data(data: object, *, home: Optional[str] = None, env: Optional[Mappi
     return data
 
 
+# A JSON (or repr) string with escapes: what it says is seen by the rules only once it is unescaped (a notebook's
+# ``"source": ["key = \\"...\\"\\n"]``: the escaped quotes hide the literal, the escaped line break glues to the value)
+_ESCAPED_STRING = re.compile(r'"(?=[^"\n]{0,20000}?\\)((?:[^"\\\n]|\\.){1,20000})"')
+_JOIN = "\n\ue006\n"
+
+
+def _unescaped(literal: str) -> Optional[str]:
+    try:
+        plain = json.loads(literal)
+    except ValueError:
+        return None
+    return plain if isinstance(plain, str) and _JOIN not in plain else None
+
+
+_MARKER = re.compile(r"<redacted(?::(?P<kind>[A-Za-z0-9_.\-]{1,80}))?>")
+
+
+def _replaced(plain: str, out: str) -> dict[str, str]:
+    """What the markers of ``out`` (``plain`` redacted) took out of ``plain``: ``out`` with each marker made a
+    group matches ``plain``."""
+    kinds = [m.group("kind") or "secret" for m in _MARKER.finditer(out)]
+    if not kinds or len(kinds) > 64 or len(plain) > 20000:
+        return {}
+    pieces = _MARKER.split(out)[::2]  # (split returns the kinds in between)
+    m = re.fullmatch("(.+?)".join(map(re.escape, pieces)), plain, re.DOTALL)
+    if m is None:
+        return {}
+    return {value.strip(): kind for value, kind in zip(m.groups(), kinds) if _MIN_KNOWN <= len(value.strip()) <= 4096}
+
+
+def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets the rules find in the unescaped view of the escaped strings of ``text`` (each string's text as
+    JSON decodes it), as known values: they are then redacted in ``text`` in whatever encoding it holds them."""
+    plains = [p for p in (_unescaped(m.group(0)) for m in _ESCAPED_STRING.finditer(text)) if p]
+    if not plains:
+        return ()
+    outs = _text_rules(_JOIN.join(plains), table, "").split(_JOIN)
+    if len(outs) != len(plains):  # a rule took a separator: one string at a time
+        outs = [_text_rules(p, table, "") for p in plains]
+    found: dict[str, str] = {}
+    for plain, out in zip(plains, outs):
+        if out == plain:
+            continue
+        found.update(_replaced(plain, out))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
+_ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"'\\/bfnrt])")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
+
+
+def _unescape_once(text: str) -> str:
+    """``text`` with one level of JSON/repr escapes undone (a JSON text inside a repr: ``\\"`` -> ``\"``)."""
+    def one(m: re.Match[str]) -> str:
+        c = m.group(0)[1]
+        return chr(int(m.group(0)[2:], 16)) if c == "u" else _ESCAPES.get(c, c)
+
+    return _ONE_ESCAPE.sub(one, text)
+
+
+def _nested_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets of the lines that hold an escaped JSON text (a repr of a notebook cell: ``\\"`` escapes an
+    escape), seen in each such line with one level of escapes undone."""
+    found: dict[str, str] = {}
+    for line in text.split("\n"):
+        if len(line) > 20000 or not ('\\\\"' in line or '\\\\n' in line):
+            continue
+        inner = _unescape_once(line)
+        found.update(_replaced(inner, _text_rules(inner, table, "")))
+        found.update((value, marker[10:-1]) for value, marker in _escaped_findings(inner, table))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
+    if "\\" in text and '"' in text:
+        extra = _escaped_findings(text, table) + _nested_findings(text, table)
+        if extra:
+            table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(text)
     if view != text:
         out = _text_rules(view, table, home)
@@ -2225,11 +2481,26 @@ _NOT_VENDOR_WORDS = frozenset({"BASIC", "AGE", "JWT", "LINEAR", "SQUARE", "READM
                                "IONIC", "INTRA42"})
 _VENDOR_NAMES = frozenset(
     {kind.split("-")[0].upper() for kind in [k for k, _ in _PREFIX_TOKENS] + [k for k, _, _ in _SHAPED_TOKENS]
-     + [k for k, _, _, _ in _DS_PATTERNS]} - _NOT_VENDOR_WORDS
+     + [k for k, _, _, _ in _DS_PATTERNS] + [k for k, _, _, _ in TOKEN_SHAPES]} - _NOT_VENDOR_WORDS
     | {"GITHUB", "GITLAB", "HUGGINGFACE", "NPM", "PYPI", "SLACK", "VAULT", "AWS", "AZURE", "GCP", "OPENAI", "WANDB",
        "DISCORD", "TELEGRAM"})
 # what may follow the vendor's name in a name that is the vendor's secret (twilio, TWILIO_KEY, stripeApiKey)
 _VENDOR_KEY_WORDS = frozenset({"KEY", "KEYS", "API", "APIKEY"})
+
+
+# text: a vendor's name and a drawn value right after it ("wandb <40 hex>", "cerebras: <key>"); a forge's or a
+# hub's name before 40 hex is a commit or a revision, not a key
+_FORGES = frozenset({"GITHUB", "GITLAB", "BITBUCKET", "HUGGINGFACE", "GIT", "DOCKER", "GITEA", "SOURCEGRAPH"})
+_VENDOR_THEN_VALUE = re.compile(r"(?<![\w.\-])(?P<vendor>" + _trie(sorted({v.lower() for v in _VENDOR_NAMES})) + r")"
+                                r"[ \t]{1,3}(?:[:=][ \t]{0,3})?(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{20,256}={0,2})"
+                                r"(?![\w+/=\-])", re.IGNORECASE)
+
+
+def _vendor_value(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    if _long_hex(value):
+        return m.group("vendor").upper() not in _FORGES
+    return _random_body(value) and "/" not in value
 
 
 def _vendor_named(words: list[str]) -> bool:
@@ -2540,7 +2811,7 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     lower = text.lower()
     # a secret's name, a space and a drawn value ("twilio api key SK... secret <32 random>")
     spans: list[Span] = [s for s in _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
-                         if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key")) else []
+                         if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key", "hmac")) else []
     spans += _call_and_pair_spans(text)  # a call that authenticates, a name/value pair, written inside a string
     if "ENV" in text or "ARG" in text:  # a Dockerfile's ENV NAME value
         spans += _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret)
@@ -2641,6 +2912,23 @@ def _covered(source: str, literal: Span, spans: list[Span]) -> bool:
     return any(s <= lo and hi <= e and r.startswith("<redacted") for s, e, r in spans)
 
 
+def _embedded_code_findings(source: str) -> tuple[tuple[str, str], ...]:
+    """Python held as a JSON string inside a string of ``source`` (a notebook cell's ``"source"`` kept in a
+    literal: ``'{"source": ["os.environ[\\\\"X_KEY\\\\"] = \\\\"...\\\\"\\\\n"]}'``): each such string that parses as
+    Python is redacted as the code it is, and what that took out becomes a known value of ``source``."""
+    found: dict[str, str] = {}
+    for line in source.split("\n"):
+        if '\\"' not in line or len(line) > 20000:
+            continue
+        for view in (line, _unescape_once(line)):
+            for m in _ESCAPED_STRING.finditer(view):
+                plain = _unescaped(m.group(0))
+                if not plain or "\\" in plain or not _parses(plain):
+                    continue  # (one level at a time: no escapes left in the code it holds)
+                found.update(_replaced(plain, redact_code(plain, home="")))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
                 extra: Optional[Mapping[str, str]] = None) -> str:
     """Python source: known values and high-confidence patterns only, replaced inside string literals and
@@ -2651,6 +2939,10 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
         return source
     source = unprotect(source)
     table = _table(known_values(env, extra))
+    if "\\" in source and '"' in source:
+        embedded = _embedded_code_findings(source)
+        if embedded:
+            table = tuple(sorted(set(table) | set(embedded), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(source, escapes=False)
     if view != source and _code_spans(view, table, home):
         source = view  # something behind colour codes or NULs: show the clean text
