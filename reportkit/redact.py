@@ -706,6 +706,8 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("newrelic-key", r"NR(?:II|JS|RA|SP)-[A-Za-z0-9\-]{19,40}"),
     _tok("rancher-token", r"kubeconfig-u-[a-z0-9]{5,16}:[a-z0-9]{54,64}"),
     _tok("rancher-token", r"token-[a-z0-9]{5}:[a-z0-9]{54,64}"),
+    # HubSpot private app tokens (pat-<region><n>-<uuid>)
+    _tok("hubspot-token", r"pat-(?:na|eu|ap)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
     _tok("discord-bot-token", r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"),
 ]
 # Shapes without a literal prefix of their own (the needle they need is checked first): HashiCorp Terraform
@@ -718,6 +720,11 @@ _SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
     ("mailchimp-key", "-us", re.compile(r"[a-f0-9]{32}-us[0-9]{1,2}" + _E)),
     ("newrelic-key", "NRAL", re.compile(r"[a-z0-9]{6}[a-f0-9]{30}NRAL" + _E)),  # a license key
     ("azure-devops-token", "AZDO", re.compile(r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E)),  # a PAT (84)
+    # Asana personal access tokens (<version>/<user id>/<app id>:<32 hex>; the older 1/<id>:<32 hex>)
+    ("asana-token", ":", re.compile(r"[12]/[0-9]{8,19}(?:/[0-9]{8,19})?:[0-9a-f]{32}" + _E)),
+    # Zhipu (GLM) API keys: <32 hex id>.<16 random letters and digits>
+    ("zhipu-key", ".", re.compile(r"[0-9a-f]{32}\.(?=[A-Za-z0-9]{0,15}[0-9])(?=[A-Za-z0-9]{0,15}[a-z])(?=[A-Za-z0-9]{0,15}[A-Z])"
+                                  r"[A-Za-z0-9]{16}" + _E)),
     ("teams-webhook", "webhook.office.com/webhookb2/",
      re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
@@ -1173,8 +1180,25 @@ def _der_private_key(m: re.Match[str]) -> bool:
     return i + 3 <= len(head) and head[i] == 0x02 and head[i + 1] == 0x01 and head[i + 2] in (0, 1, 3)
 
 
+# a password piped to a login that reads it from stdin: ``echo PW | docker login -u u --password-stdin``, also as
+# a shell trace (``+ echo PW`` with the login on the next line)
+_STDIN_PASSWORD = re.compile(r"(?<![\w\-])echo[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>(?!<redacted)(?![$`])[^\s\"'|;\\]{4,512})"
+                             r"(?P=q)(?=[ \t]*\|[^\n]{0,200}?--password-stdin(?![\w\-])|[ \t]*(?:\r?\n|\\n)[^\n]{0,200}?--password-stdin(?![\w\-]))")
+# a secret option and its value as two items of a command's list (``['pg_dump', '--password', 'PW']``, a repr)
+_LISTED_OPTION = re.compile(r"(?P<q>\\?[\"'])--(?P<flag>[A-Za-z][\w\-]{0,60})(?P=q)\s{0,3},\s{0,3}(?P<vq>\\?[\"'])"
+                            r"(?P<value>(?!<redacted)[^\"'\\\n]{1,512})(?P=vq)")
+
+
+def _listed_secret(m: re.Match[str]) -> bool:
+    return _SECRET_FLAG.search(m.group("flag")) is not None and _secret_literal(m.group("value"), "strong")
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
+    if "--password-stdin" in text:
+        spans += _group_spans(_STDIN_PASSWORD, text, "secret")
+    if "--" in text and "," in text:
+        spans += _group_spans(_LISTED_OPTION, text, "secret", _listed_secret)
     if "M" in text:  # (a marker per line: the line breaks stay)
         spans += [(m.start() + line.start(), m.start() + line.end(), _mark("private-key"))
                   for m in _DER_BASE64.finditer(text) if _der_private_key(m) for line in _LINE.finditer(m.group(0))]

@@ -104,5 +104,29 @@ def test_a_command_as_a_list_of_strings_loses_the_value_of_a_secret_option_only(
     source = ('subprocess.run(["pg_dump", "-U", "etl", "--password", "Orchid-lamp-93#", "db"], check=True)\n'
               'args = ["--lr", "3e-4", "--seed", "1234", "--token-budget", "4096"]\n')
     out = redact_code(source, env={})
-    assert "Orchid-lamp-93#" not in out and '"--password", "<redacted>", "db"' in out
+    assert "Orchid-lamp-93#" not in out and '"--password", "<redacted' in out and '", "db"]' in out
     assert out.splitlines()[1] == source.splitlines()[1]
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("crm sync using pat-na1-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d", "1b2c3d4e-5f60"),
+    ("client 2/1203456789012345/1209876543210987:0123456789abcdef0123456789abcdef", "0123456789abcdef0123"),
+    ("glm key 0123456789abcdef0123456789abcdef.aB3dE5fG7hJ9kL1m", "aB3dE5fG7hJ9kL1m"),
+    (f"+ echo {TOKEN}\n+ docker login -u ci --password-stdin registry.lab.example", TOKEN),
+    (f"echo '{TOKEN}' | helm registry login r.lab.example -u ci --password-stdin", TOKEN),
+    ("Command '['pg_dump', '-U', 'etl', '--password', 'Orchid-lamp-93#', 'db']' returned non-zero exit status 1.",
+     "Orchid-lamp-93#"),
+])
+def test_vendor_structures_stdin_passwords_and_listed_options_in_text_and_code(text, secret):
+    assert secret not in redact_text(text, env={}, home="")
+    code = redact_code(f"X = {text!r}\nprint(X)\n", env={})
+    assert secret not in code and "print(X)" in code
+
+
+@pytest.mark.parametrize("text", [
+    "echo hello\nls --password-stdin-not-an-option",
+    "weights d41d8cd98f00b204e9800998ecf8427e.safetensors and 0123456789abcdef0123456789abcdef.pt",
+    "['train.py', '--lr', '3e-4', '--token-budget', '4096']",
+])
+def test_lookalikes_of_those_stay(text):
+    assert redact_text(text, env={}, home="") == text
