@@ -601,6 +601,14 @@ def test_tidy_imports(source: str, expected: str | None) -> None:
         ("def f(\n    a,\n    b,\n):\n    return (a,\n            b)\n", "def f(a, b):\n    return (a, b)\n"),
         ("if x:  # note\n    y = (1,\n         2)\n", "if x:  # note\n    y = (1, 2)\n"),
         ("x = [\n    " + ", ".join(["'abcdefgh'"] * 9) + ",\n]\n", None),  # too long for one line
+        # too long for one line, spread over more than three: its brackets' insides on one line
+        ('torch.export.export(\n    Model(),\n    (torch.randn(2, 3),),\n    dynamic_shapes={\n'
+         '        "z": {1: torch.export.Dim("dz")},\n    },\n)\n',
+         'torch.export.export(\n    Model(), (torch.randn(2, 3),), dynamic_shapes={"z": {1: torch.export.Dim("dz")}}\n)\n'),
+        ("def g():\n    y = call_something_long(\n        " + ", ".join(["'abcdefgh'"] * 6) + ",\n        (1,),\n    )\n",
+         "def g():\n    y = call_something_long(\n        " + ", ".join(["'abcdefgh'"] * 6) + ", (1,)\n    )\n"),
+        ("x = [\n    " + ",\n    ".join(["'abcdefgh'"] * 9) + ",\n]\n", None),  # its insides too long for a line
+        ("f(a, (\n    b,\n))\n", "f(a, (b,))\n"),  # a one-element tuple keeps its comma, the call's goes
     ],
 )
 def test_join_short_statements(source: str, expected: str | None) -> None:

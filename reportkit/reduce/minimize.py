@@ -872,6 +872,7 @@ def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
         return without_sites(captured, differing_sites(source, spans, captured, *other))
 
     probe.runs = 0  # type: ignore[attr-defined]  # programs run, on either side
+    probe.plain = lambda program: capture(check, program)  # type: ignore[attr-defined]  # this side only
     return probe
 
 

@@ -155,7 +155,7 @@ class Problem(Tester):
                          confirm=confirm, trace=trace, screen=screen)
         self._ddmin = Ddmin(self)
         self._probe = probe
-        self._captured: dict[bytes, str | None] = {}  # source -> what its one probe run captured
+        self._captured: dict[tuple[object, bytes], str | None] = {}  # (instrument, source) -> what its probe run captured
         self._probed: set[bytes] = set()  # sources a probe pass ran on (capture() without mark=False)
 
     @property
@@ -177,10 +177,15 @@ class Problem(Tester):
         if instrumented is None:
             return None
         program, sites = instrumented
-        if k in self._captured:  # repeating the pass on the same source, or after a look: same values
-            captured = self._captured[k]
+        # one capture per instrumentation and source (the value passes share theirs); a ``plain`` pass's
+        # program runs on the candidates' side only (``probe.plain``), without the second condition's run
+        plain = getattr(p, "plain", False)
+        ck = (p.instrument, k)
+        if ck in self._captured:  # repeating the pass on the same source, or after a look: same values
+            captured = self._captured[ck]
         else:
-            captured = self._captured[k] = self._probe(program, self.current)
+            run = getattr(self._probe, "plain", None) if plain else None
+            captured = self._captured[ck] = run(program) if run is not None else self._probe(program, self.current)
             with self.lock:
                 self.stats.probes += 1
         if mark:
@@ -224,6 +229,8 @@ class _Schedule:
             if problem.trace is not None:
                 problem.trace.line("round", problem.current, "round", None,
                                    f"round {problem.round}" + (" (verifying: no memo)" if problem.verifying else ""))
+            if problem.round == 1:  # the statements that make every run slow, before anything else
+                self._run_pass(P.COSTLY)
             first_cut = P.MATERIALIZE_FIRST_CUT if self._allowed(P.MATERIALIZE) else P.MODEL_INPUTS_FIRST_CUT
             if self._allowed(first_cut.probe) and self._run_pass(first_cut):
                 self._run_pass(P.HOIST)

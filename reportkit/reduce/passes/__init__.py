@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .cosmetic import drop_comments, join_short_statements, tidy_imports, tidy_whitespace
+from .costly import CostlyPass
 from .declass import class_module_candidates
 from .edits import (
     BodySeq,
@@ -119,6 +120,8 @@ MATERIALIZE_FIRST_CUT = FirstCutPass(MATERIALIZE)
 MODEL_INPUTS = ProbePass("model-inputs", instrument, model_input_edits)
 MODEL_INPUTS_FIRST_CUT = FirstCutPass(MODEL_INPUTS)
 HOIST = EachPass("hoist", hoist_candidates)
+#: First thing of the first round: a top-level statement that took much of the run's time, deleted alone.
+COSTLY = CostlyPass()
 UNUSED_PARAMS = EachPass("unused-params", unused_parameter_candidates)
 GLOBAL_ARGS = EachPass("global-args", global_argument_candidates)
 PARAMETRIZE_CASES = EachPass("parametrize-case", parametrize_case_candidates)
@@ -261,6 +264,7 @@ __all__ = [
     "FINAL",
     "FINAL_RIDERS",
     "FINE",
+    "COSTLY",
     "HOIST",
     "MATERIALIZE",
     "MATERIALIZE_FIRST_CUT",

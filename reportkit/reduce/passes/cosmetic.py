@@ -108,17 +108,45 @@ def join_short_statements(source: str) -> str | None:
             continue
         if smap.source[smap.line_start(node.lineno) : start].strip() or smap.source[end : smap.line_end(last)].strip():
             continue  # shares a line with another statement
+        indent = smap.indent_at(start)
         one_line = _joined(source[start:end])
-        if len(smap.indent_at(start)) + len(one_line) > MAX_LINE:
-            continue
-        for text in (re.sub(r",\s*([)\]}])", r"\1", one_line), one_line):
-            candidate = source[:start] + text + source[end:]
-            if _dump(candidate) == reference:
-                splices.append(Splice(start, end, text))
-                break
+        if len(indent) + len(one_line) <= MAX_LINE:
+            text = _without_commas(source, start, end, one_line, reference)
+        elif not isinstance(body, list) or not body:
+            text = _hugged(source, start, end, indent, reference)
+        else:
+            text = None
+        if text is not None:
+            splices.append(Splice(start, end, text))
     if not splices:
         return None
     return apply_splices(source, splices)
+
+
+def _hugged(source: str, start: int, end: int, indent: str, reference: str) -> str | None:
+    """A statement too long for one line whose first line opens a bracket and whose last line closes it, with
+    more lines between: those as one indented line, where it fits (``export(\n    model,\n    (x,),\n)`` ->
+    ``export(\n    model, (x,)\n)``)."""
+    lines = source[start:end].split("\n")
+    if len(lines) < 4 or lines[0].rstrip()[-1:] not in ("(", "[", "{") or lines[-1].strip()[:1] not in (")", "]", "}"):
+        return None
+    inner = _joined("\n".join(lines[1:-1]))
+    if len(indent) + 4 + len(inner) > MAX_LINE:
+        return None
+    text = f"{lines[0].rstrip()}\n{indent}    {inner}\n{indent}{lines[-1].strip()}"
+    return _without_commas(source, start, end, text, reference)
+
+
+def _without_commas(source: str, start: int, end: int, text: str, reference: str) -> str | None:
+    """``text`` in place of ``source[start:end]`` without the commas before a closing bracket that the tree
+    does not need (a one-element tuple keeps its comma); None if ``text`` is no longer the same program."""
+    if _dump(source[:start] + text + source[end:]) != reference:
+        return None
+    for m in reversed(list(re.finditer(r",(\s*)(?=[)\]}])", text))):
+        shorter = text[:m.start()] + text[m.end():] if "\n" not in m.group(1) else text[:m.start()] + text[m.start() + 1:]
+        if _dump(source[:start] + shorter + source[end:]) == reference:
+            text = shorter
+    return text
 
 
 def _joined(text: str) -> str:

@@ -23,6 +23,7 @@ reads as a global anywhere, nor a name used inside the class (a method's local w
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -230,7 +231,75 @@ def class_module_candidates(source: str) -> list[str]:
         candidate = _declassed(source, tree, smap, parents, scopes, cls)
         if candidate is not None:
             out.append(candidate)
+    out.extend(_shadowed_candidates(source, tree, smap))
     return out
+
+
+def _shadowed_candidates(source: str, tree: ast.Module, smap: SourceMap) -> list[str]:
+    """``loss = loss()`` / ``loss.run(x)``: the one instance bound to its class's own name (the class is defined
+    once, the instance bound once, at module level, after it; every other read of the name is a member of the
+    instance, outside the class and not at module level before the binding). The same declassing on the program
+    with the instance under a fresh name, kept where that name is gone from the result (``run(x)``)."""
+    out: list[str] = []
+    index = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                and stmt.value.func.id == stmt.targets[0].id and stmt.targets[0].id in index):
+            continue
+        renamed = _instance_renamed(source, tree, smap, index[stmt.targets[0].id], stmt)
+        if renamed is None:
+            continue
+        text, fresh = renamed
+        for candidate in class_module_candidates(text):
+            if not re.search(rf"\b{fresh}\b", candidate):
+                out.append(candidate)
+    return out
+
+
+def _binds_elsewhere(node: ast.AST, name: str, cls: ast.ClassDef) -> bool:
+    """``node`` binds ``name`` otherwise than ``cls``'s definition (a def, an import, a parameter, a global)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == name and node is not cls
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name.split(".")[0]) == name
+    if isinstance(node, ast.arg):
+        return node.arg == name
+    return isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names
+
+
+def _instance_renamed(source: str, tree: ast.Module, smap: SourceMap, cls: ast.ClassDef,
+                      binding: ast.Assign) -> tuple[str, str] | None:
+    """``source`` with the instance of ``binding`` (``C = C()``) and every read of it (``C.member``) under a fresh
+    name; None when the name is bound anywhere else or read otherwise (the class itself, at module level before
+    the binding, inside the class, or something that is no member of it)."""
+    name = cls.name
+    if cls.lineno > binding.lineno:
+        return None
+    members = {s.name for s in cls.body if isinstance(s, ast.FunctionDef)}
+    parents = _parents(tree)
+    cls_start, cls_end = smap.stmt_span(cls)
+    bind_start = smap.stmt_span(binding)[0]
+    spans = [smap.span(binding.targets[0])]
+    for node in ast.walk(tree):
+        if _binds_elsewhere(node, name, cls):
+            return None
+        if not (isinstance(node, ast.Name) and node.id == name) or node is binding.targets[0] \
+                or node is binding.value.func:  # type: ignore[union-attr]
+            continue
+        start = smap.span(node)[0]
+        up = parents.get(id(node))
+        read = isinstance(node.ctx, ast.Load) and isinstance(up, ast.Attribute) and up.attr in members
+        before = _enclosing_stmt(parents, node)[0] in tree.body and start < bind_start
+        if not read or before or cls_start <= start < cls_end:
+            return None
+        spans.append(smap.span(node))
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {n.arg for n in ast.walk(tree)
+                                                                         if isinstance(n, ast.arg)}
+    fresh = next(f"{name}_{k}" for k in range(len(taken) + 1) if f"{name}_{k}" not in taken
+                 and f"{name}_{k}" not in source)
+    text = apply_splices(source, [Splice(a, b, fresh) for a, b in spans])
+    return None if text is None else (text, fresh)
 
 
 @dataclass(frozen=True)
