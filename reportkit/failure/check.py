@@ -249,8 +249,9 @@ def confirm(rep: Reproduction, check: Check, source: str | None = None, target: 
     if not needs_confirming(rep, target):
         return rep
     check = check.expecting(rep.signature)
+    admitted = _admission_run(check, source)
     while rep.runs < target:
-        outcome = check.run(source)
+        outcome, admitted = admitted or check.run(source), None
         rep.results.append(outcome.result)
         rep.signatures.append(outcome.signature)
         rep.runs += 1
@@ -262,6 +263,20 @@ def confirm(rep: Reproduction, check: Check, source: str | None = None, target: 
             break
     rep.confirmed_on = label or check.executor.name
     return rep
+
+
+def _admission_run(check: Check, source: str | None) -> Outcome | None:
+    """The run of the original that admitted the check's warm executor (:func:`_check_warm`), judged by ``check``,
+    when it ran the same spec and source on the preload the executor kept: one of the flakiness rule's runs on
+    the candidates' executor, not made twice. Taken once (None after, and when there is none)."""
+    admission = getattr(check.executor, "admission", None)
+    if admission is None:
+        return None
+    check.executor.admission = None
+    spec, text, result = admission
+    if spec != check.run_spec or text != (source if source is not None else _read(check)):
+        return None
+    return check.judge(result)
 
 
 def confirm_with_warm(rep: Reproduction, check: Check, source: str | None = None,
@@ -392,10 +407,13 @@ def _check_warm(warm: WarmExecutor, spec: RunSpec, source: str, reference: Signa
         return False, (f"the original under the warm executor ends with [{sig.headline()}], "
                        f"under the cold runner with [{reference.headline()}]")
     new = [m for m in learned if m not in warm.preload]
-    notes = [_preload_learned(warm, check, source, new)] if new and not result.timed_out else []
-    if notes and notes[0] is None:
+    if not (new and not result.timed_out):
+        warm.admission = (check.run_spec, source, result)  # (on the preload kept: see _admission_run)
+        return True, "; ".join(dict.fromkeys(warm.notes))
+    note = _preload_learned(warm, check, source, new)
+    if note is None:
         return False, "; ".join(warm.notes)
-    return True, "; ".join(dict.fromkeys(warm.notes + notes))
+    return True, "; ".join(dict.fromkeys(warm.notes + [note]))
 
 
 def _preload_learned(warm: WarmExecutor, check: Check, source: str, new: list[str]) -> str | None:
@@ -405,6 +423,7 @@ def _preload_learned(warm: WarmExecutor, check: Check, source: str, new: list[st
     before = warm.warm_runs
     again = check.run(source).result if warm.start(check.spec) else None
     if again is not None and warm.warm_runs > before and _same_both_ways(check, again)[0]:
+        warm.admission = (check.run_spec, source, again)  # (see _admission_run)
         return f"preloaded {len(new)} more modules the original imported at run time"
     warm.disabled = None
     warm.set_preload(static)

@@ -405,6 +405,9 @@ class WarmExecutor(Executor):
         self.disabled: str | None = warm_supported()
         self.info: dict | None = None
         self.startup_seconds: float | None = None
+        # (spec, source, result) of the run of the original that admitted this executor for a minimization, on the
+        # preload it kept (reportkit.failure.check): the flakiness rule counts it rather than repeating it
+        self.admission: tuple[RunSpec, str | None, RunResult] | None = None
         self._server: _Server | None = None
         self._key: tuple | None = None
         self._lock = threading.Lock()
