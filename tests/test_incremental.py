@@ -636,3 +636,25 @@ def test_the_ddmin_outcome_cache_answers_like_picires_config_cache() -> None:
         assert table.lookup(config) == tree.lookup(config)
     table.clear()
     assert table.lookup(configs[0]) is None
+
+
+# ------------------------------------------------------------------------------------------ fixed costs
+def test_a_minimization_parses_the_original_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Folding local modules, the warm executor's preload, what to keep, the screens, the reducer's first
+    version and the statement count before all read one parse of the original (``wellformed.TREES``)."""
+    import sys
+
+    from reportkit.failure.check import establish
+    from reportkit.failure.signature import MatchPolicy
+    from reportkit.reduce.minimize import MinimizeOptions, minimize
+    from reportkit.run.runner import target_spec
+
+    script = tmp_path / "s.py"
+    script.write_text("import os\nx = 1\ny = 2\n\n\ndef f(a):\n    return a\n\n\nprint({}['k'])\n")
+    spec, source = target_spec(str(script), [], python=sys.executable, timeout=30)
+    rep = establish(spec, MatchPolicy(), runs=2)
+    parse, parsed = ast.parse, []
+    monkeypatch.setattr(ast, "parse", lambda text, *a, **k: (parsed.append(text == source), parse(text, *a, **k))[1])
+    report = minimize(spec, source, rep, MatchPolicy(), MinimizeOptions(output=tmp_path / "s.min.py", executor="warm"))
+    assert report.verified and report.statements_before == 6
+    assert sum(parsed) == 1

@@ -23,6 +23,7 @@ happens with probability at most 1/2 per run passes 7 runs in a row with probabi
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from dataclasses import dataclass, field, replace
@@ -339,7 +340,7 @@ def describe_runs(rep: Reproduction) -> str:
 
 
 def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature, policy: MatchPolicy,
-                     sandbox: Sandbox, *, learn: bool = True) -> tuple[Executor, str]:
+                     sandbox: Sandbox, *, learn: bool = True, tree: ast.Module | None = None) -> tuple[Executor, str]:
     """The executor for a minimization's candidates, and a note on what was decided and why.
 
     ``"cold"`` is taken as is. ``"ray"`` (or a :class:`reportkit.run.ray_executor.RayConfig`): candidates on
@@ -348,7 +349,7 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
     signature established cold): ``same_failure`` both ways. With ``learn``, the modules that run
     imported beyond the preload are preloaded too, and the original is checked again with them (if
     that check fails, the discovered preload is kept). Anything else gives the cold executor and the
-    reason.
+    reason. ``tree``: ``ast.parse(source)``, when the caller has it (the preload is read from it).
     """
     if kind == "cold":
         return ColdExecutor(), ""
@@ -362,7 +363,7 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
     why = warm_supported()
     if why:
         return ColdExecutor(), f"cold: {why}"
-    warm = WarmExecutor(discover_preload(source, spec.script))
+    warm = WarmExecutor(discover_preload(source, spec.script, tree))
     try:
         ok, note = _check_warm(warm, spec, source, reference, policy, sandbox, learn)
     except BaseException:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.failure.signature import Signature, SourceMap
+from reportkit.reduce.passes.wellformed import TREES
 
 FOLD_MARK = "# --- folded in from {} ---"
 
@@ -561,7 +562,7 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
     """The script with its local modules folded in; None when it imports no local module."""
     roots = roots or project_roots(script)
     try:
-        tree = ast.parse(source)
+        tree = TREES.parse(source)  # (kept: the analyses of the original that follow read it too)
     except SyntaxError as exc:
         raise NotFlattenable(f"the script does not parse: {exc}") from None
     project = _Project(script, roots)
@@ -1024,7 +1025,7 @@ def fold_local_code(run_spec, source: str, rep, policy, sandbox) -> tuple[str, l
         if flat is None:
             continue
         try:
-            ast.parse(flat.source)
+            TREES.parse(flat.source)  # (kept: it becomes the source reduced, when it fails the same way)
         except SyntaxError as exc:
             note = note or f"local modules not folded in: the folded script does not parse ({exc.msg})"
             continue

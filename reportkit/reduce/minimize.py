@@ -57,6 +57,7 @@ from reportkit.reduce.passes.materialize import (
     without_sites,
 )
 from reportkit.reduce.passes.source import SourceMap
+from reportkit.reduce.passes.wellformed import TREES
 from reportkit.reduce.schedule import Progress, ReduceResult, ReduceStats, Stop, reduce_source
 from reportkit.run.executor import (
     ColdExecutor,
@@ -192,9 +193,19 @@ def count_lines(source: str) -> int:
     return sum(1 for line in source.splitlines() if line.strip())
 
 
+def _kept_tree(source: str) -> ast.Module | None:
+    """``ast.parse(source)`` of the source reduced, kept for the analyses of it that follow (the reducer's first
+    version, the checks of what to keep: :data:`reportkit.reduce.passes.wellformed.TREES`); None if it does not
+    parse."""
+    try:
+        return TREES.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def count_statements(source: str) -> int:
     try:
-        return len(statements(ast.parse(source)))  # (not walking into expressions: none holds one)
+        return len(statements(TREES.tree(source)))  # (not walking into expressions: none holds one)
     except SyntaxError:
         return 0
 
@@ -949,7 +960,7 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     passes_with, differential_note = differential_env(cold, source, options.passes_with)
     executor, executor_note = prepare_executor(  # a hanging original is checked without the whole timeout
         options.executor, hang.measuring(cold.run_spec, rep, policy) if options.hang_watch else cold.run_spec,
-        source, rep.signature, policy, sandbox)
+        source, rep.signature, policy, sandbox, tree=_kept_tree(source))
     if options.hang_watch:  # candidates sitting in the original's blocked frame long enough are decided early
         try:
             armed, hang_note = hang.arm(cold.run_spec, rep, policy, hang.run_sampled(
@@ -1247,6 +1258,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     keep = what_to_keep(rep, spec, policy, differential=bool(session.passes_with and not options.passes_with),
                         keep_values=options.keep_values)
     log = TestLog()
+    statements_before = count_statements(source)  # (now: its tree is kept, not parsed again)
     began = time.monotonic()
     reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep,
                       seeded=is_oracle(rep.signature))
@@ -1272,7 +1284,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     return MinimizeReport(
         input=str(spec.script), output=str(options.output),
         lines_before=count_lines(source), lines_after=count_lines(reduced.source),
-        statements_before=count_statements(source), statements_after=count_statements(reduced.source),
+        statements_before=statements_before, statements_after=count_statements(reduced.source),
         bytes_before=len(source.encode()), bytes_after=len(reduced.source.encode()),
         tests_run=log.runs, cache_hits=stats.cache_hits if stats else 0,
         invalid_skipped=stats.invalid_skipped if stats else 0,

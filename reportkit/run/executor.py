@@ -155,7 +155,7 @@ def _user_module(name: str, script_dir: Path) -> bool:
     return any(script_dir.glob(f"{name}.*.so")) or any(script_dir.glob(f"{name}.*.pyd"))
 
 
-def discover_preload(source: str, script: Path) -> list[str]:
+def discover_preload(source: str, script: Path, tree: ast.Module | None = None) -> list[str]:
     """Modules worth importing once in the warm server, from the script's own import statements.
 
     Absolute imports of stdlib and third-party modules (full dotted names: ``torch.nn.functional``);
@@ -163,10 +163,10 @@ def discover_preload(source: str, script: Path) -> list[str]:
     must import from its scratch copy). ``torch`` comes first when imported, then ``torch._dynamo``
     (:data:`TORCH_PRELOAD`: eager scripts import it at run time too), or when the source compiles
     (``torch.compile``, ``torch._dynamo``, ``torch._inductor``, ``torch.export``) the whole
-    dynamo/inductor stack (:data:`COMPILE_PRELOAD`).
+    dynamo/inductor stack (:data:`COMPILE_PRELOAD`). ``tree``: ``ast.parse(source)``, when the caller has it.
     """
     try:
-        names = _absolute_imports(ast.parse(source))
+        names = _absolute_imports(tree if tree is not None else ast.parse(source))
     except SyntaxError:
         return []
     script_dir = script.resolve().parent
