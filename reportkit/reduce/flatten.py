@@ -41,6 +41,7 @@ from pathlib import Path
 
 from reportkit.failure.signature import Signature, SourceMap
 from reportkit.reduce.passes.wellformed import TREES
+from reportkit.run.executor import walk_statements
 
 FOLD_MARK = "# --- folded in from {} ---"
 
@@ -154,7 +155,7 @@ class _Project:
 
     def _scan(self, mod: _Module) -> None:
         """Load the local modules ``mod`` imports; record its top-level bindings."""
-        for node in ast.walk(mod.tree):
+        for node in walk_statements(mod.tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for dotted in self.imported(mod, node)[0]:
                     self._dep(mod, dotted)

@@ -47,6 +47,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -184,10 +185,21 @@ def discover_preload(source: str, script: Path, tree: ast.Module | None = None) 
     return out
 
 
+def walk_statements(tree: ast.AST):
+    """The nodes of ``tree`` that :func:`ast.walk` yields, in its order, but for expressions and what is inside
+    them: no statement is in an expression (a lambda's body is one), so a walk for statements (imports) need not
+    go there. (Leaving whole subtrees out of a breadth-first walk keeps the order of the rest.)"""
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.expr))
+        yield node
+
+
 def _absolute_imports(tree: ast.AST) -> list[str]:
     """Dotted names of the absolute imports anywhere in ``tree``, in order (``import a.b``, ``from a.b import c``)."""
     names: list[str] = []
-    for node in ast.walk(tree):
+    for node in walk_statements(tree):
         if isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
