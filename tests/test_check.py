@@ -105,6 +105,52 @@ def test_deterministic_failure_is_confirmed_cheaply_on_the_warm_executor(tmp_pat
     assert rep.confirm_runs == CONFIRM_RUNS - 2 and rep.confirmed_on == "warm"
 
 
+COUNTING = """
+import os, pathlib
+counter = pathlib.Path(os.environ["FLAKY_COUNTER"])
+counter.write_text(str(int(counter.read_text()) + 1))
+raise KeyError('always')
+"""
+
+
+def counting_script(tmp_path: Path, state: Path) -> tuple[Path, Path]:
+    """A deterministic failure that counts its runs in ``state``."""
+    counter = state / "counter"
+    counter.write_text("0")
+    script = tmp_path / "counting.py"
+    script.write_text(COUNTING)
+    return script, counter
+
+
+def test_the_warm_executors_admission_run_is_one_of_the_rules_runs(tmp_path, state):
+    """The run of the original that admits the warm executor counts for the rule: the original runs the rule's
+    number of times in all, not once more."""
+    script, counter = counting_script(tmp_path, state)
+    rep = establish_original(Check(spec_of(script, counter=counter)), runs=2)
+    assert rep.deterministic and rep.runs == CONFIRM_RUNS and rep.confirmed_on == "warm"
+    assert int(counter.read_text()) == CONFIRM_RUNS
+
+
+def test_minimize_counts_the_warm_admission_run_for_the_rule(tmp_path, state):
+    """minimize's set-up: the warm executor's last admission run of the original (on the preload it keeps) is one
+    of the rule's runs; only a run on a preload it did not keep (before learning more modules) is extra."""
+    from reportkit.reduce.minimize import MinimizeOptions, _setup
+
+    script, counter = counting_script(tmp_path, state)
+    spec = spec_of(script, counter=counter)
+    rep = reproduce(Check(spec), runs=2)
+    sandbox = Sandbox(spec.script, spec.isolate_file, spec.root)
+    try:
+        session = _setup(spec, COUNTING, rep, MatchPolicy(), MinimizeOptions(output=tmp_path / "out.py",
+                                                                             executor="warm"), sandbox)
+        session.close()
+    finally:
+        sandbox.cleanup()
+    assert session.executor.name == "warm" and rep.runs == CONFIRM_RUNS and rep.deterministic
+    relearned = "more modules the original imported at run time" in session.executor_note
+    assert int(counter.read_text()) == CONFIRM_RUNS + relearned
+
+
 def test_runs_beyond_the_rule_need_no_confirmation(tmp_path):
     script = tmp_path / "det.py"
     script.write_text("raise KeyError('always')\n")

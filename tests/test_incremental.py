@@ -636,3 +636,40 @@ def test_the_ddmin_outcome_cache_answers_like_picires_config_cache() -> None:
         assert table.lookup(config) == tree.lookup(config)
     table.clear()
     assert table.lookup(configs[0]) is None
+
+
+# ------------------------------------------------------------------------------------------ fixed costs
+def test_a_minimization_parses_the_original_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Folding local modules, the warm executor's preload, what to keep, the screens, the reducer's first
+    version and the statement count before all read one parse of the original (``wellformed.TREES``)."""
+    import sys
+
+    from reportkit.failure.check import establish
+    from reportkit.failure.signature import MatchPolicy
+    from reportkit.reduce.minimize import MinimizeOptions, minimize
+    from reportkit.run.runner import target_spec
+
+    script = tmp_path / "s.py"
+    script.write_text("import os\nx = 1\ny = 2\n\n\ndef f(a):\n    return a\n\n\nprint({}['k'])\n")
+    spec, source = target_spec(str(script), [], python=sys.executable, timeout=30)
+    rep = establish(spec, MatchPolicy(), runs=2)
+    parse, parsed = ast.parse, []
+    monkeypatch.setattr(ast, "parse", lambda text, *a, **k: (parsed.append(text == source), parse(text, *a, **k))[1])
+    report = minimize(spec, source, rep, MatchPolicy(), MinimizeOptions(output=tmp_path / "s.min.py", executor="warm"))
+    assert report.verified and report.statements_before == 6
+    assert sum(parsed) == 1
+
+
+@pytest.mark.parametrize("source", real_sources(40) + [CHAIN])
+def test_the_walk_for_imports_finds_what_ast_walk_finds_in_its_order_without_expressions(source: str) -> None:
+    """The preload's and the fold's walks for import statements (``executor.walk_statements``): every statement
+    :func:`ast.walk` finds, in its order, and no expression."""
+    from reportkit.run.executor import _absolute_imports, walk_statements
+
+    tree = ast.parse(source)
+    walked = list(walk_statements(tree))
+    assert [n for n in walked if isinstance(n, ast.stmt)] == [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    assert not any(isinstance(n, ast.expr) for n in walked)
+    imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert _absolute_imports(tree) == [name for n in imports for name in (
+        [a.name for a in n.names] if isinstance(n, ast.Import) else [n.module] if n.level == 0 and n.module else [])]

@@ -366,3 +366,23 @@ def test_the_best_so_far_is_written_at_most_a_fortieth_of_the_time(tmp_path: Pat
     assert 1 < len(writes) - 1 and (len(writes) - 1) / clock[0] <= 0.03  # (but the last); one write per best: 200 of 300 s
     writer.flush()
     assert len(writes) == len(set(writes))  # nothing pending: nothing written again
+
+
+@pytest.mark.parametrize("chars, first", [(500, 1), (100_000, 16)])
+def test_the_first_best_of_a_long_script_waits_as_if_the_script_had_been_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chars: int, first: int) -> None:
+    """The first best is nearly the whole script, its redaction about as costly as the script's: on a script of
+    100,000 characters it waits 39 times 0.2 s (a reduction of 20-40 tests is over by then: it writes its last
+    only), on a short script after the first test (39 times a millisecond)."""
+    import types
+
+    clock = [0.0]
+    writes: list[str] = []
+    monkeypatch.setattr(mz, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setattr(mz, "write_atomic", lambda path, text, mode=None: writes.append(text))
+    writer = mz._BestWriter(mz.MinimizeOptions(output=tmp_path / "out.min.py"), chars)
+    for i in range(40):
+        writer.offer(f"x = {i}\n")
+        clock[0] += 0.5  # a test
+    writer.flush()
+    assert writes[0] == f"x = {first}\n" and writes[-1] == "x = 39\n"

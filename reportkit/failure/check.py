@@ -23,6 +23,7 @@ happens with probability at most 1/2 per run passes 7 runs in a row with probabi
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from dataclasses import dataclass, field, replace
@@ -249,8 +250,9 @@ def confirm(rep: Reproduction, check: Check, source: str | None = None, target: 
     if not needs_confirming(rep, target):
         return rep
     check = check.expecting(rep.signature)
+    admitted = _admission_run(check, source)
     while rep.runs < target:
-        outcome = check.run(source)
+        outcome, admitted = admitted or check.run(source), None
         rep.results.append(outcome.result)
         rep.signatures.append(outcome.signature)
         rep.runs += 1
@@ -262,6 +264,20 @@ def confirm(rep: Reproduction, check: Check, source: str | None = None, target: 
             break
     rep.confirmed_on = label or check.executor.name
     return rep
+
+
+def _admission_run(check: Check, source: str | None) -> Outcome | None:
+    """The run of the original that admitted the check's warm executor (:func:`_check_warm`), judged by ``check``,
+    when it ran the same spec and source on the preload the executor kept: one of the flakiness rule's runs on
+    the candidates' executor, not made twice. Taken once (None after, and when there is none)."""
+    admission = getattr(check.executor, "admission", None)
+    if admission is None:
+        return None
+    check.executor.admission = None
+    spec, text, result = admission
+    if spec != check.run_spec or text != (source if source is not None else _read(check)):
+        return None
+    return check.judge(result)
 
 
 def confirm_with_warm(rep: Reproduction, check: Check, source: str | None = None,
@@ -324,7 +340,7 @@ def describe_runs(rep: Reproduction) -> str:
 
 
 def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature, policy: MatchPolicy,
-                     sandbox: Sandbox, *, learn: bool = True) -> tuple[Executor, str]:
+                     sandbox: Sandbox, *, learn: bool = True, tree: ast.Module | None = None) -> tuple[Executor, str]:
     """The executor for a minimization's candidates, and a note on what was decided and why.
 
     ``"cold"`` is taken as is. ``"ray"`` (or a :class:`reportkit.run.ray_executor.RayConfig`): candidates on
@@ -333,7 +349,7 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
     signature established cold): ``same_failure`` both ways. With ``learn``, the modules that run
     imported beyond the preload are preloaded too, and the original is checked again with them (if
     that check fails, the discovered preload is kept). Anything else gives the cold executor and the
-    reason.
+    reason. ``tree``: ``ast.parse(source)``, when the caller has it (the preload is read from it).
     """
     if kind == "cold":
         return ColdExecutor(), ""
@@ -347,7 +363,7 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
     why = warm_supported()
     if why:
         return ColdExecutor(), f"cold: {why}"
-    warm = WarmExecutor(discover_preload(source, spec.script))
+    warm = WarmExecutor(discover_preload(source, spec.script, tree))
     try:
         ok, note = _check_warm(warm, spec, source, reference, policy, sandbox, learn)
     except BaseException:
@@ -392,10 +408,13 @@ def _check_warm(warm: WarmExecutor, spec: RunSpec, source: str, reference: Signa
         return False, (f"the original under the warm executor ends with [{sig.headline()}], "
                        f"under the cold runner with [{reference.headline()}]")
     new = [m for m in learned if m not in warm.preload]
-    notes = [_preload_learned(warm, check, source, new)] if new and not result.timed_out else []
-    if notes and notes[0] is None:
+    if not (new and not result.timed_out):
+        warm.admission = (check.run_spec, source, result)  # (on the preload kept: see _admission_run)
+        return True, "; ".join(dict.fromkeys(warm.notes))
+    note = _preload_learned(warm, check, source, new)
+    if note is None:
         return False, "; ".join(warm.notes)
-    return True, "; ".join(dict.fromkeys(warm.notes + notes))
+    return True, "; ".join(dict.fromkeys(warm.notes + [note]))
 
 
 def _preload_learned(warm: WarmExecutor, check: Check, source: str, new: list[str]) -> str | None:
@@ -405,6 +424,7 @@ def _preload_learned(warm: WarmExecutor, check: Check, source: str, new: list[st
     before = warm.warm_runs
     again = check.run(source).result if warm.start(check.spec) else None
     if again is not None and warm.warm_runs > before and _same_both_ways(check, again)[0]:
+        warm.admission = (check.run_spec, source, again)  # (see _admission_run)
         return f"preloaded {len(new)} more modules the original imported at run time"
     warm.disabled = None
     warm.set_preload(static)

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.failure.signature import Signature, SourceMap
+from reportkit.reduce.passes.wellformed import TREES
+from reportkit.run.executor import walk_statements
 
 FOLD_MARK = "# --- folded in from {} ---"
 
@@ -153,7 +155,7 @@ class _Project:
 
     def _scan(self, mod: _Module) -> None:
         """Load the local modules ``mod`` imports; record its top-level bindings."""
-        for node in ast.walk(mod.tree):
+        for node in walk_statements(mod.tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for dotted in self.imported(mod, node)[0]:
                     self._dep(mod, dotted)
@@ -561,7 +563,7 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
     """The script with its local modules folded in; None when it imports no local module."""
     roots = roots or project_roots(script)
     try:
-        tree = ast.parse(source)
+        tree = TREES.parse(source)  # (kept: the analyses of the original that follow read it too)
     except SyntaxError as exc:
         raise NotFlattenable(f"the script does not parse: {exc}") from None
     project = _Project(script, roots)
@@ -1024,7 +1026,7 @@ def fold_local_code(run_spec, source: str, rep, policy, sandbox) -> tuple[str, l
         if flat is None:
             continue
         try:
-            ast.parse(flat.source)
+            TREES.parse(flat.source)  # (kept: it becomes the source reduced, when it fails the same way)
         except SyntaxError as exc:
             note = note or f"local modules not folded in: the folded script does not parse ({exc.msg})"
             continue

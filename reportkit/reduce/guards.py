@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
+from reportkit.reduce.passes.wellformed import TREES
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
@@ -58,7 +60,7 @@ def guarded_failure(source: str, line: int | None) -> bool:
     if line is None:
         return False
     try:
-        tree = ast.parse(source)
+        tree = TREES.tree(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     found = _failing_statement(tree, line)
@@ -119,7 +121,7 @@ def forward_screen(source: str) -> Callable[[str], str | None] | None:
     ``dynamic_shapes[0]`` is a dict" — and so does an empty ``class Main(nn.Module): pass``, which is
     another program. None when ``source`` has no such class."""
     try:
-        original = {n for n, has in _forward_classes(ast.parse(source)).items() if has}
+        original = {n for n, has in _forward_classes(TREES.tree(source)).items() if has}
     except SyntaxError:
         return None
     if not original:

@@ -57,6 +57,7 @@ from reportkit.reduce.passes.materialize import (
     without_sites,
 )
 from reportkit.reduce.passes.source import SourceMap
+from reportkit.reduce.passes.wellformed import TREES
 from reportkit.reduce.schedule import Progress, ReduceResult, ReduceStats, Stop, reduce_source
 from reportkit.run.executor import (
     ColdExecutor,
@@ -192,9 +193,19 @@ def count_lines(source: str) -> int:
     return sum(1 for line in source.splitlines() if line.strip())
 
 
+def _kept_tree(source: str) -> ast.Module | None:
+    """``ast.parse(source)`` of the source reduced, kept for the analyses of it that follow (the reducer's first
+    version, the checks of what to keep: :data:`reportkit.reduce.passes.wellformed.TREES`); None if it does not
+    parse."""
+    try:
+        return TREES.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def count_statements(source: str) -> int:
     try:
-        return len(statements(ast.parse(source)))  # (not walking into expressions: none holds one)
+        return len(statements(TREES.tree(source)))  # (not walking into expressions: none holds one)
     except SyntaxError:
         return 0
 
@@ -950,7 +961,7 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     passes_with, differential_note = differential_env(cold, source, options.passes_with)
     executor, executor_note = prepare_executor(  # a hanging original is checked without the whole timeout
         options.executor, hang.measuring(cold.run_spec, rep, policy) if options.hang_watch else cold.run_spec,
-        source, rep.signature, policy, sandbox)
+        source, rep.signature, policy, sandbox, tree=_kept_tree(source))
     if options.hang_watch:  # candidates sitting in the original's blocked frame long enough are decided early
         try:
             armed, hang_note = hang.arm(cold.run_spec, rep, policy, hang.run_sampled(
@@ -977,8 +988,11 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     return session
 
 
-#: After writing the best source in ``w`` seconds, the next best waits ``_WRITE_WAIT * w`` (see _BestWriter).
+#: After writing the best source in ``w`` seconds, the next best waits ``_WRITE_WAIT * w`` (see _BestWriter) ...
 _WRITE_WAIT = 39
+#: ... and before the first write, ``w`` is taken to be this many seconds per character of the script (measured:
+#: redacting a 3,000-line script of about 100,000 characters took 0.15-0.3 s of CPU)
+_WRITE_SECONDS_PER_CHAR = 2e-6
 
 
 class _BestWriter:
@@ -986,13 +1000,16 @@ class _BestWriter:
     most about a fortieth of the time on it: after a write that took ``w`` seconds, a new best waits ``39 w``
     before it is written (a later best in between replaces it). The redaction reads the whole source, and on a
     long script most tests improve on the best: writing each one would cost the program's size per test (at a
-    tenth of the time, measured: 9 % of the wall time and 15 % of reportkit's own on a 2,765-line script).
+    tenth of the time, measured: 9 % of the wall time and 15 % of reportkit's own on a 2,765-line script). The
+    first best (nearly the whole script) waits as if the script of ``chars`` characters had been written
+    (:data:`_WRITE_SECONDS_PER_CHAR`): a few seconds on a script of thousands of lines, where writing it at once
+    was a fifth of reportkit's CPU when it took 20-40 tests; at once on a short one.
     :meth:`flush` writes the last one; the reduction calls it whenever it ends (done, budget, Ctrl-C)."""
 
-    def __init__(self, options: MinimizeOptions) -> None:
+    def __init__(self, options: MinimizeOptions, chars: int = 0) -> None:
         self.options = options
         self.pending: str | None = None
-        self.next_at = 0.0
+        self.next_at = time.monotonic() + _WRITE_WAIT * _WRITE_SECONDS_PER_CHAR * chars
         self.lock = threading.Lock()
 
     def offer(self, source: str) -> None:
@@ -1035,7 +1052,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
     predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference,
                                 good=session.good, keep=keep, trace=trace)
     best = _Reduced(source, None)
-    writer = _BestWriter(options)
+    writer = _BestWriter(options, len(source))
 
     def improved(candidate: str) -> None:
         best.source = candidate
@@ -1248,6 +1265,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     keep = what_to_keep(rep, spec, policy, differential=bool(session.passes_with and not options.passes_with),
                         keep_values=options.keep_values)
     log = TestLog()
+    statements_before = count_statements(source)  # (now: its tree is kept, not parsed again)
     began = time.monotonic()
     reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep,
                       seeded=is_oracle(rep.signature))
@@ -1273,7 +1291,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     return MinimizeReport(
         input=str(spec.script), output=str(options.output),
         lines_before=count_lines(source), lines_after=count_lines(reduced.source),
-        statements_before=count_statements(source), statements_after=count_statements(reduced.source),
+        statements_before=statements_before, statements_after=count_statements(reduced.source),
         bytes_before=len(source.encode()), bytes_after=len(reduced.source.encode()),
         tests_run=log.runs, cache_hits=stats.cache_hits if stats else 0,
         invalid_skipped=stats.invalid_skipped if stats else 0,

@@ -47,6 +47,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -155,7 +156,7 @@ def _user_module(name: str, script_dir: Path) -> bool:
     return any(script_dir.glob(f"{name}.*.so")) or any(script_dir.glob(f"{name}.*.pyd"))
 
 
-def discover_preload(source: str, script: Path) -> list[str]:
+def discover_preload(source: str, script: Path, tree: ast.Module | None = None) -> list[str]:
     """Modules worth importing once in the warm server, from the script's own import statements.
 
     Absolute imports of stdlib and third-party modules (full dotted names: ``torch.nn.functional``);
@@ -163,10 +164,10 @@ def discover_preload(source: str, script: Path) -> list[str]:
     must import from its scratch copy). ``torch`` comes first when imported, then ``torch._dynamo``
     (:data:`TORCH_PRELOAD`: eager scripts import it at run time too), or when the source compiles
     (``torch.compile``, ``torch._dynamo``, ``torch._inductor``, ``torch.export``) the whole
-    dynamo/inductor stack (:data:`COMPILE_PRELOAD`).
+    dynamo/inductor stack (:data:`COMPILE_PRELOAD`). ``tree``: ``ast.parse(source)``, when the caller has it.
     """
     try:
-        names = _absolute_imports(ast.parse(source))
+        names = _absolute_imports(tree if tree is not None else ast.parse(source))
     except SyntaxError:
         return []
     script_dir = script.resolve().parent
@@ -184,10 +185,21 @@ def discover_preload(source: str, script: Path) -> list[str]:
     return out
 
 
+def walk_statements(tree: ast.AST):
+    """The nodes of ``tree`` that :func:`ast.walk` yields, in its order, but for expressions and what is inside
+    them: no statement is in an expression (a lambda's body is one), so a walk for statements (imports) need not
+    go there. (Leaving whole subtrees out of a breadth-first walk keeps the order of the rest.)"""
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.expr))
+        yield node
+
+
 def _absolute_imports(tree: ast.AST) -> list[str]:
     """Dotted names of the absolute imports anywhere in ``tree``, in order (``import a.b``, ``from a.b import c``)."""
     names: list[str] = []
-    for node in ast.walk(tree):
+    for node in walk_statements(tree):
         if isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -405,6 +417,9 @@ class WarmExecutor(Executor):
         self.disabled: str | None = warm_supported()
         self.info: dict | None = None
         self.startup_seconds: float | None = None
+        # (spec, source, result) of the run of the original that admitted this executor for a minimization, on the
+        # preload it kept (reportkit.failure.check): the flakiness rule counts it rather than repeating it
+        self.admission: tuple[RunSpec, str | None, RunResult] | None = None
         self._server: _Server | None = None
         self._key: tuple | None = None
         self._lock = threading.Lock()

@@ -94,6 +94,12 @@ class _Trees:
             self.keep(source, tree)
         return tree
 
+    def tree(self, source: str) -> ast.Module:
+        """The kept tree of ``source``, else ``ast.parse(source)`` (raising as it does) not kept: for readers of
+        a source that may be a candidate (which must not push the versions in use out)."""
+        tree = self.get(source)
+        return tree if tree is not None else ast.parse(source)
+
     def keep(self, source: str, tree: ast.Module) -> None:
         if len(source) > self._chars:
             return
