@@ -851,13 +851,13 @@ _LETTER_RUN = re.compile(r"[A-Za-z]{6,}")  # (runs this long are words in names,
 
 
 def _drawn_body(body: str) -> bool:
-    """A token's body drawn at random: 24+ hex digits with both, letters of both cases and digits mixed as random
+    """A token's body drawn at random: 32+ hex digits with both, letters of both cases and digits mixed as random
     text mixes them (:func:`looks_random`), or one case of letters and digits with no word-long runs of letters."""
     digits = sum(c.isdigit() for c in body)
     if digits < 1 or len(body) - digits < 4:
         return False
-    if len(body) >= 24 and re.fullmatch(r"[0-9a-f]+|[0-9A-F]+", body):
-        return True
+    if re.fullmatch(r"[0-9a-f]+|[0-9A-F]+", body):
+        return len(body) >= 32  # (shorter hex: a build's or an object's id, a short digest)
     if not (body.islower() or body.isupper()):
         return looks_random(body)
     switches = sum(a.isdigit() != b.isdigit() for a, b in zip(body, body[1:]))

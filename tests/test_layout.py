@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] / "reportkit"
 STAGES = ["run", "failure", "reduce", "report", "ci"]  # bottom to top; cli.py sits above them all
-GROUND = {"io", "errors", "constants", "cancel", "redact", "config", "__init__"}
+GROUND = {"io", "errors", "constants", "cancel", "redact", "token_table", "config", "__init__"}
 
 
 def _modules() -> dict[str, Path]:
