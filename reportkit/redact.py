@@ -2515,7 +2515,12 @@ _VENDOR_KEY_WORDS = frozenset({"KEY", "KEYS", "API", "APIKEY"})
 # text: a vendor's name and a drawn value right after it ("wandb <40 hex>", "cerebras: <key>"); a forge's or a
 # hub's name before 40 hex is a commit or a revision, not a key
 _FORGES = frozenset({"GITHUB", "GITLAB", "BITBUCKET", "HUGGINGFACE", "GIT", "DOCKER", "GITEA", "SOURCEGRAPH"})
-_VENDOR_THEN_VALUE = re.compile(r"(?<![\w.\-])(?P<vendor>" + _trie(sorted({v.lower() for v in _VENDOR_NAMES})) + r")"
+# (not a vendor's name that is also a common word in logs: "weights <sha>", "frame <id>", "segment <hash>")
+_COMMON_WORD_VENDORS = frozenset({"weights", "frame", "render", "segment", "teams", "vault", "polar", "ramp", "mercury",
+                                  "neon", "notion", "persona", "redirect", "together", "val", "canva", "paddle",
+                                  "replicate", "docker", "mongodb", "slack", "prefect", "sentry"})
+_VENDOR_THEN_VALUE = re.compile(r"(?<![\w.\-])(?P<vendor>" + _trie(sorted({v.lower() for v in _VENDOR_NAMES}
+                                                                          - _COMMON_WORD_VENDORS)) + r")"
                                 r"[ \t]{1,3}(?:[:=][ \t]{0,3})?(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{20,256}={0,2})"
                                 r"(?![\w+/=\-])", re.IGNORECASE)
 

@@ -206,3 +206,11 @@ def test_a_notebook_cell_kept_in_a_code_literal_is_redacted_as_code():
     ast.parse(out)
     plain = json.dumps({"source": ['print("hello")\n']})
     assert redact_code(f"CELL = {plain!r}\n") == f"CELL = {plain!r}\n"
+
+
+@pytest.mark.parametrize("text", [
+    "loaded weights d41d8cd98f00b204e9800998ecf8427e0123abcd from the cache",
+    "segment 9f2c4e1a7b3d5f60a8c2e4b6d8f0a1c3e5b7d9f1 written",
+])
+def test_a_vendor_name_that_is_a_common_word_before_a_digest_is_not_a_vendor(text):
+    assert redact_text(text, env={}, home="") == text
