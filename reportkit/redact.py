@@ -838,7 +838,8 @@ def _catalogue_spans(text: str) -> list[Span]:
 # (``KGAT_<32 hex>``, ``nfp_<36 mixed>``, ``esecret_<26 lower+digits>``): the shape vendors use so that scanners
 # can find their tokens. The word must begin a word and the body end one (``attn_fwd_bf16_a3f9...`` has a body of
 # 16); a word that names a digest, an id or a file (``sha256_``, ``run-``, ``commit_``) holds no secret.
-_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<body>[A-Za-z0-9]{20,128})" + _E)
+_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<body>[A-Za-z0-9]{20,128}"
+                             r"(?:[_\-][A-Za-z0-9]{2,64}){0,4})" + _E)  # (a base64url body may hold "_" and "-")
 _NOT_A_VENDOR = frozenset({
     "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3", "xxh64", "xxh3",
     "crc32", "hash", "digest", "etag", "commit", "rev", "revision", "ref", "id", "uid", "uuid", "guid", "run", "job",
@@ -876,7 +877,8 @@ def _known_prefix_inside(prefix: str) -> bool:
 def _prefixed_spans(text: str) -> list[Span]:
     return [(m.start(), m.end(), _mark("token")) for m in _PREFIXED_TOKEN.finditer(text)
             if _starts_word(text, m.start()) and m.group("prefix")[:-1].lower() not in _NOT_A_VENDOR
-            and not _known_prefix_inside(m.group("prefix")) and _drawn_body(m.group("body"))]
+            and not _known_prefix_inside(m.group("prefix"))
+            and _drawn_body(m.group("body").replace("_", "").replace("-", ""))]
 
 
 def _token_spans(text: str) -> list[Span]:
@@ -906,7 +908,7 @@ _URL_RAW_PASSWORD = re.compile(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:(?:(?!:/
 _URL_PARAMS = re.compile(  # (a parameter: after ? & ; or not inside a word, checked by _param_start)
     r"(?P<name>sig|signature|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|"
     r"X-Goog-Signature|X-Goog-Credential|access_token|refresh_token|id_token|client_secret|api_key|apikey|"
-    r"private_token|auth_token|Signature|Expires_sig|token|password|passwd|pwd|secret)=(?P<value>(?!<redacted)[A-Za-z0-9%+/=_\-.~]{8,2048})",
+    r"private_token|auth_token|Signature|Expires_sig|token|password|passwd|pwd|secret|key)=(?P<value>(?!<redacted)[A-Za-z0-9%+/=_\-.~]{8,2048})",
 )
 _CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by _connection_part)
     r"(?P<name>AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|ClientSecret|Password|Pwd)"
@@ -1068,6 +1070,8 @@ def _real_param(m: re.Match[str]) -> bool:
         return False  # token=, api_key= ... outside a query string: the assignment rules' (text only)
     if m.group("name").lower() == "token" and not re.search(r"[0-9]", value):
         return False
+    if m.group("name") == "key":  # ?key= (Google's APIs and many others) when drawn, not ?key=sort_order
+        return _drawn_body(value.replace("-", "").replace("_", ""))
     return not _NOT_SECRET_VALUE.match(value)
 
 
@@ -1664,9 +1668,15 @@ def credential_value(name: str, value: str) -> bool:
         return False
     if (len(value) >= 16 and looks_random(value)) or password_made(value) or _random_base64(value):
         return True
-    if not (_UUID.fullmatch(value) or _long_hex(value)):
+    # (also parts joined by ":" or "|": a session id drawn from one case, "<uuid>:<hex>", "42|<128 hex>")
+    parts = re.split(r"[:|]", value)
+    if not any(_UUID.fullmatch(p) or _long_hex(p) or (len(p) >= 24 and _ALNUM.fullmatch(p) and _drawn_body(p))
+               for p in parts[:4]):
         return False
     return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", name.upper()))
+
+
+_ALNUM = re.compile(r"[A-Za-z0-9]+")
 
 
 def _flag_value(m: re.Match[str]) -> str:
@@ -1782,6 +1792,31 @@ def _marker_tails(text: str) -> list[Span]:
     return spans
 
 
+# SQLAlchemy's error: the statement and its parameters (``[SQL: INSERT INTO t (name, api_secret) VALUES (%s, %s)]``
+# / ``[parameters: ('svc', 'VALUE')]``): a parameter bound to a column whose name says secret
+_SQL_ERROR = re.compile(r"\[SQL: (?P<sql>[^\]\n]{1,4000})\](?:\s|\\n){0,4}\[parameters: \((?P<params>[^\]\n]{1,4000})\)\]")
+_SQL_INSERT = re.compile(r"(?i)\bINSERT\s+INTO\s+\S+\s*\((?P<cols>[^)]{1,2000})\)\s*VALUES\s*\((?P<vals>[^)]{1,2000})\)")
+_SQL_COMPARED = re.compile(r"(?P<col>[A-Za-z_][\w.]{0,80})\s*(?:=|<>|!=)\s*(?:%s|\?)")
+_SQL_PARAM = re.compile(r"\s*(?:(?P<q>\\?[\"'])(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,1024})(?P=q)|[^,]{0,200})\s*(?:,|$)")
+
+
+def _sql_parameter_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for m in _SQL_ERROR.finditer(text):
+        insert = _SQL_INSERT.search(m.group("sql"))
+        columns = [c.strip().strip('"`[]') for c in insert.group("cols").split(",")] if insert else \
+            [c.group("col").rsplit(".", 1)[-1] for c in _SQL_COMPARED.finditer(m.group("sql"))]
+        pos, end = m.start("params"), m.end("params")
+        for column in columns:
+            param = _SQL_PARAM.match(text, pos, end)
+            if param is None or param.end() == pos:
+                break
+            if param.group("q") and _secret_literal(param.group("value"), _code_secret_name(column) or ""):
+                spans.append((param.start("value"), param.end("value"), _mark("secret")))
+            pos = param.end()
+    return spans
+
+
 def _context_rules(text: str) -> str:
     """The rules that guess from context (text only, never code)."""
     return _apply(text, _marker_tails(text)) if "<redacted:" in (text := _guessed(text)) else text
@@ -1795,6 +1830,8 @@ def _guessed(text: str) -> str:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
+    if "[parameters: (" in text:
+        text = _apply(text, _sql_parameter_spans(text))
     if "ENV" in text or "ARG" in text:
         text = _apply(text, _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret))
     if "<redacted:aws-access-key-id" in text:  # (the key ids are markers by now)
@@ -2844,6 +2881,8 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     spans += _call_and_pair_spans(text)  # a call that authenticates, a name/value pair, written inside a string
     if "ENV" in text or "ARG" in text:  # a Dockerfile's ENV NAME value
         spans += _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret)
+    if "[parameters: (" in text:  # SQLAlchemy's error: a parameter bound to a secret's column
+        spans += _sql_parameter_spans(text)
     if "A" in text and _AWS_KEY_ID.search(text):  # an AWS secret on its key id's line
         spans += _aws_secret_beside_key_id(text)
     if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:

@@ -130,3 +130,39 @@ def test_vendor_structures_stdin_passwords_and_listed_options_in_text_and_code(t
 ])
 def test_lookalikes_of_those_stay(text):
     assert redact_text(text, env={}, home="") == text
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("[SQL: INSERT INTO service_accounts (name, api_secret) VALUES (%s, %s)]\n"
+     f"[parameters: ('svc-ml', '{TOKEN}')]", TOKEN),
+    ("[SQL: UPDATE users SET password=%s WHERE users.id = %s]\n[parameters: ('Orchid-lamp-93#', 42)]",
+     "Orchid-lamp-93#"),
+    ("401 Client Error: Unauthorized for url: https://maps.lab.example/v1/geocode?q=Paris&key=" + TOKEN, TOKEN),
+    (f"embeddings via vendr_{TOKEN[:30]}_{TOKEN[:12]}-x9Q", TOKEN[:30]),
+])
+def test_sql_parameters_query_keys_and_base64url_bodies(text, secret):
+    assert secret not in redact_text(text, env={}, home="")
+    assert secret not in redact_code(f"X = {text!r}\n", env={})
+
+
+@pytest.mark.parametrize("text", [
+    "[SQL: INSERT INTO runs (name, lr) VALUES (?, ?)]\n[parameters: ('exp-12-resnet50-baseline', 0.001)]",
+    "https://lab.example/search?key=sort_order&page=2",
+    "saved my_layer_conv2d_weight_bias_final_v2 and run_2024_11_29_abcdefgh_12345678",
+])
+def test_their_lookalikes_stay(text):
+    assert redact_text(text, env={}, home="") == text
+
+
+@pytest.mark.parametrize("name, value, known", [
+    ("SETTING_1", "2wojjkftxsbnzmkmvuciqqb18l9bp82o", True),  # a session id drawn from one case
+    ("SETTING_2", f"{UUID}:0123456789abcdef0123456789abcdef", True),
+    ("SETTING_3", "42|" + "5441d58173b7e091a5f4c11ef795d1b5" * 2, True),
+    ("PATH", "/usr/local/bin:/usr/bin:/bin", False),
+    ("GIT_COMMIT", "0123456789abcdef0123456789abcdef01234567", False),
+    ("HOSTNAME", "trainer-3-abcdefghijkl", False),
+])
+def test_a_neutral_variable_with_a_drawn_value_in_parts_is_a_credential(name, value, known):
+    from reportkit.redact import credential_value
+
+    assert credential_value(name, value) is known
