@@ -838,8 +838,9 @@ def _catalogue_spans(text: str) -> list[Span]:
 # (``KGAT_<32 hex>``, ``nfp_<36 mixed>``, ``esecret_<26 lower+digits>``): the shape vendors use so that scanners
 # can find their tokens. The word must begin a word and the body end one (``attn_fwd_bf16_a3f9...`` has a body of
 # 16); a word that names a digest, an id or a file (``sha256_``, ``run-``, ``commit_``) holds no secret.
-_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<body>[A-Za-z0-9]{20,128}"
-                             r"(?:[_\-][A-Za-z0-9]{2,64}){0,4})" + _E)  # (a base64url body may hold "_" and "-")
+# (the body's further parts, a base64url body's "_"/"-", are read on without backtracking: :func:`_prefixed_end`)
+_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<body>[A-Za-z0-9]{20,128})")
+_BODY_PART = re.compile(r"[_\-][A-Za-z0-9]{2,64}")
 _NOT_A_VENDOR = frozenset({
     "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3", "xxh64", "xxh3",
     "crc32", "hash", "digest", "etag", "commit", "rev", "revision", "ref", "id", "uid", "uuid", "guid", "run", "job",
@@ -874,11 +875,31 @@ def _known_prefix_inside(prefix: str) -> bool:
     return any(prefix[k:] in _KNOWN_PREFIXES for k in range(1, len(prefix) - 2))
 
 
+def _prefixed_end(text: str, m: re.Match[str]) -> int:
+    """Where the token ``m`` starts ends: its body and up to four ``_``/``-`` parts, then no letter, digit, ``_``
+    or ``-`` (-1 when one follows: a longer word, not a token)."""
+    end = m.end()
+    for _ in range(4):
+        part = _BODY_PART.match(text, end)
+        if part is None:
+            break
+        end = part.end()
+    if end < len(text) and ((text[end].isascii() and text[end].isalnum()) or text[end] in "_-"):
+        return -1
+    return end
+
+
 def _prefixed_spans(text: str) -> list[Span]:
-    return [(m.start(), m.end(), _mark("token")) for m in _PREFIXED_TOKEN.finditer(text)
-            if _starts_word(text, m.start()) and m.group("prefix")[:-1].lower() not in _NOT_A_VENDOR
-            and not _known_prefix_inside(m.group("prefix"))
-            and _drawn_body(m.group("body").replace("_", "").replace("-", ""))]
+    spans: list[Span] = []
+    for m in _PREFIXED_TOKEN.finditer(text):
+        if not _starts_word(text, m.start()) or m.group("prefix")[:-1].lower() in _NOT_A_VENDOR \
+                or _known_prefix_inside(m.group("prefix")):
+            continue
+        end = _prefixed_end(text, m)
+        body = text[m.start("body"):end]
+        if end > 0 and _drawn_body(body.replace("_", "").replace("-", "")):
+            spans.append((m.start(), end, _mark("token")))
+    return spans
 
 
 def _token_spans(text: str) -> list[Span]:
