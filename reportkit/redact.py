@@ -1751,7 +1751,8 @@ def _dockerfile_secret(m: re.Match[str]) -> bool:
 
 
 # an AWS secret access key (40 characters of base64) on the line of its access key id (a credentials CSV, the
-# text output of ``aws sts`` / ``aws configure``): run after the key id became a marker
+# text output of ``aws sts`` / ``aws configure``): in text after the key id became a marker, in a string literal
+# beside the id itself (:data:`_AWS_KEY_ID` knows both)
 _AWS_SECRET_BESIDE = re.compile(r"(?:(?<![A-Za-z0-9/+=])|(?<=\\t))[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _AWS_KEY_ID = re.compile(r"<redacted:aws-access-key-id|(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])")
 
@@ -1934,8 +1935,7 @@ def _signature(dotted: str) -> Optional[tuple[tuple[str, ...], frozenset[int]]]:
     """The entry of :data:`_CREDENTIAL_SIGNATURES` for a call through ``dotted`` (``ftplib.FTP``, ``jwt.encode``,
     ``boto3.session.Session``): the bare name's, or the one of its last two parts."""
     parts = dotted.split(".")
-    return _CREDENTIAL_SIGNATURES.get(".".join(parts[-2:])) if len(parts) >= 2 and ".".join(parts[-2:]) in \
-        _CREDENTIAL_SIGNATURES else _CREDENTIAL_SIGNATURES.get(parts[-1])
+    return _CREDENTIAL_SIGNATURES.get(".".join(parts[-2:])) or _CREDENTIAL_SIGNATURES.get(parts[-1])
 
 
 def _signature_credentials(dotted: str, count: int) -> list[tuple[int, str]]:

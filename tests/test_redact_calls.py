@@ -12,6 +12,9 @@ from reportkit.redact import redact_code, redact_text
 PW = "Quartz-otter-771!Rb"  # a password a person picked: no vendor shape
 KEY = "Vq7Lx2Np9Kd4Wm8Rt3Zs6Hc1Jb5Fg0Ye"  # a random key: no vendor prefix
 HEX = "9f3c1a7be2d40c58a6f19e27b3d0c4a5e8f7b6d1"
+PW2 = "Lantern-moss-482!Qv"
+KEY2 = "Tz5Gm1Qw8Rb3Xn6Kd9Ls2Hv7Jc4Pf0Ay"
+B64_2 = "Yk3Nq8Vw1Zr6Tb9Mc2Lx5Hd0Jf7Gs4Ap-Ue_Wi2Oq3Ey="
 
 
 @pytest.mark.parametrize("line, secret", [
@@ -23,6 +26,19 @@ HEX = "9f3c1a7be2d40c58a6f19e27b3d0c4a5e8f7b6d1"
     (f'creds = Credentials("{KEY}")', KEY),
     (f'hub.login("{KEY}")', KEY),
     (f'driver = Neo4jDriver("bolt://db", auth=["reader", "{PW}"])', PW),
+    # by position, where the call's documented signature names the credential (ftplib, hmac, PyJWT, ...)
+    (f'ftp = ftplib.FTP("files.lab.example", "uploader", "{PW2}")', PW2),
+    (f'ftps = FTP_TLS("files.lab.example", "uploader", "{PW2}")', PW2),
+    (f'mgr.add_password(None, "https://wiki.lab.example/", "reader", "{PW2}")', PW2),
+    (f'sig = hmac.new(b"{KEY2}", body, hashlib.sha256).hexdigest()', KEY2),
+    (f'token = jwt.encode({{"sub": "42", "role": "ops"}}, "{KEY2}", algorithm="HS256")', KEY2),
+    (f'box = Fernet(b"{B64_2}")', B64_2),
+    (f's3 = boto3.Session("AKIDLAB0000EXAMPLE00", "{KEY2}")', KEY2),
+    (f'store = Minio("objects.lab.example:9000", "LABACCESS01", "{KEY2}", secure=False)', KEY2),
+    (f'cache = redis.Redis("cache.lab.example", 6380, 2, "{PW2}")', PW2),
+    (f'exp = comet_ml.Experiment("{KEY2}", project_name="vision")', KEY2),
+    (f'es = Elasticsearch(hosts, basic_auth=("elastic", "{PW2}"))', PW2),
+    (f'conn.simple_bind_s("cn=admin,dc=lab", "{PW2}")', PW2),
 ])
 def test_a_credential_given_to_an_authenticating_call_is_redacted_in_code_and_text(line, secret):
     source = f"import os\n{line}\nprint(1)\n"
