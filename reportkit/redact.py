@@ -2287,14 +2287,73 @@ def _escape_view(text: str) -> str:
 
 
 def _text_rules(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
+    given = text
     text = _replace_known(text, table)
     cut = _cut_escapes(text)
     if cut != text:  # a key block's escaped line breaks are its own (seen before the cuts)
         text = _apply(text, _pem_spans(text))
         cut = _cut_escapes(text)
-    if cut != text:
-        return _redact_home(_pattern_rules(cut, table).replace(_CUT, ""), home)
-    return _redact_home(_pattern_rules(text, table), home)
+    out = _pattern_rules(cut, table).replace(_CUT, "") if cut != text else _pattern_rules(text, table)
+    return _redact_home(_escapes_kept(given, out), home)
+
+
+# An escape sequence of JSON, a repr or a Python literal (``\n``, ``\"``, ``\u00e9``, ``\\``): a marker never
+# splits one. A marker after its backslash alone leaves ``\<redacted>`` (an invalid escape: the literal's value
+# changes); a backslash taken without the quote it escapes leaves a bare ``"`` (the JSON document no longer parses).
+_ESCAPE_SEQUENCE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|.)", re.DOTALL)
+
+
+def _escape_safe(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` of ``text`` with their ends off the escape sequences they split: a span that starts inside one
+    starts after it (the escape is not the secret's), a span that ends inside one takes it whole."""
+    if "\\" not in text or not spans:
+        return spans
+    seqs = [(m.start(), m.end()) for m in _ESCAPE_SEQUENCE.finditer(text)]
+    starts = [a for a, _ in seqs]
+    out: list[Span] = []
+    for start, end, replacement in spans:
+        if text[start:end] != replacement:  # (a marker already in the text stays as it is)
+            i = bisect.bisect_right(starts, start - 1) - 1
+            if i >= 0 and seqs[i][0] < start < seqs[i][1]:
+                start = seqs[i][1]
+            i = bisect.bisect_right(starts, end - 1) - 1
+            if i >= 0 and seqs[i][0] < end < seqs[i][1]:
+                end = seqs[i][1]
+        if start < end:
+            out.append((start, end, replacement))
+    return out
+
+
+def _marker_spans(before: str, after: str) -> Optional[list[Span]]:
+    """Where the markers of ``after`` (``before`` with some spans replaced by markers) stand in ``before``; None
+    when ``after`` is not that (another replacement, too many markers to align)."""
+    markers = list(_MARKER.finditer(after))
+    if not markers or len(markers) > 256:
+        return None
+    pieces = _MARKER.split(after)[::2]  # (split returns the kinds in between)
+    m = re.fullmatch("(.*?)".join(map(re.escape, pieces)), before, re.DOTALL)
+    if m is None:
+        return None
+    return [(m.start(i), m.end(i), marker.group(0)) for i, marker in enumerate(markers, 1)]
+
+
+def _escapes_kept(before: str, after: str) -> str:
+    """``after`` (``before`` redacted) with no escape sequence of ``before`` split by a marker (line by line)."""
+    if "\\" not in before or after == before or "<redacted" not in after:
+        return after
+    old, new = before.split("\n"), after.split("\n")
+    if len(old) != len(new):
+        old, new = [before], [after]
+    for i, (line, done) in enumerate(zip(old, new)):
+        if line == done or "\\" not in line or len(line) > 1_000_000:
+            continue
+        spans = _marker_spans(line, done)
+        if spans is None:
+            continue
+        safe = _escape_safe(line, spans)
+        if safe != spans:
+            new[i] = _apply(line, safe)
+    return "\n".join(new)
 
 
 def _pattern_rules(text: str, table: tuple[tuple[str, str], ...]) -> str:
@@ -3039,7 +3098,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
     tree = _tree(source)
     if tree is None:  # an excerpt, a script with a syntax error: nothing to keep parseable
         spans += _string_keyword_spans(source, quoted_only=True)
-        return _apply(source, spans) if spans else source
+        return _apply(source, _escape_safe(source, spans)) if spans else source
     whole = _literal_spans(source, tree, table)
     if not spans and not whole:
         return source
@@ -3064,7 +3123,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
                     kept.append((lo, hi, replacement))
                 j += 1
     whole = [w for w in whole if not _covered(source, w, kept)]
-    out = _apply(source, _distinct(source, kept) + whole)
+    out = _apply(source, _escape_safe(source, _distinct(source, kept)) + whole)
     if out != source and not _parses(out):
         # last resort: every literal that held a secret becomes "<redacted>" as a whole
         whole: list[Span] = []
