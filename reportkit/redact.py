@@ -221,8 +221,10 @@ def _env_secrets(items: tuple[tuple[str, Optional[str]], ...]) -> tuple[tuple[st
         elif credential_value(name, value):
             # whatever its name (SETTING_3, DW_CONN): a credential's make-up (random as keys are, a password a
             # person picked, 32+ hex digits or a UUID where the name does not say digest or identifier; never a
-            # path, a version or a name made of words), known wherever it travels
+            # path, a version or a name made of words), known wherever it travels; its parts that are one too
             found.setdefault(value, "env-secret")
+            for part in credential_parts(value):
+                found.setdefault(part, "env-secret")
         if "://" in value or "=" in value or "@" in value:
             for cred, kind in credentials_in(value).items():
                 found.setdefault(cred, kind)
@@ -1692,9 +1694,23 @@ def credential_value(name: str, value: str) -> bool:
     # (also parts joined by ":" or "|": a session id drawn from one case, "<uuid>:<hex>", "42|<128 hex>")
     parts = re.split(r"[:|]", value)
     if not any(_UUID.fullmatch(p) or _long_hex(p) or (len(p) >= 24 and _ALNUM.fullmatch(p) and _drawn_body(p))
-               for p in parts[:4]):
+               for p in parts[:4]) and not credential_parts(value):
         return False
     return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", name.upper()))
+
+
+_PART_SEPARATORS = re.compile(r"[:|,;\s]+")
+
+
+def credential_parts(value: str) -> list[str]:
+    """The parts of a value of two to four parts joined by ``:``, ``|``, ``,``, ``;`` or spaces that have a
+    credential's make-up on their own — random like a key (16+ characters) or a password a person picked — such
+    as ``ml-bot:<password>`` (a user and a password for ``-a``/``-u``), ``<access key> <secret key>``,
+    ``partner,<password>``. Each such part is known as well as the whole: a script passes it on alone."""
+    parts = [p for p in _PART_SEPARATORS.split(value.strip()) if p]
+    if not 2 <= len(parts) <= 4:
+        return []
+    return [p for p in parts if password_made(p) or (len(p) >= 16 and looks_random(p)) or _random_base64(p)]
 
 
 _ALNUM = re.compile(r"[A-Za-z0-9]+")

@@ -166,3 +166,24 @@ def test_a_neutral_variable_with_a_drawn_value_in_parts_is_a_credential(name, va
     from reportkit.redact import credential_value
 
     assert credential_value(name, value) is known
+
+
+@pytest.mark.parametrize("name, value, parts", [
+    ("BOT_LOGIN", "ci-bot:Quarryfern482!zK", ["Quarryfern482!zK"]),                # a user and a picked password
+    ("DROP_PAIR", "partner,lanternmoss907^Tq", ["lanternmoss907^Tq"]),
+    ("STORE_PAIR", "AKIAQ7ZK3LMN2PX4RT5V Xq7Zk2Lm9Pw4Rt8Vn3Bc6Hd1Jf5Gs0Ky7Ua2We6", ["Xq7Zk2Lm9Pw4Rt8Vn3Bc6Hd1Jf5Gs0Ky7Ua2We6"]),
+    ("CFLAGS", "-O2 -march=native -fno-plt", []),
+    ("TORCH_CUDA_ARCH_LIST", "7.0 8.0 8.6 9.0", []),
+    ("SHAPE", "64,128,256", []),
+    ("MODEL", "llama-3:8b-instruct", []),
+    ("RUN", "exp-12 lr=0.1 bs=32", []),
+])
+def test_a_neutral_variable_whose_parts_are_credentials(name, value, parts):
+    from reportkit.redact import env_secrets
+
+    found = env_secrets({name: value})
+    for part in parts:
+        assert part in found  # known alone: a script passes it on without the rest
+        assert part not in redact_text(f"login {part} ok", env={name: value}, home="")
+    if not parts:
+        assert not found
