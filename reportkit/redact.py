@@ -963,10 +963,17 @@ _PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
     **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
                                         "ldappasswd", "ldapcompare")},
     "twine": (("-p", "--password"), ""),
+    # httpie's -a/--auth USER:PW, lftp's -u USER,PW (the whole value goes), openssl enc's -k PW
+    **{tool: (("-a", "--auth"), "") for tool in ("http", "https", "httpie")},
+    "lftp": (("-u", "--user"), ""),
+    "openssl": (("-k",), ""),
+    "mc": ((), ""),  # mc alias set NAME URL ACCESS_KEY SECRET_KEY (below)
     # -b ... USER PW; -U user%PW; -pPW; add_user USER PW (below)
     **{tool: ((), "") for tool in ("htpasswd", "smbclient", "7z", "7za", "7zz", "7zr", "rabbitmqctl")},
 }
 _COMMAND_BREAKS = frozenset({";", "&&", "||", "|", "&", "--"})
+# tools whose login option takes USER<sep>PW (a value without the separator is not one: an address, a word)
+_JOINED_LOGIN = {"http": ":", "https": ":", "httpie": ":", "lftp": ","}
 
 
 # any other header whose name ends in a credential's word (Ocp-Apim-Subscription-Key, X-Auth-Key, X-Vault-Token,
@@ -1016,7 +1023,7 @@ def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
     redis-cli and ``login -p`` have their patterns above."""
     groups: dict[tuple[str, ...], list[str]] = {}
     for tool, (options, needs) in _PASSWORD_TOOLS.items():
-        if options and not needs and tool not in ("sshpass", "redis-cli"):
+        if options and not needs and tool not in ("sshpass", "redis-cli") and tool not in _JOINED_LOGIN:
             groups.setdefault(options, []).append(tool)
     out = []
     for options, tools in groups.items():
@@ -1040,6 +1047,28 @@ def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
 for _pattern, _needles in _tool_patterns():
     _CLI_CREDENTIALS.append(_pattern)
     _CLI_NEEDLES += (_needles,)
+# a password in a tool's or a language's own syntax rather than NAME=value: SQL's CREATE/ALTER USER ... IDENTIFIED
+# BY '...' / [WITH] PASSWORD '...', the mongo shell's createUser({..., pwd: "..."}), a Redis MONITOR line's "AUTH"
+# ["user"] "...", PowerShell's ConvertTo-SecureString "..." -AsPlainText, MinIO's mc alias set NAME URL AK SK
+_QUOTED_PW = r"(?P<q>[\"'])(?P<value>(?!<redacted)[^\"'\n]{1,256})(?P=q)"
+for _pattern, _needles in (
+    (r"(?i)\bidentified\s+(?:with\s+\S{1,60}\s+)?by\s+(?:password\s+)?" + _QUOTED_PW, ("IDENTIFIED", "identified")),
+    (r"(?i)\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]{0,200}?\bpassword\s{0,3}=?\s{0,3}" + _QUOTED_PW,
+     ("PASSWORD", "password", "Password")),
+    (r"\b(?:createUser|updateUser|changeUserPassword|db\.auth)\s{0,3}\([^\n]{0,300}?(?:\bpwd\s{0,3}:\s{0,3}|,\s{0,3})"
+     + _QUOTED_PW, ("createUser", "updateUser", "changeUserPassword", "db.auth")),
+    (r"(?i)\"auth\"(?:\s{1,3}\"[^\"\n]{1,64}\")?\s{1,3}\"(?P<value>(?!<redacted)[^\"\n]{1,256})\"", ('"AUTH"', '"auth"')),
+    (r"(?i)\bConvertTo-SecureString\s{1,3}(?:-String\s{1,3})?" + _QUOTED_PW, ("ConvertTo-SecureString",
+                                                                                "convertto-securestring")),
+    (r"(?<![\w\-./])(?:https?|httpie)\s(?:[^\n|;&]{0,200}?\s)?(?:-a|--auth)(?:\s{1,3}|=)[\"']?[^\s:\"'`]{1,100}:"
+     r"(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("http",)),
+    (r"\blftp\s(?:[^\n|;&]{0,200}?\s)?(?:-u|--user)(?:\s{1,3}|=)[\"']?[^\s,\"'`]{1,100},(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
+     ("lftp",)),
+    (r"\bmc\s+alias\s+set\s+\S{1,100}\s+\S{1,500}\s+\S{1,200}\s+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{8,256})",
+     ("alias set",)),
+):
+    _CLI_CREDENTIALS.append(re.compile(_pattern))
+    _CLI_NEEDLES += (_needles,)
 _AWS_SECRET = re.compile(
     r"\baws_(?:secret_access_key|session_token|security_token)[\"']?\s{0,5}[=:]\s{0,5}[\"']?"
     r"(?P<value>[A-Za-z0-9/+=]{30,4096})",
@@ -1057,8 +1086,8 @@ def _group_spans(pattern: re.Pattern[str], text: str, kind: str,
 
 def _cli_credential(m: re.Match[str]) -> bool:
     value = m.group("value")
-    if value.startswith("<redacted") or not _starts_word(m.string, m.start()):
-        return False
+    if value.startswith("<redacted") or not _starts_word(m.string, m.start()) or re.fullmatch(r"[a-z]{1,3}", value):
+        return False  # (a prose word after the option: "-k is deprecated")
     if m.group(0).startswith(("-u", "--user")):  # -u user:pw; not docker's -u user:group (root:root, 1000:1000)
         user, _, pw = value.partition(":")
         line = m.string[m.string.rfind("\n", 0, m.start()) + 1:m.start()]
@@ -1220,6 +1249,19 @@ def _listed_secret(m: re.Match[str]) -> bool:
     return _SECRET_FLAG.search(m.group("flag")) is not None and _secret_literal(m.group("value"), "strong")
 
 
+# an incoming webhook's URL: whoever has it posts as the integration; its key is the path after /hook(s)/
+# (Mattermost /hooks/<26>, Feishu/Lark /bot/v2/hook/<uuid>, Teams /webhookb2/..., a self-hosted chat's)
+_WEBHOOK_PATH = re.compile(r"://[^\s/\"'<>]{1,253}(?:/[^\s/\"'?#<>]{1,80}){0,6}/(?:hooks?|webhooks?|webhookb2|"
+                           r"incoming-webhooks?)/(?P<value>(?!<redacted)[A-Za-z0-9_@\-]{16,256}(?:/[A-Za-z0-9_@\-]{8,256}){0,3})",
+                           re.IGNORECASE)
+
+
+def _webhook_key(m: re.Match[str]) -> bool:
+    """A part of the path is drawn (a UUID, 32+ hex digits, random text), not a route's words (``/hooks/on-push``)."""
+    return any(_UUID.search(p) or _long_hex(p) or (len(p) >= 16 and (looks_random(p) or _random_one_case(p)))
+               for p in re.split(r"[/@]", m.group("value")))
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     if "--password-stdin" in text:
@@ -1233,6 +1275,8 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_JWK_PRIVATE, text, "private-key", _in_jwk)
     if "Basic" in text:
         spans += _group_spans(_BASIC_CREDENTIALS, text, "authorization", _user_password_b64)
+    if "://" in text and "hook" in text.lower():
+        spans += _group_spans(_WEBHOOK_PATH, text, "webhook", _webhook_key)
     if "://" in text:
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials")
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
@@ -2113,7 +2157,8 @@ def _tool_secrets(argv: list[str]) -> list[str]:
         if flag in options and eq:
             found.append(value)
         elif arg in options and i + 1 < len(argv):
-            found.append(argv[i + 1])
+            if _JOINED_LOGIN.get(tool, "") in argv[i + 1]:
+                found.append(argv[i + 1])
         elif tool == "smbclient":
             found += _smbclient_password(arg, argv[i + 1] if i + 1 < len(argv) else "")
         elif tool.startswith("7z") and arg.startswith("-p") and len(arg) > 2:
@@ -2127,6 +2172,8 @@ def _positional_password(tool: str, positional: list[str], batch: bool) -> list[
         return [positional[-1]]
     if tool == "rabbitmqctl" and len(positional) >= 3 and positional[0] in ("add_user", "change_password"):
         return [positional[2]]
+    if tool == "mc" and len(positional) >= 6 and positional[:2] == ["alias", "set"]:
+        return [positional[5]]  # (the access key before it is an identifier)
     return []
 
 
