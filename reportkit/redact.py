@@ -2629,6 +2629,57 @@ def _fstring_text(source: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if a < b]
 
 
+def _prose_pieces(source: str, tree: object) -> list[tuple[int, int]]:
+    """(start, end) of the comments and the docstrings' bodies of ``source``: prose, which the program never reads
+    (a docstring only through ``__doc__``)."""
+    import ast
+
+    offsets = _line_offsets(source)
+    pieces: list[tuple[int, int]] = []
+    if "#" in source:
+        try:
+            for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+                if tok.type == tokenize.COMMENT:
+                    pieces.append((offsets[tok.start[0] - 1] + tok.start[1], offsets[tok.end[0] - 1] + tok.end[1]))
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            return []
+    for node in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))]:
+        body = getattr(node, "body", None)
+        first = body[0] if body else None
+        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)):
+            continue
+        const = first.value
+        lines = (source[offsets[const.lineno - 1]:offsets[const.lineno]], source[offsets[const.end_lineno - 1]:
+                                                                                   offsets[const.end_lineno]])
+        if not (lines[0].isascii() and lines[1].isascii()):
+            continue  # (col_offset counts UTF-8 bytes: ASCII lines only)
+        start = offsets[const.lineno - 1] + const.col_offset
+        end = offsets[const.end_lineno - 1] + const.end_col_offset
+        quote = _STRING_PREFIX.match(source, start, end)
+        if quote is None or source[end - 1:end] not in ("'", '"'):
+            continue
+        close = 3 if source[start:end].endswith(('"""', "'''")) and end - start >= len(quote.group(0)) + 3 else 1
+        pieces.append((start + len(quote.group(0)), end - close))
+    return pieces
+
+
+def _prose_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) -> list[Span]:
+    """What the text rules (the context rules too) find in ``source``'s comments and docstrings: prose, where a
+    guess changes nothing the program does (``# the staging token is AbC9...``)."""
+    pieces = [(a, b) for a, b in _prose_pieces(source, tree) if b > a and _JOIN not in source[a:b]]
+    if not pieces:
+        return []
+    texts = [source[a:b] for a, b in pieces]
+    outs = _text_rules(_JOIN.join(texts), table, "").split(_JOIN)
+    if len(outs) != len(texts):  # a rule took a separator: one piece at a time
+        outs = [_text_rules(t, table, "") for t in texts]
+    spans: list[Span] = []
+    for (a, _), text, out in zip(pieces, texts, outs):
+        if out != text:
+            spans += [(a + s, a + e, r) for s, e, r in _marker_spans(text, out) or [] if source[a + s:a + e] != r]
+    return spans
+
+
 def _tree(source: str) -> Optional[object]:
     import ast
 
@@ -3163,6 +3214,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
         spans += _string_keyword_spans(source, quoted_only=True)
         return _apply(source, _escape_safe(source, spans)) if spans else source
     whole = _literal_spans(source, tree, table)
+    spans += _prose_spans(source, tree, table)
     if not spans and not whole:
         return source
     found = _literal_regions(source)

@@ -240,3 +240,35 @@ def test_an_incoming_webhooks_key_in_its_path(url, key):
 ])
 def test_tool_syntax_lookalikes_stay(text):
     assert redact_text(text, env={}, home="") == text
+
+
+# comments and docstrings are prose: the text rules (context too) apply there, the program does not change
+PROSE = '''"""Nightly sync.
+
+The staging api token is {tok} (see the runbook).
+"""
+import os
+
+
+# old deploy password={pw} (rotated)
+def sync(x):
+    """Calls the store with auth token {hexkey} once."""
+    return x  # key: the shard's name, not a secret
+'''
+
+
+def test_secrets_in_comments_and_docstrings_go_and_the_code_stays():
+    tok, pw, hexkey = "qS8vL2xN7mK4pR9tWz3Y", "Tamarind#4417reef", "7f3a9c2e1b4d8f6a0c5e7b9d1f3a5c7e"
+    source = PROSE.format(tok=tok, pw=pw, hexkey=hexkey)
+    out = redact_code(source, env={})
+    for value in (tok, pw, hexkey):
+        assert value not in out
+    assert "# key: the shard's name, not a secret" in out
+    import ast
+    assert ast.dump(ast.parse(out).body[1]) == ast.dump(ast.parse(source).body[1])  # the code is the same
+
+
+def test_prose_lookalikes_in_comments_stay():
+    source = ('# lr=0.1, seed=1234, commit 0123456789abcdef0123456789abcdef01234567\n'
+              'def f():\n    """Returns the token count (max_tokens=4096)."""\n    return 1\n')
+    assert redact_code(source, env={}) == source
