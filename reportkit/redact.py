@@ -304,7 +304,10 @@ def _variants(value: str) -> tuple[str, ...]:
     derived.update({urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value), urllib.parse.quote(value),
                     json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1],
                     json.dumps(json.dumps(value))[3:-3], data.hex(), data.hex().upper(),
-                    repr(value)[1:-1], repr(value + '"')[1:-2], _shell_quoted(value)})
+                    repr(value)[1:-1], repr(value + '"')[1:-2], _shell_quoted(value),
+                    # what gets a value past a CI log's masking: spaced out, reversed, URL-encoded twice, base32
+                    " ".join(value), value[::-1], urllib.parse.quote(urllib.parse.quote(value, safe=""), safe=""),
+                    base64.b32encode(data).decode().rstrip("=")})
     found = {value} | {d for d in derived if len(d) >= 8}
     return tuple(sorted(found, key=len, reverse=True))
 

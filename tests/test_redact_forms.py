@@ -272,3 +272,16 @@ def test_prose_lookalikes_in_comments_stay():
     source = ('# lr=0.1, seed=1234, commit 0123456789abcdef0123456789abcdef01234567\n'
               'def f():\n    """Returns the token count (max_tokens=4096)."""\n    return 1\n')
     assert redact_code(source, env={}) == source
+
+
+@pytest.mark.parametrize("encode", [
+    lambda v: " ".join(v),                                                      # spaced out past a log's masking
+    lambda v: v[::-1],                                                          # reversed
+    lambda v: __import__("urllib.parse").parse.quote(__import__("urllib.parse").parse.quote(v, safe=""), safe=""),
+    lambda v: __import__("base64").b32encode(v.encode()).decode(),
+])
+def test_a_known_value_past_a_logs_masking(encode):
+    value = "Larkspur#5102quay"
+    shown = encode(value)
+    assert shown not in redact_text(f"step 3: {shown} done", env={"DEPLOY_PASSWORD": value}, home="")
+    assert shown not in redact_code(f"X = {shown!r}\n", env={"DEPLOY_PASSWORD": value})
