@@ -2538,11 +2538,37 @@ def _nested_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
+# a logging record shown with its message template and arguments apart (``msg='login %s:%s@%s failed'
+# args=('bot', 'PW', 'host')``, also a record's ``__dict__``): the arguments say what they are only in the message
+_RECORD_ARGS = re.compile(r"(?P<k>['\"]?)msg(?P=k)\s{0,3}[=:]\s{0,3}(?P<q>['\"])(?P<msg>(?:\\.|(?!(?P=q))[^\\\n]){1,2000})(?P=q)"
+                          r"[^\n]{0,300}?(?P<k2>['\"]?)args(?P=k2)\s{0,3}[=:]\s{0,3}(?P<args>\((?:[^()\n]|\([^()\n]*\)){0,2000}\))")
+
+
+def _record_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets the rules find in each logging record's message formatted with its arguments, as known values."""
+    import ast
+
+    found: dict[str, str] = {}
+    for m in _RECORD_ARGS.finditer(text):
+        try:
+            template = ast.literal_eval(m.group("q") + m.group("msg") + m.group("q"))
+            args = ast.literal_eval(m.group("args"))
+            message = template % (args if isinstance(args, tuple) else (args,))
+        except (ValueError, SyntaxError, TypeError, KeyError, MemoryError, RecursionError):
+            continue
+        if isinstance(message, str) and len(message) <= 20000:
+            found.update(_replaced(message, _text_rules(message, table, "")))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
+    extra: tuple[tuple[str, str], ...] = ()
     if "\\" in text and '"' in text:
         extra = _escaped_findings(text, table) + _nested_findings(text, table)
-        if extra:
-            table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
+    if "args" in text and "msg" in text:
+        extra += _record_findings(text, table)
+    if extra:
+        table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(text)
     if view != text:
         out = _text_rules(view, table, home)

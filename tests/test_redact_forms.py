@@ -285,3 +285,17 @@ def test_a_known_value_past_a_logs_masking(encode):
     shown = encode(value)
     assert shown not in redact_text(f"step 3: {shown} done", env={"DEPLOY_PASSWORD": value}, home="")
     assert shown not in redact_code(f"X = {shown!r}\n", env={"DEPLOY_PASSWORD": value})
+
+
+@pytest.mark.parametrize("shape", [
+    "ERROR msg='connect to %s with password=%s' args=('db.internal', '{pw}') levelname=ERROR",
+    "{{'name': 'etl', 'msg': '%s token: %s', 'args': ('hub', '{pw}'), 'levelname': 'INFO'}}",
+])
+def test_a_logging_records_arguments_are_read_in_its_message(shape):
+    pw = "Marigold#6620vane"
+    assert pw not in redact_text(shape.format(pw=pw), env={}, home="")
+
+
+def test_a_logging_records_ordinary_arguments_stay():
+    text = "msg='epoch %d loss %.3f lr %s' args=(3, 0.25, '1e-4')"
+    assert redact_text(text, env={}, home="") == text
