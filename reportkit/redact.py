@@ -1470,7 +1470,7 @@ _LONG_SECRET_WORD = (
     r"(?:token|secret|password|passwd|passphrase|credentials?|api[_\-]?key|access[_\-]?key|"
     r"secret[_\-]?key|private[_\-]?key|session[_\-]?id)"
 )
-_SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds|cookie)"
+_SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie)"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
@@ -2730,7 +2730,7 @@ def _parses(source: str) -> bool:
 # variable's and follows :func:`is_secret_env_name`. The value must look like a credential (no whitespace,
 # not a placeholder, template, number, path, URL or plain word).
 _CODE_SECRET_LAST = frozenset({"PASSWORD", "PASSWORDS", "PASSWD", "PWD", "PASSPHRASE", "SECRET", "SECRETS",
-                               "CREDENTIAL", "CREDENTIALS", "CREDS", "COOKIE", "COOKIES", "APIKEY", "PRIVATEKEY",
+                               "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "COOKIE", "COOKIES", "APIKEY", "PRIVATEKEY",
                                "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY"})
 # KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
 _KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
@@ -3326,7 +3326,7 @@ def redact_for(name: str, text: str, *, home: Optional[str] = None, env: Optiona
 _SECRET_NAME_WORDS = frozenset(
     {
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
-        "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "COOKIE", "COOKIES",
+        "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "AUTH", "COOKIE", "COOKIES",
         "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER",
     }
 )  # fmt: skip

@@ -299,3 +299,15 @@ def test_a_logging_records_arguments_are_read_in_its_message(shape):
 def test_a_logging_records_ordinary_arguments_stay():
     text = "msg='epoch %d loss %.3f lr %s' args=(3, 0.25, '1e-4')"
     assert redact_text(text, env={}, home="") == text
+
+
+@pytest.mark.parametrize("name", ["hub_cred", "db.cred", "HUB_CRED"])
+def test_cred_alone_names_a_credential(name):
+    value = "pZ7rT2wQ9mL4xK8vN3bC6hJ1"
+    assert value not in redact_text(f"{name}   = '{value}'", env={}, home="")
+    assert value not in redact_code(f"{name.replace('.', '_')} = '{value}'\n", env={})
+
+
+@pytest.mark.parametrize("line", ["use_cred = True", "incredible = 'pZ7rT2wQ9mL4xK8vN3bC6hJ1'", "cred_file = '/run/secrets/x'"])
+def test_cred_lookalikes_stay(line):
+    assert redact_code(line + "\n", env={}) == line + "\n"
