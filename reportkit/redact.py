@@ -1067,7 +1067,7 @@ for _pattern, _needles in (
      r"(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("http",)),
     (r"\blftp\s(?:[^\n|;&]{0,200}?\s)?(?:-u|--user)(?:\s{1,3}|=)[\"']?[^\s,\"'`]{1,100},(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
      ("lftp",)),
-    (r"\bmc\s+alias\s+set\s+\S{1,100}\s+\S{1,500}\s+\S{1,200}\s+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{8,256})",
+    (r"\bmc\s+alias\s+set\s+\S{1,100}\s+\S{1,500}\s+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{3,200}[\"']?\s+[\"']?[^\s\"'`]{8,256})",
      ("alias set",)),
 ):
     _CLI_CREDENTIALS.append(re.compile(_pattern))
@@ -1489,7 +1489,8 @@ _VALUE = (
 _ASSIGNMENT = re.compile(
     # (the name's quotes may be escaped: \'password\': "..." in the repr of a list of reprs)
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"'])?"
-    + _SEPARATOR + ")" + _VALUE,
+    # (a quoted value may sit in a one-item list or a Rust Option: vLLM's 'api_key': ['...'], TGI's Some("..."))
+    + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?=[\"']))?)" + _VALUE,
     re.IGNORECASE | re.MULTILINE,
 )
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
@@ -2176,7 +2177,7 @@ def _positional_password(tool: str, positional: list[str], batch: bool) -> list[
     if tool == "rabbitmqctl" and len(positional) >= 3 and positional[0] in ("add_user", "change_password"):
         return [positional[2]]
     if tool == "mc" and len(positional) >= 6 and positional[:2] == ["alias", "set"]:
-        return [positional[5]]  # (the access key before it is an identifier)
+        return positional[4:6]  # the access key and the secret key
     return []
 
 

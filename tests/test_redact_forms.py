@@ -198,7 +198,7 @@ def test_a_neutral_variable_whose_parts_are_credentials(name, value, parts):
     'db.createUser({{user: "ml", pwd: "{pw}", roles: ["readWrite"]}})',
     '1712345678.123456 [0 10.0.0.5:51234] "AUTH" "default" "{pw}"',
     '$cred = ConvertTo-SecureString "{pw}" -AsPlainText -Force',
-    "mc alias set lake https://minio.example:9000 AKIAQ7ZK3LMN2PX4RT5V {pw}",
+    "mc alias set lake https://minio.example:9000 Ab3dEf6hIj9kLm2nOp5q {pw}",
     "http -a ml-bot:{pw} POST https://api.example/v1/jobs",
     "lftp -u partner,{pw} sftp://drop.partner.example",
     "openssl enc -aes-256-cbc -k {pw} -in a.tar -out a.enc",
@@ -311,3 +311,17 @@ def test_cred_alone_names_a_credential(name):
 @pytest.mark.parametrize("line", ["use_cred = True", "incredible = 'pZ7rT2wQ9mL4xK8vN3bC6hJ1'", "cred_file = '/run/secrets/x'"])
 def test_cred_lookalikes_stay(line):
     assert redact_code(line + "\n", env={}) == line + "\n"
+
+
+@pytest.mark.parametrize("template", [
+    "INFO non-default args: {{'model': 'org/model-8B', 'api_key': ['{k}'], 'max_model_len': 8192}}",
+    'Args {{ model_id: "org/model", revision: None, api_key: Some("{k}"), port: 8080 }}',
+])
+def test_a_secret_in_a_one_item_list_or_an_option(template):
+    k = "vB4nM8qW2eR6tY0uI3oP7aS1dF5gH9jK"
+    assert k not in redact_text(template.format(k=k), env={}, home="")
+
+
+@pytest.mark.parametrize("text", ["tokens: ['[CLS]', '[SEP]']", "password: [1, 2]", "special_tokens: Some(\"<pad>\")"])
+def test_wrapped_lookalikes_stay(text):
+    assert redact_text(text, env={}, home="") == text
