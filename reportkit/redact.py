@@ -1908,6 +1908,29 @@ def _context_rules(text: str) -> str:
     return _apply(text, _marker_tails(text)) if "<redacted:" in (text := _guessed(text)) else text
 
 
+# a variable set in a shell (export NAME=..., cmd's set "NAME=...", PowerShell's $env:NAME = "..."): a drawn value
+# is a secret whatever the name, as an option's is (--flag <random>); the name's identifiers and digests stay
+_SHELL_ENV = re.compile(r"(?:\bexport[ \t]+|\b(?:set|SET)[ \t]+\"?|\$(?:env|Env|ENV):)(?P<name>[A-Za-z_]\w{0,80})"
+                        r"[ \t]{0,3}=[ \t]{0,3}[\"']?(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?=[\"'\s]|$)")
+
+
+def _shell_env_secret(m: re.Match[str]) -> bool:
+    value, words = m.group("value"), re.split(r"[_\-.]+", m.group("name").upper())
+    if any(w in _IDENTIFIER_WORDS for w in words):
+        return False
+    return looks_random(value) or _random_one_case(value) or _random_base64(value)
+
+
+# user:password@host without a scheme (a message formatted from parts: "login ml-bot:PW@artifacts.internal failed")
+_USERINFO_NO_SCHEME = re.compile(r"(?<![\w/:.@\-])[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
+                                 r"@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+(?![\w@])")
+
+
+def _userinfo_password(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return password_made(value) or looks_random(value)
+
+
 def _guessed(text: str) -> str:
     text = _apply(text, _group_spans(_VENDOR_THEN_VALUE, text, "secret", _vendor_value))
     if "key" in text or "Key" in text or "KEY" in text:
@@ -1922,6 +1945,10 @@ def _guessed(text: str) -> str:
         text = _apply(text, _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret))
     if "<redacted:aws-access-key-id" in text:  # (the key ids are markers by now)
         text = _apply(text, _aws_secret_beside_key_id(text))
+    if "env:" in text or "export " in text or "set " in text or "SET " in text:
+        text = _apply(text, _group_spans(_SHELL_ENV, text, "secret", _shell_env_secret))
+    if "@" in text and ":" in text:
+        text = _apply(text, _group_spans(_USERINFO_NO_SCHEME, text, "credentials", _userinfo_password))
     if "=" in text or ":" in text or "\uff1a" in text:
         text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
     if "--" in text:
@@ -2220,6 +2247,11 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
         nxt = argv[i + 1] if i + 1 < len(argv) else None
         if password_made(arg):  # a password a person picked, as any argument (ldapsearch -w PW, add_user USER PW)
             add(arg)
+        parts = credential_parts(arg)
+        if parts:  # -a user:PW, -u partner,PW, "AK SK": the whole and each part that is a credential
+            add(arg)
+            for part in parts:
+                add(part)
         if arg.startswith("-") and not arg.startswith("---"):
             flag, eq, value = arg.lstrip("-").partition("=")
             if not eq and nxt is not None and not nxt.startswith("-"):

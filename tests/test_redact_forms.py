@@ -325,3 +325,31 @@ def test_a_secret_in_a_one_item_list_or_an_option(template):
 @pytest.mark.parametrize("text", ["tokens: ['[CLS]', '[SEP]']", "password: [1, 2]", "special_tokens: Some(\"<pad>\")"])
 def test_wrapped_lookalikes_stay(text):
     assert redact_text(text, env={}, home="") == text
+
+
+@pytest.mark.parametrize("template", [
+    'PS C:\\ml> $env:BUILD_SEAT = "{b32}"',
+    'C:\\runner> set "LICENSE_SEAT={mixed}"',
+    "export LICENSE_SEAT={mixed}",
+])
+def test_a_drawn_value_set_in_a_shell_whatever_its_name(template):
+    b32, mixed = "k3x7q2mzp5w4v6n2a7b3c4d5e6f7g2h3i4j5k6l7m2n3o4p5q6r7", "qS8vL2xN7mK4pR9tWz3YaB1cD5eF6gH7iJ"
+    text = template.format(b32=b32, mixed=mixed)
+    out = redact_text(text, env={}, home="")
+    assert b32 not in out and mixed not in out
+
+
+def test_user_and_password_at_a_host_without_a_scheme():
+    pw = "Falconpebble212?lK5t"
+    assert pw not in redact_text(f"login ml-bot:{pw}@artifacts.internal failed", env={}, home="")
+    from reportkit.redact import argv_secrets
+    assert pw in argv_secrets(["-a", f"ml-bot:{pw}"])
+
+
+@pytest.mark.parametrize("text", [
+    "export GIT_COMMIT=0123456789abcdef0123456789abcdef01234567", "export PATH=/usr/local/bin:/usr/bin",
+    "export MODEL_NAME=meta-llama-Llama-3.1-8B-Instruct", "git@github.com:org/repo.git", "user:group@host.example.com",
+    "see docs:Section2@site.example",
+])
+def test_shell_and_userinfo_lookalikes_stay(text):
+    assert redact_text(text, env={}, home="") == text
