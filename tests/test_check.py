@@ -152,6 +152,30 @@ def test_minimize_counts_the_warm_admission_run_for_the_rule(tmp_path, state):
     assert int(counter.read_text()) == CONFIRM_RUNS
 
 
+def test_minimize_works_out_the_reducers_first_analyses_while_the_warm_server_starts(tmp_path, state, monkeypatch):
+    """minimize's set-up: the source's pruned HDD levels (parse, scopes), the reducer's first read of it, are
+    worked out while the warm server starts (kept per version: the reduction finds them)."""
+    from collections import OrderedDict
+
+    from reportkit.reduce.minimize import MinimizeOptions, _setup
+    from reportkit.reduce.passes import chunks
+
+    monkeypatch.setattr(chunks, "_VERSIONS", OrderedDict())
+    monkeypatch.setattr(chunks, "_version_chars", [0])
+    script, counter = counting_script(tmp_path, state)
+    spec = spec_of(script, counter=counter)
+    rep = reproduce(Check(spec), runs=2)
+    sandbox = Sandbox(spec.script, spec.isolate_file, spec.root)
+    try:
+        session = _setup(spec, COUNTING, rep, MatchPolicy(), MinimizeOptions(output=tmp_path / "out.py",
+                                                                             executor="warm"), sandbox)
+        session.close()
+    finally:
+        sandbox.cleanup()
+    assert session.executor.name == "warm"
+    assert ("levels True", COUNTING) in chunks._VERSIONS
+
+
 def test_runs_beyond_the_rule_need_no_confirmation(tmp_path):
     script = tmp_path / "det.py"
     script.write_text("raise KeyError('always')\n")

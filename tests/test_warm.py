@@ -432,6 +432,22 @@ def _counted(method, calls: list):
     return counted
 
 
+def test_work_meanwhile_is_done_while_the_server_comes_up(tmp_path, monkeypatch):
+    """``start(spec, meanwhile)``: the caller's work runs once, after the server process was started and before
+    waiting for it to be ready; not again for a server already up."""
+    script = write(tmp_path, "s.py", "raise KeyError('x')\n")
+    run = spec(script)
+    servers, seen = [], []
+    monkeypatch.setattr(ex._Server, "__init__", _counted(ex._Server.__init__, servers))
+    executor = WarmExecutor([])
+    try:
+        assert executor.start(run, lambda: seen.append((len(servers), executor._server)))
+        assert seen == [(1, None)]  # (spawned, not yet the executor's: it was still coming up)
+        assert executor.start(run, lambda: seen.append("again")) and seen == [(1, None)]
+    finally:
+        executor.close()
+
+
 def test_learned_preload_that_changes_the_outcome_is_dropped(tmp_path):
     # fractions is imported at run time only (not visible to discover_preload): learning finds it, and
     # preloading it changes what the script sees, so the executor goes back to the discovered preload.
