@@ -133,7 +133,8 @@ def test_the_warm_executors_admission_run_is_one_of_the_rules_runs(tmp_path, sta
 
 def test_minimize_counts_the_warm_admission_run_for_the_rule(tmp_path, state):
     """minimize's set-up: the warm executor's last admission run of the original (on the preload it keeps) is one
-    of the rule's runs; only a run on a preload it did not keep (before learning more modules) is extra."""
+    of the rule's runs; only a run on a preload it did not keep (before learning more modules) is extra, and a
+    pure-Python script has nothing to learn (the boot's own imports are in the server): no extra run."""
     from reportkit.reduce.minimize import MinimizeOptions, _setup
 
     script, counter = counting_script(tmp_path, state)
@@ -147,8 +148,32 @@ def test_minimize_counts_the_warm_admission_run_for_the_rule(tmp_path, state):
     finally:
         sandbox.cleanup()
     assert session.executor.name == "warm" and rep.runs == CONFIRM_RUNS and rep.deterministic
-    relearned = "more modules the original imported at run time" in session.executor_note
-    assert int(counter.read_text()) == CONFIRM_RUNS + relearned
+    assert "more modules the original imported at run time" not in session.executor_note  # (pure Python)
+    assert int(counter.read_text()) == CONFIRM_RUNS
+
+
+def test_minimize_works_out_the_reducers_first_analyses_while_the_warm_server_starts(tmp_path, state, monkeypatch):
+    """minimize's set-up: the source's pruned HDD levels (parse, scopes), the reducer's first read of it, are
+    worked out while the warm server starts (kept per version: the reduction finds them)."""
+    from collections import OrderedDict
+
+    from reportkit.reduce.minimize import MinimizeOptions, _setup
+    from reportkit.reduce.passes import chunks
+
+    monkeypatch.setattr(chunks, "_VERSIONS", OrderedDict())
+    monkeypatch.setattr(chunks, "_version_chars", [0])
+    script, counter = counting_script(tmp_path, state)
+    spec = spec_of(script, counter=counter)
+    rep = reproduce(Check(spec), runs=2)
+    sandbox = Sandbox(spec.script, spec.isolate_file, spec.root)
+    try:
+        session = _setup(spec, COUNTING, rep, MatchPolicy(), MinimizeOptions(output=tmp_path / "out.py",
+                                                                             executor="warm"), sandbox)
+        session.close()
+    finally:
+        sandbox.cleanup()
+    assert session.executor.name == "warm"
+    assert ("levels True", COUNTING) in chunks._VERSIONS
 
 
 def test_runs_beyond_the_rule_need_no_confirmation(tmp_path):

@@ -148,6 +148,25 @@ def test_no_local_imports_means_nothing_to_fold(tmp_path):
     assert flatten_source(tmp_path / "s.py", (tmp_path / "s.py").read_text()) is None
 
 
+def test_a_script_without_local_imports_is_not_analysed_further(tmp_path, monkeypatch):
+    """Nothing to fold: the script's top-level bindings (a walk of every top-level statement, the larger part of
+    the look at a long script) are not worked out; a star import of an installed module is refused as before."""
+    from reportkit.reduce import flatten
+
+    calls = []
+    bindings = flatten._Project._bindings
+    monkeypatch.setattr(flatten._Project, "_bindings", lambda self, mod: calls.append(mod.name) or bindings(self, mod))
+    write(tmp_path, {"s.py": "import json\nfor i in range(3):\n    x = json.dumps(i)\nprint(x)\n",
+                     "t.py": "from os.path import *\nprint(join('a', 'b'))\n"})
+    assert flatten_source(tmp_path / "s.py", (tmp_path / "s.py").read_text()) is None
+    assert calls == []
+    with pytest.raises(NotFlattenable, match=r"'from os.path import \*' in .*t.py: names unknown"):
+        flatten_source(tmp_path / "t.py", (tmp_path / "t.py").read_text())
+    write(tmp_path, {"u.py": "import helpers\nprint(helpers.X)\n", "helpers.py": "X = 1\n"})
+    assert flatten_source(tmp_path / "u.py", (tmp_path / "u.py").read_text()) is not None
+    assert calls[-2:] == ["helpers", "__main__"]  # (something to fold: the script's bindings, after its modules')
+
+
 def test_module_object_used_as_a_value_is_refused(tmp_path):
     write(tmp_path, {"s.py": "import helpers\nprint(vars(helpers))\n", "helpers.py": "X = 1\n"})
     with pytest.raises(NotFlattenable, match="module object helpers used as a value"):

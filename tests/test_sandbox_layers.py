@@ -1209,3 +1209,18 @@ def test_a_runs_gaps_reach_the_sandbox_line(tmp_path, monkeypatch):
         runner._read_events(events, RunResult(None, None, False, 0.0, "", ""))
     assert sandbox.gaps_seen() == "NOT in force in some runs: a /dev/pts of its own (refused) (2 runs)"
     assert cli._protection().endswith(" — NOT in force in some runs: a /dev/pts of its own (refused) (2 runs)")
+
+
+def test_masks_look_up_the_session_dirs_only_for_a_socket_to_judge(monkeypatch, tmp_path):
+    """bwrap_masks globs the temp dirs for reportkit's session dirs (thousands of entries on a busy machine) only
+    when there is a host socket to judge; the masks are the same either way."""
+    from reportkit.run import _confine
+
+    looked: list[int] = []
+    session_dirs = sandbox._session_dirs
+    monkeypatch.setattr(sandbox, "_session_dirs", lambda: looked.append(1) or session_dirs())
+    monkeypatch.setattr(_confine, "host_unix_sockets", lambda exclude: [])
+    assert sandbox.bwrap_masks([]) == [] and looked == []
+    sock = str(tmp_path / "s.sock")
+    monkeypatch.setattr(_confine, "host_unix_sockets", lambda exclude: [sock])
+    assert sandbox.bwrap_masks([]) == ["--ro-bind", "/dev/null", sock] and looked == [1]

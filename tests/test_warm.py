@@ -397,6 +397,57 @@ def test_prepare_executor_falls_back_when_the_warm_outcome_differs(tmp_path):
     assert report.executor == "cold" and "KeyError" in report.executor_note and report.verified
 
 
+def test_a_pure_python_original_is_admitted_on_one_server_and_one_run(tmp_path, monkeypatch):
+    """The boot's own standard-library imports (sysconfig, pkgutil, opcode, ast: every child makes them) are in
+    the server before the preload: the learning run of a script that imports nothing at run time learns nothing,
+    so the executor is admitted on its first server and that run (no second server, no second run)."""
+    script = write(tmp_path, "pure.py", """
+        import contextlib
+        state = {}
+        with contextlib.suppress(ValueError):
+            print(state['missing'])
+    """)
+    run = spec(script)
+    rep = establish(run, MatchPolicy(), runs=1)
+    servers, runs = [], []
+    monkeypatch.setattr(ex._Server, "__init__", _counted(ex._Server.__init__, servers))
+    monkeypatch.setattr(ex.WarmExecutor, "_run_in", _counted(ex.WarmExecutor._run_in, runs))
+    box = Sandbox(script)
+    executor, note = prepare_executor("warm", run, script.read_text(), rep.signature, MatchPolicy(), box)
+    try:
+        assert isinstance(executor, WarmExecutor), note
+        assert "more modules" not in note and executor.admission is not None
+        assert len(servers) == 1 and len(runs) == 1
+        result, learned = executor.learn(run, None, box)
+        assert learned == [] and result.exception.type == "KeyError"
+    finally:
+        executor.close()
+        box.cleanup()
+
+
+def _counted(method, calls: list):
+    def counted(self, *args, **kwargs):
+        calls.append(args)
+        return method(self, *args, **kwargs)
+    return counted
+
+
+def test_work_meanwhile_is_done_while_the_server_comes_up(tmp_path, monkeypatch):
+    """``start(spec, meanwhile)``: the caller's work runs once, after the server process was started and before
+    waiting for it to be ready; not again for a server already up."""
+    script = write(tmp_path, "s.py", "raise KeyError('x')\n")
+    run = spec(script)
+    servers, seen = [], []
+    monkeypatch.setattr(ex._Server, "__init__", _counted(ex._Server.__init__, servers))
+    executor = WarmExecutor([])
+    try:
+        assert executor.start(run, lambda: seen.append((len(servers), executor._server)))
+        assert seen == [(1, None)]  # (spawned, not yet the executor's: it was still coming up)
+        assert executor.start(run, lambda: seen.append("again")) and seen == [(1, None)]
+    finally:
+        executor.close()
+
+
 def test_learned_preload_that_changes_the_outcome_is_dropped(tmp_path):
     # fractions is imported at run time only (not visible to discover_preload): learning finds it, and
     # preloading it changes what the script sees, so the executor goes back to the discovered preload.

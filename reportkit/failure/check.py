@@ -340,7 +340,8 @@ def describe_runs(rep: Reproduction) -> str:
 
 
 def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature, policy: MatchPolicy,
-                     sandbox: Sandbox, *, learn: bool = True, tree: ast.Module | None = None) -> tuple[Executor, str]:
+                     sandbox: Sandbox, *, learn: bool = True, tree: ast.Module | None = None,
+                     meanwhile: Callable[[], object] | None = None) -> tuple[Executor, str]:
     """The executor for a minimization's candidates, and a note on what was decided and why.
 
     ``"cold"`` is taken as is. ``"ray"`` (or a :class:`reportkit.run.ray_executor.RayConfig`): candidates on
@@ -350,6 +351,7 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
     imported beyond the preload are preloaded too, and the original is checked again with them (if
     that check fails, the discovered preload is kept). Anything else gives the cold executor and the
     reason. ``tree``: ``ast.parse(source)``, when the caller has it (the preload is read from it).
+    ``meanwhile``: the caller's own work, done while the warm server starts (:meth:`WarmExecutor.start`).
     """
     if kind == "cold":
         return ColdExecutor(), ""
@@ -365,7 +367,7 @@ def prepare_executor(kind: str, spec: RunSpec, source: str, reference: Signature
         return ColdExecutor(), f"cold: {why}"
     warm = WarmExecutor(discover_preload(source, spec.script, tree))
     try:
-        ok, note = _check_warm(warm, spec, source, reference, policy, sandbox, learn)
+        ok, note = _check_warm(warm, spec, source, reference, policy, sandbox, learn, meanwhile)
     except BaseException:
         warm.close()
         raise
@@ -393,8 +395,8 @@ def _differs(check: Check) -> Callable[[RunResult], str | None]:
 
 
 def _check_warm(warm: WarmExecutor, spec: RunSpec, source: str, reference: Signature, policy: MatchPolicy,
-                sandbox: Sandbox, learn: bool) -> tuple[bool, str]:
-    if not warm.start(spec):
+                sandbox: Sandbox, learn: bool, meanwhile: Callable[[], object] | None = None) -> tuple[bool, str]:
+    if not warm.start(spec, meanwhile):
         return False, "; ".join(warm.notes) or "the warm server is unavailable"
     check = Check(spec, policy, sandbox, warm, expected=reference)
     if learn:

@@ -153,13 +153,15 @@ class _Project:
             parts.append(node.module)
         return ".".join(parts)
 
-    def _scan(self, mod: _Module) -> None:
-        """Load the local modules ``mod`` imports; record its top-level bindings."""
+    def _scan(self, mod: _Module, exports: bool = True) -> None:
+        """Load the local modules ``mod`` imports; record its top-level bindings (unless ``exports`` is False:
+        the caller does, when it needs them)."""
         for node in walk_statements(mod.tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for dotted in self.imported(mod, node)[0]:
                     self._dep(mod, dotted)
-        mod.exports = self._bindings(mod)
+        if exports:
+            mod.exports = self._bindings(mod)
 
     def imported(self, mod: _Module, node: ast.Import | ast.ImportFrom) -> tuple[list[str], list[str]]:
         """The local modules an import statement of ``mod`` imports (``import a.b``: ``a.b``; ``from pkg
@@ -568,9 +570,13 @@ def flatten_source(script: Path, source: str, roots: list[Path] | None = None) -
         raise NotFlattenable(f"the script does not parse: {exc}") from None
     project = _Project(script, roots)
     main = _Module("__main__", script.resolve(), False, source, tree)
-    project._scan(main)
+    project._scan(main, exports=False)  # (the script's bindings: only when there is something to fold)
     if not project.order:
+        if any(isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names)
+               for stmt in _top_statements(tree.body)):
+            project._bindings(main)  # ``from installed import *``: not flattenable, said as before
         return None
+    main.exports = project._bindings(main)  # (after its imports were loaded, as in _scan)
     flat_names = _FlatNames()
     script_names = _claim_script_names(project, main, flat_names)
     renamed = _assign_module_names(project, flat_names)

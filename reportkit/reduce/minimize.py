@@ -58,7 +58,7 @@ from reportkit.reduce.passes.materialize import (
 )
 from reportkit.reduce.passes.source import SourceMap
 from reportkit.reduce.passes.wellformed import TREES
-from reportkit.reduce.schedule import Progress, ReduceResult, ReduceStats, Stop, reduce_source
+from reportkit.reduce.schedule import Progress, ReduceResult, ReduceStats, Stop, analyse_ahead, reduce_source
 from reportkit.run.executor import (
     ColdExecutor,
     Executor,
@@ -961,7 +961,8 @@ def _setup(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, o
     passes_with, differential_note = differential_env(cold, source, options.passes_with)
     executor, executor_note = prepare_executor(  # a hanging original is checked without the whole timeout
         options.executor, hang.measuring(cold.run_spec, rep, policy) if options.hang_watch else cold.run_spec,
-        source, rep.signature, policy, sandbox, tree=_kept_tree(source))
+        source, rep.signature, policy, sandbox, tree=_kept_tree(source),
+        meanwhile=lambda: analyse_ahead(source))  # (the reducer's first analyses, while the server starts)
     if options.hang_watch:  # candidates sitting in the original's blocked frame long enough are decided early
         try:
             armed, hang_note = hang.arm(cold.run_spec, rep, policy, hang.run_sampled(

@@ -134,6 +134,17 @@ def reduce_source(
                      guarded=guarded, inputs=inputs).run()
 
 
+def analyse_ahead(source: str) -> None:
+    """Work out what :func:`reduce_source` reads first of ``source``: its pruned HDD levels (its tree and its
+    scopes with them). They are kept per version (:func:`reportkit.reduce.passes.chunks.per_version`, a pure
+    function of the text): the reduction finds them done. For a caller with time to spare (while the warm server
+    starts); nothing when ``source`` does not parse."""
+    try:
+        P.statement_levels(source, prune=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+
+
 class Problem(Tester):
     """What a pass works on (:class:`reportkit.reduce.passes.kinds.Problem`): the candidate tester plus the
     searches a pass can ask for, picire's ddmin over edits and one probe run."""

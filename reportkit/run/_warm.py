@@ -25,6 +25,10 @@ Requests::
 
 EOF on stdin ends the server; children still running are killed first (their process groups).
 
+Before the preload the server imports the standard-library modules every child imports on its own
+(:data:`BOOT_OWN`), as a learning run would add them to the preload: such a run then reports only the
+script's own run-time imports.
+
 The server is single-threaded (a ``select`` loop; SIGCHLD wakes it through a self-pipe) and never
 starts a thread, so that forking it is safe. After preloading, a probe fork checks that no native
 thread survives a fork (OpenBLAS, for one, stops its pool in a ``pthread_atfork`` handler). A module
@@ -109,6 +113,7 @@ def _preload(config):
     os.dup2(capture[0].fileno(), 1)
     os.dup2(capture[1].fileno(), 2)
     try:
+        _import_boot_own()
         result = _import_preloads(config.get("preload") or [], capture)
     finally:
         _flush_std()
@@ -123,6 +128,30 @@ def _preload(config):
         out.append(fh.read())
         fh.close()
     return result, out
+
+
+#: The standard library modules every child imports on its own, whatever the script: ``sysconfig`` and its data
+#: module (the boot's library directories), ``pkgutil`` (``runpy.run_path``), ``opcode`` (the boot's record of
+#: the failing frames) and ``ast`` (``traceback``'s carets, Python 3.11+).
+BOOT_OWN = ("sysconfig", "pkgutil", "opcode", "ast")
+
+
+def _import_boot_own():
+    """Import :data:`BOOT_OWN` (those that exist here) before the preload. A child would import them in every run;
+    imported once here they are what a learning run would have added to the preload (the same modules in the
+    same children), so a learning run reports the script's own run-time imports only, and a script that has none
+    (pure Python) is admitted on its first server and its first run: no second server, no second run."""
+    for name in BOOT_OWN:
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - one the interpreter lacks is imported by nobody
+            pass
+    try:
+        import sysconfig
+
+        __import__(sysconfig._get_sysconfigdata_name())
+    except Exception:  # noqa: BLE001 - (another platform's layout: a child imports what it needs)
+        pass
 
 
 def _import_preloads(names, capture):

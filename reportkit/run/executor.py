@@ -50,7 +50,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import psutil
 
@@ -449,12 +449,14 @@ class WarmExecutor(Executor):
     def _spec_key(self, spec: RunSpec) -> tuple:
         return (spec.python, tuple(sorted(build_env(spec.env).items())), spec.network)
 
-    def start(self, spec: RunSpec) -> bool:
-        """Start the server for runs like ``spec`` (blocks until it has preloaded). False: unusable."""
+    def start(self, spec: RunSpec, meanwhile: Callable[[], object] | None = None) -> bool:
+        """Start the server for runs like ``spec`` (blocks until it has preloaded). False: unusable.
+        ``meanwhile``: called once while a server that was started here comes up (reportkit's own work that
+        needs no run, done while the server process starts and preloads: on another core, at no cost in time)."""
         with self._lock:
-            return self._ensure(spec) is not None
+            return self._ensure(spec, meanwhile) is not None
 
-    def _ensure(self, spec: RunSpec) -> _Server | None:
+    def _ensure(self, spec: RunSpec, meanwhile: Callable[[], object] | None = None) -> _Server | None:
         """The live server for ``spec`` (started if needed), or None (run cold). Caller holds _lock."""
         if self.disabled or self._closed:
             return None
@@ -489,6 +491,13 @@ class WarmExecutor(Executor):
                 self.disabled = f"cannot start the warm server: {exc.strerror or exc}"
                 self._note(self.disabled)
                 return None
+            if meanwhile is not None:
+                work, meanwhile = meanwhile, None
+                try:
+                    work()
+                except BaseException:
+                    server.close(timeout=1)
+                    raise
             if not server.ready.wait(self.start_timeout) or server.dead or server.info is None:
                 tail = server.log_tail()
                 server.close(timeout=1)

@@ -433,9 +433,11 @@ def bwrap_masks(exclude: Iterable[str]) -> list[str]:
     """bwrap arguments that put ``/dev/null`` over each host unix socket outside ``exclude`` and outside this
     user's reportkit session dirs (other runs' sockets come and go) that the run could reach. Every other
     socket is masked, in directories named like reportkit's too."""
-    own = _session_dirs()
+    own: tuple[str, ...] | None = None  # (looked up when there is a socket to judge: a glob of the temp dirs)
     args: list[str] = []
     for path in _confine.host_unix_sockets(list(exclude)):
+        if own is None:
+            own = _session_dirs()
         if path.startswith(("/dev/", "/proc/", "/sys/", *own)) or not _searchable(path):
             continue
         args += ["--ro-bind", "/dev/null", path]
