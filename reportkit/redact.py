@@ -256,6 +256,24 @@ def remember_code(source: str) -> None:
     for value in named_secret_values(tree):
         whole = [r for a, b, r in _high_spans(value) if (a, b) == (0, len(value))]  # a token of a known format
         remember(value, whole[0][len("<redacted:"):-1] if whole else "secret")
+    for value in _literal_findings(tree):
+        remember(value)
+
+
+def _literal_findings(tree: object) -> list[str]:
+    """The secrets the rules read from context inside the script's string literals (``"ENV NAME_APIKEY <value>"``,
+    ``"--db-password=<value>"``): the value travels without its context (joined into a message, inlined by
+    ``minimize``), so it is a known value too."""
+    import ast
+
+    found = []
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        text = _literal_text(node)
+        if text is None or not 8 <= len(text) <= 4096:
+            continue
+        view = _literal_view(text)
+        found += [view[a:b] for a, b, _ in _string_keyword_spans(view) if b - a >= _MIN_KNOWN]
+    return found
 
 
 def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:
@@ -839,8 +857,9 @@ def _catalogue_spans(text: str) -> list[Span]:
 # can find their tokens. The word must begin a word and the body end one (``attn_fwd_bf16_a3f9...`` has a body of
 # 16); a word that names a digest, an id or a file (``sha256_``, ``run-``, ``commit_``) holds no secret.
 # (the body's further parts, a base64url body's "_"/"-", are read on without backtracking: :func:`_prefixed_end`)
-_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<body>[A-Za-z0-9]{20,128})")
-_BODY_PART = re.compile(r"[_\-][A-Za-z0-9]{2,64}")
+_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<lead>(?:[A-Za-z0-9]{1,19}[_\-]){0,3})"
+                             r"(?P<body>[A-Za-z0-9]{20,128})")  # (lead: a base64url body's short first parts)
+_BODY_PART = re.compile(r"[_\-][A-Za-z0-9]{1,64}")  # (base64url: a last part may be one character)
 _NOT_A_VENDOR = frozenset({
     "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3", "xxh64", "xxh3",
     "crc32", "hash", "digest", "etag", "commit", "rev", "revision", "ref", "id", "uid", "uuid", "guid", "run", "job",
@@ -896,7 +915,7 @@ def _prefixed_spans(text: str) -> list[Span]:
                 or _known_prefix_inside(m.group("prefix")):
             continue
         end = _prefixed_end(text, m)
-        body = text[m.start("body"):end]
+        body = text[m.end("prefix"):end]
         if end > 0 and _drawn_body(body.replace("_", "").replace("-", "")):
             spans.append((m.start(), end, _mark("token")))
     return spans
@@ -1742,7 +1761,11 @@ def _random_value(m: re.Match[str]) -> bool:
 
 
 # a Dockerfile's ENV/ARG in the form without "=" (``ENV NAME the value``): the rest of the line is the value
-_DOCKERFILE_ENV = re.compile(r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
+# what a log puts before a line it quotes: pytest's "E   ", a CI runner's timestamp, docker build's "Step 3/9 : " and
+# BuildKit's "#7 [2/4] " (a rule that reads a line from its start reads on after them)
+_LINE_LEAD = (r"(?:(?:E[ \t]{1,8}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{8,20}Z[ \t]|Step [0-9]{1,4}/[0-9]{1,4} : "
+              r"|#[0-9]{1,4} (?:[0-9.]{1,8} )?(?:\[[^\]\n]{1,40}\] )?)[ \t]*){0,2}")
+_DOCKERFILE_ENV = re.compile(r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*" + _LINE_LEAD + r"(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
                              r"(?P<value>(?!<redacted)[^\s=\\][^\n=\\]{0,511}?)[ \t]*(?:$|(?=\\n))", re.MULTILINE)
 
 
@@ -1816,7 +1839,7 @@ def _marker_tails(text: str) -> list[Span]:
 
 # SQLAlchemy's error: the statement and its parameters (``[SQL: INSERT INTO t (name, api_secret) VALUES (%s, %s)]``
 # / ``[parameters: ('svc', 'VALUE')]``): a parameter bound to a column whose name says secret
-_SQL_ERROR = re.compile(r"\[SQL: (?P<sql>[^\]\n]{1,4000})\](?:\s|\\n){0,4}\[parameters: \((?P<params>[^\]\n]{1,4000})\)\]")
+_SQL_ERROR = re.compile(r"\[SQL: (?P<sql>[^\]\n]{1,4000})\](?:\s|\\n){0,4}" + _LINE_LEAD + r"\[parameters: \((?P<params>[^\]\n]{1,4000})\)\]")
 _SQL_INSERT = re.compile(r"(?i)\bINSERT\s+INTO\s+\S+\s*\((?P<cols>[^)]{1,2000})\)\s*VALUES\s*\((?P<vals>[^)]{1,2000})\)")
 _SQL_COMPARED = re.compile(r"(?P<col>[A-Za-z_][\w.]{0,80})\s*(?:=|<>|!=)\s*(?:%s|\?)")
 _SQL_PARAM = re.compile(r"\s*(?:(?P<q>\\?[\"'])(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,1024})(?P=q)|[^,]{0,200})\s*(?:,|$)")
@@ -2126,15 +2149,36 @@ def _secret_option(flag: str, value: str) -> bool:
     has one among its words (``--password-cli``, ``--sshpass-cmd``) and a credential's value, is a vendor's
     (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
     a password's make-up; or any option with a random-looking value."""
-    if _SECRET_FLAG.search(flag) or looks_random(value) or password_made(value) \
+    if _SECRET_FLAG.search(flag) or looks_random(value) or password_made(value) or _random_base64(value) \
             or (flag.lower().endswith("key") and (_long_hex(value) or _random_one_case(value))):
         return True  # --wandb-key <40 hex>, --vendor-key csk-<48 lower-case letters and digits>
+    if _joined_credential(value):  # --remember 42|<128 hex>, --session <uuid>:<hex>: a cookie's or a key's parts
+        return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", flag.upper()))
     if flag in ("p", "P"):
         return _password_shaped(value)
     words = [w for w in re.split(r"[_\-.]+", flag.upper()) if w]
     if _vendor_named(words):
         return _random_body(value)
     return is_secret_env_name(flag) and not _key_alone(flag) and _secret_literal(value, "strong")
+
+
+_JOINED_PART = re.compile(r"[0-9]{1,20}|[A-Za-z0-9]{24,512}")
+
+
+def _joined_credential(value: str) -> bool:
+    """Parts joined by ``|`` or ``:`` that are all numbers, UUIDs, 32+ hex digits or drawn bodies, one of them
+    not a number (``42|<hex>``, ``<uuid>:<hex>``: a cookie's id and HMAC, a key's id and secret); a digest's
+    algorithm (``sha256:<hex>``) or a word is no such part."""
+    parts = re.split(r"[|:]", value)
+    if not 2 <= len(parts) <= 4:
+        return False
+    strong = 0
+    for part in parts:
+        if _UUID.fullmatch(part) or _long_hex(part) or (len(part) >= 24 and _ALNUM.fullmatch(part) and _drawn_body(part)):
+            strong += 1
+        elif not re.fullmatch(r"[0-9]{1,20}", part):
+            return False
+    return strong > 0
 
 
 def argv_secrets(argv: list[str]) -> dict[str, str]:
@@ -2301,6 +2345,19 @@ def _pattern_rules(text: str, table: tuple[tuple[str, str], ...]) -> str:
     # a token a wrap split is found on the same text as the whole ones (its first line alone matches too)
     text = _apply(text, _high_spans(text) + _wrapped_spans(text, table, patterns=True))
     return _context_rules(text)
+
+
+def clip_words(text: str, limit: int, tail: str = "") -> str:
+    """``text`` cut to at most ``limit`` characters (``tail`` included) at a word's end: a secret is a word, and a
+    word cut in two before the edge sees it is no longer the shape the rules know (``glm <hex>.AbC…``); the cut
+    word is left out whole."""
+    if len(text) <= limit:
+        return text
+    cut = text[:max(0, limit - len(tail))]
+    if not text[len(cut)].isspace():
+        space = max(cut.rfind(" "), cut.rfind("\t"), cut.rfind("\n"))
+        cut = cut[:space] if space > 0 else ""
+    return cut.rstrip() + tail
 
 
 def redact_text(text: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,

@@ -1,0 +1,135 @@
+"""Redaction where a secret meets an edge of its text: a base64url token whose parts are short, a headline clipped
+to a width, a line a log quotes behind its own lead (pytest's ``E``, a runner's timestamp, ``docker build``'s
+step), a literal's context lost when its value travels, an argument whose parts are joined by ``|`` or ``:``.
+Values are drawn from seeded generators (one per test), so a failure is reproducible."""
+
+from __future__ import annotations
+
+import random
+import string
+import uuid
+
+import pytest
+
+from reportkit.redact import (
+    argv_secrets,
+    clip_words,
+    forget_known,
+    redact_text,
+    remember_argv,
+    remember_code,
+)
+
+ALNUM = string.ascii_letters + string.digits
+
+
+@pytest.fixture(autouse=True)
+def _no_known_values():
+    forget_known()
+    yield
+    forget_known()
+
+
+def _mixed(rng: random.Random, n: int, alphabet: str = ALNUM) -> str:
+    while True:
+        s = "".join(rng.choice(alphabet) for _ in range(n))
+        if any(c.isupper() for c in s) and any(c.islower() for c in s) and any(c.isdigit() for c in s):
+            return s
+
+
+def _hex(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice("0123456789abcdef") for _ in range(n))
+
+
+# --------------------------------------------------------------------------- base64url bodies in parts
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("shape", ["{a}_{b}_Q", "{a}-{b}_z", "Xy_{a}{b}", "k7-{a}_{b}-9"])
+def test_a_vendor_token_whose_base64url_body_has_short_parts(seed, shape):
+    rng = random.Random(seed)
+    body = shape.format(a=_mixed(rng, 23), b=_mixed(rng, 21))
+    token = "qdrnt_" + body
+    for text in (f"embeddings via qdrnt {token}", f"{token}", f"client = connect({token!r})\n"):
+        out = redact_text(text, home="")
+        assert body[:12] not in out and body[-12:] not in out, out
+
+
+@pytest.mark.parametrize("name", ["model_layers_0_self_attn_q_proj_weight", "triton_poi_fused_add_mul_0_x",
+                                  "attn_fwd_bf16_a3f9", "run_2024_11_29_resnet50_v2_best", "my_var_a_b_c"])
+def test_identifiers_in_parts_stay(name):
+    assert redact_text(f"loading {name} from cache", home="") == f"loading {name} from cache"
+
+
+# --------------------------------------------------------------------------- clipped headlines
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_headline_clipped_to_a_width_never_cuts_a_token_in_two(seed):
+    rng = random.Random(seed)
+    core = _hex(rng, 32)
+    line = f"run 1/1, 5 s: RuntimeError: job failed at 0x7f3a (seed 3407) using glm {core}.{_mixed(rng, 16)}"
+    for width in range(len(line) - 20, len(line)):
+        clipped = clip_words(line, width, "…")
+        assert len(clipped) <= width and core not in redact_text(clipped, home=""), clipped
+    assert clip_words(line, len(line)) == line
+    assert clip_words("a" * 50, 20, "…") == "…"
+
+
+# --------------------------------------------------------------------------- lines behind a log's lead
+
+
+@pytest.mark.parametrize("lead", ["E       ", "2026-11-29T12:00:01.1234567Z ", "Step 4/9 : ", "#6 [3/5] ", ""])
+def test_a_dockerfile_env_line_behind_a_log_lead(lead):
+    value = _mixed(random.Random(len(lead)), 30)
+    text = f"{lead}FROM python:3.12-slim\n{lead}ENV FEATURE_STORE_APIKEY {value}\n{lead}ENV MODEL_NAME bert-base-uncased\n"
+    out = redact_text(text, home="")
+    assert value not in out and "bert-base-uncased" in out, out
+
+
+@pytest.mark.parametrize("lead", ["E       ", "2026-11-29T12:00:01.1234567Z "])
+def test_sqlalchemy_parameters_behind_a_log_lead(lead):
+    value = _mixed(random.Random(7), 28)
+    text = (f"{lead}(psycopg2.errors.UniqueViolation) duplicate key value\n"
+            f"{lead}[SQL: INSERT INTO robots (label, access_secret) VALUES (%s, %s)]\n"
+            f"{lead}[parameters: ('bot-7', '{value}')]\n")
+    out = redact_text(text, home="")
+    assert value not in out and "'bot-7'" in out, out
+
+
+# --------------------------------------------------------------------------- a literal's finding travels
+
+
+def test_a_secret_found_in_a_literal_is_redacted_where_its_context_is_lost():
+    value = _mixed(random.Random(11), 32)
+    remember_code(f"cfg = {{'line': 'ENV ARTIFACT_STORE_APIKEY {value}', 'dsn': '--db-password={value[::-1]}'}}\n")
+    message = f"time data 'x | y | {value}' does not match format '%Y-%m-%d' ({value[::-1]})"
+    out = redact_text(message, home="")
+    assert value not in out and value[::-1] not in out, out
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_argument_values_of_joined_parts_or_random_base64(seed):
+    rng = random.Random(seed)
+    cookie = f"{rng.randint(1, 999)}|{_hex(rng, 96)}"
+    keyed = f"{uuid.UUID(int=rng.getrandbits(128))}:{_hex(rng, 32)}"
+    b64 = _mixed(rng, 36, ALNUM + "/+") + "/" + _mixed(rng, 3) + "+"
+    argv = ["--remember", cookie, "--session", keyed, "--key", b64]
+    found = argv_secrets(argv)
+    assert {cookie, keyed, b64} <= set(found), found
+    remember_argv(argv)
+    out = redact_text("argv: " + repr(argv), home="")
+    assert all(v not in out for v in (cookie, keyed, b64)), out
+
+
+@pytest.mark.parametrize("argv", [
+    ["--expected-sha", "sha256:" + "9f2c" * 16], ["--commit-range", "a1b2c3d" * 5 + "a1b2c:" + "b1b2c3d" * 5 + "b1b2c"],
+    ["--devices", "0:1"], ["--ports", "8080:80|8443:443"], ["--data", "data/ImageNet2012/train+val"],
+    ["--ckpt-uuid", "5d41402a-bc4b-4a76-b971-9d911017c592"], ["--layers", "12|24|36"],
+    ["--wheel", "torch-2.13.0+cpu-cp312-cp312-linux_x86_64.whl"],
+])
+def test_ordinary_arguments_with_parts_stay(argv):
+    assert argv_secrets(argv) == {}
