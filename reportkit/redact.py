@@ -2656,8 +2656,31 @@ def _vendor_named(words: list[str]) -> bool:
 
 
 def _random_body(value: str) -> bool:
-    """A value drawn at random rather than written: 32+ hex digits or a random mix (:func:`looks_random`)."""
-    return _long_hex(value) or looks_random(value)
+    """A value drawn at random rather than written: 32+ hex digits or a random mix (:func:`looks_random`, or
+    :func:`_drawn_letters` where a name already says secret)."""
+    return _long_hex(value) or looks_random(value) or _drawn_letters(value)
+
+
+def _drawn_letters(value: str) -> bool:
+    """20+ letters of both cases and digits (few or none: a draw from 62 symbols has no digit in 0.3% of
+    32-character keys) mixed as a draw mixes them, with the entropy of so many distinct symbols: runs of one case
+    short (2.6 letters on average or less, a third of the lower-case runs one letter long), or, with runs up to 4,
+    about as many upper- as lower-case letters and few vowels (a fifth, as chance draws them). Names written in
+    CamelCase have words of 3+ lower-case letters and a vowel in three (``cusolverDnXgesvdjGetSweeps``,
+    ``XLMRobertaTokenizerFast``)."""
+    if not 20 <= len(value) <= 512 or _ALNUM.fullmatch(value) is None or value.islower() or value.isupper():
+        return False
+    lowers, uppers = _LOWER_RUN.findall(value), _UPPER_RUN.findall(value)
+    if len(lowers) < 3 or len(uppers) < 3 or shannon_entropy(value) < min(4.3, 3.3 + len(value) / 40):
+        return False
+    low, up = sum(map(len, lowers)), sum(map(len, uppers))
+    if sum(len(r) == 1 for r in lowers) * 3 >= len(lowers) and low < 2.6 * len(lowers) and up < 2.6 * len(uppers):
+        return True
+    vowels = sum(c in "aeiouAEIOU" for c in value)
+    return 0.2 <= up / (low + up) <= 0.85 and vowels < 0.22 * (low + up) and low < 5 * len(lowers) and up < 5 * len(uppers)
+
+
+_LOWER_RUN, _UPPER_RUN = re.compile(r"[a-z]+"), re.compile(r"[A-Z]+")
 
 
 def _name_words(name: str) -> list[str]:
