@@ -133,3 +133,18 @@ def test_argument_values_of_joined_parts_or_random_base64(seed):
 ])
 def test_ordinary_arguments_with_parts_stay(argv):
     assert argv_secrets(argv) == {}
+
+
+# --------------------------------------------------------------------------- a message normalized for a key
+
+
+def test_a_junit_message_is_redacted_before_its_digits_are_normalized():
+    from reportkit.ci.ci import JUnitCase, xml_key
+
+    rng = random.Random(3)
+    tail = _mixed(rng, 16)
+    message = f"ValueError: cannot reach store 3 with glm {_hex(rng, 32)}.{tail} url: /v1/features"
+    case = JUnitCase(classname="tests.test_sync", name="test_sync", outcome="failure", exc_type="ValueError",
+                     message=message)
+    key = " | ".join(xml_key(case))
+    assert tail not in key and "cannot reach store N" in key, key

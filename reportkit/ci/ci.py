@@ -32,7 +32,7 @@ from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.failure.check import CONFIRM_RUNS, Check
 from reportkit.failure.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
 from reportkit.io import append_text, check_output_dir, write_atomic
-from reportkit.redact import clip_words
+from reportkit.redact import clip_words, redact_text
 
 MANIFEST = MANIFEST_NAME
 FAILED_OUTCOMES = ("failure", "error", "flaky")
@@ -278,7 +278,7 @@ def xml_key(case: JUnitCase) -> tuple[str, str, str, str]:
     if m:
         exc_type = exc_type or m.group(1).split(".")[-1]
         message = message[m.end():]
-    first = fold_signs(_NORM.message_key(message))
+    first = fold_signs(_NORM.message_key(redact_text(message, home="")))  # (normalized after redaction: digits made N)
     locs = _PYTEST_LOC_RE.findall(case.text)
     if locs:
         exc_type = exc_type or locs[-1][2].split(".")[-1]
