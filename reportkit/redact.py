@@ -1187,8 +1187,16 @@ def _b64_user_password(m: re.Match[str]) -> bool:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
     except (ValueError, UnicodeDecodeError):
         return False
+    if not decoded.isprintable():
+        return False
     found = _USER_PASSWORD.fullmatch(decoded)
-    return found is not None and decoded.isprintable() and (password_made(found["pw"]) or _password_shaped(found["pw"]))
+    if found is not None and (password_made(found["pw"]) or _password_shaped(found["pw"])):
+        return True
+    # a value of a Kubernetes Secret's data: (any key) or any other base64 of text: checked as the text it is
+    # (random like a key, a picked password, a token or URL credentials: not a name, a path or prose)
+    return len(value) >= 16 and decoded.isascii() and len(decoded) >= 8 and (
+        (len(decoded) >= 16 and looks_random(decoded)) or password_made(decoded) or bool(credentials_in(decoded))
+        or bool(_high_spans(decoded)))
 
 
 def _encoded_spans(text: str) -> list[Span]:

@@ -148,3 +148,42 @@ def test_a_junit_message_is_redacted_before_its_digits_are_normalized():
                      message=message)
     key = " | ".join(xml_key(case))
     assert tail not in key and "cannot reach store N" in key, key
+
+
+# --------------------------------------------------------------------------- base64 of text under any key
+
+
+def _b64(text: str) -> str:
+    import base64
+
+    return base64.b64encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kubernetes_secret_data_under_neutral_keys_is_decoded_and_checked(seed):
+    rng = random.Random(seed)
+    secrets = [_mixed(rng, 26), f"mysql://svc:{_mixed(rng, 14)}@db.internal:3306/runs",
+               "glpat-" + _mixed(rng, 20), f"Heron{rng.randint(100, 999)}!tulip{rng.randint(10, 99)}"]
+    text = "apiVersion: v1\nkind: Secret\ndata:\n" + "".join(
+        f"  field{i}: {_b64(s)}\n" for i, s in enumerate(secrets)) + f"  model: {_b64('bert-base-uncased')}\n"
+    out = redact_text(text, home="")
+    assert all(_b64(s) not in out for s in secrets) and _b64("bert-base-uncased") in out, out
+
+
+def test_ordinary_base64_and_digests_near_the_decoding_rule_stay():
+    import base64
+    import hashlib
+
+    rng = random.Random(9)
+    digest = hashlib.sha256(b"weights").digest()
+    lines = [
+        f"wheel: torch-2.13.0-cp312-linux_x86_64.whl#sha256={base64.urlsafe_b64encode(digest).decode().rstrip('=')}",
+        f"integrity: sha512-{base64.b64encode(hashlib.sha512(b'x').digest()).decode()}",
+        f"tensor bytes: {base64.b64encode(bytes(rng.getrandbits(8) for _ in range(48))).decode()}",
+        f"commit {hashlib.sha1(b'c').hexdigest()} layer sha256:{hashlib.sha256(b'l').hexdigest()}",
+        f"run {uuid.UUID(int=rng.getrandbits(128))} cache /tmp/torchinductor_root/ab/cabz3fqk2x7yq4lmnd5wpe6.py",
+        f"configmap: {_b64('https://huggingface.co/meta-llama/Llama-3.1-8B')} {_b64('ResNet50V2_epoch12_best.pt')}",
+        f"label: {_b64('bert-base-uncased')} note: {_b64('hello world, the run finished')}",
+    ]
+    for line in lines:
+        assert redact_text(line, home="") == line
