@@ -991,7 +991,7 @@ _COMMAND_BREAKS = frozenset({";", "&&", "||", "|", "&", "--"})
 # (not a request's idempotency key, a WebSocket handshake nonce, a public key, a page token; the name whole)
 _KEY_HEADER = re.compile(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
                          r"page|next-page|x-ms-continuation|sort|partition|primary|foreign|cache)-)"
-                         r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey)[\"']?\s{0,3}:\s{0,3}[\"']?"
+                         r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey|signature)[\"']?\s{0,3}:\s{0,3}[\"']?"
                          r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
 
 
@@ -1269,7 +1269,7 @@ def _structural_spans(text: str) -> list[Span]:
     for pattern, needles, kind in ((_AUTH_HEADER, ("authorization",), "authorization"),
                                    (_BEARER, ("bearer", "token "), "authorization"),
                                    (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
-                                   (_KEY_HEADER, ("-key", "-token", "-secret", "-apikey"), "api-key"),
+                                   (_KEY_HEADER, ("-key", "-token", "-secret", "-apikey", "-signature"), "api-key"),
                                    (_AWS_SECRET, ("aws_secret", "aws_session", "aws_security"), "aws-secret-key"),
                                    (_WIREGUARD_KEY, ("privatekey", "presharedkey"), "wireguard-key")):
         if any(n in low for n in needles):
@@ -1453,7 +1453,7 @@ _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_S
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
     r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)(?![ \t]*(?:\r?\n|$))"
-    r"|\s{0,5}(?::=|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (also a full-width colon)
+    r"|\s{0,5}(?::=|=>|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (=>: Ruby's and Perl's hashes)  # (also a full-width colon)
 )
 _VALUE = (
     r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)(?:\\[^\n]|(?!(?P=q))[^\\\n]){1,512})(?P=q)"  # escapes: 'a\'b', "a'b"
@@ -2478,11 +2478,29 @@ def _nested_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
+_PERCENT_SYNTAX = re.compile(r"%(?:3[dDaA]|26|40|2[fF]|22|27)")  # an encoded = : & @ / " '
+
+
+def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets the rules find in the URL-decoded view of the lines that hold URL-encoded syntax
+    (``password%3D<value>%26user%3D...``: a form body, a redirect's parameter), as known values."""
+    found: dict[str, str] = {}
+    for line in text.split("\n"):
+        if len(line) > 20000 or not _PERCENT_SYNTAX.search(line):
+            continue
+        plain = urllib.parse.unquote_plus(line) if "+" not in line else urllib.parse.unquote(line)
+        found.update(_replaced(plain, _text_rules(plain, table, "")))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
+    extra: tuple[tuple[str, str], ...] = ()
     if "\\" in text and '"' in text:
         extra = _escaped_findings(text, table) + _nested_findings(text, table)
-        if extra:
-            table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
+    if "%" in text and _PERCENT_SYNTAX.search(text):
+        extra += _percent_findings(text, table)
+    if extra:
+        table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(text)
     if view != text:
         out = _text_rules(view, table, home)

@@ -187,3 +187,29 @@ def test_ordinary_base64_and_digests_near_the_decoding_rule_stay():
     ]
     for line in lines:
         assert redact_text(line, home="") == line
+
+
+# --------------------------------------------------------------------------- breadth: forms the rules missed
+
+
+@pytest.mark.parametrize("shape", [
+    "{{ headers: {{ 'x-signature': '{v}' }} }}",  # a header named ...-Signature (node's util.inspect)
+    "X-Request-Signature: {v}",
+    ':api_key => "{v}"',  # Ruby's and Perl's hashes
+    "{{'db_password' => '{v}'}}",
+    "POST body: grant_type%3Dpassword%26password%3D{v}%26username%3Dml",  # URL-encoded form
+    "redirect=%2Fcb%3Faccess_token%3D{v}",
+])
+def test_forms_of_other_languages_and_encodings(shape):
+    value = _mixed(random.Random(len(shape)), 26)
+    out = redact_text(shape.format(v=value), home="")
+    assert value not in out, out
+
+
+@pytest.mark.parametrize("line", [
+    "{ headers: { 'content-signature': 'required' } }", "X-Signature: missing",
+    "opts = {:password_min_length => 12, :retries => 3}", "GET /search?q=a%3Db%26c%3Dd&next=%2Fhome",
+    "https://x/login?redirect=%2Fapi%2Fv1%3Fpage%3D2", "model%3Dbert-base-uncased%26revision%3D" + "a1b2c3d4" * 5,
+])
+def test_ordinary_forms_near_those_rules_stay(line):
+    assert redact_text(line, home="") == line
