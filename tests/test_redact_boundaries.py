@@ -213,3 +213,14 @@ def test_forms_of_other_languages_and_encodings(shape):
 ])
 def test_ordinary_forms_near_those_rules_stay(line):
     assert redact_text(line, home="") == line
+
+
+def test_a_signature_whose_raw_message_was_redacted_before_shows_no_normalized_secret():
+    from reportkit.failure.signature import FailureKind, Signature, shown_message
+
+    rng = random.Random(5)
+    tail = _mixed(rng, 16)
+    raw = f"cannot reach store 2 with glm {_hex(rng, 32)}.{tail}"
+    sig = Signature(kind=FailureKind.EXCEPTION, exc_type="ValueError", raw_message=redact_text(raw, home=""),
+                    message="cannot reach store N with glm NdNf." + tail)  # (normalized before redaction)
+    assert tail not in shown_message(sig) and "store N" in shown_message(sig)
