@@ -272,8 +272,20 @@ def _literal_findings(tree: object) -> list[str]:
         if text is None or not 8 <= len(text) <= 4096:
             continue
         view = _literal_view(text)
-        found += [view[a:b] for a, b, _ in _string_keyword_spans(view) if b - a >= _MIN_KNOWN]
+        spans = _string_keyword_spans(view)
+        if not spans:
+            continue
+        high = _high_spans(view)  # (a token, a key block: the patterns find it wherever it goes)
+        found += [value for a, b, _ in spans if b - a >= _MIN_KNOWN and not any(a < d and c < b for c, d, _ in high)
+                  and _credential_made(value := view[a:b])]
     return found
+
+
+def _credential_made(value: str) -> bool:
+    """A value with a credential's make-up on its own (a known value is removed wherever it appears, so a name
+    or a word that a rule took with it, ``NAME=``, must not become one)."""
+    return not value.endswith(("=", ":")) and not _env_name_shaped(value) \
+        and (_random_body(value) or password_made(value) or _password_shaped(value))
 
 
 def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:

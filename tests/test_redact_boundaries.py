@@ -224,3 +224,12 @@ def test_a_signature_whose_raw_message_was_redacted_before_shows_no_normalized_s
     sig = Signature(kind=FailureKind.EXCEPTION, exc_type="ValueError", raw_message=redact_text(raw, home=""),
                     message="cannot reach store N with glm NdNf." + tail)  # (normalized before redaction)
     assert tail not in shown_message(sig) and "store N" in shown_message(sig)
+
+
+def test_a_name_a_literal_rule_took_does_not_become_a_known_value():
+    value = _mixed(random.Random(13), 40)
+    remember_code("print('env clearml_secret: CLEARML_API_SECRET_KEY=' + os.environ['CLEARML_API_SECRET_KEY'])\n"
+                  "k = 'SSH_KEY=-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5v\\n"
+                  "-----END OPENSSH PRIVATE KEY-----'\n")
+    out = redact_text(f"env clearml_secret: CLEARML_API_SECRET_KEY={value}", home="")
+    assert value not in out and "CLEARML_API_SECRET_KEY=" in out, out
