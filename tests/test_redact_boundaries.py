@@ -233,3 +233,21 @@ def test_a_name_a_literal_rule_took_does_not_become_a_known_value():
                   "-----END OPENSSH PRIVATE KEY-----'\n")
     out = redact_text(f"env clearml_secret: CLEARML_API_SECRET_KEY={value}", home="")
     assert value not in out and "CLEARML_API_SECRET_KEY=" in out, out
+
+
+def test_bundle_json_collected_signature_shows_the_message_normalized_after_redaction():
+    import dataclasses
+
+    from reportkit.failure.signature import FailureKind, Signature
+    from reportkit.report.collect import Collected
+
+    rng = random.Random(17)
+    tail = _mixed(rng, 16)
+    raw = f"cannot reach store 2 with glm {_hex(rng, 32)}.{tail}"
+    sig = Signature(kind=FailureKind.EXCEPTION, exc_type="ValueError", raw_message=raw,
+                    message="cannot reach store N with glm NdNf." + tail)
+    fields = {f.name: None for f in dataclasses.fields(Collected) if f.default is dataclasses.MISSING
+              and f.default_factory is dataclasses.MISSING}
+    collected = Collected(**{**fields, "signature": sig})
+    collected.evidence = {}
+    assert tail not in collected.to_dict()["signature"]["message"]
