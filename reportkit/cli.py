@@ -22,6 +22,7 @@ from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, 
 from reportkit.io import output_file
 from reportkit.redact import (
     RedactingStream,
+    clip_words,
     protect,
     redact_argv,
     redact_data,
@@ -623,7 +624,7 @@ class RunProgress:
             what, self.last = ("" if what == self.last else f": {what}"), what  # said once while it stays the same
             line = f"run {self.done}/{self.total}, {self._clock() - self.start:.0f} s{what}"
             width = max(20, err.width)
-            err.print(escape(line if len(line) <= width else line[:width - 1] + "…"), soft_wrap=True)
+            err.print(escape(clip_words(line, width, "…")), soft_wrap=True)
 
     def __enter__(self) -> RunProgress:
         if self.live is not None:
@@ -1130,7 +1131,7 @@ def _one_line(text: str) -> str:
 def _print_ci_failure(f) -> None:
     """One distinct failure of ci's human report: fingerprint, verdict, headline, a test, where its bundle is."""
     where = f.bundle_dir or f.note
-    out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(_one_line(f.headline[:100]))}")
+    out.print(f"  [bold]{f.fingerprint}[/bold]  {f.verdict:<14} {escape(_one_line(clip_words(f.headline, 100)))}")
     out.print(f"  {'':16}  {len(f.tests)} test(s), e.g. {escape(_one_line(f.tests[0]))}")
     if f.regression == "pre-existing":
         out.print(f"  {'':16}  pre-existing: fails the same way on the good revision")

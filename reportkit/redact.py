@@ -258,6 +258,36 @@ def remember_code(source: str) -> None:
     for value in named_secret_values(tree):
         whole = [r for a, b, r in _high_spans(value) if (a, b) == (0, len(value))]  # a token of a known format
         remember(value, whole[0][len("<redacted:"):-1] if whole else "secret")
+    for value in _literal_findings(tree):
+        remember(value)
+
+
+def _literal_findings(tree: object) -> list[str]:
+    """The secrets the rules read from context inside the script's string literals (``"ENV NAME_APIKEY <value>"``,
+    ``"--db-password=<value>"``): the value travels without its context (joined into a message, inlined by
+    ``minimize``), so it is a known value too."""
+    import ast
+
+    found = []
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        text = _literal_text(node)
+        if text is None or not 8 <= len(text) <= 4096:
+            continue
+        view = _literal_view(text)
+        spans = _string_keyword_spans(view)
+        if not spans:
+            continue
+        high = _high_spans(view)  # (a token, a key block: the patterns find it wherever it goes)
+        found += [value for a, b, _ in spans if b - a >= _MIN_KNOWN and not any(a < d and c < b for c, d, _ in high)
+                  and _credential_made(value := view[a:b])]
+    return found
+
+
+def _credential_made(value: str) -> bool:
+    """A value with a credential's make-up on its own (a known value is removed wherever it appears, so a name
+    or a word that a rule took with it, ``NAME=``, must not become one)."""
+    return not value.endswith(("=", ":")) and not _env_name_shaped(value) \
+        and (_random_body(value) or password_made(value) or _password_shaped(value))
 
 
 def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:
@@ -844,8 +874,9 @@ def _catalogue_spans(text: str) -> list[Span]:
 # can find their tokens. The word must begin a word and the body end one (``attn_fwd_bf16_a3f9...`` has a body of
 # 16); a word that names a digest, an id or a file (``sha256_``, ``run-``, ``commit_``) holds no secret.
 # (the body's further parts, a base64url body's "_"/"-", are read on without backtracking: :func:`_prefixed_end`)
-_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<body>[A-Za-z0-9]{20,128})")
-_BODY_PART = re.compile(r"[_\-][A-Za-z0-9]{2,64}")
+_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<lead>(?:[A-Za-z0-9]{1,19}[_\-]){0,3})"
+                             r"(?P<body>[A-Za-z0-9]{20,128})")  # (lead: a base64url body's short first parts)
+_BODY_PART = re.compile(r"[_\-][A-Za-z0-9]{1,64}")  # (base64url: a last part may be one character)
 _NOT_A_VENDOR = frozenset({
     "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3", "xxh64", "xxh3",
     "crc32", "hash", "digest", "etag", "commit", "rev", "revision", "ref", "id", "uid", "uuid", "guid", "run", "job",
@@ -901,7 +932,7 @@ def _prefixed_spans(text: str) -> list[Span]:
                 or _known_prefix_inside(m.group("prefix")):
             continue
         end = _prefixed_end(text, m)
-        body = text[m.start("body"):end]
+        body = text[m.end("prefix"):end]
         if end > 0 and _drawn_body(body.replace("_", "").replace("-", "")):
             spans.append((m.start(), end, _mark("token")))
     return spans
@@ -984,7 +1015,7 @@ _JOINED_LOGIN = {"http": ":", "https": ":", "httpie": ":", "lftp": ","}
 # (not a request's idempotency key, a WebSocket handshake nonce, a public key, a page token; the name whole)
 _KEY_HEADER = re.compile(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
                          r"page|next-page|x-ms-continuation|sort|partition|primary|foreign|cache)-)"
-                         r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey)[\"']?\s{0,3}:\s{0,3}[\"']?"
+                         r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey|signature)[\"']?\s{0,3}:\s{0,3}[\"']?"
                          r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
 
 
@@ -1202,8 +1233,16 @@ def _b64_user_password(m: re.Match[str]) -> bool:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
     except (ValueError, UnicodeDecodeError):
         return False
+    if not decoded.isprintable():
+        return False
     found = _USER_PASSWORD.fullmatch(decoded)
-    return found is not None and decoded.isprintable() and (password_made(found["pw"]) or _password_shaped(found["pw"]))
+    if found is not None and (password_made(found["pw"]) or _password_shaped(found["pw"])):
+        return True
+    # a value of a Kubernetes Secret's data: (any key) or any other base64 of text: checked as the text it is
+    # (random like a key, a picked password, a token or URL credentials: not a name, a path or prose)
+    return len(value) >= 16 and decoded.isascii() and len(decoded) >= 8 and (
+        (len(decoded) >= 16 and looks_random(decoded)) or password_made(decoded) or bool(credentials_in(decoded))
+        or bool(_high_spans(decoded)))
 
 
 def _encoded_spans(text: str) -> list[Span]:
@@ -1291,7 +1330,7 @@ def _structural_spans(text: str) -> list[Span]:
     for pattern, needles, kind in ((_AUTH_HEADER, ("authorization",), "authorization"),
                                    (_BEARER, ("bearer", "token "), "authorization"),
                                    (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
-                                   (_KEY_HEADER, ("-key", "-token", "-secret", "-apikey"), "api-key"),
+                                   (_KEY_HEADER, ("-key", "-token", "-secret", "-apikey", "-signature"), "api-key"),
                                    (_AWS_SECRET, ("aws_secret", "aws_session", "aws_security"), "aws-secret-key"),
                                    (_WIREGUARD_KEY, ("privatekey", "presharedkey"), "wireguard-key")):
         if any(n in low for n in needles):
@@ -1475,7 +1514,7 @@ _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_S
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
     r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)(?![ \t]*(?:\r?\n|$))"
-    r"|\s{0,5}(?::=|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (also a full-width colon)
+    r"|\s{0,5}(?::=|=>|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (=>: Ruby's and Perl's hashes)  # (also a full-width colon)
 )
 _VALUE = (
     r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)(?:\\[^\n]|(?!(?P=q))[^\\\n]){1,512})(?P=q)"  # escapes: 'a\'b', "a'b"
@@ -1725,8 +1764,13 @@ _BASE64_VALUE = re.compile(r"(?=[A-Za-z0-9+]{0,80}/|[A-Za-z0-9/]{0,80}\+)[A-Za-z
 
 def _random_base64(value: str) -> bool:
     """Random bytes in base64 (a storage account's key, an HMAC secret): its ``/`` and ``+`` are not a path's."""
-    return _BASE64_VALUE.fullmatch(value) is not None and "//" not in value and not value.startswith("/") \
-        and looks_random(re.sub(r"[+/=]", "", value))
+    if _BASE64_VALUE.fullmatch(value) is None or not looks_random(re.sub(r"[+/=]", "", value)):
+        return False
+    # (a leading "/" or a "//": a path's, unless the value is long and no part of it is a word: 3.7% of keys)
+    return ("//" not in value and not value.startswith("/")) or (len(value) >= 40 and not _PATH_WORD.search(value))
+
+
+_PATH_WORD = re.compile(r"/[A-Za-z]?[a-z]{2,}[0-9]{0,4}(?=/|$)")
 
 
 def credential_value(name: str, value: str) -> bool:
@@ -1806,7 +1850,11 @@ def _random_value(m: re.Match[str]) -> bool:
 
 
 # a Dockerfile's ENV/ARG in the form without "=" (``ENV NAME the value``): the rest of the line is the value
-_DOCKERFILE_ENV = re.compile(r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
+# what a log puts before a line it quotes: pytest's "E   ", a CI runner's timestamp, docker build's "Step 3/9 : " and
+# BuildKit's "#7 [2/4] " (a rule that reads a line from its start reads on after them)
+_LINE_LEAD = (r"(?:(?:E[ \t]{1,8}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{8,20}Z[ \t]|Step [0-9]{1,4}/[0-9]{1,4} : "
+              r"|#[0-9]{1,4} (?:[0-9.]{1,8} )?(?:\[[^\]\n]{1,40}\] )?)[ \t]*){0,2}")
+_DOCKERFILE_ENV = re.compile(r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*" + _LINE_LEAD + r"(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
                              r"(?P<value>(?!<redacted)[^\s=\\][^\n=\\]{0,511}?)[ \t]*(?:$|(?=\\n))", re.MULTILINE)
 
 
@@ -1880,7 +1928,7 @@ def _marker_tails(text: str) -> list[Span]:
 
 # SQLAlchemy's error: the statement and its parameters (``[SQL: INSERT INTO t (name, api_secret) VALUES (%s, %s)]``
 # / ``[parameters: ('svc', 'VALUE')]``): a parameter bound to a column whose name says secret
-_SQL_ERROR = re.compile(r"\[SQL: (?P<sql>[^\]\n]{1,4000})\](?:\s|\\n){0,4}\[parameters: \((?P<params>[^\]\n]{1,4000})\)\]")
+_SQL_ERROR = re.compile(r"\[SQL: (?P<sql>[^\]\n]{1,4000})\](?:\s|\\n){0,4}" + _LINE_LEAD + r"\[parameters: \((?P<params>[^\]\n]{1,4000})\)\]")
 _SQL_INSERT = re.compile(r"(?i)\bINSERT\s+INTO\s+\S+\s*\((?P<cols>[^)]{1,2000})\)\s*VALUES\s*\((?P<vals>[^)]{1,2000})\)")
 _SQL_COMPARED = re.compile(r"(?P<col>[A-Za-z_][\w.]{0,80})\s*(?:=|<>|!=)\s*(?:%s|\?)")
 _SQL_PARAM = re.compile(r"\s*(?:(?P<q>\\?[\"'])(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,1024})(?P=q)|[^,]{0,200})\s*(?:,|$)")
@@ -2220,15 +2268,36 @@ def _secret_option(flag: str, value: str) -> bool:
     has one among its words (``--password-cli``, ``--sshpass-cmd``) and a credential's value, is a vendor's
     (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
     a password's make-up; or any option with a random-looking value."""
-    if _SECRET_FLAG.search(flag) or looks_random(value) or password_made(value) \
+    if _SECRET_FLAG.search(flag) or looks_random(value) or password_made(value) or _random_base64(value) \
             or (flag.lower().endswith("key") and (_long_hex(value) or _random_one_case(value))):
         return True  # --wandb-key <40 hex>, --vendor-key csk-<48 lower-case letters and digits>
+    if _joined_credential(value):  # --remember 42|<128 hex>, --session <uuid>:<hex>: a cookie's or a key's parts
+        return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", flag.upper()))
     if flag in ("p", "P"):
         return _password_shaped(value)
     words = [w for w in re.split(r"[_\-.]+", flag.upper()) if w]
     if _vendor_named(words):
         return _random_body(value)
     return is_secret_env_name(flag) and not _key_alone(flag) and _secret_literal(value, "strong")
+
+
+_JOINED_PART = re.compile(r"[0-9]{1,20}|[A-Za-z0-9]{24,512}")
+
+
+def _joined_credential(value: str) -> bool:
+    """Parts joined by ``|`` or ``:`` that are all numbers, UUIDs, 32+ hex digits or drawn bodies, one of them
+    not a number (``42|<hex>``, ``<uuid>:<hex>``: a cookie's id and HMAC, a key's id and secret); a digest's
+    algorithm (``sha256:<hex>``) or a word is no such part."""
+    parts = re.split(r"[|:]", value)
+    if not 2 <= len(parts) <= 4:
+        return False
+    strong = 0
+    for part in parts:
+        if _UUID.fullmatch(part) or _long_hex(part) or (len(part) >= 24 and _ALNUM.fullmatch(part) and _drawn_body(part)):
+            strong += 1
+        elif not re.fullmatch(r"[0-9]{1,20}", part):
+            return False
+    return strong > 0
 
 
 def argv_secrets(argv: list[str]) -> dict[str, str]:
@@ -2461,6 +2530,19 @@ def _pattern_rules(text: str, table: tuple[tuple[str, str], ...]) -> str:
     return _context_rules(text)
 
 
+def clip_words(text: str, limit: int, tail: str = "") -> str:
+    """``text`` cut to at most ``limit`` characters (``tail`` included) at a word's end: a secret is a word, and a
+    word cut in two before the edge sees it is no longer the shape the rules know (``glm <hex>.AbC…``); the cut
+    word is left out whole."""
+    if len(text) <= limit:
+        return text
+    cut = text[:max(0, limit - len(tail))]
+    if not text[len(cut)].isspace():
+        space = max(cut.rfind(" "), cut.rfind("\t"), cut.rfind("\n"))
+        cut = cut[:space] if space > 0 else ""
+    return cut.rstrip() + tail
+
+
 def redact_text(text: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
                 extra: Optional[Mapping[str, str]] = None) -> str:
     """Text and logs: known values (of ``env``, default this process's environment, of the register and
@@ -2594,12 +2676,29 @@ def _record_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
+_PERCENT_SYNTAX = re.compile(r"%(?:3[dDaA]|26|40|2[fF]|22|27)")  # an encoded = : & @ / " '
+
+
+def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets the rules find in the URL-decoded view of the lines that hold URL-encoded syntax
+    (``password%3D<value>%26user%3D...``: a form body, a redirect's parameter), as known values."""
+    found: dict[str, str] = {}
+    for line in text.split("\n"):
+        if len(line) > 20000 or not _PERCENT_SYNTAX.search(line):
+            continue
+        plain = urllib.parse.unquote_plus(line) if "+" not in line else urllib.parse.unquote(line)
+        found.update(_replaced(plain, _text_rules(plain, table, "")))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
     extra: tuple[tuple[str, str], ...] = ()
     if "\\" in text and '"' in text:
         extra = _escaped_findings(text, table) + _nested_findings(text, table)
     if "args" in text and "msg" in text:
         extra += _record_findings(text, table)
+    if "%" in text and _PERCENT_SYNTAX.search(text):
+        extra += _percent_findings(text, table)
     if extra:
         table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(text)
@@ -2834,8 +2933,31 @@ def _vendor_named(words: list[str]) -> bool:
 
 
 def _random_body(value: str) -> bool:
-    """A value drawn at random rather than written: 32+ hex digits or a random mix (:func:`looks_random`)."""
-    return _long_hex(value) or looks_random(value)
+    """A value drawn at random rather than written: 32+ hex digits or a random mix (:func:`looks_random`, or
+    :func:`_drawn_letters` where a name already says secret)."""
+    return _long_hex(value) or looks_random(value) or _drawn_letters(value)
+
+
+def _drawn_letters(value: str) -> bool:
+    """20+ letters of both cases and digits (few or none: a draw from 62 symbols has no digit in 0.3% of
+    32-character keys) mixed as a draw mixes them, with the entropy of so many distinct symbols: runs of one case
+    short (2.6 letters on average or less, a third of the lower-case runs one letter long), or, with runs up to 4,
+    about as many upper- as lower-case letters and few vowels (a fifth, as chance draws them). Names written in
+    CamelCase have words of 3+ lower-case letters and a vowel in three (``cusolverDnXgesvdjGetSweeps``,
+    ``XLMRobertaTokenizerFast``)."""
+    if not 20 <= len(value) <= 512 or _ALNUM.fullmatch(value) is None or value.islower() or value.isupper():
+        return False
+    lowers, uppers = _LOWER_RUN.findall(value), _UPPER_RUN.findall(value)
+    if len(lowers) < 3 or len(uppers) < 3 or shannon_entropy(value) < min(4.3, 3.3 + len(value) / 40):
+        return False
+    low, up = sum(map(len, lowers)), sum(map(len, uppers))
+    if sum(len(r) == 1 for r in lowers) * 3 >= len(lowers) and low < 2.6 * len(lowers) and up < 2.6 * len(uppers):
+        return True
+    vowels = sum(c in "aeiouAEIOU" for c in value)
+    return 0.2 <= up / (low + up) <= 0.85 and vowels < 0.22 * (low + up) and low < 5 * len(lowers) and up < 5 * len(uppers)
+
+
+_LOWER_RUN, _UPPER_RUN = re.compile(r"[a-z]+"), re.compile(r"[A-Z]+")
 
 
 def _name_words(name: str) -> list[str]:

@@ -32,6 +32,7 @@ from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.failure.check import CONFIRM_RUNS, Check
 from reportkit.failure.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
 from reportkit.io import append_text, check_output_dir, write_atomic
+from reportkit.redact import clip_words, redact_text
 
 MANIFEST = MANIFEST_NAME
 FAILED_OUTCOMES = ("failure", "error", "flaky")
@@ -277,7 +278,7 @@ def xml_key(case: JUnitCase) -> tuple[str, str, str, str]:
     if m:
         exc_type = exc_type or m.group(1).split(".")[-1]
         message = message[m.end():]
-    first = fold_signs(_NORM.message_key(message))
+    first = fold_signs(_NORM.message_key(redact_text(message, home="")))  # (normalized after redaction: digits made N)
     locs = _PYTEST_LOC_RE.findall(case.text)
     if locs:
         exc_type = exc_type or locs[-1][2].split(".")[-1]
@@ -426,7 +427,7 @@ def confirm(failure: Failure, cases: list[JUnitCase], options: CiOptions, on_ste
     sig = rep.signature
     failure.signature = sig.to_dict()
     failure.fingerprint = ci_fingerprint(sig)
-    failure.headline = sig.headline().splitlines()[0][:300]
+    failure.headline = clip_words(sig.headline().splitlines()[0], 300)
     failure.runs, failure.failed_runs = rep.runs + recorded, rep.failures + recorded
     failure.verdict = "confirmed" if rep.deterministic else "flaky"
     return spec, source, sig
@@ -611,7 +612,7 @@ class Plan:
 
     def matrix(self) -> dict:
         """The ``strategy.matrix`` of the per-failure jobs (``fromJSON``): one entry per group."""
-        return {"include": [{"id": g.id, "name": g.headline[:80], "tests": len(g.tests), "test": g.tests[0]}
+        return {"include": [{"id": g.id, "name": clip_words(g.headline, 80), "tests": len(g.tests), "test": g.tests[0]}
                             for g in self.groups]}
 
 
@@ -961,8 +962,8 @@ def _failure_table(failures: list[Failure]) -> list[str]:
         return []
     lines = ["| # | failure | tests | verdict | fingerprint | bundle |", "|---|---|---|---|---|---|"]
     for i, f in enumerate(failures, 1):
-        bundle = f"`{f.bundle_dir}`" if f.bundle_dir else _cell(f.note)[:200]
-        lines.append(f"| {i} | {_cell(f.headline)[:200]} | {_tests_cell(f.tests)} | {_verdict_cell(f)} "
+        bundle = f"`{f.bundle_dir}`" if f.bundle_dir else clip_words(_cell(f.note), 200)
+        lines.append(f"| {i} | {clip_words(_cell(f.headline), 200)} | {_tests_cell(f.tests)} | {_verdict_cell(f)} "
                      f"| `{f.fingerprint}` | {bundle} |")
     lines.append("")
     return lines
@@ -1120,7 +1121,7 @@ def annotations(report: CiReport, workspace: Optional[str] = None) -> list[str]:
                 props.append(f"line={frame['line']}")
         level = "error" if f.verdict in ("confirmed", "flaky") else "warning"
         verdict = VERDICT_TEXT.get(f.verdict, f.verdict) + (f" ({f.failed_runs}/{f.runs} runs)" if f.runs else "")
-        title = f"reportkit: {f.headline.splitlines()[0][:120] if f.headline else f.key}"
+        title = f"reportkit: {clip_words(f.headline.splitlines()[0], 120) if f.headline else f.key}"
         props.append(f"title={_command_property(redact_output(title, home=''))}")
         message = (f"{f.headline}\n{len(f.tests)} test(s): {', '.join(f.tests[:5])}"
                    + (f" (+{len(f.tests) - 5} more)" if len(f.tests) > 5 else "")

@@ -22,6 +22,7 @@ from typing import Callable, Iterable, Optional
 
 from reportkit.failure.check import Check
 from reportkit.failure.signature import MatchPolicy
+from reportkit.redact import clip_words
 
 PLUGIN_DIR = Path(__file__).resolve().parent / "_spectrum"
 PLUGIN = "rk_spectrum_plugin"
@@ -188,7 +189,7 @@ def record(modules: Iterable[str], options, on_step: Callable[[str], None] = lam
         outcome = Check(spec, MatchPolicy()).run()
         found = parse_output(outcome.result.stdout)
         if found is None:
-            on_step(f"  {module}: no trace ({outcome.signature.headline().splitlines()[0][:120]})")
+            on_step(f"  {module}: no trace ({clip_words(outcome.signature.headline().splitlines()[0], 120)})")
             continue
         # node ids are relative to the pytest rootdir (the run's working directory): make them the repository's
         root = spec.root or spec.script.parent

@@ -544,7 +544,7 @@ def shown_message(sig: Signature) -> str:
 
     raw = sig.raw_message or ""
     redacted = redact_text(raw, home="")
-    if redacted == raw:
+    if redacted == raw and "<redacted" not in raw:  # (a raw message redacted before: its message was not)
         return sig.message or ""
     return Normalizer().message_key(redacted)
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.failure.signature import Signature, SourceMap
+from reportkit.redact import clip_words
 from reportkit.reduce.passes.wellformed import TREES
 from reportkit.run.executor import walk_statements
 
@@ -1040,7 +1041,7 @@ def fold_local_code(run_spec, source: str, rep, policy, sandbox) -> tuple[str, l
         got = signature_of(result, policy, _relative_to_run(flat.source_map, sandbox))
         if not same_failure(rep.signature, got, policy):
             note = note or ("local modules not folded in: the folded script fails differently ("
-                            + got.headline().splitlines()[0][:160] + ")")
+                            + clip_words(got.headline().splitlines()[0], 160) + ")")
             continue
         return flat.source, flat.modules, "folded in " + ", ".join(flat.modules), signature_of(result, policy)
     return source, [], note, rep.signature

@@ -38,7 +38,7 @@ from reportkit.failure.signature import (
     raised_by_tensor_operator,
 )
 from reportkit.io import mode_of, write_atomic
-from reportkit.redact import redact_code
+from reportkit.redact import clip_words, redact_code
 from reportkit.reduce import passes as P
 from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
@@ -707,7 +707,7 @@ def differential_env(check: Check, source: str,
         if not outcome.ok:
             raise UserError("--passes-with: the original script does not pass with "
                             + " ".join(f"{k}={v or ''}" for k, v in explicit.items())
-                            + f" (it ends with {outcome.signature.headline().splitlines()[0][:200]}); a "
+                            + f" (it ends with {clip_words(outcome.signature.headline().splitlines()[0], 200)}); a "
                             "candidate would have to, so nothing could be accepted")
         return explicit, "explicit (--passes-with)"
     if not (is_oracle(original) and uses_torch(source) and uses_compile(source)):
@@ -716,7 +716,7 @@ def differential_env(check: Check, source: str,
     eager = check.with_env(env).expecting_pass().run(source)
     if not eager.ok:
         return None, (f"the script does not pass with TORCHDYNAMO_DISABLE=1 (it ends with "
-                      f"{eager.signature.headline().splitlines()[0][:120]}): no differential check")
+                      f"{clip_words(eager.signature.headline().splitlines()[0], 120)}): no differential check")
     return env, "automatic: wrong result only when compiled (passes with TORCHDYNAMO_DISABLE=1)"
 
 
@@ -1206,7 +1206,7 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             good.script_source = None
         if not outcome.ok:
             how = ("fails the same way" if good.check.expecting(rep.signature).met(outcome.signature)
-                   else "ends with " + outcome.signature.headline().splitlines()[0][:160])
+                   else "ends with " + clip_words(outcome.signature.headline().splitlines()[0], 160))
             why = f"the original also fails on {good_rev.describe()} (it {how})"
             if not auto:
                 raise UserError(f"--good {good_rev.rev}: {why}; a result cannot be checked against code "
@@ -1369,7 +1369,7 @@ def write_standalone(check: Check, module: str, test: dict | None, output: Path,
         return None, "not made: the module does not parse"
     got = check.with_env({PYTEST_NODE_ENV: None}).run(script)
     if not got.ok:
-        return None, f"a plain script made from it fails differently ({got.signature.headline().splitlines()[0][:200]})"
+        return None, f"a plain script made from it fails differently ({clip_words(got.signature.headline().splitlines()[0], 200)})"
     path = output.with_name("repro_" + spec.script.name)
     if path == spec.script:
         return None, "not written: it would overwrite the input"

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from reportkit import __version__
 from reportkit.failure.check import Check, establish
-from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature
+from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
 from reportkit.io import remove_tree
 from reportkit.reduce.standalone import conftest_chain
 from reportkit.report import spyre
@@ -239,6 +239,8 @@ class Collected:
     def to_dict(self) -> dict:
         """``dataclasses.asdict`` with the evidence at the top level (bundle.json's ``collected``)."""
         data = dataclasses.asdict(self)
+        if self.signature is not None and self.signature.kind is FailureKind.EXCEPTION:  # (as Signature.to_dict)
+            data["signature"]["message"] = shown_message(self.signature)  # normalized after redaction
         return {**{k: v for k, v in data.items() if k != "evidence"}, **data["evidence"]}
 
 
