@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -658,3 +659,24 @@ def test_a_fix_check_lets_the_data_rows_the_bug_does_not_need_go(tmp_path):
     assert "string-lines" in checked.passes and "string-lines" not in plain.tests_by_pass
     assert [row for row in rows if row in with_check] == ["C-300;washer"], with_check  # the row that fails
     assert 'row["qty"] < row["min"]' in with_check, with_check
+
+
+@pytest.mark.parametrize("good_form, said", [
+    ('value = 2\nraise KeyError("not fixed after all")\n', "(it ends with KeyError: 'not fixed after all')"),
+    ("import time\ntime.sleep(60)\nvalue = 2\n", "(it timed out after 3 s)"),
+], ids=["raises", "hangs"])
+def test_explicit_good_error_says_what_the_scripts_own_good_form_did(tmp_path, good_form, said):
+    """--good REV where the bug is in the script: when REV's form of the script does not pass either, the error
+    says how it ended (it said only that the original fails there: a fixed script that compiles longer than the
+    failing one, and times out, read as "the original fails the same way")."""
+    repo = make_repo(tmp_path / "r", {"app.py": good_form}, {})
+    (repo / "app.py").write_text("value = 1\nassert value == 2, value\n")
+    git(repo, "commit", "-qam", "bad")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(repo / "app.py"), "--runs", "1",
+                           "--timeout", "3", "--good", "HEAD~1", "-o", str(tmp_path / "o.py"), "-q"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "the original also fails on HEAD~1" in proc.stderr and "(it fails the same way)" in proc.stderr
+    assert re.search(r"; the script as it is at HEAD~1 \(\w+\) does not pass either " + re.escape(said), proc.stderr), \
+        proc.stderr
+    assert "Traceback" not in proc.stderr
