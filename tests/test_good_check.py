@@ -680,3 +680,19 @@ def test_explicit_good_error_says_what_the_scripts_own_good_form_did(tmp_path, g
     assert re.search(r"; the script as it is at HEAD~1 \(\w+\) does not pass either " + re.escape(said), proc.stderr), \
         proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow  # the fixed script sleeps past the per-candidate timeout, twice (~40 s)
+def test_good_code_may_run_longer_than_the_failing_original(tmp_path):
+    """The fixed script runs past the point where the buggy one failed (r01-02: a fixed torch.compile compiles
+    what the failing one refused): on the good code the original gets the run's own timeout (--timeout), not
+    the per-candidate one the failing original's quick runs set (it timed out, and --good was an error)."""
+    repo = make_repo(tmp_path / "r", {"app.py": "import time\ntime.sleep(16)\nvalue = 2\nassert value == 2, value\n"},
+                     {})
+    (repo / "app.py").write_text("value = 1\nassert value == 2, value\n")
+    git(repo, "commit", "-qam", "bad")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(repo / "app.py"), "--runs", "1",
+                           "--timeout", "60", "--good", "HEAD~1", "-o", str(tmp_path / "o.py"), "--budget", "120"],
+                          capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "fix check" in proc.stdout and "the result passes there" in proc.stdout, proc.stdout

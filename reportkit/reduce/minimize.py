@@ -1195,6 +1195,11 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             return None, f"off: {exc}"
         raise UserError(str(exc)) from None
     try:
+        # the good code may run longer than the failing original, which stopped at the failure (a fixed
+        # torch.compile goes on to compile what the failing one refused): its original runs get the run's own
+        # timeout, and the candidates' good runs 3x what the original's took there (at least the candidates')
+        per_candidate = good.check.spec.timeout
+        good.check = good.check.with_spec(timeout=max(per_candidate, spec.timeout))
         outcome, mapped = good.check.run(original), None
         if not outcome.ok and good.script_source is not None:  # --good REV: the bug may be in the script itself
             fold = good_form_map(original, good.check.spec.script, good.script_source, folded=False)
@@ -1214,6 +1219,8 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             return None, f"off: {why}"
         if source != original:
             _fold_good(good, original, source, conftests)
+        took = outcome.result.duration
+        good.check = good.check.with_spec(timeout=max(per_candidate, min(spec.timeout, max(3 * took, took + 10))))
         good.runs = good.rejected = good.unmapped = good.screened = 0  # count the reduction's runs only
     except BaseException:
         good.close()
