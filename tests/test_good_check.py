@@ -696,3 +696,20 @@ def test_good_code_may_run_longer_than_the_failing_original(tmp_path):
                           capture_output=True, text=True, timeout=400)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "fix check" in proc.stdout and "the result passes there" in proc.stdout, proc.stdout
+
+
+def test_explicit_good_error_says_when_the_scripts_fix_cannot_be_mapped(tmp_path):
+    """The fix is in the script, on a line that occurs twice (r01-07: two export calls with the same
+    dynamic_shapes line, the fix changes the second): the fix check cannot carry it onto candidates; the error
+    says so (it said only that the original fails the same way there)."""
+    repo = make_repo(tmp_path / "r", {"app.py": "value = 1\nvalue = 2\nassert value == 2, value\n"}, {})
+    (repo / "app.py").write_text("value = 1\nvalue = 1\nassert value == 2, value\n")
+    git(repo, "commit", "-qam", "bad")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(repo / "app.py"), "--runs", "1",
+                           "--timeout", "30", "--good", "HEAD~1", "-o", str(tmp_path / "o.py"), "-q"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "the original also fails on HEAD~1" in proc.stderr
+    assert "but its change cannot be carried onto a candidate (a line the change touches occurs more than once" \
+        in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr

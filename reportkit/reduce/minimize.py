@@ -1200,9 +1200,10 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
         # timeout, and the candidates' good runs 3x what the original's took there (at least the candidates')
         per_candidate = good.check.spec.timeout
         good.check = good.check.with_spec(timeout=max(per_candidate, spec.timeout))
-        outcome, mapped = good.check.run(original), None
+        outcome, mapped, unmapped = good.check.run(original), None, False
         if not outcome.ok and good.script_source is not None:  # --good REV: the bug may be in the script itself
             fold = good_form_map(original, good.check.spec.script, good.script_source, folded=False)
+            unmapped = fold is None
             mapped = None if fold is None or fold.identity else good.check.run(fold(original))
             if mapped is not None and mapped.ok:
                 good.fold, outcome = fold, mapped
@@ -1212,6 +1213,9 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             why = f"the original also fails on {good_rev.describe()} (it {_ended(good, rep, outcome)})"
             if mapped is not None:  # what REV's own form of the script did there, which did not pass either
                 why += f"; the script as it is at {good_rev.describe()} does not pass either (it {_ended(good, rep, mapped)})"
+            elif unmapped:
+                why += (f"; the script differs at {good_rev.describe()}, but its change cannot be carried onto a "
+                        "candidate (a line the change touches occurs more than once in the script)")
             if not auto:
                 raise UserError(f"--good {good_rev.rev}: {why}; a result cannot be checked against code "
                                 "on which the original does not pass")
