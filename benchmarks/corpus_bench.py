@@ -67,7 +67,8 @@ edited those lines has no good form and fails the check. The manifest validation
 
 Printed per case and in total: lines before (the script, and the whole project's ``.py`` files) and
 after, the hand-written minimal's lines, the ratio after/minimal, tests, wall time and the three
-checks; medians and the max ratio. ``--select TAG[,TAG]`` runs the cases that have all those tags
+checks; medians and the max ratio. A case one of whose steps fails (its workspace cannot be made, ``minimize``
+refuses it) is recorded with its error (``error``) and the run goes on. ``--select TAG[,TAG]`` runs the cases that have all those tags
 (``--select c23``, ``--select pure-python,c01``), ``--case ID`` (repeatable) the named ones. ``--json OUT``
 writes the run's results as one file (kept ones: ``benchmarks/results/<set or selection>-<label>.json``),
 ``--report-from`` re-prints it. ``--keep-values`` minimizes with ``reportkit minimize --keep-values`` (what
@@ -546,27 +547,41 @@ class CaseResult:
     good_got: str = ""
     standalone_lines: int | None = None  # pytest targets: the repro_*.py reportkit wrote, if any
     note: str = ""
+    error: str = ""  # a step failed for this case (bench_case): what it said; the run went on
     output: str | None = None
 
 
 def bench_case(case: Case, args) -> CaseResult:
+    """Minimize one case and judge the result. A step that fails for this case — its workspace cannot be made
+    (a patch that does not apply), or ``minimize`` refuses it (``--good REV: the original also fails on REV``)
+    — is recorded in the result's ``error`` (with what was measured before it), and the run goes on."""
+    res = CaseResult(case=case.name, category=case.manifest.get("category", ""), target=case.target,
+                     signature="", lines_script=0, lines_project=0,
+                     minimal_lines=count_lines((case.path / "minimal.py").read_text(encoding="utf-8")))
+    try:
+        _bench_case(case, args, res)
+    except (Exception, SystemExit) as exc:  # SystemExit: the workspace's one-line messages (_install, _git)
+        res.error = f"{type(exc).__name__}: {exc}"
+        print(f"   {case.name}: error: {res.error}", flush=True)
+    return res
+
+
+def _bench_case(case: Case, args, res: CaseResult) -> None:
     policy = MatchPolicy()
-    minimal_lines = count_lines((case.path / "minimal.py").read_text(encoding="utf-8"))
+    minimal_lines = res.minimal_lines
     with tempfile.TemporaryDirectory(prefix="rk-corpus-") as tmp:
         ws = make_workspace(case, Path(tmp))
         timeout = args.timeout or case.timeout
         spec, source = spec_for(case.target, ws.project, timeout, ws.env(), case.manifest.get("args"),
                                 python=args.python)
-        res = CaseResult(case=case.name, category=case.manifest.get("category", ""), target=case.target,
-                         signature="", lines_script=count_lines(source), lines_project=python_lines(ws.project),
-                         minimal_lines=minimal_lines)
+        res.lines_script, res.lines_project = count_lines(source), python_lines(ws.project)
         print(f"\n== {case.name}: {case.target} ({res.lines_script} lines, project {res.lines_project}) — "
               "running the original 2x ...", flush=True)
         rep = establish(spec, policy, runs=2)
         res.signature = rep.signature.headline().splitlines()[0][:200]
         if not rep.deterministic:
             res.note = f"flaky original ({rep.failures}/{rep.runs}): not minimized"
-            return res
+            return
         node = spec.pytest_node
         out_name = f"min_{spec.script.name}" if node is not None else f"{spec.script.stem}.min.py"
         out = spec.script.with_name(out_name)
@@ -575,7 +590,7 @@ def bench_case(case: Case, args) -> CaseResult:
             problem = fixed_original_problem(case, ws, args.python, timeout)
             if problem is not None:
                 res.note = f"{problem}: not minimized"
-                return res
+                return
             git_good = good_rev(ws.project, ws.good_commit)
         report = minimize(spec, source, rep, policy,
                           MinimizeOptions(output=out, jobs=args.jobs, budget=args.budget, executor=args.executor,
@@ -619,7 +634,7 @@ def bench_case(case: Case, args) -> CaseResult:
             res.good = got.kind == "passed"
             if not res.good:
                 res.good_got = got.headline().splitlines()[0][:200]
-    return res
+
 
 
 # --------------------------------------------------------------------------- report
@@ -643,7 +658,7 @@ def print_table(results: list[CaseResult]) -> None:
               f"{r.minimal_lines:>7} {_num(r.ratio, '.2f'):>5} {_num(r.tests):>5} {_num(r.wall, '.1f'):>7} "
               f"{_yn(r.alone):>5} {_yn(r.cause):>5} {_yn(r.good):>4}")
     for r in results:
-        why = []
+        why = [f"error: {r.error}"] if r.error else []
         if r.alone is False:
             why.append(f"alone: {r.alone_got}")
         if r.cause is False:
@@ -665,7 +680,8 @@ def markdown_table(results: list[CaseResult]) -> str:
             "| self-contained? | cause kept? | passes on good? |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
-        rows.append(f"| {r.case} | {r.category} | {r.lines_script} / {r.lines_project} | {_num(r.lines_after)} | "
+        after = f"error: {r.error[:160]}" if r.error else _num(r.lines_after)
+        rows.append(f"| {r.case} | {r.category} | {r.lines_script} / {r.lines_project} | {after} | "
                     f"{r.minimal_lines} | {_num(r.ratio, '.2f')} | {_num(r.tests)}{' (cut)' if r.budget_cut else ''} | "
                     f"{_num(r.wall, '.1f')} | {_yn(r.alone)} | {_yn(r.cause)} | {_yn(r.good)} |")
     return "\n".join(rows)
@@ -693,6 +709,7 @@ def totals(results: list[CaseResult]) -> dict:
         "good": sum(bool(r.good) for r in with_good),
         "with_good": len(with_good),
         "budget_cut": sum(r.budget_cut for r in done),
+        "errors": sum(bool(r.error) for r in results),
         "all_ok": sum(bool(r.alone and r.cause and r.good is not False) for r in done),
     }
 
@@ -705,7 +722,8 @@ def print_totals(t: dict) -> None:
           f"{t['median_tests']}, median wall {t['median_wall']} s")
     print(f"  re-runs alone from another directory, same failure: {t['alone']}/{t['minimized']}; "
           f"cause kept: {t['cause']}/{t['minimized']}; passes on the good version: {t['good']}/{t['with_good']}; "
-          f"all three: {t['all_ok']}/{t['minimized']}" + (f"; budget cut {t['budget_cut']}" if t["budget_cut"] else ""))
+          f"all three: {t['all_ok']}/{t['minimized']}" + (f"; budget cut {t['budget_cut']}" if t["budget_cut"] else "")
+          + (f"; stopped by an error {t['errors']}" if t.get("errors") else ""))
     print("  targets (issue 15): every result alone + cause + good; median ratio <= 1.3, none over 2.0")
 
 
@@ -796,8 +814,9 @@ def main(argv: list[str] | None = None) -> int:
     for case in cases:
         res = bench_case(case, args)
         results.append(res)
-        print(f"   {res.lines_after} lines (minimal {res.minimal_lines}), {res.tests} tests, {res.wall} s; alone "
-              f"{_yn(res.alone)}, cause {_yn(res.cause)}, good {_yn(res.good)}", flush=True)
+        if not res.error:
+            print(f"   {res.lines_after} lines (minimal {res.minimal_lines}), {res.tests} tests, {res.wall} s; alone "
+                  f"{_yn(res.alone)}, cause {_yn(res.cause)}, good {_yn(res.good)}", flush=True)
         if args.json:  # keep what was measured so far
             write_json(args, results, start)
     print_table(results)

@@ -623,3 +623,29 @@ def test_git_good_workspace_is_fixed_then_buggy_history(tmp_path):
     assert (ws.good_project / "app.py").read_text().startswith("value = 2")
     assert bench.fixed_original_problem(case, ws, sys.executable, 60) is None
     assert (case.path / "app.py").read_text().startswith("value = 1")  # the corpus is never written to
+
+
+SITE_CASE_TOML = GIT_CASE_TOML.replace("t01-98-git", "t01-97-site").replace(
+    '"fix", "fix-patch"', '"fix"').replace('git = "fix.patch"', 'site = "pristine"') + \
+    '\n[site]\ndir = "vendor"\npatch = "fix.patch"\n'
+
+
+def test_a_case_whose_step_fails_is_recorded_and_the_run_goes_on(tmp_path, capsys):
+    """A case whose workspace cannot be made (its library's patch does not apply) is one result with its
+    error, in the table and the JSON; the next case is still minimized (the run used to stop at the first)."""
+    _toml_case(tmp_path / "corpus", "t01-98-git", GIT_CASE_TOML.replace('\n[good]\ngit = "fix.patch"\n', "")
+               .replace('"fix", "fix-patch"', "").replace(", ]", "]"))
+    (case,) = [c for c in _toml_case(tmp_path / "corpus", "t01-97-site", SITE_CASE_TOML,
+                                     FIX.replace("-value = 1", "-value = 7")) if c.name == "t01-97-site"]
+    (case.path / "vendor").mkdir()
+    (case.path / "vendor" / "app.py").write_text("value = 1\n")
+    assert bench.structure_problems(case) == []
+    out = tmp_path / "run.json"
+    assert bench.main(["--corpus", str(tmp_path / "corpus"), "--budget", "60", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    first, second = json.loads(out.read_text())["cases"]
+    assert first["case"] == "t01-97-site" and "does not apply" in first["error"] and first["lines_after"] is None
+    assert second["case"] == "t01-98-git" and second["error"] == "" and second["lines_after"] == 2
+    assert "t01-97-site: error: SystemExit:" in printed and "stopped by an error 1" in printed
+    assert bench.main(["--report-from", str(out), "--markdown"]) == 0
+    assert "| error: SystemExit:" in capsys.readouterr().out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -658,3 +659,57 @@ def test_a_fix_check_lets_the_data_rows_the_bug_does_not_need_go(tmp_path):
     assert "string-lines" in checked.passes and "string-lines" not in plain.tests_by_pass
     assert [row for row in rows if row in with_check] == ["C-300;washer"], with_check  # the row that fails
     assert 'row["qty"] < row["min"]' in with_check, with_check
+
+
+@pytest.mark.parametrize("good_form, said", [
+    ('value = 2\nraise KeyError("not fixed after all")\n', "(it ends with KeyError: 'not fixed after all')"),
+    ("import time\ntime.sleep(60)\nvalue = 2\n", "(it timed out after 3 s)"),
+], ids=["raises", "hangs"])
+def test_explicit_good_error_says_what_the_scripts_own_good_form_did(tmp_path, good_form, said):
+    """--good REV where the bug is in the script: when REV's form of the script does not pass either, the error
+    says how it ended (it said only that the original fails there: a fixed script that compiles longer than the
+    failing one, and times out, read as "the original fails the same way")."""
+    repo = make_repo(tmp_path / "r", {"app.py": good_form}, {})
+    (repo / "app.py").write_text("value = 1\nassert value == 2, value\n")
+    git(repo, "commit", "-qam", "bad")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(repo / "app.py"), "--runs", "1",
+                           "--timeout", "3", "--good", "HEAD~1", "-o", str(tmp_path / "o.py"), "-q"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "the original also fails on HEAD~1" in proc.stderr and "(it fails the same way)" in proc.stderr
+    assert re.search(r"; the script as it is at HEAD~1 \(\w+\) does not pass either " + re.escape(said), proc.stderr), \
+        proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow  # the fixed script sleeps past the per-candidate timeout, twice (~40 s)
+def test_good_code_may_run_longer_than_the_failing_original(tmp_path):
+    """The fixed script runs past the point where the buggy one failed (r01-02: a fixed torch.compile compiles
+    what the failing one refused): on the good code the original gets the run's own timeout (--timeout), not
+    the per-candidate one the failing original's quick runs set (it timed out, and --good was an error)."""
+    repo = make_repo(tmp_path / "r", {"app.py": "import time\ntime.sleep(16)\nvalue = 2\nassert value == 2, value\n"},
+                     {})
+    (repo / "app.py").write_text("value = 1\nassert value == 2, value\n")
+    git(repo, "commit", "-qam", "bad")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(repo / "app.py"), "--runs", "1",
+                           "--timeout", "60", "--good", "HEAD~1", "-o", str(tmp_path / "o.py"), "--budget", "120"],
+                          capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "fix check" in proc.stdout and "the result passes there" in proc.stdout, proc.stdout
+
+
+def test_explicit_good_error_says_when_the_scripts_fix_cannot_be_mapped(tmp_path):
+    """The fix is in the script, on a line that occurs twice (r01-07: two export calls with the same
+    dynamic_shapes line, the fix changes the second): the fix check cannot carry it onto candidates; the error
+    says so (it said only that the original fails the same way there)."""
+    repo = make_repo(tmp_path / "r", {"app.py": "value = 1\nvalue = 2\nassert value == 2, value\n"}, {})
+    (repo / "app.py").write_text("value = 1\nvalue = 1\nassert value == 2, value\n")
+    git(repo, "commit", "-qam", "bad")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(repo / "app.py"), "--runs", "1",
+                           "--timeout", "30", "--good", "HEAD~1", "-o", str(tmp_path / "o.py"), "-q"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "the original also fails on HEAD~1" in proc.stderr
+    assert "but its change cannot be carried onto a candidate (a line the change touches occurs more than once" \
+        in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr

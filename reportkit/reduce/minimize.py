@@ -1196,18 +1196,27 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             return None, f"off: {exc}"
         raise UserError(str(exc)) from None
     try:
-        outcome = good.check.run(original)
+        # the good code may run longer than the failing original, which stopped at the failure (a fixed
+        # torch.compile goes on to compile what the failing one refused): its original runs get the run's own
+        # timeout, and the candidates' good runs 3x what the original's took there (at least the candidates')
+        per_candidate = good.check.spec.timeout
+        good.check = good.check.with_spec(timeout=max(per_candidate, spec.timeout))
+        outcome, mapped, unmapped = good.check.run(original), None, False
         if not outcome.ok and good.script_source is not None:  # --good REV: the bug may be in the script itself
             fold = good_form_map(original, good.check.spec.script, good.script_source, folded=False)
-            mapped = None if fold is None else good.check.run(fold(original))
+            unmapped = fold is None
+            mapped = None if fold is None or fold.identity else good.check.run(fold(original))
             if mapped is not None and mapped.ok:
                 good.fold, outcome = fold, mapped
         if good.fold is None:  # the script passes there as it is (or REV's form does not help): run unchanged
             good.script_source = None
         if not outcome.ok:
-            how = ("fails the same way" if good.check.expecting(rep.signature).met(outcome.signature)
-                   else "ends with " + clip_words(outcome.signature.headline().splitlines()[0], 160))
-            why = f"the original also fails on {good_rev.describe()} (it {how})"
+            why = f"the original also fails on {good_rev.describe()} (it {_ended(good, rep, outcome)})"
+            if mapped is not None:  # what REV's own form of the script did there, which did not pass either
+                why += f"; the script as it is at {good_rev.describe()} does not pass either (it {_ended(good, rep, mapped)})"
+            elif unmapped:
+                why += (f"; the script differs at {good_rev.describe()}, but its change cannot be carried onto a "
+                        "candidate (a line the change touches occurs more than once in the script)")
             if not auto:
                 raise UserError(f"--good {good_rev.rev}: {why}; a result cannot be checked against code "
                                 "on which the original does not pass")
@@ -1215,11 +1224,23 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
             return None, f"off: {why}"
         if source != original:
             _fold_good(good, original, source, conftests)
+        took = outcome.result.duration
+        good.check = good.check.with_spec(timeout=max(per_candidate, min(spec.timeout, max(3 * took, took + 10))))
         good.runs = good.rejected = good.unmapped = good.screened = 0  # count the reduction's runs only
     except BaseException:
         good.close()
         raise
     return good, good.describe()
+
+
+def _ended(good: GoodCode, rep: Reproduction, outcome) -> str:
+    """How a run on the good code that did not pass ended, for a message: "fails the same way", "hangs (timed
+    out after N s)" or "ends with <headline>"."""
+    if good.check.expecting(rep.signature).met(outcome.signature):
+        return "fails the same way"
+    if outcome.signature.kind is FailureKind.HANG:
+        return f"timed out after {good.check.spec.timeout:.0f} s"
+    return "ends with " + clip_words(outcome.signature.headline().splitlines()[0], 160)
 
 
 def _carried(good: GoodCode, spec: RunSpec, folded: list[str]) -> bool:
