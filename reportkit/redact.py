@@ -1710,9 +1710,18 @@ def _random_one_case(value: str) -> bool:
         return False
     digits = sum(c.isdigit() for c in body)
     switches = sum(a.isdigit() != b.isdigit() for a, b in zip(body, body[1:]))
-    wordy = sum(len(w) for w in re.findall(r"[A-Za-z]{6,}", body))
-    return 0.15 <= digits / len(body) <= 0.7 and switches / (len(body) - 1) >= 0.3 and wordy * 2 < len(body) \
+    # (a run of letters is a word's when a word could be said: vowels in it, no long cluster of consonants; a
+    # base32 key's runs, drawn from an alphabet of six digits, are long and unsayable: "ybdstfkb")
+    wordy = sum(len(w) for w in re.findall(r"[A-Za-z]{6,}", body) if _sayable(w))
+    return 0.15 <= digits / len(body) <= 0.7 and switches / (len(body) - 1) >= 0.2 and wordy * 2 < len(body) \
         and shannon_entropy(body) >= (3.5 if len(body) < 32 else 3.9)
+
+
+def _sayable(word: str) -> bool:
+    """Letters a person could say as a word: a quarter of them vowels, no five consonants in a row."""
+    lower = word.lower()
+    vowels = sum(c in "aeiouy" for c in lower)
+    return vowels * 4 >= len(lower) and not re.search(r"[^aeiouy]{5}", lower)
 
 
 _VERSION_LIKE = re.compile(r"[vV]?[0-9]+(?:\.[0-9]+)+(?:[a-z]{0,5}[0-9]{0,3})?(?:[+\-][\w.+\-]{0,40})?")

@@ -353,3 +353,24 @@ def test_user_and_password_at_a_host_without_a_scheme():
 ])
 def test_shell_and_userinfo_lookalikes_stay(text):
     assert redact_text(text, env={}, home="") == text
+
+
+@pytest.mark.parametrize("alphabet, length", [("abcdefghijklmnopqrstuvwxyz234567", 52),   # base32 (an Azure DevOps PAT)
+                                               ("abcdefghijklmnopqrstuvwxyz0123456789", 26)])  # base36 (a webhook key)
+def test_one_case_keys_with_long_runs_of_letters_are_drawn(alphabet, length):
+    import random
+
+    from reportkit.redact import _random_one_case
+
+    rng = random.Random(alphabet)
+    draws = ["".join(rng.choice(alphabet) for _ in range(length)) for _ in range(300)]
+    draws = [d for d in draws if sum(c.isdigit() for c in d) >= 0.15 * length]  # (a key of letters alone is no one-case mix)
+    missed = [d for d in draws if not _random_one_case(d)]
+    assert len(missed) <= 0.05 * len(draws), missed[:5]
+
+
+@pytest.mark.parametrize("name", ["resnet50imagenet2v3layer4", "bert4base2uncased3finetuned", "mobilenet3small2imagenet1k"])
+def test_one_case_names_of_words_stay(name):
+    from reportkit.redact import _random_one_case
+
+    assert not _random_one_case(name)
