@@ -1514,7 +1514,7 @@ _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_S
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
     r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)(?![ \t]*(?:\r?\n|$))"
-    r"|\s{0,5}(?::=|=>|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (=>: Ruby's and Perl's hashes)  # (also a full-width colon)
+    r"|\s{0,5}(?::=|=>|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (=>: Ruby's and Perl's hashes; also a full-width colon)
 )
 _VALUE = (
     r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)(?:\\[^\n]|(?!(?P=q))[^\\\n]){1,512})(?P=q)"  # escapes: 'a\'b', "a'b"
@@ -2288,9 +2288,6 @@ def _secret_option(flag: str, value: str) -> bool:
     if _vendor_named(words):
         return _random_body(value)
     return is_secret_env_name(flag) and not _key_alone(flag) and _secret_literal(value, "strong")
-
-
-_JOINED_PART = re.compile(r"[0-9]{1,20}|[A-Za-z0-9]{24,512}")
 
 
 def _joined_credential(value: str) -> bool:
