@@ -1234,8 +1234,8 @@ def _fix_check(spec: RunSpec, original: str, source: str, rep: Reproduction, pol
 
 
 def _ended(good: GoodCode, rep: Reproduction, outcome) -> str:
-    """How a run on the good code that did not pass ended, for a message: "fails the same way", "hangs (timed
-    out after N s)" or "ends with <headline>"."""
+    """How a run on the good code that did not pass ended, for a message: "fails the same way", "timed out
+    after N s" or "ends with <headline>"."""
     if good.check.expecting(rep.signature).met(outcome.signature):
         return "fails the same way"
     if outcome.signature.kind is FailureKind.HANG:
