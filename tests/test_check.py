@@ -131,10 +131,9 @@ def test_the_warm_executors_admission_run_is_one_of_the_rules_runs(tmp_path, sta
     assert int(counter.read_text()) == CONFIRM_RUNS
 
 
-def test_minimize_counts_the_warm_admission_run_for_the_rule(tmp_path, state):
-    """minimize's set-up: the warm executor's last admission run of the original (on the preload it keeps) is one
-    of the rule's runs; only a run on a preload it did not keep (before learning more modules) is extra, and a
-    pure-Python script has nothing to learn (the boot's own imports are in the server): no extra run."""
+
+def _warm_setup(tmp_path, state):
+    """minimize's set-up of the counting script with the warm executor: (session, reproduction, counter file)."""
     from reportkit.reduce.minimize import MinimizeOptions, _setup
 
     script, counter = counting_script(tmp_path, state)
@@ -147,6 +146,13 @@ def test_minimize_counts_the_warm_admission_run_for_the_rule(tmp_path, state):
         session.close()
     finally:
         sandbox.cleanup()
+    return session, rep, counter
+
+def test_minimize_counts_the_warm_admission_run_for_the_rule(tmp_path, state):
+    """minimize's set-up: the warm executor's last admission run of the original (on the preload it keeps) is one
+    of the rule's runs; only a run on a preload it did not keep (before learning more modules) is extra, and a
+    pure-Python script has nothing to learn (the boot's own imports are in the server): no extra run."""
+    session, rep, counter = _warm_setup(tmp_path, state)
     assert session.executor.name == "warm" and rep.runs == CONFIRM_RUNS and rep.deterministic
     assert "more modules the original imported at run time" not in session.executor_note  # (pure Python)
     assert int(counter.read_text()) == CONFIRM_RUNS
@@ -157,21 +163,11 @@ def test_minimize_works_out_the_reducers_first_analyses_while_the_warm_server_st
     worked out while the warm server starts (kept per version: the reduction finds them)."""
     from collections import OrderedDict
 
-    from reportkit.reduce.minimize import MinimizeOptions, _setup
     from reportkit.reduce.passes import chunks
 
     monkeypatch.setattr(chunks, "_VERSIONS", OrderedDict())
     monkeypatch.setattr(chunks, "_version_chars", [0])
-    script, counter = counting_script(tmp_path, state)
-    spec = spec_of(script, counter=counter)
-    rep = reproduce(Check(spec), runs=2)
-    sandbox = Sandbox(spec.script, spec.isolate_file, spec.root)
-    try:
-        session = _setup(spec, COUNTING, rep, MatchPolicy(), MinimizeOptions(output=tmp_path / "out.py",
-                                                                             executor="warm"), sandbox)
-        session.close()
-    finally:
-        sandbox.cleanup()
+    session, rep, counter = _warm_setup(tmp_path, state)
     assert session.executor.name == "warm"
     assert ("levels True", COUNTING) in chunks._VERSIONS
 
