@@ -61,11 +61,14 @@ def fixed(set_id: str, category: str | None = None) -> list:
 
 
 def _family(case) -> tuple:
-    """The kind of reproducer a case is, as far as running it goes: its category (the first tag after the set),
-    whether it imports torch or hangs, whether it has a good version to pass on, whether it is a real report."""
+    """The kind of reproducer a case is, as far as running it goes: whether it is a real report, what it runs
+    on (a hang, torch, or else its category: the first tag after the set), whether it has a good version to pass
+    on. A torch case's category (compile, export, meta, ...) does not change how its runs go, only what torch
+    does in them: one torch case per family keeps the slow CI run to one representative each (each costs a
+    minute of torch imports and compiles)."""
     tags = set(case.tags)
-    category = next(t for t in case.tags if t not in SETS)
-    return ("real-report" in tags, category, bool({"torch", "hang"} & tags), bool({"fix", "fix-patch"} & tags))
+    runs_on = "hang" if "hang" in tags else "torch" if "torch" in tags else next(t for t in case.tags if t not in SETS)
+    return ("real-report" in tags, runs_on, bool({"fix", "fix-patch"} & tags))
 
 
 def _representatives() -> set[str]:
