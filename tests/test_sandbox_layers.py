@@ -729,6 +729,46 @@ def test_signals_to_processes_outside_the_run_are_refused(area, user, mode):
     assert "OWN CHILD 9" in result["stdout"], result
 
 
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_scheduling_and_limits_of_processes_outside_the_run_stay(area, user, native_mode, warm):
+    """setpriority / ioprio_set / sched_set* / prlimit of a process outside the run (one of the same user, so
+    file permissions and capabilities do not stop it): no PID namespace in the fallback, and Landlock scopes
+    signals only; the run's own process (id 0) keeps every one of these calls."""
+    sleeper = subprocess.Popen([*_as(user), sys.executable, "-c", "import time; time.sleep(120)"],
+                               start_new_session=True)
+    try:
+        before = (os.getpriority(os.PRIO_PROCESS, sleeper.pid), os.sched_getaffinity(sleeper.pid))
+        script = attack(area, user, f"""
+            import resource
+            S = {sleeper.pid}
+            NR = {{"x86_64": 251, "aarch64": 30, "ppc64le": 273, "s390x": 282}}.get(os.uname().machine)
+            attempt("renice", lambda: os.setpriority(os.PRIO_PROCESS, S, 19))
+            attempt("renice-user", lambda: os.setpriority(os.PRIO_USER, os.getuid(), 19))
+            attempt("affinity", lambda: os.sched_setaffinity(S, {{0}}))
+            attempt("scheduler", lambda: os.sched_setscheduler(S, os.SCHED_IDLE, os.sched_param(0)))
+            attempt("prlimit", lambda: resource.prlimit(S, resource.RLIMIT_NOFILE, (16, 16)))
+            if NR:
+                attempt("ioprio", lambda: native("ioprio_set", LIBC.syscall(NR, 1, S, 3 << 13)))
+            nice = min(os.getpriority(os.PRIO_PROCESS, 0) + 1, 19)   # its own: allowed
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
+            os.sched_setaffinity(0, os.sched_getaffinity(0))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            print("OWN", os.getpriority(os.PRIO_PROCESS, 0) == nice)
+            raise SystemExit(3)
+        """)
+        (result,) = run(script, native_mode, user, warm=warm)
+        after = (os.getpriority(os.PRIO_PROCESS, sleeper.pid), os.sched_getaffinity(sleeper.pid))
+        limits = [line for line in Path(f"/proc/{sleeper.pid}/limits").read_text().splitlines() if "open files" in line]
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    # under bubblewrap PRIO_USER reaches the uid's processes of the run's own PID namespace only
+    # (warm children there get the fallback's filter too, cold runs do not need it)
+    assert [d for d in _done(result) if native_mode != "bwrap" or d != "DONE renice-user"] == [], result
+    assert after == before and limits and " 16 " not in limits[0], (before, after, limits)
+    assert "OWN True" in result["stdout"] and result["returncode"] == 3, result
+
+
 # --------------------------------------------------------------------------- network
 
 
@@ -1163,7 +1203,8 @@ def test_every_seccomp_filter_refuses_other_abis(machine):
         return [struct.unpack("=HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
 
     x32 = (0x35, 0, 1, 0x40000000)
-    for program in (confine.no_keyring_filter(machine), confine.no_sockets_filter(machine, True)):
+    for program in (confine.no_keyring_filter(machine), confine.no_sockets_filter(machine, True),
+                    confine.own_processes_only_filter(machine)):
         code = instructions(program)
         assert code[1] == (0x15, 1, 0, confine._ARCHS[machine][0]) and code[2][0] == 0x06
         assert (x32 in code) is (machine == "x86_64")
@@ -1180,12 +1221,15 @@ def test_every_seccomp_filter_refuses_other_abis(machine):
      ["a mount namespace of the run's own (unshare: EPERM)"]),
     ({"mounts": {"shm": True, "readonly": True, "promised": False}},  # the sandbox line says so already
      {"mounts": {"mount_ns": False, "why": "unshare: EPERM"}}, []),
-    ({"seccomp": True, "network": False}, {"seccomp": "no keyring"},
+    ({"seccomp": True, "network": False}, {"seccomp": "no keyring, no scheduling of other processes"},
      ["the socket filter (seccomp: this architecture is not known): UDP and raw sockets open"]),
     ({"seccomp": True, "network": True}, {"seccomp": None},
-     ["the kernel keyring filter (seccomp: this architecture is not known)"]),
+     ["the kernel keyring filter (seccomp: this architecture is not known)",
+      "the scheduling filter (seccomp: this architecture is not known): other processes of the user can be "
+      "reniced and pinned"]),
     ({"seccomp": True, "network": False, "mounts": {"shm": True, "promised": True}},
-     {"seccomp": "no keyring, no sockets but unix and netlink route", "mounts": {"mount_ns": True, "shm": "private"}},
+     {"seccomp": "no keyring, no scheduling of other processes, no sockets but unix and netlink route",
+      "mounts": {"mount_ns": True, "shm": "private"}},
      []),
 ])
 def test_confinement_gaps_name_what_was_promised_and_is_not_in_force(config, summary, expected):

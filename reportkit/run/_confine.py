@@ -23,7 +23,9 @@ reportkit itself for :func:`host_unix_sockets`).
    A run as root keeps uid 0 but none of root's powers (no mount, no raw I/O, no module loading, no
    ``CAP_DAC_OVERRIDE``).
 3. ``seccomp`` (without bubblewrap): the kernel keyring syscalls (``add_key``, ``request_key``, ``keyctl``)
-   fail with ``EACCES``; and without network (no network namespace there): ``socket()`` of any family but
+   fail with ``EACCES``; the scheduling and limit calls that take a process id (``setpriority``, ``ioprio_set``,
+   ``sched_set*``, ``prlimit64``) act on the run's own process only (no PID namespace here: another id could
+   be any process of the uid); and without network (no network namespace there): ``socket()`` of any family but
    unix and netlink's ``NETLINK_ROUTE`` fails with ``EACCES`` (UDP and raw sockets, which Landlock does not
    cover; ``NETLINK_USERSOCK``, which reaches host processes), and so does a unix socket when step 1 could
    not mask the host's sockets; ``socketpair()`` and pipes keep working; ``io_uring_setup`` is refused
@@ -352,6 +354,22 @@ _AF_UNIX, _AF_NETLINK, _NETLINK_ROUTE = 1, 16, 0
 _KEYRING = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219), "ppc64le": (269, 270, 271),
             "s390x": (278, 279, 280)}
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
+# The calls that act on another process by its id (or on a user's or a group's processes) without a signal, which
+# Landlock's scoping (ABI 6) does not cover: setpriority(which, who, prio), ioprio_set(which, who, prio) — the
+# run's own process only (which 0, who 0: PRIO_PROCESS / IOPRIO_WHO_PROCESS is 1) —, and sched_setparam,
+# sched_setscheduler, sched_setaffinity, sched_setattr, prlimit64 (pid first) — pid 0 (itself) only.
+# name -> {machine: number}; the numbers are each architecture's own (arch/*/syscall*.tbl)
+_OWN_ONLY = {
+    "setpriority": {"x86_64": 141, "aarch64": 140, "ppc64le": 97, "s390x": 97},
+    "ioprio_set": {"x86_64": 251, "aarch64": 30, "ppc64le": 273, "s390x": 282},
+    "sched_setparam": {"x86_64": 142, "aarch64": 118, "ppc64le": 154, "s390x": 154},
+    "sched_setscheduler": {"x86_64": 144, "aarch64": 119, "ppc64le": 156, "s390x": 156},
+    "sched_setaffinity": {"x86_64": 203, "aarch64": 122, "ppc64le": 222, "s390x": 239},
+    "sched_setattr": {"x86_64": 314, "aarch64": 274, "ppc64le": 355, "s390x": 345},
+    "prlimit64": {"x86_64": 302, "aarch64": 261, "ppc64le": 325, "s390x": 334},
+}
+# the arguments that must be these values for the call to be allowed: (index, value)
+_OWN_ONLY_ARGS = {"setpriority": ((0, 0), (1, 0)), "ioprio_set": ((0, 1), (1, 0))}
 
 
 def _bpf(code, jt, jf, k):
@@ -421,6 +439,31 @@ def no_keyring_filter(machine):
     return b"".join(prog)
 
 
+def own_processes_only_filter(machine):
+    """A BPF program letting the scheduling and resource-limit calls of :data:`_OWN_ONLY` act on the calling
+    process only (the id 0): without a PID namespace (the fallback) a run could otherwise renice, pin to one CPU,
+    lower the I/O priority or the limits of any process of its uid — as root, of every root process, reportkit
+    and the user's shells included — which neither Landlock nor capabilities stop (a process may lower its own
+    uid's priority without ``CAP_SYS_NICE``). Other ids fail with ``EPERM``; None for an unknown ``machine``."""
+    if machine not in _KEYRING:
+        return None
+    ld_w_abs, jeq, ret = 0x20, 0x15, 0x06
+    deny = _RET_ERRNO | errno.EPERM
+    big = _ARCHS[machine][3]
+    prog = _native_abi_only(machine)
+    for name, numbers in _OWN_ONLY.items():
+        conditions = _OWN_ONLY_ARGS.get(name, ((0, 0),))
+        block = []
+        for index, value in conditions:     # the low 32 bits of the argument (pids, ids and `which` are ints)
+            block.append(_bpf(ld_w_abs, 0, 0, 16 + 8 * index + (4 if big else 0)))
+            block.append(_bpf(jeq, 0, 2 * (len(conditions) - len(block) // 2) - 1, value))  # no: to the deny
+        block += [_bpf(ret, 0, 0, _RET_ALLOW), _bpf(ret, 0, 0, deny)]
+        prog.append(_bpf(jeq, 0, len(block), numbers[machine]))   # another call: past this block
+        prog += block
+    prog.append(_bpf(ret, 0, 0, _RET_ALLOW))
+    return b"".join(prog)
+
+
 class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
@@ -433,6 +476,11 @@ def no_sockets(unix):
 def no_keyring():
     """Install :func:`no_keyring_filter`. False when this architecture is not known."""
     return _install(no_keyring_filter(os.uname().machine))
+
+
+def own_processes_only():
+    """Install :func:`own_processes_only_filter`. False when this architecture is not known."""
+    return _install(own_processes_only_filter(os.uname().machine))
 
 
 def _install(program):
@@ -459,6 +507,8 @@ def apply(config):
     summary["caps_dropped"] = drop_caps()
     if config.get("seccomp"):
         done = ["no keyring"] if no_keyring() else []
+        if own_processes_only():
+            done.append("no scheduling of other processes")
         if not network:
             unix = bool((summary["mounts"] or {}).get("mount_ns"))
             if no_sockets(unix):
@@ -496,6 +546,9 @@ def gaps(config, summary):
         filters = summary.get("seccomp") or ""
         if "no keyring" not in filters:
             out.append("the kernel keyring filter (seccomp: this architecture is not known)")
+        if "no scheduling" not in filters:
+            out.append("the scheduling filter (seccomp: this architecture is not known): other processes of the "
+                       "user can be reniced and pinned")
         if not config.get("network", True) and "no sockets" not in filters:
             out.append("the socket filter (seccomp: this architecture is not known): UDP and raw sockets open")
     return out
