@@ -591,10 +591,14 @@ model(torch.empty(2, 4, device="meta"))
 
 @pytest.mark.slow
 @pytest.mark.torch
+@pytest.mark.corpus
 def test_a_torch_script_minimizes_identically_warm_and_cold(tmp_path):
     """A script that imports torch (what the warm executor is for) gives the same result warm and cold. How
     much faster warm is: ``benchmarks/minimize_bench.py --executor both`` (ratios measured in one run), not
-    a timed test."""
+    a timed test. (``-m corpus``: the slow CI run's representative of the family of warm-versus-cold torch
+    runs is :func:`test_a_torch_compile_script_runs_warm_like_cold`; the pure-Python minimizations are compared
+    byte for byte warm and cold in every run, :func:`test_minimize_results_are_byte_identical_warm_and_cold`;
+    this one costs a cold torch import per candidate.)"""
     pytest.importorskip("torch")
     script = write(tmp_path, "router.py", META_ROUTER)
     warm_report, warm_out = _minimize(script, "warm", jobs=2, timeout=120)
