@@ -111,6 +111,76 @@ def check_output_dir(path: Path, option: str = "--out") -> None:
         raise UserError(f"{option} {path} already exists and is not an empty directory; choose another or remove it")
 
 
+# ---------------------------------------------------------------------- reading what a run left
+
+# What reportkit reads back from a run (its captured output, events, stack dumps, the artifacts of a kept scratch
+# dir) was writable by the run: a file there may have been swapped for a symbolic link to a file the run could not
+# read itself (reportkit would read it with its own rights: as root, anyone's), for a FIFO (a read that never
+# returns) or for a link to /dev/zero (a read that never ends). Such files are read only when they are regular
+# files reached without following a link, and never past a limit.
+_OPEN_REGULAR = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
+    | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+RUN_FILE_LIMIT = 64 << 20  # a run's events, dumps, logs: more is not read
+
+
+class NotRegular(OSError):
+    """A file a run left is not a regular file reached without a link (it is not read)."""
+
+
+def open_regular(path: str | os.PathLike):  # noqa: ANN201 - a binary file object
+    """Open ``path`` for reading when it is a regular file and its last component is not a symbolic link
+    (``O_NOFOLLOW``; ``O_NONBLOCK`` so that opening a FIFO does not wait for a writer); :class:`NotRegular`
+    otherwise, ``FileNotFoundError`` when it is not there."""
+    try:
+        fd = os.open(path, _OPEN_REGULAR)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise NotRegular(exc.errno, f"{path}: not read ({exc.strerror})") from None
+    import stat
+
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotRegular(f"{path}: not a regular file, not read")
+    return os.fdopen(fd, "rb")
+
+
+def read_run_file(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> bytes:
+    """The first ``limit`` bytes of a file a run left (:func:`open_regular`); b"" when it is missing or is not a
+    regular file."""
+    try:
+        with open_regular(path) as fh:
+            return fh.read(limit)
+    except OSError:
+        return b""
+
+
+def read_run_text(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> str:
+    return read_run_file(path, limit).decode("utf-8", errors="replace")
+
+
+def scrub_tree(root: str | os.PathLike) -> int:
+    """Remove every symbolic link, FIFO, socket and device node under ``root`` (a kept scratch dir, once its run and
+    all its processes ended), so that whatever reads its files afterwards (globs, ``read_text``, copies into a
+    bundle) reads only what the run wrote there; links are never followed. The number removed."""
+    import stat
+
+    removed = 0
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            try:
+                mode = os.lstat(path).st_mode
+                if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                    os.unlink(path)
+                    removed += 1
+            except OSError:
+                pass
+        dirnames[:] = [d for d in dirnames if os.path.isdir(os.path.join(dirpath, d))
+                       and not os.path.islink(os.path.join(dirpath, d))]
+    return removed
+
+
 def remove_tree(path: str | os.PathLike) -> None:
     """Remove a scratch tree, also what a run left unreadable for its own user (a directory it chmodded to 0o100
     or 0): its owner gives such a directory back ``rwx`` and removes it (symbolic links are never followed, never

@@ -314,6 +314,69 @@ def test_without_bubblewrap_the_default_confines_native_code(area, user):
     assert digest(v) == before
 
 
+# --------------------------------------------------------------------------- what reportkit reads back
+
+
+@pytest.mark.parametrize("swap", ["private-file", "fifo", "dev-zero"])
+def test_output_files_swapped_by_the_run_are_not_read_through(area, user, native_mode, swap):
+    """The run can write its meta/ dir (events, stack dumps) and so replace its captured stdout/stderr, which
+    reportkit reads with its own rights after the run: by a link to a file only reportkit may read (as root:
+    anyone's private file; the run itself is refused), by a FIFO (a read that never returns: reportkit hung for
+    good) or by a link to /dev/zero (a read that never ends: gigabytes a second). Regular files only, no link."""
+    if swap == "private-file" and not (ROOT and user == "root"):
+        pytest.skip("a deputy read needs reportkit to have rights the run lacks: root running a root run")
+    secret = area / "private.txt"
+    secret.write_text("RK-PRIVATE-" + uuid.uuid4().hex + "\n")
+    os.chown(secret, NOBODY, NOBODY)
+    secret.chmod(0o600)
+    script = attack(area, user, f"""
+        from pathlib import Path
+        meta = Path.cwd().resolve().parent / "meta"
+        try:
+            open({str(secret)!r}).read()
+            print("DONE read-directly")
+        except OSError as exc:
+            print("BLOCKED read-directly", exc.errno)
+        for name in ("stdout.txt", "stderr.txt", "stacks.txt", "children.json"):
+            path = meta / name
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+            if {swap!r} == "fifo":
+                os.mkfifo(path)
+            else:
+                os.symlink({str(secret)!r} if {swap!r} == "private-file" else "/dev/zero", path)
+        os._exit(3)
+    """)
+    (result,) = run(script, native_mode, user, timeout=30)
+    assert "RK-PRIVATE" not in result["stdout"] + result["stderr"], result
+    assert result["returncode"] == 3 and len(result["stdout"]) + len(result["stderr"]) < 1000, result
+
+
+def test_a_kept_scratch_dir_is_read_as_the_run_wrote_it(tmp_path):
+    """A kept scratch dir (the bundle's debug run: its torch_compile_debug/, logs, caches are read after it)
+    loses every link, FIFO and socket the run left before anything reads it: a planted
+    ``fx_graph_readable.py -> /root/.ssh/id_rsa`` is not copied into the bundle. Regular files and dirs stay."""
+    from reportkit.io import read_run_file, scrub_tree
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("outside")
+    root = tmp_path / "run"
+    graph = root / "work" / "torch_compile_debug" / "run_0" / "torchinductor" / "model__0"
+    graph.mkdir(parents=True)
+    (graph / "output_code.py").write_text("real = 1\n")
+    (graph / "fx_graph_readable.py").symlink_to(outside)
+    (graph / "linked-dir").symlink_to(tmp_path, target_is_directory=True)
+    os.mkfifo(graph / "ir_pre_fusion.txt")
+    assert scrub_tree(root) == 3
+    assert sorted(p.name for p in graph.iterdir()) == ["output_code.py"] and outside.read_text() == "outside"
+    os.mkfifo(root / "fifo")
+    (root / "link").symlink_to(outside)
+    assert read_run_file(root / "fifo") == b"" and read_run_file(root / "link") == b""
+    assert read_run_file(graph / "output_code.py") == b"real = 1\n"
+
+
 # --------------------------------------------------------------------------- one run's files, another run's view
 
 

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from reportkit import __version__
 from reportkit.failure.check import Check, establish
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
-from reportkit.io import remove_tree
+from reportkit.io import remove_tree, scrub_tree
 from reportkit.reduce.standalone import conftest_chain
 from reportkit.report import spyre
 from reportkit.report.evidence import COLLECTED, NOT_COLLECTED, Collector, Comparison, Variant, VariantDef
@@ -460,7 +460,10 @@ def run_debug(spec: RunSpec, source: str, policy: MatchPolicy, ws: Workspace,
               sandbox: Sandbox, options: Optional[CollectOptions] = None) -> Reproduction:
     """The reference run; raises UserError (via establish) when nothing fails."""
     dspec = debug_spec(spec, ws, options)
-    return establish(dspec, policy, runs=1, source=source, sandbox=sandbox)
+    try:
+        return establish(dspec, policy, runs=1, source=source, sandbox=sandbox)
+    finally:  # the run wrote its logs and caches there: read only what it wrote (io.scrub_tree)
+        scrub_tree(ws.root)
 
 
 _CHAIN_SEPARATORS = ("The above exception was the direct cause of the following exception:",
@@ -797,6 +800,7 @@ def run_variant(vdef: VariantDef, ctx: CollectContext) -> Variant:
                    timeout=ctx.spec.timeout)
     ctx.note(f"ladder: {vdef.label} (timeout {spec.timeout:.0f} s)")
     outcome = Check(spec, ctx.policy, ctx.sandbox, expected=ctx.rep.signature).run(ctx.source)
+    scrub_tree(ctx.ws.root)  # the run wrote its logs and caches there: read only what it wrote (io.scrub_tree)
     result, sig = outcome.result, outcome.signature
     variant.signature, variant.duration = sig, result.duration
     variant.stdout, variant.stderr = _strip_workdir(result.stdout, result), _strip_workdir(result.stderr, result)

@@ -54,7 +54,7 @@ from typing import Callable, Sequence
 
 import psutil
 
-from reportkit.io import remove_tree
+from reportkit.io import read_run_text, remove_tree, scrub_tree
 from reportkit.run import sandbox as protect
 from reportkit.run.hangwatch import sample_env, wait_watching
 from reportkit.run.runner import (
@@ -547,6 +547,8 @@ class WarmExecutor(Executor):
             return self.cold.run(spec, source, sandbox)  # the new server serves the next runs
         if not spec.keep_workdir:
             remove_tree(work.parent)
+        else:  # read after the run: what it left is read as it wrote it (io.scrub_tree)
+            scrub_tree(work.parent)
         return result
 
     def learn(self, spec: RunSpec, source: str | None, sandbox: Sandbox) -> tuple[RunResult | None, list[str]]:
@@ -562,8 +564,8 @@ class WarmExecutor(Executor):
             result = self._run_in(server, spec, work, target, work.parent / "meta", modules_out=modules_out)
             self._count(warm=True)
             try:
-                learned = json.loads(modules_out.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                learned = json.loads(read_run_text(modules_out))
+            except ValueError:
                 learned = []
         except ServerDied:
             return None, []

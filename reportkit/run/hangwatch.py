@@ -75,6 +75,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, NamedTuple, Protocol
 
+from reportkit.io import RUN_FILE_LIMIT, open_regular, read_run_text
 from reportkit.run.spec import Frame, RunSpec
 
 SAMPLE_ENV = "REPORTKIT_SAMPLE_STACKS"  # "INTERVAL,PATH"; popped by _boot.py before the script runs
@@ -218,10 +219,7 @@ def block_timing(meta: Path, interval: float) -> tuple[float, float, float, floa
     the innermost frame it was still in at the last sample, its longest earlier unbroken stay in that
     same frame, the longest quiet stretch (see the module doc) that ended, and the longest stretch in
     which the main thread made no sampled new call outside that frame, in seconds (None: no samples)."""
-    path = samples_path(meta)
-    if not path.exists():
-        return None
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = read_run_text(samples_path(meta))
     samples = parse_samples(text[:text.rfind("\n") + 1])  # a line cut short by the kill is left out
     if not samples or samples[-1].key is None:
         return None
@@ -258,7 +256,7 @@ class Watcher:
         self.path = samples_path(meta)
         self._at = watch.location.matcher(str(workdir), str(script))
         self.offset = 0
-        self.pending = ""  # text after the last complete line
+        self.pending = b""  # bytes after the last complete line
         self.since: float | None = None  # time of the first sample of the current stay in the frame
         self.call = -1  # the call (frame object) of the current stay
         self.last = 0.0  # time of the last sample
@@ -282,15 +280,15 @@ class Watcher:
     def poll(self) -> bool:
         """Read what was sampled since the last call; True once the run is decided (``reason`` says how)."""
         try:
-            with open(self.path, encoding="utf-8", errors="replace") as fh:
+            with open_regular(self.path) as fh:  # meta/ is the run's: no link, no FIFO (io.open_regular)
                 fh.seek(self.offset)
-                data = fh.read()
+                raw = fh.read(RUN_FILE_LIMIT)
                 self.offset = fh.tell()
         except OSError:
             return False
-        text = self.pending + data
-        cut = text.rfind("\n") + 1
-        complete, self.pending = text[:cut], text[cut:]
+        data = self.pending + raw
+        cut = data.rfind(b"\n") + 1
+        complete, self.pending = data[:cut].decode("utf-8", errors="replace"), data[cut:]
         interval = self.watch.interval
         for sample in parse_samples(complete):
             t, call, key = sample.t, sample.call, sample.key

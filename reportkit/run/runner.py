@@ -30,7 +30,7 @@ from typing import Callable, Mapping
 import psutil
 
 from reportkit.errors import UserError
-from reportkit.io import TEMP_PATTERN, remove_tree
+from reportkit.io import TEMP_PATTERN, open_regular, read_run_text, remove_tree, scrub_tree
 from reportkit.redact import remember_code
 from reportkit.run import sandbox as protect
 from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
@@ -356,6 +356,8 @@ def run_script(spec: RunSpec, source: str | None = None, sandbox: Sandbox | None
         result = _run_in(spec, work, target, meta)
         if not spec.keep_workdir:
             remove_tree(work.parent)
+        else:  # read after the run: what it left is read as it wrote it (io.scrub_tree)
+            scrub_tree(work.parent)
         return result
     finally:
         if own_sandbox and not spec.keep_workdir:
@@ -477,14 +479,13 @@ def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int 
                                            else spec.sample_stacks)
     if timed_out:
         try:
-            waits = json.loads(paths["children"].read_text())
+            waits = json.loads(read_run_text(paths["children"]))
             result.child_waits = [str(w) for w in waits] if isinstance(waits, list) else None
-        except (OSError, ValueError):
+        except ValueError:
             result.child_waits = None
     if timed_out or result.signal is not None:
         dump_path = paths["dump"]
-        result.stacks = parse_faulthandler(dump_path.read_text(encoding="utf-8", errors="replace")
-                                           if dump_path.exists() else "")
+        result.stacks = parse_faulthandler(read_run_text(dump_path))
         for stack in result.stacks:
             while stack.frames and _is_boot_frame(stack.frames[-1].file):  # the bootstrap is not the user's
                 stack.frames.pop()
@@ -762,10 +763,12 @@ def read_bounded(path: Path, limit: int) -> str:
     The cuts fall at line ends (within :data:`CUT_MARGIN`, else at whitespace): a secret is never
     split by a cut, so that redaction, which runs later on what is kept, sees it whole.
     """
-    if not path.exists():
+    try:  # the run could swap its output files (meta/ is writable for it): regular files only, no link followed
+        fh = open_regular(path)
+    except OSError:
         return ""
-    size = path.stat().st_size
-    with open(path, "rb") as fh:
+    with fh:
+        size = os.fstat(fh.fileno()).st_size
         if size <= limit:
             data = fh.read()
         else:
@@ -819,10 +822,8 @@ def _exception_from(record: dict) -> ExceptionInfo:
 
 
 def _read_events(path: Path, result: RunResult) -> None:
-    if not path.exists():
-        return
     pid = None  # the run's own process (its start event): a forked child's wakers and waits are not its
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in read_run_text(path).splitlines():
         try:
             event = json.loads(line)
         except ValueError:
