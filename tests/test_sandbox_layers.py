@@ -832,6 +832,26 @@ def test_scheduling_and_limits_of_processes_outside_the_run_stay(area, user, nat
     assert "OWN True" in result["stdout"] and result["returncode"] == 3, result
 
 
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_the_kernel_keyrings_are_out_of_reach(area, user, native_mode, warm):
+    """add_key / keyctl: bubblewrap gives no keyring of the run's own, so a key added to the session keyring
+    (@s) landed in the keyring of the shell that started reportkit, and the user keyring (@u) is the uid's
+    everywhere. Both modes refuse the keyring calls (seccomp)."""
+    script = attack(area, user, """
+        NR = {"x86_64": (248, 250), "aarch64": (217, 219), "ppc64le": (269, 271), "s390x": (278, 280)}
+        add_key, keyctl = NR[os.uname().machine]
+        for ring, name in ((-3, "session"), (-4, "user")):
+            attempt("add-" + name, lambda: native("add_key", LIBC.syscall(add_key, b"user", b"rk-planted", b"x", 1,
+                                                                           ring)))
+        attempt("read-user", lambda: native("keyctl", LIBC.syscall(keyctl, 0, -4, 0)))
+        raise SystemExit(3)
+    """)
+    if os.uname().machine not in ("x86_64", "aarch64", "ppc64le", "s390x"):
+        pytest.skip("no keyring filter for this architecture")
+    (result,) = run(script, native_mode, user, warm=warm)
+    assert _done(result) == [] and sorted(_blocked(result)) == ["add-session", "add-user", "read-user"], result
+
+
 # --------------------------------------------------------------------------- network
 
 

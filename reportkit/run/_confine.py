@@ -22,7 +22,8 @@ reportkit itself for :func:`host_unix_sockets`).
    friends locked, then ``capset`` to nothing); with ``no_new_privs`` an ``execve`` cannot bring them back.
    A run as root keeps uid 0 but none of root's powers (no mount, no raw I/O, no module loading, no
    ``CAP_DAC_OVERRIDE``).
-3. ``seccomp`` (without bubblewrap): the kernel keyring syscalls (``add_key``, ``request_key``, ``keyctl``)
+3. ``seccomp`` (``True`` without bubblewrap; ``"shared"`` under it: the first two filters only): the kernel
+   keyring syscalls (``add_key``, ``request_key``, ``keyctl``)
    fail with ``EACCES``; the scheduling and limit calls that take a process id (``setpriority``, ``ioprio_set``,
    ``sched_set*``, ``prlimit64``) act on the run's own process only (no PID namespace here: another id could
    be any process of the uid); and without network (no network namespace there): ``socket()`` of any family but
@@ -509,7 +510,7 @@ def apply(config):
         done = ["no keyring"] if no_keyring() else []
         if own_processes_only():
             done.append("no scheduling of other processes")
-        if not network:
+        if not network and config["seccomp"] is True:  # "shared" (bubblewrap): its network namespace does it
             unix = bool((summary["mounts"] or {}).get("mount_ns"))
             if no_sockets(unix):
                 done.append("no sockets but unix and netlink route" if unix else "no sockets but netlink route")
@@ -549,7 +550,7 @@ def gaps(config, summary):
         if "no scheduling" not in filters:
             out.append("the scheduling filter (seccomp: this architecture is not known): other processes of the "
                        "user can be reniced and pinned")
-        if not config.get("network", True) and "no sockets" not in filters:
+        if not config.get("network", True) and config["seccomp"] is True and "no sockets" not in filters:
             out.append("the socket filter (seccomp: this architecture is not known): UDP and raw sockets open")
     return out
 

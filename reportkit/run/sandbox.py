@@ -373,7 +373,11 @@ def _confined_env(env: dict[str, str], dirs: list[str], network: bool, prot: Pro
     elif not keeper and prot.warm_mounts:
         mounts = {"shm": True, "pts": "try", "readonly": True, "required": True}
     config = {"landlock": prot.landlock, "writable": [*dirs, "/dev/shm"], "devices": devices, "network": network,
-              "mounts": mounts, "seccomp": fallback, "parent": os.getpid() if keeper and fallback else None}
+              # seccomp: every filter in the fallback; under bubblewrap (which has network and PID namespaces
+              # of its own) the kernel keyring's and the scheduling one: bwrap leaves the session keyring of
+              # the shell that started reportkit reachable (add_key planted keys in it)
+              "mounts": mounts, "seccomp": True if fallback else "shared",
+              "parent": os.getpid() if keeper and fallback else None}
     env[CONFINE_ENV] = json.dumps(config)
     if fallback:
         env[GUARD_ENV] = json.dumps({"writable": [os.path.realpath(d) for d in dirs], "network": network,
