@@ -238,7 +238,9 @@ def remember_env(env: Mapping[str, Optional[str]], *, overrides: bool = False) -
         remember(value, kind)
     if overrides:
         for value in env.values():
-            if value and not plain_setting(value):
+            # a value with spaces is words, not a secret (issue 35): a version list, a tensor's repr, a checksum
+            # line; the credentials inside it are known all the same (env_secrets above: its parts)
+            if value and not plain_setting(value) and not any(c.isspace() for c in value.strip()):
                 remember(value, "env-value")
 
 

@@ -491,6 +491,26 @@ def test_known_values_come_from_the_environment_and_the_register(monkeypatch):
         forget_known()
 
 
+def test_an_env_value_made_of_words_is_not_a_known_value_but_its_credentials_are():
+    """``--env`` values are known values unless they configure something; one with spaces is words (a version
+    list, a tensor's repr, a checksum line) and stays wherever it appears, while a credential inside such a
+    value (a neutral name's ``<AK> <SK>``) is still known."""
+    from reportkit.redact import forget_known, remember_env
+
+    digest = "9f" * 32
+    words = {"PKG_VERSIONS": "1.0.0-rc.1+build.7f3a 2.13.0+cpu 0.20.1a0",
+             "WEIGHTS_SUM": f"{digest}  model-00001-of-00004.safetensors",
+             "TENSOR": "tensor([[ 0.1234, -1.5678], [ 3.1416,  2.7183]], dtype=torch.float16)"}
+    key, secret = "AKIA" + "Q7" * 8, "wJ" + _r(38)
+    try:
+        remember_env({**words, "PAIR": f"{key} {secret}"}, overrides=True)
+        for value in words.values():
+            assert redact_text(f"seen: {value}", home="") == f"seen: {value}"
+        assert secret not in redact_text(f"again {secret} here", home="")
+    finally:
+        forget_known()
+
+
 @pytest.mark.parametrize("name", ["SSHPASS", "OP_SESSION_my", "OP_SESSION_ABC123", "REDIS_URL", "DATABASE_URL",
                                   "MONGODB_URI", "CELERY_BROKER_URL", "DISCORD_WEBHOOK", "SLACK_WEBHOOK_URL",
                                   "SENTRY_DSN", "AZURE_STORAGE_CONNECTION_STRING", "VAULT_SESSION_TOKEN"])
