@@ -87,7 +87,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Callable, Optional
 
-from reportkit.token_table import TOKEN_SHAPES
+from reportkit.token_table import DOCUMENTED_SHAPES, SIGNED_SHAPES, TOKEN_SHAPES
 
 MARK = "<redacted:{}>"
 
@@ -760,10 +760,34 @@ _SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
     # Zhipu (GLM) API keys: <32 hex id>.<16 random letters and digits>
     ("zhipu-key", ".", re.compile(r"[0-9a-f]{32}\.(?=[A-Za-z0-9]{0,15}[0-9])(?=[A-Za-z0-9]{0,15}[a-z])(?=[A-Za-z0-9]{0,15}[A-Z])"
                                   r"[A-Za-z0-9]{16}" + _E)),
+    # ngrok's API keys and authtokens: 2<26 drawn>_<digit><20 drawn> (checked: letters of both cases and digits)
+    ("ngrok-token", "_", re.compile(r"2[A-Za-z0-9]{26}_[0-9][A-Za-z0-9]{20}" + _E)),
     ("teams-webhook", "webhook.office.com/webhookb2/",
      re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
 _JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{0,2048}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,2048}){1,3}")  # JWS, JWE
+
+
+# keys with their vendor's signature inside at a fixed offset (reportkit/token_table.py's SIGNED_SHAPES: Azure's
+# identifiable keys): found by the signature, then the whole shape is matched from the offset before it; the key
+# neither starts nor ends inside a longer run of base64
+_SIGNED: list[tuple[str, str, int, re.Pattern[str]]] = [
+    (kind, sig, count, re.compile(before + "{" + str(count) + "}" + re.escape(sig) + after + r"(?![A-Za-z0-9+/=_\-])"))
+    for kind, sig, before, count, after, _source in SIGNED_SHAPES]
+
+
+def _signed_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for kind, sig, count, pattern in _SIGNED:
+        at = text.find(sig, count)
+        while at >= 0:
+            start = at - count
+            m = pattern.match(text, start)
+            if m and (start == 0 or not (text[start - 1].isascii() and text[start - 1].isalnum())
+                      and text[start - 1] not in "+/_-"):
+                spans.append((start, m.end(), _mark(kind)))
+            at = text.find(sig, at + 1)
+    return spans
 
 
 def _jwt_valid(token: str) -> bool:
@@ -810,7 +834,10 @@ def _discord_bot_token(token: str) -> bool:
 
 
 # token shapes without a vendor's literal prefix: also checked as a whole
-_TOKEN_CHECKS: dict[str, Callable[[str], bool]] = {"discord-bot-token": _discord_bot_token}
+_TOKEN_CHECKS: dict[str, Callable[[str], bool]] = {
+    "discord-bot-token": _discord_bot_token,
+    "ngrok-token": lambda token: all(map(_mixed, token.split("_"))),
+}
 
 
 def _token_ok(kind: str, text: str, m: re.Match[str]) -> bool:
@@ -845,7 +872,7 @@ def _trie(words: Iterable[str]) -> str:
 # The catalogue's shapes (reportkit/token_table.py) as one prefix dispatch: a single scan finds every place where
 # one of the prefixes starts (a trie alternation), then only the bodies registered for that prefix are tried there.
 _CATALOGUE: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
-for _kind, _prefix, _body, _source in TOKEN_SHAPES:
+for _kind, _prefix, _body, _source in TOKEN_SHAPES + DOCUMENTED_SHAPES:
     _CATALOGUE.setdefault(_prefix[:3], []).append((_prefix, _kind, re.compile(_body + _E)))
 for _shapes in _CATALOGUE.values():
     _shapes.sort(key=lambda shape: -len(shape[0]))  # the longest prefix first: sk-ant-api03- before sk-
@@ -943,8 +970,8 @@ def _token_spans(text: str) -> list[Span]:
              for m in pattern.finditer(text) if _token_ok(kind, text, m)]
     for kind, needle, pattern in _SHAPED_TOKENS:
         if needle in text:
-            spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text)
-                      if kind.endswith("webhook") or _starts_word(text, m.start())]
+            spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text) if _token_ok(kind, text, m)]
+    spans += _signed_spans(text)
     if "eyJ" in text:
         spans += [(m.start(), m.end(), _mark("jwt")) for m in _JWT_LOOSE.finditer(text)
                   if _starts_word(text, m.start()) and _jwt_valid(m.group(0))]
@@ -1399,7 +1426,7 @@ def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optiona
 
 _DS_PATTERNS = _detect_secrets_patterns()
 _PREFIX_NEEDLES = [(kind, pattern, _literal_needle(pattern)) for kind, pattern in _PREFIX_TOKENS]
-_KNOWN_PREFIXES = frozenset([prefix for _kind, prefix, _body, _source in TOKEN_SHAPES]
+_KNOWN_PREFIXES = frozenset([prefix for _kind, prefix, _body, _source in TOKEN_SHAPES + DOCUMENTED_SHAPES]
                             + [needle for _kind, _pattern, needle in _PREFIX_NEEDLES if needle])
 _EDGE_CHARS = " \t\r\n\"'=:[](),;"
 # The keyword detectors (Cloudant, IBM, SoftLayer: "<vendor>_<key|pwd|token> = <24+ chars>") try two
@@ -2900,10 +2927,10 @@ _PATH_LIKE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
 # name only a random-looking value counts (:func:`_random_body`), so ``GITHUB_SHA``-like digests under other
 # names, and words or numbers under these, stay.
 _NOT_VENDOR_WORDS = frozenset({"BASIC", "AGE", "JWT", "LINEAR", "SQUARE", "README", "HARNESS", "OCTOPUS", "DEPENDENCY",
-                               "IONIC", "INTRA42"})
+                               "IONIC", "INTRA42", "NEW", "PEM", "DEFINED"})
 _VENDOR_NAMES = frozenset(
     {kind.split("-")[0].upper() for kind in [k for k, _ in _PREFIX_TOKENS] + [k for k, _, _ in _SHAPED_TOKENS]
-     + [k for k, _, _, _ in _DS_PATTERNS] + [k for k, _, _, _ in TOKEN_SHAPES]} - _NOT_VENDOR_WORDS
+     + [k for k, _, _, _ in _DS_PATTERNS] + [k for k, _, _, _ in TOKEN_SHAPES + DOCUMENTED_SHAPES]} - _NOT_VENDOR_WORDS
     | {"GITHUB", "GITLAB", "HUGGINGFACE", "NPM", "PYPI", "SLACK", "VAULT", "AWS", "AZURE", "GCP", "OPENAI", "WANDB",
        "DISCORD", "TELEGRAM"})
 # what may follow the vendor's name in a name that is the vendor's secret (twilio, TWILIO_KEY, stripeApiKey)
