@@ -2060,8 +2060,13 @@ _AUTH_KEYWORDS = frozenset({"key", "token", "password", "passwd", "pwd", "pw", "
 # poplib, urllib.request, hmac, hashlib, zipfile, ssl; cryptography, PyJWT/python-jose, itsdangerous, bcrypt,
 # PyCryptodome, PyNaCl, pyOpenSSL; boto3, minio, redis-py, python-ldap, ldap3, PyGithub, python-gitlab, hvac,
 # Azure identity/core, comet_ml, cohere, tweepy, requests-oauthlib, slack_sdk, keyring, pysftp, smbprotocol,
-# paramiko's Transport, SQLAlchemy's URL.create): a positional argument is bound to its parameter's name, and a
-# parameter marked * is a credential. A dotted key names the module or class the call must be reached through.
+# paramiko's Transport, SQLAlchemy's URL.create; the database and directory clients: PyMySQL/MySQLdb/pymssql's
+# connect(host, user, password, database), cx_Oracle's connect and SessionPool, ldap3's Connection imported bare,
+# psycopg2's and pymysql's connections' and paramiko's SSHClient.connect(hostname, port, username, password),
+# imaplib's and smtplib's login, poplib's pass_): a positional argument is bound to its parameter's name, and a
+# parameter marked * is a credential. A dotted key names the module or class the call must be reached through; a
+# key ending in "#port" is the signature of a call of that name whose second argument is a port's number (an
+# object's connect(host, 22, user, PW) is paramiko's, connect(host, user, PW, db) a database client's).
 _CREDENTIAL_SIGNATURES_TEXT = """
 FTP host user passwd* acct | FTP_TLS host user passwd* acct | add_password realm uri user passwd* | pass_ pswd*
 apop user password* | hmac.new key* msg digestmod | hmac.digest key* msg digest | hmac.HMAC key* msg
@@ -2087,7 +2092,11 @@ OAuth1UserHandler consumer_key consumer_secret* access_token* access_token_secre
 tweepy.Client bearer_token* consumer_key consumer_secret* access_token* access_token_secret* | WebClient token*
 set_password service_name username password* | pysftp.Connection host username private_key password*
 register_session server username password* | auth_password username password* | URL.create drivername username password*
-save_token token*
+save_token token* | connect host user passwd* db | pymssql.connect server user password* database
+cx_Oracle.connect user password* dsn | cx_Oracle.Connection user password* dsn | cx_Oracle.SessionPool user password* dsn
+Connection server user password* | SSHClient.connect hostname port username password* pkey key_filename timeout
+connect#port hostname port username password* pkey key_filename timeout | MySQLdb.connect host user passwd* db
+pymysql.connect host user password* database | IMAP4.login user password* | SMTP.login user password*
 """
 
 
@@ -2103,20 +2112,24 @@ def _credential_signatures(text: str) -> dict[str, tuple[tuple[str, ...], frozen
 
 
 _CREDENTIAL_SIGNATURES = _credential_signatures(_CREDENTIAL_SIGNATURES_TEXT)
-_SIGNATURE_NAMES = frozenset(k.rsplit(".", 1)[-1] for k in _CREDENTIAL_SIGNATURES)
+_SIGNATURE_NAMES = frozenset(k.rsplit(".", 1)[-1].partition("#")[0] for k in _CREDENTIAL_SIGNATURES)
 
 
-def _signature(dotted: str) -> Optional[tuple[tuple[str, ...], frozenset[int]]]:
+def _signature(dotted: str, port_second: bool = False) -> Optional[tuple[tuple[str, ...], frozenset[int]]]:
     """The entry of :data:`_CREDENTIAL_SIGNATURES` for a call through ``dotted`` (``ftplib.FTP``, ``jwt.encode``,
-    ``boto3.session.Session``): the bare name's, or the one of its last two parts."""
+    ``boto3.session.Session``): the one of its last two parts, or the bare name's (its ``#port`` entry when the
+    call's second argument is a port's number)."""
     parts = dotted.split(".")
-    return _CREDENTIAL_SIGNATURES.get(".".join(parts[-2:])) or _CREDENTIAL_SIGNATURES.get(parts[-1])
+    entry = _CREDENTIAL_SIGNATURES.get(".".join(parts[-2:])) if len(parts) > 1 else None
+    if entry is None and port_second:
+        entry = _CREDENTIAL_SIGNATURES.get(parts[-1] + "#port")
+    return entry or _CREDENTIAL_SIGNATURES.get(parts[-1])
 
 
-def _signature_credentials(dotted: str, count: int) -> list[tuple[int, str]]:
+def _signature_credentials(dotted: str, count: int, port_second: bool = False) -> list[tuple[int, str]]:
     """(position, parameter name) of the credentials among ``count`` positional arguments of a call through
     ``dotted`` that :data:`_CREDENTIAL_SIGNATURES` knows."""
-    entry = _signature(dotted)
+    entry = _signature(dotted, port_second)
     if entry is None:
         return []
     params, credentials = entry
@@ -2126,7 +2139,7 @@ def _signature_credentials(dotted: str, count: int) -> list[tuple[int, str]]:
 # an authenticating call as text (a traceback's source line, a printed or logged command): where :func:`_auth_pairs`
 # reads the tree, this reads the literal arguments up to the first that is neither a literal nor a name (a bracketed
 # argument, ``jwt.encode({...}, KEY)``, is stepped over)
-_AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?P<dotted>(?:[A-Za-z_][\w]{0,40}\.){0,4})(?P<fn>" + _AUTH_CALLEE.pattern
+_AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?P<dotted>(?:[A-Za-z_][\w]{0,40}(?:\(\))?\.){0,4})(?P<fn>" + _AUTH_CALLEE.pattern
                              + "|" + "|".join(sorted(map(re.escape, _SIGNATURE_NAMES), key=len, reverse=True))
                              + r")\(|(?<![\w.])(?:[a-z]{1,12}_)?auth\s{0,3}=\s{0,3}(?P<tuple>[(\[])")
 _CALL_ARGUMENT = re.compile(r"\s{0,3}(?:(?P<kw>[A-Za-z_]\w{0,30})\s{0,3}=(?!=)\s{0,3})?(?:[bB]?(?P<q>\\?[\"'])"
@@ -2207,8 +2220,9 @@ def _auth_call_spans(text: str) -> list[Span]:
             candidates += [(a, "strong") for a in args if fn and a is not None and a.group("kw") in _AUTH_KEYWORDS]
             first, strength = _positional_credentials(fn, len(positional))
             candidates += [(a, strength) for a in positional[first:]]
-        candidates += [(positional[i], "strong") for i, _ in _signature_credentials((m.group("dotted") or "") + fn,
-                                                                                     len(positional))]
+        port = len(positional) > 1 and positional[1] is not None and (positional[1].group("expr") or "").isdigit()
+        dotted = (m.group("dotted") or "").replace("()", "")  # (paramiko.SSHClient().connect: SSHClient.connect)
+        candidates += [(positional[i], "strong") for i, _ in _signature_credentials(dotted + fn, len(positional), port)]
         spans.update((a.start("value"), a.end("value"), _mark("secret")) for a, strength in candidates
                      if a is not None and a.group("q") and _secret_literal(a.group("value"), strength))
     return sorted(spans)
@@ -3126,7 +3140,8 @@ def _auth_pairs(name: str, node: object) -> list[tuple[str, object]]:
     pairs: list[tuple[str, object]] = []
     args = [a for a in node.args if not isinstance(a, ast.Starred)]
     if name in _SIGNATURE_NAMES and len(args) == len(node.args):  # (a *starred argument moves the positions)
-        pairs += [("password", args[i]) for i, _ in _signature_credentials(_dotted(node.func), len(args))]
+        port = len(args) > 1 and isinstance(args[1], ast.Constant) and type(args[1].value) is int
+        pairs += [("password", args[i]) for i, _ in _signature_credentials(_dotted(node.func), len(args), port)]
     if _AUTH_CALLEE.fullmatch(name):
         first, strength = _positional_credentials(name, len(args))
         label = "password" if strength == "strong" else _RANDOM_PREFIX + "key"  # (a name of that strength)
