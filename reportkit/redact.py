@@ -1629,8 +1629,9 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
         if "=" not in prefix and re.fullmatch(r"[A-Za-z][a-z]*", value):
             return True
         return _reference(value, spaced=code_style)
-    if _generic_token_name(name) and not re.search(r"[0-9]", value) and (len(value) < 16 or " " in value.strip()):
-        return True  # {"token": "Paris", "logprob": -0.2}: a tokenizer's token, not a credential
+    if _generic_token_name(name) and not re.search(r"[0-9]", value) and (len(value) < 16 or " " in value.strip()) \
+            and not _short_key(value):
+        return True  # {"token": "Paris", "logprob": -0.2}: a tokenizer's token, not a credential (token = "ZPNSLuJx" is)
     if re.fullmatch(r"\s?[a-z]{1,8}\s?", value) is None:
         return False
     return code_style or re.search(r"pass|pwd|secret", name, re.IGNORECASE) is None
@@ -1677,8 +1678,8 @@ def _replace_env_value(m: re.Match[str]) -> str:
 
 # --------------------------------------------------------------------------- --flag value in argv
 
-_FLAG_VALUE = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?--(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
+_FLAG_VALUE = re.compile(  # (one dash: Go's flags, consul -token X, only for a name that says secret or key)
+    r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?(?P<dashes>--?)(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
     r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|[ \t]{1,5}))"  # "--flag", "value" | --flag=value | --flag value (one line)
     r"(?:(?P<fq>['\"])(?P<fqvalue>(?!<redacted)[^'\"\n]{1,512})(?P=fq)"
     r"|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512}))"
@@ -1849,9 +1850,10 @@ def _flag_value(m: re.Match[str]) -> str:
     if "<redacted:" in value:
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
-        if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value):
+        if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value) \
+                or (m.group("dashes") == "-" and not _secret_literal(value, "strong")):  # (prose: "the -token flag")
             return m.group(0)
-    elif not looks_random(value):
+    elif not ((m.group("dashes") == "--" and looks_random(value)) or (_key_name(m.group("flag")) and _short_key(value))):
         return m.group(0)
     quote = m.group("fq") or ""
     return f"{m.group('prefix')}{quote}{_mark('secret-argument')}{quote}"
@@ -2037,6 +2039,7 @@ def _guessed(text: str) -> str:
         text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
     if "--" in text:
         text = _CLI_FLAG.sub(_replace_value("secret"), text)
+    if "-" in text:
         text = _FLAG_VALUE.sub(_flag_value, text)
     if "=" in text or ":" in text or "\uff1a" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
@@ -2319,7 +2322,8 @@ def _secret_option(flag: str, value: str) -> bool:
     (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
     a password's make-up; or any option with a random-looking value."""
     if _SECRET_FLAG.search(flag) or looks_random(value) or password_made(value) or _random_base64(value) \
-            or (flag.lower().endswith("key") and (_long_hex(value) or _random_one_case(value))):
+            or (flag.lower().endswith("key") and (_long_hex(value) or _random_one_case(value))) \
+            or (_key_name(flag) and _short_key(value)):  # --inference-key <8 drawn> (TorchServe)
         return True  # --wandb-key <40 hex>, --vendor-key csk-<48 lower-case letters and digits>
     if _joined_credential(value):  # --remember 42|<128 hex>, --session <uuid>:<hex>: a cookie's or a key's parts
         return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", flag.upper()))
@@ -3005,6 +3009,29 @@ def _drawn_letters(value: str) -> bool:
 
 
 _LOWER_RUN, _UPPER_RUN = re.compile(r"[a-z]+"), re.compile(r"[A-Z]+")
+_SHORT_KEY = re.compile(r"[A-Za-z0-9]{8,64}")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]{2,}")
+_WORD_NUMBER = re.compile(r"[A-Za-z]+[0-9]{1,4}|[0-9]{1,4}[A-Za-z]+")
+
+
+def _short_key(value: str) -> bool:
+    """A short key a service drew (TorchServe's 8-character keys, a token spelled short in a config file), for a
+    value a name already says is a key or a token: 8 to 64 letters and digits, with letters and digits changing
+    three times or more (``kq8m2xzt``, ``9f8e7d6c``), or letters of both cases without a part a person could say
+    (``ZPNSLuJx``; not ``HTTPServer``, ``McDonald``); a word with a number (``resnet50``, ``build2024``), a number, a
+    word stay."""
+    if not _SHORT_KEY.fullmatch(value) or value.isdigit() or _WORD_NUMBER.fullmatch(value):
+        return False
+    if any(c.isdigit() for c in value):
+        return sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:])) >= 3
+    return not (value.islower() or value.isupper()) and not any(map(_sayable, _CAMEL_PART.findall(value)))
+
+
+def _key_name(name: str) -> bool:
+    """A name whose last word is KEY and that does not name a digest, an id or a lookup (``inference-key``,
+    ``management_key``; not ``cache-key``, ``sort_key``)."""
+    words = _name_words(name)
+    return bool(words) and words[-1] == "KEY" and not set(words) & _DIGEST_NAME_WORDS
 
 
 def _name_words(name: str) -> list[str]:
@@ -3161,8 +3188,13 @@ def _argv_pairs(elts: list) -> list[tuple[str, object]]:
 
     pairs: list[tuple[str, object]] = []
     for flag, value in zip(elts, elts[1:]):
-        if isinstance(flag, ast.Constant) and isinstance(flag.value, str) and flag.value.startswith("--") \
-                and "=" not in flag.value and _SECRET_FLAG.search(flag.value[2:]):
+        if not (isinstance(flag, ast.Constant) and isinstance(flag.value, str) and flag.value.startswith("-")
+                and "=" not in flag.value):
+            continue
+        name = flag.value.lstrip("-")
+        if (flag.value.startswith("--") and _SECRET_FLAG.search(name)) or \
+                (_key_name(name) and isinstance(value, ast.Constant) and isinstance(value.value, str)
+                 and _short_key(value.value)):  # ["torchserve", "--inference-key", "<8 drawn>"]
             pairs.append(("password", value))
     return pairs
 
@@ -3311,6 +3343,8 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
         spans += _sql_parameter_spans(text)
     if "A" in text and _AWS_KEY_ID.search(text):  # an AWS secret on its key id's line
         spans += _aws_secret_beside_key_id(text)
+    if " -" in text or text.startswith("-"):
+        spans += _short_flag_spans(text, quoted_only)
     if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:
         return spans
     if not _named_here(lower):
@@ -3323,6 +3357,21 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
             name = m.groupdict().get("name") or re.sub(r"\W+$", "", m.group("prefix")).lstrip("-")
             if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
                 spans.append((m.start(group), m.end(group), _mark("secret")))
+    return spans
+
+
+def _short_flag_spans(text: str, quoted_only: bool) -> list[Span]:
+    """A command line inside a string: a short key after an option named ``...-key`` (``--inference-key
+    <8 drawn>``), a credential after a one-dash option that names a secret (``consul ... -token X``)."""
+    spans: list[Span] = []
+    for m in _FLAG_VALUE.finditer(text):
+        group = "fqvalue" if m.group("fq") else "value"
+        value, flag = m.group(group), m.group("flag")
+        if quoted_only and group != "fqvalue":
+            continue
+        if (_key_name(flag) and _short_key(value)) or \
+                (m.group("dashes") == "-" and _SECRET_FLAG.search(flag) and _secret_literal(value, "strong")):
+            spans.append((m.start(group), m.end(group), _mark("secret")))
     return spans
 
 
