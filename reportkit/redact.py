@@ -1935,6 +1935,17 @@ def _key_value(m: re.Match[str]) -> bool:
     return not words & _DIGEST_NAME_WORDS and _random_body(m.group("value"))
 
 
+# prose: "key" (after a word that does not name a digest, an id or a lookup), a space and a value random like text
+# drawn from letters of both cases and digits (``# bucket key AbC9...``; not ``cache key <hex>``, ``public key AAAA``)
+_KEY_THEN_VALUE = re.compile(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30})[ _\-])?(?:key|Key|KEY)[ \t]{1,3}"
+                             r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512}={0,2})(?![A-Za-z0-9+/_\-=.:@])")
+
+
+def _spaced_key_value(m: re.Match[str]) -> bool:
+    owner = (m.group("owner") or "").upper()
+    return owner not in _DIGEST_NAME_WORDS and (looks_random(m.group("value")) or _drawn_letters(m.group("value")))
+
+
 _CONTINUED = re.compile(r"(?:[(\[][A-Za-z. ]{1,12}[)\]]|\.{2,3}|…|>|\+)?[ \t]{0,3}(?P<tail>[^\s\"'`<>]{6,128})(?=\s|$)")
 
 
@@ -2021,6 +2032,7 @@ def _guessed(text: str) -> str:
     text = _apply(text, _group_spans(_VENDOR_THEN_VALUE, text, "secret", _vendor_value))
     if "key" in text or "Key" in text or "KEY" in text:
         text = _apply(text, _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value))
+        text = _apply(text, _group_spans(_KEY_THEN_VALUE, text, "secret", _spaced_key_value))
     if ":" in text:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
@@ -2507,6 +2519,8 @@ def _escape_view(text: str) -> str:
 
 def _text_rules(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
     given = text
+    if _JOIN_HINT.search(text):  # key = "abc" + "def...": a known value or a token the code composed
+        text = _apply(text, _joined_literal_spans(text, table))
     text = _replace_known(text, table)
     cut = _cut_escapes(text)
     if cut != text:  # a key block's escaped line breaks are its own (seen before the cuts)
@@ -3307,6 +3321,8 @@ _SECRET_NEEDLES = ("pass", "pw", "secret", "token", "key", "auth", "cred", "cook
                    "bearer", "jwt", "sig", "url", "uri", "conn")
 # an escape that can hide a token from the source's own scan (colour codes, NULs of UTF-16, \N{...})
 _HIDING_ESCAPE = re.compile(r"\\(?:x|u|U|N\{|[0-7])")
+# literals Python joins into one constant ("abc" "def", across lines in brackets): a secret split between them
+_IMPLICIT_JOIN = re.compile(r"[\"']\s*[rRbBuU]{0,2}[\"']")
 
 
 def _named_here(lower: str) -> bool:
@@ -3399,7 +3415,7 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
     pos = _Positions(source)
     spans: list[Span] = []
     named: set[int] = set()
-    for value in _named_secrets(tree):
+    for value in _named_secrets(tree) + _composed_secrets(tree, table):
         spans.append((*pos.span(value), _whole(value)))
         named.add(id(value))
     nodes = list(ast.walk(tree))  # type: ignore[arg-type]
@@ -3419,10 +3435,65 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
         if inner == text == view:  # the source spells the value as it is: replace in place
             spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
                       for a, b, r in keyword]
-        elif keyword or (_HIDING_ESCAPE.search(raw) and (_high_spans(view) or _known_spans(view, table))) \
+        elif keyword or ((_HIDING_ESCAPE.search(raw) or _IMPLICIT_JOIN.search(inner))
+                         and (_high_spans(view) or _known_spans(view, table))) \
                 or ("\n" in view and id(node) not in prose and _wrapped_spans(view, (), patterns=True)):
             # (a token a wrap split across the literal's escaped line break: the whole literal)
             spans.append((start, end, _whole(node)))
+    return spans
+
+
+def _added_literals(node: object) -> Optional[list[object]]:
+    """The string literals a chain of ``+`` adds up (``"abc" + "def" + "ghi"``), None when a part is anything else."""
+    import ast
+
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _added_literals(node.left), _added_literals(node.right)
+        return None if left is None or right is None else left + right
+    return [node] if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)) else None
+
+
+def _composed_secrets(tree: object, table: tuple[tuple[str, str], ...]) -> list[object]:
+    """The literals of a string the code composes with ``+`` (or that Python joins, ``"abc" "def"``, one constant
+    written as several) whose whole holds a known value or a token: each part the secret runs through (its parts
+    alone match nothing)."""
+    import ast
+
+    out: dict[int, object] = {}
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        parts = _added_literals(node) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) else None
+        if parts and len(parts) >= 2:
+            texts = [_literal_text(p) or "" for p in parts]
+            out.update((id(p), p) for p in _parts_with_secrets(parts, texts, table))
+    return list(out.values())
+
+
+def _parts_with_secrets(parts: list, texts: list[str], table: tuple[tuple[str, str], ...]) -> list:
+    """The ``parts`` (whose texts are ``texts``) a known value or a token found in their joined text runs
+    through."""
+    joined = "".join(texts)
+    found = _known_spans(joined, table) + _token_spans(joined) + _catalogue_spans(joined)
+    starts = [sum(map(len, texts[:i])) for i in range(len(texts))]
+    return [p for p, a, t in zip(parts, starts, texts) if any(s < a + len(t) and a < e for s, e, _ in found)]
+
+
+# a string a message shows composed of literals (a traceback's source line: key = "abc" + "def"): two to nine
+# quoted literals joined by "+" or written side by side
+_JOINED_LITERALS = re.compile(r"(?:(?P<q>[\"'])(?:(?!(?P=q))[^\\\n]){1,512}(?P=q)[ \t]{0,3}\+?[ \t]{0,3}(?=[\"'])){1,8}"
+                              r"(?P<l>[\"'])(?:(?!(?P=l))[^\\\n]){1,512}(?P=l)")
+_QUOTED_PART = re.compile(r"(?P<q>[\"'])(?P<v>(?:(?!(?P=q))[^\\\n]){1,512})(?P=q)")
+_JOIN_HINT = re.compile(r"[\"'][ \t]{0,3}\+?[ \t]{0,3}[\"']")
+
+
+def _joined_literal_spans(text: str, table: tuple[tuple[str, str], ...]) -> list[Span]:
+    """The literals of a composed string (:data:`_JOINED_LITERALS`) that a known value or a token found in the
+    joined text runs through, each as a whole."""
+    spans: list[Span] = []
+    for m in _JOINED_LITERALS.finditer(text):
+        parts = list(_QUOTED_PART.finditer(text, m.start(), m.end()))
+        if len(parts) >= 2:
+            spans += [(p.start("v"), p.end("v"), _mark("known-secret"))
+                      for p in _parts_with_secrets(parts, [p.group("v") for p in parts], table)]
     return spans
 
 
