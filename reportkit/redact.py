@@ -1935,15 +1935,20 @@ def _key_value(m: re.Match[str]) -> bool:
     return not words & _DIGEST_NAME_WORDS and _random_body(m.group("value"))
 
 
-# prose: "key" (after a word that does not name a digest, an id or a lookup), a space and a value random like text
-# drawn from letters of both cases and digits (``# bucket key AbC9...``; not ``cache key <hex>``, ``public key AAAA``)
-_KEY_THEN_VALUE = re.compile(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30})[ _\-])?(?:key|Key|KEY)[ \t]{1,3}"
-                             r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512}={0,2})(?![A-Za-z0-9+/_\-=.:@])")
+# prose: "key" (after a word that does not name a digest, an id or a lookup), a space or a colon and a value random
+# like text drawn from letters of both cases and digits (``# bucket key AbC9...``; not ``cache key <hex>``, ``public
+# key AAAA``); after a word that says whose key it is, a short key a service drew (TorchServe's banner: ``Inference
+# Key: ZPNSLuJx``)
+_KEY_THEN_VALUE = re.compile(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30})[ _\-])?(?:key|Key|KEY)"
+                             r"(?::[ \t]{0,3}|[ \t]{1,3})"
+                             r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{8,512}={0,2})(?![A-Za-z0-9+/_\-=.:@])")
 
 
 def _spaced_key_value(m: re.Match[str]) -> bool:
-    owner = (m.group("owner") or "").upper()
-    return owner not in _DIGEST_NAME_WORDS and (looks_random(m.group("value")) or _drawn_letters(m.group("value")))
+    owner, value = (m.group("owner") or "").upper(), m.group("value")
+    if owner in _DIGEST_NAME_WORDS:
+        return False
+    return (len(value) >= 16 and (looks_random(value) or _drawn_letters(value))) or (bool(owner) and _short_key(value))
 
 
 _CONTINUED = re.compile(r"(?:[(\[][A-Za-z. ]{1,12}[)\]]|\.{2,3}|…|>|\+)?[ \t]{0,3}(?P<tail>[^\s\"'`<>]{6,128})(?=\s|$)")

@@ -36,6 +36,8 @@ TEXTS = [
     "$ consul acl token read -token {k} -id 3f2a",
     "nomad job run -token {k} job.hcl",
     'acl {{\n  enabled = true\n  token = "{k}"\n}}',
+    "Management Key: {k} --- Expiration time: 2026-12-01T10:00:00",  # TorchServe's banner
+    "Inference Key: {k} --- Expiration time: 2026-12-01T10:00:00",
 ]
 
 
@@ -69,6 +71,8 @@ def test_a_short_key_option_is_redacted_from_the_arguments_and_in_code(make):
     '{"token": "McDonald", "logprob": -0.52}',
     '{"token": "HTTPServer", "id": 4}',
     "ls -la --color auto -p ./out",
+    "Primary Key: user_id, Sort Key: a1b2c3d4, Public Key: Zx8kQ2pLmn",
+    "Key: resnet50 and Hot Key: F1",
 ])
 def test_lookalikes_stay(text):
     assert redact_text(text, env={}, home="") == text
