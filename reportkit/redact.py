@@ -333,6 +333,7 @@ def _variants(value: str) -> tuple[str, ...]:
     derived.update(_b64_cores(data))  # of user:pw too: HTTP Basic auth sends it so
     derived.update({urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value), urllib.parse.quote(value),
                     json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1],
+                    json.dumps(value)[1:-1].replace("/", "\\/"),  # (PHP's and Java's encoders escape "/")
                     json.dumps(json.dumps(value))[3:-3], data.hex(), data.hex().upper(),
                     repr(value)[1:-1], repr(value + '"')[1:-2], _shell_quoted(value),
                     # what gets a value past a CI log's masking: spaced out, reversed, URL-encoded twice, base32
@@ -1865,8 +1866,8 @@ _PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[
 # a credential's name, a space and the credential (``auth token 3f9c...``, ``(secret AbC9/xYz...)``): when
 # the value looks random or is a long hex string
 # (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
-_NAMED_THEN_VALUE = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|passphrase|token|api[ _\-]?key|access[ _\-]?key|hmac|"
+_NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngrok authtoken X, add-authtoken X)
+    r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-)?(?:secret|password|passwd|passphrase|token|auth-?token|api[ _\-]?key|access[ _\-]?key|hmac|"
     r"secret[ _\-]?key|private[ _\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{15,511}"
     r"[^\s\"'`,;()\[\]{}<>“”‘’«»「」.])",
@@ -2368,6 +2369,19 @@ def _joined_credential(value: str) -> bool:
     return strong > 0
 
 
+# a sub-command that takes a credential as its argument (ngrok's authtoken and config add-authtoken)
+_SECRET_SUBCOMMAND = re.compile(r"(?:(?:add|set)-)?(?:auth-?token|token|api-?key|password|secret)", re.IGNORECASE)
+
+
+def _argument_secrets(previous: str, arg: str) -> list[str]:
+    """An argument that is a credential by itself: a password a person picked (``ldapsearch -w PW``, ``add_user
+    USER PW``), a random value after a sub-command that takes one (``ngrok authtoken X``), ``user:PW``/``partner,PW``/
+    ``AK SK`` (the whole and each part that is a credential)."""
+    found = [arg] if password_made(arg) or (_SECRET_SUBCOMMAND.fullmatch(previous) and _random_body(arg)) else []
+    parts = credential_parts(arg)
+    return found + ([arg, *parts] if parts else [])
+
+
 def argv_secrets(argv: list[str]) -> dict[str, str]:
     """The credentials in a script's arguments (value -> kind): values of secret-named options
     (``--token X``, ``--password=X``, :func:`_secret_option`), random-looking option values, ``-u user:pw``
@@ -2382,13 +2396,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
 
     for i, arg in enumerate(argv):
         nxt = argv[i + 1] if i + 1 < len(argv) else None
-        if password_made(arg):  # a password a person picked, as any argument (ldapsearch -w PW, add_user USER PW)
-            add(arg)
-        parts = credential_parts(arg)
-        if parts:  # -a user:PW, -u partner,PW, "AK SK": the whole and each part that is a credential
-            add(arg)
-            for part in parts:
-                add(part)
+        for value in _argument_secrets(argv[i - 1] if i else "", arg):
+            add(value)
         if arg.startswith("-") and not arg.startswith("---"):
             flag, eq, value = arg.lstrip("-").partition("=")
             if not eq and nxt is not None and not nxt.startswith("-"):

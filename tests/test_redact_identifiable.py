@@ -112,3 +112,32 @@ def test_lookalikes_stay(i):
     assert redact_text(text, env={}, home="") == text
     source = f"NOTE = {text!r}\n"
     assert redact_code(source, env={}, home="") == source
+
+
+@pytest.mark.parametrize("command", ["ngrok authtoken {t}", "ngrok config add-authtoken {t}"])
+def test_a_token_given_to_a_sub_command_that_takes_one_is_redacted(command):
+    token = r(20) + "_" + r(21)  # ngrok's older authtokens have no shape of their own
+    out = redact_text("$ " + command.format(t=token) + "\nAuthtoken saved to configuration file", env={}, home="")
+    assert token not in out, out
+    from reportkit.redact import redact_argv
+
+    assert token not in " ".join(redact_argv(command.format(t=token).split()))
+
+
+@pytest.mark.parametrize("command", ["ngrok http 8080", "kubectl create token build-robot --duration 1h",
+                                     "ngrok config add-authtoken --help"])
+def test_sub_commands_without_a_credential_stay(command):
+    assert redact_text(command, env={}, home="") == command
+    from reportkit.redact import redact_argv
+
+    assert redact_argv(command.split()) == command.split()
+
+
+def test_a_key_with_slashes_escaped_as_some_json_encoders_write_them_is_redacted():
+    key = azure64("+ASt")
+    while "/" not in key:
+        key = azure64("+ASt")
+    text = '{"storage": {"key": "' + key.replace("/", "\\/") + '"}}'
+    out = redact_text(text, env={}, home="")
+    assert not [part for part in key.split("/") if len(part) >= 8 and part in out], out
+    assert json.loads(out)
