@@ -1534,8 +1534,8 @@ def _high_spans(text: str) -> list[Span]:
 # or a bare word not followed by "(", "[", "." or "="; numbers, booleans, None, type names, dotted
 # identifiers and variables (``self.ntoken = ntoken``, ``password = new_password``) are left alone.
 _LONG_SECRET_WORD = (
-    r"(?:token|secret|password|passwd|passphrase|credentials?|api[_\-]?key|access[_\-]?key|"
-    r"secret[_\-]?key|private[_\-]?key|session[_\-]?id)"
+    r"(?:token|secret|password|passwd|passphrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
+    r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
 )
 _SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie)"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
@@ -1867,8 +1867,8 @@ _PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[
 # the value looks random or is a long hex string
 # (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
 _NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngrok authtoken X, add-authtoken X)
-    r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-)?(?:secret|password|passwd|passphrase|token|auth-?token|api[ _\-]?key|access[ _\-]?key|hmac|"
-    r"secret[ _\-]?key|private[ _\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
+    r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-)?(?:secret|password|passwd|passphrase|token|auth-?token|api[ _.\-]?key|access[ _.\-]?key|hmac|"
+    r"secret[ _.\-]?key|private[ _.\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{15,511}"
     r"[^\s\"'`,;()\[\]{}<>“”‘’«»「」.])",
     re.IGNORECASE,
@@ -1885,7 +1885,9 @@ def _long_hex(value: str) -> bool:
 
 def _random_value(m: re.Match[str]) -> bool:
     value = m.group("value").rstrip(".")
-    return _long_hex(value) or (not value.startswith(("/", "~", ".")) and looks_random(value.replace("/", "")))
+    # (a value with "/" is a path when a part of it is a word: /home/me/.cache; base64 may start with "/")
+    return _long_hex(value) or (not value.startswith(("~", ".")) and not _PATH_WORD.search(value)
+                                and looks_random(value.replace("/", "")))
 
 
 # a Dockerfile's ENV/ARG in the form without "=" (``ENV NAME the value``): the rest of the line is the value
@@ -2064,10 +2066,14 @@ def _guessed(text: str) -> str:
     text = _apply(text, _call_and_pair_spans(text))
     if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
         text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
+        text = _apply(text, _group_spans(_XML_PROPERTY, text, "secret", _xml_secret))
     return _apply(text, _not_template(text, _ds_spans(text, high=False)))
 
 
 _XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-]{0,60})>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</(?P=name)>")
+# Hadoop's and Spark's configuration XML: <property><name>fs.s3a.secret.key</name><value>...</value></property>
+_XML_PROPERTY = re.compile(r"<name>\s{0,3}(?P<name>[A-Za-z][\w.\-]{0,120})\s{0,3}</name>\s{0,40}<value>\s{0,3}"
+                           r"(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</value>")
 
 
 # a call that authenticates (its name's last part): HTTPBasicAuth, aiohttp's BasicAuth, IAMAuthenticator, google's
@@ -3130,8 +3136,9 @@ def _secret_literal(value: str, strength: str) -> bool:
     if value.startswith("<redacted") or _not_secret_value(value, "password" if strength in ("strong", "env-ref") else "") \
             or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _templated(value) or "://" in value:
         return False  # URLs: their credentials are the URL rules'
-    if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]):
-        return False
+    if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]
+                                        and not looks_random(value.replace("/", ""))):
+        return False  # (a path; base64 that starts with "/" is drawn: an AWS secret key may)
     if strength == "vendor":
         return _random_body(value)
     if strength == "env-ref":  # a variable's name, or else the secret (a password's make-up, or as "weak")
@@ -3373,8 +3380,10 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
         spans += _sql_parameter_spans(text)
     if "A" in text and _AWS_KEY_ID.search(text):  # an AWS secret on its key id's line
         spans += _aws_secret_beside_key_id(text)
-    if " -" in text or text.startswith("-"):
+    if "-" in text:
         spans += _short_flag_spans(text, quoted_only)
+    if "</" in text:  # <password>...</password>, Hadoop's <name>...</name><value>...</value>
+        spans += _group_spans(_XML_ELEMENT, text, "secret", _xml_secret) + _group_spans(_XML_PROPERTY, text, "secret", _xml_secret)
     if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:
         return spans
     if not _named_here(lower):
@@ -3392,22 +3401,23 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
 
 def _short_flag_spans(text: str, quoted_only: bool) -> list[Span]:
     """A command line inside a string: a short key after an option named ``...-key`` (``--inference-key
-    <8 drawn>``), a credential after a one-dash option that names a secret (``consul ... -token X``)."""
+    <8 drawn>``), a credential after an option that names a secret (``gpg --passphrase X``, ``consul ... -token X``,
+    also as a list's repr: ``['gpg', '--passphrase', 'X']``)."""
     spans: list[Span] = []
     for m in _FLAG_VALUE.finditer(text):
         group = "fqvalue" if m.group("fq") else "value"
         value, flag = m.group(group), m.group("flag")
         if quoted_only and group != "fqvalue":
             continue
-        if (_key_name(flag) and _short_key(value)) or \
-                (m.group("dashes") == "-" and _SECRET_FLAG.search(flag) and _secret_literal(value, "strong")):
+        if (_key_name(flag) and _short_key(value)) or (_SECRET_FLAG.search(flag) and _secret_literal(value, "strong")):
             spans.append((m.start(group), m.end(group), _mark("secret")))
     return spans
 
 
 def _drawn_value(m: re.Match[str]) -> bool:
-    value = m.group("value").rstrip(".")
-    return len(value) >= 16 and _random_body(value) and "/" not in value
+    value = m.group("value").rstrip(".")  # (base64 holds "/": a drawn key, not a path, when the rest is drawn)
+    return len(value) >= 16 and not value.startswith(("~", ".")) and not _PATH_WORD.search(value) \
+        and _random_body(value.replace("/", ""))
 
 
 def _flag_strength(name: str) -> str:

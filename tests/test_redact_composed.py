@@ -95,3 +95,37 @@ def test_ordinary_composed_strings_and_comments_stay(source):
     assert redact_code(source, env={"S3_SECRET_KEY": key()}, home="") == source
     line = source.strip()
     assert redact_text(line, env={"S3_SECRET_KEY": key()}, home="") == line
+
+
+def secret_key() -> str:  # an AWS-style secret key; base64 may start with "/"
+    return "/" + r(18) + "/" + r(20, A + "+")
+
+
+@pytest.mark.parametrize("text", [
+    "spark.hadoop.fs.s3a.secret.key={k}",
+    "fs.s3a.secret.key {k}",
+    "<property>\n  <name>fs.s3a.secret.key</name>\n  <value>{k}</value>\n</property>",
+    "spark-submit --conf spark.hadoop.fs.s3a.secret.key={k} --conf spark.app.name=etl job.py",
+    "gpg --batch --yes --passphrase {k} -c backup.tar",
+    "CalledProcessError: Command '['gpg', '--batch', '--passphrase', '{k}', '-c', 'f']' returned non-zero exit status 2.",
+])
+def test_a_secret_in_a_configuration_or_a_command_is_redacted_in_text_and_in_a_code_string(text):
+    value = secret_key()
+    line = text.format(k=value)
+    assert value[1:19] not in redact_text(line, env={}, home="")
+    out = redact_code(f"CMD = {line!r}\nprint(CMD)\n", env={}, home="")
+    assert value[1:19] not in out, out
+    ast.parse(out)
+
+
+@pytest.mark.parametrize("text", [
+    "fs.s3a.secret.key.provider=org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider",
+    "<property><name>fs.s3a.endpoint</name><value>s3.eu-west-1.amazonaws.com</value></property>",
+    "spark-submit --conf spark.app.name=etl --conf spark.executor.memory=4g job.py",
+    "gpg --batch --passphrase-file /run/secrets/gpg -c backup.tar",
+    "password_file = /etc/app/secrets/db.txt",
+])
+def test_configurations_and_commands_without_a_secret_stay(text):
+    assert redact_text(text, env={}, home="") == text
+    source = f"CMD = {text!r}\n"
+    assert redact_code(source, env={}, home="") == source
