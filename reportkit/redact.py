@@ -1070,13 +1070,15 @@ _CLI_CREDENTIALS = [
     # (also quoted line by line: pytest's "E   ", "> ", "# ", "| " before each line of a multi-line .netrc)
     re.compile(r"\bmachine\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?(?:login\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?)?"
                r"password\s+(?P<value>\S{1,256})"),
-    # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db
-    re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4})[\"']?[A-Za-z0-9_$#.]{1,128}/"
+    # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db,
+# cx_Oracle.connect("scott/PW@db")
+    re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4}|"
+               r"\b(?:cx_Oracle|oracledb)\.connect\(\s{0,3}(?:dsn\s{0,3}=\s{0,3})?[\"'])[\"']?[A-Za-z0-9_$#.]{1,128}/"
                r"(?P<value>[^\s@/\"'`]{1,256})@"),
 ]
 _CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
                 ("storepass", "keypass"),
-                ("login",), ("wandb",), ("machine",), ("oracle:", "sqlplus"))
+                ("login",), ("wandb",), ("machine",), ("oracle:", "sqlplus", "_Oracle.", "oracledb."))
 
 
 def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
@@ -2124,6 +2126,8 @@ cx_Oracle.connect user password* dsn | cx_Oracle.Connection user password* dsn |
 Connection server user password* | SSHClient.connect hostname port username password* pkey key_filename timeout
 connect#port hostname port username password* pkey key_filename timeout | MySQLdb.connect host user passwd* db
 pymysql.connect host user password* database | IMAP4.login user password* | SMTP.login user password*
+SMBConnection username password* my_name remote_name | ibm_db.connect database user password*
+ibm_db.pconnect database user password* | pg8000.connect user host database port password*
 """
 
 

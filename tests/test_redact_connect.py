@@ -1,7 +1,8 @@
 """Database, SSH and directory clients that take a password by position (issue 35, item 5): the documented
 signatures of paramiko's ``SSHClient.connect(hostname, port, username, password)``, PyMySQL's/MySQLdb's/pymssql's
-``connect(host, user, password, db)``, cx_Oracle's ``connect(user, password, dsn)``, ldap3's ``Connection(server,
-user, password)`` imported bare, imaplib's/smtplib's ``login`` and poplib's ``pass_``; in code (which still parses)
+``connect(host, user, password, db)``, cx_Oracle's ``connect(user, password, dsn)`` and ``connect("user/pw@dsn")``,
+ldap3's ``Connection(server, user, password)`` imported bare, pysmb's ``SMBConnection``, ibm_db's and pg8000's
+``connect``, imaplib's/smtplib's ``login`` and poplib's ``pass_``; in code (which still parses)
 and in text (a traceback's source line). Beside each, the same calls with no credential stay."""
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ CALLS = [
     'M = imaplib.IMAP4_SSL("imap.example.com")\nM.login("me@example.com", "{pw}")',
     'server.login("me@example.com", "{pw}")',
     'pop.pass_("{pw}")',
+    'conn = SMBConnection("svc", "{pw}", "client", "fileserver", use_ntlm_v2=True)',
+    'conn = ibm_db.connect("SAMPLE", "db2inst1", "{pw}")',
+    'conn = pg8000.connect("app", "db.local", "app", 5432, "{pw}")',
+    'conn = cx_Oracle.connect("scott/{pw}@db:1521/orcl")',
+    'conn = oracledb.connect(dsn="scott/{pw}@db/orcl")',
 ]
 
 
@@ -66,6 +72,8 @@ def test_a_password_given_by_position_is_redacted_in_a_traceback(call):
     'conn = Connection(server, "cn=admin,dc=example,dc=org", auto_bind=True)',
     'conn = connect("db", "reporting", "readonly", "sales")',
     'engine.connect()',
+    'conn = cx_Oracle.connect("db.example.com:1521/orcl")',
+    'conn = SMBConnection("svc", "", "client", "fileserver")',
 ])
 def test_the_same_calls_without_a_credential_stay(call):
     source = call + "\n"
