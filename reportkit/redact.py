@@ -336,6 +336,7 @@ def _variants(value: str) -> tuple[str, ...]:
                     json.dumps(value)[1:-1].replace("/", "\\/"),  # (PHP's and Java's encoders escape "/")
                     json.dumps(json.dumps(value))[3:-3], data.hex(), data.hex().upper(),
                     repr(value)[1:-1], repr(value + '"')[1:-2], _shell_quoted(value),
+                    repr(data)[2:-1],  # (a bytes repr: b'caf\xc3\xa9')
                     # what gets a value past a CI log's masking: spaced out, reversed, URL-encoded twice, base32
                     " ".join(value), value[::-1], urllib.parse.quote(urllib.parse.quote(value, safe=""), safe=""),
                     base64.b32encode(data).decode().rstrip("=")})
@@ -2765,7 +2766,7 @@ def _record_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
-_PERCENT_SYNTAX = re.compile(r"%(?:3[dDaA]|26|40|2[fF]|22|27)")  # an encoded = : & @ / " '
+_PERCENT_SYNTAX = re.compile(r"%(?:3[dDaA]|26|40|2[fF]|22|27|25)")  # an encoded = : & @ / " ' (and %: twice)
 
 
 def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -2775,8 +2776,13 @@ def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
     for line in text.split("\n"):
         if len(line) > 20000 or not _PERCENT_SYNTAX.search(line):
             continue
-        plain = urllib.parse.unquote_plus(line) if "+" not in line else urllib.parse.unquote(line)
-        found.update(_replaced(plain, _text_rules(plain, table, "")))
+        plain = line
+        for _ in range(3):  # (encoded twice, a redirect's parameter inside another's: %253D, decoded once more)
+            once = urllib.parse.unquote_plus(plain) if "+" not in plain else urllib.parse.unquote(plain)
+            if once == plain:
+                break
+            plain = once
+            found.update(_replaced(plain, _text_rules(plain, table, "")))
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 

@@ -129,3 +129,26 @@ def test_configurations_and_commands_without_a_secret_stay(text):
     assert redact_text(text, env={}, home="") == text
     source = f"CMD = {text!r}\n"
     assert redact_code(source, env={}, home="") == source
+
+
+def test_a_token_and_a_password_url_encoded_twice_are_redacted():
+    def twice(s: str) -> str:
+        return urllib.parse.quote(urllib.parse.quote(s, safe=""), safe="")
+
+    token = "ghp_" + r(36)
+    password = "Tr0ub" + r(6) + "&3xK!"
+    out = redact_text("GET /login?next=" + twice(f"https://x.example/cb?token={token}&user=bob&password={password}"),
+                      env={}, home="")
+    assert token not in out and password[:11] not in out, out
+
+
+def test_a_url_encoded_twice_without_a_secret_stays():
+    text = "GET /login?next=" + urllib.parse.quote(urllib.parse.quote("https://example.com/docs?page=2&lang=en", safe=""),
+                                                    safe="")
+    assert redact_text(text, env={}, home="") == text
+
+
+def test_a_known_value_in_a_bytes_repr_with_escapes_is_redacted():
+    value = "caf\u00e9-" + key()
+    out = redact_text(f"sent {value.encode()!r}", env={"APP_SECRET": value}, home="")
+    assert value[6:] not in out and "caf\\xc3\\xa9" not in out, out
