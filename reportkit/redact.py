@@ -2070,10 +2070,24 @@ def _guessed(text: str) -> str:
     if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
         text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
         text = _apply(text, _group_spans(_XML_PROPERTY, text, "secret", _xml_secret))
+    if "{" in text:  # HCL: acl { tokens { agent = "..." } }
+        text = _apply(text, _secret_block_spans(text))
     return _apply(text, _not_template(text, _ds_spans(text, high=False)))
 
 
 _XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-]{0,60})>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</(?P=name)>")
+# a block of HCL (Consul's, Vault's, Nomad's agent configuration) whose name says that what it holds are secrets:
+# acl { tokens { agent = "..." default = "..." } }: every quoted value in it that looks like a credential
+_SECRET_BLOCK = re.compile(r"(?<![\w.\-])(?:tokens|secrets|credentials|passwords)\s{0,3}=?\s{0,3}\{(?P<body>[^{}]{1,4000})\}")
+_BLOCK_ENTRY = re.compile(r"(?<![\w.\-])[A-Za-z_][\w\-]{0,60}\s{0,5}=\s{0,5}\"(?P<value>(?!<redacted)[^\"\n\\]{1,512})\"")
+
+
+def _secret_block_spans(text: str) -> list[Span]:
+    return [(e.start("value"), e.end("value"), _mark("secret")) for m in _SECRET_BLOCK.finditer(text)
+            for e in _BLOCK_ENTRY.finditer(text, m.start("body"), m.end("body"))
+            if _secret_literal(e.group("value"), "strong") and not _SETTING_WORDS.fullmatch(e.group("value"))]
+
+
 # Hadoop's and Spark's configuration XML: <property><name>fs.s3a.secret.key</name><value>...</value></property>
 _XML_PROPERTY = re.compile(r"<name>\s{0,3}(?P<name>[A-Za-z][\w.\-]{0,120})\s{0,3}</name>\s{0,40}<value>\s{0,3}"
                            r"(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</value>")
@@ -3392,6 +3406,8 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
         spans += _aws_secret_beside_key_id(text)
     if "-" in text:
         spans += _short_flag_spans(text, quoted_only)
+    if "{" in text:  # HCL: acl { tokens { agent = "..." } }
+        spans += _secret_block_spans(text)
     if "</" in text:  # <password>...</password>, Hadoop's <name>...</name><value>...</value>
         spans += _group_spans(_XML_ELEMENT, text, "secret", _xml_secret) + _group_spans(_XML_PROPERTY, text, "secret", _xml_secret)
     if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:

@@ -78,3 +78,17 @@ def test_lookalikes_stay(text):
     assert redact_text(text, env={}, home="") == text
     source = f"NOTE = {text!r}\n"
     assert redact_code(source, env={}, home="") == source
+
+
+def test_the_values_of_a_block_of_secrets_in_hcl_are_redacted():
+    agent, default = f"{r(8, 'abcdef0123456789')}-0ee0-8783-6cc2-ab1aa9bb16c1", key_of_letters() + "9q"
+    text = ('acl {\n  enabled = true\n  default_policy = "deny"\n  tokens {\n'
+            f'    agent = "{agent}"\n    default = "{default}"\n    replication = ""\n  }}\n}}\n'
+            'ports { http = 8500 }\nlabels { name = "web-server" }\ntokens { model = "gpt-4o-mini" }\n')
+    out = redact_text(text, env={}, home="")
+    assert agent not in out and default not in out, out
+    for kept in ('default_policy = "deny"', 'http = 8500', 'name = "web-server"', 'model = "gpt-4o-mini"'):
+        assert kept in out
+    code = redact_code(f"CONFIG = {text!r}\n", env={}, home="")
+    assert agent not in code and default not in code  # (a literal with escapes goes as a whole)
+    ast.parse(code)
