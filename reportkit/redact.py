@@ -3312,7 +3312,7 @@ def _named_secrets(tree: object) -> list[object]:
     """The literals of ``tree`` bound to a secret's name whose value looks like a credential."""
     out = []
     for name, value in _named_values(tree):
-        text = _literal_text(value)
+        text = _bound_text(value)
         env = name.startswith(_ENV_PREFIX)
         strength = "vendor" if name.startswith(_RANDOM_PREFIX) else \
             _code_secret_name(name[len(_ENV_PREFIX):] if env else name, env)
@@ -3323,7 +3323,7 @@ def _named_secrets(tree: object) -> list[object]:
 
 def named_secret_values(tree: object) -> list[str]:
     """The values of the literals of ``tree`` bound to a secret's name (the rule of :func:`_literal_spans`)."""
-    return [text for text in map(_literal_text, _named_secrets(tree)) if text is not None]
+    return [text for text in map(_bound_text, _named_secrets(tree)) if text is not None]
 
 
 class _Positions:
@@ -3355,6 +3355,17 @@ def _literal_text(node: object) -> Optional[str]:
     if isinstance(node.value, bytes):
         return node.value.decode("latin-1")
     return node.value if isinstance(node.value, str) else None
+
+
+def _bound_text(node: object) -> Optional[str]:
+    """The text of a literal, or of literals the code adds up (``PASSWORD = "Tr0ub" + "4dor&3"``: the value the
+    name holds, whose parts alone look like nothing)."""
+    text = _literal_text(node)
+    if text is None:
+        parts = _added_literals(node)
+        if parts and len(parts) >= 2 and len({type(getattr(p, "value", None)) for p in parts}) == 1:
+            text = "".join(_literal_text(p) or "" for p in parts)
+    return text
 
 
 def _whole(node: object) -> str:

@@ -152,3 +152,20 @@ def test_a_known_value_in_a_bytes_repr_with_escapes_is_redacted():
     value = "caf\u00e9-" + key()
     out = redact_text(f"sent {value.encode()!r}", env={"APP_SECRET": value}, home="")
     assert value[6:] not in out and "caf\\xc3\\xa9" not in out, out
+
+
+def test_a_secret_name_bound_to_literals_the_code_adds_up_is_a_secret_and_a_known_value():
+    from reportkit.redact import forget_known, remember_code
+
+    password = "Tr0ub" + r(6) + "&3xK"
+    source = (f'PASSWORD = "{password[:5]}" + "{password[5:]}"\nGREETING = "Hello, " + "world"\n'
+              'print(GREETING, PASSWORD)\n')
+    out = redact_code(source, env={}, home="")
+    assert password[5:] not in out and 'GREETING = "Hello, " + "world"' in out, out
+    ast.parse(out)
+    try:
+        remember_code(source)
+        printed = redact_text(f"Hello, world {password}", env={}, home="")
+    finally:
+        forget_known()
+    assert password not in printed and printed.startswith("Hello, world"), printed
