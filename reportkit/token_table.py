@@ -16,9 +16,9 @@ classes of fixed or bounded length (16+ characters in all, letters among them): 
 applied in code too. Keyword-context rules (``<vendor> ... key = <32 hex>``) are left out, unless the secret they
 capture starts with the keyword itself (``dnkey ... = (dnkey-<26>-<52>)``: its group alone, with a body of 24+);
 so are identifiers that are not secrets (client/app ids, public keys, an age recipient), URL- and host-shaped
-rules, and prefixes that are ordinary words (``api_``, ``live_``, ``test_``, ``web_``, ``secret_``, ``account-``, ``pk.``).
-A shape already in the table keeps its name when the table is regenerated (the markers stay the same). None of these shapes carries a checksum that the
-catalogues check. ``reportkit.redact`` builds one prefix dispatch from the table (:func:`reportkit.redact._catalogue_spans`).
+rules, and prefixes that are ordinary words (``api_``, ``live_``, ``test_``, ``web_``, ``secret_``, ``account-``,
+``pk.``). A shape already in the table keeps its name when the table is regenerated (the markers stay the same).
+None of these shapes carries a checksum that the catalogues check. ``reportkit.redact`` builds one prefix dispatch from the table (:func:`reportkit.redact._catalogue_spans`).
 """
 
 # (kind, prefix, body: character classes with lengths, source catalogue)
