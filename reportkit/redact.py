@@ -87,7 +87,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Callable, Optional
 
-from reportkit.token_table import TOKEN_SHAPES
+from reportkit.token_table import DOCUMENTED_SHAPES, SIGNED_SHAPES, TOKEN_SHAPES
 
 MARK = "<redacted:{}>"
 
@@ -335,8 +335,10 @@ def _variants(value: str) -> tuple[str, ...]:
     derived.update(_b64_cores(data))  # of user:pw too: HTTP Basic auth sends it so
     derived.update({urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value), urllib.parse.quote(value),
                     json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1],
+                    json.dumps(value)[1:-1].replace("/", "\\/"),  # (PHP's and Java's encoders escape "/")
                     json.dumps(json.dumps(value))[3:-3], data.hex(), data.hex().upper(),
                     repr(value)[1:-1], repr(value + '"')[1:-2], _shell_quoted(value),
+                    repr(data)[2:-1],  # (a bytes repr: b'caf\xc3\xa9')
                     # what gets a value past a CI log's masking: spaced out, reversed, URL-encoded twice, base32
                     " ".join(value), value[::-1], urllib.parse.quote(urllib.parse.quote(value, safe=""), safe=""),
                     base64.b32encode(data).decode().rstrip("=")})
@@ -762,10 +764,34 @@ _SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
     # Zhipu (GLM) API keys: <32 hex id>.<16 random letters and digits>
     ("zhipu-key", ".", re.compile(r"[0-9a-f]{32}\.(?=[A-Za-z0-9]{0,15}[0-9])(?=[A-Za-z0-9]{0,15}[a-z])(?=[A-Za-z0-9]{0,15}[A-Z])"
                                   r"[A-Za-z0-9]{16}" + _E)),
+    # ngrok's API keys and authtokens: 2<26 drawn>_<digit><20 drawn> (checked: letters of both cases and digits)
+    ("ngrok-token", "_", re.compile(r"2[A-Za-z0-9]{26}_[0-9][A-Za-z0-9]{20}" + _E)),
     ("teams-webhook", "webhook.office.com/webhookb2/",
      re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
 _JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{0,2048}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,2048}){1,3}")  # JWS, JWE
+
+
+# keys with their vendor's signature inside at a fixed offset (reportkit/token_table.py's SIGNED_SHAPES: Azure's
+# identifiable keys): found by the signature, then the whole shape is matched from the offset before it; the key
+# neither starts nor ends inside a longer run of base64
+_SIGNED: list[tuple[str, str, int, re.Pattern[str]]] = [
+    (kind, sig, count, re.compile(before + "{" + str(count) + "}" + re.escape(sig) + after + r"(?![A-Za-z0-9+/=_\-])"))
+    for kind, sig, before, count, after, _source in SIGNED_SHAPES]
+
+
+def _signed_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for kind, sig, count, pattern in _SIGNED:
+        at = text.find(sig, count)
+        while at >= 0:
+            start = at - count
+            m = pattern.match(text, start)
+            if m and (start == 0 or not (text[start - 1].isascii() and text[start - 1].isalnum())
+                      and text[start - 1] not in "+/_-"):
+                spans.append((start, m.end(), _mark(kind)))
+            at = text.find(sig, at + 1)
+    return spans
 
 
 def _jwt_valid(token: str) -> bool:
@@ -812,7 +838,10 @@ def _discord_bot_token(token: str) -> bool:
 
 
 # token shapes without a vendor's literal prefix: also checked as a whole
-_TOKEN_CHECKS: dict[str, Callable[[str], bool]] = {"discord-bot-token": _discord_bot_token}
+_TOKEN_CHECKS: dict[str, Callable[[str], bool]] = {
+    "discord-bot-token": _discord_bot_token,
+    "ngrok-token": lambda token: all(map(_mixed, token.split("_"))),
+}
 
 
 def _token_ok(kind: str, text: str, m: re.Match[str]) -> bool:
@@ -847,7 +876,7 @@ def _trie(words: Iterable[str]) -> str:
 # The catalogue's shapes (reportkit/token_table.py) as one prefix dispatch: a single scan finds every place where
 # one of the prefixes starts (a trie alternation), then only the bodies registered for that prefix are tried there.
 _CATALOGUE: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
-for _kind, _prefix, _body, _source in TOKEN_SHAPES:
+for _kind, _prefix, _body, _source in TOKEN_SHAPES + DOCUMENTED_SHAPES:
     _CATALOGUE.setdefault(_prefix[:3], []).append((_prefix, _kind, re.compile(_body + _E)))
 for _shapes in _CATALOGUE.values():
     _shapes.sort(key=lambda shape: -len(shape[0]))  # the longest prefix first: sk-ant-api03- before sk-
@@ -945,8 +974,8 @@ def _token_spans(text: str) -> list[Span]:
              for m in pattern.finditer(text) if _token_ok(kind, text, m)]
     for kind, needle, pattern in _SHAPED_TOKENS:
         if needle in text:
-            spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text)
-                      if kind.endswith("webhook") or _starts_word(text, m.start())]
+            spans += [(m.start(), m.end(), _mark(kind)) for m in pattern.finditer(text) if _token_ok(kind, text, m)]
+    spans += _signed_spans(text)
     if "eyJ" in text:
         spans += [(m.start(), m.end(), _mark("jwt")) for m in _JWT_LOOSE.finditer(text)
                   if _starts_word(text, m.start()) and _jwt_valid(m.group(0))]
@@ -1044,13 +1073,15 @@ _CLI_CREDENTIALS = [
     # (also quoted line by line: pytest's "E   ", "> ", "# ", "| " before each line of a multi-line .netrc)
     re.compile(r"\bmachine\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?(?:login\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?)?"
                r"password\s+(?P<value>\S{1,256})"),
-    # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db
-    re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4})[\"']?[A-Za-z0-9_$#.]{1,128}/"
+    # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db,
+# cx_Oracle.connect("scott/PW@db")
+    re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4}|"
+               r"\b(?:cx_Oracle|oracledb)\.connect\(\s{0,3}(?:dsn\s{0,3}=\s{0,3})?[\"'])[\"']?[A-Za-z0-9_$#.]{1,128}/"
                r"(?P<value>[^\s@/\"'`]{1,256})@"),
 ]
 _CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
                 ("storepass", "keypass"),
-                ("login",), ("wandb",), ("machine",), ("oracle:", "sqlplus"))
+                ("login",), ("wandb",), ("machine",), ("oracle:", "sqlplus", "_Oracle.", "oracledb."))
 
 
 def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
@@ -1401,7 +1432,7 @@ def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optiona
 
 _DS_PATTERNS = _detect_secrets_patterns()
 _PREFIX_NEEDLES = [(kind, pattern, _literal_needle(pattern)) for kind, pattern in _PREFIX_TOKENS]
-_KNOWN_PREFIXES = frozenset([prefix for _kind, prefix, _body, _source in TOKEN_SHAPES]
+_KNOWN_PREFIXES = frozenset([prefix for _kind, prefix, _body, _source in TOKEN_SHAPES + DOCUMENTED_SHAPES]
                             + [needle for _kind, _pattern, needle in _PREFIX_NEEDLES if needle])
 _EDGE_CHARS = " \t\r\n\"'=:[](),;"
 # The keyword detectors (Cloudant, IBM, SoftLayer: "<vendor>_<key|pwd|token> = <24+ chars>") try two
@@ -1508,8 +1539,8 @@ def _high_spans(text: str) -> list[Span]:
 # or a bare word not followed by "(", "[", "." or "="; numbers, booleans, None, type names, dotted
 # identifiers and variables (``self.ntoken = ntoken``, ``password = new_password``) are left alone.
 _LONG_SECRET_WORD = (
-    r"(?:token|secret|password|passwd|passphrase|credentials?|api[_\-]?key|access[_\-]?key|"
-    r"secret[_\-]?key|private[_\-]?key|session[_\-]?id)"
+    r"(?:token|secret|password|passwd|passphrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
+    r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
 )
 _SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie)"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
@@ -1604,8 +1635,9 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
         if "=" not in prefix and re.fullmatch(r"[A-Za-z][a-z]*", value):
             return True
         return _reference(value, spaced=code_style)
-    if _generic_token_name(name) and not re.search(r"[0-9]", value) and (len(value) < 16 or " " in value.strip()):
-        return True  # {"token": "Paris", "logprob": -0.2}: a tokenizer's token, not a credential
+    if _generic_token_name(name) and not re.search(r"[0-9]", value) and (len(value) < 16 or " " in value.strip()) \
+            and not _short_key(value):
+        return True  # {"token": "Paris", "logprob": -0.2}: a tokenizer's token, not a credential (token = "ZPNSLuJx" is)
     if re.fullmatch(r"\s?[a-z]{1,8}\s?", value) is None:
         return False
     return code_style or re.search(r"pass|pwd|secret", name, re.IGNORECASE) is None
@@ -1652,8 +1684,8 @@ def _replace_env_value(m: re.Match[str]) -> str:
 
 # --------------------------------------------------------------------------- --flag value in argv
 
-_FLAG_VALUE = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?--(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
+_FLAG_VALUE = re.compile(  # (one dash: Go's flags, consul -token X, only for a name that says secret or key)
+    r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?(?P<dashes>--?)(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
     r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|[ \t]{1,5}))"  # "--flag", "value" | --flag=value | --flag value (one line)
     r"(?:(?P<fq>['\"])(?P<fqvalue>(?!<redacted)[^'\"\n]{1,512})(?P=fq)"
     r"|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512}))"
@@ -1824,9 +1856,10 @@ def _flag_value(m: re.Match[str]) -> str:
     if "<redacted:" in value:
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
-        if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value):
+        if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value) \
+                or (m.group("dashes") == "-" and not _secret_literal(value, "strong")):  # (prose: "the -token flag")
             return m.group(0)
-    elif not looks_random(value):
+    elif not ((m.group("dashes") == "--" and looks_random(value)) or (_key_name(m.group("flag")) and _short_key(value))):
         return m.group(0)
     quote = m.group("fq") or ""
     return f"{m.group('prefix')}{quote}{_mark('secret-argument')}{quote}"
@@ -1838,9 +1871,9 @@ _PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[
 # a credential's name, a space and the credential (``auth token 3f9c...``, ``(secret AbC9/xYz...)``): when
 # the value looks random or is a long hex string
 # (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
-_NAMED_THEN_VALUE = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|passphrase|token|api[ _\-]?key|access[ _\-]?key|hmac|"
-    r"secret[ _\-]?key|private[ _\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
+_NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngrok authtoken X, add-authtoken X)
+    r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-)?(?:secret|password|passwd|passphrase|token|auth-?token|api[ _.\-]?key|access[ _.\-]?key|hmac|"
+    r"secret[ _.\-]?key|private[ _.\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{15,511}"
     r"[^\s\"'`,;()\[\]{}<>“”‘’«»「」.])",
     re.IGNORECASE,
@@ -1857,7 +1890,9 @@ def _long_hex(value: str) -> bool:
 
 def _random_value(m: re.Match[str]) -> bool:
     value = m.group("value").rstrip(".")
-    return _long_hex(value) or (not value.startswith(("/", "~", ".")) and looks_random(value.replace("/", "")))
+    # (a value with "/" is a path when a part of it is a word: /home/me/.cache; base64 may start with "/")
+    return _long_hex(value) or (not value.startswith(("~", ".")) and not _PATH_WORD.search(value)
+                                and looks_random(value.replace("/", "")))
 
 
 # a Dockerfile's ENV/ARG in the form without "=" (``ENV NAME the value``): the rest of the line is the value
@@ -1906,6 +1941,22 @@ def _key_value(m: re.Match[str]) -> bool:
     name = m.group("name")
     words = {w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name) + re.split(r"[_.\-]", name)}
     return not words & _DIGEST_NAME_WORDS and _random_body(m.group("value"))
+
+
+# prose: "key" (after a word that does not name a digest, an id or a lookup), a space or a colon and a value random
+# like text drawn from letters of both cases and digits (``# bucket key AbC9...``; not ``cache key <hex>``, ``public
+# key AAAA``); after a word that says whose key it is, a short key a service drew (TorchServe's banner: ``Inference
+# Key: ZPNSLuJx``)
+_KEY_THEN_VALUE = re.compile(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30})[ _\-])?(?:key|Key|KEY)"
+                             r"(?::[ \t]{0,3}|[ \t]{1,3})"
+                             r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{8,512}={0,2})(?![A-Za-z0-9+/_\-=.:@])")
+
+
+def _spaced_key_value(m: re.Match[str]) -> bool:
+    owner, value = (m.group("owner") or "").upper(), m.group("value")
+    if owner in _DIGEST_NAME_WORDS:
+        return False
+    return (len(value) >= 16 and (looks_random(value) or _drawn_letters(value))) or (bool(owner) and _short_key(value))
 
 
 _CONTINUED = re.compile(r"(?:[(\[][A-Za-z. ]{1,12}[)\]]|\.{2,3}|…|>|\+)?[ \t]{0,3}(?P<tail>[^\s\"'`<>]{6,128})(?=\s|$)")
@@ -1994,6 +2045,7 @@ def _guessed(text: str) -> str:
     text = _apply(text, _group_spans(_VENDOR_THEN_VALUE, text, "secret", _vendor_value))
     if "key" in text or "Key" in text or "KEY" in text:
         text = _apply(text, _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value))
+        text = _apply(text, _group_spans(_KEY_THEN_VALUE, text, "secret", _spaced_key_value))
     if ":" in text:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
@@ -2012,16 +2064,35 @@ def _guessed(text: str) -> str:
         text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
     if "--" in text:
         text = _CLI_FLAG.sub(_replace_value("secret"), text)
+    if "-" in text:
         text = _FLAG_VALUE.sub(_flag_value, text)
     if "=" in text or ":" in text or "\uff1a" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
     text = _apply(text, _call_and_pair_spans(text))
     if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
         text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
+        text = _apply(text, _group_spans(_XML_PROPERTY, text, "secret", _xml_secret))
+    if "{" in text:  # HCL: acl { tokens { agent = "..." } }
+        text = _apply(text, _secret_block_spans(text))
     return _apply(text, _not_template(text, _ds_spans(text, high=False)))
 
 
 _XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-]{0,60})>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</(?P=name)>")
+# a block of HCL (Consul's, Vault's, Nomad's agent configuration) whose name says that what it holds are secrets:
+# acl { tokens { agent = "..." default = "..." } }: every quoted value in it that looks like a credential
+_SECRET_BLOCK = re.compile(r"(?<![\w.\-])(?:tokens|secrets|credentials|passwords)\s{0,3}=?\s{0,3}\{(?P<body>[^{}]{1,4000})\}")
+_BLOCK_ENTRY = re.compile(r"(?<![\w.\-])[A-Za-z_][\w\-]{0,60}\s{0,5}=\s{0,5}\"(?P<value>(?!<redacted)[^\"\n\\]{1,512})\"")
+
+
+def _secret_block_spans(text: str) -> list[Span]:
+    return [(e.start("value"), e.end("value"), _mark("secret")) for m in _SECRET_BLOCK.finditer(text)
+            for e in _BLOCK_ENTRY.finditer(text, m.start("body"), m.end("body"))
+            if _secret_literal(e.group("value"), "strong") and not _SETTING_WORDS.fullmatch(e.group("value"))]
+
+
+# Hadoop's and Spark's configuration XML: <property><name>fs.s3a.secret.key</name><value>...</value></property>
+_XML_PROPERTY = re.compile(r"<name>\s{0,3}(?P<name>[A-Za-z][\w.\-]{0,120})\s{0,3}</name>\s{0,40}<value>\s{0,3}"
+                           r"(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</value>")
 
 
 # a call that authenticates (its name's last part): HTTPBasicAuth, aiohttp's BasicAuth, IAMAuthenticator, google's
@@ -2035,8 +2106,13 @@ _AUTH_KEYWORDS = frozenset({"key", "token", "password", "passwd", "pwd", "pw", "
 # poplib, urllib.request, hmac, hashlib, zipfile, ssl; cryptography, PyJWT/python-jose, itsdangerous, bcrypt,
 # PyCryptodome, PyNaCl, pyOpenSSL; boto3, minio, redis-py, python-ldap, ldap3, PyGithub, python-gitlab, hvac,
 # Azure identity/core, comet_ml, cohere, tweepy, requests-oauthlib, slack_sdk, keyring, pysftp, smbprotocol,
-# paramiko's Transport, SQLAlchemy's URL.create): a positional argument is bound to its parameter's name, and a
-# parameter marked * is a credential. A dotted key names the module or class the call must be reached through.
+# paramiko's Transport, SQLAlchemy's URL.create; the database and directory clients: PyMySQL/MySQLdb/pymssql's
+# connect(host, user, password, database), cx_Oracle's connect and SessionPool, ldap3's Connection imported bare,
+# psycopg2's and pymysql's connections' and paramiko's SSHClient.connect(hostname, port, username, password),
+# imaplib's and smtplib's login, poplib's pass_): a positional argument is bound to its parameter's name, and a
+# parameter marked * is a credential. A dotted key names the module or class the call must be reached through; a
+# key ending in "#port" is the signature of a call of that name whose second argument is a port's number (an
+# object's connect(host, 22, user, PW) is paramiko's, connect(host, user, PW, db) a database client's).
 _CREDENTIAL_SIGNATURES_TEXT = """
 FTP host user passwd* acct | FTP_TLS host user passwd* acct | add_password realm uri user passwd* | pass_ pswd*
 apop user password* | hmac.new key* msg digestmod | hmac.digest key* msg digest | hmac.HMAC key* msg
@@ -2062,7 +2138,13 @@ OAuth1UserHandler consumer_key consumer_secret* access_token* access_token_secre
 tweepy.Client bearer_token* consumer_key consumer_secret* access_token* access_token_secret* | WebClient token*
 set_password service_name username password* | pysftp.Connection host username private_key password*
 register_session server username password* | auth_password username password* | URL.create drivername username password*
-save_token token*
+save_token token* | connect host user passwd* db | pymssql.connect server user password* database
+cx_Oracle.connect user password* dsn | cx_Oracle.Connection user password* dsn | cx_Oracle.SessionPool user password* dsn
+Connection server user password* | SSHClient.connect hostname port username password* pkey key_filename timeout
+connect#port hostname port username password* pkey key_filename timeout | MySQLdb.connect host user passwd* db
+pymysql.connect host user password* database | IMAP4.login user password* | SMTP.login user password*
+SMBConnection username password* my_name remote_name | ibm_db.connect database user password*
+ibm_db.pconnect database user password* | pg8000.connect user host database port password*
 """
 
 
@@ -2078,20 +2160,24 @@ def _credential_signatures(text: str) -> dict[str, tuple[tuple[str, ...], frozen
 
 
 _CREDENTIAL_SIGNATURES = _credential_signatures(_CREDENTIAL_SIGNATURES_TEXT)
-_SIGNATURE_NAMES = frozenset(k.rsplit(".", 1)[-1] for k in _CREDENTIAL_SIGNATURES)
+_SIGNATURE_NAMES = frozenset(k.rsplit(".", 1)[-1].partition("#")[0] for k in _CREDENTIAL_SIGNATURES)
 
 
-def _signature(dotted: str) -> Optional[tuple[tuple[str, ...], frozenset[int]]]:
+def _signature(dotted: str, port_second: bool = False) -> Optional[tuple[tuple[str, ...], frozenset[int]]]:
     """The entry of :data:`_CREDENTIAL_SIGNATURES` for a call through ``dotted`` (``ftplib.FTP``, ``jwt.encode``,
-    ``boto3.session.Session``): the bare name's, or the one of its last two parts."""
+    ``boto3.session.Session``): the one of its last two parts, or the bare name's (its ``#port`` entry when the
+    call's second argument is a port's number)."""
     parts = dotted.split(".")
-    return _CREDENTIAL_SIGNATURES.get(".".join(parts[-2:])) or _CREDENTIAL_SIGNATURES.get(parts[-1])
+    entry = _CREDENTIAL_SIGNATURES.get(".".join(parts[-2:])) if len(parts) > 1 else None
+    if entry is None and port_second:
+        entry = _CREDENTIAL_SIGNATURES.get(parts[-1] + "#port")
+    return entry or _CREDENTIAL_SIGNATURES.get(parts[-1])
 
 
-def _signature_credentials(dotted: str, count: int) -> list[tuple[int, str]]:
+def _signature_credentials(dotted: str, count: int, port_second: bool = False) -> list[tuple[int, str]]:
     """(position, parameter name) of the credentials among ``count`` positional arguments of a call through
     ``dotted`` that :data:`_CREDENTIAL_SIGNATURES` knows."""
-    entry = _signature(dotted)
+    entry = _signature(dotted, port_second)
     if entry is None:
         return []
     params, credentials = entry
@@ -2101,7 +2187,7 @@ def _signature_credentials(dotted: str, count: int) -> list[tuple[int, str]]:
 # an authenticating call as text (a traceback's source line, a printed or logged command): where :func:`_auth_pairs`
 # reads the tree, this reads the literal arguments up to the first that is neither a literal nor a name (a bracketed
 # argument, ``jwt.encode({...}, KEY)``, is stepped over)
-_AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?P<dotted>(?:[A-Za-z_][\w]{0,40}\.){0,4})(?P<fn>" + _AUTH_CALLEE.pattern
+_AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?P<dotted>(?:[A-Za-z_][\w]{0,40}(?:\(\))?\.){0,4})(?P<fn>" + _AUTH_CALLEE.pattern
                              + "|" + "|".join(sorted(map(re.escape, _SIGNATURE_NAMES), key=len, reverse=True))
                              + r")\(|(?<![\w.])(?:[a-z]{1,12}_)?auth\s{0,3}=\s{0,3}(?P<tuple>[(\[])")
 _CALL_ARGUMENT = re.compile(r"\s{0,3}(?:(?P<kw>[A-Za-z_]\w{0,30})\s{0,3}=(?!=)\s{0,3})?(?:[bB]?(?P<q>\\?[\"'])"
@@ -2182,8 +2268,9 @@ def _auth_call_spans(text: str) -> list[Span]:
             candidates += [(a, "strong") for a in args if fn and a is not None and a.group("kw") in _AUTH_KEYWORDS]
             first, strength = _positional_credentials(fn, len(positional))
             candidates += [(a, strength) for a in positional[first:]]
-        candidates += [(positional[i], "strong") for i, _ in _signature_credentials((m.group("dotted") or "") + fn,
-                                                                                     len(positional))]
+        port = len(positional) > 1 and positional[1] is not None and (positional[1].group("expr") or "").isdigit()
+        dotted = (m.group("dotted") or "").replace("()", "")  # (paramiko.SSHClient().connect: SSHClient.connect)
+        candidates += [(positional[i], "strong") for i, _ in _signature_credentials(dotted + fn, len(positional), port)]
         spans.update((a.start("value"), a.end("value"), _mark("secret")) for a, strength in candidates
                      if a is not None and a.group("q") and _secret_literal(a.group("value"), strength))
     return sorted(spans)
@@ -2280,7 +2367,8 @@ def _secret_option(flag: str, value: str) -> bool:
     (``--twilio <32 hex>``), or ``-p``/``-P`` (the password option of mysql, sshpass, zip, ...) with a value of
     a password's make-up; or any option with a random-looking value."""
     if _SECRET_FLAG.search(flag) or looks_random(value) or password_made(value) or _random_base64(value) \
-            or (flag.lower().endswith("key") and (_long_hex(value) or _random_one_case(value))):
+            or (flag.lower().endswith("key") and (_long_hex(value) or _random_one_case(value))) \
+            or (_key_name(flag) and _short_key(value)):  # --inference-key <8 drawn> (TorchServe)
         return True  # --wandb-key <40 hex>, --vendor-key csk-<48 lower-case letters and digits>
     if _joined_credential(value):  # --remember 42|<128 hex>, --session <uuid>:<hex>: a cookie's or a key's parts
         return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", flag.upper()))
@@ -2308,6 +2396,19 @@ def _joined_credential(value: str) -> bool:
     return strong > 0
 
 
+# a sub-command that takes a credential as its argument (ngrok's authtoken and config add-authtoken)
+_SECRET_SUBCOMMAND = re.compile(r"(?:(?:add|set)-)?(?:auth-?token|token|api-?key|password|secret)", re.IGNORECASE)
+
+
+def _argument_secrets(previous: str, arg: str) -> list[str]:
+    """An argument that is a credential by itself: a password a person picked (``ldapsearch -w PW``, ``add_user
+    USER PW``), a random value after a sub-command that takes one (``ngrok authtoken X``), ``user:PW``/``partner,PW``/
+    ``AK SK`` (the whole and each part that is a credential)."""
+    found = [arg] if password_made(arg) or (_SECRET_SUBCOMMAND.fullmatch(previous) and _random_body(arg)) else []
+    parts = credential_parts(arg)
+    return found + ([arg, *parts] if parts else [])
+
+
 def argv_secrets(argv: list[str]) -> dict[str, str]:
     """The credentials in a script's arguments (value -> kind): values of secret-named options
     (``--token X``, ``--password=X``, :func:`_secret_option`), random-looking option values, ``-u user:pw``
@@ -2322,13 +2423,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
 
     for i, arg in enumerate(argv):
         nxt = argv[i + 1] if i + 1 < len(argv) else None
-        if password_made(arg):  # a password a person picked, as any argument (ldapsearch -w PW, add_user USER PW)
-            add(arg)
-        parts = credential_parts(arg)
-        if parts:  # -a user:PW, -u partner,PW, "AK SK": the whole and each part that is a credential
-            add(arg)
-            for part in parts:
-                add(part)
+        for value in _argument_secrets(argv[i - 1] if i else "", arg):
+            add(value)
         if arg.startswith("-") and not arg.startswith("---"):
             flag, eq, value = arg.lstrip("-").partition("=")
             if not eq and nxt is not None and not nxt.startswith("-"):
@@ -2464,6 +2560,8 @@ def _escape_view(text: str) -> str:
 
 def _text_rules(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
     given = text
+    if _JOIN_HINT.search(text):  # key = "abc" + "def...": a known value or a token the code composed
+        text = _apply(text, _joined_literal_spans(text, table))
     text = _replace_known(text, table)
     cut = _cut_escapes(text)
     if cut != text:  # a key block's escaped line breaks are its own (seen before the cuts)
@@ -2684,7 +2782,7 @@ def _record_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
-_PERCENT_SYNTAX = re.compile(r"%(?:3[dDaA]|26|40|2[fF]|22|27)")  # an encoded = : & @ / " '
+_PERCENT_SYNTAX = re.compile(r"%(?:3[dDaA]|26|40|2[fF]|22|27|25)")  # an encoded = : & @ / " ' (and %: twice)
 
 
 def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -2694,8 +2792,13 @@ def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
     for line in text.split("\n"):
         if len(line) > 20000 or not _PERCENT_SYNTAX.search(line):
             continue
-        plain = urllib.parse.unquote_plus(line) if "+" not in line else urllib.parse.unquote(line)
-        found.update(_replaced(plain, _text_rules(plain, table, "")))
+        plain = line
+        for _ in range(3):  # (encoded twice, a redirect's parameter inside another's: %253D, decoded once more)
+            once = urllib.parse.unquote_plus(plain) if "+" not in plain else urllib.parse.unquote(plain)
+            if once == plain:
+                break
+            plain = once
+            found.update(_replaced(plain, _text_rules(plain, table, "")))
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
@@ -2902,10 +3005,10 @@ _PATH_LIKE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
 # name only a random-looking value counts (:func:`_random_body`), so ``GITHUB_SHA``-like digests under other
 # names, and words or numbers under these, stay.
 _NOT_VENDOR_WORDS = frozenset({"BASIC", "AGE", "JWT", "LINEAR", "SQUARE", "README", "HARNESS", "OCTOPUS", "DEPENDENCY",
-                               "IONIC", "INTRA42"})
+                               "IONIC", "INTRA42", "NEW", "PEM", "DEFINED"})
 _VENDOR_NAMES = frozenset(
     {kind.split("-")[0].upper() for kind in [k for k, _ in _PREFIX_TOKENS] + [k for k, _, _ in _SHAPED_TOKENS]
-     + [k for k, _, _, _ in _DS_PATTERNS] + [k for k, _, _, _ in TOKEN_SHAPES]} - _NOT_VENDOR_WORDS
+     + [k for k, _, _, _ in _DS_PATTERNS] + [k for k, _, _, _ in TOKEN_SHAPES + DOCUMENTED_SHAPES]} - _NOT_VENDOR_WORDS
     | {"GITHUB", "GITLAB", "HUGGINGFACE", "NPM", "PYPI", "SLACK", "VAULT", "AWS", "AZURE", "GCP", "OPENAI", "WANDB",
        "DISCORD", "TELEGRAM"})
 # what may follow the vendor's name in a name that is the vendor's secret (twilio, TWILIO_KEY, stripeApiKey)
@@ -2966,6 +3069,29 @@ def _drawn_letters(value: str) -> bool:
 
 
 _LOWER_RUN, _UPPER_RUN = re.compile(r"[a-z]+"), re.compile(r"[A-Z]+")
+_SHORT_KEY = re.compile(r"[A-Za-z0-9]{8,64}")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]{2,}")
+_WORD_NUMBER = re.compile(r"[A-Za-z]+[0-9]{1,4}|[0-9]{1,4}[A-Za-z]+")
+
+
+def _short_key(value: str) -> bool:
+    """A short key a service drew (TorchServe's 8-character keys, a token spelled short in a config file), for a
+    value a name already says is a key or a token: 8 to 64 letters and digits, with letters and digits changing
+    three times or more (``kq8m2xzt``, ``9f8e7d6c``), or letters of both cases without a part a person could say
+    (``ZPNSLuJx``; not ``HTTPServer``, ``McDonald``); a word with a number (``resnet50``, ``build2024``), a number, a
+    word stay."""
+    if not _SHORT_KEY.fullmatch(value) or value.isdigit() or _WORD_NUMBER.fullmatch(value):
+        return False
+    if any(c.isdigit() for c in value):
+        return sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:])) >= 3
+    return not (value.islower() or value.isupper()) and not any(map(_sayable, _CAMEL_PART.findall(value)))
+
+
+def _key_name(name: str) -> bool:
+    """A name whose last word is KEY and that does not name a digest, an id or a lookup (``inference-key``,
+    ``management_key``; not ``cache-key``, ``sort_key``)."""
+    words = _name_words(name)
+    return bool(words) and words[-1] == "KEY" and not set(words) & _DIGEST_NAME_WORDS
 
 
 def _name_words(name: str) -> list[str]:
@@ -3036,8 +3162,9 @@ def _secret_literal(value: str, strength: str) -> bool:
     if value.startswith("<redacted") or _not_secret_value(value, "password" if strength in ("strong", "env-ref") else "") \
             or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _templated(value) or "://" in value:
         return False  # URLs: their credentials are the URL rules'
-    if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]):
-        return False
+    if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]
+                                        and not looks_random(value.replace("/", ""))):
+        return False  # (a path; base64 that starts with "/" is drawn: an AWS secret key may)
     if strength == "vendor":
         return _random_body(value)
     if strength == "env-ref":  # a variable's name, or else the secret (a password's make-up, or as "weak")
@@ -3101,7 +3228,8 @@ def _auth_pairs(name: str, node: object) -> list[tuple[str, object]]:
     pairs: list[tuple[str, object]] = []
     args = [a for a in node.args if not isinstance(a, ast.Starred)]
     if name in _SIGNATURE_NAMES and len(args) == len(node.args):  # (a *starred argument moves the positions)
-        pairs += [("password", args[i]) for i, _ in _signature_credentials(_dotted(node.func), len(args))]
+        port = len(args) > 1 and isinstance(args[1], ast.Constant) and type(args[1].value) is int
+        pairs += [("password", args[i]) for i, _ in _signature_credentials(_dotted(node.func), len(args), port)]
     if _AUTH_CALLEE.fullmatch(name):
         first, strength = _positional_credentials(name, len(args))
         label = "password" if strength == "strong" else _RANDOM_PREFIX + "key"  # (a name of that strength)
@@ -3121,8 +3249,13 @@ def _argv_pairs(elts: list) -> list[tuple[str, object]]:
 
     pairs: list[tuple[str, object]] = []
     for flag, value in zip(elts, elts[1:]):
-        if isinstance(flag, ast.Constant) and isinstance(flag.value, str) and flag.value.startswith("--") \
-                and "=" not in flag.value and _SECRET_FLAG.search(flag.value[2:]):
+        if not (isinstance(flag, ast.Constant) and isinstance(flag.value, str) and flag.value.startswith("-")
+                and "=" not in flag.value):
+            continue
+        name = flag.value.lstrip("-")
+        if (flag.value.startswith("--") and _SECRET_FLAG.search(name)) or \
+                (_key_name(name) and isinstance(value, ast.Constant) and isinstance(value.value, str)
+                 and _short_key(value.value)):  # ["torchserve", "--inference-key", "<8 drawn>"]
             pairs.append(("password", value))
     return pairs
 
@@ -3181,7 +3314,7 @@ def _named_secrets(tree: object) -> list[object]:
     """The literals of ``tree`` bound to a secret's name whose value looks like a credential."""
     out = []
     for name, value in _named_values(tree):
-        text = _literal_text(value)
+        text = _bound_text(value)
         env = name.startswith(_ENV_PREFIX)
         strength = "vendor" if name.startswith(_RANDOM_PREFIX) else \
             _code_secret_name(name[len(_ENV_PREFIX):] if env else name, env)
@@ -3192,7 +3325,7 @@ def _named_secrets(tree: object) -> list[object]:
 
 def named_secret_values(tree: object) -> list[str]:
     """The values of the literals of ``tree`` bound to a secret's name (the rule of :func:`_literal_spans`)."""
-    return [text for text in map(_literal_text, _named_secrets(tree)) if text is not None]
+    return [text for text in map(_bound_text, _named_secrets(tree)) if text is not None]
 
 
 class _Positions:
@@ -3226,6 +3359,17 @@ def _literal_text(node: object) -> Optional[str]:
     return node.value if isinstance(node.value, str) else None
 
 
+def _bound_text(node: object) -> Optional[str]:
+    """The text of a literal, or of literals the code adds up (``PASSWORD = "Tr0ub" + "4dor&3"``: the value the
+    name holds, whose parts alone look like nothing)."""
+    text = _literal_text(node)
+    if text is None:
+        parts = _added_literals(node)
+        if parts and len(parts) >= 2 and len({type(getattr(p, "value", None)) for p in parts}) == 1:
+            text = "".join(_literal_text(p) or "" for p in parts)
+    return text
+
+
 def _whole(node: object) -> str:
     return 'b"<redacted>"' if isinstance(getattr(node, "value", None), bytes) else '"<redacted>"'
 
@@ -3235,6 +3379,8 @@ _SECRET_NEEDLES = ("pass", "pw", "secret", "token", "key", "auth", "cred", "cook
                    "bearer", "jwt", "sig", "url", "uri", "conn")
 # an escape that can hide a token from the source's own scan (colour codes, NULs of UTF-16, \N{...})
 _HIDING_ESCAPE = re.compile(r"\\(?:x|u|U|N\{|[0-7])")
+# literals Python joins into one constant ("abc" "def", across lines in brackets): a secret split between them
+_IMPLICIT_JOIN = re.compile(r"[\"']\s*[rRbBuU]{0,2}[\"']")
 
 
 def _named_here(lower: str) -> bool:
@@ -3271,6 +3417,12 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
         spans += _sql_parameter_spans(text)
     if "A" in text and _AWS_KEY_ID.search(text):  # an AWS secret on its key id's line
         spans += _aws_secret_beside_key_id(text)
+    if "-" in text:
+        spans += _short_flag_spans(text, quoted_only)
+    if "{" in text:  # HCL: acl { tokens { agent = "..." } }
+        spans += _secret_block_spans(text)
+    if "</" in text:  # <password>...</password>, Hadoop's <name>...</name><value>...</value>
+        spans += _group_spans(_XML_ELEMENT, text, "secret", _xml_secret) + _group_spans(_XML_PROPERTY, text, "secret", _xml_secret)
     if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:
         return spans
     if not _named_here(lower):
@@ -3286,9 +3438,25 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     return spans
 
 
+def _short_flag_spans(text: str, quoted_only: bool) -> list[Span]:
+    """A command line inside a string: a short key after an option named ``...-key`` (``--inference-key
+    <8 drawn>``), a credential after an option that names a secret (``gpg --passphrase X``, ``consul ... -token X``,
+    also as a list's repr: ``['gpg', '--passphrase', 'X']``)."""
+    spans: list[Span] = []
+    for m in _FLAG_VALUE.finditer(text):
+        group = "fqvalue" if m.group("fq") else "value"
+        value, flag = m.group(group), m.group("flag")
+        if quoted_only and group != "fqvalue":
+            continue
+        if (_key_name(flag) and _short_key(value)) or (_SECRET_FLAG.search(flag) and _secret_literal(value, "strong")):
+            spans.append((m.start(group), m.end(group), _mark("secret")))
+    return spans
+
+
 def _drawn_value(m: re.Match[str]) -> bool:
-    value = m.group("value").rstrip(".")
-    return len(value) >= 16 and _random_body(value) and "/" not in value
+    value = m.group("value").rstrip(".")  # (base64 holds "/": a drawn key, not a path, when the rest is drawn)
+    return len(value) >= 16 and not value.startswith(("~", ".")) and not _PATH_WORD.search(value) \
+        and _random_body(value.replace("/", ""))
 
 
 def _flag_strength(name: str) -> str:
@@ -3310,7 +3478,7 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
     pos = _Positions(source)
     spans: list[Span] = []
     named: set[int] = set()
-    for value in _named_secrets(tree):
+    for value in _named_secrets(tree) + _composed_secrets(tree, table):
         spans.append((*pos.span(value), _whole(value)))
         named.add(id(value))
     nodes = list(ast.walk(tree))  # type: ignore[arg-type]
@@ -3330,10 +3498,65 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
         if inner == text == view:  # the source spells the value as it is: replace in place
             spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
                       for a, b, r in keyword]
-        elif keyword or (_HIDING_ESCAPE.search(raw) and (_high_spans(view) or _known_spans(view, table))) \
+        elif keyword or ((_HIDING_ESCAPE.search(raw) or _IMPLICIT_JOIN.search(inner))
+                         and (_high_spans(view) or _known_spans(view, table))) \
                 or ("\n" in view and id(node) not in prose and _wrapped_spans(view, (), patterns=True)):
             # (a token a wrap split across the literal's escaped line break: the whole literal)
             spans.append((start, end, _whole(node)))
+    return spans
+
+
+def _added_literals(node: object) -> Optional[list[object]]:
+    """The string literals a chain of ``+`` adds up (``"abc" + "def" + "ghi"``), None when a part is anything else."""
+    import ast
+
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _added_literals(node.left), _added_literals(node.right)
+        return None if left is None or right is None else left + right
+    return [node] if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)) else None
+
+
+def _composed_secrets(tree: object, table: tuple[tuple[str, str], ...]) -> list[object]:
+    """The literals of a string the code composes with ``+`` (or that Python joins, ``"abc" "def"``, one constant
+    written as several) whose whole holds a known value or a token: each part the secret runs through (its parts
+    alone match nothing)."""
+    import ast
+
+    out: dict[int, object] = {}
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        parts = _added_literals(node) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) else None
+        if parts and len(parts) >= 2:
+            texts = [_literal_text(p) or "" for p in parts]
+            out.update((id(p), p) for p in _parts_with_secrets(parts, texts, table))
+    return list(out.values())
+
+
+def _parts_with_secrets(parts: list, texts: list[str], table: tuple[tuple[str, str], ...]) -> list:
+    """The ``parts`` (whose texts are ``texts``) a known value or a token found in their joined text runs
+    through."""
+    joined = "".join(texts)
+    found = _known_spans(joined, table) + _token_spans(joined) + _catalogue_spans(joined)
+    starts = [sum(map(len, texts[:i])) for i in range(len(texts))]
+    return [p for p, a, t in zip(parts, starts, texts) if any(s < a + len(t) and a < e for s, e, _ in found)]
+
+
+# a string a message shows composed of literals (a traceback's source line: key = "abc" + "def"): two to nine
+# quoted literals joined by "+" or written side by side
+_JOINED_LITERALS = re.compile(r"(?:(?P<q>[\"'])(?:(?!(?P=q))[^\\\n]){1,512}(?P=q)[ \t]{0,3}\+?[ \t]{0,3}(?=[\"'])){1,8}"
+                              r"(?P<l>[\"'])(?:(?!(?P=l))[^\\\n]){1,512}(?P=l)")
+_QUOTED_PART = re.compile(r"(?P<q>[\"'])(?P<v>(?:(?!(?P=q))[^\\\n]){1,512})(?P=q)")
+_JOIN_HINT = re.compile(r"[\"'][ \t]{0,3}\+?[ \t]{0,3}[\"']")
+
+
+def _joined_literal_spans(text: str, table: tuple[tuple[str, str], ...]) -> list[Span]:
+    """The literals of a composed string (:data:`_JOINED_LITERALS`) that a known value or a token found in the
+    joined text runs through, each as a whole."""
+    spans: list[Span] = []
+    for m in _JOINED_LITERALS.finditer(text):
+        parts = list(_QUOTED_PART.finditer(text, m.start(), m.end()))
+        if len(parts) >= 2:
+            spans += [(p.start("v"), p.end("v"), _mark("known-secret"))
+                      for p in _parts_with_secrets(parts, [p.group("v") for p in parts], table)]
     return spans
 
 

@@ -1,4 +1,5 @@
-"""The vendor token catalogue (reportkit/token_table.py: the prefixed shapes of gitleaks, betterleaks and Kingfisher)
+"""The vendor token catalogue (reportkit/token_table.py: the prefixed shapes of gitleaks, betterleaks, Kingfisher,
+Nosey Parker and trufflehog)
 redacted in text and code; a vendor's token whose prefix no catalogue knows; secrets seen through a JSON string's
 escapes; a drawn value after a name whose last word is KEY. Values are drawn at random here, never a benchmark's."""
 
@@ -53,8 +54,9 @@ def test_the_catalogue_is_large_and_cites_its_sources():
 
     assert len(TOKEN_SHAPES) >= 150
     assert len({prefix for _kind, prefix, _body, _source in TOKEN_SHAPES}) >= 120
-    assert {source for *_rest, source in TOKEN_SHAPES} == {"gitleaks", "betterleaks", "kingfisher"}
-    for licence in ("MIT", "Apache-2.0"):
+    assert {source for *_rest, source in TOKEN_SHAPES} == {"gitleaks", "betterleaks", "kingfisher", "noseyparker",
+                                                         "trufflehog"}
+    for licence in ("MIT", "Apache-2.0", "AGPL-3.0"):
         assert licence in table.__doc__
 
 
