@@ -1065,7 +1065,9 @@ _CLI_CREDENTIALS = [
     re.compile(r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:-a|--pass)\s{1,3}(?P<value>[^\s\"'`]{1,256})"),
     re.compile(r"(?:-passin|-passout|-pass|-password)\s{1,3}pass:(?P<value>[^\s\"'`]{1,256})"),
     # keytool -storepass PW / -keypass PW (not -storepass:env NAME)
-    re.compile(r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)\s{1,3}[\"']?(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
+    # (also in a list's repr, CalledProcessError's "Command '['keytool', ..., '-srcstorepass', 'PW']'")
+    re.compile(r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)(?:\s{1,3}|[\"']\s{0,3},\s{0,3})[\"']?"
+               r"(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
     # docker/az/oc/helm ... login -p PW (with a space: only after "login")
     re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}[\"']?(?P<value>(?:[^\s\"'`-]|" + _DASHED + r")[^\s\"'`]{0,255})"),
     re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
@@ -1872,12 +1874,43 @@ _PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[
 # the value looks random or is a long hex string
 # (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
 _NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngrok authtoken X, add-authtoken X)
-    r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-)?(?:secret|password|passwd|passphrase|token|auth-?token|api[ _.\-]?key|access[ _.\-]?key|hmac|"
+    r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-|(?:[A-Za-z][A-Za-z0-9]{0,20}_){1,3})?(?:secret|password|passwd|passphrase|credentials?|token|auth-?token|api[ _.\-]?key|access[ _.\-]?key|hmac|"
     r"secret[ _.\-]?key|private[ _.\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{15,511}"
     r"[^\s\"'`,;()\[\]{}<>“”‘’«»「」.])",
     re.IGNORECASE,
 )
+
+
+# a password's word, a space (or "is"/"was"/"to") and a value with a picked password's make-up
+# (:func:`password_made`: ``login failed for svc with password Harbor42!Xyzw17``): the word says what the value is
+_PASSWORD_THEN_PICKED = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:password|passwd|passphrase|pwd)\s{1,3}(?:(?:is|was|to|as)\s{1,3})?[`“‘«「\"']?"
+    r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{12,128})", re.IGNORECASE)
+
+
+def _picked_after_word(m: re.Match[str]) -> bool:
+    return password_made(m.group("value").rstrip("."))
+
+
+# a YAML block scalar under a secret's name (``unseal_key: |`` / ``secret_value: >-`` and the value on the
+# indented lines below): every line of the block that has a credential's make-up (drawn, 32+ hex, a picked password)
+_YAML_BLOCK = re.compile(r"^(?P<indent>[ \t]*)(?:- )?(?P<name>[A-Za-z_][\w.\-]{0,80}):[ \t]*[|>][+\-]?[0-9]?[ \t]*(?:#[^\n]*)?\n"
+                         r"(?P<value>(?:(?P=indent)[ \t]+\S[^\n]*(?:\n|$))+)", re.MULTILINE)
+
+
+def _yaml_block_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for m in _YAML_BLOCK.finditer(text):
+        if not is_secret_env_name(m.group("name")):
+            continue
+        for line in re.finditer(r"[^\n]+", m.group("value")):
+            body = line.group(0).strip()
+            if (body and " " not in body and not body.startswith("<redacted")
+                    and (password_made(body) or _long_hex(body) or looks_random(re.sub(r"[+/=_\-]", "", body)))):
+                start = m.start("value") + line.start() + (len(line.group(0)) - len(line.group(0).lstrip()))
+                spans.append((start, start + len(body), _mark("secret")))
+    return spans
 
 
 _LONG_HEX = re.compile(r"(?=[a-f]{0,511}[0-9])(?=[0-9]{0,511}[a-f])[0-9a-f]{32,512}|(?=[A-F]{0,511}[0-9])[0-9A-F]{32,512}")
@@ -2050,6 +2083,10 @@ def _guessed(text: str) -> str:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
+    if re.search(r"(?i)pass|pwd", text):
+        text = _apply(text, _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word))
+    if ": |" in text or ": >" in text:
+        text = _apply(text, _yaml_block_spans(text))
     if "[parameters: (" in text:
         text = _apply(text, _sql_parameter_spans(text))
     if "ENV" in text or "ARG" in text:
@@ -2109,7 +2146,10 @@ _AUTH_KEYWORDS = frozenset({"key", "token", "password", "passwd", "pwd", "pw", "
 # paramiko's Transport, SQLAlchemy's URL.create; the database and directory clients: PyMySQL/MySQLdb/pymssql's
 # connect(host, user, password, database), cx_Oracle's connect and SessionPool, ldap3's Connection imported bare,
 # psycopg2's and pymysql's connections' and paramiko's SSHClient.connect(hostname, port, username, password),
-# imaplib's and smtplib's login, poplib's pass_): a positional argument is bound to its parameter's name, and a
+# imaplib's and smtplib's login, poplib's pass_; the cloud SDKs' clients: twilio.rest.Client(sid, token),
+# Tencent Cloud's credential.Credential(id, key), Algolia's SearchClient.create(app, key), Huawei Cloud's
+# BasicCredentials/GlobalCredentials(ak, sk), Alibaba's AcsClient(ak, secret) and oss2.Auth, OCI's signer.Signer):
+# a positional argument is bound to its parameter's name, and a
 # parameter marked * is a credential. A dotted key names the module or class the call must be reached through; a
 # key ending in "#port" is the signature of a call of that name whose second argument is a port's number (an
 # object's connect(host, 22, user, PW) is paramiko's, connect(host, user, PW, db) a database client's).
@@ -2145,6 +2185,9 @@ connect#port hostname port username password* pkey key_filename timeout | MySQLd
 pymysql.connect host user password* database | IMAP4.login user password* | SMTP.login user password*
 SMBConnection username password* my_name remote_name | ibm_db.connect database user password*
 ibm_db.pconnect database user password* | pg8000.connect user host database port password*
+rest.Client username password* account_sid | credential.Credential secret_id secret_key* token*
+SearchClient.create app_id api_key* | BasicCredentials ak sk* project_id | GlobalCredentials ak sk* domain_id
+AcsClient ak secret* region_id | oss2.Auth access_key_id access_key_secret* | signer.Signer tenancy user fingerprint private_key_file_location pass_phrase*
 """
 
 
