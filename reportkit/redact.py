@@ -238,10 +238,15 @@ def remember_env(env: Mapping[str, Optional[str]], *, overrides: bool = False) -
         remember(value, kind)
     if overrides:
         for value in env.values():
-            # a value with spaces is words, not a secret (issue 35): a version list, a tensor's repr, a checksum
-            # line; the credentials inside it are known all the same (env_secrets above: its parts)
-            if value and not plain_setting(value) and not any(c.isspace() for c in value.strip()):
+            if override_known(value):
                 remember(value, "env-value")
+
+
+def override_known(value: Optional[str]) -> bool:
+    """A user's ``--env`` value that is a known value as a whole: not a :func:`plain_setting`, and not words — a
+    value with spaces is not a secret (a version list, a tensor's repr, a checksum line); the credentials inside
+    one are known all the same (:func:`env_secrets`: its parts)."""
+    return bool(value) and not plain_setting(value) and not any(c.isspace() for c in value.strip())
 
 
 def remember_argv(argv: Iterable[str]) -> None:
@@ -964,9 +969,16 @@ def _prefixed_spans(text: str) -> list[Span]:
             continue
         end = _prefixed_end(text, m)
         body = text[m.end("prefix"):end]
-        if end > 0 and _drawn_body(body.replace("_", "").replace("-", "")):
+        if end > 0 and _drawn_body(body.replace("_", "").replace("-", "")) and not _DIGEST_BODY.fullmatch(body):
             spans.append((m.start(), end, _mark("token")))
     return spans
+
+
+# a word, a dash and a digest's hex (sha1 .. sha512: 40, 56, 64, 96, 128 digits of one case) is a named digest
+# (pip-<sha256> of a cache key, model-<sha1>), not a token of an unknown vendor: known vendors' hex tokens are in
+# the catalogue
+_DIGEST_BODY = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{56}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128})"
+                          r"|(?:[0-9A-F]{40}|[0-9A-F]{56}|[0-9A-F]{64}|[0-9A-F]{96}|[0-9A-F]{128})")
 
 
 def _token_spans(text: str) -> list[Span]:
@@ -1845,12 +1857,16 @@ def credential_parts(value: str) -> list[str]:
     as ``ml-bot:<password>`` (a user and a password for ``-a``/``-u``), ``<access key> <secret key>``,
     ``partner,<password>``. Each such part is known as well as the whole: a script passes it on alone."""
     parts = [p for p in _PART_SEPARATORS.split(value.strip()) if p]
-    if not 2 <= len(parts) <= 4:
+    if not 2 <= len(parts) <= 4 or _DIGEST_REFERENCE.search(value):
         return []
     return [p for p in parts if password_made(p) or (len(p) >= 16 and looks_random(p)) or _random_base64(p)]
 
 
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
+# a content digest named by its algorithm (an image's python@sha256:<hex>, pip's --hash=sha256:<hex>): its parts
+# are an algorithm's name and a digest, not a user and a password
+_DIGEST_REFERENCE = re.compile(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:=]"
+                               r"(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})$")
 
 
 def _flag_value(m: re.Match[str]) -> str:

@@ -509,6 +509,12 @@ def test_an_env_value_made_of_words_is_not_a_known_value_but_its_credentials_are
         assert secret not in redact_text(f"again {secret} here", home="")
     finally:
         forget_known()
+    from reportkit.report.render import Redactor  # the bundle's own redactor reads the same rule
+
+    redactor = Redactor.for_env({}, home="", overrides={**words, "PAIR": f"{key} {secret}", "TOK": "Tk9" + _r(20)})
+    for value in words.values():
+        assert redactor.text(f"seen: {value}") == f"seen: {value}"
+    assert secret not in redactor.text(f"again {secret}") and "Tk9" not in redactor.text("Tk9" + _r(20))
 
 
 @pytest.mark.parametrize("name", ["SSHPASS", "OP_SESSION_my", "OP_SESSION_ABC123", "REDIS_URL", "DATABASE_URL",

@@ -59,3 +59,25 @@ def test_a_credential_in_these_forms_goes(text, secret):
 ])
 def test_their_lookalikes_stay(text):
     assert redact_text(text, home="") == text
+
+
+@pytest.mark.parametrize("argv", [
+    ["--image", f"python@sha256:{'9f3a' * 16}"],
+    [f"pytorch/pytorch@sha256:{'9F3A' * 16}"],
+    ["--require-hashes", f"--hash=sha256:{'0b1c' * 16}"],
+])
+def test_a_content_digest_in_the_arguments_is_no_credential(argv):
+    """``NAME@sha256:<hex>`` (an image pinned by digest) split at ``:`` looked like a user and a password."""
+    from reportkit.redact import argv_secrets
+
+    assert argv_secrets(argv) == {}
+    assert argv_secrets(["--login", "ci-bot:" + PICKED]) != {}  # a user and a password stay one
+
+
+@pytest.mark.parametrize("text, changed", [
+    (f"restored cache pip-{'9f3a' * 16}", False),     # a word, a dash and a sha256: a named digest
+    (f"weights model-{'0b1c' * 10}.bin", False),      # ... a sha1
+    (f"xyzco_{'7f3a' * 8}", True),                     # an unknown vendor's drawn hex token (32 digits) goes
+])
+def test_a_named_digest_is_no_unknown_vendors_token(text, changed):
+    assert (redact_text(text, home="") != text) is changed

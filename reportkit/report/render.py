@@ -32,7 +32,7 @@ from reportkit.redact import (
     argv_secrets,
     env_secrets,
     holds_named_secret,
-    plain_setting,
+    override_known,
     protect,
     redact_code,
     redact_data,
@@ -86,9 +86,9 @@ class Redactor:
         values (``overrides``) that are not plain settings."""
         secrets = [v for k, v in env.items()
                    if v and holds_named_secret(k, v) and len(v) >= 6 and not _TRIVIAL_VALUE.match(v)]
-        known = {**env_secrets(env), **argv_secrets(list(args or []))}
+        known = {**env_secrets(env), **env_secrets(overrides or {}), **argv_secrets(list(args or []))}
         for value in (overrides or {}).values():
-            if value and not plain_setting(value):
+            if override_known(value):
                 known.setdefault(value, "env-value")
         return cls(enabled, secrets, home, known)
 
