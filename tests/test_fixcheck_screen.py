@@ -181,6 +181,19 @@ def test_fold_map_maps_an_edited_changed_line_once():
     assert fold2("a = h(1, 2)\n") == "a = h(1, 2)\n"
 
 
+def test_fold_map_tells_a_repeated_changed_line_apart_by_the_lines_before_it():
+    # the same keyword line in two calls; the fix changes the second (r01-07: export, then re-export)
+    call = "ep = export(\n    {},\n    args=(x,),\n    shapes=({{0: D}},),\n)\n"
+    bad = call.format("model") + "m = unflatten(ep)\n" + call.format("m")
+    good = bad[::-1].replace("\n,),}D :0{(=sepahs", "\n,),),}D :0{((=sepahs", 1)[::-1]
+    fold = FoldMap(bad, good)
+    assert fold(bad) == good
+    inlined = bad.replace("    model,\n", "    Model(),\n")  # the first call's own lines edited
+    assert fold(inlined) == good.replace("    model,\n", "    Model(),\n")
+    # the lines before tell neither apart (both calls alike there): no good form, as before
+    assert fold(call.format("m") + call.format("m")) is None
+
+
 def test_a_pass_that_broke_the_check_before_confirms_its_first_accepts_at_once():
     calls: list[str] = []
 

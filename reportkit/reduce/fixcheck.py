@@ -141,6 +141,7 @@ class _Hunk:
     evidence: set[str] = field(default_factory=set)  # bad lines found nowhere else in the script
     group: int = 0  # hunks of one region of the change (a few unchanged lines apart) stand or fall together
     in_method: bool = False  # the change is in a method: where a candidate has it outside one, ``self.x`` is ``x``
+    before: list[str] = field(default_factory=list)  # the non-blank lines before it (stripped), nearest last
 
 
 # a line as tokens, each with the whitespace before it: names and numbers, or one other character
@@ -265,6 +266,7 @@ class FoldMap:
             rest = {line.strip() for line in a[:i1] + a[i2:]}
             hunk.evidence = {line.strip() for line in hunk.bad} - rest
             hunk.group = group
+            hunk.before = [line.strip() for line in before]
             first = next((line for line in [*a[i1:i2], *b[j1:j2]] if line.strip()), "")
             hunk.in_method = _method_above(before, _indent(first))
             self.hunks.append(hunk)
@@ -319,6 +321,8 @@ class FoldMap:
         their class became module code), with the good lines to put there, reindented (None: they do not fit
         the indentation); else the changed line edited elsewhere (:meth:`_place_edited`)."""
         hits = _occurrences(text, stripped, [line.strip() for line in hunk.bad], hunk.in_method)
+        if len(hits) > 1:
+            hits = _nearest_context(hits, stripped, hunk.before)
         if len(hits) > 1:
             raise _Unmappable(f"the changed lines occur {len(hits)} times")
         if not hits:
@@ -401,6 +405,23 @@ def _occurrences(text: list[tuple[int, str]], stripped: list[str], want: list[st
     if not hits and in_method and plain != want:
         hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == plain and not _in_method(text, k)]
     return hits
+
+
+def _nearest_context(hits: list[int], stripped: list[str], before: list[str]) -> list[int]:
+    """Of several places where the changed lines stand (``hits``), the one whose lines before it match the
+    script's lines before the change the longest way back (the fix's own context, as a unified diff's
+    hunk locates it): a call repeated with the same keyword line, ``args=(x,),`` then ``dynamic_shapes=...``,
+    told apart by the line above (``model,`` or ``unflattened_module,``). All of them when no one matches
+    longer than every other."""
+    def matched(k: int) -> int:
+        n = 0
+        while n < min(k, len(before)) and stripped[k - 1 - n] == before[-1 - n]:
+            n += 1
+        return n
+
+    scores = [matched(k) for k in hits]
+    best = max(scores)
+    return [hits[scores.index(best)]] if best and scores.count(best) == 1 else hits
 
 
 def _apply_places(candidate: str, lines: list[str], edits: list[tuple[int, int, list[str]]],
