@@ -456,6 +456,17 @@ def test_numeric_literals_negative_and_unicode() -> None:
     assert site.render(7) == 's = "ü"; x = -7\n'
 
 
+def test_numeric_literals_leave_an_export_dims_bounds_alone() -> None:
+    # r01-06: Dim("Dim", min=16, max=64) became min=4, max=32 (the same guard, but the range the message
+    # quotes is no longer the user's; a range shrunk to one value is another violation)
+    source = ("import torch\nfrom torch.export import Dim\nd = torch.export.Dim('d', min=16, max=64)\n"
+              "e = Dim.DYNAMIC(min=2, max=1024)\nx = torch.randn(4, 32)\ny = torch.clamp(x, min=16, max=64)\n")
+    assert [s.value for s in P.numeric_literals(source)] == [4, 32, 16, 64]  # the clamp's stay numbers
+    assert "min=16, max=64)\ne = Dim.DYNAMIC(min=2, max=1024)" in apply_all(source, P.propose_literals_to_one(source))
+    plain = "d = Dim('d', min=16, max=64)\n"  # no torch: an unknown Dim's numbers are numbers
+    assert [s.value for s in P.numeric_literals(plain)] == [16, 64]
+
+
 # --------------------------------------------------------------------------- simplify
 def test_simplify_candidates() -> None:
     source = "@deco(1)\ndef f(x: int = g()) -> int:\n    return x.y + h(x)\nout = f()\n"
