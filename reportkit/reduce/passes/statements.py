@@ -185,7 +185,8 @@ def _propose_unused(source: str) -> list[Edit]:
 
 
 def drop_target_candidates(source: str) -> list[str]:
-    """``x = f()`` whose ``x`` is never read -> ``f()`` (when deleting it outright fails)."""
+    """``x = f()`` whose ``x`` is never read -> ``f()`` (when deleting it outright fails); also the last
+    ``x = x + y`` of a body that reads ``x`` only before it (:func:`_dead_store`)."""
     return list(_drop_target_candidates(source))
 
 
@@ -206,7 +207,7 @@ def _drop_target_candidates(source: str) -> Iterator[str]:
             names = _bound_by_assignment(stmt)
             if not names:
                 continue
-            if any(scopes.reads(stmt, n) for n in names):
+            if any(scopes.reads(stmt, n) for n in names) and not _dead_store(tree, info, stmt, names):
                 yield from _drop_unpacked(source, smap, scopes, stmt)
                 continue
             start, _end = smap.stmt_span(stmt)
@@ -214,6 +215,33 @@ def _drop_target_candidates(source: str) -> Iterator[str]:
             if smap.lineno_of(start) != smap.lineno_of(value_start):
                 continue
             yield source[:start] + source[value_start:]
+
+
+_INTROSPECTION = frozenset({"locals", "vars", "eval", "exec"})
+
+
+def _dead_store(tree: ast.Module, info: BodyInfo, stmt: ast.stmt, names: list[str]) -> bool:
+    """``x = x + y`` that binds one name, in a function's own body (or the module's), with no read of ``x``
+    after it: the value it binds is never read (the reads before it are of earlier bindings: ``x = f(x)``
+    then ``x = x + y`` at a forward's end, its ``return`` gone). Not where ``x`` is global or nonlocal there,
+    read in a nested function, lambda or class (it may run later), or the scope calls ``locals()``,
+    ``vars()``, ``eval()`` or ``exec()``. Scope-wide counts (:meth:`Scopes.reads`) see the earlier reads."""
+    scope = tree if info.owner is None else info.owner
+    if len(names) != 1 or not (scope is tree or isinstance(scope, _FUNCS)) or not any(s is stmt for s in scope.body):
+        return False
+    name, end = names[0], (stmt.end_lineno or 0, stmt.end_col_offset or 0)
+    nested = [n for n in ast.walk(scope) if n is not scope and isinstance(n, (*_SCOPES, ast.GeneratorExp))]
+    for node in ast.walk(scope):
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _INTROSPECTION:
+            return False
+        read = (isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Store)) or (
+            isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name)
+        if read and (node.lineno, node.col_offset) > end:
+            return False
+    return not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+                   for scope_node in nested for n in ast.walk(scope_node))
 
 
 def _drop_unpacked(source: str, smap: SourceMap, scopes: Scopes, stmt: ast.stmt) -> list[str]:
