@@ -194,6 +194,21 @@ def test_fold_map_tells_a_repeated_changed_line_apart_by_the_lines_before_it():
     assert fold(call.format("m") + call.format("m")) is None
 
 
+def test_fold_map_makes_a_change_made_at_every_place_of_its_line_wherever_it_stands():
+    # r01-10: two blocks each compile with aot_eager; the fix makes both eager. A candidate keeps one block
+    block = "def f(x):\n    return x * {0}\n\nof = compile(f, backend='aot_eager')\nprint(of(1))\n\n"
+    bad = block.format(1) + "\n".join(f"a{i} = {i}" for i in range(6)) + "\n" + block.format(2)
+    good = bad.replace("'aot_eager'", "'eager'")
+    fold = FoldMap(bad, good)
+    assert fold(bad) == good
+    second = block.format(2)  # the first block gone: the line it had once is the second's, changed the same
+    assert fold(second) == second.replace("'aot_eager'", "'eager'")
+    # a lookalike: the same line twice, the fix changes one of them only (which one matters: by the lines
+    # before it, :func:`_nearest_context`)
+    half = bad[::-1].replace("'regea_toa'", "'regae'", 1)[::-1]  # the last one
+    assert FoldMap(bad, half)(bad) == half
+
+
 def test_a_pass_that_broke_the_check_before_confirms_its_first_accepts_at_once():
     calls: list[str] = []
 

@@ -142,6 +142,7 @@ class _Hunk:
     group: int = 0  # hunks of one region of the change (a few unchanged lines apart) stand or fall together
     in_method: bool = False  # the change is in a method: where a candidate has it outside one, ``self.x`` is ``x``
     before: list[str] = field(default_factory=list)  # the non-blank lines before it (stripped), nearest last
+    every: bool = False  # the fix makes this change at every place its lines stand (:func:`_merge_twins`)
 
 
 # a line as tokens, each with the whitespace before it: names and numbers, or one other character
@@ -270,6 +271,7 @@ class FoldMap:
             first = next((line for line in [*a[i1:i2], *b[j1:j2]] if line.strip()), "")
             hunk.in_method = _method_above(before, _indent(first))
             self.hunks.append(hunk)
+        self.hunks = _merge_twins(self.hunks, [line.strip() for line in a if line.strip()])
 
     @property
     def identity(self) -> bool:
@@ -367,6 +369,22 @@ class FoldMap:
         prior = [line for _i, line in text[:hits[0] + 1]]
         return start, start, _reindent(self._good_lines(hunk, prior, _indent(first) + delta), delta)
 
+    def _place_every(self, hunk: _Hunk, lines: list[str], text: list[tuple[int, str]], stripped: list[str],
+                     present: set[str]) -> list[tuple[int, int, list[str] | None]]:
+        """The places of a change the fix makes wherever its lines stand (:attr:`_Hunk.every`): each of them, or
+        the changed line edited elsewhere (:meth:`_place_edited`); none when they are gone."""
+        hits = _occurrences(text, stripped, [line.strip() for line in hunk.bad], hunk.in_method)
+        if not hits:
+            place = self._place_edited(hunk, lines, text, present)
+            return [] if place is None else [place]
+        places = []
+        for hit in hits:
+            start, end = text[hit][0], text[hit + len(hunk.bad) - 1][0] + 1
+            prior = [line for _i, line in text[:hit]]
+            places.append((start, end, _reindent(self._good_lines(hunk, prior, _indent(lines[start])),
+                                                 _indent(lines[start]) - _indent(hunk.bad[0]))))
+        return places
+
     def mapped(self, candidate: str) -> tuple[str | None, str]:
         """The good form of ``candidate`` (None: there is none), and why not: each hunk's changed lines
         (:meth:`_place_changed`) or insertion (:meth:`_place_insertion`) placed in it, all of a region's
@@ -379,13 +397,16 @@ class FoldMap:
         kept: dict[int, set[bool]] = {}  # region -> were its hunks found (True) / gone (False)
         try:
             for hunk in self.hunks:
-                place = (self._place_changed(hunk, lines, text, stripped, present) if hunk.bad
-                         else self._place_insertion(hunk, lines, text, stripped))
-                kept.setdefault(hunk.group, set()).add(place is not None)
-                if place is not None and place[2] is None:
+                if hunk.every:
+                    places = self._place_every(hunk, lines, text, stripped, present)
+                else:
+                    place = (self._place_changed(hunk, lines, text, stripped, present) if hunk.bad
+                             else self._place_insertion(hunk, lines, text, stripped))
+                    places = [] if place is None else [place]
+                kept.setdefault(hunk.group, set()).add(bool(places))
+                if any(place[2] is None for place in places):
                     raise _Unmappable("the fix's lines do not fit the indentation there")
-                if place is not None:
-                    edits.append(place)  # type: ignore[arg-type]
+                edits.extend(places)  # type: ignore[arg-type]
         except _Unmappable as exc:
             return None, str(exc)
         return _apply_places(candidate, lines, edits, kept)
@@ -405,6 +426,31 @@ def _occurrences(text: list[tuple[int, str]], stripped: list[str], want: list[st
     if not hits and in_method and plain != want:
         hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == plain and not _in_method(text, k)]
     return hits
+
+
+def _merge_twins(hunks: list[_Hunk], stripped: list[str]) -> list[_Hunk]:
+    """One hunk for the same change made at every place its lines stand in the script (``stripped``: its
+    non-blank lines), marked :attr:`_Hunk.every`: r01-10's two blocks each compile with
+    ``backend='aot_eager'`` and the fix makes both ``'eager'``. A candidate that kept one of the two has it
+    once, and which hunk it was is nobody's business: the change there is the same. Not where some place of
+    those lines is left as it is (then which one is changed matters: :func:`_nearest_context`)."""
+    out: list[_Hunk] = []
+    seen: dict[tuple, tuple[_Hunk, int]] = {}
+    for hunk in hunks:
+        key = (tuple(line.strip() for line in hunk.bad), tuple(line.strip() for line in hunk.good), hunk.in_method)
+        if hunk.bad and key in seen:
+            seen[key] = (seen[key][0], seen[key][1] + 1)
+            continue
+        seen[key] = (hunk, 1)
+        out.append(hunk)
+    for (bad, _good, _m), (hunk, count) in seen.items():
+        n = len(bad)
+        places = sum(1 for k in range(len(stripped) - n + 1) if tuple(stripped[k:k + n]) == bad)
+        if count > 1 and count == places:
+            hunk.every = True
+        elif count > 1:  # some place stays as it is: the twins stay apart
+            return hunks
+    return out
 
 
 def _nearest_context(hits: list[int], stripped: list[str], before: list[str]) -> list[int]:
