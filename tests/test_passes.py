@@ -177,6 +177,25 @@ def test_unused_inner_names() -> None:
     assert apply_all(source, P.propose_unused(source)) == "def g():\n    return 1\ng()\n"
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # r01-02: bound, then bound again before anything read it
+        ("model = f\nmodel = compile(f)\nmodel(1)\n", "model = compile(f)\nmodel(1)\n"),
+        ("def g(x):\n    y = x\n    y = h(x)\n    return y\ng(1)\n", "def g(x):\n    y = h(x)\n    return y\ng(1)\n"),
+        # not: the next binding's value reads it, a read in between, the rebinding in a branch only (the first
+        # value is read where it is not taken), read by a nested function
+        ("model = f\nmodel = compile(model)\nmodel(1)\n", None),
+        ("model = f\nprint(model)\nmodel = compile(f)\nmodel(1)\n", None),
+        ("model = f\nif c:\n    model = compile(f)\nmodel(1)\n", None),
+        ("model = f\ndef run():\n    return model(1)\nmodel = compile(f)\nrun()\n", None),
+    ],
+)
+def test_unused_dead_store(source: str, expected: str | None) -> None:
+    edits = P.propose_unused(source)
+    assert (apply_all(source, edits) if edits else None) == expected
+
+
 def test_drop_target() -> None:
     source = "def f():\n    return 1\nout = f()\nkept = f()\nprint(kept)\n"
     assert P.drop_target_candidates(source) == ["def f():\n    return 1\nf()\nkept = f()\nprint(kept)\n"]
