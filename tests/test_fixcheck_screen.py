@@ -209,6 +209,20 @@ def test_fold_map_makes_a_change_made_at_every_place_of_its_line_wherever_it_sta
     assert FoldMap(bad, half)(bad) == half
 
 
+def test_fold_map_takes_assignments_changed_each_alone_one_by_one():
+    # r01-05: four Dims each made Dim.DYNAMIC; a candidate drops the ones nothing reads
+    dims = "".join(f"d{i} = Dim('d{i}')\n" for i in range(3))
+    bad = "x = 1\n" + dims + "export(m, shapes={'z': {1: d2}})\n"
+    good = bad.replace("Dim('d0')", "Dim.DYNAMIC").replace("Dim('d1')", "Dim.DYNAMIC").replace("Dim('d2')", "Dim.DYNAMIC")
+    fold = FoldMap(bad, good)
+    assert fold(bad) == good
+    kept = bad.replace("d0 = Dim('d0')\n", "").replace("d1 = Dim('d1')\n", "")
+    assert fold(kept) == "x = 1\nd2 = Dim.DYNAMIC\nexport(m, shapes={'z': {1: d2}})\n"
+    # a lookalike: the lines of the block bind other names in the fix (not one assignment changed alone)
+    renamed = FoldMap(bad, bad.replace("d0 = ", "e0 = ").replace("d1 = ", "e1 = "))
+    assert renamed(bad.replace("d0 = Dim('d0')\n", "")) is None
+
+
 def test_a_pass_that_broke_the_check_before_confirms_its_first_accepts_at_once():
     calls: list[str] = []
 

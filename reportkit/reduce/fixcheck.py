@@ -255,9 +255,11 @@ class FoldMap:
         self._unchanged = {a[i].strip() for tag, i1, i2, _j1, _j2 in matcher.get_opcodes() if tag == "equal"
                            for i in range(i1, i2)}
         group, last = 0, None  # ``last``: where the previous hunk ended in ``a``
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for tag, i1, i2, j1, j2 in _one_statement_each(matcher.get_opcodes(), a, b):
             if tag == "equal":
                 continue
+            if tag == "apart":  # (one of several assignments each changed alone: a region of its own)
+                group, last = group + 1, None
             if last is not None and sum(1 for line in a[last:i1] if line.strip()) >= REGION_GAP:
                 group += 1
             last = i2
@@ -426,6 +428,46 @@ def _occurrences(text: list[tuple[int, str]], stripped: list[str], want: list[st
     if not hits and in_method and plain != want:
         hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == plain and not _in_method(text, k)]
     return hits
+
+
+def _one_statement_each(opcodes, a: list[str], b: list[str]):
+    """difflib's opcodes, a block of lines replaced by as many where each line is an assignment changed alone
+    (the same target, another value: ``dz = Dim("dz")`` -> ``dz = Dim.DYNAMIC``, r01-05's four Dims) made one
+    ``"apart"`` opcode per line: each such line is a change of its own, and a candidate that dropped one of
+    those assignments (a Dim nothing reads) still has a good form."""
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "replace" and i2 - i1 == j2 - j1 > 1 and _independent(a[i1:i2], b[j1:j2]):
+            for k in range(i2 - i1):
+                yield "apart", i1 + k, i1 + k + 1, j1 + k, j1 + k + 1
+        else:
+            yield tag, i1, i2, j1, j2
+
+
+def _independent(bad: list[str], good: list[str]) -> bool:
+    """Is each line of ``bad`` one whole assignment, of the same target as the line of ``good`` in its place,
+    none reading a name another binds (``y = x + 1`` then ``z = y * 2`` changed together is one change)?"""
+    bound: set[str] = set()
+    reads: set[str] = set()
+    for old, new in zip(bad, good):
+        one, other = _assignment(old), _assignment(new)
+        if one is None or other is None or [ast.dump(t) for t in one[0]] != [ast.dump(t) for t in other[0]]:
+            return False
+        for stmt_targets, value in (one, other):
+            bound.update(n.id for t in stmt_targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            reads.update(n.id for n in ast.walk(value) if isinstance(n, ast.Name))
+    return not bound & reads
+
+
+def _assignment(line: str) -> tuple[list[ast.expr], ast.expr] | None:
+    """The targets and value of a line that is one whole assignment (``x = ...``, ``self.x: int = ...``)."""
+    try:
+        tree = ast.parse(line.strip())
+    except SyntaxError:
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.Assign, ast.AnnAssign)) or tree.body[0].value is None:
+        return None
+    stmt = tree.body[0]
+    return (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]), stmt.value  # type: ignore[return-value]
 
 
 def _merge_twins(hunks: list[_Hunk], stripped: list[str]) -> list[_Hunk]:
