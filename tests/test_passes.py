@@ -204,29 +204,6 @@ def test_drop_target() -> None:
 @pytest.mark.parametrize(
     "source, expected",
     [
-        # r01-06: the forward's last rebinding, its return gone: its value is never read
-        ("def forward(x, y):\n    x = f(x)\n    x = x + y\nforward(a, b)\n",
-         "def forward(x, y):\n    x = f(x)\n    x + y\nforward(a, b)\n"),
-        ("x = load()\nprint(x)\nx = x.view(2)\n", "x = load()\nprint(x)\nx.view(2)\n"),  # the module's body too
-        # not: read after it, read after it in a loop's body, or by a nested function (it may run later),
-        # in a loop (the next pass reads it), global, an augmented read after it, locals()
-        ("def g(x):\n    x = x + 1\n    return x\n", None),
-        ("def g(x):\n    x = x + 1\n    for i in r:\n        h(x)\n", None),
-        ("def g(x):\n    x = x + 1\n    def k():\n        return x\n    return k\n", None),
-        ("def g(x):\n    def k():\n        return x\n    x = x + 1\n    return k\n", None),
-        ("def g(x):\n    h(x)\n    for i in r:\n        x = x + 1\n", None),
-        ("def g():\n    global x\n    h(x)\n    x = x + 1\n", None),
-        ("def g(x):\n    x = x + 1\n    x += 2\n", None),
-        ("def g(x):\n    h(x)\n    x = x + 1\n    print(locals())\n", None),
-    ],
-)
-def test_drop_target_last_rebinding(source: str, expected: str | None) -> None:
-    assert P.drop_target_candidates(source) == ([expected] if expected else [])
-
-
-@pytest.mark.parametrize(
-    "source, expected",
-    [
         # an unpacking whose targets are partly unread: those become ``_`` (the length is still checked)
         ("best, labels = images\nprint(best)\n", "best, _ = images\nprint(best)\n"),
         ("def f(batch):\n    [x, *rest], y = batch\n    return x\na, b = f(1)\nprint(a)\n",

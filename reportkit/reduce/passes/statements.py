@@ -186,8 +186,9 @@ def _propose_unused(source: str) -> list[Edit]:
 
 
 def drop_target_candidates(source: str) -> list[str]:
-    """``x = f()`` whose ``x`` is never read -> ``f()`` (when deleting it outright fails); also one whose value
-    nothing reads (:func:`_dead_store`: the last ``x = x + y`` of a body that reads ``x`` only before it)."""
+    """``x = f()`` whose ``x`` is never read -> ``f()`` (when deleting it outright fails). Not the last
+    ``x = x + y`` of a body that reads ``x`` only before it (:func:`_dead_store`): the same lines, a test more
+    each round (c21-06: 333 -> 335 tests, the same result)."""
     return list(_drop_target_candidates(source))
 
 
@@ -208,7 +209,7 @@ def _drop_target_candidates(source: str) -> Iterator[str]:
             names = _bound_by_assignment(stmt)
             if not names:
                 continue
-            if any(scopes.reads(stmt, n) for n in names) and not _dead_store(tree, info, stmt, names):
+            if any(scopes.reads(stmt, n) for n in names):
                 yield from _drop_unpacked(source, smap, scopes, stmt)
                 continue
             start, _end = smap.stmt_span(stmt)
