@@ -181,6 +181,48 @@ def test_fold_map_maps_an_edited_changed_line_once():
     assert fold2("a = h(1, 2)\n") == "a = h(1, 2)\n"
 
 
+def test_fold_map_tells_a_repeated_changed_line_apart_by_the_lines_before_it():
+    # the same keyword line in two calls; the fix changes the second (r01-07: export, then re-export)
+    call = "ep = export(\n    {},\n    args=(x,),\n    shapes=({{0: D}},),\n)\n"
+    bad = call.format("model") + "m = unflatten(ep)\n" + call.format("m")
+    good = bad[::-1].replace("\n,),}D :0{(=sepahs", "\n,),),}D :0{((=sepahs", 1)[::-1]
+    fold = FoldMap(bad, good)
+    assert fold(bad) == good
+    inlined = bad.replace("    model,\n", "    Model(),\n")  # the first call's own lines edited
+    assert fold(inlined) == good.replace("    model,\n", "    Model(),\n")
+    # the lines before tell neither apart (both calls alike there): no good form, as before
+    assert fold(call.format("m") + call.format("m")) is None
+
+
+def test_fold_map_makes_a_change_made_at_every_place_of_its_line_wherever_it_stands():
+    # r01-10: two blocks each compile with aot_eager; the fix makes both eager. A candidate keeps one block
+    block = "def f(x):\n    return x * {0}\n\nof = compile(f, backend='aot_eager')\nprint(of(1))\n\n"
+    bad = block.format(1) + "\n".join(f"a{i} = {i}" for i in range(6)) + "\n" + block.format(2)
+    good = bad.replace("'aot_eager'", "'eager'")
+    fold = FoldMap(bad, good)
+    assert fold(bad) == good
+    second = block.format(2)  # the first block gone: the line it had once is the second's, changed the same
+    assert fold(second) == second.replace("'aot_eager'", "'eager'")
+    # a lookalike: the same line twice, the fix changes one of them only (which one matters: by the lines
+    # before it, :func:`_nearest_context`)
+    half = bad[::-1].replace("'regea_toa'", "'regae'", 1)[::-1]  # the last one
+    assert FoldMap(bad, half)(bad) == half
+
+
+def test_fold_map_takes_assignments_changed_each_alone_one_by_one():
+    # r01-05: four Dims each made Dim.DYNAMIC; a candidate drops the ones nothing reads
+    dims = "".join(f"d{i} = Dim('d{i}')\n" for i in range(3))
+    bad = "x = 1\n" + dims + "export(m, shapes={'z': {1: d2}})\n"
+    good = bad.replace("Dim('d0')", "Dim.DYNAMIC").replace("Dim('d1')", "Dim.DYNAMIC").replace("Dim('d2')", "Dim.DYNAMIC")
+    fold = FoldMap(bad, good)
+    assert fold(bad) == good
+    kept = bad.replace("d0 = Dim('d0')\n", "").replace("d1 = Dim('d1')\n", "")
+    assert fold(kept) == "x = 1\nd2 = Dim.DYNAMIC\nexport(m, shapes={'z': {1: d2}})\n"
+    # a lookalike: the lines of the block bind other names in the fix (not one assignment changed alone)
+    renamed = FoldMap(bad, bad.replace("d0 = ", "e0 = ").replace("d1 = ", "e1 = "))
+    assert renamed(bad.replace("d0 = Dim('d0')\n", "")) is None
+
+
 def test_a_pass_that_broke_the_check_before_confirms_its_first_accepts_at_once():
     calls: list[str] = []
 

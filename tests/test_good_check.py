@@ -699,11 +699,12 @@ def test_good_code_may_run_longer_than_the_failing_original(tmp_path):
 
 
 def test_explicit_good_error_says_when_the_scripts_fix_cannot_be_mapped(tmp_path):
-    """The fix is in the script, on a line that occurs twice (r01-07: two export calls with the same
-    dynamic_shapes line, the fix changes the second): the fix check cannot carry it onto candidates; the error
-    says so (it said only that the original fails the same way there)."""
-    repo = make_repo(tmp_path / "r", {"app.py": "value = 1\nvalue = 2\nassert value == 2, value\n"}, {})
-    (repo / "app.py").write_text("value = 1\nvalue = 1\nassert value == 2, value\n")
+    """The fix is in the script, on a line that occurs twice and that the lines before it cannot tell apart
+    (the script's first line; r01-07's second export is told apart by its call's lines above: it maps): the fix
+    check cannot carry it onto candidates; the error says so (it said only that the original fails the same
+    way there)."""
+    repo = make_repo(tmp_path / "r", {"app.py": "value = 2\nfirst = value\nvalue = 1\nassert first == 2, first\n"}, {})
+    (repo / "app.py").write_text("value = 1\nfirst = value\nvalue = 1\nassert first == 2, first\n")
     git(repo, "commit", "-qam", "bad")
     proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(repo / "app.py"), "--runs", "1",
                            "--timeout", "30", "--good", "HEAD~1", "-o", str(tmp_path / "o.py"), "-q"],

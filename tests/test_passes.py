@@ -177,6 +177,25 @@ def test_unused_inner_names() -> None:
     assert apply_all(source, P.propose_unused(source)) == "def g():\n    return 1\ng()\n"
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # r01-02: bound, then bound again before anything read it
+        ("model = f\nmodel = compile(f)\nmodel(1)\n", "model = compile(f)\nmodel(1)\n"),
+        ("def g(x):\n    y = x\n    y = h(x)\n    return y\ng(1)\n", "def g(x):\n    y = h(x)\n    return y\ng(1)\n"),
+        # not: the next binding's value reads it, a read in between, the rebinding in a branch only (the first
+        # value is read where it is not taken), read by a nested function
+        ("model = f\nmodel = compile(model)\nmodel(1)\n", None),
+        ("model = f\nprint(model)\nmodel = compile(f)\nmodel(1)\n", None),
+        ("model = f\nif c:\n    model = compile(f)\nmodel(1)\n", None),
+        ("model = f\ndef run():\n    return model(1)\nmodel = compile(f)\nrun()\n", None),
+    ],
+)
+def test_unused_dead_store(source: str, expected: str | None) -> None:
+    edits = P.propose_unused(source)
+    assert (apply_all(source, edits) if edits else None) == expected
+
+
 def test_drop_target() -> None:
     source = "def f():\n    return 1\nout = f()\nkept = f()\nprint(kept)\n"
     assert P.drop_target_candidates(source) == ["def f():\n    return 1\nf()\nkept = f()\nprint(kept)\n"]
@@ -454,6 +473,17 @@ def test_numeric_literals_negative_and_unicode() -> None:
     source = 's = "ü"; x = -42\n'
     (site,) = P.numeric_literals(source)
     assert site.render(7) == 's = "ü"; x = -7\n'
+
+
+def test_numeric_literals_leave_an_export_dims_bounds_alone() -> None:
+    # r01-06: Dim("Dim", min=16, max=64) became min=4, max=32 (the same guard, but the range the message
+    # quotes is no longer the user's; a range shrunk to one value is another violation)
+    source = ("import torch\nfrom torch.export import Dim\nd = torch.export.Dim('d', min=16, max=64)\n"
+              "e = Dim.DYNAMIC(min=2, max=1024)\nx = torch.randn(4, 32)\ny = torch.clamp(x, min=16, max=64)\n")
+    assert [s.value for s in P.numeric_literals(source)] == [4, 32, 16, 64]  # the clamp's stay numbers
+    assert "min=16, max=64)\ne = Dim.DYNAMIC(min=2, max=1024)" in apply_all(source, P.propose_literals_to_one(source))
+    plain = "d = Dim('d', min=16, max=64)\n"  # no torch: an unknown Dim's numbers are numbers
+    assert [s.value for s in P.numeric_literals(plain)] == [16, 64]
 
 
 # --------------------------------------------------------------------------- simplify

@@ -141,6 +141,8 @@ class _Hunk:
     evidence: set[str] = field(default_factory=set)  # bad lines found nowhere else in the script
     group: int = 0  # hunks of one region of the change (a few unchanged lines apart) stand or fall together
     in_method: bool = False  # the change is in a method: where a candidate has it outside one, ``self.x`` is ``x``
+    before: list[str] = field(default_factory=list)  # the non-blank lines before it (stripped), nearest last
+    every: bool = False  # the fix makes this change at every place its lines stand (:func:`_merge_twins`)
 
 
 # a line as tokens, each with the whitespace before it: names and numbers, or one other character
@@ -253,9 +255,11 @@ class FoldMap:
         self._unchanged = {a[i].strip() for tag, i1, i2, _j1, _j2 in matcher.get_opcodes() if tag == "equal"
                            for i in range(i1, i2)}
         group, last = 0, None  # ``last``: where the previous hunk ended in ``a``
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for tag, i1, i2, j1, j2 in _one_statement_each(matcher.get_opcodes(), a, b):
             if tag == "equal":
                 continue
+            if tag == "apart":  # (one of several assignments each changed alone: a region of its own)
+                group, last = group + 1, None
             if last is not None and sum(1 for line in a[last:i1] if line.strip()) >= REGION_GAP:
                 group += 1
             last = i2
@@ -265,9 +269,11 @@ class FoldMap:
             rest = {line.strip() for line in a[:i1] + a[i2:]}
             hunk.evidence = {line.strip() for line in hunk.bad} - rest
             hunk.group = group
+            hunk.before = [line.strip() for line in before]
             first = next((line for line in [*a[i1:i2], *b[j1:j2]] if line.strip()), "")
             hunk.in_method = _method_above(before, _indent(first))
             self.hunks.append(hunk)
+        self.hunks = _merge_twins(self.hunks, [line.strip() for line in a if line.strip()])
 
     @property
     def identity(self) -> bool:
@@ -320,6 +326,8 @@ class FoldMap:
         the indentation); else the changed line edited elsewhere (:meth:`_place_edited`)."""
         hits = _occurrences(text, stripped, [line.strip() for line in hunk.bad], hunk.in_method)
         if len(hits) > 1:
+            hits = _nearest_context(hits, stripped, hunk.before)
+        if len(hits) > 1:
             raise _Unmappable(f"the changed lines occur {len(hits)} times")
         if not hits:
             return self._place_edited(hunk, lines, text, present)
@@ -363,6 +371,22 @@ class FoldMap:
         prior = [line for _i, line in text[:hits[0] + 1]]
         return start, start, _reindent(self._good_lines(hunk, prior, _indent(first) + delta), delta)
 
+    def _place_every(self, hunk: _Hunk, lines: list[str], text: list[tuple[int, str]], stripped: list[str],
+                     present: set[str]) -> list[tuple[int, int, list[str] | None]]:
+        """The places of a change the fix makes wherever its lines stand (:attr:`_Hunk.every`): each of them, or
+        the changed line edited elsewhere (:meth:`_place_edited`); none when they are gone."""
+        hits = _occurrences(text, stripped, [line.strip() for line in hunk.bad], hunk.in_method)
+        if not hits:
+            place = self._place_edited(hunk, lines, text, present)
+            return [] if place is None else [place]
+        places = []
+        for hit in hits:
+            start, end = text[hit][0], text[hit + len(hunk.bad) - 1][0] + 1
+            prior = [line for _i, line in text[:hit]]
+            places.append((start, end, _reindent(self._good_lines(hunk, prior, _indent(lines[start])),
+                                                 _indent(lines[start]) - _indent(hunk.bad[0]))))
+        return places
+
     def mapped(self, candidate: str) -> tuple[str | None, str]:
         """The good form of ``candidate`` (None: there is none), and why not: each hunk's changed lines
         (:meth:`_place_changed`) or insertion (:meth:`_place_insertion`) placed in it, all of a region's
@@ -375,13 +399,16 @@ class FoldMap:
         kept: dict[int, set[bool]] = {}  # region -> were its hunks found (True) / gone (False)
         try:
             for hunk in self.hunks:
-                place = (self._place_changed(hunk, lines, text, stripped, present) if hunk.bad
-                         else self._place_insertion(hunk, lines, text, stripped))
-                kept.setdefault(hunk.group, set()).add(place is not None)
-                if place is not None and place[2] is None:
+                if hunk.every:
+                    places = self._place_every(hunk, lines, text, stripped, present)
+                else:
+                    place = (self._place_changed(hunk, lines, text, stripped, present) if hunk.bad
+                             else self._place_insertion(hunk, lines, text, stripped))
+                    places = [] if place is None else [place]
+                kept.setdefault(hunk.group, set()).add(bool(places))
+                if any(place[2] is None for place in places):
                     raise _Unmappable("the fix's lines do not fit the indentation there")
-                if place is not None:
-                    edits.append(place)  # type: ignore[arg-type]
+                edits.extend(places)  # type: ignore[arg-type]
         except _Unmappable as exc:
             return None, str(exc)
         return _apply_places(candidate, lines, edits, kept)
@@ -401,6 +428,88 @@ def _occurrences(text: list[tuple[int, str]], stripped: list[str], want: list[st
     if not hits and in_method and plain != want:
         hits = [k for k in range(len(stripped) - n + 1) if stripped[k:k + n] == plain and not _in_method(text, k)]
     return hits
+
+
+def _one_statement_each(opcodes, a: list[str], b: list[str]):
+    """difflib's opcodes, a block of lines replaced by as many where each line is an assignment changed alone
+    (the same target, another value: ``dz = Dim("dz")`` -> ``dz = Dim.DYNAMIC``, r01-05's four Dims) made one
+    ``"apart"`` opcode per line: each such line is a change of its own, and a candidate that dropped one of
+    those assignments (a Dim nothing reads) still has a good form."""
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "replace" and i2 - i1 == j2 - j1 > 1 and _independent(a[i1:i2], b[j1:j2]):
+            for k in range(i2 - i1):
+                yield "apart", i1 + k, i1 + k + 1, j1 + k, j1 + k + 1
+        else:
+            yield tag, i1, i2, j1, j2
+
+
+def _independent(bad: list[str], good: list[str]) -> bool:
+    """Is each line of ``bad`` one whole assignment, of the same target as the line of ``good`` in its place,
+    none reading a name another binds (``y = x + 1`` then ``z = y * 2`` changed together is one change)?"""
+    bound: set[str] = set()
+    reads: set[str] = set()
+    for old, new in zip(bad, good):
+        one, other = _assignment(old), _assignment(new)
+        if one is None or other is None or [ast.dump(t) for t in one[0]] != [ast.dump(t) for t in other[0]]:
+            return False
+        for stmt_targets, value in (one, other):
+            bound.update(n.id for t in stmt_targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            reads.update(n.id for n in ast.walk(value) if isinstance(n, ast.Name))
+    return not bound & reads
+
+
+def _assignment(line: str) -> tuple[list[ast.expr], ast.expr] | None:
+    """The targets and value of a line that is one whole assignment (``x = ...``, ``self.x: int = ...``)."""
+    try:
+        tree = ast.parse(line.strip())
+    except SyntaxError:
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.Assign, ast.AnnAssign)) or tree.body[0].value is None:
+        return None
+    stmt = tree.body[0]
+    return (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]), stmt.value  # type: ignore[return-value]
+
+
+def _merge_twins(hunks: list[_Hunk], stripped: list[str]) -> list[_Hunk]:
+    """One hunk for the same change made at every place its lines stand in the script (``stripped``: its
+    non-blank lines), marked :attr:`_Hunk.every`: r01-10's two blocks each compile with
+    ``backend='aot_eager'`` and the fix makes both ``'eager'``. A candidate that kept one of the two has it
+    once, and which hunk it was is nobody's business: the change there is the same. Not where some place of
+    those lines is left as it is (then which one is changed matters: :func:`_nearest_context`)."""
+    out: list[_Hunk] = []
+    seen: dict[tuple, tuple[_Hunk, int]] = {}
+    for hunk in hunks:
+        key = (tuple(line.strip() for line in hunk.bad), tuple(line.strip() for line in hunk.good), hunk.in_method)
+        if hunk.bad and key in seen:
+            seen[key] = (seen[key][0], seen[key][1] + 1)
+            continue
+        seen[key] = (hunk, 1)
+        out.append(hunk)
+    for (bad, _good, _m), (hunk, count) in seen.items():
+        n = len(bad)
+        places = sum(1 for k in range(len(stripped) - n + 1) if tuple(stripped[k:k + n]) == bad)
+        if count > 1 and count == places:
+            hunk.every = True
+        elif count > 1:  # some place stays as it is: the twins stay apart
+            return hunks
+    return out
+
+
+def _nearest_context(hits: list[int], stripped: list[str], before: list[str]) -> list[int]:
+    """Of several places where the changed lines stand (``hits``), the one whose lines before it match the
+    script's lines before the change the longest way back (the fix's own context, as a unified diff's
+    hunk locates it): a call repeated with the same keyword line, ``args=(x,),`` then ``dynamic_shapes=...``,
+    told apart by the line above (``model,`` or ``unflattened_module,``). All of them when no one matches
+    longer than every other."""
+    def matched(k: int) -> int:
+        n = 0
+        while n < min(k, len(before)) and stripped[k - 1 - n] == before[-1 - n]:
+            n += 1
+        return n
+
+    scores = [matched(k) for k in hits]
+    best = max(scores)
+    return [hits[scores.index(best)]] if best and scores.count(best) == 1 else hits
 
 
 def _apply_places(candidate: str, lines: list[str], edits: list[tuple[int, int, list[str]]],

@@ -11,7 +11,7 @@ from typing import Union
 
 from .edits import Delete, Edit, ElementSeq, Splice, Together
 from .scopes import binding_names
-from .shapes import partner_literals, shape_displays, shape_nodes, tensor_data_nodes
+from .shapes import dim_bounds, partner_literals, shape_displays, shape_nodes, tensor_data_nodes
 from .source import SourceMap, iter_nodes
 from .statements import import_binding
 
@@ -718,12 +718,14 @@ def format_number(value: Number) -> str:
 
 
 def numeric_literals(source: str) -> list[NumericSite]:
-    """Every int/float literal, in source order (stable indices while values change)."""
+    """Every int/float literal, in source order (stable indices while values change); not the bounds of an
+    export ``Dim`` (:func:`reportkit.reduce.passes.shapes.dim_bounds`: what the failure is about)."""
     tree = ast.parse(source)
     smap = SourceMap(source)
     sites: list[NumericSite] = []
+    bounds = dim_bounds(tree)
     for node in iter_nodes(tree):
-        if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
+        if not isinstance(node, ast.Constant) or type(node.value) not in (int, float) or id(node) in bounds:
             continue
         start, end = smap.span(node)
         try:

@@ -165,6 +165,31 @@ def tensor_data_nodes(tree: ast.AST) -> set[int]:
             and not isinstance(node.args[0], ast.Starred) and _root(node.func) not in foreign}
 
 
+def dim_bounds(tree: ast.AST) -> set[int]:
+    """ids of the numbers that bound a symbolic dimension: the ``min=``/``max=`` of ``torch.export.Dim("d", min=16,
+    max=64)`` and of ``Dim.DYNAMIC(min=1, max=1024)`` (``Dim.AUTO``, ``Dim.STATIC``) in a module that imports torch.
+    Export's solver reasons over that range: its guards hold for some ranges and not for others (a range that
+    shrinks to one value is a dim "specialized to a constant", another violation under the same headline), and
+    its message quotes it (``in the specified range 16 <= d <= 64``, ``torch/fx/experimental/symbolic_shapes.py``).
+    Such a number is what the failure is about, not a size that costs time (export traces symbolically): the
+    number passes leave it alone."""
+    if not _torch_aliases(tree):  # type: ignore[arg-type]
+        return set()
+    out: set[int] = set()
+    for node in iter_nodes(tree):
+        if isinstance(node, ast.Call) and _names_dim(node.func):
+            out.update(id(k.value) for k in node.keywords if k.arg in ("min", "max"))
+    return out
+
+
+def _names_dim(func: ast.expr) -> bool:
+    """``Dim``, ``torch.export.Dim``, ``Dim.DYNAMIC``, ``export.Dim.AUTO``: a call of export's ``Dim`` or of one of
+    its members."""
+    if isinstance(func, ast.Name):
+        return func.id == "Dim"
+    return isinstance(func, ast.Attribute) and (func.attr == "Dim" or _names_dim(func.value))
+
+
 def _int_literal(node: ast.AST) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
