@@ -207,6 +207,11 @@ def test_fold_map_makes_a_change_made_at_every_place_of_its_line_wherever_it_sta
     # before it, :func:`_nearest_context`)
     half = bad[::-1].replace("'regea_toa'", "'regae'", 1)[::-1]  # the last one
     assert FoldMap(bad, half)(bad) == half
+    # one change made everywhere beside another made at one of its places only: no change is merged (the merged
+    # one was placed twice, by itself and by its twin: "places overlap")
+    three = bad + "".join(f"def g{i}():\n    pass\n\nprint(0)  # x\n\n" for i in range(3))
+    mixed = three.replace("'aot_eager'", "'eager'").replace("print(0)  # x", "print(1)  # x", 2)
+    assert FoldMap(three, mixed)(three) == mixed
 
 
 def test_fold_map_takes_assignments_changed_each_alone_one_by_one():

@@ -490,7 +490,9 @@ def _merge_twins(hunks: list[_Hunk], stripped: list[str]) -> list[_Hunk]:
         places = sum(1 for k in range(len(stripped) - n + 1) if tuple(stripped[k:k + n]) == bad)
         if count > 1 and count == places:
             hunk.every = True
-        elif count > 1:  # some place stays as it is: the twins stay apart
+        elif count > 1:  # some place stays as it is: the twins stay apart (and no group is merged)
+            for each in hunks:
+                each.every = False
             return hunks
     return out
 
