@@ -2502,7 +2502,7 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
                 add(arg[2:])
         elif "=" in arg and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", arg):
             name, _, value = arg.partition("=")
-            if is_secret_env_name(name):
+            if is_secret_env_name(name) and not _key_alone_words(name, value):
                 add(value)
         for cred, kind in credentials_in(arg).items():
             add(cred, kind)
@@ -2511,6 +2511,13 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
     for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
         add(value, "credentials", "password")
     return found
+
+
+def _key_alone_words(name: str, value: str) -> bool:
+    """``sort_key='created_at' order_by=[...]``: a name secret-bearing by a bare ``KEY`` only (:func:`_key_alone`)
+    whose value has spaces — words, a setting's expression, not a secret (a password would follow a name that says
+    so: ``db_password=...``)."""
+    return _key_alone(name) and any(c.isspace() for c in value.strip())
 
 
 def _split(command: str) -> list[str]:

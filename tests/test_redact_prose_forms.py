@@ -81,3 +81,13 @@ def test_a_content_digest_in_the_arguments_is_no_credential(argv):
 ])
 def test_a_named_digest_is_no_unknown_vendors_token(text, changed):
     assert (redact_text(text, home="") != text) is changed
+
+
+def test_a_bare_keys_setting_with_spaces_as_an_argument_stays():
+    """``sort_key='created_at' order_by=[...]`` is secret-bearing by ``KEY`` alone and its value is words: a
+    setting. A value after a name that says password or api key is a credential all the same."""
+    from reportkit.redact import argv_secrets
+
+    assert argv_secrets(["sort_key='created_at' order_by=['-updated_at', 'id']"]) == {}
+    assert argv_secrets([f"api_key={DRAWN}"]) == {DRAWN: "secret-argument"}
+    assert argv_secrets(["db_password=two words 12"]) != {}
