@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -137,8 +138,6 @@ def open_regular(path: str | os.PathLike):  # noqa: ANN201 - a binary file objec
         if isinstance(exc, FileNotFoundError):
             raise
         raise NotRegular(exc.errno, f"{path}: not read ({exc.strerror})") from None
-    import stat
-
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise NotRegular(f"{path}: not a regular file, not read")
@@ -163,21 +162,20 @@ def scrub_tree(root: str | os.PathLike) -> int:
     """Remove every symbolic link, FIFO, socket and device node under ``root`` (a kept scratch dir, once its run and
     all its processes ended), so that whatever reads its files afterwards (globs, ``read_text``, copies into a
     bundle) reads only what the run wrote there; links are never followed. The number removed."""
-    import stat
-
     removed = 0
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        gone = set()
         for name in dirnames + filenames:
             path = os.path.join(dirpath, name)
             try:
                 mode = os.lstat(path).st_mode
                 if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
                     os.unlink(path)
-                    removed += 1
+                    gone.add(name)
             except OSError:
                 pass
-        dirnames[:] = [d for d in dirnames if os.path.isdir(os.path.join(dirpath, d))
-                       and not os.path.islink(os.path.join(dirpath, d))]
+        removed += len(gone)
+        dirnames[:] = [d for d in dirnames if d not in gone]  # (a link to a directory is listed with them)
     return removed
 
 
