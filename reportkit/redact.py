@@ -464,7 +464,7 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
                 end = next((c for c, length in breaks[1:]
                             if length < breaks[0][1] and pattern.fullmatch(view, m.start(), c)), m.end())
                 first = breaks[0][0]
-                if not _token_tail(view[first:end]):  # the next line starts something else (--api-key, a date)
+                if not _token_tail(view[first:end]) or _CALLED.match(view, end):  # the next line starts something else (--api-key, a date)
                     if pattern.fullmatch(view, m.start(), first) or first - m.start() < 12:
                         continue  # whole on its line (the line's own rules take it), or too short to be one
                     end = first  # the head of a token a logger wrapped (its tail is past the next line's prefix)
@@ -514,12 +514,18 @@ def _tail_after_prefix(text: str, at: int) -> Optional[tuple[int, int]]:
     return None
 
 
+_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}){2,6}")
+_CALLED = re.compile(r"\(|\.[A-Za-z_]\w{0,60}\(")  # what follows a name that is called: foo(, Client.create(
+
+
 def _token_tail(piece: str) -> bool:
     """What a wrap carried to the next line of a token: random text (letters with digits or both cases), not
     an option (``--api-key``), a date or a word."""
     piece = re.split(r"[\s]", piece, maxsplit=1)[0]
     if re.fullmatch(r"-{1,2}[A-Za-z][a-z]*(?:-[a-z]+)*|[0-9:\-.,/+]+|[A-Za-z][a-z]+", piece):
         return False  # an option (--api-key, -w), a date or number, a word
+    if _CAMEL_WORDS.fullmatch(piece) and all(_sayable(w) for w in re.findall(r"[A-Z][a-z]+", piece)):
+        return False  # a name made of words (SearchClient, DataLoader): the next line's code, not a tail
     digits, letters = re.search(r"[0-9]", piece), re.search(r"[A-Za-z]", piece)
     return bool((digits and letters) or (re.search(r"[a-z]", piece) and re.search(r"[A-Z]", piece)))
 
@@ -850,7 +856,8 @@ _TOKEN_CHECKS: dict[str, Callable[[str], bool]] = {
 
 
 def _token_ok(kind: str, text: str, m: re.Match[str]) -> bool:
-    if not (kind.endswith("webhook") or _starts_word(text, m.start())):
+    if not (kind.endswith("webhook") or _starts_word(text, m.start())
+            or (kind == "telegram-bot-token" and text.endswith("/bot", 0, m.start()))):  # the Bot API's URL: /bot<token>/
         return False
     check = _TOKEN_CHECKS.get(kind)
     return check is None or check(m.group(0))
@@ -1504,7 +1511,7 @@ def _ds_spans(text: str, high: bool) -> list[Span]:
 
 # a template's placeholder: {user}:{password}, %s:%s, %(pw)s, ${PASS}, $PASS (a format string, not a credential)
 _TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd]|\$\{[A-Za-z_]\w{0,60}\}"
-                       r"|\$[A-Z_][A-Z0-9_]{0,60}|<[A-Za-z_][\w\-]{0,40}>")
+                       r"|\$[A-Z_][A-Z0-9_]{0,60}(?![a-z])|<[A-Za-z_][\w\-]{0,40}>")
 
 
 def _template(value: str) -> bool:
@@ -1553,7 +1560,7 @@ def _high_spans(text: str) -> list[Span]:
 # or a bare word not followed by "(", "[", "." or "="; numbers, booleans, None, type names, dotted
 # identifiers and variables (``self.ntoken = ntoken``, ``password = new_password``) are left alone.
 _LONG_SECRET_WORD = (
-    r"(?:token|secret|password|passwd|passphrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
+    r"(?:token|secret|password|passwd|pass[_.\-]?phrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
     r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
 )
 _SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie)"
@@ -1628,8 +1635,8 @@ def _not_secret_value(value: str, name: str) -> bool:
     a dotted word with digits is a password (``Harbor42.north17``), not a module path."""
     if not _NOT_SECRET_VALUE.match(value):
         return False
-    if "." in value and looks_random(value.replace(".", "")):
-        return False  # WUkxWcmwg4NPRh.rwhQyu...: drawn, not a module path (torch.float32, self.ntoken)
+    if "." in value and (looks_random(value.replace(".", "")) or _random_one_case(value.replace(".", ""))):
+        return False  # WUkxWcmwg4NPRh.rwhQyu..., lf5fxf.dltq...: drawn, not a module path (torch.float32, self.ntoken)
     return not ("." in value and _PASSWORD_NAME.search(name) and _WORD_DIGITS.search(value)
                 and not re.fullmatch(r"-?[0-9.]+", value))
 
@@ -1673,12 +1680,21 @@ def _generic_token_name(name: str) -> bool:
     return not words or words[-1].lower() not in _TOKEN_OWNERS
 
 
+def _prompt_text(prefix: str, quote: str) -> bool:
+    """``"Password: "); x = f("``: the name opened a string and is not closed (a prompt, a label), so the quote
+    after the separator closes that string; the text up to the next quote is code, not the name's value."""
+    head = prefix.lstrip("-").lstrip("\\")
+    return head[:1] == quote and quote not in head[1:]
+
+
 def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
         groups = m.groupdict()
         quote = groups.get("q") or ""
         value = groups.get("qvalue") if quote else groups.get("value")
         if value is None or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or m.group("prefix")):
+            return m.group(0)
+        if quote and _prompt_text(m.group("prefix"), quote):
             return m.group(0)
         return f"{m.group('prefix')}{quote}{_mark(kind)}{quote}"
 
@@ -1890,7 +1906,7 @@ _PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[
 # the value looks random or is a long hex string
 # (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
 _NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngrok authtoken X, add-authtoken X)
-    r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-|(?:[A-Za-z][A-Za-z0-9]{0,20}_){1,3})?(?:secret|password|passwd|passphrase|credentials?|token|auth-?token|api[ _.\-]?key|access[ _.\-]?key|hmac|"
+    r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-|(?:[A-Za-z][A-Za-z0-9]{0,20}_){1,3})?(?:secret|password|passwd|pass[_\-]?phrase|credentials?|token|auth-?token|api[ _.\-]?key|access[ _.\-]?key|hmac|"
     r"secret[ _.\-]?key|private[ _.\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{15,511}"
     r"[^\s\"'`,;()\[\]{}<>“”‘’«»「」.])",
@@ -1901,8 +1917,68 @@ _NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngr
 # a password's word, a space (or "is"/"was"/"to") and a value with a picked password's make-up
 # (:func:`password_made`: ``login failed for svc with password Harbor42!Xyzw17``): the word says what the value is
 _PASSWORD_THEN_PICKED = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:password|passwd|passphrase|pwd)\s{1,3}(?:(?:is|was|to|as)\s{1,3})?[`“‘«「\"']?"
+    r"(?<![A-Za-z0-9_\-])(?:[A-Za-z][a-z0-9]{1,20}(?=[A-Z_])_?){0,3}(?:password|passwd|pass[_\-]?phrase|pwd)\s{1,3}"
+    r"(?:(?:is|was|to|as)\s{1,3})?[`“‘«「\"']?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{12,128})", re.IGNORECASE)
+
+
+# a secret's name assigned one call of a quoted value (Rust's ``let api_secret = String::from("...")``, pydantic's
+# ``SecretStr("...")``, ``Secret::new("...")``): the value when it has a credential's make-up (a call's argument is
+# not always the value: getpass("Password: "), open("keys.json"))
+_ASSIGNED_CALL = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?P<name>" + _SECRET_NAME + r")\s{0,3}(?::\s{0,3}[A-Za-z_][\w:<>]{0,40}\s{0,3})?=\s{0,3}"
+    r"&?(?:[A-Za-z_][\w:.]{0,40})\(\s{0,3}(?P<q>[\"'])(?P<value>(?!<redacted)[^\"'\\\n]{6,512})(?P=q)\s{0,3}\)",
+    re.IGNORECASE)
+
+
+def _called_credential(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return password_made(value) or _long_hex(value) or (len(value) >= 16 and looks_random(value)) \
+        or _random_base64(value)
+
+
+# a credential's name, ":" or "=" and a drawn value that holds brackets or angle brackets (an OCI auth token,
+# ``auth token: pgMrH9>crfJ)oYB``), which the assignment rules' values stop at: the run to the next space
+_NAMED_THEN_SYMBOLS = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|pass[_\-]?phrase|credentials?|token|api[ _.\-]?key|"
+    r"access[ _.\-]?key|secret[ _.\-]?key|private[ _.\-]?key)\s{0,3}[:=]\s{0,3}"
+    r"(?P<value>(?!<redacted)(?=[^\s\"'`]{0,127}[<>()\[\]{}])[^\s\"'`]{12,128})(?=\s|$)", re.IGNORECASE)
+
+
+# a drawn path component right under a directory that holds credentials (``/var/cache/creds/<drawn>/session.json``,
+# ``/run/secrets/<drawn>``): the component is the credential (or names one); a word or a digest-named file stays
+_SECRET_DIR_PART = re.compile(r"(?<=/)(?:creds|credentials|secrets|tokens|passwords|api[_\-]?keys)/"
+                              r"(?P<value>(?!<redacted)[A-Za-z0-9_\-+=.~%]{16,256})(?=/|$|[\s\"'`,;)\]}])", re.IGNORECASE)
+
+
+def _drawn_part(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return not _LONG_HEX.fullmatch(value) and looks_random(re.sub(r"[+=_\-.~%]", "", value))
+
+
+def _unbalanced(value: str) -> bool:
+    depth: list[str] = []
+    for c in value:
+        if c in "([{<":
+            depth.append(c)
+        elif c in ")]}>":
+            if not depth or "([{<"[")]}>".index(c)] != depth.pop():
+                return True
+    return bool(depth)
+
+
+def _drawn_with_symbols(m: re.Match[str]) -> bool:
+    """Drawn (:func:`looks_random`), or letters of both cases switching often around brackets no code would leave
+    unbalanced (``LQCPktHq)xeFduQ;Beit``); not a call (``dict(a=1)``) or a type (``Optional[Dict[str, Any]]``)."""
+    value = m.group("value")
+    if re.search(r"[A-Za-z_]\w*\(", value) and not _unbalanced(value):
+        return False
+    if looks_random(value):
+        return True
+    letters = re.sub(r"[^A-Za-z0-9]", "", value)
+    switches = sum(a.islower() != b.islower() for a, b in zip(letters, letters[1:]) if a.isalpha() and b.isalpha())
+    return _unbalanced(value) and len(letters) >= 12 and switches >= 0.3 * (len(letters) - 1) \
+        and re.search(r"[a-z]", letters) is not None and re.search(r"[A-Z]", letters) is not None
 
 
 def _picked_after_word(m: re.Match[str]) -> bool:
@@ -1915,9 +1991,15 @@ _YAML_BLOCK = re.compile(r"^(?P<indent>[ \t]*)(?:- )?(?P<name>[A-Za-z_][\w.\-]{0
                          r"(?P<value>(?:(?P=indent)[ \t]+\S[^\n]*(?:\n|$))+)", re.MULTILINE)
 
 
+# (the same after what a logger puts before its message: ``... WARNING etl: secret_value: >-`` and the block's
+# lines, indented, below)
+_LOGGED_YAML_BLOCK = re.compile(r"^[^\n]{0,200}?[ \t](?P<name>[A-Za-z_][\w.\-]{0,80}):[ \t]*[|>][+\-]?[0-9]?[ \t]*\n"
+                                r"(?P<value>(?:[ \t]+\S[^\n]*(?:\n|$))+)", re.MULTILINE)
+
+
 def _yaml_block_spans(text: str) -> list[Span]:
     spans: list[Span] = []
-    for m in _YAML_BLOCK.finditer(text):
+    for m in [*_YAML_BLOCK.finditer(text), *_LOGGED_YAML_BLOCK.finditer(text)]:
         if not is_secret_env_name(m.group("name")):
             continue
         for line in re.finditer(r"[^\n]+", m.group("value")):
@@ -2090,7 +2172,9 @@ def _userinfo_password(m: re.Match[str]) -> bool:
     return password_made(value) or looks_random(value)
 
 
-def _guessed(text: str) -> str:
+def _named_guesses(text: str) -> str:
+    """The rules that read a value after a word that names it (a vendor, a key, a password, a credential's
+    directory) and the lines below a YAML block's name."""
     text = _apply(text, _group_spans(_VENDOR_THEN_VALUE, text, "secret", _vendor_value))
     if "key" in text or "Key" in text or "KEY" in text:
         text = _apply(text, _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value))
@@ -2101,8 +2185,18 @@ def _guessed(text: str) -> str:
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
     if re.search(r"(?i)pass|pwd", text):
         text = _apply(text, _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word))
+    if re.search(r"[<>()\[\]{}]", text):
+        text = _apply(text, _group_spans(_NAMED_THEN_SYMBOLS, text, "secret", _drawn_with_symbols))
+        text = _apply(text, _group_spans(_ASSIGNED_CALL, text, "secret", _called_credential))
+    if "/" in text:
+        text = _apply(text, _group_spans(_SECRET_DIR_PART, text, "secret", _drawn_part))
     if ": |" in text or ": >" in text:
         text = _apply(text, _yaml_block_spans(text))
+    return text
+
+
+def _guessed(text: str) -> str:
+    text = _named_guesses(text)
     if "[parameters: (" in text:
         text = _apply(text, _sql_parameter_spans(text))
     if "ENV" in text or "ARG" in text:
@@ -3473,9 +3567,7 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     when it looks like a credential (:func:`_secret_literal`); a call that authenticates and a secret's name
     and value as two strings, written as text (:func:`_auth_call_spans`, :data:`_NAME_VALUE_PAIR`)."""
     lower = text.lower()
-    # a secret's name, a space and a drawn value ("twilio api key SK... secret <32 random>")
-    spans: list[Span] = [s for s in _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
-                         if not quoted_only] if any(w in lower for w in ("secret", "passw", "token", "key", "hmac")) else []
+    spans = _string_named_spans(text, lower, quoted_only)
     spans += _call_and_pair_spans(text)  # a call that authenticates, a name/value pair, written inside a string
     if "ENV" in text or "ARG" in text:  # a Dockerfile's ENV NAME value
         spans += _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret)
@@ -3501,6 +3593,24 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
             name = m.groupdict().get("name") or re.sub(r"\W+$", "", m.group("prefix")).lstrip("-")
             if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
                 spans.append((m.start(group), m.end(group), _mark("secret")))
+    return spans
+
+
+def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
+    """Inside a string's text, the prose rules whose word names the value: a secret's name and a drawn value
+    (``twilio api key SK... secret <32 random>``, ``rejected credential <drawn>``), a password's word and a picked
+    password, ``auth token: <drawn with brackets>``, a YAML block scalar, JSON's ``"key": "<random>"``."""
+    spans: list[Span] = []
+    if not quoted_only and any(w in lower for w in ("secret", "passw", "token", "key", "hmac", "cred")):
+        spans += _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
+    if not quoted_only and ("pass" in lower or "pwd" in lower):  # "login failed for svc with password Harbor42!xy"
+        spans += _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word)
+    if not quoted_only and re.search(r"[<>()\[\]{}]", text):  # "oci auth token: pgMrH91X>crfJG7)oYBh"
+        spans += _group_spans(_NAMED_THEN_SYMBOLS, text, "secret", _drawn_with_symbols)
+    if ": |" in text or ": >" in text:  # a YAML block scalar under a secret's name
+        spans += _yaml_block_spans(text)
+    if "key" in lower:  # JSON in a string: kaggle.json's {"username": "...", "key": "<32 hex>"}
+        spans += [s for s in _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value) if text[s[0] - 1:s[0]] in "\"'"]
     return spans
 
 
@@ -3808,10 +3918,8 @@ def is_secret_env_name(name: str) -> bool:
         return False
     if any(w in _SECRET_NAME_WORDS or w.endswith(_GLUED_SUFFIXES) for w in words):
         return True
-    if len(words) > 1 and words[-1] in ("PRIVATE", "CONNSTR"):
-        return True  # JWKS_PRIVATE, DW_ODBC_CONNSTR
-    if "PAT" in words[1:] and any(w in _VENDOR_NAMES or w in _PAT_OWNERS for w in words):
-        return True  # a personal access token: GITHUB_PAT, AZURE_DEVOPS_EXT_PAT (not DATE_PAT, a pattern)
+    if _abbreviated_secret(words):
+        return True
     if len(words) > 1 and ("PWD" in words[1:] or "PW" in words[1:]):  # MYSQL_PWD; not PWD/OLDPWD (working dirs)
         return True
     for i, word in enumerate(words):
@@ -3821,6 +3929,18 @@ def is_secret_env_name(name: str) -> bool:
                                   or (i and words[i - 1] == "OP")):
             return True  # ..._SESSION_ID, 1Password CLI sessions (OP_SESSION_<account>)
     return _store_connection(words)
+
+
+def _abbreviated_secret(words: list[str]) -> bool:
+    """A name whose last word abbreviates a secret: JWKS_PRIVATE, DW_ODBC_CONNSTR; an AK/SK pair's secret key
+    (HUAWEICLOUD_SDK_SK, BCE_SECRET_SK; not LANG_SK); a personal access token (GITHUB_PAT, AZURE_DEVOPS_EXT_PAT;
+    not DATE_PAT, a pattern)."""
+    if len(words) > 1 and words[-1] in ("PRIVATE", "CONNSTR"):
+        return True
+    if len(words) > 1 and words[-1] == "SK" and (words[-2] in ("SDK", "ACCESS", "SECRET", "API", "CLOUD")
+                                                 or words[-2] in _VENDOR_NAMES or words[0] in _VENDOR_NAMES):
+        return True
+    return "PAT" in words[1:] and any(w in _VENDOR_NAMES or w in _PAT_OWNERS for w in words)
 
 
 def _store_connection(words: list[str]) -> bool:

@@ -1,0 +1,121 @@
+"""Credentials in forms round 8 of planted secrets still let through after its first fixes (the lead read its
+results: not blind): ``pass_phrase=``, Gradle's ``storePassword 'X'``, a picked password holding ``$`` before
+letters (not a ``$VAR``), a value with unbalanced brackets after a credential's name (OCI auth tokens), a drawn
+path component under ``creds/``/``secrets/``, Telegram's ``/bot<token>/`` URL, an AK/SK pair's ``*_SDK_SK``, a
+kubeadm token (a dotted value, not a module path), a YAML block scalar after a logger's prefix, a secret's name
+assigned one call of a literal (Rust's ``String::from("...")``), a token a wrap did not split (the next line's
+``SearchClient.create(...)`` is not its tail); inside a string literal of code: a password's word and a picked
+password, ``credential`` and a drawn value, ``auth token: <symbols>``, JSON's ``"key": "<hex>"``, a YAML block.
+Each positive case has a lookalike beside it that stays."""
+
+from __future__ import annotations
+
+import ast
+import random
+import string
+
+import pytest
+
+from reportkit.redact import argv_secrets, is_secret_env_name, redact_code, redact_text
+
+
+def _drawn(n: int, alphabet: str = string.ascii_letters + string.digits, seed: int = 11) -> str:
+    rng = random.Random(seed)
+    while True:
+        value = "".join(rng.choice(alphabet) for _ in range(n))
+        if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value):
+            return value
+
+
+PICKED = "Quartz980$Rbxo59"
+DRAWN = _drawn(32)
+SYMBOLS = "LQCPktHq)xeFduQ;Beit"  # an OCI auth token: 20 characters, punctuation included
+BLOCK = _drawn(46, string.ascii_letters + string.digits + "+/", seed=5)
+HEX32 = "b89f6e38853fccb005fa87dbd6c4206f"
+TELEGRAM = "3498559007:AAgZM1ZgJb6kvPa5Cn_K6Ay3IEcshN1Lgbu"
+FIGMA = "figd_jkvv9_4Aghg8JE3JgLRlWMiCrXgGHHYmCT1zfKar"
+
+
+@pytest.mark.parametrize("text, secret", [
+    (f"# pass_phrase={PICKED}", PICKED),
+    (f"key_file=~/.oci/oci_api_key.pem\npass-phrase: {PICKED}\nregion=eu-frankfurt-1", PICKED),
+    (f"signingConfigs {{ release {{ storePassword '{PICKED}'; keyPassword '{PICKED}' }} }}", PICKED),
+    (f"ConnectionError: login failed for svc-backup with password {PICKED}", PICKED),
+    (f"E         oci auth token: {SYMBOLS}", SYMBOLS),
+    (f"No such file or directory: '/var/cache/creds/{DRAWN}/session.json'", DRAWN),
+    (f"mounted /run/secrets/{DRAWN}", DRAWN),
+    (f"POST https://api.telegram.org/bot{TELEGRAM}/sendMessage", TELEGRAM),
+    (f"HUAWEICLOUD_SDK_SK={DRAWN}", DRAWN),
+    ("kubeadm join 10.0.0.1:6443 --token lf5fxf.dltqdjghskvz7a14", "lf5fxf.dltqdjghskvz7a14"),
+    (f"2026-11-30 08:52:51,323 WARNING etl.pipeline: secret_value: >-\n  {BLOCK}\n2026-11-30 08:52:52 INFO done", BLOCK),
+    (f'let api_secret = String::from("{PICKED}");', PICKED),
+    (f'db_password = SecretStr("{DRAWN}")', DRAWN),
+    (f"E         FIGMA_TOKEN={FIGMA}\nE         SearchClient.create('LATENCY', '{HEX32}')", HEX32),
+])
+def test_a_credential_in_these_forms_goes(text, secret):
+    out = redact_text(text, home="")
+    assert secret not in out and "<redacted:" in out, out
+
+
+def test_a_whole_token_keeps_the_next_line():
+    """The wrap rule joined the next line's ``SearchClient`` to a whole token: the line lost its start."""
+    out = redact_text(f"FIGMA_TOKEN={FIGMA}\nSearchClient.create('LATENCY', region)", home="")
+    assert out == "FIGMA_TOKEN=<redacted:figma-token>\nSearchClient.create('LATENCY', region)", out
+
+
+@pytest.mark.parametrize("text", [
+    "pass_phrase_hint=ask the admin; passphrase strength: 12 characters",
+    "storePassword 'changeit' is the JDK default; keyPassword project.property",
+    "deploy to $HOME/app with password_policy Exp#12_A",
+    "token: Optional[Dict[str, Any]] = None; secret: Callable[[Tensor], Tensor]; api_key: Tensor(shape=[2, 3])",
+    "password: (HttpResponse); token: List[int]) ok; token: <Token text=Hello>",
+    "/run/secrets/kubernetes.io/serviceaccount/token /home/me/secrets/production-database.yaml",
+    f"/var/lib/tokens/{'3f9a' * 8}/cache",
+    "https://api.telegram.org/bot/getMe robot3498559007:AAgZM1ZgJb6kvPa5Cn_K6Ay3IEcshN1Lgbu",
+    "LANG_SK=sk_SK.UTF-8 LOCALE_SK=slovak",
+    "python -m torch.distributed.run --token-file tokens.txt --model torch.float32",
+    "INFO x: description: >-\n  a model card written in words\n",
+    'password = getpass("Password: "); api_key = open("keys/prod.json").read(); secret = Path("/run/secrets/db")',
+    'token = tokenizer("hello world"); token = os.environ.get("GH_TOKEN")',
+    "Traceback:\n  File model.py\nDataLoader.create(batch_size)",
+])
+def test_their_lookalikes_stay(text):
+    assert redact_text(text, home="") == text
+
+
+def test_an_sdk_secret_key_name_is_secret_bearing():
+    assert is_secret_env_name("HUAWEICLOUD_SDK_SK") and is_secret_env_name("OBS_ACCESS_SK")
+    assert not is_secret_env_name("LANG_SK") and not is_secret_env_name("HUAWEICLOUD_SDK_AK")
+
+
+def test_a_dotted_drawn_argument_is_a_credential_not_a_module_path():
+    assert argv_secrets(["--token", "lf5fxf.dltqdjghskvz7a14"]) == {"lf5fxf.dltqdjghskvz7a14": "secret-argument"}
+    assert argv_secrets(["--token-dtype", "torch.float32"]) == {}
+
+
+def test_inside_code_strings_the_context_rules_apply_and_the_code_parses():
+    source = "\n".join([
+        f"NOTE_3 = 'ConnectionError: login failed for svc-backup with password {PICKED}'",
+        f"NOTE_10 = 'oci auth token: {SYMBOLS}'",
+        f"NOTE_28 = 'UserWarning: mirror rejected credential {DRAWN}; falling back'",
+        f"NOTE_20 = '{{\"username\": \"acme-ml\", \"key\": \"{HEX32}\"}}'",
+        f"NOTE_1 = 'secret_value: >-\\n  {BLOCK}'",
+        "",
+    ])
+    out = redact_code(source)
+    ast.parse(out)
+    for secret in (PICKED, SYMBOLS, DRAWN, HEX32, BLOCK):
+        assert secret not in out, out
+    assert "login failed for svc-backup with password <redacted" in out  # replaced inside its literal
+
+
+def test_inside_code_strings_their_lookalikes_stay():
+    source = "\n".join([
+        "msg = 'password is required (min 12 chars)'",
+        "hint = 'set the password to something memorable'",
+        f"NOTE_21 = '{{\"cache_key\": \"{HEX32}\"}}'",
+        f"d = {{\"key\": \"{HEX32}\"}}",
+        "NOTE_2 = 'description: >-\\n  plain words here'",
+        "",
+    ])
+    assert redact_code(source) == source
