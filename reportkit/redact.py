@@ -199,9 +199,19 @@ def forget_known() -> None:
 def plain_setting(value: str) -> bool:
     """An ``--env`` value that configures something rather than authenticates (``+dynamo``, ``0,1``,
     ``/opt/x``, ``DEBUG``): shown as it is unless the variable's name is secret-bearing."""
-    return (len(value) < _MIN_KNOWN or bool(_TRIVIAL.match(value))
+    if _FILE_NAME.fullmatch(value):
+        return True  # a wheel's, an archive's, a checkpoint's file name: torch-2.13.0+cpu-cp312-...-x86_64.whl
+    named = _SETTING_ASSIGNED.fullmatch(value)
+    if named and not is_secret_env_name(named.group(1)):
+        value = named.group(2)  # PYTHONHASHSEED=3978041947: a setting's name and its plain value
+    return (len(value) < _MIN_KNOWN or bool(_TRIVIAL.match(value)) or value.isdigit()
             or (_PLAIN_SETTING.fullmatch(value) is not None and not _LETTER_DIGIT.search(value)
                 and "://" not in value))
+
+
+_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+\-]{0,200}\.(?:whl|tar\.gz|tgz|tar|zip|egg|json|ya?ml|toml|txt|cfg|ini|"
+                        r"py|pt|pth|bin|ckpt|safetensors|onnx|gguf|csv|parquet|log|so|h5|npz|npy)")
+_SETTING_ASSIGNED = re.compile(r"([A-Z_][A-Z0-9_]{1,60})=([^\s=]{1,200})")
 
 
 def env_secrets(env: Mapping[str, Optional[str]]) -> dict[str, str]:
@@ -679,6 +689,9 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("langsmith-key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
     _tok("artifactory-key", r"AKCp[0-9][A-Za-z0-9]{60,80}"),
     _tok("telegram-bot-token", r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}"),
+    # 1Password service accounts: ops_ and base64url of a JSON object; Infisical service tokens: st.<uuid>.<hex>.<hex>
+    _tok("1password-token", r"ops_eyJ[A-Za-z0-9+/=_\-]{80,4096}"),
+    _tok("infisical-token", r"st\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[0-9a-f]{32}\.[0-9a-f]{32}"),
     _tok("google-client-secret", r"GOCSPX-[A-Za-z0-9_\-]{24,64}"),
     _tok("google-refresh-token", r"1//0[A-Za-z0-9_\-]{40,512}"),
     _tok("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
@@ -1595,7 +1608,7 @@ _ENV_ASSIGNMENT = re.compile(
 )
 _CLI_FLAG = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-?key|access-?key)[ \t]{1,5})"
-    r"(?P<value>(?!<redacted)(?!-)[^\s\"']{1,512})",
+    r"(?P<value>(?!<redacted)(?!-)[^\s\"']{0,511}[^\s\"'\])}])",  # (argparse's usage: [--hub-token HUB_TOKEN])
     re.IGNORECASE,
 )
 _NOT_SECRET_VALUE = re.compile(
@@ -1703,9 +1716,11 @@ def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
 
 def _replace_env_value(m: re.Match[str]) -> str:
     name = m.group("name")
-    if is_secret_env_name(name):
-        return _replace_value("secret")(m)
     value = m.group("qvalue") if m.group("q") else m.group("value")
+    if is_secret_env_name(name):
+        if value and _key_alone(name) and _WORDS_ONLY.fullmatch(value):
+            return m.group(0)  # SORT_KEY=created_at, PARTITION_KEY=region: a bare KEY's value that is words
+        return _replace_value("secret")(m)
     strength = _code_secret_name(name)  # TWILIO=<32 hex>, PGPASSWORD_ENV=<not a variable's name>
     if strength in ("vendor", "env-ref") and value and _secret_literal(value, strength):
         return f"{m.group('prefix')}{m.group('q') or ''}{_mark('secret')}{m.group('q') or ''}"
@@ -1718,7 +1733,7 @@ _FLAG_VALUE = re.compile(  # (one dash: Go's flags, consul -token X, only for a 
     r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?(?P<dashes>--?)(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
     r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|[ \t]{1,5}))"  # "--flag", "value" | --flag=value | --flag value (one line)
     r"(?:(?P<fq>['\"])(?P<fqvalue>(?!<redacted)[^'\"\n]{1,512})(?P=fq)"
-    r"|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{1,512}))"
+    r"|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{0,511}[^\s\"',;\])}]))"  # (argparse's usage: [--token TOKEN])
 )
 _SECRET_FLAG = re.compile(r"(?:^|[-_])(?:pass|passwd|password|passphrase|pw|pwd|secret|token|auth|creds?|"
                           r"credentials?|(?:api|access|private|secret|signing|license|master|encryption|client|"
@@ -1887,7 +1902,7 @@ _DIGEST_REFERENCE = re.compile(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|m
 
 def _flag_value(m: re.Match[str]) -> str:
     value = m.group("fqvalue") if m.group("fq") else m.group("value")
-    if "<redacted:" in value:
+    if "<redacted:" in value or re.fullmatch(r"[A-Z][A-Z0-9_]*", value):  # (a metavar: --hub-token HUB_TOKEN)
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
         if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value) \
@@ -2023,7 +2038,9 @@ def _random_value(m: re.Match[str]) -> bool:
     value = m.group("value").rstrip(".")
     # (a value with "/" is a path when a part of it is a word: /home/me/.cache; base64 may start with "/")
     return _long_hex(value) or (not value.startswith(("~", ".")) and not _PATH_WORD.search(value)
-                                and looks_random(value.replace("/", "")))
+                                and (looks_random(value.replace("/", ""))
+                                     or (len(value) >= 20 and _ALNUM.fullmatch(value) is not None
+                                         and _random_one_case(value))))  # Twitch's 30 lower-case letters and digits
 
 
 # a Dockerfile's ENV/ARG in the form without "=" (``ENV NAME the value``): the rest of the line is the value
@@ -2172,6 +2189,96 @@ def _userinfo_password(m: re.Match[str]) -> bool:
     return password_made(value) or looks_random(value)
 
 
+# a table whose header names a secret's column (CSV, TSV, a Markdown table): that field of the rows below
+_TABLE_SEPARATORS = (",", "\t", "|", ";")
+_MARKDOWN_RULE = re.compile(r"\|?\s{0,3}:?-{3,}:?\s{0,3}(?:\|\s{0,3}:?-{3,}:?\s{0,3})*\|?")
+
+
+def _cells(line: str, sep: str) -> list[tuple[int, int]]:
+    """(start, end) of each field of ``line`` split at ``sep``, spaces around a field left out (a Markdown
+    table's outer pipes open and close no field)."""
+    out, pos = [], 0
+    for piece in line.split(sep):
+        a = pos + len(piece) - len(piece.lstrip())
+        out.append((a, max(a, pos + len(piece.rstrip()))))
+        pos += len(piece) + 1
+    if sep == "|" and line.strip().startswith("|"):
+        out = out[1:]
+    if sep == "|" and line.strip().endswith("|"):
+        out = out[:-1]
+    return out
+
+
+def _secret_column(name: str) -> bool:
+    name = name.strip().strip("`*\"'")
+    return bool(re.fullmatch(r"[A-Za-z][\w .\-]{0,40}", name)) and is_secret_env_name(re.sub(r"[ .\-]", "_", name)) \
+        and not _key_alone(re.sub(r"[ .\-]", "_", name))
+
+
+def _table_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    lines = [(m.start(), m.group(0)) for m in re.finditer(r"[^\n]+", text)]
+    for i, (_, header) in enumerate(lines):
+        sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 - (c != "|")), None)
+        if sep is None:
+            continue
+        cells = _cells(header, sep)
+        names = [header[a:b].strip("`*\"'") for a, b in cells]
+        if len(cells) < 2 or not all(re.fullmatch(r"[A-Za-z][\w .\-]{0,40}", n) for n in names):
+            continue  # a header names every column (not a JSON list's "HF_TOKEN", line)
+        secret = [k for k, n in enumerate(names) if _secret_column(n)]
+        if not secret:
+            continue
+        for row_start, row in lines[i + 1:i + 200]:
+            if sep == "|" and _MARKDOWN_RULE.fullmatch(row.strip()):
+                continue
+            fields = _cells(row, sep)
+            if len(fields) != len(cells):
+                break
+            for k in secret:
+                a, b = fields[k]
+                value = row[a:b].strip("`\"'")
+                if len(value) >= 4 and not value.startswith("<redacted") and not _not_secret_value(value, "password") \
+                        and not _PLACEHOLDER.match(value):
+                    off = row[a:b].find(value)
+                    spans.append((row_start + a + off, row_start + a + off + len(value), _mark("secret")))
+    return spans
+
+
+# what a library echoes of a value it rejected: argparse (``argument --hub-token: invalid int value: 'V'``, ``invalid
+# choice: 'V'``), pydantic v2 under the field's name (``hub_token`` / ``  ... [type=..., input_value='V', ...]``),
+# requests' ``auth`` pair (``'auth': ('user', 'V')``, ``auth=("user", "V")``)
+_ARGPARSE_ECHO = re.compile(r"argument (?P<flag>-{1,2}[\w\-]{1,60})(?:/-{1,2}[\w\-]{1,60})*: invalid (?:[\w.]{1,40} value|choice): "
+                            r"(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{6,512})(?P=q)")
+_PYDANTIC_ECHO = re.compile(r"^(?P<loc>[A-Za-z_][\w.]{0,120})[ \t]*\n[ \t]+[^\n]{0,300}?\[type=[\w.]{1,60}, input_value="
+                            r"(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{4,512})(?P=q)", re.MULTILINE)
+_AUTH_PAIR = re.compile(r"(?<![\w])(?:(?P<k>['\"])auth(?P=k)\s{0,3}:|auth\s{0,3}=)\s{0,3}\(\s{0,3}(?P<uq>['\"])[^'\"\n]{1,128}(?P=uq)"
+                        r"\s{0,3},\s{0,3}(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{4,256})(?P=q)\s{0,3}\)")
+
+
+def _echoed_value(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return _SECRET_FLAG.search(m.group("flag").lstrip("-")) is not None or looks_random(value) or password_made(value)
+
+
+def _pydantic_secret(m: re.Match[str]) -> bool:
+    field = m.group("loc").rsplit(".", 1)[-1]
+    return is_secret_env_name(field) and not _key_alone(field) and not _not_secret_value(m.group("value"), field)
+
+
+def _echo_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    if "argument -" in text:
+        spans += _group_spans(_ARGPARSE_ECHO, text, "secret", _echoed_value)
+    if "input_value=" in text:
+        spans += _group_spans(_PYDANTIC_ECHO, text, "secret", _pydantic_secret)
+    if "auth" in text:
+        spans += _group_spans(_AUTH_PAIR, text, "secret")
+    if any(c in text for c in _TABLE_SEPARATORS) and "\n" in text:
+        spans += _table_spans(text)
+    return spans
+
+
 def _named_guesses(text: str) -> str:
     """The rules that read a value after a word that names it (a vendor, a key, a password, a credential's
     directory) and the lines below a YAML block's name."""
@@ -2192,7 +2299,7 @@ def _named_guesses(text: str) -> str:
         text = _apply(text, _group_spans(_SECRET_DIR_PART, text, "secret", _drawn_part))
     if ": |" in text or ": >" in text:
         text = _apply(text, _yaml_block_spans(text))
-    return text
+    return _apply(text, _echo_spans(text))
 
 
 def _guessed(text: str) -> str:
@@ -2431,13 +2538,15 @@ def _auth_call_spans(text: str) -> list[Span]:
 
 # a secret's name as one string and its value as the next: environ.setdefault("API_KEY", "..."), putenv, a
 # (name, value) pair of a repr'd list, .NET's <add key="StorageAccountKey" value="..."/>, <property name= value=>
-_NAME_VALUE_PAIR = re.compile(r"(?:(?<![\w\\])(?P<q>\\?[\"'])(?P<name>[A-Za-z_][\w.\-]{0,80})(?P=q)\s{0,3},\s{0,3}|"
+_NAME_VALUE_PAIR = re.compile(r"(?:(?<![\w\\])[bB]?(?P<q>\\?[\"'])(?P<name>[A-Za-z_][\w.\-]{0,80})(?P=q)\s{0,3},\s{0,3}[bB]?|"
                               r"(?<![\w\-])(?:key|name)\s{0,3}=\s{0,3}(?P<aq>\\?[\"'])(?P<attr>[A-Za-z_][\w.\-]{0,80})(?P=aq)"
                               r"\s{1,3}value\s{0,3}=\s{0,3})(?P<vq>\\?[\"'])(?P<value>(?!<redacted)[^\s\"'\\]{6,1024})(?P=vq)")
 
 
 def _pair_secret(m: re.Match[str]) -> bool:
     name = (m.group("name") or m.group("attr")).replace("-", "_").replace(".", "_")
+    if m.group("name") and re.fullmatch(r"[A-Z_][A-Z0-9_]*", m.group("value")) and _env_name_shaped(m.group("value")):
+        return False  # a list of variables' names ("HF_TOKEN", "REDIS_URL"), not a name and its value
     return _secret_literal(m.group("value"), _code_secret_name(name))
 
 
@@ -2579,31 +2688,41 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
         for value in _argument_secrets(argv[i - 1] if i else "", arg):
             add(value)
         if arg.startswith("-") and not arg.startswith("---"):
-            flag, eq, value = arg.lstrip("-").partition("=")
-            if not eq and nxt is not None and not nxt.startswith("-"):
-                value = nxt
-            elif not eq:
-                value = ""
-            if value and _secret_option(flag, value):
-                add(value, name=flag if flag not in ("p", "P") else "password")
-            if flag in ("u", "user", "proxy-user") and value and ":" in value:
-                add(value)
-                add(value.split(":", 1)[1])
-            elif re.fullmatch(r"-u[^\s:]{1,100}:\S+", arg):
-                add(arg[2:])
-                add(arg.split(":", 1)[1])
-            elif re.fullmatch(r"-p[^\s\d-]\S{3,}", arg):  # mysql -pPW
-                add(arg[2:])
+            for value, name in _option_secrets(arg, nxt):
+                add(value, name=name)
         elif "=" in arg and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", arg):
             name, _, value = arg.partition("=")
             if is_secret_env_name(name) and not _key_alone_words(name, value):
                 add(value)
+        if i >= 2 and argv[i - 2] in ("set", "config", "configure") and is_secret_env_name(argv[i - 1]) \
+                and not _key_alone(argv[i - 1]) and not arg.startswith("-"):
+            add(arg)  # aws configure set aws_secret_access_key X, a tool's "set NAME VALUE"
         for cred, kind in credentials_in(arg).items():
             add(cred, kind)
         for start, end, _ in _high_spans(arg):
             add(arg[start:end])
     for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
         add(value, "credentials", "password")
+    return found
+
+
+def _option_secrets(arg: str, nxt: Optional[str]) -> list[tuple[str, str]]:
+    """(value, name) of the credentials an option ``arg`` (and its value ``nxt``) gives: a secret option's value
+    (:func:`_secret_option`), ``-u user:pw`` (both), mysql's ``-pPW``."""
+    found: list[tuple[str, str]] = []
+    flag, eq, value = arg.lstrip("-").partition("=")
+    if not eq and nxt is not None and not nxt.startswith("-"):
+        value = nxt
+    elif not eq:
+        value = ""
+    if value and _secret_option(flag, value):
+        found.append((value, flag if flag not in ("p", "P") else "password"))
+    if flag in ("u", "user", "proxy-user") and value and ":" in value:
+        found += [(value, ""), (value.split(":", 1)[1], "")]
+    elif re.fullmatch(r"-u[^\s:]{1,100}:\S+", arg):
+        found += [(arg[2:], ""), (arg.split(":", 1)[1], "")]
+    elif re.fullmatch(r"-p[^\s\d-]\S{3,}", arg):  # mysql -pPW
+        found.append((arg[2:], ""))
     return found
 
 
@@ -3609,6 +3728,7 @@ def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
         spans += _group_spans(_NAMED_THEN_SYMBOLS, text, "secret", _drawn_with_symbols)
     if ": |" in text or ": >" in text:  # a YAML block scalar under a secret's name
         spans += _yaml_block_spans(text)
+    spans += _echo_spans(text)  # argparse's, pydantic's echo of a value; requests' auth pair; a table's column
     if "key" in lower:  # JSON in a string: kaggle.json's {"username": "...", "key": "<32 hex>"}
         spans += [s for s in _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value) if text[s[0] - 1:s[0]] in "\"'"]
     return spans

@@ -119,3 +119,63 @@ def test_inside_code_strings_their_lookalikes_stay():
         "",
     ])
     assert redact_code(source) == source
+
+
+# ------------------------------------------------------------------ after blind round 9's results (not blind now)
+
+OPS = "ops_eyJzaWduSW5BZGRyZXNzIjoi" + _drawn(150, seed=3)
+INFISICAL = "st.5c3cee8b-9adf-416e-a597-7a245fc50d34." + "40043d0f833ba36c" * 2 + "." + "80c7fb401ed38471" * 2
+TWITCH = "aoep0s39j53clg6zinh1oms34owi7b"
+
+
+@pytest.mark.parametrize("text, secret", [
+    (f"op read op://ci/db/password with {OPS}", OPS),
+    (f"infisical run --env=prod {INFISICAL}", INFISICAL),
+    (f"# twitch client secret {TWITCH}", TWITCH),
+    (f"upload: error: argument --hub-token-ttl: invalid int value: '{DRAWN}'", DRAWN),
+    (f"1 validation error for Settings\nhub_token\n  String should have at most 32 characters "
+     f"[type=string_too_long, input_value='{DRAWN}', input_type=str]", DRAWN),
+    (f"RuntimeError: session state: {{'auth': ('svc-export', '{PICKED}'), 'proxies': {{}}}}", PICKED),
+    (f"requests.get(url, auth=('svc', '{PICKED}'))", PICKED),
+    (f"service,username,password,rotated\nbilling,svc-billing,{PICKED},2026-10-01", PICKED),
+    (f"| service | user | api_token |\n|---|---|---|\n| billing | svc | {DRAWN} |", DRAWN),
+    (f"[(b'host', b'api.acme.io'), (b'x-api-key', b'{DRAWN}'), (b'accept', b'*/*')]", DRAWN),
+])
+def test_round9_forms_go(text, secret):
+    out = redact_text(text, home="")
+    assert secret not in out and "<redacted:" in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "usage: upload [-h] [--hub-token HUB_TOKEN] [--password PASSWORD]",
+    "error: argument --epochs: invalid int value: 'ten'",
+    "1 validation error for Settings\nbatch_size\n  Input should be a valid integer [type=int_parsing, "
+    "input_value='abc', input_type=str]",
+    "name,value,count\nlr,0.1,3\nbs,32,4",
+    'withheld:\n  "HF_TOKEN",\n  "REDIS_URL",\n  "SSHPASS"',
+    "id,token_count,score\n1,42,0.3",
+    "x SORT_KEY=created_at PARTITION_KEY=region y",
+    "the secret sauce recipe_for_grandmothers_cake stays",
+])
+def test_round9_lookalikes_stay(text):
+    assert redact_text(text, home="") == text
+
+
+def test_a_tools_set_name_value_arguments():
+    secret = "Cy38bQOMCI0JHHCOhDZMpO/AC3FzU64fZi6sPQlQ"
+    assert argv_secrets(["configure", "set", "aws_secret_access_key", secret]) == {secret: "secret-argument"}
+    assert argv_secrets(["config", "set", "sort_key", "created_at"]) == {}
+    assert argv_secrets(["config", "add-authtoken", "--help"]) == {}
+
+
+@pytest.mark.parametrize("value, plain", [
+    ("PYTHONHASHSEED=3978041947", True),
+    ("torch-2.13.0+cpu-cp312-cp312-manylinux_2_28_x86_64.whl", True),
+    ("4093827712", True),
+    ("API_TOKEN=abc123xyz987", False),
+    ("Xk29!abQ7wqLm", False),
+])
+def test_an_env_value_that_is_a_setting_or_a_file_name_is_plain(value, plain):
+    from reportkit.redact import plain_setting
+
+    assert plain_setting(value) is plain
