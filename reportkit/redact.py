@@ -2191,6 +2191,7 @@ def _userinfo_password(m: re.Match[str]) -> bool:
 
 # a table whose header names a secret's column (CSV, TSV, a Markdown table): that field of the rows below
 _TABLE_SEPARATORS = (",", "\t", "|", ";")
+_COMMENT_LEAD = re.compile(r"[ \t]*#+[ \t]?")
 _MARKDOWN_RULE = re.compile(r"\|?\s{0,3}:?-{3,}:?\s{0,3}(?:\|\s{0,3}:?-{3,}:?\s{0,3})*\|?")
 
 
@@ -2217,7 +2218,12 @@ def _secret_column(name: str) -> bool:
 
 def _table_spans(text: str) -> list[Span]:
     spans: list[Span] = []
-    lines = [(m.start(), m.group(0)) for m in re.finditer(r"[^\n]+", text)]
+    lines = []  # (start, line) without a comment's "# " (a table pasted into comments, one per line)
+    for m in re.finditer(r"[^\n]+", text):
+        if m.group(0) != _JOIN.strip("\n"):
+            lead = _COMMENT_LEAD.match(m.group(0))
+            cut = lead.end() if lead else 0
+            lines.append((m.start() + cut, m.group(0)[cut:]))
     for i, (_, header) in enumerate(lines):
         sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 - (c != "|")), None)
         if sep is None:
@@ -2250,8 +2256,13 @@ def _table_spans(text: str) -> list[Span]:
 # requests' ``auth`` pair (``'auth': ('user', 'V')``, ``auth=("user", "V")``)
 _ARGPARSE_ECHO = re.compile(r"argument (?P<flag>-{1,2}[\w\-]{1,60})(?:/-{1,2}[\w\-]{1,60})*: invalid (?:[\w.]{1,40} value|choice): "
                             r"(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{6,512})(?P=q)")
-_PYDANTIC_ECHO = re.compile(r"^(?P<loc>[A-Za-z_][\w.]{0,120})[ \t]*\n[ \t]+[^\n]{0,300}?\[type=[\w.]{1,60}, input_value="
+_PYDANTIC_ECHO = re.compile(r"^(?:[ \t]*#+[ \t]?)?(?P<loc>[A-Za-z_][\w.]{0,120})[ \t]*\n(?:\ue006\n)?(?:[ \t]*#)?"
+                            r"[ \t]+[^\n]{0,300}?\[type=[\w.]{1,60}, input_value="
                             r"(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{4,512})(?P=q)", re.MULTILINE)
+# Python's own echo of a value it could not convert (``invalid literal for int() with base 10: 'X'``, ``could not
+# convert string to float: 'X'``): the value when it looks drawn
+_CONVERSION_ECHO = re.compile(r"(?:invalid literal for [a-z]{1,10}\(\)(?: with base [0-9]{1,2})?|could not convert string to "
+                              r"[a-z]{1,10}): (?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{12,512})(?P=q)")
 _AUTH_PAIR = re.compile(r"(?<![\w])(?:(?P<k>['\"])auth(?P=k)\s{0,3}:|auth\s{0,3}=)\s{0,3}\(\s{0,3}(?P<uq>['\"])[^'\"\n]{1,128}(?P=uq)"
                         r"\s{0,3},\s{0,3}(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{4,256})(?P=q)\s{0,3}\)")
 
@@ -2259,6 +2270,11 @@ _AUTH_PAIR = re.compile(r"(?<![\w])(?:(?P<k>['\"])auth(?P=k)\s{0,3}:|auth\s{0,3}
 def _echoed_value(m: re.Match[str]) -> bool:
     value = m.group("value")
     return _SECRET_FLAG.search(m.group("flag").lstrip("-")) is not None or looks_random(value) or password_made(value)
+
+
+def _drawn_echo(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return looks_random(value) or password_made(value) or _long_hex(value)
 
 
 def _pydantic_secret(m: re.Match[str]) -> bool:
@@ -2270,6 +2286,8 @@ def _echo_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     if "argument -" in text:
         spans += _group_spans(_ARGPARSE_ECHO, text, "secret", _echoed_value)
+    if "invalid literal for" in text or "could not convert" in text:
+        spans += _group_spans(_CONVERSION_ECHO, text, "secret", _drawn_echo)
     if "input_value=" in text:
         spans += _group_spans(_PYDANTIC_ECHO, text, "secret", _pydantic_secret)
     if "auth" in text:

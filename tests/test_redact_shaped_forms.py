@@ -179,3 +179,23 @@ def test_an_env_value_that_is_a_setting_or_a_file_name_is_plain(value, plain):
     from reportkit.redact import plain_setting
 
     assert plain_setting(value) is plain
+
+
+def test_pasted_into_comments_a_table_and_a_pydantic_error_keep_their_rules():
+    """Each comment line is a piece of prose of its own: a table's header and its rows, pydantic's field and
+    its message, are read across the comment lines."""
+    source = (f"# service,username,password,rotated\n# billing,svc-billing,{PICKED},2026-10-01\n"
+              f"# hub_token\n#   String should have at most 32 characters [type=string_too_long, "
+              f"input_value='{DRAWN}', input_type=str]\n# name,value\n# lr,0.1\nx = 1\n")
+    out = redact_code(source)
+    assert PICKED not in out and DRAWN not in out and "# lr,0.1" in out, out
+
+
+@pytest.mark.parametrize("text, changed", [
+    (f"ValueError: invalid literal for int() with base 10: '{DRAWN}'", True),
+    (f"ValueError: could not convert string to float: '{PICKED}'", True),
+    ("ValueError: invalid literal for int() with base 10: 'twelve hundred'", False),
+    ("ValueError: could not convert string to float: '1,5e-3'", False),
+])
+def test_pythons_echo_of_a_drawn_value_it_could_not_convert(text, changed):
+    assert (redact_text(text, home="") != text) is changed
