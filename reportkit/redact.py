@@ -1365,6 +1365,12 @@ _WEBHOOK_PATH = re.compile(r"://[^\s/\"'<>]{1,253}(?:/[^\s/\"'?#<>]{1,80}){0,6}/
                            re.IGNORECASE)
 
 
+# a token as a URL's path segment by a service's documented scheme: Anaconda's channels (``/t/<token>/channel``,
+# conda's and pip's URLs for a private channel), Telegram's ``/bot<token>/`` (a token rule)
+_PATH_TOKEN = re.compile(r"://(?:[\w\-]{1,63}\.)*anaconda\.(?:org|com|cloud)/t/(?P<value>(?!<redacted)[A-Za-z0-9_\-]{16,256})(?=/|$|[\s>\"'])",
+                         re.IGNORECASE)
+
+
 def _webhook_key(m: re.Match[str]) -> bool:
     """A part of the path is drawn (a UUID, 32+ hex digits, random text), not a route's words (``/hooks/on-push``)."""
     return any(_UUID.search(p) or _long_hex(p) or (len(p) >= 16 and (looks_random(p) or _random_one_case(p)))
@@ -1386,6 +1392,8 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_BASIC_CREDENTIALS, text, "authorization", _user_password_b64)
     if "://" in text and "hook" in text.lower():
         spans += _group_spans(_WEBHOOK_PATH, text, "webhook", _webhook_key)
+    if "anaconda." in text:
+        spans += _group_spans(_PATH_TOKEN, text, "anaconda-token", _webhook_key)
     if "://" in text:
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials")
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
