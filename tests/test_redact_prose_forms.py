@@ -15,8 +15,9 @@ import pytest
 from reportkit.redact import redact_text
 
 
-def _drawn(n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
-    rng = random.Random(7)
+def _drawn(n: int, alphabet: str = string.ascii_letters + string.digits, seed: int = 7) -> str:
+    """A value drawn like a key (letters of both cases and digits), the same on every run."""
+    rng = random.Random(seed)
     while True:
         value = "".join(rng.choice(alphabet) for _ in range(n))
         if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value):

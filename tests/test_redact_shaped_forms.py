@@ -11,24 +11,15 @@ Each positive case has a lookalike beside it that stays."""
 from __future__ import annotations
 
 import ast
-import random
 import string
 
 import pytest
+from test_redact_prose_forms import _drawn
 
 from reportkit.redact import argv_secrets, is_secret_env_name, redact_code, redact_text
 
-
-def _drawn(n: int, alphabet: str = string.ascii_letters + string.digits, seed: int = 11) -> str:
-    rng = random.Random(seed)
-    while True:
-        value = "".join(rng.choice(alphabet) for _ in range(n))
-        if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value):
-            return value
-
-
 PICKED = "Quartz980$Rbxo59"
-DRAWN = _drawn(32)
+DRAWN = _drawn(32, seed=11)
 SYMBOLS = "LQCPktHq)xeFduQ;Beit"  # an OCI auth token: 20 characters, punctuation included
 BLOCK = _drawn(46, string.ascii_letters + string.digits + "+/", seed=5)
 HEX32 = "b89f6e38853fccb005fa87dbd6c4206f"
