@@ -23,6 +23,7 @@ from reportkit.io import output_file
 from reportkit.redact import (
     RedactingStream,
     clip_words,
+    live_display,
     protect,
     redact_argv,
     redact_data,
@@ -628,12 +629,15 @@ class RunProgress:
 
     def __enter__(self) -> RunProgress:
         if self.live is not None:
+            self._drawing = live_display()
+            self._drawing.__enter__()
             self.live.start()
         return self
 
     def __exit__(self, *exc) -> None:
         if self.live is not None:
             self.live.stop()
+            self._drawing.__exit__(None, None, None)
 
 
 def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_minimize, verbose: bool = False):
@@ -694,7 +698,7 @@ def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_m
 
     try:
         if live is not None:
-            with live:
+            with live_display(), live:
                 return run_minimize(spec, source, rep, policy, options, on_progress)
         return run_minimize(spec, source, rep, policy, options, on_progress)
     finally:

@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import contextlib
 import functools
 import io
 import json
@@ -84,7 +85,7 @@ import threading
 import tokenize
 import urllib.parse
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Callable, Optional
 
 from reportkit.token_table import DOCUMENTED_SHAPES, SIGNED_SHAPES, TOKEN_SHAPES
@@ -4155,12 +4156,37 @@ def secret_env_values(env: Optional[Mapping[str, str]] = None) -> list[str]:
 # column, erase in line, show/hide the cursor) — clearing the screen or the scrollback, moving the cursor home,
 # queries the terminal answers on its input, titles, DCS —, C1 controls (U+0080..U+009F, the 8-bit CSI/OSC/DCS)
 # and C0 controls but tab, line feed and carriage return. Each is shown as its escape (``\x1b``), never acted on.
-_TERMINAL_CONTROL = re.compile(r"\x1b(?!\[[0-9;]{0,32}[mABCDGK]|\[\?25[hl])|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f]")
+# every terminal control but a colour (SGR) and a line's end: ESC (a cursor move, an erase, OSC 52/8, DCS, RIS), a
+# carriage return that does not end a line (it overwrites what the line showed), the C0 and C1 controls
+_TERMINAL_CONTROL = re.compile(r"\x1b(?!\[[0-9;]{0,32}m)|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f]")
+# what a live display (rich's Live: reportkit's progress line on a terminal) writes before each frame: it returns to
+# the line's start, erases it, moves up, hides or shows the cursor
+_LIVE_CONTROLS = re.compile(r"(?:\r|\x1b\[[0-9]{0,4}[ABCDGK]|\x1b\[\?25[hl])+")
+_LIVE_TAIL = re.compile(r"\n((?:\r|\x1b\[[0-9]{0,4}[ABCDGK]|\x1b\[\?25[hl])+)\Z")
+_LIVE = [0]  # live displays drawn now (:func:`live_display`)
 
 
-def shown(text: str) -> str:
-    """``text`` with the terminal controls of :data:`_TERMINAL_CONTROL` written out as escapes."""
-    return _TERMINAL_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+def shown(text: str, live: bool = False) -> str:
+    """``text`` with the terminal controls of :data:`_TERMINAL_CONTROL` written out as escapes (``\\x1b``, ``\\x0d``):
+    what a run printed cannot move the cursor, erase or overwrite a line, set the clipboard or the title.
+    ``live``: the cursor moves that lead ``text``, and those that end it after its last line, are a live display's
+    own and stay."""
+    head = _LIVE_CONTROLS.match(text) if live else None
+    start = head.end() if head else 0
+    tail = _LIVE_TAIL.search(text, start) if live else None  # (a frame's end: a new line, then the cursor shown,
+    end = tail.start(1) if tail else len(text)  # moved back up and the line erased: the display is gone)
+    return text[:start] + _TERMINAL_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text[start:end]) + text[end:]
+
+
+@contextlib.contextmanager
+def live_display() -> Iterator[None]:
+    """While a live display (rich's ``Live``) draws on a console stream, the cursor moves leading each of the
+    stream's writes are its frame's and pass :func:`shown`; everything after them is escaped as ever."""
+    _LIVE[0] += 1
+    try:
+        yield
+    finally:
+        _LIVE[0] -= 1
 
 
 class RedactingStream:
@@ -4176,7 +4202,7 @@ class RedactingStream:
         target = self._stream()
         if isinstance(target, RedactingStream):  # sys.stdout is one already (reportkit's main)
             return target.write(text)
-        target.write(shown(redact_text(text, home="")))  # type: ignore[attr-defined]
+        target.write(shown(redact_text(text, home=""), live=_LIVE[0] > 0))  # type: ignore[attr-defined]
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:
@@ -4189,7 +4215,7 @@ class RedactingStream:
 
 __all__ = [
     "MARK", "RedactingStream", "argv_secrets", "content_kind", "credentials_in", "env_secrets", "forget_known",
-    "is_secret_env_name", "known_values", "looks_random", "plain_setting", "protect", "redact_argv", "redact_code",
+    "is_secret_env_name", "known_values", "live_display", "looks_random", "plain_setting", "protect", "redact_argv", "redact_code",
     "redact_data", "redact_env", "redact_for", "redact_markdown", "redact_output", "redact_text", "remember", "remember_argv",
     "remember_code", "remember_env", "secret_env_values", "shannon_entropy", "shown", "unprotect",
 ]

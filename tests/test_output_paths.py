@@ -113,10 +113,41 @@ def test_what_a_run_prints_cannot_drive_the_terminal(control):
     assert written == [shown(text)] and written[0].startswith("RuntimeError: boom") and written[0].endswith(" after\n")
 
 
-@pytest.mark.parametrize("text", ["\x1b[1;31mred\x1b[0m\tcol\r\n",  # colours, tab, line ends
-                                  "\x1b[?25lrun 3/7\r\x1b[1A\x1b[2K\x1b[12Gdone\x1b[?25h\n"])  # rich's live line
-def test_colours_line_ends_and_rich_live_lines_stay(text):
+def test_colours_and_line_ends_stay():
+    text = "\x1b[1;31mred\x1b[0m\tcol\r\n"
     assert shown(text) == text
+
+
+# what rich's Live writes to draw reportkit's progress line (recorded): frames, a line printed above it, the end
+LIVE_WRITES = ["\x1b[?25l", "run 0/7", "\r\x1b[2Krun 1/7", "\r\x1b[2Kdone phase X\nrun 1/7",
+               "\r\x1b[2Krun 2/7\n\x1b[?25h\r\x1b[1A\x1b[2K"]
+
+
+def test_a_live_displays_frames_keep_their_cursor_moves():
+    from reportkit.redact import live_display
+
+    with live_display():
+        assert [shown(w, live=True) for w in LIVE_WRITES] == LIVE_WRITES
+
+
+@pytest.mark.parametrize("control", ["\x1b[1A\x1b[2K", "\rHIDDEN", "\x1b[?25l", "\x1b[12G"])
+def test_a_runs_cursor_moves_inside_a_frame_are_escaped(control):
+    """A run's message with cursor moves (up, erase, a bare carriage return) cannot hide reportkit's lines, live
+    display or not: only a frame's leading and trailing moves are the display's."""
+    from reportkit.redact import RedactingStream, live_display
+
+    written = []
+
+    class Sink:
+        def write(self, s):
+            written.append(s)
+
+    with live_display():
+        RedactingStream(lambda: Sink()).write(f"\r\x1b[2Kcheck: fails with ValueError: boom{control} after\n")
+    RedactingStream(lambda: Sink()).write(f"ValueError: boom{control} after\n")
+    for w in written:
+        assert w.count("\x1b") <= 1 and "\x1b[1A" not in w and "\rHIDDEN" not in w, w
+        assert "boom\\x" in w, w
 
 
 def test_a_test_id_with_line_breaks_cannot_start_a_workflow_command_line():
