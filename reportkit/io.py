@@ -13,6 +13,7 @@ a minimized script gets its input's mode (:func:`mode_of`), reports (``issue.md`
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -156,6 +157,27 @@ def read_run_file(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> bytes
 
 def read_run_text(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> str:
     return read_run_file(path, limit).decode("utf-8", errors="replace")
+
+
+def read_artifact(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> str:
+    """The text of an artifact a run wrote (a compiler's log, ``output_code.py``, ``sdsc_N.json``, an FFDC report):
+    at most ``limit`` bytes (a 4 GiB sparse file is not read whole), only from a regular file reached without a
+    link (:func:`open_regular`). Raises ``FileNotFoundError`` / :class:`NotRegular` (``OSError``s) like a read would."""
+    with open_regular(path) as fh:
+        return fh.read(limit).decode("utf-8", errors="replace")
+
+
+def load_artifact_json(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> object:
+    """An artifact's JSON (:func:`read_artifact`); ``ValueError`` when it is larger than ``limit`` bytes, is not JSON
+    or nests deeper than the parser's recursion allows (a run's ``[[[...]]]`` two million deep)."""
+    with open_regular(path) as fh:
+        if os.fstat(fh.fileno()).st_size > limit:
+            raise ValueError(f"{os.fspath(path)}: larger than {limit} bytes, not read")
+        data = fh.read(limit)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise ValueError(f"{os.fspath(path)}: JSON nested too deep to read") from None
 
 
 def scrub_tree(root: str | os.PathLike) -> int:

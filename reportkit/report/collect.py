@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from reportkit import __version__
 from reportkit.failure.check import Check, establish
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
-from reportkit.io import remove_tree, scrub_tree
+from reportkit.io import load_artifact_json, read_artifact, remove_tree, scrub_tree
 from reportkit.reduce.standalone import conftest_chain
 from reportkit.report import spyre
 from reportkit.report.evidence import COLLECTED, NOT_COLLECTED, Collector, Comparison, Variant, VariantDef
@@ -287,10 +287,10 @@ def read_compile_log(path: Path) -> list[dict]:
     if not path.exists():
         return []
     records = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in read_artifact(path).splitlines():
         try:
             records.append(json.loads(line))
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
     return records
 
@@ -319,7 +319,7 @@ def finish_probe(proc: subprocess.Popen, ws: Workspace, deadline: float) -> tupl
     finally:
         kill_tree(proc)
     try:
-        data = json.loads(ws.probe_out.read_text(encoding="utf-8"))
+        data = load_artifact_json(ws.probe_out)
     except (OSError, ValueError):
         return {}, why or "the probe wrote nothing"
     if why == "timed out":
@@ -610,7 +610,7 @@ def parse_fx_graph(directory: Path, position: int) -> FxGraph:
     graph.output_code = str(output) if output.is_file() else None
     if readable.is_file():
         graph.readable = str(readable)
-        text = readable.read_text(encoding="utf-8", errors="replace")
+        text = read_artifact(readable)
         graph.ops = list(dict.fromkeys(spyre.normalize_op_name(f"{ns}.{op}") for ns, op in _FX_OP.findall(text)))
         graph.shapes = list(dict.fromkeys(_FX_SHAPE.findall(text)))
         graph.sources = list(dict.fromkeys(f"{os.path.basename(s['file'])}:{s['line']} in {s['fn']}"
@@ -670,7 +670,10 @@ def output_code_excerpt(path: Optional[str], max_lines: int = 60) -> str:
     """Kernel names and the ``call`` function of an Inductor ``output_code.py``."""
     if not path:
         return ""
-    lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    try:
+        lines = read_artifact(path).splitlines()
+    except OSError:
+        return ""
     kernels = [ln.split("=", 1)[0].strip() for ln in lines if "= async_compile." in ln and not ln.startswith(" ")]
     start = next((i for i, ln in enumerate(lines) if re.match(r"\s*def call\(", ln)), None)
     body: list[str] = []
@@ -698,7 +701,7 @@ def collect_fx(run_dirs: list[Path], clues: Clues, compile_calls: list) -> FxArt
         score_graph(graph, clues, last=graph is readable[-1])
     best = max(readable, key=lambda g: (g.score, g.order))
     fx.status, fx.selected, fx.why = COLLECTED, best.name, list(best.why)
-    fx.excerpt = _excerpt_lines(Path(best.readable).read_text(encoding="utf-8", errors="replace"), 120)
+    fx.excerpt = _excerpt_lines(read_artifact(best.readable), 120)
     fx.output_code_excerpt = output_code_excerpt(best.output_code)
     return fx
 
@@ -759,7 +762,7 @@ def collect_hang(rep: Reproduction, run: DebugRun, ws: Workspace) -> HangInfo:
     if not hang.stacks:
         hang.reason = "faulthandler dumped no stacks before the kill"
     if ws.gdb_out.exists():
-        hang.gdb = ws.gdb_out.read_text(encoding="utf-8", errors="replace")
+        hang.gdb = read_artifact(ws.gdb_out)
         if "#0 " not in hang.gdb:
             hang.gdb_reason = "gdb ran but printed no backtrace (ptrace not permitted?)"
     else:

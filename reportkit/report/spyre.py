@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from reportkit.io import load_artifact_json, read_artifact
 from reportkit.report.evidence import (
     COLLECTED,
     NOT_COLLECTED,
@@ -671,8 +672,8 @@ def parse_sdsc(path: Path) -> SdscSummary:
     path = Path(path)
     summary = SdscSummary(path=path, index=sdsc_index(path))
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        data = load_artifact_json(path)
+    except (OSError, ValueError) as exc:
         summary.error = f"{type(exc).__name__}: {exc}"
         return summary
     if not isinstance(data, dict):
@@ -718,7 +719,7 @@ def parse_bundle_mlir(path: Path) -> BundleSummary:
     """List the functions, referenced sdsc files and input args of a ``bundle.mlir``."""
     summary = BundleSummary(path=Path(path))
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        text = read_artifact(path)
     except OSError as exc:
         summary.error = f"{type(exc).__name__}: {exc}"
         return summary
@@ -742,8 +743,8 @@ class SpyrecodeSummary:
 def parse_spyrecode(path: Path) -> SpyrecodeSummary:
     summary = SpyrecodeSummary(path=Path(path))
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        data = load_artifact_json(path)
+    except (OSError, ValueError) as exc:
         summary.error = f"{type(exc).__name__}: {exc}"
         return summary
     if isinstance(data, dict):
@@ -837,7 +838,7 @@ def parse_ffdc_report(path: Path) -> FfdcReport:
     try:
         if path.stat().st_size > _FFDC_MAX_BYTES:
             raise ValueError(f"report larger than {_FFDC_MAX_BYTES} bytes")
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_artifact_json(path, _FFDC_MAX_BYTES)
         if not isinstance(data, dict):
             raise ValueError("top-level JSON is not an object")
         _fill_ffdc(report, data)
@@ -1153,7 +1154,10 @@ def collect_spyre_logs(run: Any, log_file: Path, env: Any) -> SpyreLogs:
     logs = SpyreLogs()
     if log_file.exists():
         logs.log_file = str(log_file)
-        log_text = log_file.read_text(encoding="utf-8", errors="replace")
+        try:
+            log_text = read_artifact(log_file)
+        except OSError:
+            log_text = None
     logs.records = parse_debug_log(run.stdout, run.stderr, log_text)
     logs.transfer = transfer_records(logs.records)
     for record in logs.records:
@@ -1219,7 +1223,7 @@ def output_code_kernels(path: Optional[str]) -> list[str]:
     the guide locates the affected ``sdsc_<index>.json`` through them (Torch-Spyre writes each kernel's
     specs to ``inductor-spyre/<hex8>_<kernel>_<rand>/``, runtime/async_compile.py)."""
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
+        text = read_artifact(path) if path else ""
     except OSError:
         return []
     return list(dict.fromkeys(m["name"] for m in _OUTPUT_CODE_KERNEL.finditer(text)))
@@ -1472,7 +1476,7 @@ def run_sendnn_comparison(ctx: Any) -> SendnnComparison:
     run = ctx.run_variant(vdef)
     comp.stdout, comp.stderr = run.stdout, run.stderr
     try:
-        data = json.loads(out.read_text(encoding="utf-8"))
+        data = load_artifact_json(out)
     except (OSError, ValueError):
         comp.reason = (f"cannot be run automatically: the rerun did not reach call {last['call']} of the compiled "
                        "functions" + (f" (it failed first: {run.headline})" if run.headline else ""))
