@@ -1941,8 +1941,9 @@ _NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngr
 # a password's word, a space (or "is"/"was"/"to") and a value with a picked password's make-up
 # (:func:`password_made`: ``login failed for svc with password Harbor42!Xyzw17``): the word says what the value is
 _PASSWORD_THEN_PICKED = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:[A-Za-z][a-z0-9]{1,20}(?=[A-Z_])_?){0,3}(?:password|passwd|pass[_\-]?phrase|pwd)\s{1,3}"
-    r"(?:(?:is|was|to|as)\s{1,3})?[`“‘«「\"']?"
+    r"(?<![A-Za-z0-9_\-])(?:[A-Za-z][a-z0-9]{1,20}(?=[A-Z_\-])[_\-]?){0,3}(?:password|passwd|pass[_\-]?phrase|pwd|"
+    r"passwort|kennwort|mot de passe|contrase[ñn]a|senha|wachtwoord|has[łl]o|parola|пароль|パスワード|비밀번호)"
+    r"(?:\s{0,3}[:：])?\s{1,3}(?:(?:is|was|to|as|ist|est|es|é)\s{1,3})?[`“‘«「\"']?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{12,128})", re.IGNORECASE)
 
 
@@ -2291,6 +2292,51 @@ def _pydantic_secret(m: re.Match[str]) -> bool:
     return is_secret_env_name(field) and not _key_alone(field) and not _not_secret_value(m.group("value"), field)
 
 
+# a secret's name and its value as the two cells of a row (rich's and PowerShell's tables, ``vault kv get``, a numpy
+# array of pairs: ``│ DEPLOY_TOKEN │ <value> │``, ``password    <value>``, ``['api_token' '<value>']``): the value
+# when it has a credential's make-up
+_ROW_PAIR = re.compile(r"(?:^|(?<=[\s│┃|\[(]))(?P<q>['\"]?)(?P<name>[A-Za-z_][\w.\-]{1,80})(?P=q)"
+                       r"(?:[ \t]*[│┃|][ \t]*|[ \t]{2,40}|\t|(?<=['\"])[ \t]{1,4}(?=['\"]))"
+                       r"(?P<vq>['\"]?)(?P<value>(?!<redacted)[^\s│┃|'\"]{6,512})(?P=vq)(?=[ \t]*(?:[│┃|\]),]|$))", re.MULTILINE)
+# a name and a value given as two fields of one record (HAR's and Kubernetes' ``{"name": "X-Api-Key", "value":
+# "..."}`` and ``- name: HUB_API_TOKEN`` / ``value: "..."``, a cookie's repr ``name='auth_token', value='...'``,
+# a plist's ``<key>APIToken</key> <string>...</string>``)
+_NAME_FIELD_THEN_VALUE = re.compile(
+    r"(?:(?<![\w])(?P<nk>['\"]?)name(?P=nk)\s{0,3}[:=]\s{0,3}(?P<nq>['\"]?)(?P<name>[A-Za-z_][\w.\-]{0,80})(?P=nq)"
+    r"|<key>\s{0,3}(?P<pname>[A-Za-z_][\w.\-]{0,80})\s{0,3}</key>)"
+    r"(?:[^\n<]{0,160}?(?:\n[^\n]{0,160}?)?)(?:(?<![\w])(?P<vk>['\"]?)value(?P=vk)\s{0,3}[:=]\s{0,3}|<string>\s{0,3})"
+    r"(?P<vq>['\"]?)(?P<value>(?!<redacted)[^\s'\"<>,}]{4,512})")
+
+
+# a build file's or a header's definition of a secret's name: make's ``REGISTRY_TOKEN ?= ...`` (also ``:=``, ``::=``,
+# ``+=``, ``!=``), C's ``#define ACME_LICENSE_KEY "..."``; YAML's ``deploy_token: <drawn>: expires 2027`` (a value
+# that a colon follows, quoted by a YAML error: not a nested key when it is drawn)
+_DEFINITION = re.compile(r"(?:^|(?<=\n))[ \t]*(?:#[ \t]*define[ \t]+(?P<dname>[A-Za-z_]\w{0,80})[ \t]+"
+                         r"|(?:export[ \t]+|override[ \t]+)?(?P<mname>[A-Za-z_][\w.\-]{0,80})[ \t]*(?:\?=|\+=|::?=|!=)[ \t]*)"
+                         r"(?P<q>[\"']?)(?P<value>(?!<redacted)[^\s\"']{6,512})(?P=q)[ \t]*(?=\n|$)")
+_VALUE_THEN_COLON = re.compile(r"(?<![\w.\-])(?P<name>" + _SECRET_NAME + r")\s{0,3}:\s{1,3}"
+                               r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512})(?=:)", re.IGNORECASE)
+
+
+def _defined_secret(m: re.Match[str]) -> bool:
+    name = m.group("dname") or m.group("mname")
+    return is_secret_env_name(name.replace("-", "_").replace(".", "_")) and not _key_alone(name) \
+        and _secret_literal(m.group("value"), "strong")
+
+
+def _row_secret(m: re.Match[str]) -> bool:
+    name, value = m.group("name"), m.group("value")
+    return is_secret_env_name(name.replace("-", "_").replace(".", "_")) and not _key_alone(name) \
+        and (credential_value(name, value) or password_made(value) or _long_hex(value)) and not _not_secret_value(value, name)
+
+
+def _named_field_secret(m: re.Match[str]) -> bool:
+    name = (m.group("name") or m.group("pname")).replace("-", "_").replace(".", "_")
+    value = m.group("value")
+    return is_secret_env_name(name) and not _key_alone(name) and not _not_secret_value(value, name) \
+        and not _PLACEHOLDER.match(value) and (_secret_literal(value, "strong") or _short_key(value))
+
+
 def _echo_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     if "argument -" in text:
@@ -2303,6 +2349,13 @@ def _echo_spans(text: str) -> list[Span]:
         spans += _group_spans(_AUTH_PAIR, text, "secret")
     if any(c in text for c in _TABLE_SEPARATORS) and "\n" in text:
         spans += _table_spans(text)
+    spans += _group_spans(_ROW_PAIR, text, "secret", _row_secret)
+    if "=" in text or "define" in text:
+        spans += _group_spans(_DEFINITION, text, "secret", _defined_secret)
+    if ":" in text:
+        spans += _group_spans(_VALUE_THEN_COLON, text, "secret", _random_value)
+    if "name" in text or "<key>" in text:
+        spans += _group_spans(_NAME_FIELD_THEN_VALUE, text, "secret", _named_field_secret)
     return spans
 
 
@@ -2317,7 +2370,7 @@ def _named_guesses(text: str) -> str:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
-    if re.search(r"(?i)pass|pwd", text):
+    if re.search(r"(?i)pass|pwd|kennwort|mot de|contras|senha|wachtw|has[łl]o|parola|пароль|パスワード|비밀번호", text):
         text = _apply(text, _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word))
     if re.search(r"[<>()\[\]{}]", text):
         text = _apply(text, _group_spans(_NAMED_THEN_SYMBOLS, text, "secret", _drawn_with_symbols))
@@ -2358,7 +2411,8 @@ def _guessed(text: str) -> str:
     return _apply(text, _not_template(text, _ds_spans(text, high=False)))
 
 
-_XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-]{0,60})>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</(?P=name)>")
+_XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-:]{0,60})(?:\s[^<>]{0,400})?>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}"
+                          r"</(?P=name)>")  # (a namespace and attributes: <wsse:Password Type="...#PasswordText">)
 # a block of HCL (Consul's, Vault's, Nomad's agent configuration) whose name says that what it holds are secrets:
 # acl { tokens { agent = "..." default = "..." } }: every quoted value in it that looks like a credential
 _SECRET_BLOCK = re.compile(r"(?<![\w.\-])(?:tokens|secrets|credentials|passwords)\s{0,3}=?\s{0,3}\{(?P<body>[^{}]{1,4000})\}")
@@ -2589,7 +2643,7 @@ def _call_and_pair_spans(text: str) -> list[Span]:
 
 
 def _xml_secret(m: re.Match[str]) -> bool:
-    strength = _code_secret_name(m.group("name").replace("-", "_").replace(".", "_"))
+    strength = _code_secret_name(m.group("name").rpartition(":")[2].replace("-", "_").replace(".", "_"))
     return strength in ("strong", "weak") and _secret_literal(m.group("value"), strength)
 
 

@@ -361,6 +361,14 @@ DOCUMENTED_SHAPES: tuple[tuple[str, str, str, str], ...] = tuple(
      for region in ("live", "live_us", "live_ca", "sandbox")]
     + [("launchdarkly-token", "mob-", "[0-9a-f]{8}\\-[0-9a-f]{4}\\-4[0-9a-f]{3}\\-[0-9a-f]{4}\\-[0-9a-f]{12}",
         "docs.launchdarkly.com")]
+    # Telnyx API v2 keys: KEY, 32 upper-case hex digits, _ and 22 letters and digits (developers.telnyx.com)
+    + [("telnyx-api-key", "KEY", "[0-9A-F]{32}_[0-9A-Za-z]{22}", "developers.telnyx.com")]
+    # Atlassian's other API token families beside ATATT3 (user API tokens): ATCTT3 (Bitbucket repository, project
+    # and workspace access tokens, Confluence/Jira scoped tokens), ATBB (Bitbucket app passwords) (support.atlassian.com)
+    + [("atlassian-token", "ATCTT3xFfGN0", "[\\-0-9A-Z_a-z]{20,300}=[0-9A-F]{8}", "support.atlassian.com"),
+       ("bitbucket-app-password", "ATBB", "[0-9A-Za-z]{32}", "support.atlassian.com")]
+    # Salesforce session ids / OAuth access tokens: the org id (00D + 12 or 15), "!" and the session part
+    + [("salesforce-session-token", "00D", "[0-9A-Za-z]{12,15}![0-9A-Za-z._]{80,160}", "help.salesforce.com")]
 )
 
 # Keys whose vendor signature sits inside them at a fixed offset: Microsoft's identifiable keys (Azure's 64-byte

@@ -200,3 +200,48 @@ def test_pythons_echo_of_a_drawn_value_it_could_not_convert(text, changed):
 ])
 def test_an_anaconda_token_in_a_channels_url(text, changed):
     assert (redact_text(text, home="") != text) is changed
+
+
+# ------------------------------------------------------------------ after blind round 10's results (not blind now)
+
+R10 = _drawn(36, seed=23)
+
+
+@pytest.mark.parametrize("text, secret", [
+    (f"┡━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━┩\n│ REGION       │ eu-west-1    │\n│ DEPLOY_TOKEN │ {R10} │", R10),
+    (f"Key         Value\n---         -----\npassword    {PICKED}\nuser        svc", PICKED),
+    (f"[['user' 'svc-etl']\n ['api_token' '{R10}']]", R10),
+    (f"<RequestsCookieJar[Cookie(version=0, name='auth_token', value='{R10}', port=None)]>", R10),
+    (f'{{"headers": [{{"name": "X-Api-Key", "value": "{R10}"}}, {{"name": "Accept", "value": "*/*"}}]}}', R10),
+    (f'env:\n- name: HUB_API_TOKEN\n  value: "{R10}"', R10),
+    (f"<dict>\n  <key>APIToken</key>\n  <string>{R10}</string>", R10),
+    (f'<wsse:Password Type="http://docs.oasis-open.org/wss#PasswordText">{PICKED}</wsse:Password>', PICKED),
+    (f"REGISTRY_TOKEN ?= {R10}\nCFLAGS += -O2", R10),
+    (f'#define ACME_LICENSE_KEY "{R10}"', R10),
+    (f"userlist admins\n    user ops insecure-password {PICKED}", PICKED),
+    (f"Anmeldung fehlgeschlagen für Benutzer etl (Passwort: {PICKED})", PICKED),
+    (f"mapping values are not allowed here\n      deploy_token: {R10}: expires 2027", R10),
+    ("profile KEYCD6C0B90BE5AA69141FD1B10A9D748EC_MxXg6yLv2vuQwUbOiymKjB", "KEYCD6C0B90BE5AA69141FD1B10A9D748EC"),
+    ("session 00DaY6JkNlFasfy!Y1g39ehQrxMzwr7q1vJz9fKgote9AQysl50RdcsBVGqdLoTmGpCrXYtPWA1LxgXmhJSUhUwHPzJAB9a9lqiD.hIW",
+     "00DaY6JkNlFasfy"),
+])
+def test_round10_forms_go(text, secret):
+    out = redact_text(text, home="")
+    assert secret not in out and "<redacted:" in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "│ model_name │ resnet50_v2_imagenet │\n│ token_count │ 1234567 │",
+    "name    value\nlr      0.001\nbatch   32",
+    '{"name": "Accept", "value": "application/json"}',
+    "- name: LOG_LEVEL\n  value: debug",
+    "<key>CFBundleVersion</key><string>1.2.3</string>",
+    "test_token_refresh    PASSED    0.12s",
+    "CFLAGS += -O2 -Wall\nVERSION := 1.2.3",
+    '#define MAX_TOKENS 4096\n#define API_KEY_HEADER "X-Api-Key"',
+    "Das Passwort muss mindestens 12 Zeichen lang sein",
+    "secret_key: value: nested; token_type: bearer: yes",
+    "KEYBOARD_LAYOUT_US_INTERNATIONAL_WITH_DEAD_KEYS_ENABLED",
+])
+def test_round10_lookalikes_stay(text):
+    assert redact_text(text, home="") == text
