@@ -200,14 +200,29 @@ def forget_known() -> None:
 def plain_setting(value: str) -> bool:
     """An ``--env`` value that configures something rather than authenticates (``+dynamo``, ``0,1``,
     ``/opt/x``, ``DEBUG``): shown as it is unless the variable's name is secret-bearing."""
-    if _FILE_NAME.fullmatch(value):
-        return True  # a wheel's, an archive's, a checkpoint's file name: torch-2.13.0+cpu-cp312-...-x86_64.whl
+    if _FILE_NAME.fullmatch(value) or _PATH_SETTING.fullmatch(value) or _regex_syntax(value):
+        return True  # a file's name or path (a wheel's, a cache's), a pattern (^(?=.*[A-Z]).{12,}$)
     named = _SETTING_ASSIGNED.fullmatch(value)
     if named and not is_secret_env_name(named.group(1)):
         value = named.group(2)  # PYTHONHASHSEED=3978041947: a setting's name and its plain value
     return (len(value) < _MIN_KNOWN or bool(_TRIVIAL.match(value)) or value.isdigit()
             or (_PLAIN_SETTING.fullmatch(value) is not None and not _LETTER_DIGIT.search(value)
                 and "://" not in value))
+
+
+_PATH_SETTING = re.compile(r"(?:/|\./|~/)[\w.+\-/~]{1,4096}")
+_REGEX_TOKENS = re.compile(r"\(\?[=!:<]|\.[*+]|\\[dwsbDWS]|\[[^\]]{1,40}\]|\{[0-9]{1,4},[0-9]{0,4}\}|^\^|\$$")
+
+
+def _regex_syntax(value: str) -> bool:
+    """A regular expression (three kinds of its syntax or more, and it compiles): a setting, not a credential."""
+    if len({m.group(0)[:2] for m in _REGEX_TOKENS.finditer(value)}) < 3:
+        return False
+    try:
+        re.compile(value)
+    except re.error:
+        return False
+    return True
 
 
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+\-]{0,200}\.(?:whl|tar\.gz|tgz|tar|zip|egg|json|ya?ml|toml|txt|cfg|ini|"
@@ -1623,6 +1638,7 @@ _CLI_FLAG = re.compile(
 _NOT_SECRET_VALUE = re.compile(
     r"^(?:-?\d+(?:\.\d+)?|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
     r"\*+|x+|str|int|float|bool|bytes|dict|list|tuple|set|any|object|"
+    r"[A-Za-z0-9]{0,4}[*•]{4,}[A-Za-z0-9]{0,6}|"  # a masked value: ****************a1b2
     r"[A-Za-z_]\w{0,30}(?:\.[A-Za-z_]\w{0,30})+)$",
     re.IGNORECASE,
 )
@@ -2311,8 +2327,8 @@ _NAME_FIELD_THEN_VALUE = re.compile(
 # a build file's or a header's definition of a secret's name: make's ``REGISTRY_TOKEN ?= ...`` (also ``:=``, ``::=``,
 # ``+=``, ``!=``), C's ``#define ACME_LICENSE_KEY "..."``; YAML's ``deploy_token: <drawn>: expires 2027`` (a value
 # that a colon follows, quoted by a YAML error: not a nested key when it is drawn)
-_DEFINITION = re.compile(r"(?:^|(?<=\n))[ \t]*(?:#[ \t]*define[ \t]+(?P<dname>[A-Za-z_]\w{0,80})[ \t]+"
-                         r"|(?:export[ \t]+|override[ \t]+)?(?P<mname>[A-Za-z_][\w.\-]{0,80})[ \t]*(?:\?=|\+=|::?=|!=)[ \t]*)"
+_DEFINITION = re.compile(r"(?:(?<![\w.\-#])#[ \t]*define[ \t]+(?P<dname>[A-Za-z_]\w{0,80})[ \t]+"  # (also behind a log's lead)
+                         r"|(?<![\w.\-])(?P<mname>[A-Za-z_][\w.\-]{0,80})[ \t]*(?:\?=|\+=|::?=|!=)[ \t]*)"
                          r"(?P<q>[\"']?)(?P<value>(?!<redacted)[^\s\"']{6,512})(?P=q)[ \t]*(?=\n|$)")
 _VALUE_THEN_COLON = re.compile(r"(?<![\w.\-])(?P<name>" + _SECRET_NAME + r")\s{0,3}:\s{1,3}"
                                r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512})(?=:)", re.IGNORECASE)

@@ -245,3 +245,28 @@ def test_round10_forms_go(text, secret):
 ])
 def test_round10_lookalikes_stay(text):
     assert redact_text(text, home="") == text
+
+
+@pytest.mark.parametrize("text, secret", [
+    (f'2026-11-30 09:12:44 WARNING etl: #define ACME_LICENSE_KEY "{R10}"', R10),
+    (f"E   REGISTRY_TOKEN ?= {R10}", R10),
+])
+def test_definitions_behind_a_logs_lead_go(text, secret):
+    assert secret not in redact_text(text, home="")
+
+
+def test_a_masked_value_is_no_secret():
+    assert redact_text("token: ****************a1b2 (masked)", home="") == "token: ****************a1b2 (masked)"
+
+
+@pytest.mark.parametrize("value, plain", [
+    ("/root/.cache/pip/wheels/ab/cd/0123456789abcdef0123456789ab/acme_utils-1.4.0-py3-none-any.whl", True),
+    (r"^(?=.*[A-Z])(?=.*\d)(?=.*[!#$%&*?@^~]).{12,}$", True),
+    ("a.*b", True),  # short: below the known values' least length
+    ("Xk29!abQ7wqLm", False),
+    ("Kx7.*Lm2[Qa]{3,}Zz", True),  # a pattern's syntax, three kinds: a setting (no password is written so)
+])
+def test_an_env_value_that_is_a_path_or_a_pattern_is_plain(value, plain):
+    from reportkit.redact import plain_setting
+
+    assert plain_setting(value) is plain
