@@ -599,3 +599,20 @@ def test_rerun_and_flaky_records_are_read(tmp_path):
 def test_shell_completion_is_on(tmp_path):
     proc = reportkit("--help", cwd=tmp_path)
     assert "--install-completion" in proc.stdout and "--show-completion" in proc.stdout
+
+
+@pytest.mark.parametrize("filler", ["A", "&amp;"])
+def test_a_huge_failure_message_is_clipped_and_parsed_fast(tmp_path, filler):
+    """Blind round 6: a test's 200 MB ``message=`` held ``ci`` past 40 s (the XML parser is slow on one long
+    attribute, redaction slower on its text). A file over 8 MB has its attribute values cut to 64 KB before it
+    is parsed (never half an entity), the message is kept to 64 KB and the trace to 1 MB."""
+    from reportkit.ci.ci import MESSAGE_LIMIT, TRACE_LIMIT, parse_junit
+
+    xml = tmp_path / "r.xml"
+    xml.write_text('<?xml version="1.0" encoding="utf-8"?><testsuite><testcase classname="t" name="x">'
+                   f'<failure type="AssertionError" message="boom {filler * (3 << 20)}">{"T" * (3 << 20)}</failure>'
+                   '</testcase><testcase classname="t" name="y"/></testsuite>')
+    cases = parse_junit(xml)
+    assert [c.name for c in cases] == ["x", "y"] and cases[0].outcome == "failure"
+    assert cases[0].message.startswith("boom ") and 10_000 < len(cases[0].message) < MESSAGE_LIMIT + 100
+    assert "characters cut by reportkit" in cases[0].text and len(cases[0].text) < TRACE_LIMIT + 100

@@ -119,7 +119,7 @@ class CiReport:
 def parse_junit(path: Path) -> list[JUnitCase]:
     """Every ``<testcase>`` of a JUnit XML file (any nesting of ``<testsuites>``/``<testsuite>``)."""
     try:
-        root = ET.parse(path).getroot()
+        root = _junit_root(path)
     except FileNotFoundError:
         raise UserError(f"no such JUnit XML file: {path}") from None
     except IsADirectoryError:
@@ -144,9 +144,41 @@ def parse_junit(path: Path) -> list[JUnitCase]:
             elif tag == "skipped" and outcome == "passed":
                 outcome = "skipped"
         cases.append(JUnitCase(classname=el.get("classname") or "", name=el.get("name") or "", outcome=outcome,
-                               file=el.get("file") or "", exc_type=exc_type, message=message, text=text,
+                               file=el.get("file") or "", exc_type=exc_type[:MESSAGE_LIMIT],
+                               message=_clipped(message, MESSAGE_LIMIT), text=_clipped(text, TRACE_LIMIT),
                                junit=str(path), reruns=reruns))
     return cases
+
+
+_LONG_ATTRIBUTE = re.compile(rb"""(\s[\w:.\-]{1,80}=)(?:"([^"<]{%d})[^"<]*"|'([^'<]{%d})[^'<]*')""" % (64 << 10, 64 << 10))
+_BIG_XML = 8 << 20
+
+
+def _junit_root(path: Path) -> ET.Element:
+    """The parsed JUnit file. One larger than 8 MB has each attribute value cut to 64 KB before it is parsed (the
+    XML parser takes seconds per 10 MB of one attribute: a test's 200 MB ``message=`` would hold ``ci`` for
+    minutes); element text is parsed as it is."""
+    if path.stat().st_size <= _BIG_XML:
+        return ET.parse(path).getroot()
+    def cut(m: re.Match[bytes]) -> bytes:
+        quote, value = (b'"', m.group(2)) if m.group(2) is not None else (b"'", m.group(3))
+        return m.group(1) + quote + re.sub(rb"&[#\w]{0,12}\Z", b"", value) + quote  # (not half an entity: &am)
+
+    return ET.fromstring(_LONG_ATTRIBUTE.sub(cut, path.read_bytes()))
+
+
+MESSAGE_LIMIT = 64 << 10  # a failure's message read from JUnit XML: its first 64 KB (a headline, not a dump)
+TRACE_LIMIT = 1 << 20  # its stack trace / captured text: the first 256 KB and the last 768 KB
+
+
+def _clipped(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters: a test's 200 MB message would cost minutes of redaction and matching
+    and say nothing more; the start (and, for a long trace, the end: the last frames) is kept, the cut is said."""
+    if len(text) <= limit:
+        return text
+    head = limit // 4 if limit >= TRACE_LIMIT else limit
+    tail = limit - head if limit >= TRACE_LIMIT else 0
+    return f"{text[:head]}\n[... {len(text) - head - tail} characters cut by reportkit ...]\n{text[len(text) - tail:] if tail else ''}"
 
 
 # --------------------------------------------------------------------------- 2. resolve
