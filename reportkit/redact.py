@@ -2066,7 +2066,9 @@ def _random_value(m: re.Match[str]) -> bool:
     return _long_hex(value) or (not value.startswith(("~", ".")) and not _PATH_WORD.search(value)
                                 and (looks_random(value.replace("/", ""))
                                      or (len(value) >= 20 and _ALNUM.fullmatch(value) is not None
-                                         and _random_one_case(value))))  # Twitch's 30 lower-case letters and digits
+                                         and _random_one_case(value))  # Twitch's 30 lower-case letters and digits
+                                     or (len(value) >= 24 and re.fullmatch(r"[A-Za-z0-9]+(?:[_\-][A-Za-z0-9]+){1,3}", value)
+                                         is not None and _random_body(re.sub(r"[_\-]", "", value)))))  # ngrok's <20>_<21>
 
 
 # a Dockerfile's ENV/ARG in the form without "=" (``ENV NAME the value``): the rest of the line is the value
@@ -2763,7 +2765,8 @@ def _argument_secrets(previous: str, arg: str) -> list[str]:
     """An argument that is a credential by itself: a password a person picked (``ldapsearch -w PW``, ``add_user
     USER PW``), a random value after a sub-command that takes one (``ngrok authtoken X``), ``user:PW``/``partner,PW``/
     ``AK SK`` (the whole and each part that is a credential)."""
-    found = [arg] if password_made(arg) or (_SECRET_SUBCOMMAND.fullmatch(previous) and _random_body(arg)) else []
+    found = [arg] if password_made(arg) or (_SECRET_SUBCOMMAND.fullmatch(previous)
+                                            and _random_body(re.sub(r"[_\-]", "", arg))) else []
     parts = credential_parts(arg)
     return found + ([arg, *parts] if parts else [])
 
@@ -4068,17 +4071,18 @@ _PYTHON_INFO = re.compile(r"^\s*(?:python3?|py|pycon|ipython)\b", re.IGNORECASE)
 def redact_markdown(text: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
                     extra: Optional[Mapping[str, str]] = None) -> str:
     """Markdown (issue bodies, summaries): fenced Python blocks as code (:func:`redact_code`), the rest
-    as text (:func:`redact_text`)."""
+    as text (:func:`redact_text`) with its terminal controls written out as escapes (:func:`shown`: a run's
+    ``\\x1b]52;...`` or ``\\x07`` is junk in an issue, and no terminal that prints the file obeys it)."""
     if not text:
         return text
     parts, pos = [], 0
     for m in _FENCED.finditer(text):
         if not _PYTHON_INFO.match(m.group("info")):
             continue
-        parts.append(redact_text(text[pos:m.start("body")], home=home, env=env, extra=extra))
+        parts.append(shown(redact_text(text[pos:m.start("body")], home=home, env=env, extra=extra)))
         parts.append(redact_code(m.group("body"), home=home, env=env, extra=extra))
         pos = m.end("body")
-    parts.append(redact_text(text[pos:], home=home, env=env, extra=extra))
+    parts.append(shown(redact_text(text[pos:], home=home, env=env, extra=extra)))
     return "".join(parts)
 
 
