@@ -2400,6 +2400,38 @@ def _named_guesses(text: str) -> str:
     return _apply(text, _echo_spans(text))
 
 
+# a credential near its name, when the rules above found no shape joining them (a field, a cell, a line apart:
+# ``fields { key: "password" value { string_value: "X" } }``, gdb's ``password=0x5555 "X"``,
+# ``<td>password</td><td>X</td>``): within 200 characters after a secret's word on its line, a value with a picked
+# password's make-up or drawn (random-looking, 16+); never hex, a UUID, a digest's or an SSH public key's shape
+_NEAR_WORD = re.compile(r"(?<![A-Za-z])(?:password|passwd|passphrase|secret|token|api[ _\-]?key|credentials?|auth)"
+                        r"(?![A-Za-z])", re.IGNORECASE)
+_NEAR_VALUE = re.compile(r"(?<![\w\-+/=.])(?!<redacted)[A-Za-z0-9!#$%&*?@^~+/=_\-.]{12,128}(?![\w\-+/=])")
+
+
+_DIGEST_LIKE = re.compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[-:_]|@sha(?:1|256|384|512)\b|^\|1\||^AAAA[A-Za-z0-9+/]")
+
+
+def _near_credential(value: str) -> bool:
+    value = value.rstrip(".")
+    if _UUID.search(value) or re.fullmatch(r"[0-9a-fA-F]+", value) or _DATE_OR_VERSION.search(value) \
+            or _DIGEST_LIKE.search(value):  # an SRI/npm integrity, an image digest, a hashed host, an SSH public key
+        return False
+    return password_made(value) or (len(value) >= 16 and "/" not in value and looks_random(value))
+
+
+def _near_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for word in _NEAR_WORD.finditer(text):
+        end = text.find("\n", word.end())  # its line
+        end = min(end if end >= 0 else len(text), word.end() + 200)
+        for m in _NEAR_VALUE.finditer(text, word.end(), end):
+            if _near_credential(m.group(0)):
+                value = m.group(0).rstrip(".")
+                spans.append((m.start(), m.start() + len(value), _mark("secret")))
+    return spans
+
+
 def _guessed(text: str) -> str:
     text = _named_guesses(text)
     if "[parameters: (" in text:
@@ -2426,7 +2458,8 @@ def _guessed(text: str) -> str:
         text = _apply(text, _group_spans(_XML_PROPERTY, text, "secret", _xml_secret))
     if "{" in text:  # HCL: acl { tokens { agent = "..." } }
         text = _apply(text, _secret_block_spans(text))
-    return _apply(text, _not_template(text, _ds_spans(text, high=False)))
+    text = _apply(text, _not_template(text, _ds_spans(text, high=False)))
+    return _apply(text, _near_spans(text))
 
 
 _XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-:]{0,60})(?:\s[^<>]{0,400})?>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}"

@@ -270,3 +270,29 @@ def test_an_env_value_that_is_a_path_or_a_pattern_is_plain(value, plain):
     from reportkit.redact import plain_setting
 
     assert plain_setting(value) is plain
+
+
+# ------------------------------------------------------------------ a credential near its name (round 11's shapes)
+
+@pytest.mark.parametrize("text, secret", [
+    ('fields { key: "password" value { string_value: "' + PICKED + '" } }', PICKED),
+    (f'#0  login (user=0x5555 "svc", password=0x5556 "{PICKED}") at auth.c:42', PICKED),
+    (f"<tr><td>api_token</td><td>{R10}</td></tr>", R10),
+    (f"Failed validating 'maxLength' in schema['properties']['token']: '{R10}' is too long", R10),
+])
+def test_a_credential_on_its_names_line_goes(text, secret):
+    out = redact_text(text, home="")
+    assert secret not in out and "<redacted:" in out, out
+
+
+@pytest.mark.parametrize("text", [
+    '<script src="/app.js" integrity="sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC">',
+    f'"integrity": "sha512-{"Lqh3WP7gawpEZL+Berr8RLneaeNLONoBYlVKV1Y45y/7lY/jyTg1IfxNOVJNtR2WiNG3vXMyKQbPSHWD2t5ETg=="}" token',
+    "token used for github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+    f"auth image pytorch/pytorch@sha256:{'9f3a' * 16}",
+    "the token count is 4096 and the secret sauce is 2026-11-30T09:12:44.003Z",
+    f"auth failed at commit {'3f9c' * 10}; secret id 6f1c2a3b-1d2e-4f5a-8b9c-0d1e2f3a4b5c",
+    "password policy: at least 12 characters, a digit and a symbol",
+])
+def test_near_a_names_word_digests_ids_and_words_stay(text):
+    assert redact_text(text, home="") == text
