@@ -1972,6 +1972,9 @@ _ASSIGNED_CALL = re.compile(
     re.IGNORECASE)
 
 
+_CALL_OF_LITERAL = re.compile(r"=\s{0,3}&?[A-Za-z_][\w:.]{0,40}\(\s{0,3}[\"']")  # (a quick test before _ASSIGNED_CALL)
+
+
 def _called_credential(m: re.Match[str]) -> bool:
     value = m.group("value")
     return password_made(value) or _long_hex(value) or (len(value) >= 16 and looks_random(value)) \
@@ -2247,19 +2250,20 @@ def _secret_column(name: str) -> bool:
 def _table_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     lines = []  # (start, line) without a comment's "# " (a table pasted into comments, one per line)
-    for m in re.finditer(r"[^\n]+", text):
-        if m.group(0) != _JOIN.strip("\n"):
+    for m in re.finditer(r"[^\n]*", text):
+        if m.group(0) != _JOIN.strip("\n") and (m.start() == 0 or text[m.start() - 1] == "\n"):
             lead = _COMMENT_LEAD.match(m.group(0))
             cut = lead.end() if lead else 0
-            lines.append((m.start() + cut, m.group(0)[cut:]))
+            lines.append((m.start() + cut, m.group(0)[cut:]))  # (an empty line ends a table)
     for i, (_, header) in enumerate(lines):
         sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 - (c != "|")), None)
         if sep is None:
             continue
         cells = _cells(header, sep)
         names = [header[a:b].strip("`*\"'") for a, b in cells]
-        if len(cells) < 2 or not all(re.fullmatch(r"[A-Za-z][\w .\-]{0,40}", n) for n in names):
-            continue  # a header names every column (not a JSON list's "HF_TOKEN", line)
+        name = r"[A-Za-z][\w .\-]{0,40}" if sep == "|" else r"[A-Za-z][\w.\-]{0,40}"  # (words only in a Markdown header)
+        if len(cells) < 2 or not all(re.fullmatch(name, n) for n in names):
+            continue  # a header names every column (not a JSON list's "HF_TOKEN", line, nor "return tokens, labels")
         secret = [k for k, n in enumerate(names) if _secret_column(n)]
         if not secret:
             continue
@@ -2330,16 +2334,20 @@ _NAME_FIELD_THEN_VALUE = re.compile(
 # ``+=``, ``!=``), C's ``#define ACME_LICENSE_KEY "..."``; YAML's ``deploy_token: <drawn>: expires 2027`` (a value
 # that a colon follows, quoted by a YAML error: not a nested key when it is drawn)
 _DEFINITION = re.compile(r"(?:(?<![\w.\-#])#[ \t]*define[ \t]+(?P<dname>[A-Za-z_]\w{0,80})[ \t]+"  # (also behind a log's lead)
-                         r"|(?<![\w.\-])(?P<mname>[A-Za-z_][\w.\-]{0,80})[ \t]*(?:\?=|\+=|::?=|!=)[ \t]*)"
+                         r"|(?<![\w.\-])(?P<mname>[A-Za-z_][\w.\-]{0,80})[ \t]*(?:\?=|::?=)[ \t]*)"
                          r"(?P<q>[\"']?)(?P<value>(?!<redacted)[^\s\"']{6,512})(?P=q)[ \t]*(?=\n|$)")
 _VALUE_THEN_COLON = re.compile(r"(?<![\w.\-])(?P<name>" + _SECRET_NAME + r")\s{0,3}:\s{1,3}"
                                r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512})(?=:)", re.IGNORECASE)
 
 
+_COLON_AFTER_VALUE = re.compile(r":\s{1,3}[A-Za-z0-9+/_\-]{16,512}:")  # (a quick test before _VALUE_THEN_COLON)
+
+
 def _defined_secret(m: re.Match[str]) -> bool:
-    name = m.group("dname") or m.group("mname")
+    name, value = m.group("dname") or m.group("mname"), m.group("value")
     return is_secret_env_name(name.replace("-", "_").replace(".", "_")) and not _key_alone(name) \
-        and _secret_literal(m.group("value"), "strong")
+        and (password_made(value) or _long_hex(value) or (len(value) >= 16 and looks_random(value))
+             or _random_base64(value))
 
 
 def _row_secret(m: re.Match[str]) -> bool:
@@ -2368,9 +2376,9 @@ def _echo_spans(text: str) -> list[Span]:
     if any(c in text for c in _TABLE_SEPARATORS) and "\n" in text:
         spans += _table_spans(text)
     spans += _group_spans(_ROW_PAIR, text, "secret", _row_secret)
-    if "=" in text or "define" in text:
+    if "?=" in text or ":=" in text or "define" in text:
         spans += _group_spans(_DEFINITION, text, "secret", _defined_secret)
-    if ":" in text:
+    if _COLON_AFTER_VALUE.search(text):
         spans += _group_spans(_VALUE_THEN_COLON, text, "secret", _random_value)
     if "name" in text or "<key>" in text:
         spans += _group_spans(_NAME_FIELD_THEN_VALUE, text, "secret", _named_field_secret)
@@ -2392,7 +2400,8 @@ def _named_guesses(text: str) -> str:
         text = _apply(text, _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word))
     if re.search(r"[<>()\[\]{}]", text):
         text = _apply(text, _group_spans(_NAMED_THEN_SYMBOLS, text, "secret", _drawn_with_symbols))
-        text = _apply(text, _group_spans(_ASSIGNED_CALL, text, "secret", _called_credential))
+        if _CALL_OF_LITERAL.search(text):
+            text = _apply(text, _group_spans(_ASSIGNED_CALL, text, "secret", _called_credential))
     if "/" in text:
         text = _apply(text, _group_spans(_SECRET_DIR_PART, text, "secret", _drawn_part))
     if ": |" in text or ": >" in text:
