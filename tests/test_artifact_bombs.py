@@ -69,3 +69,16 @@ def test_a_compile_log_with_a_deep_line_keeps_its_other_records(tmp_path):
     log = tmp_path / "compile.jsonl"
     log.write_text('{"event": "a"}\n' + DEEP_LIST + '\n{"event": "b"}\n')
     assert read_compile_log(log) == [{"event": "a"}, {"event": "b"}]
+
+
+def test_a_linked_fx_graph_and_compile_log_are_not_read(tmp_path):
+    from reportkit.report.collect import parse_fx_graph
+
+    secret = tmp_path / "private.txt"
+    secret.write_text("torch.ops.aten.secret_op.default\n")
+    graph = tmp_path / "model__0_forward_0.0"
+    graph.mkdir()
+    os.symlink(secret, graph / "fx_graph_readable.py")
+    assert parse_fx_graph(graph, 0).ops == []
+    os.symlink(secret, tmp_path / "compile.jsonl")
+    assert read_compile_log(tmp_path / "compile.jsonl") == []

@@ -287,7 +287,11 @@ def read_compile_log(path: Path) -> list[dict]:
     if not path.exists():
         return []
     records = []
-    for line in read_artifact(path).splitlines():
+    try:
+        text = read_artifact(path)
+    except OSError:  # (a link or a FIFO the run left: not read)
+        return []
+    for line in text.splitlines():
         try:
             records.append(json.loads(line))
         except (ValueError, RecursionError):
@@ -610,7 +614,10 @@ def parse_fx_graph(directory: Path, position: int) -> FxGraph:
     graph.output_code = str(output) if output.is_file() else None
     if readable.is_file():
         graph.readable = str(readable)
-        text = read_artifact(readable)
+        try:
+            text = read_artifact(readable)
+        except OSError:  # (not a regular file reached without a link: not read)
+            text = ""
         graph.ops = list(dict.fromkeys(spyre.normalize_op_name(f"{ns}.{op}") for ns, op in _FX_OP.findall(text)))
         graph.shapes = list(dict.fromkeys(_FX_SHAPE.findall(text)))
         graph.sources = list(dict.fromkeys(f"{os.path.basename(s['file'])}:{s['line']} in {s['fn']}"
@@ -701,7 +708,10 @@ def collect_fx(run_dirs: list[Path], clues: Clues, compile_calls: list) -> FxArt
         score_graph(graph, clues, last=graph is readable[-1])
     best = max(readable, key=lambda g: (g.score, g.order))
     fx.status, fx.selected, fx.why = COLLECTED, best.name, list(best.why)
-    fx.excerpt = _excerpt_lines(read_artifact(best.readable), 120)
+    try:
+        fx.excerpt = _excerpt_lines(read_artifact(best.readable), 120)
+    except OSError:
+        fx.excerpt = ""
     fx.output_code_excerpt = output_code_excerpt(best.output_code)
     return fx
 
@@ -762,7 +772,10 @@ def collect_hang(rep: Reproduction, run: DebugRun, ws: Workspace) -> HangInfo:
     if not hang.stacks:
         hang.reason = "faulthandler dumped no stacks before the kill"
     if ws.gdb_out.exists():
-        hang.gdb = read_artifact(ws.gdb_out)
+        try:
+            hang.gdb = read_artifact(ws.gdb_out)
+        except OSError:
+            hang.gdb = ""
         if "#0 " not in hang.gdb:
             hang.gdb_reason = "gdb ran but printed no backtrace (ptrace not permitted?)"
     else:
