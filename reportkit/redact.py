@@ -2330,8 +2330,8 @@ _NAME_FIELD_THEN_VALUE = re.compile(
     r"(?P<vq>['\"]?)(?P<value>(?!<redacted)[^\s'\"<>,}]{4,512})")
 
 
-# a build file's or a header's definition of a secret's name: make's ``REGISTRY_TOKEN ?= ...`` (also ``:=``, ``::=``,
-# ``+=``, ``!=``), C's ``#define ACME_LICENSE_KEY "..."``; YAML's ``deploy_token: <drawn>: expires 2027`` (a value
+# a build file's or a header's definition of a secret's name: make's ``REGISTRY_TOKEN ?= ...`` (also ``:=``, ``::=``;
+# not ``+=``, ``!=``: Python's augmented assignment and comparison), C's ``#define ACME_LICENSE_KEY "..."``; YAML's ``deploy_token: <drawn>: expires 2027`` (a value
 # that a colon follows, quoted by a YAML error: not a nested key when it is drawn)
 _DEFINITION = re.compile(r"(?:(?<![\w.\-#])#[ \t]*define[ \t]+(?P<dname>[A-Za-z_]\w{0,80})[ \t]+"  # (also behind a log's lead)
                          r"|(?<![\w.\-])(?P<mname>[A-Za-z_][\w.\-]{0,80})[ \t]*(?:\?=|::?=)[ \t]*)"
