@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -607,6 +608,7 @@ class RunProgress:
         self.total, self.quiet, self.done, self.start, self._clock = total, quiet, 0, time.monotonic(), time.monotonic
         self.last = ""
         self.live = None
+        self._drawing = contextlib.ExitStack()
         if err.is_terminal and not quiet:
             from rich.live import Live
 
@@ -629,15 +631,12 @@ class RunProgress:
 
     def __enter__(self) -> RunProgress:
         if self.live is not None:
-            self._drawing = live_display()
-            self._drawing.__enter__()
-            self.live.start()
+            self._drawing.enter_context(live_display())
+            self._drawing.enter_context(self.live)  # (Live: start on enter, stop on exit)
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.live is not None:
-            self.live.stop()
-            self._drawing.__exit__(None, None, None)
+        self._drawing.close()
 
 
 def _run_with_progress(spec, source, rep, policy, options, *, quiet: bool, run_minimize, verbose: bool = False):

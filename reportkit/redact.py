@@ -1975,10 +1975,15 @@ _ASSIGNED_CALL = re.compile(
 _CALL_OF_LITERAL = re.compile(r"=\s{0,3}&?[A-Za-z_][\w:.]{0,40}\(\s{0,3}[\"']")  # (a quick test before _ASSIGNED_CALL)
 
 
-def _called_credential(m: re.Match[str]) -> bool:
-    value = m.group("value")
+def _credential_shaped(value: str) -> bool:
+    """A picked password, 32+ hex digits, a drawn value of 16+ or random base64: what a rule that read a secret's
+    name takes as its value."""
     return password_made(value) or _long_hex(value) or (len(value) >= 16 and looks_random(value)) \
         or _random_base64(value)
+
+
+def _called_credential(m: re.Match[str]) -> bool:
+    return _credential_shaped(m.group("value"))
 
 
 # a credential's name, ":" or "=" and a drawn value that holds brackets or angle brackets (an OCI auth token,
@@ -2250,11 +2255,13 @@ def _secret_column(name: str) -> bool:
 def _table_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     lines = []  # (start, line) without a comment's "# " (a table pasted into comments, one per line)
-    for m in re.finditer(r"[^\n]*", text):
-        if m.group(0) != _JOIN.strip("\n") and (m.start() == 0 or text[m.start() - 1] == "\n"):
-            lead = _COMMENT_LEAD.match(m.group(0))
+    pos = 0
+    for line in text.split("\n"):  # (an empty line ends a table)
+        if line != _JOIN.strip("\n"):
+            lead = _COMMENT_LEAD.match(line)
             cut = lead.end() if lead else 0
-            lines.append((m.start() + cut, m.group(0)[cut:]))  # (an empty line ends a table)
+            lines.append((pos + cut, line[cut:]))
+        pos += len(line) + 1
     for i, (_, header) in enumerate(lines):
         sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 - (c != "|")), None)
         if sep is None:
@@ -2344,10 +2351,9 @@ _COLON_AFTER_VALUE = re.compile(r":\s{1,3}[A-Za-z0-9+/_\-]{16,512}:")  # (a quic
 
 
 def _defined_secret(m: re.Match[str]) -> bool:
-    name, value = m.group("dname") or m.group("mname"), m.group("value")
+    name = m.group("dname") or m.group("mname")
     return is_secret_env_name(name.replace("-", "_").replace(".", "_")) and not _key_alone(name) \
-        and (password_made(value) or _long_hex(value) or (len(value) >= 16 and looks_random(value))
-             or _random_base64(value))
+        and _credential_shaped(m.group("value"))
 
 
 def _row_secret(m: re.Match[str]) -> bool:

@@ -145,7 +145,8 @@ def parse_junit(path: Path) -> list[JUnitCase]:
                 outcome = "skipped"
         cases.append(JUnitCase(classname=el.get("classname") or "", name=el.get("name") or "", outcome=outcome,
                                file=el.get("file") or "", exc_type=exc_type[:MESSAGE_LIMIT],
-                               message=_clipped(message, MESSAGE_LIMIT), text=_clipped(text, TRACE_LIMIT),
+                               message=_clipped(message, MESSAGE_LIMIT),
+                               text=_clipped(text, TRACE_LIMIT // 4, TRACE_LIMIT - TRACE_LIMIT // 4),
                                junit=str(path), reruns=reruns))
     return cases
 
@@ -171,13 +172,11 @@ MESSAGE_LIMIT = 64 << 10  # a failure's message read from JUnit XML: its first 6
 TRACE_LIMIT = 1 << 20  # its stack trace / captured text: the first 256 KB and the last 768 KB
 
 
-def _clipped(text: str, limit: int) -> str:
-    """``text`` within ``limit`` characters: a test's 200 MB message would cost minutes of redaction and matching
-    and say nothing more; the start (and, for a long trace, the end: the last frames) is kept, the cut is said."""
-    if len(text) <= limit:
+def _clipped(text: str, head: int, tail: int = 0) -> str:
+    """``text``'s first ``head`` and last ``tail`` characters, the cut said between them: a test's 200 MB message
+    would cost minutes of redaction and matching and say nothing more (a trace keeps its end: the last frames)."""
+    if len(text) <= head + tail:
         return text
-    head = limit // 4 if limit >= TRACE_LIMIT else limit
-    tail = limit - head if limit >= TRACE_LIMIT else 0
     return f"{text[:head]}\n[... {len(text) - head - tail} characters cut by reportkit ...]\n{text[len(text) - tail:] if tail else ''}"
 
 

@@ -284,12 +284,10 @@ class Workspace:
 
 
 def read_compile_log(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
     records = []
     try:
         text = read_artifact(path)
-    except OSError:  # (a link or a FIFO the run left: not read)
+    except OSError:  # (missing, or a link or a FIFO the run left: not read)
         return []
     for line in text.splitlines():
         try:
