@@ -72,6 +72,7 @@ without a literal prefix are skipped when the literal they need is absent), so m
 from __future__ import annotations
 
 import base64
+import binascii
 import bisect
 import contextlib
 import functools
@@ -293,6 +294,23 @@ def remember_code(source: str) -> None:
         remember(value, whole[0][len("<redacted:"):-1] if whole else "secret")
     for value in _literal_findings(tree):
         remember(value)
+
+
+def remember_output(*texts: str) -> None:
+    """Remember what the text rules find in ``texts`` (the original run's output and failure message): a secret
+    a run printed or raised is a known value wherever it also stands, the script's literal it came from (code
+    gets no guess of its own) and the output of later runs."""
+    for text in texts:
+        if not text or len(text) > _OUTPUT_READ:
+            continue
+        out = redact_text(text, home="")
+        for a, b, marker in (_marker_spans(text, out) or []) if out != text else []:
+            value = text[a:b]
+            if len(value) >= _MIN_KNOWN and "\n" not in value and _credential_made(value):
+                remember(value, marker[len("<redacted:"):-1])
+
+
+_OUTPUT_READ = 2_000_000  # (characters: a longer log is redacted where it is shown, not read for values here)
 
 
 def _literal_findings(tree: object) -> list[str]:
@@ -955,7 +973,7 @@ _NOT_A_VENDOR = frozenset({
     "build", "trace", "span", "req", "request", "cache", "object", "obj", "file", "blob", "tree", "img", "image",
     "layer", "node", "pod", "chunk", "shard", "ckpt", "checkpoint", "tmp", "temp", "test", "tests", "snapshot", "task",
     "event", "msg", "message", "order", "user", "account", "acct", "item", "doc", "record", "row", "txn", "tx",
-    "sess", "cus", "sub", "inv", "prod", "price", "evt", "ch", "pi", "pm", "seti", "in", "ii", "cs", "src", "ba",
+    "sess", "cus", "sub", "nonce", "inv", "prod", "price", "evt", "ch", "pi", "pm", "seti", "in", "ii", "cs", "src", "ba",
 })
 _LETTER_RUN = re.compile(r"[A-Za-z]{6,}")  # (runs this long are words in names, chance in keys)
 
@@ -2447,6 +2465,44 @@ def _near_spans(text: str) -> list[Span]:
     return spans
 
 
+# a drawn token standing alone in text (a log line, a message, a comment): 24 to 64 letters and digits of both
+# cases mixed as random text mixes them (:func:`looks_random`; ``_`` and ``-`` may join them), with no name beside
+# it. An entropy guess, so text only, never code. Base64 (``+``, ``/``, ``=``: a digest, encoded data, a public
+# key's numbers), a token that decodes to text, an identifier, a UUID, a digest, a mangled C++ symbol, a longer run
+# (data, not a key), a word's id (``nonce-…``, ``pod-…``: the unknown vendor's non-words) and what an id's name
+# comes right before (``X-Amz-Cf-Id: …``, ``request_id=…``; a session's id is a secret) stay.
+_DRAWN_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.])(?!<redacted)[A-Za-z0-9][A-Za-z0-9_\-]{23,63}(?![A-Za-z0-9+/=_\-])")
+
+
+def _decodes_to_text(token: str) -> bool:
+    """``token`` is base64 (standard or URL-safe) of printable text: encoded data, not a drawn key."""
+    try:
+        data = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except (ValueError, binascii.Error):
+        return False
+    return sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data)
+
+
+def _drawn_token(token: str) -> bool:
+    return not (token.startswith("_Z") or re.split(r"[_\-]", token, maxsplit=1)[0].lower() in _NOT_A_VENDOR or _UUID.search(token) or _DIGEST_LIKE.search(token)
+                or re.fullmatch(r"[0-9a-fA-F_\-]+", token)) and looks_random(token) and not _decodes_to_text(token)
+
+
+# what an identifier's name comes right before (``X-Amz-Cf-Id: ``, ``request_id=``, ``RequestId ``, ``run id "``): an
+# id a service drew, which is no key
+_ID_NAME_BEFORE = re.compile(r"(?:(?:\b|[_\-.])(?:id|ids)|(?:\b|[_\-.a-z])(?:Id|ID|Ids|IDs))[\"']?[ \t]{0,3}[:=]?[ \t]{0,3}[\"'(\[]?$")
+
+
+def _named_an_id(text: str, start: int) -> bool:
+    before = text[max(0, start - 40):start]
+    return _ID_NAME_BEFORE.search(before) is not None and "session" not in before.lower()  # (a session's id is one)
+
+
+def _drawn_spans(text: str) -> list[Span]:
+    return [(m.start(), m.end(), _mark("random")) for m in _DRAWN_TOKEN.finditer(text) if _drawn_token(m.group(0))
+            and not _named_an_id(text, m.start())]
+
+
 def _guessed(text: str) -> str:
     text = _named_guesses(text)
     if "[parameters: (" in text:
@@ -2474,7 +2530,8 @@ def _guessed(text: str) -> str:
     if "{" in text:  # HCL: acl { tokens { agent = "..." } }
         text = _apply(text, _secret_block_spans(text))
     text = _apply(text, _not_template(text, _ds_spans(text, high=False)))
-    return _apply(text, _near_spans(text))
+    text = _apply(text, _near_spans(text))
+    return _apply(text, _drawn_spans(text))
 
 
 _XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-:]{0,60})(?:\s[^<>]{0,400})?>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}"

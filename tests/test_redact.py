@@ -132,7 +132,7 @@ UNTOUCHED = [
     "commit 82dede8e2a19a2666b90aca5e51781d6720c0efb (82dede8)",
     "sha256:fa969c9592f2153dceb4d393a6708611fe3fb30d3e86a6b44519b895da0a9004",
     "/usr/lib/python3.11/site-packages/torch/_inductor/runtime/cache_dir_utils.py",
-    "the highpass filter uses ghp coefficients; see ghp_short and xghp_" + ALNUM36,
+    "the highpass filter uses ghp coefficients; see ghp_short and xghp_" + ALNUM36.lower(),
     "risk-assessment-2024-report-final and sk-learn",
     "sorted(x, key=lambda t: t[0])",
     "max_new_tokens=20, num_tokens: 128, use_auth_token=True, token=None",

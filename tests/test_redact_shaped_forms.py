@@ -59,7 +59,7 @@ STAYS_R8 = [
     "password: (HttpResponse); token: List[int]) ok; token: <Token text=Hello>",
     "/run/secrets/kubernetes.io/serviceaccount/token /home/me/secrets/production-database.yaml",
     f"/var/lib/tokens/{'3f9a' * 8}/cache",
-    "https://api.telegram.org/bot/getMe robot3498559007:AAgZM1ZgJb6kvPa5Cn_K6Ay3IEcshN1Lgbu",
+    "https://api.telegram.org/bot/getMe robot3498559007:aagzm1zgjb6kvpa5cn_k6ay3iecshn1lgbu",
     "LANG_SK=sk_SK.UTF-8 LOCALE_SK=slovak",
     "python -m torch.distributed.run --token-file tokens.txt --model torch.float32",
     "INFO x: description: >-\n  a model card written in words\n",

@@ -41,6 +41,7 @@ from reportkit.failure.signature import (
     same_failure,
     signature_of,
 )
+from reportkit.redact import remember_output
 from reportkit.run.executor import ColdExecutor, Executor, WarmExecutor, discover_preload, warm_supported
 from reportkit.run.runner import Sandbox
 from reportkit.run.spec import RunResult, RunSpec
@@ -148,6 +149,7 @@ def reproduce(check: Check, runs: int = 2, source: str | None = None,
         outcome = check.run(source)
         if i == 0:
             _bad_input(check, outcome)
+            _remember_secrets(outcome.result)
         outcomes.append(outcome)
         if on_run:
             on_run(i, outcome.result, outcome.signature)
@@ -172,6 +174,13 @@ def settled_waits(first: Signature, signatures: list[Signature]) -> Signature:
     if first.thread_waits is not None:
         first = replace(first, thread_waits=sorted(set(first.thread_waits).union(*(s.thread_waits or [] for s in hangs))))
     return first
+
+
+def _remember_secrets(result: RunResult) -> None:
+    """What the redaction edge finds in the original's output is a known value from now on: the same secret in
+    the script's literal (the reproducer) or in a candidate's output is removed too."""
+    exceptions = [result.exception, *result.thread_exceptions] if result.exception else result.thread_exceptions
+    remember_output(result.stdout, result.stderr, *(e.message for e in exceptions if e))
 
 
 def _bad_input(check: Check, outcome: Outcome) -> None:
