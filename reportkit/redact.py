@@ -1705,6 +1705,8 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
     fewer."""
     if _not_secret_value(value, name) or _PLACEHOLDER.match(value.strip()) or len(value) <= 3:
         return True
+    if _HEX_DIGEST.fullmatch(value) and _hash_named(name):
+        return True  # a secret's hash, named so: detect-secrets' "hashed_secret", password_sha256, token_digest
     if re.fullmatch(r"[A-Z][A-Z_]*", value):
         return True
     code_style = bool(re.search(r"\s=|=\s|:\s*[A-Za-z_][\w\[\], .|]*=", prefix))
@@ -1718,6 +1720,18 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
     if re.fullmatch(r"\s?[a-z]{1,8}\s?", value) is None:
         return False
     return code_style or re.search(r"pass|pwd|secret", name, re.IGNORECASE) is None
+
+
+_HASH_WORDS = frozenset({"HASHED", "DIGEST", "SHA", "SHA1", "SHA256", "SHA512", "MD5", "FINGERPRINT", "CHECKSUM"})
+_HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32,128}")
+
+
+def _hash_named(name: str) -> bool:
+    """A name that says its value is a secret's hash, not the secret: detect-secrets' ``hashed_secret``,
+    ``password_sha256``, ``tokenDigest``, ``password_hash`` (``hash_key``, ``hash_secret``: an HMAC's key, are
+    secrets)."""
+    words = _name_words(name)
+    return bool(words) and (words[-1] == "HASH" or not _HASH_WORDS.isdisjoint(words))
 
 
 # what a credential token is for: access_token, GITHUB_TOKEN, hfToken (pad_token, token, max_tokens are generic)
@@ -3589,6 +3603,11 @@ def _code_secret_name(name: str, env: bool = False) -> str:
     secret is, ``DB_PASSWORD_ENV``, ``X_API_KEY_HEADER``: usually a name, sometimes the secret itself — the
     keyword rule of detect-secrets takes a secret's word anywhere in the name) or "". ``env``: the name of an
     environment variable (``os.environ["X"]``)."""
+    strength = _code_secret_name_strength(name, env)
+    return "hash" if strength and _hash_named(name) else strength  # (a hex digest stays: see _secret_literal)
+
+
+def _code_secret_name_strength(name: str, env: bool) -> str:
     strength = _code_secret_name_exact(name, env)
     if strength or not name or len(name) > 100:
         return strength
@@ -3651,6 +3670,8 @@ def _secret_literal(value: str, strength: str) -> bool:
         return False  # (a path; base64 that starts with "/" is drawn: an AWS secret key may)
     if strength == "vendor":
         return _random_body(value)
+    if strength == "hash":
+        return _HEX_DIGEST.fullmatch(value) is None
     if strength == "env-ref":  # a variable's name, or else the secret (a password's make-up, or as "weak")
         if _env_name_shaped(value):
             return False

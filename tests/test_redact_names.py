@@ -331,3 +331,25 @@ def test_text_wrapped_token_whose_next_line_starts_with_a_dash():
     head, tail = _rand(52), "-" + _rand(30)
     out = redact_text(f"key: sk-proj-{head}\n{tail}\nnext line", home="")
     assert head not in out and tail[1:] not in out and "next line" in out
+
+
+HEX40 = "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"
+
+
+@pytest.mark.parametrize("name", ["hashed_secret", "password_sha256", "tokenDigest", "PASSWORD_SHA256",
+                                  "api_key_fingerprint", "password_hash"])
+def test_a_secrets_hex_digest_named_so_stays(name):
+    # detect-secrets' baseline ({"hashed_secret": "<sha1>"}), a stored hash: not the secret
+    for text in (f'{{"{name}": "{HEX40}", "type": "Secret Keyword"}}', f"{name}={HEX40}"):
+        assert redact_text(text, env={}, home="") == text
+    source = f'{name} = "{HEX40}"\n'
+    assert redact_code(source, env={}, home="") == source
+
+
+@pytest.mark.parametrize("line", [f"hashtoken={HEX40}", f"password={HEX40}", 'password_hash = "Harbor417!Kqzv53"',
+                                  'hashed_secret = "Harbor417!Kqzv53"'])
+def test_what_is_not_a_hash_under_a_hash_name_or_a_hash_word_glued_goes(line):
+    secret = line.split("=", 1)[1].strip(' "')
+    assert secret not in redact_text(line, env={}, home="")
+    if '"' in line:
+        assert secret not in redact_code(line + "\n", env={}, home="")
