@@ -208,7 +208,21 @@ def plain_setting(value: str) -> bool:
         value = named.group(2)  # PYTHONHASHSEED=3978041947: a setting's name and its plain value
     return (len(value) < _MIN_KNOWN or bool(_TRIVIAL.match(value)) or value.isdigit()
             or (_PLAIN_SETTING.fullmatch(value) is not None and not _LETTER_DIGIT.search(value)
-                and "://" not in value))
+                and "://" not in value) or _setting_pairs(value))
+
+
+_SETTING_PAIR = re.compile(r"([a-z][a-z0-9_]{1,60})[:=]([A-Za-z0-9_.+\-]{1,60})")
+_SETTING_WORD = re.compile(r"-?[0-9]+(?:\.[0-9]+)?[A-Za-z]{0,3}|[a-z_]+|[A-Za-z][a-z]+(?:[A-Z][a-z]+)*")
+
+
+def _setting_pairs(value: str) -> bool:
+    """Options as ``name:value`` pairs whose values are numbers, booleans or words (``PYTORCH_CUDA_ALLOC_CONF``'s
+    ``expandable_segments:True,max_split_size_mb:512``, ``backend:cudaMallocAsync``), no name a secret's."""
+    for part in re.split(r"[,;]", value):
+        m = _SETTING_PAIR.fullmatch(part)
+        if m is None or is_secret_env_name(m.group(1).upper()) or not _SETTING_WORD.fullmatch(m.group(2)):
+            return False
+    return True
 
 
 _PATH_SETTING = re.compile(r"(?:/|\./|~/)[\w.+\-/~]{1,4096}")

@@ -155,6 +155,12 @@ def test_a_tools_set_name_value_arguments():
     ("4093827712", True),
     ("API_TOKEN=abc123xyz987", False),
     ("Xk29!abQ7wqLm", False),
+    # name:value options of numbers, booleans and words (PYTORCH_CUDA_ALLOC_CONF's); not a secret's name or a drawn value
+    ("expandable_segments:True,max_split_size_mb:512", True),
+    ("PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync", True),
+    ("garbage_collection_threshold:0.6;roundup_power2_divisions:4", True),
+    ("password:Hunter", False),
+    ("region:eu,user:Xk9Lm2Qp7Rt4Vw8Z", False),
 ])
 def test_an_env_value_that_is_a_setting_or_a_file_name_is_plain(value, plain):
     from reportkit.redact import plain_setting
