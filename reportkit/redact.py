@@ -2184,8 +2184,8 @@ _KEY_THEN_VALUE = re.compile(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30
 
 def _spaced_key_value(m: re.Match[str]) -> bool:
     owner, value = (m.group("owner") or "").upper(), m.group("value")
-    if owner in _DIGEST_NAME_WORDS:
-        return False
+    if owner in _DIGEST_NAME_WORDS or "cache" in m.string[max(0, m.start() - 40):m.start()].lower():
+        return False  # (Inductor's "fx graph cache hit for key f…", "AOTAutogradCache miss for key …")
     return (len(value) >= 16 and (looks_random(value) or _drawn_letters(value))) or (bool(owner) and _short_key(value))
 
 
@@ -2497,8 +2497,8 @@ def _near_spans(text: str) -> list[Span]:
 # cases mixed as random text mixes them (:func:`looks_random`; ``_`` and ``-`` may join them), with no name beside
 # it. An entropy guess, so text only, never code. Base64 (``+``, ``/``, ``=``: a digest, encoded data, a public
 # key's numbers), a token that decodes to text, an identifier, a UUID, a digest, a mangled C++ symbol, a longer run
-# (data, not a key), a word's id (``nonce-…``, ``pod-…``: the unknown vendor's non-words) and what an id's name
-# comes right before (``X-Amz-Cf-Id: …``, ``request_id=…``; a session's id is a secret) stay.
+# (data, not a key), a token a lower-case word starts (``raysubmit_…``, ``nonce-…``: the unknown vendor's rule's) and
+# what an id's name comes right before (``X-Amz-Cf-Id: …``, ``request_id=…``; a session's id is a secret) stay.
 _DRAWN_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.])(?!<redacted)[A-Za-z0-9][A-Za-z0-9_\-]{23,63}(?![A-Za-z0-9+/=_\-])")
 
 
@@ -2512,7 +2512,8 @@ def _decodes_to_text(token: str) -> bool:
 
 
 def _drawn_token(token: str) -> bool:
-    return not (token.startswith("_Z") or re.split(r"[_\-]", token, maxsplit=1)[0].lower() in _NOT_A_VENDOR or _UUID.search(token) or _DIGEST_LIKE.search(token)
+    # (a word first, ``raysubmit_AbC…``, ``nonce-…``: a prefixed token, the unknown vendor's rule's to judge)
+    return not (token.startswith("_Z") or re.match(r"[a-z]{3,}[_\-]", token) or _UUID.search(token) or _DIGEST_LIKE.search(token)
                 or re.fullmatch(r"[0-9a-fA-F_\-]+", token)) and looks_random(token) and not _decodes_to_text(token)
 
 

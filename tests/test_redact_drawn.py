@@ -89,6 +89,11 @@ LOOKALIKES = [
     lambda: f"X-Amz-Cf-Id: {drawn(56, 'cf')}",
     lambda: f"request_id={drawn(32, 'rq')} RequestId {drawn(32, 'rq2')} trace-ID: {drawn(40, 'tr')}",
     lambda: f"script-src 'self' 'nonce-{drawn(32, 'n')}'",
+    lambda: f"Job 'raysubmit_{drawn(16, 'ray')}' submitted successfully",  # (a word first: the prefix rule's)
+    # Inductor's own log lines: a cache's key after "key" is no credential
+    lambda: "[__fx_graph_cache] fx graph cache hit for key f" + "".join(random.Random(7).choices(
+        "abcdefghijklmnopqrstuvwxyz234567", k=51)),
+    lambda: "AOTAutogradCache miss for key a" + "".join(random.Random(8).choices("abcdefghijklmnopqrstuvwxyz234567", k=51)),
 ]
 
 
