@@ -1011,8 +1011,10 @@ def _drawn_body(body: str) -> bool:
 
 
 def _known_prefix_inside(prefix: str) -> bool:
-    """``xghp_``: a known vendor's prefix glued to a longer word (that word is not the vendor's token)."""
-    return any(prefix[k:] in _KNOWN_PREFIXES for k in range(1, len(prefix) - 2))
+    """``xghp_``: a known vendor's prefix glued to a longer word (that word is not the vendor's token). A known
+    prefix of two letters and its ``_`` is no sign (``opk_`` is OpenPipe's, not Stripe's ``pk_`` in a word):
+    most short words end in one."""
+    return any(prefix[k:] in _KNOWN_PREFIXES for k in range(1, len(prefix) - 3))
 
 
 def _prefixed_end(text: str, m: re.Match[str]) -> int:

@@ -11,6 +11,7 @@ import ast
 import base64
 import json
 import os
+import random
 import secrets
 import string
 
@@ -151,3 +152,12 @@ def test_ordinary_text_stays(text):
     assert redact_text(text, home="") == text
     source = f"NOTE = {text!r}\n"
     assert redact_code(source, home="") == source
+
+
+@pytest.mark.parametrize("prefix", ["opk_", "zsk_", "tsk-"])
+def test_an_unknown_vendors_prefix_that_ends_in_a_short_known_one_is_still_a_prefix(prefix):
+    # (most short words end in a two-letter prefix and its "_" or "-": pk_, sk_, sk-; only a longer one glued to a word,
+    # xghp_, says "not that vendor's token")
+    rng = random.Random(prefix)
+    body = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(40))
+    assert body not in redact_text(f"dataset uploaded {prefix}{body}", env={}, home="")
