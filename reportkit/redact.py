@@ -1639,7 +1639,7 @@ _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_S
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
     r"(?:\s{0,5}:\s{0,5}[A-Za-z_][\w\[\], .|]{0,60}?\s{0,5}=(?!=)(?![ \t]*(?:\r?\n|$))"
-    r"|\s{0,5}(?::=|=>|=(?!=)|:(?![:=]))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (=>: Ruby's and Perl's hashes; also a full-width colon)
+    r"|\s{0,5}(?::=|=>|=(?!=)|:(?![:=])|:::?(?=[ \t]{1,5}[\"']))|[)\uff09]?\s{0,5}\uff1a)\s{0,5}"  # (=>: Ruby's and Perl's hashes; also a full-width colon)
 )
 _VALUE = (
     r"(?:(?P<q>[\"'])(?P<qvalue>(?!<redacted)(?:\\[^\n]|(?!(?P=q))[^\\\n]){1,512})(?P=q)"  # escapes: 'a\'b', "a'b"

@@ -353,3 +353,20 @@ def test_what_is_not_a_hash_under_a_hash_name_or_a_hash_word_glued_goes(line):
     assert secret not in redact_text(line, env={}, home="")
     if '"' in line:
         assert secret not in redact_code(line + "\n", env={}, home="")
+
+
+@pytest.mark.parametrize("sep", ["::", ":::"])
+def test_jsonnet_hidden_and_forced_fields_name_their_value(sep):
+    value = "Dq" + "".join(random.Random(sep).choices(string.ascii_letters + string.digits, k=30))
+    text = f"{{\n  model: 'acme/seg-llm',\n  hf_token{sep} '{value}',\n  env: {{ HF_HOME: '/data/hf' }},\n}}"
+    out = redact_text(text, env={}, home="")
+    assert value not in out and "model: 'acme/seg-llm'" in out
+    source = f'JSONNET = """{text}"""\n'
+    out = redact_code(source, env={}, home="")
+    assert value not in out
+    ast.parse(out)
+
+
+def test_a_scope_operator_is_no_separator():
+    text = "std::string token; x = a[::2]; Foo::Bar; ns::password::reset()"
+    assert redact_text(text, env={}, home="") == text
