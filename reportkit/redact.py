@@ -1653,8 +1653,9 @@ _VALUE = (
 _ASSIGNMENT = re.compile(
     # (the name's quotes may be escaped: \'password\': "..." in the repr of a list of reprs)
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"'])?"
-    # (a quoted value may sit in a one-item list or a Rust Option: vLLM's 'api_key': ['...'], TGI's Some("..."))
-    + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?=[\"']))?)" + _VALUE,
+    # (a quoted value may sit in a one-item list or a Rust Option: vLLM's 'api_key': ['...'], TGI's Some("..."), also
+    # as Rust's {:#?} prints it, on the next line: Some(\n        "...",\n    ))
+    + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?:\r?\n[ \t]{0,24})?(?=[\"']))?)" + _VALUE,
     re.IGNORECASE | re.MULTILINE,
 )
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
@@ -2172,7 +2173,7 @@ _DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN
 def _key_value(m: re.Match[str]) -> bool:
     name = m.group("name")
     words = {w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name) + re.split(r"[_.\-]", name)}
-    return not words & _DIGEST_NAME_WORDS and _random_body(m.group("value"))
+    return not words & _DIGEST_NAME_WORDS and (_random_body(m.group("value")) or _random_base64(m.group("value")))
 
 
 # prose: "key" (after a word that does not name a digest, an id or a lookup), a space or a colon and a value random

@@ -370,3 +370,24 @@ def test_jsonnet_hidden_and_forced_fields_name_their_value(sep):
 def test_a_scope_operator_is_no_separator():
     text = "std::string token; x = a[::2]; Foo::Bar; ns::password::reset()"
     assert redact_text(text, env={}, home="") == text
+
+
+def test_random_base64_under_a_keys_name_goes():
+    # (an Azure storage account key in fsspec's storage_options, printed as JSON: its "/" and "+" are no path's)
+    rng = random.Random("account_key")
+    key = "".join(rng.choices(string.ascii_letters + string.digits + "+/", k=86)) + "=="
+    for text in (f'fs: {{"account_name": "acmedata", "account_key": "{key}"}}', f"account_key={key}"):
+        assert key not in redact_text(text, env={}, home="")
+    for text in (f"public_key: {key}", f"cache_key={key}", "path_key=/usr/lib/python3/dist-packages/x"):
+        assert redact_text(text, env={}, home="") == text
+
+
+def test_a_rust_option_pretty_printed_across_lines_holds_its_value():
+    # (TGI's launcher logs its Args with {:#?}: the Some( and the quoted value on separate lines)
+    value = "Kx9" + "".join(random.Random("tgi").choices(string.ascii_letters + string.digits, k=15))
+    text = f'Args {{\n    api_key: Some(\n        "{value}",\n    ),\n    port: 80,\n    model_id: Some(\n        "bigscience/bloom",\n    ),\n}}'
+    out = redact_text(text, env={}, home="")
+    assert value not in out and '"bigscience/bloom"' in out
+    out = redact_code(f'S = """{text}"""\n', env={}, home="")
+    assert value not in out and '"bigscience/bloom"' in out
+    ast.parse(out)
