@@ -451,3 +451,23 @@ def test_the_scratch_copy_survives_a_file_that_vanishes_while_it_is_copied(tmp_p
         assert not (work / "target.min.py").exists()
     finally:
         box.cleanup()
+
+
+def test_the_scratch_copy_skips_a_named_pipe_and_a_socket(tmp_path):
+    import socket
+
+    script = tmp_path / "target.py"
+    script.write_text("raise RuntimeError('boom')\n")
+    os.mkfifo(tmp_path / "pipe")  # (copying it waited for a writer or failed: shutil.Error, a traceback)
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(tmp_path / "sock"))
+    box = Sandbox(script)
+    try:
+        work, target = box.make()
+        assert sorted(p.name for p in work.iterdir()) == ["target.py"]
+    finally:
+        box.cleanup()
+        sock.close()
+    done = subprocess.run([sys.executable, "-m", "reportkit", "check", str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

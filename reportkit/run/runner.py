@@ -263,8 +263,14 @@ class Sandbox:
 
 def _copy_if_present(src: str, dst: str) -> None:
     """copytree's copy of one file, skipping one that vanished since the directory was listed (another
-    run's output replaced or removed meanwhile); the script itself is written or checked after the copy."""
+    run's output replaced or removed meanwhile) and one that is not a regular file (a named pipe, a socket, a
+    device node: nothing to copy, and opening a pipe would wait for a writer); the script itself is written or
+    checked after the copy."""
+    import stat
+
     try:
+        if not stat.S_ISREG(os.lstat(src).st_mode):
+            return
         shutil.copy2(src, dst)
     except FileNotFoundError:
         if os.path.lexists(src):
