@@ -788,7 +788,7 @@ def _print_minimize_summary(report) -> None:
     elif report.fix_check_note:
         rows.append(("fix check", report.fix_check_note))
     if report.verified is not None:
-        rows.append(("re-checked", "fails the same way" if report.verified else
+        rows.append(("re-checked", "fails the same way" if report.verified else report.verify_note or
                      "DOES NOT fail the same way any more (flaky?); see --retries"))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:

@@ -171,6 +171,7 @@ class MinimizeReport:
     # the fix check: against which good code, runs there, rejections; None: it did not run (see fix_check_note)
     fix_check: dict | None = None
     fix_check_note: str = ""  # what it checked, or why there is none
+    verify_note: str = ""  # the written (redacted) result no longer fails the same way: why (verified is False)
     keeps: str = ""  # what the result had to keep beyond the signature, and why (Keep.why)
     # candidate runs ended by the timeout ("timeout") or by the hang watch (its rule and the verdict)
     hang_ended: dict[str, int] = field(default_factory=dict)
@@ -1105,12 +1106,50 @@ def tidied(source: str) -> str:
     return source
 
 
+REDACTED_FAILS = ("the result as written no longer fails the same way: the redaction edge replaced a literal "
+                  "it calls a secret (<redacted...> in the file) and the failure needs its value; put the input's "
+                  "value back there to reproduce")
+
+
+CACHE_STATE = ("the result fails the same way only with what earlier runs left in the shared compile cache, not with "
+               "an empty one: it is no reproducer on its own (the script reads or writes its cache; try --cold, or "
+               "pass --env TORCHINDUCTOR_CACHE_DIR=... to give the runs a cache of your own)")
+
+
+def _verify_result(session: _Session, reduced: ReduceResult, keep: Keep, options: MinimizeOptions):
+    """Re-check the result (tidied first when the budget cut the cosmetic passes; ``reduced.source`` becomes the
+    tidy form when that still fails) as the file will hold it, redacted. Returns :func:`_verify`'s and why a
+    failed re-check failed when it is not flakiness."""
+    tidy = tidied(reduced.source) if reduced.stopped_early else reduced.source
+    verified = None
+    if tidy != reduced.source:  # cut by the budget before the cosmetic passes: one re-check covers them
+        verified, outcome, on_good = _verify(session, tidy, keep)
+        if verified:
+            reduced.source = tidy
+            write_atomic(options.output, redact_code(tidy, home=""), mode=options.output_mode)
+    if tidy != reduced.source or verified is None:
+        verified, outcome, on_good = _verify(session, reduced.source, keep)
+    note = ""
+    written = redact_code(reduced.source, home="")
+    if verified and written != reduced.source:  # the file holds what was re-checked, redacted: check that
+        verified, outcome, on_good = _verify(session, written, keep)
+        note = "" if verified else REDACTED_FAILS
+    elif not verified and session.compile_cache is not None \
+            and session.cold.with_spec(hang_watch=None).run(reduced.source).ok:
+        note = CACHE_STATE  # (fails with the candidates' cache, not with an empty one)
+    return verified, outcome, on_good, note
+
+
 def _verify(session: _Session, final: str, keep: Keep | None = None):
     """Re-run the written result cold: still the same failure, what it must keep kept (and the
     differential still passes, and it passes on the good code)? Returns (verified, outcome, passes on
     the good code or None). Without the hang watch: a hang is re-checked with the whole timeout (the
     watch's early "same hang" verdicts are re-checked here, see reportkit.run.hangwatch)."""
-    outcome = session.cold.with_spec(hang_watch=None).run(final)
+    check = session.cold.with_spec(hang_watch=None)
+    if session.compile_cache is not None:  # an empty cache: what candidates left in theirs is not the result's
+        fresh = Path(tempfile.mkdtemp(prefix="verify-cache-", dir=Path(session.compile_cache).parent))
+        check = check.with_env(private_cache_env(fresh, session.cold.spec.env))
+    outcome = check.run(final)
     verified = outcome.ok and (keep is None or keep.kept(outcome, final))
     reference = session.reference
     if verified and reference is not None:
@@ -1293,17 +1332,10 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
                       seeded=is_oracle(rep.signature))
     phases = {"prepare": began - start, "reduce": time.monotonic() - began}
     began = time.monotonic()
-    verified, final_sig, standalone, standalone_note, on_good = None, None, None, "", None
+    verified, final_sig, standalone, standalone_note, on_good, verify_note = None, None, None, "", None, ""
     fix_check = session.good.to_dict() if session.good is not None else None  # the reduction's runs only
     if not reduced.interrupted:
-        tidy = tidied(reduced.source) if reduced.stopped_early else reduced.source
-        if tidy != reduced.source:  # cut by the budget before the cosmetic passes: one re-check covers them
-            verified, outcome, on_good = _verify(session, tidy, keep)
-            if verified:
-                reduced.source = tidy
-                write_atomic(options.output, redact_code(tidy, home=""), mode=options.output_mode)
-        if tidy != reduced.source or verified is None:
-            verified, outcome, on_good = _verify(session, reduced.source, keep)
+        verified, outcome, on_good, verify_note = _verify_result(session, reduced, keep, options)
         final_sig = outcome.signature.to_dict()
         if verified and spec.pytest_node is not None:
             standalone, standalone_note = write_standalone(session.cold, reduced.source, outcome.result.test_item,
@@ -1342,6 +1374,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         seconds_by_phase={k: round(v, 3) for k, v in phases.items()},
         seconds_by_pass={k: round(v, 3) for k, v in (stats.seconds_by_pass if stats else {}).items()},
         needs_args=bool(session.cold.run_spec.args) and reads_argv(reduced.source),
+        verify_note=verify_note,
     )
 
 
