@@ -2516,13 +2516,16 @@ def _decodes_to_text(token: str) -> bool:
 
 def _drawn_token(token: str) -> bool:
     # (a word first, ``raysubmit_AbC…``, ``nonce-…``: a prefixed token, the unknown vendor's rule's to judge)
-    return not (token.startswith("_Z") or re.match(r"[a-z]{3,}[_\-]", token) or _UUID.search(token) or _DIGEST_LIKE.search(token)
-                or re.fullmatch(r"[0-9a-fA-F_\-]+", token)) and looks_random(token) and not _decodes_to_text(token)
+    if token.startswith("_Z") or re.match(r"[a-z]{3,}[_\-]", token) or _UUID.search(token) \
+            or _DIGEST_LIKE.search(token) or re.fullmatch(r"[0-9a-fA-F_\-]+", token):
+        return False
+    return looks_random(token) and not _decodes_to_text(token)
 
 
 # what an identifier's name comes right before (``X-Amz-Cf-Id: ``, ``request_id=``, ``RequestId ``, ``run id "``): an
 # id a service drew, which is no key
-_ID_NAME_BEFORE = re.compile(r"(?:(?:\b|[_\-.])(?:id|ids)|(?:\b|[_\-.a-z])(?:Id|ID|Ids|IDs))[\"']?[ \t]{0,3}[:=]?[ \t]{0,3}[\"'(\[]?$")
+_ID_NAME_BEFORE = re.compile(r"(?:(?:\b|[_\-.])(?:id|ids)|(?:\b|[_\-.a-z])(?:Id|ID|Ids|IDs))"
+                             r"[\"']?[ \t]{0,3}[:=]?[ \t]{0,3}[\"'(\[]?$")
 
 
 def _named_an_id(text: str, start: int) -> bool:
