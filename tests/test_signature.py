@@ -45,6 +45,11 @@ def sig_of(tmp_path: Path, code: str, name: str = "s.py", policy: MatchPolicy | 
      "mat1 and mat2 shapes cannot be multiplied (NxN and NxN)"),
     ("time data '2024-03-17T03:02:54Z' does not match", "time data 'N-N-NTN:N:NZ' does not match"),
     ("expected sm_80 on cuda:0", "expected sm_80 on cuda:N"),
+    # a digest is one value, not digit runs made N among its letters (a drawn-looking token the edge then took)
+    ('{"hashed_secret": "68d1c215b8097704eb3d0e7e0e6ba263a59d6ec8"}', '{"hashed_secret": "<hex>"}'),
+    ("checksum 3F786850E387550F mismatch", "checksum <hex> mismatch"),
+    ("deadbeefcafebabe1 and 1234567890123456 and abcdefabcdefabcdef",  # (letters and digits both)
+     "<hex> and N and abcdefabcdefabcdef"),
 ])
 def test_normalizer_text(raw, expected):
     assert Normalizer().text(raw) == expected
