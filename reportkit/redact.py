@@ -1625,6 +1625,11 @@ def _high_spans(text: str) -> list[Span]:
 
 # --------------------------------------------------------------------------- (b) context rules (text only)
 
+# KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
+_KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
+                             "SECRET", "ACCESS", "APP", "SIGNING", "MASTER", "ENCRYPTION", "LICENSE", "ADMIN", "SSH",
+                             "DEPLOY", "INGEST", "SDK", "HMAC", "SHARED", "STORAGE", "SESSION", "WRITE"})
+
 # NAME = value where NAME ends in a secret-ish word. Long words may be glued to the name
 # (accessToken, DB_PASSWORD); short ambiguous ones need a separator or to be the whole
 # name (DB_PASS, auth) so compass/oauth-like words are not hit. The value must be a quoted literal,
@@ -1632,7 +1637,8 @@ def _high_spans(text: str) -> list[Span]:
 # identifiers and variables (``self.ntoken = ntoken``, ``password = new_password``) are left alone.
 _LONG_SECRET_WORD = (
     r"(?:token|secret|password|passwd|pass[_.\-]?phrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
-    r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
+    r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id|"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
+    r"(?:" + "|".join(sorted(_KEY_QUALIFIERS - {"API", "ACCESS", "SECRET", "PRIVATE"})) + r")[_.\-]?key)"  # storage_key
 )
 _SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie)"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
@@ -1671,7 +1677,7 @@ _CLI_FLAG = re.compile(
     re.IGNORECASE,
 )
 _NOT_SECRET_VALUE = re.compile(
-    r"^(?:-?\d+(?:\.\d+)?|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
+    r"^(?:-?\d+(?:\.\d+)?|0x[0-9a-f]{1,16}|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
     r"\*+|x+|str|int|float|bool|bytes|dict|list|tuple|set|any|object|"
     r"[A-Za-z0-9]{0,4}[*•]{4,}[A-Za-z0-9]{0,6}|"  # a masked value: ****************a1b2
     r"[A-Za-z_]\w{0,30}(?:\.[A-Za-z_]\w{0,30})+)$",
@@ -2496,6 +2502,38 @@ def _near_spans(text: str) -> list[Span]:
     return spans
 
 
+# the answer to a password prompt on the line after it: Tcl expect's and pexpect's ``expect "password:"`` then
+# ``send "<answer>\r"`` / ``child.sendline('<answer>')`` (a variable, ``$pw``, is no answer)
+_PROMPT_ANSWER = re.compile(r"expect(?:_exact)?[ \t]*\(?[ \t]*(?:-\w+[ \t]+)*(?P<pq>[\"'{])[^\"'}\n]{0,80}?(?:assword|assphrase|"
+                            r"asscode|token|secret|PIN)[^\"'}\n]{0,40}(?:\"|'|\})[^\n]{0,40}\n(?:[ \t]*#[^\n]*\n){0,2}[ \t]*"
+                            r"(?:[\w.]{1,40}\.)?send(?:line)?[ \t]*\(?[ \t]*(?:--[ \t]+)?(?P<q>[\"'])"
+                            r"(?P<value>(?!<redacted)(?:(?!\\[rn](?P=q))[^\n\ue005]){4,256}?)(?:\\[rn])?(?P=q)")
+# pickle's protocol 0 as a bytes repr prints it: a dict's key and its value, each after ``V`` (or ``S'``) and
+# before a memo opcode (``\nVpassword\np3\nV<value>\np4``)
+_PICKLE0_PAIR = re.compile(r"(?:V|S')(?P<name>[A-Za-z_][\w.\-]{0,80})'?(?:\\n|\n)\ue005?[pg][0-9]{1,6}(?:\\n|\n)\ue005?(?:V|S')"
+                           r"(?P<value>(?!<redacted)[^\\\n'\ue005]{4,512})")
+_PICKLE0_HINT = re.compile(r"(?:\\n|\n)\ue005?[pg][0-9]")
+
+
+def _prompt_answer(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return not value.startswith(("$", "%", "{")) and _secret_literal(value, "strong")
+
+
+def _pickle_secret(m: re.Match[str]) -> bool:
+    return _secret_literal(m.group("value"), _code_secret_name(m.group("name")))
+
+
+def _answer_spans(text: str) -> list[Span]:
+    """A value a layout puts away from its name: a prompt's answer, a pickled dict's value."""
+    spans: list[Span] = []
+    if "send" in text and "expect" in text:
+        spans += _group_spans(_PROMPT_ANSWER, text, "secret", _prompt_answer)
+    if "V" in text and ("\\n" in text or "\n" in text) and _PICKLE0_HINT.search(text):
+        spans += _group_spans(_PICKLE0_PAIR, text, "secret", _pickle_secret)
+    return spans
+
+
 # a drawn token standing alone in text (a log line, a message, a comment): 24 to 64 letters and digits of both
 # cases mixed as random text mixes them (:func:`looks_random`; ``_`` and ``-`` may join them), with no name beside
 # it. An entropy guess, so text only, never code. Base64 (``+``, ``/``, ``=``: a digest, encoded data, a public
@@ -2565,7 +2603,7 @@ def _guessed(text: str) -> str:
     if "{" in text:  # HCL: acl { tokens { agent = "..." } }
         text = _apply(text, _secret_block_spans(text))
     text = _apply(text, _not_template(text, _ds_spans(text, high=False)))
-    text = _apply(text, _near_spans(text))
+    text = _apply(text, _near_spans(text) + _answer_spans(text))
     return _apply(text, _drawn_spans(text))
 
 
@@ -3389,7 +3427,9 @@ def _literal_regions(source: str) -> Optional[tuple[list[tuple[int, int]], dict[
                     regions += _fstring_text(source, start + width, end - close)
                 else:
                     regions.append((start + width, end - close))
-            elif tok.type == tokenize.COMMENT or (fstring_middle is not None and tok.type == fstring_middle):
+            elif tok.type == tokenize.COMMENT:
+                regions.append((start + 1, end))  # (after its "#": a key block in comment lines stays comments)
+            elif fstring_middle is not None and tok.type == fstring_middle:
                 regions.append((start, end))
             elif tok.type == tokenize.NUMBER:
                 numbers[start] = end
@@ -3454,20 +3494,68 @@ def _prose_pieces(source: str, tree: object) -> list[tuple[int, int]]:
     return pieces
 
 
+def _comment_blocks(source: str, pieces: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """``pieces`` in groups: the comments that stand alone on consecutive lines are one group (a YAML file, a
+    table, a log pasted into comment lines, one per line), every other piece a group of its own."""
+    groups: list[list[tuple[int, int]]] = []
+    for a, b in pieces:
+        line_start = source.rfind("\n", 0, a) + 1
+        alone = source[a:a + 1] == "#" and not source[line_start:a].strip()
+        prev = groups[-1][-1] if groups else None
+        if (alone and prev is not None and source[prev[0]:prev[0] + 1] == "#" and source.count("\n", prev[1], a) == 1
+                and not source[source.rfind("\n", 0, prev[0]) + 1:prev[0]].strip() and not source[prev[1]:line_start].strip()):
+            groups[-1].append((a, b))
+        else:
+            groups.append([(a, b)])
+    return groups
+
+
+def _block_text(source: str, group: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int, int]]]:
+    """A group of comment lines as one text, without each line's ``#`` lead, and where each line's text starts in
+    it and in ``source``: (text start, source start, length)."""
+    parts: list[str] = []
+    where: list[tuple[int, int, int]] = []
+    at = 0
+    for a, b in group:
+        lead = _COMMENT_LEAD.match(source, a, b)
+        start = lead.end() if lead else a
+        parts.append(source[start:b])
+        where.append((at, start, b - start))
+        at += b - start + 1
+    return "\n".join(parts), where
+
+
+def _block_span(where: list[tuple[int, int, int]], s: int, e: int) -> tuple[int, int]:
+    """A span of a comment block's text in ``source`` (it may run over line ends: the caller keeps the part of each
+    comment)."""
+    def at(pos: int, start: bool) -> int:
+        for text_start, source_start, length in where:
+            if pos < text_start + length or (not start and pos == text_start + length):
+                return source_start + max(pos - text_start, 0)
+        return where[-1][1] + where[-1][2]
+    return at(s, True), at(e, False)
+
+
 def _prose_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) -> list[Span]:
     """What the text rules (the context rules too) find in ``source``'s comments and docstrings: prose, where a
-    guess changes nothing the program does (``# the staging token is AbC9...``)."""
+    guess changes nothing the program does (``# the staging token is AbC9...``). Comment lines one after another
+    are read as one text without their ``#`` (a YAML value on the line below its name)."""
     pieces = [(a, b) for a, b in _prose_pieces(source, tree) if b > a and _JOIN not in source[a:b]]
     if not pieces:
         return []
-    texts = [source[a:b] for a, b in pieces]
+    blocks = [_block_text(source, g) if len(g) > 1 else (source[g[0][0]:g[0][1]], [(0, g[0][0], g[0][1] - g[0][0])])
+              for g in _comment_blocks(source, sorted(pieces))]
+    texts = [text for text, _ in blocks]
     outs = _text_rules(_JOIN.join(texts), table, "").split(_JOIN)
     if len(outs) != len(texts):  # a rule took a separator: one piece at a time
         outs = [_text_rules(t, table, "") for t in texts]
     spans: list[Span] = []
-    for (a, _), text, out in zip(pieces, texts, outs):
+    for (text, where), out in zip(blocks, outs):
         if out != text:
-            spans += [(a + s, a + e, r) for s, e, r in _marker_spans(text, out) or [] if source[a + s:a + e] != r]
+            for s, e, r in _marker_spans(text, out) or []:
+                a, b = _block_span(where, s, e)
+                if source[a:b] != r:
+                    spans.append((a, b, r))
     return spans
 
 
@@ -3494,10 +3582,6 @@ def _parses(source: str) -> bool:
 _CODE_SECRET_LAST = frozenset({"PASSWORD", "PASSWORDS", "PASSWD", "PWD", "PASSPHRASE", "SECRET", "SECRETS",
                                "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "COOKIE", "COOKIES", "APIKEY", "PRIVATEKEY",
                                "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY"})
-# KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
-_KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
-                             "SECRET", "ACCESS", "APP", "SIGNING", "MASTER", "ENCRYPTION", "LICENSE", "ADMIN", "SSH",
-                             "DEPLOY", "INGEST", "SDK", "HMAC", "SHARED", "STORAGE", "SESSION", "WRITE"})
 # the last word says which form of the secret the value is (password_b64, token_value)
 _FORM_WORDS = frozenset({"VALUE", "STR", "STRING", "B64", "BASE64", "HEX", "RAW", "DATA", "BYTES", "PLAIN", "TEXT"})
 _CODE_TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])"
@@ -3978,7 +4062,17 @@ def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
     spans += _echo_spans(text)  # argparse's, pydantic's echo of a value; requests' auth pair; a table's column
     if "key" in lower:  # JSON in a string: kaggle.json's {"username": "...", "key": "<32 hex>"}
         spans += [s for s in _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value) if text[s[0] - 1:s[0]] in "\"'"]
+    if "=0x" in text:  # gdb's frame: password=0x55d4a1f0 "Harbor417!Kqzv53"
+        spans += _group_spans(_GDB_STRING_ARG, text, "secret", _gdb_secret)
     return spans
+
+
+# a char* argument in gdb's backtrace: its name, the pointer and the string it points to
+_GDB_STRING_ARG = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,60})=0x[0-9a-f]{1,16} \"(?P<value>(?!<redacted)[^\"\n]{1,512})\"")
+
+
+def _gdb_secret(m: re.Match[str]) -> bool:
+    return _secret_literal(m.group("value"), _code_secret_name(m.group("name")))
 
 
 def _short_flag_spans(text: str, quoted_only: bool) -> list[Span]:
@@ -4188,12 +4282,14 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
         elif numbers.get(start) == end and replacement.startswith("<redacted"):
             kept.append((start, end, '"<redacted>"'))
         elif replacement.startswith("<redacted"):
-            # across several literals or comments (a key block in comment lines): the part in each of them
-            j = max(i, 0)
+            # across several literals or comments (a key block in comment lines): the part in each of them, the
+            # marker in the first
+            j, first = max(i, 0), True
             while j < len(regions) and regions[j][0] < end:
                 lo, hi = max(start, regions[j][0]), min(end, regions[j][1])
                 if lo < hi:
-                    kept.append((lo, hi, replacement))
+                    kept.append((lo, hi, replacement if first else ""))
+                    first = False
                 j += 1
     whole = [w for w in whole if not _covered(source, w, kept)]
     out = _apply(source, _escape_safe(source, _distinct(source, kept)) + whole)

@@ -369,6 +369,14 @@ DOCUMENTED_SHAPES: tuple[tuple[str, str, str, str], ...] = tuple(
        ("bitbucket-app-password", "ATBB", "[0-9A-Za-z]{32}", "support.atlassian.com")]
     # Salesforce session ids / OAuth access tokens: the org id (00D + 12 or 15), "!" and the session part
     + [("salesforce-session-token", "00D", "[0-9A-Za-z]{12,15}![0-9A-Za-z._]{80,160}", "help.salesforce.com")]
+    # Axiom's API and personal tokens: xaat- / xapt- and a UUID (axiom.co/docs: "The API token starts with xaat-")
+    + [("axiom-token", prefix, "[0-9a-f]{8}\\-[0-9a-f]{4}\\-[0-9a-f]{4}\\-[0-9a-f]{4}\\-[0-9a-f]{12}", "axiom.co/docs")
+       for prefix in ("xaat-", "xapt-")]
+    # E2B's API keys (e2b_ and 40 hex digits, the pattern E2B's own dashboard checks), Daytona's (dtn_ and 64)
+    + [("e2b-api-key", "e2b_", "[0-9a-f]{40}", "e2b.dev/docs"),
+       ("daytona-api-key", "dtn_", "[0-9a-f]{64}", "daytona.io/docs")]
+    # Stytch's project secrets: secret-live- / secret-test- and 36 base64url characters (stytch.com/docs)
+    + [("stytch-secret", f"secret-{env}-", "[\\-0-9A-Z_a-z]{36}", "stytch.com/docs") for env in ("live", "test")]
 )
 
 # Keys whose vendor signature sits inside them at a fixed offset: Microsoft's identifiable keys (Azure's 64-byte
