@@ -877,12 +877,28 @@ def _jwt_valid(token: str) -> bool:
     return JwtTokenDetector.is_formally_valid(".".join(parts[:2]))
 
 
-def _jwe_header(part: str) -> bool:
-    import base64
-    import json
-
+def _b64decode(value: str, urlsafe: bool = False) -> Optional[bytes]:
+    """``value`` decoded as base64 (its ``=`` padding may be left out; ``urlsafe``: ``-`` and ``_``), or None."""
+    padded = value + "=" * (-len(value) % 4)
     try:
-        header = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+        return base64.urlsafe_b64decode(padded) if urlsafe else base64.b64decode(padded, validate=True)
+    except (ValueError, binascii.Error):
+        return None
+
+
+def _b64_text(value: str) -> Optional[str]:
+    """``value`` as base64 of UTF-8 text (:func:`_b64decode`), or None."""
+    data = _b64decode(value)
+    try:
+        return data.decode("utf-8") if data is not None else None
+    except UnicodeDecodeError:
+        return None
+
+
+def _jwe_header(part: str) -> bool:
+    data = _b64decode(part, urlsafe=True)
+    try:
+        header = json.loads(data) if data is not None else None
     except ValueError:
         return False
     return isinstance(header, dict) and "alg" in header and "enc" in header
@@ -901,11 +917,8 @@ def _mixed(part: str) -> bool:
 def _discord_bot_token(token: str) -> bool:
     """Discord's three parts: the user id (base64 of its digits), a timestamp, an HMAC; drawn, not written."""
     first, _, rest = token.partition(".")
-    try:
-        if base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).isdigit():
-            return True
-    except ValueError:
-        pass
+    if (_b64decode(first, urlsafe=True) or b"").isdigit():
+        return True
     return _mixed(first) and _mixed(rest.rpartition(".")[2])
 
 
@@ -1297,10 +1310,8 @@ _BASIC_CREDENTIALS = re.compile(r"(?<![A-Za-z0-9_\-])Basic\s{1,3}(?P<value>[A-Za
 
 
 def _user_password_b64(m: re.Match[str]) -> bool:
-    value = m.group("value")
-    try:
-        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
-    except (ValueError, UnicodeDecodeError):
+    decoded = _b64_text(m.group("value"))
+    if decoded is None:
         return False
     user, colon, password = decoded.partition(":")
     return bool(colon and password) and decoded.isprintable()
@@ -1346,11 +1357,8 @@ def _b64_user_password(m: re.Match[str]) -> bool:
     value = m.group(0)
     if not re.search(r"[0-9+/=]", value) and value.isalpha():
         return False  # a word
-    try:
-        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
-    except (ValueError, UnicodeDecodeError):
-        return False
-    if not decoded.isprintable():
+    decoded = _b64_text(value)
+    if decoded is None or not decoded.isprintable():
         return False
     found = _USER_PASSWORD.fullmatch(decoded)
     if found is not None and (password_made(found["pw"]) or _password_shaped(found["pw"])):
@@ -1745,7 +1753,9 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
     return code_style or re.search(r"pass|pwd|secret", name, re.IGNORECASE) is None
 
 
-_HASH_WORDS = frozenset({"HASHED", "DIGEST", "SHA", "SHA1", "SHA256", "SHA512", "MD5", "FINGERPRINT", "CHECKSUM"})
+# a digest's words (also identifiers' below: a value under them is no secret) and a secret's hash's
+_DIGEST_WORDS = frozenset({"SHA", "SHA1", "SHA256", "SHA512", "DIGEST", "CHECKSUM", "MD5"})
+_HASH_WORDS = _DIGEST_WORDS | {"HASHED", "FINGERPRINT"}
 _HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32,128}")
 
 
@@ -1923,8 +1933,8 @@ def password_made(value: str) -> bool:
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # the last words of a variable that holds an identifier or a digest, not a credential (GITHUB_SHA, INVOCATION_ID)
-_IDENTIFIER_WORDS = frozenset({"ID", "IDS", "UUID", "GUID", "UID", "SHA", "SHA1", "SHA256", "SHA512", "HASH", "DIGEST",
-                               "CHECKSUM", "MD5", "COMMIT", "REV", "REVISION", "REF", "ETAG", "VERSION"})
+_IDENTIFIER_WORDS = _DIGEST_WORDS | {"ID", "IDS", "UUID", "GUID", "UID", "HASH", "COMMIT", "REV", "REVISION", "REF", "ETAG",
+                                     "VERSION"}
 
 
 _BASE64_VALUE = re.compile(r"(?=[A-Za-z0-9+]{0,80}/|[A-Za-z0-9/]{0,80}\+)[A-Za-z0-9+/]{24,16384}={0,2}")
@@ -2545,9 +2555,8 @@ _DRAWN_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.])(?!<redacted)[A-Za-z0-9][A-Za
 
 def _decodes_to_text(token: str) -> bool:
     """``token`` is base64 (standard or URL-safe) of printable text: encoded data, not a drawn key."""
-    try:
-        data = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-    except (ValueError, binascii.Error):
+    data = _b64decode(token, urlsafe=True)
+    if data is None:
         return False
     return sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data)
 
