@@ -1645,8 +1645,7 @@ _KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABAS
 # identifiers and variables (``self.ntoken = ntoken``, ``password = new_password``) are left alone.
 _LONG_SECRET_WORD = (
     r"(?:token|secret|password|passwd|pass[_.\-]?phrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
-    r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id|"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
-    r"(?:" + "|".join(sorted(_KEY_QUALIFIERS - {"API", "ACCESS", "SECRET", "PRIVATE"})) + r")[_.\-]?key)"  # storage_key
+    r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
 )
 _SHORT_SECRET_WORD = r"(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie)"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
@@ -4069,8 +4068,9 @@ def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
     if ": |" in text or ": >" in text:  # a YAML block scalar under a secret's name
         spans += _yaml_block_spans(text)
     spans += _echo_spans(text)  # argparse's, pydantic's echo of a value; requests' auth pair; a table's column
-    if "key" in lower:  # JSON in a string: kaggle.json's {"username": "...", "key": "<32 hex>"}
-        spans += [s for s in _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value) if text[s[0] - 1:s[0]] in "\"'"]
+    if "key" in lower:  # JSON in a string: kaggle.json's {"username": "...", "key": "<32 hex>"}; storage_key=<drawn>
+        spans += [(m.start("value"), m.end("value"), _mark("secret")) for m in _KEY_ASSIGNMENT.finditer(text)
+                  if (m.group("q") or _code_secret_name(m.group("name")) == "strong") and _key_value(m)]
     if "=0x" in text:  # gdb's frame: password=0x55d4a1f0 "Harbor417!Kqzv53"
         spans += _group_spans(_GDB_STRING_ARG, text, "secret", _gdb_secret)
     return spans
