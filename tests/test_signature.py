@@ -48,6 +48,7 @@ def sig_of(tmp_path: Path, code: str, name: str = "s.py", policy: MatchPolicy | 
     # a digest is one value, not digit runs made N among its letters (a drawn-looking token the edge then took)
     ('{"hashed_secret": "68d1c215b8097704eb3d0e7e0e6ba263a59d6ec8"}', '{"hashed_secret": "<hex>"}'),
     ("checksum 3F786850E387550F mismatch", "checksum <hex> mismatch"),
+    ("x-amz-request-id: 72ffdd50-1c2b-4d3e-9f10-5a6b7c8d9e0f refused", "x-amz-request-id: <uuid> refused"),
     ("deadbeefcafebabe1 and 1234567890123456 and abcdefabcdefabcdef",  # (letters and digits both)
      "<hex> and N and abcdefabcdefabcdef"),
 ])

@@ -37,8 +37,10 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _HEX_RE = re.compile(r"\b0x[0-9a-fA-F]+\b")
 # the tail of an address in a repr pytest shortened in the middle: ``<test_dicttoo...x7f1493370f90>``
 _HEX_TAIL_RE = re.compile(r"(?<=\.\.\.)(?:0?x)?[0-9a-fA-F]{6,}(?=>)")
-# a digest or an id in hex (16+ digits of one case, letters and digits both): one value as a whole, as an address
-# is (digit runs made N would leave a drawn-looking token the redaction edge then takes for a secret)
+# a UUID, a digest or an id in hex (16+ digits of one case, letters and digits both): one value as a whole, as an
+# address is (digit runs made N would leave a drawn-looking token the redaction edge then takes for a secret; a
+# request's id differs from run to run)
+_UUID_RE = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
 _HEX_RUN_RE = re.compile(r"\b(?=[0-9a-f]{0,511}[a-f])(?=[0-9a-f]{0,511}[0-9])[0-9a-f]{16,512}\b"
                          r"|\b(?=[0-9A-F]{0,511}[A-F])(?=[0-9A-F]{0,511}[0-9])[0-9A-F]{16,512}\b")
 _FLOAT_RE = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?![\w.])")
@@ -257,7 +259,7 @@ class Normalizer:
         text = _TMP_RE.sub(_tmp_tail, text)
         if self.home and self.home != "/":
             text = re.sub(re.escape(self.home) + r"(?=/|\b)", "~", text)
-        text = _HEX_RUN_RE.sub("<hex>", _HEX_TAIL_RE.sub("<hex>", _HEX_RE.sub("<hex>", text)))
+        text = _HEX_RUN_RE.sub("<hex>", _HEX_TAIL_RE.sub("<hex>", _HEX_RE.sub("<hex>", _UUID_RE.sub("<uuid>", text))))
         text = _FLOAT_RE.sub("N", text)
         text = _TOKEN_RE.sub(_numbers_in_token, text)
         return "\n".join(_SPACE_RE.sub(" ", line).strip() for line in text.splitlines()).strip()
