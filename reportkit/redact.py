@@ -319,7 +319,7 @@ def remember_output(*texts: str) -> None:
             continue
         out = redact_text(text, home="")
         for a, b, marker in (_marker_spans(text, out) or []) if out != text else []:
-            value = text[a:b]
+            value = _SHELL_QUOTE_INSIDE.sub("'", text[a:b])  # (the value a shell word quoted: 'a'"'"'b' is a'b)
             if len(value) >= _MIN_KNOWN and "\n" not in value and _credential_made(value):
                 remember(value, marker[len("<redacted:"):-1])
 
@@ -1052,7 +1052,8 @@ def _prefixed_spans(text: str) -> list[Span]:
             continue
         end = _prefixed_end(text, m)
         body = text[m.end("prefix"):end]
-        if end > 0 and _drawn_body(body.replace("_", "").replace("-", "")) and not _DIGEST_BODY.fullmatch(body):
+        if end > 0 and _drawn_body(body.replace("_", "").replace("-", "")) \
+                and not _DIGEST_BODY.fullmatch(re.split(r"[_\-]", body)[-1]):  # (Linux-pip-<sha256>: a cache's key)
             spans.append((m.start(), end, _mark("token")))
     return spans
 
@@ -1082,6 +1083,11 @@ def _token_spans(text: str) -> list[Span]:
 # scheme://user:pass@host (any scheme; the user may be empty: redis://:pw@) and scheme://TOKEN@host
 _URL_CREDENTIALS = re.compile(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:[^\s/@<>\"'`\\]{1,256})@")
 _URL_TOKEN_USER = re.compile(r"://(?P<value>[A-Za-z0-9_\-.~%]{20,256})@")
+
+
+def _not_masked(m: re.Match[str]) -> bool:
+    """URL credentials whose password is there, not masked (pip's ``https://__token__:****@pypi...``)."""
+    return _NOT_SECRET_VALUE.fullmatch(m.group("value").partition(":")[2]) is None
 # a password written raw, holding "@", "/", "+" or quotes (neo4j://u:a@b@host, s3://KEY:a/b+c@bucket): up to the
 # last "@" before a host's name that ends at a port, path, query, quote or the end, not across another URL
 # (checked by _raw_password)
@@ -1262,7 +1268,7 @@ def _cli_credential(m: re.Match[str]) -> bool:
 def _raw_password(m: re.Match[str]) -> bool:
     """Not a port and a path (``http://host:8080/users/@me``), not a second URL."""
     password = m.group("value").partition(":")[2]
-    return "://" not in password and not re.match(r"[0-9]{0,5}/", password)
+    return "://" not in password and not re.match(r"[0-9]{0,5}/", password) and _not_masked(m)
 
 
 def _param_start(text: str, start: int) -> bool:
@@ -1453,7 +1459,7 @@ def _structural_spans(text: str) -> list[Span]:
     if "anaconda." in text:
         spans += _group_spans(_PATH_TOKEN, text, "anaconda-token", _webhook_key)
     if "://" in text:
-        spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials")
+        spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
         spans += _group_spans(_URL_RAW_PASSWORD, text, "url-credentials", _raw_password)
     if "=" in text:
@@ -2279,8 +2285,9 @@ def _shell_env_secret(m: re.Match[str]) -> bool:
     return looks_random(value) or _random_one_case(value) or _random_base64(value)
 
 
-# user:password@host without a scheme (a message formatted from parts: "login ml-bot:PW@artifacts.internal failed")
-_USERINFO_NO_SCHEME = re.compile(r"(?<![\w/:.@\-])[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
+# user:password@host without a scheme (a message formatted from parts: "login ml-bot:PW@artifacts.internal failed"),
+# or after a scheme without its colon (SQLAlchemy's "Could not parse ... 'postgresql+psycopg2//etl:PW@db:5432/x'")
+_USERINFO_NO_SCHEME = re.compile(r"(?:(?<=[A-Za-z0-9]//)|(?<![\w/:.@\-]))[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
                                  r"@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+(?![\w@])")
 
 
@@ -2292,6 +2299,8 @@ def _userinfo_password(m: re.Match[str]) -> bool:
 # a table whose header names a secret's column (CSV, TSV, a Markdown table): that field of the rows below
 _TABLE_SEPARATORS = (",", "\t", "|", ";")
 _COMMENT_LEAD = re.compile(r"[ \t]*#+[ \t]?")
+_BOX_BARS = str.maketrans({"\u2502": "|", "\u2503": "|"})
+_BOX_RULE = re.compile(r"[\u2500-\u257f]+")  # a box table's rule line (┡━━━╇━━━┩)
 _MARKDOWN_RULE = re.compile(r"\|?\s{0,3}:?-{3,}:?\s{0,3}(?:\|\s{0,3}:?-{3,}:?\s{0,3})*\|?")
 
 
@@ -2324,7 +2333,7 @@ def _table_spans(text: str) -> list[Span]:
         if line != _JOIN.strip("\n"):
             lead = _COMMENT_LEAD.match(line)
             cut = lead.end() if lead else 0
-            lines.append((pos + cut, line[cut:]))
+            lines.append((pos + cut, line[cut:].translate(_BOX_BARS)))  # (rich's box tables: │ and ┃ are |)
         pos += len(line) + 1
     for i, (_, header) in enumerate(lines):
         sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 - (c != "|")), None)
@@ -2332,14 +2341,18 @@ def _table_spans(text: str) -> list[Span]:
             continue
         cells = _cells(header, sep)
         names = [header[a:b].strip("`*\"'") for a, b in cells]
-        name = r"[A-Za-z][\w .\-]{0,40}" if sep == "|" else r"[A-Za-z][\w.\-]{0,40}"  # (words only in a Markdown header)
-        if len(cells) < 2 or not all(re.fullmatch(name, n) for n in names):
-            continue  # a header names every column (not a JSON list's "HF_TOKEN", line, nor "return tokens, labels")
+        if len(cells) < 2 or not all(re.fullmatch(r"[A-Za-z][\w .\-]{0,40}", n) for n in names):
+            continue  # a header names every column (not a JSON list's "HF_TOKEN", line)
+        # (a CSV's names with spaces, "Secret access key": three columns at least, a credential's make-up below;
+        # not "return tokens, labels")
+        spaced = sep != "|" and any(" " in n for n in names)
+        if spaced and len(cells) < 3:
+            continue
         secret = [k for k, n in enumerate(names) if _secret_column(n)]
         if not secret:
             continue
         for row_start, row in lines[i + 1:i + 200]:
-            if sep == "|" and _MARKDOWN_RULE.fullmatch(row.strip()):
+            if sep == "|" and (_MARKDOWN_RULE.fullmatch(row.strip()) or _BOX_RULE.fullmatch(row.strip())):
                 continue
             fields = _cells(row, sep)
             if len(fields) != len(cells):
@@ -2348,7 +2361,7 @@ def _table_spans(text: str) -> list[Span]:
                 a, b = fields[k]
                 value = row[a:b].strip("`\"'")
                 if len(value) >= 4 and not value.startswith("<redacted") and not _not_secret_value(value, "password") \
-                        and not _PLACEHOLDER.match(value):
+                        and not _PLACEHOLDER.match(value) and (not spaced or _near_credential(value) or _long_hex(value)):
                     off = row[a:b].find(value)
                     spans.append((row_start + a + off, row_start + a + off + len(value), _mark("secret")))
     return spans
@@ -2443,7 +2456,7 @@ def _echo_spans(text: str) -> list[Span]:
         spans += _group_spans(_PYDANTIC_ECHO, text, "secret", _pydantic_secret)
     if "auth" in text:
         spans += _group_spans(_AUTH_PAIR, text, "secret")
-    if any(c in text for c in _TABLE_SEPARATORS) and "\n" in text:
+    if any(c in text for c in _TABLE_SEPARATORS + ("\u2502",)) and "\n" in text:
         spans += _table_spans(text)
     spans += _group_spans(_ROW_PAIR, text, "secret", _row_secret)
     if "?=" in text or ":=" in text or "define" in text:
@@ -3034,7 +3047,7 @@ def credentials_in(text: str) -> dict[str, str]:
     parameters."""
     out: dict[str, str] = {}
     raw = [m for m in _URL_RAW_PASSWORD.finditer(text) if _raw_password(m)] if "@" in text else []
-    for m in [*_URL_CREDENTIALS.finditer(text), *raw]:
+    for m in [*(m for m in _URL_CREDENTIALS.finditer(text) if _not_masked(m)), *raw]:
         userinfo = urllib.parse.unquote(m.group("value"))
         for value in (m.group("value"), userinfo, userinfo.split(":", 1)[1]):
             out.setdefault(value, "url-credentials")
@@ -3198,7 +3211,14 @@ def _escapes_kept(before: str, after: str) -> str:
 def _pattern_rules(text: str, table: tuple[tuple[str, str], ...]) -> str:
     # a token a wrap split is found on the same text as the whole ones (its first line alone matches too)
     text = _apply(text, _high_spans(text) + _wrapped_spans(text, table, patterns=True))
-    return _context_rules(text)
+    text = _context_rules(text)
+    return _SHELL_WORD_TAIL.sub(r"\g<marker>", text) if "<redacted:" in text and "'" in text else text
+
+
+# the rest of a shell word a marker took the start of: a value with a ``'`` that shlex.quote wrote as
+# ``'Harbor4'"'"'Zlco41'`` (or a shell as ``'Harbor4'\''Zlco41'``) is one argument, up to its closing quote
+_SHELL_WORD_TAIL = re.compile(r"(?P<marker><redacted:[\w\-]{1,60}>)(?:(?:'\"'\"'|'\\'')[^'\n]{0,256}?)+(?=')")
+_SHELL_QUOTE_INSIDE = re.compile(r"'\"'\"'|'\\''")
 
 
 def clip_words(text: str, limit: int, tail: str = "") -> str:

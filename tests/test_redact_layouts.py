@@ -3,7 +3,8 @@ secrets, read by the lead: not blind): a YAML value on the line below its name p
 of comment lines is one text), gdb's ``password=0x55d4a1f0 "<value>"`` (an address is no value), a password
 prompt's answer on the next line (expect's ``send``, pexpect's ``sendline``), a pickled dict's value (protocol 0),
 ``storage_key=`` inside a code string (a key a qualifier names), and vendor shapes (Axiom, E2B, Daytona, Stytch).
-Each positive case has a lookalike beside it that stays."""
+After round 13's measurement (read, not blind): a shell-quoted value's tail, a CSV header with spaces, rich's box
+tables, userinfo after a scheme without its colon. Each positive case has a lookalike beside it that stays."""
 
 from __future__ import annotations
 
@@ -112,3 +113,53 @@ def test_vendor_shapes_in_text_and_code(token, kind):
 ])
 def test_vendor_lookalikes_stay(text):
     assert redact_code(f'X = "{text}"\n') == f'X = "{text}"\n'
+
+
+# ---- round 13's leaks (read by the lead after its blind measurement: not blind)
+
+H48 = "9c1185a5c5e9fc54612808977ee8f548b2258d31a1b2c3d4"
+QUOTED = "Harbor4'Zlco41"
+
+
+@pytest.mark.parametrize("args", [["sshpass", "-p", QUOTED, "ssh", "svc@host"], ["mysql", f"--password={QUOTED}", "db"]])
+def test_a_shell_quoted_value_goes_whole(args):
+    """shlex.quote writes a value with ``'`` as ``'Harbor4'"'"'Zlco41'``: one argument; its tail went out."""
+    import shlex
+
+    out = redact_text(shlex.join(args), home="")
+    assert "Harbor4" not in out and "Zlco41" not in out, out
+    assert redact_text("echo '<redacted:x>' 'Zlco41'", home="") == "echo '<redacted:x>' 'Zlco41'"
+
+
+def test_a_csvs_spaced_header_names_its_secret_column():
+    out = redact_text(f"User Name,Access key ID,Secret access key\nseg-writer,AKIDX,{H48}", home="")
+    assert H48 not in out and out.startswith("User Name,Access key ID,Secret access key\nseg-writer,"), out
+    for stays in ("return tokens, labels\nx, y", "name, secret key, note\nfoo, bar baz, qux",
+                  "user, secret note\nalice, Quartz175!Eyae24"):  # (two columns with spaces: prose as often as not)
+        assert redact_text(stays, home="") == stays
+
+
+def test_a_rich_box_tables_secret_column():
+    table = ("┏━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┓\n┃ Registry ┃ User   ┃ Password          ┃\n"
+             "┡━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━━━━━━━━━━┩\n│ ghcr.io  │ ci-bot │ Quartz175!Eyae24  │\n"
+             "└──────────┴────────┴───────────────────┘")
+    out = redact_text(table, home="")
+    assert out == table.replace("Quartz175!Eyae24", "<redacted:secret>"), out
+    plain = table.replace("Password", "Mode    ")
+    assert redact_text(plain, home="") == plain
+
+
+def test_userinfo_after_a_scheme_without_its_colon():
+    text = "Could not parse SQLAlchemy URL from given URL string: 'postgresql+psycopg2//etl:Quartz175!Eyae24@db.acme.io:5432/x'"
+    assert "Quartz175" not in redact_text(text, home="")
+    assert redact_text("see https://github.com/o/r//x:y@z.io", home="") == "see https://github.com/o/r//x:y@z.io"
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Looking in indexes: https://__token__:****@pypi.acme.io/simple", False),  # pip masks it itself
+    ("Looking in indexes: https://__token__:Quartz175!Eyae24@pypi.acme.io/simple", True),
+    ("Cache restored from key: Linux-pip-" + HEX64, False),  # a cache's key: a word's parts and a sha256
+    ("KGAT_" + HEX64[:32], True),  # an unknown vendor's token of 32 hex digits
+])
+def test_a_masked_url_password_and_a_cache_key_stay(text, secret):
+    assert (redact_text(text, home="") != text) is secret
