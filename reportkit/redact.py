@@ -992,7 +992,7 @@ def _catalogue_spans(text: str) -> list[Span]:
 # 16); a word that names a digest, an id or a file (``sha256_``, ``run-``, ``commit_``) holds no secret.
 # (the body's further parts, a base64url body's "_"/"-", are read on without backtracking: :func:`_prefixed_end`)
 _PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<lead>(?:[A-Za-z0-9]{1,19}[_\-]){0,3})"
-                             r"(?P<body>[A-Za-z0-9]{20,128})")  # (lead: a base64url body's short first parts)
+                             r"(?P<body>[A-Za-z0-9]{12,128})")  # (lead: a base64url body's short first parts)
 _BODY_PART = re.compile(r"[_\-][A-Za-z0-9]{1,64}")  # (base64url: a last part may be one character)
 _NOT_A_VENDOR = frozenset({
     "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3", "xxh64", "xxh3",
@@ -1052,7 +1052,9 @@ def _prefixed_spans(text: str) -> list[Span]:
             continue
         end = _prefixed_end(text, m)
         body = text[m.end("prefix"):end]
-        if end > 0 and _drawn_body(body.replace("_", "").replace("-", "")) \
+        # (20+ drawn characters from the body on: a base64url body's "_" or "-" may cut it anywhere, bb_live_<16>_<10>)
+        if end > 0 and len(re.sub(r"[_\-]", "", text[m.start("body"):end])) >= 20 \
+                and _drawn_body(body.replace("_", "").replace("-", "")) \
                 and not _DIGEST_BODY.fullmatch(re.split(r"[_\-]", body)[-1]):  # (Linux-pip-<sha256>: a cache's key)
             spans.append((m.start(), end, _mark("token")))
     return spans
@@ -1670,8 +1672,9 @@ _VALUE = (
     r"(?![ \t]{0,5}=))"
 )
 _ASSIGNMENT = re.compile(
-    # (the name's quotes may be escaped: \'password\': "..." in the repr of a list of reprs)
-    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"'])?"
+    # (the name's quotes may be escaped: \'password\': "..." in the repr of a list of reprs; a subscript's bracket
+    # may close it: jsonschema's "On instance['api_token']:" and the value on the next line)
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"']\]?)?"
     # (a quoted value may sit in a one-item list or a Rust Option: vLLM's 'api_key': ['...'], TGI's Some("..."), also
     # as Rust's {:#?} prints it, on the next line: Some(\n        "...",\n    ))
     + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?:\r?\n[ \t]{0,24})?(?=[\"']))?)" + _VALUE,

@@ -163,3 +163,22 @@ def test_userinfo_after_a_scheme_without_its_colon():
 ])
 def test_a_masked_url_password_and_a_cache_key_stay(text, secret):
     assert (redact_text(text, home="") != text) is secret
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("bb_live_Jt0IRj3cKHliM5nq_Ft62Myf2ar", True),  # a base64url body its "_" cut at 16: one token all the same
+    ("attn_fwd_bf16_a3f9c2d1e4b5", False),  # a kernel's name and a short hash
+    ("run_2024_11_30_AbCd1234xyZ", False),  # a date and 11 drawn characters
+])
+def test_an_unknown_vendors_body_cut_by_its_own_separator(text, secret):
+    assert (redact_code(f'X = "{text}"\n') != f'X = "{text}"\n') is secret
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("On instance['api_token']:\n    'fAWFHsiMRQKHNwuAHkjlzN6zkrDZqtpfgvUE'", True),  # jsonschema; one digit only
+    ("instance['api_token']: 'fAWFHsiMRQKHNwuAHkjlzN6zkrDZqtpfgvUE'", True),
+    ("batch['tokens']: tensor([1, 2])", False),
+    ("cfg['password']: '<from vault>'", False),
+])
+def test_a_subscripts_secret_name_and_its_value(text, secret):
+    assert (redact_text(text, home="") != text) is secret
