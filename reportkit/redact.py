@@ -2533,6 +2533,10 @@ _PROMPT_ANSWER = re.compile(r"expect(?:_exact)?[ \t]*\(?[ \t]*(?:-\w+[ \t]+)*(?P
                             r"asscode|token|secret|PIN)[^\"'}\n]{0,40}(?:\"|'|\})[^\n]{0,40}\n(?:[ \t]*#[^\n]*\n){0,2}[ \t]*"
                             r"(?:[\w.]{1,40}\.)?send(?:line)?[ \t]*\(?[ \t]*(?:--[ \t]+)?(?P<q>[\"'])"
                             r"(?P<value>(?!<redacted)(?:(?!\\[rn](?P=q))[^\n\ue005]){4,256}?)(?:\\[rn])?(?P=q)")
+# a terminal's transcript: a line that is a password's prompt and the answer echoed alone on the next line (ftp,
+# a script's input() log): a picked password or a drawn value, nothing with a space
+_PROMPT_LINE_ANSWER = re.compile(r"^[^\n]{0,60}?(?:[Pp]assword|[Pp]assphrase|[Pp]asscode|PASSWORD)(?: for [^\n:]{1,60})?:[ \t]*\n"
+                                 r"[ \t]*(?P<value>(?!<redacted)[^\s]{6,128})[ \t]*$", re.MULTILINE)
 # pickle's protocol 0 as a bytes repr prints it: a dict's key and its value, each after ``V`` (or ``S'``) and
 # before a memo opcode (``\nVpassword\np3\nV<value>\np4``)
 _PICKLE0_PAIR = re.compile(r"(?:V|S')(?P<name>[A-Za-z_][\w.\-]{0,80})'?(?:\\n|\n)\ue005?[pg][0-9]{1,6}(?:\\n|\n)\ue005?(?:V|S')"
@@ -2545,6 +2549,11 @@ def _prompt_answer(m: re.Match[str]) -> bool:
     return not value.startswith(("$", "%", "{")) and _secret_literal(value, "strong")
 
 
+def _echoed_answer(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return password_made(value) or looks_random(value)
+
+
 def _pickle_secret(m: re.Match[str]) -> bool:
     return _secret_literal(m.group("value"), _code_secret_name(m.group("name")))
 
@@ -2554,6 +2563,8 @@ def _answer_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     if "send" in text and "expect" in text:
         spans += _group_spans(_PROMPT_ANSWER, text, "secret", _prompt_answer)
+    if "ass" in text or "ASS" in text:
+        spans += _group_spans(_PROMPT_LINE_ANSWER, text, "secret", _echoed_answer)
     if "V" in text and ("\\n" in text or "\n" in text) and _PICKLE0_HINT.search(text):
         spans += _group_spans(_PICKLE0_PAIR, text, "secret", _pickle_secret)
     return spans

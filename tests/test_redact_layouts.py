@@ -182,3 +182,14 @@ def test_an_unknown_vendors_body_cut_by_its_own_separator(text, secret):
 ])
 def test_a_subscripts_secret_name_and_its_value(text, secret):
     assert (redact_text(text, home="") != text) is secret
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("331 Please specify the password.\nPassword:\nQuartz175!Eyae24\n530 Login incorrect.", True),  # ftp
+    ("[sudo] password for ci:\nHarbor417!Kqzv53", True),
+    ("Password:\n530 Login incorrect.", False),
+    ("Enter password:\nOK", False),
+    ("The password:\ncheck_password(user)", False),
+])
+def test_a_prompts_answer_echoed_on_the_next_line(text, secret):
+    assert (redact_text(text, home="") != text) is secret
