@@ -1335,6 +1335,7 @@ _JWK_PRIVATE = re.compile(r"(?P<q>\\{0,2}[\"'])(?:d|p|q|dp|dq|qi|k)(?P=q)\s{0,3}
 # user:password. Checked by decoding: a digest or binary data does not decode to printable text that has a
 # credential's make-up, so these hold in code too
 _HEX_RUN = re.compile(r"[0-9a-fA-F]{32,512}(?![0-9A-Za-z])")
+_ESCAPED_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,512}")
 _B64_WORD = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{12,684}={0,2}(?![A-Za-z0-9+/=_\-])")
 _USER_PASSWORD = re.compile(r"[A-Za-z0-9_.@\-]{1,64}:(?P<pw>\S{6,128})")
 
@@ -1380,6 +1381,9 @@ def _b64_user_password(m: re.Match[str]) -> bool:
 
 def _encoded_spans(text: str) -> list[Span]:
     spans = [(m.start(), m.end(), _mark("hex-encoded-secret")) for m in _HEX_RUN.finditer(text) if _hex_text(m)]
+    if "\\x" in text:  # a bytes repr or a C string of \xNN escapes only (b'\x6e\x70\x6d\x5f...')
+        spans += [(m.start(), m.end(), _mark("hex-encoded-secret")) for m in _ESCAPED_RUN.finditer(text)
+                  if _credential_text(bytes.fromhex(m.group(0).replace("\\x", "")).decode("latin-1"))]
     return spans + [(m.start(), m.end(), _mark("authorization")) for m in _B64_WORD.finditer(text)
                     if len(m.group(0)) % 4 != 1 and _b64_user_password(m)]
 

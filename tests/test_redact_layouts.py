@@ -193,3 +193,11 @@ def test_a_subscripts_secret_name_and_its_value(text, secret):
 ])
 def test_a_prompts_answer_echoed_on_the_next_line(text, secret):
     assert (redact_text(text, home="") != text) is secret
+
+
+def test_a_token_as_hex_escapes_goes_data_stays():
+    token = "npm_Ab3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"
+    escaped = "".join(f"\\x{b:02x}" for b in token.encode())
+    assert redact_text(f"captured: b'{escaped}'", home="") == "captured: b'<redacted:hex-encoded-secret>'"
+    data = "".join(f"\\x{b:02x}" for b in b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR hello world")
+    assert redact_text(f"captured: b'{data}'", home="") == f"captured: b'{data}'"
