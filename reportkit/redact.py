@@ -4148,8 +4148,9 @@ def _flag_strength(name: str) -> str:
 
 
 def _literal_view(text: str) -> str:
-    """What a literal's value shows when printed: without NULs (UTF-16 bytes) and colour codes."""
-    return _clean_view(text, escapes=False)
+    """What a literal's value shows when printed: without NULs (UTF-16 bytes) and colour codes, also their escaped
+    forms in its text (a bytes repr of UTF-16 pasted into a string: ``"b'n\\x00p\\x00m\\x00_\\x00...'"``)."""
+    return _clean_view(text)
 
 
 def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) -> list[Span]:

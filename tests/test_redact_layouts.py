@@ -201,3 +201,13 @@ def test_a_token_as_hex_escapes_goes_data_stays():
     assert redact_text(f"captured: b'{escaped}'", home="") == "captured: b'<redacted:hex-encoded-secret>'"
     data = "".join(f"\\x{b:02x}" for b in b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR hello world")
     assert redact_text(f"captured: b'{data}'", home="") == f"captured: b'{data}'"
+
+
+def test_a_utf16_bytes_repr_pasted_into_a_code_string():
+    """The text of a string is the repr of UTF-16 bytes (``\\x00`` written out): the token behind them goes."""
+    token = "npm_Cb4RDmQ9NUhCKWNO799zHXeTEt4B6IFFMab1"
+    src = "NOTE_0 = " + repr("registry auth: " + repr(token.encode("utf-16-le"))) + "\n"
+    out = redact_code(src)
+    assert out == 'NOTE_0 = "<redacted>"\n', out
+    plain = "NOTE_0 = " + repr("header: " + repr("hello, world".encode("utf-16-le"))) + "\n"
+    assert redact_code(plain) == plain
