@@ -2332,45 +2332,61 @@ def _secret_column(name: str) -> bool:
         and not _key_alone(re.sub(r"[ .\-]", "_", name))
 
 
-def _table_spans(text: str) -> list[Span]:
-    spans: list[Span] = []
-    lines = []  # (start, line) without a comment's "# " (a table pasted into comments, one per line)
+def _table_lines(text: str) -> list[tuple[int, str]]:
+    """(start, line) of ``text``'s lines without a comment's ``# `` (a table pasted into comments, one per line),
+    rich's box bars (``│``, ``┃``) read as ``|``."""
+    lines = []
     pos = 0
     for line in text.split("\n"):  # (an empty line ends a table)
         if line != _JOIN.strip("\n"):
             lead = _COMMENT_LEAD.match(line)
             cut = lead.end() if lead else 0
-            lines.append((pos + cut, line[cut:].translate(_BOX_BARS)))  # (rich's box tables: │ and ┃ are |)
+            lines.append((pos + cut, line[cut:].translate(_BOX_BARS)))
         pos += len(line) + 1
+    return lines
+
+
+def _table_header(header: str) -> Optional[tuple[str, list[tuple[int, int]], list[int], bool]]:
+    """A table's header line: its separator, cells, the secret columns and whether its names have spaces; None
+    when the line names no secret's column. Every column has a name (not a JSON list's ``"HF_TOKEN",`` line); a
+    CSV's names with spaces (``Secret access key``) need three columns at least (not ``return tokens, labels``)."""
+    sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 - (c != "|")), None)
+    if sep is None:
+        return None
+    cells = _cells(header, sep)
+    names = [header[a:b].strip("`*\"'") for a, b in cells]
+    if len(cells) < 2 or not all(re.fullmatch(r"[A-Za-z][\w .\-]{0,40}", n) for n in names):
+        return None
+    spaced = sep != "|" and any(" " in n for n in names)
+    secret = [k for k, n in enumerate(names) if _secret_column(n)]
+    return (sep, cells, secret, spaced) if secret and not (spaced and len(cells) < 3) else None
+
+
+def _table_cell_secret(value: str, spaced: bool) -> bool:
+    """A secret column's field that holds a value (with a credential's make-up under a spaced CSV header)."""
+    return len(value) >= 4 and not value.startswith("<redacted") and not _not_secret_value(value, "password") \
+        and not _PLACEHOLDER.match(value) and (not spaced or _near_credential(value) or _long_hex(value))
+
+
+def _table_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    lines = _table_lines(text)
     for i, (_, header) in enumerate(lines):
-        sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 - (c != "|")), None)
-        if sep is None:
+        found = _table_header(header)
+        if found is None:
             continue
-        cells = _cells(header, sep)
-        names = [header[a:b].strip("`*\"'") for a, b in cells]
-        if len(cells) < 2 or not all(re.fullmatch(r"[A-Za-z][\w .\-]{0,40}", n) for n in names):
-            continue  # a header names every column (not a JSON list's "HF_TOKEN", line)
-        # (a CSV's names with spaces, "Secret access key": three columns at least, a credential's make-up below;
-        # not "return tokens, labels")
-        spaced = sep != "|" and any(" " in n for n in names)
-        if spaced and len(cells) < 3:
-            continue
-        secret = [k for k, n in enumerate(names) if _secret_column(n)]
-        if not secret:
-            continue
+        sep, cells, secret, spaced = found
         for row_start, row in lines[i + 1:i + 200]:
             if sep == "|" and (_MARKDOWN_RULE.fullmatch(row.strip()) or _BOX_RULE.fullmatch(row.strip())):
                 continue
             fields = _cells(row, sep)
             if len(fields) != len(cells):
                 break
-            for k in secret:
-                a, b = fields[k]
+            for a, b in (fields[k] for k in secret):
                 value = row[a:b].strip("`\"'")
-                if len(value) >= 4 and not value.startswith("<redacted") and not _not_secret_value(value, "password") \
-                        and not _PLACEHOLDER.match(value) and (not spaced or _near_credential(value) or _long_hex(value)):
-                    off = row[a:b].find(value)
-                    spans.append((row_start + a + off, row_start + a + off + len(value), _mark("secret")))
+                if _table_cell_secret(value, spaced):
+                    off = row_start + a + row[a:b].find(value)
+                    spans.append((off, off + len(value), _mark("secret")))
     return spans
 
 
@@ -4180,15 +4196,28 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
         inner = raw[len(quote.group(0)):len(raw) - len(quote.group(0).lstrip("rRbBuUfF"))] if quote else ""
         # a command line, a connection string, a config line: not a docstring, not a page of text
         keyword = _string_keyword_spans(view) if id(node) not in prose and len(view) <= 4096 else []
-        if inner == text == view:  # the source spells the value as it is: replace in place
+        percent = not keyword and _percent_named(view, id(node) in prose)
+        if inner == text == view and not percent:  # the source spells the value as it is: replace in place
             spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
                       for a, b, r in keyword]
-        elif keyword or ((_HIDING_ESCAPE.search(raw) or _IMPLICIT_JOIN.search(inner))
+        elif keyword or percent or ((_HIDING_ESCAPE.search(raw) or _IMPLICIT_JOIN.search(inner))
                          and (_high_spans(view) or _known_spans(view, table))) \
                 or ("\n" in view and id(node) not in prose and _wrapped_spans(view, (), patterns=True)):
             # (a token a wrap split across the literal's escaped line break: the whole literal)
             spans.append((start, end, _whole(node)))
     return spans
+
+
+_PERCENT_SEPARATOR = re.compile(r"%(?:3[DdAa]|2[6Ff])")  # = : & / percent-encoded
+
+
+def _percent_named(view: str, prose: bool) -> bool:
+    """A URL's query percent-encoded inside another (``next=%2Fapi%3Faccess_token%3D<V>``): a secret after its
+    name there once decoded (the whole literal goes: its source spells the value another way)."""
+    if prose or len(view) > 4096 or not _PERCENT_SEPARATOR.search(view):
+        return False
+    decoded = urllib.parse.unquote(view)
+    return decoded != view and bool(_string_keyword_spans(decoded))
 
 
 def _added_literals(node: object) -> Optional[list[object]]:

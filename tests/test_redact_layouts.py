@@ -211,3 +211,10 @@ def test_a_utf16_bytes_repr_pasted_into_a_code_string():
     assert out == 'NOTE_0 = "<redacted>"\n', out
     plain = "NOTE_0 = " + repr("header: " + repr("hello, world".encode("utf-16-le"))) + "\n"
     assert redact_code(plain) == plain
+
+
+def test_a_query_percent_encoded_in_another_in_a_code_string():
+    src = 'U = "https://sso.acme.io/login?next=%2Fapi%3Faccess_token%3DQuartz175Eyae24XbQ9zLm"\n'
+    assert redact_code(src) == 'U = "<redacted>"\n'
+    plain = 'U = "https://sso.acme.io/login?next=%2Fapi%3Fpage%3D2"\n'
+    assert redact_code(plain) == plain
