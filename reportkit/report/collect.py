@@ -43,6 +43,7 @@ from reportkit.io import load_artifact_json, read_artifact, remove_tree, scrub_t
 from reportkit.reduce.standalone import conftest_chain
 from reportkit.report import spyre
 from reportkit.report.evidence import COLLECTED, NOT_COLLECTED, Collector, Comparison, Variant, VariantDef
+from reportkit.run import sandbox as protect
 from reportkit.run.gitinfo import GitInfo, repo_info
 from reportkit.run.runner import BACKEND_BOOT_FILE, BOOT_FILE, PROBE_FILE, Sandbox, build_env, kill_tree
 from reportkit.run.spec import PYTEST_NODE_ENV, RunResult, RunSpec
@@ -258,7 +259,8 @@ class Workspace:
         self.ladder_cache = self.root / "inductor-cache-ladder"
         self.spyre_log = self.root / "spyre.log"
         self.gdb_out = self.root / "gdb.txt"
-        self.probe_out = self.root / "probe.json"
+        self.probe_dir = self.root / "probe"  # the probe's sandbox: the one place it may write
+        self.probe_out = self.probe_dir / "probe.json"
         self.call_log = self.root / "calls.jsonl"
         self.sandboxes: list[Sandbox] = []
 
@@ -300,11 +302,24 @@ def read_compile_log(path: Path) -> list[dict]:
 # --------------------------------------------------------------------------- environment
 
 
+PROBE_PATH_ENV = "REPORTKIT_PROBE_PATH"  # the user's PYTHONPATH, which the probe puts on its path once confined
+
+
 def start_probe(spec: RunSpec, ws: Workspace, options: CollectOptions) -> subprocess.Popen:
-    cmd = [spec.python, str(PROBE_FILE), str(ws.probe_out), str(spec.script.parent)]
+    """Start the environment probe sandboxed as a run is (it imports what the script's directory holds: a
+    project's own ``torch.py`` or ``subprocess.py`` runs in it), without network. The interpreter starts
+    isolated (``-I -S``: no site, no ``PYTHON*`` variable, nothing of the project) and with no loader variable
+    (``LD_PRELOAD``...); the probe confines itself, then puts the user's ``PYTHONPATH`` on its path and runs
+    ``site`` (what a ``.pth`` file or a ``sitecustomize`` does happens confined)."""
+    ws.probe_dir.mkdir(exist_ok=True)
+    cmd = [spec.python, "-I", "-S", str(PROBE_FILE), str(ws.probe_out), str(spec.script.parent)]
     if not options.collect_env:
         cmd.append("--no-collect-env")
-    return subprocess.Popen(cmd, cwd=ws.root, env=build_env(spec.env), stdin=subprocess.DEVNULL,
+    env = {k: v for k, v in build_env(spec.env).items() if not k.startswith("LD_")}
+    if env.get("PYTHONPATH"):
+        env[PROBE_PATH_ENV] = env["PYTHONPATH"]
+    wrapped, env = protect.wrap(cmd, env, writable=[ws.probe_dir], scratch=ws.probe_dir, network=False)
+    return subprocess.Popen(wrapped, cwd=ws.probe_dir, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 

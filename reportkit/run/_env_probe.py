@@ -14,7 +14,10 @@ accelerators), ``collect_env`` (``torch.utils.collect_env.get_pretty_env_info()`
 environment variables it reads, to tell which settings are not at their defaults).
 
 ``SCRIPT_DIR`` replaces the probe's own directory as ``sys.path[0]``, so packages are looked up
-the way the script sees them. Standard library only, compatible with Python 3.8+.
+the way the script sees them: what the project holds runs in the probe, which reportkit runs sandboxed as a run
+(it applies ``REPORTKIT_CONFINE`` before it imports anything of the project; started with ``-I -S`` it puts the
+user's ``PYTHONPATH``, from ``REPORTKIT_PROBE_PATH``, and ``site`` on its path only then). Standard library only,
+compatible with Python 3.8+.
 """
 
 import importlib.util
@@ -260,12 +263,49 @@ def _run(out, name, fn):
         out.flush()
 
 
+def _confine():
+    """Apply the confinement reportkit asks for (``REPORTKIT_CONFINE``, as a run does: ``_confine.py``) before
+    anything of the project is imported; the probe dies with reportkit."""
+    value = os.environ.pop("REPORTKIT_CONFINE", None)
+    if not value:
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+    config = json.loads(value)
+    config.pop("parent", None)  # (a run's keeper: reportkit kills the probe itself)
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("_reportkit_confine", os.path.join(here, "_confine.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.apply(config)
+
+
+def _script_path(script_dir):
+    """The path the script sees, set up once confined: its directory, the user's ``PYTHONPATH`` (started isolated,
+    ``-I -S``, the interpreter read none of it), then ``site`` (site-packages, ``.pth`` files, ``sitecustomize``)."""
+    entries = [os.path.abspath(script_dir)]
+    entries += [os.path.abspath(e) for e in os.environ.pop("REPORTKIT_PROBE_PATH", "").split(os.pathsep) if e]
+    if sys.flags.isolated:
+        sys.path[:0] = entries
+    else:
+        sys.path[0:1] = entries
+    if sys.flags.no_site:
+        import site
+
+        site.main()
+
+
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write("usage: _env_probe.py OUT_JSON SCRIPT_DIR [--no-collect-env]\n")
         return 2
+    _confine()
     out = _Out(argv[0])
-    sys.path[0] = os.path.abspath(argv[1])
+    _script_path(argv[1])
     _run(out, "basics", basics)
     _run(out, "packages", packages)
     torch_found = out.data.get("packages", {}).get("located", {}).get("torch", {}).get("installed")
