@@ -177,6 +177,8 @@ def _strip_boot_frames(tb):
 
 GUARD_ENV = "REPORTKIT_GUARD"
 CONFINE_ENV = "REPORTKIT_CONFINE"
+START_ENV = "REPORTKIT_START_ENV"  # the loader's variables (LD_*), set again once the run is confined
+CONFINED_ENV = "REPORTKIT_CONFINED"  # what the first stage put in force (for the start event)
 _PR_SET_CHILD_SUBREAPER = 36
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 # audit events whose arguments are paths that get changed: event -> ((path index, dir_fd index), ...);
@@ -988,6 +990,27 @@ def _confine_self(events):
         os._exit(71)
 
 
+def confine_and_exec(events_path):
+    """The first stage of a run whose environment has start-up code (``LD_PRELOAD``, a ``PYTHONPATH`` with a
+    ``sitecustomize`` or a module the interpreter imports at start): reportkit starts the interpreter isolated
+    (``-I -S``: no ``PYTHON*`` variable, no ``site``) with the loader's variables set aside in ``START_ENV``. This
+    stage confines the process (``REPORTKIT_CONFINE``; the keeper too), then executes the same command again with
+    them set: the loader, ``site`` and the user's path act in a confined process (Landlock, seccomp, the mount
+    namespace and the dropped capabilities hold across ``execve``). Returns when there is no first stage."""
+    deferred = os.environ.pop(START_ENV, None)
+    if deferred is None:
+        return
+    confined = _confine_self(_Events(events_path))
+    env = dict(os.environ)
+    env.update(json.loads(deferred))
+    env[CONFINED_ENV] = json.dumps(confined)
+    try:
+        os.execve(sys.executable, [sys.executable, os.path.abspath(sys.argv[0])] + sys.argv[1:], env)
+    except OSError as exc:
+        sys.stderr.write("reportkit: cannot start the run's interpreter again: " + str(exc) + "\n")
+        os._exit(71)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write("usage: _boot.py EVENTS_FILE DUMP_FILE SCRIPT [ARGS...]\n")
@@ -995,6 +1018,8 @@ def main(argv):
     events_path, dump_path, script = argv[0], argv[1], argv[2]
     events = _Events(events_path)
     confined = _confine_self(events)
+    if confined is None and CONFINED_ENV in os.environ:  # (confined by the first stage)
+        confined = json.loads(os.environ.pop(CONFINED_ENV))
     guard = _guard_config()
     if _become_subreaper():
         import atexit
@@ -1048,4 +1073,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        confine_and_exec(sys.argv[1])
     sys.exit(main(sys.argv[1:]))

@@ -69,6 +69,7 @@ from reportkit.run.runner import (
     resolve_python,
     run_script,
     session_root,
+    start_up_code,
 )
 from reportkit.run.runner import kill_active as _kill_active_cold
 from reportkit.run.spec import RunResult, RunSpec
@@ -459,6 +460,11 @@ class WarmExecutor(Executor):
     def _ensure(self, spec: RunSpec, meanwhile: Callable[[], object] | None = None) -> _Server | None:
         """The live server for ``spec`` (started if needed), or None (run cold). Caller holds _lock."""
         if self.disabled or self._closed:
+            return None
+        unstaged = start_up_code(spec.env, protect.protection())
+        if unstaged:  # (a cold run sets it again only once confined: see runner.staged)
+            self.disabled = f"{unstaged} would act in the warm server before it is confined; running cold"
+            self._note(self.disabled)
             return None
         key = self._spec_key(spec)
         if self._key is not None and key != self._key:

@@ -376,16 +376,50 @@ def meta_paths(meta: Path) -> dict[str, Path]:
             "stdout": meta / "stdout.txt", "stderr": meta / "stderr.txt"}
 
 
+# variables whose code runs when the interpreter starts, before the run could confine itself: the dynamic
+# loader's (LD_PRELOAD, LD_AUDIT, LD_LIBRARY_PATH) and a path Python imports from at start (a sitecustomize, a
+# module of the standard library's name)
+_START_UP = ("PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONSTARTUP", "PYTHONPLATLIBDIR")
+
+
+def start_up_code(given: Mapping[str, str | None], prot: protect.Protection) -> str:
+    """The variable the user gave (``--env``; what reportkit inherited, it runs with itself) that would run code
+    in a warm server before anything confines it, or "": the loader's (``LD_*``, in the ``bwrap`` process
+    itself), and without bubblewrap a ``PYTHON*`` path (the server is confined by bubblewrap only)."""
+    if prot.mode == "none":
+        return ""
+    names = sorted(k for k, v in given.items() if v is not None and k.startswith("LD_"))
+    if prot.mode != "bubblewrap":
+        names += [k for k in _START_UP if given.get(k)]
+    return names[0] if names else ""
+
+
+def staged(cmd: list[str], env: dict[str, str], prot: protect.Protection,
+           given: Mapping[str, str | None]) -> tuple[list[str], dict[str, str]]:
+    """``cmd`` (``PYTHON BOOT ...``) and ``env`` for a run given start-up code (``given``, the ``--env``
+    variables: ``LD_PRELOAD``, a ``PYTHONPATH`` with a ``sitecustomize``): the interpreter starts isolated
+    (``-I -S``) with the loader's variables set aside, and ``_boot.confine_and_exec`` sets them again once the
+    process is confined. Unchanged without such a variable or without a sandbox."""
+    if prot.mode == "none" or not any(v is not None and (k.startswith("LD_") or k in _START_UP)
+                                      for k, v in given.items()):
+        return cmd, env
+    loader = {k: v for k, v in env.items() if k.startswith("LD_")}
+    env = {k: v for k, v in env.items() if k not in loader}
+    env["REPORTKIT_START_ENV"] = json.dumps(loader)
+    return [cmd[0], "-I", "-S", *cmd[1:]], env
+
+
 def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
     paths = meta_paths(meta)
     boot = [str(spec.boot_wrapper), str(BOOT_FILE)] if spec.boot_wrapper else [str(BOOT_FILE)]
-    cmd = [spec.python, *boot, str(paths["events"]), str(paths["dump"]), str(target), *spec.args]
     prot = protect.protection()
+    cmd, base_env = staged([spec.python, *boot, str(paths["events"]), str(paths["dump"]), str(target), *spec.args],
+                           build_env(spec.env), prot, spec.env)
     from reportkit.run.hangwatch import sample_env
 
     for attempt in range(2):
         # the sandbox: the run's own directory (and the scratch dirs reportkit hands it) writable, the rest not
-        wrapped, env = protect.wrap(cmd, build_env(spec.env), writable=[work.parent], scratch=work.parent,
+        wrapped, env = protect.wrap(cmd, base_env, writable=[work.parent], scratch=work.parent,
                                     network=spec.network, prot=prot)
         env = {**env, **sample_env(spec, meta)}
         proc, timed_out, early, start = _start_and_wait(spec, wrapped, env, work, target, meta, prot)
