@@ -38,8 +38,19 @@ class Config:
         return self.values.get(key, default)
 
     def pick(self, key: str, given: Any, default: Any = None) -> Any:
-        """The command line's value if given (not None), else the file's, else ``default``."""
-        return given if given is not None else self.values.get(key, default)
+        """The command line's value if given (not None), else the file's, else ``default``. An interpreter the
+        file names inside the project is refused: reportkit starts the interpreter itself, outside any sandbox
+        (its version is asked before a run), so a program the project ships would run with the user's rights
+        whenever anyone runs reportkit on the project; the command line's ``--python`` may name it."""
+        if given is not None:
+            return given
+        value = self.values.get(key, default)
+        if key == "python" and self.path is not None and isinstance(value, str) and os.sep in value:
+            real, project = Path(os.path.realpath(os.path.expanduser(value))), Path(os.path.realpath(self.path.parent))
+            if real == project or project in real.parents:
+                raise UserError(f"{self.path}: [tool.reportkit] python = {value!r} is a program inside the project, "
+                                "which reportkit would start outside its sandbox; pass --python to use it")
+        return value
 
 
 def _table(path: Path) -> Optional[dict]:

@@ -70,3 +70,25 @@ def test_bad_config_is_one_message_naming_the_file_and_key(tmp_path, line, fragm
     assert str(tmp_path / "pyproject.toml") in proc.stderr and fragment in proc.stderr, proc.stderr
     with pytest.raises(UserError, match="pyproject.toml"):
         load(str(tmp_path / "s.py"), cwd=tmp_path)
+
+
+def test_an_interpreter_the_project_ships_is_refused_unless_given_on_the_command_line(tmp_path):
+    """Round 8 of sandbox attacks (not promised, fixed): ``python = "tools/py"`` made reportkit start a program of
+    the project outside any sandbox (its version check) whenever anyone ran it on the project."""
+    root = tmp_path / "project"
+    (root / "tools").mkdir(parents=True)
+    canary = tmp_path / "canary"
+    tool = root / "tools" / "py"
+    tool.write_text(f"#!/bin/sh\ntouch {canary}\nexec {sys.executable} \"$@\"\n")
+    tool.chmod(0o755)
+    (root / "pyproject.toml").write_text('[tool.reportkit]\npython = "tools/py"\n')
+    (root / "s.py").write_text("raise ValueError('x')\n")
+    proc = cli("check", str(root / "s.py"), cwd=tmp_path)
+    assert proc.returncode == 2 and "is a program inside the project" in proc.stderr and "Traceback" not in proc.stderr
+    assert not canary.exists()
+    # a virtual environment's interpreter in the project is a link to one outside it: used
+    (root / ".venv" / "bin").mkdir(parents=True)
+    (root / ".venv" / "bin" / "python").symlink_to(sys.executable)
+    (root / "pyproject.toml").write_text('[tool.reportkit]\npython = ".venv/bin/python"\nruns = 1\n')
+    proc = cli("check", str(root / "s.py"), cwd=tmp_path)
+    assert proc.returncode == 0 and "ValueError: x" in proc.stdout + proc.stderr, proc.stderr
