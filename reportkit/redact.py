@@ -4551,8 +4551,11 @@ def secret_env_values(env: Optional[Mapping[str, str]] = None) -> list[str]:
 # queries the terminal answers on its input, titles, DCS —, C1 controls (U+0080..U+009F, the 8-bit CSI/OSC/DCS)
 # and C0 controls but tab, line feed and carriage return. Each is shown as its escape (``\x1b``), never acted on.
 # every terminal control but a colour (SGR) and a line's end: ESC (a cursor move, an erase, OSC 52/8, DCS, RIS), a
-# carriage return that does not end a line (it overwrites what the line showed), the C0 and C1 controls
-_TERMINAL_CONTROL = re.compile(r"\x1b(?!\[[0-9;]{0,32}m)|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f]")
+# carriage return that does not end a line (it overwrites what the line showed), the C0 and C1 controls; and the
+# bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069, the marks U+200E, U+200F, U+061C): a
+# message that reorders what follows it shows other text than it holds (Trojan Source, CVE-2021-42574)
+_TERMINAL_CONTROL = re.compile(r"\x1b(?!\[[0-9;]{0,32}m)|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f"
+                               "\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 # what a live display (rich's Live: reportkit's progress line on a terminal) writes before each frame: it returns to
 # the line's start, erases it, moves up, hides or shows the cursor
 _LIVE_CONTROLS = re.compile(r"(?:\r|\x1b\[[0-9]{0,4}[ABCDGK]|\x1b\[\?25[hl])+")
@@ -4569,7 +4572,12 @@ def shown(text: str, live: bool = False) -> str:
     start = head.end() if head else 0
     tail = _LIVE_TAIL.search(text, start) if live else None  # (a frame's end: a new line, then the cursor shown,
     end = tail.start(1) if tail else len(text)  # moved back up and the line erased: the display is gone)
-    return text[:start] + _TERMINAL_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text[start:end]) + text[end:]
+    return text[:start] + _TERMINAL_CONTROL.sub(_escaped_control, text[start:end]) + text[end:]
+
+
+def _escaped_control(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 @contextlib.contextmanager

@@ -113,6 +113,18 @@ def test_what_a_run_prints_cannot_drive_the_terminal(control):
     assert written == [shown(text)] and written[0].startswith("RuntimeError: boom") and written[0].endswith(" after\n")
 
 
+@pytest.mark.parametrize("control", ["\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u202a", "\u200f"])
+def test_bidi_controls_are_shown_not_obeyed(control):
+    """Blind round 8: a failure message's bidi overrides reached the job log, the step summary and issue.md raw
+    (text shown in another order than it holds: Trojan Source)."""
+    from reportkit.redact import redact_markdown
+
+    text = f"AssertionError: expected {control}admin{control} got user"
+    out = shown(text)
+    assert control not in out and f"\\u{ord(control):04x}" in out and out.startswith("AssertionError: expected ")
+    assert control not in redact_markdown(f"## Failure\n\n{text}\n") and shown("caf\u00e9 \u4e2d") == "caf\u00e9 \u4e2d"
+
+
 def test_colours_and_line_ends_stay():
     text = "\x1b[1;31mred\x1b[0m\tcol\r\n"
     assert shown(text) == text
