@@ -14,8 +14,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 
 def _bundle(script: Path, out: Path, *options: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "reportkit", "bundle", "--issue", str(script), "--out", str(out),
@@ -42,11 +40,11 @@ def test_the_probe_runs_the_projects_modules_confined(tmp_path, protection_mode)
     assert done.returncode == 0, done.stdout + done.stderr
     assert sorted(p.name for p in outside.iterdir()) == []  # (unconfined: both were written)
     env = json.loads((tmp_path / "bundle" / "bundle.json").read_text())["collected"]["env"]
-    assert "Read-only file system" in json.dumps(env) or "Permission denied" in json.dumps(env)
+    assert str(outside / "torch") in json.dumps(env)  # (its write failed: the probe says so, and goes on)
+    assert env["packages"]  # (found without importing them: the project's modules did not stop the probe)
 
 
-@pytest.mark.parametrize("mode", ["fallback"])
-def test_the_probe_still_reports_a_normal_projects_environment(tmp_path, mode):
+def test_the_probe_still_reports_a_normal_projects_environment(tmp_path, protection_mode):
     proj = tmp_path / "proj"
     proj.mkdir()
     (proj / "script.py").write_text("import json\nraise ValueError(json.dumps({'a': 1}))\n")
@@ -54,8 +52,7 @@ def test_the_probe_still_reports_a_normal_projects_environment(tmp_path, mode):
     (src / "helper_pkg").mkdir(parents=True)
     (src / "helper_pkg" / "__init__.py").write_text("")
     (proj / "script.py").write_text("import helper_pkg\nraise ValueError(helper_pkg.__name__)\n")
-    done = _bundle(proj / "script.py", tmp_path / "bundle", "--env", f"PYTHONPATH={src}",
-                   env={"REPORTKIT_SANDBOX": mode})
+    done = _bundle(proj / "script.py", tmp_path / "bundle", "--env", f"PYTHONPATH={src}")
     assert done.returncode == 0, done.stdout + done.stderr
     data = json.loads((tmp_path / "bundle" / "bundle.json").read_text())["collected"]
     env = data["env"]

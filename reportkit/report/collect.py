@@ -302,23 +302,25 @@ def read_compile_log(path: Path) -> list[dict]:
 # --------------------------------------------------------------------------- environment
 
 
-PROBE_PATH_ENV = "REPORTKIT_PROBE_PATH"  # the user's PYTHONPATH, which the probe puts on its path once confined
-
-
 def start_probe(spec: RunSpec, ws: Workspace, options: CollectOptions) -> subprocess.Popen:
     """Start the environment probe sandboxed as a run is (it imports what the script's directory holds: a
-    project's own ``torch.py`` or ``subprocess.py`` runs in it), without network. The interpreter starts
-    isolated (``-I -S``: no site, no ``PYTHON*`` variable, nothing of the project) and with no loader variable
-    (``LD_PRELOAD``...); the probe confines itself, then puts the user's ``PYTHONPATH`` on its path and runs
-    ``site`` (what a ``.pth`` file or a ``sitecustomize`` does happens confined)."""
+    project's own ``torch.py`` or ``subprocess.py`` runs in it), without network, in two stages as a run given
+    start-up code is (:func:`reportkit.run.runner.staged`): the interpreter starts isolated (``-I -S``: no site, no
+    ``PYTHON*`` variable, nothing of the project; the loader's ``LD_*`` set aside), the probe confines itself,
+    then starts again as the script would (``PYTHONPATH``, ``site``, a ``sitecustomize`` act confined)."""
     ws.probe_dir.mkdir(exist_ok=True)
     cmd = [spec.python, "-I", "-S", str(PROBE_FILE), str(ws.probe_out), str(spec.script.parent)]
     if not options.collect_env:
         cmd.append("--no-collect-env")
-    env = {k: v for k, v in build_env(spec.env).items() if not k.startswith("LD_")}
-    if env.get("PYTHONPATH"):
-        env[PROBE_PATH_ENV] = env["PYTHONPATH"]
+    env = build_env(spec.env)
+    loader = {k: v for k, v in env.items() if k.startswith("LD_")}
+    env = {**{k: v for k, v in env.items() if k not in loader}, "REPORTKIT_START_ENV": json.dumps(loader)}
     wrapped, env = protect.wrap(cmd, env, writable=[ws.probe_dir], scratch=ws.probe_dir, network=False)
+    if env.pop(protect.GUARD_ENV, None) is not None:  # (no audit hook: it refuses collect_env's shell calls;
+        # Landlock, seccomp and the mount namespace confine the probe)
+        path = [p for p in env.pop("PYTHONPATH", "").split(os.pathsep) if p and p != str(protect.GUARD_SITE)]
+        if path:
+            env["PYTHONPATH"] = os.pathsep.join(path)
     return subprocess.Popen(wrapped, cwd=ws.probe_dir, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 

@@ -15,9 +15,8 @@ environment variables it reads, to tell which settings are not at their defaults
 
 ``SCRIPT_DIR`` replaces the probe's own directory as ``sys.path[0]``, so packages are looked up
 the way the script sees them: what the project holds runs in the probe, which reportkit runs sandboxed as a run
-(it applies ``REPORTKIT_CONFINE`` before it imports anything of the project; started with ``-I -S`` it puts the
-user's ``PYTHONPATH``, from ``REPORTKIT_PROBE_PATH``, and ``site`` on its path only then). Standard library only,
-compatible with Python 3.8+.
+(started isolated, ``-I -S``, with the loader's variables set aside, it applies ``REPORTKIT_CONFINE``, then starts
+again as the script would). Standard library only, compatible with Python 3.8+.
 """
 
 import importlib.util
@@ -284,19 +283,16 @@ def _confine():
     module.apply(config)
 
 
-def _script_path(script_dir):
-    """The path the script sees, set up once confined: its directory, the user's ``PYTHONPATH`` (started isolated,
-    ``-I -S``, the interpreter read none of it), then ``site`` (site-packages, ``.pth`` files, ``sitecustomize``)."""
-    entries = [os.path.abspath(script_dir)]
-    entries += [os.path.abspath(e) for e in os.environ.pop("REPORTKIT_PROBE_PATH", "").split(os.pathsep) if e]
-    if sys.flags.isolated:
-        sys.path[:0] = entries
-    else:
-        sys.path[0:1] = entries
-    if sys.flags.no_site:
-        import site
-
-        site.main()
+def _start_again(argv):
+    """Once confined, start again as the script would start: with the loader's variables reportkit set aside
+    (``REPORTKIT_START_ENV``) and without ``-I -S`` (the user's ``PYTHONPATH``, ``site``, ``.pth`` files and a
+    ``sitecustomize`` act in a confined process)."""
+    deferred = os.environ.pop("REPORTKIT_START_ENV", None)
+    if deferred is None:
+        return
+    env = dict(os.environ)
+    env.update(json.loads(deferred))
+    os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + list(argv), env)
 
 
 def main(argv):
@@ -304,8 +300,9 @@ def main(argv):
         sys.stderr.write("usage: _env_probe.py OUT_JSON SCRIPT_DIR [--no-collect-env]\n")
         return 2
     _confine()
+    _start_again(argv)
     out = _Out(argv[0])
-    _script_path(argv[1])
+    sys.path[0] = os.path.abspath(argv[1])
     _run(out, "basics", basics)
     _run(out, "packages", packages)
     torch_found = out.data.get("packages", {}).get("located", {}).get("torch", {}).get("installed")
