@@ -1060,7 +1060,12 @@ def _ci_options(*, junit, repo_root, out_dir, python, max_tests, budget, do_mini
     python, timeout = cfg.pick("python", python), cfg.pick("timeout", timeout, 600.0)
     template, jobs = cfg.pick("venue", template, AUTO_TEMPLATE), cfg.pick("jobs", jobs, os.cpu_count() or 1)
     _check_ci_steps(template, plan, only, merge, junit)
-    _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
+    # (not the repository's keep_env: the job runs the code under test, whose pyproject.toml a pull request writes;
+    # it would hand the job's secrets to that code. --keep-env is the workflow's, which the base branch holds)
+    if cfg.get("keep_env"):
+        print(f"ci: [tool.reportkit] keep_env in {cfg.path} is not applied (a pull request can change that file); "
+              "pass --keep-env in the workflow", file=sys.stderr)
+    _keep_env(keep_env or [])
     kind = _executor_choice(executor, False, ray_address, ray_resources, jobs)
     if executor != "local" and not do_minimize:
         raise UserError("--executor says where --minimize's candidates run: add --minimize (the re-runs and "

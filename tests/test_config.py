@@ -92,3 +92,24 @@ def test_an_interpreter_the_project_ships_is_refused_unless_given_on_the_command
     (root / "pyproject.toml").write_text('[tool.reportkit]\npython = ".venv/bin/python"\nruns = 1\n')
     proc = cli("check", str(root / "s.py"), cwd=tmp_path)
     assert proc.returncode == 0 and "ValueError: x" in proc.stdout + proc.stderr, proc.stderr
+
+
+def test_ci_does_not_apply_the_repositorys_keep_env(tmp_path, capsys):
+    """A pull request writes the repository's pyproject.toml: its keep_env would hand the job's secrets (a token
+    the workflow has in its environment) to the code under test. ci applies only --keep-env (the workflow's)."""
+    from reportkit.cli import _ci_options
+    from reportkit.run.runner import keep_env, kept_names
+
+    (tmp_path / "pyproject.toml").write_text('[tool.reportkit]\nkeep_env = ["GH_TOKEN"]\n')
+    common = dict(junit=None, repo_root=tmp_path, out_dir=tmp_path / "out", python=None, max_tests=5, budget=None,
+                  do_minimize=False, timeout=None, template="auto", ladder=False, jobs=1, executor="local",
+                  ray_address=None, ray_resources=None, plan=False, only=None, merge=None, good=None,
+                  confirm_runs=None)
+    try:
+        _ci_options(keep_env=None, **common)
+        assert "GH_TOKEN" not in kept_names()
+        assert "keep_env in" in capsys.readouterr().err
+        _ci_options(keep_env=["HF_TOKEN"], **common)
+        assert "HF_TOKEN" in kept_names() and "GH_TOKEN" not in kept_names()
+    finally:
+        keep_env([])
