@@ -1063,8 +1063,8 @@ def _ci_options(*, junit, repo_root, out_dir, python, max_tests, budget, do_mini
     # (not the repository's keep_env: the job runs the code under test, whose pyproject.toml a pull request writes;
     # it would hand the job's secrets to that code. --keep-env is the workflow's, which the base branch holds)
     if cfg.get("keep_env"):
-        print(f"ci: [tool.reportkit] keep_env in {cfg.path} is not applied (a pull request can change that file); "
-              "pass --keep-env in the workflow", file=sys.stderr)
+        err.print(f"ci: [tool.reportkit] keep_env in {cfg.path} is not applied (a pull request can change that "
+                  "file); pass --keep-env in the workflow")
     _keep_env(keep_env or [])
     kind = _executor_choice(executor, False, ray_address, ray_resources, jobs)
     if executor != "local" and not do_minimize:
