@@ -365,6 +365,9 @@ class Server:
                 os.waitpid(pid, 0)
             except OSError:
                 pass
+        # what the killed runs had adopted (a run is a subreaper: its setsid daemons) is the server's now: a
+        # sweep before the kill could not see it, and once the server is gone it would belong to pid 1
+        self.sweep()
 
     # ------------------------------------------------------------------ the child
     def child(self, request):
