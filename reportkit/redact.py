@@ -1086,10 +1086,6 @@ def _token_spans(text: str) -> list[Span]:
 _URL_CREDENTIALS = re.compile(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:[^\s/@<>\"'`\\]{1,256})@")
 _URL_TOKEN_USER = re.compile(r"://(?P<value>[A-Za-z0-9_\-.~%]{20,256})@")
 
-
-def _not_masked(m: re.Match[str]) -> bool:
-    """URL credentials whose password is there, not masked (pip's ``https://__token__:****@pypi...``)."""
-    return _NOT_SECRET_VALUE.fullmatch(m.group("value").partition(":")[2]) is None
 # a password written raw, holding "@", "/", "+" or quotes (neo4j://u:a@b@host, s3://KEY:a/b+c@bucket): up to the
 # last "@" before a host's name that ends at a port, path, query, quote or the end, not across another URL
 # (checked by _raw_password)
@@ -1265,6 +1261,11 @@ def _cli_credential(m: re.Match[str]) -> bool:
         line = m.string[m.string.rfind("\n", 0, m.start()) + 1:m.start()]
         return user != pw and not re.search(r"\b(?:docker|podman|nerdctl|chown|chgrp|install)\b", line)
     return True
+
+
+def _not_masked(m: re.Match[str]) -> bool:
+    """URL credentials whose password is there, not masked (pip's ``https://__token__:****@pypi...``)."""
+    return _NOT_SECRET_VALUE.fullmatch(m.group("value").partition(":")[2]) is None
 
 
 def _raw_password(m: re.Match[str]) -> bool:
@@ -1644,11 +1645,6 @@ def _high_spans(text: str) -> list[Span]:
 
 
 # --------------------------------------------------------------------------- (b) context rules (text only)
-
-# KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
-_KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
-                             "SECRET", "ACCESS", "APP", "SIGNING", "MASTER", "ENCRYPTION", "LICENSE", "ADMIN", "SSH",
-                             "DEPLOY", "INGEST", "SDK", "HMAC", "SHARED", "STORAGE", "SESSION", "WRITE"})
 
 # NAME = value where NAME ends in a secret-ish word. Long words may be glued to the name
 # (accessToken, DB_PASSWORD); short ambiguous ones need a separator or to be the whole
@@ -2574,7 +2570,8 @@ def _echoed_answer(m: re.Match[str]) -> bool:
     return password_made(value) or looks_random(value)
 
 
-def _pickle_secret(m: re.Match[str]) -> bool:
+def _named_literal(m: re.Match[str]) -> bool:
+    """The match's ``value`` is a credential by the code rule for its ``name`` (a pickled dict's key, gdb's argument)."""
     return _secret_literal(m.group("value"), _code_secret_name(m.group("name")))
 
 
@@ -2586,7 +2583,7 @@ def _answer_spans(text: str) -> list[Span]:
     if "ass" in text or "ASS" in text:
         spans += _group_spans(_PROMPT_LINE_ANSWER, text, "secret", _echoed_answer)
     if "V" in text and ("\\n" in text or "\n" in text) and _PICKLE0_HINT.search(text):
-        spans += _group_spans(_PICKLE0_PAIR, text, "secret", _pickle_secret)
+        spans += _group_spans(_PICKLE0_PAIR, text, "secret", _named_literal)
     return spans
 
 
@@ -3644,6 +3641,10 @@ def _parses(source: str) -> bool:
 _CODE_SECRET_LAST = frozenset({"PASSWORD", "PASSWORDS", "PASSWD", "PWD", "PASSPHRASE", "SECRET", "SECRETS",
                                "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "COOKIE", "COOKIES", "APIKEY", "PRIVATEKEY",
                                "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY"})
+# KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
+_KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
+                             "SECRET", "ACCESS", "APP", "SIGNING", "MASTER", "ENCRYPTION", "LICENSE", "ADMIN", "SSH",
+                             "DEPLOY", "INGEST", "SDK", "HMAC", "SHARED", "STORAGE", "SESSION", "WRITE"})
 # the last word says which form of the secret the value is (password_b64, token_value)
 _FORM_WORDS = frozenset({"VALUE", "STR", "STRING", "B64", "BASE64", "HEX", "RAW", "DATA", "BYTES", "PLAIN", "TEXT"})
 _CODE_TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])"
@@ -4126,16 +4127,12 @@ def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
         spans += [(m.start("value"), m.end("value"), _mark("secret")) for m in _KEY_ASSIGNMENT.finditer(text)
                   if (m.group("q") or _code_secret_name(m.group("name")) == "strong") and _key_value(m)]
     if "=0x" in text:  # gdb's frame: password=0x55d4a1f0 "Harbor417!Kqzv53"
-        spans += _group_spans(_GDB_STRING_ARG, text, "secret", _gdb_secret)
+        spans += _group_spans(_GDB_STRING_ARG, text, "secret", _named_literal)
     return spans
 
 
 # a char* argument in gdb's backtrace: its name, the pointer and the string it points to
 _GDB_STRING_ARG = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,60})=0x[0-9a-f]{1,16} \"(?P<value>(?!<redacted)[^\"\n]{1,512})\"")
-
-
-def _gdb_secret(m: re.Match[str]) -> bool:
-    return _secret_literal(m.group("value"), _code_secret_name(m.group("name")))
 
 
 def _short_flag_spans(text: str, quoted_only: bool) -> list[Span]:

@@ -45,7 +45,15 @@ from reportkit.report import spyre
 from reportkit.report.evidence import COLLECTED, NOT_COLLECTED, Collector, Comparison, Variant, VariantDef
 from reportkit.run import sandbox as protect
 from reportkit.run.gitinfo import GitInfo, repo_info
-from reportkit.run.runner import BACKEND_BOOT_FILE, BOOT_FILE, PROBE_FILE, Sandbox, build_env, kill_tree
+from reportkit.run.runner import (
+    BACKEND_BOOT_FILE,
+    BOOT_FILE,
+    PROBE_FILE,
+    Sandbox,
+    build_env,
+    kill_tree,
+    two_stage,
+)
 from reportkit.run.spec import PYTEST_NODE_ENV, RunResult, RunSpec
 
 if TYPE_CHECKING:
@@ -305,16 +313,14 @@ def read_compile_log(path: Path) -> list[dict]:
 def start_probe(spec: RunSpec, ws: Workspace, options: CollectOptions) -> subprocess.Popen:
     """Start the environment probe sandboxed as a run is (it imports what the script's directory holds: a
     project's own ``torch.py`` or ``subprocess.py`` runs in it), without network, in two stages as a run given
-    start-up code is (:func:`reportkit.run.runner.staged`): the interpreter starts isolated (``-I -S``: no site, no
+    start-up code is (:func:`reportkit.run.runner.two_stage`): the interpreter starts isolated (``-I -S``: no site, no
     ``PYTHON*`` variable, nothing of the project; the loader's ``LD_*`` set aside), the probe confines itself,
     then starts again as the script would (``PYTHONPATH``, ``site``, a ``sitecustomize`` act confined)."""
     ws.probe_dir.mkdir(exist_ok=True)
-    cmd = [spec.python, "-I", "-S", str(PROBE_FILE), str(ws.probe_out), str(spec.script.parent)]
+    cmd = [spec.python, str(PROBE_FILE), str(ws.probe_out), str(spec.script.parent)]
     if not options.collect_env:
         cmd.append("--no-collect-env")
-    env = build_env(spec.env)
-    loader = {k: v for k, v in env.items() if k.startswith("LD_")}
-    env = {**{k: v for k, v in env.items() if k not in loader}, "REPORTKIT_START_ENV": json.dumps(loader)}
+    cmd, env = two_stage(cmd, build_env(spec.env))
     wrapped, env = protect.wrap(cmd, env, writable=[ws.probe_dir], scratch=ws.probe_dir, network=False)
     if env.pop(protect.GUARD_ENV, None) is not None:  # (no audit hook: it refuses collect_env's shell calls;
         # Landlock, seccomp and the mount namespace confine the probe)

@@ -403,6 +403,12 @@ def staged(cmd: list[str], env: dict[str, str], prot: protect.Protection,
     if prot.mode == "none" or not any(v is not None and (k.startswith("LD_") or k in _START_UP)
                                       for k, v in given.items()):
         return cmd, env
+    return two_stage(cmd, env)
+
+
+def two_stage(cmd: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """``cmd`` (``PYTHON FILE ...``) started isolated (``-I -S``) with the loader's variables (``LD_*``) set aside
+    in ``REPORTKIT_START_ENV``, for a first stage that confines the process and starts it again with them."""
     loader = {k: v for k, v in env.items() if k.startswith("LD_")}
     env = {k: v for k, v in env.items() if k not in loader}
     env["REPORTKIT_START_ENV"] = json.dumps(loader)
