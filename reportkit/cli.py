@@ -262,13 +262,19 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 
 def _config(target: Optional[str], cwd: Optional[Path] = None):
     """``[tool.reportkit]`` for ``target`` (reportkit/config.py); its ``sandbox`` applies unless
-    $REPORTKIT_SANDBOX is set."""
+    $REPORTKIT_SANDBOX is set, and only where it does not weaken the sandbox: the file is the project's (a
+    downloaded bug repro's, a pull request's in ``ci``), whose code the runs confine, so its ``fallback`` (the
+    weaker mode) is not applied; the user chooses it with the variable."""
     from reportkit.config import load
     from reportkit.run.sandbox import FORCE_ENV
 
     cfg = load(target, cwd)
-    if cfg.get("sandbox") and FORCE_ENV not in os.environ:
-        os.environ[FORCE_ENV] = cfg.get("sandbox")
+    asked = cfg.get("sandbox")
+    if asked == "fallback" and FORCE_ENV not in os.environ:
+        err.print(f"[tool.reportkit] sandbox = \"fallback\" in {cfg.path} is not applied: the project's own file "
+                  f"cannot weaken the sandbox its code runs in; set {FORCE_ENV}=fallback to choose that mode")
+    elif asked and FORCE_ENV not in os.environ:
+        os.environ[FORCE_ENV] = asked
     return cfg
 
 

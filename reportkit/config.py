@@ -22,7 +22,8 @@ KEYS = {
     "jobs": "--jobs: candidates tested in parallel (minimize, ci --minimize)",
     "runs": "--runs: runs of the original in fresh interpreters (check, minimize)",
     "python": "--python: the interpreter that runs the script (a relative path is relative to the file)",
-    "sandbox": f"REPORTKIT_SANDBOX: {' | '.join(SANDBOXES)} (the environment variable wins)",
+    "sandbox": "REPORTKIT_SANDBOX: auto | bwrap (the environment variable wins; fallback only from it: the project's "
+               "file cannot weaken the sandbox)",
     "keep_env": "--keep-env: names of environment variables the runs keep (a list)",
     "venue": f"--template: {AUTO_TEMPLATE} | {' | '.join(TEMPLATE_NAMES)} (bundle, ci)",
     "labels": "--label: labels for new issues (publish; a list)",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -113,3 +116,31 @@ def test_ci_does_not_apply_the_repositorys_keep_env(tmp_path, capsys):
         assert "HF_TOKEN" in kept_names() and "GH_TOKEN" not in kept_names()
     finally:
         keep_env([])
+
+
+@pytest.mark.skipif(not shutil.which("bwrap"), reason="needs bubblewrap: the file would weaken it to the fallback")
+def test_the_projects_file_cannot_weaken_the_sandbox(tmp_path):
+    """Round 9 of sandbox attacks' area, found on reading: ``sandbox = "fallback"`` in a project's own file (a
+    downloaded bug repro's, a pull request's in ``ci``) moved its code's runs from bubblewrap to the weaker mode.
+    It is not applied (a note says how to choose it); ``bwrap`` (stricter) is; the variable still chooses."""
+    from reportkit.run.sandbox import FORCE_ENV
+
+    env = {k: v for k, v in os.environ.items() if k != FORCE_ENV}
+    (tmp_path / "s.py").write_text("raise ValueError('x')\n")
+
+    def sandbox_row(extra_env=None):
+        proc = subprocess.run([sys.executable, "-m", "reportkit", "check", str(tmp_path / "s.py"), "--runs", "1",
+                               "--json"], capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                              env={**env, **(extra_env or {})})
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)["sandbox"], proc.stderr
+
+    (tmp_path / "pyproject.toml").write_text('[tool.reportkit]\nsandbox = "fallback"\n')
+    row, stderr = sandbox_row()
+    assert "bubblewrap" in row and "no bubblewrap" not in row, row
+    assert 'sandbox = "fallback"' in stderr and f"{FORCE_ENV}=fallback" in stderr, stderr
+    row, stderr = sandbox_row({FORCE_ENV: "fallback"})  # the user's own choice
+    assert "no bubblewrap" in row and "not applied" not in stderr, row
+    (tmp_path / "pyproject.toml").write_text('[tool.reportkit]\nsandbox = "bwrap"\n')
+    row, stderr = sandbox_row()
+    assert "bubblewrap" in row and "no bubblewrap" not in row and "not applied" not in stderr, row
