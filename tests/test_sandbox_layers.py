@@ -1121,6 +1121,49 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
             rk.wait()
 
 
+def test_a_warm_server_told_again_to_end_while_it_ends_leaves_nothing(area):
+    """The parent-death signal (SIGTERM) reaches the warm server again each time it is handed to another thread of
+    the dying reportkit (the kernel sends it on every reparenting). A second one inside ``shutdown()`` raised a
+    second KeyboardInterrupt there, the server exited half way and the run's setsid daemons were left to pid 1
+    (test_no_run_outlives_reportkit[*-fallback-9-warm] failed so, in full suite runs only). Here the SIGTERMs keep
+    coming, as many as a busy reportkit's threads would send, from the moment reportkit is killed."""
+    marker = "rk-again-" + uuid.uuid4().hex[:10]
+    app = area / "app"
+    app.mkdir()
+    script = app / f"{marker}.py"
+    script.write_text(textwrap.dedent(f"""
+        import os, subprocess, sys, time
+        for _ in range(100):  # (many: the server's sweep takes a while, the SIGTERMs come meanwhile)
+            subprocess.Popen(["{marker}", "600"], executable="/bin/sleep", start_new_session=True)
+        time.sleep(600)
+    """))
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", **_mode_env("fallback")}
+    cmd = ["-c", DRIVER, json.dumps({"script": str(script), "warm": True, "timeout": 300, "python": sys.executable})]
+    rk = subprocess.Popen([sys.executable, *cmd], env=env, cwd="/tmp", stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and len(_marked(marker)) < 101:  # reportkit and the daemons
+            time.sleep(0.2)
+        assert len(_marked(marker)) >= 101, "the run did not start"
+        servers = [p for p in psutil.Process(rk.pid).children() if "_warm.py" in " ".join(p.cmdline())]
+        assert len(servers) == 1, [p.cmdline() for p in psutil.Process(rk.pid).children()]
+        os.kill(rk.pid, signal.SIGKILL)
+        end = time.monotonic() + 1.0
+        while time.monotonic() < end:
+            try:
+                os.kill(servers[0].pid, signal.SIGTERM)
+            except ProcessLookupError:
+                break
+        rk.wait(30)
+        assert _left_after(marker, 15) == []
+    finally:
+        _kill_marked(marker)
+        if rk.poll() is None:
+            rk.kill()
+            rk.wait()
+
+
 RACER = """
 import os, signal, sys, time
 # while the run hangs, one of its processes keeps making daemons (own session, SIGTERM ignored): some are

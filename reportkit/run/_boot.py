@@ -923,6 +923,8 @@ def _keep(parent):
     saved = {sig: signal.getsignal(sig) for sig in ending + (signal.SIGUSR1,)}
 
     def end(signum=signal.SIGKILL, frame=None):
+        for sig in ending:  # (the parent-death signal comes again on each reparenting in a dying reportkit)
+            signal.signal(sig, signal.SIG_IGN)
         _kill_descendants()
         os._exit(128 + signum)
 

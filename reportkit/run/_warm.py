@@ -350,6 +350,7 @@ class Server:
             pass
 
     def shutdown(self):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (the server is ending: nothing may stop that half way)
         self.sweep()
         for pid in list(self.children):
             try:
@@ -524,7 +525,12 @@ def _die_with(signum, parent):
 
 
 def _end(signum, frame):
-    raise KeyboardInterrupt  # main() shuts the server down: its children and their leftovers are killed
+    """SIGTERM: main() shuts the server down (its children and their leftovers are killed) — once. The parent-death
+    signal comes again each time the server is handed to another thread of a dying reportkit (the kernel sends it
+    on every reparenting), and a second KeyboardInterrupt inside ``shutdown()`` stopped it half way: the server
+    exited and left the runs' daemons to pid 1."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def _redirect(fd, path, flags):
