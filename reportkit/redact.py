@@ -3556,13 +3556,14 @@ def _prose_pieces(source: str, tree: object) -> list[tuple[int, int]]:
 def _comment_blocks(source: str, pieces: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     """``pieces`` in groups: the comments that stand alone on consecutive lines are one group (a YAML file, a
     table, a log pasted into comment lines, one per line), every other piece a group of its own."""
+    def alone(a: int) -> bool:  # a comment with nothing before it on its line
+        return source[a:a + 1] == "#" and not source[source.rfind("\n", 0, a) + 1:a].strip()
+
     groups: list[list[tuple[int, int]]] = []
     for a, b in pieces:
-        line_start = source.rfind("\n", 0, a) + 1
-        alone = source[a:a + 1] == "#" and not source[line_start:a].strip()
         prev = groups[-1][-1] if groups else None
-        if (alone and prev is not None and source[prev[0]:prev[0] + 1] == "#" and source.count("\n", prev[1], a) == 1
-                and not source[source.rfind("\n", 0, prev[0]) + 1:prev[0]].strip() and not source[prev[1]:line_start].strip()):
+        if (prev is not None and alone(a) and alone(prev[0]) and source.count("\n", prev[1], a) == 1
+                and not source[prev[1]:a].strip()):  # on the next line, nothing between
             groups[-1].append((a, b))
         else:
             groups.append([(a, b)])
