@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -169,16 +170,64 @@ _SESSION_LOCK = threading.Lock()
 
 def session_root() -> Path:
     """The directory every scratch dir of this process lives in (made on first use, removed at exit):
-    a warm server's sandbox binds it writable once, for all the runs it will serve."""
+    a warm server's sandbox binds it writable once, for all the runs it will serve. Its ``owner`` file says
+    which process made it, so that a later reportkit removes it if that process was killed (SIGKILL, the OOM
+    killer: no exit handler ran) and left it, with its copies of the project, behind."""
     with _SESSION_LOCK:
         root = _SESSION.get("root")
         if root is None or not root.is_dir():
             import atexit
 
-            root = Path(tempfile.mkdtemp(prefix="reportkit-session-"))
+            root = Path(tempfile.mkdtemp(prefix=protect.SESSION_PREFIX))
             _SESSION["root"] = root
             atexit.register(remove_tree, root)
+            owner = _process_identity(os.getpid())
+            if owner is not None:
+                (root / _OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
+            remove_stale_sessions(root.parent, keep=root)
         return root
+
+
+_OWNER_FILE = "owner"
+
+
+def _process_identity(pid: int) -> dict | None:
+    """What tells process ``pid`` from a later one of the same number: its start time (clock ticks after boot), the
+    boot, and the PID namespace the number is in. None where /proc does not say (not Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            start = int(fh.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as fh:
+            boot = fh.read().strip()
+        return {"pid": pid, "start": start, "boot": boot, "pidns": os.readlink("/proc/self/ns/pid")}
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def remove_stale_sessions(temp_dir: Path, keep: Path | None = None) -> list[Path]:
+    """Remove this user's session dirs in ``temp_dir`` whose reportkit is gone (its ``owner`` names a process of
+    this boot and PID namespace that no longer runs, or another boot). A dir without a readable ``owner`` (being
+    made now, or by an older reportkit), in another PID namespace (a container sharing ``/tmp``), of another user
+    or not ``0700`` stays. Returns what was removed."""
+    mine = _process_identity(os.getpid())
+    if mine is None:
+        return []
+    removed = []
+    for path in temp_dir.glob(protect.SESSION_PREFIX + "*"):
+        try:
+            st = os.lstat(path)
+            if path == keep or st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode) or \
+                    stat.S_IMODE(st.st_mode) != 0o700:
+                continue
+            owner = json.loads((path / _OWNER_FILE).read_text(encoding="utf-8"))
+            stale = owner["boot"] != mine["boot"] or (owner["pidns"] == mine["pidns"]
+                                                      and _process_identity(int(owner["pid"])) != owner)
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if stale:
+            remove_tree(path)
+            removed.append(path)
+    return removed
 
 
 class Sandbox:
