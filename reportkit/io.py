@@ -1,7 +1,7 @@
 """File output: every file reportkit writes for the user goes through here.
 
 :func:`write_atomic` writes via a temp file in the same directory and an atomic rename, so a reader
-(or a Ctrl-C) never sees half a file; :func:`replacing` does the same for writers that need a path
+(or a Ctrl-C) never sees half a file; :func:`replacing` does the same for writers that need a file
 (archives); :func:`append_text` appends to files owned by someone else (``$GITHUB_STEP_SUMMARY``,
 ``$GITHUB_OUTPUT``), which cannot be replaced. One place, so that a policy for everything written
 (permissions, redaction) has one place to go.
@@ -13,6 +13,7 @@ a minimized script gets its input's mode (:func:`mode_of`), reports (``issue.md`
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -20,7 +21,7 @@ import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from reportkit.errors import UserError
 
@@ -31,20 +32,28 @@ TEMP_PATTERN = ".*" + TEMP_SUFFIX
 
 
 @contextmanager
-def replacing(path: Path, mode: int | None = None) -> Iterator[Path]:
-    """Yield a temp path next to ``path``; on success it replaces ``path`` atomically (with ``mode``
-    if given), on an exception it is removed and ``path`` is left as it was."""
+def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
+    """Yield a binary file open on a new temp file next to ``path``; on success it replaces ``path`` atomically
+    (with ``mode`` if given), on an exception it is removed and ``path`` is left as it was.
+
+    Everything goes through the descriptor ``mkstemp`` opened (the data, the mode): never through the temp file's
+    name, which whoever else may write in the directory can swap for a symbolic link between our calls (a user of
+    a shared project directory, racing a root ``minimize``: the link's target — any file — was truncated, filled
+    with the result and chmodded 0644). The name is renamed into place only while it is still that file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
-    os.close(fd)
-    tmp = Path(name)
     try:
-        yield tmp
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            ours, there = os.fstat(fh.fileno()), os.lstat(name)
+            if (ours.st_dev, ours.st_ino) != (there.st_dev, there.st_ino):
+                raise OSError(errno.EEXIST, f"{name} was replaced while reportkit wrote it; {path} is unchanged")
+        os.replace(name, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        Path(name).unlink(missing_ok=True)  # (a link put there goes, never what it points to)
         raise
 
 
@@ -81,12 +90,8 @@ def mode_of(path: Path) -> int | None:
 
 def write_atomic(path: Path, text: str | bytes, mode: int | None = None) -> None:
     """Write ``text`` (UTF-8) or bytes to ``path`` via a temp file in the same directory and an atomic rename."""
-    with replacing(path, mode) as tmp:
-        if isinstance(text, bytes):
-            tmp.write_bytes(text)
-        else:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(text)
+    with replacing(path, mode) as fh:
+        fh.write(text if isinstance(text, bytes) else text.encode("utf-8"))
 
 
 def append_text(path: str | Path, text: str) -> None:

@@ -421,7 +421,7 @@ def test_the_scratch_copy_leaves_out_other_runs_temp_files(tmp_path):
     script = tmp_path / "target.py"
     script.write_text("raise RuntimeError('boom')\n")
     with replacing(tmp_path / "target.min.py") as other:  # another minimize's write in progress
-        other.write_text("half")
+        other.write(b"half")
         box = Sandbox(script)
         try:
             work, _ = box.make()

@@ -167,3 +167,26 @@ def test_a_test_id_with_line_breaks_cannot_start_a_workflow_command_line():
 
     name = "tests/test_x.py::test_a[\n::add-path::/tmp/evil\n]"
     assert "\n" not in _one_line(name) and "::add-path::" in _one_line(name)
+
+
+def test_a_temp_file_swapped_for_a_link_is_never_written_through(tmp_path):
+    """Round 9 of sandbox attacks (not promised, fixed): minimize made its temp file safely, then reopened it by
+    name (O_TRUNC, links followed) and chmodded it by name; another user of a shared script directory swapped it
+    for a link between the calls (inotify), and root's private file became 0644 with the result in it. Now the data
+    and the mode go through the descriptor mkstemp opened, and a swapped temp file is not renamed into place."""
+    from reportkit.io import replacing
+
+    victim = tmp_path / "victim"
+    victim.write_text("private\n")
+    victim.chmod(0o600)
+    target = tmp_path / "s.min.py"
+    with pytest.raises(OSError, match="was replaced while reportkit wrote it"):
+        with replacing(target, mode=0o644) as fh:
+            temp = next(tmp_path.glob(".s.min.py.*"))
+            temp.unlink()
+            temp.symlink_to(victim)  # (the racer's move)
+            fh.write(b"V7 = 7\n")
+    assert victim.read_text() == "private\n" and victim.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["victim"]  # no result, the link removed
+    write_atomic(target, "x = 1\n", mode=0o640)  # (unraced: written, with its mode)
+    assert target.read_text() == "x = 1\n" and target.stat().st_mode & 0o777 == 0o640

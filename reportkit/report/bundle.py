@@ -216,8 +216,8 @@ def json_payload(c: Collected, files: dict, items: list, title: str, options: Bu
 
 def make_archive(directory: Path) -> Path:
     archive = Path(str(directory) + ".tar.gz")
-    with replacing(archive, mode=PRIVATE) as tmp:  # it holds the logs and the environment: private
-        with tarfile.open(tmp, "w:gz") as tar:
+    with replacing(archive, mode=PRIVATE) as fh:  # it holds the logs and the environment: private
+        with tarfile.open(fileobj=fh, mode="w:gz") as tar:
             tar.add(directory, arcname=directory.name)
     return archive
 
