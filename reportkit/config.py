@@ -42,15 +42,26 @@ class Config:
         """The command line's value if given (not None), else the file's, else ``default``. An interpreter the
         file names inside the project is refused: reportkit starts the interpreter itself, outside any sandbox
         (its version is asked before a run), so a program the project ships would run with the user's rights
-        whenever anyone runs reportkit on the project; the command line's ``--python`` may name it."""
+        whenever anyone runs reportkit on the project — so would a virtual environment's there, even as a link
+        to a system Python: its ``pyvenv.cfg`` puts the project's ``site-packages`` (a ``.pth`` runs code) on the
+        path at every start. The command line's ``--python`` may name either."""
         if given is not None:
             return given
         value = self.values.get(key, default)
+        if key == "python" and self.path is not None and value is not None:
+            owner = self.path.stat().st_uid
+            if owner not in (os.geteuid(), 0):  # (the walk up crossed into a shared directory: /tmp, a group's)
+                raise UserError(f"{self.path}: [tool.reportkit] python = {value!r} is set in a file of another user "
+                                f"(uid {owner}), who would choose the program reportkit starts with your rights; pass "
+                                "--python to use it")
         if key == "python" and self.path is not None and isinstance(value, str) and os.sep in value:
-            real, project = Path(os.path.realpath(os.path.expanduser(value))), Path(os.path.realpath(self.path.parent))
-            if real == project or project in real.parents:
-                raise UserError(f"{self.path}: [tool.reportkit] python = {value!r} is a program inside the project, "
-                                "which reportkit would start outside its sandbox; pass --python to use it")
+            project = Path(os.path.realpath(self.path.parent))
+            named = os.path.expanduser(value)
+            for where in (Path(os.path.realpath(named)), Path(os.path.realpath(os.path.dirname(named)))):
+                if where == project or project in where.parents:
+                    raise UserError(f"{self.path}: [tool.reportkit] python = {value!r} is inside the project (a program "
+                                    "or a virtual environment there runs the project's code when it starts), which "
+                                    "reportkit would start outside its sandbox; pass --python to use it")
         return value
 
 

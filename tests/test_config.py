@@ -87,14 +87,58 @@ def test_an_interpreter_the_project_ships_is_refused_unless_given_on_the_command
     (root / "pyproject.toml").write_text('[tool.reportkit]\npython = "tools/py"\n')
     (root / "s.py").write_text("raise ValueError('x')\n")
     proc = cli("check", str(root / "s.py"), cwd=tmp_path)
-    assert proc.returncode == 2 and "is a program inside the project" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "is inside the project" in proc.stderr and "Traceback" not in proc.stderr
     assert not canary.exists()
-    # a virtual environment's interpreter in the project is a link to one outside it: used
-    (root / ".venv" / "bin").mkdir(parents=True)
-    (root / ".venv" / "bin" / "python").symlink_to(sys.executable)
-    (root / "pyproject.toml").write_text('[tool.reportkit]\npython = ".venv/bin/python"\nruns = 1\n')
+    # an interpreter outside the project, by its path: used
+    (root / "pyproject.toml").write_text(f'[tool.reportkit]\npython = "{sys.executable}"\nruns = 1\n')
     proc = cli("check", str(root / "s.py"), cwd=tmp_path)
     assert proc.returncode == 0 and "ValueError: x" in proc.stdout + proc.stderr, proc.stderr
+
+
+def test_a_virtual_environment_the_project_ships_is_refused_unless_given_on_the_command_line(tmp_path):
+    """Round 9 of sandbox attacks: ``python = ".venv/bin/python"``, a link out to a system Python, was used; but the
+    project's ``.venv/pyvenv.cfg`` put its own ``site-packages`` on the path, whose ``.pth`` ran with the user's
+    rights in reportkit's version check (and before each run confined itself)."""
+    root = tmp_path / "project"
+    canary = tmp_path / "canary"
+    base = Path(os.path.realpath(sys.executable))
+    site = root / ".venv" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    site.mkdir(parents=True)
+    (root / ".venv" / "bin").mkdir()
+    (root / ".venv" / "bin" / "python").symlink_to(base)
+    (root / ".venv" / "pyvenv.cfg").write_text(f"home = {base.parent}\ninclude-system-site-packages = false\n")
+    (site / "planted.pth").write_text(f"import os; open({str(canary)!r}, 'a').write('x')\n")
+    control = subprocess.run([str(root / ".venv" / "bin" / "python"), "-c", "pass"])
+    assert control.returncode == 0 and canary.exists()  # (the venv does run the project's .pth at every start)
+    canary.unlink()
+    (root / "pyproject.toml").write_text('[tool.reportkit]\npython = ".venv/bin/python"\nruns = 1\n')
+    (root / "s.py").write_text("raise ValueError('x')\n")
+    proc = cli("check", str(root / "s.py"), cwd=tmp_path)
+    assert proc.returncode == 2 and "is inside the project" in proc.stderr and "Traceback" not in proc.stderr
+    assert not canary.exists()
+    proc = cli("check", str(root / "s.py"), "--python", sys.executable, cwd=tmp_path)  # the user's own choice
+    assert proc.returncode == 0 and "ValueError: x" in proc.stdout + proc.stderr, proc.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root: a file of another user above the script")
+def test_an_interpreter_chosen_in_another_users_file_is_refused(tmp_path):
+    """Round 9 of sandbox attacks (not promised, fixed): the walk up to the nearest pyproject.toml crossed a shared
+    directory, and another user's file there chose the program root started (its version check)."""
+    shared = tmp_path / "shared"
+    (shared / "mine").mkdir(parents=True)
+    canary = tmp_path / "canary"
+    tool = tmp_path / "py"
+    tool.write_text(f"#!/bin/sh\ntouch {canary}\nexec {sys.executable} \"$@\"\n")
+    tool.chmod(0o755)
+    (shared / "pyproject.toml").write_text(f'[tool.reportkit]\npython = "{tool}"\nruns = 1\n')
+    os.chown(shared / "pyproject.toml", 65534, 65534)
+    (shared / "mine" / "s.py").write_text("raise ValueError('x')\n")
+    proc = cli("check", str(shared / "mine" / "s.py"), cwd=tmp_path)
+    assert proc.returncode == 2 and "a file of another user" in proc.stderr and "Traceback" not in proc.stderr
+    assert not canary.exists()
+    os.chown(shared / "pyproject.toml", 0, 0)  # (root's own file: applied)
+    proc = cli("check", str(shared / "mine" / "s.py"), cwd=tmp_path)
+    assert proc.returncode == 0 and canary.exists(), proc.stderr
 
 
 def test_ci_does_not_apply_the_repositorys_keep_env(tmp_path, capsys):
