@@ -214,3 +214,48 @@ def test_without_git_executable(repo, tmp_path, layout):
     assert "git unavailable" in info["error"]
     assert (info["branch"], info["detached"]) == ((None, True) if layout == "detached" else ("main", False))
     assert info["dirty"] is None
+
+
+@pytest.mark.parametrize("layout", ["dot-git-dir", "dot-git-file"])
+def test_a_checkouts_own_config_runs_nothing_when_reportkit_reads_it(tmp_path, layout):
+    """Round 9 of sandbox attacks: a downloaded project's .git/config (or the config behind a ``.git`` file's
+    ``gitdir:``) named programs that git ran, with the user's rights, outside any sandbox, when reportkit read the
+    checkout (status, diff, blame, a --good revision's export): ``core.fsmonitor``, a filter driver for the paths
+    ``.gitattributes`` names, a diff driver's textconv, a post-checkout hook. Now none runs, and what reportkit reads
+    is still right."""
+    path = tmp_path / "project"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    (path / ".gitattributes").write_text("*.py filter=evil diff=evil\n")
+    (path / "model.py").write_text("x = 1\n")
+    git(path, "add", ".")
+    git(path, "commit", "-q", "-m", "initial")
+    canary = tmp_path / "ran"
+    run = f"sh -c 'echo $0 >> {canary}; cat'"
+    for key, value in (("core.fsmonitor", f"{run} fsmonitor"), ("filter.evil.clean", f"{run} clean"),
+                       ("filter.evil.smudge", f"{run} smudge"), ("filter.evil.process", f"{run} process"),
+                       ("filter.evil.required", "true"), ("diff.evil.textconv", f"{run} textconv"),
+                       ("diff.evil.command", f"{run} command")):
+        git(path, "config", key, value)
+    hook = path / ".git" / "hooks" / "post-checkout"
+    hook.write_text(f"#!/bin/sh\necho hook >> {canary}\n")
+    hook.chmod(0o755)
+    if layout == "dot-git-file":  # (the tarball shows no .git/ directory)
+        (path / ".git").rename(path / ".cache-x")
+        (path / ".git").write_text("gitdir: .cache-x\n")
+    control = subprocess.run(["git", "status", "--porcelain"], cwd=path, capture_output=True, text=True,
+                             env={**os.environ, **GIT_ENV})
+    assert canary.exists(), control.stderr  # (git itself does run them)
+    canary.unlink()
+    (path / "model.py").write_text("x = 2\n")
+    os.utime(path / "model.py", (1, 1))  # (its stat info no longer matches the index: git must read it again)
+
+    info = repo_info(path / "model.py")
+    assert info is not None and info.dirty and info.modified_files == ["model.py"], info
+    good = gitinfo.good_rev(path / "model.py", "HEAD")
+    assert good.changed == ["model.py"]
+    assert [(h.file, h.kind, h.old_start, h.new_len) for h in gitinfo.diff_hunks(good)] == [("model.py", "text", 1, 1)]
+    assert gitinfo.line_commits(good, "model.py", 1, 1) == ["uncommitted"]
+    out = gitinfo.export_commit(good, tmp_path / "good")
+    assert (out / "model.py").read_text() == "x = 1\n"
+    assert not canary.exists(), canary.read_text()

@@ -78,7 +78,7 @@ def repo_info(
     except Exception as exc:  # ImportError when git is missing; GitPython may raise others
         return _info_without_git(path, f"git unavailable: {_one_line(exc)}")
     try:
-        repo = git.Repo(path, search_parent_directories=True)
+        repo = _tame(git.Repo(path, search_parent_directories=True))
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
     except Exception as exc:
@@ -89,6 +89,38 @@ def repo_info(
         return GitInfo(toplevel=_toplevel(repo), error=_one_line(exc))
     finally:
         repo.close()
+
+
+# What a repository's own configuration can make git run while reportkit only reads it (status, diff, blame, the
+# blobs of a --good revision): a downloaded project's .git/config — or the config behind a ``.git`` file's ``gitdir:``
+# — with ``core.fsmonitor``, a filter driver's ``clean``/``smudge``/``process`` for the paths ``.gitattributes`` names,
+# a diff driver's ``textconv``/``command``, hooks. Each is replaced, for reportkit's calls, by what does nothing but
+# pass the content on (``cat``) or by nothing.
+_DRIVER_KEY = re.compile(r"(filter|diff)\.(.+)\.(clean|smudge|process|required|textconv|command)", re.IGNORECASE)
+# (a filter's ``process``, even empty, sets its ``clean``/``smudge`` aside: emptied, with ``required`` off, the content
+# passes as it is)
+_NEUTRAL = {"filter": ("clean=cat", "smudge=cat", "process=", "required=false"), "diff": ("textconv=cat", "command=true")}
+
+
+def _tame(repo: Any) -> Any:
+    """``repo`` with git's command-line overrides (``-c``, above every config file) for the commands its config
+    names, so that no git call of reportkit runs a program the checkout chose. Returns ``repo``."""
+    overrides = ["core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat"]
+    try:
+        listed = repo.git.config("--list", "-z")  # (reading the configuration runs nothing)
+    except Exception:  # noqa: BLE001 - no readable configuration: nothing of it can run either
+        listed = ""
+    drivers = {}
+    for entry in listed.split("\0"):
+        match = _DRIVER_KEY.fullmatch(entry.split("\n", 1)[0])
+        if match is not None:
+            drivers[(match.group(1).lower(), match.group(2))] = True
+    for kind, name in drivers:
+        if "=" in name:  # (-c would cut the name at its "=": refuse the repository instead)
+            raise ValueError(f"its configuration names a {kind} driver reportkit cannot override ({name!r})")
+        overrides += [f"{kind}.{name}.{setting}" for setting in _NEUTRAL[kind]]
+    repo.git.set_persistent_git_options(c=overrides)
+    return repo
 
 
 def _toplevel(repo: Any) -> Optional[str]:
@@ -274,7 +306,7 @@ def _open_repo(path: Path) -> Any:
     except Exception as exc:
         raise GoodRevError(f"git is not available ({_one_line(exc)})") from None
     try:
-        repo = git.Repo(path, search_parent_directories=True)
+        repo = _tame(git.Repo(path, search_parent_directories=True))
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         raise GoodRevError(f"{path} is not in a git repository") from None
     except Exception as exc:
