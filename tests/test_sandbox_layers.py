@@ -15,6 +15,7 @@ the tests also look at what the attempts would have changed (files, processes, a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pty
@@ -1070,6 +1071,18 @@ def _kill_marked(marker: str) -> None:
             pass
 
 
+@contextlib.contextmanager
+def _ending(rk: subprocess.Popen, marker: str):
+    """Around a test that ends reportkit (``rk``): whatever happens, nothing marked and not reportkit is left."""
+    try:
+        yield
+    finally:
+        _kill_marked(marker)
+        if rk.poll() is None:
+            rk.kill()
+            rk.wait()
+
+
 @pytest.mark.parametrize("how,via", [(signal.SIGKILL, "check"), (signal.SIGTERM, "check"), (signal.SIGHUP, "check"),
                                      (signal.SIGKILL, "warm")])
 def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
@@ -1103,7 +1116,7 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
                           stderr=subprocess.DEVNULL, start_new_session=True,
                           preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
 
-    try:
+    with _ending(rk, marker):
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and len(_marked(marker)) < 3:  # the script and its two helpers
             time.sleep(0.2)
@@ -1114,11 +1127,6 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
         os.kill(rk.pid, how)
         rk.wait(30)
         assert _left_after(marker, 15) == []
-    finally:
-        _kill_marked(marker)
-        if rk.poll() is None:
-            rk.kill()
-            rk.wait()
 
 
 def test_a_warm_server_told_again_to_end_while_it_ends_leaves_nothing(area):
@@ -1141,7 +1149,7 @@ def test_a_warm_server_told_again_to_end_while_it_ends_leaves_nothing(area):
     cmd = ["-c", DRIVER, json.dumps({"script": str(script), "warm": True, "timeout": 300, "python": sys.executable})]
     rk = subprocess.Popen([sys.executable, *cmd], env=env, cwd="/tmp", stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
+    with _ending(rk, marker):
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and len(_marked(marker)) < 101:  # reportkit and the daemons
             time.sleep(0.2)
@@ -1157,11 +1165,6 @@ def test_a_warm_server_told_again_to_end_while_it_ends_leaves_nothing(area):
                 break
         rk.wait(30)
         assert _left_after(marker, 15) == []
-    finally:
-        _kill_marked(marker)
-        if rk.poll() is None:
-            rk.kill()
-            rk.wait()
 
 
 RACER = """
