@@ -1725,10 +1725,31 @@ _PASSWORD_NAME = re.compile(r"pass|pwd|secret|credential", re.IGNORECASE)
 _WORD_DIGITS = re.compile(r"[A-Za-z]{3,}[0-9]{2,}")
 
 
+# a number is a setting (KEY_SIZE=2048, max_tokens=4096, token_id=50256, a timestamp under `key`) unless the name's last
+# word says the value is the secret itself and the number is long for a setting: a password or PIN of 6 digits or
+# more (DB_PASSWORD=938475629384, pin=482910), a secret or a named owner's key of 12 or more (SEG_LICENSE_KEY=5402…)
+_NUMERIC_PASSWORD_WORDS = frozenset({"PASSWORD", "PASSWD", "PWD", "PASS", "PASSPHRASE", "PASSCODE", "PIN"})
+_NUMERIC_KEY_OWNERS = frozenset({"LICENSE", "API", "SECRET", "ACCESS", "PRIVATE", "AUTH", "CLIENT", "APP"})
+
+
+def _numeric_secret(value: str, name: str) -> bool:
+    """A run of digits after a name that makes it a secret (:data:`_NUMERIC_PASSWORD_WORDS`)."""
+    if not value.isdigit():
+        return False
+    words = _name_words(name)
+    if not words:
+        return False
+    if words[-1] in _NUMERIC_PASSWORD_WORDS:
+        return len(value) >= 6
+    owned = len(words) > 1 and words[-1] in ("KEY", "TOKEN") and words[-2] in _NUMERIC_KEY_OWNERS
+    return (words[-1] == "SECRET" or owned) and len(value) >= 12
+
+
 def _not_secret_value(value: str, name: str) -> bool:
     """:data:`_NOT_SECRET_VALUE` (a number, type, flag or dotted name), except that after a password's name
-    a dotted word with digits is a password (``Harbor42.north17``), not a module path."""
-    if not _NOT_SECRET_VALUE.match(value):
+    a dotted word with digits is a password (``Harbor42.north17``), not a module path, and a long number after a
+    secret's own name is the secret (:func:`_numeric_secret`)."""
+    if not _NOT_SECRET_VALUE.match(value) or _numeric_secret(value, name):
         return False
     if "." in value and (looks_random(value.replace(".", "")) or _random_one_case(value.replace(".", ""))):
         return False  # WUkxWcmwg4NPRh.rwhQyu..., lf5fxf.dltq...: drawn, not a module path (torch.float32, self.ntoken)
