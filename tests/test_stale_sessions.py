@@ -56,6 +56,8 @@ def test_only_sessions_whose_reportkit_is_gone_are_removed(tmp_path):
     other_ns = _session(tmp_path, "otherns", {**dead, "pidns": "pid:[1]"})
     unknown = _session(tmp_path, "unknown", None)
     not_private = _session(tmp_path, "open", dead, mode=0o755)
+    fifo = _session(tmp_path, "fifo", None)
+    os.mkfifo(fifo / runner._OWNER_FILE)  # (read as nothing: no wait for a writer)
     lookalike = tmp_path / "reportkit-sessions-of-mine"
     lookalike.mkdir(mode=0o700)
     (lookalike / runner._OWNER_FILE).write_text(json.dumps(dead))
@@ -63,7 +65,7 @@ def test_only_sessions_whose_reportkit_is_gone_are_removed(tmp_path):
     removed = runner.remove_stale_sessions(tmp_path)
     assert sorted(removed) == sorted([gone, old_boot, number_reused])
     assert not gone.exists() and not old_boot.exists() and not number_reused.exists()
-    for stays in (live, other_ns, unknown, not_private, lookalike):
+    for stays in (live, other_ns, unknown, not_private, fifo, lookalike):
         assert stays.exists(), stays
 
 

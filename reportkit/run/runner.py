@@ -219,7 +219,8 @@ def remove_stale_sessions(temp_dir: Path, keep: Path | None = None) -> list[Path
             if path == keep or st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode) or \
                     stat.S_IMODE(st.st_mode) != 0o700:
                 continue
-            owner = json.loads((path / _OWNER_FILE).read_text(encoding="utf-8"))
+            with open_regular(path / _OWNER_FILE) as fh:  # (never a FIFO's wait, never through a link)
+                owner = json.loads(fh.read(4096))
             stale = owner["boot"] != mine["boot"] or (owner["pidns"] == mine["pidns"]
                                                       and _process_identity(int(owner["pid"])) != owner)
         except (OSError, ValueError, KeyError, TypeError):
