@@ -100,6 +100,18 @@ def test_hang_dumps_all_thread_stacks(tmp_path):
     assert "waiting for a batch" in result.stdout
 
 
+def test_a_run_that_stopped_itself_still_shows_where(tmp_path):
+    """Round 9 of sandbox attacks (an observation): a script that stops itself (SIGSTOP) cannot answer the stack
+    request (SIGUSR1 stays pending while it is stopped), so reportkit waited the whole grace for nothing and the
+    hang had no frame. It is continued once the request is pending: the dump comes first, from where it stopped."""
+    script = write(tmp_path, "stops.py", "import os, signal\n\n\ndef pause():\n"
+                                         "    os.kill(os.getpid(), signal.SIGSTOP)\n\n\npause()\n")
+    result = run_script(spec(script, timeout=1.5))
+    assert result.timed_out
+    main = result.main_stack
+    assert main is not None and "pause" in [f.function for f in main.frames], result.stacks
+
+
 def _alive(pid: int) -> bool:
     try:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE

@@ -613,6 +613,7 @@ def request_dump(pid: int, dump_path: Path, grace: float, alive: Callable[[], bo
         os.kill(pid, signal.SIGUSR1)
     except (ProcessLookupError, AttributeError):
         return
+    _continue_if_stopped(pid)
     deadline = time.monotonic() + grace
     last = -1
     while time.monotonic() < deadline and alive():
@@ -621,6 +622,16 @@ def request_dump(pid: int, dump_path: Path, grace: float, alive: Callable[[], bo
             break
         last = size
         time.sleep(0.1)
+
+
+def _continue_if_stopped(pid: int) -> None:
+    """A run that stopped itself (SIGSTOP, its group stopped) holds the stack request pending: continued, it takes
+    the request first, so the dump shows where it stopped (then the timeout ends it)."""
+    try:
+        if psutil.Process(pid).status() in (psutil.STATUS_STOPPED, psutil.STATUS_TRACING_STOP):
+            os.kill(pid, signal.SIGCONT)
+    except (psutil.Error, OSError):
+        pass
 
 
 def child_waits(pid: int) -> list[str]:
