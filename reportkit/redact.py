@@ -4419,10 +4419,53 @@ def redact_markdown(text: str, *, home: Optional[str] = None, env: Optional[Mapp
         if not _PYTHON_INFO.match(m.group("info")):
             continue
         parts.append(shown(redact_text(text[pos:m.start("body")], home=home, env=env, extra=extra)))
-        parts.append(redact_code(m.group("body"), home=home, env=env, extra=extra))
+        parts.append(_bidi_shown_code(redact_code(m.group("body"), home=home, env=env, extra=extra)))
         pos = m.end("body")
     parts.append(shown(redact_text(text[pos:], home=home, env=env, extra=extra)))
     return "".join(parts)
+
+
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+_STRING_PREFIX = re.compile(r"[A-Za-z]*")
+
+
+def _bidi_shown_code(code: str) -> str:
+    """A Python block of Markdown with the bidirectional controls of its comments and string literals written as
+    ``\u202e`` escapes, so that it cannot show its code in another order than it holds (Trojan Source): in a
+    comment the escape is text, in a string literal the same character (the block's literals keep their values:
+    checked on its syntax tree). A raw or bytes literal, and an f-string's replacement fields, keep the character
+    (an escape there would change the value or not parse); a block that does not parse has every one escaped."""
+    if not _BIDI.search(code):
+        return code
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return _BIDI.sub(_escaped_control, code)
+    starts = [0]
+    for line in code.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    out, pos = [], 0
+    for tok in tokens:
+        if _BIDI.search(tok.string) and (tok.type == tokenize.COMMENT or (tok.type == tokenize.STRING
+                                                                          and _escapable_literal(tok.string))):
+            start, end = starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1]
+            out += [code[pos:start], _BIDI.sub(_escaped_control, tok.string)]
+            pos = end
+    shown_code = "".join(out) + code[pos:]
+    try:
+        import ast
+
+        if ast.dump(ast.parse(code)) != ast.dump(ast.parse(shown_code)):
+            return code
+    except (SyntaxError, ValueError):
+        return _BIDI.sub(_escaped_control, code)
+    return shown_code
+
+
+def _escapable_literal(literal: str) -> bool:
+    """A string literal in which ``\u202e`` means that character: not raw, not bytes, no f-string field."""
+    prefix = _STRING_PREFIX.match(literal).group().lower()
+    return not ("r" in prefix or "b" in prefix or ("f" in prefix and "{" in literal.replace("{{", "")))
 
 
 def content_kind(name: str) -> str:

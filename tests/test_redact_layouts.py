@@ -237,3 +237,23 @@ def test_a_long_number_after_the_secrets_own_name_goes(text, secret):
                                   "password=1234"])
 def test_a_number_that_is_a_setting_stays(text):
     assert redact_text(text) == text
+
+
+def test_bidi_controls_in_a_markdown_python_block_are_shown_and_the_code_keeps_its_values():
+    """Trojan Source (CVE-2021-42574) in a reproducer shown in issue.md: a bidi override in a string literal or a
+    comment made the block show other code than it holds. They are escapes now where an escape means the same
+    character; a raw literal and an f-string's field keep theirs (an escape would change the value or not parse)."""
+    from reportkit.redact import redact_markdown
+
+    code = ('level = "user"\nif level != "user\u202e \u2066# admin\u2069 \u2066":  # note \u202e\n    print("admin")\n'
+            'raw = r"a\u202eb"\nfield = f"{level}"\n')
+    out = redact_markdown(f"Text \u202e here\n\n```python\n{code}```\n")
+    block = out.split("```python\n", 1)[1].split("```", 1)[0]
+    assert out.startswith("Text \\u202e here")
+    assert '"user\\u202e \\u2066# admin\\u2069 \\u2066"' in block and "# note \\u202e" in block
+    assert 'r"a\u202eb"' in block  # (the raw literal keeps its character: its value)
+    assert ast.dump(ast.parse(block)) == ast.dump(ast.parse(code))
+    plain = "x = 1  # no controls\n"
+    assert redact_markdown(f"```python\n{plain}```\n") == f"```python\n{plain}```\n"
+    broken = "def f(:\n    s = '\u202e'\n"  # (does not parse: every control is shown)
+    assert "\u202e" not in redact_markdown(f"```python\n{broken}```\n")
