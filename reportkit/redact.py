@@ -1747,9 +1747,8 @@ def _numeric_secret(value: str, name: str) -> bool:
 
 def _not_secret_value(value: str, name: str) -> bool:
     """:data:`_NOT_SECRET_VALUE` (a number, type, flag or dotted name), except that after a password's name
-    a dotted word with digits is a password (``Harbor42.north17``), not a module path, and a long number after a
-    secret's own name is the secret (:func:`_numeric_secret`)."""
-    if not _NOT_SECRET_VALUE.match(value) or _numeric_secret(value, name):
+    a dotted word with digits is a password (``Harbor42.north17``), not a module path."""
+    if not _NOT_SECRET_VALUE.match(value):
         return False
     if "." in value and (looks_random(value.replace(".", "")) or _random_one_case(value.replace(".", ""))):
         return False  # WUkxWcmwg4NPRh.rwhQyu..., lf5fxf.dltq...: drawn, not a module path (torch.float32, self.ntoken)
@@ -1763,6 +1762,8 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
     upper-case word (``KEY=VALUE`` in a message); a short lower-case word after ``name = "`` (code:
     ``token = "rc"``), or after any name that is not a password's (``token="build"``); three characters or
     fewer."""
+    if _numeric_secret(value, name):
+        return False
     if _not_secret_value(value, name) or _PLACEHOLDER.match(value.strip()) or len(value) <= 3:
         return True
     if _HEX_DIGEST.fullmatch(value) and _hash_named(name):
@@ -2162,8 +2163,18 @@ def _long_hex(value: str) -> bool:
     return _LONG_HEX.fullmatch(value) is not None
 
 
+# the argument of a sub-command that takes a credential (``ngrok authtoken X``, ``ngrok config add-authtoken X``): the
+# command says what it is, so any drawn-looking word of both cases goes (a draw of 41 letters can have the vowels and
+# the runs of a written word by chance, which the make-up tests below refuse)
+_CREDENTIAL_SUB_COMMAND = re.compile(r"(?:ngrok|config)\s{1,3}$", re.IGNORECASE)
+_SUB_COMMAND_ARGUMENT = re.compile(r"(?=[\w\-]*[A-Z])(?=[\w\-]*[a-z])[A-Za-z0-9_\-]{20,512}")
+
+
 def _random_value(m: re.Match[str]) -> bool:
     value = m.group("value").rstrip(".")
+    if (re.match(r"(?:add-)?authtoken\s", m.group(0), re.IGNORECASE) and _SUB_COMMAND_ARGUMENT.fullmatch(value)
+            and _CREDENTIAL_SUB_COMMAND.search(m.string, max(0, m.start() - 12), m.start())):
+        return True
     # (a value with "/" is a path when a part of it is a word: /home/me/.cache; base64 may start with "/")
     return _long_hex(value) or (not value.startswith(("~", ".")) and not _PATH_WORD.search(value)
                                 and (looks_random(value.replace("/", ""))
@@ -3016,8 +3027,10 @@ def _argument_secrets(previous: str, arg: str) -> list[str]:
     """An argument that is a credential by itself: a password a person picked (``ldapsearch -w PW``, ``add_user
     USER PW``), a random value after a sub-command that takes one (``ngrok authtoken X``), ``user:PW``/``partner,PW``/
     ``AK SK`` (the whole and each part that is a credential)."""
-    found = [arg] if password_made(arg) or (_SECRET_SUBCOMMAND.fullmatch(previous)
-                                            and _random_body(re.sub(r"[_\-]", "", arg))) else []
+    taken = _SECRET_SUBCOMMAND.fullmatch(previous) and (
+        _random_body(re.sub(r"[_\-]", "", arg))
+        or (re.fullmatch(r"(?:add-)?authtoken", previous, re.IGNORECASE) and _SUB_COMMAND_ARGUMENT.fullmatch(arg)))
+    found = [arg] if password_made(arg) or taken else []
     parts = credential_parts(arg)
     return found + ([arg, *parts] if parts else [])
 
@@ -4426,7 +4439,7 @@ def redact_markdown(text: str, *, home: Optional[str] = None, env: Optional[Mapp
 
 
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
-_STRING_PREFIX = re.compile(r"[A-Za-z]*")
+_LITERAL_PREFIX = re.compile(r"[A-Za-z]*")
 
 
 def _bidi_shown_code(code: str) -> str:
@@ -4464,7 +4477,7 @@ def _bidi_shown_code(code: str) -> str:
 
 def _escapable_literal(literal: str) -> bool:
     """A string literal in which ``\u202e`` means that character: not raw, not bytes, no f-string field."""
-    prefix = _STRING_PREFIX.match(literal).group().lower()
+    prefix = _LITERAL_PREFIX.match(literal).group().lower()
     return not ("r" in prefix or "b" in prefix or ("f" in prefix and "{" in literal.replace("{{", "")))
 
 

@@ -119,3 +119,31 @@ def test_the_checks_see_a_cycle_and_an_upward_import():
     edges = {"reportkit.run.a": {"reportkit.failure.b"}, "reportkit.failure.b": {"reportkit.run.a"}}
     assert _cycles(edges) == [["reportkit.failure.b", "reportkit.run.a"]]
     assert _stage("reportkit.run.a") < _stage("reportkit.failure.b")
+
+
+def _top_level_bindings(tree: ast.Module) -> list[str]:
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            names.append(node.target.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+    return names
+
+
+def test_no_module_binds_a_top_level_name_twice():
+    """A second module-level ``_STRING_PREFIX = ...`` (stop 53: a new helper's pattern took an old rule's name)
+    silently replaced the first for every function of the module: code redaction lost its string prefixes."""
+    twice = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        names = _top_level_bindings(ast.parse(path.read_text(encoding="utf-8")))
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            twice[str(path.relative_to(ROOT))] = repeated
+    assert twice == {}
+
+
+def test_the_check_sees_a_name_bound_twice():
+    assert _top_level_bindings(ast.parse("A = 1\ndef f(): pass\nA = 2\n")).count("A") == 2
