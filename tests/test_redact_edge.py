@@ -33,7 +33,9 @@ NOT_OUTPUT = {
     ("run/ray_executor.py", "snapshot", "tarfile.open(fileobj=buf, mode='w')"): "files shipped to a Ray worker",
     ("run/ray_executor.py", "Slot.__init__", "tarfile.open(fileobj=io.BytesIO(archive))"):
         "files unpacked on a Ray worker",
-    ("report/bundle.py", "make_archive", "tarfile.open(tmp, 'w:gz')"):
+    ("run/runner.py", "session_root", "(root / _OWNER_FILE).write_text(json.dumps(owner), encoding='utf-8')"):
+        "the session dir's owner record (pid, start time, boot, PID namespace) for a later reportkit's clean-up",
+    ("report/bundle.py", "make_archive", "tarfile.open(fileobj=fh, mode='w:gz')"):
         "the archive of the bundle directory, whose files were all written through the redactor",
     ("ci/ci.py", "_copy_bundle", "write_atomic(target, data, mode=384)"):
         "data = redact_for(path.name, ...) just before (binary files copied as they are)",
