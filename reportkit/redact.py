@@ -1677,14 +1677,14 @@ _ASSIGNMENT = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"']\]?)?"
     # (a quoted value may sit in a one-item list or a Rust Option: vLLM's 'api_key': ['...'], TGI's Some("..."), also
     # as Rust's {:#?} prints it, on the next line: Some(\n        "...",\n    ))
-    + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?:\r?\n[ \t]{0,24})?(?=[\"']))?)" + _VALUE,
+    + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?:\r?\n[ \t]{0,24})?(?=[\"'])|\$(?='))?)" + _VALUE,  # ($'...': bash)
     re.IGNORECASE | re.MULTILINE,
 )
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
 # (:func:`is_secret_env_name`: SSHPASS, OP_SESSION_x, REDIS_URL, FOO_KEY, DISCORD_WEBHOOK)
 _ENV_ASSIGNMENT = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-$])[\"']?(?P<name>[A-Z][A-Z0-9_]{1,80}[A-Za-z0-9_]{0,40})[\"']?\s{0,3}[=:](?![=:])"
-    r"\s{0,3})" + _VALUE,
+    r"\s{0,3}(?:\$(?='))?)" + _VALUE,  # ($'...': bash's ANSI-C quoting)
     re.MULTILINE,
 )
 _CLI_FLAG = re.compile(
@@ -1729,6 +1729,7 @@ _WORD_DIGITS = re.compile(r"[A-Za-z]{3,}[0-9]{2,}")
 # word says the value is the secret itself and the number is long for a setting: a password or PIN of 6 digits or
 # more (DB_PASSWORD=938475629384, pin=482910), a secret or a named owner's key of 12 or more (SEG_LICENSE_KEY=5402…)
 _NUMERIC_PASSWORD_WORDS = frozenset({"PASSWORD", "PASSWD", "PWD", "PASS", "PASSPHRASE", "PASSCODE", "PIN"})
+_GLUED_PASSWORD = ("PASSWORD", "PASSWD", "PASSPHRASE", "PASSCODE", "PWD", "PW")
 _NUMERIC_KEY_OWNERS = frozenset({"LICENSE", "API", "SECRET", "ACCESS", "PRIVATE", "AUTH", "CLIENT", "APP"})
 
 
@@ -1739,7 +1740,7 @@ def _numeric_secret(value: str, name: str) -> bool:
     words = _name_words(name)
     if not words:
         return False
-    if words[-1] in _NUMERIC_PASSWORD_WORDS:
+    if words[-1] in _NUMERIC_PASSWORD_WORDS or words[-1].endswith(_GLUED_PASSWORD):  # (PGPASSWORD, BMC_ROOTPW)
         return len(value) >= 6
     owned = len(words) > 1 and words[-1] in ("KEY", "TOKEN") and words[-2] in _NUMERIC_KEY_OWNERS
     return (words[-1] == "SECRET" or owned) and len(value) >= 12
@@ -1956,7 +1957,7 @@ def password_made(value: str) -> bool:
     if not 12 <= len(value) <= 128 or value[0] == "-" or any(c.isspace() or c in "/:;,<>{}[]()\"`" for c in value):
         return False
     digits = _DATE_OR_VERSION.sub("", value)  # run#2024-11-29, v2.13.0-rc3#12: a tag, not a password
-    if len(re.findall(r"[A-Za-z]", value)) < 6 or len(re.findall(r"[0-9]", digits)) < 2 or not _PICKED_SYMBOL.search(value):
+    if len(re.findall(r"[^\W\d_]", value)) < 6 or len(re.findall(r"[0-9]", digits)) < 2 or not _PICKED_SYMBOL.search(value):
         return False
     return _QUERY_STRING.fullmatch(value) is None and _TEMPLATE.search(value) is None
 
@@ -2054,7 +2055,7 @@ _NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngr
 _PASSWORD_THEN_PICKED = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:[A-Za-z][a-z0-9]{1,20}(?=[A-Z_\-])[_\-]?){0,3}(?:password|passwd|pass[_\-]?phrase|pwd|"
     r"passwort|kennwort|mot de passe|contrase[ñn]a|senha|wachtwoord|has[łl]o|parola|пароль|パスワード|비밀번호)"
-    r"(?:\s{0,3}[:：])?\s{1,3}(?:(?:is|was|to|as|ist|est|es|é)\s{1,3})?[`“‘«「\"']?"
+    r"(?:\s{0,3}[:：=])?\s{0,3}(?<=[\s:：=])(?:(?:is|was|to|as|ist|est|es|é)\s{1,3})?[`“‘«「\"']?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{12,128})", re.IGNORECASE)
 
 
@@ -2493,8 +2494,10 @@ def _row_secret(m: re.Match[str]) -> bool:
 def _named_field_secret(m: re.Match[str]) -> bool:
     name = (m.group("name") or m.group("pname")).replace("-", "_").replace(".", "_")
     value = m.group("value")
-    return is_secret_env_name(name) and not _key_alone(name) and not _not_secret_value(value, name) \
-        and not _PLACEHOLDER.match(value) and (_secret_literal(value, "strong") or _short_key(value))
+    if not is_secret_env_name(name) or _key_alone(name) or _PLACEHOLDER.match(value):
+        return False
+    return _numeric_secret(value, name) or (not _not_secret_value(value, name)
+                                            and (_secret_literal(value, "strong") or _short_key(value)))
 
 
 def _echo_spans(text: str) -> list[Span]:
@@ -3043,8 +3046,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
     found: dict[str, str] = {}
 
     def add(value: str, kind: str = "secret-argument", name: str = "") -> None:
-        if value and not _not_secret_value(value, name) and not _PLACEHOLDER.match(value) \
-                and not value.startswith("<redacted"):
+        if value and (not _not_secret_value(value, name) or _numeric_secret(value, name)) \
+                and not _PLACEHOLDER.match(value) and not value.startswith("<redacted"):
             found.setdefault(value, kind)
 
     for i, arg in enumerate(argv):

@@ -257,3 +257,29 @@ def test_bidi_controls_in_a_markdown_python_block_are_shown_and_the_code_keeps_i
     assert redact_markdown(f"```python\n{plain}```\n") == f"```python\n{plain}```\n"
     broken = "def f(:\n    s = '\u202e'\n"  # (does not parse: every control is shown)
     assert "\u202e" not in redact_markdown(f"```python\n{broken}```\n")
+
+
+@pytest.mark.parametrize("text, secret", [  # round 15 of planted secrets (blind), read by the lead
+    ("export PGPASSWORD=$'Juniper!Quartz842'", "Juniper!Quartz842"),  # bash's ANSI-C quoting
+    ("fallback db login: PGPASSWORD=91304131", "91304131"),  # a glued password name, a number
+    ("BMC_ROOTPW=52472119", "52472119"),
+    ('<property name="db_password" value="48648670" />', "48648670"),  # JUnit's record_property
+    ("Użytkownik etl, Hasło: Żółw#Żółw669", "Żółw#Żółw669"),  # letters of any alphabet count
+    ("utilisateur=etl mot de passe=Étoile#Crème340", "Étoile#Crème340"),  # a label's "=" as its ":"
+])
+def test_round_15_shapes_go(text, secret):
+    assert secret not in redact_text(text, env={}, home="")
+
+
+@pytest.mark.parametrize("text", ["KEY=$'abc'", "Hasło: tajne", "mot de passe oublié", "the password was reset",
+                                  '<property name="max_tokens" value="4096" />', "PASS_MAX_DAYS 99999",
+                                  "PGPORT=5432"])
+def test_round_15_lookalikes_stay(text):
+    assert redact_text(text, env={}, home="") == text
+
+
+def test_a_numeric_password_argument_goes_a_numeric_setting_stays():
+    from reportkit.redact import redact_argv
+
+    out = redact_argv(["mysqldump", "--password", "61347439", "--port", "5432", "--max-tokens", "409600"])
+    assert out == ["mysqldump", "--password", "<redacted:secret-argument>", "--port", "5432", "--max-tokens", "409600"]
