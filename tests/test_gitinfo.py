@@ -259,3 +259,42 @@ def test_a_checkouts_own_config_runs_nothing_when_reportkit_reads_it(tmp_path, l
     out = gitinfo.export_commit(good, tmp_path / "good")
     assert (out / "model.py").read_text() == "x = 1\n"
     assert not canary.exists(), canary.read_text()
+
+
+def test_a_submodules_own_config_runs_nothing_either(tmp_path):
+    """Round 10 of sandbox attacks: the submodule's configuration (``.git/modules/sub/config``) is obeyed when git looks
+    inside the submodule for changes — the superproject's status, diff and ``describe --dirty`` did, and ran its
+    ``core.fsmonitor`` and clean filter. reportkit's calls no longer look inside submodules."""
+    canary = tmp_path / "ran"
+    sub_src = tmp_path / "subsrc"
+    sub_src.mkdir()
+    git(sub_src, "init", "-q", "-b", "main")
+    (sub_src / ".gitattributes").write_text("*.py filter=evil\n")
+    (sub_src / "m.py").write_text("M = 1\n")
+    git(sub_src, "add", ".")
+    git(sub_src, "commit", "-q", "-m", "sub")
+    path = tmp_path / "project"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    (path / "model.py").write_text("x = 1\n")
+    git(path, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub_src), "sub")
+    git(path, "add", ".")
+    git(path, "commit", "-q", "-m", "initial")
+    hook = tmp_path / "hook.sh"  # (a config file's value cannot hold a ";": it starts a comment there)
+    hook.write_text(f"#!/bin/sh\necho \"$1\" >> {canary}\ncat\n")
+    run = f"sh {hook}"
+    with open(path / ".git" / "modules" / "sub" / "config", "a") as fh:
+        fh.write(f"[core]\n\tfsmonitor = {run} fsmonitor\n[filter \"evil\"]\n\tclean = {run} clean\n")
+    (path / "sub" / "m.py").write_text("M = 2\n")  # (dirty inside the submodule)
+    (path / "model.py").write_text("x = 2\n")
+    control = subprocess.run(["git", "status", "--porcelain"], cwd=path, capture_output=True, text=True,
+                             env={**os.environ, **GIT_ENV})
+    assert canary.exists(), control.stderr  # (git itself does run them)
+    canary.unlink()
+
+    info = repo_info(path / "model.py")
+    assert info is not None and info.modified_files == ["model.py"] and info.describe.endswith("-dirty"), info
+    good = gitinfo.good_rev(path / "model.py", "HEAD")
+    assert good.changed == ["model.py"]
+    assert [h.file for h in gitinfo.diff_hunks(good)] == ["model.py"]
+    assert not canary.exists(), canary.read_text()

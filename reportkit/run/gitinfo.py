@@ -102,10 +102,16 @@ _DRIVER_KEY = re.compile(r"(filter|diff)\.(.+)\.(clean|smudge|process|required|t
 _NEUTRAL = {"filter": ("clean=cat", "smudge=cat", "process=", "required=false"), "diff": ("textconv=cat", "command=true")}
 
 
+# a submodule has a configuration of its own (.git/modules/NAME/config), which git obeys when it looks inside the
+# submodule for changes (status, diff, describe --dirty of the superproject): reportkit's calls do not look inside
+_NO_SUBMODULES = "--ignore-submodules=all"
+
+
 def _tame(repo: Any) -> Any:
     """``repo`` with git's command-line overrides (``-c``, above every config file) for the commands its config
     names, so that no git call of reportkit runs a program the checkout chose. Returns ``repo``."""
-    overrides = ["core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat"]
+    overrides = ["core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat", "submodule.recurse=false",
+                 "diff.ignoreSubmodules=all"]
     try:
         listed = repo.git.config("--list", "-z")  # (reading the configuration runs nothing)
     except Exception:  # noqa: BLE001 - no readable configuration: nothing of it can run either
@@ -145,7 +151,9 @@ def _describe_repo(repo: Any, path: Path, max_files: int, require_tracked: bool)
     _fill_status(repo, info, max_files)
     info.remote_url = _origin_url(repo)
     if info.commit:
-        info.describe = _safe_git(repo, "describe", "--tags", "--always", "--dirty")
+        info.describe = _safe_git(repo, "describe", "--tags", "--always")  # (--dirty would look into submodules)
+        if info.describe and info.dirty:
+            info.describe += "-dirty"
     return info
 
 
@@ -171,7 +179,7 @@ def _add_error(info: GitInfo, message: str) -> None:
 def _fill_status(repo: Any, info: GitInfo, max_files: int) -> None:
     # -z: NUL separated, paths unquoted; renames are "R  new\0old\0". Untracked
     # directories are listed once (not every file below them).
-    out = repo.git.status("--porcelain=v1", "-z", "--untracked-files=normal")
+    out = repo.git.status("--porcelain=v1", "-z", "--untracked-files=normal", _NO_SUBMODULES)
     entries = out.split("\0")
     modified: list[str] = []
     untracked: list[str] = []
@@ -319,7 +327,7 @@ def _open_repo(path: Path) -> Any:
 
 def _changed_since(repo: Any, commit: str) -> list[str]:
     """Tracked files of the working tree (staged or not) that differ from ``commit``."""
-    out = repo.git.diff("--name-only", "-z", "--no-renames", commit, "--")
+    out = repo.git.diff("--name-only", "-z", "--no-renames", _NO_SUBMODULES, commit, "--")
     return [name for name in out.split("\0") if name]
 
 
@@ -492,9 +500,9 @@ def _diff_outputs(good: GoodRev) -> tuple[str, str, str]:
     """``git diff``'s name-status, numstat and ``-U0`` patch of the working tree against ``good.commit``."""
     repo = _open_repo(good.toplevel)
     try:
-        status = repo.git.diff("--name-status", "-z", "--no-renames", good.commit, "--")
-        numstat = repo.git.diff("--numstat", "-z", "--no-renames", good.commit, "--")
-        text = repo.git.diff("-U0", "--no-renames", "--no-color", "--no-ext-diff", good.commit, "--",
+        status = repo.git.diff("--name-status", "-z", "--no-renames", _NO_SUBMODULES, good.commit, "--")
+        numstat = repo.git.diff("--numstat", "-z", "--no-renames", _NO_SUBMODULES, good.commit, "--")
+        text = repo.git.diff("-U0", "--no-renames", "--no-color", "--no-ext-diff", _NO_SUBMODULES, good.commit, "--",
                              stdout_as_string=False).decode("utf-8", "surrogateescape")
     except Exception as exc:
         raise GoodRevError(f"cannot diff {good.describe()} against the working tree: {_one_line(exc)}") from None
