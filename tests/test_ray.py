@@ -418,3 +418,22 @@ def test_ci_minimizes_on_a_local_ray_cluster(tmp_path):
     assert failure["minimized_on"] == "ray"
     reduced = (tmp_path / "out" / failure["minimized"]).read_text()
     assert "data['c']" in reduced or 'data["c"]' in reduced
+
+
+def test_a_slot_is_sent_the_network_setting_of_reportkit(tmp_path):
+    """Round 10 of sandbox attacks: a candidate on a Ray slot connected over TCP under ``reportkit --no-network``: the
+    setting is this process's default, and a Ray worker is another process (its default: the network on). What a
+    slot runs now carries the setting; a spec that says its own keeps it."""
+    from reportkit.run import sandbox
+    from reportkit.run.ray_executor import _shipped
+    from reportkit.run.spec import RunSpec
+
+    spec = RunSpec(script=tmp_path / "s.py")
+    try:
+        sandbox.set_network(False)
+        assert _shipped(spec).network is False and spec.network is None
+        assert _shipped(RunSpec(script=tmp_path / "s.py", network=True)).network is True
+        sandbox.set_network(True)
+        assert _shipped(spec).network is True
+    finally:
+        sandbox.set_network(True)

@@ -459,7 +459,7 @@ class RayExecutor(Executor):
                 self.excluded[host] = f"environment differs from the local one: {bad_nodes[slot.node]}"
                 slot.dead = True
                 continue
-            runs[slot.actor.run.remote(spec, source)] = slot
+            runs[slot.actor.run.remote(_shipped(spec), source)] = slot
         for ref, slot in runs.items():
             try:
                 why = differs(ray.get(ref))
@@ -518,7 +518,7 @@ class RayExecutor(Executor):
             slot = self._take()
             if slot is None:
                 break
-            ref = slot.actor.run.remote(spec, source)
+            ref = slot.actor.run.remote(_shipped(spec), source)
             with self._lock:
                 self._ids += 1
                 rid = self._ids
@@ -625,6 +625,15 @@ class RayExecutor(Executor):
         if self.config.resources:
             text += ", each with " + ", ".join(f"{k}={v:g}" for k, v in self.config.resources.items())
         return "; ".join([text, *self.notes])
+
+
+def _shipped(spec: RunSpec) -> RunSpec:
+    """``spec`` as a slot runs it: with this process's network setting (``reportkit --no-network``) written into it —
+    a Ray worker is another process, whose own default is the network on (round 10 of sandbox attacks: a candidate
+    on a slot connected over TCP under --no-network)."""
+    from reportkit.run.sandbox import network_default
+
+    return spec if spec.network is not None else replace(spec, network=network_default())
 
 
 def prepare_ray(config: RayConfig, spec: RunSpec, source: str, differs: Callable[[RunResult], str | None],
