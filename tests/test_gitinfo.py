@@ -216,6 +216,17 @@ def test_without_git_executable(repo, tmp_path, layout):
     assert info["dirty"] is None
 
 
+def _committed(path: Path, files: dict[str, str]) -> Path:
+    """A new repository at ``path`` with ``files`` in its first commit."""
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    for name, text in files.items():
+        (path / name).write_text(text)
+    git(path, "add", ".")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
 @pytest.mark.parametrize("layout", ["dot-git-dir", "dot-git-file"])
 def test_a_checkouts_own_config_runs_nothing_when_reportkit_reads_it(tmp_path, layout):
     """Round 9 of sandbox attacks: a downloaded project's .git/config (or the config behind a ``.git`` file's
@@ -223,13 +234,7 @@ def test_a_checkouts_own_config_runs_nothing_when_reportkit_reads_it(tmp_path, l
     checkout (status, diff, blame, a --good revision's export): ``core.fsmonitor``, a filter driver for the paths
     ``.gitattributes`` names, a diff driver's textconv, a post-checkout hook. Now none runs, and what reportkit reads
     is still right."""
-    path = tmp_path / "project"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    (path / ".gitattributes").write_text("*.py filter=evil diff=evil\n")
-    (path / "model.py").write_text("x = 1\n")
-    git(path, "add", ".")
-    git(path, "commit", "-q", "-m", "initial")
+    path = _committed(tmp_path / "project", {".gitattributes": "*.py filter=evil diff=evil\n", "model.py": "x = 1\n"})
     canary = tmp_path / "ran"
     run = f"sh -c 'echo $0 >> {canary}; cat'"
     for key, value in (("core.fsmonitor", f"{run} fsmonitor"), ("filter.evil.clean", f"{run} clean"),
@@ -266,17 +271,8 @@ def test_a_submodules_own_config_runs_nothing_either(tmp_path):
     inside the submodule for changes — the superproject's status, diff and ``describe --dirty`` did, and ran its
     ``core.fsmonitor`` and clean filter. reportkit's calls no longer look inside submodules."""
     canary = tmp_path / "ran"
-    sub_src = tmp_path / "subsrc"
-    sub_src.mkdir()
-    git(sub_src, "init", "-q", "-b", "main")
-    (sub_src / ".gitattributes").write_text("*.py filter=evil\n")
-    (sub_src / "m.py").write_text("M = 1\n")
-    git(sub_src, "add", ".")
-    git(sub_src, "commit", "-q", "-m", "sub")
-    path = tmp_path / "project"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    (path / "model.py").write_text("x = 1\n")
+    sub_src = _committed(tmp_path / "subsrc", {".gitattributes": "*.py filter=evil\n", "m.py": "M = 1\n"})
+    path = _committed(tmp_path / "project", {"model.py": "x = 1\n"})
     git(path, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub_src), "sub")
     git(path, "add", ".")
     git(path, "commit", "-q", "-m", "initial")
