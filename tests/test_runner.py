@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -418,3 +419,26 @@ def test_pytest_mirror_copies_small_files_and_links_directories(tmp_path):
         assert (work / "tests").is_dir() and not (work / "tests").is_symlink()
     finally:
         box.cleanup()
+
+
+def test_the_interpreters_version_is_asked_without_its_site(tmp_path):
+    """Round 10 of sandbox attacks (not promised, fixed): reportkit asks ``--python`` its version outside any sandbox;
+    a ``.pth`` of that interpreter's site-packages (a virtual environment's, another HOME's user site under
+    ``sudo -E``) ran there. It is asked with ``-I -S`` now: nothing of site acts."""
+    from reportkit.run import runner
+
+    canary = tmp_path / "canary"
+    base = Path(os.path.realpath(sys.executable))
+    venv = tmp_path / "venv"
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    site.mkdir(parents=True)
+    (venv / "bin").mkdir()
+    (venv / "bin" / "python").symlink_to(base)
+    (venv / "pyvenv.cfg").write_text(f"home = {base.parent}\ninclude-system-site-packages = false\n")
+    (site / "planted.pth").write_text(f"import os; open({str(canary)!r}, 'a').write('x')\n")
+    subprocess.run([str(venv / "bin" / "python"), "-c", "pass"], check=True)
+    assert canary.exists()  # (the .pth runs at a plain start)
+    canary.unlink()
+    runner._PY_VERSION_CACHE.clear()
+    assert runner.resolve_python(str(venv / "bin" / "python")) == str(venv / "bin" / "python")
+    assert not canary.exists()

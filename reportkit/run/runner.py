@@ -123,7 +123,9 @@ def resolve_python(python: str) -> str:
     found = os.path.abspath(found)
     if found not in _PY_VERSION_CACHE:
         try:
-            out = subprocess.run([found, "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
+            # (-I -S: the version is asked outside any sandbox, so no site, no .pth, no PYTHON* variable acts: a
+            # user-site .pth of another HOME under sudo -E ran as root here, round 10 of sandbox attacks)
+            out = subprocess.run([found, "-I", "-S", "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
                                  capture_output=True, text=True, timeout=60)
             major, minor = (int(x) for x in out.stdout.split())
         except (OSError, ValueError, subprocess.SubprocessError):
