@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -436,14 +435,16 @@ def test_the_scratch_copy_survives_a_file_that_vanishes_while_it_is_copied(tmp_p
     script = tmp_path / "target.py"
     script.write_text("raise RuntimeError('boom')\n")
     (tmp_path / "target.min.py").write_text("x = 1\n")  # another run's output, replaced while we copy
-    real_copyfile = shutil.copyfile
+    from reportkit.run import runner
 
-    def copyfile(src, dst, *args, **kwargs):
+    real_open = runner.open_regular
+
+    def open_regular(src):
         if os.path.basename(src) == "target.min.py":
             os.unlink(src)  # renamed over / removed by the other run between the listing and the copy
-        return real_copyfile(src, dst, *args, **kwargs)
+        return real_open(src)
 
-    monkeypatch.setattr(shutil, "copyfile", copyfile)
+    monkeypatch.setattr(runner, "open_regular", open_regular)
     box = Sandbox(script)
     try:
         work, target = box.make()

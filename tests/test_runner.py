@@ -442,3 +442,29 @@ def test_the_interpreters_version_is_asked_without_its_site(tmp_path):
     runner._PY_VERSION_CACHE.clear()
     assert runner.resolve_python(str(venv / "bin" / "python")) == str(venv / "bin" / "python")
     assert not canary.exists()
+
+
+def test_a_file_that_grows_after_the_size_check_is_not_copied_on(tmp_path, monkeypatch):
+    """Round 10 of sandbox attacks (not promised, fixed): the project's size is checked once, then copied for every
+    run; a sparse file extended to 6 GiB behind the check was copied dense (1 GiB written when the test stopped
+    reportkit). The copy now stops at the check's limit, with the check's message."""
+    from reportkit.errors import UserError as Refused
+    from reportkit.run import runner
+
+    monkeypatch.setattr(runner, "COPY_MAX_BYTES", 4 * 2**20)
+    app = tmp_path / "app"
+    app.mkdir()
+    script = write(app, "s.py", "raise ValueError('x')\n")
+    (app / "data.bin").write_bytes(b"x" * 1024)
+    box = Sandbox(script)  # (passes the check)
+    try:
+        work, _ = box.make()
+        assert (work / "data.bin").stat().st_size == 1024  # (a file within the limit is copied as it is)
+        with open(app / "data.bin", "r+b") as fh:
+            fh.truncate(64 * 2**20)  # (sparse: it grows, on disk nothing)
+        with pytest.raises(Refused, match="grew past 4 MiB while it was copied"):
+            box.make()
+        copied = sum(p.stat().st_blocks * 512 for p in box.root.rglob("data.bin"))
+        assert copied <= 6 * 2**20
+    finally:
+        box.cleanup()

@@ -31,7 +31,7 @@ from typing import Callable, Mapping
 import psutil
 
 from reportkit.errors import UserError
-from reportkit.io import TEMP_PATTERN, open_regular, read_run_text, remove_tree, scrub_tree
+from reportkit.io import TEMP_PATTERN, NotRegular, open_regular, read_run_text, remove_tree, scrub_tree
 from reportkit.redact import remember_code
 from reportkit.run import sandbox as protect
 from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
@@ -284,8 +284,13 @@ class Sandbox:
             script_dir.mkdir()
             shutil.copy2(self.script, script_dir / self.script.name)
         else:
+            budget = [COPY_MAX_BYTES]  # (bytes left: a file that grows after the size check is not copied on)
+
+            def copy(src: str, dst: str) -> None:
+                _copy_if_present(src, dst, budget, self.script.parent)
+
             shutil.copytree(self.script.parent, script_dir, symlinks=True,
-                            ignore=shutil.ignore_patterns(*COPY_IGNORE), copy_function=_copy_if_present)
+                            ignore=shutil.ignore_patterns(*COPY_IGNORE), copy_function=copy)
         target = script_dir / self.script.name
         if source is not None:
             target.write_text(source, encoding="utf-8")
@@ -313,17 +318,27 @@ class Sandbox:
         remove_tree(self.root)
 
 
-def _copy_if_present(src: str, dst: str) -> None:
+def _copy_if_present(src: str, dst: str, budget: list[int], directory: Path) -> None:
     """copytree's copy of one file, skipping one that vanished since the directory was listed (another
     run's output replaced or removed meanwhile) and one that is not a regular file (a named pipe, a socket, a
     device node: nothing to copy, and opening a pipe would wait for a writer); the script itself is written or
-    checked after the copy."""
-    import stat
-
+    checked after the copy. At most ``budget[0]`` bytes in all (the size check's limit): a file that grows while it
+    is copied — a sparse file extended to gigabytes behind the check — stops the copy (round 10 of sandbox attacks:
+    1 GiB copied, and more per run, of a file that had passed the check)."""
     try:
-        if not stat.S_ISREG(os.lstat(src).st_mode):
-            return
-        shutil.copy2(src, dst)
+        with open_regular(src) as fi, open(dst, "wb") as fo:
+            while True:
+                chunk = fi.read(min(1 << 20, budget[0] + 1))
+                if not chunk:
+                    break
+                budget[0] -= len(chunk)
+                if budget[0] < 0:
+                    raise UserError(f"the script's directory {directory} grew past {COPY_MAX_BYTES // 2**20} MiB while "
+                                    "it was copied for a run; move the script to its own directory or pass --isolate-file")
+                fo.write(chunk)
+        shutil.copystat(src, dst)
+    except NotRegular:
+        return
     except FileNotFoundError:
         if os.path.lexists(src):
             raise
