@@ -24,6 +24,8 @@ WRITERS = {"write_atomic", "append_text", "write_text", "write_bytes", "write", 
 NOT_OUTPUT = {
     ("run/runner.py", "Sandbox.make", "target.write_text(source, encoding='utf-8')"):
         "the script's scratch copy, for the run itself",
+    ("run/runner.py", "_copy_if_present", "fo.write(chunk)"):
+        "the project's files copied into a run's scratch dir, for the run itself",
     ("run/runner.py", "request_dump", "dump_path.with_name('children.json').write_text(json.dumps(child_waits(pid)))"):
         "the hang watch's internal record in the scratch dir",
     ("run/executor.py", "_Server.send", "self.proc.stdin.write(data)"):
