@@ -283,3 +283,14 @@ def test_a_numeric_password_argument_goes_a_numeric_setting_stays():
 
     out = redact_argv(["mysqldump", "--password", "61347439", "--port", "5432", "--max-tokens", "409600"])
     assert out == ["mysqldump", "--password", "<redacted:secret-argument>", "--port", "5432", "--max-tokens", "409600"]
+
+
+@pytest.mark.parametrize("text, secret", [("[ loadDeviceConfig ] card 0 rootpw=NkV8~zea", "NkV8~zea"),
+                                          ("adminpw: Xk9#mq2Lz", "Xk9#mq2Lz")])
+def test_pw_glued_to_a_word_names_a_password(text, secret):
+    assert secret not in redact_text(text, env={}, home="")
+
+
+@pytest.mark.parametrize("text", ["PWD=/root/project", "OLDPWD=/tmp", "the pwd is /x", "hpw=3"])
+def test_the_working_directory_is_no_password(text):
+    assert redact_text(text, env={}, home="") == text
