@@ -4448,7 +4448,7 @@ _LITERAL_PREFIX = re.compile(r"[A-Za-z]*")
 
 def _bidi_shown_code(code: str) -> str:
     """A Python block of Markdown with the bidirectional controls of its comments and string literals written as
-    ``\u202e`` escapes, so that it cannot show its code in another order than it holds (Trojan Source): in a
+    ``\\u202e`` escapes, so that it cannot show its code in another order than it holds (Trojan Source): in a
     comment the escape is text, in a string literal the same character (the block's literals keep their values:
     checked on its syntax tree). A raw or bytes literal, and an f-string's replacement fields, keep the character
     (an escape there would change the value or not parse); a block that does not parse has every one escaped."""
@@ -4480,7 +4480,7 @@ def _bidi_shown_code(code: str) -> str:
 
 
 def _escapable_literal(literal: str) -> bool:
-    """A string literal in which ``\u202e`` means that character: not raw, not bytes, no f-string field."""
+    """A string literal in which ``\\u202e`` means that character: not raw, not bytes, no f-string field."""
     prefix = _LITERAL_PREFIX.match(literal).group().lower()
     return not ("r" in prefix or "b" in prefix or ("f" in prefix and "{" in literal.replace("{{", "")))
 
