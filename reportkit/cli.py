@@ -270,11 +270,12 @@ def _config(target: Optional[str], cwd: Optional[Path] = None):
 
     cfg = load(target, cwd)
     asked = cfg.get("sandbox")
-    if asked == "fallback" and FORCE_ENV not in os.environ:
-        err.print(f"[tool.reportkit] sandbox = \"fallback\" in {cfg.path} is not applied: the project's own file "
-                  f"cannot weaken the sandbox its code runs in; set {FORCE_ENV}=fallback to choose that mode")
-    elif asked and FORCE_ENV not in os.environ:
-        os.environ[FORCE_ENV] = asked
+    if asked and FORCE_ENV not in os.environ:
+        if asked == "fallback":
+            err.print(f"[tool.reportkit] sandbox = \"fallback\" in {cfg.path} is not applied: the project's own "
+                      f"file cannot weaken the sandbox its code runs in; set {FORCE_ENV}=fallback to choose that mode")
+        else:
+            os.environ[FORCE_ENV] = asked
     return cfg
 
 

@@ -49,20 +49,27 @@ class Config:
             return given
         value = self.values.get(key, default)
         if key == "python" and self.path is not None and value is not None:
-            owner = self.path.stat().st_uid
-            if owner not in (os.geteuid(), 0):  # (the walk up crossed into a shared directory: /tmp, a group's)
-                raise UserError(f"{self.path}: [tool.reportkit] python = {value!r} is set in a file of another user "
-                                f"(uid {owner}), who would choose the program reportkit starts with your rights; pass "
-                                "--python to use it")
-        if key == "python" and self.path is not None and isinstance(value, str) and os.sep in value:
-            project = Path(os.path.realpath(self.path.parent))
-            named = os.path.expanduser(value)
-            for where in (Path(os.path.realpath(named)), Path(os.path.realpath(os.path.dirname(named)))):
-                if where == project or project in where.parents:
-                    raise UserError(f"{self.path}: [tool.reportkit] python = {value!r} is inside the project (a program "
-                                    "or a virtual environment there runs the project's code when it starts), which "
-                                    "reportkit would start outside its sandbox; pass --python to use it")
+            self._check_python(self.path, value)
         return value
+
+    @staticmethod
+    def _check_python(path: Path, value: str) -> None:
+        """UserError for an interpreter ``path`` (the file) may not choose: one set in a file of another user, or
+        one inside the project (a program there, or a virtual environment there)."""
+        owner = path.stat().st_uid
+        if owner not in (os.geteuid(), 0):  # (the walk up crossed into a shared directory: /tmp, a group's)
+            raise UserError(f"{path}: [tool.reportkit] python = {value!r} is set in a file of another user "
+                            f"(uid {owner}), who would choose the program reportkit starts with your rights; pass "
+                            "--python to use it")
+        if not isinstance(value, str) or os.sep not in value:
+            return
+        project = Path(os.path.realpath(path.parent))
+        named = os.path.expanduser(value)
+        for where in (Path(os.path.realpath(named)), Path(os.path.realpath(os.path.dirname(named)))):
+            if where == project or project in where.parents:
+                raise UserError(f"{path}: [tool.reportkit] python = {value!r} is inside the project (a program "
+                                "or a virtual environment there runs the project's code when it starts), which "
+                                "reportkit would start outside its sandbox; pass --python to use it")
 
 
 def _table(path: Path) -> Optional[dict]:

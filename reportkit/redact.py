@@ -1747,6 +1747,12 @@ def _numeric_secret(value: str, name: str) -> bool:
     return (words[-1] == "SECRET" or owned) and len(value) >= 12
 
 
+def _plain_value(value: str, name: str) -> bool:
+    """:func:`_not_secret_value` after ``name``, where a long number under the secret's own name is the secret
+    (:func:`_numeric_secret`): what the rules that read a real name ask."""
+    return _not_secret_value(value, name) and not _numeric_secret(value, name)
+
+
 def _not_secret_value(value: str, name: str) -> bool:
     """:data:`_NOT_SECRET_VALUE` (a number, type, flag or dotted name), except that after a password's name
     a dotted word with digits is a password (``Harbor42.north17``), not a module path."""
@@ -1764,9 +1770,7 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
     upper-case word (``KEY=VALUE`` in a message); a short lower-case word after ``name = "`` (code:
     ``token = "rc"``), or after any name that is not a password's (``token="build"``); three characters or
     fewer."""
-    if _numeric_secret(value, name):
-        return False
-    if _not_secret_value(value, name) or _PLACEHOLDER.match(value.strip()) or len(value) <= 3:
+    if _plain_value(value, name) or _PLACEHOLDER.match(value.strip()) or len(value) <= 3:
         return True
     if _HEX_DIGEST.fullmatch(value) and _hash_named(name):
         return True  # a secret's hash, named so: detect-secrets' "hashed_secret", password_sha256, token_digest
@@ -2497,8 +2501,8 @@ def _named_field_secret(m: re.Match[str]) -> bool:
     value = m.group("value")
     if not is_secret_env_name(name) or _key_alone(name) or _PLACEHOLDER.match(value):
         return False
-    return _numeric_secret(value, name) or (not _not_secret_value(value, name)
-                                            and (_secret_literal(value, "strong") or _short_key(value)))
+    return not _plain_value(value, name) and (_numeric_secret(value, name) or _secret_literal(value, "strong")
+                                              or _short_key(value))
 
 
 def _echo_spans(text: str) -> list[Span]:
@@ -3047,8 +3051,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
     found: dict[str, str] = {}
 
     def add(value: str, kind: str = "secret-argument", name: str = "") -> None:
-        if value and (not _not_secret_value(value, name) or _numeric_secret(value, name)) \
-                and not _PLACEHOLDER.match(value) and not value.startswith("<redacted"):
+        if value and not _plain_value(value, name) and not _PLACEHOLDER.match(value) \
+                and not value.startswith("<redacted"):
             found.setdefault(value, kind)
 
     for i, arg in enumerate(argv):

@@ -116,12 +116,12 @@ def _tame(repo: Any) -> Any:
         listed = repo.git.config("--list", "-z")  # (reading the configuration runs nothing)
     except Exception:  # noqa: BLE001 - no readable configuration: nothing of it can run either
         listed = ""
-    drivers = {}
+    drivers = set()
     for entry in listed.split("\0"):
         match = _DRIVER_KEY.fullmatch(entry.split("\n", 1)[0])
         if match is not None:
-            drivers[(match.group(1).lower(), match.group(2))] = True
-    for kind, name in drivers:
+            drivers.add((match.group(1).lower(), match.group(2)))
+    for kind, name in sorted(drivers):
         if "=" in name:  # (-c would cut the name at its "=": refuse the repository instead)
             raise ValueError(f"its configuration names a {kind} driver reportkit cannot override ({name!r})")
         overrides += [f"{kind}.{name}.{setting}" for setting in _NEUTRAL[kind]]

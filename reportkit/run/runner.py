@@ -186,7 +186,7 @@ def session_root() -> Path:
             owner = _process_identity(os.getpid())
             if owner is not None:
                 (root / _OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
-            remove_stale_sessions(root.parent, keep=root)
+            remove_stale_sessions(root.parent, keep=root, mine=owner)
         return root
 
 
@@ -206,12 +206,12 @@ def _process_identity(pid: int) -> dict | None:
         return None
 
 
-def remove_stale_sessions(temp_dir: Path, keep: Path | None = None) -> list[Path]:
+def remove_stale_sessions(temp_dir: Path, keep: Path | None = None, mine: dict | None = None) -> list[Path]:
     """Remove this user's session dirs in ``temp_dir`` whose reportkit is gone (its ``owner`` names a process of
     this boot and PID namespace that no longer runs, or another boot). A dir without a readable ``owner`` (being
     made now, or by an older reportkit), in another PID namespace (a container sharing ``/tmp``), of another user
-    or not ``0700`` stays. Returns what was removed."""
-    mine = _process_identity(os.getpid())
+    or not ``0700`` stays. ``mine``: this process's identity, if the caller has it. Returns what was removed."""
+    mine = mine or _process_identity(os.getpid())
     if mine is None:
         return []
     removed = []
