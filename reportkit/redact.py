@@ -1678,7 +1678,8 @@ _ASSIGNMENT = re.compile(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"']\]?)?"
     # (a quoted value may sit in a one-item list or a Rust Option: vLLM's 'api_key': ['...'], TGI's Some("..."), also
     # as Rust's {:#?} prints it, on the next line: Some(\n        "...",\n    ))
-    + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?:\r?\n[ \t]{0,24})?(?=[\"'])|\$(?='))?)" + _VALUE,  # ($'...': bash)
+    + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?:\r?\n[ \t]{0,24})?(?=[\"'])|\$(?=')|(?:[rRbBuU]|[rR][bB]|[bB][rR])(?=[\"']))?)"
+    + _VALUE,  # ($'...': bash's; r"...", b'...': Python's string prefixes, as a traceback's source line shows them)
     re.IGNORECASE | re.MULTILINE,
 )
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
@@ -1728,10 +1729,16 @@ _WORD_DIGITS = re.compile(r"[A-Za-z]{3,}[0-9]{2,}")
 
 # a number is a setting (KEY_SIZE=2048, max_tokens=4096, token_id=50256, a timestamp under `key`) unless the name's last
 # word says the value is the secret itself and the number is long for a setting: a password or PIN of 6 digits or
-# more (DB_PASSWORD=938475629384, pin=482910), a secret or a named owner's key of 12 or more (SEG_LICENSE_KEY=5402…)
+# more (DB_PASSWORD=938475629384, pin=482910), a secret or a named owner's key of 12 or more (SEG_LICENSE_KEY=5402…,
+# bank.account.key=…)
 _NUMERIC_PASSWORD_WORDS = frozenset({"PASSWORD", "PASSWD", "PWD", "PASS", "PASSPHRASE", "PASSCODE", "PIN"})
 _GLUED_PASSWORD = ("PASSWORD", "PASSWD", "PASSPHRASE", "PASSCODE", "PWD", "PW")
-_NUMERIC_KEY_OWNERS = frozenset({"LICENSE", "API", "SECRET", "ACCESS", "PRIVATE", "AUTH", "CLIENT", "APP"})
+_NUMERIC_KEY_OWNERS = frozenset({"LICENSE", "API", "SECRET", "ACCESS", "PRIVATE", "AUTH", "CLIENT", "APP", "ACCOUNT"})
+
+
+def _password_word(word: str) -> bool:
+    """A name's last word (upper case) that says a password: PASSWORD, PIN, also glued (PGPASSWORD, BMC_ROOTPW)."""
+    return word in _NUMERIC_PASSWORD_WORDS or word.endswith(_GLUED_PASSWORD)
 
 
 def _numeric_secret(value: str, name: str) -> bool:
@@ -1741,7 +1748,7 @@ def _numeric_secret(value: str, name: str) -> bool:
     words = _name_words(name)
     if not words:
         return False
-    if words[-1] in _NUMERIC_PASSWORD_WORDS or words[-1].endswith(_GLUED_PASSWORD):  # (PGPASSWORD, BMC_ROOTPW)
+    if _password_word(words[-1]):
         return len(value) >= 6
     owned = len(words) > 1 and words[-1] in ("KEY", "TOKEN") and words[-2] in _NUMERIC_KEY_OWNERS
     return (words[-1] == "SECRET" or owned) and len(value) >= 12
@@ -2064,6 +2071,34 @@ _PASSWORD_THEN_PICKED = re.compile(
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{12,128})", re.IGNORECASE)
 
 
+# a secret's word, "is" or "was" and a short value: one a service drew (``your access token is NyVJ9Ld4``:
+# :func:`_short_key`) or, after a password's word, one with a password's make-up (``the password was Z7op#5T0``:
+# :func:`_password_shaped`); 6 to 15 characters (longer ones are :data:`_NAMED_THEN_VALUE`'s)
+_NAMED_IS_SHORT = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?P<word>token|api[ _.\-]?key|access[ _.\-]?key|secret[ _.\-]?key|secret|password|passwd|"
+    r"pass[_\-]?phrase|passcode)\s{1,3}(?:is|was|set\s{1,3}to)\s{1,3}[`“‘«「\"']?"
+    r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{6,15})(?=[\s\"'`,;)\]}”’»」]|$)", re.IGNORECASE)
+
+
+def _short_named(m: re.Match[str]) -> bool:
+    value = m.group("value").rstrip(".")
+    if m.group("word").lower().startswith("pass"):
+        return _password_shaped(value) and not _not_secret_value(value, "password") and _TEMPLATE.search(value) is None
+    return _short_key(value)
+
+
+# a parametrized test named for a credential and the id pytest shows in brackets (``test_password[Größe*Straße342]``,
+# also with its escapes of non-ASCII letters, ``[Stra\\xdfe#Stra\\xdfe184]``): the id is the parameter's value, a
+# secret when it has a credential's make-up (``test_token[gpt2-int8]`` stays)
+_PARAM_ID = re.compile(r"(?<![\w])test\w*?(?:password|passwd|passphrase|secret|token|api_?key|credentials?)\w*"
+                       r"\[(?P<value>(?!<redacted)[^\]\s]{6,256})\]", re.IGNORECASE)
+
+
+def _credential_id(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return any(_credential_shaped(p) for p in [value, *value.split("-")])
+
+
 # a secret's name assigned one call of a quoted value (Rust's ``let api_secret = String::from("...")``, pydantic's
 # ``SecretStr("...")``, ``Secret::new("...")``): the value when it has a credential's make-up (a call's argument is
 # not always the value: getpass("Password: "), open("keys.json"))
@@ -2226,16 +2261,18 @@ _LINE = re.compile(r"[^\n]+")
 # secret's word: the value must be drawn (32+ hex digits, a random mix: :func:`_random_body`) and the name must not
 # say identifier or digest (``CACHE_KEY`` of a hash, ``*_ID_KEY``)
 _KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]?){0,4}(?:key|Key|KEY))"
-                             r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512}={0,2})"
+                             r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{12,512}={0,2})"
                              r"(?![A-Za-z0-9+/_\-=])")
 _DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN", "SORT", "PARTITION", "ROUTING",
                                           "PUBLIC", "WEBSOCKET", "IDEMPOTENCY", "CONTINUATION", "PAGE", "NEXT"}
 
 
 def _key_value(m: re.Match[str]) -> bool:
-    name = m.group("name")
+    name, value = m.group("name"), m.group("value")
     words = {w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name) + re.split(r"[_.\-]", name)}
-    return not words & _DIGEST_NAME_WORDS and (_random_body(m.group("value")) or _random_base64(m.group("value")))
+    if words & _DIGEST_NAME_WORDS:
+        return False  # (a number of 12+ digits under a named owner's key is one: bank.account.key=<14 digits>)
+    return _numeric_secret(value, name) or (len(value) >= 16 and (_random_body(value) or _random_base64(value)))
 
 
 # prose: "key" (after a word that does not name a digest, an id or a lookup), a space or a colon and a value random
@@ -2492,8 +2529,12 @@ def _defined_secret(m: re.Match[str]) -> bool:
 
 def _row_secret(m: re.Match[str]) -> bool:
     name, value = m.group("name"), m.group("value")
-    return is_secret_env_name(name.replace("-", "_").replace(".", "_")) and not _key_alone(name) \
-        and (credential_value(name, value) or password_made(value) or _long_hex(value)) and not _not_secret_value(value, name)
+    words = _name_words(name)
+    # (a row named a password holds one of any length a password has: DB_PASSWORD   Z7opzT#5T0)
+    shaped = credential_value(name, value) or password_made(value) or _long_hex(value) \
+        or (bool(words) and _password_word(words[-1]) and _password_shaped(value))
+    return is_secret_env_name(name.replace("-", "_").replace(".", "_")) and not _key_alone(name) and shaped \
+        and not _not_secret_value(value, name)
 
 
 def _named_field_secret(m: re.Match[str]) -> bool:
@@ -2540,6 +2581,10 @@ def _named_guesses(text: str) -> str:
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
     if re.search(r"(?i)pass|pwd|kennwort|mot de|contras|senha|wachtw|has[łl]o|parola|пароль|パスワード|비밀번호", text):
         text = _apply(text, _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word))
+    if re.search(r"(?i) (?:is|was|to) ", text):
+        text = _apply(text, _group_spans(_NAMED_IS_SHORT, text, "secret", _short_named))
+    if "[" in text:
+        text = _apply(text, _group_spans(_PARAM_ID, text, "secret", _credential_id))
     if re.search(r"[<>()\[\]{}]", text):
         text = _apply(text, _group_spans(_NAMED_THEN_SYMBOLS, text, "secret", _drawn_with_symbols))
         if _CALL_OF_LITERAL.search(text):
