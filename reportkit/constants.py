@@ -9,6 +9,8 @@ AUTO_TEMPLATE = "auto"
 # `reportkit ci` writes the manifest, `reportkit publish` reads it
 MANIFEST_NAME = "reportkit-ci.json"
 MANIFEST_VERSION = 1
+# a failure's fingerprint in the manifest (a bundle's directory name, an issue's marker): hex digits only
+FINGERPRINT_PATTERN = r"^[0-9a-fA-F]{8,64}$"
 # bundle.json's schema
 BUNDLE_SCHEMA_VERSION = 1
 # `check --json` and `minimize --json`: each document's schema, numbered like bundle.json's (1 = the first

@@ -366,7 +366,7 @@ def _part(root: Path, bundle_dir: str, **failure) -> Path:
     manifest = {"version": 1, "part": {"id": "g1", "plan": plan}, "out_dir": str(part), "repo_root": str(root),
                 "junit": [], "total_cases": 1, "failed_cases": 1,
                 "failures": [{"key": "ValueError", "tests": ["t.py::t"], "verdict": "confirmed",
-                              "fingerprint": "fp1", "bundle_dir": bundle_dir, **failure}]}
+                              "fingerprint": "0f1e2d3c4b5a6978", "bundle_dir": bundle_dir, **failure}]}
     (part / "reportkit-ci.json").write_text(json.dumps(manifest))
     return part
 
@@ -390,15 +390,15 @@ def test_merge_refuses_destinations_outside_out(tmp_path, craft):
     elif craft == "the-out-dir-itself":
         part = _part(parts, ".")
     elif craft == "issue-outside":
-        part = _part(parts, "bundles/fp1", issue_md="../../victim/issue.md")
+        part = _part(parts, "bundles/0f1e2d3c4b5a6978", issue_md="../../victim/issue.md")
     else:  # the bundle directory is a link out of the artifact
-        part = _part(parts, "bundles/fp1")
+        part = _part(parts, "bundles/0f1e2d3c4b5a6978")
         (part / "bundles").mkdir()
         (victim / "inside").mkdir()
         (victim / "inside" / "issue.md").write_text("someone else's\n")
-        (part / "bundles" / "fp1").symlink_to(victim / "inside")
+        (part / "bundles" / "0f1e2d3c4b5a6978").symlink_to(victim / "inside")
     if craft in ("absolute", "dotdot", "the-out-dir-itself", "issue-outside"):
-        bundle = part / "bundles" / "fp1"
+        bundle = part / "bundles" / "0f1e2d3c4b5a6978"
         bundle.mkdir(parents=True, exist_ok=True)
         (bundle / "issue.md").write_text("planted\n")
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
@@ -409,6 +409,32 @@ def test_merge_refuses_destinations_outside_out(tmp_path, craft):
     after = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if not p.is_relative_to(tmp_path / "out"))
     assert after == [p for p in before if not (tmp_path / p).is_relative_to(tmp_path / "out")]
     assert not (tmp_path / "out" / "merged.tar.gz").exists()
+
+
+@pytest.mark.parametrize("fingerprint", ["../../victim", "fp1", "0f1e2d3c/../x", 7])
+def test_merge_refuses_a_fingerprint_that_is_not_hex(tmp_path, fingerprint):
+    """A fingerprint names a bundle's directory and an issue's marker: a crafted part's must be hex digits."""
+    parts = tmp_path / "parts"
+    part = _part(parts, "bundles/0f1e2d3c4b5a6978", fingerprint=fingerprint)
+    (part / "bundles" / "0f1e2d3c4b5a6978").mkdir(parents=True)
+    (part / "bundles" / "0f1e2d3c4b5a6978" / "issue.md").write_text("planted\n")
+    proc = cli("ci", "--merge", str(parts), "--out", str(tmp_path / "out"), cwd=tmp_path,
+               env={"GITHUB_OUTPUT": "", "GITHUB_STEP_SUMMARY": ""})
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and "fingerprint must be hex digits" in proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_merge_of_a_well_formed_part_writes_its_bundle(tmp_path):
+    """The control beside the refusals above: the same part with hex names merges."""
+    parts = tmp_path / "parts"
+    part = _part(parts, "bundles/0f1e2d3c4b5a6978")
+    (part / "bundles" / "0f1e2d3c4b5a6978").mkdir(parents=True)
+    (part / "bundles" / "0f1e2d3c4b5a6978" / "issue.md").write_text("# a bug\n")
+    proc = cli("ci", "--merge", str(parts), "--out", str(tmp_path / "out"), cwd=tmp_path,
+               env={"GITHUB_OUTPUT": "", "GITHUB_STEP_SUMMARY": ""})
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    assert (tmp_path / "out" / "bundles" / "0f1e2d3c4b5a6978" / "issue.md").is_file()
 
 
 # --------------------------------------------------------------------------- item 7: concurrent minimizations

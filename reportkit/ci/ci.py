@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
-from reportkit.constants import AUTO_TEMPLATE, MANIFEST_NAME, MANIFEST_VERSION
+from reportkit.constants import AUTO_TEMPLATE, FINGERPRINT_PATTERN, MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.failure.check import CONFIRM_RUNS, Check
 from reportkit.failure.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
@@ -778,9 +778,13 @@ def _failure_of(item: object, where: Path) -> Failure:
         raise UserError(f"--merge: {where / MANIFEST}: a failure is not an object")
     names = {f.name for f in dataclasses.fields(Failure)}
     try:
-        return Failure(**{k: v for k, v in item.items() if k in names})
+        failure = Failure(**{k: v for k, v in item.items() if k in names})
     except TypeError as exc:
         raise UserError(f"--merge: {where / MANIFEST}: a failure lacks a field ({exc})") from None
+    if not isinstance(failure.fingerprint, str) or not re.match(FINGERPRINT_PATTERN, failure.fingerprint):
+        raise UserError(f"--merge: {where / MANIFEST}: a failure's fingerprint must be hex digits, not "
+                        f"{failure.fingerprint!r}; refused (a crafted or damaged artifact?)")
+    return failure
 
 
 def _inside(base: Path, rel: str, what: str, manifest: Path, *, dir_itself: bool = False) -> Path:

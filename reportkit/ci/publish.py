@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional
 
-from reportkit.constants import MANIFEST_NAME, MANIFEST_VERSION
+from reportkit.constants import FINGERPRINT_PATTERN, MANIFEST_NAME, MANIFEST_VERSION
 from reportkit.errors import UserError
 
 MAX_BODY = 65_536  # GitHub's limit for an issue or comment body, in characters
@@ -39,7 +39,7 @@ WORKFLOW_RUN_HINT = ("to file issues for pull requests from forks, publish from 
                      "by `workflow_run` (it runs with the base repository's token); see "
                      "examples/07_ci_failing_suite/workflow_run.yml")
 
-_FINGERPRINT = re.compile(r"^[0-9a-fA-F]{8,64}$")
+_FINGERPRINT = re.compile(FINGERPRINT_PATTERN)
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 _ISSUE_URL = re.compile(r"https?://\S+/issues/\d+")
 _COMMENT_URL = re.compile(r"https?://\S+/issues/\d+#issuecomment-\d+")
