@@ -1039,9 +1039,20 @@ def _prefixed_end(text: str, m: re.Match[str]) -> int:
         if part is None:
             break
         end = part.end()
+    if end < len(text) and text[end] in "_-" and (end + 1 == len(text) or not _WORD_GOES_ON.match(text, end + 1)):
+        end += 1  # (base64url may end in "_" or "-": bb_live_<26>_)
     if end < len(text) and ((text[end].isascii() and text[end].isalnum()) or text[end] in "_-"):
         return -1
     return end
+
+
+_WORD_GOES_ON = re.compile(r"[A-Za-z0-9_\-]")
+
+
+def _lead_words(lead: str) -> int:
+    """How long the words at the start of a prefixed token's lead are (``live_``, ``test_``: a vendor's, not drawn)."""
+    m = re.match(r"(?:[a-z]{2,12}[_\-])*", lead)
+    return m.end() if m else 0
 
 
 def _prefixed_spans(text: str) -> list[Span]:
@@ -1052,12 +1063,28 @@ def _prefixed_spans(text: str) -> list[Span]:
             continue
         end = _prefixed_end(text, m)
         body = text[m.end("prefix"):end]
-        # (20+ drawn characters from the body on: a base64url body's "_" or "-" may cut it anywhere, bb_live_<16>_<10>)
-        if end > 0 and len(re.sub(r"[_\-]", "", text[m.start("body"):end])) >= 20 \
-                and _drawn_body(body.replace("_", "").replace("-", "")) \
-                and not _DIGEST_BODY.fullmatch(re.split(r"[_\-]", body)[-1]):  # (Linux-pip-<sha256>: a cache's key)
+        # (20+ drawn characters after the prefix and its words: a base64url body's "_" or "-" may cut it anywhere,
+        # bb_live_<16>_<10>, bb_live_9_ce-<9>_<12>)
+        drawn = re.sub(r"[_\-]", "", text[m.start("lead") + _lead_words(m.group("lead")):end]) if end > 0 else ""
+        if len(drawn) >= 20 and (_drawn_body(body.replace("_", "").replace("-", "")) or _drawn_body(drawn)) \
+                and not _PLACEHOLDER.match(text[m.start():end]) \
+                and not _DIGEST_BODY.fullmatch(re.split(r"[_\-]", body.rstrip("_-"))[-1]):  # (Linux-pip-<sha256>: a cache's key)
             spans.append((m.start(), end, _mark("token")))
+    if "live" in text or "test" in text or "prod" in text:
+        spans += [(m.start(), m.end(), _mark("token")) for m in _ENV_WORD_TOKEN.finditer(text) if _env_word_token(m)]
     return spans
+
+
+# a vendor's key with an environment's word after its prefix (Stripe's way: sk_live_, rk_test_; bb_live_): the rest,
+# however "_" and "-" cut it (a base64url body), is the drawn body: 20+ characters without them, random
+_ENV_WORD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11})[_\-](?:live|test|prod)[_\-]"
+                             r"(?P<run>[A-Za-z0-9_\-]{20,200})(?![A-Za-z0-9_\-])")
+
+
+def _env_word_token(m: re.Match[str]) -> bool:
+    body = re.sub(r"[_\-]", "", m.group("run"))
+    return m.group("prefix").lower() not in _NOT_A_VENDOR and len(body) >= 20 and (looks_random(body) or _drawn_body(body)) \
+        and not _DIGEST_BODY.fullmatch(body) and not _PLACEHOLDER.match(m.group(0))
 
 
 # a word, a dash and a digest's hex (sha1 .. sha512: 40, 56, 64, 96, 128 digits of one case) is a named digest

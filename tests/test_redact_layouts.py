@@ -327,3 +327,21 @@ def test_a_raw_string_password_inside_a_code_string_goes_and_the_code_parses():
     out = redact_code(code)
     assert "Linden~Briar830" not in out and 'password=r"' in out
     ast.parse(out)
+
+
+@pytest.mark.parametrize("token", [
+    "bb_live_9_ce-nCCKpHV0c_9K3krgCLyvaS",  # round 11's draw that leaked: short parts first, 12 at the end
+    "bb_live_md1cOnQCOvbY-cjT0pShIxRlfyU",  # a 12-character part the lead used to take in
+    "bb_live_NM7Tpw-NRA8Ov1gFW1RVtYDQVe_",  # base64url may end in "_"
+    "bb_live_925Gvvu_8C9zwBv_PxmlTLqP-Ec",  # no part of 12: after an environment's word the rest is the body
+])
+def test_an_unknown_vendors_base64url_body_in_code_and_text(token):
+    assert token not in redact_code(f"NOTE = 'session replay stored {token}'\n")
+    assert token not in redact_text(f"session replay stored {token}")
+
+
+@pytest.mark.parametrize("text", ["is_live_stream_enabled_for_user_account", "my_prod_database_connection_pool_size",
+                                  "torch_test_compile_dynamic_shapes_cpu_float32", "xx_xxxx_0xX00XxXxxXXxxxxX0xxx0xx",
+                                  "run_test_3f9a1c2e4b5d6f708192a3b4c5d6e7f8091a2b3c"])
+def test_identifiers_with_an_environments_word_stay(text):
+    assert redact_text(text) == text and redact_code(f"x = '{text}'\n") == f"x = '{text}'\n"
