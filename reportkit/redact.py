@@ -2647,8 +2647,9 @@ def _near_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     for word in _NEAR_WORD.finditer(text):
         # its line, also as JSON escapes it: a message's lines are one line of bundle.json's text
-        end = min((e for e in (text.find("\n", word.end()), text.find("\\n", word.end())) if e >= 0), default=len(text))
-        end = min(end, word.end() + 200)
+        limit = word.end() + 200
+        end = min((e for e in (text.find("\n", word.end(), limit), text.find("\\n", word.end(), limit)) if e >= 0),
+                  default=min(limit, len(text)))
         for m in _NEAR_VALUE.finditer(text, word.end(), end):
             if _near_credential(m.group(0)):
                 value = m.group(0).rstrip(".")
