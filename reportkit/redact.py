@@ -1709,6 +1709,18 @@ _ASSIGNMENT = re.compile(
     + _VALUE,  # ($'...': bash's; r"...", b'...': Python's string prefixes, as a traceback's source line shows them)
     re.IGNORECASE | re.MULTILINE,
 )
+# a secret's name and a quoted value whose string goes on past its line's end (a JSON string a viewer or a log
+# wrapped: "client_secret": "<first part>\n<the rest>"}): the part on the name's line, judged as the quoted value
+_OPEN_QUOTED = re.compile(
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"'])?" + _SEPARATOR + r")"
+    r"(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\s\"'\\]{8,512})(?=[ \t]*\r?\n)", re.IGNORECASE)
+
+
+def _replace_open_value(m: re.Match[str]) -> str:
+    out = _replace_value("secret")(m)
+    return out if out == m.group(0) else out[:-1]  # (the string's quote closes on a later line)
+
+
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
 # (:func:`is_secret_env_name`: SSHPASS, OP_SESSION_x, REDIS_URL, FOO_KEY, DISCORD_WEBHOOK)
 _ENV_ASSIGNMENT = re.compile(
@@ -2762,6 +2774,8 @@ def _guessed(text: str) -> str:
         text = _FLAG_VALUE.sub(_flag_value, text)
     if "=" in text or ":" in text or "\uff1a" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
+        if "\n" in text:
+            text = _OPEN_QUOTED.sub(_replace_open_value, text)
     text = _apply(text, _call_and_pair_spans(text))
     if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
         text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
