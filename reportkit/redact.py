@@ -1702,7 +1702,7 @@ _VALUE = (
 _ASSIGNMENT = re.compile(
     # (the name's quotes may be escaped: \'password\': "..." in the repr of a list of reprs; a subscript's bracket
     # may close it: jsonschema's "On instance['api_token']:" and the value on the next line)
-    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"']\]?)?"
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?<!\$\{)(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"']\]?)?"
     # (a quoted value may sit in a one-item list or a Rust Option: vLLM's 'api_key': ['...'], TGI's Some("..."), also
     # as Rust's {:#?} prints it, on the next line: Some(\n        "...",\n    ))
     + _SEPARATOR + r"(?:\[\s{0,2}(?=[\"'])|Some\((?:\r?\n[ \t]{0,24})?(?=[\"'])|\$(?=')|(?:[rRbBuU]|[rR][bB]|[bB][rR])(?=[\"']))?)"
@@ -1716,6 +1716,17 @@ _OPEN_QUOTED = re.compile(
     r"(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\s\"'\\]{8,512})(?=[ \t]*\r?\n)", re.IGNORECASE)
 
 
+# a shell's default for a secret's variable (${POSTGRES_PASSWORD:-<value>}, ${DB_TOKEN:=<value>}): the default
+# is the secret, the expansion's operator stays
+_SHELL_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80}):?[-=](?P<value>(?!<redacted)[^}\s]{1,512})\}")
+
+
+def _shell_default(m: re.Match[str]) -> bool:
+    name, value = m.group("name"), m.group("value")
+    return is_secret_env_name(name) and not _PLACEHOLDER.match(value) and not _plain_value(value, name) \
+        and not value.startswith("$") and len(value) > 3
+
+
 def _replace_open_value(m: re.Match[str]) -> str:
     out = _replace_value("secret")(m)
     return out if out == m.group(0) else out[:-1]  # (the string's quote closes on a later line)
@@ -1724,7 +1735,7 @@ def _replace_open_value(m: re.Match[str]) -> str:
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
 # (:func:`is_secret_env_name`: SSHPASS, OP_SESSION_x, REDIS_URL, FOO_KEY, DISCORD_WEBHOOK)
 _ENV_ASSIGNMENT = re.compile(
-    r"(?P<prefix>(?<![A-Za-z0-9_.\-$])[\"']?(?P<name>[A-Z][A-Z0-9_]{1,80}[A-Za-z0-9_]{0,40})[\"']?\s{0,3}[=:](?![=:])"
+    r"(?P<prefix>(?<![A-Za-z0-9_.\-$])(?<!\$\{)[\"']?(?P<name>[A-Z][A-Z0-9_]{1,80}[A-Za-z0-9_]{0,40})[\"']?\s{0,3}[=:](?![=:])"
     r"\s{0,3}(?:\$(?='))?)" + _VALUE,  # ($'...': bash's ANSI-C quoting)
     re.MULTILINE,
 )
@@ -2766,6 +2777,8 @@ def _guessed(text: str) -> str:
         text = _apply(text, _group_spans(_SHELL_ENV, text, "secret", _shell_env_secret))
     if "@" in text and ":" in text:
         text = _apply(text, _group_spans(_USERINFO_NO_SCHEME, text, "credentials", _userinfo_password))
+    if "${" in text:
+        text = _apply(text, _group_spans(_SHELL_DEFAULT, text, "secret", _shell_default))
     if "=" in text or ":" in text or "\uff1a" in text:
         text = _ENV_ASSIGNMENT.sub(_replace_env_value, text)
     if "--" in text:

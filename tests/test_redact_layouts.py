@@ -369,3 +369,13 @@ def test_a_quoted_value_that_goes_on_past_its_line(text, secret):
                                   '"client_id": "FbojYtCMatzmLrcySVNQlZAfEXxDNodw\ndone"'])
 def test_an_open_quoted_lookalike_stays(text):
     assert redact_text(text) == text
+
+
+@pytest.mark.parametrize("text, out", [  # a shell's default for a secret's variable: the default goes, the operator stays
+    ("${POSTGRES_PASSWORD:-Juniper886#Qsto11}", "${POSTGRES_PASSWORD:-<redacted:secret>}"),
+    ("${DB_TOKEN:=Juniper886#Qsto11}", "${DB_TOKEN:=<redacted:secret>}"),
+    ("${DB_PASSWORD:-$OTHER}", "${DB_PASSWORD:-$OTHER}"), ("${DB_PASSWORD:-xxxx}", "${DB_PASSWORD:-xxxx}"),
+    ("${DB_PASSWORD:?required}", "${DB_PASSWORD:?required}"), ("${PORT:-5432}", "${PORT:-5432}"),
+])
+def test_a_shells_default_for_a_secrets_variable(text, out):
+    assert redact_text(text) == out
