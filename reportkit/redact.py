@@ -2516,9 +2516,10 @@ def _table_spans(text: str) -> list[Span]:
 # requests' ``auth`` pair (``'auth': ('user', 'V')``, ``auth=("user", "V")``)
 _ARGPARSE_ECHO = re.compile(r"argument (?P<flag>-{1,2}[\w\-]{1,60})(?:/-{1,2}[\w\-]{1,60})*: invalid (?:[\w.]{1,40} value|choice): "
                             r"(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{6,512})(?P=q)")
-_PYDANTIC_ECHO = re.compile(r"^(?:[ \t]*#+[ \t]?)?(?P<loc>[A-Za-z_][\w.]{0,120})[ \t]*\n(?:\ue006\n)?(?:[ \t]*#)?"
-                            r"[ \t]+[^\n]{0,300}?\[type=[\w.]{1,60}, input_value="
-                            r"(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{4,512})(?P=q)", re.MULTILINE)
+_PYDANTIC_ECHO = re.compile(  # (also inside a repr, its lines and quotes escaped: ...\\npassword\\n  ... input_value=\\'V\\')
+    r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*" + _LINE_LEAD + r"(?:[ \t]*#+[ \t]?)?(?P<loc>[A-Za-z_][\w.]{0,120})[ \t]*"
+    r"(?:\n|\\n\ue005?)(?:\ue006\n)?" + _LINE_LEAD + r"(?:[ \t]*#)?[ \t]+[^\n]{0,300}?\[type=[\w.]{1,60}, input_value="
+    r"(?P<q>\\?['\"])\ue005?(?P<value>(?!<redacted)[^'\"\n\\\ue005]{4,512})(?P=q)", re.MULTILINE)
 # Python's own echo of a value it could not convert (``invalid literal for int() with base 10: 'X'``, ``could not
 # convert string to float: 'X'``): the value when it looks drawn
 _CONVERSION_ECHO = re.compile(r"(?:invalid literal for [a-z]{1,10}\(\)(?: with base [0-9]{1,2})?|could not convert string to "

@@ -379,3 +379,21 @@ def test_an_open_quoted_lookalike_stays(text):
 ])
 def test_a_shells_default_for_a_secrets_variable(text, out):
     assert redact_text(text) == out
+
+
+@pytest.mark.parametrize("text", [  # round 16 (blind): pydantic's echo of a password behind pytest's lead and in a repr
+    "E   password\nE     String should have at most 12 characters [type=string_too_long, input_value='Briar~Hazel715', "
+    "input_type=str]",
+    "  password\n    String should have at most 12 characters [type=string_too_long, input_value='Briar~Hazel715', "
+    "input_type=str]",
+    "where = 'Login\\npassword\\n  String should have at most 12 characters [type=string_too_long, "
+    "input_value=\\'Briar~Hazel715\\', input_type=str]\\nE  x'",
+])
+def test_pydantics_echo_behind_a_lead_and_escaped(text):
+    out = redact_text(text)
+    assert "Briar~Hazel715" not in out and "input_type=str]" in out
+
+
+def test_pydantics_echo_of_an_ordinary_field_stays():
+    text = "E   user\nE     String too short [type=string_too_short, input_value='etl_loader_01', input_type=str]"
+    assert redact_text(text) == text
