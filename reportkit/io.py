@@ -134,12 +134,12 @@ class NotRegular(OSError):
     """A file a run left is not a regular file reached without a link (it is not read)."""
 
 
-def open_regular(path: str | os.PathLike):  # noqa: ANN201 - a binary file object
+def open_regular(path: str | os.PathLike, *, follow: bool = False):  # noqa: ANN201 - a binary file object
     """Open ``path`` for reading when it is a regular file and its last component is not a symbolic link
-    (``O_NOFOLLOW``; ``O_NONBLOCK`` so that opening a FIFO does not wait for a writer); :class:`NotRegular`
-    otherwise, ``FileNotFoundError`` when it is not there."""
+    (``O_NOFOLLOW``, unless ``follow``: a file the user named; ``O_NONBLOCK`` so that opening a FIFO does not wait
+    for a writer); :class:`NotRegular` otherwise, ``FileNotFoundError`` when it is not there."""
     try:
-        fd = os.open(path, _OPEN_REGULAR)
+        fd = os.open(path, _OPEN_REGULAR & ~os.O_NOFOLLOW if follow else _OPEN_REGULAR)
     except OSError as exc:
         if isinstance(exc, FileNotFoundError):
             raise

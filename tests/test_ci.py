@@ -280,6 +280,32 @@ def test_cli_bad_junit_exits_2(tmp_path):
     assert proc.returncode == 2 and "no such JUnit XML file" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_cli_a_fifo_for_junit_is_refused_at_once(tmp_path):
+    """Round 11 of sandbox attacks (blind): a pull request's conftest replaced results.xml by a FIFO and `ci` waited
+    for a writer for ever, whatever --budget said; beside a real report too (the Action passes its glob's matches)."""
+    (tmp_path / "real.xml").write_text(XMLRUNNER_XML)
+    os.mkfifo(tmp_path / "results.xml")
+    proc = reportkit("ci", "--junit", "real.xml", "--junit", "results.xml", "--budget", "3", cwd=tmp_path)
+    assert proc.returncode == 2 and "not a regular file" in proc.stderr and "Traceback" not in proc.stderr
+    (tmp_path / "link.xml").symlink_to(tmp_path / "real.xml")  # a link to a report is the user's input: read
+    assert [c.name for c in parse_junit(tmp_path / "link.xml")] == [c.name for c in parse_junit(tmp_path / "real.xml")]
+
+
+def test_a_fifo_in_the_checkout_is_not_read_by_ci(tmp_path):
+    """A conftest.py or a source file that is a FIFO (a pull request's) is read as nothing, not waited on."""
+    from types import SimpleNamespace
+
+    from reportkit.ci.ci import _conftest_text
+    from reportkit.ci.culprit import _read
+
+    (tmp_path / "tests").mkdir()
+    os.mkfifo(tmp_path / "tests" / "conftest.py")
+    (tmp_path / "conftest.py").write_text("import torch_spyre\n")
+    spec = SimpleNamespace(root=tmp_path, script=tmp_path / "tests" / "test_x.py")
+    assert _conftest_text(spec) == "import torch_spyre\n"
+    assert _read(tmp_path / "tests" / "conftest.py") == ""
+
+
 def test_cli_refuses_a_used_output_dir(tmp_path):
     (tmp_path / "r.xml").write_text(XMLRUNNER_XML)
     (tmp_path / "out").mkdir()

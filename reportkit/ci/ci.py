@@ -31,7 +31,7 @@ from reportkit.constants import AUTO_TEMPLATE, FINGERPRINT_PATTERN, MANIFEST_NAM
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.failure.check import CONFIRM_RUNS, Check
 from reportkit.failure.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
-from reportkit.io import append_text, check_output_dir, write_atomic
+from reportkit.io import RUN_FILE_LIMIT, NotRegular, append_text, check_output_dir, open_regular, write_atomic
 from reportkit.redact import clip_words, redact_text
 
 MANIFEST = MANIFEST_NAME
@@ -159,13 +159,29 @@ def _junit_root(path: Path) -> ET.Element:
     """The parsed JUnit file. One larger than 8 MB has each attribute value cut to 64 KB before it is parsed (the
     XML parser takes seconds per 10 MB of one attribute: a test's 200 MB ``message=`` would hold ``ci`` for
     minutes); element text is parsed as it is."""
-    if path.stat().st_size <= _BIG_XML:
-        return ET.parse(path).getroot()
+    with _open_junit(path) as fh:
+        if os.fstat(fh.fileno()).st_size <= _BIG_XML:
+            return ET.parse(fh).getroot()
+        data = fh.read()
+
     def cut(m: re.Match[bytes]) -> bytes:
         quote, value = (b'"', m.group(2)) if m.group(2) is not None else (b"'", m.group(3))
         return m.group(1) + quote + re.sub(rb"&[#\w]{0,12}\Z", b"", value) + quote  # (not half an entity: &am)
 
-    return ET.fromstring(_LONG_ATTRIBUTE.sub(cut, path.read_bytes()))
+    return ET.fromstring(_LONG_ATTRIBUTE.sub(cut, data))
+
+
+def _open_junit(path: Path):  # noqa: ANN202 - a binary file object
+    """The JUnit file opened for reading when it is a regular file (a link to one is followed: it is the user's
+    input); a FIFO, a device or a socket is refused at once (``O_NONBLOCK``: opening a FIFO does not wait for a
+    writer that never comes, whatever ``--budget`` says)."""
+    if path.is_dir():
+        raise IsADirectoryError(path)
+    try:
+        return open_regular(path, follow=True)
+    except NotRegular:
+        raise UserError(f"{path} is not a regular file (a FIFO, a device or a socket); give the JUnit XML file") \
+            from None
 
 
 MESSAGE_LIMIT = 64 << 10  # a failure's message read from JUnit XML: its first 64 KB (a headline, not a dump)
@@ -509,7 +525,8 @@ def _conftest_text(spec) -> str:
     folder = spec.script.resolve().parent
     while True:
         try:
-            texts.append((folder / "conftest.py").read_text(encoding="utf-8", errors="replace"))
+            with open_regular(folder / "conftest.py", follow=True) as fh:  # (a FIFO a pull request made: not read)
+                texts.append(fh.read(RUN_FILE_LIMIT).decode("utf-8", errors="replace"))
         except OSError:
             pass
         if folder == root or folder.parent == folder or root not in folder.parents:
