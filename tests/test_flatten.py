@@ -757,3 +757,55 @@ def test_a_minimized_pytest_test_carries_its_conftest_fixtures(tmp_path):
     run = pytest_alone(tmp_path, result, "test_total")
     assert run.returncode == 1 and "assert 6 == 7" in run.stdout, run.stdout[-2000:]
     assert {p: p.read_bytes() for p in before} == before  # the project is untouched
+
+
+def _other_user() -> tuple[int, int]:
+    import pwd
+
+    for name in ("nobody", "daemon"):
+        try:
+            entry = pwd.getpwnam(name)
+            return entry.pw_uid, entry.pw_gid
+        except KeyError:
+            continue
+    pytest.skip("no other user on this machine")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "geteuid") or __import__("os").geteuid() != 0,
+                    reason="needs root to own a file as another user")
+@pytest.mark.parametrize("case", ["private-link", "shared-dir", "own-in-shared-dir", "readable-link"])
+def test_fold_reads_no_more_than_the_runs_may(tmp_path, case):
+    """Round 11 of sandbox attacks (blind): minimize, as root, folded in helper.py, a link to another user's 0600
+    file that the (capability-less) runs cannot read, and handed its content to them; and folded another user's
+    module planted in a shared directory above the script's package. A module is folded only when the runs could
+    read it and it is not another user's file in a directory every user may write."""
+    import os
+
+    uid, gid = _other_user()
+    project = tmp_path / "project"
+    project.mkdir()
+    script = project / "main.py"
+    if case in ("private-link", "readable-link"):
+        private = tmp_path / "theirs"
+        private.mkdir(mode=0o700)
+        (private / "settings.py").write_text("SECRET_KEY = 'their-secret'\n")
+        os.chmod(private / "settings.py", 0o600 if case == "private-link" else 0o644)
+        os.chmod(private, 0o700 if case == "private-link" else 0o755)
+        os.chown(private / "settings.py", uid, gid)
+        (project / "helper.py").symlink_to(private / "settings.py")
+        script.write_text("import helper\nraise ValueError(helper.SECRET_KEY)\n")
+    else:
+        shared = tmp_path / "shared"
+        shared.mkdir()
+        os.chmod(shared, 0o1777)
+        (shared / "local_settings.py").write_text("X = 'planted'\n")
+        if case == "shared-dir":
+            os.chown(shared / "local_settings.py", uid, gid)
+        script = shared / "main.py"
+        script.write_text("import local_settings\nraise ValueError(local_settings.X)\n")
+    source = script.read_text()
+    if case in ("private-link", "shared-dir"):
+        with pytest.raises(NotFlattenable, match="another user's"):
+            flatten_source(script, source)
+    else:  # (a world-readable file; one's own file in a shared directory: folded as before)
+        assert flatten_source(script, source) is not None

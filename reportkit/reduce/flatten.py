@@ -40,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.failure.signature import Signature, SourceMap
+from reportkit.io import open_regular
 from reportkit.redact import clip_words
 from reportkit.reduce.passes.wellformed import TREES
 from reportkit.run.executor import walk_statements
@@ -94,6 +95,21 @@ def _resolve_path(dotted: str, roots: list[Path]) -> tuple[Path, bool] | None:
     return None
 
 
+def _check_foldable(path: Path) -> None:
+    """A module file reportkit may read to fold it in, with no more rights than the runs that read it have: as root
+    (the runs drop the capabilities that read other users' files), one that is root's or readable by every user;
+    never another user's file in a directory every user may write (a shared ``/tmp``: it is someone else's code,
+    not the project's, whatever the script imports)."""
+    try:
+        st, parent = os.stat(path), os.stat(path.parent)
+    except OSError as exc:
+        raise NotFlattenable(f"cannot read {path}: {exc.strerror}") from None
+    if os.geteuid() == 0 and st.st_uid != 0 and not st.st_mode & 0o004:
+        raise NotFlattenable(f"{path} is another user's private file (runs cannot read it): not folded in")
+    if st.st_uid not in (os.geteuid(), 0) and parent.st_mode & 0o002:
+        raise NotFlattenable(f"{path} is another user's file in a directory every user may write: not folded in")
+
+
 class _Project:
     def __init__(self, script: Path, roots: list[Path]):
         self.script = script.resolve()
@@ -116,11 +132,13 @@ class _Project:
             raise NotFlattenable(f"a local module imports the script itself ({dotted})")
         if "." in dotted:  # a package's __init__ runs before its submodules
             self.load(dotted.rsplit(".", 1)[0])
+        _check_foldable(path)
         if path.is_dir():  # namespace package: no code of its own
             source = ""
         else:
             try:
-                source = path.read_text(encoding="utf-8")
+                with open_regular(path, follow=True) as fh:  # (a FIFO or a device is no module)
+                    source = fh.read().decode("utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 raise NotFlattenable(f"cannot read {path}: {exc}") from None
         try:
