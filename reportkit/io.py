@@ -51,10 +51,14 @@ def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
             ours, there = os.fstat(fh.fileno()), os.lstat(name)
             if (ours.st_dev, ours.st_ino) != (there.st_dev, there.st_ino):
                 raise OSError(errno.EEXIST, f"{name} was replaced while reportkit wrote it; {path} is unchanged")
-        os.replace(name, path)
     except BaseException:
         Path(name).unlink(missing_ok=True)  # (a link put there goes, never what it points to)
         raise
+    try:
+        os.replace(name, path)
+    except OSError as exc:  # (another user's file at that name in a sticky directory: the result stays in the temp)
+        raise UserError(f"cannot write {path}: {exc.strerror or exc} (is it another user's file in a shared "
+                        f"directory?); what was to be written there is in {name}") from None
 
 
 PRIVATE = 0o600
@@ -95,8 +99,14 @@ def write_atomic(path: Path, text: str | bytes, mode: int | None = None) -> None
 
 
 def append_text(path: str | Path, text: str) -> None:
-    """Append ``text`` to a file that belongs to someone else (raises OSError)."""
-    with open(path, "a", encoding="utf-8") as fh:
+    """Append ``text`` to a file that belongs to someone else (GitHub's step summary, a trace the user named), created
+    0600 when missing; never through a symbolic link at that name (another user's, planted in a shared directory,
+    would send the lines into whatever it points to) and only to a regular file (raises OSError)."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegular(f"{path}: not a regular file, not written")
         fh.write(text)
 
 

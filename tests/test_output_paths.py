@@ -190,3 +190,40 @@ def test_a_temp_file_swapped_for_a_link_is_never_written_through(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["victim"]  # no result, the link removed
     write_atomic(target, "x = 1\n", mode=0o640)  # (unraced: written, with its mode)
     assert target.read_text() == "x = 1\n" and target.stat().st_mode & 0o777 == 0o640
+
+
+def test_appended_lines_never_go_through_a_link(tmp_path):
+    """Round 11 of sandbox attacks (blind): another user's link planted at REPORTKIT_TRACE's name in a shared
+    directory made minimize append its trace (the failure's message in the why column) to the link's target."""
+    from reportkit.io import append_text
+    from reportkit.reduce.bookkeeping import Trace
+
+    victim = tmp_path / "bashrc"
+    victim.write_text("mine\n")
+    (tmp_path / "trace.tsv").symlink_to(victim)
+    with pytest.raises(OSError):
+        append_text(tmp_path / "trace.tsv", "planted\n")
+    with pytest.raises(UserError, match="REPORTKIT_TRACE"):
+        Trace(tmp_path / "trace.tsv")
+    assert victim.read_text() == "mine\n"
+    append_text(tmp_path / "plain.tsv", "a\n")  # (a plain file: created, then appended to)
+    append_text(tmp_path / "plain.tsv", "b\n")
+    assert (tmp_path / "plain.tsv").read_text() == "a\nb\n"
+
+
+def test_a_result_that_cannot_replace_its_name_is_one_clear_error_and_kept(tmp_path, monkeypatch):
+    """Round 11 (blind): as an unprivileged user, a result whose name in a sticky directory was another user's link
+    ended in a traceback (os.replace: PermissionError) and was lost; now one clear error that says where it is."""
+    import reportkit.io as rio
+
+    (tmp_path / "x.min.py").write_text("old\n")
+
+    def refused(src, dst):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(rio.os, "replace", refused)
+    with pytest.raises(UserError, match="cannot write .*x.min.py.*is in ") as info:
+        with rio.replacing(tmp_path / "x.min.py") as fh:
+            fh.write(b"new\n")
+    kept = Path(str(info.value).rsplit(" is in ", 1)[1])
+    assert kept.read_text() == "new\n" and (tmp_path / "x.min.py").read_text() == "old\n"

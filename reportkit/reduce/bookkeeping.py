@@ -13,6 +13,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from reportkit.errors import UserError
 from reportkit.io import append_text
 from reportkit.redact import redact_output
 
@@ -79,7 +80,11 @@ class Trace:
         self._start = time.monotonic()
         self._lock = threading.Lock()
         self._why: dict[tuple[bytes, str], str] = {}
-        self._emit(self.HEADER)
+        try:
+            self._emit(self.HEADER)
+        except OSError as exc:  # (a link planted at that name: refused, never written through)
+            raise UserError(f"{TRACE_ENV}={os.fspath(path)}: cannot write the trace there ({exc.strerror or exc})") \
+                from None
 
     @classmethod
     def from_env(cls) -> Trace | None:
