@@ -316,8 +316,10 @@ def test_a_dead_slot_is_dropped_and_its_candidate_rerun_elsewhere(tmp_path):
     from reportkit.run.ray_executor import RayConfig
 
     spec, policy, rep, box, executor, note = json_error_on_ray(tmp_path, RayConfig(slots=2), timeout=60)
+    home = executor.ray_home  # (round 11, blind: Ray's 0777 session dir stayed in a shared $TMPDIR/ray after the run)
     try:
         assert executor.name == "ray" and len(executor.live) == 2, note
+        assert home and os.stat(home).st_mode & 0o777 == 0o700 and (Path(home) / "ray").is_dir()
         ray.kill(executor.slots[0].actor)  # a host going away
         for _ in range(3):
             result = executor.run(spec, "import json\n\njson.loads('{')\n", box)
@@ -328,6 +330,7 @@ def test_a_dead_slot_is_dropped_and_its_candidate_rerun_elsewhere(tmp_path):
         executor.close()
         box.cleanup()
     assert not ray.is_initialized()  # the cluster started for the run is gone
+    assert not os.path.exists(home)  # and so are its session files
 
 
 @pytest.mark.ray

@@ -379,6 +379,7 @@ class RayExecutor(Executor):
         self.local_runs = 0
         self.withdrawn = 0  # candidates stopped on their host because the reducer no longer needed them
         self.started_ray = False
+        self.ray_home: str | None = None  # the private cluster's session files: removed at shutdown
         self.preload = discover_preload(source, spec.script) if config.inner == "warm" else []
         self._connect()
         archive, self.digest = snapshot(spec.script, spec.isolate_file, spec.root)
@@ -396,14 +397,19 @@ class RayExecutor(Executor):
         if address:
             connect_bounded(ray, address, connect_timeout())
             return
+        # its session files in a 0700 dir of ours (Ray makes its own temp dir 0777: under $TMPDIR/ray, shared, it stayed
+        # after the run and any user could add files to its logs while it ran), removed at shutdown
+        self.ray_home = tempfile.mkdtemp(prefix="rk-ray-")
         try:  # a private local cluster for this run (one CPU per slot)
             ray.init(num_cpus=max(1, int(self.config.slots * self.config.num_cpus + 0.999)),
                      resources=self.config.resources and {k: v * self.config.slots
                                                          for k, v in self.config.resources.items()},
                      include_dashboard=False, logging_level="ERROR", log_to_driver=False,
-                     _node_ip_address="127.0.0.1")  # loopback only: nothing listens on the network
+                     _node_ip_address="127.0.0.1",  # loopback only: nothing listens on the network
+                     _temp_dir=os.path.join(self.ray_home, "ray"))
             self.started_ray = True
         except (ConnectionError, RuntimeError, ValueError) as exc:
+            remove_tree(self.ray_home)
             raise UserError(f"cannot start a local Ray cluster: {_first_line(exc)}") from None
 
     def _start_slots(self, spec: RunSpec) -> None:
@@ -617,6 +623,10 @@ class RayExecutor(Executor):
             ACTIVE = None
         if self.started_ray:
             self.ray.shutdown()
+            self.started_ray = False
+        if self.ray_home is not None:
+            remove_tree(self.ray_home)
+            self.ray_home = None
 
     def describe(self) -> str:
         live = self.live
