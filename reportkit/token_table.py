@@ -375,6 +375,9 @@ DOCUMENTED_SHAPES: tuple[tuple[str, str, str, str], ...] = tuple(
     # E2B's API keys (e2b_ and 40 hex digits, the pattern E2B's own dashboard checks), Daytona's (dtn_ and 64)
     + [("e2b-api-key", "e2b_", "[0-9a-f]{40}", "e2b.dev/docs"),
        ("daytona-api-key", "dtn_", "[0-9a-f]{64}", "daytona.io/docs")]
+    # Baidu Qianfan's v3 API keys: bce-v3/ALTAK-, an access key id, "/" and its secret in hex (the console's format
+    # "bce-v3/ALTAK-...", console.bce.baidu.com/qianfan; the two parts' lengths bounded, not fixed)
+    + [("qianfan-api-key", "bce-v3/ALTAK-", "[0-9A-Za-z]{16,40}/[0-9a-f]{32,64}", "cloud.baidu.com/doc/qianfan")]
     # Stytch's project secrets: secret-live- / secret-test- and 36 base64url characters (stytch.com/docs)
     + [("stytch-secret", f"secret-{env}-", "[\\-0-9A-Z_a-z]{36}", "stytch.com/docs") for env in ("live", "test")]
 )

@@ -102,6 +102,7 @@ def test_a_key_a_qualifier_names_inside_a_code_string(name, secret):
 @pytest.mark.parametrize("token, kind", [
     (f"xaat-{UUID}", "axiom-token"), (f"xapt-{UUID}", "axiom-token"), (f"e2b_{HEX40}", "e2b-api-key"),
     (f"dtn_{HEX64}", "daytona-api-key"), (f"secret-live-{_drawn(36, seed=4)}", "stytch-secret"),
+    ("bce-v3/ALTAK-lKLmjPfeap0a02FO1mItq/" + HEX40, "qianfan-api-key"),  # (round 12: its draws of few digits stayed)
 ])
 def test_vendor_shapes_in_text_and_code(token, kind):
     assert redact_text(f"dataset ingest -> {token}", home="") == f"dataset ingest -> <redacted:{kind}>"
@@ -109,7 +110,7 @@ def test_vendor_shapes_in_text_and_code(token, kind):
 
 
 @pytest.mark.parametrize("text", [
-    f"model-{HEX40}", f"e2b_{HEX40[:12]}", f"request {UUID}", f"dtn_{HEX40}", "secret-live-reload",
+    f"model-{HEX40}", f"e2b_{HEX40[:12]}", f"request {UUID}", f"dtn_{HEX40}", "secret-live-reload", "bce-v3/ALTAK-...",
 ])
 def test_vendor_lookalikes_stay(text):
     assert redact_code(f'X = "{text}"\n') == f'X = "{text}"\n'
