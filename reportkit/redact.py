@@ -1732,6 +1732,22 @@ def _replace_open_value(m: re.Match[str]) -> str:
     return out if out == m.group(0) else out[:-1]  # (the string's quote closes on a later line)
 
 
+# (a quick test for the lines _OPEN_QUOTED reads: a separator, a quote and a value that runs to the line's end)
+_OPEN_QUOTED_HINT = re.compile(r"[:=\uff1a>][ \t]{0,5}[\"'][^\s\"'\\]{8,512}[ \t]*\r?$", re.MULTILINE)
+
+
+def _open_quoted_spans(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for hint in _OPEN_QUOTED_HINT.finditer(text):
+        start = text.rfind("\n", 0, hint.start()) + 1
+        end = hint.end() + 1 if hint.end() < len(text) else hint.end()  # (its newline: the lookahead reads it)
+        for m in _OPEN_QUOTED.finditer(text, start, end):
+            out = _replace_open_value(m)
+            if out != m.group(0):
+                spans.append((m.start(), m.end(), out))
+    return spans
+
+
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
 # (:func:`is_secret_env_name`: SSHPASS, OP_SESSION_x, REDIS_URL, FOO_KEY, DISCORD_WEBHOOK)
 _ENV_ASSIGNMENT = re.compile(
@@ -2789,7 +2805,7 @@ def _guessed(text: str) -> str:
     if "=" in text or ":" in text or "\uff1a" in text:
         text = _ASSIGNMENT.sub(_replace_value("secret"), text)
         if "\n" in text:
-            text = _OPEN_QUOTED.sub(_replace_open_value, text)
+            text = _apply(text, _open_quoted_spans(text))
     text = _apply(text, _call_and_pair_spans(text))
     if "</" in text:  # <password>...</password> (Maven's settings.xml, any XML or HTML element named so)
         text = _apply(text, _group_spans(_XML_ELEMENT, text, "secret", _xml_secret))
