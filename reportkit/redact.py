@@ -1716,17 +1716,6 @@ _OPEN_QUOTED = re.compile(
     r"(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\s\"'\\]{8,512})(?=[ \t]*\r?\n)", re.IGNORECASE)
 
 
-# a shell's default for a secret's variable (${POSTGRES_PASSWORD:-<value>}, ${DB_TOKEN:=<value>}): the default
-# is the secret, the expansion's operator stays
-_SHELL_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80}):?[-=](?P<value>(?!<redacted)[^}\s]{1,512})\}")
-
-
-def _shell_default(m: re.Match[str]) -> bool:
-    name, value = m.group("name"), m.group("value")
-    return is_secret_env_name(name) and not _PLACEHOLDER.match(value) and not _plain_value(value, name) \
-        and not value.startswith("$") and len(value) > 3
-
-
 def _replace_open_value(m: re.Match[str]) -> str:
     out = _replace_value("secret")(m)
     return out if out == m.group(0) else out[:-1]  # (the string's quote closes on a later line)
@@ -1746,6 +1735,17 @@ def _open_quoted_spans(text: str) -> list[Span]:
             if out != m.group(0):
                 spans.append((m.start(), m.end(), out))
     return spans
+
+
+# a shell's default for a secret's variable (${POSTGRES_PASSWORD:-<value>}, ${DB_TOKEN:=<value>}): the default
+# is the secret, the expansion's operator stays
+_SHELL_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80}):?[-=](?P<value>(?!<redacted)[^}\s]{1,512})\}")
+
+
+def _shell_default(m: re.Match[str]) -> bool:
+    name, value = m.group("name"), m.group("value")
+    return is_secret_env_name(name) and not _PLACEHOLDER.match(value) and not _plain_value(value, name) \
+        and not value.startswith("$") and len(value) > 3
 
 
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
