@@ -160,6 +160,29 @@ def open_regular(path: str | os.PathLike, *, follow: bool = False):  # noqa: ANN
     return os.fdopen(fd, "rb")
 
 
+def readable_by_runs(path: str | os.PathLike) -> bool:
+    """Whether a sandboxed run could read ``path`` where reportkit, as root, can: as root the runs have no
+    ``CAP_DAC_OVERRIDE``/``CAP_DAC_READ_SEARCH``, so the permission bits decide for them — every directory on the file's
+    real path searchable and the file readable by its owner class (root), group class (a group of root's) or others.
+    Not root: True (the kernel checked reportkit's own rights, which are the runs')."""
+    if os.geteuid() != 0:
+        return True
+    groups = {os.getegid(), *os.getgroups()}
+
+    def allows(st: os.stat_result, bits: int) -> bool:  # bits: the owner's (0o400 read, 0o100 search)
+        if st.st_uid == 0:
+            return bool(st.st_mode & bits)
+        return bool(st.st_mode & (bits >> 3 if st.st_gid in groups else bits >> 6))
+
+    real = Path(os.path.realpath(path))
+    try:
+        if not all(allows(os.stat(d), 0o100) for d in reversed(real.parents)):
+            return False
+        return allows(os.stat(real), 0o400 | (0o100 if real.is_dir() else 0))
+    except OSError:
+        return False
+
+
 def read_run_file(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> bytes:
     """The first ``limit`` bytes of a file a run left (:func:`open_regular`); b"" when it is missing or is not a
     regular file."""

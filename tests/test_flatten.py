@@ -773,7 +773,8 @@ def _other_user() -> tuple[int, int]:
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "geteuid") or __import__("os").geteuid() != 0,
                     reason="needs root to own a file as another user")
-@pytest.mark.parametrize("case", ["private-link", "shared-dir", "own-in-shared-dir", "readable-link"])
+@pytest.mark.parametrize("case", ["private-link", "private-dir-link", "shared-dir", "own-in-shared-dir",
+                                  "readable-link"])
 def test_fold_reads_no_more_than_the_runs_may(tmp_path, case):
     """Round 11 of sandbox attacks (blind): minimize, as root, folded in helper.py, a link to another user's 0600
     file that the (capability-less) runs cannot read, and handed its content to them; and folded another user's
@@ -785,12 +786,13 @@ def test_fold_reads_no_more_than_the_runs_may(tmp_path, case):
     project = tmp_path / "project"
     project.mkdir()
     script = project / "main.py"
-    if case in ("private-link", "readable-link"):
+    if case in ("private-link", "private-dir-link", "readable-link"):  # (round 12: a 0644 file in a 0700 dir)
         private = tmp_path / "theirs"
         private.mkdir(mode=0o700)
         (private / "settings.py").write_text("SECRET_KEY = 'their-secret'\n")
         os.chmod(private / "settings.py", 0o600 if case == "private-link" else 0o644)
-        os.chmod(private, 0o700 if case == "private-link" else 0o755)
+        os.chmod(private, 0o755 if case == "readable-link" else 0o700)
+        os.chown(private, uid, gid)
         os.chown(private / "settings.py", uid, gid)
         (project / "helper.py").symlink_to(private / "settings.py")
         script.write_text("import helper\nraise ValueError(helper.SECRET_KEY)\n")
@@ -804,8 +806,34 @@ def test_fold_reads_no_more_than_the_runs_may(tmp_path, case):
         script = shared / "main.py"
         script.write_text("import local_settings\nraise ValueError(local_settings.X)\n")
     source = script.read_text()
-    if case in ("private-link", "shared-dir"):
+    if case in ("private-link", "private-dir-link", "shared-dir"):
         with pytest.raises(NotFlattenable, match="another user's"):
             flatten_source(script, source)
     else:  # (a world-readable file; one's own file in a shared directory: folded as before)
         assert flatten_source(script, source) is not None
+
+
+@pytest.mark.skipif(__import__("os").geteuid() != 0, reason="needs root to own a file as another user")
+def test_a_script_that_links_to_another_users_private_file_is_not_read_as_root(tmp_path):
+    """Round 12 of sandbox attacks (blind): a project shipped tests/test_leak.py as a link to another user's 0644 file
+    in their 0700 directory; reportkit, as root, read it and the runs executed its content (into ci's issue.md)."""
+    import os
+
+    from reportkit.errors import UserError
+    from reportkit.run.runner import read_script
+
+    uid, gid = _other_user()
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o700)
+    (theirs / "note.py").write_text("print('their private note')\n")
+    os.chmod(theirs / "note.py", 0o644)
+    os.chown(theirs, uid, gid)
+    os.chown(theirs / "note.py", uid, gid)
+    (tmp_path / "test_leak.py").symlink_to(theirs / "note.py")
+    with pytest.raises(UserError, match="could not read"):
+        read_script(tmp_path / "test_leak.py")
+    os.chmod(theirs, 0o755)  # (the control: a directory anyone may enter)
+    assert read_script(tmp_path / "test_leak.py") == "print('their private note')\n"
+    os.mkfifo(tmp_path / "fifo.py")
+    with pytest.raises(UserError, match="not a readable Python script"):
+        read_script(tmp_path / "fifo.py")

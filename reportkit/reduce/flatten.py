@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.failure.signature import Signature, SourceMap
-from reportkit.io import open_regular
+from reportkit.io import open_regular, readable_by_runs
 from reportkit.redact import clip_words
 from reportkit.reduce.passes.wellformed import TREES
 from reportkit.run.executor import walk_statements
@@ -97,14 +97,15 @@ def _resolve_path(dotted: str, roots: list[Path]) -> tuple[Path, bool] | None:
 
 def _check_foldable(path: Path) -> None:
     """A module file reportkit may read to fold it in, with no more rights than the runs that read it have: as root
-    (the runs drop the capabilities that read other users' files), one that is root's or readable by every user;
+    (the runs drop the capabilities that read other users' files), one the permission bits let root read, on every
+    directory of its real path too (:func:`~reportkit.io.readable_by_runs`);
     never another user's file in a directory every user may write (a shared ``/tmp``: it is someone else's code,
     not the project's, whatever the script imports)."""
     try:
         st, parent = os.stat(path), os.stat(path.parent)
     except OSError as exc:
         raise NotFlattenable(f"cannot read {path}: {exc.strerror}") from None
-    if os.geteuid() == 0 and st.st_uid != 0 and not st.st_mode & 0o004:
+    if not readable_by_runs(path):  # (as root: also a readable file in another user's private directory)
         raise NotFlattenable(f"{path} is another user's private file (runs cannot read it): not folded in")
     if st.st_uid not in (os.geteuid(), 0) and parent.st_mode & 0o002:
         raise NotFlattenable(f"{path} is another user's file in a directory every user may write: not folded in")

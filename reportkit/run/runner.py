@@ -31,7 +31,16 @@ from typing import Callable, Mapping
 import psutil
 
 from reportkit.errors import UserError
-from reportkit.io import TEMP_PATTERN, NotRegular, open_regular, read_run_text, remove_tree, scrub_tree
+from reportkit.io import (
+    RUN_FILE_LIMIT,
+    TEMP_PATTERN,
+    NotRegular,
+    open_regular,
+    read_run_text,
+    readable_by_runs,
+    remove_tree,
+    scrub_tree,
+)
 from reportkit.redact import remember_code
 from reportkit.run import sandbox as protect
 from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
@@ -91,7 +100,14 @@ def read_script(path: Path) -> str:
         raise UserError(f"no such file: {path}")
     if path.is_dir():
         raise UserError(f"{path} is a directory; give the path of a Python script")
-    data = path.read_bytes()
+    if not readable_by_runs(path):  # (as root: a link a project ships to another user's private file)
+        raise UserError(f"{path} is, or links to, a file the sandboxed runs could not read (another user's, or behind a "
+                        "directory only they may enter); reportkit does not read it for them")
+    try:
+        with open_regular(path, follow=True) as fh:  # (a FIFO or a device: refused, not waited on)
+            data = fh.read(RUN_FILE_LIMIT)
+    except OSError as exc:
+        raise UserError(f"{path} is not a readable Python script ({exc.strerror or exc})") from None
     if b"\x00" in data[:65536]:
         raise UserError(f"{path} is a binary file, not a Python script")
     try:
