@@ -319,7 +319,7 @@ def test_a_dead_slot_is_dropped_and_its_candidate_rerun_elsewhere(tmp_path):
     home = executor.ray_home  # (round 11, blind: Ray's 0777 session dir stayed in a shared $TMPDIR/ray after the run)
     try:
         assert executor.name == "ray" and len(executor.live) == 2, note
-        assert home and os.stat(home).st_mode & 0o777 == 0o700 and (Path(home) / "ray").is_dir()
+        assert home and os.stat(home).st_mode & 0o777 == 0o700 and (Path(home) / "r").is_dir()
         ray.kill(executor.slots[0].actor)  # a host going away
         for _ in range(3):
             result = executor.run(spec, "import json\n\njson.loads('{')\n", box)
@@ -440,3 +440,21 @@ def test_a_slot_is_sent_the_network_setting_of_reportkit(tmp_path):
         assert _shipped(spec).network is True
     finally:
         sandbox.set_network(True)
+
+
+def test_the_private_session_dir_fits_rays_socket_paths(monkeypatch):
+    """Round 12 (blind): the private dir under a 37-character TMPDIR made Ray's socket paths longer than a unix
+    socket's 107 characters and the cluster did not start (a traceback). A deep temp dir sends it to /tmp."""
+    import tempfile
+
+    from reportkit.run import ray_executor as rx
+
+    monkeypatch.setattr(tempfile, "tempdir", "/tmp")
+    assert rx._ray_base() == "/tmp"
+    deep = "/home/runner/work/_temp/" + "d" * 20
+    monkeypatch.setattr(tempfile, "tempdir", deep)
+    base = rx._ray_base()
+    assert base == "/tmp" and len(base) + len("/rkXXXXXXXX/r") + rx._RAY_SOCKET_TAIL <= rx._SUN_PATH_MAX
+    short = "/var/tmp"
+    monkeypatch.setattr(tempfile, "tempdir", short)
+    assert rx._ray_base() == short  # (a temp dir that fits is kept)

@@ -399,14 +399,14 @@ class RayExecutor(Executor):
             return
         # its session files in a 0700 dir of ours (Ray makes its own temp dir 0777: under $TMPDIR/ray, shared, it stayed
         # after the run and any user could add files to its logs while it ran), removed at shutdown
-        self.ray_home = tempfile.mkdtemp(prefix="rk-ray-")
+        self.ray_home = tempfile.mkdtemp(prefix="rk", dir=_ray_base())
         try:  # a private local cluster for this run (one CPU per slot)
             ray.init(num_cpus=max(1, int(self.config.slots * self.config.num_cpus + 0.999)),
                      resources=self.config.resources and {k: v * self.config.slots
                                                          for k, v in self.config.resources.items()},
                      include_dashboard=False, logging_level="ERROR", log_to_driver=False,
                      _node_ip_address="127.0.0.1",  # loopback only: nothing listens on the network
-                     _temp_dir=os.path.join(self.ray_home, "ray"))
+                     _temp_dir=os.path.join(self.ray_home, "r"))
             self.started_ray = True
         except (ConnectionError, RuntimeError, ValueError) as exc:
             remove_tree(self.ray_home)
@@ -635,6 +635,21 @@ class RayExecutor(Executor):
         if self.config.resources:
             text += ", each with " + ", ".join(f"{k}={v:g}" for k, v in self.config.resources.items())
         return "; ".join([text, *self.notes])
+
+
+# the longest unix socket path Ray makes below its temp dir: <dir>/session_<date>_<time>_<us>_<pid>/sockets/plasma_store
+_RAY_SOCKET_TAIL = len("/session_2026-11-30_22-58-54_267364_4194304/sockets/plasma_store")
+_SUN_PATH_MAX = 107  # sockaddr_un's sun_path, less its NUL
+
+
+def _ray_base() -> str:
+    """Where the private dir of a local cluster's session files goes: the temp dir, or ``/tmp`` when the temp dir is
+    so deep that Ray's socket paths below ``<dir>/rkXXXXXXXX/r`` would not fit a unix socket's path."""
+    base = tempfile.gettempdir()
+    if len(base) + len("/rkXXXXXXXX/r") + _RAY_SOCKET_TAIL > _SUN_PATH_MAX and os.path.isdir("/tmp") \
+            and os.access("/tmp", os.W_OK | os.X_OK):
+        return "/tmp"
+    return base
 
 
 def _shipped(spec: RunSpec) -> RunSpec:
