@@ -178,23 +178,24 @@ def readable_by_runs(path: str | os.PathLike) -> bool:
     try:
         if not all(allows(os.stat(d), 0o100) for d in reversed(real.parents)):
             return False
-        return allows(os.stat(real), 0o400 | (0o100 if real.is_dir() else 0))
+        st = os.stat(real)
+        return allows(st, 0o400 | (0o100 if stat.S_ISDIR(st.st_mode) else 0))
     except OSError:
         return False
 
 
-def read_run_file(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> bytes:
-    """The first ``limit`` bytes of a file a run left (:func:`open_regular`); b"" when it is missing or is not a
-    regular file."""
+def read_run_file(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT, *, follow: bool = False) -> bytes:
+    """The first ``limit`` bytes of a file a run left (:func:`open_regular`; ``follow``: a file of the user's
+    checkout, reached through a link too); b"" when it is missing or is not a regular file."""
     try:
-        with open_regular(path) as fh:
+        with open_regular(path, follow=follow) as fh:
             return fh.read(limit)
     except OSError:
         return b""
 
 
-def read_run_text(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> str:
-    return read_run_file(path, limit).decode("utf-8", errors="replace")
+def read_run_text(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT, *, follow: bool = False) -> str:
+    return read_run_file(path, limit, follow=follow).decode("utf-8", errors="replace")
 
 
 def read_artifact(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> str:

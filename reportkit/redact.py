@@ -2596,12 +2596,13 @@ def _defined_secret(m: re.Match[str]) -> bool:
 
 def _row_secret(m: re.Match[str]) -> bool:
     name, value = m.group("name"), m.group("value")
+    if not is_secret_env_name(name.replace("-", "_").replace(".", "_")) or _key_alone(name) \
+            or _not_secret_value(value, name):
+        return False
     words = _name_words(name)
     # (a row named a password holds one of any length a password has: DB_PASSWORD   Z7opzT#5T0)
-    shaped = credential_value(name, value) or password_made(value) or _long_hex(value) \
+    return credential_value(name, value) or password_made(value) or _long_hex(value) \
         or (bool(words) and _password_word(words[-1]) and _password_shaped(value))
-    return is_secret_env_name(name.replace("-", "_").replace(".", "_")) and not _key_alone(name) and shaped \
-        and not _not_secret_value(value, name)
 
 
 def _named_field_secret(m: re.Match[str]) -> bool:

@@ -31,7 +31,7 @@ from reportkit.constants import AUTO_TEMPLATE, FINGERPRINT_PATTERN, MANIFEST_NAM
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.failure.check import CONFIRM_RUNS, Check
 from reportkit.failure.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
-from reportkit.io import RUN_FILE_LIMIT, NotRegular, append_text, check_output_dir, open_regular, write_atomic
+from reportkit.io import NotRegular, append_text, check_output_dir, open_regular, read_run_text, write_atomic
 from reportkit.redact import clip_words, redact_text
 
 MANIFEST = MANIFEST_NAME
@@ -524,11 +524,9 @@ def _conftest_text(spec) -> str:
     root = (spec.root or spec.script.parent).resolve()
     folder = spec.script.resolve().parent
     while True:
-        try:
-            with open_regular(folder / "conftest.py", follow=True) as fh:  # (a FIFO a pull request made: not read)
-                texts.append(fh.read(RUN_FILE_LIMIT).decode("utf-8", errors="replace"))
-        except OSError:
-            pass
+        text = read_run_text(folder / "conftest.py", follow=True)  # (a FIFO a pull request made: not read)
+        if text:
+            texts.append(text)
         if folder == root or folder.parent == folder or root not in folder.parents:
             break
         folder = folder.parent

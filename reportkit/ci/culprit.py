@@ -44,7 +44,7 @@ from typing import Callable, Iterable, Optional
 from reportkit.errors import UserError
 from reportkit.failure.check import Check, Outcome
 from reportkit.failure.signature import MatchPolicy, Signature, same_failure
-from reportkit.io import open_regular, remove_tree
+from reportkit.io import read_run_file, remove_tree
 from reportkit.reduce.dd import Ddmin
 from reportkit.reduce.fixcheck import import_path, repo_dirs
 from reportkit.reduce.passes.edits import Splice
@@ -851,7 +851,6 @@ def _repo_names(root: Path) -> set[str]:
 
 def _read(path: Path) -> str:
     try:
-        with open_regular(path, follow=True) as fh:  # (a FIFO or a device in the checkout: not read)
-            return fh.read().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_run_file(path, follow=True).decode("utf-8")  # (a FIFO or a device in the checkout: not read)
+    except UnicodeDecodeError:
         return ""
