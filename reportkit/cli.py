@@ -20,7 +20,7 @@ from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
-from reportkit.io import output_file
+from reportkit.io import check_writable, output_file
 from reportkit.redact import (
     RedactingStream,
     clip_words,
@@ -549,6 +549,7 @@ def minimize(
         out_path = output_file(output or _default_output(spec))
         if out_path == spec.script:
             raise UserError("the output would overwrite the input script; choose another --output")
+        check_writable(out_path, "--output")
         good_code = _good_rev(spec, good, no_good_check)
         if not as_json:
             out.print(f"[bold]reportkit minimize[/bold] {escape(script)}: running the original {runs}x ...")

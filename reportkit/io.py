@@ -40,8 +40,14 @@ def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
     name, which whoever else may write in the directory can swap for a symbolic link between our calls (a user of
     a shared project directory, racing a root ``minimize``: the link's target — any file — was truncated, filled
     with the result and chmodded 0644). The name is renamed into place only while it is still that file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+        refused = None
+    except OSError as exc:  # (the directory went read-only, full or away while reportkit ran: nothing is lost)
+        refused = exc
+        name = os.path.join(tempfile.mkdtemp(prefix="reportkit-unwritten-"), path.name)
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), PRIVATE)
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
@@ -54,6 +60,9 @@ def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
     except BaseException:
         Path(name).unlink(missing_ok=True)  # (a link put there goes, never what it points to)
         raise
+    if refused is not None:
+        raise UserError(f"cannot write {path}: {refused.strerror or refused}; what was to be written there is in "
+                        f"{name}")
     try:
         os.replace(name, path)
     except OSError as exc:  # (another user's file at that name in a sticky directory: the result stays in the temp)
@@ -118,6 +127,24 @@ def output_file(path: Path) -> Path:
     return path.parent.resolve() / path.name
 
 
+def check_writable(path: Path, option: str, directory: bool = False) -> None:
+    """Refuse at once an output ``path`` whose directory reportkit could not write (a read-only or full file system,
+    ``/proc``, a file where a directory should be): found before the work, not when its result is written. The
+    nearest existing directory is tried with a temp file, removed at once."""
+    where = path if directory else path.parent
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        if not where.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+        fd, name = tempfile.mkstemp(prefix=".reportkit-probe.", suffix=TEMP_SUFFIX, dir=where)
+    except OSError as exc:
+        raise UserError(f"{option} {path}: reportkit cannot write in {where} ({exc.strerror or exc}); choose "
+                        f"another {option}") from None
+    os.close(fd)
+    os.unlink(name)
+
+
 def check_output_dir(path: Path, option: str = "--out") -> None:
     """Refuse an output directory that is a symbolic link (reportkit would write through it, wherever it points:
     a repository can ship ``reportkit-ci`` as one) or that exists and is not an empty directory."""
@@ -126,6 +153,7 @@ def check_output_dir(path: Path, option: str = "--out") -> None:
                         f"{option} or remove the link")
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UserError(f"{option} {path} already exists and is not an empty directory; choose another or remove it")
+    check_writable(path, option, directory=True)
 
 
 # ---------------------------------------------------------------------- reading what a run left

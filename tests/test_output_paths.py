@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reportkit.errors import UserError
-from reportkit.io import check_output_dir, output_file, remove_tree, write_atomic
+from reportkit.io import check_output_dir, check_writable, output_file, remove_tree, write_atomic
 from reportkit.redact import RedactingStream, shown
 
 
@@ -227,3 +227,33 @@ def test_a_result_that_cannot_replace_its_name_is_one_clear_error_and_kept(tmp_p
             fh.write(b"new\n")
     kept = Path(str(info.value).rsplit(" is in ", 1)[1])
     assert kept.read_text() == "new\n" and (tmp_path / "x.min.py").read_text() == "old\n"
+
+
+@pytest.mark.parametrize("where", ["proc", "file-as-dir"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path, where):
+    """Sandbox attacks round 12 (blind): ``-o`` into a directory reportkit cannot write gave a traceback after the
+    whole minimization. It is one line and exit 2 before the original is even run."""
+    (tmp_path / "job.py").write_text("raise RuntimeError('boom')\n")
+    (tmp_path / "plain").write_text("a file\n")
+    target = "/proc/job.min.py" if where == "proc" else str(tmp_path / "plain" / "job.min.py")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--cold", "-j", "1", "job.py", "-o", target],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and "cannot write in" in proc.stderr and "running the original" not in proc.stdout
+    assert (tmp_path / "plain").read_text() == "a file\n"
+
+
+def test_a_writable_output_passes_the_check_and_leaves_nothing(tmp_path):
+    check_writable(tmp_path / "new" / "deeper" / "job.min.py", "--output")
+    check_output_dir(tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_directory_that_became_unwritable_keeps_the_result_privately(tmp_path):
+    (tmp_path / "gone").write_text("now a file\n")  # (the directory was replaced while reportkit worked)
+    with pytest.raises(UserError) as err:
+        write_atomic(tmp_path / "gone" / "job.min.py", "x = 1\n")
+    kept = Path(str(err.value).rsplit(" is in ", 1)[1])
+    assert kept.read_text() == "x = 1\n" and "cannot write" in str(err.value)
+    assert kept.stat().st_mode & 0o777 == 0o600 and kept.parent.stat().st_mode & 0o777 == 0o700
+    shutil.rmtree(kept.parent)
