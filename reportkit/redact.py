@@ -318,13 +318,39 @@ def remember_output(*texts: str) -> None:
         if not text or len(text) > _OUTPUT_READ:
             continue
         out = redact_text(text, home="")
-        for a, b, marker in (_marker_spans(text, out) or []) if out != text else []:
+        if out == text:
+            continue
+        spans = _marker_spans(text, out)
+        for a, b, marker in _anchored_marker_spans(text, out) if spans is None else spans:
             value = _SHELL_QUOTE_INSIDE.sub("'", text[a:b])  # (the value a shell word quoted: 'a'"'"'b' is a'b)
+            if len(value) > 2 and value[0] == value[-1] and value[0] in "'\"":
+                value = value[1:-1]  # (a repr's quotes the marker took: the value travels without them)
             if len(value) >= _MIN_KNOWN and "\n" not in value and _credential_made(value):
                 remember(value, marker[len("<redacted:"):-1])
 
 
 _OUTPUT_READ = 2_000_000  # (characters: a longer log is redacted where it is shown, not read for values here)
+_ANCHOR = 24
+
+
+def _anchored_marker_spans(before: str, after: str) -> list[Span]:
+    """Where the markers of ``after`` stand in ``before`` when ``after`` is more than ``before`` with markers
+    (a wrapped value joined, colour codes dropped): each marker found between the text beside it, in order, so
+    an edit elsewhere loses no marker but those it touches. A value on more than one line is not taken."""
+    markers = list(_MARKER.finditer(after))[:4096]
+    spans: list[Span] = []
+    pos = prev = 0
+    for i, m in enumerate(markers):
+        stop = markers[i + 1].start() if i + 1 < len(markers) else len(after)
+        left, right = after[max(prev, m.start() - _ANCHOR):m.start()], after[m.end():min(stop, m.end() + _ANCHOR)]
+        prev = m.end()
+        at = before.find(left, pos) if left else -1
+        end = before.find(right, at + len(left)) if at >= 0 and right else -1
+        if end < 0 or "\n" in before[at + len(left):end]:
+            continue
+        spans.append((at + len(left), end, m.group(0)))
+        pos = end
+    return spans
 
 
 def _literal_findings(tree: object) -> list[str]:
@@ -389,6 +415,17 @@ def _shell_quoted(value: str) -> str:
     return shlex.quote(value)
 
 
+def _escaped_forms(value: str, data: bytes) -> list[str]:
+    """``value`` written one escape per byte or per character, in both cases of hex."""
+    units = value.encode("utf-16-be", "surrogatepass")
+    u16 = [units[i:i + 2].hex() for i in range(0, len(units), 2)]
+    out = []
+    for case in (str.lower, str.upper):
+        out += [case("".join(f"%{b:02x}" for b in data)), case(":".join(f"{b:02x}" for b in data)),
+                "".join("\\u" + case(u) for u in u16)]
+    return out
+
+
 @functools.lru_cache(maxsize=4096)
 def _variants(value: str) -> tuple[str, ...]:
     """``value`` and its cheap encodings, longest first; derived ones shorter than 8 characters are left
@@ -404,7 +441,11 @@ def _variants(value: str) -> tuple[str, ...]:
                     repr(data)[2:-1],  # (a bytes repr: b'caf\xc3\xa9')
                     # what gets a value past a CI log's masking: spaced out, reversed, URL-encoded twice, base32
                     " ".join(value), value[::-1], urllib.parse.quote(urllib.parse.quote(value, safe=""), safe=""),
-                    base64.b32encode(data).decode().rstrip("=")})
+                    base64.b32encode(data).decode().rstrip("="),
+                    # every byte %-escaped, a fingerprint's colon-joined hex, every character \u-escaped (HTML-safe
+                    # JSON writers), and base64 of UTF-16-LE (PowerShell's -EncodedCommand)
+                    *_escaped_forms(value, data)})
+    derived.update(_b64_cores(value.encode("utf-16-le", "surrogatepass")))
     found = {value} | {d for d in derived if len(d) >= 8}
     return tuple(sorted(found, key=len, reverse=True))
 
@@ -1404,7 +1445,19 @@ def _b64_user_password(m: re.Match[str]) -> bool:
     # (random like a key, a picked password, a token or URL credentials: not a name, a path or prose)
     return len(value) >= 16 and decoded.isascii() and len(decoded) >= 8 and (
         (len(decoded) >= 16 and looks_random(decoded)) or password_made(decoded) or bool(credentials_in(decoded))
-        or bool(_high_spans(decoded)))
+        or bool(_high_spans(decoded)) or _named_inside(decoded))
+
+
+_SECRET_WORD = re.compile(r"(?i)pass|secret|token|key|auth|cred|pwd")
+
+
+def _named_inside(decoded: str) -> bool:
+    """A document under a secret's name (``{"password": "..."}``, ``token=...``) whose value has a
+    credential's make-up: a name alone, a placeholder or a count is not enough."""
+    if _SECRET_WORD.search(decoded) is None or len(decoded) > 4096:
+        return False
+    out = _context_rules(decoded)
+    return out != decoded and any(_credential_made(decoded[a:b]) for a, b, _ in _marker_spans(decoded, out) or [])
 
 
 def _encoded_spans(text: str) -> list[Span]:
@@ -1774,6 +1827,11 @@ _SECRET_WORD_END = re.compile(r"(?:token|password|passwd|passphrase|secret|key|p
 # digits 0, the rest kept: "xx_xxxx_0xX00XxXxx")
 _PLACEHOLDER = re.compile(r"^(?:<\|?/?[^<>\s]{0,40}\|?>|\[[A-Za-z_]{1,20}\]|\{\w{0,40}\}|%\(?\w{0,40}\)?s|"
                           r"\$\{?\w{1,60}\}?|\*{3,}|<[^<>]{1,60}>|x{3,}|\.{3}|…|"
+                          # OmegaConf/Hydra's ${oc.env:NAME} (its MISSING default ???), a sample's words:
+                          # your-api-key-here, YOUR_TOKEN, paste_token_here, REPLACE_ME
+                          r"\$\{[\w.]{1,40}:\w{1,60}(?:,\s?(?:\?{3}|null|None|''|\"\"|))?\}|"
+                          r"your[-_ .][a-z0-9_\-. ]{0,60}|[a-z0-9_\-. ]{0,60}[-_ .]here|"
+                          r"(?:replace|insert|enter|paste|put)[-_ .](?:me|your|with|key|token|secret|password)[a-z0-9_\-. ]{0,60}|"
                           r"(?=(?:[^x]*x){3})[x0_\-.:/+=~]{6,})$", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -1899,16 +1957,27 @@ def _prompt_text(prefix: str, quote: str) -> bool:
     return head[:1] == quote and quote not in head[1:]
 
 
+# an escaped line break or tab (a JSON document's, a repr's): an unquoted value ends there
+_LINE_ESCAPE = re.compile(r"\\[nrt]")
+
+
+def _escape_tail(value: str) -> tuple[str, str]:
+    """``value`` cut at its first escaped line break: (the value, what follows it on the next line)."""
+    cut = _LINE_ESCAPE.search(value) if "\\" in value else None
+    return (value, "") if cut is None else (value[:cut.start()], value[cut.start():])
+
+
 def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
         groups = m.groupdict()
         quote = groups.get("q") or ""
         value = groups.get("qvalue") if quote else groups.get("value")
-        if value is None or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or m.group("prefix")):
+        value, tail = _escape_tail(value) if value and not quote else (value, "")
+        if not value or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or m.group("prefix")):
             return m.group(0)
         if quote and _prompt_text(m.group("prefix"), quote):
             return m.group(0)
-        return f"{m.group('prefix')}{quote}{_mark(kind)}{quote}"
+        return f"{m.group('prefix')}{quote}{_mark(kind)}{quote}{tail}"
 
     return repl
 
@@ -2100,8 +2169,8 @@ _DIGEST_REFERENCE = re.compile(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|m
 
 
 def _flag_value(m: re.Match[str]) -> str:
-    value = m.group("fqvalue") if m.group("fq") else m.group("value")
-    if "<redacted:" in value or re.fullmatch(r"[A-Z][A-Z0-9_]*", value):  # (a metavar: --hub-token HUB_TOKEN)
+    value, tail = (m.group("fqvalue"), "") if m.group("fq") else _escape_tail(m.group("value"))
+    if not value or "<redacted:" in value or re.fullmatch(r"[A-Z][A-Z0-9_]*", value):  # (a metavar: --hub-token HUB_TOKEN)
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
         if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value) \
@@ -2110,7 +2179,7 @@ def _flag_value(m: re.Match[str]) -> str:
     elif not ((m.group("dashes") == "--" and looks_random(value)) or (_key_name(m.group("flag")) and _short_key(value))):
         return m.group(0)
     quote = m.group("fq") or ""
-    return f"{m.group('prefix')}{quote}{_mark('secret-argument')}{quote}"
+    return f"{m.group('prefix')}{quote}{_mark('secret-argument')}{quote}{tail}"
 
 
 # a .pgpass line: hostname:port:database:username:password
@@ -2333,10 +2402,17 @@ _DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN
                                           "PUBLIC", "WEBSOCKET", "IDEMPOTENCY", "CONTINUATION", "PAGE", "NEXT"}
 
 
+def _cache_line(m: re.Match[str]) -> bool:
+    """The line says "cache" before the key (``Cache restored from key: Linux-pip-<sha256>``, Inductor's ``fx graph
+    cache hit for key … and ast_key …``): a cache's key is a digest of what it holds."""
+    start = max(m.string.rfind("\n", max(0, m.start() - 200), m.start()) + 1, m.start() - 200)
+    return "cache" in m.string[start:m.start()].lower()
+
+
 def _key_value(m: re.Match[str]) -> bool:
     name, value = m.group("name"), m.group("value")
     words = {w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name) + re.split(r"[_.\-]", name)}
-    if words & _DIGEST_NAME_WORDS:
+    if words & _DIGEST_NAME_WORDS or (name.lower() == "key" and _cache_line(m)):
         return False  # (a number of 12+ digits under a named owner's key is one: bank.account.key=<14 digits>)
     return _numeric_secret(value, name) or (len(value) >= 16 and (_random_body(value) or _random_base64(value)))
 
@@ -2352,7 +2428,7 @@ _KEY_THEN_VALUE = re.compile(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30
 
 def _spaced_key_value(m: re.Match[str]) -> bool:
     owner, value = (m.group("owner") or "").upper(), m.group("value")
-    if owner in _DIGEST_NAME_WORDS or "cache" in m.string[max(0, m.start() - 40):m.start()].lower():
+    if owner in _DIGEST_NAME_WORDS or _cache_line(m):
         return False  # (Inductor's "fx graph cache hit for key f…", "AOTAutogradCache miss for key …")
     return (len(value) >= 16 and (looks_random(value) or _drawn_letters(value))) or (bool(owner) and _short_key(value))
 
