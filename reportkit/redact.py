@@ -1958,13 +1958,17 @@ def _prompt_text(prefix: str, quote: str) -> bool:
 
 
 # an escaped line break or tab (a JSON document's, a repr's): an unquoted value ends there
-_LINE_ESCAPE = re.compile(r"\\[nrt]")
+_LINE_ESCAPE = re.compile(r"\\+[nrt]")  # (escaped once more: \\n)
 
 
 def _escape_tail(value: str) -> tuple[str, str]:
     """``value`` cut at its first escaped line break: (the value, what follows it on the next line)."""
-    cut = _LINE_ESCAPE.search(value) if "\\" in value else None
-    return (value, "") if cut is None else (value[:cut.start()], value[cut.start():])
+    if "\\" not in value:
+        return value, ""
+    cut = _LINE_ESCAPE.search(value)
+    head, tail = (value, "") if cut is None else (value[:cut.start()], value[cut.start():])
+    bare = head.rstrip("\\")  # (a value the rule ended inside \\n: its backslashes are the escape's)
+    return bare, head[len(bare):] + tail
 
 
 def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:

@@ -97,6 +97,7 @@ def test_placeholders_and_cache_keys_stay(text):
     assert redact_text(text, env={}, home="") == text
     doc = json.dumps({"log": f"[o15a] {text}\n[o15b] next line"})
     assert redact_text(doc, env={}, home="") == doc  # (in a JSON document too: the escaped \n ends a value)
+    assert redact_text(json.dumps(doc), env={}, home="") == json.dumps(doc)  # (and escaped once more: \\n)
 
 
 @pytest.mark.parametrize("text", [
@@ -114,3 +115,5 @@ def test_an_escaped_line_break_ends_an_options_value(flag):
     out = redact_text(doc, env={}, home="")
     assert TOKEN not in out
     assert json.loads(out)["log"].endswith("\n[o15b] curl -s https://hub.acme.io")
+    out = redact_text(json.dumps(doc), env={}, home="")
+    assert TOKEN not in out and json.loads(json.loads(out))["log"].endswith("\n[o15b] curl -s https://hub.acme.io")
