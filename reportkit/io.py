@@ -153,7 +153,20 @@ def check_output_dir(path: Path, option: str = "--out") -> None:
                         f"{option} or remove the link")
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UserError(f"{option} {path} already exists and is not an empty directory; choose another or remove it")
+    if path.exists() and _others_in_shared_dir(path):
+        raise UserError(f"{option} {path} is another user's directory in a shared one ({path.parent}): they could "
+                        f"read or swap what reportkit writes there; choose another {option}")
     check_writable(path, option, directory=True)
+
+
+def _others_in_shared_dir(path: Path) -> bool:
+    """``path`` belongs to another user and stands in a directory everyone may write (``/tmp``): whoever made it
+    there ahead of reportkit keeps its rights over what is written into it."""
+    try:
+        st, parent = path.lstat(), path.parent.stat()
+    except OSError:
+        return False
+    return st.st_uid != os.geteuid() and bool(parent.st_mode & stat.S_IWOTH)
 
 
 # ---------------------------------------------------------------------- reading what a run left

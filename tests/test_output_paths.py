@@ -257,3 +257,23 @@ def test_a_directory_that_became_unwritable_keeps_the_result_privately(tmp_path)
     assert kept.read_text() == "x = 1\n" and "cannot write" in str(err.value)
     assert kept.stat().st_mode & 0o777 == 0o600 and kept.parent.stat().st_mode & 0o777 == 0o700
     shutil.rmtree(kept.parent)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making another user's directory needs root")
+def test_another_users_empty_directory_in_a_shared_one_is_refused(tmp_path):
+    """Sandbox attacks round 12 (blind, not promised then): another local user made ``/tmp/reportkit-ci`` ahead of
+    ``ci --out``; everything written there stayed theirs to read and swap."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    (shared / "theirs").mkdir()
+    os.chown(shared / "theirs", 65534, 65534)
+    with pytest.raises(UserError, match="another user's directory"):
+        check_output_dir(shared / "theirs")
+    (shared / "mine").mkdir()
+    check_output_dir(shared / "mine")  # (one's own, or another's in a directory only its owner writes: fine)
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "theirs").mkdir()
+    os.chown(private / "theirs", 65534, 65534)
+    check_output_dir(private / "theirs")
