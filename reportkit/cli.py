@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -1318,3 +1319,8 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("reportkit: interrupted")
         sys.exit(130)
+    except OSError as exc:  # the machine refused a write (a full disk, a quota): one line, not a traceback
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO):
+            raise
+        err.print(f"reportkit: {escape(exc.strerror or str(exc))}" + (f": {escape(str(exc.filename))}" if exc.filename else ""))
+        sys.exit(1)

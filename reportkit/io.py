@@ -102,9 +102,26 @@ def mode_of(path: Path) -> int | None:
 
 
 def write_atomic(path: Path, text: str | bytes, mode: int | None = None) -> None:
-    """Write ``text`` (UTF-8) or bytes to ``path`` via a temp file in the same directory and an atomic rename."""
-    with replacing(path, mode) as fh:
-        fh.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+    """Write ``text`` (UTF-8) or bytes to ``path`` via a temp file in the same directory and an atomic rename.
+    A write the file system refuses (full, over quota, gone read-only) leaves ``path`` as it was and raises a
+    UserError that says where the text was kept instead (a private temp dir), when it could be."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    try:
+        with replacing(path, mode) as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}{_kept_privately(path, data)}") from None
+
+
+def _kept_privately(path: Path, data: bytes) -> str:
+    try:
+        name = os.path.join(tempfile.mkdtemp(prefix="reportkit-unwritten-"), path.name)
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), PRIVATE)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+    except OSError:
+        return ""
+    return f"; what was to be written there is in {name}"
 
 
 def append_text(path: str | Path, text: str) -> None:

@@ -2,6 +2,7 @@
 what a run leaves unreadable is still removed; what a run prints cannot drive the terminal or start a workflow
 command's line."""
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -277,3 +278,32 @@ def test_another_users_empty_directory_in_a_shared_one_is_refused(tmp_path):
     (private / "theirs").mkdir()
     os.chown(private / "theirs", 65534, 65534)
     check_output_dir(private / "theirs")
+
+
+@pytest.fixture
+def full_fs(tmp_path):
+    """A file system with no space left (a small tmpfs, filled): root only."""
+    where = tmp_path / "full"
+    where.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", str(where)],
+                                           capture_output=True).returncode:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        with open(where / "fill", "wb") as fh:
+            with contextlib.suppress(OSError):
+                fh.write(b"\0" * 65536)
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_full_disk_is_one_clear_error_and_the_result_is_kept(tmp_path, full_fs):
+    (tmp_path / "job.py").write_text("import json\nx = 1\ny = [1, 2, 3]\nraise RuntimeError('boom')\n")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--cold", "-j", "1", "job.py", "-o",
+                           str(full_fs / "job.min.py")], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    assert "No space left on device" in proc.stderr
+    kept = Path(proc.stderr.strip().rsplit(" is in ", 1)[1].split()[0])
+    assert "RuntimeError('boom')" in kept.read_text() and kept.stat().st_mode & 0o777 == 0o600
+    shutil.rmtree(kept.parent)
+    assert sorted(p.name for p in full_fs.iterdir()) == ["fill"]  # (no temp file left behind)
