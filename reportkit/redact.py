@@ -1064,6 +1064,20 @@ def _drawn_body(body: str) -> bool:
     return digits * 10 >= len(body) and switches * 5 >= len(body) and longest <= 16 and entropy >= 3.5
 
 
+def _drawn_mixed(value: str) -> bool:
+    """20+ letters and digits where something says a token stands (after a vendor-like prefix, in a token's place
+    of a URL): two kinds of character at least, 3.9+ bits of entropy, less than half of it in words a person could
+    say. Weaker than :func:`looks_random`, which must hold with no such sign: random text has runs of three
+    lower-case letters now and then (a quarter of 24-character draws failed it); a name's parts are words."""
+    body = re.sub(r"[_\-]", "", value)
+    if len(body) < 20 or not (body.isascii() and body.isalnum()) or re.fullmatch(r"[0-9a-fA-F]+", body):
+        return False  # (hex: a digest's, judged by its length elsewhere)
+    kinds = bool(re.search(r"[a-z]", body)) + bool(re.search(r"[A-Z]", body)) + bool(re.search(r"[0-9]", body))
+    if kinds < 2 or shannon_entropy(body) < 3.9:
+        return False
+    return sum(len(w) for w in _WORDLIKE.findall(value) if _sayable(w)) * 2 < len(body)
+
+
 def _known_prefix_inside(prefix: str) -> bool:
     """``xghp_``: a known vendor's prefix glued to a longer word (that word is not the vendor's token). A known
     prefix of two letters and its ``_`` is no sign (``opk_`` is OpenPipe's, not Stripe's ``pk_`` in a word):
@@ -1107,7 +1121,8 @@ def _prefixed_spans(text: str) -> list[Span]:
         # (20+ drawn characters after the prefix and its words: a base64url body's "_" or "-" may cut it anywhere,
         # bb_live_<16>_<10>, bb_live_9_ce-<9>_<12>)
         drawn = re.sub(r"[_\-]", "", text[m.start("lead") + _lead_words(m.group("lead")):end]) if end > 0 else ""
-        if len(drawn) >= 20 and (_drawn_body(body.replace("_", "").replace("-", "")) or _drawn_body(drawn)) \
+        if len(drawn) >= 20 and (_drawn_body(body.replace("_", "").replace("-", "")) or _drawn_body(drawn)
+                                 or _drawn_mixed(body)) \
                 and not _PLACEHOLDER.match(text[m.start():end]) \
                 and not _DIGEST_BODY.fullmatch(re.split(r"[_\-]", body.rstrip("_-"))[-1]):  # (Linux-pip-<sha256>: a cache's key)
             spans.append((m.start(), end, _mark("token")))
@@ -1525,7 +1540,7 @@ _PATH_TOKEN = re.compile(r"://(?:[\w\-]{1,63}\.)*anaconda\.(?:org|com|cloud)/t/(
 def _webhook_key(m: re.Match[str]) -> bool:
     """A part of the path is drawn (a UUID, 32+ hex digits, random text), not a route's words (``/hooks/on-push``)."""
     return any(_UUID.search(p) or _long_hex(p) or (len(p) >= 16 and (looks_random(p) or _random_one_case(p)))
-               for p in re.split(r"[/@]", m.group("value")))
+               or _drawn_mixed(p) for p in re.split(r"[/@]", m.group("value")))
 
 
 def _structural_spans(text: str) -> list[Span]:

@@ -117,3 +117,27 @@ def test_an_escaped_line_break_ends_an_options_value(flag):
     assert json.loads(out)["log"].endswith("\n[o15b] curl -s https://hub.acme.io")
     out = redact_text(json.dumps(doc), env={}, home="")
     assert TOKEN not in out and json.loads(json.loads(out))["log"].endswith("\n[o15b] curl -s https://hub.acme.io")
+
+
+@pytest.mark.parametrize("text, value", [
+    ("identities imported 120 (ory_pat_ZWAPKYKAJfwgtpccGDiKXOWR7r84f4DV)", "ZWAPKYKAJfwgtpccGDiKXOWR7r84f4DV"),
+    ("for url <https://conda.anaconda.org/t/ac-XZv50pjdPnkcvtBXLqRTSYTatnEMJJ/acme/linux-64/repodata.json>",
+     "XZv50pjdPnkcvtBXLqRTSYTatnEMJJ"),
+    ("pushed with zz_key_GsbCLejbuyuiKgqqaCymWSwA8f3k", "GsbCLejbuyuiKgqqaCymWSwA8f3k"),
+])
+def test_a_drawn_body_with_runs_of_letters_after_a_tokens_sign(text, value):
+    """Planted secrets rounds 11 and 13 (blind), on some draws only: a random body with runs of three lower-case
+    letters failed the randomness test although a vendor-like prefix or a token's place in the URL said what it was."""
+    assert value not in redact_text(text, env={}, home="")
+    assert value not in redact_code(f"MSG = {text!r}\n", env={})
+
+
+@pytest.mark.parametrize("text", [
+    "collected test_forward_backward_bf16_compile_dynamic_shapes",
+    "loaded llama3_8b_instruct_q4_k_m_gguf from the hub",
+    "model-3f9c2a7d5e1b4c8a9f0e6d2b7a1c5e3f9c2a7d5e saved",  # (a sha1: a named digest)
+    "kernel triton_poi_fused_convolution_relu_threshold_backward_7 compiled",
+    "see https://conda.anaconda.org/t/public-channel-mirror-for-ci/acme/linux-64/repodata.json",
+])
+def test_names_made_of_words_after_such_a_sign_stay(text):
+    assert redact_text(text, env={}, home="") == text
