@@ -2455,6 +2455,9 @@ def _spaced_key_value(m: re.Match[str]) -> bool:
 _CONTINUED = re.compile(r"(?:[(\[][A-Za-z. ]{1,12}[)\]]|\.{2,3}|…|>|\+)?[ \t]{0,3}(?P<tail>[^\s\"'`<>]{6,128})(?=\s|$)")
 
 
+_WRAP_REST = re.compile(r"[A-Za-z0-9_\-]{20,512}")
+
+
 def _marker_tails(text: str) -> list[Span]:
     """A value redacted at its line's end that the logger carried on to the next line, which repeats the line's
     start (``... password=<first half>`` / ``<same timestamp and logger> (cont) <second half> sslmode=...``): the
@@ -2474,6 +2477,10 @@ def _marker_tails(text: str) -> list[Span]:
             at = line.find(following[:12])
             common = len(os.path.commonprefix([line[at:], following])) if at > 0 else 0
         if common < 12:
+            word = following.strip()  # (a console's fold: the value's rest alone on the next line)
+            if _WRAP_REST.fullmatch(word) and _token_tail(word) and _drawn_mixed(word):
+                at = brk.end() + following.index(word)
+                spans.append((at, at + len(word), m.group(0)))
             continue
         tail = _CONTINUED.match(following, common) or _CONTINUED.match(following, common + 1)
         if tail and _token_tail(tail.group("tail")) and not tail.group("tail").startswith("<redacted"):

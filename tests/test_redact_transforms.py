@@ -141,3 +141,18 @@ def test_a_drawn_body_with_runs_of_letters_after_a_tokens_sign(text, value):
 ])
 def test_names_made_of_words_after_such_a_sign_stay(text):
     assert redact_text(text, env={}, home="") == text
+
+
+def test_the_rest_of_a_value_a_console_folded_onto_the_next_line():
+    """Planted secrets round 13 (blind), on some draws: rich's Console(width=48) folded ``HF_TOKEN=<64 drawn>``; the
+    rest alone on the next line was missed when it had chance runs of lower-case letters."""
+    head, rest = "6qUCZe0FifeFZD4zKTezmAmzUnDNDeUjY6BYSE6", "00PTpuY3ubmgmpms5OLYTkfUB"
+    out = redact_text(f"HF_TOKEN={head}\n{rest}\nTraceback (most recent call last):\n", env={}, home="")
+    assert head not in out and rest not in out and out.endswith("\nTraceback (most recent call last):\n")
+
+
+@pytest.mark.parametrize("line", ["test_forward_backward_bf16_compile", "ConvNeXtV2AtomImageNet22kFinetune",
+                                  "--hub-model-id-for-the-upload-step", "2026-03-17T03:02:54Z"])
+def test_the_next_lines_own_word_after_a_redacted_value_stays(line):
+    out = redact_text(f"api_key=Xk29fLq0Zp3Rt8Wv1Nc7Bd5Hy2Mj\n{line}\n", env={}, home="")
+    assert out == f"api_key=<redacted:secret>\n{line}\n"
