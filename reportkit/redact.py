@@ -2793,7 +2793,9 @@ def _near_spans(text: str) -> list[Span]:
         limit = word.end() + 200
         end = min((e for e in (text.find("\n", word.end(), limit), text.find("\\n", word.end(), limit)) if e >= 0),
                   default=min(limit, len(text)))
-        for m in _NEAR_VALUE.finditer(text, word.end(), end):
+        for m in _NEAR_VALUE.finditer(text, word.end()):  # (no endpos: a value the limit cuts is not whole)
+            if m.start() >= end:
+                break
             if _near_credential(m.group(0)):
                 value = m.group(0).rstrip(".")
                 spans.append((m.start(), m.start() + len(value), _mark("secret")))

@@ -156,3 +156,15 @@ def test_the_rest_of_a_value_a_console_folded_onto_the_next_line():
 def test_the_next_lines_own_word_after_a_redacted_value_stays(line):
     out = redact_text(f"api_key=Xk29fLq0Zp3Rt8Wv1Nc7Bd5Hy2Mj\n{line}\n", env={}, home="")
     assert out == f"api_key=<redacted:secret>\n{line}\n"
+
+
+def test_a_value_two_hundred_characters_after_a_secrets_word_is_not_cut_in_two():
+    """Planted secrets round 13 (blind), on some draws: the near-a-word rule read its 200 characters as the end of
+    the text, so a UUID that crossed the limit was cut there and its first part taken
+    (``serviceid:<redacted:secret>c-b1d9-…``)."""
+    text = ("argv: ['Data / password:  16 bytes / token:     842 bytes / ca.crt:    1107 bytes', 'iam_serviceid_crn: "
+            "crn:v1:bluemix:public:iam-identity::a/0582db96e3c902767eacf473d27e96ed::serviceid:ServiceId-936f5d1d-"
+            "516c-456c-b1d9-576837297cf5']")
+    for cut in range(-30, 30, 3):  # (wherever the limit falls)
+        shifted = text.replace("argv: ", "argv: " + "x" * (30 + cut) + " ")
+        assert redact_text(shifted, env={}, home="") == shifted
