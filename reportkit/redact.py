@@ -225,7 +225,7 @@ def _setting_pairs(value: str) -> bool:
     return True
 
 
-_PATH_SETTING = re.compile(r"(?:/|\./|~/)[\w.+\-/~]{1,4096}")
+_PATH_SETTING = re.compile(r"(?:/|\./|~/|file://(?:localhost)?/)(?:[\w.+\-/~]|%[0-9A-Fa-f]{2}){1,4096}")  # (file:///a%20b)
 _REGEX_TOKENS = re.compile(r"\(\?[=!:<]|\.[*+]|\\[dwsbDWS]|\[[^\]]{1,40}\]|\{[0-9]{1,4},[0-9]{0,4}\}|^\^|\$$")
 
 
@@ -422,7 +422,9 @@ def _escaped_forms(value: str, data: bytes) -> list[str]:
     out = []
     for case in (str.lower, str.upper):
         out += [case("".join(f"%{b:02x}" for b in data)), case(":".join(f"{b:02x}" for b in data)),
-                "".join("\\u" + case(u) for u in u16)]
+                "".join("\\u" + case(u) for u in u16),
+                case(units.hex()), case(value.encode("utf-16-le", "surrogatepass").hex()),  # (a wchar dump)
+                *(sep.join("0x" + case(f"{b:02x}") for b in data) for sep in (", ", ","))]  # (a C array's bytes)
     return out
 
 
@@ -446,6 +448,7 @@ def _variants(value: str) -> tuple[str, ...]:
                     # JSON writers), and base64 of UTF-16-LE (PowerShell's -EncodedCommand)
                     *_escaped_forms(value, data)})
     derived.update(_b64_cores(value.encode("utf-16-le", "surrogatepass")))
+    derived.update(_b64_cores(value.encode("utf-16-be", "surrogatepass")))  # (Java's getBytes(UTF_16BE))
     found = {value} | {d for d in derived if len(d) >= 8}
     return tuple(sorted(found, key=len, reverse=True))
 
@@ -552,40 +555,47 @@ def _wrapped_spans(text: str, table: tuple[tuple[str, str], ...], patterns: bool
             lo, hi = joined.original(start, end)
             spans.append((lo, hi, marker))
     if patterns:
-        view = joined.view
-        for kind, pattern in _prefix_tokens(view):
-            for m in pattern.finditer(view):
-                if not joined.spans_break(m.start(), m.end()) or not _token_ok(kind, view, m):
-                    continue
-                # a wrap fills its lines: a line shorter than the first one ended the token, when it is whole there
-                # (the next line's words are not part of it)
-                breaks = joined.breaks_within(m.start(), m.end())
-                end = next((c for c, length in breaks[1:]
-                            if length < breaks[0][1] and pattern.fullmatch(view, m.start(), c)), m.end())
-                first = breaks[0][0]
-                if not _token_tail(view[first:end]) or _CALLED.match(view, end):  # the next line starts something else (--api-key, a date)
-                    if pattern.fullmatch(view, m.start(), first) or first - m.start() < 12:
-                        continue  # whole on its line (the line's own rules take it), or too short to be one
-                    end = first  # the head of a token a logger wrapped (its tail is past the next line's prefix)
-                    tail = _tail_after_prefix(text, joined.original(m.start(), end)[1])
-                    if tail:
-                        spans.append((*tail, _mark(kind)))
-                if end < len(view) and view[end] in "=:":
-                    # the last piece is a name being assigned on the next line (NAME=value), not the token's tail
-                    end = max(c for c, _ in breaks if c < end)
-                    if end == breaks[0][0] or not pattern.fullmatch(view, m.start(), end):
-                        continue
-                lo, hi = joined.original(m.start(), end)
-                if _next_line_goes_on(text, hi) and pattern.fullmatch(view, m.start(), breaks[0][0]):
-                    # whole on its first line, and the next line's first word is followed by more words: that
-                    # word is the next line's own (a log's date, a --flag), not the token's tail
-                    spans.append((lo, joined.original(m.start(), breaks[0][0])[1], _mark(kind)))
-                    continue
-                spans.append((lo, hi, _mark(kind)))
+        for kind, pattern in _prefix_tokens(joined.view):
+            for m in pattern.finditer(joined.view):
+                if joined.spans_break(m.start(), m.end()) and _token_ok(kind, joined.view, m):
+                    spans += _wrapped_token(text, joined, pattern, m, _mark(kind))
     return spans
 
 
+def _wrapped_token(text: str, joined: _Joined, pattern: re.Pattern[str], m: re.Match[str], marker: str) -> list[Span]:
+    """The spans of ``text`` a token ``m`` of the joined view covers, which a line break splits."""
+    view = joined.view
+    # a wrap fills its lines: a line shorter than the first one ended the token, when it is whole there
+    # (the next line's words are not part of it)
+    breaks = joined.breaks_within(m.start(), m.end())
+    end = next((c for c, length in breaks[1:] if length < breaks[0][1] and pattern.fullmatch(view, m.start(), c)),
+               m.end())
+    first = breaks[0][0]
+    if _NEXT_NAME.match(view, first, end):  # (NAME=... on the next line: its own assignment, never a tail)
+        return [(*joined.original(m.start(), first), marker)] if pattern.fullmatch(view, m.start(), first) else []
+    spans: list[Span] = []
+    if not _token_tail(view[first:end]) or _CALLED.match(view, end):  # the next line starts something else (--api-key, a date)
+        if pattern.fullmatch(view, m.start(), first) or first - m.start() < 12:
+            return []  # whole on its line (the line's own rules take it), or too short to be one
+        end = first  # the head of a token a logger wrapped (its tail is past the next line's prefix)
+        tail = _tail_after_prefix(text, joined.original(m.start(), end)[1])
+        if tail:
+            spans.append((*tail, marker))
+    if end < len(view) and view[end] in "=:":
+        # the last piece is a name being assigned on the next line (NAME=value), not the token's tail
+        end = max(c for c, _ in breaks if c < end)
+        if end == breaks[0][0] or not pattern.fullmatch(view, m.start(), end):
+            return spans
+    lo, hi = joined.original(m.start(), end)
+    if _next_line_goes_on(text, hi) and pattern.fullmatch(view, m.start(), breaks[0][0]):
+        # whole on its first line, and the next line's first word is followed by more words: that
+        # word is the next line's own (a log's date, a --flag), not the token's tail
+        return spans + [(lo, joined.original(m.start(), breaks[0][0])[1], marker)]
+    return spans + [(lo, hi, marker)]
+
+
 _LINE_BREAK = re.compile(r"\r?\n|(?:\\r)?\\n\ue005?")
+_NEXT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,80}[ \t]{0,3}[=:](?![=:])[ \t]{0,3}(?=\S)")  # (not a base64 tail's "=" pad)
 
 
 def _tail_after_prefix(text: str, at: int) -> Optional[tuple[int, int]]:
@@ -1110,6 +1120,15 @@ def _lead_words(lead: str) -> int:
     return m.end() if m else 0
 
 
+def _in_param_id(text: str, at: int) -> bool:
+    """``at`` starts a parametrized test's id or one of its parts (``test_dropout[<here>`` or ``…-<here>``)."""
+    if at == 0 or text[at - 1] not in "[-":
+        return False
+    opened = text.rfind("[", max(0, at - 200), at)
+    return opened > 0 and (text[opened - 1].isalnum() or text[opened - 1] == "_") \
+        and "]" not in text[opened:at] and "\n" not in text[opened:at]
+
+
 def _prefixed_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     for m in _PREFIXED_TOKEN.finditer(text):
@@ -1117,6 +1136,9 @@ def _prefixed_spans(text: str) -> list[Span]:
                 or _known_prefix_inside(m.group("prefix")):
             continue
         end = _prefixed_end(text, m)
+        if end > 0 and _in_param_id(text, m.start()):  # (test_x[rng_state_<hex>-float16-cpu]: "-" joins the ids)
+            dash = text.find("-", m.end("body"), end)
+            end = dash if dash > 0 else end
         body = text[m.end("prefix"):end]
         # (20+ drawn characters after the prefix and its words: a base64url body's "_" or "-" may cut it anywhere,
         # bb_live_<16>_<10>, bb_live_9_ce-<9>_<12>)
@@ -1195,7 +1217,8 @@ _AUTH_HEADER = re.compile(
 )
 _BEARER = re.compile(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<redacted)(?=[A-Za-z0-9\-._~+/]{0,2048}[0-9])"
                      r"[A-Za-z0-9\-._~+/]{16,2048}=*)", re.IGNORECASE)
-_API_KEY_HEADER = re.compile(_HEADER_START + r"(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
+# (never right after "//": there it is a URL's user, which the URL rules judge: https://x-access-token:${GITHUB_TOKEN}@)
+_API_KEY_HEADER = re.compile(_HEADER_START + r"(?<!//)(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
                              r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;\\]{8,})", re.IGNORECASE)
 # tools whose option takes a password as its own argument (``sshpass -p PW``, ``docker login -p PW``,
 # ``ldapsearch -w PW``): tool -> (options, the sub-command they belong to or "")

@@ -23,6 +23,10 @@ TOKEN = "".join(RNG.choice(ALNUM) for _ in range(40))
     lambda v: "".join(f"\\u{ord(c):04x}" for c in v),                        # an HTML-safe JSON writer
     lambda v: "".join(f"\\u{ord(c):04X}" for c in v),
     lambda v: base64.b64encode(f"Invoke-RestMethod -Headers @{{t='{v}'}}".encode("utf-16-le")).decode(),
+    lambda v: "blob=" + base64.b64encode(v.encode("utf-16-be")).decode(),    # Java's getBytes(UTF_16BE)
+    lambda v: "wchar dump: " + v.encode("utf-16-le").hex(),
+    lambda v: "{" + ", ".join(f"0x{b:02x}" for b in v.encode()) + "};",       # a C array's bytes
+    lambda v: "{" + ",".join(f"0x{b:02X}" for b in v.encode()) + "};",
 ])
 def test_a_known_value_printed_one_escape_at_a_time(encode):
     shown = encode(TOKEN)
@@ -168,3 +172,55 @@ def test_a_value_two_hundred_characters_after_a_secrets_word_is_not_cut_in_two()
     for cut in range(-30, 30, 3):  # (wherever the limit falls)
         shifted = text.replace("argv: ", "argv: " + "x" * (30 + cut) + " ")
         assert redact_text(shifted, env={}, home="") == shifted
+
+
+def test_a_whole_token_does_not_run_into_the_next_lines_assignment():
+    """Planted secrets round 18 (blind): ``DBX_SL_TOKEN_1=sl.u.<140>`` then ``ACME_2_SECRET_9=<base64>`` on the
+    next line: the wrap rule took the next line's name and the secret's start as the token's tail, up to a ``/``;
+    the rest of that secret was shown and its own rule never saw it."""
+    token = "sl.u." + (TOKEN * 4)[:140]
+    secret = TOKEN[:21] + "/" + TOKEN[21:39]
+    out = redact_text(f"env dump\nDBX_SL_TOKEN_1={token}\nACME_2_SECRET_9={secret}\n", env={}, home="")
+    assert TOKEN[:12] not in out and TOKEN[21:39] not in out and "\nACME_2_SECRET_9=<redacted" in out
+
+
+@pytest.mark.parametrize("rest, assignment", [("AbCd12==", False), ("AbCd12=", False), ("AbCd12=\n", False),
+                                               ("NAME_2=value", True), ("key: v", True), ("a.b.c=1", True)])
+def test_what_starts_the_next_lines_own_assignment(rest, assignment):
+    from reportkit.redact import _NEXT_NAME
+
+    assert bool(_NEXT_NAME.match(rest)) is assignment  # (a base64 tail's "=" pad is a tail, not a name)
+
+
+@pytest.mark.parametrize("text", [
+    "tests/test_ops.py::test_dropout[rng_state_3f9c2a7d5e1b4c8a-float16-cpu] FAILED",
+    "tests/test_ops.py::test_seed[cpu-seed_7d5e1b4c8a3f9c2a-bf16] PASSED",
+])
+def test_a_parametrized_ids_parts_are_not_one_token(text):
+    """Planted secrets round 18 (blind), ordinary text: a test id's hex seed part and the dtype and device parts
+    after it were read as one unknown vendor's token (``rng_state_<16 hex>-float16-cpu``)."""
+    assert redact_text(text, env={}, home="") == text
+
+
+def test_a_token_as_a_parametrized_id_still_goes():
+    text = "tests/t.py::test_hub[zz_key_GsbCLejbuyuiKgqqaCymWSwA8f3k-cpu] FAILED"
+    assert "GsbCLejbuyuiKgqqaCymWSwA8f3k" not in redact_text(text, env={}, home="")
+
+
+def test_a_header_name_as_a_urls_user_is_judged_as_url_credentials():
+    """Planted secrets round 18 (blind), ordinary text: ``https://x-access-token:${GITHUB_TOKEN}@github.com/...`` was
+    read as an ``x-access-token:`` header whose value ran on through the host and path."""
+    template = "git clone https://x-access-token:${GITHUB_TOKEN}@github.com/acme/seg.git"
+    assert redact_text(template, env={}, home="") == template
+    real = template.replace("${GITHUB_TOKEN}", TOKEN)
+    assert redact_text(real, env={}, home="") == "git clone https://<redacted:url-credentials>@github.com/acme/seg.git"
+
+
+@pytest.mark.parametrize("value, plain", [("file:///home/ci/My%20Models/seg%2Dv2.pt", True), ("/home/ci/My%20Models", True),
+                                          ("file:///tmp/x.pt", True), ("https://ci:Copper%23Wren912@hub.acme.io", False)])
+def test_a_file_url_given_with_env_is_a_path(value, plain):
+    """Planted secrets round 18 (blind), ordinary text: ``--env MODEL=file:///home/ci/My%20Models/seg%2Dv2.pt`` was a
+    known value, so the run line and every print of the path lost it."""
+    from reportkit.redact import plain_setting
+
+    assert plain_setting(value) is plain
