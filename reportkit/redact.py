@@ -3321,7 +3321,13 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
             add(arg[start:end])
     for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
         add(value, "credentials", "password")
+    if len(argv) >= 2 and "login" in argv[:-1] and _drawn_key(argv[-1]):
+        add(argv[-1])  # a login's last argument, its options before it: wandb login --relogin --host URL <40 hex>
     return found
+
+
+def _drawn_key(arg: str) -> bool:
+    return not arg.startswith("-") and (_long_hex(arg) or _random_body(re.sub(r"[_\-]", "", arg)))
 
 
 def _option_secrets(arg: str, nxt: Optional[str]) -> list[tuple[str, str]]:
