@@ -1323,4 +1323,4 @@ def main() -> None:
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO):
             raise
         err.print(f"reportkit: {escape(exc.strerror or str(exc))}" + (f": {escape(str(exc.filename))}" if exc.filename else ""))
-        sys.exit(1)
+        sys.exit(2)

@@ -2795,6 +2795,7 @@ def _named_guesses(text: str) -> str:
 # password's make-up or drawn (random-looking, 16+); never hex, a UUID, a digest's or an SSH public key's shape
 _NEAR_WORD = re.compile(r"(?<![A-Za-z])(?:password|passwd|passphrase|secret|token|api[ _\-]?key|credentials?|auth)"
                         r"(?![A-Za-z])", re.IGNORECASE)
+_NEAR_VALUE_CHAR = re.compile(r"[\w\-+/=]")
 _NEAR_VALUE = re.compile(r"(?<![\w\-+/=.])(?!<redacted)[A-Za-z0-9!#$%&*?@^~+/=_\-.]{12,128}(?![\w\-+/=])")
 
 
@@ -2816,9 +2817,13 @@ def _near_spans(text: str) -> list[Span]:
         limit = word.end() + 200
         end = min((e for e in (text.find("\n", word.end(), limit), text.find("\\n", word.end(), limit)) if e >= 0),
                   default=min(limit, len(text)))
-        for m in _NEAR_VALUE.finditer(text, word.end()):  # (no endpos: a value the limit cuts is not whole)
+        # (a value may run past the limit: read 129 more, and never take one that the read's end cut)
+        stop = min(len(text), end + 129)
+        for m in _NEAR_VALUE.finditer(text, word.end(), stop):
             if m.start() >= end:
                 break
+            if m.end() == stop < len(text) and _NEAR_VALUE_CHAR.match(text, stop):
+                continue
             if _near_credential(m.group(0)):
                 value = m.group(0).rstrip(".")
                 spans.append((m.start(), m.start() + len(value), _mark("secret")))
