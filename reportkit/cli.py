@@ -21,7 +21,7 @@ from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
 from reportkit.errors import UserError
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
-from reportkit.io import check_writable, output_file
+from reportkit.io import check_writable, output_file, read_run_text, readable_by_runs
 from reportkit.redact import (
     RedactingStream,
     clip_words,
@@ -327,10 +327,9 @@ def _spec(script: str, args: Optional[List[str]], python: Optional[str], timeout
     overrides = _parse_env(env)
     remember_env(overrides, overrides=True)
     remember_argv(list(args or []))
-    try:  # literals the script binds to secret names (SECRET_KEY = "..."): known values too
-        remember_code(Path(script.split("::", 1)[0]).read_text(encoding="utf-8", errors="replace"))
-    except OSError:
-        pass  # target_spec says what is wrong with the path
+    path = Path(script.split("::", 1)[0])  # literals the script binds to secret names (SECRET_KEY = "..."): known too
+    if readable_by_runs(path):  # (target_spec says what is wrong with the path: a FIFO, /dev/zero, another's file)
+        remember_code(read_run_text(path, follow=True))
     return target_spec(script, list(args or []), python=python, timeout=timeout or default_timeout,
                        isolate_file=isolate_file, env=overrides)
 

@@ -173,7 +173,23 @@ def check_output_dir(path: Path, option: str = "--out") -> None:
     if path.exists() and _others_in_shared_dir(path):
         raise UserError(f"{option} {path} is another user's directory in a shared one ({path.parent}): they could "
                         f"read or swap what reportkit writes there; choose another {option}")
+    if _renamable_by_others(path.parent):
+        raise UserError(f"{option} {path}: everyone may rename or replace what is in {path.parent} (it is world-writable "
+                        f"without the sticky bit), so the directory reportkit writes into could be swapped for a link "
+                        f"while it works; choose another {option}")
     check_writable(path, option, directory=True)
+
+
+def _renamable_by_others(directory: Path) -> bool:
+    """``directory`` (its nearest existing ancestor) lets every user rename its entries: world-writable, no sticky
+    bit (``/tmp`` has one: there only an entry's owner may rename it)."""
+    while not os.path.lexists(directory) and directory != directory.parent:
+        directory = directory.parent
+    try:
+        st = directory.stat()
+    except OSError:
+        return False
+    return bool(st.st_mode & stat.S_IWOTH) and not st.st_mode & stat.S_ISVTX
 
 
 def _others_in_shared_dir(path: Path) -> bool:

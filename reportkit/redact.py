@@ -76,6 +76,7 @@ import binascii
 import bisect
 import contextlib
 import functools
+import hashlib
 import io
 import json
 import math
@@ -193,9 +194,13 @@ def remember(value: str, kind: str = "known-secret") -> None:
     _KNOWN.add(value, kind)
 
 
+_CODE_SEEN: set[bytes] = set()  # (sources remember_code read)
+
+
 def forget_known() -> None:
     """Empty the register (tests)."""
     _KNOWN.clear()
+    _CODE_SEEN.clear()
 
 
 def plain_setting(value: str) -> bool:
@@ -299,10 +304,15 @@ def remember_argv(argv: Iterable[str]) -> None:
 def remember_code(source: str) -> None:
     """Remember the literals a script binds to secret names (:func:`redact_code`'s rule from names:
     ``SECRET_KEY = "..."``): wherever the value travels (an error message, a call ``minimize`` inlined it
-    into), it is a known value."""
+    into), it is a known value. A source read before (the CLI and the run's spec both read the script) is not
+    parsed again."""
+    digest = hashlib.sha1(source.encode("utf-8", "surrogatepass")).digest() if source else b""
+    if digest in _CODE_SEEN:
+        return
     tree = _tree(source) if source and len(source) <= 4_000_000 else None
     if tree is None:
         return
+    _CODE_SEEN.add(digest)
     for value in named_secret_values(tree):
         whole = [r for a, b, r in _high_spans(value) if (a, b) == (0, len(value))]  # a token of a known format
         remember(value, whole[0][len("<redacted:"):-1] if whole else "secret")

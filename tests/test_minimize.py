@@ -160,6 +160,17 @@ raise RuntimeError(f'boom {{v29}}')
     assert "raise RuntimeError(f'boom {v29}')" in text
 
 
+def test_a_budget_preparing_used_up_starts_no_pass(tmp_path, monkeypatch):
+    """Sandbox attacks round 13 (blind): ``--budget 5`` on a 100,000-line script took 147 s; the reducer's passes
+    began (parsing megabytes) although preparing had used the budget up, and the cosmetic re-check parsed it all again.
+    A budget spent before the reduction starts no pass: the result is the input, tidied (small) and re-checked."""
+    script = make(tmp_path, "import os  # used nowhere\nx = 1\n\n\n\nraise RuntimeError('boom')\n")
+    monkeypatch.setattr(mz, "reduce_source", lambda *a, **k: pytest.fail("a pass started after the budget"))
+    report, out, _ = run_minimize(script, budget=1e-6)
+    assert report.stopped_early and report.tests_run == 0 and report.verified is True and not report.passes
+    assert out.read_text() == "import os\nx = 1\n\nraise RuntimeError('boom')\n"  # (tidied: the input is small)
+
+
 def test_hang_is_minimized_with_same_blocking_frame(tmp_path):
     script = make(tmp_path, """
         import queue

@@ -307,3 +307,21 @@ def test_a_full_disk_is_one_clear_error_and_the_result_is_kept(tmp_path, full_fs
     assert "RuntimeError('boom')" in kept.read_text() and kept.stat().st_mode & 0o777 == 0o600
     shutil.rmtree(kept.parent)
     assert sorted(p.name for p in full_fs.iterdir()) == ["fill"]  # (no temp file left behind)
+
+
+def test_an_output_directory_in_a_directory_everyone_may_rename_in_is_refused(tmp_path):
+    """Sandbox attacks round 13 (blind): ``ci --out team/cio`` in another user's 0777 directory; 0.4 s after the start
+    that user moved ``cio`` aside and put a link to the victim's private directory at its name, and ci wrote its
+    bundles, manifest and summary there. Without the sticky bit anyone may rename what reportkit makes in such a
+    directory; with it (``/tmp``) only its owner may."""
+    team = tmp_path / "team"
+    team.mkdir()
+    team.chmod(0o777)
+    with pytest.raises(UserError, match="world-writable without the sticky bit"):
+        check_output_dir(team / "cio")
+    with pytest.raises(UserError, match="world-writable without the sticky bit"):
+        check_output_dir(team / "new" / "cio")  # (its nearest existing directory decides)
+    team.chmod(0o1777)
+    check_output_dir(team / "cio")
+    team.chmod(0o775)
+    check_output_dir(team / "cio")

@@ -239,3 +239,21 @@ def test_a_logins_last_argument(argv, found):
     from reportkit.redact import argv_secrets
 
     assert (argv[-1] in argv_secrets(argv)) is found
+
+
+def test_a_source_remembered_twice_is_parsed_once(monkeypatch):
+    """The CLI and the run's spec both remember the script's literals: a 100,000-line script was parsed twice for it
+    (7 s of a 5-second budget; round 13 of sandbox attacks, blind)."""
+    import reportkit.redact as redact
+
+    calls = []
+    parse = redact._tree
+    monkeypatch.setattr(redact, "_tree", lambda source: calls.append(1) or parse(source))
+    forget_known()
+    try:
+        source = f"API_TOKEN = {TOKEN!r}\nx = 1\n"
+        redact.remember_code(source)
+        redact.remember_code(source)
+        assert len(calls) == 1 and TOKEN not in redact_text(f"got {TOKEN}", env={}, home="")
+    finally:
+        forget_known()

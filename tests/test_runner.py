@@ -468,3 +468,53 @@ def test_a_file_that_grows_after_the_size_check_is_not_copied_on(tmp_path, monke
         assert copied <= 6 * 2**20
     finally:
         box.cleanup()
+
+
+def test_a_script_swapped_for_a_link_is_never_written_through(tmp_path):
+    """A candidate's source is written in place of the script's copy; a link the copy kept there (the script was
+    swapped for one while reportkit ran) is replaced, never written through into its target."""
+    proj, victim = tmp_path / "proj", tmp_path / "victim.txt"
+    proj.mkdir()
+    victim.write_text("precious\n")
+    (proj / "a.py").write_text("x = 1\n")
+    box = Sandbox(proj / "a.py")
+    try:
+        (proj / "a.py").unlink()
+        (proj / "a.py").symlink_to(victim)
+        _work, target = box.make("y = 2\n")
+        assert victim.read_text() == "precious\n"
+        assert not target.is_symlink() and target.read_text() == "y = 2\n"
+    finally:
+        box.cleanup()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="reading another user's file for the runs needs root")
+@pytest.mark.parametrize("swapped", ["script", "directory"])
+def test_a_script_swapped_for_a_link_to_a_private_file_is_not_read_for_the_runs(tmp_path, swapped):
+    """Sandbox attacks round 13 (blind): the script was a regular file when reportkit read it; after the first run
+    another user replaced it by a link to nobody's 0600 file in a 0700 dir, and the next run's Sandbox resolved the
+    name again and copied that file for the run with root's rights."""
+    private = tmp_path / "nobody"
+    private.mkdir()
+    (private / "a.py").write_text("SECRET = 'third party'\n")
+    for path, mode in ((private / "a.py", 0o600), (private, 0o700)):
+        os.chown(path, 65534, 65534)
+        os.chmod(path, mode)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "a.py").write_text("x = 1\n")
+    box = Sandbox(proj / "a.py")
+    try:
+        box.make()  # (as it was: fine)
+        if swapped == "script":
+            (proj / "a.py").unlink()
+            (proj / "a.py").symlink_to(private / "a.py")
+        else:
+            proj.rename(tmp_path / "proj-old")
+            proj.symlink_to(private)
+        with pytest.raises(UserError, match="changed while reportkit ran"):
+            box.make()
+        with pytest.raises(UserError, match="changed while reportkit ran"):
+            Sandbox(proj / "a.py")
+    finally:
+        box.cleanup()

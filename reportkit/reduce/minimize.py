@@ -1044,6 +1044,7 @@ class _Reduced:
     stopped_early: bool = False
     interrupted: bool = False
     probe_runs: int = 0  # value-capture runs, on the good side too
+    start: str = ""  # the source the reduction started from
 
 
 def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptions, deadline: float | None,
@@ -1053,7 +1054,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
     trace = Trace.from_env()
     predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference,
                                 good=session.good, keep=keep, trace=trace)
-    best = _Reduced(source, None)
+    best = _Reduced(source, None, start=source)
     writer = _BestWriter(options, len(source))
 
     def improved(candidate: str) -> None:
@@ -1067,10 +1068,12 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
 
     probe = make_probe(session.cold, seeded=seeded, good=session.good, reference=session.reference)
     result: ReduceResult | None = None
+    spent = deadline is not None and time.monotonic() >= deadline  # (preparing used the budget up: no pass starts)
+    best.stopped_early = spent
     try:
         with sigterm_as_interrupt():
             try:
-                result = reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
+                result = None if spent else reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
                                        on_improve=improved, probe=probe, oracle=oracle,
                                        rebuild=not (keep and keep.compares), guarded=session.good is not None,
                                        inputs=bool(keep and keep.inputs),
@@ -1097,6 +1100,9 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
     return best
 
 
+TIDY_LIMIT = 1_000_000  # characters
+
+
 def tidied(source: str) -> str:
     """``source`` through the reducer's cosmetic passes (comments, docstrings, blank lines), as text."""
     for final in P.FINAL:
@@ -1120,7 +1126,10 @@ def _verify_result(session: _Session, reduced: ReduceResult, keep: Keep, options
     """Re-check the result (tidied first when the budget cut the cosmetic passes; ``reduced.source`` becomes the
     tidy form when that still fails) as the file will hold it, redacted. Returns :func:`_verify`'s and why a
     failed re-check failed when it is not flakiness."""
-    tidy = tidied(reduced.source) if reduced.stopped_early else reduced.source
+    # (a huge input the budget cut before anything was removed stays as it is: the cosmetic passes would parse and
+    # re-check megabytes, far past the budget)
+    huge = reduced.source == reduced.start and len(reduced.source) > TIDY_LIMIT
+    tidy = tidied(reduced.source) if reduced.stopped_early and not huge else reduced.source
     verified = None
     if tidy != reduced.source:  # cut by the budget before the cosmetic passes: one re-check covers them
         verified, outcome, on_good = _verify(session, tidy, keep)

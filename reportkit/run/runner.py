@@ -257,7 +257,10 @@ class Sandbox:
     """
 
     def __init__(self, script: Path, isolate_file: bool = False, mirror_root: Path | None = None) -> None:
-        self.script = script.resolve()
+        # (resolved once, by the caller's spec: resolving it again for each run would follow a link put at the
+        # script's name since, into a file the runs could not read, and copy it for them with reportkit's rights)
+        self.script = Path(os.path.abspath(script))
+        self._check_place()
         self.isolate_file = isolate_file
         # with a mirror root above the script's directory, the run's working directory mirrors it:
         # the path down to the script's directory is made of real directories whose other entries
@@ -291,14 +294,27 @@ class Sandbox:
                         f"(more than {COPY_MAX_FILES} files or {COPY_MAX_BYTES // 2**20} MiB); "
                         "move the script to its own directory or pass --isolate-file")
 
+    def _check_place(self) -> None:
+        """The script and its directory are still what the runs may read (as root: what the permission bits let a
+        capability-less root read): a script or directory swapped for a link to another user's private file since
+        reportkit read it is refused, not copied for the runs with reportkit's rights."""
+        try:
+            parent = os.lstat(self.script.parent)
+        except OSError as exc:
+            raise UserError(f"{self.script.parent} is gone ({exc.strerror or exc}); reportkit stopped") from None
+        if stat.S_ISLNK(parent.st_mode) or (os.path.lexists(self.script) and not readable_by_runs(self.script)):
+            raise UserError(f"{self.script} changed while reportkit ran: it, or its directory, is now a link (or a file "
+                            "the sandboxed runs could not read); reportkit does not read it for them")
+
     def make(self, source: str | None = None) -> tuple[Path, Path]:
         """Create a scratch dir; return (workdir, script path inside it)."""
+        self._check_place()
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
         work = run_dir / "work"
         script_dir = self._mirror(work) if self.mirror_root is not None else work
         if self.isolate_file:
             script_dir.mkdir()
-            shutil.copy2(self.script, script_dir / self.script.name)
+            _copy_if_present(str(self.script), str(script_dir / self.script.name), [COPY_MAX_BYTES], self.script.parent)
         else:
             budget = [COPY_MAX_BYTES]  # (bytes left: a file that grows after the size check is not copied on)
 
@@ -308,8 +324,11 @@ class Sandbox:
             shutil.copytree(self.script.parent, script_dir, symlinks=True,
                             ignore=shutil.ignore_patterns(*COPY_IGNORE), copy_function=copy)
         target = script_dir / self.script.name
-        if source is not None:
-            target.write_text(source, encoding="utf-8")
+        if source is not None:  # (never through a link the copy kept at the script's name: a new file in its place)
+            target.unlink(missing_ok=True)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(source)
         (run_dir / "meta").mkdir()
         return work, target
 
@@ -375,7 +394,7 @@ def _mirror_entry(real: Path, copy: Path) -> None:
     import stat
 
     if stat.S_ISREG(st.st_mode) and st.st_size <= MIRROR_COPY_MAX:
-        shutil.copy2(real, copy)
+        _copy_if_present(str(real), str(copy), [MIRROR_COPY_MAX], real.parent)  # (never through a link swapped in since)
     else:
         os.symlink(real, copy)
 
