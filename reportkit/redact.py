@@ -3336,9 +3336,14 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
             add(arg[start:end])
     for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
         add(value, "credentials", "password")
-    if len(argv) >= 2 and "login" in argv[:-1] and _drawn_key(argv[-1]):
-        add(argv[-1])  # a login's last argument, its options before it: wandb login --relogin --host URL <40 hex>
+    if "login" in argv:  # a login's key among its arguments: wandb login --relogin --host URL <40 hex>
+        for i in range(argv.index("login") + 1, len(argv)):
+            if _drawn_key(argv[i]) and not _ID_OPTION.search(argv[i - 1]):
+                add(argv[i])
     return found
+
+
+_ID_OPTION = re.compile(r"^-{1,2}[\w\-]*(?:sha|commit|rev|revision|id|hash|digest|ref)$", re.IGNORECASE)
 
 
 def _drawn_key(arg: str) -> bool:

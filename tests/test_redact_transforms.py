@@ -231,14 +231,17 @@ def test_a_file_url_given_with_env_is_a_path(value, plain):
     (["login", TOKEN], True),
     (["login", "--host", "https://wandb.acme.io", "main"], False),
     (["checkout", "3f9c2a7d5e1b4c8a9f0e6d2b7a1c5e3f9c2a7d5e"], False),   # (a commit)
-    (["login", "3f9c2a7d5e1b4c8a9f0e6d2b7a1c5e3f9c2a7d5e", "--verbose"], False),
+    (["login", "--relogin", "--host", "https://wandb.acme.io", "3f9c2a7d5e1b4c8a9f0e6d2b7a1c5e3f9c2a7d5e", "[o13b]"],
+     True),
+    (["login", "--revision", "3f9c2a7d5e1b4c8a9f0e6d2b7a1c5e3f9c2a7d5e"], False),
 ])
-def test_a_logins_last_argument(argv, found):
+def test_a_logins_key_among_its_arguments(argv, found):
     """Planted secrets round 18 (blind): ``wandb login --relogin --host URL <40 hex>`` as the script's arguments
     reached issue.md's run line: the key is the login's last argument, with options between."""
     from reportkit.redact import argv_secrets
 
-    assert (argv[-1] in argv_secrets(argv)) is found
+    key = max(argv, key=len)
+    assert (key in argv_secrets(argv)) is found
 
 
 def test_a_source_remembered_twice_is_parsed_once(monkeypatch):
