@@ -1156,7 +1156,8 @@ def _prefixed_spans(text: str) -> list[Span]:
         if len(drawn) >= 20 and (_drawn_body(body.replace("_", "").replace("-", "")) or _drawn_body(drawn)
                                  or _drawn_mixed(body)) \
                 and not _PLACEHOLDER.match(text[m.start():end]) \
-                and not _DIGEST_BODY.fullmatch(re.split(r"[_\-]", body.rstrip("_-"))[-1]):  # (Linux-pip-<sha256>: a cache's key)
+                and not _DIGEST_BODY.fullmatch(last := re.split(r"[_\-]", body.rstrip("_-"))[-1]) \
+                and not (_HEX_ONLY.fullmatch(last) and _cache_before(text, m.start())):  # (Linux-pip-<sha256>, <md5> of a cache's key)
             spans.append((m.start(), end, _mark("token")))
     if "live" in text or "test" in text or "prod" in text:
         spans += [(m.start(), m.end(), _mark("token")) for m in _ENV_WORD_TOKEN.finditer(text) if _env_word_token(m)]
@@ -1178,6 +1179,7 @@ def _env_word_token(m: re.Match[str]) -> bool:
 # a word, a dash and a digest's hex (sha1 .. sha512: 40, 56, 64, 96, 128 digits of one case) is a named digest
 # (pip-<sha256> of a cache key, model-<sha1>), not a token of an unknown vendor: known vendors' hex tokens are in
 # the catalogue
+_HEX_ONLY = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 _DIGEST_BODY = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{56}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128})"
                           r"|(?:[0-9A-F]{40}|[0-9A-F]{56}|[0-9A-F]{64}|[0-9A-F]{96}|[0-9A-F]{128})")
 
@@ -1481,8 +1483,8 @@ def _hex_text(m: re.Match[str]) -> bool:
 
 def _b64_user_password(m: re.Match[str]) -> bool:
     value = m.group(0)
-    if not re.search(r"[0-9+/=]", value) and value.isalpha():
-        return False  # a word
+    if value.isalpha() and all(_sayable(w) for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", value)):
+        return False  # a word, or words (base64 of text may have no digit: TGluZGVuflJpZGdlMjEz)
     decoded = _b64_text(value)
     if decoded is None or not decoded.isprintable():
         return False
@@ -1865,6 +1867,7 @@ _NOT_SECRET_VALUE = re.compile(
     r"^(?:-?\d+(?:\.\d+)?|0x[0-9a-f]{1,16}|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
     r"\*+|x+|str|int|float|bool|bytes|dict|list|tuple|set|any|object|"
     r"[A-Za-z0-9]{0,4}[*•]{4,}[A-Za-z0-9]{0,6}|"  # a masked value: ****************a1b2
+    r"!!?[a-z]{2,12}|"  # a YAML tag (db_password: !!binary <base64>: the value follows it)
     r"[A-Za-z_]\w{0,30}(?:\.[A-Za-z_]\w{0,30})+)$",
     re.IGNORECASE,
 )
@@ -2457,8 +2460,12 @@ _DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN
 def _cache_line(m: re.Match[str]) -> bool:
     """The line says "cache" before the key (``Cache restored from key: Linux-pip-<sha256>``, Inductor's ``fx graph
     cache hit for key … and ast_key …``): a cache's key is a digest of what it holds."""
-    start = max(m.string.rfind("\n", max(0, m.start() - 200), m.start()) + 1, m.start() - 200)
-    return "cache" in m.string[start:m.start()].lower()
+    return _cache_before(m.string, m.start())
+
+
+def _cache_before(text: str, at: int) -> bool:
+    start = max(text.rfind("\n", max(0, at - 200), at) + 1, at - 200)
+    return "cache" in text[start:at].lower()
 
 
 def _key_value(m: re.Match[str]) -> bool:
@@ -2901,10 +2908,14 @@ def _decodes_to_text(token: str) -> bool:
     return sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data)
 
 
+_NAMED_HEX = re.compile(r"(?:[A-Za-z]{2,12}[_\-]){1,4}(?:[0-9a-f]{16,}|[0-9A-F]{16,})")  # (Linux-pip-<md5>: words, a digest)
+
+
 def _drawn_token(token: str) -> bool:
     # (a word first, ``raysubmit_AbC…``, ``nonce-…``: a prefixed token, the unknown vendor's rule's to judge)
     if token.startswith("_Z") or re.match(r"[a-z]{3,}[_\-]", token) or _UUID.search(token) \
-            or _DIGEST_LIKE.search(token) or re.fullmatch(r"[0-9a-fA-F_\-]+", token):
+            or _DIGEST_LIKE.search(token) or re.fullmatch(r"[0-9a-fA-F_\-]+", token) \
+            or _NAMED_HEX.fullmatch(token):
         return False
     return looks_random(token) and not _decodes_to_text(token)
 

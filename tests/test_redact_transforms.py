@@ -260,3 +260,25 @@ def test_a_source_remembered_twice_is_parsed_once(monkeypatch):
         assert len(calls) == 1 and TOKEN not in redact_text(f"got {TOKEN}", env={}, home="")
     finally:
         forget_known()
+
+
+@pytest.mark.parametrize("digest", ["646609ec2a82945ff10a33d90465dc5d", "166507eab0f8d234c805e5af7f747fc9398b42bf066c7eca97d8e85ca59f6ab7"])
+def test_a_caches_key_of_words_and_a_digest_stays(digest):
+    """Planted secrets round 13 (blind), ordinary text: ``Cache restored from key: Linux-pip-<md5>`` (32 hex digits: no
+    digest length the unknown vendor's rule knew) was a token."""
+    text = f"Cache restored from key: Linux-pip-{digest}"
+    assert redact_text(text, env={}, home="") == text
+
+
+@pytest.mark.parametrize("shape", ["db_password: !!binary |\n  {b}\n", "password: !!binary {b}", "data:\n  pw: {b}\n"])
+def test_base64_of_a_picked_password_with_no_digit_in_its_base64(shape):
+    """Planted secrets round 15 (blind), on some draws: base64 with letters only (``TGluZGVuflJpZGdlMjEz``) was taken
+    for a word and not decoded; and under ``db_password: !!binary`` the YAML tag was redacted as the value instead."""
+    b = base64.b64encode(b"Linden~Ridge213").decode()
+    out = redact_text(shape.format(b=b), env={}, home="")
+    assert b not in out and "!!binary" in out or "!!binary" not in shape and b not in out
+
+
+@pytest.mark.parametrize("text", ["ConfigurationManager", "x: RandomSamplerWithReplacement", "db_password: !!binary |\n  Y2hhbmdlbWU=\n"])
+def test_words_and_a_placeholders_base64_stay(text):
+    assert redact_text(text, env={}, home="") == text
