@@ -174,22 +174,40 @@ def check_output_dir(path: Path, option: str = "--out") -> None:
         raise UserError(f"{option} {path} is another user's directory in a shared one ({path.parent}): they could "
                         f"read or swap what reportkit writes there; choose another {option}")
     if _renamable_by_others(path.parent):
-        raise UserError(f"{option} {path}: everyone may rename or replace what is in {path.parent} (it is world-writable "
-                        f"without the sticky bit), so the directory reportkit writes into could be swapped for a link "
-                        f"while it works; choose another {option}")
+        raise UserError(f"{option} {path}: other users may rename or replace what is in {path.parent} (it is writable "
+                        f"by everyone or by a group with other members, without the sticky bit), so the directory "
+                        f"reportkit writes into could be swapped for a link while it works; choose another {option}")
     check_writable(path, option, directory=True)
 
 
 def _renamable_by_others(directory: Path) -> bool:
-    """``directory`` (its nearest existing ancestor) lets every user rename its entries: world-writable, no sticky
-    bit (``/tmp`` has one: there only an entry's owner may rename it)."""
+    """``directory`` (its nearest existing ancestor) lets other users rename its entries: writable by everyone, or by
+    a group other users are in, and no sticky bit (``/tmp`` has one: there only an entry's owner may rename it). A
+    directory only its owner may write is fine whoever owns it (a CI container's root writing into the runner user's
+    checkout)."""
     while not os.path.lexists(directory) and directory != directory.parent:
         directory = directory.parent
     try:
         st = directory.stat()
     except OSError:
         return False
-    return bool(st.st_mode & stat.S_IWOTH) and not st.st_mode & stat.S_ISVTX
+    if st.st_mode & stat.S_ISVTX:
+        return False
+    return bool(st.st_mode & stat.S_IWOTH) or bool(st.st_mode & stat.S_IWGRP and _group_has_others(st.st_gid))
+
+
+def _group_has_others(gid: int) -> bool:
+    """Another user is in group ``gid`` (a member, or it is their primary group); an unknown group names nobody."""
+    import grp
+    import pwd
+
+    me = os.geteuid()
+    try:
+        members = set(grp.getgrgid(gid).gr_mem)
+        mine = {p.pw_name for p in pwd.getpwall() if p.pw_uid == me}
+        return bool(members - mine) or any(p.pw_gid == gid and p.pw_uid != me for p in pwd.getpwall())
+    except KeyError:
+        return False
 
 
 def _others_in_shared_dir(path: Path) -> bool:

@@ -317,11 +317,31 @@ def test_an_output_directory_in_a_directory_everyone_may_rename_in_is_refused(tm
     team = tmp_path / "team"
     team.mkdir()
     team.chmod(0o777)
-    with pytest.raises(UserError, match="world-writable without the sticky bit"):
+    with pytest.raises(UserError, match="writable by everyone or by a group"):
         check_output_dir(team / "cio")
-    with pytest.raises(UserError, match="world-writable without the sticky bit"):
+    with pytest.raises(UserError, match="writable by everyone or by a group"):
         check_output_dir(team / "new" / "cio")  # (its nearest existing directory decides)
     team.chmod(0o1777)
     check_output_dir(team / "cio")
     team.chmod(0o775)
+    check_output_dir(team / "cio")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a group with another member needs root")
+def test_an_output_directory_in_a_directory_a_shared_group_may_write_is_refused(tmp_path):
+    """Sandbox attacks round 14 (blind): the same swap of ``ci --out`` in a 0775 directory of a group the victim
+    shares with another user. A group-writable directory of a group no one else is in is fine."""
+    import grp
+
+    team = tmp_path / "team"
+    team.mkdir()
+    shared = next((g for g in grp.getgrall() if g.gr_gid != 0 and (g.gr_mem or any(
+        p.pw_gid == g.gr_gid and p.pw_uid != 0 for p in __import__("pwd").getpwall()))), None)
+    if shared is None:
+        pytest.skip("no group with a member on this machine")
+    os.chown(team, 0, shared.gr_gid)
+    team.chmod(0o775)
+    with pytest.raises(UserError, match="writable by everyone or by a group"):
+        check_output_dir(team / "cio")
+    os.chown(team, 0, 0)  # (root's own group: no one else in it here)
     check_output_dir(team / "cio")
