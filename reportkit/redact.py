@@ -1867,6 +1867,7 @@ _NOT_SECRET_VALUE = re.compile(
     r"^(?:-?\d+(?:\.\d+)?|0x[0-9a-f]{1,16}|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
     r"\*+|x+|str|int|float|bool|bytes|dict|list|tuple|set|any|object|"
     r"[A-Za-z0-9]{0,4}[*•]{4,}[A-Za-z0-9]{0,6}|"  # a masked value: ****************a1b2
+    r"[A-Za-z0-9]{1,8}[_\-][*•]{3,}[A-Za-z0-9]{0,6}|"  # a vendor's prefix and a mask: hf_***, ghp_****a1b2
     r"!!?[a-z]{2,12}|"  # a YAML tag (db_password: !!binary <base64>: the value follows it)
     r"[A-Za-z_]\w{0,30}(?:\.[A-Za-z_]\w{0,30})+)$",
     re.IGNORECASE,
@@ -1954,6 +1955,8 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
     fewer."""
     if _plain_value(value, name) or _PLACEHOLDER.match(value.strip()) or len(value) <= 3:
         return True
+    if "://" in value and _templated_userinfo(value):
+        return True  # postgresql://%(user)s:%(password)s@%(host)s/db: a URL whose credentials are a template's fields
     if _HEX_DIGEST.fullmatch(value) and _hash_named(name):
         return True  # a secret's hash, named so: detect-secrets' "hashed_secret", password_sha256, token_digest
     if re.fullmatch(r"[A-Z][A-Z_]*", value):
@@ -1975,6 +1978,12 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
 _DIGEST_WORDS = frozenset({"SHA", "SHA1", "SHA256", "SHA512", "DIGEST", "CHECKSUM", "MD5"})
 _HASH_WORDS = _DIGEST_WORDS | {"HASHED", "FINGERPRINT"}
 _HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32,128}")
+
+
+def _templated_userinfo(value: str) -> bool:
+    """A URL whose password (or lone token) is a format string's field (``%(password)s``, ``{pw}``, ``${PW}``)."""
+    m = re.match(r"[A-Za-z][\w+.\-]{0,30}://([^@/\s]{1,200})@", value)
+    return m is not None and _CODE_TEMPLATE.fullmatch(m.group(1).rsplit(":", 1)[-1]) is not None
 
 
 def _hash_named(name: str) -> bool:

@@ -282,3 +282,21 @@ def test_base64_of_a_picked_password_with_no_digit_in_its_base64(shape):
 @pytest.mark.parametrize("text", ["ConfigurationManager", "x: RandomSamplerWithReplacement", "db_password: !!binary |\n  Y2hhbmdlbWU=\n"])
 def test_words_and_a_placeholders_base64_stay(text):
     assert redact_text(text, env={}, home="") == text
+
+
+@pytest.mark.parametrize("text", [
+    'DSN = "postgresql://%(user)s:%(password)s@%(host)s:5432/wh" % cfg',
+    'DATABASE_URL = "postgresql://etl:{pw}@db:5432/wh"',
+    "Token: hf_***",
+    "GITHUB_TOKEN: ghp_****a1b2",
+])
+def test_a_templated_dsn_and_a_masked_token_stay(text):
+    """Planted secrets round 19 (blind), ordinary texts: a DSN whose credentials are a format string's fields went
+    whole under DSN's name; ``hf_***`` (huggingface-cli whoami's mask) was a secret."""
+    assert redact_text(text, env={}, home="") == text
+    assert redact_text(f"# {text}\n", env={}, home="") == f"# {text}\n"
+
+
+@pytest.mark.parametrize("text", ['DSN = "postgresql://etl:Copper#Wren912@db:5432/wh"', "Token: hf_***Xk29fLq0Zp3Rt8Wv1Nc7Bd5"])
+def test_their_lookalikes_with_a_credential_still_go(text):
+    assert "<redacted" in redact_text(text, env={}, home="")
