@@ -354,13 +354,34 @@ def _anchored_marker_spans(before: str, after: str) -> list[Span]:
         stop = markers[i + 1].start() if i + 1 < len(markers) else len(after)
         left, right = after[max(prev, m.start() - _ANCHOR):m.start()], after[m.end():min(stop, m.end() + _ANCHOR)]
         prev = m.end()
-        at = before.find(left, pos) if left else -1
-        end = before.find(right, at + len(left)) if at >= 0 and right else -1
-        if end < 0 or "\n" in before[at + len(left):end]:
-            continue
-        spans.append((at + len(left), end, m.group(0)))
-        pos = end
+        found = _anchored(before, left, right, pos) if left and right else None
+        if found is not None:
+            spans.append((*found, m.group(0)))
+            pos = found[1]
     return spans
+
+
+def _anchored(before: str, left: str, right: str, pos: int) -> Optional[tuple[int, int]]:
+    """The first place from ``pos`` on where ``left``, a value of one line and ``right`` stand and the rules put a
+    marker on that value (a few tries: a lookalike line may come first)."""
+    at = before.find(left, pos)
+    for _ in range(8):
+        if at < 0:
+            return None
+        end = before.find(right, at + len(left))
+        if end >= 0 and "\n" not in before[at + len(left):end] and _marked_on_its_line(before, at + len(left)):
+            return at + len(left), end
+        at = before.find(left, at + 1)
+    return None
+
+
+def _marked_on_its_line(text: str, at: int) -> bool:
+    """The rules, run on ``at``'s line alone, put a marker at ``at``: the anchors found the value the marker took,
+    not a lookalike place elsewhere whose text around it is the same."""
+    start = text.rfind("\n", 0, at) + 1
+    stop = text.find("\n", at)
+    line = text[start:stop if stop >= 0 else len(text)]
+    return len(line) <= 20_000 and redact_text(line, home="")[at - start:].startswith("<redacted")
 
 
 def _literal_findings(tree: object) -> list[str]:

@@ -300,3 +300,19 @@ def test_a_templated_dsn_and_a_masked_token_stay(text):
 @pytest.mark.parametrize("text", ['DSN = "postgresql://etl:Copper#Wren912@db:5432/wh"', "Token: hf_***Xk29fLq0Zp3Rt8Wv1Nc7Bd5"])
 def test_their_lookalikes_with_a_credential_still_go(text):
     assert "<redacted" in redact_text(text, env={}, home="")
+
+
+def test_a_lookalike_line_before_a_found_value_is_not_remembered():
+    """The markers of an output whose redacted form is more than markers are placed by the text beside them; a line
+    before it with the same text around another value (a cache's key) must not be taken for the value's place."""
+    digest = "cdddb843e0ebe2cbed67b6a770f5b6f909e68804678e53599d59e4bed7ee11df"
+    original = (f"\x1b[1mstep\x1b[0m 1\n2026-12-01 12:00:01 WARNING x: key: Linux-pip-{digest} restored\n"
+                f"2026-12-01 12:00:01 WARNING x: api_key: {TOKEN} restored\n")
+    forget_known()
+    try:
+        remember_output(original)
+        later = f"restored Linux-pip-{digest}; {TOKEN}_v2"
+        out = redact_text(later, env={}, home="")
+        assert f"Linux-pip-{digest}" in out and TOKEN not in out
+    finally:
+        forget_known()
