@@ -2740,10 +2740,13 @@ _ROW_PAIR = re.compile(r"(?:^|(?<=[\s│┃|\[(]))(?P<q>['\"]?)(?P<name>[A-Za-z_
 # a name and a value given as two fields of one record (HAR's and Kubernetes' ``{"name": "X-Api-Key", "value":
 # "..."}`` and ``- name: HUB_API_TOKEN`` / ``value: "..."``, a cookie's repr ``name='auth_token', value='...'``,
 # a plist's ``<key>APIToken</key> <string>...</string>``)
+_NOT_NAME = r"(?!(?<![\w])['\"]?name['\"]?\s{0,3}[:=])"
 _NAME_FIELD_THEN_VALUE = re.compile(
     r"(?:(?<![\w])(?P<nk>['\"]?)name(?P=nk)\s{0,3}[:=]\s{0,3}(?P<nq>['\"]?)(?P<name>[A-Za-z_][\w.\-]{0,80})(?P=nq)"
     r"|<key>\s{0,3}(?P<pname>[A-Za-z_][\w.\-]{0,80})\s{0,3}</key>)"
-    r"(?:[^\n<]{0,160}?(?:\n[^\n]{0,160}?)?)(?:(?<![\w])(?P<vk>['\"]?)value(?P=vk)\s{0,3}[:=]\s{0,3}|<string>\s{0,3})"
+    # (not over another record's name: "- name: trainer" / "env: [{name: WANDB_API_KEY, value: ...}]")
+    r"(?:(?:" + _NOT_NAME + r"[^\n<]){0,160}?(?:\n(?:" + _NOT_NAME + r"[^\n]){0,160}?)?)"
+    r"(?:(?<![\w])(?P<vk>['\"]?)value(?P=vk)\s{0,3}[:=]\s{0,3}|<string>\s{0,3})"
     r"(?P<vq>['\"]?)(?P<value>(?!<redacted)[^\s'\"<>,}]{4,512})")
 
 

@@ -316,3 +316,13 @@ def test_a_lookalike_line_before_a_found_value_is_not_remembered():
         assert f"Linux-pip-{digest}" in out and TOKEN not in out
     finally:
         forget_known()
+
+
+def test_a_records_name_field_does_not_reach_over_another_records_name():
+    """Planted secrets round 19 (blind): ``- name: trainer`` on the line above ``env: [{name: WANDB_API_KEY, value:
+    "<40 hex>"}]`` took the pair rule's match (name trainer, value the key: not a secret's name), so the record
+    with the secret's name was never read."""
+    key = "e3ae62b1418e01fd92162d42e61e1abbace23d16"
+    text = f'      - name: trainer\n        env: [{{name: WANDB_API_KEY, value: "{key}"}}, {{name: MODE, value: train}}]\n'
+    out = redact_text(text, env={}, home="")
+    assert key not in out and "name: trainer" in out and "value: train" in out
