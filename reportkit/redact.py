@@ -1312,7 +1312,7 @@ _CLI_CREDENTIALS = [
     # .netrc: machine HOST login USER password PW
     # (also quoted line by line: pytest's "E   ", "> ", "# ", "| " before each line of a multi-line .netrc)
     re.compile(r"\bmachine\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?(?:login\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?)?"
-               r"password\s+(?P<value>\S{1,256})"),
+               r"password\s+(?P<value>(?!#)\S{1,256})"),  # (a token from "#" on is a comment: netrc's grammar)
     # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db,
 # cx_Oracle.connect("scott/PW@db")
     re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4}|"

@@ -326,3 +326,11 @@ def test_a_records_name_field_does_not_reach_over_another_records_name():
     text = f'      - name: trainer\n        env: [{{name: WANDB_API_KEY, value: "{key}"}}, {{name: MODE, value: train}}]\n'
     out = redact_text(text, env={}, home="")
     assert key not in out and "name: trainer" in out and "value: train" in out
+
+
+def test_a_netrc_comment_after_an_empty_password_stays():
+    """Planted secrets round 19 (blind), ordinary text: a .netrc stanza with an empty password and a comment below;
+    the comment's ``#`` was the password. netrc reads a token from ``#`` on as a comment."""
+    text = "machine api.wandb.ai\n  login user\n  password\n# (empty: run `wandb login`)"
+    assert redact_text(text, env={}, home="") == text
+    assert "Copper#Wren912" not in redact_text("machine h login u password Copper#Wren912", env={}, home="")
