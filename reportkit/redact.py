@@ -1151,6 +1151,9 @@ def _lead_words(lead: str) -> int:
     return m.end() if m else 0
 
 
+_DIGEST_BEFORE = re.compile(r"(?i)(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[=:]$")
+
+
 def _in_param_id(text: str, at: int) -> bool:
     """``at`` starts a parametrized test's id or one of its parts (``test_dropout[<here>`` or ``…-<here>``)."""
     if at == 0 or text[at - 1] not in "[-":
@@ -1164,8 +1167,8 @@ def _prefixed_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     for m in _PREFIXED_TOKEN.finditer(text):
         if not _starts_word(text, m.start()) or m.group("prefix")[:-1].lower() in _NOT_A_VENDOR \
-                or _known_prefix_inside(m.group("prefix")):
-            continue
+                or _known_prefix_inside(m.group("prefix")) or _DIGEST_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+            continue  # (sha256=<base64url>: a wheel RECORD's digest, whose "_" or "-" only looks like a prefix's)
         end = _prefixed_end(text, m)
         if end > 0 and _in_param_id(text, m.start()):  # (test_x[rng_state_<hex>-float16-cpu]: "-" joins the ids)
             dash = text.find("-", m.end("body"), end)
@@ -2966,7 +2969,7 @@ def _named_an_id(text: str, start: int) -> bool:
 
 def _drawn_spans(text: str) -> list[Span]:
     return [(m.start(), m.end(), _mark("random")) for m in _DRAWN_TOKEN.finditer(text) if _drawn_token(m.group(0))
-            and not _named_an_id(text, m.start())]
+            and not _named_an_id(text, m.start()) and not _DIGEST_BEFORE.search(text, max(0, m.start() - 12), m.start())]
 
 
 def _guessed(text: str) -> str:

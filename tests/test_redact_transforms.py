@@ -334,3 +334,12 @@ def test_a_netrc_comment_after_an_empty_password_stays():
     text = "machine api.wandb.ai\n  login user\n  password\n# (empty: run `wandb login`)"
     assert redact_text(text, env={}, home="") == text
     assert "Copper#Wren912" not in redact_text("machine h login u password Copper#Wren912", env={}, home="")
+
+
+def test_a_wheel_records_digest_stays():
+    """Planted secrets round 14 (blind), ordinary text, on a fifth of the draws: a wheel RECORD line's
+    ``sha256=<base64url>`` digest has ``_`` or ``-`` by chance, and its start was taken for an unknown vendor's prefix."""
+    for digest in ("vPf2_YOtNQhdONpjEb7WmvdtLCUtsvxY9fvxPmpSRYg", "muS-qRrgZCBFYLz_yfxdOJWiV7LGwXFuMghqHAGNowQ"):
+        text = f"torch/lib/libtorch_cpu.so,sha256={digest},850435456"
+        assert redact_text(text, env={}, home="") == text
+    assert "ZPNSLuJxAbCd_Xk29fLq0Zp3Rt8Wv1Nc7Bd5" not in redact_text("token ZPNSLuJxAbCd_Xk29fLq0Zp3Rt8Wv1Nc7Bd5", env={}, home="")
