@@ -46,8 +46,7 @@ def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
         refused = None
     except OSError as exc:  # (the directory went read-only, full or away while reportkit ran: nothing is lost)
         refused = exc
-        name = os.path.join(tempfile.mkdtemp(prefix="reportkit-unwritten-"), path.name)
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), PRIVATE)
+        fd, name = _unwritten_file(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
@@ -113,10 +112,16 @@ def write_atomic(path: Path, text: str | bytes, mode: int | None = None) -> None
         raise UserError(f"cannot write {path}: {exc.strerror or exc}{_kept_privately(path, data)}") from None
 
 
+def _unwritten_file(path: Path) -> tuple[int, str]:
+    """A new 0600 file named like ``path`` in a private ``reportkit-unwritten-*`` dir: where a result goes that its
+    own directory refused."""
+    name = os.path.join(tempfile.mkdtemp(prefix="reportkit-unwritten-"), path.name)
+    return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), PRIVATE), name
+
+
 def _kept_privately(path: Path, data: bytes) -> str:
     try:
-        name = os.path.join(tempfile.mkdtemp(prefix="reportkit-unwritten-"), path.name)
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), PRIVATE)
+        fd, name = _unwritten_file(path)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
     except OSError:
@@ -204,8 +209,9 @@ def _group_has_others(gid: int) -> bool:
     me = os.geteuid()
     try:
         members = set(grp.getgrgid(gid).gr_mem)
-        mine = {p.pw_name for p in pwd.getpwall() if p.pw_uid == me}
-        return bool(members - mine) or any(p.pw_gid == gid and p.pw_uid != me for p in pwd.getpwall())
+        users = pwd.getpwall()
+        mine = {p.pw_name for p in users if p.pw_uid == me}
+        return bool(members - mine) or any(p.pw_gid == gid and p.pw_uid != me for p in users)
     except KeyError:
         return False
 
