@@ -518,3 +518,32 @@ def test_a_script_swapped_for_a_link_to_a_private_file_is_not_read_for_the_runs(
             Sandbox(proj / "a.py")
     finally:
         box.cleanup()
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_a_copied_file_takes_the_mode_and_times_of_the_file_it_read_not_of_a_link_swapped_in(tmp_path, monkeypatch, swap):
+    """The copy's mode and times come from the file opened for the copy. A name swapped for a link to another file
+    between the open and the stat (another local user's race) must not lend that file's mode or times."""
+    from reportkit.run import runner
+
+    src, other, dst = tmp_path / "a.py", tmp_path / "other", tmp_path / "copy.py"
+    src.write_text("x = 1\n")
+    other.write_text("y = 2\n")
+    os.chmod(src, 0o640)
+    os.utime(src, ns=(1_000_000_000, 2_000_000_000))
+    os.chmod(other, 0o777)
+    os.utime(other, ns=(5_000_000_000, 6_000_000_000))
+    real_open = runner.open_regular
+
+    def open_then_swap(path, *args, **kwargs):
+        fh = real_open(path, *args, **kwargs)
+        if swap:
+            os.replace(src, tmp_path / "moved")
+            os.symlink(other, src)
+        return fh
+
+    monkeypatch.setattr(runner, "open_regular", open_then_swap)
+    runner._copy_if_present(str(src), str(dst), [1 << 20], tmp_path)
+    st = dst.stat()
+    assert dst.read_text() == "x = 1\n"
+    assert (oct(st.st_mode & 0o777), st.st_mtime_ns) == (oct(0o640), 2_000_000_000)

@@ -371,7 +371,10 @@ def _copy_if_present(src: str, dst: str, budget: list[int], directory: Path) -> 
                     raise UserError(f"the script's directory {directory} grew past {COPY_MAX_BYTES // 2**20} MiB while "
                                     "it was copied for a run; move the script to its own directory or pass --isolate-file")
                 fo.write(chunk)
-        shutil.copystat(src, dst)
+            fo.flush()
+            st = os.fstat(fi.fileno())  # the mode and times of the file copied, not of what the name points to now
+            os.fchmod(fo.fileno(), stat.S_IMODE(st.st_mode))
+            os.utime(fo.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
     except NotRegular:
         return
     except FileNotFoundError:
