@@ -258,3 +258,20 @@ def test_standalone_sys_path_lines_come_after_future_imports():
     lines = script.splitlines()
     assert lines[:2] == ['"""Doc."""', "from __future__ import annotations"]
     assert "'../..'" in lines[3]
+
+
+@pytest.mark.parametrize("addopts", ["", "--basetemp={outside}/bt --junitxml={outside}/junit.xml"])
+def test_a_projects_addopts_writing_outside_the_run_does_not_replace_the_tests_own_failure(project, tmp_path, addopts):
+    """A pytest setting that puts pytest's temp dir or JUnit file outside the run (a project's, or a hostile pull
+    request's ``addopts``) meets the sandbox's write refusal; the failure is still the test's own, and nothing is
+    written there. The lookalike without addopts fails the same way."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("precious\n")
+    ini = "[pytest]\nmarkers =\n    heavy: a marker\n"
+    if addopts:
+        ini += "addopts = " + addopts.format(outside=outside) + "\n"
+    (project / "pytest.ini").write_text(ini)
+    spec, sig = _sig(project, "test_fixture_chain")
+    assert (sig.exc_type, (sig.raw_message or "").splitlines()[0]) == ("AssertionError", "wrong dir name")
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]

@@ -621,6 +621,7 @@ def _run_pytest(script, node, args, events):
     skipped / xfailed) returns normally; a node that pytest cannot find exits with pytest's code.
     """
     import importlib.util
+    import tempfile
 
     import pytest  # noqa: F401 - ImportError here is reported as a missing module
 
@@ -628,6 +629,11 @@ def _run_pytest(script, node, args, events):
     sys.argv = ["pytest"]
     sys.path[0] = os.getcwd()  # like ``python -m pytest`` run from the repository root
     options = ["-p", "no:cacheprovider"]
+    # pytest's own files go to the run's scratch: an ``addopts`` naming a --basetemp or --junitxml elsewhere (a
+    # project's setting, or a hostile pull request's) would otherwise fail on the sandbox's write refusal before
+    # or after the test, in place of the test's own failure. On the command line, the last value wins.
+    own = tempfile.mkdtemp(prefix="reportkit-pytest-")
+    options += ["--basetemp", os.path.join(own, "basetemp"), "--junitxml", os.path.join(own, "junit.xml")]
     if importlib.util.find_spec("xdist") is not None:
         options += ["-n", "0"]  # one process: the failure must be raised here
     code = pytest.main([script + "::" + node if node else script] + options + args, plugins=[capture])
