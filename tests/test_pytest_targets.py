@@ -260,7 +260,8 @@ def test_standalone_sys_path_lines_come_after_future_imports():
     assert "'../..'" in lines[3]
 
 
-@pytest.mark.parametrize("addopts", ["", "--basetemp={outside}/bt --junitxml={outside}/junit.xml"])
+@pytest.mark.parametrize("addopts", ["", "--basetemp={outside}/bt --junitxml={outside}/junit.xml",
+                                     "-p no:junitxml --basetemp={outside}/bt"])
 def test_a_projects_addopts_writing_outside_the_run_does_not_replace_the_tests_own_failure(project, tmp_path, addopts):
     """A pytest setting that puts pytest's temp dir or JUnit file outside the run (a project's, or a hostile pull
     request's ``addopts``) meets the sandbox's write refusal; the failure is still the test's own, and nothing is

@@ -583,6 +583,23 @@ class _PytestCapture:
             self.events.write({"event": "pytest_failure", "test": _test_record(node, call.when)})
 
 
+def _own_files(scratch):
+    """A pytest plugin: pytest's own files go to the run's scratch dir. An ``addopts`` naming a --basetemp or a
+    --junitxml elsewhere (a project's setting, or a hostile pull request's) would fail on the sandbox's write
+    refusal before or after the test, in place of the test's own failure. Set before pytest's own plugins read
+    them; a JUnit file only where one was asked for, and nothing when a plugin is disabled (``-p no:junitxml``)."""
+    import pytest
+
+    class OwnFiles:
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_configure(self, config):
+            config.option.basetemp = os.path.join(scratch, "basetemp")
+            if getattr(config.option, "xmlpath", None):
+                config.option.xmlpath = os.path.join(scratch, "junit.xml")
+
+    return OwnFiles()
+
+
 def _test_record(item, when):
     """What a standalone reproducer needs to know about the failing test item."""
     callspec = getattr(item, "callspec", None)
@@ -629,14 +646,10 @@ def _run_pytest(script, node, args, events):
     sys.argv = ["pytest"]
     sys.path[0] = os.getcwd()  # like ``python -m pytest`` run from the repository root
     options = ["-p", "no:cacheprovider"]
-    # pytest's own files go to the run's scratch: an ``addopts`` naming a --basetemp or --junitxml elsewhere (a
-    # project's setting, or a hostile pull request's) would otherwise fail on the sandbox's write refusal before
-    # or after the test, in place of the test's own failure. On the command line, the last value wins.
-    own = tempfile.mkdtemp(prefix="reportkit-pytest-")
-    options += ["--basetemp", os.path.join(own, "basetemp"), "--junitxml", os.path.join(own, "junit.xml")]
     if importlib.util.find_spec("xdist") is not None:
         options += ["-n", "0"]  # one process: the failure must be raised here
-    code = pytest.main([script + "::" + node if node else script] + options + args, plugins=[capture])
+    code = pytest.main([script + "::" + node if node else script] + options + args,
+                       plugins=[capture, _own_files(tempfile.mkdtemp(prefix="reportkit-pytest-"))])
     sys.stdout.flush()
     sys.stderr.flush()
     if capture.failure is not None:
