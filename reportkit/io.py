@@ -60,8 +60,8 @@ def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
         Path(name).unlink(missing_ok=True)  # (a link put there goes, never what it points to)
         raise
     if refused is not None:
-        raise UserError(f"cannot write {path}: {refused.strerror or refused}; what was to be written there is in "
-                        f"{name}")
+        raise Unwritten(f"cannot write {path}: {refused.strerror or refused}; what was to be written there is in "
+                        f"{name}", refused.strerror or str(refused))
     try:
         os.replace(name, path)
     except OSError as exc:  # (another user's file at that name in a sticky directory: the result stays in the temp)
@@ -70,6 +70,14 @@ def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
 
 
 PRIVATE = 0o600
+
+
+class Unwritten(UserError):
+    """A result its destination refused (a full, read-only or vanished file system): ``reason`` says why."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def umask() -> int:
@@ -100,16 +108,18 @@ def mode_of(path: Path) -> int | None:
         return None
 
 
-def write_atomic(path: Path, text: str | bytes, mode: int | None = None) -> None:
+def write_atomic(path: Path, text: str | bytes, mode: int | None = None, keep: bool = True) -> None:
     """Write ``text`` (UTF-8) or bytes to ``path`` via a temp file in the same directory and an atomic rename.
-    A write the file system refuses (full, over quota, gone read-only) leaves ``path`` as it was and raises a
-    UserError that says where the text was kept instead (a private temp dir), when it could be."""
+    A write the file system refuses (full, over quota, gone read-only) leaves ``path`` as it was and raises
+    :class:`Unwritten`, which says where the text was kept instead (a private temp dir), when it could be;
+    ``keep=False``: not kept (a caller that keeps a whole set of files elsewhere itself)."""
     data = text if isinstance(text, bytes) else text.encode("utf-8")
     try:
         with replacing(path, mode) as fh:
             fh.write(data)
     except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}{_kept_privately(path, data)}") from None
+        reason = exc.strerror or str(exc)
+        raise Unwritten(f"cannot write {path}: {reason}{_kept_privately(path, data) if keep else ''}", reason) from None
 
 
 def _unwritten_file(path: Path) -> tuple[int, str]:

@@ -345,3 +345,23 @@ def test_an_output_directory_in_a_directory_a_shared_group_may_write_is_refused(
         check_output_dir(team / "cio")
     os.chown(team, 0, 0)  # (root's own group: no one else in it here)
     check_output_dir(team / "cio")
+
+
+def test_a_bundle_on_a_full_disk_is_kept_whole_in_a_private_dir(tmp_path, full_fs):
+    """Sandbox attacks round 14 (blind) noticed: ``bundle --out`` on a full disk kept one file (the reproducer) and
+    lost the rest. Now the whole bundle goes to a private dir the error names, and nothing is left on the full one."""
+    (tmp_path / "job.py").write_text("import json\nx = 1\nraise RuntimeError('boom')\n")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "bundle", "--issue", "--no-ladder", "job.py", "--out",
+                           str(full_fs / "b")], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    assert "No space left on device" in proc.stderr
+    kept = Path(" ".join(proc.stderr.split()).rsplit(" is in ", 1)[1].split()[0])
+    try:
+        assert kept.name == "b" and kept.parent.name.startswith("reportkit-unwritten-")
+        assert kept.parent.stat().st_mode & 0o777 == 0o700
+        names = {str(p.relative_to(kept)) for p in kept.rglob("*") if p.is_file()}
+        assert {"issue.md", "bundle.json", "reproducer/job.py", "logs/error.txt"} <= names, names
+        assert "RuntimeError('boom')" in (kept / "reproducer" / "job.py").read_text()
+    finally:
+        shutil.rmtree(kept.parent)
+    assert sorted(p.name for p in full_fs.iterdir()) == ["fill"]  # (no partial bundle left behind)

@@ -43,7 +43,7 @@ from reportkit.constants import BUNDLE_SCHEMA_VERSION, DEFAULT_TEMPLATE, TOOL_NA
 from reportkit.errors import UserError
 from reportkit.failure.check import Check, reproduce, require_deterministic
 from reportkit.failure.signature import MatchPolicy
-from reportkit.io import PRIVATE, check_output_dir, replacing, shared_mode, write_atomic
+from reportkit.io import PRIVATE, Unwritten, check_output_dir, replacing, shared_mode, write_atomic
 from reportkit.reduce.minimize import MinimizeOptions, MinimizeReport, minimize
 from reportkit.report.collect import COLLECTORS, Collected, CollectInput, CollectOptions, Workspace, collect
 from reportkit.report.render import Redactor, bundle_files, checklist, default_title, render_issue
@@ -150,7 +150,8 @@ class Writer:
     def text(self, rel: str, text: str, shared: bool = False) -> None:
         """By its name: code, markdown or text (:meth:`Redactor.file`). ``shared``: a result meant for sharing
         (the reproducer, issue.md), 0644 less the umask; else private (0600): logs, the environment, artifacts."""
-        write_atomic(self.root / rel, self.redactor.file(rel, text), mode=shared_mode() if shared else PRIVATE)
+        write_atomic(self.root / rel, self.redactor.file(rel, text), mode=shared_mode() if shared else PRIVATE,
+                     keep=False)
         self.written.append(rel)
 
     def copy(self, rel: str, source: Path) -> None:
@@ -216,14 +217,20 @@ def json_payload(c: Collected, files: dict, items: list, title: str, options: Bu
 
 def make_archive(directory: Path) -> Path:
     archive = Path(str(directory) + ".tar.gz")
-    with replacing(archive, mode=PRIVATE) as fh:  # it holds the logs and the environment: private
-        with tarfile.open(fileobj=fh, mode="w:gz") as tar:
-            tar.add(directory, arcname=directory.name)
+    try:
+        with replacing(archive, mode=PRIVATE) as fh:  # it holds the logs and the environment: private
+            with tarfile.open(fileobj=fh, mode="w:gz") as tar:
+                tar.add(directory, arcname=directory.name)
+    except OSError as exc:  # (the bundle itself was written: it is what the error points to)
+        raise UserError(f"the bundle is in {directory}, but its archive {archive.name} could not be written: "
+                        f"{exc.strerror or exc}") from None
     return archive
 
 
 def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor) -> BundleResult:
-    """Write the redacted bundle into a staging dir, rename it to ``out``, then archive it."""
+    """Write the redacted bundle into a staging dir, rename it to ``out``, then archive it. A destination that
+    refuses the files (full, over quota, gone read-only) loses nothing: the whole bundle is written into a private
+    ``reportkit-unwritten-*`` dir instead, and the error names it."""
     files = bundle_files(c.script_name, bool(c.minimized), c.pytest_node is not None)
     redacted = redactor.tree(c)
     if options.template == "auto":  # the venue: from what is installed and what the failure involves
@@ -234,24 +241,7 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
-        w = Writer(staging, redactor)
-        w.text(files["reproducer"], c.source, shared=True)
-        if c.standalone:
-            w.text(files["standalone"], c.standalone, shared=True)
-        for rel, text in c.conftests:
-            w.text(f"{files['conftest']}/{rel}", text, shared=True)
-        if c.original_source is not None:
-            w.text(files["original"], c.original_source, shared=True)
-        write_logs(w, c, files)
-        write_evidence(w, c, files)
-        if options.issue:
-            w.text(files["issue"], render_issue(redacted, options.template, redactor=redactor, files=files,
-                                                title=title, bundle_name=out.name + ".tar.gz", pre_redacted=True),
-                   shared=True)
-        items = checklist(redacted, files)
-        payload = json_payload(redacted, files, items, title, options, w)
-        write_atomic(staging / files["bundle_json"], redactor.text(json.dumps(redactor.data(payload), indent=2, default=str)),
-                     mode=shared_mode())
+        items = _fill(staging, c, redacted, files, title, options, redactor, out.name)
         staging.chmod(0o755)
         if out.exists():
             try:
@@ -259,6 +249,9 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
             except OSError as exc:
                 raise UserError(f"cannot write the bundle to {out}: {exc.strerror or exc}") from None
         os.replace(staging, out)
+    except Unwritten as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        _keep_privately(exc, c, redacted, files, title, options, redactor, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -266,6 +259,42 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
                         issue=out / files["issue"] if options.issue else None, bundle_json=out / files["bundle_json"],
                         title=title, collected=redacted, checklist=items, files=files, timings=dict(c.timings),
                         template=options.template)
+
+
+def _fill(root: Path, c: Collected, redacted: Collected, files: dict, title: str, options: BundleOptions,
+          redactor: Redactor, name: str) -> list:
+    """The bundle's files, written into ``root``; returns the checklist."""
+    w = Writer(root, redactor)
+    w.text(files["reproducer"], c.source, shared=True)
+    if c.standalone:
+        w.text(files["standalone"], c.standalone, shared=True)
+    for rel, text in c.conftests:
+        w.text(f"{files['conftest']}/{rel}", text, shared=True)
+    if c.original_source is not None:
+        w.text(files["original"], c.original_source, shared=True)
+    write_logs(w, c, files)
+    write_evidence(w, c, files)
+    if options.issue:
+        w.text(files["issue"], render_issue(redacted, options.template, redactor=redactor, files=files,
+                                            title=title, bundle_name=name + ".tar.gz", pre_redacted=True),
+               shared=True)
+    items = checklist(redacted, files)
+    payload = json_payload(redacted, files, items, title, options, w)
+    write_atomic(root / files["bundle_json"], redactor.text(json.dumps(redactor.data(payload), indent=2, default=str)),
+                 mode=shared_mode(), keep=False)
+    return items
+
+
+def _keep_privately(refused: Unwritten, c: Collected, redacted: Collected, files: dict, title: str,
+                    options: BundleOptions, redactor: Redactor, out: Path) -> None:
+    """After ``out``'s file system refused the bundle: the whole bundle in a private dir, named in the error."""
+    try:
+        kept = Path(tempfile.mkdtemp(prefix="reportkit-unwritten-")) / out.name
+        kept.mkdir()
+        _fill(kept, c, redacted, files, title, options, redactor, out.name)
+    except (OSError, Unwritten):
+        raise UserError(f"cannot write the bundle to {out}: {refused.reason}") from None
+    raise UserError(f"cannot write the bundle to {out}: {refused.reason}; the whole bundle is in {kept}") from None
 
 
 def make_bundle(spec: RunSpec, source: str, policy: MatchPolicy, options: BundleOptions,
