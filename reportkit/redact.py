@@ -2055,8 +2055,16 @@ def _escape_tail(value: str) -> tuple[str, str]:
     return bare, head[len(bare):] + tail
 
 
+# an Amazon resource name up to its resource type: ``arn:aws:secretsmanager:us-east-1:123456789012:`` before
+# ``secret:prod/db-AbCdEf`` names a secret, it does not hold one (the six characters are AWS's suffix)
+_ARN_BEFORE = re.compile(r"(?<![\w\-])arn:aws[\w\-]{0,20}:[\w\-]{1,40}:[\w\-]{0,30}:\d{0,12}:$")
+
+
 def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
+        if m.string.find("arn:", max(0, m.start() - 120), m.start()) >= 0 \
+                and _ARN_BEFORE.search(m.string, max(0, m.start() - 120), m.start()):
+            return m.group(0)
         groups = m.groupdict()
         quote = groups.get("q") or ""
         value = groups.get("qvalue") if quote else groups.get("value")
@@ -2244,12 +2252,16 @@ def credential_parts(value: str) -> list[str]:
     as ``ml-bot:<password>`` (a user and a password for ``-a``/``-u``), ``<access key> <secret key>``,
     ``partner,<password>``. Each such part is known as well as the whole: a script passes it on alone."""
     parts = [p for p in _PART_SEPARATORS.split(value.strip()) if p]
-    if not 2 <= len(parts) <= 4 or _DIGEST_REFERENCE.search(value):
+    if not 2 <= len(parts) <= 4 or _DIGEST_REFERENCE.search(value) or _ID_HEADER_LINE.match(value):
         return []
     return [p for p in parts if password_made(p) or (len(p) >= 16 and looks_random(p)) or _random_base64(p)]
 
 
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
+# a header that carries an id for tracing a request (``X-Request-Id: req_<drawn>``, ``X-Amzn-Trace-Id: Root=...``):
+# its two parts are a header's name and an identifier, not a user and a password
+_ID_HEADER_LINE = re.compile(r"\s*(?:X-)?(?:[A-Za-z]+-){0,3}(?:Request|Trace|Correlation|Span|Message|Parent)-?Id\s*:\s*\S+\s*$",
+                             re.IGNORECASE)
 # a content digest named by its algorithm (an image's python@sha256:<hex>, pip's --hash=sha256:<hex>): its parts
 # are an algorithm's name and a digest, not a user and a password
 _DIGEST_REFERENCE = re.compile(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:=]"
@@ -2486,6 +2498,8 @@ _LINE = re.compile(r"[^\n]+")
 _KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]?){0,4}(?:key|Key|KEY))"
                              r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{12,512}={0,2})"
                              r"(?![A-Za-z0-9+/_\-=])")
+_PUBLIC_KEY_ALGORITHMS = {"RSA", "DSA", "ECDSA", "EDDSA", "ED25519", "ED448", "ELG", "ELGAMAL", "CV25519", "NISTP256",
+                          "NISTP384", "NISTP521", "BRAINPOOLP256R1", "SECP256K1"}
 _DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN", "SORT", "PARTITION", "ROUTING",
                                           "PUBLIC", "WEBSOCKET", "IDEMPOTENCY", "CONTINUATION", "PAGE", "NEXT"}
 
@@ -2522,6 +2536,8 @@ def _spaced_key_value(m: re.Match[str]) -> bool:
     owner, value = (m.group("owner") or "").upper(), m.group("value")
     if owner in _DIGEST_NAME_WORDS or _cache_line(m):
         return False  # (Inductor's "fx graph cache hit for key f…", "AOTAutogradCache miss for key …")
+    if owner in _PUBLIC_KEY_ALGORITHMS and _HEX_ONLY.fullmatch(value):
+        return False  # gpg's "using RSA key <fingerprint>", "EDDSA key <key id>": a public key's name, not a secret
     return (len(value) >= 16 and (looks_random(value) or _drawn_letters(value))) or (bool(owner) and _short_key(value))
 
 

@@ -343,3 +343,38 @@ def test_a_wheel_records_digest_stays():
         text = f"torch/lib/libtorch_cpu.so,sha256={digest},850435456"
         assert redact_text(text, env={}, home="") == text
     assert "ZPNSLuJxAbCd_Xk29fLq0Zp3Rt8Wv1Nc7Bd5" not in redact_text("token ZPNSLuJxAbCd_Xk29fLq0Zp3Rt8Wv1Nc7Bd5", env={}, home="")
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("gpg: using EDDSA key 3F2A9C5D1E8B7A6F4C3D2E1F0A9B8C7D6E5F4A3B", None),
+    ("gpg: using RSA key 3F2A9C5D1E8B7A6F", None),
+    ("gpg: using EDDSA key Xk9aB3vQ7mZ2pL8wR4tY6nC1", "Xk9aB3vQ7mZ2pL8wR4tY6nC1"),
+    ("upload signing key Xk9aB3vQ7mZ2pL8wR4tY6nC1", "Xk9aB3vQ7mZ2pL8wR4tY6nC1"),
+    ("aws secretsmanager get-secret-value --secret-id arn:aws:secretsmanager:us-east-1:522807272807:secret:prod/db-AbCdEf",
+     None),
+    ("arn:aws:secretsmanager:eu-west-2:123456789012:secret:ml-training-hf-token-x7Kq2P", None),
+    ("config secret:Xk9aB3vQ7mZ2pL8wR4tY6nC1qW", "Xk9aB3vQ7mZ2pL8wR4tY6nC1qW"),
+])
+def test_public_key_ids_and_secret_arns_are_names_not_secrets(text, secret):
+    """Planted secrets round 13 (blind), ordinary texts: gpg's ``using EDDSA key <fingerprint>`` (a public key's id)
+    and an AWS Secrets Manager ARN (``...:secret:<name>-<AWS's 6-character suffix>``, which names a secret) were
+    redacted. A drawn value after the same words, and ``secret:<drawn>`` outside an ARN, still are."""
+    out = redact_text(text, env={}, home="")
+    if secret is None:
+        assert out == text
+    else:
+        assert secret not in out and "<redacted" in out
+
+
+def test_a_request_id_header_as_an_argument_is_not_a_user_and_password():
+    """Planted secrets round 13 (blind), ordinary text passed as an argument: ``X-Request-Id: req_<drawn>`` was taken
+    for ``user:password`` and the whole argument redacted. An API key's header, ``user:<drawn>`` and a session's id
+    still are."""
+    from reportkit.redact import redact_argv
+
+    ordinary = "X-Request-Id: req_Xk9aB3vQ7mZ2pL8wR4tY6nC1"
+    secrets = ["X-Api-Key: Yk9aB3vQ7mZ2pL8wR4tY6nC2", "deploy:Zk9aB3vQ7mZ2pL8wR4tY6nC1",
+               "X-Session-Id: Wk9aB3vQ7mZ2pL8wR4tY6nC1"]
+    out = redact_argv(["python", "p.py", ordinary, *secrets])
+    assert out[2] == ordinary
+    assert all("k9aB3vQ7mZ2pL8wR4tY6nC" not in o for o in out[3:]), out
