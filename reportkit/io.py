@@ -351,16 +351,27 @@ def scrub_tree(root: str | os.PathLike) -> int:
 def remove_tree(path: str | os.PathLike) -> None:
     """Remove a scratch tree, also what a run left unreadable for its own user (a directory it chmodded to 0o100
     or 0): its owner gives such a directory back ``rwx`` and removes it (symbolic links are never followed, never
-    chmodded). Errors are ignored: what cannot be removed stays."""
+    chmodded). Errors are ignored: what cannot be removed stays. Only the tree's own directories are ever chmodded,
+    never the directory that holds it: a tree already gone (removed by another process) made ``/tmp`` itself 0700
+    when reportkit ran as root, and every other user lost it (found when round 15 of sandbox attacks ran)."""
+    top = os.path.abspath(path)
+    retried: set[str] = set()
 
-    def again(func, name, _exc) -> None:  # noqa: ANN001 - shutil's onerror signature
+    def ours(name: str) -> bool:
+        name = os.path.abspath(name)
+        return name == top or name.startswith(top.rstrip(os.sep) + os.sep)
+
+    def again(func, name, exc) -> None:  # noqa: ANN001 - shutil's onerror signature
+        if isinstance(exc[1], FileNotFoundError):
+            return  # (gone already: nothing to give back)
         try:
             parent = os.path.dirname(name)
-            if parent and not os.path.islink(parent):
+            if parent and ours(parent) and not os.path.islink(parent):
                 os.chmod(parent, 0o700)
-            if os.path.isdir(name) and not os.path.islink(name):
+            if os.path.isdir(name) and not os.path.islink(name) and os.path.abspath(name) not in retried:
+                retried.add(os.path.abspath(name))  # (once: a directory that still cannot go stays)
                 os.chmod(name, 0o700)
-                remove_tree(name)
+                shutil.rmtree(name, onerror=again)
             else:
                 func(name)
         except OSError:

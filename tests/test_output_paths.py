@@ -365,3 +365,21 @@ def test_a_bundle_on_a_full_disk_is_kept_whole_in_a_private_dir(tmp_path, full_f
     finally:
         shutil.rmtree(kept.parent)
     assert sorted(p.name for p in full_fs.iterdir()) == ["fill"]  # (no partial bundle left behind)
+
+
+@pytest.mark.parametrize("what", ["gone", "locked-top"])
+def test_removing_a_tree_never_changes_the_directory_that_holds_it(tmp_path, what):
+    """A scratch tree another process removed first made remove_tree chmod its *parent* 0700 (rmtree's error on the
+    tree's own top went to the parent): as root, ``/tmp`` itself became 0700 and every other user lost it. The
+    lookalike, a tree whose top a run locked (chmod 0), is still given back and removed."""
+    holder = tmp_path / "holder"
+    holder.mkdir()
+    holder.chmod(0o1777)
+    tree = holder / "reportkit-session-x"
+    if what == "locked-top":
+        (tree / "sub").mkdir(parents=True)
+        (tree / "sub" / "f").write_text("x")
+        tree.chmod(0)
+    remove_tree(tree)
+    assert oct(holder.stat().st_mode & 0o7777) == oct(0o1777)
+    assert not tree.exists()
