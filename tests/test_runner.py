@@ -547,3 +547,28 @@ def test_a_copied_file_takes_the_mode_and_times_of_the_file_it_read_not_of_a_lin
     st = dst.stat()
     assert dst.read_text() == "x = 1\n"
     assert (oct(st.st_mode & 0o777), st.st_mtime_ns) == (oct(0o640), 2_000_000_000)
+
+
+@pytest.mark.parametrize("given", ["inherited", "none"])
+def test_a_cache_dir_the_users_shell_exports_is_not_where_runs_write(tmp_path, monkeypatch, given):
+    """Sandbox attacks round 15 (blind): a user's ``export TORCHINDUCTOR_CACHE_DIR=~/cache`` reached the runs, whose
+    compile then wrote into a directory the sandbox keeps read-only — the failure reported was the sandbox's
+    OSError, not the script's. Runs get caches of their own; the user's directory is left as it was."""
+    user_cache = tmp_path / "user-cache"
+    user_cache.mkdir()
+    if given == "inherited":
+        monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(user_cache))
+        monkeypatch.setenv("TRITON_CACHE_DIR", str(user_cache))
+    (tmp_path / "proj").mkdir()
+    script = write(tmp_path / "proj", "main.py", """
+        import os, tempfile
+        for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
+            where = os.environ.get(var) or os.path.join(tempfile.gettempdir(), var.lower())
+            os.makedirs(where, exist_ok=True)
+            with open(os.path.join(where, "entry"), "w") as fh:
+                fh.write("compiled")
+        raise ValueError("the script's own failure")
+    """)
+    result = run_script(spec(script))
+    assert (result.exception.type, result.exception.message) == ("ValueError", "the script's own failure")
+    assert list(user_cache.iterdir()) == []

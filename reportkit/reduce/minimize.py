@@ -1118,8 +1118,7 @@ REDACTED_FAILS = ("the result as written no longer fails the same way: the redac
 
 
 CACHE_STATE = ("the result fails the same way only with what earlier runs left in the shared compile cache, not with "
-               "an empty one: it is no reproducer on its own (the script reads or writes its cache; try --cold, or "
-               "pass --env TORCHINDUCTOR_CACHE_DIR=... to give the runs a cache of your own)")
+               "an empty one: it is no reproducer on its own (the script reads or writes its cache)")
 
 
 def _verify_result(session: _Session, reduced: ReduceResult, keep: Keep, options: MinimizeOptions):

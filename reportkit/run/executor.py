@@ -58,6 +58,7 @@ from reportkit.io import read_run_text, remove_tree, scrub_tree
 from reportkit.run import sandbox as protect
 from reportkit.run.hangwatch import sample_env, wait_watching
 from reportkit.run.runner import (
+    CACHE_ENV_VARS,
     WARM_FILE,
     Sandbox,
     build_env,
@@ -95,8 +96,6 @@ COMPILE_PRELOAD = (
 )
 _COMPILE_RE = re.compile(r"\btorch\s*\.\s*(?:compile|_dynamo|_inductor|export)\b|\bfrom\s+torch\s+import\s+compile\b"
                          r"|\bimport\s+torch\._(?:dynamo|inductor)")
-# Environment variables the compile caches are configured by (private cache per minimize run).
-CACHE_ENV_VARS = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
 # For runs that must produce fresh compiler artifacts (bundle's debug run), not for minimization.
 FRESH_ARTIFACTS_ENV = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"}
 SERVER_START_TIMEOUT = 300.0

@@ -56,6 +56,15 @@ COPY_IGNORE = (".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modu
                ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc", TEMP_PATTERN)
 # Defaults that make a failing run easier to read without changing what it computes.
 BASE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+# Environment variables the compile caches are configured by (a private cache per minimize run).
+CACHE_ENV_VARS = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
+# Where torch and its compilers write caches and debug output, when a shell sets them (a user's export of
+# TORCHINDUCTOR_CACHE_DIR): inherited, they would send a run's writes into a directory the sandbox keeps
+# read-only — the failure would become the sandbox's refusal, and a run would read what the user's cache
+# holds. Runs get the defaults instead (under their private $TMPDIR and scratch $HOME); ``--env`` still sets them.
+INHERITED_WRITE_DIRS = (*CACHE_ENV_VARS, "TRITON_HOME", "TRITON_DUMP_DIR", "TORCH_EXTENSIONS_DIR",
+                        "PYTORCH_KERNEL_CACHE_PATH", "CUDA_CACHE_PATH", "TORCH_COMPILE_DEBUG_DIR",
+                        "TORCHINDUCTOR_DEBUG_DIR")
 
 # Processes started by run_script and not yet reaped (several at once with parallel candidates).
 _ACTIVE: dict[subprocess.Popen, bool] = {}  # runs in progress -> led by a keeper (_boot._keep: the fallback)
@@ -442,12 +451,15 @@ def withheld_env(overrides: Mapping[str, str | None], keep=None, base: Mapping[s
 def build_env(overrides: Mapping[str, str | None], base: Mapping[str, str] | None = None, *,
               keep=None, scrub: bool = True) -> dict[str, str]:
     """The environment of a run: ``base`` (default: this process's) without its secret-bearing variables
-    (:func:`withheld_env`; ``scrub=False`` keeps them: for the redactor, which must know their values), with
-    the readability defaults and the run's own ``overrides`` (None unsets)."""
+    (:func:`withheld_env`; ``scrub=False`` keeps them: for the redactor, which must know their values) and
+    the cache and debug locations it sets (:data:`INHERITED_WRITE_DIRS`), with the readability defaults and the
+    run's own ``overrides`` (None unsets)."""
     env = dict(os.environ if base is None else base)
     if scrub:
         for name in withheld_env(overrides, keep, env):
             del env[name]
+        for name in INHERITED_WRITE_DIRS:
+            env.pop(name, None)
     env.update(BASE_ENV)
     for key, value in overrides.items():
         if value is None:
