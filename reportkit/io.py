@@ -175,6 +175,36 @@ def check_writable(path: Path, option: str, directory: bool = False) -> None:
                         f"another {option}") from None
     os.close(fd)
     os.unlink(name)
+    swappable = _swappable_ancestor(path)
+    if swappable is not None:
+        raise UserError(f"{option} {path}: other users may rename {swappable} (what holds it, {swappable.parent}, "
+                        f"lets them), so a directory on the way to what reportkit writes could be swapped for a link "
+                        f"while it works; choose another {option}")
+
+
+def _swappable_ancestor(path: Path) -> Path | None:
+    """The first directory on the way to ``path`` that another user could rename and put a link in its place (its
+    parent lets them: :func:`_renamable_by_others`; or it is theirs in a sticky directory everyone may write): every
+    write below it would follow the link (round 15 of sandbox attacks: ``team/sub/out`` with ``team`` group-writable,
+    ``sub`` swapped mid-run for a link to the victim's private directory). Owners are trusted: a directory only its
+    owner may write is fine whoever owns it."""
+    for ancestor in Path(os.path.abspath(path)).parents:
+        if ancestor == ancestor.parent:
+            break
+        if _renamable_by_others(ancestor.parent) or _others_in_sticky_dir(ancestor):
+            return ancestor
+    return None
+
+
+def _others_in_sticky_dir(path: Path) -> bool:
+    """``path`` is a directory of another user (root aside) in a sticky one others may write (``/tmp/theirs``):
+    its owner may rename it there."""
+    try:
+        st, parent = path.lstat(), path.parent.stat()
+    except OSError:
+        return False
+    return st.st_uid not in (os.geteuid(), 0) and bool(parent.st_mode & stat.S_ISVTX) \
+        and bool(parent.st_mode & (stat.S_IWOTH | stat.S_IWGRP))
 
 
 def check_output_dir(path: Path, option: str = "--out") -> None:
@@ -208,7 +238,29 @@ def _renamable_by_others(directory: Path) -> bool:
         return False
     if st.st_mode & stat.S_ISVTX:
         return False
-    return bool(st.st_mode & stat.S_IWOTH) or bool(st.st_mode & stat.S_IWGRP and _group_has_others(st.st_gid))
+    return bool(st.st_mode & stat.S_IWOTH) or bool(st.st_mode & stat.S_IWGRP and _group_has_others(st.st_gid)) \
+        or _acl_writers(directory, st)
+
+
+# a POSIX access ACL as Linux stores it (system.posix_acl_access): a 4-byte version, then (tag u16, perm u16, id u32)
+_ACL_USER, _ACL_GROUP, _ACL_MASK, _ACL_WRITE = 0x02, 0x08, 0x10, 0x02
+
+
+def _acl_writers(directory: Path, st: os.stat_result) -> bool:
+    """``directory``'s access ACL lets another user write it: a named user's entry, or a named group's with other
+    members, with write (through the mask) — ``setfacl -m u:colleague:rwx team`` on a 0755 directory (round 15)."""
+    try:
+        raw = os.getxattr(directory, "system.posix_acl_access")
+    except (OSError, AttributeError):
+        return False
+    import struct
+
+    entries = [struct.unpack_from("<HHI", raw, at) for at in range(4, len(raw) - 7, 8)]
+    mask = next((perm for tag, perm, _ in entries if tag == _ACL_MASK), _ACL_WRITE)
+    me = os.geteuid()
+    return bool(mask & _ACL_WRITE) and any(
+        perm & _ACL_WRITE and ((tag == _ACL_USER and ident != me) or (tag == _ACL_GROUP and _group_has_others(ident)))
+        for tag, perm, ident in entries)
 
 
 def _group_has_others(gid: int) -> bool:

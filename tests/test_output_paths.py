@@ -383,3 +383,42 @@ def test_removing_a_tree_never_changes_the_directory_that_holds_it(tmp_path, wha
     remove_tree(tree)
     assert oct(holder.stat().st_mode & 0o7777) == oct(0o1777)
     assert not tree.exists()
+
+
+def _set_acl(path: Path, named_user: int) -> None:
+    """A POSIX access ACL (as ``setfacl -m u:<named_user>:rwx`` writes it) on ``path``, mode bits kept."""
+    import struct
+
+    everyone = 0xFFFFFFFF
+    entries = [(0x01, 7, everyone), (0x02, 7, named_user), (0x04, 5, everyone), (0x10, 7, everyone), (0x20, 5, everyone)]
+    os.setxattr(path, "system.posix_acl_access",
+                struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries))
+
+
+@pytest.mark.parametrize("team_mode, kind, refused", [
+    (0o777, "grandparent", True),   # team/sub/out: sub may be renamed away by anyone
+    (0o755, "grandparent", False),
+    (0o1777, "grandparent", False),  # sticky: only sub's owner (we) may rename it
+    (0o755, "acl-other", True),     # team/out, team 0755 plus an ACL letting another user write
+    (0o755, "acl-self", False),
+])
+def test_an_output_below_a_directory_others_may_rename_is_refused(tmp_path, team_mode, kind, refused):
+    """Sandbox attacks round 15 (blind): ``team/sub/OUT`` where ``team`` lets another user rename ``sub``: 0.4 s into
+    the run ``sub`` was moved aside and a link to the victim's private dir put at its name, and ci, bundle and
+    minimize wrote there. The same for a 0755 ``team`` whose ACL lets another user write (ci). Every directory on the
+    way is checked, not only the last."""
+    team = tmp_path / "team"
+    team.mkdir()
+    team.chmod(team_mode)
+    if kind.startswith("acl"):
+        _set_acl(team, 65534 if kind == "acl-other" else os.geteuid())
+        out = team / "cio"
+    else:
+        (team / "sub").mkdir()
+        out = team / "sub" / "cio"
+    for check in (lambda: check_output_dir(out), lambda: check_writable(out / "a.min.py", "--output")):
+        if refused:
+            with pytest.raises(UserError, match="other users may rename"):
+                check()
+        else:
+            check()
