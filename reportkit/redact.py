@@ -106,6 +106,10 @@ Span = tuple[int, int, str]  # (start, end, replacement)
 _ANSI = re.compile(r"(?:\x1b|\\u001b|\\x1b|\\033)(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)"
                    r"|[@-Z\\-_])")
 _NUL = re.compile(r"\x00|\\u0000|\\x00")
+# a NUL between two characters that are not, on each side: one that separates words (``/proc/PID/cmdline``'s arguments,
+# ``find -print0``), not the every-other-byte NUL of UTF-16, which is seen through. It reads as a space, so
+# ``--hub-token\0<value>`` stays a flag and its value instead of one word (round 20 of planted secrets)
+_NUL_SEPARATOR = re.compile(r"(?<=[^\x00][^\x00])\x00(?=[^\x00][^\x00])")
 
 
 _ANSI_RAW = re.compile(r"\x1b(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|[@-Z\\-_])")
@@ -114,6 +118,8 @@ _ANSI_RAW = re.compile(r"\x1b(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512
 def _clean_view(text: str, escapes: bool = True) -> str:
     """``text`` without ANSI escape sequences and NULs (UTF-16 output read as UTF-8 interleaves them);
     ``escapes``: also their escaped forms (``\\u001b[31m`` in JSON, ``\\x00`` in a bytes repr)."""
+    if "\x00" in text:
+        text = _NUL_SEPARATOR.sub(" ", text)
     if not escapes:
         return _ANSI_RAW.sub("", text).replace("\x00", "") if "\x1b" in text or "\x00" in text else text
     if "\x1b" in text or "\\u001b" in text or "\\x1b" in text or "\\033" in text:
@@ -1590,6 +1596,13 @@ _WEBHOOK_PATH = re.compile(r"://[^\s/\"'<>]{1,253}(?:/[^\s/\"'?#<>]{1,80}){0,6}/
                            re.IGNORECASE)
 
 
+# the same path without its scheme and host: urllib3's "Max retries exceeded with url: /hooks/<key>", an access
+# log's "POST /hooks/<key> HTTP/1.1" (the host stands elsewhere on the line, or nowhere)
+_WEBHOOK_BARE_PATH = re.compile(r"(?:(?<=[\s\"'(=:])|^)/(?:[^\s/\"'?#<>]{1,80}/){0,6}(?:hooks?|webhooks?|webhookb2|"
+                                r"incoming-webhooks?)/(?P<value>(?!<redacted)[A-Za-z0-9_@\-]{16,256}(?:/[A-Za-z0-9_@\-]{8,256}){0,3})",
+                                re.IGNORECASE | re.MULTILINE)
+
+
 # a token as a URL's path segment by a service's documented scheme: Anaconda's channels (``/t/<token>/channel``,
 # conda's and pip's URLs for a private channel), Telegram's ``/bot<token>/`` (a token rule)
 _PATH_TOKEN = re.compile(r"://(?:[\w\-]{1,63}\.)*anaconda\.(?:org|com|cloud)/t/(?P<value>(?!<redacted)[A-Za-z0-9_\-]{16,256})(?=/|$|[\s>\"'])",
@@ -1615,8 +1628,10 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_JWK_PRIVATE, text, "private-key", _in_jwk)
     if "Basic" in text:
         spans += _group_spans(_BASIC_CREDENTIALS, text, "authorization", _user_password_b64)
-    if "://" in text and "hook" in text.lower():
-        spans += _group_spans(_WEBHOOK_PATH, text, "webhook", _webhook_key)
+    if "hook" in text.lower():
+        if "://" in text:
+            spans += _group_spans(_WEBHOOK_PATH, text, "webhook", _webhook_key)
+        spans += _group_spans(_WEBHOOK_BARE_PATH, text, "webhook", _webhook_key)
     if "anaconda." in text:
         spans += _group_spans(_PATH_TOKEN, text, "anaconda-token", _webhook_key)
     if "://" in text:
@@ -2949,7 +2964,8 @@ def _answer_spans(text: str) -> list[Span]:
 # key's numbers), a token that decodes to text, an identifier, a UUID, a digest, a mangled C++ symbol, a longer run
 # (data, not a key), a token a lower-case word starts (``raysubmit_…``, ``nonce-…``: the unknown vendor's rule's) and
 # what an id's name comes right before (``X-Amz-Cf-Id: …``, ``request_id=…``; a session's id is a secret) stay.
-_DRAWN_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.])(?!<redacted)[A-Za-z0-9][A-Za-z0-9_\-]{23,63}(?![A-Za-z0-9+/=_\-])")
+_DRAWN_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_\-.])(?<![^A-Za-z0-9_]=)(?<!^=)(?!<redacted)[A-Za-z0-9][A-Za-z0-9_\-]{23,63}"
+                          r"(?![A-Za-z0-9+/=_\-])", re.MULTILINE)  # (after NAME=: a listing's UPLOAD_CFG=<drawn>)
 
 
 def _decodes_to_text(token: str) -> bool:
@@ -3584,29 +3600,33 @@ def _escape_safe(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _align(before: str, pieces: list[str], min_gap: int = 0) -> Optional[list[tuple[int, int]]]:
+    """The gaps between ``pieces`` when ``before`` is ``pieces`` joined by gaps of ``min_gap`` or more characters:
+    each piece at its first place after the one before (what lazy groups between them would find; the leftmost
+    places leave the most room, so if any alignment exists this finds one), the last at the end. Linear, where a
+    regular expression of one lazy group per gap backtracked for minutes on a failed alignment (round 20 of planted
+    secrets: ``ci`` took 120 s on one job's output)."""
+    first, last = pieces[0], pieces[-1]
+    if not before.startswith(first) or not before.endswith(last) or len(before) < len(first) + len(last):
+        return None
+    pos, last_at, gaps = len(first), len(before) - len(last), []
+    for i, piece in enumerate(pieces[1:], 2):
+        at = last_at if i == len(pieces) else before.find(piece, pos + min_gap, last_at)
+        if at < pos + min_gap:
+            return None
+        gaps.append((pos, at))
+        pos = at + len(piece)
+    return gaps
+
+
 def _marker_spans(before: str, after: str) -> Optional[list[Span]]:
     """Where the markers of ``after`` (``before`` with some spans replaced by markers) stand in ``before``; None
     when ``after`` is not that (another replacement, too many markers to align)."""
     markers = list(_MARKER.finditer(after))
     if not markers or len(markers) > 256:
         return None
-    pieces = _MARKER.split(after)[::2]  # (split returns the kinds in between)
-    # each piece at its first place after the one before (what a lazy ``(.*?)`` between them would find; the
-    # leftmost places leave the most room, so if any alignment exists this finds one), the last at the end: linear.
-    # A regular expression of 256 lazy groups backtracked for minutes on a failed alignment (round 20 of planted
-    # secrets: ``ci`` took 120 s on one job's output)
-    if not before.startswith(pieces[0]) or len(before) < len(pieces[0]) + len(pieces[-1]):
-        return None
-    pos, last_at, spans = len(pieces[0]), len(before) - len(pieces[-1]), []
-    if not before.endswith(pieces[-1]):
-        return None
-    for i, (marker, piece) in enumerate(zip(markers, pieces[1:]), 2):
-        at = last_at if i == len(pieces) else before.find(piece, pos, last_at)
-        if at < pos:
-            return None
-        spans.append((pos, at, marker.group(0)))
-        pos = at + len(piece)
-    return spans
+    gaps = _align(before, _MARKER.split(after)[::2])  # (split returns the kinds in between)
+    return None if gaps is None else [(a, b, marker.group(0)) for (a, b), marker in zip(gaps, markers)]
 
 
 def _escapes_kept(before: str, after: str) -> str:
@@ -3714,11 +3734,11 @@ def _replaced(plain: str, out: str) -> dict[str, str]:
     kinds = [m.group("kind") or "secret" for m in _MARKER.finditer(out)]
     if not kinds or len(kinds) > 64 or len(plain) > 20000:
         return {}
-    pieces = _MARKER.split(out)[::2]  # (split returns the kinds in between)
-    m = re.fullmatch("(.+?)".join(map(re.escape, pieces)), plain, re.DOTALL)
-    if m is None:
+    gaps = _align(plain, _MARKER.split(out)[::2], min_gap=1)  # (split returns the kinds in between)
+    if gaps is None:
         return {}
-    return {value.strip(): kind for value, kind in zip(m.groups(), kinds) if _MIN_KNOWN <= len(value.strip()) <= 4096}
+    values = (plain[a:b].strip() for a, b in gaps)
+    return {value: kind for value, kind in zip(values, kinds) if _MIN_KNOWN <= len(value) <= 4096}
 
 
 def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:

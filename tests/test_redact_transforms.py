@@ -396,3 +396,27 @@ def test_aligning_markers_with_the_text_is_linear_not_a_backtracking_search():
             "assert _marker_spans('ab', '<redacted:x>b<redacted:y>') == [(0, 1, '<redacted:x>'), (2, 2, '<redacted:y>')]\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("template, kept", [
+    ("C:\\train>set\nALLUSERSPROFILE=C:\\ProgramData\nUPLOAD_CFG={v}\nNUMBER_OF_PROCESSORS=8", None),
+    ("Max retries exceeded with url: /hooks/{v32} (Caused by NameResolutionError(...))", None),
+    ('10.0.0.7 - - "POST /api/webhooks/{v32} HTTP/1.1" 200', None),
+    ("python\x00train.py\x00--hub-token\x00{v}\x00--epochs\x003\x00", None),
+    ("x==ab{v}", "x==ab{v}"),  # (after "==": the tail of something else, not NAME=)
+    ("/hooks/on-push-event-handler-x", "/hooks/on-push-event-handler-x"),  # (a route's words)
+    ("TORCH_CUDA_ARCH_LIST=7.0;7.5;8.0 CUBLAS_WORKSPACE_CONFIG=:4096:8", "TORCH_CUDA_ARCH_LIST=7.0;7.5;8.0 CUBLAS_WORKSPACE_CONFIG=:4096:8"),
+])
+def test_a_drawn_value_after_a_neutral_name_a_bare_webhook_path_and_nul_separated_arguments(template, kept):
+    """Planted secrets round 20 (blind): a ``set`` listing's ``UPLOAD_CFG=<40 drawn>`` (a drawn token alone is
+    redacted; after ``NAME=`` it was not), urllib3's ``with url: /hooks/<drawn>`` (the webhook rule wanted a scheme
+    and host), and ``/proc/PID/cmdline``'s NUL-separated ``--hub-token\\0<value>`` (the NULs were seen through as
+    UTF-16's, joining the flag and its value into one word). Lookalikes stay."""
+    rng = random.Random(7)
+    v = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789") for _ in range(40))
+    text = template.format(v=v, v32=v[:32])
+    out = redact_text(text, env={}, home="")
+    if kept is None:
+        assert v[:32] not in out and "<redacted" in out, out
+    else:
+        assert out == kept.format(v=v), out
