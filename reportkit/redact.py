@@ -1427,7 +1427,8 @@ def _param_start(text: str, start: int) -> bool:
 
 
 def _connection_part(m: re.Match[str]) -> bool:
-    if _NOT_SECRET_VALUE.match(m.group("value")) or not _starts_word(m.string, m.start()):
+    if _NOT_SECRET_VALUE.match(m.group("value")) or _PLACEHOLDER.match(m.group("value")) \
+            or not _starts_word(m.string, m.start()):
         return False
     if m.group("name").lower() in ("password", "pwd"):  # password= alone is the assignment rule's (text)
         return m.string[:m.start()].rstrip(" ").endswith(";")
@@ -1921,6 +1922,9 @@ _PLACEHOLDER = re.compile(r"^(?:<\|?/?[^<>\s]{0,40}\|?>|\[[A-Za-z_]{1,20}\]|\{\w
                           # OmegaConf/Hydra's ${oc.env:NAME} (its MISSING default ???), a sample's words:
                           # your-api-key-here, YOUR_TOKEN, paste_token_here, REPLACE_ME
                           r"\$\{[\w.]{1,40}:\w{1,60}(?:,\s?(?:\?{3}|null|None|''|\"\"|))?\}|"
+                          # a reference another tool fills in: PowerShell's $env:NAME, cmd's %NAME%, Terraform's
+                          # ${var.name}, a workflow's ${{ secrets.NAME }}
+                          r"\$env:\w{1,60}|%\w{1,60}%|\$\{[A-Za-z_][\w.\-]{0,80}\}|\$\{\{\s?[\w.\-]{1,80}\s?\}\}|"
                           r"your[-_ .][a-z0-9_\-. ]{0,60}|[a-z0-9_\-. ]{0,60}[-_ .]here|"
                           r"(?:replace|insert|enter|paste|put)[-_ .](?:me|your|with|key|token|secret|password)[a-z0-9_\-. ]{0,60}|"
                           r"(?=(?:[^x]*x){3})[x0_\-.:/+=~]{6,})$", re.IGNORECASE)
@@ -1986,6 +1990,13 @@ def _not_secret_value(value: str, name: str) -> bool:
                 and not re.fullmatch(r"-?[0-9.]+", value))
 
 
+def _placeholder_connection(value: str) -> bool:
+    """A connection string (``Name=value;...``) whose every secret field (AccountKey, Password, ...) holds a
+    placeholder or a reference (``<YOUR_ACCOUNT_KEY>``, ``your-key-here``, ``%KEY%``), and at least one does."""
+    fields = list(_CONNECTION_STRING.finditer(value))
+    return bool(fields) and all(_PLACEHOLDER.match(m.group("value")) for m in fields) and "=" in value
+
+
 def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool:
     """A value after a secret-sounding name that is not a secret: a type, number, placeholder or variable
     (``self.ntoken = ntoken``); after ``name:`` a word (prose: ``read-only token: the action ...``); an
@@ -1996,6 +2007,10 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
         return True
     if "://" in value and _templated_userinfo(value):
         return True  # postgresql://%(user)s:%(password)s@%(host)s/db: a URL whose credentials are a template's fields
+    if re.fullmatch(r"[A-Za-z_][\w.\-]{0,60}=", value):
+        return True  # set-cookie: sessionid=""; (a cookie's name before its empty value, not a value)
+    if ";" in value and _placeholder_connection(value):
+        return True  # AccountName=<ACCOUNT>;AccountKey=<YOUR_ACCOUNT_KEY>;...: a sample connection string
     if _HEX_DIGEST.fullmatch(value) and _hash_named(name):
         return True  # a secret's hash, named so: detect-secrets' "hashed_secret", password_sha256, token_digest
     if re.fullmatch(r"[A-Z][A-Z_]*", value):

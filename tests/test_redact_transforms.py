@@ -420,3 +420,33 @@ def test_a_drawn_value_after_a_neutral_name_a_bare_webhook_path_and_nul_separate
         assert v[:32] not in out and "<redacted" in out, out
     else:
         assert out == kept.format(v=v), out
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("PS C:\\train> python train.py --token $env:HF_TOKEN", None),
+    ("C:\\train>set HF_TOKEN=%HF_TOKEN%\nC:\\train>set OMP_NUM_THREADS=8", None),
+    ('hcloud_token = "${var.hcloud_token}"\nregion       = "eu-central-1"', None),
+    ('api_token: "${{ secrets.HF_TOKEN }}"', None),
+    ('AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=<ACCOUNT>;AccountKey=<YOUR_ACCOUNT_KEY>;'
+     'EndpointSuffix=core.windows.net"', None),
+    ('"Feats": "Server=db;Database=feats;User Id=etl;Password=your-api-key-here;"', None),
+    ('< set-cookie: sessionid=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/', None),
+    # the same shapes holding values
+    ("PS C:\\train> python train.py --token Xk9aB3vQ7mZ2pL8wR4tY6nC1", "Xk9aB3vQ7mZ2pL8wR4tY6nC1"),
+    ("C:\\train>set HF_TOKEN=hf_Xk9aB3vQ7mZ2pL8wR4tY6nC1Xk9aB3vQ7m", "Xk9aB3vQ7mZ2pL8wR4tY6nC1"),
+    ('hcloud_token = "Xk9aB3vQ7mZ2pL8wR4tY6nC1Xk9aB3vQ7mZ2pL8wR4tY6nC1Xk9aB3vQ7mZ2pL8w"', "Xk9aB3vQ7mZ2pL8wR4tY6nC1"),
+    ('AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=acme;AccountKey='
+     'Xk9aB3vQ7mZ2pL8wR4tY6nC1Xk9aB3vQ7mZ2pL8wR4tY6nC1==;EndpointSuffix=core.windows.net"', "Xk9aB3vQ7mZ2pL8wR4tY6nC1"),
+    ('"Feats": "Server=db;Database=feats;User Id=etl;Password=Harbor42!Kqzv;"', "Harbor42!Kqzv"),
+    ("< set-cookie: sessionid=Xk9aB3vQ7mZ2pL8wR4tY6nC1; Path=/", "Xk9aB3vQ7mZ2pL8wR4tY6nC1"),
+])
+def test_references_and_placeholders_other_tools_fill_in_are_no_secrets(text, secret):
+    """Planted secrets round 20 (blind), ordinary texts: PowerShell's ``$env:NAME``, cmd's ``%NAME%`` (and the plain
+    ``set OMP_NUM_THREADS=8`` below it), Terraform's ``${var.name}``, a sample connection string's ``<YOUR_KEY>`` /
+    ``your-api-key-here``, and a deleted cookie's ``sessionid=""`` were redacted. The same shapes holding a value
+    still are."""
+    out = redact_text(text, env={}, home="")
+    if secret is None:
+        assert out == text
+    else:
+        assert secret not in out and "<redacted" in out, out
