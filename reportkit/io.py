@@ -31,6 +31,34 @@ TEMP_SUFFIX = ".reportkit-tmp"
 TEMP_PATTERN = ".*" + TEMP_SUFFIX
 
 
+# output directories reportkit made and writes into over a while (ci's --out): what each was when made
+_GUARDED: dict[str, tuple[int, int]] = {}
+
+
+def guard_dir(path: Path) -> None:
+    """Remember what the directory ``path`` (one reportkit just made for its results) is: every later write below it
+    first checks that the name still leads there (:func:`check_guarded`). The owner of the directory that holds it
+    could move it aside and put a link at its name — round 15 of sandbox attacks: ``ci`` then wrote its bundles,
+    manifest and summary into the link's target."""
+    st = os.lstat(path)
+    _GUARDED[os.path.abspath(path)] = (st.st_dev, st.st_ino)
+
+
+def check_guarded(path: str | os.PathLike) -> None:
+    """Raise UserError when ``path`` is below a guarded directory whose name no longer leads to it."""
+    where = os.path.abspath(path)
+    for top, ident in _GUARDED.items():
+        if where == top or where.startswith(top.rstrip(os.sep) + os.sep):
+            try:
+                st = os.lstat(top)
+                same = stat.S_ISDIR(st.st_mode) and (st.st_dev, st.st_ino) == ident
+            except OSError:
+                same = False
+            if not same:
+                raise UserError(f"{top} was replaced while reportkit wrote into it (moved aside, and a link or another "
+                                f"directory put at its name?); reportkit writes nothing more there")
+
+
 @contextmanager
 def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
     """Yield a binary file open on a new temp file next to ``path``; on success it replaces ``path`` atomically
@@ -40,6 +68,8 @@ def replacing(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
     name, which whoever else may write in the directory can swap for a symbolic link between our calls (a user of
     a shared project directory, racing a root ``minimize``: the link's target — any file — was truncated, filled
     with the result and chmodded 0644). The name is renamed into place only while it is still that file."""
+    if _GUARDED:
+        check_guarded(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)

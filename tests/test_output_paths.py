@@ -422,3 +422,29 @@ def test_an_output_below_a_directory_others_may_rename_is_refused(tmp_path, team
                 check()
         else:
             check()
+
+
+@pytest.mark.parametrize("swapped", [False, True])
+def test_a_guarded_output_directory_swapped_for_a_link_is_not_written_through(tmp_path, swapped):
+    """Sandbox attacks round 15 (blind): the owner of the directory that holds ``ci --out`` (a 0755 team dir of
+    another user) moved ``cio`` aside 0.4 s after the start and put a link to the victim's private dir at its name;
+    ci wrote its bundles, manifest and summary there. Every write below a guarded directory first checks that its
+    name still leads to the directory reportkit made."""
+    from reportkit.io import _GUARDED, guard_dir
+
+    out, victim = tmp_path / "cio", tmp_path / "victim-private"
+    out.mkdir()
+    victim.mkdir()
+    guard_dir(out)
+    try:
+        if swapped:
+            out.rename(tmp_path / "moved")
+            out.symlink_to(victim)
+            with pytest.raises(UserError, match="was replaced while reportkit wrote into it"):
+                write_atomic(out / "bundles" / "x" / "issue.md", "text")
+            assert list(victim.iterdir()) == []
+        else:
+            write_atomic(out / "bundles" / "x" / "issue.md", "text")
+            assert (out / "bundles" / "x" / "issue.md").read_text() == "text"
+    finally:
+        _GUARDED.pop(os.path.abspath(out), None)

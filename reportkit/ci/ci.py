@@ -31,7 +31,15 @@ from reportkit.constants import AUTO_TEMPLATE, FINGERPRINT_PATTERN, MANIFEST_NAM
 from reportkit.errors import NothingToReproduce, UserError, sigterm_as_interrupt
 from reportkit.failure.check import CONFIRM_RUNS, Check
 from reportkit.failure.signature import FailureKind, MatchPolicy, Normalizer, Signature, fingerprint_parts
-from reportkit.io import NotRegular, append_text, check_output_dir, open_regular, read_run_text, write_atomic
+from reportkit.io import (
+    NotRegular,
+    append_text,
+    check_output_dir,
+    guard_dir,
+    open_regular,
+    read_run_text,
+    write_atomic,
+)
 from reportkit.redact import clip_words, redact_text
 
 MANIFEST = MANIFEST_NAME
@@ -590,6 +598,7 @@ def run_ci(junit: list[Path], options: CiOptions, on_step: Callable[[str], None]
     groups = {g.key: g.cases for g in chosen}
     examined = [c for g in chosen for c in g.cases]
     options.out_dir.mkdir(parents=True, exist_ok=True)
+    guard_dir(options.out_dir)
     by_fp: dict[str, Failure] = {}
     with sigterm_as_interrupt():  # a cancelled job still writes what was found
         try:
@@ -727,6 +736,7 @@ def merge_parts(dirs: list[Path], out_dir: Path, on_step: Callable[[str], None] 
         for item in manifest.get("failures") or []:
             _check_paths(_failure_of(item, where), where, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    guard_dir(out_dir)
     for group in plan["groups"]:
         found = parts.get(group["id"])
         if found is None:

@@ -43,7 +43,15 @@ from reportkit.constants import BUNDLE_SCHEMA_VERSION, DEFAULT_TEMPLATE, TOOL_NA
 from reportkit.errors import UserError
 from reportkit.failure.check import Check, reproduce, require_deterministic
 from reportkit.failure.signature import MatchPolicy
-from reportkit.io import PRIVATE, Unwritten, check_output_dir, replacing, shared_mode, write_atomic
+from reportkit.io import (
+    PRIVATE,
+    Unwritten,
+    check_guarded,
+    check_output_dir,
+    replacing,
+    shared_mode,
+    write_atomic,
+)
 from reportkit.reduce.minimize import MinimizeOptions, MinimizeReport, minimize
 from reportkit.report.collect import COLLECTORS, Collected, CollectInput, CollectOptions, Workspace, collect
 from reportkit.report.render import Redactor, bundle_files, checklist, default_title, render_issue
@@ -238,6 +246,7 @@ def publish(c: Collected, out: Path, options: BundleOptions, redactor: Redactor)
 
         options = dataclasses.replace(options, template=template_for(options.template, redacted))
     title = redactor.text(options.title or default_title(redacted))
+    check_guarded(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
