@@ -3786,6 +3786,32 @@ def _unescape_once(text: str) -> str:
     return _ONE_ESCAPE.sub(one, text)
 
 
+# the seam of a long string that pprint, pytest (``--showlocals``, an assertion's ``where``) or black split into
+# adjacent literals, one per line: ``'...BEGIN PRIVATE '`` then ``'KEY-----\\nMIIE...'`` on the next
+_REPR_SEAM = re.compile(r"(?P<q>['\"])[ \t]*\n(?:E[ \t]+|>[ \t]+)?[ \t]*[rbu]?(?P=q)")
+_BASE64_LINE = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+
+
+def _joined_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets of a string a printer split into adjacent literals over lines (a PEM block that pytest's
+    ``--showlocals`` cut at ``PRIVATE '`` / ``'KEY``: round 20 of planted secrets), seen with the seams joined. A
+    value found across a seam is known by its lines (``\\n`` apart): each stands whole in ``text``. A private key's
+    are its base64 lines; another value's, its parts with a credential's make-up."""
+    if len(text) > _OUTPUT_READ or not _REPR_SEAM.search(text):
+        return ()
+    joined = _REPR_SEAM.sub("", text)
+    found: dict[str, str] = {}
+    for value, kind in _replaced(joined, _text_rules(joined, table, "")).items():
+        for part in re.split(r"\\+n|\n", value):
+            part = part.strip().strip("\\")
+            if part.startswith("n") and "\\" + part in text:
+                part = part[1:]  # (the span began inside an escaped line break: ``\\n`` is no part of the line)
+            if kind == "private-key" and _BASE64_LINE.fullmatch(part) \
+                    or len(part) >= 16 and _credential_made(part) and looks_random(part):
+                found[part] = kind
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _nested_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     """The secrets of the lines that hold an escaped JSON text (a repr of a notebook cell: ``\\"`` escapes an
     escape), seen in each such line with one level of escapes undone."""
@@ -3846,6 +3872,8 @@ def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[s
     extra: tuple[tuple[str, str], ...] = ()
     if "\\" in text and '"' in text:
         extra = _escaped_findings(text, table) + _nested_findings(text, table)
+    if "'\n" in text or '"\n' in text:
+        extra += _joined_findings(text, table)
     if "args" in text and "msg" in text:
         extra += _record_findings(text, table)
     if "%" in text and _PERCENT_SYNTAX.search(text):

@@ -450,3 +450,24 @@ def test_references_and_placeholders_other_tools_fill_in_are_no_secrets(text, se
         assert out == text
     else:
         assert secret not in out and "<redacted" in out, out
+
+
+@pytest.mark.parametrize("width", [60, 88, 120])
+def test_a_private_key_that_a_printer_split_into_adjacent_literals_is_redacted_whole(width):
+    """Planted secrets round 20 (blind): pytest's ``--showlocals`` printed a service account's JSON as adjacent
+    literals, one per line, cut inside ``-----BEGIN PRIVATE '`` / ``'KEY-----``; the key's first line was redacted
+    and its last lines were not. The seams are joined to find it, and each base64 line is redacted where it stands.
+    The text around it (the literals, the seams, the other fields) stays."""
+    import pprint
+    import textwrap
+
+    rng = random.Random(width)
+    body = base64.b64encode(bytes(rng.randrange(256) for _ in range(200))).decode()
+    lines = textwrap.wrap("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ" + body, 64)
+    pem = "-----BEGIN PRIVATE KEY-----\n" + "\n".join(lines) + "\n-----END PRIVATE KEY-----\n"
+    sa = json.dumps({"type": "service_account", "private_key": pem, "client_email": "x@y.iam.gserviceaccount.com"})
+    text = "detail     = " + pprint.pformat("google.auth.exceptions.RefreshError: ('invalid_grant')\nkey file: " + sa,
+                                           width=width)
+    out = redact_text(text, env={}, home="")
+    assert [line for line in lines if line in out] == []
+    assert "x@y.iam.gserviceaccount.com" in out and out.count("\n") == text.count("\n")
