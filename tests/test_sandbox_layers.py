@@ -1398,3 +1398,26 @@ def test_masks_look_up_the_session_dirs_only_for_a_socket_to_judge(monkeypatch, 
     sock = str(tmp_path / "s.sock")
     monkeypatch.setattr(_confine, "host_unix_sockets", lambda exclude: [sock])
     assert sandbox.bwrap_masks([]) == ["--ro-bind", "/dev/null", sock] and looked == [1]
+
+
+@pytest.mark.parametrize("env_kind", ["rebuilt", "inherited"])
+def test_a_python_started_with_an_environment_the_caller_rebuilt_runs_guarded(area, env_kind):
+    """Sandbox attacks round 15 (blind) ran torch.compile under the fallback: Inductor's dlopen probe starts
+    ``python -c ...`` with ``{**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}`` — a sys.path the guard's
+    directory had left — and the guard refused it, so every CPU compile failed with the sandbox's PermissionError.
+    The guard now goes into such an environment: the child runs, and is confined (its write outside is refused).
+    The lookalike inherits the environment as it is."""
+    v = victim(area)
+    script = attack(area, "root", f"""
+        import subprocess
+        code = "import sys; print('CHILD RAN', flush=True); open(%r, 'w').write('pwned')" % ({str(v)!r} + "/child.txt")
+        env = {{**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}} if {env_kind == "rebuilt"!r} else None
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        print("CHILD-OUT", r.stdout.strip().replace(chr(10), " "), flush=True)
+        print(("DONE" if r.returncode == 0 else "BLOCKED"), "child-write", flush=True)
+    """)
+    before = digest(v)
+    (result,) = run(script, "fallback", "root")
+    assert "CHILD-OUT CHILD RAN" in result["stdout"], result
+    assert _done(result) == [] and _blocked(result) == ["child-write"], result
+    assert digest(v) == before

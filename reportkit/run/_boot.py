@@ -378,6 +378,13 @@ def _install_guard(config):
             return
         if isinstance(path, bytes):
             path = os.fsdecode(path)
+        if type(env) is dict and all(type(k) is str for k in env) and os.environ.get(GUARD_ENV):
+            # an environment the caller made (Inductor's dlopen probe: os.environ, PYTHONPATH from a sys.path this
+            # guard's directory has left): the guard goes into it, as it is here, before the child is started
+            env[GUARD_ENV] = os.environ[GUARD_ENV]
+            if site and site not in str(path).split(os.pathsep):
+                env["PYTHONPATH"] = site + (os.pathsep + str(path) if path else "")
+            return
         if not guard or (site and site not in str(path).split(os.pathsep)):
             refuse("starting Python without the sandbox's guard in its environment", args)
 
