@@ -3799,7 +3799,38 @@ def _joined_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
     are its base64 lines; another value's, its parts with a credential's make-up."""
     if len(text) > _OUTPUT_READ or not _REPR_SEAM.search(text):
         return ()
-    joined = _REPR_SEAM.sub("", text)
+    found: dict[str, str] = {}
+    for joined in _seamed_strings(text):
+        found.update(_seam_parts(joined, text, table))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
+def _seamed_strings(text: str) -> Iterator[str]:
+    """Each run of lines that seams join (``'...'`` then ``'...'`` on the next line), joined: one printed string
+    at a time, however long the log around it (the alignment of a whole log's markers gives up on many)."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and _continues(lines[j], lines[j + 1]):
+            j += 1
+        if j > i:
+            block = "\n".join(lines[i:j + 1])
+            if len(block) <= 20000:
+                yield _REPR_SEAM.sub("", block)
+        i = j + 1
+
+
+_SEAM_END = re.compile(r"(['\"])[ \t]*$")
+_SEAM_START = re.compile(r"[ \t]*(?:E[ \t]+|>[ \t]+)?[ \t]*[rbu]?(['\"])")
+
+
+def _continues(line: str, following: str) -> bool:
+    end, start = _SEAM_END.search(line), _SEAM_START.match(following)
+    return end is not None and start is not None and end.group(1) == start.group(1)
+
+
+def _seam_parts(joined: str, text: str, table: tuple[tuple[str, str], ...]) -> dict[str, str]:
     found: dict[str, str] = {}
     for value, kind in _replaced(joined, _text_rules(joined, table, "")).items():
         for part in re.split(r"\\+n|\n", value):
@@ -3809,7 +3840,7 @@ def _joined_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
             if kind == "private-key" and _BASE64_LINE.fullmatch(part) \
                     or len(part) >= 16 and _credential_made(part) and looks_random(part):
                 found[part] = kind
-    return _known_table(tuple(sorted(found.items()))) if found else ()
+    return found
 
 
 def _nested_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
