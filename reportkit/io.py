@@ -41,7 +41,8 @@ def guard_dir(path: Path) -> None:
     could move it aside and put a link at its name — round 15 of sandbox attacks: ``ci`` then wrote its bundles,
     manifest and summary into the link's target."""
     st = os.lstat(path)
-    _GUARDED[os.path.abspath(path)] = (st.st_dev, st.st_ino)
+    for name in {os.path.abspath(path), os.path.realpath(path)}:  # (paths made from it resolved, too)
+        _GUARDED[name] = (st.st_dev, st.st_ino)
 
 
 def check_guarded(path: str | os.PathLike) -> None:

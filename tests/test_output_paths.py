@@ -430,21 +430,25 @@ def test_a_guarded_output_directory_swapped_for_a_link_is_not_written_through(tm
     another user) moved ``cio`` aside 0.4 s after the start and put a link to the victim's private dir at its name;
     ci wrote its bundles, manifest and summary there. Every write below a guarded directory first checks that its
     name still leads to the directory reportkit made."""
-    from reportkit.io import _GUARDED, guard_dir
+    from reportkit.io import _GUARDED, check_guarded, guard_dir
 
     out, victim = tmp_path / "cio", tmp_path / "victim-private"
     out.mkdir()
     victim.mkdir()
     guard_dir(out)
+    resolved = out.resolve()
     try:
         if swapped:
             out.rename(tmp_path / "moved")
             out.symlink_to(victim)
             with pytest.raises(UserError, match="was replaced while reportkit wrote into it"):
                 write_atomic(out / "bundles" / "x" / "issue.md", "text")
+            with pytest.raises(UserError, match="was replaced while reportkit wrote into it"):
+                check_guarded(resolved / "bundles" / "y")  # (a path resolved before the swap: still ours)
             assert list(victim.iterdir()) == []
         else:
             write_atomic(out / "bundles" / "x" / "issue.md", "text")
             assert (out / "bundles" / "x" / "issue.md").read_text() == "text"
     finally:
         _GUARDED.pop(os.path.abspath(out), None)
+        _GUARDED.pop(str(resolved), None)

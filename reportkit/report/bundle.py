@@ -112,6 +112,7 @@ def default_out(script: Path) -> Path:
 
 def check_out(out: Path) -> Path:
     check_output_dir(out)
+    check_guarded(out)  # (before it is resolved: ci's --out swapped for a link would resolve to the link's target)
     out = out.resolve()
     if Path(str(out) + ".tar.gz").exists():
         raise UserError(f"{out}.tar.gz already exists; choose another --out")
