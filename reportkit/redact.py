@@ -2007,8 +2007,8 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
         return True
     if "://" in value and _templated_userinfo(value):
         return True  # postgresql://%(user)s:%(password)s@%(host)s/db: a URL whose credentials are a template's fields
-    if re.fullmatch(r"[A-Za-z_][\w.\-]{0,60}=", value):
-        return True  # set-cookie: sessionid=""; (a cookie's name before its empty value, not a value)
+    if re.fullmatch(r"[a-z_][a-z_.\-]{0,60}=", value):
+        return True  # set-cookie: sessionid=""; (a cookie's name before its empty value; base64's "=" pad has more)
     if ";" in value and _placeholder_connection(value):
         return True  # AccountName=<ACCOUNT>;AccountKey=<YOUR_ACCOUNT_KEY>;...: a sample connection string
     if _HEX_DIGEST.fullmatch(value) and _hash_named(name):

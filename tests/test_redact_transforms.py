@@ -473,3 +473,12 @@ def test_a_private_key_that_a_printer_split_into_adjacent_literals_is_redacted_w
         out = redact_text(whole, env={}, home="")
         assert [line for line in lines if line in out] == []
         assert "x@y.iam.gserviceaccount.com" in out and out.count("\n") == whole.count("\n")
+
+
+def test_a_base64_value_with_one_pad_is_not_a_cookies_name():
+    """The rule for a deleted cookie's ``sessionid=""`` took base64 with one ``=`` pad (an .npmrc ``_auth``) for a
+    name (round 13 of planted secrets, re-run on this stop's code)."""
+    text = "//npm.acme.io/:_auth=Y2ktYm90OkhhcmJvcjQyIUtxenY=\n//npm.acme.io/:always-auth=true"
+    assert "Y2ktYm90OkhhcmJvcjQyIUtxenY=" not in redact_text(text, env={}, home="")
+    cookie = '< set-cookie: sessionid=""; Max-Age=0; Path=/'
+    assert redact_text(cookie, env={}, home="") == cookie
