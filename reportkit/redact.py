@@ -3788,7 +3788,8 @@ def _unescape_once(text: str) -> str:
 
 # the seam of a long string that pprint, pytest (``--showlocals``, an assertion's ``where``) or black split into
 # adjacent literals, one per line: ``'...BEGIN PRIVATE '`` then ``'KEY-----\\nMIIE...'`` on the next
-_REPR_SEAM = re.compile(r"(?P<q>['\"])[ \t]*\n(?:E[ \t]+|>[ \t]+)?[ \t]*[rbu]?(?P=q)")
+_SEAM_LEAD = r"(?:E[ \t]+|>[ \t]+)?[ \t]*[rbu]?"  # (what may stand before the next literal's quote: pytest's "E   ")
+_REPR_SEAM = re.compile(r"(?P<q>['\"])[ \t]*\n" + _SEAM_LEAD + r"(?P=q)")
 _BASE64_LINE = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 
 
@@ -3822,7 +3823,7 @@ def _seamed_strings(text: str) -> Iterator[str]:
 
 
 _SEAM_END = re.compile(r"(['\"])[ \t]*$")
-_SEAM_START = re.compile(r"[ \t]*(?:E[ \t]+|>[ \t]+)?[ \t]*[rbu]?(['\"])")
+_SEAM_START = re.compile(r"[ \t]*" + _SEAM_LEAD + r"(['\"])")
 
 
 def _continues(line: str, following: str) -> bool:
