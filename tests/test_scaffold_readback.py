@@ -21,6 +21,10 @@ from reportkit.reduce import passes as P
     ('print((10, 20, 30)[-1])\n', "print(30)\n"),
     ('y = 2\nprint({"k": y + 1}["k"] * 2)\n', 'y = 2\nprint((y + 1) * 2)\n'),
     ('item = {"b": [{"n": 1}]}["b"][0]\nprint(item)\n', 'item = [{"n": 1}][0]\nprint(item)\n'),
+    ('x = 4\nprint([x * 2].pop() + 1)\n', 'x = 4\nprint((x * 2) + 1)\n'),  # an inlined ``skips.pop()``
+    ('print([10, 20, 30].pop(0))\n', "print(10)\n"),
+    ('print({"a": 1, "b": 2}.pop("b"))\n', "print(2)\n"),
+    ('print({"a": [1]}.get("a"))\n', "print([1])\n"),
 ])
 def test_display_subscript_fires(source: str, expected: str) -> None:
     got = P.display_subscript_candidates(source)
@@ -38,6 +42,11 @@ def test_display_subscript_fires(source: str, expected: str) -> None:
     'd = {"a": 1}\n{"a": 1}["a"] = 2\nprint(d)\n',  # a store, not a read
     'print({"a": 1}[0.5 * 2] if False else 0)\n',  # the index is not a literal
     'print([n := 1, 2][1], n)\n',  # a walrus is dropped
+    'print([].pop() if False else 0)\n',  # an empty list's pop raises: stays
+    'print({"a": 1}.get("b"))\n',  # a missing key: None (get) or KeyError (pop), not an element
+    'print({"a": 1}.get("a", 2), {"a": 1}.pop("a", 2))\n',  # a default: left alone
+    'print((1, 2).count(1), [3].append(4), [5].pop)\n',  # not a read of one element
+    'xs = [1, 2]\nprint(xs.pop())\n',  # a name, not a fresh display
 ])
 def test_display_subscript_does_not_fire(source: str) -> None:
     assert P.display_subscript_candidates(source) == []

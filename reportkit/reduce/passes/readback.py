@@ -2,7 +2,9 @@
 
 - :func:`display_subscript_candidates`: a display subscripted by a literal where it is written,
   ``{**{"keep_days": 14}}["keep_days"]`` -> ``14``, ``{"a": x, "b": y}["b"]`` -> ``y``,
-  ``[a, b, c][1]`` -> ``b``. Only when the result is the same: the keys are literals (``**`` of a
+  ``[a, b, c][1]`` -> ``b``; the same for a method that reads one element of a fresh display,
+  ``[x].pop()`` -> ``x`` (what inlining ``skips = [x]`` into ``skips.pop()`` leaves), ``[a, b].pop(0)``,
+  ``{"k": v}.pop("k")`` / ``.get("k")``. Only when the result is the same: the keys are literals (``**`` of a
   display of such keys is flattened; later keys win, as in Python), the index is a literal found in
   the display (else it raises ``KeyError`` / ``IndexError``, and stays), and every other key and value
   the display evaluates can be dropped: names, literals, displays, attribute and subscript reads (no
@@ -127,9 +129,8 @@ def display_subscript_candidates(source: str) -> list[str]:
     parents = _parents(tree)
     out: list[str] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Subscript):
-            continue
-        element = _display_element(node)
+        read = node if isinstance(node, ast.Subscript) else _method_read(node)
+        element = None if read is None else _display_element(read)
         if element is None:
             continue
         text = _placed(parents, node, element, smap.text(element))
@@ -137,6 +138,23 @@ def display_subscript_candidates(source: str) -> list[str]:
         if candidate is not None:
             out.append(candidate)
     return out
+
+
+def _method_read(node: ast.AST) -> ast.Subscript | None:
+    """``[a, b].pop()`` / ``[a, b].pop(0)`` of a list display, ``{"k": v}.pop("k")`` / ``.get("k")`` of a
+    dict display, as the subscript that reads the same element (``[a, b][-1]``); None for anything else
+    (a default argument, a key the display lacks: ``_display_element`` finds no element for it)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords
+            and len(node.args) <= 1 and not any(isinstance(a, ast.Starred) for a in node.args)):
+        return None
+    display, method = node.func.value, node.func.attr
+    if isinstance(display, ast.List) and method == "pop":
+        index = node.args[0] if node.args else ast.Constant(-1)
+    elif isinstance(display, ast.Dict) and method in ("pop", "get") and node.args:
+        index = node.args[0]
+    else:
+        return None
+    return ast.Subscript(value=display, slice=index, ctx=ast.Load())
 
 
 def display_copy_candidates(source: str) -> list[str]:
