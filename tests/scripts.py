@@ -56,3 +56,37 @@ threading.Thread(target=spin, daemon=True, name="spinner").start()
 print("waiting for a batch", flush=True)
 queue.Queue().get()
 """
+
+HOPPER = """
+    import os, time
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.setsid()
+        for _ in range(300):
+            if os.fork():
+                os._exit(0)  # the parent exits, its child goes on: an orphan each time
+        os.write(w, b"x")
+        os._exit(0)
+    os.close(w)
+    os.waitpid(pid, 0)
+    os.read(r, 1)  # the last hop is done
+    time.sleep(0.3)
+    zombies = 0
+    for tid in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{tid}/children") as fh:
+            kids = fh.read().split()
+        for kid in kids:
+            try:
+                with open(f"/proc/{kid}/stat") as fh:
+                    zombies += fh.read().rsplit(")", 1)[1].split()[0] == "Z"
+            except OSError:
+                pass
+    raise RuntimeError(f"zombies: {zombies}")
+"""
+
+
+def zombies_left(result) -> int:
+    assert result.exception is not None and result.exception.type == "RuntimeError", result.stderr
+    return int(result.exception.message.split(": ")[1])

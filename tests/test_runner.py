@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from scripts import HANG_WITH_SPINNER
+from scripts import HANG_WITH_SPINNER, HOPPER, zombies_left
 
 from reportkit.errors import UserError
 from reportkit.run.runner import Sandbox, parse_faulthandler, read_script, resolve_python, run_script
@@ -401,6 +401,15 @@ def test_daemons_left_by_a_run_that_exits_are_killed(tmp_path, protection_mode):
     result = run_script(spec(script))
     assert result.exception.type == "RuntimeError"
     assert _marked(marker) == []
+
+
+def test_a_run_that_forks_in_a_loop_leaves_no_zombies(tmp_path, protection_mode):
+    """Round 16 of sandbox attacks: a candidate's orphan that forks and exits in a loop (one process alive at a
+    time) was adopted by the run's own process, a child subreaper that never waits for processes it did not
+    start: one zombie per hop, 32,000 in 6 s, and the machine's PID space was gone (every fork failed, the
+    host's too). The run's reaper is above it now (bubblewrap's init, the fallback's keeper) and reaps them."""
+    script = write(tmp_path, "hop.py", HOPPER)
+    assert zombies_left(run_script(spec(script))) < 5
 
 
 def test_pytest_mirror_copies_small_files_and_links_directories(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from scripts import HANG_WITH_SPINNER, JSON_PIPELINE
+from scripts import HANG_WITH_SPINNER, HOPPER, JSON_PIPELINE, zombies_left
 
 import reportkit.reduce.minimize as mz
 import reportkit.run.executor as ex
@@ -704,6 +704,20 @@ def test_warm_children_run_in_the_sandbox(tmp_path, protection_mode):
         assert left == []
     box.cleanup()
     assert victim.read_text() == "keep\n"
+
+
+def test_a_warm_run_that_forks_in_a_loop_leaves_no_zombies(tmp_path, protection_mode):
+    """Round 16 of sandbox attacks: a warm child is not a subreaper (its server is, and reaps what the child's
+    tree orphans); it was, and kept one zombie per hop of a process that forks and exits in a loop."""
+    app = tmp_path / "app"
+    app.mkdir()
+    script = write(app, "hop.py", HOPPER)
+    box = Sandbox(script)
+    with WarmExecutor(["json"]) as warm:
+        result = warm.run(spec(script), None, box)
+        assert warm.warm_runs == 1, warm.notes
+    box.cleanup()
+    assert zombies_left(result) < 5
 
 
 @pytest.mark.slow

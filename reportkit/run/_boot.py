@@ -12,8 +12,9 @@ addition:
   causes), ``thread_exception`` (uncaught exceptions in other threads), ``exit`` (``sys.exit`` code);
 * arms :mod:`faulthandler` on DUMP_FILE for fatal signals (SIGSEGV, SIGABRT, ...) and on SIGUSR1,
   which the runner sends before killing a run that timed out: the stacks of all threads are dumped;
-* makes itself a child subreaper (Linux) and, at exit, kills every descendant still running
-  (children that called ``setsid()`` or double-forked included);
+* at exit, kills every descendant still running; unconfined it is also a child subreaper (Linux), so that
+  children that called ``setsid()`` or double-forked are among them (a confined run has a reaper above it:
+  :func:`_end_with_descendants`);
 * with ``REPORTKIT_GUARD`` set (the sandbox's fallback, see :mod:`reportkit.run.sandbox`): installs an
   audit hook that refuses writes, deletes, renames, permission changes and shell calls outside the
   writable directories it names (and network connections when it says so).
@@ -520,6 +521,25 @@ def _become_subreaper():
         return False
 
 
+#: Set by a warm server in the child it forks for a run: the server is the subreaper above the run.
+REAPED_ABOVE = False
+
+
+def _end_with_descendants(reaped_above):
+    """At exit, kill what the script left running. Where nothing above reaps for it, this process is also the
+    child subreaper of its tree, so that the daemons it leaves (``setsid``, a double fork) are found too. A
+    confined run has a reaper above it that adopts and reaps them while it runs and ends them after it
+    (bubblewrap's init, the fallback's keeper), so has a warm server's child (the server), and such a run must
+    not become one itself: the orphans it adopted would stay zombies as long as the script runs (it never
+    waits for a process it did not start), and a candidate that forks in a loop while its parents exit would
+    fill the machine's PID space in seconds."""
+    if not reaped_above:
+        _become_subreaper()
+    import atexit
+
+    atexit.register(_kill_descendants)
+
+
 def _descendants(pid):
     out = []
     todo = [pid]
@@ -973,15 +993,7 @@ def _keep(parent):
             pass
         return
     signal.signal(signal.SIGUSR1, lambda signum, frame: os.kill(pid, signal.SIGUSR1))
-    while True:
-        try:
-            _, status = os.waitpid(pid, 0)
-            break
-        except InterruptedError:
-            continue
-        except ChildProcessError:
-            status = 0
-            break
+    status = _reap_until(pid)
     _kill_descendants()
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
@@ -996,6 +1008,22 @@ def _keep(parent):
             pass
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _reap_until(pid):
+    """Wait for ``pid`` (the keeper's one child, the run), reaping every other child on the way: the orphans the
+    run's tree hands to us, its subreaper. Unreaped, each is a zombie holding a PID until the run ends, and a
+    candidate that forks in a loop while its parents exit fills the machine's PID space in seconds. The run's
+    wait status (0 if it is gone already)."""
+    while True:
+        try:
+            done, status = os.waitpid(-1, 0)
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return 0
+        if done == pid:
+            return status
 
 
 def _confine_self(events):
@@ -1049,10 +1077,7 @@ def main(argv):
     if confined is None and CONFINED_ENV in os.environ:  # (confined by the first stage)
         confined = json.loads(os.environ.pop(CONFINED_ENV))
     guard = _guard_config()
-    if _become_subreaper():
-        import atexit
-
-        atexit.register(_kill_descendants)
+    _end_with_descendants(reaped_above=REAPED_ABOVE or confined is not None)
     dump = open(dump_path, "w", encoding="utf-8")
     faulthandler.enable(file=dump, all_threads=True)
     if hasattr(faulthandler, "register") and hasattr(signal, "SIGUSR1"):

@@ -413,6 +413,7 @@ class Server:
 
         before = set(sys.modules)
         argv = [request["events"], request["dump"], request["script"]] + list(request.get("args") or [])
+        self.boot.REAPED_ABOVE = True  # this server adopts and reaps what the run orphans (see serve)
         try:
             code = self.boot.main(argv)
         except SystemExit as exc:
