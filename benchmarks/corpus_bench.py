@@ -549,6 +549,7 @@ class CaseResult:
     note: str = ""
     error: str = ""  # a step failed for this case (bench_case): what it said; the run went on
     output: str | None = None
+    tests_by_pass: dict[str, int] | None = None  # pass -> candidates tested in it (the report's)
 
 
 def bench_case(case: Case, args) -> CaseResult:
@@ -600,6 +601,7 @@ def _bench_case(case: Case, args, res: CaseResult) -> None:
         res.lines_after = count_lines(text)
         res.ratio = round(res.lines_after / minimal_lines, 2) if minimal_lines else None
         res.tests, res.wall = report.tests_run, round(report.wall_time, 1)
+        res.tests_by_pass = dict(report.tests_by_pass)
         res.budget_cut = bool(args.budget) and report.stopped_early
         res.verified = report.verified
         if report.standalone:
