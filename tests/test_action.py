@@ -214,6 +214,36 @@ def test_ci_step_passes_the_events_good_revision(tmp_path, event, want):
     assert ("the good revision" in proc.stdout) == (event.get("pr_base") == "f" * 40)
 
 
+@pytest.mark.parametrize("origin", ["LOCAL", "ssh://git@example.invalid/o/r.git", "ext::sh -c PROGRAM% >&2"])
+def test_ci_step_runs_no_program_the_checkouts_config_names(tmp_path, origin):
+    """Round 16 of sandbox attacks: the checkout's .git/config is the pull request's to write (its tests ran in an
+    earlier step). With a good revision not in the checkout, the step's own git calls ran the fsmonitor program it
+    named (twice) and its upload-pack program, with the token in their environment."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "test-results.xml").write_text("<testsuites/>", encoding="utf-8")
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    _git(upstream, "init", "-q")
+    _git(upstream, "commit", "-q", "--allow-empty", "-m", "good")
+    good = _git(upstream, "rev-parse", "HEAD")
+    _git(work, "init", "-q")
+    _git(work, "commit", "-q", "--allow-empty", "-m", "head")
+    program = tmp_path / "program.sh"
+    program.write_text(f'#!/bin/sh\necho "ran ${{GH_TOKEN:-}}" >> {tmp_path}/ran\n', encoding="utf-8")
+    program.chmod(0o755)
+    url = str(upstream) if origin == "LOCAL" else origin.replace("PROGRAM", str(program))
+    for key, value in [("remote.origin.url", url), ("core.fsmonitor", program), ("remote.origin.uploadpack", program),
+                       ("core.sshCommand", program), ("credential.helper", f"!{program}"), ("core.askPass", program),
+                       ("protocol.allow", "always"), ("protocol.ext.allow", "always"), ("core.hooksPath", tmp_path)]:
+        _git(work, "config", key, str(value))
+    (tmp_path / "post-checkout").symlink_to(program)
+    proc = run_step("ci", tmp_path, work, junit="test-results.xml", pr_base=good)
+    assert proc.returncode == 0, proc.stderr
+    assert not (tmp_path / "ran").exists(), (tmp_path / "ran").read_text()
+    assert "the good revision" in proc.stdout  # not fetched: a warning, the run goes on without --good
+
+
 def test_ci_step_falls_back_to_the_last_green_run(tmp_path):
     """No pull request base and no push before (a schedule): the head of the workflow's last green run."""
     work = tmp_path / "work"
