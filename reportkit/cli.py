@@ -1129,7 +1129,7 @@ def _print_ci_report(report, outputs: dict[str, str]) -> None:
     if report.culprit_search:
         cs = report.culprit_search
         out.print(f"  culprit search against {escape(cs['good'])}: {cs['hunks']} hunk(s), {cs['tests']} test(s) "
-                  f"searched, {cs['runs']} run(s), {cs['seconds']:g} s" + (f"; {escape(cs['note'])}" if cs["note"]
+                  f"searched, {cs['runs']} run(s), {cs['seconds']:g} s" + (f"; {escape(_one_line(cs['note']))}" if cs["note"]
                                                                            else ""))
     if report.not_examined:
         out.print(f"  not examined (--max-tests): {len(report.not_examined)} test(s)")
@@ -1152,7 +1152,7 @@ def _print_ci_failure(f) -> None:
     if f.regression == "pre-existing":
         out.print(f"  {'':16}  pre-existing: fails the same way on the good revision")
     if where:
-        out.print(f"  {'':16}  {escape(str(where))}")
+        out.print(f"  {'':16}  {escape(_one_line(str(where)))}")
 
 
 @app.command(cls=HelpCommand, epilog=exit_epilog("publish"))

@@ -170,6 +170,22 @@ def test_a_test_id_with_line_breaks_cannot_start_a_workflow_command_line():
     assert "\n" not in _one_line(name) and "::add-path::" in _one_line(name)
 
 
+def test_a_failures_note_cannot_start_a_workflow_command_line(capsys):
+    """Round 16 of sandbox attacks: ci's console escaped a failure's test id and headline, not the note under it,
+    which holds the JUnit class name as written (``classname="tests.test_a&#10;::error::..."``): its own line."""
+    from types import SimpleNamespace
+
+    from reportkit.cli import _print_ci_failure
+
+    failure = SimpleNamespace(fingerprint="f" * 16, verdict="error", headline="ValueError: x",
+                              tests=["tests/test_a.py::test_b"], regression=None, bundle_dir="",
+                              note="no test file under /repo for tests.test_a\n::error::INJECTED")  # the class name
+    _print_ci_failure(failure)
+    printed = capsys.readouterr().out
+    assert "::error::INJECTED" in printed
+    assert not any(line.startswith("::") for line in printed.replace("\r", "\n").splitlines())
+
+
 def test_a_temp_file_swapped_for_a_link_is_never_written_through(tmp_path):
     """Round 9 of sandbox attacks (not promised, fixed): minimize made its temp file safely, then reopened it by
     name (O_TRUNC, links followed) and chmodded it by name; another user of a shared script directory swapped it
