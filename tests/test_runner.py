@@ -412,6 +412,23 @@ def test_a_run_that_forks_in_a_loop_leaves_no_zombies(tmp_path, protection_mode)
     assert zombies_left(run_script(spec(script))) < 5
 
 
+@pytest.mark.parametrize("tmpdir", [".", "tmp"])
+def test_a_script_in_the_temp_dir_is_copied_without_reportkits_own_scratch(tmp_path, tmpdir):
+    """Round 16 of sandbox attacks: a script in $TMPDIR (``/tmp/repro.py``), or in a directory holding it, was copied
+    for its runs with reportkit's session dir in it, the copy into itself, until "File name too long": a traceback."""
+    proj = tmp_path / "proj"
+    temp = proj / tmpdir
+    temp.mkdir(parents=True, exist_ok=True)
+    script = write(proj, "repro.py", "import os\nraise ValueError(sorted(os.listdir('.')))\n")
+    env = {**os.environ, "TMPDIR": str(temp)}
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "check", str(script), "--runs", "1"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    listed = "['repro.py']" if tmpdir == "." else "['repro.py', 'tmp']"
+    assert listed in proc.stdout, proc.stdout
+
+
 def test_pytest_mirror_copies_small_files_and_links_directories(tmp_path):
     root = tmp_path / "repo"
     (root / "tests").mkdir(parents=True)

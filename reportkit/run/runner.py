@@ -53,7 +53,10 @@ PROBE_FILE = Path(__file__).with_name("_env_probe.py")  # the environment probe 
 COPY_MAX_FILES = 2000
 COPY_MAX_BYTES = 200 * 1024 * 1024
 COPY_IGNORE = (".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache",
-               ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc", TEMP_PATTERN)
+               ".pytest_cache", ".ruff_cache", "torch_compile_debug", "*.pyc", TEMP_PATTERN,
+               # reportkit's own scratch (a script in $TMPDIR, or below it: the copy held the copy, and on till
+               # "File name too long")
+               protect.SESSION_PREFIX + "*")
 # Defaults that make a failing run easier to read without changing what it computes.
 BASE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 # Environment variables the compile caches are configured by (a private cache per minimize run).
@@ -330,8 +333,14 @@ class Sandbox:
             def copy(src: str, dst: str) -> None:
                 _copy_if_present(src, dst, budget, self.script.parent)
 
-            shutil.copytree(self.script.parent, script_dir, symlinks=True,
-                            ignore=shutil.ignore_patterns(*COPY_IGNORE), copy_function=copy)
+            try:
+                shutil.copytree(self.script.parent, script_dir, symlinks=True,
+                                ignore=shutil.ignore_patterns(*COPY_IGNORE), copy_function=copy)
+            except shutil.Error as exc:  # (an entry reportkit may not read: another user's private dir in /tmp)
+                first = exc.args[0][0] if exc.args and exc.args[0] and isinstance(exc.args[0], list) else exc
+                raise UserError(f"cannot copy the script's directory {self.script.parent} for its runs "
+                                f"({first[-1] if isinstance(first, tuple) else first}); move the script to its own "
+                                "directory or pass --isolate-file") from None
         target = script_dir / self.script.name
         if source is not None:  # (never through a link the copy kept at the script's name: a new file in its place)
             target.unlink(missing_ok=True)
