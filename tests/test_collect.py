@@ -278,6 +278,33 @@ def test_ffdc_reports_real_format(tmp_path):
 # --------------------------------------------------------------------------- fx graphs
 
 
+def test_an_fx_excerpt_is_cut_from_the_redacted_graph(tmp_path):
+    """Round 21 of planted secrets: the fx excerpt (120 lines of the graph) was cut first and redacted alone by the
+    bundle's edge; a private key whose body the cut split kept its body lines, and a token folded at 80 columns its
+    second half (the whole file, copied beside, was redacted right)."""
+    import base64
+    import secrets
+
+    from reportkit.report.render import Redactor
+
+    body = base64.b64encode(b"openssh-key-v1\0" + secrets.token_bytes(600)).decode()
+    key = ["-----BEGIN OPENSSH PRIVATE KEY-----", *[body[i:i + 70] for i in range(0, len(body), 70)],
+           "-----END OPENSSH PRIVATE KEY-----"]
+    lines = ["class <lambda>(torch.nn.Module):", "    def forward(self, arg0_1: \"f32[8]\"):"]
+    lines += [f"        # File: repro.py:{i} in f, code: y = x + {i}" for i in range(112)]
+    lines += [f"        # {line}" for line in key]
+    lines += [f"        # File: repro.py:{i} in f, code: z = y * {i}" for i in range(30)]
+    lines += ["        relu: \"f32[8]\" = torch.ops.aten.relu.default(arg0_1)", "        return (relu,)"]
+    base = tmp_path / "torch_compile_debug" / "run_2026_01_01_00_00_00_000000-pid_1" / "torchinductor"
+    graph = base / "model__0_inference_0.0" / "fx_graph_readable.py"
+    graph.parent.mkdir(parents=True)
+    graph.write_text("\n".join(lines) + "\n")
+    fx = C.collect_fx(C.find_debug_run_dirs(tmp_path), C.Clues(), [{"backend": "x"}])
+    shown = Redactor().code(fx.excerpt)
+    assert "more lines in the bundle" in shown and "# File: repro.py:111" in shown
+    assert not [part for part in key[1:-1] if part in shown and len(part) > 20], shown[-1500:]
+
+
 def test_fx_graph_selection(tmp_path):
     base = tmp_path / "torch_compile_debug" / "run_2026_01_01_00_00_00_000000-pid_1" / "torchinductor"
     write(base / "model__0_inference_0.0" / "fx_graph_readable.py", '''\
