@@ -1176,7 +1176,8 @@ def _prefixed_spans(text: str) -> list[Span]:
                 or _known_prefix_inside(m.group("prefix")) or _DIGEST_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             continue  # (sha256=<base64url>: a wheel RECORD's digest, whose "_" or "-" only looks like a prefix's)
         end = _prefixed_end(text, m)
-        if end > 0 and _in_param_id(text, m.start()):  # (test_x[rng_state_<hex>-float16-cpu]: "-" joins the ids)
+        in_id = end > 0 and _in_param_id(text, m.start())
+        if in_id:  # (test_x[rng_state_<hex>-float16-cpu]: "-" joins the ids)
             dash = text.find("-", m.end("body"), end)
             end = dash if dash > 0 else end
         body = text[m.end("prefix"):end]
@@ -1187,7 +1188,9 @@ def _prefixed_spans(text: str) -> list[Span]:
                                  or _drawn_mixed(body)) \
                 and not _PLACEHOLDER.match(text[m.start():end]) \
                 and not _DIGEST_BODY.fullmatch(last := re.split(r"[_\-]", body.rstrip("_-"))[-1]) \
-                and not (_HEX_ONLY.fullmatch(last) and _cache_before(text, m.start())):  # (Linux-pip-<sha256>, <md5> of a cache's key)
+                and not (_HEX_ONLY.fullmatch(last) and (in_id or _cache_before(text, m.start()))):
+            # (hex: Linux-pip-<sha256>, the <md5> of a cache's key; a seed or a digest in a parametrized test's id,
+            # test_dropout[rng_state_<32 hex>-float16-cpu])
             spans.append((m.start(), end, _mark("token")))
     if "live" in text or "test" in text or "prod" in text:
         spans += [(m.start(), m.end(), _mark("token")) for m in _ENV_WORD_TOKEN.finditer(text) if _env_word_token(m)]
@@ -2090,10 +2093,15 @@ def _escape_tail(value: str) -> tuple[str, str]:
 _ARN_BEFORE = re.compile(r"(?<![\w\-])arn:aws[\w\-]{0,20}:[\w\-]{1,40}:[\w\-]{0,30}:\d{0,12}:$")
 
 
+def _after_arn(m: re.Match[str]) -> bool:
+    """``m`` (a name and its value) is an ARN's resource type and name: ``...:secret:prod/db-AbCdEf``."""
+    return m.string.find("arn:", max(0, m.start() - 120), m.start()) >= 0 \
+        and _ARN_BEFORE.search(m.string, max(0, m.start() - 120), m.start()) is not None
+
+
 def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
-        if m.string.find("arn:", max(0, m.start() - 120), m.start()) >= 0 \
-                and _ARN_BEFORE.search(m.string, max(0, m.start() - 120), m.start()):
+        if _after_arn(m):
             return m.group(0)
         groups = m.groupdict()
         quote = groups.get("q") or ""
@@ -2298,9 +2306,13 @@ _DIGEST_REFERENCE = re.compile(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|m
                                r"(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})$")
 
 
+# an option's value in argparse's usage (dest in capitals: [--hub-token HUB_TOKEN]), in text and in code alike
+_METAVAR = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
 def _flag_value(m: re.Match[str]) -> str:
     value, tail = (m.group("fqvalue"), "") if m.group("fq") else _escape_tail(m.group("value"))
-    if not value or "<redacted:" in value or re.fullmatch(r"[A-Z][A-Z0-9_]*", value):  # (a metavar: --hub-token HUB_TOKEN)
+    if not value or "<redacted:" in value or _METAVAR.fullmatch(value):  # (a metavar: --hub-token HUB_TOKEN)
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
         if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value) \
@@ -4589,6 +4601,8 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
             if (quoted_only and group != "qvalue") or not m.group(group):
                 continue
             name = m.groupdict().get("name") or re.sub(r"\W+$", "", m.group("prefix")).lstrip("-")
+            if (pattern is _CLI_FLAG and _METAVAR.fullmatch(m.group(group))) or _after_arn(m):
+                continue  # (as in text: a metavar in argparse's usage, [--hub-token HUB_TOKEN]; an ARN's secret:<name>)
             if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
                 spans.append((m.start(group), m.end(group), _mark("secret")))
     return spans
@@ -4628,8 +4642,8 @@ def _short_flag_spans(text: str, quoted_only: bool) -> list[Span]:
     for m in _FLAG_VALUE.finditer(text):
         group = "fqvalue" if m.group("fq") else "value"
         value, flag = m.group(group), m.group("flag")
-        if quoted_only and group != "fqvalue":
-            continue
+        if (quoted_only and group != "fqvalue") or _METAVAR.fullmatch(value):
+            continue  # (a metavar in argparse's usage: [--hub-token HUB_TOKEN])
         if (_key_name(flag) and _short_key(value)) or (_SECRET_FLAG.search(flag) and _secret_literal(value, "strong")):
             spans.append((m.start(group), m.end(group), _mark("secret")))
     return spans

@@ -197,6 +197,9 @@ def test_what_starts_the_next_lines_own_assignment(rest, assignment):
 @pytest.mark.parametrize("text", [
     "tests/test_ops.py::test_dropout[rng_state_3f9c2a7d5e1b4c8a-float16-cpu] FAILED",
     "tests/test_ops.py::test_seed[cpu-seed_7d5e1b4c8a3f9c2a-bf16] PASSED",
+    # round 21 (blind): a seed of 32 hex digits, as long as a key's, is still a seed in a test's id
+    "ord00: PASSED test_dropout[rng_state_1743b9c648e75e6ef28180c08cc42af1-float16-cpu]",
+    "test_load[cpu-ckpt_5e1b4c8a3f9c2a7d5e1b4c8a3f9c2a7d5e1b4c8a3f9c2a7d]",
 ])
 def test_a_parametrized_ids_parts_are_not_one_token(text):
     """Planted secrets round 18 (blind), ordinary text: a test id's hex seed part and the dtype and device parts
@@ -204,9 +207,14 @@ def test_a_parametrized_ids_parts_are_not_one_token(text):
     assert redact_text(text, env={}, home="") == text
 
 
-def test_a_token_as_a_parametrized_id_still_goes():
-    text = "tests/t.py::test_hub[zz_key_GsbCLejbuyuiKgqqaCymWSwA8f3k-cpu] FAILED"
-    assert "GsbCLejbuyuiKgqqaCymWSwA8f3k" not in redact_text(text, env={}, home="")
+@pytest.mark.parametrize("token", ["GsbCLejbuyuiKgqqaCymWSwA8f3k", "1743b9c6X8e75e6eF28180c08cc42aQ1"])
+def test_a_token_as_a_parametrized_id_still_goes(token):
+    text = f"tests/t.py::test_hub[zz_key_{token}-cpu] FAILED"
+    assert token not in redact_text(text, env={}, home="")
+    assert token not in redact_text(f"rng_state_{token} and rng_state_1743b9c648e75e6ef28180c08cc42af1", env={},
+                                    home="")
+    assert "1743b9c648e75e6ef28180c08cc42af1" not in redact_text("x rng_state_1743b9c648e75e6ef28180c08cc42af1 y",
+                                                               env={}, home="")  # (outside a test's id: as before)
 
 
 def test_a_header_name_as_a_urls_user_is_judged_as_url_credentials():
@@ -360,12 +368,32 @@ def test_a_wheel_records_digest_stays():
 def test_public_key_ids_and_secret_arns_are_names_not_secrets(text, secret):
     """Planted secrets round 13 (blind), ordinary texts: gpg's ``using EDDSA key <fingerprint>`` (a public key's id)
     and an AWS Secrets Manager ARN (``...:secret:<name>-<AWS's 6-character suffix>``, which names a secret) were
-    redacted. A drawn value after the same words, and ``secret:<drawn>`` outside an ARN, still are."""
+    redacted. A drawn value after the same words, and ``secret:<drawn>`` outside an ARN, still are. Round 21 (blind):
+    the names stay in code too (a literal in a reproducer; code gets no guess of its own, so the drawn values are
+    text's)."""
     out = redact_text(text, env={}, home="")
     if secret is None:
-        assert out == text
+        source = f"ROWS = [\n    {text!r},\n]\n"
+        assert out == text and redact_code(source, env={}, home="") == source
     else:
         assert secret not in out and "<redacted" in out
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("usage: train.py [-h] [--hub-token HUB_TOKEN] [--lr LR]", None),
+    ("usage: gpg [--passphrase PASSPHRASE] [--batch]", None),
+    ("gpg --batch --passphrase Orchid567?Ctaw74 -c f", "Orchid567?Ctaw74"),
+    ("train.py --hub-token Hk8sL2mQ9vX3pR7tY1wZqE4u", "Hk8sL2mQ9vX3pR7tY1wZqE4u"),
+])
+def test_a_metavar_in_a_usage_line_stays_in_code_as_in_text(text, secret):
+    """Planted secrets round 21 (blind): argparse's usage in a literal (``[--hub-token HUB_TOKEN]``) became
+    ``[--hub-token <redacted:secret>]`` in the reproducer, where text kept it."""
+    source = f"USAGE = {text!r}\n"
+    for out in (redact_text(text, env={}, home=""), redact_code(source, env={}, home="")):
+        if secret is None:
+            assert out in (text, source)
+        else:
+            assert secret not in out and "<redacted" in out
 
 
 def test_a_request_id_header_as_an_argument_is_not_a_user_and_password():
