@@ -356,18 +356,19 @@ def _anchored_marker_spans(before: str, after: str) -> list[Span]:
     markers = list(_MARKER.finditer(after))[:4096]
     spans: list[Span] = []
     pos = prev = 0
+    lines: dict[int, str] = {}  # (a line's start -> the line redacted: a long line of many markers is redacted once)
     for i, m in enumerate(markers):
         stop = markers[i + 1].start() if i + 1 < len(markers) else len(after)
         left, right = after[max(prev, m.start() - _ANCHOR):m.start()], after[m.end():min(stop, m.end() + _ANCHOR)]
         prev = m.end()
-        found = _anchored(before, left, right, pos) if left and right else None
+        found = _anchored(before, left, right, pos, lines) if left and right else None
         if found is not None:
             spans.append((*found, m.group(0)))
             pos = found[1]
     return spans
 
 
-def _anchored(before: str, left: str, right: str, pos: int) -> Optional[tuple[int, int]]:
+def _anchored(before: str, left: str, right: str, pos: int, lines: dict[int, str]) -> Optional[tuple[int, int]]:
     """The first place from ``pos`` on where ``left``, a value of one line and ``right`` stand and the rules put a
     marker on that value (a few tries: a lookalike line may come first)."""
     at = before.find(left, pos)
@@ -375,19 +376,22 @@ def _anchored(before: str, left: str, right: str, pos: int) -> Optional[tuple[in
         if at < 0:
             return None
         end = before.find(right, at + len(left))
-        if end >= 0 and "\n" not in before[at + len(left):end] and _marked_on_its_line(before, at + len(left)):
+        if end >= 0 and "\n" not in before[at + len(left):end] and _marked_on_its_line(before, at + len(left), lines):
             return at + len(left), end
         at = before.find(left, at + 1)
     return None
 
 
-def _marked_on_its_line(text: str, at: int) -> bool:
+def _marked_on_its_line(text: str, at: int, lines: dict[int, str]) -> bool:
     """The rules, run on ``at``'s line alone, put a marker at ``at``: the anchors found the value the marker took,
-    not a lookalike place elsewhere whose text around it is the same."""
+    not a lookalike place elsewhere whose text around it is the same. ``lines``: the lines redacted so far."""
     start = text.rfind("\n", 0, at) + 1
-    stop = text.find("\n", at)
-    line = text[start:stop if stop >= 0 else len(text)]
-    return len(line) <= 20_000 and redact_text(line, home="")[at - start:].startswith("<redacted")
+    redacted = lines.get(start)
+    if redacted is None:
+        stop = text.find("\n", at)
+        line = text[start:stop if stop >= 0 else len(text)]
+        redacted = lines[start] = redact_text(line, home="") if len(line) <= 20_000 else ""
+    return redacted[at - start:].startswith("<redacted")
 
 
 def _literal_findings(tree: object) -> list[str]:
