@@ -1,0 +1,3 @@
+from sympy import *
+x= symbols('x ')
+integrate(exp(x+exp(x))+exp(x-exp(x)),x)
