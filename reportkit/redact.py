@@ -4554,7 +4554,7 @@ _SECRET_NEEDLES = ("pass", "pw", "secret", "token", "key", "auth", "cred", "cook
 # an escape that can hide a token from the source's own scan (colour codes, NULs of UTF-16, \N{...})
 _HIDING_ESCAPE = re.compile(r"\\(?:x|u|U|N\{|[0-7])")
 # literals Python joins into one constant ("abc" "def", across lines in brackets): a secret split between them
-_IMPLICIT_JOIN = re.compile(r"[\"']\s*[rRbBuU]{0,2}[\"']")
+_IMPLICIT_JOIN = re.compile(r"[\"']\s*(?:\\\n\s*)*[rRbBuU]{0,2}[\"']")  # (also over a line's "\" continuation)
 
 
 def _named_here(lower: str) -> bool:

@@ -251,20 +251,22 @@ def test_plain_env_names(name):
     assert not is_secret_env_name(name)
 
 
-def test_large_log_is_fast():
+def test_a_large_log_is_redacted_without_a_blowup():
     line = (
         "[DEBUG] [spyre.runtime] 2026-03-04 10:11:12 spyre_copy_from: self (Half) is on: cpu "
         "/root/work/repro.py max_tokens=64 token=abc123 https://github.com/o/r\n"
     )
     text = line * 15_000 + f"GH={GH['ghp']}\n" + "a=" * 200_000 + "-----BEGIN PRIVATE KEY-----\n" * 5_000
     assert len(text) > 2_000_000
-    # CPU time of this process (redact_text runs in it, single-threaded), not wall time: the bound holds
-    # whatever else the machine runs (pytest -n 4 alongside other jobs tripled the wall time)
+    # A guard against a blowup (a pattern gone quadratic or exponential on 2.8 MB: minutes), not a speed target:
+    # the speed is benchmarks/redact_bench.py's, against a baseline in the same run. CPU time of this process, and
+    # a bound 4x over what the text takes (8.5-9 s): on a loaded CI machine the CPU time itself grows (11.7 s
+    # on 2 cores running a blind round and CI together, where 10 s was the bound)
     start = time.process_time()
     out = redact_text(text, home="/root")
     elapsed = time.process_time() - start
     assert GH["ghp"] not in out and "abc123" not in out and "/root/" not in out
-    assert elapsed < 10, f"redact_text took {elapsed:.1f}s of CPU on {len(text)} chars"
+    assert elapsed < 40, f"redact_text took {elapsed:.1f}s of CPU on {len(text)} chars"
 
 
 def test_home_right_after_a_json_escape_is_replaced():

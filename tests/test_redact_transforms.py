@@ -16,6 +16,7 @@ from reportkit.redact import forget_known, redact_code, redact_text, remember_ou
 RNG = random.Random(17)
 ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 TOKEN = "".join(RNG.choice(ALNUM) for _ in range(40))
+TOKEN_GH = "ghp_" + "".join(RNG.choice(ALNUM) for _ in range(36))
 
 
 @pytest.mark.parametrize("encode", [
@@ -538,3 +539,15 @@ def test_a_base64_value_with_one_pad_is_not_a_cookies_name():
     assert "Y2ktYm90OkhhcmJvcjQyIUtxenY=" not in redact_text(text, env={}, home="")
     cookie = '< set-cookie: sessionid=""; Max-Age=0; Path=/'
     assert redact_text(cookie, env={}, home="") == cookie
+
+
+@pytest.mark.parametrize("layout", ['"{a}" \\\n    "{b}"', '"{a}" \\\n    \\\n    r"{b}"', '("{a}"\n     "{b}")'])
+def test_a_token_in_adjacent_literals_over_a_continued_line_goes(layout):
+    """Round 17 of sandbox attacks (blind): a token written as two adjacent literals joined over a line's ``\\``
+    continuation (``"ghp_<16>" \\`` then ``"<20>"``) stayed whole in the reproducer and in output_code.py; the same
+    in parentheses went."""
+    a, b = TOKEN_GH[:20], TOKEN_GH[20:]
+    source = "x = " + layout.format(a=a, b=b) + "\n"
+    out = redact_code(source, env={}, home="")
+    assert a not in out and b not in out and compile(out, "<r>", "exec")
+    assert redact_code('x = "a" \\\n    "b"\n', env={}, home="") == 'x = "a" \\\n    "b"\n'

@@ -429,6 +429,30 @@ def test_a_script_in_the_temp_dir_is_copied_without_reportkits_own_scratch(tmp_p
     assert listed in proc.stdout, proc.stdout
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="another user's private files: root can read them, the runs cannot")
+def test_the_copy_leaves_out_what_the_runs_could_not_read_where_it_is(tmp_path):
+    """Round 17 of sandbox attacks (blind): as root, a 0600 file of another user (or a file in their 0700 directory)
+    beside the script was copied for the runs with root's rights, and its content reached the failure's message and
+    the bundle. The copy holds what the runs could read in place: the rest is left out."""
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    proj.chmod(0o755)
+    script = write(proj, "s.py", "raise ValueError('x')\n")
+    (proj / "theirs.txt").write_text("private\n")
+    (proj / "public.txt").write_text("public\n")
+    (proj / "their_dir").mkdir()
+    (proj / "their_dir" / "f.txt").write_text("private\n")
+    for path, mode in ((proj / "theirs.txt", 0o600), (proj / "their_dir", 0o700), (proj / "public.txt", 0o644)):
+        os.chown(path, 65534, 65534)
+        path.chmod(mode)
+    box = Sandbox(script)
+    try:
+        work, _ = box.make()
+        assert sorted(p.name for p in work.iterdir()) == ["public.txt", "s.py"]
+    finally:
+        box.cleanup()
+
+
 def test_pytest_mirror_copies_small_files_and_links_directories(tmp_path):
     root = tmp_path / "repo"
     (root / "tests").mkdir(parents=True)

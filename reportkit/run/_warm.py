@@ -37,9 +37,9 @@ module, a child of this server would never print it. Preloading stops at the fir
 ``unsafe`` says why and ``culprit`` names the module: the caller must restart the server
 without it.
 
-The server is a child subreaper (Linux): what a child's descendants leave behind when the child ends
-without cleaning up (it ran its own boot, which kills its leftovers at exit, unless it was killed or
-used ``os._exit``) is reparented to the server, which kills it whenever no child is running.
+The server is a child subreaper (Linux) and its children are not: what a child's descendants orphan (a
+``setsid`` daemon, the parent of a fork-and-exit loop gone) is reparented to the server, which reaps it
+while it runs and kills what is left whenever no child is running, before it reports the runs' ends.
 
 A child: ``setsid()``, restores the signal handlers of a fresh interpreter, closes the server's
 descriptors, ``chdir`` to the scratch dir, stdin from /dev/null and stdout/stderr to the files,
@@ -320,15 +320,16 @@ class Server:
         self.reap()
 
     def reap(self):
+        exits = []
         while self.children:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                break
             except InterruptedError:
                 continue
             if pid == 0:
-                return
+                break
             rid = self.children.pop(pid, None)
             if os.WIFSIGNALED(status):
                 rc = -os.WTERMSIG(status)
@@ -338,9 +339,13 @@ class Server:
                 continue
             if rid is None:
                 continue  # an adopted orphan that ended
-            self.send({"event": "exit", "id": rid, "pid": pid, "status": status, "returncode": rc})
+            exits.append({"event": "exit", "id": rid, "pid": pid, "status": status, "returncode": rc})
         if not self.children:
+            # what the runs orphaned (adopted here: a run is no subreaper) goes before their end is reported, as it
+            # did when each run killed its own leftovers at exit
             self.sweep()
+        for event in exits:
+            self.send(event)
 
     def sweep(self):
         """Kill and reap the orphans adopted from children that are gone (none is running now)."""

@@ -331,11 +331,12 @@ class Sandbox:
             budget = [COPY_MAX_BYTES]  # (bytes left: a file that grows after the size check is not copied on)
 
             def copy(src: str, dst: str) -> None:
-                _copy_if_present(src, dst, budget, self.script.parent)
+                if _runs_may_read(src):
+                    _copy_if_present(src, dst, budget, self.script.parent)
 
             try:
-                shutil.copytree(self.script.parent, script_dir, symlinks=True,
-                                ignore=shutil.ignore_patterns(*COPY_IGNORE), copy_function=copy)
+                shutil.copytree(self.script.parent, script_dir, symlinks=True, ignore=_copy_ignore,
+                                copy_function=copy)
             except shutil.Error as exc:  # (an entry reportkit may not read: another user's private dir in /tmp)
                 first = exc.args[0][0] if exc.args and exc.args[0] and isinstance(exc.args[0], list) else exc
                 raise UserError(f"cannot copy the script's directory {self.script.parent} for its runs "
@@ -369,6 +370,27 @@ class Sandbox:
 
     def cleanup(self) -> None:
         remove_tree(self.root)
+
+
+_IGNORED = shutil.ignore_patterns(*COPY_IGNORE)
+
+
+def _runs_may_read(path: str, search: bool = False) -> bool:
+    """Whether the runs could read ``path`` where it is (and search it, a directory): what they may not read there
+    (another user's private file or directory beside the script) is not copied for them with reportkit's rights,
+    as root neither (round 17 of sandbox attacks: a 0600 file of another user reached the failure's message)."""
+    return readable_by_runs(path) and os.access(path, os.R_OK | (os.X_OK if search else 0))
+
+
+def _copy_ignore(directory: str, names: list[str]) -> set[str]:
+    """copytree's ignore: :data:`COPY_IGNORE`, and the directories the runs could not read where they are."""
+    ignored = set(_IGNORED(directory, names))
+    for name in names:
+        path = os.path.join(directory, name)
+        if name not in ignored and os.path.isdir(path) and not os.path.islink(path) \
+                and not _runs_may_read(path, search=True):
+            ignored.add(name)
+    return ignored
 
 
 def _copy_if_present(src: str, dst: str, budget: list[int], directory: Path) -> None:
@@ -415,7 +437,8 @@ def _mirror_entry(real: Path, copy: Path) -> None:
     import stat
 
     if stat.S_ISREG(st.st_mode) and st.st_size <= MIRROR_COPY_MAX:
-        _copy_if_present(str(real), str(copy), [MIRROR_COPY_MAX], real.parent)  # (never through a link swapped in since)
+        if _runs_may_read(str(real)):  # (a file the runs may not read in place is not copied for them either)
+            _copy_if_present(str(real), str(copy), [MIRROR_COPY_MAX], real.parent)  # (never through a link swapped in since)
     else:
         os.symlink(real, copy)
 
