@@ -453,6 +453,23 @@ def test_the_copy_leaves_out_what_the_runs_could_not_read_where_it_is(tmp_path):
         box.cleanup()
 
 
+def test_what_vanished_during_the_copy_is_not_an_error(tmp_path):
+    """Round 21 of planted secrets, re-run: ``minimize`` beside a ``bundle`` of the same directory stopped with "cannot
+    copy the script's directory" when the bundle's ``.partial-`` staging dir went between copytree's listing and its
+    copy (a file that vanishes was skipped already). What is gone is skipped; what is there and fails is an error."""
+    import shutil
+
+    from reportkit.run.runner import _copy_errors
+
+    gone = tmp_path / ".out.partial-x" / "env"
+    _copy_errors(shutil.Error([(str(gone), str(tmp_path / "c"), f"[Errno 2] No such file or directory: '{gone}'")]),
+                 tmp_path)
+    there = tmp_path / "there"
+    there.mkdir()
+    with pytest.raises(UserError, match="cannot copy the script's directory .*Errno 13"):
+        _copy_errors(shutil.Error([(str(gone), "c", "[Errno 2]"), (str(there), "d", "[Errno 13] denied")]), tmp_path)
+
+
 def test_pytest_mirror_copies_small_files_and_links_directories(tmp_path):
     root = tmp_path / "repo"
     (root / "tests").mkdir(parents=True)

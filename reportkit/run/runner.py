@@ -337,11 +337,8 @@ class Sandbox:
             try:
                 shutil.copytree(self.script.parent, script_dir, symlinks=True, ignore=_copy_ignore,
                                 copy_function=copy)
-            except shutil.Error as exc:  # (an entry reportkit may not read: another user's private dir in /tmp)
-                first = exc.args[0][0] if exc.args and exc.args[0] and isinstance(exc.args[0], list) else exc
-                raise UserError(f"cannot copy the script's directory {self.script.parent} for its runs "
-                                f"({first[-1] if isinstance(first, tuple) else first}); move the script to its own "
-                                "directory or pass --isolate-file") from None
+            except shutil.Error as exc:
+                _copy_errors(exc, self.script.parent)
         target = script_dir / self.script.name
         if source is not None:  # (never through a link the copy kept at the script's name: a new file in its place)
             target.unlink(missing_ok=True)
@@ -373,6 +370,19 @@ class Sandbox:
 
 
 _IGNORED = shutil.ignore_patterns(*COPY_IGNORE)
+
+
+def _copy_errors(exc: shutil.Error, directory: Path) -> None:
+    """copytree's errors: what vanished since its directory was listed (another command's temporary output in the
+    same directory, a bundle's ``.partial-`` staging dir) is not there to copy, as for a file; anything else is one
+    clear error."""
+    errors = exc.args[0] if exc.args and isinstance(exc.args[0], list) else [exc]
+    left = [e for e in errors if not (isinstance(e, tuple) and len(e) == 3 and not os.path.lexists(e[0]))]
+    if left:
+        first = left[0]
+        raise UserError(f"cannot copy the script's directory {directory} for its runs "
+                        f"({first[-1] if isinstance(first, tuple) else first}); move the script to its own "
+                        "directory or pass --isolate-file") from None
 
 
 def _runs_may_read(path: str, search: bool = False) -> bool:
