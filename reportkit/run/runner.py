@@ -57,6 +57,7 @@ COPY_IGNORE = (".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modu
                # reportkit's own scratch (a script in $TMPDIR, or below it: the copy held the copy, and on till
                # "File name too long")
                protect.SESSION_PREFIX + "*")
+_IGNORED = shutil.ignore_patterns(*COPY_IGNORE)  # (the size check, the copy and the pytest mirror: one filter)
 # Defaults that make a failing run easier to read without changing what it computes.
 BASE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 # Environment variables the compile caches are configured by (a private cache per minimize run).
@@ -288,9 +289,8 @@ class Sandbox:
     def _check_copy_size(self, directory: Path) -> None:
         files = 0
         size = 0
-        ignore = shutil.ignore_patterns(*COPY_IGNORE)
         for dirpath, dirnames, filenames in os.walk(directory):
-            ignored = ignore(dirpath, dirnames + filenames)
+            ignored = _IGNORED(dirpath, dirnames + filenames)
             dirnames[:] = [d for d in dirnames if d not in ignored]
             for name in filenames:
                 if name in ignored:
@@ -351,12 +351,11 @@ class Sandbox:
     def _mirror(self, work: Path) -> Path:
         """Build the mirror of ``mirror_root`` down to (not including) the script's directory."""
         assert self.mirror_root is not None
-        ignore = shutil.ignore_patterns(*COPY_IGNORE)
         real, copy = self.mirror_root, work
         copy.mkdir()
         for part in self.script.parent.relative_to(self.mirror_root).parts:
             names = os.listdir(real)
-            skipped = ignore(str(real), names)
+            skipped = _IGNORED(str(real), names)
             for name in names:
                 if name != part and name not in skipped:
                     _mirror_entry(real / name, copy / name)
@@ -367,9 +366,6 @@ class Sandbox:
 
     def cleanup(self) -> None:
         remove_tree(self.root)
-
-
-_IGNORED = shutil.ignore_patterns(*COPY_IGNORE)
 
 
 def _copy_errors(exc: shutil.Error, directory: Path) -> None:
