@@ -229,6 +229,12 @@ def test_dataset_lists(source: str, expected: list[str]) -> None:
         ("y = F.relu(conv(x))\n", []),
         ('f"{a} {b.c}"\n', []),
         ("table[key(x)]\n", []),
+        # an assert whose test calls something -> the test (the failure may be raised while it is computed)
+        ("assert (vjp(f, x)[1] == torch.stack(ys)).all()\n", ["(vjp(f, x)[1] == torch.stack(ys)).all()\n"]),
+        ('def f(x):\n    assert torch.isfinite(x).all(), "nan"\n    return x\n',
+         ["def f(x):\n    torch.isfinite(x).all()\n    return x\n"]),
+        ("assert (a ==\n        g(b))\n", ["(a ==\n        g(b))\n"]),
+        ("assert x > 0\nassert ok, msg(x)\n", []),  # a test that calls nothing (a message is not the test)
     ],
 )
 def test_discarded_calls(source: str, expected: list[str]) -> None:
