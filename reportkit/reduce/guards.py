@@ -12,6 +12,7 @@ value (a name, an attribute, a call, a subscript: not ``if True:`` nor ``if 1 > 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable
 
 from reportkit.reduce.passes.wellformed import TREES
@@ -136,5 +137,43 @@ def forward_screen(source: str) -> Callable[[str], str | None] | None:
             if name in original and not has and _instance_used(tree, name):
                 return f"the torch module {name} keeps its forward (nn.Module's own takes *args)"
         return None
+
+    return screen
+
+
+#: A name written as code in a failure's message: snake_case with an underscore (``setup_context``,
+#: ``attn_mask``), not an English word (``type``, ``device``) that any message may hold.
+_CODE_NAME_RE = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w(])")
+
+
+def named_keywords(source: str, message: str | None) -> tuple[str, ...]:
+    """The keyword arguments the script passes (``register_autograd(backward, setup_context=setup)``) whose
+    names the failure's message spells as code ("it must override the setup_context staticmethod"): what the
+    message is about is what the script gave. A candidate without them fails with the same words for
+    another reason (a custom op with no autograd formula at all says the same to ``jacrev``), which is not
+    the bug; :func:`keyword_screen` keeps them."""
+    names = set(_CODE_NAME_RE.findall(message or ""))
+    if not names:
+        return ()
+    try:
+        tree = TREES.tree(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    passed = {k.arg for node in ast.walk(tree) if isinstance(node, ast.Call) for k in node.keywords if k.arg}
+    return tuple(sorted(names & passed))
+
+
+def keyword_screen(keywords: tuple[str, ...]) -> Callable[[str], str | None] | None:
+    """A candidate must still pass each of ``keywords`` (:func:`named_keywords`) as a keyword argument; None
+    when there are none."""
+    if not keywords:
+        return None
+    patterns = [(name, re.compile(rf"(?<![\w.]){name}\s*=(?!=)")) for name in keywords]
+
+    def screen(candidate: str) -> str | None:
+        lost = [name for name, pattern in patterns if not pattern.search(candidate)]
+        if not lost:
+            return None
+        return f"the keyword argument{'s' if len(lost) > 1 else ''} the message names stay{'' if len(lost) > 1 else 's'} ({', '.join(f'{n}=' for n in lost)})"
 
     return screen

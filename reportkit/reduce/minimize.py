@@ -43,7 +43,7 @@ from reportkit.reduce import passes as P
 from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
 from reportkit.reduce.flatten import NO_CONFTEST, fold_local_code, folded_conftests
-from reportkit.reduce.guards import forward_screen, guarded_failure
+from reportkit.reduce.guards import forward_screen, guarded_failure, keyword_screen, named_keywords
 from reportkit.reduce.passes.complexity import statements
 from reportkit.reduce.passes.edits import child_bodies
 from reportkit.reduce.passes.materialize import (
@@ -250,7 +250,10 @@ class Keep:
     library code raised, the ranks and dimension indices its message names (:func:`rank_words`: ``4-dimensional``,
     ``3D``, ``at non-singleton dimension 3``, ``axis 1``), which the signature compares as ``N`` like any
     size: the candidate's message must name the same ones (a check of the same op that fires for another
-    rank or another dim is another failure with the same headline). ``why``: for people.
+    rank or another dim is another failure with the same headline). ``keywords``: the keyword arguments the
+    script passes whose names the message spells as code (:func:`reportkit.reduce.guards.named_keywords`:
+    ``setup_context=`` for "must override the setup_context staticmethod"): candidates keep passing them
+    (checked without a run, :func:`reportkit.reduce.guards.keyword_screen`). ``why``: for people.
     """
 
     values: bool = False
@@ -263,6 +266,7 @@ class Keep:
     pending: tuple[str, ...] = ()
     guarded: bool = False
     dims: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
     why: str = ""
 
     def kept(self, outcome, source: str = "") -> bool:
@@ -459,6 +463,8 @@ def _why_kept(keep: Keep) -> str:
         why += "; the condition it was raised under stays (a guarded failure never becomes unconditional)"
     if keep.dims:
         why += f"; the ranks and dims the message names stay ({', '.join(dict.fromkeys(keep.dims))})"
+    if keep.keywords:
+        why += f"; the keyword arguments the message names stay ({', '.join(f'{k}=' for k in keep.keywords)})"
     return why
 
 
@@ -485,9 +491,20 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     wakers, pending = _hang_keeps(rep, spec, source)
     guarded = own and _guarded_original(sig, spec, source)
     dims = _pinned_dims(rep, policy) if message is None and not is_oracle(sig) else ()
+    keywords = named_keywords(_script_text(spec, source), sig.raw_message or sig.full_message)
     keep = Keep(values=values, message=message, test=test, wakers=wakers, compares=values and is_oracle(sig),
-                inputs=inputs, measured=measured, pending=pending, guarded=guarded, dims=dims)
+                inputs=inputs, measured=measured, pending=pending, guarded=guarded, dims=dims, keywords=keywords)
     return replace(keep, why=why + _why_kept(keep))
+
+
+def _script_text(spec: RunSpec, source: str | None) -> str:
+    """``source``, else the target script's text ("" when it cannot be read)."""
+    if source is not None:
+        return source
+    try:
+        return spec.script.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _guarded_original(sig, spec: RunSpec, source: str | None) -> bool:
@@ -1081,7 +1098,8 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                                        trace=trace,
                                        screen=_screens(session.good.screen if session.good else None,
                                                        seed_screen(source) if seeded else None,
-                                                       forward_screen(source)))
+                                                       forward_screen(source),
+                                                       keyword_screen(keep.keywords) if keep else None))
             except KeyboardInterrupt:
                 best.interrupted = True
                 predicate.stopping.set()
