@@ -333,6 +333,16 @@ def test_r02_is_real_reports():
     assert [c for c in cases if "torch" not in c.tags] and len(fixed("r02")) >= 4
 
 
+def test_r03_is_real_reports():
+    """r03: ten more public bug reports (2026-12-01, built blind while the reducer changed), the reporter's script as
+    the target; one needs no torch (sympy), one is a two-file project, nine have the thread's or the helper's fix."""
+    cases = tagged("r03")
+    assert len(cases) >= 8
+    assert all("real-report" in c.tags and c.target == "repro.py" for c in cases)
+    assert all(c.manifest["provenance"]["url"].startswith("https://github.com/") for c in cases)
+    assert [c for c in cases if "torch" not in c.tags] and len(fixed("r03")) >= 8
+
+
 def _bare_assert_in_test(case) -> bool:
     """Does the test function a pytest target names hold an ``assert`` without a message?"""
     path, _, node = case.target.partition("::")
