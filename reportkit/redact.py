@@ -1173,6 +1173,20 @@ def _in_param_id(text: str, at: int) -> bool:
         and "]" not in text[opened:at] and "\n" not in text[opened:at]
 
 
+# characters of Ascii85/base85 (``base64.b85encode``, PDF streams) that no URL, option, identifier or token has: a run
+# that holds several of them is encoded data, in which any stretch may look like a word, ``_`` and a drawn body
+_B85_ONLY = frozenset("`{|}^<>!#$;")
+_BLOB_RUN = 200
+
+
+def _in_encoded_blob(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a stretch of a long run of base85-like data (a ``b85decode("…")`` literal)?"""
+    left = max(text.rfind(c, max(0, start - 20_000), start) for c in " \t\n\"'")
+    rights = [i for i in (text.find(c, end, end + 20_000) for c in " \t\n\"'") if i >= 0]
+    run = text[left + 1:min(rights) if rights else len(text)]
+    return len(run) >= _BLOB_RUN and len(_B85_ONLY.intersection(run)) >= 3
+
+
 def _prefixed_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     for m in _PREFIXED_TOKEN.finditer(text):
@@ -1192,7 +1206,8 @@ def _prefixed_spans(text: str) -> list[Span]:
                                  or _drawn_mixed(body)) \
                 and not _PLACEHOLDER.match(text[m.start():end]) \
                 and not _DIGEST_BODY.fullmatch(last := re.split(r"[_\-]", body.rstrip("_-"))[-1]) \
-                and not (_HEX_ONLY.fullmatch(last) and (in_id or _cache_before(text, m.start()))):
+                and not (_HEX_ONLY.fullmatch(last) and (in_id or _cache_before(text, m.start()))) \
+                and not _in_encoded_blob(text, m.start(), end):
             # (hex: Linux-pip-<sha256>, the <md5> of a cache's key; a seed or a digest in a parametrized test's id,
             # test_dropout[rng_state_<32 hex>-float16-cpu])
             spans.append((m.start(), end, _mark("token")))
@@ -1323,7 +1338,8 @@ _CLI_CREDENTIALS = [
     re.compile(r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)(?:\s{1,3}|[\"']\s{0,3},\s{0,3})[\"']?"
                r"(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
     # docker/az/oc/helm ... login -p PW (with a space: only after "login")
-    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s-p\s{1,3}[\"']?(?P<value>(?:[^\s\"'`-]|" + _DASHED + r")[^\s\"'`]{0,255})"),
+    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s(?:-p|--password)(?:\s{1,3}|=)[\"']?(?P<value>(?:[^\s\"'`-]|" + _DASHED
+               + r")[^\s\"'`]{0,255})"),
     re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
     # .netrc: machine HOST login USER password PW
     # (also quoted line by line: pytest's "E   ", "> ", "# ", "| " before each line of a multi-line .netrc)
@@ -2094,7 +2110,7 @@ def _escape_tail(value: str) -> tuple[str, str]:
 
 # an Amazon resource name up to its resource type: ``arn:aws:secretsmanager:us-east-1:123456789012:`` before
 # ``secret:prod/db-AbCdEf`` names a secret, it does not hold one (the six characters are AWS's suffix)
-_ARN_BEFORE = re.compile(r"(?<![\w\-])arn:aws[\w\-]{0,20}:[\w\-]{1,40}:[\w\-]{0,30}:\d{0,12}:$")
+_ARN_BEFORE = re.compile(r"(?<![\w\-])arn:aws[\w\-]{0,20}:[\w\-]{1,40}:[\w\-]{0,30}:(?:\d{0,12}|N):$")  # (N: normalized)
 
 
 def _after_arn(m: re.Match[str]) -> bool:
@@ -2314,9 +2330,18 @@ _DIGEST_REFERENCE = re.compile(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|m
 _METAVAR = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
+# a word of prose after an option's name (Docker's "Using --password via the CLI is insecure", "pass --token
+# with the value"): the sentence goes on, no value was given
+_PROSE_AFTER_FLAG = frozenset({"via", "with", "from", "the", "is", "in", "on", "for", "to", "or", "and", "of", "as",
+                               "at", "by", "was", "are", "be", "not", "instead", "only", "must", "should", "can",
+                               "will", "when", "if", "that", "this", "which", "option", "flag", "argument"})
+
+
 def _flag_value(m: re.Match[str]) -> str:
     value, tail = (m.group("fqvalue"), "") if m.group("fq") else _escape_tail(m.group("value"))
     if not value or "<redacted:" in value or _METAVAR.fullmatch(value):  # (a metavar: --hub-token HUB_TOKEN)
+        return m.group(0)
+    if not m.group("fq") and value in _PROSE_AFTER_FLAG:
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
         if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value) \
@@ -2546,7 +2571,7 @@ _KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}
                              r"(?![A-Za-z0-9+/_\-=])")
 _PUBLIC_KEY_ALGORITHMS = {"RSA", "DSA", "ECDSA", "EDDSA", "ED25519", "ED448", "ELG", "ELGAMAL", "CV25519", "NISTP256",
                           "NISTP384", "NISTP521", "BRAINPOOLP256R1", "SECP256K1"}
-_DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN", "SORT", "PARTITION", "ROUTING",
+_DIGEST_NAME_WORDS = _IDENTIFIER_WORDS | {"CACHE", "LOOKUP", "PRIMARY", "FOREIGN", "SORT", "PARTITION",
                                           "PUBLIC", "WEBSOCKET", "IDEMPOTENCY", "CONTINUATION", "PAGE", "NEXT"}
 
 
@@ -2720,6 +2745,11 @@ def _table_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
+_COLUMN_NAME = re.compile(r"[A-Za-z][\w .\-]{0,40}")
+# a message's lead before a table's first column name on the header's line (``RuntimeError: [P0396] NAME``)
+_MESSAGE_LEAD = re.compile(r"(?:[:\]>][ \t]+)(?P<name>[A-Za-z][\w.\-]{0,40})$")
+
+
 def _table_header(header: str) -> Optional[tuple[str, list[tuple[int, int]], list[int], bool]]:
     """A table's header line: its separator, cells, the secret columns and whether its names have spaces; None
     when the line names no secret's column. Every column has a name (not a JSON list's ``"HF_TOKEN",`` line); a
@@ -2729,7 +2759,10 @@ def _table_header(header: str) -> Optional[tuple[str, list[tuple[int, int]], lis
         return None
     cells = _cells(header, sep)
     names = [header[a:b].strip("`*\"'") for a, b in cells]
-    if len(cells) < 2 or not all(re.fullmatch(r"[A-Za-z][\w .\-]{0,40}", n) for n in names):
+    lead = _MESSAGE_LEAD.search(names[0]) if names else None
+    if lead and not _COLUMN_NAME.fullmatch(names[0]):  # "RuntimeError: [P0396] NAME,PROVIDER,API_KEY"
+        names[0] = lead.group("name")
+    if len(cells) < 2 or not all(_COLUMN_NAME.fullmatch(n) for n in names):
         return None
     spaced = sep != "|" and any(" " in n for n in names)
     secret = [k for k, n in enumerate(names) if _secret_column(n)]
@@ -2925,6 +2958,12 @@ def _near_credential(value: str) -> bool:
     return password_made(value) or (len(value) >= 16 and "/" not in value and looks_random(value))
 
 
+def _id_assignment(value: str) -> bool:
+    """``request_id=req_AbC…`` taken whole: an identifier's name and the id a service drew."""
+    head, eq, _ = value.partition("=")
+    return bool(eq) and _ID_NAME_BEFORE.search(head + "=") is not None and "session" not in head.lower()
+
+
 def _near_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     for word in _NEAR_WORD.finditer(text):
@@ -2939,7 +2978,7 @@ def _near_spans(text: str) -> list[Span]:
                 break
             if m.end() == stop < len(text) and _NEAR_VALUE_CHAR.match(text, stop):
                 continue
-            if _near_credential(m.group(0)):
+            if _near_credential(m.group(0)) and not _named_an_id(text, m.start()) and not _id_assignment(m.group(0)):
                 value = m.group(0).rstrip(".")
                 spans.append((m.start(), m.start() + len(value), _mark("secret")))
     return spans
