@@ -2731,23 +2731,30 @@ def _secret_column(name: str) -> bool:
         and not _key_alone(re.sub(r"[ .\-]", "_", name))
 
 
+_TABLE_LINE_BREAK = re.compile(r"\n|\\n\ue005?")  # (also an escaped one: a table inside a repr'd or JSON string)
+
+
 def _table_lines(text: str) -> list[tuple[int, str]]:
     """(start, line) of ``text``'s lines without a comment's ``# `` (a table pasted into comments, one per line),
-    rich's box bars (``│``, ``┃``) read as ``|``."""
+    rich's box bars (``│``, ``┃``) read as ``|``; a string's escaped line breaks (``\\n``) end lines too."""
     lines = []
     pos = 0
-    for line in text.split("\n"):  # (an empty line ends a table)
+    for brk in [*_TABLE_LINE_BREAK.finditer(text), None]:  # (an empty line ends a table)
+        end = brk.start() if brk else len(text)
+        line = text[pos:end]
         if line != _JOIN.strip("\n"):
             lead = _COMMENT_LEAD.match(line)
             cut = lead.end() if lead else 0
             lines.append((pos + cut, line[cut:].translate(_BOX_BARS)))
-        pos += len(line) + 1
+        pos = brk.end() if brk else end
     return lines
 
 
 _COLUMN_NAME = re.compile(r"[A-Za-z][\w .\-]{0,40}")
 # a message's lead before a table's first column name on the header's line (``RuntimeError: [P0396] NAME``)
-_MESSAGE_LEAD = re.compile(r"(?:[:\]>][ \t]+)(?P<name>[A-Za-z][\w.\-]{0,40})$")
+_STRING_END = re.compile(r"(?<!\\)[\"'][)\]},;]*$")
+_LEAD_MAX = 160
+_MESSAGE_LEAD = re.compile(r"[:\]>][ \t]+[\"']?(?=[A-Za-z])")
 
 
 def _table_header(header: str) -> Optional[tuple[str, list[tuple[int, int]], list[int], bool]]:
@@ -2757,11 +2764,18 @@ def _table_header(header: str) -> Optional[tuple[str, list[tuple[int, int]], lis
     sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 - (c != "|")), None)
     if sep is None:
         return None
+    # a message's lead (a short one) before the first name: "RuntimeError: [P0396] NAME,PROVIDER,API_KEY", a log
+    # line's "2026-12-01 10:25:41,630 WARNING app: " (its comma is no column)
+    for lead in (None, *_MESSAGE_LEAD.finditer(header, 0, _LEAD_MAX)):
+        found = _header_cells(header[lead.end():] if lead else header, sep)
+        if found is not None:
+            return found
+    return None
+
+
+def _header_cells(header: str, sep: str) -> Optional[tuple[str, list[tuple[int, int]], list[int], bool]]:
     cells = _cells(header, sep)
     names = [header[a:b].strip("`*\"'") for a, b in cells]
-    lead = _MESSAGE_LEAD.search(names[0]) if names else None
-    if lead and not _COLUMN_NAME.fullmatch(names[0]):  # "RuntimeError: [P0396] NAME,PROVIDER,API_KEY"
-        names[0] = lead.group("name")
     if len(cells) < 2 or not all(_COLUMN_NAME.fullmatch(n) for n in names):
         return None
     spaced = sep != "|" and any(" " in n for n in names)
@@ -2790,7 +2804,7 @@ def _table_spans(text: str) -> list[Span]:
             if len(fields) != len(cells):
                 break
             for a, b in (fields[k] for k in secret):
-                value = row[a:b].strip("`\"'")
+                value = _STRING_END.sub("", row[a:b]).strip("`\"'")  # (the last row of a table in a string literal)
                 if _table_cell_secret(value, spaced):
                     off = row_start + a + row[a:b].find(value)
                     spans.append((off, off + len(value), _mark("secret")))
@@ -2897,7 +2911,7 @@ def _echo_spans(text: str) -> list[Span]:
         spans += _group_spans(_PYDANTIC_ECHO, text, "secret", _pydantic_secret)
     if "auth" in text:
         spans += _group_spans(_AUTH_PAIR, text, "secret")
-    if any(c in text for c in _TABLE_SEPARATORS + ("\u2502",)) and "\n" in text:
+    if any(c in text for c in _TABLE_SEPARATORS + ("\u2502",)) and ("\n" in text or "\\n" in text):
         spans += _table_spans(text)
     spans += _group_spans(_ROW_PAIR, text, "secret", _row_secret)
     if "?=" in text or ":=" in text or "define" in text:

@@ -55,6 +55,19 @@ def test_a_secret_column_goes_when_the_header_line_starts_with_a_message(lead):
     assert UPPER36 not in out and "backup,vultr,none" in out and out.startswith(f"{lead}NAME,PROVIDER,API_KEY")
 
 
+@pytest.mark.parametrize("text", [
+    f"2026-12-01 10:25:41,630 WARNING app.pipeline: [P7] NAME,PROVIDER,API_KEY\nprimary,vultr,{UPPER36}\nbackup,x,none",
+    f"{{'tag': 'P7', 'payload': 'NAME,PROVIDER,API_KEY\\nprimary,vultr,{UPPER36}\\nbackup,vultr,none'}}",
+    f'{{"payload": "NAME,PROVIDER,API_KEY\\nbackup,vultr,none\\nprimary,vultr,{UPPER36}"}}',
+])
+def test_a_secret_column_goes_after_a_log_lines_lead_and_inside_a_string(text):
+    """A log line's time has a comma (``10:25:41,630``) that is no column; a table inside a repr'd or JSON string
+    has escaped line breaks, and its last row ends at the string's quote (which stays)."""
+    out = redact_text(text, home="")
+    assert UPPER36 not in out and "<redacted:" in out
+    assert out.count("'") == text.count("'") and out.count('"') == text.count('"')
+
+
 def test_a_table_without_a_secret_column_after_a_lead_stays():
     text = "RuntimeError: [P7] step,loss,lr\n1,0.53,0.001\n2,0.41,0.001"
     assert redact_text(text, home="") == text
