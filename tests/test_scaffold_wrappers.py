@@ -229,6 +229,15 @@ def test_dataset_lists(source: str, expected: list[str]) -> None:
         ("y = F.relu(conv(x))\n", []),
         ('f"{a} {b.c}"\n', []),
         ("table[key(x)]\n", []),
+    ],
+)
+def test_discarded_calls(source: str, expected: list[str]) -> None:
+    _check(P.discarded_call_candidates, source, expected)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
         # an assert whose test calls something -> the test (the failure may be raised while it is computed)
         ("assert (vjp(f, x)[1] == torch.stack(ys)).all()\n", ["(vjp(f, x)[1] == torch.stack(ys)).all()\n"]),
         ('def f(x):\n    assert torch.isfinite(x).all(), "nan"\n    return x\n',
@@ -237,8 +246,17 @@ def test_dataset_lists(source: str, expected: list[str]) -> None:
         ("assert x > 0\nassert ok, msg(x)\n", []),  # a test that calls nothing (a message is not the test)
     ],
 )
-def test_discarded_calls(source: str, expected: list[str]) -> None:
-    _check(P.discarded_call_candidates, source, expected)
+def test_assert_tests(source: str, expected: list[str]) -> None:
+    _check(P.assert_test_candidates, source, expected)
+
+
+def test_assert_tests_are_off_when_the_failure_is_the_scripts_assertion() -> None:
+    """Its candidates would all pass: no test is spent on them (the pass costs nothing there)."""
+    from reportkit.reduce.schedule import Problem, _Schedule
+
+    problem = Problem("assert f(1) == 2\n", lambda s: True)
+    assert _Schedule(problem, oracle=True)._allowed(P.ASSERT_TESTS)
+    assert not _Schedule(problem, oracle=True, assertion=True)._allowed(P.ASSERT_TESTS)
 
 
 @pytest.mark.parametrize(

@@ -253,7 +253,8 @@ class Keep:
     rank or another dim is another failure with the same headline). ``keywords``: the keyword arguments the
     script passes whose names the message spells as code (:func:`reportkit.reduce.guards.named_keywords`:
     ``setup_context=`` for "must override the setup_context staticmethod"): candidates keep passing them
-    (checked without a run, :func:`reportkit.reduce.guards.keyword_screen`). ``why``: for people.
+    (checked without a run, :func:`reportkit.reduce.guards.keyword_screen`). ``assertion``: the failure is an
+    ``assert`` of the script failing (its own ``AssertionError``, guarded). ``why``: for people.
     """
 
     values: bool = False
@@ -267,6 +268,7 @@ class Keep:
     guarded: bool = False
     dims: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
+    assertion: bool = False
     why: str = ""
 
     def kept(self, outcome, source: str = "") -> bool:
@@ -493,7 +495,8 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     dims = _pinned_dims(rep, policy) if message is None and not is_oracle(sig) else ()
     keywords = named_keywords(_script_text(spec, source), sig.raw_message or sig.full_message)
     keep = Keep(values=values, message=message, test=test, wakers=wakers, compares=values and is_oracle(sig),
-                inputs=inputs, measured=measured, pending=pending, guarded=guarded, dims=dims, keywords=keywords)
+                inputs=inputs, measured=measured, pending=pending, guarded=guarded, dims=dims, keywords=keywords,
+                assertion=guarded and (sig.exc_type or "").rsplit(".", 1)[-1] == "AssertionError")
     return replace(keep, why=why + _why_kept(keep))
 
 
@@ -1093,7 +1096,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                 result = None if spent else reduce_source(source, predicate, jobs=options.jobs, on_progress=progress,
                                        on_improve=improved, probe=probe, oracle=oracle,
                                        rebuild=not (keep and keep.compares), guarded=session.good is not None,
-                                       inputs=bool(keep and keep.inputs),
+                                       inputs=bool(keep and keep.inputs), assertion=bool(keep and keep.assertion),
                                        confirm=predicate.confirm if session.passes_with or session.good else None,
                                        trace=trace,
                                        screen=_screens(session.good.screen if session.good else None,

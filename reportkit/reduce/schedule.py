@@ -77,6 +77,7 @@ def reduce_source(
     rebuild: bool | None = None,
     guarded: bool = False,
     inputs: bool = False,
+    assertion: bool = False,
     trace: Trace | None = None,
     screen: Callable[[str], str | None] | None = None,
 ) -> ReduceResult:
@@ -113,6 +114,10 @@ def reduce_source(
     raised (:attr:`reportkit.reduce.minimize.Keep.inputs`); the data fed to torch models may still become
     random tensors of their shape (:data:`reportkit.reduce.passes.MODEL_INPUTS`, needs ``probe``).
 
+    ``assertion``: the failure is an ``assert`` of the script failing (its own ``AssertionError``): the pass
+    that turns an assert into its test (:data:`reportkit.reduce.passes.ASSERT_TESTS`) is off, its candidates
+    would all pass.
+
     ``confirm``, when given, is a second, costlier condition every result must meet as well (e.g. a
     differential run that must pass). It is checked lazily: once on the result of each pass (each
     HDD level), not on every candidate ``is_interesting`` accepts. When a pass's result fails it,
@@ -131,7 +136,7 @@ def reduce_source(
     problem = Problem(source, is_interesting, jobs=jobs, on_progress=on_progress, on_improve=on_improve,
                       probe=None if oracle and not inputs else probe, confirm=confirm, trace=trace, screen=screen)
     return _Schedule(problem, oracle=oracle, rebuild=not oracle if rebuild is None else rebuild,
-                     guarded=guarded, inputs=inputs).run()
+                     guarded=guarded, inputs=inputs, assertion=assertion).run()
 
 
 def analyse_ahead(source: str) -> None:
@@ -208,12 +213,13 @@ class _Schedule:
     """The round schedule: which pass (or HDD level) runs next, each result confirmed (see reduce_source)."""
 
     def __init__(self, problem: Problem, *, oracle: bool, rebuild: bool = True, guarded: bool = False,
-                 inputs: bool = False) -> None:
+                 inputs: bool = False, assertion: bool = False) -> None:
         self.problem = problem
         self._oracle = oracle
         self._rebuild = rebuild
         self._guarded = guarded
         self._inputs = inputs
+        self._assertion = assertion
 
     def run(self) -> ReduceResult:
         problem = self.problem
@@ -316,6 +322,8 @@ class _Schedule:
         cause); rebuilding passes are on only with ``rebuild``."""
         if p in P.REBUILDING_PASSES:
             return self._rebuild
+        if p is P.ASSERT_TESTS:
+            return not self._assertion
         if p is P.MODEL_INPUTS:  # (where every value may become a literal, materialize does it all)
             return self._oracle and self._inputs
         if self._guarded and p in P.DATA_PASSES:

@@ -86,6 +86,7 @@ from .statements import (
 from .strings import propose_string_lines
 from .trivial import trivial_module_candidates
 from .wrappers import (
+    assert_test_candidates,
     class_constant_candidates,
     comprehension_loop_candidates,
     dataset_list_candidates,
@@ -141,6 +142,8 @@ HELPERS = EachPass("inline-helpers", helper_inline_candidates)
 FACTORIES = EachPass("factories", factory_candidates)
 DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
 DISCARDED_CALLS = EachPass("discarded-calls", discarded_call_candidates)
+#: Off when the failure is the script's own assertion (reportkit.reduce.schedule.reduce_source's ``assertion``).
+ASSERT_TESTS = EachPass("assert-tests", assert_test_candidates)
 COMPREHENSION_LOOPS = EachPass("comprehension-loops", comprehension_loop_candidates)
 CLASS_CONSTANTS = EachPass("class-constants", class_constant_candidates)
 MODULE_CALLS = EachPass("module-calls", module_call_candidates)
@@ -175,7 +178,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: Scaffolding a person removes by hand (modules around the failing op, unused parameters,
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (PARAMETRIZE_CASES, GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
-            READABILITY, COMPREHENSION_LOOPS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
+            READABILITY, COMPREHENSION_LOOPS, ASSERT_TESTS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
             DELEGATING_MODULES, TRIVIAL_MODULES, NESTED_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
@@ -220,6 +223,7 @@ INLINING = (INLINE, INLINE_EXPRESSIONS, INLINE_VARIABLES, HELPERS, SELF_ATTRS, S
 __all__ = [
     "ARGPARSE_DEFAULTS",
     "ARGS",
+    "ASSERT_TESTS",
     "CLASS_CONSTANTS",
     "CLASS_TO_FUNCTION",
     "CLASS_TO_MODULE",

@@ -1120,23 +1120,12 @@ def discarded_call_candidates(source: str) -> list[str]:
     of a computed value (``fn(x).shape``, ``print(net(x).shape)`` -> ``net(x).shape``) -> that value. If the
     failure is raised
     inside ``g(...)``, the rest never ran or only consumed its value; if it is raised by ``f`` (or by the
-    ``+``) the candidate does not fail that way and is rejected.
-
-    An ``assert`` whose test calls something -> its test as an expression statement (``assert (f(x) ==
-    expected).all()`` -> ``(f(x) == expected).all()``, then cut down as above): when the failure is raised
-    while the test is computed, the comparison around it is a leftover; when it is the assertion's own
-    ``AssertionError``, the candidate passes and is rejected (a guarded failure keeps its condition)."""
+    ``+``) the candidate does not fail that way and is rejected."""
     tree, smap = _parse(source)
     imported = {import_binding(n, a) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
                 for a in n.names}
     out: list[str] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assert) and any(isinstance(n, ast.Call) for n in ast.walk(node.test)):
-            text = smap.text(node.test)
-            candidate = apply_splices(source, [Splice(*smap.span(node), f"({text})" if "\n" in text else text)])
-            if candidate is not None:
-                out.append(candidate)
-            continue
         if not isinstance(node, ast.Expr):
             continue
         for part in _discarded_parts(node.value, imported):
@@ -1146,6 +1135,23 @@ def discarded_call_candidates(source: str) -> list[str]:
             if "\n" in text:
                 text = f"({text})"
             candidate = apply_splices(source, [Splice(*smap.span(node), text)])  # with the statement's parentheses
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+def assert_test_candidates(source: str) -> list[str]:
+    """An ``assert`` whose test calls something -> its test as an expression statement (``assert (f(x) ==
+    expected).all()`` -> ``(f(x) == expected).all()``, which :func:`discarded_call_candidates` then cuts down):
+    when the failure is raised while the test is computed, the comparison around it is a leftover. When the
+    failure is an assertion's own ``AssertionError`` the pass is off (reportkit.reduce.schedule: its candidates
+    would pass, and a guarded failure keeps its condition)."""
+    tree, smap = _parse(source)
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and any(isinstance(n, ast.Call) for n in ast.walk(node.test)):
+            text = smap.text(node.test)
+            candidate = apply_splices(source, [Splice(*smap.span(node), f"({text})" if "\n" in text else text)])
             if candidate is not None:
                 out.append(candidate)
     return out
