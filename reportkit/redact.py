@@ -2972,12 +2972,6 @@ def _near_credential(value: str) -> bool:
     return password_made(value) or (len(value) >= 16 and "/" not in value and looks_random(value))
 
 
-def _id_assignment(value: str) -> bool:
-    """``request_id=req_AbC…`` taken whole: an identifier's name and the id a service drew."""
-    head, eq, _ = value.partition("=")
-    return bool(eq) and _ID_NAME_BEFORE.search(head + "=") is not None and "session" not in head.lower()
-
-
 def _near_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     for word in _NEAR_WORD.finditer(text):
@@ -2992,7 +2986,10 @@ def _near_spans(text: str) -> list[Span]:
                 break
             if m.end() == stop < len(text) and _NEAR_VALUE_CHAR.match(text, stop):
                 continue
-            if _near_credential(m.group(0)) and not _named_an_id(text, m.start()) and not _id_assignment(m.group(0)):
+            # (a value taken whole with its name, ``request_id=req_AbC…``: the id after its name stays)
+            eq = m.group(0).find("=")
+            if _near_credential(m.group(0)) and not _named_an_id(text, m.start()) \
+                    and not (eq > 0 and _named_an_id(text, m.start() + eq + 1)):
                 value = m.group(0).rstrip(".")
                 spans.append((m.start(), m.start() + len(value), _mark("secret")))
     return spans
