@@ -172,9 +172,12 @@ def target_python(user: str) -> str:
 
 
 def run(script: Path, mode: str, user: str, *, network: bool = True, runs: int = 1, warm: bool = False,
-        cache: bool = False, capture: bool = False, timeout: float = 60, run_env: dict | None = None) -> list[dict]:
-    """Run ``script`` through reportkit's runner as ``user`` under ``mode``; the runs' results."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "LANG": "C.UTF-8", **_mode_env(mode)}
+        cache: bool = False, capture: bool = False, timeout: float = 60, run_env: dict | None = None,
+        rk_env: dict | None = None) -> list[dict]:
+    """Run ``script`` through reportkit's runner as ``user`` under ``mode`` (reportkit's own environment plus
+    ``rk_env``); the runs' results."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "LANG": "C.UTF-8", **_mode_env(mode),
+           **(rk_env or {})}
     args = {"script": str(script), "network": network, "runs": runs, "warm": warm, "cache": cache,
             "capture": capture, "timeout": timeout, "python": target_python(user), "env": run_env or {}}
     proc = subprocess.run([*_as(user), sys.executable, "-c", DRIVER, json.dumps(args)], capture_output=True,
@@ -1127,6 +1130,37 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
         os.kill(rk.pid, how)
         rk.wait(30)
         assert _left_after(marker, 15) == []
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_a_fork_bomb_stops_at_the_process_limit(area, user, mode, warm):
+    """A run forks until the kernel refuses (a fork bomb, held at 600 here so that a missing limit fails the test
+    without hurting the machine): it gets about REPORTKIT_MAX_PROCESSES tasks (root: its pids cgroup; another
+    user: RLIMIT_NPROC above what the user has), never the 600; nothing of it is left afterwards."""
+    if mode == "hook" and warm:
+        pytest.skip("the warm server's limit is the same group as a cold run's")
+    marker = "rk-bomb-" + uuid.uuid4().hex[:10]
+    script = attack(area, user, f"""
+        import time
+        kids = 0
+        try:
+            while kids < 600:
+                if os.fork() == 0:
+                    time.sleep(120)  # {marker}
+                    os._exit(0)
+                kids += 1
+        except OSError as exc:
+            print("REFUSED", kids, errno.errorcode.get(exc.errno), flush=True)
+        print("FORKED", kids, flush=True)
+    """, name=f"{marker}.py")  # (the children's command line names it)
+    try:
+        result = run(script, mode, user, warm=warm, rk_env={"REPORTKIT_MAX_PROCESSES": "64"})[0]
+        forked = [int(line.split()[1]) for line in result["stdout"].splitlines() if line.startswith("FORKED")]
+        assert forked and 8 <= forked[0] <= 96, result  # (nobody: 64 more than the tasks it had)
+        assert "REFUSED" in result["stdout"] and "EAGAIN" in result["stdout"], result
+        assert _left_after(marker, 15) == []
+    finally:
+        _kill_marked(marker)
 
 
 def test_a_warm_server_told_again_to_end_while_it_ends_leaves_nothing(area):

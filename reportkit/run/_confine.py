@@ -18,6 +18,8 @@ reportkit itself for :func:`host_unix_sockets`).
    ``connect()`` to a socket file, so this is the only layer that does.
    Where no mount namespace can be had (a container without ``CAP_SYS_ADMIN`` and without user
    namespaces) nothing of this is done: ``mount_ns`` is False in the summary (an error when ``required``).
+``nproc`` (not root): ``RLIMIT_NPROC`` to the given number of tasks (:mod:`reportkit.run.pidlimit`).
+
 2. ``drop_caps``: every capability goes (bounding set emptied, ambient cleared, ``SECBIT_NOROOT`` and
    friends locked, then ``capset`` to nothing); with ``no_new_privs`` an ``execve`` cannot bring them back.
    A run as root keeps uid 0 but none of root's powers (no mount, no raw I/O, no module loading, no
@@ -495,6 +497,17 @@ def _install(program):
     return True
 
 
+def limit_tasks(tasks):
+    """``RLIMIT_NPROC`` soft and hard to ``tasks`` (never above the hard limit already there): a fork bomb of a
+    run that is not root stops there (:mod:`reportkit.run.pidlimit`); without capabilities it stays."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+    value = tasks if hard == resource.RLIM_INFINITY else min(tasks, hard)
+    resource.setrlimit(resource.RLIMIT_NPROC, (value, value))
+    return value
+
+
 # --------------------------------------------------------------------------- all together
 
 
@@ -505,6 +518,8 @@ def apply(config):
     network = bool(config.get("network", True))
     if isinstance(config.get("mounts"), dict):
         summary["mounts"] = own_mounts(config["mounts"], writable)
+    if config.get("nproc"):
+        summary["nproc"] = limit_tasks(int(config["nproc"]))
     summary["caps_dropped"] = drop_caps()
     if config.get("seccomp"):
         done = ["no keyring"] if no_keyring() else []

@@ -55,6 +55,7 @@ from typing import Callable, Sequence
 import psutil
 
 from reportkit.io import read_run_text, remove_tree, scrub_tree
+from reportkit.run import pidlimit
 from reportkit.run import sandbox as protect
 from reportkit.run.hangwatch import sample_env, wait_watching
 from reportkit.run.runner import (
@@ -278,7 +279,9 @@ class _Server:
                                                               network=network, prot=self.protection)
         self.namespaced = self.protection.mode == "bubblewrap"
         self.host_pid: int | None = None  # the server's pid outside its PID namespace
-        self.proc = protect.spawn_long_lived(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        # (root: one pids cgroup for the server and every child it forks: pidlimit)
+        self.group = pidlimit.Group(None if self.protection.mode != "none" else 0)
+        self.proc = protect.spawn_long_lived(self.group.wrap(cmd), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                              stderr=self._log, env=env, cwd=home, start_new_session=True)
         self.calls: dict[int, _Call] = {}
         self.lock = threading.Lock()
@@ -386,6 +389,7 @@ class _Server:
         victims = kill_group(self.proc.pid) if self.proc.poll() is None else []
         self.proc.wait()
         psutil.wait_procs(victims, timeout=5)
+        self.group.close()
         self.reader.join(timeout=5)
         self._log.close()
         if self.proc.stdout is not None:

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from reportkit.errors import UserError
-from reportkit.run import _confine, landlock
+from reportkit.run import _confine, landlock, pidlimit
 
 FORCE_ENV = "REPORTKIT_SANDBOX"  # auto (default) | bwrap | fallback
 NO_NETWORK_ENV = "REPORTKIT_NO_NETWORK"  # 1: runs get no network
@@ -140,7 +140,7 @@ class Protection:
                 "writable scratch dirs (warm runs share one session dir: no Landlock)"
             shm = "a private /dev/shm per run" if self.warm_mounts else "warm runs share one /dev/shm"
             return (f"{self.layers()}: read-only file system, {each}, {caps}, minimal /dev, {shm}, host unix "
-                    f"sockets masked, own PID namespace{scoped}, {net}")
+                    f"sockets masked, own PID namespace{scoped}, {net}, {pidlimit.describe()}")
         why = f" (no bubblewrap: {self.reason})" if self.reason else " (no bubblewrap)"
         mounts = ("file system read-only outside the scratch dirs (modes, owners, times too), a private /dev/shm "
                   "per run, a /dev/pts of its own (not the host's terminals), host unix sockets masked"
@@ -152,13 +152,14 @@ class Protection:
             net = "network on" if network else f"no network ({tcp}, no UDP/raw sockets)"
             scoped = ", signals scoped to the run" if self.landlock >= 6 else ""
             return (f"{self.layers()}{why}: writes only in the run's scratch dir (native code too), {caps}, "
-                    f"{mounts}{scoped}, runs die with reportkit, {net}")
+                    f"{mounts}{scoped}, runs die with reportkit, {net}, {pidlimit.describe()}")
         net = "network on" if network else "no network (Python-level sockets refused)"
         native = ("native code and programs other than Python are held by the read-only mounts only (not in the "
                   "scratch dirs, device nodes, signals, sockets)" if self.mounts else
                   "native code and programs other than Python are not confined")
         return (f"{self.layers()}{why}: best effort — Python-level writes, deletes, links, mode changes, shells, "
-                f"signals and unix sockets outside the run refused, {caps}; {native}, {mounts}, {net} — "
+                f"signals and unix sockets outside the run refused, {caps}; {native}, {mounts}, {net}, "
+                f"{pidlimit.describe()} — "
                 f"{INSTALL_HINT}")
 
 
@@ -377,7 +378,8 @@ def _confined_env(env: dict[str, str], dirs: list[str], network: bool, prot: Pro
               # of its own) the kernel keyring's and the scheduling one: bwrap leaves the session keyring of
               # the shell that started reportkit reachable (add_key planted keys in it)
               "mounts": mounts, "seccomp": True if fallback else "shared",
-              "parent": os.getpid() if keeper and fallback else None}
+              "parent": os.getpid() if keeper and fallback else None,
+              "nproc": pidlimit.nproc_for_run()}  # (not root; root: the run's pids cgroup, pidlimit.Group)
     env[CONFINE_ENV] = json.dumps(config)
     if fallback:
         env[GUARD_ENV] = json.dumps({"writable": [os.path.realpath(d) for d in dirs], "network": network,
