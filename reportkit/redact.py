@@ -1510,6 +1510,8 @@ _JWK_PRIVATE = re.compile(r"(?P<q>\\{0,2}[\"'])(?:d|p|q|dp|dq|qi|k)(?P=q)\s{0,3}
 _HEX_RUN = re.compile(r"[0-9a-fA-F]{32,512}(?![0-9A-Za-z])")
 _ESCAPED_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,512}")
 _B64_WORD = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{12,684}={0,2}(?![A-Za-z0-9+/=_\-])")
+# base32 (RFC 4648: A-Z, 2-7, "=" pad to 8): 16+ characters, so 10+ bytes of text
+_B32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,1024}={0,6}(?![A-Za-z0-9+/=_\-])")
 _USER_PASSWORD = re.compile(r"[A-Za-z0-9_.@\-]{1,64}:(?P<pw>\S{6,128})")
 
 
@@ -1532,6 +1534,21 @@ def _hex_text(m: re.Match[str]) -> bool:
     try:
         return _credential_text(bytes.fromhex(value).decode("ascii"))
     except (ValueError, UnicodeDecodeError):
+        return False
+
+
+def _b32_text(m: re.Match[str]) -> bool:
+    """A base32 run that decodes to a credential's text (a digest or binary data does not decode to one)."""
+    import binascii
+
+    value = m.group(0)
+    if not any(c in "234567" for c in value):
+        return False  # (an upper-case word or constant has none)
+    body = value.rstrip("=")
+    try:
+        decoded = base64.b32decode(body + "=" * (-len(body) % 8))
+        return _credential_text(decoded.decode("ascii"))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
         return False
 
 
@@ -1566,6 +1583,7 @@ def _named_inside(decoded: str) -> bool:
 
 def _encoded_spans(text: str) -> list[Span]:
     spans = [(m.start(), m.end(), _mark("hex-encoded-secret")) for m in _HEX_RUN.finditer(text) if _hex_text(m)]
+    spans += [(m.start(), m.end(), _mark("base32-encoded-secret")) for m in _B32_RUN.finditer(text) if _b32_text(m)]
     if "\\x" in text:  # a bytes repr or a C string of \xNN escapes only (b'\x6e\x70\x6d\x5f...')
         spans += [(m.start(), m.end(), _mark("hex-encoded-secret")) for m in _ESCAPED_RUN.finditer(text)
                   if _credential_text(bytes.fromhex(m.group(0).replace("\\x", "")).decode("latin-1"))]

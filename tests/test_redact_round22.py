@@ -115,3 +115,30 @@ def test_a_vendor_token_beside_a_blob_still_goes():
     token = "acme_" + MIXED24
     src = f"KEY = {token!r}\nDATA = {base64.b85encode(os.urandom(300)).decode()!r}\n"
     assert token not in redact_code(src, home="")
+
+
+# base32 of a token (round 22 left it "not promised": hex and base64 of a credential's text were read, base32 not)
+_TOKENS = ["glpat-" + MIXED24[:20], "ghp_" + MIXED24 + "Zq81Kd3m0Pa7", "xoxb-" + HEX32[:12] + "-" + MIXED24]
+
+
+@pytest.mark.parametrize("token", _TOKENS)
+@pytest.mark.parametrize("pad", [True, False], ids=["padded", "unpadded"])
+def test_base32_of_a_token_goes_in_text_and_code(token, pad):
+    encoded = base64.b32encode(token.encode()).decode()
+    encoded = encoded if pad else encoded.rstrip("=")
+    assert encoded.rstrip("=")[:16] not in redact_text(f"cache blob (b32): {encoded}\n", home="")
+    code = f'BLOB = "{encoded}"\nprint(base64.b32decode(BLOB))\n'
+    out = redact_code(code)
+    assert encoded.rstrip("=")[:16] not in out
+    ast.parse(out)
+
+
+@pytest.mark.parametrize("text", [
+    "SOME_CONSTANT_NAME ABCDEFGHIJKLMNOPQRSTUVWXYZ",  # upper-case letters without base32's digits
+    base64.b32encode(b"/usr/lib/python3.11/site-packages").decode(),  # base32 of a path: no credential
+    base64.b32encode(b"hello world, how are you").decode(),  # of prose
+    base64.b32encode(zlib.compress(b"x" * 64)).decode(),  # of binary data
+    "AAAAQAAAAEAAAAAA2222AAAAZZZZ7777",  # a run of base32's alphabet that decodes to no text
+])
+def test_base32_of_anything_but_a_credential_stays(text):
+    assert redact_text(f"blob: {text}\n", home="") == f"blob: {text}\n"
