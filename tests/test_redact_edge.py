@@ -57,6 +57,7 @@ NOT_OUTPUT = {
     ("run/_confine.py", "<module>", "print(json.dumps(apply(json.loads(sys.argv[1]))))"):
         "the confinement helper's report to reportkit over a pipe (the layers it applied)",
     ("run/_confine.py", "_write", "fh.write(text)"): "a user namespace's /proc/self/{setgroups,uid_map,gid_map}",
+    ("run/pidlimit.py", "_set", "fh.write(value)"): "a cgroup's control file (pids.max, cgroup.kill): a number",
 }
 # developer tools with their own __main__ (not reportkit's commands): they print measurements
 DEV_TOOLS = {"run/executor.py"}

@@ -91,8 +91,7 @@ def _v2_parent(mount: str, path: str) -> Optional[str]:
         with open(os.path.join(parent, "cgroup.controllers"), encoding="utf-8") as fh:
             if "pids" not in fh.read().split():
                 return None
-        with open(os.path.join(parent, "cgroup.subtree_control"), "w", encoding="utf-8") as fh:
-            fh.write("+pids")  # (EBUSY where processes live in the cgroup itself, not its root)
+        _set(os.path.join(parent, "cgroup.subtree_control"), "+pids")  # (EBUSY: processes in it, not its root)
         return parent
     except OSError:
         return None
@@ -119,14 +118,19 @@ def parent_dir() -> Optional[str]:
         probe = os.path.join(parent, f"{PREFIX}{os.getpid()}-probe")
         try:
             os.mkdir(probe)
-            with open(os.path.join(probe, "pids.max"), "w", encoding="ascii") as fh:
-                fh.write("64")
+            _set(os.path.join(probe, "pids.max"), "64")
         except OSError:
             _remove(probe)
             continue
         _remove(probe)
         return parent
     return None
+
+
+def _set(control: str, value: str) -> None:
+    """Write a cgroup control file (a number or a keyword, never output)."""
+    with open(control, "w", encoding="ascii") as fh:
+        fh.write(value)
 
 
 def _alive(pid: int) -> bool:
@@ -163,8 +167,7 @@ def _tasks(group: str) -> list[int]:
 def _kill_all(group: str) -> None:
     """SIGKILL every process in ``group`` until none is left (a fork in between is caught by the next look)."""
     try:
-        with open(os.path.join(group, "cgroup.kill"), "w", encoding="ascii") as fh:
-            fh.write("1")  # (cgroup v2, Linux 5.14+: the kernel does the loop)
+        _set(os.path.join(group, "cgroup.kill"), "1")  # (cgroup v2, Linux 5.14+: the kernel does the loop)
     except OSError:
         pass
     deadline = time.monotonic() + 5
@@ -211,8 +214,7 @@ class Group:
         path = os.path.join(parent, f"{PREFIX}{os.getpid()}-{n}")
         try:
             os.mkdir(path)
-            with open(os.path.join(path, "pids.max"), "w", encoding="ascii") as fh:
-                fh.write(str(tasks))
+            _set(os.path.join(path, "pids.max"), str(tasks))
         except OSError:
             _remove(path)
             return
