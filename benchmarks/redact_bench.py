@@ -17,7 +17,8 @@ home directory is left alone: ``home=""``). The sets:
 
 Printed: per set the texts, bytes, markers (false positives) and code files changed / not parsing, then
 every false positive with its context (``--max-list N``). Speed: CPU time of ``redact_output`` on the
-step-summary test's text (900 failures, ~1.3 MB of Markdown) and on a 2.3 MB log, with the ``redact.py`` of
+step-summary test's text (900 failures, ~1.3 MB of Markdown), on ci's JSON manifest of the same failures and on
+a 2.3 MB log, with the ``redact.py`` of
 ``--baseline REF`` (default ``main``, read with ``git show``) alongside; target <= 1.5x. ``--json OUT``
 writes everything. Exit code 0 when there is no false positive and no code file changed, else 1.
 
@@ -221,8 +222,10 @@ def speed(baseline: str | None) -> dict:
 
     failures = [Failure(key=str(i), tests=[f"tests/test_{i}.py::test_{'x' * 200}"] * 8, headline="E: " + "y" * 300,
                         verdict="confirmed", fingerprint=f"{i:016x}") for i in range(900)]
-    md = summary_markdown(CiReport(out_dir="/tmp", repo_root=".", junit=[], total_cases=900, failed_cases=900,
-                                   failures=failures))
+    report = CiReport(out_dir="/tmp", repo_root=".", junit=[], total_cases=900, failed_cases=900, failures=failures)
+    md = summary_markdown(report)
+    # the manifest as ci writes it (JSON of long test ids: a name rule once tried every split of each, 20+ s)
+    manifest = json.dumps(report.to_manifest(), indent=2)
     line = ("[DEBUG] [spyre.runtime] 2026-03-04 10:11:12 spyre_copy_from: self (Half) is on: cpu "
             "/root/work/repro.py max_tokens=64 token=abc123 https://github.com/o/r\n")
     log = line * 15000
@@ -240,7 +243,7 @@ def speed(baseline: str | None) -> dict:
         except (subprocess.CalledProcessError, OSError, SyntaxError) as exc:
             print(f"(no baseline {baseline}: {exc})")
     out: dict = {}
-    for name, text in (("step summary", md), ("log", log)):
+    for name, text in (("step summary", md), ("ci manifest", manifest), ("log", log)):
         times: dict[str, list[float]] = {k: [] for k in modules}
         for _ in range(3):  # interleaved, best of 3: load from elsewhere hits both alike
             for label, module in modules.items():

@@ -2584,7 +2584,10 @@ _LINE = re.compile(r"[^\n]+")
 # NAME = value where the name's last word is KEY (``TOGETHER_KEY``, ``key=``, ``storageKey``), not a bare
 # secret's word: the value must be drawn (32+ hex digits, a random mix: :func:`_random_body`) and the name must not
 # say identifier or digest (``CACHE_KEY`` of a hash, ``*_ID_KEY``)
-_KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]?){0,4}(?:key|Key|KEY))"
+# (the name's words: each ends at a separator but the last, glued to "key" (apiKey, monkey): one way to split a
+# name, where words that may end anywhere tried every split of a long identifier: 20+ s on a 1 MB manifest)
+_KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]){0,4}"
+                             r"(?:[A-Za-z][A-Za-z0-9]{0,30})?(?:key|Key|KEY))"
                              r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{12,512}={0,2})"
                              r"(?![A-Za-z0-9+/_\-=])")
 _PUBLIC_KEY_ALGORITHMS = {"RSA", "DSA", "ECDSA", "EDDSA", "ED25519", "ED448", "ELG", "ELGAMAL", "CV25519", "NISTP256",
