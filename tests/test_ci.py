@@ -535,12 +535,26 @@ def test_sigterm_keeps_what_was_found(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "reportkit", "ci", "--junit", str(junit), "--repo-root", str(root),
                              "--out", str(out), "--no-ladder", "--timeout", "300"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (out / "bundles").exists():
-        time.sleep(0.1)  # the first failure is bundled; the second test then hangs in its re-run
-    time.sleep(3)
+    import threading
+
+    lines: list[str] = []
+    started = threading.Event()
+
+    def read_progress() -> None:  # the first failure is re-run; the second test then hangs in its re-run
+        for line in proc.stderr:
+            lines.append(line)
+            if "re-running tests/test_a.py::test_hangs" in line:
+                started.set()
+
+    reader = threading.Thread(target=read_progress, daemon=True)
+    reader.start()
+    assert started.wait(120), "".join(lines)
+    time.sleep(2)
     proc.send_signal(signal.SIGTERM)
-    stdout, stderr = proc.communicate(timeout=120)
+    stdout = proc.stdout.read()
+    proc.wait(timeout=120)
+    reader.join(timeout=30)
+    stderr = "".join(lines)
     assert proc.returncode == 130, stdout + stderr
     manifest = json.loads((out / "reportkit-ci.json").read_text())
     assert manifest["interrupted"] is True

@@ -24,6 +24,7 @@ is written.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import re
@@ -741,8 +742,12 @@ def collect_fx(run_dirs: list[Path], clues: Clues, compile_calls: list) -> FxArt
 def _redacted_whole(path: str) -> str:
     """An artifact's text redacted whole, before an excerpt is cut from it: a secret the cut would split (a private
     key's body without its header, the second half of a console's fold at 80 columns) is found in the whole text
-    only, and the bundle's edge redacts the excerpt on its own (round 21 of planted secrets)."""
-    return redact_code(read_artifact(path))
+    only, and the bundle's edge redacts the excerpt on its own (round 21 of planted secrets). A file with NUL bytes
+    is no Python source (CPython refuses it): no excerpt (OSError), and no minute spent redacting 64 MiB of them."""
+    text = read_artifact(path)
+    if "\x00" in text:
+        raise OSError(errno.EINVAL, f"{path}: NUL bytes, not Python source")
+    return redact_code(text)
 
 
 # --------------------------------------------------------------------------- hangs
