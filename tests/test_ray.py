@@ -116,8 +116,12 @@ def test_the_window_withdraws_answers_it_will_not_consume():
         return True
 
     tester = Tester("x = 0\ny = 1\n", predicate, jobs=2)
+    # both in flight at once, whatever the window's odds say (a width of 1 never ran the slow one: the first
+    # answer then waited its 60 s for it, and the withdrawal was not tested at all)
+    tester._window.width = lambda p: 2
     try:
         assert tester.first_interesting(["x = 0\n", "y = 1  # slow\n"]) == 0
+        assert started.is_set()
         from reportkit.reduce.bookkeeping import key
 
         assert tester._known(key("x = 0\n")) is True
