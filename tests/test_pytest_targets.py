@@ -156,8 +156,11 @@ def test_cli_check_on_missing_node_is_one_message(project):
 
 @pytest.mark.parametrize("node, kept, standalone_call", [
     ("test_param[7]", "def test_param(n, scale):", "test_param(n=7, scale=_fx_scale)"),
-    ("TestPlain::test_lookup", "def test_lookup(self):", "_obj.test_lookup()"),
-    ("TestCaseStyle::test_value", "def test_value(self):", "TestCaseStyle('test_value').debug()"),
+    # (a class's test and a unittest one: the standalone call of each is checked offline below,
+    # test_standalone_calls_a_class_test_as_pytest_would; end to end under `-m corpus`)
+    pytest.param("TestPlain::test_lookup", "def test_lookup(self):", "_obj.test_lookup()", marks=pytest.mark.corpus),
+    pytest.param("TestCaseStyle::test_value", "def test_value(self):", "TestCaseStyle('test_value').debug()",
+                 marks=pytest.mark.corpus),
 ])
 def test_minimize_a_test_module(project, node, kept, standalone_call):
     target = str(project / "tests/unit/test_ops.py") + "::" + node
@@ -209,6 +212,35 @@ def test_standalone_resolves_fixture_dependencies_and_aliases():
     namespace: dict = {"__name__": "__main__"}
     with pytest.raises(AssertionError):
         exec(compile(script, "repro.py", "exec"), namespace)
+
+
+CLASS_MODULE = textwrap.dedent("""
+    import unittest
+
+    class TestPlain:
+        def test_lookup(self):
+            assert {"a": 1}["a"] == 2
+
+    class TestCaseStyle(unittest.TestCase):
+        def test_value(self):
+            self.assertEqual(6, 7)
+""").lstrip()
+
+
+@pytest.mark.parametrize("cls, function, unittest_style, call", [
+    ("TestPlain", "test_lookup", False, "_obj.test_lookup()"),
+    ("TestCaseStyle", "test_value", True, "TestCaseStyle('test_value').debug()"),
+])
+def test_standalone_calls_a_class_test_as_pytest_would(cls, function, unittest_style, call):
+    """A plain class's test on an instance, a unittest.TestCase's through ``debug()`` (its failure raised, not
+    recorded); the script fails with the test's own AssertionError."""
+    test = {"function": function, "name": function, "cls": cls, "unittest": unittest_style, "params": {},
+            "fixtures": [], "when": "call"}
+    script = make_standalone(CLASS_MODULE, test, [])
+    main = script[script.index('if __name__ == "__main__":'):]
+    assert call in main
+    with pytest.raises(AssertionError):
+        exec(compile(script, "repro.py", "exec"), {"__name__": "__main__"})
 
 
 @pytest.mark.parametrize("fixtures, module, reason", [
