@@ -1133,12 +1133,18 @@ def test_no_run_outlives_reportkit(area, user, native_mode, how, via):
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
-def test_a_fork_bomb_stops_at_the_process_limit(area, user, mode, warm):
+@pytest.mark.parametrize("crowd", [0, 200], ids=["alone", "crowded"])
+def test_a_fork_bomb_stops_at_the_process_limit(area, user, mode, warm, crowd):
     """A run forks until the kernel refuses (a fork bomb, held at 600 here so that a missing limit fails the test
     without hurting the machine): it gets about REPORTKIT_MAX_PROCESSES tasks (root: its pids cgroup; another
-    user: RLIMIT_NPROC above what the user has), never the 600; nothing of it is left afterwards."""
+    user: RLIMIT_NPROC above what the kernel counts for the run), never the 600; nothing of it is left
+    afterwards. Crowded: the user has 200 more threads elsewhere meanwhile; they give the run no more room
+    (round 23, blind: in the run's own user namespace the kernel counts the run alone, and the limit had been
+    set above the user's tasks on the host)."""
     if mode == "hook" and warm:
         pytest.skip("the warm server's limit is the same group as a cold run's")
+    if crowd and (warm or mode == "hook"):
+        pytest.skip("crowded: one cold run per protection that confines native code")
     marker = "rk-bomb-" + uuid.uuid4().hex[:10]
     script = attack(area, user, f"""
         import time
@@ -1153,13 +1159,24 @@ def test_a_fork_bomb_stops_at_the_process_limit(area, user, mode, warm):
             print("REFUSED", kids, errno.errorcode.get(exc.errno), flush=True)
         print("FORKED", kids, flush=True)
     """, name=f"{marker}.py")  # (the children's command line names it)
+    crowder = None
+    if crowd:  # the user's other work: a process of the same uid holding `crowd` idle threads
+        crowder = subprocess.Popen([*_as(user), target_python(user), "-c",
+                                    f"import threading, sys; e = threading.Event(); [threading.Thread(target=e.wait, "
+                                    f"daemon=True).start() for _ in range({crowd})]; print('up', flush=True); "
+                                    f"sys.stdin.read()  # {marker}-crowd"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert crowder.stdout.readline().strip() == "up"
     try:
         result = run(script, mode, user, warm=warm, rk_env={"REPORTKIT_MAX_PROCESSES": "64"})[0]
         forked = [int(line.split()[1]) for line in result["stdout"].splitlines() if line.startswith("FORKED")]
         assert forked and 8 <= forked[0] <= 96, result  # (nobody: 64 more than the tasks it had)
         assert "REFUSED" in result["stdout"] and "EAGAIN" in result["stdout"], result
-        assert _left_after(marker, 15) == []
+        assert _left_after(marker + ".py", 15) == []
     finally:
+        if crowder is not None:
+            crowder.kill()
+            crowder.wait()
         _kill_marked(marker)
 
 

@@ -18,7 +18,8 @@ reportkit itself for :func:`host_unix_sockets`).
    ``connect()`` to a socket file, so this is the only layer that does.
    Where no mount namespace can be had (a container without ``CAP_SYS_ADMIN`` and without user
    namespaces) nothing of this is done: ``mount_ns`` is False in the summary (an error when ``required``).
-``nproc`` (not root): ``RLIMIT_NPROC`` to the given number of tasks (:mod:`reportkit.run.pidlimit`).
+``nproc`` (not root): ``RLIMIT_NPROC`` to the given number of tasks more than those it is counted against
+(:func:`limit_tasks`, :mod:`reportkit.run.pidlimit`).
 
 2. ``drop_caps``: every capability goes (bounding set emptied, ambient cleared, ``SECBIT_NOROOT`` and
    friends locked, then ``capset`` to nothing); with ``no_new_privs`` an ``execve`` cannot bring them back.
@@ -497,13 +498,54 @@ def _install(program):
     return True
 
 
+def _own_user_ns():
+    """The inode of this process's user namespace, or None in the initial one (its uid_map maps every id)."""
+    try:
+        with open("/proc/self/uid_map", encoding="ascii") as fh:
+            if fh.read().split() == ["0", "0", "4294967295"]:
+                return None
+        return os.stat("/proc/self/ns/user").st_ino
+    except OSError:
+        return None
+
+
+def counted_tasks():
+    """The tasks ``RLIMIT_NPROC`` is checked against for this process: those of its real uid in its user
+    namespace (a run's own, in the user namespace bubblewrap or the mount step made for it), or every task of
+    the uid in the initial one. Threads count."""
+    uid, ns = os.getuid(), _own_user_ns()
+    count = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            if ns is not None and os.stat(os.path.join("/proc", name, "ns", "user")).st_ino != ns:
+                continue
+            real = threads = None
+            with open(os.path.join("/proc", name, "status"), encoding="ascii", errors="replace") as fh:
+                for line in fh:
+                    if line.startswith("Uid:"):
+                        real = int(line.split()[1])
+                    elif line.startswith("Threads:"):
+                        threads = int(line.split()[1])
+                        break
+        except (OSError, ValueError, IndexError):
+            continue
+        if real == uid and threads:
+            count += threads
+    return count
+
+
 def limit_tasks(tasks):
-    """``RLIMIT_NPROC`` soft and hard to ``tasks`` (never above the hard limit already there): a fork bomb of a
-    run that is not root stops there (:mod:`reportkit.run.pidlimit`); without capabilities it stays."""
+    """``RLIMIT_NPROC`` soft and hard to the tasks counted against it now (:func:`counted_tasks`: in the run's
+    own user namespace that is the run alone, never the user's other processes) plus ``tasks``, never above
+    the hard limit already there: a fork bomb of a run that is not root stops there
+    (:mod:`reportkit.run.pidlimit`); without capabilities it stays."""
     import resource
 
     _, hard = resource.getrlimit(resource.RLIMIT_NPROC)
-    value = tasks if hard == resource.RLIM_INFINITY else min(tasks, hard)
+    value = counted_tasks() + tasks
+    value = value if hard == resource.RLIM_INFINITY else min(value, hard)
     resource.setrlimit(resource.RLIMIT_NPROC, (value, value))
     return value
 

@@ -11,8 +11,10 @@ Two mechanisms, by who reportkit runs as:
   Where no such cgroup can be made (a container whose ``/sys/fs/cgroup`` is read-only) there is no limit,
   and the sandbox line says so.
 - **any other user**: ``RLIMIT_NPROC`` (soft = hard), set by the run on itself
-  (:mod:`reportkit.run._confine`): the tasks the user has now plus the limit, so that the user's other
-  processes never make a run fail; the run cannot raise it again (no capabilities).
+  (:mod:`reportkit.run._confine`): the limit above the tasks the kernel already counts for it — in the run's
+  own user namespace (bubblewrap's, the fallback's mount step's) the run's own, else every task of the user,
+  so that the user's other processes never make a run fail nor give it more room; the run cannot raise it
+  again (no capabilities).
 
 ``REPORTKIT_MAX_PROCESSES`` sets the limit (tasks: processes and their threads; default
 :data:`DEFAULT`), ``0`` turns it off.
@@ -34,6 +36,7 @@ MAX_ENV = "REPORTKIT_MAX_PROCESSES"
 # pool of compile workers; a fork bomb needs far more than this to hurt a machine, a real run far less
 DEFAULT = 4096
 PREFIX = "reportkit-"
+PID_MAX_LIMIT = 4194304  # the kernel's ceiling of pids.max (and of pid_max) on 64-bit
 _JOIN = 'echo $$ > "$0/cgroup.procs" || exit 125; exec "$@"'  # (125: the run could not join its group)
 
 
@@ -46,8 +49,8 @@ def limit() -> int:
         value = int(text)
     except ValueError:
         value = -1
-    if value < 0 or 0 < value < 16:
-        raise UserError(f"{MAX_ENV}={text!r}: expected 0 (no limit) or a number of tasks from 16 up")
+    if value < 0 or 0 < value < 16 or value > PID_MAX_LIMIT:
+        raise UserError(f"{MAX_ENV}={text!r}: expected 0 (no limit) or a number of tasks from 16 to {PID_MAX_LIMIT}")
     return value
 
 
@@ -215,8 +218,11 @@ class Group:
         try:
             os.mkdir(path)
             _set(os.path.join(path, "pids.max"), str(tasks))
-        except OSError:
+        except OSError as exc:
             _remove(path)
+            from reportkit.run.sandbox import note_gaps
+
+            note_gaps([f"the process limit (the run's pids cgroup could not be made: {exc.strerror or exc})"])
             return
         self.path = path
 
@@ -239,43 +245,14 @@ class Group:
         self.close()
 
 
-def user_tasks(uid: Optional[int] = None) -> int:
-    """Tasks (threads) whose real uid is ``uid`` (this process's), as ``RLIMIT_NPROC`` counts them."""
-    uid = os.getuid() if uid is None else uid
-    count = 0
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/status", encoding="ascii", errors="replace") as fh:
-                real = threads = None
-                for line in fh:
-                    if line.startswith("Uid:"):
-                        real = int(line.split()[1])
-                    elif line.startswith("Threads:"):
-                        threads = int(line.split()[1])
-                        break
-        except (OSError, ValueError, IndexError):
-            continue
-        if real == uid and threads:
-            count += threads
-    return count
-
-
-_NPROC_CACHE: list[tuple[float, int]] = []
-_NPROC_TTL = 5.0  # seconds a count of the user's tasks is reused (a scan of /proc per run costs ~ms)
-
-
 def nproc_for_run() -> Optional[int]:
-    """The ``RLIMIT_NPROC`` a run sets on itself (not root): the user's tasks now plus :func:`limit`;
-    None when there is no limit (root: the kernel ignores it; ``REPORTKIT_MAX_PROCESSES=0``)."""
+    """The tasks a run that is not root may have beyond those ``RLIMIT_NPROC`` already counts for it (it sets
+    the limit on itself: :func:`reportkit.run._confine.limit_tasks`); None when there is no limit (root: the
+    kernel ignores ``RLIMIT_NPROC``, the run's pids cgroup holds it; ``REPORTKIT_MAX_PROCESSES=0``)."""
     tasks = limit()
     if not tasks or not hasattr(os, "getuid") or os.getuid() == 0:
         return None
-    now = time.monotonic()
-    if not _NPROC_CACHE or now - _NPROC_CACHE[0][0] > _NPROC_TTL:
-        _NPROC_CACHE[:] = [(now, user_tasks())]
-    return _NPROC_CACHE[0][1] + tasks
+    return tasks
 
 
 def describe(tasks: Optional[int] = None) -> str:
@@ -287,4 +264,4 @@ def describe(tasks: Optional[int] = None) -> str:
         if parent_dir() is None:
             return "processes not limited (root, no writable pids cgroup here)"
         return f"at most {tasks} tasks (a pids cgroup per run)"
-    return f"at most {tasks} tasks more than the user has (RLIMIT_NPROC)"
+    return f"at most {tasks} more tasks (RLIMIT_NPROC)"
