@@ -108,3 +108,15 @@ def test_groups_of_a_reportkit_that_died_are_swept():
     finally:
         if os.path.exists(stale):
             os.rmdir(stale)
+
+
+def test_the_sandbox_line_says_what_holds_the_tasks(monkeypatch):
+    monkeypatch.setattr(pidlimit.os, "geteuid", lambda: 65534)
+    assert pidlimit.describe(64, own_user_ns=True) == "at most 64 tasks (RLIMIT_NPROC)"
+    assert pidlimit.describe(64, own_user_ns=False) == "at most 64 tasks more than the user has (RLIMIT_NPROC)"
+    assert pidlimit.describe(0) == f"processes not limited ({pidlimit.MAX_ENV}=0)"
+    monkeypatch.setattr(pidlimit.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(pidlimit, "parent_dir", lambda: None)
+    assert pidlimit.describe(64) == "processes not limited (root, no writable pids cgroup here)"
+    monkeypatch.setattr(pidlimit, "parent_dir", lambda: "/sys/fs/cgroup/pids")
+    assert pidlimit.describe(64) == "at most 64 tasks (a pids cgroup per run)"

@@ -255,8 +255,9 @@ def nproc_for_run() -> Optional[int]:
     return tasks
 
 
-def describe(tasks: Optional[int] = None) -> str:
-    """What limits a run's processes here, for the sandbox line."""
+def describe(tasks: Optional[int] = None, own_user_ns: bool = True) -> str:
+    """What limits a run's processes here, for the sandbox line (``own_user_ns``: a run that is not root is in a
+    user namespace of its own, where ``RLIMIT_NPROC`` counts its own tasks only)."""
     tasks = limit() if tasks is None else tasks
     if not tasks:
         return f"processes not limited ({MAX_ENV}=0)"
@@ -264,4 +265,6 @@ def describe(tasks: Optional[int] = None) -> str:
         if parent_dir() is None:
             return "processes not limited (root, no writable pids cgroup here)"
         return f"at most {tasks} tasks (a pids cgroup per run)"
-    return f"at most {tasks} more tasks (RLIMIT_NPROC)"
+    if own_user_ns:
+        return f"at most {tasks} tasks (RLIMIT_NPROC)"
+    return f"at most {tasks} tasks more than the user has (RLIMIT_NPROC)"

@@ -140,7 +140,7 @@ class Protection:
                 "writable scratch dirs (warm runs share one session dir: no Landlock)"
             shm = "a private /dev/shm per run" if self.warm_mounts else "warm runs share one /dev/shm"
             return (f"{self.layers()}: read-only file system, {each}, {caps}, minimal /dev, {shm}, host unix "
-                    f"sockets masked, own PID namespace{scoped}, {net}, {pidlimit.describe()}")
+                    f"sockets masked, own PID namespace{scoped}, {net}, {pidlimit.describe(own_user_ns=self.userns)}")
         why = f" (no bubblewrap: {self.reason})" if self.reason else " (no bubblewrap)"
         mounts = ("file system read-only outside the scratch dirs (modes, owners, times too), a private /dev/shm "
                   "per run, a /dev/pts of its own (not the host's terminals), host unix sockets masked"
@@ -152,14 +152,14 @@ class Protection:
             net = "network on" if network else f"no network ({tcp}, no UDP/raw sockets)"
             scoped = ", signals scoped to the run" if self.landlock >= 6 else ""
             return (f"{self.layers()}{why}: writes only in the run's scratch dir (native code too), {caps}, "
-                    f"{mounts}{scoped}, runs die with reportkit, {net}, {pidlimit.describe()}")
+                    f"{mounts}{scoped}, runs die with reportkit, {net}, {pidlimit.describe(own_user_ns=self.mounts)}")
         net = "network on" if network else "no network (Python-level sockets refused)"
         native = ("native code and programs other than Python are held by the read-only mounts only (not in the "
                   "scratch dirs, device nodes, signals, sockets)" if self.mounts else
                   "native code and programs other than Python are not confined")
         return (f"{self.layers()}{why}: best effort — Python-level writes, deletes, links, mode changes, shells, "
                 f"signals and unix sockets outside the run refused, {caps}; {native}, {mounts}, {net}, "
-                f"{pidlimit.describe()} — "
+                f"{pidlimit.describe(own_user_ns=self.mounts)} — "
                 f"{INSTALL_HINT}")
 
 
