@@ -281,6 +281,8 @@ class _Server:
         self.host_pid: int | None = None  # the server's pid outside its PID namespace
         # (root: one pids cgroup for the server and every child it forks: pidlimit)
         self.group = pidlimit.Group(None if self.protection.mode != "none" else 0)
+        if self.group.gap:
+            protect.note_gaps([self.group.gap])
         self.proc = protect.spawn_long_lived(self.group.wrap(cmd), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                              stderr=self._log, env=env, cwd=home, start_new_session=True)
         self.calls: dict[int, _Call] = {}

@@ -209,6 +209,7 @@ class Group:
     def __init__(self, tasks: Optional[int] = None) -> None:
         tasks = limit() if tasks is None else tasks
         self.path: Optional[str] = None
+        self.gap = ""  # what was promised and could not be made (the caller notes it: sandbox.note_gaps)
         parent = parent_dir() if tasks else None
         if parent is None:
             return
@@ -220,9 +221,7 @@ class Group:
             _set(os.path.join(path, "pids.max"), str(tasks))
         except OSError as exc:
             _remove(path)
-            from reportkit.run.sandbox import note_gaps
-
-            note_gaps([f"the process limit (the run's pids cgroup could not be made: {exc.strerror or exc})"])
+            self.gap = f"the process limit (the run's pids cgroup could not be made: {exc.strerror or exc})"
             return
         self.path = path
 

@@ -622,6 +622,8 @@ def _start_and_wait(spec: RunSpec, cmd: list[str], env: dict[str, str], work: Pa
     # (root: a pids cgroup of the run's own holds its number of tasks, and what is left in it goes at the end)
     with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err, \
             pidlimit.Group(None if prot.mode != "none" else 0) as group:
+        if group.gap:
+            protect.note_gaps([group.gap])
         try:
             proc = subprocess.Popen(group.wrap(cmd), cwd=work, env=env, stdout=out, stderr=err,
                                     stdin=subprocess.DEVNULL, start_new_session=True)
