@@ -210,7 +210,7 @@ def session_root() -> Path:
         if root is None or not root.is_dir():
             import atexit
 
-            root = Path(tempfile.mkdtemp(prefix=protect.SESSION_PREFIX, dir=_session_base()))
+            root = Path(tempfile.mkdtemp(prefix=protect.SESSION_PREFIX))
             _SESSION["root"] = root
             atexit.register(remove_tree, root)
             owner = _process_identity(os.getpid())
@@ -221,20 +221,6 @@ def session_root() -> Path:
 
 
 _OWNER_FILE = "owner"
-# a run's $TMPDIR is <base>/reportkit-session-*/reportkit-*/run-*/tmp (63 characters more than <base>); a unix
-# socket a run binds in there (multiprocessing's forkserver and resource sharer, torch's DataLoader workers:
-# <TMPDIR>/pymp-*/listener-*, 33 more) must fit the kernel's 107 characters
-_SHORT_BASE = 11
-
-
-def _session_base() -> str | None:
-    """Where the session dir goes: the user's temp dir (``$TMPDIR``), or ``/tmp`` when that path is too long for
-    the unix sockets a run makes in its own temp dir (round 23, blind: a DataLoader with workers hung under a
-    32-character ``$TMPDIR``)."""
-    base = tempfile.gettempdir()
-    if len(base) > _SHORT_BASE and os.path.isdir("/tmp") and os.access("/tmp", os.W_OK | os.X_OK):
-        return "/tmp"
-    return None
 
 
 def _process_identity(pid: int) -> dict | None:
