@@ -85,17 +85,12 @@ def _mounts() -> list[tuple[str, str, str]]:
 
 
 def _v2_parent(mount: str, path: str) -> Optional[str]:
-    """The v2 cgroup reportkit is in, when its children can have the ``pids`` controller."""
+    """The v2 cgroup reportkit is in, when its children have the ``pids`` controller (delegated to it: never
+    turned on here, which would change the accounting of every sibling group)."""
     parent = os.path.join(mount, path.lstrip("/"))
     try:
         with open(os.path.join(parent, "cgroup.subtree_control"), encoding="utf-8") as fh:
-            if "pids" in fh.read().split():
-                return parent
-        with open(os.path.join(parent, "cgroup.controllers"), encoding="utf-8") as fh:
-            if "pids" not in fh.read().split():
-                return None
-        _set(os.path.join(parent, "cgroup.subtree_control"), "+pids")  # (EBUSY: processes in it, not its root)
-        return parent
+            return parent if "pids" in fh.read().split() else None
     except OSError:
         return None
 
@@ -147,7 +142,8 @@ def _alive(pid: int) -> bool:
 
 
 def _sweep(parent: str) -> None:
-    """Remove the groups of reportkit processes that are gone (killed before they could remove them)."""
+    """Remove the empty groups of reportkit processes that are gone (killed before they could remove them; their
+    runs died with them). A group with tasks in it is left: its maker may be alive in another PID namespace."""
     try:
         names = os.listdir(parent)
     except OSError:
@@ -155,8 +151,10 @@ def _sweep(parent: str) -> None:
     for name in names:
         pid = name[len(PREFIX):].split("-", 1)[0] if name.startswith(PREFIX) else ""
         if pid.isdigit() and not _alive(int(pid)):
-            _kill_all(os.path.join(parent, name))
-            _remove(os.path.join(parent, name))
+            try:
+                os.rmdir(os.path.join(parent, name))
+            except OSError:
+                pass
 
 
 def _tasks(group: str) -> list[int]:
