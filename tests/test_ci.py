@@ -551,8 +551,8 @@ def test_sigterm_keeps_what_was_found(tmp_path):
     assert started.wait(120), "".join(lines)
     time.sleep(2)
     proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=120)  # (its stdout, a summary, fits the pipe's buffer)
     stdout = proc.stdout.read()
-    proc.wait(timeout=120)
     reader.join(timeout=30)
     stderr = "".join(lines)
     assert proc.returncode == 130, stdout + stderr
