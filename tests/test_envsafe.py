@@ -176,7 +176,8 @@ def test_ctrl_c_stops_check_and_bundle_promptly(tmp_path, command, sigint):
         for p in _running(name):
             p.kill()
     assert proc.returncode == 130, stdout + stderr
-    assert elapsed < 5, f"{command} took {elapsed:.1f} s to stop"
+    # (the bug was "ignored until the run ended": 600 s here; 5.06 s was seen once on a loaded 2-core CI machine)
+    assert elapsed < 10, f"{command} took {elapsed:.1f} s to stop"
     assert "Traceback" not in stdout + stderr
     assert _running(name) == []  # the script and its child are gone
     assert not (tmp_path / "b").exists()
