@@ -1539,8 +1539,6 @@ def _hex_text(m: re.Match[str]) -> bool:
 
 def _b32_text(m: re.Match[str]) -> bool:
     """A base32 run that decodes to a credential's text (a digest or binary data does not decode to one)."""
-    import binascii
-
     value = m.group(0)
     if not any(c in "234567" for c in value):
         return False  # (an upper-case word or constant has none)

@@ -55,7 +55,6 @@ from typing import Callable, Sequence
 import psutil
 
 from reportkit.io import read_run_text, remove_tree, scrub_tree
-from reportkit.run import pidlimit
 from reportkit.run import sandbox as protect
 from reportkit.run.hangwatch import sample_env, wait_watching
 from reportkit.run.runner import (
@@ -280,9 +279,7 @@ class _Server:
         self.namespaced = self.protection.mode == "bubblewrap"
         self.host_pid: int | None = None  # the server's pid outside its PID namespace
         # (root: one pids cgroup for the server and every child it forks: pidlimit)
-        self.group = pidlimit.Group(None if self.protection.mode != "none" else 0)
-        if self.group.gap:
-            protect.note_gaps([self.group.gap])
+        self.group = protect.process_group(self.protection)
         self.proc = protect.spawn_long_lived(self.group.wrap(cmd), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                              stderr=self._log, env=env, cwd=home, start_new_session=True)
         self.calls: dict[int, _Call] = {}

@@ -42,7 +42,6 @@ from reportkit.io import (
     scrub_tree,
 )
 from reportkit.redact import remember_code
-from reportkit.run import pidlimit
 from reportkit.run import sandbox as protect
 from reportkit.run.spec import PYTEST_NODE_ENV, ExceptionInfo, Frame, RunResult, RunSpec, ThreadStack
 
@@ -607,9 +606,7 @@ def _start_and_wait(spec: RunSpec, cmd: list[str], env: dict[str, str], work: Pa
     start = time.monotonic()
     # (root: a pids cgroup of the run's own holds its number of tasks, and what is left in it goes at the end)
     with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err, \
-            pidlimit.Group(None if prot.mode != "none" else 0) as group:
-        if group.gap:
-            protect.note_gaps([group.gap])
+            protect.process_group(prot) as group:
         try:
             proc = subprocess.Popen(group.wrap(cmd), cwd=work, env=env, stdout=out, stderr=err,
                                     stdin=subprocess.DEVNULL, start_new_session=True)

@@ -163,6 +163,15 @@ class Protection:
                 f"{INSTALL_HINT}")
 
 
+def process_group(prot: Protection) -> pidlimit.Group:
+    """The pids cgroup a run (or a warm server with its children) starts in, where its protection has one (root;
+    none when the sandbox is off); a group that could not be made is noted as a gap."""
+    group = pidlimit.Group(None if prot.mode != "none" else 0)
+    if group.gap:
+        note_gaps([group.gap])
+    return group
+
+
 def accelerator_nodes() -> list[str]:
     """The accelerator device nodes (:data:`ACCELERATORS`) this machine has."""
     found: list[str] = []
