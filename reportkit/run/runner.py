@@ -212,6 +212,8 @@ def session_root() -> Path:
             root = Path(tempfile.mkdtemp(prefix=protect.SESSION_PREFIX))
             _SESSION["root"] = root
             atexit.register(remove_tree, root)
+            if protect.make_alias(root) is not None:  # (a long $TMPDIR: runs' sockets would not fit under it)
+                atexit.register(protect.drop_alias, root)
             owner = _process_identity(os.getpid())
             if owner is not None:
                 (root / _OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
@@ -259,6 +261,7 @@ def remove_stale_sessions(temp_dir: Path, keep: Path | None = None, mine: dict |
         if stale:
             remove_tree(path)
             removed.append(path)
+    protect.remove_dead_aliases(temp_dir)
     return removed
 
 

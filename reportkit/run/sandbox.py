@@ -70,6 +70,79 @@ ACCELERATORS = ("/dev/vfio", "/dev/nvidia*", "/dev/nvidia-caps", "/dev/dri", "/d
 # device nodes every run may write to (and ioctl: terminals); /dev/shm is a scratch dir of its own
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts")
 SESSION_PREFIX = "reportkit-session-"  # reportkit.run.runner.session_root(): the parent of every run's scratch dir
+# A short name for a session dir deep in a long $TMPDIR: a symbolic link in /tmp. A run's $TMPDIR is that much
+# deeper than the session dir (runner dir, run dir, tmp), and the unix sockets multiprocessing makes in it
+# (<TMPDIR>/pymp-XXXXXXXX/listener-XXXXXXXX: a forkserver pool, DataLoader workers sharing descriptors) must fit the
+# kernel's 107 characters, or the run fails ("AF_UNIX path too long") or hangs where the script would not.
+ALIAS_DIR = "/tmp"
+ALIAS_PREFIX = "rks-"
+_RUN_DEPTH = len("/reportkit-xxxxxxxx/run-xxxxxxxx/tmp")
+_SOCKET_TAIL = len("/pymp-xxxxxxxx/listener-xxxxxxxx") + 8  # (+ slack: pymp names vary a little by version)
+SUN_PATH_MAX = 107
+_aliases: dict[str, str] = {}  # session dir -> its alias (this process's)
+
+
+def make_alias(session: Path) -> Path | None:
+    """A link ``/tmp/rks-XXXXXXXX`` -> ``session`` when a run's sockets would not fit under ``session``'s own path
+    (else, or where /tmp takes no link, None): runs get their ``$TMPDIR`` through it (:func:`short_path`)."""
+    text = str(session)
+    if len(text) + _RUN_DEPTH + _SOCKET_TAIL <= SUN_PATH_MAX:
+        return None
+    for _ in range(16):  # a name nobody has (another user's link there is never ours: symlink() does not replace)
+        alias = os.path.join(ALIAS_DIR, ALIAS_PREFIX + os.urandom(6).hex())
+        try:
+            os.symlink(text, alias)
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        _aliases[text] = alias
+        return Path(alias)
+    return None
+
+
+def drop_alias(session: Path) -> None:
+    alias = _aliases.pop(str(session), None)
+    if alias is not None:
+        try:
+            if os.readlink(alias) == str(session):
+                os.unlink(alias)
+        except OSError:
+            pass
+
+
+def short_path(path: Path) -> str:
+    """``path``, through its session dir's alias if it has one."""
+    text = str(path)
+    for session, alias in _aliases.items():
+        if text.startswith(session + "/"):
+            return alias + text[len(session):]
+    return text
+
+
+def remove_dead_aliases(temp_dir: Path) -> list[str]:
+    """Remove this user's aliases of session dirs in ``temp_dir`` that are gone (a reportkit that was killed left
+    them)."""
+    removed = []
+    try:
+        names = [n for n in os.listdir(ALIAS_DIR) if n.startswith(ALIAS_PREFIX)]
+    except OSError:
+        return removed
+    for name in names:
+        path = os.path.join(ALIAS_DIR, name)
+        try:
+            st = os.lstat(path)
+            if not stat.S_ISLNK(st.st_mode) or st.st_uid != os.geteuid():
+                continue
+            target = os.readlink(path)
+            if os.path.dirname(target) == str(temp_dir) and os.path.basename(target).startswith(SESSION_PREFIX) \
+                    and not os.path.lexists(target):
+                os.unlink(path)
+                removed.append(path)
+        except OSError:
+            continue
+    return removed
+
 
 _settings = {"network": os.environ.get(NO_NETWORK_ENV, "") in ("", "0")}
 
@@ -363,7 +436,7 @@ def _scratch_env(env: dict[str, str], scratch: Path) -> dict[str, str]:
     for var in HOME_VARS:
         env.pop(var, None)
     env["HOME"] = str(home)
-    env["TMPDIR"] = str(tmp)  # the private temp dir (the real /tmp stays readable)
+    env["TMPDIR"] = short_path(tmp)  # the private temp dir (the real /tmp stays readable)
     return env
 
 
