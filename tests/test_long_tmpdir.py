@@ -101,3 +101,25 @@ def test_a_forkserver_pool_runs_under_a_long_tmpdir(tmp_path, mode):
     assert (signature["exc_type"], signature["message"]) == ("ValueError", "pool gave [N, N, N]")
     left = {p for p in os.listdir(sandbox.ALIAS_DIR) if p.startswith(sandbox.ALIAS_PREFIX)} - before
     assert not [p for p in left if os.readlink(os.path.join(sandbox.ALIAS_DIR, p)).startswith(str(temp))]
+
+
+def test_sockets_bound_through_a_link_are_not_masked_for_other_runs(tmp_path, aliases):
+    """Another run's socket, bound by its link's path (its forkserver's listener), comes and goes like every run's:
+    masking it for a new bubblewrap run failed that run's setup once it was gone ("Can't mkdir parents"), 42 tests
+    of a suite running beside a long-$TMPDIR reportkit."""
+    import socket
+
+    session = tmp_path / (sandbox.SESSION_PREFIX + "x")
+    (session / "run").mkdir(parents=True)
+    session.chmod(0o700)
+    link = aliases / (sandbox.ALIAS_PREFIX + "abc")
+    link.symlink_to(session)
+    path = str(link / "run" / "l.sock")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(path)
+        server.listen(1)
+        assert path in sandbox._confine.host_unix_sockets()
+        assert path not in sandbox.bwrap_masks([])
+    finally:
+        server.close()

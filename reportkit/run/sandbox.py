@@ -495,6 +495,15 @@ def _session_dirs() -> tuple[str, ...]:
                 continue
             if st.st_uid == os.geteuid() and stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700:
                 found.append(os.path.join(path, ""))
+    # and their links (make_alias): a run's sockets are bound by the link's path, also another reportkit's runs'
+    for path in glob.glob(os.path.join(ALIAS_DIR, ALIAS_PREFIX + "*")):
+        try:
+            st = os.lstat(path)
+            if st.st_uid == os.geteuid() and stat.S_ISLNK(st.st_mode) \
+                    and os.path.basename(os.readlink(path)).startswith(SESSION_PREFIX):
+                found.append(os.path.join(path, ""))
+        except OSError:
+            continue
     return tuple(found)
 
 
