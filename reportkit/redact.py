@@ -2262,7 +2262,8 @@ def _password_shaped(value: str) -> bool:
 # path, a list, a query string (``lr=0.1&bs=32``) or a template (``%s``, ``$HOME``)
 _PICKED_SYMBOL = re.compile(r"[!#$%&*?@^~]")
 _DATE_OR_VERSION = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[vV]?[0-9]+(?:\.[0-9]+)+")
-_QUERY_STRING = re.compile(r"(?:[A-Za-z_][\w.\-]*=[^&=]*&)*[A-Za-z_][\w.\-]*=[^&=]*")
+# (or its tail: a value cut before its "&", ``8080&response_type=code`` after ``redirect_uri=http://localhost:``)
+_QUERY_STRING = re.compile(r"(?:[^&=]*&)?(?:[A-Za-z_][\w.\-]*=[^&=]*&)*[A-Za-z_][\w.\-]*=[^&=]*")
 
 
 def password_made(value: str) -> bool:
@@ -3534,7 +3535,7 @@ def _option_secrets(arg: str, nxt: Optional[str]) -> list[tuple[str, str]]:
     (:func:`_secret_option`), ``-u user:pw`` (both), mysql's ``-pPW``."""
     found: list[tuple[str, str]] = []
     flag, eq, value = arg.lstrip("-").partition("=")
-    if not eq and nxt is not None and not nxt.startswith("-"):
+    if not eq and nxt is not None and (not nxt.startswith("-") or _dash_drawn(nxt)):
         value = nxt
     elif not eq:
         value = ""
@@ -3547,6 +3548,12 @@ def _option_secrets(arg: str, nxt: Optional[str]) -> list[tuple[str, str]]:
     elif re.fullmatch(r"-p[^\s\d-]\S{3,}", arg):  # mysql -pPW
         found.append((arg[2:], ""))
     return found
+
+
+def _dash_drawn(arg: str) -> bool:
+    """A drawn value that happens to start with ``-`` (base64url draws one in 64): not an option (those are short
+    words, ``-v``, ``--lr``, or a cluster of letters), a credential's value after a secret option."""
+    return len(arg) >= 17 and arg[1] != "-" and looks_random(arg[1:])
 
 
 def _key_alone_words(name: str, value: str) -> bool:
@@ -3985,6 +3992,24 @@ def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
+# a table's row, a cell and the cell after it: a Markdown/ASCII table (``| wandb_key | <40 hex> |``), a ``;``-separated
+# record flattened on one line (``api_key ; <value> ; lr ; 0.1``): the name and its value with no ``=``/``:`` between
+_CELL_PAIR = re.compile(r"(?:^|(?<=[|;]))[ \t]*(?P<name>[A-Za-z_][\w.\-]{0,60})[ \t]*[|;][ \t]*"
+                        r"(?P<value>(?!<redacted)[^\s|;]{8,512})[ \t]*(?=[|;]|$)", re.MULTILINE)
+
+
+def _cell_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets the rules find in a table's cells read as ``name = value`` (a cell that is a secret's name and the
+    cell after it), as known values."""
+    found: dict[str, str] = {}
+    for m in _CELL_PAIR.finditer(text):
+        if _SECRET_WORD.search(m.group("name")) is None:
+            continue
+        plain = f"{m.group('name')} = {m.group('value')}"  # (a setting's form: ``auth = enabled`` stays)
+        found.update(_replaced(plain, _text_rules(plain, table, "")))
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[str]) -> str:
     extra: tuple[tuple[str, str], ...] = ()
     if "\\" in text and '"' in text:
@@ -3995,6 +4020,8 @@ def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[s
         extra += _record_findings(text, table)
     if "%" in text and _PERCENT_SYNTAX.search(text):
         extra += _percent_findings(text, table)
+    if ("|" in text or ";" in text) and _CELL_PAIR.search(text):
+        extra += _cell_findings(text, table)
     if extra:
         table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
     view = _clean_view(text)
@@ -4662,6 +4689,9 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
         spans += _short_flag_spans(text, quoted_only)
     if "{" in text:  # HCL: acl { tokens { agent = "..." } }
         spans += _secret_block_spans(text)
+    if ("|" in text or ";" in text) and _CELL_PAIR.search(text):  # a table's row: | wandb_key | <value> |
+        spans += [(m.start("value"), m.end("value"), _mark("secret")) for m in _CELL_PAIR.finditer(text)
+                  if _secret_literal(m.group("value"), _code_secret_name(m.group("name")))]
     if "</" in text:  # <password>...</password>, Hadoop's <name>...</name><value>...</value>
         spans += _group_spans(_XML_ELEMENT, text, "secret", _xml_secret) + _group_spans(_XML_PROPERTY, text, "secret", _xml_secret)
     if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:

@@ -1,0 +1,72 @@
+"""Round 24 (a blind tester's planted secrets, 2026-12-01): a secret's name and value as two cells of a table row
+(Markdown, a ``;``-flattened record) in text and in code; a drawn value starting with ``-`` after a secret option;
+and an OAuth redirect's ``localhost:8080&response_type=code`` that is no password (a false positive that changed a
+reproducer's literal). Values are drawn per run, so no fixed string can make these pass."""
+
+from __future__ import annotations
+
+import ast
+import secrets
+import string
+
+import pytest
+
+from reportkit import redact
+
+REDIRECT = ("redirect: https://accounts.example.com/o/oauth2/auth?client_id=1234567890-abc.apps.googleusercontent.com"
+            "&redirect_uri=http%3A%2F%2Flocalhost%3A8080&response_type=code")
+
+
+def _drawn(n: int) -> str:
+    alphabet = string.ascii_letters + string.digits
+    while True:
+        value = "".join(secrets.choice(alphabet) for _ in range(n))
+        if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value):
+            return value
+
+
+@pytest.mark.parametrize("row", [
+    "| lr | 0.0003 |\n| wandb_key | {v} |\n| epochs | 12 |",
+    "| wandb_key | {v} |",
+    "wandb_key ; {v} ; lr ; 0.1",
+    "| name | value |\n|---|---|\n| api_token | {v} |",
+    "| password | {v} |",
+])
+@pytest.mark.parametrize("value", [lambda: secrets.token_hex(20), lambda: _drawn(32)])
+def test_a_secret_named_cell_and_its_value_are_redacted(row, value):
+    v = value()
+    text = row.format(v=v)
+    assert v not in redact.redact_text(text)
+    source = f"TABLE = {text!r}\nprint(TABLE)\n"
+    out = redact.redact_code(source)
+    assert v not in out and ast.parse(out)
+
+
+@pytest.mark.parametrize("text", [
+    "| auth | enabled_for_all |",
+    "| monkey | 0.123456789012 |",
+    "| learning_rate | 0.000312345678 |",
+    "| key | value |\n|---|---|\n| model | meta-llama/Llama-3.1-8B-Instruct |",
+    "status ; finished_successfully ; epochs ; 12",
+])
+def test_ordinary_tables_stay(text):
+    assert redact.redact_text(text) == text
+
+
+def test_an_oauth_redirect_to_localhost_is_no_password():
+    assert redact.redact_text(REDIRECT) == REDIRECT
+    source = f"URL = {REDIRECT!r}\nprint(URL)\n"
+    assert redact.redact_code(source) == source
+
+
+def test_a_drawn_value_starting_with_a_dash_after_a_secret_option():
+    value = "-" + _drawn(24)
+    argv = ["--exoscale-api-secret", value, "--epochs", "3"]
+    assert redact.argv_secrets(argv) == {value: "secret-argument"}
+    assert value not in " ".join(redact.redact_argv(argv))
+
+
+@pytest.mark.parametrize("argv", [["--token", "--verbose"], ["--api-secret", "-v"], ["--lr", "-0.0001234567891234"],
+                                  ["--password-file", "-"]])
+def test_an_option_after_a_secret_option_is_not_its_value(argv):
+    assert redact.argv_secrets(argv) == {}
