@@ -682,7 +682,8 @@ def test_explicit_good_error_says_what_the_scripts_own_good_form_did(tmp_path, g
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.slow  # the fixed script sleeps past the per-candidate timeout, twice (~40 s)
+# (not `slow`: the fixed script sleeps past the per-candidate timeout, twice, ~40 s of waiting, no computing: under
+# the default run's 4 workers a waiting test costs the 2 cores nothing; the slow run has 2 workers, both computing)
 def test_good_code_may_run_longer_than_the_failing_original(tmp_path):
     """The fixed script runs past the point where the buggy one failed (r01-02: a fixed torch.compile compiles
     what the failing one refused): on the good code the original gets the run's own timeout (--timeout), not
