@@ -476,12 +476,15 @@ def test_hang_section():
 
 
 def test_huge_material_fits_github_limit():
-    huge_log = "".join(f"[rank0] step {i}: loss=0.{i:06d} some noisy line of output\n" for i in range(40_000))
-    c = make_collected(source=REPRO * 3000)
+    # (each part alone is over GitHub's 65,536 characters; 4x as much of each took 37 s of redaction, no other path)
+    huge_log = "".join(f"[rank0] step {i}: loss=0.{i:06d} some noisy line of output\n" for i in range(8_000))
+    c = make_collected(source=REPRO * 600)
     c.debug_run.error_output = huge_log + TRACEBACK
-    c.fx.excerpt = FX * 2_000
-    c.env.collect_env = "x" * 200_000
-    c.env.env_vars = {f"TORCH_VAR_{i}": "v" * 200 for i in range(1000)}
+    c.fx.excerpt = FX * 400
+    c.env.collect_env = "x" * 100_000
+    c.env.env_vars = {f"TORCH_VAR_{i}": "v" * 200 for i in range(400)}
+    assert min(len(huge_log), len(c.source), len(c.fx.excerpt), len(c.env.collect_env),
+               sum(len(k) + len(v) for k, v in c.env.env_vars.items())) > render.GITHUB_BODY_LIMIT
     text = render.render_issue(c)
     assert render.github_length(text) <= render.GITHUB_BODY_LIMIT
     issue = parse_issue(text)
