@@ -4202,7 +4202,11 @@ def _prose_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) 
     blocks = [_block_text(source, g) if len(g) > 1 else (source[g[0][0]:g[0][1]], [(0, g[0][0], g[0][1] - g[0][0])])
               for g in _comment_blocks(source, sorted(pieces))]
     texts = [text for text, _ in blocks]
-    outs = _text_rules(_JOIN.join(texts), table, "").split(_JOIN)
+    joined = _JOIN.join(texts)
+    if ("|" in joined or ";" in joined) and _CELL_PAIR.search(joined):  # a table in comments: | db_password | X |
+        cells = _cell_findings(joined, table)
+        table = tuple(sorted(set(table) | set(cells), key=lambda kv: len(kv[0]), reverse=True)) if cells else table
+    outs = _text_rules(joined, table, "").split(_JOIN)
     if len(outs) != len(texts):  # a rule took a separator: one piece at a time
         outs = [_text_rules(t, table, "") for t in texts]
     spans: list[Span] = []
@@ -4679,6 +4683,28 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
     lower = text.lower()
     spans = _string_named_spans(text, lower, quoted_only)
     spans += _call_and_pair_spans(text)  # a call that authenticates, a name/value pair, written inside a string
+    spans += _format_spans(text, quoted_only)
+    if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:
+        return spans
+    if not _named_here(lower):
+        return spans
+    for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT, _CLI_FLAG):
+        for m in pattern.finditer(text):
+            group = "qvalue" if m.groupdict().get("qvalue") else "value"
+            if (quoted_only and group != "qvalue") or not m.group(group):
+                continue
+            name = m.groupdict().get("name") or re.sub(r"\W+$", "", m.group("prefix")).lstrip("-")
+            if (pattern is _CLI_FLAG and _METAVAR.fullmatch(m.group(group))) or _after_arn(m):
+                continue  # (as in text: a metavar in argparse's usage, [--hub-token HUB_TOKEN]; an ARN's secret:<name>)
+            if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
+                spans.append((m.start(group), m.end(group), _mark("secret")))
+    return spans
+
+
+def _format_spans(text: str, quoted_only: bool) -> list[Span]:
+    """Inside a string's text, the secrets of formats that say where a secret is: a Dockerfile's ``ENV``, SQLAlchemy's
+    bound parameters, an AWS secret beside its key id, a command line's options, HCL blocks, a table's row, XML."""
+    spans: list[Span] = []
     if "ENV" in text or "ARG" in text:  # a Dockerfile's ENV NAME value
         spans += _group_spans(_DOCKERFILE_ENV, text, "secret", _dockerfile_secret)
     if "[parameters: (" in text:  # SQLAlchemy's error: a parameter bound to a secret's column
@@ -4694,20 +4720,6 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
                   if _secret_literal(m.group("value"), _code_secret_name(m.group("name")))]
     if "</" in text:  # <password>...</password>, Hadoop's <name>...</name><value>...</value>
         spans += _group_spans(_XML_ELEMENT, text, "secret", _xml_secret) + _group_spans(_XML_PROPERTY, text, "secret", _xml_secret)
-    if "=" not in text and ":" not in text and "--" not in text and "\uff1a" not in text:
-        return spans
-    if not _named_here(lower):
-        return spans
-    for pattern in (_ASSIGNMENT, _ENV_ASSIGNMENT, _CLI_FLAG):
-        for m in pattern.finditer(text):
-            group = "qvalue" if m.groupdict().get("qvalue") else "value"
-            if (quoted_only and group != "qvalue") or not m.group(group):
-                continue
-            name = m.groupdict().get("name") or re.sub(r"\W+$", "", m.group("prefix")).lstrip("-")
-            if (pattern is _CLI_FLAG and _METAVAR.fullmatch(m.group(group))) or _after_arn(m):
-                continue  # (as in text: a metavar in argparse's usage, [--hub-token HUB_TOKEN]; an ARN's secret:<name>)
-            if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
-                spans.append((m.start(group), m.end(group), _mark("secret")))
     return spans
 
 

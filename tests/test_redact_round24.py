@@ -70,3 +70,12 @@ def test_a_drawn_value_starting_with_a_dash_after_a_secret_option():
                                   ["--password-file", "-"]])
 def test_an_option_after_a_secret_option_is_not_its_value(argv):
     assert redact.argv_secrets(argv) == {}
+
+
+@pytest.mark.parametrize("row", ["| wandb_key | {v} |", "host ; db01 ; db_password ; {v} ; pool_size ; 8"])
+def test_a_table_in_comments_is_read_like_one_in_text(row):
+    """An artifact's comment lines (Inductor's output_code.py quotes the script's source in comments)."""
+    v = _drawn(24)
+    source = f"def f(x):\n    # |---|---|\n    # {row.format(v=v)}\n    return x\n"
+    out = redact.redact_code(source)
+    assert v not in out and ast.parse(out)
