@@ -2587,7 +2587,9 @@ _LINE = re.compile(r"[^\n]+")
 # name, where words that may end anywhere tried every split of a long identifier: 20+ s on a 1 MB manifest)
 _KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]){0,4}"
                              r"(?:[A-Za-z][A-Za-z0-9]{0,30})?(?:key|Key|KEY))"
-                             r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{12,512}={0,2})"
+                             r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)"
+                             # (a vendor's short prefix and a dot: Flagsmith's ser.…, Mapbox's sk.…)
+                             r"(?P<value>(?!<redacted)(?:[a-z]{2,6}\.)?[A-Za-z0-9+/_\-]{12,512}={0,2})"
                              r"(?![A-Za-z0-9+/_\-=])")
 _PUBLIC_KEY_ALGORITHMS = {"RSA", "DSA", "ECDSA", "EDDSA", "ED25519", "ED448", "ELG", "ELGAMAL", "CV25519", "NISTP256",
                           "NISTP384", "NISTP521", "BRAINPOOLP256R1", "SECP256K1"}
@@ -2611,7 +2613,8 @@ def _key_value(m: re.Match[str]) -> bool:
     words = {w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name) + re.split(r"[_.\-]", name)}
     if words & _DIGEST_NAME_WORDS or (name.lower() == "key" and _cache_line(m)):
         return False  # (a number of 12+ digits under a named owner's key is one: bank.account.key=<14 digits>)
-    return _numeric_secret(value, name) or (len(value) >= 16 and (_random_body(value) or _random_base64(value)))
+    body = value.split(".", 1)[1] if "." in value else value  # (after a vendor's prefix: ser.…)
+    return _numeric_secret(value, name) or (len(body) >= 16 and (_random_body(body) or _random_base64(body)))
 
 
 # prose: "key" (after a word that does not name a digest, an id or a lookup), a space or a colon and a value random

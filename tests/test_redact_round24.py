@@ -79,3 +79,17 @@ def test_a_table_in_comments_is_read_like_one_in_text(row):
     source = f"def f(x):\n    # |---|---|\n    # {row.format(v=v)}\n    return x\n"
     out = redact.redact_code(source)
     assert v not in out and ast.parse(out)
+
+
+@pytest.mark.parametrize("prefix", ["ser.", "sk.", "pk."])
+def test_a_key_with_a_vendors_dotted_prefix(prefix):
+    """Flagsmith's server keys (``ser.…``), Mapbox's tokens (``sk.…``): the prefix's dot ended the value before."""
+    value = prefix + _drawn(24)
+    for text in (f'flagsmith = Flagsmith(environment_key="{value}")', f"storage_key={value}"):
+        assert value not in redact.redact_text(text)
+
+
+@pytest.mark.parametrize("text", ['sort_key = "user.created_at_timestamp"', 'key = "torch.nn.functional.scaled_dot"',
+                                  'cache_key="abc.0123456789abcdef01234567"'])
+def test_dotted_names_under_a_key_stay(text):
+    assert redact.redact_text(text) == text
