@@ -4699,9 +4699,18 @@ def _string_keyword_spans(text: str, quoted_only: bool = False) -> list[Span]:
             name = m.groupdict().get("name") or re.sub(r"\W+$", "", m.group("prefix")).lstrip("-")
             if (pattern is _CLI_FLAG and _METAVAR.fullmatch(m.group(group))) or _after_arn(m):
                 continue  # (as in text: a metavar in argparse's usage, [--hub-token HUB_TOKEN]; an ARN's secret:<name>)
-            if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name)):
+            if _secret_literal(m.group(group), _code_secret_name(name) or _flag_strength(name) or _owned_key(name)):
                 spans.append((m.start(group), m.end(group), _mark("secret")))
     return spans
+
+
+def _owned_key(name: str) -> str:
+    """A key named by whose it is (``ABLY_KEY``, ``acme.key``), inside a string's text: "vendor" (its value must be
+    drawn, :func:`_secret_literal`), unless a word says digest, identifier or lookup (``CACHE_KEY``, ``SORT_KEY``)."""
+    words = [w.upper() for w in re.split(r"[_.\-]+", name) if w]
+    if len(words) < 2 or words[-1] != "KEY" or set(words) & _DIGEST_NAME_WORDS:
+        return ""
+    return "vendor"
 
 
 def _format_spans(text: str, quoted_only: bool) -> list[Span]:

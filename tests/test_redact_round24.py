@@ -93,3 +93,11 @@ def test_a_key_with_a_vendors_dotted_prefix(prefix):
                                   'cache_key="abc.0123456789abcdef01234567"'])
 def test_dotted_names_under_a_key_stay(text):
     assert redact.redact_text(text) == text
+
+
+def test_a_key_named_by_its_owner_inside_a_string_in_code():
+    """``'ABLY_KEY: <app>.<key id>:<secret>'`` in a list of config lines: redacted in text, kept in the reproducer."""
+    value = "xVLyHw.DtvFnA:" + _drawn(43)
+    source = f"CFG = [\n    'ABLY_KEY: {value}',\n    'SORT_KEY: created_at_descending_order',\n]\n"
+    out = redact.redact_code(source)
+    assert value not in out and "created_at_descending_order" in out and ast.parse(out)
