@@ -343,6 +343,19 @@ def test_r03_is_real_reports():
     assert [c for c in cases if "torch" not in c.tags] and len(fixed("r03")) >= 8
 
 
+def test_r04_and_r05_are_real_reports():
+    """r04, r05: sixteen more public bug reports (2026-12-01, built blind before the stop's changes), the reporter's
+    script as the target; r04 has a pure-Python one (dateutil), r05 a 411-line training script."""
+    for set_id in ("r04", "r05"):
+        cases = tagged(set_id)
+        assert len(cases) >= 8
+        assert all("real-report" in c.tags and c.target == "repro.py" for c in cases)
+        assert all(c.manifest["provenance"]["url"].startswith("https://github.com/") for c in cases)
+        assert len(fixed(set_id)) >= 4
+    assert [c for c in tagged("r04") if "torch" not in c.tags]
+    assert max(len((c.path / "repro.py").read_text().splitlines()) for c in tagged("r05")) > 400
+
+
 def _bare_assert_in_test(case) -> bool:
     """Does the test function a pytest target names hold an ``assert`` without a message?"""
     path, _, node = case.target.partition("::")

@@ -1,0 +1,2 @@
+import torch
+torch.jit.script(torch.nn.MaxPool2d(kernel_size=3.1))

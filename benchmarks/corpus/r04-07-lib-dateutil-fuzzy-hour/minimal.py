@@ -1,0 +1,2 @@
+from dateutil.parser import parse
+parse("File Creation Time: 0513201421:33", fuzzy=True)

@@ -1,0 +1,2 @@
+import torch
+torch.vmap(torch.arange)(torch.tensor([3, 3]))
