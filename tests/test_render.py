@@ -476,7 +476,7 @@ def test_hang_section():
 
 
 def test_huge_material_fits_github_limit():
-    # (each part alone is over GitHub's 65,536 characters; 4x as much of each took 37 s of redaction, no other path)
+    # (each part alone is over GitHub's 65,536 characters; five times as much of each took 32 s of redaction, no other path)
     huge_log = "".join(f"[rank0] step {i}: loss=0.{i:06d} some noisy line of output\n" for i in range(8_000))
     c = make_collected(source=REPRO * 600)
     c.debug_run.error_output = huge_log + TRACEBACK
