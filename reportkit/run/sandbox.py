@@ -120,27 +120,32 @@ def short_path(path: Path) -> str:
     return text
 
 
+def _own_aliases() -> list[tuple[str, str]]:
+    """(link, target) of this user's links in ``ALIAS_DIR`` to a session dir (:func:`make_alias`), live or not."""
+    found = []
+    for path in glob.glob(os.path.join(ALIAS_DIR, ALIAS_PREFIX + "*")):
+        try:
+            st = os.lstat(path)
+            if st.st_uid == os.geteuid() and stat.S_ISLNK(st.st_mode):
+                target = os.readlink(path)
+                if os.path.basename(target).startswith(SESSION_PREFIX):
+                    found.append((path, target))
+        except OSError:
+            continue
+    return found
+
+
 def remove_dead_aliases(temp_dir: Path) -> list[str]:
     """Remove this user's aliases of session dirs in ``temp_dir`` that are gone (a reportkit that was killed left
     them)."""
     removed = []
-    try:
-        names = [n for n in os.listdir(ALIAS_DIR) if n.startswith(ALIAS_PREFIX)]
-    except OSError:
-        return removed
-    for name in names:
-        path = os.path.join(ALIAS_DIR, name)
-        try:
-            st = os.lstat(path)
-            if not stat.S_ISLNK(st.st_mode) or st.st_uid != os.geteuid():
-                continue
-            target = os.readlink(path)
-            if os.path.dirname(target) == str(temp_dir) and os.path.basename(target).startswith(SESSION_PREFIX) \
-                    and not os.path.lexists(target):
+    for path, target in _own_aliases():
+        if os.path.dirname(target) == str(temp_dir) and not os.path.lexists(target):
+            try:
                 os.unlink(path)
                 removed.append(path)
-        except OSError:
-            continue
+            except OSError:
+                continue
     return removed
 
 
@@ -496,14 +501,7 @@ def _session_dirs() -> tuple[str, ...]:
             if st.st_uid == os.geteuid() and stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700:
                 found.append(os.path.join(path, ""))
     # and their links (make_alias): a run's sockets are bound by the link's path, also another reportkit's runs'
-    for path in glob.glob(os.path.join(ALIAS_DIR, ALIAS_PREFIX + "*")):
-        try:
-            st = os.lstat(path)
-            if st.st_uid == os.geteuid() and stat.S_ISLNK(st.st_mode) \
-                    and os.path.basename(os.readlink(path)).startswith(SESSION_PREFIX):
-                found.append(os.path.join(path, ""))
-        except OSError:
-            continue
+    found += [os.path.join(path, "") for path, _ in _own_aliases()]
     return tuple(found)
 
 
