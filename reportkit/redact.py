@@ -504,6 +504,13 @@ def _known_table(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], .
     return tuple(sorted(table.items(), key=lambda kv: len(kv[0]), reverse=True))
 
 
+def _merged(table: tuple[tuple[str, str], ...], extra: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """``table`` with the (variant, marker) pairs of ``extra`` added, longest first (as :func:`_known_table`)."""
+    if not extra:
+        return table
+    return tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
+
+
 def _table(known: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return _known_table(tuple(sorted(known.items()))) if known else ()
 
@@ -4005,6 +4012,8 @@ def _cell_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple
     """The secrets the rules find in a table's cells read as ``name = value`` (a cell that is a secret's name and the
     cell after it), as known values."""
     found: dict[str, str] = {}
+    if "|" not in text and ";" not in text:
+        return ()
     for m in _CELL_PAIR.finditer(text):
         if _SECRET_WORD.search(m.group("name")) is None:
             continue
@@ -4023,10 +4032,8 @@ def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[s
         extra += _record_findings(text, table)
     if "%" in text and _PERCENT_SYNTAX.search(text):
         extra += _percent_findings(text, table)
-    if ("|" in text or ";" in text) and _CELL_PAIR.search(text):
-        extra += _cell_findings(text, table)
-    if extra:
-        table = tuple(sorted(set(table) | set(extra), key=lambda kv: len(kv[0]), reverse=True))
+    extra += _cell_findings(text, table)
+    table = _merged(table, extra)
     view = _clean_view(text)
     if view != text:
         out = _text_rules(view, table, home)
@@ -4206,9 +4213,7 @@ def _prose_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) 
               for g in _comment_blocks(source, sorted(pieces))]
     texts = [text for text, _ in blocks]
     joined = _JOIN.join(texts)
-    if ("|" in joined or ";" in joined) and _CELL_PAIR.search(joined):  # a table in comments: | db_password | X |
-        cells = _cell_findings(joined, table)
-        table = tuple(sorted(set(table) | set(cells), key=lambda kv: len(kv[0]), reverse=True)) if cells else table
+    table = _merged(table, _cell_findings(joined, table))  # a table in comments: | db_password | X |
     outs = _text_rules(joined, table, "").split(_JOIN)
     if len(outs) != len(texts):  # a rule took a separator: one piece at a time
         outs = [_text_rules(t, table, "") for t in texts]
@@ -4727,7 +4732,7 @@ def _format_spans(text: str, quoted_only: bool) -> list[Span]:
         spans += _short_flag_spans(text, quoted_only)
     if "{" in text:  # HCL: acl { tokens { agent = "..." } }
         spans += _secret_block_spans(text)
-    if ("|" in text or ";" in text) and _CELL_PAIR.search(text):  # a table's row: | wandb_key | <value> |
+    if "|" in text or ";" in text:  # a table's row: | wandb_key | <value> |
         spans += [(m.start("value"), m.end("value"), _mark("secret")) for m in _CELL_PAIR.finditer(text)
                   if _secret_literal(m.group("value"), _code_secret_name(m.group("name")))]
     if "</" in text:  # <password>...</password>, Hadoop's <name>...</name><value>...</value>
@@ -4954,9 +4959,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
     source = unprotect(source)
     table = _table(known_values(env, extra))
     if "\\" in source and '"' in source:
-        embedded = _embedded_code_findings(source)
-        if embedded:
-            table = tuple(sorted(set(table) | set(embedded), key=lambda kv: len(kv[0]), reverse=True))
+        table = _merged(table, _embedded_code_findings(source))
     view = _clean_view(source, escapes=False)
     if view != source and _code_spans(view, table, home):
         source = view  # something behind colour codes or NULs: show the clean text
