@@ -88,6 +88,27 @@ def test_slippage_guard_keeps_the_same_bug(tmp_path):
     assert "lib" not in slipped
 
 
+def test_the_failing_statement_may_be_rewritten_around_the_operation_that_raised(tmp_path):
+    """The raise site inside the script is the operation that raised (the subscript ``SETTINGS[name]``), not its
+    whole statement: the loop that chose ``name`` goes, its value is inlined where it is read."""
+    script = make(tmp_path, """
+        import json
+
+        SETTINGS = {"alpha": [1, 2, 3], "gamma": [4, 5]}
+        names = ["alpha", "beta"]
+        report = []
+        for position, name in enumerate(names):
+            report.append(f"{position}: {name}")
+            total = sum(SETTINGS[name][1:]) + position
+        print(json.dumps(report))
+    """)
+    report, out, rep = run_minimize(script)
+    result = out.read_text()
+    assert report.verified is True
+    assert "enumerate" not in result and "names" not in result and "position" not in result, result
+    assert "SETTINGS[" in result and report.lines_after <= 2, result
+
+
 def test_output_reruns_standalone_and_counts(tmp_path):
     script = make(tmp_path, JSON_PIPELINE)
     report, out, rep = run_minimize(script)

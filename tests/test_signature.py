@@ -349,6 +349,57 @@ def test_inlined_function_fails_at_the_same_site(tmp_path):
     assert not same_failure(s1, s3)
 
 
+@pytest.mark.parametrize("expr, site", [
+    ("input_tensor[j].item()", "input_tensor[].item()"),
+    ("input_tensor[0].item()", "input_tensor[].item()"),
+    ("a[ind:ind2]", "a[]"),
+    ("a[ind:(ind + len)]", "a[]"),
+    ("torch.mm(a, b)", "torch.mm()"),
+    ("cfg['n'] / cfg['bs']", "cfg[] Div cfg[]"),
+    ("1 / cfg['bs']", "N Div cfg[]"),
+    ("ch.retries", "ch.retries"),
+    ("(lambda v: v)(x)", None),  # applied to no name: the statement is the site
+    ("x if y else z", None),
+    ("sum[i] += t[j]", None),  # a statement (an augmented store raised): not an expression
+    ("", None),
+])
+def test_the_operation_site_keeps_what_an_operation_is_applied_to_not_its_values(expr, site):
+    from reportkit.failure.signature import operation_site
+    assert operation_site(expr) == site
+
+
+@pytest.mark.parametrize("a, b, op, same", [
+    # (statement, raising sub-expression) of the original and of a candidate
+    (("s[i] += t[j, x[j].item(), i]", "x[j].item()"), ("s[0] += t[0, x[0].item(), 0]", "x[0].item()"), "CALL", True),
+    (("return a[ind:ind2]", "a[ind:ind2]"), ("return a[ind:(ind + n)]", "a[ind:(ind + n)]"), "BINARY_SUBSCR", True),
+    (("return a[ind:ind2]", "a[ind:ind2]"), ("return b[ind:ind2]", "b[ind:ind2]"), "BINARY_SUBSCR", False),
+    (("y = x.item() + z.item()", "x.item()"), ("y = z.item()", "z.item()"), "CALL", False),  # another call
+    (("raise E(f'{n} > 3')", "raise E(f'{n} > 3')"), ("raise E(f'{4} > 3')", "raise E(f'{4} > 3')"),
+     "RAISE_VARARGS", False),  # the script's own raise: its statement is the site
+    (("v = x.item()", "x.item()"), ("v = x.item()", ""), "CALL", True),  # the same statement
+    (("v = f(x.item())", "x.item()"), ("v = g(x.item())", ""), "CALL", False),  # a candidate's unknown site
+])
+def test_a_script_frame_raising_in_the_same_operation_is_the_same_site(a, b, op, same):
+    from reportkit.failure.signature import Location, same_location
+    la, lb = (Location(file="s.py", function="f", text=t, in_script=True, op=op, expr=e) for t, e in (a, b))
+    assert same_location(la, lb) is same
+    assert same_location(lb, la) is same
+
+
+def test_a_run_records_the_sub_expression_that_raised(tmp_path):
+    """The boot reports the raising instruction's source (co_positions): a key lookup in a longer statement,
+    across lines; a candidate that inlined the key and dropped the slice fails at the same operation."""
+    s1 = sig_of(tmp_path, "cfg = {'a': [1, 2]}\nname = 'b'\ntotal = sum(\n    cfg[name][1:]) + 2\n")
+    s2 = sig_of(tmp_path, "cfg = {}\nsum(cfg['b'])\n")
+    s3 = sig_of(tmp_path, "cfg = {}\nother = {}\nsum(other['b'])\n")  # the same KeyError from another dict
+    if sys.version_info < (3, 11):
+        pytest.skip("co_positions is Python 3.11+")
+    assert s1.location.expr == "cfg[name]" and s1.location.op == "BINARY_SUBSCR"
+    assert s2.location.expr == "cfg['b']"
+    assert same_failure(s1, s2) and same_failure(s2, s1)
+    assert not same_failure(s1, s3)
+
+
 def test_a_raise_in_a_project_module_matches_the_same_statement_in_a_reproducer(tmp_path):
     """The original raised in a module of its own project; the reproducer folded it into one script."""
     helper = {"helpers.py": "def attempts(ch):\n    return ch.retries + 1\n"}

@@ -15,6 +15,7 @@ A :class:`Signature` is derived from a :class:`~reportkit.run.spec.RunResult`. K
 
 from __future__ import annotations
 
+import ast
 import io
 import keyword
 import os
@@ -86,6 +87,7 @@ class Location:
     user_code: bool = False  # the script or another file of its directory
     source: str = ""  # the source line as written (shown to people; ``text`` is what is compared)
     op: str = ""  # exceptions: the frame's bytecode instruction when it raised (CALL: inside a called function)
+    expr: str = ""  # exceptions: that instruction's source (normalized), the sub-expression that raised
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
@@ -322,7 +324,7 @@ class Normalizer:
         return Location(file=self.path(frame.file), function=frame.function,
                         line=frame.line, text=self.text(frame.text) if frame.text else "", in_script=in_script,
                         user_code=in_script or self.is_user_code(frame.file), source=frame.text.strip(),
-                        op=frame.op)
+                        op=frame.op, expr=self.text(frame.expr) if frame.expr else "")
 
 
 def _explanation(lines: list[str]) -> str | None:
@@ -734,7 +736,7 @@ def same_location(a: Location | None, b: Location | None) -> bool:
     if (a.in_script or a.user_code) and (b.in_script or b.user_code) and (a.in_script or b.in_script):
         # Inside the script line numbers move as it shrinks, and a reproducer is one script where the
         # original raised in a module of its own project (folded in): the statement identifies the site.
-        return a.text == b.text or statement_site(a.text) == statement_site(b.text)
+        return a.text == b.text or statement_site(a.text) == statement_site(b.text) or _same_operation(a, b)
     if a.in_script != b.in_script:
         return False
     if a.user_code and b.user_code and _site_text(a) and _site_text(b):
@@ -744,6 +746,63 @@ def same_location(a: Location | None, b: Location | None) -> bool:
         # function identifies the site.
         return (a.file, a.function) == (b.file, b.function) and _site_text(a) == _site_text(b)
     return (a.file, a.function, a.line) == (b.file, b.function, b.line)
+
+
+# The script's own ``raise``/``assert`` (and a re-raise): its statement is the site, not an operation in it.
+_STATEMENT_OPS = frozenset({"", "RAISE_VARARGS", "RERAISE"})
+
+
+def _same_operation(a: Location, b: Location) -> bool:
+    """Two frames of the script that raised in the same operation (:func:`operation_site`) of statements
+    that differ around it: the failing call or subscript, its arguments' values and the statement that holds
+    it (a variable inlined into it, a loop index made a constant) changed, the operation did not."""
+    if not (a.in_script and b.in_script) or a.op != b.op or a.op in _STATEMENT_OPS:
+        return False
+    site = operation_site(a.expr)
+    return site is not None and site == operation_site(b.expr)
+
+
+def operation_site(expr: str) -> str | None:
+    """What a raising sub-expression (``Location.expr``) does, its values aside: a call or a subscript of
+    what it is applied to (``x[j].item()`` and ``x[0].item()`` are ``x[].item()``, ``a[i:e]`` and
+    ``a[i:(i + n)]`` are ``a[]``), an operator with its operands so reduced, an attribute read. None for
+    anything else (a segment that is no expression, a lambda...): such a site is the statement."""
+    if not expr:
+        return None
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+    if isinstance(node, ast.Call):
+        callee = _applied_to(node.func)
+        return None if callee is None else f"{callee}()"
+    if isinstance(node, (ast.Subscript, ast.Attribute)):
+        return _applied_to(node)
+    if isinstance(node, ast.BinOp):
+        left, right = _applied_to(node.left), _applied_to(node.right)
+        if left is None or right is None:
+            return None
+        return f"{left} {type(node.op).__name__} {right}"
+    return None
+
+
+def _applied_to(node: ast.expr) -> str | None:
+    """A dotted name, subscripts and calls along it kept as ``[]`` and ``()`` (their contents are values);
+    a constant is ``N``; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex)):
+        return "N"
+    if isinstance(node, ast.Attribute):
+        inner = _applied_to(node.value)
+        return None if inner is None else f"{inner}.{node.attr}"
+    if isinstance(node, ast.Subscript):
+        inner = _applied_to(node.value)
+        return None if inner is None else f"{inner}[]"
+    if isinstance(node, ast.Call):
+        inner = _applied_to(node.func)
+        return None if inner is None else f"{inner}()"
+    return None
 
 
 def _site_text(loc: Location) -> str:
@@ -789,7 +848,9 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         (a library frame: same file, function and line; a frame in another module of the user's project:
         same file, function and statement, wherever its line moved; a frame in the script: the same statement text, or
         the same :func:`statement_site`, as a frame in the original's own project modules is to a frame
-        in the candidate script: the reproducer that folded them in);
+        in the candidate script: the reproducer that folded them in; or, both in the script, the same
+        failing operation (:func:`operation_site` of the instruction that raised, not the script's own
+        ``raise``/``assert``) in a statement rewritten around it);
       - hang: same innermost frame of the main thread, and (where the original's is known) the same
         set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up),
         no other thread waiting in the user's code where the original's did not (:func:`new_thread_waits`),

@@ -116,6 +116,32 @@ def _opname(tb):
         return ""
 
 
+def _segment(tb, lineno):
+    """The source of the instruction the frame was at (``co_positions``, Python 3.11+): the sub-expression
+    that raised (``x[j].item()`` of ``s[i] += t[j, x[j].item(), i]``), on one line; "" where unknown."""
+    try:
+        import itertools
+
+        positions = getattr(tb.tb_frame.f_code, "co_positions", None)
+        if positions is None or tb.tb_lasti < 0:
+            return ""
+        start, end, col, end_col = next(itertools.islice(positions(), tb.tb_lasti // 2, None))
+        if start is None or end is None or col is None or end_col is None or end - start > 20:
+            return ""
+        filename = tb.tb_frame.f_code.co_filename
+        lines = [linecache.getline(filename, n) for n in range(start, end + 1)]
+        if start != lineno or not lines[0]:
+            return ""
+        # (columns count UTF-8 bytes)
+        data = [line.encode("utf-8") for line in lines]
+        data[-1] = data[-1][:end_col]
+        data[0] = data[0][col:]
+        text = " ".join(part.decode("utf-8", "replace").strip() for part in data)
+        return text if len(text) <= 400 else ""
+    except Exception:  # noqa: BLE001 - best effort, never in the way of the report
+        return ""
+
+
 def _frames(tb):
     frames = []
     while tb is not None:
@@ -131,6 +157,7 @@ def _frames(tb):
                     "module": frame.f_globals.get("__name__"),
                     "text": linecache.getline(filename, lineno).strip(),
                     "op": _opname(tb),
+                    "expr": _segment(tb, lineno),
                 }
             )
         tb = tb.tb_next

@@ -23,6 +23,7 @@ class Frame:
     module: str | None = None
     text: str = ""
     op: str = ""  # exceptions: the bytecode instruction the frame was at (reportkit.run._boot._opname)
+    expr: str = ""  # exceptions: that instruction's source, the sub-expression that raised (_boot._segment)
 
 
 @dataclass
