@@ -17,8 +17,11 @@ FAKE_GH_LIST_DELAY=SECONDS (sleep after answering `issue list`: two jobs then bo
 issue and create one each).
 """
 
-FAKE_GH = r'''#!/usr/bin/env python3
-import fcntl, json, os, sys, time
+import sys
+
+# The interpreter running the tests, by its path: not `#!/usr/bin/env python3`, which may be a version
+# manager's shim (pyenv's costs ~0.3 s a call, and publish calls gh many times).
+FAKE_GH = f"#!{sys.executable}\n" + r'''import fcntl, json, os, sys, time
 
 args = sys.argv[1:]
 body = body_file = None
