@@ -298,7 +298,23 @@ def override_known(value: Optional[str]) -> bool:
     """A user's ``--env`` value that is a known value as a whole: not a :func:`plain_setting`, and not words — a
     value with spaces is not a secret (a version list, a tensor's repr, a checksum line); the credentials inside
     one are known all the same (:func:`env_secrets`: its parts)."""
-    return bool(value) and not plain_setting(value) and not any(c.isspace() for c in value.strip())
+    return bool(value) and not plain_setting(value) and not any(c.isspace() for c in value.strip()) \
+        and not name_slug(value)
+
+
+_SLUG = re.compile(r"[a-z0-9]{1,16}(?:[-_.][a-z0-9]{1,16}){2,15}")
+_WORD_RUN = re.compile(r"[a-z]{3,}")
+
+
+def name_slug(value: str) -> bool:
+    """A run's or a model's name: lower-case parts joined by ``-``, ``_`` or ``.``, most of whose letters are
+    words of three or more (``llama-3-8b-instruct``, ``resnet50-lr3e-4-wd0.05-seed1234``), two words at least.
+    Not a drawn value (``k3j9xp2m-4qz7w8vb``: letters scattered between digits) nor a UUID."""
+    if _SLUG.fullmatch(value) is None:
+        return False
+    letters = sum(c.isalpha() for c in value)
+    words = [w for w in _WORD_RUN.findall(value) if re.search(r"[aeiouy]", w)]
+    return len(words) >= 2 and sum(map(len, words)) * 2 >= letters
 
 
 def remember_argv(argv: Iterable[str]) -> None:
@@ -494,11 +510,18 @@ def _variants(value: str) -> tuple[str, ...]:
     return tuple(sorted(found, key=len, reverse=True))
 
 
+# A known value shorter than this is not one: replaced wherever it appears, a password "p" would take every "p" of
+# every text (a URL's raw password cut at its first "@" gave one)
+_SHORTEST_KNOWN = 4
+
+
 @functools.lru_cache(maxsize=64)
 def _known_table(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     """(variant, marker) of every known value, longest first."""
     table: dict[str, str] = {}
     for value, kind in items:
+        if len(value) < _SHORTEST_KNOWN:
+            continue
         for variant in _variants(value):
             table.setdefault(variant, _mark(kind))
     return tuple(sorted(table.items(), key=lambda kv: len(kv[0]), reverse=True))
@@ -2062,8 +2085,8 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
     if re.fullmatch(r"[A-Z][A-Z_]*", value):
         return True
     code_style = bool(re.search(r"\s=|=\s|:\s*[A-Za-z_][\w\[\], .|]*=", prefix))
-    if not quote:
-        if "=" not in prefix and re.fullmatch(r"[A-Za-z][a-z]*", value):
+    if not quote:  # (a word before prose's punctuation: Docker's "Using `--password via` the CLI is insecure")
+        if "=" not in prefix and re.fullmatch(r"[A-Za-z][a-z]*[`'.,;:!?]?", value):
             return True
         return _reference(value, spaced=code_style)
     if _generic_token_name(name) and not re.search(r"[0-9]", value) and (len(value) < 16 or " " in value.strip()) \
@@ -2334,7 +2357,8 @@ def credential_parts(value: str) -> list[str]:
     as ``ml-bot:<password>`` (a user and a password for ``-a``/``-u``), ``<access key> <secret key>``,
     ``partner,<password>``. Each such part is known as well as the whole: a script passes it on alone."""
     parts = [p for p in _PART_SEPARATORS.split(value.strip()) if p]
-    if not 2 <= len(parts) <= 4 or _DIGEST_REFERENCE.search(value) or _ID_HEADER_LINE.match(value):
+    if not 2 <= len(parts) <= 4 or _DIGEST_REFERENCE.search(value) or _ID_HEADER_LINE.search(value) \
+            or _PUBLIC_KEY_LINE.search(value):
         return []
     return [p for p in parts if password_made(p) or (len(p) >= 16 and looks_random(p)) or _random_base64(p)]
 
@@ -2342,8 +2366,11 @@ def credential_parts(value: str) -> list[str]:
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
 # a header that carries an id for tracing a request (``X-Request-Id: req_<drawn>``, ``X-Amzn-Trace-Id: Root=...``):
 # its two parts are a header's name and an identifier, not a user and a password
-_ID_HEADER_LINE = re.compile(r"\s*(?:X-)?(?:[A-Za-z]+-){0,3}(?:Request|Trace|Correlation|Span|Message|Parent)-?Id\s*:\s*\S+\s*$",
-                             re.IGNORECASE)
+# (also at the end of a longer argument: "[step 3] X-Request-Id: req_<drawn>")
+_ID_HEADER_LINE = re.compile(r"(?:^|(?<=\s))(?:X-)?(?:[A-Za-z]+-){0,3}(?:Request|Trace|Correlation|Span|Message|Parent)-?Id"
+                             r"\s*:\s*\S+\s*$", re.IGNORECASE)
+# an OpenSSH public key's line (its type, the base64 body, a comment): published, not a credential
+_PUBLIC_KEY_LINE = re.compile(r"(?:^|(?<=\s))(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-[\w\-]+@openssh\.com) AAAA")
 # a content digest named by its algorithm (an image's python@sha256:<hex>, pip's --hash=sha256:<hex>): its parts
 # are an algorithm's name and a digest, not a user and a password
 _DIGEST_REFERENCE = re.compile(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:=]"
@@ -2365,7 +2392,7 @@ def _flag_value(m: re.Match[str]) -> str:
     value, tail = (m.group("fqvalue"), "") if m.group("fq") else _escape_tail(m.group("value"))
     if not value or "<redacted:" in value or _METAVAR.fullmatch(value):  # (a metavar: --hub-token HUB_TOKEN)
         return m.group(0)
-    if not m.group("fq") and value in _PROSE_AFTER_FLAG:
+    if not m.group("fq") and value.rstrip("`'.,;:!?") in _PROSE_AFTER_FLAG:  # ("`--password via` the CLI")
         return m.group(0)
     if _SECRET_FLAG.search(m.group("flag")):
         if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value) \
@@ -2488,12 +2515,26 @@ def _drawn_with_symbols(m: re.Match[str]) -> bool:
     value = m.group("value")
     if re.search(r"[A-Za-z_]\w*\(", value) and not _unbalanced(value):
         return False
+    if _closes_its_container(m):
+        return False
     if looks_random(value):
         return True
     letters = re.sub(r"[^A-Za-z0-9]", "", value)
     switches = sum(a.islower() != b.islower() for a, b in zip(letters, letters[1:]) if a.isalpha() and b.isalpha())
     return _unbalanced(value) and len(letters) >= 12 and switches >= 0.3 * (len(letters) - 1) \
         and re.search(r"[a-z]", letters) is not None and re.search(r"[A-Z]", letters) is not None
+
+
+def _closes_its_container(m: re.Match[str]) -> bool:
+    """The value's only brackets end it and close what its line opened before it: a flow mapping's or a call's
+    (``{server: ..., password: <value>}``): the brackets are the container's, the value is judged without them."""
+    value = m.group("value")
+    body = value.rstrip(")]}")
+    if body == value or re.search(r"[<>()\[\]{}]", body):
+        return False
+    line = m.string[m.string.rfind("\n", 0, m.start()) + 1:m.start()]
+    return all(line.count(opener) > line.count(closer) for opener, closer in (("(", ")"), ("[", "]"), ("{", "}"))
+               if closer in value[len(body):])
 
 
 def _picked_after_word(m: re.Match[str]) -> bool:
@@ -2621,7 +2662,18 @@ def _key_value(m: re.Match[str]) -> bool:
     if words & _DIGEST_NAME_WORDS or (name.lower() == "key" and _cache_line(m)):
         return False  # (a number of 12+ digits under a named owner's key is one: bank.account.key=<14 digits>)
     body = value.split(".", 1)[1] if "." in value else value  # (after a vendor's prefix: ser.…)
-    return _numeric_secret(value, name) or (len(body) >= 16 and (_random_body(body) or _random_base64(body)))
+    return _numeric_secret(value, name) or (len(body) >= 16 and (_random_body(body) or _random_base64(body))) \
+        or _drawn_after_prefix(value)
+
+
+def _drawn_after_prefix(value: str) -> bool:
+    """A vendor's readable prefix and drawn parts joined by ``/`` (ConfigCat's ``configcat-sdk-1/<22>/<22>``): a
+    part after the first that is drawn text (letters of both cases and digits, 16+), not a path (``/``, ``~``,
+    ``.`` first) nor an object's name (a part with an extension, a digest's hex)."""
+    if value.startswith(("/", "~", ".")) or "/" not in value:
+        return False
+    parts = value.split("/")
+    return any(len(p) >= 16 and "." not in p and not _HEX_ONLY.fullmatch(p) and looks_random(p) for p in parts[1:])
 
 
 # prose: "key" (after a word that does not name a digest, an id or a lookup), a space or a colon and a value random
@@ -2630,13 +2682,17 @@ def _key_value(m: re.Match[str]) -> bool:
 # Key: ZPNSLuJx``)
 _KEY_THEN_VALUE = re.compile(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30})[ _\-])?(?:key|Key|KEY)"
                              r"(?::[ \t]{0,3}|[ \t]{1,3})"
-                             r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{8,512}={0,2})(?![A-Za-z0-9+/_\-=.:@])")
+                             # (a key's id and its secret joined by ":" or "|": fal's <uuid>:<hex>, _joined_credential)
+                             r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{8,512}={0,2}(?:[:|][A-Za-z0-9_\-]{8,512}){0,3})"
+                             r"(?![A-Za-z0-9+/_\-=.:@])")
 
 
 def _spaced_key_value(m: re.Match[str]) -> bool:
     owner, value = (m.group("owner") or "").upper(), m.group("value")
     if owner in _DIGEST_NAME_WORDS or _cache_line(m):
         return False  # (Inductor's "fx graph cache hit for key f…", "AOTAutogradCache miss for key …")
+    if ":" in value or "|" in value:
+        return _joined_credential(value)
     if owner in _PUBLIC_KEY_ALGORITHMS and _HEX_ONLY.fullmatch(value):
         return False  # gpg's "using RSA key <fingerprint>", "EDDSA key <key id>": a public key's name, not a secret
     return (len(value) >= 16 and (looks_random(value) or _drawn_letters(value))) or (bool(owner) and _short_key(value))
@@ -3522,8 +3578,10 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
             add(arg)  # aws configure set aws_secret_access_key X, a tool's "set NAME VALUE"
         for cred, kind in credentials_in(arg).items():
             add(cred, kind)
-        for start, end, _ in _high_spans(arg):
+        for start, end in _unions(_high_spans(arg)):
             add(arg[start:end])
+        if not arg.startswith("-") and not (i and argv[i - 1].startswith("-")) and _joined_credential(arg):
+            add(arg)  # a key's id and its secret, <uuid>:<hex>, as an argument of its own (an option's: _option_secrets)
     for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
         add(value, "credentials", "password")
     if "login" in argv:  # a login's key among its arguments: wandb login --relogin --host URL <40 hex>
@@ -3538,6 +3596,18 @@ _ID_OPTION = re.compile(r"^-{1,2}[\w\-]*(?:sha|commit|rev|revision|id|hash|diges
 
 def _drawn_key(arg: str) -> bool:
     return not arg.startswith("-") and (_long_hex(arg) or _random_body(re.sub(r"[_\-]", "", arg)))
+
+
+def _unions(spans: list[Span]) -> list[tuple[int, int]]:
+    """(start, end) of each run of overlapping spans: two rules that read one secret to different ends
+    (``//u:p@`` and ``u:p@ss/x`` of ``https://u:p@ss/x@host``) give one value, not a short one cut from it."""
+    out: list[list[int]] = []
+    for start, end, _ in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return [(start, end) for start, end in out]
 
 
 def _option_secrets(arg: str, nxt: Optional[str]) -> list[tuple[str, str]]:
@@ -3588,7 +3658,10 @@ def credentials_in(text: str) -> dict[str, str]:
     parameters."""
     out: dict[str, str] = {}
     raw = [m for m in _URL_RAW_PASSWORD.finditer(text) if _raw_password(m)] if "@" in text else []
-    for m in [*(m for m in _URL_CREDENTIALS.finditer(text) if _not_masked(m)), *raw]:
+    # (a raw password holding "@" is one value up to the last "@": its part before the first "@" is no password)
+    longer = {m.start(): m.end() for m in raw}
+    cut = [m for m in _URL_CREDENTIALS.finditer(text) if _not_masked(m) and longer.get(m.start(), 0) <= m.end()]
+    for m in [*cut, *raw]:
         userinfo = urllib.parse.unquote(m.group("value"))
         for value in (m.group("value"), userinfo, userinfo.split(":", 1)[1]):
             out.setdefault(value, "url-credentials")
@@ -5126,6 +5199,8 @@ def is_secret_env_name(name: str) -> bool:
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
     if not words or words[-1] in _LOCATION_SUFFIXES:
         return False
+    if _digest_key(words):
+        return False
     if any(w in _SECRET_NAME_WORDS or w.endswith(_GLUED_SUFFIXES) for w in words):
         return True
     if _abbreviated_secret(words):
@@ -5139,6 +5214,13 @@ def is_secret_env_name(name: str) -> bool:
                                   or (i and words[i - 1] == "OP")):
             return True  # ..._SESSION_ID, 1Password CLI sessions (OP_SESSION_<account>)
     return _store_connection(words)
+
+
+def _digest_key(words: list[str]) -> bool:
+    """A ``KEY`` that a word says is a digest, an identifier or a lookup's (``CACHE_KEY``, ``SORT_KEY``,
+    ``PUBLIC_KEY``), and no other word names a secret: a setting, whatever its value."""
+    return len(words) > 1 and words[-1] == "KEY" and bool(set(words[:-1]) & _DIGEST_NAME_WORDS) \
+        and not any(w in _SECRET_NAME_WORDS or w.endswith(_GLUED_SUFFIXES) for w in words[:-1])
 
 
 def _abbreviated_secret(words: list[str]) -> bool:

@@ -1,0 +1,110 @@
+"""Round 25 (a blind tester's planted secrets, 2026-12-01): a URL argument whose raw password holds "@" (it left a
+one-letter known value, ``p``, that took every "p" of the bundle's command line); a vendor's key with a readable prefix
+and drawn parts joined by ``/`` (ConfigCat); a key's id and its secret joined by ``:`` after "key" and a space, and as
+an argument of its own (fal's ``<uuid>:<hex>``); a pattern's value that took the ``}`` closing its mapping; and what
+is no secret: ``CACHE_KEY=...``, Docker's "`--password via` the CLI" warning, an ``X-Request-Id`` or an SSH public key
+inside a longer argument, a run's name as an ``--env`` value. Values are drawn per run."""
+
+from __future__ import annotations
+
+import secrets
+import string
+import uuid
+
+import pytest
+
+from reportkit import redact
+from reportkit.report.render import Redactor
+
+
+def _drawn(n: int) -> str:
+    """Letters of both cases and digits that read as random (``looks_random``: these tests are about where a value
+    stands, not about telling random from words)."""
+    alphabet = string.ascii_letters + string.digits
+    while True:
+        value = "".join(secrets.choice(alphabet) for _ in range(n))
+        if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value) \
+                and redact.looks_random(value):
+            return value
+
+
+def test_a_url_password_holding_an_at_sign_is_one_value_and_leaves_no_short_known_value():
+    password = f"p@ss/{_drawn(8)}"
+    url = f"https://deploy:{password}@git.acme.io/ml/models.git"
+    found = redact.argv_secrets([url])
+    assert all(len(value) >= 8 for value in found), found  # not "p", not "deploy:p"
+    assert any(password in value for value in found), found
+    argv = redact.redact_argv(["probe.py", url, "spring.datasource.password=" + _drawn(14), "--optimizer", "adamw"])
+    assert argv[0] == "probe.py" and argv[3:] == ["--optimizer", "adamw"], argv
+    assert password.split("/")[1] not in argv[1] and "git.acme.io" in argv[1]
+    assert argv[2].startswith("spring.datasource.password=<redacted")
+    # a short value never becomes a known value, whoever registers it
+    assert "p" not in {v for v, _ in redact._table({"p": "secret", "pw": "secret"})}
+    assert redact.redact_text("optimizer: AdamW", extra={"p": "url-credentials"}) == "optimizer: AdamW"
+
+
+def test_a_vendor_key_with_a_readable_prefix_and_drawn_parts_is_a_key():
+    key = f"configcat-sdk-1/{_drawn(22)}/{_drawn(22)}"
+    out = redact.redact_text(f"feature flags client init sdk_key={key}", env={})
+    assert key.split("/")[1] not in out and key.split("/")[2] not in out, out
+    for kept in ("object_key=datasets/" + secrets.token_hex(16) + ".parquet", "cache_key=models/" + secrets.token_hex(16),
+                 "sort_key=users/" + _drawn(22), "primary_key=users/id"):
+        assert redact.redact_text(kept, env={}) == kept
+
+
+@pytest.mark.parametrize("lead", ["fal queue submit with FAL_KEY ", "fal key ", "FAL_KEY: "])
+def test_a_keys_id_and_secret_joined_by_a_colon_after_key(lead):
+    secret = secrets.token_hex(16)
+    text = f"{lead}{uuid.uuid4()}:{secret}"
+    assert secret not in redact.redact_text(text, env={})
+
+
+def test_a_keys_id_and_secret_as_an_argument_of_its_own():
+    secret = secrets.token_hex(16)
+    joined = f"{uuid.uuid4()}:{secret}"
+    argv = redact.redact_argv(["probe.py", "--fal-key", _drawn(20), joined])
+    assert secret not in " ".join(argv), argv
+    # an option's value is the option's to judge: a commit range is two digests
+    assert redact.argv_secrets(["--commit-range", f"{secrets.token_hex(20)}:{secrets.token_hex(20)}"]) == {}
+
+
+def test_a_value_does_not_take_the_bracket_that_closes_its_mapping():
+    drawn = _drawn(18)
+    assert redact.redact_text(f"registry: {{server: ghcr.io, password: {drawn}}}", env={}) == \
+        "registry: {server: ghcr.io, password: <redacted:secret>}"
+    assert redact.redact_text(f"login(password: {drawn})", env={}).endswith("<redacted:secret>)")
+
+
+@pytest.mark.parametrize("text", [
+    "KEY_SIZE=2048 SORT_KEY=created_at CACHE_KEY=v2-linux-py312",
+    "PUBLIC_KEY=v2-linux-py312",
+    "Using `--password via` the CLI is insecure. Use --password-stdin.",
+])
+def test_settings_and_prose_stay(text):
+    assert redact.redact_text(text, env={}) == text
+
+
+@pytest.mark.parametrize("arg", [
+    "[step 3] X-Request-Id: req_01HQ3Z8Y9X7W6V5U4T3S2R1Q0P",
+    "[deploy] ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ci@runner",
+])
+def test_identifiers_and_public_keys_in_a_longer_argument_stay(arg):
+    assert redact.argv_secrets([arg]) == {}
+
+
+@pytest.mark.parametrize("slug", ["llama-3-8b-instruct", "resnet50-lr-high-57", "resnet50-lr3e-4-wd0.05-seed1234",
+                                  "exp-2026-03-14-llama3-sft-lora-r16-alpha32"])
+def test_a_runs_name_given_with_env_is_shown(slug):
+    """docs/bundle.md: an --env value of words joined by -, _ or . (a run's or a model's name) is shown."""
+    red = Redactor.for_env({}, overrides={"RUN_NOTE": slug})
+    assert red.text(f"run {slug} finished") == f"run {slug} finished"
+
+
+@pytest.mark.parametrize("value", [lambda: f"{_drawn(8).lower()}-{_drawn(8).lower()}-{_drawn(8).lower()}",
+                                   lambda: str(uuid.uuid4()), lambda: _drawn(24)])
+def test_a_drawn_env_value_is_still_known(value):
+    drawn = value()
+    if redact.name_slug(drawn):  # (a draw of lower-case letters may spell words: not what this test is about)
+        pytest.skip("the draw reads as words")
+    red = Redactor.for_env({}, overrides={"RUN_NOTE": drawn})
+    assert drawn not in red.text(f"run {drawn} finished")
