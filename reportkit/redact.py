@@ -3569,19 +3569,13 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
         if arg.startswith("-") and not arg.startswith("---"):
             for value, name in _option_secrets(arg, nxt):
                 add(value, name=name)
-        elif "=" in arg and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", arg):
-            name, _, value = arg.partition("=")
-            if is_secret_env_name(name) and not _key_alone_words(name, value):
+        else:
+            for value in _positional_secrets(argv, i):
                 add(value)
-        if i >= 2 and argv[i - 2] in ("set", "config", "configure") and is_secret_env_name(argv[i - 1]) \
-                and not _key_alone(argv[i - 1]) and not arg.startswith("-"):
-            add(arg)  # aws configure set aws_secret_access_key X, a tool's "set NAME VALUE"
         for cred, kind in credentials_in(arg).items():
             add(cred, kind)
         for start, end in _unions(_high_spans(arg)):
             add(arg[start:end])
-        if not arg.startswith("-") and not (i and argv[i - 1].startswith("-")) and _joined_credential(arg):
-            add(arg)  # a key's id and its secret, <uuid>:<hex>, as an argument of its own (an option's: _option_secrets)
     for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
         add(value, "credentials", "password")
     if "login" in argv:  # a login's key among its arguments: wandb login --relogin --host URL <40 hex>
@@ -3592,6 +3586,23 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
 
 
 _ID_OPTION = re.compile(r"^-{1,2}[\w\-]*(?:sha|commit|rev|revision|id|hash|digest|ref)$", re.IGNORECASE)
+
+
+def _positional_secrets(argv: list[str], i: int) -> list[str]:
+    """The credentials an argument that is no option gives by where it stands: ``NAME=value`` to a secret's name,
+    a tool's ``set NAME VALUE`` (``aws configure set aws_secret_access_key X``), a key's id and its secret
+    (``<uuid>:<hex>``) on its own (after an option it is the option's value: :func:`_option_secrets`)."""
+    arg, found = argv[i], []
+    if "=" in arg and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", arg):
+        name, _, value = arg.partition("=")
+        if is_secret_env_name(name) and not _key_alone_words(name, value):
+            found.append(value)
+    if i >= 2 and argv[i - 2] in ("set", "config", "configure") and is_secret_env_name(argv[i - 1]) \
+            and not _key_alone(argv[i - 1]):
+        found.append(arg)
+    if not (i and argv[i - 1].startswith("-")) and _joined_credential(arg):
+        found.append(arg)
+    return found
 
 
 def _drawn_key(arg: str) -> bool:
