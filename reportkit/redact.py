@@ -4841,6 +4841,9 @@ def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
     if "key" in lower:  # JSON in a string: kaggle.json's {"username": "...", "key": "<32 hex>"}; storage_key=<drawn>
         spans += [(m.start("value"), m.end("value"), _mark("secret")) for m in _KEY_ASSIGNMENT.finditer(text)
                   if (m.group("q") or _code_secret_name(m.group("name")) == "strong") and _key_value(m)]
+        # a key's id and its secret after "key" and a space (FAL_KEY <uuid>:<hex>): the joined parts are its shape
+        spans += [(m.start("value"), m.end("value"), _mark("secret")) for m in _KEY_THEN_VALUE.finditer(text)
+                  if (":" in m.group("value") or "|" in m.group("value")) and _spaced_key_value(m)]
     if "=0x" in text:  # gdb's frame: password=0x55d4a1f0 "Harbor417!Kqzv53"
         spans += _group_spans(_GDB_STRING_ARG, text, "secret", _named_literal)
     return spans
