@@ -356,6 +356,19 @@ def test_r04_and_r05_are_real_reports():
     assert max(len((c.path / "repro.py").read_text().splitlines()) for c in tagged("r05")) > 400
 
 
+def test_r06_are_real_reports_with_readable_minimals():
+    """r06: ten more public bug reports (2026-12-01, built blind by two helpers before the raise-site change was
+    measured on them), the reporter's script as the target; the helpers were asked for minimals a maintainer would
+    write (plain lines, not golfed), and say which are theirs."""
+    cases = tagged("r06")
+    assert len(cases) >= 8
+    assert all("real-report" in c.tags and c.target == "repro.py" for c in cases)
+    assert all(c.manifest["provenance"]["url"].startswith("https://github.com/") for c in cases)
+    assert all(c.manifest["hand_minimal"].get("by") == "helper" for c in cases)  # (none came from a thread)
+    assert len(fixed("r06")) >= 4
+    assert [c for c in cases if "torch" not in c.tags]  # the dateutil case
+
+
 def _bare_assert_in_test(case) -> bool:
     """Does the test function a pytest target names hold an ``assert`` without a message?"""
     path, _, node = case.target.partition("::")

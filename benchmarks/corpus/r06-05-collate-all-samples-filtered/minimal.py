@@ -1,0 +1,3 @@
+from torch.utils.data import default_collate
+
+default_collate([])
