@@ -5232,9 +5232,13 @@ def is_secret_env_name(name: str) -> bool:
 
 def _digest_key(words: list[str]) -> bool:
     """A ``KEY`` that a word says is a digest, an identifier or a lookup's (``CACHE_KEY``, ``SORT_KEY``,
-    ``PUBLIC_KEY``), and no other word names a secret: a setting, whatever its value."""
-    return len(words) > 1 and words[-1] == "KEY" and bool(set(words[:-1]) & _DIGEST_NAME_WORDS) \
+    ``PUBLIC_KEY``), and no other word names a secret: a setting, whatever its value. (Not ``PRIMARY``: a
+    database's primary key is a column, but Cosmos DB's ``COSMOS_PRIMARY_KEY`` is its account's secret.)"""
+    return len(words) > 1 and words[-1] == "KEY" and bool(set(words[:-1]) & _ENV_DIGEST_WORDS) \
         and not any(w in _SECRET_NAME_WORDS or w.endswith(_GLUED_SUFFIXES) for w in words[:-1])
+
+
+_ENV_DIGEST_WORDS = _DIGEST_NAME_WORDS - {"PRIMARY", "FOREIGN"}
 
 
 def _abbreviated_secret(words: list[str]) -> bool:

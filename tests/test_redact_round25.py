@@ -75,6 +75,11 @@ def test_a_value_does_not_take_the_bracket_that_closes_its_mapping():
     assert redact.redact_text(f"login(password: {drawn})", env={}).endswith("<redacted:secret>)")
 
 
+def test_a_key_named_primary_is_still_a_secret():
+    """Cosmos DB's primary key is its account's secret: PRIMARY says no digest in an environment's name."""
+    assert redact.is_secret_env_name("COSMOS_PRIMARY_KEY") and not redact.is_secret_env_name("CACHE_KEY")
+
+
 @pytest.mark.parametrize("text", [
     "KEY_SIZE=2048 SORT_KEY=created_at CACHE_KEY=v2-linux-py312",
     "PUBLIC_KEY=v2-linux-py312",
