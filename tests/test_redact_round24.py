@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import ast
 import secrets
-import string
 
 import pytest
+from drawn import drawn
 
 from reportkit import redact
 
@@ -17,17 +17,6 @@ REDIRECT = ("redirect: https://accounts.example.com/o/oauth2/auth?client_id=1234
             "&redirect_uri=http%3A%2F%2Flocalhost%3A8080&response_type=code")
 
 
-def _drawn(n: int) -> str:
-    """A drawn value that reads as random (``looks_random``, the make-up the rules ask of a value): these tests are
-    about where a value stands (a cell, after a prefix, after an option), not about telling random from words. (About
-    3 in 100 draws of 24 letters and digits do not read as random, ``ugHIDtL9L10caTTBgzpsuce7``: without this the
-    tests failed on such a draw, now and then.)"""
-    alphabet = string.ascii_letters + string.digits
-    while True:
-        value = "".join(secrets.choice(alphabet) for _ in range(n))
-        if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value) \
-                and redact.looks_random(value):
-            return value
 
 
 @pytest.mark.parametrize("row", [
@@ -37,7 +26,7 @@ def _drawn(n: int) -> str:
     "| name | value |\n|---|---|\n| api_token | {v} |",
     "| password | {v} |",
 ])
-@pytest.mark.parametrize("value", [lambda: secrets.token_hex(20), lambda: _drawn(32)])
+@pytest.mark.parametrize("value", [lambda: secrets.token_hex(20), lambda: drawn(32)])
 def test_a_secret_named_cell_and_its_value_are_redacted(row, value):
     v = value()
     text = row.format(v=v)
@@ -65,7 +54,7 @@ def test_an_oauth_redirect_to_localhost_is_no_password():
 
 
 def test_a_drawn_value_starting_with_a_dash_after_a_secret_option():
-    value = "-" + _drawn(24)
+    value = "-" + drawn(24)
     argv = ["--exoscale-api-secret", value, "--epochs", "3"]
     found = redact.argv_secrets(argv)
     assert found[value] == "secret-argument"
@@ -83,7 +72,7 @@ def test_an_option_after_a_secret_option_is_not_its_value(argv):
 @pytest.mark.parametrize("row", ["| wandb_key | {v} |", "host ; db01 ; db_password ; {v} ; pool_size ; 8"])
 def test_a_table_in_comments_is_read_like_one_in_text(row):
     """An artifact's comment lines (Inductor's output_code.py quotes the script's source in comments)."""
-    v = _drawn(24)
+    v = drawn(24)
     source = f"def f(x):\n    # |---|---|\n    # {row.format(v=v)}\n    return x\n"
     out = redact.redact_code(source)
     assert v not in out and ast.parse(out)
@@ -92,7 +81,7 @@ def test_a_table_in_comments_is_read_like_one_in_text(row):
 @pytest.mark.parametrize("prefix", ["ser.", "sk.", "pk."])
 def test_a_key_with_a_vendors_dotted_prefix(prefix):
     """Flagsmith's server keys (``ser.…``), Mapbox's tokens (``sk.…``): the prefix's dot ended the value before."""
-    value = prefix + _drawn(24)
+    value = prefix + drawn(24)
     for text in (f'flagsmith = Flagsmith(environment_key="{value}")', f"storage_key={value}"):
         assert value not in redact.redact_text(text)
 
@@ -105,7 +94,7 @@ def test_dotted_names_under_a_key_stay(text):
 
 def test_a_key_named_by_its_owner_inside_a_string_in_code():
     """``'ABLY_KEY: <app>.<key id>:<secret>'`` in a list of config lines: redacted in text, kept in the reproducer."""
-    value = "xVLyHw.DtvFnA:" + _drawn(43)
+    value = "xVLyHw.DtvFnA:" + drawn(43)
     source = f"CFG = [\n    'ABLY_KEY: {value}',\n    'SORT_KEY: created_at_descending_order',\n]\n"
     out = redact.redact_code(source)
     assert value not in out and "created_at_descending_order" in out and ast.parse(out)

@@ -8,33 +8,22 @@ inside a longer argument, a run's name as an ``--env`` value. Values are drawn p
 from __future__ import annotations
 
 import secrets
-import string
 import uuid
 
 import pytest
+from drawn import drawn
 
 from reportkit import redact
 from reportkit.report.render import Redactor
 
 
-def _drawn(n: int) -> str:
-    """Letters of both cases and digits that read as random (``looks_random``: these tests are about where a value
-    stands, not about telling random from words)."""
-    alphabet = string.ascii_letters + string.digits
-    while True:
-        value = "".join(secrets.choice(alphabet) for _ in range(n))
-        if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value) \
-                and redact.looks_random(value):
-            return value
-
-
 def test_a_url_password_holding_an_at_sign_is_one_value_and_leaves_no_short_known_value():
-    password = f"p@ss/{_drawn(8)}"
+    password = f"p@ss/{drawn(8)}"
     url = f"https://deploy:{password}@git.acme.io/ml/models.git"
     found = redact.argv_secrets([url])
     assert all(len(value) >= 8 for value in found), found  # not "p", not "deploy:p"
     assert any(password in value for value in found), found
-    argv = redact.redact_argv(["probe.py", url, "spring.datasource.password=" + _drawn(14), "--optimizer", "adamw"])
+    argv = redact.redact_argv(["probe.py", url, "spring.datasource.password=" + drawn(14), "--optimizer", "adamw"])
     assert argv[0] == "probe.py" and argv[3:] == ["--optimizer", "adamw"], argv
     assert password.split("/")[1] not in argv[1] and "git.acme.io" in argv[1]
     assert argv[2].startswith("spring.datasource.password=<redacted")
@@ -44,11 +33,11 @@ def test_a_url_password_holding_an_at_sign_is_one_value_and_leaves_no_short_know
 
 
 def test_a_vendor_key_with_a_readable_prefix_and_drawn_parts_is_a_key():
-    key = f"configcat-sdk-1/{_drawn(22)}/{_drawn(22)}"
+    key = f"configcat-sdk-1/{drawn(22)}/{drawn(22)}"
     out = redact.redact_text(f"feature flags client init sdk_key={key}", env={})
     assert key.split("/")[1] not in out and key.split("/")[2] not in out, out
     for kept in ("object_key=datasets/" + secrets.token_hex(16) + ".parquet", "cache_key=models/" + secrets.token_hex(16),
-                 "sort_key=users/" + _drawn(22), "primary_key=users/id"):
+                 "sort_key=users/" + drawn(22), "primary_key=users/id"):
         assert redact.redact_text(kept, env={}) == kept
 
 
@@ -62,17 +51,17 @@ def test_a_keys_id_and_secret_joined_by_a_colon_after_key(lead):
 def test_a_keys_id_and_secret_as_an_argument_of_its_own():
     secret = secrets.token_hex(16)
     joined = f"{uuid.uuid4()}:{secret}"
-    argv = redact.redact_argv(["probe.py", "--fal-key", _drawn(20), joined])
+    argv = redact.redact_argv(["probe.py", "--fal-key", drawn(20), joined])
     assert secret not in " ".join(argv), argv
     # an option's value is the option's to judge: a commit range is two digests
     assert redact.argv_secrets(["--commit-range", f"{secrets.token_hex(20)}:{secrets.token_hex(20)}"]) == {}
 
 
 def test_a_value_does_not_take_the_bracket_that_closes_its_mapping():
-    drawn = _drawn(18)
-    assert redact.redact_text(f"registry: {{server: ghcr.io, password: {drawn}}}", env={}) == \
+    value = drawn(18)
+    assert redact.redact_text(f"registry: {{server: ghcr.io, password: {value}}}", env={}) == \
         "registry: {server: ghcr.io, password: <redacted:secret>}"
-    assert redact.redact_text(f"login(password: {drawn})", env={}).endswith("<redacted:secret>)")
+    assert redact.redact_text(f"login(password: {value})", env={}).endswith("<redacted:secret>)")
 
 
 def test_a_key_named_primary_is_still_a_secret():
@@ -111,12 +100,12 @@ def _consonants(n: int) -> str:
 
 
 @pytest.mark.parametrize("value", [lambda: f"{_consonants(8)}-{_consonants(8)}-{_consonants(8)}",
-                                   lambda: str(uuid.uuid4()), lambda: _drawn(24)])
+                                   lambda: str(uuid.uuid4()), lambda: drawn(24)])
 def test_a_drawn_env_value_is_still_known(value):
-    drawn = value()
-    assert not redact.name_slug(drawn)
-    red = Redactor.for_env({}, overrides={"RUN_NOTE": drawn})
-    assert drawn not in red.text(f"run {drawn} finished")
+    token = value()
+    assert not redact.name_slug(token)
+    red = Redactor.for_env({}, overrides={"RUN_NOTE": token})
+    assert token not in red.text(f"run {token} finished")
 
 
 def test_a_keys_id_and_secret_after_key_inside_a_literal_in_code():
