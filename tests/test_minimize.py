@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -17,7 +18,7 @@ from scripts import JSON_PIPELINE
 
 import reportkit.reduce.minimize as mz
 from reportkit.failure.check import establish
-from reportkit.failure.signature import MatchPolicy, Signature, signature_of, statement_site
+from reportkit.failure.signature import MatchPolicy, Signature, operation_site, signature_of
 from reportkit.reduce.schedule import reduce_source
 from reportkit.run.executor import ColdExecutor
 from reportkit.run.runner import run_script
@@ -70,13 +71,15 @@ def test_slippage_guard_keeps_the_same_bug(tmp_path):
     assert script.read_text() == before  # the input is never touched
     assert report.verified is True
     # still the bug in lib.py, folded into the script (reportkit/reduce/flatten.py): the raise in lib.get (the
-    # function may be inlined: the same site is what the statement evaluates, signature.statement_site)
-    assert report.folded == ["lib.py"] and "table[key]" in result and "lib" not in result
+    # function may be inlined, and the key with it: the same site is the subscript of `table` that raised,
+    # signature.operation_site)
+    assert report.folded == ["lib.py"] and "lib" not in result
+    assert re.search(r"table\[(?:key|'weight'|\"weight\")\]", result), result
     assert report.lines_after <= 3, result
     final = signature_of(run_script(RunSpec(script=out, python=sys.executable, timeout=20)))
     assert rep.signature.location.file == "lib.py"
     assert (final.exc_type, final.message) == (rep.signature.exc_type, rep.signature.message)
-    assert final.location.in_script and statement_site(final.location.text) == "table[key]"
+    assert final.location.in_script and operation_site(final.location.expr) == "table[]"
     assert "defaults" not in result  # not the script's own KeyError: 'weight' it could slip to
 
     # The naive interestingness (non-zero exit and same last stderr line) slips to another bug.
