@@ -9,7 +9,14 @@ import textwrap
 
 import pytest
 
-from reportkit.reduce.guards import guarded_failure, keyword_screen, named_keywords, reads_a_value
+from reportkit.reduce.guards import (
+    guarded_failure,
+    guarded_site,
+    keyword_screen,
+    named_keywords,
+    pointed_lines,
+    reads_a_value,
+)
 
 
 def _line(source: str, needle: str) -> int:
@@ -136,3 +143,154 @@ def test_minimize_keeps_the_keyword_the_message_names(tmp_path):
     result = (tmp_path / "op.min.py").read_text()
     assert "register_autograd(" in result and "setup_context=" in result, result
     assert "the keyword arguments the message names stay (setup_context=)" in done.stdout
+
+
+# --- a source compiler's diagnostic points at a statement under a condition (r06-09: TorchScript) ---------
+
+#: TorchScript's report on torch 2.13.0 (abridged: the overloads it tried), as raised for a module whose
+#: ``forward`` adds an attribute annotated ``torch.Tensor | None`` under ``if self.bias is not None:``.
+TORCHSCRIPT_MESSAGE = '''
+Arguments for call are not valid.
+The following variants are available:
+
+  aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor:
+  Expected a value of type 'Tensor' for argument 'other' but instead found type 'Optional[Tensor]'.
+
+The original call is:
+  File "{path}", line {line}
+    def forward(self, input):
+        if self.bias is not None:
+            return input + self.bias
+                   ~~~~~~~~~~~~~~~~~ <--- HERE
+        else:
+            return input
+'''
+
+
+@pytest.mark.parametrize("message, expected", [
+    (TORCHSCRIPT_MESSAGE.format(path="/w/m.py", line=15), (15,)),
+    (TORCHSCRIPT_MESSAGE.format(path="/w/other.py", line=15), ()),  # another file's source
+    # a traceback printed into a message names lines that ran, not source a compiler rejected: no mark
+    ('from user code:\n   File "/w/m.py", line 7, in forward\n    return x + 1\n', ()),
+    # the mark belongs to the reference before it, not to an earlier one
+    ('File "/w/m.py", line 3\n    f(x)\nFile "/w/lib.py", line 9\n    g(x)\n    ~~~ <--- HERE\n', ()),
+    ('File "/w/m.py", line 3\n  ~ <--- HERE\n' + TORCHSCRIPT_MESSAGE.format(path="/w/m.py", line=15), (3, 15)),
+])
+def test_pointed_lines(message, expected):
+    assert pointed_lines(message, "/w/m.py") == expected
+
+
+@pytest.mark.parametrize("source, guarded", [
+    ("if b is not None:\n    y = x + b  # site\n", True),
+    ("def f(x, b):\n    if b is not None:\n        return x + b  # site\n    return x\n", True),
+    ("y = x + b  # site\n", False),
+    ("if True:\n    y = x + b  # site\n", False),
+    ("if b:\n    def f(x):\n        return x + b  # site\n", False),  # the guard must be in its own function
+    ("y = (x +\n  b)  # site\n", False),
+])
+def test_guarded_site(source, guarded):
+    assert guarded_site(source, _line(source, "site")) is guarded
+
+
+#: A stand-in for a source compiler, outside the script's directory (library code): it reads the source of
+#: the class it is given and rejects the statement that adds ``self.bias``, the way TorchScript does.
+FAKE_COMPILER = '''
+import inspect
+
+
+def compile_module(obj):
+    path = inspect.getsourcefile(type(obj))
+    lines, first = inspect.getsourcelines(type(obj))
+    for offset, text in enumerate(lines):
+        if "+ self.bias" in text:
+            raise RuntimeError(
+                "Arguments for call are not valid.\\nThe original call is:\\n"
+                f'  File "{path}", line {first + offset}\\n{text}    ~~~~~~~~~ <--- HERE\\n')
+'''
+
+GUARDED_MODULE = '''
+import sys
+sys.path.insert(0, {site!r})
+import fakejit
+
+
+class M:
+    def __init__(self, bias):
+        self.bias = bias
+
+    def forward(self, x):
+        if self.bias is not None:
+            return x + self.bias
+        return x
+
+
+fakejit.compile_module(M(1.0))
+'''
+
+
+def test_a_compilers_diagnostic_keeps_the_condition_around_the_statement_it_rejected(tmp_path):
+    """The failure is raised by library code, but the message points at a statement of the script under
+    ``if self.bias is not None:``: the condition is kept, a candidate without it is not the bug."""
+    import reportkit.reduce.minimize as mz
+    from reportkit.failure.check import Outcome, establish
+    from reportkit.failure.signature import MatchPolicy, signature_of
+    from reportkit.run.runner import run_script
+    from reportkit.run.spec import RunSpec
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "fakejit.py").write_text(FAKE_COMPILER)
+    project = tmp_path / "project"
+    project.mkdir()
+    code = GUARDED_MODULE.format(site=str(site))
+    script = project / "m.py"
+    script.write_text(code)
+    spec = RunSpec(script=script, python=sys.executable, timeout=60)
+    rep = establish(spec, MatchPolicy(), runs=1)
+    keep = mz.what_to_keep(rep, spec, MatchPolicy())
+    assert keep.guarded and "the condition around the statement the compiler rejected stays" in keep.why
+    assert keep.kept(Outcome(result=rep.results[0], signature=rep.signature, ok=True), code)
+
+    bare = code.replace("        if self.bias is not None:\n            return x + self.bias\n        return x\n",
+                        "        return x + self.bias\n")
+    assert bare != code
+    result = run_script(spec, bare)
+    assert signature_of(result).message == rep.signature.message  # the same failure, by its words ...
+    assert not keep.kept(Outcome(result=result, signature=signature_of(result), ok=True), bare)  # ... unguarded
+
+    # the script's own code raising a plain library error is not a compiler's diagnostic: nothing kept
+    plain = project / "plain.py"
+    plain.write_text("import json\nif len('ab') > 1:\n    json.loads('{')\n")
+    spec2 = RunSpec(script=plain, python=sys.executable, timeout=60)
+    assert not mz.what_to_keep(establish(spec2, MatchPolicy(), runs=1), spec2, MatchPolicy()).guarded
+
+
+def test_torchscript_diagnostics_point_at_the_rejected_statement(tmp_path):
+    """TorchScript's own report (torch as installed) has the form :func:`pointed_lines` reads."""
+    pytest.importorskip("torch")
+    from reportkit.run.runner import run_script
+    from reportkit.run.spec import RunSpec
+
+    script = tmp_path / "m.py"
+    script.write_text(textwrap.dedent('''\
+        import torch
+
+
+        class M(torch.nn.Module):
+            bias: torch.Tensor | None
+
+            def __init__(self):
+                super().__init__()
+                self.bias = torch.nn.Parameter(torch.tensor(1.0))
+
+            def forward(self, x):
+                if self.bias is not None:
+                    return x + self.bias
+                return x
+
+
+        torch.jit.script(M())
+        '''))
+    result = run_script(RunSpec(script=script, python=sys.executable, timeout=120))
+    assert result.exception is not None, result.stderr
+    assert pointed_lines(result.exception.message, result.script_path) == (13,)

@@ -7,11 +7,18 @@ values that made it true are the cause; a reducer may shrink them, not drop them
 A *guarded* failure is a ``raise`` inside the body (or ``else``) of an ``if``/``while`` whose test reads a
 value (a name, an attribute, a call, a subscript: not ``if True:`` nor ``if 1 > 0:``) or inside an
 ``except`` handler, within its own function; or an ``assert`` whose test reads a value.
+
+A compiler that reads the script's source (TorchScript) raises from library code, and its diagnostic points
+at the statement it rejected: ``File "m.py", line 15`` … ``~~~~ <--- HERE``. When that statement sits under
+a condition, the condition is part of what the compiler judged (``if self.bias is not None:`` refines an
+optional attribute, or fails to): without it the same diagnostic is a plain user error, not the bug
+(:func:`pointed_lines`, :func:`guarded_site`).
 """
 
 from __future__ import annotations
 
 import ast
+import os
 import re
 from typing import Callable
 
@@ -71,6 +78,47 @@ def guarded_failure(source: str, line: int | None) -> bool:
     if isinstance(statement, ast.Assert):
         return reads_a_value(statement.test)
     return isinstance(statement, ast.Raise) and _under_a_guard(statement, parents)
+
+
+def guarded_site(source: str, line: int) -> bool:
+    """Is the innermost statement spanning ``line`` of ``source`` (of any kind) inside a branch taken on a
+    value within its own scope (see the module doc)? False when the source does not parse."""
+    try:
+        tree = TREES.tree(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    found = _failing_statement(tree, line)
+    return found is not None and _under_a_guard(*found)
+
+
+#: A source reference in a message (``File "/x/m.py", line 15``), and a compiler's mark of what it rejected.
+_FILE_LINE_RE = re.compile(r'File "([^"\n]+)", line (\d+)')
+_HERE_MARK = "<--- HERE"
+#: How many lines after a reference its excerpt may run before the mark.
+_EXCERPT_LINES = 12
+
+
+def pointed_lines(message: str, script_path: str) -> tuple[int, ...]:
+    """The lines of the script at ``script_path`` that a source compiler's diagnostic in ``message`` points
+    at: a ``File "<the script>", line N`` reference whose excerpt (the lines up to the next reference) holds
+    the compiler's ``<--- HERE`` mark. A traceback printed into a message (a worker's, Dynamo's "from user
+    code") names lines that ran, not source a compiler rejected: those have no mark."""
+    if not script_path or _HERE_MARK not in message:
+        return ()
+    target = os.path.abspath(script_path)
+    lines = message.splitlines()
+    found: list[int] = []
+    for i, text in enumerate(lines):
+        m = _FILE_LINE_RE.search(text)
+        if m is None or os.path.abspath(m.group(1)) != target:
+            continue
+        for after in lines[i + 1:i + 1 + _EXCERPT_LINES]:
+            if _FILE_LINE_RE.search(after):
+                break
+            if _HERE_MARK in after:
+                found.append(int(m.group(2)))
+                break
+    return tuple(dict.fromkeys(found))
 
 
 def _module_base(cls: ast.ClassDef) -> bool:

@@ -43,7 +43,14 @@ from reportkit.reduce import passes as P
 from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
 from reportkit.reduce.flatten import NO_CONFTEST, fold_local_code, folded_conftests
-from reportkit.reduce.guards import forward_screen, guarded_failure, keyword_screen, named_keywords
+from reportkit.reduce.guards import (
+    forward_screen,
+    guarded_failure,
+    guarded_site,
+    keyword_screen,
+    named_keywords,
+    pointed_lines,
+)
 from reportkit.reduce.passes.complexity import statements
 from reportkit.reduce.passes.edits import child_bodies
 from reportkit.reduce.passes.materialize import (
@@ -291,9 +298,12 @@ class Keep:
         return True
 
     def still_guarded(self, outcome, source: str) -> bool:
-        """A guarded failure (:attr:`guarded`) is still raised behind a condition in the candidate."""
+        """A guarded failure (:attr:`guarded`) is still raised behind a condition in the candidate, or the
+        compiler's diagnostic still points at a statement under one (:func:`_guarded_sites`)."""
         loc = outcome.signature.location
-        return loc is not None and loc.in_script and guarded_failure(source, loc.line)
+        if loc is not None and loc.in_script:
+            return guarded_failure(source, loc.line)
+        return _guarded_sites(outcome.result, source)
 
     def lost_wakers(self, outcome, source: str) -> list[str]:
         """The wakers of :attr:`wakers` the candidate ``source`` lost (see the class doc): not started, or
@@ -446,8 +456,9 @@ def _why_values(sig: Signature, *, asked: bool, differential: bool, own: bool, i
     return f"raised by library code{where}: its inputs may become literals"
 
 
-def _why_kept(keep: Keep) -> str:
-    """What else ``keep`` keeps, for people (:attr:`Keep.why`, after its first part)."""
+def _why_kept(keep: Keep, own: bool = True) -> str:
+    """What else ``keep`` keeps, for people (:attr:`Keep.why`, after its first part); ``own``: the script's
+    own code raised the failure."""
     why = ""
     if keep.message is not None:
         why += "; the message's values must stay as they are"
@@ -461,8 +472,10 @@ def _why_kept(keep: Keep) -> str:
         why += f"; the wake-up calls after the blocked line, never reached, stay ({', '.join(f'.{m}()' for m in keep.pending)})"
     if keep.test is not None:
         why += f"; the failure must stay in {keep.test[0]} ({keep.test[1]})"
-    if keep.guarded:
+    if keep.guarded and own:
         why += "; the condition it was raised under stays (a guarded failure never becomes unconditional)"
+    elif keep.guarded:
+        why += "; the condition around the statement the compiler rejected stays (it is part of what it judged)"
     if keep.dims:
         why += f"; the ranks and dims the message names stay ({', '.join(dict.fromkeys(keep.dims))})"
     if keep.keywords:
@@ -491,13 +504,13 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     test = _failing_test(rep, spec)
     why = _why_values(sig, asked=asked, differential=differential, own=own, inputs=inputs, values=values)
     wakers, pending = _hang_keeps(rep, spec, source)
-    guarded = own and _guarded_original(sig, spec, source)
+    guarded = _guarded_original(rep, spec, source, own)
     dims = _pinned_dims(rep, policy) if message is None and not is_oracle(sig) else ()
     keywords = named_keywords(_script_text(spec, source), sig.raw_message or sig.full_message)
     keep = Keep(values=values, message=message, test=test, wakers=wakers, compares=values and is_oracle(sig),
                 inputs=inputs, measured=measured, pending=pending, guarded=guarded, dims=dims, keywords=keywords,
                 assertion=guarded and (sig.exc_type or "").rsplit(".", 1)[-1] == "AssertionError")
-    return replace(keep, why=why + _why_kept(keep))
+    return replace(keep, why=why + _why_kept(keep, own))
 
 
 def _script_text(spec: RunSpec, source: str | None) -> str:
@@ -510,17 +523,28 @@ def _script_text(spec: RunSpec, source: str | None) -> str:
         return ""
 
 
-def _guarded_original(sig, spec: RunSpec, source: str | None) -> bool:
-    """Did the script raise its failure behind a condition (:func:`reportkit.reduce.guards.guarded_failure`)?"""
-    loc = sig.location
-    if loc is None or not loc.in_script:
+def _guarded_original(rep: Reproduction, spec: RunSpec, source: str | None, own: bool) -> bool:
+    """Did the script raise its failure behind a condition (:func:`reportkit.reduce.guards.guarded_failure`),
+    or, raised by library code, does a source compiler's diagnostic point at a statement under one
+    (:func:`_guarded_sites`)?"""
+    loc = rep.signature.location
+    if own and (loc is None or not loc.in_script):
         return False
-    if source is None:
-        try:
-            source = spec.script.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return False
-    return guarded_failure(source, loc.line)
+    source = _script_text(spec, source)
+    if not source:
+        return False
+    if own:
+        return guarded_failure(source, loc.line)
+    return any(_guarded_sites(result, source) for result in rep.results if result.exception is not None)
+
+
+def _guarded_sites(result, source: str) -> bool:
+    """Does the run's failure message point, as a source compiler's diagnostic, at a statement of the
+    script under a condition (:func:`reportkit.reduce.guards.pointed_lines`, :func:`~reportkit.reduce.guards.guarded_site`)?"""
+    exc = result.exception
+    if exc is None:
+        return False
+    return any(guarded_site(source, line) for line in pointed_lines(exc.message, result.script_path))
 
 
 #: Waits for a thread or process to end: whatever it waits for itself may be what never comes.
