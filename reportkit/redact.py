@@ -1306,7 +1306,9 @@ _HEADER_START = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
 _AUTH_HEADER = re.compile(
     _HEADER_START + r"(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key|ssws)\s{1,5}"
     r"|[A-Za-z][A-Za-z0-9_\-]{1,30}[ ]{1,3}(?=[^\s\"',;\\]{8}))?"  # any other scheme before a credential
-    r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;\\]{4,})",
+    # (a word before a redacted credential is its scheme, not the value: ``Authorization: Api-Key <redacted>``,
+    # once a known value went first)
+    r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;\\]{4,})(?![^\s\"',;\\])(?![ ]{1,3}<redacted)",
     re.IGNORECASE,
 )
 _BEARER = re.compile(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<redacted)(?=[A-Za-z0-9\-._~+/]{0,2048}[0-9])"

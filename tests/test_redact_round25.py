@@ -115,3 +115,15 @@ def test_a_keys_id_and_secret_after_key_inside_a_literal_in_code():
     assert secret not in out and out.count("\n") == source.count("\n"), out
     kept = f'LINES = ["cache key {uuid.uuid4()}:{secret}"]\n'  # a cache's key is a digest of what it holds
     assert redact.redact_code(kept, env={}) == kept
+
+
+@pytest.mark.parametrize("scheme", ["Api-Key", "Apikey", "Token-V2"])
+def test_an_authorization_scheme_is_not_taken_for_the_value_inside_an_escaped_string(scheme):
+    """An escaped string (``"…\\n> Authorization: Api-Key <key>"``) is redacted in two steps: its unescaped view
+    finds the key, the key is then removed as a known value, and the header rule sees ``Api-Key <redacted>``.
+    The rule took the scheme for the value, and the scheme became a known value of its own: in the rest of the
+    log ``Authorization: Api-Key <key>`` became ``<redacted> <key>`` and the key no longer followed a header."""
+    key = drawn(8) + "." + drawn(32)
+    text = f'"> POST /predict HTTP/1.1\\n> Authorization: {scheme} {key}"\n> Authorization: {scheme} {drawn(8)}.{drawn(32)}\n'
+    out = redact.redact_text(text, env={})
+    assert key not in out and out.count(f"Authorization: {scheme} <redacted:authorization>") == 2, out
