@@ -265,6 +265,7 @@ def test_a_compilers_diagnostic_keeps_the_condition_around_the_statement_it_reje
     assert not mz.what_to_keep(establish(spec2, MatchPolicy(), runs=1), spec2, MatchPolicy()).guarded
 
 
+@pytest.mark.torch
 def test_torchscript_diagnostics_point_at_the_rejected_statement(tmp_path):
     """TorchScript's own report (torch as installed) has the form :func:`pointed_lines` reads."""
     pytest.importorskip("torch")
