@@ -2877,9 +2877,34 @@ def _table_cell_secret(value: str, spaced: bool) -> bool:
         and not _PLACEHOLDER.match(value) and (not spaced or _near_credential(value) or _long_hex(value))
 
 
+# a table's rows joined into one line (a one-line message, a JUnit ``message`` attribute): `` ; `` or `` | ``
+# between rows of a CSV/TSV whose own separator is another character
+_ROW_JOIN = re.compile(r" [;|] ")
+
+
+def _joined_rows(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The rows of the lines that hold a CSV/TSV table joined into one line (:data:`_ROW_JOIN`), each a line of its
+    own: ``NAME,PROVIDER,API_KEY ; primary,vultr,<value> ; backup,vultr,none``."""
+    out: list[tuple[int, str]] = []
+    for start, line in lines:
+        if len(line) > _OUTPUT_READ or len(_ROW_JOIN.findall(line)) < 2 or not ("," in line or "\t" in line):
+            continue
+        pos = 0
+        for brk in [*_ROW_JOIN.finditer(line), None]:
+            end = brk.start() if brk else len(line)
+            out.append((start + pos, line[pos:end]))
+            pos = brk.end() if brk else end
+        out.append((start + len(line), ""))  # (the joined table ends with its line)
+    return out
+
+
 def _table_spans(text: str) -> list[Span]:
-    spans: list[Span] = []
     lines = _table_lines(text)
+    return _column_spans(lines) + _column_spans(_joined_rows(lines))
+
+
+def _column_spans(lines: list[tuple[int, str]]) -> list[Span]:
+    spans: list[Span] = []
     for i, (_, header) in enumerate(lines):
         found = _table_header(header)
         if found is None:
@@ -2999,7 +3024,8 @@ def _echo_spans(text: str) -> list[Span]:
         spans += _group_spans(_PYDANTIC_ECHO, text, "secret", _pydantic_secret)
     if "auth" in text:
         spans += _group_spans(_AUTH_PAIR, text, "secret")
-    if any(c in text for c in _TABLE_SEPARATORS + ("\u2502",)) and ("\n" in text or "\\n" in text):
+    if any(c in text for c in _TABLE_SEPARATORS + ("\u2502",)) and ("\n" in text or "\\n" in text or " ; " in text
+                                                                 or " | " in text):
         spans += _table_spans(text)
     spans += _group_spans(_ROW_PAIR, text, "secret", _row_secret)
     if "?=" in text or ":=" in text or "define" in text:

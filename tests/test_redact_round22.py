@@ -68,6 +68,18 @@ def test_a_secret_column_goes_after_a_log_lines_lead_and_inside_a_string(text):
     assert out.count("'") == text.count("'") and out.count('"') == text.count('"')
 
 
+@pytest.mark.parametrize("join", [" ; ", " | "])
+def test_a_secret_column_goes_when_the_rows_are_joined_into_one_line(join):
+    """A one-line failure message (``ci`` reads JUnit's) holds the table with its line breaks made `` ; ``: the
+    rows of the CSV are still rows (the 22nd round's last leak). A table of ``;``-separated columns stays one."""
+    text = (f"AssertionError: remote config rejected: [P1] region = us-east | [P7] NAME,PROVIDER,API_KEY{join}"
+            f"primary,vultr,{UPPER36}{join}backup,vultr,none | [P8] [DEFAULT] ; user=ml")
+    out = redact_text(text, home="")
+    assert UPPER36 not in out and out == text.replace(UPPER36, "<redacted:secret>"), out
+    steps = "RuntimeError: step,loss,lr ; 1,0.53,0.001 ; 2,0.41,0.001"
+    assert redact_text(steps, home="") == steps
+
+
 def test_a_table_without_a_secret_column_after_a_lead_stays():
     text = "RuntimeError: [P7] step,loss,lr\n1,0.53,0.001\n2,0.41,0.001"
     assert redact_text(text, home="") == text
