@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -272,26 +273,11 @@ def test_torchscript_diagnostics_point_at_the_rejected_statement(tmp_path):
     from reportkit.run.runner import run_script
     from reportkit.run.spec import RunSpec
 
+    # (the corpus's hand-written minimal of pytorch/pytorch#143258)
+    minimal = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus" / \
+        "r06-09-torchscript-optional-tensor-attr" / "minimal.py"
     script = tmp_path / "m.py"
-    script.write_text(textwrap.dedent('''\
-        import torch
-
-
-        class M(torch.nn.Module):
-            bias: torch.Tensor | None
-
-            def __init__(self):
-                super().__init__()
-                self.bias = torch.nn.Parameter(torch.tensor(1.0))
-
-            def forward(self, x):
-                if self.bias is not None:
-                    return x + self.bias
-                return x
-
-
-        torch.jit.script(M())
-        '''))
+    script.write_text(minimal.read_text())
     result = run_script(RunSpec(script=script, python=sys.executable, timeout=120))
     assert result.exception is not None, result.stderr
-    assert pointed_lines(result.exception.message, result.script_path) == (13,)
+    assert pointed_lines(result.exception.message, result.script_path) == (_line(script.read_text(), "+ self.bias"),)
