@@ -410,24 +410,39 @@ def load_artifact_json(path: str | os.PathLike, limit: int = RUN_FILE_LIMIT) -> 
         raise ValueError(f"{os.fspath(path)}: JSON nested too deep to read") from None
 
 
+#: How deep a kept scratch dir may go (a run's tree below this is removed by :func:`scrub_tree`): Inductor's
+#: caches and ``torch_compile_debug`` go five or six levels down; every reader after it walks a bounded tree.
+SCRUB_DEPTH = 64
+
+
 def scrub_tree(root: str | os.PathLike) -> int:
     """Remove every symbolic link, FIFO, socket and device node under ``root`` (a kept scratch dir, once its run and
-    all its processes ended), so that whatever reads its files afterwards (globs, ``read_text``, copies into a
-    bundle) reads only what the run wrote there; links are never followed. The number removed."""
+    all its processes ended), and every directory deeper than :data:`SCRUB_DEPTH`, so that whatever reads its files
+    afterwards (globs, ``read_text``, copies into a bundle) reads only what the run wrote there, through a tree of
+    bounded depth; links are never followed. The number removed. (Iterative: a run's directory 1,500 levels deep
+    made ``os.walk`` recurse past Python's limit.)"""
     removed = 0
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        gone = set()
-        for name in dirnames + filenames:
+    todo = [(os.fspath(root), 0)]
+    while todo:
+        dirpath, depth = todo.pop()
+        try:
+            with os.scandir(dirpath) as entries:
+                listed = [(e.name, e.is_dir(follow_symlinks=False), e.is_file(follow_symlinks=False)) for e in entries]
+        except OSError:
+            continue
+        for name, is_dir, is_file in listed:
             path = os.path.join(dirpath, name)
             try:
-                mode = os.lstat(path).st_mode
-                if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                if is_dir and depth + 1 < SCRUB_DEPTH:
+                    todo.append((path, depth + 1))
+                elif is_dir:
+                    remove_tree(path)
+                    removed += 1
+                elif not is_file:
                     os.unlink(path)
-                    gone.add(name)
+                    removed += 1
             except OSError:
                 pass
-        removed += len(gone)
-        dirnames[:] = [d for d in dirnames if d not in gone]  # (a link to a directory is listed with them)
     return removed
 
 
@@ -460,4 +475,93 @@ def remove_tree(path: str | os.PathLike) -> None:
         except OSError:
             pass
 
-    shutil.rmtree(path, onerror=again)
+    try:
+        shutil.rmtree(path, onerror=again)
+    except RecursionError:  # (shutil.rmtree recurses once per level before Python 3.13: a run's deep tree)
+        _remove_deep(top)
+
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _remove_deep(top: str) -> None:
+    """Remove the tree at ``top`` whatever its depth, holding one directory open at a time: down into each
+    subdirectory by name, back up through ``..`` (checked to be the directory it came from: a tree moved meanwhile
+    is left where it is). What cannot be removed stays; a directory left without ``rwx`` for its owner gets it
+    back (only the tree's own directories, as in :func:`remove_tree`)."""
+    try:
+        fd = os.open(top, _DIR_FLAGS)
+    except OSError:
+        return
+    stack: list[tuple[str, list[str], int, int]] = []  # (name in the parent, the parent's pending names, its dev, ino)
+    try:
+        pending = _clear_dir(fd)
+        while True:
+            if pending:
+                name = pending.pop()
+                child = _open_subdir(fd, name)
+                if child is None:
+                    continue
+                st = os.fstat(fd)
+                stack.append((name, pending, st.st_dev, st.st_ino))
+                os.close(fd)
+                fd, pending = child, _clear_dir(child)
+                continue
+            if not stack:
+                break
+            name, pending, dev, ino = stack.pop()
+            parent = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != (dev, ino):
+                return
+            try:
+                os.rmdir(name, dir_fd=fd)
+            except OSError:
+                pass
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(top)
+    except OSError:
+        pass
+
+
+def _clear_dir(fd: int) -> list[str]:
+    """Unlink what the directory open at ``fd`` holds but directories; their names."""
+    try:
+        if os.fstat(fd).st_mode & 0o700 != 0o700:
+            os.fchmod(fd, 0o700)
+        with os.scandir(fd) as entries:
+            listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+    except OSError:
+        return []
+    dirs = []
+    for name, is_dir in listed:
+        if is_dir:
+            dirs.append(name)
+            continue
+        try:
+            os.unlink(name, dir_fd=fd)
+        except OSError:
+            pass
+    return dirs
+
+
+def _open_subdir(fd: int, name: str) -> int | None:
+    for attempt in range(2):
+        try:
+            return os.open(name, _DIR_FLAGS, dir_fd=fd)
+        except PermissionError:
+            if attempt:
+                return None
+            try:
+                os.chmod(name, 0o700, dir_fd=fd)  # (a directory, listed as one: never a link's target)
+            except OSError:
+                return None
+        except OSError:
+            return None
+    return None
