@@ -10,9 +10,20 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from reportkit.io import SCRUB_DEPTH, remove_tree, scrub_tree
 
 DEEP = 1500
+
+
+@pytest.fixture
+def deep_tmp(tmp_path):
+    """``tmp_path``, emptied at the end whatever happened (pytest's own clean-up of old temp dirs recurses per
+    level too: a deep tree a failed test left would end a later session in a RecursionError)."""
+    yield tmp_path
+    for child in list(tmp_path.iterdir()):
+        remove_tree(child)
 
 
 def _deep_tree(top, depth: int = DEEP) -> None:
@@ -35,7 +46,8 @@ def _deep_tree(top, depth: int = DEEP) -> None:
         os.close(fd)
 
 
-def test_remove_tree_removes_a_tree_deeper_than_the_recursion_limit(tmp_path):
+def test_remove_tree_removes_a_tree_deeper_than_the_recursion_limit(deep_tmp):
+    tmp_path = deep_tmp
     top = tmp_path / "scratch"
     _deep_tree(top)
     remove_tree(top)
@@ -43,7 +55,8 @@ def test_remove_tree_removes_a_tree_deeper_than_the_recursion_limit(tmp_path):
     assert os.path.isdir(tmp_path) and os.stat(tmp_path).st_mode & 0o700 == 0o700  # (its parent is left as it was)
 
 
-def test_scrub_tree_cuts_a_deep_tree_and_removes_links_above_the_cut(tmp_path):
+def test_scrub_tree_cuts_a_deep_tree_and_removes_links_above_the_cut(deep_tmp):
+    tmp_path = deep_tmp
     top = tmp_path / "scratch"
     _deep_tree(top)
     shallow = top / "d" / "d" / "d"
@@ -58,7 +71,8 @@ def test_scrub_tree_cuts_a_deep_tree_and_removes_links_above_the_cut(tmp_path):
     assert depth == SCRUB_DEPTH - 1
 
 
-def test_a_run_that_leaves_a_deep_tree_does_not_break_this_or_later_commands(tmp_path):
+def test_a_run_that_leaves_a_deep_tree_does_not_break_this_or_later_commands(deep_tmp):
+    tmp_path = deep_tmp
     script = tmp_path / "deep.py"
     script.write_text(
         "import os\n"
