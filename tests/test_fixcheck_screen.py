@@ -370,3 +370,22 @@ def test_trace_redacts_a_reason_whole_before_it_cuts_it(tmp_path):
     text = (tmp_path / "t.tsv").read_text()
     assert len(text.splitlines()) == 2 and "cannot sign" in text
     assert not any(line[:20] in text for line in body), text
+
+
+def test_fold_map_finds_the_fix_s_lines_in_a_candidate_without_comments():
+    """The cosmetic pass drops comments; the line the fix changes kept its own (``# Error occurs on this line``, a
+    reporter's note) and comment-only lines stood around it. Matched with the comments, the candidate without them
+    looked as if the fix's lines were gone: it ran unfixed on the good code, failed there and was rejected, so every
+    result with a fix check kept the reporter's comments (r06-01, r07-02 of the corpus)."""
+
+    bad = ("import torch\n\ndef func(x):\n    mat = torch.zeros(x.shape)  # Error occurs on this line\n"
+           "    # mat = torch.zeros_like(x)  # No error\n    mat[0, 0] = mat[0, 1] + x[0, 0]\n    return mat\n")
+    good = bad.replace("torch.zeros(x.shape)", "torch.zeros_like(x)")
+    fold = FoldMap(bad, good)
+    assert fold(bad) == good
+    plain = ("import torch\n\ndef func(x):\n    mat = torch.zeros(x.shape)\n    mat[0, 0] = mat[0, 1] + x[0, 0]\n"
+             "    return mat\n")
+    assert fold(plain) == plain.replace("    mat = torch.zeros(x.shape)\n",
+                                        "    mat = torch.zeros_like(x)  # Error occurs on this line\n")
+    # a fix that changes nothing but a comment changes no code
+    assert FoldMap(bad, bad.replace("# No error", "# fine"))(plain) == plain

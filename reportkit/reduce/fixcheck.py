@@ -22,7 +22,7 @@ checkout.
 A candidate carries code under test inside itself in two cases, and is then mapped to its *good form*
 before the good run (:func:`good_form_map`, :class:`FoldMap`): each place where the script the
 reduction starts from and its good counterpart differ is found in the candidate by its lines
-(indentation aside) and replaced by the good lines; a candidate in which such lines were changed, not
+(indentation and comments aside) and replaced by the good lines; a candidate in which such lines were changed, not
 kept as written, cannot be mapped and is rejected without a run; one in which they were removed
 altogether runs unchanged on the good code (and fails there when the bug went with them). So the
 reducer keeps the code the fix touches as it is.
@@ -44,12 +44,14 @@ from __future__ import annotations
 
 import ast
 import difflib
+import io
 import json
 import os
 import re
 import shutil
 import tempfile
 import threading
+import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -248,7 +250,9 @@ class FoldMap:
     def __init__(self, bad: str, good: str) -> None:
         self.target = good  # the good counterpart of the whole start
         self._defined: set[str] | None = None
-        a, b = bad.splitlines(), good.splitlines()
+        # (lines are matched by their code, comments aside, here and in every candidate: the cosmetic pass that
+        # drops comments must not make the fix's lines look removed; the good lines go in as written)
+        a, b, written = _code_lines(bad), _code_lines(good), good.splitlines()
         self.hunks: list[_Hunk] = []
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
         # lines the change leaves alone, as written: such a line in a candidate is not an edited changed line
@@ -264,7 +268,7 @@ class FoldMap:
                 group += 1
             last = i2
             before = [line for line in a[:i1] if line.strip()]
-            hunk = _Hunk([line for line in a[i1:i2] if line.strip()], b[j1:j2],
+            hunk = _Hunk([line for line in a[i1:i2] if line.strip()], written[j1:j2],
                          before[-1].strip() if before else None, _indent(before[-1]) if before else 0)
             rest = {line.strip() for line in a[:i1] + a[i2:]}
             hunk.evidence = {line.strip() for line in hunk.bad} - rest
@@ -392,7 +396,7 @@ class FoldMap:
         (:meth:`_place_changed`) or insertion (:meth:`_place_insertion`) placed in it, all of a region's
         hunks or none (:func:`_apply_places`)."""
         lines = candidate.splitlines()
-        text = [(i, line) for i, line in enumerate(lines) if line.strip()]  # non-blank lines, with index
+        text = [(i, line) for i, line in enumerate(_code_lines(candidate)) if line.strip()]  # code lines, with index
         stripped = [line.strip() for _, line in text]
         present = set(stripped)
         edits: list[tuple[int, int, list[str]]] = []  # (start, end) of lines replaced by these
@@ -412,6 +416,23 @@ class FoldMap:
         except _Unmappable as exc:
             return None, str(exc)
         return _apply_places(candidate, lines, edits, kept)
+
+
+def _code_lines(source: str) -> list[str]:
+    """The lines of ``source`` without their comments (a comment-only line is blank), one for each line; as they
+    are when it does not tokenize."""
+    lines = source.splitlines()
+    cuts: dict[int, int] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                cuts[tok.start[0] - 1] = tok.start[1]
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return lines
+    for row, col in cuts.items():
+        if row < len(lines):
+            lines[row] = lines[row][:col].rstrip()
+    return lines
 
 
 class _Unmappable(Exception):
