@@ -369,6 +369,18 @@ def test_r06_are_real_reports_with_readable_minimals():
     assert [c for c in cases if "torch" not in c.tags]  # the dateutil case
 
 
+def test_r07_are_real_reports_held_out_from_this_stop():
+    """r07: five more public bug reports (2026-12-01, built blind by a helper that read no reportkit code, while the
+    compiler-diagnostic guard rule was written), one of them a sympy case (not torch); all minimals the helper's."""
+    cases = tagged("r07")
+    assert len(cases) >= 5
+    assert all("real-report" in c.tags and c.target == "repro.py" for c in cases)
+    assert all(c.manifest["provenance"]["url"].startswith("https://github.com/") for c in cases)
+    assert all(c.manifest["provenance"]["blind"] is True for c in cases)
+    assert len(fixed("r07")) >= 3
+    assert [c for c in cases if "torch" not in c.tags]  # the sympy case
+
+
 def _bare_assert_in_test(case) -> bool:
     """Does the test function a pytest target names hold an ``assert`` without a message?"""
     path, _, node = case.target.partition("::")
