@@ -389,3 +389,18 @@ def test_fold_map_finds_the_fix_s_lines_in_a_candidate_without_comments():
                                         "    mat = torch.zeros_like(x)  # Error occurs on this line\n")
     # a fix that changes nothing but a comment changes no code
     assert FoldMap(bad, bad.replace("# No error", "# fine"))(plain) == plain
+
+
+def test_a_fix_that_swaps_a_line_with_its_commented_twin_is_carried(tmp_path):
+    """r06-01's fix comments the failing line out and the commented alternative in. Compared comments aside, the
+    script mapped to its good form differs from the good script only in comments, which do not run: the change is
+    carried (compared as text, the check refused the whole fix check: "its change cannot be carried")."""
+    from reportkit.reduce.fixcheck import good_form_map
+
+    bad = ("import torch\n\ndef func(x, y):\n    mat = torch.zeros(x.shape)  # Error occurs on this line\n"
+           "    # mat = torch.zeros_like(x)  # No error occurs on this line\n    return mat\n")
+    good = ("import torch\n\ndef func(x, y):\n    # mat = torch.zeros(x.shape)  # Error occurs on this line\n"
+            "    mat = torch.zeros_like(x)  # No error occurs on this line\n    return mat\n")
+    fold = good_form_map(bad, tmp_path / "repro.py", good, folded=False)
+    assert fold is not None
+    assert "torch.zeros_like(x)" in fold("import torch\ndef func(x, y):\n    mat = torch.zeros(x.shape)\n    return mat\n")

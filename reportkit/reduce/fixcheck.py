@@ -660,8 +660,8 @@ def unbound_fix_read(candidate: str, good_form: str, provided: set[str]) -> str 
     return None if _may_catch(tree) else f"the fix's line reads {unread[0]}: fails there"
 
 
-def _text_lines(text: str) -> list[str]:
-    return [line.rstrip() for line in text.splitlines() if line.strip()]
+def _code_text(text: str) -> list[str]:
+    return [line.rstrip() for line in _code_lines(text) if line.strip()]
 
 
 def good_form_map(start: str, good_script: Path, good_source: str, *, folded: bool,
@@ -686,7 +686,7 @@ def good_form_map(start: str, good_script: Path, good_source: str, *, folded: bo
         target = flat.source
     fold = FoldMap(start, target)
     mapped = fold(start)
-    if mapped is None or _text_lines(mapped) != _text_lines(target):
+    if mapped is None or _code_text(mapped) != _code_text(target):  # (comments aside: they do not run)
         return None
     return fold
 
