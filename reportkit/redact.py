@@ -1009,8 +1009,11 @@ def _b64decode(value: str, urlsafe: bool = False) -> Optional[bytes]:
 
 
 def _b64_text(value: str) -> Optional[str]:
-    """``value`` as base64 of UTF-8 text (:func:`_b64decode`), or None."""
+    """``value`` as base64 of UTF-8 text (:func:`_b64decode`), or of UTF-16LE text of ASCII characters (every second
+    byte zero: PowerShell's ``-EncodedCommand``, .NET's strings), or None."""
     data = _b64decode(value)
+    if data is not None and len(data) >= 16 and len(data) % 2 == 0 and not any(data[1::2]) and all(data[0::2]):
+        return data.decode("utf-16-le")
     try:
         return data.decode("utf-8") if data is not None else None
     except UnicodeDecodeError:
@@ -1679,6 +1682,9 @@ _WEBHOOK_BARE_PATH = re.compile(r"(?:(?<=[\s\"'(=:])|^)/(?:[^\s/\"'?#<>]{1,80}/)
 # conda's and pip's URLs for a private channel), Telegram's ``/bot<token>/`` (a token rule)
 _PATH_TOKEN = re.compile(r"://(?:[\w\-]{1,63}\.)*anaconda\.(?:org|com|cloud)/t/(?P<value>(?!<redacted)[A-Za-z0-9_\-]{16,256})(?=/|$|[\s>\"'])",
                          re.IGNORECASE)
+# Cloudsmith's entitlement tokens: the first segment of a private repository's download path
+# (``https://dl.cloudsmith.io/<token>/<owner>/<repo>/...``; ``public`` and ``basic`` name the other two kinds)
+_CLOUDSMITH_PATH = re.compile(r"://dl\.cloudsmith\.io/(?P<value>(?!<redacted)(?!(?:public|basic)/)[A-Za-z0-9]{12,64})/")
 
 
 def _webhook_key(m: re.Match[str]) -> bool:
@@ -1706,6 +1712,8 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_WEBHOOK_BARE_PATH, text, "webhook", _webhook_key)
     if "anaconda." in text:
         spans += _group_spans(_PATH_TOKEN, text, "anaconda-token", _webhook_key)
+    if "cloudsmith.io" in text:
+        spans += _group_spans(_CLOUDSMITH_PATH, text, "cloudsmith-token", _webhook_key)
     if "://" in text:
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
@@ -1897,7 +1905,7 @@ _LONG_SECRET_WORD = (
     r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
 )
 # (and "pw" glued to a word before it: rootpw, adminpw, BMC_ROOTPW; no English word ends so, and PWD is not it)
-_SHORT_SECRET_WORD = r"(?:(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie)|(?<=[A-Za-z])pw(?![A-Za-z]))"
+_SHORT_SECRET_WORD = r"(?:(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie|psk)|(?<=[A-Za-z])pw(?![A-Za-z]))"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
@@ -4361,7 +4369,7 @@ def _parses(source: str) -> bool:
 # not a placeholder, template, number, path, URL or plain word).
 _CODE_SECRET_LAST = frozenset({"PASSWORD", "PASSWORDS", "PASSWD", "PWD", "PASSPHRASE", "SECRET", "SECRETS",
                                "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "COOKIE", "COOKIES", "APIKEY", "PRIVATEKEY",
-                               "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY"})
+                               "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY", "PSK"})
 # KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
 _KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
                              "SECRET", "ACCESS", "APP", "SIGNING", "MASTER", "ENCRYPTION", "LICENSE", "ADMIN", "SSH",
@@ -4770,7 +4778,7 @@ def _whole(node: object) -> str:
 
 # a word every name the keyword rules accept contains (a quick test before the rules' regular expressions)
 _SECRET_NEEDLES = ("pass", "pw", "secret", "token", "key", "auth", "cred", "cookie", "session", "webhook", "dsn",
-                   "bearer", "jwt", "sig", "url", "uri", "conn")
+                   "bearer", "jwt", "sig", "url", "uri", "conn", "psk")
 # an escape that can hide a token from the source's own scan (colour codes, NULs of UTF-16, \N{...})
 _HIDING_ESCAPE = re.compile(r"\\(?:x|u|U|N\{|[0-7])")
 # literals Python joins into one constant ("abc" "def", across lines in brackets): a secret split between them
@@ -5214,7 +5222,7 @@ _SECRET_NAME_WORDS = frozenset(
     {
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
         "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "AUTH", "COOKIE", "COOKIES",
-        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER",
+        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER", "PSK",
     }
 )  # fmt: skip
 _GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS", "WEBHOOK")

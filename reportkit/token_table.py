@@ -380,6 +380,9 @@ DOCUMENTED_SHAPES: tuple[tuple[str, str, str, str], ...] = tuple(
     + [("qianfan-api-key", "bce-v3/ALTAK-", "[0-9A-Za-z]{16,40}/[0-9a-f]{32,64}", "cloud.baidu.com/doc/qianfan")]
     # Stytch's project secrets: secret-live- / secret-test- and 36 base64url characters (stytch.com/docs)
     + [("stytch-secret", f"secret-{env}-", "[\\-0-9A-Z_a-z]{36}", "stytch.com/docs") for env in ("live", "test")]
+    # Twitch's chat (IRC) OAuth tokens: oauth: and 30 lower-case letters and digits, sent as ``PASS oauth:...``
+    # (dev.twitch.tv/docs/irc/authenticate-bot)
+    + [("twitch-oauth-token", "oauth:", "[0-9a-z]{30}", "dev.twitch.tv/docs/irc")]
 )
 
 # Keys whose vendor signature sits inside them at a fixed offset: Microsoft's identifiable keys (Azure's 64-byte

@@ -7,6 +7,8 @@ inside a longer argument, a run's name as an ``--env`` value. Values are drawn p
 
 from __future__ import annotations
 
+import ast
+import base64
 import secrets
 import uuid
 
@@ -127,3 +129,36 @@ def test_an_authorization_scheme_is_not_taken_for_the_value_inside_an_escaped_st
     text = f'"> POST /predict HTTP/1.1\\n> Authorization: {scheme} {key}"\n> Authorization: {scheme} {drawn(8)}.{drawn(32)}\n'
     out = redact.redact_text(text, env={})
     assert key not in out and out.count(f"Authorization: {scheme} <redacted:authorization>") == 2, out
+
+
+def test_base64_of_utf16_text_is_read_as_that_text():
+    """PowerShell's ``-EncodedCommand`` (and .NET's strings) are base64 of UTF-16LE: every second byte zero. Read as
+    UTF-8, the decoded text was full of NULs and no credential."""
+    token = "sk-ant-api03-" + drawn(93) + "AA"
+    blob = base64.b64encode(token.encode("utf-16-le")).decode()
+    out = redact.redact_text(f"powershell -EncodedCommand {blob}", env={})
+    assert blob not in out and "<redacted" in out, out
+    weights = "AAAAPwAAgD8AAMA/AAAAQAAAIEAAAEBAAABgQAAAgEA="  # float32s: not text of either kind
+    assert redact.redact_text(f"base64 weights: {weights}", env={}) == f"base64 weights: {weights}"
+
+
+def test_a_twitch_chat_token_and_a_cloudsmith_path_token_go():
+    token = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(30))
+    out = redact.redact_text(f"< PASS oauth:{token}\n< NICK trainbot", env={})
+    assert token not in out and "< NICK trainbot" in out, out
+    path = drawn(16)
+    out = redact.redact_text(f"Looking in indexes: https://dl.cloudsmith.io/{path}/acme/ml/python/simple/", env={})
+    assert path not in out and "/acme/ml/python/simple/" in out, out
+    public = "Looking in indexes: https://dl.cloudsmith.io/public/acme/ml/python/simple/"
+    assert redact.redact_text(public, env={}) == public
+    assert redact.redact_text("oauth: token refreshed (expires_in=3600)", env={}) == "oauth: token refreshed (expires_in=3600)"
+
+
+def test_a_wifi_pre_shared_key_is_a_secret():
+    password = "Linden" + str(secrets.randbelow(900) + 100) + "?Quaa" + str(secrets.randbelow(90) + 10)
+    text = f'network={{\n    ssid="lab-5g"\n    psk="{password}"\n}}'
+    assert password not in redact.redact_text(text, env={})
+    code = f'cfg = {{"psk": "{password}"}}\nwifi_psk = "{password}"\nlines = "psk={password}"\nn = dict(psk=8)\n'
+    out = redact.redact_code(code)
+    assert password not in out and "dict(psk=8)" in out, out
+    ast.parse(out)
