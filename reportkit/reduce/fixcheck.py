@@ -44,20 +44,18 @@ from __future__ import annotations
 
 import ast
 import difflib
-import io
 import json
 import os
 import re
 import shutil
 import tempfile
 import threading
-import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportkit.failure.check import Check
 from reportkit.io import remove_tree
-from reportkit.reduce.passes.source import parses
+from reportkit.reduce.passes.source import SourceMap, parses
 from reportkit.run.executor import ColdExecutor, Executor
 from reportkit.run.gitinfo import GoodRev, GoodRevError, export_commit, file_at
 from reportkit.run.runner import COPY_IGNORE, Sandbox, session_root
@@ -419,19 +417,15 @@ class FoldMap:
 
 
 def _code_lines(source: str) -> list[str]:
-    """The lines of ``source`` without their comments (a comment-only line is blank), one for each line; as they
-    are when it does not tokenize."""
+    """The lines of ``source`` without their comments (a comment-only line is blank), one for each line (the
+    comments :class:`~reportkit.reduce.passes.source.SourceMap` finds: those before a point where it stops
+    tokenizing)."""
     lines = source.splitlines()
-    cuts: dict[int, int] = {}
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            if tok.type == tokenize.COMMENT:
-                cuts[tok.start[0] - 1] = tok.start[1]
-    except (tokenize.TokenError, SyntaxError, ValueError):
-        return lines
-    for row, col in cuts.items():
-        if row < len(lines):
-            lines[row] = lines[row][:col].rstrip()
+    smap = SourceMap(source)
+    for comment in smap.comments:
+        lineno = smap.lineno_of(comment.start)
+        if lineno <= len(lines):
+            lines[lineno - 1] = lines[lineno - 1][:comment.start - smap.line_start(lineno)].rstrip()
     return lines
 
 
