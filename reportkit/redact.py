@@ -65,7 +65,7 @@ unless its last word says where or what the secret is rather than being it (``FI
 ``TOKENIZERS_PARALLELISM``, ``GIT_ASKPASS``, ``AUTHOR``, ``PWD``/``OLDPWD``, ``XDG_SESSION_TYPE`` and
 ``DBUS_SESSION_BUS_ADDRESS`` are left alone. All other values still go through :func:`redact_text`.
 
-All patterns are compiled once at import; each is a linear scan with bounded quantifiers (patterns
+Each pattern is compiled once, when it is first used (:func:`_rx`); each is a linear scan with bounded quantifiers (patterns
 without a literal prefix are skipped when the literal they need is absent), so megabytes are fine.
 """
 
@@ -83,6 +83,7 @@ import math
 import os
 import re
 import secrets as _secrets
+import tempfile
 import threading
 import tokenize
 import urllib.parse
@@ -95,6 +96,34 @@ from reportkit.token_table import DOCUMENTED_SHAPES, SIGNED_SHAPES, TOKEN_SHAPES
 MARK = "<redacted:{}>"
 
 
+class _LazyPattern:
+    """A regular expression compiled when it is first used. The rules below are some 800 patterns, and a text
+    meets only the ones whose literal part it has: compiling them all at import cost each reportkit command
+    about 0.25 s before it did anything. ``pattern`` and ``flags`` are read without compiling."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern, self.flags = pattern, flags
+        self._compiled: Optional[re.Pattern[str]] = None
+
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def __getattr__(self, name: str):  # search, match, finditer, sub, groupindex, ...
+        return getattr(self.compiled(), name)
+
+    def __repr__(self) -> str:
+        return f"_rx({self.pattern!r}, {self.flags})"
+
+
+def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile``, deferred to the first use (:class:`_LazyPattern`); a bad pattern raises there."""
+    return _LazyPattern(pattern, flags)  # type: ignore[return-value]  # (it answers every Pattern method)
+
+
 def _mark(kind: str) -> str:
     return MARK.format(kind)
 
@@ -103,16 +132,16 @@ Span = tuple[int, int, str]  # (start, end, replacement)
 
 # --------------------------------------------------------------------------- views: ANSI codes, NULs
 
-_ANSI = re.compile(r"(?:\x1b|\\u001b|\\x1b|\\033)(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)"
+_ANSI = _rx(r"(?:\x1b|\\u001b|\\x1b|\\033)(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)"
                    r"|[@-Z\\-_])")
-_NUL = re.compile(r"\x00|\\u0000|\\x00")
+_NUL = _rx(r"\x00|\\u0000|\\x00")
 # a NUL between two characters that are not, on each side: one that separates words (``/proc/PID/cmdline``'s arguments,
 # ``find -print0``), not the every-other-byte NUL of UTF-16, which is seen through. It reads as a space, so
 # ``--hub-token\0<value>`` stays a flag and its value instead of one word (round 20 of planted secrets)
-_NUL_SEPARATOR = re.compile(r"(?<=[^\x00][^\x00])\x00(?=[^\x00][^\x00])")
+_NUL_SEPARATOR = _rx(r"(?<=[^\x00][^\x00])\x00(?=[^\x00][^\x00])")
 
 
-_ANSI_RAW = re.compile(r"\x1b(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|[@-Z\\-_])")
+_ANSI_RAW = _rx(r"\x1b(?:\[[0-?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|[@-Z\\-_])")
 
 
 def _clean_view(text: str, escapes: bool = True) -> str:
@@ -166,12 +195,12 @@ def unprotect(text: str) -> str:
 # --------------------------------------------------------------------------- (a) known values
 
 _MIN_KNOWN = 6
-_TRIVIAL = re.compile(r"^(?:\d{1,7}|true|false|yes|no|on|off|none|null|nil|enabled?|disabled?)$", re.IGNORECASE)
+_TRIVIAL = _rx(r"^(?:\d{1,7}|true|false|yes|no|on|off|none|null|nil|enabled?|disabled?)$", re.IGNORECASE)
 # an --env value that is a plain setting, not a credential: lowercase words and numbers joined by
 # punctuation without a letter next to a digit (+dynamo,recompiles; cuda:0; 0,1), an upper-case word
 # (DEBUG), or a path
-_PLAIN_SETTING = re.compile(r"[a-z0-9_.,:;+=/\- ]*|[A-Z_]+|(?:/|\./|~/)[^\s:@]*")
-_LETTER_DIGIT = re.compile(r"[a-z][0-9]|[0-9][a-z]")
+_PLAIN_SETTING = _rx(r"[a-z0-9_.,:;+=/\- ]*|[A-Z_]+|(?:/|\./|~/)[^\s:@]*")
+_LETTER_DIGIT = _rx(r"[a-z][0-9]|[0-9][a-z]")
 
 
 class _Known:
@@ -222,8 +251,8 @@ def plain_setting(value: str) -> bool:
                 and "://" not in value) or _setting_pairs(value))
 
 
-_SETTING_PAIR = re.compile(r"([a-z][a-z0-9_]{1,60})[:=]([A-Za-z0-9_.+\-]{1,60})")
-_SETTING_WORD = re.compile(r"-?[0-9]+(?:\.[0-9]+)?[A-Za-z]{0,3}|[a-z_]+|[A-Za-z][a-z]+(?:[A-Z][a-z]+)*")
+_SETTING_PAIR = _rx(r"([a-z][a-z0-9_]{1,60})[:=]([A-Za-z0-9_.+\-]{1,60})")
+_SETTING_WORD = _rx(r"-?[0-9]+(?:\.[0-9]+)?[A-Za-z]{0,3}|[a-z_]+|[A-Za-z][a-z]+(?:[A-Z][a-z]+)*")
 
 
 def _setting_pairs(value: str) -> bool:
@@ -236,8 +265,8 @@ def _setting_pairs(value: str) -> bool:
     return True
 
 
-_PATH_SETTING = re.compile(r"(?:/|\./|~/|file://(?:localhost)?/)(?:[\w.+\-/~]|%[0-9A-Fa-f]{2}){1,4096}")  # (file:///a%20b)
-_REGEX_TOKENS = re.compile(r"\(\?[=!:<]|\.[*+]|\\[dwsbDWS]|\[[^\]]{1,40}\]|\{[0-9]{1,4},[0-9]{0,4}\}|^\^|\$$")
+_PATH_SETTING = _rx(r"(?:/|\./|~/|file://(?:localhost)?/)(?:[\w.+\-/~]|%[0-9A-Fa-f]{2}){1,4096}")  # (file:///a%20b)
+_REGEX_TOKENS = _rx(r"\(\?[=!:<]|\.[*+]|\\[dwsbDWS]|\[[^\]]{1,40}\]|\{[0-9]{1,4},[0-9]{0,4}\}|^\^|\$$")
 
 
 def _regex_syntax(value: str) -> bool:
@@ -251,9 +280,9 @@ def _regex_syntax(value: str) -> bool:
     return True
 
 
-_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+\-]{0,200}\.(?:whl|tar\.gz|tgz|tar|zip|egg|json|ya?ml|toml|txt|cfg|ini|"
+_FILE_NAME = _rx(r"[A-Za-z0-9][A-Za-z0-9_.+\-]{0,200}\.(?:whl|tar\.gz|tgz|tar|zip|egg|json|ya?ml|toml|txt|cfg|ini|"
                         r"py|pt|pth|bin|ckpt|safetensors|onnx|gguf|csv|parquet|log|so|h5|npz|npy)")
-_SETTING_ASSIGNED = re.compile(r"([A-Z_][A-Z0-9_]{1,60})=([^\s=]{1,200})")
+_SETTING_ASSIGNED = _rx(r"([A-Z_][A-Z0-9_]{1,60})=([^\s=]{1,200})")
 
 
 def env_secrets(env: Mapping[str, Optional[str]]) -> dict[str, str]:
@@ -302,8 +331,8 @@ def override_known(value: Optional[str]) -> bool:
         and not name_slug(value)
 
 
-_SLUG = re.compile(r"[a-z0-9]{1,16}(?:[-_.][a-z0-9]{1,16}){2,15}")
-_WORD_RUN = re.compile(r"[a-z]{3,}")
+_SLUG = _rx(r"[a-z0-9]{1,16}(?:[-_.][a-z0-9]{1,16}){2,15}")
+_WORD_RUN = _rx(r"[a-z]{3,}")
 
 
 def name_slug(value: str) -> bool:
@@ -558,7 +587,7 @@ def _replace_known(text: str, table: tuple[tuple[str, str], ...]) -> str:
 # --------------------------------------------------------------------------- line wraps
 
 # (and what quotes each line of a block: pytest's "E   " before a failure's lines, "> ")
-_BREAK = re.compile(r"[ \t]+(?:\\?\r?\n|\\n\ue005?)(?:E[ \t]{2,8}|>[ \t])?[ \t]*"
+_BREAK = _rx(r"[ \t]+(?:\\?\r?\n|\\n\ue005?)(?:E[ \t]{2,8}|>[ \t])?[ \t]*"
                     r"|(?:\\?\r?\n|\\n\ue005?)(?:E[ \t]{2,8}|>[ \t])?[ \t]*")
 
 
@@ -665,8 +694,8 @@ def _wrapped_token(text: str, joined: _Joined, pattern: re.Pattern[str], m: re.M
     return spans + [(lo, hi, marker)]
 
 
-_LINE_BREAK = re.compile(r"\r?\n|(?:\\r)?\\n\ue005?")
-_NEXT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,80}[ \t]{0,3}[=:](?![=:])[ \t]{0,3}(?=\S)")  # (not a base64 tail's "=" pad)
+_LINE_BREAK = _rx(r"\r?\n|(?:\\r)?\\n\ue005?")
+_NEXT_NAME = _rx(r"[A-Za-z_][A-Za-z0-9_.\-]{0,80}[ \t]{0,3}[=:](?![=:])[ \t]{0,3}(?=\S)")  # (not a base64 tail's "=" pad)
 
 
 def _tail_after_prefix(text: str, at: int) -> Optional[tuple[int, int]]:
@@ -694,8 +723,8 @@ def _tail_after_prefix(text: str, at: int) -> Optional[tuple[int, int]]:
     return None
 
 
-_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}){2,6}")
-_CALLED = re.compile(r"\(|\.[A-Za-z_]\w{0,60}\(")  # what follows a name that is called: foo(, Client.create(
+_CAMEL_WORDS = _rx(r"(?:[A-Z][a-z]{2,}){2,6}")
+_CALLED = _rx(r"\(|\.[A-Za-z_]\w{0,60}\(")  # what follows a name that is called: foo(, Client.create(
 
 
 def _token_tail(piece: str) -> bool:
@@ -730,15 +759,15 @@ def _apply(text: str, spans: list[Span]) -> str:
 # --------------------------------------------------------------------------- (b) private keys
 
 # PEM (RFC 7468) and SSH2 (RFC 4716: "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----") armour
-_PEM_BEGIN = re.compile(r"(?P<dash>-----|---- )BEGIN (?P<label>[A-Z0-9 ]{0,40})PRIVATE KEY(?P<block> BLOCK)?(?:-----| ----)")
+_PEM_BEGIN = _rx(r"(?P<dash>-----|---- )BEGIN (?P<label>[A-Z0-9 ]{0,40})PRIVATE KEY(?P<block> BLOCK)?(?:-----| ----)")
 # the end of a block whose beginning is not in the text (clipped output): the key lines before it go too
-_PEM_ORPHAN_END = re.compile(
+_PEM_ORPHAN_END = _rx(
     r"(?:^[ \t]*(?:[A-Za-z0-9+/=]{16,200}|=[A-Za-z0-9+/]{2,8})[ \t]*\r?\n){1,600}"
     r"[ \t]*(?:-----|---- )END (?:[A-Z0-9 ]{0,40})PRIVATE KEY(?: BLOCK)?(?:-----| ----)",
     re.MULTILINE,
 )
 # body lines after a header whose END marker is missing (log cut off); JSON-escaped newlines too
-_PEM_BODY = re.compile(  # (escaped once in JSON, twice in the repr of a JSON text)
+_PEM_BODY = _rx(  # (escaped once in JSON, twice in the repr of a JSON text)
     r"(?:[ \t]*(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]*"
     r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$|\\|[\"'])|[A-Za-z\-]{1,40}: [^\n\\]{0,200}|(?=\r?\n|\\{1,2}n)))*"
 )
@@ -747,8 +776,8 @@ _PEM_MAX_BYTES = 32768
 # DEK-Info, Comment: "user@host"), never a marker, another block's BEGIN or other text (the END of another block,
 # far below)
 # — also behind a comment's or a quote's prefix: "# ", "> ", "// "
-_PEM_INSIDE = re.compile(r"(?:(?!BEGIN )[A-Za-z0-9+/=\s\\\"':,.@_\-()#>|*;!])*")
-_B64_RUN = re.compile(r"(?:[A-Za-z0-9+/_\-=]|(?:\\r)?\\n(?=[A-Za-z0-9+/]{16})|\r?\n(?=[A-Za-z0-9+/]{16}))+")
+_PEM_INSIDE = _rx(r"(?:(?!BEGIN )[A-Za-z0-9+/=\s\\\"':,.@_\-()#>|*;!])*")
+_B64_RUN = _rx(r"(?:[A-Za-z0-9+/_\-=]|(?:\\r)?\\n(?=[A-Za-z0-9+/]{16})|\r?\n(?=[A-Za-z0-9+/]{16}))+")
 
 
 def _b64_needles(phrase: bytes) -> list[str]:
@@ -758,7 +787,7 @@ def _b64_needles(phrase: bytes) -> list[str]:
 _PEM_B64 = _b64_needles(b"PRIVATE KEY-----")
 
 
-_PUTTY = re.compile(r"PuTTY-User-Key-File-[0-9]: .{0,20000}?Private-(?:MAC|Hash): [0-9a-fA-F]{8,128}", re.DOTALL)
+_PUTTY = _rx(r"PuTTY-User-Key-File-[0-9]: .{0,20000}?Private-(?:MAC|Hash): [0-9a-fA-F]{8,128}", re.DOTALL)
 
 
 def _pem_spans(text: str) -> list[Span]:
@@ -798,7 +827,7 @@ _E = r"(?![A-Za-z0-9_\-])"  # the token ends here
 def _tok(kind: str, body: str, end: bool = True) -> tuple[str, re.Pattern[str]]:
     # no look-behind in front: a pattern that starts with its literal prefix is searched for as fast as
     # str.find; that the match does not start inside a longer word is checked by _starts_word
-    return kind, re.compile(body + (_E if end else ""))
+    return kind, _rx(body + (_E if end else ""))
 
 
 def _starts_word(text: str, start: int) -> bool:
@@ -821,8 +850,8 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("slack-token", r"xox[abposre]-[A-Za-z0-9\-]{10,250}"),
     _tok("slack-token", r"xapp-[0-9]-[A-Za-z0-9\-]{10,250}"),
     _tok("slack-token", r"xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{100,250}"),
-    ("slack-webhook", re.compile(r"(?<=hooks\.slack\.com/)(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{8,300}")),
-    ("discord-webhook", re.compile(r"(?:(?<=discord\.com/api/webhooks/)|(?<=discordapp\.com/api/webhooks/))"
+    ("slack-webhook", _rx(r"(?<=hooks\.slack\.com/)(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{8,300}")),
+    ("discord-webhook", _rx(r"(?:(?<=discord\.com/api/webhooks/)|(?<=discordapp\.com/api/webhooks/))"
                                    r"[0-9]{5,30}/[A-Za-z0-9_\-]{20,200}")),
     _tok("google-api-key", r"AIza[0-9A-Za-z_\-]{35}", end=False),
     _tok("google-oauth-token", r"ya29\.[0-9A-Za-z_\-]{20,2048}"),
@@ -947,30 +976,30 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
 # Cloud/Vagrant tokens (``<14>.atlasv1.<60+>``), Azure AD client secrets (``<3><digit>Q~<31-34>``), MaxMind
 # license keys (``<6>_<29>_mmk``), Mailchimp keys (``<32 hex>-us<dc>``)
 _SHAPED_TOKENS: list[tuple[str, str, re.Pattern[str]]] = [
-    ("terraform-token", ".atlasv1.", re.compile(r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,70}" + _E)),
-    ("azure-client-secret", "Q~", re.compile(r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])")),
-    ("maxmind-key", "_mmk", re.compile(r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk" + _E)),
-    ("mailchimp-key", "-us", re.compile(r"[a-f0-9]{32}-us[0-9]{1,2}" + _E)),
-    ("newrelic-key", "NRAL", re.compile(r"[a-z0-9]{6}[a-f0-9]{30}NRAL" + _E)),  # a license key
-    ("azure-devops-token", "AZDO", re.compile(r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E)),  # a PAT (84)
+    ("terraform-token", ".atlasv1.", _rx(r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,70}" + _E)),
+    ("azure-client-secret", "Q~", _rx(r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])")),
+    ("maxmind-key", "_mmk", _rx(r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk" + _E)),
+    ("mailchimp-key", "-us", _rx(r"[a-f0-9]{32}-us[0-9]{1,2}" + _E)),
+    ("newrelic-key", "NRAL", _rx(r"[a-z0-9]{6}[a-f0-9]{30}NRAL" + _E)),  # a license key
+    ("azure-devops-token", "AZDO", _rx(r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E)),  # a PAT (84)
     # Asana personal access tokens (<version>/<user id>/<app id>:<32 hex>; the older 1/<id>:<32 hex>)
-    ("asana-token", ":", re.compile(r"[12]/[0-9]{8,19}(?:/[0-9]{8,19})?:[0-9a-f]{32}" + _E)),
+    ("asana-token", ":", _rx(r"[12]/[0-9]{8,19}(?:/[0-9]{8,19})?:[0-9a-f]{32}" + _E)),
     # Zhipu (GLM) API keys: <32 hex id>.<16 random letters and digits>
-    ("zhipu-key", ".", re.compile(r"[0-9a-f]{32}\.(?=[A-Za-z0-9]{0,15}[0-9])(?=[A-Za-z0-9]{0,15}[a-z])(?=[A-Za-z0-9]{0,15}[A-Z])"
+    ("zhipu-key", ".", _rx(r"[0-9a-f]{32}\.(?=[A-Za-z0-9]{0,15}[0-9])(?=[A-Za-z0-9]{0,15}[a-z])(?=[A-Za-z0-9]{0,15}[A-Z])"
                                   r"[A-Za-z0-9]{16}" + _E)),
     # ngrok's API keys and authtokens: 2<26 drawn>_<digit><20 drawn> (checked: letters of both cases and digits)
-    ("ngrok-token", "_", re.compile(r"2[A-Za-z0-9]{26}_[0-9][A-Za-z0-9]{20}" + _E)),
+    ("ngrok-token", "_", _rx(r"2[A-Za-z0-9]{26}_[0-9][A-Za-z0-9]{20}" + _E)),
     ("teams-webhook", "webhook.office.com/webhookb2/",
-     re.compile(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
+     _rx(r"(?<=webhook\.office\.com/webhookb2/)[A-Za-z0-9@/_\-]{60,400}")),
 ]
-_JWT_LOOSE = re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{0,2048}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,2048}){1,3}")  # JWS, JWE
+_JWT_LOOSE = _rx(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{0,2048}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,2048}){1,3}")  # JWS, JWE
 
 
 # keys with their vendor's signature inside at a fixed offset (reportkit/token_table.py's SIGNED_SHAPES: Azure's
 # identifiable keys): found by the signature, then the whole shape is matched from the offset before it; the key
 # neither starts nor ends inside a longer run of base64
 _SIGNED: list[tuple[str, str, int, re.Pattern[str]]] = [
-    (kind, sig, count, re.compile(before + "{" + str(count) + "}" + re.escape(sig) + after + r"(?![A-Za-z0-9+/=_\-])"))
+    (kind, sig, count, _rx(before + "{" + str(count) + "}" + re.escape(sig) + after + r"(?![A-Za-z0-9+/=_\-])"))
     for kind, sig, before, count, after, _source in SIGNED_SHAPES]
 
 
@@ -1088,10 +1117,10 @@ def _trie(words: Iterable[str]) -> str:
 # one of the prefixes starts (a trie alternation), then only the bodies registered for that prefix are tried there.
 _CATALOGUE: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
 for _kind, _prefix, _body, _source in TOKEN_SHAPES + DOCUMENTED_SHAPES:
-    _CATALOGUE.setdefault(_prefix[:3], []).append((_prefix, _kind, re.compile(_body + _E)))
+    _CATALOGUE.setdefault(_prefix[:3], []).append((_prefix, _kind, _rx(_body + _E)))
 for _shapes in _CATALOGUE.values():
     _shapes.sort(key=lambda shape: -len(shape[0]))  # the longest prefix first: sk-ant-api03- before sk-
-_CATALOGUE_HEADS = re.compile(_trie(_CATALOGUE))
+_CATALOGUE_HEADS = _rx(_trie(_CATALOGUE))
 
 
 def _catalogue_spans(text: str) -> list[Span]:
@@ -1116,9 +1145,9 @@ def _catalogue_spans(text: str) -> list[Span]:
 # can find their tokens. The word must begin a word and the body end one (``attn_fwd_bf16_a3f9...`` has a body of
 # 16); a word that names a digest, an id or a file (``sha256_``, ``run-``, ``commit_``) holds no secret.
 # (the body's further parts, a base64url body's "_"/"-", are read on without backtracking: :func:`_prefixed_end`)
-_PREFIXED_TOKEN = re.compile(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<lead>(?:[A-Za-z0-9]{1,19}[_\-]){0,3})"
+_PREFIXED_TOKEN = _rx(r"(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}[_\-])(?P<lead>(?:[A-Za-z0-9]{1,19}[_\-]){0,3})"
                              r"(?P<body>[A-Za-z0-9]{12,128})")  # (lead: a base64url body's short first parts)
-_BODY_PART = re.compile(r"[_\-][A-Za-z0-9]{1,64}")  # (base64url: a last part may be one character)
+_BODY_PART = _rx(r"[_\-][A-Za-z0-9]{1,64}")  # (base64url: a last part may be one character)
 _NOT_A_VENDOR = frozenset({
     "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3", "xxh64", "xxh3",
     "crc32", "hash", "digest", "etag", "commit", "rev", "revision", "ref", "id", "uid", "uuid", "guid", "run", "job",
@@ -1127,7 +1156,7 @@ _NOT_A_VENDOR = frozenset({
     "event", "msg", "message", "order", "user", "account", "acct", "item", "doc", "record", "row", "txn", "tx",
     "sess", "cus", "sub", "nonce", "inv", "prod", "price", "evt", "ch", "pi", "pm", "seti", "in", "ii", "cs", "src", "ba",
 })
-_LETTER_RUN = re.compile(r"[A-Za-z]{6,}")  # (runs this long are words in names, chance in keys)
+_LETTER_RUN = _rx(r"[A-Za-z]{6,}")  # (runs this long are words in names, chance in keys)
 
 
 def _drawn_body(body: str) -> bool:
@@ -1185,7 +1214,7 @@ def _prefixed_end(text: str, m: re.Match[str]) -> int:
     return end
 
 
-_WORD_GOES_ON = re.compile(r"[A-Za-z0-9_\-]")
+_WORD_GOES_ON = _rx(r"[A-Za-z0-9_\-]")
 
 
 def _lead_words(lead: str) -> int:
@@ -1194,7 +1223,7 @@ def _lead_words(lead: str) -> int:
     return m.end() if m else 0
 
 
-_DIGEST_BEFORE = re.compile(r"(?i)(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[=:]$")
+_DIGEST_BEFORE = _rx(r"(?i)(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[=:]$")
 
 
 def _in_param_id(text: str, at: int) -> bool:
@@ -1251,7 +1280,7 @@ def _prefixed_spans(text: str) -> list[Span]:
 
 # a vendor's key with an environment's word after its prefix (Stripe's way: sk_live_, rk_test_; bb_live_): the rest,
 # however "_" and "-" cut it (a base64url body), is the drawn body: 20+ characters without them, random
-_ENV_WORD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11})[_\-](?:live|test|prod)[_\-]"
+_ENV_WORD_TOKEN = _rx(r"(?<![A-Za-z0-9_\-])(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11})[_\-](?:live|test|prod)[_\-]"
                              r"(?P<run>[A-Za-z0-9_\-]{20,200})(?![A-Za-z0-9_\-])")
 
 
@@ -1264,8 +1293,8 @@ def _env_word_token(m: re.Match[str]) -> bool:
 # a word, a dash and a digest's hex (sha1 .. sha512: 40, 56, 64, 96, 128 digits of one case) is a named digest
 # (pip-<sha256> of a cache key, model-<sha1>), not a token of an unknown vendor: known vendors' hex tokens are in
 # the catalogue
-_HEX_ONLY = re.compile(r"[0-9a-f]+|[0-9A-F]+")
-_DIGEST_BODY = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{56}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128})"
+_HEX_ONLY = _rx(r"[0-9a-f]+|[0-9A-F]+")
+_DIGEST_BODY = _rx(r"(?:[0-9a-f]{40}|[0-9a-f]{56}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128})"
                           r"|(?:[0-9A-F]{40}|[0-9A-F]{56}|[0-9A-F]{64}|[0-9A-F]{96}|[0-9A-F]{128})")
 
 
@@ -1285,28 +1314,28 @@ def _token_spans(text: str) -> list[Span]:
 # --------------------------------------------------------------------------- (b) structural rules
 
 # scheme://user:pass@host (any scheme; the user may be empty: redis://:pw@) and scheme://TOKEN@host
-_URL_CREDENTIALS = re.compile(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:[^\s/@<>\"'`\\]{1,256})@")
-_URL_TOKEN_USER = re.compile(r"://(?P<value>[A-Za-z0-9_\-.~%]{20,256})@")
+_URL_CREDENTIALS = _rx(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:[^\s/@<>\"'`\\]{1,256})@")
+_URL_TOKEN_USER = _rx(r"://(?P<value>[A-Za-z0-9_\-.~%]{20,256})@")
 
 # a password written raw, holding "@", "/", "+" or quotes (neo4j://u:a@b@host, s3://KEY:a/b+c@bucket): up to the
 # last "@" before a host's name that ends at a port, path, query, quote or the end, not across another URL
 # (checked by _raw_password)
-_URL_RAW_PASSWORD = re.compile(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:(?:(?!://)[^\s<>`]){1,256})"
+_URL_RAW_PASSWORD = _rx(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:(?:(?!://)[^\s<>`]){1,256})"
                                r"@(?=[A-Za-z0-9][A-Za-z0-9.\-]{0,253}(?:[:/?#,;\"'`)\]\\\s]|$))")
 # signed URLs and SAS tokens: the signature, credential and token parameters
-_URL_PARAMS = re.compile(  # (a parameter: after ? & ; or not inside a word, checked by _param_start)
+_URL_PARAMS = _rx(  # (a parameter: after ? & ; or not inside a word, checked by _param_start)
     r"(?P<name>sig|signature|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|"
     r"X-Goog-Signature|X-Goog-Credential|access_token|refresh_token|id_token|client_secret|api_key|apikey|"
     r"private_token|auth_token|Signature|Expires_sig|token|password|passwd|pwd|secret|key)=(?P<value>(?!<redacted)[A-Za-z0-9%+/=_\-.~]{8,2048})",
 )
-_CONNECTION_STRING = re.compile(  # Password=/Pwd= only after a ";" (checked by _connection_part)
+_CONNECTION_STRING = _rx(  # Password=/Pwd= only after a ";" (checked by _connection_part)
     r"(?P<name>AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|ClientSecret|Password|Pwd)"
     r"=(?P<value>(?!<redacted)\{[^{}\n]{1,1024}\}(?=$|[;\s\"'`])|[^;\s\"'`]{4,1024})",  # ODBC braces a value holding ";": Pwd={a;b}
     re.IGNORECASE,
 )
 # a header name starts a word, also right after an escaped line break ("\\r\\nAuthorization:" in a bytes repr)
 _HEADER_START = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
-_AUTH_HEADER = re.compile(
+_AUTH_HEADER = _rx(
     _HEADER_START + r"(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key|ssws)\s{1,5}"
     r"|[A-Za-z][A-Za-z0-9_\-]{1,30}[ ]{1,3}(?=[^\s\"',;\\]{8}))?"  # any other scheme before a credential
     # (a word before a redacted credential is its scheme, not the value: ``Authorization: Api-Key <redacted>``,
@@ -1314,10 +1343,10 @@ _AUTH_HEADER = re.compile(
     r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;\\]{4,})(?![^\s\"',;\\])(?![ ]{1,3}<redacted)",
     re.IGNORECASE,
 )
-_BEARER = re.compile(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<redacted)(?=[A-Za-z0-9\-._~+/]{0,2048}[0-9])"
+_BEARER = _rx(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<redacted)(?=[A-Za-z0-9\-._~+/]{0,2048}[0-9])"
                      r"[A-Za-z0-9\-._~+/]{16,2048}=*)", re.IGNORECASE)
 # (never right after "//": there it is a URL's user, which the URL rules judge: https://x-access-token:${GITHUB_TOKEN}@)
-_API_KEY_HEADER = re.compile(_HEADER_START + r"(?<!//)(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
+_API_KEY_HEADER = _rx(_HEADER_START + r"(?<!//)(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)"
                              r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"',;\\]{8,})", re.IGNORECASE)
 # tools whose option takes a password as its own argument (``sshpass -p PW``, ``docker login -p PW``,
 # ``ldapsearch -w PW``): tool -> (options, the sub-command they belong to or "")
@@ -1348,7 +1377,7 @@ _JOINED_LOGIN = {"http": ":", "https": ":", "httpie": ":", "lftp": ","}
 # any other header whose name ends in a credential's word (Ocp-Apim-Subscription-Key, X-Auth-Key, X-Vault-Token,
 # X-Client-Secret): its value when it is random-looking (checked by _random_header_value)
 # (not a request's idempotency key, a WebSocket handshake nonce, a public key, a page token; the name whole)
-_KEY_HEADER = re.compile(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
+_KEY_HEADER = _rx(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
                          r"page|next-page|x-ms-continuation|sort|partition|primary|foreign|cache)-)"
                          r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey|signature)[\"']?\s{0,3}:\s{0,3}[\"']?"
                          r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
@@ -1361,28 +1390,28 @@ _ARG_SEP = r"(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"']|[\"']?\s{1,5}[\"']?)"
 # or a symbol, not an option (-v, --verbose, --tenant-id)
 _DASHED = r"-(?=[^\s\"'`]{11,})(?![A-Za-z\-]+(?:[\s\"'`=]|$))(?=[^\s\"'`]*[0-9])"
 _CLI_CREDENTIALS = [
-    re.compile(r"(?:-u|--user|--proxy-user)" + _ARG_SEP + r"?[\"']?"
+    _rx(r"(?:-u|--user|--proxy-user)" + _ARG_SEP + r"?[\"']?"
                r"(?P<value>[^\s:\"'`]{1,100}:(?!\d+\b)[^\s\"'`]{1,256})"),
-    re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?"
+    _rx(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?"
                r"(?:\s|[\"'],\s{0,3}[\"']|^)-p(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
-    re.compile(r"\bsshpass\b[^\n|;&]{0,100}?\s-p\s{0,3}[\"']?(?P<value>[^\s\"'`]{1,256})"),
-    re.compile(r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:-a|--pass)\s{1,3}(?P<value>[^\s\"'`]{1,256})"),
-    re.compile(r"(?:-passin|-passout|-pass|-password)\s{1,3}pass:(?P<value>[^\s\"'`]{1,256})"),
+    _rx(r"\bsshpass\b[^\n|;&]{0,100}?\s-p\s{0,3}[\"']?(?P<value>[^\s\"'`]{1,256})"),
+    _rx(r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:-a|--pass)\s{1,3}(?P<value>[^\s\"'`]{1,256})"),
+    _rx(r"(?:-passin|-passout|-pass|-password)\s{1,3}pass:(?P<value>[^\s\"'`]{1,256})"),
     # keytool -storepass PW / -keypass PW (not -storepass:env NAME)
     # (also in a list's repr, CalledProcessError's "Command '['keytool', ..., '-srcstorepass', 'PW']'")
-    re.compile(r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)(?:\s{1,3}|[\"']\s{0,3},\s{0,3})[\"']?"
+    _rx(r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)(?:\s{1,3}|[\"']\s{0,3},\s{0,3})[\"']?"
                r"(?P<value>[^\s\"'`-][^\s\"'`]{0,255})"),
     # docker/az/oc/helm ... login -p PW (with a space: only after "login")
-    re.compile(r"\blogin\b[^\n|;&]{0,200}?\s(?:-p|--password)(?:\s{1,3}|=)[\"']?(?P<value>(?:[^\s\"'`-]|" + _DASHED
+    _rx(r"\blogin\b[^\n|;&]{0,200}?\s(?:-p|--password)(?:\s{1,3}|=)[\"']?(?P<value>(?:[^\s\"'`-]|" + _DASHED
                + r")[^\s\"'`]{0,255})"),
-    re.compile(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
+    _rx(r"\bwandb\s+login\s+(?:--?[\w-]+\s+){0,3}(?P<value>[0-9a-f]{40})\b"),
     # .netrc: machine HOST login USER password PW
     # (also quoted line by line: pytest's "E   ", "> ", "# ", "| " before each line of a multi-line .netrc)
-    re.compile(r"\bmachine\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?(?:login\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?)?"
+    _rx(r"\bmachine\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?(?:login\s+\S+\s+(?:[A-Z>|#]{1,2}[ \t]+)?)?"
                r"password\s+(?P<value>(?!#)\S{1,256})"),  # (a token from "#" on is a comment: netrc's grammar)
     # Oracle's USER/PASSWORD@CONNECT: jdbc:oracle:thin:scott/PW@//host:1521/svc, sqlplus scott/PW@db,
 # cx_Oracle.connect("scott/PW@db")
-    re.compile(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4}|"
+    _rx(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4}|"
                r"\b(?:cx_Oracle|oracledb)\.connect\(\s{0,3}(?:dsn\s{0,3}=\s{0,3})?[\"'])[\"']?[A-Za-z0-9_$#.]{1,128}/"
                r"(?P<value>[^\s@/\"'`]{1,256})@"),
 ]
@@ -1403,17 +1432,17 @@ def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
     for options, tools in groups.items():
         names = "|".join(re.escape(t) for t in sorted(tools, key=len, reverse=True))
         opts = "|".join(re.escape(o) for o in options)
-        out.append((re.compile(r"(?<![\w\-])(?:" + names + r")(?![\w\-])[^\n|;&]{0,300}?\s(?:" + opts + r")(?:\s{1,3}|=)"
+        out.append((_rx(r"(?<![\w\-])(?:" + names + r")(?![\w\-])[^\n|;&]{0,300}?\s(?:" + opts + r")(?:\s{1,3}|=)"
                                r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))(?:[^\s\"'`\-]|" + _DASHED + r")[^\s\"'`]{0,255})"),
                     tuple(tools)))
-    out.append((re.compile(r"\bsmbclient\b[^\n|;&]{0,300}?\s(?:-U\s{0,3}|--user[= ])[\"']?[^\s%\"'`]{1,100}%"
+    out.append((_rx(r"\bsmbclient\b[^\n|;&]{0,300}?\s(?:-U\s{0,3}|--user[= ])[\"']?[^\s%\"'`]{1,100}%"
                            r"(?P<value>[^\s\"'`]{1,256})"), ("smbclient",)))
-    out.append((re.compile(r"(?<![\w\-])7z[a-z]?(?![\w\-])[^\n|;&]{0,300}?\s-p(?P<value>[^\s\"'`\-][^\s\"'`]{0,255})"),
+    out.append((_rx(r"(?<![\w\-])7z[a-z]?(?![\w\-])[^\n|;&]{0,300}?\s-p(?P<value>[^\s\"'`\-][^\s\"'`]{0,255})"),
                 ("7z",)))
-    out.append((re.compile(r"\brabbitmqctl\s+(?:-\S{1,40}\s+){0,4}(?:add_user|change_password)\s+[\"']?[^\s\"'`]{1,100}[\"']?"
+    out.append((_rx(r"\brabbitmqctl\s+(?:-\S{1,40}\s+){0,4}(?:add_user|change_password)\s+[\"']?[^\s\"'`]{1,100}[\"']?"
                            r"\s+[\"']?(?P<value>[^\s\"'`]{1,256})"), ("rabbitmqctl",)))
     for n, file in (("(?=[A-Za-z]{0,8}n)", ""), ("(?![A-Za-z]{0,8}n)", r"[^\s\-]\S{0,300}\s+")):  # -nb USER PW, -b FILE USER PW
-        out.append((re.compile(r"\bhtpasswd\s+-" + n + r"(?=[A-Za-z]{0,8}b)[A-Za-z]{1,9}\s+(?:-\S{1,20}\s+){0,3}" + file
+        out.append((_rx(r"\bhtpasswd\s+-" + n + r"(?=[A-Za-z]{0,8}b)[A-Za-z]{1,9}\s+(?:-\S{1,20}\s+){0,3}" + file
                                + r"[^\s\-]\S{0,100}\s+[\"']?(?P<value>[^\s\"'`]{1,256})"), ("htpasswd",)))
     return out
 
@@ -1441,15 +1470,15 @@ for _pattern, _needles in (
     (r"\bmc\s+alias\s+set\s+\S{1,100}\s+\S{1,500}\s+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{3,200}[\"']?\s+[\"']?[^\s\"'`]{8,256})",
      ("alias set",)),
 ):
-    _CLI_CREDENTIALS.append(re.compile(_pattern))
+    _CLI_CREDENTIALS.append(_rx(_pattern))
     _CLI_NEEDLES += (_needles,)
-_AWS_SECRET = re.compile(
+_AWS_SECRET = _rx(
     r"\baws_(?:secret_access_key|session_token|security_token)[\"']?\s{0,5}[=:]\s{0,5}[\"']?"
     r"(?P<value>[A-Za-z0-9/+=]{30,4096})",
     re.IGNORECASE,
 )
 # WireGuard's [Interface] PrivateKey / [Peer] PresharedKey: 32 bytes in base64
-_WIREGUARD_KEY = re.compile(r"\b(?:PrivateKey|PresharedKey)\s{0,5}=\s{0,5}(?P<value>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)")
+_WIREGUARD_KEY = _rx(r"\b(?:PrivateKey|PresharedKey)\s{0,5}=\s{0,5}(?P<value>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)")
 
 
 def _group_spans(pattern: re.Pattern[str], text: str, kind: str,
@@ -1522,7 +1551,7 @@ def _not_a_word(m: re.Match[str]) -> bool:
 
 
 # HTTP Basic credentials: "Basic " and the base64 of user:password
-_BASIC_CREDENTIALS = re.compile(r"(?<![A-Za-z0-9_\-])Basic\s{1,3}(?P<value>[A-Za-z0-9+/]{8,684}={0,2})(?![A-Za-z0-9+/=])")
+_BASIC_CREDENTIALS = _rx(r"(?<![A-Za-z0-9_\-])Basic\s{1,3}(?P<value>[A-Za-z0-9+/]{8,684}={0,2})(?![A-Za-z0-9+/=])")
 
 
 def _user_password_b64(m: re.Match[str]) -> bool:
@@ -1535,19 +1564,19 @@ def _user_password_b64(m: re.Match[str]) -> bool:
 
 # the private members of a JSON Web Key (RFC 7518: "d", "p", "q", "dp", "dq", "qi" of RSA and EC keys, "k" of a
 # symmetric one), in a text that says it is a JWK ("kty"); JSON, a Python repr or JSON escaped once more
-_JWK_PRIVATE = re.compile(r"(?P<q>\\{0,2}[\"'])(?:d|p|q|dp|dq|qi|k)(?P=q)\s{0,3}:\s{0,3}(?P=q)"
+_JWK_PRIVATE = _rx(r"(?P<q>\\{0,2}[\"'])(?:d|p|q|dp|dq|qi|k)(?P=q)\s{0,3}:\s{0,3}(?P=q)"
                           r"(?P<value>[A-Za-z0-9_\-+/]{16,16384}={0,2})(?P=q)")
 
 
 # a credential's text encoded once more (no "Basic" in front, no name): hex of a token's characters, base64 of
 # user:password. Checked by decoding: a digest or binary data does not decode to printable text that has a
 # credential's make-up, so these hold in code too
-_HEX_RUN = re.compile(r"[0-9a-fA-F]{32,512}(?![0-9A-Za-z])")
-_ESCAPED_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,512}")
-_B64_WORD = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{12,684}={0,2}(?![A-Za-z0-9+/=_\-])")
+_HEX_RUN = _rx(r"[0-9a-fA-F]{32,512}(?![0-9A-Za-z])")
+_ESCAPED_RUN = _rx(r"(?:\\x[0-9a-fA-F]{2}){8,512}")
+_B64_WORD = _rx(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{12,684}={0,2}(?![A-Za-z0-9+/=_\-])")
 # base32 (RFC 4648: A-Z, 2-7, "=" pad to 8): 16+ characters, so 10+ bytes of text
-_B32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,1024}={0,6}(?![A-Za-z0-9+/=_\-])")
-_USER_PASSWORD = re.compile(r"[A-Za-z0-9_.@\-]{1,64}:(?P<pw>\S{6,128})")
+_B32_RUN = _rx(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,1024}={0,6}(?![A-Za-z0-9+/=_\-])")
+_USER_PASSWORD = _rx(r"[A-Za-z0-9_.@\-]{1,64}:(?P<pw>\S{6,128})")
 
 
 def _credential_text(text: str) -> bool:
@@ -1602,7 +1631,7 @@ def _b64_user_password(m: re.Match[str]) -> bool:
         or bool(_high_spans(decoded)) or _named_inside(decoded))
 
 
-_SECRET_WORD = re.compile(r"(?i)pass|secret|token|key|auth|cred|pwd")
+_SECRET_WORD = _rx(r"(?i)pass|secret|token|key|auth|cred|pwd")
 
 
 def _named_inside(decoded: str) -> bool:
@@ -1633,7 +1662,7 @@ def _in_jwk(m: re.Match[str]) -> bool:
 # JSON field, a config): an ASN.1 SEQUENCE whose first element is the version INTEGER 0, 1 (PKCS#1, PKCS#8, SEC1,
 # DSA) or 3 (PKCS#12) — a certificate or a public key starts with another SEQUENCE or a long INTEGER. A body wrapped
 # at 64/76 columns continues on the next lines.
-_DER_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])M[A-Za-z0-9+/]{63,16384}={0,2}(?![A-Za-z0-9+/=])"
+_DER_BASE64 = _rx(r"(?<![A-Za-z0-9+/])M[A-Za-z0-9+/]{63,16384}={0,2}(?![A-Za-z0-9+/=])"
                          r"(?:\r?\n[A-Za-z0-9+/]{4,76}={0,2}(?=\r?\n|$))*")
 
 
@@ -1653,10 +1682,10 @@ def _der_private_key(m: re.Match[str]) -> bool:
 
 # a password piped to a login that reads it from stdin: ``echo PW | docker login -u u --password-stdin``, also as
 # a shell trace (``+ echo PW`` with the login on the next line)
-_STDIN_PASSWORD = re.compile(r"(?<![\w\-])echo[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>(?!<redacted)(?![$`])[^\s\"'|;\\]{4,512})"
+_STDIN_PASSWORD = _rx(r"(?<![\w\-])echo[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>(?!<redacted)(?![$`])[^\s\"'|;\\]{4,512})"
                              r"(?P=q)(?=[ \t]*\|[^\n]{0,200}?--password-stdin(?![\w\-])|[ \t]*(?:\r?\n|\\n)[^\n]{0,200}?--password-stdin(?![\w\-]))")
 # a secret option and its value as two items of a command's list (``['pg_dump', '--password', 'PW']``, a repr)
-_LISTED_OPTION = re.compile(r"(?P<q>\\?[\"'])--(?P<flag>[A-Za-z][\w\-]{0,60})(?P=q)\s{0,3},\s{0,3}(?P<vq>\\?[\"'])"
+_LISTED_OPTION = _rx(r"(?P<q>\\?[\"'])--(?P<flag>[A-Za-z][\w\-]{0,60})(?P=q)\s{0,3},\s{0,3}(?P<vq>\\?[\"'])"
                             r"(?P<value>(?!<redacted)[^\"'\\\n]{1,512})(?P=vq)")
 
 
@@ -1666,25 +1695,25 @@ def _listed_secret(m: re.Match[str]) -> bool:
 
 # an incoming webhook's URL: whoever has it posts as the integration; its key is the path after /hook(s)/
 # (Mattermost /hooks/<26>, Feishu/Lark /bot/v2/hook/<uuid>, Teams /webhookb2/..., a self-hosted chat's)
-_WEBHOOK_PATH = re.compile(r"://[^\s/\"'<>]{1,253}(?:/[^\s/\"'?#<>]{1,80}){0,6}/(?:hooks?|webhooks?|webhookb2|"
+_WEBHOOK_PATH = _rx(r"://[^\s/\"'<>]{1,253}(?:/[^\s/\"'?#<>]{1,80}){0,6}/(?:hooks?|webhooks?|webhookb2|"
                            r"incoming-webhooks?)/(?P<value>(?!<redacted)[A-Za-z0-9_@\-]{16,256}(?:/[A-Za-z0-9_@\-]{8,256}){0,3})",
                            re.IGNORECASE)
 
 
 # the same path without its scheme and host: urllib3's "Max retries exceeded with url: /hooks/<key>", an access
 # log's "POST /hooks/<key> HTTP/1.1" (the host stands elsewhere on the line, or nowhere)
-_WEBHOOK_BARE_PATH = re.compile(r"(?:(?<=[\s\"'(=:])|^)/(?:[^\s/\"'?#<>]{1,80}/){0,6}(?:hooks?|webhooks?|webhookb2|"
+_WEBHOOK_BARE_PATH = _rx(r"(?:(?<=[\s\"'(=:])|^)/(?:[^\s/\"'?#<>]{1,80}/){0,6}(?:hooks?|webhooks?|webhookb2|"
                                 r"incoming-webhooks?)/(?P<value>(?!<redacted)[A-Za-z0-9_@\-]{16,256}(?:/[A-Za-z0-9_@\-]{8,256}){0,3})",
                                 re.IGNORECASE | re.MULTILINE)
 
 
 # a token as a URL's path segment by a service's documented scheme: Anaconda's channels (``/t/<token>/channel``,
 # conda's and pip's URLs for a private channel), Telegram's ``/bot<token>/`` (a token rule)
-_PATH_TOKEN = re.compile(r"://(?:[\w\-]{1,63}\.)*anaconda\.(?:org|com|cloud)/t/(?P<value>(?!<redacted)[A-Za-z0-9_\-]{16,256})(?=/|$|[\s>\"'])",
+_PATH_TOKEN = _rx(r"://(?:[\w\-]{1,63}\.)*anaconda\.(?:org|com|cloud)/t/(?P<value>(?!<redacted)[A-Za-z0-9_\-]{16,256})(?=/|$|[\s>\"'])",
                          re.IGNORECASE)
 # Cloudsmith's entitlement tokens: the first segment of a private repository's download path
 # (``https://dl.cloudsmith.io/<token>/<owner>/<repo>/...``; ``public`` and ``basic`` name the other two kinds)
-_CLOUDSMITH_PATH = re.compile(r"://dl\.cloudsmith\.io/(?P<value>(?!<redacted)(?!(?:public|basic)/)[A-Za-z0-9]{12,64})/")
+_CLOUDSMITH_PATH = _rx(r"://dl\.cloudsmith\.io/(?P<value>(?!<redacted)(?!(?:public|basic)/)[A-Za-z0-9]{12,64})/")
 
 
 def _webhook_key(m: re.Match[str]) -> bool:
@@ -1775,20 +1804,78 @@ def _literal_needle(pattern: re.Pattern[str]) -> Optional[str]:
     return best if len(best) >= 2 else None
 
 
-def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optional[str]]]:
+def _ds_read() -> list[tuple[str, str, str, int]]:
+    """detect-secrets' regex detectors as (secret type, class name, pattern, flags), read from its plugins."""
     try:
         from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
         from detect_secrets.plugins.base import RegexBasedDetector
     except ImportError:  # pragma: no cover - a dependency; without it the rules above still apply
         return []
+    return [(secret_type, cls.__name__, pattern.pattern, pattern.flags)
+            for secret_type, cls in sorted(get_mapping_from_secret_type_to_class().items())
+            if issubclass(cls, RegexBasedDetector) for pattern in cls.denylist]
+
+
+def _ds_cache_file() -> Optional[str]:
+    """Where :func:`_ds_read`'s answer for the installed detect-secrets is kept: a file in reportkit's cache dir
+    named by a digest of its plugins' files (name, size, mtime), so that another version reads its own."""
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("detect_secrets")
+        plugins = os.path.join(list(spec.submodule_search_locations or [])[0], "plugins")  # type: ignore[union-attr]
+        stamp = hashlib.sha256()
+        with os.scandir(plugins) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    st = entry.stat()
+                    stamp.update(f"{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    except (ImportError, AttributeError, IndexError, OSError, ValueError):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "reportkit", f"detect-secrets-{stamp.hexdigest()[:24]}.json")
+
+
+def _ds_rows() -> list[tuple[str, str, str, int]]:
+    """:func:`_ds_read`, through a cache: importing detect-secrets' plugins (and the HTTP client they verify
+    with) took each reportkit command about 0.15 s. The cache holds only the detectors' public patterns; one
+    that cannot be read or written is read from the plugins again."""
+    cache = _ds_cache_file()
+    if cache is not None:
+        try:
+            with open(cache, encoding="utf-8") as fh:
+                rows = json.load(fh)
+            if isinstance(rows, list) and rows and all(
+                    isinstance(r, list) and len(r) == 4 and all(isinstance(v, str) for v in r[:3])
+                    and type(r[3]) is int for r in rows):
+                return [tuple(r) for r in rows]  # type: ignore[misc]
+        except (OSError, ValueError):
+            pass
+    rows = _ds_read()
+    if cache is not None and rows:
+        try:
+            os.makedirs(os.path.dirname(cache), mode=0o700, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".detect-secrets.", dir=os.path.dirname(cache))
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(rows, fh)
+                os.replace(tmp, cache)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        except OSError:  # (a read-only or full home: read from the plugins each time)
+            pass
+    return rows
+
+
+def _detect_secrets_patterns() -> list[tuple[str, bool, re.Pattern[str], Optional[str]]]:
     out = []
-    for secret_type, cls in sorted(get_mapping_from_secret_type_to_class().items()):
-        if not issubclass(cls, RegexBasedDetector) or cls.__name__ in _DS_SKIP:
+    for secret_type, name, pattern, flags in _ds_rows():
+        if name in _DS_SKIP:
             continue
         kind = re.sub(r"[^a-z0-9]+", "-", secret_type.lower()).strip("-")
-        for pattern in cls.denylist:
-            compiled = re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
-            out.append((kind, cls.__name__ in _DS_HIGH, compiled, _literal_needle(compiled)))
+        compiled = _rx(pattern, flags | re.MULTILINE)
+        out.append((kind, name in _DS_HIGH, compiled, _literal_needle(compiled)))
     return out
 
 
@@ -1801,7 +1888,7 @@ _EDGE_CHARS = " \t\r\n\"'=:[](),;"
 # lookbehinds and a long alternation at every position; they run only on the lines where a key/pwd/pass/token
 # word is assigned a 24+ character value, which a quick scan finds.
 _DS_KEYWORD_PREFIX = "(?:(?<=\\W)|(?<=^))"
-_LONG_ASSIGNED = re.compile(r"(?:key|pwd|pw|pass|token)[\"'\]]?[ ]*(?:=|:|:=|=>| +|::)[ ]*[\"']?[A-Za-z0-9_\-+/]{24,}",
+_LONG_ASSIGNED = _rx(r"(?:key|pwd|pw|pass|token)[\"'\]]?[ ]*(?:=|:|:=|=>| +|::)[ ]*[\"']?[A-Za-z0-9_\-+/]{24,}",
                             re.IGNORECASE)
 
 
@@ -1851,7 +1938,7 @@ def _ds_spans(text: str, high: bool) -> list[Span]:
 
 
 # a template's placeholder: {user}:{password}, %s:%s, %(pw)s, ${PASS}, $PASS (a format string, not a credential)
-_TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd]|\$\{[A-Za-z_]\w{0,60}\}"
+_TEMPLATE = _rx(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd]|\$\{[A-Za-z_]\w{0,60}\}"
                        r"|\$[A-Z_][A-Z0-9_]{0,60}(?![a-z])|<[A-Za-z_][\w\-]{0,40}>")
 
 
@@ -1921,7 +2008,7 @@ _VALUE = (
     r"|(?P<value>(?!<redacted)(?!=)(?![A-Za-z_][\w.\-]{0,80}:(?:\s|$))(?:(?!\\[nrt])[^\s\"'`,;(){}\[\]<>\ue005]){1,512})(?=$|[\s,;)\]}\"']|\\[nrt])"
     r"(?![ \t]{0,5}=))"
 )
-_ASSIGNMENT = re.compile(
+_ASSIGNMENT = _rx(
     # (the name's quotes may be escaped: \'password\': "..." in the repr of a list of reprs; a subscript's bracket
     # may close it: jsonschema's "On instance['api_token']:" and the value on the next line)
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?<!\$\{)(?:--)?(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"']\]?)?"
@@ -1933,7 +2020,7 @@ _ASSIGNMENT = re.compile(
 )
 # a secret's name and a quoted value whose string goes on past its line's end (a JSON string a viewer or a log
 # wrapped: "client_secret": "<first part>\n<the rest>"}): the part on the name's line, judged as the quoted value
-_OPEN_QUOTED = re.compile(
+_OPEN_QUOTED = _rx(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-])(?:\\{0,2}[\"'])?(?P<name>" + _SECRET_NAME + r")(?:\\{0,2}[\"'])?" + _SEPARATOR + r")"
     r"(?P<q>[\"'])(?P<qvalue>(?!<redacted)[^\s\"'\\]{8,512})(?=[ \t]*\r?\n)", re.IGNORECASE)
 
@@ -1944,7 +2031,7 @@ def _replace_open_value(m: re.Match[str]) -> str:
 
 
 # (a quick test for the lines _OPEN_QUOTED reads: a separator, a quote and a value that runs to the line's end)
-_OPEN_QUOTED_HINT = re.compile(r"[:=\uff1a>][ \t]{0,5}[\"'][^\s\"'\\]{8,512}[ \t]*\r?$", re.MULTILINE)
+_OPEN_QUOTED_HINT = _rx(r"[:=\uff1a>][ \t]{0,5}[\"'][^\s\"'\\]{8,512}[ \t]*\r?$", re.MULTILINE)
 
 
 def _open_quoted_spans(text: str) -> list[Span]:
@@ -1961,7 +2048,7 @@ def _open_quoted_spans(text: str) -> list[Span]:
 
 # a shell's default for a secret's variable (${POSTGRES_PASSWORD:-<value>}, ${DB_TOKEN:=<value>}): the default
 # is the secret, the expansion's operator stays
-_SHELL_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80}):?[-=](?P<value>(?!<redacted)[^}\s]{1,512})\}")
+_SHELL_DEFAULT = _rx(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80}):?[-=](?P<value>(?!<redacted)[^}\s]{1,512})\}")
 
 
 def _shell_default(m: re.Match[str]) -> bool:
@@ -1972,17 +2059,17 @@ def _shell_default(m: re.Match[str]) -> bool:
 
 # NAME=value / NAME: value with an upper-case environment-style name that is secret-bearing
 # (:func:`is_secret_env_name`: SSHPASS, OP_SESSION_x, REDIS_URL, FOO_KEY, DISCORD_WEBHOOK)
-_ENV_ASSIGNMENT = re.compile(
+_ENV_ASSIGNMENT = _rx(
     r"(?P<prefix>(?<![A-Za-z0-9_.\-$])(?<!\$\{)[\"']?(?P<name>[A-Z][A-Z0-9_]{1,80}[A-Za-z0-9_]{0,40})[\"']?\s{0,3}[=:](?![=:])"
     r"\s{0,3}(?:\$(?='))?)" + _VALUE,  # ($'...': bash's ANSI-C quoting)
     re.MULTILINE,
 )
-_CLI_FLAG = re.compile(
+_CLI_FLAG = _rx(
     r"(?P<prefix>(?<![A-Za-z0-9_\-])--(?:[a-z0-9]+-){0,4}(?:token|password|passwd|secret|api-?key|access-?key)[ \t]{1,5})"
     r"(?P<value>(?!<redacted)(?!-)[^\s\"']{0,511}[^\s\"'\])}])",  # (argparse's usage: [--hub-token HUB_TOKEN])
     re.IGNORECASE,
 )
-_NOT_SECRET_VALUE = re.compile(
+_NOT_SECRET_VALUE = _rx(
     r"^(?:-?\d+(?:\.\d+)?|0x[0-9a-f]{1,16}|true|false|none|null|nil|yes|no|on|off|enabled?|disabled?|required|optional|"
     r"\*+|x+|str|int|float|bool|bytes|dict|list|tuple|set|any|object|"
     r"[A-Za-z0-9]{0,4}[*•]{4,}[A-Za-z0-9]{0,6}|"  # a masked value: ****************a1b2
@@ -1991,12 +2078,12 @@ _NOT_SECRET_VALUE = re.compile(
     r"[A-Za-z_]\w{0,30}(?:\.[A-Za-z_]\w{0,30})+)$",
     re.IGNORECASE,
 )
-_SECRET_WORD_END = re.compile(r"(?:token|password|passwd|passphrase|secret|key|pass|auth|creds?|cookie|credentials?|"
+_SECRET_WORD_END = _rx(r"(?:token|password|passwd|passphrase|secret|key|pass|auth|creds?|cookie|credentials?|"
                               r"pwd|pw)s?$", re.IGNORECASE)
 # special tokens of tokenizers and placeholders: pad_token="<pad>", eos_token="</s>", "[MASK]", "{password}";
 # and the same-shape placeholder minimize writes for a secret (reduce/passes/materialize.py: letters x/X,
 # digits 0, the rest kept: "xx_xxxx_0xX00XxXxx")
-_PLACEHOLDER = re.compile(r"^(?:<\|?/?[^<>\s]{0,40}\|?>|\[[A-Za-z_]{1,20}\]|\{\w{0,40}\}|%\(?\w{0,40}\)?s|"
+_PLACEHOLDER = _rx(r"^(?:<\|?/?[^<>\s]{0,40}\|?>|\[[A-Za-z_]{1,20}\]|\{\w{0,40}\}|%\(?\w{0,40}\)?s|"
                           r"\$\{?\w{1,60}\}?|\*{3,}|<[^<>]{1,60}>|x{3,}|\.{3}|…|"
                           # OmegaConf/Hydra's ${oc.env:NAME} (its MISSING default ???), a sample's words:
                           # your-api-key-here, YOUR_TOKEN, paste_token_here, REPLACE_ME
@@ -2007,7 +2094,7 @@ _PLACEHOLDER = re.compile(r"^(?:<\|?/?[^<>\s]{0,40}\|?>|\[[A-Za-z_]{1,20}\]|\{\w
                           r"your[-_ .][a-z0-9_\-. ]{0,60}|[a-z0-9_\-. ]{0,60}[-_ .]here|"
                           r"(?:replace|insert|enter|paste|put)[-_ .](?:me|your|with|key|token|secret|password)[a-z0-9_\-. ]{0,60}|"
                           r"(?=(?:[^x]*x){3})[x0_\-.:/+=~]{6,})$", re.IGNORECASE)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENTIFIER = _rx(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _reference(value: str, spaced: bool) -> bool:
@@ -2021,8 +2108,8 @@ def _reference(value: str, spaced: bool) -> bool:
     return spaced and re.fullmatch(r"[a-z_]+", value) is not None
 
 
-_PASSWORD_NAME = re.compile(r"pass|pwd|secret|credential", re.IGNORECASE)
-_WORD_DIGITS = re.compile(r"[A-Za-z]{3,}[0-9]{2,}")
+_PASSWORD_NAME = _rx(r"pass|pwd|secret|credential", re.IGNORECASE)
+_WORD_DIGITS = _rx(r"[A-Za-z]{3,}[0-9]{2,}")
 
 
 # a number is a setting (KEY_SIZE=2048, max_tokens=4096, token_id=50256, a timestamp under `key`) unless the name's last
@@ -2110,7 +2197,7 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
 # a digest's words (also identifiers' below: a value under them is no secret) and a secret's hash's
 _DIGEST_WORDS = frozenset({"SHA", "SHA1", "SHA256", "SHA512", "DIGEST", "CHECKSUM", "MD5"})
 _HASH_WORDS = _DIGEST_WORDS | {"HASHED", "FINGERPRINT"}
-_HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32,128}")
+_HEX_DIGEST = _rx(r"[0-9a-fA-F]{32,128}")
 
 
 def _templated_userinfo(value: str) -> bool:
@@ -2151,7 +2238,7 @@ def _prompt_text(prefix: str, quote: str) -> bool:
 
 
 # an escaped line break or tab (a JSON document's, a repr's): an unquoted value ends there
-_LINE_ESCAPE = re.compile(r"\\+[nrt]")  # (escaped once more: \\n)
+_LINE_ESCAPE = _rx(r"\\+[nrt]")  # (escaped once more: \\n)
 
 
 def _escape_tail(value: str) -> tuple[str, str]:
@@ -2166,7 +2253,7 @@ def _escape_tail(value: str) -> tuple[str, str]:
 
 # an Amazon resource name up to its resource type: ``arn:aws:secretsmanager:us-east-1:123456789012:`` before
 # ``secret:prod/db-AbCdEf`` names a secret, it does not hold one (the six characters are AWS's suffix)
-_ARN_BEFORE = re.compile(r"(?<![\w\-])arn:aws[\w\-]{0,20}:[\w\-]{1,40}:[\w\-]{0,30}:(?:\d{0,12}|N):$")  # (N: normalized)
+_ARN_BEFORE = _rx(r"(?<![\w\-])arn:aws[\w\-]{0,20}:[\w\-]{1,40}:[\w\-]{0,30}:(?:\d{0,12}|N):$")  # (N: normalized)
 
 
 def _after_arn(m: re.Match[str]) -> bool:
@@ -2207,13 +2294,13 @@ def _replace_env_value(m: re.Match[str]) -> str:
 
 # --------------------------------------------------------------------------- --flag value in argv
 
-_FLAG_VALUE = re.compile(  # (one dash: Go's flags, consul -token X, only for a name that says secret or key)
+_FLAG_VALUE = _rx(  # (one dash: Go's flags, consul -token X, only for a name that says secret or key)
     r"(?P<prefix>(?<![A-Za-z0-9_\-])[\"']?(?P<dashes>--?)(?P<flag>[A-Za-z][A-Za-z0-9_\-]{0,60})"
     r"(?:[\"']\s{0,3},\s{0,40}[\"']|=|[ \t]{1,5}))"  # "--flag", "value" | --flag=value | --flag value (one line)
     r"(?:(?P<fq>['\"])(?P<fqvalue>(?!<redacted)[^'\"\n]{1,512})(?P=fq)"
     r"|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{0,511}[^\s\"',;\])}]))"  # (argparse's usage: [--token TOKEN])
 )
-_SECRET_FLAG = re.compile(r"(?:^|[-_])(?:pass|passwd|password|passphrase|pw|pwd|secret|token|auth|creds?|"
+_SECRET_FLAG = _rx(r"(?:^|[-_])(?:pass|passwd|password|passphrase|pw|pwd|secret|token|auth|creds?|"
                           r"credentials?|(?:api|access|private|secret|signing|license|master|encryption|client|"
                           r"account|service|auth)[-_]?key)$|(?:password|passwd|secret|token|apikey)$", re.IGNORECASE)
 
@@ -2230,7 +2317,7 @@ def _char_class(c: str) -> int:
     return 0 if c.islower() else 1 if c.isupper() else 2
 
 
-_WORDLIKE = re.compile(r"[A-Z][a-z]{2,}|[a-z]{3,}")
+_WORDLIKE = _rx(r"[A-Z][a-z]{2,}|[a-z]{3,}")
 
 
 def looks_random(value: str) -> bool:
@@ -2281,7 +2368,7 @@ def _sayable(word: str) -> bool:
     return vowels * 4 >= len(lower) and not re.search(r"[^aeiouy]{5}", lower)
 
 
-_VERSION_LIKE = re.compile(r"[vV]?[0-9]+(?:\.[0-9]+)+(?:[a-z]{0,5}[0-9]{0,3})?(?:[+\-][\w.+\-]{0,40})?")
+_VERSION_LIKE = _rx(r"[vV]?[0-9]+(?:\.[0-9]+)+(?:[a-z]{0,5}[0-9]{0,3})?(?:[+\-][\w.+\-]{0,40})?")
 
 
 def _password_shaped(value: str) -> bool:
@@ -2300,10 +2387,10 @@ def _password_shaped(value: str) -> bool:
 
 # what a person picks as a password: words, two or more digits and a symbol (``Harbor+walnut731!xQ2``); not a
 # path, a list, a query string (``lr=0.1&bs=32``) or a template (``%s``, ``$HOME``)
-_PICKED_SYMBOL = re.compile(r"[!#$%&*?@^~]")
-_DATE_OR_VERSION = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[vV]?[0-9]+(?:\.[0-9]+)+")
+_PICKED_SYMBOL = _rx(r"[!#$%&*?@^~]")
+_DATE_OR_VERSION = _rx(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[vV]?[0-9]+(?:\.[0-9]+)+")
 # (or its tail: a value cut before its "&", ``8080&response_type=code`` after ``redirect_uri=http://localhost:``)
-_QUERY_STRING = re.compile(r"(?:[^&=]*&)?(?:[A-Za-z_][\w.\-]*=[^&=]*&)*[A-Za-z_][\w.\-]*=[^&=]*")
+_QUERY_STRING = _rx(r"(?:[^&=]*&)?(?:[A-Za-z_][\w.\-]*=[^&=]*&)*[A-Za-z_][\w.\-]*=[^&=]*")
 
 
 def password_made(value: str) -> bool:
@@ -2320,13 +2407,13 @@ def password_made(value: str) -> bool:
     return _QUERY_STRING.fullmatch(value) is None and _TEMPLATE.search(value) is None
 
 
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_UUID = _rx(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # the last words of a variable that holds an identifier or a digest, not a credential (GITHUB_SHA, INVOCATION_ID)
 _IDENTIFIER_WORDS = _DIGEST_WORDS | {"ID", "IDS", "UUID", "GUID", "UID", "HASH", "COMMIT", "REV", "REVISION", "REF", "ETAG",
                                      "VERSION"}
 
 
-_BASE64_VALUE = re.compile(r"(?=[A-Za-z0-9+]{0,80}/|[A-Za-z0-9/]{0,80}\+)[A-Za-z0-9+/]{24,16384}={0,2}")
+_BASE64_VALUE = _rx(r"(?=[A-Za-z0-9+]{0,80}/|[A-Za-z0-9/]{0,80}\+)[A-Za-z0-9+/]{24,16384}={0,2}")
 
 
 def _random_base64(value: str) -> bool:
@@ -2337,7 +2424,7 @@ def _random_base64(value: str) -> bool:
     return ("//" not in value and not value.startswith("/")) or (len(value) >= 40 and not _PATH_WORD.search(value))
 
 
-_PATH_WORD = re.compile(r"/[A-Za-z]?[a-z]{2,}[0-9]{0,4}(?=/|$)")
+_PATH_WORD = _rx(r"/[A-Za-z]?[a-z]{2,}[0-9]{0,4}(?=/|$)")
 
 
 def credential_value(name: str, value: str) -> bool:
@@ -2358,7 +2445,7 @@ def credential_value(name: str, value: str) -> bool:
     return not any(w in _IDENTIFIER_WORDS for w in re.split(r"[_\-.]+", name.upper()))
 
 
-_PART_SEPARATORS = re.compile(r"[:|,;\s]+")
+_PART_SEPARATORS = _rx(r"[:|,;\s]+")
 
 
 def credential_parts(value: str) -> list[str]:
@@ -2373,22 +2460,22 @@ def credential_parts(value: str) -> list[str]:
     return [p for p in parts if password_made(p) or (len(p) >= 16 and looks_random(p)) or _random_base64(p)]
 
 
-_ALNUM = re.compile(r"[A-Za-z0-9]+")
+_ALNUM = _rx(r"[A-Za-z0-9]+")
 # a header that carries an id for tracing a request (``X-Request-Id: req_<drawn>``, ``X-Amzn-Trace-Id: Root=...``):
 # its two parts are a header's name and an identifier, not a user and a password
 # (also at the end of a longer argument: "[step 3] X-Request-Id: req_<drawn>")
-_ID_HEADER_LINE = re.compile(r"(?:^|(?<=\s))(?:X-)?(?:[A-Za-z]+-){0,3}(?:Request|Trace|Correlation|Span|Message|Parent)-?Id"
+_ID_HEADER_LINE = _rx(r"(?:^|(?<=\s))(?:X-)?(?:[A-Za-z]+-){0,3}(?:Request|Trace|Correlation|Span|Message|Parent)-?Id"
                              r"\s*:\s*\S+\s*$", re.IGNORECASE)
 # an OpenSSH public key's line (its type, the base64 body, a comment): published, not a credential
-_PUBLIC_KEY_LINE = re.compile(r"(?:^|(?<=\s))(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-[\w\-]+@openssh\.com) AAAA")
+_PUBLIC_KEY_LINE = _rx(r"(?:^|(?<=\s))(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-[\w\-]+@openssh\.com) AAAA")
 # a content digest named by its algorithm (an image's python@sha256:<hex>, pip's --hash=sha256:<hex>): its parts
 # are an algorithm's name and a digest, not a user and a password
-_DIGEST_REFERENCE = re.compile(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:=]"
+_DIGEST_REFERENCE = _rx(r"(?:^|(?<=[@\s/=]))(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:=]"
                                r"(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})$")
 
 
 # an option's value in argparse's usage (dest in capitals: [--hub-token HUB_TOKEN]), in text and in code alike
-_METAVAR = re.compile(r"[A-Z][A-Z0-9_]*")
+_METAVAR = _rx(r"[A-Z][A-Z0-9_]*")
 
 
 # a word of prose after an option's name (Docker's "Using --password via the CLI is insecure", "pass --token
@@ -2415,12 +2502,12 @@ def _flag_value(m: re.Match[str]) -> str:
 
 
 # a .pgpass line: hostname:port:database:username:password
-_PGPASS = re.compile(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[^\s:]{1,100}:[^\s:]{1,100}:"
+_PGPASS = _rx(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[^\s:]{1,100}:[^\s:]{1,100}:"
                      r"(?P<value>(?!<redacted)[^\s:]{4,256})(?=\s|$)", re.MULTILINE)
 # a credential's name, a space and the credential (``auth token 3f9c...``, ``(secret AbC9/xYz...)``): when
 # the value looks random or is a long hex string
 # (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
-_NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngrok authtoken X, add-authtoken X)
+_NAMED_THEN_VALUE = _rx(  # (a sub-command that takes the credential: ngrok authtoken X, add-authtoken X)
     r"(?<![A-Za-z0-9_\-])(?:(?:add|set)-|(?:[A-Za-z][A-Za-z0-9]{0,20}_){1,3})?(?:secret|password|passwd|pass[_\-]?phrase|credentials?|token|auth-?token|api[ _.\-]?key|access[ _.\-]?key|hmac|"
     r"secret[ _.\-]?key|private[ _.\-]?key)\s{1,3}(?:(?:is|was|to|as|set\s{1,3}to)\s{1,3})?[`“‘«「]?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{15,511}"
@@ -2431,7 +2518,7 @@ _NAMED_THEN_VALUE = re.compile(  # (a sub-command that takes the credential: ngr
 
 # a password's word, a space (or "is"/"was"/"to") and a value with a picked password's make-up
 # (:func:`password_made`: ``login failed for svc with password Harbor42!Xyzw17``): the word says what the value is
-_PASSWORD_THEN_PICKED = re.compile(
+_PASSWORD_THEN_PICKED = _rx(
     r"(?<![A-Za-z0-9_\-])(?:[A-Za-z][a-z0-9]{1,20}(?=[A-Z_\-])[_\-]?){0,3}(?:password|passwd|pass[_\-]?phrase|pwd|"
     r"passwort|kennwort|mot de passe|contrase[ñn]a|senha|wachtwoord|has[łl]o|parola|пароль|パスワード|비밀번호)"
     r"(?:\s{0,3}[:：=])?\s{0,3}(?<=[\s:：=])(?:(?:is|was|to|as|ist|est|es|é)\s{1,3})?[`“‘«「\"']?"
@@ -2441,7 +2528,7 @@ _PASSWORD_THEN_PICKED = re.compile(
 # a secret's word, "is" or "was" and a short value: one a service drew (``your access token is NyVJ9Ld4``:
 # :func:`_short_key`) or, after a password's word, one with a password's make-up (``the password was Z7op#5T0``:
 # :func:`_password_shaped`); 6 to 15 characters (longer ones are :data:`_NAMED_THEN_VALUE`'s)
-_NAMED_IS_SHORT = re.compile(
+_NAMED_IS_SHORT = _rx(
     r"(?<![A-Za-z0-9_\-])(?P<word>token|api[ _.\-]?key|access[ _.\-]?key|secret[ _.\-]?key|secret|password|passwd|"
     r"pass[_\-]?phrase|passcode)\s{1,3}(?:is|was|set\s{1,3}to)\s{1,3}[`“‘«「\"']?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{6,15})(?=[\s\"'`,;)\]}”’»」]|$)", re.IGNORECASE)
@@ -2457,7 +2544,7 @@ def _short_named(m: re.Match[str]) -> bool:
 # a parametrized test named for a credential and the id pytest shows in brackets (``test_password[Größe*Straße342]``,
 # also with its escapes of non-ASCII letters, ``[Stra\\xdfe#Stra\\xdfe184]``): the id is the parameter's value, a
 # secret when it has a credential's make-up (``test_token[gpt2-int8]`` stays)
-_PARAM_ID = re.compile(r"(?<![\w])test\w*?(?:password|passwd|passphrase|secret|token|api_?key|credentials?)\w*"
+_PARAM_ID = _rx(r"(?<![\w])test\w*?(?:password|passwd|passphrase|secret|token|api_?key|credentials?)\w*"
                        r"\[(?P<value>(?!<redacted)[^\]\s]{6,256})\]", re.IGNORECASE)
 
 
@@ -2469,13 +2556,13 @@ def _credential_id(m: re.Match[str]) -> bool:
 # a secret's name assigned one call of a quoted value (Rust's ``let api_secret = String::from("...")``, pydantic's
 # ``SecretStr("...")``, ``Secret::new("...")``): the value when it has a credential's make-up (a call's argument is
 # not always the value: getpass("Password: "), open("keys.json"))
-_ASSIGNED_CALL = re.compile(
+_ASSIGNED_CALL = _rx(
     r"(?<![A-Za-z0-9_.\-])(?P<name>" + _SECRET_NAME + r")\s{0,3}(?::\s{0,3}[A-Za-z_][\w:<>]{0,40}\s{0,3})?=\s{0,3}"
     r"&?(?:[A-Za-z_][\w:.]{0,40})\(\s{0,3}(?P<q>[\"'])(?P<value>(?!<redacted)[^\"'\\\n]{6,512})(?P=q)\s{0,3}\)",
     re.IGNORECASE)
 
 
-_CALL_OF_LITERAL = re.compile(r"=\s{0,3}&?[A-Za-z_][\w:.]{0,40}\(\s{0,3}[\"']")  # (a quick test before _ASSIGNED_CALL)
+_CALL_OF_LITERAL = _rx(r"=\s{0,3}&?[A-Za-z_][\w:.]{0,40}\(\s{0,3}[\"']")  # (a quick test before _ASSIGNED_CALL)
 
 
 def _credential_shaped(value: str) -> bool:
@@ -2491,7 +2578,7 @@ def _called_credential(m: re.Match[str]) -> bool:
 
 # a credential's name, ":" or "=" and a drawn value that holds brackets or angle brackets (an OCI auth token,
 # ``auth token: pgMrH9>crfJ)oYB``), which the assignment rules' values stop at: the run to the next space
-_NAMED_THEN_SYMBOLS = re.compile(
+_NAMED_THEN_SYMBOLS = _rx(
     r"(?<![A-Za-z0-9_\-])(?:secret|password|passwd|pass[_\-]?phrase|credentials?|token|api[ _.\-]?key|"
     r"access[ _.\-]?key|secret[ _.\-]?key|private[ _.\-]?key)\s{0,3}[:=]\s{0,3}"
     r"(?P<value>(?!<redacted)(?=[^\s\"'`]{0,127}[<>()\[\]{}])[^\s\"'`]{12,128})(?=\s|$)", re.IGNORECASE)
@@ -2499,7 +2586,7 @@ _NAMED_THEN_SYMBOLS = re.compile(
 
 # a drawn path component right under a directory that holds credentials (``/var/cache/creds/<drawn>/session.json``,
 # ``/run/secrets/<drawn>``): the component is the credential (or names one); a word or a digest-named file stays
-_SECRET_DIR_PART = re.compile(r"(?<=/)(?:creds|credentials|secrets|tokens|passwords|api[_\-]?keys)/"
+_SECRET_DIR_PART = _rx(r"(?<=/)(?:creds|credentials|secrets|tokens|passwords|api[_\-]?keys)/"
                               r"(?P<value>(?!<redacted)[A-Za-z0-9_\-+=.~%]{16,256})(?=/|$|[\s\"'`,;)\]}])", re.IGNORECASE)
 
 
@@ -2553,13 +2640,13 @@ def _picked_after_word(m: re.Match[str]) -> bool:
 
 # a YAML block scalar under a secret's name (``unseal_key: |`` / ``secret_value: >-`` and the value on the
 # indented lines below): every line of the block that has a credential's make-up (drawn, 32+ hex, a picked password)
-_YAML_BLOCK = re.compile(r"^(?P<indent>[ \t]*)(?:- )?(?P<name>[A-Za-z_][\w.\-]{0,80}):[ \t]*[|>][+\-]?[0-9]?[ \t]*(?:#[^\n]*)?\n"
+_YAML_BLOCK = _rx(r"^(?P<indent>[ \t]*)(?:- )?(?P<name>[A-Za-z_][\w.\-]{0,80}):[ \t]*[|>][+\-]?[0-9]?[ \t]*(?:#[^\n]*)?\n"
                          r"(?P<value>(?:(?P=indent)[ \t]+\S[^\n]*(?:\n|$))+)", re.MULTILINE)
 
 
 # (the same after what a logger puts before its message: ``... WARNING etl: secret_value: >-`` and the block's
 # lines, indented, below)
-_LOGGED_YAML_BLOCK = re.compile(r"^[^\n]{0,200}?[ \t](?P<name>[A-Za-z_][\w.\-]{0,80}):[ \t]*[|>][+\-]?[0-9]?[ \t]*\n"
+_LOGGED_YAML_BLOCK = _rx(r"^[^\n]{0,200}?[ \t](?P<name>[A-Za-z_][\w.\-]{0,80}):[ \t]*[|>][+\-]?[0-9]?[ \t]*\n"
                                 r"(?P<value>(?:[ \t]+\S[^\n]*(?:\n|$))+)", re.MULTILINE)
 
 
@@ -2577,7 +2664,7 @@ def _yaml_block_spans(text: str) -> list[Span]:
     return spans
 
 
-_LONG_HEX = re.compile(r"(?=[a-f]{0,511}[0-9])(?=[0-9]{0,511}[a-f])[0-9a-f]{32,512}|(?=[A-F]{0,511}[0-9])[0-9A-F]{32,512}")
+_LONG_HEX = _rx(r"(?=[a-f]{0,511}[0-9])(?=[0-9]{0,511}[a-f])[0-9a-f]{32,512}|(?=[A-F]{0,511}[0-9])[0-9A-F]{32,512}")
 
 
 def _long_hex(value: str) -> bool:
@@ -2588,8 +2675,8 @@ def _long_hex(value: str) -> bool:
 # the argument of a sub-command that takes a credential (``ngrok authtoken X``, ``ngrok config add-authtoken X``): the
 # command says what it is, so any drawn-looking word of both cases goes (a draw of 41 letters can have the vowels and
 # the runs of a written word by chance, which the make-up tests below refuse)
-_CREDENTIAL_SUB_COMMAND = re.compile(r"(?:ngrok|config)\s{1,3}$", re.IGNORECASE)
-_SUB_COMMAND_ARGUMENT = re.compile(r"(?=[\w\-]*[A-Z])(?=[\w\-]*[a-z])[A-Za-z0-9_\-]{20,512}")
+_CREDENTIAL_SUB_COMMAND = _rx(r"(?:ngrok|config)\s{1,3}$", re.IGNORECASE)
+_SUB_COMMAND_ARGUMENT = _rx(r"(?=[\w\-]*[A-Z])(?=[\w\-]*[a-z])[A-Za-z0-9_\-]{20,512}")
 
 
 def _random_value(m: re.Match[str]) -> bool:
@@ -2611,7 +2698,7 @@ def _random_value(m: re.Match[str]) -> bool:
 # BuildKit's "#7 [2/4] " (a rule that reads a line from its start reads on after them)
 _LINE_LEAD = (r"(?:(?:E[ \t]{1,8}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{8,20}Z[ \t]|Step [0-9]{1,4}/[0-9]{1,4} : "
               r"|#[0-9]{1,4} (?:[0-9.]{1,8} )?(?:\[[^\]\n]{1,40}\] )?)[ \t]*){0,2}")
-_DOCKERFILE_ENV = re.compile(r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*" + _LINE_LEAD + r"(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
+_DOCKERFILE_ENV = _rx(r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*" + _LINE_LEAD + r"(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,80})[ \t]+"
                              r"(?P<value>(?!<redacted)[^\s=\\][^\n=\\]{0,511}?)[ \t]*(?:$|(?=\\n))", re.MULTILINE)
 
 
@@ -2622,8 +2709,8 @@ def _dockerfile_secret(m: re.Match[str]) -> bool:
 # an AWS secret access key (40 characters of base64) on the line of its access key id (a credentials CSV, the
 # text output of ``aws sts`` / ``aws configure``): in text after the key id became a marker, in a string literal
 # beside the id itself (:data:`_AWS_KEY_ID` knows both)
-_AWS_SECRET_BESIDE = re.compile(r"(?:(?<![A-Za-z0-9/+=])|(?<=\\t))[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
-_AWS_KEY_ID = re.compile(r"<redacted:aws-access-key-id|(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])")
+_AWS_SECRET_BESIDE = _rx(r"(?:(?<![A-Za-z0-9/+=])|(?<=\\t))[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_KEY_ID = _rx(r"<redacted:aws-access-key-id|(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])")
 
 
 def _aws_secret_beside_key_id(text: str) -> list[Span]:
@@ -2635,7 +2722,7 @@ def _aws_secret_beside_key_id(text: str) -> list[Span]:
     return spans
 
 
-_LINE = re.compile(r"[^\n]+")
+_LINE = _rx(r"[^\n]+")
 
 
 # NAME = value where the name's last word is KEY (``TOGETHER_KEY``, ``key=``, ``storageKey``), not a bare
@@ -2643,7 +2730,7 @@ _LINE = re.compile(r"[^\n]+")
 # say identifier or digest (``CACHE_KEY`` of a hash, ``*_ID_KEY``)
 # (the name's words: each ends at a separator but the last, glued to "key" (apiKey, monkey): one way to split a
 # name, where words that may end anywhere tried every split of a long identifier: 20+ s on a 1 MB manifest)
-_KEY_ASSIGNMENT = re.compile(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]){0,4}"
+_KEY_ASSIGNMENT = _rx(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,30}[_.\-]){0,4}"
                              r"(?:[A-Za-z][A-Za-z0-9]{0,30})?(?:key|Key|KEY))"
                              r"[\"'\]]{0,2}\s{0,3}[=:]\s{0,3}(?P<q>[\"']?)"
                              # (a vendor's short prefix and a dot: Flagsmith's ser.…, Mapbox's sk.…)
@@ -2690,7 +2777,7 @@ def _drawn_after_prefix(value: str) -> bool:
 # like text drawn from letters of both cases and digits (``# bucket key AbC9...``; not ``cache key <hex>``, ``public
 # key AAAA``); after a word that says whose key it is, a short key a service drew (TorchServe's banner: ``Inference
 # Key: ZPNSLuJx``)
-_KEY_THEN_VALUE = re.compile(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30})[ _\-])?(?:key|Key|KEY)"
+_KEY_THEN_VALUE = _rx(r"(?<![\w.\-])(?:(?P<owner>[A-Za-z][A-Za-z0-9]{1,30})[ _\-])?(?:key|Key|KEY)"
                              r"(?::[ \t]{0,3}|[ \t]{1,3})"
                              # (a key's id and its secret joined by ":" or "|": fal's <uuid>:<hex>, _joined_credential)
                              r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{8,512}={0,2}(?:[:|][A-Za-z0-9_\-]{8,512}){0,3})"
@@ -2708,10 +2795,10 @@ def _spaced_key_value(m: re.Match[str]) -> bool:
     return (len(value) >= 16 and (looks_random(value) or _drawn_letters(value))) or (bool(owner) and _short_key(value))
 
 
-_CONTINUED = re.compile(r"(?:[(\[][A-Za-z. ]{1,12}[)\]]|\.{2,3}|…|>|\+)?[ \t]{0,3}(?P<tail>[^\s\"'`<>]{6,128})(?=\s|$)")
+_CONTINUED = _rx(r"(?:[(\[][A-Za-z. ]{1,12}[)\]]|\.{2,3}|…|>|\+)?[ \t]{0,3}(?P<tail>[^\s\"'`<>]{6,128})(?=\s|$)")
 
 
-_WRAP_REST = re.compile(r"[A-Za-z0-9_\-]{20,512}")
+_WRAP_REST = _rx(r"[A-Za-z0-9_\-]{20,512}")
 
 
 def _marker_tails(text: str) -> list[Span]:
@@ -2746,10 +2833,10 @@ def _marker_tails(text: str) -> list[Span]:
 
 # SQLAlchemy's error: the statement and its parameters (``[SQL: INSERT INTO t (name, api_secret) VALUES (%s, %s)]``
 # / ``[parameters: ('svc', 'VALUE')]``): a parameter bound to a column whose name says secret
-_SQL_ERROR = re.compile(r"\[SQL: (?P<sql>[^\]\n]{1,4000})\](?:\s|\\n){0,4}" + _LINE_LEAD + r"\[parameters: \((?P<params>[^\]\n]{1,4000})\)\]")
-_SQL_INSERT = re.compile(r"(?i)\bINSERT\s+INTO\s+\S+\s*\((?P<cols>[^)]{1,2000})\)\s*VALUES\s*\((?P<vals>[^)]{1,2000})\)")
-_SQL_COMPARED = re.compile(r"(?P<col>[A-Za-z_][\w.]{0,80})\s*(?:=|<>|!=)\s*(?:%s|\?)")
-_SQL_PARAM = re.compile(r"\s*(?:(?P<q>\\?[\"'])(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,1024})(?P=q)|[^,]{0,200})\s*(?:,|$)")
+_SQL_ERROR = _rx(r"\[SQL: (?P<sql>[^\]\n]{1,4000})\](?:\s|\\n){0,4}" + _LINE_LEAD + r"\[parameters: \((?P<params>[^\]\n]{1,4000})\)\]")
+_SQL_INSERT = _rx(r"(?i)\bINSERT\s+INTO\s+\S+\s*\((?P<cols>[^)]{1,2000})\)\s*VALUES\s*\((?P<vals>[^)]{1,2000})\)")
+_SQL_COMPARED = _rx(r"(?P<col>[A-Za-z_][\w.]{0,80})\s*(?:=|<>|!=)\s*(?:%s|\?)")
+_SQL_PARAM = _rx(r"\s*(?:(?P<q>\\?[\"'])(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,1024})(?P=q)|[^,]{0,200})\s*(?:,|$)")
 
 
 def _sql_parameter_spans(text: str) -> list[Span]:
@@ -2776,7 +2863,7 @@ def _context_rules(text: str) -> str:
 
 # a variable set in a shell (export NAME=..., cmd's set "NAME=...", PowerShell's $env:NAME = "..."): a drawn value
 # is a secret whatever the name, as an option's is (--flag <random>); the name's identifiers and digests stay
-_SHELL_ENV = re.compile(r"(?:\bexport[ \t]+|\b(?:set|SET)[ \t]+\"?|\$(?:env|Env|ENV):)(?P<name>[A-Za-z_]\w{0,80})"
+_SHELL_ENV = _rx(r"(?:\bexport[ \t]+|\b(?:set|SET)[ \t]+\"?|\$(?:env|Env|ENV):)(?P<name>[A-Za-z_]\w{0,80})"
                         r"[ \t]{0,3}=[ \t]{0,3}[\"']?(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?=[\"'\s]|$)")
 
 
@@ -2789,7 +2876,7 @@ def _shell_env_secret(m: re.Match[str]) -> bool:
 
 # user:password@host without a scheme (a message formatted from parts: "login ml-bot:PW@artifacts.internal failed"),
 # or after a scheme without its colon (SQLAlchemy's "Could not parse ... 'postgresql+psycopg2//etl:PW@db:5432/x'")
-_USERINFO_NO_SCHEME = re.compile(r"(?:(?<=[A-Za-z0-9]//)|(?<![\w/:.@\-]))[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
+_USERINFO_NO_SCHEME = _rx(r"(?:(?<=[A-Za-z0-9]//)|(?<![\w/:.@\-]))[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
                                  r"@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+(?![\w@])")
 
 
@@ -2800,10 +2887,10 @@ def _userinfo_password(m: re.Match[str]) -> bool:
 
 # a table whose header names a secret's column (CSV, TSV, a Markdown table): that field of the rows below
 _TABLE_SEPARATORS = (",", "\t", "|", ";")
-_COMMENT_LEAD = re.compile(r"[ \t]*#+[ \t]?")
+_COMMENT_LEAD = _rx(r"[ \t]*#+[ \t]?")
 _BOX_BARS = str.maketrans({"\u2502": "|", "\u2503": "|"})
-_BOX_RULE = re.compile(r"[\u2500-\u257f]+")  # a box table's rule line (┡━━━╇━━━┩)
-_MARKDOWN_RULE = re.compile(r"\|?\s{0,3}:?-{3,}:?\s{0,3}(?:\|\s{0,3}:?-{3,}:?\s{0,3})*\|?")
+_BOX_RULE = _rx(r"[\u2500-\u257f]+")  # a box table's rule line (┡━━━╇━━━┩)
+_MARKDOWN_RULE = _rx(r"\|?\s{0,3}:?-{3,}:?\s{0,3}(?:\|\s{0,3}:?-{3,}:?\s{0,3})*\|?")
 
 
 def _cells(line: str, sep: str) -> list[tuple[int, int]]:
@@ -2827,7 +2914,7 @@ def _secret_column(name: str) -> bool:
         and not _key_alone(re.sub(r"[ .\-]", "_", name))
 
 
-_TABLE_LINE_BREAK = re.compile(r"\n|\\n\ue005?")  # (also an escaped one: a table inside a repr'd or JSON string)
+_TABLE_LINE_BREAK = _rx(r"\n|\\n\ue005?")  # (also an escaped one: a table inside a repr'd or JSON string)
 
 
 def _table_lines(text: str) -> list[tuple[int, str]]:
@@ -2846,11 +2933,11 @@ def _table_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
-_COLUMN_NAME = re.compile(r"[A-Za-z][\w .\-]{0,40}")
+_COLUMN_NAME = _rx(r"[A-Za-z][\w .\-]{0,40}")
 # a message's lead before a table's first column name on the header's line (``RuntimeError: [P0396] NAME``)
-_STRING_END = re.compile(r"(?<!\\)[\"'][)\]},;]*$")
+_STRING_END = _rx(r"(?<!\\)[\"'][)\]},;]*$")
 _LEAD_MAX = 160
-_MESSAGE_LEAD = re.compile(r"[:\]>][ \t]+[\"']?(?=[A-Za-z])")
+_MESSAGE_LEAD = _rx(r"[:\]>][ \t]+[\"']?(?=[A-Za-z])")
 
 
 def _table_header(header: str) -> Optional[tuple[str, list[tuple[int, int]], list[int], bool]]:
@@ -2887,7 +2974,7 @@ def _table_cell_secret(value: str, spaced: bool) -> bool:
 
 # a table's rows joined into one line (a one-line message, a JUnit ``message`` attribute): `` ; `` or `` | ``
 # between rows of a CSV/TSV whose own separator is another character
-_ROW_JOIN = re.compile(r" [;|] ")
+_ROW_JOIN = _rx(r" [;|] ")
 
 
 def _joined_rows(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -2935,17 +3022,17 @@ def _column_spans(lines: list[tuple[int, str]]) -> list[Span]:
 # what a library echoes of a value it rejected: argparse (``argument --hub-token: invalid int value: 'V'``, ``invalid
 # choice: 'V'``), pydantic v2 under the field's name (``hub_token`` / ``  ... [type=..., input_value='V', ...]``),
 # requests' ``auth`` pair (``'auth': ('user', 'V')``, ``auth=("user", "V")``)
-_ARGPARSE_ECHO = re.compile(r"argument (?P<flag>-{1,2}[\w\-]{1,60})(?:/-{1,2}[\w\-]{1,60})*: invalid (?:[\w.]{1,40} value|choice): "
+_ARGPARSE_ECHO = _rx(r"argument (?P<flag>-{1,2}[\w\-]{1,60})(?:/-{1,2}[\w\-]{1,60})*: invalid (?:[\w.]{1,40} value|choice): "
                             r"(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{6,512})(?P=q)")
-_PYDANTIC_ECHO = re.compile(  # (also inside a repr, its lines and quotes escaped: ...\\npassword\\n  ... input_value=\\'V\\')
+_PYDANTIC_ECHO = _rx(  # (also inside a repr, its lines and quotes escaped: ...\\npassword\\n  ... input_value=\\'V\\')
     r"(?:^|(?<=\\n)|(?<=\\n\ue005))[ \t]*" + _LINE_LEAD + r"(?:[ \t]*#+[ \t]?)?(?P<loc>[A-Za-z_][\w.]{0,120})[ \t]*"
     r"(?:\n|\\n\ue005?)(?:\ue006\n)?" + _LINE_LEAD + r"(?:[ \t]*#)?[ \t]+[^\n]{0,300}?\[type=[\w.]{1,60}, input_value="
     r"(?P<q>\\?['\"])\ue005?(?P<value>(?!<redacted)[^'\"\n\\\ue005]{4,512})(?P=q)", re.MULTILINE)
 # Python's own echo of a value it could not convert (``invalid literal for int() with base 10: 'X'``, ``could not
 # convert string to float: 'X'``): the value when it looks drawn
-_CONVERSION_ECHO = re.compile(r"(?:invalid literal for [a-z]{1,10}\(\)(?: with base [0-9]{1,2})?|could not convert string to "
+_CONVERSION_ECHO = _rx(r"(?:invalid literal for [a-z]{1,10}\(\)(?: with base [0-9]{1,2})?|could not convert string to "
                               r"[a-z]{1,10}): (?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{12,512})(?P=q)")
-_AUTH_PAIR = re.compile(r"(?<![\w])(?:(?P<k>['\"])auth(?P=k)\s{0,3}:|auth\s{0,3}=)\s{0,3}\(\s{0,3}(?P<uq>['\"])[^'\"\n]{1,128}(?P=uq)"
+_AUTH_PAIR = _rx(r"(?<![\w])(?:(?P<k>['\"])auth(?P=k)\s{0,3}:|auth\s{0,3}=)\s{0,3}\(\s{0,3}(?P<uq>['\"])[^'\"\n]{1,128}(?P=uq)"
                         r"\s{0,3},\s{0,3}(?P<q>['\"])(?P<value>(?!<redacted)[^'\"\n]{4,256})(?P=q)\s{0,3}\)")
 
 
@@ -2967,14 +3054,14 @@ def _pydantic_secret(m: re.Match[str]) -> bool:
 # a secret's name and its value as the two cells of a row (rich's and PowerShell's tables, ``vault kv get``, a numpy
 # array of pairs: ``│ DEPLOY_TOKEN │ <value> │``, ``password    <value>``, ``['api_token' '<value>']``): the value
 # when it has a credential's make-up
-_ROW_PAIR = re.compile(r"(?:^|(?<=[\s│┃|\[(]))(?P<q>['\"]?)(?P<name>[A-Za-z_][\w.\-]{1,80})(?P=q)"
+_ROW_PAIR = _rx(r"(?:^|(?<=[\s│┃|\[(]))(?P<q>['\"]?)(?P<name>[A-Za-z_][\w.\-]{1,80})(?P=q)"
                        r"(?:[ \t]*[│┃|][ \t]*|[ \t]{2,40}|\t|(?<=['\"])[ \t]{1,4}(?=['\"]))"
                        r"(?P<vq>['\"]?)(?P<value>(?!<redacted)[^\s│┃|'\"]{6,512})(?P=vq)(?=[ \t]*(?:[│┃|\]),]|$))", re.MULTILINE)
 # a name and a value given as two fields of one record (HAR's and Kubernetes' ``{"name": "X-Api-Key", "value":
 # "..."}`` and ``- name: HUB_API_TOKEN`` / ``value: "..."``, a cookie's repr ``name='auth_token', value='...'``,
 # a plist's ``<key>APIToken</key> <string>...</string>``)
 _NOT_NAME = r"(?!(?<![\w])['\"]?name['\"]?\s{0,3}[:=])"
-_NAME_FIELD_THEN_VALUE = re.compile(
+_NAME_FIELD_THEN_VALUE = _rx(
     r"(?:(?<![\w])(?P<nk>['\"]?)name(?P=nk)\s{0,3}[:=]\s{0,3}(?P<nq>['\"]?)(?P<name>[A-Za-z_][\w.\-]{0,80})(?P=nq)"
     r"|<key>\s{0,3}(?P<pname>[A-Za-z_][\w.\-]{0,80})\s{0,3}</key>)"
     # (not over another record's name: "- name: trainer" / "env: [{name: WANDB_API_KEY, value: ...}]")
@@ -2986,14 +3073,14 @@ _NAME_FIELD_THEN_VALUE = re.compile(
 # a build file's or a header's definition of a secret's name: make's ``REGISTRY_TOKEN ?= ...`` (also ``:=``, ``::=``;
 # not ``+=``, ``!=``: Python's augmented assignment and comparison), C's ``#define ACME_LICENSE_KEY "..."``; YAML's ``deploy_token: <drawn>: expires 2027`` (a value
 # that a colon follows, quoted by a YAML error: not a nested key when it is drawn)
-_DEFINITION = re.compile(r"(?:(?<![\w.\-#])#[ \t]*define[ \t]+(?P<dname>[A-Za-z_]\w{0,80})[ \t]+"  # (also behind a log's lead)
+_DEFINITION = _rx(r"(?:(?<![\w.\-#])#[ \t]*define[ \t]+(?P<dname>[A-Za-z_]\w{0,80})[ \t]+"  # (also behind a log's lead)
                          r"|(?<![\w.\-])(?P<mname>[A-Za-z_][\w.\-]{0,80})[ \t]*(?:\?=|::?=)[ \t]*)"
                          r"(?P<q>[\"']?)(?P<value>(?!<redacted)[^\s\"']{6,512})(?P=q)[ \t]*(?=\n|$)")
-_VALUE_THEN_COLON = re.compile(r"(?<![\w.\-])(?P<name>" + _SECRET_NAME + r")\s{0,3}:\s{1,3}"
+_VALUE_THEN_COLON = _rx(r"(?<![\w.\-])(?P<name>" + _SECRET_NAME + r")\s{0,3}:\s{1,3}"
                                r"(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{16,512})(?=:)", re.IGNORECASE)
 
 
-_COLON_AFTER_VALUE = re.compile(r":\s{1,3}[A-Za-z0-9+/_\-]{16,512}:")  # (a quick test before _VALUE_THEN_COLON)
+_COLON_AFTER_VALUE = _rx(r":\s{1,3}[A-Za-z0-9+/_\-]{16,512}:")  # (a quick test before _VALUE_THEN_COLON)
 
 
 def _defined_secret(m: re.Match[str]) -> bool:
@@ -3077,13 +3164,13 @@ def _named_guesses(text: str) -> str:
 # ``fields { key: "password" value { string_value: "X" } }``, gdb's ``password=0x5555 "X"``,
 # ``<td>password</td><td>X</td>``): within 200 characters after a secret's word on its line, a value with a picked
 # password's make-up or drawn (random-looking, 16+); never hex, a UUID, a digest's or an SSH public key's shape
-_NEAR_WORD = re.compile(r"(?<![A-Za-z])(?:password|passwd|passphrase|secret|token|api[ _\-]?key|credentials?|auth)"
+_NEAR_WORD = _rx(r"(?<![A-Za-z])(?:password|passwd|passphrase|secret|token|api[ _\-]?key|credentials?|auth)"
                         r"(?![A-Za-z])", re.IGNORECASE)
-_NEAR_VALUE_CHAR = re.compile(r"[\w\-+/=]")
-_NEAR_VALUE = re.compile(r"(?<![\w\-+/=.])(?!<redacted)[A-Za-z0-9!#$%&*?@^~+/=_\-.]{12,128}(?![\w\-+/=])")
+_NEAR_VALUE_CHAR = _rx(r"[\w\-+/=]")
+_NEAR_VALUE = _rx(r"(?<![\w\-+/=.])(?!<redacted)[A-Za-z0-9!#$%&*?@^~+/=_\-.]{12,128}(?![\w\-+/=])")
 
 
-_DIGEST_LIKE = re.compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[-:_]|@sha(?:1|256|384|512)\b|^\|1\||^AAAA[A-Za-z0-9+/]")
+_DIGEST_LIKE = _rx(r"(?i)^(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[-:_]|@sha(?:1|256|384|512)\b|^\|1\||^AAAA[A-Za-z0-9+/]")
 
 
 def _near_credential(value: str) -> bool:
@@ -3119,19 +3206,19 @@ def _near_spans(text: str) -> list[Span]:
 
 # the answer to a password prompt on the line after it: Tcl expect's and pexpect's ``expect "password:"`` then
 # ``send "<answer>\r"`` / ``child.sendline('<answer>')`` (a variable, ``$pw``, is no answer)
-_PROMPT_ANSWER = re.compile(r"expect(?:_exact)?[ \t]*\(?[ \t]*(?:-\w+[ \t]+)*(?P<pq>[\"'{])[^\"'}\n]{0,80}?(?:assword|assphrase|"
+_PROMPT_ANSWER = _rx(r"expect(?:_exact)?[ \t]*\(?[ \t]*(?:-\w+[ \t]+)*(?P<pq>[\"'{])[^\"'}\n]{0,80}?(?:assword|assphrase|"
                             r"asscode|token|secret|PIN)[^\"'}\n]{0,40}(?:\"|'|\})[^\n]{0,40}\n(?:[ \t]*#[^\n]*\n){0,2}[ \t]*"
                             r"(?:[\w.]{1,40}\.)?send(?:line)?[ \t]*\(?[ \t]*(?:--[ \t]+)?(?P<q>[\"'])"
                             r"(?P<value>(?!<redacted)(?:(?!\\[rn](?P=q))[^\n\ue005]){4,256}?)(?:\\[rn])?(?P=q)")
 # a terminal's transcript: a line that is a password's prompt and the answer echoed alone on the next line (ftp,
 # a script's input() log): a picked password or a drawn value, nothing with a space
-_PROMPT_LINE_ANSWER = re.compile(r"^[^\n]{0,60}?(?:[Pp]assword|[Pp]assphrase|[Pp]asscode|PASSWORD)(?: for [^\n:]{1,60})?:[ \t]*\n"
+_PROMPT_LINE_ANSWER = _rx(r"^[^\n]{0,60}?(?:[Pp]assword|[Pp]assphrase|[Pp]asscode|PASSWORD)(?: for [^\n:]{1,60})?:[ \t]*\n"
                                  r"[ \t]*(?P<value>(?!<redacted)[^\s]{6,128})[ \t]*$", re.MULTILINE)
 # pickle's protocol 0 as a bytes repr prints it: a dict's key and its value, each after ``V`` (or ``S'``) and
 # before a memo opcode (``\nVpassword\np3\nV<value>\np4``)
-_PICKLE0_PAIR = re.compile(r"(?:V|S')(?P<name>[A-Za-z_][\w.\-]{0,80})'?(?:\\n|\n)\ue005?[pg][0-9]{1,6}(?:\\n|\n)\ue005?(?:V|S')"
+_PICKLE0_PAIR = _rx(r"(?:V|S')(?P<name>[A-Za-z_][\w.\-]{0,80})'?(?:\\n|\n)\ue005?[pg][0-9]{1,6}(?:\\n|\n)\ue005?(?:V|S')"
                            r"(?P<value>(?!<redacted)[^\\\n'\ue005]{4,512})")
-_PICKLE0_HINT = re.compile(r"(?:\\n|\n)\ue005?[pg][0-9]")
+_PICKLE0_HINT = _rx(r"(?:\\n|\n)\ue005?[pg][0-9]")
 
 
 def _prompt_answer(m: re.Match[str]) -> bool:
@@ -3167,7 +3254,7 @@ def _answer_spans(text: str) -> list[Span]:
 # key's numbers), a token that decodes to text, an identifier, a UUID, a digest, a mangled C++ symbol, a longer run
 # (data, not a key), a token a lower-case word starts (``raysubmit_…``, ``nonce-…``: the unknown vendor's rule's) and
 # what an id's name comes right before (``X-Amz-Cf-Id: …``, ``request_id=…``; a session's id is a secret) stay.
-_DRAWN_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_\-.])(?<![^A-Za-z0-9_]=)(?<!^=)(?!<redacted)[A-Za-z0-9][A-Za-z0-9_\-]{23,63}"
+_DRAWN_TOKEN = _rx(r"(?<![A-Za-z0-9+/_\-.])(?<![^A-Za-z0-9_]=)(?<!^=)(?!<redacted)[A-Za-z0-9][A-Za-z0-9_\-]{23,63}"
                           r"(?![A-Za-z0-9+/=_\-])", re.MULTILINE)  # (after NAME=: a listing's UPLOAD_CFG=<drawn>)
 
 
@@ -3179,7 +3266,7 @@ def _decodes_to_text(token: str) -> bool:
     return sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data)
 
 
-_NAMED_HEX = re.compile(r"(?:[A-Za-z]{2,12}[_\-]){1,4}(?:[0-9a-f]{16,}|[0-9A-F]{16,})")  # (Linux-pip-<md5>: words, a digest)
+_NAMED_HEX = _rx(r"(?:[A-Za-z]{2,12}[_\-]){1,4}(?:[0-9a-f]{16,}|[0-9A-F]{16,})")  # (Linux-pip-<md5>: words, a digest)
 
 
 def _drawn_token(token: str) -> bool:
@@ -3193,7 +3280,7 @@ def _drawn_token(token: str) -> bool:
 
 # what an identifier's name comes right before (``X-Amz-Cf-Id: ``, ``request_id=``, ``RequestId ``, ``run id "``): an
 # id a service drew, which is no key
-_ID_NAME_BEFORE = re.compile(r"(?:(?:\b|[_\-.])(?:id|ids)|(?:\b|[_\-.a-z])(?:Id|ID|Ids|IDs))"
+_ID_NAME_BEFORE = _rx(r"(?:(?:\b|[_\-.])(?:id|ids)|(?:\b|[_\-.a-z])(?:Id|ID|Ids|IDs))"
                              r"[\"']?[ \t]{0,3}[:=]?[ \t]{0,3}[\"'(\[]?$")
 
 
@@ -3242,12 +3329,12 @@ def _guessed(text: str) -> str:
     return _apply(text, _drawn_spans(text))
 
 
-_XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z][\w.\-:]{0,60})(?:\s[^<>]{0,400})?>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}"
+_XML_ELEMENT = _rx(r"<(?P<name>[A-Za-z][\w.\-:]{0,60})(?:\s[^<>]{0,400})?>\s{0,3}(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}"
                           r"</(?P=name)>")  # (a namespace and attributes: <wsse:Password Type="...#PasswordText">)
 # a block of HCL (Consul's, Vault's, Nomad's agent configuration) whose name says that what it holds are secrets:
 # acl { tokens { agent = "..." default = "..." } }: every quoted value in it that looks like a credential
-_SECRET_BLOCK = re.compile(r"(?<![\w.\-])(?:tokens|secrets|credentials|passwords)\s{0,3}=?\s{0,3}\{(?P<body>[^{}]{1,4000})\}")
-_BLOCK_ENTRY = re.compile(r"(?<![\w.\-])[A-Za-z_][\w\-]{0,60}\s{0,5}=\s{0,5}\"(?P<value>(?!<redacted)[^\"\n\\]{1,512})\"")
+_SECRET_BLOCK = _rx(r"(?<![\w.\-])(?:tokens|secrets|credentials|passwords)\s{0,3}=?\s{0,3}\{(?P<body>[^{}]{1,4000})\}")
+_BLOCK_ENTRY = _rx(r"(?<![\w.\-])[A-Za-z_][\w\-]{0,60}\s{0,5}=\s{0,5}\"(?P<value>(?!<redacted)[^\"\n\\]{1,512})\"")
 
 
 def _secret_block_spans(text: str) -> list[Span]:
@@ -3257,13 +3344,13 @@ def _secret_block_spans(text: str) -> list[Span]:
 
 
 # Hadoop's and Spark's configuration XML: <property><name>fs.s3a.secret.key</name><value>...</value></property>
-_XML_PROPERTY = re.compile(r"<name>\s{0,3}(?P<name>[A-Za-z][\w.\-]{0,120})\s{0,3}</name>\s{0,40}<value>\s{0,3}"
+_XML_PROPERTY = _rx(r"<name>\s{0,3}(?P<name>[A-Za-z][\w.\-]{0,120})\s{0,3}</name>\s{0,40}<value>\s{0,3}"
                            r"(?P<value>(?!<redacted)[^<>\s]{4,1024})\s{0,3}</value>")
 
 
 # a call that authenticates (its name's last part): HTTPBasicAuth, aiohttp's BasicAuth, IAMAuthenticator, google's
 # Credentials, smtplib/ftplib/imaplib's .login, wandb.login, huggingface_hub.login, .authenticate, set_auth
-_AUTH_CALLEE = re.compile(r"(?:[A-Z][A-Za-z0-9]{0,40})?(?:Auth|Authenticator|Credentials)|(?:[a-z][a-z0-9]{0,20}_)?"
+_AUTH_CALLEE = _rx(r"(?:[A-Z][A-Za-z0-9]{0,40})?(?:Auth|Authenticator|Credentials)|(?:[a-z][a-z0-9]{0,20}_)?"
                           r"(?:login|auth|authenticate)")
 # under such a call a generic keyword names the credential (wandb.login(key=...), Auth(token=...))
 _AUTH_KEYWORDS = frozenset({"key", "token", "password", "passwd", "pwd", "pw", "secret", "apikey", "api_key"})
@@ -3359,15 +3446,15 @@ def _signature_credentials(dotted: str, count: int, port_second: bool = False) -
 # an authenticating call as text (a traceback's source line, a printed or logged command): where :func:`_auth_pairs`
 # reads the tree, this reads the literal arguments up to the first that is neither a literal nor a name (a bracketed
 # argument, ``jwt.encode({...}, KEY)``, is stepped over)
-_AUTH_CALL_TEXT = re.compile(r"(?<![\w.])(?P<dotted>(?:[A-Za-z_][\w]{0,40}(?:\(\))?\.){0,4})(?P<fn>" + _AUTH_CALLEE.pattern
+_AUTH_CALL_TEXT = _rx(r"(?<![\w.])(?P<dotted>(?:[A-Za-z_][\w]{0,40}(?:\(\))?\.){0,4})(?P<fn>" + _AUTH_CALLEE.pattern
                              + "|" + "|".join(sorted(map(re.escape, _SIGNATURE_NAMES), key=len, reverse=True))
                              + r")\(|(?<![\w.])(?:[a-z]{1,12}_)?auth\s{0,3}=\s{0,3}(?P<tuple>[(\[])")
-_CALL_ARGUMENT = re.compile(r"\s{0,3}(?:(?P<kw>[A-Za-z_]\w{0,30})\s{0,3}=(?!=)\s{0,3})?(?:[bB]?(?P<q>\\?[\"'])"
+_CALL_ARGUMENT = _rx(r"\s{0,3}(?:(?P<kw>[A-Za-z_]\w{0,30})\s{0,3}=(?!=)\s{0,3})?(?:[bB]?(?P<q>\\?[\"'])"
                             r"(?P<value>(?:(?!(?P=q))[^\n\\]|\\[^\n\"']){0,512})(?P=q)|(?P<expr>-?[\w.]{1,80})"
                             r"|(?P<bracket>[(\[{]))")
-_SIGNATURE_CALL = re.compile(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _SIGNATURE_NAMES), key=len, reverse=True))
+_SIGNATURE_CALL = _rx(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _SIGNATURE_NAMES), key=len, reverse=True))
                              + r")\(")
-_ARGUMENT_END = re.compile(r"\s{0,3}([,)\]])")
+_ARGUMENT_END = _rx(r"\s{0,3}([,)\]])")
 
 
 def _positional_credentials(fn: str, count: int) -> tuple[int, str]:
@@ -3450,7 +3537,7 @@ def _auth_call_spans(text: str) -> list[Span]:
 
 # a secret's name as one string and its value as the next: environ.setdefault("API_KEY", "..."), putenv, a
 # (name, value) pair of a repr'd list, .NET's <add key="StorageAccountKey" value="..."/>, <property name= value=>
-_NAME_VALUE_PAIR = re.compile(r"(?:(?<![\w\\])[bB]?(?P<q>\\?[\"'])(?P<name>[A-Za-z_][\w.\-]{0,80})(?P=q)\s{0,3},\s{0,3}[bB]?|"
+_NAME_VALUE_PAIR = _rx(r"(?:(?<![\w\\])[bB]?(?P<q>\\?[\"'])(?P<name>[A-Za-z_][\w.\-]{0,80})(?P=q)\s{0,3},\s{0,3}[bB]?|"
                               r"(?<![\w\-])(?:key|name)\s{0,3}=\s{0,3}(?P<aq>\\?[\"'])(?P<attr>[A-Za-z_][\w.\-]{0,80})(?P=aq)"
                               r"\s{1,3}value\s{0,3}=\s{0,3})(?P<vq>\\?[\"'])(?P<value>(?!<redacted)[^\s\"'\\]{6,1024})(?P=vq)")
 
@@ -3571,7 +3658,7 @@ def _joined_credential(value: str) -> bool:
 
 
 # a sub-command that takes a credential as its argument (ngrok's authtoken and config add-authtoken)
-_SECRET_SUBCOMMAND = re.compile(r"(?:(?:add|set)-)?(?:auth-?token|token|api-?key|password|secret)", re.IGNORECASE)
+_SECRET_SUBCOMMAND = _rx(r"(?:(?:add|set)-)?(?:auth-?token|token|api-?key|password|secret)", re.IGNORECASE)
 
 
 def _argument_secrets(previous: str, arg: str) -> list[str]:
@@ -3621,7 +3708,7 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
     return found
 
 
-_ID_OPTION = re.compile(r"^-{1,2}[\w\-]*(?:sha|commit|rev|revision|id|hash|digest|ref)$", re.IGNORECASE)
+_ID_OPTION = _rx(r"^-{1,2}[\w\-]*(?:sha|commit|rev|revision|id|hash|digest|ref)$", re.IGNORECASE)
 
 
 def _positional_secrets(argv: list[str], i: int) -> list[str]:
@@ -3761,7 +3848,7 @@ def _home_patterns(home: Optional[str], environ_home: str) -> tuple[re.Pattern[s
 
 
 # the scratch $HOME a sandboxed run had (reportkit/run/sandbox.py): cold runs' and the warm server's
-_SANDBOX_HOME = re.compile(
+_SANDBOX_HOME = _rx(
     r"(?<![\w.\-~$])/[^\s\"'<>]{0,200}?/reportkit-(?:session-[\w]+/reportkit-[\w]+/run-[\w]+|warm-[\w]+)/home"
     r"(?![\w.\-])"
 )
@@ -3782,7 +3869,7 @@ def _redact_home(text: str, home: Optional[str]) -> str:
 # starts there, although the escape's last character (``n``, ``9``) touches it. The text rules see a cut
 # (:data:`_CUT`, a private-use character, so no word) after each such escape; code sees the escape's
 # characters as spaces (:func:`_escape_view`, same length, so positions hold).
-_GLUED_ESCAPE = re.compile(r"\\(?:[nrtbfv0]|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2})(?=[A-Za-z0-9_\-+/.~])")
+_GLUED_ESCAPE = _rx(r"\\(?:[nrtbfv0]|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2})(?=[A-Za-z0-9_\-+/.~])")
 _CUT = "\ue005"
 
 
@@ -3813,7 +3900,7 @@ def _text_rules(text: str, table: tuple[tuple[str, str], ...], home: Optional[st
 # An escape sequence of JSON, a repr or a Python literal (``\n``, ``\"``, ``\u00e9``, ``\\``): a marker never
 # splits one. A marker after its backslash alone leaves ``\<redacted>`` (an invalid escape: the literal's value
 # changes); a backslash taken without the quote it escapes leaves a bare ``"`` (the JSON document no longer parses).
-_ESCAPE_SEQUENCE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|.)", re.DOTALL)
+_ESCAPE_SEQUENCE = _rx(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|.)", re.DOTALL)
 
 
 def _escape_safe(text: str, spans: list[Span]) -> list[Span]:
@@ -3894,8 +3981,8 @@ def _pattern_rules(text: str, table: tuple[tuple[str, str], ...]) -> str:
 
 # the rest of a shell word a marker took the start of: a value with a ``'`` that shlex.quote wrote as
 # ``'Harbor4'"'"'Zlco41'`` (or a shell as ``'Harbor4'\''Zlco41'``) is one argument, up to its closing quote
-_SHELL_WORD_TAIL = re.compile(r"(?P<marker><redacted:[\w\-]{1,60}>)(?:(?:'\"'\"'|'\\'')[^'\n]{0,256}?)+(?=')")
-_SHELL_QUOTE_INSIDE = re.compile(r"'\"'\"'|'\\''")
+_SHELL_WORD_TAIL = _rx(r"(?P<marker><redacted:[\w\-]{1,60}>)(?:(?:'\"'\"'|'\\'')[^'\n]{0,256}?)+(?=')")
+_SHELL_QUOTE_INSIDE = _rx(r"'\"'\"'|'\\''")
 
 
 def clip_words(text: str, limit: int, tail: str = "") -> str:
@@ -3950,7 +4037,7 @@ def redact_data(data: object, *, home: Optional[str] = None, env: Optional[Mappi
 
 # A JSON (or repr) string with escapes: what it says is seen by the rules only once it is unescaped (a notebook's
 # ``"source": ["key = \\"...\\"\\n"]``: the escaped quotes hide the literal, the escaped line break glues to the value)
-_ESCAPED_STRING = re.compile(r'"(?=[^"\n]{0,20000}?\\)((?:[^"\\\n]|\\.){1,20000})"')
+_ESCAPED_STRING = _rx(r'"(?=[^"\n]{0,20000}?\\)((?:[^"\\\n]|\\.){1,20000})"')
 _JOIN = "\n\ue006\n"
 
 
@@ -3962,7 +4049,7 @@ def _unescaped(literal: str) -> Optional[str]:
     return plain if isinstance(plain, str) and _JOIN not in plain else None
 
 
-_MARKER = re.compile(r"<redacted(?::(?P<kind>[A-Za-z0-9_.\-]{1,80}))?>")
+_MARKER = _rx(r"<redacted(?::(?P<kind>[A-Za-z0-9_.\-]{1,80}))?>")
 
 
 def _replaced(plain: str, out: str) -> dict[str, str]:
@@ -3995,7 +4082,7 @@ def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
-_ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"'\\/bfnrt])")
+_ONE_ESCAPE = _rx(r"\\(?:u[0-9a-fA-F]{4}|[\"'\\/bfnrt])")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
 
 
@@ -4011,8 +4098,8 @@ def _unescape_once(text: str) -> str:
 # the seam of a long string that pprint, pytest (``--showlocals``, an assertion's ``where``) or black split into
 # adjacent literals, one per line: ``'...BEGIN PRIVATE '`` then ``'KEY-----\\nMIIE...'`` on the next
 _SEAM_LEAD = r"(?:E[ \t]+|>[ \t]+)?[ \t]*[rbu]?"  # (what may stand before the next literal's quote: pytest's "E   ")
-_REPR_SEAM = re.compile(r"(?P<q>['\"])[ \t]*\n" + _SEAM_LEAD + r"(?P=q)")
-_BASE64_LINE = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_REPR_SEAM = _rx(r"(?P<q>['\"])[ \t]*\n" + _SEAM_LEAD + r"(?P=q)")
+_BASE64_LINE = _rx(r"[A-Za-z0-9+/]{16,}={0,2}")
 
 
 def _joined_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -4044,8 +4131,8 @@ def _seamed_strings(text: str) -> Iterator[str]:
         i = j + 1
 
 
-_SEAM_END = re.compile(r"(['\"])[ \t]*$")
-_SEAM_START = re.compile(r"[ \t]*" + _SEAM_LEAD + r"(['\"])")
+_SEAM_END = _rx(r"(['\"])[ \t]*$")
+_SEAM_START = _rx(r"[ \t]*" + _SEAM_LEAD + r"(['\"])")
 
 
 def _continues(line: str, following: str) -> bool:
@@ -4081,7 +4168,7 @@ def _nested_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
 
 # a logging record shown with its message template and arguments apart (``msg='login %s:%s@%s failed'
 # args=('bot', 'PW', 'host')``, also a record's ``__dict__``): the arguments say what they are only in the message
-_RECORD_ARGS = re.compile(r"(?P<k>['\"]?)msg(?P=k)\s{0,3}[=:]\s{0,3}(?P<q>['\"])(?P<msg>(?:\\.|(?!(?P=q))[^\\\n]){1,2000})(?P=q)"
+_RECORD_ARGS = _rx(r"(?P<k>['\"]?)msg(?P=k)\s{0,3}[=:]\s{0,3}(?P<q>['\"])(?P<msg>(?:\\.|(?!(?P=q))[^\\\n]){1,2000})(?P=q)"
                           r"[^\n]{0,300}?(?P<k2>['\"]?)args(?P=k2)\s{0,3}[=:]\s{0,3}(?P<args>\((?:[^()\n]|\([^()\n]*\)){0,2000}\))")
 
 
@@ -4102,7 +4189,7 @@ def _record_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tup
     return _known_table(tuple(sorted(found.items()))) if found else ()
 
 
-_PERCENT_SYNTAX = re.compile(r"%(?:3[dDaA]|26|40|2[fF]|22|27|25)")  # an encoded = : & @ / " ' (and %: twice)
+_PERCENT_SYNTAX = _rx(r"%(?:3[dDaA]|26|40|2[fF]|22|27|25)")  # an encoded = : & @ / " ' (and %: twice)
 
 
 def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -4124,7 +4211,7 @@ def _percent_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
 
 # a table's row, a cell and the cell after it: a Markdown/ASCII table (``| wandb_key | <40 hex> |``), a ``;``-separated
 # record flattened on one line (``api_key ; <value> ; lr ; 0.1``): the name and its value with no ``=``/``:`` between
-_CELL_PAIR = re.compile(r"(?:^|(?<=[|;]))[ \t]*(?P<name>[A-Za-z_][\w.\-]{0,60})[ \t]*[|;][ \t]*"
+_CELL_PAIR = _rx(r"(?:^|(?<=[|;]))[ \t]*(?P<name>[A-Za-z_][\w.\-]{0,60})[ \t]*[|;][ \t]*"
                         r"(?P<value>(?!<redacted)[^\s|;]{8,512})[ \t]*(?=[|;]|$)", re.MULTILINE)
 
 
@@ -4190,7 +4277,7 @@ def _line_offsets(source: str) -> list[int]:
     return offsets
 
 
-_STRING_PREFIX = re.compile(r"[A-Za-z]*(?:'''|\"\"\"|'|\")")
+_STRING_PREFIX = _rx(r"[A-Za-z]*(?:'''|\"\"\"|'|\")")
 
 
 def _literal_regions(source: str) -> Optional[tuple[list[tuple[int, int]], dict[int, int]]]:
@@ -4376,7 +4463,7 @@ _KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABAS
                              "DEPLOY", "INGEST", "SDK", "HMAC", "SHARED", "STORAGE", "SESSION", "WRITE"})
 # the last word says which form of the secret the value is (password_b64, token_value)
 _FORM_WORDS = frozenset({"VALUE", "STR", "STRING", "B64", "BASE64", "HEX", "RAW", "DATA", "BYTES", "PLAIN", "TEXT"})
-_CODE_TEMPLATE = re.compile(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])"
+_CODE_TEMPLATE = _rx(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])"
                             r"|\$\{\w{1,60}\}")
 
 
@@ -4390,9 +4477,9 @@ def _templated(value: str) -> bool:
                                   and shannon_entropy(rest) >= 3.5)
 
 
-_SETTING_WORDS = re.compile(r"[a-z]{3,}[0-9]{0,2}(?:[-_.](?:[a-z]{3,}[0-9]{0,2}|[a-z]{0,2}[0-9]{1,3}[a-z]{0,2})){1,7}")
-_WORDS_ONLY = re.compile(r"[a-z]+(?:[-_.][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")
-_PATH_LIKE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
+_SETTING_WORDS = _rx(r"[a-z]{3,}[0-9]{0,2}(?:[-_.](?:[a-z]{3,}[0-9]{0,2}|[a-z]{0,2}[0-9]{1,3}[a-z]{0,2})){1,7}")
+_WORDS_ONLY = _rx(r"[a-z]+(?:[-_.][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")
+_PATH_LIKE = _rx(r"(?:~|\.{1,2})?/[\w.\-/~]*|[A-Za-z]:\\[\w.\-\\ ]*")
 
 
 # Vendors and services whose name alone says a value is theirs (``TWILIO = "<32 hex>"``, ``stripe_key``): the
@@ -4417,7 +4504,7 @@ _FORGES = frozenset({"GITHUB", "GITLAB", "BITBUCKET", "HUGGINGFACE", "GIT", "DOC
 _COMMON_WORD_VENDORS = frozenset({"weights", "frame", "render", "segment", "teams", "vault", "polar", "ramp", "mercury",
                                   "neon", "notion", "persona", "redirect", "together", "val", "canva", "paddle",
                                   "replicate", "docker", "mongodb", "slack", "prefect", "sentry"})
-_VENDOR_THEN_VALUE = re.compile(r"(?<![\w.\-])(?P<vendor>" + _trie(sorted({v.lower() for v in _VENDOR_NAMES}
+_VENDOR_THEN_VALUE = _rx(r"(?<![\w.\-])(?P<vendor>" + _trie(sorted({v.lower() for v in _VENDOR_NAMES}
                                                                           - _COMMON_WORD_VENDORS)) + r")"
                                 r"[ \t]{1,3}(?:[:=][ \t]{0,3})?(?P<value>(?!<redacted)[A-Za-z0-9+/_\-]{20,256}={0,2})"
                                 r"(?![\w+/=\-])", re.IGNORECASE)
@@ -4463,10 +4550,10 @@ def _drawn_letters(value: str) -> bool:
     return 0.2 <= up / (low + up) <= 0.85 and vowels < 0.22 * (low + up) and low < 5 * len(lowers) and up < 5 * len(uppers)
 
 
-_LOWER_RUN, _UPPER_RUN = re.compile(r"[a-z]+"), re.compile(r"[A-Z]+")
-_SHORT_KEY = re.compile(r"[A-Za-z0-9]{8,64}")
-_CAMEL_PART = re.compile(r"[A-Z]?[a-z]{2,}")
-_WORD_NUMBER = re.compile(r"[A-Za-z]+[0-9]{1,4}|[0-9]{1,4}[A-Za-z]+")
+_LOWER_RUN, _UPPER_RUN = _rx(r"[a-z]+"), _rx(r"[A-Z]+")
+_SHORT_KEY = _rx(r"[A-Za-z0-9]{8,64}")
+_CAMEL_PART = _rx(r"[A-Z]?[a-z]{2,}")
+_WORD_NUMBER = _rx(r"[A-Za-z]+[0-9]{1,4}|[0-9]{1,4}[A-Za-z]+")
 
 
 def _short_key(value: str) -> bool:
@@ -4780,9 +4867,9 @@ def _whole(node: object) -> str:
 _SECRET_NEEDLES = ("pass", "pw", "secret", "token", "key", "auth", "cred", "cookie", "session", "webhook", "dsn",
                    "bearer", "jwt", "sig", "url", "uri", "conn", "psk")
 # an escape that can hide a token from the source's own scan (colour codes, NULs of UTF-16, \N{...})
-_HIDING_ESCAPE = re.compile(r"\\(?:x|u|U|N\{|[0-7])")
+_HIDING_ESCAPE = _rx(r"\\(?:x|u|U|N\{|[0-7])")
 # literals Python joins into one constant ("abc" "def", across lines in brackets): a secret split between them
-_IMPLICIT_JOIN = re.compile(r"[\"']\s*(?:\\\n\s*)*[rRbBuU]{0,2}[\"']")  # (also over a line's "\" continuation)
+_IMPLICIT_JOIN = _rx(r"[\"']\s*(?:\\\n\s*)*[rRbBuU]{0,2}[\"']")  # (also over a line's "\" continuation)
 
 
 def _named_here(lower: str) -> bool:
@@ -4886,7 +4973,7 @@ def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
 
 
 # a char* argument in gdb's backtrace: its name, the pointer and the string it points to
-_GDB_STRING_ARG = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,60})=0x[0-9a-f]{1,16} \"(?P<value>(?!<redacted)[^\"\n]{1,512})\"")
+_GDB_STRING_ARG = _rx(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,60})=0x[0-9a-f]{1,16} \"(?P<value>(?!<redacted)[^\"\n]{1,512})\"")
 
 
 def _short_flag_spans(text: str, quoted_only: bool) -> list[Span]:
@@ -4959,7 +5046,7 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
     return spans
 
 
-_PERCENT_SEPARATOR = re.compile(r"%(?:3[DdAa]|2[6Ff])")  # = : & / percent-encoded
+_PERCENT_SEPARATOR = _rx(r"%(?:3[DdAa]|2[6Ff])")  # = : & / percent-encoded
 
 
 def _percent_named(view: str, prose: bool) -> bool:
@@ -5007,10 +5094,10 @@ def _parts_with_secrets(parts: list, texts: list[str], table: tuple[tuple[str, s
 
 # a string a message shows composed of literals (a traceback's source line: key = "abc" + "def"): two to nine
 # quoted literals joined by "+" or written side by side
-_JOINED_LITERALS = re.compile(r"(?:(?P<q>[\"'])(?:(?!(?P=q))[^\\\n]){1,512}(?P=q)[ \t]{0,3}\+?[ \t]{0,3}(?=[\"'])){1,8}"
+_JOINED_LITERALS = _rx(r"(?:(?P<q>[\"'])(?:(?!(?P=q))[^\\\n]){1,512}(?P=q)[ \t]{0,3}\+?[ \t]{0,3}(?=[\"'])){1,8}"
                               r"(?P<l>[\"'])(?:(?!(?P=l))[^\\\n]){1,512}(?P=l)")
-_QUOTED_PART = re.compile(r"(?P<q>[\"'])(?P<v>(?:(?!(?P=q))[^\\\n]){1,512})(?P=q)")
-_JOIN_HINT = re.compile(r"[\"'][ \t]{0,3}\+?[ \t]{0,3}[\"']")
+_QUOTED_PART = _rx(r"(?P<q>[\"'])(?P<v>(?:(?!(?P=q))[^\\\n]){1,512})(?P=q)")
+_JOIN_HINT = _rx(r"[\"'][ \t]{0,3}\+?[ \t]{0,3}[\"']")
 
 
 def _joined_literal_spans(text: str, table: tuple[tuple[str, str], ...]) -> list[Span]:
@@ -5132,9 +5219,9 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
 
 # --------------------------------------------------------------------------- markdown and files
 
-_FENCED = re.compile(r"^(?P<fence>[ ]{0,3}(?:`{3,}|~{3,}))(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
+_FENCED = _rx(r"^(?P<fence>[ ]{0,3}(?:`{3,}|~{3,}))(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
                      re.MULTILINE | re.DOTALL)
-_PYTHON_INFO = re.compile(r"^\s*(?:python3?|py|pycon|ipython)\b", re.IGNORECASE)
+_PYTHON_INFO = _rx(r"^\s*(?:python3?|py|pycon|ipython)\b", re.IGNORECASE)
 
 
 def redact_markdown(text: str, *, home: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
@@ -5155,8 +5242,8 @@ def redact_markdown(text: str, *, home: Optional[str] = None, env: Optional[Mapp
     return "".join(parts)
 
 
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
-_LITERAL_PREFIX = re.compile(r"[A-Za-z]*")
+_BIDI = _rx("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+_LITERAL_PREFIX = _rx(r"[A-Za-z]*")
 
 
 def _bidi_shown_code(code: str) -> str:
@@ -5298,7 +5385,7 @@ def _store_connection(words: list[str]) -> bool:
 
 
 _URL_NAME_ENDINGS = ("URL", "URI", "DSN")
-_URL_USERINFO = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.\-]{0,20}://[^\s/?#@]+@")
+_URL_USERINFO = _rx(r"^\s*[A-Za-z][A-Za-z0-9+.\-]{0,20}://[^\s/?#@]+@")
 
 
 def holds_named_secret(name: str, value: str) -> bool:
@@ -5359,12 +5446,12 @@ def secret_env_values(env: Optional[Mapping[str, str]] = None) -> list[str]:
 # carriage return that does not end a line (it overwrites what the line showed), the C0 and C1 controls; and the
 # bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069, the marks U+200E, U+200F, U+061C): a
 # message that reorders what follows it shows other text than it holds (Trojan Source, CVE-2021-42574)
-_TERMINAL_CONTROL = re.compile(r"\x1b(?!\[[0-9;]{0,32}m)|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f"
+_TERMINAL_CONTROL = _rx(r"\x1b(?!\[[0-9;]{0,32}m)|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f"
                                "\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 # what a live display (rich's Live: reportkit's progress line on a terminal) writes before each frame: it returns to
 # the line's start, erases it, moves up, hides or shows the cursor
-_LIVE_CONTROLS = re.compile(r"(?:\r|\x1b\[[0-9]{0,4}[ABCDGK]|\x1b\[\?25[hl])+")
-_LIVE_TAIL = re.compile(r"\n((?:\r|\x1b\[[0-9]{0,4}[ABCDGK]|\x1b\[\?25[hl])+)\Z")
+_LIVE_CONTROLS = _rx(r"(?:\r|\x1b\[[0-9]{0,4}[ABCDGK]|\x1b\[\?25[hl])+")
+_LIVE_TAIL = _rx(r"\n((?:\r|\x1b\[[0-9]{0,4}[ABCDGK]|\x1b\[\?25[hl])+)\Z")
 _LIVE = [0]  # live displays drawn now (:func:`live_display`)
 
 
