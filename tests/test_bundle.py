@@ -320,6 +320,7 @@ torch.testing.assert_close(out, x + y, atol=1e-3, rtol=1e-3)
 # for real through collect (test_collect.py's slow spyre tests) and every finding is judged + rendered into
 # issue.md (test_render.py::test_comparison_findings_follow_upstreams_helpers).
 @pytest.mark.slow
+@pytest.mark.corpus  # (the rest of its family: test_collect.py's differ test is the one CI runs)
 def test_bundle_issue_gives_one_verdict(tmp_path):
     """FAKE_SPYRE_FRONTEND_BUG: sendnn right, Torch-Spyre wrong. issue.md follows the form, has one verdict
     (ladder and comparison agree), the reproducer inline, under 8,000 characters."""

@@ -42,7 +42,7 @@ def write(path: Path, text: str) -> Path:
 def minimize(spec: RunSpec, source: str, out: Path) -> tuple[mz.MinimizeReport, str]:
     policy = MatchPolicy()
     rep = establish(spec, policy, runs=1)
-    report = mz.minimize(spec, source, rep, policy, mz.MinimizeOptions(output=out, jobs=2))
+    report = mz.minimize(spec, source, rep, policy, mz.MinimizeOptions(output=out, jobs=2, executor="warm"))  # (the CLI's default)
     assert report.verified is True
     return report, out.read_text()
 

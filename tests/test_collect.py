@@ -628,6 +628,7 @@ torch.testing.assert_close(out, x * 2 + y)
 
 
 @pytest.mark.slow
+@pytest.mark.corpus  # (the rest of its family: the differ test above is the one CI runs)
 def test_spyre_vs_sendnn_equal_with_an_in_place_function(tmp_path):
     """FAKE_SPYRE_TRANSFER_BUG: a non_blocking copy loses the last element; the compiled computation is right.
     The function doubles its input in place: with the inputs shared between paths the reference would differ

@@ -14,7 +14,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
 
-# (script, timeout, expected kind, exception type, innermost frame file:function, slow)
+# (script, timeout, expected kind, exception type, innermost frame file:function, slow: True, or "corpus" for
+# the rest of a family of slow runs, under `-m corpus`: 04 is the torch.compile example CI checks, 05's bundle
+# (tests/test_bundle.py::test_compile_stick_mismatch_example) checks its script end to end)
 CASES = [
     ("01_pure_python/analyze_access_logs.py", 60, "exception", "ValueError", "_strptime.py:_strptime", False),
     ("02_eager_shape_error/train_classifier.py", 120, "exception", "RuntimeError",
@@ -24,7 +26,7 @@ CASES = [
     ("04_compile_graph_break/compile_text_classifier.py", 300, "exception", "torch._dynamo.exc.Unsupported",
      "torch/_dynamo/eval_frame.py:compile_wrapper", True),
     ("05_compile_stick_mismatch/check_stick_backend.py", 600, "exception", "AssertionError",
-     "torch/testing/_comparison.py:assert_close", True),
+     "torch/testing/_comparison.py:assert_close", "corpus"),
     # a hang runs into the timeout: 10 s ran out inside `import torch` on a loaded machine (the signature was
     # then the import's frame, not the pipeline's wait)
     # (not `slow`: it waits out two 30 s timeouts; under the default run's 4 workers waiting costs the 2 cores nothing)
@@ -51,6 +53,8 @@ def _params():
         marks = [pytest.mark.torch] if not script.startswith(PURE_PYTHON) else []
         if slow:
             marks.append(pytest.mark.slow)
+        if slow == "corpus":
+            marks.append(pytest.mark.corpus)
         yield pytest.param(script, timeout, kind, exc_type, frame, marks=marks, id=script.split("/")[0])
 
 

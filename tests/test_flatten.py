@@ -749,7 +749,7 @@ def test_a_minimized_pytest_test_carries_its_conftest_fixtures(tmp_path):
     spec, source = target_spec(str(tmp_path / "proj" / "tests" / "test_hist.py") + "::test_total", [], timeout=60)
     rep = establish(spec, MatchPolicy(), runs=1)
     out = tmp_path / "proj" / "tests" / "min_test_hist.py"
-    report = minimize(spec, source, rep, MatchPolicy(), MinimizeOptions(output=out, jobs=2))
+    report = minimize(spec, source, rep, MatchPolicy(), MinimizeOptions(output=out, jobs=2, executor="warm"))
     assert report.verified and report.folded[:2] == ["conftest.py", "tests/conftest.py"], report.folded_note
     result = out.read_text()
     assert "def latencies(" in result and "def bins(" in result and "if i < bins" in result, result

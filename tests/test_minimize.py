@@ -59,6 +59,7 @@ def run_minimize(script: Path, policy: MatchPolicy | None = None, timeout: float
     source = script.read_text()
     rep = establish(spec, policy, runs=1)
     out = script.with_name(script.stem + ".min.py")
+    options.setdefault("executor", "warm")  # (the CLI's default; cold costs a new sandboxed interpreter per run)
     report = mz.minimize(spec, source, rep, policy, mz.MinimizeOptions(output=out, **options))
     return report, out, rep
 

@@ -44,7 +44,7 @@ def test_an_argument_value_is_not_written_as_a_literal(tmp_path):
     script.write_text(SCRIPT, encoding="utf-8")
     out = tmp_path / "job.min.py"
     proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(script), "-o", str(out), "--budget",
-                           "150", "-j", "2", "--cold", "--json", "--", "--build-ref", value, "--channel", "stable"],
+                           "150", "-j", "2", "--json", "--", "--build-ref", value, "--channel", "stable"],
                           capture_output=True, text=True, cwd=tmp_path, env=dict(os.environ), timeout=600)
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     result = out.read_text(encoding="utf-8")

@@ -164,7 +164,7 @@ def test_cli_check_on_missing_node_is_one_message(project):
 ])
 def test_minimize_a_test_module(project, node, kept, standalone_call):
     target = str(project / "tests/unit/test_ops.py") + "::" + node
-    proc = cli("minimize", target, "--json", "--cold", "-j", "2")
+    proc = cli("minimize", target, "--json", "-j", "2")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     out = Path(report["output"])

@@ -271,7 +271,7 @@ def test_bundle_every_file_and_archive(leaky):
 
 def test_minimize_result(leaky):
     out = leaky["tmp"] / "leak.min.py"
-    proc = cli("minimize", str(leaky["script"]), "-o", str(out), "--budget", "60", "-j", "2", "--cold",
+    proc = cli("minimize", str(leaky["script"]), "-o", str(out), "--budget", "60", "-j", "2",
                "--env", f"APP_SETTING={ENV_OPTION}", "--", *ARGV, cwd=leaky["tmp"], env=leaky["env"])
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     assert leaks(proc.stdout + proc.stderr, leaky["grep"]) == []

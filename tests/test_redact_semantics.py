@@ -184,7 +184,7 @@ def test_minimized_result_fails_the_same_way(tmp_path):
     script.write_text(LEAKY_MIN, encoding="utf-8")
     out = tmp_path / "leak.min.py"
     proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(script), "-o", str(out), "--budget",
-                           "120", "-j", "2", "--cold"], capture_output=True, text=True, cwd=tmp_path,
+                           "120", "-j", "2"], capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, **env}, timeout=600)
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     result = out.read_text(encoding="utf-8")
