@@ -265,7 +265,9 @@ def _setting_pairs(value: str) -> bool:
     return True
 
 
-_PATH_SETTING = _rx(r"(?:/|\./|~/|file://(?:localhost)?/)(?:[\w.+\-/~]|%[0-9A-Fa-f]{2}){1,4096}")  # (file:///a%20b)
+# (file:///a%20b; a Windows path, C:\Users\ci\cache; a storage URL without a user or a query, hf://datasets/x)
+_PATH_SETTING = _rx(r"(?:/|\./|~/|file://(?:localhost)?/|(?:hf|s3a?|gs|gcs|az|abfss?|hdfs|dbfs)://|[A-Za-z]:\\)"
+                    r"(?:[\w.+\-/~]|(?<=[\w.~])\\(?=\w)|%[0-9A-Fa-f]{2}){1,4096}")
 _REGEX_TOKENS = _rx(r"\(\?[=!:<]|\.[*+]|\\[dwsbDWS]|\[[^\]]{1,40}\]|\{[0-9]{1,4},[0-9]{0,4}\}|^\^|\$$")
 
 
@@ -1719,7 +1721,12 @@ _CLOUDSMITH_PATH = _rx(r"://dl\.cloudsmith\.io/(?P<value>(?!<redacted)(?!(?:publ
 def _webhook_key(m: re.Match[str]) -> bool:
     """A part of the path is drawn (a UUID, 32+ hex digits, random text), not a route's words (``/hooks/on-push``)."""
     return any(_UUID.search(p) or _long_hex(p) or (len(p) >= 16 and (looks_random(p) or _random_one_case(p)))
-               or _drawn_mixed(p) for p in re.split(r"[/@]", m.group("value")))
+               or _drawn_mixed(p) or _ONE_CASE_ID.fullmatch(p) for p in re.split(r"[/@]", m.group("value")))
+
+
+# letters of one case and digits, 20 or more, no separator (Mattermost's 26-character ids: few digits, no words
+# apart): a route's name has its words apart (/hooks/on-push, /hooks/build_status)
+_ONE_CASE_ID = _rx(r"(?=[a-z0-9]{20,64}$|[A-Z0-9]{20,64}$)(?=\D*\d)(?=.*[A-Za-z]).*")
 
 
 def _structural_spans(text: str) -> list[Span]:
@@ -1989,10 +1996,11 @@ def _high_spans(text: str) -> list[Span]:
 # identifiers and variables (``self.ntoken = ntoken``, ``password = new_password``) are left alone.
 _LONG_SECRET_WORD = (
     r"(?:token|secret|password|passwd|pass[_.\-]?phrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
-    r"secret[_.\-]?key|private[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
+    r"secret[_.\-]?key|private[_.\-]?key|sdk[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
 )
-# (and "pw" glued to a word before it: rootpw, adminpw, BMC_ROOTPW; no English word ends so, and PWD is not it)
-_SHORT_SECRET_WORD = r"(?:(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie|psk)|(?<=[A-Za-z])pw(?![A-Za-z]))"
+# (and "pw" glued to a word before it: rootpw, adminpw, BMC_ROOTPW; no English word ends so, and PWD is not it;
+# "sk" is the secret half of the ak/sk pairs of Chinese clouds' SDKs: Volcengine, Huawei, Baidu; never task/disk)
+_SHORT_SECRET_WORD = r"(?:(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie|psk|sk)|(?<=[A-Za-z])pw(?![A-Za-z]))"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
@@ -2300,7 +2308,7 @@ _FLAG_VALUE = _rx(  # (one dash: Go's flags, consul -token X, only for a name th
     r"(?:(?P<fq>['\"])(?P<fqvalue>(?!<redacted)[^'\"\n]{1,512})(?P=fq)"
     r"|(?P<value>(?!<redacted)(?!-)[^\s\"',;]{0,511}[^\s\"',;\])}]))"  # (argparse's usage: [--token TOKEN])
 )
-_SECRET_FLAG = _rx(r"(?:^|[-_])(?:pass|passwd|password|passphrase|pw|pwd|secret|token|auth|creds?|"
+_SECRET_FLAG = _rx(r"(?:^|[-_])(?:pass|passwd|password|passphrase|pw|pwd|secret|token|auth|creds?|p?sk|"
                           r"credentials?|(?:api|access|private|secret|signing|license|master|encryption|client|"
                           r"account|service|auth)[-_]?key)$|(?:password|passwd|secret|token|apikey)$", re.IGNORECASE)
 
@@ -2457,7 +2465,13 @@ def credential_parts(value: str) -> list[str]:
     if not 2 <= len(parts) <= 4 or _DIGEST_REFERENCE.search(value) or _ID_HEADER_LINE.search(value) \
             or _PUBLIC_KEY_LINE.search(value):
         return []
-    return [p for p in parts if password_made(p) or (len(p) >= 16 and looks_random(p)) or _random_base64(p)]
+    return [p for p in parts if not _DIGEST_LIKE.search(p) and not _NAMED_IDENTIFIER.fullmatch(p)
+            and (password_made(p) or (len(p) >= 16 and looks_random(p)) or _random_base64(p))]
+
+
+# a part that is a digest or an identifier by its name (GITHUB_SHA=<hex>, run_id=<drawn>), as an npm/SRI integrity
+# (sha512-<base64>) is by its shape
+_NAMED_IDENTIFIER = _rx(r"(?i)(?:[a-z0-9]{1,30}[_.\-]){0,4}(?:" + "|".join(sorted(_IDENTIFIER_WORDS)) + r")[=:][0-9a-z_\-]{4,128}")
 
 
 _ALNUM = _rx(r"[A-Za-z0-9]+")
@@ -2520,7 +2534,7 @@ _NAMED_THEN_VALUE = _rx(  # (a sub-command that takes the credential: ngrok auth
 # (:func:`password_made`: ``login failed for svc with password Harbor42!Xyzw17``): the word says what the value is
 _PASSWORD_THEN_PICKED = _rx(
     r"(?<![A-Za-z0-9_\-])(?:[A-Za-z][a-z0-9]{1,20}(?=[A-Z_\-])[_\-]?){0,3}(?:password|passwd|pass[_\-]?phrase|pwd|"
-    r"passwort|kennwort|mot de passe|contrase[ñn]a|senha|wachtwoord|has[łl]o|parola|пароль|パスワード|비밀번호)"
+    r"passwort|kennwort|mot[ _]de[ _]passe|contrase[ñn]a|clave[ _]secreta|senha|wachtwoord|has[łl]o|parola|пароль|パスワード|비밀번호)"
     r"(?:\s{0,3}[:：=])?\s{0,3}(?<=[\s:：=])(?:(?:is|was|to|as|ist|est|es|é)\s{1,3})?[`“‘«「\"']?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{12,128})", re.IGNORECASE)
 
@@ -2632,6 +2646,10 @@ def _closes_its_container(m: re.Match[str]) -> bool:
     line = m.string[m.string.rfind("\n", 0, m.start()) + 1:m.start()]
     return all(line.count(opener) > line.count(closer) for opener, closer in (("(", ")"), ("[", "]"), ("{", "}"))
                if closer in value[len(body):])
+
+
+# (a quick test before _PASSWORD_THEN_PICKED: one of its words is there)
+_PASSWORD_WORD_HINT = _rx(r"(?i)pass|pwd|kennwort|mot[ _]de|contras|clave|senha|wachtw|has[łl]o|parola|пароль|パスワード|비밀번호")
 
 
 def _picked_after_word(m: re.Match[str]) -> bool:
@@ -3143,7 +3161,7 @@ def _named_guesses(text: str) -> str:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
-    if re.search(r"(?i)pass|pwd|kennwort|mot de|contras|senha|wachtw|has[łl]o|parola|пароль|パスワード|비밀번호", text):
+    if _PASSWORD_WORD_HINT.search(text):
         text = _apply(text, _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word))
     if re.search(r"(?i) (?:is|was|to) ", text):
         text = _apply(text, _group_spans(_NAMED_IS_SHORT, text, "secret", _short_named))
@@ -3673,6 +3691,17 @@ def _argument_secrets(previous: str, arg: str) -> list[str]:
     return found + ([arg, *parts] if parts else [])
 
 
+def _text_rule_values(arg: str) -> list[str]:
+    """What the text rules take from one argument (a secret-named key's value inside a dict's repr, a password after
+    its word): each a known value of its own, found again wherever the argument is shown another way (a command
+    line's ``shlex.quote`` writes every ``'`` in it as ``'"'"'``, which no rule's context reads through)."""
+    if len(arg) < 12 or not any(c in arg for c in "=: "):
+        return []
+    out = _text_rules(arg, (), "")
+    spans = _marker_spans(arg, out) if out != arg else None
+    return [arg[a:b] for a, b, _marker in spans or [] if b - a >= _MIN_KNOWN]
+
+
 def argv_secrets(argv: list[str]) -> dict[str, str]:
     """The credentials in a script's arguments (value -> kind): values of secret-named options
     (``--token X``, ``--password=X``, :func:`_secret_option`), random-looking option values, ``-u user:pw``
@@ -3699,6 +3728,8 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
             add(cred, kind)
         for start, end in _unions(_high_spans(arg)):
             add(arg[start:end])
+        for value in _text_rule_values(arg):  # (headers={'apiKey': '<key>'}: then known in shlex's quoting too)
+            add(value)
     for value in _tool_secrets(argv) + [v for arg in argv if " " in arg.strip() for v in _tool_secrets(_split(arg))]:
         add(value, "credentials", "password")
     if "login" in argv:  # a login's key among its arguments: wandb login --relogin --host URL <40 hex>
@@ -4332,6 +4363,9 @@ def _fstring_text(source: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if a < b]
 
 
+_COMMENT_LINE = _rx(r"^[ \t]*(?P<c>#[^\n]*)", re.MULTILINE)
+
+
 def _prose_pieces(source: str, tree: object) -> list[tuple[int, int]]:
     """(start, end) of the comments and the docstrings' bodies of ``source``: prose, which the program never reads
     (a docstring only through ``__doc__``)."""
@@ -4340,12 +4374,19 @@ def _prose_pieces(source: str, tree: object) -> list[tuple[int, int]]:
     offsets = _line_offsets(source)
     pieces: list[tuple[int, int]] = []
     if "#" in source:
+        line = 0  # the last line tokenized
         try:
             for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+                line = tok.end[0]
                 if tok.type == tokenize.COMMENT:
                     pieces.append((offsets[tok.start[0] - 1] + tok.start[1], offsets[tok.end[0] - 1] + tok.end[1]))
         except (tokenize.TokenError, IndentationError, SyntaxError):
-            return []
+            # (source that stops tokenizing, an artifact with a stray line: the comments up to there, and after it
+            # the lines that are a comment from their first character on)
+            for m in _COMMENT_LINE.finditer(source, offsets[min(line, len(offsets) - 1)]):
+                pieces.append((m.start("c"), m.end("c")))
+    if tree is None:  # (a source that does not parse: its comments; no docstring is known)
+        return pieces
     for node in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))]:
         body = getattr(node, "body", None)
         first = body[0] if body else None
@@ -4456,7 +4497,7 @@ def _parses(source: str) -> bool:
 # not a placeholder, template, number, path, URL or plain word).
 _CODE_SECRET_LAST = frozenset({"PASSWORD", "PASSWORDS", "PASSWD", "PWD", "PASSPHRASE", "SECRET", "SECRETS",
                                "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "COOKIE", "COOKIES", "APIKEY", "PRIVATEKEY",
-                               "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY", "PSK"})
+                               "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY", "PSK", "SK"})
 # KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
 _KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
                              "SECRET", "ACCESS", "APP", "SIGNING", "MASTER", "ENCRYPTION", "LICENSE", "ADMIN", "SSH",
@@ -4865,7 +4906,7 @@ def _whole(node: object) -> str:
 
 # a word every name the keyword rules accept contains (a quick test before the rules' regular expressions)
 _SECRET_NEEDLES = ("pass", "pw", "secret", "token", "key", "auth", "cred", "cookie", "session", "webhook", "dsn",
-                   "bearer", "jwt", "sig", "url", "uri", "conn", "psk")
+                   "bearer", "jwt", "sig", "url", "uri", "conn", "psk", "sk")
 # an escape that can hide a token from the source's own scan (colour codes, NULs of UTF-16, \N{...})
 _HIDING_ESCAPE = _rx(r"\\(?:x|u|U|N\{|[0-7])")
 # literals Python joins into one constant ("abc" "def", across lines in brackets): a secret split between them
@@ -4954,7 +4995,7 @@ def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
     spans: list[Span] = []
     if not quoted_only and any(w in lower for w in ("secret", "passw", "token", "key", "hmac", "cred")):
         spans += _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
-    if not quoted_only and ("pass" in lower or "pwd" in lower):  # "login failed for svc with password Harbor42!xy"
+    if not quoted_only and _PASSWORD_WORD_HINT.search(lower):  # "login failed for svc with password Harbor42!xy"
         spans += _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word)
     if not quoted_only and re.search(r"[<>()\[\]{}]", text):  # "oci auth token: pgMrH91X>crfJG7)oYBh"
         spans += _group_spans(_NAMED_THEN_SYMBOLS, text, "secret", _drawn_with_symbols)
@@ -5175,8 +5216,8 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
         source = view  # something behind colour codes or NULs: show the clean text
     spans = _code_spans(source, table, home)
     tree = _tree(source)
-    if tree is None:  # an excerpt, a script with a syntax error: nothing to keep parseable
-        spans += _string_keyword_spans(source, quoted_only=True)
+    if tree is None:  # an excerpt, a script with a syntax error: nothing to keep parseable; its comments are prose
+        spans += _string_keyword_spans(source, quoted_only=True) + _prose_spans(source, None, table)
         return _apply(source, _escape_safe(source, spans)) if spans else source
     whole = _literal_spans(source, tree, table)
     spans += _prose_spans(source, tree, table)
@@ -5309,7 +5350,7 @@ _SECRET_NAME_WORDS = frozenset(
     {
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
         "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "AUTH", "COOKIE", "COOKIES",
-        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER", "PSK",
+        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER", "PSK", "SK",
     }
 )  # fmt: skip
 _GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS", "WEBHOOK")

@@ -162,3 +162,27 @@ def test_a_wifi_pre_shared_key_is_a_secret():
     out = redact.redact_code(code)
     assert password not in out and "dict(psk=8)" in out, out
     ast.parse(out)
+
+
+def test_the_secret_half_of_an_ak_sk_pair_is_a_secret():
+    """Volcengine's, Huawei's and Baidu's SDKs take an access key id (``ak``) and its secret (``sk``): the id has a
+    vendor's prefix, the secret is base64 or hex with nothing to know it by but its name."""
+    secret = base64.b64encode(secrets.token_bytes(40)).decode()
+    hex_secret = secrets.token_hex(20)
+    ak = "AKLT" + drawn(40)
+    for text in (f"tos client: ak={ak} sk={secret}", f'{{"ak": "{ak}", "sk": "{hex_secret}"}}',
+                 f"export VOLC_SK={secret}", f"obs --ak {ak} --sk {hex_secret} ls"):
+        out = redact.redact_text(text, env={})
+        assert secret not in out and hex_secret not in out and ak not in out, out
+    code = f'client = TosClient(ak="{ak}", sk="{secret}")\nSK = "{hex_secret}"\n'
+    out = redact.redact_code(code)
+    assert secret not in out and hex_secret not in out, out
+    ast.parse(out)
+    assert redact.is_secret_env_name("HUAWEICLOUD_SDK_SK") and not redact.is_secret_env_name("TASK")
+
+
+@pytest.mark.parametrize("text", ["task=train disk=/dev/sda1 ask=0.5", "risk: low; mask = attention_mask",
+                                  "sk=3 sk=True", "desk_sk = None", "from sklearn import svm; sk = sklearn",
+                                  "kiosk=lobby-01", "run --disk 40G --task train --mask-token MASK"])
+def test_words_ending_in_sk_and_plain_values_stay(text):
+    assert redact.redact_text(text, env={}) == text

@@ -1,0 +1,115 @@
+"""Round 27 (a blind tester's planted secrets, 2026-12-02): a ``.py`` artifact that does not parse (one stray line of
+a progress bar) lost the text rules in its comments, 33 formats at once; an SDK's key passed as ``sdk_key='...'``;
+a password's word in Spanish and French spelled with underscores; Mattermost's hook ids with few digits; and what is
+no secret: an npm integrity digest inside an argument, a Windows path and a storage URL given as ``--env`` values.
+Values are drawn per run."""
+
+from __future__ import annotations
+
+import ast
+import base64
+import secrets
+import string
+
+import pytest
+from drawn import drawn
+
+from reportkit import redact
+
+PICKED = "Linden" + str(secrets.randbelow(900) + 100) + "^Brin" + str(secrets.randbelow(90) + 10)
+
+
+def _lower_digits(n: int, digits: int) -> str:
+    chars = [secrets.choice(string.ascii_lowercase) for _ in range(n - digits)]
+    for _ in range(digits):
+        chars.insert(secrets.randbelow(len(chars) + 1), secrets.choice(string.digits))
+    return "".join(chars)
+
+
+@pytest.mark.parametrize("stray", ["", " upload  20%|##        | eta 00:10", "<<<<<<< HEAD", "x = (1,\n"])
+def test_comments_of_a_source_that_does_not_parse_are_prose_still(stray):
+    key, token = drawn(32), drawn(40)
+    comments = ["# AOT ID: ['0_forward']", f"# key={key}", f"# password {PICKED}",
+                f"# + gh secret set REGISTRY_ROBOT --repo acme/ml --body {token}"]
+    source = "\n".join(comments[:2] + ([stray] if stray else []) + comments[2:]
+                       + ["def call(args):", "    return args", ""])
+    out = redact.redact_code(source)
+    assert key not in out and PICKED not in out and token not in out, out
+    assert "def call(args):\n    return args" in out and "# AOT ID: ['0_forward']" in out
+    if not stray:
+        ast.parse(out)
+
+
+def test_an_sdk_key_is_a_secret_by_its_name():
+    key = _lower_digits(36, 12)
+    line = f"factory = SplitFactory(sdk_key='{key}', config={{'impressionsMode': 'optimized'}})"
+    assert key not in redact.redact_text(line, env={})
+    out = redact.redact_code(line + "\n")
+    assert key not in out and "impressionsMode" in out, out
+    ast.parse(out)
+    assert redact.redact_text("sdk_key_path=/etc/split/key.txt sdk_version=9.4.1", env={}) == \
+        "sdk_key_path=/etc/split/key.txt sdk_version=9.4.1"
+
+
+@pytest.mark.parametrize("line", ["error de conexión: usuario=etl clave_secreta={}", "clave secreta: {}",
+                                  "échec de connexion: mot_de_passe: {}", "mot de passe={}"])
+def test_a_password_word_in_another_language_with_underscores(line):
+    text = line.format(PICKED)
+    assert PICKED not in redact.redact_text(text, env={})
+    out = redact.redact_code(f"msg = {text!r}\n")
+    assert PICKED not in out, out
+    ast.parse(out)
+
+
+def test_a_mattermost_hook_id_with_few_digits_is_drawn():
+    for digits in (1, 2, 3):
+        hook = _lower_digits(26, digits)
+        out = redact.redact_text(f"POST https://chat.acme.io/hooks/{hook} -> 200", env={})
+        assert hook not in out, out
+    for route in ("https://ci.acme.io/hooks/build_status_notifications", "POST /hooks/on-push HTTP/1.1",
+                  "https://ci.acme.io/hooks/githubpushevents"):
+        assert redact.redact_text(route, env={}) == route
+
+
+@pytest.mark.parametrize("integrity", [
+    "sha512-" + base64.b64encode(secrets.token_bytes(64)).decode(),
+    "sha512-5M53BsOqcReBM10CEzSaGC4lddbxUMy9v+iLQ8GPQl2d27nb8yuN8GHr8JhtKZe3H3AIIBvsdZDfCqO8lqGa6Q==",  # the round's
+])
+def test_an_integrity_digest_in_an_argument_is_no_secret(integrity):
+    argv = ["job.py", f"npm integrity {integrity}", "--lr", "3"]
+    assert redact.redact_argv(argv) == argv
+    assert redact.argv_secrets(argv[1:]) == {}
+
+
+@pytest.mark.parametrize("sha", ["9fceb02d0ae598e95dc970b74767f19372d61af8", secrets.token_hex(20)])
+def test_a_digest_named_so_inside_an_argument_is_no_secret(sha):
+    argv = ["job.py", f"GITHUB_SHA={sha} GITHUB_RUN_ATTEMPT=2", f"run_id={drawn(20)}"]
+    assert redact.redact_argv(argv) == argv
+    assert redact.argv_secrets(argv[1:]) == {}
+    assert PICKED not in redact.redact_argv(["job.py", f"GITHUB_SHA={sha} DB_PASSWORD={PICKED}"])[1]
+
+
+@pytest.mark.parametrize("value", [r"C:\Users\runner\AppData\Local\Temp\torchinductor_runner\cache",
+                                   "hf://datasets/HuggingFaceFW/fineweb-edu/data/000_00000.parquet",
+                                   "s3://ml-artifacts/runs/2026-12-02/ckpt.pt", "gs://bucket/a/b"])
+def test_a_windows_path_or_a_storage_url_given_with_env_is_shown(value):
+    assert not redact.override_known(value)
+
+
+@pytest.mark.parametrize("value", ["s3://ci:{}@minio.local/bucket", "hf://datasets/x?token={}", "C:{}"])
+def test_a_storage_url_with_a_credential_is_not_a_path(value):
+    assert redact.override_known(value.format(PICKED))
+
+
+def test_a_key_inside_an_argument_is_known_in_the_commands_quoting_too():
+    """africastalking's ``headers={'apiKey': 'atsk_<64 hex>'}`` as a script's argument: the argument is redacted
+    by the dict rule, and the value is known, so bundle.json's command line (``shlex.quote``'s ``'"'"'``) loses it too."""
+    import shlex
+
+    from reportkit.report.render import Redactor
+
+    key = "atsk_" + secrets.token_hex(32)
+    arg = f"headers={{'apiKey': '{key}', 'Accept': 'application/json'}}"
+    assert key in redact.argv_secrets(["job.py", arg])
+    out = Redactor.for_env({}, args=["job.py", arg]).text(shlex.join(["python", "job.py", arg]))
+    assert key not in out and out.startswith("python job.py "), out
