@@ -1277,6 +1277,9 @@ def _prefixed_spans(text: str) -> list[Span]:
             spans.append((m.start(), end, _mark("token")))
     if "live" in text or "test" in text or "prod" in text:
         spans += [(m.start(), m.end(), _mark("token")) for m in _ENV_WORD_TOKEN.finditer(text) if _env_word_token(m)]
+        if "…" in text or "..." in text:  # (cut short by a repr: pytest's, reprlib's)
+            spans += [(m.start(), m.end(), _mark("token")) for m in _ENV_WORD_CUT.finditer(text)
+                      if m.group("prefix").lower() not in _NOT_A_VENDOR]
     return spans
 
 
@@ -1284,6 +1287,12 @@ def _prefixed_spans(text: str) -> list[Span]:
 # however "_" and "-" cut it (a base64url body), is the drawn body: 20+ characters without them, random
 _ENV_WORD_TOKEN = _rx(r"(?<![A-Za-z0-9_\-])(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11})[_\-](?:live|test|prod)[_\-]"
                              r"(?P<run>[A-Za-z0-9_\-]{20,200})(?![A-Za-z0-9_\-])")
+
+
+# the same cut short by a repr (``pdl_live_apikey_010oidx…``, ``rk_test_51Hx8...``): what is left of its drawn body
+# (a digit in it) goes; a placeholder (``sk_test_...``) has none
+_ENV_WORD_CUT = _rx(r"(?<![A-Za-z0-9_\-])(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11})[_\-](?:live|test|prod)[_\-]"
+                    r"(?=[A-Za-z_\-]{0,200}[0-9])[A-Za-z0-9_\-]{6,200}(?=…|\.\.\.)")
 
 
 def _env_word_token(m: re.Match[str]) -> bool:

@@ -113,3 +113,14 @@ def test_a_key_inside_an_argument_is_known_in_the_commands_quoting_too():
     assert key in redact.argv_secrets(["job.py", arg])
     out = Redactor.for_env({}, args=["job.py", arg]).text(shlex.join(["python", "job.py", arg]))
     assert key not in out and out.startswith("python job.py "), out
+
+
+@pytest.mark.parametrize("cut", ["…", "..."])
+def test_a_vendor_token_cut_short_by_a_repr_loses_what_is_left(cut):
+    """pytest shortened an ``assert not [...]`` list's repr in the middle of Paddle's ``pdl_live_apikey_01<drawn>``:
+    about 20 drawn characters stayed in the CI bundle's logs."""
+    left = "pdl_live_apikey_01" + _lower_digits(8, 3)
+    text = f"E   AssertionError: assert not ['401 using {left}{cut}bo6_jlA...']"
+    assert left not in redact.redact_text(text, env={})
+    for kept in (f"set sk_test_{cut} in your env", f"run_test_suite{cut}", f"the model_test_set{cut} split"):
+        assert redact.redact_text(kept, env={}) == kept
