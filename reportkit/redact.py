@@ -4078,6 +4078,7 @@ def redact_data(data: object, *, home: Optional[str] = None, env: Optional[Mappi
 # A JSON (or repr) string with escapes: what it says is seen by the rules only once it is unescaped (a notebook's
 # ``"source": ["key = \\"...\\"\\n"]``: the escaped quotes hide the literal, the escaped line break glues to the value)
 _ESCAPED_STRING = _rx(r'"(?=[^"\n]{0,20000}?\\)((?:[^"\\\n]|\\.){1,20000})"')
+_ESCAPED_SQ_STRING = _rx(r"'(?=[^'\n]{0,20000}?\\')((?:[^'\\\n]|\\.){1,20000})'")
 _JOIN = "\n\ue006\n"
 
 
@@ -4109,6 +4110,8 @@ def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
     """The secrets the rules find in the unescaped view of the escaped strings of ``text`` (each string's text as
     JSON decodes it), as known values: they are then redacted in ``text`` in whatever encoding it holds them."""
     plains = [p for p in (_unescaped(m.group(0)) for m in _ESCAPED_STRING.finditer(text)) if p]
+    if "\\'" in text:  # a repr's single-quoted string: {\'apiKey\': \'<key>\'} (a dict printed inside a message)
+        plains += [p for p in (_unescape_once(m.group(1)) for m in _ESCAPED_SQ_STRING.finditer(text)) if _JOIN not in p]
     if not plains:
         return ()
     outs = _text_rules(_JOIN.join(plains), table, "").split(_JOIN)
@@ -4273,6 +4276,8 @@ def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[s
     extra: tuple[tuple[str, str], ...] = ()
     if "\\" in text and '"' in text:
         extra = _escaped_findings(text, table) + _nested_findings(text, table)
+    elif "\\'" in text:  # (only a repr's single-quoted strings: their escapes)
+        extra = _escaped_findings(text, table)
     if "'\n" in text or '"\n' in text:
         extra += _joined_findings(text, table)
     if "args" in text and "msg" in text:
@@ -4387,7 +4392,8 @@ def _prose_pieces(source: str, tree: object) -> list[tuple[int, int]]:
         try:
             for tok in tokenize.generate_tokens(io.StringIO(source).readline):
                 line = tok.end[0]
-                if tok.type == tokenize.COMMENT:
+                if tok.type == tokenize.COMMENT or (tok.type == tokenize.NL and tok.string.strip()):
+                    # (an "empty" line with text after a "\r": a progress bar's frames, which Python skips as blank)
                     pieces.append((offsets[tok.start[0] - 1] + tok.start[1], offsets[tok.end[0] - 1] + tok.end[1]))
         except (tokenize.TokenError, IndentationError, SyntaxError):
             # (source that stops tokenizing, an artifact with a stray line: the comments up to there, and after it

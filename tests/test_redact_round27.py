@@ -124,3 +124,22 @@ def test_a_vendor_token_cut_short_by_a_repr_loses_what_is_left(cut):
     assert left not in redact.redact_text(text, env={})
     for kept in (f"set sk_test_{cut} in your env", f"run_test_suite{cut}", f"the model_test_set{cut} split"):
         assert redact.redact_text(kept, env={}) == kept
+
+
+def test_a_progress_bars_frames_after_a_carriage_return_are_prose():
+    """Python reads a line that starts with "\\r" as blank, so its text was neither code nor comment."""
+    value = drawn(36)
+    frames = f"\r upload  10%|#         | eta 00:12\r upload  20%|##        | auth={value} eta 00:10\r upload  30%|###   |"
+    for source in ("# AOT ID\nimport torch\n" + frames + "\nclass M(torch.nn.Module):\n    pass\n", "x = 1\n" + frames + "\n"):
+        out = redact.redact_code(source)
+        assert value not in out and source.splitlines()[-1] in out, out
+
+
+@pytest.mark.parametrize("body", ["SplitFactory(sdk_key=\\'{}\\', config={{\\'impressionsMode\\': \\'optimized\\'}})",
+                                  "headers={{\\'apiKey\\': \\'{}\\', \\'Accept\\': \\'application/json\\'}}"])
+def test_a_secret_inside_a_reprs_single_quoted_string_is_seen_through_its_escapes(body):
+    key = _lower_digits(36, 12)
+    text = "E   RuntimeError('upload failed\\n[s36] " + body.format(key) + " timed out\\n[s37] next')"
+    out = redact.redact_text(text, env={})
+    assert key not in out and ("impressionsMode" in out or "Accept" in out), out
+    assert redact.redact_text("it's a 'quoted \\' thing' don't", env={}) == "it's a 'quoted \\' thing' don't"
