@@ -18,8 +18,8 @@ home directory is left alone: ``home=""``). The sets:
 Printed: per set the texts, bytes, markers (false positives) and code files changed / not parsing, then
 every false positive with its context (``--max-list N``). Speed: CPU time of ``redact_output`` on the
 step-summary test's text (900 failures, ~1.3 MB of Markdown), on ci's JSON manifest of the same failures and on
-a 2.3 MB log, with the ``redact.py`` of
-``--baseline REF`` (default ``main``, read with ``git show``) alongside; target <= 1.5x. ``--json OUT``
+a 2.3 MB log, and of importing the module in a new interpreter (every command's start), with the ``redact.py``
+of ``--baseline REF`` (default ``main``, read with ``git show``) alongside; target <= 1.5x. ``--json OUT``
 writes everything. Exit code 0 when there is no false positive and no code file changed, else 1.
 
     .venv/bin/python benchmarks/redact_bench.py
@@ -251,7 +251,32 @@ def speed(baseline: str | None) -> dict:
                 module.redact_output(text, home="")
                 times[label].append(time.process_time() - start)
         out[name] = {"bytes": len(text), **{k: round(min(v), 3) for k, v in times.items()}}
+    out["import"] = {"bytes": 0, **import_times(modules)}
     return out
+
+
+def import_times(modules: dict) -> dict[str, float]:
+    """CPU seconds a fresh interpreter takes to import each ``redact.py`` (from its compiled file, as an installed
+    reportkit does; the second start, with detect-secrets' patterns cached): what every reportkit command pays."""
+    import py_compile
+    import resource
+
+    paths = {}
+    for label, module in modules.items():
+        path = Path(tempfile.mkdtemp(prefix="redact-import-")) / f"{label.replace('/', '_')}_redact.py"
+        shutil.copy(module.__file__, path)
+        py_compile.compile(str(path), doraise=True)
+        paths[label] = path
+    times: dict[str, list[float]] = {k: [] for k in modules}
+    for _ in range(6):
+        for label, path in paths.items():
+            code = (f"import importlib.util as u; s = u.spec_from_file_location('bench_redact', {str(path)!r}); "
+                    "m = u.module_from_spec(s); s.loader.exec_module(m)")
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            times[label].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return {k: round(min(v[1:]), 3) for k, v in times.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
