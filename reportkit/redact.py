@@ -2008,8 +2008,9 @@ _LONG_SECRET_WORD = (
     r"secret[_.\-]?key|private[_.\-]?key|sdk[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
 )
 # (and "pw" glued to a word before it: rootpw, adminpw, BMC_ROOTPW; no English word ends so, and PWD is not it;
-# "sk" is the secret half of the ak/sk pairs of Chinese clouds' SDKs: Volcengine, Huawei, Baidu; never task/disk)
-_SHORT_SECRET_WORD = r"(?:(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie|psk|sk)|(?<=[A-Za-z])pw(?![A-Za-z]))"
+# "sk" alone is the secret half of the ak/sk pairs of Chinese clouds' SDKs: Volcengine, Huawei, Baidu; never
+# task/disk, nor LANG_SK: a name ending in _SK is an environment variable's, which is_secret_env_name decides)
+_SHORT_SECRET_WORD = r"(?:(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie|psk)|(?<![A-Za-z0-9_.\-])sk|(?<=[A-Za-z])pw(?![A-Za-z]))"
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")
@@ -4512,7 +4513,7 @@ def _parses(source: str) -> bool:
 # not a placeholder, template, number, path, URL or plain word).
 _CODE_SECRET_LAST = frozenset({"PASSWORD", "PASSWORDS", "PASSWD", "PWD", "PASSPHRASE", "SECRET", "SECRETS",
                                "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "COOKIE", "COOKIES", "APIKEY", "PRIVATEKEY",
-                               "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY", "PSK", "SK"})
+                               "WEBHOOK", "AUTH", "SESSIONID", "SESSIONKEY", "PSK"})
 # KEY alone is every dict's and cache's: a secret only after one of these (api_key, secret_key, access_key)
 _KEY_QUALIFIERS = frozenset({"API", "AUTH", "SERVICE", "ACCOUNT", "DB", "DATABASE", "PRIV", "PRIVATE", "CLIENT",
                              "SECRET", "ACCESS", "APP", "SIGNING", "MASTER", "ENCRYPTION", "LICENSE", "ADMIN", "SSH",
@@ -4676,8 +4677,8 @@ def _code_secret_name_exact(name: str, env: bool = False) -> str:
     last, before = words[-1], (words[-2] if len(words) > 1 else "")
     if last in _CODE_SECRET_LAST or last.endswith(("PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "APIKEY")) \
             or (last == "PASS" and before) or (last == "KEY" and before in _KEY_QUALIFIERS) \
-            or (last in ("ID", "KEY", "TOKEN") and before == "SESSION"):
-        return "strong"
+            or (last in ("ID", "KEY", "TOKEN") and before == "SESSION") or (last == "SK" and not before):
+        return "strong"  # (sk alone: an AK/SK pair's secret, TosClient(ak=..., sk=...))
     if last in ("TOKEN", "TOKENS") or last.endswith("TOKEN"):
         return "strong" if before.lower() in _TOKEN_OWNERS or last.lower()[:-5] in _TOKEN_OWNERS else "weak"
     return ""
@@ -5365,7 +5366,7 @@ _SECRET_NAME_WORDS = frozenset(
     {
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
         "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "AUTH", "COOKIE", "COOKIES",
-        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER", "PSK", "SK",
+        "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER", "PSK",
     }
 )  # fmt: skip
 _GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS", "WEBHOOK")

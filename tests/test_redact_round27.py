@@ -74,14 +74,15 @@ def test_a_mattermost_hook_id_with_few_digits_is_drawn():
 @pytest.mark.parametrize("integrity", [
     "sha512-" + base64.b64encode(secrets.token_bytes(64)).decode(),
     "sha512-5M53BsOqcReBM10CEzSaGC4lddbxUMy9v+iLQ8GPQl2d27nb8yuN8GHr8JhtKZe3H3AIIBvsdZDfCqO8lqGa6Q==",  # the round's
-])
+], ids=["drawn", "round27"])
 def test_an_integrity_digest_in_an_argument_is_no_secret(integrity):
     argv = ["job.py", f"npm integrity {integrity}", "--lr", "3"]
     assert redact.redact_argv(argv) == argv
     assert redact.argv_secrets(argv[1:]) == {}
 
 
-@pytest.mark.parametrize("sha", ["9fceb02d0ae598e95dc970b74767f19372d61af8", secrets.token_hex(20)])
+@pytest.mark.parametrize("sha", ["9fceb02d0ae598e95dc970b74767f19372d61af8", secrets.token_hex(20)],
+                         ids=["round27", "drawn"])
 def test_a_digest_named_so_inside_an_argument_is_no_secret(sha):
     argv = ["job.py", f"GITHUB_SHA={sha} GITHUB_RUN_ATTEMPT=2", f"run_id={drawn(20)}"]
     assert redact.redact_argv(argv) == argv
