@@ -4079,7 +4079,6 @@ def redact_data(data: object, *, home: Optional[str] = None, env: Optional[Mappi
 # A JSON (or repr) string with escapes: what it says is seen by the rules only once it is unescaped (a notebook's
 # ``"source": ["key = \\"...\\"\\n"]``: the escaped quotes hide the literal, the escaped line break glues to the value)
 _ESCAPED_STRING = _rx(r'"(?=[^"\n]{0,20000}?\\)((?:[^"\\\n]|\\.){1,20000})"')
-_ESCAPED_SQ_STRING = _rx(r"'(?=[^'\n]{0,20000}?\\')((?:[^'\\\n]|\\.){1,20000})'")
 _JOIN = "\n\ue006\n"
 
 
@@ -4111,8 +4110,10 @@ def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
     """The secrets the rules find in the unescaped view of the escaped strings of ``text`` (each string's text as
     JSON decodes it), as known values: they are then redacted in ``text`` in whatever encoding it holds them."""
     plains = [p for p in (_unescaped(m.group(0)) for m in _ESCAPED_STRING.finditer(text)) if p]
-    if "\\'" in text:  # a repr's single-quoted string: {\'apiKey\': \'<key>\'} (a dict printed inside a message)
-        plains += [p for p in (_unescape_once(m.group(1)) for m in _ESCAPED_SQ_STRING.finditer(text)) if _JOIN not in p]
+    if "\\'" in text:  # a repr's single-quoted string: {\'apiKey\': \'<key>\'} (a dict printed inside a message),
+        # each line that holds one read unescaped, however long the string (a locals dump's 35 KB repr of an exception)
+        plains += [p for line in text.splitlines() if "\\'" in line and len(line) <= _OUTPUT_READ
+                   for p in _chunks(_unescape_once(line)) if _JOIN not in p]
     if not plains:
         return ()
     outs = _text_rules(_JOIN.join(plains), table, "").split(_JOIN)
@@ -4124,6 +4125,20 @@ def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
             continue
         found.update(_replaced(plain, out))
     return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
+def _chunks(text: str, size: int = 20000) -> list[str]:
+    """``text`` in pieces of whole lines of at most ``size`` characters where it can be (what :func:`_replaced`
+    aligns: a longer piece is not read for values)."""
+    if len(text) <= size:
+        return [text]
+    out, piece = [], ""
+    for line in text.split("\n"):
+        if piece and len(piece) + len(line) + 1 > size:
+            out.append(piece)
+            piece = ""
+        piece = f"{piece}\n{line}" if piece else line
+    return out + [piece] if piece else out
 
 
 _ONE_ESCAPE = _rx(r"\\(?:u[0-9a-fA-F]{4}|[\"'\\/bfnrt])")
@@ -4378,7 +4393,7 @@ def _fstring_text(source: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if a < b]
 
 
-_COMMENT_LINE = _rx(r"^[ \t]*(?P<c>#[^\n]*)", re.MULTILINE)
+_LOOSE_COMMENT = _rx(r"^[^#'\"\n]*(?P<c>#[^\n]*)", re.MULTILINE)
 
 
 def _prose_pieces(source: str, tree: object) -> list[tuple[int, int]]:
@@ -4398,8 +4413,8 @@ def _prose_pieces(source: str, tree: object) -> list[tuple[int, int]]:
                     pieces.append((offsets[tok.start[0] - 1] + tok.start[1], offsets[tok.end[0] - 1] + tok.end[1]))
         except (tokenize.TokenError, IndentationError, SyntaxError):
             # (source that stops tokenizing, an artifact with a stray line: the comments up to there, and after it
-            # the lines that are a comment from their first character on)
-            for m in _COMMENT_LINE.finditer(source, offsets[min(line, len(offsets) - 1)]):
+            # what follows a "#" with no quote before it on its line)
+            for m in _LOOSE_COMMENT.finditer(source, offsets[min(line, len(offsets) - 1)]):
                 pieces.append((m.start("c"), m.end("c")))
     if tree is None:  # (a source that does not parse: its comments; no docstring is known)
         return pieces

@@ -144,3 +144,24 @@ def test_a_secret_inside_a_reprs_single_quoted_string_is_seen_through_its_escape
     out = redact.redact_text(text, env={})
     assert key not in out and ("impressionsMode" in out or "Accept" in out), out
     assert redact.redact_text("it's a 'quoted \\' thing' don't", env={}) == "it's a 'quoted \\' thing' don't"
+
+
+def test_a_secret_in_a_long_reprs_single_quoted_string_is_seen_through_its_escapes():
+    """A locals dump prints the exception's repr on one line: 35 KB in the round, more than one string is read at."""
+    key, sdk = "atsk_" + secrets.token_hex(32), _lower_digits(36, 12)
+    filler = "\\n[s00exc] an ordinary line of the message" * 900
+    line = ("    e = RuntimeError('upload failed" + filler + "\\n[s07exc] POST headers={\\'apiKey\\': \\'" + key
+            + "\\', \\'Accept\\': \\'application/json\\'}\\n[s36exc] SplitFactory(sdk_key=\\'" + sdk + "\\')" + filler + "')")
+    assert len(line) > 60000
+    out = redact.redact_text("Traceback (most recent call last):\n" + line + "\n", env={})
+    assert key not in out and sdk not in out
+
+
+def test_after_a_line_that_stops_tokenizing_a_comment_after_code_on_its_line_is_prose():
+    """The round's artifact: an indented comment, then a progress bar's frames one per line (" upload  20%|##   |
+    auth=..."): tokenize stopped at the dedent, and the frames' "#" did not start their lines."""
+    value = drawn(36)
+    source = ("def forward(self, x):\n        # [s78art] \n upload  10%|#         | eta 00:12\n"
+              f" upload  20%|##        | auth={value} eta 00:10\n upload  30%|###       |\n   return x\n")
+    out = redact.redact_code(source)
+    assert value not in out and "def forward(self, x):" in out, out
