@@ -3708,8 +3708,7 @@ def _text_rule_values(arg: str) -> list[str]:
     if len(arg) < 12 or not any(c in arg for c in "=: "):
         return []
     out = _text_rules(arg, (), "")
-    spans = _marker_spans(arg, out) if out != arg else None
-    return [arg[a:b] for a, b, _marker in spans or [] if b - a >= _MIN_KNOWN]
+    return list(_replaced(arg, out)) if out != arg else []
 
 
 def argv_secrets(argv: list[str]) -> dict[str, str]:
