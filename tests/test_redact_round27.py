@@ -157,6 +157,19 @@ def test_a_secret_in_a_long_reprs_single_quoted_string_is_seen_through_its_escap
     assert key not in out and sdk not in out
 
 
+def test_a_long_reprs_string_with_many_secrets_is_read_for_every_one():
+    """Round 27's re-run: the 37 KB repr held 65 secrets in one piece of its lines, and what the rules took was not
+    told apart above 64 (a cap from when telling them apart backtracked): the key found there leaked."""
+    others = [drawn(32) for _ in range(80)]
+    key = "atsk_" + secrets.token_hex(32)
+    body = "".join(f"\\n[s{i:02d}exc] retry {i}: password={value}" for i, value in enumerate(others))
+    line = ("    e = RuntimeError('upload failed" + body + "\\n[s90exc] POST headers={\\'apiKey\\': \\'" + key
+            + "\\', \\'Accept\\': \\'application/json\\'}')")
+    out = redact.redact_text("Traceback (most recent call last):\n" + line + "\n", env={})
+    assert key not in out and not [value for value in others if value in out], out[:2000]
+    assert "application/json" in out
+
+
 def test_after_a_line_that_stops_tokenizing_a_comment_after_code_on_its_line_is_prose():
     """The round's artifact: an indented comment, then a progress bar's frames one per line (" upload  20%|##   |
     auth=..."): tokenize stopped at the dedent, and the frames' "#" did not start their lines."""
