@@ -3226,7 +3226,7 @@ def _near_spans(text: str) -> list[Span]:
             # (a value taken whole with its name, ``request_id=req_AbC…``: the id after its name stays)
             eq = m.group(0).find("=")
             if _near_credential(m.group(0)) and not _named_an_id(text, m.start()) \
-                    and not (eq > 0 and _named_an_id(text, m.start() + eq + 1)):
+                    and not (eq > 0 and (_named_an_id(text, m.start() + eq + 1) or _names_a_digest(m.group(0)[:eq]))):
                 value = m.group(0).rstrip(".")
                 spans.append((m.start(), m.start() + len(value), _mark("secret")))
     return spans
@@ -3310,6 +3310,11 @@ def _drawn_token(token: str) -> bool:
 # id a service drew, which is no key
 _ID_NAME_BEFORE = _rx(r"(?:(?:\b|[_\-.])(?:id|ids)|(?:\b|[_\-.a-z])(?:Id|ID|Ids|IDs))"
                              r"[\"']?[ \t]{0,3}[:=]?[ \t]{0,3}[\"'(\[]?$")
+
+
+def _names_a_digest(name: str) -> bool:
+    """``name``'s last word says its value is an identifier or a digest (``GITHUB_SHA``, ``BUILD_REVISION``)."""
+    return re.split(r"[_\-.]+", name.upper())[-1] in _IDENTIFIER_WORDS
 
 
 def _named_an_id(text: str, start: int) -> bool:

@@ -90,6 +90,16 @@ def test_a_digest_named_so_inside_an_argument_is_no_secret(sha):
     assert PICKED not in redact.redact_argv(["job.py", f"GITHUB_SHA={sha} DB_PASSWORD={PICKED}"])[1]
 
 
+def test_a_digest_named_so_after_a_secrets_word_on_its_line_is_no_secret():
+    """Round 27's re-run: a list repr put "api_key_id: 4821', '[o40L] GITHUB_SHA=<hex>" on one line; the rule that
+    takes a credential near a secret's word took the digest with its name, and every copy went in the bundle."""
+    sha, token = secrets.token_hex(20), "ghx" + drawn(36)
+    for line in (f"protobuf api_key_id: 4821 key_version: 3', '[o40L] GITHUB_SHA={sha} GITHUB_RUN_ATTEMPT=2'",
+                 f"token: 4821, BUILD_REVISION={sha}", f"secret rotated; SOURCE_COMMIT={sha}"):
+        assert redact.redact_text(line, env={}) == line
+    assert token not in redact.redact_text(f"token: 4821, GITHUB_SHA={sha} DEPLOY_TOKEN={token}", env={})
+
+
 @pytest.mark.parametrize("value", [r"C:\Users\runner\AppData\Local\Temp\torchinductor_runner\cache",
                                    "hf://datasets/HuggingFaceFW/fineweb-edu/data/000_00000.parquet",
                                    "s3://ml-artifacts/runs/2026-12-02/ckpt.pt", "gs://bucket/a/b"])
