@@ -337,12 +337,15 @@ _SLUG = _rx(r"[a-z0-9]{1,16}(?:[-_.][a-z0-9]{1,16}){2,15}")
 _WORD_RUN = _rx(r"[a-z]{3,}")
 
 
+_HEX_PARTS = _rx(r"[0-9a-f._\-]+")
+
+
 def name_slug(value: str) -> bool:
     """A run's or a model's name: lower-case parts joined by ``-``, ``_`` or ``.``, most of whose letters are
     words of three or more (``llama-3-8b-instruct``, ``resnet50-lr3e-4-wd0.05-seed1234``), two words at least.
     Not a drawn value (``k3j9xp2m-4qz7w8vb``: letters scattered between digits) nor a UUID."""
-    if _SLUG.fullmatch(value) is None:
-        return False
+    if _SLUG.fullmatch(value) is None or _HEX_PARTS.fullmatch(value):
+        return False  # (hex digits only: a UUID's "fda"/"ebc" are no words)
     letters = sum(c.isalpha() for c in value)
     words = [w for w in _WORD_RUN.findall(value) if re.search(r"[aeiouy]", w)]
     return len(words) >= 2 and sum(map(len, words)) * 2 >= letters
@@ -4726,8 +4729,9 @@ def _secret_literal(value: str, strength: str) -> bool:
             or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _templated(value) or "://" in value:
         return False  # URLs: their credentials are the URL rules'
     if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]
-                                        and not looks_random(value.replace("/", ""))):
-        return False  # (a path; base64 that starts with "/" is drawn: an AWS secret key may)
+                                        and not looks_random(joined := value.replace("/", ""))
+                                        and not _drawn_mixed(joined)):
+        return False  # (a path; base64 that starts with "/" is drawn: an AWS secret key may, with few digits too)
     if strength == "vendor":
         return _random_body(value)
     if strength == "hash":
