@@ -1730,6 +1730,25 @@ _PATH_TOKEN = _rx(r"://(?:[\w\-]{1,63}\.)*anaconda\.(?:org|com|cloud)/t/(?P<valu
 _CLOUDSMITH_PATH = _rx(r"://dl\.cloudsmith\.io/(?P<value>(?!<redacted)(?!(?:public|basic)/)[A-Za-z0-9]{12,64})/")
 
 
+# a capability URL: a path segment of 48+ characters of base64 that is all the key there is (Sumo Logic's HTTP
+# source, ``/receiver/v1/http/<token>``; any service's "secret URL"): whoever has the URL posts as its owner. Letters
+# of both cases and digits, drawn (a digest's hex, a package index's 60 hex digits, a route's words stay)
+_URL_PATH_KEY = _rx(r"(?<=/)(?P<value>(?!<redacted)[A-Za-z0-9_\-+]{48,512}={0,2})(?=[/?#\s\"'<>)\],;]|$)")
+
+
+def _url_path_key(m: re.Match[str]) -> bool:
+    """The segment stands in a URL's path (a ``scheme://host/`` before it in the same word) and is drawn."""
+    text, start = m.string, m.start()
+    word = max(text.rfind(c, 0, start) for c in " \t\n\"'<>(")
+    url = text.find("://", word + 1, start)
+    if url < 0 or text.find("/", url + 3, start) < 0:
+        return False
+    body = m.group("value").rstrip("=")
+    # (:func:`_drawn_mixed`, which weighs the words: a long CamelCase route's name is no key)
+    return bool(re.search(r"[a-z]", body) and re.search(r"[A-Z]", body) and re.search(r"[0-9]", body)) \
+        and _drawn_mixed(body)
+
+
 def _webhook_key(m: re.Match[str]) -> bool:
     """A part of the path is drawn (a UUID, 32+ hex digits, random text), not a route's words (``/hooks/on-push``)."""
     return any(_UUID.search(p) or _long_hex(p) or (len(p) >= 16 and (looks_random(p) or _random_one_case(p)))
@@ -1762,6 +1781,8 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_PATH_TOKEN, text, "anaconda-token", _webhook_key)
     if "cloudsmith.io" in text:
         spans += _group_spans(_CLOUDSMITH_PATH, text, "cloudsmith-token", _webhook_key)
+    if "://" in text:
+        spans += _group_spans(_URL_PATH_KEY, text, "url-path-key", _url_path_key)
     if "://" in text:
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")

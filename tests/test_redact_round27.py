@@ -100,6 +100,37 @@ def test_a_digest_named_so_after_a_secrets_word_on_its_line_is_no_secret():
     assert token not in redact.redact_text(f"token: 4821, GITHUB_SHA={sha} DEPLOY_TOKEN={token}", env={})
 
 
+def _b64url(n: int) -> str:
+    while True:  # (drawn until it has both cases and a digit, as 99.7% of such draws have)
+        value = "".join(secrets.choice(string.ascii_letters + string.digits + "-_") for _ in range(n))
+        if any(c.islower() for c in value) and any(c.isupper() for c in value) and any(c.isdigit() for c in value):
+            return value
+
+
+def test_a_capability_urls_key_in_its_path_is_redacted_in_text_and_code():
+    """Round 27's Sumo Logic HTTP source: the URL's last segment (100+ characters of base64) is the whole key."""
+    key = "ZaVnC4dhaV" + _b64url(110) + "=="
+    url = f"https://endpoint4.collection.sumologic.com/receiver/v1/http/{key}"
+    assert key[:40] not in redact.redact_text(f"log shipper: POST {url} -> 429", env={})
+    source = f'SUMO_URL = "{url}"\nrequests.post(SUMO_URL, data=b"x")\n'
+    out = redact.redact_code(source)
+    assert key[:40] not in out and "sumologic.com/receiver/v1/http/" in out
+    ast.parse(out)
+
+
+@pytest.mark.parametrize("url", [
+    "https://files.pythonhosted.org/packages/3a/5f/{hex60}/numpy-2.3.0-cp311-cp311-manylinux_2_28_x86_64.whl",
+    "https://github.com/pytorch/pytorch/blob/{hex40}/torch/_dynamo/eval_frame.py",
+    "https://registry-1.docker.io/v2/library/python/blobs/sha256:{hex64}",
+    "https://example.com/docs/ThisIsAVeryLongCamelCaseRouteNameForTestingPurposesOnly2024Edition",
+    "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/main/model-00001-of-00004.safetensors",
+    "https://storage.googleapis.com/bucket/{a60}",
+])
+def test_long_path_segments_that_are_no_key_stay(url):
+    url = url.format(hex60=secrets.token_hex(30), hex40=secrets.token_hex(20), hex64=secrets.token_hex(32), a60="a" * 60)
+    assert redact.redact_text(f"GET {url} 200", env={}) == f"GET {url} 200"
+
+
 @pytest.mark.parametrize("value", [r"C:\Users\runner\AppData\Local\Temp\torchinductor_runner\cache",
                                    "hf://datasets/HuggingFaceFW/fineweb-edu/data/000_00000.parquet",
                                    "s3://ml-artifacts/runs/2026-12-02/ckpt.pt", "gs://bucket/a/b"])
