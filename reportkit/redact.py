@@ -338,14 +338,25 @@ _WORD_RUN = _rx(r"[a-z]{3,}")
 
 
 _HEX_PARTS = _rx(r"[0-9a-f._\-]+")
+# Apple's app-specific password (altool, notarytool: ``abcd-efgh-ijkl-mnop``): four groups of four letters, drawn
+_APP_PASSWORD_SHAPE = _rx(r"[a-z]{4}(?:-[a-z]{4}){3}")
+
+
+def _app_password(value: str) -> bool:
+    """The shape, with letters as drawn: a group without a vowel, or four vowels at most in all (a name of four
+    four-letter words, ``bert-base-flax-tiny``, has five or more)."""
+    if _APP_PASSWORD_SHAPE.fullmatch(value) is None:
+        return False
+    groups = value.split("-")
+    return any(not re.search(r"[aeiouy]", g) for g in groups) or sum(c in "aeiou" for c in value) <= 4
 
 
 def name_slug(value: str) -> bool:
     """A run's or a model's name: lower-case parts joined by ``-``, ``_`` or ``.``, most of whose letters are
     words of three or more (``llama-3-8b-instruct``, ``resnet50-lr3e-4-wd0.05-seed1234``), two words at least.
     Not a drawn value (``k3j9xp2m-4qz7w8vb``: letters scattered between digits) nor a UUID."""
-    if _SLUG.fullmatch(value) is None or _HEX_PARTS.fullmatch(value):
-        return False  # (hex digits only: a UUID's "fda"/"ebc" are no words)
+    if _SLUG.fullmatch(value) is None or _HEX_PARTS.fullmatch(value) or _app_password(value):
+        return False  # (hex digits only: a UUID's "fda"/"ebc" are no words; an app-specific password's groups)
     letters = sum(c.isalpha() for c in value)
     words = [w for w in _WORD_RUN.findall(value) if re.search(r"[aeiouy]", w)]
     return len(words) >= 2 and sum(map(len, words)) * 2 >= letters
@@ -1749,6 +1760,17 @@ def _url_path_key(m: re.Match[str]) -> bool:
         and _drawn_mixed(body)
 
 
+# an API key given as the user with an empty password (``curl -u <key>:``, Stripe's and Checkr's documented form): the
+# user is the key when it is drawn (32+ hex digits, random text)
+_USER_KEY_ONLY = _rx(r"(?:\s|^|[\"'\[,])(?:-u|--user)(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"'])[\"']?"
+                            r"(?P<value>(?!<redacted)[A-Za-z0-9_\-]{16,128}):(?=[\s\"'`]|$)", re.MULTILINE)
+
+
+def _drawn_user_key(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return _long_hex(value) or looks_random(value) or _drawn_mixed(value)
+
+
 def _webhook_key(m: re.Match[str]) -> bool:
     """A part of the path is drawn (a UUID, 32+ hex digits, random text), not a route's words (``/hooks/on-push``)."""
     return any(_UUID.search(p) or _long_hex(p) or (len(p) >= 16 and (looks_random(p) or _random_one_case(p)))
@@ -1783,6 +1805,8 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_CLOUDSMITH_PATH, text, "cloudsmith-token", _webhook_key)
     if "://" in text:
         spans += _group_spans(_URL_PATH_KEY, text, "url-path-key", _url_path_key)
+    if "-u" in text:
+        spans += _group_spans(_USER_KEY_ONLY, text, "credentials", _drawn_user_key)
     if "://" in text:
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
@@ -4100,8 +4124,27 @@ def redact_data(data: object, *, home: Optional[str] = None, env: Optional[Mappi
         return {redact_data(k, home=home, env=env, extra=extra) if isinstance(k, str) else k:
                 redact_data(v, home=home, env=env, extra=extra) for k, v in data.items()}
     if isinstance(data, (list, tuple)):
+        if len(data) > 1 and all(isinstance(v, str) for v in data) and any("-----" in v for v in data):
+            lines = _armoured_lines(list(data), env)
+            if lines:  # (every item: a line JSON writes as it is is not redacted here otherwise)
+                return [redact_text(v, home=home, env=env, extra={**(extra or {}), **lines}) for v in data]
         return [redact_data(v, home=home, env=env, extra=extra) for v in data]
     return data
+
+
+def _armoured_lines(items: list[str], env: Optional[Mapping[str, str]]) -> dict[str, str]:
+    """The lines of an armoured block (PEM, PGP) that a list holds one per item (the first lines of a message kept
+    as a list: a key's body lines apart from its ``-----BEGIN`` line are no key to the rules), as known values."""
+    joined = "\n".join(items)
+    if len(joined) > 20000:
+        return {}
+    found: dict[str, str] = {}
+    for value, kind in _replaced(joined, redact_text(joined, home="", env=env)).items():
+        for part in value.split("\n"):
+            part = part.strip()
+            if len(part) >= 16 and (_BASE64_LINE.fullmatch(part) or part == value):
+                found[part] = kind
+    return found
 
 
 # A JSON (or repr) string with escapes: what it says is seen by the rules only once it is unescaped (a notebook's
@@ -4746,6 +4789,8 @@ def _secret_literal(value: str, strength: str) -> bool:
     """A literal's value that is a credential rather than a setting (see :func:`_code_secret_name`)."""
     if not strength or not 6 <= len(value) <= 16384 or any(c.isspace() for c in value):
         return False
+    if strength in ("strong", "weak", "env-ref") and _app_password(value):
+        return True  # (four drawn groups: the words-only rule below would keep it)
     if value.startswith("<redacted") or _not_secret_value(value, "password" if strength in ("strong", "env-ref") else "") \
             or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _templated(value) or "://" in value:
         return False  # URLs: their credentials are the URL rules'

@@ -1,0 +1,66 @@
+"""Round 28 (a blind tester's planted secrets, 2026-12-02): an API key given to curl as the user with an empty password,
+a private key's lines kept one per item of a JSON list (the first lines of a message), and Apple's app-specific
+password (four groups of four letters) taken for a run's name. Values are drawn per run."""
+
+from __future__ import annotations
+
+import ast
+import base64
+import secrets
+import string
+
+import pytest
+
+from reportkit import redact
+
+
+def _app_password() -> str:
+    """Drawn as Apple draws them, one group kept without a vowel (nine in ten draws have one or few vowels; a name
+    of four four-letter words stays shown, so a draw that spells like one is not asked about here)."""
+    groups = ["".join(secrets.choice(string.ascii_lowercase) for _ in range(4)) for _ in range(3)]
+    groups.insert(secrets.randbelow(4), "".join(secrets.choice("bcdfghjklmnpqrstvwxz") for _ in range(4)))
+    return "-".join(groups)
+
+
+@pytest.mark.parametrize("form", ["$ curl -u {k}: https://api.checkr.com/v1/candidates",
+                                  'curl --user="{k}:" https://api.stripe.com/v1/charges',
+                                  "Command '['curl', '-u', '{k}:', 'https://api.checkr.com']' returned non-zero exit status 22."])
+def test_a_key_given_as_the_user_with_an_empty_password(form):
+    key = secrets.token_hex(16)
+    out = redact.redact_text(form.format(k=key), env={})
+    assert key not in out and "https://api." in out, out
+    source = f'import subprocess\nsubprocess.run(["curl", "-u", "{key}:", "https://api.checkr.com"])\n'
+    code = redact.redact_code(source, env={})
+    assert key not in code
+    ast.parse(code)
+
+
+@pytest.mark.parametrize("user", ["admin", "ci-deploy-bot", "$API_USER"])
+def test_a_user_with_an_empty_password_that_is_a_name_stays(user):
+    line = f"curl -u {user}: https://artifacts.internal/upload"
+    assert redact.redact_text(line, env={}) == line
+
+
+@pytest.mark.parametrize("kept", [12, 6])
+def test_a_private_keys_lines_one_per_item_of_a_list(kept):
+    """`signature.measured` keeps a pytest message's first 12 lines as a list: the key's body lines stand apart
+    from its -----BEGIN line, and each alone is no key to the rules."""
+    body = base64.b64encode(secrets.token_bytes(400)).decode()
+    lines = [body[i:i + 64] for i in range(0, len(body), 64)]
+    items = ["E   RuntimeError: signing failed", "-----BEGIN PGP PRIVATE KEY BLOCK-----", "", *lines,
+             "=" + body[:4], "-----END PGP PRIVATE KEY BLOCK-----"][:kept]
+    out = redact.redact_data({"measured": items})
+    assert not [line for line in lines if line in str(out)], out
+    assert out["measured"][0] == "E   RuntimeError: signing failed" and len(out["measured"]) == kept
+    plain = ["-----", "a table's rule above", "ordinary line"]
+    assert redact.redact_data({"m": plain}) == {"m": plain}
+
+
+@pytest.mark.parametrize("password", ["dgne-hajz-fhlg-bgpl", _app_password()], ids=["round28", "drawn"])
+def test_an_app_specific_password_is_no_run_name(password):
+    assert not redact.name_slug(password) and redact.name_slug("bert-base-flax-tiny")
+    for source in (f'ALTOOL_API_SECRET = "{password}"\n', f'notary_password = "{password}"\n'):
+        out = redact.redact_code(source, env={})
+        assert password not in out
+        ast.parse(out)
+    assert redact.redact_code('model_name = "bert-base-flax-tiny"\n', env={}) == 'model_name = "bert-base-flax-tiny"\n'
