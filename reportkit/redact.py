@@ -1803,11 +1803,10 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_PATH_TOKEN, text, "anaconda-token", _webhook_key)
     if "cloudsmith.io" in text:
         spans += _group_spans(_CLOUDSMITH_PATH, text, "cloudsmith-token", _webhook_key)
-    if "://" in text:
-        spans += _group_spans(_URL_PATH_KEY, text, "url-path-key", _url_path_key)
     if "-u" in text:
         spans += _group_spans(_USER_KEY_ONLY, text, "credentials", _drawn_user_key)
     if "://" in text:
+        spans += _group_spans(_URL_PATH_KEY, text, "url-path-key", _url_path_key)
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
         spans += _group_spans(_URL_RAW_PASSWORD, text, "url-credentials", _raw_password)
