@@ -2949,6 +2949,18 @@ def _shell_env_secret(m: re.Match[str]) -> bool:
     return looks_random(value) or _random_one_case(value) or _random_base64(value)
 
 
+# a tool's ``set NAME VALUE`` in a transcript (``atlas config set private_api_key <uuid>``, ``aws configure set
+# aws_secret_access_key X``, ``gh config set oauth_token X``): the value of a secret's name, as the argv rule reads it
+_SET_NAME_VALUE = _rx(r"(?<![\w\-])(?:set|config|configure)[ \t]+(?P<name>(?!(?:set|config|configure)[ \t])[A-Za-z_][\w.\-]{2,80})[ \t]+[\"']?"
+                             r"(?P<value>(?!<redacted|-)[^\s\"'`$%{}<>]{6,512})[\"']?(?=\s|$)")
+
+
+def _set_secret(m: re.Match[str]) -> bool:
+    name = m.group("name")
+    return is_secret_env_name(name) and not _names_a_digest(name) and not _key_alone(name) \
+        and _secret_literal(m.group("value"), "strong")
+
+
 # user:password@host without a scheme (a message formatted from parts: "login ml-bot:PW@artifacts.internal failed"),
 # or after a scheme without its colon (SQLAlchemy's "Could not parse ... 'postgresql+psycopg2//etl:PW@db:5432/x'")
 _USERINFO_NO_SCHEME = _rx(r"(?:(?<=[A-Za-z0-9]//)|(?<![\w/:.@\-]))[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
@@ -3384,6 +3396,8 @@ def _guessed(text: str) -> str:
         text = _apply(text, _aws_secret_beside_key_id(text))
     if "env:" in text or "export " in text or "set " in text or "SET " in text:
         text = _apply(text, _group_spans(_SHELL_ENV, text, "secret", _shell_env_secret))
+    if "set " in text or "config " in text or "configure " in text:
+        text = _apply(text, _group_spans(_SET_NAME_VALUE, text, "secret", _set_secret))
     if "@" in text and ":" in text:
         text = _apply(text, _group_spans(_USERINFO_NO_SCHEME, text, "credentials", _userinfo_password))
     if "${" in text:

@@ -8,6 +8,7 @@ import ast
 import base64
 import secrets
 import string
+import uuid
 
 import pytest
 
@@ -64,3 +65,23 @@ def test_an_app_specific_password_is_no_run_name(password):
         assert password not in out
         ast.parse(out)
     assert redact.redact_code('model_name = "bert-base-flax-tiny"\n', env={}) == 'model_name = "bert-base-flax-tiny"\n'
+
+
+@pytest.mark.parametrize("line", ["$ atlas config set private_api_key {uuid}", "aws configure set aws_secret_access_key {drawn}",
+                                  "+ wandb config set api_key {hex}"])
+def test_a_tools_set_name_value_in_a_transcript(line):
+    """Round 28: `atlas config set private_api_key <uuid>` (MongoDB Atlas's keys are UUIDs): the argv rule read a tool's
+    `set NAME VALUE`; printed in a transcript it was text, and a UUID after `private_api_key` no drawn value."""
+    values = {"uuid": str(uuid.uuid4()), "drawn": base64.b64encode(secrets.token_bytes(30)).decode(),
+              "hex": secrets.token_hex(20)}
+    text = line.format(**values)
+    out = redact.redact_text(text, env={})
+    assert not [v for v in values.values() if v in out], out
+
+
+@pytest.mark.parametrize("line", ["atlas config set api_key_id {uuid}", "git config set core.editor vim",
+                                  "kubectl config set-context dev", "gh config set oauth_token $GH_TOKEN",
+                                  "npm config set registry https://registry.npmjs.org/", "config set max_tokens 4096"])
+def test_a_set_of_no_secret_stays(line):
+    text = line.format(uuid=uuid.uuid4())
+    assert redact.redact_text(text, env={}) == text
