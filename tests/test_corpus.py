@@ -381,6 +381,18 @@ def test_r07_are_real_reports_held_out_from_this_stop():
     assert [c for c in cases if "torch" not in c.tags]  # the sympy case
 
 
+def test_r08_are_real_reports_held_out_from_this_stop():
+    """r08: eight more public bug reports (2026-12-02, built blind by a helper that read no reportkit code, before
+    this stop's measurements); one pure-Python (dateutil) case, seven of the minimals the helper's."""
+    cases = tagged("r08")
+    assert len(cases) >= 8
+    assert all("real-report" in c.tags and c.target == "repro.py" for c in cases)
+    assert all(c.manifest["provenance"]["url"].startswith("https://github.com/") for c in cases)
+    assert all(c.manifest["provenance"]["blind"] is True for c in cases)
+    assert len(fixed("r08")) >= 2
+    assert [c for c in cases if "torch" not in c.tags]  # the dateutil case
+
+
 def _bare_assert_in_test(case) -> bool:
     """Does the test function a pytest target names hold an ``assert`` without a message?"""
     path, _, node = case.target.partition("::")

@@ -1,0 +1,7 @@
+from dateutil.parser import parse
+
+parse("01/01/2019 - GCH/11687/220227296", fuzzy_with_tokens=True)
+parse("01/01/2019 - GCH 11687 220227296", fuzzy_with_tokens=True)
+parse("01/01/2019  GCH/11687/220227296", fuzzy_with_tokens=True)
+parse("01/01/2019   GCH 11687 220227296", fuzzy_with_tokens=True)
+parse(" 01/01/2019  GCH 11687", fuzzy_with_tokens=True)
