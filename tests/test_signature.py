@@ -183,6 +183,17 @@ Traceback of TorchScript (most recent call last):
 """
 
 
+def test_an_export_dim_specialized_to_0_or_1_is_another_cause_than_to_its_example():
+    """A held-out report (r08-06: an LSTM's loop specializes the dynamic time dim to its example, 100): shrinking the
+    input to size 1 made any forward, ``pass`` too, "specialized it to be a constant (1)", torch's 0/1
+    specialization, which the digits made N hid. Other sizes stay one key (the example's size is no cause)."""
+    norm = Normalizer()
+    at = {n: norm.message_key(_EXPORT_CONSTANT.replace("(1)", f"({n})")) for n in (0, 1, 2, 7, 100)}
+    assert at[100] == at[7] == at[2]
+    assert len({at[0], at[1], at[100]}) == 3
+    assert norm.exact_key(_EXPORT_CONSTANT).count("(1)") == 1  # the exact key keeps the number as raised
+
+
 @pytest.mark.parametrize("same_title, other_cause, cause_line", [
     (_EXPORT_GUARD, _EXPORT_CONSTANT, "- Not all values of dz"),
     (_BACKEND.format(error="RuntimeError: Expected a 'cpu' device type for generator but found 'meta'"),

@@ -268,8 +268,8 @@ class Normalizer:
 
     def message_key(self, message: str) -> str:
         """The normalized first non-blank line of ``message`` (with a graph break's explanation:
-        :func:`_key_lines`)."""
-        return " ".join(_key_lines(self.text(message)))[:MESSAGE_KEY_MAX]
+        :func:`_key_lines`). An export's dim specialized to 0 or 1 keeps that value (:data:`_SPECIALIZED_0_1`)."""
+        return " ".join(_key_lines(self.text(_SPECIALIZED_0_1.sub(_size_0_1, message))))[:MESSAGE_KEY_MAX]
 
     def exact_key(self, message: str) -> str:
         """:meth:`message_key` with its numbers as they are (the values a failure reports); only what
@@ -332,6 +332,17 @@ def _explanation(lines: list[str]) -> str | None:
     ("Unsupported context manager" for a ``threading.Lock`` and for an ``int`` alike), then
     ``Explanation:``, ``Hint:`` and ``Developer debug context:`` lines; the explanation names the object."""
     return next((line for line in lines[1:4] if line.startswith("Explanation:")), None)
+
+
+# torch.export's "You marked dz as dynamic but your code specialized it to be a constant (1)": a dim whose example
+# size is 0 or 1 is specialized whatever the code does (torch's 0/1 specialization), so a constant of 0 or 1 is
+# another cause than the code specializing the dim to its example (100): shrinking the input to size 1 makes any
+# forward, ``pass`` too, fail "the same way" (a held-out report's LSTM export: the forward became ``pass``)
+_SPECIALIZED_0_1 = re.compile(r"(specialized it to be a constant) \(([01])\)")
+
+
+def _size_0_1(m: re.Match) -> str:
+    return f"{m.group(1)} ({'zero' if m.group(2) == '0' else 'one'}: a size torch specializes)"
 
 
 def _first_violation(lines: list[str]) -> str | None:
