@@ -369,28 +369,18 @@ def test_r06_are_real_reports_with_readable_minimals():
     assert [c for c in cases if "torch" not in c.tags]  # the dateutil case
 
 
-def test_r07_are_real_reports_held_out_from_this_stop():
-    """r07: five more public bug reports (2026-12-01, built blind by a helper that read no reportkit code, while the
-    compiler-diagnostic guard rule was written), one of them a sympy case (not torch); all minimals the helper's."""
-    cases = tagged("r07")
-    assert len(cases) >= 5
+@pytest.mark.parametrize("set_id, size, with_fix", [("r07", 5, 3), ("r08", 8, 2)])
+def test_blind_real_report_sets_are_what_they_say(set_id, size, with_fix):
+    """r07 (2026-12-01: five, while the compiler-diagnostic guard rule was written) and r08 (2026-12-02: eight, before
+    this stop's measurements): public bug reports built blind by helpers that read no reportkit code, each with a
+    case that is not torch's (sympy; dateutil); most minimals the helpers'."""
+    cases = tagged(set_id)
+    assert len(cases) >= size
     assert all("real-report" in c.tags and c.target == "repro.py" for c in cases)
     assert all(c.manifest["provenance"]["url"].startswith("https://github.com/") for c in cases)
     assert all(c.manifest["provenance"]["blind"] is True for c in cases)
-    assert len(fixed("r07")) >= 3
-    assert [c for c in cases if "torch" not in c.tags]  # the sympy case
-
-
-def test_r08_are_real_reports_held_out_from_this_stop():
-    """r08: eight more public bug reports (2026-12-02, built blind by a helper that read no reportkit code, before
-    this stop's measurements); one pure-Python (dateutil) case, seven of the minimals the helper's."""
-    cases = tagged("r08")
-    assert len(cases) >= 8
-    assert all("real-report" in c.tags and c.target == "repro.py" for c in cases)
-    assert all(c.manifest["provenance"]["url"].startswith("https://github.com/") for c in cases)
-    assert all(c.manifest["provenance"]["blind"] is True for c in cases)
-    assert len(fixed("r08")) >= 2
-    assert [c for c in cases if "torch" not in c.tags]  # the dateutil case
+    assert len(fixed(set_id)) >= with_fix
+    assert [c for c in cases if "torch" not in c.tags]
 
 
 def _bare_assert_in_test(case) -> bool:
