@@ -2949,16 +2949,24 @@ def _shell_env_secret(m: re.Match[str]) -> bool:
     return looks_random(value) or _random_one_case(value) or _random_base64(value)
 
 
-# a tool's ``set NAME VALUE`` in a transcript (``atlas config set private_api_key <uuid>``, ``aws configure set
-# aws_secret_access_key X``, ``gh config set oauth_token X``): the value of a secret's name, as the argv rule reads it
-_SET_NAME_VALUE = _rx(r"(?<![\w\-])(?:set|config|configure)[ \t]+(?P<name>(?!(?:set|config|configure)[ \t])[A-Za-z_][\w.\-]{2,80})[ \t]+[\"']?"
+# a tool's ``set NAME VALUE`` (``aws configure set aws_secret_access_key X``, ``gh config set oauth_token X``): the
+# words before the name, and a name that says its value is a secret (not a bare ``KEY``'s words: :func:`_key_alone`)
+_SET_WORDS = ("set", "config", "configure")
+
+
+def _set_names_a_secret(name: str) -> bool:
+    return is_secret_env_name(name) and not _key_alone(name)
+
+
+# the same command in a transcript (``atlas config set private_api_key <uuid>``), as the argv rule reads its words
+_SET_WORD = "(?:" + "|".join(_SET_WORDS) + r")[ \t]"
+_SET_NAME_VALUE = _rx(r"(?<![\w\-])" + _SET_WORD + r"+(?P<name>(?!" + _SET_WORD + r")[A-Za-z_][\w.\-]{2,80})[ \t]+[\"']?"
                              r"(?P<value>(?!<redacted|-)[^\s\"'`$%{}<>]{6,512})[\"']?(?=\s|$)")
 
 
 def _set_secret(m: re.Match[str]) -> bool:
-    name = m.group("name")
-    return is_secret_env_name(name) and not _names_a_digest(name) and not _key_alone(name) \
-        and _secret_literal(m.group("value"), "strong")
+    name = m.group("name")  # (in text, a name that ends in an id's word names an id: ``api_key_id``)
+    return _set_names_a_secret(name) and not _names_a_digest(name) and _secret_literal(m.group("value"), "strong")
 
 
 # user:password@host without a scheme (a message formatted from parts: "login ml-bot:PW@artifacts.internal failed"),
@@ -3826,8 +3834,7 @@ def _positional_secrets(argv: list[str], i: int) -> list[str]:
         name, _, value = arg.partition("=")
         if is_secret_env_name(name) and not _key_alone_words(name, value):
             found.append(value)
-    if i >= 2 and argv[i - 2] in ("set", "config", "configure") and is_secret_env_name(argv[i - 1]) \
-            and not _key_alone(argv[i - 1]):
+    if i >= 2 and argv[i - 2] in _SET_WORDS and _set_names_a_secret(argv[i - 1]):
         found.append(arg)
     if not (i and argv[i - 1].startswith("-")) and _joined_credential(arg):
         found.append(arg)
