@@ -243,6 +243,8 @@ def plain_setting(value: str) -> bool:
     ``/opt/x``, ``DEBUG``): shown as it is unless the variable's name is secret-bearing."""
     if _FILE_NAME.fullmatch(value) or _PATH_SETTING.fullmatch(value) or _regex_syntax(value):
         return True  # a file's name or path (a wheel's, a cache's), a pattern (^(?=.*[A-Z]).{12,}$)
+    if _app_password(value):
+        return False  # drawn in groups of four (an app-specific password, a stream key), lower-case as settings are
     named = _SETTING_ASSIGNED.fullmatch(value)
     if named and not is_secret_env_name(named.group(1)):
         value = named.group(2)  # PYTHONHASHSEED=3978041947: a setting's name and its plain value
@@ -338,17 +340,19 @@ _WORD_RUN = _rx(r"[a-z]{3,}")
 
 
 _HEX_PARTS = _rx(r"[0-9a-f._\-]+")
-# Apple's app-specific password (altool, notarytool: ``abcd-efgh-ijkl-mnop``): four groups of four letters, drawn
-_APP_PASSWORD_SHAPE = _rx(r"[a-z]{4}(?:-[a-z]{4}){3}")
+# a key drawn in groups of four: Apple's app-specific password (altool, notarytool: ``abcd-efgh-ijkl-mnop``, four
+# groups of letters), YouTube's stream key (``abcd-12ef-gh3i-jk45-lmno``, five groups of letters and digits)
+_APP_PASSWORD_SHAPE = _rx(r"[a-z0-9]{4}(?:-[a-z0-9]{4}){3,5}")
 
 
 def _app_password(value: str) -> bool:
-    """The shape, with letters as drawn: a group without a vowel, or four vowels at most in all (a name of four
-    four-letter words, ``bert-base-flax-tiny``, has five or more)."""
+    """The shape, with letters as drawn: a group without a vowel, a group that mixes letters and digits, or a vowel
+    per group at most in all (a name of four-letter words, ``bert-base-flax-tiny``, has more)."""
     if _APP_PASSWORD_SHAPE.fullmatch(value) is None:
         return False
     groups = value.split("-")
-    return any(not re.search(r"[aeiouy]", g) for g in groups) or sum(c in "aeiou" for c in value) <= 4
+    return any(not re.search(r"[aeiouy]", g) or (re.search(r"[a-z]", g) and re.search(r"[0-9]", g)) for g in groups) \
+        or sum(c in "aeiou" for c in value) <= len(groups)
 
 
 def name_slug(value: str) -> bool:
@@ -1386,6 +1390,12 @@ _PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
     **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
                                         "ldappasswd", "ldapcompare")},
     "twine": (("-p", "--password"), ""),
+    # Apple's upload tools: xcrun altool -u USER -p PW (an app-specific password), notarytool --password PW
+    **{tool: (("-p", "--password"), "") for tool in ("altool", "notarytool")},
+    # net-snmp's SNMPv3 options: -A the authentication passphrase, -X the privacy passphrase
+    **{tool: (("-A", "-X"), "") for tool in ("snmpwalk", "snmpbulkwalk", "snmpget", "snmpgetnext", "snmpbulkget",
+                                             "snmpset", "snmptrap", "snmpinform", "snmptable", "snmpstatus", "snmpdf",
+                                             "snmpnetstat", "snmpdelta", "snmpusm", "snmpvacm", "snmptest")},
     # httpie's -a/--auth USER:PW, lftp's -u USER,PW (the whole value goes), openssl enc's -k PW
     **{tool: (("-a", "--auth"), "") for tool in ("http", "https", "httpie")},
     "lftp": (("-u", "--user"), ""),
@@ -1456,10 +1466,12 @@ def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
     out = []
     for options, tools in groups.items():
         names = "|".join(re.escape(t) for t in sorted(tools, key=len, reverse=True))
-        opts = "|".join(re.escape(o) for o in options)
-        out.append((_rx(r"(?<![\w\-])(?:" + names + r")(?![\w\-])[^\n|;&]{0,300}?\s(?:" + opts + r")(?:\s{1,3}|=)"
-                               r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))(?:[^\s\"'`\-]|" + _DASHED + r")[^\s\"'`]{0,255})"),
-                    tuple(tools)))
+        # (one pattern per option when the options are two passwords, net-snmp's -A and -X: a match per command
+        # line takes the first option's value only)
+        for opts in (["|".join(re.escape(o) for o in options)] if options != ("-A", "-X") else list(options)):
+            out.append((_rx(r"(?<![\w\-])(?:" + names + r")(?![\w\-])[^\n|;&]{0,300}?\s[\"']?(?:" + opts + r")(?:\s{1,3}|=|[\"']\s{0,3},\s{0,3}(?=[\"']))"
+                                   r"[\"']?(?P<value>(?![0-9]{1,9}(?![^\s\"'`]))(?:[^\s\"'`\-]|" + _DASHED
+                                   + r")[^\s\"'`]{0,255})"), tuple(tools)))
     out.append((_rx(r"\bsmbclient\b[^\n|;&]{0,300}?\s(?:-U\s{0,3}|--user[= ])[\"']?[^\s%\"'`]{1,100}%"
                            r"(?P<value>[^\s\"'`]{1,256})"), ("smbclient",)))
     out.append((_rx(r"(?<![\w\-])7z[a-z]?(?![\w\-])[^\n|;&]{0,300}?\s-p(?P<value>[^\s\"'`\-][^\s\"'`]{0,255})"),
@@ -1492,6 +1504,10 @@ for _pattern, _needles in (
      r"(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("http",)),
     (r"\blftp\s(?:[^\n|;&]{0,200}?\s)?(?:-u|--user)(?:\s{1,3}|=)[\"']?[^\s,\"'`]{1,100},(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
      ("lftp",)),
+    # strongSwan's ipsec.secrets: [selectors] : PSK "secret" (also XAUTH, EAP, NTLM), or the secret as 0x hex / 0s base64
+    (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}" + _QUOTED_PW, ("PSK", "XAUTH", "EAP", "NTLM")),
+    (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}(?P<value>0[xs][A-Za-z0-9+/=]{8,1024})(?![\w+/=])",
+     ("PSK", "XAUTH", "EAP", "NTLM")),
     (r"\bmc\s+alias\s+set\s+\S{1,100}\s+\S{1,500}\s+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{3,200}[\"']?\s+[\"']?[^\s\"'`]{8,256})",
      ("alias set",)),
 ):
@@ -1782,8 +1798,35 @@ def _webhook_key(m: re.Match[str]) -> bool:
 _ONE_CASE_ID = _rx(r"(?=[a-z0-9]{20,64}$|[A-Z0-9]{20,64}$)(?=\D*\d)(?=.*[A-Za-z]).*")
 
 
+# an RTMP(S) publish URL's stream key, its last path segment after the application's (rtmp://a.rtmp.youtube.com/live2/
+# <key>, rtmps://live-api-s.facebook.com:443/rtmp/FB-<...>): a stream key is the credential that lets anyone publish
+_RTMP_KEY = _rx(r"(?i)\brtmp[est]?://[^\s/\"'<>]{1,253}/(?:[^\s/\"'<>?#]{1,80}/){1,3}"
+                r"(?P<value>(?!<redacted)[A-Za-z0-9_\-.=+%]{8,512})(?=[?#\s\"'<>)\],;]|$)")
+
+
+def _stream_key(m: re.Match[str]) -> bool:
+    """Drawn (grouped, random, one case with digits) or carrying digits among letters: ``live``, ``stream`` and a
+    show's name of words stay."""
+    value = m.group("value")
+    return _app_password(value) or looks_random(value) or _random_one_case(value) or _drawn_mixed(value) \
+        or (len(value) >= 12 and re.search(r"[0-9]", value) is not None and re.search(r"[A-Za-z]", value) is not None
+            and not name_slug(value))
+
+
+# a secret's id (Consul's and Nomad's ACL token "SecretID", Vault AppRole's secret_id): the id IS the secret
+# (the Accessor ID beside it is not); a UUID under that name
+_SECRET_ID = _rx(r"(?<![A-Za-z0-9_\-])(?:\\?[\"'])?secret[ _\-]?id(?:\\?[\"'])?[ \t]{0,20}(?:=>|:=|=|:)[ \t]{0,5}"
+                 r"(?:\\?[\"'])?(?P<value>(?!<redacted)[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
+                 r"[0-9a-fA-F]{12})(?![0-9A-Za-z\-])", re.IGNORECASE)
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
+    low = text.lower()
+    if "rtmp" in low:
+        spans += _group_spans(_RTMP_KEY, text, "stream-key", _stream_key)
+    if "secret" in low:
+        spans += _group_spans(_SECRET_ID, text, "secret")
     if "--password-stdin" in text:
         spans += _group_spans(_STDIN_PASSWORD, text, "secret")
     if "--" in text and "," in text:
@@ -1813,7 +1856,6 @@ def _structural_spans(text: str) -> list[Span]:
     if "=" in text:
         spans += _group_spans(_URL_PARAMS, text, "signed-url", _real_param)
         spans += _group_spans(_CONNECTION_STRING, text, "connection-string", _connection_part)
-    low = text.lower()
     for pattern, needles, kind in ((_AUTH_HEADER, ("authorization",), "authorization"),
                                    (_BEARER, ("bearer", "token "), "authorization"),
                                    (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
@@ -2709,6 +2751,34 @@ def _closes_its_container(m: re.Match[str]) -> bool:
 _PASSWORD_WORD_HINT = _rx(r"(?i)pass|pwd|kennwort|mot[ _]de|contras|clave|senha|wachtw|has[łl]o|parola|пароль|パスワード|비밀번호")
 
 
+# a password's label in another language, a separator and the value (``şifre: X``, ``lösenord = X``, ``密码：X``, a log's
+# or a config's line written in the user's language): the value when it has a password's or a key's make-up
+_FOREIGN_PASSWORD_WORDS = (
+    "passwort", "kennwort", "mot de passe", "contraseña", "contrasena", "contrasenya", "senha", "wachtwoord", "hasło",
+    "haslo", "parola", "parolă", "пароль", "парола", "лозинка", "パスワード", "暗証番号", "비밀번호", "암호", "şifre", "sifre",
+    "lösenord", "losenord", "passord", "adgangskode", "kodeord", "salasana", "jelszó", "jelszo", "heslo", "lozinka",
+    "geslo", "slaptažodis", "salasõna", "κωδικός", "κωδικος", "συνθηματικό", "mật khẩu", "kata sandi", "kata laluan",
+    "密码", "密碼", "口令", "كلمة المرور", "كلمة السر", "סיסמה", "סיסמא", "رمز عبور", "گذرواژه", "पासवर्ड", "รหัสผ่าน")
+_FOREIGN_PASSWORD = _rx(
+    r"(?<![^\W\d_])(?:" + "|".join(sorted(_FOREIGN_PASSWORD_WORDS, key=len, reverse=True)) + r")[^\W\d_]{0,6}"
+    r"(?:[ \t]{1,3}[^\W\d_]{2,20}){0,2}[ \t]{0,3}[:：=][ \t]{0,3}[`“‘«「\"']?"
+    r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{6,128})", re.IGNORECASE)
+
+
+_FOREIGN_STEMS = tuple(sorted({w[:4] for w in _FOREIGN_PASSWORD_WORDS if w.isascii()}))
+
+
+def _foreign_label_here(text: str, lower: str) -> bool:
+    """One of the labels can be in ``text`` (a quick scan before :data:`_FOREIGN_PASSWORD`)."""
+    return not text.isascii() or any(stem in lower for stem in _FOREIGN_STEMS)
+
+
+def _foreign_password(m: re.Match[str]) -> bool:
+    value = m.group("value").rstrip(".")
+    return (_password_shaped(value) or _credential_shaped(value)) and not _not_secret_value(value, "password") \
+        and _TEMPLATE.search(value) is None and _PLACEHOLDER.match(value) is None
+
+
 def _picked_after_word(m: re.Match[str]) -> bool:
     return password_made(m.group("value").rstrip("."))
 
@@ -3240,6 +3310,8 @@ def _named_guesses(text: str) -> str:
     text = _apply(text, _group_spans(_NAMED_THEN_VALUE, text, "secret", _random_value))
     if _PASSWORD_WORD_HINT.search(text):
         text = _apply(text, _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word))
+    if _foreign_label_here(text, text.lower()):
+        text = _apply(text, _group_spans(_FOREIGN_PASSWORD, text, "secret", _foreign_password))
     if re.search(r"(?i) (?:is|was|to) ", text):
         text = _apply(text, _group_spans(_NAMED_IS_SHORT, text, "secret", _short_named))
     if "[" in text:
@@ -5122,6 +5194,8 @@ def _string_named_spans(text: str, lower: str, quoted_only: bool) -> list[Span]:
         spans += _group_spans(_NAMED_THEN_VALUE, text, "secret", _drawn_value)
     if not quoted_only and _PASSWORD_WORD_HINT.search(lower):  # "login failed for svc with password Harbor42!xy"
         spans += _group_spans(_PASSWORD_THEN_PICKED, text, "secret", _picked_after_word)
+    if not quoted_only and _foreign_label_here(text, lower):
+        spans += _group_spans(_FOREIGN_PASSWORD, text, "secret", _foreign_password)  # "şifre: X", "lösenord = X"
     if not quoted_only and re.search(r"[<>()\[\]{}]", text):  # "oci auth token: pgMrH91X>crfJG7)oYBh"
         spans += _group_spans(_NAMED_THEN_SYMBOLS, text, "secret", _drawn_with_symbols)
     if ": |" in text or ": >" in text:  # a YAML block scalar under a secret's name

@@ -383,6 +383,10 @@ DOCUMENTED_SHAPES: tuple[tuple[str, str, str, str], ...] = tuple(
     # Twitch's chat (IRC) OAuth tokens: oauth: and 30 lower-case letters and digits, sent as ``PASS oauth:...``
     # (dev.twitch.tv/docs/irc/authenticate-bot)
     + [("twitch-oauth-token", "oauth:", "[0-9a-z]{30}", "dev.twitch.tv/docs/irc")]
+    # NATS nkey seeds (a .creds file's "-----BEGIN USER NKEY SEED-----" block, nsc's output): base32 of two prefix
+    # bytes, the 32-byte seed and a CRC-16, 58 characters; "S", the key type's letter (User, Account, Operator, server
+    # Node, Cluster, curve X) and "A" (the prefix bytes' remaining zero bits), then a letter A-P (docs.nats.io, nkeys)
+    + [("nats-nkey-seed", f"S{kind}A", "[A-P][2-7A-Z]{54}", "docs.nats.io") for kind in "UAONCX"]
 )
 
 # Keys whose vendor signature sits inside them at a fixed offset: Microsoft's identifiable keys (Azure's 64-byte
