@@ -4877,6 +4877,23 @@ def _key_alone(name: str) -> bool:
     return not is_secret_env_name("_".join(w for w in words if w != "KEY") or "X")
 
 
+_PASSPHRASE = _rx(r"[a-z]{3,12}(?:-[a-z]{3,12}){2,9}")
+# words that make a hyphenated value a placeholder or a name rather than a passphrase (your-api-key-here,
+# prod-api-secret, use-the-env-var)
+_NOT_PASSPHRASE_WORDS = frozenset({
+    "your", "here", "replace", "change", "changeme", "example", "sample", "dummy", "fake", "test", "testing", "placeholder",
+    "insert", "enter", "put", "set", "use", "the", "from", "env", "var", "variable", "secret", "secrets", "password",
+    "passphrase", "token", "key", "api", "default", "none", "null", "empty", "prod", "dev", "staging", "local", "name",
+    "value", "todo", "fixme", "xxx", "not", "real", "my", "our", "app", "service", "server", "client", "user", "admin",
+    "config", "file", "path", "vault", "manager", "store", "kms", "ssm", "redacted", "hidden", "masked"})
+
+
+def _word_passphrase(value: str) -> bool:
+    """Three or more lower-case words joined by ``-`` (a diceware passphrase, ``tundra-velvet-orbit-mango``), none of
+    them a placeholder's or a name's word (``your-api-key-here``, ``prod-db-secret``)."""
+    return _PASSPHRASE.fullmatch(value) is not None and not _NOT_PASSPHRASE_WORDS.intersection(value.split("-"))
+
+
 def _secret_literal(value: str, strength: str) -> bool:
     """A literal's value that is a credential rather than a setting (see :func:`_code_secret_name`)."""
     if not strength or not 6 <= len(value) <= 16384 or any(c.isspace() for c in value):
@@ -4886,6 +4903,8 @@ def _secret_literal(value: str, strength: str) -> bool:
     if value.startswith("<redacted") or _not_secret_value(value, "password" if strength in ("strong", "env-ref") else "") \
             or _PLACEHOLDER.match(value) or _TRIVIAL.match(value) or _templated(value) or "://" in value:
         return False  # URLs: their credentials are the URL rules'
+    if strength == "strong" and _word_passphrase(value):
+        return True  # tundra-velvet-orbit-mango under api_secret: a passphrase of drawn words (diceware's form)
     if _WORDS_ONLY.fullmatch(value) or (_PATH_LIKE.fullmatch(value) and "/" in value[1:]
                                         and not looks_random(joined := value.replace("/", ""))
                                         and not _drawn_mixed(joined)):

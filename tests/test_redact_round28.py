@@ -194,3 +194,21 @@ def test_a_passwords_label_in_another_language(label):
                                   "kata sandi: kosong", "密码: 无", "Hasło: admin", "lösenordet är för kort: minst 12 tecken"])
 def test_a_label_in_another_language_with_no_password_stays(text):
     assert redact.redact_text(text, env={}) == text
+
+
+_WORDS = ("tundra", "velvet", "orbit", "mango", "copper", "lantern", "fjord", "willow", "ember", "quartz", "harbor", "maple")
+
+
+@pytest.mark.parametrize("name", ["_api_secret", "DB_PASSWORD", "client_secret", "passphrase", "signing_key"])
+def test_a_word_passphrase_under_a_secrets_name_in_code(name):
+    """Round 28: ``_api_secret = "<four words joined by ->"`` stayed in code (a plain word to the rule from names)."""
+    phrase = "-".join(secrets.choice(_WORDS) for _ in range(3 + secrets.randbelow(3)))
+    out = redact.redact_code(f'{name} = "{phrase}"\n', env={})
+    assert phrase not in out and ast.parse(out)
+
+
+@pytest.mark.parametrize("source", ['api_secret = "your-api-key-here"\n', 'secret_name = "tundra-velvet-orbit"\n',
+                                    'password = "change-me-now"\n', 'DB_PASSWORD = "use-env-var"\n',
+                                    'token_type = "bearer-access-token"\n', 'client_secret = "prod-db-secret"\n'])
+def test_a_placeholder_or_a_name_of_words_stays_in_code(source):
+    assert redact.redact_code(source, env={}) == source
