@@ -372,14 +372,22 @@ _GENERIC_TITLES: list[tuple[re.Pattern, Callable[[list[str]], str | None]]] = [
 ]
 
 
+# advice after the failure's statement on its line (torch's C++ and Python messages: ``... expected version 1 instead.
+# Hint: enable anomaly detection ...`` / ``Hint: the backtrace further above shows ...`` with anomaly mode on): it
+# follows the debug modes in force, not the failure, so it is no part of the key
+_HINT_TAIL = re.compile(r"(?<=[.!?])\s+Hint: .*$")
+
+
 def _key_lines(message: str) -> list[str]:
-    """The lines of a message that say which failure it is: the first non-blank one, and where that
+    """The lines of a message that say which failure it is: the first non-blank one (without a trailing
+    :data:`_HINT_TAIL`), and where that
     is a title shared by many causes, the line that names the cause: a graph break's ``Explanation:``
     (:func:`_explanation`), an export's first violated constraint (:func:`_first_violation`), the error
     a compiler backend or the TorchScript interpreter raised (:func:`_raised_line`)."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     if not lines:
         return []
+    lines[0] = _HINT_TAIL.sub("", lines[0])
     specific = next((pick(lines) for title, pick in _GENERIC_TITLES if title.match(lines[0])), None)
     specific = specific or _explanation(lines)
     return [lines[0]] + ([specific] if specific else [])
