@@ -63,6 +63,7 @@ from .scaffold import (
     readability_candidates,
     self_attr_build_candidates,
     self_attr_candidates,
+    unused_defaults_of_values,
     unused_parameter_candidates,
 )
 from .shapes import partner_literals, shape_nodes
@@ -172,6 +173,7 @@ WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 IMPORTS = EachPass("imports", _single(tidy_imports))
 ONE_LINE = EachPass("one-line", _single(join_short_statements))
 UNREAD_TARGETS = EachPass("unread-targets", _single(unread_targets))
+UNUSED_DEFAULTS = EachPass("unused-defaults", _single(unused_defaults_of_values))
 
 #: Run after HDD, repeated with it until nothing changes (cheap, high yield).
 STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
@@ -209,7 +211,7 @@ NUMBER_SEARCHES = (SHRINK_LITERALS,)
 FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
 #: Cosmetic changes tried only together with a change of the FINAL passes (in their one test), never alone:
 #: worth no test of their own.
-FINAL_RIDERS = (UNREAD_TARGETS,)
+FINAL_RIDERS = (UNREAD_TARGETS, UNUSED_DEFAULTS)
 #: Passes that put code where a name, a call or an attribute read stood (one-use variables and functions,
 #: helpers, ``self.x``, a record's fields, a lookup, an option's default, a delegating or factory call):
 #: their candidates may not hold a statement more complex than the original's most complex one
@@ -261,6 +263,7 @@ __all__ = [
     "UNUSED_FIELDS",
     "UNUSED_PARAMS",
     "UNREAD_TARGETS",
+    "UNUSED_DEFAULTS",
     "COMMENTS",
     "DOCSTRINGS",
     "DROP_TARGET",
@@ -357,6 +360,7 @@ __all__ = [
     "tidy_whitespace",
     "to_splices",
     "trivial_module_candidates",
+    "unused_defaults_of_values",
     "unused_parameter_candidates",
     "global_argument_candidates",
     "parametrize_case_candidates",

@@ -753,12 +753,6 @@ def unused_parameter_candidates(source: str) -> list[str]:
         if not unused:
             continue
         calls, seq = sites(), _param_seq(smap, func)
-        if calls is None and seq is not None:
-            # passed as a value (``jacrev(func)``, ``map(f, xs)``, a callback): whoever calls it is not in the source,
-            # so only a parameter with a default can go (a caller that passes it makes the candidate fail otherwise)
-            first_default = len(args.args) - len(args.defaults)
-            groups.extend([Delete(seq, i)] for i in unused if i >= first_default)
-            continue
         if calls is None or seq is None:
             continue
         if any(any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)
@@ -777,6 +771,29 @@ def unused_parameter_candidates(source: str) -> list[str]:
         if candidate is not None:
             out.append(candidate)
     return out
+
+
+def unused_defaults_of_values(source: str) -> str | None:
+    """A module-level function passed as a value (``jacrev(func)``, ``map(f, xs)``, a callback) without the
+    parameters that have a default and that nothing reads (``_input: Tensor = None``), all at once; None if
+    there is none. Who calls such a function is not in the source (:func:`unused_parameter_candidates` leaves
+    it), so only a defaulted parameter can go: a caller that passes it makes the candidate fail. A final
+    rider (:data:`reportkit.reduce.passes.FINAL_RIDERS`): cosmetic, never a test of its own."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = scopes_of(tree)
+    edits: list[Edit] = []
+    for func, name, skip in _callables(tree):
+        args = func.args
+        if skip or args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list:
+            continue
+        first_default = len(args.args) - len(args.defaults)
+        unused = [i for i, a in enumerate(args.args) if i >= first_default and not scopes.loads[(id(func), a.arg)]]
+        seq = _param_seq(smap, func) if unused else None
+        if seq is None or _call_sites(tree, parents, name) is not None:
+            continue  # (called only where the source shows it: unused_parameter_candidates's)
+        edits.extend(Delete(seq, i) for i in unused)
+    return apply_edits(source, edits) if edits else None
 
 
 def _param_drop_edits(smap: SourceMap, func: ast.FunctionDef, skip: int, calls: list, seq: ElementSeq,
@@ -1734,5 +1751,6 @@ __all__ = [
     "self_attr_build_candidates",
     "self_attr_candidates",
     "single_element",
+    "unused_defaults_of_values",
     "unused_parameter_candidates",
 ]
