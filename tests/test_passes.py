@@ -896,6 +896,7 @@ def test_unused_defaults_of_a_function_passed_as_a_value(source: str, expected: 
     assert P.unused_defaults_of_values(source) == expected
     assert P.UNUSED_DEFAULTS in P.FINAL_RIDERS  # cosmetic: it rides with the final passes' one test
 
+
 EXPORTED = "class M(nn.Module):\n    def forward(self, x, mask):\n        return x.sum()\n"
 
 
