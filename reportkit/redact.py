@@ -441,22 +441,27 @@ def _anchored(before: str, left: str, right: str, pos: int, lines: dict[int, str
         if at < 0:
             return None
         end = before.find(right, at + len(left))
-        if end >= 0 and "\n" not in before[at + len(left):end] and _marked_on_its_line(before, at + len(left), lines):
+        if end >= 0 and "\n" not in before[at + len(left):end] and _marked_on_its_line(before, at + len(left), lines, left):
             return at + len(left), end
         at = before.find(left, at + 1)
     return None
 
 
-def _marked_on_its_line(text: str, at: int, lines: dict[int, str]) -> bool:
+def _marked_on_its_line(text: str, at: int, lines: dict[int, str], left: str = "") -> bool:
     """The rules, run on ``at``'s line alone, put a marker at ``at``: the anchors found the value the marker took,
-    not a lookalike place elsewhere whose text around it is the same. ``lines``: the lines redacted so far."""
+    not a lookalike place elsewhere whose text around it is the same. ``lines``: the lines redacted so far.
+    ``left``: the redacted text right before the marker (its anchor); where markers before ``at`` on the line
+    changed its length (a list's repr of many secrets), the marker is found after that anchor, not at ``at``."""
     start = text.rfind("\n", 0, at) + 1
     redacted = lines.get(start)
     if redacted is None:
         stop = text.find("\n", at)
         line = text[start:stop if stop >= 0 else len(text)]
         redacted = lines[start] = redact_text(line, home="") if len(line) <= 20_000 else ""
-    return redacted[at - start:].startswith("<redacted")
+    if redacted[at - start:].startswith("<redacted"):
+        return True
+    anchor = left.rpartition("\n")[2]
+    return len(anchor) >= 8 and anchor + "<redacted" in redacted
 
 
 def _literal_findings(tree: object) -> list[str]:
@@ -483,8 +488,24 @@ def _literal_findings(tree: object) -> list[str]:
 def _credential_made(value: str) -> bool:
     """A value with a credential's make-up on its own (a known value is removed wherever it appears, so a name
     or a word that a rule took with it, ``NAME=``, must not become one)."""
-    return not value.endswith(("=", ":")) and not _env_name_shaped(value) \
-        and (_random_body(value) or password_made(value) or _password_shaped(value))
+    if value.endswith(":") or _env_name_shaped(value):
+        return False
+    if _random_body(value) or password_made(value) or _password_shaped(value):
+        return not value.endswith("=") or _encoded_credential(value)
+    return _encoded_credential(value)
+
+
+_BASE64_TEXT = _rx(r"(?:[A-Za-z0-9+/]{4}){3,4096}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
+def _encoded_credential(value: str) -> bool:
+    """Base64 of a credential (a Basic header's ``user:password``, an encoded key): what a rule took as the value
+    of an encoding it decoded."""
+    decoded = _b64_text(value) if _BASE64_TEXT.fullmatch(value) else None
+    if not decoded:
+        return False
+    user, colon, password = decoded.partition(":")
+    return _credential_text(decoded) or bool(colon and user and " " not in user and _credential_made(password))
 
 
 def known_values(env: Optional[Mapping[str, str]] = None, extra: Optional[Mapping[str, str]] = None) -> dict[str, str]:
@@ -1390,6 +1411,9 @@ _PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
     **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
                                         "ldappasswd", "ldapcompare")},
     "twine": (("-p", "--password"), ""),
+    # IPMI's, Cassandra's shell and Sysinternals' PsExec: ipmitool -U USER -P PW, cqlsh -u USER -p PW, psexec -u USER -p PW
+    "ipmitool": (("-P",), ""),
+    **{tool: (("-p", "--password"), "") for tool in ("cqlsh", "psexec", "PsExec", "psexec64", "PsExec64")},
     # Apple's upload tools: xcrun altool -u USER -p PW (an app-specific password), notarytool --password PW
     **{tool: (("-p", "--password"), "") for tool in ("altool", "notarytool")},
     # net-snmp's SNMPv3 options: -A the authentication passphrase, -X the privacy passphrase
@@ -1504,6 +1528,25 @@ for _pattern, _needles in (
      r"(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("http",)),
     (r"\blftp\s(?:[^\n|;&]{0,200}?\s)?(?:-u|--user)(?:\s{1,3}|=)[\"']?[^\s,\"'`]{1,100},(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
      ("lftp",)),
+    # FreeRDP's /p:PW, RAR's -hpPW / -pPW, Bitwarden's bw unlock PW, DB2's CONNECT TO DB USER U USING PW
+    (r"(?<![\w\-])(?:xfreerdp3?|wlfreerdp|sdl-freerdp3?)(?![\w\-])[^\n|;&]{0,300}?\s/p:(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
+     ("freerdp",)),
+    (r"(?<![\w\-])(?:rar|unrar)(?![\w\-])[^\n|;&]{0,300}?\s-h?p(?P<value>(?!<redacted)[^\s\"'`\-][^\s\"'`]{0,255})",
+     ("rar",)),
+    (r"\bbw\s+unlock\s+(?:--\w+\s+){0,3}(?P<value>(?!<redacted)(?!--)[^\s\"'`$][^\s\"'`]{0,255})", ("bw unlock",)),
+    (r"(?i)\bconnect\s+to\s+\S{1,100}\s+user\s+\S{1,100}\s+using\s+(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
+     ("using", "USING")),
+    # IMAP's tagged LOGIN USER PW and FTP's PASS PW in a protocol transcript (a client's "C:" / "-->" lines)
+    (r"(?:^|(?<=[\s>:]))[A-Za-z0-9.]{1,10}[ \t]+LOGIN[ \t]+\S{1,100}[ \t]+(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
+     (" LOGIN ",)),
+    # (after a client's prefix, or on the line after USER: a test runner's "PASS  src/app.test.js" is no password)
+    (r"(?:-->|\bC:|>>>?|ftp>)[ \t]{0,3}PASS[ \t]+(?P<value>(?!<redacted)(?!\*+(?:\s|$))(?!oauth:)[^\s\"'`]{1,256})",
+     ("PASS ",)),
+    (r"\bUSER[ \t]+\S{1,100}[ \t]*(?:\r?\n|(?:\\r)?\\n)[^\n]{0,12}?\bPASS[ \t]+"
+     r"(?P<value>(?!<redacted)(?!\*+(?:\s|$))(?!oauth:)[^\s\"'`]{1,256})", ("PASS ",)),
+    # Redis's configuration: requirepass PW, masterauth PW (also CONFIG SET requirepass PW)
+    (r"(?i)(?<![\w\-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
+     ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH")),
     # strongSwan's ipsec.secrets: [selectors] : PSK "secret" (also XAUTH, EAP, NTLM), or the secret as 0x hex / 0s base64
     (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}" + _QUOTED_PW, ("PSK", "XAUTH", "EAP", "NTLM")),
     (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}(?P<value>0[xs][A-Za-z0-9+/=]{8,1024})(?![\w+/=])",
@@ -2270,6 +2313,9 @@ def _placeholder_connection(value: str) -> bool:
     return bool(fields) and all(_PLACEHOLDER.match(m.group("value")) for m in fields) and "=" in value
 
 
+_GO_TEST_NAME = _rx(r"(?:Test|Benchmark|Example|Fuzz)(?:[A-Z0-9_]\w{0,100})?(?:/[\w#.\-=]{1,100}){0,4}")
+
+
 def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool:
     """A value after a secret-sounding name that is not a secret: a type, number, placeholder or variable
     (``self.ntoken = ntoken``); after ``name:`` a word (prose: ``read-only token: the action ...``); an
@@ -2288,6 +2334,8 @@ def _ordinary_value(value: str, quote: str, prefix: str, name: str = "") -> bool
         return True  # a secret's hash, named so: detect-secrets' "hashed_secret", password_sha256, token_digest
     if re.fullmatch(r"[A-Z][A-Z_]*", value):
         return True
+    if name == "PASS" and _GO_TEST_NAME.fullmatch(value):
+        return True  # go test's "--- PASS: TestParse/empty_input (0.00s)": a test's name
     code_style = bool(re.search(r"\s=|=\s|:\s*[A-Za-z_][\w\[\], .|]*=", prefix))
     if not quote:  # (a word before prose's punctuation: Docker's "Using `--password via` the CLI is insecure")
         if "=" not in prefix and re.fullmatch(r"[A-Za-z][a-z]*[`'.,;:!?]?", value):

@@ -551,3 +551,51 @@ def test_a_token_in_adjacent_literals_over_a_continued_line_goes(layout):
     out = redact_code(source, env={}, home="")
     assert a not in out and b not in out and compile(out, "<r>", "exec")
     assert redact_code('x = "a" \\\n    "b"\n', env={}, home="") == 'x = "a" \\\n    "b"\n'
+
+
+def test_every_value_of_a_long_message_with_colour_becomes_known_and_leaves_the_code():
+    """Round 29 of planted secrets (blind): a script raised ``ValueError('bad config: ' + repr(ITEMS))`` of 195
+    literals, one of them coloured. The colour codes made the message's redacted text more than the message with
+    markers, and a marker's place on its line was checked at the offset the line had before the markers before it
+    (values and markers differ in length): only the first value of the line became known, and the reproducer kept
+    the other literals (44 formats)."""
+    import ast
+    import random
+
+    rng = random.Random(2929)
+    words = ["Falcon", "Harbor", "Ember", "Quartz", "Willow", "Tundra", "Marble", "Cobalt"]
+    passwords = [f"{rng.choice(words)}{rng.randint(100, 999)}{rng.choice('^~*!')}{rng.choice(words)[:4]}{rng.randint(10, 99)}"
+                 for _ in range(12)]
+    items = [f"db login: password={p}" if i % 3 else f"ipmitool -H 10.1.2.3 -U ADMIN -P {p} sel list"
+             for i, p in enumerate(passwords)]
+    items.insert(4, "\x1b[1;31mERROR\x1b[0m db login: password=\x1b[33mHarbor133~Quar64\x1b[0m")
+    message = "ValueError: bad config: " + repr(items)
+    source = "".join(f"v{i} = {item!r}\n" for i, item in enumerate(items)) + "raise ValueError(repr([v0]))\n"
+    forget_known()
+    try:
+        remember_output(message)
+        code = redact_code(source, env={})
+        ast.parse(code)
+        assert not [p for p in passwords + ["Harbor133~Quar64"] if p in code], code
+        assert "ipmitool -H 10.1.2.3 -U ADMIN -P" in code  # (the literal keeps its text, the value goes)
+    finally:
+        forget_known()
+
+
+def test_base64_of_a_user_and_password_found_in_output_is_known():
+    """Round 29: ``Authorization: Basic <base64 of ci-bot:Cobalt967~Tund74>`` printed was redacted where printed, but
+    the value was no credential's make-up to remember (base64 of text), so the script's literal kept it."""
+    import base64
+
+    b64 = base64.b64encode(b"ci-bot:Cobalt967~Tund74").decode()
+    forget_known()
+    try:
+        remember_output(f"request failed: Authorization: Basic {b64}")
+        code = redact_code(f'HEADERS = {{"Authorization": "Basic " + "{b64}"}}\n', env={})
+        assert b64 not in code
+    finally:
+        forget_known()
+    plain = base64.b64encode(b"hello world, plain text here").decode()
+    from reportkit import redact
+
+    assert not redact._encoded_credential(plain) and redact._encoded_credential(b64)
