@@ -1439,7 +1439,7 @@ _JOINED_LOGIN = {"http": ":", "https": ":", "httpie": ":", "lftp": ","}
 _KEY_HEADER = _rx(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
                          r"page|next-page|x-ms-continuation|sort|partition|primary|foreign|cache)-)"
                          r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey|signature)[\"']?\s{0,3}:\s{0,3}[\"']?"
-                         r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{16,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
+                         r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{12,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
 
 
 # credentials in command lines: curl -u user:pw / --user user:pw; mysql -pPW; sshpass -p PW; redis-cli -a PW;
@@ -1547,6 +1547,10 @@ for _pattern, _needles in (
     # Redis's configuration: requirepass PW, masterauth PW (also CONFIG SET requirepass PW)
     (r"(?i)(?<![\w\-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
      ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH")),
+    # Oracle's EZConnect, USER/PW@//HOST[:PORT]/SERVICE or USER/PW@HOST:PORT/SERVICE, wherever it stands (an
+    # argument in a list's repr: 'scott/PW@//db:1521/ORCL'; the sqlplus/jdbc forms are above)
+    (r"(?<![\w/.\-])[A-Za-z][A-Za-z0-9_$#]{0,29}/(?P<value>(?!<redacted)[^\s@/\"'`]{1,128})"
+     r"@(?://[A-Za-z0-9.\-]{1,253}(?::\d{1,5})?|[A-Za-z0-9.\-]{1,253}:\d{1,5})/[A-Za-z0-9_.\-]{1,128}", ("@",)),
     # strongSwan's ipsec.secrets: [selectors] : PSK "secret" (also XAUTH, EAP, NTLM), or the secret as 0x hex / 0s base64
     (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}" + _QUOTED_PW, ("PSK", "XAUTH", "EAP", "NTLM")),
     (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}(?P<value>0[xs][A-Za-z0-9+/=]{8,1024})(?![\w+/=])",
@@ -1624,6 +1628,8 @@ def _random_header_value(m: re.Match[str]) -> bool:
     """A keyed header's value that was drawn, not written: :func:`_random_body`, or letters and digits alternating
     often, or a password's make-up with some entropy."""
     value = m.group("value")
+    if len(value) < 16:  # (Gotify's application tokens: 15 characters; a short one must look drawn)
+        return _short_key(re.sub(r"[+/=_\-.~]", "", value))
     changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:]) if a.isalnum() and b.isalnum())
     return _random_body(value) or changes * 5 >= len(value) \
         or (_password_shaped(value) and shannon_entropy(value) >= 3.8)  # letters and digits mixed, both cases
@@ -1786,7 +1792,7 @@ _WEBHOOK_PATH = _rx(r"://[^\s/\"'<>]{1,253}(?:/[^\s/\"'?#<>]{1,80}){0,6}/(?:hook
 
 # the same path without its scheme and host: urllib3's "Max retries exceeded with url: /hooks/<key>", an access
 # log's "POST /hooks/<key> HTTP/1.1" (the host stands elsewhere on the line, or nowhere)
-_WEBHOOK_BARE_PATH = _rx(r"(?:(?<=[\s\"'(=:])|^)/(?:[^\s/\"'?#<>]{1,80}/){0,6}(?:hooks?|webhooks?|webhookb2|"
+_WEBHOOK_BARE_PATH = _rx(r"(?:(?<=[\s\"'(=:])|^)/{1,2}(?:[^\s/\"'?#<>]{1,80}/){0,6}(?:hooks?|webhooks?|webhookb2|"
                                 r"incoming-webhooks?)/(?P<value>(?!<redacted)[A-Za-z0-9_@\-]{16,256}(?:/[A-Za-z0-9_@\-]{8,256}){0,3})",
                                 re.IGNORECASE | re.MULTILINE)
 
@@ -2592,6 +2598,8 @@ def credential_value(name: str, value: str) -> bool:
         return False
     if (len(value) >= 16 and looks_random(value)) or password_made(value) or _random_base64(value):
         return True
+    if len(value) >= 20 and _ALNUM.fullmatch(value) and (_drawn_letters(value) or _drawn_mixed(value)):
+        return True  # a 24-character key with few capitals (Vercel's): one draw in ten is below looks_random's bar
     # (also parts joined by ":" or "|": a session id drawn from one case, "<uuid>:<hex>", "42|<128 hex>")
     parts = re.split(r"[:|]", value)
     if not any(_UUID.fullmatch(p) or _long_hex(p) or (len(p) >= 24 and _ALNUM.fullmatch(p) and _drawn_body(p))
@@ -3078,12 +3086,13 @@ def _set_names_a_secret(name: str) -> bool:
 
 # the same command in a transcript (``atlas config set private_api_key <uuid>``), as the argv rule reads its words
 _SET_WORD = "(?:" + "|".join(_SET_WORDS) + r")[ \t]"
-_SET_NAME_VALUE = _rx(r"(?<![\w\-])" + _SET_WORD + r"+(?P<name>(?!" + _SET_WORD + r")[A-Za-z_][\w.\-]{2,80})[ \t]+[\"']?"
+# (npm's registry-scoped keys too: npm config set //registry.example.com/:_authToken VALUE)
+_SET_NAME_VALUE = _rx(r"(?<![\w\-])" + _SET_WORD + r"+(?P<name>(?!" + _SET_WORD + r")(?://[^\s:]{1,300}:)?[A-Za-z_][\w.\-]{2,80})[ \t]+[\"']?"
                              r"(?P<value>(?!<redacted|-)[^\s\"'`$%{}<>]{6,512})[\"']?(?=\s|$)")
 
 
 def _set_secret(m: re.Match[str]) -> bool:
-    name = m.group("name")  # (in text, a name that ends in an id's word names an id: ``api_key_id``)
+    name = m.group("name").rpartition(":")[2]  # (in text, a name that ends in an id's word names an id: ``api_key_id``)
     return _set_names_a_secret(name) and not _names_a_digest(name) and _secret_literal(m.group("value"), "strong")
 
 
@@ -4847,9 +4856,12 @@ def _short_key(value: str) -> bool:
     word stay."""
     if not _SHORT_KEY.fullmatch(value) or value.isdigit() or _WORD_NUMBER.fullmatch(value):
         return False
-    if any(c.isdigit() for c in value):
-        return sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:])) >= 3
-    return not (value.islower() or value.isupper()) and not any(map(_sayable, _CAMEL_PART.findall(value)))
+    letters = "".join(c for c in value if c.isalpha())
+    drawn_letters = len(letters) >= 6 and not (letters.islower() or letters.isupper()) \
+        and not any(map(_sayable, _CAMEL_PART.findall(letters)))
+    if any(c.isdigit() for c in value):  # (or letters as drawn around few digits: 1ZldPFcLW0)
+        return sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:])) >= 3 or drawn_letters
+    return drawn_letters
 
 
 def _key_name(name: str) -> bool:
