@@ -1620,7 +1620,8 @@ def _real_param(m: re.Match[str]) -> bool:
     if m.group("name").lower() == "token" and not re.search(r"[0-9]", value):
         return False
     if m.group("name") == "key":  # ?key= (Google's APIs and many others) when drawn, not ?key=sort_order
-        return _drawn_body(value.replace("-", "").replace("_", ""))
+        # (a UUID too: WeCom's and Lark's group robots, ``webhook/send?key=<uuid>``)
+        return _drawn_body(value.replace("-", "").replace("_", "")) or _UUID.fullmatch(value) is not None
     return not _NOT_SECRET_VALUE.match(value)
 
 

@@ -102,3 +102,13 @@ def test_a_24_character_key_under_a_neutral_name():
 def test_a_riot_games_api_key():
     key = f"RGAPI-{uuid.uuid4()}"
     assert key[6:] not in redact.redact_text(f"riot {key}", env={})
+
+
+def test_a_robots_webhook_key_that_is_a_uuid():
+    """WeCom's (and Lark's) group robots: ``webhook/send?key=<uuid>``; ``?key=sort_order`` stays."""
+    key = str(uuid.uuid4())
+    for line in (f"https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key={key}",
+                 f"2026-12-02 10:01:53 WARNING svc: config line: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key={key}"):
+        assert key not in redact.redact_text(line, env={})
+    kept = "https://api.example.com/items?key=sort_order&page=2"
+    assert redact.redact_text(kept, env={}) == kept
