@@ -124,6 +124,41 @@ def test_message_key_is_first_line():
     assert Normalizer().message_key("\n  first 12 line\nsecond line") == "first N line"
 
 
+_SCHEMA = """
+ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, str reduction="mean", bool zero_infinity=False) -> Tensor:
+{how}
+:
+  File "repro.py", line 13
+    res = torch.nn.functional.ctc_loss(log_probs=log_probs,
+          ~~~~~~~~~~~~~~~~~~~~~~~~~~~~ <--- HERE
+"""
+_OVERLOADS = """
+Arguments for call are not valid.
+The following variants are available:
+
+  aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor:
+  Expected a value of type 'Tensor' for argument 'other' but instead found type '{found}'.
+
+  aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor:
+  Expected a value of type 'number' for argument 'other' but instead found type '{found}'.
+"""
+
+
+def test_torchscripts_schema_mismatch_keeps_how_the_call_failed():
+    """Held-out r09-02 (pytorch #121634, blind): ``ctc_loss``'s lengths as ``List[int]`` under ``torch.jit.script``;
+    the message's first line is the schema, so ``input_lengths=0`` (another wrong type) and a missing argument failed
+    "the same way". The line after the first schema is part of the key (also under "Arguments for call are not
+    valid.", the overloads' title)."""
+    norm = Normalizer()
+    lists = "Expected a value of type 'Tensor' for argument 'input_lengths' but instead found type 'List[int]'."
+    keys = {norm.message_key(_SCHEMA.format(how=how)) for how in (
+        lists, lists.replace("List[int]", "int"), "Argument log_probs not provided.")}
+    assert len(keys) == 3
+    assert norm.message_key(_SCHEMA.format(how=lists)) == norm.message_key(_SCHEMA.format(how=lists).replace("line 13", "line 4"))
+    assert norm.message_key(_OVERLOADS.format(found="str")) != norm.message_key(_OVERLOADS.format(found="List[int]"))
+    assert "found type 'str'" in norm.message_key(_OVERLOADS.format(found="str"))
+
+
 _VERSION_COUNTER = ("one of the variables needed for gradient computation has been modified by an inplace operation: "
                     "[torch.FloatTensor [3]], which is output 0 of AsStrided, is at version 2; expected version 1 instead.")
 

@@ -360,6 +360,19 @@ def _raised_line(lines: list[str]) -> str | None:
     return errors[0] if errors else (lines[1] if len(lines) > 1 else None)
 
 
+# TorchScript's call that matches no schema (torch/csrc/jit/frontend/schema_matching.cpp): the schema as its first
+# line (``ctc_loss(Tensor log_probs, ...) -> Tensor:``), or "Arguments for call are not valid." and the schemas of
+# its overloads, each followed by the line that says how the call failed it (``Expected a value of type 'Tensor' for
+# argument 'input_lengths' but instead found type 'List[int]'.``): a call with other wrong arguments has the same title
+_SCHEMA_LINE_RE = re.compile(r"[\w.:]+\(.*\) -> .+:$")
+
+
+def _schema_mismatch(lines: list[str]) -> str | None:
+    """The line after the first schema line (:data:`_SCHEMA_LINE_RE`): how the call failed that schema."""
+    at = next((i for i, line in enumerate(lines) if _SCHEMA_LINE_RE.match(line)), None)
+    return lines[at + 1] if at is not None and at + 1 < len(lines) else None
+
+
 # A message line that is an exception's own: ``RuntimeError: ...``, ``torch._C._LinAlgError: ...``.
 _ERROR_LINE_RE = re.compile(r"[A-Za-z_][\w.]*(Error|Exception|Failure|Interrupt|Exit)\b[^:\s]*:")
 
@@ -369,6 +382,8 @@ _GENERIC_TITLES: list[tuple[re.Pattern, Callable[[list[str]], str | None]]] = [
     (re.compile(r"Constraints violated \(.*\)!"), _first_violation),
     (re.compile(r"backend=.* raised:$"), _raised_line),
     (re.compile(r"The following operation failed in the TorchScript interpreter\.$"), _raised_line),
+    (_SCHEMA_LINE_RE, _schema_mismatch),
+    (re.compile(r"Arguments for call are not valid\.$"), _schema_mismatch),
 ]
 
 
