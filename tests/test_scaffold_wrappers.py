@@ -508,3 +508,28 @@ HEAD = "class Head(nn.Module):\n    pass\n"
 )
 def test_trivial_modules(source: str, expected: list[str]) -> None:
     _check(P.trivial_module_candidates, source, expected)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # held-out r09-07 (pytorch #50402, blind): a model whose layers went, still built for its parameters
+        ("import torch\nclass Model(torch.nn.Module):\n    pass\nmodel = Model()\ntorch.optim.Adam(model.parameters())\n",
+         ["import torch\nclass Model(torch.nn.Module):\n    pass\nmodel = torch.nn.Module()\n"
+          "torch.optim.Adam(model.parameters())\n"]),
+        ('class Base:\n    pass\nclass Cfg(Base):\n    """Settings."""\nx = Cfg()\nisinstance(x, Cfg)\n',
+         ['class Base:\n    pass\nclass Cfg(Base):\n    """Settings."""\nx = Base()\nisinstance(x, Base)\n']),
+        # not: a body that does something, two bases, keywords, a decorator, an exception, a name bound again
+        ("class M(nn.Module):\n    x = 1\nM()\n", []),
+        ("class M(A, B):\n    pass\nM()\n", []),
+        ("class M(A, metaclass=Meta):\n    pass\nM()\n", []),
+        ("@dataclass\nclass M(A):\n    pass\nM()\n", []),
+        ("class ConfigError(ValueError):\n    pass\nraise ConfigError('x')\n", []),
+        ("class M(A):\n    pass\nM = make(M)\nM()\n", []),
+        ("class M(A):\n    pass\n", []),  # never read: the unused-names pass's
+    ],
+)
+def test_empty_subclasses(source: str, expected: list[str]) -> None:
+    """An empty class with one base reads as its base: ``Model()`` is ``torch.nn.Module()``."""
+    _check(P.empty_subclass_candidates, source, expected)
+    assert P.EMPTY_SUBCLASSES in P.SCAFFOLD

@@ -85,7 +85,7 @@ from .statements import (
     unwrap_candidates,
 )
 from .strings import propose_string_lines
-from .trivial import trivial_module_candidates
+from .trivial import empty_subclass_candidates, trivial_module_candidates
 from .wrappers import (
     assert_test_candidates,
     class_constant_candidates,
@@ -138,6 +138,7 @@ SEQUENTIAL_CALLS = EachPass("sequential-calls", sequential_call_candidates)
 SEQUENTIAL_CALL_BUILDS = EachPass("sequential-call-builds", sequential_call_build_candidates)
 DELEGATING_MODULES = EachPass("delegating-modules", delegating_module_candidates)
 TRIVIAL_MODULES = EachPass("trivial-modules", trivial_module_candidates)
+EMPTY_SUBCLASSES = EachPass("empty-subclasses", empty_subclass_candidates)
 NESTED_MODULES = EachPass("nested-modules", nested_module_candidates)
 HELPERS = EachPass("inline-helpers", helper_inline_candidates)
 FACTORIES = EachPass("factories", factory_candidates)
@@ -181,7 +182,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (PARAMETRIZE_CASES, GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, COMPREHENSION_LOOPS, ASSERT_TESTS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, TRIVIAL_MODULES, NESTED_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
+            DELEGATING_MODULES, TRIVIAL_MODULES, EMPTY_SUBCLASSES, NESTED_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, MODEL_INPUTS, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
@@ -259,6 +260,7 @@ __all__ = [
     "SELF_ATTRS",
     "STRING_LINES",
     "SELF_ATTR_BUILDS",
+    "EMPTY_SUBCLASSES",
     "TRIVIAL_MODULES",
     "UNUSED_FIELDS",
     "UNUSED_PARAMS",
@@ -359,6 +361,7 @@ __all__ = [
     "tree_of",
     "tidy_whitespace",
     "to_splices",
+    "empty_subclass_candidates",
     "trivial_module_candidates",
     "unused_defaults_of_values",
     "unused_parameter_candidates",

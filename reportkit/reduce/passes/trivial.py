@@ -18,7 +18,7 @@ from .scopes import scopes_of
 from .source import SourceMap
 from .wrappers import _class_bases, _docstring_or_pass, _parents, _parse, _placed, _plain_classes, _super_init
 
-__all__ = ["trivial_module_candidates"]
+__all__ = ["empty_subclass_candidates", "trivial_module_candidates"]
 
 
 def _returns(func: ast.FunctionDef) -> int | None | bool:
@@ -115,4 +115,31 @@ def trivial_module_candidates(source: str) -> list[str]:
             candidate = apply_splices(source, splices)
             if candidate is not None:
                 out.append(candidate)
+    return out
+
+
+def empty_subclass_candidates(source: str) -> list[str]:
+    """A module-level class whose body is only a docstring or ``pass``, with one base and nothing else
+    (``class Model(torch.nn.Module): pass``, what reduction leaves of a model whose layers went, still built:
+    ``torch.optim.Adam(Model().parameters())``): every read of its name becomes its base (``torch.nn.Module()``),
+    and the class, then unread, goes with the unused-names pass. One candidate per class; not where the name is
+    bound more than once, nor an exception's class (its name is what a failure raises)."""
+    tree, smap = _parse(source)
+    out: list[str] = []
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.ClassDef) and len(stmt.bases) == 1 and not stmt.keywords
+                and not stmt.decorator_list and all(_docstring_or_pass(s) for s in stmt.body)):
+            continue
+        names = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == stmt.name]
+        binds = [n for n in ast.walk(tree) if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.name == stmt.name]
+        reads = [n for n in names if isinstance(n.ctx, ast.Load)]
+        if not reads or len(reads) != len(names) or len(binds) != 1:
+            continue
+        base = smap.text(stmt.bases[0])
+        if base.rsplit(".", 1)[-1].endswith(("Error", "Exception", "Warning")):
+            continue  # (an exception of the script's own: its name is what a failure raises and reports)
+        candidate = apply_splices(source, [Splice(*smap.span(n), base) for n in reads])
+        if candidate is not None:
+            out.append(candidate)
     return out
