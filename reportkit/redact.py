@@ -2673,7 +2673,7 @@ def _flag_value(m: re.Match[str]) -> str:
 
 # a .pgpass line: hostname:port:database:username:password
 _PGPASS = _rx(r"(?<![\w.:/\-])[A-Za-z0-9_.\-*]{1,253}:(?:[0-9]{1,5}|\*):[^\s:]{1,100}:[^\s:]{1,100}:"
-                     r"(?P<value>(?!<redacted)[^\s:]{4,256})(?=\s|$)", re.MULTILINE)
+                     r"(?P<value>(?!<redacted)[^\s:]{4,256}?)(?=\s|$|[\"'][,)\]}]?(?:\s|$))", re.MULTILINE)
 # a credential's name, a space and the credential (``auth token 3f9c...``, ``(secret AbC9/xYz...)``): when
 # the value looks random or is a long hex string
 # (also in a sentence: "the session token is VALUE.", "API key is “VALUE”", "token to `VALUE`")
@@ -3089,7 +3089,7 @@ def _set_names_a_secret(name: str) -> bool:
 _SET_WORD = "(?:" + "|".join(_SET_WORDS) + r")[ \t]"
 # (npm's registry-scoped keys too: npm config set //registry.example.com/:_authToken VALUE)
 _SET_NAME_VALUE = _rx(r"(?<![\w\-])" + _SET_WORD + r"+(?P<name>(?!" + _SET_WORD + r")(?://[^\s:]{1,300}:)?[A-Za-z_][\w.\-]{2,80})[ \t]+[\"']?"
-                             r"(?P<value>(?!<redacted|-)[^\s\"'`$%{}<>]{6,512})[\"']?(?=\s|$)")
+                             r"(?P<value>(?!<redacted|-)[^\s\"'`$%{}<>]{6,512})[\"']?(?=\s|$|[,;)\]}]|\\[nrt])")
 
 
 def _set_secret(m: re.Match[str]) -> bool:
@@ -4855,11 +4855,13 @@ def _short_key(value: str) -> bool:
     three times or more (``kq8m2xzt``, ``9f8e7d6c``), or letters of both cases without a part a person could say
     (``ZPNSLuJx``; not ``HTTPServer``, ``McDonald``); a word with a number (``resnet50``, ``build2024``), a number, a
     word stay."""
-    if not _SHORT_KEY.fullmatch(value) or value.isdigit() or _WORD_NUMBER.fullmatch(value):
+    if not _SHORT_KEY.fullmatch(value) or value.isdigit():
         return False
     letters = "".join(c for c in value if c.isalpha())
     drawn_letters = len(letters) >= 6 and not (letters.islower() or letters.isupper()) \
         and not any(map(_sayable, _CAMEL_PART.findall(letters)))
+    if _WORD_NUMBER.fullmatch(value):
+        return drawn_letters  # (72IfrgjzQA: a number and letters as drawn, not resnet50's word)
     if any(c.isdigit() for c in value):  # (or letters as drawn around few digits: 1ZldPFcLW0)
         return sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:])) >= 3 or drawn_letters
     return drawn_letters

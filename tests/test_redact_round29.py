@@ -112,3 +112,26 @@ def test_a_robots_webhook_key_that_is_a_uuid():
         assert key not in redact.redact_text(line, env={})
     kept = "https://api.example.com/items?key=sort_order&page=2"
     assert redact.redact_text(kept, env={}) == kept
+
+
+@pytest.mark.parametrize("form", ["{{'k72': 'npm config set //npm.pkg.example.com/:_authToken {t}', 'k73': 'x'}}",
+                                  '{{"msg": "npm config set //npm.pkg.example.com/:_authToken {t}"}}'])
+def test_npm_config_set_inside_a_repr_or_json(form):
+    token = str(uuid.uuid4())
+    assert token not in redact.redact_text(form.format(t=token), env={})
+
+
+def test_a_pgpass_line_in_a_lists_repr_is_remembered_without_its_quote():
+    """Round 29: the ``.pgpass`` rule took ``PW',`` (a repr's quote and comma) as the password, so the value found
+    in the message was no credential's make-up and the script's literal kept it."""
+    password = _drawn(9) + "*" + _drawn(6)
+    line = f"['x', 'db01.internal:5432:analytics:etl_user:{password}', 'machine']"
+    out = redact.redact_text(line, env={})
+    assert password not in out and out.endswith("', 'machine']")
+    redact.forget_known()
+    try:
+        redact.remember_output(f"ValueError: bad config: {line}")
+        code = redact.redact_code(f"v5 = ('db01.internal:5432:analytic'\n    's:etl_user:{password}')\n", env={})
+        assert password not in code
+    finally:
+        redact.forget_known()
