@@ -492,7 +492,7 @@ def _credential_made(value: str) -> bool:
         return False
     if _random_body(value) or password_made(value) or _password_shaped(value):
         return not value.endswith("=") or _encoded_credential(value)
-    return _encoded_credential(value)
+    return _encoded_credential(value) or _UUID.fullmatch(value) is not None  # (a token that is a UUID: npm's, Consul's)
 
 
 _BASE64_TEXT = _rx(r"(?:[A-Za-z0-9+/]{4}){3,4096}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
@@ -1630,7 +1630,11 @@ def _random_header_value(m: re.Match[str]) -> bool:
     often, or a password's make-up with some entropy."""
     value = m.group("value")
     if len(value) < 16:  # (Gotify's application tokens: 15 characters; a short one must look drawn)
-        return _short_key(re.sub(r"[+/=_\-.~]", "", value))
+        bare = re.sub(r"[+/=_\-.~]", "", value)
+        switches = sum(a.islower() != b.islower() for a, b in zip(bare, bare[1:]) if a.isalpha() and b.isalpha())
+        words = sum(len(p) for p in _CAMEL_PART.findall(bare) if _sayable(p))
+        return _short_key(bare) or (switches >= 3 and not bare.isupper() and not bare.islower()
+                                    and words * 2 < sum(c.isalpha() for c in bare))  # (OrderSummaryV2: words)
     changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:]) if a.isalnum() and b.isalnum())
     return _random_body(value) or changes * 5 >= len(value) \
         or (_password_shaped(value) and shannon_entropy(value) >= 3.8)  # letters and digits mixed, both cases
@@ -4314,6 +4318,10 @@ def _unescaped(literal: str) -> Optional[str]:
 _MARKER = _rx(r"<redacted(?::(?P<kind>[A-Za-z0-9_.\-]{1,80}))?>")
 
 
+# a repr's or a list's item boundary (``', '``, ``", '``) or a line break: no one value runs over it
+_ITEM_BOUNDARY = _rx(r"[\"'],[ \t]|\n")
+
+
 def _replaced(plain: str, out: str) -> dict[str, str]:
     """What the markers of ``out`` (``plain`` redacted) took out of ``plain``: ``out`` with each marker made a
     group matches ``plain``. (However many markers: :func:`_align` is linear; a 37 KB repr's piece held 65.)"""
@@ -4324,7 +4332,10 @@ def _replaced(plain: str, out: str) -> dict[str, str]:
     if gaps is None:
         return {}
     values = (plain[a:b].strip() for a, b in gaps)
-    return {value: kind for value, kind in zip(values, kinds) if _MIN_KNOWN <= len(value) <= 4096}
+    # (where the redacted text changed more than its markers — an escape undone, colour dropped — a gap may run past
+    # its marker's value, over the items after it, and as a known value it would take them wherever they stand)
+    return {value: kind for value, kind in zip(values, kinds) if _MIN_KNOWN <= len(value) <= 4096
+            and (kind.startswith("private-key") or _ITEM_BOUNDARY.search(value) is None)}
 
 
 def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -5416,10 +5427,13 @@ def _parts_with_secrets(parts: list, texts: list[str], table: tuple[tuple[str, s
 
 # a string a message shows composed of literals (a traceback's source line: key = "abc" + "def"): two to nine
 # quoted literals joined by "+" or written side by side
-_JOINED_LITERALS = _rx(r"(?:(?P<q>[\"'])(?:(?!(?P=q))[^\\\n]){1,512}(?P=q)[ \t]{0,3}\+?[ \t]{0,3}(?=[\"'])){1,8}"
-                              r"(?P<l>[\"'])(?:(?!(?P=l))[^\\\n]){1,512}(?P=l)")
+# (a space or a "+" between them: a repr of a list whose item holds the other quote, ``"dsn = 'a=b'", 'c'``, has
+# ``'"`` glued where one string ends inside another, and no composed string spans an item's ``', '``)
+_JOINED_LITERALS = _rx(r"(?:(?P<q>[\"'])(?:(?!(?P=q))(?![\"'],[ \t])[^\\\n]){1,512}(?P=q)"
+                              r"(?:[ \t]{1,3}\+?|[ \t]{0,3}\+)[ \t]{0,3}(?=[\"'])){1,8}"
+                              r"(?P<l>[\"'])(?:(?!(?P=l))(?![\"'],[ \t])[^\\\n]){1,512}(?P=l)")
 _QUOTED_PART = _rx(r"(?P<q>[\"'])(?P<v>(?:(?!(?P=q))[^\\\n]){1,512})(?P=q)")
-_JOIN_HINT = _rx(r"[\"'][ \t]{0,3}\+?[ \t]{0,3}[\"']")
+_JOIN_HINT = _rx(r"[\"'](?:[ \t]{1,3}\+?|[ \t]{0,3}\+)[ \t]{0,3}[\"']")
 
 
 def _joined_literal_spans(text: str, table: tuple[tuple[str, str], ...]) -> list[Span]:

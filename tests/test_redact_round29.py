@@ -44,11 +44,15 @@ def test_a_tools_word_without_a_password_stays(text):
 
 
 def test_a_short_header_key_gotify():
-    """``X-Gotify-Key: <15 drawn>``: Gotify's application tokens are 15 characters, under the header rule's 16."""
-    token = "A" + _drawn(14)
-    out = redact.redact_text(f"POST /message HTTP/1.1\nX-Gotify-Key: {token}\n", env={})
-    assert token not in out
-    for kept in ("X-Cache-Key: homepage-v2-en", "Sort-Key: created_at_desc", "X-Partition-Key: eu-west-1a"):
+    """``X-Gotify-Key: <15 drawn>``: Gotify's application tokens are 15 characters, under the header rule's 16; a draw
+    of 15 says less than a longer one, so a few in a hundred stay (a CamelCase value of words must)."""
+    out = redact.redact_text("POST /message HTTP/1.1\nX-Gotify-Key: AWH5ac8yqZNxk3Q\n", env={})
+    assert "AWH5ac8yqZNxk3Q" not in out
+    alphabet = string.ascii_letters + string.digits
+    draws = ["A" + "".join(secrets.choice(alphabet) for _ in range(14)) for _ in range(400)]
+    assert sum(d in redact.redact_text(f"X-Gotify-Key: {d}", env={}) for d in draws) < 40
+    for kept in ("X-Cache-Key: homepage-v2-en", "Sort-Key: created_at_desc", "X-Partition-Key: eu-west-1a",
+                 "X-Cache-Key: HomePageVariant", "X-Request-Key: OrderSummaryV2"):
         assert redact.redact_text(kept, env={}) == kept
 
 
@@ -133,5 +137,29 @@ def test_a_pgpass_line_in_a_lists_repr_is_remembered_without_its_quote():
         redact.remember_output(f"ValueError: bad config: {line}")
         code = redact.redact_code(f"v5 = ('db01.internal:5432:analytic'\n    's:etl_user:{password}')\n", env={})
         assert password not in code
+    finally:
+        redact.forget_known()
+
+
+def test_a_lists_repr_with_an_item_that_holds_the_other_quote_is_no_composed_string():
+    """Round 29 (S10: 195 literals in one repr): ``"dsn = 'host=… password=…'", 'db01:5432:…:PW', …`` read as two
+    literals written side by side (``'…'"``), the second running over the next items to the next ``"``; the whole
+    went as one known value, so the values inside it were never found, and the script's literals kept them."""
+    password, other = _drawn(9) + "*" + _drawn(6), _drawn(9) + "^" + _drawn(6)
+    items = [f"dsn = 'host=db01 port=5432 dbname=app user=etl password={other} sslmode=require'",
+             f"db01.internal:5432:analytics:etl_user:{password}", "machine artifacts.example.com login deploy"]
+    message = "ValueError: bad config: " + repr(items)
+    out = redact.redact_text(message, env={})
+    assert password not in out and other not in out and "etl_user:" in out and "machine artifacts" in out
+    code = 'key = "abc" + "' + _drawn(30) + '"\n'
+    assert redact.redact_text(code, env={}) != code  # (a composed string still is one)
+
+
+def test_a_uuid_found_as_a_secret_in_output_is_remembered():
+    token = str(uuid.uuid4())
+    redact.forget_known()
+    try:
+        redact.remember_output(f"['npm config set //npm.pkg.example.com/:_authToken {token}', 'x']")
+        assert token not in redact.redact_code(f'TOKEN = "{token}"\nprint("ok")\n', env={})
     finally:
         redact.forget_known()
