@@ -520,6 +520,22 @@ def test_dev_is_minimal_and_block_devices_cannot_be_opened_for_writing(area, use
     assert not (area / "x").exists()
 
 
+@pytest.mark.parametrize("landlock_on", [True, False], ids=["landlock", "no-landlock"])
+def test_the_kernels_knobs_cannot_be_opened_for_writing(area, user, native_mode, landlock_on):
+    """Round 29 (blind): under bubblewrap without Landlock, as root, a run wrote ``/proc/sys/kernel/core_pattern`` (a
+    sysctl asks uid 0 for no capability) with ``|<its own script>`` and crashed a child: the kernel ran the script as
+    root on the host. The knobs are opened for writing only (nothing is written: the host stays as it is); the
+    fallback without Landlock is the audit hook, which sees Python's opens."""
+    script = attack(area, user, """
+        for knob in ("/proc/sys/kernel/core_pattern", "/proc/sys/kernel/core_uses_pid", "/proc/sys/vm/drop_caches",
+                     "/proc/sysrq-trigger"):
+            attempt("open " + knob, lambda: os.close(os.open(knob, os.O_WRONLY)))
+    """)
+    (result,) = run(script, native_mode, user, rk_env=None if landlock_on else {sandbox.LANDLOCK_ENV: "0"})
+    assert _done(result) == [], result
+    assert len(_blocked(result)) == 4, result
+
+
 def _drain(fd: int) -> bytes:
     data = b""
     while True:

@@ -260,9 +260,12 @@ def accelerator_nodes() -> list[str]:
     return found
 
 
+_PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
+
+
 def _bwrap_base(bwrap: str, userns: bool = True, nested: bool = False) -> list[str]:
     """No capabilities (also as root), a new session, its own System V IPC, a read-only root, a minimal /dev with a private shm
-    and the accelerators, a new /proc; with ``userns`` a user namespace of its own, where no further one can
+    and the accelerators, a new /proc whose kernel knobs are read-only (:data:`_PROC_READ_ONLY`); with ``userns`` a user namespace of its own, where no further one can
     be made unless ``nested`` (a warm server: each child makes its own mount namespace, then Landlock)."""
     args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"]
     if userns and nested and os.geteuid() == 0:
@@ -272,6 +275,11 @@ def _bwrap_base(bwrap: str, userns: bool = True, nested: bool = False) -> list[s
     if userns:
         args += ["--unshare-user"] + ([] if nested else ["--disable-userns"])
     args += ["--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc"]
+    # the kernel's knobs in the new /proc stay read-only: uid 0 writes a sysctl by its file mode alone, no
+    # capability asked (kernel.core_pattern = "|<a script of the run's>" runs it as root on the host, outside every
+    # namespace), and /proc/sysrq-trigger reboots the machine (Docker's read-only /proc paths, the same list)
+    for knob in _PROC_READ_ONLY:
+        args += ["--ro-bind-try", knob, knob]
     for node in accelerator_nodes():
         args += ["--dev-bind-try", node, node]
     return args
