@@ -1,0 +1,2 @@
+import torch
+torch.optim.Adam(torch.nn.Module().parameters())

@@ -1,0 +1,7 @@
+import torch
+
+class Model(torch.nn.Module):
+    pass
+
+model = Model()
+optim = torch.optim.Adam(model.parameters())
