@@ -19,3 +19,12 @@ def drawn(n: int) -> str:
         if any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value) \
                 and redact.looks_random(value):
             return value
+
+
+def mixed(n: int) -> str:
+    """Letters of both cases and digits, drawn (a passphrase's or a key's part; short ones too: no randomness asked)."""
+    alphabet = string.ascii_letters + string.digits
+    while True:
+        value = "".join(secrets.choice(alphabet) for _ in range(n))
+        if any(c.isdigit() for c in value) and any(c.islower() for c in value) and any(c.isupper() for c in value):
+            return value

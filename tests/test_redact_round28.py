@@ -11,6 +11,7 @@ import string
 import uuid
 
 import pytest
+from drawn import mixed as _drawn
 
 from reportkit import redact
 
@@ -92,13 +93,6 @@ def test_a_set_of_no_secret_stays(line):
 _B32 = string.ascii_uppercase + "234567"
 
 
-def _drawn(n: int = 18) -> str:
-    """Random text with both cases and digits (a drawn passphrase or key)."""
-    alphabet = string.ascii_letters + string.digits
-    while True:
-        value = "".join(secrets.choice(alphabet) for _ in range(n))
-        if any(c.isdigit() for c in value) and any(c.islower() for c in value) and any(c.isupper() for c in value):
-            return value
 
 
 @pytest.mark.parametrize("kind", list("UAONCX"))
@@ -117,7 +111,7 @@ def test_a_nats_nkey_seed_in_a_creds_file_and_alone(kind):
                                   "snmpget -v 3 -u ops -l authPriv -a SHA-256 -A '{a}' -x AES -X '{p}' router1 sysUpTime.0",
                                   "Command '['snmpbulkwalk', '-v3', '-A', '{a}', '-X', '{p}', 'sw1']' returned non-zero exit status 1."])
 def test_snmpv3_passphrases_on_a_command_line(form):
-    auth, priv = _drawn(), _drawn(14)
+    auth, priv = _drawn(18), _drawn(14)
     out = redact.redact_text(form.format(a=auth, p=priv), env={})
     assert auth not in out and priv not in out, out
     assert redact.redact_text("snmpwalk -v2c -c public -On 10.0.0.1", env={}) == "snmpwalk -v2c -c public -On 10.0.0.1"
@@ -126,7 +120,7 @@ def test_snmpv3_passphrases_on_a_command_line(form):
 @pytest.mark.parametrize("line", [': PSK "{v}"', '10.0.0.1 192.168.7.2 : PSK "{v}"', '%any carol@strongswan.org : EAP "{v}"',
                                   "moon.strongswan.org : PSK 0s{b64}", "@home : XAUTH '{v}'"])
 def test_strongswan_ipsec_secrets(line):
-    value, b64 = _drawn(), base64.b64encode(secrets.token_bytes(24)).decode()
+    value, b64 = _drawn(18), base64.b64encode(secrets.token_bytes(24)).decode()
     text = line.format(v=value, b64=b64)
     out = redact.redact_text(text, env={})
     assert value not in out and b64 not in out, out

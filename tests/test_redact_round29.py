@@ -9,17 +9,9 @@ import string
 import uuid
 
 import pytest
+from drawn import mixed as _drawn
 
 from reportkit import redact
-
-
-def _drawn(n: int = 18) -> str:
-    """Random text with both cases and digits (a drawn passphrase or key)."""
-    alphabet = string.ascii_letters + string.digits
-    while True:
-        value = "".join(secrets.choice(alphabet) for _ in range(n))
-        if any(c.isdigit() for c in value) and any(c.islower() for c in value) and any(c.isupper() for c in value):
-            return value
 
 
 @pytest.mark.parametrize("line", ["ipmitool -I lanplus -H 10.1.2.3 -U ADMIN -P {pw} chassis power status",
