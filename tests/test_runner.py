@@ -639,3 +639,27 @@ def test_a_cache_dir_the_users_shell_exports_is_not_where_runs_write(tmp_path, m
     result = run_script(spec(script))
     assert (result.exception.type, result.exception.message) == ("ValueError", "the script's own failure")
     assert list(user_cache.iterdir()) == []
+
+
+def test_a_sandbox_that_bwrap_cannot_build_is_tried_again_with_the_sockets_listed_again(tmp_path, monkeypatch):
+    """A host socket bwrap masks may go away between the listing and bwrap's mount (a busy host, another suite's
+    sockets): the run is tried again with a fresh listing, a few times, not once (round 29's attack suite beside a
+    ``check``: the failure of 1 of 2 runs read as a flaky script)."""
+    from reportkit.run import sandbox
+
+    monkeypatch.setenv(sandbox.FORCE_ENV, "bwrap")
+    try:
+        sandbox.protection()
+    except Exception as exc:  # noqa: BLE001 - no usable bwrap here
+        pytest.skip(str(exc))
+    real, calls = sandbox.bwrap_masks, []
+
+    def gone_twice(exclude):
+        calls.append(1)
+        gone = ["--ro-bind", "/dev/null", str(tmp_path / "gone" / "agent.sock")] if len(calls) <= 2 else []
+        return gone + real(exclude)
+
+    monkeypatch.setattr(sandbox, "bwrap_masks", gone_twice)
+    result = run_script(spec(write(tmp_path, "fail.py", "raise ValueError('x')\n")))
+    assert result.exception is not None and result.exception.type == "ValueError", result
+    assert len(calls) == 3

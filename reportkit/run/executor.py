@@ -489,7 +489,7 @@ class WarmExecutor(Executor):
                 return None
         self._key = key
         preload = list(self.preload)
-        setup_retried = False
+        setup_tries = 1
         while True:
             try:
                 server = _Server(spec.python, build_env(spec.env), preload,
@@ -509,8 +509,8 @@ class WarmExecutor(Executor):
             if not server.ready.wait(self.start_timeout) or server.dead or server.info is None:
                 tail = server.log_tail()
                 server.close(timeout=1)
-                if server.dead and protect.bwrap_setup_failed(tail) and not setup_retried:
-                    setup_retried = True  # bwrap could not build the sandbox (a masked socket went away)
+                if server.dead and protect.bwrap_setup_failed(tail) and setup_tries < protect.BWRAP_SETUP_TRIES:
+                    setup_tries += 1  # bwrap could not build the sandbox (a masked socket went away)
                     continue
                 self.disabled = (f"the warm server did not come up within {self.start_timeout:g} s"
                                  if not server.dead else "the warm server exited while preloading") + \

@@ -581,15 +581,15 @@ def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:
                            build_env(spec.env), prot, spec.env)
     from reportkit.run.hangwatch import sample_env
 
-    for attempt in range(2):
+    for attempt in range(protect.BWRAP_SETUP_TRIES):
         # the sandbox: the run's own directory (and the scratch dirs reportkit hands it) writable, the rest not
         wrapped, env = protect.wrap(cmd, base_env, writable=[work.parent], scratch=work.parent,
                                     network=spec.network, prot=prot)
         env = {**env, **sample_env(spec, meta)}
         proc, timed_out, early, start = _start_and_wait(spec, wrapped, env, work, target, meta, prot)
-        if attempt == 0 and prot.mode == "bubblewrap" and proc.returncode == 1 and not paths["events"].exists() \
-                and protect.bwrap_setup_failed(read_bounded(paths["stderr"], 4096)):
-            continue  # bwrap could not build the sandbox (a socket it masks went away meanwhile): once more
+        if attempt + 1 < protect.BWRAP_SETUP_TRIES and prot.mode == "bubblewrap" and proc.returncode == 1 \
+                and not paths["events"].exists() and protect.bwrap_setup_failed(read_bounded(paths["stderr"], 4096)):
+            continue  # bwrap could not build the sandbox (a socket it masks went away meanwhile): again
         break
     rc = proc.returncode
     if prot.mode == "bubblewrap" and rc is not None and 128 < rc < 128 + 65:

@@ -547,6 +547,13 @@ def bwrap_masks(exclude: Iterable[str]) -> list[str]:
     return args
 
 
+# bwrap's tries to build a sandbox (a run's, the warm server's): the host's sockets it masks are listed just before,
+# and where sockets come and go fast (another test suite, a busy CI host: one went away between the listing and
+# bwrap's mount in 1 of ~50 runs while a blind attack suite ran beside) one more try alone was not enough; each try
+# lists them again
+BWRAP_SETUP_TRIES = 4
+
+
 def bwrap_setup_failed(stderr: str) -> bool:
     """bwrap could not build the sandbox (e.g. a masked socket went away meanwhile): worth one retry."""
     return stderr.lstrip().startswith("bwrap: ")
