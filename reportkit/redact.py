@@ -831,10 +831,17 @@ _PEM_B64 = _b64_needles(b"PRIVATE KEY-----")
 _PUTTY = _rx(r"PuTTY-User-Key-File-[0-9]: .{0,20000}?Private-(?:MAC|Hash): [0-9a-fA-F]{8,128}", re.DOTALL)
 
 
+# OpenVPN's static key (``--secret``, ``tls-auth``, ``tls-crypt``): 2048 bits as hex lines between its markers
+_OPENVPN_KEY = _rx(r"-----BEGIN OpenVPN Static key V1-----(?:\s|\\{1,2}[rn]|[0-9a-fA-F]){16,8192}?"
+                   r"-----END OpenVPN Static key V1-----")
+
+
 def _pem_spans(text: str) -> list[Span]:
-    """PEM private key blocks, also JSON-escaped and base64-encoded; PuTTY key files."""
+    """PEM private key blocks, also JSON-escaped and base64-encoded; PuTTY key files; OpenVPN static keys."""
     spans: list[Span] = []
     marker = _mark("private-key")
+    if "OpenVPN Static key" in text:
+        spans += [(m.start(), m.end(), marker) for m in _OPENVPN_KEY.finditer(text)]
     if "PuTTY-User-Key-File-" in text:
         spans += [(m.start(), m.end(), marker) for m in _PUTTY.finditer(text)]
     if "PRIVATE KEY" in text:
@@ -3640,6 +3647,7 @@ ibm_db.pconnect database user password* | pg8000.connect user host database port
 rest.Client username password* account_sid | credential.Credential secret_id secret_key* token*
 SearchClient.create app_id api_key* | BasicCredentials ak sk* project_id | GlobalCredentials ak sk* domain_id
 AcsClient ak secret* region_id | oss2.Auth access_key_id access_key_secret* | signer.Signer tenancy user fingerprint private_key_file_location pass_phrase*
+NetworkCredential userName password* domain | DBI.connect data_source username auth* attr
 """
 
 

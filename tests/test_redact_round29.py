@@ -155,3 +155,25 @@ def test_a_uuid_found_as_a_secret_in_output_is_remembered():
         assert token not in redact.redact_code(f'TOKEN = "{token}"\nprint("ok")\n', env={})
     finally:
         redact.forget_known()
+
+
+def test_an_openvpn_static_key():
+    """Round 29 (not promised then): ``tls-auth``'s key, 2048 bits in hex lines between its own markers."""
+    lines = [secrets.token_hex(16) for _ in range(16)]
+    block = "-----BEGIN OpenVPN Static key V1-----\n" + "\n".join(lines) + "\n-----END OpenVPN Static key V1-----"
+    for text in (f"<tls-auth>\n{block}\n</tls-auth>\nkey-direction 1", repr(block)):
+        out = redact.redact_text(text, env={})
+        assert not [line for line in lines if line in out], out
+    assert "key-direction 1" in redact.redact_text(f"{block}\nkey-direction 1", env={})
+
+
+def test_a_meta_access_token():
+    token = "EAAG" + _drawn(180)
+    assert token[8:40] not in redact.redact_text(f"fb page token {token}", env={})
+    assert "EAAGER" in redact.redact_text("EAAGER to help", env={})
+
+
+def test_a_network_credential_in_csharp():
+    password = _drawn(9) + "^" + _drawn(6)
+    out = redact.redact_text(f'var cred = new NetworkCredential("svc_backup", "{password}");', env={})
+    assert password not in out and "svc_backup" in out
