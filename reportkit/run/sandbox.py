@@ -265,8 +265,9 @@ _PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
 
 def _bwrap_base(bwrap: str, userns: bool = True, nested: bool = False) -> list[str]:
     """No capabilities (also as root), a new session, its own System V IPC, a read-only root, a minimal /dev with a private shm
-    and the accelerators, a new /proc whose kernel knobs are read-only (:data:`_PROC_READ_ONLY`); with ``userns`` a user namespace of its own, where no further one can
-    be made unless ``nested`` (a warm server: each child makes its own mount namespace, then Landlock)."""
+    and the accelerators, a new /proc whose kernel knobs are read-only (:data:`_PROC_READ_ONLY`); with ``userns`` a
+    user namespace of its own, where no further one can be made unless ``nested`` (a warm server: each child makes its
+    own mount namespace, then Landlock)."""
     args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"]
     if userns and nested and os.geteuid() == 0:
         # a user namespace that maps uid 0 needs its maker to hold CAP_SETFCAP (Linux 5.12+): the server keeps
