@@ -4326,8 +4326,9 @@ def _unescaped(literal: str) -> Optional[str]:
 _MARKER = _rx(r"<redacted(?::(?P<kind>[A-Za-z0-9_.\-]{1,80}))?>")
 
 
-# a repr's or a list's item boundary (``', '``, ``", '``) or a line break: no one value runs over it
-_ITEM_BOUNDARY = _rx(r"[\"'],[ \t]|\n")
+# a repr's or a list's item boundary (``', '``, ``", '``): no one value runs over it (a line break may be inside one:
+# a key's lines, a value a wrap split)
+_ITEM_BOUNDARY = _rx(r"[\"'],[ \t]")
 
 
 def _replaced(plain: str, out: str) -> dict[str, str]:

@@ -177,3 +177,19 @@ def test_a_network_credential_in_csharp():
     password = _drawn(9) + "^" + _drawn(6)
     out = redact.redact_text(f'var cred = new NetworkCredential("svc_backup", "{password}");', env={})
     assert password not in out and "svc_backup" in out
+
+
+def test_a_private_keys_lines_in_an_ffdc_report_beside_the_environment():
+    """The fresh CI run of this stop: an FFDC report (a JSON document: the message with a PEM block, and the whole
+    environment) kept the key's body once values aligned from markers could not hold a line break. They can again:
+    only an item boundary of a repr (``', '``) ends one."""
+    import json
+    import os
+
+    body = "MIIEow" + _drawn(40)
+    pem = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
+    env = dict(os.environ, MY_API_TOKEN="only-known-" + _drawn(8), HF_TOKEN="hf_" + _drawn(34))
+    message = "\n".join([f"github ghp_{_drawn(36)}", "https://bob:tr0ub4dor-pass@internal.example.com/models", pem,
+                         env["MY_API_TOKEN"] + " " + env["HF_TOKEN"]])
+    doc = json.dumps({"failure": {"category": "unknown", "message": message}, "environment": env})
+    assert body not in redact.redact_text(doc, env=env)
