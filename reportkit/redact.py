@@ -3366,6 +3366,19 @@ def _echo_spans(text: str) -> list[Span]:
     return spans
 
 
+# a bare ``key`` and a password a person picked (a TACACS+ or RADIUS server's ``key = Harbor42!x…``, a router's
+# config): the drawn keys are :data:`_KEY_ASSIGNMENT`'s
+_KEY_PICKED = _rx(r"(?<![\w.\-])(?:key|KEY|Key)[ \t]{0,3}[=:][ \t]{0,3}[\"']?(?P<value>(?!<redacted)[^\s\"'`,;]{12,128})")
+
+
+def _picked_value(m: re.Match[str]) -> bool:
+    return password_made(m.group("value"))
+
+
+# Unleash's API tokens: <project>:<environment>.<64 hex digits> (``default:production.<hex>``, ``*:*.<hex>``)
+_UNLEASH_TOKEN = _rx(r"(?<![\w.\-])(?:\[\]|\*|[\w\-]{1,64}):(?:\*|[\w\-]{1,64})\.(?P<value>[0-9a-f]{64})(?![0-9A-Za-z])")
+
+
 def _named_guesses(text: str) -> str:
     """The rules that read a value after a word that names it (a vendor, a key, a password, a credential's
     directory) and the lines below a YAML block's name."""
@@ -3373,6 +3386,9 @@ def _named_guesses(text: str) -> str:
     if "key" in text or "Key" in text or "KEY" in text:
         text = _apply(text, _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value))
         text = _apply(text, _group_spans(_KEY_THEN_VALUE, text, "secret", _spaced_key_value))
+        text = _apply(text, _group_spans(_KEY_PICKED, text, "secret", _picked_value))
+    if ":" in text and "." in text:
+        text = _apply(text, _group_spans(_UNLEASH_TOKEN, text, "unleash-token"))
     if ":" in text:
         text = _apply(text, [s for s in _group_spans(_PGPASS, text, "credentials")
                              if not _not_secret_value(text[s[0]:s[1]], "password")])  # the field is one

@@ -193,3 +193,22 @@ def test_a_private_keys_lines_in_an_ffdc_report_beside_the_environment():
                          env["MY_API_TOKEN"] + " " + env["HF_TOKEN"]])
     doc = json.dumps({"failure": {"category": "unknown", "message": message}, "environment": env})
     assert body not in redact.redact_text(doc, env=env)
+
+
+@pytest.mark.parametrize("form", ["unleash {p}:{e}.{h}", "UNLEASH_API_TOKEN=*:*.{h}", "headers={{'Authorization': '{p}:{e}.{h}'}}"])
+def test_an_unleash_token(form):
+    """Round 29 (not promised then): Unleash's ``<project>:<environment>.<64 hex>``."""
+    h = secrets.token_hex(32)
+    assert h not in redact.redact_text(form.format(p="default", e="production", h=h), env={})
+    for kept in (f"sha256:{h}", f"python:3.11.{h}", f"image@sha256:{h}"):
+        assert redact.redact_text(kept, env={}) == kept
+
+
+def test_a_bare_key_with_a_picked_password():
+    """Round 29 (not promised then): a TACACS+ or RADIUS server's ``key = <a picked password>``."""
+    password = _drawn(9) + "^" + _drawn(6)
+    for line in (f"key = {password}", f"tacacs-server host 10.0.0.5 key: {password}"):
+        assert password not in redact.redact_text(line, env={})
+    for kept in ("key = sort_order_by_date", "key: Exp#12_A", "key = value"):
+        assert redact.redact_text(kept, env={}) == kept
+
