@@ -729,6 +729,13 @@ def _forward_callables(tree: ast.Module, parents: dict[int, ast.AST], scopes: Sc
         yield forward, lambda cls=stmt: _instance_calls(tree, parents, scopes, cls, exports=True) or None, 1
 
 
+def _plain_signature(func: ast.FunctionDef) -> bool:
+    """Positional-or-keyword parameters only (no ``*args``, ``**kw``, keyword- or positional-only ones) and no
+    decorator: which argument a call passes for which parameter is in the source."""
+    a = func.args
+    return not (a.vararg or a.kwarg or a.posonlyargs or a.kwonlyargs or func.decorator_list)
+
+
 def unused_parameter_candidates(source: str) -> list[str]:
     """Drop parameters nothing reads, with their arguments at every call site.
 
@@ -746,7 +753,7 @@ def unused_parameter_candidates(source: str) -> list[str]:
              for func, name, skip in _callables(tree)]
     for func, sites, skip in [*named, *_forward_callables(tree, parents, scopes)]:
         args = func.args
-        if args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list:
+        if not _plain_signature(func):
             continue
         unused = [i for i, a in enumerate(args.args)
                   if i >= skip and not scopes.loads[(id(func), a.arg)]]
@@ -785,7 +792,7 @@ def unused_defaults_of_values(source: str) -> str | None:
     edits: list[Edit] = []
     for func, name, skip in _callables(tree):
         args = func.args
-        if skip or args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list:
+        if skip or not _plain_signature(func):
             continue
         first_default = len(args.args) - len(args.defaults)
         unused = [i for i, a in enumerate(args.args) if i >= first_default and not scopes.loads[(id(func), a.arg)]]
@@ -890,7 +897,7 @@ def global_argument_candidates(source: str) -> list[str]:
     out: list[str] = []
     for func, name, skip in _callables(tree):
         args = func.args
-        if args.vararg or args.kwarg or args.posonlyargs or args.kwonlyargs or func.decorator_list or name in based:
+        if not _plain_signature(func) or name in based:
             continue
         calls = _call_sites(tree, parents, name)
         seq = _param_seq(smap, func)
