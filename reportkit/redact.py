@@ -4344,7 +4344,8 @@ _MARKER = _rx(r"<redacted(?::(?P<kind>[A-Za-z0-9_.\-]{1,80}))?>")
 
 # a repr's or a list's item boundary (``', '``, ``", '``): no one value runs over it (a line break may be inside one:
 # a key's lines, a value a wrap split)
-_ITEM_BOUNDARY = _rx(r"[\"'],[ \t]")
+_ITEM_END = r"[\"'],[ \t]"
+_ITEM_BOUNDARY = _rx(_ITEM_END)
 
 
 def _replaced(plain: str, out: str) -> dict[str, str]:
@@ -5454,9 +5455,9 @@ def _parts_with_secrets(parts: list, texts: list[str], table: tuple[tuple[str, s
 # quoted literals joined by "+" or written side by side
 # (a space or a "+" between them: a repr of a list whose item holds the other quote, ``"dsn = 'a=b'", 'c'``, has
 # ``'"`` glued where one string ends inside another, and no composed string spans an item's ``', '``)
-_JOINED_LITERALS = _rx(r"(?:(?P<q>[\"'])(?:(?!(?P=q))(?![\"'],[ \t])[^\\\n]){1,512}(?P=q)"
+_JOINED_LITERALS = _rx(r"(?:(?P<q>[\"'])(?:(?!(?P=q))(?!" + _ITEM_END + r")[^\\\n]){1,512}(?P=q)"
                               r"(?:[ \t]{1,3}\+?|[ \t]{0,3}\+)[ \t]{0,3}(?=[\"'])){1,8}"
-                              r"(?P<l>[\"'])(?:(?!(?P=l))(?![\"'],[ \t])[^\\\n]){1,512}(?P=l)")
+                              r"(?P<l>[\"'])(?:(?!(?P=l))(?!" + _ITEM_END + r")[^\\\n]){1,512}(?P=l)")
 _QUOTED_PART = _rx(r"(?P<q>[\"'])(?P<v>(?:(?!(?P=q))[^\\\n]){1,512})(?P=q)")
 _JOIN_HINT = _rx(r"[\"'](?:[ \t]{1,3}\+?|[ \t]{0,3}\+)[ \t]{0,3}[\"']")
 
