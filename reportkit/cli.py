@@ -19,7 +19,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
-from reportkit.errors import UserError
+from reportkit.errors import UserError, sigterm_as_interrupt
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
 from reportkit.io import check_writable, output_file, read_run_text, readable_by_runs
 from reportkit.redact import (
@@ -33,7 +33,7 @@ from reportkit.redact import (
     remember_code,
     remember_env,
 )
-from reportkit.run.runner import target_spec
+from reportkit.run.runner import kill_active, target_spec
 from reportkit.run.spec import RunSpec
 
 
@@ -1314,8 +1314,10 @@ def main() -> None:
     sys.stdout = RedactingStream(lambda out=sys.stdout: out)  # type: ignore[assignment]
     sys.stderr = RedactingStream(lambda err=sys.stderr: err)  # type: ignore[assignment]
     try:
-        app()
+        with sigterm_as_interrupt():  # (SIGTERM, SIGHUP: the runs in progress end with reportkit, exit 130)
+            app()
     except KeyboardInterrupt:
+        kill_active()  # runs other threads started (a command's own paths end theirs)
         err.print("reportkit: interrupted")
         sys.exit(130)
     except OSError as exc:  # the machine refused a write (a full disk, a quota): one line, not a traceback

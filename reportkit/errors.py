@@ -35,16 +35,21 @@ class FlakyFailure(UserError):
 
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """Inside: SIGTERM (a cancelled CI job, ``kill``) raises KeyboardInterrupt like Ctrl-C, so the code
-    that keeps the best result so far on Ctrl-C runs for it too. Main thread only (elsewhere: no-op)."""
+    """Inside: SIGTERM (a cancelled CI job, ``kill``) and SIGHUP (the terminal went away) raise KeyboardInterrupt
+    like Ctrl-C, so the code that ends the runs in progress and keeps the best result so far on Ctrl-C runs for them
+    too. A signal ignored when reportkit started (``nohup``) stays ignored. Main thread only (elsewhere: no-op)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    previous = {}
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            previous[signum] = signal.signal(signum, _raise_interrupt)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _raise_interrupt(signum, frame):

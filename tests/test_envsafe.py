@@ -147,11 +147,13 @@ def _running(name: str) -> list[psutil.Process]:
 
 
 @pytest.mark.parametrize("command", ["check", "bundle"])
-@pytest.mark.parametrize("sigint", ["default", "ignored"])
+@pytest.mark.parametrize("sigint", ["default", "ignored", "sigterm", "sighup"])
 def test_ctrl_c_stops_check_and_bundle_promptly(tmp_path, command, sigint):
     """SIGINT mid-run: exit 130 within a couple of seconds, no traceback, the target's processes gone. Also
     when reportkit started with SIGINT ignored, as a shell script's background job (``reportkit check x.py &``)
-    or a CI wrapper starts it: it was ignored until the run ended."""
+    or a CI wrapper starts it: it was ignored until the run ended. SIGTERM (a cancelled job, ``kill``) and SIGHUP
+    (the terminal went away) the same way: they ended reportkit by their default action (exit -15, -1), its runs
+    left to bwrap's parent-death signal alone."""
     name = f"sleeper_{uuid.uuid4().hex[:12]}.py"
     (tmp_path / name).write_text("import subprocess, sys, time\n"
                                  "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', 'child'])\n"
@@ -166,7 +168,7 @@ def test_ctrl_c_stops_check_and_bundle_promptly(tmp_path, command, sigint):
             time.sleep(0.1)  # the script and its child are running
         assert len(_running(name)) >= 2, proc.communicate(timeout=30)
         start = time.monotonic()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal({"sigterm": signal.SIGTERM, "sighup": signal.SIGHUP}.get(sigint, signal.SIGINT))
         stdout, stderr = proc.communicate(timeout=60)
         elapsed = time.monotonic() - start
     finally:

@@ -329,8 +329,8 @@ def start_probe(spec: RunSpec, ws: Workspace, options: CollectOptions) -> subpro
         path = [p for p in env.pop("PYTHONPATH", "").split(os.pathsep) if p and p != str(protect.GUARD_SITE)]
         if path:
             env["PYTHONPATH"] = os.pathsep.join(path)
-    return subprocess.Popen(wrapped, cwd=ws.probe_dir, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    return protect.start(wrapped, cwd=ws.probe_dir, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 
 def finish_probe(proc: subprocess.Popen, ws: Workspace, deadline: float) -> tuple[dict, str]:

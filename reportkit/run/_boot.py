@@ -1153,6 +1153,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    if "REPORTKIT_GATE_FD" in os.environ:
+        _load_confine().pass_gate()
     if len(sys.argv) > 1:
         confine_and_exec(sys.argv[1])
     sys.exit(main(sys.argv[1:]))

@@ -63,6 +63,7 @@ except ImportError:  # loaded by path in the target interpreter, outside the rep
     _spec.loader.exec_module(landlock)
 
 CONFINE_ENV = "REPORTKIT_CONFINE"
+GATE_ENV = "REPORTKIT_GATE_FD"  # the gate's descriptor under bubblewrap (reportkit.run.sandbox.start)
 _PR_SET_PDEATHSIG = 1
 _PR_CAPBSET_DROP = 24
 _PR_SET_SECUREBITS = 28
@@ -98,6 +99,30 @@ def _check(result, what):
 
 
 # --------------------------------------------------------------------------- process lifetime
+
+
+def pass_gate():
+    """Under bubblewrap, before anything else (the boot, the warm server, the probe): say this process is there,
+    then wait for reportkit's word that bwrap ties the sandbox's life to reportkit's
+    (:func:`reportkit.run.sandbox.start`); end here, running nothing, when reportkit died before it could give it
+    (the pipe reads end-of-file)."""
+    fds = os.environ.pop(GATE_ENV, None)
+    if fds is None:
+        return
+    try:
+        word_fd, here_fd = (int(fd) for fd in fds.split(","))
+        os.fstat(word_fd), os.fstat(here_fd)
+    except (OSError, ValueError):
+        return  # (no such descriptors: nobody gates this process)
+    try:
+        os.write(here_fd, b"here\n")
+        os.close(here_fd)
+        word = os.read(word_fd, 8)
+        os.close(word_fd)
+    except OSError:  # (EPIPE: nobody reads any more)
+        word = b""
+    if not word:
+        os._exit(70)
 
 
 def die_with_parent(signum, parent):

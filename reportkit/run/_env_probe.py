@@ -263,9 +263,17 @@ def _run(out, name, fn):
 
 
 def _confine():
-    """Apply the confinement reportkit asks for (``REPORTKIT_CONFINE``, as a run does: ``_confine.py``) before
-    anything of the project is imported; the probe dies with reportkit."""
+    """Pass the gate (under bubblewrap) and apply the confinement reportkit asks for (``REPORTKIT_CONFINE``, as a run
+    does: ``_confine.py``) before anything of the project is imported; the probe dies with reportkit."""
+    gate = "REPORTKIT_GATE_FD" in os.environ
     value = os.environ.pop("REPORTKIT_CONFINE", None)
+    if not value and not gate:
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("_reportkit_confine", os.path.join(here, "_confine.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.pass_gate()
     if not value:
         return
     try:
@@ -276,10 +284,6 @@ def _confine():
         pass
     config = json.loads(value)
     config.pop("parent", None)  # (a run's keeper: reportkit kills the probe itself)
-    here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("_reportkit_confine", os.path.join(here, "_confine.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     module.apply(config)
 
 

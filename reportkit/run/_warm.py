@@ -671,6 +671,7 @@ def _finalize(code):
 def main(argv):
     config = json.loads(argv[0]) if argv else {}
     parent = os.getppid()
+    _load_boot()._load_confine().pass_gate()  # (under bubblewrap: before anything is preloaded)
     server = Server(config)  # (it records the signal handlers a fresh interpreter has, for its children)
     if config.get("userns"):  # each child's mount namespace is made in it (else each child makes one: slower)
         server.boot._load_confine().own_user_ns()

@@ -611,8 +611,8 @@ def _start_and_wait(spec: RunSpec, cmd: list[str], env: dict[str, str], work: Pa
     with open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err, \
             protect.process_group(prot) as group:
         try:
-            proc = subprocess.Popen(group.wrap(cmd), cwd=work, env=env, stdout=out, stderr=err,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            proc = protect.start(group.wrap(cmd), cwd=work, env=env, stdout=out, stderr=err,
+                                 stdin=subprocess.DEVNULL, start_new_session=True)
         except OSError as exc:
             raise UserError(f"cannot start {spec.python}: {exc.strerror or exc}") from None
         keeper = prot.mode == "fallback"

@@ -44,11 +44,13 @@ import glob
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -286,6 +288,87 @@ def _bwrap_base(bwrap: str, userns: bool = True, nested: bool = False) -> list[s
     return args
 
 
+# The gate (bubblewrap): bwrap binds its life to ours (``--die-with-parent``) only some time after it started (the
+# outer bwrap once it has cloned the sandbox, the sandbox's init once it has forked the command); a reportkit killed
+# before that left the run going for ever (ppid 1). So the sandbox's first Python (the boot, the warm server, the
+# probe) stops at a gate before anything else (:func:`reportkit.run._confine.pass_gate`): it says it is there, then
+# waits for reportkit's word, which comes once bwrap has reported (``--info-fd``, just after its own
+# ``PR_SET_PDEATHSIG``) and the command has said it is there (its init forked it, then bound itself); if reportkit
+# died before, the pipe reads end-of-file and the run ends at the gate (70) without running anything.
+GATE_ENV = _confine.GATE_ENV
+_INFO_FD = "@reportkit-info-fd@"
+INFO_WAIT = 60.0  # seconds to wait for bwrap's report before the gate opens anyway (a bwrap that never reports)
+
+
+def _gated(cmd: Sequence[str]) -> list[str]:
+    """``cmd`` (a bwrap command line: options, ``--``, the command) with the descriptor bwrap reports on."""
+    cmd = list(cmd)
+    cut = cmd.index("--")
+    return [*cmd[:cut], "--info-fd", _INFO_FD, *cmd[cut:]]
+
+
+def start(cmd: Sequence[str], **kwargs) -> subprocess.Popen:
+    """``subprocess.Popen`` of a command :func:`wrap` made: under bubblewrap the sandbox's first Python waits at the
+    gate (:data:`GATE_ENV`) until bwrap has bound its life to this process's (blocks until it is there)."""
+    cmd = list(cmd)
+    if _INFO_FD not in cmd:
+        return subprocess.Popen(cmd, **kwargs)
+    info_r, info_w = os.pipe()
+    go_r, go_w = os.pipe()
+    here_r, here_w = os.pipe()
+    env = dict(os.environ if kwargs.get("env") is None else kwargs["env"])
+    kwargs["env"] = {**env, GATE_ENV: f"{go_r},{here_w}"}
+    try:
+        proc = subprocess.Popen([str(info_w) if arg == _INFO_FD else arg for arg in cmd],
+                                pass_fds=(*kwargs.pop("pass_fds", ()), info_w, go_r, here_w), **kwargs)
+    except BaseException:
+        for fd in (info_r, go_w, here_r):
+            os.close(fd)
+        raise
+    finally:
+        for fd in (info_w, go_r, here_w):
+            os.close(fd)
+    try:
+        deadline = time.monotonic() + INFO_WAIT
+        _await_report(info_r, deadline, b"}")  # the outer bwrap is bound to us
+        _await_report(here_r, deadline, b"\n")  # the command is there: the sandbox's init is bound to bwrap
+        os.write(go_w, b"go\n")
+    except OSError:
+        pass  # (bwrap has gone: nothing waits at the gate)
+    except BaseException:  # (Ctrl-C meanwhile: the caller never got the process to end)
+        _end(proc)
+        raise
+    finally:
+        for fd in (info_r, go_w, here_r):
+            os.close(fd)
+    return proc
+
+
+def _end(proc: subprocess.Popen) -> None:
+    """Kill a sandbox this process started (its session: bwrap's ``--new-session`` is below it) and reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    proc.kill()
+    proc.wait()
+
+
+def _await_report(fd: int, deadline: float, end: bytes) -> None:
+    """Read from ``fd`` until ``end`` came, the writers have gone (end of file) or ``deadline`` has passed."""
+    import select
+
+    data = b""
+    while end not in data:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            return
+        data += chunk
+
+
 _SPAWNER: list = []
 _SPAWNER_LOCK = threading.Lock()
 
@@ -303,7 +386,7 @@ def spawn_long_lived(cmd: Sequence[str], **kwargs) -> subprocess.Popen:
         if not _SPAWNER:
             _SPAWNER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="reportkit-spawner"))
         pool = _SPAWNER[0]
-    return pool.submit(subprocess.Popen, list(cmd), **kwargs).result()
+    return pool.submit(start, list(cmd), **kwargs).result()
 
 
 @functools.cache
@@ -587,7 +670,7 @@ def wrap(cmd: Sequence[str], env: dict[str, str], *, writable: Iterable[Path], s
         args += bwrap_masks(dirs)
         for directory in dirs:
             args += ["--bind", directory, directory]
-        return [*args, "--", *cmd], env
+        return _gated([*args, "--", *cmd]), env
     return list(cmd), env
 
 
