@@ -147,6 +147,31 @@ def test_helper_inline(source: str, expected: list[str]) -> None:
     _check(P.helper_inline_candidates, source, expected)
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a wrapper passed as a value and called: the function it forwards to, everywhere
+        ("import torch.nn.functional as F\ndef fn(a, b):\n    return F.mse_loss(a, b)\n"
+         "c = torch.compile(fn, fullgraph=True)\nc(x, y)\nfn(x, y)\n",
+         ["import torch.nn.functional as F\nc = torch.compile(F.mse_loss, fullgraph=True)\nc(x, y)\n"
+          "F.mse_loss(x, y)\n"]),
+        ("import torch\ndef init(t):\n    \"\"\"Docs.\"\"\"\n    return torch.nn.init.trunc_normal_(t)\nrun(init)\n",
+         ["import torch\nrun(torch.nn.init.trunc_normal_)\n"]),
+        # not: arguments reordered, a keyword, a default, a value computed, a parameter's method, the callee
+        # shadowed where it is read, the wrapper called with a keyword (its own name for it)
+        ("def f(a, b):\n    return g(b, a)\nf(1, 2)\n", []),
+        ("def f(a):\n    return g(a, dim=1)\nf(1)\n", []),
+        ("def f(a, b=2):\n    return g(a, b)\nf(1)\n", []),
+        ("def f(a):\n    return g(a + 1)\nf(1)\n", []),
+        ("def f(a):\n    return a.g(a)\nf(1)\n", []),
+        ("def f(a):\n    return g(a)\ndef h(g):\n    return f(g)\n", []),
+        ("def f(a):\n    return g(a)\nf(a=1)\n", []),
+    ],
+)
+def test_forwarding_functions(source: str, expected: list[str]) -> None:
+    _check(P.forwarding_function_candidates, source, expected)
+
+
 VOCAB = ("class Vocab:\n    def __init__(self, symbols):\n        self.s = symbols\n\n"
          "    @classmethod\n    def build(cls, texts):\n        return cls(sorted(texts))\n\n"
          "    def encode(self, t):\n        return t\n")

@@ -94,6 +94,7 @@ from .wrappers import (
     delegating_module_candidates,
     discarded_call_candidates,
     factory_candidates,
+    forwarding_function_candidates,
     helper_inline_candidates,
     list_build_candidates,
     module_call_candidates,
@@ -141,6 +142,7 @@ TRIVIAL_MODULES = EachPass("trivial-modules", trivial_module_candidates)
 EMPTY_SUBCLASSES = EachPass("empty-subclasses", empty_subclass_candidates)
 NESTED_MODULES = EachPass("nested-modules", nested_module_candidates)
 HELPERS = EachPass("inline-helpers", helper_inline_candidates)
+FORWARDERS = EachPass("forwarders", forwarding_function_candidates)
 FACTORIES = EachPass("factories", factory_candidates)
 DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
 DISCARDED_CALLS = EachPass("discarded-calls", discarded_call_candidates)
@@ -182,7 +184,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (PARAMETRIZE_CASES, GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, COMPREHENSION_LOOPS, ASSERT_TESTS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, TRIVIAL_MODULES, EMPTY_SUBCLASSES, NESTED_MODULES, HELPERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
+            DELEGATING_MODULES, TRIVIAL_MODULES, EMPTY_SUBCLASSES, NESTED_MODULES, HELPERS, FORWARDERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, MODEL_INPUTS, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
@@ -326,6 +328,7 @@ __all__ = [
     "unused_field_candidates",
     "lookup_table_candidates",
     "factory_candidates",
+    "forwarding_function_candidates",
     "helper_inline_candidates",
     "hoist_call_candidates",
     "list_build_candidates",

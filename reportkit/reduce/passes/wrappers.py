@@ -876,6 +876,66 @@ def helper_inline_candidates(source: str) -> list[str]:
     return out
 
 
+# --------------------------------------------------------------------------- forwarding functions
+def _forwarded(func: ast.FunctionDef) -> ast.expr | None:
+    """``def f(a, b): return g(a, b)``, its parameters passed on as they come and nothing else: ``g`` (a name or a
+    dotted name that reads no parameter); None for any other shape."""
+    args = func.args
+    if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults or not args.args:
+        return None
+    call = _returned(func)
+    params = [a.arg for a in args.args]
+    if not isinstance(call, ast.Call) or call.keywords \
+            or [a.id if isinstance(a, ast.Name) else None for a in call.args] != params:
+        return None
+    root = call.func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return call.func if isinstance(root, ast.Name) and root.id not in params else None
+
+
+def _positional_use(parents: dict[int, ast.AST], use: ast.Name) -> bool:
+    """``use`` is passed as a value, or called with positional arguments only (a keyword's name is the wrapper's)."""
+    call = parents.get(id(use))
+    if isinstance(call, ast.Call) and call.func is use:
+        return not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args)
+    return True
+
+
+def forwarding_function_candidates(source: str) -> list[str]:
+    """A module-level ``def f(a, b): return g(a, b)`` (a wrapper that only forwards its arguments: a person
+    passes ``g`` itself) -> ``g`` at every read of ``f`` (``torch.compile(f)`` -> ``torch.compile(g)``), the
+    def gone: one candidate per function. ``g``'s names must mean the module-level bindings at every read."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = scopes_of(tree)
+    out: list[str] = []
+    for func in tree.body:
+        if not isinstance(func, ast.FunctionDef) or func.decorator_list or not _defined_once(tree, func.name):
+            continue
+        callee = _forwarded(func)
+        if callee is None:
+            continue
+        root = callee
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        assert isinstance(root, ast.Name)
+        uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == func.name]
+        if not uses or not all(isinstance(u.ctx, ast.Load) and _positional_use(parents, u)
+                               and _module_level_at(scopes, parents, u, func.name)
+                               and _module_level_at(scopes, parents, u, root.id) for u in uses):
+            continue
+        a, b = smap.span(callee)
+        text = source[a:b]
+        gone = _delete_lines(smap, func)
+        if gone is None:
+            continue
+        candidate = apply_splices(source, [*(Splice(*smap.span(u), text) for u in uses), gone])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
 # --------------------------------------------------------------------------- factories
 def _classmethod_factory(cls: ast.ClassDef, method: ast.FunctionDef, expr: ast.Call) -> object | None:
     """``@classmethod def build(cls, a): return cls(a)`` (or ``C(a)``), ``cls`` read nowhere else: the
