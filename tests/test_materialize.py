@@ -81,6 +81,25 @@ def test_materialize_edits_replace_computed_values():
     assert materialize_edits(PIPELINE, spans, json.dumps({"0": ["torch.randn(2)", 1]})) == []
 
 
+@pytest.mark.parametrize("source, text, expected", [
+    # the script's own name of a dtype (r10-04: ``dtype=torch.cfloat`` had become ``torch.complex64``)
+    ("import torch\na = torch.randn(10, 10, dtype=torch.cfloat)\nf(a)\n", "torch.randn(1, 1, dtype=torch.complex64)",
+     "torch.randn(1, 1, dtype=torch.cfloat)"),
+    ("import torch\na = torch.ones(3, dtype=torch.double)\nf(a)\n", "torch.randn(3, dtype=torch.float64)",
+     "torch.randn(3, dtype=torch.double)"),
+    # the script names the canonical one too, or neither: the value's text as it is
+    ("import torch\na = torch.ones(3, dtype=torch.double).to(torch.float64)\nf(a)\n",
+     "torch.randn(3, dtype=torch.float64)", "torch.randn(3, dtype=torch.float64)"),
+    ("import torch\na = torch.ones(3).long()\nf(a)\n", "torch.zeros(3, dtype=torch.int64)",
+     "torch.zeros(3, dtype=torch.int64)"),
+])
+def test_materialized_dtypes_keep_the_scripts_names(source, text, expected):
+    start = source.index("torch.", source.index("a = "))
+    end = source.index("\nf(a)")
+    (edit,) = materialize_edits(source, [(start, end)], json.dumps({"0": [text, 1]}))
+    assert edit.text == expected
+
+
 def test_materialize_edits_most_recent_first():
     src = "a = 1\nb = a + 1\nc = b + a\n"
     spans = [(src.index("a + 1"), src.index("a + 1") + 5), (src.index("b + a"), src.index("b + a") + 5)]

@@ -30,6 +30,7 @@ import ast
 import builtins
 import difflib
 import json
+import re
 
 from .edits import Edit, Splice, Together
 from .expressions import _skipped_expressions
@@ -401,6 +402,25 @@ def _module_imports(source: str) -> set[str]:
     return names
 
 
+#: torch's dtypes that have another name (``torch.cfloat`` is ``torch.complex64``): a value's text says the
+#: canonical one, the script may say the other
+_DTYPE_ALIASES = {"torch.complex64": "torch.cfloat", "torch.complex128": "torch.cdouble", "torch.float32": "torch.float",
+                  "torch.float64": "torch.double", "torch.float16": "torch.half", "torch.int64": "torch.long",
+                  "torch.int32": "torch.int", "torch.int16": "torch.short", "torch.complex32": "torch.chalf"}
+
+
+def _users_dtype_names(text: str, source: str) -> str:
+    """A materialized value's dtypes as the script names them (``dtype=torch.cfloat`` stays so, not
+    ``torch.complex64``), where the script uses the other name and never the canonical one."""
+    if "dtype=torch." not in text:
+        return text
+    for canonical, alias in _DTYPE_ALIASES.items():
+        if canonical in text and re.search(re.escape(alias) + r"(?!\w)", source) \
+                and not re.search(re.escape(canonical) + r"(?!\w)", source):
+            text = re.sub(re.escape(canonical) + r"(?!\w)", alias, text)
+    return text
+
+
 def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str | None) -> list[Edit]:
     """Edits replacing each captured site by its value text, the most recently evaluated first.
 
@@ -426,7 +446,7 @@ def materialize_edits(source: str, spans: list[tuple[int, int]], captured: str |
             continue
         if text.startswith("torch.") and not has_torch:
             continue  # the replacement needs ``import torch`` at module level
-        text = without_secrets(text)
+        text = _users_dtype_names(without_secrets(text), source)
         (varied if _varied(entry) else ranked).append((seq, Splice(start, end, text)))
     if len(varied) > 1:  # alone, each would stand for several values: all of them at once (the last evaluation's)
         ranked.append((max(seq for seq, _ in varied), Together(tuple(sp for _, sp in varied))))
