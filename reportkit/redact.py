@@ -245,6 +245,8 @@ def plain_setting(value: str) -> bool:
         return True  # a file's name or path (a wheel's, a cache's), a pattern (^(?=.*[A-Z]).{12,}$)
     if _app_password(value):
         return False  # drawn in groups of four (an app-specific password, a stream key), lower-case as settings are
+    if len(value) >= 20 and value.isalpha() and (value.islower() or value.isupper()) and not _sayable(value):
+        return False  # 20+ letters of one case that no one could say: drawn (a shipping token of 32 lower-case letters)
     named = _SETTING_ASSIGNED.fullmatch(value)
     if named and not is_secret_env_name(named.group(1)):
         value = named.group(2)  # PYTHONHASHSEED=3978041947: a setting's name and its plain value
@@ -406,8 +408,13 @@ def remember_output(*texts: str) -> None:
             value = _SHELL_QUOTE_INSIDE.sub("'", text[a:b])  # (the value a shell word quoted: 'a'"'"'b' is a'b)
             if len(value) > 2 and value[0] == value[-1] and value[0] in "'\"":
                 value = value[1:-1]  # (a repr's quotes the marker took: the value travels without them)
-            if len(value) >= _MIN_KNOWN and "\n" not in value and _credential_made(value):
+            if len(value) < _MIN_KNOWN or "\n" in value:
+                continue
+            if _credential_made(value):
                 remember(value, marker[len("<redacted:"):-1])
+            elif _USER_THEN_SECRET.fullmatch(value) \
+                    and (_credential_made(secret := value.split(":", 1)[1]) or _long_hex(secret)):
+                remember(secret, marker[len("<redacted:"):-1])  # (``-auth user:<token>`` taken whole: the token)
 
 
 _OUTPUT_READ = 2_000_000  # (characters: a longer log is redacted where it is shown, not read for values here)
@@ -490,9 +497,21 @@ def _credential_made(value: str) -> bool:
     or a word that a rule took with it, ``NAME=``, must not become one)."""
     if value.endswith(":") or _env_name_shaped(value):
         return False
+    if _CRYPT_FORM.fullmatch(value):
+        return True  # (Junos' $9$ encoding of a password, a crypt(3) hash: what a rule took is no word)
     if _random_body(value) or password_made(value) or _password_shaped(value):
-        return not value.endswith("=") or _encoded_credential(value)
-    return _encoded_credential(value) or _UUID.fullmatch(value) is not None  # (a token that is a UUID: npm's, Consul's)
+        return not value.endswith("=") or _encoded_credential(value) or _padded_key(value)
+    # (a token that is a UUID: npm's, Consul's; a random key's base64 with its padding)
+    return _encoded_credential(value) or _UUID.fullmatch(value) is not None or _padded_key(value)
+
+
+_CRYPT_FORM = _rx(r"\$[0-9a-z]{1,2}\$[A-Za-z0-9./$\-]{8,}")
+_USER_THEN_SECRET = _rx(r"[A-Za-z0-9_.@\-]{1,64}:[^\s:]{8,512}")
+
+
+def _padded_key(value: str) -> bool:
+    """Base64 of random bytes with its padding (a Ceph keyring's ``AQ…==``, a TSIG secret): no name ends so."""
+    return re.fullmatch(r"[A-Za-z0-9+/]{18,}={1,2}", value) is not None and looks_random(re.sub(r"[+/=]", "", value))
 
 
 _BASE64_TEXT = _rx(r"(?:[A-Za-z0-9+/]{4}){3,4096}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
@@ -1019,6 +1038,9 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     # HubSpot private app tokens (pat-<region><n>-<uuid>)
     _tok("hubspot-token", r"pat-(?:na|eu|ap)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
     _tok("discord-bot-token", r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"),
+    _tok("woocommerce-key", r"c[ks]_[a-f0-9]{40}"),  # WooCommerce's REST consumer key and secret
+    # a Windows product key: five groups of five from its alphabet (no vowels, no 0, 1, 5)
+    _tok("product-key", r"(?:[BCDFGHJKMNPQRTVWXY2346789]{5}-){4}[BCDFGHJKMNPQRTVWXY2346789]{5}"),
 ]
 # Shapes without a literal prefix of their own (the needle they need is checked first): HashiCorp Terraform
 # Cloud/Vagrant tokens (``<14>.atlasv1.<60+>``), Azure AD client secrets (``<3><digit>Q~<31-34>``), MaxMind
@@ -1820,8 +1842,10 @@ _CLOUDSMITH_PATH = _rx(r"://dl\.cloudsmith\.io/(?P<value>(?!<redacted)(?!(?:publ
 
 # a capability URL: a path segment of 48+ characters of base64 that is all the key there is (Sumo Logic's HTTP
 # source, ``/receiver/v1/http/<token>``; any service's "secret URL"): whoever has the URL posts as its owner. Letters
-# of both cases and digits, drawn (a digest's hex, a package index's 60 hex digits, a route's words stay)
-_URL_PATH_KEY = _rx(r"(?<=/)(?P<value>(?!<redacted)[A-Za-z0-9_\-+]{48,512}={0,2})(?=[/?#\s\"'<>)\],;]|$)")
+# of both cases and digits, drawn (a digest's hex, a package index's 60 hex digits, a route's words stay); from 32 on
+# when the segment is letters and digits alone (an RPC provider's ``/v2/<key>``, as the drawn-token rule's 32)
+_URL_PATH_KEY = _rx(r"(?<=/)(?P<value>(?!<redacted)(?:[A-Za-z0-9_\-+]{48,512}={0,2}|[A-Za-z0-9]{32,47}))"
+                           r"(?=[/?#\s\"'<>)\],;]|$)")
 
 
 def _url_path_key(m: re.Match[str]) -> bool:
@@ -2155,7 +2179,8 @@ def _high_spans(text: str) -> list[Span]:
 # identifiers and variables (``self.ntoken = ntoken``, ``password = new_password``) are left alone.
 _LONG_SECRET_WORD = (
     r"(?:token|secret|password|passwd|pass[_.\-]?phrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
-    r"secret[_.\-]?key|private[_.\-]?key|sdk[_.\-]?key|session[_.\-]?id)"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
+    r"secret[_.\-]?key|private[_.\-]?key|sdk[_.\-]?key|session[_.\-]?id|"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
+    r"secret[_.\-]?key[_.\-]?base|authtok)"  # (Rails' and Phoenix's secret_key_base; SSSD's ldap_default_authtok)
 )
 # (and "pw" glued to a word before it: rootpw, adminpw, BMC_ROOTPW; no English word ends so, and PWD is not it;
 # "sk" alone is the secret half of the ak/sk pairs of Chinese clouds' SDKs: Volcengine, Huawei, Baidu; never
@@ -2676,8 +2701,10 @@ def _flag_value(m: re.Match[str]) -> str:
         if _not_secret_value(value, m.group("flag")) or _PLACEHOLDER.match(value) \
                 or (m.group("dashes") == "-" and not _secret_literal(value, "strong")):  # (prose: "the -token flag")
             return m.group(0)
-    elif not ((m.group("dashes") == "--" and looks_random(value)) or (_key_name(m.group("flag")) and _short_key(value))):
-        return m.group(0)
+    elif not ((m.group("dashes") == "--" and looks_random(value))
+              or (_key_name(m.group("flag")) and (_short_key(value) or _UUID.fullmatch(value)))  # --setup-key <uuid>
+              or (len(value) >= 20 and re.search(r"[+/]", value) and _random_base64(value))):
+        return m.group(0)  # (random base64 after any option, one dash too: serf's and consul's -encrypt=<key>)
     quote = m.group("fq") or ""
     return f"{m.group('prefix')}{quote}{_mark('secret-argument')}{quote}{tail}"
 
@@ -2701,6 +2728,7 @@ _NAMED_THEN_VALUE = _rx(  # (a sub-command that takes the credential: ngrok auth
 # (:func:`password_made`: ``login failed for svc with password Harbor42!Xyzw17``): the word says what the value is
 _PASSWORD_THEN_PICKED = _rx(
     r"(?<![A-Za-z0-9_\-])(?:[A-Za-z][a-z0-9]{1,20}(?=[A-Z_\-])[_\-]?){0,3}(?:password|passwd|pass[_\-]?phrase|pwd|"
+    r"[a-z]{2,12}pw(?![A-Za-z])|"  # ("pw" glued to a word: nslcd's and slapd's ``bindpw``/``rootpw`` lines)
     r"passwort|kennwort|mot[ _]de[ _]passe|contrase[ñn]a|clave[ _]secreta|senha|wachtwoord|has[łl]o|parola|пароль|パスワード|비밀번호)"
     r"(?:\s{0,3}[:：=])?\s{0,3}(?<=[\s:：=])(?:(?:is|was|to|as|ist|est|es|é)\s{1,3})?[`“‘«「\"']?"
     r"(?P<value>(?!<redacted)[^\s\"'`,;()\[\]{}<>“”‘’«»「」]{12,128})", re.IGNORECASE)
@@ -2816,7 +2844,7 @@ def _closes_its_container(m: re.Match[str]) -> bool:
 
 
 # (a quick test before _PASSWORD_THEN_PICKED: one of its words is there)
-_PASSWORD_WORD_HINT = _rx(r"(?i)pass|pwd|kennwort|mot[ _]de|contras|clave|senha|wachtw|has[łl]o|parola|пароль|パスワード|비밀번호")
+_PASSWORD_WORD_HINT = _rx(r"(?i)pass|pwd|[a-z]pw(?![a-z])|kennwort|mot[ _]de|contras|clave|senha|wachtw|has[łl]o|parola|пароль|パスワード|비밀번호")
 
 
 # a password's label in another language, a separator and the value (``şifre: X``, ``lösenord = X``, ``密码：X``, a log's
@@ -2826,7 +2854,12 @@ _FOREIGN_PASSWORD_WORDS = (
     "haslo", "parola", "parolă", "пароль", "парола", "лозинка", "パスワード", "暗証番号", "비밀번호", "암호", "şifre", "sifre",
     "lösenord", "losenord", "passord", "adgangskode", "kodeord", "salasana", "jelszó", "jelszo", "heslo", "lozinka",
     "geslo", "slaptažodis", "salasõna", "κωδικός", "κωδικος", "συνθηματικό", "mật khẩu", "kata sandi", "kata laluan",
-    "密码", "密碼", "口令", "كلمة المرور", "كلمة السر", "סיסמה", "סיסמא", "رمز عبور", "گذرواژه", "पासवर्ड", "รหัสผ่าน")
+    "密码", "密碼", "口令", "كلمة المرور", "كلمة السر", "סיסמה", "סיסמא", "رمز عبور", "گذرواژه", "पासवर्ड", "รหัสผ่าน",
+    "cyfrinair", "pasahitza", "lykilorð", "lykilord", "nenosiri", "პაროლი", "գաղտնաբառ", "கடவுச்சொல்", "ពាក្យសម្ងាត់",
+    "পাসওয়ার্ড",
+    # an access token's label (the value after it is drawn: _credential_shaped)
+    "zugangstoken", "jeton d'accès", "jeton d’accès", "jeton d'acces", "clave de api", "token de acceso",
+    "アクセストークン", "访问令牌", "訪問令牌", "токен доступа", "액세스 토큰")
 _FOREIGN_PASSWORD = _rx(
     r"(?<![^\W\d_])(?:" + "|".join(sorted(_FOREIGN_PASSWORD_WORDS, key=len, reverse=True)) + r")[^\W\d_]{0,6}"
     r"(?:[ \t]{1,3}[^\W\d_]{2,20}){0,2}[ \t]{0,3}[:：=][ \t]{0,3}[`“‘«「\"']?"
@@ -3109,9 +3142,10 @@ def _set_secret(m: re.Match[str]) -> bool:
 
 
 # user:password@host without a scheme (a message formatted from parts: "login ml-bot:PW@artifacts.internal failed"),
-# or after a scheme without its colon (SQLAlchemy's "Could not parse ... 'postgresql+psycopg2//etl:PW@db:5432/x'")
+# or after a scheme without its colon (SQLAlchemy's "Could not parse ... 'postgresql+psycopg2//etl:PW@db:5432/x'"),
+# or before Go's MySQL driver's protocol and address (``etl:PW@tcp(db01:3306)/app``, ``@unix(/run/mysqld.sock)``)
 _USERINFO_NO_SCHEME = _rx(r"(?:(?<=[A-Za-z0-9]//)|(?<![\w/:.@\-]))[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
-                                 r"@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+(?![\w@])")
+                                 r"@(?:[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+(?![\w@])|(?:tcp6?|unix)?\([^\s()]{1,256}\))")
 
 
 def _userinfo_password(m: re.Match[str]) -> bool:
@@ -3375,6 +3409,44 @@ def _picked_value(m: re.Match[str]) -> bool:
     return password_made(m.group("value"))
 
 
+# a Cisco IOS password with its type: 7 is a reversible encoding (``username admin password 7 0822455D0A16``), 0 the
+# password itself (``password 0 <picked>``)
+_CISCO_TYPED = _rx(r"(?<![\w\-])(?:password|secret|key-string|key)[ \t]{1,3}(?:7[ \t]{1,3}(?P<value>[0-9]{2}(?:[0-9A-Fa-f]{2}){3,60})"
+                          r"|0[ \t]{1,3}(?P<plain>(?!<redacted)[^\s\"']{6,128}))(?![\w\-])")
+
+
+def _cisco_typed(m: re.Match[str]) -> bool:
+    return m.group("value") is not None or password_made(m.group("plain"))
+
+
+def _cisco_typed_spans(text: str) -> list[Span]:
+    spans = []
+    for m in _CISCO_TYPED.finditer(text):
+        if _cisco_typed(m):
+            group = "value" if m.group("value") is not None else "plain"
+            spans.append((m.start(group), m.end(group), _mark("secret")))
+    return spans
+
+
+# a config's statement: a secret's name, spaces and the value in quotes (BIND's ``secret "<base64>";``, Junos'
+# ``authentication-key "$9$…";``, a ``psk "…"``): a drawn value (its letters and digits random), base64 of random
+# bytes or a picked password
+_NAME_THEN_QUOTED = _rx(r"(?<![\w.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]{0,20}[_\-]){0,3}(?:secret|key|password|passwd|"
+                               r"passphrase|psk|token))[ \t]{1,4}(?P<q>[\"'])(?P<value>(?!<redacted)[^\s\"']{12,256})(?P=q)",
+                               re.IGNORECASE)
+
+
+def _quoted_config_secret(m: re.Match[str]) -> bool:
+    words = set(_name_words(m.group("name")))
+    value = m.group("value")
+    if words & _DIGEST_NAME_WORDS or words & _PUBLIC_KEY_WORDS or _DIGEST_LIKE.search(value) or _UUID.search(value):
+        return False
+    return _random_base64(value) or password_made(value) or looks_random(re.sub(r"[^A-Za-z0-9]", "", value))
+
+
+_PUBLIC_KEY_WORDS = frozenset({"PUBLIC", "PUB", "SSH", "HOST", "TRUSTED", "SIGNING"})
+
+
 # Unleash's API tokens: <project>:<environment>.<64 hex digits> (``default:production.<hex>``, ``*:*.<hex>``)
 _UNLEASH_TOKEN = _rx(r"(?<![\w.\-])(?:\[\]|\*|[\w\-]{1,64}):(?:\*|[\w\-]{1,64})\.(?P<value>[0-9a-f]{64})(?![0-9A-Za-z])")
 
@@ -3387,6 +3459,10 @@ def _named_guesses(text: str) -> str:
         text = _apply(text, _group_spans(_KEY_ASSIGNMENT, text, "secret", _key_value))
         text = _apply(text, _group_spans(_KEY_THEN_VALUE, text, "secret", _spaced_key_value))
         text = _apply(text, _group_spans(_KEY_PICKED, text, "secret", _picked_value))
+    if "\"" in text or "'" in text:
+        text = _apply(text, _group_spans(_NAME_THEN_QUOTED, text, "secret", _quoted_config_secret))
+    if " 7 " in text or " 0 " in text:
+        text = _apply(text, _cisco_typed_spans(text))
     if ":" in text and "." in text:
         text = _apply(text, _group_spans(_UNLEASH_TOKEN, text, "unleash-token"))
     if ":" in text:

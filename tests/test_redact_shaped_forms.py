@@ -192,7 +192,9 @@ def test_pythons_echo_of_a_drawn_value_it_could_not_convert(text, changed):
     ("channels:\n  - https://conda.anaconda.org/t/wt-a94d2ee2-af57-478e-8ae4-3dc07a75c73e/acme", True),
     (f"pip install --index-url https://pypi.anaconda.org/t/{DRAWN}/acme/simple pkg", True),
     ("https://conda.anaconda.org/t/some-route-words-here/acme", False),
-    (f"https://example.org/t/{DRAWN}/page", False),  # another host's /t/ is a route
+    (f"https://example.org/t/{DRAWN[:24]}/page", False),  # another host's /t/ is a route
+    # (but 32 letters and digits drawn are a key in any URL's path: the capability-URL rule, round 30)
+    (f"https://example.org/t/{DRAWN}/page", True),
 ])
 def test_an_anaconda_token_in_a_channels_url(text, changed):
     assert (redact_text(text, home="") != text) is changed
