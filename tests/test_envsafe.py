@@ -5,6 +5,7 @@ behaviour is the user's."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -501,3 +502,40 @@ def test_the_scratch_copy_skips_a_named_pipe_and_a_socket(tmp_path):
     done = subprocess.run([sys.executable, "-m", "reportkit", "check", str(script)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "minimize"])
+def test_sigterm_before_the_reduction_ends_runs_and_removes_the_session(tmp_path, command):
+    """SIGTERM while the original's first run is still going (round 30, blind): reportkit died of the signal
+    (exit -15), its session dir (the project's copy) and its /tmp link left for a later reportkit to remove, and
+    ``minimize`` never reached the path that keeps the best result. Now: exit 130, the run gone, nothing left."""
+    name = f"sleeper_{uuid.uuid4().hex[:12]}.py"
+    (tmp_path / name).write_text("import time\ntime.sleep(600)\nraise RuntimeError('never')\n")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "reportkit", command, "--timeout", "900", name], cwd=tmp_path,
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "TMPDIR": str(temp)})
+    try:
+        def booted() -> bool:  # the run's interpreter (its boot runs the script) is there
+            return any("_boot.py" in " ".join(p.cmdline()) for p in _running(name))
+
+        deadline = time.monotonic() + 120
+        while not booted() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+        assert booted(), proc.communicate(timeout=30)
+        sessions = list(temp.glob("reportkit-session-*"))
+        assert sessions
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for p in _running(name):
+            with contextlib.suppress(psutil.Error):
+                p.kill()
+    assert proc.returncode == 130, stdout + stderr
+    assert "Traceback" not in stdout + stderr
+    assert _running(name) == []
+    assert [s for s in sessions if s.exists()] == []
