@@ -813,6 +813,80 @@ def test_signals_to_processes_outside_the_run_are_refused(area, user, mode):
     assert "OWN CHILD 9" in result["stdout"], result
 
 
+def _signal_catcher(user: str, path: Path) -> subprocess.Popen:
+    """A process of ``user`` outside the run that writes down every signal it gets (USR1, USR2, IO, TERM, URG)."""
+    code = textwrap.dedent(f"""
+        import os, signal, time
+        def got(signum, frame):
+            with open({str(path)!r}, "a") as fh:
+                fh.write(str(signum) + "\\n")
+        for s in (signal.SIGUSR1, signal.SIGUSR2, signal.SIGIO, signal.SIGTERM, signal.SIGURG):
+            signal.signal(s, got)
+        open({str(path)!r}, "a").close()
+        while True:
+            time.sleep(0.05)
+    """)
+    proc = subprocess.Popen([*_as(user), sys.executable, "-c", code], start_new_session=True)
+    for _ in range(200):
+        if path.exists():
+            break
+        time.sleep(0.05)
+    return proc
+
+
+def test_signals_through_descriptor_owners_and_pidfds_are_refused(area, user, mode):
+    """The other Python-level ways to signal a process: F_SETOWN / F_SETOWN_EX (its pid, its group) plus
+    F_SETSIG and O_ASYNC make the kernel signal the owner when a pipe gets data; FIOSETOWN does the same;
+    signal.pidfd_send_signal through os.pidfd_open or a /proc/PID directory descriptor. Round 30: in the audit
+    hook alone the outside process got SIGUSR1, SIGUSR2, SIGIO and SIGTERM."""
+    (area / "catcher").mkdir()
+    _give(area, user)
+    log = area / "catcher" / "signals.log"
+    catcher = _signal_catcher(user, log)
+    try:
+        script = attack(area, user, f"""
+            import fcntl, signal, struct, time
+            S = {catcher.pid}
+            def arm(sig, how):
+                r, w = os.pipe()
+                how(r)
+                if sig:
+                    fcntl.fcntl(r, 10, sig)  # F_SETSIG
+                fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_ASYNC)
+                os.write(w, b"x")
+            attempt("setown", lambda: arm(signal.SIGUSR1, lambda r: fcntl.fcntl(r, fcntl.F_SETOWN, S)))
+            attempt("setown-sigio", lambda: arm(0, lambda r: fcntl.fcntl(r, fcntl.F_SETOWN, S)))
+            attempt("setown-group", lambda: arm(signal.SIGUSR2, lambda r: fcntl.fcntl(r, fcntl.F_SETOWN, -S)))
+            attempt("setown-ex", lambda: arm(signal.SIGUSR1, lambda r: fcntl.fcntl(r, 15, struct.pack("ii", 1, S))))
+            attempt("setown-ex-group", lambda: arm(signal.SIGUSR2,
+                                                   lambda r: fcntl.fcntl(r, 15, struct.pack("ii", 2, S))))
+            attempt("fiosetown", lambda: arm(signal.SIGUSR1, lambda r: fcntl.ioctl(r, 0x8901, struct.pack("i", S))))
+            attempt("pidfd", lambda: signal.pidfd_send_signal(os.pidfd_open(S), signal.SIGTERM))
+            attempt("procfd", lambda: signal.pidfd_send_signal(os.open("/proc/%d" % S, os.O_RDONLY), signal.SIGUSR2))
+            time.sleep(0.5)
+            # its own process and its own child: allowed
+            got = []
+            signal.signal(signal.SIGUSR1, lambda *a: got.append("own"))
+            arm(signal.SIGUSR1, lambda r: fcntl.fcntl(r, fcntl.F_SETOWN, os.getpid()))
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(30)
+                os._exit(0)
+            signal.pidfd_send_signal(os.pidfd_open(pid), signal.SIGKILL)
+            time.sleep(0.2)
+            print("OWN", got, os.waitpid(pid, 0)[1])
+        """)
+        (result,) = run(script, mode, user)
+        time.sleep(0.3)
+        received = log.read_text().split()
+        assert catcher.poll() is None, "the outside process was killed"
+    finally:
+        catcher.kill()
+        catcher.wait()
+    assert received == [] and _done(result) == [], (received, result)
+    assert "OWN ['own'] 9" in result["stdout"], result
+
+
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
 def test_scheduling_and_limits_of_processes_outside_the_run_stay(area, user, native_mode, warm):
     """setpriority / ioprio_set / sched_set* / prlimit of a process outside the run (one of the same user, so

@@ -228,6 +228,10 @@ _NATIVE_WRITERS = {
     "torch.jit._script": (("RecursiveScriptModule", "save", 1, "f"),),
 }
 _ANON_FD = ("pipe:", "socket:", "anon_inode:")
+# fcntl/ioctl commands that name the process a descriptor's SIGIO (or F_SETSIG's signal) is sent to (Linux)
+_F_SETFL, _F_SETOWN, _F_SETSIG, _F_SETOWN_EX, _F_GETOWN_EX = 4, 8, 10, 15, 16
+_FIOSETOWN, _SIOCSPGRP = 0x8901, 0x8902
+_O_ASYNC = getattr(os, "O_ASYNC", 0o20000)
 _PYTHON_FLAGS_OFF = set("ISE")  # -I (isolated), -S (no site), -E (ignore PYTHON*): the guard would not load
 
 
@@ -361,6 +365,91 @@ def _install_guard(config):
         elif not in_run(target):
             refuse(event + " of a process outside the run", target)
 
+    def check_owner(event, kind, who):
+        """An owner of a descriptor's SIGIO/SIGURG (F_SETOWN, F_SETOWN_EX, FIOSETOWN): the kernel signals it when
+        the descriptor is ready, so it is judged as a signal's target. ``kind``: 0 a thread, 1 a process, 2 a
+        process group (F_OWNER_TID/PID/PGRP); a process's owner < 0 is the group -owner."""
+        if who == 0:
+            return  # no owner: no signal
+        if kind == 0:
+            if os.path.isdir("/proc/self/task/" + str(who)):
+                return  # a thread of this process
+            try:
+                with open("/proc/" + str(who) + "/status", "rb") as fh:
+                    status = fh.read()
+                who = int(status.split(b"\nTgid:", 1)[1].split()[0])
+            except (OSError, ValueError, IndexError):
+                refuse(event + " naming a thread outside the run as the owner", who)
+            kind = 1
+        if kind == 2 or who < 0:
+            check_signal(event + " naming a process group as the owner", -abs(who), True)
+        else:
+            check_signal(event + " naming a process as the owner", who, False)
+
+    def fd_owner(fd):
+        """The (kind, owner) of ``fd``'s SIGIO (F_GETOWN_EX); None where it cannot be read."""
+        try:
+            import fcntl
+            import struct
+
+            return struct.unpack("ii", fcntl.fcntl(fd, _F_GETOWN_EX, bytes(8))[:8])
+        except (OSError, ValueError, TypeError, ImportError, OverflowError):
+            return None
+
+    def check_fcntl(event, fd, cmd, arg):
+        """fcntl.fcntl / fcntl.ioctl: F_SETOWN, F_SETOWN_EX, FIOSETOWN, SIOCSPGRP name the process a descriptor's
+        SIGIO (or F_SETSIG's signal) goes to: one outside the run is refused, as a signal to it would be;
+        F_SETSIG and O_ASYNC on a descriptor whose owner is outside too."""
+        if not isinstance(cmd, int) or not isinstance(fd, int):
+            return
+        if event == "fcntl.ioctl":
+            if cmd not in (_FIOSETOWN, _SIOCSPGRP):
+                return
+            if isinstance(arg, int):  # a pointer to the owner the guard cannot read
+                refuse(event + " setting a descriptor's signal owner through a pointer", arg)
+            data = owner_bytes(event, arg, 4)
+            check_owner(event, 1, int.from_bytes(data[:4], sys.byteorder, signed=True))
+        elif cmd == _F_SETOWN:
+            if isinstance(arg, int):
+                check_owner(event + " (F_SETOWN)", 1, arg)
+            else:
+                refuse(event + " (F_SETOWN) with an owner that is not a number", arg)
+        elif cmd == _F_SETOWN_EX:
+            if isinstance(arg, int):
+                refuse(event + " (F_SETOWN_EX) through a pointer", arg)
+            data = owner_bytes(event, arg, 8)
+            kind = int.from_bytes(data[:4], sys.byteorder, signed=True)
+            who = int.from_bytes(data[4:8], sys.byteorder, signed=True)
+            check_owner(event + " (F_SETOWN_EX)", kind if kind in (0, 1, 2) else 1, who)
+        elif cmd == _F_SETSIG or (cmd == _F_SETFL and isinstance(arg, int) and arg & _O_ASYNC):
+            owner = fd_owner(fd)
+            if owner is not None:
+                check_owner(event + (" (F_SETSIG)" if cmd == _F_SETSIG else " (O_ASYNC)"), *owner)
+
+    def owner_bytes(event, arg, size):
+        try:
+            data = arg.encode() if isinstance(arg, str) else bytes(memoryview(arg))
+        except (TypeError, ValueError):
+            refuse(event + " with an owner the guard cannot read", arg)
+        if len(data) < size:
+            refuse(event + " with a short owner", arg)
+        return data
+
+    def pidfd_target(fd):
+        """The process a pidfd (or a /proc/PID directory descriptor) stands for; None where it cannot be told."""
+        try:
+            with open("/proc/self/fdinfo/" + str(int(fd)), "rb") as fh:
+                for line in fh:
+                    if line.startswith(b"Pid:"):
+                        return int(line.split()[1])
+        except (OSError, ValueError, TypeError, IndexError):
+            return None
+        target = _fd_target(fd)
+        parts = target.split("/") if target else []
+        if len(parts) == 3 and parts[1] == "proc" and parts[2].isdigit():
+            return int(parts[2])
+        return None
+
     def unix_path(address):
         if isinstance(address, bytes):
             address = os.fsdecode(address)
@@ -418,7 +507,8 @@ def _install_guard(config):
 
     watched = frozenset(["open", "sqlite3.connect", "os.system", "os.popen", "subprocess.Popen", "os.exec",
                          "os.posix_spawn", "os.spawn", "os.kill", "os.killpg", "socket.__new__", "socket.connect",
-                         "socket.bind", "socket.sendto", "socket.sendmsg", *_PATH_EVENTS])
+                         "socket.bind", "socket.sendto", "socket.sendmsg", "fcntl.fcntl", "fcntl.ioctl",
+                         *_PATH_EVENTS])
 
     def hook(event, args):
         if event not in watched or getattr(state, "busy", False):
@@ -481,6 +571,9 @@ def _install_guard(config):
         elif event in ("os.kill", "os.killpg"):
             if len(args) >= 1 and isinstance(args[0], int):
                 check_signal(event, args[0], event == "os.killpg")
+        elif event in ("fcntl.fcntl", "fcntl.ioctl"):
+            if len(args) >= 3:
+                check_fcntl(event, args[0], args[1], args[2])
         elif event == "socket.__new__":
             family = args[1] if len(args) > 1 else -1
             if not network and isinstance(family, int) and family not in (_AF_UNIX, _AF_NETLINK, -1):
@@ -523,7 +616,47 @@ def _install_guard(config):
             posix.open = guarded_open
         except ImportError:
             pass
+    _guard_pidfds(check_signal, pidfd_target, refuse)
     sys.addaudithook(hook)
+
+
+def _guard_pidfds(check_signal, pidfd_target, refuse):
+    """``signal.pidfd_send_signal`` and ``os.pidfd_open`` raise no audit event: they are wrapped. A signal
+    through a pidfd (or a /proc/PID directory descriptor) is judged as ``os.kill`` of its process; a pidfd of a
+    process outside the run is not handed out."""
+    original_open = getattr(os, "pidfd_open", None)
+    if original_open is not None and not hasattr(original_open, "__wrapped__"):
+        def pidfd_open(pid, flags=0):
+            if isinstance(pid, int):
+                check_signal("os.pidfd_open", pid, False)
+            return original_open(pid, flags)
+
+        pidfd_open.__wrapped__ = original_open
+        os.pidfd_open = pidfd_open
+        try:
+            import posix
+
+            posix.pidfd_open = pidfd_open
+        except ImportError:
+            pass
+    original_send = getattr(signal, "pidfd_send_signal", None)
+    if original_send is not None and not hasattr(original_send, "__wrapped__"):
+        def pidfd_send_signal(pidfd, sig, siginfo=None, flags=0):
+            pid = pidfd_target(pidfd)
+            if pid is None:
+                refuse("signal.pidfd_send_signal through a descriptor that names no process", pidfd)
+            if pid > 0:  # -1: the process has ended (the kernel says ESRCH)
+                check_signal("signal.pidfd_send_signal", pid, False)
+            return original_send(pidfd, sig, siginfo, flags)
+
+        pidfd_send_signal.__wrapped__ = original_send
+        signal.pidfd_send_signal = pidfd_send_signal
+        try:
+            import _signal
+
+            _signal.pidfd_send_signal = pidfd_send_signal
+        except ImportError:
+            pass
 
 
 def _share_guard(config):
