@@ -947,6 +947,88 @@ def test_the_kernel_keyrings_are_out_of_reach(area, user, native_mode, warm):
     assert _done(result) == [] and sorted(_blocked(result)) == ["add-session", "add-user", "read-user"], result
 
 
+_ADD_KEY = r"""
+import ctypes, sys
+NR = {"x86_64": (248, 250), "aarch64": (217, 219), "ppc64le": (269, 271), "s390x": (278, 280)}
+add_key, keyctl = NR[__import__("os").uname().machine]
+libc = ctypes.CDLL(None, use_errno=True)
+if sys.argv[1] == "add":
+    serial = libc.syscall(add_key, b"user", sys.argv[2].encode(), b"rk-key-payload", 14, -4)  # the user keyring
+    assert serial > 0, ctypes.get_errno()
+    libc.syscall(keyctl, 15, serial, 120)  # KEYCTL_SET_TIMEOUT
+    print(serial)
+else:
+    libc.syscall(keyctl, 3, int(sys.argv[2]))  # KEYCTL_REVOKE
+"""
+
+
+def test_the_users_kernel_keys_are_not_listed_to_the_run(area, user, mode):
+    """/proc/keys and /proc/key-users list the uid's keys (serial, type, description, payload length) to every
+    process of it, whatever the keyring calls seccomp refuses: masked (bubblewrap, the fallback's mount
+    namespace), and refused by the audit hook (a path through another process's root reaches the host's /proc).
+    Round 30: every mode listed a key the user had added outside."""
+    if os.uname().machine not in ("x86_64", "aarch64", "ppc64le", "s390x"):
+        pytest.skip("no add_key number for this architecture")
+    if not os.path.exists("/proc/keys"):
+        pytest.skip("this kernel has no /proc/keys")
+    description = "rk-key-" + uuid.uuid4().hex[:12]
+    added = subprocess.run([*_as(user), sys.executable, "-c", _ADD_KEY, "add", description], capture_output=True,
+                           text=True)
+    if added.returncode != 0:
+        pytest.skip("cannot add a key here: " + added.stderr[-200:])
+    sleeper = subprocess.Popen([*_as(user), sys.executable, "-c", "import time; time.sleep(120)"],
+                               start_new_session=True)
+    try:
+        script = attack(area, user, f"""
+            def show(path):
+                with open(path) as fh:
+                    print("READ", path, repr(fh.read()))
+            for path in ("/proc/keys", "/proc/key-users", "/proc/self/root/proc/keys",
+                         "/proc/{sleeper.pid}/root/proc/keys", "/proc/{sleeper.pid}/root/proc/key-users"):
+                attempt("read " + path, lambda: show(path))
+            attempt("read-dirfd", lambda: print("READ", os.read(os.open("keys", os.O_RDONLY,
+                                                                        dir_fd=os.open("/proc", os.O_RDONLY)), 65536)))
+        """)
+        (result,) = run(script, mode, user)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        subprocess.run([*_as(user), sys.executable, "-c", _ADD_KEY, "revoke", added.stdout.strip()])
+    assert description in Path("/proc/keys").read_text() or user == "nobody", "the key was not added"
+    listed = [line for line in result["stdout"].splitlines() if line.startswith("READ") and not line.endswith("''")
+              and line != "READ b''"]
+    assert description not in result["stdout"] + result["stderr"] and listed == [], result
+
+
+def test_the_audit_hook_alone_refuses_to_open_the_key_lists(tmp_path):
+    """Where no mount namespace can be had (and through another process's root) /proc/keys is the host's: the
+    audit hook refuses to open it and /proc/key-users, however they are named; other /proc files still open."""
+    (tmp_path / "link").symlink_to("/proc/keys")
+    code = textwrap.dedent("""
+        import os
+        def attempt(name, fn):
+            try:
+                fn()
+                print("DONE", name)
+            except PermissionError as exc:
+                print("BLOCKED", name, exc.errno)
+        for path in ("/proc/keys", "/proc/key-users", "/proc/self/root/proc/keys", "link", "/proc/./keys"):
+            attempt(path, lambda: open(path).read())
+        attempt("dirfd", lambda: os.open("keys", os.O_RDONLY, dir_fd=os.open("/proc", os.O_RDONLY)))
+        attempt("os.open", lambda: os.open("/proc/key-users", os.O_RDONLY))
+        open("/proc/self/status").read()
+        print("OTHER")
+    """)
+    env = {**os.environ, sandbox.GUARD_ENV: json.dumps({"writable": [str(tmp_path)]}),
+           "PYTHONPATH": str(sandbox.GUARD_SITE)}
+    env.pop("REPORTKIT_CONFINE", None)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    if not os.path.exists("/proc/keys"):
+        pytest.skip("this kernel has no /proc/keys")
+    assert _done({"stdout": proc.stdout}) == [] and "OTHER" in proc.stdout, proc.stdout + proc.stderr
+    assert len(_blocked({"stdout": proc.stdout})) == 7, proc.stdout
+
+
 # --------------------------------------------------------------------------- network
 
 

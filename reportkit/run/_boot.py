@@ -246,6 +246,21 @@ def _fd_target(fd):
     return target[:-len(" (deleted)")] if target.endswith(" (deleted)") else target
 
 
+def _key_lists():
+    """(device, inode) of /proc/keys and /proc/key-users in this procfs, read from the directory (a mount over
+    them, the run's mask, hides the file but not its directory entry): the guard refuses to open them."""
+    found = set()
+    try:
+        device = os.stat("/proc").st_dev
+        with os.scandir("/proc") as entries:
+            for entry in entries:
+                if entry.name in ("keys", "key-users"):
+                    found.add((device, entry.inode()))
+    except OSError:
+        pass
+    return frozenset(found)
+
+
 def _guard_config():
     """The guard's configuration, for this process and the Python children it starts (see _install_guard)."""
     value = os.environ.get(GUARD_ENV)
@@ -304,6 +319,7 @@ def _install_guard(config):
     run_pid = int(config.get("run_pid") or os.getpid())
     realpath, fspath, join, getcwd = os.path.realpath, os.fspath, os.path.join, os.getcwd
     state = threading.local()
+    key_lists = _key_lists()
 
     def resolve(path, dir_fd=None):
         """The real path ``path`` names (None: not a file path, e.g. a pipe's descriptor)."""
@@ -333,6 +349,17 @@ def _install_guard(config):
         if full is None:
             return True
         return (full + "/").startswith(allowed) or full in devices or full.startswith(device_dirs)
+
+    def key_list(path, dir_fd=None):
+        """``path`` opens the kernel's list of the uid's keys (/proc/keys, /proc/key-users: not masked here,
+        or reached through another process's root)."""
+        if not key_lists or isinstance(path, int):
+            return False
+        try:
+            st = os.stat(path, dir_fd=dir_fd if isinstance(dir_fd, int) and dir_fd >= 0 else None)
+        except (OSError, TypeError, ValueError):
+            return False
+        return (st.st_dev, st.st_ino) in key_lists
 
     def refuse(event, what):
         raise PermissionError(1, "reportkit sandbox (fallback guard) refused " + event, str(what))
@@ -528,6 +555,8 @@ def _install_guard(config):
                 writes = any(c in str(mode) for c in "wax+")
             if writes and not isinstance(path, int) and not inside(path):
                 refuse("open for writing outside the scratch directory", path)
+            if key_list(path):
+                refuse("open of the kernel's list of the user's keys", path)
         elif event in _PATH_EVENTS:
             for i, d in _PATH_EVENTS[event]:
                 if i < len(args):
@@ -606,6 +635,8 @@ def _install_guard(config):
             # the audit event "open" does not carry dir_fd: a relative path is judged here against it
             if dir_fd is not None and flags & _WRITE_FLAGS and not inside(path, dir_fd):
                 refuse("open for writing outside the scratch directory", path)
+            if dir_fd is not None and key_list(path, dir_fd):
+                refuse("open of the kernel's list of the user's keys", path)
             return original_open(path, flags, mode, dir_fd=dir_fd)
 
         guarded_open.__wrapped__ = original_open

@@ -15,7 +15,9 @@ reportkit itself for :func:`host_unix_sockets`).
    (``sockets``) ``/dev/null`` is bind-mounted over every pathname unix socket the host has bound
    (``/proc/net/unix``) outside the run's scratch dirs: a host service (``docker.sock``, an ssh or gpg
    agent, D-Bus) can no longer be reached through its socket file. Landlock (ABI <= 7) does not mediate
-   ``connect()`` to a socket file, so this is the only layer that does.
+   ``connect()`` to a socket file, so this is the only layer that does; (``keys``) ``/dev/null`` over
+   ``/proc/keys`` and ``/proc/key-users``, which list the uid's kernel keys (descriptions, payload lengths)
+   to every process of it, whatever the seccomp filter refuses.
    Where no mount namespace can be had (a container without ``CAP_SYS_ADMIN`` and without user
    namespaces) nothing of this is done: ``mount_ns`` is False in the summary (an error when ``required``).
 ``nproc`` (not root): ``RLIMIT_NPROC`` to the given number of tasks more than those it is counted against
@@ -239,6 +241,23 @@ def mask_sockets(paths):
     return masked
 
 
+PROC_MASKED = ("/proc/keys", "/proc/key-users")
+
+
+def mask_proc_files(paths=PROC_MASKED):
+    """``/dev/null`` over each of ``paths`` that exists (in the run's own mount namespace; a new procfs cannot
+    then be mounted to see them again: the kernel refuses one less covered than the one there). Returns the
+    number masked; raises :class:`ConfinementError` when one that exists cannot be."""
+    libc = _libc()
+    masked = 0
+    for path in paths:
+        if not os.path.exists(path):
+            continue
+        _check(libc.mount(b"/dev/null", os.fsencode(path), None, _MS_BIND, None), "mount(bind /dev/null " + path + ")")
+        masked += 1
+    return masked
+
+
 def _unescape(field):
     """A path from ``/proc/self/mountinfo`` (space, tab, newline and backslash are octal escapes)."""
     out, i = [], 0
@@ -307,6 +326,7 @@ def own_mounts(config, writable):
         return done
     steps = [("shm", lambda: private_shm() or "private"),
              ("pts", private_pts),
+             ("keys", mask_proc_files),
              ("sockets", lambda: mask_sockets(host_unix_sockets(writable))),
              ("readonly", lambda: read_only_except(writable))]
     for name, step in steps:
@@ -609,6 +629,7 @@ def apply(config):
 
 
 _STEPS = {"shm": "a private /dev/shm", "pts": "a /dev/pts of its own", "sockets": "host unix sockets masked",
+          "keys": "the kernel's key lists (/proc/keys, /proc/key-users) masked",
           "readonly": "the file system read-only outside the scratch dirs"}
 
 

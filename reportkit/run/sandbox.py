@@ -9,7 +9,7 @@ Two protections, chosen once per process (:func:`protection`), and a layer under
                 mounted read-only except the run's scratch directories, a minimal ``/dev`` (null, zero,
                 random, urandom, tty, pts, a private shm, plus the accelerator nodes that exist:
                 :data:`ACCELERATORS`), the host's pathname unix sockets masked (``/dev/null`` over each
-                one bound when the sandbox starts), ``$TMPDIR`` a private scratch directory, ``$HOME`` a
+                one bound when the sandbox starts), ``/proc/keys`` and ``/proc/key-users`` masked, ``$TMPDIR`` a private scratch directory, ``$HOME`` a
                 scratch home, its own PID namespace (when its first process ends, the kernel kills every
                 process left in it), and with ``--no-network`` its own, empty network namespace. A warm
                 server's children each make their own mount namespace in it (a fresh ``/dev/shm``, read-only
@@ -263,6 +263,7 @@ def accelerator_nodes() -> list[str]:
 
 
 _PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
+_PROC_MASKED = _confine.PROC_MASKED  # the uid's kernel keys (serial, type, description), listed to any of its processes
 
 
 def _bwrap_base(bwrap: str, userns: bool = True, nested: bool = False) -> list[str]:
@@ -283,6 +284,11 @@ def _bwrap_base(bwrap: str, userns: bool = True, nested: bool = False) -> list[s
     # namespace), and /proc/sysrq-trigger reboots the machine (Docker's read-only /proc paths, the same list)
     for knob in _PROC_READ_ONLY:
         args += ["--ro-bind-try", knob, knob]
+    # /proc/keys and /proc/key-users list the uid's kernel keys (descriptions: Kerberos principals, fscrypt and
+    # ceph keys) whatever the seccomp filter refuses: /dev/null over them, as Docker masks them (bwrap binds it
+    # nodev: they cannot be opened)
+    for listing in _PROC_MASKED:
+        args += ["--ro-bind-try", "/dev/null", listing]
     for node in accelerator_nodes():
         args += ["--dev-bind-try", node, node]
     return args
@@ -549,7 +555,8 @@ def _confined_env(env: dict[str, str], dirs: list[str], network: bool, prot: Pro
     # (required: the report says so; its /dev/pts where it can: the server's is bwrap's, not the host's)
     mounts = None
     if fallback:
-        mounts = {"shm": True, "pts": True, "readonly": True, "sockets": True, "promised": prot.mounts}
+        mounts = {"shm": True, "pts": True, "keys": True, "readonly": True, "sockets": True,
+                  "promised": prot.mounts}
     elif not keeper and prot.warm_mounts:
         mounts = {"shm": True, "pts": "try", "readonly": True, "required": True}
     config = {"landlock": prot.landlock, "writable": [*dirs, "/dev/shm"], "devices": devices, "network": network,
