@@ -546,7 +546,7 @@ def minimize(
         _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         kind = _executor_choice(executor, cold, ray_address, ray_resources, jobs)
-        out_path = output_file(output or _default_output(spec))
+        out_path = output_file(output or _default_output(spec), "--output")
         if out_path == spec.script:
             raise UserError("the output would overwrite the input script; choose another --output")
         check_writable(out_path, "--output")

@@ -182,12 +182,29 @@ def append_text(path: str | Path, text: str) -> None:
         fh.write(text)
 
 
-def output_file(path: Path) -> Path:
+def output_file(path: Path, option: str = "--output") -> Path:
     """``path`` made absolute without following its last part: a result written there replaces a symbolic link
     found at that name (one a checkout or the script's directory ships, pointing anywhere) instead of writing
-    through it into the link's target."""
+    through it into the link's target. An output directory that is a link is refused (:func:`check_not_linked`)."""
     path = Path(os.path.abspath(path))
+    check_not_linked(path, option)
     return path.parent.resolve() / path.name
+
+
+def check_not_linked(path: Path, option: str, directory: bool = False) -> None:
+    """Refuse an output whose directory is a symbolic link (reportkit would write through it, wherever it points):
+    the directory the result is written in (``path`` itself when ``directory``), or, where that is not made yet, the
+    nearest one that exists, which reportkit would make it in. The directories above it are the user's path."""
+    where = Path(os.path.abspath(path if directory else path.parent))
+    while True:
+        if where.is_symlink():
+            what = f"{option} {path} is a symbolic link" if where == Path(os.path.abspath(path)) else \
+                f"{option} {path}: its directory {where} is a symbolic link"
+            raise UserError(f"{what}; reportkit does not write through one: choose another {option} or remove the "
+                            f"link")
+        if where.exists() or where == where.parent:
+            return
+        where = where.parent
 
 
 def check_writable(path: Path, option: str, directory: bool = False) -> None:
@@ -240,10 +257,10 @@ def _others_in_sticky_dir(path: Path) -> bool:
 
 def check_output_dir(path: Path, option: str = "--out") -> None:
     """Refuse an output directory that is a symbolic link (reportkit would write through it, wherever it points:
-    a repository can ship ``reportkit-ci`` as one) or that exists and is not an empty directory."""
-    if path.is_symlink():
-        raise UserError(f"{option} {path} is a symbolic link; reportkit does not write through one: choose another "
-                        f"{option} or remove the link")
+    a repository can ship ``reportkit-ci`` as one), or whose parent is one (where the directory is made, and a
+    bundle's .tar.gz next to it), or that exists and is not an empty directory."""
+    check_not_linked(path, option, directory=True)
+    check_not_linked(path, option)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UserError(f"{option} {path} already exists and is not an empty directory; choose another or remove it")
     if path.exists() and _others_in_shared_dir(path):

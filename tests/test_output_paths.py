@@ -62,6 +62,42 @@ def test_an_output_directory_that_is_a_link_or_not_empty_is_refused(tmp_path, ki
     assert not elsewhere.exists() or not any(elsewhere.iterdir())
 
 
+@pytest.mark.parametrize("where", ["dir", "new-dir-under-link", "parent"])
+def test_an_output_in_a_directory_that_is_a_link_is_refused(tmp_path, where):
+    """Round 30: ``minimize -o <link to a dir>/out.min.py`` wrote the result into the link's target; a bundle or ci
+    directory made under a link (its .tar.gz next to it) did too. Every output refuses it the same way."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "outlink").symlink_to(elsewhere)
+    name = {"dir": "outlink/out.min.py", "new-dir-under-link": "outlink/new/out.min.py",
+            "parent": "outlink/out"}[where]
+    with pytest.raises(UserError, match="is a symbolic link; reportkit does not write through one"):
+        output_file(tmp_path / name)
+    with pytest.raises(UserError, match="is a symbolic link; reportkit does not write through one"):
+        check_output_dir(tmp_path / name)
+    from reportkit.report.bundle import check_out
+
+    with pytest.raises(UserError, match="symbolic link"):
+        check_out(tmp_path / name)
+    assert list(elsewhere.iterdir()) == []
+    # a link above the output's own directory is the user's path: kept
+    (elsewhere / "real").mkdir()
+    assert output_file(tmp_path / "outlink" / "real" / "out.min.py") == elsewhere.resolve() / "real" / "out.min.py"
+
+
+def test_minimize_refuses_an_output_directory_that_is_a_link(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "outlink").symlink_to(elsewhere)
+    (tmp_path / "job.py").write_text("x = 1\nraise RuntimeError('boom')\n")
+    proc = subprocess.run([sys.executable, "-m", "reportkit", "minimize", "--budget", "30", "--cold", "-j", "1",
+                           "-o", "outlink/out.min.py", "job.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "outlink is a symbolic link" in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
 def test_an_empty_or_absent_output_directory_is_fine(tmp_path):
     check_output_dir(tmp_path / "new")
     (tmp_path / "empty").mkdir()
