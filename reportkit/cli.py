@@ -381,9 +381,7 @@ def print_reproduction(rep: Reproduction, policy: MatchPolicy, script: str, verb
     if withheld:
         rows.append(("withheld env", f"{', '.join(withheld)} (secret-bearing: not passed to the runs; "
                                      "--keep-env NAME passes one)"))
-    width = max(len(k) for k, _ in rows)
-    for key, value in rows:
-        out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+    _print_rows(rows)
 
 
 def _print_withheld_hint(spec: RunSpec, source: str | None, sig: Signature | None) -> None:
@@ -798,9 +796,7 @@ def _print_minimize_summary(report) -> None:
     if report.verified is not None:
         rows.append(("re-checked", "fails the same way" if report.verified else report.verify_note or
                      "DOES NOT fail the same way any more (flaky?); see --retries"))
-    width = max(len(k) for k, _ in rows)
-    for key, value in rows:
-        out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+    _print_rows(rows)
 
 
 TEMPLATE_CHOICES = (AUTO_TEMPLATE, *TEMPLATE_NAMES)
@@ -937,9 +933,7 @@ def _print_bundle_summary(result) -> None:
         # composed from parts redacted before (the title went through the bundle's redactor): kept whole
         rows.append(("file it", protect(f"gh issue create {repo}--title {shlex.quote(result.title)} "
                                         f"--body-file {shlex.quote(rel(result.issue))}")))
-    width = max(len(k) for k, _ in rows)
-    for key, value in rows:
-        out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(str(value))}")
+    _print_rows(rows)
 
 
 @app.command(cls=HelpCommand, epilog=exit_epilog("ci"))
@@ -1138,10 +1132,28 @@ def _print_ci_report(report, outputs: dict[str, str]) -> None:
     out.print(f"  manifest  {escape(outputs['manifest'])}")
 
 
+# every line break a terminal, a log viewer or Python's str.splitlines knows: LF, CR, VT, FF, FS/GS/RS, NEL, LS, PS
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def _escaped_break(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return {10: "\\n", 13: "\\r"}.get(code) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
 def _one_line(text: str) -> str:
     """A name or message from a run on one line: its line breaks written out (a test id holding ``\\n::add-path::``
-    must not start a line, where the Actions runner reads workflow commands)."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    must not start a line, where the Actions runner reads workflow commands; an exception's class or a frame's file
+    name holding ``\\n  sandbox  NONE`` must not add a row to a report)."""
+    return _LINE_BREAK.sub(_escaped_break, text)
+
+
+def _print_rows(rows: list[tuple[str, object]]) -> None:
+    """A report's ``key  value`` rows, one line each: a value's line breaks (a name from the run: an exception's
+    class, a frame's file or function) are written out as escapes, as its control sequences are."""
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        out.print(f"  [bold]{key.ljust(width)}[/bold]  {escape(_one_line(str(value)))}")
 
 
 def _print_ci_failure(f) -> None:

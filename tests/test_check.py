@@ -286,3 +286,24 @@ def test_require_deterministic_is_the_one_refusal():
     assert info.value.exit_code == 1 and (info.value.failures, info.value.runs) == (3, 4)
     require_deterministic(flaky, retries=3)  # the user accepted the flake: a candidate must fail 3 of 3
     require_deterministic(Reproduction(signature=flaky.signature, runs=7, failures=7))
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r\n", "\u2028", "\x0b", "\x85"], ids=["lf", "crlf", "ls", "vt", "nel"])
+def test_names_from_the_run_cannot_add_rows_to_checks_report(tmp_path, brk):
+    """Round 30 (D2): a line break in the exception's class name, the raising frame's file name or its function name
+    started a line of its own in check's text report (a forged ``sandbox  NONE`` row); each is written out as an
+    escape, as the control sequences there are."""
+    forged = f"{brk}  sandbox    NONE rk-FORGED"
+    script = tmp_path / "names.py"
+    script.write_text(f"""
+E = type("RuntimeError" + {forged!r} + " type", (Exception,), {{}})
+g = {{"E": E}}
+exec(compile("\\n\\ndef f():\\n    raise E('boom')\\n", "x.py" + {forged!r} + " file", "exec"), g)
+g["f"].__code__ = g["f"].__code__.replace(co_name="f" + {forged!r} + " function")
+g["f"]()
+""")
+    proc = cli("check", "--runs", "1", "--confirm-runs", "1", str(script))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line for line in (proc.stdout + proc.stderr).splitlines() if line.lstrip().startswith("sandbox")]
+    assert len(rows) == 1 and "rk-FORGED" not in rows[0], proc.stdout
+    assert proc.stdout.count("rk-FORGED") == 3, proc.stdout  # shown, on the rows of the type and of where it raised
