@@ -281,6 +281,13 @@ def _delete_lines(smap: SourceMap, stmt: ast.stmt) -> Splice | None:
     return None if where is None else Splice(where[0], where[1], "")
 
 
+def _plain_functions(tree: ast.Module):
+    """The module's top-level functions a pass may rewrite: no decorators, defined once (and bound nowhere else)."""
+    for func in tree.body:
+        if isinstance(func, ast.FunctionDef) and not func.decorator_list and _defined_once(tree, func.name):
+            yield func
+
+
 def _plain_classes(tree: ast.Module, bases: set[str]):
     """The module's top-level classes a pass may rewrite: no decorators, no metaclass keywords, no
     subclasses (``bases``: the names other classes derive from), defined once."""
@@ -846,9 +853,7 @@ def helper_inline_candidates(source: str) -> list[str]:
     parents = _parents(tree)
     scopes = scopes_of(tree)
     out: list[str] = []
-    for func in tree.body:
-        if not isinstance(func, ast.FunctionDef) or func.decorator_list or not _defined_once(tree, func.name):
-            continue
+    for func in _plain_functions(tree):
         expr = _returned(func)
         calls = _calls_of(tree, parents, func.name)
         if expr is None or calls is None or len(calls) < 2:
@@ -910,9 +915,7 @@ def forwarding_function_candidates(source: str) -> list[str]:
     parents = _parents(tree)
     scopes = scopes_of(tree)
     out: list[str] = []
-    for func in tree.body:
-        if not isinstance(func, ast.FunctionDef) or func.decorator_list or not _defined_once(tree, func.name):
-            continue
+    for func in _plain_functions(tree):
         callee = _forwarded(func)
         if callee is None:
             continue
