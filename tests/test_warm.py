@@ -744,3 +744,30 @@ def test_a_torch_compile_script_runs_warm_like_cold(tmp_path):
     box.cleanup()
     assert "ValueError: compiled 5.524" in cold.stderr, cold.stderr[-2000:]
     assert essentials(result) == essentials(cold), result.stderr[-2000:]
+
+
+def test_no_run_sees_the_gate(tmp_path):
+    """Under bubblewrap a sandbox's first Python passes the gate (reportkit.run.sandbox.start) before anything else:
+    every first Python there is (the boot, the warm server, the backend wrapper of bundle's ladder) takes its
+    variable, and the run starts at once (one that missed it made reportkit wait for the "here" that never came, up
+    to a minute, and left the script the variable and the gate's two pipes)."""
+    from reportkit.run import sandbox
+    from reportkit.run.runner import BACKEND_BOOT_FILE, run_script
+
+    if sandbox.protection().mode != "bubblewrap":
+        pytest.skip("bubblewrap is not usable here")
+    script = write(tmp_path, "gate.py", """
+        import os
+        print("GATE", os.environ.get("REPORTKIT_GATE_FD"))
+        raise SystemExit(3)
+    """)
+    box = Sandbox(script)
+    started = time.monotonic()
+    results = [run_script(spec(script)), run_script(spec(script, boot_wrapper=BACKEND_BOOT_FILE))]
+    with WarmExecutor(["json"]) as warm:
+        results.append(warm.run(spec(script), None, box))
+    box.cleanup()
+    assert time.monotonic() - started < 45
+    for result in results:
+        assert result.returncode == 3, result.stderr
+        assert "GATE None" in result.stdout, result.stdout

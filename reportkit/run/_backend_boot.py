@@ -665,6 +665,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] != "--gdb-watch" and "REPORTKIT_GATE_FD" in os.environ:
+        _load_boot(sys.argv[1])._load_confine().pass_gate()  # (under bubblewrap: before anything else)
     if len(sys.argv) > 2 and sys.argv[1] != "--gdb-watch" and "REPORTKIT_START_ENV" in os.environ:
         _load_boot(sys.argv[1]).confine_and_exec(sys.argv[2])  # (before anything is read from the environment)
     sys.exit(main(sys.argv[1:]))
