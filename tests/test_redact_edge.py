@@ -30,7 +30,7 @@ NOT_OUTPUT = {
         "the hang watch's internal record in the scratch dir",
     ("run/executor.py", "_Server.send", "self.proc.stdin.write(data)"):
         "a request to the warm server's pipe (the run's spec), not output",
-    ("run/sandbox.py", "start", "os.write(go_w, b'go\\n')"):
+    ("run/sandbox.py", "_open_gate", "os.write(go_w, b'go\\n')"):
         "the gate's word to a sandbox starting under bubblewrap (a constant), through a pipe of its own",
     ("run/_confine.py", "pass_gate", "os.write(here_fd, b'here\\n')"):
         "the sandbox's word back through the gate's pipe (a constant), not output",

@@ -44,7 +44,6 @@ import glob
 import json
 import os
 import shutil
-import signal
 import stat
 import subprocess
 import sys
@@ -315,7 +314,8 @@ def _gated(cmd: Sequence[str]) -> list[str]:
 
 def start(cmd: Sequence[str], **kwargs) -> subprocess.Popen:
     """``subprocess.Popen`` of a command :func:`wrap` made: under bubblewrap the sandbox's first Python waits at the
-    gate (:data:`GATE_ENV`) until bwrap has bound its life to this process's (blocks until it is there)."""
+    gate (:data:`GATE_ENV`) until bwrap has bound its life to this process's; a thread of ours opens it then (the
+    caller has the process at once, to wait for or kill as any other)."""
     cmd = list(cmd)
     if _INFO_FD not in cmd:
         return subprocess.Popen(cmd, **kwargs)
@@ -334,30 +334,24 @@ def start(cmd: Sequence[str], **kwargs) -> subprocess.Popen:
     finally:
         for fd in (info_w, go_r, here_w):
             os.close(fd)
-    try:
-        deadline = time.monotonic() + INFO_WAIT
-        _await_report(info_r, deadline, b"}")  # the outer bwrap is bound to us
-        _await_report(here_r, deadline, b"\n")  # the command is there: the sandbox's init is bound to bwrap
-        os.write(go_w, b"go\n")
-    except OSError:
-        pass  # (bwrap has gone: nothing waits at the gate)
-    except BaseException:  # (Ctrl-C meanwhile: the caller never got the process to end)
-        _end(proc)
-        raise
-    finally:
-        for fd in (info_r, go_w, here_r):
-            os.close(fd)
+    threading.Thread(target=_open_gate, args=(info_r, here_r, go_w), name="reportkit-gate", daemon=True).start()
     return proc
 
 
-def _end(proc: subprocess.Popen) -> None:
-    """Kill a sandbox this process started (its session: bwrap's ``--new-session`` is below it) and reap it."""
+def _open_gate(info_r: int, here_r: int, go_w: int) -> None:
+    """Give the word once bwrap has reported (the outer bwrap is bound to us) and the command is there (the
+    sandbox's init, which binds itself to bwrap right after forking it, is too); a daemon thread: if this process
+    dies first, the pipes close and the gate reads end-of-file."""
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        deadline = time.monotonic() + INFO_WAIT
+        _await_report(info_r, deadline, b"}")
+        _await_report(here_r, deadline, b"\n")
+        os.write(go_w, b"go\n")
     except OSError:
-        pass
-    proc.kill()
-    proc.wait()
+        pass  # (bwrap has gone: nothing waits at the gate)
+    finally:
+        for fd in (info_r, go_w, here_r):
+            os.close(fd)
 
 
 def _await_report(fd: int, deadline: float, end: bytes) -> None:
