@@ -537,5 +537,5 @@ def test_sigterm_before_the_reduction_ends_runs_and_removes_the_session(tmp_path
                 p.kill()
     assert proc.returncode == 130, stdout + stderr
     assert "Traceback" not in stdout + stderr
-    assert _running(name) == []
-    assert [s for s in sessions if s.exists()] == []
+    assert [" ".join(p.cmdline()) for p in _running(name)] == [], stdout + stderr
+    assert [s for s in sessions if s.exists()] == [], stdout + stderr
