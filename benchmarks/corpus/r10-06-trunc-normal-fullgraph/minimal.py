@@ -1,0 +1,3 @@
+import torch
+
+torch.compile(torch.nn.init.trunc_normal_, fullgraph=True)(torch.empty(1))

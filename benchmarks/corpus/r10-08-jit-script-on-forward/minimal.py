@@ -1,0 +1,5 @@
+import torch
+
+@torch.jit.script
+def forward(self, x: torch.Tensor):
+    return self.fc1(x)
