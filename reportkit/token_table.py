@@ -383,14 +383,14 @@ DOCUMENTED_SHAPES: tuple[tuple[str, str, str, str], ...] = tuple(
     # Twitch's chat (IRC) OAuth tokens: oauth: and 30 lower-case letters and digits, sent as ``PASS oauth:...``
     # (dev.twitch.tv/docs/irc/authenticate-bot)
     + [("twitch-oauth-token", "oauth:", "[0-9a-z]{30}", "dev.twitch.tv/docs/irc")]
-    # NATS nkey seeds (a .creds file's "-----BEGIN USER NKEY SEED-----" block, nsc's output): base32 of two prefix
-    # bytes, the 32-byte seed and a CRC-16, 58 characters; "S", the key type's letter (User, Account, Operator, server
-    # Node, Cluster, curve X) and "A" (the prefix bytes' remaining zero bits), then a letter A-P (docs.nats.io, nkeys)
     # Meta's (Facebook's) user and page access tokens: EAA, a letter naming the app's kind (EAAB, EAAG, ...) and 90+
     # letters and digits (developers.facebook.com: access tokens)
     + [("facebook-access-token", "EAA", "[A-Z][0-9A-Za-z]{90,400}", "developers.facebook.com")]
     # Riot Games' API keys: RGAPI- and a UUID (developer.riotgames.com: "Your API key ... RGAPI-<uuid>")
     + [("riot-api-key", "RGAPI-", "[0-9a-f]{8}\\-[0-9a-f]{4}\\-[0-9a-f]{4}\\-[0-9a-f]{4}\\-[0-9a-f]{12}", "developer.riotgames.com")]
+    # NATS nkey seeds (a .creds file's "-----BEGIN USER NKEY SEED-----" block, nsc's output): base32 of two prefix
+    # bytes, the 32-byte seed and a CRC-16, 58 characters; "S", the key type's letter (User, Account, Operator, server
+    # Node, Cluster, curve X) and "A" (the prefix bytes' remaining zero bits), then a letter A-P (docs.nats.io, nkeys)
     + [("nats-nkey-seed", f"S{kind}A", "[A-P][2-7A-Z]{54}", "docs.nats.io") for kind in "UAONCX"]
 )
 
