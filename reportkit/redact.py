@@ -3411,21 +3411,14 @@ def _picked_value(m: re.Match[str]) -> bool:
 
 # a Cisco IOS password with its type: 7 is a reversible encoding (``username admin password 7 0822455D0A16``), 0 the
 # password itself (``password 0 <picked>``)
-_CISCO_TYPED = _rx(r"(?<![\w\-])(?:password|secret|key-string|key)[ \t]{1,3}(?:7[ \t]{1,3}(?P<value>[0-9]{2}(?:[0-9A-Fa-f]{2}){3,60})"
-                          r"|0[ \t]{1,3}(?P<plain>(?!<redacted)[^\s\"']{6,128}))(?![\w\-])")
+_CISCO_TYPED = _rx(r"(?<![\w\-])(?:password|secret|key-string|key)[ \t]{1,3}(?P<type>[07])[ \t]{1,3}"
+                          r"(?P<value>(?!<redacted)(?:[0-9]{2}(?:[0-9A-Fa-f]{2}){3,60}|[^\s\"']{6,128}))(?![\w\-])")
+_CISCO_TYPE7 = _rx(r"[0-9]{2}(?:[0-9A-Fa-f]{2}){3,60}")
 
 
 def _cisco_typed(m: re.Match[str]) -> bool:
-    return m.group("value") is not None or password_made(m.group("plain"))
-
-
-def _cisco_typed_spans(text: str) -> list[Span]:
-    spans = []
-    for m in _CISCO_TYPED.finditer(text):
-        if _cisco_typed(m):
-            group = "value" if m.group("value") is not None else "plain"
-            spans.append((m.start(group), m.end(group), _mark("secret")))
-    return spans
+    value = m.group("value")
+    return _CISCO_TYPE7.fullmatch(value) is not None if m.group("type") == "7" else password_made(value)
 
 
 # a config's statement: a secret's name, spaces and the value in quotes (BIND's ``secret "<base64>";``, Junos'
@@ -3462,7 +3455,7 @@ def _named_guesses(text: str) -> str:
     if "\"" in text or "'" in text:
         text = _apply(text, _group_spans(_NAME_THEN_QUOTED, text, "secret", _quoted_config_secret))
     if " 7 " in text or " 0 " in text:
-        text = _apply(text, _cisco_typed_spans(text))
+        text = _apply(text, _group_spans(_CISCO_TYPED, text, "secret", _cisco_typed))
     if ":" in text and "." in text:
         text = _apply(text, _group_spans(_UNLEASH_TOKEN, text, "unleash-token"))
     if ":" in text:
