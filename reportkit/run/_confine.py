@@ -231,14 +231,14 @@ def private_pts():
     return "private"
 
 
+def _null_over(path):
+    """Bind ``/dev/null`` over ``path`` (in the run's own mount namespace): mount(2)'s result, 0 when done."""
+    return _libc().mount(b"/dev/null", os.fsencode(path), None, _MS_BIND, None)
+
+
 def mask_sockets(paths):
     """``/dev/null`` over each socket path (in the run's own mount namespace). Returns the number masked."""
-    libc = _libc()
-    masked = 0
-    for path in paths:
-        if libc.mount(b"/dev/null", os.fsencode(path), None, _MS_BIND, None) == 0:
-            masked += 1
-    return masked
+    return sum(_null_over(path) == 0 for path in paths)
 
 
 PROC_MASKED = ("/proc/keys", "/proc/key-users")
@@ -248,12 +248,11 @@ def mask_proc_files(paths=PROC_MASKED):
     """``/dev/null`` over each of ``paths`` that exists (in the run's own mount namespace; a new procfs cannot
     then be mounted to see them again: the kernel refuses one less covered than the one there). Returns the
     number masked; raises :class:`ConfinementError` when one that exists cannot be."""
-    libc = _libc()
     masked = 0
     for path in paths:
         if not os.path.exists(path):
             continue
-        _check(libc.mount(b"/dev/null", os.fsencode(path), None, _MS_BIND, None), "mount(bind /dev/null " + path + ")")
+        _check(_null_over(path), "mount(bind /dev/null " + path + ")")
         masked += 1
     return masked
 
