@@ -156,8 +156,9 @@ def test_ctrl_c_stops_check_and_bundle_promptly(tmp_path, command, sigint):
     (the terminal went away) the same way: they ended reportkit by their default action (exit -15, -1), its runs
     left to bwrap's parent-death signal alone."""
     name = f"sleeper_{uuid.uuid4().hex[:12]}.py"
+    marker = f"child-of-{name}"
     (tmp_path / name).write_text("import subprocess, sys, time\n"
-                                 "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', 'child'])\n"
+                                 f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}])\n"
                                  "time.sleep(600)\nraise RuntimeError('never')\n")
     args = ["--timeout", "900", name] + (["--no-ladder", "--out", str(tmp_path / "b")] if command == "bundle" else [])
     ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint == "ignored" else None
@@ -165,9 +166,9 @@ def test_ctrl_c_stops_check_and_bundle_promptly(tmp_path, command, sigint):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ignore)
     try:
         deadline = time.monotonic() + 120
-        while len(_running(name)) < 2 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.1)  # the script and its child are running
-        assert len(_running(name)) >= 2, proc.communicate(timeout=30)
+        while not _running(marker) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)  # the script and its child are running (reportkit and bwrap name the script too)
+        assert _running(marker), proc.communicate(timeout=30)
         start = time.monotonic()
         proc.send_signal({"sigterm": signal.SIGTERM, "sighup": signal.SIGHUP}.get(sigint, signal.SIGINT))
         stdout, stderr = proc.communicate(timeout=60)
@@ -510,20 +511,20 @@ def test_sigterm_before_the_reduction_ends_runs_and_removes_the_session(tmp_path
     (exit -15), its session dir (the project's copy) and its /tmp link left for a later reportkit to remove, and
     ``minimize`` never reached the path that keeps the best result. Now: exit 130, the run gone, nothing left."""
     name = f"sleeper_{uuid.uuid4().hex[:12]}.py"
-    (tmp_path / name).write_text("import time\ntime.sleep(600)\nraise RuntimeError('never')\n")
+    marker = f"child-of-{name}"  # (a warm run is a fork of the server: its command line names no script, its child's does)
+    (tmp_path / name).write_text("import subprocess, sys, time\n"
+                                 f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}])\n"
+                                 "time.sleep(600)\nraise RuntimeError('never')\n")
     temp = tmp_path / "tmp"
     temp.mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "reportkit", command, "--timeout", "900", name], cwd=tmp_path,
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "TMPDIR": str(temp)})
     try:
-        def booted() -> bool:  # the run's interpreter (its boot runs the script) is there
-            return any("_boot.py" in " ".join(p.cmdline()) for p in _running(name))
-
         deadline = time.monotonic() + 120
-        while not booted() and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.1)
-        assert booted(), proc.communicate(timeout=30)
+        while not _running(marker) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)  # the script ran as far as starting its child
+        assert _running(marker), proc.communicate(timeout=30)
         sessions = list(temp.glob("reportkit-session-*"))
         assert sessions
         proc.send_signal(signal.SIGTERM)
