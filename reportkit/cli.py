@@ -10,7 +10,7 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -19,7 +19,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from reportkit import __version__
 from reportkit.constants import AUTO_TEMPLATE, CHECK_SCHEMA_VERSION, MINIMIZE_SCHEMA_VERSION, TEMPLATE_NAMES
-from reportkit.errors import UserError, sigterm_as_interrupt
+from reportkit.errors import UserError, sigterm_as_interrupt, was_interrupted
 from reportkit.failure.signature import FailureKind, MatchPolicy, Reproduction, Signature, shown_message
 from reportkit.io import check_writable, output_file, read_run_text, readable_by_runs
 from reportkit.redact import (
@@ -1314,6 +1314,12 @@ def _polish_help() -> None:
 _polish_help()
 
 
+def _interrupted() -> NoReturn:
+    kill_active()  # runs other threads started (a command's own paths end theirs)
+    err.print("reportkit: interrupted")
+    sys.exit(130)
+
+
 def main() -> None:
     import signal
 
@@ -1329,9 +1335,11 @@ def main() -> None:
         with sigterm_as_interrupt():  # (SIGTERM, SIGHUP: the runs in progress end with reportkit, exit 130)
             app()
     except KeyboardInterrupt:
-        kill_active()  # runs other threads started (a command's own paths end theirs)
-        err.print("reportkit: interrupted")
-        sys.exit(130)
+        _interrupted()
+    except SystemExit as exc:  # typer makes an interruption that reaches it exit 130 before it gets here
+        if exc.code == 130 and was_interrupted():
+            _interrupted()
+        raise
     except OSError as exc:  # the machine refused a write (a full disk, a quota): one line, not a traceback
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO):
             raise

@@ -33,16 +33,27 @@ class FlakyFailure(UserError):
         self.failures, self.runs = failures, runs
 
 
+_interrupted = threading.Event()
+
+
+def was_interrupted() -> bool:
+    """Whether a signal (Ctrl-C, SIGTERM, SIGHUP) raised KeyboardInterrupt in this process inside
+    :func:`sigterm_as_interrupt`: typer turns an interruption that reaches it into exit 130 itself, so the CLI
+    asks this to tell that exit from a command's own."""
+    return _interrupted.is_set()
+
+
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """Inside: SIGTERM (a cancelled CI job, ``kill``) and SIGHUP (the terminal went away) raise KeyboardInterrupt
-    like Ctrl-C, so the code that ends the runs in progress and keeps the best result so far on Ctrl-C runs for them
-    too. A signal ignored when reportkit started (``nohup``) stays ignored. Main thread only (elsewhere: no-op)."""
+    like Ctrl-C (SIGINT, which is handled here too so that :func:`was_interrupted` knows of it), so the code that ends
+    the runs in progress and keeps the best result so far on Ctrl-C runs for them too. A signal ignored when
+    reportkit started (``nohup``) stays ignored. Main thread only (elsewhere: no-op)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {}
-    for signum in (signal.SIGTERM, signal.SIGHUP):
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(signum) is not signal.SIG_IGN:
             previous[signum] = signal.signal(signum, _raise_interrupt)
     try:
@@ -53,4 +64,5 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 
 def _raise_interrupt(signum, frame):
+    _interrupted.set()
     raise KeyboardInterrupt

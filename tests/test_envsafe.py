@@ -183,6 +183,7 @@ def test_ctrl_c_stops_check_and_bundle_promptly(tmp_path, command, sigint):
     # (the bug was "ignored until the run ended": 600 s here; 5.06 s was seen once on a loaded 2-core CI machine)
     assert elapsed < 10, f"{command} took {elapsed:.1f} s to stop"
     assert "Traceback" not in stdout + stderr
+    assert "reportkit: interrupted" in stderr  # (check said nothing: typer turned the interruption into exit 130)
     assert _running(name) == []  # the script and its child are gone
     assert not (tmp_path / "b").exists()
 
@@ -538,5 +539,6 @@ def test_sigterm_before_the_reduction_ends_runs_and_removes_the_session(tmp_path
                 p.kill()
     assert proc.returncode == 130, stdout + stderr
     assert "Traceback" not in stdout + stderr
+    assert "reportkit: interrupted" in stderr
     assert [" ".join(p.cmdline()) for p in _running(name)] == [], stdout + stderr
     assert [s for s in sessions if s.exists()] == [], stdout + stderr
