@@ -1041,6 +1041,11 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("woocommerce-key", r"c[ks]_[a-f0-9]{40}"),  # WooCommerce's REST consumer key and secret
     # a Windows product key: five groups of five from its alphabet (no vowels, no 0, 1, 5)
     _tok("product-key", r"(?:[BCDFGHJKMNPQRTVWXY2346789]{5}-){4}[BCDFGHJKMNPQRTVWXY2346789]{5}"),
+    # a BIP32 extended private key (Bitcoin's xprv, testnet's tprv; SLIP-132's yprv/zprv): base58, 111 characters
+    *(_tok("wallet-key", head + r"prv[1-9A-HJ-NP-Za-km-z]{100,112}") for head in "xtyz"),
+    # Docker Swarm's join token, k3s/RKE2's node token (K10<hex>::<user>:<password>)
+    _tok("swarm-token", r"SWMTKN-1-[0-9a-z]{40,60}-[0-9a-z]{20,30}"),
+    _tok("k3s-token", r"K10[0-9a-f]{40,128}::[A-Za-z0-9_.\-]{1,64}:[A-Za-z0-9]{8,128}"),
 ]
 # Shapes without a literal prefix of their own (the needle they need is checked first): HashiCorp Terraform
 # Cloud/Vagrant tokens (``<14>.atlasv1.<60+>``), Azure AD client secrets (``<3><digit>Q~<31-34>``), MaxMind
@@ -1405,7 +1410,10 @@ _URL_RAW_PASSWORD = _rx(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:(?:(?!://)[^\s<
 _URL_PARAMS = _rx(  # (a parameter: after ? & ; or not inside a word, checked by _param_start)
     r"(?P<name>sig|signature|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|"
     r"X-Goog-Signature|X-Goog-Credential|access_token|refresh_token|id_token|client_secret|api_key|apikey|"
-    r"private_token|auth_token|Signature|Expires_sig|token|password|passwd|pwd|secret|key)=(?P<value>(?!<redacted)[A-Za-z0-9%+/=_\-.~]{8,2048})",
+    r"private_token|auth_token|Signature|Expires_sig|token|password|passwd|pwd|secret|key|"
+    # (an application's key by name: OpenWeather's appid, Azure's subscription-key; not an id of digits alone)
+    r"appid|app_key|appkey|app_secret|auth_key|authkey|subscription-key|subscription_key|license_key|licensekey|"
+    r"access_key|secret_key|session_id|sessionid)=(?P<value>(?!<redacted)[A-Za-z0-9%+/=_\-.~]{8,2048})",
 )
 _CONNECTION_STRING = _rx(  # Password=/Pwd= only after a ";" (checked by _connection_part)
     r"(?P<name>AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|ClientSecret|Password|Pwd)"
@@ -1453,6 +1461,12 @@ _PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
     **{tool: (("-a", "--auth"), "") for tool in ("http", "https", "httpie")},
     "lftp": (("-u", "--user"), ""),
     "openssl": (("-k",), ""),
+    # Dell's racadm -u USER -p PW, openfortivpn HOST -u USER -p PW, Vertica's vsql -U USER -w PW, rdesktop -p PW,
+    # and the pentest tools a lab script calls: smbmap, crackmapexec/netexec, evil-winrm, hydra -p PW
+    **{tool: (("-p",), "") for tool in ("racadm", "rdesktop", "smbmap", "crackmapexec", "netexec", "nxc", "evil-winrm",
+                                        "hydra")},
+    "openfortivpn": (("-p", "--password"), ""),
+    "vsql": (("-w", "--password"), ""),
     "mc": ((), ""),  # mc alias set NAME URL ACCESS_KEY SECRET_KEY (below)
     # -b ... USER PW; -U user%PW; -pPW; add_user USER PW (below)
     **{tool: ((), "") for tool in ("htpasswd", "smbclient", "7z", "7za", "7zz", "7zr", "rabbitmqctl")},
@@ -1584,6 +1598,54 @@ for _pattern, _needles in (
     (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}" + _QUOTED_PW, ("PSK", "XAUTH", "EAP", "NTLM")),
     (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}(?P<value>0[xs][A-Za-z0-9+/=]{8,1024})(?![\w+/=])",
      ("PSK", "XAUTH", "EAP", "NTLM")),
+    # GitHub Actions' workflow command ::add-mask::VALUE: what a step masks is a secret by definition
+    (r"::add-mask::(?P<value>(?!<redacted)[^\s\"'`]{1,1024})", ("::add-mask::",)),
+    # Windows: net user NAME PW [/add ...] ("*" prompts), schtasks ... /RP PW (run as) or /P PW (with /U)
+    (r"(?i)(?<![\w\-])net(?:\.exe)?[ \t]+user[ \t]+[\"']?[^\s\"'/]{1,100}[\"']?[ \t]+[\"']?"
+     r"(?P<value>(?!<redacted)(?![a-z]{1,40}[\"']?[ \t]*(?:\r?\n|\\n|$))[^\s\"'`/*][^\s\"'`]{0,255})[\"']?"
+     r"(?=[ \t]*(?:/\w|\r?\n|\\n|$|[;&|]))",  # (a word of prose at the line's end is none: "net user growth rate")
+     ("net user", "NET USER", "Net User", "net.exe user", "NET.EXE USER")),
+    (r"(?i)(?<![\w\-])schtasks(?:\.exe)?\b[^\n|;&]{0,300}?\s/R?P[ \t]+[\"']?(?P<value>(?!<redacted)[^\s\"'`/*][^\s\"'`]{0,255})",
+     ("schtasks", "SCHTASKS", "SchTasks", "Schtasks")),
+    # a password piped to the tool that reads it: echo PW | kinit USER, echo USER:PW | chpasswd, ... | passwd --stdin,
+    # ... | docker login --password-stdin
+    (r"\becho[ \t]+(?:-[neE]{1,3}[ \t]+)?[\"']?(?P<value>(?!<redacted)[^\s\"'`|$<>][^\s\"'`|]{0,255})[\"']?[ \t]{0,3}\|"
+     r"[ \t]{0,3}(?:sudo[ \t]+(?:-\S{1,20}[ \t]+){0,3})?(?:kinit|chpasswd|smbpasswd|cryptsetup|passwd[ \t]+--stdin|"
+     r"(?:docker|podman|nerdctl|helm|oras|buildah|skopeo)[ \t]+(?:registry[ \t]+)?login\b[^\n|;&]{0,200}--password-stdin)",
+     ("kinit", "chpasswd", "smbpasswd", "cryptsetup", "--stdin", "password-stdin")),
+    # ZooKeeper's addauth digest USER:PW, Samba's -U USER%PW (net, rpcclient, smbcacls, winexe, mount's user=),
+    # a proxy's login=USER:PW (Squid's cache_peer)
+    (r"\baddauth[ \t]+digest[ \t]+[^\s:]{1,100}:(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("addauth",)),
+    (r"(?:(?<=[\s\"'\[,])|^)(?:-U|--user(?:name)?=)[ \t]{0,3}[\"']?[A-Za-z0-9_.@\\\-]{1,100}%"
+     r"(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
+     ("-U", "--user")),
+    (r"(?:(?<=[\s\"'\[,;?&])|^)login=[A-Za-z0-9_.@\-]{1,100}:(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("login=",)),
+    # SNMP communities in a device's or snmpd's configuration: snmp-server community X RO, rocommunity X, rwcommunity X
+    (r"\bsnmp-server[ \t]+community[ \t]+(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("snmp-server",)),
+    (r"(?<![\w\-])r[ow]community6?[ \t]+(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("community",)),
+    # Tor's control port: AUTHENTICATE "PW" (or the cookie's hex); IRC: /msg NickServ IDENTIFY [ACCOUNT] PW
+    (r"\bAUTHENTICATE[ \t]+\"(?P<value>(?!<redacted)[^\"\n]{1,256})\"", ("AUTHENTICATE",)),
+    (r"\bAUTHENTICATE[ \t]+(?P<value>[0-9A-Fa-f]{16,128})\b", ("AUTHENTICATE",)),
+    (r"(?i)\bnickserv\b[^\n]{0,20}?\bidentify[ \t]+(?:[^\s]{1,64}[ \t]+)?(?P<value>(?!<redacted)[^\s\"'`]{1,256})"
+     r"(?=[ \t]*(?:\r?\n|\\n|$|[\"'`]))", ("NickServ", "nickserv", "NICKSERV", "Nickserv")),
+    # Wi-Fi: wpa_cli set_network N psk '"PW"' (or password, sae_password, wep_keyN), iwconfig DEV key [s:]PW
+    (r"\bset_network[ \t]+\d{1,3}[ \t]+(?:psk|password|sae_password|wep_key[0-3])[ \t]+(?P<value>(?!<redacted)[^\s`]{1,256})",
+     ("set_network",)),
+    (r"\biwconfig\b[^\n|;&]{0,100}?\s(?:key|enc)[ \t]+(?:s:)?(?P<value>(?!<redacted)(?!(?:on|off|open|restricted)\b)"
+     r"[^\s\"'`\[]{4,256})", ("iwconfig",)),
+    # SAP HANA's hdbuserstore SET KEY HOST:PORT USER PW, Oracle's mkstore -createCredential ALIAS USER PW,
+    # Teradata's BTEQ .LOGON [HOST/]USER,PW
+    (r"(?i)\bhdbuserstore\b[^\n|;&]{0,100}?\bSET[ \t]+\S{1,100}[ \t]+\S{1,200}[ \t]+\S{1,100}[ \t]+"
+     r"(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("hdbuserstore",)),
+    (r"-(?:create|modify)Credential[ \t]+\S{1,200}[ \t]+\S{1,100}[ \t]+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
+     ("Credential",)),
+    (r"(?i)(?<![\w])\.logon[ \t]+(?:[^\s/,;]{1,100}/)?[^\s,;/]{1,100},(?P<value>(?!<redacted)[^\s;\"'`]{1,256})",
+     (".logon", ".LOGON", ".Logon")),
+    # a wallet's private key given to the call that loads it: Account.from_key("0x<64 hex>"), new Wallet(...),
+    # privateKeyToAccount(...), SigningKey.from_string(bytes.fromhex(...))
+    (r"\b(?:from_key|privateKeyToAccount|fromPrivateKey|from_private_key|PrivateKey|Wallet|from_secret_key|"
+     r"SigningKey(?:\.from_string)?)\([ \t]{0,3}(?:bytes\.fromhex\([ \t]{0,3})?[\"']?(?P<value>(?:0x)?[0-9a-fA-F]{64})"
+     r"(?![0-9a-fA-F])", ("Key(", "key(", "Wallet(", "Account(", "Key.from")),
     (r"\bmc\s+alias\s+set\s+\S{1,100}\s+\S{1,500}\s+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{3,200}[\"']?\s+[\"']?[^\s\"'`]{8,256})",
      ("alias set",)),
 ):
@@ -1639,6 +1701,11 @@ def _connection_part(m: re.Match[str]) -> bool:
     return True
 
 
+_APP_PARAMS = frozenset({"appid", "app_key", "appkey", "app_secret", "auth_key", "authkey", "subscription-key",
+                         "subscription_key", "license_key", "licensekey", "access_key", "secret_key", "session_id",
+                         "sessionid"})
+
+
 def _real_param(m: re.Match[str]) -> bool:
     value = m.group("value")
     if not _param_start(m.string, m.start()):
@@ -1648,6 +1715,8 @@ def _real_param(m: re.Match[str]) -> bool:
         return False  # token=, api_key= ... outside a query string: the assignment rules' (text only)
     if m.group("name").lower() == "token" and not re.search(r"[0-9]", value):
         return False
+    if m.group("name").lower() in _APP_PARAMS and not re.search(r"[A-Za-z]", value):
+        return False  # (?appid=1234567890: a Facebook app's id, public)
     if m.group("name") == "key":  # ?key= (Google's APIs and many others) when drawn, not ?key=sort_order
         # (a UUID too: WeCom's and Lark's group robots, ``webhook/send?key=<uuid>``)
         return _drawn_body(value.replace("-", "").replace("_", "")) or _UUID.fullmatch(value) is not None
@@ -1861,6 +1930,23 @@ def _url_path_key(m: re.Match[str]) -> bool:
         and _drawn_mixed(body)
 
 
+# a key in a URL's path after a segment that names it (IFTTT's /trigger/E/with/key/<key>, /token/<t>, /apikey/<k>)
+# or after an API's version (Infura's and Alchemy's /v3/<key>): drawn, 16+ characters (32+ hex digits)
+_URL_NAMED_PATH_KEY = _rx(r"/(?:key|keys|token|tokens|apikey|api[_\-]key|api[_\-]token|access[_\-]token|secret|"
+                          r"v[0-9]{1,2})/(?P<value>(?!<redacted)[A-Za-z0-9_\-]{16,256})(?=[/?#\s\"'<>)\],;]|$)")
+
+
+def _url_named_path_key(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    text, start = m.string, m.start()
+    word = max(text.rfind(c, 0, start) for c in " \t\n\"'<>(")
+    if text.find("://", word + 1, start) < 0:
+        return False
+    if m.group(0).startswith("/v"):  # (after a version: a key's make-up only, not a route's name)
+        return _long_hex(value) or (_drawn_mixed(value) and len(value) >= 24)
+    return _long_hex(value) or looks_random(value) or _drawn_mixed(value)
+
+
 # an API key given as the user with an empty password (``curl -u <key>:``, Stripe's and Checkr's documented form): the
 # user is the key when it is drawn (32+ hex digits, random text)
 _USER_KEY_ONLY = _rx(r"(?:\s|^|[\"'\[,])(?:-u|--user)(?:\s{1,5}|=|[\"']\s{0,3},\s{0,3}[\"'])[\"']?"
@@ -1935,6 +2021,7 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_USER_KEY_ONLY, text, "credentials", _drawn_user_key)
     if "://" in text:
         spans += _group_spans(_URL_PATH_KEY, text, "url-path-key", _url_path_key)
+        spans += _group_spans(_URL_NAMED_PATH_KEY, text, "url-path-key", _url_named_path_key)
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
         spans += _group_spans(_URL_RAW_PASSWORD, text, "url-credentials", _raw_password)
@@ -2180,7 +2267,7 @@ def _high_spans(text: str) -> list[Span]:
 _LONG_SECRET_WORD = (
     r"(?:token|secret|password|passwd|pass[_.\-]?phrase|credentials?|api[_.\-]?key|access[_.\-]?key|"
     r"secret[_.\-]?key|private[_.\-]?key|sdk[_.\-]?key|session[_.\-]?id|"  # (Hadoop's, Java's dotted names: fs.s3a.secret.key)
-    r"secret[_.\-]?key[_.\-]?base|authtok)"  # (Rails' and Phoenix's secret_key_base; SSSD's ldap_default_authtok)
+    r"secret[_.\-]?key[_.\-]?base|authtok|mnemonic|(?:seed|recovery)[_.\-]?phrase)"  # (Rails' and Phoenix's secret_key_base; SSSD's ldap_default_authtok)
 )
 # (and "pw" glued to a word before it: rootpw, adminpw, BMC_ROOTPW; no English word ends so, and PWD is not it;
 # "sk" alone is the secret half of the ak/sk pairs of Chinese clouds' SDKs: Volcengine, Huawei, Baidu; never
@@ -5741,6 +5828,7 @@ _SECRET_NAME_WORDS = frozenset(
         "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS",
         "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CRED", "CREDS", "AUTH", "COOKIE", "COOKIES",
         "APIKEY", "KEY", "PRIVATEKEY", "SIGNATURE", "WEBHOOK", "WEBHOOKS", "DSN", "JWT", "BEARER", "PSK",
+        "MNEMONIC", "SEEDPHRASE",  # (a wallet's BIP39 words: WALLET_MNEMONIC, also SEED_PHRASE, RECOVERY_PHRASE below)
     }
 )  # fmt: skip
 _GLUED_SUFFIXES = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "CREDENTIALS", "WEBHOOK")
@@ -5778,6 +5866,8 @@ def is_secret_env_name(name: str) -> bool:
     for i, word in enumerate(words):
         if word.endswith(("PW", "PWD", "PASS")) and word not in _NOT_PASS_WORDS and len(word) > 4 - (i > 0):
             return True  # SPYRE_ROOTPW, SPYRE_DBPASS, SSHPASS, PGPASS_ENTRY
+        if word == "PHRASE" and i and words[i - 1] in ("SEED", "RECOVERY"):
+            return True
         if word == "SESSION" and (i == len(words) - 1 or words[i + 1] in ("ID", "KEY", "TOKEN")
                                   or (i and words[i - 1] == "OP")):
             return True  # ..._SESSION_ID, 1Password CLI sessions (OP_SESSION_<account>)

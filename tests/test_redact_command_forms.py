@@ -1,0 +1,76 @@
+"""Credentials in the command forms and config lines of tools the earlier rules did not know (round 30's
+not-promised families, written from the tools' own documentation): a password given positionally or piped,
+a community string, a key in a URL path named for it, wallet keys, join tokens. Each with ordinary text of the
+same shape that stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from reportkit.redact import is_secret_env_name, redact_text
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("::add-mask::S3cr3tValue99", "S3cr3tValue99"),
+    ("C:\\> net user alice Winter2024! /add", "Winter2024!"),
+    ("net user bob Pa55word", "Pa55word"),
+    ("schtasks /Create /TN job /TR c:\\x.exe /RU admin /RP Hunter2Hunter2 /SC DAILY", "Hunter2Hunter2"),
+    ("echo 'Tr0ub4dor&3' | kinit alice@EXAMPLE.COM", "Tr0ub4dor&3"),
+    ("echo alice:Sup3rS3cret | sudo chpasswd", "Sup3rS3cret"),
+    ("echo hunter2pass | docker login --password-stdin -u bob registry.io", "hunter2pass"),
+    ("addauth digest admin:ZkP4ssw0rd", "ZkP4ssw0rd"),
+    ("net ads join -U Administrator%J0inP4ss", "J0inP4ss"),
+    ("cache_peer parent.example.com parent 3128 0 login=proxyuser:Pr0xyP4ss", "Pr0xyP4ss"),
+    ("snmp-server community Xk9sD3cret RO", "Xk9sD3cret"),
+    ("rocommunity myS3cretComm 10.0.0.0/8", "myS3cretComm"),
+    ('AUTHENTICATE "torcontrolpw"', "torcontrolpw"),
+    ("/msg NickServ IDENTIFY mynick n1ckP4ss", "n1ckP4ss"),
+    ("""wpa_cli set_network 0 psk '"wifiP4ssword"'""", "wifiP4ssword"),
+    ("iwconfig wlan0 key s:wepk3y", "wepk3y"),
+    ("hdbuserstore SET DEFAULT hana:30015 SYSTEM H4naP4ss", "H4naP4ss"),
+    ("mkstore -wrl /w -createCredential orcl scott T1gerP4ss", "T1gerP4ss"),
+    (".LOGON tdhost/dbc,Td4P4ss", "Td4P4ss"),
+    ('acct = Account.from_key("0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")',
+     "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"),
+    ("xprv" + (_B58 * 2)[:107], (_B58 * 2)[:107]),
+    ("docker swarm join --token SWMTKN-1-49nj1cmql0jkz5s954yi3oex3nedyz0fb0xx14ie39trti4wxv-8vxv8rssmk743ojnwacrr2e7c "
+     "192.168.99.100:2377", "8vxv8rssmk743ojnwacrr2e7c"),
+    ("K10aaaabbbbccccddddeeeeffff00001111222233334444555566667777888899::server:0123456789abcdef0123456789abcdef",
+     "0123456789abcdef0123456789abcdef"),
+    ("https://api.openweathermap.org/data/2.5/weather?q=London&appid=b6907d289e10d714a6e88b30761fae22",
+     "b6907d289e10d714a6e88b30761fae22"),
+    ("racadm -r 10.0.0.5 -u root -p calvinPass1 getsysinfo", "calvinPass1"),
+    ("openfortivpn vpn.example.com:443 -u alice -p F0rtiP4ss", "F0rtiP4ss"),
+    ("vsql -h db -U dbadmin -w V3rticaP4ss", "V3rticaP4ss"),
+    ("curl -X POST https://maker.ifttt.com/trigger/door/with/key/dXk4Ab9QzLm2Pq7Rs3Tu1v", "dXk4Ab9QzLm2Pq7Rs3Tu1v"),
+    ("https://mainnet.infura.io/v3/9aa3d95b3bc440fa88ea12eaa4456161", "9aa3d95b3bc440fa88ea12eaa4456161"),
+    ('mnemonic = "abandon ability able about above absent absorb abstract absurd abuse access accident"', "absurd"),
+])
+def test_a_command_forms_credential_is_redacted(text, secret):
+    out = redact_text(text, home="")
+    assert secret not in out and "<redacted" in out
+
+
+@pytest.mark.parametrize("text", [
+    "the net user count grew by 5% this quarter",
+    "net user growth rate",
+    "echo hello | grep h",
+    "login=admin",
+    "python -m pytest -U",
+    "ratio 50% -U flag",
+    "https://graph.facebook.com/x?appid=1234567890123&x=1",
+    "https://api.example.com/v1/users/list_all_active_users",
+    "https://github.com/pytorch/pytorch/blob/v2/torch/nn/modules/batchnorm.py",
+    "https://api.example.com/v1/CheckoutSessionsController",
+    "the instruction mnemonic is MOV",
+])
+def test_ordinary_text_of_the_same_shape_stays(text):
+    assert redact_text(text, home="") == text
+
+
+@pytest.mark.parametrize(("name", "secret"), [("WALLET_MNEMONIC", True), ("SEED_PHRASE", True),
+                                              ("RECOVERY_PHRASE", True), ("SEED", False), ("PASS_PHRASE_LEN", False)])
+def test_wallet_words_are_named_secrets(name, secret):
+    assert is_secret_env_name(name) is secret
