@@ -59,3 +59,26 @@ def test_the_probe_still_reports_a_normal_projects_environment(tmp_path, protect
     assert env["python"] == sys.version.split()[0] and env["platform"] and not env["probe_errors"], env
     assert env["torch"]["status"] == "collected" and env["torch"]["version"], env["torch"]
     assert data["signature"]["message"] == "helper_pkg"  # (the run found it on the user's path)
+
+
+def test_the_probe_keeps_the_audit_hook_where_it_is_all_there_is(tmp_path):
+    """Round 31 (blind): with no bubblewrap and no Landlock the audit hook is the only layer that holds a run's
+    signals, and the probe ran without it (it refuses the shells collect_env starts): a project's ``torch.py``
+    signalled a process outside (SIGUSR1 ended it; SIGSTOP stopped reportkit's parent shell). Now the probe keeps the
+    hook there, runs without collect_env, and the report says why."""
+    victim = subprocess.Popen(["sleep", "120"])
+    try:
+        proj = tmp_path / "proj"
+        proj.mkdir()
+        (proj / "script.py").write_text('raise ValueError("boom")\n')
+        (proj / "torch.py").write_text(f"import os, signal\nos.kill({victim.pid}, signal.SIGUSR1)\n__version__ = '0'\n")
+        done = _bundle(proj / "script.py", tmp_path / "bundle",
+                       env={"REPORTKIT_SANDBOX": "fallback", "REPORTKIT_LANDLOCK": "0"})
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert victim.poll() is None  # (without the hook: -10, SIGUSR1's default action)
+        env = json.loads((tmp_path / "bundle" / "bundle.json").read_text())["collected"]["env"]
+        assert "refused" in json.dumps(env["probe_errors"])  # (the hook said no, and the probe went on)
+        assert env["collect_env_reason"].startswith("not run: the sandbox here is the audit hook alone")
+    finally:
+        victim.kill()
+        victim.wait()

@@ -271,6 +271,7 @@ class Workspace:
         self.gdb_out = self.root / "gdb.txt"
         self.probe_dir = self.root / "probe"  # the probe's sandbox: the one place it may write
         self.probe_out = self.probe_dir / "probe.json"
+        self.probe_note = ""  # why the probe ran without collect_env, where reportkit chose so
         self.call_log = self.root / "calls.jsonl"
         self.sandboxes: list[Sandbox] = []
 
@@ -312,6 +313,18 @@ def read_compile_log(path: Path) -> list[dict]:
 # --------------------------------------------------------------------------- environment
 
 
+HOOK_ONLY_COLLECT_ENV = ("not run: the sandbox here is the audit hook alone (no bubblewrap, no Landlock with scoped "
+                         "signals), which refuses the shells collect_env starts; install bubblewrap")
+
+
+def hook_only() -> bool:
+    """Whether the audit hook is all that would hold the probe's signals (the fallback without Landlock ABI 6, which
+    scopes them): then the probe keeps the hook, as a run does, and runs without ``collect_env`` (the hook refuses
+    the shells it starts). Elsewhere the kernel's layers confine the probe and the hook is left out."""
+    prot = protect.protection()
+    return prot.mode == "fallback" and prot.landlock < 6
+
+
 def start_probe(spec: RunSpec, ws: Workspace, options: CollectOptions) -> subprocess.Popen:
     """Start the environment probe sandboxed as a run is (it imports what the script's directory holds: a
     project's own ``torch.py`` or ``subprocess.py`` runs in it), without network, in two stages as a run given
@@ -320,12 +333,15 @@ def start_probe(spec: RunSpec, ws: Workspace, options: CollectOptions) -> subpro
     then starts again as the script would (``PYTHONPATH``, ``site``, a ``sitecustomize`` act confined)."""
     ws.probe_dir.mkdir(exist_ok=True)
     cmd = [spec.python, str(PROBE_FILE), str(ws.probe_out), str(spec.script.parent)]
-    if not options.collect_env:
+    hooked = hook_only()
+    if hooked and options.collect_env:
+        ws.probe_note = HOOK_ONLY_COLLECT_ENV
+    if not options.collect_env or hooked:
         cmd.append("--no-collect-env")
     cmd, env = two_stage(cmd, build_env(spec.env))
     wrapped, env = protect.wrap(cmd, env, writable=[ws.probe_dir], scratch=ws.probe_dir, network=False)
-    if env.pop(protect.GUARD_ENV, None) is not None:  # (no audit hook: it refuses collect_env's shell calls;
-        # Landlock, seccomp and the mount namespace confine the probe)
+    if not hooked and env.pop(protect.GUARD_ENV, None) is not None:  # (no audit hook: it refuses collect_env's
+        # shell calls; Landlock, seccomp and the mount namespace confine the probe)
         path = [p for p in env.pop("PYTHONPATH", "").split(os.pathsep) if p and p != str(protect.GUARD_SITE)]
         if path:
             env["PYTHONPATH"] = os.pathsep.join(path)
@@ -349,6 +365,8 @@ def finish_probe(proc: subprocess.Popen, ws: Workspace, deadline: float) -> tupl
         data = load_artifact_json(ws.probe_out)
     except (OSError, ValueError):
         return {}, why or "the probe wrote nothing"
+    if ws.probe_note and isinstance(data.get("errors"), dict):
+        data["errors"].setdefault("collect_env", ws.probe_note)
     if why == "timed out":
         why = f"timed out during stage '{data.get('stage')}'"
     return data, why
@@ -429,7 +447,8 @@ def _torch_details(env: EnvInfo, data: dict, why: str) -> None:
     if data.get("collect_env"):
         env.collect_env = str(data["collect_env"])
     else:
-        env.collect_env_reason = ("torch.utils.collect_env failed: " + errors["collect_env"]) \
+        env.collect_env_reason = (errors["collect_env"] if errors["collect_env"].startswith("not run") else
+                                  "torch.utils.collect_env failed: " + errors["collect_env"]) \
             if "collect_env" in errors else ("torch is not importable" if not torch else
                                              f"not run ({why or 'disabled'})")
 
