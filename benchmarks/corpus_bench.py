@@ -119,6 +119,8 @@ MANIFEST_KEYS = {"id", "set", "tags", "title", "target", "args", "timeout", "cat
                  "minimal_target", "site", "good", "provenance", "hand_minimal"}
 PROVENANCE_KEYS = ("written_by", "written", "blind", "held_out_from")  # required; others (note, url ...) may follow
 CASE_ID = re.compile(r"(?P<set>[a-z]\d\d)-\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")
+# (a script that only does "from torch.utils.data import Dataset" uses torch too)
+_IMPORTS_TORCH = re.compile(r"^[ \t]*(?:import|from)[ \t]+torch\b", re.MULTILINE)
 
 
 # --------------------------------------------------------------------------- the corpus
@@ -160,7 +162,7 @@ class Case:
 
     @property
     def uses_torch(self) -> bool:
-        return any("import torch" in p.read_text(encoding="utf-8", errors="replace")
+        return any(_IMPORTS_TORCH.search(p.read_text(encoding="utf-8", errors="replace"))
                    for p in self.path.rglob("*.py"))
 
     def derived_tags(self) -> list[str]:
