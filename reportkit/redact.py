@@ -1406,6 +1406,10 @@ _URL_TOKEN_USER = _rx(r"://(?P<value>[A-Za-z0-9_\-.~%]{20,256})@")
 # (checked by _raw_password)
 _URL_RAW_PASSWORD = _rx(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:(?:(?!://)[^\s<>`]){1,256})"
                                r"@(?=[A-Za-z0-9][A-Za-z0-9.\-]{0,253}(?:[:/?#,;\"'`)\]\\\s]|$))")
+# a user that holds "@" itself (an e-mail address as the login: smtps://alice@example.com:PW@smtp.example.com): the
+# password between the first ":" after it and the last "@" before the host (checked by _at_user_password)
+_URL_AT_USER = _rx(r"://[^\s/@:<>\"'`?#\\]{1,128}@[A-Za-z0-9.\-]{1,253}:(?P<value>(?!<redacted)(?:(?!://)[^\s<>`]){1,256})"
+                          r"@(?=[A-Za-z0-9][A-Za-z0-9.\-]{0,253}(?:[:/?#,;\"'`)\]\\\s]|$))")
 # signed URLs and SAS tokens: the signature, credential and token parameters
 _URL_PARAMS = _rx(  # (a parameter: after ? & ; or not inside a word, checked by _param_start)
     r"(?P<name>sig|signature|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|"
@@ -1427,9 +1431,17 @@ _AUTH_HEADER = _rx(
     r"|[A-Za-z][A-Za-z0-9_\-]{1,30}[ ]{1,3}(?=[^\s\"',;\\]{8}))?"  # any other scheme before a credential
     # (a word before a redacted credential is its scheme, not the value: ``Authorization: Api-Key <redacted>``,
     # once a known value went first)
-    r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)[^\s\"',;\\]{4,})(?![^\s\"',;\\])(?![ ]{1,3}<redacted)",
+    # (not the first of a scheme's auth-params, ``Digest username="alice", ...``: _AUTH_PARAM takes those)
+    r"(?P<value>(?!<redacted)(?!(?:bearer|basic|token|digest|bot)\s)(?![A-Za-z_][\w\-]{0,40}=[\\\"A-Za-z0-9])"
+    r"[^\s\"',;\\]{4,})(?![^\s\"',;\\])(?![ ]{1,3}<redacted)(?![ ]{1,3}[A-Za-z_][\w\-]{0,40}=[\\\"A-Za-z0-9])",
     re.IGNORECASE,
 )
+# a scheme's credentials written as auth-params (RFC 7235 ``name=value, ...``: HTTP Digest, OAuth 1.0, HTTP
+# Signatures): the parameters that carry the proof or the token; the user, realm, nonce and uri stay
+_AUTH_PARAMS_LINE = _rx(_HEADER_START + r"(?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?[A-Za-z][\w\-]{1,30}"
+                               r"\s{1,5}[A-Za-z_][\w\-]{0,40}\s{0,3}=[^\n]{0,4096}", re.IGNORECASE)
+_AUTH_PARAM = _rx(r"(?:(?<=[\s,])|(?<=\\[nrt]))(?:response|signature|oauth_signature|oauth_token|token|password|secret)"
+                         r"\s{0,3}=\s{0,3}(?:\\{0,2}\")?(?P<value>(?!<redacted)[^\s\"',;\\]{4,})", re.IGNORECASE)
 _BEARER = _rx(_HEADER_START + r"(?:bearer|token)\s{1,5}(?P<value>(?!<redacted)(?=[A-Za-z0-9\-._~+/]{0,2048}[0-9])"
                      r"[A-Za-z0-9\-._~+/]{16,2048}=*)", re.IGNORECASE)
 # (never right after "//": there it is a URL's user, which the URL rules judge: https://x-access-token:${GITHUB_TOKEN}@)
@@ -1662,8 +1674,16 @@ _WIREGUARD_KEY = _rx(r"\b(?:PrivateKey|PresharedKey)\s{0,5}=\s{0,5}(?P<value>[A-
 
 def _group_spans(pattern: re.Pattern[str], text: str, kind: str,
                  keep: Optional[Callable[[re.Match[str]], bool]] = None) -> list[Span]:
-    return [(m.start("value"), m.end("value"), _mark(kind)) for m in pattern.finditer(text)
-            if m.group("value") and (keep is None or keep(m))]
+    """The ``value`` of each match ``keep`` accepts, ended before an escaped line break in it (a repr's or JSON's
+    ``\\n``: the value ends there, a marker never takes the escape and the next line's text)."""
+    spans = []
+    for m in pattern.finditer(text):
+        value = m.group("value")
+        if value and (keep is None or keep(m)):
+            end = m.start("value") + len(_escape_tail(value)[0]) if "\\" in value else m.end("value")
+            if end > m.start("value"):
+                spans.append((m.start("value"), end, _mark(kind)))
+    return spans
 
 
 def _cli_credential(m: re.Match[str]) -> bool:
@@ -1686,6 +1706,12 @@ def _raw_password(m: re.Match[str]) -> bool:
     """Not a port and a path (``http://host:8080/users/@me``), not a second URL."""
     password = m.group("value").partition(":")[2]
     return "://" not in password and not re.match(r"[0-9]{0,5}/", password) and _not_masked(m)
+
+
+def _at_user_password(m: re.Match[str]) -> bool:
+    """Not a port or a path (``http://user@host:8080/x@y``, scp's ``git@github.com:org/repo.git@v1``), not masked."""
+    value = m.group("value")
+    return "/" not in value and not value.isdigit() and _NOT_SECRET_VALUE.fullmatch(value) is None
 
 
 def _param_start(text: str, start: int) -> bool:
@@ -1766,7 +1792,9 @@ _JWK_PRIVATE = _rx(r"(?P<q>\\{0,2}[\"'])(?:d|p|q|dp|dq|qi|k)(?P=q)\s{0,3}:\s{0,3
 # credential's make-up, so these hold in code too
 _HEX_RUN = _rx(r"[0-9a-fA-F]{32,512}(?![0-9A-Za-z])")
 _ESCAPED_RUN = _rx(r"(?:\\x[0-9a-fA-F]{2}){8,512}")
-_B64_WORD = _rx(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{12,684}={0,2}(?![A-Za-z0-9+/=_\-])")
+# (also a value right after its name's "=", and base64url: those are read as a document only, _b64_document)
+_B64_WORD = _rx(r"(?:(?<![A-Za-z0-9+/=_\-])|(?<=[A-Za-z]=))[A-Za-z0-9+/_\-]{12,5464}={0,2}(?![A-Za-z0-9+/=_\-])")
+_CONTROL_RUN = _rx(r"[\x00-\x08\x0b-\x1f\x7f]+")
 # base32 (RFC 4648: A-Z, 2-7, "=" pad to 8): 16+ characters, so 10+ bytes of text
 _B32_RUN = _rx(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,1024}={0,6}(?![A-Za-z0-9+/=_\-])")
 _USER_PASSWORD = _rx(r"[A-Za-z0-9_.@\-]{1,64}:(?P<pw>\S{6,128})")
@@ -1807,13 +1835,35 @@ def _b32_text(m: re.Match[str]) -> bool:
         return False
 
 
+def _b64_document(value: str, decoded: Optional[str] = None) -> bool:
+    """Base64 (or base64url, its padding left out) of a text that names a credential with a credential's make-up
+    (:func:`_named_inside`): lines, or fields that control characters separate (SASL XOAUTH2's ``\\x01``)."""
+    urlsafe = "-" in value or "_" in value
+    if urlsafe and ("+" in value or "/" in value) or len(value) < 16 or not _mixed(value):
+        return False
+    if decoded is None:
+        data = _b64decode(value.rstrip("="), urlsafe)
+        try:
+            decoded = data.decode("utf-8") if data is not None else None
+        except UnicodeDecodeError:
+            return False
+    if decoded is None:
+        return False
+    text = _CONTROL_RUN.sub("\n", decoded)
+    return text.replace("\n", "").replace("\t", "").isprintable() and _named_inside(text)
+
+
 def _b64_user_password(m: re.Match[str]) -> bool:
     value = m.group(0)
+    if len(value) > 684 or "-" in value or "_" in value or (m.start() and m.string[m.start() - 1] == "="):
+        return _b64_document(value)
     if value.isalpha() and all(_sayable(w) for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", value)):
         return False  # a word, or words (base64 of text may have no digit: TGluZGVuflJpZGdlMjEz)
     decoded = _b64_text(value)
-    if decoded is None or not decoded.isprintable():
+    if decoded is None:
         return False
+    if not decoded.isprintable():
+        return _b64_document(value, decoded)
     found = _USER_PASSWORD.fullmatch(decoded)
     if found is not None and (password_made(found["pw"]) or _password_shaped(found["pw"])):
         return True
@@ -2025,9 +2075,13 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
         spans += _group_spans(_URL_RAW_PASSWORD, text, "url-credentials", _raw_password)
+        spans += _group_spans(_URL_AT_USER, text, "url-credentials", _at_user_password)
     if "=" in text:
         spans += _group_spans(_URL_PARAMS, text, "signed-url", _real_param)
         spans += _group_spans(_CONNECTION_STRING, text, "connection-string", _connection_part)
+    if "authorization" in low:
+        spans += [(m.start() + a, m.start() + b, kind) for m in _AUTH_PARAMS_LINE.finditer(text)
+                  for a, b, kind in _group_spans(_AUTH_PARAM, m.group(0), "authorization")]
     for pattern, needles, kind in ((_AUTH_HEADER, ("authorization",), "authorization"),
                                    (_BEARER, ("bearer", "token "), "authorization"),
                                    (_API_KEY_HEADER, ("-key", "-token"), "api-key"),
@@ -2943,7 +2997,7 @@ _FOREIGN_PASSWORD_WORDS = (
     "geslo", "slaptažodis", "salasõna", "κωδικός", "κωδικος", "συνθηματικό", "mật khẩu", "kata sandi", "kata laluan",
     "密码", "密碼", "口令", "كلمة المرور", "كلمة السر", "סיסמה", "סיסמא", "رمز عبور", "گذرواژه", "पासवर्ड", "รหัสผ่าน",
     "cyfrinair", "pasahitza", "lykilorð", "lykilord", "nenosiri", "პაროლი", "գաղտնաբառ", "கடவுச்சொல்", "ពាក្យសម្ងាត់",
-    "পাসওয়ার্ড",
+    "পাসওয়ার্ড", "құпия сөз", "құпиясөз", "сырсөз", "нууц үг", "şifrə", "parol", "parole", "fjalëkalim", "پاس ورڈ",
     # an access token's label (the value after it is drawn: _credential_shaped)
     "zugangstoken", "jeton d'accès", "jeton d’accès", "jeton d'acces", "clave de api", "token de acceso",
     "アクセストークン", "访问令牌", "訪問令牌", "токен доступа", "액세스 토큰")
@@ -2972,9 +3026,10 @@ def _picked_after_word(m: re.Match[str]) -> bool:
 
 
 # a YAML block scalar under a secret's name (``unseal_key: |`` / ``secret_value: >-`` and the value on the
-# indented lines below): every line of the block that has a credential's make-up (drawn, 32+ hex, a picked password)
-_YAML_BLOCK = _rx(r"^(?P<indent>[ \t]*)(?:- )?(?P<name>[A-Za-z_][\w.\-]{0,80}):[ \t]*[|>][+\-]?[0-9]?[ \t]*(?:#[^\n]*)?\n"
-                         r"(?P<value>(?:(?P=indent)[ \t]+\S[^\n]*(?:\n|$))+)", re.MULTILINE)
+# indented lines below): every line of the block that has a credential's make-up (drawn, 32+ hex, a picked password);
+# also behind the lead a log quotes every line with (pytest's ``E   ``, a ``>`` quote): the same lead on each line
+_YAML_BLOCK = _rx(r"^(?P<lead>[E>](?=[ \t])|)(?P<indent>[ \t]*)(?:- )?(?P<name>[A-Za-z_][\w.\-]{0,80}):[ \t]*[|>][+\-]?[0-9]?"
+                         r"[ \t]*(?:#[^\n]*)?\n(?P<value>(?:(?P=lead)(?P=indent)[ \t]+\S[^\n]*(?:\n|$))+)", re.MULTILINE)
 
 
 # (the same after what a logger puts before its message: ``... WARNING etl: secret_value: >-`` and the block's
@@ -2988,11 +3043,13 @@ def _yaml_block_spans(text: str) -> list[Span]:
     for m in [*_YAML_BLOCK.finditer(text), *_LOGGED_YAML_BLOCK.finditer(text)]:
         if not is_secret_env_name(m.group("name")):
             continue
+        lead = len(m.groupdict().get("lead") or "")
         for line in re.finditer(r"[^\n]+", m.group("value")):
-            body = line.group(0).strip()
+            raw = line.group(0)[lead:]
+            body = raw.strip()
             if (body and " " not in body and not body.startswith("<redacted")
                     and (password_made(body) or _long_hex(body) or looks_random(re.sub(r"[+/=_\-]", "", body)))):
-                start = m.start("value") + line.start() + (len(line.group(0)) - len(line.group(0).lstrip()))
+                start = m.start("value") + line.start() + lead + (len(raw) - len(raw.lstrip()))
                 spans.append((start, start + len(body), _mark("secret")))
     return spans
 
@@ -3231,12 +3288,19 @@ def _set_secret(m: re.Match[str]) -> bool:
 # user:password@host without a scheme (a message formatted from parts: "login ml-bot:PW@artifacts.internal failed"),
 # or after a scheme without its colon (SQLAlchemy's "Could not parse ... 'postgresql+psycopg2//etl:PW@db:5432/x'"),
 # or before Go's MySQL driver's protocol and address (``etl:PW@tcp(db01:3306)/app``, ``@unix(/run/mysqld.sock)``)
-_USERINFO_NO_SCHEME = _rx(r"(?:(?<=[A-Za-z0-9]//)|(?<![\w/:.@\-]))[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
+_USERINFO_NO_SCHEME = _rx(r"(?:(?<=[A-Za-z0-9]//)|(?<![\w/:.@\-])|(?<=[A-Za-z0-9]:))[A-Za-z0-9_.\-]{1,64}:(?P<value>(?!<redacted)[^\s:@/\"'`]{6,256})"
                                  r"@(?:[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+(?![\w@])|(?:tcp6?|unix)?\([^\s()]{1,256}\))")
+
+
+# an opaque URI's scheme right before its userinfo, no "//" between (RFC 3261's ``sip:alice:PW@pbx``, ``sips:``)
+_OPAQUE_SCHEME = _rx(r"(?:^|(?<=[^\w/:.@+\-]))[A-Za-z][A-Za-z0-9+.\-]{1,20}:$")
 
 
 def _userinfo_password(m: re.Match[str]) -> bool:
     value = m.group("value")
+    start = m.start()
+    if start and m.string[start - 1] == ":" and not _OPAQUE_SCHEME.search(m.string, max(0, start - 24), start):
+        return False  # (after a colon only a scheme's: not a third field of a:b:c@host)
     return password_made(value) or looks_random(value)
 
 
@@ -4228,6 +4292,9 @@ def credentials_in(text: str) -> dict[str, str]:
             out.setdefault(value, "url-credentials")
     for m in _URL_TOKEN_USER.finditer(text):
         out.setdefault(m.group("value"), "url-credentials")
+    for m in _URL_AT_USER.finditer(text) if "@" in text else ():
+        if _at_user_password(m):
+            out.setdefault(m.group("value"), "url-credentials")
     if "=" in text:
         for m in _URL_PARAMS.finditer(text):
             if _real_param(m):
@@ -4520,6 +4587,13 @@ def _replaced(plain: str, out: str) -> dict[str, str]:
             and (kind.startswith("private-key") or _ITEM_BOUNDARY.search(value) is None)}
 
 
+_ASCII_ESCAPE = _rx(r"(?<!\\)\\u00(?:[46][1-9a-fA-F]|[57][0-9aA]|3[0-9]|5[fF])")  # (a letter, a digit or "_")
+
+
+def _ascii_letter(m: re.Match[str]) -> str:
+    return chr(int(m.group(0)[2:], 16))
+
+
 def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     """The secrets the rules find in the unescaped view of the escaped strings of ``text`` (each string's text as
     JSON decodes it), as known values: they are then redacted in ``text`` in whatever encoding it holds them."""
@@ -4528,6 +4602,11 @@ def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tu
         # each line that holds one read unescaped, however long the string (a locals dump's 35 KB repr of an exception)
         plains += [p for line in text.splitlines() if "\\'" in line and len(line) <= _OUTPUT_READ
                    for p in _chunks(_unescape_once(line)) if _JOIN not in p]
+    if "\\u00" in text:  # a name written in \\u escapes of letters ({"\\u0070assword": ...}, an HTML-safe writer):
+        # each line that holds one read with those letters plain (quotes and backslashes stay escaped: the same
+        # strings, the same values)
+        plains += [_ASCII_ESCAPE.sub(_ascii_letter, line) for line in text.splitlines()
+                   if "\\u00" in line and len(line) <= 20000 and _ASCII_ESCAPE.search(line)]
     if not plains:
         return ()
     outs = _text_rules(_JOIN.join(plains), table, "").split(_JOIN)

@@ -1,0 +1,125 @@
+"""Round 31 (a blind tester's planted secrets, 157 formats, 13 scenarios): the leaks where the docs promise
+redaction, the ordinary texts that must stay, and markers that must end before an escape. Values are drawn per
+run."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+from drawn import mixed as _drawn
+
+from reportkit import redact
+
+
+def _picked() -> str:
+    return _drawn(9) + secrets.choice("!#*~") + _drawn(6)
+
+
+def _upper(n: int) -> str:
+    """n drawn upper-case letters and digits (a draw the one-case judge takes for drawn: one in a few hundred is not)."""
+    while True:
+        value = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(n))
+        if redact._random_one_case(value):
+            return value
+
+
+def _hex(n: int) -> str:
+    return secrets.token_hex(n // 2)
+
+
+@pytest.mark.parametrize("line, value", [
+    # an opaque URI: the scheme's colon, then userinfo, no "//" (RFC 3261)
+    ("register => sip:alice:{v}@pbx.example.com:5060", _picked),
+    ("Contact: <sips:bob:{v}@proxy.example.org;transport=tls>", _picked),
+    # a user that holds "@" (an e-mail address as the login)
+    ('set smtp_url = "smtps://alice@example.com:{v}@smtp.example.com:465/"', _picked),
+    ("imaps://ops@corp.example:{v}@mail.corp.example/INBOX", _picked),
+    # auth-params of a scheme: the proof goes, not only the first parameter's name
+    ('Authorization: Digest username="alice", realm="api", nonce="{n}", uri="/x", response="{v}", qop=auth',
+     lambda: _hex(32)),
+    ('Authorization: OAuth oauth_consumer_key="ck", oauth_token="{v}", oauth_signature_method="HMAC-SHA1"',
+     lambda: _drawn(32)),
+])
+def test_round31_promised_formats_in_text(line, value):
+    secret = value()
+    out = redact.redact_text(line.format(v=secret, n=_hex(16)), env={})
+    assert secret not in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "http://user@host:8080/x@y.com", "pip install git+ssh://git@github.com:org/repo.git@v1.2",
+    "smtps://alice@example.com:****@smtp.example.com", "ssh://git@host:22/srv/repo", "a:b:c@host.example.com",
+    'Authorization: Digest username="alice", realm="api", uri="/x", qop=auth',
+    "mailto:ops@example.com", "urn:isbn:0451450523",
+])
+def test_round31_lookalikes_stay(text):
+    assert redact.redact_text(text, env={}) == text
+
+
+def _b64(text: str, urlsafe: bool = False) -> str:
+    import base64
+
+    data = text.encode()
+    return (base64.urlsafe_b64encode(data).decode().rstrip("=") if urlsafe else base64.b64encode(data).decode())
+
+
+@pytest.mark.parametrize("make", [
+    # base64 of a text that names a credential: lines, control-character fields, base64url without padding
+    lambda p: "payload: " + _b64(f"DB_PASSWORD={p}\n"),
+    lambda p: "state=" + _b64('{"username": "svc", "password": "' + p + '"}', urlsafe=True),
+    lambda p: "C: A01 AUTHENTICATE XOAUTH2 " + _b64(f"user=alice@example.com\x01auth=Bearer {p}\x01\x01"),
+])
+def test_round31_base64_of_a_document_that_names_a_credential(make):
+    secret = _drawn(24) + "9aZ"
+    text = make(secret)
+    blob = text.rsplit(" ", 1)[-1].removeprefix("state=")
+    assert len(blob) > 16
+    out = redact.redact_text(text, env={})
+    assert blob not in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "data: " + _b64("hello world, this is a plain configuration file"),
+    "x=" + _b64("user: bob\npassword: <set me>\n"), "some_function_name_here_ok = 1", "token_type_hint=access_token",
+])
+def test_round31_base64_lookalikes_stay(text):
+    assert redact.redact_text(text, env={}) == text
+
+
+@pytest.mark.parametrize("line", [
+    '{{"\\u0070\\u0061ssword": "{v}", "user": "svc"}}',  # a JSON name in \\u escapes (an HTML-safe writer)
+    "құпия сөз: {v}", "parolă: {v}", "slaptažodis: {v}",  # a password's label in Kazakh, Romanian, Lithuanian
+])
+def test_round31_labels(line):
+    secret = _picked()
+    out = redact.redact_text(line.format(v=secret), env={})
+    assert secret not in out, out
+
+
+def test_round31_yaml_block_behind_pytests_lead():
+    secret = _picked()
+    text = f"E       db:\nE         password: >-\nE           {secret}\nE       --- end ---\n"
+    out = redact.redact_text(text, env={})
+    assert secret not in out and "E       --- end ---" in out, out
+
+
+def test_round31_urlencoded_odbc_string_in_a_repr():
+    secret = _picked()
+    import urllib.parse
+
+    enc = urllib.parse.quote_plus(f"DRIVER={{ODBC Driver 18}};SERVER=sql;UID=sa;PWD={secret}")
+    text = "    v041 = " + repr(f"--- begin ---\nmssql+pyodbc:///?odbc_connect={enc}\n--- end ---")
+    out = redact.redact_text(text, env={})
+    assert secret not in out and urllib.parse.quote_plus(secret) not in out, out
+
+
+@pytest.mark.parametrize("form", [
+    "[OUTPUT]\n    HTTP_Passwd {v}", "AuthLDAPBindPassword {v}", "jasypt.encryptor.password={v}", "password {v}",
+    "wpa_passphrase={v}", "foo.password = {v}", "\x1b[1mpassword:\x1b[0m \x1b[33m{v}\x1b[0m",
+])
+def test_round31_a_marker_ends_before_an_escaped_line_break(form):
+    secret = _picked()
+    text = "    v = " + repr(f"--- F119 begin ---\n{form.format(v=secret)}\n--- F119 end ---")
+    out = redact.redact_text(text, env={})
+    assert secret not in out and "\\n--- F119 end ---'" in out, out
