@@ -5435,8 +5435,11 @@ def _literal_text(node: object) -> Optional[str]:
 
     if not isinstance(node, ast.Constant):
         return None
-    if isinstance(node.value, bytes):
-        return node.value.decode("latin-1")
+    if isinstance(node.value, bytes):  # (UTF-8 where it is: a label's letters written as \\xc5\\xbe escapes)
+        try:
+            return node.value.decode("utf-8")
+        except UnicodeDecodeError:
+            return node.value.decode("latin-1")
     return node.value if isinstance(node.value, str) else None
 
 
@@ -5601,6 +5604,40 @@ def _literal_view(text: str) -> str:
     return _clean_view(text)
 
 
+def _literal_keyword(view: str, prose: bool) -> tuple[list[Span], bool]:
+    """A literal's secrets after a name or a label (none in a docstring or a page of text), and whether its text is a
+    query percent-encoded in another that names one (:func:`_percent_named`)."""
+    keyword = _string_keyword_spans(view) if not prose and len(view) <= 4096 else []
+    percent = not keyword and _percent_named(view, prose)
+    if not keyword and not percent and not prose and len(view) <= 4096:
+        keyword = _labelled_spans(view)
+    return keyword, percent
+
+
+def _labelled_spans(view: str) -> list[Span]:
+    """A literal's text that holds a config or a command (lines, an option, an element): what the text's rules from
+    names and labels find there (``<property name="...password">V</property>``, ``-K KEY``, ``parolă: V``), when the
+    value has a credential's make-up on its own (no guess from a value alone: code has none)."""
+    if not _PASSWORD_WORD_HINT.search(view) and not _SECRET_WORD.search(view) and not _foreign_label_here(view, view.lower()):
+        return []
+    out = _context_rules(view)
+    if out == view:
+        return []
+    return [(a, b, _mark("secret")) for a, b, _ in _marker_spans(view, out) or []
+            if b - a >= _MIN_KNOWN and (_credential_made(v := view[a:b].strip()) or _random_one_case(v))
+            and _label_before(view, a) and not _in_encoded_blob(view, a, b)]
+
+
+def _label_before(view: str, at: int) -> bool:
+    """The words before a value on its line say secret (not a key a qualifier names: ``cache_key=``, ``sort_key=``)."""
+    before = view[max(view.rfind("\n", 0, at) + 1, at - 120):at]
+    name = re.findall(r"[A-Za-z][\w.\-]*", before)
+    words = {w.upper() for w in re.split(r"[_.\-]+", name[-1]) if w} if name else set()
+    if "KEY" in words and words & _DIGEST_NAME_WORDS:
+        return False
+    return bool(_SECRET_WORD.search(before) or _PASSWORD_WORD_HINT.search(before) or _foreign_label_here(before, before.lower()))
+
+
 def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) -> list[Span]:
     """Spans of code that hide secrets inside literals: a literal bound to a secret name (the whole
     literal becomes ``"<redacted>"``), a secret after a keyword inside a literal's text (replaced in place
@@ -5627,8 +5664,7 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
         quote = _STRING_PREFIX.match(raw)
         inner = raw[len(quote.group(0)):len(raw) - len(quote.group(0).lstrip("rRbBuUfF"))] if quote else ""
         # a command line, a connection string, a config line: not a docstring, not a page of text
-        keyword = _string_keyword_spans(view) if id(node) not in prose and len(view) <= 4096 else []
-        percent = not keyword and _percent_named(view, id(node) in prose)
+        keyword, percent = _literal_keyword(view, id(node) in prose)
         if inner == text == view and not percent:  # the source spells the value as it is: replace in place
             spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
                       for a, b, r in keyword]
@@ -5637,6 +5673,22 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
                 or ("\n" in view and id(node) not in prose and _wrapped_spans(view, (), patterns=True)):
             # (a token a wrap split across the literal's escaped line break: the whole literal)
             spans.append((start, end, _whole(node)))
+    return spans + _fstring_spans(nodes, pos, named | prose)
+
+
+def _fstring_spans(nodes: list, pos: _Positions, seen: set[int]) -> list[Span]:
+    """An f-string whose text (its fields as ``{}``) holds a secret after a name or a label: the whole literal (its
+    parts' places in the source are not the value's)."""
+    import ast
+
+    spans: list[Span] = []
+    for node in nodes:
+        if not isinstance(node, ast.JoinedStr) or id(node) in seen:
+            continue
+        text = "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}" for v in node.values)
+        if 6 <= len(text) <= 4096 and any("{}" not in text[a:b] for a, b, _ in
+                                          _string_keyword_spans(text) or _labelled_spans(text)):
+            spans.append((*pos.span(node), '"<redacted>"'))
     return spans
 
 

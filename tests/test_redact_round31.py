@@ -115,6 +115,27 @@ def test_round31_urlencoded_odbc_string_in_a_repr():
 
 
 @pytest.mark.parametrize("form", [
+    '<property name="hibernate.connection.password">{v}</property>',
+    "swift -A https://auth.example.com/auth/v1.0 -U test:tester -K {v} list",
+    "[global]\nrepo1-s3-key-secret={v}", "vultr-cli --api-key {u} instance list",
+    'const apiKey = process.env.API_KEY ?? "{v}";', "slaptažodis: {p}", "parolă: {p}",
+])
+@pytest.mark.parametrize("shape", ["triple", "fstring", "bytes", "plain"])
+def test_round31_labelled_secret_in_every_kind_of_literal(form, shape):
+    """A secret after a name or a label inside a literal's text goes, whatever the literal's kind; the file parses."""
+    import ast
+
+    v, u, p = _drawn(40), _upper(36), _picked()
+    text = "--- begin ---\n" + form.format(v=v, u=u, p=p) + "\n--- end ---"
+    literal = {"triple": '"""' + text + '"""', "fstring": 'f"""{SEP}' + text + '"""', "bytes": repr(text.encode()),
+               "plain": repr(text)}[shape]
+    source = f"SEP = '#'\nT = {literal}\nraise RuntimeError('x')\n"
+    out = redact.redact_code(source)
+    ast.parse(out)
+    assert not any(s in out for s in (v, u, p)), out
+
+
+@pytest.mark.parametrize("form", [
     "[OUTPUT]\n    HTTP_Passwd {v}", "AuthLDAPBindPassword {v}", "jasypt.encryptor.password={v}", "password {v}",
     "wpa_passphrase={v}", "foo.password = {v}", "\x1b[1mpassword:\x1b[0m \x1b[33m{v}\x1b[0m",
 ])
