@@ -250,7 +250,7 @@ def plain_setting(value: str) -> bool:
     named = _SETTING_ASSIGNED.fullmatch(value)
     if named and not is_secret_env_name(named.group(1)):
         value = named.group(2)  # PYTHONHASHSEED=3978041947: a setting's name and its plain value
-    return (len(value) < _MIN_KNOWN or bool(_TRIVIAL.match(value)) or value.isdigit()
+    return (len(value) < _MIN_KNOWN or bool(_TRIVIAL.match(value)) or value.isdigit() or _EMAIL.fullmatch(value) is not None
             or (_PLAIN_SETTING.fullmatch(value) is not None and not _LETTER_DIGIT.search(value)
                 and "://" not in value) or _setting_pairs(value))
 
@@ -271,7 +271,7 @@ def _setting_pairs(value: str) -> bool:
 
 # (file:///a%20b; a Windows path, C:\Users\ci\cache; a storage URL without a user or a query, hf://datasets/x)
 _PATH_SETTING = _rx(r"(?:/|\./|~/|file://(?:localhost)?/|(?:hf|s3a?|gs|gcs|az|abfss?|hdfs|dbfs)://|[A-Za-z]:\\)"
-                    r"(?:[\w.+\-/~]|(?<=[\w.~])\\(?=\w)|%[0-9A-Fa-f]{2}){1,4096}")
+                    r"(?:[\w.+\-/~]|(?<=[\w.~])\\(?=\w)|%[0-9A-Fa-f]{2}|(?<=\w)=(?=\w)){1,4096}")  # (epoch=12-val_loss=0.2.ckpt)
 _REGEX_TOKENS = _rx(r"\(\?[=!:<]|\.[*+]|\\[dwsbDWS]|\[[^\]]{1,40}\]|\{[0-9]{1,4},[0-9]{0,4}\}|^\^|\$$")
 
 
@@ -289,6 +289,7 @@ def _regex_syntax(value: str) -> bool:
 _FILE_NAME = _rx(r"[A-Za-z0-9][A-Za-z0-9_.+\-]{0,200}\.(?:whl|tar\.gz|tgz|tar|zip|egg|json|ya?ml|toml|txt|cfg|ini|"
                         r"py|pt|pth|bin|ckpt|safetensors|onnx|gguf|csv|parquet|log|so|h5|npz|npy)")
 _SETTING_ASSIGNED = _rx(r"([A-Z_][A-Z0-9_]{1,60})=([^\s=]{1,200})")
+_EMAIL = _rx(r"[\w.+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+")  # (an address to write to: MAILTO=)
 
 
 def env_secrets(env: Mapping[str, Optional[str]]) -> dict[str, str]:
@@ -334,7 +335,7 @@ def override_known(value: Optional[str]) -> bool:
     value with spaces is not a secret (a version list, a tensor's repr, a checksum line); the credentials inside
     one are known all the same (:func:`env_secrets`: its parts)."""
     return bool(value) and not plain_setting(value) and not any(c.isspace() for c in value.strip()) \
-        and not name_slug(value)
+        and not name_slug(value) and not _NAMED_IDENTIFIER.fullmatch(value) and not _DIGEST_REFERENCE.search(value)
 
 
 _SLUG = _rx(r"[a-z0-9]{1,16}(?:[-_.][a-z0-9]{1,16}){2,15}")
@@ -1491,7 +1492,7 @@ _JOINED_LOGIN = {"http": ":", "https": ":", "httpie": ":", "lftp": ","}
 # any other header whose name ends in a credential's word (Ocp-Apim-Subscription-Key, X-Auth-Key, X-Vault-Token,
 # X-Client-Secret): its value when it is random-looking (checked by _random_header_value)
 # (not a request's idempotency key, a WebSocket handshake nonce, a public key, a page token; the name whole)
-_KEY_HEADER = _rx(r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
+_KEY_HEADER = _rx(r"(?:(?<![A-Za-z0-9_\-\\])|(?<=\\[nrt]))(?!(?:idempotency|sec-websocket|public|continuation|"
                          r"page|next-page|x-ms-continuation|sort|partition|primary|foreign|cache)-)"
                          r"(?:[A-Za-z0-9]{1,30}-){1,5}(?:key|token|secret|apikey|signature)[\"']?\s{0,3}:\s{0,3}[\"']?"
                          r"(?P<value>(?!<redacted)[A-Za-z0-9+/=_\-.~]{12,1024})(?![A-Za-z0-9+/=_\-.~])", re.IGNORECASE)
@@ -2774,6 +2775,8 @@ def credential_value(name: str, value: str) -> bool:
     value = value.strip()
     if len(value) < 12 or len(value) > 16384:
         return False
+    if _NAMED_IDENTIFIER.fullmatch(value) or _DIGEST_REFERENCE.search(value):
+        return False  # an identifier by its name (GITHUB_SHA=<hex>), a content digest named by its algorithm
     if (len(value) >= 16 and looks_random(value)) or password_made(value) or _random_base64(value):
         return True
     if len(value) >= 20 and _ALNUM.fullmatch(value) and (_drawn_letters(value) or _drawn_mixed(value)):
@@ -2798,8 +2801,16 @@ def credential_parts(value: str) -> list[str]:
     if not 2 <= len(parts) <= 4 or _DIGEST_REFERENCE.search(value) or _ID_HEADER_LINE.search(value) \
             or _PUBLIC_KEY_LINE.search(value):
         return []
-    return [p for p in parts if not _DIGEST_LIKE.search(p) and not _NAMED_IDENTIFIER.fullmatch(p)
+    return [p for p in parts if not _DIGEST_LIKE.search(p) and not _NAMED_IDENTIFIER.fullmatch(p) and not _b64_prose(p)
             and (password_made(p) or (len(p) >= 16 and looks_random(p)) or _random_base64(p))]
+
+
+def _b64_prose(value: str) -> bool:
+    """Base64 of words (``data: <base64 of a sentence>``, a WebSocket nonce's sample text): text with spaces, not a
+    key's random bytes nor a credential's one word."""
+    decoded = _b64_text(value) if len(value) >= 12 and len(value) % 4 != 1 else None
+    words = " ".join(decoded.split()) if decoded is not None else ""  # (its line breaks too)
+    return words.isprintable() and " " in words
 
 
 # a part that is a digest or an identifier by its name (GITHUB_SHA=<hex>, run_id=<drawn>), as an npm/SRI integrity

@@ -135,6 +135,15 @@ def test_round31_labelled_secret_in_every_kind_of_literal(form, shape):
     assert not any(s in out for s in (v, u, p)), out
 
 
+@pytest.mark.parametrize("literal", [
+    "'--- O01 begin ---\\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\n--- O01 end ---'",
+    '"""user: alice\nrole: admin\nkey_id: 3"""', "f'{SEP}token_type: bearer'",
+])
+def test_round31_code_lookalikes_stay(literal):
+    source = f"SEP = '#'\nO01 = {literal}\n"
+    assert redact.redact_code(source) == source
+
+
 @pytest.mark.parametrize("form", [
     "[OUTPUT]\n    HTTP_Passwd {v}", "AuthLDAPBindPassword {v}", "jasypt.encryptor.password={v}", "password {v}",
     "wpa_passphrase={v}", "foo.password = {v}", "\x1b[1mpassword:\x1b[0m \x1b[33m{v}\x1b[0m",
@@ -144,3 +153,15 @@ def test_round31_a_marker_ends_before_an_escaped_line_break(form):
     text = "    v = " + repr(f"--- F119 begin ---\n{form.format(v=secret)}\n--- F119 end ---")
     out = redact.redact_text(text, env={})
     assert secret not in out and "\\n--- F119 end ---'" in out, out
+
+
+@pytest.mark.parametrize("value", [
+    "data: " + _b64("hello world, this is a plain configuration file "),
+    "data: " + _b64("hello world, this is a plain configuration file\nwith settings\n"), "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    "pip install --require-hashes torch==2.13.0 --hash=sha256:" + "454d3bee06a6e" * 4 + "454d3bee06a6",
+    "docker pull python@sha256:" + "fb8b3e8e0645cbc2" * 4, "GITHUB_SHA=909c83a1d18dbdd4add836205de3246cdb6f62fa",
+    "/opt/data/checkpoints/resnet50-epoch=12-val_loss=0.213.ckpt", "MAILTO=ops@example.com",
+])
+def test_round31_env_values_that_are_not_secrets(value):
+    assert redact.env_secrets({"HF_RKX_001": value}) == {}
+    assert not redact.override_known(value)
