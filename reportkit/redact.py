@@ -1457,7 +1457,10 @@ _PASSWORD_TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
     "redis-cli": (("-a", "--pass", "--password"), ""),
     **{tool: (("-p", "--password"), "") for tool in ("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport",
                                                       "mongoimport", "rabbitmqadmin")},
-    **{tool: (("-P",), "") for tool in ("sqlcmd", "bcp", "zip", "unzip", "mosquitto_pub", "mosquitto_sub")},
+    **{tool: (("-P",), "") for tool in ("sqlcmd", "bcp", "zip", "unzip", "mosquitto_pub", "mosquitto_sub",
+                                        "isql", "osql", "sqsh", "tsql")},  # (Sybase's and FreeTDS' tools)
+    "hdbsql": (("-p",), ""),  # SAP HANA's client: hdbsql -n HOST -u USER -p PW
+    "nuget": (("-p", "--password", "-Password"), ""),  # dotnet nuget add source URL -u USER -p PW
     **{tool: (("-w",), "") for tool in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
                                         "ldappasswd", "ldapcompare")},
     "twine": (("-p", "--password"), ""),
@@ -1611,6 +1614,38 @@ for _pattern, _needles in (
     (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}" + _QUOTED_PW, ("PSK", "XAUTH", "EAP", "NTLM")),
     (r"(?:^|(?<=\s)):[ \t]{1,5}(?:PSK|XAUTH|EAP|NTLM)[ \t]{1,5}(?P<value>0[xs][A-Za-z0-9+/=]{8,1024})(?![\w+/=])",
      ("PSK", "XAUTH", "EAP", "NTLM")),
+    # Sybase's isql/sqsh -PPW (glued, as mysql's -p)
+    (r"(?<![\w\-])(?:isql|osql|sqsh|tsql)(?![\w\-])[^\n|;&]{0,300}?\s-P(?P<value>(?!<redacted)[^\s\"'`\-][^\s\"'`]{0,255})",
+     ("isql", "sqsh", "osql", "tsql")),
+    # Windows' signtool sign /f CERT.pfx /p PW
+    (r"(?i)(?<![\w\-])signtool(?:\.exe)?\b[^\n|;&]{0,300}?\s/p[ \t]+[\"']?(?P<value>(?!<redacted)[^\s\"'`/][^\s\"'`]{0,255})",
+     ("signtool", "SignTool", "SIGNTOOL")),
+    # MinIO's mc admin user add ALIAS USER PW
+    (r"\bmc[ \t]+admin[ \t]+user[ \t]+add[ \t]+\S{1,100}[ \t]+\S{1,100}[ \t]+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
+     ("admin user add",)),
+    # Redis ACLs: ACL SETUSER NAME on >PW ~* +@all (and a users.acl file's "user NAME on >PW ...")
+    (r"(?i)(?:\bacl[ \t]+setuser|^[ \t]*user|(?<=\n)[ \t]*user)[ \t]+\S{1,100}(?:[ \t]+[^\s>]\S{0,100}){0,8}?[ \t]+>"
+     r"(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("SETUSER", "setuser", "user ")),
+    # net-snmp's snmpd.conf: createUser [-e ID] NAME SHA|MD5 AUTHPW [AES|DES PRIVPW]
+    (r"\bcreateUser[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,100}[ \t]+(?:MD5|SHA(?:-?[0-9]{3})?)[ \t]+"
+     r"(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("createUser",)),
+    (r"\bcreateUser[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,100}[ \t]+(?:MD5|SHA(?:-?[0-9]{3})?)[ \t]+\S{1,256}[ \t]+"
+     r"(?:DES|AES(?:-?[0-9]{3})?)[ \t]+(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("createUser",)),
+    # HashiCorp Vault's operator init: "Unseal Key 1: <base64>"
+    (r"\bUnseal[ \t]+Key[ \t]+[0-9]{1,2}:[ \t]*(?P<value>(?!<redacted)[A-Za-z0-9+/=]{16,512})", ("Unseal Key",)),
+    # STOMP's CONNECT frame: passcode:PW
+    (r"(?<![\w\-])passcode:(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("passcode:",)),
+    # .curlrc: user = "NAME:PW" (also proxy-user)
+    (r"(?:^|(?<=\n))[ \t]*(?:proxy-)?user[ \t]*=[ \t]*\"[^\s:\"]{1,100}:(?P<value>(?!<redacted)(?![0-9]{1,10}\")[^\s\"]{1,256})\"",
+     ("user",)),
+    # Dovecot's passwd-file: USER:{PLAIN}PW:... (a scheme that stores the password as it is)
+    (r"\{(?:PLAIN|CLEARTEXT|PLAIN-TRUNC)\}(?P<value>(?!<redacted)[^\s:\"'`]{1,256})", ("{PLAIN}", "{CLEARTEXT}",
+                                                                                      "{PLAIN-TRUNC}")),
+    # Nagios' resource.cfg: $USER3$=PW (the macros that hold passwords; not a path: $USER1$=/usr/lib/nagios/plugins)
+    (r"\$USER[0-9]{1,3}\$[ \t]*=[ \t]*(?P<value>(?!<redacted)(?![/.~])[^\s\"'`]{1,256})", ("$USER",)),
+    # Subversion's auth cache: K 8 / password / V <n> / PW
+    (r"\bK [0-9]{1,3}\r?\n(?:password|passphrase)\r?\nV [0-9]{1,4}\r?\n(?P<value>(?!<redacted)[^\r\n]{1,256})",
+     ("\nV ",)),
     # GitHub Actions' workflow command ::add-mask::VALUE: what a step masks is a secret by definition
     (r"::add-mask::(?P<value>(?!<redacted)[^\s\"'`]{1,1024})", ("::add-mask::",)),
     # Windows: net user NAME PW [/add ...] ("*" prompts), schtasks ... /RP PW (run as) or /P PW (with /U)
@@ -2327,7 +2362,11 @@ _LONG_SECRET_WORD = (
 # (and "pw" glued to a word before it: rootpw, adminpw, BMC_ROOTPW; no English word ends so, and PWD is not it;
 # "sk" alone is the secret half of the ak/sk pairs of Chinese clouds' SDKs: Volcengine, Huawei, Baidu; never
 # task/disk, nor LANG_SK: a name ending in _SK is an environment variable's, which is_secret_env_name decides)
-_SHORT_SECRET_WORD = r"(?:(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie|psk)|(?<![A-Za-z0-9_.\-])sk|(?<=[A-Za-z])pw(?![A-Za-z]))"
+_SHORT_SECRET_WORD = (r"(?:(?:(?<=[_.\-])|(?<![A-Za-z0-9_.\-]))(?:pass|auth|creds?|cookie|psk)|(?<![A-Za-z0-9_.\-])sk"
+                      r"|(?<=[A-Za-z])pw(?![A-Za-z])|(?<=[A-Za-z][_.])pw(?![A-Za-z])"  # (php.ini's mysqli.default_pw)
+                      # (a login's password glued to what it is for: offlineimap's remotepass, localpass)
+                      r"|(?<![A-Za-z0-9])(?:remote|local|master|root|admin|db|user|bind|smtp|mail|ldap|proxy|ftp|imap|"
+                      r"sql|auth)pass(?![A-Za-z]))")
 _SECRET_NAME = r"[A-Za-z0-9_.\-]{0,64}?(?:" + _LONG_SECRET_WORD + "|" + _SHORT_SECRET_WORD + r")s?"
 _SEPARATOR = (
     # annotated: "token: str = ..." (not a base64 value's padding at a line's end: "password: c2VjcmV0=")

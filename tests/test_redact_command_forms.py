@@ -74,3 +74,37 @@ def test_ordinary_text_of_the_same_shape_stays(text):
                                               ("RECOVERY_PHRASE", True), ("SEED", False), ("PASS_PHRASE_LEN", False)])
 def test_wallet_words_are_named_secrets(name, secret):
     assert is_secret_env_name(name) is secret
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("isql -U sa -PSyb4seP4ss -S PROD", "Syb4seP4ss"),
+    ("isql -U sa -P Syb4seP4ss -S PROD", "Syb4seP4ss"),
+    ('hdbsql -n hana:30015 -u SYSTEM -p H4naP4ss2 "select 1"', "H4naP4ss2"),
+    ("signtool sign /f cert.pfx /p C3rtP4ss! /tr http://ts", "C3rtP4ss!"),
+    ("dotnet nuget add source https://pkgs/x/index.json -n feed -u bob -p NuG3tP4ss", "NuG3tP4ss"),
+    ("mc admin user add myminio newuser M1n10UserP4ss", "M1n10UserP4ss"),
+    ("ACL SETUSER alice on >Al1ceP4ss ~cached:* +get", "Al1ceP4ss"),
+    ("user worker on >W0rkerP4ss ~* &* +@all", "W0rkerP4ss"),
+    ("createUser snmpadmin SHA Auth3ntP4ss AES Pr1vP4ss99", "Pr1vP4ss99"),
+    ("createUser snmpadmin SHA Auth3ntP4ss AES Pr1vP4ss99", "Auth3ntP4ss"),
+    ("Unseal Key 1: 3Wv5YRkzBmR1Gg3Xv+nLPmXH0fPTvqkR+wZq1G0s9p2a", "3Wv5YRkzBmR1Gg3Xv"),
+    ("CONNECT\nlogin:guest\npasscode:St0mpP4ss\n", "St0mpP4ss"),
+    ('user = "alice:CurlP4ss9"', "CurlP4ss9"),
+    ("alice:{PLAIN}D0v3c0tP4ss:1000:1000::/home/alice", "D0v3c0tP4ss"),
+    ("$USER3$=N4giosP4ss", "N4giosP4ss"),
+    ("K 8\npassword\nV 11\nSvnP4ss2024\nK 15\nsvn:realmstring", "SvnP4ss2024"),
+    ("remotepass = Imap4P4ss!", "Imap4P4ss!"),
+    ("mysqli.default_pw = PhpP4ss77", "PhpP4ss77"),
+])
+def test_a_tools_own_password_syntax_is_redacted(text, secret):
+    out = redact_text(text, home="")
+    assert secret not in out and "<redacted" in out
+
+
+@pytest.mark.parametrize("text", [
+    "$USER1$=/usr/lib/nagios/plugins", 'user = "1000:1000"', "user nobody on", "bypass = true", "use_pw = True",
+    "the passcode: is shown on screen", "ACL SETUSER alice on ~* +@all", "K 8\nusername\nV 5\nalice",
+    "compass = north", "user alice has > 3 items", "default_pw = None",
+])
+def test_the_same_syntax_without_a_password_stays(text):
+    assert redact_text(text, home="") == text
