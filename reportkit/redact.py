@@ -1656,11 +1656,27 @@ for _pattern, _needles in (
     (r"(?i)(?<![\w\-])schtasks(?:\.exe)?\b[^\n|;&]{0,300}?\s/R?P[ \t]+[\"']?(?P<value>(?!<redacted)[^\s\"'`/*][^\s\"'`]{0,255})",
      ("schtasks", "SCHTASKS", "SchTasks", "Schtasks")),
     # a password piped to the tool that reads it: echo PW | kinit USER, echo USER:PW | chpasswd, ... | passwd --stdin,
-    # ... | docker login --password-stdin
-    (r"\becho[ \t]+(?:-[neE]{1,3}[ \t]+)?[\"']?(?P<value>(?!<redacted)[^\s\"'`|$<>][^\s\"'`|]{0,255})[\"']?[ \t]{0,3}\|"
+    # ... | docker login --password-stdin, printf PW | docker secret create NAME -
+    (r"\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?[\"']?(?P<value>(?!<redacted)[^\s\"'`|$<>%][^\s\"'`|]{0,255})[\"']?[ \t]{0,3}\|"
      r"[ \t]{0,3}(?:sudo[ \t]+(?:-\S{1,20}[ \t]+){0,3})?(?:kinit|chpasswd|smbpasswd|cryptsetup|passwd[ \t]+--stdin|"
+     r"(?:docker|podman)[ \t]+secret[ \t]+create\b|"
      r"(?:docker|podman|nerdctl|helm|oras|buildah|skopeo)[ \t]+(?:registry[ \t]+)?login\b[^\n|;&]{0,200}--password-stdin)",
-     ("kinit", "chpasswd", "smbpasswd", "cryptsetup", "--stdin", "password-stdin")),
+     ("kinit", "chpasswd", "smbpasswd", "cryptsetup", "--stdin", "password-stdin", "secret create")),
+    # Redis's protocol (RESP) as a client sends it, raw or in a bytes repr: *2 $4 AUTH $N PW (or AUTH USER PW)
+    (r"(?i)\bAUTH(?:\\r\\n|\r\n)(?:\$[0-9]{1,3}(?:\\r\\n|\r\n)[^\\\r\n$*]{1,128}(?:\\r\\n|\r\n)(?=\$))?"
+     r"\$[0-9]{1,3}(?:\\r\\n|\r\n)(?P<value>(?!<redacted)[^\\\r\n]{1,256})", ("AUTH\\r\\n", "AUTH\r\n", "auth\\r\\n")),
+    # a monitoring service's capability URL (the UUID is the key): Healthchecks.io's hc-ping.com/<uuid>
+    (r"\bhc-ping\.com/(?P<value>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})", ("hc-ping.com/",)),
+    # an error tracker's access token given positionally: rollbar.init('<32 hex>', ...), Bugsnag, Honeybadger, Airbrake
+    (r"\b(?:rollbar|bugsnag|honeybadger|airbrake|raygun|logdna)\.(?:init|start|configure|notify)\([ \t]{0,3}[\"']"
+     r"(?P<value>(?!<redacted)[0-9a-fA-F]{32,40}|[A-Za-z0-9_\-]{32,64})[\"']", ("rollbar.", "bugsnag.", "honeybadger.",
+                                                                               "airbrake.", "raygun.", "logdna.")),
+    # Storj's access grant (base58, 100+ characters) given to uplink
+    (r"\buplink[ \t]+access[ \t]+(?:import|save)[ \t]+(?:--?\S{1,40}[ \t]+){0,3}\S{1,100}[ \t]+"
+     r"(?P<value>(?!<redacted)[1-9A-HJ-NP-Za-km-z]{80,4096})", ("uplink",)),
+    # an HCL heredoc under a secret's name: password = <<EOT / VALUE / EOT
+    (r"(?i)\b[\w.\-]{0,60}(?:password|passwd|secret|token|api[_\-]?key|private[_\-]?key)[ \t]*=[ \t]*<<-?(?P<tag>[A-Z_]{2,20})"
+     r"[ \t]*\r?\n[ \t]*(?P<value>(?!<redacted)[^\s][^\n]{0,255}?)[ \t]*\r?\n[ \t]*(?P=tag)\b", ("<<",)),
     # ZooKeeper's addauth digest USER:PW, Samba's -U USER%PW (net, rpcclient, smbcacls, winexe, mount's user=),
     # a proxy's login=USER:PW (Squid's cache_peer)
     (r"\baddauth[ \t]+digest[ \t]+[^\s:]{1,100}:(?P<value>(?!<redacted)[^\s\"'`]{1,256})", ("addauth",)),
@@ -4637,11 +4653,12 @@ def _replaced(plain: str, out: str) -> dict[str, str]:
             and (kind.startswith("private-key") or _ITEM_BOUNDARY.search(value) is None)}
 
 
-_ASCII_ESCAPE = _rx(r"(?<!\\)\\u00(?:[46][1-9a-fA-F]|[57][0-9aA]|3[0-9]|5[fF])")  # (a letter, a digit or "_")
+# (a letter, a digit or "_"; also escaped once more, as a repr or a code literal holds JSON: \\u0070)
+_ASCII_ESCAPE = _rx(r"(?<!\\)(?:\\)?\\u00(?:[46][1-9a-fA-F]|[57][0-9aA]|3[0-9]|5[fF])")
 
 
 def _ascii_letter(m: re.Match[str]) -> str:
-    return chr(int(m.group(0)[2:], 16))
+    return chr(int(m.group(0)[-2:], 16))
 
 
 def _escaped_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:

@@ -108,3 +108,24 @@ def test_a_tools_own_password_syntax_is_redacted(text, secret):
 ])
 def test_the_same_syntax_without_a_password_stays(text):
     assert redact_text(text, home="") == text
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("printf 'Sw4rmP4ss!' | docker secret create db_pw -", "Sw4rmP4ss!"),
+    (repr(b"*2\r\n$4\r\nAUTH\r\n$9\r\nR3disP4ss\r\n"), "R3disP4ss"),
+    ("*3\r\n$4\r\nAUTH\r\n$5\r\nalice\r\n$9\r\nR3disP4ss\r\n", "R3disP4ss"),
+    ("curl -fsS -m 10 https://hc-ping.com/0e5a3c44-9d2b-4b8e-a3f1-7c2d9e8f1a2b", "0e5a3c44-9d2b-4b8e-a3f1-7c2d9e8f1a2b"),
+    ("rollbar.init('3f9a2b7c1d4e5f60718293a4b5c6d7e8', 'production')", "3f9a2b7c1d4e5f60718293a4b5c6d7e8"),
+    ("uplink access import main 1" + "3Xk9" * 30, "3Xk9" * 30),
+    ('resource "db" "main" {\n  password = <<EOT\nHclP4ss!99\nEOT\n}', "HclP4ss!99"),
+    (r'{"\\u0070\\u0061ssword": "JsonP4ss!7", "user": "svc"}', "JsonP4ss!7"),  # (JSON held in a repr: escaped twice)
+])
+def test_a_secret_in_a_protocol_or_a_service_form_is_redacted(text, secret):
+    out = redact_text(text, home="")
+    assert secret not in out and "<redacted" in out
+
+
+@pytest.mark.parametrize("text", ["printf '%s\\n' hello | grep h", "rollbar.init(config)", "text = <<EOT\nhello\nEOT",
+                                  "echo done | tee x", r'x = "\\u0041BC"'])
+def test_their_lookalikes_stay(text):
+    assert redact_text(text, home="") == text
