@@ -1662,6 +1662,11 @@ for _pattern, _needles in (
      r"(?:docker|podman)[ \t]+secret[ \t]+create\b|"
      r"(?:docker|podman|nerdctl|helm|oras|buildah|skopeo)[ \t]+(?:registry[ \t]+)?login\b[^\n|;&]{0,200}--password-stdin)",
      ("kinit", "chpasswd", "smbpasswd", "cryptsetup", "--stdin", "password-stdin", "secret create")),
+    # a line that names an access token and gives it after its words and a colon ("New access token expires on Fri
+    # Jan 01 2027: <40 hex>", Particle's CLI); not when the words say it is an id, a hash or a commit of one
+    (r"(?i)\baccess[ _\-]token\b(?P<words>(?:(?!\b(?:id|ids|hash|digest|sha|commit|revision|fingerprint|name|type)\b)"
+     r"[^\n:=]){1,80}):[ \t]*(?P<value>(?!<redacted)[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![0-9A-Za-z])",
+     ("access token", "Access token", "ACCESS TOKEN", "access_token", "access-token")),
     # Redis's protocol (RESP) as a client sends it, raw or in a bytes repr: *2 $4 AUTH $N PW (or AUTH USER PW)
     (r"(?i)\bAUTH(?:\\r\\n|\r\n)(?:\$[0-9]{1,3}(?:\\r\\n|\r\n)[^\\\r\n$*]{1,128}(?:\\r\\n|\r\n)(?=\$))?"
      r"\$[0-9]{1,3}(?:\\r\\n|\r\n)(?P<value>(?!<redacted)[^\\\r\n]{1,256})", ("AUTH\\r\\n", "AUTH\r\n", "auth\\r\\n")),

@@ -129,3 +129,15 @@ def test_a_secret_in_a_protocol_or_a_service_form_is_redacted(text, secret):
                                   "echo done | tee x", r'x = "\\u0041BC"'])
 def test_their_lookalikes_stay(text):
     assert redact_text(text, home="") == text
+
+
+@pytest.mark.parametrize(("text", "redacted"), [
+    ("New access token expires on Fri Jan 01 2027: 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9a0b1c2", True),
+    ("access token fix landed in commit: 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9a0b1c2", False),
+    ("the access token id for this session: 3f9a2b7c1d4e5f60718293a4b5c6d7e8", False),
+    ("Access token cache hash: 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9a0b1c2", False),
+])
+def test_an_access_token_given_after_its_words(text, redacted):
+    """Round 31's one promised format left (Particle's CLI: words between the label and the hex): the value goes,
+    unless the words say it is an id, a hash or a commit."""
+    assert ("<redacted" in redact_text(text, home="")) is redacted
