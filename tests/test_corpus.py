@@ -371,12 +371,12 @@ def test_r06_are_real_reports_with_readable_minimals():
 
 @pytest.mark.parametrize("set_id, size, with_fix, other_library", [("r07", 5, 3, True), ("r08", 8, 2, True),
                                                                      ("r09", 9, 2, False), ("r10", 7, 2, False),
-                                                                     ("r11", 8, 3, False)])
+                                                                     ("r11", 7, 3, False)])
 def test_blind_real_report_sets_are_what_they_say(set_id, size, with_fix, other_library):
     """r07 (2026-12-01: five, while the compiler-diagnostic guard rule was written), r08 (2026-12-02: eight, before
     stop 64's measurements), r09 (2026-12-02: nine, during stop 65, all torch; every minimal the helper's, none of
     the threads showing a smaller script by anyone else) and r10 (2026-12-02: seven, during stop 66, the same way;
-    two from a tutorial repository's issues, whose scripts plot with matplotlib) and r11 (2026-12-02: eight, during
+    two from a tutorial repository's issues, whose scripts plot with matplotlib) and r11 (2026-12-02: seven, during
     stop 67, the same way): public bug reports built blind by
     helpers that read no reportkit code; r07 and r08 each with a case that is not torch's (sympy; dateutil)."""
     cases = tagged(set_id)

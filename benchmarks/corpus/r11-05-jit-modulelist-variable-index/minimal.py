@@ -1,9 +1,0 @@
-import torch
-class Model(torch.jit.ScriptModule):
-    def __init__(self):
-        super().__init__()
-        self.layers = torch.nn.ModuleList([torch.nn.Linear(2, 2)])
-    @torch.jit.script_method
-    def forward(self, input, index):
-        return self.layers[index](input)
-Model()
