@@ -1409,6 +1409,10 @@ _URL_RAW_PASSWORD = _rx(r"://(?P<value>[^\s/@:<>\"'`?#\\]{0,256}:(?:(?!://)[^\s<
                                r"@(?=[A-Za-z0-9][A-Za-z0-9.\-]{0,253}(?:[:/?#,;\"'`)\]\\\s]|$))")
 # a user that holds "@" itself (an e-mail address as the login: smtps://alice@example.com:PW@smtp.example.com): the
 # password between the first ":" after it and the last "@" before the host (checked by _at_user_password)
+# the userinfo of a URI whose scheme has no "//" (RFC 3261's SIP: sip:alice:PW@pbx, sips:; XMPP's and H.323's the same
+# way): a URL's credentials, in code too
+_OPAQUE_URI_CREDENTIALS = _rx(r"(?<![\w.+\-])(?:sips?|xmpp|h323|pres|im):[A-Za-z0-9_.!~*'()%&=+$,;\-]{1,64}:"
+                              r"(?P<value>(?!<redacted)[^\s:@/\"'`<>]{1,256})@(?=[A-Za-z0-9][A-Za-z0-9.\-]{0,253})")
 _URL_AT_USER = _rx(r"://[^\s/@:<>\"'`?#\\]{1,128}@[A-Za-z0-9.\-]{1,253}:(?P<value>(?!<redacted)(?:(?!://)[^\s<>`]){1,256})"
                           r"@(?=[A-Za-z0-9][A-Za-z0-9.\-]{0,253}(?:[:/?#,;\"'`)\]\\\s]|$))")
 # signed URLs and SAS tokens: the signature, credential and token parameters
@@ -1763,6 +1767,10 @@ def _raw_password(m: re.Match[str]) -> bool:
     """Not a port and a path (``http://host:8080/users/@me``), not a second URL."""
     password = m.group("value").partition(":")[2]
     return "://" not in password and not re.match(r"[0-9]{0,5}/", password) and _not_masked(m)
+
+
+def _not_placeholder_password(m: re.Match[str]) -> bool:
+    return _NOT_SECRET_VALUE.fullmatch(m.group("value")) is None and _PLACEHOLDER.match(m.group("value")) is None
 
 
 def _at_user_password(m: re.Match[str]) -> bool:
@@ -2133,6 +2141,8 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
         spans += _group_spans(_URL_RAW_PASSWORD, text, "url-credentials", _raw_password)
         spans += _group_spans(_URL_AT_USER, text, "url-credentials", _at_user_password)
+    if "@" in text and ("sip" in low or "xmpp:" in low or "h323:" in low or "pres:" in low or "im:" in low):
+        spans += _group_spans(_OPAQUE_URI_CREDENTIALS, text, "url-credentials", _not_placeholder_password)
     if "=" in text:
         spans += _group_spans(_URL_PARAMS, text, "signed-url", _real_param)
         spans += _group_spans(_CONNECTION_STRING, text, "connection-string", _connection_part)

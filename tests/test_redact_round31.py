@@ -4,6 +4,7 @@ run."""
 
 from __future__ import annotations
 
+import ast
 import secrets
 
 import pytest
@@ -165,3 +166,21 @@ def test_round31_a_marker_ends_before_an_escaped_line_break(form):
 def test_round31_env_values_that_are_not_secrets(value):
     assert redact.env_secrets({"HF_RKX_001": value}) == {}
     assert not redact.override_known(value)
+
+
+@pytest.mark.parametrize(("source", "secret"), [
+    ('x = "register => sip:alice:Pw12345x@pbx.example.com:5060"\n', "Pw12345x"),
+    ('y = "xmpp:bob:S3cr3tt@jabber.org"\n', "S3cr3tt"),
+])
+def test_an_opaque_uris_password_goes_in_code_too(source, secret):
+    """sip:/xmpp: URIs write their userinfo without "//": a URL's credentials, which code gets redacted too (round
+    31 left the code literal's)."""
+    out = redact.redact_code(source)
+    assert secret not in out and "<redacted" in out
+    ast.parse(out)
+
+
+@pytest.mark.parametrize("source", ['x = "sip:alice@pbx.example.com"\n', 'z = "sip:alice:${PASSWORD}@pbx"\n',
+                                    'w = "claim:a:bcdefgh@x.org"\n'])
+def test_an_opaque_uri_without_a_password_stays_in_code(source):
+    assert redact.redact_code(source) == source
