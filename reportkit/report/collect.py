@@ -447,8 +447,8 @@ def _torch_details(env: EnvInfo, data: dict, why: str) -> None:
     if data.get("collect_env"):
         env.collect_env = str(data["collect_env"])
     else:
-        env.collect_env_reason = (errors["collect_env"] if errors["collect_env"].startswith("not run") else
-                                  "torch.utils.collect_env failed: " + errors["collect_env"]) \
+        env.collect_env_reason = (HOOK_ONLY_COLLECT_ENV if errors["collect_env"] == HOOK_ONLY_COLLECT_ENV else
+                                  "torch.utils.collect_env failed: " + str(errors["collect_env"])) \
             if "collect_env" in errors else ("torch is not importable" if not torch else
                                              f"not run ({why or 'disabled'})")
 
