@@ -2157,6 +2157,12 @@ def _structural_spans(text: str) -> list[Span]:
                                    (_WIREGUARD_KEY, ("privatekey", "presharedkey"), "wireguard-key")):
         if any(n in low for n in needles):
             spans += _group_spans(pattern, text, kind, _random_header_value if pattern is _KEY_HEADER else _not_a_word)
+    return spans + _cli_spans(text)
+
+
+def _cli_spans(text: str) -> list[Span]:
+    """Passwords in tools' command lines and their own syntax (:data:`_CLI_CREDENTIALS`)."""
+    spans: list[Span] = []
     for pattern, needles in zip(_CLI_CREDENTIALS, _CLI_NEEDLES):
         if any(n in text for n in needles):
             spans += _group_spans(pattern, text, "credentials", _cli_credential)
@@ -5690,6 +5696,10 @@ def _literal_keyword(view: str, prose: bool) -> tuple[list[Span], bool]:
     """A literal's secrets after a name or a label (none in a docstring or a page of text), and whether its text is a
     query percent-encoded in another that names one (:func:`_percent_named`)."""
     keyword = _string_keyword_spans(view) if not prose and len(view) <= 4096 else []
+    if not keyword and not prose and len(view) <= 4096:  # (a tool's syntax says the value is its password: as in text,
+        # read from the literal's value, whatever escapes its source spells it with; ``b'...\n$USER3$=PW\n...'``)
+        keyword = [(a, b, r) for a, b, r in _cli_spans(view) if not _template(view[a:b])
+                   and _PLACEHOLDER.match(view[a:b]) is None and _NOT_SECRET_VALUE.fullmatch(view[a:b]) is None]
     percent = not keyword and _percent_named(view, prose)
     if not keyword and not percent and not prose and len(view) <= 4096:
         keyword = _labelled_spans(view)

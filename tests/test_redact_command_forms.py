@@ -141,3 +141,20 @@ def test_an_access_token_given_after_its_words(text, redacted):
     """Round 31's one promised format left (Particle's CLI: words between the label and the hex): the value goes,
     unless the words say it is an id, a hash or a commit."""
     assert ("<redacted" in redact_text(text, home="")) is redacted
+
+
+@pytest.mark.parametrize(("source", "secret"), [
+    ("T = b'--- begin ---\\n$USER1$=/usr/lib/nagios/plugins\\n$USER3$=Cedar256~Onak74\\n--- end ---'\n",
+     "Cedar256~Onak74"),
+    ("T = '--- begin ---\\n# ~/.curlrc\\nuser = \"alice:Glacier499~Ktft20\"\\n--- end ---'\n", "Glacier499~Ktft20"),
+])
+def test_a_tools_password_in_a_literal_spelled_with_escapes_takes_the_literal(source, secret):
+    """Round 31: a tool's syntax inside a literal whose source spells its line breaks as escapes was read only from
+    the source, where the escapes hide the line's start: now from the literal's value too, the whole literal goes."""
+    from reportkit.redact import redact_code
+
+    out = redact_code(source, home="")
+    assert secret not in out and '"<redacted>"' in out
+    import ast
+
+    ast.parse(out)
