@@ -1,7 +1,7 @@
 """Credentials in the command forms and config lines of tools the earlier rules did not know (round 30's
-not-promised families, written from the tools' own documentation): a password given positionally or piped,
-a community string, a key in a URL path named for it, wallet keys, join tokens. Each with ordinary text of the
-same shape that stays."""
+not-promised families, and round 31's after its report, written from the tools' own documentation): a password
+given positionally or piped, a community string, a key in a URL path named for it, wallet keys, join tokens, a
+protocol's own syntax. Each with ordinary text of the same shape that stays."""
 
 from __future__ import annotations
 
