@@ -5757,6 +5757,9 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
         inner = raw[len(quote.group(0)):len(raw) - len(quote.group(0).lstrip("rRbBuUfF"))] if quote else ""
         # a command line, a connection string, a config line: not a docstring, not a page of text
         keyword, percent = _literal_keyword(view, id(node) in prose)
+        if not keyword and not percent and "\\u00" in view and _escaped_name_secret(view, id(node) in prose):
+            spans.append((start, end, _whole(node)))  # (a name in \u escapes: {"\u0070assword": ...})
+            continue
         if inner == text == view and not percent:  # the source spells the value as it is: replace in place
             spans += [(start + len(quote.group(0)) + a, start + len(quote.group(0)) + b, r)  # type: ignore[union-attr]
                       for a, b, r in keyword]
@@ -5766,6 +5769,13 @@ def _literal_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]
             # (a token a wrap split across the literal's escaped line break: the whole literal)
             spans.append((start, end, _whole(node)))
     return spans + _fstring_spans(nodes, pos, named | prose)
+
+
+def _escaped_name_secret(view: str, prose: bool) -> bool:
+    """A literal's text that names its secret in ``\\u`` escapes of letters (JSON written HTML-safe: ``{"\\u0070assword":
+    "..."}``): what the rules from names find with those letters plain."""
+    plain = _ASCII_ESCAPE.sub(_ascii_letter, view)
+    return plain != view and bool(_literal_keyword(plain, prose)[0])
 
 
 def _fstring_spans(nodes: list, pos: _Positions, seen: set[int]) -> list[Span]:

@@ -184,3 +184,18 @@ def test_an_opaque_uris_password_goes_in_code_too(source, secret):
                                     'w = "claim:a:bcdefgh@x.org"\n'])
 def test_an_opaque_uri_without_a_password_stays_in_code(source):
     assert redact.redact_code(source) == source
+
+
+@pytest.mark.parametrize("source", ["x = '{\"\\\\u0070\\\\u0061ssword\": \"JsonP4ss!7\", \"user\": \"svc\"}'\n",
+                                    "x = r'{\"\\u0070\\u0061ssword\": \"JsonP4ss!7\"}'\n"])
+def test_a_name_in_u_escapes_inside_a_code_literal_takes_the_literal(source):
+    """Round 31's last promised format: JSON written HTML-safe inside a code literal; its name's letters read plain, the
+    value is a password's: the whole literal goes (the escapes' places are not the plain text's)."""
+    out = redact.redact_code(source)
+    assert "JsonP4ss!7" not in out and '"<redacted>"' in out
+    ast.parse(out)
+
+
+def test_plain_json_in_u_escapes_stays_in_code():
+    source = "y = '{\"\\\\u0041BC\": \"plainvalue1\"}'\n"
+    assert redact.redact_code(source) == source
