@@ -2134,18 +2134,7 @@ def _structural_spans(text: str) -> list[Span]:
         spans += _group_spans(_CLOUDSMITH_PATH, text, "cloudsmith-token", _webhook_key)
     if "-u" in text:
         spans += _group_spans(_USER_KEY_ONLY, text, "credentials", _drawn_user_key)
-    if "://" in text:
-        spans += _group_spans(_URL_PATH_KEY, text, "url-path-key", _url_path_key)
-        spans += _group_spans(_URL_NAMED_PATH_KEY, text, "url-path-key", _url_named_path_key)
-        spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
-        spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
-        spans += _group_spans(_URL_RAW_PASSWORD, text, "url-credentials", _raw_password)
-        spans += _group_spans(_URL_AT_USER, text, "url-credentials", _at_user_password)
-    if "@" in text and ("sip" in low or "xmpp:" in low or "h323:" in low or "pres:" in low or "im:" in low):
-        spans += _group_spans(_OPAQUE_URI_CREDENTIALS, text, "url-credentials", _not_placeholder_password)
-    if "=" in text:
-        spans += _group_spans(_URL_PARAMS, text, "signed-url", _real_param)
-        spans += _group_spans(_CONNECTION_STRING, text, "connection-string", _connection_part)
+    spans += _url_spans(text, low)
     if "authorization" in low:
         spans += [(m.start() + a, m.start() + b, kind) for m in _AUTH_PARAMS_LINE.finditer(text)
                   for a, b, kind in _group_spans(_AUTH_PARAM, m.group(0), "authorization")]
@@ -2158,6 +2147,25 @@ def _structural_spans(text: str) -> list[Span]:
         if any(n in low for n in needles):
             spans += _group_spans(pattern, text, kind, _random_header_value if pattern is _KEY_HEADER else _not_a_word)
     return spans + _cli_spans(text)
+
+
+def _url_spans(text: str, low: str) -> list[Span]:
+    """A URL's credentials: its userinfo (any scheme, an opaque one's too), keys in its path, signed parameters, and
+    a connection string's secret fields."""
+    spans: list[Span] = []
+    if "://" in text:
+        spans += _group_spans(_URL_PATH_KEY, text, "url-path-key", _url_path_key)
+        spans += _group_spans(_URL_NAMED_PATH_KEY, text, "url-path-key", _url_named_path_key)
+        spans += _group_spans(_URL_CREDENTIALS, text, "url-credentials", _not_masked)
+        spans += _group_spans(_URL_TOKEN_USER, text, "url-credentials")
+        spans += _group_spans(_URL_RAW_PASSWORD, text, "url-credentials", _raw_password)
+        spans += _group_spans(_URL_AT_USER, text, "url-credentials", _at_user_password)
+    if "@" in text and any(s in low for s in ("sip", "xmpp:", "h323:", "pres:", "im:")):
+        spans += _group_spans(_OPAQUE_URI_CREDENTIALS, text, "url-credentials", _not_placeholder_password)
+    if "=" in text:
+        spans += _group_spans(_URL_PARAMS, text, "signed-url", _real_param)
+        spans += _group_spans(_CONNECTION_STRING, text, "connection-string", _connection_part)
+    return spans
 
 
 def _cli_spans(text: str) -> list[Span]:
