@@ -1769,8 +1769,13 @@ def _raw_password(m: re.Match[str]) -> bool:
     return "://" not in password and not re.match(r"[0-9]{0,5}/", password) and _not_masked(m)
 
 
+def _placeholder_value(value: str) -> bool:
+    """A value that stands for one or is none (``<pad>``, ``{password}``, ``${PW}``, ``***``, ``true``): no secret."""
+    return _NOT_SECRET_VALUE.fullmatch(value) is not None or _PLACEHOLDER.match(value) is not None
+
+
 def _not_placeholder_password(m: re.Match[str]) -> bool:
-    return _NOT_SECRET_VALUE.fullmatch(m.group("value")) is None and _PLACEHOLDER.match(m.group("value")) is None
+    return not _placeholder_value(m.group("value"))
 
 
 def _at_user_password(m: re.Match[str]) -> bool:
@@ -2032,11 +2037,16 @@ _URL_PATH_KEY = _rx(r"(?<=/)(?P<value>(?!<redacted)(?:[A-Za-z0-9_\-+]{48,512}={0
                            r"(?=[/?#\s\"'<>)\],;]|$)")
 
 
+def _scheme_before(text: str, start: int) -> int:
+    """Where the ``://`` of a URL stands before ``start`` in the same word (-1: none)."""
+    word = max(text.rfind(c, 0, start) for c in " \t\n\"'<>(")
+    return text.find("://", word + 1, start)
+
+
 def _url_path_key(m: re.Match[str]) -> bool:
     """The segment stands in a URL's path (a ``scheme://host/`` before it in the same word) and is drawn."""
     text, start = m.string, m.start()
-    word = max(text.rfind(c, 0, start) for c in " \t\n\"'<>(")
-    url = text.find("://", word + 1, start)
+    url = _scheme_before(text, start)
     if url < 0 or text.find("/", url + 3, start) < 0:
         return False
     body = m.group("value").rstrip("=")
@@ -2053,9 +2063,7 @@ _URL_NAMED_PATH_KEY = _rx(r"/(?:key|keys|token|tokens|apikey|api[_\-]key|api[_\-
 
 def _url_named_path_key(m: re.Match[str]) -> bool:
     value = m.group("value")
-    text, start = m.string, m.start()
-    word = max(text.rfind(c, 0, start) for c in " \t\n\"'<>(")
-    if text.find("://", word + 1, start) < 0:
+    if _scheme_before(m.string, m.start()) < 0:
         return False
     if m.group(0).startswith("/v"):  # (after a version: a key's make-up only, not a route's name)
         return _long_hex(value) or (_drawn_mixed(value) and len(value) >= 24)
@@ -5707,7 +5715,7 @@ def _literal_keyword(view: str, prose: bool) -> tuple[list[Span], bool]:
     if not keyword and not prose and len(view) <= 4096:  # (a tool's syntax says the value is its password: as in text,
         # read from the literal's value, whatever escapes its source spells it with; ``b'...\n$USER3$=PW\n...'``)
         keyword = [(a, b, r) for a, b, r in _cli_spans(view) if not _template(view[a:b])
-                   and _PLACEHOLDER.match(view[a:b]) is None and _NOT_SECRET_VALUE.fullmatch(view[a:b]) is None]
+                   and not _placeholder_value(view[a:b])]
     percent = not keyword and _percent_named(view, prose)
     if not keyword and not percent and not prose and len(view) <= 4096:
         keyword = _labelled_spans(view)

@@ -317,11 +317,10 @@ HOOK_ONLY_COLLECT_ENV = ("not run: the sandbox here is the audit hook alone (no 
                          "signals), which refuses the shells collect_env starts; install bubblewrap")
 
 
-def hook_only() -> bool:
+def hook_only(prot: protect.Protection) -> bool:
     """Whether the audit hook is all that would hold the probe's signals (the fallback without Landlock ABI 6, which
     scopes them): then the probe keeps the hook, as a run does, and runs without ``collect_env`` (the hook refuses
     the shells it starts). Elsewhere the kernel's layers confine the probe and the hook is left out."""
-    prot = protect.protection()
     return prot.mode == "fallback" and prot.landlock < 6
 
 
@@ -333,13 +332,14 @@ def start_probe(spec: RunSpec, ws: Workspace, options: CollectOptions) -> subpro
     then starts again as the script would (``PYTHONPATH``, ``site``, a ``sitecustomize`` act confined)."""
     ws.probe_dir.mkdir(exist_ok=True)
     cmd = [spec.python, str(PROBE_FILE), str(ws.probe_out), str(spec.script.parent)]
-    hooked = hook_only()
+    prot = protect.protection()
+    hooked = hook_only(prot)
     if hooked and options.collect_env:
         ws.probe_note = HOOK_ONLY_COLLECT_ENV
     if not options.collect_env or hooked:
         cmd.append("--no-collect-env")
     cmd, env = two_stage(cmd, build_env(spec.env))
-    wrapped, env = protect.wrap(cmd, env, writable=[ws.probe_dir], scratch=ws.probe_dir, network=False)
+    wrapped, env = protect.wrap(cmd, env, writable=[ws.probe_dir], scratch=ws.probe_dir, network=False, prot=prot)
     if not hooked and env.pop(protect.GUARD_ENV, None) is not None:  # (no audit hook: it refuses collect_env's
         # shell calls; Landlock, seccomp and the mount namespace confine the probe)
         path = [p for p in env.pop("PYTHONPATH", "").split(os.pathsep) if p and p != str(protect.GUARD_SITE)]
