@@ -79,6 +79,8 @@ def test_the_probe_keeps_the_audit_hook_where_it_is_all_there_is(tmp_path):
         env = json.loads((tmp_path / "bundle" / "bundle.json").read_text())["collected"]["env"]
         assert "refused" in json.dumps(env["probe_errors"])  # (the hook said no, and the probe went on)
         assert env["collect_env_reason"].startswith("not run: the sandbox here is the audit hook alone")
+        issue = (tmp_path / "bundle" / "issue.md").read_text()
+        assert "**collect_env**: not run: the sandbox here is the audit hook alone" in issue  # (the reader sees why)
     finally:
         victim.kill()
         victim.wait()

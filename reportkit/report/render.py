@@ -316,6 +316,8 @@ def env_rows(env: EnvInfo) -> list[tuple[str, str]]:
     if env.script_git is not None and env.script_git.commit:
         rows.append(("Reproducer's repository", f"`{env.script_git.remote_url or env.script_git.toplevel}` "
                                                 f"{git_text(env.script_git)}"))
+    if not env.collect_env and env.collect_env_reason:
+        rows.append(("collect_env", env.collect_env_reason))  # (a reader asks for its output: say why it is missing)
     if env.reason:
         rows.append(("Probe", env.reason))
     return rows
