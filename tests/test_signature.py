@@ -791,3 +791,53 @@ def test_raise_in_a_project_module_moved_by_lines_above_it_is_the_same_failure(t
     assert s1.location.user_code and not s1.location.in_script and s1.location.line != s2.location.line
     assert same_failure(s1, s2) and same_failure(s1, s3)
     assert not same_failure(s1, s4)
+
+
+# ---------------------------------------------------------------- a module's train/eval mode
+
+_BATCH_NORM = """
+import torch
+bn = torch.nn.BatchNorm1d(3)
+{mode}
+bn({input})
+"""
+
+
+def _bn(tmp_path: Path, mode: str, input: str = "torch.randn(4, 2)"):
+    return sig_of(tmp_path, _BATCH_NORM.format(mode=mode, input=input), timeout=120)
+
+
+def test_a_library_frame_that_read_its_modules_mode_keeps_it(tmp_path):
+    """Held-out r10-07 (pytorch, blind): batch norm in eval mode fails with the message and line train mode fails
+    with, for another reason (running statistics vs the batch's); the reducer removed ``bn.eval()``."""
+    pytest.importorskip("torch")
+    evaluating = _bn(tmp_path, "bn.eval()")
+    assert evaluating.modes == {"torch/nn/modules/batchnorm.py:forward": "eval"}
+    training = _bn(tmp_path, "")
+    assert training.modes == {"torch/nn/modules/batchnorm.py:forward": "train"}
+    assert evaluating.message == training.message and evaluating.location == training.location
+    assert not same_failure(evaluating, training) and not same_failure(training, evaluating)
+    assert same_failure(evaluating, _bn(tmp_path, "bn.training = False"))
+    from reportkit.cli import _loc_line
+
+    assert dict(_loc_line(evaluating))["mode"] == "eval in torch/nn/modules/batchnorm.py:forward"  # (check's row)
+
+
+def test_a_mode_read_after_the_raise_or_by_the_users_code_is_no_part_of_it(tmp_path):
+    pytest.importorskip("torch")
+    # the forward's rank check raised before it read the flag: the mode chose nothing
+    rank = _bn(tmp_path, "bn.eval()", "torch.randn(1, 3, 2, 2)")
+    assert rank.modes == {} and same_failure(rank, _bn(tmp_path, "", "torch.randn(1, 3, 2, 2)"))
+    # a module that never reads it (nn.Linear), and the user's own module that does (compared as the user's code)
+    linear = sig_of(tmp_path, "import torch\nm = torch.nn.Linear(3, 2).eval()\nm(torch.randn(4, 2))\n", timeout=120)
+    assert linear.modes == {}
+    own = sig_of(tmp_path, """
+        import torch
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                if self.training:
+                    x = x + 1
+                return x @ torch.ones(3, 3)
+        Net().eval()(torch.ones(4, 2))
+        """, timeout=120)
+    assert own.exc_type == "RuntimeError" and own.modes == {}

@@ -122,7 +122,7 @@ class SourceMap:
         file, line, text = origin
         return Frame(file=file if os.path.isabs(file) else os.path.join(result.workdir, file), line=line,
                      function=self.names.get((file, frame.function), frame.function), module=frame.module,
-                     text=text)
+                     text=text, training=frame.training)
 
     def apply(self, result: RunResult) -> RunResult:
         """``result`` with every frame of a folded line put back in its module."""
@@ -169,6 +169,9 @@ class Signature:
     # an assertion's message, line by line, as the check reported it (Normalizer.measured_lines): its
     # integers as raised (counts, sizes, indices: "Mismatched elements: 1 / 65"), floating-point values N
     measured: list[str] = field(default_factory=list)
+    # exceptions: "file:function" of a library frame -> "train"/"eval", the mode of its module it read before the
+    # exception passed through it (batch norm's statistics, dropout: the flag chose the path that failed)
+    modes: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.kind = FailureKind(self.kind)
@@ -216,7 +219,8 @@ class MatchPolicy:
     def describe(self) -> str:
         if self.strict:
             return ("strict: same kind; exceptions: same type, message (first line, and a graph break's "
-                    "explanation; numbers/paths/addresses normalized) and raising frame; hangs: same blocked "
+                    "explanation; numbers/paths/addresses normalized) and raising frame, the same train/eval mode where a "
+                    "library frame read its module's; hangs: same blocked "
                     "frame of the main thread, inside the script's code or at exit as the original's, what its "
                     "child processes wait in, no other thread waiting in the script's code where none did; signals: "
                     "same signal and crashing frame; exits: same code and last stderr line; no new exception type in "
@@ -478,7 +482,16 @@ def _exception_signature(exc: ExceptionInfo, norm: Normalizer) -> Signature:
         measured=norm.measured_lines(exc.message) if is_assertion(exc.type) else [],
         location=norm.location(raise_frame) if raise_frame else None,
         script_frame=norm.location(script_frame) if script_frame else None,
+        modes={f"{norm.path(f.file)}:{f.function}": f.training for f in frames
+               if f.training and not norm.is_user_code(f.file)},
     )
+
+
+def _same_modes(original: Signature, candidate: Signature) -> bool:
+    """A library frame that read its module's ``training`` flag before the exception passed through it, in both
+    runs, read the same mode: ``BatchNorm`` in eval mode is another path than in train mode (running statistics
+    vs the batch's), which may fail with the same message at the same line for another reason."""
+    return all(candidate.modes.get(key, mode) == mode for key, mode in original.modes.items())
 
 
 def _local_type(exc: ExceptionInfo, norm: Normalizer) -> str | None:
@@ -884,7 +897,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         the same :func:`statement_site`, as a frame in the original's own project modules is to a frame
         in the candidate script: the reproducer that folded them in; or, both in the script, the same
         failing operation (:func:`operation_site` of the instruction that raised, not the script's own
-        ``raise``/``assert``) in a statement rewritten around it);
+        ``raise``/``assert``) in a statement rewritten around it); a library frame of both that read its
+        module's ``training`` flag before the exception passed through it read the same mode (train/eval);
       - hang: same innermost frame of the main thread, and (where the original's is known) the same
         set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up),
         no other thread waiting in the user's code where the original's did not (:func:`new_thread_waits`),
@@ -907,7 +921,7 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         return False
     if original.kind is FailureKind.EXCEPTION:
         return (_same_type(original, candidate) and original.message == candidate.message
-                and same_location(original.location, candidate.location))
+                and same_location(original.location, candidate.location) and _same_modes(original, candidate))
     if original.kind is FailureKind.HANG and original.child_waits is not None \
             and original.child_waits != (candidate.child_waits or []):
         return False

@@ -142,6 +142,26 @@ def _segment(tb, lineno):
         return ""
 
 
+def _training(tb):
+    """``"train"``/``"eval"``: the ``training`` flag of the frame's ``self`` when the frame's code read an attribute
+    ``training`` before the instruction it raised at (an ``nn.Module``'s forward that chose a path by its mode:
+    batch norm's statistics, dropout); "" otherwise (the flag read after a rank check that raised says nothing)."""
+    try:
+        code = tb.tb_frame.f_code
+        if "training" not in code.co_names or not code.co_argcount:
+            return ""
+        import dis
+
+        if not any(ins.argval == "training" and ins.opname.startswith("LOAD_ATTR") and ins.offset < tb.tb_lasti
+                   for ins in dis.get_instructions(code)):
+            return ""
+        owner = tb.tb_frame.f_locals.get(code.co_varnames[0])
+        state = object.__getattribute__(owner, "__dict__").get("training")  # (no __getattr__ of the object's)
+        return {True: "train", False: "eval"}.get(state, "") if isinstance(state, bool) else ""
+    except Exception:  # noqa: BLE001 - best effort, never in the way of the report
+        return ""
+
+
 def _frames(tb):
     frames = []
     while tb is not None:
@@ -158,6 +178,7 @@ def _frames(tb):
                     "text": linecache.getline(filename, lineno).strip(),
                     "op": _opname(tb),
                     "expr": _segment(tb, lineno),
+                    "training": _training(tb),
                 }
             )
         tb = tb.tb_next

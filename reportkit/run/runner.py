@@ -1030,7 +1030,7 @@ def _exception_from(record: dict) -> ExceptionInfo:
         message=str(record.get("message", "")),
         frames=[Frame(file=f.get("file", ""), line=f.get("line"), function=f.get("function", ""),
                       module=f.get("module"), text=f.get("text") or "", op=f.get("op") or "",
-                      expr=f.get("expr") or "")
+                      expr=f.get("expr") or "", training=f.get("training") or "")
                 for f in record.get("frames", [])],
         chain=[_exception_from(c) for c in record.get("chain", [])],
         thread=record.get("thread"),

@@ -24,6 +24,8 @@ class Frame:
     text: str = ""
     op: str = ""  # exceptions: the bytecode instruction the frame was at (reportkit.run._boot._opname)
     expr: str = ""  # exceptions: that instruction's source, the sub-expression that raised (_boot._segment)
+    # exceptions: "train"/"eval", the mode of the frame's module where it read it before it raised (_boot._training)
+    training: str = ""
 
 
 @dataclass
