@@ -795,6 +795,8 @@ def _print_minimize_summary(report) -> None:
                      + verdict[fix["verified"]]))
     elif report.fix_check_note:
         rows.append(("fix check", report.fix_check_note))
+    if report.steady_note:
+        rows.append(("random data", report.steady_note))
     if report.verified is not None:
         rows.append(("re-checked", "fails the same way" if report.verified else report.verify_note or
                      "DOES NOT fail the same way any more (flaky?); see --retries"))

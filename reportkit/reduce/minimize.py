@@ -179,6 +179,7 @@ class MinimizeReport:
     fix_check: dict | None = None
     fix_check_note: str = ""  # what it checked, or why there is none
     verify_note: str = ""  # the written (redacted) result no longer fails the same way: why (verified is False)
+    steady_note: str = ""  # a result drawing random values re-checked several times: how often it failed, seeded
     keeps: str = ""  # what the result had to keep beyond the signature, and why (Keep.why)
     # candidate runs ended by the timeout ("timeout") or by the hang watch (its rule and the verdict)
     hang_ended: dict[str, int] = field(default_factory=dict)
@@ -1193,6 +1194,69 @@ def _verify_result(session: _Session, reduced: ReduceResult, keep: Keep, options
     return verified, outcome, on_good, note
 
 
+#: Calls that draw random values from a global generator: torch's random factories and in-place fills, a module's
+#: initialised weights (``nn.Linear(...)``), ``torch.nn.init``, ``numpy.random``'s and ``random``'s functions.
+_RANDOM_CALL_RE = re.compile(
+    r"\b(?:torch\.(?:randn|rand|randint|randperm|normal|bernoulli|multinomial|poisson)(?:_like)?"
+    r"|\.(?:uniform_|normal_|random_|bernoulli_|exponential_|geometric_|cauchy_|log_normal_)"
+    r"|nn\.(?:init\.\w+|[A-Z]\w*)|(?:np|numpy)\.random\.\w+"
+    r"|random\.(?:random|randint|randrange|choice|choices|shuffle|uniform|gauss|sample))\(")
+#: Re-checks of a result that draws unseeded random values (the reduction ran each candidate once or twice).
+STEADY_RUNS = 3
+#: How a module imported at the top is seeded, by the module's name.
+_SEEDS = {"torch": "{}.manual_seed(0)", "numpy": "{}.random.seed(0)", "random": "{}.seed(0)"}
+
+
+def _seeded(source: str) -> str | None:
+    """``source`` with the global generators it imports at its top (torch, numpy, random) seeded right after
+    those imports (``torch.manual_seed(0)``); None where it imports none of them there."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    last, calls = None, []
+    for stmt in tree.body:
+        if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            if last is None and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # (a docstring)
+            break
+        last = stmt
+        for alias in stmt.names if isinstance(stmt, ast.Import) else ():
+            if alias.name in _SEEDS:
+                calls.append(_SEEDS[alias.name].format(alias.asname or alias.name))
+    if last is None or not calls:
+        return None
+    lines = source.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    return "".join([*lines[:last.end_lineno], *(c + "\n" for c in calls), *lines[last.end_lineno:]])
+
+
+def _steady(session: _Session, reduced: ReduceResult, keep: Keep, options: MinimizeOptions,
+            verified: bool | None) -> tuple[bool | None, str]:
+    """A deterministic original's result that draws unseeded random values (:data:`_RANDOM_CALL_RE`) is
+    re-checked :data:`STEADY_RUNS` times: a candidate that failed in its run may pass in the next
+    (``torch.randn(1, 2)`` where the failure needs a negative value). Where a run does not fail the same way, the
+    result seeded (:func:`_seeded`) that fails in every re-check is written instead. Returns (verified, a note
+    for the report, "" when every run failed)."""
+    source = reduced.source
+    if not _RANDOM_CALL_RE.search(source) or _SEED_CALL_RE.search(source):
+        return verified, ""
+    failed = (1 if verified else 0) + sum(_verify(session, source, keep)[0] for _ in range(STEADY_RUNS - 1))
+    if failed == STEADY_RUNS:
+        return verified, ""
+    seeded = _seeded(source)
+    plain = f"the result draws random values and failed the same way in {failed} of {STEADY_RUNS} runs"
+    if seeded is None:
+        return False, plain + " (flaky: nothing to seed at its top)"
+    seeded_failed = sum(_verify(session, seeded, keep)[0] for _ in range(STEADY_RUNS))
+    if seeded_failed < STEADY_RUNS:
+        return False, plain + f"; seeded, in {seeded_failed} of {STEADY_RUNS} (flaky)"
+    reduced.source = seeded
+    write_atomic(options.output, redact_code(seeded, home=""), mode=options.output_mode)
+    return True, plain + f"; seeded at its top ({', '.join(_seed_calls(seeded))}), in every one of {STEADY_RUNS}"
+
+
 def _verify(session: _Session, final: str, keep: Keep | None = None):
     """Re-run the written result cold: still the same failure, what it must keep kept (and the
     differential still passes, and it passes on the good code)? Returns (verified, outcome, passes on
@@ -1386,9 +1450,12 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     phases = {"prepare": began - start, "reduce": time.monotonic() - began}
     began = time.monotonic()
     verified, final_sig, standalone, standalone_note, on_good, verify_note = None, None, None, "", None, ""
+    steady_note = ""
     fix_check = session.good.to_dict() if session.good is not None else None  # the reduction's runs only
     if not reduced.interrupted:
         verified, outcome, on_good, verify_note = _verify_result(session, reduced, keep, options)
+        if not verify_note and rep.deterministic:
+            verified, steady_note = _steady(session, reduced, keep, options, verified)
         final_sig = outcome.signature.to_dict()
         if verified and spec.pytest_node is not None:
             standalone, standalone_note = write_standalone(session.cold, reduced.source, outcome.result.test_item,
@@ -1427,7 +1494,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
         seconds_by_phase={k: round(v, 3) for k, v in phases.items()},
         seconds_by_pass={k: round(v, 3) for k, v in (stats.seconds_by_pass if stats else {}).items()},
         needs_args=bool(session.cold.run_spec.args) and reads_argv(reduced.source),
-        verify_note=verify_note,
+        verify_note=verify_note, steady_note=steady_note,
     )
 
 
