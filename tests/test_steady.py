@@ -64,35 +64,36 @@ DRAWS = "import torch\nx = torch.randn(1, 2)\nassert (x >= 0).all()\n"
 
 
 def test_a_result_that_fails_every_time_is_left_as_it_is(tmp_path, monkeypatch):
-    runs = _Runs([True, True], [])
+    runs = _Runs([True] * (M.STEADY_RUNS - 1), [])
     assert _steady(tmp_path, monkeypatch, DRAWS, True, runs) == ((True, ""), DRAWS, None)
     assert len(runs.ran) == M.STEADY_RUNS - 1  # (the re-check was the first)
 
 
 def test_a_flaky_result_is_seeded_when_that_fails_every_time(tmp_path, monkeypatch):
-    runs = _Runs([True, False], [True] * M.STEADY_RUNS)
+    runs = _Runs([True, False], [True] * M.SEEDED_RUNS)
     (verified, note), source, written = _steady(tmp_path, monkeypatch, DRAWS, True, runs)
     assert verified and source == written == M._seeded(DRAWS) and "torch.manual_seed(0)" in source
-    assert note == ("the result draws random values and failed the same way in 2 of 3 runs; seeded at its top "
-                    "(torch.manual_seed(0)), in every one of 3")
+    assert note == ("the result draws random values and did not fail the same way in run 3 of it; seeded at its "
+                    "top (torch.manual_seed(0)), in every one of 3")
+    assert len(runs.ran) == 2 + M.SEEDED_RUNS  # (no unseeded run after the first that passed)
 
 
 def test_a_failed_recheck_is_seeded_too(tmp_path, monkeypatch):
-    runs = _Runs([True, True], [True] * M.STEADY_RUNS)
+    runs = _Runs([], [True] * M.SEEDED_RUNS)
     (verified, note), source, _ = _steady(tmp_path, monkeypatch, DRAWS, False, runs)
-    assert verified and "manual_seed" in source and "in 2 of 3 runs" in note
+    assert verified and "manual_seed" in source and "in run 1 of it" in note
 
 
 def test_a_result_flaky_when_seeded_too_is_not_verified(tmp_path, monkeypatch):
-    runs = _Runs([False, True], [True, False, True])
+    runs = _Runs([False], [True, False, True])
     (verified, note), source, written = _steady(tmp_path, monkeypatch, DRAWS, True, runs)
     assert verified is False and source == DRAWS and written is None
-    assert note.endswith("in 2 of 3 runs; seeded, in 2 of 3 (flaky)")
+    assert note.endswith("in run 2 of it; seeded, it failed the same way in 2 of 3 (flaky)")
 
 
 def test_a_result_with_nothing_to_seed_is_called_flaky(tmp_path, monkeypatch):
     source = "def draw():\n    import torch\n    return torch.randn(1, 2)\nassert (draw() >= 0).all()\n"
-    (verified, note), _, written = _steady(tmp_path, monkeypatch, source, True, _Runs([False, False], []))
+    (verified, note), _, written = _steady(tmp_path, monkeypatch, source, True, _Runs([False], []))
     assert verified is False and written is None and note.endswith("(flaky: nothing to seed at its top)")
 
 
