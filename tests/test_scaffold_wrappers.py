@@ -117,6 +117,31 @@ def test_delegating_modules(source: str, expected: list[str]) -> None:
     _check(P.delegating_module_candidates, source, expected)
 
 
+FIXED = (MODULE.format(name="Net", params="") + "        self.bn = nn.BatchNorm1d(2)\n\n    def forward(self):\n"
+         "        return self.bn(torch.randn(1, 2))\n\n")
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a forward that makes its submodule's inputs: each call of the object gets them
+        ("import torch\n" + FIXED + "net = Net()\nnet.eval()\nnet()\n",
+         ["import torch\n\nnet = nn.BatchNorm1d(2)\nnet.eval()\nnet(torch.randn(1, 2))\n"]),
+        ("import torch\n" + FIXED + "y = Net()()\n", ["import torch\n\ny = nn.BatchNorm1d(2)(torch.randn(1, 2))\n"]),
+        # not: the object passed on (its calls are not seen), called with an argument, bound twice, never
+        # called, an input that reads a local name, ``torch`` another name where the object is called
+        ("import torch\n" + FIXED + "net = Net()\nrun(net)\n", []),
+        ("import torch\n" + FIXED + "net = Net()\nnet(1)\n", []),
+        ("import torch\n" + FIXED + "net = Net()\nnet = Net()\nnet()\n", []),
+        ("import torch\n" + FIXED + "net = Net()\nnet.eval()\n", []),
+        ("import torch\n" + FIXED.replace("torch.randn(1, 2)", "self.x") + "Net()()\n", []),
+        ("import torch\n" + FIXED + "def f(torch):\n    return net()\nnet = Net()\nf(1)\n", []),
+    ],
+)
+def test_delegating_modules_with_fixed_inputs(source: str, expected: list[str]) -> None:
+    _check(P.delegating_module_candidates, source, expected)
+
+
 CONV = "def conv3x3(cin, cout, stride=1):\n    return nn.Conv2d(cin, cout, 3, stride=stride, padding=1)\n"
 
 

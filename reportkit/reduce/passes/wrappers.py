@@ -6,7 +6,9 @@
   :func:`sequential_call_candidates` (and :func:`sequential_call_build_candidates` when more than one
   of the modules is built there: nested calls build them in the reverse order);
 * a module whose ``forward`` only delegates to one submodule (``return self.m(x)``) is replaced,
-  where it is constructed, by that submodule's construction -- :func:`delegating_module_candidates`;
+  where it is constructed, by that submodule's construction (a forward that makes the submodule's inputs
+  itself, ``return self.m(torch.randn(1, 2))``, gives them to each call of the object instead) --
+  :func:`delegating_module_candidates`;
 * a small helper (``def f(...): return EXPR``) called several times is inlined at every call site --
   :func:`helper_inline_candidates`;
 * a factory ``@classmethod def build(cls, ...): return cls(...)`` becomes the constructor call at
@@ -617,19 +619,43 @@ def _delegates(forward: ast.FunctionDef, attr: str) -> bool:
             and [a.id if isinstance(a, ast.Name) else None for a in ret.args] == params)
 
 
-def _delegating(cls: ast.ClassDef) -> tuple[ast.FunctionDef, str, ast.expr] | None:
-    """``(__init__, m, EXPR)`` of a class of two undecorated methods, ``__init__`` storing one object
-    (:func:`_single_store`, ``self.m = EXPR``) and ``forward`` delegating to it (:func:`_delegates`,
-    ``return self.m(x)``); nothing else in its body but a docstring or ``pass``."""
+def _fixed_inputs(forward: ast.FunctionDef, attr: str) -> list[ast.expr] | None:
+    """The arguments of ``def forward(self): return self.m(E, ...)`` (for ``attr`` ``m``): a forward of no
+    parameter of its own that calls the submodule on inputs it makes itself (``torch.randn(1, 2)``), none of
+    them reading ``self`` or a local name; None otherwise."""
+    fargs = forward.args
+    if (fargs.vararg or fargs.kwarg or fargs.kwonlyargs or fargs.posonlyargs or fargs.defaults
+            or len(fargs.args) != 1 or len(forward.body) != 1 or not isinstance(forward.body[0], ast.Return)):
+        return None
+    ret = forward.body[0].value
+    if not (isinstance(ret, ast.Call) and not ret.keywords and ret.args and isinstance(ret.func, ast.Attribute)
+            and ret.func.attr == attr and isinstance(ret.func.value, ast.Name)
+            and ret.func.value.id == fargs.args[0].arg):
+        return None
+    if any(isinstance(a, ast.Starred) or isinstance(n, (*_SCOPED, ast.NamedExpr, ast.JoinedStr))
+           or isinstance(n, ast.Name) and n.id == fargs.args[0].arg for a in ret.args for n in ast.walk(a)):
+        return None
+    return ret.args
+
+
+def _delegating(cls: ast.ClassDef) -> tuple[ast.FunctionDef, str, ast.expr, list[ast.expr] | None] | None:
+    """``(__init__, m, EXPR, inputs)`` of a class of two undecorated methods, ``__init__`` storing one object
+    (:func:`_single_store`, ``self.m = EXPR``) and ``forward`` delegating to it: passing its parameters on
+    (:func:`_delegates`, ``return self.m(x)``; ``inputs`` None) or calling it on inputs of its own
+    (:func:`_fixed_inputs`, ``return self.m(torch.randn(1, 2))``: ``inputs``); nothing else in its body but a
+    docstring or ``pass``."""
     methods = _methods(cls)
     init, forward = methods.get("__init__"), methods.get("forward")
     if (init is None or forward is None or len(methods) != 2 or init.decorator_list or forward.decorator_list
             or any(not isinstance(s, ast.FunctionDef) and not _docstring_or_pass(s) for s in cls.body)):
         return None
     store = _single_store(init)
-    if store is None or not _delegates(forward, store[0]):
+    if store is None:
         return None
-    return init, store[0], store[1]
+    if _delegates(forward, store[0]):
+        return init, store[0], store[1], None
+    inputs = _fixed_inputs(forward, store[0])
+    return None if inputs is None else (init, store[0], store[1], inputs)
 
 
 def _inlined_calls(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], func: object,
@@ -645,10 +671,65 @@ def _inlined_calls(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST],
     return splices
 
 
+def _no_arg_call(parents: dict[int, ast.AST], node: ast.expr) -> ast.Call | None:
+    """The call ``node()`` of ``node``, with no argument; None where ``node`` is not so called."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Call) and parent.func is node and not parent.args and not parent.keywords:
+        return parent
+    return None
+
+
+def _bound_once(tree: ast.Module, parents: dict[int, ast.AST], construction: ast.Call) -> str | None:
+    """``net`` of a module-level ``net = C(...)`` that is the only binding of ``net`` anywhere."""
+    stmt = parents.get(id(construction))
+    if not (isinstance(stmt, ast.Assign) and stmt in tree.body and stmt.value is construction
+            and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    name = stmt.targets[0].id
+    stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)]
+    index = _names(tree)
+    return name if len(stores) == 1 and name not in index.defs and not any(
+        isinstance(n, ast.alias) and (n.asname or n.name.split(".")[0]) == name
+        or isinstance(n, ast.arg) and n.arg == name
+        or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names for n in ast.walk(tree)) else None
+
+
+def _input_calls(tree: ast.Module, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST],
+                 forward: ast.FunctionDef, calls: list[ast.Call], inputs: list[ast.expr]) -> list[Splice] | None:
+    """For a module whose forward calls its submodule on inputs of its own (:func:`_fixed_inputs`): each call of
+    the module object, ``C(...)()`` or ``net()`` where ``net = C(...)`` is bound once at module level and read
+    only so called or for an attribute (``net.eval()``), gets those inputs, ``net(torch.randn(1, 2))``; None
+    where one is used otherwise, or a name the inputs read is not the module-level binding at a call."""
+    text = ", ".join(smap.source[slice(*smap.span(a))] for a in inputs)
+    names = {n.id for a in inputs for n in ast.walk(a) if isinstance(n, ast.Name)}
+    if any(scopes.resolve(forward, name) is not scopes.tree for name in names):
+        return None
+    sites: list[ast.Call] = []
+    for construction in calls:
+        called = _no_arg_call(parents, construction)
+        if called is not None:
+            sites.append(called)
+            continue
+        name = _bound_once(tree, parents, construction)
+        if name is None:
+            return None
+        for load in _names(tree).loads.get(name, []):
+            called = _no_arg_call(parents, load)
+            if called is not None:
+                sites.append(called)
+            elif not isinstance(parents.get(id(load)), ast.Attribute):
+                return None
+    if not sites or any(not _module_level_at(scopes, parents, site, name) for site in sites for name in names):
+        return None
+    return [Splice(smap.span(site)[1] - 1, smap.span(site)[1] - 1, text) for site in sites]
+
+
 def delegating_module_candidates(source: str) -> list[str]:
     """A module-level class whose ``__init__`` stores one object and whose ``forward`` only delegates to it
     (:func:`_delegating`: ``self.m = EXPR`` / ``return self.m(x)``): each construction ``C(args)`` becomes
-    ``EXPR`` with the arguments for the constructor's parameters, and the class goes.
+    ``EXPR`` with the arguments for the constructor's parameters, and the class goes. A forward that calls the
+    submodule on inputs of its own (``return self.m(torch.randn(1, 2))``) gives them to each call of the object
+    instead (:func:`_input_calls`: ``net()`` -> ``net(torch.randn(1, 2))``).
 
     Only where ``C`` is used for constructions only, no other class derives from it, nothing else
     reads an attribute named ``m``, and the substitution is hygienic.
@@ -666,9 +747,12 @@ def delegating_module_candidates(source: str) -> list[str]:
         found = _delegating(cls)
         if found is None or attr_reads.get(found[1], 0) != 2:  # the store in __init__ and the read in forward
             continue
-        init, _attr, expr = found
+        init, _attr, expr, inputs = found
         calls = _calls_of(tree, parents, cls.name)
         splices = _inlined_calls(smap, scopes, parents, _without_first(init.args), calls, expr, init) if calls else None
+        if splices is not None and inputs is not None:
+            given = _input_calls(tree, smap, scopes, parents, _methods(cls)["forward"], calls, inputs)
+            splices = None if given is None else [*splices, *given]
         if splices is None:
             continue
         gone = _delete_lines(smap, cls)
