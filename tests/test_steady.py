@@ -53,6 +53,7 @@ class _Runs:
 
 def _steady(tmp_path, monkeypatch, source: str, verified: bool, runs: _Runs):
     monkeypatch.setattr(M, "_verify", runs)
+    monkeypatch.setattr(M, "_again", lambda session, source, keep: runs(session, source, keep)[0])
     reduced = types.SimpleNamespace(source=source)
     options = types.SimpleNamespace(output=tmp_path / "s.min.py", output_mode=None)
     got = M._steady(None, reduced, None, options, verified)

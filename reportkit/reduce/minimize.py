@@ -1235,26 +1235,35 @@ def _seeded(source: str) -> str | None:
     return "".join([*lines[:last.end_lineno], *(c + "\n" for c in calls), *lines[last.end_lineno:]])
 
 
+def _again(session: _Session, source: str, keep: Keep) -> bool:
+    """One more run of the result on the candidates' executor (warm: reseeded as a fresh interpreter is, so its
+    random values are drawn anew): does it fail the same way, keeping what it must keep?"""
+    outcome = session.candidates.run(source)
+    return outcome.ok and keep.kept(outcome, source)
+
+
 def _steady(session: _Session, reduced: ReduceResult, keep: Keep, options: MinimizeOptions,
             verified: bool | None) -> tuple[bool | None, str]:
     """A deterministic original's result that draws unseeded random values (:data:`_RANDOM_CALL_RE`) is
     run up to :data:`STEADY_RUNS` times: a candidate that failed in its run may pass in the next
     (``torch.randn(1, 2)`` where the failure needs a negative value). Where a run does not fail the same way, the
-    result seeded (:func:`_seeded`) is written instead when it fails in :data:`SEEDED_RUNS` of them. Returns (verified, a note
+    result seeded (:func:`_seeded`) is written instead when it fails in :data:`SEEDED_RUNS` of them (the first
+    one re-checked as :func:`_verify` does, the others as the one more run of :func:`_again`). Returns (verified, a note
     for the report, "" when every run failed)."""
     source = reduced.source
     if not _RANDOM_CALL_RE.search(source) or _SEED_CALL_RE.search(source):
         return verified, ""
     runs = 1
     while verified and runs < STEADY_RUNS:  # (until the first run that does not fail the same way)
-        verified, runs = _verify(session, source, keep)[0], runs + 1
+        verified, runs = _again(session, source, keep), runs + 1
     if verified:
         return verified, ""
     seeded = _seeded(source)
     plain = f"the result draws random values and did not fail the same way in run {runs} of it"
     if seeded is None:
         return False, plain + " (flaky: nothing to seed at its top)"
-    seeded_failed = sum(_verify(session, seeded, keep)[0] for _ in range(SEEDED_RUNS))
+    seeded_failed = _verify(session, seeded, keep)[0] + sum(_again(session, seeded, keep)
+                                                            for _ in range(SEEDED_RUNS - 1))
     if seeded_failed < SEEDED_RUNS:
         return False, plain + f"; seeded, it failed the same way in {seeded_failed} of {SEEDED_RUNS} (flaky)"
     reduced.source = seeded
