@@ -6218,6 +6218,17 @@ def secret_env_values(env: Optional[Mapping[str, str]] = None) -> list[str]:
 # message that reorders what follows it shows other text than it holds (Trojan Source, CVE-2021-42574)
 _TERMINAL_CONTROL = _rx(r"\x1b(?!\[[0-9;]{0,32}m)|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f"
                                "\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+# the colours (SGR) that pass: reset, bold, italic, underline and their ends, and the foreground colours but black and
+# white (the ones reportkit's own styles and pytest's use); any other (concealed ``8``, reversed, faint, a background,
+# black on black, 256 or 24-bit colours) is written out: it could hide a message's text, or every row after it
+_SGR = _rx(r"\x1b\[([0-9;]{0,32})m")
+_SHOWN_SGR = frozenset(["", "0", "1", "3", "4", "22", "23", "24", "39", *map(str, range(31, 37)), *map(str, range(91, 97))])
+
+
+def _sgr_shown(m: re.Match[str]) -> str:
+    return m.group() if all(p in _SHOWN_SGR for p in m.group(1).split(";")) else "\\x1b" + m.group()[1:]
+
+
 # what a live display (rich's Live: reportkit's progress line on a terminal) writes before each frame: it returns to
 # the line's start, erases it, moves up, hides or shows the cursor
 _LIVE_CONTROLS = _rx(r"(?:\r|\x1b\[[0-9]{0,4}[ABCDGK]|\x1b\[\?25[hl])+")
@@ -6234,7 +6245,8 @@ def shown(text: str, live: bool = False) -> str:
     start = head.end() if head else 0
     tail = _LIVE_TAIL.search(text, start) if live else None  # (a frame's end: a new line, then the cursor shown,
     end = tail.start(1) if tail else len(text)  # moved back up and the line erased: the display is gone)
-    return text[:start] + _TERMINAL_CONTROL.sub(_escaped_control, text[start:end]) + text[end:]
+    middle = _SGR.sub(_sgr_shown, text[start:end]) if "\x1b[" in text else text[start:end]
+    return text[:start] + _TERMINAL_CONTROL.sub(_escaped_control, middle) + text[end:]
 
 
 def _escaped_control(m: re.Match[str]) -> str:

@@ -136,6 +136,20 @@ def test_a_tree_a_run_locked_for_its_own_user_is_removed(tmp_path):
     assert not scratch.exists()
 
 
+@pytest.mark.parametrize("hiding", ["\x1b[8m", "\x1b[30;40m", "\x1b[2;49;39m", "\x1b[7;30m", "\x1b[38;2;0;0;0m",
+                                    "\x1b[48;5;0m", "\x1b[97;107m"])
+def test_what_a_run_prints_cannot_hide_text_or_the_rows_after_it(hiding):
+    """Blind round 32: an exception's class name and message with the code of concealed text (``ESC[8m``), or black on
+    black, hid their own text and, unreset, every row reportkit printed after them (the sandbox row too)."""
+    text = f"type       ok{hiding}.E\nmessage    visible {hiding}HIDDEN\n"
+    assert "\x1b" not in shown(text) and shown(text) == text.replace("\x1b", "\\x1b")
+
+
+@pytest.mark.parametrize("colour", ["\x1b[1;31m", "\x1b[0m", "\x1b[32m", "\x1b[m", "\x1b[1m\x1b[33m", "\x1b[22;39m"])
+def test_colours_that_hide_nothing_pass(colour):
+    assert shown(f"FAILED {colour}test_a\x1b[0m\n") == f"FAILED {colour}test_a\x1b[0m\n"
+
+
 @pytest.mark.parametrize("control", ["\x1b[2J\x1b[3J\x1b[H", "\x1bP$q m\x1b\\", "\x9b2J", "\x1b]0;title\x07", "\x08\x08\x08"])
 def test_what_a_run_prints_cannot_drive_the_terminal(control):
     text = f"RuntimeError: boom{control} after\n"
