@@ -325,17 +325,26 @@ def remember_env(env: Mapping[str, Optional[str]], *, overrides: bool = False) -
     for value, kind in env_secrets(env).items():
         remember(value, kind)
     if overrides:
-        for value in env.values():
-            if override_known(value):
+        for name, value in env.items():
+            if override_known(value, name):
                 remember(value, "env-value")
 
 
-def override_known(value: Optional[str]) -> bool:
+def _names_an_identifier(name: str) -> bool:
+    """A variable whose name's last word says its value identifies something (``GIT_COMMIT``, ``REQUEST_ID``,
+    ``HF_SNAPSHOT_SHA``, ``OTEL_TRACE_ID``) and names no secret: its value is shown (blind round 32)."""
+    words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    return bool(words) and words[-1] in _IDENTIFIER_WORDS and not is_secret_env_name(name)
+
+
+def override_known(value: Optional[str], name: str = "") -> bool:
     """A user's ``--env`` value that is a known value as a whole: not a :func:`plain_setting`, and not words — a
     value with spaces is not a secret (a version list, a tensor's repr, a checksum line); the credentials inside
-    one are known all the same (:func:`env_secrets`: its parts)."""
+    one are known all the same (:func:`env_secrets`: its parts) —, nor the value of a variable ``name`` says is an
+    identifier (:func:`_names_an_identifier`: ``GIT_COMMIT``, ``REQUEST_ID``)."""
     return bool(value) and not plain_setting(value) and not any(c.isspace() for c in value.strip()) \
-        and not name_slug(value) and not _NAMED_IDENTIFIER.fullmatch(value) and not _DIGEST_REFERENCE.search(value)
+        and not name_slug(value) and not _NAMED_IDENTIFIER.fullmatch(value) and not _DIGEST_REFERENCE.search(value) \
+        and not (name and _names_an_identifier(name))
 
 
 _SLUG = _rx(r"[a-z0-9]{1,16}(?:[-_.][a-z0-9]{1,16}){2,15}")
@@ -828,9 +837,11 @@ _PEM_ORPHAN_END = _rx(
     re.MULTILINE,
 )
 # body lines after a header whose END marker is missing (log cut off); JSON-escaped newlines too
+# (a piece a time follows is no body line: glog's ``I1203 07:05:33.057123`` that leads the next record)
 _PEM_BODY = _rx(  # (escaped once in JSON, twice in the repr of a JSON text)
     r"(?:[ \t]*(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]*"
-    r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$|\\|[\"'])|[A-Za-z\-]{1,40}: [^\n\\]{0,200}|(?=\r?\n|\\{1,2}n)))*"
+    r"(?:[A-Za-z0-9+/=]{1,200}(?=\s|$|\\|[\"'])(?![ \t]+[0-9]{1,2}:[0-9]{2})"
+    r"|[A-Za-z\-]{1,40}: [^\n\\]{0,200}|(?=\r?\n|\\{1,2}n)))*"
 )
 _PEM_MAX_BYTES = 32768
 # what a block holds between its BEGIN and END lines: base64 lines, escaped line breaks, headers (Proc-Type,
@@ -1536,10 +1547,15 @@ _CLI_CREDENTIALS = [
     _rx(r"(?:\boracle:(?:thin|oci8?|kprb):|\bsqlplus\s+(?:-\S{1,20}\s+){0,4}|"
                r"\b(?:cx_Oracle|oracledb)\.connect\(\s{0,3}(?:dsn\s{0,3}=\s{0,3})?[\"'])[\"']?[A-Za-z0-9_$#.]{1,128}/"
                r"(?P<value>[^\s@/\"'`]{1,256})@"),
+    # ``aws configure``'s prompts as its transcript shows them: the value set before in brackets (``[None]``,
+    # ``[****************ABCD]``), the answer after the colon (blind round 32: its ``+`` and ``/`` hid it from the
+    # drawn-token guess)
+    _rx(r"\bAWS (?:Secret Access Key|Session Token) \[[^\]\n]{0,64}\]:[ \t]*"
+        r"(?P<value>(?!<redacted)[A-Za-z0-9/+=]{16,4096})(?![A-Za-z0-9/+=])"),
 ]
 _CLI_NEEDLES = (("-u", "--user", "--proxy-user"), ("mysql", "mariadb"), ("sshpass",), ("redis-cli",), ("pass:",),
                 ("storepass", "keypass"),
-                ("login",), ("wandb",), ("machine",), ("oracle:", "sqlplus", "_Oracle.", "oracledb."))
+                ("login",), ("wandb",), ("machine",), ("oracle:", "sqlplus", "_Oracle.", "oracledb."), ("AWS ",))
 
 
 def _tool_patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
@@ -2694,15 +2710,31 @@ def _after_arn(m: re.Match[str]) -> bool:
         and _ARN_BEFORE.search(m.string, max(0, m.start() - 120), m.start()) is not None
 
 
+def _value_leads_a_record(m: re.Match[str]) -> bool:
+    """The match's value is the start of its next line and that line repeats the name's line's lead (a logger's
+    timestamp): the lead of the next record, not a value (the record's message is read with the leads taken off,
+    :func:`_led_findings`)."""
+    start = m.start("qvalue") if m.groupdict().get("q") else m.start("value")
+    text = m.string
+    if start < 0 or "\n" not in text[m.start():start]:
+        return False
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    previous, following = text[line_start:text.find("\n", line_start)], text[start:text.find("\n", start) % (len(text) + 1)]
+    return text[text.rfind("\n", 0, start) + 1:start].strip() == "" and _shared_lead(previous, following) > 0
+
+
 def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
-        if _after_arn(m):
+        if _after_arn(m) or _value_leads_a_record(m):
             return m.group(0)
         groups = m.groupdict()
         quote = groups.get("q") or ""
         value = groups.get("qvalue") if quote else groups.get("value")
         value, tail = _escape_tail(value) if value and not quote else (value, "")
         if not value or _ordinary_value(value, quote, m.group("prefix"), groups.get("name") or m.group("prefix")):
+            return m.group(0)
+        if value.endswith("\u2026") and len(value) > 1 and _ordinary_value(  # (a line cut at the terminal's width:
+                value[:-1], quote, m.group("prefix"), groups.get("name") or m.group("prefix")):  # ``max_tokens=4096…``)
             return m.group(0)
         if quote and _prompt_text(m.group("prefix"), quote):
             return m.group(0)
@@ -4809,6 +4841,58 @@ def _seam_parts(joined: str, text: str, table: tuple[tuple[str, str], ...]) -> d
     return found
 
 
+# where a log line's lead ends (``[INFO] [torch_spyre] ``, glog's ``I1203 07:05:33.057123  4242 worker.cc:88] ``,
+# logging's ``2026-12-03 07:09:56,591 INFO app: ``, ``ts - name - LEVEL - ``, ``... | ``)
+_LOG_LEAD_END = _rx(r"\] |: | - |\| ")
+_DIGITS_ALIKE = str.maketrans("123456789", "000000000")
+
+
+def _shared_lead(line: str, following: str) -> int:
+    """The length of the lead two lines share, digits alike (a timestamp, a pid, a line number change from line to
+    line), up to the last place a log's lead may end; 0 when it is shorter than 4 characters."""
+    a, b = line[:_LEAD_MAX].translate(_DIGITS_ALIKE), following[:_LEAD_MAX].translate(_DIGITS_ALIKE)
+    common = len(os.path.commonprefix([a, b]))
+    ends = [m.end() for m in _LOG_LEAD_END.finditer(a, 0, common)]
+    return ends[-1] if ends and ends[-1] >= 4 else 0
+
+
+def _led_blocks(text: str) -> Iterator[str]:
+    """Each run of lines a logger wrote one per record behind one lead, with the lead taken off every line: a PEM
+    key, a ``.netrc``, a prompt and its answer logged line by line read as they were printed."""
+    lines = text.split("\n")
+    i = 0
+    while i + 1 < len(lines):
+        lead = _shared_lead(lines[i], lines[i + 1])
+        if not lead:
+            i += 1
+            continue
+        j = i + 1
+        while j + 1 < len(lines) and _shared_lead(lines[j], lines[j + 1]) >= lead:
+            j += 1
+        block = "\n".join(line[lead:] for line in lines[i:j + 1])
+        if len(block) <= 20000:
+            yield block
+        i = j + 1
+
+
+def _led_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The secrets of lines a logger wrote one per record, behind a lead each (:func:`_led_blocks`), seen with the
+    leads taken off: each line of a value found so (a key's base64 lines, a password) is known, and goes wherever it
+    stands (blind round 32: a key's last body lines, a ``.netrc``'s password, a prompt's answer behind Torch-Spyre's
+    ``[INFO] [torch_spyre] `` lead)."""
+    if len(text) > _OUTPUT_READ:
+        return ()
+    found: dict[str, str] = {}
+    for block in _led_blocks(text):
+        for value, kind in _replaced(block, _text_rules(block, table, "")).items():
+            for part in value.split("\n"):
+                part = part.strip()
+                if kind.startswith("private-key") and _BASE64_LINE.fullmatch(part) \
+                        or len(part) >= 8 and _credential_made(part):
+                    found[part] = kind
+    return _known_table(tuple(sorted(found.items()))) if found else ()
+
+
 def _nested_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     """The secrets of the lines that hold an escaped JSON text (a repr of a notebook cell: ``\\"`` escapes an
     escape), seen in each such line with one level of escapes undone."""
@@ -4898,6 +4982,8 @@ def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[s
     if "%" in text and _PERCENT_SYNTAX.search(text):
         extra += _percent_findings(text, table)
     extra += _cell_findings(text, table)
+    if "\n" in text:
+        extra += _led_findings(text, table)
     table = _merged(table, extra)
     view = _clean_view(text)
     if view != text:
@@ -5897,6 +5983,23 @@ def _distinct(source: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _distinct_whole(source: str, spans: list[Span]) -> list[Span]:
+    """Whole literals replaced by ``"<redacted>"`` that keep what the code compares, as :func:`_distinct`'s markers
+    do: two different literals become ``"<redacted>"`` and ``"<redacted-2>"`` (blind round 32: two YAML documents
+    under a secret's name compared with ``==`` became equal, and the reproducer stopped failing)."""
+    seen: dict[str, dict[str, str]] = {}  # (per replacement: a str's and a bytes' literal never compare equal)
+    out: list[Span] = []
+    for start, end, replacement in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if "<redacted>" in replacement:
+            texts, text = seen.setdefault(replacement, {}), source[start:end]
+            if text not in texts:
+                texts[text] = replacement if not texts else replacement.replace("<redacted>",
+                                                                                f"<redacted-{len(texts) + 1}>")
+            replacement = texts[text]
+        out.append((start, end, replacement))
+    return out
+
+
 def _covered(source: str, literal: Span, spans: list[Span]) -> bool:
     """A whole literal's body is inside one of ``spans`` already (``KEY = "sk_live_..."`` keeps its
     ``<redacted:stripe-access-key>``)."""
@@ -5971,7 +6074,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
                     kept.append((lo, hi, replacement if first else ""))
                     first = False
                 j += 1
-    whole = [w for w in whole if not _covered(source, w, kept)]
+    whole = _distinct_whole(source, [w for w in whole if not _covered(source, w, kept)])
     out = _apply(source, _escape_safe(source, _distinct(source, kept)) + whole)
     if out != source and not _parses(out):
         # last resort: every literal that held a secret becomes "<redacted>" as a whole
@@ -5980,7 +6083,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
             i = bisect.bisect_right(starts, start) - 1
             if i >= 0:
                 whole.append((regions[i][0], regions[i][1], "<redacted>"))
-        out = _apply(source, whole)
+        out = _apply(source, _distinct_whole(source, whole))
     return out
 
 
@@ -6164,7 +6267,13 @@ def holds_named_secret(name: str, value: str) -> bool:
     if not is_secret_env_name(name):
         return False
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
+    if _COUNT_NUMBER.fullmatch(value) and (set(words) & _COUNT_WORDS or words[-1] in _IDENTIFIER_WORDS):
+        return False  # MAX_TOKENS=4096, PAD_TOKEN_ID=50256: a count or an id of tokens, not one (blind round 32)
     return not (_store_connection(words) and "://" in value and not _URL_USERINFO.match(value))
+
+
+_COUNT_NUMBER = _rx(r"[0-9]{1,12}(?:\.[0-9]{1,6})?")
+_COUNT_WORDS = frozenset({"MAX", "MIN", "NUM", "N", "COUNT", "LIMIT", "SIZE", "LEN", "LENGTH", "PER", "TOTAL", "BUDGET"})
 
 
 def is_secret_env(name: str, value: str) -> bool:

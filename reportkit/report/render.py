@@ -87,8 +87,8 @@ class Redactor:
         secrets = [v for k, v in env.items()
                    if v and holds_named_secret(k, v) and len(v) >= 6 and not _TRIVIAL_VALUE.match(v)]
         known = {**env_secrets(env), **env_secrets(overrides or {}), **argv_secrets(list(args or []))}
-        for value in (overrides or {}).values():
-            if override_known(value):
+        for name, value in (overrides or {}).items():
+            if override_known(value, name):
                 known.setdefault(value, "env-value")
         return cls(enabled, secrets, home, known)
 
