@@ -331,10 +331,17 @@ def remember_env(env: Mapping[str, Optional[str]], *, overrides: bool = False) -
 
 
 def _names_an_identifier(name: str) -> bool:
-    """A variable whose name's last word says its value identifies something (``GIT_COMMIT``, ``REQUEST_ID``,
-    ``HF_SNAPSHOT_SHA``, ``OTEL_TRACE_ID``) and names no secret: its value is shown (blind round 32)."""
+    """A variable whose name's last word says its value identifies or names something (``GIT_COMMIT``, ``REQUEST_ID``,
+    ``HF_SNAPSHOT_SHA``, ``OTEL_TRACE_ID``; :data:`_NAMING_WORDS`) and names no secret: its value is shown (blind
+    round 32)."""
     words = [w for w in re.split(r"[_\-.]+", name.upper()) if w]
-    return bool(words) and words[-1] in _IDENTIFIER_WORDS and not is_secret_env_name(name)
+    return bool(words) and (words[-1] in _IDENTIFIER_WORDS or words[-1] in _NAMING_WORDS) \
+        and not is_secret_env_name(name)
+
+
+# a variable's last word that says its value names something (``MODEL_NAME=meta-llama/Llama-3.1-8B``,
+# ``CKPT_DIR=runs/exp-3``, ``PYTEST_NODE=tests/test_ops.py::test_a``, ``CRASH_SYMBOL=_ZN2at...``)
+_NAMING_WORDS = frozenset({"NAME", "DIR", "PATH", "FILE", "NODE", "SYMBOL", "REPR", "MODEL", "BRANCH", "TAG"})
 
 
 def override_known(value: Optional[str], name: str = "") -> bool:
@@ -5175,7 +5182,8 @@ def _prose_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) 
               for g in _comment_blocks(source, sorted(pieces))]
     texts = [text for text, _ in blocks]
     joined = _JOIN.join(texts)
-    table = _merged(table, _cell_findings(joined, table))  # a table in comments: | db_password | X |
+    # a table in comments (| db_password | X |); a log quoted in comments, a lead on each line (# [INFO] [x] ...)
+    table = _merged(table, _cell_findings(joined, table) + (_led_findings(joined, table) if "\n" in joined else ()))
     outs = _text_rules(joined, table, "").split(_JOIN)
     if len(outs) != len(texts):  # a rule took a separator: one piece at a time
         outs = [_text_rules(t, table, "") for t in texts]

@@ -86,7 +86,8 @@ def test_a_count_or_an_id_of_tokens_is_no_token(name, value, secret):
 
 @pytest.mark.parametrize("name, shown", [
     ("GIT_COMMIT", True), ("REQUEST_ID", True), ("HF_SNAPSHOT_SHA", True), ("OTEL_TRACE_ID", True),
-    ("SHIP", False), ("DEPLOY", False),
+    ("MODEL_NAME", True), ("CKPT_DIR", True), ("SHIP", False), ("DEPLOY", False),
+    ("DB_PASSWORD_FILE", True),  # (where the password is: a location, as the scrubbed environment reads it too)
 ])
 def test_an_env_value_named_an_identifier_is_shown(name, shown):
     value = secrets.token_hex(20)
@@ -103,3 +104,14 @@ def test_different_literals_redacted_whole_stay_different():
     ns: dict = {}
     exec(compile(out, "<redacted>", "exec"), ns)  # (the comparison still holds: it raised nothing)
     assert ns["SMTP_PASSWORD_A"] == ns["SMTP_PASSWORD_C"] != ns["SMTP_PASSWORD_B"]
+
+
+def test_a_key_quoted_in_comments_behind_a_lead_goes_whole():
+    """The same round's key, written as comments behind the lead ``# [P09] `` into a compiled graph's artifact."""
+    body = _key_lines()
+    source = ("import torch\n" + "".join(f"# [P09] {line}\n" for line in
+                                       ["-----BEGIN RSA PRIVATE KEY-----", *body, "-----END RSA PRIVATE KEY-----"])
+              + "x = 1\n# [log] epoch 1 loss 0.2\n# [log] epoch 2 loss 0.1\n")
+    out = redact.redact_code(source, home="")
+    assert not any(line[:16] in out for line in body) and ast.parse(out)
+    assert "# [log] epoch 1 loss 0.2\n# [log] epoch 2 loss 0.1\n" in out
