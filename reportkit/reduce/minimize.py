@@ -1236,9 +1236,10 @@ def _seeded(source: str) -> str | None:
 
 
 def _again(session: _Session, source: str, keep: Keep) -> bool:
-    """One more run of the result on the candidates' executor (warm: reseeded as a fresh interpreter is, so its
-    random values are drawn anew): does it fail the same way, keeping what it must keep?"""
-    outcome = session.candidates.run(source)
+    """One more run of the result, cold as candidates run (the reduction's executors are closed by now; a fresh
+    interpreter draws its random values anew): does it fail the same way, keeping what it must keep? Not the whole
+    re-check of :func:`_verify` (an empty compile cache, the differential, the good code): randomness is the question."""
+    outcome = session.cold.run(source)
     return outcome.ok and keep.kept(outcome, source)
 
 
