@@ -4863,9 +4863,16 @@ def _shared_lead(line: str, following: str) -> int:
     return ends[-1] if ends and ends[-1] >= 4 else 0
 
 
+# a record that starts something the rules read over several lines: a key's armour, a password's name or prompt, a
+# ``.netrc``'s machine, a name whose value is on the next line (``Password:``, a YAML key)
+_LED_START = _rx(r"-----BEGIN |---- BEGIN |[Pp]assword|PASSWORD|[Pp]assphrase|\bmachine[ \t]|:[ \t]*$")
+_LED_AFTER = 64  # records read after such a start (a 4096-bit RSA key's armour is 51 lines)
+
+
 def _led_blocks(text: str) -> Iterator[str]:
-    """Each run of lines a logger wrote one per record behind one lead, with the lead taken off every line: a PEM
-    key, a ``.netrc``, a prompt and its answer logged line by line read as they were printed."""
+    """Each run of lines a logger wrote one per record behind one lead, with the lead taken off every line — from a
+    record before one that starts something the rules read over lines (:data:`_LED_START`) to :data:`_LED_AFTER`
+    records after it —: a PEM key, a ``.netrc``, a prompt and its answer logged line by line read as printed."""
     lines = text.split("\n")
     i = 0
     while i + 1 < len(lines):
@@ -4876,9 +4883,16 @@ def _led_blocks(text: str) -> Iterator[str]:
         j = i + 1
         while j + 1 < len(lines) and _shared_lead(lines[j], lines[j + 1]) >= lead:
             j += 1
-        block = "\n".join(line[lead:] for line in lines[i:j + 1])
-        if len(block) <= 20000:
-            yield block
+        k = i
+        while k <= j:
+            if _LED_START.search(lines[k], lead):
+                end = min(j, k + _LED_AFTER)
+                block = "\n".join(line[lead:] for line in lines[max(i, k - 1):end + 1])
+                if len(block) <= 20000:
+                    yield block
+                k = end + 1
+            else:
+                k += 1
         i = j + 1
 
 

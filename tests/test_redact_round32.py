@@ -115,3 +115,13 @@ def test_a_key_quoted_in_comments_behind_a_lead_goes_whole():
     out = redact.redact_code(source, home="")
     assert not any(line[:16] in out for line in body) and ast.parse(out)
     assert "# [log] epoch 1 loss 0.2\n# [log] epoch 2 loss 0.1\n" in out
+
+
+def test_a_key_logged_in_the_middle_of_a_long_log_goes_whole():
+    """Thousands of records behind one lead (a debug run's log): the key's lines are read where it starts."""
+    body = _key_lines()
+    lines = [f"step {n} loss 0.{n:04d}" for n in range(2000)]
+    lines[1000:1000] = ["-----BEGIN RSA PRIVATE KEY-----", *body, "-----END RSA PRIVATE KEY-----"]
+    out = redact.redact_text(_logged(lines, LEADS[2]), home="")
+    assert not any(line[:16] in out for line in body)
+    assert "step 1999 loss 0.1999" in out
