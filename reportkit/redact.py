@@ -2725,9 +2725,12 @@ def _value_leads_a_record(m: re.Match[str]) -> bool:
     text = m.string
     if start < 0 or "\n" not in text[m.start():start]:
         return False
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    previous, following = text[line_start:text.find("\n", line_start)], text[start:text.find("\n", start) % (len(text) + 1)]
-    return text[text.rfind("\n", 0, start) + 1:start].strip() == "" and _shared_lead(previous, following) > 0
+    value_line = text.rfind("\n", 0, start) + 1
+    if text[value_line:start].strip():
+        return False  # (the value is not at its line's start)
+    name_line = text.rfind("\n", 0, m.start()) + 1
+    end = text.find("\n", start)
+    return _shared_lead(text[name_line:text.find("\n", name_line)], text[start:end if end >= 0 else None]) > 0
 
 
 def _replace_value(kind: str) -> Callable[[re.Match[str]], str]:
@@ -4865,7 +4868,8 @@ def _shared_lead(line: str, following: str) -> int:
 
 # a record that starts something the rules read over several lines: a key's armour, a password's name or prompt, a
 # ``.netrc``'s machine, a name whose value is on the next line (``Password:``, a YAML key)
-_LED_START = _rx(r"-----BEGIN |---- BEGIN |[Pp]assword|PASSWORD|[Pp]assphrase|\bmachine[ \t]|:[ \t]*$")
+_LED_START = _rx(r"-----BEGIN |---- BEGIN |[Pp]assword|PASSWORD|[Pp]assphrase|\bmachine[ \t]|:[ \t]*$",
+                 re.MULTILINE)
 _LED_AFTER = 64  # records read after such a start (a 4096-bit RSA key's armour is 51 lines)
 
 
@@ -4901,8 +4905,8 @@ def _led_findings(text: str, table: tuple[tuple[str, str], ...]) -> tuple[tuple[
     leads taken off: each line of a value found so (a key's base64 lines, a password) is known, and goes wherever it
     stands (blind round 32: a key's last body lines, a ``.netrc``'s password, a prompt's answer behind Torch-Spyre's
     ``[INFO] [torch_spyre] `` lead)."""
-    if len(text) > _OUTPUT_READ:
-        return ()
+    if len(text) > _OUTPUT_READ or "\n" not in text or not _LED_START.search(text):
+        return ()  # (every redacted text passes here: a log with nothing that spans lines is not split)
     found: dict[str, str] = {}
     for block in _led_blocks(text):
         for value, kind in _replaced(block, _text_rules(block, table, "")).items():
@@ -5003,8 +5007,7 @@ def _redact_view(text: str, table: tuple[tuple[str, str], ...], home: Optional[s
     if "%" in text and _PERCENT_SYNTAX.search(text):
         extra += _percent_findings(text, table)
     extra += _cell_findings(text, table)
-    if "\n" in text:
-        extra += _led_findings(text, table)
+    extra += _led_findings(text, table)
     table = _merged(table, extra)
     view = _clean_view(text)
     if view != text:
@@ -5197,7 +5200,7 @@ def _prose_spans(source: str, tree: object, table: tuple[tuple[str, str], ...]) 
     texts = [text for text, _ in blocks]
     joined = _JOIN.join(texts)
     # a table in comments (| db_password | X |); a log quoted in comments, a lead on each line (# [INFO] [x] ...)
-    table = _merged(table, _cell_findings(joined, table) + (_led_findings(joined, table) if "\n" in joined else ()))
+    table = _merged(table, _cell_findings(joined, table) + _led_findings(joined, table))
     outs = _text_rules(joined, table, "").split(_JOIN)
     if len(outs) != len(texts):  # a rule took a separator: one piece at a time
         outs = [_text_rules(t, table, "") for t in texts]
@@ -5987,38 +5990,25 @@ def _joined_literal_spans(text: str, table: tuple[tuple[str, str], ...]) -> list
     return spans
 
 
-def _distinct(source: str, spans: list[Span]) -> list[Span]:
+def _distinct(source: str, spans: list[Span], whole: bool = False) -> list[Span]:
     """Markers that keep what the code compares: the same secret gets the same marker everywhere, two
     different secrets of one kind get different ones (``<redacted:github-token>``, ``<redacted:github-token-2>``),
-    so ``a == b`` and dict keys mean what they meant."""
-    seen: dict[str, dict[str, str]] = {}
+    so ``a == b`` and dict keys mean what they meant. ``whole``: the spans are literals replaced whole, and two
+    different ones become ``"<redacted>"`` and ``"<redacted-2>"`` (blind round 32: two YAML documents under a
+    secret's name compared with ``==`` became equal, and the reproducer stopped failing)."""
+    seen: dict[str, dict[str, str]] = {}  # (per replacement: a str's and a bytes' literal never compare equal)
     out: list[Span] = []
     for start, end, replacement in sorted(spans, key=lambda s: (s[0], -s[1])):
-        if not replacement.startswith("<redacted:"):
+        if not ("<redacted>" in replacement if whole else replacement.startswith("<redacted:")):
             out.append((start, end, replacement))
             continue
         values = seen.setdefault(replacement, {})
         value = source[start:end]
         if value not in values:
-            values[value] = replacement if not values else f"{replacement[:-1]}-{len(values) + 1}>"
+            n = len(values) + 1
+            values[value] = replacement if n == 1 else replacement.replace("<redacted>", f"<redacted-{n}>") \
+                if whole else f"{replacement[:-1]}-{n}>"
         out.append((start, end, values[value]))
-    return out
-
-
-def _distinct_whole(source: str, spans: list[Span]) -> list[Span]:
-    """Whole literals replaced by ``"<redacted>"`` that keep what the code compares, as :func:`_distinct`'s markers
-    do: two different literals become ``"<redacted>"`` and ``"<redacted-2>"`` (blind round 32: two YAML documents
-    under a secret's name compared with ``==`` became equal, and the reproducer stopped failing)."""
-    seen: dict[str, dict[str, str]] = {}  # (per replacement: a str's and a bytes' literal never compare equal)
-    out: list[Span] = []
-    for start, end, replacement in sorted(spans, key=lambda s: (s[0], -s[1])):
-        if "<redacted>" in replacement:
-            texts, text = seen.setdefault(replacement, {}), source[start:end]
-            if text not in texts:
-                texts[text] = replacement if not texts else replacement.replace("<redacted>",
-                                                                                f"<redacted-{len(texts) + 1}>")
-            replacement = texts[text]
-        out.append((start, end, replacement))
     return out
 
 
@@ -6096,7 +6086,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
                     kept.append((lo, hi, replacement if first else ""))
                     first = False
                 j += 1
-    whole = _distinct_whole(source, [w for w in whole if not _covered(source, w, kept)])
+    whole = _distinct(source, [w for w in whole if not _covered(source, w, kept)], whole=True)
     out = _apply(source, _escape_safe(source, _distinct(source, kept)) + whole)
     if out != source and not _parses(out):
         # last resort: every literal that held a secret becomes "<redacted>" as a whole
@@ -6105,7 +6095,7 @@ def redact_code(source: str, *, home: Optional[str] = None, env: Optional[Mappin
             i = bisect.bisect_right(starts, start) - 1
             if i >= 0:
                 whole.append((regions[i][0], regions[i][1], "<redacted>"))
-        out = _apply(source, _distinct_whole(source, whole))
+        out = _apply(source, _distinct(source, whole, whole=True))
     return out
 
 
