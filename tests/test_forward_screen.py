@@ -1,6 +1,8 @@
-"""A torch module keeps its forward while its objects are called or passed on (issue 38: a reproducer of an
-unflattened module's re-export became an empty ``class Main(nn.Module): pass`` exported — the same message
-from another program)."""
+"""A torch module keeps its forward while its objects are called or passed on, where the script reads a
+forward's signature (issue 38: a reproducer of an unflattened module's re-export became an empty
+``class Main(nn.Module): pass`` exported — the same message from another program). A script that only calls
+its modules needs no screen: a call that reaches nn.Module's own forward raises, so a candidate without one
+fails the same way only where the failure came first (held-out r12-06: a backward hook under compile)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ ORIGINAL = textwrap.dedent('''
 
     model = Main()
     model(1)
+    torch.export.export(model, (1,))
 ''')
 
 
@@ -50,6 +53,9 @@ def test_a_module_that_had_a_forward_keeps_it_while_used(candidate, rejected):
     "import torch\nclass Main(torch.nn.Module):\n    pass\nMain()(1)\n",  # no forward to keep
     "class Main:\n    def forward(self, x):\n        return x\n",  # no torch module
     "x = (\n",  # does not parse
+    # reads no forward's signature: only calls its module
+    "import torch\nclass Main(torch.nn.Module):\n    def forward(self, x):\n        return x\nMain()(1)\n",
+    "import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x\ntorch.compile(M())(1)\n",
 ])
 def test_nothing_to_screen(source):
     assert forward_screen(source) is None

@@ -160,6 +160,11 @@ def _builds(e: ast.expr, name: str, bound: set[str]) -> bool:
         or (isinstance(e, ast.Name) and e.id in bound)
 
 
+#: What reads a module's forward signature before (or instead of) calling it: export (also Dynamo's),
+#: scripting and tracing, FX's symbolic tracing, ONNX export, ``inspect.signature``.
+_SIGNATURE_READERS = re.compile(r"\bexport\b|\bjit\b|script\(|\btrace\(|symbolic_trace|\bfx\b|\bonnx\b|signature")
+
+
 def forward_screen(source: str) -> Callable[[str], str | None] | None:
     """A torch module class that defines ``forward`` keeps it while its objects are called or passed on.
 
@@ -168,7 +173,12 @@ def forward_screen(source: str) -> Callable[[str], str | None] | None:
     fail the same way for another reason: ``torch.export.export(Main(), (x,), dynamic_shapes=({0: d},))``
     of an unflattened module (whose forward takes ``*args``) says "``inputs[0]`` is a tuple, but
     ``dynamic_shapes[0]`` is a dict" — and so does an empty ``class Main(nn.Module): pass``, which is
-    another program. None when ``source`` has no such class."""
+    another program. A call of the object needs no screen: nn.Module's own forward raises
+    ``NotImplementedError`` when the call reaches it, so a candidate without a forward fails the same way only
+    where the failure came before the forward (a hook's check, a compiler's guard) — and then the forward was
+    not the bug. None when ``source`` has no such class or reads no signature (:data:`_SIGNATURE_READERS`)."""
+    if not _SIGNATURE_READERS.search(source):
+        return None
     try:
         original = {n for n, has in _forward_classes(TREES.tree(source)).items() if has}
     except SyntaxError:
