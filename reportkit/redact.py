@@ -1630,6 +1630,14 @@ for _pattern, _needles in (
      ("PASS ",)),
     (r"\bUSER[ \t]+\S{1,100}[ \t]*(?:\r?\n|(?:\\r)?\\n)[^\n]{0,12}?\bPASS[ \t]+"
      r"(?P<value>(?!<redacted)(?!\*+(?:\s|$))(?!oauth:)[^\s\"'`]{1,256})", ("PASS ",)),
+    # a CLI's own secret commands: gh secret set NAME --body VALUE, snyk auth TOKEN, neo4j-admin ...
+    # set-initial-password PW, codecov -t TOKEN / --token TOKEN (not gh's other -b/--body: a pull request's text)
+    (r"\bgh\s+secret\s+set\b[^\n|;&]{0,200}?\s(?:-b|--body)(?:\s{1,3}|=)[\"']?"
+     r"(?P<value>(?!<redacted)(?![$`])[^\s\"'`]{1,4096})", ("gh secret",)),
+    (r"\bsnyk\s+auth\s+(?P<value>(?!<redacted)(?!-)[^\s\"'`$]{8,256})", ("snyk auth",)),
+    (r"\bset-initial-password\s+(?P<value>(?!<redacted)(?!-)[^\s\"'`$]{1,256})", ("set-initial-password",)),
+    (r"\bcodecov(?:[\w\-]{0,20})?\b[^\n|;&]{0,200}?\s(?:-t|--token)(?:\s{1,3}|=)[\"']?"
+     r"(?P<value>(?!<redacted)(?![$`])[^\s\"'`]{8,256})", ("codecov",)),
     # Redis's configuration: requirepass PW, masterauth PW (also CONFIG SET requirepass PW)
     (r"(?i)(?<![\w\-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>(?!<redacted)[^\s\"'`]{1,256})",
      ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH")),
@@ -1976,7 +1984,10 @@ def _named_inside(decoded: str) -> bool:
     if _SECRET_WORD.search(decoded) is None or len(decoded) > 4096:
         return False
     out = _context_rules(decoded)
-    return out != decoded and any(_credential_made(decoded[a:b]) for a, b, _ in _marker_spans(decoded, out) or [])
+    if out != decoded and any(_credential_made(decoded[a:b]) for a, b, _ in _marker_spans(decoded, out) or []):
+        return True
+    # (``auth=Bearer TOKEN``: the name's rule takes the scheme's word, the header's rule the token)
+    return any(_credential_made(decoded[a:b]) for a, b, _ in _structural_spans(decoded))
 
 
 def _encoded_spans(text: str) -> list[Span]:
@@ -2137,11 +2148,32 @@ _SECRET_ID = _rx(r"(?<![A-Za-z0-9_\-])(?:\\?[\"'])?secret[ _\-]?id(?:\\?[\"'])?[
                  r"[0-9a-fA-F]{12})(?![0-9A-Za-z\-])", re.IGNORECASE)
 
 
+# A password's hash as a password file, a database or a config keeps it (crackable offline: as secret as the
+# password): crypt(3)'s MD5/SHA/bcrypt/yescrypt forms (/etc/shadow, htpasswd's $apr1$), passlib's and Argon2's
+# PHC strings, Django's algorithm$iterations$salt$hash, PostgreSQL's SCRAM verifier. Each with its salt and hash
+# parts, so a shell's ``$1$HOME`` or a price is none.
+_B64_PART = r"[A-Za-z0-9+/]"
+_PASSWORD_HASH = _rx(
+    r"(?<![\w$])(?P<value>(?!<redacted)(?:"
+    r"\$(?:1|5|6|apr1|md5)\$(?:rounds=[0-9]{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}"
+    r"|\$2[abxy]?\$[0-9]{2}\$[./A-Za-z0-9]{53}"
+    r"|\$(?:y|gy|7)\$[./A-Za-z0-9]{1,40}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}"
+    r"|(?:argon2)?\$argon2(?:id|i|d)\$(?:v=[0-9]{1,3}\$)?m=[0-9]{1,10},t=[0-9]{1,10},p=[0-9]{1,3}\$"
+    + _B64_PART + r"{8,}\$" + _B64_PART + r"{16,}"
+    r"|\$(?:pbkdf2(?:-sha(?:1|256|512))?|scrypt)\$[0-9a-z=,]{1,40}\$[./A-Za-z0-9+=]{4,}\$[./A-Za-z0-9+=]{16,}"
+    r"|(?:pbkdf2_sha(?:1|256)|bcrypt_sha256|scrypt)\$[0-9a-z=,$]{1,40}\$[./A-Za-z0-9+=]{4,}\$[./A-Za-z0-9+=]{16,}"
+    r"|SCRAM-SHA-(?:1|256)\$[0-9]{1,7}:" + _B64_PART + r"{8,}={0,2}\$" + _B64_PART + r"{16,}={0,2}:"
+    + _B64_PART + r"{16,}={0,2}"
+    r"))(?![./A-Za-z0-9+=])")
+
+
 def _structural_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     low = text.lower()
     if "rtmp" in low:
         spans += _group_spans(_RTMP_KEY, text, "stream-key", _stream_key)
+    if "$" in text:
+        spans += _group_spans(_PASSWORD_HASH, text, "password-hash")
     if "secret" in low:
         spans += _group_spans(_SECRET_ID, text, "secret")
     if "--password-stdin" in text:
