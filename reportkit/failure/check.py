@@ -183,8 +183,19 @@ def _remember_secrets(result: RunResult) -> None:
     remember_output(result.stdout, result.stderr, *(e.message for e in exceptions if e))
 
 
+def _how_it_ended(result: RunResult) -> str:
+    if result.timed_out:
+        return "ran until the timeout"
+    return f"was killed by signal {result.signal}" if result.signal is not None \
+        else f"exited with code {result.returncode}"
+
+
 def _bad_input(check: Check, outcome: Outcome) -> None:
     spec, result, sig, policy = check.spec, outcome.result, outcome.signature, check.policy
+    if not result.started and result.replaced:  # (the boot's record of its start is gone: not the interpreter's fault)
+        raise UserError(f"the script's run replaced or removed the records reportkit keeps of it "
+                        f"({', '.join(result.replaced)} in its meta/ dir), so it cannot be judged (it "
+                        f"{_how_it_ended(result)})")
     if not result.started and not result.timed_out:
         tail = "\n".join(result.stderr.strip().splitlines()[-5:])
         raise UserError(f"the interpreter {spec.python} could not start the script:\n{tail}")

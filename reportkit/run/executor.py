@@ -301,6 +301,8 @@ class _Server:
                     msg = json.loads(raw)
                 except ValueError:
                     continue
+                if not isinstance(msg, dict):
+                    continue
                 kind = msg.get("event")
                 if kind == "ready":
                     if self.namespaced:  # the server's own host pid: its children are looked up there

@@ -645,9 +645,17 @@ def _bwrap_status(rc: int, events: Path) -> int:
             event = json.loads(line)
         except ValueError:
             continue
-        if event.get("event") in ("exit", "end") and event.get("code") == rc:
+        if isinstance(event, dict) and event.get("event") in ("exit", "end") and event.get("code") == rc:
             return rc
     return -(rc - 128)
+
+
+def _regular(path: Path) -> bool:
+    """``path`` is still a regular file, not a link, a pipe or gone (reportkit made it before the run)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _wait(proc: subprocess.Popen, seconds: float) -> bool:
@@ -676,6 +684,7 @@ def collect_result(spec: RunSpec, work: Path, target: Path, meta: Path, rc: int 
         script_path=str(target),
     )
     _read_events(paths["events"], result)
+    result.replaced = tuple(paths[name].name for name in ("events", "stdout", "stderr") if not _regular(paths[name]))
     if timed_out and result.exception is not None:
         result.timed_out, result.hung_after_exception = False, True
     if spec.sample_stacks or spec.hang_watch is not None:
@@ -818,7 +827,7 @@ def _first_process(pid: int, events: Path) -> int:
                 if event.get("event") == "start":
                     run = int(event["pid"])
                     return run if psutil.Process(run).ppid() == pid else pid
-    except (OSError, ValueError, KeyError, TypeError, psutil.Error):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, psutil.Error):
         pass
     return pid
 
@@ -1024,19 +1033,38 @@ def _cut_before(data: bytes, pos: int) -> int:
     return pos
 
 
-def _exception_from(record: dict) -> ExceptionInfo:
+def _exception_from(record: object, depth: int = 0) -> ExceptionInfo | None:
+    """The exception a run's event describes; None for a record that is not one. The events file is the run's to
+    write (fd 3): a script may write any line there, so nothing in it is trusted to have the boot's shape."""
+    if not isinstance(record, dict) or depth > _CHAIN_DEPTH or not isinstance(record.get("type"), str) \
+            or not record["type"]:
+        return None
+    frames = record.get("frames")
+    chain = record.get("chain")
     return ExceptionInfo(
-        type=str(record.get("type", "")),
-        message=str(record.get("message", "")),
-        frames=[Frame(file=f.get("file", ""), line=f.get("line"), function=f.get("function", ""),
-                      module=f.get("module"), text=f.get("text") or "", op=f.get("op") or "",
-                      expr=f.get("expr") or "", training=f.get("training") or "")
-                for f in record.get("frames", [])],
-        chain=[_exception_from(c) for c in record.get("chain", [])],
-        thread=record.get("thread"),
-        type_module=record.get("type_module"),
-        type_file=record.get("type_file"),
+        type=_text(record.get("type")),
+        message=_text(record.get("message")),
+        frames=[Frame(file=_text(f.get("file")), line=_line(f.get("line")), function=_text(f.get("function")),
+                      module=_text(f.get("module")) or None, text=_text(f.get("text")), op=_text(f.get("op")),
+                      expr=_text(f.get("expr")), training=_text(f.get("training")))
+                for f in (frames if isinstance(frames, list) else []) if isinstance(f, dict)],
+        chain=[c for c in (_exception_from(c, depth + 1) for c in (chain if isinstance(chain, list) else []))
+               if c is not None],
+        thread=record.get("thread") if isinstance(record.get("thread"), (int, str)) else None,
+        type_module=_text(record.get("type_module")) or None,
+        type_file=_text(record.get("type_file")) or None,
     )
+
+
+_CHAIN_DEPTH = 64  # (Python's own chains are short; a forged record may nest without end)
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else str(value) if isinstance(value, (int, float)) else ""
+
+
+def _line(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _read_events(path: Path, result: RunResult) -> None:
@@ -1046,6 +1074,8 @@ def _read_events(path: Path, result: RunResult) -> None:
             event = json.loads(line)
         except ValueError:
             continue  # a half-written line from a killed process
+        if not isinstance(event, dict):
+            continue  # (not the boot's: the run may write any line here)
         kind = event.get("event")
         if kind == "start":
             pid = event.get("pid") if pid is None else pid
@@ -1054,14 +1084,14 @@ def _read_events(path: Path, result: RunResult) -> None:
             confined = event.get("confined")
             if isinstance(confined, dict) and confined.get("gaps"):
                 protect.note_gaps(str(gap) for gap in confined["gaps"])
-        elif kind == "sandbox_error":
+        elif kind == "sandbox_error" and not result.started:  # (the boot's, before the script: not the script's)
             raise UserError(f"the sandbox could not be applied in the run: {event.get('error')} "
                             f"(set {protect.FORCE_ENV}=bwrap, or {protect.LANDLOCK_ENV}=0 for the fallback's "
                             "audit hook alone)")
         elif kind == "exception":
-            result.exception = _exception_from(event["exception"])
-        elif kind == "thread_exception":
-            result.thread_exceptions.append(_exception_from(event["exception"]))
+            result.exception = _exception_from(event.get("exception")) or result.exception
+        elif kind == "thread_exception" and (info := _exception_from(event.get("exception"))) is not None:
+            result.thread_exceptions.append(info)
         elif kind == "exit":
             result.exit_code_requested = event.get("code")
         elif kind == "pytest_failure":

@@ -77,6 +77,7 @@ class RunResult:
     waker_calls: list[tuple[str, int, str]] = field(default_factory=list)
     thread_targets: set[str] = field(default_factory=set)  # functions the threads/processes it started run
     last_wait: tuple[str, int] | None = None  # the main thread's last wait in the script's code: (method, id)
+    replaced: tuple[str, ...] = ()  # the records reportkit keeps of the run (meta/) that the run replaced or removed
 
     @property
     def main_stack(self) -> ThreadStack | None:
