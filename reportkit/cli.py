@@ -265,7 +265,8 @@ def _config(target: Optional[str], cwd: Optional[Path] = None):
     """``[tool.reportkit]`` for ``target`` (reportkit/config.py); its ``sandbox`` applies unless
     $REPORTKIT_SANDBOX is set, and only where it does not weaken the sandbox: the file is the project's (a
     downloaded bug repro's, a pull request's in ``ci``), whose code the runs confine, so its ``fallback`` (the
-    weaker mode) is not applied; the user chooses it with the variable."""
+    weaker mode) is not applied; the user chooses it with the variable. Nor is its ``keep_env`` (blind sandbox
+    attacks round 33): it would pass the user's secret-bearing variables to that code."""
     from reportkit.config import load
     from reportkit.run.sandbox import FORCE_ENV
 
@@ -277,6 +278,9 @@ def _config(target: Optional[str], cwd: Optional[Path] = None):
                       f"file cannot weaken the sandbox its code runs in; set {FORCE_ENV}=fallback to choose that mode")
         else:
             os.environ[FORCE_ENV] = asked
+    if cfg.get("keep_env"):  # (a downloaded project's file would hand your tokens to its code, network on)
+        err.print(f"[tool.reportkit] keep_env in {cfg.path} is not applied: the project's own file cannot hand "
+                  "your secrets to its code; pass --keep-env NAME (or set REPORTKIT_KEEP_ENV) to keep one")
     return cfg
 
 
@@ -439,7 +443,7 @@ def check(
         cfg = _config(script)
         python, timeout, runs = cfg.pick("python", python), cfg.pick("timeout", timeout), cfg.pick("runs", runs, 2)
         policy = _policy(match, exit_code, any_exception)
-        _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
+        _keep_env(keep_env)  # (not [tool.reportkit]'s: see _config)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         if not as_json:
             more = f", then up to {confirm_runs} in all while they fail the same way" if runs < confirm_runs else ""
@@ -543,7 +547,7 @@ def minimize(
         python, timeout, runs = cfg.pick("python", python), cfg.pick("timeout", timeout), cfg.pick("runs", runs, 2)
         jobs = cfg.pick("jobs", jobs, os.cpu_count() or 1)
         policy = _policy(match, exit_code, any_exception)
-        _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
+        _keep_env(keep_env)  # (not [tool.reportkit]'s: see _config)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         kind = _executor_choice(executor, cold, ray_address, ray_resources, jobs)
         out_path = output_file(output or _default_output(spec), "--output")
@@ -865,7 +869,7 @@ def bundle(
         if template not in TEMPLATE_CHOICES:
             raise UserError(f"--template must be one of {', '.join(TEMPLATE_CHOICES)}, not {template!r}")
         policy = _policy(match, exit_code, any_exception)
-        _keep_env([*(cfg.get("keep_env") or []), *(keep_env or [])])  # [tool.reportkit] keep_env, then --keep-env
+        _keep_env(keep_env)  # (not [tool.reportkit]'s: see _config)
         spec, source = _spec(script, args, python, timeout, isolate_file, env, default_timeout=300.0)
         if good is not None and not do_minimize:
             raise UserError("--good is the fix check of --minimize: add --minimize")
@@ -1066,11 +1070,8 @@ def _ci_options(*, junit, repo_root, out_dir, python, max_tests, budget, do_mini
     python, timeout = cfg.pick("python", python), cfg.pick("timeout", timeout, 600.0)
     template, jobs = cfg.pick("venue", template, AUTO_TEMPLATE), cfg.pick("jobs", jobs, os.cpu_count() or 1)
     _check_ci_steps(template, plan, only, merge, junit)
-    # (not the repository's keep_env: the job runs the code under test, whose pyproject.toml a pull request writes;
-    # it would hand the job's secrets to that code. --keep-env is the workflow's, which the base branch holds)
-    if cfg.get("keep_env"):
-        err.print(f"ci: [tool.reportkit] keep_env in {cfg.path} is not applied (a pull request can change that "
-                  "file); pass --keep-env in the workflow")
+    # (not the repository's keep_env, see _config: the job runs the code under test, whose pyproject.toml a pull
+    # request writes; it would hand the job's secrets to that code. --keep-env is the workflow's)
     _keep_env(keep_env or [])
     kind = _executor_choice(executor, False, ray_address, ray_resources, jobs)
     if executor != "local" and not do_minimize:

@@ -542,3 +542,18 @@ def test_sigterm_before_the_reduction_ends_runs_and_removes_the_session(tmp_path
     assert "reportkit: interrupted" in stderr
     assert [" ".join(p.cmdline()) for p in _running(name)] == [], stdout + stderr
     assert [s for s in sessions if s.exists()] == [], stdout + stderr
+
+
+def test_the_projects_file_cannot_hand_its_code_a_secret(tmp_path):
+    """Blind sandbox attacks round 33: a downloaded project's ``[tool.reportkit] keep_env = ["HF_TOKEN"]`` passed
+    the user's token to the project's code (with the network on, it could send it out). Not applied: a note says
+    how the user keeps one; ``--keep-env`` still does."""
+    (tmp_path / "pyproject.toml").write_text('[tool.reportkit]\nkeep_env = ["HF_TOKEN"]\n')
+    (tmp_path / "leak.py").write_text("import os\nraise RuntimeError('token ' + str('HF_TOKEN' in os.environ))\n")
+    token = {"HF_TOKEN": "hf_" + "Q7x" * 11}
+    proc = cli("check", "--json", "--runs", "1", "leak.py", cwd=tmp_path, env=token)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["signature"]["raw_message"] == "token False"
+    assert "keep_env in" in proc.stderr and "is not applied" in proc.stderr
+    kept = cli("check", "--json", "--runs", "1", "--keep-env", "HF_TOKEN", "leak.py", cwd=tmp_path, env=token)
+    assert json.loads(kept.stdout)["signature"]["raw_message"] == "token True"
