@@ -274,13 +274,14 @@ def _config(target: Optional[str], cwd: Optional[Path] = None):
     asked = cfg.get("sandbox")
     if asked and FORCE_ENV not in os.environ:
         if asked == "fallback":
-            err.print(f"[tool.reportkit] sandbox = \"fallback\" in {cfg.path} is not applied: the project's own "
-                      f"file cannot weaken the sandbox its code runs in; set {FORCE_ENV}=fallback to choose that mode")
+            err.print(escape(f"[tool.reportkit] sandbox = \"fallback\" in {cfg.path} is not applied: the project's "
+                             f"own file cannot weaken the sandbox its code runs in; set {FORCE_ENV}=fallback to choose "
+                             "that mode"))
         else:
             os.environ[FORCE_ENV] = asked
     if cfg.get("keep_env"):  # (a downloaded project's file would hand your tokens to its code, network on)
-        err.print(f"[tool.reportkit] keep_env in {cfg.path} is not applied: the project's own file cannot hand "
-                  "your secrets to its code; pass --keep-env NAME (or set REPORTKIT_KEEP_ENV) to keep one")
+        err.print(escape(f"[tool.reportkit] keep_env in {cfg.path} is not applied: the project's own file cannot "
+                         "hand your secrets to its code; pass --keep-env NAME (or set REPORTKIT_KEEP_ENV) to keep one"))
     return cfg
 
 

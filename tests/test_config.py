@@ -182,7 +182,7 @@ def test_the_projects_file_cannot_weaken_the_sandbox(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.reportkit]\nsandbox = "fallback"\n')
     row, stderr = sandbox_row()
     assert "bubblewrap" in row and "no bubblewrap" not in row, row
-    assert 'sandbox = "fallback"' in stderr and f"{FORCE_ENV}=fallback" in stderr, stderr
+    assert '[tool.reportkit] sandbox = "fallback"' in stderr and f"{FORCE_ENV}=fallback" in stderr, stderr
     row, stderr = sandbox_row({FORCE_ENV: "fallback"})  # the user's own choice
     assert "no bubblewrap" in row and "not applied" not in stderr, row
     (tmp_path / "pyproject.toml").write_text('[tool.reportkit]\nsandbox = "bwrap"\n')

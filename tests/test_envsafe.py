@@ -554,6 +554,6 @@ def test_the_projects_file_cannot_hand_its_code_a_secret(tmp_path):
     proc = cli("check", "--json", "--runs", "1", "leak.py", cwd=tmp_path, env=token)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["signature"]["raw_message"] == "token False"
-    assert "keep_env in" in proc.stderr and "is not applied" in proc.stderr
+    assert "[tool.reportkit] keep_env in" in proc.stderr and "is not applied" in proc.stderr
     kept = cli("check", "--json", "--runs", "1", "--keep-env", "HF_TOKEN", "leak.py", cwd=tmp_path, env=token)
     assert json.loads(kept.stdout)["signature"]["raw_message"] == "token True"
