@@ -2824,6 +2824,26 @@ def _char_class(c: str) -> int:
 
 
 _WORDLIKE = _rx(r"[A-Z][a-z]{2,}|[a-z]{3,}")
+# one part of a name joined by "-", "_" or ".": a word in one case form (``sft``, ``Llama``, ``GPT``), a word and its
+# number (``Llama3``, ``lr3e4``, ``bs32``, ``fp16``), a number (``1``, ``3e4``) or a number and its unit (``8B``, ``32k``)
+_NAME_PART = _rx(r"(?P<word>[a-z]+|[A-Z]+|[A-Z][a-z]+)(?:[0-9]+(?:e[0-9]+)?)?|[0-9]+(?:e[0-9]+)?(?:[A-Za-z]{1,2})?")
+
+
+def _parts_of_a_name(value: str) -> bool:
+    """A run's or a model's name: three or more parts joined by ``-``, ``_`` or ``.``, each a short word, a word and
+    its number, a number or a number and its unit, one a word that can be said (``sft-Llama3.1-8B-lr3e4-bs32``,
+    ``bert-base-uncased-v2``); a random value's parts mix the cases within a part (``aZ3-x9Q``)."""
+    parts = [part for part in re.split(r"[-_.]+", value) if part]
+    if len(parts) < 3:
+        return False
+    said = False
+    for part in parts:
+        m = _NAME_PART.fullmatch(part)
+        if m is None or len(part) > 12:
+            return False
+        word = m.group("word") or ""
+        said = said or (len(word) >= 4 and _sayable(word))
+    return said
 
 
 def looks_random(value: str) -> bool:
@@ -2834,6 +2854,8 @@ def looks_random(value: str) -> bool:
     3+ letters; from 16 on at 45%, and words make less than half of it; from 20 on, 4.25+ bits of entropy
     per character and 35% changes suffice."""
     if len(value) < 8 or "/" in value or value.startswith("<redacted") or any(c.isspace() for c in value):
+        return False
+    if _parts_of_a_name(value):
         return False
     segments = re.findall(r"[A-Za-z0-9]+", value)
     alnum = sum(map(len, segments))
@@ -4391,8 +4413,9 @@ def _positional_secrets(argv: list[str], i: int) -> list[str]:
             found.append(value)
     if i >= 2 and argv[i - 2] in _SET_WORDS and _set_names_a_secret(argv[i - 1]):
         found.append(arg)
-    if not (i and argv[i - 1].startswith("-")) and _joined_credential(arg):
-        found.append(arg)
+    alone = not (i and argv[i - 1].startswith("-"))
+    if alone and (_joined_credential(arg) or ("=" not in arg.rstrip("=") and (looks_random(arg) or _random_base64(arg)))):
+        found.append(arg)  # (a key given on its own: job.py <40 drawn characters>; NAME=value goes by its name)
     return found
 
 
