@@ -199,6 +199,96 @@ def forward_screen(source: str) -> Callable[[str], str | None] | None:
     return screen
 
 
+#: What differentiates a function it is given (its first argument): autograd's gradient checks and functional
+#: API, torch.func's transforms. A function that no longer depends on its input has a zero analytic derivative,
+#: and such a check then fails for that alone: ``gradcheck(lambda x: torch.randn(2, requires_grad=True), (x,))``
+#: raises the same "Jacobian mismatch for output 0 with respect to input 0" as a wrong backward formula does.
+_DIFFERENTIATORS = frozenset({"gradcheck", "gradgradcheck", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp",
+                              "jacrev", "jacfwd", "grad", "grad_and_value", "linearize"})
+
+
+def _parameters(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+    a = f.args
+    return {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, [a.vararg, a.kwarg])]}
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _depends_on_input(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
+    """Does what ``f`` returns come from its parameters? A lambda's body reads one; a def returns (or yields) an
+    expression that reads one or a name assigned from one (in order, through assignments, ``for`` and ``with``
+    targets and calls that are given one: ``out = []; out.append(x)``)."""
+    tainted = _parameters(f)
+    if isinstance(f, ast.Lambda):
+        return bool(_names(f.body) & tainted)
+    for _ in range(2):  # (a loop assigns a name before the statement that reads it)
+        for node in ast.walk(f):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None \
+                    and _names(node.value) & tainted:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                tainted |= set().union(*(_names(t) for t in targets))
+            elif isinstance(node, (ast.For, ast.AsyncFor)) and _names(node.iter) & tainted:
+                tainted |= _names(node.target)
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None \
+                    and _names(node.context_expr) & tainted:
+                tainted |= _names(node.optional_vars)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) and any(_names(a) & tainted for a in node.args):
+                tainted.add(node.func.value.id)
+    return any(isinstance(n, (ast.Return, ast.Yield)) and n.value is not None and _names(n.value) & tainted
+               for n in ast.walk(f))
+
+
+def _differentiated(tree: ast.Module) -> dict[str, bool]:
+    """The functions given to a differentiator (:data:`_DIFFERENTIATORS`) as its first argument: a def's name, or
+    ``<lambda>`` for each lambda given so -> does it depend on its input (:func:`_depends_on_input`)? Every lambda
+    must for ``<lambda>`` to be true."""
+    defs = {n.name: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    out: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        first = node.args[0]
+        if name not in _DIFFERENTIATORS:
+            continue
+        if isinstance(first, ast.Lambda):
+            out["<lambda>"] = out.get("<lambda>", True) and _depends_on_input(first)
+        elif isinstance(first, ast.Name) and first.id in defs:
+            out[first.id] = _depends_on_input(defs[first.id])
+    return out
+
+
+def differentiated_screen(source: str) -> Callable[[str], str | None] | None:
+    """A function a gradient check or transform differentiates (``gradcheck(f, (x,))``, ``jacrev(f)(x)``,
+    ``torch.autograd.functional.jacobian(lambda x: ..., x)``) keeps depending on its input where it did: one that
+    returns a fresh tensor instead fails the check for that alone (:data:`_DIFFERENTIATORS`), which is another
+    program, not the bug. None when the script gives no such function one that depends on its input."""
+    if not any(name in source for name in ("grad", "jac", "vjp", "jvp", "hessian", "hvp", "vhp", "linearize")):
+        return None
+    try:
+        original = {name for name, depends in _differentiated(TREES.tree(source)).items() if depends}
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not original:
+        return None
+
+    def screen(candidate: str) -> str | None:
+        try:
+            now = _differentiated(ast.parse(candidate))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        lost = sorted(name for name, depends in now.items() if name in original and not depends)
+        if not lost:
+            return None
+        return f"the function a gradient check differentiates keeps depending on its input ({', '.join(lost)})"
+
+    return screen
+
+
 #: A name written as code in a failure's message: snake_case with an underscore (``setup_context``,
 #: ``attn_mask``), not an English word (``type``, ``device``) that any message may hold.
 _CODE_NAME_RE = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w(])")

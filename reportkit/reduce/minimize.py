@@ -44,6 +44,7 @@ from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
 from reportkit.reduce.flatten import NO_CONFTEST, fold_local_code, folded_conftests
 from reportkit.reduce.guards import (
+    differentiated_screen,
     forward_screen,
     guarded_failure,
     guarded_site,
@@ -1126,7 +1127,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                                        trace=trace,
                                        screen=_screens(session.good.screen if session.good else None,
                                                        seed_screen(source) if seeded else None,
-                                                       forward_screen(source),
+                                                       forward_screen(source), differentiated_screen(source),
                                                        keyword_screen(keep.keywords) if keep else None))
             except KeyboardInterrupt:
                 best.interrupted = True
