@@ -59,3 +59,10 @@ def test_each_differentiator_and_a_lambda(call):
 ])
 def test_no_screen_where_no_function_depends_on_its_input(source):
     assert differentiated_screen(source) is None
+
+
+def test_a_function_that_fails_in_its_own_body_needs_no_return():
+    """r10-04: ``def func(a): torch.svd(a)`` under forward-mode ``jacobian`` fails inside the call; the function
+    computes from its input without returning it."""
+    source = "import torch\ndef func(a):\n    return torch.svd(a)\njacobian(func, (p,))\n"
+    assert differentiated_screen(source)("import torch\ndef func(a):\n    torch.svd(a)\njacobian(func, (p,))\n") is None

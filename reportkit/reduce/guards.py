@@ -217,9 +217,10 @@ def _names(node: ast.AST) -> set[str]:
 
 
 def _depends_on_input(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
-    """Does what ``f`` returns come from its parameters? A lambda's body reads one; a def returns (or yields) an
-    expression that reads one or a name assigned from one (in order, through assignments, ``for`` and ``with``
-    targets and calls that are given one: ``out = []; out.append(x)``)."""
+    """Does ``f`` compute from its parameters? A lambda's body reads one; a def returns (or yields) an expression
+    that reads one or a name assigned from one (through assignments, ``for`` and ``with`` targets and calls that
+    are given one: ``out = []; out.append(x)``), or calls something with one (``torch.svd(a)``: a failure raised
+    in the function's own body needs no return). A parameter only named (a statement ``x``) is not read."""
     tainted = _parameters(f)
     if isinstance(f, ast.Lambda):
         return bool(_names(f.body) & tainted)
@@ -237,8 +238,9 @@ def _depends_on_input(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) ->
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and isinstance(node.func.value, ast.Name) and any(_names(a) & tainted for a in node.args):
                 tainted.add(node.func.value.id)
-    return any(isinstance(n, (ast.Return, ast.Yield)) and n.value is not None and _names(n.value) & tainted
-               for n in ast.walk(f))
+    reads = [n for n in ast.walk(f) if isinstance(n, ast.Call) or (isinstance(n, (ast.Return, ast.Yield))
+                                                                    and n.value is not None)]
+    return any(_names(n) & tainted for n in reads)
 
 
 def _differentiated(tree: ast.Module) -> dict[str, bool]:
