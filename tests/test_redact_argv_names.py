@@ -12,13 +12,12 @@ import pytest
 from reportkit import redact
 
 
-@pytest.mark.parametrize("name", [
-    "sft-Llama3.1-8B-lr3e4-bs32",
-    "dpo_Mistral-7B_lr5e6_bs64_ep3",
-    "Qwen2.5-7B-Instruct",
-    "bert-base-uncased-v2",
-    "run-GPT2.small-fp16-seed42",
-])
+#: run and model names: a model's name, its size, the method and hyperparameters, joined by -, _ or .
+RUN_NAMES = ("sft-Llama3.1-8B-lr3e4-bs32", "dpo_Mistral-7B_lr5e6_bs64_ep3", "Qwen2.5-7B-Instruct",
+             "bert-base-uncased-v2", "run-GPT2.small-fp16-seed42")
+
+
+@pytest.mark.parametrize("name", RUN_NAMES)
 @pytest.mark.parametrize("where", ["option", "positional"])
 def test_a_run_name_of_words_and_numbers_stays(name, where):
     argv = ["--run-name", name, "--lr", "3e-4"] if where == "option" else [name, "--lr", "3e-4"]

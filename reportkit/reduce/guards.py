@@ -216,28 +216,30 @@ def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+def _flow(node: ast.AST) -> tuple[ast.AST, list[ast.AST]] | None:
+    """(what is read, what it is bound to) of an assignment, a ``for``'s target or a ``with``'s ``as``."""
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+        return node.value, node.targets if isinstance(node, ast.Assign) else [node.target]
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return node.iter, [node.target]
+    if isinstance(node, ast.withitem) and node.optional_vars is not None:
+        return node.context_expr, [node.optional_vars]
+    return None
+
+
 def _depends_on_input(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
-    """Does ``f`` compute from its parameters? A lambda's body reads one; a def returns (or yields) an expression
-    that reads one or a name assigned from one (through assignments, ``for`` and ``with`` targets and calls that
-    are given one: ``out = []; out.append(x)``), or calls something with one (``torch.svd(a)``: a failure raised
-    in the function's own body needs no return). A parameter only named (a statement ``x``) is not read."""
+    """Does ``f`` compute from its parameters? A lambda's body reads one; a def calls something with one or a name
+    bound from one (through assignments, ``for`` and ``with`` targets: ``torch.svd(a)``, ``out.append(y)``; a
+    failure raised in the function's own body needs no return), or returns (yields) such a name. A parameter only
+    named (a statement ``x``) is not read."""
     tainted = _parameters(f)
     if isinstance(f, ast.Lambda):
         return bool(_names(f.body) & tainted)
-    for _ in range(2):  # (a loop assigns a name before the statement that reads it)
-        for node in ast.walk(f):
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None \
-                    and _names(node.value) & tainted:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                tainted |= set().union(*(_names(t) for t in targets))
-            elif isinstance(node, (ast.For, ast.AsyncFor)) and _names(node.iter) & tainted:
-                tainted |= _names(node.target)
-            elif isinstance(node, ast.withitem) and node.optional_vars is not None \
-                    and _names(node.context_expr) & tainted:
-                tainted |= _names(node.optional_vars)
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) and any(_names(a) & tainted for a in node.args):
-                tainted.add(node.func.value.id)
+    flows = [flow for flow in map(_flow, ast.walk(f)) if flow is not None]
+    for _ in range(2):  # (a loop binds a name after the statement that reads it)
+        for value, targets in flows:
+            if _names(value) & tainted:
+                tainted |= set().union(*map(_names, targets))
     reads = [n for n in ast.walk(f) if isinstance(n, ast.Call) or (isinstance(n, (ast.Return, ast.Yield))
                                                                     and n.value is not None)]
     return any(_names(n) & tainted for n in reads)
