@@ -612,8 +612,30 @@ def _variants(value: str) -> tuple[str, ...]:
                     *_escaped_forms(value, data)})
     derived.update(_b64_cores(value.encode("utf-16-le", "surrogatepass")))
     derived.update(_b64_cores(value.encode("utf-16-be", "surrogatepass")))  # (Java's getBytes(UTF_16BE))
-    found = {value} | {d for d in derived if len(d) >= 8}
+    found = {value} | {d for d in derived if len(d) >= 8} | set(_cut_forms(value))
     return tuple(sorted(found, key=len, reverse=True))
+
+
+# a drawn value's part that still says too much: 12 characters of it or more (a key's first 12 shown to name it,
+# ``key[:24]`` in a log, the last 16 as "ending in ..."); up to 64, where a longer one's whole is found anyway
+_SHORTEST_CUT, _LONGEST_CUT = 12, 64
+
+
+def _cut_forms(value: str) -> list[str]:
+    """A drawn value (:func:`_random_body`, 20+ characters) cut: its prefixes and suffixes of
+    :data:`_SHORTEST_CUT` characters and more, and the value in upper and in lower case (``key.upper()``); a
+    written one (a password of words, a URL) has none, its parts are other texts' too."""
+    if not 20 <= len(value) <= 512 or not _random_body(value) or shannon_entropy(value) < 3.0:
+        return []  # (0b1c repeated is 32+ hex digits, not drawn)
+    longest = min(len(value) - 1, _LONGEST_CUT)
+    # (a prefix counts its characters after the vendor's words, ghp_, github_pat_, sk-proj-: another key's
+    # first 12 would be that key's kind and a digit, and cut off, the rest of it no longer reads as a token)
+    lead = len(_VENDOR_LEAD.match(value).group(0))  # type: ignore[union-attr]
+    prefixes = [value[:k] for k in range(lead + _SHORTEST_CUT, longest + 1)]
+    return prefixes + [value[-k:] for k in range(_SHORTEST_CUT, longest + 1)] + [value.upper(), value.lower()]
+
+
+_VENDOR_LEAD = _rx(r"(?:[A-Za-z]{1,12}[_\-])*")
 
 
 # A known value shorter than this is not one: replaced wherever it appears, a password "p" would take every "p" of

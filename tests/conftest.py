@@ -30,3 +30,13 @@ def protection_mode(request, monkeypatch):
         except Exception as exc:  # noqa: BLE001 - UserError: no usable bwrap here
             pytest.skip(str(exc))
     return request.param
+
+
+@pytest.fixture(autouse=True)
+def _no_known_secrets_of_other_tests():
+    """Each test starts with an empty register of known secrets (reportkit.redact's, process-wide): a value an
+    earlier test remembered would otherwise be redacted, whole or cut, in a later test's text."""
+    from reportkit import redact
+
+    redact.forget_known()
+    yield

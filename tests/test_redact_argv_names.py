@@ -11,7 +11,6 @@ import pytest
 
 from reportkit import redact
 
-
 #: run and model names: a model's name, its size, the method and hyperparameters, joined by -, _ or .
 RUN_NAMES = ("sft-Llama3.1-8B-lr3e4-bs32", "dpo_Mistral-7B_lr5e6_bs64_ep3", "Qwen2.5-7B-Instruct",
              "bert-base-uncased-v2", "run-GPT2.small-fp16-seed42")

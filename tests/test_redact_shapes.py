@@ -39,7 +39,7 @@ def test_a_keyed_header_of_any_name_is_redacted(name, shape):
                                   "the primary-key: customer_identifier", "cache-key: model_weights_v2_final",
                                   "Public-Key: ssh-ed25519"])
 def test_headers_that_hold_no_secret_stay(line):
-    assert redact_text(line, home="") == line
+    assert redact_text(line, home="", env={}) == line  # (pytest's PYTEST_CURRENT_TEST holds the id: the line)
 
 
 @pytest.mark.parametrize("seed", range(12))

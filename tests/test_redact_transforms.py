@@ -431,7 +431,7 @@ def test_a_request_id_header_as_an_argument_is_not_a_user_and_password():
     still are."""
     from reportkit.redact import redact_argv
 
-    ordinary = "X-Request-Id: req_Xk9aB3vQ7mZ2pL8wR4tY6nC1"
+    ordinary = "X-Request-Id: req_Pm4cT8nW2qR6vB1xK7sD3hJ5"  # (no 12 characters of the secrets below)
     secrets = ["X-Api-Key: Yk9aB3vQ7mZ2pL8wR4tY6nC2", "deploy:Zk9aB3vQ7mZ2pL8wR4tY6nC1",
                "X-Session-Id: Wk9aB3vQ7mZ2pL8wR4tY6nC1"]
     out = redact_argv(["python", "p.py", ordinary, *secrets])
