@@ -1,0 +1,2 @@
+import torch
+torch.eye(2).to_sparse()[torch.tensor([0])]

@@ -1,0 +1,2 @@
+import torch
+torch.distributions.Categorical(logits=torch.randn(0, 2))

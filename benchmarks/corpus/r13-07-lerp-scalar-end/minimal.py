@@ -1,0 +1,2 @@
+import torch
+torch.lerp(torch.zeros(1), 1, torch.zeros(1))
