@@ -96,3 +96,31 @@ def test_a_killed_reportkits_session_is_removed_by_the_next_one(tmp_path):
     assert done.returncode == 0, done.stderr
     assert not left[0].exists()
     assert list(temp.glob(SESSION_PREFIX + "*")) == []  # (and the new one removed at its exit)
+
+
+def test_a_killed_minimizations_warm_server_dir_goes_with_its_session(tmp_path):
+    """A minimization SIGKILLed while its warm server runs left ``$TMPDIR/reportkit-warm-*`` (the server's home,
+    made beside the session) for ever; the home is in the session dir now, and the next reportkit removes both."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "slow.py").write_text("import time\na = 1\nb = 2\ntime.sleep(5)\nraise ValueError('x')\n")
+    (app / "fails.py").write_text("raise ValueError('x')\n")
+    env = {**os.environ, "TMPDIR": str(temp)}
+    rk = subprocess.Popen([sys.executable, "-m", "reportkit", "minimize", str(app / "slow.py")],
+                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not list(temp.glob("*/*warm-*")) + list(temp.glob("*warm-*")):
+            time.sleep(0.1)
+        assert list(temp.glob("*/*warm-*")) + list(temp.glob("*warm-*")), sorted(temp.rglob("*"))
+    finally:
+        rk.kill()
+        rk.wait()
+    psutil.wait_procs(_running(str(app)), timeout=10)
+    assert [p.name for p in temp.iterdir() if not p.name.startswith(SESSION_PREFIX)] == []
+    done = subprocess.run([sys.executable, "-m", "reportkit", "check", str(app / "fails.py"), "--runs", "1"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert list(temp.iterdir()) == []

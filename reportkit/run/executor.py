@@ -429,7 +429,8 @@ class WarmExecutor(Executor):
         self._key: tuple | None = None
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._home = Path(tempfile.mkdtemp(prefix="reportkit-warm-"))
+        # (in the session dir: if reportkit is killed, the next one removes it with the session)
+        self._home = Path(tempfile.mkdtemp(prefix="warm-", dir=session_root()))
         self._closed = False
         self._count_lock = threading.Lock()
         if self.disabled:
