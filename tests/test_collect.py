@@ -92,6 +92,32 @@ def test_env_probe_without_torch(tmp_path):
     assert env.collect_env == "" and env.collect_env_reason == "torch is not importable"
 
 
+@pytest.mark.parametrize("shadow", ["torch.py", "torch/__init__.py"])
+def test_a_projects_torch_that_hides_the_installed_one_is_named(tmp_path, shadow):
+    """A project's own ``torch.py`` (or ``torch/``) comes first on the script's path: the report said
+    "PyTorch: 9.9.9" — the shadow's version — as if it were the installed torch's."""
+    from reportkit.report import render, venue
+
+    torch = pytest.importorskip("torch")
+    spec = spec_for(tmp_path)
+    write(spec.script.parent / shadow, '__version__ = "9.9.9"\n')
+    env = probe(spec)
+    assert env.torch.version == "9.9.9"
+    assert env.torch.shadows == str(Path(torch.__file__).resolve().parent)
+    assert env.torch.origin == str(spec.script.parent / shadow)
+    text = render.torch_version_text(env)
+    assert f"imported from `{spec.script.parent / shadow}`, which hides the installed torch {torch.__version__}" in text
+    own = venue.own_bug(__import__("types").SimpleNamespace(env=env, signature=None))
+    assert own and "hides the installed torch" in own
+
+
+def test_the_installed_torch_is_not_called_hidden(tmp_path):
+    pytest.importorskip("torch")
+    env = probe(spec_for(tmp_path))
+    assert env.torch.shadows is None
+    assert "hides" not in __import__("reportkit.report.render", fromlist=["x"]).torch_version_text(env)
+
+
 def make_fake_package(root: Path, name: str, version: str, init: str = "") -> Path:
     write(root / name / "__init__.py", init)
     write(root / name / "version.py", f'__version__ = "{version}"\n')

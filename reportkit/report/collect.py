@@ -112,6 +112,9 @@ class PackageInfo:
     source_url: Optional[str] = None
     vcs_commit: Optional[str] = None  # pip install git+...@<sha> (direct_url.json)
     git: Optional[GitInfo] = None  # the git checkout the package is imported from
+    origin: Optional[str] = None  # the file the import finds (a package's __init__.py, or a module file)
+    shadows: Optional[str] = None  # the installed distribution's package dir, where the import finds another first
+    dist_version: Optional[str] = None  # the installed distribution's version
 
     @property
     def commit(self) -> Optional[str]:
@@ -385,7 +388,7 @@ def _package(name: str, located: dict, python: str) -> PackageInfo:
             info.reason += f" ({located['error']})"
         return info
     info.status = COLLECTED
-    for key in ("version", "location", "editable", "source_url", "vcs_commit"):
+    for key in ("version", "location", "editable", "source_url", "vcs_commit", "origin", "shadows", "dist_version"):
         setattr(info, key, located.get(key))
     if info.location:
         info.git = repo_info(Path(info.location), require_tracked=True)

@@ -284,6 +284,10 @@ def torch_version_text(env: EnvInfo) -> str:
         text += f" (torch.version.git_version `{env.torch_git_version}`)"
     if env.torch.git is not None and env.torch.git.commit:
         text += f", built from the checkout `{env.torch.git.toplevel}`: {git_text(env.torch.git)}"
+    if env.torch.shadows:
+        installed = f"torch {env.torch.dist_version}" if env.torch.dist_version else "torch"
+        text += (f", imported from `{env.torch.origin or env.torch.location}`, which hides the installed "
+                 f"{installed} (`{env.torch.shadows}`)")
     return text
 
 

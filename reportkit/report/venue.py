@@ -48,7 +48,12 @@ def _library_frames(c) -> bool:
 
 def own_bug(c) -> Optional[str]:
     """Why the failure looks like the script's own bug, or None: an exception (not an assertion) raised in
-    the script's own code, with no library frame in its traceback."""
+    the script's own code, with no library frame in its traceback; or any failure while a module of the project
+    is imported as torch in place of the installed one."""
+    torch = getattr(getattr(c, "env", None), "torch", None)
+    if torch is not None and getattr(torch, "shadows", None):
+        return (f"`import torch` imports the project's {torch.origin or torch.location}, which hides the installed "
+                f"torch ({torch.shadows}): rename it and run again before filing")
     sig = c.signature
     if sig.kind != FailureKind.EXCEPTION or sig.location is None or not sig.location.user_code:
         return None

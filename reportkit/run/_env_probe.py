@@ -112,6 +112,21 @@ def _direct_url(names):
     return {}
 
 
+def _dist_package_dir(module, names):
+    """The directory the installed distribution holds ``module``'s package in, where it exists (an editable install
+    has none there): to tell a module of the same name that comes first on the path (a project's ``torch.py``)."""
+    if _metadata is None:
+        return None
+    for name in names:
+        try:
+            path = str(_metadata.distribution(name).locate_file(module))
+        except Exception:
+            continue
+        if os.path.isfile(os.path.join(path, "__init__.py")):
+            return os.path.realpath(path)
+    return None
+
+
 def _static_version(directory):
     import re
 
@@ -138,6 +153,7 @@ def locate(module, dists):
     origin = spec.origin if spec.origin not in (None, "namespace", "built-in", "frozen") else None
     location = locations[0] if locations else (os.path.dirname(origin) if origin else None)
     direct = _direct_url(dists)
+    installed = _dist_package_dir(module, dists)
     dir_info = direct.get("dir_info") if isinstance(direct.get("dir_info"), dict) else {}
     vcs_info = direct.get("vcs_info") if isinstance(direct.get("vcs_info"), dict) else {}
     return {
@@ -148,6 +164,9 @@ def locate(module, dists):
         "editable": bool(dir_info.get("editable")),
         "source_url": direct.get("url"),
         "vcs_commit": vcs_info.get("commit_id"),
+        "origin": origin,
+        # the distribution's own package, where the import finds another module first
+        "shadows": installed if installed and location and os.path.realpath(location) != installed else None,
     }
 
 
