@@ -124,3 +124,34 @@ def test_a_killed_minimizations_warm_server_dir_goes_with_its_session(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert list(temp.iterdir()) == []
+
+
+def test_what_a_killed_reportkits_runs_left_is_killed_with_its_session(tmp_path):
+    """bubblewrap's sandbox init waits for its parent's set-up before it binds its life to it
+    (containers/bubblewrap#633): a reportkit SIGKILLed in that moment left the init asleep for ever (ppid 1). Found
+    in this machine's process list after the end-to-end test above. The next reportkit kills what names a gone
+    session's paths, and nothing that names a live one's."""
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead = runner._process_identity(done.pid)
+    done.wait()
+    gone = _session(tmp_path, "gone", dead)
+    live = _session(tmp_path, "live", runner._process_identity(os.getpid()))
+
+    def orphan(session: Path) -> psutil.Process:
+        """A sleeper whose parent is gone (as the bwrap init whose reportkit was killed), naming a run's dir."""
+        pid_file = tmp_path / f"{session.name}.pid"
+        subprocess.run(["sh", "-c", '"$0" -c "import time; time.sleep(600)" --bind "$1" & echo $! > "$2"',
+                        sys.executable, str(session / "reportkit-x" / "run-1"), str(pid_file)], check=True)
+        return psutil.Process(int(pid_file.read_text()))
+
+    left, other = orphan(gone), orphan(live)
+    try:
+        assert runner.remove_stale_sessions(tmp_path) == [gone]
+        assert not left.is_running()
+        assert other.is_running() and live.exists() and not gone.exists()
+    finally:
+        for proc in (left, other):
+            try:
+                proc.kill()
+            except psutil.Error:
+                pass

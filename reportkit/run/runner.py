@@ -259,10 +259,42 @@ def remove_stale_sessions(temp_dir: Path, keep: Path | None = None, mine: dict |
         except (OSError, ValueError, KeyError, TypeError):
             continue
         if stale:
-            remove_tree(path)
             removed.append(path)
+    if removed:
+        kill_left_in(removed)
+    for path in removed:
+        remove_tree(path)
     protect.remove_dead_aliases(temp_dir)
     return removed
+
+
+def kill_left_in(sessions: list[Path]) -> list[int]:
+    """Kill this user's processes whose command line names a path in one of ``sessions`` (dirs of reportkits that
+    are gone): what a killed reportkit's runs left. bubblewrap's sandbox init binds its life to its parent's only
+    once the parent has set it up (containers/bubblewrap#633): a reportkit killed in that moment takes the outer
+    bwrap with it and leaves the init waiting for it for ever (ppid 1, no command started yet). Returns the pids."""
+    prefixes = tuple(str(path) + os.sep for path in sessions)
+    names = {str(path) for path in sessions}
+    killed = []
+    for proc in psutil.process_iter(["uids", "cmdline"]):
+        try:
+            if proc.pid == os.getpid() or proc.info["uids"] is None or proc.info["uids"].real != os.getuid():
+                continue
+            if any(arg in names or arg.startswith(prefixes) for arg in proc.info["cmdline"] or ()):
+                proc.kill()
+                killed.append(proc.pid)
+        except (psutil.Error, OSError):
+            continue
+    if killed:
+        psutil.wait_procs([p for p in map(_process_or_none, killed) if p is not None], timeout=5)
+    return killed
+
+
+def _process_or_none(pid: int) -> psutil.Process | None:
+    try:
+        return psutil.Process(pid)
+    except psutil.Error:
+        return None
 
 
 class Sandbox:
