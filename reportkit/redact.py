@@ -3992,8 +3992,20 @@ def _drawn_spans(text: str) -> list[Span]:
             and not _named_an_id(text, m.start()) and not _DIGEST_BEFORE.search(text, max(0, m.start() - 12), m.start())]
 
 
+# a wallet's seed phrase (BIP-39: 12, 15, 18, 21 or 24 words of 3-8 lowercase letters) after a word that names one:
+# a value with spaces is not a secret, except this one
+_MNEMONIC = _rx(r"(?i:\b(?:mnemonic|(?:seed|recovery|backup|secret|wallet)[ _\-]?(?:phrase|words|seed))\b)[\"']?"
+                r"[^\S\n]{0,3}(?:[:=]|\bis\b)[^\S\n]{0,3}[\"']?(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})(?![ \t]*[a-z])")
+
+
+def _mnemonic(m: re.Match[str]) -> bool:
+    return len(m.group("value").split()) in (12, 15, 18, 21, 24)
+
+
 def _guessed(text: str) -> str:
     text = _named_guesses(text)
+    if "mnemonic" in text.lower() or "phrase" in text.lower() or "words" in text.lower() or "seed" in text.lower():
+        text = _apply(text, _group_spans(_MNEMONIC, text, "secret", _mnemonic))
     if "[parameters: (" in text:
         text = _apply(text, _sql_parameter_spans(text))
     if "ENV" in text or "ARG" in text:
