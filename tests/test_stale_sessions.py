@@ -69,17 +69,22 @@ def test_only_sessions_whose_reportkit_is_gone_are_removed(tmp_path):
         assert stays.exists(), stays
 
 
-def test_a_killed_reportkits_session_is_removed_by_the_next_one(tmp_path):
-    """End to end: a reportkit SIGKILLed during a run leaves its session; the next run of reportkit removes it."""
-    temp = tmp_path / "tmp"
+def _reportkit_in(tmp_path: Path, name: str, text: str, *command: str) -> tuple[Path, Path, dict, subprocess.Popen]:
+    """A reportkit ``command`` started on ``app/name`` (``text``) with its own $TMPDIR; ``app/fails.py`` beside it."""
+    temp, app = tmp_path / "tmp", tmp_path / "app"
     temp.mkdir()
-    app = tmp_path / "app"
     app.mkdir()
-    (app / "hang.py").write_text("import time\ntime.sleep(600)\n")
+    (app / name).write_text(text)
     (app / "fails.py").write_text("raise ValueError('x')\n")
     env = {**os.environ, "TMPDIR": str(temp)}
-    rk = subprocess.Popen([sys.executable, "-m", "reportkit", "check", str(app / "hang.py"), "--runs", "1"],
+    rk = subprocess.Popen([sys.executable, "-m", "reportkit", *command, str(app / name)],
                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    return temp, app, env, rk
+
+
+def test_a_killed_reportkits_session_is_removed_by_the_next_one(tmp_path):
+    """End to end: a reportkit SIGKILLed during a run leaves its session; the next run of reportkit removes it."""
+    temp, app, env, rk = _reportkit_in(tmp_path, "hang.py", "import time\ntime.sleep(600)\n", "check", "--runs", "1")
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not list(temp.glob(SESSION_PREFIX + "*/reportkit-*")):
@@ -101,15 +106,8 @@ def test_a_killed_reportkits_session_is_removed_by_the_next_one(tmp_path):
 def test_a_killed_minimizations_warm_server_dir_goes_with_its_session(tmp_path):
     """A minimization SIGKILLed while its warm server runs left ``$TMPDIR/reportkit-warm-*`` (the server's home,
     made beside the session) for ever; the home is in the session dir now, and the next reportkit removes both."""
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    app = tmp_path / "app"
-    app.mkdir()
-    (app / "slow.py").write_text("import time\na = 1\nb = 2\ntime.sleep(5)\nraise ValueError('x')\n")
-    (app / "fails.py").write_text("raise ValueError('x')\n")
-    env = {**os.environ, "TMPDIR": str(temp)}
-    rk = subprocess.Popen([sys.executable, "-m", "reportkit", "minimize", str(app / "slow.py")],
-                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    temp, app, env, rk = _reportkit_in(tmp_path, "slow.py", "import time\na = 1\nb = 2\ntime.sleep(5)\nraise ValueError('x')\n",
+                                       "minimize")
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not list(temp.glob("*/*warm-*")) + list(temp.glob("*warm-*")):
