@@ -39,8 +39,8 @@ NOT_OUTPUT = {
     ("run/ray_executor.py", "snapshot", "tarfile.open(fileobj=buf, mode='w')"): "files shipped to a Ray worker",
     ("run/ray_executor.py", "Slot.__init__", "tarfile.open(fileobj=io.BytesIO(archive))"):
         "files unpacked on a Ray worker",
-    ("run/runner.py", "session_root", "(root / _OWNER_FILE).write_text(json.dumps(owner), encoding='utf-8')"):
-        "the session dir's owner record (pid, start time, boot, PID namespace) for a later reportkit's clean-up",
+    ("run/runner.py", "claim", "(path / _OWNER_FILE).write_text(json.dumps(owner), encoding='utf-8')"):
+        "a session dir's or workspace's owner record (pid, start time, boot, PID namespace) for a later clean-up",
     ("report/bundle.py", "make_archive", "tarfile.open(fileobj=fh, mode='w:gz')"):
         "the archive of the bundle directory, whose files were all written through the redactor",
     ("ci/ci.py", "_copy_bundle", "write_atomic(target, data, mode=384)"):

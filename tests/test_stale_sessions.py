@@ -153,3 +153,23 @@ def test_what_a_killed_reportkits_runs_left_is_killed_with_its_session(tmp_path)
                 proc.kill()
             except psutil.Error:
                 pass
+
+
+def test_a_killed_bundles_workspace_goes_as_a_killed_session(tmp_path):
+    """A bundle's workspace (``$TMPDIR/reportkit-bundle-*``: the debug run's logs and compiler artifacts, not yet
+    redacted) was left for ever by a bundle that was killed; it has an owner file now and goes as a session does."""
+    temp, app, env, rk = _reportkit_in(tmp_path, "hang.py", "import time\ntime.sleep(600)\n", "bundle")
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not list(temp.glob(runner.WORKSPACE_PREFIX + "*/" + runner._OWNER_FILE)):
+            time.sleep(0.1)
+        left = list(temp.glob(runner.WORKSPACE_PREFIX + "*"))
+        assert len(left) == 1, sorted(temp.iterdir())
+    finally:
+        rk.kill()
+        rk.wait()
+    psutil.wait_procs(_running(str(app)), timeout=10)
+    done = subprocess.run([sys.executable, "-m", "reportkit", "check", str(app / "fails.py"), "--runs", "1"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert list(temp.iterdir()) == []

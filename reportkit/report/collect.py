@@ -51,8 +51,10 @@ from reportkit.run.runner import (
     BACKEND_BOOT_FILE,
     BOOT_FILE,
     PROBE_FILE,
+    WORKSPACE_PREFIX,
     Sandbox,
     build_env,
+    claim,
     kill_tree,
     two_stage,
 )
@@ -265,7 +267,8 @@ class Workspace:
     """Private scratch space of one collection: debug/cache dirs, logs."""
 
     def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="reportkit-bundle-"))
+        self.root = Path(tempfile.mkdtemp(prefix=WORKSPACE_PREFIX))
+        claim(self.root)  # (a killed bundle's is removed by the next reportkit, as its session is)
         self.started = time.time()
         self.debug_dir = self.root / "compile-debug"
         self.cache_dir = self.root / "inductor-cache"

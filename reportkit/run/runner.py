@@ -214,14 +214,22 @@ def session_root() -> Path:
             atexit.register(remove_tree, root)
             if protect.make_alias(root) is not None:  # (a long $TMPDIR: runs' sockets would not fit under it)
                 atexit.register(protect.drop_alias, root)
-            owner = _process_identity(os.getpid())
-            if owner is not None:
-                (root / _OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
-            remove_stale_sessions(root.parent, keep=root, mine=owner)
+            claim(root)
+            remove_stale_sessions(root.parent, keep=root)
         return root
 
 
 _OWNER_FILE = "owner"
+# a bundle's workspace (reportkit.report.collect.Workspace): beside the session, with an owner file of its own, so that
+# what a killed bundle collected (logs, compiler artifacts, not yet redacted) goes as a killed session does
+WORKSPACE_PREFIX = "reportkit-bundle-"
+
+
+def claim(path: Path) -> None:
+    """Write ``path``'s owner file: this process, so that a later reportkit removes ``path`` once it is gone."""
+    owner = _process_identity(os.getpid())
+    if owner is not None:
+        (path / _OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
 
 
 def _process_identity(pid: int) -> dict | None:
@@ -246,7 +254,7 @@ def remove_stale_sessions(temp_dir: Path, keep: Path | None = None, mine: dict |
     if mine is None:
         return []
     removed = []
-    for path in temp_dir.glob(protect.SESSION_PREFIX + "*"):
+    for path in [*temp_dir.glob(protect.SESSION_PREFIX + "*"), *temp_dir.glob(WORKSPACE_PREFIX + "*")]:
         try:
             st = os.lstat(path)
             if path == keep or st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode) or \
