@@ -75,12 +75,15 @@ def test_only_aliases_of_gone_sessions_are_removed(tmp_path, aliases):
     temp = tmp_path / "temp"
     live = temp / (sandbox.SESSION_PREFIX + "live")
     live.mkdir(parents=True)
-    links = {name: aliases / (sandbox.ALIAS_PREFIX + name) for name in ("gone", "live", "other", "file")}
+    links = {name: aliases / (sandbox.ALIAS_PREFIX + name) for name in ("gone", "live", "other", "file", "orphan")}
     links["gone"].symlink_to(temp / (sandbox.SESSION_PREFIX + "gone"))
     links["live"].symlink_to(live)
+    (tmp_path / "another-temp").mkdir()
     links["other"].symlink_to(tmp_path / "another-temp" / (sandbox.SESSION_PREFIX + "gone"))  # not this $TMPDIR's
     links["file"].write_text("not a link\n")
-    assert sandbox.remove_dead_aliases(temp) == [str(links["gone"])]
+    # a $TMPDIR that is gone with the session in it (a test's tmp_path): its reportkit will never clean it
+    links["orphan"].symlink_to(tmp_path / "removed-temp" / (sandbox.SESSION_PREFIX + "gone"))
+    assert sorted(sandbox.remove_dead_aliases(temp)) == sorted([str(links["gone"]), str(links["orphan"])])
     assert [n for n, p in links.items() if os.path.lexists(p)] == ["live", "other", "file"]
 
 

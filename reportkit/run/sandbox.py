@@ -137,11 +137,12 @@ def _own_aliases() -> list[tuple[str, str]]:
 
 
 def remove_dead_aliases(temp_dir: Path) -> list[str]:
-    """Remove this user's aliases of session dirs in ``temp_dir`` that are gone (a reportkit that was killed left
-    them)."""
+    """Remove this user's aliases of session dirs that are gone (a reportkit that was killed left them): in
+    ``temp_dir``, or in a temp dir that is gone too (a test's, removed with its session in it)."""
     removed = []
     for path, target in _own_aliases():
-        if os.path.dirname(target) == str(temp_dir) and not os.path.lexists(target):
+        if not os.path.lexists(target) and (os.path.dirname(target) == str(temp_dir)
+                                            or not os.path.lexists(os.path.dirname(target))):
             try:
                 os.unlink(path)
                 removed.append(path)
