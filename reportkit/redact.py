@@ -4616,13 +4616,22 @@ def _text_rules(text: str, table: tuple[tuple[str, str], ...], home: Optional[st
     given = text
     if _JOIN_HINT.search(text):  # key = "abc" + "def...": a known value or a token the code composed
         text = _apply(text, _joined_literal_spans(text, table))
+    # a known value a line break splits, before a cut of it (its head) takes the first line alone
+    text = _apply(text, _wrapped_spans(text, table, patterns=False))
     text = _replace_known(text, table)
     cut = _cut_escapes(text)
     if cut != text:  # a key block's escaped line breaks are its own (seen before the cuts)
         text = _apply(text, _pem_spans(text))
         cut = _cut_escapes(text)
     out = _pattern_rules(cut, table).replace(_CUT, "") if cut != text else _pattern_rules(text, table)
+    if "<redacted:" in out and "\n" in out:
+        out = _OPEN_MARKER_TAIL.sub(r"\g<q>\g<marker>\g<q>", out)
     return _redact_home(_escapes_kept(given, out), home)
+
+
+# a quoted value that a line break wrapped (a printed config.json's ``"auth": "<base64>"`` folded at 60 columns): its
+# head was redacted, the quote is still open at the line's end, and the next line is the rest of it up to that quote
+_OPEN_MARKER_TAIL = _rx(r"(?P<q>[\"'])(?P<marker><redacted:[a-z0-9\-]{1,40}>)\r?\n[A-Za-z0-9+/=_\-.~%]{1,160}(?P=q)")
 
 
 # An escape sequence of JSON, a repr or a Python literal (``\n``, ``\"``, ``\u00e9``, ``\\``): a marker never
