@@ -5920,7 +5920,8 @@ def _literal_view(text: str) -> str:
 def _literal_keyword(view: str, prose: bool) -> tuple[list[Span], bool]:
     """A literal's secrets after a name or a label (none in a docstring or a page of text), and whether its text is a
     query percent-encoded in another that names one (:func:`_percent_named`)."""
-    keyword = _string_keyword_spans(view) if not prose and len(view) <= 4096 else []
+    keyword = _string_keyword_spans(view) if not prose and len(view) <= 4096 else \
+        _long_literal_keywords(view) if not prose and len(view) <= _LONG_LITERAL else []
     if not keyword and not prose and len(view) <= 4096:  # (a tool's syntax says the value is its password: as in text,
         # read from the literal's value, whatever escapes its source spells it with; ``b'...\n$USER3$=PW\n...'``)
         keyword = [(a, b, r) for a, b, r in _cli_spans(view) if not _template(view[a:b])
@@ -5929,6 +5930,25 @@ def _literal_keyword(view: str, prose: bool) -> tuple[list[Span], bool]:
     if not keyword and not percent and not prose and len(view) <= 4096:
         keyword = _labelled_spans(view)
     return keyword, percent
+
+
+_LONG_LITERAL = 1 << 20  # (a literal's text read in pieces of lines: a program the script writes out, a config)
+
+
+def _long_literal_keywords(view: str) -> list[Span]:
+    """:func:`_string_keyword_spans` of a literal's text over 4,096 characters, read in pieces of whole lines of at
+    most 4,096 (blind round 34b: a Kafka JAAS password in the Python source of a compiled graph the script wrote with
+    ``_f.write('...')``, 5,000 characters, was not read at all)."""
+    spans: list[Span] = []
+    start = 0
+    while start < len(view):
+        end = min(len(view), start + 4096)
+        if end < len(view):
+            cut = view.rfind("\n", start, end)
+            end = cut + 1 if cut > start else end
+        spans += [(start + a, start + b, r) for a, b, r in _string_keyword_spans(view[start:end])]
+        start = end
+    return spans
 
 
 def _labelled_spans(view: str) -> list[Span]:

@@ -49,3 +49,29 @@ def test_a_quoted_value_a_wrap_cut_loses_its_tail_too():
 ])
 def test_what_is_not_a_wrapped_tail_stays(text):
     assert redact.redact_text(text) == text
+
+
+def _program(middle: str) -> str:
+    lines = [f"        x{i} = torch.ops.aten.add.Tensor(x{i - 1}, {i})  # File: job.py:{i} in forward" for i in range(1, 60)]
+    return "import torch\n\nclass G(torch.nn.Module):\n    def forward(self, x0):\n" + "\n".join(
+        lines[:30] + [middle] + lines[30:]) + "\n        return (x59,)\n"
+
+
+def test_a_secret_in_a_long_literal_of_source_is_found():
+    """A compiled graph's source written by the script (``_f.write('...')``, over 4,096 characters): a literal that long
+    was not read for names and labels at all, and a Kafka JAAS password in it stayed in the bundled reproducer."""
+    password = _drawn(24)
+    jaas = ("sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
+            f'username="{_drawn(16)}" password="{password}";')
+    program = _program(f"        cfg = {jaas!r}")
+    assert len(program) > 4096
+    source = f"with open('graph.py', 'w') as _f:\n    _f.write({program!r})\n"
+    out = redact.redact_code(source)
+    assert password not in out and "<redacted" in out
+    __import__("ast").parse(out)
+
+
+def test_a_long_literal_without_a_secret_stays():
+    program = _program("        password_length = 12  # (a setting's name, not a secret)")
+    source = f"with open('graph.py', 'w') as _f:\n    _f.write({program!r})\n"
+    assert redact.redact_code(source) == source
