@@ -4004,7 +4004,8 @@ def _mnemonic(m: re.Match[str]) -> bool:
 
 def _guessed(text: str) -> str:
     text = _named_guesses(text)
-    if "mnemonic" in text.lower() or "phrase" in text.lower() or "words" in text.lower() or "seed" in text.lower():
+    lower = text.lower()
+    if "mnemonic" in lower or "phrase" in lower or "words" in lower or "seed" in lower:
         text = _apply(text, _group_spans(_MNEMONIC, text, "secret", _mnemonic))
     if "[parameters: (" in text:
         text = _apply(text, _sql_parameter_spans(text))

@@ -156,7 +156,7 @@ def test_what_a_killed_reportkits_runs_left_is_killed_with_its_session(tmp_path)
 
 
 def test_a_killed_bundles_workspace_goes_as_a_killed_session(tmp_path):
-    """A bundle's workspace (``$TMPDIR/reportkit-bundle-*``: the debug run's logs and compiler artifacts, not yet
+    """A bundle's workspace (then ``$TMPDIR/reportkit-bundle-*``: the debug run's logs and compiler artifacts, not yet
     redacted) was left for ever by a bundle that was killed; it has an owner file now and goes as a session does."""
     temp, app, env, rk = _reportkit_in(tmp_path, "hang.py", "import time\ntime.sleep(600)\n", "bundle")
     try:

@@ -222,7 +222,7 @@ def session_root() -> Path:
 _OWNER_FILE = "owner"
 # a bundle's workspace (reportkit.report.collect.Workspace): beside the session, with an owner file of its own, so that
 # what a killed bundle collected (logs, compiler artifacts, not yet redacted) goes as a killed session does
-WORKSPACE_PREFIX = "reportkit-bundle-"
+WORKSPACE_PREFIX = "reportkit-workspace-"  # (not reportkit-bundle-: the name of `bundle`'s default output dir)
 
 
 def claim(path: Path) -> None:
