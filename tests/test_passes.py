@@ -1135,6 +1135,14 @@ def test_stdlib_modules_are_told_from_installed_packages(monkeypatch, names) -> 
         # a literal of constants is one node: data, read at a glance
         ('CONFIG = {"lr": 0.1, "betas": (0.9, 0.99), "name": "adam", "off": -1}\n', 2),
         ('CONFIG = {"lr": rate}\n', 4),
+        # so is an imported module's constructor of constants (a tensor, a module of literal shape) ...
+        ("import torch\nx = torch.tensor([1.0, 2.0], dtype=torch.float64)\n", 2),
+        ("import torch\ny = f(torch.randn(2, 3), nn.Linear(4, 2))\n", 9),
+        ("import torch\nfrom torch import nn\ny = f(torch.randn(2, 3), nn.Linear(4, 2))\n", 5),
+        # ... but not a method of a value, a call with a computed argument, or a bare function's call
+        ("import torch\nx = merged.items()\n", 4),
+        ("import torch\nx = torch.randn(n)\n", 5),
+        ("import torch\nx = randn(2)\n", 4),
         # a compound statement counts its header, not its body
         ("if a and b and c and d and e:\n    y = 1\n", 7),
         ("if a and b:\n    x = [1, 2, 3]\n    y = f(g(h(1)))\n", 8),

@@ -1061,6 +1061,34 @@ def test_inlining_builds_no_statement_beyond_the_originals_most_complex() -> Non
     assert "names = [a[1:] for a in" in problem.current and "unset = [k for k, v in merged" in problem.current
 
 
+CONSTANT_BUILD_SCRIPT = """\
+import fractions
+third = fractions.Fraction(1, 3)
+pair = divmod(third, 1)
+raise ValueError(pair[1])
+"""
+
+
+def test_a_modules_constructor_of_constants_is_inlined_as_a_literal_would_be() -> None:
+    """``third = fractions.Fraction(1, 3)`` read once goes into its reader as a literal would
+    (``pair = divmod(fractions.Fraction(1, 3), 1)``: a value of its kind read at a glance, as a hand-written
+    reproducer nests ``torch.randn(2, 2)``), where counting the call's parts made it more complex than anything
+    the original wrote; a method of a value with the same arguments is no such literal."""
+    from reportkit.reduce.schedule import Problem
+
+    problem = Problem(CONSTANT_BUILD_SCRIPT, raises(ValueError, "1/3"))
+    problem.set_phase(P.INLINE_VARIABLES.name)
+    assert P.INLINE_VARIABLES.run(problem)
+    assert "pair = divmod(fractions.Fraction(1, 3), 1)" in problem.current, problem.current  # (pair: beyond the cap)
+    # the same shape, but a method of a value: the cap holds
+    method = CONSTANT_BUILD_SCRIPT.replace("import fractions\n", "import fractions\nitems = [0]\n")
+    method = method.replace("fractions.Fraction(1, 3)", "items.index(0, 0)")
+    problem = Problem(method, raises(ValueError, "0"))
+    problem.set_phase(P.INLINE_VARIABLES.name)
+    P.INLINE_VARIABLES.run(problem)
+    assert "pair = divmod(third, 1)" in problem.current and problem.stats.too_complex > 0, problem.current
+
+
 def test_the_cap_is_for_inlining_passes_only() -> None:
     """A pass that does not inline (here: simplify, one expression by a sub-expression) is not capped, even
     where the source already holds a statement beyond the original's most complex."""

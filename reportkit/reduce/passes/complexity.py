@@ -10,7 +10,11 @@ materialized values may have made larger); the value stays named instead
 
 A statement's nodes are those of its own expressions, not of the statements in its body (an ``if``'s test,
 not its branches); names' contexts and operators are not nodes of their own, and a literal of constants
-(``{"lr": 0.1, "betas": (0.9, 0.99)}``, ``-1``) counts as one: it is data, read at a glance; a name bound
+(``{"lr": 0.1, "betas": (0.9, 0.99)}``, ``-1``) counts as one: it is data, read at a glance. So does a library's
+constructor given only such literals and dotted constants (``torch.randn(2, 3)``, ``torch.tensor([1.0, 2.0],
+dtype=torch.float64)``, ``nn.Linear(4, 2)``, ``np.zeros(3)``): a tensor or a module of literal shape, the
+literal of its kind (a hand-written reproducer nests them freely: ``torch.cdist(a, torch.randn(2, 2))``);
+only a call through an attribute (``mod.name(…)``), not a bare ``f(2)``, which may be anything. A name bound
 (``x = …``) counts as none: ``x = EXPR`` is no more complex than the ``return EXPR`` it was inlined from. A parallel
 assignment (``a, b = x, f(y)``, how an inlined function's parameters are bound) counts as its most complex
 single assignment: the readability pass splits it.
@@ -22,34 +26,82 @@ A candidate differs from the current source in a few places: only its statements
 from __future__ import annotations
 
 import ast
+import re
 
 from . import wellformed
 
-__all__ = ["MostNodes", "max_changed_nodes", "max_statement_nodes", "statement_nodes", "statements"]
+__all__ = ["MostNodes", "imported_modules", "max_changed_nodes", "max_statement_nodes", "statement_nodes", "statements"]
 
 _NOT_NODES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
 
-def _data(node: ast.AST) -> bool:
-    """A literal of constants: a constant, a signed number, a tuple, list, set or dict display of such."""
+def _root(node: ast.AST) -> str | None:
+    """``torch`` of ``torch.nn.Linear``: the name attribute reads start from (None for anything else)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _constant_build(node: ast.Call, modules: frozenset[str]) -> bool:
+    """``torch.randn(2, 3)``, ``nn.Linear(4, 2, bias=False)``, ``torch.zeros(2, dtype=torch.long)``: a call of an
+    imported module's attribute whose arguments are all literals of constants or attributes of imported modules
+    (not ``merged.items()``: a method of a value)."""
+    if not (isinstance(node.func, ast.Attribute) and _root(node.func) in modules):
+        return False
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return False
+    return all(_data(v, modules) or (isinstance(v, ast.Attribute) and _root(v) in modules)
+               for v in (*node.args, *(k.value for k in node.keywords)))
+
+
+def _data(node: ast.AST, modules: frozenset[str]) -> bool:
+    """A literal of constants: a constant, a signed number, a tuple, list, set or dict display of such; an
+    imported module's constructor of such (:func:`_constant_build`)."""
+    if isinstance(node, ast.Call):
+        return _constant_build(node, modules)
     if isinstance(node, ast.Constant):
         return True
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return isinstance(node.operand, ast.Constant)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return all(_data(e) for e in node.elts)
+        return all(_data(e, modules) for e in node.elts)
     if isinstance(node, ast.Dict):
-        return all(k is not None and _data(k) for k in node.keys) and all(_data(v) for v in node.values)
+        return (all(k is not None and _data(k, modules) for k in node.keys)
+                and all(_data(v, modules) for v in node.values))
     return False
 
 
-def _nodes(node: ast.AST) -> int:
+def _nodes(node: ast.AST, modules: frozenset[str]) -> int:
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
         return 0  # ``x = EXPR`` is no more complex than ``return EXPR`` (an inlined function's result)
-    if isinstance(node, ast.expr) and _data(node):
+    if isinstance(node, ast.expr) and _data(node, modules):
         return 1
-    return 1 + sum(_nodes(child) for child in ast.iter_child_nodes(node)
+    return 1 + sum(_nodes(child, modules) for child in ast.iter_child_nodes(node)
                    if not isinstance(child, (ast.stmt, *_NOT_NODES)))
+
+
+#: ``import torch``, ``import numpy as np``, ``from torch import nn``: the names an import line binds.
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+\(?([^#\n]*)", re.MULTILINE)
+
+
+def _bound_by_imports(stmts: list[ast.stmt]) -> frozenset[str]:
+    return frozenset((a.asname or a.name.split(".")[0]) for n in stmts if isinstance(n, (ast.Import, ast.ImportFrom))
+                     for a in n.names)
+
+
+def imported_modules(source: str | ast.AST) -> frozenset[str]:
+    """The names the imports of ``source`` bind (``np`` of ``import numpy as np``, ``torch`` of
+    ``import torch.nn``, ``nn`` of ``from torch import nn``): from its tree, or from its import lines (cheap:
+    the candidates whose changed statements alone are parsed)."""
+    if isinstance(source, ast.AST):
+        return _bound_by_imports(statements(source))
+    names: set[str] = set()
+    for match in _IMPORT_LINE.finditer(source):
+        for part in match.group(1).split(","):
+            words = part.replace(")", " ").split()
+            if words:
+                names.add(words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0])
+    return frozenset(names)
 
 
 def _pairs(stmt: ast.stmt) -> list[tuple[ast.expr, ast.expr]] | None:
@@ -64,13 +116,14 @@ def _pairs(stmt: ast.stmt) -> list[tuple[ast.expr, ast.expr]] | None:
     return list(zip(targets, values))
 
 
-def statement_nodes(stmt: ast.stmt) -> int:
-    """The nodes of ``stmt``'s own expressions (see the module doc); a parallel assignment ``a, b = x, y``
-    counts as its most complex single assignment (``a = x``: what the readability pass splits it into)."""
+def statement_nodes(stmt: ast.stmt, modules: frozenset[str] = frozenset()) -> int:
+    """The nodes of ``stmt``'s own expressions (see the module doc), ``modules`` the names its program's imports
+    bind; a parallel assignment ``a, b = x, y`` counts as its most complex single assignment (``a = x``: what the
+    readability pass splits it into)."""
     pairs = _pairs(stmt)
     if pairs:
-        return max(1 + _nodes(t) + _nodes(v) for t, v in pairs)
-    return _nodes(stmt)
+        return max(1 + _nodes(t, modules) + _nodes(v, modules) for t, v in pairs)
+    return _nodes(stmt, modules)
 
 
 def max_statement_nodes(source: str | ast.AST) -> int:
@@ -79,7 +132,9 @@ def max_statement_nodes(source: str | ast.AST) -> int:
         tree = ast.parse(source) if isinstance(source, str) else source
     except (SyntaxError, ValueError):
         return 0
-    return max((statement_nodes(n) for n in statements(tree)), default=0)
+    todo = statements(tree)
+    modules = _bound_by_imports(todo)
+    return max((statement_nodes(n, modules) for n in todo), default=0)
 
 
 class MostNodes:
@@ -89,19 +144,20 @@ class MostNodes:
 
     def __init__(self, tree: ast.AST) -> None:
         self._todo: list[ast.stmt] | None = statements(tree)
+        self._modules = _bound_by_imports(self._todo)
         self.most = 0  # of the statements counted so far
 
     def at_least(self, n: int) -> bool:
         """Does some statement of the tree have ``n`` nodes or more?"""
         while self.most < n and self._todo:
-            self.most = max(self.most, statement_nodes(self._todo.pop()))
+            self.most = max(self.most, statement_nodes(self._todo.pop(), self._modules))
         return self.most >= n
 
     @property
     def value(self) -> int:
         """The nodes of the most complex statement (0 without statements)."""
         while self._todo:
-            self.most = max(self.most, statement_nodes(self._todo.pop()))
+            self.most = max(self.most, statement_nodes(self._todo.pop(), self._modules))
         return self.most
 
 
@@ -126,11 +182,12 @@ def max_changed_nodes(candidate: str, current: str) -> int | None:
     parts = wellformed.CHECK.changed_parts(candidate, current)
     if parts is None:
         return None
+    modules = imported_modules(candidate)
     most = 0
     for part in parts:
         try:
             tree = ast.parse(part)
         except (SyntaxError, ValueError):
             return None
-        most = max(most, max_statement_nodes(tree))
+        most = max(most, max((statement_nodes(n, modules) for n in statements(tree)), default=0))
     return most
