@@ -645,6 +645,30 @@ def test_join_short_statements(source: str, expected: str | None) -> None:
     assert P.join_short_statements(source) == expected
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # what inlining leaves (it parenthesizes what it puts in place so it stands anywhere)
+        ("((torch.sum(torch.mul(a, b)))).backward()\n", "torch.sum(torch.mul(a, b)).backward()\n"),
+        ("x = f((a), ((b)), **(kw))\n", "x = f(a, b, **kw)\n"),
+        ("y = ((a) + (b)) * c\n", "y = (a + b) * c\n"),  # the operator's grouping stays
+        ("if (x):\n    pass\nz = not (y[0])\n", "if x:\n    pass\nz = not y[0]\n"),
+        ("print(((a)))  # (a)\n", "print(a)  # (a)\n"),  # a comment is no bracket
+        ("n = [(x) for x in y]\n", "n = [x for x in y]\n"),
+        # nothing else: a call's own brackets, an attribute of an int, a tuple, a lambda called, a yield, lines
+        ("r = print (a)\n", None),
+        ("t = (1).real\n", None),
+        ("s = print((1, 2))\n", None),
+        ("u = (lambda: 1)()\n", None),
+        ("def g():\n    v = (yield)\n", None),
+        ("w = (\n    f(x)\n)\n", None),
+        ("q = '(' + x + ')'\n", None),
+    ],
+)
+def test_drop_redundant_parens(source: str, expected: str | None) -> None:
+    assert P.drop_redundant_parens(source) == expected
+
+
 def test_string_lines_are_deletions_of_interior_lines() -> None:
     from reportkit.reduce.passes.strings import propose_string_lines
 

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .cosmetic import drop_comments, join_short_statements, tidy_imports, tidy_whitespace
+from .cosmetic import (
+    drop_comments,
+    drop_redundant_parens,
+    join_short_statements,
+    tidy_imports,
+    tidy_whitespace,
+)
 from .costly import CostlyPass
 from .declass import class_module_candidates
 from .edits import (
@@ -174,6 +180,7 @@ DOCSTRINGS = EachPass("docstrings", _single(drop_docstrings))
 COMMENTS = EachPass("comments", _single(drop_comments))
 WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 IMPORTS = EachPass("imports", _single(tidy_imports))
+PARENS = EachPass("parens", _single(drop_redundant_parens))
 ONE_LINE = EachPass("one-line", _single(join_short_statements))
 UNREAD_TARGETS = EachPass("unread-targets", _single(unread_targets))
 UNUSED_DEFAULTS = EachPass("unused-defaults", _single(unused_defaults_of_values))
@@ -211,7 +218,7 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: numbers only does not start another (reportkit.reduce.schedule).
 NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
-FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, ONE_LINE, WHITESPACE)
+FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, PARENS, ONE_LINE, WHITESPACE)
 #: Cosmetic changes tried only together with a change of the FINAL passes (in their one test), never alone:
 #: worth no test of their own.
 FINAL_RIDERS = (UNREAD_TARGETS, UNUSED_DEFAULTS)
@@ -250,6 +257,7 @@ __all__ = [
     "IMPORTS",
     "INLINING",
     "ONE_LINE",
+    "PARENS",
     "LIST_BUILDS",
     "MODULE_CALLS",
     "NESTED_MODULES",

@@ -1,9 +1,10 @@
-"""Final clean-ups: comments, blank lines, trailing whitespace, imports at the top, short statements on one
-line (docstrings live in statements)."""
+"""Final clean-ups: comments, blank lines, trailing whitespace, imports at the top, redundant parentheses, short
+statements on one line (docstrings live in statements)."""
 
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 
 from .edits import Splice, apply_splices
@@ -266,3 +267,57 @@ def _only_binder(tree: ast.Module, stmt: ast.Import | ast.ImportFrom) -> bool:
 def _same_layout(a: str, b: str) -> bool:
     """Equal up to blank lines (a move that only shifted blank lines is no change)."""
     return [line for line in a.splitlines() if line.strip()] == [line for line in b.splitlines() if line.strip()]
+
+
+#: Expressions that read the same without parentheses around them wherever they stand (atoms and trailers).
+_ATOMIC = (ast.Call, ast.Attribute, ast.Subscript, ast.Name, ast.Constant, ast.List, ast.Dict, ast.Set,
+           ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def drop_redundant_parens(source: str) -> str | None:
+    """``((torch.sum(x))).backward()`` -> ``torch.sum(x).backward()``: parentheses around a call, an attribute, a
+    subscript, a name, a constant or a display, left by inlining (which parenthesizes what it puts in place so it
+    stands anywhere). Only pairs on one line that are nobody's call or subscript brackets, and only where the
+    program parses to the very same tree: the same program, one test in the final passes."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    reference = ast.dump(tree)
+    smap = SourceMap(source)
+    cuts: list[tuple[int, int]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, _ATOMIC):
+            continue
+        start, end = smap.span(node)
+        while True:
+            before = source.rfind("(", 0, start)
+            after = source.find(")", end)
+            if (before < 0 or after < 0 or source[before + 1:start].strip(" \t")
+                    or source[end:after].strip(" \t")):
+                break
+            head = source[:before].rstrip(" \t")
+            prev = head[-1:]
+            word = re.search(r"\w+$", head)
+            if word and keyword.iskeyword(word.group()) and word.group() not in ("None", "True", "False"):
+                pass  # ``return (x)``, ``if (x):``, ``not (x)``
+            elif prev and (prev.isalnum() or prev in "_)]}'\""):
+                break  # a call's own parentheses: ``f(x)``
+            cuts.append((before, after))
+            start, end = before, after + 1
+    if not cuts:
+        return None
+    out = source
+    removed: list[int] = []  # offsets in ``source`` of the parentheses gone so far
+    for before, after in sorted(set(cuts), reverse=True):  # inner pairs of a nest first
+        b = before - sum(r < before for r in removed)
+        a = after - sum(r < after for r in removed)
+        candidate = out[:b] + out[b + 1:a] + out[a + 1:]
+        try:
+            same = ast.dump(ast.parse(candidate)) == reference
+        except SyntaxError:
+            same = False
+        if same:
+            out = candidate
+            removed += [before, after]
+    return out if out != source else None
