@@ -1179,4 +1179,7 @@ def test_stdlib_modules_are_told_from_installed_packages(monkeypatch, names) -> 
 def test_max_statement_nodes(source: str, nodes: int) -> None:
     from reportkit.reduce.passes.complexity import max_statement_nodes
 
-    assert max_statement_nodes(source) == nodes
+    assert max_statement_nodes(source, lenient=True) == nodes
+    assert max_statement_nodes(source) >= nodes  # the cap's count: every node
+    if "torch.tensor([1.0, 2.0]" in source:
+        assert max_statement_nodes(source) == 8

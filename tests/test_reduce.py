@@ -1089,6 +1089,20 @@ def test_a_modules_constructor_of_constants_is_inlined_as_a_literal_would_be() -
     assert "pair = divmod(third, 1)" in problem.current and problem.stats.too_complex > 0, problem.current
 
 
+def test_the_cap_counts_every_node_of_the_originals_constructors() -> None:
+    """The leniency is the candidates': an original whose most complex statement nests constructors
+    (``fractions.Fraction(fractions.Fraction(1, 3), …)``, 14 nodes counted all) allows a candidate of 7
+    (``run(make(x, y))``) as before, though that statement is one literal (2) to the candidates' count."""
+    from reportkit.reduce.schedule import Problem
+
+    original = ("import fractions\nthird = fractions.Fraction(fractions.Fraction(1, 3), fractions.Fraction(2, 3))\n"
+                "m = make(x, y)\nrun(m)\n")
+    problem = Problem(original, lambda s: True)
+    problem.set_phase(P.INLINE_VARIABLES.name)
+    assert problem.test(original.replace("m = make(x, y)\nrun(m)\n", "run(make(x, y))\n"))
+    assert problem.stats.too_complex == 0
+
+
 def test_the_cap_is_for_inlining_passes_only() -> None:
     """A pass that does not inline (here: simplify, one expression by a sub-expression) is not capped, even
     where the source already holds a statement beyond the original's most complex."""

@@ -14,7 +14,10 @@ not its branches); names' contexts and operators are not nodes of their own, and
 constructor given only such literals and dotted constants (``torch.randn(2, 3)``, ``torch.tensor([1.0, 2.0],
 dtype=torch.float64)``, ``nn.Linear(4, 2)``, ``np.zeros(3)``): a tensor or a module of literal shape, the
 literal of its kind (a hand-written reproducer nests them freely: ``torch.cdist(a, torch.randn(2, 2))``);
-only a call through an attribute (``mod.name(…)``), not a bare ``f(2)``, which may be anything. A name bound
+only a call of an imported module's attribute (``mod.name(…)``), not ``merged.items()`` or a bare ``f(2)``. That
+leniency is for the candidates only: the cap they are held to counts every node of the original's statements
+(``self.mods = nn.ModuleList([nn.Identity(), nn.Identity()])`` says its author nests calls that deep), so a
+candidate allowed before is allowed still. A name bound
 (``x = …``) counts as none: ``x = EXPR`` is no more complex than the ``return EXPR`` it was inlined from. A parallel
 assignment (``a, b = x, f(y)``, how an inlined function's parameters are bound) counts as its most complex
 single assignment: the readability pass splits it.
@@ -126,38 +129,39 @@ def statement_nodes(stmt: ast.stmt, modules: frozenset[str] = frozenset()) -> in
     return _nodes(stmt, modules)
 
 
-def max_statement_nodes(source: str | ast.AST) -> int:
-    """The nodes of the most complex statement of ``source`` (0 without statements, or when it does not parse)."""
+def max_statement_nodes(source: str | ast.AST, *, lenient: bool = False) -> int:
+    """The nodes of the most complex statement of ``source`` (0 without statements, or when it does not parse);
+    ``lenient``: a module's constructor of constants counts as one (how a candidate is counted; the cap it is
+    held to, the original's and the current source's most complex statement, counts every node)."""
     try:
         tree = ast.parse(source) if isinstance(source, str) else source
     except (SyntaxError, ValueError):
         return 0
     todo = statements(tree)
-    modules = _bound_by_imports(todo)
+    modules = _bound_by_imports(todo) if lenient else frozenset()
     return max((statement_nodes(n, modules) for n in todo), default=0)
 
 
 class MostNodes:
-    """:func:`max_statement_nodes` of a tree, counted only as far as the questions asked need: "does some
+    """:func:`max_statement_nodes` of a tree (every node counted: the cap), counted only as far as the questions asked need: "does some
     statement have at least ``n`` nodes?" is answered by the first such statement (usually one of the first few
     looked at), the whole tree is counted only when none has."""
 
     def __init__(self, tree: ast.AST) -> None:
         self._todo: list[ast.stmt] | None = statements(tree)
-        self._modules = _bound_by_imports(self._todo)
         self.most = 0  # of the statements counted so far
 
     def at_least(self, n: int) -> bool:
         """Does some statement of the tree have ``n`` nodes or more?"""
         while self.most < n and self._todo:
-            self.most = max(self.most, statement_nodes(self._todo.pop(), self._modules))
+            self.most = max(self.most, statement_nodes(self._todo.pop()))
         return self.most >= n
 
     @property
     def value(self) -> int:
         """The nodes of the most complex statement (0 without statements)."""
         while self._todo:
-            self.most = max(self.most, statement_nodes(self._todo.pop(), self._modules))
+            self.most = max(self.most, statement_nodes(self._todo.pop()))
         return self.most
 
 
@@ -175,7 +179,7 @@ def statements(tree: ast.AST) -> list[ast.stmt]:
 
 
 def max_changed_nodes(candidate: str, current: str) -> int | None:
-    """The nodes of the most complex statement of ``candidate`` (which compiles) among the top-level statements
+    """The nodes (lenient: :func:`max_statement_nodes`) of the most complex statement of ``candidate`` (which compiles) among the top-level statements
     where it differs from ``current`` (which compiles too), parsing only those
     (:meth:`reportkit.reduce.passes.wellformed.ParseCheck.changed_parts`); the statements elsewhere are
     ``current``'s. None when the changed statements cannot be parsed apart: count the whole candidate then."""
