@@ -606,11 +606,13 @@ def staged(cmd: list[str], env: dict[str, str], prot: protect.Protection,
 
 def two_stage(cmd: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """``cmd`` (``PYTHON FILE ...``) started isolated (``-I -S``) with the loader's variables (``LD_*``) set aside
-    in ``REPORTKIT_START_ENV``, for a first stage that confines the process and starts it again with them."""
+    in ``REPORTKIT_START_ENV``, for a first stage that confines the process and starts it again with them. ``-B``:
+    the first stage imports reportkit's confinement code before it is confined, and ``-I`` ignores the
+    ``PYTHONDONTWRITEBYTECODE`` every run has: it would write ``__pycache__`` into reportkit's installation."""
     loader = {k: v for k, v in env.items() if k.startswith("LD_")}
     env = {k: v for k, v in env.items() if k not in loader}
     env["REPORTKIT_START_ENV"] = json.dumps(loader)
-    return [cmd[0], "-I", "-S", *cmd[1:]], env
+    return [cmd[0], "-I", "-S", "-B", *cmd[1:]], env
 
 
 def _run_in(spec: RunSpec, work: Path, target: Path, meta: Path) -> RunResult:

@@ -420,7 +420,7 @@ def _mount_ns_probe(prefix: Sequence[str] = ()) -> bool:
     shell = ("command -v unshare >/dev/null || exit 127; unshare --mount --ipc true 2>/dev/null || "
              "unshare --user --map-current-user --mount --ipc true 2>/dev/null")
     config = json.dumps({"mounts": {"shm": True}})
-    for cmd in (["sh", "-c", shell], [sys.executable, "-I", _confine.__file__, config]):
+    for cmd in (["sh", "-c", shell], [sys.executable, "-I", "-B", _confine.__file__, config]):
         try:
             proc = subprocess.run([*prefix, *cmd], capture_output=True, text=True, timeout=30)
         except (OSError, subprocess.SubprocessError):
