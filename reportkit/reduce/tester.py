@@ -389,10 +389,10 @@ class Tester:
 
 
 def _most_nodes(source: str) -> int:
-    """:func:`complexity.max_statement_nodes` of ``source``, from the tree the passes share, counted as candidates
-    are (leniently: a statement the current source holds allows candidates of its size, no ratchet)."""
+    """:func:`complexity.max_statement_nodes` of ``source``, from the tree the passes share, every node counted (as
+    the original's: a candidate allowed before the lenient count of constructors is allowed still)."""
     try:
-        return complexity.max_statement_nodes(P.tree_of(source), lenient=True)
+        return complexity.max_statement_nodes(P.tree_of(source))
     except (SyntaxError, ValueError):
         return 0
 
