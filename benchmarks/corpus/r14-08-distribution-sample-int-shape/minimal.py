@@ -1,0 +1,2 @@
+import torch
+torch.distributions.Normal(0., 1.).sample(1)
