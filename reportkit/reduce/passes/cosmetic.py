@@ -78,6 +78,15 @@ def _whole_lines(smap: SourceMap, start: int, end: int) -> bool:
     return before.strip() == "" and after.strip() == ""
 
 
+def _parsed(source: str) -> tuple[ast.Module, str, SourceMap] | None:
+    """``source``'s tree, its dump (what a rewrite must parse to again) and its source map; None if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    return tree, ast.dump(tree), SourceMap(source)
+
+
 def join_short_statements(source: str) -> str | None:
     """A statement (or a compound statement's header) written over several lines that fits on one -> one line.
 
@@ -85,12 +94,10 @@ def join_short_statements(source: str) -> str | None:
     left of a once-long literal or call. Only text without comments or multi-line strings inside, and only
     where the program parses to the very same tree (a one-element tuple keeps its comma).
     """
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    parsed = _parsed(source)
+    if parsed is None:
         return None
-    reference = ast.dump(tree)
-    smap = SourceMap(source)
+    tree, reference, smap = parsed
     commented = {smap.lineno_of(c.start) for c in smap.comments}
     in_string = smap.lines_starting_in_string | smap.lines_ending_in_string
     splices: list[Splice] = []
@@ -279,12 +286,10 @@ def drop_redundant_parens(source: str) -> str | None:
     subscript, a name, a constant or a display, left by inlining (which parenthesizes what it puts in place so it
     stands anywhere). Only pairs on one line that are nobody's call or subscript brackets, and only where the
     program parses to the very same tree: the same program, one test in the final passes."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    parsed = _parsed(source)
+    if parsed is None:
         return None
-    reference = ast.dump(tree)
-    smap = SourceMap(source)
+    tree, reference, smap = parsed
     cuts: list[tuple[int, int]] = []
     for node in ast.walk(tree):
         if not isinstance(node, _ATOMIC):
