@@ -290,39 +290,39 @@ def drop_redundant_parens(source: str) -> str | None:
     if parsed is None:
         return None
     tree, reference, smap = parsed
-    cuts: list[tuple[int, int]] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, _ATOMIC):
-            continue
-        start, end = smap.span(node)
-        while True:
-            before = source.rfind("(", 0, start)
-            after = source.find(")", end)
-            if (before < 0 or after < 0 or source[before + 1:start].strip(" \t")
-                    or source[end:after].strip(" \t")):
-                break
-            head = source[:before].rstrip(" \t")
-            prev = head[-1:]
-            word = re.search(r"\w+$", head)
-            if word and keyword.iskeyword(word.group()) and word.group() not in ("None", "True", "False"):
-                pass  # ``return (x)``, ``if (x):``, ``not (x)``
-            elif prev and (prev.isalnum() or prev in "_)]}'\""):
-                break  # a call's own parentheses: ``f(x)``
-            cuts.append((before, after))
-            start, end = before, after + 1
-    if not cuts:
-        return None
+    cuts = {pair for node in ast.walk(tree) if isinstance(node, _ATOMIC) for pair in _enclosing_pairs(source, *smap.span(node))}
     out = source
     removed: list[int] = []  # offsets in ``source`` of the parentheses gone so far
-    for before, after in sorted(set(cuts), reverse=True):  # inner pairs of a nest first
+    for before, after in sorted(cuts, reverse=True):  # inner pairs of a nest first
         b = before - sum(r < before for r in removed)
         a = after - sum(r < after for r in removed)
         candidate = out[:b] + out[b + 1:a] + out[a + 1:]
-        try:
-            same = ast.dump(ast.parse(candidate)) == reference
-        except SyntaxError:
-            same = False
-        if same:
+        if _parses_to(candidate, reference):
             out = candidate
             removed += [before, after]
     return out if out != source else None
+
+
+def _enclosing_pairs(source: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The offsets of the ``(`` and ``)`` right around ``source[start:end]`` (blanks between), pair after pair
+    outwards, up to a pair that is a call's own (``f(x)``; not ``return (x)``, ``not (x)``) or across lines."""
+    pairs: list[tuple[int, int]] = []
+    while True:
+        before, after = source.rfind("(", 0, start), source.find(")", end)
+        if before < 0 or after < 0 or source[before + 1:start].strip(" \t") or source[end:after].strip(" \t"):
+            return pairs
+        head = source[:before].rstrip(" \t")
+        word = re.search(r"\w+$", head)
+        keyword_before = word is not None and keyword.iskeyword(word.group()) and word.group() not in ("None", "True",
+                                                                                                     "False")
+        if not keyword_before and head[-1:] and (head[-1].isalnum() or head[-1] in "_)]}'\""):
+            return pairs
+        pairs.append((before, after))
+        start, end = before, after + 1
+
+
+def _parses_to(candidate: str, reference: str) -> bool:
+    try:
+        return ast.dump(ast.parse(candidate)) == reference
+    except SyntaxError:
+        return False
