@@ -1103,6 +1103,22 @@ def test_the_cap_counts_every_node_of_the_originals_constructors() -> None:
     assert problem.stats.too_complex == 0
 
 
+def test_constructors_inlined_do_not_raise_the_cap_step_by_step() -> None:
+    """A statement of the current source counts whole (a 7-dim ``torch.zeros`` is 10 nodes, not 1): a candidate
+    beyond the original's cap may be as complex as it only counted the same way, or each constructor inlined
+    would allow the next inlining a statement as large (r13-02 became one six-line statement)."""
+    from reportkit.reduce.schedule import Problem
+
+    original = "import torch\nx = h(1)\ny = k(x)\n"
+    current = "import torch\nc = torch.zeros(1, 2, 3, 4, 5, 6, 7)\nx = h(1)\ny = k(x)\n"
+    problem = Problem(original, lambda s: True)
+    problem.set_phase(P.INLINE_VARIABLES.name)
+    problem.current = current
+    assert not problem.test("import torch\nx = h(1)\ny = k(h(torch.zeros(1, 2, 3, 4, 5, 6, 7)), x)\n")
+    assert problem.stats.too_complex == 1
+    assert problem.test("import torch\nc = torch.zeros(1, 2, 3, 4, 5, 6, 7)\ny = k(h(1))\n")  # within the cap
+
+
 def test_the_cap_is_for_inlining_passes_only() -> None:
     """A pass that does not inline (here: simplify, one expression by a sub-expression) is not capped, even
     where the source already holds a statement beyond the original's most complex."""

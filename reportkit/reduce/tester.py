@@ -229,7 +229,10 @@ class Tester:
             return False
         if self._current_nodes is None or (self._current_nodes[0] is not current and self._current_nodes[0] != current):
             self._current_nodes = (current, _most_nodes(current))
-        if nodes <= self._current_nodes[1]:
+        whole = complexity.max_changed_nodes(candidate, current, lenient=False)  # (as the current's: no ratchet)
+        if whole is None:
+            whole = complexity.max_statement_nodes(candidate)
+        if whole <= self._current_nodes[1]:
             return False
         with self.lock:
             self._cache[k] = False

@@ -15,9 +15,12 @@ constructor given only such literals and dotted constants (``torch.randn(2, 3)``
 dtype=torch.float64)``, ``nn.Linear(4, 2)``, ``np.zeros(3)``): a tensor or a module of literal shape, the
 literal of its kind (a hand-written reproducer nests them freely: ``torch.cdist(a, torch.randn(2, 2))``);
 only a call of an imported module's attribute (``mod.name(…)``), not ``merged.items()`` or a bare ``f(2)``. That
-leniency is for the candidates only: the cap they are held to counts every node of the original's statements
+leniency is for the candidates against the original only: the cap counts every node of the original's statements
 (``self.mods = nn.ModuleList([nn.Identity(), nn.Identity()])`` says its author nests calls that deep), so a
-candidate allowed before is allowed still. A name bound
+candidate allowed before is allowed still; beyond that cap a candidate may still be as complex as the current
+source's most complex statement, both counted whole (counted leniently against a current count that grows with
+every constructor inlined, one inlining after another made a six-line statement of a script whose most complex
+had 16 nodes). A name bound
 (``x = …``) counts as none: ``x = EXPR`` is no more complex than the ``return EXPR`` it was inlined from. A parallel
 assignment (``a, b = x, f(y)``, how an inlined function's parameters are bound) counts as its most complex
 single assignment: the readability pass splits it.
@@ -178,15 +181,15 @@ def statements(tree: ast.AST) -> list[ast.stmt]:
     return out
 
 
-def max_changed_nodes(candidate: str, current: str) -> int | None:
-    """The nodes (lenient: :func:`max_statement_nodes`) of the most complex statement of ``candidate`` (which compiles) among the top-level statements
-    where it differs from ``current`` (which compiles too), parsing only those
-    (:meth:`reportkit.reduce.passes.wellformed.ParseCheck.changed_parts`); the statements elsewhere are
+def max_changed_nodes(candidate: str, current: str, *, lenient: bool = True) -> int | None:
+    """The nodes (``lenient``: :func:`max_statement_nodes`) of the most complex statement of ``candidate`` (which
+    compiles) among the top-level statements where it differs from ``current`` (which compiles too), parsing only
+    those (:meth:`reportkit.reduce.passes.wellformed.ParseCheck.changed_parts`); the statements elsewhere are
     ``current``'s. None when the changed statements cannot be parsed apart: count the whole candidate then."""
     parts = wellformed.CHECK.changed_parts(candidate, current)
     if parts is None:
         return None
-    modules = imported_modules(candidate)
+    modules = imported_modules(candidate) if lenient else frozenset()
     most = 0
     for part in parts:
         try:
