@@ -222,17 +222,15 @@ class Tester:
         if self.phase not in _INLINING:
             return False
         current = self.current
-        nodes = complexity.max_changed_nodes(candidate, current)
-        if nodes is None:
-            nodes = complexity.max_statement_nodes(candidate, lenient=True)
+        stmts = complexity.changed_statements(candidate, current)  # (parsed once for both counts)
+        if stmts is None:
+            stmts = complexity.statements(P.tree_of(candidate))  # (it parses: checked before)
+        nodes = complexity.most_nodes(stmts, complexity.imported_modules(candidate))
         if self._original_nodes.at_least(nodes):  # (the original's statements counted only until one is as large)
             return False
         if self._current_nodes is None or (self._current_nodes[0] is not current and self._current_nodes[0] != current):
             self._current_nodes = (current, _most_nodes(current))
-        whole = complexity.max_changed_nodes(candidate, current, lenient=False)  # (as the current's: no ratchet)
-        if whole is None:
-            whole = complexity.max_statement_nodes(candidate)
-        if whole <= self._current_nodes[1]:
+        if complexity.most_nodes(stmts) <= self._current_nodes[1]:  # every node, as the current's: no ratchet
             return False
         with self.lock:
             self._cache[k] = False

@@ -36,7 +36,8 @@ import re
 
 from . import wellformed
 
-__all__ = ["MostNodes", "imported_modules", "max_changed_nodes", "max_statement_nodes", "statement_nodes", "statements"]
+__all__ = ["MostNodes", "changed_statements", "imported_modules", "max_changed_nodes", "max_statement_nodes", "most_nodes",
+           "statement_nodes", "statements"]
 
 _NOT_NODES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
@@ -141,8 +142,7 @@ def max_statement_nodes(source: str | ast.AST, *, lenient: bool = False) -> int:
     except (SyntaxError, ValueError):
         return 0
     todo = statements(tree)
-    modules = _bound_by_imports(todo) if lenient else frozenset()
-    return max((statement_nodes(n, modules) for n in todo), default=0)
+    return most_nodes(todo, _bound_by_imports(todo) if lenient else frozenset())
 
 
 class MostNodes:
@@ -181,20 +181,33 @@ def statements(tree: ast.AST) -> list[ast.stmt]:
     return out
 
 
-def max_changed_nodes(candidate: str, current: str, *, lenient: bool = True) -> int | None:
-    """The nodes (``lenient``: :func:`max_statement_nodes`) of the most complex statement of ``candidate`` (which
-    compiles) among the top-level statements where it differs from ``current`` (which compiles too), parsing only
-    those (:meth:`reportkit.reduce.passes.wellformed.ParseCheck.changed_parts`); the statements elsewhere are
+def changed_statements(candidate: str, current: str) -> list[ast.stmt] | None:
+    """The statements of ``candidate`` (which compiles) in the top-level statements where it differs from
+    ``current`` (which compiles too), parsing only those
+    (:meth:`reportkit.reduce.passes.wellformed.ParseCheck.changed_parts`); the statements elsewhere are
     ``current``'s. None when the changed statements cannot be parsed apart: count the whole candidate then."""
     parts = wellformed.CHECK.changed_parts(candidate, current)
     if parts is None:
         return None
-    modules = imported_modules(candidate) if lenient else frozenset()
-    most = 0
+    out: list[ast.stmt] = []
     for part in parts:
         try:
-            tree = ast.parse(part)
+            out.extend(statements(ast.parse(part)))
         except (SyntaxError, ValueError):
             return None
-        most = max(most, max((statement_nodes(n, modules) for n in statements(tree)), default=0))
-    return most
+    return out
+
+
+def most_nodes(stmts: list[ast.stmt], modules: frozenset[str] = frozenset()) -> int:
+    """The nodes of the most complex of ``stmts`` (0 for none); ``modules`` (the names the program's imports bind,
+    :func:`imported_modules`): count their constructors of constants leniently, as one."""
+    return max((statement_nodes(n, modules) for n in stmts), default=0)
+
+
+def max_changed_nodes(candidate: str, current: str, *, lenient: bool = True) -> int | None:
+    """The nodes (``lenient``: :func:`max_statement_nodes`) of the most complex statement of ``candidate`` among
+    those where it differs from ``current`` (:func:`changed_statements`); None when those cannot be parsed apart."""
+    stmts = changed_statements(candidate, current)
+    if stmts is None:
+        return None
+    return most_nodes(stmts, imported_modules(candidate) if lenient else frozenset())
