@@ -528,7 +528,8 @@ _USER_THEN_SECRET = _rx(r"[A-Za-z0-9_.@\-]{1,64}:[^\s:]{8,512}")
 
 def _padded_key(value: str) -> bool:
     """Base64 of random bytes with its padding (a Ceph keyring's ``AQ…==``, a TSIG secret): no name ends so."""
-    return re.fullmatch(r"[A-Za-z0-9+/]{18,}={1,2}", value) is not None and looks_random(re.sub(r"[+/=]", "", value))
+    return re.fullmatch(r"[A-Za-z0-9+/]{18,}={1,2}", value) is not None \
+        and (looks_random(re.sub(r"[+/=]", "", value)) or _binary_base64(value))
 
 
 _BASE64_TEXT = _rx(r"(?:[A-Za-z0-9+/]{4}){3,4096}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
@@ -2122,7 +2123,7 @@ def _url_named_path_key(m: re.Match[str]) -> bool:
     if _scheme_before(m.string, m.start()) < 0:
         return False
     if m.group(0).startswith("/v"):  # (after a version: a key's make-up only, not a route's name)
-        return _long_hex(value) or (_drawn_mixed(value) and len(value) >= 24)
+        return _long_hex(value) or (len(value) >= 24 and (_drawn_mixed(value) or looks_random(value)))
     return _long_hex(value) or looks_random(value) or _drawn_mixed(value)
 
 
@@ -2940,6 +2941,10 @@ def _password_shaped(value: str) -> bool:
 _PICKED_SYMBOL = _rx(r"[!#$%&*?@^~]")
 _DATE_OR_VERSION = _rx(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[vV]?[0-9]+(?:\.[0-9]+)+")
 # (or its tail: a value cut before its "&", ``8080&response_type=code`` after ``redirect_uri=http://localhost:``)
+# a template's field in a value (``%s_%d``, ``{}``, ``$HOME``): a printf field glued to a letter or digit after it is
+# a picked password's symbol and letter (``iPMx9sobA%s2Q9If``), not a field (``%s2`` formats nothing anyone writes)
+_PICKED_TEMPLATE = _rx(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])"
+                       r"|\$\{[A-Za-z_]\w{0,60}\}|\$[A-Z_][A-Z0-9_]{0,60}(?![a-z])")
 _QUERY_STRING = _rx(r"(?:[^&=]*&)?(?:[A-Za-z_][\w.\-]*=[^&=]*&)*[A-Za-z_][\w.\-]*=[^&=]*")
 
 
@@ -2954,7 +2959,7 @@ def password_made(value: str) -> bool:
     digits = _DATE_OR_VERSION.sub("", value)  # run#2024-11-29, v2.13.0-rc3#12: a tag, not a password
     if len(re.findall(r"[^\W\d_]", value)) < 6 or len(re.findall(r"[0-9]", digits)) < 2 or not _PICKED_SYMBOL.search(value):
         return False
-    return _QUERY_STRING.fullmatch(value) is None and _TEMPLATE.search(value) is None
+    return _QUERY_STRING.fullmatch(value) is None and _PICKED_TEMPLATE.search(value) is None
 
 
 _UUID = _rx(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -2968,10 +2973,29 @@ _BASE64_VALUE = _rx(r"(?=[A-Za-z0-9+]{0,80}/|[A-Za-z0-9/]{0,80}\+)[A-Za-z0-9+/]{
 
 def _random_base64(value: str) -> bool:
     """Random bytes in base64 (a storage account's key, an HMAC secret): its ``/`` and ``+`` are not a path's."""
-    if _BASE64_VALUE.fullmatch(value) is None or not looks_random(re.sub(r"[+/=]", "", value)):
+    if _BASE64_VALUE.fullmatch(value) is None:
+        return False
+    # (a path's letters decode to bytes too: without "+" or padding, no part of it may be a word)
+    if _binary_base64(value) and ("+" in value or value.endswith("=") or not _PATH_WORD.search(value)):
+        return True
+    if not looks_random(re.sub(r"[+/=]", "", value)):
         return False
     # (a leading "/" or a "//": a path's, unless the value is long and no part of it is a word: 3.7% of keys)
     return ("//" not in value and not value.startswith("/")) or (len(value) >= 40 and not _PATH_WORD.search(value))
+
+
+def _binary_base64(value: str) -> bool:
+    """Whole base64 (its length a multiple of 4, padded) of 16 to 512 bytes that are not text: random bytes, as a key
+    is (a quarter of 32-byte keys fail :func:`looks_random` on their letters, ``gsujpRzw2eXD48NBtz7nooUA...``); the
+    bytes of a word or a path are text."""
+    if len(value) % 4 or not 24 <= len(value) <= 684:
+        return False
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except ValueError:
+        return False
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return len(raw) >= 16 and printable < 0.75 * len(raw)
 
 
 _PATH_WORD = _rx(r"/[A-Za-z]?[a-z]{2,}[0-9]{0,4}(?=/|$)")
@@ -3806,6 +3830,8 @@ def _quoted_config_secret(m: re.Match[str]) -> bool:
     value = m.group("value")
     if words & _DIGEST_NAME_WORDS or words & _PUBLIC_KEY_WORDS or _DIGEST_LIKE.search(value) or _UUID.search(value):
         return False
+    if _CRYPT_FORM.fullmatch(value):
+        return True  # Junos' $9$ (a reversible encoding of the password), a crypt(3) hash
     return _random_base64(value) or password_made(value) or looks_random(re.sub(r"[^A-Za-z0-9]", "", value))
 
 
