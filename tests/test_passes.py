@@ -897,6 +897,12 @@ def test_class_to_function(source: str, expected: list[str]) -> None:
          ["def test_c():\n    pass\ndef f():\n    pass\nf()\n", "def test_c():\n    pass\ndef f(a):\n    pass\nf(1)\n",
           "def test_c(half):\n    pass\ndef f():\n    pass\nf()\n"]),
         ("@pytest.fixture\ndef half(request):\n    return 2\n", []),  # request: pytest's own
+        # a class named by its own two-argument super() is not used otherwise (held-out r14-23 kept ``p``)
+        ("class M(nn.Module):\n    def __init__(self, p):\n        super(M, self).__init__()\nM(1)\n",
+         ["class M(nn.Module):\n    def __init__(self):\n        super(M, self).__init__()\nM()\n"]),
+        # ... but a subclass names it among its bases (its __init__ may call M's with the argument)
+        ("class M(nn.Module):\n    def __init__(self, p):\n        super(M, self).__init__()\n"
+         "class N(M):\n    def __init__(self):\n        super(N, self).__init__(1)\nM(1)\nN()\n", []),
     ],
 )
 def test_unused_parameters(source: str, expected: list[str]) -> None:
@@ -987,6 +993,9 @@ _NET = "class Net(nn.Module):\n    def forward(self, x, mask):\n        return x
         (_NET + "def make():\n    return Net()\nmake()(a, b)\n", []),  # returned
         (_NET + "class Deep(Net):\n    pass\nDeep()(a, b)\n", []),  # a subclass inherits forward
         (_NET + "isinstance(m, Net)\nNet()(a, b)\n", []),  # the class used otherwise
+        # its own two-argument super() is no use of the class
+        (_NET + "    def __init__(self):\n        super(Net, self).__init__()\nNet()(a, b)\n",
+         [_NET.replace("x, mask", "x") + "    def __init__(self):\n        super(Net, self).__init__()\nNet()(a)\n"]),
     ],
 )
 def test_unused_forward_parameters(source: str, expected: list[str]) -> None:

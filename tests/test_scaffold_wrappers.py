@@ -99,6 +99,11 @@ STAGE = (MODULE.format(name="Stage", params=", cin, cout, stride")
          ["\nmodel = torch.compile(HourEmbedding(), fullgraph=True)\nmodel()\n"]),
         (MODULE.format(name="Model", params="") + "        self.hour = HourEmbedding()\n\n    def forward(self, x):\n"
          "        print(x)\n\nModel()(1)\n", []),  # a statement that is no call of the submodule
+        # its own two-argument super() is no use of the class: it goes with it
+        (MODULE.format(name="Model", params="").replace("super()", "super(Model, self)")
+         + "        self.hour = HourEmbedding()\n\n    def forward(self):\n"
+         "        self.hour()\n\nmodel = torch.compile(Model(), fullgraph=True)\nmodel()\n",
+         ["\nmodel = torch.compile(HourEmbedding(), fullgraph=True)\nmodel()\n"]),
         # not: an argument with effects used twice, the attribute read elsewhere, a subclass,
         # forward passes something else, a name captured at the construction site, self in the build
         (MODULE.format(name="W", params=", d") + "        self.m = Block(d, d)\n"

@@ -42,7 +42,7 @@ import ast
 
 from .edits import Delete, Edit, Splice, apply_edits, apply_splices, walk_bodies
 from .expressions import call_elements
-from .scopes import Bindings, Scopes, enclosing_scope, import_binding, node_index, scopes_of
+from .scopes import Bindings, Scopes, enclosing_scope, import_binding, node_index, own_super_class, scopes_of
 from .source import SourceMap, parses
 from .statements import _parents, _parse
 from .wrappers import _class_bases, _constant_expression, _defined_once, _module_level_at, _placed
@@ -616,7 +616,7 @@ def _constructions(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> 
         elif isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
                 and parent.func.id in ("isinstance", "issubclass") and node in parent.args[1:]:
             continue
-        elif not _in_annotation(parents, node):
+        elif not (_in_annotation(parents, node) or own_super_class(parents, node)):
             return None
     return calls
 

@@ -53,7 +53,7 @@ from .edits import (
     walk_bodies,
 )
 from .expressions import _bound_names, _element_seq, call_elements, display_elements
-from .scopes import Bindings, Scopes, enclosing_scope, node_index, scopes_of
+from .scopes import Bindings, Scopes, enclosing_scope, node_index, own_super_class, scopes_of
 from .source import SourceMap, block_text, parses
 from .statements import _bind_arguments, _full_lines, _names_in, _parents, _target_names
 from .statements import _parse as _shared_parse
@@ -105,6 +105,8 @@ def _constructions(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> 
     """The calls ``name(...)`` when every load of ``name`` is one (None otherwise)."""
     calls: list[ast.Call] = []
     for node in node_index(tree).loads.get(name, ()):
+        if own_super_class(parents, node):
+            continue
         call = parents.get(id(node))
         if not (isinstance(call, ast.Call) and call.func is node):
             return None
@@ -591,6 +593,8 @@ def _call_sites(tree: ast.Module, parents: dict[int, ast.AST], name: str,
     starts ``Thread(target=name, args=(...))`` (and ``Process``); None if it is used otherwise."""
     calls: list[ast.Call | _ThreadSite] = []
     for node in node_index(tree).loads.get(name, ()):
+        if own_super_class(parents, node):
+            continue
         site = _call_site(parents, node, threads)
         if site is None:
             return None
@@ -706,7 +710,8 @@ def _instance_calls(tree: ast.Module, parents: dict[int, ast.AST], scopes: Scope
         return True
 
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == cls.name and isinstance(node.ctx, ast.Load):
+        if isinstance(node, ast.Name) and node.id == cls.name and isinstance(node.ctx, ast.Load) \
+                and not own_super_class(parents, node):
             parent = parents.get(id(node))
             if not (isinstance(parent, ast.Call) and parent.func is node) or not follow(parent):
                 return None

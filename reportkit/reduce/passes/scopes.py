@@ -37,6 +37,20 @@ def enclosing_scope(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | Non
     return cur
 
 
+def own_super_class(parents: dict[int, ast.AST], node: ast.AST) -> bool:
+    """``node`` names the class of a two-argument ``super(C, self)`` inside that class's own body: no
+    construction of ``C``, no call of its objects, and gone with the class (a subclass, which may call
+    ``C.__init__``, names ``C`` among its bases: a use of its own)."""
+    call = parents.get(id(node))
+    if not (isinstance(node, ast.Name) and isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            and call.func.id == "super" and len(call.args) == 2 and call.args[0] is node and not call.keywords):
+        return False
+    outer = parents.get(id(call))
+    while outer is not None and not (isinstance(outer, ast.ClassDef) and outer.name == node.id):
+        outer = parents.get(id(outer))
+    return outer is not None
+
+
 def _own_names(scope: ast.AST) -> list[str]:
     """The names a scope binds on entry: a function's parameters, a comprehension's targets."""
     if isinstance(scope, _FUNCS):

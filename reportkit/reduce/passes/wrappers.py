@@ -31,7 +31,7 @@ import types
 from typing import NamedTuple
 
 from .edits import BodyInfo, Delete, Splice, apply_edits, apply_splices, walk_bodies
-from .scopes import Scopes, node_index, scopes_of
+from .scopes import Scopes, node_index, own_super_class, scopes_of
 from .source import SourceMap, block_text
 from .statements import _SCOPED, _bind_arguments, _full_lines, _names_in, _parents, import_binding
 from .statements import _parse as _shared_parse
@@ -256,6 +256,8 @@ def _calls_of(tree: ast.Module, parents: dict[int, ast.AST], name: str) -> list[
     """Every load of the module-level ``name``, when each one is the function of a call."""
     calls = []
     for node in _names(tree).loads.get(name, []):
+        if own_super_class(parents, node):
+            continue
         parent = parents.get(id(node))
         if not (isinstance(parent, ast.Call) and parent.func is node):
             return None
