@@ -951,6 +951,7 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("huggingface-token", r"hf_[A-Za-z0-9]{30,100}"),
     _tok("aws-access-key-id", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
     # an STS session token: base64 of a protobuf that begins "!\n\torigin_ec" (IQoJb3JpZ2luX2Vj), older "FwoGZXIvYXdz"
+    _tok("volcengine-access-key", r"AKLT[A-Za-z0-9_\-]{32,64}"),  # Volcengine's access key id ("ak")
     _tok("aws-session-token", r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)[A-Za-z0-9/+]{16,4096}={0,2}"),
     _tok("anthropic-key", r"sk-ant-(?:api|admin|oat|sid)?[0-9]{0,2}-?[A-Za-z0-9_\-]{20,300}"),
     _tok("openai-key", r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]{0,300}[0-9])[A-Za-z0-9_\-]{20,300}"),
@@ -1921,7 +1922,8 @@ _B64_WORD = _rx(r"(?:(?<![A-Za-z0-9+/=_\-])|(?<=[A-Za-z]=))[A-Za-z0-9+/_\-]{12,5
 _CONTROL_RUN = _rx(r"[\x00-\x08\x0b-\x1f\x7f]+")
 # base32 (RFC 4648: A-Z, 2-7, "=" pad to 8): 16+ characters, so 10+ bytes of text
 _B32_RUN = _rx(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,1024}={0,6}(?![A-Za-z0-9+/=_\-])")
-_USER_PASSWORD = _rx(r"[A-Za-z0-9_.@\-]{1,64}:(?P<pw>\S{6,128})")
+# (a user may hold "$" and "+": Harbor's robot accounts, ``robot$project+ci``)
+_USER_PASSWORD = _rx(r"[A-Za-z0-9_.@$+\-]{1,64}:(?P<pw>\S{6,128})")
 
 
 def _credential_text(text: str) -> bool:
