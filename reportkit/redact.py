@@ -950,8 +950,8 @@ _PREFIX_TOKENS: list[tuple[str, re.Pattern[str]]] = [
     _tok("github-token", r"github_pat_[A-Za-z0-9_]{30,255}"),
     _tok("huggingface-token", r"hf_[A-Za-z0-9]{30,100}"),
     _tok("aws-access-key-id", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
-    # an STS session token: base64 of a protobuf that begins "!\n\torigin_ec" (IQoJb3JpZ2luX2Vj), older "FwoGZXIvYXdz"
     _tok("volcengine-access-key", r"AKLT[A-Za-z0-9_\-]{32,64}"),  # Volcengine's access key id ("ak")
+    # an STS session token: base64 of a protobuf that begins "!\n\torigin_ec" (IQoJb3JpZ2luX2Vj), older "FwoGZXIvYXdz"
     _tok("aws-session-token", r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)[A-Za-z0-9/+]{16,4096}={0,2}"),
     _tok("anthropic-key", r"sk-ant-(?:api|admin|oat|sid)?[0-9]{0,2}-?[A-Za-z0-9_\-]{20,300}"),
     _tok("openai-key", r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]{0,300}[0-9])[A-Za-z0-9_\-]{20,300}"),
