@@ -26,7 +26,7 @@ assignment (``a, b = x, f(y)``, how an inlined function's parameters are bound) 
 single assignment: the readability pass splits it.
 
 A candidate differs from the current source in a few places: only its statements there are counted
-(:func:`max_changed_nodes`); the others are the current source's, no more complex than its most complex.
+(:func:`changed_statements`); the others are the current source's, no more complex than its most complex.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ import re
 
 from . import wellformed
 
-__all__ = ["MostNodes", "changed_statements", "imported_modules", "max_changed_nodes", "max_statement_nodes", "most_nodes",
-           "statement_nodes", "statements"]
+__all__ = ["MostNodes", "changed_statements", "imported_modules", "max_statement_nodes", "most_nodes", "statement_nodes",
+           "statements"]
 
 _NOT_NODES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
@@ -203,11 +203,3 @@ def most_nodes(stmts: list[ast.stmt], modules: frozenset[str] = frozenset()) -> 
     :func:`imported_modules`): count their constructors of constants leniently, as one."""
     return max((statement_nodes(n, modules) for n in stmts), default=0)
 
-
-def max_changed_nodes(candidate: str, current: str, *, lenient: bool = True) -> int | None:
-    """The nodes (``lenient``: :func:`max_statement_nodes`) of the most complex statement of ``candidate`` among
-    those where it differs from ``current`` (:func:`changed_statements`); None when those cannot be parsed apart."""
-    stmts = changed_statements(candidate, current)
-    if stmts is None:
-        return None
-    return most_nodes(stmts, imported_modules(candidate) if lenient else frozenset())
