@@ -2943,10 +2943,10 @@ def _password_shaped(value: str) -> bool:
 _PICKED_SYMBOL = _rx(r"[!#$%&*?@^~]")
 _DATE_OR_VERSION = _rx(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[vV]?[0-9]+(?:\.[0-9]+)+")
 # (or its tail: a value cut before its "&", ``8080&response_type=code`` after ``redirect_uri=http://localhost:``)
-# a template's field in a value (``%s_%d``, ``{}``, ``$HOME``): a printf field glued to a letter or digit after it is
-# a picked password's symbol and letter (``iPMx9sobA%s2Q9If``), not a field (``%s2`` formats nothing anyone writes)
-_PICKED_TEMPLATE = _rx(r"\{[A-Za-z0-9_.\[\]'\"!:]{0,60}\}|%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])"
-                       r"|\$\{[A-Za-z_]\w{0,60}\}|\$[A-Z_][A-Z0-9_]{0,60}(?![a-z])")
+# a template's field in a value with no braces or angle brackets (``%s_%d``, ``$HOME``): a printf field glued to a
+# letter or digit after it is a picked password's symbol and letter (``iPMx9sobA%s2Q9If``), not a field (``%s2``
+# formats nothing anyone writes)
+_PICKED_TEMPLATE = _rx(r"%(?:\([A-Za-z_]\w{0,40}\))?[srd](?![A-Za-z0-9])|\$[A-Z_][A-Z0-9_]{0,60}(?![a-z])")
 _QUERY_STRING = _rx(r"(?:[^&=]*&)?(?:[A-Za-z_][\w.\-]*=[^&=]*&)*[A-Za-z_][\w.\-]*=[^&=]*")
 
 
@@ -2961,7 +2961,7 @@ def password_made(value: str) -> bool:
     digits = _DATE_OR_VERSION.sub("", value)  # run#2024-11-29, v2.13.0-rc3#12: a tag, not a password
     if len(re.findall(r"[^\W\d_]", value)) < 6 or len(re.findall(r"[0-9]", digits)) < 2 or not _PICKED_SYMBOL.search(value):
         return False
-    return _QUERY_STRING.fullmatch(value) is None and _PICKED_TEMPLATE.search(value) is None
+    return _QUERY_STRING.fullmatch(value) is None and _PICKED_TEMPLATE.search(value) is None  # ({}, <>: refused above)
 
 
 _UUID = _rx(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
