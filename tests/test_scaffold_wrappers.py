@@ -202,6 +202,38 @@ def test_forwarding_functions(source: str, expected: list[str]) -> None:
     _check(P.forwarding_function_candidates, source, expected)
 
 
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a function passed once as a value: a lambda where it is passed (annotations and docstring gone)
+        ("import torch\n@torch.jit.script\ndef inner(x):\n    return x\n\ndef Foo(x):\n    return inner(x)\n\n"
+         "torch.fx.symbolic_trace(Foo)\n",
+         ["import torch\n@torch.jit.script\ndef inner(x):\n    return x\n\n\ntorch.fx.symbolic_trace(lambda x: inner(x))\n"]),
+        ("def f(x: int, y=2, *a, k=(1, 2), **kw) -> int:\n    \"\"\"Docs.\"\"\"\n    return x + y\ncheck(f, (1,))\n",
+         ["check(lambda x, y=2, *a, k=(1, 2), **kw: x + y, (1,))\n"]),
+        ("def f():\n    return 1\nrun(callback=f)\n", ["run(callback=lambda: 1)\n"]),
+        ("def f(x):\n    return (x +\n            1)\nrun(f)\n", ["run(lambda x: (x +\n            1))\n"]),
+        # not: called (inline-expr's), read twice, not an argument, recursive, a default computed, a decorator,
+        # more than a return, a yield, a name the body reads bound otherwise where f is passed, f shadowed there,
+        # in an f-string
+        ("def f(x):\n    return x\nf(1)\n", []),
+        ("def f(x):\n    return x\nrun(f)\nrun(f)\n", []),
+        ("def f(x):\n    return x\ng = f\n", []),
+        ("def f(x):\n    return x\nf.__name__\n", []),
+        ("def f(x):\n    return f(x)\nrun(f)\n", []),
+        ("def f(x, y=z()):\n    return x\nrun(f)\n", []),
+        ("@cache\ndef f(x):\n    return x\nrun(f)\n", []),
+        ("def f(x):\n    y = x\n    return y\nrun(f)\n", []),
+        ("def f(x):\n    return (yield x)\nrun(f)\n", []),
+        ("def f(x):\n    return g(x)\ndef h(g):\n    return run(f)\n", []),
+        ("def f(x):\n    return x\ndef h(f):\n    return run(f)\n", []),
+        ('def f(x):\n    return x\nprint(f"{run(f)}")\n', []),
+    ],
+)
+def test_lambdas(source: str, expected: list[str]) -> None:
+    _check(P.lambda_candidates, source, expected)
+
+
 VOCAB = ("class Vocab:\n    def __init__(self, symbols):\n        self.s = symbols\n\n"
          "    @classmethod\n    def build(cls, texts):\n        return cls(sorted(texts))\n\n"
          "    def encode(self, t):\n        return t\n")

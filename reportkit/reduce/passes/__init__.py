@@ -102,6 +102,7 @@ from .wrappers import (
     factory_candidates,
     forwarding_function_candidates,
     helper_inline_candidates,
+    lambda_candidates,
     list_build_candidates,
     module_call_candidates,
     sequential_call_build_candidates,
@@ -149,6 +150,7 @@ EMPTY_SUBCLASSES = EachPass("empty-subclasses", empty_subclass_candidates)
 NESTED_MODULES = EachPass("nested-modules", nested_module_candidates)
 HELPERS = EachPass("inline-helpers", helper_inline_candidates)
 FORWARDERS = EachPass("forwarders", forwarding_function_candidates)
+LAMBDAS = EachPass("lambdas", lambda_candidates)
 FACTORIES = EachPass("factories", factory_candidates)
 DATASET_LISTS = EachPass("dataset-lists", dataset_list_candidates)
 DISCARDED_CALLS = EachPass("discarded-calls", discarded_call_candidates)
@@ -191,7 +193,7 @@ STRUCTURAL = (UNUSED, DROP_TARGET, UNWRAP, INLINE, INLINE_EXPRESSIONS)
 #: one-element containers): run once the structural passes converge, then those again.
 SCAFFOLD = (PARAMETRIZE_CASES, GLOBAL_ARGS, UNUSED_PARAMS, UNUSED_FIELDS, ARGPARSE_DEFAULTS, ONE_ELEMENT, SELF_ATTRS, SELF_ATTR_BUILDS, CLASS_TO_FUNCTION, DATA_LITERALS,
             READABILITY, COMPREHENSION_LOOPS, ASSERT_TESTS, DISCARDED_CALLS, LIST_BUILDS, SEQUENTIAL_CALLS, SEQUENTIAL_CALL_BUILDS,
-            DELEGATING_MODULES, TRIVIAL_MODULES, EMPTY_SUBCLASSES, NESTED_MODULES, HELPERS, FORWARDERS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
+            DELEGATING_MODULES, TRIVIAL_MODULES, EMPTY_SUBCLASSES, NESTED_MODULES, HELPERS, FORWARDERS, LAMBDAS, FACTORIES, DATASET_LISTS, CLASS_CONSTANTS, MODULE_CALLS, CLASS_TO_MODULE,
             DISPLAY_COPIES, DISPLAY_SUBSCRIPTS, FIELD_READBACKS, LOOKUP_TABLES, HOIST_CALLS)
 #: Finer-grained passes, run once the structure is stable.
 FINE = (MATERIALIZE, MODEL_INPUTS, HOIST, ELEMENTS, STRING_LINES, INLINE_VARIABLES, ARGS, SIMPLIFY, LITERALS_TO_ONE, SHRINK_LITERALS)
@@ -228,7 +230,7 @@ FINAL_RIDERS = (UNREAD_TARGETS, UNUSED_DEFAULTS)
 #: (:mod:`reportkit.reduce.passes.complexity`, checked by :class:`reportkit.reduce.tester.Tester` before a
 #: run). Not the passes that gather flat displays element by element (appends into a list, a dataset's
 #: items), nor materialized values (data).
-INLINING = (INLINE, INLINE_EXPRESSIONS, INLINE_VARIABLES, HELPERS, SELF_ATTRS, SELF_ATTR_BUILDS, FIELD_READBACKS,
+INLINING = (INLINE, INLINE_EXPRESSIONS, INLINE_VARIABLES, HELPERS, LAMBDAS, SELF_ATTRS, SELF_ATTR_BUILDS, FIELD_READBACKS,
             LOOKUP_TABLES, ARGPARSE_DEFAULTS, GLOBAL_ARGS, DELEGATING_MODULES, NESTED_MODULES, FACTORIES, SEQUENTIAL_CALLS,
             SEQUENTIAL_CALL_BUILDS, MODULE_CALLS, CLASS_CONSTANTS)
 
@@ -253,6 +255,7 @@ __all__ = [
     "DISCARDED_CALLS",
     "FACTORIES",
     "HELPERS",
+    "LAMBDAS",
     "HOIST_CALLS",
     "IMPORTS",
     "INLINING",
@@ -337,6 +340,7 @@ __all__ = [
     "lookup_table_candidates",
     "factory_candidates",
     "forwarding_function_candidates",
+    "lambda_candidates",
     "helper_inline_candidates",
     "hoist_call_candidates",
     "list_build_candidates",

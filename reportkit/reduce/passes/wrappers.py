@@ -43,6 +43,8 @@ _ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Li
 _PURE = (ast.Name, ast.Constant)
 _BUILDS = (ast.Call, ast.Lambda, ast.NamedExpr, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
            ast.SetComp, ast.GeneratorExp, ast.Await, ast.Yield, ast.YieldFrom)
+#: What a function's returned expression may not hold to become a lambda's body.
+_NOT_IN_LAMBDA = (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 #: A dataset longer than this stays a class (its items would not be readable as a list).
 _MAX_ITEMS = 16
@@ -1020,6 +1022,65 @@ def forwarding_function_candidates(source: str) -> list[str]:
         if gone is None:
             continue
         candidate = apply_splices(source, [*(Splice(*smap.span(u), text) for u in uses), gone])
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+# --------------------------------------------------------------------------- lambdas
+def _lambda_params(args: ast.arguments) -> str | None:
+    """``a, b=1, *c`` of a def's parameters for a lambda (annotations dropped); None where a default is not a
+    constant (a def evaluates it once where it stands, a lambda where it is written)."""
+    if not all(_constant_expression(d) for d in [*args.defaults, *(k for k in args.kw_defaults if k)]):
+        return None
+    bare = ast.arguments(
+        posonlyargs=[ast.arg(a.arg) for a in args.posonlyargs], args=[ast.arg(a.arg) for a in args.args],
+        vararg=args.vararg and ast.arg(args.vararg.arg), kwonlyargs=[ast.arg(a.arg) for a in args.kwonlyargs],
+        kw_defaults=args.kw_defaults, kwarg=args.kwarg and ast.arg(args.kwarg.arg), defaults=args.defaults)
+    return ast.unparse(bare)
+
+
+def _passed_as_argument(parents: dict[int, ast.AST], use: ast.Name) -> bool:
+    """``use`` is an argument of a call (``g(f)``, ``g(x, key=f)``), not the function called."""
+    parent = parents.get(id(use))
+    return (isinstance(parent, ast.Call) and use in parent.args
+            or isinstance(parent, ast.keyword) and isinstance(parents.get(id(parent)), ast.Call))
+
+
+def lambda_candidates(source: str) -> list[str]:
+    """A module-level ``def f(params): return EXPR`` read once, passed as a call's argument (``symbolic_trace(f)``,
+    ``torch.compile(f)``, ``gradcheck(f, …)``, ``key=f``) -> ``lambda params: EXPR`` there,
+    the def gone, as a maintainer writes it: one candidate per function. (Called once:
+    :func:`reportkit.reduce.passes.inline_expression_candidates`; a wrapper of another function:
+    :func:`forwarding_function_candidates`.) Every name ``EXPR`` reads must mean the module-level binding
+    there as in the def."""
+    tree, smap = _parse(source)
+    parents = _parents(tree)
+    scopes = scopes_of(tree)
+    out: list[str] = []
+    for func in _plain_functions(tree):
+        expr = _returned(func)
+        uses = _names(tree).loads.get(func.name, [])
+        if expr is None or len(uses) != 1 or any(isinstance(n, _NOT_IN_LAMBDA) for n in ast.walk(expr)):
+            continue
+        use = uses[0]
+        def_start, def_end = smap.stmt_span(func)
+        if (not _passed_as_argument(parents, use) or def_start <= smap.span(use)[0] < def_end
+                or _in_fstring(parents, use) or not _module_level_at(scopes, parents, use, func.name)):
+            continue
+        params = _lambda_params(func.args)
+        own = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+        free = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - own
+        if params is None or any(scopes.resolve(func, name) is not tree or not _module_level_at(scopes, parents, use, name)
+                                 for name in free):
+            continue
+        a, b = smap.span(expr)
+        body = source[a:b] if "\n" not in source[a:b] else f"({source[a:b]})"  # (inside the call's brackets)
+        text = f"lambda {params}: {body}" if params else f"lambda: {body}"
+        gone = _delete_lines(smap, func)
+        if gone is None:
+            continue
+        candidate = apply_splices(source, [Splice(*smap.span(use), text), gone])
         if candidate is not None:
             out.append(candidate)
     return out
