@@ -1047,6 +1047,29 @@ def _passed_as_argument(parents: dict[int, ast.AST], use: ast.Name) -> bool:
             or isinstance(parent, ast.keyword) and isinstance(parents.get(id(parent)), ast.Call))
 
 
+def _lambda_of(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, ast.AST], tree: ast.Module,
+               func: ast.FunctionDef) -> tuple[ast.Name, str] | None:
+    """(the one read of ``func``, ``lambda params: EXPR``) where ``func`` may become a lambda there."""
+    expr = _returned(func)
+    uses = _names(tree).loads.get(func.name, [])
+    if expr is None or len(uses) != 1 or any(isinstance(n, _NOT_IN_LAMBDA) for n in ast.walk(expr)):
+        return None
+    use = uses[0]
+    def_start, def_end = smap.stmt_span(func)
+    if (not _passed_as_argument(parents, use) or def_start <= smap.span(use)[0] < def_end
+            or _in_fstring(parents, use) or not _module_level_at(scopes, parents, use, func.name)):
+        return None
+    params = _lambda_params(func.args)
+    own = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    free = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - own
+    if params is None or any(scopes.resolve(func, name) is not tree or not _module_level_at(scopes, parents, use, name)
+                             for name in free):
+        return None
+    a, b = smap.span(expr)
+    body = source[a:b] if "\n" not in source[a:b] else f"({source[a:b]})"  # (inside the call's brackets)
+    return use, f"lambda {params}: {body}" if params else f"lambda: {body}"
+
+
 def lambda_candidates(source: str) -> list[str]:
     """A module-level ``def f(params): return EXPR`` read once, passed as a call's argument (``symbolic_trace(f)``,
     ``torch.compile(f)``, ``gradcheck(f, …)``, ``key=f``) -> ``lambda params: EXPR`` there,
@@ -1059,27 +1082,11 @@ def lambda_candidates(source: str) -> list[str]:
     scopes = scopes_of(tree)
     out: list[str] = []
     for func in _plain_functions(tree):
-        expr = _returned(func)
-        uses = _names(tree).loads.get(func.name, [])
-        if expr is None or len(uses) != 1 or any(isinstance(n, _NOT_IN_LAMBDA) for n in ast.walk(expr)):
-            continue
-        use = uses[0]
-        def_start, def_end = smap.stmt_span(func)
-        if (not _passed_as_argument(parents, use) or def_start <= smap.span(use)[0] < def_end
-                or _in_fstring(parents, use) or not _module_level_at(scopes, parents, use, func.name)):
-            continue
-        params = _lambda_params(func.args)
-        own = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
-        free = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - own
-        if params is None or any(scopes.resolve(func, name) is not tree or not _module_level_at(scopes, parents, use, name)
-                                 for name in free):
-            continue
-        a, b = smap.span(expr)
-        body = source[a:b] if "\n" not in source[a:b] else f"({source[a:b]})"  # (inside the call's brackets)
-        text = f"lambda {params}: {body}" if params else f"lambda: {body}"
-        gone = _delete_lines(smap, func)
+        found = _lambda_of(source, smap, scopes, parents, tree, func)
+        gone = None if found is None else _delete_lines(smap, func)
         if gone is None:
             continue
+        use, text = found
         candidate = apply_splices(source, [Splice(*smap.span(use), text), gone])
         if candidate is not None:
             out.append(candidate)
