@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from reportkit.reduce.guards import (
+    attribute_screen,
     guarded_failure,
     guarded_site,
     keyword_screen,
+    named_attributes,
     named_keywords,
     pointed_lines,
     reads_a_value,
@@ -108,6 +110,64 @@ def test_keyword_screen():
     assert screen("op.register(bw, setup_context = s)\n") is None
     assert "setup_context=" in screen("op.register(bw)\nif setup_context == 1: pass\n")
     assert keyword_screen(()) is None
+
+
+@pytest.mark.parametrize("source, message, expected", [
+    ('p = Parameter(x)\np.baz = "qux"\nprint(deepcopy(p).baz)\n', "'Parameter' object has no attribute 'baz'", ("baz",)),
+    ("m = script(M())\nm.extra_attr = Attribute(0, int)\nfreeze(m)\n", "Unknown name: extra_attr", ("extra_attr",)),
+    ('setattr(cfg, "depth", 2)\nbuild(cfg)\n', "config has no attribute `depth`", ("depth",)),
+    ("class M:\n    def __init__(self):\n        self.n: int = 0\n        self.n += 1\n", "'M' object has no attribute 'n'", ("n",)),
+    # a name the script only reads, or binds as a variable, or a quoted word the script never sets: not kept
+    ("print(p.baz)\n", "'Parameter' object has no attribute 'baz'", ()),
+    ("baz = 1\nprint(p.baz)\n", "'Parameter' object has no attribute 'baz'", ()),
+    ("p.grad = None\n", "'NoneType' object has no attribute 'shape'", ()),
+    ("p.baz = 1\n", "", ()),
+])
+def test_named_attributes(source, message, expected):
+    assert named_attributes(source, message) == expected
+
+
+def test_attribute_screen():
+    screen = attribute_screen(("baz", "extra_attr"))
+    assert screen('p.baz = "q"\nm.extra_attr = 0\n') is None
+    assert screen('p.baz: str = "q"\nsetattr(m, "extra_attr", 0)\n') is None
+    assert screen("p.baz += 1\nm.extra_attr |= 2\n") is None
+    assert "(.extra_attr)" in screen('p.baz = "q"\nif m.extra_attr == 0: pass\n')
+    assert "(.baz, .extra_attr)" in screen("print(p.baz, baz_x)\n")
+    assert attribute_screen(()) is None
+
+
+ATTRIBUTE_SCRIPT = '''
+import copy
+
+
+class Param:
+    def __init__(self, data):
+        self.data = data
+
+    def __deepcopy__(self, memo):
+        return Param(copy.deepcopy(self.data, memo))  # the bug: the instance's other attributes are dropped
+
+
+weights = Param([0.5, 0.25, 0.125])
+weights.label = "encoder.weight"
+saved = copy.deepcopy(weights)
+print(len(saved.data))
+print(saved.label)
+'''
+
+
+def test_minimize_keeps_the_attribute_the_message_names(tmp_path):
+    """The message names an attribute the script set; a copy lost it: the assignment stays, and so the copy
+    (without it, ``Param([…]).label`` fails with the same words for that alone: another program)."""
+    script = tmp_path / "copy_param.py"
+    script.write_text(ATTRIBUTE_SCRIPT)
+    done = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(script), "--timeout", "30"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = (tmp_path / "copy_param.min.py").read_text()
+    assert ".label = " in result and "deepcopy(" in result, result
+    assert "the attributes the message names stay set (.label)" in done.stdout
 
 
 KEYWORD_SCRIPT = '''

@@ -331,3 +331,53 @@ def keyword_screen(keywords: tuple[str, ...]) -> Callable[[str], str | None] | N
         return f"the keyword argument{'s' if len(lost) > 1 else ''} the message names stay{'' if len(lost) > 1 else 's'} ({', '.join(f'{n}=' for n in lost)})"
 
     return screen
+
+
+#: A name a failure's message quotes (``no attribute 'baz'``, ``Unknown name `x```) or spells as code.
+_QUOTED_NAME_RE = re.compile(r"""['"`\u2018\u2019]([A-Za-z_]\w*)['"`\u2018\u2019]""")
+
+
+def _stored_attributes(tree: ast.AST) -> set[str]:
+    """The attribute names the script assigns (``p.baz = …``, ``self.meta: T = …``, ``x.n += 1``,
+    ``setattr(m, "extra", …)``)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
+              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+            names.add(node.args[1].value)
+    return names
+
+
+def named_attributes(source: str, message: str | None) -> tuple[str, ...]:
+    """The attributes the script assigns whose names the failure's message quotes or spells as code ("'Parameter'
+    object has no attribute 'baz'" after ``p.baz = "qux"``, "Unknown name: extra_attr" after ``m.extra_attr =
+    …``): the message is about an attribute the script set, and lost somewhere (a copy, a freeze). A candidate
+    that never sets it fails with the same words for that alone, which is not the bug; :func:`attribute_screen`
+    keeps an assignment of each."""
+    names = set(_QUOTED_NAME_RE.findall(message or "")) | set(_CODE_NAME_RE.findall(message or ""))
+    if not names:
+        return ()
+    try:
+        tree = TREES.tree(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    return tuple(sorted(names & _stored_attributes(tree)))
+
+
+def attribute_screen(attributes: tuple[str, ...]) -> Callable[[str], str | None] | None:
+    """A candidate must still assign each of ``attributes`` (:func:`named_attributes`) somewhere; None when
+    there are none."""
+    if not attributes:
+        return None
+    patterns = [(name, re.compile(rf"\.{name}\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)"
+                                  rf"""|\bsetattr\([^\n]*['"]{name}['"]""")) for name in attributes]
+
+    def screen(candidate: str) -> str | None:
+        lost = [name for name, pattern in patterns if not pattern.search(candidate)]
+        if not lost:
+            return None
+        return f"the attribute{'s' if len(lost) > 1 else ''} the message names stay{'' if len(lost) > 1 else 's'} set ({', '.join(f'.{n}' for n in lost)})"
+
+    return screen

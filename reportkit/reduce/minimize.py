@@ -44,11 +44,13 @@ from reportkit.reduce.bookkeeping import Trace
 from reportkit.reduce.fixcheck import GoodCode, GoodRevError, NotRelevant, good_form_map, prepare_good_code
 from reportkit.reduce.flatten import NO_CONFTEST, fold_local_code, folded_conftests
 from reportkit.reduce.guards import (
+    attribute_screen,
     differentiated_screen,
     forward_screen,
     guarded_failure,
     guarded_site,
     keyword_screen,
+    named_attributes,
     named_keywords,
     pointed_lines,
 )
@@ -262,7 +264,10 @@ class Keep:
     rank or another dim is another failure with the same headline). ``keywords``: the keyword arguments the
     script passes whose names the message spells as code (:func:`reportkit.reduce.guards.named_keywords`:
     ``setup_context=`` for "must override the setup_context staticmethod"): candidates keep passing them
-    (checked without a run, :func:`reportkit.reduce.guards.keyword_screen`). ``assertion``: the failure is an
+    (checked without a run, :func:`reportkit.reduce.guards.keyword_screen`). ``attributes``: the attributes the
+    script assigns whose names the message quotes (:func:`reportkit.reduce.guards.named_attributes`: ``.baz`` for
+    "object has no attribute 'baz'" after ``p.baz = …``): candidates keep assigning them (checked without a run,
+    :func:`reportkit.reduce.guards.attribute_screen`). ``assertion``: the failure is an
     ``assert`` of the script failing (its own ``AssertionError``, guarded). ``why``: for people.
     """
 
@@ -277,6 +282,7 @@ class Keep:
     guarded: bool = False
     dims: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
+    attributes: tuple[str, ...] = ()
     assertion: bool = False
     why: str = ""
 
@@ -482,6 +488,8 @@ def _why_kept(keep: Keep, own: bool = True) -> str:
         why += f"; the ranks and dims the message names stay ({', '.join(dict.fromkeys(keep.dims))})"
     if keep.keywords:
         why += f"; the keyword arguments the message names stay ({', '.join(f'{k}=' for k in keep.keywords)})"
+    if keep.attributes:
+        why += f"; the attributes the message names stay set ({', '.join(f'.{a}' for a in keep.attributes)})"
     return why
 
 
@@ -508,9 +516,11 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     wakers, pending = _hang_keeps(rep, spec, source)
     guarded = _guarded_original(rep, spec, source, own)
     dims = _pinned_dims(rep, policy) if message is None and not is_oracle(sig) else ()
-    keywords = named_keywords(_script_text(spec, source), sig.raw_message or sig.full_message)
+    text, said = _script_text(spec, source), sig.raw_message or sig.full_message
+    keywords = named_keywords(text, said)
     keep = Keep(values=values, message=message, test=test, wakers=wakers, compares=values and is_oracle(sig),
                 inputs=inputs, measured=measured, pending=pending, guarded=guarded, dims=dims, keywords=keywords,
+                attributes=named_attributes(text, said),
                 assertion=guarded and (sig.exc_type or "").rsplit(".", 1)[-1] == "AssertionError")
     return replace(keep, why=why + _why_kept(keep, own))
 
@@ -1128,7 +1138,8 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                                        screen=_screens(session.good.screen if session.good else None,
                                                        seed_screen(source) if seeded else None,
                                                        forward_screen(source), differentiated_screen(source),
-                                                       keyword_screen(keep.keywords) if keep else None))
+                                                       keyword_screen(keep.keywords) if keep else None,
+                                                       attribute_screen(keep.attributes) if keep else None))
             except KeyboardInterrupt:
                 best.interrupted = True
                 predicate.stopping.set()
