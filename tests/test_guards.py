@@ -117,6 +117,11 @@ def test_keyword_screen():
     ("m = script(M())\nm.extra_attr = Attribute(0, int)\nfreeze(m)\n", "Unknown name: extra_attr", ("extra_attr",)),
     ('setattr(cfg, "depth", 2)\nbuild(cfg)\n', "config has no attribute `depth`", ("depth",)),
     ("class M:\n    def __init__(self):\n        self.n: int = 0\n        self.n += 1\n", "'M' object has no attribute 'n'", ("n",)),
+    # defined in a class body: a property that raised inside (nn.Module.__getattr__ says the property is missing),
+    # a method, a class attribute
+    ("class M(nn.Module):\n    @property\n    def inner(self):\n        return OPT.name\nM().inner\n",
+     "'M' object has no attribute 'inner'", ("inner",)),
+    ("class C:\n    size = 2\n    def run(self): pass\n", "no attribute 'size' or 'run'", ("run", "size")),
     # a name the script only reads, or binds as a variable, or a quoted word the script never sets: not kept
     ("print(p.baz)\n", "'Parameter' object has no attribute 'baz'", ()),
     ("baz = 1\nprint(p.baz)\n", "'Parameter' object has no attribute 'baz'", ()),
@@ -127,6 +132,13 @@ def test_named_attributes(source, message, expected):
     assert named_attributes(source, message) == expected
 
 
+def test_a_key_error_names_no_attribute():
+    source = "class Item:\n    sku: str = ''\nrow = {}\nrow['sku']\n"
+    assert named_attributes(source, "'sku'") == ("sku",)
+    assert named_attributes(source, "'sku'", "KeyError") == ()
+    assert named_attributes("class Item:\n    sku: str\n", "'sku'") == ()  # a bare annotation sets nothing
+
+
 def test_attribute_screen():
     screen = attribute_screen(("baz", "extra_attr"))
     assert screen('p.baz = "q"\nm.extra_attr = 0\n') is None
@@ -134,6 +146,8 @@ def test_attribute_screen():
     assert screen("p.baz += 1\nm.extra_attr |= 2\n") is None
     assert "(.extra_attr)" in screen('p.baz = "q"\nif m.extra_attr == 0: pass\n')
     assert "(.baz, .extra_attr)" in screen("print(p.baz, baz_x)\n")
+    assert screen("class M:\n    @property\n    def baz(self): pass\n    extra_attr: int = 0\n") is None
+    assert "(.baz)" in screen("def baz(): pass\nm.extra_attr = 0\nbaz = 1\n")  # not in a class body
     assert attribute_screen(()) is None
 
 

@@ -337,9 +337,9 @@ def keyword_screen(keywords: tuple[str, ...]) -> Callable[[str], str | None] | N
 _QUOTED_NAME_RE = re.compile(r"""['"`\u2018\u2019]([A-Za-z_]\w*)['"`\u2018\u2019]""")
 
 
-def _stored_attributes(tree: ast.AST) -> set[str]:
-    """The attribute names the script assigns (``p.baz = …``, ``self.meta: T = …``, ``x.n += 1``,
-    ``setattr(m, "extra", …)``)."""
+def _set_attributes(tree: ast.AST) -> set[str]:
+    """The attribute names the script sets: assigned (``p.baz = …``, ``self.meta: T = …``, ``x.n += 1``,
+    ``setattr(m, "extra", …)``) or defined in a class body (a method, a ``@property``, a class attribute)."""
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
@@ -347,15 +347,25 @@ def _stored_attributes(tree: ast.AST) -> set[str]:
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
               and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
             names.add(node.args[1].value)
+        elif isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.add(stmt.name)
+                targets = (stmt.targets if isinstance(stmt, ast.Assign)
+                           else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else [])
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
     return names
 
 
-def named_attributes(source: str, message: str | None) -> tuple[str, ...]:
-    """The attributes the script assigns whose names the failure's message quotes or spells as code ("'Parameter'
+def named_attributes(source: str, message: str | None, exc_type: str | None = None) -> tuple[str, ...]:
+    """The attributes the script sets whose names the failure's message quotes or spells as code ("'Parameter'
     object has no attribute 'baz'" after ``p.baz = "qux"``, "Unknown name: extra_attr" after ``m.extra_attr =
-    …``): the message is about an attribute the script set, and lost somewhere (a copy, a freeze). A candidate
-    that never sets it fails with the same words for that alone, which is not the bug; :func:`attribute_screen`
-    keeps an assignment of each."""
+    …``, "'Model' object has no attribute 'inner'" for a ``@property def inner`` that raised inside): the message
+    is about an attribute the script set, and lost or hid somewhere (a copy, a freeze, ``nn.Module.__getattr__``).
+    A candidate that never sets it fails with the same words for that alone, which is not the bug;
+    :func:`attribute_screen` keeps it set. A ``KeyError`` (``exc_type``) quotes a key, no attribute."""
+    if (exc_type or "").rsplit(".", 1)[-1] == "KeyError":
+        return ()
     names = set(_QUOTED_NAME_RE.findall(message or "")) | set(_CODE_NAME_RE.findall(message or ""))
     if not names:
         return ()
@@ -363,16 +373,17 @@ def named_attributes(source: str, message: str | None) -> tuple[str, ...]:
         tree = TREES.tree(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    return tuple(sorted(names & _stored_attributes(tree)))
+    return tuple(sorted(names & _set_attributes(tree)))
 
 
 def attribute_screen(attributes: tuple[str, ...]) -> Callable[[str], str | None] | None:
-    """A candidate must still assign each of ``attributes`` (:func:`named_attributes`) somewhere; None when
-    there are none."""
+    """A candidate must still set each of ``attributes`` (:func:`named_attributes`) somewhere: assign it, or
+    define it in a class body (an indented ``def name(`` or ``name = …``); None when there are none."""
     if not attributes:
         return None
     patterns = [(name, re.compile(rf"\.{name}\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)"
-                                  rf"""|\bsetattr\([^\n]*['"]{name}['"]""")) for name in attributes]
+                                  rf"""|\bsetattr\([^\n]*['"]{name}['"]|^[ \t]+(?:async[ \t]+)?def[ \t]+{name}[ \t]*\("""
+                                  rf"|^[ \t]+{name}[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)) for name in attributes]
 
     def screen(candidate: str) -> str | None:
         lost = [name for name, pattern in patterns if not pattern.search(candidate)]

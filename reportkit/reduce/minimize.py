@@ -520,7 +520,7 @@ def what_to_keep(rep: Reproduction, spec: RunSpec, policy: MatchPolicy, differen
     keywords = named_keywords(text, said)
     keep = Keep(values=values, message=message, test=test, wakers=wakers, compares=values and is_oracle(sig),
                 inputs=inputs, measured=measured, pending=pending, guarded=guarded, dims=dims, keywords=keywords,
-                attributes=named_attributes(text, said),
+                attributes=named_attributes(text, said, sig.exc_type),
                 assertion=guarded and (sig.exc_type or "").rsplit(".", 1)[-1] == "AssertionError")
     return replace(keep, why=why + _why_kept(keep, own))
 
