@@ -122,6 +122,13 @@ def test_keyword_screen():
     ("class M(nn.Module):\n    @property\n    def inner(self):\n        return OPT.name\nM().inner\n",
      "'M' object has no attribute 'inner'", ("inner",)),
     ("class C:\n    size = 2\n    def run(self): pass\n", "no attribute 'size' or 'run'", ("run", "size")),
+    # the message names the type that lacks it: only what the script sets on that type counts
+    ("class M(nn.Module):\n    def __init__(self):\n        self.fc1 = nn.Linear(2, 2)\n",
+     "'Tensor (inferred)' object has no attribute or method 'fc1'.", ()),
+    ("class M(nn.Module):\n    def __init__(self):\n        self.fc1 = nn.Linear(2, 2)\n",
+     "'M' object has no attribute 'fc1'", ("fc1",)),
+    ("class M:\n    def f(self):\n        self.fc1 = 1\nt.fc1 = 2\n", "'torch.Tensor' object has no attribute 'fc1'", ("fc1",)),
+    ("class M:\n    fc1 = 1\nclass N:\n    pass\n", "'N' object has no attribute 'fc1'", ()),
     # a name the script only reads, or binds as a variable, or a quoted word the script never sets: not kept
     ("print(p.baz)\n", "'Parameter' object has no attribute 'baz'", ()),
     ("baz = 1\nprint(p.baz)\n", "'Parameter' object has no attribute 'baz'", ()),

@@ -337,24 +337,42 @@ def keyword_screen(keywords: tuple[str, ...]) -> Callable[[str], str | None] | N
 _QUOTED_NAME_RE = re.compile(r"""['"`\u2018\u2019]([A-Za-z_]\w*)['"`\u2018\u2019]""")
 
 
-def _set_attributes(tree: ast.AST) -> set[str]:
-    """The attribute names the script sets: assigned (``p.baz = …``, ``self.meta: T = …``, ``x.n += 1``,
-    ``setattr(m, "extra", …)``) or defined in a class body (a method, a ``@property``, a class attribute)."""
-    names: set[str] = set()
+#: "'Parameter' object has no attribute 'baz'", TorchScript's "'Tensor (inferred)' object has no attribute or
+#: method 'fc1'": the type of the object that lacks the attribute.
+_LACKING_TYPE_RE = re.compile(r"'(?:[\w.]+\.)?(\w+)(?: \([^')]*\))?' object has no attribute")
+
+
+def _class_attributes(cls: ast.ClassDef) -> set[str]:
+    """What ``cls``'s body defines (methods, properties, class attributes with a value) and its methods assign
+    to ``self``."""
+    own: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            own.add(stmt.name)
+            own.update(n.attr for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                       and isinstance(n.value, ast.Name) and n.value.id == "self")
+        targets = (stmt.targets if isinstance(stmt, ast.Assign)
+                   else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else [])
+        own.update(t.id for t in targets if isinstance(t, ast.Name))
+    return own
+
+
+def _set_attributes(tree: ast.AST) -> tuple[dict[str, set[str]], set[str]]:
+    """The attribute names the script sets, per class (defined in its body: a method, a ``@property``, a class
+    attribute with a value; assigned to ``self`` in its methods) and elsewhere (``p.baz = …``, ``x.n += 1``,
+    ``setattr(m, "extra", …)``)."""
+    classes: dict[str, set[str]] = {}
+    other: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            names.add(node.attr)
+        if isinstance(node, ast.ClassDef):
+            classes.setdefault(node.name, set()).update(_class_attributes(node))
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+                other.add(node.attr)
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
               and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
-            names.add(node.args[1].value)
-        elif isinstance(node, ast.ClassDef):
-            for stmt in node.body:
-                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    names.add(stmt.name)
-                targets = (stmt.targets if isinstance(stmt, ast.Assign)
-                           else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else [])
-                names.update(t.id for t in targets if isinstance(t, ast.Name))
-    return names
+            other.add(node.args[1].value)
+    return classes, other
 
 
 def named_attributes(source: str, message: str | None, exc_type: str | None = None) -> tuple[str, ...]:
@@ -363,7 +381,11 @@ def named_attributes(source: str, message: str | None, exc_type: str | None = No
     …``, "'Model' object has no attribute 'inner'" for a ``@property def inner`` that raised inside): the message
     is about an attribute the script set, and lost or hid somewhere (a copy, a freeze, ``nn.Module.__getattr__``).
     A candidate that never sets it fails with the same words for that alone, which is not the bug;
-    :func:`attribute_screen` keeps it set. A ``KeyError`` (``exc_type``) quotes a key, no attribute."""
+    :func:`attribute_screen` keeps it set. Where the message names the type of the object that lacks it, only
+    what the script may have set on that type counts: what it sets on other objects than ``self``, and the
+    attributes of that class if the script defines it (not ``self.fc1`` of a module for a ``'Tensor (inferred)'
+    object``). A ``KeyError`` (``exc_type``)
+    quotes a key, no attribute."""
     if (exc_type or "").rsplit(".", 1)[-1] == "KeyError":
         return ()
     names = set(_QUOTED_NAME_RE.findall(message or "")) | set(_CODE_NAME_RE.findall(message or ""))
@@ -373,7 +395,13 @@ def named_attributes(source: str, message: str | None, exc_type: str | None = No
         tree = TREES.tree(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    return tuple(sorted(names & _set_attributes(tree)))
+    classes, other = _set_attributes(tree)
+    lacking = _LACKING_TYPE_RE.search(message or "")
+    if lacking is None:
+        candidates = other.union(*classes.values())
+    else:
+        candidates = other | classes.get(lacking.group(1), set())
+    return tuple(sorted(names & candidates))
 
 
 def attribute_screen(attributes: tuple[str, ...]) -> Callable[[str], str | None] | None:
