@@ -1,0 +1,4 @@
+import torch
+
+class M(torch.nn.Module[torch.Tensor]):
+    pass
