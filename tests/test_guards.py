@@ -178,19 +178,6 @@ print(saved.label)
 '''
 
 
-def test_minimize_keeps_the_attribute_the_message_names(tmp_path):
-    """The message names an attribute the script set; a copy lost it: the assignment stays, and so the copy
-    (without it, ``Param([…]).label`` fails with the same words for that alone: another program)."""
-    script = tmp_path / "copy_param.py"
-    script.write_text(ATTRIBUTE_SCRIPT)
-    done = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(script), "--timeout", "30"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=600)
-    assert done.returncode == 0, done.stderr
-    result = (tmp_path / "copy_param.min.py").read_text()
-    assert ".label = " in result and "deepcopy(" in result, result
-    assert "the attributes the message names stay set (.label)" in done.stdout
-
-
 KEYWORD_SCRIPT = '''
 class Op:
     def __init__(self, name):
@@ -213,18 +200,24 @@ print(op.jacrev())
 '''
 
 
-def test_minimize_keeps_the_keyword_the_message_names(tmp_path):
-    """The message says what the op lacks; the script gave it: the call that passes ``setup_context=`` stays
-    (without it the same message comes from an op that was never given one, another program; before the fix
-    the result had no ``register_autograd`` call)."""
-    script = tmp_path / "op.py"
-    script.write_text(KEYWORD_SCRIPT)
-    done = subprocess.run([sys.executable, "-m", "reportkit", "minimize", str(script), "--timeout", "30"],
+@pytest.mark.parametrize("name, script, kept, keeps", [
+    # the message says what the op lacks; the script gave it: the call that passes ``setup_context=`` stays
+    # (without it the same message comes from an op that was never given one, another program; before the fix
+    # the result had no ``register_autograd`` call)
+    ("op.py", KEYWORD_SCRIPT, ("register_autograd(", "setup_context="),
+     "the keyword arguments the message names stay (setup_context=)"),
+    # the message names an attribute the script set; a copy lost it: the assignment stays, and so the copy
+    # (without it, ``Param([…]).label`` fails with the same words for that alone: another program)
+    ("copy_param.py", ATTRIBUTE_SCRIPT, (".label = ", "deepcopy("), "the attributes the message names stay set (.label)"),
+])
+def test_minimize_keeps_what_the_message_names(tmp_path, name, script, kept, keeps):
+    (tmp_path / name).write_text(script)
+    done = subprocess.run([sys.executable, "-m", "reportkit", "minimize", name, "--timeout", "30"],
                           capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stderr
-    result = (tmp_path / "op.min.py").read_text()
-    assert "register_autograd(" in result and "setup_context=" in result, result
-    assert "the keyword arguments the message names stay (setup_context=)" in done.stdout
+    result = (tmp_path / name.replace(".py", ".min.py")).read_text()
+    assert all(k in result for k in kept), result
+    assert keeps in done.stdout
 
 
 # --- a source compiler's diagnostic points at a statement under a condition (r06-09: TorchScript) ---------

@@ -300,18 +300,26 @@ def differentiated_screen(source: str) -> Callable[[str], str | None] | None:
 _CODE_NAME_RE = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w(])")
 
 
+def _named_in(source: str, message: str | None, *spellings: re.Pattern[str]) -> tuple[set[str], ast.AST | None]:
+    """The names ``message`` spells one of these ways, and the script's tree (None when it names none, or the
+    script does not parse)."""
+    names = {name for spelling in spellings for name in spelling.findall(message or "")}
+    if not names:
+        return names, None
+    try:
+        return names, TREES.tree(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return names, None
+
+
 def named_keywords(source: str, message: str | None) -> tuple[str, ...]:
     """The keyword arguments the script passes (``register_autograd(backward, setup_context=setup)``) whose
     names the failure's message spells as code ("it must override the setup_context staticmethod"): what the
     message is about is what the script gave. A candidate without them fails with the same words for
     another reason (a custom op with no autograd formula at all says the same to ``jacrev``), which is not
     the bug; :func:`keyword_screen` keeps them."""
-    names = set(_CODE_NAME_RE.findall(message or ""))
-    if not names:
-        return ()
-    try:
-        tree = TREES.tree(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    names, tree = _named_in(source, message, _CODE_NAME_RE)
+    if tree is None:
         return ()
     passed = {k.arg for node in ast.walk(tree) if isinstance(node, ast.Call) for k in node.keywords if k.arg}
     return tuple(sorted(names & passed))
@@ -322,13 +330,20 @@ def keyword_screen(keywords: tuple[str, ...]) -> Callable[[str], str | None] | N
     when there are none."""
     if not keywords:
         return None
-    patterns = [(name, re.compile(rf"(?<![\w.]){name}\s*=(?!=)")) for name in keywords]
+    return _lost_screen([(name, re.compile(rf"(?<![\w.]){name}\s*=(?!=)")) for name in keywords],
+                        "the keyword argument{s} the message names stay{_s} ({names})", "{}=")
+
+
+def _lost_screen(patterns: list[tuple[str, re.Pattern[str]]], why: str, spell: str) -> Callable[[str], str | None]:
+    """A screen refusing a candidate where some of ``patterns`` no longer match: ``why`` says which names
+    (``{names}``, each spelled by ``spell``; ``{s}`` / ``{_s}`` a plural's and a singular verb's ``s``)."""
 
     def screen(candidate: str) -> str | None:
         lost = [name for name, pattern in patterns if not pattern.search(candidate)]
         if not lost:
             return None
-        return f"the keyword argument{'s' if len(lost) > 1 else ''} the message names stay{'' if len(lost) > 1 else 's'} ({', '.join(f'{n}=' for n in lost)})"
+        many = len(lost) > 1
+        return why.format(s="s" if many else "", _s="" if many else "s", names=", ".join(spell.format(n) for n in lost))
 
     return screen
 
@@ -384,16 +399,11 @@ def named_attributes(source: str, message: str | None, exc_type: str | None = No
     :func:`attribute_screen` keeps it set. Where the message names the type of the object that lacks it, only
     what the script may have set on that type counts: what it sets on other objects than ``self``, and the
     attributes of that class if the script defines it (not ``self.fc1`` of a module for a ``'Tensor (inferred)'
-    object``). A ``KeyError`` (``exc_type``)
-    quotes a key, no attribute."""
+    object``). A ``KeyError`` (``exc_type``) quotes a key, no attribute."""
     if (exc_type or "").rsplit(".", 1)[-1] == "KeyError":
         return ()
-    names = set(_QUOTED_NAME_RE.findall(message or "")) | set(_CODE_NAME_RE.findall(message or ""))
-    if not names:
-        return ()
-    try:
-        tree = TREES.tree(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    names, tree = _named_in(source, message, _CODE_NAME_RE, _QUOTED_NAME_RE)
+    if tree is None:
         return ()
     classes, other = _set_attributes(tree)
     lacking = _LACKING_TYPE_RE.search(message or "")
@@ -412,11 +422,4 @@ def attribute_screen(attributes: tuple[str, ...]) -> Callable[[str], str | None]
     patterns = [(name, re.compile(rf"\.{name}\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)"
                                   rf"""|\bsetattr\([^\n]*['"]{name}['"]|^[ \t]+(?:async[ \t]+)?def[ \t]+{name}[ \t]*\("""
                                   rf"|^[ \t]+{name}[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)) for name in attributes]
-
-    def screen(candidate: str) -> str | None:
-        lost = [name for name, pattern in patterns if not pattern.search(candidate)]
-        if not lost:
-            return None
-        return f"the attribute{'s' if len(lost) > 1 else ''} the message names stay{'' if len(lost) > 1 else 's'} set ({', '.join(f'.{n}' for n in lost)})"
-
-    return screen
+    return _lost_screen(patterns, "the attribute{s} the message names stay{_s} set ({names})", ".{}")
