@@ -134,6 +134,7 @@ def test_keyword_screen():
     ("baz = 1\nprint(p.baz)\n", "'Parameter' object has no attribute 'baz'", ()),
     ("p.grad = None\n", "'NoneType' object has no attribute 'shape'", ()),
     ("p.baz = 1\n", "", ()),
+    ("class M:\n    def __init__(self):\n        self.baz: int\n", "'M' object has no attribute 'baz'", ()),
 ])
 def test_named_attributes(source, message, expected):
     assert named_attributes(source, message) == expected
@@ -155,6 +156,10 @@ def test_attribute_screen():
     assert "(.baz, .extra_attr)" in screen("print(p.baz, baz_x)\n")
     assert screen("class M:\n    @property\n    def baz(self): pass\n    extra_attr: int = 0\n") is None
     assert "(.baz)" in screen("def baz(): pass\nm.extra_attr = 0\nbaz = 1\n")  # not in a class body
+    # stored in a tuple or a loop, the original's own ways: still set; a bare annotation sets nothing
+    assert screen("p.baz, m.extra_attr = 1, 2\n") is None
+    assert screen("for p.baz in xs:\n    m.extra_attr: int = 0\n") is None
+    assert "(.baz)" in screen("p.baz: int\nm.extra_attr = 0\n")
     assert attribute_screen(()) is None
 
 

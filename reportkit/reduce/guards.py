@@ -330,16 +330,19 @@ def keyword_screen(keywords: tuple[str, ...]) -> Callable[[str], str | None] | N
     when there are none."""
     if not keywords:
         return None
-    return _lost_screen([(name, re.compile(rf"(?<![\w.]){name}\s*=(?!=)")) for name in keywords],
+    patterns = [(name, re.compile(rf"(?<![\w.]){name}\s*=(?!=)")) for name in keywords]
+    return _lost_screen(lambda candidate: {name for name, pattern in patterns if pattern.search(candidate)}, keywords,
                         "the keyword argument{s} the message names stay{_s} ({names})", "{}=")
 
 
-def _lost_screen(patterns: list[tuple[str, re.Pattern[str]]], why: str, spell: str) -> Callable[[str], str | None]:
-    """A screen refusing a candidate where some of ``patterns`` no longer match: ``why`` says which names
-    (``{names}``, each spelled by ``spell``; ``{s}`` / ``{_s}`` a plural's and a singular verb's ``s``)."""
+def _lost_screen(present: Callable[[str], set[str]], names: tuple[str, ...], why: str,
+                 spell: str) -> Callable[[str], str | None]:
+    """A screen refusing a candidate that lacks some of ``names`` (``present``: those a candidate has): ``why``
+    says which (``{names}``, each spelled by ``spell``; ``{s}`` / ``{_s}`` a plural's and a singular verb's ``s``)."""
 
     def screen(candidate: str) -> str | None:
-        lost = [name for name, pattern in patterns if not pattern.search(candidate)]
+        have = present(candidate)
+        lost = [name for name in names if name not in have]
         if not lost:
             return None
         many = len(lost) > 1
@@ -357,6 +360,13 @@ _QUOTED_NAME_RE = re.compile(r"""['"`\u2018\u2019]([A-Za-z_]\w*)['"`\u2018\u2019
 _LACKING_TYPE_RE = re.compile(r"'(?:[\w.]+\.)?(\w+)(?: \([^')]*\))?' object has no attribute")
 
 
+def _attribute_stores(tree: ast.AST) -> list[ast.Attribute]:
+    """The attributes ``tree`` stores to (``a.x = …``, ``a.x += …``, ``a.x, a.y = …``, ``for a.i in …``), not a
+    bare annotation (``self.x: int``, which sets nothing)."""
+    bare = {id(n.target) for n in ast.walk(tree) if isinstance(n, ast.AnnAssign) and n.value is None}
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and id(n) not in bare]
+
+
 def _class_attributes(cls: ast.ClassDef) -> set[str]:
     """What ``cls``'s body defines (methods, properties, class attributes with a value) and its methods assign
     to ``self``."""
@@ -364,8 +374,7 @@ def _class_attributes(cls: ast.ClassDef) -> set[str]:
     for stmt in cls.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             own.add(stmt.name)
-            own.update(n.attr for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
-                       and isinstance(n.value, ast.Name) and n.value.id == "self")
+            own.update(n.attr for n in _attribute_stores(stmt) if isinstance(n.value, ast.Name) and n.value.id == "self")
         targets = (stmt.targets if isinstance(stmt, ast.Assign)
                    else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else [])
         own.update(t.id for t in targets if isinstance(t, ast.Name))
@@ -377,13 +386,10 @@ def _set_attributes(tree: ast.AST) -> tuple[dict[str, set[str]], set[str]]:
     attribute with a value; assigned to ``self`` in its methods) and elsewhere (``p.baz = …``, ``x.n += 1``,
     ``setattr(m, "extra", …)``)."""
     classes: dict[str, set[str]] = {}
-    other: set[str] = set()
+    other = {n.attr for n in _attribute_stores(tree) if not (isinstance(n.value, ast.Name) and n.value.id == "self")}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             classes.setdefault(node.name, set()).update(_class_attributes(node))
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
-                other.add(node.attr)
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
               and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
             other.add(node.args[1].value)
@@ -415,11 +421,16 @@ def named_attributes(source: str, message: str | None, exc_type: str | None = No
 
 
 def attribute_screen(attributes: tuple[str, ...]) -> Callable[[str], str | None] | None:
-    """A candidate must still set each of ``attributes`` (:func:`named_attributes`) somewhere: assign it, or
-    define it in a class body (an indented ``def name(`` or ``name = …``); None when there are none."""
+    """A candidate must still set each of ``attributes`` (:func:`named_attributes`) somewhere, as
+    :func:`_set_attributes` reads a script (so the original always passes); None when there are none."""
     if not attributes:
         return None
-    patterns = [(name, re.compile(rf"\.{name}\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)"
-                                  rf"""|\bsetattr\([^\n]*['"]{name}['"]|^[ \t]+(?:async[ \t]+)?def[ \t]+{name}[ \t]*\("""
-                                  rf"|^[ \t]+{name}[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)) for name in attributes]
-    return _lost_screen(patterns, "the attribute{s} the message names stay{_s} set ({names})", ".{}")
+
+    def still_set(candidate: str) -> set[str]:
+        try:
+            classes, other = _set_attributes(TREES.tree(candidate))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return set(attributes)  # (a candidate that does not parse is refused before any screen)
+        return other.union(*classes.values())
+
+    return _lost_screen(still_set, attributes, "the attribute{s} the message names stay{_s} set ({names})", ".{}")
