@@ -265,9 +265,9 @@ class Keep:
     script passes whose names the message spells as code (:func:`reportkit.reduce.guards.named_keywords`:
     ``setup_context=`` for "must override the setup_context staticmethod"): candidates keep passing them
     (checked without a run, :func:`reportkit.reduce.guards.keyword_screen`). ``attributes``: the attributes the
-    script assigns whose names the message quotes (:func:`reportkit.reduce.guards.named_attributes`: ``.baz`` for
-    "object has no attribute 'baz'" after ``p.baz = …``): candidates keep assigning them (checked without a run,
-    :func:`reportkit.reduce.guards.attribute_screen`). ``assertion``: the failure is an
+    script sets (assigns, or defines in a class body) whose names the message quotes
+    (:func:`reportkit.reduce.guards.named_attributes`: ``.baz`` for "object has no attribute 'baz'" after
+    ``p.baz = …``): candidates keep setting them (checked without a run, :func:`reportkit.reduce.guards.attribute_screen`). ``assertion``: the failure is an
     ``assert`` of the script failing (its own ``AssertionError``, guarded). ``why``: for people.
     """
 
