@@ -18,6 +18,7 @@ optional attribute, or fails to): without it the same diagnostic is a plain user
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 from typing import Callable
@@ -167,6 +168,12 @@ def _builds(e: ast.expr, name: str, bound: set[str]) -> bool:
 _SIGNATURE_READERS = re.compile(r"\bexport\b|\btrace\(|symbolic_trace|\bfx\b|\bonnx\b|signature")
 
 
+@functools.lru_cache(maxsize=2)
+def _candidate_tree(candidate: str) -> ast.Module:
+    """``ast.parse(candidate)``, once for all the screens that read the same candidate (nobody changes it)."""
+    return ast.parse(candidate)
+
+
 def forward_screen(source: str) -> Callable[[str], str | None] | None:
     """A torch module class that defines ``forward`` keeps it while its objects are called or passed on.
 
@@ -190,7 +197,7 @@ def forward_screen(source: str) -> Callable[[str], str | None] | None:
 
     def screen(candidate: str) -> str | None:
         try:
-            tree = ast.parse(candidate)
+            tree = _candidate_tree(candidate)
         except SyntaxError:
             return None
         for name, has in _forward_classes(tree).items():
@@ -284,7 +291,7 @@ def differentiated_screen(source: str) -> Callable[[str], str | None] | None:
 
     def screen(candidate: str) -> str | None:
         try:
-            now = _differentiated(ast.parse(candidate))
+            now = _differentiated(_candidate_tree(candidate))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         lost = sorted(name for name, depends in now.items() if name in original and not depends)
@@ -428,7 +435,7 @@ def attribute_screen(attributes: tuple[str, ...]) -> Callable[[str], str | None]
 
     def still_set(candidate: str) -> set[str]:
         try:
-            classes, other = _set_attributes(TREES.tree(candidate))
+            classes, other = _set_attributes(_candidate_tree(candidate))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return set(attributes)  # (a candidate that does not parse is refused before any screen)
         return other.union(*classes.values())
