@@ -933,6 +933,12 @@ def module_call_candidates(source: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------- helpers
+def _free_names(func: ast.FunctionDef, expr: ast.expr) -> set[str]:
+    """The names ``expr`` (``func``'s returned expression) reads that are not ``func``'s parameters."""
+    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - {a.arg for a in ast.walk(func.args)
+                                                                         if isinstance(a, ast.arg)}
+
+
 def helper_inline_candidates(source: str) -> list[str]:
     """A module-level function ``def f(params): return EXPR`` called more than once (and used for
     nothing else) -> ``(EXPR)`` with the arguments substituted at every call, and the def gone: one
@@ -947,8 +953,7 @@ def helper_inline_candidates(source: str) -> list[str]:
         if expr is None or calls is None or len(calls) < 2:
             continue
         def_start, def_end = smap.stmt_span(func)
-        free = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - {a.arg for a in ast.walk(func.args)
-                                                                               if isinstance(a, ast.arg)}
+        free = _free_names(func, expr)
         if any(scopes.resolve(func, name) is not tree for name in free):
             continue
         splices = []
@@ -1060,8 +1065,7 @@ def _lambda_of(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, 
             or _in_fstring(parents, use) or not _module_level_at(scopes, parents, use, func.name)):
         return None
     params = _lambda_params(func.args)
-    own = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
-    free = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - own
+    free = _free_names(func, expr)
     if params is None or any(scopes.resolve(func, name) is not tree or not _module_level_at(scopes, parents, use, name)
                              for name in free):
         return None
