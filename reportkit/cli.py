@@ -346,6 +346,8 @@ def _loc_line(sig: Signature) -> list[tuple[str, str]]:
         rows.append((label, str(sig.location) + (f": {sig.location.shown}" if sig.location.in_script else "")))
     if sig.script_frame and sig.script_frame != sig.location:
         rows.append(("in script", f"{sig.script_frame}: {sig.script_frame.shown}"))
+    if sig.generated:  # (compared: generated.site)
+        rows.append(("in generated code", sig.generated))
     if sig.modes:  # (compared: a candidate in the other mode fails differently)
         rows.append(("mode", ", ".join(f"{mode} in {where}" for where, mode in sig.modes.items())))
     return rows

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
+from reportkit.failure import generated as _generated
 from reportkit.run.spec import ExceptionInfo, Frame, RunResult
 
 MESSAGE_KEY_MAX = 300
@@ -172,6 +173,9 @@ class Signature:
     # exceptions: "file:function" of a library frame -> "train"/"eval", the mode of its module it read before the
     # exception passed through it (batch norm's statistics, dropout: the flag chose the path that failed)
     modes: dict[str, str] = field(default_factory=dict)
+    # exceptions raised in code torch generated from the script (an FX GraphModule's forward): the generated
+    # statement where it arose (reportkit.failure.generated), compared by what it does (generated.site)
+    generated: str | None = None
 
     def __post_init__(self) -> None:
         self.kind = FailureKind(self.kind)
@@ -219,7 +223,8 @@ class MatchPolicy:
     def describe(self) -> str:
         if self.strict:
             return ("strict: same kind; exceptions: same type, message (first line, and a graph break's "
-                    "explanation; numbers/paths/addresses normalized) and raising frame, the same train/eval mode where a "
+                    "explanation; numbers/paths/addresses normalized) and raising frame (in code torch generated "
+                    "from the script, an FX forward: a statement doing the same), the same train/eval mode where a "
                     "library frame read its module's; hangs: same blocked "
                     "frame of the main thread, inside the script's code or at exit as the original's, what its "
                     "child processes wait in, no other thread waiting in the script's code where none did; signals: "
@@ -319,6 +324,8 @@ class Normalizer:
             return file[m.end():]
         if self.stdlib and file.startswith(self.stdlib + "/"):
             return file[len(self.stdlib) + 1:]
+        if _generated.is_generated(file):  # ``<eval_with_key>.3 from /tmp/.../repro.py:9 in forward``: numbered per run
+            return _generated.GENERATED_FILE
         if file.startswith("<"):
             return file
         return _TMP_RE.sub(_tmp_tail, file)
@@ -544,12 +551,38 @@ def _thread_waits(result: RunResult, norm: Normalizer) -> list[str]:
     return sorted(waits)
 
 
+def _generated_statement(result: RunResult, sig: Signature, norm: Normalizer) -> str | None:
+    """The statement of the code torch generated from the script where the exception arose
+    (:mod:`reportkit.failure.generated`): the raising frame's, the one FX's wrapper reported on stderr when it
+    re-raised without the traceback (the raising frame is then its ``__call__``), or the one TorchScript's message
+    quotes."""
+    loc = sig.location
+    if loc is not None and loc.file == _generated.GENERATED_FILE:
+        statement: str | None = loc.text
+    elif loc is not None and loc.file == "torch/fx/graph_module.py" and loc.function == "__call__":
+        statement = _generated.from_stderr(result.stderr)
+    else:
+        statement = _generated.from_message(result.exception.message) if result.exception else None
+    return norm.text(statement) if statement else None
+
+
+def _same_generated(original: Signature, candidate: Signature) -> bool:
+    """Where the original failed in code torch generated from the script, the candidate failed in a generated
+    statement that does the same (:func:`reportkit.failure.generated.site`)."""
+    if original.generated is None:
+        return True
+    return candidate.generated is not None and \
+        _generated.site(original.generated) == _generated.site(candidate.generated)
+
+
 def _kind_signature(result: RunResult, norm: Normalizer) -> Signature:
     if result.timed_out:
         return _stack_signature(Signature(kind=FailureKind.HANG, child_waits=result.child_waits,
                                           thread_waits=_thread_waits(result, norm)), result, norm)
     if result.exception is not None and result.exception.type not in ("SystemExit",):
-        return _exception_signature(result.exception, norm)
+        sig = _exception_signature(result.exception, norm)
+        sig.generated = _generated_statement(result, sig, norm)
+        return sig
     if result.signal is not None:
         return _stack_signature(Signature(kind=FailureKind.SIGNAL, signal=result.signal), result, norm)
     if result.returncode not in (0, None):
@@ -786,6 +819,8 @@ def same_location(a: Location | None, b: Location | None) -> bool:
         return a.text == b.text or statement_site(a.text) == statement_site(b.text) or _same_operation(a, b)
     if a.in_script != b.in_script:
         return False
+    if a.file == b.file == _generated.GENERATED_FILE:  # its lines move with the graph: the statement is the site
+        return a.function == b.function and _generated.site(a.text) == _generated.site(b.text)
     if a.user_code and b.user_code and _site_text(a) and _site_text(b):
         # Another file of the user's project (a module next to the script, the code under test of a
         # repository's test suite): the file is the one being changed (a culprit search's candidate trees
@@ -899,6 +934,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         failing operation (:func:`operation_site` of the instruction that raised, not the script's own
         ``raise``/``assert``) in a statement rewritten around it); a library frame of both that read its
         module's ``training`` flag before the exception passed through it read the same mode (train/eval);
+        where the original arose in code torch generated from the script (an FX forward: :mod:`.generated`),
+        the candidate did in a generated statement doing the same;
       - hang: same innermost frame of the main thread, and (where the original's is known) the same
         set of what its leaf child processes wait in (a child blocked on a full pipe vs one starting up),
         no other thread waiting in the user's code where the original's did not (:func:`new_thread_waits`),
@@ -921,7 +958,8 @@ def same_failure(original: Signature, candidate: Signature, policy: MatchPolicy 
         return False
     if original.kind is FailureKind.EXCEPTION:
         return (_same_type(original, candidate) and original.message == candidate.message
-                and same_location(original.location, candidate.location) and _same_modes(original, candidate))
+                and same_location(original.location, candidate.location) and _same_modes(original, candidate)
+                and _same_generated(original, candidate))
     if original.kind is FailureKind.HANG and original.child_waits is not None \
             and original.child_waits != (candidate.child_waits or []):
         return False
