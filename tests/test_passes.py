@@ -523,6 +523,11 @@ def test_simplify_candidates() -> None:
         ("import numpy as np\ny = codes.astype(np.int32)\n",
          ["import numpy as np\ny = 0\n", "import numpy as np\ny = np.int32\n"]),
         ("y = x.to(device)\n", ["y = 0\n", "y = device\n", "y = x\n"]),
+        # ... nor a query's: a shape, a rank, numbers are not the tensor they read
+        ("y = sum(x.size())\n", ["y = 0\n", "y = x.size()\n", "y = sum(0)\n"]),
+        ("y = x.size(1)\n", ["y = 0\n", "y = 1\n"]),
+        ("if loss.item() > 0:\n    pass\n", ["if 0:\n    pass\n", "if 0 > 0:\n    pass\n"]),
+        ("n = len(x.tolist())\n", ["n = 0\n", "n = x.tolist()\n", "n = len(0)\n"]),
         (
             "y = (a +\n  b) * 2\n",
             ["y = 0\n", "y = (a +\n  b)\n", "y = 2\n", "y = (0) * 2\n", "y = (a) * 2\n", "y = (b) * 2\n"],

@@ -581,8 +581,22 @@ def _library_argument(node: ast.expr, sub: ast.expr, at_statement: bool, importe
                                                        or _root_name(sub) in imported)
 
 
+#: Methods that read what a tensor (an array) is rather than compute one: its shape, rank, element count, strides,
+#: its values as Python numbers.
+_QUERY_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "stride", "storage_offset",
+                            "element_size", "tolist", "item", "is_contiguous", "data_ptr", "get_device"})
+
+
+def _query_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+    """``sum(x.size())`` -> ``sum(x)``: what a query returns (a shape, a rank, Python numbers) is another kind of
+    value than the tensor it reads, so the tensor in its place is another input to what reads it (a held-out
+    report: ``sum()`` of a traced ``x.size()`` iterates the Proxy of a shape, the reduction iterated the tensor's).
+    A whole statement's query (``net(x).item()``) is read by nothing: its receiver may stand alone."""
+    return not at_statement and sub is _receiver(node) and node.func.attr in _QUERY_METHODS  # type: ignore[attr-defined]
+
+
 #: Sub-expressions never hoisted into their expression's place: each (node, sub, at_statement, imported) -> bool.
-_NOT_HOISTED = (_statement_loses_call, _method_owner, _dtype_receiver, _library_argument)
+_NOT_HOISTED = (_statement_loses_call, _method_owner, _dtype_receiver, _query_receiver, _library_argument)
 
 
 def simplify_candidates(source: str) -> list[str]:
@@ -597,7 +611,8 @@ def simplify_candidates(source: str) -> list[str]:
     the call (``torch.zeros(16, dtype=torch.long)`` -> ``16`` or ``torch.long``), and ``0`` for a call of an
     installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module; the standard
     library's ``time.time()`` may become ``0``), and a dtype conversion's receiver in its place
-    (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it); nothing
+    (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it), nor a query's
+    (``x.size()`` -> ``x``, ``loss.item()`` -> ``loss``: a shape, a number, not the tensor); nothing
     for the data a tensor is made of (``torch.DoubleTensor(0)`` is empty: another rank), and no part of a shape
     for a shape's display (``torch.zeros((2, n))``: a dim may become ``0``; :mod:`reportkit.reduce.passes.shapes`).
     The rules: :func:`_zero_fits` and :data:`_NOT_HOISTED`.
