@@ -93,29 +93,25 @@ def sig_of(tmp_path, code):
     return signature_of(run_script(RunSpec(script=d / "s.py", python=sys.executable, timeout=120)))
 
 
-SELF_LOOP = """
+EDIT = """
     import torch
-    def f(x):
-        return x + 1
-    traced = torch.fx.symbolic_trace(f)
-    _, add, _ = traced.graph.nodes
-    with traced.graph.inserting_after(add):
-        relu = traced.graph.call_function(torch.relu, args=(add,))
-        add.replace_all_uses_with(relu)
-    traced.recompile()
-    traced(torch.ones(1))
+
+    class Net(torch.nn.Module):
+        def forward(self, a, b):
+            return a * b
+
+    gm = torch.fx.symbolic_trace(Net())
+    mul = [n for n in gm.graph.nodes if n.op == "call_function"][0]
+    {edit}
+    gm.recompile()
+    gm(torch.ones(2), torch.ones(2))
     """
+# a node made to read itself: created as a user of ``mul``, then given ``mul``'s uses
+SELF_LOOP = EDIT.format(edit="""with gm.graph.inserting_after(mul):
+        sig = gm.graph.call_function(torch.sigmoid, (mul,))
+        mul.replace_all_uses_with(sig)""")
 # reportkit's result on the original before the rule: the node appended after the output
-AFTER_OUTPUT = """
-    import torch
-    def f(x):
-        return x + 1
-    traced = torch.fx.symbolic_trace(f)
-    _, add, _ = traced.graph.nodes
-    add.replace_all_uses_with(traced.graph.call_function(torch.relu))
-    traced.recompile()
-    traced(torch.ones(1))
-    """
+AFTER_OUTPUT = EDIT.format(edit="mul.replace_all_uses_with(gm.graph.call_function(torch.sigmoid))")
 
 
 @pytest.mark.torch
@@ -125,11 +121,11 @@ def test_a_graph_edit_fails_at_its_generated_statement(tmp_path):
     statement tells them apart."""
     pytest.importorskip("torch")
     loop = sig_of(tmp_path, SELF_LOOP)
-    assert loop.exc_type == "UnboundLocalError" and loop.generated == "relu = torch.relu(relu)"
-    assert same_failure(loop, sig_of(tmp_path, SELF_LOOP.replace("x + 1", "x * 2").replace("import torch", "import os\n    import torch")))
+    assert loop.exc_type == "UnboundLocalError" and loop.generated == "sigmoid = torch.sigmoid(sigmoid)"
+    assert same_failure(loop, sig_of(tmp_path, SELF_LOOP.replace("import torch", "import os\n    import torch")))
     after_output = sig_of(tmp_path, AFTER_OUTPUT)
     assert after_output.message == loop.message and after_output.location == loop.location
-    assert after_output.generated == "return relu"
+    assert after_output.generated == "return sigmoid"
     assert not same_failure(loop, after_output)
 
 
@@ -159,3 +155,20 @@ def test_torchscript_reached_through_a_traced_forward(tmp_path):
     direct = sig_of(tmp_path, WRAPPED_LEAF.format(scripted="f"))
     assert direct.message == traced.message and direct.generated is None
     assert not same_failure(traced, direct)
+
+
+def test_a_raising_generated_frame_is_its_statement():
+    """A generated forward called without FX's wrapper (``gm.forward(x)``) raises in its own frame: its file is
+    numbered per generated module and names the script's line that traced it; the statement is the site."""
+    from reportkit.failure.signature import Location, Normalizer, same_location
+    from reportkit.run.spec import Frame
+
+    norm = Normalizer("/tmp/run-1/work", "/tmp/run-1/work/repro.py")
+    frame = Frame(file="<eval_with_key>.3 from /tmp/run-1/work/repro.py:9 in forward", line=6, function="forward",
+                  text="linear_1 = self.linear1(relu);  relu = None")
+    loc = norm.location(frame)
+    assert loc.file == G.GENERATED_FILE and not loc.user_code
+    moved = Location(file=G.GENERATED_FILE, function="forward", line=4, text="linear = self.linear1(x); x = None")
+    other = Location(file=G.GENERATED_FILE, function="forward", line=6, text="relu = torch.relu(linear)")
+    assert same_location(loc, moved)
+    assert not same_location(loc, other)
