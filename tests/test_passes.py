@@ -537,6 +537,11 @@ def test_simplify_candidates() -> None:
         ("class A(nn.Module, metaclass=M):\n    pass\n", []),
         ("y = self.fc(x)\n", ["y = 0\n", "y = x\n"]),
         ("y = super().forward(x)\n", ["y = 0\n", "y = x\n"]),
+        # ... nor the class a static or class method is looked up in (another class's attribute may go)
+        ("class B:\n    pass\ny = B.test(x)\nz = C.test(x)\n",
+         ["class B:\n    pass\ny = 0\nz = C.test(x)\n", "class B:\n    pass\ny = x\nz = C.test(x)\n",
+          "class B:\n    pass\ny = B.test(x)\nz = 0\n", "class B:\n    pass\ny = B.test(x)\nz = x\n",
+          "class B:\n    pass\ny = B.test(x)\nz = C\n"]),
         # ... nor ``0`` for an installed package's call (a tensor, a module); the standard library's may be 0
         ("import torch\ny = torch.randn(16, -4, n)\n", ["import torch\ny = n\n", "import torch\ny = torch.randn(16, 0, n)\n"]),
         ("from torch import nn\ny = nn.Linear(4, 2)(x)\n", ["from torch import nn\ny = x\n"]),

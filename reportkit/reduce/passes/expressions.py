@@ -7,7 +7,7 @@ import functools
 import math
 import sys
 from dataclasses import dataclass
-from typing import Union
+from typing import NamedTuple, Union
 
 from .edits import Delete, Edit, ElementSeq, Splice, Together
 from .scopes import binding_names
@@ -548,6 +548,13 @@ def _receiver(node: ast.expr) -> ast.expr | None:
     return func.value if isinstance(func, ast.Attribute) else None
 
 
+class _Names(NamedTuple):
+    """What the rules of :func:`simplify_candidates` read of the whole program."""
+
+    imported: set[str]  # names imports bind
+    classes: set[str]  # names class definitions bind
+
+
 def _zero_fits(node: ast.expr, at_statement: bool, receivers: set[int], imported: set[str]) -> bool:
     """``0`` may stand for ``node``: ``f(x) + 1`` -> ``0 + 1``; not for a whole statement's call (deleting it is
     HDD's business), the object of an attribute or subscript (``0.attr`` / ``0[i]`` can only fail) or a call
@@ -555,30 +562,33 @@ def _zero_fits(node: ast.expr, at_statement: bool, receivers: set[int], imported
     return not at_statement and id(node) not in receivers and not _third_party_call(node, imported)
 
 
-def _statement_loses_call(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+def _statement_loses_call(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
     """A whole statement keeps its call: ``log.append(f(x))`` -> ``f(x)`` and ``net(x).item()`` -> ``net(x)``
     are tried, ``print(x)`` -> ``x`` and ``log.append(y)`` -> ``log`` are not."""
     return at_statement and (isinstance(sub, _SIMPLE) or (sub is _receiver(node) and not isinstance(sub, ast.Call)))
 
 
-def _method_owner(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
-    """``self.fc(x)`` -> ``self``, ``torch.randn(4)`` -> ``torch``: the object a method runs on or the module a
-    function is looked up in is not the value."""
-    return sub is _receiver(node) and (_is_self(sub) or (isinstance(sub, ast.Name) and sub.id in imported))
+def _method_owner(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
+    """``self.fc(x)`` -> ``self``, ``torch.randn(4)`` -> ``torch``, ``Config.from_dict(d)`` -> ``Config``: the object a
+    method runs on or the module or class a function is looked up in is not the value (a class in its place is
+    another program: TorchScript compiles the class a function returns as it compiles the one whose static method
+    it calls)."""
+    return sub is _receiver(node) and (_is_self(sub) or (isinstance(sub, ast.Name)
+                                                        and (sub.id in names.imported or sub.id in names.classes)))
 
 
-def _dtype_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+def _dtype_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
     """``labels.int()`` -> ``labels``: the dtype stays as the code wrote it (:func:`dtype_conversion`)."""
     return sub is _receiver(node) and dtype_conversion(node)  # type: ignore[arg-type]
 
 
-def _library_argument(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+def _library_argument(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
     """``torch.zeros(16, dtype=torch.long)`` -> ``16`` / ``torch.long``: a literal or a module's constant
     argument of an imported module's function is not the object the call builds."""
     func = node.func if isinstance(node, ast.Call) else None
-    library = func is not None and _root_name(func) in imported
+    library = func is not None and _root_name(func) in names.imported
     return library and sub is not _receiver(node) and (_is_number(sub) or isinstance(sub, ast.Constant)
-                                                       or _root_name(sub) in imported)
+                                                       or _root_name(sub) in names.imported)
 
 
 #: Methods that read what a tensor (an array) is rather than compute one: its shape, rank, element count, strides,
@@ -587,7 +597,7 @@ _QUERY_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "s
                             "element_size", "tolist", "item", "is_contiguous", "data_ptr", "get_device"})
 
 
-def _query_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, imported: set[str]) -> bool:
+def _query_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
     """``sum(x.size())`` -> ``sum(x)``: what a query returns (a shape, a rank, Python numbers) is another kind of
     value than the tensor it reads, so the tensor in its place is another input to what reads it (a held-out
     report: ``sum()`` of a traced ``x.size()`` iterates the Proxy of a shape, the reduction iterated the tensor's).
@@ -595,7 +605,7 @@ def _query_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, imported:
     return not at_statement and sub is _receiver(node) and node.func.attr in _QUERY_METHODS  # type: ignore[attr-defined]
 
 
-#: Sub-expressions never hoisted into their expression's place: each (node, sub, at_statement, imported) -> bool.
+#: Sub-expressions never hoisted into their expression's place: each (node, sub, at_statement, names) -> bool.
 _NOT_HOISTED = (_statement_loses_call, _method_owner, _dtype_receiver, _query_receiver, _library_argument)
 
 
@@ -624,6 +634,7 @@ def simplify_candidates(source: str) -> list[str]:
     statement_calls = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
     receivers = {id(n.value) for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Subscript))}
     imported = _imported_names(tree)
+    names = _Names(imported, {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)})
     out: list[str] = []
     for node in iter_nodes(tree):
         if not isinstance(node, ast.expr) or isinstance(node, _SIMPLE):
@@ -637,7 +648,7 @@ def simplify_candidates(source: str) -> list[str]:
         if _zero_fits(node, at_statement, receivers, imported):
             out.append(source[:start] + "0" + source[end:])
         out.extend(source[:start] + operand_text(smap, sub) + source[end:] for sub in _hoists(node)
-                   if not any(rule(node, sub, at_statement, imported) for rule in _NOT_HOISTED))
+                   if not any(rule(node, sub, at_statement, names) for rule in _NOT_HOISTED))
     return out
 
 
