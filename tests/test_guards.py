@@ -15,6 +15,7 @@ from reportkit.reduce.guards import (
     guarded_failure,
     guarded_site,
     keyword_screen,
+    member_screen,
     named_attributes,
     named_keywords,
     pointed_lines,
@@ -360,3 +361,39 @@ def test_torchscript_diagnostics_point_at_the_rejected_statement(tmp_path):
     result = run_script(RunSpec(script=script, python=sys.executable, timeout=120))
     assert result.exception is not None, result.stderr
     assert pointed_lines(result.exception.message, result.script_path) == (_line(script.read_text(), "+ self.bias"),)
+
+
+STATIC = """import torch
+class B:
+    def __init__(self):
+        super().__init__()
+    @staticmethod
+    def test(x):
+        return x + 1
+    LIMIT = 3
+def f(image):
+    return B.test(image) + B.LIMIT
+torch.jit.script(f)
+"""
+
+
+@pytest.mark.parametrize("edit, why", [
+    (("", ""), None),  # the original
+    (("    @staticmethod\n    def test(x):\n        return x + 1\n", ""), "B.test"),  # deleted, still read
+    (("    LIMIT = 3\n", ""), "B.LIMIT"),
+    (("    LIMIT = 3\n", "    LIMIT: int\n"), "B.LIMIT"),  # annotated only: unset
+    (("B.test(image) + B.LIMIT", "B.LIMIT"), None),  # the read deleted
+    (("    @staticmethod\n    def test(x):\n        return x + 1\n", "    def test(self):\n        pass\n"), None),
+    (("class B:", "class C:"), None),  # the class gone: no member of it to keep (a NameError's business)
+])
+def test_member_screen(edit, why):
+    """Held-out r18-03 (pytorch #64628): ``def test`` deleted from the class while ``B.test()`` stays read."""
+    screen = member_screen(STATIC)
+    result = screen(STATIC.replace(*edit) if edit[0] else STATIC)
+    assert (result is None) if why is None else (why in result)
+
+
+def test_member_screen_needs_a_read_member():
+    assert member_screen("class B:\n    x = 1\nb = B()\nprint(b.x)\n") is None
+    assert member_screen("import enum\nprint(enum.Enum.x)\n") is None
+    assert member_screen("def f(:\n") is None

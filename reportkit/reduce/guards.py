@@ -208,6 +208,50 @@ def forward_screen(source: str) -> Callable[[str], str | None] | None:
     return screen
 
 
+def _class_members(tree: ast.AST) -> dict[str, set[str]]:
+    """Per class the script defines: what its body defines (:func:`_class_attributes`)."""
+    classes: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            classes.setdefault(node.name, set()).update(_class_attributes(node))
+    return classes
+
+
+def _name_attribute_reads(tree: ast.AST) -> set[tuple[str, str]]:
+    """Every ``name.attribute`` the tree reads: (name, attribute)."""
+    return {(n.value.id, n.attr) for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)}
+
+
+def member_screen(source: str) -> Callable[[str], str | None] | None:
+    """A member of a script's class that the script reads through the class's name stays defined while it is read.
+
+    A candidate that deletes ``def test`` from ``class B`` and keeps ``B.test(image)`` reads what no longer exists;
+    where the failure comes before the read runs (TorchScript compiles ``B`` first and fails in its
+    ``__init__``, held-out r18-03), it fails "the same way" while its code says the call is the bug. Deleting the
+    read, or both, stays possible. None when the script reads no such member."""
+    try:
+        tree = TREES.tree(source)
+    except SyntaxError:
+        return None
+    classes = _class_members(tree)
+    reads = {(cls, member) for cls, member in _name_attribute_reads(tree) if member in classes.get(cls, ())}
+    if not reads:
+        return None
+
+    def screen(candidate: str) -> str | None:
+        try:
+            tree = _candidate_tree(candidate)
+        except SyntaxError:
+            return None
+        classes = _class_members(tree)
+        lost = sorted(f"{cls}.{member}" for cls, member in _name_attribute_reads(tree) & reads
+                      if cls in classes and member not in classes[cls])
+        return f"a class member the script reads stays defined ({', '.join(lost)})" if lost else None
+
+    return screen
+
+
 #: What differentiates a function it is given (its first argument): autograd's gradient checks and functional
 #: API, torch.func's transforms. A function that no longer depends on its input has a zero analytic derivative,
 #: and such a check then fails for that alone: ``gradcheck(lambda x: torch.randn(2, requires_grad=True), (x,))``

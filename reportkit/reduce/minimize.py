@@ -50,6 +50,7 @@ from reportkit.reduce.guards import (
     guarded_failure,
     guarded_site,
     keyword_screen,
+    member_screen,
     named_attributes,
     named_keywords,
     pointed_lines,
@@ -1138,6 +1139,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
                                        screen=_screens(session.good.screen if session.good else None,
                                                        seed_screen(source) if seeded else None,
                                                        forward_screen(source), differentiated_screen(source),
+                                                       member_screen(source),
                                                        keyword_screen(keep.keywords) if keep else None,
                                                        attribute_screen(keep.attributes) if keep else None))
             except KeyboardInterrupt:

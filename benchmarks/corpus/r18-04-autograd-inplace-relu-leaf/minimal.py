@@ -1,0 +1,5 @@
+import torch
+import torch.nn.functional as F
+
+x = torch.randn(4, requires_grad=True)
+F.relu(x, inplace=True)
