@@ -14,6 +14,7 @@ from reportkit.reduce.passes import Splice, Together, apply_edits, apply_splices
 from reportkit.reduce.passes.hoist import hoist_candidates
 from reportkit.reduce.passes.materialize import (
     CAPTURE_ENV,
+    EXACT_ENV,
     SEEDED_ENV,
     differing_sites,
     instrument,
@@ -322,6 +323,44 @@ def test_random_tensors_get_a_seeded_generator_when_values_are_compared(tmp_path
     import torch
 
     assert torch.equal(eval(seeded, {"torch": torch}), eval(seeded, {"torch": torch}))
+
+
+def test_small_tensors_are_spelled_by_their_values_where_the_message_shows_them(tmp_path):
+    """Held-out r19-09 (pytorch #5248): "Bernoulli(probs: tensor([2.])) … found invalid values": the tensor's
+    values are the failure's input; ``torch.randn(1)`` in their place failed in two runs of three."""
+    pytest.importorskip("torch")
+    src = ("import torch\np = torch.Tensor([2.0])\nq = torch.tensor([[0.1, -3.0]], dtype=torch.float64)\n"
+           "i = torch.tensor([1, 2], dtype=torch.int32)\nw = torch.tensor([0.5], requires_grad=True)\n"
+           "m = torch.tensor([True, False])\nbig = torch.arange(9.0)\nprint(p, q, i, w, m, big)\n")
+    program, spans = instrument(src)
+    values = json.loads(probe_with(tmp_path, {EXACT_ENV: "1"})(program))
+    texts = {src[s:e]: values.get(str(n), [None])[0] for n, (s, e) in enumerate(spans)}
+    assert texts["p"] == "torch.tensor([2.0])"
+    assert texts["q"] == "torch.tensor([[0.1, -3.0]], dtype=torch.float64)"
+    assert texts["i"] == "torch.tensor([1, 2], dtype=torch.int32)"
+    assert texts["w"] == "torch.tensor([0.5], requires_grad=True)"
+    assert texts["m"] == "torch.tensor([True, False])"
+    assert texts["big"] == "torch.randn(9)"  # more than EXACT_MAX elements: its shape
+    assert last_values(tmp_path, src, False)["p"] == "torch.randn(1)"  # without the flag: its shape
+    import torch
+
+    assert torch.equal(eval(texts["q"], {"torch": torch}), torch.tensor([[0.1, -3.0]], dtype=torch.float64))
+
+
+@pytest.mark.parametrize("message, shows", [
+    ("Expected parameter probs (Tensor of shape (1,)) of distribution Bernoulli(probs: tensor([2.])) to satisfy", True),
+    ("index tensor(-1) is out of bounds", True),
+    ("Bernoulli(probs: tensor([N]))", True),  # (a signature's normalized message)
+    ("mask: tensor([[True, False]])", True),
+    ("expected a tensor(s) of shape (2, 3)", False),
+    ("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", False),
+])
+def test_messages_that_show_tensor_values(message, shows):
+    from reportkit.failure.signature import FailureKind, Signature
+    from reportkit.reduce.minimize import shows_tensor_values
+
+    sig = Signature(kind=FailureKind.EXCEPTION, exc_type="ValueError", message=message, full_message=message)
+    assert shows_tensor_values(sig) is shows
 
 
 def test_a_module_with_weights_is_spelled_only_where_it_was_built_once_when_values_are_compared(tmp_path):

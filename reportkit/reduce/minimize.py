@@ -59,6 +59,7 @@ from reportkit.reduce.passes.complexity import statements
 from reportkit.reduce.passes.edits import child_bodies
 from reportkit.reduce.passes.materialize import (
     CAPTURE_ENV,
+    EXACT_ENV,
     SECRETS_ENV,
     SEEDED_ENV,
     differing_sites,
@@ -793,6 +794,18 @@ def is_oracle(signature: Signature) -> bool:
     return is_assertion(signature.exc_type) and not library_argument_check(signature)
 
 
+#: A tensor's repr in a message: ``tensor([2.])``, ``tensor(0.5000)``, ``tensor([[1, 2]], dtype=torch.int32)``.
+#: (Numbers are ``N`` in a signature's normalized message.)
+_TENSOR_REPR_RE = re.compile(r"\btensor\(\[*-?(?:\d|N\b|nan|inf|True|False)")
+
+
+def shows_tensor_values(signature: Signature) -> bool:
+    """Does the failure's message show a tensor's values (a check of the values it was given, which prints them:
+    ``Bernoulli(probs: tensor([2.])) … found invalid values``)? Then those values are the failure's input, and a
+    tensor of random values in their place fails only when it happens to break the check too."""
+    return bool(_TENSOR_REPR_RE.search(signature.full_message or ""))
+
+
 #: Calls that seed a global random generator (torch, random, numpy, transformers / lightning helpers).
 _SEED_CALL_RE = re.compile(r"\b(?:manual_seed|(?:random|np\.random|numpy\.random)\.seed|set_seed|seed_everything)\(")
 
@@ -895,9 +908,11 @@ def _secret_names(spec: RunSpec) -> str:
 
 
 def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
-               reference: Check | None = None) -> Callable[[str, str], str | None]:
+               reference: Check | None = None, exact: bool = False) -> Callable[[str, str], str | None]:
     """Run an instrumented program (value materialization) through ``check`` and return what it recorded.
     ``seeded``: the failure compares computed values; random tensors are spelled with a seeded generator.
+    ``exact``: the failure's message shows a tensor's values (:func:`shows_tensor_values`); small tensors are
+    spelled by their values.
 
     With a second condition — the fix check (``good``: the candidate must pass on the good code) or the
     differential (``reference``: it must pass with the suspect switched off) — the program also runs
@@ -914,7 +929,7 @@ def make_probe(check: Check, seeded: bool = False, good: GoodCode | None = None,
         os.close(fd)
         path = Path(name)
         try:
-            on.with_env({CAPTURE_ENV: name, SEEDED_ENV: "1" if seeded else None,
+            on.with_env({CAPTURE_ENV: name, SEEDED_ENV: "1" if seeded else None, EXACT_ENV: "1" if exact else None,
                          SECRETS_ENV: _secret_names(on.run_spec) or None}).run(program)
             return path.read_text(encoding="utf-8") or None
         except OSError:
@@ -1106,7 +1121,7 @@ class _Reduced:
 
 def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptions, deadline: float | None,
             log: TestLog, on_progress: Callable[[Progress, TestLog], None] | None, keep: Keep | None = None,
-            seeded: bool = False) -> _Reduced:
+            seeded: bool = False, exact: bool = False) -> _Reduced:
     """Run the reducer; the best so far is written to ``options.output`` as it improves (:class:`_BestWriter`); Ctrl-C / SIGTERM keep the best."""
     trace = Trace.from_env()
     predicate = Interestingness(session.candidates, options.retries, deadline, log, reference=session.reference,
@@ -1123,7 +1138,7 @@ def _reduce(session: _Session, source: str, oracle: bool, options: MinimizeOptio
         if on_progress:
             on_progress(p, log)
 
-    probe = make_probe(session.cold, seeded=seeded, good=session.good, reference=session.reference)
+    probe = make_probe(session.cold, seeded=seeded, good=session.good, reference=session.reference, exact=exact)
     result: ReduceResult | None = None
     spent = deadline is not None and time.monotonic() >= deadline  # (preparing used the budget up: no pass starts)
     best.stopped_early = spent
@@ -1475,7 +1490,7 @@ def _finish(spec: RunSpec, source: str, rep: Reproduction, policy: MatchPolicy, 
     statements_before = count_statements(source)  # (now: its tree is kept, not parsed again)
     began = time.monotonic()
     reduced = _reduce(session, source, keep.values, options, deadline, log, on_progress, keep,
-                      seeded=is_oracle(rep.signature))
+                      seeded=is_oracle(rep.signature), exact=shows_tensor_values(rep.signature))
     phases = {"prepare": began - start, "reduce": time.monotonic() - began}
     began = time.monotonic()
     verified, final_sig, standalone, standalone_note, on_good, verify_note = None, None, None, "", None, ""

@@ -45,6 +45,11 @@ SECRETS_ENV = "REPORTKIT_CAPTURE_SECRETS"
 #: its own seeded generator, so that the candidate computes the same values in every run (a wrong result
 #: that shows for some random inputs only would otherwise make the reproducer flaky).
 SEEDED_ENV = "REPORTKIT_CAPTURE_SEEDED"
+#: Set (to any value) when the failure's message shows a tensor's values (``Bernoulli(probs: tensor([2.]))``, "found
+#: invalid values"): a tensor of at most :data:`EXACT_MAX` elements is then spelled by its values
+#: (``torch.tensor([2.0])``), not by its shape (``torch.randn(1)``, a value that fails in two runs of three).
+EXACT_ENV = "REPORTKIT_CAPTURE_EXACT"
+EXACT_MAX = 8
 _BUILTINS = set(dir(builtins))
 WRAPPER = "__reportkit_value__"
 CALLEE = "__reportkit_callee__"
@@ -101,6 +106,7 @@ def __reportkit_value__(i, v):
         _state["values"] = {"fed": _state.setdefault("fed", {}), "computed": {}}
         _state["sys"] = sys
         _state["seeded"] = bool(os.environ.get("REPORTKIT_CAPTURE_SEEDED"))
+        _state["exact"] = bool(os.environ.get("REPORTKIT_CAPTURE_EXACT"))
         _state["types"] = types
         # paths of this run only (its working directory and the script's, its temp dir and home: in a
         # sandbox, scratch directories that are gone after the run): a string holding one is not a value
@@ -165,6 +171,29 @@ def __reportkit_value__(i, v):
             return shape(s)
         return s
 
+    def number(torch, x, dtype):
+        # the shortest decimal that is the same value in the tensor's dtype
+        if type(x) is not float:
+            return repr(x)
+        if x != x or x in (float("inf"), float("-inf")):
+            raise ValueError(x)
+        for digits in range(1, 18):
+            r = repr(float(f"{x:.{digits}g}"))
+            if torch.tensor(float(r), dtype=dtype).item() == x:
+                return r
+        return repr(x)
+
+    def exact(torch, v):
+        def spell(x):
+            return "[" + ", ".join(spell(y) for y in x) + "]" if type(x) is list else number(torch, x, v.dtype)
+
+        r = "torch.tensor(" + spell(v.detach().tolist())
+        if torch.tensor(v.detach().tolist()).dtype != v.dtype:
+            r += ", dtype=" + str(v.dtype)
+        if v.requires_grad and v.is_leaf:
+            r += ", requires_grad=True"
+        return r + ")"
+
     def text(v, depth=0):
         t = type(v)
         if v is None or t is bool or t is int:
@@ -205,6 +234,8 @@ def __reportkit_value__(i, v):
             device = v.device.type
             if v.dim() > 8 or v.layout != torch.strided:
                 return None
+            if _state["exact"] and device == "cpu" and 0 < v.numel() <= 8 and not v.dtype.is_complex:
+                return exact(torch, v)
             if device == "meta":
                 ctor = "torch.empty"
             elif v.dtype.is_floating_point or v.dtype.is_complex:
@@ -251,7 +282,7 @@ def __reportkit_value__(i, v):
                 t = None
         except Exception:
             t = None
-    if t is not None and t.startswith(("torch.randn(", "torch.zeros(", "torch.empty(")):
+    if t is not None and t.startswith(("torch.randn(", "torch.zeros(", "torch.empty(", "torch.tensor(")):
         # a tensor autograd saw computed (from a module's weights, say): what a model computed, not data
         computed = _state["values"]["computed"]
         computed[str(i)] = computed.get(str(i), False) or getattr(v, "grad_fn", None) is not None
