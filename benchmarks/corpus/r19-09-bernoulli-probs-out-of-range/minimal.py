@@ -1,0 +1,2 @@
+import torch
+torch.distributions.Bernoulli(torch.tensor([2.0]))
