@@ -364,30 +364,36 @@ def test_torchscript_diagnostics_point_at_the_rejected_statement(tmp_path):
 
 
 STATIC = """import torch
-class B:
+
+
+class Codec(object):
+    LIMIT = 3
+
     def __init__(self):
         super().__init__()
+
     @staticmethod
-    def test(x):
+    def decode(x):
         return x + 1
-    LIMIT = 3
-def f(image):
-    return B.test(image) + B.LIMIT
-torch.jit.script(f)
+
+
+@torch.jit.script
+def g(x):
+    return Codec.decode(x) + Codec.LIMIT
 """
 
 
 @pytest.mark.parametrize("edit, why", [
     (("", ""), None),  # the original
-    (("    @staticmethod\n    def test(x):\n        return x + 1\n", ""), "B.test"),  # deleted, still read
-    (("    LIMIT = 3\n", ""), "B.LIMIT"),
-    (("    LIMIT = 3\n", "    LIMIT: int\n"), "B.LIMIT"),  # annotated only: unset
-    (("B.test(image) + B.LIMIT", "B.LIMIT"), None),  # the read deleted
-    (("    @staticmethod\n    def test(x):\n        return x + 1\n", "    def test(self):\n        pass\n"), None),
-    (("class B:", "class C:"), None),  # the class gone: no member of it to keep (a NameError's business)
+    (("    @staticmethod\n    def decode(x):\n        return x + 1\n", ""), "Codec.decode"),  # deleted, still read
+    (("    LIMIT = 3\n", ""), "Codec.LIMIT"),
+    (("    LIMIT = 3\n", "    LIMIT: int\n"), "Codec.LIMIT"),  # annotated only: unset
+    (("Codec.decode(x) + Codec.LIMIT", "Codec.LIMIT"), None),  # the read deleted
+    (("    @staticmethod\n    def decode(x):\n        return x + 1\n", "    def decode(self):\n        pass\n"), None),
+    (("class Codec(object):", "class Other(object):"), None),  # the class gone: a NameError's business
 ])
 def test_member_screen(edit, why):
-    """Held-out r18-03 (pytorch #64628): ``def test`` deleted from the class while ``B.test()`` stays read."""
+    """Held-out r18-03 (pytorch #64628): a static method deleted from the class while a call of it stays."""
     screen = member_screen(STATIC)
     result = screen(STATIC.replace(*edit) if edit[0] else STATIC)
     assert (result is None) if why is None else (why in result)

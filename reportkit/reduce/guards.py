@@ -174,6 +174,14 @@ def _candidate_tree(candidate: str) -> ast.Module:
     return ast.parse(candidate)
 
 
+def _parsed(candidate: str) -> ast.Module | None:
+    """:func:`_candidate_tree`, None for a candidate that does not parse (refused before any screen)."""
+    try:
+        return _candidate_tree(candidate)
+    except SyntaxError:
+        return None
+
+
 def forward_screen(source: str) -> Callable[[str], str | None] | None:
     """A torch module class that defines ``forward`` keeps it while its objects are called or passed on.
 
@@ -196,9 +204,8 @@ def forward_screen(source: str) -> Callable[[str], str | None] | None:
         return None
 
     def screen(candidate: str) -> str | None:
-        try:
-            tree = _candidate_tree(candidate)
-        except SyntaxError:
+        tree = _parsed(candidate)
+        if tree is None:
             return None
         for name, has in _forward_classes(tree).items():
             if name in original and not has and _instance_used(tree, name):
@@ -240,9 +247,8 @@ def member_screen(source: str) -> Callable[[str], str | None] | None:
         return None
 
     def screen(candidate: str) -> str | None:
-        try:
-            tree = _candidate_tree(candidate)
-        except SyntaxError:
+        tree = _parsed(candidate)
+        if tree is None:
             return None
         classes = _class_members(tree)
         lost = sorted(f"{cls}.{member}" for cls, member in _name_attribute_reads(tree) & reads
