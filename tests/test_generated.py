@@ -172,3 +172,19 @@ def test_a_raising_generated_frame_is_its_statement():
     other = Location(file=G.GENERATED_FILE, function="forward", line=6, text="relu = torch.relu(linear)")
     assert same_location(loc, moved)
     assert not same_location(loc, other)
+
+
+def test_a_generated_statement_passes_the_redaction_edge():
+    """The statement is shown (``check``'s row, the signature in JSON): a secret the script put in its graph
+    (a constant a traced forward reads) is redacted like the message."""
+    from reportkit.failure.signature import FailureKind, Location, Normalizer, Signature, _generated_statement
+    from reportkit.run.spec import ExceptionInfo, RunResult
+
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    stderr = FX_REPORT.replace("relu = torch.relu(relu)\n\n", f"relu = torch.relu(relu, '{token}')\n\n")
+    result = RunResult(returncode=1, signal=None, timed_out=False, duration=0.1, stdout="", stderr=stderr,
+                       exception=ExceptionInfo(type="UnboundLocalError", message="cannot access local variable"))
+    sig = Signature(kind=FailureKind.EXCEPTION,
+                    location=Location(file="torch/fx/graph_module.py", function="__call__", line=505))
+    statement = _generated_statement(result, sig, Normalizer())
+    assert statement is not None and statement.startswith("relu = torch.relu(relu,") and token not in statement

@@ -563,7 +563,7 @@ def _generated_statement(result: RunResult, sig: Signature, norm: Normalizer) ->
         statement = _generated.from_stderr(result.stderr)
     else:
         statement = _generated.from_message(result.exception.message) if result.exception else None
-    return norm.text(statement) if statement else None
+    return norm.text(_redacted(statement)) if statement else None  # (shown too: through the redaction edge)
 
 
 def _same_generated(original: Signature, candidate: Signature) -> bool:
