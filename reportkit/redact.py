@@ -4442,8 +4442,11 @@ def argv_secrets(argv: list[str]) -> dict[str, str]:
         for value in _argument_secrets(argv[i - 1] if i else "", arg):
             add(value)
         if arg.startswith("-") and not arg.startswith("---"):
-            for value, name in _option_secrets(arg, nxt):
+            options = _option_secrets(arg, nxt)
+            for value, name in options:
                 add(value, name=name)
+            if not options and not arg.startswith("--") and "=" not in arg and looks_random(arg):
+                add(arg)  # (a key given on its own whose first drawn character is '-': no option is so named)
         else:
             for value in _positional_secrets(argv, i):
                 add(value)
