@@ -178,7 +178,7 @@ def _parsed(candidate: str) -> ast.Module | None:
     """:func:`_candidate_tree`, None for a candidate that does not parse (refused before any screen)."""
     try:
         return _candidate_tree(candidate)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 
@@ -442,15 +442,12 @@ def _set_attributes(tree: ast.AST) -> tuple[dict[str, set[str]], set[str]]:
     """The attribute names the script sets, per class (defined in its body: a method, a ``@property``, a class
     attribute with a value; assigned to ``self`` in its methods) and elsewhere (``p.baz = …``, ``x.n += 1``,
     ``setattr(m, "extra", …)``)."""
-    classes: dict[str, set[str]] = {}
     other = {n.attr for n in _attribute_stores(tree) if not (isinstance(n.value, ast.Name) and n.value.id == "self")}
     for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            classes.setdefault(node.name, set()).update(_class_attributes(node))
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
-              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
             other.add(node.args[1].value)
-    return classes, other
+    return _class_members(tree), other
 
 
 def named_attributes(source: str, message: str | None, exc_type: str | None = None) -> tuple[str, ...]:
@@ -484,10 +481,10 @@ def attribute_screen(attributes: tuple[str, ...]) -> Callable[[str], str | None]
         return None
 
     def still_set(candidate: str) -> set[str]:
-        try:
-            classes, other = _set_attributes(_candidate_tree(candidate))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = _parsed(candidate)
+        if tree is None:
             return set(attributes)  # (a candidate that does not parse is refused before any screen)
+        classes, other = _set_attributes(tree)
         return other.union(*classes.values())
 
     return _lost_screen(still_set, attributes, "the attribute{s} the message names stay{_s} set ({names})", ".{}")

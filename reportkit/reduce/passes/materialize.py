@@ -187,8 +187,9 @@ def __reportkit_value__(i, v):
         def spell(x):
             return "[" + ", ".join(spell(y) for y in x) + "]" if type(x) is list else number(torch, x, v.dtype)
 
-        r = "torch.tensor(" + spell(v.detach().tolist())
-        if torch.tensor(v.detach().tolist()).dtype != v.dtype:
+        values = v.detach().tolist()
+        r = "torch.tensor(" + spell(values)
+        if torch.tensor(values).dtype != v.dtype:
             r += ", dtype=" + str(v.dtype)
         if v.requires_grad and v.is_leaf:
             r += ", requires_grad=True"
