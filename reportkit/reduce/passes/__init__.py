@@ -53,6 +53,7 @@ from .kinds import DdminPass, EachPass, FirstCutPass, NumericPass, Pass, ProbePa
 from .materialize import instrument, materialize_edits, model_input_edits
 from .nested import nested_module_candidates
 from .pytest_cases import parametrize_case_candidates
+from .qualify import qualify_import_candidates
 from .readback import (
     argparse_default_candidates,
     display_copy_candidates,
@@ -167,6 +168,8 @@ UNUSED_FIELDS = EachPass("unused-fields", unused_field_candidates)
 ARGPARSE_DEFAULTS = EachPass("argparse-defaults", argparse_default_candidates)
 LOOKUP_TABLES = EachPass("lookup-tables", lookup_table_candidates)
 HOIST_CALLS = EachPass("hoist-calls", hoist_call_candidates)
+#: ``import torch`` + ``from torch.func import vmap`` -> ``import torch`` and ``torch.func.vmap`` (a final pass).
+QUALIFY_IMPORTS = EachPass("qualify-imports", qualify_import_candidates)
 
 
 def _single(fn: Callable[[str], str | None]) -> Callable[[str], list[str]]:
@@ -220,7 +223,7 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: numbers only does not start another (reportkit.reduce.schedule).
 NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
-FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, PARENS, ONE_LINE, WHITESPACE)
+FINAL = (COMMENTS, DOCSTRINGS, QUALIFY_IMPORTS, IMPORTS, PARENS, ONE_LINE, WHITESPACE)
 #: Cosmetic changes tried only together with a change of the FINAL passes (in their one test), never alone:
 #: worth no test of their own.
 FINAL_RIDERS = (UNREAD_TARGETS, UNUSED_DEFAULTS)
@@ -261,6 +264,7 @@ __all__ = [
     "INLINING",
     "ONE_LINE",
     "PARENS",
+    "QUALIFY_IMPORTS",
     "LIST_BUILDS",
     "MODULE_CALLS",
     "NESTED_MODULES",
@@ -367,6 +371,7 @@ __all__ = [
     "propose_display_elements",
     "propose_literals_to_one",
     "propose_unused",
+    "qualify_import_candidates",
     "readability_candidates",
     "reindent_lines",
     "self_attr_build_candidates",

@@ -1,0 +1,64 @@
+"""Gathering one package's imports into ``import package`` (reportkit/reduce/passes/qualify.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from reportkit.reduce import passes as P
+from reportkit.reduce.passes.qualify import MAX_READS
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        # a from-import beside the package's import: its name spelled in full where it is read
+        ("import torch\nfrom torch.func import vmap\nvmap(f)(torch.randn(1))\n",
+         ["import torch\ntorch.func.vmap(f)(torch.randn(1))\n"]),
+        # several, and an aliased module import; the package's import stands where the first of them stood
+        ("from torch.optim import SGD\nimport torch.nn.functional as F\nimport torch\nfrom torch import nn\n"
+         "opt = SGD(nn.Linear(1, 1).parameters())\nF.relu(torch.randn(1))\n",
+         ["import torch\nopt = torch.optim.SGD(torch.nn.Linear(1, 1).parameters())\n"
+          "torch.nn.functional.relu(torch.randn(1))\n"]),
+        # two aliased imports without the package's own: one ``import torch`` is still a line less
+        ("import torch.nn as nn\nimport torch.fx as fx\nfx.symbolic_trace(nn.Identity())\n",
+         ["import torch\ntorch.fx.symbolic_trace(torch.nn.Identity())\n"]),
+        # ``from m import a as b``, read in a function and in an annotation
+        ("import torch\nfrom torch.nn import Module as M\ndef f(m: M):\n    return M\n",
+         ["import torch\ndef f(m: torch.nn.Module):\n    return torch.nn.Module\n"]),
+        # a name read too often keeps its import; the others are still gathered when two statements remain
+        ("import torch\nfrom torch import nn\nfrom torch.func import vmap\n" + "nn.Identity()\n" * (MAX_READS + 1)
+         + "vmap(f)\n",
+         ["import torch\nfrom torch import nn\n" + "nn.Identity()\n" * (MAX_READS + 1) + "torch.func.vmap(f)\n"]),
+        # one candidate per package, the one saving the most lines first
+        ("import numpy\nfrom numpy import zeros\nimport torch\nfrom torch import cat\nfrom torch.func import vmap\n"
+         "zeros(1)\ncat(vmap(f))\n",
+         ["import numpy\nfrom numpy import zeros\nimport torch\nzeros(1)\ntorch.cat(torch.func.vmap(f))\n",
+          "import numpy\nimport torch\nfrom torch import cat\nfrom torch.func import vmap\nnumpy.zeros(1)\ncat(vmap(f))\n"]),
+        # not: one statement per package, a relative or star import, ``__future__``, a name bound otherwise too
+        # (a parameter, an assignment), the package's own name bound otherwise, a name declared global, read in an
+        # f-string, a program that reads its scope by name, an import sharing its line, one inside a function,
+        # a line longer than any the script had
+        ("from torch.func import vmap\nvmap(f)\n", []),
+        ("import torch\nfrom .x import y\nfrom torch import *\ny(cat)\n", []),
+        ("from __future__ import annotations\nimport __future__\n", []),
+        ("import torch\nfrom torch.func import vmap\ndef g(vmap):\n    return vmap\n", []),
+        ("import torch\nfrom torch.func import vmap\nvmap = 1\n", []),
+        ("import torch\nfrom torch.func import vmap\ntorch = 1\nvmap(f)\n", []),
+        ("import torch\nfrom torch.func import vmap\ndef g():\n    global vmap\n", []),
+        ('import torch\nfrom torch.func import vmap\nprint(f"{vmap}")\n', []),
+        ("import torch\nfrom torch.func import vmap\nglobals()\nvmap(f)\n", []),
+        ("import torch; from torch.func import vmap\nvmap(f)\n", []),
+        ("import torch\ndef g():\n    from torch.func import vmap\n    return vmap\n", []),
+        ("import torch\nfrom torch.func import vmap\n" + "vmap(" + "x, " * 28 + "x)\n", []),
+    ],
+)
+def test_qualify_import_candidates(source: str, expected: list[str]) -> None:
+    candidates = P.qualify_import_candidates(source)
+    assert candidates == expected
+    assert all(P.parses(c) for c in candidates)
+
+
+def test_qualifying_is_a_final_pass_before_the_import_block_is_tidied() -> None:
+    final = [p.name for p in P.FINAL]
+    assert final.index("qualify-imports") < final.index("imports")
+    assert P.QUALIFY_IMPORTS not in P.SCAFFOLD + P.FINE + P.STRUCTURAL
