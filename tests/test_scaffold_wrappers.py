@@ -196,6 +196,19 @@ def test_helper_inline(source: str, expected: list[str]) -> None:
         ("def f(a):\n    return a.g(a)\nf(1)\n", []),
         ("def f(a):\n    return g(a)\ndef h(g):\n    return f(g)\n", []),
         ("def f(a):\n    return g(a)\nf(a=1)\n", []),
+        # a lambda that only forwards its arguments: the function it calls, where the lambda stands
+        ("import torch\nf = lambda t: torch.nn.functional.normalize(t)\nvmap(f)(x)\n",
+         ["import torch\nf = torch.nn.functional.normalize\nvmap(f)(x)\n"]),
+        ("run(key=lambda a, b: cmp(a, b))\n", ["run(key=cmp)\n"]),
+        # not: reordered, a keyword, a computed argument, the callee a parameter or a local where the lambda is,
+        # a default, in an f-string
+        ("run(lambda a, b: cmp(b, a))\n", []),
+        ("run(lambda a: cmp(a, k=1))\n", []),
+        ("run(lambda a: cmp(a + 1))\n", []),
+        ("run(lambda a: a.cmp(a))\n", []),
+        ("def h(cmp):\n    return run(lambda a: cmp(a))\n", []),
+        ("run(lambda a, b=1: cmp(a, b))\n", []),
+        ('print(f"{(lambda a: cmp(a))}")\n', []),
     ],
 )
 def test_forwarding_functions(source: str, expected: list[str]) -> None:
@@ -213,6 +226,10 @@ def test_forwarding_functions(source: str, expected: list[str]) -> None:
          ["check(lambda x, y=2, *a, k=(1, 2), **kw: x + y, (1,))\n"]),
         ("def f():\n    return 1\nrun(callback=f)\n", ["run(callback=lambda: 1)\n"]),
         ("def f(x):\n    return (x +\n            1)\nrun(f)\n", ["run(lambda x: (x +\n            1))\n"]),
+        # a body that does nothing: the lambda returns None
+        ("def lr_lambda(epoch):\n    pass\nrun(lr_lambda=lr_lambda)\n", ["run(lr_lambda=lambda epoch: None)\n"]),
+        ('def f():\n    """Docs."""\nrun(f)\n', ["run(lambda: None)\n"]),
+        ("def f(x):\n    return\nrun(f)\n", ["run(lambda x: None)\n"]),
         # not: called (inline-expr's), read twice, not an argument, recursive, a default computed, a decorator,
         # more than a return, a yield, a name the body reads bound otherwise where f is passed, f shadowed there,
         # in an f-string
@@ -224,6 +241,7 @@ def test_forwarding_functions(source: str, expected: list[str]) -> None:
         ("def f(x, y=z()):\n    return x\nrun(f)\n", []),
         ("@cache\ndef f(x):\n    return x\nrun(f)\n", []),
         ("def f(x):\n    y = x\n    return y\nrun(f)\n", []),
+        ("def f(x):\n    pass\n    pass\nrun(f)\n", []),
         ("def f(x):\n    return (yield x)\nrun(f)\n", []),
         ("def f(x):\n    return g(x)\ndef h(g):\n    return run(f)\n", []),
         ("def f(x):\n    return x\ndef h(f):\n    return run(f)\n", []),

@@ -216,6 +216,13 @@ def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.A
     return apply_splices(smap.source[start:end], splices)
 
 
+def _does_nothing(func: ast.FunctionDef) -> bool:
+    """``def f(x): pass`` (or only a docstring, ``...``, a bare ``return``): what ``lambda x: None`` does."""
+    body = [b for b in func.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+    return all(isinstance(b, ast.Pass) or (isinstance(b, ast.Return) and b.value is None) for b in body) \
+        and len(body) <= 1
+
+
 def _returned(func: ast.FunctionDef) -> ast.expr | None:
     body = [b for b in func.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
@@ -975,13 +982,13 @@ def helper_inline_candidates(source: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------- forwarding functions
-def _forwarded(func: ast.FunctionDef) -> ast.expr | None:
-    """``def f(a, b): return g(a, b)``, its parameters passed on as they come and nothing else: ``g`` (a name or a
-    dotted name that reads no parameter); None for any other shape."""
+def _forwarded(func: ast.FunctionDef | ast.Lambda) -> ast.expr | None:
+    """``def f(a, b): return g(a, b)`` (``lambda a, b: g(a, b)``), its parameters passed on as they come and nothing
+    else: ``g`` (a name or a dotted name that reads no parameter); None for any other shape."""
     args = func.args
     if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults or not args.args:
         return None
-    call = _returned(func)
+    call = func.body if isinstance(func, ast.Lambda) else _returned(func)
     params = [a.arg for a in args.args]
     if not isinstance(call, ast.Call) or call.keywords \
             or [a.id if isinstance(a, ast.Name) else None for a in call.args] != params:
@@ -1029,6 +1036,28 @@ def forwarding_function_candidates(source: str) -> list[str]:
         candidate = apply_splices(source, [*(Splice(*smap.span(u), text) for u in uses), gone])
         if candidate is not None:
             out.append(candidate)
+    return out + _forwarding_lambdas(source, smap, tree, parents, scopes)
+
+
+def _forwarding_lambdas(source: str, smap: SourceMap, tree: ast.Module, parents: dict[int, ast.AST],
+                        scopes: Scopes) -> list[str]:
+    """``lambda a, b: g(a, b)`` -> ``g`` (:func:`forwarding_function_candidates`), where ``g``'s names mean the
+    module-level bindings both inside the lambda and where it stands."""
+    out = []
+    for lam in ast.walk(tree):
+        callee = _forwarded(lam) if isinstance(lam, ast.Lambda) else None
+        if callee is None or _in_fstring(parents, lam):
+            continue
+        root = callee
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        assert isinstance(root, ast.Name)
+        if not (_module_level_at(scopes, parents, lam, root.id) and _module_level_at(scopes, parents, root, root.id)):
+            continue
+        a, b = smap.span(callee)
+        candidate = apply_splices(source, [Splice(*smap.span(lam), source[a:b])])
+        if candidate is not None:
+            out.append(candidate)
     return out
 
 
@@ -1056,8 +1085,10 @@ def _lambda_of(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, 
                func: ast.FunctionDef) -> tuple[ast.Name, str] | None:
     """(the one read of ``func``, ``lambda params: EXPR``) where ``func`` may become a lambda there."""
     expr = _returned(func)
+    idle = expr is None and _does_nothing(func)
     uses = _names(tree).loads.get(func.name, [])
-    if expr is None or len(uses) != 1 or any(isinstance(n, _NOT_IN_LAMBDA) for n in ast.walk(expr)):
+    if (expr is None and not idle) or len(uses) != 1 \
+            or (expr is not None and any(isinstance(n, _NOT_IN_LAMBDA) for n in ast.walk(expr))):
         return None
     use = uses[0]
     def_start, def_end = smap.stmt_span(func)
@@ -1065,18 +1096,22 @@ def _lambda_of(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, 
             or _in_fstring(parents, use) or not _module_level_at(scopes, parents, use, func.name)):
         return None
     params = _lambda_params(func.args)
-    free = _free_names(func, expr)
+    free = set() if expr is None else _free_names(func, expr)
     if params is None or any(scopes.resolve(func, name) is not tree or not _module_level_at(scopes, parents, use, name)
                              for name in free):
         return None
-    a, b = smap.span(expr)
-    body = source[a:b] if "\n" not in source[a:b] else f"({source[a:b]})"  # (inside the call's brackets)
+    if expr is None:
+        body = "None"
+    else:
+        a, b = smap.span(expr)
+        body = source[a:b] if "\n" not in source[a:b] else f"({source[a:b]})"  # (inside the call's brackets)
     return use, f"lambda {params}: {body}" if params else f"lambda: {body}"
 
 
 def lambda_candidates(source: str) -> list[str]:
     """A module-level ``def f(params): return EXPR`` read once, passed as a call's argument (``symbolic_trace(f)``,
-    ``torch.compile(f)``, ``gradcheck(f, …)``, ``key=f``) -> ``lambda params: EXPR`` there,
+    ``torch.compile(f)``, ``gradcheck(f, …)``, ``key=f``) -> ``lambda params: EXPR`` there (``lambda params:
+    None`` for a body that does nothing: ``pass``, a docstring),
     the def gone, as a maintainer writes it: one candidate per function. (Called once:
     :func:`reportkit.reduce.passes.inline_expression_candidates`; a wrapper of another function:
     :func:`forwarding_function_candidates`.) Every name ``EXPR`` reads must mean the module-level binding
