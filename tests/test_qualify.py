@@ -14,13 +14,15 @@ from reportkit.reduce.passes.qualify import MAX_READS
         # a from-import beside the package's import: its name spelled in full where it is read
         ("import torch\nfrom torch.func import vmap\nvmap(f)(torch.randn(1))\n",
          ["import torch\ntorch.func.vmap(f)(torch.randn(1))\n"]),
-        # several, and an aliased module import; the package's import stands where the first of them stood
+        # several; the package's import stands where the first of them stood; a module's alias stays
         ("from torch.optim import SGD\nimport torch.nn.functional as F\nimport torch\nfrom torch import nn\n"
          "opt = SGD(nn.Linear(1, 1).parameters())\nF.relu(torch.randn(1))\n",
-         ["import torch\nopt = torch.optim.SGD(torch.nn.Linear(1, 1).parameters())\n"
-          "torch.nn.functional.relu(torch.randn(1))\n"]),
-        # two aliased imports without the package's own: one ``import torch`` is still a line less
-        ("import torch.nn as nn\nimport torch.fx as fx\nfx.symbolic_trace(nn.Identity())\n",
+         ["import torch\nimport torch.nn.functional as F\nopt = torch.optim.SGD(torch.nn.Linear(1, 1).parameters())\n"
+          "F.relu(torch.randn(1))\n"]),
+        # two from-imports without the package's own import, and ``import torch.fx`` (which binds ``torch``)
+        ("from torch import nn\nfrom torch.fx import symbolic_trace\nsymbolic_trace(nn.Identity())\n",
+         ["import torch\ntorch.fx.symbolic_trace(torch.nn.Identity())\n"]),
+        ("import torch.fx\nfrom torch import nn\ntorch.fx.symbolic_trace(nn.Identity())\n",
          ["import torch\ntorch.fx.symbolic_trace(torch.nn.Identity())\n"]),
         # ``from m import a as b``, read in a function and in an annotation
         ("import torch\nfrom torch.nn import Module as M\ndef f(m: M):\n    return M\n",
@@ -39,6 +41,8 @@ from reportkit.reduce.passes.qualify import MAX_READS
         # f-string, a program that reads its scope by name, an import sharing its line, one inside a function,
         # a line longer than any the script had
         ("from torch.func import vmap\nvmap(f)\n", []),
+        ("import torch.nn as nn\nimport torch.fx as fx\nfx.symbolic_trace(nn.Identity())\n", []),
+        ("import torch as T\nfrom torch.func import vmap\nvmap(T.randn(1))\n", []),
         ("import torch\nfrom .x import y\nfrom torch import *\ny(cat)\n", []),
         ("from __future__ import annotations\nimport __future__\n", []),
         ("import torch\nfrom torch.func import vmap\ndef g(vmap):\n    return vmap\n", []),

@@ -4,10 +4,11 @@ A reduced script often keeps the author's import block: ``import torch``, ``from
 ``from torch.optim.lr_scheduler import MultiplicativeLR``: three lines for one package, where the reproducer
 a maintainer posts says ``import torch`` and ``torch.func.vmap(...)``; the full name tells a reader where the
 API lives, too. A candidate per package (the first module of the dotted name) imported by two statements or
-more: they become one ``import package`` where the first stood, and every read of a name they bound becomes
-its dotted path (``vmap`` -> ``torch.func.vmap``, ``F`` of ``import torch.nn.functional as F`` ->
-``torch.nn.functional``). The test says whether ``import package`` alone makes the names reachable (a
-submodule the package does not import itself is not).
+more: they become one ``import package`` where the first stood, and every read of a name a ``from`` import
+bound becomes its dotted path (``vmap`` -> ``torch.func.vmap``). A module's alias (``import
+torch.nn.functional as F``, ``import numpy as np``) is a short name its author chose for it, read all through a
+script: it stays. The test says whether ``import package`` alone makes the names reachable (a submodule the
+package does not import itself is not).
 
 Only where the text says the same thing: module-level whole-line imports, no relative import nor ``*``;
 each name is bound by its import alone and read by name at most :data:`MAX_READS` times, never in an f-string
@@ -66,11 +67,9 @@ def _members(stmt: ast.stmt) -> tuple[str, dict[str, str], int] | None:
     if not isinstance(stmt, ast.Import):
         return None
     roots = {a.name.split(".")[0] for a in stmt.names}
-    if len(roots) != 1:
-        return None
-    root = roots.pop()
-    named = {a.asname: a.name for a in stmt.names if a.asname and a.asname != root}
-    return root, named, sum(1 for a in stmt.names if not a.asname or a.asname == root)
+    if len(roots) != 1 or any(a.asname for a in stmt.names):
+        return None  # (``import torch.nn.functional as F``: a short name of the author's, kept)
+    return roots.pop(), {}, len(stmt.names)
 
 
 def _whole_lines(smap: SourceMap, stmt: ast.stmt) -> tuple[int, int] | None:
