@@ -31,6 +31,11 @@ from reportkit.reduce.passes.qualify import MAX_READS
         ("import torch\nfrom torch import nn\nfrom torch.func import vmap\n" + "nn.Identity()\n" * (MAX_READS + 1)
          + "vmap(f)\n",
          ["import torch\nfrom torch import nn\n" + "nn.Identity()\n" * (MAX_READS + 1) + "torch.func.vmap(f)\n"]),
+        # in order, as long as no line grows past the longest (or 88 columns): a name whose line would stays
+        ("import torch\nfrom torch.optim import SGD\nfrom torch.optim.lr_scheduler import MultiplicativeLR\n"
+         "opt = SGD(m.parameters())\nMultiplicativeLR(opt, lr_lambda=lambda epoch: None, last_epoch=1, verbose=False)\n",
+         ["import torch\nfrom torch.optim.lr_scheduler import MultiplicativeLR\nopt = torch.optim.SGD(m.parameters())\n"
+          "MultiplicativeLR(opt, lr_lambda=lambda epoch: None, last_epoch=1, verbose=False)\n"]),
         # one candidate per package, the one saving the most lines first
         ("import numpy\nfrom numpy import zeros\nimport torch\nfrom torch import cat\nfrom torch.func import vmap\n"
          "zeros(1)\ncat(vmap(f))\n",

@@ -99,18 +99,17 @@ def qualify_import_candidates(source: str) -> list[str]:
     longest = max(MAX_LINE, *(len(line) for line in source.splitlines()))
     found = []
     for root, members in groups.items():
-        if len(members) < 2:
-            continue
-        candidate = _gathered(source, smap, program, root, members)
-        if candidate is not None and max(len(line) for line in candidate.splitlines()) <= longest:
+        candidate = _gathered(source, smap, program, root, members, longest) if len(members) >= 2 else None
+        if candidate is not None:
             found.append((len(candidate.splitlines()), candidate))
     return [candidate for _, candidate in sorted(found, key=lambda f: f[0])]
 
 
 def _gathered(source: str, smap: SourceMap, program: _Program, root: str,
-              members: list[tuple[ast.stmt, dict[str, str], int]]) -> str | None:
-    """The imports of ``root`` whose names may be spelled in full (``members``: all of them) as one
-    ``import root``, their names read as dotted paths; None where fewer than two may."""
+              members: list[tuple[ast.stmt, dict[str, str], int]], longest: int) -> str | None:
+    """The imports of ``root`` (``members``: all of them) whose names may be spelled in full as one ``import
+    root``, their names read as dotted paths, in order as long as no line grows past ``longest``; None where
+    fewer than two may."""
     if program.bindings[root] != sum(own for _, _, own in members) or root in program.declared:
         return None
 
@@ -118,9 +117,22 @@ def _gathered(source: str, smap: SourceMap, program: _Program, root: str,
         return (name != root and program.bindings[name] == 1 and name not in program.declared
                 and name not in program.in_fstring and len(program.loads.get(name, [])) <= MAX_READS)
 
-    gathered = [(stmt, named) for stmt, named, _ in members if all(spelled(name) for name in named)]
-    if len(gathered) < 2:
-        return None
+    gathered: list[tuple[ast.stmt, dict[str, str]]] = []
+    candidate = None
+    for stmt, named, _ in members:
+        if not all(spelled(name) for name in named):
+            continue
+        tried = _spelled_out(source, smap, program, [*gathered, (stmt, named)], root)
+        if tried is not None and max(len(line) for line in tried.splitlines()) <= longest:
+            gathered.append((stmt, named))
+            candidate = tried
+    return candidate if len(gathered) >= 2 else None
+
+
+def _spelled_out(source: str, smap: SourceMap, program: _Program, gathered: list[tuple[ast.stmt, dict[str, str]]],
+                 root: str) -> str | None:
+    """``gathered`` (imports and the names they bind) as one ``import root`` where the first stood, each name
+    read as its dotted path."""
     splices = []
     for k, (stmt, named) in enumerate(gathered):
         for name, path in named.items():
