@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import threading
 import traceback
@@ -1141,3 +1142,22 @@ def test_unread_targets_ride_along_with_the_final_passes(comment: str) -> None:
     result, _recorder = reduce_checked(source, raises(ValueError, "1"))
     assert ("a, _ = divmod(" in result.source) == bool(comment), result.source
     assert "#" not in result.source
+
+
+@pytest.mark.parametrize("gathering_holds", [False, True])
+def test_imports_are_gathered_in_the_final_passes_one_test(gathering_holds: bool) -> None:
+    """``from os.path import join`` beside ``import os`` becomes ``os.path.join`` in the final passes' one test;
+    where that fails (here: the predicate rejects it, as a submodule ``import os`` alone does not load would), the
+    other final passes together (then the gathering alone: the candidate already tested), not one by one."""
+    source = "import os\nfrom os.path import join  # where\n\n\n\nraise ValueError(((join(\n    os.sep, 'b'))))\n"
+    predicate = raises(ValueError, os.path.join(os.sep, "b"))
+
+    def interesting(candidate: str) -> bool:
+        return (gathering_holds or "os.path.join" not in candidate) and predicate(candidate)
+
+    result, recorder = reduce_checked(source, interesting)
+    expected = ("import os\n\nraise ValueError(os.path.join(os.sep, 'b'))\n" if gathering_holds
+                else "import os\nfrom os.path import join\n\nraise ValueError(join(os.sep, 'b'))\n")
+    assert result.source == expected
+    assert len([c for c in recorder.seen if "os.path.join" in c]) == 1
+    assert len([c for c in recorder.seen if "# where" not in c]) == (2 if gathering_holds else 3), list(recorder.seen)

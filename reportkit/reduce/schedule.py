@@ -283,30 +283,44 @@ class _Schedule:
     def _final(self) -> None:
         """The cosmetic passes: all of them as one candidate (one test), one by one only if that fails. The
         riders (:data:`reportkit.reduce.passes.FINAL_RIDERS`) only join a change of the others: never a test
-        of their own."""
+        of their own. Gathering imports is the one that may fail (a submodule the package does not import
+        itself): when all together fail, the others together, then the gathering alone."""
+        changed: list[str] = []
+        if self._together(P.FINAL, changed):
+            return
+        rest = tuple(p for p in P.FINAL if p is not P.QUALIFY_IMPORTS)
+        if P.QUALIFY_IMPORTS.name in changed and self._together(rest, []):
+            self._run_pass(P.QUALIFY_IMPORTS)
+            return
+        for final in P.FINAL:
+            self._run_pass(final)
+
+    def _together(self, finals: tuple[P.Pass, ...], changed: list[str]) -> bool:
+        """``finals`` and the riders applied one after the other, as one candidate: accepted? (False where fewer
+        than two of them change anything: the one-by-one runs try it.) ``changed``: the names of those that
+        changed anything, filled in."""
         problem = self.problem
-        source, changed = problem.current, []
-        for final in (*P.FINAL, *P.FINAL_RIDERS):
+        source = problem.current
+        for final in (*finals, *P.FINAL_RIDERS):
             if final in P.FINAL_RIDERS and not changed:
                 break
             proposed = final.candidates(source)
             if proposed:
                 source = proposed[0]
                 changed.append(final.name)
-        if len(changed) > 1:
-            def together() -> bool:
-                problem.set_phase("final")
-                if source == problem.current or not problem.test(source):
-                    return False
-                with problem.lock:
-                    for name in changed[1:]:
-                        problem.stats.passes[name] = problem.stats.passes.get(name, 0) + 1
-                return problem.accept(source, changed[0], 1)
+        if len(changed) < 2:
+            return False
 
-            if problem.confirm.checked("final", together):
-                return
-        for final in P.FINAL:
-            self._run_pass(final)
+        def together() -> bool:
+            problem.set_phase("final")
+            if source == problem.current or not problem.test(source):
+                return False
+            with problem.lock:
+                for name in changed[1:]:
+                    problem.stats.passes[name] = problem.stats.passes.get(name, 0) + 1
+            return problem.accept(source, changed[0], 1)
+
+        return problem.confirm.checked("final", together)
 
     def _structural(self) -> None:
         for _ in range(_MAX_ROUNDS):
