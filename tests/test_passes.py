@@ -630,6 +630,23 @@ def test_tidy_imports(source: str, expected: str | None) -> None:
 @pytest.mark.parametrize(
     "source, expected",
     [
+        ("b.lu_solve(*(torch.randn(2, 2), torch.zeros(2, dtype=torch.int32)))\n",
+         "b.lu_solve(torch.randn(2, 2), torch.zeros(2, dtype=torch.int32))\n"),
+        ("f(x, *[1, g(*(2,))], k=3)\n", "f(x, 1, g(2), k=3)\n"),  # one inside another too
+        ("f(*(lambda: 1, a if b else c))\n", "f(lambda: 1, a if b else c)\n"),
+        # not: an empty display, an unpacking inside it, a name, a display over several lines, no call
+        ("f(*(), *y, *(*z, 1))\n", None),
+        ("f(*(1,\n    2))\n", None),
+        ("x = [*(1, 2)]\n", None),
+    ],
+)
+def test_spread_starred_displays(source: str, expected: str | None) -> None:
+    assert P.spread_starred_displays(source) == expected
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
         ('D = {\n    "dim": 1,\n}\n', 'D = {"dim": 1}\n'),
         ("t = (\n    1,\n)\n", "t = (1,)\n"),  # a one-element tuple keeps its comma
         ("def g():\n    y = call(\n        1, 2,\n        3,\n    )\n", "def g():\n    y = call(1, 2, 3)\n"),

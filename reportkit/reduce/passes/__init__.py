@@ -16,6 +16,7 @@ from .cosmetic import (
     drop_comments,
     drop_redundant_parens,
     join_short_statements,
+    spread_starred_displays,
     tidy_imports,
     tidy_whitespace,
 )
@@ -186,6 +187,7 @@ COMMENTS = EachPass("comments", _single(drop_comments))
 WHITESPACE = EachPass("whitespace", _single(tidy_whitespace))
 IMPORTS = EachPass("imports", _single(tidy_imports))
 PARENS = EachPass("parens", _single(drop_redundant_parens))
+STARRED = EachPass("starred", _single(spread_starred_displays))
 ONE_LINE = EachPass("one-line", _single(join_short_statements))
 UNREAD_TARGETS = EachPass("unread-targets", _single(unread_targets))
 UNUSED_DEFAULTS = EachPass("unused-defaults", _single(unused_defaults_of_values))
@@ -223,7 +225,7 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: numbers only does not start another (reportkit.reduce.schedule).
 NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
-FINAL = (COMMENTS, DOCSTRINGS, QUALIFY_IMPORTS, IMPORTS, PARENS, ONE_LINE, WHITESPACE)
+FINAL = (COMMENTS, DOCSTRINGS, QUALIFY_IMPORTS, IMPORTS, STARRED, PARENS, ONE_LINE, WHITESPACE)
 #: Cosmetic changes tried only together with a change of the FINAL passes (in their one test), never alone:
 #: worth no test of their own.
 FINAL_RIDERS = (UNREAD_TARGETS, UNUSED_DEFAULTS)
@@ -304,6 +306,7 @@ __all__ = [
     "LITERALS_TO_ONE",
     "SHRINK_LITERALS",
     "SIMPLIFY",
+    "STARRED",
     "STRUCTURAL",
     "UNUSED",
     "UNWRAP",
@@ -377,6 +380,7 @@ __all__ = [
     "self_attr_build_candidates",
     "self_attr_candidates",
     "simplify_candidates",
+    "spread_starred_displays",
     "statement_levels",
     "tree_of",
     "tidy_whitespace",

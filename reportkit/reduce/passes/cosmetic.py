@@ -303,6 +303,39 @@ def drop_redundant_parens(source: str) -> str | None:
     return out if out != source else None
 
 
+def spread_starred_displays(source: str) -> str | None:
+    """``b.lu_solve(*(lu, pivots))`` -> ``b.lu_solve(lu, pivots)``: a call's argument that unpacks a tuple or list
+    display written there (what materializing ``*torch.lu(A)`` leaves) passes its elements. The same call;
+    only a display of one line, not empty, without an unpacking of its own."""
+    out = source
+    for _ in range(8):  # (one inside another: the outer one first)
+        spread = _spread_once(out)
+        if spread is None:
+            break
+        out = spread
+    return out if out != source else None
+
+
+def _spread_once(source: str) -> str | None:
+    parsed = _parsed(source)
+    if parsed is None:
+        return None
+    tree, _reference, smap = parsed
+    splices = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        for arg in node.args:
+            display = arg.value if isinstance(arg, ast.Starred) else None
+            if (isinstance(display, (ast.Tuple, ast.List)) and display.elts and arg.lineno == arg.end_lineno
+                    and not any(isinstance(e, ast.Starred) for e in display.elts)):
+                splices.append(Splice(*smap.span(arg), ", ".join(smap.text(e) for e in display.elts)))
+    if not splices:
+        return None
+    candidate = apply_splices(source, splices)
+    return candidate if candidate is not None and _dump(candidate) is not None else None
+
+
 def _enclosing_pairs(source: str, start: int, end: int) -> list[tuple[int, int]]:
     """The offsets of the ``(`` and ``)`` right around ``source[start:end]`` (blanks between), pair after pair
     outwards, up to a pair that is a call's own (``f(x)``; not ``return (x)``, ``not (x)``) or across lines."""
