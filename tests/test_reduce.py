@@ -1148,7 +1148,7 @@ def test_unread_targets_ride_along_with_the_final_passes(comment: str) -> None:
 def test_imports_are_gathered_in_the_final_passes_one_test(gathering_holds: bool) -> None:
     """``from os.path import join`` beside ``import os`` becomes ``os.path.join`` in the final passes' one test;
     where that fails (here: the predicate rejects it, as a submodule ``import os`` alone does not load would), the
-    other final passes together (then the gathering alone: the candidate already tested), not one by one."""
+    other final passes together, not one by one."""
     source = "import os\nfrom os.path import join  # where\n\n\n\nraise ValueError(((join(\n    os.sep, 'b'))))\n"
     predicate = raises(ValueError, os.path.join(os.sep, "b"))
 

@@ -284,25 +284,24 @@ class _Schedule:
         """The cosmetic passes: all of them as one candidate (one test), one by one only if that fails. The
         riders (:data:`reportkit.reduce.passes.FINAL_RIDERS`) only join a change of the others: never a test
         of their own. Gathering imports is the one that may fail (a submodule the package does not import
-        itself): when all together fail, the others together, then the gathering alone."""
+        itself): when all together fail, the others together before any one alone."""
         changed: list[str] = []
-        if self._together(P.FINAL, changed):
+        if self._together(P.FINAL_RIDERS, changed):
             return
-        rest = tuple(p for p in P.FINAL if p is not P.QUALIFY_IMPORTS)
-        if P.QUALIFY_IMPORTS.name in changed and self._together(rest, []):
-            self._run_pass(P.QUALIFY_IMPORTS)
+        riders = tuple(p for p in P.FINAL_RIDERS if p is not P.QUALIFY_IMPORTS)
+        if P.QUALIFY_IMPORTS.name in changed and self._together(riders, []):
             return
         for final in P.FINAL:
             self._run_pass(final)
 
-    def _together(self, finals: tuple[P.Pass, ...], changed: list[str]) -> bool:
-        """``finals`` and the riders applied one after the other, as one candidate: accepted? (False where fewer
-        than two of them change anything: the one-by-one runs try it.) ``changed``: the names of those that
-        changed anything, filled in."""
+    def _together(self, riders: tuple[P.Pass, ...], changed: list[str]) -> bool:
+        """The final passes and ``riders`` applied one after the other, as one candidate: accepted? (False where
+        fewer than two of them change anything: the one-by-one runs try it.) ``changed``: the names of those
+        that changed anything, filled in."""
         problem = self.problem
         source = problem.current
-        for final in (*finals, *P.FINAL_RIDERS):
-            if final in P.FINAL_RIDERS and not changed:
+        for final in (*P.FINAL, *riders):
+            if final in riders and not changed:
                 break
             proposed = final.candidates(source)
             if proposed:

@@ -169,7 +169,7 @@ UNUSED_FIELDS = EachPass("unused-fields", unused_field_candidates)
 ARGPARSE_DEFAULTS = EachPass("argparse-defaults", argparse_default_candidates)
 LOOKUP_TABLES = EachPass("lookup-tables", lookup_table_candidates)
 HOIST_CALLS = EachPass("hoist-calls", hoist_call_candidates)
-#: ``import torch`` + ``from torch.func import vmap`` -> ``import torch`` and ``torch.func.vmap`` (a final pass).
+#: ``import torch`` + ``from torch.func import vmap`` -> ``import torch`` and ``torch.func.vmap`` (a final rider).
 QUALIFY_IMPORTS = EachPass("qualify-imports", qualify_import_candidates)
 
 
@@ -225,10 +225,10 @@ REBUILDING_PASSES = (SELF_ATTR_BUILDS, SEQUENTIAL_CALL_BUILDS, DATASET_LISTS)
 #: numbers only does not start another (reportkit.reduce.schedule).
 NUMBER_SEARCHES = (SHRINK_LITERALS,)
 #: One try each at the very end.
-FINAL = (COMMENTS, DOCSTRINGS, QUALIFY_IMPORTS, IMPORTS, STARRED, PARENS, ONE_LINE, WHITESPACE)
+FINAL = (COMMENTS, DOCSTRINGS, IMPORTS, PARENS, ONE_LINE, WHITESPACE)
 #: Cosmetic changes tried only together with a change of the FINAL passes (in their one test), never alone:
 #: worth no test of their own.
-FINAL_RIDERS = (UNREAD_TARGETS, UNUSED_DEFAULTS)
+FINAL_RIDERS = (QUALIFY_IMPORTS, STARRED, UNREAD_TARGETS, UNUSED_DEFAULTS)
 #: Passes that put code where a name, a call or an attribute read stood (one-use variables and functions,
 #: helpers, ``self.x``, a record's fields, a lookup, an option's default, a delegating or factory call):
 #: their candidates may not hold a statement more complex than the original's most complex one
