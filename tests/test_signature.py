@@ -443,6 +443,12 @@ def test_the_operation_site_keeps_what_an_operation_is_applied_to_not_its_values
      "RAISE_VARARGS", False),  # the script's own raise: its statement is the site
     (("v = x.item()", "x.item()"), ("v = x.item()", ""), "CALL", True),  # the same statement
     (("v = f(x.item())", "x.item()"), ("v = g(x.item())", ""), "CALL", False),  # a candidate's unknown site
+    # the same thing spelled through a longer dotted path (an import gathered into ``import torch``); not another
+    (("class M(nn.Module[T]):", "nn.Module[T]"), ("class M(torch.nn.Module[T]):", "torch.nn.Module[T]"),
+     "BINARY_SUBSCR", True),
+    (("y = vmap(f)", "vmap(f)"), ("y = torch.func.vmap(f)", "torch.func.vmap(f)"), "CALL", True),
+    (("y = m.x[0]", "m.x[0]"), ("y = n.x[0]", "n.x[0]"), "BINARY_SUBSCR", False),
+    (("y = xmap(f)", "xmap(f)"), ("y = torch.func.vmap(f)", "torch.func.vmap(f)"), "CALL", False),
 ])
 def test_a_script_frame_raising_in_the_same_operation_is_the_same_site(a, b, op, same):
     from reportkit.failure.signature import Location, same_location

@@ -837,11 +837,14 @@ _STATEMENT_OPS = frozenset({"", "RAISE_VARARGS", "RERAISE"})
 def _same_operation(a: Location, b: Location) -> bool:
     """Two frames of the script that raised in the same operation (:func:`operation_site`) of statements
     that differ around it: the failing call or subscript, its arguments' values and the statement that holds
-    it (a variable inlined into it, a loop index made a constant) changed, the operation did not."""
+    it (a variable inlined into it, a loop index made a constant) changed, the operation did not. What it is
+    applied to may be spelled through a longer dotted path in one of them (``nn.Module[]`` and
+    ``torch.nn.Module[]``: an import gathered into ``import torch``; ``x.size()`` and ``self.x.size()``)."""
     if not (a.in_script and b.in_script) or a.op != b.op or a.op in _STATEMENT_OPS:
         return False
-    site = operation_site(a.expr)
-    return site is not None and site == operation_site(b.expr)
+    site, other = operation_site(a.expr), operation_site(b.expr)
+    return site is not None and other is not None and (
+        site == other or site.endswith("." + other) or other.endswith("." + site))
 
 
 def operation_site(expr: str) -> str | None:
