@@ -548,6 +548,11 @@ def test_simplify_candidates() -> None:
         ("import torch\ny = torch.zeros(n, dtype=torch.long, layout=L)\n",
          ["import torch\ny = n\n", "import torch\ny = L\n"]),
         ("import time\ny = time.time()\n", ["import time\ny = 0\n"]),
+        # ... nor for a lambda (a function: a hook, a key), its body may still shrink
+        ("m.register_hook(lambda g: None)\n", []),
+        ("y = sorted(xs, key=lambda k: k + 1)\n",
+         ["y = 0\n", "y = xs\n", "y = sorted(xs, key=lambda k: 0)\n", "y = sorted(xs, key=lambda k: k)\n",
+          "y = sorted(xs, key=lambda k: 1)\n"]),
         # a local function's or a builtin's number argument may be its value (``max(8, n)``)
         ("y = max(8, n)\n", ["y = 0\n", "y = 8\n", "y = n\n"]),
         ("import json\nlog.append(json.loads(line))\n",

@@ -557,9 +557,12 @@ class _Names(NamedTuple):
 
 def _zero_fits(node: ast.expr, at_statement: bool, receivers: set[int], imported: set[str]) -> bool:
     """``0`` may stand for ``node``: ``f(x) + 1`` -> ``0 + 1``; not for a whole statement's call (deleting it is
-    HDD's business), the object of an attribute or subscript (``0.attr`` / ``0[i]`` can only fail) or a call
-    of an installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module)."""
-    return not at_statement and id(node) not in receivers and not _third_party_call(node, imported)
+    HDD's business), the object of an attribute or subscript (``0.attr`` / ``0[i]`` can only fail), a call
+    of an installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module) or a lambda (a
+    function: ``m.register_full_backward_hook(lambda m, i, o: None)`` registers a hook, ``0`` in its place is no
+    hook a reader would write)."""
+    return (not at_statement and id(node) not in receivers and not _third_party_call(node, imported)
+            and not isinstance(node, ast.Lambda))
 
 
 def _statement_loses_call(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
@@ -606,7 +609,13 @@ def _query_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, names: _N
 
 
 #: Sub-expressions never hoisted into their expression's place: each (node, sub, at_statement, names) -> bool.
-_NOT_HOISTED = (_statement_loses_call, _method_owner, _dtype_receiver, _query_receiver, _library_argument)
+def _function_argument(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
+    """``m.register_hook(lambda g: None)`` -> ``lambda g: None``: a function passed is not what the call computes."""
+    return isinstance(sub, ast.Lambda)
+
+
+_NOT_HOISTED = (_statement_loses_call, _method_owner, _dtype_receiver, _query_receiver, _library_argument,
+                _function_argument)
 
 
 def simplify_candidates(source: str) -> list[str]:
@@ -620,7 +629,7 @@ def simplify_candidates(source: str) -> list[str]:
     ``torch``), a literal or a module's constant argument of an imported module's function in place of
     the call (``torch.zeros(16, dtype=torch.long)`` -> ``16`` or ``torch.long``), and ``0`` for a call of an
     installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module; the standard
-    library's ``time.time()`` may become ``0``), and a dtype conversion's receiver in its place
+    library's ``time.time()`` may become ``0``) or a lambda (a function), and a dtype conversion's receiver in its place
     (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it), nor a query's
     (``x.size()`` -> ``x``, ``loss.item()`` -> ``loss``: a shape, a number, not the tensor); nothing
     for the data a tensor is made of (``torch.DoubleTensor(0)`` is empty: another rank), and no part of a shape
