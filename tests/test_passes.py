@@ -423,6 +423,11 @@ def test_call_args_multiline_and_parenthesized() -> None:
     ("y = x.to(dtype=dt)\n", {"y = x.to()"}),
     ("y = x.to(d)\n", {"y = x.to()"}),
     ("y = f(x, dtype=torch.float16)\n", {"y = f(dtype=torch.float16)"}),
+    # the dim of a shape query: without it the call returns the whole shape
+    ("y = x.size(0)\n", set()),
+    ("y = x.size(dim=1)\n", set()),
+    ("y = x.stride(0)\n", set()),
+    ("y = x.sum(0)\n", {"y = x.sum()"}),
 ])
 def test_call_args_never_shift_or_starve(source: str, removable: set[str]) -> None:
     lines = source.splitlines()
@@ -528,6 +533,10 @@ def test_simplify_candidates() -> None:
         ("y = x.size(1)\n", ["y = 0\n", "y = 1\n"]),
         ("if loss.item() > 0:\n    pass\n", ["if 0:\n    pass\n", "if 0 > 0:\n    pass\n"]),
         ("n = len(x.tolist())\n", ["n = 0\n", "n = x.tolist()\n", "n = len(0)\n"]),
+        # ... nor a whole shape for an entry of it (a tuple for a number)
+        ("y = f(x.shape[0])\n", ["y = 0\n", "y = x.shape[0]\n", "y = f(0)\n"]),
+        ("y = f(x.size()[1])\n", ["y = 0\n", "y = x.size()[1]\n", "y = f(0)\n"]),
+        ("y = f(rows[1])\n", ["y = 0\n", "y = rows[1]\n", "y = f(0)\n", "y = f(rows)\n"]),
         (
             "y = (a +\n  b) * 2\n",
             ["y = 0\n", "y = (a +\n  b)\n", "y = 2\n", "y = (0) * 2\n", "y = (a) * 2\n", "y = (b) * 2\n"],

@@ -349,6 +349,17 @@ def _names_the_dtype(call: ast.Call, element: ast.AST) -> bool:
     return call.func.attr == "astype" or _names_dtype(element)
 
 
+def _picks_a_dim(node: ast.Call, element: ast.expr | ast.keyword) -> bool:
+    """``x.size(0)`` -> ``x.size()``: the dim given to a shape query picks a number out of the shape; without it
+    the call returns the whole shape, another kind of value (:func:`_shape_entry`)."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("size", "stride")):
+        return False
+    if node.args:
+        return element is node.args[0]
+    return isinstance(element, ast.keyword) and element.arg == "dim"
+
+
 def propose_call_args(source: str) -> list[Edit]:
     """Delete keyword arguments and the last positional argument of every call.
 
@@ -362,7 +373,8 @@ def propose_call_args(source: str) -> list[Edit]:
     the cause of many a library's error whose message does not name it (``F.one_hot`` rejects every
     index dtype but int64 with one message), so it stays as the code wrote it; and a dim of a tensor's
     shape (``torch.randn(2, 3, 4)``, ``x.view(2, -1)``: :func:`reportkit.reduce.passes.shapes.shape_nodes`):
-    the tensor keeps its rank, its sizes shrink with the numbers.
+    the tensor keeps its rank, its sizes shrink with the numbers; nor the dim of a shape query (``x.size(0)``:
+    :func:`_picks_a_dim`).
     """
     tree = ast.parse(source)
     smap = SourceMap(source)
@@ -390,7 +402,7 @@ def propose_call_args(source: str) -> list[Edit]:
                     continue
                 if _input_of_object_call(node, element, submodules):
                     continue
-                if _names_the_dtype(node, element):
+                if _names_the_dtype(node, element) or _picks_a_dim(node, element):
                     continue
                 if id(element.value if isinstance(element, ast.keyword) else element) in dims:
                     continue
@@ -608,14 +620,28 @@ def _query_receiver(node: ast.expr, sub: ast.expr, at_statement: bool, names: _N
     return not at_statement and sub is _receiver(node) and node.func.attr in _QUERY_METHODS  # type: ignore[attr-defined]
 
 
-#: Sub-expressions never hoisted into their expression's place: each (node, sub, at_statement, names) -> bool.
 def _function_argument(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
     """``m.register_hook(lambda g: None)`` -> ``lambda g: None``: a function passed is not what the call computes."""
     return isinstance(sub, ast.Lambda)
 
 
+def _whole_shape(node: ast.expr) -> bool:
+    """``x.shape``, ``x.size()``: a tensor's whole shape (a tuple of numbers)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "shape") or (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size"
+        and not node.args and not node.keywords)
+
+
+def _shape_entry(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
+    """``x.shape[0]`` -> ``x.shape``, ``x.size()[1]`` -> ``x.size()``: an entry of a shape is a number, the shape a
+    tuple, another kind of value (a held-out report: ``torch.zeros(x.size(0), x.size(1))`` of a traced ``x`` became
+    ``torch.zeros(x.size(), 0)``, a call that fails without tracing as well)."""
+    return not at_statement and isinstance(node, ast.Subscript) and sub is node.value and _whole_shape(sub)
+
+
+#: Sub-expressions never hoisted into their expression's place: each (node, sub, at_statement, names) -> bool.
 _NOT_HOISTED = (_statement_loses_call, _method_owner, _dtype_receiver, _query_receiver, _library_argument,
-                _function_argument)
+                _function_argument, _shape_entry)
 
 
 def simplify_candidates(source: str) -> list[str]:
