@@ -1,0 +1,2 @@
+import torch
+len(torch.nested.nested_tensor([torch.zeros(2)]))

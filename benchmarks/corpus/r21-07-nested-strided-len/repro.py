@@ -1,0 +1,4 @@
+import torch
+
+t = torch.nested.nested_tensor([torch.zeros(2)])
+len(t)

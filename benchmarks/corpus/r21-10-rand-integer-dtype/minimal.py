@@ -1,0 +1,2 @@
+import torch
+torch.rand(1, dtype=torch.int32)

@@ -1,0 +1,2 @@
+import torch
+torch.rand((3,), dtype=torch.int32)
