@@ -537,6 +537,11 @@ def test_simplify_candidates() -> None:
         ("y = f(x.shape[0])\n", ["y = 0\n", "y = x.shape[0]\n", "y = f(0)\n"]),
         ("y = f(x.size()[1])\n", ["y = 0\n", "y = x.size()[1]\n", "y = f(0)\n"]),
         ("y = f(rows[1])\n", ["y = 0\n", "y = rows[1]\n", "y = f(0)\n", "y = f(rows)\n"]),
+        # ... nor an input of a call that makes another kind of tensor (a layout, a parameter), nor 0 for it
+        ("import torch\ns = torch.sparse_coo_tensor(i, v, (2, 2))\n", ["import torch\ns = torch.sparse_coo_tensor(i, v, 0)\n"]),
+        ("y = f(x.to_sparse())\n", ["y = 0\n", "y = x.to_sparse()\n"]),
+        ("import torch\np = torch.nn.Parameter(torch.randn(2))\n", []),
+        ("y = f(nested_tensor(xs))\n", ["y = 0\n", "y = nested_tensor(xs)\n"]),
         (
             "y = (a +\n  b) * 2\n",
             ["y = 0\n", "y = (a +\n  b)\n", "y = 2\n", "y = (0) * 2\n", "y = (a) * 2\n", "y = (b) * 2\n"],

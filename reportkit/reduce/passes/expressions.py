@@ -574,7 +574,7 @@ def _zero_fits(node: ast.expr, at_statement: bool, receivers: set[int], imported
     function: ``m.register_full_backward_hook(lambda m, i, o: None)`` registers a hook, ``0`` in its place is no
     hook a reader would write)."""
     return (not at_statement and id(node) not in receivers and not _third_party_call(node, imported)
-            and not isinstance(node, ast.Lambda))
+            and not isinstance(node, ast.Lambda) and not _kind_builder(node))
 
 
 def _statement_loses_call(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
@@ -639,9 +639,35 @@ def _shape_entry(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Name
     return not at_statement and isinstance(node, ast.Subscript) and sub is node.value and _whole_shape(sub)
 
 
+#: Calls that make a tensor of another kind than their inputs: a layout (sparse, nested, dense, MKL-DNN) or a
+#: parameter: ``torch.sparse_coo_tensor(indices, values, size)`` is no ``indices`` (a held-out report: the sparse
+#: ``input`` of ``torch.sspaddmm`` became its dense indices, which trips the same internal assert for another
+#: argument, and the dense ``out=`` the report was about went).
+_KIND_BUILDERS = frozenset({
+    "sparse_coo_tensor", "sparse_csr_tensor", "sparse_csc_tensor", "sparse_bsr_tensor", "sparse_bsc_tensor",
+    "sparse_compressed_tensor", "nested_tensor", "as_nested_tensor", "nested_tensor_from_jagged", "to_sparse",
+    "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr", "to_sparse_bsc", "to_dense", "to_mkldnn",
+    "to_padded_tensor", "Parameter", "Buffer", "UninitializedParameter"})
+
+
+def _kind_builder(node: ast.expr) -> bool:
+    """A call of one of :data:`_KIND_BUILDERS` (by its last name)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return name in _KIND_BUILDERS
+
+
+def _kind_input(node: ast.expr, sub: ast.expr, at_statement: bool, names: _Names) -> bool:
+    """``torch.sparse_coo_tensor(i, v, size)`` -> ``i``, ``x.to_sparse()`` -> ``x``, ``nn.Parameter(t)`` -> ``t``: an
+    input of a call that makes another kind of tensor (:data:`_KIND_BUILDERS`) is not that tensor."""
+    return not at_statement and _kind_builder(node)
+
+
 #: Sub-expressions never hoisted into their expression's place: each (node, sub, at_statement, names) -> bool.
 _NOT_HOISTED = (_statement_loses_call, _method_owner, _dtype_receiver, _query_receiver, _library_argument,
-                _function_argument, _shape_entry)
+                _function_argument, _shape_entry, _kind_input)
 
 
 def simplify_candidates(source: str) -> list[str]:
