@@ -216,13 +216,6 @@ def _substitute_params(smap: SourceMap, scopes: Scopes, parents: dict[int, ast.A
     return apply_splices(smap.source[start:end], splices)
 
 
-def _does_nothing(func: ast.FunctionDef) -> bool:
-    """``def f(x): pass`` (or only a docstring, ``...``, a bare ``return``): what ``lambda x: None`` does."""
-    body = [b for b in func.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
-    return all(isinstance(b, ast.Pass) or (isinstance(b, ast.Return) and b.value is None) for b in body) \
-        and len(body) <= 1
-
-
 def _returned(func: ast.FunctionDef) -> ast.expr | None:
     body = [b for b in func.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
@@ -1085,10 +1078,8 @@ def _lambda_of(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, 
                func: ast.FunctionDef) -> tuple[ast.Name, str] | None:
     """(the one read of ``func``, ``lambda params: EXPR``) where ``func`` may become a lambda there."""
     expr = _returned(func)
-    idle = expr is None and _does_nothing(func)
     uses = _names(tree).loads.get(func.name, [])
-    if (expr is None and not idle) or len(uses) != 1 \
-            or (expr is not None and any(isinstance(n, _NOT_IN_LAMBDA) for n in ast.walk(expr))):
+    if expr is None or len(uses) != 1 or any(isinstance(n, _NOT_IN_LAMBDA) for n in ast.walk(expr)):
         return None
     use = uses[0]
     def_start, def_end = smap.stmt_span(func)
@@ -1096,22 +1087,18 @@ def _lambda_of(source: str, smap: SourceMap, scopes: Scopes, parents: dict[int, 
             or _in_fstring(parents, use) or not _module_level_at(scopes, parents, use, func.name)):
         return None
     params = _lambda_params(func.args)
-    free = set() if expr is None else _free_names(func, expr)
+    free = _free_names(func, expr)
     if params is None or any(scopes.resolve(func, name) is not tree or not _module_level_at(scopes, parents, use, name)
                              for name in free):
         return None
-    if expr is None:
-        body = "None"
-    else:
-        a, b = smap.span(expr)
-        body = source[a:b] if "\n" not in source[a:b] else f"({source[a:b]})"  # (inside the call's brackets)
+    a, b = smap.span(expr)
+    body = source[a:b] if "\n" not in source[a:b] else f"({source[a:b]})"  # (inside the call's brackets)
     return use, f"lambda {params}: {body}" if params else f"lambda: {body}"
 
 
 def lambda_candidates(source: str) -> list[str]:
     """A module-level ``def f(params): return EXPR`` read once, passed as a call's argument (``symbolic_trace(f)``,
-    ``torch.compile(f)``, ``gradcheck(f, …)``, ``key=f``) -> ``lambda params: EXPR`` there (``lambda params:
-    None`` for a body that does nothing: ``pass``, a docstring),
+    ``torch.compile(f)``, ``gradcheck(f, …)``, ``key=f``) -> ``lambda params: EXPR`` there,
     the def gone, as a maintainer writes it: one candidate per function. (Called once:
     :func:`reportkit.reduce.passes.inline_expression_candidates`; a wrapper of another function:
     :func:`forwarding_function_candidates`.) Every name ``EXPR`` reads must mean the module-level binding
