@@ -1,0 +1,2 @@
+import torch
+ld,pivot=torch.linalg.ldl_factor(torch.zeros(5,5)) 

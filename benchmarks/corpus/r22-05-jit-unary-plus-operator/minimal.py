@@ -1,0 +1,4 @@
+import torch
+@torch.jit.script
+def f():
+    return +2

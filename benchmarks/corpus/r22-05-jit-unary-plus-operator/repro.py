@@ -1,0 +1,5 @@
+import torch
+
+@torch.jit.script
+def sample():
+    return 1 ++ 2
