@@ -570,9 +570,10 @@ class _Names(NamedTuple):
 def _zero_fits(node: ast.expr, at_statement: bool, receivers: set[int], imported: set[str]) -> bool:
     """``0`` may stand for ``node``: ``f(x) + 1`` -> ``0 + 1``; not for a whole statement's call (deleting it is
     HDD's business), the object of an attribute or subscript (``0.attr`` / ``0[i]`` can only fail), a call
-    of an installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module) or a lambda (a
-    function: ``m.register_full_backward_hook(lambda m, i, o: None)`` registers a hook, ``0`` in its place is no
-    hook a reader would write)."""
+    of an installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module), a call that makes
+    another kind of tensor (``x.to_sparse()``: :func:`_kind_builder`) or a lambda (a function:
+    ``m.register_full_backward_hook(lambda m, i, o: None)`` registers a hook, ``0`` in its place is no hook a
+    reader would write)."""
     return (not at_statement and id(node) not in receivers and not _third_party_call(node, imported)
             and not isinstance(node, ast.Lambda) and not _kind_builder(node))
 
@@ -683,7 +684,9 @@ def simplify_candidates(source: str) -> list[str]:
     installed package (``torch.randn(16)``, ``nn.Linear(4, 2)(x)``: a tensor, a module; the standard
     library's ``time.time()`` may become ``0``) or a lambda (a function), and a dtype conversion's receiver in its place
     (``labels.int()`` -> ``labels``, :func:`dtype_conversion`: the dtype stays as the code wrote it), nor a query's
-    (``x.size()`` -> ``x``, ``loss.item()`` -> ``loss``: a shape, a number, not the tensor); nothing
+    (``x.size()`` -> ``x``, ``loss.item()`` -> ``loss``: a shape, a number, not the tensor), nor a whole shape for an
+    entry of it (``x.shape[0]`` -> ``x.shape``), nor an input of a call that makes another kind of tensor
+    (``torch.sparse_coo_tensor(i, v, size)`` -> ``i``), nor a lambda passed in place of the call; nothing
     for the data a tensor is made of (``torch.DoubleTensor(0)`` is empty: another rank), and no part of a shape
     for a shape's display (``torch.zeros((2, n))``: a dim may become ``0``; :mod:`reportkit.reduce.passes.shapes`).
     The rules: :func:`_zero_fits` and :data:`_NOT_HOISTED`.
