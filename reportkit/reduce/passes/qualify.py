@@ -23,6 +23,7 @@ import ast
 from collections import Counter
 
 from .cosmetic import MAX_LINE
+from .cosmetic import _whole_lines as whole_lines
 from .edits import Splice, apply_splices
 from .scopes import binding_names
 from .source import SourceMap
@@ -73,11 +74,10 @@ def _members(stmt: ast.stmt) -> tuple[str, dict[str, str], int] | None:
 
 
 def _whole_lines(smap: SourceMap, stmt: ast.stmt) -> tuple[int, int] | None:
-    start, end = smap.stmt_span(stmt)
-    first, last = smap.line_start(stmt.lineno), smap.line_end(stmt.end_lineno or stmt.lineno)
-    if smap.source[first:start].strip() or smap.source[end:last].strip():
-        return None  # shares a line (``import a; import b``, a comment)
-    return first, last
+    """The lines ``stmt`` fills alone; None where it shares one (``import a; import b``, a comment)."""
+    if not whole_lines(smap, *smap.stmt_span(stmt)):
+        return None
+    return smap.line_start(stmt.lineno), smap.line_end(stmt.end_lineno or stmt.lineno)
 
 
 def qualify_import_candidates(source: str) -> list[str]:
